@@ -118,8 +118,8 @@ async function measure(flood: boolean): Promise<{ health: number[]; cards: numbe
   })();
 
   let handed = 0;
-  const onCard = running.table.onCard.bind(running.table);
-  running.table.onCard = (card, sequence) => {
+  const onCard = running.table.shoe.onCard.bind(running.table.shoe);
+  running.table.shoe.onCard = (card, sequence) => {
     handed = performance.now();
     onCard(card, sequence);
   };

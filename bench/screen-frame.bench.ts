@@ -157,8 +157,8 @@ async function host(rendererDir: string): Promise<Host> {
     const v = h.table.view();
     if (v.phase !== 'betting' || v.roundId === betRound || !h.table.station(1).betting.open) return;
     betRound = v.roundId;
-    h.table.placeBet(1, { bet: 'banker' }, 1_000);
-    h.table.placeBet(2, { bet: 'player' }, 1_000);
+    h.table.commands.placeBet(1, { bet: 'banker' }, 1_000);
+    h.table.commands.placeBet(2, { bet: 'player' }, 1_000);
   });
   return { ...h, dataDir };
 }

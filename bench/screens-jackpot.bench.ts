@@ -125,8 +125,8 @@ host.table.onChange(() => {
   if (v.phase === 'betting' && v.roundId !== betRound && host.table.station(1).betting.open) {
     betRound = v.roundId;
     for (const s of [1, 2, 3]) {
-      host.table.placeBet(s, { bet: 'main' }, 10_000);
-      host.table.placeBet(s, { bet: 'jackpot' }, EXAMPLE_JACKPOT_PROGRAM.stake);
+      host.table.commands.placeBet(s, { bet: 'main' }, 10_000);
+      host.table.commands.placeBet(s, { bet: 'jackpot' }, EXAMPLE_JACKPOT_PROGRAM.stake);
     }
   }
 });

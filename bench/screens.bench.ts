@@ -116,10 +116,10 @@ const host = await startHost({
 // and which round it belongs to, for the bursts.
 const reads: { code: string; t: number; round: string }[] = [];
 let measuring = true;
-const onCard = host.table.onCard.bind(host.table);
+const onCard = host.table.shoe.onCard.bind(host.table.shoe);
 /** The shoe's reads reach the table (off for the still table at the end). */
 let feeding = true;
-host.table.onCard = (card: Card) => {
+host.table.shoe.onCard = (card: Card) => {
   if (!feeding) return;
   if (measuring) reads.push({ code: cardCode(card), t: Date.now(), round: host.table.view().roundId });
   onCard(card);
@@ -134,9 +134,9 @@ host.table.onChange(() => {
   if (v.phase === 'betting' && v.roundId !== betRound && host.table.station(1).betting.open) {
     betRound = v.roundId;
     rounds++;
-    host.table.placeBet(1, { bet: 'banker' }, 10_000);
-    host.table.placeBet(2, { bet: 'player' }, 10_000);
-    host.table.placeBet(3, { bet: rounds % 2 ? 'tie' : 'banker' }, 10_000);
+    host.table.commands.placeBet(1, { bet: 'banker' }, 10_000);
+    host.table.commands.placeBet(2, { bet: 'player' }, 10_000);
+    host.table.commands.placeBet(3, { bet: rounds % 2 ? 'tie' : 'banker' }, 10_000);
   }
 });
 
@@ -637,7 +637,7 @@ for (const view of ['table', 'station'] as const) {
 resumePlay();
 feeding = false;
 while (host.table.view().phase !== 'dealing') await new Promise((r) => setTimeout(r, 20));
-host.table.onAnomaly('unreadable', null);
+host.table.shoe.onAnomaly('unreadable', null);
 await new Promise((r) => setTimeout(r, 1000));
 // A page that does not count its frames (before render on demand) drew one every display frame:
 // those are counted instead.

@@ -90,8 +90,8 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
   );
   // When the engine was handed each card (the shoe driver's read, after the simulated wire).
   let handed = 0;
-  const onCard = running.table.onCard.bind(running.table);
-  running.table.onCard = (card, sequence) => {
+  const onCard = running.table.shoe.onCard.bind(running.table.shoe);
+  running.table.shoe.onCard = (card, sequence) => {
     handed = performance.now();
     onCard(card, sequence);
   };
@@ -243,7 +243,7 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
       txId: `ceiling-${s.station}`,
     });
   opened.resume({ newShoe: false, params: tableParams(config) });
-  let shoe = shuffledShoe(table.decks, 1);
+  let shoe = shuffledShoe(table.game.decks, 1);
   let pos = 0;
   let seq = 0;
   let seed = 1;
@@ -256,32 +256,32 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
       closedRounds++;
     }
   });
-  const bet = table.bets[0] ?? 'main';
+  const bet = table.game.bets[0] ?? 'main';
   const step = (): void => {
     const v = table.view();
     if (v.hold) throw new Error(`held: ${v.hold}`);
     const cue = table.cue();
     if (cue?.kind === 'shuffle' || (cue?.kind === 'card' && pos >= shoe.length)) {
-      shoe = shuffledShoe(table.decks, ++seed);
+      shoe = shuffledShoe(table.game.decks, ++seed);
       pos = 0;
-      table.onNewShoe(++seq);
+      table.shoe.onNewShoe(++seq);
       return;
     }
     if (cue?.kind === 'card') {
-      table.onCard(parseCard(shoe[pos++] ?? ''), ++seq);
+      table.shoe.onCard(parseCard(shoe[pos++] ?? ''), ++seq);
       // The cut card, where the simulated shoe has it: the shoe ends after the round in play.
-      if (pos === shoe.length - 16) table.onCutCard(++seq);
+      if (pos === shoe.length - 16) table.shoe.onCutCard(++seq);
       return;
     }
     if (cue?.kind === 'decision') {
       const station = config.stations.find((s) => table.station(s.station).decision !== null)?.station;
       const d = station !== undefined ? table.station(station).decision : null;
       if (station === undefined || !d) throw new Error('a decision nobody can take');
-      table.decide(station, d.default);
+      table.commands.decide(station, d.default);
       return;
     }
     if (v.phase === 'betting' && table.station(1).betting.open && table.station(1).betting.bets.length === 0) {
-      for (const s of config.stations) table.placeBet(s.station, { bet }, 10_000);
+      for (const s of config.stations) table.commands.placeBet(s.station, { bet }, 10_000);
     }
     clock.runOut(v.endsAt);
   };

@@ -81,7 +81,7 @@ type FromHostCard = Extract<FromHost, { type: 'measured' }>['cards'][number];
 const sizes: number[] = [];
 let measuring = false;
 const table = running.table;
-const onCard = table.onCard.bind(table);
+const onCard = table.shoe.onCard.bind(table.shoe);
 /**
  * The card read under way: when its journal commit was done, its public round built and sent,
  * and the version of that round (the one that shows the card). A card that settles the coup
@@ -124,7 +124,7 @@ running.ledger.appendMany = (entries) => {
   }
   return r;
 };
-table.onCard = (card: Card, sequence?: number) => {
+table.shoe.onCard = (card: Card, sequence?: number) => {
   const t0 = process.hrtime.bigint();
   reading = { commits: 0 };
   try {

@@ -50,14 +50,14 @@ export class Player {
     const p = pendingOf(table.state, def);
     if (cue?.kind === 'shuffle') {
       this.shuffle();
-      table.onNewShoe(++this.sequence);
+      table.shoe.onNewShoe(++this.sequence);
     } else if (cue?.kind === 'card') {
       if (this.shoe.length === 0) this.shuffle();
       table.input({ kind: 'card', at: clock.wall(), card: this.shoe.pop() ?? ACE_OF_SPADES, sequence: ++this.sequence });
     } else if (p?.kind === 'decision') {
       const who = p.decider.kind === 'behind' ? p.decider.station : p.seat;
-      table.decide(who, p.legal[this.rng.below(p.legal.length)] ?? p.default);
-    } else if (table.state.hold) table.voidRound('kill trial: the supervisor resolves the hold', ['sup-1', 'wit-2']);
+      table.commands.decide(who, p.legal[this.rng.below(p.legal.length)] ?? p.default);
+    } else if (table.state.hold) table.supervisor.voidRound('kill trial: the supervisor resolves the hold', ['sup-1', 'wit-2']);
     else if (table.view().endsAt !== null) clock.advance(Math.max(0, (table.view().endsAt ?? 0) - clock.wall()) + 1);
     else clock.advance(500);
   }
@@ -72,7 +72,7 @@ export class Player {
     // is a finding left to the engine's owners).
     const hasMain = table.state.chips.some((c) => c.station === station && c.spot.bet === def.bets[0]);
     const spot = hasMain && this.rng.below(5) === 0 ? (spots[this.rng.below(spots.length)] ?? main) : main;
-    table.placeBet(station, spot, 10_000 * (1 + this.rng.below(5)));
+    table.commands.placeBet(station, spot, 10_000 * (1 + this.rng.below(5)));
   }
 
   private insertNote(): void {

@@ -362,10 +362,10 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
     if (cue?.kind === 'shuffle') {
       shuffle();
       unackedCard = null;
-      table.onNewShoe(++shoeSeq);
+      table.shoe.onNewShoe(++shoeSeq);
     } else if (cue?.kind === 'card' || unackedCard !== null) dealCard();
-    else if (p?.kind === 'decision') table.decide(p.decider.kind === 'behind' ? p.decider.station : p.seat, p.legal[n % p.legal.length] ?? p.default);
-    else if (table.state.hold) table.voidRound('simulation: supervisor resolves the hold', ['sup-1', 'wit-2']);
+    else if (p?.kind === 'decision') table.commands.decide(p.decider.kind === 'behind' ? p.decider.station : p.seat, p.legal[n % p.legal.length] ?? p.default);
+    else if (table.state.hold) table.supervisor.voidRound('simulation: supervisor resolves the hold', ['sup-1', 'wit-2']);
     else if (table.view().endsAt !== null) clock.advance(Math.max(0, (table.view().endsAt ?? 0) - clock.wall()) + 1);
     else clock.advance(500);
   };
@@ -378,7 +378,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
     const hasMain = host.table.state.chips.some((c) => c.station === station && c.spot.bet === def.bets[0]);
     if (!options.sideBetsAlone && !hasMain) spot = spots[0] ?? spot;
     const amount = 10_000 * (1 + rng.below(5));
-    const r = host.table.placeBet(station, spot, amount);
+    const r = host.table.commands.placeBet(station, spot, amount);
     note(`bet ${station} ${spot.bet} ${amount}: ${r.ok ? 'taken' : `refused (${r.reason})`}`);
   };
 

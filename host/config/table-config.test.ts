@@ -191,8 +191,8 @@ describe('table configuration as data', () => {
       const r = t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, supervisors);
       assert.equal(r.ok && r.status, 'queued');
       assert.equal(t.config.limits.min, 10_000, 'not while the round is in play');
-      t.table.onCard({ rank: '9', suit: 'S' } as never);
-      t.table.onCard({ rank: '2', suit: 'D' } as never); // seat wins: the round settles
+      t.table.shoe.onCard({ rank: '9', suit: 'S' } as never);
+      t.table.shoe.onCard({ rank: '2', suit: 'D' } as never); // seat wins: the round settles
       assert.equal(t.table.view().phase, 'results');
       assert.deepEqual(t.config.limits, { min: 20_000, max: 500_000 });
       assert.deepEqual(t.floor.configChanges.queued(), []);
@@ -228,7 +228,7 @@ describe('table configuration as data', () => {
       assert.deepEqual(again.table.state.params.limits, { min: 20_000, max: 900_000 });
       assert.equal(again.table.state.params.timings.bettingMs, 9_000);
       credit(again.ledger, 1, 1_000_000);
-      assert.match(JSON.stringify(again.table.placeBet(1, { bet: 'main' }, 950_000)), /over the maximum/, 'the file allows 1,000,000');
+      assert.match(JSON.stringify(again.table.commands.placeBet(1, { bet: 'main' }, 950_000)), /over the maximum/, 'the file allows 1,000,000');
     } finally {
       again.close();
       rmSync(dir, { recursive: true, force: true });

@@ -210,11 +210,11 @@ export class TableShoe {
         }
         if (e.wrongDeck) {
           this.log.warn({ sequence: e.sequence, card: e.card }, 'card of another deck set');
-          this.controller.onAnomaly('wrong-deck', e.card, e.sequence);
+          this.controller.shoe.onAnomaly('wrong-deck', e.card, e.sequence);
           return;
         }
         // The driver parsed the card at the device edge into a code; this is its value, not a second parse.
-        this.controller.onCard(cardOf(e.card), e.sequence);
+        this.controller.shoe.onCard(cardOf(e.card), e.sequence);
         return;
       case 'unreadable':
         if (this.cardTest) {
@@ -225,13 +225,13 @@ export class TableShoe {
           return;
         }
         this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
-        this.controller.onAnomaly('unreadable', null, e.sequence);
+        this.controller.shoe.onAnomaly('unreadable', null, e.sequence);
         return;
       case 'cutCard':
-        this.controller.onCutCard(e.sequence);
+        this.controller.shoe.onCutCard(e.sequence);
         return;
       case 'shoeLoaded':
-        this.controller.onNewShoe(e.sequence);
+        this.controller.shoe.onNewShoe(e.sequence);
         return;
       default:
         return;

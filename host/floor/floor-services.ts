@@ -74,7 +74,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     config: d.config,
     ledger: d.ledger,
     log: d.log,
-    bets: d.table.bets,
+    bets: d.table.game.bets,
     betweenRounds: () => d.table.betweenRounds(),
     onApplied: (key) => {
       if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);

@@ -47,7 +47,7 @@ describe('each station sees only its own data', () => {
       };
       // The shoe-start burns.
       const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-      for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard(low[i % low.length] as string), 700 + i);
+      for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard(low[i % low.length] as string), 700 + i);
 
       // Amounts no other station has, so that any leak shows as a number in the other's view.
       credit(t.ledger, 1, 1_234_500);
@@ -63,7 +63,7 @@ describe('each station sees only its own data', () => {
       // Seat 1 5♠ 6♦ (11), seat 2 T♦ 9♣, the dealer 6♥ up and Q♣ in the hole.
       const hole = 'QC';
       const cards = ['5S', 'TD', '6H', '6D', '9C', hole];
-      for (const c of cards) t.table.onCard(parseCard(c));
+      for (const c of cards) t.table.shoe.onCard(parseCard(c));
       const d1 = snap('station/1').decision;
       assert.ok(d1 && d1.seat === 1 && d1.legal.includes('double'), 'seat 1 decides');
       assert.equal(snap('station/2').decision, null, "station 2 does not see seat 1's decision, though it bets behind it");
@@ -72,12 +72,12 @@ describe('each station sees only its own data', () => {
       private1.add(1_234_500 - 37_100 * 2);
       assert.deepEqual(snap('station/2').betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
       assert.equal(snap('station/1').betting.notFollowed, undefined, "station 1 is not told of station 2's bet behind");
-      t.table.onCard(parseCard('9S')); // seat 1: 20
+      t.table.shoe.onCard(parseCard('9S')); // seat 1: 20
       const d2 = snap('station/2').decision;
       assert.ok(d2 && d2.seat === 2, 'seat 2 decides');
       assert.equal(snap('station/1').decision, null);
       command('station/2', { name: 'decide', action: 'stand' });
-      t.table.onCard(parseCard('8H')); // the dealer: 6 + Q + 8 = 24, bust
+      t.table.shoe.onCard(parseCard('8H')); // the dealer: 6 + Q + 8 = 24, bust
       assert.equal(t.table.view().phase, 'results');
       const net1 = snap('station/1').betting.roundNet;
       const net2 = snap('station/2').betting.roundNet;

@@ -24,15 +24,15 @@ function playedStates(game: 'blackjack' | 'baccarat' | 'war'): State[] {
     const states: State[] = [];
     t.table.onChange(() => states.push(t.table.state));
     for (const station of STATIONS) credit(t.ledger, station, 100_000);
-    t.table.onNewShoe();
+    t.table.shoe.onNewShoe();
     for (let i = 0; i < 150; i++) {
       const cue = t.table.cue();
       const view = t.table.view();
       if (view.phase === 'betting' && !t.table.hasBets(1)) {
         const bet = game === 'baccarat' ? 'banker' : 'main';
-        for (const station of STATIONS) t.table.placeBet(station, { bet }, 10_000);
-      } else if (cue?.kind === 'card') t.table.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
-      else if (cue?.kind === 'shuffle') t.table.onNewShoe();
+        for (const station of STATIONS) t.table.commands.placeBet(station, { bet }, 10_000);
+      } else if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
+      else if (cue?.kind === 'shuffle') t.table.shoe.onNewShoe();
       else if (view.endsAt !== null) t.clock.runOut(view.endsAt);
       else t.clock.advance(1_000);
     }

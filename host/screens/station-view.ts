@@ -39,7 +39,7 @@ export function stationOwnView(src: ViewSources, station: number, language: Lang
     ...(floor ? { tilts: floor.notices(station), cashout: floor.cashout(station) } : {}),
     recalled: { rounds: extras.recall.length, version: extras.recallVersion },
     payTable: extras.payTable,
-    presentation: table.presentation,
+    presentation: table.game.presentation,
     ...(jackpot ? { jackpot: { stake: jackpot.stake, stopped: jackpot.stopped } } : {}),
     ...(isDemonstration(c) ? { demonstration: true as const } : {}),
     ...(transfers ? { transfers } : {}),

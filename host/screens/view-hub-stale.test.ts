@@ -39,17 +39,17 @@ describe('station views are never stale (issue 32 item 6)', () => {
           }
         };
         for (const station of [1, 2, 101, 102]) credit(t.ledger, station, 100_000);
-        t.table.onNewShoe();
+        t.table.shoe.onNewShoe();
         check('after the new shoe');
         for (let i = 0; i < 120; i++) {
           const cue = t.table.cue();
           const view = t.table.view();
           if (view.phase === 'betting' && !t.table.hasBets(1)) {
             const bet = game === 'baccarat' ? 'banker' : 'main';
-            t.table.placeBet(1, { bet }, 10_000);
-            t.table.placeBet(101, { bet }, 20_000);
-          } else if (cue?.kind === 'card') t.table.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
-          else if (cue?.kind === 'shuffle') t.table.onNewShoe();
+            t.table.commands.placeBet(1, { bet }, 10_000);
+            t.table.commands.placeBet(101, { bet }, 20_000);
+          } else if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
+          else if (cue?.kind === 'shuffle') t.table.shoe.onNewShoe();
           else if (view.endsAt !== null) t.clock.runOut(view.endsAt);
           else t.clock.advance(1_000);
           check(`after step ${i} (${view.phase}${cue ? `, cue ${cue.kind}` : ''})`);

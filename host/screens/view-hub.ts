@@ -137,7 +137,7 @@ export class ViewHub {
     private readonly table: LiveTable,
     recallSource: RecallSource & Ledger,
   ) {
-    this.payTable = [...table.payTable];
+    this.payTable = [...table.game.payTable];
     // Each recalled round with the authorisation on record when it was played (issue 51); a ticket entry: the screens look again.
     this.recall = new StationRecall(recallSource, (seq) => ruleRecordAt(recallSource, seq)?.payload ?? null);
     this.recall.onTicketsChanged(() => this.refreshAll());

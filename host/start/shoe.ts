@@ -15,7 +15,7 @@ export function makeShoe(
   return new TableShoe(config.shoe, table, log, {
     onCardHandled: (seconds, outcome) => metrics.cardHandled(seconds, outcome),
     onCardDrawn: (seconds) => metrics.cardDrawn(seconds),
-    decks: table.decks,
+    decks: table.game.decks,
     protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.simShoeCutCardAt !== undefined ? { simCutCardAt: options.simShoeCutCardAt } : {}),

@@ -78,7 +78,7 @@ export function simControls(
       }
       return null;
     },
-    endCountdown: (kind) => (table.endCountdown(kind) ? null : `no ${kind} countdown is running`),
-    freezeCountdown: (kind) => (table.freezeCountdown(kind) ? null : `no ${kind} countdown is running`),
+    endCountdown: (kind) => (table.countdowns.end(kind) ? null : `no ${kind} countdown is running`),
+    freezeCountdown: (kind) => (table.countdowns.freeze(kind) ? null : `no ${kind} countdown is running`),
   };
 }

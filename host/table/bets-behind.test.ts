@@ -23,7 +23,7 @@ const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal)
 
 /** Burns the shoe-start cards, so betting can close. */
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)', () => {
@@ -54,18 +54,18 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       t.clock.runOut(t.table.view().endsAt);
       assert.equal(t.table.view().phase, 'dealing');
       assert.equal(t.ledger.credit(2), 90_000, "the bet behind left station 2's credit");
-      t.table.onCard(parseCard('5S')); // seat 1
-      t.table.onCard(parseCard('6H')); // dealer
-      t.table.onCard(parseCard('6D')); // seat 1: 11
+      t.table.shoe.onCard(parseCard('5S')); // seat 1
+      t.table.shoe.onCard(parseCard('6H')); // dealer
+      t.table.shoe.onCard(parseCard('6D')); // seat 1: 11
       assert.equal(t.table.station(2).decision, null, 'the bettor behind does not decide');
       assert.equal(refusal(decide(t, 2, 'double')), 'no-decision');
       assert.ok(t.table.station(1).decision?.legal.includes('double'));
       assert.equal(decide(t, 1, 'double').ok, true);
       assert.equal(t.ledger.credit(1), 60_000, 'the seat doubled its own stake');
       assert.equal(t.ledger.credit(2), 80_000, 'the stake behind followed the double, charged to station 2');
-      t.table.onCard(parseCard('TC')); // seat 1: 21
-      t.table.onCard(parseCard('TH')); // dealer 16
-      t.table.onCard(parseCard('8S')); // dealer busts
+      t.table.shoe.onCard(parseCard('TC')); // seat 1: 21
+      t.table.shoe.onCard(parseCard('TH')); // dealer 16
+      t.table.shoe.onCard(parseCard('8S')); // dealer busts
       assert.equal(t.table.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 140_000, 'seat 1 won 40 000 on 40 000');
       assert.equal(t.ledger.credit(2), 120_000, 'station 2 won 20 000 on 20 000 behind seat 1');
@@ -90,9 +90,9 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      t.table.onCard(parseCard('TS')); // seat 1
-      t.table.onCard(parseCard('AH')); // dealer: an ace up, insurance is offered
-      t.table.onCard(parseCard('9D')); // seat 1: 19
+      t.table.shoe.onCard(parseCard('TS')); // seat 1
+      t.table.shoe.onCard(parseCard('AH')); // dealer: an ace up, insurance is offered
+      t.table.shoe.onCard(parseCard('9D')); // seat 1: 19
       assert.ok(t.table.station(1).decision?.legal.includes('insurance'));
       assert.equal(t.table.station(2).decision, null);
       assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 })).ok, true);
@@ -105,7 +105,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       for (let i = 0; i < 12 && t.table.view().phase === 'dealing'; i++) {
         const d = t.table.station(1).decision;
         if (d) assert.equal(decide(t, 1, d.legal.includes('stand') ? 'stand' : d.default).ok, true);
-        else t.table.onCard(parseCard(i === 0 ? 'KC' : '2S'));
+        else t.table.shoe.onCard(parseCard(i === 0 ? 'KC' : '2S'));
       }
       assert.equal(t.table.view().phase, 'results');
       const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
@@ -162,9 +162,9 @@ describe("a bettor behind without the credit to follow the seat's double or spli
         assert.equal(place(t, 3, behind(1), 10_000).ok, true);
         t.clock.runOut(t.table.view().endsAt);
         assert.equal(t.ledger.credit(2), 0);
-        t.table.onCard(parseCard('5S')); // seat 1
-        t.table.onCard(parseCard('6H')); // dealer
-        t.table.onCard(parseCard('6D')); // seat 1: 11
+        t.table.shoe.onCard(parseCard('5S')); // seat 1
+        t.table.shoe.onCard(parseCard('6H')); // dealer
+        t.table.shoe.onCard(parseCard('6D')); // seat 1: 11
         assert.equal(decide(t, 1, 'double').ok, true, "the seated player's double is not refused for station 2's credit");
         assert.equal(t.ledger.credit(1), 60_000, 'the seat doubled its own stake');
         assert.equal(t.ledger.credit(2), 0, 'nothing more was taken from station 2');
@@ -177,9 +177,9 @@ describe("a bettor behind without the credit to follow the seat's double or spli
           [['double', ['station:2']]],
           'journalled with the decision, for a replay',
         );
-        t.table.onCard(parseCard('TC')); // seat 1: 21
-        t.table.onCard(parseCard('TH')); // dealer 16
-        t.table.onCard(parseCard('8S')); // dealer busts
+        t.table.shoe.onCard(parseCard('TC')); // seat 1: 21
+        t.table.shoe.onCard(parseCard('TH')); // dealer 16
+        t.table.shoe.onCard(parseCard('8S')); // dealer busts
         assert.equal(t.table.view().phase, 'results');
         assert.deepEqual(notFollowed(t, 2), [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }], 'still said with the results');
         assert.equal(t.ledger.credit(1), 140_000, 'seat 1 won 40 000 on 40 000');
@@ -214,19 +214,19 @@ describe("a bettor behind without the credit to follow the seat's double or spli
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      t.table.onCard(parseCard('8S')); // seat 1
-      t.table.onCard(parseCard('9H')); // dealer
-      t.table.onCard(parseCard('8D')); // seat 1: a pair of eights
+      t.table.shoe.onCard(parseCard('8S')); // seat 1
+      t.table.shoe.onCard(parseCard('9H')); // dealer
+      t.table.shoe.onCard(parseCard('8D')); // seat 1: a pair of eights
       assert.equal(decide(t, 1, 'split').ok, true);
       assert.equal(t.ledger.credit(1), 60_000);
       assert.equal(t.ledger.credit(2), 5_000);
       assert.deepEqual(notFollowed(t, 2), [{ seat: 1, hand: 0, action: 'split', amount: 10_000 }]);
-      t.table.onCard(parseCard('7C')); // hand 0: 15
+      t.table.shoe.onCard(parseCard('7C')); // hand 0: 15
       assert.equal(decide(t, 1, 'stand').ok, true);
-      t.table.onCard(parseCard('AC')); // hand 1: 19
+      t.table.shoe.onCard(parseCard('AC')); // hand 1: 19
       assert.equal(decide(t, 1, 'stand').ok, true);
-      t.table.onCard(parseCard('5C')); // dealer 14
-      t.table.onCard(parseCard('4D')); // dealer 18: hand 0 loses, hand 1 wins
+      t.table.shoe.onCard(parseCard('5C')); // dealer 14
+      t.table.shoe.onCard(parseCard('4D')); // dealer 18: hand 0 loses, hand 1 wins
       assert.equal(t.table.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 100_000, 'one hand lost, one won');
       assert.equal(t.ledger.credit(2), 5_000, 'the bet behind was decided by the first hand (rule 28): lost');
@@ -243,7 +243,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
   it('a restart after the double rebuilds the bets behind: the one that could not follow stays out, and every station is settled as it would have been', () => {
     const t = testTable({ game: 'blackjack' });
     try {
-      t.table.onNewShoe(); // a replay starts at the journalled shoe load
+      t.table.shoe.onNewShoe(); // a replay starts at the journalled shoe load
       credit(t.ledger, 1, 100_000);
       credit(t.ledger, 2, 10_000);
       credit(t.ledger, 3, 100_000);
@@ -252,7 +252,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       assert.equal(place(t, 3, behind(1), 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      for (const c of ['5S', '6H', '6D']) t.table.onCard(parseCard(c));
+      for (const c of ['5S', '6H', '6D']) t.table.shoe.onCard(parseCard(c));
       assert.equal(decide(t, 1, 'double').ok, true);
       t.stop(); // the host is killed here
     } finally {
@@ -262,7 +262,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
     try {
       assert.equal(again.table.view().phase, 'dealing', 'the round goes on');
       assert.deepEqual(again.table.station(2).betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
-      for (const c of ['TC', 'TH', '8S']) again.table.onCard(parseCard(c));
+      for (const c of ['TC', 'TH', '8S']) again.table.shoe.onCard(parseCard(c));
       assert.equal(again.table.view().phase, 'results');
       assert.deepEqual(
         [1, 2, 3].map((s) => again.ledger.credit(s)),
@@ -284,9 +284,9 @@ describe("a bettor behind without the credit to follow the seat's double or spli
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      t.table.onCard(parseCard('5S'));
-      t.table.onCard(parseCard('6H'));
-      t.table.onCard(parseCard('6D'));
+      t.table.shoe.onCard(parseCard('5S'));
+      t.table.shoe.onCard(parseCard('6H'));
+      t.table.shoe.onCard(parseCard('6D'));
       assert.equal(refusal(decide(t, 1, 'double')), 'over-credit');
       assert.equal(t.ledger.credit(2), 90_000, 'nothing was charged behind either');
       assert.equal(notFollowed(t, 2), undefined);
@@ -311,14 +311,14 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
   /** Seat 1 (station 1) bets 200.00, station 2 bets 100.00 behind it; seat 1 gets 5+6 against a 6. */
   function toDouble(credit2 = 100_000): TestTable {
     const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
-    t.table.onNewShoe(); // a replay starts at the journalled shoe load
+    t.table.shoe.onNewShoe(); // a replay starts at the journalled shoe load
     credit(t.ledger, 1, 100_000);
     credit(t.ledger, 2, credit2);
     burnShoeStart(t);
     assert.equal(place(t, 1, 'main', 20_000).ok, true);
     assert.equal(place(t, 2, behind(1), 10_000).ok, true);
     t.clock.runOut(t.table.view().endsAt);
-    for (const c of ['5S', '6H', '6D', 'TH']) t.table.onCard(parseCard(c)); // seat 1: 11; dealer 6 and (no peek) a hole card
+    for (const c of ['5S', '6H', '6D', 'TH']) t.table.shoe.onCard(parseCard(c)); // seat 1: 11; dealer 6 and (no peek) a hole card
     return t;
   }
 
@@ -340,8 +340,8 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(decide(t, 2, 'follow-double').ok, true);
       assert.equal(t.ledger.credit(2), 80_000, 'the bettor behind pays its own share of the double');
       assert.equal(t.ledger.credit(1), 60_000);
-      t.table.onCard(parseCard('TC')); // seat 1: 21
-      t.table.onCard(parseCard('8S')); // dealer 16 + 8: bust
+      t.table.shoe.onCard(parseCard('TC')); // seat 1: 21
+      t.table.shoe.onCard(parseCard('8S')); // dealer 16 + 8: bust
       assert.equal(t.table.view().phase, 'results');
       assert.deepEqual(lines(t, 2), [[0, 20_000, 20_000, 'portugal-2001 rule 23']], "a bet that followed is settled as the seat's own");
       assert.equal(t.ledger.credit(2), 120_000);
@@ -364,7 +364,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(decide(t, 2, 'decline-follow').ok, true);
       assert.equal(t.ledger.credit(2), 90_000);
       assert.equal(t.table.station(2).betting.notFollowed, undefined, 'declining is not reported as a want of credit');
-      for (const c of ['TC', '8S']) t.table.onCard(parseCard(c));
+      for (const c of ['TC', '8S']) t.table.shoe.onCard(parseCard(c));
       assert.deepEqual(lines(t, 2), [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 30']]);
       assert.deepEqual(decisions(t), [
         [1, 'double', false, []],
@@ -399,17 +399,17 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
         assert.equal(place(t, 1, 'main', 20_000).ok, true);
         assert.equal(place(t, 2, behind(1), 10_000).ok, true);
         t.clock.runOut(t.table.view().endsAt);
-        for (const c of ['8S', '6H', '8D', 'TH']) t.table.onCard(parseCard(c)); // seat 1: 8-8 against a 6
+        for (const c of ['8S', '6H', '8D', 'TH']) t.table.shoe.onCard(parseCard(c)); // seat 1: 8-8 against a 6
         assert.equal(decide(t, 1, 'split').ok, true);
         assert.deepEqual(t.table.station(2).decision?.legal, ['follow-split', 'decline-follow']);
         if (follow) assert.equal(decide(t, 2, 'follow-split').ok, true);
         else t.clock.runOut(t.table.station(2).decision?.endsAt as number);
         assert.equal(t.ledger.credit(2), follow ? 80_000 : 90_000);
-        t.table.onCard(parseCard('TC')); // hand 0: 18
+        t.table.shoe.onCard(parseCard('TC')); // hand 0: 18
         assert.equal(decide(t, 1, 'stand').ok, true);
-        t.table.onCard(parseCard('QC')); // hand 1: 18
+        t.table.shoe.onCard(parseCard('QC')); // hand 1: 18
         assert.equal(decide(t, 1, 'stand').ok, true);
-        t.table.onCard(parseCard('9S')); // dealer 16 + 9: bust
+        t.table.shoe.onCard(parseCard('9S')); // dealer 16 + 9: bust
         assert.equal(t.table.view().phase, 'results');
         assert.deepEqual(
           lines(t, 2),
@@ -440,8 +440,8 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
     try {
       assert.equal(again.table.view().phase, 'dealing');
       assert.deepEqual(again.table.station(2).decision?.legal, ['follow-double', 'decline-follow']);
-      assert.equal(again.table.decide(2, 'follow-double').ok, true);
-      for (const c of ['TC', '8S']) again.table.onCard(parseCard(c));
+      assert.equal(again.table.commands.decide(2, 'follow-double').ok, true);
+      for (const c of ['TC', '8S']) again.table.shoe.onCard(parseCard(c));
       assert.equal(again.table.view().phase, 'results');
       assert.deepEqual(
         [1, 2].map((s) => again.ledger.credit(s)),
@@ -465,14 +465,14 @@ describe('bets behind (Art. 20 n.1 (3), authorised: the highest bet decides)', (
       assert.equal(place(t, 1, 'main', 10_000).ok, true);
       assert.equal(place(t, 2, behind(1), 30_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      t.table.onCard(parseCard('TS'));
-      t.table.onCard(parseCard('7H'));
-      t.table.onCard(parseCard('8D')); // seat 1: 18
+      t.table.shoe.onCard(parseCard('TS'));
+      t.table.shoe.onCard(parseCard('7H'));
+      t.table.shoe.onCard(parseCard('8D')); // seat 1: 18
       assert.equal(t.table.station(1).decision, null, 'the seated player does not decide');
       assert.equal(refusal(decide(t, 1, 'stand')), 'no-decision');
       assert.ok(t.table.station(2).decision?.legal.includes('stand'));
       assert.equal(decide(t, 2, 'stand').ok, true);
-      t.table.onCard(parseCard('QC')); // dealer 17: stands; 18 wins
+      t.table.shoe.onCard(parseCard('QC')); // dealer 17: stands; 18 wins
       assert.equal(t.table.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 110_000);
       assert.equal(t.ledger.credit(2), 130_000);

@@ -84,7 +84,7 @@ const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
   submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 const cards = (t: TestTable, codes: string) => {
-  for (const c of codes.split(' ')) t.table.onCard(parseCard(c));
+  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 };
 const close = (t: TestTable) => t.clock.runOut(t.table.view().endsAt);
 
@@ -100,7 +100,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
     const t = testTable({ game: 'blackjack', definition, config: { betLimits: LIMITS } });
     try {
       credit(t.ledger, 1, 100_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 
       // Offered: a spot of the station's own seat, in the catalogue's order (after the built-in bets).
       const spots = t.table
@@ -145,7 +145,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
       assert.equal(place(t, 1, { bet: 'tie' }, 2_000).ok, true);
       close(t);
       cards(t, '5S');
-      assert.equal(t.table.voidRound('test: a card hold', ['Ana Lei (1001)', 'Bo Chan (1002)']).ok, true);
+      assert.equal(t.table.supervisor.voidRound('test: a card hold', ['Ana Lei (1001)', 'Bo Chan (1002)']).ok, true);
       assert.equal(t.ledger.credit(1), before, 'every bet returned');
       const voided = recallRound(t.ledger.recall({ station: 1, limit: 1 })[0] ?? assert.fail('the voided round'), 1);
       assert.equal(voided.status, 'void');
@@ -178,7 +178,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
     const t = testTable({ game: 'blackjack', definition, config: { betLimits: LIMITS } });
     try {
       credit(t.ledger, 1, 100_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(t, 1, { bet: 'tie' }, 1_000).ok, true);
       close(t);

@@ -14,7 +14,7 @@ const LIMITS = { main: { min: 1_000, max: 100_000 }, anyPair: { min: 500, max: 5
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
   submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const cards = (t: TestTable, codes: string) => {
-  for (const c of codes.split(' ')) t.table.onCard(parseCard(c));
+  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 };
 const open = (dir?: string) => testTable({ game: 'blackjack', ...(dir ? { dir } : {}), config: { profile: 'macau-2009', betLimits: LIMITS } });
 
@@ -23,7 +23,7 @@ describe('a round restored from a checkpoint', () => {
     const t = open();
     try {
       credit(t.ledger, 1, 100_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(t, 1, { bet: 'anyPair' }, 1_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);

@@ -10,11 +10,11 @@ import { credit, testTable, type TestTable, submitted } from '../testing/table-k
 
 /** Burns the shoe-start cards, so betting can close. */
 function burnShoeStart(t: TestTable): void {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 function cards(t: TestTable, codes: string): void {
-  for (const c of codes.split(' ')) t.table.onCard(parseCard(c));
+  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 }
 
 /** A blackjack table with seat 1 dealt 5S 6D against the dealer's 6H (and under Portugal's rules a 7C face down), deciding. */
@@ -22,7 +22,7 @@ function dealtEleven(profile?: string): TestTable {
   const t = testTable({ game: 'blackjack', ...(profile ? { config: { profile } } : {}) });
   credit(t.ledger, 1, 100_000);
   burnShoeStart(t);
-  assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+  assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
   t.clock.runOut(t.table.view().endsAt);
   cards(t, profile === 'portugal-2001' ? '5S 6H 6D 7C' : '5S 6H 6D');
   assert.ok(t.table.station(1).decision?.legal.includes('hit'));
@@ -44,17 +44,17 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
   it('exposed card (Art. 5 n.1 1)): two people take it back as void, the same place is dealt again, the round settles', () => {
     const t = dealtEleven();
     try {
-      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
       assert.equal(t.table.view().phase, 'hold');
       const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
       assert.deepEqual(offered, [
         ['exposed-card', 'macau-2009 art.5 n.1 1)'],
         ['wrong-hand', 'macau-2009 art.5 n.1 2)'],
       ]);
-      assert.match(JSON.stringify(t.table.correct('exposed-card', 'sup-1', 'sup-1')), /someone other/);
-      assert.match(JSON.stringify(t.table.correct('undue-card', 'sup-1', 'wit-2')), /orders no undue-card correction for a dealing-error hold/);
+      assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card', 'sup-1', 'sup-1')), /someone other/);
+      assert.match(JSON.stringify(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2')), /orders no undue-card correction for a dealing-error hold/);
       assert.equal(t.table.view().phase, 'hold', 'a refused correction changes nothing');
-      assert.deepEqual(t.table.correct('exposed-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('exposed-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(t.table.view().phase, 'dealing');
       assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: 1, hand: 0 }, "seat 1's second card is dealt again");
       cards(t, '9D'); // seat 1: 14
@@ -85,7 +85,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
       cards(t, '4C'); // drawn while seat 1 decides
       assert.equal(t.table.view().phase, 'hold');
       assert.equal(t.table.holdState()?.card, '4C');
-      assert.deepEqual(t.table.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
       assert.ok(t.table.station(1).decision?.legal.includes('stand'), 'seat 1 decides again');
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH 8S');
@@ -103,7 +103,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
     const t = dealtEleven();
     try {
       cards(t, '9C');
-      assert.deepEqual(t.table.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(decide(t, 'hit').ok, true);
       // The kept card is placed with the hit, without a new read: 5 + 6 + 9 = 20.
       assert.equal(t.table.station(1).decision?.legal.includes('stand'), true);
@@ -128,7 +128,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
     const t = dealtEleven();
     try {
       cards(t, '9C');
-      assert.deepEqual(t.table.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH');
       assert.equal(t.table.view().phase, 'results');
@@ -156,8 +156,8 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
   it('a card to the wrong hand (Art. 5 n.1 2)): rectified, journalled with its article; the round goes on', () => {
     const t = dealtEleven();
     try {
-      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
-      assert.deepEqual(t.table.correct('wrong-hand', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('wrong-hand', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH 8S');
       assert.equal(t.table.view().phase, 'results');
@@ -180,7 +180,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
       assert.equal(t.table.holdState()?.reason, 'extra-card');
       const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
       assert.deepEqual(offered, [['undue-card', 'macau-2009 art.6 1)']]);
-      assert.deepEqual(t.table.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(t.table.holdState(), null);
       const fixed = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual([fixed?.correction, fixed?.article, fixed?.card], ['undue-card', 'macau-2009 art.6 1)', '4C']);
@@ -195,8 +195,8 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
     const t = dealtEleven();
     try {
       cards(t, '9C 3D'); // a card drawn out of turn, then another during the hold
-      assert.match(JSON.stringify(t.table.correct('misdrawn-card', 'sup-1', 'wit-2')), /more card\(s\) left the shoe during the hold/);
-      assert.deepEqual(t.table.voidRound('cards drawn on after the error', ['sup-1', 'wit-2']), { ok: true });
+      assert.match(JSON.stringify(t.table.supervisor.correct('misdrawn-card', 'sup-1', 'wit-2')), /more card\(s\) left the shoe during the hold/);
+      assert.deepEqual(t.table.supervisor.voidRound('cards drawn on after the error', ['sup-1', 'wit-2']), { ok: true });
       const v = payloadsOf(t, 'round.void')[0];
       assert.deepEqual([v?.uncorrectable, v?.rule], ['cards-after-error', 'macau-2009 art.5 n.1 2)']);
       assert.equal(t.ledger.credit(1), 100_000, 'every bet returned');
@@ -217,7 +217,7 @@ describe('dealing-error corrections: Portugal 2001 rules 17–19', () => {
         ['misdrawn-card', 'portugal-2001 rule 18'],
         ['undue-card', 'portugal-2001 rule 18'],
       ]);
-      assert.deepEqual(t.table.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(decide(t, 'hit').ok, true);
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH'); // the dealer's 13 busts
@@ -234,10 +234,10 @@ describe('dealing-error corrections: Portugal 2001 rules 17–19', () => {
   it("rule 17: the dealer's second card turned face up goes to the discards and another is drawn; rule 19: a card drawn after the dealer's 17 does not count", () => {
     const t = dealtEleven('portugal-2001');
     try {
-      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
       const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
       assert.deepEqual(offered, [['exposed-card', 'portugal-2001 rule 17']]);
-      assert.deepEqual(t.table.correct('exposed-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('exposed-card', 'sup-1', 'wit-2'), { ok: true });
       cards(t, 'TC'); // the dealer's new second card, face down: 6 + 10 = 16
       assert.equal(decide(t, 'hit').ok, true); // rule 18: no standing on 11
       cards(t, 'TD'); // seat 1: 21
@@ -247,7 +247,7 @@ describe('dealing-error corrections: Portugal 2001 rules 17–19', () => {
       assert.equal(t.ledger.credit(1), 110_000);
       cards(t, '4C'); // drawn after the 17
       assert.equal(t.table.holdState()?.reason, 'extra-card');
-      assert.deepEqual(t.table.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
       assert.deepEqual(
         misreads(t)
           .filter((m) => m.resolution === 'corrected')
@@ -270,14 +270,14 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
     const t = testTable({ game: 'war' });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       cards(t, '9S');
-      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
       const exposed = t.table.holdState()?.corrections.find((c) => c.correction === 'exposed-card');
       assert.ok(exposed && 'forbiddenBy' in exposed, 'the exposed card is listed as no correction, with the article that keeps it');
-      assert.match(JSON.stringify(t.table.correct('exposed-card', 'sup-1', 'wit-2')), /the text keeps the card/);
-      assert.deepEqual(t.table.correct('wrong-hand', 'sup-1', 'wit-2'), { ok: true });
+      assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card', 'sup-1', 'wit-2')), /the text keeps the card/);
+      assert.deepEqual(t.table.supervisor.correct('wrong-hand', 'sup-1', 'wit-2'), { ok: true });
       cards(t, '5C');
       assert.equal(t.table.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 60_000);
@@ -292,15 +292,15 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
     const t = testTable({ game: 'war' });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       // The player's card comes out of the shoe face up: the dealer stops the coup.
       cards(t, '9S');
-      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
       const offered = t.table.holdState()?.corrections.find((c) => c.correction === 'exposed-card-stands');
       assert.deepEqual(offered, { correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-war [art.3]' });
-      assert.match(JSON.stringify(t.table.correct('exposed-card-stands', 'sup-1', 'sup-1')), /someone other than the supervisor/);
-      assert.deepEqual(t.table.correct('exposed-card-stands', 'sup-1', 'wit-2'), { ok: true });
+      assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card-stands', 'sup-1', 'sup-1')), /someone other than the supervisor/);
+      assert.deepEqual(t.table.supervisor.correct('exposed-card-stands', 'sup-1', 'wit-2'), { ok: true });
       // The card stands where it was dealt: the croupier's 5C next, the player's 9 wins 1:1.
       cards(t, '5C');
       assert.equal(t.table.view().phase, 'results');
@@ -324,16 +324,16 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
     try {
       credit(t.ledger, 1, 50_000);
       burnShoeStart(t);
-      assert.equal(t.table.placeBet(1, { bet: 'banker' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'banker' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       // The player's first card comes out face up: the dealer stops the coup.
       cards(t, '7S');
-      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
       assert.deepEqual(t.table.holdState()?.corrections, [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }]);
       // Taking the card back (blackjack's exposed-card) is not what the text orders here.
-      assert.match(JSON.stringify(t.table.correct('exposed-card', 'sup-1', 'wit-2')), /orders no exposed-card correction/);
-      assert.match(JSON.stringify(t.table.correct('exposed-card-stands', 'sup-1', 'sup-1')), /someone other than the supervisor/);
-      assert.deepEqual(t.table.correct('exposed-card-stands', 'sup-1', 'wit-2'), { ok: true });
+      assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card', 'sup-1', 'wit-2')), /orders no exposed-card correction/);
+      assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card-stands', 'sup-1', 'sup-1')), /someone other than the supervisor/);
+      assert.deepEqual(t.table.supervisor.correct('exposed-card-stands', 'sup-1', 'wit-2'), { ok: true });
       // The coup goes on from the card after it: P 7S 2D = 9, B 2H 3C = 5 → player wins.
       cards(t, '2H 2D 3C');
       assert.equal(t.table.view().phase, 'results');
@@ -357,12 +357,12 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
     try {
       credit(t.ledger, 1, 50_000);
       burnShoeStart(t);
-      assert.equal(t.table.placeBet(1, { bet: 'banker' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'banker' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       cards(t, '9S');
-      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
-      assert.match(JSON.stringify(t.table.correct('wrong-hand', 'sup-1', 'wit-2')), /orders no wrong-hand correction/);
-      assert.deepEqual(t.table.voidRound('card to the wrong box', ['sup-1', 'wit-2'], 'no-correction-in-text'), { ok: true });
+      assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
+      assert.match(JSON.stringify(t.table.supervisor.correct('wrong-hand', 'sup-1', 'wit-2')), /orders no wrong-hand correction/);
+      assert.deepEqual(t.table.supervisor.voidRound('card to the wrong box', ['sup-1', 'wit-2'], 'no-correction-in-text'), { ok: true });
       const v = payloadsOf(t, 'round.void')[0];
       assert.deepEqual([v?.uncorrectable, v?.rule], ['no-correction-in-text', undefined]);
       assert.equal(t.ledger.credit(1), 50_000);

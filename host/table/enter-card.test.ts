@@ -9,19 +9,19 @@ describe('manual card entry on a hold', () => {
     const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      t.table.onCard(parseCard('9S')); // seat 1
-      t.table.onAnomaly('unreadable', null, 42); // the croupier's card could not be read
+      t.table.shoe.onCard(parseCard('9S')); // seat 1
+      t.table.shoe.onAnomaly('unreadable', null, 42); // the croupier's card could not be read
       assert.equal(t.table.view().phase, 'hold');
       assert.deepEqual(
         t.tilts.list().map((x) => x.kind),
         ['card-hold'],
       );
-      assert.match(JSON.stringify(t.table.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
-      assert.match(JSON.stringify(t.table.enterCard(parseCard('2D'), 'sup-1', ' ')), /second person/);
+      assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
+      assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('2D'), 'sup-1', ' ')), /second person/);
       assert.equal(t.table.view().phase, 'hold', 'a refused entry changes nothing');
-      assert.deepEqual(t.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
       assert.equal(t.table.view().phase, 'results', 'the round settled with the entered card');
       assert.deepEqual(
         t.table.view().results?.map((l) => l.net),
@@ -52,14 +52,14 @@ describe('manual card entry on a hold', () => {
     const t = testTable({ game: 'blackjack' });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(t.table.cue()?.kind, 'card', 'a new shoe starts with burns');
-      t.table.onAnomaly('unreadable', null, 7);
+      t.table.shoe.onAnomaly('unreadable', null, 7);
       assert.equal(t.table.view().endsAt, null);
       assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the hold pauses betting, it does not take the chips');
       assert.equal(t.table.station(1).betting.open, false);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, false, 'no new chips during the hold');
-      assert.deepEqual(t.table.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false, 'no new chips during the hold');
+      assert.deepEqual(t.table.supervisor.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
       assert.equal(t.table.view().phase, 'betting');
       assert.notEqual(t.table.view().endsAt, null, 'the window counts down again');
       assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }]);
@@ -79,10 +79,10 @@ describe('manual card entry on a hold', () => {
     const t = testTable({ game: 'blackjack' });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.table.onAnomaly('unreadable', null, 7); // a burn between rounds
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.table.shoe.onAnomaly('unreadable', null, 7); // a burn between rounds
       t.tilts.raise('shoe-lid-open', {});
-      assert.deepEqual(t.table.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
       t.clock.runOut(t.table.view().endsAt);
       assert.equal(t.ledger.credit(1), 50_000, 'nothing went into play');
       assert.equal(t.table.station(1).credit, 50_000, 'and nothing waits on the spot');
@@ -96,13 +96,13 @@ describe('manual card entry on a hold', () => {
     const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      t.table.onCard(parseCard('7S'));
-      t.table.onCard(parseCard('7D')); // a tie: the seat must decide before any card
-      t.table.onCard(parseCard('5C')); // out of turn
+      t.table.shoe.onCard(parseCard('7S'));
+      t.table.shoe.onCard(parseCard('7D')); // a tie: the seat must decide before any card
+      t.table.shoe.onCard(parseCard('5C')); // out of turn
       assert.equal(t.table.view().hold, 'out-of-turn');
-      assert.match(JSON.stringify(t.table.enterCard(parseCard('5C'), 'sup-1', 'wit-2')), /voiding the round/);
+      assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('5C'), 'sup-1', 'wit-2')), /voiding the round/);
     } finally {
       t.close();
     }
@@ -129,16 +129,16 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
         [1, t.ledger.credit(1)],
         [2, t.ledger.credit(2)],
       ]);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      assert.equal(t.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       const roundId = t.table.view().roundId;
-      t.table.onCard(parseCard('9S'), 40); // seat 1
-      t.table.onAnomaly('unreadable', null, 41); // seat 2's card: hold
-      t.table.onCard(parseCard('5C'), 42); // the dealer went on: the croupier's card
-      t.table.onAnomaly('unreadable', null, 43); // and another, unreadable
-      t.table.onAnomaly('wrong-deck', 'AS', 44); // and one of another deck set
-      t.table.onCard(parseCard('5C'), 42); // a re-report of a sequence already journalled: nothing new
+      t.table.shoe.onCard(parseCard('9S'), 40); // seat 1
+      t.table.shoe.onAnomaly('unreadable', null, 41); // seat 2's card: hold
+      t.table.shoe.onCard(parseCard('5C'), 42); // the dealer went on: the croupier's card
+      t.table.shoe.onAnomaly('unreadable', null, 43); // and another, unreadable
+      t.table.shoe.onAnomaly('wrong-deck', 'AS', 44); // and one of another deck set
+      t.table.shoe.onCard(parseCard('5C'), 42); // a re-report of a sequence already journalled: nothing new
       assert.deepEqual(t.table.holdState(), {
         reason: 'unreadable',
         shoeSequence: 41,
@@ -158,11 +158,11 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       );
       assert.match(during[2]?.detail ?? '', /wrong-deck card read during the unreadable hold/);
       // The first card's value cannot be entered: three more cards left the shoe to places unknown.
-      const refused = t.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2');
+      const refused = t.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'wit-2');
       assert.match(JSON.stringify(refused), /3 more card\(s\) left the shoe during the hold \(shoe sequence 42, 43, 44\)/);
       assert.equal(t.table.view().hold, 'unreadable', 'the hold stays');
       assert.equal(misreads(t).filter((m) => m.resolution === 'card-entered').length, 0, 'nothing entered');
-      assert.deepEqual(t.table.voidRound('cards dealt during an unreadable hold', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.table.supervisor.voidRound('cards dealt during an unreadable hold', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
       const resolved = misreads(t).at(-1);
       assert.deepEqual(
@@ -186,15 +186,15 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
     const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.table.onCard(parseCard('4H'), 7); // no round expects a card: extra
-      t.table.onCard(parseCard('6H'), 8);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.table.shoe.onCard(parseCard('4H'), 7); // no round expects a card: extra
+      t.table.shoe.onCard(parseCard('6H'), 8);
       assert.equal(t.table.view().hold, 'extra-card');
       assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the chips wait on their spot through the hold');
       const [hold, read] = misreads(t);
       assert.deepEqual([hold?.roundId, hold?.card, hold?.shoeSequence, hold?.duringHold], [undefined, '4H', [7], undefined]);
       assert.deepEqual([read?.roundId, read?.card, read?.shoeSequence, read?.duringHold], [undefined, '6H', [8], true]);
-      assert.deepEqual(t.table.voidRound('stray cards', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.table.supervisor.voidRound('stray cards', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [7, 8]);
       assert.equal(t.table.station(1).credit, 50_000, 'the void took the chips off the spot');
       t.clock.runOut(t.table.view().endsAt);
@@ -215,10 +215,10 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       [1, t.ledger.credit(1)],
       [2, t.ledger.credit(2)],
     ]);
-    assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+    assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
     // At the tie's minimum: a chip under it is refused, and would not have played.
-    assert.equal(t.table.placeBet(1, { bet: 'tie' }, 10_000).ok, true);
-    assert.equal(t.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
+    assert.equal(t.table.commands.placeBet(1, { bet: 'tie' }, 10_000).ok, true);
+    assert.equal(t.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok, true);
     t.clock.runOut(t.table.view().endsAt);
     assert.equal(t.table.view().phase, 'dealing');
     return before;
@@ -230,15 +230,15 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       // Six decks: six aces of spades go out over six coups; the seventh breaks the inventory.
       credit(t.ledger, 1, 500_000);
       for (let i = 0; i < 6; i++) {
-        assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+        assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
         t.clock.runOut(t.table.view().endsAt);
-        t.table.onCard(parseCard('AS'), 100 + 2 * i);
-        t.table.onCard(parseCard('2C'), 101 + 2 * i);
+        t.table.shoe.onCard(parseCard('AS'), 100 + 2 * i);
+        t.table.shoe.onCard(parseCard('2C'), 101 + 2 * i);
         assert.equal(t.table.view().phase, 'results');
         t.clock.advance(t.config.timings.resultsMs);
       }
       const before = warRound(t);
-      t.table.onCard(parseCard('AS'), 200);
+      t.table.shoe.onCard(parseCard('AS'), 200);
       assert.deepEqual([t.table.view().phase, t.table.view().hold], ['hold', 'inventory']);
       const held = misreads(t).at(-1);
       assert.deepEqual([held?.roundId, held?.card, held?.shoeSequence, held?.resolution], [t.table.view().roundId, 'AS', [200], 'pending']);
@@ -247,8 +247,8 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
         [],
         'the card was not placed',
       );
-      assert.match(JSON.stringify(t.table.enterCard(parseCard('KS'), 'sup-1', 'wit-2')), /inventory hold is resolved by voiding/);
-      assert.deepEqual(t.table.voidRound('seven aces of spades in a six-deck shoe', ['sup-1', 'wit-2']), { ok: true });
+      assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('KS'), 'sup-1', 'wit-2')), /inventory hold is resolved by voiding/);
+      assert.deepEqual(t.table.supervisor.voidRound('seven aces of spades in a six-deck shoe', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [200]);
     } finally {
@@ -260,18 +260,18 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
     const t = testTable();
     try {
       const before = warRound(t);
-      t.table.onCard(parseCard('8S'), 11);
-      t.table.onAnomaly('wrong-deck', 'QD', 12);
+      t.table.shoe.onCard(parseCard('8S'), 11);
+      t.table.shoe.onAnomaly('wrong-deck', 'QD', 12);
       assert.deepEqual([t.table.view().hold, t.table.view().endsAt], ['wrong-deck', null]);
       assert.deepEqual(
         misreads(t).map((m) => [m.detail, m.card, m.shoeSequence]),
         [['wrong-deck', 'QD', [12]]],
       );
-      assert.match(JSON.stringify(t.table.enterCard(parseCard('QD'), 'sup-1', 'wit-2')), /wrong-deck hold is resolved by voiding/);
-      assert.match(JSON.stringify(t.table.voidRound('other deck', ['sup-1'])), /second person/);
-      assert.match(JSON.stringify(t.table.voidRound('other deck', ['sup-1', 'sup-1'])), /someone other/);
+      assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('QD'), 'sup-1', 'wit-2')), /wrong-deck hold is resolved by voiding/);
+      assert.match(JSON.stringify(t.table.supervisor.voidRound('other deck', ['sup-1'])), /second person/);
+      assert.match(JSON.stringify(t.table.supervisor.voidRound('other deck', ['sup-1', 'sup-1'])), /someone other/);
       assert.equal(t.table.view().hold, 'wrong-deck', 'a refused void changes nothing');
-      assert.deepEqual(t.table.voidRound('other deck', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.table.supervisor.voidRound('other deck', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [12]);
       assertEveryBetReturned(t, before);
     } finally {
@@ -283,24 +283,24 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
     const t = testTable({ game: 'blackjack' });
     try {
       const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-      for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard(low[i % low.length] as string), 500 + i);
+      for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard(low[i % low.length] as string), 500 + i);
       credit(t.ledger, 1, 50_000);
       credit(t.ledger, 2, 50_000);
       const before = new Map([
         [1, t.ledger.credit(1)],
         [2, t.ledger.credit(2)],
       ]);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      assert.equal(t.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(2, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      for (const [i, c] of ['TS', '9H', '6D', '7S', '5C'].entries()) t.table.onCard(parseCard(c), 600 + i); // seats 1, 2, dealer, seats 1, 2
+      for (const [i, c] of ['TS', '9H', '6D', '7S', '5C'].entries()) t.table.shoe.onCard(parseCard(c), 600 + i); // seats 1, 2, dealer, seats 1, 2
       assert.ok(t.table.station(1).decision, 'seat 1 decides');
-      t.table.onCard(parseCard('KD'), 610); // the dealer draws anyway
+      t.table.shoe.onCard(parseCard('KD'), 610); // the dealer draws anyway
       assert.equal(t.table.view().hold, 'out-of-turn');
       assert.equal(t.table.station(1).decision, null, 'no countdown on hold');
       const held = misreads(t).at(-1);
       assert.deepEqual([held?.card, held?.shoeSequence, held?.roundId], ['KD', [610], t.table.view().roundId]);
-      assert.deepEqual(t.table.voidRound('extra card', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.table.supervisor.voidRound('extra card', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [610]);
     } finally {

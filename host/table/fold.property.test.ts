@@ -230,7 +230,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
         const like = seen ? CARDS.indexOf(seen) : -1;
         const card = like >= 0 ? CARDS[like - (like % SUITS.length) + (((like % SUITS.length) + 1) % SUITS.length)] : CARDS[(pick + shoe * 7) % CARDS.length];
         shoe++;
-        table.onCard(parseCard(card ?? 'AS'), ++seq);
+        table.shoe.onCard(parseCard(card ?? 'AS'), ++seq);
       };
       const decider = (pick: number): { station: number; legal: readonly DecisionAction[]; default: DecisionAction } | null => {
         const p = pendingOf(table.state, def);
@@ -257,9 +257,9 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
       const auto = (pick: number, alike?: boolean) => {
         const cue = table.cue();
         const d = decider(pick);
-        if (cue?.kind === 'shuffle') table.onNewShoe(++seq);
+        if (cue?.kind === 'shuffle') table.shoe.onNewShoe(++seq);
         else if (cue?.kind === 'card') deal(pick, alike);
-        else if (d) table.decide(d.station, d.legal[pick % d.legal.length] ?? d.default);
+        else if (d) table.commands.decide(d.station, d.legal[pick % d.legal.length] ?? d.default);
         else if (table.state.hold) {
           // As a supervisor and a witness would: the card entered by hand where the shoe could
           // not read it, the hold's own correction where its text has one, else the last resort.
@@ -276,11 +276,11 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
                   witness: 'wit-2',
                 }).ok
               : false;
-          const corrected = !entered && rule && pick % 3 !== 2 ? table.correct(rule.correction, 'sup-1', 'wit-2').ok : entered;
-          if (!corrected) table.voidRound('property test: resolved', ['sup-1', 'wit-2']);
+          const corrected = !entered && rule && pick % 3 !== 2 ? table.supervisor.correct(rule.correction, 'sup-1', 'wit-2').ok : entered;
+          if (!corrected) table.supervisor.voidRound('property test: resolved', ['sup-1', 'wit-2']);
         } else if (table.state.phase === 'betting' && table.state.chips.length === 0) {
           const station = STATIONS[pick % STATIONS.length] ?? 1;
-          table.placeBet(station, { bet: def.bets[pick % def.bets.length] ?? 'main' }, 1_000 * (1 + (pick % 10)));
+          table.commands.placeBet(station, { bet: def.bets[pick % def.bets.length] ?? 'main' }, 1_000 * (1 + (pick % 10)));
         } else if (table.view().endsAt !== null) clock.runOut(table.view().endsAt);
       };
       /**
@@ -303,7 +303,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             const spot = spots[a.spot % spots.length];
             const station = STATIONS[(a.station + a.spot) % STATIONS.length] ?? a.station;
             // The jackpot chip is the program's amount (rule 47); any other is refused.
-            if (spot) table.placeBet(station, spot, spot.bet === 'jackpot' ? EXAMPLE_JACKPOT_PROGRAM.stake : a.chips * 1_000);
+            if (spot) table.commands.placeBet(station, spot, spot.bet === 'jackpot' ? EXAMPLE_JACKPOT_PROGRAM.stake : a.chips * 1_000);
             break;
           }
           case 'clear': {
@@ -311,11 +311,11 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             // places some first where none has: clearing nothing journals nothing).
             playOn('clear', a.station, () => table.state.phase === 'betting' && table.state.hold === null, 10);
             if (table.state.phase === 'betting' && table.state.chips.length === 0) {
-              table.placeBet(a.station, { bet: def.bets[0] ?? 'main' }, 1_000);
+              table.commands.placeBet(a.station, { bet: def.bets[0] ?? 'main' }, 1_000);
               check('clear (a bet placed first)');
             }
             const withChips = [...new Set(table.state.chips.map((c) => c.station))];
-            table.clearBets(withChips[a.station % Math.max(1, withChips.length)] ?? a.station);
+            table.commands.clearBets(withChips[a.station % Math.max(1, withChips.length)] ?? a.station);
             break;
           }
           case 'tick':
@@ -330,10 +330,10 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             break;
           }
           case 'unreadable':
-            table.onAnomaly('unreadable', null, ++seq);
+            table.shoe.onAnomaly('unreadable', null, ++seq);
             break;
           case 'wrong-deck':
-            table.onAnomaly('wrong-deck', CARDS[a.card] ?? 'AS', ++seq);
+            table.shoe.onAnomaly('wrong-deck', CARDS[a.card] ?? 'AS', ++seq);
             break;
           case 'decide': {
             // The table played on until a seat is asked (its cards of ranks the round has out: war's
@@ -341,20 +341,20 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             playOn('decide', a.pick, () => decider(a.pick) !== null || table.state.hold !== null, 14, true);
             const d = decider(a.pick);
             if (!d) break;
-            table.decide(d.station, a.wrong ? 'war' : (d.legal[a.pick % d.legal.length] ?? d.default));
+            table.commands.decide(d.station, a.wrong ? 'war' : (d.legal[a.pick % d.legal.length] ?? d.default));
             break;
           }
           case 'void':
-            table.voidRound('property test', ['sup-1', 'wit-2']);
+            table.supervisor.voidRound('property test', ['sup-1', 'wit-2']);
             break;
           case 'void-uncorrectable':
-            table.voidRound('property test: no correction', ['sup-1', 'wit-2'], UNCORRECTABLE[a.why]);
+            table.supervisor.voidRound('property test: no correction', ['sup-1', 'wit-2'], UNCORRECTABLE[a.why]);
             break;
           case 'enter':
             // The table played on to a card, which the shoe cannot read: two people enter it by hand.
             playOn('enter', a.card, () => table.state.hold !== null || (table.state.phase === 'dealing' && table.cue()?.kind === 'card'), 6);
             if (!table.state.hold && table.cue()?.kind === 'card') {
-              table.onAnomaly('unreadable', null, ++seq);
+              table.shoe.onAnomaly('unreadable', null, ++seq);
               check('enter (the card unreadable)');
             }
             table.input({ kind: 'enter-card', at: clock.now(), card: cardOf(CARDS[a.card] ?? 'AS'), supervisor: 'sup-1', witness: 'wit-2' });
@@ -374,16 +374,16 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             });
             break;
           case 'new-shoe':
-            table.onNewShoe(++seq);
+            table.shoe.onNewShoe(++seq);
             break;
           case 'cut':
-            table.onCutCard(++seq);
+            table.shoe.onCutCard(++seq);
             break;
           case 'configure':
             table.configure({ ...params, ...CONFIGS[a.config] });
             break;
           case 'dealing-error':
-            table.reportDealingError('sup-1');
+            table.supervisor.reportDealingError('sup-1');
             break;
           case 'correct': {
             // The table played on to a round with a card out (half the time to a card dealt face down,
@@ -392,16 +392,16 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             const dealt = () => table.state.phase === 'dealing' && table.state.cards.some((c) => c.to !== 'burn' && c.to !== 'discard');
             playOn('correct', a.pick, () => table.state.hold !== null || (dealt() && (faceDown || a.pick % 2 === 0)), 10);
             if (!table.state.hold && dealt()) {
-              table.reportDealingError('sup-1');
+              table.supervisor.reportDealingError('sup-1');
               check('correct (a dealing error reported)');
             }
             const listed = correctionsFor(table.state, def);
             const right = listed.filter((c) => 'rule' in c)[a.pick % Math.max(1, listed.length)]?.correction;
             const correction = a.listed ? listed[a.pick % Math.max(1, listed.length)]?.correction : CORRECTIONS[a.pick % CORRECTIONS.length];
             // One the text does not order is refused, and the table still holds: the right one then.
-            if (correction && !table.correct(correction, 'sup-1', 'wit-2').ok && right) {
+            if (correction && !table.supervisor.correct(correction, 'sup-1', 'wit-2').ok && right) {
               check('correct (refused)');
-              table.correct(right, 'sup-1', 'wit-2');
+              table.supervisor.correct(right, 'sup-1', 'wit-2');
             }
             break;
           }
@@ -430,8 +430,8 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
               throw new Error(`property test: the ledger refuses ${entries.length} entr(ies)`);
             };
             // Something the table writes: the first chip of a station, or the hold's last resort.
-            if (table.state.phase === 'betting') table.placeBet(1, { bet: def.bets[0] ?? 'main' }, 1_000);
-            else table.voidRound('property test: refused write', ['sup-1', 'wit-2']);
+            if (table.state.phase === 'betting') table.commands.placeBet(1, { bet: def.bets[0] ?? 'main' }, 1_000);
+            else table.supervisor.voidRound('property test: refused write', ['sup-1', 'wit-2']);
             ledger.appendMany = appendMany;
             break;
           }

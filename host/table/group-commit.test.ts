@@ -289,7 +289,7 @@ describe('group commit with a live round', () => {
   it('deals on after a window of bets: the close commits what waits first', async () => {
     const t = open();
     try {
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       const ps = [101, 102].map((s) => bet(t, s));
       // The betting countdown ends before the window: the close steps after the bets that came first.
       t.clock.runOut(t.table.view().endsAt);

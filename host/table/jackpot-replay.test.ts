@@ -92,7 +92,7 @@ describe('etg round replays the live table’s Portugal jackpot rounds (rules 38
     try {
       credit(t.ledger, 1, 1_000_000);
       credit(t.ledger, 2, 1_000_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       const rounds: string[] = [];
       /** One round: both seats bet main and the chip; the cards and decisions (`1:stand`) as scripted. */
       const play = (script: string) => {
@@ -105,7 +105,7 @@ describe('etg round replays the live table’s Portugal jackpot rounds (rules 38
         for (const x of script.split(' ')) {
           const d = /^([12]):(.+)$/.exec(x);
           if (d) assert.equal(decide(t, Number(d[1]), d[2] ?? '').ok, true, x);
-          else t.table.onCard(parseCard(x));
+          else t.table.shoe.onCard(parseCard(x));
         }
         assert.equal(t.table.view().phase, 'results', script);
         rounds.push(roundId);

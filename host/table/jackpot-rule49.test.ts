@@ -30,12 +30,12 @@ const decide = (t: TestTable, station: number, action: string) =>
 /** Seat 1: main 10,000 and the jackpot chip; three sevens (an award of 20,000, rule 43) after a split of the first two. */
 function threeSevens(t: TestTable): string {
   credit(t.ledger, 1, 1_000_000);
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
   assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
   assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
   t.clock.runOut(t.table.view().endsAt);
   for (const x of '7S TD 7H 9C split 7D stand 5S stand'.split(' ')) {
-    if (/^[2-9TJQKA][SHDC]$/.test(x)) t.table.onCard(parseCard(x));
+    if (/^[2-9TJQKA][SHDC]$/.test(x)) t.table.shoe.onCard(parseCard(x));
     else assert.equal(decide(t, 1, x).ok, true, x);
   }
   assert.equal(t.table.view().phase, 'results');

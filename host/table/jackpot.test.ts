@@ -29,7 +29,7 @@ const decide = (t: TestTable, station: number, action: string) =>
 const pool = (t: TestTable, level: string) => -t.ledger.balance(account.jackpotPool(level));
 
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 /** One round at seat 1: main 10,000 (the table's minimum, rule 14) and the jackpot chip; the cards and decisions as scripted. */
@@ -39,7 +39,7 @@ function playRound(t: TestTable, script: string) {
   t.clock.runOut(t.table.view().endsAt);
   assert.equal(t.table.view().phase, 'dealing');
   for (const x of script.split(' ')) {
-    if (/^[2-9TJQKA][SHDC]$/.test(x)) t.table.onCard(parseCard(x));
+    if (/^[2-9TJQKA][SHDC]$/.test(x)) t.table.shoe.onCard(parseCard(x));
     else assert.equal(decide(t, 1, x).ok, true, x);
   }
 }
@@ -50,7 +50,7 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
     try {
       credit(t.ledger, 1, 1_000_000);
       burnShoeStart(t);
-      assert.ok(t.table.bets.includes('jackpot'));
+      assert.ok(t.table.game.bets.includes('jackpot'));
       assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake * 2).ok, false, 'two chips are refused');
     } finally {
       t.close();
@@ -77,7 +77,7 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
         (e) => e.type === 'bet.place' && (e.body.payload.bets ?? []).some((b) => b.bet === 'jackpot' && b.amount === PROGRAM.stake),
       );
       assert.ok(taken >= 0, 'the chip is journalled with the bets');
-      t.table.onCard(parseCard('9S'));
+      t.table.shoe.onCard(parseCard('9S'));
       const firstCard = [...t.ledger.entries(1)].findIndex((e) => e.type === 'card.read' && e.body.includes('"9S"'));
       assert.ok(firstCard > taken, 'taken before the first card');
       assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, false, 'no chip once the deal began');

@@ -10,11 +10,11 @@ import { credit, testTable, type TestTable, submitted } from '../testing/table-k
 // carries the round's id and shows in that round's recall and in its evidence bundle.
 
 function cards(t: TestTable, codes: string): void {
-  for (const c of codes.split(' ')) t.table.onCard(parseCard(c));
+  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 }
 
 function burnShoeStart(t: TestTable): void {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 const decide = (t: TestTable, action: 'stand' | 'hit') => submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action }));
@@ -24,7 +24,7 @@ function settledRound(profile: 'macau-2009' | 'portugal-2001'): { t: TestTable; 
   const t = testTable({ game: 'blackjack', config: { profile } });
   credit(t.ledger, 1, 100_000);
   burnShoeStart(t);
-  assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+  assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
   t.clock.runOut(t.table.view().endsAt);
   const roundId = t.table.view().roundId;
   assert.ok(roundId);
@@ -53,7 +53,7 @@ describe('a correction made after its round settled (Macau 2009 Art. 6 1), Portu
       try {
         cards(t, '4C'); // the dealer draws once more, after standing
         assert.equal(t.table.holdState()?.reason, 'extra-card');
-        assert.deepEqual(t.table.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
+        assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
         const entries = [...t.ledger.entries(1)].filter((e) => e.type === 'misread');
         const payloads = entries.map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
         // The hold and its correction are the settled round's.
@@ -97,7 +97,7 @@ describe('a correction made after its round settled (Macau 2009 Art. 6 1), Portu
       const pending = pendingTableHold(t.ledger);
       assert.equal(pending?.reason, 'extra-card');
       assert.equal(pending?.card, '4C');
-      assert.deepEqual(t.table.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(pendingTableHold(t.ledger), null);
       assert.equal(t.ledger.round(roundId)?.corrections?.length, 1);
     } finally {

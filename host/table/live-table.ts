@@ -21,36 +21,19 @@ export interface HoldState {
   corrections: CorrectionRule[];
 }
 
-/**
- * The table as the rest of the host sees it: inputs in, state and projections out. No game
- * rule lives behind it; every one is in the engine's state machine (engine/table/step.ts).
- */
-export interface LiveTable {
-  readonly state: TableState<unknown, unknown>;
-  readonly gameKind: GameDefinition<unknown, unknown>['kind'];
-  readonly profile: string;
-  readonly decks: number;
-  readonly bets: GameDefinition<unknown, unknown>['bets'];
-  readonly limitRules: GameDefinition<unknown, unknown>['limitRules'];
-  readonly payTable: GameDefinition<unknown, unknown>['payTable'];
-  readonly presentation: GameDefinition<unknown, unknown>['presentation'];
-  /** How a remote station plays here (own spots, behind a seat) or null: none. */
-  readonly remote: GameDefinition<unknown, unknown>['remote'];
-  /** Feeds one input; the outcome says whether it was taken (a command may be refused). */
-  input(input: TableInput): Outcome;
-  placeBet(station: number, spot: Spot, amount: number): Outcome;
-  clearBets(station: number): Outcome;
-  decide(station: number, action: DecisionAction, amount?: number): Outcome;
-  /**
-   * A station's command, committed with the others arriving within the group-commit window in
-   * one durable transaction (group commit); settles once that commit returned, never before.
-   * Without group commit (or once stopped) it is committed now and its outcome returned at once.
-   */
-  submit(command: StationCommand): Outcome | Promise<Outcome>;
+/** What the host reads of the game a table plays: its facts, none of its rules' functions. */
+export type GameFacts = Pick<GameDefinition<unknown, unknown>, 'kind' | 'profile' | 'decks' | 'bets' | 'limitRules' | 'payTable' | 'presentation' | 'remote'>;
+
+/** What the shoe (its driver, the simulator) tells the table. */
+export interface ShoeFeed {
   onCard(card: Card, sequence?: number): void;
   onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void;
   onCutCard(sequence?: number): void;
   onNewShoe(sequence?: number): void;
+}
+
+/** What two people at the table (a supervisor and a witness) may do to a round: service mode's hold and void screens. */
+export interface SupervisorCommands {
   enterCard(card: Card, supervisor: string, witness: string): Outcome;
   /** The last resort: every bet of the round returned; `uncorrectable` says why no correction was possible. */
   voidRound(reason: string, authorisedBy: string[], uncorrectable?: Uncorrectable): Outcome;
@@ -58,6 +41,55 @@ export interface LiveTable {
   reportDealingError(by: string): Outcome;
   /** Two people correct the dealing error the table holds for, as its text orders. */
   correct(correction: Correction, supervisor: string, witness: string): Outcome;
+}
+
+/**
+ * A station's commands by name, committed at once (the test kit's, the simulators'); a screen's
+ * go through `submit` and the group commit. Both map a command to its input in one place (station-command.ts).
+ */
+export interface NamedCommands {
+  placeBet(station: number, spot: Spot, amount: number): Outcome;
+  clearBets(station: number): Outcome;
+  decide(station: number, action: DecisionAction, amount?: number): Outcome;
+}
+
+/** Simulated mode's hold on the running countdown (tests, demos). */
+export interface Countdowns {
+  /**
+   * The countdown running now ends at once, as if its time were up (a dealer's "no more bets").
+   * Only a countdown of the kind named, so a call that arrives late never ends the next one.
+   * False when no such countdown runs.
+   */
+  end(kind: TimerKind): boolean;
+  /**
+   * The running countdown of this kind does not end by itself (its timer is not kept; nothing is
+   * journalled, and the screens still count down) until `end`. So a test on a slow machine is
+   * never overtaken by a window it is still looking at.
+   */
+  freeze(kind: TimerKind): boolean;
+}
+
+/**
+ * The table as the rest of the host sees it: inputs in, state and projections out. No game
+ * rule lives behind it; every one is in the engine's state machine (engine/table/step.ts). The
+ * shoe's feed, the supervisors' commands, the named commands and the countdowns are objects of
+ * their own it hands out (issue 53: no hub of 45 members).
+ */
+export interface LiveTable {
+  readonly state: TableState<unknown, unknown>;
+  readonly game: GameFacts;
+  readonly shoe: ShoeFeed;
+  readonly supervisor: SupervisorCommands;
+  readonly commands: NamedCommands;
+  readonly countdowns: Countdowns;
+  /** Feeds one input; the outcome says whether it was taken (a command may be refused). */
+  input(input: TableInput): Outcome;
+  /**
+   * A station's command, committed with the others arriving within the group-commit window in
+   * one durable transaction (group commit); settles once that commit returned, never before.
+   * Without group commit (or once stopped) it is committed now and its outcome returned at once.
+   */
+  submit(command: StationCommand): Outcome | Promise<Outcome>;
   setFaults(gates: FaultGates): void;
   configure(params: TableParams): void;
   view(): RoundViewData;
@@ -78,18 +110,6 @@ export interface LiveTable {
   holdState(): HoldState | null;
   /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
   cardsLeftInOldShoe(): CardCode[] | null;
-  /**
-   * The countdown running now ends at once, as if its time were up (simulated mode's control for
-   * tests and demos: a dealer's "no more bets"). Only a countdown of the kind named, so a call
-   * that arrives late never ends the next one. False when no such countdown runs.
-   */
-  endCountdown(kind: TimerKind): boolean;
-  /**
-   * Simulated mode only: the running countdown of this kind does not end by itself (its timer is
-   * not kept; nothing is journalled, and the screens still count down) until endCountdown. So a
-   * test on a slow machine is never overtaken by a window it is still looking at.
-   */
-  freezeCountdown(kind: TimerKind): boolean;
   onChange(listener: () => void): () => void;
   stop(): void;
 }

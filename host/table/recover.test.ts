@@ -7,7 +7,7 @@ describe('recovery of a journal this version cannot fold through', () => {
   it('opens the table afresh with every credit the ledger holds, those written after the stop included', () => {
     const first = testTable({ game: 'war' });
     credit(first.ledger, 1, 100_000);
-    assert.deepEqual(first.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.deepEqual(first.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
     // An input a later version might write: the ledger takes it (verified, hash-chained), the fold stops at it.
     first.ledger.append({ type: 'table.input', payload: { input: { kind: 'from-the-future', at: 0 }, effects: 0 } });
     credit(first.ledger, 2, 50_000);

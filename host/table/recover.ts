@@ -221,8 +221,8 @@ export function voidStrayRounds(deps: { ledger: Ledger; table: LiveTable; log: L
       payload: {
         roundId,
         tableId: s.params.tableId,
-        game: table.gameKind,
-        profile: table.profile,
+        game: table.game.kind,
+        profile: table.game.profile,
         cards: progress.cards,
         decisions: progress.decisions,
         reason: deps.reason,

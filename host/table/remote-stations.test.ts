@@ -23,12 +23,12 @@ describe('remote stations at baccarat: their own spots, the stadium box', () => 
   it('bets on its own spots, is settled by the coup like a seat and paid at its own station; the table display shows the stadium', () => {
     const t = testTable({ game: 'baccarat', config: { remoteStations: 3 } });
     try {
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       credit(t.ledger, 101, 100_000);
       credit(t.ledger, 102, 100_000);
       credit(t.ledger, 1, 100_000);
       assert.equal(t.hub.hasView('station/104'), false, 'station 104 is past the three the table takes');
-      const past = t.table.placeBet(104, { bet: 'banker' }, 10_000);
+      const past = t.table.commands.placeBet(104, { bet: 'banker' }, 10_000);
       assert.equal(past.ok ? null : past.refusal, 'not-a-station');
       assert.equal(place(t, 101, { bet: 'banker' }, 20_000).ok, true);
       assert.equal(place(t, 102, { bet: 'player' }, 10_000).ok, true);
@@ -46,7 +46,7 @@ describe('remote stations at baccarat: their own spots, the stadium box', () => 
       t.clock.runOut(t.table.view().endsAt);
       assert.equal(t.table.view().phase, 'dealing');
       // Player 9 (4♠ 5♦), banker 7 (3♣ 4♥): both stand; the player wins.
-      for (const c of ['4S', '3C', '5D', '4H']) t.table.onCard(parseCard(c));
+      for (const c of ['4S', '3C', '5D', '4H']) t.table.shoe.onCard(parseCard(c));
       assert.equal(t.table.view().phase, 'results');
       const lines = t.table.state.results ?? [];
       const remote = lines.filter((l) => l.seat === STADIUM_SEAT);
@@ -95,11 +95,11 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       t.clock.runOut(t.table.view().endsAt);
       // Art. 5: the seats' cards from the left, then the box's (the remote stations' one card), then the croupier's.
       assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: 1 });
-      t.table.onCard(parseCard('KS'));
+      t.table.shoe.onCard(parseCard('KS'));
       assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT });
-      t.table.onCard(parseCard('7C'));
+      t.table.shoe.onCard(parseCard('7C'));
       assert.deepEqual(t.table.cue(), { kind: 'card', to: 'dealer' });
-      t.table.onCard(parseCard('7D'));
+      t.table.shoe.onCard(parseCard('7D'));
       // The box tied: 101, 103 and 104 choose (Art. 7 n.4); 102 bet the tie, whose main bet stands off (the profile's reading).
       assert.deepEqual(t.table.cue(), { kind: 'decision', seat: STADIUM_SEAT });
       const round = RoundView.parse(t.table.view());
@@ -137,13 +137,13 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       // Art. 7 n.5: three burned, the box's war card, three burned, the croupier's.
       for (let i = 0; i < 3; i++) {
         assert.deepEqual(t.table.cue(), { kind: 'card', to: 'burn', burnsLeft: 3 - i });
-        t.table.onCard(parseCard(['2C', '2D', '2H'][i] as string));
+        t.table.shoe.onCard(parseCard(['2C', '2D', '2H'][i] as string));
       }
       assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT });
-      t.table.onCard(parseCard('AS'));
-      for (const c of ['3C', '3D', '3H']) t.table.onCard(parseCard(c));
+      t.table.shoe.onCard(parseCard('AS'));
+      for (const c of ['3C', '3D', '3H']) t.table.shoe.onCard(parseCard(c));
       assert.deepEqual(t.table.cue(), { kind: 'card', to: 'dealer' });
-      t.table.onCard(parseCard('5H'));
+      t.table.shoe.onCard(parseCard('5H'));
       assert.equal(t.table.view().phase, 'results');
       const lines = (t.table.state.results ?? []).map((l) => [l.station, l.seat, l.bet, l.stake, l.net, l.rule]);
       assert.deepEqual(lines, [
@@ -188,8 +188,8 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       assert.equal(place(t, 102, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT }, 'no seat bet: the box is dealt first');
-      t.table.onCard(parseCard('9C'));
-      t.table.onCard(parseCard('9D'));
+      t.table.shoe.onCard(parseCard('9C'));
+      t.table.shoe.onCard(parseCard('9D'));
       assert.equal(decide(t, 101, 'surrender').ok, true);
       assert.equal(decide(t, 102, 'surrender').ok, true);
       assert.equal(t.table.view().phase, 'results', 'no war card is awaited');

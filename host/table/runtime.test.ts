@@ -23,18 +23,18 @@ describe('the table runtime', () => {
   it('refuses new bets while the ledger is offline beyond its limit, and takes them again after', () => {
     const { c } = make();
     c.setFaults({ halted: null, newBetsStopped: 'unsynced ledger entries beyond the offline limit', disabled: [] });
-    const r = c.placeBet(1, { bet: 'main' }, 10_000);
+    const r = c.commands.placeBet(1, { bet: 'main' }, 10_000);
     assert.equal(r.ok, false);
     assert.match(!r.ok ? r.reason : '', /new bets are stopped/);
     assert.equal(c.station(1).betting.open, false);
     c.setFaults({ halted: null, newBetsStopped: null, disabled: [] });
-    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
   });
 
   it('refuses a bet over the credit or over the maximum, never trimming it', () => {
     const { c } = make();
-    assert.match(JSON.stringify(c.placeBet(1, { bet: 'main' }, 100_001)), /not enough credit/);
-    assert.match(JSON.stringify(c.placeBet(1, { bet: 'main' }, 2_000_000)), /over the maximum/);
+    assert.match(JSON.stringify(c.commands.placeBet(1, { bet: 'main' }, 100_001)), /not enough credit/);
+    assert.match(JSON.stringify(c.commands.placeBet(1, { bet: 'main' }, 2_000_000)), /over the maximum/);
     assert.deepEqual(c.station(1).betting.bets, []);
   });
 
@@ -42,11 +42,11 @@ describe('the table runtime', () => {
     const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001', limits: { min: 10_000, max: 300_000 } } });
     tables.push(t);
     credit(t.ledger, 1, 100_000);
-    const odd = t.table.placeBet(1, { bet: 'main' }, 15_000);
+    const odd = t.table.commands.placeBet(1, { bet: 'main' }, 15_000);
     assert.equal(odd.ok, false);
     assert.equal(!odd.ok && odd.refusal, 'not-a-multiple');
     assert.match(!odd.ok ? odd.reason : '', /minimum of 10000 or a multiple of it \(portugal-2001 rule 14\)/);
-    assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
+    assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
     assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 20_000 }]);
   });
 
@@ -54,7 +54,7 @@ describe('the table runtime', () => {
     const t = testTable({ game: 'blackjack' });
     tables.push(t);
     credit(t.ledger, 1, 100_000);
-    assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 15_001), { ok: true });
+    assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 15_001), { ok: true });
   });
 
   it("the table's maximum per round: the stations' chips together never pass it (procedure 3's cap cites its subparagraph)", () => {
@@ -65,23 +65,23 @@ describe('the table runtime', () => {
     tables.push(t);
     credit(t.ledger, 1, 100_000);
     credit(t.ledger, 2, 100_000);
-    assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
-    const over = t.table.placeBet(2, { bet: 'main' }, 10_001);
+    assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
+    const over = t.table.commands.placeBet(2, { bet: 'main' }, 10_001);
     assert.equal(!over.ok && over.refusal, 'over-round-max');
     assert.match(!over.ok ? over.reason : '', /maximum of 30000 for the round \(macau-2009 art\.5 n\.2 3\)\(8\)\)/);
-    assert.deepEqual(t.table.placeBet(2, { bet: 'main' }, 10_000), { ok: true });
+    assert.deepEqual(t.table.commands.placeBet(2, { bet: 'main' }, 10_000), { ok: true });
   });
 
   it('ends the running countdown at once when asked (a dealer\'s "no more bets"), journalled as its timer', () => {
     const { c } = make();
-    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
     assert.equal(c.view().phase, 'betting');
-    assert.equal(c.endCountdown('results'), false, 'only the kind named');
+    assert.equal(c.countdowns.end('results'), false, 'only the kind named');
     assert.equal(c.view().phase, 'betting');
-    assert.equal(c.endCountdown('betting'), true);
+    assert.equal(c.countdowns.end('betting'), true);
     assert.equal(c.view().phase, 'dealing', 'betting closed before its time');
     assert.equal(ledger.credit(1), 100_000 - 10_000, 'the bet was taken as at the end of the window');
-    assert.equal(c.endCountdown('betting'), false, 'no countdown runs while the cards are dealt');
+    assert.equal(c.countdowns.end('betting'), false, 'no countdown runs while the cards are dealt');
     // The window's own timer, were it still set, would fire into a countdown already replaced.
     table.clock.advance(3_600_000);
     assert.equal(c.view().phase, 'dealing');
@@ -90,24 +90,24 @@ describe('the table runtime', () => {
 
   it('keeps a frozen countdown running past its time until it is ended', () => {
     const { c } = make();
-    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-    assert.equal(c.freezeCountdown('decision'), false, 'only the kind named');
-    assert.equal(c.freezeCountdown('betting'), true);
+    assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.equal(c.countdowns.freeze('decision'), false, 'only the kind named');
+    assert.equal(c.countdowns.freeze('betting'), true);
     table.clock.advance(3_600_000);
     assert.equal(c.view().phase, 'betting', 'the window outlived its time');
-    assert.equal(c.endCountdown('betting'), true);
+    assert.equal(c.countdowns.end('betting'), true);
     assert.equal(c.view().phase, 'dealing');
   });
 
   it('settles a war coup through the ledger, with the rule of each line', () => {
     const { c } = make();
     const before = ledger.credit(1);
-    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
     table.clock.runOut(c.view().endsAt);
     assert.equal(c.view().phase, 'dealing');
     assert.equal(ledger.credit(1), before - 10_000, 'the bet left the credit when betting closed');
-    c.onCard(parseCard('7S')); // seat 1
-    c.onCard(parseCard('9D')); // croupier: seat loses
+    c.shoe.onCard(parseCard('7S')); // seat 1
+    c.shoe.onCard(parseCard('9D')); // croupier: seat loses
     assert.equal(c.view().phase, 'results');
     assert.deepEqual(c.view().results, [{ seat: 1, bet: 'main', stake: 10_000, net: -10_000, rule: 'macau-war [art.7] n.2', owner: 'seat' }]);
     assert.equal(ledger.credit(1), before - 10_000);
@@ -116,17 +116,17 @@ describe('the table runtime', () => {
   it('puts the table on hold for a card out of turn; a void returns every bet and lifts it', () => {
     const { c } = make();
     const before = ledger.credit(1);
-    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
     table.clock.runOut(c.view().endsAt);
-    c.onCard(parseCard('7S'));
-    c.onCard(parseCard('7D')); // a tie: seat 1 must decide before any card
+    c.shoe.onCard(parseCard('7S'));
+    c.shoe.onCard(parseCard('7D')); // a tie: seat 1 must decide before any card
     assert.equal(c.station(1).decision?.default, 'surrender');
-    c.onCard(parseCard('5C'));
+    c.shoe.onCard(parseCard('5C'));
     assert.equal(c.view().phase, 'hold');
     assert.equal(c.view().hold, 'out-of-turn');
     assert.equal(c.station(1).decision, null, 'nothing is decided on hold');
-    assert.match(JSON.stringify(c.decide(1, 'war')), /no decision is due/);
-    assert.deepEqual(c.voidRound('card out of turn', ['supervisor-1', 'witness-2']), { ok: true });
+    assert.match(JSON.stringify(c.commands.decide(1, 'war')), /no decision is due/);
+    assert.deepEqual(c.supervisor.voidRound('card out of turn', ['supervisor-1', 'witness-2']), { ok: true });
     assert.equal(ledger.credit(1), before, 'every bet returned');
     assert.equal(c.view().phase, 'results');
     assert.equal(c.view().hold, null);
@@ -135,10 +135,10 @@ describe('the table runtime', () => {
   it('takes the stated default when a decision times out, and journals it as automatic', () => {
     const { c } = make();
     const before = ledger.credit(1);
-    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
     table.clock.runOut(c.view().endsAt);
-    c.onCard(parseCard('8S'));
-    c.onCard(parseCard('8D'));
+    c.shoe.onCard(parseCard('8S'));
+    c.shoe.onCard(parseCard('8D'));
     const roundId = c.view().roundId;
     table.clock.runOut(c.station(1).decision!.endsAt);
     const decision = lastPayload(ledger, 'round.decision');
@@ -166,7 +166,8 @@ function lastPayload(ledger: Ledger, type: string): Record<string, unknown> {
 /** Feeds the shoe-start burns of a new blackjack shoe (a run of low cards). */
 function burnShoeStart(t: TestTable): void {
   const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-  for (let i = 0; t.table.view().phase === 'betting' && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard(low[i % low.length] as string), 900 + i);
+  for (let i = 0; t.table.view().phase === 'betting' && t.table.cue()?.kind === 'card'; i++)
+    t.table.shoe.onCard(parseCard(low[i % low.length] as string), 900 + i);
   assert.equal(t.table.cue(), null, 'the shoe-start burns are done');
 }
 
@@ -174,7 +175,7 @@ function burnShoeStart(t: TestTable): void {
 function deal(t: TestTable, cards: string[]): void {
   for (const code of cards) {
     assert.equal(t.table.cue()?.kind, 'card', `a card is expected for ${code}: ${JSON.stringify(t.table.view())}`);
-    t.table.onCard(parseCard(code));
+    t.table.shoe.onCard(parseCard(code));
   }
 }
 
@@ -184,8 +185,8 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       credit(t.ledger, 1, 10_000);
       credit(t.ledger, 2, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit');
-      assert.equal(t.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit');
+      assert.equal(t.table.commands.placeBet(2, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       deal(t, ['8S', '8H', '8D']); // seat 1 and seat 2 both tie the croupier
       const one = t.table.station(1).decision;
@@ -217,12 +218,12 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     const t = testTable();
     try {
       credit(t.ledger, 1, 30_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       deal(t, ['9S', '9H']);
       assert.equal(t.table.station(1).decision?.default, 'surrender');
       assert.equal(t.ledger.credit(1), 20_000);
-      assert.deepEqual(t.table.decide(1, 'war'), { ok: true });
+      assert.deepEqual(t.table.commands.decide(1, 'war'), { ok: true });
       assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'action', 'auto'), ['war', undefined]);
       assert.equal(t.ledger.credit(1), 10_000, 'the raise, by the player');
     } finally {
@@ -234,8 +235,8 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     const t = testTable({ config: { profileOptions: { mainBetOnTieWithTieBet: 'choose' }, profileAuthorisation: 'TEST-DICJ' } });
     try {
       credit(t.ledger, 1, 30_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      assert.equal(t.table.placeBet(1, { bet: 'tie' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'tie' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       deal(t, ['JS', 'JH']);
       assert.equal(t.table.station(1).decision?.default, 'surrender');
@@ -262,15 +263,15 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       credit(l, 1, 50_000);
       const c = t.table;
-      assert.equal(c.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(c.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(c.view().endsAt);
-      c.onCard(parseCard('5S'));
-      c.onCard(parseCard('5H'));
+      c.shoe.onCard(parseCard('5S'));
+      c.shoe.onCard(parseCard('5H'));
       t.clock.runOut(c.station(1).decision?.endsAt ?? null);
       assert.deepEqual([c.view().phase, c.view().hold, c.view().endsAt], ['hold', 'default-refused', null]);
       const held = lastPayload(l, 'misread');
       assert.deepEqual([held.detail, held.resolution, held.roundId], ['default-refused', 'pending', c.view().roundId]);
-      assert.deepEqual(c.voidRound('default refused at a tie', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(c.supervisor.voidRound('default refused at a tie', ['sup-1', 'wit-2']), { ok: true });
       assert.equal(l.credit(1), 50_000, 'every bet returned');
       assert.equal(verifyLedger(l).ok, true);
     } finally {
@@ -291,7 +292,7 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     const t = testTable({ game: 'war', definition: staking });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       deal(t, ['6S', '6H']);
       t.clock.runOut(t.table.station(1).decision?.endsAt ?? null);
@@ -308,7 +309,7 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       burnShoeStart(t);
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       deal(t, ['TS', 'AH', '7D']); // seat 1: T, dealer: A (no hole card), seat 1: 7 → 17
       const offer = t.table.station(1).decision;
@@ -341,10 +342,11 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       burnShoeStart(t);
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit: no double can be covered');
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit: no double can be covered');
       t.clock.runOut(t.table.view().endsAt);
       // Portugal deals a hole card: seat, dealer, seat, dealer's hole.
-      for (let i = 0; i < 6 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard((['5S', '9H', '4D', '8C', '2H', '3H'] as const)[i] as string));
+      for (let i = 0; i < 6 && t.table.cue()?.kind === 'card'; i++)
+        t.table.shoe.onCard(parseCard((['5S', '9H', '4D', '8C', '2H', '3H'] as const)[i] as string));
       const d = t.table.station(1).decision;
       assert.ok(d, 'a decision is due');
       assert.equal(d.legal.includes('stand'), false, `9 cannot stand: ${d.legal.join(',')}`);

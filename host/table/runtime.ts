@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
-import type { Card, CardCode } from '../../engine/cards/card.js';
+import type { CardCode } from '../../engine/cards/card.js';
 import type { Effect, JournalRecord } from '../../engine/table/effects.js';
 import type { CoupSummary, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
 import { journalledInput, type TableInput } from '../../engine/table/inputs.js';
 import { cardsLeftInOldShoe, holdStateOf } from './hold-state.js';
-import type { HoldState, LiveTable } from './live-table.js';
+import type { Countdowns, HoldState, LiveTable, NamedCommands, ShoeFeed, SupervisorCommands } from './live-table.js';
 import { commandInput, type StationCommand } from './station-command.js';
 import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
-import type { FaultGates, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
+import type { FaultGates, TableParams, TableState } from '../../engine/table/state.js';
 import { step } from '../../engine/table/step.js';
 import {
   projectStation,
@@ -22,7 +22,6 @@ import {
   type StationTableView,
   type TableExtras,
 } from '../../engine/table/views.js';
-import type { Correction, DecisionAction, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
 import { entryCredits, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
 import { CommandBatch, type GroupCommit } from './command-batch.js';
 import { memoOnInputs } from './memo-on-inputs.js';
@@ -38,7 +37,7 @@ export interface TableRuntimeDeps<S, R> {
   groupCommit?: GroupCommit;
 }
 
-export type { HoldState, LiveTable } from './live-table.js';
+export type { Countdowns, GameFacts, HoldState, LiveTable, NamedCommands, ShoeFeed, SupervisorCommands } from './live-table.js';
 export type { StationCommand } from './station-command.js';
 
 /**
@@ -90,24 +89,26 @@ export class TableRuntime<S, R> implements LiveTable {
     );
   }
 
-  /**
-   * The state is now the fold of the whole journal (recovery verified and folded it, and the
-   * runtime journalled or heard everything since): from here on it may go into checkpoints.
-   */
-  standsAtHead(): void {
-    this.standsAt = this.d.ledger.headOf().seq;
-  }
-
-  /** A checkpoint now, with this state if it stands at the head (start-up); null when none was written. */
-  checkpointNow(): number | null {
-    const head = this.d.ledger.headOf().seq;
-    try {
-      return this.d.ledger.checkpoint(this.standsAt === head ? { seq: head, identity: this.d.game.identity, state: this.current } : null);
-    } catch (e) {
-      this.d.log.warn({ err: e }, 'no checkpoint written: the next start verifies from the previous one');
-      return null;
-    }
-  }
+  /** Start-up's checkpointing (openTable's `resume`): the state stands at the head, and a checkpoint with it now. */
+  readonly checkpoints = {
+    /**
+     * The state is now the fold of the whole journal (recovery verified and folded it, and the
+     * runtime journalled or heard everything since): from here on it may go into checkpoints.
+     */
+    standsAtHead: (): void => {
+      this.standsAt = this.d.ledger.headOf().seq;
+    },
+    /** A checkpoint now, with this state if it stands at the head (start-up); null when none was written. */
+    now: (): number | null => {
+      const head = this.d.ledger.headOf().seq;
+      try {
+        return this.d.ledger.checkpoint(this.standsAt === head ? { seq: head, identity: this.d.game.identity, state: this.current } : null);
+      } catch (e) {
+        this.d.log.warn({ err: e }, 'no checkpoint written: the next start verifies from the previous one');
+        return null;
+      }
+    },
+  };
 
   /** A checkpoint when one is due, with this state if it stands at the head; never a failure of the table's. */
   private checkpoint(): void {
@@ -129,38 +130,6 @@ export class TableRuntime<S, R> implements LiveTable {
    */
   private settle(): void {
     if (this.batch?.pending()) this.batch.flush();
-  }
-
-  get gameKind() {
-    return this.d.game.kind;
-  }
-
-  get profile(): string {
-    return this.d.game.profile;
-  }
-
-  get decks(): number {
-    return this.d.game.decks;
-  }
-
-  get bets() {
-    return this.d.game.bets;
-  }
-
-  get limitRules() {
-    return this.d.game.limitRules;
-  }
-
-  get payTable() {
-    return this.d.game.payTable;
-  }
-
-  get presentation() {
-    return this.d.game.presentation;
-  }
-
-  get remote() {
-    return this.d.game.remote;
   }
 
   get game(): GameDefinition<S, R> {
@@ -345,22 +314,23 @@ export class TableRuntime<S, R> implements LiveTable {
     }, ms);
   }
 
-  endCountdown(kind: TimerKind): boolean {
-    const c = this.current.countdown;
-    if (!c || c.kind !== kind || this.stopped) return false;
-    if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
-    this.countdown = null;
-    this.input({ kind: 'timer', at: this.d.timers.now(), countdown: c.id });
-    return true;
-  }
-
-  freezeCountdown(kind: TimerKind): boolean {
-    const c = this.current.countdown;
-    if (!c || c.kind !== kind || this.stopped) return false;
-    if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
-    this.countdown = null;
-    return true;
-  }
+  readonly countdowns: Countdowns = {
+    end: (kind) => {
+      const c = this.current.countdown;
+      if (!c || c.kind !== kind || this.stopped) return false;
+      if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
+      this.countdown = null;
+      this.input({ kind: 'timer', at: this.d.timers.now(), countdown: c.id });
+      return true;
+    },
+    freeze: (kind) => {
+      const c = this.current.countdown;
+      if (!c || c.kind !== kind || this.stopped) return false;
+      if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
+      this.countdown = null;
+      return true;
+    },
+  };
 
   /** Entries someone else wrote: the credits they moved are the table's to know. */
   private othersWrote(entries: readonly JournalEntry[]): void {
@@ -380,19 +350,11 @@ export class TableRuntime<S, R> implements LiveTable {
     return this.d.timers.now();
   }
 
-  // The named commands commit at once (the test kit's, the simulators'); a screen's goes through
-  // `submit` and the group commit. Both map a command to its input in one place (station-command.ts).
-  placeBet(station: number, spot: Spot, amount: number): Outcome {
-    return this.input(commandInput({ kind: 'place-bet', station, spot, amount }, this.now()));
-  }
-
-  clearBets(station: number): Outcome {
-    return this.input(commandInput({ kind: 'clear-bets', station }, this.now()));
-  }
-
-  decide(station: number, action: DecisionAction, amount?: number): Outcome {
-    return this.input(commandInput({ kind: 'decide', station, action, ...(amount !== undefined ? { amount } : {}) }, this.now()));
-  }
+  readonly commands: NamedCommands = {
+    placeBet: (station, spot, amount) => this.input(commandInput({ kind: 'place-bet', station, spot, amount }, this.now())),
+    clearBets: (station) => this.input(commandInput({ kind: 'clear-bets', station }, this.now())),
+    decide: (station, action, amount) => this.input(commandInput({ kind: 'decide', station, action, ...(amount !== undefined ? { amount } : {}) }, this.now())),
+  };
 
   submit(c: StationCommand): Outcome | Promise<Outcome> {
     const input = commandInput(c, this.now());
@@ -401,57 +363,45 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   /**
-   * A card read by the shoe. A read that comes while the table is on hold and cannot be
-   * journalled is not taken: the error reaches the shoe's driver, which withholds the
-   * acknowledgement, so the shoe delivers it again.
+   * The shoe's feed. A read that comes while the table is on hold and cannot be journalled is
+   * not taken: the error reaches the shoe's driver, which withholds the acknowledgement, so the
+   * shoe delivers it again. (A plain object: the benches wrap its `onCard` to time it.)
    */
-  onCard(card: Card, sequence?: number): void {
-    const held = this.current.hold !== null;
-    const r = this.input({ kind: 'card', at: this.now(), card, ...(sequence !== undefined ? { sequence } : {}) });
-    if (!r.ok && held) throw new Error(r.reason);
-  }
+  readonly shoe: ShoeFeed = {
+    onCard: (card, sequence) => {
+      const held = this.current.hold !== null;
+      const r = this.input({ kind: 'card', at: this.now(), card, ...(sequence !== undefined ? { sequence } : {}) });
+      if (!r.ok && held) throw new Error(r.reason);
+    },
+    onAnomaly: (reason, card, sequence) => {
+      const held = this.current.hold !== null;
+      const r = this.input({
+        kind: 'anomaly',
+        at: this.now(),
+        reason,
+        ...(card ? { card: card.slice(0, 8) } : {}),
+        ...(sequence !== undefined ? { sequence } : {}),
+      });
+      if (!r.ok && held) throw new Error(r.reason);
+    },
+    onCutCard: (sequence) => void this.input({ kind: 'cut-card', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) }),
+    onNewShoe: (sequence) => void this.input({ kind: 'shoe-loaded', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) }),
+  };
 
-  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void {
-    const held = this.current.hold !== null;
-    const r = this.input({
-      kind: 'anomaly',
-      at: this.now(),
-      reason,
-      ...(card ? { card: card.slice(0, 8) } : {}),
-      ...(sequence !== undefined ? { sequence } : {}),
-    });
-    if (!r.ok && held) throw new Error(r.reason);
-  }
-
-  onCutCard(sequence?: number): void {
-    this.input({ kind: 'cut-card', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) });
-  }
-
-  onNewShoe(sequence?: number): void {
-    this.input({ kind: 'shoe-loaded', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) });
-  }
-
-  enterCard(card: Card, supervisor: string, witness: string): Outcome {
-    return this.input({ kind: 'enter-card', at: this.now(), card, supervisor, witness });
-  }
-
-  voidRound(reason: string, authorisedBy: string[], uncorrectable?: Uncorrectable): Outcome {
-    return this.input({
-      kind: 'void',
-      at: this.now(),
-      reason: reason.slice(0, 2000) || 'void',
-      authorisedBy: authorisedBy.slice(0, 4),
-      ...(uncorrectable ? { uncorrectable } : {}),
-    });
-  }
-
-  reportDealingError(by: string): Outcome {
-    return this.input({ kind: 'dealing-error', at: this.now(), by: by.slice(0, 128) });
-  }
-
-  correct(correction: Correction, supervisor: string, witness: string): Outcome {
-    return this.input({ kind: 'correct', at: this.now(), correction, supervisor: supervisor.slice(0, 128), witness: witness.slice(0, 128) });
-  }
+  readonly supervisor: SupervisorCommands = {
+    enterCard: (card, supervisor, witness) => this.input({ kind: 'enter-card', at: this.now(), card, supervisor, witness }),
+    voidRound: (reason, authorisedBy, uncorrectable) =>
+      this.input({
+        kind: 'void',
+        at: this.now(),
+        reason: reason.slice(0, 2000) || 'void',
+        authorisedBy: authorisedBy.slice(0, 4),
+        ...(uncorrectable ? { uncorrectable } : {}),
+      }),
+    reportDealingError: (by) => this.input({ kind: 'dealing-error', at: this.now(), by: by.slice(0, 128) }),
+    correct: (correction, supervisor, witness) =>
+      this.input({ kind: 'correct', at: this.now(), correction, supervisor: supervisor.slice(0, 128), witness: witness.slice(0, 128) }),
+  };
 
   setFaults(gates: FaultGates): void {
     // The jackpot's gate travels only on a table where it ever closed (older journals have no such field).

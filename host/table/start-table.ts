@@ -67,9 +67,9 @@ export function openTable<S, R>(
         log.warn({ roundId: report.resumedRound, cards: runtime.state.cards.length, decisions: runtime.state.decisions.length }, 'interrupted round resumed');
       // Verified, folded, and everything since journalled by the runtime or heard by it: its state
       // is the journal's fold, and may go into checkpoints.
-      runtime.standsAtHead();
+      runtime.checkpoints.standsAtHead();
       // The next start begins here: verification after this entry, the fold from this state.
-      report.checkpointed = runtime.checkpointNow();
+      report.checkpointed = runtime.checkpoints.now();
       runtime.start();
     },
   };

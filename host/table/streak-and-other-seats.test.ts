@@ -26,7 +26,7 @@ const decide = (t: TestTable, station: number, action: 'stand' | 'hit') =>
   submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 const cards = (t: TestTable, codes: string) => {
-  for (const c of codes.split(' ')) t.table.onCard(parseCard(c));
+  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 };
 const close = (t: TestTable) => t.clock.runOut(t.table.view().endsAt);
 /** From the results of one round to the next betting window. */
@@ -35,7 +35,7 @@ const nextRound = (t: TestTable) => {
   assert.equal(t.table.view().phase, 'betting');
 };
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 /** The last round's settlement as journalled. */
 function lastSettle(t: TestTable) {

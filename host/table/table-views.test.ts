@@ -28,7 +28,7 @@ function playedStates(game: (typeof GAMES)[number]): State[] {
     const states: State[] = [];
     t.table.onChange(() => states.push(t.table.state));
     for (const station of [1, 2, 101, 102]) credit(t.ledger, station, 100_000);
-    t.table.onNewShoe();
+    t.table.shoe.onNewShoe();
     for (let i = 0; i < 200 && states.length < 400; i++) {
       const cue = t.table.cue();
       const phase = t.table.view().phase;
@@ -36,12 +36,12 @@ function playedStates(game: (typeof GAMES)[number]): State[] {
         const bet = game === 'baccarat' ? 'banker' : 'main';
         submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
         submitted(t.hub.submit('station/2', t.hub.version('station/2'), { name: 'place-bet', spot: { bet }, amount: 20_000 }));
-        t.table.placeBet(101, { bet }, 10_000);
-        t.table.placeBet(102, { bet }, 30_000);
+        t.table.commands.placeBet(101, { bet }, 10_000);
+        t.table.commands.placeBet(102, { bet }, 30_000);
       }
       const endsAt = t.table.view().endsAt;
-      if (cue?.kind === 'card') t.table.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
-      else if (cue?.kind === 'shuffle') t.table.onNewShoe();
+      if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
+      else if (cue?.kind === 'shuffle') t.table.shoe.onNewShoe();
       else if (endsAt !== null) t.clock.runOut(endsAt);
       else t.clock.advance(1_000);
     }

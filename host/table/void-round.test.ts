@@ -16,7 +16,7 @@ const GAMES = [
 ] as const;
 
 function burnShoeStart(rounds: LiveTable): void {
-  for (let i = 0; i < 30 && rounds.cue()?.kind === 'card'; i++) rounds.onCard(parseCard('2C'));
+  for (let i = 0; i < 30 && rounds.cue()?.kind === 'card'; i++) rounds.shoe.onCard(parseCard('2C'));
 }
 
 const place = (t: TestTable, bet: BetId) =>
@@ -26,13 +26,13 @@ const cardsOnTable = (rounds: LiveTable) => (rounds.view().hands ?? []).flatMap(
 /** Bets, deals `dealt`, voids the round by two people; the table is back in betting. */
 function voidAfter(t: TestTable, bet: BetId, dealt: readonly string[]): void {
   credit(t.ledger, 1, 100_000);
-  t.table.onNewShoe(); // a replay starts at the journalled shoe load
+  t.table.shoe.onNewShoe(); // a replay starts at the journalled shoe load
   burnShoeStart(t.table);
   assert.equal(place(t, bet).ok, true);
   t.clock.runOut(t.table.view().endsAt);
-  for (const c of dealt) t.table.onCard(parseCard(c));
+  for (const c of dealt) t.table.shoe.onCard(parseCard(c));
   assert.deepEqual(cardsOnTable(t.table).sort(), [...dealt].sort());
-  assert.equal(t.table.voidRound('test: a card hold', ['Ana Lei (1001)', 'Bo Chan (1002)']).ok, true);
+  assert.equal(t.table.supervisor.voidRound('test: a card hold', ['Ana Lei (1001)', 'Bo Chan (1002)']).ok, true);
   assert.equal(t.ledger.credit(1), 100_000, 'every bet returned');
 }
 
@@ -67,7 +67,7 @@ describe('a round voided after some of its cards', () => {
       try {
         assert.equal(again.table.view().phase, 'results');
         again.clock.runOut(again.table.view().endsAt);
-        const bets = again.table.placeBet(1, { bet }, 10_000);
+        const bets = again.table.commands.placeBet(1, { bet }, 10_000);
         assert.equal(bets.ok, true, bets.ok ? '' : bets.reason);
         again.clock.runOut(again.table.view().endsAt);
         assert.equal(again.table.view().phase, 'dealing');

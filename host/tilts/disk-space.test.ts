@@ -117,7 +117,7 @@ describe('disk-space monitoring', () => {
       t.ledger.appendMany = () => {
         throw new Error('SQLITE_FULL: database or disk is full');
       };
-      const r = t.table.placeBet(1, { bet: 'main' }, 10_000);
+      const r = t.table.commands.placeBet(1, { bet: 'main' }, 10_000);
       assert.equal(r.ok, false);
       assert.match(r.ok ? '' : r.reason, /could not be journalled: SQLITE_FULL/);
       assert.deepEqual(t.table.state.chips, [], 'no chip on the felt');

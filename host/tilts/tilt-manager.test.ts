@@ -149,13 +149,13 @@ describe('tilt manager', () => {
       credit(t.ledger, 1, 50_000);
       assert.equal(place(t, 1).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      t.table.onAnomaly('unreadable', null);
+      t.table.shoe.onAnomaly('unreadable', null);
       assert.deepEqual(
         t.tilts.list().map((x) => [x.kind, x.clears, x.disables]),
         [['card-hold', 'resolution', 'table']],
       );
       assert.match(JSON.stringify(t.tilts.clear('card-hold', undefined, { user: 'sup', role: 'supervisor' })), /clears when the hold is resolved/);
-      assert.deepEqual(t.table.voidRound('unreadable card', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.table.supervisor.voidRound('unreadable card', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(t.tilts.list(), []);
     } finally {
       t.close();

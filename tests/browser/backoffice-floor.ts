@@ -90,7 +90,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const [cmd, id, arg] = line.trim().split(/\s+/);
   if (id === 'T4') {
     const answered = answeredOrders(live.ledger).size;
-    if (cmd === 'shoe') live.shoe.simulator()?.loadShoe({ decks: live.table.decks });
+    if (cmd === 'shoe') live.shoe.simulator()?.loadShoe({ decks: live.table.game.decks });
     // The order is made on the shoe change's own append (a microtask later): wait for its entry.
     for (let i = 0; i < 50 && cmd === 'shoe' && answeredOrders(live.ledger).size === answered; i++) await new Promise((r) => setTimeout(r, 100));
     await drain();

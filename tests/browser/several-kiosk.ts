@@ -66,7 +66,7 @@ console.log(JSON.stringify({ station: agent.screenUrl, tables: [home!, ...others
 createInterface({ input: process.stdin }).on('line', (line) => {
   const [what, arg] = line.trim().split(' ');
   if (what === 'note') agent.relay.simulator()?.insertNote(Number(arg));
-  else if (what === 'end-betting') hosts[games.findIndex((g) => g === arg)]?.table.endCountdown('betting');
+  else if (what === 'end-betting') hosts[games.findIndex((g) => g === arg)]?.table.countdowns.end('betting');
   else if (what === 'stop') void hosts[games.findIndex((g) => g === arg)]?.close();
 });
 const stop = async () => {

@@ -39,7 +39,7 @@ console.log(JSON.stringify({ table: table?.url, station: agent.screenUrl }));
 createInterface({ input: process.stdin }).on('line', (line) => {
   const [what, arg] = line.trim().split(' ');
   if (what === 'note') agent.relay.simulator()?.insertNote(Number(arg));
-  else if (what === 'end-betting') running.table.endCountdown('betting');
+  else if (what === 'end-betting') running.table.countdowns.end('betting');
 });
 const stop = async () => {
   await agent.close();

@@ -60,7 +60,8 @@ if (scenario === 'extra-card') {
       txId: `child-note-${++note}`,
     });
   await until(() => running.table.station(1).betting.open, 'a betting window');
-  if (!running.table.placeBet(1, { bet: 'main' }, 10_000).ok || !running.table.placeBet(2, { bet: 'main' }, 20_000).ok) throw new Error('bets refused');
+  if (!running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok || !running.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok)
+    throw new Error('bets refused');
   await draw(() => sim.drawCard({ card: '9S' }));
   await draw(() => sim.drawUnreadable());
   if (scenario === 'in-round-reads') {

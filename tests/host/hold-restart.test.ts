@@ -84,7 +84,7 @@ async function assertHeld(running: RunningHost, hold: string): Promise<void> {
     assert.equal(v.hold, hold);
     assert.equal(v.endsAt, null, 'no countdown runs');
     assert.equal(running.table.station(1).betting.open, false, 'no betting window');
-    assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, false);
+    assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false);
     assert.ok(
       running.floor.tilts.list().some((t) => t.kind === 'card-hold'),
       'the card-hold fault stands',
@@ -110,8 +110,8 @@ describe('a hold between rounds across a kill', () => {
       const second = await start(dir, 'war');
       try {
         await assertHeld(second, 'extra-card');
-        assert.equal(second.table.enterCard(parseCard('5C'), 'sup-1', 'wit-2').ok, false, 'a card read as it is cannot be entered by hand');
-        assert.deepEqual(second.table.voidRound('stray card drawn between rounds', ['sup-1', 'wit-2']), { ok: true });
+        assert.equal(second.table.supervisor.enterCard(parseCard('5C'), 'sup-1', 'wit-2').ok, false, 'a card read as it is cannot be entered by hand');
+        assert.deepEqual(second.table.supervisor.voidRound('stray card drawn between rounds', ['sup-1', 'wit-2']), { ok: true });
         const lifted = misreads(second.ledger).at(-1);
         assert.deepEqual([lifted?.resolution, lifted?.roundId, lifted?.confirmedBy], ['round-void', undefined, ['sup-1', 'wit-2']]);
         assert.ok(!second.floor.tilts.list().some((t) => t.kind === 'card-hold'), 'the fault ends with its resolution');
@@ -152,7 +152,7 @@ describe('a hold between rounds across a kill', () => {
           assert.ok(sequence && sequence.length === 1, 'the hold journalled the sequence of the unreadable read');
           // The simulated shoe is a new device after the kill: its new shoe asks for its burns again.
           for (let i = 0; i < 200 && second.shoe.loadsHandled < 1; i++) await sleep(20);
-          assert.deepEqual(second.table.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+          assert.deepEqual(second.table.supervisor.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
           const entered = misreads(second.ledger).at(-1);
           assert.deepEqual([entered?.resolution, entered?.confirmedBy, entered?.shoeSequence], ['card-entered', ['sup-1', 'wit-2'], sequence]);
           assert.equal(second.table.view().hold, null);
@@ -194,7 +194,7 @@ describe('a hold between rounds across a kill', () => {
       const second = await start(dir, 'blackjack');
       try {
         await assertHeld(second, 'ledger');
-        assert.deepEqual(second.table.voidRound('burn not journalled: shoe checked', ['sup-1', 'wit-2']), { ok: true });
+        assert.deepEqual(second.table.supervisor.voidRound('burn not journalled: shoe checked', ['sup-1', 'wit-2']), { ok: true });
         assert.equal(misreads(second.ledger).at(-1)?.resolution, 'round-void');
       } finally {
         await second.close();
@@ -212,7 +212,7 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
     for (let i = 0; i < 2; i++) {
       const v = running.table.view();
       assert.deepEqual([v.phase, v.hold, v.endsAt, v.roundId], ['hold', hold, null, roundId]);
-      assert.equal(running.table.placeBet(3, { bet: 'main' }, 10_000).ok, false);
+      assert.equal(running.table.commands.placeBet(3, { bet: 'main' }, 10_000).ok, false);
       assert.ok(running.floor.tilts.list().some((t) => t.kind === 'card-hold'));
       if (i === 0) await sleep(TIMINGS.bettingMs * 3);
     }
@@ -238,8 +238,8 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
       const second = await start(dir, 'war');
       try {
         await assertRoundHeld(second, 'unreadable', pending.roundId);
-        assert.match(JSON.stringify(second.table.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
-        assert.deepEqual(second.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
+        assert.match(JSON.stringify(second.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
+        assert.deepEqual(second.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
         const entered = misreads(second.ledger).at(-1);
         assert.deepEqual(
           [entered?.resolution, entered?.roundId, entered?.card, entered?.shoeSequence, entered?.confirmedBy],
@@ -291,9 +291,9 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
         try {
           await assertRoundHeld(second, 'unreadable', hold.roundId);
           assert.deepEqual(second.table.holdState()?.readsDuringHold, [{ card: '5C', shoeSequence: read.shoeSequence?.[0] }], 'rebuilt with the hold');
-          assert.match(JSON.stringify(second.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2')), /1 more card\(s\) left the shoe/);
+          assert.match(JSON.stringify(second.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'wit-2')), /1 more card\(s\) left the shoe/);
           assert.equal(second.table.view().hold, 'unreadable');
-          assert.deepEqual(second.table.voidRound('card dealt during the hold', ['sup-1', 'wit-2']), { ok: true });
+          assert.deepEqual(second.table.supervisor.voidRound('card dealt during the hold', ['sup-1', 'wit-2']), { ok: true });
           assert.deepEqual([second.ledger.credit(1), second.ledger.credit(2)], [50_000, 50_000], 'every bet returned');
           const resolved = misreads(second.ledger).at(-1);
           assert.deepEqual(

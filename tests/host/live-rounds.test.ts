@@ -366,8 +366,8 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
         txId: `extra-note-${++notes}`,
       });
     for (let i = 0; i < 500 && !running.table.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-    assert.equal(running.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
+    assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+    assert.equal(running.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok, true);
     for (let i = 0; i < 500 && !running.table.expectsCard(); i++) await new Promise((r) => setTimeout(r, 10));
     const sim = running.shoe.simulator();
     assert.ok(sim);
@@ -392,7 +392,7 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
     assert.equal(held[0]?.card, '4C');
     assert.equal(held[0]?.roundId, running.table.view().roundId);
     assert.ok((held[0]?.shoeSequence?.[0] ?? 0) > Math.max(...reads), 'the extra card has the next shoe sequence after the cards placed');
-    assert.deepEqual(running.table.voidRound('extra card while seat 1 decided', ['sup-1', 'wit-2']), { ok: true });
+    assert.deepEqual(running.table.supervisor.voidRound('extra card while seat 1 decided', ['sup-1', 'wit-2']), { ok: true });
     assert.deepEqual([running.ledger.credit(1), running.ledger.credit(2)], [50_000, 50_000], 'every bet returned');
     assert.equal(verifyLedger(running.ledger).ok, true);
   });

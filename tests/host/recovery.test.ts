@@ -47,7 +47,7 @@ describe('start-up recovery', () => {
         assert.ok(running.recovery.problems.length > 0);
         assert.equal(running.table.view().phase, 'hold');
         assert.equal(running.table.view().hold, 'ledger');
-        assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, false);
+        assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false);
       } finally {
         await running.close();
       }
@@ -166,10 +166,10 @@ describe('start-up recovery', () => {
     const first = testTable({ game: 'war' });
     try {
       credit(first.ledger, 1, 100_000);
-      assert.equal(first.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(first.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       first.clock.runOut(first.table.view().endsAt);
-      first.table.onCard(parseCard('5S'), 40);
-      first.table.onCard(parseCard('KD'), 41);
+      first.table.shoe.onCard(parseCard('5S'), 40);
+      first.table.shoe.onCard(parseCard('KD'), 41);
       assert.equal(first.table.view().phase, 'results');
     } finally {
       first.stop();
@@ -178,13 +178,13 @@ describe('start-up recovery', () => {
     const t = testTable({ game: 'war', dir: first.dir });
     try {
       t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       assert.equal(t.table.view().phase, 'dealing');
-      t.table.onCard(parseCard('7S'), 41); // the shoe resends its last event after the restart
+      t.table.shoe.onCard(parseCard('7S'), 41); // the shoe resends its last event after the restart
       assert.equal(t.table.view().hands.find((h) => h.owner === 'seat')?.cards.length, 0, 'the repeat is not placed');
-      t.table.onCard(parseCard('7S'), 42);
-      t.table.onCard(parseCard('9D'), 43);
+      t.table.shoe.onCard(parseCard('7S'), 42);
+      t.table.shoe.onCard(parseCard('9D'), 43);
       assert.equal(t.table.view().phase, 'results');
       const reads = [...t.ledger.entries(1)].filter((e) => e.type === 'card.read').map((e) => (JSON.parse(e.body) as EntryBody).payload.sequence);
       assert.deepEqual(reads, [40, 41, 42, 43]);

@@ -29,7 +29,7 @@ describe('faults across a restart', () => {
           ['shoe-alarm'],
         );
         assert.equal(second.table.view().endsAt, null, 'no countdown runs while halted');
-        assert.equal(second.table.placeBet(1, { bet: 'main' }, 10_000).ok, false);
+        assert.equal(second.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false);
         assert.equal(second.floor.tilts.clear('shoe-alarm', undefined, { user: 'tech-1', role: 'technician' }).ok, false, 'a supervisor clears an alarm');
         assert.deepEqual(second.floor.tilts.clear('shoe-alarm', undefined, { user: 'sup-1', role: 'supervisor' }), { ok: true });
         assert.notEqual(second.table.view().endsAt, null, 'the step starts again once cleared');

@@ -362,7 +362,7 @@ describe('service mode on a live host', () => {
     const first = running.table.station(1).betting.spots[0];
     const spot = first && first.bet !== 'behind' ? { bet: first.bet } : { bet: 'main' as const };
     for (let i = 0; i < 200 && !running.table.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.deepEqual(running.table.placeBet(1, spot, 10_000), { ok: true });
+    assert.deepEqual(running.table.commands.placeBet(1, spot, 10_000), { ok: true });
     for (let i = 0; i < 400 && running.table.view().phase !== 'dealing'; i++) await new Promise((r) => setTimeout(r, 25));
     const roundId = running.table.view().roundId;
     assert.equal(ledger.credit(1), 40_000);
@@ -383,7 +383,7 @@ describe('service mode on a live host', () => {
     // A card the shoe cannot read, entered by two people: the round then settles as it would have,
     // and the only money that moves is that round's own settlement, balanced.
     for (let i = 0; i < 400 && !running.table.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.deepEqual(running.table.placeBet(1, spot, 10_000), { ok: true });
+    assert.deepEqual(running.table.commands.placeBet(1, spot, 10_000), { ok: true });
     // The round's first card (not a burn between rounds): the shoe cannot read it.
     for (let i = 0; i < 400 && !(running.table.view().phase === 'dealing' && running.table.cue()?.kind === 'card'); i++) {
       if (running.table.view().phase !== 'dealing' && running.table.cue()?.kind === 'card') sim.drawCard();
@@ -410,7 +410,7 @@ describe('service mode on a live host', () => {
     ]);
     // The test deals the rest of the round and stands on every decision.
     for (let i = 0; i < 2000 && ledger.round(held)?.status !== 'settled'; i++) {
-      if (running.table.station(1).decision) running.table.decide(1, 'stand');
+      if (running.table.station(1).decision) running.table.commands.decide(1, 'stand');
       else if (running.table.cue()?.kind === 'card') sim.drawCard();
       await new Promise((r) => setTimeout(r, 10));
     }

@@ -60,8 +60,8 @@ describe('the shoe gate', () => {
 
         credit(running, 1, 50_000);
         credit(running, 2, 50_000);
-        assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-        assert.equal(running.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
+        assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+        assert.equal(running.table.commands.placeBet(2, { bet: 'main' }, 10_000).ok, true);
         const draw = async (card: string) => {
           await until(() => running.table.expectsCard() && !sim.locked, `the gate open for ${card}`);
           const before = running.shoe.cardsHandled;
@@ -75,7 +75,7 @@ describe('the shoe gate', () => {
         assert.equal(sim.drawCard(), null, 'a draw at a decision is refused');
         await sleep(50);
         assert.equal(running.table.view().hold, null);
-        assert.deepEqual(running.table.decide(1, 'war'), { ok: true });
+        assert.deepEqual(running.table.commands.decide(1, 'war'), { ok: true });
         for (const c of ['2C', '3C', '4C', 'KS', '5C', '6C', '8C', 'QH']) await draw(c);
         await until(() => running.table.view().phase === 'results', 'the results');
         assert.deepEqual(

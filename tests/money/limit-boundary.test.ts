@@ -11,11 +11,11 @@ describe('bet limits at the unit boundary', () => {
     const t = testTable({ game: 'blackjack', config: { limits: { min: 1000, max: 100_000 } } });
     try {
       credit(t.ledger, 1, 200_000);
-      const over = t.table.placeBet(1, { bet: 'main' }, 100_001);
+      const over = t.table.commands.placeBet(1, { bet: 'main' }, 100_001);
       assert.equal(!over.ok && over.refusal, 'over-max');
-      assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 100_000), { ok: true });
+      assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 100_000), { ok: true });
       // Chips stack on the spot: one more unit passes the maximum.
-      const more = t.table.placeBet(1, { bet: 'main' }, 1);
+      const more = t.table.commands.placeBet(1, { bet: 'main' }, 1);
       assert.equal(!more.ok && more.refusal, 'over-max');
       assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 100_000 }]);
     } finally {
@@ -28,15 +28,15 @@ describe('bet limits at the unit boundary', () => {
     try {
       credit(t.ledger, 1, 200_000);
       for (const amount of [999, 1]) {
-        const under = t.table.placeBet(1, { bet: 'banker' }, amount);
+        const under = t.table.commands.placeBet(1, { bet: 'banker' }, amount);
         assert.equal(!under.ok && under.refusal, 'under-min', `${amount}`);
         assert.match(!under.ok ? under.reason : '', /under the minimum of 1000 on banker/);
       }
       assert.deepEqual(t.table.station(1).betting.bets, [], 'nothing on the spot');
       assert.equal(t.ledger.credit(1), 200_000, 'nothing moved');
-      assert.deepEqual(t.table.placeBet(1, { bet: 'banker' }, 1000), { ok: true });
+      assert.deepEqual(t.table.commands.placeBet(1, { bet: 'banker' }, 1000), { ok: true });
       // A spot at its minimum takes more chips, of any size within the maximum.
-      assert.deepEqual(t.table.placeBet(1, { bet: 'banker' }, 1), { ok: true });
+      assert.deepEqual(t.table.commands.placeBet(1, { bet: 'banker' }, 1), { ok: true });
       assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'banker', amount: 1001 }]);
     } finally {
       t.close();
@@ -48,12 +48,12 @@ describe('bet limits at the unit boundary', () => {
     try {
       credit(t.ledger, 1, 100_000);
       for (const amount of [1001, 1, 29_999]) {
-        const r = t.table.placeBet(1, { bet: 'main' }, amount);
+        const r = t.table.commands.placeBet(1, { bet: 'main' }, amount);
         assert.equal(!r.ok && r.refusal, 'not-a-multiple', `${amount}`);
         assert.match(!r.ok ? r.reason : '', /portugal-2001 rule 14/);
       }
-      assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 1000), { ok: true });
-      assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 29_000), { ok: true });
+      assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 1000), { ok: true });
+      assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 29_000), { ok: true });
       assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 30_000 }]);
     } finally {
       t.close();

@@ -200,7 +200,7 @@ describe('a station follows three live tables of three games and bets on each fr
   async function betAndSettle(t: TableId, pick: (spots: readonly BetSpot[]) => BetSpot | undefined, alongside?: () => Promise<void>): Promise<void> {
     const linesBefore = settledLines(t).length;
     for (let attempt = 1; ; attempt++) {
-      host(t).table.endCountdown('results');
+      host(t).table.countdowns.end('results');
       await until(`${t}: betting open`, () => screen(t).view?.betting.open === true);
       const view = screen(t).view ?? assert.fail('no view');
       const spot = pick(view.betting.spots) ?? assert.fail(`${t}: no spot to bet on in ${JSON.stringify(view.betting.spots)}`);
@@ -214,7 +214,7 @@ describe('a station follows three live tables of three games and bets on each fr
       // Betting closed between the view and the command (a stale version or a closed window): the next round.
       if (attempt >= 3) assert.fail(`${t}: the bet was refused three times: ${r.detail}`);
     }
-    host(t).table.endCountdown('betting');
+    host(t).table.countdowns.end('betting');
     await until(`${t}: the round settled with the station's line`, () => settledLines(t).length > linesBefore, 90_000);
     // Settled, the bets are no longer in play though the results are still shown: the station's
     // credit may move now (the several-tables browser test was refused here, bets-in-play).

@@ -41,7 +41,7 @@ function recallRound(r: RecallRecord, station: number | null, table: LiveBackend
       action: x.action,
       ...(x.auto ? { auto: true } : {}),
     })),
-    ...(r.game === table.gameKind && table.presentation.actionWords ? { actionWords: { ...table.presentation.actionWords } } : {}),
+    ...(r.game === table.game.kind && table.game.presentation.actionWords ? { actionWords: { ...table.game.presentation.actionWords } } : {}),
     // One station's recall shows its own; a stadium round's whole record (hundreds of stations)
     // is cut to the page's limits here, the seated stations first: the export has all of it.
     bets: byStation(r.bets, station)

@@ -20,7 +20,7 @@ export function roundActions(
     voidRound(roundId, reason, authorisedBy, uncorrectable) {
       const refused = stale(roundId);
       if (refused) return refused;
-      const r = d.table.voidRound(reason, authorisedBy, uncorrectable);
+      const r = d.table.supervisor.voidRound(reason, authorisedBy, uncorrectable);
       if (!r.ok) return { ok: false, code: 'no-round', detail: r.reason };
       journal.action(authorisedBy, 'void-round', `round ${roundId}: ${reason}${uncorrectable ? ` (${uncorrectable})` : ''}`);
       return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
@@ -30,7 +30,7 @@ export function roundActions(
       const refused = stale(roundId);
       if (refused) return refused;
       const rule = d.table.holdState()?.corrections.find((c) => c.correction === correction && 'rule' in c);
-      const r = d.table.correct(correction, authorisedBy[0], authorisedBy[1]);
+      const r = d.table.supervisor.correct(correction, authorisedBy[0], authorisedBy[1]);
       if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
       const article = rule && 'rule' in rule ? rule.rule : '';
       journal.action(authorisedBy, 'correct', `round ${roundId}: ${correction} (${article})`);
@@ -40,7 +40,7 @@ export function roundActions(
     reportDealingError(roundId, who) {
       const refused = stale(roundId);
       if (refused) return refused;
-      const r = d.table.reportDealingError(who);
+      const r = d.table.supervisor.reportDealingError(who);
       if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
       journal.action([who], 'dealing-error', `round ${roundId}`);
       return { ok: true, key: 'service.done.dealingError', values: { round: roundId } };
@@ -49,7 +49,7 @@ export function roundActions(
     enterCard(roundId, card, authorisedBy) {
       const refused = stale(roundId);
       if (refused) return refused;
-      const r = d.table.enterCard(cardOf(card), authorisedBy[0], authorisedBy[1]);
+      const r = d.table.supervisor.enterCard(cardOf(card), authorisedBy[0], authorisedBy[1]);
       if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
       journal.action(authorisedBy, 'enter-card', `round ${roundId}: ${card}`);
       return { ok: true, key: 'service.done.enterCard', values: { card } };

@@ -20,7 +20,7 @@ function actions(t: TestTable) {
 }
 
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 const place = (t: TestTable, station: number, amount: number) =>
@@ -30,7 +30,7 @@ describe('a new shoe from service mode before the shoe is spent (Portugal rule 1
   it('portugal-2001: refused while a stake is on the layout, naming rule 12; taken once the stake is withdrawn', () => {
     const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
     try {
-      t.table.onNewShoe();
+      t.table.shoe.onNewShoe();
       burnShoeStart(t);
       credit(t.ledger, 1, 100_000);
       assert.equal(place(t, 1, 10_000).ok, true);
@@ -57,9 +57,9 @@ describe('a new shoe from service mode before the shoe is spent (Portugal rule 1
   it('portugal-2001: taken with a stake on the layout once the cut card is out (the shoe is spent)', () => {
     const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
     try {
-      t.table.onNewShoe();
+      t.table.shoe.onNewShoe();
       burnShoeStart(t);
-      t.table.onCutCard();
+      t.table.shoe.onCutCard();
       credit(t.ledger, 1, 100_000);
       assert.equal(place(t, 1, 10_000).ok, true);
       const r = actions(t).act.newShoe('sup');
@@ -72,7 +72,7 @@ describe('a new shoe from service mode before the shoe is spent (Portugal rule 1
   it('macau-2009 has no such article: taken with a stake on the layout', () => {
     const t = testTable({ game: 'blackjack' });
     try {
-      t.table.onNewShoe();
+      t.table.shoe.onNewShoe();
       burnShoeStart(t);
       credit(t.ledger, 1, 100_000);
       assert.equal(place(t, 1, 10_000).ok, true);

@@ -18,7 +18,7 @@ export function tableActions(
   return {
     newShoe(who) {
       if (d.table.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
-      const article = d.table.limitRules.shoeEndsEarlyOnlyWithoutStakes;
+      const article = d.table.game.limitRules.shoeEndsEarlyOnlyWithoutStakes;
       if (article && !shoeSpent(d.table) && d.table.state.chips.some((c) => c.amount > 0))
         return {
           ok: false,
@@ -30,7 +30,7 @@ export function tableActions(
       // A simulated shoe is reloaded (its shoeLoaded event starts the new shoe); a real shoe reports
       // its own loading, and this is the supervisor's declaration that a new shoe is in.
       if (sim) sim.loadShoe();
-      else d.table.onNewShoe();
+      else d.table.shoe.onNewShoe();
       journal.action([who], 'new-shoe', sim ? 'simulated shoe reloaded' : 'declared by the supervisor');
       return { ok: true, key: 'service.done.newShoe' };
     },
