@@ -127,7 +127,7 @@ async function measure(flood: boolean): Promise<{ health: number[]; cards: numbe
   if (!sim) throw new Error('the bench needs the simulated shoe');
   const cards: number[] = [];
   while (performance.now() < until) {
-    const cue = running.table.cue();
+    const cue = running.table.reads.cue();
     if (cue?.kind === 'shuffle') {
       sim.loadShoe();
       await sleep(20);

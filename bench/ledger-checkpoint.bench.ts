@@ -94,13 +94,13 @@ async function play(at: string, entries: number): Promise<{ entries: number; rou
   let rounds = 0;
   let last = '';
   running.table.onChange(() => {
-    const v = running.table.view();
+    const v = running.table.reads.view();
     if (v.phase === 'results' && v.roundId !== last) {
       last = v.roundId;
       rounds++;
     }
   });
-  while (running.ledger.headOf().seq - from < entries || running.table.view().phase !== 'results') await sleep(20);
+  while (running.ledger.headOf().seq - from < entries || running.table.reads.view().phase !== 'results') await sleep(20);
   const n = running.ledger.headOf().seq - from;
   await running.close();
   return { entries: n, rounds, stations: config.stations.length, ms: performance.now() - t };

@@ -154,8 +154,8 @@ async function host(rendererDir: string): Promise<Host> {
   for (const s of [1, 2, 3]) for (let i = 0; i < 10; i++) h.billAcceptors.simulator(s)?.insertNote(1000);
   let betRound = '';
   h.table.onChange(() => {
-    const v = h.table.view();
-    if (v.phase !== 'betting' || v.roundId === betRound || !h.table.station(1).betting.open) return;
+    const v = h.table.reads.view();
+    if (v.phase !== 'betting' || v.roundId === betRound || !h.table.reads.station(1).betting.open) return;
     betRound = v.roundId;
     h.table.commands.placeBet(1, { bet: 'banker' }, 1_000);
     h.table.commands.placeBet(2, { bet: 'player' }, 1_000);
@@ -205,7 +205,7 @@ async function measure(browser: Browser, h: Host, view: string, trace: boolean):
   // The station while its seat can bet (spots, chips, the bar): the state the bench's station frames are drawn in.
   if (view.startsWith('station/')) {
     const station = Number(view.split('/')[1]);
-    while (!h.table.station(station).betting.open) await new Promise((r) => setTimeout(r, 50));
+    while (!h.table.reads.station(station).betting.open) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     note = 'betting';
   }

@@ -115,14 +115,14 @@ let last = '';
 let betRound = '';
 for (const station of [1, 2, 3]) for (let i = 0; i < 20; i++) host.billAcceptors.simulator(station)?.insertNote(1000);
 host.table.onChange(() => {
-  const p = host.table.progressive();
+  const p = host.table.reads.progressive();
   const pools = p ? p.levels.map((l) => `${l.level}:${l.pool}`).join(',') : '';
   if (pools !== last) {
     last = pools;
     changes.push({ pools, t: Date.now() });
   }
-  const v = host.table.view();
-  if (v.phase === 'betting' && v.roundId !== betRound && host.table.station(1).betting.open) {
+  const v = host.table.reads.view();
+  if (v.phase === 'betting' && v.roundId !== betRound && host.table.reads.station(1).betting.open) {
     betRound = v.roundId;
     for (const s of [1, 2, 3]) {
       host.table.commands.placeBet(s, { bet: 'main' }, 10_000);

@@ -121,7 +121,7 @@ const onCard = host.table.shoe.onCard.bind(host.table.shoe);
 let feeding = true;
 host.table.shoe.onCard = (card: Card) => {
   if (!feeding) return;
-  if (measuring) reads.push({ code: cardCode(card), t: Date.now(), round: host.table.view().roundId });
+  if (measuring) reads.push({ code: cardCode(card), t: Date.now(), round: host.table.reads.view().roundId });
   onCard(card);
 };
 
@@ -130,8 +130,8 @@ for (const station of [1, 2, 3]) for (let i = 0; i < 40; i++) host.billAcceptors
 let rounds = 0;
 let betRound = '';
 host.table.onChange(() => {
-  const v = host.table.view();
-  if (v.phase === 'betting' && v.roundId !== betRound && host.table.station(1).betting.open) {
+  const v = host.table.reads.view();
+  if (v.phase === 'betting' && v.roundId !== betRound && host.table.reads.station(1).betting.open) {
     betRound = v.roundId;
     rounds++;
     host.table.commands.placeBet(1, { bet: 'banker' }, 10_000);
@@ -636,7 +636,7 @@ for (const view of ['table', 'station'] as const) {
 // not taken).
 resumePlay();
 feeding = false;
-while (host.table.view().phase !== 'dealing') await new Promise((r) => setTimeout(r, 20));
+while (host.table.reads.view().phase !== 'dealing') await new Promise((r) => setTimeout(r, 20));
 host.table.shoe.onAnomaly('unreadable', null);
 await new Promise((r) => setTimeout(r, 1000));
 // A page that does not count its frames (before render on demand) drew one every display frame:
@@ -673,7 +673,7 @@ const settledIn = Date.now() - settleFrom;
 const before = await framesOf(table);
 await new Promise((r) => setTimeout(r, STILL_SECONDS * 1000));
 const after = await framesOf(table);
-const phase = host.table.view().phase;
+const phase = host.table.reads.view().phase;
 {
   const rate = (after - before) / STILL_SECONDS;
   console.log(

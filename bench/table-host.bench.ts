@@ -100,7 +100,7 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
   const fromEngine: number[] = [];
   let missed = 0;
   while (fromEngine.length < READS) {
-    const cue = running.table.cue();
+    const cue = running.table.reads.cue();
     if (cue?.kind === 'shuffle') {
       sim.loadShoe();
       await sleep(20);
@@ -181,7 +181,7 @@ async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: num
   let closed = 0;
   let last = '';
   running.table.onChange(() => {
-    const v = running.table.view();
+    const v = running.table.reads.view();
     if (v.phase === 'results' && v.roundId !== last) {
       last = v.roundId;
       closed++;
@@ -250,7 +250,7 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
   let closedRounds = 0;
   let lastClosed = '';
   table.onChange(() => {
-    const v = table.view();
+    const v = table.reads.view();
     if (v.phase === 'results' && v.roundId !== lastClosed) {
       lastClosed = v.roundId;
       closedRounds++;
@@ -258,9 +258,9 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
   });
   const bet = table.game.bets[0] ?? 'main';
   const step = (): void => {
-    const v = table.view();
+    const v = table.reads.view();
     if (v.hold) throw new Error(`held: ${v.hold}`);
-    const cue = table.cue();
+    const cue = table.reads.cue();
     if (cue?.kind === 'shuffle' || (cue?.kind === 'card' && pos >= shoe.length)) {
       shoe = shuffledShoe(table.game.decks, ++seed);
       pos = 0;
@@ -274,13 +274,13 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
       return;
     }
     if (cue?.kind === 'decision') {
-      const station = config.stations.find((s) => table.station(s.station).decision !== null)?.station;
-      const d = station !== undefined ? table.station(station).decision : null;
+      const station = config.stations.find((s) => table.reads.station(s.station).decision !== null)?.station;
+      const d = station !== undefined ? table.reads.station(station).decision : null;
       if (station === undefined || !d) throw new Error('a decision nobody can take');
       table.commands.decide(station, d.default);
       return;
     }
-    if (v.phase === 'betting' && table.station(1).betting.open && table.station(1).betting.bets.length === 0) {
+    if (v.phase === 'betting' && table.reads.station(1).betting.open && table.reads.station(1).betting.bets.length === 0) {
       for (const s of config.stations) table.commands.placeBet(s.station, { bet }, 10_000);
     }
     clock.runOut(v.endsAt);

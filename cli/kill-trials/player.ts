@@ -46,7 +46,7 @@ export class Player {
 
   private auto(): void {
     const { table, def, clock } = this.host;
-    const cue = table.cue();
+    const cue = table.reads.cue();
     const p = pendingOf(table.state, def);
     if (cue?.kind === 'shuffle') {
       this.shuffle();
@@ -58,7 +58,7 @@ export class Player {
       const who = p.decider.kind === 'behind' ? p.decider.station : p.seat;
       table.commands.decide(who, p.legal[this.rng.below(p.legal.length)] ?? p.default);
     } else if (table.state.hold) table.supervisor.voidRound('kill trial: the supervisor resolves the hold', ['sup-1', 'wit-2']);
-    else if (table.view().endsAt !== null) clock.advance(Math.max(0, (table.view().endsAt ?? 0) - clock.wall()) + 1);
+    else if (table.reads.view().endsAt !== null) clock.advance(Math.max(0, (table.reads.view().endsAt ?? 0) - clock.wall()) + 1);
     else clock.advance(500);
   }
 

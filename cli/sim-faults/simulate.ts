@@ -354,7 +354,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
 
   const auto = (n: number) => {
     const table = host.table;
-    const cue = table.cue();
+    const cue = table.reads.cue();
     const p = pendingOf(table.state, def);
     note(
       `auto: phase ${table.state.phase}, cue ${cue?.kind ?? 'none'}${p ? `, pending ${p.kind}` : ''}${table.state.hold ? `, hold ${table.state.hold.reason}` : ''}`,
@@ -366,7 +366,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
     } else if (cue?.kind === 'card' || unackedCard !== null) dealCard();
     else if (p?.kind === 'decision') table.commands.decide(p.decider.kind === 'behind' ? p.decider.station : p.seat, p.legal[n % p.legal.length] ?? p.default);
     else if (table.state.hold) table.supervisor.voidRound('simulation: supervisor resolves the hold', ['sup-1', 'wit-2']);
-    else if (table.view().endsAt !== null) clock.advance(Math.max(0, (table.view().endsAt ?? 0) - clock.wall()) + 1);
+    else if (table.reads.view().endsAt !== null) clock.advance(Math.max(0, (table.reads.view().endsAt ?? 0) - clock.wall()) + 1);
     else clock.advance(500);
   };
 

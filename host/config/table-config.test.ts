@@ -113,7 +113,7 @@ describe('table configuration as data', () => {
       assert.equal(place(t, 1, 'tie', 15_000).ok, true);
       const r = place(t, 1, 'tie', 10_000);
       assert.equal(!r.ok && r.error.refusal, 'over-max');
-      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'tie', amount: 15_000 }], 'nothing trimmed');
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [{ bet: 'tie', amount: 15_000 }], 'nothing trimmed');
     } finally {
       t.close();
     }
@@ -127,7 +127,7 @@ describe('table configuration as data', () => {
       const r = place(t, 1, 'tie', 5_000); // under the tie's minimum of 10 000
       assert.equal(!r.ok && r.error.refusal, 'under-min');
       assert.equal(!r.ok && r.error.messageKey, 'refusals.under-min');
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       const s = t.hub.state('station/1');
       assert.ok(s.kind === 'station');
       assert.deepEqual(s.betting.bets, [{ bet: 'main', amount: 20_000 }]);
@@ -187,13 +187,13 @@ describe('table configuration as data', () => {
 
       credit(t.ledger, 1, 100_000);
       assert.equal(place(t, 1, 'main', 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt); // the round is in play
+      t.clock.runOut(t.table.reads.view().endsAt); // the round is in play
       const r = t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, supervisors);
       assert.equal(r.ok && r.status, 'queued');
       assert.equal(t.config.limits.min, 10_000, 'not while the round is in play');
       t.table.shoe.onCard({ rank: '9', suit: 'S' } as never);
       t.table.shoe.onCard({ rank: '2', suit: 'D' } as never); // seat wins: the round settles
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.deepEqual(t.config.limits, { min: 20_000, max: 500_000 });
       assert.deepEqual(t.floor.configChanges.queued(), []);
       const entry = [...t.ledger.entries(1)].find((e) => e.type === 'config.change');

@@ -116,7 +116,7 @@ export class TableShoe {
     const device = this.device;
     if (!device || !this.linkUp || this.gateBusy || this.lockUnavailable) return;
     // Service mode's card test reads the next card between rounds: the gate opens for it.
-    const want = this.controller.expectsCard() || this.cardTest !== null ? 'open' : 'locked';
+    const want = this.controller.reads.expectsCard() || this.cardTest !== null ? 'open' : 'locked';
     if (want === this.gate) return;
     this.gateBusy = true;
     const generation = this.linkGeneration;

@@ -35,9 +35,11 @@ function rig() {
       listeners.push(l);
       return () => undefined;
     },
-    cue: () => ({ kind: 'card', to: 'player' }),
-    view: () => ({ phase: 'dealing' }),
-    cardsLeftInOldShoe: () => null,
+    reads: {
+      cue: () => ({ kind: 'card', to: 'player' }),
+      view: () => ({ phase: 'dealing' }),
+      cardsLeftInOldShoe: () => null,
+    },
   };
   const timers: Timers = {
     now: () => 0,
@@ -132,15 +134,17 @@ function settlingRig(start: 'shuffle' | 'burn') {
       listeners.push(l);
       return () => undefined;
     },
-    cue: () => {
-      if (betWaiting) {
-        betWaiting = false;
-        tell();
-      }
-      return state === 'shuffle' ? { kind: 'shuffle' } : state === 'burn' ? { kind: 'card', to: 'burn', burnsLeft: 1 } : null;
+    reads: {
+      cue: () => {
+        if (betWaiting) {
+          betWaiting = false;
+          tell();
+        }
+        return state === 'shuffle' ? { kind: 'shuffle' } : state === 'burn' ? { kind: 'card', to: 'burn', burnsLeft: 1 } : null;
+      },
+      view: () => ({ phase: 'betting' }),
+      cardsLeftInOldShoe: () => null,
     },
-    view: () => ({ phase: 'betting' }),
-    cardsLeftInOldShoe: () => null,
   };
   const timers: Timers = {
     now: () => 0,
@@ -214,9 +218,11 @@ describe('the simulated dealer at a gate that closed under its hand', () => {
     };
     const table = {
       onChange: () => () => undefined,
-      cue: () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }),
-      view: () => ({ phase: 'dealing' }),
-      cardsLeftInOldShoe: () => null,
+      reads: {
+        cue: () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }),
+        view: () => ({ phase: 'dealing' }),
+        cardsLeftInOldShoe: () => null,
+      },
     };
     const timers: Timers = {
       now: () => 0,

@@ -89,10 +89,10 @@ export class SimDealer {
 
   /** The next card; after a restart mid-round, one the engine's shoe still holds (LiveTable.cardsLeftInOldShoe). */
   private draw(sim: NonNullable<ReturnType<TableShoe['simulator']>>): string | null {
-    if (this.scripted < this.script.length && this.controller.view().phase === 'dealing') {
+    if (this.scripted < this.script.length && this.controller.reads.view().phase === 'dealing') {
       return sim.drawCard({ card: this.script[this.scripted++] });
     }
-    const left = this.controller.cardsLeftInOldShoe();
+    const left = this.controller.reads.cardsLeftInOldShoe();
     if (!left || left.length === 0) return sim.drawCard();
     return sim.drawCard({ card: left[this.rng.below(left.length)] });
   }
@@ -107,7 +107,7 @@ export class SimDealer {
 
   private look(): void {
     if (!this.free()) return;
-    const cue = this.controller.cue();
+    const cue = this.controller.reads.cue();
     // Reading the cue commits the station commands waiting for their group commit, whose listeners
     // call look() again: the look within may have acted, and a second timer here would draw a
     // second burn or load a second shoe (issue 52: the Portugal table's one burn, then an extra card).
@@ -133,7 +133,7 @@ export class SimDealer {
   private act(): boolean {
     if (this.stopped) return false;
     const sim = this.shoe.simulator();
-    const now = this.controller.cue();
+    const now = this.controller.reads.cue();
     if (!sim || !now || now.kind === 'decision') return false;
     if (now.kind === 'card' && !this.shoe.gateOpen()) return true;
     if (now.kind === 'card' && this.holdAfter === 0) return false;

@@ -66,7 +66,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     config: d.config,
     ledger: d.ledger,
     log: d.log,
-    hasBets: (s) => d.table.hasBets(s),
+    hasBets: (s) => d.table.reads.hasBets(s),
     onChanged: () => handpayChanges.emit(),
     onPaid: (requestTxId) => jackpotHandpaid(d.table, requestTxId),
   });
@@ -75,7 +75,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     ledger: d.ledger,
     log: d.log,
     bets: d.table.game.bets,
-    betweenRounds: () => d.table.betweenRounds(),
+    betweenRounds: () => d.table.reads.betweenRounds(),
     onApplied: (key) => {
       if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);
       // Limits and timings are the table's to play by: an input, journalled like any other.

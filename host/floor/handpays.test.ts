@@ -43,8 +43,8 @@ describe('cash-out by handpay', () => {
       credit(t.ledger, 2, 30_000);
       assert.equal(cmd(t, 2, { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 }).ok, true);
       assert.equal(refusal(cmd(t, 2, { name: 'cash-out' })), 'bets-in-play', 'chips on a spot');
-      t.clock.runOut(t.table.view().endsAt); // bets closed: the round is in play
-      assert.equal(t.table.view().phase, 'dealing');
+      t.clock.runOut(t.table.reads.view().endsAt); // bets closed: the round is in play
+      assert.equal(t.table.reads.view().phase, 'dealing');
       assert.equal(refusal(cmd(t, 2, { name: 'cash-out' })), 'bets-in-play', 'a round in play');
       assert.equal(t.ledger.credit(2), 20_000, 'nothing was cancelled');
     } finally {

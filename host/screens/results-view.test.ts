@@ -10,13 +10,13 @@ describe('results on the screens', () => {
     try {
       credit(t.ledger, 1, 100_000);
       credit(t.ledger, 2, 100_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       const place = (station: number, spot: Spot, amount: number) =>
         submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
       assert.equal(place(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(1, { bet: 'anyPair' }, 10_000).ok, true);
       assert.equal(place(2, { bet: 'behind', seat: 1 }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       t.table.shoe.onCard(parseCard('5S')); // seat 1
       t.table.shoe.onCard(parseCard('6H')); // dealer
       t.table.shoe.onCard(parseCard('5D')); // seat 1: a pair of fives

@@ -47,7 +47,7 @@ describe('each station sees only its own data', () => {
       };
       // The shoe-start burns.
       const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-      for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard(low[i % low.length] as string), 700 + i);
+      for (let i = 0; t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard(low[i % low.length] as string), 700 + i);
 
       // Amounts no other station has, so that any leak shows as a number in the other's view.
       credit(t.ledger, 1, 1_234_500);
@@ -57,8 +57,8 @@ describe('each station sees only its own data', () => {
       command('station/2', { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
       command('station/2', { name: 'place-bet', spot: { bet: 'behind', seat: 1 }, amount: 10_000 });
       const private1 = new Set<number>([1_234_500, 1_234_500 - 37_100, 1_234_500 - 37_100 - 18_300, 37_100, 18_300]);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing');
 
       // Seat 1 5♠ 6♦ (11), seat 2 T♦ 9♣, the dealer 6♥ up and Q♣ in the hole.
       const hole = 'QC';
@@ -78,7 +78,7 @@ describe('each station sees only its own data', () => {
       assert.equal(snap('station/1').decision, null);
       command('station/2', { name: 'decide', action: 'stand' });
       t.table.shoe.onCard(parseCard('8H')); // the dealer: 6 + Q + 8 = 24, bust
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const net1 = snap('station/1').betting.roundNet;
       const net2 = snap('station/2').betting.roundNet;
       assert.equal(net1, 74_200, 'station 1 won its doubled bet');
@@ -92,7 +92,7 @@ describe('each station sees only its own data', () => {
       assert.equal(pending?.amount, 1_234_500 + 74_200);
       assert.equal(snap('station/2').cashout?.pending ?? null, null);
       t.clock.advance(t.config.timings.resultsMs);
-      assert.equal(t.table.view().phase, 'betting');
+      assert.equal(t.table.reads.view().phase, 'betting');
 
       // The round is in both stations' recall, each with its own lines only.
       const recall1 = snap('station/1').recall ?? [];

@@ -26,9 +26,9 @@ function playedStates(game: 'blackjack' | 'baccarat' | 'war'): State[] {
     for (const station of STATIONS) credit(t.ledger, station, 100_000);
     t.table.shoe.onNewShoe();
     for (let i = 0; i < 150; i++) {
-      const cue = t.table.cue();
-      const view = t.table.view();
-      if (view.phase === 'betting' && !t.table.hasBets(1)) {
+      const cue = t.table.reads.cue();
+      const view = t.table.reads.view();
+      if (view.phase === 'betting' && !t.table.reads.hasBets(1)) {
         const bet = game === 'baccarat' ? 'banker' : 'main';
         for (const station of STATIONS) t.table.commands.placeBet(station, { bet }, 10_000);
       } else if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));

@@ -20,8 +20,8 @@ export function stationOwnView(src: ViewSources, station: number, language: Lang
   const transfers = remoteTransfers(src, station);
   const cfg = c.stations.find((s) => s.station === station);
   if (!cfg && !isRemote(table.state.params, station)) throw new Error(`no station ${station} at this table`);
-  const own = table.station(station);
-  const p = table.progressive();
+  const own = table.reads.station(station);
+  const p = table.reads.progressive();
   const jackpot = p ? { stake: p.stake, stopped: (table.state.faults.jackpotStopped ?? null) !== null } : null;
   // A fault or a pending handpay closes this station's betting even while the table's is open.
   const open = own.betting.open && !floor?.refuse(station, 'place-bet');
@@ -60,7 +60,7 @@ export function stationViewDeps(src: ViewSources, station: number, language: Lan
   // Grouped by station once per state: each station compares its own share, not the whole lists.
   return [
     language,
-    ...stationKey(table.state, table.stationInputs(), station),
+    ...stationKey(table.state, table.reads.stationInputs(), station),
     // Faults and handpays come as new objects each time they are asked for: compared by content.
     JSON.stringify(floor?.notices(station) ?? null),
     JSON.stringify(floor?.cashout(station) ?? null),

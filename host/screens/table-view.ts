@@ -44,12 +44,12 @@ export function tableViewInputs({ config, table, floor }: ViewSources, language:
   const s = table.state;
   return {
     language,
-    round: table.view(),
+    round: table.reads.view(),
     limits: s.params.limits,
-    extras: table.tableExtras(config.seats),
-    stadium: table.stadium(),
+    extras: table.reads.tableExtras(config.seats),
+    stadium: table.reads.stadium(),
     tilts: floor ? floor.notices(null) : undefined,
-    progressive: table.progressive(),
+    progressive: table.reads.progressive(),
     lastHit: s.lastJackpotHit,
     jackpotStopped: (s.faults.jackpotStopped ?? null) !== null,
   };

@@ -42,9 +42,9 @@ describe('station views are never stale (issue 32 item 6)', () => {
         t.table.shoe.onNewShoe();
         check('after the new shoe');
         for (let i = 0; i < 120; i++) {
-          const cue = t.table.cue();
-          const view = t.table.view();
-          if (view.phase === 'betting' && !t.table.hasBets(1)) {
+          const cue = t.table.reads.cue();
+          const view = t.table.reads.view();
+          if (view.phase === 'betting' && !t.table.reads.hasBets(1)) {
             const bet = game === 'baccarat' ? 'banker' : 'main';
             t.table.commands.placeBet(1, { bet }, 10_000);
             t.table.commands.placeBet(101, { bet }, 20_000);

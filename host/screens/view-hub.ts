@@ -280,7 +280,7 @@ export class ViewHub {
   state(view: ViewName, conn?: string): ViewState {
     const s = this.current(view, conn).state;
     if (s.kind !== 'station') return s;
-    return { ...s, round: this.table.view(), ...this.shownPanel(), recall: this.recall.of(s.station) };
+    return { ...s, round: this.table.reads.view(), ...this.shownPanel(), recall: this.recall.of(s.station) };
   }
 
   /** The view's snapshot message, encoded once per version and shared by every screen showing it. */
@@ -303,7 +303,7 @@ export class ViewHub {
    * shows, the same bytes for every station screen.
    */
   publicPart(part: PublicPartName): BuiltPart {
-    const of = part === 'round' ? this.table.view() : this.panel();
+    const of = part === 'round' ? this.table.reads.view() : this.panel();
     const had = this.parts.get(part);
     if (had && had.of === of) return had;
     const version = (had?.version ?? 0) + 1;
@@ -329,9 +329,9 @@ export class ViewHub {
    * one mark more and not the cells of five roads.
    */
   private panel(): PublicPanel {
-    const extras = this.table.tableExtras(this.config.seats);
+    const extras = this.table.reads.tableExtras(this.config.seats);
     if (this.panelOf?.extras === extras) return this.panelOf.panel;
-    const coups = extras.roads ? this.table.coups() : undefined;
+    const coups = extras.roads ? this.table.reads.coups() : undefined;
     const panel: PublicPanel = {
       ...(extras.roads && coups ? { shoe: shoeCoups(extras.roads.shoe, coups) } : {}),
       ...(extras.history ? { history: extras.history } : {}),
@@ -342,7 +342,7 @@ export class ViewHub {
 
   /** The panel as a station shows it (its whole view, for the host's own readers): the roads laid out, as the table display's. */
   private shownPanel(): Pick<StationState, 'roads' | 'history'> {
-    const extras = this.table.tableExtras(this.config.seats);
+    const extras = this.table.reads.tableExtras(this.config.seats);
     return { ...(extras.roads ? { roads: extras.roads } : {}), ...(extras.history ? { history: extras.history } : {}) };
   }
 
@@ -487,7 +487,7 @@ export class ViewHub {
     this.refresh('table');
     this.refresh('service');
     // What the stations read of the table's state is declared once (station-reads.ts): this key and each station's deps follow from it.
-    const key = stationsKey(this.table.state, this.table.stationInputs());
+    const key = stationsKey(this.table.state, this.table.reads.stationInputs());
     const same = tableOnly && this.lastStationsKey !== null && sameDeps(this.lastStationsKey, key);
     this.lastStationsKey = key;
     if (same) return;

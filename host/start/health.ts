@@ -32,7 +32,7 @@ export function healthSnapshot(
     ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
     recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
     // What a monitor needs to see a held or faulted table without opening service mode.
-    table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
+    table: { phase: table.reads.view().phase, hold: table.reads.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
     sync: sync ? sync.status() : 'off',
     witness: witness ? witness.status() : 'off',
   });

@@ -26,7 +26,7 @@ export function countHost(
     screens: () => [...sessions].map((x) => x.view()),
     ...(sync ? { sync: () => sync.status() } : {}),
     ledger: () => ({ entries: ledger.headOf().seq, bytes: fileSize(ledger.file) + fileSize(`${ledger.file}-wal`) }),
-    tableOnHold: () => table.view().hold !== null,
+    tableOnHold: () => table.reads.view().hold !== null,
   });
   const stopCountingTilts = ledger.onAppended((entries) => {
     for (const e of entries) if (e.type === 'tilt.raise') metrics.tiltRaised(String((JSON.parse(e.body) as { payload: { kind: unknown } }).payload.kind));

@@ -20,6 +20,6 @@ export function makeShoe(
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.simShoeCutCardAt !== undefined ? { simCutCardAt: options.simShoeCutCardAt } : {}),
     ...(game.lastSequence !== undefined ? { lastSequence: game.lastSequence } : {}),
-    onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.cue()?.kind === 'shuffle'),
+    onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.reads.cue()?.kind === 'shuffle'),
   });
 }

@@ -40,7 +40,7 @@ export function openTransfers(
     log,
     // The engine's own question (chips on a spot, or a bet in the round being dealt): a settled
     // round's bets, kept in the state while its results are shown, no longer hold the credit.
-    betsInPlay: (station) => table.hasBets(station),
+    betsInPlay: (station) => table.reads.hasBets(station),
     admits: (peer) => guard.allows(peer),
   });
   // A peer removed by two people in service mode: its link closed, its credential forgotten, at once.

@@ -23,7 +23,7 @@ const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal)
 
 /** Burns the shoe-start cards, so betting can close. */
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)', () => {
@@ -31,7 +31,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
     const t = testTable({ game: 'blackjack' });
     try {
       for (const s of [1, 2, 3, 4]) credit(t.ledger, s, 100_000);
-      const spots = t.table.station(2).betting.spots.flatMap((x) => (x.bet === 'behind' ? [x.seat] : []));
+      const spots = t.table.reads.station(2).betting.spots.flatMap((x) => (x.bet === 'behind' ? [x.seat] : []));
       assert.deepEqual(spots, [1, 3, 4, 5, 6, 7]);
       assert.equal(refusal(place(t, 2, behind(2), 10_000)), 'behind-not-allowed', 'not on its own seat');
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
@@ -51,28 +51,28 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing');
       assert.equal(t.ledger.credit(2), 90_000, "the bet behind left station 2's credit");
       t.table.shoe.onCard(parseCard('5S')); // seat 1
       t.table.shoe.onCard(parseCard('6H')); // dealer
       t.table.shoe.onCard(parseCard('6D')); // seat 1: 11
-      assert.equal(t.table.station(2).decision, null, 'the bettor behind does not decide');
+      assert.equal(t.table.reads.station(2).decision, null, 'the bettor behind does not decide');
       assert.equal(refusal(decide(t, 2, 'double')), 'no-decision');
-      assert.ok(t.table.station(1).decision?.legal.includes('double'));
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('double'));
       assert.equal(decide(t, 1, 'double').ok, true);
       assert.equal(t.ledger.credit(1), 60_000, 'the seat doubled its own stake');
       assert.equal(t.ledger.credit(2), 80_000, 'the stake behind followed the double, charged to station 2');
       t.table.shoe.onCard(parseCard('TC')); // seat 1: 21
       t.table.shoe.onCard(parseCard('TH')); // dealer 16
       t.table.shoe.onCard(parseCard('8S')); // dealer busts
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 140_000, 'seat 1 won 40 000 on 40 000');
       assert.equal(t.ledger.credit(2), 120_000, 'station 2 won 20 000 on 20 000 behind seat 1');
       // Each station is told its own result: the seat's lines hold both stakes, the nets do not mix.
-      assert.equal(t.table.station(1).betting.roundNet, 40_000);
-      assert.equal(t.table.station(2).betting.roundNet, 20_000, 'a station betting only behind still sees its result');
-      assert.equal(t.table.station(3).betting.roundNet, undefined, 'a station without bets has no result');
+      assert.equal(t.table.reads.station(1).betting.roundNet, 40_000);
+      assert.equal(t.table.reads.station(2).betting.roundNet, 20_000, 'a station betting only behind still sees its result');
+      assert.equal(t.table.reads.station(3).betting.roundNet, undefined, 'a station without bets has no result');
       const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
       assert.ok(rec?.lines.every((l) => (l.station === 2 ? l.seat === 1 : true)));
       assert.equal(verifyLedger(t.ledger).ok, true);
@@ -89,25 +89,25 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       t.table.shoe.onCard(parseCard('TS')); // seat 1
       t.table.shoe.onCard(parseCard('AH')); // dealer: an ace up, insurance is offered
       t.table.shoe.onCard(parseCard('9D')); // seat 1: 19
-      assert.ok(t.table.station(1).decision?.legal.includes('insurance'));
-      assert.equal(t.table.station(2).decision, null);
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('insurance'));
+      assert.equal(t.table.reads.station(2).decision, null);
       assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 })).ok, true);
       assert.equal(t.ledger.credit(1), 70_000, 'the seat paid its own insurance');
-      assert.ok(t.table.station(2).decision?.legal.includes('insurance'), 'now the bettor behind is asked');
+      assert.ok(t.table.reads.station(2).decision?.legal.includes('insurance'), 'now the bettor behind is asked');
       assert.equal(submitted(t.hub.submit('station/2', t.hub.version('station/2'), { name: 'decide', action: 'insurance', amount: 5_000 })).ok, true);
       assert.equal(t.ledger.credit(2), 85_000, 'the bettor behind paid its own insurance');
       assert.equal(t.ledger.credit(1), 70_000, 'not the seat');
       // Whatever the dealer's hand, the round settles and every line pays the station that staked it.
-      for (let i = 0; i < 12 && t.table.view().phase === 'dealing'; i++) {
-        const d = t.table.station(1).decision;
+      for (let i = 0; i < 12 && t.table.reads.view().phase === 'dealing'; i++) {
+        const d = t.table.reads.station(1).decision;
         if (d) assert.equal(decide(t, 1, d.legal.includes('stand') ? 'stand' : d.default).ok, true);
         else t.table.shoe.onCard(parseCard(i === 0 ? 'KC' : '2S'));
       }
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
       const net = (st: number) => (rec?.lines ?? []).filter((l) => l.station === st).reduce((a, l) => a + l.stake + l.net, 0);
       assert.equal(t.ledger.credit(1), 70_000 + net(1));
@@ -127,7 +127,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       burnShoeStart(t);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       assert.equal(place(t, 3, 'main', 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       assert.equal(t.ledger.credit(2), 100_000, 'nothing moved');
       const s = t.hub.state('station/2');
       assert.ok(s.kind === 'station');
@@ -160,7 +160,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
         assert.equal(place(t, 1, 'main', 20_000).ok, true);
         assert.equal(place(t, 2, behind(1), 10_000).ok, true);
         assert.equal(place(t, 3, behind(1), 10_000).ok, true);
-        t.clock.runOut(t.table.view().endsAt);
+        t.clock.runOut(t.table.reads.view().endsAt);
         assert.equal(t.ledger.credit(2), 0);
         t.table.shoe.onCard(parseCard('5S')); // seat 1
         t.table.shoe.onCard(parseCard('6H')); // dealer
@@ -180,7 +180,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
         t.table.shoe.onCard(parseCard('TC')); // seat 1: 21
         t.table.shoe.onCard(parseCard('TH')); // dealer 16
         t.table.shoe.onCard(parseCard('8S')); // dealer busts
-        assert.equal(t.table.view().phase, 'results');
+        assert.equal(t.table.reads.view().phase, 'results');
         assert.deepEqual(notFollowed(t, 2), [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }], 'still said with the results');
         assert.equal(t.ledger.credit(1), 140_000, 'seat 1 won 40 000 on 40 000');
         assert.equal(t.ledger.credit(2), 20_000, 'station 2 won 10 000 on its original 10 000');
@@ -213,7 +213,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       t.table.shoe.onCard(parseCard('8S')); // seat 1
       t.table.shoe.onCard(parseCard('9H')); // dealer
       t.table.shoe.onCard(parseCard('8D')); // seat 1: a pair of eights
@@ -227,7 +227,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
       assert.equal(decide(t, 1, 'stand').ok, true);
       t.table.shoe.onCard(parseCard('5C')); // dealer 14
       t.table.shoe.onCard(parseCard('4D')); // dealer 18: hand 0 loses, hand 1 wins
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 100_000, 'one hand lost, one won');
       assert.equal(t.ledger.credit(2), 5_000, 'the bet behind was decided by the first hand (rule 28): lost');
       assert.deepEqual(
@@ -251,7 +251,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       assert.equal(place(t, 3, behind(1), 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       for (const c of ['5S', '6H', '6D']) t.table.shoe.onCard(parseCard(c));
       assert.equal(decide(t, 1, 'double').ok, true);
       t.stop(); // the host is killed here
@@ -260,10 +260,10 @@ describe("a bettor behind without the credit to follow the seat's double or spli
     }
     const again = testTable({ game: 'blackjack', dir: t.dir });
     try {
-      assert.equal(again.table.view().phase, 'dealing', 'the round goes on');
-      assert.deepEqual(again.table.station(2).betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
+      assert.equal(again.table.reads.view().phase, 'dealing', 'the round goes on');
+      assert.deepEqual(again.table.reads.station(2).betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
       for (const c of ['TC', 'TH', '8S']) again.table.shoe.onCard(parseCard(c));
-      assert.equal(again.table.view().phase, 'results');
+      assert.equal(again.table.reads.view().phase, 'results');
       assert.deepEqual(
         [1, 2, 3].map((s) => again.ledger.credit(s)),
         [140_000, 20_000, 120_000],
@@ -283,7 +283,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       t.table.shoe.onCard(parseCard('5S'));
       t.table.shoe.onCard(parseCard('6H'));
       t.table.shoe.onCard(parseCard('6D'));
@@ -317,7 +317,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
     burnShoeStart(t);
     assert.equal(place(t, 1, 'main', 20_000).ok, true);
     assert.equal(place(t, 2, behind(1), 10_000).ok, true);
-    t.clock.runOut(t.table.view().endsAt);
+    t.clock.runOut(t.table.reads.view().endsAt);
     for (const c of ['5S', '6H', '6D', 'TH']) t.table.shoe.onCard(parseCard(c)); // seat 1: 11; dealer 6 and (no peek) a hole card
     return t;
   }
@@ -327,9 +327,9 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
     try {
       assert.equal(decide(t, 1, 'double').ok, true);
       assert.equal(t.ledger.credit(1), 80_000, 'the double takes effect, and is charged, once the bettors behind have answered');
-      assert.equal(t.table.cue()?.kind, 'decision', 'no card is called while the bettor behind is asked');
-      assert.equal(t.table.station(1).decision, null, 'the seat has decided');
-      const asked = t.table.station(2).decision;
+      assert.equal(t.table.reads.cue()?.kind, 'decision', 'no card is called while the bettor behind is asked');
+      assert.equal(t.table.reads.station(1).decision, null, 'the seat has decided');
+      const asked = t.table.reads.station(2).decision;
       assert.deepEqual(asked && { legal: asked.legal, default: asked.default, cost: asked.cost, seat: asked.seat }, {
         legal: ['follow-double', 'decline-follow'],
         default: 'decline-follow',
@@ -342,7 +342,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(t.ledger.credit(1), 60_000);
       t.table.shoe.onCard(parseCard('TC')); // seat 1: 21
       t.table.shoe.onCard(parseCard('8S')); // dealer 16 + 8: bust
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.deepEqual(lines(t, 2), [[0, 20_000, 20_000, 'portugal-2001 rule 23']], "a bet that followed is settled as the seat's own");
       assert.equal(t.ledger.credit(2), 120_000);
       assert.deepEqual(decisions(t), [
@@ -363,7 +363,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(refusal(decide(t, 2, 'hit')), 'illegal-action');
       assert.equal(decide(t, 2, 'decline-follow').ok, true);
       assert.equal(t.ledger.credit(2), 90_000);
-      assert.equal(t.table.station(2).betting.notFollowed, undefined, 'declining is not reported as a want of credit');
+      assert.equal(t.table.reads.station(2).betting.notFollowed, undefined, 'declining is not reported as a want of credit');
       for (const c of ['TC', '8S']) t.table.shoe.onCard(parseCard(c));
       assert.deepEqual(lines(t, 2), [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 30']]);
       assert.deepEqual(decisions(t), [
@@ -380,9 +380,9 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
     const t = toDouble(10_000);
     try {
       assert.equal(decide(t, 1, 'double').ok, true);
-      assert.equal(t.table.station(2).decision, null);
-      assert.deepEqual(t.table.station(2).betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
-      assert.equal(t.table.cue()?.kind, 'card', 'the double takes effect at once');
+      assert.equal(t.table.reads.station(2).decision, null);
+      assert.deepEqual(t.table.reads.station(2).betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
+      assert.equal(t.table.reads.cue()?.kind, 'card', 'the double takes effect at once');
       assert.deepEqual(decisions(t), [[1, 'double', false, ['station:2']]]);
     } finally {
       t.close();
@@ -398,19 +398,19 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
         burnShoeStart(t);
         assert.equal(place(t, 1, 'main', 20_000).ok, true);
         assert.equal(place(t, 2, behind(1), 10_000).ok, true);
-        t.clock.runOut(t.table.view().endsAt);
+        t.clock.runOut(t.table.reads.view().endsAt);
         for (const c of ['8S', '6H', '8D', 'TH']) t.table.shoe.onCard(parseCard(c)); // seat 1: 8-8 against a 6
         assert.equal(decide(t, 1, 'split').ok, true);
-        assert.deepEqual(t.table.station(2).decision?.legal, ['follow-split', 'decline-follow']);
+        assert.deepEqual(t.table.reads.station(2).decision?.legal, ['follow-split', 'decline-follow']);
         if (follow) assert.equal(decide(t, 2, 'follow-split').ok, true);
-        else t.clock.runOut(t.table.station(2).decision?.endsAt as number);
+        else t.clock.runOut(t.table.reads.station(2).decision?.endsAt as number);
         assert.equal(t.ledger.credit(2), follow ? 80_000 : 90_000);
         t.table.shoe.onCard(parseCard('TC')); // hand 0: 18
         assert.equal(decide(t, 1, 'stand').ok, true);
         t.table.shoe.onCard(parseCard('QC')); // hand 1: 18
         assert.equal(decide(t, 1, 'stand').ok, true);
         t.table.shoe.onCard(parseCard('9S')); // dealer 16 + 9: bust
-        assert.equal(t.table.view().phase, 'results');
+        assert.equal(t.table.reads.view().phase, 'results');
         assert.deepEqual(
           lines(t, 2),
           follow
@@ -438,11 +438,11 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
     }
     const again = testTable({ game: 'blackjack', dir: t.dir, config: t.config });
     try {
-      assert.equal(again.table.view().phase, 'dealing');
-      assert.deepEqual(again.table.station(2).decision?.legal, ['follow-double', 'decline-follow']);
+      assert.equal(again.table.reads.view().phase, 'dealing');
+      assert.deepEqual(again.table.reads.station(2).decision?.legal, ['follow-double', 'decline-follow']);
       assert.equal(again.table.commands.decide(2, 'follow-double').ok, true);
       for (const c of ['TC', '8S']) again.table.shoe.onCard(parseCard(c));
-      assert.equal(again.table.view().phase, 'results');
+      assert.equal(again.table.reads.view().phase, 'results');
       assert.deepEqual(
         [1, 2].map((s) => again.ledger.credit(s)),
         [140_000, 120_000],
@@ -464,16 +464,16 @@ describe('bets behind (Art. 20 n.1 (3), authorised: the highest bet decides)', (
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 10_000).ok, true);
       assert.equal(place(t, 2, behind(1), 30_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       t.table.shoe.onCard(parseCard('TS'));
       t.table.shoe.onCard(parseCard('7H'));
       t.table.shoe.onCard(parseCard('8D')); // seat 1: 18
-      assert.equal(t.table.station(1).decision, null, 'the seated player does not decide');
+      assert.equal(t.table.reads.station(1).decision, null, 'the seated player does not decide');
       assert.equal(refusal(decide(t, 1, 'stand')), 'no-decision');
-      assert.ok(t.table.station(2).decision?.legal.includes('stand'));
+      assert.ok(t.table.reads.station(2).decision?.legal.includes('stand'));
       assert.equal(decide(t, 2, 'stand').ok, true);
       t.table.shoe.onCard(parseCard('QC')); // dealer 17: stands; 18 wins
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 110_000);
       assert.equal(t.ledger.credit(2), 130_000);
       const settled = t.ledger.recall({ station: 1, limit: 1 })[0];
@@ -508,7 +508,7 @@ describe('bets behind at a game without them', () => {
       credit(t.ledger, 2, 100_000);
       assert.equal(refusal(place(t, 2, behind(1), 10_000)), 'behind-not-allowed');
       assert.deepEqual(
-        t.table.station(2).betting.spots.map((x) => x.bet),
+        t.table.reads.station(2).betting.spots.map((x) => x.bet),
         ['main', 'tie'],
       );
     } finally {

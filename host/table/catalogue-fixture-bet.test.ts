@@ -86,7 +86,7 @@ const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal)
 const cards = (t: TestTable, codes: string) => {
   for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 };
-const close = (t: TestTable) => t.clock.runOut(t.table.view().endsAt);
+const close = (t: TestTable) => t.clock.runOut(t.table.reads.view().endsAt);
 
 function lastOf(t: TestTable, type: 'round.settle') {
   const last = [...entriesOfTypes(t.ledger, [type])].at(-1);
@@ -100,10 +100,10 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
     const t = testTable({ game: 'blackjack', definition, config: { betLimits: LIMITS } });
     try {
       credit(t.ledger, 1, 100_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 
       // Offered: a spot of the station's own seat, in the catalogue's order (after the built-in bets).
-      const spots = t.table
+      const spots = t.table.reads
         .station(1)
         .betting.spots.filter((s) => !('seat' in s))
         .map((s) => s.bet);
@@ -124,7 +124,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
       cards(t, 'TS 9H KH');
       assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
       cards(t, '8C');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const settled = lastOf(t, 'round.settle').lines.find((l) => l.bet === 'tie');
       assert.deepEqual(settled && { stake: settled.stake, net: settled.net, rule: settled.rule }, {
         stake: 1_000,
@@ -178,7 +178,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
     const t = testTable({ game: 'blackjack', definition, config: { betLimits: LIMITS } });
     try {
       credit(t.ledger, 1, 100_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(t, 1, { bet: 'tie' }, 1_000).ok, true);
       close(t);

@@ -23,12 +23,12 @@ describe('a round restored from a checkpoint', () => {
     const t = open();
     try {
       credit(t.ledger, 1, 100_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(t, 1, { bet: 'anyPair' }, 1_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       cards(t, '7S 9H 7D');
-      assert.deepEqual(t.table.cue(), { kind: 'decision', seat: 1 }, 'seat 1 has a decision to make');
+      assert.deepEqual(t.table.reads.cue(), { kind: 'decision', seat: 1 }, 'seat 1 has a decision to make');
     } finally {
       t.stop();
     }

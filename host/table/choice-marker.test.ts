@@ -12,9 +12,9 @@ import { credit, testTable, type TestTable, submitted } from '../testing/table-k
 /** Seat 1 bets 100, stands on 11 against the dealer's 6, and the dealer's 6 + 10 + 8 busts. */
 function playBust(t: TestTable): void {
   credit(t.ledger, 1, 100_000);
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
   assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-  t.clock.runOut(t.table.view().endsAt);
+  t.clock.runOut(t.table.reads.view().endsAt);
   for (const c of ['5S', '6H', '6D']) t.table.shoe.onCard(parseCard(c));
   assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
   for (const c of ['TH', '8S']) t.table.shoe.onCard(parseCard(c));
@@ -25,7 +25,7 @@ describe('a permitted choice at the live table', () => {
     const t = testTable({ game: 'blackjack', config: { profileOptions: { dealerSoft17: 'hit' }, profileAuthorisation: 'DICJ-2026/42' } });
     try {
       playBust(t);
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 110_000);
 
       const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];

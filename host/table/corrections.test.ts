@@ -10,7 +10,7 @@ import { credit, testTable, type TestTable, submitted } from '../testing/table-k
 
 /** Burns the shoe-start cards, so betting can close. */
 function burnShoeStart(t: TestTable): void {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 function cards(t: TestTable, codes: string): void {
@@ -23,9 +23,9 @@ function dealtEleven(profile?: string): TestTable {
   credit(t.ledger, 1, 100_000);
   burnShoeStart(t);
   assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-  t.clock.runOut(t.table.view().endsAt);
+  t.clock.runOut(t.table.reads.view().endsAt);
   cards(t, profile === 'portugal-2001' ? '5S 6H 6D 7C' : '5S 6H 6D');
-  assert.ok(t.table.station(1).decision?.legal.includes('hit'));
+  assert.ok(t.table.reads.station(1).decision?.legal.includes('hit'));
   return t;
 }
 
@@ -45,22 +45,22 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
     const t = dealtEleven();
     try {
       assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
-      assert.equal(t.table.view().phase, 'hold');
-      const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
+      assert.equal(t.table.reads.view().phase, 'hold');
+      const offered = t.table.reads.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
       assert.deepEqual(offered, [
         ['exposed-card', 'macau-2009 art.5 n.1 1)'],
         ['wrong-hand', 'macau-2009 art.5 n.1 2)'],
       ]);
       assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card', 'sup-1', 'sup-1')), /someone other/);
       assert.match(JSON.stringify(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2')), /orders no undue-card correction for a dealing-error hold/);
-      assert.equal(t.table.view().phase, 'hold', 'a refused correction changes nothing');
+      assert.equal(t.table.reads.view().phase, 'hold', 'a refused correction changes nothing');
       assert.deepEqual(t.table.supervisor.correct('exposed-card', 'sup-1', 'wit-2'), { ok: true });
-      assert.equal(t.table.view().phase, 'dealing');
-      assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: 1, hand: 0 }, "seat 1's second card is dealt again");
+      assert.equal(t.table.reads.view().phase, 'dealing');
+      assert.deepEqual(t.table.reads.cue(), { kind: 'card', to: 'seat', seat: 1, hand: 0 }, "seat 1's second card is dealt again");
       cards(t, '9D'); // seat 1: 14
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH 8S'); // dealer 16, then busts
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 110_000);
       const fixed = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual(
@@ -83,13 +83,13 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
     const t = dealtEleven();
     try {
       cards(t, '4C'); // drawn while seat 1 decides
-      assert.equal(t.table.view().phase, 'hold');
-      assert.equal(t.table.holdState()?.card, '4C');
+      assert.equal(t.table.reads.view().phase, 'hold');
+      assert.equal(t.table.reads.holdState()?.card, '4C');
       assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
-      assert.ok(t.table.station(1).decision?.legal.includes('stand'), 'seat 1 decides again');
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('stand'), 'seat 1 decides again');
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH 8S');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 110_000);
       const fixed = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual([fixed?.correction, fixed?.article, fixed?.card], ['undue-card', 'macau-2009 art.5 n.1 1)', '4C']);
@@ -106,10 +106,10 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
       assert.deepEqual(t.table.supervisor.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(decide(t, 'hit').ok, true);
       // The kept card is placed with the hit, without a new read: 5 + 6 + 9 = 20.
-      assert.equal(t.table.station(1).decision?.legal.includes('stand'), true);
+      assert.equal(t.table.reads.station(1).decision?.legal.includes('stand'), true);
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH 8S');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(
         recalled?.cards.map((c) => c.card),
@@ -131,7 +131,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
       assert.deepEqual(t.table.supervisor.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(
         recalled?.cards.map((c) => c.card),
@@ -160,7 +160,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
       assert.deepEqual(t.table.supervisor.correct('wrong-hand', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH 8S');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const fixed = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual([fixed?.correction, fixed?.article], ['wrong-hand', 'macau-2009 art.5 n.1 2)']);
       assert.equal(verifyLedger(t.ledger).ok, true);
@@ -174,14 +174,14 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
     try {
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH AS'); // the dealer's 6 + 10 + ace: 17, stands; seat 1's 11 loses
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 90_000);
       cards(t, '4C'); // the dealer draws once more, after standing
-      assert.equal(t.table.holdState()?.reason, 'extra-card');
-      const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
+      assert.equal(t.table.reads.holdState()?.reason, 'extra-card');
+      const offered = t.table.reads.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
       assert.deepEqual(offered, [['undue-card', 'macau-2009 art.6 1)']]);
       assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
-      assert.equal(t.table.holdState(), null);
+      assert.equal(t.table.reads.holdState(), null);
       const fixed = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual([fixed?.correction, fixed?.article, fixed?.card], ['undue-card', 'macau-2009 art.6 1)', '4C']);
       assert.equal(t.ledger.credit(1), 90_000, 'the settled round is not touched');
@@ -212,7 +212,7 @@ describe('dealing-error corrections: Portugal 2001 rules 17–19', () => {
     const t = dealtEleven('portugal-2001');
     try {
       cards(t, '9C');
-      const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
+      const offered = t.table.reads.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
       assert.deepEqual(offered, [
         ['misdrawn-card', 'portugal-2001 rule 18'],
         ['undue-card', 'portugal-2001 rule 18'],
@@ -221,8 +221,8 @@ describe('dealing-error corrections: Portugal 2001 rules 17–19', () => {
       assert.equal(decide(t, 'hit').ok, true);
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH'); // the dealer's 13 busts
-      assert.equal(t.table.view().phase, 'results');
-      assert.deepEqual(t.table.view().hands.find((h) => h.owner === 'seat')?.cards, ['5S', '6D', '9C'], 'the kept card went to the player who asked');
+      assert.equal(t.table.reads.view().phase, 'results');
+      assert.deepEqual(t.table.reads.view().hands.find((h) => h.owner === 'seat')?.cards, ['5S', '6D', '9C'], 'the kept card went to the player who asked');
       assert.equal(t.ledger.credit(1), 110_000);
       assert.equal(misreads(t).find((m) => m.resolution === 'corrected')?.article, 'portugal-2001 rule 18');
       assert.equal(verifyLedger(t.ledger).ok, true);
@@ -235,18 +235,18 @@ describe('dealing-error corrections: Portugal 2001 rules 17–19', () => {
     const t = dealtEleven('portugal-2001');
     try {
       assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
-      const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
+      const offered = t.table.reads.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
       assert.deepEqual(offered, [['exposed-card', 'portugal-2001 rule 17']]);
       assert.deepEqual(t.table.supervisor.correct('exposed-card', 'sup-1', 'wit-2'), { ok: true });
       cards(t, 'TC'); // the dealer's new second card, face down: 6 + 10 = 16
       assert.equal(decide(t, 'hit').ok, true); // rule 18: no standing on 11
       cards(t, 'TD'); // seat 1: 21
       cards(t, 'AS'); // the dealer's 17: stands
-      assert.equal(t.table.view().phase, 'results');
-      assert.deepEqual(t.table.view().hands.find((h) => h.owner === 'dealer')?.cards, ['6H', 'TC', 'AS'], "the turned 7C is not in the dealer's hand");
+      assert.equal(t.table.reads.view().phase, 'results');
+      assert.deepEqual(t.table.reads.view().hands.find((h) => h.owner === 'dealer')?.cards, ['6H', 'TC', 'AS'], "the turned 7C is not in the dealer's hand");
       assert.equal(t.ledger.credit(1), 110_000);
       cards(t, '4C'); // drawn after the 17
-      assert.equal(t.table.holdState()?.reason, 'extra-card');
+      assert.equal(t.table.reads.holdState()?.reason, 'extra-card');
       assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
       assert.deepEqual(
         misreads(t)
@@ -271,15 +271,15 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       cards(t, '9S');
       assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
-      const exposed = t.table.holdState()?.corrections.find((c) => c.correction === 'exposed-card');
+      const exposed = t.table.reads.holdState()?.corrections.find((c) => c.correction === 'exposed-card');
       assert.ok(exposed && 'forbiddenBy' in exposed, 'the exposed card is listed as no correction, with the article that keeps it');
       assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card', 'sup-1', 'wit-2')), /the text keeps the card/);
       assert.deepEqual(t.table.supervisor.correct('wrong-hand', 'sup-1', 'wit-2'), { ok: true });
       cards(t, '5C');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 60_000);
       assert.match(String(misreads(t).find((m) => m.resolution === 'corrected')?.article), /^macau-war \[art\.6\]/);
       assert.equal(verifyLedger(t.ledger).ok, true);
@@ -293,17 +293,17 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       // The player's card comes out of the shoe face up: the dealer stops the coup.
       cards(t, '9S');
       assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
-      const offered = t.table.holdState()?.corrections.find((c) => c.correction === 'exposed-card-stands');
+      const offered = t.table.reads.holdState()?.corrections.find((c) => c.correction === 'exposed-card-stands');
       assert.deepEqual(offered, { correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-war [art.3]' });
       assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card-stands', 'sup-1', 'sup-1')), /someone other than the supervisor/);
       assert.deepEqual(t.table.supervisor.correct('exposed-card-stands', 'sup-1', 'wit-2'), { ok: true });
       // The card stands where it was dealt: the croupier's 5C next, the player's 9 wins 1:1.
       cards(t, '5C');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 60_000);
       const done = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual([done?.correction, done?.article, done?.card], ['exposed-card-stands', 'macau-war [art.3]', '9S']);
@@ -325,18 +325,18 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
       credit(t.ledger, 1, 50_000);
       burnShoeStart(t);
       assert.equal(t.table.commands.placeBet(1, { bet: 'banker' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       // The player's first card comes out face up: the dealer stops the coup.
       cards(t, '7S');
       assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
-      assert.deepEqual(t.table.holdState()?.corrections, [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }]);
+      assert.deepEqual(t.table.reads.holdState()?.corrections, [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }]);
       // Taking the card back (blackjack's exposed-card) is not what the text orders here.
       assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card', 'sup-1', 'wit-2')), /orders no exposed-card correction/);
       assert.match(JSON.stringify(t.table.supervisor.correct('exposed-card-stands', 'sup-1', 'sup-1')), /someone other than the supervisor/);
       assert.deepEqual(t.table.supervisor.correct('exposed-card-stands', 'sup-1', 'wit-2'), { ok: true });
       // The coup goes on from the card after it: P 7S 2D = 9, B 2H 3C = 5 → player wins.
       cards(t, '2H 2D 3C');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 40_000);
       const done = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual([done?.correction, done?.article, done?.card], ['exposed-card-stands', 'macau-baccarat art.4', '7S']);
@@ -358,7 +358,7 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
       credit(t.ledger, 1, 50_000);
       burnShoeStart(t);
       assert.equal(t.table.commands.placeBet(1, { bet: 'banker' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       cards(t, '9S');
       assert.deepEqual(t.table.supervisor.reportDealingError('sup-1'), { ok: true });
       assert.match(JSON.stringify(t.table.supervisor.correct('wrong-hand', 'sup-1', 'wit-2')), /orders no wrong-hand correction/);

@@ -10,21 +10,21 @@ describe('manual card entry on a hold', () => {
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       t.table.shoe.onCard(parseCard('9S')); // seat 1
       t.table.shoe.onAnomaly('unreadable', null, 42); // the croupier's card could not be read
-      assert.equal(t.table.view().phase, 'hold');
+      assert.equal(t.table.reads.view().phase, 'hold');
       assert.deepEqual(
         t.tilts.list().map((x) => x.kind),
         ['card-hold'],
       );
       assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
       assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('2D'), 'sup-1', ' ')), /second person/);
-      assert.equal(t.table.view().phase, 'hold', 'a refused entry changes nothing');
+      assert.equal(t.table.reads.view().phase, 'hold', 'a refused entry changes nothing');
       assert.deepEqual(t.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
-      assert.equal(t.table.view().phase, 'results', 'the round settled with the entered card');
+      assert.equal(t.table.reads.view().phase, 'results', 'the round settled with the entered card');
       assert.deepEqual(
-        t.table.view().results?.map((l) => l.net),
+        t.table.reads.view().results?.map((l) => l.net),
         [10_000],
       );
       assert.equal(t.ledger.credit(1), 60_000);
@@ -34,7 +34,7 @@ describe('manual card entry on a hold', () => {
       const p = (JSON.parse(misread?.body ?? '{}') as { payload: Record<string, unknown> }).payload;
       assert.deepEqual(
         [p.resolution, p.card, p.confirmedBy, p.shoeSequence, p.roundId],
-        ['card-entered', '2D', ['sup-1', 'wit-2'], [42], t.table.view().roundId],
+        ['card-entered', '2D', ['sup-1', 'wit-2'], [42], t.table.reads.view().roundId],
       );
       const settled = t.ledger.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(
@@ -53,17 +53,17 @@ describe('manual card entry on a hold', () => {
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      assert.equal(t.table.cue()?.kind, 'card', 'a new shoe starts with burns');
+      assert.equal(t.table.reads.cue()?.kind, 'card', 'a new shoe starts with burns');
       t.table.shoe.onAnomaly('unreadable', null, 7);
-      assert.equal(t.table.view().endsAt, null);
-      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the hold pauses betting, it does not take the chips');
-      assert.equal(t.table.station(1).betting.open, false);
+      assert.equal(t.table.reads.view().endsAt, null);
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the hold pauses betting, it does not take the chips');
+      assert.equal(t.table.reads.station(1).betting.open, false);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false, 'no new chips during the hold');
       assert.deepEqual(t.table.supervisor.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
-      assert.equal(t.table.view().phase, 'betting');
-      assert.notEqual(t.table.view().endsAt, null, 'the window counts down again');
-      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }]);
-      assert.equal(t.table.station(1).credit, 40_000);
+      assert.equal(t.table.reads.view().phase, 'betting');
+      assert.notEqual(t.table.reads.view().endsAt, null, 'the window counts down again');
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }]);
+      assert.equal(t.table.reads.station(1).credit, 40_000);
       const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread');
       assert.equal(
         (JSON.parse(misread?.body ?? '{}') as { payload: { roundId?: string } }).payload.roundId,
@@ -83,10 +83,10 @@ describe('manual card entry on a hold', () => {
       t.table.shoe.onAnomaly('unreadable', null, 7); // a burn between rounds
       t.tilts.raise('shoe-lid-open', {});
       assert.deepEqual(t.table.supervisor.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       assert.equal(t.ledger.credit(1), 50_000, 'nothing went into play');
-      assert.equal(t.table.station(1).credit, 50_000, 'and nothing waits on the spot');
-      assert.deepEqual(t.table.station(1).betting.bets, []);
+      assert.equal(t.table.reads.station(1).credit, 50_000, 'and nothing waits on the spot');
+      assert.deepEqual(t.table.reads.station(1).betting.bets, []);
     } finally {
       t.close();
     }
@@ -97,11 +97,11 @@ describe('manual card entry on a hold', () => {
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       t.table.shoe.onCard(parseCard('7S'));
       t.table.shoe.onCard(parseCard('7D')); // a tie: the seat must decide before any card
       t.table.shoe.onCard(parseCard('5C')); // out of turn
-      assert.equal(t.table.view().hold, 'out-of-turn');
+      assert.equal(t.table.reads.view().hold, 'out-of-turn');
       assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('5C'), 'sup-1', 'wit-2')), /voiding the round/);
     } finally {
       t.close();
@@ -131,15 +131,15 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       ]);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(t.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
-      const roundId = t.table.view().roundId;
+      t.clock.runOut(t.table.reads.view().endsAt);
+      const roundId = t.table.reads.view().roundId;
       t.table.shoe.onCard(parseCard('9S'), 40); // seat 1
       t.table.shoe.onAnomaly('unreadable', null, 41); // seat 2's card: hold
       t.table.shoe.onCard(parseCard('5C'), 42); // the dealer went on: the croupier's card
       t.table.shoe.onAnomaly('unreadable', null, 43); // and another, unreadable
       t.table.shoe.onAnomaly('wrong-deck', 'AS', 44); // and one of another deck set
       t.table.shoe.onCard(parseCard('5C'), 42); // a re-report of a sequence already journalled: nothing new
-      assert.deepEqual(t.table.holdState(), {
+      assert.deepEqual(t.table.reads.holdState(), {
         reason: 'unreadable',
         shoeSequence: 41,
         readsDuringHold: [{ card: '5C', shoeSequence: 42 }, { shoeSequence: 43 }, { card: 'AS', shoeSequence: 44 }],
@@ -160,7 +160,7 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       // The first card's value cannot be entered: three more cards left the shoe to places unknown.
       const refused = t.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'wit-2');
       assert.match(JSON.stringify(refused), /3 more card\(s\) left the shoe during the hold \(shoe sequence 42, 43, 44\)/);
-      assert.equal(t.table.view().hold, 'unreadable', 'the hold stays');
+      assert.equal(t.table.reads.view().hold, 'unreadable', 'the hold stays');
       assert.equal(misreads(t).filter((m) => m.resolution === 'card-entered').length, 0, 'nothing entered');
       assert.deepEqual(t.table.supervisor.voidRound('cards dealt during an unreadable hold', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
@@ -189,17 +189,17 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.table.shoe.onCard(parseCard('4H'), 7); // no round expects a card: extra
       t.table.shoe.onCard(parseCard('6H'), 8);
-      assert.equal(t.table.view().hold, 'extra-card');
-      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the chips wait on their spot through the hold');
+      assert.equal(t.table.reads.view().hold, 'extra-card');
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the chips wait on their spot through the hold');
       const [hold, read] = misreads(t);
       assert.deepEqual([hold?.roundId, hold?.card, hold?.shoeSequence, hold?.duringHold], [undefined, '4H', [7], undefined]);
       assert.deepEqual([read?.roundId, read?.card, read?.shoeSequence, read?.duringHold], [undefined, '6H', [8], true]);
       assert.deepEqual(t.table.supervisor.voidRound('stray cards', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [7, 8]);
-      assert.equal(t.table.station(1).credit, 50_000, 'the void took the chips off the spot');
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'betting');
-      assert.deepEqual(t.table.station(1).betting.bets, [], 'and they do not come back in the next window');
+      assert.equal(t.table.reads.station(1).credit, 50_000, 'the void took the chips off the spot');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'betting');
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [], 'and they do not come back in the next window');
     } finally {
       t.close();
     }
@@ -219,8 +219,8 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
     // At the tie's minimum: a chip under it is refused, and would not have played.
     assert.equal(t.table.commands.placeBet(1, { bet: 'tie' }, 10_000).ok, true);
     assert.equal(t.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok, true);
-    t.clock.runOut(t.table.view().endsAt);
-    assert.equal(t.table.view().phase, 'dealing');
+    t.clock.runOut(t.table.reads.view().endsAt);
+    assert.equal(t.table.reads.view().phase, 'dealing');
     return before;
   };
 
@@ -231,19 +231,19 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       credit(t.ledger, 1, 500_000);
       for (let i = 0; i < 6; i++) {
         assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-        t.clock.runOut(t.table.view().endsAt);
+        t.clock.runOut(t.table.reads.view().endsAt);
         t.table.shoe.onCard(parseCard('AS'), 100 + 2 * i);
         t.table.shoe.onCard(parseCard('2C'), 101 + 2 * i);
-        assert.equal(t.table.view().phase, 'results');
+        assert.equal(t.table.reads.view().phase, 'results');
         t.clock.advance(t.config.timings.resultsMs);
       }
       const before = warRound(t);
       t.table.shoe.onCard(parseCard('AS'), 200);
-      assert.deepEqual([t.table.view().phase, t.table.view().hold], ['hold', 'inventory']);
+      assert.deepEqual([t.table.reads.view().phase, t.table.reads.view().hold], ['hold', 'inventory']);
       const held = misreads(t).at(-1);
-      assert.deepEqual([held?.roundId, held?.card, held?.shoeSequence, held?.resolution], [t.table.view().roundId, 'AS', [200], 'pending']);
+      assert.deepEqual([held?.roundId, held?.card, held?.shoeSequence, held?.resolution], [t.table.reads.view().roundId, 'AS', [200], 'pending']);
       assert.deepEqual(
-        t.table.view().hands.flatMap((h) => h.cards),
+        t.table.reads.view().hands.flatMap((h) => h.cards),
         [],
         'the card was not placed',
       );
@@ -262,7 +262,7 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       const before = warRound(t);
       t.table.shoe.onCard(parseCard('8S'), 11);
       t.table.shoe.onAnomaly('wrong-deck', 'QD', 12);
-      assert.deepEqual([t.table.view().hold, t.table.view().endsAt], ['wrong-deck', null]);
+      assert.deepEqual([t.table.reads.view().hold, t.table.reads.view().endsAt], ['wrong-deck', null]);
       assert.deepEqual(
         misreads(t).map((m) => [m.detail, m.card, m.shoeSequence]),
         [['wrong-deck', 'QD', [12]]],
@@ -270,7 +270,7 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('QD'), 'sup-1', 'wit-2')), /wrong-deck hold is resolved by voiding/);
       assert.match(JSON.stringify(t.table.supervisor.voidRound('other deck', ['sup-1'])), /second person/);
       assert.match(JSON.stringify(t.table.supervisor.voidRound('other deck', ['sup-1', 'sup-1'])), /someone other/);
-      assert.equal(t.table.view().hold, 'wrong-deck', 'a refused void changes nothing');
+      assert.equal(t.table.reads.view().hold, 'wrong-deck', 'a refused void changes nothing');
       assert.deepEqual(t.table.supervisor.voidRound('other deck', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [12]);
       assertEveryBetReturned(t, before);
@@ -283,7 +283,7 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
     const t = testTable({ game: 'blackjack' });
     try {
       const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-      for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard(low[i % low.length] as string), 500 + i);
+      for (let i = 0; t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard(low[i % low.length] as string), 500 + i);
       credit(t.ledger, 1, 50_000);
       credit(t.ledger, 2, 50_000);
       const before = new Map([
@@ -292,14 +292,14 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       ]);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(t.table.commands.placeBet(2, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       for (const [i, c] of ['TS', '9H', '6D', '7S', '5C'].entries()) t.table.shoe.onCard(parseCard(c), 600 + i); // seats 1, 2, dealer, seats 1, 2
-      assert.ok(t.table.station(1).decision, 'seat 1 decides');
+      assert.ok(t.table.reads.station(1).decision, 'seat 1 decides');
       t.table.shoe.onCard(parseCard('KD'), 610); // the dealer draws anyway
-      assert.equal(t.table.view().hold, 'out-of-turn');
-      assert.equal(t.table.station(1).decision, null, 'no countdown on hold');
+      assert.equal(t.table.reads.view().hold, 'out-of-turn');
+      assert.equal(t.table.reads.station(1).decision, null, 'no countdown on hold');
       const held = misreads(t).at(-1);
-      assert.deepEqual([held?.card, held?.shoeSequence, held?.roundId], ['KD', [610], t.table.view().roundId]);
+      assert.deepEqual([held?.card, held?.shoeSequence, held?.roundId], ['KD', [610], t.table.reads.view().roundId]);
       assert.deepEqual(t.table.supervisor.voidRound('extra card', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [610]);

@@ -223,7 +223,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
       /** Whether the last card dealt was one the procedure deals face down (blackjack's hole card). */
       let faceDown = false;
       const deal = (pick: number, alike = pick % 3 === 0) => {
-        const cue = table.cue();
+        const cue = table.reads.cue();
         faceDown = cue?.kind === 'card' && cue.faceDown === true;
         const out = table.state.cards.filter((c) => c.to !== 'burn' && c.to !== 'discard');
         const seen = alike ? out[pick % Math.max(1, out.length)]?.card : undefined;
@@ -255,7 +255,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
       };
       /** Whatever the table asks for next, as an attentive dealer and players would do it. */
       const auto = (pick: number, alike?: boolean) => {
-        const cue = table.cue();
+        const cue = table.reads.cue();
         const d = decider(pick);
         if (cue?.kind === 'shuffle') table.shoe.onNewShoe(++seq);
         else if (cue?.kind === 'card') deal(pick, alike);
@@ -281,7 +281,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
         } else if (table.state.phase === 'betting' && table.state.chips.length === 0) {
           const station = STATIONS[pick % STATIONS.length] ?? 1;
           table.commands.placeBet(station, { bet: def.bets[pick % def.bets.length] ?? 'main' }, 1_000 * (1 + (pick % 10)));
-        } else if (table.view().endsAt !== null) clock.runOut(table.view().endsAt);
+        } else if (table.reads.view().endsAt !== null) clock.runOut(table.reads.view().endsAt);
       };
       /**
        * The table played on (what it asks for next, each step checked) until `done`, at most `steps`
@@ -319,10 +319,10 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             break;
           }
           case 'tick':
-            if (table.view().endsAt !== null) clock.runOut(table.view().endsAt);
+            if (table.reads.view().endsAt !== null) clock.runOut(table.reads.view().endsAt);
             break;
           case 'deal':
-            if (table.cue()?.kind === 'card') deal(a.pick);
+            if (table.reads.cue()?.kind === 'card') deal(a.pick);
             break;
           case 'stray-card': {
             const card = cardOf(CARDS[a.card] ?? 'AS');
@@ -352,8 +352,8 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             break;
           case 'enter':
             // The table played on to a card, which the shoe cannot read: two people enter it by hand.
-            playOn('enter', a.card, () => table.state.hold !== null || (table.state.phase === 'dealing' && table.cue()?.kind === 'card'), 6);
-            if (!table.state.hold && table.cue()?.kind === 'card') {
+            playOn('enter', a.card, () => table.state.hold !== null || (table.state.phase === 'dealing' && table.reads.cue()?.kind === 'card'), 6);
+            if (!table.state.hold && table.reads.cue()?.kind === 'card') {
               table.shoe.onAnomaly('unreadable', null, ++seq);
               check('enter (the card unreadable)');
             }

@@ -59,7 +59,7 @@ describe('group commit of station commands', () => {
       const bets = [101, 102, 103, 104, 105].map((s) => bet(t, s));
       assert.deepEqual(await settled(bets), ['waiting', 'waiting', 'waiting', 'waiting', 'waiting'], 'nothing answered within the window');
       assert.equal(t.ledger.headOf().seq, head, 'nothing journalled yet');
-      assert.equal(t.hub.state('station/101').kind === 'station' && t.table.hasBets(101), true, 'reading the table commits what waits first');
+      assert.equal(t.hub.state('station/101').kind === 'station' && t.table.reads.hasBets(101), true, 'reading the table commits what waits first');
       assert.deepEqual(commits, [[101, 102, 103, 104, 105]], 'one durable commit for the five');
       assert.deepEqual(
         (await Promise.all(bets)).map((o) => o.ok),
@@ -130,7 +130,7 @@ describe('group commit of station commands', () => {
         'none acknowledged',
       );
       assert.deepEqual(commits, []);
-      assert.equal(u.table.hasBets(104) || u.table.hasBets(105), false, 'no bet stands that the ledger does not hold');
+      assert.equal(u.table.reads.hasBets(104) || u.table.reads.hasBets(105), false, 'no bet stands that the ledger does not hold');
       assert.equal(u.table.state.hold?.reason, 'ledger', 'the table holds, as for any refused journal write');
     } finally {
       u.close();
@@ -289,15 +289,15 @@ describe('group commit with a live round', () => {
   it('deals on after a window of bets: the close commits what waits first', async () => {
     const t = open();
     try {
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       const ps = [101, 102].map((s) => bet(t, s));
       // The betting countdown ends before the window: the close steps after the bets that came first.
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       assert.deepEqual(
         (await Promise.all(ps)).map((o) => o.ok),
         [true, true],
       );
-      assert.equal(t.table.view().phase, 'dealing');
+      assert.equal(t.table.reads.view().phase, 'dealing');
       assert.equal(t.ledger.credit(101), 90_000, 'staked at the close');
     } finally {
       t.close();

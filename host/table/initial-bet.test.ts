@@ -12,7 +12,7 @@ const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
   submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 describe('additional bets without the initial bet (Macau 2009 Art. 13)', () => {
@@ -27,8 +27,8 @@ describe('additional bets without the initial bet (Macau 2009 Art. 13)', () => {
       assert.equal(place(t, 1, { bet: side }, 10_000).ok, true, 'placed: the main bet may still follow');
       assert.equal(place(t, 2, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(t, 2, { bet: side }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing', 'the round started: the close did not throw');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing', 'the round started: the close did not throw');
       assert.equal(t.ledger.credit(1), 100_000, 'nothing of station 1 moved');
       assert.equal(t.ledger.credit(2), 80_000, 'station 2 staked its main and additional bets');
       const s = t.hub.state('station/1');
@@ -51,10 +51,10 @@ describe('additional bets without the initial bet (Macau 2009 Art. 13)', () => {
       credit(t.ledger, 3, 50_000);
       burnShoeStart(t);
       assert.equal(place(t, 3, { bet: side } as Spot, 10_000).ok, true);
-      const round = t.table.view().roundId;
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'betting');
-      assert.notEqual(t.table.view().roundId, round, 'a new betting window');
+      const round = t.table.reads.view().roundId;
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'betting');
+      assert.notEqual(t.table.reads.view().roundId, round, 'a new betting window');
       assert.equal(t.ledger.credit(3), 50_000);
     } finally {
       t.close();

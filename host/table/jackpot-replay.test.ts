@@ -92,7 +92,7 @@ describe('etg round replays the live table’s Portugal jackpot rounds (rules 38
     try {
       credit(t.ledger, 1, 1_000_000);
       credit(t.ledger, 2, 1_000_000);
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       const rounds: string[] = [];
       /** One round: both seats bet main and the chip; the cards and decisions (`1:stand`) as scripted. */
       const play = (script: string) => {
@@ -100,16 +100,16 @@ describe('etg round replays the live table’s Portugal jackpot rounds (rules 38
           assert.equal(place(t, s, { bet: 'main' }, 10_000).ok, true);
           assert.equal(place(t, s, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
         }
-        t.clock.runOut(t.table.view().endsAt);
-        const roundId = t.table.view().roundId ?? assert.fail('no round');
+        t.clock.runOut(t.table.reads.view().endsAt);
+        const roundId = t.table.reads.view().roundId ?? assert.fail('no round');
         for (const x of script.split(' ')) {
           const d = /^([12]):(.+)$/.exec(x);
           if (d) assert.equal(decide(t, Number(d[1]), d[2] ?? '').ok, true, x);
           else t.table.shoe.onCard(parseCard(x));
         }
-        assert.equal(t.table.view().phase, 'results', script);
+        assert.equal(t.table.reads.view().phase, 'results', script);
         rounds.push(roundId);
-        t.clock.runOut(t.table.view().endsAt);
+        t.clock.runOut(t.table.reads.view().endsAt);
       };
       // Seat 1 17, seat 2 18, against 19: both lose; the chips only feed the pools.
       play('9S 8D TD TH 8H 9C 1:stand 2:stand');

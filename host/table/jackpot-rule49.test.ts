@@ -30,21 +30,21 @@ const decide = (t: TestTable, station: number, action: string) =>
 /** Seat 1: main 10,000 and the jackpot chip; three sevens (an award of 20,000, rule 43) after a split of the first two. */
 function threeSevens(t: TestTable): string {
   credit(t.ledger, 1, 1_000_000);
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
   assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
   assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
-  t.clock.runOut(t.table.view().endsAt);
+  t.clock.runOut(t.table.reads.view().endsAt);
   for (const x of '7S TD 7H 9C split 7D stand 5S stand'.split(' ')) {
     if (/^[2-9TJQKA][SHDC]$/.test(x)) t.table.shoe.onCard(parseCard(x));
     else assert.equal(decide(t, 1, x).ok, true, x);
   }
-  assert.equal(t.table.view().phase, 'results');
-  return t.table.view().roundId;
+  assert.equal(t.table.reads.view().phase, 'results');
+  return t.table.reads.view().roundId;
 }
 
 /** The round still on the table: its results, its cards, the dealer told to leave them, no countdown, no betting. */
 function heldOnTable(t: TestTable, roundId: string): void {
-  const v = t.table.view();
+  const v = t.table.reads.view();
   assert.equal(v.roundId, roundId);
   assert.equal(v.phase, 'results');
   assert.equal(v.endsAt, null, 'no countdown: the cards stay until paid');
@@ -71,7 +71,7 @@ describe('Portugal rule 49: the cards stay on the table until the jackpot is pai
     try {
       const roundId = threeSevens(t);
       // The results' time passes, and again: the round stays.
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       heldOnTable(t, roundId);
       t.clock.advance(600_000);
       heldOnTable(t, roundId);
@@ -81,13 +81,13 @@ describe('Portugal rule 49: the cards stay on the table until the jackpot is pai
       assert.equal(t.floor.handpays.confirm(owed?.requestTxId ?? '', 'att-1', 'sup-1').ok, true);
       const paid = [...entriesOfTypes(t.ledger, ['table.input'])].at(-1);
       assert.match(paid?.body ?? '', /"kind":"jackpot-paid"/, 'journalled as the table input');
-      const v = t.table.view();
+      const v = t.table.reads.view();
       assert.equal(v.roundId, roundId, 'paid: the results show for their time, then the cards are collected');
       assert.notEqual(v.endsAt, null);
       assert.equal(v.cue?.kind === 'jackpot-unpaid', false);
       t.clock.runOut(v.endsAt);
-      assert.equal(t.table.view().phase, 'betting');
-      assert.notEqual(t.table.view().roundId, roundId);
+      assert.equal(t.table.reads.view().phase, 'betting');
+      assert.notEqual(t.table.reads.view().roundId, roundId);
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
@@ -100,15 +100,15 @@ describe('Portugal rule 49: the cards stay on the table until the jackpot is pai
     let t: TestTable | null = null;
     try {
       const roundId = threeSevens(first);
-      first.clock.runOut(first.table.view().endsAt);
+      first.clock.runOut(first.table.reads.view().endsAt);
       first.stop();
       t = testTable(portugal(10_000, dir));
-      t.clock.runOut(t.table.view().endsAt ?? 0);
+      t.clock.runOut(t.table.reads.view().endsAt ?? 0);
       heldOnTable(t, roundId);
       const [owed] = t.floor.handpays.pending();
       assert.equal(t.floor.handpays.confirm(owed?.requestTxId ?? '', 'att-1', 'sup-1').ok, true);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'betting');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'betting');
     } finally {
       if (t) t.close();
       else first.close();
@@ -120,10 +120,10 @@ describe('Portugal rule 49: the cards stay on the table until the jackpot is pai
     try {
       const roundId = threeSevens(t);
       assert.deepEqual(t.floor.handpays.pending(), []);
-      assert.equal(t.table.view().cue?.kind === 'jackpot-unpaid', false);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'betting');
-      assert.notEqual(t.table.view().roundId, roundId);
+      assert.equal(t.table.reads.view().cue?.kind === 'jackpot-unpaid', false);
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'betting');
+      assert.notEqual(t.table.reads.view().roundId, roundId);
     } finally {
       t.close();
     }
@@ -135,7 +135,7 @@ describe('Portugal rule 49: the cards stay on the table until the jackpot is pai
       threeSevens(t);
       const r = t.table.input({ kind: 'jackpot-paid', at: Date.now(), handpay: 'someone-else:handpay' });
       assert.equal(r.ok, false);
-      assert.equal(t.table.view().cue?.kind, 'jackpot-unpaid');
+      assert.equal(t.table.reads.view().cue?.kind, 'jackpot-unpaid');
     } finally {
       t.close();
     }

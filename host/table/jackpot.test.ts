@@ -29,15 +29,15 @@ const decide = (t: TestTable, station: number, action: string) =>
 const pool = (t: TestTable, level: string) => -t.ledger.balance(account.jackpotPool(level));
 
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 /** One round at seat 1: main 10,000 (the table's minimum, rule 14) and the jackpot chip; the cards and decisions as scripted. */
 function playRound(t: TestTable, script: string) {
   assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
   assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
-  t.clock.runOut(t.table.view().endsAt);
-  assert.equal(t.table.view().phase, 'dealing');
+  t.clock.runOut(t.table.reads.view().endsAt);
+  assert.equal(t.table.reads.view().phase, 'dealing');
   for (const x of script.split(' ')) {
     if (/^[2-9TJQKA][SHDC]$/.test(x)) t.table.shoe.onCard(parseCard(x));
     else assert.equal(decide(t, 1, x).ok, true, x);
@@ -66,8 +66,8 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       burnShoeStart(t);
       assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing');
       assert.equal(t.ledger.credit(1), 1_000_000 - 10_000 - PROGRAM.stake, 'the chip left the credit at the close');
       const journal = [...t.ledger.entries(1)].map((e) => ({
         type: e.type,
@@ -95,8 +95,8 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
       credit(t.ledger, 2, 1_000_000);
       assert.equal(place(t, 2, { bet: 'main' }, 10_000).ok, true, 'station 2 plays: the round is dealt');
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing');
       assert.equal(t.ledger.credit(1), 1_000_000, 'nothing moved');
       const s = t.hub.state('station/1');
       assert.ok(s.kind === 'station');
@@ -116,12 +116,12 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       burnShoeStart(t);
       // A losing round: the chip goes, 20% of it to the pools (16 main, 4 minor) and the start values are journalled.
       playRound(t, '9S TD 8H 9C stand');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(pool(t, 'main'), 1_000_016);
       assert.equal(pool(t, 'minor'), 1_000_004);
       assert.equal(t.ledger.credit(1), 1_000_000 - 10_100);
       // 7-7 split, 7D to the first hand: three sevens among the player's first three cards (20,000 from minor).
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       playRound(t, '7S TD 7H 9C split 7D stand 5S stand');
       const m = t.ledger.meters('table');
       assert.equal(m['progressiveContributions.main'], 32);
@@ -248,16 +248,16 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
     credit(first.ledger, 1, 1_000_000);
     burnShoeStart(first);
     playRound(first, '9S TD 8H 9C stand');
-    const pools = first.table.progressive()?.levels.map((l) => [l.level, l.pool]);
+    const pools = first.table.reads.progressive()?.levels.map((l) => [l.level, l.pool]);
     first.stop();
     const t = testTable({ ...portugal(), dir });
     try {
       assert.deepEqual(
-        t.table.progressive()?.levels.map((l) => [l.level, l.pool]),
+        t.table.reads.progressive()?.levels.map((l) => [l.level, l.pool]),
         pools,
       );
       assert.deepEqual(t.tilts.list(), []);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       playRound(t, '7S TD 7H 9C split 7D stand 5S stand');
       assert.equal(pool(t, 'minor'), 1_000_000);
       assert.equal(verifyLedger(t.ledger).ok, true);

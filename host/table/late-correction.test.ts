@@ -14,7 +14,7 @@ function cards(t: TestTable, codes: string): void {
 }
 
 function burnShoeStart(t: TestTable): void {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 const decide = (t: TestTable, action: 'stand' | 'hit') => submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action }));
@@ -25,8 +25,8 @@ function settledRound(profile: 'macau-2009' | 'portugal-2001'): { t: TestTable; 
   credit(t.ledger, 1, 100_000);
   burnShoeStart(t);
   assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-  t.clock.runOut(t.table.view().endsAt);
-  const roundId = t.table.view().roundId;
+  t.clock.runOut(t.table.reads.view().endsAt);
+  const roundId = t.table.reads.view().roundId;
   assert.ok(roundId);
   if (profile === 'portugal-2001') {
     // Rule 18: no standing on 11; the hit makes 21; the dealer's 6 + 10 draws the ace: 17.
@@ -38,7 +38,7 @@ function settledRound(profile: 'macau-2009' | 'portugal-2001'): { t: TestTable; 
     assert.equal(decide(t, 'stand').ok, true);
     cards(t, 'TH AS');
   }
-  assert.equal(t.table.view().phase, 'results');
+  assert.equal(t.table.reads.view().phase, 'results');
   assert.equal(t.ledger.round(roundId)?.status, 'settled');
   return { t, roundId };
 }
@@ -52,7 +52,7 @@ describe('a correction made after its round settled (Macau 2009 Art. 6 1), Portu
       const { t, roundId } = settledRound(profile);
       try {
         cards(t, '4C'); // the dealer draws once more, after standing
-        assert.equal(t.table.holdState()?.reason, 'extra-card');
+        assert.equal(t.table.reads.holdState()?.reason, 'extra-card');
         assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
         const entries = [...t.ledger.entries(1)].filter((e) => e.type === 'misread');
         const payloads = entries.map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);

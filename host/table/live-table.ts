@@ -53,6 +53,28 @@ export interface NamedCommands {
   decide(station: number, action: DecisionAction, amount?: number): Outcome;
 }
 
+/** What the screens, the service pages and the devices read of the table: projections of its state, nothing changed. */
+export interface TableReads {
+  view(): RoundViewData;
+  tableExtras(seats: number): TableExtras;
+  /** The current shoe's coups (what its roads are laid out from: the station screens lay them out themselves), or undefined for a game without roads. */
+  coups(): readonly CoupSummary[] | undefined;
+  station(station: number): StationTableView;
+  /** Each station's own inputs, grouped once per state (the view hub compares them per station). */
+  stationInputs(): StationInputs;
+  /** The remote stations' totals per spot, for the table display (null: no remote stations). */
+  stadium(): StadiumView | null;
+  /** The progressive jackpot's pools (Portugal rules 38–50), null where the table plays none. */
+  progressive(): ProgressiveView | null;
+  cue(): DealerCue | null;
+  expectsCard(): boolean;
+  hasBets(station: number): boolean;
+  betweenRounds(): boolean;
+  holdState(): HoldState | null;
+  /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
+  cardsLeftInOldShoe(): CardCode[] | null;
+}
+
 /** Simulated mode's hold on the running countdown (tests, demos). */
 export interface Countdowns {
   /**
@@ -82,6 +104,8 @@ export interface LiveTable {
   readonly supervisor: SupervisorCommands;
   readonly commands: NamedCommands;
   readonly countdowns: Countdowns;
+  /** The projections: the round, the stations, the table display, the dealer's cue, the hold (table-reads.ts). */
+  readonly reads: TableReads;
   /** Feeds one input; the outcome says whether it was taken (a command may be refused). */
   input(input: TableInput): Outcome;
   /**
@@ -92,24 +116,6 @@ export interface LiveTable {
   submit(command: StationCommand): Outcome | Promise<Outcome>;
   setFaults(gates: FaultGates): void;
   configure(params: TableParams): void;
-  view(): RoundViewData;
-  tableExtras(seats: number): TableExtras;
-  /** The current shoe's coups (what its roads are laid out from: the station screens lay them out themselves), or undefined for a game without roads. */
-  coups(): readonly CoupSummary[] | undefined;
-  station(station: number): StationTableView;
-  /** Each station's own inputs, grouped once per state (the view hub compares them per station). */
-  stationInputs(): StationInputs;
-  /** The remote stations' totals per spot, for the table display (null: no remote stations). */
-  stadium(): StadiumView | null;
-  /** The progressive jackpot's pools (Portugal rules 38–50), null where the table plays none. */
-  progressive(): ProgressiveView | null;
-  cue(): DealerCue | null;
-  expectsCard(): boolean;
-  hasBets(station: number): boolean;
-  betweenRounds(): boolean;
-  holdState(): HoldState | null;
-  /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
-  cardsLeftInOldShoe(): CardCode[] | null;
   onChange(listener: () => void): () => void;
   stop(): void;
 }

@@ -8,7 +8,7 @@ import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 // table: offered only where the table's configuration has it with the authorisation reference.
 
 function burnShoeStart(t: TestTable): void {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('3C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('3C'));
 }
 
 describe('«6 Sortudo» (Lucky 6) at the live baccarat table', () => {
@@ -31,11 +31,11 @@ describe('«6 Sortudo» (Lucky 6) at the live baccarat table', () => {
       credit(t.ledger, 1, 50_000);
       burnShoeStart(t);
       assert.equal(t.table.commands.placeBet(1, { bet: 'lucky6' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing', JSON.stringify(t.table.view()).slice(0, 400));
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing', JSON.stringify(t.table.reads.view()).slice(0, 400));
       // P 5 draws T → 5; B 6 on two cards stands and wins.
       for (const c of 'TS 2H 5D 4C TH'.split(' ')) t.table.shoe.onCard(parseCard(c));
-      assert.equal(t.table.view().phase, 'results', JSON.stringify(t.table.view()).slice(0, 600));
+      assert.equal(t.table.reads.view().phase, 'results', JSON.stringify(t.table.reads.view()).slice(0, 600));
       assert.equal(t.ledger.credit(1), 50_000 + 120_000);
       const [round] = t.ledger.recall({ station: 1 });
       const line = round?.lines.find((l) => l.bet === 'lucky6');

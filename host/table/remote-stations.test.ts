@@ -23,7 +23,7 @@ describe('remote stations at baccarat: their own spots, the stadium box', () => 
   it('bets on its own spots, is settled by the coup like a seat and paid at its own station; the table display shows the stadium', () => {
     const t = testTable({ game: 'baccarat', config: { remoteStations: 3 } });
     try {
-      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       credit(t.ledger, 101, 100_000);
       credit(t.ledger, 102, 100_000);
       credit(t.ledger, 1, 100_000);
@@ -43,11 +43,11 @@ describe('remote stations at baccarat: their own spots, the stadium box', () => 
           { spot: { bet: 'tie' }, players: 1, total: 10_000 },
         ],
       });
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing');
       // Player 9 (4♠ 5♦), banker 7 (3♣ 4♥): both stand; the player wins.
       for (const c of ['4S', '3C', '5D', '4H']) t.table.shoe.onCard(parseCard(c));
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const lines = t.table.state.results ?? [];
       const remote = lines.filter((l) => l.seat === STADIUM_SEAT);
       assert.deepEqual(
@@ -62,7 +62,7 @@ describe('remote stations at baccarat: their own spots, the stadium box', () => 
       assert.equal(t.ledger.credit(102), 100_000);
       assert.equal(t.ledger.credit(1), 110_000);
       // The public round names no stadium line; each station has its own result.
-      assert.ok(t.table.view().results?.every((l) => l.seat !== STADIUM_SEAT));
+      assert.ok(t.table.reads.view().results?.every((l) => l.seat !== STADIUM_SEAT));
       const own = StationOwnState.parse(t.hub.state('station/102'));
       assert.equal(own.betting.roundNet, 0);
       assert.equal(own.seat, undefined, 'a remote station has no seat');
@@ -81,7 +81,7 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       credit(t.ledger, 103, 25_000);
       credit(t.ledger, 104, 100_000);
       assert.deepEqual(
-        t.table.station(101).betting.spots.map((s) => s.bet),
+        t.table.reads.station(101).betting.spots.map((s) => s.bet),
         ['main', 'tie'],
         'its own spots: the initial bet and the tie bet (Art. 7 n.3)',
       );
@@ -92,29 +92,29 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       assert.equal(place(t, 103, { bet: 'main' }, 20_000).ok, true);
       assert.equal(place(t, 104, { bet: 'main' }, 10_000).ok, true);
       assert.deepEqual(TableState.parse(t.hub.state('table')).stadium?.players, 4);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       // Art. 5: the seats' cards from the left, then the box's (the remote stations' one card), then the croupier's.
-      assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: 1 });
+      assert.deepEqual(t.table.reads.cue(), { kind: 'card', to: 'seat', seat: 1 });
       t.table.shoe.onCard(parseCard('KS'));
-      assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT });
+      assert.deepEqual(t.table.reads.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT });
       t.table.shoe.onCard(parseCard('7C'));
-      assert.deepEqual(t.table.cue(), { kind: 'card', to: 'dealer' });
+      assert.deepEqual(t.table.reads.cue(), { kind: 'card', to: 'dealer' });
       t.table.shoe.onCard(parseCard('7D'));
       // The box tied: 101, 103 and 104 choose (Art. 7 n.4); 102 bet the tie, whose main bet stands off (the profile's reading).
-      assert.deepEqual(t.table.cue(), { kind: 'decision', seat: STADIUM_SEAT });
-      const round = RoundView.parse(t.table.view());
+      assert.deepEqual(t.table.reads.cue(), { kind: 'decision', seat: STADIUM_SEAT });
+      const round = RoundView.parse(t.table.reads.view());
       assert.deepEqual(
         round.hands.find((h) => h.seat === STADIUM_SEAT),
         { owner: 'seat', seat: STADIUM_SEAT, cards: ['7C'], total: 7 },
         'the public round shows the box',
       );
-      const due = t.table.station(101).decision;
+      const due = t.table.reads.station(101).decision;
       // A timeout surrenders half (Art. 7 n.4 1)): war is the player's own doubling (n.5), never a default.
       assert.deepEqual([due?.seat, due?.legal, due?.default], [STADIUM_SEAT, ['war', 'surrender'], 'surrender']);
-      assert.equal(t.table.station(102).decision, null, 'a tie bettor has no choice');
-      assert.equal(t.table.station(1).decision, null, 'the seat won: nothing to decide');
-      assert.equal(t.table.station(103).decision?.default, 'surrender');
-      assert.equal(t.table.station(104).decision?.default, 'surrender', 'whatever credit it has');
+      assert.equal(t.table.reads.station(102).decision, null, 'a tie bettor has no choice');
+      assert.equal(t.table.reads.station(1).decision, null, 'the seat won: nothing to decide');
+      assert.equal(t.table.reads.station(103).decision?.default, 'surrender');
+      assert.equal(t.table.reads.station(104).decision?.default, 'surrender', 'whatever credit it has');
       const endsAt = due?.endsAt;
       assert.equal(refusal(decide(t, 102, 'war')), 'no-decision');
       assert.equal(refusal(decide(t, 1, 'war')), 'no-decision');
@@ -122,10 +122,10 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       t.clock.advance(1_000);
       assert.equal(decide(t, 101, 'war').ok, true);
       assert.equal(t.ledger.credit(101), 80_000, 'the raise is journalled with the decision');
-      assert.equal(t.table.station(101).decision, null);
-      assert.equal(t.table.station(104).decision?.endsAt, endsAt, "another station's decision leaves the one countdown running");
+      assert.equal(t.table.reads.station(101).decision, null);
+      assert.equal(t.table.reads.station(104).decision?.endsAt, endsAt, "another station's decision leaves the one countdown running");
       assert.equal(refusal(decide(t, 101, 'surrender')), 'no-decision', 'decided once');
-      assert.equal(t.table.cue()?.kind, 'decision', 'the others still decide');
+      assert.equal(t.table.reads.cue()?.kind, 'decision', 'the others still decide');
       // 103 and 104 let the time run out: each takes its own default.
       t.clock.runOut(endsAt ?? 0);
       const decisions = payloads(t, 'round.decision').map((d) => [d.seat, d.station, d.action, d.auto ?? false]);
@@ -136,15 +136,15 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       ]);
       // Art. 7 n.5: three burned, the box's war card, three burned, the croupier's.
       for (let i = 0; i < 3; i++) {
-        assert.deepEqual(t.table.cue(), { kind: 'card', to: 'burn', burnsLeft: 3 - i });
+        assert.deepEqual(t.table.reads.cue(), { kind: 'card', to: 'burn', burnsLeft: 3 - i });
         t.table.shoe.onCard(parseCard(['2C', '2D', '2H'][i] as string));
       }
-      assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT });
+      assert.deepEqual(t.table.reads.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT });
       t.table.shoe.onCard(parseCard('AS'));
       for (const c of ['3C', '3D', '3H']) t.table.shoe.onCard(parseCard(c));
-      assert.deepEqual(t.table.cue(), { kind: 'card', to: 'dealer' });
+      assert.deepEqual(t.table.reads.cue(), { kind: 'card', to: 'dealer' });
       t.table.shoe.onCard(parseCard('5H'));
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const lines = (t.table.state.results ?? []).map((l) => [l.station, l.seat, l.bet, l.stake, l.net, l.rule]);
       assert.deepEqual(lines, [
         [1, 1, 'main', 10_000, 10_000, 'macau-war [art.7] n.1'],
@@ -159,7 +159,7 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
         [110_000, 110_000, 200_000, 15_000, 95_000],
       );
       // The public round names no stadium line; each station sees its own result only.
-      assert.ok(t.table.view().results?.every((l) => l.seat !== STADIUM_SEAT));
+      assert.ok(t.table.reads.view().results?.every((l) => l.seat !== STADIUM_SEAT));
       for (const [station, net] of [
         [101, 10_000],
         [102, 100_000],
@@ -186,13 +186,13 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       credit(t.ledger, 102, 100_000);
       assert.equal(place(t, 101, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(t, 102, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT }, 'no seat bet: the box is dealt first');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.deepEqual(t.table.reads.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT }, 'no seat bet: the box is dealt first');
       t.table.shoe.onCard(parseCard('9C'));
       t.table.shoe.onCard(parseCard('9D'));
       assert.equal(decide(t, 101, 'surrender').ok, true);
       assert.equal(decide(t, 102, 'surrender').ok, true);
-      assert.equal(t.table.view().phase, 'results', 'no war card is awaited');
+      assert.equal(t.table.reads.view().phase, 'results', 'no war card is awaited');
       assert.deepEqual(
         [101, 102].map((s) => t.ledger.credit(s)),
         [95_000, 95_000],
@@ -210,7 +210,7 @@ describe('remote stations at blackjack: behind a seat only (Macau 2009 Art. 20)'
     const t = testTable({ game: 'blackjack', config: { remoteStations: 5 } });
     try {
       for (const s of [1, 101, 102, 103]) credit(t.ledger, s, 100_000);
-      const spots = t.table.station(101).betting.spots;
+      const spots = t.table.reads.station(101).betting.spots;
       // Only spots on the seats: behind them, and the additional bets Art. 13 1)-3) lets any player place on a seat's hand.
       assert.ok(
         spots.every((s) => 'seat' in s),

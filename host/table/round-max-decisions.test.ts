@@ -12,7 +12,7 @@ const CAPPED = { profileOptions: { dealProcedure: 'macau-3', holeCard: 'peek' },
 function open(roundMax: number): TestTable {
   const t = testTable({ game: 'blackjack', config: { roundMax, ...CAPPED } });
   credit(t.ledger, 1, 100_000);
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
   return t;
 }
 
@@ -25,14 +25,14 @@ describe("the table's maximum per round counts what the round's decisions put in
     const t = open(30_000);
     try {
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       dealt(t, '5S 6H 6D 9C'); // seat 1: 11 against a 6; the hole card checked
-      assert.ok(t.table.station(1).decision?.legal.includes('double'));
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('double'));
       const over = t.table.commands.decide(1, 'double');
       assert.equal(!over.ok && over.refusal, 'over-round-max');
       assert.match(!over.ok ? over.reason : '', /maximum of 30000 for the round \(macau-2009 art\.5 n\.2 3\)\(8\)\)/);
       assert.equal(t.ledger.credit(1), 80_000, 'nothing more was taken');
-      assert.ok(t.table.station(1).decision?.legal.includes('double'), 'the decision is still due');
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('double'), 'the decision is still due');
       assert.deepEqual(t.table.commands.decide(1, 'hit'), { ok: true });
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
@@ -44,9 +44,9 @@ describe("the table's maximum per round counts what the round's decisions put in
     const t = open(30_000);
     try {
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       dealt(t, '8S 6H 8D 9C'); // seat 1: a pair of eights against a 6
-      assert.ok(t.table.station(1).decision?.legal.includes('split'));
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('split'));
       const over = t.table.commands.decide(1, 'split');
       assert.equal(!over.ok && over.refusal, 'over-round-max');
       assert.equal(t.ledger.credit(1), 80_000, 'nothing more was taken');
@@ -60,7 +60,7 @@ describe("the table's maximum per round counts what the round's decisions put in
     const t = open(40_000);
     try {
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       dealt(t, '5S 6H 6D 9C');
       assert.deepEqual(t.table.commands.decide(1, 'double'), { ok: true });
       assert.equal(t.ledger.credit(1), 60_000);
@@ -77,9 +77,9 @@ describe("the table's maximum per round counts what the round's decisions put in
       const t = open(roundMax);
       try {
         assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
-        t.clock.runOut(t.table.view().endsAt);
+        t.clock.runOut(t.table.reads.view().endsAt);
         dealt(t, '5S AH 6D 9C'); // an ace up: insurance is offered once the hole card is dealt (procedure 3)
-        assert.ok(t.table.station(1).decision?.legal.includes('insurance'));
+        assert.ok(t.table.reads.station(1).decision?.legal.includes('insurance'));
         // Macau's insurance is half the main bet (Art. 12 n.1): 10,000 on 20,000.
         const r = t.table.commands.decide(1, 'insurance', 10_000);
         if (taken) {
@@ -88,7 +88,7 @@ describe("the table's maximum per round counts what the round's decisions put in
         } else {
           assert.equal(!r.ok && r.refusal, 'over-round-max');
           assert.equal(t.ledger.credit(1), 80_000);
-          assert.ok(t.table.station(1).decision?.legal.includes('decline-insurance'), 'the offer is still due');
+          assert.ok(t.table.reads.station(1).decision?.legal.includes('decline-insurance'), 'the offer is still due');
           assert.deepEqual(t.table.commands.decide(1, 'decline-insurance'), { ok: true });
         }
       } finally {

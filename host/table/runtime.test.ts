@@ -26,7 +26,7 @@ describe('the table runtime', () => {
     const r = c.commands.placeBet(1, { bet: 'main' }, 10_000);
     assert.equal(r.ok, false);
     assert.match(!r.ok ? r.reason : '', /new bets are stopped/);
-    assert.equal(c.station(1).betting.open, false);
+    assert.equal(c.reads.station(1).betting.open, false);
     c.setFaults({ halted: null, newBetsStopped: null, disabled: [] });
     assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
   });
@@ -35,7 +35,7 @@ describe('the table runtime', () => {
     const { c } = make();
     assert.match(JSON.stringify(c.commands.placeBet(1, { bet: 'main' }, 100_001)), /not enough credit/);
     assert.match(JSON.stringify(c.commands.placeBet(1, { bet: 'main' }, 2_000_000)), /over the maximum/);
-    assert.deepEqual(c.station(1).betting.bets, []);
+    assert.deepEqual(c.reads.station(1).betting.bets, []);
   });
 
   it('Portugal rule 14: a bet is the minimum or a multiple of it; anything else is refused, naming the rule', () => {
@@ -47,7 +47,7 @@ describe('the table runtime', () => {
     assert.equal(!odd.ok && odd.refusal, 'not-a-multiple');
     assert.match(!odd.ok ? odd.reason : '', /minimum of 10000 or a multiple of it \(portugal-2001 rule 14\)/);
     assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
-    assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 20_000 }]);
+    assert.deepEqual(t.table.reads.station(1).betting.bets, [{ bet: 'main', amount: 20_000 }]);
   });
 
   it('a Macau table takes any amount within its limits (no rule 14 there)', () => {
@@ -75,16 +75,16 @@ describe('the table runtime', () => {
   it('ends the running countdown at once when asked (a dealer\'s "no more bets"), journalled as its timer', () => {
     const { c } = make();
     assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-    assert.equal(c.view().phase, 'betting');
+    assert.equal(c.reads.view().phase, 'betting');
     assert.equal(c.countdowns.end('results'), false, 'only the kind named');
-    assert.equal(c.view().phase, 'betting');
+    assert.equal(c.reads.view().phase, 'betting');
     assert.equal(c.countdowns.end('betting'), true);
-    assert.equal(c.view().phase, 'dealing', 'betting closed before its time');
+    assert.equal(c.reads.view().phase, 'dealing', 'betting closed before its time');
     assert.equal(ledger.credit(1), 100_000 - 10_000, 'the bet was taken as at the end of the window');
     assert.equal(c.countdowns.end('betting'), false, 'no countdown runs while the cards are dealt');
     // The window's own timer, were it still set, would fire into a countdown already replaced.
     table.clock.advance(3_600_000);
-    assert.equal(c.view().phase, 'dealing');
+    assert.equal(c.reads.view().phase, 'dealing');
     assert.equal(verifyLedger(ledger).ok, true);
   });
 
@@ -94,22 +94,22 @@ describe('the table runtime', () => {
     assert.equal(c.countdowns.freeze('decision'), false, 'only the kind named');
     assert.equal(c.countdowns.freeze('betting'), true);
     table.clock.advance(3_600_000);
-    assert.equal(c.view().phase, 'betting', 'the window outlived its time');
+    assert.equal(c.reads.view().phase, 'betting', 'the window outlived its time');
     assert.equal(c.countdowns.end('betting'), true);
-    assert.equal(c.view().phase, 'dealing');
+    assert.equal(c.reads.view().phase, 'dealing');
   });
 
   it('settles a war coup through the ledger, with the rule of each line', () => {
     const { c } = make();
     const before = ledger.credit(1);
     assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-    table.clock.runOut(c.view().endsAt);
-    assert.equal(c.view().phase, 'dealing');
+    table.clock.runOut(c.reads.view().endsAt);
+    assert.equal(c.reads.view().phase, 'dealing');
     assert.equal(ledger.credit(1), before - 10_000, 'the bet left the credit when betting closed');
     c.shoe.onCard(parseCard('7S')); // seat 1
     c.shoe.onCard(parseCard('9D')); // croupier: seat loses
-    assert.equal(c.view().phase, 'results');
-    assert.deepEqual(c.view().results, [{ seat: 1, bet: 'main', stake: 10_000, net: -10_000, rule: 'macau-war [art.7] n.2', owner: 'seat' }]);
+    assert.equal(c.reads.view().phase, 'results');
+    assert.deepEqual(c.reads.view().results, [{ seat: 1, bet: 'main', stake: 10_000, net: -10_000, rule: 'macau-war [art.7] n.2', owner: 'seat' }]);
     assert.equal(ledger.credit(1), before - 10_000);
   });
 
@@ -117,34 +117,34 @@ describe('the table runtime', () => {
     const { c } = make();
     const before = ledger.credit(1);
     assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-    table.clock.runOut(c.view().endsAt);
+    table.clock.runOut(c.reads.view().endsAt);
     c.shoe.onCard(parseCard('7S'));
     c.shoe.onCard(parseCard('7D')); // a tie: seat 1 must decide before any card
-    assert.equal(c.station(1).decision?.default, 'surrender');
+    assert.equal(c.reads.station(1).decision?.default, 'surrender');
     c.shoe.onCard(parseCard('5C'));
-    assert.equal(c.view().phase, 'hold');
-    assert.equal(c.view().hold, 'out-of-turn');
-    assert.equal(c.station(1).decision, null, 'nothing is decided on hold');
+    assert.equal(c.reads.view().phase, 'hold');
+    assert.equal(c.reads.view().hold, 'out-of-turn');
+    assert.equal(c.reads.station(1).decision, null, 'nothing is decided on hold');
     assert.match(JSON.stringify(c.commands.decide(1, 'war')), /no decision is due/);
     assert.deepEqual(c.supervisor.voidRound('card out of turn', ['supervisor-1', 'witness-2']), { ok: true });
     assert.equal(ledger.credit(1), before, 'every bet returned');
-    assert.equal(c.view().phase, 'results');
-    assert.equal(c.view().hold, null);
+    assert.equal(c.reads.view().phase, 'results');
+    assert.equal(c.reads.view().hold, null);
   });
 
   it('takes the stated default when a decision times out, and journals it as automatic', () => {
     const { c } = make();
     const before = ledger.credit(1);
     assert.deepEqual(c.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-    table.clock.runOut(c.view().endsAt);
+    table.clock.runOut(c.reads.view().endsAt);
     c.shoe.onCard(parseCard('8S'));
     c.shoe.onCard(parseCard('8D'));
-    const roundId = c.view().roundId;
-    table.clock.runOut(c.station(1).decision!.endsAt);
+    const roundId = c.reads.view().roundId;
+    table.clock.runOut(c.reads.station(1).decision!.endsAt);
     const decision = lastPayload(ledger, 'round.decision');
     assert.deepEqual([decision.action, decision.auto, decision.roundId], ['surrender', true, roundId], 'journalled as automatic');
     assert.deepEqual(
-      (c.view().results ?? []).map((l) => [l.net, l.rule]),
+      (c.reads.view().results ?? []).map((l) => [l.net, l.rule]),
       [[-5_000, 'macau-war [art.7] n.4 al.1']],
     );
     assert.equal(ledger.credit(1), before - 5_000, 'half the initial bet lost; nothing more was staked');
@@ -166,15 +166,15 @@ function lastPayload(ledger: Ledger, type: string): Record<string, unknown> {
 /** Feeds the shoe-start burns of a new blackjack shoe (a run of low cards). */
 function burnShoeStart(t: TestTable): void {
   const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-  for (let i = 0; t.table.view().phase === 'betting' && t.table.cue()?.kind === 'card'; i++)
+  for (let i = 0; t.table.reads.view().phase === 'betting' && t.table.reads.cue()?.kind === 'card'; i++)
     t.table.shoe.onCard(parseCard(low[i % low.length] as string), 900 + i);
-  assert.equal(t.table.cue(), null, 'the shoe-start burns are done');
+  assert.equal(t.table.reads.cue(), null, 'the shoe-start burns are done');
 }
 
 /** Deals what the round asks for, card by card, until it asks for a decision or is done. */
 function deal(t: TestTable, cards: string[]): void {
   for (const code of cards) {
-    assert.equal(t.table.cue()?.kind, 'card', `a card is expected for ${code}: ${JSON.stringify(t.table.view())}`);
+    assert.equal(t.table.reads.cue()?.kind, 'card', `a card is expected for ${code}: ${JSON.stringify(t.table.reads.view())}`);
     t.table.shoe.onCard(parseCard(code));
   }
 }
@@ -187,20 +187,20 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       credit(t.ledger, 2, 50_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit');
       assert.equal(t.table.commands.placeBet(2, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       deal(t, ['8S', '8H', '8D']); // seat 1 and seat 2 both tie the croupier
-      const one = t.table.station(1).decision;
+      const one = t.table.reads.station(1).decision;
       assert.deepEqual([one?.legal, one?.default], [['war', 'surrender'], 'surrender']);
       t.clock.runOut(one?.endsAt ?? null);
       assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'seat', 'action', 'auto'), [1, 'surrender', true]);
       // Seat 2 could cover the raise: war is still only the player's own act («o jogador dobra a aposta inicial», n.5).
-      const two = t.table.station(2).decision;
+      const two = t.table.reads.station(2).decision;
       assert.equal(two?.default, 'surrender');
       t.clock.runOut(two?.endsAt ?? null);
       assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'seat', 'action', 'auto'), [2, 'surrender', true]);
-      assert.equal(t.table.view().phase, 'results', 'the round settled: no war was dealt');
+      assert.equal(t.table.reads.view().phase, 'results', 'the round settled: no war was dealt');
       assert.deepEqual(
-        (t.table.view().results ?? []).map((l) => [l.seat, l.net, l.rule]),
+        (t.table.reads.view().results ?? []).map((l) => [l.seat, l.net, l.rule]),
         [
           [1, -5_000, 'macau-war [art.7] n.4 al.1'],
           [2, -5_000, 'macau-war [art.7] n.4 al.1'],
@@ -208,7 +208,7 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       );
       assert.deepEqual([t.ledger.credit(1), t.ledger.credit(2)], [5_000, 45_000], 'no credit was staked without the player');
       t.clock.advance(t.config.timings.resultsMs);
-      assert.equal(t.table.view().phase, 'betting', 'the next window opens');
+      assert.equal(t.table.reads.view().phase, 'betting', 'the next window opens');
     } finally {
       t.close();
     }
@@ -219,9 +219,9 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       credit(t.ledger, 1, 30_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       deal(t, ['9S', '9H']);
-      assert.equal(t.table.station(1).decision?.default, 'surrender');
+      assert.equal(t.table.reads.station(1).decision?.default, 'surrender');
       assert.equal(t.ledger.credit(1), 20_000);
       assert.deepEqual(t.table.commands.decide(1, 'war'), { ok: true });
       assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'action', 'auto'), ['war', undefined]);
@@ -237,13 +237,13 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       credit(t.ledger, 1, 30_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(t.table.commands.placeBet(1, { bet: 'tie' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       deal(t, ['JS', 'JH']);
-      assert.equal(t.table.station(1).decision?.default, 'surrender');
-      t.clock.runOut(t.table.station(1).decision?.endsAt ?? null);
+      assert.equal(t.table.reads.station(1).decision?.default, 'surrender');
+      t.clock.runOut(t.table.reads.station(1).decision?.endsAt ?? null);
       assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'action', 'auto'), ['surrender', true]);
       assert.deepEqual(
-        (t.table.view().results ?? []).map((l) => [String(l.bet), l.net, l.rule]),
+        (t.table.reads.view().results ?? []).map((l) => [String(l.bet), l.net, l.rule]),
         [
           ['main', -5_000, 'macau-war [art.7] n.4 al.1'],
           ['tie', 100_000, 'macau-war [art.7] n.3'],
@@ -264,13 +264,13 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       credit(l, 1, 50_000);
       const c = t.table;
       assert.equal(c.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(c.view().endsAt);
+      t.clock.runOut(c.reads.view().endsAt);
       c.shoe.onCard(parseCard('5S'));
       c.shoe.onCard(parseCard('5H'));
-      t.clock.runOut(c.station(1).decision?.endsAt ?? null);
-      assert.deepEqual([c.view().phase, c.view().hold, c.view().endsAt], ['hold', 'default-refused', null]);
+      t.clock.runOut(c.reads.station(1).decision?.endsAt ?? null);
+      assert.deepEqual([c.reads.view().phase, c.reads.view().hold, c.reads.view().endsAt], ['hold', 'default-refused', null]);
       const held = lastPayload(l, 'misread');
-      assert.deepEqual([held.detail, held.resolution, held.roundId], ['default-refused', 'pending', c.view().roundId]);
+      assert.deepEqual([held.detail, held.resolution, held.roundId], ['default-refused', 'pending', c.reads.view().roundId]);
       assert.deepEqual(c.supervisor.voidRound('default refused at a tie', ['sup-1', 'wit-2']), { ok: true });
       assert.equal(l.credit(1), 50_000, 'every bet returned');
       assert.equal(verifyLedger(l).ok, true);
@@ -293,10 +293,10 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       deal(t, ['6S', '6H']);
-      t.clock.runOut(t.table.station(1).decision?.endsAt ?? null);
-      assert.deepEqual([t.table.view().phase, t.table.view().hold], ['hold', 'default-refused']);
+      t.clock.runOut(t.table.reads.station(1).decision?.endsAt ?? null);
+      assert.deepEqual([t.table.reads.view().phase, t.table.reads.view().hold], ['hold', 'default-refused']);
       assert.equal(t.ledger.credit(1), 40_000, 'the raise was not taken');
       assert.equal([...t.ledger.entries(1)].filter((e) => e.type === 'round.decision').length, 0, 'no decision journalled');
     } finally {
@@ -310,12 +310,12 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       burnShoeStart(t);
       credit(t.ledger, 1, 10_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       deal(t, ['TS', 'AH', '7D']); // seat 1: T, dealer: A (no hole card), seat 1: 7 → 17
-      const offer = t.table.station(1).decision;
+      const offer = t.table.reads.station(1).decision;
       assert.deepEqual([offer?.legal, offer?.default], [['insurance', 'decline-insurance'], 'decline-insurance']);
       t.clock.runOut(offer?.endsAt ?? null);
-      const play = t.table.station(1).decision;
+      const play = t.table.reads.station(1).decision;
       assert.ok(play?.legal.includes('stand'));
       assert.equal(play?.default, 'stand');
       t.clock.runOut(play?.endsAt ?? null);
@@ -330,7 +330,7 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
         ],
       );
       deal(t, ['9C']); // dealer: A 9 → 20
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 0, '17 against 20 loses');
     } finally {
       t.close();
@@ -343,18 +343,18 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       burnShoeStart(t);
       credit(t.ledger, 1, 10_000);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit: no double can be covered');
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       // Portugal deals a hole card: seat, dealer, seat, dealer's hole.
-      for (let i = 0; i < 6 && t.table.cue()?.kind === 'card'; i++)
+      for (let i = 0; i < 6 && t.table.reads.cue()?.kind === 'card'; i++)
         t.table.shoe.onCard(parseCard((['5S', '9H', '4D', '8C', '2H', '3H'] as const)[i] as string));
-      const d = t.table.station(1).decision;
+      const d = t.table.reads.station(1).decision;
       assert.ok(d, 'a decision is due');
       assert.equal(d.legal.includes('stand'), false, `9 cannot stand: ${d.legal.join(',')}`);
       assert.equal(d.default, 'hit');
       t.clock.runOut(d.endsAt);
       const auto = lastPayload(t.ledger, 'round.decision');
       assert.deepEqual([auto.action, auto.auto], ['hit', true]);
-      assert.equal(t.table.cue()?.kind, 'card', 'the hit card is asked for: the round goes on');
+      assert.equal(t.table.reads.cue()?.kind, 'card', 'the hit card is asked for: the round goes on');
     } finally {
       t.close();
     }

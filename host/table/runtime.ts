@@ -1,31 +1,14 @@
 import type { Logger } from 'pino';
-import type { CardCode } from '../../engine/cards/card.js';
 import type { Effect, JournalRecord } from '../../engine/table/effects.js';
-import type { CoupSummary, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
+import type { GameDefinition, Outcome } from '../../engine/table/game.js';
 import { journalledInput, type TableInput } from '../../engine/table/inputs.js';
-import { cardsLeftInOldShoe, holdStateOf } from './hold-state.js';
-import type { Countdowns, HoldState, LiveTable, NamedCommands, ShoeFeed, SupervisorCommands } from './live-table.js';
+import type { Countdowns, LiveTable, NamedCommands, ShoeFeed, SupervisorCommands, TableReads } from './live-table.js';
 import { commandInput, type StationCommand } from './station-command.js';
-import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, TableParams, TableState } from '../../engine/table/state.js';
 import { step } from '../../engine/table/step.js';
-import {
-  projectStation,
-  projectTableExtras,
-  stationInputs,
-  tableExtrasInputs,
-  TABLE_EXTRAS_BY_CONTENT,
-  type TableExtrasInputs,
-  type RoundViewData,
-  type StadiumView,
-  type StationInputs,
-  type StationTableView,
-  type TableExtras,
-} from '../../engine/table/views.js';
 import { entryCredits, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
 import { CommandBatch, type GroupCommit } from './command-batch.js';
-import { memoOnInputs } from './memo-on-inputs.js';
-import { tableViews, type TableViews } from './table-views.js';
+import { TableReadModel } from './table-reads.js';
 import type { Timers } from './timers.js';
 
 export interface TableRuntimeDeps<S, R> {
@@ -37,7 +20,7 @@ export interface TableRuntimeDeps<S, R> {
   groupCommit?: GroupCommit;
 }
 
-export type { Countdowns, GameFacts, HoldState, LiveTable, NamedCommands, ShoeFeed, SupervisorCommands } from './live-table.js';
+export type { Countdowns, GameFacts, HoldState, LiveTable, NamedCommands, ShoeFeed, SupervisorCommands, TableReads } from './live-table.js';
 export type { StationCommand } from './station-command.js';
 
 /**
@@ -65,11 +48,8 @@ export class TableRuntime<S, R> implements LiveTable {
    * standing at the head goes into a checkpoint (ledger/checkpoint.ts).
    */
   private standsAt = -1;
-  /** The table display's own parts, memoised on what they are declared to read (engine/table/views.ts `TableExtrasInputs`). */
-  private readonly extras: (inputs: TableExtrasInputs) => TableExtras;
-  private inputs: { of: TableState<S, R>; inputs: StationInputs } | null = null;
-  /** The round and stadium views, each built again only when a field of the state it read was replaced (table-views.ts). */
-  private readonly views: TableViews<S, R>;
+  /** The projections, of the state as it stands once the commands waiting for their group commit are committed. */
+  readonly reads: TableReads;
   /** Station commands waiting for their group commit (null: each is committed as it comes). */
   private readonly batch: CommandBatch | null;
 
@@ -78,8 +58,7 @@ export class TableRuntime<S, R> implements LiveTable {
     state: TableState<S, R>,
   ) {
     this.current = state;
-    this.views = tableViews(d.game);
-    this.extras = memoOnInputs((i: TableExtrasInputs) => projectTableExtras(i, d.game), TABLE_EXTRAS_BY_CONTENT);
+    this.reads = new TableReadModel(d.game, () => this.state);
     this.batch = d.groupCommit ? new CommandBatch(d.groupCommit, d.timers, (inputs) => this.commitTogether(inputs)) : null;
     this.unlisten = d.ledger.onAppended((entries) => this.othersWrote(entries));
     this.unprovide = d.ledger.provideTableSnapshot(() =>
@@ -419,83 +398,5 @@ export class TableRuntime<S, R> implements LiveTable {
 
   configure(params: TableParams): void {
     this.input({ kind: 'configure', at: this.now(), params });
-  }
-
-  /* ─────────────── reads ─────────────── */
-
-  /**
-   * The public round, built again only when what it shows changed: a chip on a spot, a credit or
-   * a fault gate leaves it (and every view that holds it) as it was.
-   */
-  view(): RoundViewData {
-    this.settle();
-    return this.views.round(this.current);
-  }
-
-  /** The table display's parts, built again only when one of their declared inputs moved (the roads are the costly part). */
-  tableExtras(seats: number): TableExtras {
-    this.settle();
-    return this.extras(tableExtrasInputs(this.current, this.d.game, seats));
-  }
-
-  /** The current shoe's coups (baccarat: what its roads are laid out from), the same array until a coup is added; undefined for a game without roads. */
-  coups(): readonly CoupSummary[] | undefined {
-    this.settle();
-    return this.d.game.coups?.(this.current.shoe);
-  }
-
-  station(station: number): StationTableView {
-    this.settle();
-    return projectStation(this.current, this.d.game, station);
-  }
-
-  progressive(): ProgressiveView | null {
-    this.settle();
-    const s = this.current;
-    return this.d.game.progressive?.(s.shoe, s.round) ?? null;
-  }
-
-  stationInputs(): StationInputs {
-    this.settle();
-    const s = this.current;
-    if (this.inputs?.of === s) return this.inputs.inputs;
-    const inputs = stationInputs(s, this.d.game);
-    this.inputs = { of: s, inputs };
-    return inputs;
-  }
-
-  stadium(): StadiumView | null {
-    this.settle();
-    return this.views.stadium(this.current);
-  }
-
-  cue(): DealerCue | null {
-    this.settle();
-    return cueOf(this.current, this.d.game);
-  }
-
-  expectsCard(): boolean {
-    this.settle();
-    return expectsCard(this.current, this.d.game);
-  }
-
-  hasBets(station: number): boolean {
-    this.settle();
-    return hasBets(this.current, station);
-  }
-
-  betweenRounds(): boolean {
-    this.settle();
-    return betweenRounds(this.current);
-  }
-
-  holdState(): HoldState | null {
-    this.settle();
-    return holdStateOf(this.current, this.d.game);
-  }
-
-  cardsLeftInOldShoe(): CardCode[] | null {
-    this.settle();
-    return cardsLeftInOldShoe(this.current, this.d.game);
   }
 }

@@ -8,7 +8,7 @@ import { verifyLedger } from '../../ledger/index.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
 function burnShoeStart(t: TestTable): void {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 describe('a seat decides its own hand; bets are made before the deal', () => {
@@ -20,16 +20,16 @@ describe('a seat decides its own hand; bets are made before the deal', () => {
       burnShoeStart(t);
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
       assert.deepEqual(t.table.commands.placeBet(2, { bet: 'main' }, 10_000), { ok: true });
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       for (const c of ['5S', '6S', '6H', '6D', '7D']) t.table.shoe.onCard(parseCard(c)); // seat 1: 11, seat 2: 13
-      assert.ok(t.table.station(1).decision?.legal.includes('double'));
-      assert.equal(t.table.station(2).decision, null, 'station 2 is not asked');
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('double'));
+      assert.equal(t.table.reads.station(2).decision, null, 'station 2 is not asked');
       for (const action of ['stand', 'hit', 'double'] as const) {
         const r = t.table.commands.decide(2, action);
         assert.equal(!r.ok && r.refusal, 'no-decision', action);
       }
       assert.equal(t.ledger.credit(2), 90_000, "station 2's credit untouched");
-      assert.ok(t.table.station(1).decision?.legal.includes('double'), "seat 1's decision still its own");
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('double'), "seat 1's decision still its own");
       assert.deepEqual(t.table.commands.decide(1, 'double'), { ok: true });
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
@@ -44,8 +44,8 @@ describe('a seat decides its own hand; bets are made before the deal', () => {
       credit(t.ledger, 2, 100_000);
       burnShoeStart(t);
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing');
       t.table.shoe.onCard(parseCard('9S'));
       for (const station of [1, 2]) {
         const late = t.table.commands.placeBet(station, { bet: 'main' }, 10_000);
@@ -78,14 +78,14 @@ describe('a seat decides its own hand; bets are made before the deal', () => {
       credit(t.ledger, 1, 100_000);
       burnShoeStart(t);
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       for (const c of ['9S', 'TH', '9D', '8C']) t.table.shoe.onCard(parseCard(c)); // seat 18, the dealer's 18 face down
       assert.deepEqual(t.table.commands.decide(1, 'stand'), { ok: true });
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 100_000, 'the tie neither lost nor won: the stake is back');
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'betting');
-      assert.deepEqual(t.table.station(1).betting.bets, [], 'nothing stays on the spot unasked');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'betting');
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [], 'nothing stays on the spot unasked');
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true }, 'changed for the next round');
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {

@@ -28,14 +28,14 @@ const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal)
 const cards = (t: TestTable, codes: string) => {
   for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 };
-const close = (t: TestTable) => t.clock.runOut(t.table.view().endsAt);
+const close = (t: TestTable) => t.clock.runOut(t.table.reads.view().endsAt);
 /** From the results of one round to the next betting window. */
 const nextRound = (t: TestTable) => {
   close(t);
-  assert.equal(t.table.view().phase, 'betting');
+  assert.equal(t.table.reads.view().phase, 'betting');
 };
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 /** The last round's settlement as journalled. */
 function lastSettle(t: TestTable) {
@@ -56,7 +56,7 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
       credit(t.ledger, 1, 100_000);
       credit(t.ledger, 2, 100_000);
       burnShoeStart(t);
-      const offered = t.table
+      const offered = t.table.reads
         .station(1)
         .betting.spots.filter((s) => !('seat' in s))
         .map((s) => s.bet);
@@ -74,7 +74,7 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
       cards(t, 'TS 9H 9D');
       assert.equal(decide(t, 1, 'stand').ok, true);
       cards(t, '8C');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const r1 = lastSettle(t);
       assert.deepEqual(
         r1.held,
@@ -87,16 +87,16 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
       assert.equal(t.ledger.credit(1), 108_000);
       assert.equal(held(t, 1), 2_000);
       assert.equal(verifyLedger(t.ledger).ok, true);
-      assert.deepEqual(t.table.station(1).betting.streak, {
+      assert.deepEqual(t.table.reads.station(1).betting.streak, {
         wins: 1,
         open: [
           { bet: 'streak2', amount: 1_000 },
           { bet: 'streak3', amount: 1_000 },
         ],
       });
-      assert.equal(t.table.station(2).betting.streak, undefined, "a station sees only its own seat's marker");
+      assert.equal(t.table.reads.station(2).betting.streak, undefined, "a station sees only its own seat's marker");
       assert.deepEqual(
-        t.table.tableExtras(7).streaks?.map((x) => [x.seat, x.wins]),
+        t.table.reads.tableExtras(7).streaks?.map((x) => [x.seat, x.wins]),
         [[1, 1]],
       );
       const recalled = (station: number) => {
@@ -154,7 +154,7 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
       assert.deepEqual(recalled(1).streak?.after, { wins: 2, open: [{ bet: 'streak3', amount: 1_000 }] });
       assert.equal(t.ledger.credit(1), 108_000 + 10_000 + 4_000);
       assert.equal(held(t, 1), 1_000);
-      assert.deepEqual(t.table.station(1).betting.streak, { wins: 2, open: [{ bet: 'streak3', amount: 1_000 }] });
+      assert.deepEqual(t.table.reads.station(1).betting.streak, { wins: 2, open: [{ bet: 'streak3', amount: 1_000 }] });
       assert.equal(verifyLedger(t.ledger).ok, true);
 
       // Round 3: seat 1 does not bet: its open streak bet is lost (our reading of 5)(2) vi)).
@@ -171,7 +171,7 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
       );
       assert.equal(t.ledger.credit(1), 122_000);
       assert.equal(held(t, 1), 0);
-      assert.equal(t.table.station(1).betting.streak, undefined);
+      assert.equal(t.table.reads.station(1).betting.streak, undefined);
       assert.deepEqual(recalled(1).streak, { before: { wins: 2, open: [{ bet: 'streak3', amount: 1_000 }] }, after: null });
       assert.equal(recalled(2).streak, undefined, "station 2 does not see seat 1's marker");
       assert.equal(verifyLedger(t.ledger).ok, true);
@@ -187,7 +187,7 @@ describe('additional bets on another seat (Macau 2009 Art. 13 1)-3), Art. 20 n.1
     try {
       for (const s of [1, 2, 3, 4, 5]) credit(t.ledger, s, 100_000);
       burnShoeStart(t);
-      const other = t.table
+      const other = t.table.reads
         .station(2)
         .betting.spots.filter((s) => 'seat' in s && s.bet !== 'behind')
         .map((s) => `${s.bet}@${'seat' in s ? s.seat : ''}`);
@@ -207,7 +207,7 @@ describe('additional bets on another seat (Macau 2009 Art. 13 1)-3), Art. 20 n.1
       assert.equal(place(t, 3, { bet: 'anyPair', seat: 2 }, 1_000).ok, true);
       close(t);
       assert.deepEqual(
-        t.table.station(3).betting.unplayed?.map((u) => [u.bet, u.seat, u.reason]),
+        t.table.reads.station(3).betting.unplayed?.map((u) => [u.bet, u.seat, u.reason]),
         [['anyPair', 2, 'needs-initial-bet']],
       );
       // Seat 1: 8-8 (a pair), seat 2: T-9, dealer 9.
@@ -215,7 +215,7 @@ describe('additional bets on another seat (Macau 2009 Art. 13 1)-3), Art. 20 n.1
       assert.equal(decide(t, 1, 'stand').ok, true);
       assert.equal(decide(t, 2, 'stand').ok, true);
       cards(t, '8C');
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const lines = lastSettle(t).lines.filter((l) => l.bet === 'anyPair');
       assert.deepEqual(
         lines.map((l) => [l.station, l.seat, l.hand, l.stake, l.net, l.rule]),
@@ -227,7 +227,7 @@ describe('additional bets on another seat (Macau 2009 Art. 13 1)-3), Art. 20 n.1
       assert.equal(t.ledger.credit(2), 100_000 - 11_000 + 20_000 + 12_000);
       assert.equal(t.ledger.credit(3), 100_000, 'the unplayed chips stayed credit');
       assert.equal(t.ledger.credit(4), 100_000 - 11_000 + 12_000, 'behind seat 1 (16 against 17) lost, its any pair won');
-      assert.equal(t.table.station(2).betting.prizes?.[0]?.seat, 1);
+      assert.equal(t.table.reads.station(2).betting.prizes?.[0]?.seat, 1);
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();

@@ -30,16 +30,16 @@ function playedStates(game: (typeof GAMES)[number]): State[] {
     for (const station of [1, 2, 101, 102]) credit(t.ledger, station, 100_000);
     t.table.shoe.onNewShoe();
     for (let i = 0; i < 200 && states.length < 400; i++) {
-      const cue = t.table.cue();
-      const phase = t.table.view().phase;
-      if (phase === 'betting' && t.table.hasBets(1) === false) {
+      const cue = t.table.reads.cue();
+      const phase = t.table.reads.view().phase;
+      if (phase === 'betting' && t.table.reads.hasBets(1) === false) {
         const bet = game === 'baccarat' ? 'banker' : 'main';
         submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
         submitted(t.hub.submit('station/2', t.hub.version('station/2'), { name: 'place-bet', spot: { bet }, amount: 20_000 }));
         t.table.commands.placeBet(101, { bet }, 10_000);
         t.table.commands.placeBet(102, { bet }, 30_000);
       }
-      const endsAt = t.table.view().endsAt;
+      const endsAt = t.table.reads.view().endsAt;
       if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
       else if (cue?.kind === 'shuffle') t.table.shoe.onNewShoe();
       else if (endsAt !== null) t.clock.runOut(endsAt);

@@ -16,12 +16,12 @@ const GAMES = [
 ] as const;
 
 function burnShoeStart(rounds: LiveTable): void {
-  for (let i = 0; i < 30 && rounds.cue()?.kind === 'card'; i++) rounds.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 30 && rounds.reads.cue()?.kind === 'card'; i++) rounds.shoe.onCard(parseCard('2C'));
 }
 
 const place = (t: TestTable, bet: BetId) =>
   submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
-const cardsOnTable = (rounds: LiveTable) => (rounds.view().hands ?? []).flatMap((h) => h.cards);
+const cardsOnTable = (rounds: LiveTable) => (rounds.reads.view().hands ?? []).flatMap((h) => h.cards);
 
 /** Bets, deals `dealt`, voids the round by two people; the table is back in betting. */
 function voidAfter(t: TestTable, bet: BetId, dealt: readonly string[]): void {
@@ -29,7 +29,7 @@ function voidAfter(t: TestTable, bet: BetId, dealt: readonly string[]): void {
   t.table.shoe.onNewShoe(); // a replay starts at the journalled shoe load
   burnShoeStart(t.table);
   assert.equal(place(t, bet).ok, true);
-  t.clock.runOut(t.table.view().endsAt);
+  t.clock.runOut(t.table.reads.view().endsAt);
   for (const c of dealt) t.table.shoe.onCard(parseCard(c));
   assert.deepEqual(cardsOnTable(t.table).sort(), [...dealt].sort());
   assert.equal(t.table.supervisor.voidRound('test: a card hold', ['Ana Lei (1001)', 'Bo Chan (1002)']).ok, true);
@@ -42,13 +42,13 @@ describe('a round voided after some of its cards', () => {
       const t = testTable({ game });
       try {
         voidAfter(t, bet, dealt);
-        t.clock.runOut(t.table.view().endsAt); // results held, then betting
-        assert.equal(t.table.view().phase, 'betting');
+        t.clock.runOut(t.table.reads.view().endsAt); // results held, then betting
+        assert.equal(t.table.reads.view().phase, 'betting');
         assert.equal(place(t, bet).ok, true);
-        t.clock.runOut(t.table.view().endsAt);
-        assert.equal(t.table.view().phase, 'dealing');
+        t.clock.runOut(t.table.reads.view().endsAt);
+        assert.equal(t.table.reads.view().phase, 'dealing');
         assert.deepEqual(cardsOnTable(t.table), [], "none of the voided round's cards");
-        assert.equal(t.table.cue()?.kind, 'card');
+        assert.equal(t.table.reads.cue()?.kind, 'card');
         assert.equal(verifyLedger(t.ledger).ok, true);
       } finally {
         t.close();
@@ -65,12 +65,12 @@ describe('a round voided after some of its cards', () => {
       // The restarted table folds the journal, the void included.
       const again = testTable({ game, dir: t.dir });
       try {
-        assert.equal(again.table.view().phase, 'results');
-        again.clock.runOut(again.table.view().endsAt);
+        assert.equal(again.table.reads.view().phase, 'results');
+        again.clock.runOut(again.table.reads.view().endsAt);
         const bets = again.table.commands.placeBet(1, { bet }, 10_000);
         assert.equal(bets.ok, true, bets.ok ? '' : bets.reason);
-        again.clock.runOut(again.table.view().endsAt);
-        assert.equal(again.table.view().phase, 'dealing');
+        again.clock.runOut(again.table.reads.view().endsAt);
+        assert.equal(again.table.reads.view().phase, 'dealing');
         assert.deepEqual(cardsOnTable(again.table), []);
       } finally {
         again.close();

@@ -28,9 +28,9 @@ export function watchJackpotController(d: { ledger: Ledger; table: LiveTable; ti
     if (entries.some((e) => e.type === 'table.input')) again = true;
     else check();
   });
-  let had = d.table.progressive()?.reference ?? null;
+  let had = d.table.reads.progressive()?.reference ?? null;
   const offTable = d.table.onChange(() => {
-    const now = d.table.progressive()?.reference ?? null;
+    const now = d.table.reads.progressive()?.reference ?? null;
     if (now !== had || again) {
       had = now;
       again = false;
@@ -45,7 +45,7 @@ export function watchJackpotController(d: { ledger: Ledger; table: LiveTable; ti
 
 /** Why the table's pools and the ledger's disagree, or null when they agree (or the table plays no progressive). */
 export function jackpotProblem(ledger: Ledger, table: LiveTable): string | null {
-  const view = table.progressive();
+  const view = table.reads.progressive();
   const journalled = new Map(jackpotPools(ledger).map((p) => [p.level, p.pool]));
   if (!view) {
     const held = [...journalled].filter(([, pool]) => pool !== 0);

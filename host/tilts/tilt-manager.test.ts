@@ -131,12 +131,12 @@ describe('tilt manager', () => {
       credit(t.ledger, 1, 50_000);
       assert.equal(place(t, 1).ok, true);
       onShoeEvent(t.tilts, { type: 'alarm', sequence: 9, code: 'TAMPER', severity: 'critical', text: 'lid forced' }, () => false);
-      assert.equal(t.table.view().endsAt, null, 'the betting countdown stopped');
-      assert.deepEqual(t.table.station(1).betting.bets, [], 'chips not yet in play came off the spots');
+      assert.equal(t.table.reads.view().endsAt, null, 'the betting countdown stopped');
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [], 'chips not yet in play came off the spots');
       const r = place(t, 1);
       assert.equal(!r.ok && r.error.refusal, 'table-halted');
       assert.deepEqual(t.tilts.clear('shoe-alarm', undefined, { user: 'sup-1', role: 'supervisor' }), { ok: true });
-      assert.notEqual(t.table.view().endsAt, null, 'the betting window runs again');
+      assert.notEqual(t.table.reads.view().endsAt, null, 'the betting window runs again');
       assert.equal(place(t, 1).ok, true);
     } finally {
       t.close();
@@ -148,7 +148,7 @@ describe('tilt manager', () => {
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(place(t, 1).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       t.table.shoe.onAnomaly('unreadable', null);
       assert.deepEqual(
         t.tilts.list().map((x) => [x.kind, x.clears, x.disables]),
@@ -200,7 +200,7 @@ describe('tilt manager', () => {
           ['shoe-alarm', null],
         ],
       );
-      assert.equal(again.table.station(1).betting.open, false, 'the halt is in force again');
+      assert.equal(again.table.reads.station(1).betting.open, false, 'the halt is in force again');
       const s4 = again.hub.state('station/4');
       assert.ok(s4.kind === 'station' && s4.tilts?.some((n) => n.kind === 'stacker-removed'));
       const report = verifyLedger(again.ledger);

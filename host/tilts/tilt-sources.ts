@@ -77,11 +77,11 @@ export function onShoeEvent(tilts: TiltManager, e: ShoeEvent, shuffleDue: () => 
 /** A card hold of the rounds is a fault of the table until it is resolved. */
 export function watchHolds(tilts: TiltManager, rounds: LiveTable): () => void {
   const look = () => {
-    const hold = rounds.view().hold;
+    const hold = rounds.reads.view().hold;
     // A ledger hold after a failed verification at start is the ledger-integrity fault; one during
     // play (a refused settlement, a failed write) is a hold like a card's, resolved by a void.
     const covered = hold === 'ledger' && tilts.list().some((t) => t.kind === 'ledger-integrity');
-    if (hold && !covered) tilts.raise('card-hold', { detail: `round ${rounds.view().roundId}: ${hold}` });
+    if (hold && !covered) tilts.raise('card-hold', { detail: `round ${rounds.reads.view().roundId}: ${hold}` });
     else if (!hold) tilts.conditionGone('card-hold', undefined, 'hold resolved');
   };
   // No look now: at start the rounds are not resumed yet, and a restored card-hold would be

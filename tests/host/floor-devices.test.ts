@@ -88,7 +88,7 @@ describe('ledger verification at start', () => {
           running.floor.tilts.list().map((t) => t.kind),
           ['ledger-integrity'],
         );
-        assert.equal(running.table.station(1).betting.open, false);
+        assert.equal(running.table.reads.station(1).betting.open, false);
       } finally {
         await running.close();
       }

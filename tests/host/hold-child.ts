@@ -39,16 +39,16 @@ const sim = running.shoe.simulator();
 if (!sim) throw new Error('no simulated shoe');
 await until(() => running.shoe.loadsHandled >= 1, 'the first shoe');
 const draw = async (pull: () => void) => {
-  await until(() => running.table.expectsCard() && running.shoe.gateOpen(), 'a card cue with the gate open');
+  await until(() => running.table.reads.expectsCard() && running.shoe.gateOpen(), 'a card cue with the gate open');
   const before = running.shoe.cardsHandled;
   pull();
   await until(() => running.shoe.cardsHandled > before, 'the card handled');
 };
 if (scenario === 'extra-card') {
-  await until(() => running.table.view().phase === 'betting' && running.table.cue() === null, 'a betting window');
+  await until(() => running.table.reads.view().phase === 'betting' && running.table.reads.cue() === null, 'a betting window');
   sim.drawCard();
 } else if (scenario === 'unreadable') {
-  await until(() => running.table.cue()?.kind === 'card', 'a burn asked for');
+  await until(() => running.table.reads.cue()?.kind === 'card', 'a burn asked for');
   sim.drawUnreadable();
 } else {
   // Two stations bet; seat 1's card is read, seat 2's cannot be.
@@ -59,7 +59,7 @@ if (scenario === 'extra-card') {
       payload: { station, device: `BA-${station}`, denomination: 50_000, currency: 'MOP' },
       txId: `child-note-${++note}`,
     });
-  await until(() => running.table.station(1).betting.open, 'a betting window');
+  await until(() => running.table.reads.station(1).betting.open, 'a betting window');
   if (!running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok || !running.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok)
     throw new Error('bets refused');
   await draw(() => sim.drawCard({ card: '9S' }));
@@ -67,10 +67,10 @@ if (scenario === 'extra-card') {
   if (scenario === 'in-round-reads') {
     // The dealer goes on: the croupier's card leaves the shoe during the hold.
     sim.drawCard({ card: '5C' });
-    await until(() => (running.table.holdState()?.readsDuringHold.length ?? 0) === 1, 'the read during the hold journalled');
+    await until(() => (running.table.reads.holdState()?.readsDuringHold.length ?? 0) === 1, 'the read during the hold journalled');
   }
 }
-await until(() => running.table.view().hold !== null, 'the hold');
-process.stdout.write(JSON.stringify({ hold: running.table.view().hold, phase: running.table.view().phase }) + '\n');
+await until(() => running.table.reads.view().hold !== null, 'the hold');
+process.stdout.write(JSON.stringify({ hold: running.table.reads.view().hold, phase: running.table.reads.view().phase }) + '\n');
 // Killed by the test from here on; never closed.
 await new Promise(() => undefined);

@@ -79,11 +79,11 @@ const start = (dataDir: string, game: 'war' | 'blackjack') =>
 /** The restarted table is on this hold and takes nothing: no countdown, no bet, not even after several betting windows. */
 async function assertHeld(running: RunningHost, hold: string): Promise<void> {
   for (let i = 0; i < 2; i++) {
-    const v = running.table.view();
+    const v = running.table.reads.view();
     assert.equal(v.phase, 'hold', 'the table is back on hold after the kill');
     assert.equal(v.hold, hold);
     assert.equal(v.endsAt, null, 'no countdown runs');
-    assert.equal(running.table.station(1).betting.open, false, 'no betting window');
+    assert.equal(running.table.reads.station(1).betting.open, false, 'no betting window');
     assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false);
     assert.ok(
       running.floor.tilts.list().some((t) => t.kind === 'card-hold'),
@@ -115,17 +115,17 @@ describe('a hold between rounds across a kill', () => {
         const lifted = misreads(second.ledger).at(-1);
         assert.deepEqual([lifted?.resolution, lifted?.roundId, lifted?.confirmedBy], ['round-void', undefined, ['sup-1', 'wit-2']]);
         assert.ok(!second.floor.tilts.list().some((t) => t.kind === 'card-hold'), 'the fault ends with its resolution');
-        for (let i = 0; i < 100 && !second.table.station(1).betting.open; i++) await sleep(20);
-        assert.equal(second.table.station(1).betting.open, true, 'betting opens once resolved');
+        for (let i = 0; i < 100 && !second.table.reads.station(1).betting.open; i++) await sleep(20);
+        assert.equal(second.table.reads.station(1).betting.open, true, 'betting opens once resolved');
       } finally {
         await second.close();
       }
       // Resolved is resolved: the next start does not hold again.
       const third = await start(dir, 'war');
       try {
-        assert.equal(third.table.view().hold, null);
-        for (let i = 0; i < 100 && !third.table.station(1).betting.open; i++) await sleep(20);
-        assert.equal(third.table.station(1).betting.open, true);
+        assert.equal(third.table.reads.view().hold, null);
+        for (let i = 0; i < 100 && !third.table.reads.station(1).betting.open; i++) await sleep(20);
+        assert.equal(third.table.reads.station(1).betting.open, true);
         assert.equal(verifyLedger(third.ledger).ok, true);
       } finally {
         await third.close();
@@ -155,7 +155,7 @@ describe('a hold between rounds across a kill', () => {
           assert.deepEqual(second.table.supervisor.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
           const entered = misreads(second.ledger).at(-1);
           assert.deepEqual([entered?.resolution, entered?.confirmedBy, entered?.shoeSequence], ['card-entered', ['sup-1', 'wit-2'], sequence]);
-          assert.equal(second.table.view().hold, null);
+          assert.equal(second.table.reads.view().hold, null);
         } finally {
           await second.close();
         }
@@ -170,8 +170,8 @@ describe('a hold between rounds across a kill', () => {
     try {
       const first = await start(dir, 'blackjack');
       try {
-        for (let i = 0; i < 200 && first.table.cue()?.kind !== 'card'; i++) await sleep(20);
-        assert.equal(first.table.cue()?.kind, 'card', 'a burn is asked for');
+        for (let i = 0; i < 200 && first.table.reads.cue()?.kind !== 'card'; i++) await sleep(20);
+        assert.equal(first.table.reads.cue()?.kind, 'card', 'a burn is asked for');
         // The ledger refuses the burn's card.read once (a full disk, say), with the input it came
         // in; it takes the hold's entries.
         const appendMany = first.ledger.appendMany.bind(first.ledger);
@@ -184,8 +184,8 @@ describe('a hold between rounds across a kill', () => {
           return appendMany(entries);
         };
         first.shoe.simulator()?.drawCard();
-        for (let i = 0; i < 200 && first.table.view().hold === null; i++) await sleep(20);
-        assert.equal(first.table.view().hold, 'ledger');
+        for (let i = 0; i < 200 && first.table.reads.view().hold === null; i++) await sleep(20);
+        assert.equal(first.table.reads.view().hold, 'ledger');
         const pending = misreads(first.ledger).at(-1);
         assert.deepEqual([pending?.detail, pending?.resolution, pending?.roundId], ['ledger', 'pending', undefined]);
       } finally {
@@ -210,7 +210,7 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
   async function assertRoundHeld(running: RunningHost, hold: string, roundId: string): Promise<void> {
     assert.equal(running.recovery.resumedRound, roundId, 'the interrupted round was rebuilt, not voided');
     for (let i = 0; i < 2; i++) {
-      const v = running.table.view();
+      const v = running.table.reads.view();
       assert.deepEqual([v.phase, v.hold, v.endsAt, v.roundId], ['hold', hold, null, roundId]);
       assert.equal(running.table.commands.placeBet(3, { bet: 'main' }, 10_000).ok, false);
       assert.ok(running.floor.tilts.list().some((t) => t.kind === 'card-hold'));
@@ -248,9 +248,9 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
         // The croupier's card, through the restarted (simulated, new) shoe once its gate opens.
         const sim = second.shoe.simulator();
         assert.ok(sim);
-        for (let i = 0; i < 400 && !(second.table.expectsCard() && second.shoe.gateOpen()); i++) await sleep(10);
+        for (let i = 0; i < 400 && !(second.table.reads.expectsCard() && second.shoe.gateOpen()); i++) await sleep(10);
         assert.equal(sim.drawCard({ card: '3C' }), '3C');
-        for (let i = 0; i < 400 && second.table.view().phase !== 'results'; i++) await sleep(10);
+        for (let i = 0; i < 400 && second.table.reads.view().phase !== 'results'; i++) await sleep(10);
         const record = second.ledger.round(pending.roundId);
         assert.equal(record?.status, 'settled');
         assert.deepEqual(
@@ -290,9 +290,9 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
         const second = await start(dir, 'war');
         try {
           await assertRoundHeld(second, 'unreadable', hold.roundId);
-          assert.deepEqual(second.table.holdState()?.readsDuringHold, [{ card: '5C', shoeSequence: read.shoeSequence?.[0] }], 'rebuilt with the hold');
+          assert.deepEqual(second.table.reads.holdState()?.readsDuringHold, [{ card: '5C', shoeSequence: read.shoeSequence?.[0] }], 'rebuilt with the hold');
           assert.match(JSON.stringify(second.table.supervisor.enterCard(parseCard('2D'), 'sup-1', 'wit-2')), /1 more card\(s\) left the shoe/);
-          assert.equal(second.table.view().hold, 'unreadable');
+          assert.equal(second.table.reads.view().hold, 'unreadable');
           assert.deepEqual(second.table.supervisor.voidRound('card dealt during the hold', ['sup-1', 'wit-2']), { ok: true });
           assert.deepEqual([second.ledger.credit(1), second.ledger.credit(2)], [50_000, 50_000], 'every bet returned');
           const resolved = misreads(second.ledger).at(-1);
@@ -308,7 +308,7 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
         // Resolved is resolved: the next start neither holds nor resumes the round.
         const third = await start(dir, 'war');
         try {
-          assert.deepEqual([third.table.view().hold, third.recovery.resumedRound], [null, null]);
+          assert.deepEqual([third.table.reads.view().hold, third.recovery.resumedRound], [null, null]);
         } finally {
           await third.close();
         }

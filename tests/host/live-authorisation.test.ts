@@ -140,9 +140,9 @@ describe('a configuration change and the authorisation on record', () => {
 /** Seat 1 bets 100, stands on 11 against the dealer's 6, and the dealer busts. */
 function playBust(t: TestTable): string {
   credit(t.ledger, 1, 100_000);
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
   assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
-  t.clock.runOut(t.table.view().endsAt);
+  t.clock.runOut(t.table.reads.view().endsAt);
   for (const c of ['5S', '6H', '6D']) t.table.shoe.onCard(parseCard(c));
   assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
   for (const c of ['TH', '8S']) t.table.shoe.onCard(parseCard(c));

@@ -217,7 +217,7 @@ describe('live casino war with a tie decided at the station', () => {
     assert.ok(shoe);
     const deal = async (card: string) => {
       // The shoe is locked between cues: wait for the gate to open, as a dealer's hand would.
-      for (let i = 0; i < 500 && !(running.table.expectsCard() && running.shoe.gateOpen()); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && !(running.table.reads.expectsCard() && running.shoe.gateOpen()); i++) await new Promise((r) => setTimeout(r, 10));
       const before = running.shoe.cardsHandled;
       assert.notEqual(shoe.drawCard({ card: card as never }), null, `${card} drawn`);
       for (let i = 0; i < 500 && running.shoe.cardsHandled === before; i++) await new Promise((r) => setTimeout(r, 10));
@@ -365,10 +365,10 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
         payload: { station: st, device: `BA-${st}`, denomination: 50_000, currency: 'MOP' },
         txId: `extra-note-${++notes}`,
       });
-    for (let i = 0; i < 500 && !running.table.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && !running.table.reads.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
     assert.equal(running.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok, true);
-    for (let i = 0; i < 500 && !running.table.expectsCard(); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && !running.table.reads.expectsCard(); i++) await new Promise((r) => setTimeout(r, 10));
     const sim = running.shoe.simulator();
     assert.ok(sim);
     const draw = async (card: string) => {
@@ -379,9 +379,9 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
     await draw('6S'); // seat 1
     await draw('JD'); // seat 2
     await draw('6H'); // croupier: seat 1 ties and must decide
-    assert.ok(running.table.station(1).decision);
+    assert.ok(running.table.reads.station(1).decision);
     await draw('4C'); // the dealer draws on anyway
-    assert.deepEqual([running.table.view().phase, running.table.view().hold], ['hold', 'out-of-turn']);
+    assert.deepEqual([running.table.reads.view().phase, running.table.reads.view().hold], ['hold', 'out-of-turn']);
     const held = [...running.ledger.entries(1)]
       .filter((e) => e.type === 'misread')
       .map((e) => (JSON.parse(e.body) as { payload: { card?: string; shoeSequence?: number[]; roundId?: string } }).payload);
@@ -390,7 +390,7 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
       .map((e) => (JSON.parse(e.body) as { payload: { sequence?: number } }).payload.sequence as number);
     assert.equal(held.length, 1);
     assert.equal(held[0]?.card, '4C');
-    assert.equal(held[0]?.roundId, running.table.view().roundId);
+    assert.equal(held[0]?.roundId, running.table.reads.view().roundId);
     assert.ok((held[0]?.shoeSequence?.[0] ?? 0) > Math.max(...reads), 'the extra card has the next shoe sequence after the cards placed');
     assert.deepEqual(running.table.supervisor.voidRound('extra card while seat 1 decided', ['sup-1', 'wit-2']), { ok: true });
     assert.deepEqual([running.ledger.credit(1), running.ledger.credit(2)], [50_000, 50_000], 'every bet returned');

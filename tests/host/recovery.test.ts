@@ -45,8 +45,8 @@ describe('start-up recovery', () => {
       try {
         assert.equal(running.recovery.ledgerVerified, false);
         assert.ok(running.recovery.problems.length > 0);
-        assert.equal(running.table.view().phase, 'hold');
-        assert.equal(running.table.view().hold, 'ledger');
+        assert.equal(running.table.reads.view().phase, 'hold');
+        assert.equal(running.table.reads.view().hold, 'ledger');
         assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false);
       } finally {
         await running.close();
@@ -167,25 +167,25 @@ describe('start-up recovery', () => {
     try {
       credit(first.ledger, 1, 100_000);
       assert.equal(first.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      first.clock.runOut(first.table.view().endsAt);
+      first.clock.runOut(first.table.reads.view().endsAt);
       first.table.shoe.onCard(parseCard('5S'), 40);
       first.table.shoe.onCard(parseCard('KD'), 41);
-      assert.equal(first.table.view().phase, 'results');
+      assert.equal(first.table.reads.view().phase, 'results');
     } finally {
       first.stop();
     }
     // The restarted table folds the journal: the shoe's events up to 41 were journalled.
     const t = testTable({ game: 'war', dir: first.dir });
     try {
-      t.clock.runOut(t.table.view().endsAt);
+      t.clock.runOut(t.table.reads.view().endsAt);
       assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.table.view().phase, 'dealing');
+      t.clock.runOut(t.table.reads.view().endsAt);
+      assert.equal(t.table.reads.view().phase, 'dealing');
       t.table.shoe.onCard(parseCard('7S'), 41); // the shoe resends its last event after the restart
-      assert.equal(t.table.view().hands.find((h) => h.owner === 'seat')?.cards.length, 0, 'the repeat is not placed');
+      assert.equal(t.table.reads.view().hands.find((h) => h.owner === 'seat')?.cards.length, 0, 'the repeat is not placed');
       t.table.shoe.onCard(parseCard('7S'), 42);
       t.table.shoe.onCard(parseCard('9D'), 43);
-      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.table.reads.view().phase, 'results');
       const reads = [...t.ledger.entries(1)].filter((e) => e.type === 'card.read').map((e) => (JSON.parse(e.body) as EntryBody).payload.sequence);
       assert.deepEqual(reads, [40, 41, 42, 43]);
     } finally {

@@ -19,7 +19,7 @@ describe('faults across a restart', () => {
     try {
       const first = await start();
       first.floor.tilts.raise('shoe-alarm', { detail: 'test alarm' });
-      assert.equal(first.table.view().endsAt, null, 'halted at once');
+      assert.equal(first.table.reads.view().endsAt, null, 'halted at once');
       await first.close();
 
       const second = await start();
@@ -28,11 +28,11 @@ describe('faults across a restart', () => {
           second.floor.tilts.list().map((t) => t.kind),
           ['shoe-alarm'],
         );
-        assert.equal(second.table.view().endsAt, null, 'no countdown runs while halted');
+        assert.equal(second.table.reads.view().endsAt, null, 'no countdown runs while halted');
         assert.equal(second.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false);
         assert.equal(second.floor.tilts.clear('shoe-alarm', undefined, { user: 'tech-1', role: 'technician' }).ok, false, 'a supervisor clears an alarm');
         assert.deepEqual(second.floor.tilts.clear('shoe-alarm', undefined, { user: 'sup-1', role: 'supervisor' }), { ok: true });
-        assert.notEqual(second.table.view().endsAt, null, 'the step starts again once cleared');
+        assert.notEqual(second.table.reads.view().endsAt, null, 'the step starts again once cleared');
         // The restart journalled no clear of its own: one raise, one clear by the supervisor.
         const kinds = [...second.ledger.entries(1)].filter((e) => e.type.startsWith('tilt.')).map((e) => e.type);
         assert.deepEqual(kinds, ['tilt.raise', 'tilt.clear']);

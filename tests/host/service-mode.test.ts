@@ -257,11 +257,11 @@ describe('service mode on a live host', () => {
     assert.ok(csv.includes('\r\nSIM-BJ-01,SIM-BJ-01,station:1,billsIn.50000,Bills in: 500.00,count,1\r\n'), csv);
     await still({ kind: 'new-shoe' }, /^service\.done\.newShoe$/);
     // The shoe-start burns: the test is the dealer.
-    for (let i = 0; i < 20 && running.table.cue()?.kind === 'card'; i++) {
+    for (let i = 0; i < 20 && running.table.reads.cue()?.kind === 'card'; i++) {
       sim.drawCard();
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.equal(running.table.cue(), null, 'the shoe-start burns are done');
+    assert.equal(running.table.reads.cue(), null, 'the shoe-start burns are done');
     await still({ kind: 'test-card' }, /^service\.done\.testCard$/);
     await still({ kind: 'test-note', station: 2 }, /^service\.done\.testNote$/);
     assert.deepEqual(running.billAcceptors.simulator(2)?.cashbox, [], 'the test note went back, not to the cash box');
@@ -279,7 +279,7 @@ describe('service mode on a live host', () => {
       running.floor.tilts.list().some((t) => t.kind === 'table-closed'),
       'closing is a fault of its own',
     );
-    assert.equal(running.table.station(1).betting.open, false, 'a closed table takes no bets');
+    assert.equal(running.table.reads.station(1).betting.open, false, 'a closed table takes no bets');
     await still({ kind: 'table-open', open: true }, /^service\.done\.tableOpen$/);
     assert.ok(!running.floor.tilts.list().some((t) => t.kind === 'table-closed'), 'reopened by the supervisor');
     await still({ kind: 'meter-clear', scope: 'station:1', authorisation: 'DICJ-1', reason: 'test' }, /^service\.done\.meterClear$/);
@@ -294,10 +294,10 @@ describe('service mode on a live host', () => {
       'the change was journalled',
     );
     // No hold: manual entry is refused (only an unreadable-card hold takes a card by hand).
-    await still({ kind: 'enter-card', roundId: running.table.view().roundId, card: 'AS' }, /^service\.failed\.(refused|stale-round)$/);
+    await still({ kind: 'enter-card', roundId: running.table.reads.view().roundId, card: 'AS' }, /^service\.failed\.(refused|stale-round)$/);
     // Nor a dealing error to declare or correct without a round in play (host/table/corrections.test.ts plays them).
-    await still({ kind: 'dealing-error', roundId: running.table.view().roundId }, /^service\.failed\./);
-    await still({ kind: 'correct', roundId: running.table.view().roundId, correction: 'wrong-hand' }, /^service\.failed\./);
+    await still({ kind: 'dealing-error', roundId: running.table.reads.view().roundId }, /^service\.failed\./);
+    await still({ kind: 'correct', roundId: running.table.reads.view().roundId, correction: 'wrong-hand' }, /^service\.failed\./);
     // Remote stations: enrolling issues a credential file and revoking withdraws it; neither moves money.
     await still({ kind: 'station-enrol', station: 101 }, /^service\.(done|failed)\./);
     await still({ kind: 'station-revoke', station: 101 }, /^service\.(done|failed)\./);
@@ -359,12 +359,12 @@ describe('service mode on a live host', () => {
     });
 
     // A round in play: station 1 bets, betting closes, the round waits for its first card.
-    const first = running.table.station(1).betting.spots[0];
+    const first = running.table.reads.station(1).betting.spots[0];
     const spot = first && first.bet !== 'behind' ? { bet: first.bet } : { bet: 'main' as const };
-    for (let i = 0; i < 200 && !running.table.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && !running.table.reads.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 25));
     assert.deepEqual(running.table.commands.placeBet(1, spot, 10_000), { ok: true });
-    for (let i = 0; i < 400 && running.table.view().phase !== 'dealing'; i++) await new Promise((r) => setTimeout(r, 25));
-    const roundId = running.table.view().roundId;
+    for (let i = 0; i < 400 && running.table.reads.view().phase !== 'dealing'; i++) await new Promise((r) => setTimeout(r, 25));
+    const roundId = running.table.reads.view().roundId;
     assert.equal(ledger.credit(1), 40_000);
     const head = ledger.headOf().seq;
     let s = await screen.act({ name: 'service-action', action: { kind: 'void-round', roundId, reason: 'test void' } }, 'void asked');
@@ -382,17 +382,17 @@ describe('service mode on a live host', () => {
 
     // A card the shoe cannot read, entered by two people: the round then settles as it would have,
     // and the only money that moves is that round's own settlement, balanced.
-    for (let i = 0; i < 400 && !running.table.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && !running.table.reads.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 25));
     assert.deepEqual(running.table.commands.placeBet(1, spot, 10_000), { ok: true });
     // The round's first card (not a burn between rounds): the shoe cannot read it.
-    for (let i = 0; i < 400 && !(running.table.view().phase === 'dealing' && running.table.cue()?.kind === 'card'); i++) {
-      if (running.table.view().phase !== 'dealing' && running.table.cue()?.kind === 'card') sim.drawCard();
+    for (let i = 0; i < 400 && !(running.table.reads.view().phase === 'dealing' && running.table.reads.cue()?.kind === 'card'); i++) {
+      if (running.table.reads.view().phase !== 'dealing' && running.table.reads.cue()?.kind === 'card') sim.drawCard();
       await new Promise((r) => setTimeout(r, 25));
     }
-    const held = running.table.view().roundId;
+    const held = running.table.reads.view().roundId;
     sim.drawUnreadable();
-    for (let i = 0; i < 400 && running.table.view().hold !== 'unreadable'; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(running.table.view().hold, 'unreadable');
+    for (let i = 0; i < 400 && running.table.reads.view().hold !== 'unreadable'; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running.table.reads.view().hold, 'unreadable');
     // The Holds page names the hold's shoe sequence, for the record of the resolution.
     const holds = await screen.act({ name: 'service-page', page: 'holds' }, 'holds page');
     const holdsTable = holds.page?.page === 'holds' ? holds.page.table : null;
@@ -402,7 +402,7 @@ describe('service mode on a live host', () => {
     const credit1 = ledger.credit(1);
     await still({ kind: 'enter-card', roundId: held, card: 'KS' }, /^service\.done\.enterCard$/);
     const afterEntry = ledger.headOf().seq;
-    assert.equal(running.table.view().hold, null, 'the hold is lifted by the card entered');
+    assert.equal(running.table.reads.view().hold, null, 'the hold is lifted by the card entered');
     const misread = [...ledger.entries(1)].filter((e) => e.type === 'misread').at(-1);
     assert.deepEqual((JSON.parse(misread?.body ?? '{}') as { payload: { confirmedBy?: string[]; card?: string } }).payload.confirmedBy, [
       `${SUP.name} (${SUP.staff})`,
@@ -410,8 +410,8 @@ describe('service mode on a live host', () => {
     ]);
     // The test deals the rest of the round and stands on every decision.
     for (let i = 0; i < 2000 && ledger.round(held)?.status !== 'settled'; i++) {
-      if (running.table.station(1).decision) running.table.commands.decide(1, 'stand');
-      else if (running.table.cue()?.kind === 'card') sim.drawCard();
+      if (running.table.reads.station(1).decision) running.table.commands.decide(1, 'stand');
+      else if (running.table.reads.cue()?.kind === 'card') sim.drawCard();
       await new Promise((r) => setTimeout(r, 10));
     }
     const settled = ledger.round(held);

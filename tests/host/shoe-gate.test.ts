@@ -52,10 +52,10 @@ describe('the shoe gate', () => {
         const sim = running.shoe.simulator();
         assert.ok(sim);
         await until(() => running.shoe.loadsHandled >= 1 && sim.locked, 'the shoe locked in the betting window');
-        assert.equal(running.table.view().phase, 'betting');
+        assert.equal(running.table.reads.view().phase, 'betting');
         assert.equal(sim.drawCard(), null, 'a draw during betting is refused by the locked shoe');
         await sleep(100);
-        assert.equal(running.table.view().hold, null, 'no card left the shoe: no hold');
+        assert.equal(running.table.reads.view().hold, null, 'no card left the shoe: no hold');
         assert.deepEqual(payloads(running, 'card.read'), []);
 
         credit(running, 1, 50_000);
@@ -63,7 +63,7 @@ describe('the shoe gate', () => {
         assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
         assert.equal(running.table.commands.placeBet(2, { bet: 'main' }, 10_000).ok, true);
         const draw = async (card: string) => {
-          await until(() => running.table.expectsCard() && !sim.locked, `the gate open for ${card}`);
+          await until(() => running.table.reads.expectsCard() && !sim.locked, `the gate open for ${card}`);
           const before = running.shoe.cardsHandled;
           assert.equal(sim.drawCard({ card: card as never }), card);
           await until(() => running.shoe.cardsHandled > before, `${card} handled`);
@@ -71,15 +71,15 @@ describe('the shoe gate', () => {
         await draw('7S'); // seat 1
         await draw('9D'); // seat 2
         await draw('7D'); // croupier: seat 1 ties
-        await until(() => running.table.station(1).decision !== null && sim.locked, 'the gate locked for the decision');
+        await until(() => running.table.reads.station(1).decision !== null && sim.locked, 'the gate locked for the decision');
         assert.equal(sim.drawCard(), null, 'a draw at a decision is refused');
         await sleep(50);
-        assert.equal(running.table.view().hold, null);
+        assert.equal(running.table.reads.view().hold, null);
         assert.deepEqual(running.table.commands.decide(1, 'war'), { ok: true });
         for (const c of ['2C', '3C', '4C', 'KS', '5C', '6C', '8C', 'QH']) await draw(c);
-        await until(() => running.table.view().phase === 'results', 'the results');
+        await until(() => running.table.reads.view().phase === 'results', 'the results');
         assert.deepEqual(
-          running.table.view().results?.map((l) => [l.seat, l.net]),
+          running.table.reads.view().results?.map((l) => [l.seat, l.net]),
           [
             [1, 10_000],
             [2, 10_000],
@@ -137,8 +137,8 @@ describe('the shoe gate', () => {
       await until(() => running.shoe.loadsHandled >= 1 && running.shoe.gateOpen(), 'the shoe known to have no lock');
       assert.equal(sim.locked, false);
       assert.notEqual(sim.drawCard(), null, 'nothing stops the draw');
-      await until(() => running.table.view().hold !== null, 'the hold');
-      assert.equal(running.table.view().hold, 'extra-card');
+      await until(() => running.table.reads.view().hold !== null, 'the hold');
+      assert.equal(running.table.reads.view().hold, 'extra-card');
       const held = payloads(running, 'misread').at(-1);
       assert.deepEqual([held?.resolution, typeof (held?.shoeSequence as number[] | undefined)?.[0]], ['pending', 'number']);
     } finally {

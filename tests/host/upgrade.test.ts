@@ -54,7 +54,7 @@ async function until(test: () => boolean, what: string): Promise<void> {
 }
 
 async function draw(running: RunningHost, card: CardCode): Promise<void> {
-  await until(() => running.table.expectsCard(), `a card cue for ${card}`);
+  await until(() => running.table.reads.expectsCard(), `a card cue for ${card}`);
   const handled = running.shoe.cardsHandled;
   assert.equal(running.shoe.simulator()?.drawCard({ card }), card);
   await until(() => running.shoe.cardsHandled > handled, `${card} handled`);
@@ -108,7 +108,7 @@ describe('a data folder of build d7a140c (baccarat, killed mid-shoe)', () => {
             const full = verifyLedger(running.ledger);
             assert.deepEqual(full.problems, []);
             // The next coup plays too.
-            await until(() => running.table.station(1).betting.open, 'the next betting window');
+            await until(() => running.table.reads.station(1).betting.open, 'the next betting window');
             assert.deepEqual(running.table.commands.placeBet(1, { bet: 'banker' }, 10_000), { ok: true });
           } finally {
             await running.close();
@@ -139,13 +139,13 @@ describe('a data folder of build d7a140c (baccarat, killed mid-shoe)', () => {
         assert.equal(running.recovery.ledgerVerified, true, running.recovery.problems.join('; '));
         assert.deepEqual(running.recovery.voided, []);
         assert.equal(running.recovery.tableHold, 'extra-card', 'the hold is back');
-        assert.equal(running.table.view().hold, 'extra-card');
+        assert.equal(running.table.reads.view().hold, 'extra-card');
         assert.equal(running.table.commands.placeBet(1, { bet: 'banker' }, 10_000).ok, false, 'no bet on hold');
         assert.ok(running.recovery.entriesByFacts > 0, 'the earlier build’s settlements were read by their facts');
         assert.deepEqual([running.ledger.credit(1), running.ledger.credit(2)], old.credits);
         assert.deepEqual(running.table.supervisor.voidRound('card drawn after the coup: checked', ['sup-1', 'wit-2']), { ok: true });
         assert.deepEqual([running.ledger.credit(1), running.ledger.credit(2)], old.credits, 'a settled coup is not touched');
-        await until(() => running.table.station(1).betting.open, 'a betting window once the hold is lifted');
+        await until(() => running.table.reads.station(1).betting.open, 'a betting window once the hold is lifted');
         assert.deepEqual(running.table.commands.placeBet(1, { bet: 'banker' }, 10_000), { ok: true });
         assert.deepEqual(verifyLedger(running.ledger).problems, []);
       } finally {

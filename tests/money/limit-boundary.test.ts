@@ -17,7 +17,7 @@ describe('bet limits at the unit boundary', () => {
       // Chips stack on the spot: one more unit passes the maximum.
       const more = t.table.commands.placeBet(1, { bet: 'main' }, 1);
       assert.equal(!more.ok && more.refusal, 'over-max');
-      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 100_000 }]);
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [{ bet: 'main', amount: 100_000 }]);
     } finally {
       t.close();
     }
@@ -32,12 +32,12 @@ describe('bet limits at the unit boundary', () => {
         assert.equal(!under.ok && under.refusal, 'under-min', `${amount}`);
         assert.match(!under.ok ? under.reason : '', /under the minimum of 1000 on banker/);
       }
-      assert.deepEqual(t.table.station(1).betting.bets, [], 'nothing on the spot');
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [], 'nothing on the spot');
       assert.equal(t.ledger.credit(1), 200_000, 'nothing moved');
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'banker' }, 1000), { ok: true });
       // A spot at its minimum takes more chips, of any size within the maximum.
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'banker' }, 1), { ok: true });
-      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'banker', amount: 1001 }]);
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [{ bet: 'banker', amount: 1001 }]);
     } finally {
       t.close();
     }
@@ -54,7 +54,7 @@ describe('bet limits at the unit boundary', () => {
       }
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 1000), { ok: true });
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 29_000), { ok: true });
-      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 30_000 }]);
+      assert.deepEqual(t.table.reads.station(1).betting.bets, [{ bet: 'main', amount: 30_000 }]);
     } finally {
       t.close();
     }

@@ -170,7 +170,7 @@ describe('SAS exceptions from the journal, through the host start', () => {
     await note();
     assert.deepEqual(await drain(), [A1.bill100], 'a 100-pataca note: Table A-1 0x4C by face value');
     const settled = r().ledger.recall({ station: STATION }).length;
-    await until(() => r().table.view().phase === 'betting' && r().table.station(STATION).betting.open, 'a betting window');
+    await until(() => r().table.reads.view().phase === 'betting' && r().table.reads.station(STATION).betting.open, 'a betting window');
     assert.deepEqual(r().table.commands.placeBet(STATION, { bet: 'main' }, 10_000), { ok: true });
     await until(() => r().ledger.recall({ station: STATION }).length > settled, 'the round settled');
     assert.deepEqual(await drain(), [A1.gameStarted, A1.gameEnded]);

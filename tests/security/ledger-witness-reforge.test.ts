@@ -94,7 +94,7 @@ async function startRefuses(dir: string, says: RegExp): Promise<void> {
       running.recovery.problems.join('\n'),
     );
     assert.ok(running.floor.tilts.list().some((t) => t.kind === 'ledger-integrity'));
-    assert.equal(running.table.view().hold, 'ledger', 'the table holds: no bets, no cash-out on that journal');
+    assert.equal(running.table.reads.view().hold, 'ledger', 'the table holds: no bets, no cash-out on that journal');
   } finally {
     await running.close();
   }

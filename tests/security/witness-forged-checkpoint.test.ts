@@ -138,7 +138,7 @@ describe('a checkpoint state the witness did not derive', { timeout: 180_000 }, 
     try {
       assert.equal(running.recovery.ledgerVerified, false, 'the start refuses it');
       assert.ok(running.floor.tilts.list().some((t) => t.kind === 'ledger-integrity'));
-      assert.equal(running.table.view().hold, 'ledger', 'the table holds: nothing is played on the forged credit');
+      assert.equal(running.table.reads.view().hold, 'ledger', 'the table holds: nothing is played on the forged credit');
     } finally {
       await running.close();
     }

@@ -190,7 +190,7 @@ describe('a station follows three live tables of three games and bets on each fr
   });
 
   const creditOn = (t: TableId) => screen(t).view?.credit;
-  const inPlay = (t: TableId) => host(t).table.hasBets(STATION);
+  const inPlay = (t: TableId) => host(t).table.reads.hasBets(STATION);
   const settledLines = (t: TableId) =>
     [...entriesOfTypes(host(t).ledger, ['round.settle'])].flatMap((e) =>
       ((JSON.parse(e.body) as EntryBody).payload as Payload<'round.settle'>).lines.filter((l) => l.station === STATION),

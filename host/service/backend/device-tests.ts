@@ -58,7 +58,7 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
     },
 
     testCard(who) {
-      const v = d.table.view();
+      const v = d.table.reads.view();
       if (v.phase === 'dealing' || v.phase === 'hold' || v.cue)
         return Promise.resolve({ ok: false, code: 'busy', detail: 'the shoe is in use: test a card between rounds with no cue' });
       const result = waitForTest<string>(

@@ -14,7 +14,7 @@ export function jackpot(
 ): Pick<ServiceBackend, 'jackpot' | 'resetJackpot'> {
   return {
     jackpot() {
-      const view = d.table.progressive();
+      const view = d.table.reads.progressive();
       const journalled = new Map(jackpotPools(d.ledger).map((p) => [p.level, p.pool]));
       return {
         reference: view?.reference ?? null,

@@ -13,7 +13,7 @@ export function roundActions(
   journal: ServiceJournal,
 ): Pick<ServiceBackend, 'voidRound' | 'correct' | 'reportDealingError' | 'enterCard'> {
   const stale = (roundId: string): BackendResult | null => {
-    const current = d.table.view();
+    const current = d.table.reads.view();
     return current.roundId !== roundId ? { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` } : null;
   };
   return {
@@ -29,7 +29,7 @@ export function roundActions(
     correct(roundId, correction, authorisedBy) {
       const refused = stale(roundId);
       if (refused) return refused;
-      const rule = d.table.holdState()?.corrections.find((c) => c.correction === correction && 'rule' in c);
+      const rule = d.table.reads.holdState()?.corrections.find((c) => c.correction === correction && 'rule' in c);
       const r = d.table.supervisor.correct(correction, authorisedBy[0], authorisedBy[1]);
       if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
       const article = rule && 'rule' in rule ? rule.rule : '';

@@ -20,7 +20,7 @@ function actions(t: TestTable) {
 }
 
 function burnShoeStart(t: TestTable) {
-  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 const place = (t: TestTable, station: number, amount: number) =>

@@ -8,7 +8,7 @@ import { tableClosed } from './table-summary.js';
  * The shoe is spent: finished, or its cut card out (the table display's "last round of the shoe",
  * a flag the seat count given does not change).
  */
-const shoeSpent = (table: LiveTable): boolean => table.state.needsShuffle || table.tableExtras(0).lastRound === true;
+const shoeSpent = (table: LiveTable): boolean => table.state.needsShuffle || table.reads.tableExtras(0).lastRound === true;
 
 /** The table's switches: a new shoe, the table closed or reopened, a fault cleared. */
 export function tableActions(
@@ -17,7 +17,7 @@ export function tableActions(
 ): Pick<ServiceBackend, 'newShoe' | 'setTableOpen' | 'clearTilt'> {
   return {
     newShoe(who) {
-      if (d.table.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
+      if (d.table.reads.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
       const article = d.table.game.limitRules.shoeEndsEarlyOnlyWithoutStakes;
       if (article && !shoeSpent(d.table) && d.table.state.chips.some((c) => c.amount > 0))
         return {

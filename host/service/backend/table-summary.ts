@@ -14,16 +14,16 @@ export function tableClosed(floor: FloorServices): boolean {
 export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floor'>): Pick<ServiceBackend, 'table' | 'tilts'> {
   return {
     table() {
-      const v = d.table.view();
+      const v = d.table.reads.view();
       return {
         game: d.config.game,
         profile: d.config.profile,
         phase: v.phase,
         roundId: v.roundId,
         hold: v.hold,
-        ...holdReads(d.table.holdState()),
+        ...holdReads(d.table.reads.holdState()),
         ...holdCorrections(
-          d.table.holdState(),
+          d.table.reads.holdState(),
           (d.table.state.held ?? []).map((h) => ({ card: cardCode(h.card) })),
         ),
         newBets: v.phase === 'betting' ? bettingOpen(d.table.state) : !d.floor.tilts.effects().newBetsStopped,
@@ -43,12 +43,15 @@ export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floo
 }
 
 /** The hold's sequence and the reads during it, for the Holds page (the newest 64 reads). */
-function holdReads(h: ReturnType<LiveTable['holdState']>): Pick<TableSummary, 'holdReads'> {
+function holdReads(h: ReturnType<LiveTable['reads']['holdState']>): Pick<TableSummary, 'holdReads'> {
   return h ? { holdReads: { shoeSequence: h.shoeSequence, reads: h.readsDuringHold.slice(-64) } } : {};
 }
 
 /** The hold's card and the corrections its game's text has for it, for the Holds page. */
-function holdCorrections(h: ReturnType<LiveTable['holdState']>, held: readonly { card: string }[]): Pick<TableSummary, 'holdCard' | 'corrections' | 'held'> {
+function holdCorrections(
+  h: ReturnType<LiveTable['reads']['holdState']>,
+  held: readonly { card: string }[],
+): Pick<TableSummary, 'holdCard' | 'corrections' | 'held'> {
   return {
     ...(h?.card ? { holdCard: h.card } : {}),
     ...(h && h.corrections.length > 0
