@@ -148,13 +148,13 @@ describe('edges: a station moved between live edges, a slow edge', { timeout: 18
       await until('the fast edge’s station bets and a round settles with the slow edge stalled', () => onFast.seen.acks > acks && settledFast() > before);
       await until(
         'the fast station sees the next round',
-        () => running.table.view().roundId !== stalledAt && roundOf(onFast.s) === running.table.view().roundId,
+        () => running.table.reads.view().roundId !== stalledAt && roundOf(onFast.s) === running.table.reads.view().roundId,
       );
       assert.equal(roundOf(onSlow.s), stalledAt, 'the slow edge’s station saw nothing meanwhile (the stall was real)');
       proxy.resume();
       await until(
         'the slow edge’s station whole once its edge caught up',
-        () => roundOf(onSlow.s) === running.table.view().roundId && onSlow.s.version() === running.hub.version('station/102'),
+        () => roundOf(onSlow.s) === running.table.reads.view().roundId && onSlow.s.version() === running.hub.version('station/102'),
       );
       onSlow.s.close();
       onFast.s.close();
