@@ -59,7 +59,7 @@ const running = await startHost({
   ...(seated ? { autoplay: true, seed: arg.seed } : {}),
 });
 if (!existsSync(arg.enrolments)) {
-  for (const s of arg.homed) running.ledger.append(billCredit(s, arg.openingNotes, `${arg.tableId}-opening-${s}`));
+  for (const s of arg.homed) running.ledger.append(billCredit(s, arg.openingNotes, `${arg.tableId}-opening-${s}`, config.currency));
   const files = arg.stations.map((s) => ({ ...running.stadium.enrol(s, ['Soak A', 'Soak B']), host: arg.viaOrigin }));
   const tmp = `${arg.enrolments}.tmp`;
   writeFileSync(tmp, JSON.stringify(files));
