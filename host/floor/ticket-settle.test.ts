@@ -162,6 +162,51 @@ describe('a ticket held after a jam, settled by a person', () => {
     assert.deepEqual(openTilts(l), []);
   });
 
+  it('a second late verdict at a station whose fault is still open is journalled too, worked and cleared after the first', async () => {
+    const evidence = { started: false, validationPrinted: false, lastTemplate: null, faults: [], repeated: false };
+    const { l, t, r } = await held((validationNumber) => ({ outcome: 'not-printed', reason: 'ignored', evidence, validationNumber }));
+    const log = pino({ level: 'silent' });
+    const [first] = ticketsInPrint(l);
+    assert.ok(first);
+    assert.equal(t.settleByHand(3, LAST4, 'printed', ['Ana Lei (1001)']).ok, true);
+    await t.settle(first);
+    // The same station's next ticket jams the same way and is settled the same way, its fault still open.
+    r.sim.clearJam();
+    r.sim.takeTicket();
+    l.append(billCredit(3, 20_000, 'bill-3b'));
+    for (let i = 0; i < 400 && t.whyNot(3, 20_000) !== null; i++) await new Promise((res) => setTimeout(res, 5));
+    r.sim.tell('jam-claims-printed', 1);
+    const again = await t.cashOut(3);
+    assert.equal(again.kind, 'unresolved', JSON.stringify(again));
+    const [second] = ticketsInPrint(l);
+    assert.ok(second && second.terms.validation !== V);
+    const last4b = second.terms.validation.slice(-4);
+    assert.equal(t.settleByHand(3, last4b, 'printed', ['Bo Chan (1002)']).ok, true);
+    await t.settle(second);
+    const open = openTilts(l);
+    assert.equal(open.length, 2, 'each late verdict is journalled (tilt.raise), not only logged');
+    assert.match(open[0]?.detail ?? '', new RegExp(`…${LAST4} of 123450 settled printed by Ana Lei`));
+    assert.match(open[1]?.detail ?? '', new RegExp(`…${last4b} of 20000 settled printed by Bo Chan`));
+    // The faults as a host rebuilt from the journal holds them: the oldest listed first, the next once it is cleared.
+    const tilts = new TiltManager({ ledger: l, log });
+    tilts.restore();
+    const tech = { user: 'Bo Chan (1002)', role: 'technician' } as const;
+    assert.deepEqual(
+      tilts.list().map((f) => f.detail?.slice(0, 12)),
+      [`ticket …${LAST4}`],
+    );
+    assert.equal(tilts.clear('ticket-late-verdict', 3, tech).ok, true);
+    assert.deepEqual(
+      tilts.list().map((f) => f.detail?.slice(0, 12)),
+      [`ticket …${last4b}`],
+      'the second comes up once the first is worked',
+    );
+    assert.equal(openTilts(l).length, 1);
+    assert.equal(tilts.clear('ticket-late-verdict', 3, tech).ok, true);
+    assert.deepEqual(openTilts(l), []);
+    assert.deepEqual(tilts.list(), []);
+  });
+
   it('settled void, then the printer says printed: the paper exists and is never paid, also a fault to work', async () => {
     const evidence = { started: true, validationPrinted: true, lastTemplate: null, faults: [], repeated: false };
     const { l, t } = await held((validationNumber) => ({ outcome: 'printed', evidence, validationNumber }));

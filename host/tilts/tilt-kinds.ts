@@ -24,6 +24,12 @@ export interface TiltSpec {
    * table's screens: an attack on service mode is staff's business, and stops nothing at the table.
    */
   staffOnly?: true;
+  /**
+   * Each occurrence is its own fault to work (a printer's late verdict on one ticket, then on
+   * another): journalled even while one of its kind is open at that place, each with its detail,
+   * and worked one by one, the oldest first. Others are one condition, journalled once until cleared.
+   */
+  each?: true;
 }
 
 /**
@@ -83,7 +89,7 @@ export const TILTS = {
   'sas-link-stop': { scope: 'station', severity: 'warning', disables: 'station', clears: 'auto', latched: false },
   'sas-play-disabled': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
   'sas-bills-disabled': { scope: 'station', severity: 'info', disables: 'nothing', clears: 'auto', latched: false },
-  'ticket-late-verdict': { scope: 'station', severity: 'critical', disables: 'nothing', clears: 'attendant', latched: true, staffOnly: true },
+  'ticket-late-verdict': { scope: 'station', severity: 'critical', disables: 'nothing', clears: 'attendant', latched: true, staffOnly: true, each: true },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;

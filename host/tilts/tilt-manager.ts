@@ -52,6 +52,8 @@ const keyOf = (kind: string, station?: number) => (station === undefined ? kind 
  */
 export class TiltManager {
   private readonly held = new Map<string, Held>();
+  /** Later occurrences of an `each` fault already held at that place, journalled, oldest first: each comes up once the one before is cleared. */
+  private readonly queued = new Map<string, Held[]>();
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly deps: { ledger: Ledger; log: Logger }) {}
@@ -63,20 +65,24 @@ export class TiltManager {
    */
   restore(): void {
     this.held.clear();
+    this.queued.clear();
     for (const t of openTilts(this.deps.ledger)) {
       if (!isTiltKind(t.kind)) {
         // Only a newer version could have journalled it (a downgrade): say so, do not guess.
         this.deps.log.error({ tilt: t }, 'the journal names a fault this version does not know');
         continue;
       }
-      this.held.set(keyOf(t.kind, t.station), {
+      const h: Held = {
         kind: t.kind,
         ...(t.station !== undefined ? { station: t.station } : {}),
         ...(t.detail !== undefined ? { detail: t.detail } : {}),
         raisedSeq: t.seq,
         raisedAt: t.ts,
         conditionPresent: !tiltSpec(t.kind).latched,
-      });
+      };
+      const key = keyOf(t.kind, t.station);
+      if (this.held.has(key)) this.queued.set(key, [...(this.queued.get(key) ?? []), h]);
+      else this.held.set(key, h);
     }
     if (this.held.size > 0) this.deps.log.warn({ tilts: [...this.held.keys()] }, 'faults restored from the journal');
     this.changed();
@@ -93,7 +99,8 @@ export class TiltManager {
     if ((spec.scope === 'station') !== (where.station !== undefined)) throw new Error(`fault ${kind} is a ${spec.scope} fault`);
     const key = keyOf(kind, where.station);
     const existing = this.held.get(key);
-    if (existing) {
+    const again = existing && 'each' in spec && ![existing, ...(this.queued.get(key) ?? [])].some((h) => h.detail === where.detail);
+    if (existing && !again) {
       if (!existing.conditionPresent && !spec.latched) {
         existing.conditionPresent = true;
         this.changed();
@@ -104,14 +111,16 @@ export class TiltManager {
       type: 'tilt.raise',
       payload: { kind, ...(where.station !== undefined ? { station: where.station } : {}), ...(where.detail ? { detail: where.detail.slice(0, 2000) } : {}) },
     });
-    this.held.set(key, {
+    const h: Held = {
       kind,
       ...(where.station !== undefined ? { station: where.station } : {}),
       ...(where.detail ? { detail: where.detail } : {}),
       raisedSeq: r.entry.seq,
       raisedAt: r.entry.ts,
       conditionPresent: !spec.latched,
-    });
+    };
+    if (existing) this.queued.set(key, [...(this.queued.get(key) ?? []), h]);
+    else this.held.set(key, h);
     this.deps.log.warn({ kind, station: where.station, detail: where.detail, seq: r.entry.seq }, 'fault raised');
     this.changed();
   }
@@ -228,7 +237,12 @@ export class TiltManager {
         ...(how.detail ? { detail: how.detail } : {}),
       },
     });
-    this.held.delete(keyOf(held.kind, held.station));
+    const key = keyOf(held.kind, held.station);
+    const [next, ...rest] = this.queued.get(key) ?? [];
+    if (next) this.held.set(key, next);
+    else this.held.delete(key);
+    if (rest.length > 0) this.queued.set(key, rest);
+    else this.queued.delete(key);
     this.deps.log.info({ kind: held.kind, station: held.station, by: how.by, automatic: how.automatic }, 'fault cleared');
     this.changed();
   }
