@@ -2,14 +2,16 @@ import type { BaccaratCoup } from './baccarat/table-game.js';
 import { baccaratTableGame } from './baccarat/table-game.js';
 import type { ShoeSession } from './baccarat/shoe-session.js';
 import { blackjackTableGame, type BlackjackTableRound, type BlackjackTableShoe } from './blackjack/table-game.js';
-import { baccaratOptionInfos, checkBaccaratOptions } from './baccarat/options.js';
+import { baccaratPlayedOptions, checkBaccaratOptions } from './baccarat/options.js';
 import { BACCARAT_PROFILES, isRegulatedBaccaratProfile } from './baccarat/profiles.js';
-import { checkRules, isProfileId, isRegulated, PROFILE_IDS, resolveRules, ruleOptionInfos } from './blackjack/rules.js';
+import { blackjackPlayedOptions, checkRules, isProfileId, isRegulated, PROFILE_IDS, resolveRules } from './blackjack/rules.js';
 import { JACKPOT_PROGRAM_OPTION, jackpotProgramOf } from './blackjack/jackpot/option.js';
 import { JackpotProgramError } from './blackjack/jackpot/program.js';
 import type { GameDefinition } from './table/game.js';
-import type { RuleOptionInfo, RuleRefusal } from './table/rule-options.js';
-import { checkWarOptions, warOptionInfos } from './war/options.js';
+import type { PlayedOptions } from './table/field-options.js';
+import type { RuleRefusal } from './table/rule-options.js';
+import { BlackjackAdvisor, type DecisionAdvisor } from './strategy/advisor.js';
+import { checkWarOptions, warPlayedOptions } from './war/options.js';
 import { isRegulatedWarProfile, WAR_PROFILES } from './war/profiles.js';
 import type { GameKind } from './table/vocabulary.js';
 import type { WarCoup } from './war/coup.js';
@@ -100,15 +102,34 @@ export function knownProfiles(kind: GameKind): readonly string[] {
   }
 }
 
-/** The options of a profile, classed, as service mode lists them. */
-export function ruleOptionsOf(kind: GameKind, profile: string): RuleOptionInfo[] {
+/**
+ * A profile's options as a table with `options` plays them, one shape for every game (service
+ * mode's Configuration page): classed, with the value played and the values offered. Throws
+ * where the options do not resolve (the guard refuses them first).
+ */
+export function playedOptions(kind: GameKind, profile: string, options: Readonly<Record<string, unknown>>): PlayedOptions {
   switch (kind) {
     case 'blackjack':
-      return isProfileId(profile) ? ruleOptionInfos(profile) : [];
+      if (!isProfileId(profile)) throw new RangeError(`no blackjack profile "${profile}"`);
+      return blackjackPlayedOptions(profile, options);
     case 'baccarat':
-      return baccaratOptionInfos(profile);
+      return baccaratPlayedOptions(profile, options);
     case 'war':
-      return warOptionInfos(profile);
+      return warPlayedOptions(profile, options);
+  }
+}
+
+/**
+ * How a simulated player decides at the game under the profile: basic strategy where the game has
+ * one (blackjack); null where it takes its own chances over the legal actions (war, baccarat).
+ */
+export function decisionAdvisor(kind: GameKind, profile: string): DecisionAdvisor | null {
+  switch (kind) {
+    case 'blackjack':
+      return new BlackjackAdvisor(profile);
+    case 'baccarat':
+    case 'war':
+      return null;
   }
 }
 

@@ -1,4 +1,4 @@
-import { applyFieldOptions, checkFieldOptions, fieldOptionInfos, type FieldCatalogue } from '../table/field-options.js';
+import { applyFieldOptions, checkFieldOptions, fieldOptionInfos, fieldPlayedOptions, type FieldCatalogue, type PlayedOptions } from '../table/field-options.js';
 import { RuleOptionsError, type OptionRule, type RuleOptionInfo, type RuleRefusal } from '../table/rule-options.js';
 import { BACCARAT_RULES, BURN_FORMULAS, baccaratProfile, isRegulatedBaccaratProfile, parseBaccaratProfile, type BaccaratProfile } from './profiles.js';
 
@@ -185,6 +185,11 @@ export { isRegulatedBaccaratProfile };
 
 export function baccaratOptionInfos(id: string): RuleOptionInfo[] {
   return fieldOptionInfos(BACCARAT_OPTIONS, id, baccaratProfile(id));
+}
+
+/** The profile's options as a table with `options` plays them (service mode's Configuration page). */
+export function baccaratPlayedOptions(id: string, options: Readonly<Record<string, unknown>>): PlayedOptions {
+  return fieldPlayedOptions(BACCARAT_OPTIONS, id, baccaratProfile(id), resolveBaccarat(id, options).profile);
 }
 
 /** The marks a line of `bet` carries under the resolved profile (none under the text's defaults). */

@@ -16,6 +16,7 @@ import {
   type RuleOptionInfo,
   type RuleRefusal,
 } from '../table/rule-options.js';
+import type { PlayedOptions } from '../table/field-options.js';
 
 import {
   GENERIC_PROFILE,
@@ -296,6 +297,18 @@ export function optionSpec(key: OptionKey): { spec: Spec; about: string } {
 export function typeValues(key: OptionKey): readonly unknown[] {
   const spec = (OPTIONS[key] as OptionDef<unknown>).spec;
   return spec.kind === 'enum' ? spec.values : spec.kind === 'bool' ? [false, true] : [];
+}
+
+/**
+ * The profile's options as a table with `options` plays them, in the shape baccarat's and war's
+ * take (engine/table/field-options.ts): the keys are the resolved rules' own fields.
+ */
+export function blackjackPlayedOptions(profile: ProfileId, options: Readonly<Record<string, unknown>>): PlayedOptions {
+  return {
+    infos: ruleOptionInfos(profile),
+    played: resolveRules(profile, options),
+    offered: Object.fromEntries(OPTION_KEYS.map((key) => [key, typeValues(key)])),
+  };
 }
 
 /** The refusals of `checkRules` in English, one per line (command lines, configuration files). */

@@ -117,3 +117,34 @@ export function fieldTypeValues(catalogue: FieldCatalogue, path: string): readon
 function isRegulatedIn(catalogue: FieldCatalogue, profile: string): boolean {
   return Object.values(catalogue).some((o) => Object.hasOwn(o.rules, profile));
 }
+
+/**
+ * A profile's options as a table plays them, in one shape for every game (issue 53): what service
+ * mode lists of each (`infos`: its class, article, default), the value the table plays (the key is
+ * a path into `played`, the profile with the table's options applied) and the values of its type a
+ * screen can offer (`offered`; none for an integer, which is typed). Baccarat and war build it from
+ * their catalogue (`fieldPlayedOptions`), blackjack from its option table; the host reads it
+ * without naming the game.
+ */
+export interface PlayedOptions {
+  readonly infos: readonly RuleOptionInfo[];
+  readonly played: object;
+  readonly offered: Readonly<Record<string, readonly unknown[]>>;
+}
+
+/** A catalogue game's options as played: `base` the profile's shipped data, `played` with the options applied. */
+export function fieldPlayedOptions(catalogue: FieldCatalogue, profile: string, base: object, played: object): PlayedOptions {
+  return {
+    infos: fieldOptionInfos(catalogue, profile, base),
+    played,
+    offered: Object.fromEntries(Object.keys(catalogue).map((path) => [path, fieldTypeValues(catalogue, path)])),
+  };
+}
+
+/** The value played at an option's key, and the values offered for it. */
+export function playedValue(options: PlayedOptions, key: string): unknown {
+  return getPath(options.played, key);
+}
+export function offeredValues(options: PlayedOptions, key: string): readonly unknown[] {
+  return Object.hasOwn(options.offered, key) ? (options.offered[key] ?? []) : [];
+}

@@ -1,4 +1,4 @@
-import { applyFieldOptions, checkFieldOptions, fieldOptionInfos, type FieldCatalogue } from '../table/field-options.js';
+import { applyFieldOptions, checkFieldOptions, fieldOptionInfos, fieldPlayedOptions, type FieldCatalogue, type PlayedOptions } from '../table/field-options.js';
 import { RuleOptionsError, type OptionRule, type RuleOptionInfo, type RuleRefusal } from '../table/rule-options.js';
 import { parseWarProfile, warProfile, type WarProfile } from './profiles.js';
 
@@ -81,6 +81,11 @@ export function resolveWar(id: string, options: Readonly<Record<string, unknown>
 
 export function warOptionInfos(id: string): RuleOptionInfo[] {
   return fieldOptionInfos(WAR_OPTIONS, id, warProfile(id));
+}
+
+/** The profile's options as a table with `options` plays them (service mode's Configuration page). */
+export function warPlayedOptions(id: string, options: Readonly<Record<string, unknown>>): PlayedOptions {
+  return fieldPlayedOptions(WAR_OPTIONS, id, warProfile(id), resolveWar(id, options).profile);
 }
 
 /**

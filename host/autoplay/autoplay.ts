@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
+import { decisionAdvisor } from '../../engine/games.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
+import type { DecisionAdvisor } from '../../engine/strategy/advisor.js';
 import {
   amountOn,
   decodeHostMessage,
@@ -14,7 +16,6 @@ import {
 } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
-import { BlackjackChooser } from './blackjack-choice.js';
 import type { RoundPlan } from './round-script.js';
 
 export interface AutoplayDeps {
@@ -125,7 +126,7 @@ class Player {
   private decidedAt = -1;
   private noteRound = '';
   private cashOutRound = '';
-  private readonly chooser: BlackjackChooser | null;
+  private readonly chooser: DecisionAdvisor | null;
   private seq = 0;
   private readonly composer: ViewComposer;
   /** The scripted round's id once its bets went in; its scripted decisions taken so far. */
@@ -142,7 +143,7 @@ class Player {
   ) {
     this.view = `station/${station}`;
     this.composer = new ViewComposer(this.view, { resync: (parts) => this.send({ type: 'resync', id: this.id(), view: this.view, parts }) });
-    this.chooser = deps.config.game === 'blackjack' ? new BlackjackChooser(deps.config.profile) : null;
+    this.chooser = decisionAdvisor(deps.config.game, deps.config.profile);
   }
 
   connect(): void {
