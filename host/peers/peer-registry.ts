@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Ledger } from '../../ledger/index.js';
+import type { Ledger, Payload } from '../../ledger/index.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import { readTableCertificate } from '../stadium/table-certificate.js';
 import { Peer, PeersFile, readPeers, writePeers } from './peer-config.js';
@@ -12,8 +12,29 @@ import type { PeerProblem } from '../../protocol/index.js';
 
 export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: string; refusal?: OfferRefusal };
 
+/**
+ * Why a credential action (issue, withdraw, revoke) is refused; each is worded for the person at the
+ * screen (locales: `service.peers.refused.*`, with the table's id); `detail` is the log's English.
+ */
+export const CREDENTIAL_REFUSALS = ['not-a-table', 'self', 'no-address', 'no-certificate', 'unreadable', 'no-credential', 'not-a-peer'] as const;
+export type CredentialRefusal = (typeof CREDENTIAL_REFUSALS)[number];
+export type CredentialRefused = { ok: false; detail: string; reason: CredentialRefusal };
+const refused = (reason: CredentialRefusal, detail: string): CredentialRefused => ({ ok: false, detail, reason });
+
+/** A peer's credential withdrawn or the peer revoked. */
+export type CredentialChange = { ok: true; table: TableId } | CredentialRefused;
+
 /** A new enrolment file for a peer: its text (holding the secret: handed once) and its credential's id. */
-export type PeerFileMade = { ok: true; table: TableId; file: string; credential: string } | { ok: false; detail: string };
+export type PeerFileMade = { ok: true; table: TableId; file: string; credential: string } | CredentialRefused;
+
+/** What a credential action does once its checks passed: its entry, its files, whom it tells, its log line, what it returns. */
+interface CredentialPlan<T> {
+  readonly journal: Omit<Payload<'peer.credential'>, 'table' | 'by'>;
+  readonly write: () => void;
+  readonly tell: ReadonlySet<(table: TableId) => void>;
+  readonly said: readonly [message: string, fields: object];
+  readonly made: T;
+}
 
 export interface PeerRegistryOptions {
   dataDir: string;
@@ -157,79 +178,112 @@ export class PeerRegistry {
    * key, is returned once: the caller hands it over and keeps nothing of it.
    */
   issue(forText: string, by: readonly [string, string], validMs?: number): PeerFileMade {
-    const t = TableId.safeParse(forText);
-    if (!t.success) return { ok: false, detail: 'not a table id' };
-    const table = t.data;
-    if (table === this.o.self) return { ok: false, detail: 'a table is not its own peer' };
-    if (!this.o.url) return { ok: false, detail: 'this table has no fixed LAN address for its peers to dial (lan.host, lan.port)' };
-    const certificate = readTableCertificate(this.o.dataDir);
-    if (!certificate) return { ok: false, detail: 'this table has no certificate yet: it is made at the first start with a LAN listener' };
-    const before = this.peersFile();
-    if (!before.ok) return before;
-    const secret = randomBytes(32).toString('base64url');
-    const credential = randomBytes(16).toString('hex');
-    const issuedAt = new Date(this.now());
-    const file = makePeerOffer({
-      table: TableId.parse(this.o.self),
-      terminal: this.o.ledger.terminalId,
-      for: table,
-      url: this.o.url,
-      certificate,
-      secret,
-      credential,
-      issuedAt,
-      ...(validMs !== undefined ? { validMs } : {}),
-    });
-    const peer = before.file.peers.find((p) => p.enrolment.table === table);
-    const digest = peerDigest(table, peer, createHash('sha256').update(secret, 'utf8').digest('hex'));
-    this.o.ledger.append({ type: 'peer.credential', payload: { table, action: 'issue', by: [...by], digest, credential, issuedAt: issuedAt.toISOString() } });
-    PeerCredentials.inDataDir(this.o.dataDir).install(table, secret);
-    // A folder with no peers.json opens no transfers at its next start: one listing no peer does.
-    if (readPeers(this.o.dataDir) === null) writePeers(this.o.dataDir, before.file);
-    this.guard.invalidate();
-    for (const l of this.dialIns) l(table);
-    this.o.log.warn({ peer: table, by, credential }, 'enrolment file made for a peer table by two people');
-    return { ok: true, table, file, credential };
+    return this.credentialStep(
+      forText,
+      (table, peers) => {
+        if (table === this.o.self) return refused('self', 'a table is not its own peer');
+        if (!this.o.url) return refused('no-address', 'this table has no fixed LAN address for its peers to dial (lan.host, lan.port)');
+        const certificate = readTableCertificate(this.o.dataDir);
+        if (!certificate) return refused('no-certificate', 'this table has no certificate yet: it is made at the first start with a LAN listener');
+        const secret = randomBytes(32).toString('base64url');
+        const credential = randomBytes(16).toString('hex');
+        const issuedAt = new Date(this.now());
+        const file = makePeerOffer({
+          table: TableId.parse(this.o.self),
+          terminal: this.o.ledger.terminalId,
+          for: table,
+          url: this.o.url,
+          certificate,
+          secret,
+          credential,
+          issuedAt,
+          ...(validMs !== undefined ? { validMs } : {}),
+        });
+        const peer = peers.peers.find((p) => p.enrolment.table === table);
+        const digest = peerDigest(table, peer, createHash('sha256').update(secret, 'utf8').digest('hex'));
+        return {
+          journal: { action: 'issue', digest, credential, issuedAt: issuedAt.toISOString() },
+          write: () => {
+            PeerCredentials.inDataDir(this.o.dataDir).install(table, secret);
+            // A folder with no peers.json opens no transfers at its next start: one listing no peer does.
+            if (readPeers(this.o.dataDir) === null) writePeers(this.o.dataDir, peers);
+          },
+          tell: this.dialIns,
+          said: ['enrolment file made for a peer table by two people', { credential }],
+          made: { file, credential },
+        };
+      },
+      by,
+    );
   }
 
   /** Revokes the credential `table` dials this host with (its link in closes at once); this host's own link to it, if enrolled, stays. */
-  withdraw(tableText: string, by: readonly [string, string]): PeerChange {
-    const t = TableId.safeParse(tableText);
-    if (!t.success) return { ok: false, detail: 'not a table id' };
-    const table = t.data;
-    const before = this.peersFile();
-    if (!before.ok) return before;
-    const credentials = PeerCredentials.inDataDir(this.o.dataDir);
-    if (credentials.secretSha256(table) === null) return { ok: false, detail: `${table} holds no credential to dial this table` };
-    const peer = before.file.peers.find((p) => p.enrolment.table === table);
-    this.o.ledger.append({
-      type: 'peer.credential',
-      payload: { table, action: 'withdraw', by: [...by], ...(peer ? { digest: peerDigest(table, peer, null) } : {}) },
-    });
-    credentials.revoke(table);
-    this.guard.invalidate();
-    for (const l of this.dialIns) l(table);
-    this.o.log.warn({ peer: table, by }, "a peer table's credential to dial this table withdrawn by two people");
-    return { ok: true, table };
+  withdraw(tableText: string, by: readonly [string, string]): CredentialChange {
+    return this.credentialStep(
+      tableText,
+      (table, peers) => {
+        const credentials = PeerCredentials.inDataDir(this.o.dataDir);
+        if (credentials.secretSha256(table) === null) return refused('no-credential', `${table} holds no credential to dial this table`);
+        const peer = peers.peers.find((p) => p.enrolment.table === table);
+        return {
+          journal: { action: 'withdraw', ...(peer ? { digest: peerDigest(table, peer, null) } : {}) },
+          write: () => credentials.revoke(table),
+          tell: this.dialIns,
+          said: ["a peer table's credential to dial this table withdrawn by two people", {}],
+          made: {},
+        };
+      },
+      by,
+    );
   }
 
   /** Removes the peer from both files: this host neither dials it nor lets it in again. */
-  revoke(tableText: string, by: readonly [string, string]): PeerChange {
+  revoke(tableText: string, by: readonly [string, string]): CredentialChange {
+    return this.credentialStep(
+      tableText,
+      (table, peers) => {
+        const credentials = PeerCredentials.inDataDir(this.o.dataDir);
+        const listed = peers.peers.some((p) => p.enrolment.table === table);
+        if (!listed && credentials.secretSha256(table) === null) return refused('not-a-peer', `${table} is not a peer of this table`);
+        return {
+          journal: { action: 'revoke' },
+          write: () => {
+            if (listed) writePeers(this.o.dataDir, { ...peers, peers: peers.peers.filter((p) => p.enrolment.table !== table) });
+            credentials.revoke(table);
+          },
+          tell: this.revoked,
+          said: ['peer table removed by two people', {}],
+          made: {},
+        };
+      },
+      by,
+    );
+  }
+
+  /**
+   * The one sequence of the three credential actions: the table's id parsed, peers.json read, the
+   * action's own checks and making (`plan`), then its `peer.credential` entry journalled before any
+   * file is changed (a cut in between leaves files older than the journal: refused, a fault, never
+   * a change unjournalled), the guard's cached check dropped, the listeners told and the log written.
+   */
+  private credentialStep<T extends object>(
+    tableText: string,
+    plan: (table: TableId, peers: PeersFile) => CredentialRefused | CredentialPlan<T>,
+    by: readonly [string, string],
+  ): ({ ok: true; table: TableId } & T) | CredentialRefused {
     const t = TableId.safeParse(tableText);
-    if (!t.success) return { ok: false, detail: 'not a table id' };
+    if (!t.success) return refused('not-a-table', 'not a table id');
     const table = t.data;
     const before = this.peersFile();
-    if (!before.ok) return before;
-    const credentials = PeerCredentials.inDataDir(this.o.dataDir);
-    const listed = before.file.peers.some((p) => p.enrolment.table === table);
-    if (!listed && credentials.secretSha256(table) === null) return { ok: false, detail: `${table} is not a peer of this table` };
-    this.o.ledger.append({ type: 'peer.credential', payload: { table, action: 'revoke', by: [...by] } });
-    if (listed) writePeers(this.o.dataDir, { ...before.file, peers: before.file.peers.filter((p) => p.enrolment.table !== table) });
-    credentials.revoke(table);
+    if (!before.ok) return refused('unreadable', before.detail);
+    const step = plan(table, before.file);
+    if ('ok' in step) return step;
+    this.o.ledger.append({ type: 'peer.credential', payload: { table, by: [...by], ...step.journal } });
+    step.write();
     this.guard.invalidate();
-    for (const l of this.revoked) l(table);
-    this.o.log.warn({ peer: table, by }, 'peer table removed by two people');
-    return { ok: true, table };
+    for (const l of step.tell) l(table);
+    this.o.log.warn({ peer: table, by, ...step.said[1] }, step.said[0]);
+    return { ok: true, table, ...step.made };
   }
 
   private now(): number {

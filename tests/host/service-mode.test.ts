@@ -304,10 +304,11 @@ describe('service mode on a live host', () => {
     // Peer tables (this table has none): a file that is not an enrolment, a table that is no peer, are refused; neither moves money
     // (tests/security/peer-service-enrol.test.ts removes and adds one).
     await still({ kind: 'peer-add', enrolment: '{}', stations: [] }, /^service\.peers\.fileRefused\.not-a-file$/);
-    await still({ kind: 'peer-revoke', table: 'bj-1' }, /^service\.failed\.refused$/);
-    await still({ kind: 'peer-withdraw', table: 'bj-1' }, /^service\.failed\.refused$/);
+    // Each refusal in the screen's words (issue 53: a catalogue key, no longer the host's English).
+    await still({ kind: 'peer-revoke', table: 'bj-1' }, /^service\.peers\.refused\.not-a-peer$/);
+    await still({ kind: 'peer-withdraw', table: 'bj-1' }, /^service\.peers\.refused\.no-credential$/);
     // Making this table's enrolment file for a peer journals a credential, never money (this host has no fixed LAN port: refused).
-    await still({ kind: 'peer-issue', table: 'bj-1' }, /^service\.failed\.refused$/);
+    await still({ kind: 'peer-issue', table: 'bj-1' }, /^service\.peers\.refused\.no-address$/);
     // No account is locked: nothing to lift (tests/security/service-stranger-lockout.test.ts lifts one).
     await still({ kind: 'account-unlock', staff: TECH.staff }, /^service\.failed\.refused$/);
     // The drop count of station 1's cashbox (its 500 note) is a record: no credit, no posting (tests/security/cashbox-reconciliation.test.ts).

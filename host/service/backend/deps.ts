@@ -45,11 +45,12 @@ export interface PeerService {
     stations: readonly number[],
     by: readonly [string, string],
   ): { ok: true; table: string } | { ok: false; detail: string; refusal?: string };
-  revoke(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
+  /** `reason` of a refusal (host/peers/peer-registry.ts `CREDENTIAL_REFUSALS`), worded by the screen (`service.peers.refused.*`). */
+  revoke(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string; reason: string };
   /** This table's enrolment file for the peer `table`: a new credential it dials this table with, journalled; the file (with the secret) returned once. */
-  issue(table: string, by: readonly [string, string]): { ok: true; table: string; file: string } | { ok: false; detail: string };
+  issue(table: string, by: readonly [string, string]): { ok: true; table: string; file: string } | { ok: false; detail: string; reason: string };
   /** The credential `table` dials this table with, revoked (journalled); its link in closes. */
-  withdraw(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
+  withdraw(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string; reason: string };
   /** Each peer table the files or the journal name, its links, and why it is refused if it is. */
   list(): Omit<Extract<ServicePage, { page: 'peers' }>, 'page'>;
 }

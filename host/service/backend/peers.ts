@@ -1,5 +1,5 @@
 import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { BackendResult, ServiceBackend } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import { expiryTimer } from './enrolment.js';
@@ -16,6 +16,14 @@ const DISCARDED: Record<EnrolmentDiscard, string> = {
   revoked: 'the credential was withdrawn before the download',
   're-enrolled': 'a newer file was made before the download',
 };
+
+/** A credential action's refusal, with the screen's words for its reason (the table's id as typed, cut to 64). */
+const credentialRefused = (r: { detail: string; reason: string }, table: string): BackendResult => ({
+  ok: false,
+  code: 'refused',
+  detail: r.detail,
+  notice: { key: `service.peers.refused.${r.reason}`, values: { table: table.slice(0, 64) } },
+});
 
 export type PeerActions = Pick<ServiceBackend, 'addPeer' | 'revokePeer' | 'peerTables' | 'issuePeerFile' | 'withdrawPeer' | 'takePeerFile'> & {
   sessionEnded(enterSeq: number): void;
@@ -60,7 +68,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
     revokePeer(table, authorisedBy) {
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.revoke(table, authorisedBy);
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      if (!r.ok) return credentialRefused(r, table);
       journalDiscarded(files.discard(table, 'revoked'));
       changes.changed();
       return { ok: true, key: 'service.done.peerRevoke', values: { table: r.table } };
@@ -68,7 +76,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
     issuePeerFile(table, authorisedBy, session) {
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.issue(table, authorisedBy);
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      if (!r.ok) return credentialRefused(r, table);
       journalDiscarded(files.hold(r.table, r.file, session));
       timer.arm();
       changes.changed();
@@ -77,7 +85,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
     withdrawPeer(table, authorisedBy) {
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.withdraw(table, authorisedBy);
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      if (!r.ok) return credentialRefused(r, table);
       journalDiscarded(files.discard(r.table, 'revoked'));
       changes.changed();
       return { ok: true, key: 'service.done.peerWithdraw', values: { table: r.table } };
