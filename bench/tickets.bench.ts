@@ -4,7 +4,10 @@
 // and on to the credit (the confirmation after the stack). Beside it, in the same run and on the
 // same PostgreSQL (its own throwaway cluster, fsync on): the bare round trip of the same decision,
 // one conditional UPDATE of a ticket row over a pg connection, no HTTP, no signature, no attempt
-// kept. One redemption at a time, so each figure is a latency, not a throughput.
+// kept. One redemption at a time, so each figure is a latency, not a throughput. Then, through the
+// host's own acceptor path (./tickets-acceptor.ts): a ticket's insert-to-credit through the ID-003
+// simulator (barcode escrow → authority → stack → credit), beside a bank note's through the same
+// simulator and driver, in the same run.
 //   npm run bench -- tickets
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -14,9 +17,13 @@ import { RequestId, TicketTerms } from '../terms/ticket-terms.js';
 import { validationNumber } from '../terms/validation-number.js';
 import { connectPg, enrolTerminal, migrateUpstream, startLocalCluster, startUpstream } from '../upstream/index.js';
 import { figure, QUICK, times } from './report.js';
+import { acceptorInsertToCredit } from './tickets-acceptor.js';
 
 const N = Number(process.env.TICKETS_BENCH_N ?? (QUICK ? 50 : 1000));
 const WARM = Math.min(50, Math.floor(N / 10));
+// Through the acceptor each insert waits on the device's own polling: fewer of them.
+const N_ACCEPTOR = Number(process.env.TICKETS_BENCH_ACCEPTOR_N ?? (QUICK ? 10 : 100));
+const WARM_ACCEPTOR = Math.min(5, Math.floor(N_ACCEPTOR / 10));
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -38,7 +45,7 @@ try {
   if (!m.ok) throw new Error(m.detail);
   const now = Date.now();
   const tickets: TicketTerms[] = [];
-  for (let seq = 1; seq <= N + WARM; seq++) {
+  for (let seq = 1; seq <= N + WARM + N_ACCEPTOR + WARM_ACCEPTOR; seq++) {
     const t = TicketTerms.parse({
       validation: validationNumber(m.machineId, seq),
       machineId: m.machineId,
@@ -55,7 +62,7 @@ try {
   }
   const approve: number[] = [];
   const credit: number[] = [];
-  for (const [i, t] of tickets.entries()) {
+  for (const [i, t] of tickets.slice(0, N + WARM).entries()) {
     const q = { requestId: RequestId.parse(randomUUID()), validation: t.validation, station: 2, currency: 'MOP', limit: 1_000_000 };
     const t0 = performance.now();
     const a = await redeemer.redeem(q);
@@ -108,6 +115,32 @@ try {
     baseline: { name: 'one bare conditional UPDATE of a ticket row over pg, autocommit, same PostgreSQL, median', value: quantile(bare, 0.5) },
   });
   console.log(`ratio, insert → confirmed / bare UPDATE: ${times(rc)}`);
+
+  // Through the host's acceptor path: each ticket and a note of 100 in turn at one ID-003 simulator.
+  const atAcceptor = await acceptorInsertToCredit({
+    authority: redeemer,
+    tickets: tickets.slice(N + WARM).map((t) => t.validation),
+    note: 100,
+    warm: WARM_ACCEPTOR,
+  });
+  console.log(
+    `${N_ACCEPTOR} tickets and ${N_ACCEPTOR} notes in turn (after ${WARM_ACCEPTOR} of each), through the ID-003 driver and simulator, journalled on SQLite:`,
+  );
+  console.log(
+    `  ticket insert → credit (escrow → authority → stack → credit): median ${ms(quantile(atAcceptor.ticket, 0.5))}, p95 ${ms(quantile(atAcceptor.ticket, 0.95))}`,
+  );
+  console.log(`  note insert → credit, same simulator and driver: median ${ms(quantile(atAcceptor.note, 0.5))}, p95 ${ms(quantile(atAcceptor.note, 0.95))}`);
+  const rt = figure({
+    name: `ticket insert → credit through the ID-003 simulator and the upstream, median of ${N_ACCEPTOR}`,
+    unit: 'ms',
+    value: quantile(atAcceptor.ticket, 0.5),
+    better: 'lower',
+    baseline: { name: 'a bank note insert → credit through the same ID-003 simulator and driver, same run, median', value: quantile(atAcceptor.note, 0.5) },
+  });
+  console.log(`ratio, ticket / note insert → credit: ${times(rt)}`);
+  console.log(
+    `ratio, ticket insert → credit / bare UPDATE: ${(quantile(atAcceptor.ticket, 0.5) / quantile(bare, 0.5)).toFixed(1)}×; note insert → credit / bare UPDATE: ${(quantile(atAcceptor.note, 0.5) / quantile(bare, 0.5)).toFixed(1)}×`,
+  );
   await up.close();
 } finally {
   await db.close();
