@@ -13,6 +13,9 @@
 // `sas`: that many byte-level frames at the SAS machine side (tests/fuzz/sas.ts). `sas-aft-kill`
 // (only when named; --cases is ignored): every trial of the AFT kill campaign, each direction at
 // each kill point (tests/sas/aft-kill/campaign.ts), a SIGKILL of a real station process each.
+// `tickets-sigkill` (only when named): the ticket kill campaign (tests/tickets/kill/campaign.ts),
+// every kill point of a ticket's issue and redemption, a SIGKILL of a real table host each, --cases
+// rounds of it (default 1 when only this is named with no --cases).
 import { parseArgs } from 'node:util';
 import { fuzzDriver, type CaseCounts, type DriverProtocol } from './drivers.js';
 import { fuzz, PARSERS, type ParserName } from './parsers.js';
@@ -22,6 +25,7 @@ import { describeRun, fuzzTransfers } from './transfers/campaign.js';
 import { describeKillTrials, runKillTrials } from '../transfers/kill-campaign.js';
 import { describeFloorSoak, runFloorSoak } from '../transfers/floor-soak.js';
 import { describeWitnessFuzz, fuzzWitnessWire } from './witness-wire.js';
+import { describeTrial as describeTicketTrial, runCampaign as runTicketKills, type TrialResult as TicketTrial } from '../tickets/kill/campaign.js';
 
 const { values } = parseArgs({
   options: { cases: { type: 'string', default: '1000000' }, seed: { type: 'string' }, only: { type: 'string' }, honest: { type: 'boolean', default: false } },
@@ -32,7 +36,7 @@ const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.se
 const DRIVERS: Record<string, DriverProtocol> = { 'driver-id003': 'id003', 'driver-ssp': 'ssp' };
 const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS), 'sas', 'transfers', 'transfers-sigkill', 'witness-wire'];
 // Run only when named: a campaign of real processes, sized by --cases (SIGKILLs), not a million of anything.
-const named = ['transfers-floor', 'sas-aft-kill'];
+const named = ['transfers-floor', 'sas-aft-kill', 'tickets-sigkill'];
 const names = values.only ? values.only.split(',').map((n) => n.trim()) : all;
 const unknown = names.filter((n) => !all.includes(n) && !named.includes(n));
 if (unknown.length) throw new Error(`unknown fuzz target ${unknown.join(', ')}; known: ${[...all, ...named].join(', ')}`);
@@ -65,6 +69,15 @@ for (const name of names) {
       const failing = results.filter((r) => r.violations.length > 0);
       if (failing.length) throw new Error(failing.map(describeTrial).join('\n'));
       figures = `\n\t${results.length} trials: ${results.filter((r) => r.outcome === 'complete').length} complete, ${results.filter((r) => r.outcome === 'refused').length} refused, each once`;
+    } else if (name === 'tickets-sigkill') {
+      // Rounds of every kill point: a million is the parsers' default, not a number of host processes.
+      const rounds = values.cases === '1000000' ? 1 : cases;
+      const results: TicketTrial[] = [];
+      for (let i = 0; i < rounds; i++) results.push(...(await runTicketKills(undefined, (l) => console.error(l))));
+      const failing = results.filter((r) => r.violations.length > 0);
+      if (failing.length) throw new Error(failing.map(describeTicketTrial).join('\n'));
+      const by = (e: string) => results.filter((r) => r.ended === e).length;
+      figures = `\n\t${results.length} trials (a SIGKILL each): ${by('redeemed')} redeemed once, ${by('voided')} voided, ${by('printed')} printed unpaid, ${by('in-print')} held; 0 lost, 0 paid twice`;
     } else if (name === 'transfers') figures = `\n\t${describeRun(fuzzTransfers(cases, seed))}`;
     else if (name === 'witness-wire') figures = `\n\t${describeWitnessFuzz(fuzzWitnessWire(cases, seed))}`;
     else if (name === 'transfers-sigkill') figures = `\n\t${describeKillTrials(await runKillTrials(cases, seed))}`;
