@@ -27,6 +27,7 @@ import { credentialsFile, verifyLedger, type Ledger } from '../../../ledger/inde
 import { ticketInEscrow, ticketsInPrint } from '../../../ledger/ticket-queries.js';
 import { enrolTerminal, migrateUpstream, openPglite, startUpstream, type Db } from '../../../upstream/index.js';
 import { ticketByNumber } from '../../../upstream/ticket-queries.js';
+import { machineIdOf } from '../../../upstream/tickets.js';
 import { bundledChild } from '../../children/bundle.js';
 import { ARMS, CASHIER, KILL_POINTS, NOTE, NOTE_MINOR, REDEEMER, startTicketHost, ticketKillConfig, type KillPoint, type Ports } from './setup.js';
 
@@ -150,11 +151,12 @@ async function rig(): Promise<Rig> {
   const servers = [await serveDevice(printer), await serveDevice(cashier), await serveDevice(redeemer)];
   const [p, a1, a2] = servers;
   if (!p || !a1 || !a2) throw new Error('three device servers');
-  const ports: Ports = { printer: p.port, cashierAcceptor: a1.port, redeemerAcceptor: a2.port };
   const db = await openPglite();
   await migrateUpstream(db);
   const up = await startUpstream({ db, limits: { tickets: 1_000_000, ingest: 1_000_000 }, backoffice: false, logger: false });
-  const c = await enrolTerminal(db, ticketKillConfig(ports).tableId);
+  const terminal = ticketKillConfig({ printer: p.port, cashierAcceptor: a1.port, redeemerAcceptor: a2.port, machineId: 1 }).tableId;
+  const c = await enrolTerminal(db, terminal);
+  const ports: Ports = { printer: p.port, cashierAcceptor: a1.port, redeemerAcceptor: a2.port, machineId: await machineIdOf(db, terminal) };
   writeFileSync(credentialsFile(dataDir), JSON.stringify({ terminalId: c.terminalId, key: c.key, receiptKey: c.receiptKey, upstream: up.url }), {
     mode: 0o600,
   });
@@ -241,7 +243,8 @@ export async function runTrial(point: KillPoint): Promise<TrialResult> {
       r.printer.takeTicket();
       r.redeemer.insertTicket(barcode);
     }
-    await c.until(() => false, 240_000, `the host's death at ${point}`, true);
+    await c.until(() => !c.alive || c.written.includes('credit.cancel'), 240_000, `the host's death at ${point}`);
+    if (c.alive) throw new Error(`the cash-out became a handpay, not a ticket: the trial tested nothing (journalled ${c.written.join(', ')})`);
     await c.exited;
     // The restart, on the same data folder and devices.
     host = await startTicketHost(r.dataDir, r.ports, r.url);

@@ -15,8 +15,17 @@ export const REDEEMER = 2;
 export const NOTE = 500;
 export const NOTE_MINOR = NOTE * 100;
 
-/** The devices' TCP ports on the loopback (the campaign's simulators). */
-export const Ports = z.object({ printer: z.number().int(), cashierAcceptor: z.number().int(), redeemerAcceptor: z.number().int() });
+/**
+ * The devices' TCP ports on the loopback (the campaign's simulators), and the validation id the
+ * upstream assigned the table: in its configuration, the first cash-out asks no one for it (asked
+ * over HTTP on a loaded machine, a slow answer makes that cash-out a handpay, which tests nothing here).
+ */
+export const Ports = z.object({
+  printer: z.number().int(),
+  cashierAcceptor: z.number().int(),
+  redeemerAcceptor: z.number().int(),
+  machineId: z.number().int(),
+});
 export type Ports = z.infer<typeof Ports>;
 
 /**
@@ -64,6 +73,7 @@ export function ticketKillConfig(ports: Ports): TableConfig {
     // Devices over TCP make the table a live one, which opens only under an authorisation reference (host/config/authorisation.ts).
     profileAuthorisation: 'TEST-TICKET-KILL',
     profileAuthorisationEffective: '2026-01-01',
+    tickets: { ...c.tickets, machineId: ports.machineId },
     stations: [
       { station: CASHIER, seat: 1, billAcceptor: `tcp:127.0.0.1:${ports.cashierAcceptor}`, billProtocol: 'id003', printer: `tcp:127.0.0.1:${ports.printer}` },
       { station: REDEEMER, seat: 2, billAcceptor: `tcp:127.0.0.1:${ports.redeemerAcceptor}`, billProtocol: 'id003' },
