@@ -27,8 +27,8 @@ export class SimSideBets {
   readonly firstTwoOffered: Int32Array;
   /** Whether any bet of the first cards is offered. */
   readonly anyFirstTwo: boolean;
-  /** Rounds by their first two cards (`first * 52 + second`) since the last `fold`. */
-  private readonly pairCount = new Int32Array(52 * 52);
+  /** Rounds by their first two cards (`first * 52 + second`) since the last `fold` (the simulator's fast path adds to it directly). */
+  readonly pairCount = new Int32Array(52 * 52);
   /** The last round's first two cards, as `pairCount`'s index; whether it split (its first-card bets settled again). */
   private lastPair = 0;
   private resettled = false;
