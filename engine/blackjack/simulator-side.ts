@@ -34,10 +34,15 @@ export class SimSideBets {
   private resettled = false;
   /**
    * A split round's first-card bets depend only on its first two cards, the card dealt to the
-   * first split hand and the pairs formed again: their settlement, memoised by those (a few
-   * thousand keys), so the catalogue's code (which allocates) runs once per key, not per split.
+   * first split hand and the pairs formed again: their settlement, memoised so that the
+   * catalogue's code (which allocates) runs once per key, not per split. Per first two cards (only
+   * those that split ever get one) a dense array by `(third * (memoPairs + 1) + splitPairs) *
+   * FIRST_TWO_BETS + bet`, NaN until settled: a split is then two array reads, not a hash lookup
+   * in a map of tens of thousands of keys (which, with its growth, was a fifth of a Macau run).
    */
-  private readonly afterSplit = new Map<number, Float64Array>();
+  private readonly afterSplit: (Float64Array | undefined)[] = Array.from({ length: 52 * 52 }, () => undefined);
+  /** The pairs formed again that the memo holds (`afterSplit`). */
+  private readonly memoPairs: number;
   /** Winning streak (Art. 13 5)): the four levels are bet together whenever none is open. */
   private readonly streakOpen = new Uint8Array(4);
   private streakWins = 0;
@@ -51,6 +56,8 @@ export class SimSideBets {
   ) {
     this.firstTwoOffered = offered.filter((k) => k < FIRST_TWO_BETS);
     this.anyFirstTwo = this.firstTwoOffered.length > 0;
+    // A round has at most maxHands hands, so at most that many pairs formed again; past 8, no memo.
+    this.memoPairs = Math.min(rules.maxHands, 8);
     // The first-two-card bets are decided every round; the streak levels only when one ends.
     this.decided.fill(1, 0, FIRST_TWO_BETS);
   }
@@ -133,13 +140,28 @@ export class SimSideBets {
     if (!this.anyFirstTwo) return;
     this.resettled = true;
     const third = afterSplit >= 0 ? afterSplit + 1 : 0;
-    const key = ((p1 * 52 + p2) * 53 + third) * 128 + splitPairs;
-    let results = splitPairs < 128 ? this.afterSplit.get(key) : undefined;
-    if (results === undefined) {
-      results = this.settleSplitRound(afterSplit, p1, p2, splitPairs);
-      if (splitPairs < 128) this.afterSplit.set(key, results);
+    const net = this.net;
+    const bets = this.firstTwoOffered;
+    if (splitPairs > this.memoPairs) {
+      const results = this.settleSplitRound(afterSplit, p1, p2, splitPairs);
+      for (let j = 0; j < bets.length; j++) net[bets[j] as number] = results[bets[j] as number] as number;
+      return;
     }
-    for (const k of this.firstTwoOffered) this.net[k] = results[k] as number;
+    const pair = p1 * 52 + p2;
+    let memo = this.afterSplit[pair];
+    if (memo === undefined) {
+      memo = new Float64Array(53 * (this.memoPairs + 1) * FIRST_TWO_BETS).fill(NaN);
+      this.afterSplit[pair] = memo;
+    }
+    const at = (third * (this.memoPairs + 1) + splitPairs) * FIRST_TWO_BETS;
+    if (memo[at + (bets[0] as number)] !== memo[at + (bets[0] as number)]) {
+      const results = this.settleSplitRound(afterSplit, p1, p2, splitPairs);
+      for (let k = 0; k < FIRST_TWO_BETS; k++) memo[at + k] = results[k] as number;
+    }
+    for (let j = 0; j < bets.length; j++) {
+      const k = bets[j] as number;
+      net[k] = memo[at + k] as number;
+    }
   }
 
   private settleSplitRound(afterSplit: number, p1: number, p2: number, splitPairs: number): Float64Array {
