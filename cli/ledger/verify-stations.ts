@@ -29,5 +29,10 @@ export function verifyStations(dataDir: string, ledger: Ledger): StationsReport 
   }
   const registry = new RemoteStations(path.join(dataDir, REMOTE_STATIONS_FILE)).list().filter((s) => s.revokedAt === undefined);
   if (!journal.any) return { checked: `remote stations (${registry.length}): not journalled yet (the host adopts them at its next start)`, problems: [] };
-  return { checked: `remote stations (${registry.length}) against the journal`, problems: [...auditCredentials(registry, journal).values()] };
+  const audit = auditCredentials(registry, journal);
+  const unkeyed =
+    audit.keyNotJournalled.size > 0
+      ? `; ${audit.keyNotJournalled.size} with a proof key journalled before it was in the digest (not used: enrol again to connect through an edge)`
+      : '';
+  return { checked: `remote stations (${registry.length}) against the journal${unkeyed}`, problems: [...audit.problems.values()] };
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { credentialDigest, type CredentialEntry, type StationCredentialJournal } from './credential-journal.js';
 import { RemoteStations } from './remote-stations.js';
 
 describe('remote stations’ credentials', () => {
@@ -30,6 +31,30 @@ describe('remote stations’ credentials', () => {
       assert.equal(stations.verify(101, second.secret), false);
       assert.equal(stations.revoke(101, ['Ana Lei (1001)', 'Bo Chan (1003)']), false, 'nothing in force to revoke');
       assert.deepEqual(revoked, [101, 101]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('uses a proof key only when the journal covers it: a row journalled before (v1) keeps its secret, not its key', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'remote-stations-'));
+    try {
+      const entries: CredentialEntry[] = [];
+      const journal: StationCredentialJournal = {
+        record: (e) => void entries.push(...e),
+        read: () => ({ any: entries.length > 0, inForce: new Map(entries.map((e) => [e.station, e.action === 'revoke' ? null : (e.credential ?? null)])) }),
+      };
+      const stations = RemoteStations.inDataDir(dir, journal);
+      const { secret } = stations.enrol(101, ['Ana Lei (1001)', 'Rui Sá (1002)']);
+      const row = stations.current(101) ?? assert.fail('enrolled');
+      assert.equal(stations.proofKey(101), row.proofKey, 'journalled with its key (v2): used');
+      // The journal's entry as it was written before the key was in the digest.
+      entries.push({ station: 101, action: 'enrol', by: ['Ana Lei (1001)', 'Rui Sá (1002)'], credential: credentialDigest(101, row.secretSha256) });
+      const reopened = RemoteStations.inDataDir(dir, journal);
+      assert.deepEqual(reopened.problems(), []);
+      assert.equal(reopened.verify(101, secret), true, 'the secret still connects to the host');
+      assert.equal(reopened.proofKey(101), null, 'the key is the file’s word only: not used');
+      assert.deepEqual(reopened.proofKeys(), [], 'nor published to the edges');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

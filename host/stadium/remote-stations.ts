@@ -51,6 +51,8 @@ export class RemoteStations {
   private readonly changeListeners = new Set<() => void>();
   /** Stations whose registry row is not what the journal says (refused), with why. */
   private refused = new Map<number, string>();
+  /** Stations whose proof key the journal does not cover (journalled before it was): not used. */
+  private keyNotJournalled = new Set<number>();
 
   /**
    * With a journal (the host's), every enrolment and revocation is journalled before the file
@@ -67,7 +69,12 @@ export class RemoteStations {
       const found = this.inForce();
       if (found.length > 0) {
         journal.record(
-          found.map((s) => ({ station: s.station, action: 'adopt' as const, by: [...s.enrolledBy], credential: credentialDigest(s.station, s.secretSha256) })),
+          found.map((s) => ({
+            station: s.station,
+            action: 'adopt' as const,
+            by: [...s.enrolledBy],
+            credential: credentialDigest(s.station, s.secretSha256, s.proofKey),
+          })),
         );
       }
     }
@@ -88,7 +95,9 @@ export class RemoteStations {
   }
 
   private audit(): void {
-    this.refused = this.journal ? auditCredentials(this.inForce(), this.journal.read()) : new Map();
+    const audit = this.journal ? auditCredentials(this.inForce(), this.journal.read()) : null;
+    this.refused = audit?.problems ?? new Map();
+    this.keyNotJournalled = audit?.keyNotJournalled ?? new Set();
   }
 
   /** Stations with a credential in force, by number. */
@@ -107,13 +116,15 @@ export class RemoteStations {
    */
   enrol(station: number, by: [string, string]): Credential {
     const secret = randomBytes(32).toString('base64url');
+    const secretSha256 = sha256(secret).toString('hex');
+    const proofKey = proofKeyOf(secret);
     // Journalled before the file changes: a credential the journal does not hold never connects.
-    this.journal?.record([{ station, action: 'enrol', by: [...by], credential: credentialDigest(station, sha256(secret).toString('hex')) }]);
+    this.journal?.record([{ station, action: 'enrol', by: [...by], credential: credentialDigest(station, secretSha256, proofKey) }]);
     const was = this.current(station);
     if (was) this.revokeNow(station, by);
     this.stations = [
       ...this.stations.filter((s) => !(s.station === station && s.revokedAt !== undefined)),
-      { station, secretSha256: sha256(secret).toString('hex'), proofKey: proofKeyOf(secret), enrolledAt: this.clock().toISOString(), enrolledBy: [...by] },
+      { station, secretSha256, proofKey, enrolledAt: this.clock().toISOString(), enrolledBy: [...by] },
     ].sort((a, b) => a.station - b.station);
     this.save();
     this.audit();
@@ -141,13 +152,16 @@ export class RemoteStations {
 
   /** Each station whose credential is in force and not refused, with its public proof key (what the edges check a station's proof against). */
   proofKeys(): { station: number; proofKey: string }[] {
-    return this.inForce().flatMap((s) => (this.refused.has(s.station) || s.proofKey === undefined ? [] : [{ station: s.station, proofKey: s.proofKey }]));
+    return this.inForce().flatMap((s) => {
+      const key = this.proofKey(s.station);
+      return key === null ? [] : [{ station: s.station, proofKey: key }];
+    });
   }
 
-  /** The public proof key of `station`'s credential in force, or null (none, revoked, refused). */
+  /** The public proof key of `station`'s credential in force, or null (none, revoked, refused, or not in the journal's digest). */
   proofKey(station: number): string | null {
     const s = this.current(station);
-    return s && !this.refused.has(station) ? (s.proofKey ?? null) : null;
+    return s && !this.refused.has(station) && !this.keyNotJournalled.has(station) ? (s.proofKey ?? null) : null;
   }
 
   /** Called after every enrolment and revocation (the edges' copy of the hashes is published again). */

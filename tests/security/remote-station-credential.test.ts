@@ -16,6 +16,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ledgerStationJournal } from '../../host/stadium/credential-journal.js';
 import { REMOTE_STATIONS_FILE, RemoteStations } from '../../host/stadium/remote-stations.js';
+import { checkStationProof, proofKeyOf, proveStation } from '../../host/stadium/station-proof.js';
 import { pinDigest } from '../../host/service/pin-hash.js';
 import { copyPinHash, pinRecordOf } from '../../host/service/testing/tamper-accounts.js';
 import pino from 'pino';
@@ -116,6 +117,38 @@ describe("a remote station's credential swapped in remote-stations.json", { time
     const r = await verify(dir, '--witness', socket);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /witness: entry \d+ of the journal is not the one the witness .* signed/, r.out);
+  });
+});
+
+/** The attack on the proof key (issue 55): station 101's public proof key replaced by the key of a secret the attacker knows. */
+function swapProofKey(dir: string): void {
+  const file = path.join(dir, REMOTE_STATIONS_FILE);
+  const registry = JSON.parse(readFileSync(file, 'utf8')) as { v: 1; stations: { station: number; proofKey?: string }[] };
+  for (const s of registry.stations) if (s.station === 101) s.proofKey = proofKeyOf(ATTACKER_SECRET);
+  writeFileSync(file, JSON.stringify(registry));
+}
+
+describe("a remote station's proof key swapped in remote-stations.json (its secret's hash left alone)", { timeout: 120_000 }, () => {
+  it('gives the edges and the host no key the attacker can sign for, and is named by etg ledger verify', async () => {
+    const { dir, secret } = await enrolled('swap-key');
+    swapProofKey(dir);
+    const ledger = openLedger(dir, 'swap-key', { witnessed: true });
+    try {
+      const stations = RemoteStations.inDataDir(dir, ledgerStationJournal(ledger));
+      // What an edge checks a proof against (published) and what the host's attachment checks.
+      const key = stations.proofKey(101);
+      const forged = proveStation(ATTACKER_SECRET, 'swap-key', 101, 'n'.repeat(24));
+      assert.ok(key === null || !checkStationProof(key, 'swap-key', 101, 'n'.repeat(24), forged), "the attacker's proof is not the station's");
+      assert.ok(!stations.proofKeys().some((k) => k.station === 101 && k.proofKey === proofKeyOf(ATTACKER_SECRET)), "the attacker's key is not published");
+      assert.equal(stations.verify(101, secret), false, 'a registry row that is not the one journalled is refused whole');
+      assert.match(stations.problems().join('\n'), /remote station 101: its credential is not the one journalled/);
+      assert.ok(stations.proofKey(102) !== null, 'the other station keeps its key (the control)');
+    } finally {
+      ledger.close();
+    }
+    const r = await verify(dir);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /MISMATCH: remote station 101: its credential is not the one journalled/, r.out);
   });
 });
 
