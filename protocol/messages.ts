@@ -32,9 +32,10 @@ export const Hello = z.strictObject({
  * and the secret its enrolment gave it, which the host keeps only hashed. It grants that one
  * station's view; a revoked or wrong secret is `unauthorized`.
  *
- * Through an edge (issue 55) the secret never leaves the station: its first hello names the
- * station alone, the edge answers a `challenge` with a nonce the table's host issued, and the
- * station says hello again with that nonce and its proof (an Ed25519 signature, host/stadium/station-proof.ts).
+ * Through an edge (issue 55) the secret never leaves the station: the edge greets each new
+ * connection with a `challenge`, a nonce the table's host issued to that edge, and the station's
+ * first hello carries its station, that nonce and its proof (an Ed25519 signature,
+ * host/stadium/station-proof.ts): one round trip.
  */
 export const HelloStation = z.strictObject({
   type: z.literal('hello-station'),
@@ -264,10 +265,10 @@ export const ProtocolError = z.strictObject({
   refusal: RefusalReason.optional(),
 });
 
-/** An edge's answer to a station's hello without a secret: the nonce to prove its secret on (issued by the table's host). */
+/** An edge's greeting to a new connection: the nonce to prove the station's secret on (issued by the table's host), no `ref`. */
 export const Challenge = z.strictObject({
   type: z.literal('challenge'),
-  ref: MessageId,
+  ref: MessageId.optional(),
   nonce: z.string().regex(/^[A-Za-z0-9_-]{24}$/),
 });
 

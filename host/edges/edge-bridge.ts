@@ -27,8 +27,10 @@ export interface BridgeCounters {
 }
 
 const utf8 = new TextEncoder();
-/** Nonces outstanding at once, all edges together (an edge may hold a quarter of them). */
-const MAX_NONCES = 8192;
+/** Nonces outstanding at once per edge (each greets one connection; a flood of them costs the host that many). */
+const MAX_NONCES_PER_EDGE = 2048;
+/** How long a nonce is good for once issued. */
+const NONCE_MS = 10_000;
 const text = new TextDecoder();
 
 /**
@@ -38,8 +40,10 @@ const text = new TextDecoder();
  * (and its recall, when asked for) on its own subject. JetStream keeps the last of each.
  *
  * A station attaches at an edge by proving its secret on a nonce this bridge issued to that edge
- * for that station (host/stadium/station-proof.ts): the edge relays the proof and never sees the
- * secret, and a proof is good once. The station's own parts then go to that edge's subjects only
+ * (host/stadium/station-proof.ts; the edge greets each new connection with one): the edge relays
+ * the proof and never sees the secret. A nonce is good once, at the edge it was issued to, for
+ * 10 s; the proof names the station, and the first attachment that spends the nonce binds it to
+ * that station, so a proof is good once for one station at one edge. The station's own parts then go to that edge's subjects only
  * (and `gone` to the edge that held it before), so an edge reads the own parts of the stations it
  * holds and no other's. Commands come back on `cmd.<edge>.<station>`: the host takes one only from
  * the edge that attached that station, so an edge cannot act for a station it does not hold, and
@@ -60,8 +64,10 @@ export class EdgeBridge {
   private readonly last = new Map<string, Uint8Array>();
   /** Each station's last own part and recall as encoded: sent to the edge that attaches it, and again after NATS restarts. */
   private readonly lastOwn = new Map<number, { own?: Uint8Array; recall?: Uint8Array }>();
-  /** The nonces issued and not yet used: to which edge, for which station, until when (ms, performance.now()). */
-  private readonly nonces = new Map<string, { edge: string; station: number; until: number }>();
+  /** The nonces issued and not yet used: to which edge, until when (ms, performance.now()); spent by any edge's try. */
+  private readonly nonces = new Map<string, { edge: string; until: number }>();
+  /** How many of them each edge has outstanding. */
+  private readonly outstanding = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
   private readonly subs: Subscription[] = [];
   private closed = false;
@@ -187,31 +193,35 @@ export class EdgeBridge {
   }
 
   /**
-   * `challenge.<edge>` {station}: a nonce for that station's proof at that edge, good once for
-   * 10 s. An edge has at most `MAX_NONCES` outstanding: a flood of challenges costs the host that.
+   * `challenge.<edge>` {count}: that many nonces for the edge to greet its new connections with,
+   * each good once for 10 s, bound to a station by the attachment that spends it. An edge has at
+   * most `MAX_NONCES_PER_EDGE` outstanding: a flood of asks costs the host that.
    */
   private challenge(m: Msg): void {
     const edge = m.subject.split('.').at(-1) ?? '';
-    let nonce: string | null = null;
+    const issued: string[] = [];
     try {
       const c = ChallengeRequest.parse(this.json(m));
       const now = performance.now();
-      if (this.nonces.size >= MAX_NONCES) for (const [n, x] of this.nonces) if (x.until < now) this.nonces.delete(n);
-      const outstanding = [...this.nonces.values()].filter((x) => x.edge === edge).length;
-      if (this.deps.stations.proofKey(c.station) !== null && this.deps.hub.hasView(stationView(c.station)) && outstanding < MAX_NONCES / 4) {
-        nonce = newNonce();
-        this.nonces.set(nonce, { edge, station: c.station, until: now + 10_000 });
-      } else if (!this.refused(edge, { station: c.station }, 'an edge asked a nonce for a station not enrolled for edges, or too many: refused')) return;
+      if ((this.outstanding.get(edge) ?? 0) + c.count > MAX_NONCES_PER_EDGE) for (const [n, x] of this.nonces) if (x.until < now) this.spend(n);
+      const room = Math.min(c.count, MAX_NONCES_PER_EDGE - (this.outstanding.get(edge) ?? 0));
+      for (let i = 0; i < room; i++) {
+        const nonce = newNonce();
+        this.nonces.set(nonce, { edge, until: now + NONCE_MS });
+        issued.push(nonce);
+      }
+      this.outstanding.set(edge, (this.outstanding.get(edge) ?? 0) + Math.max(0, room));
+      if (room < c.count && !this.refused(edge, { asked: c.count, issued: room }, 'an edge asked more nonces than its share: not all issued')) return;
     } catch {
       if (!this.refused(edge, {}, 'an edge sent a malformed challenge: refused')) return;
     }
-    this.answer(m, edge, JSON.stringify({ nonce }));
+    this.answer(m, edge, JSON.stringify({ nonces: issued }));
   }
 
   /**
    * `attach.<edge>` {station, nonce, proof}: the edge holds that station from now on, if the
-   * nonce is one issued to this edge for this station, unused and in time, and the proof is the
-   * station's on it. The nonce is spent whatever the outcome.
+   * nonce is one issued to this edge, unused and in time, and the proof is the station's on it.
+   * The nonce is spent whatever the outcome.
    */
   private attach(m: Msg): void {
     const edge = m.subject.split('.').at(-1) ?? '';
@@ -221,15 +231,15 @@ export class EdgeBridge {
     try {
       const a = Attach.safeParse(this.json(m));
       const issued = a.success ? this.nonces.get(a.data.nonce) : undefined;
-      if (a.success) this.nonces.delete(a.data.nonce);
+      if (a.success) this.spend(a.data.nonce);
       const key = a.success ? this.deps.stations.proofKey(a.data.station) : null;
       ok =
         a.success &&
         issued !== undefined &&
         issued.edge === edge &&
-        issued.station === a.data.station &&
         issued.until >= performance.now() &&
         key !== null &&
+        this.deps.hub.hasView(stationView(a.data.station)) &&
         checkStationProof(key, this.deps.tableId, a.data.station, a.data.nonce, a.data.proof);
       if (a.success && ok) this.hold((station = a.data.station), edge);
       else
@@ -244,6 +254,13 @@ export class EdgeBridge {
     if (answered) this.answer(m, edge, JSON.stringify({ ok }));
     // After the answer: the edge's copy of the station's part, whole.
     if (ok) this.sendOwn(station, false);
+  }
+
+  private spend(nonce: string): void {
+    const x = this.nonces.get(nonce);
+    if (!x) return;
+    this.nonces.delete(nonce);
+    this.outstanding.set(x.edge, (this.outstanding.get(x.edge) ?? 1) - 1);
   }
 
   /** `edge` holds `station` now; the edge that held it before is told it is gone (it closes its connections). */

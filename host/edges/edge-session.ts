@@ -20,15 +20,16 @@ let nextSession = 1;
  * One station's connection at an edge: the same protocol as at the table's own LAN listener
  * (`hello-station`, `subscribe`, commands, resyncs), with the same bounded outbox (latest
  * snapshot wins) and the same rate limit. A station may speak only as itself: it proves its secret
- * on the host's nonce (the challenge), checked against the key the host published and then by the
- * host itself (the attachment); every command names its own view and goes to the host, which answers it.
+ * on the host's nonce (the challenge the edge greets each connection with, so the proof goes with
+ * the station's first frame), checked against the key the host published and then by the host
+ * itself (the attachment); every command names its own view and goes to the host, which answers it.
  */
 export class EdgeSession implements EdgeHolder {
   readonly id = `e${nextSession++}`;
   station = 0;
   private granted = false;
-  /** The nonce this connection was given to prove its station's secret on, once. */
-  private challenged: { station: number; nonce: string } | null = null;
+  /** The nonce this connection was greeted with, to prove its station's secret on once (null: none given, or spent). */
+  private offered: Promise<string | null>;
   private subscribed = false;
   private closed = false;
   private errors = 0;
@@ -45,6 +46,11 @@ export class EdgeSession implements EdgeHolder {
   ) {
     const write = transport.write?.bind(transport) ?? ((m: SharedMessage, written: () => void) => (transport.send(m.text), written()));
     this.outbox = new Outbox({ write }, undefined, () => this.close(1013, 'send buffer full'));
+    this.offered = edge.nonce();
+    void this.offered.then((nonce) => {
+      if (nonce === null) this.close(1013, 'the table gave no nonce; try again');
+      else this.reply({ type: 'challenge', nonce });
+    });
   }
 
   /** Whether the station proved its secret and was attached (the server closes a connection that has not within 10 s). */
@@ -75,12 +81,14 @@ export class EdgeSession implements EdgeHolder {
         return this.refuse(protocolError('protocol-version', `edge speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }), true);
       // A secret is never taken here (an edge that learnt it could be the station later): the station proves it.
       if (m.secret !== undefined) return this.refuse(protocolError('unauthorized', 'a station proves its secret here, never sends it', { ref: m.id }), true);
-      if (m.nonce === undefined || m.proof === undefined) return this.challenge(m.station, m.id);
-      // The proof on the nonce this connection was given, for the station it named.
-      const asked = this.challenged;
-      this.challenged = null;
-      if (!asked || asked.station !== m.station || asked.nonce !== m.nonce)
+      if (m.nonce === undefined || m.proof === undefined)
+        return this.refuse(protocolError('unauthorized', 'a station proves its secret on the nonce it was greeted with', { ref: m.id }), true);
+      // The proof on the nonce this connection was greeted with, once.
+      const offered = await this.offered;
+      this.offered = Promise.resolve(null);
+      if (offered === null || offered !== m.nonce)
         return this.refuse(protocolError('unauthorized', 'a proof on a nonce this connection was not given', { ref: m.id }), true);
+      this.station = m.station;
       // The published key first (a stranger costs the host nothing), then the host's own check.
       if (!this.edge.verify(m.station, m.nonce, m.proof) || !(await this.edge.attach(m.station, m.nonce, m.proof)))
         return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
@@ -118,16 +126,6 @@ export class EdgeSession implements EdgeHolder {
         this.log.warn({ err, session: this.id }, 'the host did not answer a command');
         this.reply(protocolError('internal', 'the table did not answer; try again', { ref: m.id }));
       });
-  }
-
-  /** A station's first hello: a nonce from the host, once per connection. */
-  private async challenge(station: number, ref: string): Promise<void> {
-    if (this.station !== 0) return this.refuse(protocolError('already-greeted', 'this connection was challenged already', { ref }), true);
-    this.station = station;
-    const nonce = await this.edge.challenge(station);
-    if (nonce === null) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref }), true);
-    this.challenged = { station, nonce };
-    this.reply({ type: 'challenge', ref, nonce });
   }
 
   deliver(slot: string, update: Update): void {

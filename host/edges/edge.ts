@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
 import type { Update } from '../screens/outbox.js';
 import { checkStationProof } from '../stadium/station-proof.js';
+import { NoncePool } from './nonce-pool.js';
 import { AttachAnswer, ChallengeAnswer, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
 
 const utf8 = new TextEncoder();
@@ -48,6 +49,8 @@ export class Edge {
   private epoch: string | null = null;
   private readonly subs: Subscription[] = [];
   private jsm: JetStreamManager | null = null;
+  /** Nonces from the host, asked for in batches, to greet new connections with. */
+  private readonly pool: NoncePool;
 
   private constructor(
     readonly name: string,
@@ -56,6 +59,15 @@ export class Edge {
     private readonly log: Logger,
   ) {
     this.subjects = tableSubjects(tableId);
+    this.pool = new NoncePool(async (count) => {
+      try {
+        const r = await this.nc.request(this.subjects.challenge(this.name), utf8.encode(JSON.stringify({ count })), { timeout: 5000 });
+        return ChallengeAnswer.parse(JSON.parse(text.decode(r.data))).nonces;
+      } catch (err) {
+        this.log.warn({ err }, 'the host did not answer an ask for nonces');
+        return [];
+      }
+    });
   }
 
   /** `nc`'s `inboxPrefix` must be `edgeInbox(name)`: the host answers an edge on its own inbox only. */
@@ -189,16 +201,14 @@ export class Edge {
     return key !== undefined && checkStationProof(key, this.tableId, station, nonce, proof);
   }
 
-  /** A nonce from the host for a station that said hello here, or null (not enrolled for edges, or no answer). */
+  /** A nonce from the host to greet a new connection with (its station proves its secret on it), or null (the host gave none). */
+  nonce(): Promise<string | null> {
+    return this.pool.take();
+  }
+
+  /** A nonce for a station enrolled for edges, or null (tests: what a hostile edge can have). */
   async challenge(station: number): Promise<string | null> {
-    if (!this.enrolled.has(station)) return null;
-    try {
-      const r = await this.nc.request(this.subjects.challenge(this.name), utf8.encode(JSON.stringify({ station })), { timeout: 5000 });
-      return ChallengeAnswer.parse(JSON.parse(text.decode(r.data))).nonce;
-    } catch (err) {
-      this.log.warn({ err, station }, 'the host did not answer a challenge');
-      return null;
-    }
+    return this.enrolled.has(station) ? this.pool.take() : null;
   }
 
   /**

@@ -12,7 +12,7 @@ import { NONCE, PROOF, PROOF_KEY } from '../stadium/station-proof.js';
  *   the subjects of the one edge that holds the station (the host publishes there only), and
  *   `.gone` when the station attached at another edge (this one closes its connections).
  * - `etg.<table>.enrol`: the enrolled stations' public proof keys (never a secret, nor its hash).
- * - `etg.<table>.challenge.<edge>`: an edge asking the host for a nonce for a station (request).
+ * - `etg.<table>.challenge.<edge>`: an edge asking the host for nonces to greet its connections with (request).
  * - `etg.<table>.attach.<edge>`: an edge attaching a station with its proof on that nonce (request).
  * - `etg.<table>.cmd.<edge>.<station>`: a station's command through its edge (request).
  *
@@ -97,9 +97,11 @@ export const PublishedEnrolment = z.strictObject({
 });
 export type PublishedEnrolment = z.infer<typeof PublishedEnrolment>;
 
-/** An edge asking for a nonce for a station that said hello; the host answers one (or none: not enrolled, over the rate). */
-export const ChallengeRequest = z.strictObject({ station: z.number().int().positive() });
-export const ChallengeAnswer = z.strictObject({ nonce: z.string().regex(NONCE).nullable() });
+/** Nonces an edge asks for at once (it greets each new connection with one). */
+export const MAX_NONCES_ASKED = 256;
+/** An edge asking for nonces to greet its new connections with; the host answers as many as the edge's share allows (maybe none). */
+export const ChallengeRequest = z.strictObject({ count: z.number().int().min(1).max(MAX_NONCES_ASKED) });
+export const ChallengeAnswer = z.strictObject({ nonces: z.array(z.string().regex(NONCE)).max(MAX_NONCES_ASKED) });
 
 /** An edge attaching a station: the host's nonce and the station's proof on it, which the host checks itself. */
 export const Attach = z.strictObject({ station: z.number().int().positive(), nonce: z.string().regex(NONCE), proof: z.string().regex(PROOF) });

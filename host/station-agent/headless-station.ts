@@ -87,8 +87,8 @@ export class HeadlessStation {
       this.socket = ws;
       ws.once('open', () => {
         const { station, secret } = this.enrolment;
-        // Through an edge the secret stays here: the first hello names the station, the proof follows the edge's challenge.
-        if (this.enrolment.edge) return void (this.send({ type: 'hello-station', id: this.id(), protocol: PROTOCOL_VERSION, station }), resolve());
+        // Through an edge the secret stays here: the edge greets with a nonce, and the first hello carries the proof on it.
+        if (this.enrolment.edge) return void resolve();
         this.send({ type: 'hello-station', id: this.id(), protocol: PROTOCOL_VERSION, station, secret });
         this.send({ type: 'subscribe', id: this.id(), view: this.view });
         resolve();
@@ -159,7 +159,7 @@ export class HeadlessStation {
     }
   }
 
-  /** An edge's challenge: the proof of the secret on the host's nonce, then the subscription (the edge takes them in order). */
+  /** An edge's greeting: the proof of the secret on the host's nonce, then the subscription (the edge takes them in order). */
   private prove(nonce: string): void {
     const { station, secret, tableId } = this.enrolment;
     const proof = proveStation(secret, tableId, station, nonce);

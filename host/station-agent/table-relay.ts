@@ -37,9 +37,9 @@ export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: 
   const up = o.connect();
   const { station, secret, tableId, edge } = o.enrolment;
   // The table hears the station's credential, with the browser's own message id. An edge hears
-  // the station's number only, and its proof on the host's nonce once it asks (the challenge):
-  // the browser's messages wait for that.
-  const early = [JSON.stringify({ type: 'hello-station', id: hello.id, protocol: hello.protocol, station, ...(edge ? {} : { secret }) })];
+  // the station's proof on the host's nonce it greets the link with (the challenge), never the
+  // secret: the browser's messages wait for that.
+  const early = edge ? [] : [JSON.stringify({ type: 'hello-station', id: hello.id, protocol: hello.protocol, station, secret })];
   let proved = !edge;
   let window = { start: Date.now(), messages: 0, bytes: 0 };
   const dropTable = (why: string, detail: object) => {
@@ -63,7 +63,7 @@ export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: 
     resync: (parts) => up.readyState === up.OPEN && up.send(JSON.stringify({ type: 'resync', id: `relay-${++asked}`, view, parts })),
   });
   up.on('open', () => {
-    for (const m of proved ? early.splice(0) : early.splice(0, 1)) up.send(m);
+    if (proved) for (const m of early.splice(0)) up.send(m);
   });
   up.on('message', (data) => {
     const text = String(data);

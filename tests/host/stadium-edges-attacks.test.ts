@@ -16,6 +16,7 @@ import { DeviceClient } from '../../host/station-agent/device-client.js';
 import { HeadlessStation } from '../../host/station-agent/headless-station.js';
 import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
+import { proveStation } from '../../host/stadium/station-proof.js';
 import { Edge } from '../../host/edges/edge.js';
 import { edgeInbox, tableSubjects } from '../../host/edges/subjects.js';
 import type { StationState } from '../../protocol/index.js';
@@ -54,16 +55,16 @@ describe('a hostile edge', { timeout: 120_000 }, () => {
     const nats = await t.natsAs('edge-2', edgeInbox('edge-2'));
     const edge = await Edge.start({ name: 'edge-2', tableId: t.tableId, nc: nats, log });
     let captured: { nonce: string; proof: string } | null = null;
-    wss.on('connection', (ws: WebSocket) =>
+    wss.on('connection', (ws: WebSocket) => {
+      // It greets the connection with a nonce of its own from the host, as an edge does.
+      void edge.challenge(103).then((nonce) => ws.send(JSON.stringify({ type: 'challenge', nonce })));
       ws.on('message', (data) => {
         const frame = String(data);
         heard.push(frame);
         const m = JSON.parse(frame) as { type?: string; id?: string; nonce?: string; proof?: string };
-        if (m.type === 'hello-station' && m.proof === undefined)
-          void edge.challenge(103).then((nonce) => ws.send(JSON.stringify({ type: 'challenge', ref: m.id, nonce })));
         if (m.type === 'hello-station' && m.nonce !== undefined && m.proof !== undefined) captured = { nonce: m.nonce, proof: m.proof };
-      }),
-    );
+      });
+    });
     await new Promise<void>((r) => https.listen(0, '127.0.0.1', r));
     const address = https.address();
     assert.ok(typeof address === 'object' && address !== null);
@@ -85,7 +86,11 @@ describe('a hostile edge', { timeout: 120_000 }, () => {
         assert.ok(!frame.includes(secretHash), `the secret's hash in ${frame}`);
       }
       const first = JSON.parse(heard[0] ?? '{}') as object;
-      assert.deepEqual(Object.keys(first).sort(), ['id', 'protocol', 'station', 'type'], 'the first hello names the station only');
+      assert.deepEqual(
+        Object.keys(first).sort(),
+        ['id', 'nonce', 'proof', 'protocol', 'station', 'type'],
+        'the first frame: the proof on the greeting’s nonce, no secret',
+      );
       // Nor does anything the edge may read on NATS hold it: the enrolment carries public keys.
       const enrol = await (
         await nats.jetstreamManager({ checkAPI: false })
@@ -103,10 +108,12 @@ describe('a hostile edge', { timeout: 120_000 }, () => {
       // On a nonce of its own, later: the old proof is for the old nonce.
       const fresh = (await edge.challenge(103)) ?? assert.fail('no nonce');
       assert.equal(await edge.attach(103, fresh, proof.proof), false, 'an old proof on a new nonce');
-      // Nor a made-up station, nor a nonce for another station.
+      // Nor a made-up station; and a nonce spent on another station (a wrong proof for 101) is spent
+      // for every station: the station's own proof on it, had the edge one, is refused too.
       assert.equal(await edge.challenge(150), null, 'no nonce for a station not enrolled');
       const n101 = (await edge.challenge(101)) ?? assert.fail('no nonce for 101');
-      assert.equal(await edge.attach(103, n101, proof.proof), false, 'a nonce issued for another station');
+      assert.equal(await edge.attach(101, n101, 'A'.repeat(86)), false, 'a made-up proof for 101');
+      assert.equal(await edge.attach(103, n101, proveStation(enrolment.secret, t.tableId, 103, n101)), false, 'a nonce spent on another station');
       assert.equal(bridge.holder(103), null, 'no edge holds the station');
       assert.equal(bridge.holder(101), null);
       assert.ok(bridge.counters.refused >= refused + 4);
