@@ -3,6 +3,7 @@ import { Currency } from '../../protocol/index.js';
 import type { i18n } from 'i18next';
 import { currencyLabel } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
+import { theoreticalCsvCells, theoreticalHead } from './theoretical.js';
 
 /**
  * The gaming day as CSV (RFC 4180; a UTF-8 byte order mark so a spreadsheet reads the Chinese
@@ -11,7 +12,8 @@ import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type Repor
  * way), so the file adds up to the ledgers' meters to the avo; the header is in the page's language.
  * Each line is in its own table's currency (its code in the currency column, its exponent for the
  * decimals), and the floor's total is one line per currency: MOP is never added to HKD. A table
- * that never named its currency is written in minor units under ¤.
+ * that never named its currency is written in minor units under ¤. Then hold against theoretical
+ * per table, game, profile and bet, and the outstanding ticket liability.
  */
 export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string {
   const t = w.t;
@@ -47,6 +49,9 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string 
     lines.push(row(l, l.terminalId, station ?? ''));
   }
   for (const total of totalsByCurrency(report.lines)) lines.push(row(total, t('backoffice.report.total'), ''));
+  // Hold against theoretical after a blank line, under its own title and header (theoretical.ts).
+  if (report.theoretical.length > 0) lines.push([], [t('backoffice.report.theoretical')], theoreticalHead(t));
+  for (const l of report.theoretical) lines.push(theoreticalCsvCells(t, l));
   // The outstanding ticket liability after a blank line: its label, as of when, currency, tickets, amount.
   if (report.liability.currencies.length > 0) lines.push([]);
   for (const c of report.liability.currencies) {

@@ -30,12 +30,34 @@ export const ReportLine = z.object({
 });
 export type ReportLine = z.infer<typeof ReportLine>;
 
+/**
+ * Hold against theoretical, one line per table, game, rule profile and bet
+ * (upstream/backoffice/theoretical.ts): the initial bets, the bet's house edge in percent (null:
+ * none published, as for blackjack's streak and jackpot bets; then no theoretical win either),
+ * the theoretical win, the actual win and their difference, in minor units of the table's currency.
+ */
+export const TheoreticalLine = z.object({
+  terminalId: z.string(),
+  currency: TableMoney.nullable(),
+  game: z.string(),
+  profile: z.string(),
+  bet: z.string(),
+  rounds: z.number().int(),
+  wagered: z.number().int(),
+  edge: z.number().nullable(),
+  theoretical: z.number().int().nullable(),
+  actual: z.number().int(),
+  difference: z.number().int().nullable(),
+});
+export type TheoreticalLine = z.infer<typeof TheoreticalLine>;
+
 export const GamingDayReport = z.object({
   date: z.string(),
   from: z.string(),
   to: z.string(),
   startHour: z.number(),
   lines: z.array(ReportLine),
+  theoretical: z.array(TheoreticalLine),
   corrections: z.array(
     z.object({
       terminalId: z.string(),

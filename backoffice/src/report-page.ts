@@ -7,6 +7,7 @@ import type { Words } from './i18n.js';
 import { currencyLabel, formatTableMoney } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
 import { table } from './table-page.js';
+import { theoreticalHead, theoreticalPageCells } from './theoretical.js';
 
 /**
  * The gaming day's report: per table, per station, the floor's total, and the voids and
@@ -77,6 +78,16 @@ function reportBody(w: Words, r: GamingDayReport): HTMLElement {
     table(
       [t('backoffice.report.col.station'), ...head.slice(1)],
       stations.map((l) => cells(l, `${l.terminalId} — ${t('backoffice.table.station', { n: Number(l.scope.slice('station:'.length)) })}`)),
+    ),
+    h('h2', {}, t('backoffice.report.theoretical')),
+    h('p', {}, t('backoffice.report.theoreticalNote')),
+    h(
+      'div',
+      { 'data-testid': 'theoretical' },
+      table(
+        theoreticalHead(t),
+        r.theoretical.map((l) => theoreticalPageCells(w, l)),
+      ),
     ),
     h('h2', {}, t('backoffice.report.corrections')),
     table(

@@ -5,7 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { reportCsv } from '../../backoffice/src/csv.js';
+import { z } from 'zod';
 import { GamingDayReport } from '../../backoffice/src/report-model.js';
+import { words } from '../../backoffice/src/i18n.js';
+import { theoreticalPageCells } from '../../backoffice/src/theoretical.js';
 import { Ledger, SyncClient } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { createI18n } from '../../locales/i18n.js';
@@ -16,6 +19,7 @@ import { gamingDayOf } from '../../upstream/backoffice/gaming-day.js';
 import { HOUSE_EDGES } from '../../terms/house-edges.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
 import { machineIdOf, redeem } from '../../upstream/tickets.js';
+import { TheoreticalLine } from '../../upstream/backoffice/theoretical.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -82,6 +86,36 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
         at += 60_000;
         const { bets, settle } = settledRound(`${id}-r${r}`, stations, 2_500 + 500 * r, r);
         ledger.appendMany([...bets, settle]);
+      }
+      if (id === 'T2') {
+        // A seventh round at station 1 with a winning-streak bet beside the main bet, lost at once:
+        // a bet with no published house edge.
+        at += 60_000;
+        const round = { roundId: 'T2-r6', tableId: 'T1', game: 'blackjack' as const, profile: 'macau-2009', shoeId: 'shoe-1', cards: [], decisions: [] };
+        const line = (name: string, stake: number, net: number, rule: string) => ({ station: 1, seat: 1, bet: name, hand: 0, stake, net, rule });
+        ledger.appendMany([
+          {
+            type: 'bet.place',
+            txId: 'T2-r6:bet:1',
+            payload: {
+              station: 1,
+              roundId: 'T2-r6',
+              tableId: 'T1',
+              bets: [
+                { seat: 1, bet: 'main', amount: 2_500 },
+                { seat: 1, bet: 'streak2', amount: 1_000 },
+              ],
+            },
+          },
+          {
+            type: 'round.settle',
+            txId: 'T2-r6:settle',
+            payload: {
+              ...round,
+              lines: [line('main', 2_500, 2_500, 'macau-2009 art.12 player higher pays 1:1'), line('streak2', 1_000, -1_000, 'macau-2009 art.13 5)(2) vi)')],
+            },
+          },
+        ]);
       }
       // Both tables in patacas, as their heartbeats say: one currency, so one total line.
       const client = new SyncClient(ledger, {
@@ -174,36 +208,99 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
     );
   });
 
-  it('sets each table’s and bet’s actual win beside its theoretical win from the engine’s exact edge', async () => {
-    const raw = (await (await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=2026-11-25`, { headers: { cookie } })).json()) as {
-      theoretical: {
-        terminalId: string;
-        game: string;
-        profile: string;
-        bet: string;
-        rounds: number;
-        wagered: number;
-        edge: number | null;
-        theoretical: number | null;
-        actual: number;
-        difference: number | null;
-      }[];
-    };
+  it('sets each table’s and bet’s actual win beside its theoretical win from the engine’s exact edge, on the page and in the CSV', async () => {
+    const json: unknown = await (await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=2026-11-25`, { headers: { cookie } })).json();
+    // The API's figures, read through the upstream's own schema; the page's schema reads the same.
+    const api = z.object({ theoretical: z.array(TheoreticalLine) }).parse(json).theoretical;
+    const day = GamingDayReport.parse(json);
+    assert.deepEqual(day.theoretical, api);
     const edge = HOUSE_EDGES.blackjack?.['macau-2009']?.main;
     assert.ok(edge !== undefined);
     for (const [i, ledger] of ledgers.entries()) {
       const id = ledger.terminalId;
-      const line = raw.theoretical.find((l) => l.terminalId === id);
+      const line = api.find((l) => l.terminalId === id && l.bet === 'main');
       assert.ok(line, id);
-      assert.equal(raw.theoretical.filter((l) => l.terminalId === id).length, 1, 'one game, profile and bet at each table');
-      // Six rounds of 2,500 to 5,000 avos at each of its stations (3 at T1, 4 at T2): the initial bets.
+      // Six rounds of 2,500 to 5,000 avos at each of its stations (3 at T1, 4 at T2), and at T2 a
+      // seventh of 2,500 at station 1 beside a winning-streak bet: the initial bets.
       const stations = 3 + i;
-      assert.deepEqual([line.game, line.profile, line.bet, line.rounds, line.wagered], ['blackjack', 'macau-2009', 'main', 6, stations * 22_500]);
+      const [rounds, wagered] = id === 'T2' ? [7, stations * 22_500 + 2_500] : [6, stations * 22_500];
+      assert.deepEqual(
+        [line.game, line.profile, line.bet, line.rounds, line.wagered, line.currency?.code],
+        ['blackjack', 'macau-2009', 'main', rounds, wagered, 'MOP'],
+      );
       assert.equal(line.edge, edge);
-      assert.equal(line.theoretical, Math.round((stations * 22_500 * edge) / 100));
-      const m = ledger.meters('table');
-      assert.equal(line.actual, (m.creditsWagered ?? 0) - (m.creditsWon ?? 0), 'the actual win is the meters’ win');
+      assert.equal(line.theoretical, Math.round((wagered * edge) / 100));
       assert.equal(line.difference, line.actual - (line.theoretical ?? 0));
+      // The table's bets' actual wins add up to the meters' win.
+      const m = ledger.meters('table');
+      const actual = api.filter((l) => l.terminalId === id).reduce((a, l) => a + l.actual, 0);
+      assert.equal(actual, (m.creditsWagered ?? 0) - (m.creditsWon ?? 0), `${id}: the actual wins are the meters’ win`);
+    }
+    // The streak bet has no published edge: no theoretical win and no difference, never a 0.
+    const streak = api.find((l) => l.bet === 'streak2');
+    assert.deepEqual(streak, {
+      terminalId: 'T2',
+      currency: { code: 'MOP', exponent: 2 },
+      game: 'blackjack',
+      profile: 'macau-2009',
+      bet: 'streak2',
+      rounds: 1,
+      wagered: 1_000,
+      edge: null,
+      theoretical: null,
+      actual: 1_000,
+      difference: null,
+    });
+    assert.equal(api.length, 3, 'T1 main, T2 main, T2 streak2');
+
+    // The CSV: its own section under its title, each line's figures back to minor units equal to the API's.
+    const rows = parse(reportCsv(createI18n('en'), day));
+    const title = rows.findIndex((r) => r[0] === 'Hold against theoretical');
+    assert.ok(title > 0, 'the section is in the CSV');
+    const head = rows[title + 1] ?? [];
+    assert.deepEqual(head, [
+      'Table',
+      'Currency',
+      'Game',
+      'Rules',
+      'Bet',
+      'Rounds',
+      'Initial bets',
+      'House edge',
+      'Theoretical win',
+      'Actual win',
+      'Difference (actual − theoretical)',
+    ]);
+    const csvLines = rows.slice(title + 2, title + 2 + api.length);
+    for (const l of api) {
+      const r = csvLines.find((x) => x[0] === l.terminalId && x[4] === l.bet);
+      assert.ok(r, `${l.terminalId} ${l.bet} in the CSV`);
+      assert.deepEqual(r.slice(1, 6), [l.currency?.code, l.game, l.profile, l.bet, String(l.rounds)]);
+      assert.equal(minor(r[6] ?? ''), l.wagered);
+      assert.equal(minor(r[9] ?? ''), l.actual);
+      if (l.edge === null) {
+        assert.deepEqual([r[7], r[8], r[10]], ['no published edge', '', ''], 'says so, prints no 0');
+      } else {
+        assert.equal(Number(r[7]), Number(l.edge.toFixed(4)));
+        assert.equal(minor(r[8] ?? ''), l.theoretical);
+        assert.equal(minor(r[10] ?? ''), l.difference);
+      }
+    }
+    // The ledgers' reconciliation is untouched: the section's lines are no table's nor station's.
+    assert.equal(rows.filter((r) => r[0] === 'T2' && r[1] === '').length, 1);
+
+    // The printable page's cells, in each language: the same figures, by Intl in the Macau locale.
+    const en = words('en');
+    const money = (text: string | undefined) => minor((text ?? '').replace(/[^\d.-]/g, ''));
+    for (const l of api) {
+      const c = theoreticalPageCells(en, l);
+      assert.deepEqual([money(c[6]), money(c[9])], [l.wagered, l.actual]);
+      if (l.theoretical !== null && l.difference !== null) assert.deepEqual([money(c[8]), money(c[10])], [l.theoretical, l.difference]);
+    }
+    const noEdge = { en: 'no published edge', 'zh-Hant': '沒有公佈的莊家優勢', 'zh-Hans': '未公布庄家优势', pt: 'sem vantagem publicada' } as const;
+    for (const [language, says] of Object.entries(noEdge)) {
+      const c = theoreticalPageCells(words(language === 'en' || language === 'pt' || language === 'zh-Hans' ? language : 'zh-Hant'), streak);
+      assert.deepEqual([c[7], c[8], c[10]], [says, '—', '—'], language);
     }
   });
 

@@ -1,6 +1,7 @@
 import { houseEdgeOf } from '../../terms/house-edges.js';
 import type { Sql } from '../sql.js';
-import type { TableCurrency } from '../table-currency.js';
+import { z } from 'zod';
+import { TableCurrency } from '../table-currency.js';
 
 /**
  * Hold against theoretical (issue 49): per table, game, rule profile and bet, the rounds settled
@@ -10,23 +11,25 @@ import type { TableCurrency } from '../table-currency.js';
  * lines' net, doubles, splits and raises included) and the difference. The theoretical win is an
  * expectation, rounded to the minor unit for reading, never money paid or owed.
  */
-export interface TheoreticalLine {
-  terminalId: string;
-  currency: TableCurrency | null;
-  game: string;
-  profile: string;
-  bet: string;
-  rounds: number;
+export const TheoreticalLine = z.strictObject({
+  terminalId: z.string(),
+  currency: TableCurrency.nullable(),
+  game: z.string(),
+  profile: z.string(),
+  bet: z.string(),
+  rounds: z.number().int().nonnegative(),
   /** The initial bets of the rounds settled in the day (minor units). */
-  wagered: number;
+  wagered: z.number().int(),
   /** The house edge in percent of the initial bet; null when no figure is published for this bet. */
-  edge: number | null;
-  theoretical: number | null;
+  edge: z.number().nullable(),
+  /** wagered × edge, rounded to the minor unit; null exactly when the edge is. */
+  theoretical: z.number().int().nullable(),
   /** What the house won on the bet: −Σ net of its settlement lines (minor units). */
-  actual: number;
-  /** actual − theoretical: above zero, the house held more than the edge says. */
-  difference: number | null;
-}
+  actual: z.number().int(),
+  /** actual − theoretical: above zero, the house held more than the edge says; null with no edge. */
+  difference: z.number().int().nullable(),
+});
+export type TheoreticalLine = z.infer<typeof TheoreticalLine>;
 
 export async function theoreticalLines(sql: Sql, from: Date, to: Date, currencies: Map<string, TableCurrency>): Promise<TheoreticalLine[]> {
   const settled = `SELECT terminal_id, doc->'payload'->>'roundId' AS round_id, doc->'payload'->>'game' AS game,
