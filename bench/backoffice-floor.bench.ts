@@ -23,6 +23,7 @@ const rows = Array.from({ length: TABLES }, (_, i) => ({
   game: ['blackjack', 'baccarat', 'war'][i % 3],
   currency: i % 4 === 3 ? { code: 'HKD', exponent: 2 } : { code: 'MOP', exponent: 2 },
   profile: 'macau-2009',
+  lastRound: { roundId: `r-${i}`, at: new Date().toISOString() },
   state: 'betting',
   hold: false,
   faults: [],

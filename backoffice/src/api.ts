@@ -18,6 +18,8 @@ export const FloorRow = z.object({
   game: z.string().nullable(),
   currency: TableMoney.nullable(),
   profile: z.string().nullable(),
+  /** The table's last settled round and when the table journalled it (upstream/backoffice/floor.ts). */
+  lastRound: z.object({ roundId: z.string(), at: z.string() }).nullable(),
   state: z.string(),
   hold: z.boolean(),
   faults: z.array(z.string()),

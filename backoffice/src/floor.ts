@@ -127,6 +127,9 @@ export class FloorView {
     const t = this.w.t;
     const state = stateOf(r);
     tr.dataset.state = state;
+    // The last settled round and when the table journalled it: what a round changes on the row.
+    tr.dataset.lastRound = r.lastRound?.roundId ?? '';
+    tr.dataset.roundAt = r.lastRound?.at ?? '';
     tr.dataset.alarms = r.unacknowledged > 0 ? 'unacknowledged' : r.openAlarms > 0 ? 'open' : 'none';
     set(c[0]?.firstElementChild ?? undefined, r.tableId ? `${r.tableId} (${r.terminalId})` : r.terminalId);
     set(c[1], r.game ? gameName(t, r.game) : '—');

@@ -9,7 +9,11 @@
 // terminal T and syncs it now; `round T` plays a round on T's occupied stations and syncs it now;
 // `heartbeat T4` sends the live table's heartbeat now (it fetches the approved orders after it);
 // `shoe T4` loads a new shoe into its simulated shoe, then syncs its journal and answers with the
-// limits the table plays to.
+// limits the table plays to. `hosts start` starts three more live table hosts as child processes
+// (T5 blackjack, T6 baccarat, T7 war: `etg start --headless --autoplay --test-timing --upstream`,
+// bundled by tests/children/bundle.ts, each enrolled with its credentials in its data folder),
+// playing rounds by themselves and syncing them; `hosts stop` stops them (so the rest of the
+// spec runs without their load).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +23,8 @@ import { answeredOrders, credentialsFile, Ledger, SyncClient } from '../../ledge
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
+import { HostChild } from '../../cli/soak/child.js';
+import { bundledChild } from '../children/bundle.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream } from '../../upstream/index.js';
 
 export const PASSWORD = 'correct horse battery';
@@ -85,9 +91,42 @@ await liveSync.sendHeartbeat();
 await db.query("INSERT INTO alarms (terminal_id, kind, detail) VALUES ('T2', 'transfer-disagreement', '{\"reason\":\"terms-differ\"}')");
 console.log(JSON.stringify({ url: `${up.url}/backoffice/`, password: PASSWORD }));
 
+/** The three live table hosts of `hosts start`, as children: each enrolled, syncing to the upstream. */
+const children: { child: HostChild; dir: string }[] = [];
+async function startHosts(): Promise<Record<string, string>> {
+  const etg = await bundledChild('tests/children/etg-entry.ts');
+  const hosts = { T5: 'blackjack', T6: 'baccarat', T7: 'war' } as const;
+  for (const [id, game] of Object.entries(hosts)) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), `backoffice-${id}-`));
+    writeFileSync(credentialsFile(dir), JSON.stringify({ ...(await enrolTerminal(db, id, false)), upstream: up.url }), { mode: 0o600 });
+    const child = new HostChild({ etg, dataDir: dir, game, stations: 2, seed: 49, extra: [`--terminal-id=${id}`, `--upstream=${up.url}`] });
+    children.push({ child, dir });
+  }
+  const started = await Promise.all(children.map((c) => c.child.started));
+  const failed = children.filter((_, i) => started[i] === null);
+  if (failed.length > 0) throw new Error(`a live host did not start: ${failed.map((c) => c.child.errors()).join('\n')}`);
+  return Object.fromEntries(Object.keys(hosts).map((id, i) => [id, started[i]?.origin ?? '']));
+}
+// Killed with this process whatever ends it (a failed spec, a timeout): no host outlives the floor.
+process.once('exit', () => children.forEach((c) => c.child.process.kill('SIGKILL')));
+async function stopHosts(): Promise<void> {
+  await Promise.all(children.map((c) => c.child.kill('SIGTERM')));
+  for (const c of children.splice(0)) rmSync(c.dir, { recursive: true, force: true });
+}
+
 let notes = 0;
 for await (const line of createInterface({ input: process.stdin })) {
   const [cmd, id, arg] = line.trim().split(/\s+/);
+  if (cmd === 'hosts') {
+    try {
+      const origins = id === 'start' ? await startHosts() : (await stopHosts(), {});
+      console.log(JSON.stringify({ done: line, origins }));
+    } catch (e) {
+      await stopHosts();
+      console.log(JSON.stringify({ done: line, error: e instanceof Error ? e.message : String(e) }));
+    }
+    continue;
+  }
   if (id === 'T4') {
     const answered = answeredOrders(live.ledger).size;
     if (cmd === 'shoe') live.shoe.simulator()?.loadShoe({ decks: live.table.game.decks });
@@ -112,6 +151,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   await t.client.sendHeartbeat();
   console.log(JSON.stringify({ done: line }));
 }
+await stopHosts();
 for (const t of tables.values()) {
   await t.client.stop();
   t.ledger.close();

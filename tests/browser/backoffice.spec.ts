@@ -80,6 +80,49 @@ for (const role of ['viewer', 'supervisor', 'accounting', 'administrator'] as co
   });
 }
 
+test('a floor of three live table hosts: each host’s rounds reach its row, the delays from each round’s close printed', async ({ page }) => {
+  // Three host children to start (bundled, each ~10 s at load 20) and two rounds each to see.
+  test.setTimeout(240_000);
+  const LIVE = ['T5', 'T6', 'T7'];
+  await signIn(page, 'supervisor');
+  await expect(page.locator('.live')).toHaveAttribute('data-live', 'true');
+  // In the page: when each row's last round changed, by the page's own clock, beside when the
+  // table journalled that round's settlement (the same machine's clock). The stream's patch sets
+  // the row's data-last-round; a MutationObserver sees it the moment it does.
+  await page.evaluate(() => {
+    const seen: { terminal: string; round: string; at: string; shownAt: number }[] = [];
+    Reflect.set(window, '__rounds', seen);
+    const body = document.querySelector('[data-testid=floor] tbody');
+    if (!body) throw new Error('no floor');
+    new MutationObserver((records) => {
+      const shownAt = Date.now();
+      for (const r of records) {
+        if (!(r.target instanceof HTMLElement) || !r.target.dataset.lastRound) continue;
+        seen.push({ terminal: r.target.dataset.terminal ?? '', round: r.target.dataset.lastRound, at: r.target.dataset.roundAt ?? '', shownAt });
+      }
+    }).observe(body, { subtree: true, attributes: true, attributeFilter: ['data-last-round'] });
+  });
+  const started = await send('hosts start');
+  expect(started.error).toBeUndefined();
+  try {
+    await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(7, { timeout: 60_000 });
+    const rounds = async () => {
+      const all: { terminal: string; round: string; at: string; shownAt: number }[] = await page.evaluate(() => Reflect.get(window, '__rounds'));
+      // Each host's first round shown may be one it synced while starting up: measured from its second on.
+      return LIVE.map((id) => all.filter((r) => r.terminal === id).slice(1));
+    };
+    await expect.poll(async () => (await rounds()).every((r) => r.length > 0), { timeout: 120_000, intervals: [250] }).toBe(true);
+    const measured = (await rounds()).map((r, i) => ({ terminal: LIVE[i], delays: r.map((x) => x.shownAt - Date.parse(x.at)) }));
+    console.log(`floor: a round's close to its row on the page, ms: ${JSON.stringify(measured)}`);
+    // Each delay is of a round the row shows after its close (never before: the same round, the
+    // same clock). The issue's 2 s is a speed target: read from the printed figures, not asserted
+    // (docs/backoffice.md: 1.1–5.3 s at load 40 on the shared machine, over the target).
+    for (const m of measured) for (const d of m.delays) expect(d, `${m.terminal}: ${JSON.stringify(m.delays)}`).toBeGreaterThanOrEqual(0);
+  } finally {
+    await send('hosts stop');
+  }
+});
+
 test("a table's row changes within 2 s of its round's sync", async ({ page }) => {
   await signIn(page, 'supervisor');
   const row = page.locator('tr[data-terminal=T1]');
@@ -133,7 +176,8 @@ test('the plots are drawn by uPlot: win and drop, hold, sync lag per hour', asyn
   await expect(page.locator('[data-testid=plots] .u-legend').first()).toContainText('莊家贏額');
   if (process.env.BACKOFFICE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.BACKOFFICE_SCREENSHOTS, 'plots.png'), fullPage: true });
   await page.goto(`${url}#/floor`);
-  await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(4);
+  // The four tables and the three live hosts the floor test started (stopped since: offline).
+  await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(7);
   if (process.env.BACKOFFICE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.BACKOFFICE_SCREENSHOTS, 'floor.png') });
 });
 

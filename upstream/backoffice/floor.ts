@@ -11,6 +11,12 @@ export interface FloorRow {
   currency: TableCurrency | null;
   /** The rule profile of the table's last settled round (`round.settle`'s `profile`). */
   profile: string | null;
+  /**
+   * The table's last settled round as its journal says: the round's id and when the table
+   * journalled its settlement (the table's own clock). How the floor shows that a round happened,
+   * and how a test measures how long after the round the floor showed it.
+   */
+  lastRound: { roundId: string; at: string } | null;
   /** The table's phase from its heartbeat, or `offline` when it has not been heard from within the limit, `revoked` when its key is. */
   state: string;
   hold: boolean;
@@ -37,6 +43,7 @@ export interface FloorRow {
 interface Seen {
   seq: number;
   profile: string | null;
+  lastRound: { roundId: string; at: string } | null;
   credits: Map<number, number>;
 }
 
@@ -52,14 +59,15 @@ export class FloorProjection {
   constructor(private readonly sql: Sql) {}
 
   private async catchUp(terminalId: string): Promise<Seen> {
-    const s = this.seen.get(terminalId) ?? { seq: 0, profile: null, credits: new Map<number, number>() };
-    const r = await this.sql.query<{ seq: number; type: string; profile: string | null; credits: unknown }>(
-      `SELECT seq, type, doc->'payload'->>'profile' AS profile, doc->'credits' AS credits FROM journal
+    const s = this.seen.get(terminalId) ?? { seq: 0, profile: null, lastRound: null, credits: new Map<number, number>() };
+    const r = await this.sql.query<{ seq: number; type: string; profile: string | null; round_id: string | null; ts: Date; credits: unknown }>(
+      `SELECT seq, type, doc->'payload'->>'profile' AS profile, doc->'payload'->>'roundId' AS round_id, ts, doc->'credits' AS credits FROM journal
        WHERE terminal_id = $1 AND seq > $2 AND (doc ? 'credits' OR type = 'round.settle') ORDER BY seq`,
       [terminalId, s.seq],
     );
     for (const row of r.rows) {
       if (row.type === 'round.settle' && row.profile) s.profile = row.profile;
+      if (row.type === 'round.settle' && row.round_id) s.lastRound = { roundId: row.round_id, at: new Date(row.ts).toISOString() };
       for (const [station, , after] of Credits(row.credits)) s.credits.set(station, after);
       s.seq = Number(row.seq);
     }
@@ -111,6 +119,7 @@ export class FloorProjection {
         game: health?.game ?? null,
         currency: x.currency === null ? null : { code: x.currency, exponent: Number(x.currency_exponent) },
         profile: seen.profile,
+        lastRound: seen.lastRound,
         state: x.revoked ? 'revoked' : offline ? 'offline' : (health?.table?.phase ?? 'unknown'),
         hold: Boolean(health?.table?.hold),
         faults: health?.table?.faults ?? [],
