@@ -9,7 +9,8 @@ import { setLiveResolution } from '../ui/live-text.js';
  * What every screen draws once against the renderer and shares: the live texts' resolution, the
  * card atlas, and the buttons' faces, drawn into textures by look (ui/button-faces.ts) and again
  * when the display's resolution changes, before the screen's cached layers are (listened to
- * first). Both are drawn again after a lost WebGL context (`rebake`, pixi/context-loss.ts).
+ * first). The faces are drawn again after a lost WebGL context (`rebake`, pixi/context-loss.ts);
+ * the atlas is backed by a canvas of its pixels, which pixi uploads again by itself.
  * Returns the bake the screens draw their own art with (`ScreenContext.bake`).
  */
 export function installSharedArt(app: Application, resolution: () => number, onFit: (listener: () => void) => void, rebake: Rebake): Bake {
@@ -20,7 +21,6 @@ export function installSharedArt(app: Application, resolution: () => number, onF
   const bake = bakeWith(app.renderer);
   installFaceBake(bake, resolution());
   onFit(() => sharpenFaces(resolution()));
-  rebake('card-atlas', () => atlas.redraw());
   rebake('button-faces', redrawFaces);
   return bake;
 }

@@ -1,4 +1,4 @@
-import { Container, Graphics, Rectangle, Text, Texture, type Renderer } from 'pixi.js';
+import { Container, Graphics, ImageSource, Rectangle, Text, Texture, type Renderer } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import { textStyle } from '../ui/theme.js';
 import { CARD } from './card-size.js';
@@ -24,9 +24,6 @@ export const CARD_CODES: readonly string[] = ['XX', ...SUITS.flatMap((s) => RANK
  */
 export class CardAtlas {
   private readonly textures = new Map<string, Texture>();
-  /** The one texture the deck is drawn into (every card's texture a frame of it). */
-  private atlas: Texture | null = null;
-
   constructor(
     private readonly renderer: Renderer,
     /** Device pixels per design unit: the renderer's resolution times the stage's scale. */
@@ -48,31 +45,35 @@ export class CardAtlas {
   /**
    * One texture for the whole deck (an atlas: 53 cards in a 9 × 6 grid, one render pass, one
    * upload); each card is a frame of it, so every card sprite on screen shares one GPU texture.
+   *
+   * Drawn on the GPU, then read back once into a canvas that backs the texture: a lost WebGL
+   * context takes a render texture's pixels with it, but pixi uploads a texture it holds the pixels
+   * of again by itself (pixi/context-loss.ts). Drawing the 53 cards again was most of a restore
+   * (a CPU profile of the table page's: 1.4 s of its 2.3 s handler at load average 37), for a canvas
+   * of the atlas's size kept in memory (about 3 MB at the kiosk's 1920×1080).
    */
   private build(): void {
     const sheet = this.sheet();
     const width = COLS * (CARD.width + PAD);
     const height = Math.ceil(CARD_CODES.length / COLS) * (CARD.height + PAD);
-    const atlas = this.renderer.generateTexture({ target: sheet, resolution: this.resolution, antialias: true, frame: new Rectangle(0, 0, width, height) });
+    const drawn = this.renderer.generateTexture({ target: sheet, resolution: this.resolution, antialias: true, frame: new Rectangle(0, 0, width, height) });
     sheet.destroy(DISPOSE);
-    this.atlas = atlas;
+    const pixels = this.renderer.extract.canvas(drawn);
+    // An image source, not a canvas source: the latter resizes its canvas to its size times its
+    // resolution, and a fractional resolution's rounding would blank it.
+    const source = new ImageSource({
+      resource: pixels,
+      resolution: this.resolution,
+      scaleMode: drawn.source.scaleMode,
+      autoGenerateMipmaps: drawn.source.autoGenerateMipmaps,
+    });
+    // Kept on the GPU for the screen's life, as the render texture was: a deal after a quiet hour must not wait for an upload.
+    source.autoGarbageCollect = false;
+    drawn.destroy(true);
     CARD_CODES.forEach((code, i) => {
       const frame = new Rectangle((i % COLS) * (CARD.width + PAD), Math.floor(i / COLS) * (CARD.height + PAD), CARD.width, CARD.height);
-      this.textures.set(code, new Texture({ source: atlas.source, frame }));
+      this.textures.set(code, new Texture({ source, frame }));
     });
-  }
-
-  /**
-   * The deck drawn again into the same texture (a lost WebGL context took its pixels,
-   * pixi/context-loss.ts): every card sprite keeps its texture and shows the faces again.
-   */
-  redraw(): boolean {
-    if (!this.atlas) return false;
-    const sheet = this.sheet();
-    this.renderer.render({ container: sheet, target: this.atlas, clear: true, clearColor: [0, 0, 0, 0] });
-    this.atlas.source.updateMipmaps();
-    sheet.destroy(DISPOSE);
-    return true;
   }
 
   /** The 53 cards laid out in the atlas's grid, their texts at the atlas's resolution. */

@@ -29,9 +29,9 @@ export interface ContextLossDeps {
  * on the loss (without it the browser never restores the context) and, on the restore, makes its
  * GL objects anew and uploads again what it still has the pixels of: images and canvases (the
  * live texts' bitmap fonts among them), Graphics' geometry, and the canvas texts it regenerates.
- * What was drawn on the GPU into a render texture has no copy anywhere: the card atlas, the
- * buttons' faces, the felt's art and the road maps (`generateTexture`), and every layer cached as
- * a texture. Those would come back blank, a dead screen. pixi's maintainers say so: the app must
+ * What was drawn on the GPU into a render texture has no copy anywhere: the buttons' faces, the
+ * felt's art and the road maps (`generateTexture`), and every layer cached as a texture. (The card
+ * atlas is read back into a canvas once drawn, so pixi restores it itself: cards/card-art.ts.) Those would come back blank, a dead screen. pixi's maintainers say so: the app must
  * draw them again (pixijs/pixijs#10497).
  *
  * So one mechanism for every screen: each registers what it baked with a way to draw it again;
