@@ -86,6 +86,9 @@ export async function run(argv: string[]): Promise<number> {
   try {
     for (;;) {
       const child = new HostChild({
+        // The hosts run from the script this soak runs from: bin/etg.js as users start it, or the
+        // same command line bundled when a test starts the soak (tests/children/bundle.ts).
+        ...(process.argv[1] ? { etg: process.argv[1] } : {}),
         dataDir,
         game,
         ...(v.rules ? { rules: v.rules } : {}),

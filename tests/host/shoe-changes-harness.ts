@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { z } from 'zod';
+import { bundledChild } from '../children/bundle.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -45,10 +46,14 @@ const SoakOut = z.object({
   jackpot: z.object({ chips: z.number().int(), conserved: z.boolean() }).optional(),
 });
 
-/** Runs the soak CLI to its end: exit code, its one JSON line, stderr. */
-function runSoak(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the soak CLI to its end: exit code, its one JSON line, stderr. From `etg` bundled (the rule
+ * in docs/testing.md): the soak starts a host per kill, each from the script the soak runs from.
+ */
+async function runSoak(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const etg = await bundledChild('tests/children/etg-entry.ts');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/etg.js', 'soak', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [etg, 'soak', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
