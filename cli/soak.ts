@@ -11,7 +11,7 @@ import { openExistingLedger } from '../ledger/index.js';
 import { DEFAULT_ROTATION } from '../host/logger.js';
 import { accountFor } from './soak/account.js';
 import { ticketSummary } from './soak/ticket-account.js';
-import { HostChild, LedgerWatch } from './soak/child.js';
+import { HostChild, LedgerWatch, type HostChildOptions } from './soak/child.js';
 import { options } from './command.js';
 import { campaign, campaignTable, sigkillRows, sigkillTrials } from './soak/campaign.js';
 import { killCampaign, killCampaignTable, measureTargetStart, startCostRows } from './kill-trials/campaign.js';
@@ -25,6 +25,14 @@ import { UsageError } from './tool.js';
 const STALL_MS = 60_000;
 
 export const command = SOAK_COMMAND;
+
+/**
+ * The hosts run from the script this soak runs from: bin/etg.js as users start it, or the same
+ * command line bundled when a test starts the soak (tests/children/bundle.ts).
+ */
+function hostChild(o: HostChildOptions): HostChild {
+  return new HostChild(process.argv[1] ? { ...o, etg: process.argv[1] } : o);
+}
 
 export async function run(argv: string[]): Promise<number> {
   const v = options(SOAK_COMMAND, argv);
@@ -85,10 +93,7 @@ export async function run(argv: string[]): Promise<number> {
   const upstream = v.tickets && tableId ? await soakUpstream(dataDir, tableId) : null;
   try {
     for (;;) {
-      const child = new HostChild({
-        // The hosts run from the script this soak runs from: bin/etg.js as users start it, or the
-        // same command line bundled when a test starts the soak (tests/children/bundle.ts).
-        ...(process.argv[1] ? { etg: process.argv[1] } : {}),
+      const child = hostChild({
         dataDir,
         game,
         ...(v.rules ? { rules: v.rules } : {}),
