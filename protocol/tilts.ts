@@ -29,6 +29,7 @@ export const TILT_KINDS = [
   'sas-link-stop',
   'sas-play-disabled',
   'sas-bills-disabled',
+  'sas-aft-locked',
   'ticket-late-verdict',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);

@@ -114,15 +114,17 @@ function answer(r: AftRecord | null, status?: number): AftReply {
   return { kind: 'payload', payload: Uint8Array.from([body.length, ...body]) };
 }
 
-/** 0x74: lock code (00 request, 80 cancel, FF status only), transfer condition, lock timeout (2 BCD); the kiosk never locks (docs/sas.md). */
+/** 0x74: lock code (00 request, 80 cancel, FF status only), transfer condition, lock timeout (2 BCD, hundredths of a second); the station decides the lock before the status is read (§8.4). */
 export function aftStatusPoll(bytes: Uint8Array, side: SasAftSide): AftReply {
   const lock = bytes[2] ?? 0;
   if (lock !== 0x00 && lock !== 0x80 && lock !== 0xff) return { kind: 'nack' };
-  if (lock !== 0xff && fromBcd(bytes, 4, 6) === null) return { kind: 'nack' };
+  const timeout = fromBcd(bytes, 4, 6);
+  if (lock !== 0xff && timeout === null) return { kind: 'nack' };
+  if (lock !== 0xff) side.lock({ code: lock === 0x00 ? 0x00 : 0x80, condition: bytes[3] ?? 0, timeoutHundredths: timeout ?? 0 });
   const s = side.status();
   const body = [
     ...binary(s.assetNumber, 4),
-    0xff, // game not locked
+    s.lock,
     s.availableTransfers,
     0x00, // cash-out to host forced by the machine, disabled
     s.aftStatus,

@@ -170,6 +170,15 @@ export interface AftStatusView {
   cashable: number;
   /** The most one transfer may put on the meter (credits). */
   transferLimit: number;
+  /** Game lock status (§8.4): 00 locked, 40 lock pending, FF not locked. */
+  lock: number;
+}
+
+/** 0x74's lock request (§8.4): code 00 lock, 80 cancel a lock or a pending lock; the transfer conditions (bit 0 to the machine, 1 from it, 2 to a printer, 3 a bonus); the timeout in hundredths of a second (0000–9999 BCD). */
+export interface AftLockRequest {
+  code: 0x00 | 0x80;
+  condition: number;
+  timeoutHundredths: number;
 }
 
 export interface SasAftSide {
@@ -177,6 +186,8 @@ export interface SasAftSide {
   transfer(request: AftRequest): AftRecord;
   /** 0x72 interrogation (transfer code FE/FF): index 0 the current or most recent, 01–7F a history position, 81–FF relative (81 the newest). */
   interrogate(index: number): AftRecord | null;
+  /** 0x74 with lock code 00 or 80, before its status is read: the station locks, leaves it pending, or refuses (docs/sas.md, "The game lock"). */
+  lock(request: AftLockRequest): void;
   /** 0x74. */
   status(): AftStatusView;
 }

@@ -6,7 +6,8 @@
 // and after a lost answer or a kill the system's interrogation (0x72 FE/FF) reads it from the
 // journal. Exception 0x69 (AFT transfer complete) comes from the journal like every exception.
 import { AFT_STATUS, AFT_TYPE, AFT_FLAG } from '../../hardware/sas/aft.js';
-import type { AftRecord, AftRequest, AftStatusView, SasAftSide } from '../../hardware/sas/types.js';
+import type { AftLockRequest, AftRecord, AftRequest, AftStatusView, SasAftSide } from '../../hardware/sas/types.js';
+import { LOCK_STATUS } from './sas-aft-lock.js';
 import type { SasDateTime } from '../../hardware/sas/types.js';
 import { aftTxId } from '../../ledger/aft-terms.js';
 import { aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
@@ -27,6 +28,16 @@ export interface StationAftDeps {
   refuseOut(): string | null;
   /** The floor's local time of an instant (ms), as the machine's clock (0x7E) shows it. */
   local(ms: number): SasDateTime;
+  /** The station's game lock (host/devices/sas-aft-lock.ts); absent, the station never locks. */
+  lock?: AftLock;
+}
+
+/** What a transfer needs of the game lock. */
+export interface AftLock {
+  request(q: AftLockRequest): void;
+  status(): number;
+  locked(): boolean;
+  release(why: string): void;
 }
 
 export class StationAft implements SasAftSide {
@@ -50,6 +61,8 @@ export class StationAft implements SasAftSide {
       txId: aftTxId(this.d.station, q.transactionId),
     });
     this.current = null;
+    // §8.4: the lock was for this transfer; it ends as the transfer completes.
+    this.d.lock?.release('the transfer completed');
     const t = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
     if (!t) throw new Error('an AFT transfer journalled and not found');
     return this.record(t, 0);
@@ -62,8 +75,7 @@ export class StationAft implements SasAftSide {
     // Registration (0x73) is not built: only transfers that need none.
     if (!q.keyZero) return AFT_STATUS.notRegistered;
     if (q.type !== AFT_TYPE.toMachine && q.type !== AFT_TYPE.toHost) return AFT_STATUS.notValidFunction;
-    // The station never locks (0x74): a transfer asked only if locked is refused.
-    if (q.flags & AFT_FLAG.onlyIfLocked) return AFT_STATUS.notLocked;
+    if (q.flags & AFT_FLAG.onlyIfLocked && !this.d.lock?.locked()) return AFT_STATUS.notLocked;
     if (q.flags & AFT_FLAG.receipt) return AFT_STATUS.receiptUnavailable;
     if (q.restricted !== 0 || q.nonRestricted !== 0 || q.cashable === null || q.cashable <= 0) return AFT_STATUS.notValidAmount;
     if ((q.type === AFT_TYPE.toMachine ? this.d.refuseIn() : this.d.refuseOut()) !== null) return AFT_STATUS.unableNow;
@@ -126,6 +138,10 @@ export class StationAft implements SasAftSide {
     };
   }
 
+  lock(q: AftLockRequest): void {
+    this.d.lock?.request(q);
+  }
+
   status(): AftStatusView {
     const credit = this.d.ledger.credit(this.d.station);
     const toMachine = this.d.refuseIn() === null ? 0x01 : 0;
@@ -137,6 +153,7 @@ export class StationAft implements SasAftSide {
       aftStatus: 0x02 | 0x10 | 0x80,
       cashable: credit,
       transferLimit: this.d.limit,
+      lock: this.d.lock?.status() ?? LOCK_STATUS.none,
     };
   }
 }

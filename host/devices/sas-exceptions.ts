@@ -64,6 +64,8 @@ const FAULT_RAISED: Readonly<Record<string, number>> = {
   'ledger-integrity': EXC.generalTilt,
   'jackpot-controller': EXC.generalTilt,
   'table-closed': MORE_EXC.outOfService,
+  // §8.4: the lock the casino system asked for (0x74) has taken effect.
+  'sas-aft-locked': EXC.gameLocked,
 };
 const FAULT_CLEARED: Readonly<Record<string, number>> = { 'stacker-removed': EXC.cashboxInstalled };
 

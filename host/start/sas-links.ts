@@ -16,6 +16,7 @@ import { sasMetersOf } from '../devices/sas-meters.js';
 import { journalFacts, ReportedStore, StationFeed } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
+import { StationAftLock } from '../devices/sas-aft-lock.js';
 import { HandpayNotes } from '../devices/sas-handpay-note.js';
 import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { FloorServices } from '../floor/floor-services.js';
@@ -35,6 +36,8 @@ export interface SasLinksDeps {
   log: Logger;
   /** The station's pending handpay (amount in minor units), or null. */
   pendingHandpay: (station: number) => { amount: number } | null;
+  /** Whether the station has bets on the table (a round in progress for it: an AFT lock waits for its end). */
+  roundOpen: (station: number) => boolean;
   /** Why the station cannot give its credit away now (a handpay waiting, bets in play, no credit, a ticket in print), or null (AFT out). */
   cashOutRefusal: (station: number) => string | null;
   /** The running program: its root and files (host/service/program-hash.ts), for long poll 0x21. */
@@ -50,6 +53,7 @@ export interface SasLinksDeps {
 export class SasLinks {
   private readonly links = new Map<number, SasLink>();
   private readonly feeds = new Map<number, StationFeed>();
+  private readonly locks = new Map<number, StationAftLock>();
   private offAppended: (() => void) | null = null;
   private rom: Uint8Array | null = null;
   private readonly validations: ValidationRecords;
@@ -66,6 +70,9 @@ export class SasLinks {
     for (const s of this.d.config.stations) {
       if (!s.sas) continue;
       const station = s.station;
+      // A lock never survives a restart (docs/sas.md, "The game lock"): its timer went with the run.
+      if (this.d.tilts.list().some((t) => t.kind === 'sas-aft-locked' && t.station === station))
+        this.d.tilts.conditionGone('sas-aft-locked', station, 'the host started again');
       if (this.d.tilts.list().some((t) => t.kind === 'sas-bills-disabled' && t.station === station))
         this.d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, true);
       const link = openSasLink(s.sas.link, {
@@ -105,6 +112,8 @@ export class SasLinks {
     if (this.feeds.size > 0)
       this.offAppended = this.d.ledger.onAppended((entries) => {
         for (const f of this.feeds.values()) this.guard(f.station, () => f.appended(entries));
+        // A pending lock takes effect once its station's round is over; after this append has been heard by all.
+        if (this.locks.size > 0) queueMicrotask(() => this.checkLocks());
       });
   }
 
@@ -117,6 +126,10 @@ export class SasLinks {
     }
   }
 
+  private checkLocks(): void {
+    for (const [station, lock] of this.locks) this.guard(station, () => lock.check());
+  }
+
   /** The station's SAS link, if it has one. */
   link(station: number): SasLink | null {
     return this.links.get(station) ?? null;
@@ -126,6 +139,8 @@ export class SasLinks {
     this.offAppended?.();
     this.offAppended = null;
     this.feeds.clear();
+    for (const l of this.locks.values()) l.dispose();
+    this.locks.clear();
     await Promise.all([...this.links.values()].map((l) => l.close()));
     this.links.clear();
   }
@@ -177,8 +192,12 @@ export class SasLinks {
     const d = this.d;
     const aft = d.config.stations.find((s) => s.station === station)?.sas?.aft;
     if (!aft) return {};
-    const refuseIn = (): string | null => (d.pendingHandpay(station) ? 'a handpay waiting' : (d.tilts.refusal(station, 'bet')?.reason ?? null));
-    const refuseOut = (): string | null => d.cashOutRefusal(station) ?? d.tilts.refusal(station, 'cash-out')?.reason ?? null;
+    // The station's own AFT lock does not refuse the transfer it was taken for.
+    const refuseIn = (): string | null =>
+      d.pendingHandpay(station) ? 'a handpay waiting' : (d.tilts.refusal(station, 'bet', 'sas-aft-locked')?.reason ?? null);
+    const refuseOut = (): string | null => d.cashOutRefusal(station) ?? d.tilts.refusal(station, 'cash-out', 'sas-aft-locked')?.reason ?? null;
+    const lock = new StationAftLock({ station, tilts: d.tilts, roundOpen: () => d.roundOpen(station), refuseIn, refuseOut, timers: LOCK_TIMERS });
+    this.locks.set(station, lock);
     return {
       aft: new StationAft({
         ledger: d.ledger,
@@ -188,6 +207,7 @@ export class SasLinks {
         refuseIn,
         refuseOut,
         local: (ms) => localNow(new Date(ms)),
+        lock,
       }),
     };
   }
@@ -214,6 +234,15 @@ export class SasLinks {
   }
 }
 
+/** A lock's timer does not keep the process alive (the host's close disposes it anyway). */
+const LOCK_TIMERS = {
+  setTimeout: (fn: () => void, ms: number): unknown => setTimeout(fn, ms).unref(),
+  clearTimeout: (h: unknown): void => {
+    if (isTimeout(h)) clearTimeout(h);
+  },
+};
+const isTimeout = (h: unknown): h is NodeJS.Timeout => typeof h === 'object' && h !== null && 'hasRef' in h;
+
 function handpayOf(p: { amount: number } | null): SasHandpay | null {
   // 0x80: cancelled credits (Table 7.8.2c); the kiosk's handpays are cash-outs paid by an attendant.
   return p ? { progressiveGroup: 0, level: 0x80, amount: Math.floor(p.amount / DENOMINATION_MINOR), partialPay: 0, resetId: 0 } : null;
@@ -227,7 +256,7 @@ function localNow(t: Date): SasDateTime {
 export function openSasLinks(
   options: { dataDir: string; sasTiming?: SasLinksDeps['timing'] },
   { config, ledger, log, layout, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'layout' | 'manifest'>,
-  { tilts, billAcceptors, sasTickets }: Pick<TableRuntime, 'tilts' | 'billAcceptors' | 'sasTickets'>,
+  { tilts, billAcceptors, sasTickets, table }: Pick<TableRuntime, 'tilts' | 'billAcceptors' | 'sasTickets' | 'table'>,
   floor: Pick<FloorServices, 'handpays' | 'tickets'>,
 ): SasLinks {
   const sas = new SasLinks({
@@ -237,6 +266,7 @@ export function openSasLinks(
     billAcceptors,
     log,
     pendingHandpay: (station) => floor.handpays.pendingAt(station),
+    roundOpen: (station) => table.reads.hasBets(station),
     cashOutRefusal: (station) =>
       floor.handpays.refusal(station)?.reason ?? (floor.tickets.pendingAt(station) ? `station ${station} has a ticket in print` : null),
     program: { root: layout.root, files: manifest.files.map(([file]) => file) },

@@ -54,6 +54,8 @@ export interface TiltSpec {
  *   unless the station is configured to stop without it (`sas-link-stop`);
  * - the casino's system disabled play or the bill acceptor (SAS long polls 0x01 / 0x07): the station
  *   stops, or takes no notes, until the system enables it again (0x02 / 0x06);
+ * - the casino's system locked the station for a cashless transfer (AFT game lock, SAS 0x74): its credit
+ *   meter is the system's until the transfer, a cancel or the lock's timeout (at most 99.99 s);
  * - PINs tried at service mode faster than its limits allow, or an account of the accounts store
  *   that differs from the journal (host/service): security events for staff, which stop no play
  *   (the limits and the refused account are the defence) and which a supervisor clears once seen;
@@ -89,6 +91,8 @@ export const TILTS = {
   'sas-link-stop': { scope: 'station', severity: 'warning', disables: 'station', clears: 'auto', latched: false },
   'sas-play-disabled': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
   'sas-bills-disabled': { scope: 'station', severity: 'info', disables: 'nothing', clears: 'auto', latched: false },
+  // The casino's system holds the station for a cashless transfer (AFT game lock, 0x74): no bet, note or cash-out until its timeout.
+  'sas-aft-locked': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
   'ticket-late-verdict': { scope: 'station', severity: 'critical', disables: 'nothing', clears: 'attendant', latched: true, staffOnly: true, each: true },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 

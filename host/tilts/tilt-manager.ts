@@ -190,12 +190,14 @@ export class TiltManager {
       }));
   }
 
-  effects(): TiltEffects {
+  /** `ignore`: the effects without that one kind (what else holds a station the casino system has locked, say). */
+  effects(ignore?: TiltKind): TiltEffects {
     const disabled = new Set<number>();
     let halted = false;
     let newBetsStopped = false;
     let jackpotStopped = false;
     for (const h of this.held.values()) {
+      if (h.kind === ignore) continue;
       const { disables } = tiltSpec(h.kind);
       if (disables === 'table') halted = true;
       else if (disables === 'new-bets') newBetsStopped = true;
@@ -206,8 +208,8 @@ export class TiltManager {
   }
 
   /** Why a station's new bet (or cash-out) is refused by the current faults, or null. */
-  refusal(station: number, what: 'bet' | 'cash-out' | 'decision'): { reason: string; refusal: RefusalReason } | null {
-    const e = this.effects();
+  refusal(station: number, what: 'bet' | 'cash-out' | 'decision', ignore?: TiltKind): { reason: string; refusal: RefusalReason } | null {
+    const e = this.effects(ignore);
     if (e.halted) return { reason: `the table is halted: ${this.describe('table')}`, refusal: 'table-halted' };
     if (what !== 'decision' && e.disabledStations.has(station))
       return { reason: `station ${station} is disabled: ${this.describe('station', station)}`, refusal: 'station-disabled' };

@@ -92,7 +92,7 @@ describe('AFT through the host start: transfers in and out, each once', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('0x74 reports the asset, the credit, the limit, never locked', async () => {
+  it('0x74 reports the asset, the credit, the limit, not locked', async () => {
     const s = await A.status74(h);
     assert.deepEqual(
       { length: s.length, asset: s.asset, lock: s.lock, cashable: s.cashable, limit: s.limit, restricted: s.restricted, nonRestricted: s.nonRestricted },
@@ -100,7 +100,7 @@ describe('AFT through the host start: transfers in and out, each once', () => {
     );
     assert.equal((s.available ?? 0) & 0x01, 0x01, 'transfers to the machine OK');
     assert.equal((s.available ?? 0) & 0x02, 0, 'nothing to transfer from it');
-    assert.equal((await A.status74(h, 0x00)).lock, 0xff, 'a lock request: the station does not lock');
+    assert.equal((await A.status74(h, 0x00)).lock, 0xff, 'a lock request with a zero timeout does not lock (tests/sas/aft-lock.e2e.test.ts locks)');
   });
 
   it('in: 0x72 type 00 credits the station once, journalled; 0x69; the same transaction id again moves nothing (81)', async () => {

@@ -91,9 +91,12 @@ export async function interrogate72(h: SasHost, index: number): Promise<Transfer
   return read72(await h.typeS(0x72, [0x02, 0xff, index], 'variable'));
 }
 
-/** 0x74: lock code (FF status only), transfer condition, lock timeout (2 BCD). */
-export async function status74(h: SasHost, lock = 0xff) {
-  const a = await h.typeS(0x74, [lock, 0x00, ...bcd(0, 2)], 'variable');
+/** §8.4's game lock status in 0x74's answer. */
+export const LOCK = { locked: 0x00, pending: 0x40, none: 0xff } as const;
+
+/** 0x74: lock code (00 lock, 80 cancel, FF status only), transfer condition (bit 0 to the machine, bit 1 from it, 2 to a printer, 3 a bonus), lock timeout in hundredths of a second (2 BCD, 0000–9999). */
+export async function status74(h: SasHost, lock = 0xff, condition = 0x00, hundredths = 0) {
+  const a = await h.typeS(0x74, [lock, condition, ...bcd(hundredths, 2)], 'variable');
   const d = a.slice(3, 3 + (a[2] ?? 0));
   return {
     length: a[2],

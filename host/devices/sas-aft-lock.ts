@@ -1,0 +1,111 @@
+// A station's AFT game lock (SAS 6.02 §8.4, long poll 0x74; docs/sas.md, "The game lock"). The
+// casino's system locks a station before it moves money so nothing else changes the credit meter
+// meanwhile. The station grants a lock only when it can: no round in progress for it (bets on the
+// table: the lock is pending and takes effect when the round is over) and the transfers the system
+// names in the transfer condition possible now (else it is not locked at all). While locked, the
+// station takes no bet, note or cash-out: the lock is a journalled station fault (`sas-aft-locked`,
+// on the player's screen and the service page, and exception 6F "game locked" from the journal
+// when it takes effect). It ends at its timeout (measured from when it took effect; a pending
+// lock's from the request), on a cancel (80), when a transfer completes, and with the host's run
+// (a lock never survives a restart: the timer that ends it is gone).
+import type { AftLockRequest } from '../../hardware/sas/types.js';
+
+/** §8.4's game lock status. */
+export const LOCK_STATUS = { locked: 0x00, pending: 0x40, none: 0xff } as const;
+/** Transfer condition bits the station can honour: to the machine (0), from it (1). A printer (2) or a bonus (3) it never does. */
+const CONDITION = { toMachine: 0x01, fromMachine: 0x02, unsupported: 0x0c } as const;
+
+export interface LockTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface StationAftLockDeps {
+  station: number;
+  /** The station's faults (host/tilts/tilt-manager.ts): the lock is the fault `sas-aft-locked`. */
+  tilts: {
+    raise(kind: 'sas-aft-locked', where: { station: number; detail?: string }): void;
+    conditionGone(kind: 'sas-aft-locked', station: number, detail?: string): void;
+  };
+  /** Whether the station has bets on the table (a round in progress for it). */
+  roundOpen(): boolean;
+  /** Why a transfer to the station (or from it) is impossible now, beside the round and the lock itself; null if possible. */
+  refuseIn(): string | null;
+  refuseOut(): string | null;
+  timers: LockTimers;
+}
+
+type State = { kind: 'none' } | { kind: 'pending' | 'locked'; condition: number; timeoutMs: number; timer: unknown };
+
+export class StationAftLock {
+  private state: State = { kind: 'none' };
+
+  constructor(private readonly d: StationAftLockDeps) {}
+
+  /** 0x74 lock code 00 or 80. A lock asked again while locked takes the new timeout (§8.4); a timeout of 0 asks for nothing: it ends the lock. */
+  request(q: AftLockRequest): void {
+    if (q.code === 0x80 || q.timeoutHundredths <= 0) return this.release('cancelled by the casino system (0x74)');
+    if ((q.condition & CONDITION.unsupported) !== 0) return this.release('a transfer condition the station never meets');
+    const timeoutMs = q.timeoutHundredths * 10;
+    if (this.state.kind === 'locked') {
+      if (!this.conditionHolds(q.condition)) return this.release('its transfer condition no longer holds');
+      return this.arm('locked', q.condition, timeoutMs);
+    }
+    if (this.d.roundOpen()) {
+      if (this.state.kind === 'pending') return;
+      return this.arm('pending', q.condition, timeoutMs);
+    }
+    if (!this.conditionHolds(q.condition)) return;
+    this.take(q.condition, timeoutMs);
+  }
+
+  /** A pending lock takes effect once the station's round is over (called after each journal append). */
+  check(): void {
+    const s = this.state;
+    if (s.kind !== 'pending' || this.d.roundOpen()) return;
+    if (!this.conditionHolds(s.condition)) return this.release('its transfer condition did not hold when the round ended');
+    this.take(s.condition, s.timeoutMs);
+  }
+
+  status(): number {
+    return this.state.kind === 'locked' ? LOCK_STATUS.locked : this.state.kind === 'pending' ? LOCK_STATUS.pending : LOCK_STATUS.none;
+  }
+
+  locked(): boolean {
+    return this.state.kind === 'locked';
+  }
+
+  /** The host stops: the timer goes, nothing is journalled (the next start clears a lock the journal still holds). */
+  dispose(): void {
+    if (this.state.kind !== 'none') this.d.timers.clearTimeout(this.state.timer);
+    this.state = { kind: 'none' };
+  }
+
+  /** Ends the lock or the pending request (the journal's fault cleared with why). */
+  release(why: string): void {
+    const s = this.state;
+    if (s.kind === 'none') return;
+    this.d.timers.clearTimeout(s.timer);
+    this.state = { kind: 'none' };
+    if (s.kind === 'locked') this.d.tilts.conditionGone('sas-aft-locked', this.d.station, why);
+  }
+
+  private take(condition: number, timeoutMs: number): void {
+    const was = this.state.kind;
+    this.arm('locked', condition, timeoutMs);
+    // Journalled before the answer that reports it: exception 6F comes from this entry.
+    if (was !== 'locked') this.d.tilts.raise('sas-aft-locked', { station: this.d.station, detail: `long poll 0x74, ${timeoutMs} ms` });
+  }
+
+  private arm(kind: 'pending' | 'locked', condition: number, timeoutMs: number): void {
+    if (this.state.kind !== 'none') this.d.timers.clearTimeout(this.state.timer);
+    const timer = this.d.timers.setTimeout(() => this.release(kind === 'locked' ? 'its timeout ran out' : 'its timeout ran out while pending'), timeoutMs);
+    this.state = { kind, condition, timeoutMs, timer };
+  }
+
+  private conditionHolds(condition: number): boolean {
+    if ((condition & CONDITION.toMachine) !== 0 && this.d.refuseIn() !== null) return false;
+    if ((condition & CONDITION.fromMachine) !== 0 && this.d.refuseOut() !== null) return false;
+    return true;
+  }
+}
