@@ -1,0 +1,124 @@
+// The AFT game lock's decisions on a manual clock (docs/sas.md, "The game lock"): what the e2e test
+// (tests/sas/aft-lock.e2e.test.ts) cannot wait for — a pending lock running out before its round
+// ends, a condition that no longer holds when the round ends, a refresh while pending, 99.99 s.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LOCK_STATUS, StationAftLock } from './sas-aft-lock.js';
+
+function rig() {
+  let now = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  let next = 1;
+  const journal: string[] = [];
+  const w: { roundOpen: boolean; refuseIn: string | null; refuseOut: string | null } = { roundOpen: false, refuseIn: null, refuseOut: null };
+  const lock = new StationAftLock({
+    station: 3,
+    tilts: {
+      raise: (kind, where) => journal.push(`raise ${kind} ${where.station}`),
+      conditionGone: (kind, station, detail) => journal.push(`clear ${kind} ${station}: ${detail ?? ''}`),
+    },
+    roundOpen: () => w.roundOpen,
+    refuseIn: () => w.refuseIn,
+    refuseOut: () => w.refuseOut,
+    timers: {
+      setTimeout: (fn, ms) => {
+        timers.set(next, { at: now + ms, fn });
+        return next++;
+      },
+      clearTimeout: (h) => {
+        if (typeof h === 'number') timers.delete(h);
+      },
+    },
+  });
+  const advance = (ms: number): void => {
+    now += ms;
+    for (const [h, t] of [...timers]) {
+      if (t.at <= now) {
+        timers.delete(h);
+        t.fn();
+      }
+    }
+  };
+  return { lock, w, journal, advance, armed: () => timers.size };
+}
+
+describe('the AFT game lock', () => {
+  it('locks when idle and ends at its timeout, journalled once each way', () => {
+    const { lock, journal, advance, armed } = rig();
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 9999 });
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    advance(99_989);
+    assert.equal(lock.status(), LOCK_STATUS.locked, 'still locked 1 ms before 99.99 s');
+    advance(1);
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    assert.deepEqual(journal, ['raise sas-aft-locked 3', 'clear sas-aft-locked 3: its timeout ran out']);
+    assert.equal(armed(), 0);
+  });
+
+  it('a pending lock runs out from its request when the round never ends, journalling nothing', () => {
+    const { lock, w, journal, advance } = rig();
+    w.roundOpen = true;
+    lock.request({ code: 0x00, condition: 0x00, timeoutHundredths: 100 });
+    assert.equal(lock.status(), LOCK_STATUS.pending);
+    lock.request({ code: 0x00, condition: 0x00, timeoutHundredths: 9999 });
+    advance(1_000);
+    assert.equal(lock.status(), LOCK_STATUS.none, 'asked again while pending: the first timeout stands');
+    w.roundOpen = false;
+    lock.check();
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    assert.deepEqual(journal, []);
+  });
+
+  it('a pending lock whose condition fails when the round ends is dropped; one whose condition holds locks with its full timeout', () => {
+    const { lock, w, journal, advance } = rig();
+    w.roundOpen = true;
+    lock.request({ code: 0x00, condition: 0x02, timeoutHundredths: 200 });
+    w.roundOpen = false;
+    w.refuseOut = 'no credit';
+    lock.check();
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    w.roundOpen = true;
+    w.refuseOut = null;
+    lock.request({ code: 0x00, condition: 0x02, timeoutHundredths: 200 });
+    advance(1_500);
+    w.roundOpen = false;
+    lock.check();
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    advance(1_999);
+    assert.equal(lock.status(), LOCK_STATUS.locked, 'the timeout counts from when it took effect');
+    advance(1);
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    assert.equal(journal.filter((j) => j.startsWith('raise')).length, 1);
+  });
+
+  it('refuses a lock its condition cannot meet, and a printer or bonus condition, and a zero timeout; a cancel ends a pending one', () => {
+    const { lock, w, journal } = rig();
+    w.refuseIn = 'a handpay waiting';
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    w.refuseIn = null;
+    for (const condition of [0x04, 0x08]) lock.request({ code: 0x00, condition, timeoutHundredths: 500 });
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 0 });
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    w.roundOpen = true;
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    lock.request({ code: 0x80, condition: 0, timeoutHundredths: 0 });
+    w.roundOpen = false;
+    lock.check();
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    assert.deepEqual(journal, []);
+  });
+
+  it('a refresh whose condition no longer holds ends the lock; dispose journals nothing', () => {
+    const { lock, w, journal, armed } = rig();
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    w.refuseIn = 'station disabled';
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    w.refuseIn = null;
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    lock.dispose();
+    assert.equal(armed(), 0);
+    assert.equal(journal.length, 3);
+  });
+});
