@@ -66,14 +66,14 @@ describe('TCL printer end to end over the fake FTDI bridge', () => {
   it('refuses (sends nothing) when not ready: paper out, head up, a ticket in the chute; prints once cleared', async () => {
     const r = rig();
     await ready(r);
-    r.sim.paperOut();
+    r.sim.faults.paperOut();
     await r.rec.until(() => r.p.condition?.faults.includes('paper-out') === true);
     assert.deepEqual(await r.p.print({ ticket: ticket(1) }).then((o) => [o.outcome, 'reason' in o ? o.reason : '']), ['not-printed', 'not-ready']);
-    r.sim.paperOut(false);
-    r.sim.openHead();
+    r.sim.faults.paperOut(false);
+    r.sim.faults.openHead();
     await r.rec.until(() => r.p.condition?.faults.includes('platen-up') === true);
     assert.equal((await r.p.print({ ticket: ticket(1) })).outcome, 'not-printed');
-    r.sim.openHead(false);
+    r.sim.faults.openHead(false);
     await r.rec.until(() => r.p.condition?.faults.length === 0);
     assert.equal((await r.p.print({ ticket: ticket(1) })).outcome, 'printed');
     assert.equal((await r.p.print({ ticket: ticket(2) })).outcome, 'not-printed', 'ticket 1 still in the chute');
@@ -87,10 +87,10 @@ describe('TCL printer end to end over the fake FTDI bridge', () => {
   it('reports paper low, head open, chassis open as conditions', async () => {
     const r = rig();
     await ready(r);
-    r.sim.paperLow();
-    r.sim.openChassis();
+    r.sim.faults.paperLow();
+    r.sim.faults.openChassis();
     await r.rec.until(() => r.rec.of('condition').some((e) => e.condition.paperLow && e.condition.chassisOpen));
-    r.sim.openHead();
+    r.sim.faults.openHead();
     await r.rec.until(() => r.rec.of('condition').some((e) => e.condition.faults.includes('platen-up')));
     await r.p.close();
   });
@@ -99,7 +99,7 @@ describe('TCL printer end to end over the fake FTDI bridge', () => {
     for (const at of ['printing', 'validated'] as const) {
       const r = rig();
       await ready(r);
-      r.sim.jam(at);
+      r.sim.faults.jam(at);
       const out = await r.p.print({ ticket: ticket(7) });
       assert.equal(out.outcome, 'unknown', at);
       assert.equal(out.outcome === 'unknown' && out.reason, 'fault-while-printing');

@@ -29,6 +29,22 @@ export interface PaperTicket {
   whole: boolean;
 }
 
+/**
+ * The printer's faults, apart from its wire and its lies: each sets or clears one status flag the
+ * driver must read (docs/protocols/tcl.md, "Simulator"); they survive a power cycle, as paper does.
+ */
+export interface PrinterFaults {
+  paperLow(on?: boolean): void;
+  paperOut(on?: boolean): void;
+  /** The platen (print head) lifted: no job is taken until it is closed. */
+  openHead(open?: boolean): void;
+  openChassis(open?: boolean): void;
+  /** Jams now (a job in progress stops where it is), or when the next job reaches `at`. */
+  jam(at?: PrinterStep): void;
+  /** The technician clears the jam (the paper stuck inside is taken out). */
+  clearJam(): void;
+}
+
 export interface PrinterSimOptions {
   line?: LineSettings;
   version?: string;
@@ -51,6 +67,15 @@ export class TclPrinterSimulator extends ByteDevice {
   readonly paper: PaperTicket[] = [];
   /** Command texts received (tests check what the driver sent). */
   readonly received: string[] = [];
+  /** What goes wrong in the mechanism: paper, head, chassis, jams (a test's or the service mode's hand). */
+  readonly faults: PrinterFaults = {
+    paperLow: (on = true) => void (this.m.paperLow = on),
+    paperOut: (on = true) => void (this.m.paperOut = on),
+    openHead: (open = true) => void (this.m.platenUp = open),
+    openChassis: (open = true) => void (this.m.chassisOpen = open),
+    jam: (at) => (at ? void this.armedJam.add(at) : this.jamNow()),
+    clearJam: () => void (this.m.jam = false),
+  };
 
   constructor(options: PrinterSimOptions = {}) {
     super();
@@ -67,27 +92,6 @@ export class TclPrinterSimulator extends ByteDevice {
   }
   get lastTemplate(): string {
     return this.m.lastTemplate;
-  }
-  paperLow(on = true): void {
-    this.m.paperLow = on;
-  }
-  paperOut(on = true): void {
-    this.m.paperOut = on;
-  }
-  openHead(open = true): void {
-    this.m.platenUp = open;
-  }
-  openChassis(open = true): void {
-    this.m.chassisOpen = open;
-  }
-  /** Jams now (a job in progress stops where it is), or when the next job reaches `at`. */
-  jam(at?: PrinterStep): void {
-    if (at) this.armedJam.add(at);
-    else this.jamNow();
-  }
-  /** The technician clears the jam (the paper stuck inside is taken out). */
-  clearJam(): void {
-    this.m.jam = false;
   }
   /** The player takes the ticket from the chute. */
   takeTicket(): void {

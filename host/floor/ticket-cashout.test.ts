@@ -73,7 +73,7 @@ describe('the station’s cash-out: a ticket where the printer can print one, el
   it('paper out: the cash-out is a handpay, and the station is told why (paper-out), a handpay the player asked for has no why', async () => {
     const { t, r } = await tableWithPrinter();
     try {
-      r.sim.paperOut();
+      r.sim.faults.paperOut();
       await until(() => r.p.condition?.faults.includes('paper-out') === true);
       credit(t.ledger, 1, 30_000);
       assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true);

@@ -129,7 +129,7 @@ describe('a ticket held after a jam, settled by a person', () => {
     const [ticket] = ticketsInPrint(l);
     assert.ok(ticket);
     assert.equal(t.settleByHand(3, LAST4, 'void', BY).ok, true);
-    r.sim.clearJam();
+    r.sim.faults.clearJam();
     // The printer's verdict on the old attempt comes late (asked before the settlement, answered after).
     const late = await t.settle(ticket);
     assert.equal(late.kind, 'voided', 'the journal’s end stands');
@@ -171,7 +171,7 @@ describe('a ticket held after a jam, settled by a person', () => {
     assert.equal(t.settleByHand(3, LAST4, 'printed', ['Ana Lei (1001)']).ok, true);
     await t.settle(first);
     // The same station's next ticket jams the same way and is settled the same way, its fault still open.
-    r.sim.clearJam();
+    r.sim.faults.clearJam();
     r.sim.takeTicket();
     l.append(billCredit(3, 20_000, 'bill-3b'));
     for (let i = 0; i < 400 && t.whyNot(3, 20_000) !== null; i++) await new Promise((res) => setTimeout(res, 5));

@@ -67,14 +67,14 @@ export function simControls(
       return null;
     },
     printerFault: (station: number, fault: PrinterSimFault) => {
-      const sim = printers.simulator(station);
-      if (!sim) return `station ${station} has no simulated printer`;
-      if (fault === 'paper-out') sim.paperOut();
-      else if (fault === 'jam') sim.jam();
-      else if (fault === 'jam-mid-ticket') sim.jam('validated');
+      const faults = printers.simulator(station)?.faults;
+      if (!faults) return `station ${station} has no simulated printer`;
+      if (fault === 'paper-out') faults.paperOut();
+      else if (fault === 'jam') faults.jam();
+      else if (fault === 'jam-mid-ticket') faults.jam('validated');
       else {
-        sim.paperOut(false);
-        sim.clearJam();
+        faults.paperOut(false);
+        faults.clearJam();
       }
       return null;
     },

@@ -115,7 +115,7 @@ describe('fuzz: lies, jams, power cuts and wire damage together', () => {
           try {
             await layoutDefined(r);
             if (lie) r.sim.tell(lie, 1);
-            if (jamAt) r.sim.jam(jamAt);
+            if (jamAt) r.sim.faults.jam(jamAt);
             if (cutAt) r.sim.powerCut({ at: cutAt, restoreAfterMs: 30 });
             for (const w of wire) r.sim.wireFault(w);
             const out = await timedPrint(r, 77);
