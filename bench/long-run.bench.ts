@@ -29,7 +29,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { LedgerWatch } from '../cli/soak/child.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
@@ -142,11 +142,14 @@ async function pageFigures(
   page: Page,
   ms: number,
 ): Promise<{ heap: number; nodes: number; listeners: number; pixi: PixiCounts | null; loaf: LoafCounts | null }> {
-  const cdp = await page.context().newCDPSession(page);
+  // The session's opening and its closing are bounded too: at 1920×1080 at load 19 a sample once
+  // waited past its bound with the host paused (the bound had covered only the reads).
+  const session: { cdp?: CDPSession } = {};
   const gap = { heap: NaN, nodes: NaN, listeners: NaN, pixi: null, loaf: null };
   try {
     return await bounded(
       (async () => {
+        const cdp = (session.cdp = await page.context().newCDPSession(page));
         await cdp.send('HeapProfiler.collectGarbage');
         await cdp.send('HeapProfiler.collectGarbage');
         const { usedSize } = await cdp.send('Runtime.getHeapUsage');
@@ -163,7 +166,12 @@ async function pageFigures(
       gap,
     );
   } finally {
-    await cdp.detach().catch(() => undefined);
+    if (session.cdp)
+      await bounded(
+        session.cdp.detach().catch(() => undefined),
+        10_000,
+        undefined,
+      );
   }
 }
 
