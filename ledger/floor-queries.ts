@@ -1,3 +1,5 @@
+import type Database from 'better-sqlite3';
+import { PAYLOADS } from './entries.js';
 import { connectionOf, type EntryBody, type Ledger } from './ledger.js';
 
 // Read-only queries of the journal that the table host rebuilds its floor state from at start:
@@ -14,7 +16,12 @@ export interface OpenTilt {
 
 /** `tilt.raise` entries no `tilt.clear` names, oldest first. */
 export function openTilts(ledger: Ledger): OpenTilt[] {
-  const rows = connectionOf(ledger)
+  return openTiltsOn(connectionOf(ledger));
+}
+
+/** `openTilts` on a connection of its own: a reader beside the host (ledger/reader.ts) asks it too. */
+export function openTiltsOn(db: Database.Database): OpenTilt[] {
+  const rows = db
     .prepare(
       `SELECT seq, ts, body FROM journal WHERE type = 'tilt.raise' AND seq NOT IN (
     SELECT json_extract(body, '$.payload.raisedSeq') FROM journal WHERE type = 'tilt.clear') ORDER BY seq`,
@@ -213,4 +220,31 @@ export function answeredOrders(ledger: Ledger): Set<number> {
     )
     .all() as { o: number }[];
   return new Set(rows.map((r) => Number(r.o)));
+}
+
+/** A credit journalled for a note, with the escrow it resolved. */
+export interface LastNoteCredit {
+  seq: number;
+  credit: { station: number; device: string; denomination: number; currency: string; escrowSeq?: number };
+  /** The driver's id of the note's escrow, as the escrow entry named it (absent in older entries). */
+  escrowId: string | null;
+}
+
+/**
+ * The last note entry (`bill.escrow`, `bill.credit`, `bill.return`) journalled for `device`, when it
+ * is a credit; null otherwise (no note yet, or the last one still in escrow or returned). A host
+ * that stopped after journalling that credit may not have acknowledged it to the unit.
+ */
+export function lastNoteCredit(ledger: Ledger, device: string): LastNoteCredit | null {
+  const row = connectionOf(ledger)
+    .prepare(
+      `SELECT seq, type, body FROM journal WHERE type IN ('bill.escrow', 'bill.credit', 'bill.return')
+      AND json_extract(body, '$.payload.device') = ? ORDER BY seq DESC LIMIT 1`,
+    )
+    .get(device) as { seq: number; type: string; body: string } | undefined;
+  if (!row || row.type !== 'bill.credit') return null;
+  const credit = PAYLOADS['bill.credit'].parse((JSON.parse(row.body) as EntryBody).payload);
+  const escrow = credit.escrowSeq !== undefined ? ledger.entry(credit.escrowSeq) : undefined;
+  const escrowed = escrow?.type === 'bill.escrow' ? PAYLOADS['bill.escrow'].safeParse((JSON.parse(escrow.body) as EntryBody).payload) : null;
+  return { seq: row.seq, credit, escrowId: escrowed?.success ? (escrowed.data.escrowId ?? null) : null };
 }

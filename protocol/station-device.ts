@@ -74,11 +74,15 @@ export const HostDeviceMessage = z.discriminatedUnion('type', [
   /**
    * The agent is known. `pendingNote`: a note the ledger holds in escrow for this station,
    * neither credited nor returned (a kill or a cut mid-note): the driver resolves it with the
-   * device's own report. `enabled`: whether the acceptor may take notes now.
+   * device's own report. `lastCredit`: the note credited last at the station when nothing was
+   * escrowed since (the agent may have stopped before acknowledging it to the device, which then
+   * repeats its credit report: acknowledged, credited nothing). `enabled`: whether the acceptor
+   * may take notes now.
    */
   z.strictObject({
     type: z.literal('device-welcome'),
     pendingNote: z.strictObject(Note).nullable(),
+    lastCredit: z.strictObject(Note).nullable().optional(),
     enabled: z.boolean(),
     accept: z.array(z.number().int().positive()).max(16),
   }),

@@ -22,6 +22,8 @@ export abstract class BillAcceptorBase implements BillAcceptor {
   protected cycle: NoteCycle = IDLE;
   /** Escrow ids already credited (bounded): a replayed credit report never credits twice. */
   private creditedIds: string[] = [];
+  /** `options.lastCredit` until the unit's first report that is not a credit report. */
+  private creditBeforeStart: EscrowedNote | null = null;
   protected readonly opts: Required<Pick<BillAcceptorOptions, 'escrowTimeoutMs' | 'pollIntervalMs' | 'replyTimeoutMs' | 'retries' | 'stackTimeoutMs'>> &
     BillAcceptorOptions;
 
@@ -38,6 +40,9 @@ export abstract class BillAcceptorBase implements BillAcceptor {
     if (options.pendingNote) {
       const { stackSent, ...note } = options.pendingNote;
       this.cycle = { phase: stackSent ? 'stack-sent' : 'escrow', note, returnEmitted: false };
+    } else if (options.lastCredit) {
+      this.creditBeforeStart = options.lastCredit;
+      this.creditedIds.push(options.lastCredit.escrowId);
     }
     this.link = new Link(
       opener,
@@ -131,6 +136,17 @@ export abstract class BillAcceptorBase implements BillAcceptor {
     } finally {
       this.clock.clearTimeout(timer);
     }
+  }
+
+  /**
+   * Whether a credit report with no note in the cycle is the unit still repeating the credit the
+   * host journalled before it restarted (`lastCredit`): it is then acknowledged and credits
+   * nothing. Only among the unit's first reports: the first other report ends it, and a credit
+   * report out of nowhere after that is a violation again.
+   */
+  protected repeatsCreditBeforeStart(isCreditReport: boolean): boolean {
+    if (!isCreditReport) this.creditBeforeStart = null;
+    return isCreditReport && this.cycle.phase === 'idle' && this.creditBeforeStart !== null;
   }
 
   protected wasCredited(escrowId: string): boolean {

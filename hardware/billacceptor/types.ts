@@ -147,6 +147,14 @@ export interface BillAcceptorOptions {
    */
   pendingNote?: (EscrowedNote & { stackSent: boolean }) | null;
   /**
+   * The note the host credited last at this unit, from before a restart, when nothing was escrowed
+   * there after it. A host that stopped between journalling a credit and acknowledging it leaves
+   * the unit repeating its credit report (ID-003's VEND VALID repeats until ACK): that repeat, among
+   * the unit's first reports, is acknowledged and credits nothing, rather than taken for a credit
+   * out of nowhere (a protocol violation, and the station held as a cheat).
+   */
+  lastCredit?: EscrowedNote | null;
+  /**
    * ID-003 barcode tickets: called with each ticket in escrow (18 digits, checked). Journal it, ask
    * the validation authority, answer 'stack' or 'return'; HOLD keeps the ticket in escrow meanwhile,
    * for at most `ticketEscrowTimeoutMs` (then it is returned). Absent, tickets are refused.

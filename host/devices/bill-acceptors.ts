@@ -8,7 +8,7 @@ import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { InhibitedBy } from '../../protocol/index.js';
 import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
-import { pendingNoteFor } from '../recovery/escrow.js';
+import { lastCreditFor, pendingNoteFor } from '../recovery/escrow.js';
 import type { TicketIn } from './ticket-in.js';
 import type { CreditRule } from './credit-rule/credit-rule.js';
 
@@ -120,6 +120,8 @@ export class BillAcceptors {
       enabled: this.reasons(station).size === 0,
       // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
       pendingNote: pendingNoteFor(this.deps.ledger, device),
+      // A credit journalled just before the host stopped may be unacknowledged: its repeat is no cheat.
+      lastCredit: lastCreditFor(this.deps.ledger, device),
       onEscrow: (note) => this.escrow(station, device, note),
       onCredit: (credit) => this.credit(station, device, credit),
       ...(this.deps.tickets ? this.ticketOptions(station, this.deps.tickets) : {}),

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
 import type { Ledger } from '../../ledger/index.js';
 import { decodeAgentMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
-import { journalReturn, openEscrows, pendingNoteFor } from '../recovery/escrow.js';
+import { journalReturn, lastCreditFor, openEscrows, pendingNoteFor } from '../recovery/escrow.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { InhibitReason } from './bill-acceptors.js';
 import type { CreditRule } from './credit-rule/credit-rule.js';
@@ -253,9 +253,11 @@ export class RemoteAcceptors {
     // every one but the last went back to the customer before the next was taken in.
     for (const e of openEscrows(this.d.ledger, device).slice(0, -1)) journalReturn(this.d.ledger, m.station, device, e.note, 'a later note was taken in');
     const pending = pendingNoteFor(this.d.ledger, device);
+    const credited = pending ? null : lastCreditFor(this.d.ledger, device);
     link.send({
       type: 'device-welcome',
       pendingNote: pending ? { escrowId: pending.escrowId, amount: pending.amount, denomination: pending.denomination, currency: pending.currency } : null,
+      lastCredit: credited ? { escrowId: credited.escrowId, amount: credited.amount, denomination: credited.denomination, currency: credited.currency } : null,
       enabled: this.enabled(m.station),
       accept: [...this.d.accepted()],
     });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openLedger, type Ledger } from '../../ledger/index.js';
-import { escrowTxId, openEscrows, pendingNoteFor } from './escrow.js';
+import { creditTxId, escrowTxId, lastCreditFor, openEscrows, pendingNoteFor, returnTxId } from './escrow.js';
 
 function withLedger(fn: (l: Ledger) => void): void {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'escrow-'));
@@ -56,5 +56,36 @@ describe('the notes left in escrow (host/recovery/escrow.ts)', () => {
         openEscrows(l, 'BA-2').map((e) => e.note.escrowId),
         ['a'],
       );
+    }));
+
+  it('names the note credited last at a device, until another note is escrowed or returned there', () =>
+    withLedger((l) => {
+      const credit = (device: string, escrowId: string, escrowSeq: number) =>
+        l.append({
+          type: 'bill.credit',
+          payload: { station: 1, device, denomination: 50_000, currency: 'MOP', escrowSeq },
+          txId: creditTxId(device, escrowId),
+        });
+      assert.equal(lastCreditFor(l, 'BA-1'), null, 'no note yet');
+      const e1 = escrow(l, { device: 'BA-1', escrowId: 'n1', txId: escrowTxId('BA-1', 'n1') });
+      assert.equal(lastCreditFor(l, 'BA-1'), null, 'in escrow: the pending note, not a credit');
+      credit('BA-1', 'n1', e1.entry.seq);
+      const e2 = escrow(l, { device: 'BA-2', escrowId: 'm1', txId: escrowTxId('BA-2', 'm1') });
+      assert.deepEqual(
+        lastCreditFor(l, 'BA-1'),
+        { escrowId: 'n1', amount: 50_000, denomination: 500, currency: 'MOP', code: 0 },
+        "another device's note changes nothing",
+      );
+      assert.equal(lastCreditFor(l, 'BA-2'), null);
+      credit('BA-2', 'm1', e2.entry.seq);
+      const e3 = escrow(l, { device: 'BA-1', escrowId: 'n2', txId: escrowTxId('BA-1', 'n2') });
+      assert.equal(lastCreditFor(l, 'BA-1'), null, 'a later note escrowed');
+      l.append({
+        type: 'bill.return',
+        payload: { station: 1, device: 'BA-1', denomination: 50_000, currency: 'MOP', reason: 'rejected', escrowSeq: e3.entry.seq },
+        txId: returnTxId('BA-1', 'n2'),
+      });
+      assert.equal(lastCreditFor(l, 'BA-1'), null, 'a later note returned');
+      assert.equal(lastCreditFor(l, 'BA-2')?.escrowId, 'm1');
     }));
 });

@@ -1,6 +1,6 @@
 import type { EscrowedNote } from '../../hardware/billacceptor/types.js';
 import { isCurrency } from '../../hardware/billacceptor/notes.js';
-import type { Ledger } from '../../ledger/index.js';
+import { lastNoteCredit, type Ledger } from '../../ledger/index.js';
 
 /** The transaction id a note's escrow is journalled under (the credit rule): `<device>:<escrowId>:escrow`. */
 export const escrowTxId = (device: string, escrowId: string) => `${device}:${escrowId}:escrow`;
@@ -18,6 +18,22 @@ export const returnTxId = (device: string, escrowId: string) => `${device}:${esc
 export function pendingNoteFor(ledger: Ledger, device: string): (EscrowedNote & { stackSent: boolean }) | null {
   const last = openEscrows(ledger, device).at(-1);
   return last ? { ...last.note, stackSent: true } : null;
+}
+
+/**
+ * The note credited last at `device`, when nothing was escrowed there since: the host may have
+ * stopped between journalling that credit and the unit's acknowledgement, and the unit repeats its
+ * credit report to the next host until acknowledged. The driver acknowledges that repeat and credits
+ * nothing (hardware/billacceptor/types.ts, `lastCredit`). Null when its escrow entry names no id
+ * (entries journalled before escrows named theirs).
+ */
+export function lastCreditFor(ledger: Ledger, device: string): EscrowedNote | null {
+  const last = lastNoteCredit(ledger, device);
+  if (!last || !isCurrency(last.credit.currency)) return null;
+  const escrowId = last.escrowId;
+  if (escrowId === null) return null;
+  const { denomination, currency } = last.credit;
+  return { escrowId, amount: denomination, denomination: denomination / 100, currency, code: 0 };
 }
 
 type OpenEscrow = ReturnType<Ledger['unresolvedEscrows']>[number];

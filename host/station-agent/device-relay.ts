@@ -128,6 +128,7 @@ export class DeviceRelay {
       enabled: m.enabled,
       // A note the host journalled in escrow and never saw resolved: the device's report resolves it.
       pendingNote: pending ? { ...pending, code: 0, stackSent: true } : null,
+      lastCredit: m.lastCredit ? { ...m.lastCredit, code: 0 } : null,
       onEscrow: (note) => this.escrow(note),
       onCredit: (credit) => this.credit(credit),
     });

@@ -305,6 +305,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
 
   /** One report through the transition table. Reports that wait for an answer (VEND VALID, POWER UP, ESCROW) are acted on every time. */
   private async step(report: Id003Report, s: Id003Frame, changed: boolean): Promise<void> {
+    if (this.repeatsCreditBeforeStart(report === 'vend-valid')) return this.ack();
     const cell = ID003_TRANSITIONS[this.cycle.phase][report];
     if (isFault(cell)) {
       if (report.startsWith('power-up')) this.powerUpEvent(report, changed, false);

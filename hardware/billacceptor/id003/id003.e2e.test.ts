@@ -276,6 +276,61 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await b.close();
   });
 
+  // The host stopped after journalling a credit and before its ACK: the unit repeats VEND VALID
+  // to the next host, whose driver starts idle. Seen in the stadium soak (a relayed acceptor, the
+  // host killed at random): taken as a credit out of nowhere, the station was held as a cheat.
+  for (const known of [true, false])
+    it(`after a restart, a VEND VALID still repeating for the last credit ${known ? 'is acknowledged and credits nothing' : 'with no credit on record is a violation'}`, async () => {
+      const sim = new Id003Simulator();
+      const bus = new FakeUsbBus();
+      bus.plug(sim, { kind: 'ftdi' });
+      const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 });
+      const journalled: Credit[] = [];
+      let stopped: Promise<void> | null = null;
+      const a: Id003BillAcceptor = new Id003BillAcceptor(opener, {
+        currency: 'HKD',
+        enabled: true,
+        ...FAST,
+        onEscrow: () => 'stack',
+        onCredit: (c) => {
+          journalled.push(c);
+          // The host dies here: journalled, never acknowledged.
+          stopped = a.close();
+          throw new Error('the host was killed');
+        },
+      });
+      const ra = new EventRecorder<BillAcceptorEvent>();
+      a.on(ra.listener);
+      a.start();
+      await ra.until(() => ra.of('idle').some((e) => e.enabled));
+      sim.insertNote(100);
+      await ra.until(() => journalled.length === 1 && stopped !== null);
+      await stopped;
+      assert.equal(sim.state, 'vend-valid', 'the unit waits for the ACK it never got');
+      const credit = journalled[0]!;
+      const credits: Credit[] = [];
+      const b = new Id003BillAcceptor(opener, {
+        currency: 'HKD',
+        enabled: true,
+        ...FAST,
+        ...(known
+          ? { lastCredit: { escrowId: credit.escrowId, amount: credit.amount, denomination: credit.denomination, currency: credit.currency, code: 0 } }
+          : {}),
+        onCredit: (c) => void credits.push(c),
+      });
+      const rb = new EventRecorder<BillAcceptorEvent>();
+      b.on(rb.listener);
+      b.start();
+      await rb.until(() => sim.cashbox.length === 1 || rb.of('protocolViolation').length > 0);
+      await rb.until(() => sim.cashbox.length === 1);
+      assert.deepEqual(credits, [], 'credited once, by the first host');
+      assert.deepEqual(
+        rb.of('protocolViolation').map((e) => e.rule),
+        known ? [] : ['credit-without-escrow'],
+      );
+      await b.close();
+    });
+
   it('a power-up with a bill in the stacker and nothing on record asks for reconciliation', async () => {
     const sim = new Id003Simulator();
     const bus = new FakeUsbBus();
