@@ -172,6 +172,11 @@ export function internalsOf(ledger: Ledger): LedgerInternals {
  * tools of `ledger/testing/`. Not exported by `ledger/index.ts`, and tests/lint/ledger-private
  * fails on any use of it outside ledger/: everyone else calls a named query.
  */
+/** The `bill.escrow` entries no credit or return resolves, oldest first (`seq`, `body`). */
+export const UNRESOLVED_ESCROWS = `SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
+      SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
+      WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`;
+
 export function connectionOf(ledger: Ledger): Database.Database {
   return reachConnection(ledger);
 }
@@ -637,13 +642,7 @@ export class Ledger {
    * the host asks the acceptor what became of each and journals the credit or the return.
    */
   unresolvedEscrows(): { seq: number; station: number; device: string; denomination: number; currency: string; escrowId?: string }[] {
-    const rows = this.#db
-      .prepare(
-        `SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
-      SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
-      WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`,
-      )
-      .all() as { seq: number; body: string }[];
+    const rows = this.#db.prepare(UNRESOLVED_ESCROWS).all() as { seq: number; body: string }[];
     return rows.map((r) => {
       const p = PAYLOADS['bill.escrow'].parse((JSON.parse(r.body) as EntryBody).payload);
       return {

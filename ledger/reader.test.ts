@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { ledgerFile } from './db.js';
 import { bet, billCredit, settledRound } from './fixtures.js';
+import { openTilts } from './floor-queries.js';
 import { Ledger } from './ledger.js';
 import { openLedgerReader } from './reader.js';
 
@@ -58,6 +59,30 @@ describe('ledger reader (another process watching the file)', () => {
       assert.throws(() => reader.roundsClosedAfter(0), /no such table/);
     } finally {
       reader.close();
+    }
+  });
+
+  it('counts the notes left in escrow and lists the faults left raised, as the owner sees them', () => {
+    const dir = path.join(tmp, 'faults');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
+    const reader = openLedgerReader(ledgerFile(dir));
+    try {
+      assert.equal(reader.unresolvedEscrowCount(), 0);
+      const e = l.append({ type: 'bill.escrow', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP', escrowId: 'x' } });
+      assert.equal(reader.unresolvedEscrowCount(), 1);
+      l.append({ type: 'bill.return', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP', reason: 'rejected', escrowSeq: e.entry.seq } });
+      assert.equal(reader.unresolvedEscrowCount(), 0);
+      const jam = l.append({ type: 'tilt.raise', payload: { kind: 'bill-jam', station: 1 } });
+      l.append({ type: 'tilt.raise', payload: { kind: 'bill-cheat', station: 2, detail: 'd' } });
+      l.append({ type: 'tilt.clear', payload: { kind: 'bill-jam', station: 1, raisedSeq: jam.entry.seq, automatic: true } });
+      assert.deepEqual(
+        reader.openTilts().map((t) => [t.kind, t.station, t.detail]),
+        [['bill-cheat', 2, 'd']],
+      );
+      assert.deepEqual(reader.openTilts(), openTilts(l));
+    } finally {
+      reader.close();
+      l.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { rowToEntry, type JournalEntry, type JournalRow } from './ledger.js';
+import { openTiltsOn, type OpenTilt } from './floor-queries.js';
+import { rowToEntry, UNRESOLVED_ESCROWS, type JournalEntry, type JournalRow } from './ledger.js';
 
 /**
  * A read-only look at a ledger file that another process is writing (WAL lets a reader in beside
@@ -17,6 +18,10 @@ export interface LedgerReader {
   firstRound(): { roundId: string; entries: JournalEntry[] } | null;
   /** Where each of the table's transactions begins: the table journals the input it took first in each. */
   tableInputSeqs(): number[];
+  /** How many notes are journalled in escrow and neither credited nor returned. */
+  unresolvedEscrowCount(): number;
+  /** The faults raised and not cleared (ledger/floor-queries.ts, `openTilts`). */
+  openTilts(): OpenTilt[];
   close(): void;
 }
 
@@ -39,6 +44,12 @@ export function openLedgerReader(file: string): LedgerReader {
     },
     tableInputSeqs() {
       return (db.prepare("SELECT seq FROM journal WHERE type = 'table.input' ORDER BY seq").all() as { seq: number }[]).map((r) => r.seq);
+    },
+    unresolvedEscrowCount() {
+      return db.prepare(UNRESOLVED_ESCROWS).all().length;
+    },
+    openTilts() {
+      return openTiltsOn(db);
     },
     close() {
       db.close();
