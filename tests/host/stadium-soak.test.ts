@@ -77,7 +77,7 @@ async function until(what: string, ms: number, ok: () => boolean, detail: () => 
 }
 
 describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, () => {
-  it('200 notes, the host and the agents killed at random, the network cut: not one credit lost or doubled', async () => {
+  it('200 notes, the host and the agents killed at random, the network cut: not one credit lost or doubled', async (t) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-soak-'));
     const dataDir = path.join(dir, 'host');
     const enrolments = path.join(dir, 'enrolments.json');
@@ -107,6 +107,11 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
       });
       host = child;
     };
+    // A test that times out ends its process before any `finally` runs (--test-force-exit): the
+    // host and the agents would go on running through the rest of the suite. Its signal stops them.
+    t.signal.addEventListener('abort', () => {
+      for (const c of [host, ...agents]) c?.kill('SIGKILL');
+    });
     const agentFiles: string[] = [];
     const startAgent = (i: number) => {
       agents[i] = start('bin/etg.js', [
