@@ -70,7 +70,10 @@ describe('ledger reader (another process watching the file)', () => {
       assert.equal(reader.unresolvedEscrowCount(), 0);
       const e = l.append({ type: 'bill.escrow', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP', escrowId: 'x' } });
       assert.equal(reader.unresolvedEscrowCount(), 1);
-      l.append({ type: 'bill.return', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP', reason: 'rejected', escrowSeq: e.entry.seq } });
+      l.append({
+        type: 'bill.return',
+        payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP', reason: 'rejected', escrowSeq: e.entry.seq },
+      });
       assert.equal(reader.unresolvedEscrowCount(), 0);
       const jam = l.append({ type: 'tilt.raise', payload: { kind: 'bill-jam', station: 1 } });
       l.append({ type: 'tilt.raise', payload: { kind: 'bill-cheat', station: 2, detail: 'd' } });
