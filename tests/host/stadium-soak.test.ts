@@ -87,6 +87,8 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
     const sims = Array.from({ length: STATIONS }, () => new Id003Simulator({ currency: 'MOP' }));
     const devices = await Promise.all(sims.map((s) => serveDevice(s, '127.0.0.1', 0)));
     let host: ChildProcess | null = null;
+    /** The host last spawned, ready or not (a timeout can come while it starts). */
+    let starting: ChildProcess | null = null;
     const agents: (ChildProcess | null)[] = Array.from({ length: STATIONS }, () => null);
     const errors: string[] = [];
     /** The host's last warnings, kept for a failure's message (which station, what its driver said). */
@@ -95,6 +97,7 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
       const child = start('tests/host/stadium-host-child.ts', [], {
         STADIUM_SOAK: JSON.stringify({ dataDir, stations: STATIONS, lanPort, viaOrigin: `https://127.0.0.1:${proxy.port}`, out: enrolments }),
       });
+      starting = child;
       child.stderr?.on('data', (d: Buffer) => {
         const text = d.toString();
         if (/"level":(50|60)/.test(text)) errors.push(text.slice(0, 400));
@@ -110,7 +113,7 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
     // A test that times out ends its process before any `finally` runs (--test-force-exit): the
     // host and the agents would go on running through the rest of the suite. Its signal stops them.
     t.signal.addEventListener('abort', () => {
-      for (const c of [host, ...agents]) c?.kill('SIGKILL');
+      for (const c of [host, starting, ...agents]) c?.kill('SIGKILL');
     });
     const agentFiles: string[] = [];
     const startAgent = (i: number) => {
