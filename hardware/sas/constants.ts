@@ -29,6 +29,8 @@ export const LP = {
   setValidationId: 0x4c, // set secure enhanced validation id (type S)
   validationInfo: 0x4d, // send enhanced validation information (type S)
   versionAndSerial: 0x54,
+  pendingCashout: 0x57, // send pending cash-out information (type R; §15.7)
+  receiveValidationNumber: 0x58, // receive validation number (type S; §15.8)
   extendedMeters: 0x6f,
   extendedMetersAlt: 0xaf,
   ticketValidationData: 0x70, // send ticket validation data (type R)

@@ -32,6 +32,7 @@ const TYPE_R: readonly number[] = [
   LP.versionAndSerial,
   LP.sendDateTime,
   LP.ticketValidationData,
+  LP.pendingCashout,
 ];
 const FIXED = new Map<number, number>([
   ...TYPE_R.map((c): [number, number] => [c, 2]),
@@ -45,6 +46,7 @@ const FIXED = new Map<number, number>([
   [LP.setValidationId, 10],
   [LP.validationInfo, 5],
   [LP.aftStatus, 8],
+  [LP.receiveValidationNumber, 13],
 ]);
 const VARIABLE = new Set<number>([LP.selectedMeters, LP.extendedMeters, LP.extendedMetersAlt, LP.redeemTicket, LP.aftTransfer]);
 

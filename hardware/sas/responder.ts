@@ -7,6 +7,7 @@ import { DENOMINATION_CODES, LP, meterForCode, type MeterName } from './constant
 import { crc16Kermit } from '../crc.js';
 import { hasCrc } from './request.js';
 import { ticketPoll } from './ticket-polls.js';
+import { systemValidationPoll } from './system-validation.js';
 import { aftStatusPoll, aftTransferPoll, type AftReply } from './aft.js';
 import type { SasDateTime, SasGameSide, SasMeters } from './types.js';
 
@@ -93,7 +94,14 @@ export function respond(bytes: Uint8Array, game: SasGameSide): Reply {
   }
   const block = BLOCKS.get(command);
   if (block) return send(withCrc(address, command, meterBlock(game.meters(), block)));
-  return control(bytes, game) ?? information(bytes, game) ?? tickets(bytes, game) ?? aft(bytes, game) ?? IGNORE;
+  return control(bytes, game) ?? information(bytes, game) ?? tickets(bytes, game) ?? systemValidation(bytes, game) ?? aft(bytes, game) ?? IGNORE;
+}
+
+/** 0x57/0x58 (system validation, §15.7–15.8): ignored as unknown at a station that numbers its own tickets. */
+function systemValidation(bytes: Uint8Array, game: SasGameSide): Reply | null {
+  const r = systemValidationPoll(bytes, game.systemValidation);
+  if (r === null) return null;
+  return r.kind === 'ignore' ? IGNORE : send(withCrc(bytes[0] ?? 0, bytes[1] ?? 0, r.payload));
 }
 
 function aft(bytes: Uint8Array, game: SasGameSide): Reply | null {

@@ -3,6 +3,7 @@
 // converts its integer minor units: docs/sas.md, "Meters").
 import type { MeterName } from './constants.js';
 import type { TicketRedemption } from './redemption.js';
+import type { SasSystemValidationSide } from './system-validation.js';
 
 /** The station's meters at the instant of a poll; a meter left out is one the station does not track. */
 export type SasMeters = Partial<Record<MeterName, number>>;
@@ -72,6 +73,8 @@ export interface SasGameSide {
   romImage(): Uint8Array;
   /** Tickets through the casino's system (0x4C, 0x4D, 0x70, 0x71); absent: those polls are ignored as unknown. */
   tickets?: SasTicketSide;
+  /** System validation (0x57, 0x58: the system numbers each cash-out ticket); absent, those polls are ignored as unknown. */
+  systemValidation?: SasSystemValidationSide;
   /** AFT (0x72, 0x74); absent, those polls are ignored as unknown. */
   aft?: SasAftSide;
 }

@@ -3,18 +3,20 @@
 // and well-formed read polls, fed as one byte stream (the fallback stream of docs/sas.md) through
 // the decoder into the machine on a manual clock. It checks that nothing throws, that every call
 // returns (no hang: the machine never waits), that no poll changed the station (no play, bill
-// acceptor, clock or handpay call, no ROM check started, the meters untouched), that the machine
+// acceptor, clock or handpay call, no ROM check started, no end to the cash-out waiting for the
+// system's number (0x58), the meters untouched), that the machine
 // answered only polls addressed to it and every answer was well formed by the host simulator's own
 // codec, and that it still answers correctly at the end.
 import { isDeepStrictEqual } from 'node:util';
 import { SasMachine } from '../../hardware/sas/machine.js';
+import { SystemValidationCycle, type SystemValidationEnd } from '../../hardware/sas/system-validation.js';
 import { WakeupDecoder } from '../../hardware/sas/wire.js';
 import { MemoryGame, METERS, ManualClock } from '../sas/fixture.js';
 import { appendCrc, crcValid, message, toWire } from '../sas/host/codec.js';
 
 const A = 5;
 /** Read polls that answer without changing anything (type R), with the exceptions and the meters they read. */
-const READ_POLLS = [0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1f, 0x54, 0x7e];
+const READ_POLLS = [0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1f, 0x54, 0x57, 0x7e];
 /** Polls that would change the station if they were taken: only ever sent here with a wrong CRC or cut short. */
 const STATE_POLLS: number[][] = [
   [0x01],
@@ -26,6 +28,8 @@ const STATE_POLLS: number[][] = [
   [0x7f, 0x12, 0x31, 0x20, 0x27, 0x23, 0x59, 0x58],
   [0x2f, 0x04, 0x00, 0x00, 0x00, 0x01],
   [0x6f, 0x06, 0x00, 0x00, 0x00, 0x00, 0x24, 0x00],
+  // 0x58 to a cash-out waiting for the system's number: taken, it would end the wait.
+  [0x58, 0x01, 0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x34, 0x56],
 ];
 
 export interface SasFuzzReport {
@@ -121,6 +125,11 @@ export function fuzzSas(frames: number, seed: number, options: { plant?: boolean
     romAsked++;
     return game.rom;
   };
+  // A cash-out waits for the system's number the whole run (its timeout never comes): no frame may end it.
+  const ended: SystemValidationEnd[] = [];
+  const cycle = new SystemValidationCycle({ clock, timeoutMs: 1e12, raise: () => {}, known: () => false, ended: (e) => ended.push(e) });
+  cycle.begin(METERS.currentCredits ?? 1);
+  game.systemValidation = cycle;
   let framing: { kind: Kind; addressed: boolean } = { kind: 'garbage', addressed: false };
   const answers: number[][] = [];
   const machine = new SasMachine({
@@ -152,8 +161,8 @@ export function fuzzSas(frames: number, seed: number, options: { plant?: boolean
       if (a.length > 1 && (a[0] !== A || !crcValid(a))) throw new Error(`frame ${i}: a malformed answer ${a.join(' ')}`);
     }
     clock.advance(Math.floor(r() * 4));
-    if (game.calls.length > 0 || romAsked > 0)
-      throw new Error(`frame ${i} (${kind}): the station was changed: ${JSON.stringify(game.calls)}, ROM asked ${romAsked}`);
+    if (game.calls.length > 0 || romAsked > 0 || ended.length > 0)
+      throw new Error(`frame ${i} (${kind}): the station was changed: ${JSON.stringify(game.calls)}, ROM asked ${romAsked}, ${JSON.stringify(ended)}`);
   }
   if (!isDeepStrictEqual(game.meterValues, METERS)) throw new Error('the meters changed');
   finalCheck(machine, decoder, sink, answers, (a) => (framing = a));

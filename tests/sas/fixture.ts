@@ -3,6 +3,7 @@
 // changed and the fuzz that nothing did. A manual clock for the machine's timers.
 import type { Clock } from '../../hardware/clock.js';
 import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo, SasMeters, SasTicketSide } from '../../hardware/sas/types.js';
+import type { SasSystemValidationSide } from '../../hardware/sas/system-validation.js';
 
 export const INFO: SasMachineInfo = {
   gameId: 'ET',
@@ -51,6 +52,8 @@ export class MemoryGame implements SasGameSide {
   rom: Uint8Array;
   /** Ticket polls (0x4C, 0x4D, 0x70, 0x71): absent, they are ignored as unknown. */
   tickets?: SasTicketSide;
+  /** System validation (0x57, 0x58): absent, they are ignored as unknown. */
+  systemValidation?: SasSystemValidationSide;
 
   constructor(options: { meters?: SasMeters; info?: Partial<SasMachineInfo>; rom?: Uint8Array } = {}) {
     this.info = { ...INFO, ...options.info };
