@@ -1,5 +1,5 @@
 import { SERVICE_PAGE_SIZE, type EventFilter, type ServicePage, type ServicePageName } from '../../protocol/index.js';
-import type { ServiceBackend } from './service-backend.js';
+import type { DevicesPart, ServiceBackend } from './service-backend.js';
 
 /** What the signed-in screen asked to see. */
 export interface PageRequest {
@@ -19,16 +19,16 @@ export const FIRST_PAGE: PageRequest = { page: 'status', offset: 0, station: nul
 export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): ServicePage {
   switch (req.page) {
     case 'status': {
-      const latest = b.programHashLatest();
+      const latest = b.status.programHashLatest();
       return {
         page: 'status',
-        table: b.table(),
-        tilts: b.tilts(),
-        devices: b.devices(),
-        sync: b.sync(),
-        softwareVersion: b.softwareVersion,
+        table: b.holds.table(),
+        tilts: b.status.tilts(),
+        devices: b.devices.list(),
+        sync: b.sync.summary(),
+        softwareVersion: b.cabinet.softwareVersion,
         programHash: {
-          atStart: b.programHashAtStart(),
+          atStart: b.status.programHashAtStart(),
           latest: latest?.hash ?? null,
           latestAt: latest?.at ?? null,
           ...(latest?.changed.length ? { changed: latest.changed.map((p) => p.slice(0, 128)) } : {}),
@@ -36,45 +36,50 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
       };
     }
     case 'devices':
-      return { page: 'devices', device: req.device, devices: b.devices(), trace: b.trace(req.device, 60), frames: req.device ? b.frames(req.device, 80) : [] };
+      return devicesPage(b.devices, req.device);
     case 'meters':
-      return { page: 'meters', currency: b.currency, notes: b.configExtras().notes.slice(0, 16), scopes: b.meters().slice(0, 8) };
+      return { page: 'meters', currency: b.cabinet.currency, notes: b.meters.notes().slice(0, 16), scopes: b.meters.scopes().slice(0, 8) };
     case 'recall': {
-      const r = b.recall({ station: req.station, offset: req.offset, limit: SERVICE_PAGE_SIZE.recall });
+      const r = b.recall.rounds({ station: req.station, offset: req.offset, limit: SERVICE_PAGE_SIZE.recall });
       return { page: 'recall', station: req.station, offset: req.offset, more: r.more, rounds: r.rounds };
     }
     case 'events': {
-      const r = b.events({ filter: req.filter, offset: req.offset, limit: SERVICE_PAGE_SIZE.events });
+      const r = b.events.list({ filter: req.filter, offset: req.offset, limit: SERVICE_PAGE_SIZE.events });
       return { page: 'events', offset: req.offset, more: r.more, filter: req.filter, entries: r.entries };
     }
     case 'config':
-      return { page: 'config', items: b.config().slice(0, 128), ...b.configExtras() };
+      return { page: 'config', items: b.config.items().slice(0, 128), ...b.config.extras() };
     case 'holds': {
-      const table = b.table();
+      const table = b.holds.table();
       return { page: 'holds', table, closed: table.closed ?? !table.newBets };
     }
     case 'cashout': {
-      const pending = b.pendingHandpays();
+      const pending = b.cashout.pending();
       return {
         page: 'cashout',
-        pending: pending ? pending.slice(0, 16).map((p) => ({ ...p, twoPerson: p.amount > b.twoPersonHandpayAbove })) : null,
-        cancelled: b.cancelledCredits(20),
-        twoPersonAbove: b.twoPersonHandpayAbove,
+        pending: pending ? pending.slice(0, 16).map((p) => ({ ...p, twoPerson: p.amount > b.cabinet.twoPersonHandpayAbove })) : null,
+        cancelled: b.cashout.cancelledCredits(20),
+        twoPersonAbove: b.cabinet.twoPersonHandpayAbove,
       };
     }
     case 'tickets':
       return {
         page: 'tickets',
-        ...b.tickets(),
-        held: b.heldTickets().map((h) => ({ ...h, twoPerson: h.amount > b.twoPersonHandpayAbove })),
+        ...b.tickets.page(),
+        held: b.tickets.held().map((h) => ({ ...h, twoPerson: h.amount > b.cabinet.twoPersonHandpayAbove })),
       };
     case 'sync':
-      return { page: 'sync', sync: b.sync() };
+      return { page: 'sync', sync: b.sync.summary() };
     case 'stations':
-      return { page: 'stations', ...b.remoteStations(viewer) };
+      return { page: 'stations', ...b.stations.page(viewer) };
     case 'peers':
-      return { page: 'peers', ...b.peerTables(viewer) };
+      return { page: 'peers', ...b.peers.page(viewer) };
     case 'jackpot':
-      return { page: 'jackpot', currency: b.currency, ...b.jackpot() };
+      return { page: 'jackpot', currency: b.cabinet.currency, ...b.jackpot.page() };
   }
+}
+
+/** The Devices page: every device, and the chosen one's decoded events and frames. */
+function devicesPage(b: DevicesPart, device: string | null): ServicePage {
+  return { page: 'devices', device, devices: b.list(), trace: b.trace(device, 60), frames: device ? b.frames(device, 80) : [] };
 }

@@ -257,7 +257,7 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.ok((await m.send({ name: 'service-action', action: { kind: 'test-note', station: 1 } })).ok);
     assert.deepEqual(
       m.calls.map((c) => c.method),
-      ['testNote'],
+      ['devices.testNote'],
     );
     assert.deepEqual(m.calls[0]?.args, [1, 'Bo (1002)']);
     for (const action of [
@@ -323,7 +323,7 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(m.state().confirm, null, 'no second person');
     assert.deepEqual(
       m.calls.map((c) => [c.method, ...c.args]),
-      [['settleTicket', 2, '1111', 'printed', ['Bo (1002)']]],
+      [['tickets.settle', 2, '1111', 'printed', ['Bo (1002)']]],
     );
     await m.send({ name: 'service-action', action: { kind: 'ticket-settle', station: 3, ticket: '5032', outcome: 'void' } });
     assert.equal(m.calls.length, 1, 'above the amount a technician starts nothing');
@@ -336,7 +336,7 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     await m.send({ name: 'service-action', action: { kind: 'handpay-confirm', station: 2, requestTxId: 'small' } });
     assert.deepEqual(
       m.calls.map((c) => [c.method, c.args.at(-1)]),
-      [['confirmHandpay', ['Di (1004)']]],
+      [['cashout.confirmHandpay', ['Di (1004)']]],
     );
     await m.send({ name: 'service-action', action: { kind: 'void-round', roundId: 'R-1', reason: 'x' } });
     m.advance(30_001);

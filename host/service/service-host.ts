@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { ServicePage, type CommandBody, type Language, type ServiceAction, type ServiceNotice, type ServiceState } from '../../protocol/index.js';
 import type { Timers } from '../table/timers.js';
 import { needsTwoPeople } from './two-person.js';
+import { routeAction } from './action-routes.js';
 import { AccountError, label, type Account, type AccountStore, type CheckResult } from './accounts.js';
 import type { DeniedReason } from './account-journal.js';
 import { buildPage, FIRST_PAGE, type PageRequest } from './pages.js';
@@ -70,12 +71,12 @@ export class ServiceHost {
       for (const [conn, c] of this.consoles) if (c.signedIn()) this.changed(conn);
     });
     // A kill or a power cut ended the sessions open then: their exits are journalled now.
-    o.backend.closeOpenSessions();
+    o.backend.sessions.closeOpen();
     // The accounts set up before this folder's ledger, or before accounts were journalled in full,
     // are journalled once as found; from then on every row must be what the journal says.
     o.accounts.adopt();
     const problems = o.accounts.audit();
-    if (problems.length > 0) o.backend.raiseFault('accounts-integrity', problems.slice(0, 20).join('; '));
+    if (problems.length > 0) o.backend.sessions.raiseFault('accounts-integrity', problems.slice(0, 20).join('; '));
   }
 
   /** `listener(conn)`: the state of that connection's service view changed. */
@@ -158,7 +159,7 @@ export class ServiceHost {
     const r = this.gate.admit(own);
     if (r) return r;
     this.o.onRefused?.('rate-limited-connection');
-    this.o.backend.raiseFault('service-sign-in-burst', 'PINs tried faster than one service connection may try them');
+    this.o.backend.sessions.raiseFault('service-sign-in-burst', 'PINs tried faster than one service connection may try them');
     return null;
   }
 
@@ -171,11 +172,11 @@ export class ServiceHost {
   private denied(staff: string, reason: DeniedReason, lockedUntil?: string): void {
     const newLock = reason === 'locked' && lockedUntil !== undefined && this.locksJournalled.get(staff) !== lockedUntil;
     if (!newLock && !this.gate.journalRefusal()) {
-      this.o.backend.raiseFault('service-sign-in-burst', 'PINs refused faster than the table journals refusals: the rest are counted on /metrics');
+      this.o.backend.sessions.raiseFault('service-sign-in-burst', 'PINs refused faster than the table journals refusals: the rest are counted on /metrics');
       return;
     }
     if (newLock) this.locksJournalled.set(staff, lockedUntil);
-    this.o.backend.journalDenied(staff, reason, lockedUntil);
+    this.o.backend.sessions.denied(staff, reason, lockedUntil);
   }
 }
 
@@ -228,11 +229,11 @@ class ServiceConsole {
     const b = this.o.backend;
     const base: ServiceState = {
       kind: 'service',
-      tableId: b.tableId,
-      softwareVersion: b.softwareVersion,
+      tableId: b.cabinet.tableId,
+      softwareVersion: b.cabinet.softwareVersion,
       language,
       signedIn: this.session !== null,
-      ...(b.demonstration ? { demonstration: true as const } : {}),
+      ...(b.cabinet.demonstration ? { demonstration: true as const } : {}),
       notice: this.notice,
       busy: this.busy,
     };
@@ -244,7 +245,7 @@ class ServiceConsole {
         name: s.account.name,
         staff: s.account.staff,
         role: s.account.role,
-        currency: b.currency === 'HKD' ? 'HKD' : 'MOP',
+        currency: b.cabinet.currency === 'HKD' ? 'HKD' : 'MOP',
         idleEndsAt: s.idleEndsAt,
         exportToken: s.exportToken,
       },
@@ -321,7 +322,7 @@ class ServiceConsole {
     if (this.needsTwo(action)) {
       if (!mayStartTwoPerson(role)) return refuse('role', `${action.kind} is started by a supervisor`);
       // A value the host would refuse is refused now, before a second person is called over.
-      const invalid = action.kind === 'config-change' ? this.o.backend.checkConfigChange(action.key, action.value, action.authorisation) : null;
+      const invalid = action.kind === 'config-change' ? this.o.backend.config.check(action.key, action.value, action.authorisation) : null;
       if (invalid !== null) {
         this.say(
           invalid.notice ? { ok: false, ...invalid.notice } : { ok: false, key: 'service.failed.refused', values: { detail: invalid.detail.slice(0, 200) } },
@@ -349,22 +350,27 @@ class ServiceConsole {
     const b = this.o.backend;
     const stamp = new Date(this.o.timers.now()).toISOString().replace(/[:.]/g, '-');
     if (kind === 'meters.html')
-      return { contentType: 'text/html; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.html`, body: b.metersHtml(language ?? 'en'), inline: true };
-    if (kind === 'meters.csv') return { contentType: 'text/csv; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.csv`, body: b.metersCsv() };
-    if (kind === 'meters.json') return { contentType: 'application/json', filename: `meters-${b.tableId}-${stamp}.json`, body: b.metersJson() };
+      return {
+        contentType: 'text/html; charset=utf-8',
+        filename: `meters-${b.cabinet.tableId}-${stamp}.html`,
+        body: b.meters.html(language ?? 'en'),
+        inline: true,
+      };
+    if (kind === 'meters.csv') return { contentType: 'text/csv; charset=utf-8', filename: `meters-${b.cabinet.tableId}-${stamp}.csv`, body: b.meters.csv() };
+    if (kind === 'meters.json') return { contentType: 'application/json', filename: `meters-${b.cabinet.tableId}-${stamp}.json`, body: b.meters.json() };
     if (kind === 'enrolment') {
       // The station's secret leaves the host once, to the session that enrolled it (the backend
       // checks and journals the download or the refusal).
       const station = Number(roundId);
-      const body = Number.isInteger(station) ? b.takeEnrolment(station, { enterSeq: s.enterSeq, who: label(s.account) }) : null;
+      const body = Number.isInteger(station) ? b.stations.takeEnrolment(station, { enterSeq: s.enterSeq, who: label(s.account) }) : null;
       return body ? { contentType: 'application/json', filename: `station-${station}.enrolment.json`, body } : null;
     }
     if (kind === 'peer-enrolment') {
       // This table's enrolment file for a peer (its secret inside): once, to the session that made it.
-      const body = roundId ? b.takePeerFile(roundId, { enterSeq: s.enterSeq, who: label(s.account) }) : null;
-      return body && roundId ? { contentType: 'application/json', filename: `${b.tableId}-for-${roundId}.peer-enrolment.json`, body } : null;
+      const body = roundId ? b.peers.takeFile(roundId, { enterSeq: s.enterSeq, who: label(s.account) }) : null;
+      return body && roundId ? { contentType: 'application/json', filename: `${b.cabinet.tableId}-for-${roundId}.peer-enrolment.json`, body } : null;
     }
-    const body = roundId ? b.evidenceJson(roundId) : null;
+    const body = roundId ? b.recall.evidenceJson(roundId) : null;
     return body ? { contentType: 'application/json', filename: `evidence-${roundId}.json`, body } : null;
   }
 
@@ -388,7 +394,7 @@ class ServiceConsole {
     if (this.session || this.disposed) return;
     const now = this.o.timers.now();
     // Journalled first: a session that is not in the journal never starts.
-    const enterSeq = this.o.backend.journalEnter(r.account.name, r.account.staff, r.account.role);
+    const enterSeq = this.o.backend.sessions.enter(r.account.name, r.account.staff, r.account.role);
     this.session = { account: r.account, enterSeq, idleEndsAt: now + this.idleMs, exportToken: randomBytes(24).toString('base64url'), timer: null };
     this.touch(this.session);
     this.request = FIRST_PAGE;
@@ -422,16 +428,16 @@ class ServiceConsole {
     if (!first.ok || !mayStartTwoPerson(first.account.role)) {
       this.clearConfirm();
       if (!first.ok && first.reason === 'integrity')
-        this.o.backend.raiseFault('accounts-integrity', `service account ${pending.by.staff}: ${(first.problems ?? []).join('; ')}`);
+        this.o.backend.sessions.raiseFault('accounts-integrity', `service account ${pending.by.staff}: ${(first.problems ?? []).join('; ')}`);
       return this.say({ ok: false, key: 'service.confirm.firstRefused' });
     }
     this.clearConfirm();
     const second = r.account;
-    const enterSeq = this.o.backend.journalEnter(second.name, second.staff, second.role);
+    const enterSeq = this.o.backend.sessions.enter(second.name, second.staff, second.role);
     try {
       this.outcome(await this.execute(pending.action, [label(first.account), label(second)]));
     } finally {
-      this.o.backend.journalExit(second.name, second.staff, 'confirmed', enterSeq);
+      this.o.backend.sessions.exit(second.name, second.staff, 'confirmed', enterSeq);
     }
   }
 
@@ -441,7 +447,7 @@ class ServiceConsole {
     if (r.reason === 'busy') return this.say({ ok: false, key: 'service.signIn.busy' });
     if (r.reason === 'integrity') {
       // The row is not what the journal says: someone changed the accounts store behind the journal's back.
-      this.o.backend.raiseFault('accounts-integrity', `service account ${staff}: ${r.problems.join('; ')}`);
+      this.o.backend.sessions.raiseFault('accounts-integrity', `service account ${staff}: ${r.problems.join('; ')}`);
       this.attempts.denied(staff, 'integrity');
       return this.say({ ok: false, key: 'service.signIn.integrity' });
     }
@@ -453,71 +459,13 @@ class ServiceConsole {
   }
 
   private async execute(a: ServiceAction, by: string[]): Promise<BackendResult> {
-    const b = this.o.backend;
-    const two = by as [string, string];
-    const who = by[0] ?? 'unknown';
-    switch (a.kind) {
-      case 'void-round':
-        return b.voidRound(a.roundId, a.reason, two, a.uncorrectable);
-      case 'enter-card':
-        return b.enterCard(a.roundId, a.card, two);
-      case 'dealing-error':
-        return b.reportDealingError(a.roundId, who);
-      case 'correct':
-        return b.correct(a.roundId, a.correction, two);
-      case 'meter-clear':
-        return b.clearMeters(a.scope, a.authorisation, a.reason, two);
-      case 'config-change':
-        return b.changeConfig(a.key, a.value, a.authorisation, two, a.effective);
-      case 'handpay-confirm':
-        return b.confirmHandpay(a.station, a.requestTxId, by);
-      case 'ticket-settle':
-        return b.settleTicket(a.station, a.ticket, a.outcome, by);
-      case 'new-shoe':
-        return b.newShoe(who);
-      case 'table-open':
-        return b.setTableOpen(a.open, who);
-      case 'test-note':
-        return b.testNote(a.station, who);
-      case 'test-card':
-        return b.testCard(who);
-      case 'device-enable':
-        return b.setDeviceEnabled(a.device, a.enabled, who);
-      case 'device-reconnect':
-        return b.reconnectDevice(a.device, who);
-      case 'sync-retry':
-        return b.retrySync(who);
-      case 'program-hash':
-        return b.computeProgramHash(who);
-      case 'clear-tilt':
-        return b.clearTilt(a.tilt, a.station, who, this.session?.account.role ?? 'auditor');
-      case 'station-enrol': {
-        // The file goes to this console's session (the supervisor who started it), not the second person's.
-        const s = this.session;
-        if (!s) return { ok: false, code: 'refused', detail: 'the session that started the enrolment has ended' };
-        return b.enrolStation(a.station, two, { enterSeq: s.enterSeq, who: label(s.account) });
-      }
-      case 'station-revoke':
-        return b.revokeStation(a.station, two);
-      case 'peer-add':
-        return b.addPeer(a.enrolment, a.stations, two);
-      case 'peer-revoke':
-        return b.revokePeer(a.table, two);
-      case 'peer-issue': {
-        // As a station's enrolment: the file goes to the session that asked, not the second person's.
-        const s = this.session;
-        if (!s) return { ok: false, code: 'refused', detail: 'the session that asked for the file has ended' };
-        return b.issuePeerFile(a.table, two, { enterSeq: s.enterSeq, who: label(s.account) });
-      }
-      case 'peer-withdraw':
-        return b.withdrawPeer(a.table, two);
-      case 'jackpot-reset':
-        return b.resetJackpot(a.level, a.to, a.authorisation, two);
-      case 'cashbox-drop':
-        return b.dropCount(a.station, a.notes, two);
-      case 'account-unlock':
-        return this.unlock(a.staff);
-    }
+    if (a.kind === 'account-unlock') return this.unlock(a.staff);
+    const s = this.session;
+    return routeAction(this.o.backend, a, {
+      by,
+      role: s?.account.role ?? 'auditor',
+      session: s ? { enterSeq: s.enterSeq, who: label(s.account) } : null,
+    });
   }
 
   /** A supervisor lifts another account's lock (AccountStore.unlockBy journals it); never their own. */
@@ -573,8 +521,8 @@ class ServiceConsole {
     this.session = null;
     this.clearConfirm();
     this.request = FIRST_PAGE;
-    this.o.backend.journalExit(s.account.name, s.account.staff, reason, s.enterSeq);
-    this.o.backend.sessionEnded(s.enterSeq);
+    this.o.backend.sessions.exit(s.account.name, s.account.staff, reason, s.enterSeq);
+    this.o.backend.sessions.ended(s.enterSeq);
     this.say(reason === 'idle' ? { ok: false, key: 'service.signIn.idle' } : null);
   }
 

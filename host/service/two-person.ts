@@ -6,12 +6,12 @@ import type { ServiceBackend } from './service-backend.js';
  * hand (a cash-out an attendant completes, as a handpay), only above the two-person amount; an
  * unknown request goes to the backend alone, which refuses it with its reason.
  */
-export function needsTwoPeople(action: ServiceAction, b: Pick<ServiceBackend, 'heldTickets' | 'pendingHandpays' | 'twoPersonHandpayAbove'>): boolean {
+export function needsTwoPeople(action: ServiceAction, b: Pick<ServiceBackend, 'tickets' | 'cashout' | 'cabinet'>): boolean {
   if (!TWO_PERSON_ACTIONS.has(action.kind)) return false;
   if (action.kind !== 'handpay-confirm' && action.kind !== 'ticket-settle') return true;
   const pending =
     action.kind === 'ticket-settle'
-      ? b.heldTickets().find((t) => t.station === action.station)
-      : b.pendingHandpays()?.find((p) => p.requestTxId === action.requestTxId);
-  return pending !== undefined && pending.amount > b.twoPersonHandpayAbove;
+      ? b.tickets.held().find((t) => t.station === action.station)
+      : b.cashout.pending()?.find((p) => p.requestTxId === action.requestTxId);
+  return pending !== undefined && pending.amount > b.cabinet.twoPersonHandpayAbove;
 }

@@ -205,7 +205,7 @@ describe('the authorisation on record in recall and in the evidence bundle', () 
       const roundId = playBust(t);
       const record = ruleRecordAt(t.ledger);
       assert.ok(record);
-      const page = recall({ ledger: t.ledger, table: t.table, config: t.config }, () => Date.now()).recall({ station: null, offset: 0, limit: 3 });
+      const page = recall({ ledger: t.ledger, table: t.table, config: t.config }, () => Date.now()).rounds({ station: null, offset: 0, limit: 3 });
       assert.deepEqual(page.rounds[0]?.rules, {
         reference: 'DICJ-2026-0042',
         effective: '2026-01-02',

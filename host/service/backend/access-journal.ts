@@ -1,21 +1,19 @@
 import { openServiceSessions } from '../../../ledger/index.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { SessionJournal } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 
 /** Who entered and left service mode, who was refused, and the security faults of sign-in. */
-export function accessJournal(
-  d: Pick<LiveBackendDeps, 'ledger' | 'log' | 'floor'>,
-): Pick<ServiceBackend, 'journalEnter' | 'journalExit' | 'closeOpenSessions' | 'journalDenied' | 'raiseFault'> {
+export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log' | 'floor'>): Omit<SessionJournal, 'ended'> {
   return {
-    journalEnter(who, staff, role) {
+    enter(who, staff, role) {
       return d.ledger.append({ type: 'service.enter', payload: { who, staff, role } }).entry.seq;
     },
 
-    journalExit(who, staff, reason, enterSeq) {
+    exit(who, staff, reason, enterSeq) {
       d.ledger.append({ type: 'service.exit', payload: { who, staff, reason, enterSeq } });
     },
 
-    closeOpenSessions() {
+    closeOpen() {
       const open = openServiceSessions(d.ledger);
       for (const s of open) d.ledger.append({ type: 'service.exit', payload: { who: s.who, staff: s.staff, reason: 'power-loss', enterSeq: s.seq } });
       if (open.length > 0)
@@ -23,7 +21,7 @@ export function accessJournal(
       return open.length;
     },
 
-    journalDenied(staff, reason, lockedUntil) {
+    denied(staff, reason, lockedUntil) {
       d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
     },
 

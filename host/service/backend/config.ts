@@ -3,20 +3,17 @@ import { NOTE_FACE_VALUES } from '../../../hardware/billacceptor/notes.js';
 import { CHANGEABLE_KEYS, type ChangeRefusal } from '../../config/config-changes.js';
 import { tableOptions } from '../../config/table-config.js';
 import { profileItems } from '../profile-items.js';
-import type { ConfigItem, ConfigPage, ConfigRefusal, ServiceBackend } from '../service-backend.js';
+import type { ConfigItem, ConfigPage, ConfigRefusal, ConfigPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 
 /** The Configuration page: every item, the changes queued and journalled; a change checked, then made by two people. */
-export function configuration(
-  d: Pick<LiveBackendDeps, 'config' | 'ledger' | 'table' | 'floor' | 'sync'>,
-  changes: Changes,
-): Pick<ServiceBackend, 'config' | 'configExtras' | 'checkConfigChange' | 'changeConfig'> {
+export function configuration(d: Pick<LiveBackendDeps, 'config' | 'ledger' | 'table' | 'floor' | 'sync'>, changes: Changes): ConfigPart {
   return {
-    config: () => configItems(d),
-    configExtras: () => configExtras(d),
+    items: () => configItems(d),
+    extras: () => configExtras(d),
 
-    checkConfigChange(key, value, authorisation) {
+    check(key, value, authorisation) {
       let after: unknown;
       try {
         after = JSON.parse(value);
@@ -27,7 +24,7 @@ export function configuration(
       return r.ok ? null : configRefusal(r);
     },
 
-    changeConfig(key, value, authorisation, authorisedBy, effective) {
+    change(key, value, authorisation, authorisedBy, effective) {
       let after: unknown;
       try {
         after = JSON.parse(value);

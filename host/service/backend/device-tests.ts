@@ -1,9 +1,9 @@
-import type { BackendResult, ServiceBackend } from '../service-backend.js';
+import type { BackendResult, DevicesPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 
 /** A note test at an acceptor and a card test at the shoe, each waiting for the technician; ended when the host stops. */
-export interface DeviceTests extends Pick<ServiceBackend, 'testNote' | 'testCard'> {
+export interface DeviceTests extends Pick<DevicesPart, 'testNote' | 'testCard'> {
   dispose(): void;
 }
 

@@ -1,6 +1,6 @@
 import type { WireFrame } from '../../../hardware/wire-frame.js';
 import { FrameTrace } from '../frame-trace.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { DevicesPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import { eventText } from './event-text.js';
@@ -8,7 +8,7 @@ import { eventText } from './event-text.js';
 const TRACE_KEEP = 200;
 
 /** The decoded events and wire frames of every device, kept for the Devices page; what the shoe said of itself. */
-export interface DeviceTrace extends Pick<ServiceBackend, 'trace' | 'frames'> {
+export interface DeviceTrace extends Pick<DevicesPart, 'trace' | 'frames'> {
   /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
   shoeIdentity(): { serial?: string; firmware?: string };
   dispose(): void;

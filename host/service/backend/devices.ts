@@ -1,5 +1,5 @@
 import type { DeviceRow } from '../../../protocol/index.js';
-import { notAvailable, type ServiceBackend } from '../service-backend.js';
+import { notAvailable, type DevicesPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { DeviceTrace } from './device-trace.js';
@@ -14,11 +14,11 @@ export function devices(
   trace: Pick<DeviceTrace, 'shoeIdentity'>,
   journal: ServiceJournal,
   changes: Changes,
-): Pick<ServiceBackend, 'devices' | 'setDeviceEnabled' | 'reconnectDevice'> {
+): Pick<DevicesPart, 'list' | 'setEnabled' | 'reconnect'> {
   return {
-    devices: () => [...acceptorRows(d), shoeRow(d, trace.shoeIdentity())],
+    list: () => [...acceptorRows(d), shoeRow(d, trace.shoeIdentity())],
 
-    setDeviceEnabled(device, enabled, who) {
+    setEnabled(device, enabled, who) {
       const station = stationOfDevice(device);
       if (station === null || !d.billAcceptors.hasStation(station)) return { ok: false, code: 'no-device', detail: `${device} cannot be enabled or disabled` };
       // Journalled before it takes effect: the journal is what a restart rebuilds the disable from.
@@ -30,7 +30,7 @@ export function devices(
       return { ok: true, key: enabled ? 'service.done.enabled' : 'service.done.disabled', values: { device } };
     },
 
-    reconnectDevice(device, who) {
+    reconnect(device, who) {
       const station = stationOfDevice(device);
       const sim = station !== null ? d.billAcceptors.simulator(station) : device === 'shoe' ? d.shoe.simulator() : null;
       if (!sim) {

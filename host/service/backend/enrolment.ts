@@ -1,5 +1,5 @@
 import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { StationsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps, StadiumService } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -17,7 +17,8 @@ const ENROLMENT_DISCARDED: Record<EnrolmentDiscard, string> = {
   're-enrolled': 'the station was enrolled again before the download',
 };
 
-export interface Enrolment extends Pick<ServiceBackend, 'remoteStations' | 'enrolStation' | 'revokeStation' | 'takeEnrolment' | 'sessionEnded'> {
+export interface Enrolment extends StationsPart {
+  sessionEnded(enterSeq: number): void;
   dispose(): void;
 }
 
@@ -40,9 +41,9 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
   });
 
   return {
-    remoteStations: (viewer) => stationRows(d.stadium, enrolments, viewer),
+    page: (viewer) => stationRows(d.stadium, enrolments, viewer),
 
-    enrolStation(station, authorisedBy, session) {
+    enrol(station, authorisedBy, session) {
       const st = d.stadium;
       if (!st || !st.stations().includes(station))
         return { ok: false, code: 'refused', detail: `station ${station} is not one of this table's remote stations` };
@@ -59,7 +60,7 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
       return { ok: true, key: 'service.done.stationEnrol', values: { station } };
     },
 
-    revokeStation(station, authorisedBy) {
+    revoke(station, authorisedBy) {
       const st = d.stadium;
       if (!st || !st.revoke(station, authorisedBy)) return { ok: false, code: 'refused', detail: `station ${station} has no credential in force` };
       journalDiscarded(enrolments.discard(station, 'revoked'));
@@ -93,7 +94,7 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
 }
 
 /** The Remote stations page: the LAN address, the certificate, each station; a download offered to the enrolling session only. */
-function stationRows(st: StadiumService | undefined, enrolments: EnrolmentDownloads, viewer: number): ReturnType<ServiceBackend['remoteStations']> {
+function stationRows(st: StadiumService | undefined, enrolments: EnrolmentDownloads, viewer: number): ReturnType<StationsPart['page']> {
   if (!st) return { lan: null, fingerprint: null, stations: [] };
   return {
     lan: st.lan(),

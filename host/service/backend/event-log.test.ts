@@ -18,7 +18,7 @@ describe('the event log of service mode', () => {
     ledger.append(ticketIssue(v, 1, 30_000, 1));
     ledger.append(ticketPrinted(v, 1));
     ledger.append(redeemRequest(rid, v, 2));
-    const rows = eventLogReader({ ledger }).events({ filter: {}, offset: 0, limit: 40 }).entries;
+    const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
     const tickets = rows.filter((r) => r.type.startsWith('ticket.'));
     assert.equal(tickets.length, 3);
     for (const r of tickets) {

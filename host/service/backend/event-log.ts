@@ -1,13 +1,13 @@
 import { canonicalJson, eventLog, newestEntriesOfType } from '../../../ledger/index.js';
 import type { EventRow } from '../../../protocol/index.js';
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from '../event-severity.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { CashoutPart, EventsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 
 /** The event log, filtered by type, severity and time, and the credits cancelled (the Cash-out page). */
-export function eventLogReader(d: Pick<LiveBackendDeps, 'ledger'>): Pick<ServiceBackend, 'events' | 'cancelledCredits'> {
+export function eventLogReader(d: Pick<LiveBackendDeps, 'ledger'>): EventsPart & Pick<CashoutPart, 'cancelledCredits'> {
   return {
-    events(q) {
+    list(q) {
       const { types, severity, from, to } = q.filter;
       // A fault's entries rank by its kind, which only the host knows: the ledger is given the types
       // and the kinds of the severity, and for warnings every known kind as well, since a kind none

@@ -1,16 +1,12 @@
-import type { ServiceBackend } from '../service-backend.js';
+import type { CashoutPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 
 /** The handpays waiting at the stations, and an attendant's confirmation (with a witness above the two-person amount). */
-export function handpays(
-  d: Pick<LiveBackendDeps, 'floor'>,
-  journal: ServiceJournal,
-  changes: Changes,
-): Pick<ServiceBackend, 'pendingHandpays' | 'confirmHandpay'> {
+export function handpays(d: Pick<LiveBackendDeps, 'floor'>, journal: ServiceJournal, changes: Changes): Pick<CashoutPart, 'pending' | 'confirmHandpay'> {
   return {
-    pendingHandpays() {
+    pending() {
       // Every pending one (the page shows the first 16; a confirm looks its request up here).
       return d.floor.handpays.pending().map((p) => ({ station: p.station, amount: p.amount, requestTxId: p.requestTxId }));
     },

@@ -1,19 +1,15 @@
 import { jackpotHits, jackpotMovements, jackpotPools } from '../../../ledger/index.js';
 import { JackpotCombination } from '../../../protocol/index.js';
 import { resetJackpotLevel } from '../../floor/jackpot-reset.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { JackpotPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 
 /** Portugal's progressive (rules 38–50): its pools, movements and awards; a level reset by two people. */
-export function jackpot(
-  d: Pick<LiveBackendDeps, 'ledger' | 'table'>,
-  journal: ServiceJournal,
-  changes: Changes,
-): Pick<ServiceBackend, 'jackpot' | 'resetJackpot'> {
+export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table'>, journal: ServiceJournal, changes: Changes): JackpotPart {
   return {
-    jackpot() {
+    page() {
       const view = d.table.reads.progressive();
       const journalled = new Map(jackpotPools(d.ledger).map((p) => [p.level, p.pool]));
       return {
@@ -31,7 +27,7 @@ export function jackpot(
       };
     },
 
-    resetJackpot(level, to, authorisation, authorisedBy) {
+    reset(level, to, authorisation, authorisedBy) {
       const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation });
       if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
       journal.action(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);

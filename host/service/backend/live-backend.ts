@@ -27,8 +27,8 @@ import { tickets } from './tickets.js';
 export type LiveServiceBackend = ServiceBackend & { dispose(): void };
 
 /**
- * The service backend over what the host has (see `service-backend.ts`): one record of the
- * service areas' functions, each area in its own file and handed only the services it uses.
+ * The service backend over what the host has (see `service-backend.ts`): one part per service
+ * page, each built from its area's files, each file handed only the services it uses.
  */
 export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
   const now = d.now ?? Date.now;
@@ -40,43 +40,47 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
   const ticketPage = tickets(d, changes, journal);
   const peers = peerActions(d, now, journal, changes);
   const unlisten = [d.table.onChange(() => changes.changed()), d.floor.tilts.onChange(() => changes.changed())];
-  const { dispose: _trace, shoeIdentity: _identity, ...traceReads } = trace;
-  const { dispose: _tests, ...testActions } = tests;
-  const { dispose: _stations, ...stationActions } = stations;
-  const { dispose: _tickets, ...ticketReads } = ticketPage;
-  const { dispose: _peers, sessionEnded: _peerFiles, ...peerPage } = peers;
+  const summary = tableSummary(d);
+  const switches = tableActions(d, journal);
+  const log = eventLogReader(d);
+  const config = d.config;
   return {
-    tableId: d.config.tableId,
-    demonstration: isDemonstration(d.config),
-    currency: d.config.currency,
-    softwareVersion: d.softwareVersion,
-    /** Handpays above this (minor units) need two people: the table configuration's, which may change. */
-    get twoPersonHandpayAbove(): number {
-      return d.config.handpayTwoPersonAbove;
+    cabinet: {
+      tableId: config.tableId,
+      demonstration: isDemonstration(config),
+      currency: config.currency,
+      softwareVersion: d.softwareVersion,
+      /** Handpays above this (minor units) need two people: the table configuration's, which may change. */
+      get twoPersonHandpayAbove(): number {
+        return config.handpayTwoPersonAbove;
+      },
     },
-    ...tableSummary(d),
-    ...traceReads,
-    ...devices(d, trace, journal, changes),
-    ...testActions,
-    ...upstreamSync(d, journal),
-    ...meters(d, journal, changes),
-    ...meterExports(d, now),
-    ...recall(d, now),
-    ...eventLogReader(d),
-    ...configuration(d, changes),
-    ...handpays(d, journal, changes),
-    ...jackpot(d, journal, changes),
-    ...ticketReads,
-    ...stationActions,
-    ...peerPage,
-    ...roundActions(d, journal),
-    ...tableActions(d, journal),
-    ...programCheck(d, now, journal, changes),
-    ...accessJournal(d),
-    // A session's end discards what waited for it alone: a station's enrolment file, a peer's.
-    sessionEnded(enterSeq) {
-      stationActions.sessionEnded(enterSeq);
-      peers.sessionEnded(enterSeq);
+    status: { tilts: summary.tilts, clearTilt: switches.clearTilt, ...programCheck(d, now, journal, changes) },
+    holds: { table: summary.table, newShoe: switches.newShoe, setTableOpen: switches.setTableOpen, ...roundActions(d, journal) },
+    devices: {
+      trace: trace.trace,
+      frames: trace.frames,
+      ...devices(d, trace, journal, changes),
+      testNote: tests.testNote,
+      testCard: tests.testCard,
+    },
+    meters: { ...meters(d, journal, changes), ...meterExports(d, now) },
+    recall: recall(d, now),
+    events: { list: log.list },
+    config: configuration(d, changes),
+    cashout: { ...handpays(d, journal, changes), cancelledCredits: log.cancelledCredits },
+    tickets: { page: ticketPage.page, held: ticketPage.held, settle: ticketPage.settle },
+    sync: upstreamSync(d, journal),
+    stations: { page: stations.page, enrol: stations.enrol, revoke: stations.revoke, takeEnrolment: stations.takeEnrolment },
+    peers: { page: peers.page, add: peers.add, revoke: peers.revoke, issueFile: peers.issueFile, withdraw: peers.withdraw, takeFile: peers.takeFile },
+    jackpot: jackpot(d, journal, changes),
+    sessions: {
+      ...accessJournal(d),
+      // A session's end discards what waited for it alone: a station's enrolment file, a peer's.
+      ended(enterSeq) {
+        stations.sessionEnded(enterSeq);
+        peers.sessionEnded(enterSeq);
+      },
     },
     onChange: changes.onChange,
     dispose() {

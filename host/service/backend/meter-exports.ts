@@ -1,7 +1,7 @@
 import { minorDigits } from '../../../locales/money.js';
 import { meterGliName, type Currency } from '../../../protocol/index.js';
 import { metersReport } from '../meters-report.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { MetersPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import { readMeters } from './meters.js';
 
@@ -9,13 +9,10 @@ import { readMeters } from './meters.js';
  * The meters exported: CSV and JSON as machine values (money in integer minor units, named in the
  * `unit` column, counts as counts; the GLI/Macau name beside the ledger's), and the printable report.
  */
-export function meterExports(
-  d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'i18n'>,
-  now: () => number,
-): Pick<ServiceBackend, 'metersCsv' | 'metersJson' | 'metersHtml'> {
+export function meterExports(d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'i18n'>, now: () => number): Pick<MetersPart, 'csv' | 'json' | 'html'> {
   const { tableId, currency } = d.config;
   return {
-    metersCsv() {
+    csv() {
       const money = moneyUnit(currency);
       const lines = ['terminal,table,scope,meter,gli_name,unit,value'];
       for (const s of readMeters(d)) {
@@ -35,7 +32,7 @@ export function meterExports(
       return lines.join('\r\n') + '\r\n';
     },
 
-    metersJson() {
+    json() {
       return JSON.stringify(
         {
           terminal: d.ledger.terminalId,
@@ -54,7 +51,7 @@ export function meterExports(
       );
     },
 
-    metersHtml(language) {
+    html(language) {
       return metersReport(
         {
           language,

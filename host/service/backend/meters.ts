@@ -2,7 +2,7 @@ import { jackpotPools } from '../../../ledger/index.js';
 import { NOTE_FACE_VALUES } from '../../../hardware/billacceptor/notes.js';
 import { compareMeters, meterUnit, metersOf } from '../../../protocol/index.js';
 import { journalDrop } from '../../floor/cashbox-drop.js';
-import type { MeterScope, ServiceBackend } from '../service-backend.js';
+import type { MeterScope, MetersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -37,11 +37,12 @@ export function meters(
   d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'stadium' | 'log'>,
   journal: ServiceJournal,
   changes: Changes,
-): Pick<ServiceBackend, 'meters' | 'clearMeters' | 'dropCount'> {
+): Omit<MetersPart, 'csv' | 'json' | 'html'> {
   return {
-    meters: () => readMeters(d),
+    scopes: () => readMeters(d),
+    notes: () => [...NOTE_FACE_VALUES[d.config.currency]],
 
-    clearMeters(scope, authorisation, reason, authorisedBy) {
+    clear(scope, authorisation, reason, authorisedBy) {
       d.ledger.append({ type: 'meter.clear', payload: { who: authorisedBy.join(' / '), authorisation, scope, reason } });
       journal.action(authorisedBy, 'meter-clear', `${scope} (${authorisation}): ${reason}`);
       changes.changed();

@@ -1,5 +1,5 @@
 import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
-import type { BackendResult, ServiceBackend } from '../service-backend.js';
+import type { BackendResult, PeersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import { expiryTimer } from './enrolment.js';
@@ -25,7 +25,7 @@ const credentialRefused = (r: { detail: string; reason: string }, table: string)
   notice: { key: `service.peers.refused.${r.reason}`, values: { table: table.slice(0, 64) } },
 });
 
-export type PeerActions = Pick<ServiceBackend, 'addPeer' | 'revokePeer' | 'peerTables' | 'issuePeerFile' | 'withdrawPeer' | 'takePeerFile'> & {
+export type PeerActions = PeersPart & {
   sessionEnded(enterSeq: number): void;
   dispose(): void;
 };
@@ -48,11 +48,11 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
     if (gone.length > 0) changes.changed();
   });
   return {
-    peerTables(viewer) {
+    page(viewer) {
       const page = d.peers?.list() ?? { transfers: false, peers: [] };
       return { ...page, peers: page.peers.map((p) => (files.waitsFor(p.table, viewer) ? { ...p, download: true as const } : p)) };
     },
-    addPeer(enrolment, stations, authorisedBy) {
+    add(enrolment, stations, authorisedBy) {
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.add(enrolment, stations, authorisedBy);
       if (!r.ok)
@@ -65,7 +65,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       changes.changed();
       return { ok: true, key: 'service.done.peerAdd', values: { table: r.table } };
     },
-    revokePeer(table, authorisedBy) {
+    revoke(table, authorisedBy) {
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.revoke(table, authorisedBy);
       if (!r.ok) return credentialRefused(r, table);
@@ -73,7 +73,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       changes.changed();
       return { ok: true, key: 'service.done.peerRevoke', values: { table: r.table } };
     },
-    issuePeerFile(table, authorisedBy, session) {
+    issueFile(table, authorisedBy, session) {
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.issue(table, authorisedBy);
       if (!r.ok) return credentialRefused(r, table);
@@ -82,7 +82,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       changes.changed();
       return { ok: true, key: 'service.done.peerIssue', values: { table: r.table } };
     },
-    withdrawPeer(table, authorisedBy) {
+    withdraw(table, authorisedBy) {
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.withdraw(table, authorisedBy);
       if (!r.ok) return credentialRefused(r, table);
@@ -90,7 +90,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       changes.changed();
       return { ok: true, key: 'service.done.peerWithdraw', values: { table: r.table } };
     },
-    takePeerFile(table, by) {
+    takeFile(table, by) {
       const r = files.take(table, by);
       journalDiscarded(r.discarded);
       if (r.file === null) {

@@ -1,5 +1,5 @@
 import { manifestDiff, programManifest } from '../program-hash.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { StatusPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -10,7 +10,7 @@ export function programCheck(
   now: () => number,
   journal: ServiceJournal,
   changes: Changes,
-): Pick<ServiceBackend, 'programHashAtStart' | 'programHashLatest' | 'computeProgramHash'> {
+): Pick<StatusPart, 'programHashAtStart' | 'programHashLatest' | 'computeProgramHash'> {
   let latestHash: { hash: string; at: string; changed: string[] } | null = null;
   return {
     programHashAtStart: () => d.program.atStart.hash,

@@ -1,16 +1,16 @@
 import { evidenceBundle, ruleRecordAt } from '../../../ledger/index.js';
 import { MAX_STATIONS, type RecallRound } from '../../../protocol/index.js';
 import { isCorrection, isUncorrectable, type Correction } from '../../../engine/table/vocabulary.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { RecallPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 
 type RecallRecord = ReturnType<LiveBackendDeps['ledger']['recall']>[number];
 
 /** Game recall: a page of rounds (of one station, or of the table), and a round's evidence bundle. */
-export function recall(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, now: () => number): Pick<ServiceBackend, 'recall' | 'evidenceJson'> {
+export function recall(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, now: () => number): RecallPart {
   const tableId = d.config.tableId;
   return {
-    recall(q) {
+    rounds(q) {
       // The ledger answers at most 500 rounds per query: older ones are in the export tools.
       const want = Math.min(500, q.offset + q.limit + 1);
       const records = q.station !== null ? d.ledger.recall({ station: q.station, limit: want }) : d.ledger.recall({ tableId, limit: want });

@@ -1,5 +1,5 @@
 import { cardOf } from '../../../engine/cards/card.js';
-import type { BackendResult, ServiceBackend } from '../service-backend.js';
+import type { BackendResult, HoldsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 
@@ -11,7 +11,7 @@ import type { ServiceJournal } from './service-journal.js';
 export function roundActions(
   d: Pick<LiveBackendDeps, 'table'>,
   journal: ServiceJournal,
-): Pick<ServiceBackend, 'voidRound' | 'correct' | 'reportDealingError' | 'enterCard'> {
+): Pick<HoldsPart, 'voidRound' | 'correct' | 'reportDealingError' | 'enterCard'> {
   const stale = (roundId: string): BackendResult | null => {
     const current = d.table.reads.view();
     return current.roundId !== roundId ? { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` } : null;

@@ -1,11 +1,11 @@
-import type { ServiceBackend } from '../service-backend.js';
+import type { SyncPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 
 /** The upstream link's state, and a retry now. */
-export function upstreamSync(d: Pick<LiveBackendDeps, 'sync'>, journal: ServiceJournal): Pick<ServiceBackend, 'sync' | 'retrySync'> {
+export function upstreamSync(d: Pick<LiveBackendDeps, 'sync'>, journal: ServiceJournal): SyncPart {
   return {
-    sync() {
+    summary() {
       if (!d.sync) return null;
       const s = d.sync.status();
       return {
@@ -21,7 +21,7 @@ export function upstreamSync(d: Pick<LiveBackendDeps, 'sync'>, journal: ServiceJ
       };
     },
 
-    retrySync(who) {
+    retry(who) {
       if (!d.sync) return { ok: false, code: 'refused', detail: 'no upstream is configured' };
       d.sync.kick();
       journal.action([who], 'sync-retry', '');

@@ -1,5 +1,5 @@
 import type { LiveTable } from '../../table/runtime.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { HoldsPart, StatusPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 import { tableClosed } from './table-summary.js';
@@ -14,7 +14,7 @@ const shoeSpent = (table: LiveTable): boolean => table.state.needsShuffle || tab
 export function tableActions(
   d: Pick<LiveBackendDeps, 'table' | 'floor'> & { shoe: Pick<LiveBackendDeps['shoe'], 'simulator'> },
   journal: ServiceJournal,
-): Pick<ServiceBackend, 'newShoe' | 'setTableOpen' | 'clearTilt'> {
+): Pick<HoldsPart, 'newShoe' | 'setTableOpen'> & Pick<StatusPart, 'clearTilt'> {
   return {
     newShoe(who) {
       if (d.table.reads.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };

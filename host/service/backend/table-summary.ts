@@ -2,7 +2,7 @@ import { cardCode } from '../../../engine/cards/card.js';
 import { bettingOpen } from '../../../engine/table/queries.js';
 import type { FloorServices } from '../../floor/floor-services.js';
 import type { LiveTable } from '../../table/runtime.js';
-import type { ServiceBackend, TableSummary } from '../service-backend.js';
+import type { TableSummary, HoldsPart, StatusPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 
 /** Whether service mode closed the table (its own fault, so it survives a restart). */
@@ -11,7 +11,7 @@ export function tableClosed(floor: FloorServices): boolean {
 }
 
 /** The table as the Status and Holds pages show it, and its faults. */
-export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floor'>): Pick<ServiceBackend, 'table' | 'tilts'> {
+export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floor'>): Pick<HoldsPart, 'table'> & Pick<StatusPart, 'tilts'> {
   return {
     table() {
       const v = d.table.reads.view();

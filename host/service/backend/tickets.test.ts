@@ -110,7 +110,7 @@ describe('the Tickets page of service mode', () => {
     printers.change(2);
     assert.equal(looked, 8, 'a printer change too');
 
-    const built = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: page.heldTickets().map((h) => ({ ...h, twoPerson: false })) });
+    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: page.held().map((h) => ({ ...h, twoPerson: false })) });
     assert.equal(built.page, 'tickets');
     if (built.page !== 'tickets') return;
     assert.equal(built.limit, config.tickets.limit);
@@ -145,7 +145,7 @@ describe('the Tickets page of service mode', () => {
   it('without printers or tickets: an empty page that the schema takes, and no validation id yet', () => {
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-8' });
     const page = tickets({ ledger, config: simulatedTableConfig('baccarat') }, changeSignal());
-    const built = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: page.heldTickets().map((h) => ({ ...h, twoPerson: false })) });
+    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: page.held().map((h) => ({ ...h, twoPerson: false })) });
     assert.deepEqual(built, { page: 'tickets', limit: 5_000_000, machineId: null, printers: [], held: [], faults: [], out: [], in: [] });
     page.dispose();
     ledger.close();
@@ -162,7 +162,7 @@ describe('the Tickets page of service mode', () => {
     tilts.raise('ticket-late-verdict', { station: 2, detail });
     tilts.raise('bill-jam', { station: 2 });
     assert.equal(looked, 2, 'a fault raised makes the page look again');
-    const built = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: [] });
+    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: [] });
     assert.equal(built.page, 'tickets');
     if (built.page !== 'tickets') return;
     assert.deepEqual(
@@ -171,7 +171,7 @@ describe('the Tickets page of service mode', () => {
       'only the ticket faults, read back from their journalled detail',
     );
     assert.equal(tilts.clear('ticket-late-verdict', 2, { user: 'Bo Chan (1002)', role: 'technician' }).ok, true);
-    const after = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: [] });
+    const after = ServicePage.parse({ page: 'tickets', ...page.page(), held: [] });
     assert.deepEqual(after.page === 'tickets' ? after.faults : null, [], 'gone once worked and cleared');
     page.dispose();
     ledger.close();

@@ -5,7 +5,7 @@ import { lastTicketIssued } from '../../../ledger/ticket-queries.js';
 import { TICKET_RETURN_REASONS, type PrinterFaultName, type PrinterRow, type TicketRow } from '../../../protocol/index.js';
 import type { PrinterStatus } from '../../devices/printers.js';
 import { readTicketFault } from '../../floor/ticket-fault.js';
-import type { ServiceBackend } from '../service-backend.js';
+import type { TicketsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -58,7 +58,7 @@ export function tickets(
   d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'printers'> & { floor?: { tickets: Pick<LiveBackendDeps['floor']['tickets'], 'held' | 'settleByHand'> } },
   changes: Changes,
   journal?: ServiceJournal,
-): Pick<ServiceBackend, 'tickets' | 'heldTickets' | 'settleTicket'> & { dispose(): void } {
+): TicketsPart & { dispose(): void } {
   const off = [
     d.ledger.onAppended((entries) => {
       if (entries.some((e) => e.type.startsWith('ticket.') || e.type.startsWith('tilt.'))) changes.changed();
@@ -66,7 +66,7 @@ export function tickets(
     d.printers?.onChange(() => changes.changed()) ?? (() => undefined),
   ];
   return {
-    tickets() {
+    page() {
       const log = ticketLog(d.ledger);
       return {
         limit: d.config.tickets.limit,
@@ -81,13 +81,13 @@ export function tickets(
         in: log.in.map(ticketRow),
       };
     },
-    heldTickets: () => d.floor?.tickets.held() ?? [],
+    held: () => d.floor?.tickets.held() ?? [],
     /**
      * A person settles a held ticket (docs/tito.md, "A ticket held after a jam"): the ticket's end
      * (`ticket.void`, the credit back, or `ticket.printed`) is journalled naming them, then the
      * service action, and only then is the screen told.
      */
-    settleTicket(station, last4, outcome, authorisedBy) {
+    settle(station, last4, outcome, authorisedBy) {
       const r = d.floor?.tickets.settleByHand(station, last4, outcome, authorisedBy) ?? { ok: false, detail: 'this table prints no tickets' };
       if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
       journal?.action(authorisedBy, 'ticket-settle', `station ${station}: ticket …${r.last4} ${outcome} (${r.amount})`);

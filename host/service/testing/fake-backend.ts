@@ -1,4 +1,4 @@
-import type { BackendResult, ServiceBackend } from '../service-backend.js';
+import type { BackendResult, DevicesPart, HoldsPart, MetersPart, PeersPart, ServiceBackend, SessionJournal, TicketsPart } from '../service-backend.js';
 
 /** A backend method that records each call in `calls` and answers `result()`. */
 function recorder(calls: { method: string; args: unknown[] }[]) {
@@ -9,38 +9,84 @@ function recorder(calls: { method: string; args: unknown[] }[]) {
     };
 }
 
-/** Pages a table without a progressive or ticket printers shows. */
-const EMPTY_PAGES: Pick<ServiceBackend, 'jackpot' | 'tickets'> = {
-  jackpot: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
-  tickets: () => ({ limit: 5_000_000, machineId: null, printers: [], faults: [], out: [], in: [] }),
-};
-
-/** Two tickets held after a jam: one under the two-person amount, one above it. */
-const HELD: Pick<ServiceBackend, 'heldTickets'> = {
-  heldTickets: () => [
-    { station: 2, last4: '1111', amount: 500_000, since: '2026-01-01T00:00:00.000Z' },
-    { station: 3, last4: '5032', amount: 2_000_000, since: '2026-01-01T00:00:00.000Z' },
-  ],
-};
+/** Pages a table without a progressive or ticket printers shows; two tickets held after a jam: one under the two-person amount, one above it. */
+function ticketFakes(record: ReturnType<typeof recorder>, ok: (key: string) => BackendResult): TicketsPart {
+  return {
+    page: () => ({ limit: 5_000_000, machineId: null, printers: [], faults: [], out: [], in: [] }),
+    held: () => [
+      { station: 2, last4: '1111', amount: 500_000, since: '2026-01-01T00:00:00.000Z' },
+      { station: 3, last4: '5032', amount: 2_000_000, since: '2026-01-01T00:00:00.000Z' },
+    ],
+    settle: record('tickets.settle', () => ok('service.done.ticketVoid')),
+  };
+}
 
 /** The peer tables' part: none listed, each action recorded; bj-2's enrolment file waits. */
-function peerFakes(
-  record: ReturnType<typeof recorder>,
-  ok: (key: string) => BackendResult,
-): Pick<ServiceBackend, 'peerTables' | 'addPeer' | 'revokePeer' | 'issuePeerFile' | 'withdrawPeer' | 'takePeerFile'> {
+function peerFakes(record: ReturnType<typeof recorder>, ok: (key: string) => BackendResult): PeersPart {
   return {
-    peerTables: () => ({ transfers: false, peers: [] }),
-    addPeer: record('addPeer', () => ok('service.done.peerAdd')),
-    revokePeer: record('revokePeer', () => ok('service.done.peerRevoke')),
-    issuePeerFile: record('issuePeerFile', () => ok('service.done.peerIssue')),
-    withdrawPeer: record('withdrawPeer', () => ok('service.done.peerWithdraw')),
-    takePeerFile: (table) => (table === 'bj-2' ? '{"table":"bj-2"}' : null),
+    page: () => ({ transfers: false, peers: [] }),
+    add: record('peers.add', () => ok('service.done.peerAdd')),
+    revoke: record('peers.revoke', () => ok('service.done.peerRevoke')),
+    issueFile: record('peers.issueFile', () => ok('service.done.peerIssue')),
+    withdraw: record('peers.withdraw', () => ok('service.done.peerWithdraw')),
+    takeFile: (table) => (table === 'bj-2' ? '{"table":"bj-2"}' : null),
+  };
+}
+
+/** The Holds page's part: a round held for an unreadable card; every action recorded. */
+function holdsFakes(record: ReturnType<typeof recorder>, ok: (key: string) => BackendResult): HoldsPart {
+  return {
+    table: () => ({ game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-1', hold: 'unreadable', newBets: false }),
+    voidRound: record('holds.voidRound', () => ok('service.done.voidRound')),
+    enterCard: record('holds.enterCard', () => ok('service.done.enterCard')),
+    correct: record('holds.correct', () => ok('service.done.correct')),
+    reportDealingError: record('holds.reportDealingError', () => ok('service.done.dealingError')),
+    newShoe: record('holds.newShoe', () => ok('service.done.newShoe')),
+    setTableOpen: record('holds.setTableOpen', () => ok('service.done.tableOpen')),
+  };
+}
+
+/** The Devices page's part: one acceptor, its trace and a frame; switches and tests recorded. */
+function deviceFakes(record: ReturnType<typeof recorder>, ok: (key: string) => BackendResult): DevicesPart {
+  return {
+    list: () => [{ device: 'BA-1', kind: 'bill-acceptor', station: 1, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true }],
+    trace: () => [{ ts: '2026-01-01T00:00:00.000Z', device: 'BA-1', event: '{"type":"idle"}' }],
+    frames: () => [{ ts: '2026-01-01T00:00:00.000Z', dir: 'tx', hex: 'FC 05 11 27 56', meaning: 'STATUS REQUEST', count: 3 }],
+    setEnabled: record('devices.setEnabled', () => ok('service.done.enabled')),
+    reconnect: record('devices.reconnect', () => ok('service.done.reconnect')),
+    testNote: (...args) => Promise.resolve(record('devices.testNote', () => ok('service.done.testNote'))(...args)),
+    testCard: (...args) => Promise.resolve(record('devices.testCard', () => ok('service.done.testCard'))(...args)),
+  };
+}
+
+/** The Meters page's part: one table meter, its exports; a clear and a drop recorded. */
+function meterFakes(record: ReturnType<typeof recorder>, ok: (key: string) => BackendResult): MetersPart {
+  return {
+    scopes: () => [{ scope: 'table', meters: [{ name: 'totalIn', unit: 'money', value: 5 }] }],
+    notes: () => [10, 20, 50, 100, 500, 1000],
+    clear: record('meters.clear', () => ok('service.done.meterClear')),
+    dropCount: record('meters.dropCount', () => ok('service.done.cashboxDrop')),
+    csv: () => 'scope,meter,value\r\n',
+    json: () => '{}',
+    html: (language) => `<html lang="${language}"></html>`,
+  };
+}
+
+/** The access journal: each entry pushed to `journal`. */
+function sessionFakes(journal: { type: string; payload: Record<string, unknown> }[]): SessionJournal {
+  return {
+    enter: (who, staff, role) => journal.push({ type: 'service.enter', payload: { who, staff, role } }),
+    exit: (who, staff, reason, enterSeq) => void journal.push({ type: 'service.exit', payload: { who, staff, reason, enterSeq } }),
+    ended: () => undefined,
+    closeOpen: () => 0,
+    denied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
+    raiseFault: (kind, detail) => void journal.push({ type: 'tilt.raise', payload: { kind, detail } }),
   };
 }
 
 /**
- * A service backend that records every call, for the unit tests of the service view and its
- * pages (the real one needs a running host). Results can be set per method.
+ * A service backend that records every call (as `part.method`), for the unit tests of the service
+ * view and its pages (the real one needs a running host). Parts can be replaced whole.
  */
 export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
   const calls: { method: string; args: unknown[] }[] = [];
@@ -49,69 +95,47 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
   const ok = (key: string): BackendResult => ({ ok: true, key });
   const record = recorder(calls);
   const backend: ServiceBackend = {
-    tableId: 'T-FAKE',
-    currency: 'MOP',
-    softwareVersion: '9.9.9',
-    twoPersonHandpayAbove: 1_000_000,
-    table: () => ({ game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-1', hold: 'unreadable', newBets: false }),
-    devices: () => [{ device: 'BA-1', kind: 'bill-acceptor', station: 1, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true }],
-    trace: () => [{ ts: '2026-01-01T00:00:00.000Z', device: 'BA-1', event: '{"type":"idle"}' }],
-    frames: () => [{ ts: '2026-01-01T00:00:00.000Z', dir: 'tx', hex: 'FC 05 11 27 56', meaning: 'STATUS REQUEST', count: 3 }],
-    sync: () => null,
-    tilts: () => null,
-    meters: () => [{ scope: 'table', meters: [{ name: 'totalIn', unit: 'money', value: 5 }] }],
-    recall: () => ({ rounds: [], more: false }),
-    events: () => ({ entries: [], more: false }),
-    cancelledCredits: () => [],
-    config: () => [{ key: 'game', value: 'blackjack', editable: false }],
-    configExtras: () => ({ notes: [10, 20, 50, 100, 500, 1000], bets: ['main'], queued: [], changes: [] }),
-    checkConfigChange: (key) => (key === 'seats' ? { detail: `"${key}" cannot change while the host runs` } : null),
-    pendingHandpays: () => [
-      { station: 2, amount: 500_000, requestTxId: 'small' },
-      { station: 3, amount: 2_000_000, requestTxId: 'large' },
-    ],
-    programHashAtStart: () => 'a'.repeat(64),
-    programHashLatest: () => null,
-    metersCsv: () => 'scope,meter,value\r\n',
-    metersJson: () => '{}',
-    metersHtml: (language) => `<html lang="${language}"></html>`,
-    evidenceJson: (roundId) => (roundId === 'R-1' ? '{"round":"R-1"}' : null),
-    voidRound: record('voidRound', () => ok('service.done.voidRound')),
-    enterCard: record('enterCard', () => ok('service.done.enterCard')),
-    correct: record('correct', () => ok('service.done.correct')),
-    reportDealingError: record('reportDealingError', () => ok('service.done.dealingError')),
-    clearMeters: record('clearMeters', () => ok('service.done.meterClear')),
-    changeConfig: record('changeConfig', () => ok('service.done.configChange')),
-    confirmHandpay: record('confirmHandpay', () => ok('service.done.handpay')),
-    settleTicket: record('settleTicket', () => ok('service.done.ticketVoid')),
-    remoteStations: () => ({
-      lan: 'https://127.0.0.1:8443',
-      fingerprint: 'AA:BB',
-      stations: [{ station: 101, enrolled: false, screen: false, acceptor: false }],
-    }),
-    enrolStation: record('enrolStation', () => ok('service.done.stationEnrol')),
-    revokeStation: record('revokeStation', () => ok('service.done.stationRevoke')),
-    dropCount: record('dropCount', () => ok('service.done.cashboxDrop')),
-    ...EMPTY_PAGES,
-    ...HELD,
-    ...peerFakes(record, ok),
-    resetJackpot: record('resetJackpot', () => ok('service.done.jackpotReset')),
-    takeEnrolment: (station) => (station === 101 ? '{"station":101}' : null),
-    sessionEnded: () => undefined,
-    newShoe: record('newShoe', () => ok('service.done.newShoe')),
-    setTableOpen: record('setTableOpen', () => ok('service.done.tableOpen')),
-    clearTilt: record('clearTilt', () => ok('service.done.clearTilt')),
-    testNote: (...args) => Promise.resolve(record('testNote', () => ok('service.done.testNote'))(...args)),
-    testCard: (...args) => Promise.resolve(record('testCard', () => ok('service.done.testCard'))(...args)),
-    setDeviceEnabled: record('setDeviceEnabled', () => ok('service.done.enabled')),
-    reconnectDevice: record('reconnectDevice', () => ok('service.done.reconnect')),
-    retrySync: record('retrySync', () => ok('service.done.syncRetry')),
-    computeProgramHash: (...args) => Promise.resolve(record('computeProgramHash', () => ok('service.done.hashSame'))(...args)),
-    journalEnter: (who, staff, role) => journal.push({ type: 'service.enter', payload: { who, staff, role } }),
-    journalExit: (who, staff, reason, enterSeq) => void journal.push({ type: 'service.exit', payload: { who, staff, reason, enterSeq } }),
-    closeOpenSessions: () => 0,
-    journalDenied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
-    raiseFault: (kind, detail) => void journal.push({ type: 'tilt.raise', payload: { kind, detail } }),
+    cabinet: { tableId: 'T-FAKE', currency: 'MOP', softwareVersion: '9.9.9', twoPersonHandpayAbove: 1_000_000 },
+    status: {
+      tilts: () => null,
+      clearTilt: record('status.clearTilt', () => ok('service.done.clearTilt')),
+      programHashAtStart: () => 'a'.repeat(64),
+      programHashLatest: () => null,
+      computeProgramHash: (...args) => Promise.resolve(record('status.computeProgramHash', () => ok('service.done.hashSame'))(...args)),
+    },
+    holds: holdsFakes(record, ok),
+    devices: deviceFakes(record, ok),
+    meters: meterFakes(record, ok),
+    recall: { rounds: () => ({ rounds: [], more: false }), evidenceJson: (roundId) => (roundId === 'R-1' ? '{"round":"R-1"}' : null) },
+    events: { list: () => ({ entries: [], more: false }) },
+    config: {
+      items: () => [{ key: 'game', value: 'blackjack', editable: false }],
+      extras: () => ({ notes: [10, 20, 50, 100, 500, 1000], bets: ['main'], queued: [], changes: [] }),
+      check: (key) => (key === 'seats' ? { detail: `"${key}" cannot change while the host runs` } : null),
+      change: record('config.change', () => ok('service.done.configChange')),
+    },
+    cashout: {
+      pending: () => [
+        { station: 2, amount: 500_000, requestTxId: 'small' },
+        { station: 3, amount: 2_000_000, requestTxId: 'large' },
+      ],
+      cancelledCredits: () => [],
+      confirmHandpay: record('cashout.confirmHandpay', () => ok('service.done.handpay')),
+    },
+    tickets: ticketFakes(record, ok),
+    sync: { summary: () => null, retry: record('sync.retry', () => ok('service.done.syncRetry')) },
+    stations: {
+      page: () => ({ lan: 'https://127.0.0.1:8443', fingerprint: 'AA:BB', stations: [{ station: 101, enrolled: false, screen: false, acceptor: false }] }),
+      enrol: record('stations.enrol', () => ok('service.done.stationEnrol')),
+      revoke: record('stations.revoke', () => ok('service.done.stationRevoke')),
+      takeEnrolment: (station) => (station === 101 ? '{"station":101}' : null),
+    },
+    peers: peerFakes(record, ok),
+    jackpot: {
+      page: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
+      reset: record('jackpot.reset', () => ok('service.done.jackpotReset')),
+    },
+    sessions: sessionFakes(journal),
     onChange: (l) => {
       listeners.add(l);
       return () => listeners.delete(l);
