@@ -19,7 +19,7 @@ export const command = defineCommand({
     config: {
       type: 'string',
       value: 'FILE',
-      help: "the edge's configuration (JSON: name, tableId, nats {url, passwordFile}, listen {host, port}, dataDir)",
+      help: "the edge's configuration (JSON: name, tableId, nats {url, passwordFile, certificateFile}, listen {host, port}, dataDir)",
     },
     json: { type: 'boolean', help: "one JSON line when running: the edge, its address and its certificate's fingerprint" },
   },

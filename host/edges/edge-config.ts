@@ -6,7 +6,8 @@ import { EdgeName } from './subjects.js';
 /**
  * An edge's configuration file (`etg edge --config FILE`): which edge it is, of which table, the
  * table's NATS server with this edge's own user (its password in a file of its own, owner-only,
- * as the table's host wrote it: `<host data>/edges/<name>.password`), where it listens for the
+ * as the table's host wrote it: `<host data>/edges/<name>.password`) and the server's certificate,
+ * which it pins (`<host data>/edges/tls/table-cert.pem`: NATS speaks TLS only), where it listens for the
  * stations, and its folder (its TLS certificate, made on its first start, under `tls/`). Paths
  * are taken from the file's own folder.
  */
@@ -16,6 +17,8 @@ export const EdgeConfig = z.strictObject({
   nats: z.strictObject({
     url: z.string().regex(/^nats:\/\/[^\s/]+$/),
     passwordFile: z.string().min(1).max(4096),
+    /** The NATS server's certificate (a copy of the host's `<data>/edges/tls/table-cert.pem`): the edge trusts no other. */
+    certificateFile: z.string().min(1).max(4096),
   }),
   listen: z
     .strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(0) })
@@ -28,5 +31,9 @@ export type EdgeConfig = z.infer<typeof EdgeConfig>;
 export function readEdgeConfig(file: string): EdgeConfig {
   const c = EdgeConfig.parse(JSON.parse(readFileSync(file, 'utf8')));
   const dir = path.dirname(path.resolve(file));
-  return { ...c, nats: { ...c.nats, passwordFile: path.resolve(dir, c.nats.passwordFile) }, dataDir: path.resolve(dir, c.dataDir) };
+  return {
+    ...c,
+    nats: { ...c.nats, passwordFile: path.resolve(dir, c.nats.passwordFile), certificateFile: path.resolve(dir, c.nats.certificateFile) },
+    dataDir: path.resolve(dir, c.dataDir),
+  };
 }

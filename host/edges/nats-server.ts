@@ -43,8 +43,20 @@ export async function freePort(): Promise<number> {
 const quote = (s: string) => JSON.stringify(s);
 const list = (xs: readonly string[]) => `[${xs.map(quote).join(', ')}]`;
 
-/** The server's configuration: on `host` (the loopback unless the table's configuration names an address), JetStream on, one account holding every user. */
-export function natsConfig(port: number, dir: string, users: readonly NatsUser[], host = '127.0.0.1'): string {
+/** The server's TLS key and certificate (files): with them, every client must speak TLS (`tls_required`), none in clear. */
+export interface NatsServerTls {
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
+/**
+ * The server's configuration: on `host` (the loopback unless the table's configuration names an
+ * address), JetStream on, one account holding every user, and with `tls` a `tls` block, which
+ * makes the server require TLS of every client before it reads anything (a client in clear is
+ * closed after the INFO; docs/security.md, *Edges on NATS*). Its handshake may take 10 s, not
+ * the server's default 2: on a loaded machine the tests' handshakes were cut at 2 s.
+ */
+export function natsConfig(port: number, dir: string, users: readonly NatsUser[], host = '127.0.0.1', tls?: NatsServerTls): string {
   const userLines = users.map((u) => {
     const perms = [u.publish ? `publish: { allow: ${list(u.publish)} }` : '', u.subscribe ? `subscribe: { allow: ${list(u.subscribe)} }` : ''].filter(
       (p) => p !== '',
@@ -54,6 +66,7 @@ export function natsConfig(port: number, dir: string, users: readonly NatsUser[]
   return [
     `listen: ${quote(host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`)}`,
     `jetstream { store_dir: ${quote(path.join(dir, 'js'))}, max_memory_store: 256MB, max_file_store: 64MB }`,
+    ...(tls ? [`tls { cert_file: ${quote(tls.certFile)}, key_file: ${quote(tls.keyFile)}, timeout: 10 }`] : []),
     ...(users.length ? ['accounts {', '  ETG {', '    jetstream: enabled', '    users: [', userLines.join(',\n'), '    ]', '  }', '}'] : []),
     '',
   ].join('\n');
@@ -79,7 +92,9 @@ async function waitForPort(host: string, port: number, child: ChildProcess, dead
  * tests', the bench's, and `npm start`'s when the table is configured with edges). Only a table
  * with edges needs it: nothing else starts one.
  */
-export async function startNatsServer(options: { users?: readonly NatsUser[]; dir?: string; port?: number; host?: string } = {}): Promise<NatsServer> {
+export async function startNatsServer(
+  options: { users?: readonly NatsUser[]; dir?: string; port?: number; host?: string; tls?: NatsServerTls } = {},
+): Promise<NatsServer> {
   const host = options.host ?? '127.0.0.1';
   const dial = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'etg-nats-'));
@@ -87,7 +102,7 @@ export async function startNatsServer(options: { users?: readonly NatsUser[]; di
   const port = options.port ?? (await freePort());
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const conf = path.join(dir, 'nats.conf');
-  writeFileSync(conf, natsConfig(port, dir, options.users ?? [], host), { mode: 0o600 });
+  writeFileSync(conf, natsConfig(port, dir, options.users ?? [], host, options.tls), { mode: 0o600 });
   let child: ChildProcess | null = null;
   const launch = async () => {
     const c = spawn(natsServerPath(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -5,6 +5,7 @@ import { tableCertificate } from '../stadium/table-certificate.js';
 import { Edge } from './edge.js';
 import type { EdgeConfig } from './edge-config.js';
 import { createEdgeServer } from './edge-server.js';
+import { natsTls, readNatsPin } from './nats-tls.js';
 import { edgeInbox } from './subjects.js';
 
 export interface RunningEdge {
@@ -19,7 +20,7 @@ export interface RunningEdge {
 
 /**
  * One edge as `etg edge` runs it (issue 55): NATS as its own user (its name, the password from
- * its file; reconnecting for ever, a restart of NATS is waited out), its replies under its own
+ * its file; over TLS to the pinned certificate only; reconnecting for ever, a restart of NATS is waited out), its replies under its own
  * inbox, and its TLS listener for the stations with its own certificate, made once in its folder.
  */
 export async function startEdge(config: EdgeConfig, log: Logger): Promise<RunningEdge> {
@@ -28,6 +29,7 @@ export async function startEdge(config: EdgeConfig, log: Logger): Promise<Runnin
     servers: config.nats.url,
     user: config.name,
     pass,
+    tls: natsTls(readNatsPin(config.nats.certificateFile)),
     name: `edge ${config.name}`,
     inboxPrefix: edgeInbox(config.name),
     maxReconnectAttempts: -1,

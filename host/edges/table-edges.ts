@@ -8,13 +8,36 @@ import type { ViewHub } from '../screens/view-hub.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import { EdgeBridge } from './edge-bridge.js';
 import { startNatsServer, type NatsServer } from './nats-server.js';
+import { natsCertificate, natsTls, type NatsPin } from './nats-tls.js';
 import { edgePermissions } from './subjects.js';
 
 /** The NATS users' passwords, made once and kept in the host's data folder (owner-only). */
 const Passwords = z.record(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/), z.string().min(32).max(128));
 
+const make = () => randomBytes(24).toString('base64url');
+
+/**
+ * The NATS users' passwords in `<edgesDir>/users.json` (the host's and one per edge named), each
+ * made the first time its user is missing, and each edge's written to `<edgesDir>/<edge>.password`.
+ * An operator rotates an edge's password by deleting its line (docs/security.md, *Edges on NATS*).
+ */
+export function edgePasswords(dir: string, names: readonly string[]): Map<string, string> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, 'users.json');
+  const passwords = existsSync(file) ? Passwords.parse(JSON.parse(readFileSync(file, 'utf8'))) : {};
+  passwords['host'] ??= make();
+  for (const name of names) {
+    passwords[name] ??= make();
+    writeFileSync(path.join(dir, `${name}.password`), `${passwords[name]}\n`, { mode: 0o600 });
+  }
+  writeFileSync(file, JSON.stringify(passwords, null, 1), { mode: 0o600, flush: true });
+  return new Map(Object.entries(passwords));
+}
+
 export interface TableEdges {
   readonly nats: NatsServer;
+  /** The NATS server's certificate, which the host and every edge pin (`<data>/edges/tls/table-cert.pem`). */
+  readonly certificate: NatsPin;
   readonly bridge: EdgeBridge;
   close(): Promise<void>;
 }
@@ -25,7 +48,10 @@ export interface TableEdges {
  * with `edgePermissions` (its own commands, its own stations' parts), and the host's bridge. The
  * passwords are made on the first start and kept in `<data>/edges/`: `users.json` for the server,
  * and `<edge>.password` for each edge, to be carried to that edge's machine (its configuration's
- * `nats.passwordFile`). A table without edges never comes here and never needs NATS.
+ * `nats.passwordFile`). The server speaks TLS only, with a certificate made on the first start in
+ * `<data>/edges/tls/` (its key owner-only), which the host and every edge pin (the edge's
+ * `nats.certificateFile`): the passwords and the stations' parts never cross the LAN in clear.
+ * A table without edges never comes here and never needs NATS.
  */
 export async function startTableEdges(
   dataDir: string,
@@ -33,30 +59,36 @@ export async function startTableEdges(
   deps: { tableId: string; hub: ViewHub; stations: RemoteStations; log: Logger },
 ): Promise<TableEdges> {
   const dir = path.join(dataDir, 'edges');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, 'users.json');
-  const passwords = existsSync(file) ? Passwords.parse(JSON.parse(readFileSync(file, 'utf8'))) : {};
-  const make = () => randomBytes(24).toString('base64url');
-  const host = (passwords['host'] ??= make());
-  for (const name of edges.names) {
-    passwords[name] ??= make();
-    writeFileSync(path.join(dir, `${name}.password`), `${passwords[name]}\n`, { mode: 0o600 });
-  }
-  writeFileSync(file, JSON.stringify(passwords, null, 1), { mode: 0o600, flush: true });
+  const passwords = edgePasswords(dir, edges.names);
+  const host = passwords.get('host') ?? make();
+  const certificate = await natsCertificate(dir, [edges.host]);
   const nats = await startNatsServer({
     dir: path.join(dir, 'nats'),
     host: edges.host,
+    tls: { certFile: certificate.certFile, keyFile: certificate.keyFile },
     ...(edges.port > 0 ? { port: edges.port } : {}),
-    users: [{ user: 'host', password: host }, ...edges.names.map((e) => ({ user: e, password: passwords[e] ?? make(), ...edgePermissions(deps.tableId, e) }))],
+    users: [
+      { user: 'host', password: host },
+      ...edges.names.map((e) => ({ user: e, password: passwords.get(e) ?? make(), ...edgePermissions(deps.tableId, e) })),
+    ],
   });
   let nc: NatsConnection | null = null;
   try {
-    nc = await connect({ servers: nats.url, user: 'host', pass: host, name: 'table host', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    nc = await connect({
+      servers: nats.url,
+      user: 'host',
+      pass: host,
+      tls: natsTls(certificate),
+      name: 'table host',
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
     const bridge = await EdgeBridge.start({ hub: deps.hub, stations: deps.stations, nc, tableId: deps.tableId, log: deps.log });
     const conn = nc;
     deps.log.info({ nats: nats.url, edges: edges.names }, 'edges: NATS started and the bridge open');
     return {
       nats,
+      certificate: { cert: certificate.cert, fingerprint: certificate.fingerprint },
       bridge,
       close: async () => {
         await bridge.close();

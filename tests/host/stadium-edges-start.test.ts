@@ -2,7 +2,8 @@
 // user and password, made on the first start, owner-only) and the bridge, as `npm start` does
 // through startHost; `etg edge --config FILE` runs an edge from its configuration file with its
 // own certificate, and a station proves itself and plays its view through it. NATS refuses a
-// stranger and an edge's user with a wrong password. A table without edges starts no NATS.
+// stranger and an edge's user with a wrong password, and speaks TLS only (its certificate made on
+// the first start, pinned by the edge's file). A table without edges starts no NATS.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { simulatedTableConfig, TableConfig } from '../../host/config/table-confi
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { HeadlessStation } from '../../host/station-agent/headless-station.js';
 import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
+import { natsTls, readNatsPin } from '../../host/edges/nats-tls.js';
 import { log } from './edges-kit.js';
 
 const bin = path.join(import.meta.dirname, '../../bin/etg.js');
@@ -43,9 +45,15 @@ describe('a table configured with edges, and etg edge', { timeout: 120_000 }, ()
     const edges = running.edges ?? assert.fail('the host started no edges');
     const passwordFile = path.join(dir, 'host', 'edges', 'edge-1.password');
     assert.equal(statSync(passwordFile).mode & 0o077, 0, "the edge's password is owner-only");
-    // NATS refuses a stranger, and edge-1 with a wrong password.
-    await assert.rejects(connect({ servers: edges.nats.url, maxReconnectAttempts: 0, reconnect: false }));
-    await assert.rejects(connect({ servers: edges.nats.url, user: 'edge-1', pass: 'not-its-password-0123456789', reconnect: false }));
+    // NATS refuses a stranger, and edge-1 with a wrong password (over TLS to its pinned certificate);
+    // and edge-1 with its own password in clear (tests/security/nats-tls.test.ts: the rest).
+    const certificateFile = path.join(dir, 'host', 'edges', 'tls', 'table-cert.pem');
+    assert.equal(statSync(path.join(dir, 'host', 'edges', 'tls', 'table-key.pem')).mode & 0o077, 0, "the NATS server's key is owner-only");
+    const tls = natsTls(readNatsPin(certificateFile));
+    await assert.rejects(connect({ servers: edges.nats.url, maxReconnectAttempts: 0, reconnect: false, tls }));
+    await assert.rejects(connect({ servers: edges.nats.url, user: 'edge-1', pass: 'not-its-password-0123456789', reconnect: false, tls }));
+    const own = readFileSync(passwordFile, 'utf8').trim();
+    await assert.rejects(connect({ servers: edges.nats.url, user: 'edge-1', pass: own, reconnect: false, tls: null }));
 
     const configFile = path.join(dir, 'edge-1.json');
     writeFileSync(
@@ -53,7 +61,7 @@ describe('a table configured with edges, and etg edge', { timeout: 120_000 }, ()
       JSON.stringify({
         name: 'edge-1',
         tableId: running.table.state.params.tableId,
-        nats: { url: edges.nats.url, passwordFile },
+        nats: { url: edges.nats.url, passwordFile, certificateFile },
         listen: { host: '127.0.0.1', port: 0 },
         dataDir: 'edge-1-data',
       }),

@@ -20,6 +20,7 @@ import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { startNatsServer, type NatsServer } from '../../host/edges/nats-server.js';
+import { natsCertificate, natsTls, type NatsCertificate } from '../../host/edges/nats-tls.js';
 import { EdgeBridge } from '../../host/edges/edge-bridge.js';
 import { Edge } from '../../host/edges/edge.js';
 import { createEdgeServer } from '../../host/edges/edge-server.js';
@@ -40,12 +41,15 @@ async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void
 describe('a remote station through an edge on NATS', { timeout: 120_000 }, () => {
   let dir: string;
   let nats: NatsServer;
+  let natsCert: NatsCertificate;
   let running: RunningHost;
   const conns: NatsConnection[] = [];
   const closers: (() => unknown)[] = [];
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'edges-'));
-    nats = await startNatsServer();
+    // TLS only, as a table's (its certificate pinned by the host's and the edges' connections).
+    natsCert = await natsCertificate(path.join(dir, 'nats-tls'), ['127.0.0.1']);
+    nats = await startNatsServer({ tls: { certFile: natsCert.certFile, keyFile: natsCert.keyFile } });
     const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: 2 });
     running = await startHost({
       dataDir: path.join(dir, 'host'),
@@ -68,7 +72,7 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
   it('plays rounds through one edge; a forged command from an edge that does not hold the station is refused', async () => {
     const tableId = running.table.state.params.tableId;
     const natsConn = async (edge?: string) => {
-      const c = await connect({ servers: nats.url, ...(edge ? { inboxPrefix: edgeInbox(edge) } : {}) });
+      const c = await connect({ servers: nats.url, tls: natsTls(natsCert), ...(edge ? { inboxPrefix: edgeInbox(edge) } : {}) });
       conns.push(c);
       return c;
     };
