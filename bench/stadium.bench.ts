@@ -8,7 +8,9 @@
 // (same processes, same throttling), as many broadcasts as card reads, with each figure's ratio.
 // Nothing asserts a timing. The load average is printed beside the figures: the machine is shared.
 // STADIUM_EDGES=0,2 runs each size on the host's own listener and again through two edge
-// processes on NATS (issue 55), each beside the bare broadcast of its own run.
+// processes on NATS (issue 55), each beside the bare broadcast of its own run. NATS speaks TLS
+// (the host's and the edges' connections pinning its certificate), as a table's does;
+// STADIUM_NATS=tls,clear runs each edge size again with NATS in clear, to show what TLS costs.
 //
 // Where the machine has four cores or more (and `taskset`), the host and the bare broadcast run on
 // the first half of them and the client processes on the other half; on fewer, everything shares
@@ -40,6 +42,11 @@ if (!Number.isInteger(CLIENT_PROCESSES) || CLIENT_PROCESSES < 1)
 // STADIUM_EDGES=0,2 (comma-separated): each size with the stations on the host's own listener (0)
 // and through that many edge processes on NATS (issue 55); default 0 alone.
 const EDGES = process.env.STADIUM_EDGES ? process.env.STADIUM_EDGES.split(',').map(Number) : [0];
+// STADIUM_NATS=tls,clear: NATS over TLS (a table's), in clear (before issue 55's TLS), or both, for each edge size.
+const NATS_MODES = (process.env.STADIUM_NATS ?? 'tls').split(',').map((m) => {
+  if (m !== 'tls' && m !== 'clear') throw new Error(`STADIUM_NATS takes tls and clear, not "${m}"`);
+  return m;
+});
 const TIMINGS = { bettingMs: 3000, decisionMs: 1000, resultsMs: 1000 };
 const DEAL_MS = 150;
 // Notes of 1,000 MOP per station: five are enough credit for a hundred coups of the clients' bets, one
@@ -173,11 +180,11 @@ interface Row {
 }
 const rows: Row[] = [];
 
-async function run(stations: number, throttledShare: number, edgeCount: number): Promise<void> {
+async function run(stations: number, throttledShare: number, edgeCount: number, natsTls = true): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-bench-'));
   const host = child<ToHost, FromHost>(
     'host-child.ts',
-    { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5, timings: TIMINGS, dealMs: DEAL_MS, edges: edgeCount }) },
+    { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5, timings: TIMINGS, dealMs: DEAL_MS, edges: edgeCount, natsTls }) },
     { cpus: HOST_CPUS, profile: profileDir, flags: hostFlags },
   );
   let bare: ReturnType<typeof child<ToBare, FromBare>> | null = null;
@@ -280,7 +287,7 @@ async function run(stations: number, throttledShare: number, edgeCount: number):
     const built = hostSide('built');
     const sentOut = hostSide('sent');
 
-    const label = `${stations} stations${edgeCount ? ` through ${edgeCount} edges` : ''}${throttled.length ? `, ${throttled.length} of them at 64 kbit/s` : ''}`;
+    const label = `${stations} stations${edgeCount ? ` through ${edgeCount} edges (NATS ${natsTls ? 'over TLS' : 'in clear'})` : ''}${throttled.length ? `, ${throttled.length} of them at 64 kbit/s` : ''}`;
     const perRound = (x: number) => x / measured.rounds;
     const cardsPerCoup = events.length / measured.rounds;
     console.log(
@@ -417,7 +424,11 @@ console.log(
     (canPin ? `host on cores ${HOST_CPUS}, clients on cores ${CLIENT_CPUS}` : `clients at niceness ${CLIENT_NICE} on the host's cores`) +
     `; load average ${load()}`,
 );
-for (const n of SIZES) for (const share of sharesFor(n)) for (const e of EDGES) await run(n, share, e);
+for (const n of SIZES)
+  for (const share of sharesFor(n))
+    for (const e of EDGES)
+      if (e === 0) await run(n, share, 0);
+      else for (const mode of NATS_MODES) await run(n, share, e, mode === 'tls');
 
 const f = (x: number, d = 1) => x.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
 const r = ([a, b]: [number, number], unit: string) => `${f(a)} ${unit} (${f(b)}), ${f(a / b, 2)}×`;

@@ -5,6 +5,7 @@ import { connect } from 'nats';
 import pino from 'pino';
 import { Edge } from '../../host/edges/edge.js';
 import { createEdgeServer } from '../../host/edges/edge-server.js';
+import { natsTls, type NatsPin } from '../../host/edges/nats-tls.js';
 import { edgeInbox } from '../../host/edges/subjects.js';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
 
@@ -12,10 +13,23 @@ export type FromEdge =
   { type: 'ready'; origin: string; certificate: string; fingerprint: string } | { type: 'report'; bytes: number; messages: number; cpuMs: number; rss: number };
 export type ToEdge = { type: 'mark' } | { type: 'report' } | { type: 'stop' };
 
-const arg = JSON.parse(process.env.STADIUM_EDGE ?? '{}') as { name: string; nats: string; tableId: string; dir: string };
+const arg = JSON.parse(process.env.STADIUM_EDGE ?? '{}') as {
+  name: string;
+  nats: string;
+  /** The NATS server's certificate, pinned; null: NATS in clear (the bench's comparison). */
+  pin: NatsPin | null;
+  tableId: string;
+  dir: string;
+};
 const send = (m: FromEdge) => process.send?.(m);
 const log = pino({ level: 'silent' });
-const nc = await connect({ servers: arg.nats, maxReconnectAttempts: -1, reconnectTimeWait: 100, inboxPrefix: edgeInbox(arg.name) });
+const nc = await connect({
+  servers: arg.nats,
+  maxReconnectAttempts: -1,
+  reconnectTimeWait: 100,
+  inboxPrefix: edgeInbox(arg.name),
+  ...(arg.pin ? { tls: natsTls(arg.pin) } : {}),
+});
 const edge = await Edge.start({ name: arg.name, tableId: arg.tableId, nc, log });
 const certificate = await tableCertificate(path.join(arg.dir, arg.name), arg.name, ['127.0.0.1']);
 const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0 });

@@ -12,6 +12,7 @@ import { startHost } from '../../host/start-host.js';
 import { REMOTE_STATION_BASE, stationView } from '../../protocol/index.js';
 import { EdgeBridge } from '../../host/edges/edge-bridge.js';
 import { startNatsServer } from '../../host/edges/nats-server.js';
+import { natsCertificate, natsTls } from '../../host/edges/nats-tls.js';
 import type { FromHost, ToHost } from './messages.js';
 import type { FromEdge, ToEdge } from './edge-child.js';
 
@@ -24,6 +25,8 @@ const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as {
   dealMs: number;
   /** Edges (issue 55): this many edge processes on a NATS server of the bench's own; 0, the stations on the host's own listener. */
   edges?: number;
+  /** NATS over TLS (its certificate pinned by the host and the edges), as a table's; false: in clear, to compare. */
+  natsTls?: boolean;
 };
 
 // Every station connects from 127.0.0.1 here; on the floor each is a machine of its own, under the per-address cap.
@@ -44,12 +47,16 @@ const file = path.join(arg.dir, 'enrolments.json');
 writeFileSync(file, JSON.stringify(enrolments));
 
 // Edges: NATS (Debian's nats-server, JetStream), the host's bridge, and the edge processes.
-const nats = arg.edges ? await startNatsServer({ dir: path.join(arg.dir, 'nats') }) : null;
+const natsCert = arg.edges && arg.natsTls !== false ? await natsCertificate(path.join(arg.dir, 'nats-tls'), ['127.0.0.1']) : null;
+const nats = arg.edges
+  ? await startNatsServer({ dir: path.join(arg.dir, 'nats'), ...(natsCert ? { tls: { certFile: natsCert.certFile, keyFile: natsCert.keyFile } } : {}) })
+  : null;
+const pin = natsCert ? { cert: natsCert.cert, fingerprint: natsCert.fingerprint } : null;
 const bridge = nats
   ? await EdgeBridge.start({
       hub: running.hub,
       stations: running.stadium.stations,
-      nc: await (await import('nats')).connect({ servers: nats.url, maxReconnectAttempts: -1 }),
+      nc: await (await import('nats')).connect({ servers: nats.url, maxReconnectAttempts: -1, ...(pin ? { tls: natsTls(pin) } : {}) }),
       tableId: config.tableId,
       log: pino({ level: 'silent' }),
     })
@@ -57,7 +64,7 @@ const bridge = nats
 const edges = Array.from({ length: nats ? (arg.edges ?? 0) : 0 }, (_, i) => {
   const proc = fork(path.join(import.meta.dirname, 'edge-child.ts'), [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, STADIUM_EDGE: JSON.stringify({ name: `edge-${i + 1}`, nats: nats?.url, tableId: config.tableId, dir: arg.dir }) },
+    env: { ...process.env, STADIUM_EDGE: JSON.stringify({ name: `edge-${i + 1}`, nats: nats?.url, pin, tableId: config.tableId, dir: arg.dir }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const next = <T extends FromEdge['type']>(type: T) =>
