@@ -23,6 +23,23 @@ export interface TicketLies {
   stackWhenReturned?: boolean;
 }
 
+/**
+ * What goes wrong in a bill acceptor, and the technician's hand that puts it right: each is a status
+ * the driver must report as a tilt (docs/protocols/id003.md and ssp.md, "Simulator"). Both simulators
+ * give theirs as `faults`; the notes a test inserts and the money it reads back stay on the simulator.
+ */
+export interface BillAcceptorFaults {
+  jam(where?: 'acceptor' | 'stacker'): void;
+  stackerFull(): void;
+  removeStacker(): void;
+  replaceStacker(): void;
+  /** A fishing attempt: a note still short of escrow's end is pulled back out (no credit). */
+  cheat(): void;
+  fail(code?: number): void;
+  /** The technician clears a jam (the stuck note goes to `jammed`) / empties the stacker / resets the error. */
+  clear(): void;
+}
+
 export interface BillAcceptorSimControls {
   readonly protocol: 'id003' | 'ssp';
   /** Insert a note of this face value; `reject` makes the validator refuse it (ID-003 reject code). */
@@ -34,14 +51,7 @@ export interface BillAcceptorSimControls {
    * STACK (`'stacking'`), `stackWhenReturned` stacks it when told RETURN.
    */
   insertTicket?(barcode: string, options?: TicketLies): void;
-  jam(where?: 'acceptor' | 'stacker'): void;
-  stackerFull(): void;
-  removeStacker(): void;
-  replaceStacker(): void;
-  cheat(): void;
-  fail(code?: number): void;
-  /** Technician clears a jam / empties the stacker / resets the error. */
-  clearFault(): void;
+  readonly faults: BillAcceptorFaults;
   /** Cut the power now, or right after the device reports `at`; restore after restoreAfterMs if given. */
   powerCut(options?: { at?: BillStep; restoreAfterMs?: number }): void;
   powerOn(): void;

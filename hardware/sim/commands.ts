@@ -52,25 +52,25 @@ export function runBillCommand(sim: BillAcceptorSimControls, line: string, ctx: 
       return `ok inserted ${v}`;
     }
     case 'jam':
-      sim.jam(args[0] === 'stacker' ? 'stacker' : 'acceptor');
+      sim.faults.jam(args[0] === 'stacker' ? 'stacker' : 'acceptor');
       return 'ok jam';
     case 'full':
-      sim.stackerFull();
+      sim.faults.stackerFull();
       return 'ok stacker full';
     case 'remove':
-      sim.removeStacker();
+      sim.faults.removeStacker();
       return 'ok stacker removed';
     case 'replace':
-      sim.replaceStacker();
+      sim.faults.replaceStacker();
       return 'ok stacker replaced';
     case 'cheat':
-      sim.cheat();
+      sim.faults.cheat();
       return 'ok cheat';
     case 'fail':
-      sim.fail(num(args[0]));
+      sim.faults.fail(num(args[0]));
       return 'ok failure';
     case 'clear':
-      sim.clearFault();
+      sim.faults.clear();
       return 'ok cleared';
     case 'power-cut': {
       const at = STEPS.find((s) => s === args[0]);

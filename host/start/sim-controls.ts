@@ -62,8 +62,8 @@ export function simControls(
     billFault: (station: number, fault: 'jam' | 'clear') => {
       const sim = billAcceptors.simulator(station);
       if (!sim) return `station ${station} has no simulated bill acceptor`;
-      if (fault === 'jam') sim.jam();
-      else sim.clearFault();
+      if (fault === 'jam') sim.faults.jam();
+      else sim.faults.clear();
       return null;
     },
     printerFault: (station: number, fault: PrinterSimFault) => {

@@ -126,11 +126,11 @@ describe("a technician's disable of a bill acceptor", () => {
         assert.deepEqual(screen.row('BA-2')?.inhibitedBy, ['service-disable']);
 
         // A jam at the same station, then fixed and cleared by the technician: the fault's reason goes, the disable stays.
-        sim.jam('acceptor');
+        sim.faults.jam('acceptor');
         await until(() => first.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 2), 'the jam fault');
         assert.deepEqual(first.billAcceptors.inhibitedBy(2).sort(), ['service-disable', 'tilt:bill-jam']);
         await until(() => (screen.row('BA-2')?.inhibitedBy ?? []).includes('tilt:bill-jam'), 'the page names the fault');
-        sim.clearFault();
+        sim.faults.clear();
         await until(() => first.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true, 'the jam fixed at the device');
         assert.equal(await screen.clearTilt('bill-jam', 2), 'service.done.clearTilt');
         assert.deepEqual(first.floor.tilts.list(), []);
@@ -153,11 +153,11 @@ describe("a technician's disable of a bill acceptor", () => {
 
         // While a fault holds, the technician's enable says the fault still stops it.
         assert.equal(await screen.setEnabled('BA-2', false), 'service.done.disabled');
-        sim.jam('acceptor');
+        sim.faults.jam('acceptor');
         await until(() => first.billAcceptors.inhibitedBy(2).includes('tilt:bill-jam'), 'the jam again');
         assert.equal(await screen.setEnabled('BA-2', true), 'service.done.enabledInhibited');
         assert.deepEqual(first.billAcceptors.inhibitedBy(2), ['tilt:bill-jam']);
-        sim.clearFault();
+        sim.faults.clear();
         await until(() => first.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true, 'the jam fixed again');
         assert.equal(await screen.clearTilt('bill-jam', 2), 'service.done.clearTilt');
         assert.deepEqual(first.billAcceptors.inhibitedBy(2), []);

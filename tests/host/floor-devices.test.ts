@@ -43,18 +43,18 @@ describe('faults from the simulated devices', () => {
   it('raises a jam at its station, lets an attendant clear it once the acceptor reports it fixed', async () => {
     const sim = running.billAcceptors.simulator(2);
     assert.ok(sim);
-    sim.jam('acceptor');
+    sim.faults.jam('acceptor');
     await until(running, () => kinds(running).includes('bill-jam@2'));
     const view = running.hub.state('station/2');
     assert.ok(view.kind === 'station' && view.tilts?.some((t) => t.kind === 'bill-jam'));
-    sim.clearFault();
+    sim.faults.clear();
     await until(running, () => running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true);
     assert.deepEqual(running.floor.tilts.clear('bill-jam', 2, { user: 'att-1', role: 'attendant' }), { ok: true });
     assert.ok(!kinds(running).includes('bill-jam@2'));
   });
 
   it('raises a removed stacker, and an open shoe lid that clears itself when closed', async () => {
-    running.billAcceptors.simulator(3)?.removeStacker();
+    running.billAcceptors.simulator(3)?.faults.removeStacker();
     await until(running, () => kinds(running).includes('stacker-removed@3'));
     const shoe = running.shoe.simulator();
     assert.ok(shoe);

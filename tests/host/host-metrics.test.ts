@@ -75,7 +75,7 @@ describe('host /metrics', () => {
   it('counts a fault raised, and shows it active by kind', async () => {
     const sim = running.billAcceptors.simulator(1);
     assert.ok(sim);
-    sim.jam();
+    sim.faults.jam();
     const deadline = Date.now() + 30_000;
     let text = '';
     while (Date.now() < deadline) {

@@ -327,11 +327,11 @@ describe('service mode on a live host', () => {
     // jam at station 3, fixed at the device, cleared from service mode.
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
     const jammed = running.billAcceptors.simulator(3);
-    jammed?.jam('acceptor');
+    jammed?.faults.jam('acceptor');
     for (let i = 0; i < 400 && !running.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 3); i++)
       await new Promise((r) => setTimeout(r, 25));
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
-    jammed?.clearFault();
+    jammed?.faults.clear();
     for (let i = 0; i < 400 && running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable !== true; i++)
       await new Promise((r) => setTimeout(r, 25));
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.done\.clearTilt$/);

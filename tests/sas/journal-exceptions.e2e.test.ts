@@ -234,7 +234,7 @@ describe('SAS exceptions from the journal, through the host start', () => {
     await connect();
     // The machine reopens its port after its backoff: the first polls may go unanswered (drain's first poll waits).
     assert.deepEqual(await drain(), [A1.slotDoorOpened, A1.slotDoorClosed]);
-    r().billAcceptors.simulator(STATION)?.jam();
+    r().billAcceptors.simulator(STATION)?.faults.jam();
     await until(
       () =>
         r()

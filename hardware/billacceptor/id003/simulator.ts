@@ -7,7 +7,7 @@ import { PowerSwitch } from '../../sim/power-switch.js';
 import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8E1_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
-import type { BillAcceptorSimControls, BillStep, NoteInPath, TicketLies, WireFault } from '../sim-controls.js';
+import type { BillAcceptorFaults, BillAcceptorSimControls, BillStep, NoteInPath, TicketLies, WireFault } from '../sim-controls.js';
 import { BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, STATUS, TICKET_ESCROW_CODE } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
 import { keepRecent } from '../../sim/recent.js';
@@ -180,40 +180,35 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
     return [TICKET_ESCROW_CODE, ...new TextEncoder().encode(swap ? l.swapTo : n.barcode)];
   }
 
-  jam(where: 'acceptor' | 'stacker' = 'acceptor'): void {
-    this.fault = { code: where === 'stacker' ? STATUS.JAM_IN_STACKER : STATUS.JAM_IN_ACCEPTOR };
-  }
-  stackerFull(): void {
-    this.fault = { code: STATUS.STACKER_FULL };
-  }
-  removeStacker(): void {
-    this.fault = { code: STATUS.STACKER_OPEN };
-  }
-  replaceStacker(): void {
-    if (this.fault?.code === STATUS.STACKER_OPEN) this.fault = null;
-  }
-  cheat(): void {
-    this.fault = { code: STATUS.CHEATED };
-    // The fishing attempt pulls the note back out: no credit, the customer has it.
-    if (this.note && this.inAcceptor()) {
-      this.toBack(this.note);
-      this.note = null;
-      this.st = 'enabled';
-    }
-  }
-  fail(code = 0xa2): void {
-    this.fault = { code: STATUS.FAILURE, data: code };
-  }
-  clearFault(): void {
-    if (!this.fault) return;
-    const jam = this.fault.code === STATUS.JAM_IN_ACCEPTOR || this.fault.code === STATUS.JAM_IN_STACKER;
-    if (jam && this.note) {
-      this.toStuck(this.note);
-      this.note = null;
-      this.st = this.inhibited ? 'disabled' : 'enabled';
-    }
-    this.fault = null;
-  }
+  /** The faults, as the ID-003 status each one reports (one at a time: a new one replaces the last). */
+  readonly faults: BillAcceptorFaults = {
+    jam: (where = 'acceptor') => void (this.fault = { code: where === 'stacker' ? STATUS.JAM_IN_STACKER : STATUS.JAM_IN_ACCEPTOR }),
+    stackerFull: () => void (this.fault = { code: STATUS.STACKER_FULL }),
+    removeStacker: () => void (this.fault = { code: STATUS.STACKER_OPEN }),
+    replaceStacker: () => {
+      if (this.fault?.code === STATUS.STACKER_OPEN) this.fault = null;
+    },
+    cheat: () => {
+      this.fault = { code: STATUS.CHEATED };
+      // The fishing attempt pulls the note back out: no credit, the customer has it.
+      if (this.note && this.inAcceptor()) {
+        this.toBack(this.note);
+        this.note = null;
+        this.st = 'enabled';
+      }
+    },
+    fail: (code = 0xa2) => void (this.fault = { code: STATUS.FAILURE, data: code }),
+    clear: () => {
+      if (!this.fault) return;
+      const jam = this.fault.code === STATUS.JAM_IN_ACCEPTOR || this.fault.code === STATUS.JAM_IN_STACKER;
+      if (jam && this.note) {
+        this.toStuck(this.note);
+        this.note = null;
+        this.st = this.inhibited ? 'disabled' : 'enabled';
+      }
+      this.fault = null;
+    },
+  };
 
   powerCut(options: { at?: BillStep; restoreAfterMs?: number } = {}): void {
     this.power.cut(options);

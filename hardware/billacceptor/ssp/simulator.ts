@@ -7,7 +7,7 @@ import { PowerSwitch } from '../../sim/power-switch.js';
 import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8N2_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
-import type { BillAcceptorSimControls, BillStep, NoteInPath, WireFault } from '../sim-controls.js';
+import type { BillAcceptorFaults, BillAcceptorSimControls, BillStep, NoteInPath, WireFault } from '../sim-controls.js';
 import { CMD, EVENT, RESP, SEQ_BIT } from './constants.js';
 import {
   CMD_REQUEST_KEY_EXCHANGE,
@@ -146,41 +146,36 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     const i = this.channels.indexOf(denomination);
     this.queue.push({ channel: i + 1, denomination, reject: i < 0 || options.reject !== undefined });
   }
-  jam(): void {
-    this.fault = 'jam';
-  }
-  stackerFull(): void {
-    this.fault = 'full';
-  }
-  removeStacker(): void {
-    this.fault = 'removed';
-  }
-  replaceStacker(): void {
-    if (this.fault === 'removed') {
+  /** The faults, as the SSP poll events they raise (a jam is SSP's one "unsafe jam", where is not told). */
+  readonly faults: BillAcceptorFaults = {
+    jam: () => void (this.fault = 'jam'),
+    stackerFull: () => void (this.fault = 'full'),
+    removeStacker: () => void (this.fault = 'removed'),
+    replaceStacker: () => {
+      if (this.fault !== 'removed') return;
       this.fault = null;
       this.events.push(EVENT.CASHBOX_REPLACED);
-    }
-  }
-  cheat(): void {
-    this.fraud = true;
-    if (this.note && (this.phase === 'reading' || this.phase === 'escrow')) {
-      this.back.push(this.note.denomination);
-      this.note = null;
-      this.phase = 'idle';
-    }
-  }
-  fail(): void {
-    this.fault = 'failed';
-  }
-  clearFault(): void {
-    if (this.fault === 'jam' && this.note) {
-      this.stuck.push(this.note.denomination);
-      this.note = null;
-      this.phase = 'idle';
-    }
-    if (this.fault !== 'removed') this.fault = null;
-    this.fraud = false;
-  }
+    },
+    cheat: () => {
+      this.fraud = true;
+      if (this.note && (this.phase === 'reading' || this.phase === 'escrow')) {
+        this.back.push(this.note.denomination);
+        this.note = null;
+        this.phase = 'idle';
+      }
+    },
+    fail: () => void (this.fault = 'failed'),
+    clear: () => {
+      if (this.fault === 'jam' && this.note) {
+        this.stuck.push(this.note.denomination);
+        this.note = null;
+        this.phase = 'idle';
+      }
+      // A missing cashbox is cleared by putting it back, not by a reset.
+      if (this.fault !== 'removed') this.fault = null;
+      this.fraud = false;
+    },
+  };
 
   powerCut(options: { at?: BillStep; restoreAfterMs?: number } = {}): void {
     this.power.cut(options);
