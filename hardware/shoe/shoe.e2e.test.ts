@@ -70,8 +70,8 @@ describe('framed shoe end to end', () => {
     await r.rec.untilCount('connected');
     r.sim.loadShoe({ seed: 11 });
     r.sim.drawCard();
-    r.sim.repeatLastFrame();
-    r.sim.repeatLastFrame();
+    r.sim.faults.repeatLastFrame();
+    r.sim.faults.repeatLastFrame();
     r.sim.wireFault('garble');
     r.sim.drawCard();
     r.sim.wireFault('truncate');
@@ -90,16 +90,16 @@ describe('framed shoe end to end', () => {
     const r = rig('framed');
     await r.rec.untilCount('connected');
     r.sim.loadShoe({ decks: 1, seed: 5, cutCardAt: 50 });
-    r.sim.drawUnreadable(1);
+    r.sim.faults.drawUnreadable(1);
     r.sim.drawCard();
-    r.sim.drawDuplicate();
-    r.sim.drawWrongDeck('KH');
+    r.sim.faults.drawDuplicate();
+    r.sim.faults.drawWrongDeck('KH');
     assert.equal(await r.dev.setBurnMode(true), true);
     r.sim.drawCard();
     r.sim.pressBurn(false);
-    r.sim.openLid();
-    r.sim.alarm(7, 'sensor fault');
-    r.sim.closeLid();
+    r.sim.faults.openLid();
+    r.sim.faults.alarm(7, 'sensor fault');
+    r.sim.faults.closeLid();
     while (r.sim.drawCard()) {
       /* deal out the deck */
     }
@@ -186,7 +186,7 @@ describe('framed shoe end to end', () => {
     sim.drawCard();
     await ra.untilCount('card');
     await a.close();
-    sim.repeatLastFrame(); // nobody listening; and the next host sees the device's state fresh
+    sim.faults.repeatLastFrame(); // nobody listening; and the next host sees the device's state fresh
     sim.drawCard();
     const b = new FramedShoe(opener, { ...FAST, lastSequence: last });
     const rb = new EventRecorder<ShoeEvent>();
@@ -209,9 +209,9 @@ describe('ASCII shoe end to end', () => {
     r.sim.pressBurn(true);
     r.sim.drawCard();
     r.sim.pressBurn(false);
-    r.sim.drawUnreadable();
-    r.sim.alarm(3, 'Card Not Read');
-    r.sim.openLid();
+    r.sim.faults.drawUnreadable();
+    r.sim.faults.alarm(3, 'Card Not Read');
+    r.sim.faults.openLid();
     await r.rec.untilCount('lid');
     assert.deepEqual(cards(r), shuffledShoe(8, 21).slice(0, 2));
     assert.deepEqual(
@@ -325,7 +325,7 @@ describe('framed shoe sequence edge cases', () => {
             r.sim.loadShoe({ seed });
             let drawn = 0;
             for (const f of faults) {
-              if (f === 'repeat') r.sim.repeatLastFrame();
+              if (f === 'repeat') r.sim.faults.repeatLastFrame();
               else if (f === 'unplug') {
                 r.sim.unplug();
                 r.sim.replug();

@@ -10,7 +10,7 @@ import { LINE_8N1_9600, type LineSettings } from '../transport/byte-port.js';
 import type { WireFault } from '../billacceptor/sim-controls.js';
 import { RANKS, SUITS, cardToWire, type CardCode } from './card-code.js';
 import { MSG, RESULT, ShoeFrameParser, encodeShoeFrame, nextSeq, rdU16, seqDiff, text, u16, u32, type ShoeFrame } from './framed.js';
-import type { ShoeSimControls } from './types.js';
+import type { ShoeFaults, ShoeSimControls } from './types.js';
 import { keepRecent } from '../sim/recent.js';
 
 export interface ShoeSimOptions {
@@ -78,6 +78,35 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Host frames received (tests): the newest, bounded (sim/recent.ts). */
   readonly received: ShoeFrame[] = [];
+  /** Misreads, the lid, alarms, a frame twice: each as the event the shoe sends for it. */
+  readonly faults: ShoeFaults = {
+    drawUnreadable: (reason = 1) => {
+      if (this.isLocked || !this.power.isOn) return;
+      this.pos++;
+      this.event(MSG.CARD_UNREADABLE, [...u16(this.pos), reason, this.burn ? 1 : 0], '[Game]<Game>');
+    },
+    drawDuplicate: () => {
+      const prev = this.order[this.pos - 1];
+      if (prev) this.emitCardAgain(prev);
+    },
+    drawWrongDeck: (card = 'AS') => {
+      if (this.isLocked || !this.power.isOn) return;
+      this.pos++;
+      this.emitCard(card, 90, true);
+    },
+    openLid: () => {
+      this.lid = true;
+      this.event(MSG.LID, [1], '[Shoe]<Lid:Open>');
+    },
+    closeLid: () => {
+      this.lid = false;
+      this.event(MSG.LID, [0], '[Shoe]<Lid:Closed>');
+    },
+    alarm: (code, message) => this.event(MSG.ALARM, [code, 2, ...text(message)], `[GameAlarm]<Alarm:E${code} ${message}>`),
+    repeatLastFrame: () => {
+      if (this.lastFrame) this.send(this.lastFrame);
+    },
+  };
 
   constructor(options: ShoeSimOptions) {
     super();
@@ -154,50 +183,15 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
     this.event(MSG.CARD_DRAWN, [...u16(this.pos), w.rank, w.suit, quality, flags, ...text(raw)], line);
   }
 
-  drawUnreadable(reason = 1): void {
-    if (this.isLocked || !this.power.isOn) return;
-    this.pos++;
-    this.event(MSG.CARD_UNREADABLE, [...u16(this.pos), reason, this.burn ? 1 : 0], '[Game]<Game>');
-  }
-
-  drawDuplicate(): void {
-    const prev = this.order[this.pos - 1];
-    if (prev) this.emitCardAgain(prev);
-  }
-
   private emitCardAgain(card: CardCode): void {
     if (this.isLocked || !this.power.isOn) return;
     this.pos++;
     this.emitCard(card, 95, false);
   }
 
-  drawWrongDeck(card: CardCode = 'AS'): void {
-    if (this.isLocked || !this.power.isOn) return;
-    this.pos++;
-    this.emitCard(card, 90, true);
-  }
-
   pressBurn(on: boolean): void {
     this.burn = on;
     this.event(MSG.MODE, [on ? 1 : 0], `[Shoe]<Burn:${on ? 'On' : 'Off'}>`);
-  }
-
-  openLid(): void {
-    this.lid = true;
-    this.event(MSG.LID, [1], '[Shoe]<Lid:Open>');
-  }
-
-  closeLid(): void {
-    this.lid = false;
-    this.event(MSG.LID, [0], '[Shoe]<Lid:Closed>');
-  }
-
-  alarm(code: number, message: string): void {
-    this.event(MSG.ALARM, [code, 2, ...text(message)], `[GameAlarm]<Alarm:E${code} ${message}>`);
-  }
-
-  repeatLastFrame(): void {
-    if (this.lastFrame) this.send(this.lastFrame);
   }
 
   wireFault(kind: WireFault, count = 1): void {

@@ -69,24 +69,33 @@ export interface ShoeDevice {
   close(): Promise<void>;
 }
 
+/**
+ * What goes wrong at a shoe, apart from its power and its wire: a card the reader misreads, the lid,
+ * an alarm, a frame sent twice. Each must come out of the driver as an event the table acts on
+ * (docs/protocols/shoe.md, "Simulator"); the cards a dealer draws stay on ShoeSimControls.
+ */
+export interface ShoeFaults {
+  drawUnreadable(reason?: number): void;
+  /** The same card value again as a new draw (e.g. a second deck's copy beyond inventory). */
+  drawDuplicate(): void;
+  /** A card from another deck set. */
+  drawWrongDeck(card?: CardCode): void;
+  openLid(): void;
+  closeLid(): void;
+  alarm(code: number, text: string): void;
+  /** Resend the last event frame as-is (same sequence number): must be deduplicated. */
+  repeatLastFrame(): void;
+}
+
 export interface ShoeSimControls {
   readonly protocol: 'framed' | 'ascii';
   /** A new shuffled shoe (seeded order) is loaded and the lid closed. */
   loadShoe(options?: { decks?: number; seed?: number; cutCardAt?: number }): void;
   /** The dealer pulls the next card (or a forced one). Null if the shoe is locked (unless `pastLock`: a hand beat the gate) or empty. */
   drawCard(options?: { card?: CardCode; quality?: number; pastLock?: boolean }): CardCode | null;
-  drawUnreadable(reason?: number): void;
-  /** The same card value again as a new draw (e.g. a second deck's copy beyond inventory). */
-  drawDuplicate(): void;
-  /** A card from another deck set. */
-  drawWrongDeck(card?: CardCode): void;
   /** Dealer's burn button. */
   pressBurn(on: boolean): void;
-  openLid(): void;
-  closeLid(): void;
-  alarm(code: number, text: string): void;
-  /** Resend the last event frame as-is (same sequence number): must be deduplicated. */
-  repeatLastFrame(): void;
+  readonly faults: ShoeFaults;
   wireFault(kind: WireFault, count?: number): void;
   powerCut(restoreAfterMs?: number): void;
   powerOn(): void;

@@ -118,28 +118,28 @@ export function runShoeCommand(sim: ShoeSimControls, line: string, ctx: CommandC
       return c ? `ok drew ${c}` : 'error: nothing drawn (shoe locked, empty or not loaded)';
     }
     case 'unreadable':
-      sim.drawUnreadable(num(args[0]) ?? 1);
+      sim.faults.drawUnreadable(num(args[0]) ?? 1);
       return 'ok unreadable';
     case 'duplicate':
-      sim.drawDuplicate();
+      sim.faults.drawDuplicate();
       return 'ok duplicate';
     case 'wrong-deck': {
       const c = args[0]?.toUpperCase();
-      sim.drawWrongDeck(c && isCardCode(c) ? c : undefined);
+      sim.faults.drawWrongDeck(c && isCardCode(c) ? c : undefined);
       return 'ok wrong-deck card';
     }
     case 'burn':
       sim.pressBurn(args[0] !== 'off');
       return `ok burn ${args[0] !== 'off' ? 'on' : 'off'}`;
     case 'lid':
-      if (args[0] === 'open') sim.openLid();
-      else sim.closeLid();
+      if (args[0] === 'open') sim.faults.openLid();
+      else sim.faults.closeLid();
       return `ok lid ${args[0] === 'open' ? 'open' : 'closed'}`;
     case 'alarm':
-      sim.alarm(num(args[0]) ?? 1, args.slice(1).join(' ') || 'alarm');
+      sim.faults.alarm(num(args[0]) ?? 1, args.slice(1).join(' ') || 'alarm');
       return 'ok alarm';
     case 'repeat':
-      sim.repeatLastFrame();
+      sim.faults.repeatLastFrame();
       return 'ok repeated';
     case 'wire': {
       const k = WIRE.find((w) => w === args[0]);

@@ -148,7 +148,7 @@ export class SimDealer {
     } else if (this.unreadable) {
       this.unreadable = false;
       this.drawn = cards + 1;
-      sim.drawUnreadable();
+      sim.faults.drawUnreadable();
     } else {
       this.drawn = cards + 1;
       if (this.draw(sim) === null) {

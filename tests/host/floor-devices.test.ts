@@ -58,11 +58,11 @@ describe('faults from the simulated devices', () => {
     await until(running, () => kinds(running).includes('stacker-removed@3'));
     const shoe = running.shoe.simulator();
     assert.ok(shoe);
-    shoe.openLid();
+    shoe.faults.openLid();
     await until(running, () => kinds(running).includes('shoe-lid-open'));
     const table = running.hub.state('table');
     assert.ok(table.kind === 'table' && table.tilts?.some((t) => t.kind === 'shoe-lid-open' && t.disables === 'new-bets'));
-    shoe.closeLid();
+    shoe.faults.closeLid();
     await until(running, () => !kinds(running).includes('shoe-lid-open'));
   });
 });

@@ -49,7 +49,7 @@ if (scenario === 'extra-card') {
   sim.drawCard();
 } else if (scenario === 'unreadable') {
   await until(() => running.table.reads.cue()?.kind === 'card', 'a burn asked for');
-  sim.drawUnreadable();
+  sim.faults.drawUnreadable();
 } else {
   // Two stations bet; seat 1's card is read, seat 2's cannot be.
   let note = 0;
@@ -63,7 +63,7 @@ if (scenario === 'extra-card') {
   if (!running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok || !running.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok)
     throw new Error('bets refused');
   await draw(() => sim.drawCard({ card: '9S' }));
-  await draw(() => sim.drawUnreadable());
+  await draw(() => sim.faults.drawUnreadable());
   if (scenario === 'in-round-reads') {
     // The dealer goes on: the croupier's card leaves the shoe during the hold.
     sim.drawCard({ card: '5C' });

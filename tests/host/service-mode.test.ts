@@ -391,7 +391,7 @@ describe('service mode on a live host', () => {
       await new Promise((r) => setTimeout(r, 25));
     }
     const held = running.table.reads.view().roundId;
-    sim.drawUnreadable();
+    sim.faults.drawUnreadable();
     for (let i = 0; i < 400 && running.table.reads.view().hold !== 'unreadable'; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal(running.table.reads.view().hold, 'unreadable');
     // The Holds page names the hold's shoe sequence, for the record of the resolution.
