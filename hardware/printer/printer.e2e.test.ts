@@ -41,7 +41,7 @@ describe('TCL printer end to end over the fake FTDI bridge', () => {
       [['000000000000000001', true, true, 'A']],
     );
     assert.ok(r.sim.paper[0]?.fields.includes('澳門元壹佰圓正'), 'the Chinese words reach the printer as UTF-8');
-    assert.equal(r.sim.usb.line?.parity, 'none');
+    assert.equal(r.sim.usb.bridge.line?.parity, 'none');
     await r.p.close();
   });
 

@@ -1,12 +1,14 @@
 // An in-process USB device that speaks the bytes of a USB-serial bridge (CDC-ACM, FTDI FT232 or
 // CP210x) in front of a byte-level device simulator. It implements UsbDeviceLike with node-usb's
 // behaviour where that differs from browsers: transferIn takes an optional timeout and throws
-// when it expires. Bridge facts: docs/protocols/transport.md.
+// when it expires. The bridge chip's registers and requests are in fake-bridge.ts. Bridge facts:
+// docs/protocols/transport.md.
 import type { DeviceSide } from '../sim/device-side.js';
-import { sameLine, type LineSettings } from './byte-port.js';
+import { sameLine } from './byte-port.js';
+import { BridgeChip, type BridgeKind } from './fake-bridge.js';
 import type { UsbBusLike, UsbConfigurationLike, UsbConnectionEventLike, UsbControlSetup, UsbDeviceLike, UsbInResult, UsbOutResult } from './usb-types.js';
 
-export type BridgeKind = 'cdc-acm' | 'ftdi' | 'cp210x' | 'pl2303';
+export type { BridgeFaults, BridgeKind } from './fake-bridge.js';
 
 export interface FakeUsbOptions {
   kind: BridgeKind;
@@ -77,33 +79,14 @@ export class UsbError extends Error {
   }
 }
 
-/** Bridge-side faults the tests can inject. */
-export interface BridgeFaults {
-  /** Flag the next IN packet carrying data with a parity error (FTDI line status 0x04). */
-  parityErrorNext: boolean;
-  /** Make the next transferOut stall. */
-  stallNextOut: boolean;
-  /** Make every transferIn stall from now on (a wedged endpoint). */
-  stallIn: boolean;
-}
-
 export class FakeUsbDevice implements UsbDeviceLike {
   readonly vendorId: number;
   readonly productId: number;
   readonly serialNumber: string | null;
   readonly manufacturerName: string | null;
   readonly productName: string | null;
-  readonly kind: BridgeKind;
-  readonly faults: BridgeFaults = { parityErrorNext: false, stallNextOut: false, stallIn: false };
-  /** What the host programmed into the bridge (null until it did). */
-  line: LineSettings | null = null;
-  dtr = false;
-  rts = false;
-  latencyMs = 16;
-  enabled = false; // CP210x IFC_ENABLE, PL2303 initialisation
-  /** PL2303 vendor writes [value, index], in order. */
-  readonly vendorWrites: [number, number][] = [];
-  readonly controlLog: UsbControlSetup[] = [];
+  /** The bridge chip: its kind, what the host programmed into it, the faults a test gives it. */
+  readonly bridge: BridgeChip;
 
   private isOpen = false;
   private selected: number | null = null;
@@ -112,21 +95,19 @@ export class FakeUsbDevice implements UsbDeviceLike {
   private rx: number[] = []; // device → host bytes waiting in the bridge
   private waiters: (() => void)[] = [];
   private readonly config: UsbConfigurationLike;
-  private cdcLineCoding = new Uint8Array([0x80, 0x25, 0, 0, 0, 0, 8]);
-  private pendingFtdi: { baud?: number; data?: number } = {};
 
   constructor(
     readonly side: DeviceSide,
     options: FakeUsbOptions,
   ) {
-    this.kind = options.kind;
+    this.bridge = new BridgeChip(options.kind, () => (this.rx = []));
     const d = DEFAULT_IDS[options.kind];
     this.vendorId = options.vendorId ?? d[0];
     this.productId = options.productId ?? d[1];
     this.manufacturerName = options.manufacturerName ?? d[2];
     this.productName = options.productName ?? d[3];
     this.serialNumber = options.serialNumber ?? 'SIM0001';
-    this.config = configurationFor(this.kind, this.claimed);
+    this.config = configurationFor(options.kind, this.claimed);
     side.attach((bytes) => this.fromDevice(bytes));
   }
 
@@ -142,11 +123,7 @@ export class FakeUsbDevice implements UsbDeviceLike {
     return [this.config];
   }
 
-  get isConnected(): boolean {
-    return this.connected;
-  }
-
-  /** Pulls the plug: pending and later transfers fail, the simulator keeps running unattached. */
+  /** Pulls the plug (FakeUsbBus.unplug): pending and later transfers fail, the simulator keeps running unattached. */
   unplug(): void {
     if (!this.connected) return;
     this.connected = false;
@@ -159,7 +136,8 @@ export class FakeUsbDevice implements UsbDeviceLike {
   private fromDevice(bytes: Uint8Array): void {
     if (!this.connected) return;
     // A bridge programmed with other line settings than the device's UART sees garbage.
-    const garbled = this.line !== null && !sameLine(this.line, this.side.line);
+    const line = this.bridge.line;
+    const garbled = line !== null && !sameLine(line, this.side.line);
     for (const b of bytes) this.rx.push(garbled ? b ^ 0x5a : b);
     this.wake();
   }
@@ -209,116 +187,12 @@ export class FakeUsbDevice implements UsbDeviceLike {
 
   async controlTransferOut(setup: UsbControlSetup, data?: Uint8Array<ArrayBuffer>): Promise<UsbOutResult> {
     this.check();
-    this.controlLog.push({ ...setup });
-    const ok = (n = data?.length ?? 0): UsbOutResult => ({ bytesWritten: n, status: 'ok' });
-    const stall: UsbOutResult = { bytesWritten: 0, status: 'stall' };
-    if (this.kind === 'pl2303' && setup.requestType === 'vendor') {
-      if (setup.recipient !== 'device' || setup.request !== 0x01) return stall;
-      this.vendorWrites.push([setup.value, setup.index]);
-      if (setup.value === 0 && setup.index === 1) this.enabled = true; // part of the init sequence
-      return ok(0);
-    }
-    if (this.kind === 'cdc-acm' || this.kind === 'pl2303') {
-      if (setup.requestType !== 'class' || setup.recipient !== 'interface' || setup.index !== 0) return stall;
-      if (setup.request === 0x20 && data && data.length === 7) {
-        this.cdcLineCoding = data.slice();
-        const baud = (data[0] ?? 0) | ((data[1] ?? 0) << 8) | ((data[2] ?? 0) << 16) | ((data[3] ?? 0) << 24);
-        const stop = data[4] === 2 ? 2 : 1;
-        const parity = data[5] === 2 ? 'even' : data[5] === 1 ? 'odd' : 'none';
-        const bits = data[6] === 7 ? 7 : 8;
-        this.line = { baudRate: baud >>> 0, dataBits: bits, parity, stopBits: stop };
-        return ok();
-      }
-      if (setup.request === 0x22) {
-        this.dtr = (setup.value & 1) !== 0;
-        this.rts = (setup.value & 2) !== 0;
-        return ok(0);
-      }
-      if (setup.request === 0x23) return ok(0);
-      return stall;
-    }
-    if (this.kind === 'ftdi') {
-      if (setup.requestType !== 'vendor' || setup.recipient !== 'device') return stall;
-      switch (setup.request) {
-        case 0:
-          if (setup.value === 1) this.rx = [];
-          return ok(0);
-        case 1:
-          if (setup.value & 0x0100) this.dtr = (setup.value & 0x01) !== 0;
-          if (setup.value & 0x0200) this.rts = (setup.value & 0x02) !== 0;
-          return ok(0);
-        case 2:
-          return ok(0);
-        case 3:
-          this.pendingFtdi.baud = ftdiBaudFromDivisor(setup.value);
-          this.applyFtdi();
-          return ok(0);
-        case 4:
-          this.pendingFtdi.data = setup.value;
-          this.applyFtdi();
-          return ok(0);
-        case 9:
-          this.latencyMs = setup.value & 0xff;
-          return ok(0);
-        default:
-          return stall;
-      }
-    }
-    // CP210x: vendor requests to the interface.
-    if (setup.requestType !== 'vendor' || setup.recipient !== 'interface') return stall;
-    switch (setup.request) {
-      case 0x00:
-        this.enabled = setup.value === 1;
-        return ok(0);
-      case 0x03: {
-        const stop = setup.value & 0x0f;
-        const par = (setup.value >> 4) & 0x0f;
-        const bits = (setup.value >> 8) & 0xff;
-        this.line = {
-          baudRate: this.line?.baudRate ?? 9600,
-          dataBits: bits === 7 ? 7 : 8,
-          parity: par === 2 ? 'even' : par === 1 ? 'odd' : 'none',
-          stopBits: stop === 2 ? 2 : 1,
-        };
-        return ok(0);
-      }
-      case 0x07:
-        if (setup.value & 0x0100) this.dtr = (setup.value & 1) !== 0;
-        if (setup.value & 0x0200) this.rts = (setup.value & 2) !== 0;
-        return ok(0);
-      case 0x1e:
-        if (!data || data.length !== 4) return stall;
-        this.line = {
-          ...(this.line ?? { dataBits: 8, parity: 'none', stopBits: 1 }),
-          baudRate: ((data[0] ?? 0) | ((data[1] ?? 0) << 8) | ((data[2] ?? 0) << 16) | ((data[3] ?? 0) << 24)) >>> 0,
-        };
-        return ok();
-      default:
-        return stall;
-    }
-  }
-
-  private applyFtdi(): void {
-    const v = this.pendingFtdi.data ?? 0x0008;
-    const par = (v >> 8) & 7;
-    const stop = (v >> 11) & 3;
-    this.line = {
-      baudRate: this.pendingFtdi.baud ?? 9600,
-      dataBits: (v & 0xff) === 7 ? 7 : 8,
-      parity: par === 2 ? 'even' : par === 1 ? 'odd' : 'none',
-      stopBits: stop === 2 ? 2 : 1,
-    };
+    return this.bridge.controlOut(setup, data);
   }
 
   async controlTransferIn(setup: UsbControlSetup, length: number): Promise<UsbInResult> {
     this.check();
-    this.controlLog.push({ ...setup });
-    if (this.kind === 'cdc-acm' && setup.request === 0x21) return { data: new DataView(this.cdcLineCoding.slice(0, length).buffer), status: 'ok' };
-    if (this.kind === 'ftdi' && setup.request === 10) return { data: new DataView(new Uint8Array([this.latencyMs]).buffer), status: 'ok' };
-    if (this.kind === 'ftdi' && setup.request === 5) return { data: new DataView(new Uint8Array([0x01, 0x60]).buffer), status: 'ok' };
-    if (this.kind === 'pl2303' && setup.requestType === 'vendor' && setup.request === 0x01)
-      return { data: new DataView(new Uint8Array([0x00]).buffer), status: 'ok' };
-    return { status: 'stall' };
+    return this.bridge.controlIn(setup, length);
   }
 
   private endpoint(n: number, dir: 'in' | 'out'): void {
@@ -334,13 +208,15 @@ export class FakeUsbDevice implements UsbDeviceLike {
   async transferOut(endpointNumber: number, data: Uint8Array<ArrayBuffer>): Promise<UsbOutResult> {
     this.check();
     this.endpoint(endpointNumber, 'out');
-    if (this.faults.stallNextOut) {
-      this.faults.stallNextOut = false;
+    const { faults } = this.bridge;
+    if (faults.stallNextOut) {
+      faults.stallNextOut = false;
       return { bytesWritten: 0, status: 'stall' };
     }
     const bytes = Uint8Array.from(data);
-    const garbled = this.line === null || !sameLine(this.line, this.side.line);
-    if ((this.kind === 'cp210x' || this.kind === 'pl2303') && !this.enabled) return { bytesWritten: bytes.length, status: 'ok' }; // a UART not enabled/initialised drops it
+    const line = this.bridge.line;
+    const garbled = line === null || !sameLine(line, this.side.line);
+    if (!this.bridge.passesBytes) return { bytesWritten: bytes.length, status: 'ok' };
     this.side.receive(garbled ? bytes.map((b) => b ^ 0xa5) : bytes);
     return { bytesWritten: bytes.length, status: 'ok' };
   }
@@ -349,13 +225,13 @@ export class FakeUsbDevice implements UsbDeviceLike {
   async transferIn(endpointNumber: number, length: number, timeout = 1000): Promise<UsbInResult> {
     this.check();
     this.endpoint(endpointNumber, 'in');
-    if (this.faults.stallIn) {
+    if (this.bridge.faults.stallIn) {
       await new Promise((r) => setTimeout(r, 1));
       return { status: 'stall' };
     }
-    const wantsFtdiIdle = this.kind === 'ftdi';
+    const wantsFtdiIdle = this.bridge.kind === 'ftdi';
     if (this.rx.length === 0) {
-      const waitMs = wantsFtdiIdle ? Math.min(timeout, Math.max(1, this.latencyMs)) : timeout;
+      const waitMs = wantsFtdiIdle ? Math.min(timeout, Math.max(1, this.bridge.latencyMs)) : timeout;
       const got = await new Promise<boolean>((resolve) => {
         const t = setTimeout(() => {
           this.waiters = this.waiters.filter((w) => w !== fn);
@@ -371,7 +247,7 @@ export class FakeUsbDevice implements UsbDeviceLike {
       if (!got && !wantsFtdiIdle) throw new UsbError('transferIn error: Timeout');
     }
     const max = Math.ceil(Math.max(length, 1) / PACKET) * PACKET;
-    if (this.kind !== 'ftdi') {
+    if (this.bridge.kind !== 'ftdi') {
       const out = Uint8Array.from(this.rx.splice(0, max));
       return { data: new DataView(out.buffer), status: 'ok' };
     }
@@ -382,8 +258,8 @@ export class FakeUsbDevice implements UsbDeviceLike {
     do {
       const take = this.rx.splice(0, Math.min(PACKET - 2, room - 2));
       let lineStatus = 0x60; // THRE | TEMT
-      if (take.length > 0 && this.faults.parityErrorNext) {
-        this.faults.parityErrorNext = false;
+      if (take.length > 0 && this.bridge.faults.parityErrorNext) {
+        this.bridge.faults.parityErrorNext = false;
         lineStatus |= 0x04;
       }
       chunks.push(0x01 | 0x10 | 0x20, lineStatus, ...take);
@@ -394,22 +270,13 @@ export class FakeUsbDevice implements UsbDeviceLike {
   }
 }
 
-/** Decodes an FT232BM/R divisor (48 MHz base) back to a baud rate; the inverse of ftdiBaudDivisor. */
-export function ftdiBaudFromDivisor(value: number): number {
-  if (value === 0) return 3_000_000;
-  if (value === 1) return 2_000_000;
-  const eighths = [0, 4, 2, 1, 3, 5, 6, 7][(value >> 14) & 7] ?? 0; // sub-integer code → eighths
-  const d3 = (value & 0x3fff) * 8 + eighths;
-  return Math.round(24_000_000 / d3);
-}
-
 /** A fake `navigator.usb`: plug, unplug and replug devices with connect/disconnect events. */
 export class FakeUsbBus implements UsbBusLike {
   private devices: FakeUsbDevice[] = [];
   private listeners = { connect: new Set<(ev: UsbConnectionEventLike) => void>(), disconnect: new Set<(ev: UsbConnectionEventLike) => void>() };
 
   async getDevices(): Promise<UsbDeviceLike[]> {
-    return this.devices.filter((d) => d.isConnected);
+    return [...this.devices];
   }
 
   addEventListener(type: 'connect' | 'disconnect', listener: (ev: UsbConnectionEventLike) => void): void {
@@ -428,7 +295,7 @@ export class FakeUsbBus implements UsbBusLike {
   }
 
   unplug(dev: FakeUsbDevice): void {
-    if (!dev.isConnected) return;
+    if (!this.devices.includes(dev)) return;
     dev.unplug();
     this.devices = this.devices.filter((d) => d !== dev);
     for (const l of [...this.listeners.disconnect]) l({ device: dev });
@@ -438,7 +305,7 @@ export class FakeUsbBus implements UsbBusLike {
   replug(dev: FakeUsbDevice): FakeUsbDevice {
     this.unplug(dev);
     return this.plug(dev.side, {
-      kind: dev.kind,
+      kind: dev.bridge.kind,
       vendorId: dev.vendorId,
       productId: dev.productId,
       serialNumber: dev.serialNumber ?? undefined,

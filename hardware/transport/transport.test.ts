@@ -5,7 +5,8 @@ import { fromHex, toHex } from '../bytes.js';
 import { ByteDevice } from '../sim/device-side.js';
 import { LINE_8E1_9600, LINE_8N2_9600, type BytePort, type LineSettings } from './byte-port.js';
 import type { FakeUsbDevice } from './fake-usb.js';
-import { FakeUsbBus, ftdiBaudFromDivisor } from './fake-usb.js';
+import { ftdiBaudFromDivisor } from './fake-bridge.js';
+import { FakeUsbBus } from './fake-usb.js';
 import { parseSpec, formatSpec } from './spec.js';
 import { TcpPort } from './tcp.js';
 import { UsbSerialPort, bridgeDriverFor, cdcLineCoding, cp210xLineCtl, ftdiBaudDivisor, ftdiDataValue, stripFtdiStatus } from './usb-serial.js';
@@ -73,15 +74,15 @@ describe('USB-serial bridges over the fake USBDevice', () => {
       const dev = bus.plug(new Echo(LINE_8E1_9600), { kind });
       assert.equal(bridgeDriverFor(dev), kind);
       const port = await UsbSerialPort.open(dev, LINE_8E1_9600, { bus, readTimeoutMs: 50 });
-      assert.deepEqual(dev.line, LINE_8E1_9600);
-      assert.equal(dev.dtr, true);
+      assert.deepEqual(dev.bridge.line, LINE_8E1_9600);
+      assert.equal(dev.bridge.dtr, true);
       const payload = Uint8Array.from({ length: 200 }, (_, i) => (i * 7) & 0xff); // several packets
       const got = collect(port, payload.length);
       await port.write(payload);
       assert.deepEqual(await got, payload);
-      if (kind === 'ftdi') assert.equal(dev.latencyMs, 2);
+      if (kind === 'ftdi') assert.equal(dev.bridge.latencyMs, 2);
       if (kind === 'pl2303')
-        assert.deepEqual(dev.vendorWrites, [
+        assert.deepEqual(dev.bridge.vendorWrites, [
           [0x0404, 0],
           [0x0404, 1],
           [0, 1],
@@ -96,7 +97,7 @@ describe('USB-serial bridges over the fake USBDevice', () => {
     const bus = new FakeUsbBus();
     const dev = bus.plug(new Echo(LINE_8E1_9600), { kind: 'ftdi' });
     const port = (await UsbSerialPort.open(dev, LINE_8E1_9600, { bus, readTimeoutMs: 50 })) as UsbSerialPort;
-    dev.faults.parityErrorNext = true;
+    dev.bridge.faults.parityErrorNext = true;
     await port.write(fromHex('01 02 03'));
     const got = collect(port, 2);
     await new Promise((r) => setTimeout(r, 30));
@@ -111,7 +112,7 @@ describe('USB-serial bridges over the fake USBDevice', () => {
     const dev = bus.plug(new Echo(LINE_8E1_9600), { kind: 'cdc-acm' });
     const port = await UsbSerialPort.open(dev, LINE_8E1_9600, { bus, readTimeoutMs: 50 });
     const closed = new Promise<Error | undefined>((r) => port.onClose(r));
-    dev.faults.stallIn = true;
+    dev.bridge.faults.stallIn = true;
     assert.match(String((await closed)?.message), /stall/);
   });
 

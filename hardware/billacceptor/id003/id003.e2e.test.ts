@@ -28,7 +28,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     });
     box.sim = r.sim;
     await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled), 3000, 'enabled');
-    assert.equal(r.sim.usb.line?.parity, 'even');
+    assert.equal(r.sim.usb.bridge.line?.parity, 'even');
     r.sim.insertNote(100);
     await r.rec.untilCount('stacked');
     assert.deepEqual(
@@ -123,7 +123,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     r.sim.insertNote(100);
     let n = 0;
     const iv = setInterval(() => {
-      if (n++ < 6) r.sim.usb.faults.parityErrorNext = true;
+      if (n++ < 6) r.sim.usb.bridge.faults.parityErrorNext = true;
     }, 4);
     await r.rec.untilCount('stacked');
     clearInterval(iv);
@@ -232,7 +232,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     r.dev.on((e) => {
       if (e.type === 'credit' && armed) {
         armed = false;
-        r.sim.usb.faults.stallNextOut = true;
+        r.sim.usb.bridge.faults.stallNextOut = true;
       }
     });
     r.sim.insertNote(100);

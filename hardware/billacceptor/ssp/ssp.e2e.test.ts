@@ -20,7 +20,7 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
   it('sync, setup, inhibits and enable; credits at NOTE CREDIT once; line 8N2', async () => {
     const r = rig();
     await enabled(r);
-    assert.deepEqual(r.sim.usb.line, LINE_8N2_9600);
+    assert.deepEqual(r.sim.usb.bridge.line, LINE_8N2_9600);
     r.sim.insertNote(1000);
     await r.rec.untilCount('stacked');
     assert.deepEqual(
