@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AFT_PAYLOADS, type AftEntryType } from './aft-terms.js';
+import { AFT_REGISTER_PAYLOADS } from './aft-register-terms.js';
 import { connectionOf, type Ledger } from './ledger.js';
 
 // The station's AFT transfers as the casino system's interrogation reads them (0x72 FE/FF,
@@ -48,4 +49,20 @@ export function aftTransfersAt(ledger: Ledger, station: number, skip: number, li
     const p = type && body.success ? AFT_PAYLOADS[type].safeParse(body.data.payload) : null;
     return type && p?.success ? [{ seq: r.seq, type, payload: p.data, ordinal: r.ordinal, cumulative: r.cumulative, at: Date.parse(r.ts) }] : [];
   });
+}
+
+/** The station's newest AFT registration entry (0x73, ledger/aft-register-terms.ts): its registration as it stands; null if it never had one. */
+export function newestAftRegistration(ledger: Ledger, station: number): AftRegistration | null {
+  const row = connectionOf(ledger)
+    .prepare(`SELECT seq, body FROM journal WHERE type = 'aft.register' AND json_extract(body, '$.payload.station') = ? ORDER BY seq DESC LIMIT 1`)
+    .get(station) as { seq: number; body: string } | undefined;
+  if (!row) return null;
+  const body = Body.safeParse(JSON.parse(row.body));
+  const p = body.success ? AFT_REGISTER_PAYLOADS['aft.register'].safeParse(body.data.payload) : null;
+  return p?.success ? { seq: row.seq, payload: p.data } : null;
+}
+
+export interface AftRegistration {
+  seq: number;
+  payload: z.infer<(typeof AFT_REGISTER_PAYLOADS)['aft.register']>;
 }

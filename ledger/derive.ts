@@ -425,6 +425,9 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
       both(p.station, type === 'aft.in' ? 'aftIn' : 'aftOut', 1);
       break;
     }
+    case 'aft.register':
+      // AFT registration (docs/sas.md): the station's key for later transfers; nothing moves.
+      break;
     case 'transfer.refuse': {
       const id = (payload as Payload<'transfer.refuse'>).id;
       if (view.entryByTx(transferTxId('decide', id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', id)} is already decided`);

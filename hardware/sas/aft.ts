@@ -16,6 +16,7 @@ export const AFT_STATUS = {
   overLimit: 0x84,
   unableNow: 0x87,
   notRegistered: 0x88,
+  keyMismatch: 0x89,
   receiptUnavailable: 0x90,
   assetMismatch: 0x93,
   notLocked: 0x94,
@@ -79,6 +80,7 @@ function parseTransfer(b: Uint8Array): AftRequest | null {
     flags: b[AT.flags] ?? 0,
     assetNumber: readBinary(b, AT.asset, 4),
     keyZero: key.every((x) => x === 0),
+    key: key.slice(),
     transactionId: String.fromCharCode(...b.subarray(AT.id, AT.id + idLength)),
   };
 }

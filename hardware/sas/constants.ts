@@ -36,6 +36,7 @@ export const LP = {
   ticketValidationData: 0x70, // send ticket validation data (type R)
   aftTransfer: 0x72, // AFT transfer funds (type M, variable)
   aftStatus: 0x74, // AFT game lock and status request (type S)
+  aftRegister: 0x73, // AFT register gaming machine (type S, length 01 or 1D)
   redeemTicket: 0x71, // redeem ticket (type M, variable)
   sendDateTime: 0x7e,
   receiveDateTime: 0x7f,

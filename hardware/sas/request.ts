@@ -48,7 +48,7 @@ const FIXED = new Map<number, number>([
   [LP.aftStatus, 8],
   [LP.receiveValidationNumber, 13],
 ]);
-const VARIABLE = new Set<number>([LP.selectedMeters, LP.extendedMeters, LP.extendedMetersAlt, LP.redeemTicket, LP.aftTransfer]);
+const VARIABLE = new Set<number>([LP.selectedMeters, LP.extendedMeters, LP.extendedMetersAlt, LP.redeemTicket, LP.aftTransfer, LP.aftRegister]);
 
 /** Whether a request carries a CRC (type S, M and G do; type R does not). */
 export function hasCrc(command: number): boolean {

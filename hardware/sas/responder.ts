@@ -9,6 +9,7 @@ import { hasCrc } from './request.js';
 import { ticketPoll } from './ticket-polls.js';
 import { systemValidationPoll } from './system-validation.js';
 import { aftStatusPoll, aftTransferPoll, type AftReply } from './aft.js';
+import { aftRegisterPoll } from './aft-register.js';
 import type { SasDateTime, SasGameSide, SasMeters } from './types.js';
 
 export type Reply =
@@ -106,11 +107,16 @@ function systemValidation(bytes: Uint8Array, game: SasGameSide): Reply | null {
 
 function aft(bytes: Uint8Array, game: SasGameSide): Reply | null {
   const command = bytes[1] ?? 0;
-  if (command !== LP.aftTransfer && command !== LP.aftStatus) return null;
-  if (!game.aft) return IGNORE;
+  if (command !== LP.aftTransfer && command !== LP.aftStatus && command !== LP.aftRegister) return null;
+  const side = game.aft;
+  if (!side) return IGNORE;
+  // 0x73 only where the station takes registration (SAS 6.02 §8; hardware/sas/aft-register.ts).
+  const registration = side.registration;
+  if (command === LP.aftRegister && !registration) return IGNORE;
   let r: AftReply;
   try {
-    r = command === LP.aftTransfer ? aftTransferPoll(bytes, game.aft) : aftStatusPoll(bytes, game.aft);
+    if (command === LP.aftRegister) r = registration ? aftRegisterPoll(bytes, registration) : { kind: 'ignore' };
+    else r = command === LP.aftTransfer ? aftTransferPoll(bytes, side) : aftStatusPoll(bytes, side);
   } catch {
     // The journal could not take the transfer: nothing is answered, nothing moved; the host asks again.
     return IGNORE;

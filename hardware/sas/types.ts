@@ -3,6 +3,7 @@
 // converts its integer minor units: docs/sas.md, "Meters").
 import type { MeterName } from './constants.js';
 import type { TicketRedemption } from './redemption.js';
+import type { SasAftRegistrationSide } from './aft-register.js';
 import type { SasSystemValidationSide } from './system-validation.js';
 
 /** The station's meters at the instant of a poll; a meter left out is one the station does not track. */
@@ -141,6 +142,8 @@ export interface AftRequest {
   assetNumber: number;
   /** Whether the 20-byte registration key is all zeros ("registration not required"). */
   keyZero: boolean;
+  /** The registration key (20 bytes), checked against the station's registration (0x73). */
+  key: Uint8Array;
   /** 1–20 ASCII characters, as sent (checked by the station). */
   transactionId: string;
 }
@@ -167,7 +170,7 @@ export interface AftStatusView {
   assetNumber: number;
   /** Table 8.9b bits: 0 to the machine OK, 1 from the machine OK. */
   availableTransfers: number;
-  /** Table 8.9d bits: 1 partial to host allowed, 4 in-house enabled, 7 any AFT enabled. */
+  /** Table 8.9d bits: 1 partial to host allowed, 3 AFT registered, 4 in-house enabled, 7 any AFT enabled. */
   aftStatus: number;
   /** Credits on the meter (cashable). */
   cashable: number;
@@ -193,4 +196,6 @@ export interface SasAftSide {
   lock(request: AftLockRequest): void;
   /** 0x74. */
   status(): AftStatusView;
+  /** 0x73 (registration, hardware/sas/aft-register.ts); absent, 0x73 is ignored as unknown. */
+  readonly registration?: SasAftRegistrationSide;
 }

@@ -55,6 +55,7 @@ describe('AFT: a transfer killed at each journal step is applied exactly once', 
     flags: 0,
     assetNumber: ASSET,
     keyZero: true,
+    key: new Uint8Array(20),
     transactionId,
   });
   const restart = (): void => {

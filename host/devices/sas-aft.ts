@@ -12,6 +12,7 @@ import type { SasDateTime } from '../../hardware/sas/types.js';
 import { aftTxId } from '../../ledger/aft-terms.js';
 import { aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
 import type { Ledger } from '../../ledger/ledger.js';
+import type { StationAftRegistration } from './sas-aft-register.js';
 
 /** The history buffer's positions (0x72 interrogation 01–7F). */
 const HISTORY = 127;
@@ -30,6 +31,8 @@ export interface StationAftDeps {
   local(ms: number): SasDateTime;
   /** The station's game lock (host/devices/sas-aft-lock.ts); absent, the station never locks. */
   lock?: AftLock;
+  /** The station's registration (0x73, host/devices/sas-aft-register.ts); absent, a 0x72 with a key is 88. */
+  registration?: StationAftRegistration;
 }
 
 /** What a transfer needs of the game lock. */
@@ -44,7 +47,12 @@ export class StationAft implements SasAftSide {
   /** The current transaction: the last request answered, a refusal included (not journalled: it moved nothing). */
   private current: { record: AftRecord; afterSeq: number } | null = null;
 
-  constructor(private readonly d: StationAftDeps) {}
+  /** 0x73, where the station takes registration. */
+  readonly registration: StationAftRegistration | undefined;
+
+  constructor(private readonly d: StationAftDeps) {
+    this.registration = d.registration;
+  }
 
   transfer(q: AftRequest): AftRecord {
     const newest = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
@@ -72,8 +80,11 @@ export class StationAft implements SasAftSide {
   private refusal(q: AftRequest): number | null {
     if (q.assetNumber !== this.d.assetNumber) return AFT_STATUS.assetMismatch;
     if (!/^[\x20-\x7e]{1,20}$/.test(q.transactionId)) return AFT_STATUS.idNotValid;
-    // Registration (0x73) is not built: only transfers that need none.
-    if (!q.keyZero) return AFT_STATUS.notRegistered;
+    // A key of zeros needs no registration (Table 8.3d); any other must be the one 0x73 registered.
+    if (!q.keyZero) {
+      const key = this.d.registration?.check(q.key) ?? 'not-registered';
+      if (key !== 'ok') return key === 'mismatch' ? AFT_STATUS.keyMismatch : AFT_STATUS.notRegistered;
+    }
     if (q.type !== AFT_TYPE.toMachine && q.type !== AFT_TYPE.toHost) return AFT_STATUS.notValidFunction;
     if (q.flags & AFT_FLAG.onlyIfLocked && !this.d.lock?.locked()) return AFT_STATUS.notLocked;
     if (q.flags & AFT_FLAG.receipt) return AFT_STATUS.receiptUnavailable;
@@ -149,8 +160,8 @@ export class StationAft implements SasAftSide {
     return {
       assetNumber: this.d.assetNumber,
       availableTransfers: toMachine | fromMachine,
-      // Partial transfers to the host allowed (bit 1), in-house transfers enabled (bit 4), AFT enabled (bit 7).
-      aftStatus: 0x02 | 0x10 | 0x80,
+      // Partial transfers to the host allowed (bit 1), registered (bit 3, Table 8.9d), in-house transfers enabled (bit 4), AFT enabled (bit 7).
+      aftStatus: 0x02 | (this.d.registration?.registered() ? 0x08 : 0) | 0x10 | 0x80,
       cashable: credit,
       transferLimit: this.d.limit,
       lock: this.d.lock?.status() ?? LOCK_STATUS.none,

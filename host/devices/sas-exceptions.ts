@@ -15,6 +15,8 @@ export const MORE_EXC = {
   bellyDoorClosed: 0x1e,
   cashboxFull: 0x27,
   outOfService: 0x86,
+  /** AFT registration cancelled (§8; 6C and 6D are priority exceptions, named by the machine side). */
+  aftRegistrationCancelled: 0x6e,
 } as const;
 
 /** Bill accepted by face value (Table A-1, 0x47–0x50): named in US dollars; read here as face values of the table's currency (docs/sas.md). 0x4F for any other. */
@@ -81,6 +83,7 @@ export const EXCEPTION_SOURCES = [
   'ticket.redeem.returned',
   'aft.in',
   'aft.out',
+  'aft.register',
   'credit.cancel',
   'handpay.request',
   'handpay.confirm',
@@ -181,6 +184,15 @@ function moreExceptionsOf(entry: SourceEntry, station: number, facts: JournalFac
     case 'round.void': {
       const p = PAYLOADS[entry.type].safeParse(entry.payload);
       return p.success && facts.roundStations(p.data.roundId).includes(station) ? [EXC.gameEnded] : [];
+    }
+    case 'aft.register': {
+      // §8 (docs/sas.md, "AFT registration"): the operator asked the system to register the
+      // station (6C), acknowledged a pending registration (6D); a registration ended (6E).
+      const p = PAYLOADS[entry.type].safeParse(entry.payload);
+      if (!p.success || p.data.station !== station) return [];
+      if (p.data.event === 'request') return [EXC.aftRequestToRegister];
+      if (p.data.event === 'acknowledged') return [EXC.aftRegistrationAcknowledged];
+      return p.data.status === 'not-registered' ? [MORE_EXC.aftRegistrationCancelled] : [];
     }
     case 'tilt.raise':
     case 'tilt.clear': {

@@ -17,6 +17,7 @@ import { journalFacts, ReportedStore, StationFeed } from '../devices/sas-feed.js
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
 import { StationAftLock } from '../devices/sas-aft-lock.js';
+import { StationAftRegistration } from '../devices/sas-aft-register.js';
 import { HandpayNotes } from '../devices/sas-handpay-note.js';
 import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { FloorServices } from '../floor/floor-services.js';
@@ -208,6 +209,7 @@ export class SasLinks {
         refuseOut,
         local: (ms) => localNow(new Date(ms)),
         lock,
+        registration: new StationAftRegistration({ ledger: d.ledger, station, assetNumber: aft.assetNumber }),
       }),
     };
   }

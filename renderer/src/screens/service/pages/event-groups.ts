@@ -21,6 +21,7 @@ export const EVENT_GROUPS = {
     'transfer.alarm',
     'aft.in',
     'aft.out',
+    'aft.register',
   ],
   ticket: [
     'ticket.issue',

@@ -1,0 +1,131 @@
+// A station's AFT registration over its SAS link (SAS 6.02 §8, long poll 0x73; docs/sas.md, "AFT
+// registration"). The casino's system registers the station with a 20-byte key and a POS id;
+// afterwards a 0x72 carrying a key must carry that one (88 while not registered, 89 another key;
+// a key of zeros needs no registration). Every change is one `aft.register` entry
+// (ledger/aft-register-terms.ts), journalled before the 0x73 answer that reports it, and the
+// newest one is the station's registration after a restart. Exceptions 6C, 6D and 6E come from
+// those entries like every exception (host/devices/sas-exceptions.ts).
+//
+// The transitions, our reading of §8 (the document names the codes and statuses; which code
+// moves which status is read from it and from the public Aristocrat SAS client's state table):
+//   FF read                 nothing changes
+//   00 initialise           any → ready, with no key and no POS id (an earlier registration ends)
+//   01 register             ready → registered with the key and POS id (FFFFFFFF keeps the POS id)
+//   40 request operator ack ready → pending with the key and POS id, until the operator answers
+//   80 unregister           any other → not registered (6E)
+//   operator acknowledges   pending → ready, key and POS id kept (6D); the system then registers
+//   operator cancels        pending → not registered (6E)
+//   operator asks           the system is asked to register the station (6C), nothing else changes
+// A request naming another asset number, a register or acknowledgement request with a key of
+// zeros, and a register from any status but ready change nothing: the answer is the registration
+// as it stands (its asset number tells the system it named another machine).
+import {
+  REGISTER_CODE,
+  REGISTRATION_STATUS,
+  type AftRegisterRequest,
+  type AftRegistrationView,
+  type SasAftRegistrationSide,
+} from '../../hardware/sas/aft-register.js';
+import { newestAftRegistration } from '../../ledger/aft-queries.js';
+import { NO_KEY, type AftRegistrationStatus } from '../../ledger/aft-register-terms.js';
+import type { Ledger, Payload } from '../../ledger/index.js';
+
+const STATUS_CODE: Readonly<Record<AftRegistrationStatus, number>> = {
+  ready: REGISTRATION_STATUS.ready,
+  registered: REGISTRATION_STATUS.registered,
+  pending: REGISTRATION_STATUS.pending,
+  'not-registered': REGISTRATION_STATUS.notRegistered,
+};
+const NO_POS_CHANGE = 0xff_ff_ff_ff;
+
+type Entry = Payload<'aft.register'>;
+/** A registration as it stands: an entry's fields without who changed it. */
+type Standing = Pick<Entry, 'status' | 'key' | 'posId'>;
+
+export interface StationAftRegistrationDeps {
+  ledger: Ledger;
+  station: number;
+  /** The station's configured asset number (`stations[].sas.aft.assetNumber`). */
+  assetNumber: number;
+}
+
+/** What a 0x72's registration key means here. */
+export type KeyCheck = 'ok' | 'not-registered' | 'mismatch';
+
+export class StationAftRegistration implements SasAftRegistrationSide {
+  constructor(private readonly d: StationAftRegistrationDeps) {}
+
+  /** The registration as journalled; one made for another asset number (the configuration changed since) is none. */
+  standing(): Standing {
+    const e = newestAftRegistration(this.d.ledger, this.d.station)?.payload;
+    if (!e || e.assetNumber !== this.d.assetNumber) return { status: 'not-registered', key: NO_KEY, posId: 0 };
+    return { status: e.status, key: e.key, posId: e.posId };
+  }
+
+  register(q: AftRegisterRequest): AftRegistrationView {
+    const now = this.standing();
+    const next = this.decide(q, now);
+    if (next) this.append(next.event, next.to);
+    return this.view(next?.to ?? now);
+  }
+
+  private decide(q: AftRegisterRequest, now: Standing): { event: Entry['event']; to: Standing } | null {
+    if (q.code === REGISTER_CODE.read) return null;
+    if (q.code === REGISTER_CODE.unregister)
+      return now.status === 'not-registered' ? null : { event: 'unregister', to: { status: 'not-registered', key: NO_KEY, posId: 0 } };
+    if (q.assetNumber !== this.d.assetNumber || q.key.length !== 20) return null;
+    const key = Buffer.from(q.key).toString('hex');
+    if (q.code === REGISTER_CODE.initialise) {
+      const to: Standing = { status: 'ready', key: NO_KEY, posId: 0 };
+      return same(now, to) ? null : { event: 'initialise', to };
+    }
+    // Registering (or asking the operator to acknowledge) needs a key and the ready status.
+    if (key === NO_KEY || now.status !== 'ready') return null;
+    const posId = q.posId === NO_POS_CHANGE ? now.posId : q.posId;
+    if (q.code === REGISTER_CODE.register) return { event: 'register', to: { status: 'registered', key, posId } };
+    return { event: 'request-acknowledgement', to: { status: 'pending', key, posId } };
+  }
+
+  /** The operator at the station acknowledged (true) or cancelled (false) a pending registration; false when none is pending. */
+  operatorAnswer(acknowledged: boolean, who: string): boolean {
+    const now = this.standing();
+    if (now.status !== 'pending') return false;
+    if (acknowledged) this.append('acknowledged', { ...now, status: 'ready' }, who);
+    else this.append('cancelled', { status: 'not-registered', key: NO_KEY, posId: 0 }, who);
+    return true;
+  }
+
+  /** The operator asks the casino's system to register the station (exception 6C); not while one is pending. */
+  operatorRequest(who: string): boolean {
+    const now = this.standing();
+    if (now.status === 'pending') return false;
+    this.append('request', now, who);
+    return true;
+  }
+
+  /** A 0x72's key (not zeros) against the registration. */
+  check(key: Uint8Array): KeyCheck {
+    const now = this.standing();
+    if (now.status !== 'registered') return 'not-registered';
+    return Buffer.from(key).toString('hex') === now.key ? 'ok' : 'mismatch';
+  }
+
+  registered(): boolean {
+    return this.standing().status === 'registered';
+  }
+
+  private append(event: Entry['event'], to: Standing, who?: string): void {
+    this.d.ledger.append({
+      type: 'aft.register',
+      payload: { station: this.d.station, event, ...to, assetNumber: this.d.assetNumber, ...(who === undefined ? {} : { who }) },
+    });
+  }
+
+  private view(s: Standing): AftRegistrationView {
+    return { status: STATUS_CODE[s.status], assetNumber: this.d.assetNumber, key: Uint8Array.from(Buffer.from(s.key, 'hex')), posId: s.posId };
+  }
+}
+
+function same(a: Standing, b: Standing): boolean {
+  return a.status === b.status && a.key === b.key && a.posId === b.posId;
+}
