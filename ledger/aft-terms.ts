@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AFT_REGISTER_PAYLOADS } from './aft-register-terms.js';
 
 // AFT, the casino system's cashless wallet (SAS 6.02 §8; docs/sas.md, "AFT"): credit moved
 // between a player's account at the casino's system and a station's credit meter. Each transfer
@@ -31,3 +32,6 @@ export const AFT_ENTRY_TYPES: readonly AftEntryType[] = ['aft.in', 'aft.out'];
 export function aftTxId(station: number, transactionId: string): string {
   return `aft:${station}:${transactionId}`;
 }
+
+/** Every AFT entry the journal takes: the transfers, and the registration of a station (0x73, ./aft-register-terms.ts). */
+export const AFT_JOURNAL_PAYLOADS = { ...AFT_PAYLOADS, ...AFT_REGISTER_PAYLOADS } as const;

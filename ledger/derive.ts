@@ -176,8 +176,8 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'door.close':
     case 'tilt.raise':
     case 'tilt.clear':
-      break;
-    // Service mode: journalled, never accounting.
+    // Service mode and AFT registration (0x73, docs/sas.md): journalled, never accounting.
+    case 'aft.register':
     case 'service.enter':
     case 'service.exit':
     case 'service.denied':
@@ -425,9 +425,6 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
       both(p.station, type === 'aft.in' ? 'aftIn' : 'aftOut', 1);
       break;
     }
-    case 'aft.register':
-      // AFT registration (docs/sas.md): the station's key for later transfers; nothing moves.
-      break;
     case 'transfer.refuse': {
       const id = (payload as Payload<'transfer.refuse'>).id;
       if (view.entryByTx(transferTxId('decide', id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', id)} is already decided`);

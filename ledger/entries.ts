@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
 import { TICKET_PAYLOADS } from '../terms/ticket-terms.js';
-import { AFT_PAYLOADS } from './aft-terms.js';
-import { AFT_REGISTER_PAYLOADS } from './aft-register-terms.js';
+import { AFT_JOURNAL_PAYLOADS } from './aft-terms.js';
 import { TableId, TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
@@ -555,10 +554,8 @@ export const PAYLOADS = {
   // A cash-out ticket's life at this table (docs/tito.md): issued, printed or voided; a ticket
   // inserted here asked about, approved, stacked or returned.
   ...TICKET_PAYLOADS,
-  // The casino system's cashless transfers over SAS (AFT, docs/sas.md): in to a station's credit, out of it.
-  ...AFT_PAYLOADS,
-  // The casino system's AFT registration of a station (0x73, docs/sas.md): no money moves.
-  ...AFT_REGISTER_PAYLOADS,
+  // The casino system's cashless transfers over SAS (AFT, docs/sas.md): in to a station's credit, out of it; its registration.
+  ...AFT_JOURNAL_PAYLOADS,
 } as const;
 
 export type EntryType = keyof typeof PAYLOADS;
