@@ -171,12 +171,12 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     credits.push([station, before, after]);
   };
   switch (type) {
+    // Journalled, never accounting (with service mode's and AFT registration's, 0x73: docs/sas.md).
     case 'bill.escrow':
     case 'bill.refused':
     case 'door.close':
     case 'tilt.raise':
     case 'tilt.clear':
-    // Service mode and AFT registration (0x73, docs/sas.md): journalled, never accounting.
     case 'aft.register':
     case 'service.enter':
     case 'service.exit':
