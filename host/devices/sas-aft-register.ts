@@ -70,9 +70,11 @@ export class StationAftRegistration implements SasAftRegistrationSide {
   }
 
   private decide(q: AftRegisterRequest, now: Standing): { event: Entry['event']; to: Standing } | null {
-    if (q.code === REGISTER_CODE.read) return null;
-    if (q.code === REGISTER_CODE.unregister)
-      return now.status === 'not-registered' ? null : { event: 'unregister', to: { status: 'not-registered', key: NO_KEY, posId: 0 } };
+    // 80 and FF carry the code alone.
+    if (!('assetNumber' in q)) {
+      if (q.code === REGISTER_CODE.read || now.status === 'not-registered') return null;
+      return { event: 'unregister', to: { status: 'not-registered', key: NO_KEY, posId: 0 } };
+    }
     if (q.assetNumber !== this.d.assetNumber || q.key.length !== 20) return null;
     const key = Buffer.from(q.key).toString('hex');
     if (q.code === REGISTER_CODE.initialise) {
