@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { CORRECTIONS, GAME_KINDS, UNCORRECTABLE } from '../engine/table/vocabulary.js';
+import { DecisionAction, HoldReason, OwnWord, RoundPhase } from './round.js';
+import { TiltKind } from './tilts.js';
+import { Iso, Short, Station, Text } from './service-fields.js';
+import { PRINTER_FAULTS, TICKET_LOG_STATES, TICKET_RETURN_REASONS } from './tickets.js';
+import { MinorUnits } from './units.js';
+
+// The rows the service pages list (protocol/service-view.ts): built by `serviceRowSchemas`, on the
+// service view's first use only, as the pages are (a table or a station page never builds them).
+
+/** A device, its decoded events and its frames, and the upstream link: the Status and Devices pages' rows. */
+function deviceRowSchemas() {
+  /** Why a device takes nothing: the technician's switch, or a current fault that stops it. */
+  const InhibitedBy = z.union([z.literal('service-disable'), z.templateLiteral(['tilt:', TiltKind])]);
+
+  const DeviceRow = z.strictObject({
+    device: Short,
+    kind: z.enum(['bill-acceptor', 'shoe']),
+    station: Station.optional(),
+    spec: Short,
+    state: Short,
+    firmware: Short.optional(),
+    serial: Short.optional(),
+    lastEvent: Short.nullable(),
+    /** The protocol it speaks (`id003`, `ssp`, `framed`, `ascii`). */
+    protocol: Short.optional(),
+    /** The technician's switch (enable/disable in service mode). */
+    enabled: z.boolean(),
+    /** False where service mode offers no enable/disable (the shoe: see docs/service-mode.md). */
+    switchable: z.boolean().optional(),
+    /**
+     * Why the device takes nothing now, when it is inhibited: `service-disable` (the technician) and
+     * `tilt:<kind>` for each current fault that stops it. Enabled by the technician and listed here
+     * means a fault still holds it.
+     */
+    inhibitedBy: z.array(InhibitedBy).max(16).optional(),
+  });
+
+  const TraceRow = z.strictObject({ ts: Iso, device: Short, event: Text });
+  /** A frame on a device's wire: who sent it, its bytes, what they mean, how many times in a row. */
+  const FrameRow = z.strictObject({ ts: Iso, dir: z.enum(['tx', 'rx']), hex: Text, meaning: Text, count: z.number().int().positive() });
+  const SyncRow = z.strictObject({
+    state: Short,
+    upstream: Short,
+    ackedSeq: z.number().int(),
+    headSeq: z.number().int(),
+    lagEntries: z.number().int(),
+    lagSeconds: z.number().int(),
+    lastError: Text.nullable(),
+    lastErrorAt: Iso.nullable(),
+    lastSuccessAt: Iso.nullable(),
+  });
+  return { InhibitedBy, DeviceRow, TraceRow, FrameRow, SyncRow };
+}
+
+/** A station's printer and a ticket out or in: the Tickets page's rows. */
+function ticketRowSchemas() {
+  /** A station's ticket printer: its link, its paper, what stops it, and when it last answered. */
+  const PrinterRow = z.strictObject({
+    station: Station,
+    device: Short,
+    spec: Short,
+    state: z.enum(['connecting', 'ready', 'disconnected', 'fault']),
+    firmware: Short.optional(),
+    /** Null until its first full status reply. */
+    paper: z.enum(['ok', 'low', 'out']).nullable(),
+    faults: z.array(z.enum(PRINTER_FAULTS)).max(PRINTER_FAULTS.length),
+    chassisOpen: z.boolean(),
+    /** A ticket waits in the chute for the player to take it. */
+    paperInChute: z.boolean(),
+    busy: z.boolean(),
+    /** When its link or its status last changed (the driver polls it; the same reply again changes nothing). */
+    changedAt: Iso.nullable(),
+  });
+  /** A ticket out, or an attempt to redeem one here; `last4`: the validation number's last four digits only. */
+  const TicketRow = z.strictObject({
+    direction: z.enum(['out', 'in']),
+    seq: z.number().int(),
+    ts: Iso,
+    since: Iso,
+    station: Station,
+    last4: z.string().regex(/^\d{4}$/),
+    amount: MinorUnits.nullable(),
+    state: z.enum(TICKET_LOG_STATES),
+    /** A ticket in that went back: why, in the player's words too. */
+    returned: z.enum(TICKET_RETURN_REASONS).optional(),
+    /** A ticket out voided: the printer's reason as the driver gave it. */
+    voided: Short.optional(),
+  });
+  return { PrinterRow, TicketRow };
+}
+
+/** The table's round and hold, its faults, its configuration changes and its journal's entries. */
+function tableRowSchemas() {
+  const TiltRow = z.strictObject({
+    kind: TiltKind,
+    severity: z.enum(['info', 'warning', 'critical']),
+    /** Who may clear it: automatically, an attendant, a supervisor. */
+    clearedBy: z.enum(['auto', 'attendant', 'supervisor', 'resolution']),
+    station: Station.optional(),
+    /** Whether a person may clear it now (its condition has gone). */
+    clearable: z.boolean().optional(),
+  });
+  const ConfigChangeRow = z.strictObject({
+    seq: z.number().int(),
+    ts: Iso,
+    key: Short,
+    before: Text,
+    after: Text,
+    who: Short,
+    witness: Short.optional(),
+    authorisation: Short,
+  });
+  const TableRow = z.strictObject({
+    game: z.enum(GAME_KINDS),
+    profile: Short,
+    phase: RoundPhase,
+    roundId: Short,
+    hold: HoldReason.nullable(),
+    /**
+     * The hold's shoe sequence number and every read that left the shoe during it (a shoe without a
+     * gate): what the resolution must account for (docs/table-host.md, Holds).
+     */
+    holdReads: z
+      .strictObject({
+        shoeSequence: z.number().int().nonnegative().nullable(),
+        reads: z.array(z.strictObject({ card: z.string().max(3).optional(), shoeSequence: z.number().int().nonnegative().optional() })).max(64),
+      })
+      .optional(),
+    newBets: z.boolean(),
+    /** Closed by a supervisor in service mode (new bets may also stop for other faults). */
+    closed: z.boolean().optional(),
+    /** The card that caused the hold, when one was read. */
+    holdCard: z.string().max(3).optional(),
+    /**
+     * The corrections the game's text has for the hold in force, each with its article; `forbidden`:
+     * the text keeps the card (its article says so). None: the hold is resolved by a void.
+     */
+    corrections: z
+      .array(z.strictObject({ correction: z.enum(CORRECTIONS), article: Short, forbidden: z.boolean().optional() }))
+      .max(8)
+      .optional(),
+    /** Misdrawn cards kept for the next card a player asks for (Portugal rule 18). */
+    held: z.array(z.string().max(3)).max(8).optional(),
+  });
+
+  return { TiltRow, ConfigChangeRow, TableRow };
+}
+
+/** A played round as game recall shows it, and a journal entry as the event log lists it. */
+function recordRowSchemas() {
+  const RoundCard = z.strictObject({ card: z.string().max(3), to: z.string().max(32) });
+  const RecallRound = z.strictObject({
+    roundId: Short,
+    status: z.enum(['settled', 'void']),
+    seq: z.number().int(),
+    ts: Iso,
+    game: Short,
+    profile: Short,
+    cards: z.array(RoundCard).max(416),
+    decisions: z.array(z.strictObject({ seat: z.number().int(), hand: z.number().int().optional(), action: Short, auto: z.boolean().optional() })).max(512),
+    /** The catalogue keys of the actions its game words its own way (war's surrender), when it is this table's game. */
+    actionWords: z.partialRecord(DecisionAction, OwnWord).optional(),
+    // As many as the ledger allows in one round: 7 stations × 32 bets, 512 settlement lines.
+    bets: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, amount: MinorUnits })).max(224),
+    lines: z
+      .array(
+        z.strictObject({
+          station: z.number().int(),
+          seat: z.number().int(),
+          bet: Short,
+          hand: z.number().int().optional(),
+          stake: MinorUnits,
+          net: MinorUnits,
+          rule: Short,
+          choices: z.array(Short).max(12).optional(),
+          authorisation: Short.optional(),
+        }),
+      )
+      .max(512),
+    reason: Text.optional(),
+    authorisedBy: z.array(Short).max(4).optional(),
+    /** A void: why no correction was possible, and the article that cancels such a round. */
+    uncorrectable: z.enum(UNCORRECTABLE).optional(),
+    voidRule: Short.optional(),
+    /** Dealing errors corrected in the round, each with its article and the two people. */
+    corrections: z
+      .array(z.strictObject({ correction: z.enum(CORRECTIONS), article: Short, card: z.string().max(3).optional(), confirmedBy: z.array(Short).max(4) }))
+      .max(16)
+      .optional(),
+    /** The rule set and its authorisation on record when the round was played (issue 51); absent in a journal older than the record. */
+    rules: z
+      .strictObject({
+        reference: Short.optional(),
+        effective: Short.optional(),
+        digest: z.string().regex(/^[0-9a-f]{64}$/),
+        article: Short,
+        demonstration: z.boolean(),
+      })
+      .optional(),
+  });
+
+  const EventRow = z.strictObject({
+    seq: z.number().int(),
+    ts: Iso,
+    type: Short,
+    severity: z.enum(['info', 'warning', 'critical']),
+    /** The payload, shortened for the list; the full entry is in the export. */
+    summary: Text,
+  });
+  return { RecallRound, EventRow };
+}
+
+/** Every row schema of the service pages, built now. */
+export function serviceRowSchemas() {
+  return { ...deviceRowSchemas(), ...ticketRowSchemas(), ...tableRowSchemas(), ...recordRowSchemas() };
+}
+
+export type ServiceRows = ReturnType<typeof serviceRowSchemas>;
