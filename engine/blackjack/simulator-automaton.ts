@@ -23,8 +23,6 @@ export const P_SURRENDER = 24;
 export const P_BLACKJACK = 25;
 export const P_FALLBACK = 26;
 const DOUBLED = 32;
-/** Player ends at and above this are handled outside the settlement table. */
-export const P_SPECIAL = P_BLACKJACK;
 
 // Dealer ends: the final total (17..26), D_BLACKJACK, or D_NONE when the dealer did not play.
 export const D_NONE = 0;

@@ -1,7 +1,8 @@
 import type { StrategyTable } from '../strategy/basic-strategy.js';
 import { doublesLoseOriginalOnly, type BlackjackRules } from './rules.js';
 import { CARD_CODE, CARD_VALUE, FIRST_TWO, FIRST_TWO_BETS, NATURAL, OUTCOME, SOFT_TOTAL, isSpecial678Ids } from './simulator-cards.js';
-import { D_NONE, P_BLACKJACK, P_SPECIAL, SimAutomaton } from './simulator-automaton.js';
+import { SimAutomaton } from './simulator-automaton.js';
+import { AutomatonRounds } from './simulator-rounds.js';
 import { SimSideBets } from './simulator-side.js';
 import { SimRng } from './simulator-rng.js';
 import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey, firstKey, laterKey } from './simulator-tables.js';
@@ -23,11 +24,6 @@ export { edge, emptyTotals, mergeTotals, SIM_SIDE_BETS, type SimSideBet, type Si
 
 const MAXH = 100;
 const NO_CARD = 255;
-/**
- * More cards than a round without a split can take: the player's hand ends by 22 cards (each adds
- * at least 1 to a hard sum that stops past 21), the dealer's by 18 (it stands from hard 17), one burn.
- */
-const MAX_ROUND_CARDS = 48;
 
 // States of a hand: STOOD alone has bit 0 set, so `state & 1` counts the hands the dealer plays against.
 const OPEN = 0;
@@ -58,12 +54,14 @@ export class FastBlackjack {
    */
   readonly streakRounds: Float64Array;
   private readonly side: SimSideBets;
-  private readonly auto: SimAutomaton;
+  private readonly rounds: AutomatonRounds;
   /**
-   * Whether `run` may play cut-card rounds through the automata (`SimAutomaton`); false plays every
+   * Whether `run` may play rounds through the automata (`AutomatonRounds`); false plays every
    * round through the reference path, which the tests compare it with.
    */
   fastPath = true;
+  /** Rounds the automata left to the reference path (`replay`), since construction. */
+  replayed = 0;
   /** When set, `run` writes each round's main result here (its first `hands` entries), for the tests. */
   trace: Float64Array | null = null;
 
@@ -81,6 +79,8 @@ export class FastBlackjack {
   private readonly burnStart: number;
   /** Every-hand shuffle: each card drawn is a uniform pick among those not yet drawn this hand. */
   private lazy = false;
+  /** Every-hand shuffle: the cards of this hand already picked (`shoe[0..picked)`), which a replay reads again. */
+  private picked = 0;
   /** What `playRounds` adds up: main sum and sum of squares, then per side bet its sum, sum of squares and count. */
   private readonly acc = new Float64Array(2 + 3 * SIM_SIDE_BETS.length);
   // The rules read during a round, as booleans and small integers.
@@ -158,7 +158,9 @@ export class FastBlackjack {
     this.doublesLimited = doublesLoseOriginalOnly(rules);
     this.dealerDrawsWhenAllLost = rules.dealerDrawsWhenAllLost;
     this.winningStreak = rules.winningStreak;
-    this.auto = new SimAutomaton(tables);
+    const shoeRules = { holeCard: this.holeCard, peek: this.peek, burnEachRound: rules.burnEachRound, burnBeforeDealerSecond: this.burnBeforeDealerSecond };
+    const at = { burnStart: this.burnStart, cutAt: this.cutAt };
+    this.rounds = new AutomatonRounds(this, new SimAutomaton(tables), { ...shoeRules, ...at }, this.rng, this.side.pairCount, this.acc);
   }
 
   sideBetsOffered(): readonly SimSideBet[] {
@@ -175,6 +177,8 @@ export class FastBlackjack {
     const a = this.shoe;
     const i = this.pos++;
     if (this.lazy) {
+      if (i < this.picked) return a[i] as number;
+      this.picked = i + 1;
       const j = i + this.rng.below(a.length - i);
       const t = a[j] as number;
       a[j] = a[i] as number;
@@ -200,8 +204,9 @@ export class FastBlackjack {
     for (let done = 0; done < hands;) {
       const n = Math.min(hands - done, 1 << 30);
       // The streak follows every round's hands (`finishRound`): the automata do not keep them.
-      if (this.fastPath && !this.lazy && !this.winningStreak) this.playRoundsFast(n);
-      else this.playRounds(n);
+      if (!this.fastPath || this.winningStreak) this.playRounds(n);
+      else if (this.lazy) this.rounds.everyHand(n);
+      else this.rounds.cutCard(n);
       this.side.fold(acc);
       done += n;
     }
@@ -228,7 +233,7 @@ export class FastBlackjack {
     const side = this.side;
     let fresh = true;
     for (let h = 0; h < hands; h++) {
-      if (this.lazy) this.pos = 0;
+      if (this.lazy) this.pos = this.picked = 0;
       else if (fresh) this.pos = this.burnStart;
       else if (burnEachRound) this.pos++;
       const net = this.round();
@@ -246,94 +251,21 @@ export class FastBlackjack {
   }
 
   /**
-   * `playRounds` in cut-card mode through the automata: a round is its first cards' class, one
-   * table read per card of the player's and of the dealer's, and a settlement-table read. The
-   * rounds they do not play (a split, a possible 6-7-8, a shoe too near its end for the longest
-   * round) are played again from their first card by the reference path (`round`): the shoe is
-   * only read in this mode, so that replays the same cards. Same results for a seed, round by
-   * round (simulator-fast.test.ts).
-   */
-  private playRoundsFast(hands: number): void {
-    const acc = this.acc;
-    const shoe = this.shoe;
-    const val = CARD_VALUE;
-    const { start, pairClass, player, dealer, dealerStart, contested, settle } = this.auto;
-    const counts = this.side.pairCount;
-    const holeCard = this.holeCard;
-    const peek = this.peek;
-    const burnEachRound = this.rules.burnEachRound;
-    const burnBefore = this.burnBeforeDealerSecond;
-    const limit = shoe.length - MAX_ROUND_CARDS;
-    let pos = this.burnStart;
-    let fresh = true;
-    for (let h = 0; h < hands; h++) {
-      if (!fresh && burnEachRound) pos++;
-      fresh = false;
-      const first = pos;
-      let net = NaN;
-      let pair = 0;
-      if (first <= limit) {
-        const p1 = shoe[pos] as number;
-        const u = val[shoe[pos + 1] as number] as number;
-        const p2 = shoe[pos + 2] as number;
-        pair = p1 * 52 + p2;
-        pos += 3;
-        const hole = holeCard ? (shoe[pos++] as number) : -1;
-        let s = start[u * 64 + (pairClass[pair] as number)] as number;
-        net = -1;
-        // A peeked dealer Black Jack ends the round, unless the player has one too.
-        if (!(peek && NATURAL[u * 16 + (val[hole] as number)] === 1 && s !== ~P_BLACKJACK)) {
-          while (s >= 0) s = player[(s << 4) + (val[shoe[pos++] as number] as number)] as number;
-          const pt = ~s;
-          if (pt === P_BLACKJACK) {
-            // Even money and insurance declined, as `playerBlackjack`.
-            net = 1.5;
-            if (u === 1 || u === 10) {
-              if (hole < 0 && burnBefore) pos++;
-              const second = hole >= 0 ? hole : (shoe[pos++] as number);
-              if (NATURAL[u * 16 + (val[second] as number)] === 1) net = 0;
-            }
-          } else if (pt >= P_SPECIAL) net = NaN;
-          else {
-            let dt = D_NONE;
-            if (contested[pt] === 1) {
-              if (hole < 0 && burnBefore) pos++;
-              const second = hole >= 0 ? hole : (shoe[pos++] as number);
-              let d = dealer[((dealerStart[u] as number) << 4) + (val[second] as number)] as number;
-              while (d >= 0) d = dealer[(d << 4) + (val[shoe[pos++] as number] as number)] as number;
-              dt = ~d;
-            }
-            net = (settle[pt * 32 + dt] as number) * 0.5;
-          }
-        }
-      }
-      if (net !== net) {
-        // Not the automata's (NaN): the reference path plays the round again from its first card.
-        this.pos = first;
-        net = this.round();
-        this.side.count(acc);
-        pos = this.pos;
-      } else counts[pair] = (counts[pair] as number) + 1;
-      acc[0] = (acc[0] as number) + net;
-      acc[1] = (acc[1] as number) + net * net;
-      if (this.trace !== null) this.trace[h] = net;
-      this.pos = pos;
-      // The cut card came out during this round: it was the last of the shoe (Art. 2 n.2 (1); rule 11).
-      if (pos > this.cutAt) {
-        this.shuffle();
-        pos = this.burnStart;
-        fresh = true;
-      }
-    }
-  }
-
-  /**
    * One round from the current shoe position; returns the main result in units, and leaves every
    * offered side bet's result of the round in `sideNet` (the hot loop counts them instead).
    */
   playRound(): number {
     const net = this.round();
     this.side.fillFromTable();
+    return net;
+  }
+
+  /** For the automata (`AutomatonRounds`): the round from `pos` by the reference path, its first `picked` cards already drawn in every-hand mode; its side bets counted. */
+  replay(picked: number): number {
+    this.replayed++;
+    this.picked = picked;
+    const net = this.round();
+    this.side.count(this.acc);
     return net;
   }
 
