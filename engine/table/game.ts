@@ -351,6 +351,25 @@ export interface GameDefinition<S, R> {
   resetProgressive?(shoe: S, level: string, to: number): Outcome<{ shoe: S; unfunded: number }>;
 }
 
+/** The members of a game definition that are facts, not moves: what the table states about its game before any move. */
+export type GameFacts = Pick<
+  GameDefinition<unknown, unknown>,
+  | 'kind'
+  | 'profile'
+  | 'identity'
+  | 'decks'
+  | 'bets'
+  | 'behind'
+  | 'remote'
+  | 'onOtherSeats'
+  | 'initialBet'
+  | 'limitRules'
+  | 'payTable'
+  | 'corrections'
+  | 'voidRule'
+  | 'presentation'
+>;
+
 /** A progressive jackpot's pools as the screens show them. */
 export interface ProgressiveView {
   /** The authority's approval of the program (rules 40, 43). */
