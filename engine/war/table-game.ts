@@ -1,6 +1,6 @@
 import { cardCode, type Card } from '../cards/card.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
-import type { GameDefinition, GameLine, HandView, Pending } from '../table/game.js';
+import type { DecisionRequest, GameDefinition, GameFacts, GameLine, HandView, Pending } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { newWarCoup, warDecide, warDecideOnBox, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
 import { WAR_CATALOGUE } from './bets.js';
@@ -34,19 +34,76 @@ const WAR_EXPOSED_VALID = 'macau-war [art.3]';
 /** The list of material, item 5): «uma mesa de jogo de um tabuleiro, com sete ou mais lugares sentados». */
 export const WAR_MIN_SEATS_RULE = 'macau-war [art.1] 5)';
 
+/** What a war table fixes when it opens, derived once from its profile and options: every move reads it, none changes it. */
+interface WarTableSetup {
+  readonly profileId: string;
+  readonly resolved: ReturnType<typeof resolveWar>;
+  readonly rules: ReturnType<typeof resolveWar>['profile'];
+  /** The options, sorted by name: the game's identity. */
+  readonly optionKeys: readonly (readonly [string, unknown])[];
+  /** The catalogue's additional bet (the tie bet, Art. 7 n.3): celebrated when it wins. */
+  readonly additional: ReadonlySet<string>;
+}
+
+type WarGame = GameDefinition<WarTableShoe, WarCoup>;
+type WarDecided = ReturnType<WarGame['decide']>;
+
 /**
  * «Desafio ao Casino» as the table plays it (engine/war: the coup, its settlement, the shoe), under
- * a profile and the table's options (`authorisation`: the reference of a reading it takes).
+ * a profile and the table's options (`authorisation`: the reference of a reading it takes): a plain
+ * object of named functions over the setup, the shoe and the coup.
  */
-export function warTableGame(profileId: string, options: Readonly<Record<string, unknown>> = {}): GameDefinition<WarTableShoe, WarCoup> {
+export function warTableGame(profileId: string, options: Readonly<Record<string, unknown>> = {}): WarGame {
   if (!isRegulatedWarProfile(profileId))
     throw new RangeError(`the "${profileId}" war profile is for analysis (sim, round): a table plays a profile a text governs`);
   const resolved = resolveWar(profileId, options);
-  const rules = resolved.profile;
-  const optionKeys = Object.entries(options).sort(([a], [b]) => a.localeCompare(b));
-  const additional: ReadonlySet<string> = new Set(additionalBets(WAR_CATALOGUE));
-  const mainOf = (c: WarCoup, seat: number) => c.seats.find((s) => s.seat === seat)?.bets.main ?? 0;
-  const boxMainOf = (c: WarCoup, station: number) => c.box?.bettors.find((b) => b.station === station)?.bets.main ?? 0;
+  const g: WarTableSetup = {
+    profileId,
+    resolved,
+    rules: resolved.profile,
+    optionKeys: Object.entries(options).sort(([a], [b]) => a.localeCompare(b)),
+    additional: new Set(additionalBets(WAR_CATALOGUE)),
+  };
+  const { rules } = g;
+  return {
+    ...warTableFacts(g),
+    initial: () => ({ shoe: newWarShoe(rules), finished: false }),
+    newShoe: () => ({ shoe: newWarShoe(rules), finished: false }),
+    cutCard: (s) => ({ ...s, shoe: warCutCardOut(s.shoe) }),
+    shoeCue: () => null,
+    takeShoeCard: () => ({ ok: false, reason: 'no card is expected between coups' }),
+    shoeFinished: (s) => s.finished,
+    lastRoundOfShoe: (s) => s.shoe.cutCardOut,
+
+    startRound: (shoe, seats, stadium = []) => ({
+      shoe,
+      round: newWarCoup(
+        seats.map((x) => ({ seat: x.seat, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
+        rules,
+        stadium.map((x) => ({ station: x.station, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
+      ),
+    }),
+    pending: (_shoe, coup) => warPending(coup),
+    takeCard: (shoe, coup, card: Card) => {
+      const e = warExpected(coup);
+      if (e.kind !== 'card' && e.kind !== 'burn') return { ok: false, reason: `no card is expected (${e.kind})` };
+      const to = e.kind === 'burn' ? 'burn' : e.to === 'croupier' ? 'dealer' : `seat:${e.to === 'box' ? STADIUM_SEAT : e.to}${e.phase === 'war' ? ':war' : ''}`;
+      return { ok: true, shoe, round: warTakeCard(coup, card), to };
+    },
+    decide: (shoe, coup, d) => (d.seat === STADIUM_SEAT ? decideOnBox(shoe, coup, d) : decideAtSeat(shoe, coup, d)),
+    settle: (s, coup) => warSettle(g, s, coup),
+    voidRound: (shoe) => shoe,
+    withdrawLastCard: () => ({ ok: false, reason: `a card that comes out face up stands (${WAR_EXPOSED_VALID})` }),
+    notFollowed: () => [],
+
+    hands: (_shoe, coup) => warHands(coup),
+    // The catalogue's additional bet (the tie bet, Art. 7 n.3) is celebrated when it wins.
+    prizeOf: (line) => (line.net > 0 && g.additional.has(line.bet) ? 'side-bet' : undefined),
+  };
+}
+
+/** What the table states about its game before any move: its identity, bets, limits, pay table, corrections. */
+function warTableFacts({ profileId, rules, optionKeys }: WarTableSetup): GameFacts {
   return {
     kind: 'war',
     profile: profileId,
@@ -79,137 +136,117 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
     ],
     voidRule: WAR_RULES.void,
     presentation: { dealerHand: true, panel: 'history', actionWords: { surrender: 'action.warSurrender' }, betWords: { tie: 'help.item.tieBet' } },
-
-    initial: () => ({ shoe: newWarShoe(rules), finished: false }),
-    newShoe: () => ({ shoe: newWarShoe(rules), finished: false }),
-    cutCard: (s) => ({ ...s, shoe: warCutCardOut(s.shoe) }),
-    shoeCue: () => null,
-    takeShoeCard: () => ({ ok: false, reason: 'no card is expected between coups' }),
-    shoeFinished: (s) => s.finished,
-    lastRoundOfShoe: (s) => s.shoe.cutCardOut,
-
-    startRound: (shoe, seats, stadium = []) => ({
-      shoe,
-      round: newWarCoup(
-        seats.map((x) => ({ seat: x.seat, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
-        rules,
-        stadium.map((x) => ({ station: x.station, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
-      ),
-    }),
-    pending: (_shoe, coup): Pending => {
-      const e = warExpected(coup);
-      switch (e.kind) {
-        case 'complete':
-          return { kind: 'done' };
-        case 'decisions': {
-          const seat = e.seats[0] ?? 0;
-          return {
-            kind: 'decision',
-            seat,
-            legal: ['war', 'surrender'],
-            default: WAR_TIMEOUT_DEFAULT,
-            decider: { kind: 'seat' },
-          };
-        }
-        case 'box-decisions':
-          // Every remote station on the box that tied decides for its own bet, within one countdown.
-          return {
-            kind: 'decision',
-            seat: STADIUM_SEAT,
-            legal: ['war', 'surrender'],
-            default: WAR_TIMEOUT_DEFAULT,
-            decider: { kind: 'stadium', stations: e.stations.map((station) => ({ station })) },
-          };
-        case 'burn':
-          return { kind: 'card', cue: { kind: 'card', to: 'burn', burnsLeft: e.remaining } };
-        case 'card':
-          if (e.to === 'croupier') return { kind: 'card', cue: { kind: 'card', to: 'dealer' } };
-          return { kind: 'card', cue: { kind: 'card', to: 'seat', seat: e.to === 'box' ? STADIUM_SEAT : e.to } };
-      }
-    },
-    takeCard: (shoe, coup, card: Card) => {
-      const e = warExpected(coup);
-      if (e.kind !== 'card' && e.kind !== 'burn') return { ok: false, reason: `no card is expected (${e.kind})` };
-      const to = e.kind === 'burn' ? 'burn' : e.to === 'croupier' ? 'dealer' : `seat:${e.to === 'box' ? STADIUM_SEAT : e.to}${e.phase === 'war' ? ':war' : ''}`;
-      return { ok: true, shoe, round: warTakeCard(coup, card), to };
-    },
-    decide: (shoe, coup, d) => {
-      const e = warExpected(coup);
-      if (d.seat === STADIUM_SEAT) {
-        // A remote station decides for its own bet on the box; war doubles it from its own credit.
-        if (e.kind !== 'box-decisions' || !e.stations.includes(d.station))
-          return { ok: false, reason: `station ${d.station} has no decision to make on the box`, refusal: 'no-decision' };
-        if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
-        const raise = boxMainOf(coup, d.station);
-        if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
-        return {
-          ok: true,
-          shoe,
-          round: warDecideOnBox(coup, d.station, d.action),
-          stakes: d.action === 'war' ? [{ seat: STADIUM_SEAT, bet: 'main', amount: raise }] : [],
-          notFollowing: [],
-        };
-      }
-      if (e.kind !== 'decisions' || !e.seats.includes(d.seat)) return { ok: false, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' };
-      if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
-      // Going to war doubles the initial bet (Art. 7 n.5): the raise must be covered by credit.
-      const raise = mainOf(coup, d.seat);
-      if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
-      return {
-        ok: true,
-        shoe,
-        round: warDecide(coup, d.seat, d.action),
-        stakes: d.action === 'war' ? [{ seat: d.seat, bet: 'main', amount: raise }] : [],
-        notFollowing: [],
-      };
-    },
-    settle: (s, coup) => {
-      const tied = (seat: number) => {
-        const i = coup.seats.findIndex((x) => x.seat === seat);
-        const card = coup.cards[i];
-        return (coup.seats[i]?.bets.tie ?? 0) > 0 && card !== undefined && coup.croupier !== undefined && warRank(card.rank) === warRank(coup.croupier.rank);
-      };
-      const lines: GameLine[] = settleWarCoup(coup, rules).map((l) => ({
-        ...l,
-        ...warMarks(resolved, l, l.bet === 'main' && tied(l.seat)),
-        bet: lineBet(l.bet),
-      }));
-      // The remote stations' bets on the box, each paid at its own station.
-      const boxTied = coup.box?.card !== undefined && coup.croupier !== undefined && warRank(coup.box.card.rank) === warRank(coup.croupier.rank);
-      for (const { station, line } of settleWarBox(coup, rules, STADIUM_SEAT)) {
-        const hasTie = (coup.box?.bettors.find((b) => b.station === station)?.bets.tie ?? 0) > 0;
-        lines.push({ ...line, ...warMarks(resolved, line, line.bet === 'main' && boxTied && hasTie), bet: lineBet(line.bet), bettor: station });
-      }
-      const after = warAfterCoup(s.shoe);
-      return { shoe: { shoe: after.shoe, finished: after.next === 'shuffle' }, lines };
-    },
-    voidRound: (shoe) => shoe,
-    withdrawLastCard: () => ({ ok: false, reason: `a card that comes out face up stands (${WAR_EXPOSED_VALID})` }),
-    notFollowed: () => [],
-
-    hands: (_shoe, coup): HandView[] => {
-      if (!coup) return [];
-      const out: HandView[] = coup.seats.map((s, i) => {
-        const first = coup.cards[i];
-        const war = coup.wars[s.seat]?.seatCard;
-        const cards = [first, war].filter((c): c is Card => c !== undefined);
-        const last = cards.at(-1);
-        return { owner: 'seat', seat: s.seat, cards: cards.map(cardCode), total: last ? warRank(last.rank) : null };
-      });
-      // The stadium box, dealt like a seat after the seats: one card all its bettors share, and its war card.
-      const box = coup.box;
-      if (box?.card !== undefined) {
-        const cards = [box.card, box.war?.seatCard].filter((c): c is Card => c !== undefined);
-        const last = cards.at(-1);
-        out.push({ owner: 'seat', seat: STADIUM_SEAT, cards: cards.map(cardCode), total: last ? warRank(last.rank) : null });
-      }
-      const dealer = [coup.croupier, ...Object.values(coup.wars).map((w) => w.croupierCard), box?.war?.croupierCard].filter((c): c is Card => c !== undefined);
-      const last = dealer.at(-1);
-      out.push({ owner: 'dealer', cards: dealer.map(cardCode), total: last ? warRank(last.rank) : null });
-      return out;
-    },
-    /** The tie bet (10 : 1) is the side bet celebrated when a coup ties. */
-    // The catalogue's additional bet (the tie bet, Art. 7 n.3) is celebrated when it wins.
-    prizeOf: (line) => (line.net > 0 && additional.has(line.bet) ? 'side-bet' : undefined),
   };
+}
+
+/** What the coup waits for: a card, a burn, the tied seats' decisions one by one, or the box's bettors' all at once. */
+function warPending(coup: WarCoup): Pending {
+  const e = warExpected(coup);
+  switch (e.kind) {
+    case 'complete':
+      return { kind: 'done' };
+    case 'decisions': {
+      const seat = e.seats[0] ?? 0;
+      return {
+        kind: 'decision',
+        seat,
+        legal: ['war', 'surrender'],
+        default: WAR_TIMEOUT_DEFAULT,
+        decider: { kind: 'seat' },
+      };
+    }
+    case 'box-decisions':
+      // Every remote station on the box that tied decides for its own bet, within one countdown.
+      return {
+        kind: 'decision',
+        seat: STADIUM_SEAT,
+        legal: ['war', 'surrender'],
+        default: WAR_TIMEOUT_DEFAULT,
+        decider: { kind: 'stadium', stations: e.stations.map((station) => ({ station })) },
+      };
+    case 'burn':
+      return { kind: 'card', cue: { kind: 'card', to: 'burn', burnsLeft: e.remaining } };
+    case 'card':
+      if (e.to === 'croupier') return { kind: 'card', cue: { kind: 'card', to: 'dealer' } };
+      return { kind: 'card', cue: { kind: 'card', to: 'seat', seat: e.to === 'box' ? STADIUM_SEAT : e.to } };
+  }
+}
+
+/** A remote station decides for its own bet on the box; war doubles it from its own credit. */
+function decideOnBox(shoe: WarTableShoe, coup: WarCoup, d: DecisionRequest): WarDecided {
+  const e = warExpected(coup);
+  if (e.kind !== 'box-decisions' || !e.stations.includes(d.station))
+    return { ok: false, reason: `station ${d.station} has no decision to make on the box`, refusal: 'no-decision' };
+  if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
+  const raise = coup.box?.bettors.find((b) => b.station === d.station)?.bets.main ?? 0;
+  if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
+  return {
+    ok: true,
+    shoe,
+    round: warDecideOnBox(coup, d.station, d.action),
+    stakes: d.action === 'war' ? [{ seat: STADIUM_SEAT, bet: 'main', amount: raise }] : [],
+    notFollowing: [],
+  };
+}
+
+/** A tied seat goes to war or surrenders. */
+function decideAtSeat(shoe: WarTableShoe, coup: WarCoup, d: DecisionRequest): WarDecided {
+  const e = warExpected(coup);
+  if (e.kind !== 'decisions' || !e.seats.includes(d.seat)) return { ok: false, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' };
+  if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
+  // Going to war doubles the initial bet (Art. 7 n.5): the raise must be covered by credit.
+  const raise = coup.seats.find((s) => s.seat === d.seat)?.bets.main ?? 0;
+  if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
+  return {
+    ok: true,
+    shoe,
+    round: warDecide(coup, d.seat, d.action),
+    stakes: d.action === 'war' ? [{ seat: d.seat, bet: 'main', amount: raise }] : [],
+    notFollowing: [],
+  };
+}
+
+/** The seats' lines and the box's bettors' (each paid at its own station); the shoe moves past the coup. */
+function warSettle({ rules, resolved }: WarTableSetup, s: WarTableShoe, coup: WarCoup): ReturnType<WarGame['settle']> {
+  const tied = (seat: number) => {
+    const i = coup.seats.findIndex((x) => x.seat === seat);
+    const card = coup.cards[i];
+    return (coup.seats[i]?.bets.tie ?? 0) > 0 && card !== undefined && coup.croupier !== undefined && warRank(card.rank) === warRank(coup.croupier.rank);
+  };
+  const lines: GameLine[] = settleWarCoup(coup, rules).map((l) => ({
+    ...l,
+    ...warMarks(resolved, l, l.bet === 'main' && tied(l.seat)),
+    bet: lineBet(l.bet),
+  }));
+  // The remote stations' bets on the box, each paid at its own station.
+  const boxTied = coup.box?.card !== undefined && coup.croupier !== undefined && warRank(coup.box.card.rank) === warRank(coup.croupier.rank);
+  for (const { station, line } of settleWarBox(coup, rules, STADIUM_SEAT)) {
+    const hasTie = (coup.box?.bettors.find((b) => b.station === station)?.bets.tie ?? 0) > 0;
+    lines.push({ ...line, ...warMarks(resolved, line, line.bet === 'main' && boxTied && hasTie), bet: lineBet(line.bet), bettor: station });
+  }
+  const after = warAfterCoup(s.shoe);
+  return { shoe: { shoe: after.shoe, finished: after.next === 'shuffle' }, lines };
+}
+
+/** Each seat's card and war card, the stadium box's, and the croupier's cards, the last card's rank as the total. */
+function warHands(coup: WarCoup | null): HandView[] {
+  if (!coup) return [];
+  const out: HandView[] = coup.seats.map((s, i) => {
+    const first = coup.cards[i];
+    const war = coup.wars[s.seat]?.seatCard;
+    const cards = [first, war].filter((c): c is Card => c !== undefined);
+    const last = cards.at(-1);
+    return { owner: 'seat', seat: s.seat, cards: cards.map(cardCode), total: last ? warRank(last.rank) : null };
+  });
+  // The stadium box, dealt like a seat after the seats: one card all its bettors share, and its war card.
+  const box = coup.box;
+  if (box?.card !== undefined) {
+    const cards = [box.card, box.war?.seatCard].filter((c): c is Card => c !== undefined);
+    const last = cards.at(-1);
+    out.push({ owner: 'seat', seat: STADIUM_SEAT, cards: cards.map(cardCode), total: last ? warRank(last.rank) : null });
+  }
+  const dealer = [coup.croupier, ...Object.values(coup.wars).map((w) => w.croupierCard), box?.war?.croupierCard].filter((c): c is Card => c !== undefined);
+  const last = dealer.at(-1);
+  out.push({ owner: 'dealer', cards: dealer.map(cardCode), total: last ? warRank(last.rank) : null });
+  return out;
 }
