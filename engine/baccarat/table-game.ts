@@ -1,6 +1,6 @@
 import { cardCode, type Card } from '../cards/card.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
-import type { GameDefinition, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
+import type { GameDefinition, GameFacts, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
 import { BACCARAT_MIN_SEATS_RULE, baccaratMarks, resolveBaccarat } from './options.js';
@@ -18,46 +18,38 @@ export interface BaccaratCoup {
   readonly result: CoupResult | null;
 }
 
+/** What a baccarat table fixes when it opens, derived once from its profile and options: every move reads it, none changes it. */
+interface BaccaratTableSetup {
+  readonly profileId: string;
+  readonly resolved: ReturnType<typeof resolveBaccarat>;
+  readonly rules: ReturnType<typeof resolveBaccarat>['profile'];
+  /** The options, sorted by name: the game's identity. */
+  readonly optionKeys: readonly (readonly [string, unknown])[];
+  /** The catalogue's additional bets (the pairs, Lucky 6): celebrated when they win; a tie is a main bet (8 : 1) and not. */
+  readonly additional: ReadonlySet<string>;
+}
+
+type BaccaratGame = GameDefinition<ShoeSession, BaccaratCoup>;
+
 /**
  * Punto banco as the table plays it (engine/baccarat: the shoe session places every card, burns
- * included), under a profile and the table's options (`authorisation`: the reference of its choice).
+ * included), under a profile and the table's options (`authorisation`: the reference of its choice):
+ * a plain object of named functions over the setup, the shoe and the coup.
  */
-export function baccaratTableGame(profileId: string, options: Readonly<Record<string, unknown>> = {}): GameDefinition<ShoeSession, BaccaratCoup> {
+export function baccaratTableGame(profileId: string, options: Readonly<Record<string, unknown>> = {}): BaccaratGame {
   if (!isRegulatedBaccaratProfile(profileId))
     throw new RangeError(`the "${profileId}" baccarat profile is for analysis (sim, round): a table plays a profile a text governs`);
   const resolved = resolveBaccarat(profileId, options, true);
-  const rules = resolved.profile;
-  const optionKeys = Object.entries(options).sort(([a], [b]) => a.localeCompare(b));
-  const additional: ReadonlySet<string> = new Set(additionalBets(BACCARAT_CATALOGUE));
-  const bets = (b: SeatStakes['bets']): BaccaratBets => Object.fromEntries(BACCARAT_BETS.flatMap((k) => (b[k] !== undefined ? [[k, b[k]]] : [])));
+  const g: BaccaratTableSetup = {
+    profileId,
+    resolved,
+    rules: resolved.profile,
+    optionKeys: Object.entries(options).sort(([a], [b]) => a.localeCompare(b)),
+    additional: new Set(additionalBets(BACCARAT_CATALOGUE)),
+  };
+  const { rules } = g;
   return {
-    kind: 'baccarat',
-    profile: profileId,
-    identity: optionKeys.length > 0 ? `baccarat/${profileId}/${JSON.stringify(optionKeys)}` : `baccarat/${profileId}`,
-    decks: rules.decks,
-    // The catalogue's bets the profile offers («6 Sortudo» only where the table offers it, Art. 13 n.1 4)(3)).
-    bets: offeredBets(BACCARAT_CATALOGUE, rules),
-    behind: null,
-    // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
-    remote: 'own-spots',
-    initialBet: null,
-    // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
-    // Art. 1 5): a table of seven or more seats; a configuration of fewer is refused, naming it.
-    limitRules: {
-      multiplesOfMinimum: null,
-      maxTimesMinimum: null,
-      minSeats: { seats: 7, rule: BACCARAT_MIN_SEATS_RULE },
-      roundMaxRule: null,
-      oneAdditionalBet: null,
-    },
-    payTable: baccaratPayTable(rules),
-    // Art. 4 (陽反牌): a card come out of the shoe face up stays valid, the bets on the coup stand
-    // and the coup goes on. The text found has no other article on dealing errors: a coup that
-    // goes wrong otherwise is voided, citing none (the void records that the text orders no correction).
-    corrections: [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }],
-    voidRule: null,
-    presentation: { dealerHand: false, panel: 'roads' },
-
+    ...baccaratTableFacts(g),
     initial: () => newShoeSession(rules),
     newShoe: () => newShoeSession(rules),
     cutCard: (s) => cutCardOut(s),
@@ -90,36 +82,75 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
       return { ok: true, shoe: taken.session, round: { ...coup, result: taken.completed }, to: e.to };
     },
     decide: () => ({ ok: false, reason: 'baccarat has no decisions', refusal: 'no-decision' }),
-    settle: (shoe, coup) => {
-      const r = coup.result;
-      if (!r) throw new Error('the coup is not complete');
-      const lines: GameLine[] = coup.seats
-        .flatMap((x) => settleBaccaratSeat(x.seat, bets(x.bets), r, rules))
-        .map((l) => ({ ...l, ...baccaratMarks(resolved, l.bet), bet: lineBet(l.bet) }));
-      // A remote station's bets are settled by the same rules as a seat's, and paid at its station.
-      for (const x of coup.stadium ?? [])
-        for (const l of settleBaccaratSeat(STADIUM_SEAT, bets(x.bets), r, rules))
-          lines.push({ ...l, ...baccaratMarks(resolved, l.bet), bet: lineBet(l.bet), bettor: x.station });
-      return { shoe, lines };
-    },
+    settle: (shoe, coup) => ({ shoe, lines: baccaratLines(g, coup) }),
     // A void coup's cards left the shoe but belong to no coup: the next coup starts empty.
     voidRound: (shoe) => voidCoup(shoe),
     // Art. 4 keeps an exposed card: no card is ever taken back.
     withdrawLastCard: () => ({ ok: false, reason: 'macau-baccarat art.4 keeps a card come out face up: the coup goes on' }),
     notFollowed: () => [],
 
-    hands: (shoe, coup): HandView[] => {
-      if (!coup) return [];
-      const cards = coup.result ? { player: coup.result.player, banker: coup.result.banker } : shoe.coup;
-      const view = (owner: 'player' | 'banker', hand: readonly Card[]): HandView => ({
-        owner,
-        cards: hand.map(cardCode),
-        total: hand.length ? handTotal(hand) : null,
-      });
-      return [view('player', cards.player), view('banker', cards.banker)];
-    },
-    /** The catalogue's additional bets (the pairs, Lucky 6) are celebrated; a tie is a main bet (8 : 1) and not. */
-    prizeOf: (line) => (line.net > 0 && additional.has(line.bet) ? 'side-bet' : undefined),
+    hands: (shoe, coup) => baccaratHands(shoe, coup),
+    prizeOf: (line) => (line.net > 0 && g.additional.has(line.bet) ? 'side-bet' : undefined),
     coups: (shoe) => shoe.results,
   };
+}
+
+/** What the table states about its game before any move: its identity, bets, limits, pay table, corrections. */
+function baccaratTableFacts({ profileId, rules, optionKeys }: BaccaratTableSetup): GameFacts {
+  return {
+    kind: 'baccarat',
+    profile: profileId,
+    identity: optionKeys.length > 0 ? `baccarat/${profileId}/${JSON.stringify(optionKeys)}` : `baccarat/${profileId}`,
+    decks: rules.decks,
+    // The catalogue's bets the profile offers («6 Sortudo» only where the table offers it, Art. 13 n.1 4)(3)).
+    bets: offeredBets(BACCARAT_CATALOGUE, rules),
+    behind: null,
+    // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
+    remote: 'own-spots',
+    initialBet: null,
+    // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
+    // Art. 1 5): a table of seven or more seats; a configuration of fewer is refused, naming it.
+    limitRules: {
+      multiplesOfMinimum: null,
+      maxTimesMinimum: null,
+      minSeats: { seats: 7, rule: BACCARAT_MIN_SEATS_RULE },
+      roundMaxRule: null,
+      oneAdditionalBet: null,
+    },
+    payTable: baccaratPayTable(rules),
+    // Art. 4 (陽反牌): a card come out of the shoe face up stays valid, the bets on the coup stand
+    // and the coup goes on. The text found has no other article on dealing errors: a coup that
+    // goes wrong otherwise is voided, citing none (the void records that the text orders no correction).
+    corrections: [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }],
+    voidRule: null,
+    presentation: { dealerHand: false, panel: 'roads' },
+  };
+}
+
+/** A seat's stakes as the settlement takes them: only the baccarat bets it placed. */
+const seatBaccaratBets = (b: SeatStakes['bets']): BaccaratBets => Object.fromEntries(BACCARAT_BETS.flatMap((k) => (b[k] !== undefined ? [[k, b[k]]] : [])));
+
+/** The lines of a complete coup: every seat's, then each remote station's, settled by the same rules and paid at its station. */
+function baccaratLines({ rules, resolved }: BaccaratTableSetup, coup: BaccaratCoup): GameLine[] {
+  const r = coup.result;
+  if (!r) throw new Error('the coup is not complete');
+  const lines: GameLine[] = coup.seats
+    .flatMap((x) => settleBaccaratSeat(x.seat, seatBaccaratBets(x.bets), r, rules))
+    .map((l) => ({ ...l, ...baccaratMarks(resolved, l.bet), bet: lineBet(l.bet) }));
+  for (const x of coup.stadium ?? [])
+    for (const l of settleBaccaratSeat(STADIUM_SEAT, seatBaccaratBets(x.bets), r, rules))
+      lines.push({ ...l, ...baccaratMarks(resolved, l.bet), bet: lineBet(l.bet), bettor: x.station });
+  return lines;
+}
+
+/** The player's and the banker's hands, as dealt so far or as the coup ended. */
+function baccaratHands(shoe: ShoeSession, coup: BaccaratCoup | null): HandView[] {
+  if (!coup) return [];
+  const cards = coup.result ? { player: coup.result.player, banker: coup.result.banker } : shoe.coup;
+  const view = (owner: 'player' | 'banker', hand: readonly Card[]): HandView => ({
+    owner,
+    cards: hand.map(cardCode),
+    total: hand.length ? handTotal(hand) : null,
+  });
+  return [view('player', cards.player), view('banker', cards.banker)];
 }
