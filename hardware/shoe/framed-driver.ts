@@ -9,6 +9,9 @@ import { cardFromWire, partsOf } from './card-code.js';
 import { MSG, RESULT, ShoeFrameParser, UNREADABLE_REASONS, encodeShoeFrame, nextSeq, rdU16, rdU32, readText, seqDiff, u16, type ShoeFrame } from './framed.js';
 import type { SequencedShoeEvent, ShoeOptions } from './types.js';
 
+/** Events kept from before the HELLO: more than a shoe's unacknowledged queue holds in practice. */
+const EARLY_FRAMES_KEPT = 256;
+
 const SEVERITY = ['info', 'warning', 'critical'] as const;
 
 export class FramedShoe extends ShoeBase {
@@ -86,27 +89,16 @@ export class FramedShoe extends ShoeBase {
     this.ch = ch;
     let gapRequested: number | null = null;
     try {
-      // Handshake: GET_STATUS until HELLO.
-      let hello: ShoeFrame | null = null;
-      const heartbeat = this.opts.heartbeatMs ?? 1000;
-      const retries = this.opts.retries ?? 3;
-      for (let i = 0; i < retries && !hello; i++) {
-        await ch.write(encodeShoeFrame(0, MSG.GET_STATUS));
-        const until = this.clock.now() + this.timeout;
-        while (!hello && this.clock.now() < until) {
-          const f = await ch.next(Math.max(1, until - this.clock.now()));
-          if (f?.type === MSG.HELLO) hello = f;
-        }
-        if (!hello) parser.reset();
-      }
-      if (!hello) throw new LinkLostError('shoe: no HELLO');
+      const { hello, early } = await this.handshake(ch, parser);
       this.onHello(hello);
       this.link.markUp();
       this.events.emit({ type: 'connected', protocol: 'framed', ...(this.serial ? { serial: this.serial } : {}) });
 
+      const heartbeat = this.opts.heartbeatMs ?? 1000;
+      const retries = this.opts.retries ?? 3;
       let missed = 0;
       while (!signal.aborted) {
-        const f = await ch.next(heartbeat);
+        const f = early.shift() ?? (await ch.next(heartbeat));
         if (!f) {
           if (++missed > retries) throw new LinkLostError('shoe: heartbeat lost');
           parser.reset();
@@ -156,6 +148,29 @@ export class FramedShoe extends ShoeBase {
       this.ch = null;
       ch.dispose();
     }
+  }
+
+  /**
+   * GET_STATUS until HELLO. The shoe's sequenced events that arrive first are kept, in order, for
+   * the session to handle once the HELLO has said where the shoe stands: a shoe may send an event
+   * while our GET_STATUS is on its way, and dropping it would make the next one look like a gap.
+   */
+  private async handshake(ch: FrameChannel<ShoeFrame>, parser: ShoeFrameParser): Promise<{ hello: ShoeFrame; early: ShoeFrame[] }> {
+    const early: ShoeFrame[] = [];
+    const retries = this.opts.retries ?? 3;
+    for (let i = 0; i < retries; i++) {
+      await ch.write(encodeShoeFrame(0, MSG.GET_STATUS));
+      const until = this.clock.now() + this.timeout;
+      while (this.clock.now() < until) {
+        const f = await ch.next(Math.max(1, until - this.clock.now()));
+        if (f?.type === MSG.HELLO) return { hello: f, early };
+        // Bounded: a device that floods events and never answers costs no memory; what is not kept
+        // comes back as a gap, and a replay.
+        if (f && f.seq !== 0 && early.length < EARLY_FRAMES_KEPT) early.push(f);
+      }
+      parser.reset();
+    }
+    throw new LinkLostError('shoe: no HELLO');
   }
 
   private onHello(f: ShoeFrame): void {

@@ -171,6 +171,40 @@ describe('framed shoe end to end', () => {
     await r.dev.close();
   });
 
+  it('an event the shoe sends before its HELLO is kept and delivered after it: no gap, no replay', async () => {
+    // A shoe that changes state while the host's GET_STATUS is on its way (the demonstration table
+    // at `npm start` loads its shoe then) sends the event ahead of the HELLO that answers it.
+    // Dropping it made the next event look like a gap: a warning and a replay request.
+    const sim = new ShoeSimulator({ protocol: 'framed', retransmitMs: 5000 });
+    const receive = sim.receive.bind(sim);
+    let loaded = false;
+    sim.receive = (bytes) => {
+      if (!loaded) {
+        loaded = true;
+        sim.loadShoe({ seed: 11 });
+      }
+      receive(bytes);
+    };
+    const bus = new FakeUsbBus();
+    bus.plug(sim, { kind: 'cdc-acm' });
+    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8N1_9600, { bus, readTimeoutMs: 30 });
+    const journal: string[] = [];
+    const shoe = new FramedShoe(opener, { ...FAST, onEvent: (e) => void journal.push(`${e.sequence} ${e.type}`) });
+    const rec = new EventRecorder<ShoeEvent>();
+    shoe.on(rec.listener);
+    shoe.start();
+    await rec.untilCount('connected');
+    sim.drawCard();
+    await rec.untilCount('card');
+    assert.deepEqual(journal, ['1 shoeLoaded', '2 card']);
+    assert.deepEqual(
+      rec.of('warning').map((w) => w.text),
+      [],
+    );
+    await rec.until(() => sim.unacked.length === 0);
+    await shoe.close();
+  });
+
   it('a restarted host with its last journalled sequence does not deliver the same event twice', async () => {
     const sim = new ShoeSimulator({ protocol: 'framed', retransmitMs: 40 });
     const bus = new FakeUsbBus();
