@@ -11,7 +11,7 @@ import { TableId, TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
 
 const minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-// Seated 1–7 and remote from 101 (engine/table/vocabulary.ts: a thousand remote stations at most, 101–1100).
+// Seated 1–7 and remote from 101 (engine/table/vocabulary.ts: two thousand remote stations at most, 101–2100).
 const station = z.number().int().min(1).max(9999);
 /** A seat of the felt, or 0: the stadium box, where a remote station's own bets play (no seat). */
 const seat = z.number().int().min(0).max(99);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_STATION } from '../../protocol/index.js';
 import { SharedMessage, type Update } from '../screens/outbox.js';
 import { NONCE, PROOF, PROOF_KEY } from '../stadium/station-proof.js';
 
@@ -93,7 +94,7 @@ export function decodeUpdate(text: string): PublishedUpdate | null {
 
 /** The enrolment the host publishes: each station in force with its public proof key (host/stadium/station-proof.ts). */
 export const PublishedEnrolment = z.strictObject({
-  stations: z.array(z.strictObject({ station: z.number().int().positive(), proofKey: z.string().regex(PROOF_KEY) })).max(1100),
+  stations: z.array(z.strictObject({ station: z.number().int().positive(), proofKey: z.string().regex(PROOF_KEY) })).max(MAX_STATION),
 });
 export type PublishedEnrolment = z.infer<typeof PublishedEnrolment>;
 
