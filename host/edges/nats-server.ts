@@ -72,6 +72,16 @@ export function natsConfig(port: number, dir: string, users: readonly NatsUser[]
   ].join('\n');
 }
 
+/**
+ * The servers this process started and has not stopped. A test that times out ends its process
+ * (`--test-force-exit`) before any `after` or `finally` runs, and a server left running listens on
+ * for the rest of the suite: every one still running is killed when the process exits.
+ */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
+
 async function waitForPort(host: string, port: number, child: ChildProcess, deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;
   for (;;) {
@@ -106,6 +116,8 @@ export async function startNatsServer(
   let child: ChildProcess | null = null;
   const launch = async () => {
     const c = spawn(natsServerPath(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+    running.add(c);
+    c.once('exit', () => running.delete(c));
     let err = '';
     c.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
     child = c;
