@@ -1,8 +1,7 @@
 import { canonicalJson } from './canonical.js';
 import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type Payload, type Posting } from './entries.js';
 import { LedgerRefusal } from './refusal.js';
-import { deriveTicket, txIdOfTicketEntry } from './ticket-postings.js';
-import { isTicketEntryType, parseTicketEntry } from '../terms/ticket-terms.js';
+import { deriveTicketJournal, txIdOfTicketJournal } from './ticket-postings.js';
 import { isTransferEntryType, parseTransferEntry, sameTerms, transferTxId, txIdOfTransferEntry, type Transfer } from '../terms/transfer-terms.js';
 
 // What an entry means for the accounts, derived from its payload and the ledger as it stands
@@ -106,11 +105,9 @@ export function admitEntry(type: EntryType, payload: unknown, txId: string | und
     if (txId !== expected) throw new LedgerRefusal('bad-tx-id', `${type} goes under transaction id ${expected}, not ${txId ?? 'none'}`);
   }
   // A ticket's steps share ids too (ledger/ticket-postings.ts): printed and voided one end, one credit per ticket.
-  if (isTicketEntryType(type)) {
-    const e = parseTicketEntry(type, parsed);
-    const expected = e ? txIdOfTicketEntry(e) : undefined;
-    if (txId !== expected) throw new LedgerRefusal('bad-tx-id', `${type} goes under transaction id ${expected ?? '?'}, not ${txId ?? 'none'}`);
-  }
+  const expected = txIdOfTicketJournal(type, parsed);
+  if (expected !== undefined && txId !== expected)
+    throw new LedgerRefusal('bad-tx-id', `${type} goes under transaction id ${expected ?? '?'}, not ${txId ?? 'none'}`);
   return parsed;
 }
 
@@ -436,12 +433,11 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'ticket.redeem.request':
     case 'ticket.redeem.approved':
     case 'ticket.redeem.stacked':
-    case 'ticket.redeem.returned': {
-      const e = parseTicketEntry(type, payload);
-      if (!e) throw new LedgerRefusal('invalid-payload', `${type}: not a ticket entry`);
-      deriveTicket(view, e, { post, both, creditChange: (s, change) => creditChange(s, change), stationCredit: account.stationCredit });
+    case 'ticket.redeem.returned':
+    case 'ticket.validation.request':
+    case 'ticket.validation.end':
+      deriveTicketJournal(view, type, payload, { post, both, creditChange: (s, change) => creditChange(s, change), stationCredit: account.stationCredit });
       break;
-    }
     case 'meter.clear': {
       const p = payload as Payload<'meter.clear'>;
       for (const m of view.meters(p.scope)) {

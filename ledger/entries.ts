@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
-import { TICKET_PAYLOADS } from '../terms/ticket-terms.js';
+import { TICKET_JOURNAL_PAYLOADS } from '../terms/system-validation-terms.js';
 import { AFT_JOURNAL_PAYLOADS } from './aft-terms.js';
 import { TableId, TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
 
@@ -552,8 +552,8 @@ export const PAYLOADS = {
   // `.complete`, `.reverse` at the sender, `transfer.in`, `.refuse` at the receiver.
   ...TRANSFER_PAYLOADS,
   // A cash-out ticket's life at this table (docs/tito.md): issued, printed or voided; a ticket
-  // inserted here asked about, approved, stacked or returned.
-  ...TICKET_PAYLOADS,
+  // inserted here asked about, approved, stacked or returned; a wait for the casino system's number (SAS system validation).
+  ...TICKET_JOURNAL_PAYLOADS,
   // The casino system's cashless transfers over SAS (AFT, docs/sas.md): in to a station's credit, out of it; its registration.
   ...AFT_JOURNAL_PAYLOADS,
 } as const;

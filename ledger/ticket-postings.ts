@@ -1,5 +1,12 @@
 import { LedgerRefusal } from './refusal.js';
-import { isTicketEntryType, parseTicketEntry, type RequestId, type TicketEntry, type TicketEntryType } from '../terms/ticket-terms.js';
+import { isSystemNumbered, isTicketEntryType, parseTicketEntry, type RequestId, type TicketEntry, type TicketEntryType } from '../terms/ticket-terms.js';
+import {
+  isValidationEntryType,
+  parseValidationEntry,
+  validationTxId,
+  type ValidationEntry,
+  type ValidationEntryType,
+} from '../terms/system-validation-terms.js';
 import type { ValidationNumber } from '../terms/validation-number.js';
 
 // What a ticket's entries mean for the accounts (issue 47, docs/tito.md). The ledger holds the
@@ -13,6 +20,8 @@ import type { ValidationNumber } from '../terms/validation-number.js';
 //   ticket.redeem.approved    ticket:in:<request>:approved   once per attempt
 //   ticket.redeem.returned    ticket:in:<request>:end        the attempt's end when it went back
 //   ticket.redeem.stacked     ticket:in:<number>:stacked     once per number: this table credits a ticket once
+//   ticket.validation.request ticket:sys:<request>           a cash-out waiting for the casino system's number (no money)
+//   ticket.validation.end     ticket:sys:<request>:end       its one end; a ticket.issue the system numbered needs the end `number` with that number
 //
 // Accounts: `tickets:printing` holds the credit of a ticket issued and not yet printed or voided;
 // `tickets:out` what this table's printed tickets are worth to whoever holds them (credit-normal:
@@ -56,6 +65,17 @@ export function txIdOfTicketEntry(e: TicketEntry): string {
   }
 }
 
+/** The transaction id a ticket or system validation entry must go under; null when its payload does not read as one; undefined for another type. */
+export function txIdOfTicketJournal(type: string, payload: unknown): string | null | undefined {
+  if (isTicketEntryType(type)) {
+    const e = parseTicketEntry(type, payload);
+    return e ? txIdOfTicketEntry(e) : null;
+  }
+  if (!isValidationEntryType(type)) return undefined;
+  const e = parseValidationEntry(type, payload);
+  return e ? validationTxId(e.payload.requestId, e.type === 'ticket.validation.request' ? 'request' : 'end') : null;
+}
+
 /** What deriving a ticket entry reads of the ledger before it: the entry under a transaction id. */
 export interface TicketView {
   entryByTx(txId: string): { type: string; body: string } | undefined;
@@ -80,11 +100,55 @@ function earlier(view: TicketView, txId: string): TicketEntry | null {
   return parseTicketEntry(row.type, body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
 }
 
+/** The postings and meters of a ticket or system validation entry (derive.ts); a payload that does not read as one is refused. */
+export function deriveTicketJournal(view: TicketView, type: TicketEntryType | ValidationEntryType, payload: unknown, out: TicketSink): void {
+  if (isValidationEntryType(type)) {
+    const e = parseValidationEntry(type, payload);
+    if (!e) throw new LedgerRefusal('invalid-payload', `${type}: not a system validation entry`);
+    if (e.type === 'ticket.validation.end') requestOf(view, e.payload);
+    return;
+  }
+  const e = parseTicketEntry(type, payload);
+  if (!e) throw new LedgerRefusal('invalid-payload', `${type}: not a ticket entry`);
+  deriveTicket(view, e, out);
+}
+
+/** The request a system validation end or a system-numbered ticket names, at the same station; else a refusal. */
+function requestOf(view: TicketView, p: { requestId: RequestId; station: number }): Extract<ValidationEntry, { type: 'ticket.validation.request' }>['payload'] {
+  const row = view.entryByTx(validationTxId(p.requestId, 'request'));
+  const body: unknown = row ? JSON.parse(row.body) : null;
+  const e =
+    row?.type === 'ticket.validation.request'
+      ? parseValidationEntry(row.type, body && typeof body === 'object' && 'payload' in body ? body.payload : undefined)
+      : null;
+  if (e?.type !== 'ticket.validation.request') throw new LedgerRefusal('ticket-mismatch', `no ticket.validation.request ${p.requestId}`);
+  if (e.payload.station !== p.station) throw new LedgerRefusal('ticket-mismatch', `validation request ${p.requestId} was station ${e.payload.station}'s`);
+  return e.payload;
+}
+
+/**
+ * A ticket the casino's system numbered is issued only under the number that system gave for
+ * that request, for the amount the request held, once (its end `number`, ./system-validation-terms).
+ */
+function checkSystemIssue(view: TicketView, t: { requestId: RequestId; station: number; amount: number; validation: string }): void {
+  const asked = requestOf(view, t);
+  const row = view.entryByTx(validationTxId(t.requestId, 'end'));
+  const body: unknown = row ? JSON.parse(row.body) : null;
+  const end =
+    row?.type === 'ticket.validation.end'
+      ? parseValidationEntry(row.type, body && typeof body === 'object' && 'payload' in body ? body.payload : undefined)
+      : null;
+  if (end?.type !== 'ticket.validation.end' || end.payload.outcome !== 'number' || end.payload.validation !== t.validation)
+    throw new LedgerRefusal('ticket-mismatch', `the system gave request ${t.requestId} no number ${t.validation}`);
+  if (asked.amount !== t.amount) throw new LedgerRefusal('ticket-mismatch', `request ${t.requestId} held ${asked.amount}, not ${t.amount}`);
+}
+
 /** The postings and meters of a ticket entry (its payload already admitted by its schema). */
 export function deriveTicket(view: TicketView, e: TicketEntry, out: TicketSink): void {
   switch (e.type) {
     case 'ticket.issue': {
       const p = e.payload;
+      if (isSystemNumbered(p)) checkSystemIssue(view, p);
       out.creditChange(p.station, -p.amount);
       out.post(out.stationCredit(p.station), p.amount);
       out.post(TICKET_ACCOUNTS.printing, -p.amount);

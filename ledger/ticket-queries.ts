@@ -1,6 +1,6 @@
 import { connectionOf, type Ledger } from './ledger.js';
 import { ticketInTxId, ticketOutTxId } from './ticket-postings.js';
-import { parseTicketEntry, type TicketTerms } from '../terms/ticket-terms.js';
+import { isSystemNumbered, parseTicketEntry, type MachineTicketTerms, type TicketTerms } from '../terms/ticket-terms.js';
 
 // Read-only queries of the journal's tickets (docs/tito.md) that the table host rebuilds its
 // ticket state from at start: the last number it made, the tickets in print at a kill. The
@@ -23,11 +23,23 @@ function issued(row: { seq: number; body: string } | undefined): IssuedTicket | 
   return { seq: row.seq, terms, ...(print ? { print } : {}) };
 }
 
-/** The newest ticket this table issued: its machine id and sequence are where the next number starts. */
+/** The newest ticket this table issued, whoever numbered it: its sequence is where the next one's starts. */
 export function lastTicketIssued(ledger: Ledger): IssuedTicket | null {
   const row = connectionOf(ledger).prepare(`SELECT seq, body FROM journal WHERE type = 'ticket.issue' ORDER BY seq DESC LIMIT 1`).get() as
     { seq: number; body: string } | undefined;
   return issued(row);
+}
+
+/**
+ * The newest ticket this table numbered itself (not one the casino's system numbered, SAS system
+ * validation): its machine id is the one the table's next number of its own is made under.
+ */
+export function lastMachineTicket(ledger: Ledger): (IssuedTicket & { terms: MachineTicketTerms }) | null {
+  const row = connectionOf(ledger)
+    .prepare(`SELECT seq, body FROM journal WHERE type = 'ticket.issue' AND json_extract(body, '$.payload.machineId') IS NOT NULL ORDER BY seq DESC LIMIT 1`)
+    .get() as { seq: number; body: string } | undefined;
+  const t = issued(row);
+  return t && !isSystemNumbered(t.terms) ? { ...t, terms: t.terms } : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MACHINE_ID_MAX, parseValidationNumber, SEQUENCE_MAX, ValidationNumber } from './validation-number.js';
+import { MACHINE_ID_MAX, MACHINE_SYSTEM_ID, parseValidationNumber, SEQUENCE_MAX, ValidationNumber } from './validation-number.js';
 
 // Cash-out tickets (TITO, issue 47; docs/tito.md): the words the table host, the validation
 // authority (host/tickets/authority.ts) and the upstream that is its first implementation share,
@@ -24,24 +24,71 @@ export const TicketNumber = ValidationNumber.refine((n) => parseValidationNumber
 export const RequestId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/);
 export type RequestId = z.infer<typeof RequestId>;
 
-/** What the table journals with `ticket.issue` and tells the authority: the ticket as printed. */
-export const TicketTerms = z.strictObject({
-  validation: TicketNumber,
-  /** The validation id the number was made under (the authority's for this table) and its sequence. */
-  machineId: z.number().int().min(1).max(MACHINE_ID_MAX),
-  sequence: z.number().int().min(1).max(SEQUENCE_MAX),
+/** The ticket's own words, whoever numbered it. */
+const issuedTerms = {
   station: TicketStation,
   amount: Amount,
   currency: TicketCurrency,
   issuedAt: Instant,
   expiresAt: Instant,
-});
-export type TicketTerms = z.infer<typeof TicketTerms>;
+};
 
-/** The terms' number is the one its machine id and sequence make: a table cannot register another's number. */
+/** A ticket numbered by the table itself (`validationNumber`): the validation id it was made under (the authority's for this table) and its sequence. */
+export const MachineTicketTerms = z.strictObject({
+  validation: TicketNumber,
+  machineId: z.number().int().min(1).max(MACHINE_ID_MAX),
+  sequence: z.number().int().min(1).max(SEQUENCE_MAX),
+  ...issuedTerms,
+});
+
+/**
+ * A number the casino's system gave in SAS system validation (long poll 0x58; docs/sas.md, "System
+ * validation"): its validation system id (01–99, never 00, the machine's own) and 16 digits. The
+ * table cannot check it beyond its shape: the system that gave it is the one that pays it.
+ */
+export const SystemTicketNumber = ValidationNumber.refine((n) => n.slice(0, 2) !== MACHINE_SYSTEM_ID, 'system id 00 is a number the machine made');
+
+/** Either kind of number: what a printed ticket, its end and a redemption attempt carry. */
+export const AnyTicketNumber = ValidationNumber.refine(
+  (n) => n.slice(0, 2) !== MACHINE_SYSTEM_ID || parseValidationNumber(n).ok,
+  'neither a number this scheme makes nor one a casino system gave',
+);
+
+/**
+ * A ticket numbered by the casino's system (SAS system validation): the system id (the number's
+ * first two digits), the table's `ticket.validation.request` the system answered (the ledger checks
+ * the number against that request's end), and the table's own count of tickets (`sequence`, as on
+ * the paper and in 0x4D's ticket number; the next machine-numbered ticket goes on after it).
+ */
+export const SystemTicketTerms = z.strictObject({
+  validation: SystemTicketNumber,
+  systemId: z.number().int().min(1).max(99),
+  requestId: RequestId,
+  sequence: z.number().int().min(1).max(SEQUENCE_MAX),
+  ...issuedTerms,
+});
+
+/** What the table journals with `ticket.issue` and tells the authority: the ticket as printed, numbered by the table or by the casino's system. */
+export const TicketTerms = z.union([MachineTicketTerms, SystemTicketTerms]);
+export type TicketTerms = z.infer<typeof TicketTerms>;
+export type MachineTicketTerms = z.infer<typeof MachineTicketTerms>;
+export type SystemTicketTerms = z.infer<typeof SystemTicketTerms>;
+
+/** Whether the casino's system numbered this ticket (SAS system validation). */
+export function isSystemNumbered(t: TicketTerms): t is SystemTicketTerms {
+  return 'systemId' in t;
+}
+
+/**
+ * The terms' number is the one its terms say: for a number the table made, the one its machine id
+ * and sequence make (a table cannot register another's number); for one the casino's system gave,
+ * one that starts with that system's id.
+ */
 export function termsConsistent(t: TicketTerms): boolean {
+  if (!(Date.parse(t.expiresAt) > Date.parse(t.issuedAt))) return false;
+  if (isSystemNumbered(t)) return t.validation.slice(0, 2) === String(t.systemId).padStart(2, '0');
   const p = parseValidationNumber(t.validation);
-  return p.ok && p.machineId === t.machineId && p.sequence === t.sequence && Date.parse(t.expiresAt) > Date.parse(t.issuedAt);
+  return p.ok && p.machineId === t.machineId && p.sequence === t.sequence;
 }
 
 /**
@@ -73,7 +120,8 @@ export const TicketRefusal = z.enum(TICKET_REFUSALS);
 export const TICKET_RETURNS = [...TICKET_REFUSALS, 'acceptor-returned', 'acceptor-fault', 'player-cancelled', 'table-stopped'] as const;
 export const TicketReturn = z.enum(TICKET_RETURNS);
 
-const ticketOf = { validation: TicketNumber, station: TicketStation };
+const ticketOf = { validation: AnyTicketNumber, station: TicketStation };
+const PrintAttempt = z.strictObject({ template: z.string().min(1).max(8), before: z.string().max(8) }).optional();
 /** Who settled a ticket the printer could not judge (service mode; a second person above the two-person amount). */
 const SettledBy = z.array(z.string().min(1).max(80)).min(1).max(2);
 const attempt = { requestId: RequestId, ...ticketOf };
@@ -89,9 +137,7 @@ export const TICKET_PAYLOADS = {
    * the print attempt (the printer's template for it and its last one before), so a restart can
    * ask the printer whether it printed (docs/protocols/tcl.md). Absent: no command was sent.
    */
-  'ticket.issue': TicketTerms.extend({
-    print: z.strictObject({ template: z.string().min(1).max(8), before: z.string().max(8) }).optional(),
-  }),
+  'ticket.issue': z.union([MachineTicketTerms.extend({ print: PrintAttempt }), SystemTicketTerms.extend({ print: PrintAttempt })]),
   /** The printer reported the ticket printed (its validation number accepted), or a person settled it so (`settledBy`): now redeemable. */
   'ticket.printed': z.strictObject({ ...ticketOf, settledBy: SettledBy.optional() }),
   /** The ticket was not printed (the printer's status, or a person's settlement): the credit is given back; the number is never paid. */

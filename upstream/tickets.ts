@@ -1,5 +1,5 @@
 import { parseValidationNumber } from '../terms/validation-number.js';
-import { termsConsistent, type RequestId, type TicketEntry, type TicketRefusal, type TicketTerms } from '../terms/ticket-terms.js';
+import { isSystemNumbered, termsConsistent, type RequestId, type TicketEntry, type TicketRefusal, type TicketTerms } from '../terms/ticket-terms.js';
 import { raiseAlarm } from './alarm.js';
 import type { Db, Sql } from './sql.js';
 
@@ -58,6 +58,8 @@ export async function machineIdOf(db: Db, terminal: string): Promise<number> {
  * this table's validation id makes: a table cannot register a number of another's.
  */
 export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms): Promise<TicketWord> {
+  // Numbered by a casino's system (SAS system validation): that system validates and pays it, never this register.
+  if (isSystemNumbered(t)) return no('system-validated', 'the casino system that numbered this ticket is its validation authority');
   const mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
   if (!termsConsistent(t) || mine.rows[0]?.machine_id !== t.machineId) {
     await raiseAlarm(sql, terminal, 'ticket-foreign-issuer', { validation: t.validation, machineId: t.machineId, sequence: t.sequence });

@@ -30,6 +30,13 @@ const Station = z.strictObject({
       handpayReissue: z.boolean().optional(),
       /** AFT, the casino system's cashless transfers (docs/sas.md, "AFT"): the station's asset number and the most one transfer may put on its credit (minor units). Absent: 0x72/0x74 are ignored. */
       aft: z.strictObject({ assetNumber: z.number().int().min(1).max(0xff_ff_ff_ff), limit: MinorUnits.positive().default(5_000_000) }).optional(),
+      /**
+       * Who numbers this station's cash-out tickets (docs/sas.md, "System validation at a station"):
+       * `secure-enhanced` (default) the table itself, under the id the system set by 0x4C; `system`
+       * the casino's system, asked for each ticket (exception 57, long polls 0x57/0x58), a handpay
+       * when it denies or is silent. `system` needs `tickets.authority: "sas"` and a printer.
+       */
+      validation: z.enum(['secure-enhanced', 'system']).optional(),
     })
     .optional(),
   /** The station's ticket printer (TCL: FutureLogic/JCM GEN2–GEN5 and the printers that emulate it; docs/tito.md); none: cash-out by handpay only. */
@@ -244,6 +251,18 @@ export const TableConfig = z
         if (sasAt.has(at))
           ctx.addIssue({ code: 'custom', message: `station ${s.station}: SAS address ${s.sas.address} on ${s.sas.link} is another station's` });
         sasAt.add(at);
+        if (s.sas.validation === 'system' && c.tickets.authority !== 'sas')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['stations', c.stations.indexOf(s), 'sas', 'validation'],
+            message: `station ${s.station}: sas.validation "system" needs tickets.authority "sas" (the casino system that numbers a ticket is the one that pays it; the upstream never registers such a number)`,
+          });
+        if (s.sas.validation === 'system' && !s.printer)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['stations', c.stations.indexOf(s), 'printer'],
+            message: `station ${s.station}: sas.validation "system" numbers tickets, and the station has no printer`,
+          });
       }
       seats.add(s.seat);
     }

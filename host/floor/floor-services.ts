@@ -14,6 +14,7 @@ import { verifyForTilts, watchHolds } from '../tilts/tilt-sources.js';
 import { Handpays } from './handpays.js';
 import { StationGates, type StationGate } from './station-gates.js';
 import { TicketOut } from './ticket-out.js';
+import { openSystemValidations } from '../devices/sas-system-validation.js';
 import type { Printers } from '../devices/printers.js';
 import type { TicketIn } from '../devices/ticket-in.js';
 import type { TicketAuthority } from '../tickets/authority.js';
@@ -22,7 +23,7 @@ import type { TicketAuthority } from '../tickets/authority.js';
 export interface FloorServices {
   tilts: TiltManager;
   handpays: Handpays;
-  /** Cash-out tickets: at start, the tickets a kill left in print are asked of their printers. */
+  /** Cash-out tickets: at start, the tickets a kill left in print are asked of their printers; `tickets.system`, SAS system validation (docs/sas.md). */
   tickets: TicketOut;
   configChanges: ConfigChanges;
   /** The full ledger verification, on demand; a failure raises `ledger-integrity` (table halted). */
@@ -94,6 +95,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     faults: d.tilts,
     now: () => new Date(),
     onChanged: () => handpayChanges.emit(),
+    system: openSystemValidations(d, handpays),
   });
   const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets, d.ticketsIn ?? null);
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table

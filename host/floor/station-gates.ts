@@ -36,8 +36,8 @@ export class StationGates implements StationGate {
     if (command === 'place-bet') {
       const locked = this.handpays.pendingAt(station);
       if (locked) return { reason: `station ${station} is locked until handpay ${locked.requestTxId} is paid`, refusal: 'station-locked' };
-      const ticket = this.tickets?.pendingAt(station);
-      if (ticket) return { reason: `station ${station} is locked until ticket ${ticket.terms.validation} is printed or voided`, refusal: 'station-locked' };
+      const held = this.tickets?.holdAt(station);
+      if (held) return { reason: held, refusal: 'station-locked' };
       return this.tilts.refusal(station, 'bet');
     }
     return this.tilts.refusal(station, 'cash-out');
@@ -75,12 +75,15 @@ export class StationGates implements StationGate {
   cashOut(station: number, via?: 'ticket' | 'handpay'): Outcome {
     const tickets = this.tickets;
     if (via === 'handpay' || !tickets) {
+      const held = tickets?.holdAt(station);
+      if (held) return { ok: false, reason: held, refusal: 'cash-out-pending' };
       this.fellBack.delete(station);
       return this.handpays.cashOut(station);
     }
     const refused = this.handpays.refusal(station);
     if (refused) return refused;
-    if (tickets.pendingAt(station)) return { ok: false, reason: `station ${station} has a ticket in print`, refusal: 'cash-out-pending' };
+    const held = tickets.holdAt(station);
+    if (held) return { ok: false, reason: held, refusal: 'cash-out-pending' };
     // No ticket can be printed now (no printer, over the ticket limit, the printer at fault): an attendant pays.
     const why = tickets.whyNot(station, tickets.creditOf(station));
     if (why !== null) return this.handpayFor(station, why);

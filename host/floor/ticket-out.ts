@@ -6,13 +6,14 @@ import { TEMPLATE_IDS } from '../../hardware/printer/template.js';
 import type { PrintOutcome, TicketPrinter } from '../../hardware/printer/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketOutTxId } from '../../ledger/ticket-postings.js';
-import { lastTicketIssued, ticketsInPrint, type IssuedTicket } from '../../ledger/ticket-queries.js';
+import { lastMachineTicket, lastTicketIssued, ticketsInPrint, type IssuedTicket } from '../../ledger/ticket-queries.js';
 import type { TicketTerms } from '../../terms/ticket-terms.js';
-import { SEQUENCE_MAX, validationNumber } from '../../terms/validation-number.js';
+import { SEQUENCE_MAX, validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import type { CashoutState, HandpayWhy } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
+import type { SystemValidations } from '../devices/sas-system-validation.js';
 import { ticketFaultDetail } from './ticket-fault.js';
 import { ticketPaper } from './ticket-paper.js';
 
@@ -29,6 +30,8 @@ export interface TicketOutDeps {
   now: () => Date;
   /** A station's credit or lock changed: its screen must be told. */
   onChanged: (station: number) => void;
+  /** SAS system validation: the stations whose ticket numbers the casino's system gives (docs/sas.md). */
+  system?: SystemValidations;
 }
 
 /** A ticket the printer could not judge, waiting for a person (service mode's Tickets page). */
@@ -59,6 +62,14 @@ export type TicketOutcome =
   | { kind: 'unresolved'; validation: TicketTerms['validation']; amount: number; reason: string };
 
 const DAY_MS = 86_400_000;
+
+/** Why the printer cannot take a ticket now; out of paper said as such (the player is told why an attendant comes). */
+function printerWhyNot(printer: TicketPrinter): NoTicket | null {
+  const c = printer.condition;
+  if (c?.faults.includes('paper-out')) return 'paper-out';
+  if (!c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
+  return null;
+}
 
 /** Who settled a ticket's end, read back from its entry (absent: the printer's own verdict ended it). */
 const SettledBy = z.object({ payload: z.object({ settledBy: z.array(z.string()).optional() }) });
@@ -94,6 +105,11 @@ export class TicketOut {
     await Promise.all([...this.inPrint.values()].map((t) => this.settle(t)));
   }
 
+  /** SAS system validation: the stations the casino's system numbers tickets for, and their 0x57/0x58 sides (host/start/sas-links.ts). */
+  get system(): SystemValidations | undefined {
+    return this.deps.system;
+  }
+
   lastAt(station: number): CashoutState['ticket'] {
     return this.last.get(station) ?? null;
   }
@@ -111,18 +127,23 @@ export class TicketOut {
     return this.inPrint.get(station) ?? null;
   }
 
+  /** Why the station's credit is held by a ticket now (one in print, or a cash-out waiting for the casino system's number), or null. */
+  holdAt(station: number): string | null {
+    const t = this.inPrint.get(station);
+    if (t) return `station ${station} is locked until ticket ${t.terms.validation} is printed or voided`;
+    const w = this.deps.system?.waitingAt(station);
+    return w ? `station ${station} is locked while its cash-out of ${w.amount} waits for the casino system's validation number` : null;
+  }
+
   /** Whether a cash-out of `amount` at `station` can be a ticket now; why not otherwise. */
   whyNot(station: number, amount: number): NoTicket | null {
     const printer = this.deps.printerAt(station);
     if (!printer) return 'no-printer';
     if (amount > this.deps.config.tickets.limit) return 'over-ticket-limit';
-    if (this.deps.config.tickets.machineId === undefined && !this.deps.authority && !lastTicketIssued(this.deps.ledger)) return 'no-machine-id';
+    if (this.deps.system?.at(station)) return printerWhyNot(printer);
+    if (this.deps.config.tickets.machineId === undefined && !this.deps.authority && !lastMachineTicket(this.deps.ledger)) return 'no-machine-id';
     if (this.deps.config.tickets.authority === 'sas' && !this.deps.authority) return 'no-machine-id';
-    const c = printer.condition;
-    // Out of paper said as such: the player is told why an attendant comes.
-    if (c?.faults.includes('paper-out')) return 'paper-out';
-    if (!c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
-    return null;
+    return printerWhyNot(printer);
   }
 
   /**
@@ -131,17 +152,15 @@ export class TicketOut {
    * the printer's.
    */
   async cashOut(station: number): Promise<TicketOutcome> {
-    if (this.inPrint.has(station)) return { kind: 'no-ticket', reason: 'printer-not-ready' };
+    if (this.holdAt(station)) return { kind: 'no-ticket', reason: 'printer-not-ready' };
     const amount = this.deps.ledger.credit(station);
     const why = this.whyNot(station, amount);
     if (why) return { kind: 'no-ticket', reason: why };
+    const numbered = this.deps.system?.at(station) ? await this.systemNumber(station, amount) : await this.number();
     const printer = this.deps.printerAt(station);
-    const numbered = await this.number();
     if (!printer || !numbered.ok) return { kind: 'no-ticket', reason: numbered.ok ? 'no-printer' : numbered.reason };
     const now = this.deps.now();
-    const terms: TicketTerms = {
-      validation: validationNumber(numbered.machineId, numbered.sequence),
-      machineId: numbered.machineId,
+    const issued = {
       sequence: numbered.sequence,
       station,
       amount,
@@ -149,6 +168,10 @@ export class TicketOut {
       issuedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.deps.config.tickets.expiryDays * DAY_MS).toISOString(),
     };
+    const terms: TicketTerms =
+      'system' in numbered
+        ? { validation: numbered.system.validation, systemId: numbered.system.systemId, requestId: numbered.system.requestId, ...issued }
+        : { validation: validationNumber(numbered.machineId, numbered.sequence), machineId: numbered.machineId, ...issued };
     let journalled = false;
     this.working.add(station);
     const out = await printer
@@ -286,19 +309,47 @@ export class TicketOut {
    * systems, and both could pay it (docs/sas.md, "Tickets through SAS").
    */
   private async number(): Promise<{ ok: true; machineId: number; sequence: number } | { ok: false; reason: NoTicket }> {
-    const last = lastTicketIssued(this.deps.ledger);
     const sas = this.deps.config.tickets.authority === 'sas';
-    let machineId = sas ? undefined : (last?.terms.machineId ?? this.deps.config.tickets.machineId);
+    let machineId = sas ? undefined : (lastMachineTicket(this.deps.ledger)?.terms.machineId ?? this.deps.config.tickets.machineId);
     if (machineId === undefined && this.deps.authority) {
       const r = await this.deps.authority.machineId();
       if (r.ok) machineId = r.machineId;
     }
     if (machineId === undefined) return { ok: false, reason: 'no-machine-id' };
-    const sequence = Math.max(this.nextSequence ?? 1, (last?.terms.sequence ?? 0) + 1);
-    if (sequence > SEQUENCE_MAX) return { ok: false, reason: 'numbers-used-up' };
-    // Reserved now, journalled or not: two stations cashing out at once never share a number (a number skipped is harmless).
-    this.nextSequence = sequence + 1;
+    const sequence = this.reserveSequence();
+    if (sequence === null) return { ok: false, reason: 'numbers-used-up' };
     return { ok: true, machineId, sequence };
+  }
+
+  /**
+   * SAS system validation: the casino's system gives the number (exception 57, long polls
+   * 0x57/0x58; host/devices/sas-system-validation.ts journals the wait and its end). A denial, no
+   * answer in time, or no link is no ticket: the caller's handpay.
+   */
+  private async systemNumber(
+    station: number,
+    amount: number,
+  ): Promise<{ ok: true; sequence: number; system: { validation: ValidationNumber; systemId: number; requestId: string } } | { ok: false; reason: NoTicket }> {
+    const system = this.deps.system;
+    if (!system) return { ok: false, reason: 'no-machine-id' };
+    this.deps.onChanged(station);
+    const n = await system.ask(station, amount);
+    this.deps.onChanged(station);
+    if (n.kind !== 'number') {
+      this.deps.log.warn({ station, amount, outcome: n.kind }, 'cash-out: the casino system gave no validation number; a handpay instead');
+      return { ok: false, reason: 'no-machine-id' };
+    }
+    const sequence = this.reserveSequence();
+    if (sequence === null) return { ok: false, reason: 'numbers-used-up' };
+    return { ok: true, sequence, system: { validation: n.validation, systemId: n.systemId, requestId: n.requestId } };
+  }
+
+  /** The next sequence, reserved now, journalled or not: two stations cashing out at once never share one (a number skipped is harmless). */
+  private reserveSequence(): number | null {
+    const sequence = Math.max(this.nextSequence ?? 1, (lastTicketIssued(this.deps.ledger)?.terms.sequence ?? 0) + 1);
+    if (sequence > SEQUENCE_MAX) return null;
+    this.nextSequence = sequence + 1;
+    return sequence;
   }
 
   private async tell(what: string, call: () => Promise<unknown> | undefined): Promise<void> {

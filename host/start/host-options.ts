@@ -35,7 +35,7 @@ export interface HostOptions {
    */
   folderLock?: DataFolderLock;
   /** The SAS links' silence and ACK timeouts (tests: seconds, not the protocol's 5 s and 30 s). */
-  sasTiming?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number; handpayReissueMs?: number };
+  sasTiming?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number; handpayReissueMs?: number; systemValidationMs?: number };
   rendererDir: string;
   /** 0 picks a free port. */
   port?: number;

@@ -20,6 +20,8 @@ import { StationAftLock } from '../devices/sas-aft-lock.js';
 import { StationAftRegistration } from '../devices/sas-aft-register.js';
 import { HandpayNotes } from '../devices/sas-handpay-note.js';
 import type { SasAuthority } from '../tickets/sas-authority.js';
+import type { SystemValidations } from '../devices/sas-system-validation.js';
+import { EXC } from '../../hardware/sas/constants.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
@@ -46,9 +48,11 @@ export interface SasLinksDeps {
   /** The data folder: what each station's SAS host acknowledged is kept there (`sas-reported.json`). */
   dataDir: string;
   /** Link timings, for tests (the protocol's by default). */
-  timing?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number; handpayReissueMs?: number };
+  timing?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number; handpayReissueMs?: number; systemValidationMs?: number };
   /** The casino system as the table's validation authority (`tickets.authority: sas`): the ticket polls answer from it. */
   sasTickets?: SasAuthority | null;
+  /** SAS system validation (0x57/0x58) of the stations configured `validation: "system"`. */
+  systemValidations?: Pick<SystemValidations, 'at' | 'side' | 'close'> | undefined;
 }
 
 export class SasLinks {
@@ -76,15 +80,20 @@ export class SasLinks {
         this.d.tilts.conditionGone('sas-aft-locked', station, 'the host started again');
       if (this.d.tilts.list().some((t) => t.kind === 'sas-bills-disabled' && t.station === station))
         this.d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, true);
+      const { systemValidationMs, ...timing } = this.d.timing ?? {};
+      let raise57 = (): void => {};
+      const sv = this.d.systemValidations?.at(station) ? { systemValidation: this.d.systemValidations.side(station, () => raise57(), systemValidationMs) } : {};
       const link = openSasLink(s.sas.link, {
         address: s.sas.address,
-        game: this.gameSide(station),
-        ...this.d.timing,
+        game: { ...this.gameSide(station), ...sv },
+        ...timing,
         // §7.8.2: the operator's setting for a system that does not ask 1B after 51.
         ...(s.sas.handpayReissue === false ? { handpayReissueMs: null } : {}),
         // §7.8.1's note as it stood before this start (51 acknowledged, 1B not asked since).
         handpayAckedAt: notes.of(station),
       });
+      // Exception 57 (a priority exception) when a cash-out begins to wait: the machine's own, not the journal's.
+      raise57 = () => link.machine.raise(EXC.systemValidationRequest);
       const stopPlay = s.sas.stopPlayOnLinkDown === true;
       const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: link.machine, facts });
       link.machine.events.on((e) => {
@@ -141,6 +150,8 @@ export class SasLinks {
     this.offAppended = null;
     this.feeds.clear();
     for (const l of this.locks.values()) l.dispose();
+    // A cash-out still waiting for the system's number is given up unended: the next start's restart rule makes it a handpay.
+    this.d.systemValidations?.close();
     this.locks.clear();
     await Promise.all([...this.links.values()].map((l) => l.close()));
     this.links.clear();
@@ -269,11 +280,11 @@ export function openSasLinks(
     log,
     pendingHandpay: (station) => floor.handpays.pendingAt(station),
     roundOpen: (station) => table.reads.hasBets(station),
-    cashOutRefusal: (station) =>
-      floor.handpays.refusal(station)?.reason ?? (floor.tickets.pendingAt(station) ? `station ${station} has a ticket in print` : null),
+    cashOutRefusal: (station) => floor.handpays.refusal(station)?.reason ?? floor.tickets.holdAt(station),
     program: { root: layout.root, files: manifest.files.map(([file]) => file) },
     dataDir: options.dataDir,
     sasTickets,
+    systemValidations: floor.tickets.system,
     ...(options.sasTiming ? { timing: options.sasTiming } : {}),
   });
   sas.start();

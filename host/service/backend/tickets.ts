@@ -1,7 +1,7 @@
 import type { PrinterFault } from '../../../hardware/printer/condition.js';
 import { openTilts } from '../../../ledger/index.js';
 import { ticketLog, type TicketLogRow } from '../../../ledger/ticket-log.js';
-import { lastTicketIssued } from '../../../ledger/ticket-queries.js';
+import { lastMachineTicket } from '../../../ledger/ticket-queries.js';
 import { TICKET_RETURN_REASONS, type PrinterFaultName, type PrinterRow, type TicketRow } from '../../../protocol/index.js';
 import type { PrinterStatus } from '../../devices/printers.js';
 import { readTicketFault } from '../../floor/ticket-fault.js';
@@ -70,7 +70,7 @@ export function tickets(
       const log = ticketLog(d.ledger);
       return {
         limit: d.config.tickets.limit,
-        machineId: lastTicketIssued(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null,
+        machineId: lastMachineTicket(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null,
         printers: (d.printers?.statuses() ?? []).map(printerRow),
         // Read from the journal: the fault record is the `tilt.raise` entry, open until its `tilt.clear`.
         faults: openTilts(d.ledger).flatMap((f) => {

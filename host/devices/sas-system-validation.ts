@@ -1,0 +1,190 @@
+// SAS system validation at a station (docs/sas.md, "System validation at a station"): a station
+// configured `stations[].sas.validation: "system"` prints a cash-out ticket only under a number
+// the casino's system gives for it. The cash-out's wait is journalled on both sides:
+//
+//   ticket.validation.request   before exception 57 is raised (the credit stays on the meter; the station is locked)
+//   ticket.validation.end       before 0x58 is answered (the number, or a denial), or at the timeout, or at a restart
+//
+// The number then goes into the `ticket.issue` journalled just before the print command (the
+// ledger takes it only with this end's number and this request's amount); a denial or no answer
+// is a handpay (the caller's fallback). The machine side (hardware/sas/system-validation.ts) holds
+// the protocol's rules: one cash-out at a time, the first 0x58 taken ends the wait, a second finds
+// none; a number the floor already knows is refused (81).
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { SystemValidationCycle, type SasSystemValidationSide, type SystemValidationEnd } from '../../hardware/sas/system-validation.js';
+import { connectionOf, type Ledger } from '../../ledger/ledger.js';
+import { ticketOutTxId } from '../../ledger/ticket-postings.js';
+import { validationTxId, type ValidationOutcome } from '../../terms/system-validation-terms.js';
+import type { ValidationNumber } from '../../terms/validation-number.js';
+import type { TableConfig } from '../config/table-config.js';
+
+/** What a cash-out's wait for the system's number came to. `unavailable`: nothing was asked (no link, or a wait already open); nothing journalled. */
+export type SystemNumber =
+  | { kind: 'number'; requestId: string; validation: ValidationNumber; systemId: number }
+  | { kind: 'denied' | 'timeout'; requestId: string }
+  | { kind: 'unavailable' };
+
+export interface SystemValidationsDeps {
+  ledger: Ledger;
+  log: Logger;
+  /** The stations configured for system validation. */
+  stations: readonly number[];
+}
+
+interface Wait {
+  requestId: string;
+  station: number;
+  amount: number;
+  resolve: (n: SystemNumber) => void;
+}
+
+/** A timer that does not keep the process alive (the host's close cancels the waits anyway). */
+const CLOCK = {
+  setTimeout: (fn: () => void, ms: number): unknown => setTimeout(fn, ms).unref(),
+  clearTimeout: (h: unknown): void => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** The stations' system validation: the host's side of each station's 0x57/0x58 cycle. */
+export class SystemValidations {
+  private readonly cycles = new Map<number, SystemValidationCycle>();
+  private readonly waits = new Map<number, Wait>();
+  private readonly stations: Set<number>;
+
+  constructor(private readonly d: SystemValidationsDeps) {
+    this.stations = new Set(d.stations);
+  }
+
+  /** Whether the casino's system numbers this station's tickets. */
+  at(station: number): boolean {
+    return this.stations.has(station);
+  }
+
+  /** The cash-out waiting at a station for the system's number, if any (the station is locked meanwhile). */
+  waitingAt(station: number): { amount: number; requestId: string } | null {
+    const w = this.waits.get(station);
+    return w ? { amount: w.amount, requestId: w.requestId } : null;
+  }
+
+  /** The station's link opened (host/start/sas-links.ts): its 0x57/0x58 side, raising exception 57 through `raise`; `timeoutMs` §15.8's ten seconds unless set (tests). */
+  side(station: number, raise: () => void, timeoutMs?: number): SasSystemValidationSide {
+    const cycle = new SystemValidationCycle({
+      clock: CLOCK,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      raise,
+      known: (v) => this.known(v),
+      ended: (e) => this.ended(station, e),
+    });
+    this.cycles.set(station, cycle);
+    return cycle;
+  }
+
+  /**
+   * A cash-out of `amount` at `station` asks the system for a number: `ticket.validation.request`
+   * journalled, then exception 57; resolved once the wait's end is journalled.
+   */
+  ask(station: number, amount: number): Promise<SystemNumber> {
+    const cycle = this.cycles.get(station);
+    if (!cycle || cycle.isWaiting() || this.waits.has(station)) return Promise.resolve({ kind: 'unavailable' });
+    const requestId = randomUUID();
+    this.d.ledger.append({ type: 'ticket.validation.request', payload: { requestId, station, amount }, txId: validationTxId(requestId, 'request') });
+    return new Promise((resolve) => {
+      this.waits.set(station, { requestId, station, amount, resolve });
+      cycle.begin(amount);
+      this.d.log.info({ station, amount, requestId }, 'cash-out: waiting for the casino system’s validation number (exception 57)');
+    });
+  }
+
+  /** The cycle's end: journalled before 0x58 is answered (a throw leaves 0x58 unanswered and the wait open). */
+  private ended(station: number, e: SystemValidationEnd): void {
+    const w = this.waits.get(station);
+    if (!w) throw new Error(`station ${station}: a system validation end with no wait`);
+    const outcome: ValidationOutcome = e.kind;
+    const validation = e.kind === 'number' ? (e.validation as ValidationNumber) : undefined;
+    this.d.ledger.append({
+      type: 'ticket.validation.end',
+      payload: { requestId: w.requestId, station, outcome, ...(validation ? { validation } : {}) },
+      txId: validationTxId(w.requestId, 'end'),
+    });
+    this.waits.delete(station);
+    this.d.log.info({ station, requestId: w.requestId, outcome, validation }, 'cash-out: the casino system’s validation ended');
+    w.resolve(
+      validation
+        ? { kind: 'number', requestId: w.requestId, validation, systemId: Number(validation.slice(0, 2)) }
+        : { kind: e.kind === 'number' ? 'denied' : e.kind, requestId: w.requestId },
+    );
+  }
+
+  /** A number this floor already knows here: a ticket issued under it, a wait it ended, a ticket inserted with it. */
+  private known(v: string): boolean {
+    if (this.d.ledger.byTxId(ticketOutTxId(v as ValidationNumber, 'issue'))) return true;
+    const row = connectionOf(this.d.ledger)
+      .prepare(
+        `SELECT 1 FROM journal WHERE type IN ('ticket.validation.end', 'ticket.redeem.request') AND json_extract(body, '$.payload.validation') = ? LIMIT 1`,
+      )
+      .get(v);
+    return row !== undefined;
+  }
+
+  /** Shutdown: the waits are given up without an end (the next start's restart rule ends them). */
+  close(): void {
+    for (const c of this.cycles.values()) c.cancel();
+    this.cycles.clear();
+    this.waits.clear();
+  }
+}
+
+/**
+ * The restart rule (docs/sas.md, "System validation at a station"): a station's last wait that a
+ * kill left without an end, or ended with a number but no `ticket.issue` under it and no handpay
+ * after it, becomes a handpay — never asked again, as the system may already have bound a number
+ * to the request the killed run made. Journals `ticket.validation.end` (`restart`) where the end is
+ * missing; returns the stations whose cash-out must now be a handpay.
+ */
+export function endOpenValidations(ledger: Ledger): number[] {
+  const rows = connectionOf(ledger)
+    .prepare(
+      `SELECT r.seq AS seq, json_extract(r.body, '$.payload.station') AS station, json_extract(r.body, '$.payload.requestId') AS requestId
+         FROM journal AS r WHERE r.type = 'ticket.validation.request'
+          AND r.seq = (SELECT MAX(seq) FROM journal AS o WHERE o.type = 'ticket.validation.request'
+                        AND json_extract(o.body, '$.payload.station') = json_extract(r.body, '$.payload.station'))`,
+    )
+    .all() as { seq: number; station: number; requestId: string }[];
+  const out: number[] = [];
+  for (const r of rows) {
+    const end = ledger.byTxId(validationTxId(r.requestId, 'end'));
+    if (!end) {
+      ledger.append({
+        type: 'ticket.validation.end',
+        payload: { requestId: r.requestId, station: r.station, outcome: 'restart' },
+        txId: validationTxId(r.requestId, 'end'),
+      });
+      out.push(r.station);
+      continue;
+    }
+    const validation = (JSON.parse(end.body) as { payload: { validation?: ValidationNumber } }).payload.validation;
+    if (!validation || ledger.byTxId(ticketOutTxId(validation, 'issue'))) continue;
+    const paid = connectionOf(ledger)
+      .prepare(`SELECT 1 FROM journal WHERE type = 'credit.cancel' AND seq > ? AND json_extract(body, '$.payload.station') = ? LIMIT 1`)
+      .get(end.seq, r.station);
+    if (paid === undefined) out.push(r.station);
+  }
+  return out;
+}
+
+/**
+ * The table's system validation (floor services, before the devices open): the stations configured
+ * `sas.validation: "system"`; a wait the last run left open is ended now and its cash-out is a
+ * handpay of the station's credit (`endOpenValidations`).
+ */
+export function openSystemValidations(
+  d: { config: TableConfig; ledger: Ledger; log: Logger },
+  handpays: { cashOut(station: number): { ok: true; amount: number } | { ok: false; reason: string } },
+): SystemValidations {
+  const stations = d.config.stations.filter((s) => s.sas?.validation === 'system').map((s) => s.station);
+  for (const station of endOpenValidations(d.ledger)) {
+    const r = handpays.cashOut(station);
+    d.log.warn({ station, handpay: r.ok ? r.amount : r.reason }, 'a cash-out waiting for the casino system at the last stop: a handpay');
+  }
+  return new SystemValidations({ ledger: d.ledger, log: d.log, stations });
+}

@@ -1,0 +1,170 @@
+// SAS system validation at a station (docs/sas.md, "System validation at a station"), through the
+// real host start: station 1 configured `sas.validation: "system"` on a socat pty pair, with a
+// simulated printer, driven by the host simulator (tests/sas/host, from the document). The
+// station's cash-out (its gate, as the screen's Cash-out button) journals the wait, raises 57,
+// and prints only under the number the system's 0x58 gave; the system lies first in every way the
+// two polls allow — a number with no cash-out waiting, not BCD, one already on the floor, twice,
+// too late — and each is refused with nothing journalled and no credit moved. A denial and a
+// silence become handpays of the whole credit. Money is conserved after each step.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
+import type { WiredFloorServices } from '../../host/floor/floor-services.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+import { entryCount, newestEntriesOfType } from '../../ledger/index.js';
+import { SasHost, type HostIo } from './host/host.js';
+import { openPtyHost, ptyPair } from './host/io.js';
+import { SV, awaitException, pendingCashout57, receive58 } from './host/system-validation.js';
+
+const ADDRESS = 12;
+const TIMEOUT_MS = 2_500;
+
+async function until(test: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (!test()) {
+    if (Date.now() - t0 > ms) assert.fail(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const payloadOf = (body: string | undefined): Record<string, unknown> => (JSON.parse(body ?? '{}') as { payload: Record<string, unknown> }).payload;
+
+describe('SAS system validation at a station, through the host start', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-sysval-host-'));
+  let running: RunningHost;
+  let io: HostIo | null = null;
+  let h: SasHost;
+  let pair: Awaited<ReturnType<typeof ptyPair>>;
+  const r = (): RunningHost => running;
+  /** What the station's money is: its credit, its handpays waiting, its tickets printed or in print. */
+  const held = (): number => {
+    const m = r().ledger.meters('station:1');
+    const handpays = r().floor.handpays.pendingAt(1)?.amount ?? 0;
+    return r().ledger.credit(1) + handpays + (m.ticketsOutAmount ?? 0) + (r().floor.tickets.pendingAt(1)?.terms.amount ?? 0);
+  };
+  let inserted = 0;
+  const note = async (): Promise<void> => {
+    const before = r().ledger.credit(1);
+    r().billAcceptors.simulator(1)?.insertNote(100);
+    await until(() => r().ledger.credit(1) === before + 10_000, 'the note credited');
+    inserted += 10_000;
+  };
+  const gate = () => (r().floor as WiredFloorServices).gate;
+
+  before(async () => {
+    pair = await ptyPair(dir);
+    const config: TableConfig = simulatedTableConfig('war');
+    config.stations = config.stations.map((s) =>
+      s.station === 1 ? { ...s, printer: 'sim', sas: { link: `serial:${pair.machine}`, address: ADDRESS, validation: 'system' } } : s,
+    );
+    config.tickets = { ...config.tickets, authority: 'sas' };
+    running = await startHost({
+      dataDir: path.join(dir, 'data'),
+      rendererDir: path.join(dir, 'none'),
+      logger: pino({ level: 'silent' }),
+      config,
+      simulatedDealer: false,
+      sasTiming: { silenceMs: 60_000, ackTimeoutMs: 120_000, systemValidationMs: TIMEOUT_MS },
+    });
+    io = await openPtyHost(pair.host);
+    h = new SasHost(io, ADDRESS);
+    await h.pollOther();
+  });
+  after(async () => {
+    await io?.close();
+    await running?.close();
+    pair?.socat.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the configuration: "system" without tickets.authority "sas" is refused with a clear error', () => {
+    const c = simulatedTableConfig('war');
+    c.stations = c.stations.map((s) => (s.station === 1 ? { ...s, printer: 'sim', sas: { link: 'tcp:127.0.0.1:9', address: 1, validation: 'system' } } : s));
+    const r1 = TableConfig.safeParse(c);
+    assert.equal(r1.success, false);
+    assert.match(r1.error?.issues.map((i) => i.message).join('\n') ?? '', /sas\.validation "system" needs tickets\.authority "sas"/);
+    const r2 = TableConfig.safeParse({ ...c, stations: c.stations.map((s) => (s.station === 1 ? { ...s, sas: { ...s.sas, validation: 'casino' } } : s)) });
+    assert.equal(r2.success, false, 'an unknown kind');
+  });
+
+  it('a lying system with no cash-out waiting: 0x57 says none, 0x58 is 80 and journals nothing', async () => {
+    assert.deepEqual(await pendingCashout57(h), { type: SV.notWaiting, amount: 0 });
+    assert.equal(await receive58(h, 12, '1234567890123456'), SV.notInCashout);
+    assert.equal(entryCount(r().ledger, ['ticket.validation.request', 'ticket.validation.end', 'ticket.issue']), 0);
+  });
+
+  let first = '';
+  it('a cash-out waits (journalled, 57, the station locked), lies refused (81, nothing journalled), the number taken once and printed', async () => {
+    await note();
+    await until(() => r().floor.tickets.whyNot(1, r().ledger.credit(1)) === null, 'the printer ready');
+    assert.deepEqual(gate().cashOut(1), { ok: true });
+    await awaitException(h, 0x57);
+    assert.equal(entryCount(r().ledger, ['ticket.validation.request']), 1, 'the wait journalled before 57');
+    assert.equal(r().ledger.credit(1), 10_000, 'the credit still on the meter');
+    assert.match(gate().refuse(1, 'place-bet')?.reason ?? '', /waits for the casino system/);
+    assert.equal(gate().cashOut(1).ok, false, 'a second cash-out meanwhile is refused');
+    assert.deepEqual(await pendingCashout57(h), { type: SV.cashable, amount: 10_000 }, 'the amount is the machine’s: 0x58 carries none');
+    assert.equal(await receive58(h, 0, '', [0x1a, ...Array<number>(8).fill(0x11)]), SV.rejected, 'system id not BCD');
+    assert.equal(await receive58(h, 0, '', [0x12, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0xf1]), SV.rejected, 'number not BCD');
+    assert.equal(entryCount(r().ledger, ['ticket.validation.end', 'ticket.issue']), 0, 'nothing journalled for a lie');
+    assert.equal(await receive58(h, 12, '0000000000004801'), SV.acknowledged);
+    assert.equal(await receive58(h, 13, '0000000000009999'), SV.notInCashout, 'the same answer twice, another number: no cash-out waits');
+    await until(() => r().ledger.meters('station:1').ticketsOut === 1, 'the ticket printed');
+    first = '120000000000004801';
+    const issue = payloadOf(newestEntriesOfType(r().ledger, 'ticket.issue', 1)[0]?.body);
+    assert.equal(issue.validation, first, 'printed under the number the system gave');
+    assert.equal(issue.systemId, 12);
+    assert.equal(issue.amount, 10_000);
+    assert.equal(entryCount(r().ledger, ['ticket.validation.end']), 1);
+    assert.equal(r().ledger.credit(1), 0);
+    assert.equal(held(), inserted);
+    r().printers.simulator(1)?.takeTicket();
+  });
+
+  it('the same number again for the next cash-out (a duplicate) is refused 81; a fresh one is taken', async () => {
+    await note();
+    await until(() => r().floor.tickets.whyNot(1, r().ledger.credit(1)) === null, 'the printer ready');
+    assert.deepEqual(gate().cashOut(1), { ok: true });
+    await awaitException(h, 0x57);
+    assert.equal(await receive58(h, 12, '0000000000004801'), SV.rejected, 'a number already printed here');
+    assert.equal(await receive58(h, 12, '0000000000004802'), SV.acknowledged);
+    await until(() => r().ledger.meters('station:1').ticketsOut === 2, 'the second ticket printed');
+    assert.equal(held(), inserted);
+    r().printers.simulator(1)?.takeTicket();
+  });
+
+  it('a denial (system id 00) is a handpay of the whole credit; nothing is issued', async () => {
+    await note();
+    await until(() => r().floor.tickets.whyNot(1, r().ledger.credit(1)) === null, 'the printer ready');
+    const issued = entryCount(r().ledger, ['ticket.issue']);
+    assert.deepEqual(gate().cashOut(1), { ok: true });
+    await awaitException(h, 0x57);
+    assert.equal(await receive58(h, 0, '0000000000000000'), SV.acknowledged);
+    await until(() => r().floor.handpays.pendingAt(1) !== null, 'the handpay');
+    assert.equal(r().floor.handpays.pendingAt(1)?.amount, 10_000);
+    assert.equal(entryCount(r().ledger, ['ticket.issue']), issued);
+    assert.equal(payloadOf(newestEntriesOfType(r().ledger, 'ticket.validation.end', 1)[0]?.body).outcome, 'denied');
+    assert.equal(held(), inserted);
+  });
+
+  it('no answer in time is a handpay; the late number finds no cash-out (80) and moves nothing', async () => {
+    const pending = r().floor.handpays.pendingAt(1);
+    assert.ok(pending);
+    assert.equal(r().floor.handpays.confirm(pending.requestTxId, 'attendant-1').ok, true, 'the denial’s handpay paid');
+    inserted -= 10_000;
+    await note();
+    await until(() => r().floor.tickets.whyNot(1, r().ledger.credit(1)) === null, 'the printer ready');
+    assert.deepEqual(gate().cashOut(1), { ok: true });
+    await awaitException(h, 0x57);
+    await until(() => r().floor.handpays.pendingAt(1) !== null, 'the handpay after the timeout', TIMEOUT_MS + 5_000);
+    assert.equal(payloadOf(newestEntriesOfType(r().ledger, 'ticket.validation.end', 1)[0]?.body).outcome, 'timeout');
+    assert.equal(await receive58(h, 12, '0000000000004803'), SV.notInCashout);
+    assert.equal(entryCount(r().ledger, ['ticket.issue']), 2);
+    assert.equal(held(), inserted);
+  });
+});
