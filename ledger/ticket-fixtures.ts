@@ -3,6 +3,7 @@
 // ticket.
 import type { NewEntry } from './entries.js';
 import { ticketInTxId, ticketOutTxId, ticketStackedTxId } from './ticket-postings.js';
+import { validationTxId, type ValidationOutcome } from '../terms/system-validation-terms.js';
 import type { TICKET_RETURNS } from '../terms/ticket-terms.js';
 import type { ValidationNumber } from '../terms/validation-number.js';
 
@@ -69,4 +70,35 @@ export function redeemed(requestId: string, validation: ValidationNumber, statio
     redeemApproved(requestId, validation, station, amount),
     redeemStacked(requestId, validation, station, amount),
   ];
+}
+
+/** SAS system validation: a cash-out of `amount` at `station` waiting for the casino system's number. */
+export function systemRequest(requestId: string, station = 1, amount = 10_000): NewEntry {
+  return { type: 'ticket.validation.request', payload: { requestId, station, amount }, txId: validationTxId(requestId, 'request') };
+}
+
+/** Its end: `number` with the number the system gave, or `denied`, `timeout`, `restart`. */
+export function systemEnd(requestId: string, outcome: ValidationOutcome, validation?: ValidationNumber, station = 1): NewEntry {
+  return {
+    type: 'ticket.validation.end',
+    payload: { requestId, station, outcome, ...(validation ? { validation } : {}) },
+    txId: validationTxId(requestId, 'end'),
+  };
+}
+
+/** A ticket issued under the number the system gave for `requestId` (system id: its first two digits unless told). */
+export function systemIssue(
+  requestId: string,
+  validation: ValidationNumber,
+  amount = 10_000,
+  station = 1,
+  systemId = Number(validation.slice(0, 2)),
+): NewEntry {
+  const issuedAt = '2026-11-27T10:00:00.000Z';
+  const expiresAt = new Date(Date.parse(issuedAt) + 90 * DAY_MS).toISOString();
+  return {
+    type: 'ticket.issue',
+    payload: { validation, systemId, requestId, sequence: 1, station, amount, currency: 'HKD', issuedAt, expiresAt },
+    txId: ticketOutTxId(validation, 'issue'),
+  };
 }

@@ -1,5 +1,14 @@
 import { LedgerRefusal } from './refusal.js';
-import { isSystemNumbered, isTicketEntryType, parseTicketEntry, type RequestId, type TicketEntry, type TicketEntryType } from '../terms/ticket-terms.js';
+import {
+  isSystemNumbered,
+  isTicketEntryType,
+  termsConsistent,
+  type SystemTicketTerms,
+  parseTicketEntry,
+  type RequestId,
+  type TicketEntry,
+  type TicketEntryType,
+} from '../terms/ticket-terms.js';
 import {
   isValidationEntryType,
   parseValidationEntry,
@@ -130,7 +139,7 @@ function requestOf(view: TicketView, p: { requestId: RequestId; station: number 
  * A ticket the casino's system numbered is issued only under the number that system gave for
  * that request, for the amount the request held, once (its end `number`, ./system-validation-terms).
  */
-function checkSystemIssue(view: TicketView, t: { requestId: RequestId; station: number; amount: number; validation: string }): void {
+function checkSystemIssue(view: TicketView, t: SystemTicketTerms): void {
   const asked = requestOf(view, t);
   const row = view.entryByTx(validationTxId(t.requestId, 'end'));
   const body: unknown = row ? JSON.parse(row.body) : null;
@@ -141,6 +150,7 @@ function checkSystemIssue(view: TicketView, t: { requestId: RequestId; station: 
   if (end?.type !== 'ticket.validation.end' || end.payload.outcome !== 'number' || end.payload.validation !== t.validation)
     throw new LedgerRefusal('ticket-mismatch', `the system gave request ${t.requestId} no number ${t.validation}`);
   if (asked.amount !== t.amount) throw new LedgerRefusal('ticket-mismatch', `request ${t.requestId} held ${asked.amount}, not ${t.amount}`);
+  if (!termsConsistent(t)) throw new LedgerRefusal('ticket-mismatch', `ticket ${t.validation}: its system id is not the number's first two digits`);
 }
 
 /** The postings and meters of a ticket entry (its payload already admitted by its schema). */
