@@ -31,6 +31,8 @@ export const EVENT_GROUPS = {
     'ticket.redeem.approved',
     'ticket.redeem.stacked',
     'ticket.redeem.returned',
+    'ticket.validation.request',
+    'ticket.validation.end',
   ],
 } as const;
 export type EventGroup = keyof typeof EVENT_GROUPS;
