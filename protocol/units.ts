@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_REMOTE_STATIONS, MAX_STATION, ONE_HOST_REMOTE_STATIONS, REMOTE_STATION_BASE, STADIUM_SEAT } from '../engine/table/vocabulary.js';
+import { MAX_REMOTE_STATIONS, MAX_STATION, REMOTE_STATION_BASE, STADIUM_SEAT } from '../engine/table/vocabulary.js';
 
 /** Money is always an integer number of minor units (avos / cents). */
 export const MinorUnits = z.number().int().safe();
@@ -7,7 +7,7 @@ export const MinorUnits = z.number().int().safe();
 /** Seated stations (1–7): one per seat of the felt, each bound to its seat. */
 export const MAX_STATIONS = 7;
 
-export { MAX_REMOTE_STATIONS, MAX_STATION, ONE_HOST_REMOTE_STATIONS, REMOTE_STATION_BASE, STADIUM_SEAT };
+export { MAX_REMOTE_STATIONS, MAX_STATION, REMOTE_STATION_BASE, STADIUM_SEAT };
 
 /** Whether a number names a station: a seated one (1–7) or a remote one (101–350). */
 export function isStationNumber(n: number): boolean {

@@ -31,16 +31,7 @@ const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as {
 
 // Every station connects from 127.0.0.1 here; on the floor each is a machine of its own, under the per-address cap.
 const lanCaps = { perAddress: 2 * arg.stations + 64, total: 2 * arg.stations + 64 };
-// Past a thousand stations a table's configuration wants edges (ONE_HOST_REMOTE_STATIONS). The bench
-// runs its own NATS and edges below, so it drops the block once parsed; and it measures the host's
-// own listener at such a size too, past what a table is let carry, to show what the edges take off it.
-const { edges: benchRunsItsOwn, ...config } = TableConfig.parse({
-  ...simulatedTableConfig('baccarat'),
-  remoteStations: arg.stations,
-  connections: { lan: lanCaps },
-  edges: { names: ['bench'] },
-});
-void benchRunsItsOwn;
+const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: arg.stations, connections: { lan: lanCaps } });
 const dataDir = path.join(arg.dir, 'host');
 const running = await startHost({
   dataDir,

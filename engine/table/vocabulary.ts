@@ -195,13 +195,12 @@ export const GAME_KINDS = ['blackjack', 'baccarat', 'war'] as const;
 
 /**
  * Remote stations (a stadium): machines on the casino LAN with no seat at the table, numbered
- * after this base (101, 102 …), at most MAX_REMOTE_STATIONS of them: two thousand through edges
- * (issue 55), ONE_HOST_REMOTE_STATIONS on the host's own listener (a thousand: what one host was
- * measured to carry, docs/stadium.md). Seated stations keep 1–7.
+ * after this base (101, 102 …), at most MAX_REMOTE_STATIONS of them: two thousand, for a table
+ * whose screens are held by edges (issue 55); one host on its own listener was measured to carry a
+ * thousand (docs/stadium.md). Seated stations keep 1–7.
  */
 export const REMOTE_STATION_BASE = 100;
 export const MAX_REMOTE_STATIONS = 2000;
-export const ONE_HOST_REMOTE_STATIONS = 1000;
 /** The highest station number any table has: the last remote station. */
 export const MAX_STATION = REMOTE_STATION_BASE + MAX_REMOTE_STATIONS;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { hasLanguage } from '../../locales/index.js';
-import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits, ONE_HOST_REMOTE_STATIONS } from '../../protocol/index.js';
+import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { ConnectionLimitsConfig } from './connection-limits.js';
 import { DeviceSpec } from './device-spec.js';
 import { BET_IDS, type BetId } from '../../engine/table/vocabulary.js';
@@ -224,13 +224,6 @@ export const TableConfig = z
         });
       }
     }
-    // Past what one host was measured to carry, the screens' fan-out must move to edges (issue 55).
-    if (!c.edges && c.remoteStations > ONE_HOST_REMOTE_STATIONS)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['remoteStations'],
-        message: `${c.remoteStations} remote stations: a host alone carries at most ${ONE_HOST_REMOTE_STATIONS}; more need edges (docs/stadium.md)`,
-      });
     // Each remote station holds two connections (its screen, its acceptor link).
     if (c.connections.lan.total < 2 * c.remoteStations)
       ctx.addIssue({
