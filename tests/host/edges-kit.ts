@@ -1,5 +1,6 @@
-// A table host with edges on NATS for the edges' tests: the NATS server with a user for the host
-// and one per edge (each with its own permissions), the host's bridge, and edges made on demand.
+// A table host with edges on NATS for the edges' tests: the NATS server (over TLS, its certificate
+// pinned, as a table's) with a user for the host and one per edge (each with its own permissions),
+// the host's bridge, and edges made on demand.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { startHost, type RunningHost } from '../../host/start-host.js';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { startNatsServer, type NatsServer } from '../../host/edges/nats-server.js';
+import { natsCertificate, natsTls } from '../../host/edges/nats-tls.js';
 import { EdgeBridge } from '../../host/edges/edge-bridge.js';
 import { Edge } from '../../host/edges/edge.js';
 import { createEdgeServer } from '../../host/edges/edge-server.js';
@@ -44,7 +46,10 @@ export async function startEdgeTable(options: { edges: readonly string[]; remote
   const dir = mkdtempSync(path.join(os.tmpdir(), 'edges-'));
   const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: options.remote });
   const tableId = config.tableId;
+  // TLS only, as a table's: the server's certificate pinned by every connection (natsTls).
+  const natsCert = await natsCertificate(path.join(dir, 'nats-tls'), ['127.0.0.1']);
   const nats = await startNatsServer({
+    tls: { certFile: natsCert.certFile, keyFile: natsCert.keyFile },
     users: [{ user: 'host', password: password('host') }, ...options.edges.map((e) => ({ user: e, password: password(e), ...edgePermissions(tableId, e) }))],
   });
   const closers: (() => unknown)[] = [];
@@ -53,6 +58,7 @@ export async function startEdgeTable(options: { edges: readonly string[]; remote
       servers,
       user,
       pass: password(user),
+      tls: natsTls(natsCert),
       reconnectTimeWait: 100,
       maxReconnectAttempts: -1,
       ...(inbox ? { inboxPrefix: inbox } : {}),
