@@ -11,7 +11,6 @@ import type { BytePort, PortOpener } from '../../transport/byte-port.js';
 import { sspRx, sspTx } from '../../wire-frame.js';
 import { BillAcceptorBase } from '../base.js';
 import { isFault, type Phase } from '../note-phase.js';
-import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorEvent, BillAcceptorOptions, EscrowedNote } from '../types.js';
 import { CMD, EVENT, RESP, SEQ_BIT, parsePollEvents, parseSetup, type SspEvent } from './constants.js';
 import {
@@ -28,6 +27,7 @@ import {
   readU64le,
   u64le,
 } from './essp.js';
+import { SspDataset } from './dataset.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
 import { SSP_TRANSITIONS, sspReportOf, type SspReport } from './transitions.js';
 
@@ -75,8 +75,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
   private ch: FrameChannel<SspFrame> | null = null;
   private parser = new SspParser();
   private flag = 0;
-  /** Channel (1-based) → face value, from SETUP REQUEST (default: the currency's notes in order). */
-  private channels: number[];
+  private readonly dataset: SspDataset;
   private serial: number | null = null;
   private needSetup = true;
   private appliedEnabled: boolean | null = null;
@@ -89,21 +88,12 @@ export class SspBillAcceptor extends BillAcceptorBase {
     // after 10 s without a command, so HOLD is sent while the host decides.
     super(opener, options, { pollIntervalMs: 200, replyTimeoutMs: 1000, escrowTimeoutMs: 8000, stackTimeoutMs: 10_000 });
     this.address = options.address ?? 0;
-    this.channels = [...NOTE_FACE_VALUES[this.currency]];
+    this.dataset = new SspDataset(this.currency, options.dataset ?? null);
     this.maxVersion = options.protocolVersion ?? 7;
     this.encryption = options.encryption ?? 'auto';
     this.needsKey = this.encryption === 'always';
     this.fixedKey = options.fixedKey ?? DEFAULT_FIXED_KEY;
-    this.expectedDataset = options.dataset ?? null;
   }
-
-  private readonly expectedDataset: readonly number[] | null;
-  /** Without the table's dataset, the first one the validator reported: a later SETUP REQUEST must say the same. */
-  private pinnedDataset: readonly number[] | null = null;
-  /** Channels whose value the validator's word cannot settle (mismatched or changed): no note is taken on them. */
-  private readonly distrusted = new Set<number>();
-  /** The last dataset a violation was reported for (a mismatch is said once, not at every session). */
-  private reportedDataset = '';
 
   private readonly maxVersion: number;
   private readonly encryption: 'auto' | 'always' | 'never';
@@ -364,45 +354,12 @@ export class SspBillAcceptor extends BillAcceptorBase {
     if (info && info.channels.length > 0) {
       if (info.country.trim() && info.country !== this.currency)
         this.emit({ type: 'failure', reason: `validator dataset is ${info.country}, table currency is ${this.currency}` });
-      this.adoptDataset(info.channels);
+      this.dataset.adopt(info.channels, (rule, report) => this.violation(rule, report));
     }
-    let mask = 0;
-    this.channels.forEach((v, i) => {
-      if (this.accepted.has(v) && i < 16 && !this.distrusted.has(i + 1)) mask |= 1 << i;
-    });
+    const mask = this.dataset.inhibitMask(this.accepted);
     await this.ok([CMD.SET_INHIBITS, mask & 0xff, (mask >> 8) & 0xff]);
     this.appliedEnabled = null; // inhibits and enable do not survive a reset: always re-send
     this.needSetup = false;
-  }
-
-  /**
-   * The validator's channel values, held to the table's dataset (if configured) and to the first
-   * one it reported: a channel valued otherwise is distrusted for good (until the host restarts and
-   * a technician has looked), inhibited, and its notes refused, so a validator that says channel 1
-   * (the 10 note) is worth 1000, at once or after a reset, credits nothing for it. A value of 0 (a
-   * note the dataset's version cannot express) claims nothing: that channel is unknown anyway.
-   */
-  private adoptDataset(values: readonly number[]): void {
-    const differs = (from: readonly number[]) => values.flatMap((v, i) => (v !== 0 && v !== from[i] ? [{ channel: i + 1, said: v, was: from[i] ?? 0 }] : []));
-    const say = (rule: 'dataset-mismatch' | 'dataset-changed', what: string, wrong: { channel: number; said: number; was: number }[]) => {
-      for (const w of wrong) this.distrusted.add(w.channel);
-      const key = `${rule} ${values.join(',')}`;
-      if (wrong.length === 0 || this.reportedDataset === key) return;
-      this.reportedDataset = key;
-      this.violation(rule, `SETUP REQUEST ${wrong.map((w) => `channel ${w.channel} = ${w.said} (${what} ${w.was})`).join(', ')}`);
-    };
-    if (this.expectedDataset) say('dataset-mismatch', 'the table’s dataset:', differs(this.expectedDataset));
-    else if (this.pinnedDataset) say('dataset-changed', 'first reported:', differs(this.pinnedDataset));
-    else this.pinnedDataset = [...values];
-    this.channels = [...values];
-  }
-
-  /** Face value of a channel; undefined when unknown, 0 (a value the dataset could not express), no note of the currency, or distrusted. */
-  private channelValue(channel: number): number | undefined {
-    if (this.distrusted.has(channel)) return undefined;
-    const v = this.channels[channel - 1];
-    // Only a note of the table's currency: a channel the dataset values otherwise is refused as unknown.
-    return v && NOTE_FACE_VALUES[this.currency].includes(v) ? v : undefined;
   }
 
   /** Handles one POLL reply; false means "ask again with the same flag" (credit not journalled). */
@@ -453,7 +410,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
       if (e.code === EVENT.REJECTED) this.emit({ type: 'rejected', reason: 'note rejected by the validator' });
       const phase = stackNotPolled && this.cycle.phase === 'stack-sent' ? 'escrow' : this.cycle.phase;
       const taken = this.cycle.note !== null && this.stackingShown === this.cycle.note.escrowId;
-      const report = sspReportOf(e, phase, this.cycle.note, (ch) => this.channelValue(ch), this.gap, taken);
+      const report = sspReportOf(e, phase, this.cycle.note, (ch) => this.dataset.valueOf(ch), this.gap, taken);
       if (!report) continue;
       noteEvents++;
       const before = this.cycle.phase;
@@ -582,7 +539,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
 
   /** READ with a channel: a note in escrow, the same one asked about again or a new one. */
   private async onRead(ch: number, same: boolean): Promise<void> {
-    const value = this.channelValue(ch);
+    const value = this.dataset.valueOf(ch);
     if (value === undefined) {
       this.emit({ type: 'rejected', reason: `unknown channel ${ch}`, code: ch });
       await this.transact([CMD.REJECT]);
