@@ -83,7 +83,7 @@ async function measure(flood: boolean): Promise<{ health: number[]; cards: numbe
     simulatedDealer: false,
   });
   const url = `${running.origin.replace('http', 'ws')}/ws`;
-  const tokenOf = (view: ViewName) => running.screens.find((s) => s.view === view)?.token ?? '';
+  const tokenOf = (view: ViewName) => running.screens.urls.find((s) => s.view === view)?.token ?? '';
   const views: ViewName[] = ['table', ...config.stations.map((s) => `station/${s.station}` as const)];
   const lastAt = new Map<ViewName, number>();
   const sockets = await Promise.all(views.map((view) => screen(url, running.origin, tokenOf(view), view, (v) => lastAt.set(v, performance.now()))));
@@ -123,7 +123,7 @@ async function measure(flood: boolean): Promise<{ health: number[]; cards: numbe
     handed = performance.now();
     onCard(card, sequence);
   };
-  const sim = running.shoe.simulator();
+  const sim = running.devices.shoe.simulator();
   if (!sim) throw new Error('the bench needs the simulated shoe');
   const cards: number[] = [];
   while (performance.now() < until) {
@@ -133,18 +133,18 @@ async function measure(flood: boolean): Promise<{ health: number[]; cards: numbe
       await sleep(20);
       continue;
     }
-    if (cue?.kind !== 'card' || !running.shoe.gateOpen()) {
+    if (cue?.kind !== 'card' || !running.devices.shoe.gateOpen()) {
       await sleep(1);
       continue;
     }
-    const before = running.shoe.cardsHandled;
+    const before = running.devices.shoe.cardsHandled;
     if (sim.drawCard() === null) {
       sim.loadShoe();
       await sleep(20);
       continue;
     }
     const t0 = performance.now();
-    while ((running.shoe.cardsHandled === before || views.some((v) => (lastAt.get(v) ?? 0) < handed)) && performance.now() - t0 < 5000)
+    while ((running.devices.shoe.cardsHandled === before || views.some((v) => (lastAt.get(v) ?? 0) < handed)) && performance.now() - t0 < 5000)
       await new Promise((r) => setImmediate(r));
     if (views.some((v) => (lastAt.get(v) ?? 0) < handed)) continue;
     cards.push(Math.max(...views.map((v) => lastAt.get(v) ?? 0)) - handed);

@@ -52,7 +52,7 @@ async function idleCpu(mode: 'relay' | 'driver' | 'none'): Promise<{ cpuMsPerSta
       mode === 'none'
         ? true
         : mode === 'relay'
-          ? host.billAcceptors.statuses().filter((s) => s.station > 100 && s.state === 'ready').length === STATIONS
+          ? host.devices.billAcceptors.statuses().filter((s) => s.station > 100 && s.state === 'ready').length === STATIONS
           : host.stadium.acceptors.statuses().filter((s) => s.connected).length === STATIONS;
     for (let i = 0; i < 600 && !ready(); i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 1000));

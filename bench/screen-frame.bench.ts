@@ -151,7 +151,7 @@ async function host(rendererDir: string): Promise<Host> {
     seed: 3,
   });
   // Station 1 with credit and bets each betting window, so its spots hold chips; the others play too.
-  for (const s of [1, 2, 3]) for (let i = 0; i < 10; i++) h.billAcceptors.simulator(s)?.insertNote(1000);
+  for (const s of [1, 2, 3]) for (let i = 0; i < 10; i++) h.devices.billAcceptors.simulator(s)?.insertNote(1000);
   let betRound = '';
   h.table.onChange(() => {
     const v = h.table.reads.view();
@@ -197,7 +197,7 @@ async function measure(browser: Browser, h: Host, view: string, trace: boolean):
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   await page.addInitScript(NAME_HELPER);
-  const url = h.screens.find((s) => s.view === view)!.url;
+  const url = h.screens.urls.find((s) => s.view === view)!.url;
   await page.goto(`${url}&clock=stepped`, { timeout: 120_000 });
   await page.waitForFunction((v) => (globalThis as unknown as G).__kiosk?.events.includes(`snapshot:${v}`) ?? false, view, { timeout: 120_000, polling: 250 });
   let note = '';

@@ -22,7 +22,7 @@ const running = await startHost({
   logger: pino({ level: 'silent' }),
   incoming: { burst: 1_000_000, perSecond: 1_000_000, dropAfter: 1, refused: { burst: 1_000_000, perSecond: 1_000_000 } },
 });
-const screen = running.screens.find((s) => s.view === 'station/1')!;
+const screen = running.screens.urls.find((s) => s.view === 'station/1')!;
 const ws = new WebSocket(`${running.origin.replace('http', 'ws')}/ws`);
 await new Promise((r) => ws.once('open', r));
 

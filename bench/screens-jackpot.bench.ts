@@ -107,13 +107,13 @@ const host = await startHost({
   simulatedDealer: { dealMs: 200 },
   seed: 5,
 });
-const url = host.screens.find((s) => s.view === 'table')!.url;
+const url = host.screens.urls.find((s) => s.view === 'table')!.url;
 
 // The host's changes of the pools, with when (wall clock: the page runs on this machine).
 const changes: { pools: string; t: number }[] = [];
 let last = '';
 let betRound = '';
-for (const station of [1, 2, 3]) for (let i = 0; i < 20; i++) host.billAcceptors.simulator(station)?.insertNote(1000);
+for (const station of [1, 2, 3]) for (let i = 0; i < 20; i++) host.devices.billAcceptors.simulator(station)?.insertNote(1000);
 host.table.onChange(() => {
   const p = host.table.reads.progressive();
   const pools = p ? p.levels.map((l) => `${l.level}:${l.pool}`).join(',') : '';

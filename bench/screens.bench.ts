@@ -126,7 +126,7 @@ host.table.shoe.onCard = (card: Card) => {
 };
 
 // Three players keep betting on banker and player so every coup is dealt.
-for (const station of [1, 2, 3]) for (let i = 0; i < 40; i++) host.billAcceptors.simulator(station)?.insertNote(1000);
+for (const station of [1, 2, 3]) for (let i = 0; i < 40; i++) host.devices.billAcceptors.simulator(station)?.insertNote(1000);
 let rounds = 0;
 let betRound = '';
 host.table.onChange(() => {
@@ -159,7 +159,7 @@ if (SNAPSHOT_DIR) mkdirSync(SNAPSHOT_DIR, { recursive: true });
 // BENCH_VIEWPORT=960x540: smaller pages (and bare scene) where only the heap is wanted on a loaded machine.
 const [vw, vh] = (process.env.BENCH_VIEWPORT ?? '1920x1080').split('x').map(Number);
 const VIEWPORT = { width: vw && vw > 0 ? vw : 1920, height: vh && vh > 0 ? vh : 1080 };
-const url = (view: string) => host.screens.find((s) => s.view === view)!.url;
+const url = (view: string) => host.screens.urls.find((s) => s.view === view)!.url;
 
 // The page's globals, typed here without the DOM library (this file runs in Node).
 interface PageGlobals {

@@ -84,7 +84,7 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
           lastAt.set(view, performance.now());
           sizes.push(bytes);
         },
-        { token: running.screens.find((s) => s.view === view)?.token ?? '', view },
+        { token: running.screens.urls.find((s) => s.view === view)?.token ?? '', view },
       ),
     ),
   );
@@ -95,7 +95,7 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
     handed = performance.now();
     onCard(card, sequence);
   };
-  const sim = running.shoe.simulator();
+  const sim = running.devices.shoe.simulator();
   if (!sim) throw new Error('the bench needs the simulated shoe');
   const fromEngine: number[] = [];
   let missed = 0;
@@ -106,18 +106,18 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
       await sleep(20);
       continue;
     }
-    if (cue?.kind !== 'card' || !running.shoe.gateOpen()) {
+    if (cue?.kind !== 'card' || !running.devices.shoe.gateOpen()) {
       await sleep(1);
       continue;
     }
-    const before = running.shoe.cardsHandled;
+    const before = running.devices.shoe.cardsHandled;
     if (sim.drawCard() === null) {
       sim.loadShoe();
       await sleep(20);
       continue;
     }
     const t0 = performance.now();
-    while ((running.shoe.cardsHandled === before || views.some((v) => (lastAt.get(v) ?? 0) < handed)) && performance.now() - t0 < 2000)
+    while ((running.devices.shoe.cardsHandled === before || views.some((v) => (lastAt.get(v) ?? 0) < handed)) && performance.now() - t0 < 2000)
       await new Promise((r) => setImmediate(r));
     if (views.some((v) => (lastAt.get(v) ?? 0) < handed)) {
       // A read some screen never heard of within 2 s: skipped, but not for ever (a bench that

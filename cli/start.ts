@@ -83,8 +83,8 @@ export async function run(argv: string[]): Promise<number> {
     // A ledger that fails its checks, missing upstream credentials, a port in use: say which, touch nothing.
     throw new Error(`the kiosk cannot start: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  const screens = running.screens.filter((s) => wanted.includes(s.view));
-  const unknown = wanted.filter((w) => !running.screens.some((s) => s.view === w));
+  const screens = running.screens.urls.filter((s) => wanted.includes(s.view));
+  const unknown = wanted.filter((w) => !running.screens.urls.some((s) => s.view === w));
   if (unknown.length) console.error(`No such screen at this table: ${unknown.join(', ')}`);
 
   if (values.json) {
@@ -94,13 +94,13 @@ export async function run(argv: string[]): Promise<number> {
         health: `${running.origin}/healthz`,
         dataDir,
         ...(running.simToken ? { simToken: running.simToken } : {}),
-        screens: Object.fromEntries(running.screens.map((s) => [s.view, s.url])),
+        screens: Object.fromEntries(running.screens.urls.map((s) => [s.view, s.url])),
       }),
     );
   } else {
     console.log(`Table host on ${running.origin}  (data: ${dataDir})`);
     console.log(`Health:  ${running.origin}/healthz`);
-    for (const s of running.screens) console.log(`${s.view.padEnd(10)} ${s.url}`);
+    for (const s of running.screens.urls) console.log(`${s.view.padEnd(10)} ${s.url}`);
   }
 
   const windows: ChildProcess[] = [];

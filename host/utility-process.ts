@@ -45,7 +45,7 @@ const running = await startHost({ dataDir, rendererDir, port, ...hostOptionsFrom
 const ready: HostReady = {
   type: 'host-ready',
   origin: running.origin,
-  tokens: running.screens.map((s) => [s.view, s.token]),
+  tokens: running.screens.urls.map((s) => [s.view, s.token]),
 };
 
 parentPort.on('message', (e) => {
@@ -54,7 +54,7 @@ parentPort.on('message', (e) => {
     running.log.warn({ data: e.data }, 'unexpected message from the main process');
     return;
   }
-  const session = running.openSession({ send: (text) => port.postMessage(text), close: () => port.close() });
+  const session = running.screens.open({ send: (text) => port.postMessage(text), close: () => port.close() });
   port.on('message', (m) => session.receive(m.data));
   port.on('close', () => session.dispose());
   port.start();

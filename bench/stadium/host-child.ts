@@ -54,7 +54,7 @@ const nats = arg.edges
 const pin = natsCert ? { cert: natsCert.cert, fingerprint: natsCert.fingerprint } : null;
 const bridge = nats
   ? await EdgeBridge.start({
-      hub: running.hub,
+      hub: running.screens.hub,
       stations: running.stadium.stations,
       nc: await (await import('nats')).connect({ servers: nats.url, maxReconnectAttempts: -1, ...(pin ? { tls: natsTls(pin) } : {}) }),
       tableId: config.tableId,
@@ -110,8 +110,8 @@ let unsent = 0;
 // Which card of its coup each read is (1 for the first after betting closed): where a slow card falls.
 let coup = { id: '', cards: 0 };
 // When the public round the card made was built (projected and encoded), just before its sends.
-const publicPart = running.hub.publicPart.bind(running.hub);
-running.hub.publicPart = (part) => {
+const publicPart = running.screens.hub.publicPart.bind(running.screens.hub);
+running.screens.hub.publicPart = (part) => {
   const built = publicPart(part);
   if (part === 'round' && reading?.committed !== undefined) reading.built ??= process.hrtime.bigint();
   return built;
@@ -170,7 +170,7 @@ async function handle(m: ToHost): Promise<void> {
     // time, memory and bytes, and every card read.
     while (table.state.phase !== 'betting') await new Promise((r) => setTimeout(r, 20));
     // Subscribed after every station's screen: the hub hands it each public part after theirs.
-    running.hub.subscribe(stationView(REMOTE_STATION_BASE + 1), 'bench-probe', {
+    running.screens.hub.subscribe(stationView(REMOTE_STATION_BASE + 1), 'bench-probe', {
       // The version handed over, not the hub's part asked for again (that would build it anew).
       // The first is the card's own; the next, the results of a card that settled the coup.
       deliver: (slot, update) => {
@@ -187,10 +187,10 @@ async function handle(m: ToHost): Promise<void> {
     unsent = 0;
     send({ type: 'measuring' });
     const cpu0 = process.cpuUsage();
-    const sent0 = running.sent();
+    const sent0 = running.screens.sent();
     const published0 = bridge ? bridge.counters.bytes : 0;
     for (const e of edges) e.send({ type: 'mark' });
-    const subscribers = running.hub.subscribers() - 1;
+    const subscribers = running.screens.hub.subscribers() - 1;
     counts.commits = 0;
     counts.bets = 0;
     counts.betCommits = 0;
@@ -202,7 +202,7 @@ async function handle(m: ToHost): Promise<void> {
     measuring = false;
     clearInterval(sampler);
     const cpu = process.cpuUsage(cpu0);
-    const sent1 = running.sent();
+    const sent1 = running.screens.sent();
     const edgeReports = await Promise.all(
       edges.map((e) => {
         const r = e.next('report');

@@ -89,22 +89,36 @@ export interface HostOptions {
   groupCommit?: GroupCommit | null;
 }
 
+/** The host's screens: where each is launched, the hub that builds their views, and their connections. */
+export interface HostScreens {
+  /** Each screen's URL, carrying its own launch token. */
+  readonly urls: { view: ViewName; url: string; token: string }[];
+  /** Every screen's view, built once per change. */
+  readonly hub: ViewHub;
+  /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
+  open(transport: ScreenTransport): ScreenSession;
+  /** What the screen connections sent, summed over every one opened (benchmarks). */
+  sent(): { sessions: number; messages: number; bytes: number; superseded: number; kinds: OutboxCounters['kinds'] };
+}
+
+/** The table's own devices: the stations' bill acceptors and ticket printers, and the card-reading shoe. */
+export interface HostDevices {
+  readonly billAcceptors: BillAcceptors;
+  /** The stations' ticket printers (`stations[].printer`); a `sim` one's simulator through `printers.simulator(station)`. */
+  readonly printers: Printers;
+  readonly shoe: TableShoe;
+}
+
 export interface RunningHost {
   origin: string;
   dataDir: string;
   /** The token of the simulated devices' control channel, when it is open. */
   simToken: string | null;
-  /** Each screen's URL, carrying its own launch token. */
-  screens: { view: ViewName; url: string; token: string }[];
-  /** Every screen's view, built once per change. */
-  hub: ViewHub;
+  screens: HostScreens;
+  devices: HostDevices;
   ledger: Ledger;
-  billAcceptors: BillAcceptors;
-  /** The stations' ticket printers (`stations[].printer`); a `sim` one's simulator through `printers.simulator(station)`. */
-  printers: Printers;
-  /** The table (its state machine's runtime) and its card-reading shoe. */
+  /** The table (its state machine's runtime). */
   table: LiveTable;
-  shoe: TableShoe;
   sync: SyncClient | null;
   /** The link to the ledger witness, when the host has one. */
   witness: WitnessLink | null;
@@ -115,10 +129,6 @@ export interface RunningHost {
   recovery: RecoveryReport;
   /** Service mode's view (sign-in, pages, two-person actions). */
   service: ServiceHost;
-  /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
-  openSession(transport: ScreenTransport): ScreenSession;
-  /** What the screen connections sent, summed over every one opened (benchmarks). */
-  sent(): { sessions: number; messages: number; bytes: number; superseded: number; kinds: OutboxCounters['kinds'] };
   /** The transfers of stations' credit with the peer tables (issue 34), when the data folder names peers (`peers.json`). */
   transfers: HostTransfers | null;
   /** Remote stations: their credentials, their acceptors, and the LAN listener (TLS) they reach the host on. */

@@ -6,12 +6,12 @@ import { ScreenSession, type ScreenTransport } from '../screens/screen-session.j
 import type { RemoteStationConnections } from '../screens/station-connections.js';
 import type { ViewHub } from '../screens/view-hub.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
-import type { HostOptions, RunningHost } from './host-options.js';
+import type { HostOptions, HostScreens } from './host-options.js';
 
 export interface ScreenSessions {
   /** A screen connection over any transport; `unlimited`: no incoming rate limit (the simulated players). */
   openSession(transport: ScreenTransport, unlimited?: boolean): ScreenSession;
-  sent: RunningHost['sent'];
+  sent: HostScreens['sent'];
 }
 
 /** The screen connections: each a session on the hub, counted live by the metrics and summed for the benchmarks. */

@@ -129,7 +129,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   }
   if (id === 'T4') {
     const answered = answeredOrders(live.ledger).size;
-    if (cmd === 'shoe') live.shoe.simulator()?.loadShoe({ decks: live.table.game.decks });
+    if (cmd === 'shoe') live.devices.shoe.simulator()?.loadShoe({ decks: live.table.game.decks });
     // The order is made on the shoe change's own append (a microtask later): wait for its entry.
     for (let i = 0; i < 50 && cmd === 'shoe' && answeredOrders(live.ledger).size === answered; i++) await new Promise((r) => setTimeout(r, 100));
     await drain();

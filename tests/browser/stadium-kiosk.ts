@@ -33,7 +33,7 @@ const agent = await startStationAgent({
   log,
   rendererDir: path.join(root, 'dist/renderer'),
 });
-const table = running.screens.find((s) => s.view === 'table');
+const table = running.screens.urls.find((s) => s.view === 'table');
 console.log(JSON.stringify({ table: table?.url, station: agent.screenUrl }));
 
 createInterface({ input: process.stdin }).on('line', (line) => {

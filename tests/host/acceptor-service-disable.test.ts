@@ -28,7 +28,7 @@ async function until(test: () => boolean, what: string, ms = 15_000): Promise<vo
 
 /** A technician signed in to the service screen over WebSocket, on the Devices page. */
 async function technician(running: RunningHost) {
-  const token = running.screens.find((s) => s.view === 'service')?.token;
+  const token = running.screens.urls.find((s) => s.view === 'service')?.token;
   assert.ok(token);
   const ws = new WebSocket(`${running.origin.replace('http', 'ws')}/ws`, { origin: running.origin });
   await new Promise((r) => ws.once('open', r));
@@ -117,8 +117,8 @@ describe("a technician's disable of a bill acceptor", () => {
 
       const first = await start();
       try {
-        await until(() => first.billAcceptors.statuses().find((s) => s.station === 2)?.state === 'ready', 'BA-2 ready');
-        const sim = first.billAcceptors.simulator(2);
+        await until(() => first.devices.billAcceptors.statuses().find((s) => s.station === 2)?.state === 'ready', 'BA-2 ready');
+        const sim = first.devices.billAcceptors.simulator(2);
         assert.ok(sim);
         const screen = await technician(first);
         assert.equal(await screen.setEnabled('BA-2', false), 'service.done.disabled');
@@ -128,13 +128,13 @@ describe("a technician's disable of a bill acceptor", () => {
         // A jam at the same station, then fixed and cleared by the technician: the fault's reason goes, the disable stays.
         sim.faults.jam('acceptor');
         await until(() => first.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 2), 'the jam fault');
-        assert.deepEqual(first.billAcceptors.inhibitedBy(2).sort(), ['service-disable', 'tilt:bill-jam']);
+        assert.deepEqual(first.devices.billAcceptors.inhibitedBy(2).sort(), ['service-disable', 'tilt:bill-jam']);
         await until(() => (screen.row('BA-2')?.inhibitedBy ?? []).includes('tilt:bill-jam'), 'the page names the fault');
         sim.faults.clear();
         await until(() => first.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true, 'the jam fixed at the device');
         assert.equal(await screen.clearTilt('bill-jam', 2), 'service.done.clearTilt');
         assert.deepEqual(first.floor.tilts.list(), []);
-        assert.deepEqual(first.billAcceptors.inhibitedBy(2), ['service-disable'], 'still disabled by the technician');
+        assert.deepEqual(first.devices.billAcceptors.inhibitedBy(2), ['service-disable'], 'still disabled by the technician');
         // The note test says at once why no note can be read, instead of waiting for its time-out.
         assert.equal(await screen.testNote(2), 'service.failed.inhibited');
 
@@ -154,13 +154,13 @@ describe("a technician's disable of a bill acceptor", () => {
         // While a fault holds, the technician's enable says the fault still stops it.
         assert.equal(await screen.setEnabled('BA-2', false), 'service.done.disabled');
         sim.faults.jam('acceptor');
-        await until(() => first.billAcceptors.inhibitedBy(2).includes('tilt:bill-jam'), 'the jam again');
+        await until(() => first.devices.billAcceptors.inhibitedBy(2).includes('tilt:bill-jam'), 'the jam again');
         assert.equal(await screen.setEnabled('BA-2', true), 'service.done.enabledInhibited');
-        assert.deepEqual(first.billAcceptors.inhibitedBy(2), ['tilt:bill-jam']);
+        assert.deepEqual(first.devices.billAcceptors.inhibitedBy(2), ['tilt:bill-jam']);
         sim.faults.clear();
         await until(() => first.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true, 'the jam fixed again');
         assert.equal(await screen.clearTilt('bill-jam', 2), 'service.done.clearTilt');
-        assert.deepEqual(first.billAcceptors.inhibitedBy(2), []);
+        assert.deepEqual(first.devices.billAcceptors.inhibitedBy(2), []);
 
         // Disabled once more, and the host restarts.
         assert.equal(await screen.setEnabled('BA-2', false), 'service.done.disabled');
@@ -171,14 +171,14 @@ describe("a technician's disable of a bill acceptor", () => {
 
       const second = await start();
       try {
-        assert.deepEqual(second.billAcceptors.inhibitedBy(2), ['service-disable'], 'rebuilt from the journal');
-        assert.deepEqual(second.billAcceptors.inhibitedBy(1), [], 'the other stations accept');
-        await until(() => second.billAcceptors.statuses().find((s) => s.station === 2)?.state === 'ready', 'BA-2 ready after the restart');
+        assert.deepEqual(second.devices.billAcceptors.inhibitedBy(2), ['service-disable'], 'rebuilt from the journal');
+        assert.deepEqual(second.devices.billAcceptors.inhibitedBy(1), [], 'the other stations accept');
+        await until(() => second.devices.billAcceptors.statuses().find((s) => s.station === 2)?.state === 'ready', 'BA-2 ready after the restart');
         const screen = await technician(second);
         await until(() => screen.row('BA-2') !== undefined, 'the page lists BA-2');
         assert.equal(screen.row('BA-2')?.enabled, false, 'the Devices page shows it disabled by service');
         assert.deepEqual(screen.row('BA-2')?.inhibitedBy, ['service-disable']);
-        const sim = second.billAcceptors.simulator(2);
+        const sim = second.devices.billAcceptors.simulator(2);
         assert.ok(sim);
         sim.insertNote(100);
         await sleep(2000);

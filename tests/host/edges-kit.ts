@@ -77,7 +77,7 @@ export async function startEdgeTable(options: { edges: readonly string[]; remote
   });
   // A table configured without edges starts no NATS of its own: the kit's is the test's.
   if (running.edges !== null) throw new Error('a table without edges started NATS');
-  const bridge = await EdgeBridge.start({ hub: running.hub, stations: running.stadium.stations, nc: await natsAs('host'), tableId, log });
+  const bridge = await EdgeBridge.start({ hub: running.screens.hub, stations: running.stadium.stations, nc: await natsAs('host'), tableId, log });
   closers.push(() => bridge.close());
   return {
     running,

@@ -41,11 +41,11 @@ describe('faults from the simulated devices', () => {
   });
 
   it('raises a jam at its station, lets an attendant clear it once the acceptor reports it fixed', async () => {
-    const sim = running.billAcceptors.simulator(2);
+    const sim = running.devices.billAcceptors.simulator(2);
     assert.ok(sim);
     sim.faults.jam('acceptor');
     await until(running, () => kinds(running).includes('bill-jam@2'));
-    const view = running.hub.state('station/2');
+    const view = running.screens.hub.state('station/2');
     assert.ok(view.kind === 'station' && view.tilts?.some((t) => t.kind === 'bill-jam'));
     sim.faults.clear();
     await until(running, () => running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true);
@@ -54,13 +54,13 @@ describe('faults from the simulated devices', () => {
   });
 
   it('raises a removed stacker, and an open shoe lid that clears itself when closed', async () => {
-    running.billAcceptors.simulator(3)?.faults.removeStacker();
+    running.devices.billAcceptors.simulator(3)?.faults.removeStacker();
     await until(running, () => kinds(running).includes('stacker-removed@3'));
-    const shoe = running.shoe.simulator();
+    const shoe = running.devices.shoe.simulator();
     assert.ok(shoe);
     shoe.faults.openLid();
     await until(running, () => kinds(running).includes('shoe-lid-open'));
-    const table = running.hub.state('table');
+    const table = running.screens.hub.state('table');
     assert.ok(table.kind === 'table' && table.tilts?.some((t) => t.kind === 'shoe-lid-open' && t.disables === 'new-bets'));
     shoe.faults.closeLid();
     await until(running, () => !kinds(running).includes('shoe-lid-open'));
@@ -120,7 +120,11 @@ describe('offline beyond the limit', () => {
         for (let i = 0; i < 3; i++) running.ledger.append({ type: 'door.open', payload: { door: 'main' } });
         running.sync.kick();
         await until(running, () => kinds(running).includes('upstream-offline'));
-        const r = await running.hub.submit('station/1', running.hub.version('station/1'), { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
+        const r = await running.screens.hub.submit('station/1', running.screens.hub.version('station/1'), {
+          name: 'place-bet',
+          spot: { bet: 'main' },
+          amount: 10_000,
+        });
         assert.equal(!r.ok && r.error.refusal, 'bets-stopped');
       } finally {
         await running.close();
@@ -156,13 +160,13 @@ describe('an SSP station', () => {
       const config = { ...base, stations: base.stations.map((s) => (s.station === 1 ? { ...s, billProtocol: 'ssp' as const } : s)) };
       const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false, config });
       try {
-        const sim = running.billAcceptors.simulator(1);
+        const sim = running.devices.billAcceptors.simulator(1);
         assert.equal(sim?.protocol, 'ssp');
         // The hub tells its listeners of the views it has built (a station view nobody asked for is
         // built when first asked: a stadium has hundreds); ask for station 1's, as its screen would.
-        running.hub.version('station/1');
+        running.screens.hub.version('station/1');
         const credited = new Promise<void>((resolve) => {
-          const off = running.hub.onChange((view) => {
+          const off = running.screens.hub.onChange((view) => {
             if (view === 'station/1' && running.ledger.credit(1) === 10_000) {
               off();
               resolve();

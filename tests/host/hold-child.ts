@@ -35,14 +35,14 @@ const running = await startHost({
   simulatedDealer: false,
   timings: { ...HOLD_TIMINGS, ...(scenario.startsWith('in-round') ? { bettingMs: 600 } : {}) },
 });
-const sim = running.shoe.simulator();
+const sim = running.devices.shoe.simulator();
 if (!sim) throw new Error('no simulated shoe');
-await until(() => running.shoe.loadsHandled >= 1, 'the first shoe');
+await until(() => running.devices.shoe.loadsHandled >= 1, 'the first shoe');
 const draw = async (pull: () => void) => {
-  await until(() => running.table.reads.expectsCard() && running.shoe.gateOpen(), 'a card cue with the gate open');
-  const before = running.shoe.cardsHandled;
+  await until(() => running.table.reads.expectsCard() && running.devices.shoe.gateOpen(), 'a card cue with the gate open');
+  const before = running.devices.shoe.cardsHandled;
   pull();
-  await until(() => running.shoe.cardsHandled > before, 'the card handled');
+  await until(() => running.devices.shoe.cardsHandled > before, 'the card handled');
 };
 if (scenario === 'extra-card') {
   await until(() => running.table.reads.view().phase === 'betting' && running.table.reads.cue() === null, 'a betting window');

@@ -151,7 +151,7 @@ describe('a hold between rounds across a kill', () => {
           const sequence = pending.at(-1)?.shoeSequence;
           assert.ok(sequence && sequence.length === 1, 'the hold journalled the sequence of the unreadable read');
           // The simulated shoe is a new device after the kill: its new shoe asks for its burns again.
-          for (let i = 0; i < 200 && second.shoe.loadsHandled < 1; i++) await sleep(20);
+          for (let i = 0; i < 200 && second.devices.shoe.loadsHandled < 1; i++) await sleep(20);
           assert.deepEqual(second.table.supervisor.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
           const entered = misreads(second.ledger).at(-1);
           assert.deepEqual([entered?.resolution, entered?.confirmedBy, entered?.shoeSequence], ['card-entered', ['sup-1', 'wit-2'], sequence]);
@@ -183,7 +183,7 @@ describe('a hold between rounds across a kill', () => {
           }
           return appendMany(entries);
         };
-        first.shoe.simulator()?.drawCard();
+        first.devices.shoe.simulator()?.drawCard();
         for (let i = 0; i < 200 && first.table.reads.view().hold === null; i++) await sleep(20);
         assert.equal(first.table.reads.view().hold, 'ledger');
         const pending = misreads(first.ledger).at(-1);
@@ -246,9 +246,9 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
           ['card-entered', pending.roundId, '2D', pending.shoeSequence, ['sup-1', 'wit-2']],
         );
         // The croupier's card, through the restarted (simulated, new) shoe once its gate opens.
-        const sim = second.shoe.simulator();
+        const sim = second.devices.shoe.simulator();
         assert.ok(sim);
-        for (let i = 0; i < 400 && !(second.table.reads.expectsCard() && second.shoe.gateOpen()); i++) await sleep(10);
+        for (let i = 0; i < 400 && !(second.table.reads.expectsCard() && second.devices.shoe.gateOpen()); i++) await sleep(10);
         assert.equal(sim.drawCard({ card: '3C' }), '3C');
         for (let i = 0; i < 400 && second.table.reads.view().phase !== 'results'; i++) await sleep(10);
         const record = second.ledger.round(pending.roundId);

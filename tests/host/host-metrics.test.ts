@@ -43,7 +43,7 @@ describe('host /metrics', () => {
 
   it('answers only its own token: not a screen launch token, not nothing', async () => {
     assert.equal((await fetch(`${running.origin}/metrics`)).status, 401);
-    const screen = running.screens[0]?.token ?? '';
+    const screen = running.screens.urls[0]?.token ?? '';
     assert.equal((await fetch(`${running.origin}/metrics`, { headers: { authorization: `Bearer ${screen}` } })).status, 401);
     assert.equal((await fetch(`${running.origin}/metrics?token=${screen}`)).status, 401);
   });
@@ -73,7 +73,7 @@ describe('host /metrics', () => {
   });
 
   it('counts a fault raised, and shows it active by kind', async () => {
-    const sim = running.billAcceptors.simulator(1);
+    const sim = running.devices.billAcceptors.simulator(1);
     assert.ok(sim);
     sim.faults.jam();
     const deadline = Date.now() + 30_000;

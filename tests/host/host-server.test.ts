@@ -92,13 +92,13 @@ describe('table host server', () => {
   });
 
   it('gives each screen a URL with its own token', () => {
-    const views = running.screens.map((s) => s.view);
+    const views = running.screens.urls.map((s) => s.view);
     assert.deepEqual(views.slice(0, 2), ['table', 'station/1']);
-    assert.equal(new Set(running.screens.map((s) => s.token)).size, running.screens.length);
+    assert.equal(new Set(running.screens.urls.map((s) => s.token)).size, running.screens.urls.length);
   });
 
   it('plays hello → subscribe → command → ack over a real WebSocket', async () => {
-    const screen = running.screens.find((s) => s.view === 'station/1');
+    const screen = running.screens.urls.find((s) => s.view === 'station/1');
     assert.ok(screen);
     const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
     c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
@@ -128,7 +128,7 @@ describe('table host server', () => {
     assert.equal(r.status, 'appended');
     const states = [];
     for (const view of ['station/1', 'station/2'] as const) {
-      const screen = running.screens.find((s) => s.view === view);
+      const screen = running.screens.urls.find((s) => s.view === view);
       assert.ok(screen);
       const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
       c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
@@ -151,7 +151,7 @@ describe('table host server', () => {
   it('tells a flooding station, then drops it (1008), while another station keeps being served and nothing is journalled', async () => {
     const url = `${running.origin.replace('http', 'ws')}/ws`;
     const greet = async (view: 'station/4' | 'station/5') => {
-      const screen = running.screens.find((s) => s.view === view);
+      const screen = running.screens.urls.find((s) => s.view === view);
       assert.ok(screen);
       const c = await connect(url, running.origin, view);
       c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
@@ -231,7 +231,7 @@ describe('simulated bill acceptor through the real driver', () => {
   });
 
   it('credits a station for an inserted note: journalled escrow, then credit, then the screen sees it', async () => {
-    const screen = running.screens.find((s) => s.view === 'station/3');
+    const screen = running.screens.urls.find((s) => s.view === 'station/3');
     assert.ok(screen);
     const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin, 'station/3');
     c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
@@ -240,10 +240,10 @@ describe('simulated bill acceptor through the real driver', () => {
     const first = await c.next();
     assert.equal(first.type === 'snapshot' && first.state.kind === 'station' && first.state.credit, 0);
 
-    const sim = running.billAcceptors.simulator(3);
+    const sim = running.devices.billAcceptors.simulator(3);
     assert.ok(sim, 'station 3 is simulated');
     // The driver enables the acceptor once connected; insert when the device reports ready.
-    for (let i = 0; i < 200 && running.billAcceptors.statuses()[2]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && running.devices.billAcceptors.statuses()[2]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
     sim.insertNote(500);
 
     // Round snapshots (the betting countdown) come too; the credit arrives in one of them.

@@ -23,7 +23,7 @@ import {
 
 /** A screen over WebSocket that keeps the latest snapshot and lets a test wait for a state. */
 async function screen(running: RunningHost, view: ViewName) {
-  const token = running.screens.find((s) => s.view === view)?.token;
+  const token = running.screens.urls.find((s) => s.view === view)?.token;
   assert.ok(token);
   const ws = new WebSocket(`${running.origin.replace('http', 'ws')}/ws`, { origin: running.origin });
   await new Promise((r) => ws.once('open', r));
@@ -90,9 +90,9 @@ async function placeBet(s: Awaited<ReturnType<typeof screen>>, bet: BetId, amoun
 }
 
 async function creditStation(running: RunningHost, station: number, note: number): Promise<void> {
-  const sim = running.billAcceptors.simulator(station);
+  const sim = running.devices.billAcceptors.simulator(station);
   assert.ok(sim);
-  for (let i = 0; i < 400 && running.billAcceptors.statuses()[station - 1]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 400 && running.devices.billAcceptors.statuses()[station - 1]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
   sim.insertNote(note);
 }
 
@@ -213,14 +213,14 @@ describe('live casino war with a tie decided at the station', () => {
     await placeBet(three, 'main', 20_000);
     await table.until<TableState>((s) => s.round?.cue?.kind === 'card', 'the first card asked for');
 
-    const shoe = running.shoe?.simulator();
+    const shoe = running.devices.shoe?.simulator();
     assert.ok(shoe);
     const deal = async (card: string) => {
       // The shoe is locked between cues: wait for the gate to open, as a dealer's hand would.
-      for (let i = 0; i < 500 && !(running.table.reads.expectsCard() && running.shoe.gateOpen()); i++) await new Promise((r) => setTimeout(r, 10));
-      const before = running.shoe.cardsHandled;
+      for (let i = 0; i < 500 && !(running.table.reads.expectsCard() && running.devices.shoe.gateOpen()); i++) await new Promise((r) => setTimeout(r, 10));
+      const before = running.devices.shoe.cardsHandled;
       assert.notEqual(shoe.drawCard({ card: card as never }), null, `${card} drawn`);
-      for (let i = 0; i < 500 && running.shoe.cardsHandled === before; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && running.devices.shoe.cardsHandled === before; i++) await new Promise((r) => setTimeout(r, 10));
     };
     await deal('7S'); // seat 1
     await deal('7C'); // seat 2 (who also bet the tie)
@@ -369,12 +369,12 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
     assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
     assert.equal(running.table.commands.placeBet(2, { bet: 'main' }, 20_000).ok, true);
     for (let i = 0; i < 500 && !running.table.reads.expectsCard(); i++) await new Promise((r) => setTimeout(r, 10));
-    const sim = running.shoe.simulator();
+    const sim = running.devices.shoe.simulator();
     assert.ok(sim);
     const draw = async (card: string) => {
-      const before = running.shoe.cardsHandled;
+      const before = running.devices.shoe.cardsHandled;
       assert.equal(sim.drawCard({ card: card as never }), card);
-      for (let i = 0; i < 500 && running.shoe.cardsHandled === before; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && running.devices.shoe.cardsHandled === before; i++) await new Promise((r) => setTimeout(r, 10));
     };
     await draw('6S'); // seat 1
     await draw('JD'); // seat 2

@@ -35,7 +35,7 @@ describe('secrets never reach host.log', () => {
   });
 
   it('logs the refused foreign-host request, a bad WebSocket origin and a bad sim token without any token', async () => {
-    const station = running.screens.find((s) => s.view === 'station/1');
+    const station = running.screens.urls.find((s) => s.view === 'station/1');
     assert.ok(station);
     const url = new URL(station.url);
     // DNS rebinding: the screen's own URL, token and all, asked for under a foreign host name.
@@ -69,7 +69,7 @@ describe('secrets never reach host.log', () => {
     assert.match(text, /request for a foreign host refused/, 'the refusal itself is logged');
     assert.match(text, /websocket from a foreign origin refused/);
     assert.match(text, /"path":"\/station\/1"/, 'with the path that was asked for');
-    for (const s of running.screens)
+    for (const s of running.screens.urls)
       assert.ok(
         !text.includes(s.token),
         `the ${s.view} launch token reached host.log:\n${text

@@ -22,7 +22,7 @@ import {
 
 /** The service screen over WebSocket: every command waits for its ack or refusal (resent once if stale). */
 async function serviceScreen(running: RunningHost) {
-  const token = running.screens.find((s) => s.view === 'service')?.token;
+  const token = running.screens.urls.find((s) => s.view === 'service')?.token;
   assert.ok(token);
   const ws = new WebSocket(`${running.origin.replace('http', 'ws')}/ws`, { origin: running.origin });
   await new Promise((r) => ws.once('open', r));
@@ -220,15 +220,15 @@ describe('service mode on a live host', () => {
 
   it('no service action moves a credit except void (balanced, every bet returned) and handpay (paid out of the cancelled credit); a card entered lets its round settle with its own balanced settlement only', async () => {
     const screen = await serviceScreen(running);
-    const sim = running.shoe.simulator();
+    const sim = running.devices.shoe.simulator();
     assert.ok(sim);
     const ledger = running.ledger;
     const credits = () => JSON.stringify(ledger.stationCredits());
     const postingsSince = (seq: number) => postingsAfter(ledger, seq).reduce((n, e) => n + e.lines, 0);
 
     // Station 1 has credit to bet with.
-    for (let i = 0; i < 400 && running.billAcceptors.statuses()[0]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
-    running.billAcceptors.simulator(1)?.insertNote(500);
+    for (let i = 0; i < 400 && running.devices.billAcceptors.statuses()[0]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+    running.devices.billAcceptors.simulator(1)?.insertNote(500);
     for (let i = 0; i < 400 && ledger.credit(1) !== 50_000; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal(ledger.credit(1), 50_000);
 
@@ -264,7 +264,7 @@ describe('service mode on a live host', () => {
     assert.equal(running.table.reads.cue(), null, 'the shoe-start burns are done');
     await still({ kind: 'test-card' }, /^service\.done\.testCard$/);
     await still({ kind: 'test-note', station: 2 }, /^service\.done\.testNote$/);
-    assert.deepEqual(running.billAcceptors.simulator(2)?.cashbox, [], 'the test note went back, not to the cash box');
+    assert.deepEqual(running.devices.billAcceptors.simulator(2)?.cashbox, [], 'the test note went back, not to the cash box');
     await still({ kind: 'device-enable', device: 'BA-3', enabled: false }, /^service\.done\.disabled$/);
     await still({ kind: 'device-enable', device: 'BA-3', enabled: true }, /^service\.done\.enabled$/);
     await still({ kind: 'device-reconnect', device: 'BA-3' }, /^service\.done\.reconnect$/);
@@ -316,9 +316,9 @@ describe('service mode on a live host', () => {
     // This table plays no progressive jackpot: a reset is refused and moves nothing (host/table/jackpot.test.ts plays one).
     await still({ kind: 'jackpot-reset', level: 'main', to: 1_000_000, authorisation: 'DICJ-3' }, /^service\.failed\./);
     // A station cashes out (its credit cancelled, station locked); confirming the handpay moves no credit.
-    running.billAcceptors.simulator(2)?.insertNote(100);
+    running.devices.billAcceptors.simulator(2)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(2) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(running.hub.apply('station/2', running.hub.version('station/2'), { name: 'cash-out' }).ok, true);
+    assert.equal(running.screens.hub.apply('station/2', running.screens.hub.version('station/2'), { name: 'cash-out' }).ok, true);
     assert.equal(ledger.credit(2), 0, 'the whole credit was cancelled for the handpay');
     const requestTxId = running.floor.handpays.pending()[0]?.requestTxId ?? '';
     await still({ kind: 'handpay-confirm', station: 2, requestTxId }, /^service\.done\.handpay$/, 'balanced');
@@ -326,7 +326,7 @@ describe('service mode on a live host', () => {
     // A fault a person clears once its condition has gone: refused while there is none, then a
     // jam at station 3, fixed at the device, cleared from service mode.
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
-    const jammed = running.billAcceptors.simulator(3);
+    const jammed = running.devices.billAcceptors.simulator(3);
     jammed?.faults.jam('acceptor');
     for (let i = 0; i < 400 && !running.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 3); i++)
       await new Promise((r) => setTimeout(r, 25));
@@ -338,9 +338,9 @@ describe('service mode on a live host', () => {
     assert.ok(!running.floor.tilts.list().some((t) => t.kind === 'bill-jam'), 'the jam is cleared');
     // A handpay above the two-person amount: a second person confirms, both are journalled.
     await still({ kind: 'config-change', key: 'handpayTwoPersonAbove', value: '5000', authorisation: 'DICJ-2026/3' }, /^service\.done\.config(Change|Queued)$/);
-    running.billAcceptors.simulator(4)?.insertNote(100);
+    running.devices.billAcceptors.simulator(4)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(4) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(running.hub.apply('station/4', running.hub.version('station/4'), { name: 'cash-out' }).ok, true);
+    assert.equal(running.screens.hub.apply('station/4', running.screens.hub.version('station/4'), { name: 'cash-out' }).ok, true);
     const large = running.floor.handpays.pending().find((p) => p.station === 4);
     assert.ok(large && large.amount > 5000, 'above the amount');
     const paid = ledger.headOf().seq;

@@ -49,9 +49,9 @@ describe('the shoe gate', () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'gate-'));
       const running = await host(dir, simulatedTableConfig('war'), false);
       try {
-        const sim = running.shoe.simulator();
+        const sim = running.devices.shoe.simulator();
         assert.ok(sim);
-        await until(() => running.shoe.loadsHandled >= 1 && sim.locked, 'the shoe locked in the betting window');
+        await until(() => running.devices.shoe.loadsHandled >= 1 && sim.locked, 'the shoe locked in the betting window');
         assert.equal(running.table.reads.view().phase, 'betting');
         assert.equal(sim.drawCard(), null, 'a draw during betting is refused by the locked shoe');
         await sleep(100);
@@ -64,9 +64,9 @@ describe('the shoe gate', () => {
         assert.equal(running.table.commands.placeBet(2, { bet: 'main' }, 10_000).ok, true);
         const draw = async (card: string) => {
           await until(() => running.table.reads.expectsCard() && !sim.locked, `the gate open for ${card}`);
-          const before = running.shoe.cardsHandled;
+          const before = running.devices.shoe.cardsHandled;
           assert.equal(sim.drawCard({ card: card as never }), card);
-          await until(() => running.shoe.cardsHandled > before, `${card} handled`);
+          await until(() => running.devices.shoe.cardsHandled > before, `${card} handled`);
         };
         await draw('7S'); // seat 1
         await draw('9D'); // seat 2
@@ -114,7 +114,7 @@ describe('the shoe gate', () => {
       simulatedDealer: { dealMs: 0 },
     });
     const gate: boolean[] = [];
-    running.shoe.onEvent((e) => {
+    running.devices.shoe.onEvent((e) => {
       if (e.type === 'lock') gate.push(e.locked);
     });
     try {
@@ -132,9 +132,9 @@ describe('the shoe gate', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gate-ascii-'));
     const running = await host(dir, { ...simulatedTableConfig('war'), shoeProtocol: 'ascii' }, false);
     try {
-      const sim = running.shoe.simulator();
+      const sim = running.devices.shoe.simulator();
       assert.ok(sim);
-      await until(() => running.shoe.loadsHandled >= 1 && running.shoe.gateOpen(), 'the shoe known to have no lock');
+      await until(() => running.devices.shoe.loadsHandled >= 1 && running.devices.shoe.gateOpen(), 'the shoe known to have no lock');
       assert.equal(sim.locked, false);
       assert.notEqual(sim.drawCard(), null, 'nothing stops the draw');
       await until(() => running.table.reads.view().hold !== null, 'the hold');

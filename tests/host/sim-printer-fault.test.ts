@@ -63,7 +63,7 @@ describe('POST /sim/printer-fault', () => {
 
   it('is not there without --sim-controls, whatever the token', async () => {
     assert.equal(plain.simToken, null);
-    assert.ok(plain.printers.simulator(2), 'the station has a simulated printer all the same');
+    assert.ok(plain.devices.printers.simulator(2), 'the station has a simulated printer all the same');
     assert.equal(await post(plain.origin, '', { station: 2, fault: 'paper-out' }), 404);
     assert.equal(await post(plain.origin, sim.simToken ?? 'x', { station: 2, fault: 'paper-out' }), 404);
   });
@@ -85,11 +85,11 @@ describe('POST /sim/printer-fault', () => {
 
   it('puts the station’s printer out of paper, and clears it', async () => {
     const token = sim.simToken ?? '';
-    const faults = (): readonly string[] => sim.printers.statuses().find((s) => s.station === 2)?.condition?.faults ?? [];
-    await until('station 2’s printer ready', () => sim.printers.statuses().find((s) => s.station === 2)?.state === 'ready');
+    const faults = (): readonly string[] => sim.devices.printers.statuses().find((s) => s.station === 2)?.condition?.faults ?? [];
+    await until('station 2’s printer ready', () => sim.devices.printers.statuses().find((s) => s.station === 2)?.state === 'ready');
     assert.equal(await post(sim.origin, token, { station: 2, fault: 'paper-out' }), 200);
     await until('station 2’s printer reports paper out', () => faults().includes('paper-out'));
-    assert.ok(!sim.printers.statuses().some((s) => s.station === 3 && s.condition?.faults.includes('paper-out')), 'only the station named');
+    assert.ok(!sim.devices.printers.statuses().some((s) => s.station === 3 && s.condition?.faults.includes('paper-out')), 'only the station named');
     assert.equal(await post(sim.origin, token, { station: 2, fault: 'clear' }), 200);
     await until('station 2’s printer clear again', () => !faults().includes('paper-out'));
   });

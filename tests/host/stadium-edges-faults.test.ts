@@ -61,7 +61,7 @@ describe('edges: one killed mid-coup, NATS restarted, each edge its own credenti
     const view = `station/${STATION}` as const;
     const whole = (s: HeadlessStation) => {
       const v = s.latest() as StationState | null;
-      return v !== null && s.version() === running.hub.version(view) && JSON.stringify(v.round) === JSON.stringify(running.table.reads.view());
+      return v !== null && s.version() === running.screens.hub.version(view) && JSON.stringify(v.round) === JSON.stringify(running.table.reads.view());
     };
     const settled = () =>
       running.ledger.recall({ tableId, limit: 100 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === STATION)).length;

@@ -106,7 +106,7 @@ describe('edges: a station moved between live edges, a slow edge', { timeout: 18
     await until('edge-1’s connection closed by the move', () => first.seen.closed);
     assert.equal(bridge.holder(101), 'edge-2');
     assert.deepEqual(e1.edge.stations(), [], 'edge-1 holds the station no more');
-    await until('the station whole through edge-2', () => second.s.version() === running.hub.version('station/101'));
+    await until('the station whole through edge-2', () => second.s.version() === running.screens.hub.version('station/101'));
     const before = settled();
     await until('a round settled through edge-2', () => settled() > before && second.seen.acks >= 1);
     // Edge-1 acting for the station after the move: refused by the host.
@@ -136,7 +136,7 @@ describe('edges: a station moved between live edges, a slow edge', { timeout: 18
       const onFast = bettor(fast.at(fastEnrol));
       await onSlow.s.connect();
       await onFast.s.connect();
-      await until('both stations whole', () => onSlow.s.version() === running.hub.version('station/102') && onFast.s.latest() !== null);
+      await until('both stations whole', () => onSlow.s.version() === running.screens.hub.version('station/102') && onFast.s.latest() !== null);
       const roundOf = (s: HeadlessStation) => (s.latest() as StationState | null)?.round?.roundId;
       proxy.stall();
       const stalledAt = roundOf(onSlow.s);
@@ -154,7 +154,7 @@ describe('edges: a station moved between live edges, a slow edge', { timeout: 18
       proxy.resume();
       await until(
         'the slow edge’s station whole once its edge caught up',
-        () => roundOf(onSlow.s) === running.table.reads.view().roundId && onSlow.s.version() === running.hub.version('station/102'),
+        () => roundOf(onSlow.s) === running.table.reads.view().roundId && onSlow.s.version() === running.screens.hub.version('station/102'),
       );
       onSlow.s.close();
       onFast.s.close();

@@ -184,9 +184,9 @@ class SoakStation {
    */
   whole(): boolean {
     const s = this.s;
-    if (!s || s.version() !== this.host.hub.version(this.view)) return false;
+    if (!s || s.version() !== this.host.screens.hub.version(this.view)) return false;
     const v = s.latest() as StationState | null;
-    const host = this.host.hub.state(this.view) as StationState;
+    const host = this.host.screens.hub.state(this.view) as StationState;
     const { recall: _recall, ...withoutRecall } = host;
     return v !== null && isDeepStrictEqual(v, this.showsRecall ? host : withoutRecall);
   }
@@ -285,7 +285,7 @@ async function runSoak(
   const notWhole = () =>
     stations
       .filter((s) => !s.whole())
-      .map((s) => `${s.station} on ${s.edge || 'none'} (v${s.s?.version() ?? '-'} / host v${running.hub.version(s.view)})`)
+      .map((s) => `${s.station} on ${s.edge || 'none'} (v${s.s?.version() ?? '-'} / host v${running.screens.hub.version(s.view)})`)
       .join(', ');
   const counts = { edgeKills: 0, natsKills: 0, moved: 0 };
   try {

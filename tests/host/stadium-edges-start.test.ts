@@ -88,7 +88,7 @@ describe('a table configured with edges, and etg edge', { timeout: 120_000 }, ()
       try {
         await station.connect();
         const end = Date.now() + 20_000;
-        while (station.latest() === null || station.version() !== running.hub.version('station/101')) {
+        while (station.latest() === null || station.version() !== running.screens.hub.version('station/101')) {
           assert.ok(Date.now() < end, `the station whole through etg edge: ${err}`);
           await new Promise((r) => setTimeout(r, 50));
         }

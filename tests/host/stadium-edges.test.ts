@@ -76,7 +76,7 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
       conns.push(c);
       return c;
     };
-    const bridge = await EdgeBridge.start({ hub: running.hub, stations: running.stadium.stations, nc: await natsConn(), tableId, log });
+    const bridge = await EdgeBridge.start({ hub: running.screens.hub, stations: running.stadium.stations, nc: await natsConn(), tableId, log });
     closers.push(() => bridge.close());
     const enrolment = running.stadium.enrol(STATION, ['Ana Lei (1001)', 'Rui Sá (1002)']);
 

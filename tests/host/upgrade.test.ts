@@ -55,9 +55,9 @@ async function until(test: () => boolean, what: string): Promise<void> {
 
 async function draw(running: RunningHost, card: CardCode): Promise<void> {
   await until(() => running.table.reads.expectsCard(), `a card cue for ${card}`);
-  const handled = running.shoe.cardsHandled;
-  assert.equal(running.shoe.simulator()?.drawCard({ card }), card);
-  await until(() => running.shoe.cardsHandled > handled, `${card} handled`);
+  const handled = running.devices.shoe.cardsHandled;
+  assert.equal(running.devices.shoe.simulator()?.drawCard({ card }), card);
+  await until(() => running.devices.shoe.cardsHandled > handled, `${card} handled`);
 }
 
 function settlement(running: RunningHost, roundId: string) {

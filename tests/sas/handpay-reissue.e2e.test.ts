@@ -104,7 +104,7 @@ describe('SAS: exception 51 reissued after a restart while the handpay is pendin
   it('51 acknowledged, 1B never asked, the host restarted: 51 again once its time is up; 0x1C equals the ledger after the start', async () => {
     await pollFor(500, await firstPoll());
     const before = r().ledger.credit(STATION);
-    r().billAcceptors.simulator(STATION)?.insertNote(100);
+    r().devices.billAcceptors.simulator(STATION)?.insertNote(100);
     for (let t0 = Date.now(); r().ledger.credit(STATION) === before; await sleep(20)) if (Date.now() - t0 > 10_000) assert.fail('the note never credited');
     assert.ok(r().floor.handpays.cashOut(STATION).ok, 'cash-out by handpay');
     // Read and acknowledged (the poll after it), well within the reissue time.

@@ -85,7 +85,7 @@ describe('tickets validated by the casino system over SAS, through the host star
   };
   const note = async (station: number): Promise<void> => {
     const before = r().ledger.credit(station);
-    r().billAcceptors.simulator(station)?.insertNote(100);
+    r().devices.billAcceptors.simulator(station)?.insertNote(100);
     await until(() => r().ledger.credit(station) === before + 10_000, 'the note credited');
   };
 
@@ -124,7 +124,7 @@ describe('tickets validated by the casino system over SAS, through the host star
 
   it('inserted at station 2: 0x67, 0x70, 0x71 approves, stacked and credited once, 0x68 and 0x71 FF say redeemed', async () => {
     const before = r().ledger.credit(2);
-    r().billAcceptors.simulator(2)?.insertTicket?.(validation);
+    r().devices.billAcceptors.simulator(2)?.insertTicket?.(validation);
     await expectException(2, TICKET_INSERTED);
     const e = await T.ticketData70(h(2));
     assert.deepEqual(e, { amount: 0, parsing: 0, validation });
@@ -138,7 +138,7 @@ describe('tickets validated by the casino system over SAS, through the host star
   it('the same paper again, approved again by a lying system: returned already paid, nothing credited', async () => {
     const before = r().ledger.credit(2);
     const returned = entryCount(r().ledger, ['ticket.redeem.returned']);
-    r().billAcceptors.simulator(2)?.insertTicket?.(validation);
+    r().devices.billAcceptors.simulator(2)?.insertTicket?.(validation);
     await until(() => entryCount(r().ledger, ['ticket.redeem.returned']) === returned + 1, 'the ticket returned');
     const last = newestEntriesOfType(r().ledger, 'ticket.redeem.returned', 1)[0];
     assert.match(last?.body ?? '', /"reason":"already-paid"/);

@@ -93,7 +93,7 @@ describe('a station with a SAS link, through the host start', () => {
     const v0 = ledgerView();
     assert.deepEqual(await P.meters1C(host), v0.meters1C);
     assert.equal(v0.meters1C.powerResets, 1, 'the start journalled a power-up');
-    running.billAcceptors.simulator(STATION)?.insertNote(100);
+    running.devices.billAcceptors.simulator(STATION)?.insertNote(100);
     await until(() => running.ledger.credit(STATION) > 0, 'the note credited');
     assert.equal(await P.singleMeter(host, 0x1a), running.ledger.credit(STATION));
     const cash = running.floor.handpays.cashOut(STATION);
@@ -118,12 +118,12 @@ describe('a station with a SAS link, through the host start', () => {
     assert.ok(held('sas-play-disabled'));
     assert.ok(running.floor.tilts.refusal(STATION, 'bet'), 'a disabled station takes no bet');
     assert.equal(await P.control(host, 0x07), 'ack');
-    assert.ok(running.billAcceptors.inhibitedBy(STATION).includes(SAS_BILLS_REASON));
+    assert.ok(running.devices.billAcceptors.inhibitedBy(STATION).includes(SAS_BILLS_REASON));
     assert.equal(raises(), r0 + 2, 'both journalled');
     assert.equal(await P.control(host, 0x02), 'ack');
     assert.equal(await P.control(host, 0x06), 'ack');
     assert.ok(!held('sas-play-disabled') && !held('sas-bills-disabled'));
-    assert.ok(!running.billAcceptors.inhibitedBy(STATION).includes(SAS_BILLS_REASON));
+    assert.ok(!running.devices.billAcceptors.inhibitedBy(STATION).includes(SAS_BILLS_REASON));
   });
 
   it('a silent link is a journalled fault, cleared when the host polls again; play stops only where configured', async () => {

@@ -113,7 +113,7 @@ describe('SAS exceptions from the journal, through the host start', () => {
   /** A 100-pataca note inserted and credited. */
   const note = async (): Promise<void> => {
     const before = r().ledger.credit(STATION);
-    r().billAcceptors.simulator(STATION)?.insertNote(100);
+    r().devices.billAcceptors.simulator(STATION)?.insertNote(100);
     await until(() => r().ledger.credit(STATION) === before + 10_000, 'the note credited');
   };
   /** What the host simulator reads of the station's meters equals what the ledger says of it (the meter map, docs/sas.md). */
@@ -234,7 +234,7 @@ describe('SAS exceptions from the journal, through the host start', () => {
     await connect();
     // The machine reopens its port after its backoff: the first polls may go unanswered (drain's first poll waits).
     assert.deepEqual(await drain(), [A1.slotDoorOpened, A1.slotDoorClosed]);
-    r().billAcceptors.simulator(STATION)?.faults.jam();
+    r().devices.billAcceptors.simulator(STATION)?.faults.jam();
     await until(
       () =>
         r()

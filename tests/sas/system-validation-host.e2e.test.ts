@@ -50,7 +50,7 @@ describe('SAS system validation at a station, through the host start', () => {
   let inserted = 0;
   const note = async (): Promise<void> => {
     const before = r().ledger.credit(1);
-    r().billAcceptors.simulator(1)?.insertNote(100);
+    r().devices.billAcceptors.simulator(1)?.insertNote(100);
     await until(() => r().ledger.credit(1) === before + 10_000, 'the note credited');
     inserted += 10_000;
   };
@@ -123,7 +123,7 @@ describe('SAS system validation at a station, through the host start', () => {
     assert.equal(entryCount(r().ledger, ['ticket.validation.end']), 1);
     assert.equal(r().ledger.credit(1), 0);
     assert.equal(held(), inserted);
-    r().printers.simulator(1)?.takeTicket();
+    r().devices.printers.simulator(1)?.takeTicket();
   });
 
   it('the same number again for the next cash-out (a duplicate) is refused 81; a fresh one is taken', async () => {
@@ -135,7 +135,7 @@ describe('SAS system validation at a station, through the host start', () => {
     assert.equal(await receive58(h, 12, '0000000000004802'), SV.acknowledged);
     await until(() => r().ledger.meters('station:1').ticketsOut === 2, 'the second ticket printed');
     assert.equal(held(), inserted);
-    r().printers.simulator(1)?.takeTicket();
+    r().devices.printers.simulator(1)?.takeTicket();
   });
 
   it('a denial (system id 00) is a handpay of the whole credit; nothing is issued', async () => {

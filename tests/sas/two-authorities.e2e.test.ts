@@ -102,7 +102,7 @@ describe('one ticket presented through SAS at table A and through the upstream a
   /** A note at station 1 of `host`, cashed out to a ticket: its number, once its authority knows it. */
   const ticketAt = async (host: RunningHost): Promise<{ validation: string; amount: number }> => {
     const before = host.ledger.credit(1);
-    host.billAcceptors.simulator(1)?.insertNote(++notes % 2 ? 100 : 50);
+    host.devices.billAcceptors.simulator(1)?.insertNote(++notes % 2 ? 100 : 50);
     await until(() => host.ledger.credit(1) > before, 'the note credited');
     await until(() => host.floor.tickets.whyNot(1, host.ledger.credit(1)) === null, 'the printer ready');
     const amount = host.ledger.credit(1);
@@ -110,7 +110,7 @@ describe('one ticket presented through SAS at table A and through the upstream a
     assert.equal(out.kind, 'printed');
     if (out.kind !== 'printed') throw new Error('no ticket');
     const v = out.validation;
-    host.printers.simulator(1)?.takeTicket();
+    host.devices.printers.simulator(1)?.takeTicket();
     if (host === a) await until(() => system.tickets.has(v), 'the casino system read the ticket (0x3D, 0x4D)');
     else await until(async () => (await upstreamState(v)) === 'printed', 'the upstream registered the ticket printed');
     return { validation: v, amount };
@@ -121,7 +121,7 @@ describe('one ticket presented through SAS at table A and through the upstream a
     const e = ends(host.ledger, v);
     return e.stacked.length + e.returned.length;
   };
-  const present = (host: RunningHost, v: string): void => host.billAcceptors.simulator(1)?.insertTicket?.(v);
+  const present = (host: RunningHost, v: string): void => host.devices.billAcceptors.simulator(1)?.insertTicket?.(v);
   const presentAndWait = async (host: RunningHost, v: string): Promise<void> => {
     const n = ended(host, v);
     present(host, v);

@@ -72,7 +72,7 @@ describe('refused commands (issue 28 item 6)', () => {
       simulatedDealer: false,
     });
     try {
-      const token = (view: ViewName) => running.screens.find((x) => x.view === view)?.token ?? '';
+      const token = (view: ViewName) => running.screens.urls.find((x) => x.view === view)?.token ?? '';
       const stale = await screen(running.origin, token('station/1'), 'station/1');
       const rejected = await screen(running.origin, token('station/2'), 'station/2');
       const person = await screen(running.origin, token('station/3'), 'station/3');

@@ -24,7 +24,7 @@ console.log(
   JSON.stringify({
     origin: running.origin,
     lan,
-    tableToken: running.screens.find((s) => s.view === 'table')?.token,
+    tableToken: running.screens.urls.find((s) => s.view === 'table')?.token,
     enrolment,
   }),
 );

@@ -56,7 +56,7 @@ describe('log flood (issue 28 item 6)', () => {
       simulatedDealer: false,
     });
     try {
-      const token = (view: ViewName) => running.screens.find((x) => x.view === view)?.token ?? '';
+      const token = (view: ViewName) => running.screens.urls.find((x) => x.view === view)?.token ?? '';
       const hello = (view: ViewName) =>
         helloAnswer(
           `${running.origin.replace('http', 'ws')}/ws`,

@@ -84,7 +84,7 @@ describe('remote acceptors relayed byte for byte, the driver on the host', { tim
 
   it('an ID-003 acceptor relayed: the host drives it as a seated one, journals the escrow and the credit, and shows it in service mode', async () => {
     const relay = relayAgent(101, 'id003');
-    await until('the host drives BA-101', () => running.billAcceptors.statuses().some((s) => s.station === 101 && s.state === 'ready'));
+    await until('the host drives BA-101', () => running.devices.billAcceptors.statuses().some((s) => s.station === 101 && s.state === 'ready'));
     relay.simulator()?.insertNote(500);
     await until('the note credited', () => running.ledger.credit(101) === 50_000);
     await new Promise((r) => setTimeout(r, 500));
@@ -93,12 +93,12 @@ describe('remote acceptors relayed byte for byte, the driver on the host', { tim
     assert.ok(c?.escrowSeq, 'credited against the escrow the host journalled before STACK');
     assert.equal(c?.ref, undefined, "the host's own driver sends no messages: no agent message to name");
     assert.equal(running.ledger.credit(101), 50_000, 'once');
-    assert.equal(running.billAcceptors.statuses().find((s) => s.station === 101)?.protocol, 'id003');
+    assert.equal(running.devices.billAcceptors.statuses().find((s) => s.station === 101)?.protocol, 'id003');
   });
 
   it('an SSP acceptor relayed runs eSSP end to end: after the key exchange the station machine carries only ciphertext', async () => {
     const relay = relayAgent(102, 'ssp');
-    await until('the host drives BA-102', () => running.billAcceptors.statuses().some((s) => s.station === 102 && s.state === 'ready'));
+    await until('the host drives BA-102', () => running.devices.billAcceptors.statuses().some((s) => s.station === 102 && s.state === 'ready'));
     relay.simulator()?.insertNote(100);
     await until('the note credited', () => running.ledger.credit(102) === 10_000);
     // SSP packets: STX 0x7F, SEQ/ID, LENGTH, DATA… The key exchange goes in clear (SYNC, SET

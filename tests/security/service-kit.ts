@@ -80,7 +80,7 @@ type Reply = { type: 'ack' } | { type: 'error'; code?: string; messageKey?: stri
  * waiting for anything, and the test decides what to wait for (the reply, or an outcome).
  */
 export async function serviceScreen(running: RunningHost) {
-  const token = running.screens.find((s) => s.view === 'service')?.token;
+  const token = running.screens.urls.find((s) => s.view === 'service')?.token;
   assert.ok(token);
   const ws = new WebSocket(`${running.origin.replace('http', 'ws')}/ws`, { origin: running.origin });
   await new Promise((resolve, reject) => {

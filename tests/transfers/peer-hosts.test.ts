@@ -78,7 +78,7 @@ describe('two table hosts move a station credit between them (issue 34)', () => 
     // Through the station's own view, as its screen sends it.
     const view = `station/${STATION}` as const;
     const moved = Math.floor(homeCredit / 2);
-    const r = host(BAC).hub.apply(view, host(BAC).hub.version(view), { name: 'move-credit', to: WAR, amount: moved });
+    const r = host(BAC).screens.hub.apply(view, host(BAC).screens.hub.version(view), { name: 'move-credit', to: WAR, amount: moved });
     assert.equal(r.ok, true, JSON.stringify(r));
     assert.equal(host(BAC).ledger.credit(STATION), homeCredit - moved);
     await until('the credit at war', () => host(WAR).ledger.credit(STATION) === moved);
@@ -95,7 +95,7 @@ describe('two table hosts move a station credit between them (issue 34)', () => 
     // The station's own view at each table lists the transfer (issue 54): from and to which table,
     // how much, where it stands and when that host journalled it (its debit at home, its credit at war).
     const listed = (t: TableId) => {
-      const v = host(t).hub.state(view);
+      const v = host(t).screens.hub.state(view);
       return v.kind === 'station' ? (v.transfers ?? null) : null;
     };
     await until('the transfer credited in both station views', () =>

@@ -243,14 +243,18 @@ describe('a station follows three live tables of three games and bets on each fr
     assert.deepEqual(await screen(BAC).command({ name: 'move-credit', to: BJ, amount: 30_000 }), { ok: true });
     await until('the credit at blackjack', () => creditOn(BJ) === 30_000 && creditOn(BAC) === home - 30_000);
     // The seated player: a note through its own simulated acceptor, a main bet through its own screen's view.
-    host(BJ).billAcceptors.simulator(SEATED)?.insertNote(500);
+    host(BJ).devices.billAcceptors.simulator(SEATED)?.insertNote(500);
     await until('the seated player credited', () => host(BJ).table.state.credits[SEATED] === 50_000);
     const seatView = `station/${SEATED}` as const;
     await betAndSettle(
       BJ,
       (spots) => spots.find((s) => s.bet === 'behind' && 'seat' in s && s.seat === SEATED),
       async () => {
-        const seat = await host(BJ).hub.submit(seatView, host(BJ).hub.version(seatView), { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
+        const seat = await host(BJ).screens.hub.submit(seatView, host(BJ).screens.hub.version(seatView), {
+          name: 'place-bet',
+          spot: { bet: 'main' },
+          amount: 10_000,
+        });
         assert.equal(seat.ok, true, JSON.stringify(seat));
       },
     );
