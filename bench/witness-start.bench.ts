@@ -58,7 +58,7 @@ try {
       witness: { socket, waitMs: 10_000 },
     });
     const startMs = performance.now() - t;
-    await running.ledger.checkpointsSigned();
+    await running.ledger.checkpoints.signed();
     const signedMs = performance.now() - t;
     const r = running.recovery;
     if (!r.ledgerVerified) throw new Error(`${what}: the start did not verify: ${r.problems.join('; ')}`);

@@ -22,7 +22,7 @@ const KEY = Buffer.alloc(32, 7);
 function played(more = 60): Ledger {
   const l = Ledger.open({ file: ':memory:', terminalId: 'T-C', checkpointKey: KEY, checkpointEvery: 0 });
   appendSynthetic(l, 300, { batch: 50 });
-  l.checkpoint();
+  l.checkpoints.write();
   appendSynthetic(l, more, { batch: 10, from: 1000 });
   return l;
 }
@@ -52,7 +52,7 @@ describe('checkpoints', () => {
     const l = Ledger.open({ file: ':memory:', terminalId: 'T-C', checkpointKey: KEY, checkpointEvery: 0 });
     for (const s of [1, 101, 102]) l.append(billCredit(s, 50_000, `note-${s}`));
     l.appendMany(remoteRound('before', [1, 101, 102]));
-    l.checkpoint();
+    l.checkpoints.write();
     l.appendMany(remoteRound('after', [101, 102]));
     const r = verifyLedger(l, { from: 'checkpoint' });
     assert.equal(r.mode, 'checkpoint');
@@ -121,12 +121,12 @@ describe('checkpoints', () => {
     // The next start journals its power reset before it verifies: the checkpoint now due waits.
     const again = Ledger.open({ dataDir: dir, terminalId: 'T-U', checkpointEvery: 20 });
     again.append({ type: 'power.reset', payload: { clean: false, softwareVersion: 't' } });
-    assert.equal(again.checkpoint(), null, 'no checkpoint of a ledger this process has not verified');
+    assert.equal(again.checkpoints.write(), null, 'no checkpoint of a ledger this process has not verified');
     assert.equal(checkpointStats(again).lastSeq, 20);
     const r = verifyLedger(again, { from: 'checkpoint' });
     assert.equal(r.fromSeq, 20);
     assert.ok(r.problems.includes('balances: stored and recomputed differ'), r.problems.join('\n'));
-    assert.equal(again.checkpoint(), null, 'nor after it failed verification');
+    assert.equal(again.checkpoints.write(), null, 'nor after it failed verification');
     again.close();
   });
 
@@ -139,7 +139,7 @@ describe('checkpoints', () => {
     for (let i = 25; i < 45; i++) again.append(billCredit(1, 10_000, `n${i}`));
     assert.equal(checkpointStats(again).lastSeq, 20, 'due at 40, not yet vouched for');
     assert.equal(verifyLedger(again, { from: 'checkpoint' }).ok, true);
-    assert.equal(again.checkpointIfDue(), 45);
+    assert.equal(again.checkpoints.writeIfDue(), 45);
     again.close();
   });
 
@@ -208,7 +208,7 @@ describe('checkpoints', () => {
   it('with the newest checkpoint deleted, verifies from the one before', () => {
     const l = played(40);
     const first = checkpointStats(l).lastSeq ?? 0;
-    l.checkpoint();
+    l.checkpoints.write();
     const second = checkpointStats(l).lastSeq ?? 0;
     assert.ok(second > first);
     deleteCheckpoints(l, second);
@@ -293,7 +293,7 @@ describe('checkpoints', () => {
             }
           } else if (o.k === 'bet') tryAppend(() => l.append(bet(o.s, rid, o.a, `x${n++}`)));
           else if (o.k === 'settle') {
-            const open = l.openRounds().find((r) => r.roundId === rid);
+            const open = l.rounds.open().find((r) => r.roundId === rid);
             if (open) {
               if (o.void) {
                 l.append({
@@ -328,7 +328,7 @@ describe('checkpoints', () => {
             if (h) l.append({ type: 'handpay.confirm', txId: `p${n++}`, payload: { station: h.s, requestTxId: h.tx, amount: h.amount, attendant: 'A1' } });
           } else if (o.k === 'clear') {
             l.append({ type: 'meter.clear', payload: { who: 's', authorisation: 'A-1', scope: 'station:1', reason: 'test' } });
-          } else l.checkpoint();
+          } else l.checkpoints.write();
         }
         const quick = verifyLedger(l, { from: 'checkpoint' });
         assert.deepEqual(quick.problems, []);

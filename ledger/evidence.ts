@@ -33,7 +33,7 @@ export interface EvidenceBundle {
 }
 
 export function evidenceBundle(ledger: Ledger, roundId: string, now = new Date()): EvidenceBundle | undefined {
-  const round = ledger.round(roundId);
+  const round = ledger.rounds.record(roundId);
   if (!round) return undefined;
   const seqs = round.entrySeqs;
   const first = Math.min(...seqs);

@@ -248,3 +248,29 @@ export function lastNoteCredit(ledger: Ledger, device: string): LastNoteCredit |
   const escrowed = escrow?.type === 'bill.escrow' ? PAYLOADS['bill.escrow'].safeParse((JSON.parse(escrow.body) as EntryBody).payload) : null;
   return { seq: row.seq, credit, escrowId: escrowed?.success ? (escrowed.data.escrowId ?? null) : null };
 }
+
+/** The `bill.escrow` entries no credit or return resolves, oldest first (`seq`, `body`). */
+export const UNRESOLVED_ESCROWS = `SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
+      SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
+      WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`;
+
+/**
+ * Notes journalled in escrow and neither credited nor returned: after a power cut mid-stack
+ * the host asks the acceptor what became of each and journals the credit or the return.
+ */
+export function unresolvedEscrows(
+  ledger: Ledger,
+): { seq: number; station: number; device: string; denomination: number; currency: string; escrowId?: string }[] {
+  const rows = connectionOf(ledger).prepare(UNRESOLVED_ESCROWS).all() as { seq: number; body: string }[];
+  return rows.map((r) => {
+    const p = PAYLOADS['bill.escrow'].parse((JSON.parse(r.body) as EntryBody).payload);
+    return {
+      seq: r.seq,
+      station: p.station,
+      device: p.device,
+      denomination: p.denomination,
+      currency: p.currency,
+      ...(p.escrowId ? { escrowId: p.escrowId } : {}),
+    };
+  });
+}

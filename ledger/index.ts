@@ -55,6 +55,7 @@ export {
   lastNoteCredit,
   openTilts,
   pendingHandpays,
+  unresolvedEscrows,
   pendingTableHold,
   serviceDisabledDevices,
   type HeldRead,

@@ -1,15 +1,16 @@
 import { schemaProblems } from './schema-check.js';
-import { randomBytes, type KeyObject } from 'node:crypto';
-import type { SignedHead } from '../witness/wire.js';
+import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
 import { HeadMark } from './head-mark.js';
 import { admitEntry, bodyText, derive, roundIdOf, type EntryBody, type LedgerView, type StoredEntry } from './derive.js';
-import { account, PAYLOADS, type EntryType, type NewEntry } from './entries.js';
-import { parseRecord, projectBet, projectRound, roundEntryOfRow, stationsOfRecord, withLateEntries, type RoundRecord } from './recall.js';
+import { account, type EntryType, type NewEntry } from './entries.js';
+import { parseRecord, projectBet, projectRound, stationsOfRecord } from './recall.js';
+import { checkpointInternals, CHECKPOINT_EVERY, LedgerCheckpoints } from './ledger-checkpoints.js';
+import { LedgerRounds } from './ledger-rounds.js';
 import { LedgerRefusal } from './refusal.js';
-import { checkpointKey, signCheckpoint } from './sign.js';
+import { checkpointKey } from './sign.js';
 
 export interface LedgerOptions {
   /** The kiosk's data folder; the database is `<dataDir>/ledger.sqlite`. */
@@ -42,56 +43,9 @@ export interface LedgerOptions {
   witnessed?: boolean;
 }
 
-/**
- * What the ledger witness gave (ledger/witness-link.ts `attach`): its key, the newest head it
- * signed for this terminal when asked, and how to have it sign a checkpoint. Verification checks
- * the journal against that head and the checkpoints against that key (ledger/witness-check.ts).
- */
-export interface LedgerWitnessView {
-  publicKey: KeyObject;
-  keyId: string;
-  keyStore: 'tpm' | 'file';
-  /** Where the witness listens (for reports). */
-  address: string;
-  /** The newest head it signed for this terminal (null: none yet). */
-  head: SignedHead | null;
-  /**
-   * Whether a witness without a head of this terminal is the first use (the host's start, which
-   * then gives it the chain from genesis) or a problem (`etg ledger verify --witness`).
-   */
-  firstUse: boolean;
-  /**
-   * Has the witness sign the checkpoint of `state` (its exact text) at (seq, hash) (the host's link;
-   * absent for verify). The witness signs it only when it holds the effects it folded itself.
-   */
-  signCheckpoint?: (seq: number, hash: string, state: string) => Promise<string>;
-}
-
-/**
- * How a checkpoint signed by the witness is stored in `checkpoints.signature`, before its base64:
- * `witness2:` for the v2 statement, signed only of a state the witness derived itself. The
- * `witness:` rows of before (v1, signed of any state at its head) are believed by nobody.
- */
-export const WITNESS_SIGNATURE_PREFIX = 'witness2:';
-/** The prefix every witness signature shares, old or new: never a key file's checkpoint. */
-export const ANY_WITNESS_SIGNATURE_PREFIX = 'witness';
-
-/** The table's folded state as of entry `seq`, for a checkpoint (opaque to the ledger). */
-export interface TableSnapshot {
-  seq: number;
-  /** The game's identity the state was folded under. */
-  identity: string;
-  state: unknown;
-}
-
-/**
- * Entries between checkpoints unless the options say otherwise. A start verifies and folds the
- * table from the newest checkpoint: folding costs about 0.1–0.35 ms an entry of real play on the
- * build machine (idle to loaded), verifying about 0.05, so 2,000 entries bound a start's
- * journal-dependent part near 0.7 s even loaded; a checkpoint with the table's state is about
- * 15 KB, 2–3% of the journal it follows.
- */
-export const CHECKPOINT_EVERY = 2_000;
+export { ANY_WITNESS_SIGNATURE_PREFIX, CHECKPOINT_EVERY, WITNESS_SIGNATURE_PREFIX, type LedgerWitnessView, type TableSnapshot } from './ledger-checkpoints.js';
+export type { LedgerCheckpoints } from './ledger-checkpoints.js';
+export type { LedgerRounds } from './ledger-rounds.js';
 
 /** What was journalled. */
 export interface JournalEntry {
@@ -149,22 +103,10 @@ export function rowToEntry(r: JournalRow): JournalEntry {
 
 // Set once by the class's static block, the one place that may read its private connection.
 let reachConnection: (ledger: Ledger) => Database.Database;
-let reachInternals: (ledger: Ledger) => LedgerInternals;
-
-interface LedgerInternals {
-  /** The checkpoint key file's key (null when witnessed, or none). */
-  key: Buffer | null;
-  /** Whether checkpoints are the witness's to sign. */
-  witnessed: boolean;
-  /** The witness attached, if any. */
-  witness: LedgerWitnessView | null;
-  useWitness(view: LedgerWitnessView): void;
-  verified(): void;
-}
 
 /** The checkpoint key or witness (ledger/checkpoint.ts), and how verification vouches for the state (ledger/verify.ts). */
-export function internalsOf(ledger: Ledger): LedgerInternals {
-  return reachInternals(ledger);
+export function internalsOf(ledger: Ledger): ReturnType<typeof checkpointInternals> {
+  return checkpointInternals(ledger.checkpoints);
 }
 
 /**
@@ -172,11 +114,6 @@ export function internalsOf(ledger: Ledger): LedgerInternals {
  * tools of `ledger/testing/`. Not exported by `ledger/index.ts`, and tests/lint/ledger-private
  * fails on any use of it outside ledger/: everyone else calls a named query.
  */
-/** The `bill.escrow` entries no credit or return resolves, oldest first (`seq`, `body`). */
-export const UNRESOLVED_ESCROWS = `SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
-      SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
-      WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`;
-
 export function connectionOf(ledger: Ledger): Database.Database {
   return reachConnection(ledger);
 }
@@ -203,39 +140,16 @@ export class Ledger {
   readonly #recallVersions = new Map<number, number>();
   #recallTick = 0;
   private readonly stmt: ReturnType<Ledger['prepare']>;
-  readonly #checkpointKey: Buffer | null;
-  readonly #witnessed: boolean;
-  #witness: LedgerWitnessView | null = null;
-  /** Checkpoints sent to the witness to sign and not yet stored. */
-  readonly #signing = new Set<Promise<unknown>>();
   #closed = false;
-  readonly #checkpointEvery: number;
-  #lastCheckpoint = 0;
   /** The head kept outside the database (a lost WAL is noticed at the next open); null for `:memory:` and diagnostic opens. */
   #mark: HeadMark | null = null;
-  #tableSnapshot: (() => TableSnapshot | null) | null = null;
-  /**
-   * Whether this process may sign the state as it stands: the ledger was empty when opened, or
-   * `verifyLedger` found it sound since (what this process appends after is derived from that).
-   * Until then no checkpoint is written: a start appends (its power reset) before it verifies,
-   * and a checkpoint written then would sign whatever the file held, tampering included, and
-   * the verification would start after it.
-   */
-  #vouched = false;
+  /** Its signed checkpoints: the state after an entry, from which a start verifies and folds. */
+  readonly checkpoints: LedgerCheckpoints;
+  /** The rounds it recorded, as recall reads them. */
+  readonly rounds: LedgerRounds;
 
   static {
     reachConnection = (ledger) => ledger.#db;
-    reachInternals = (ledger) => ({
-      key: ledger.#checkpointKey,
-      witnessed: ledger.#witnessed,
-      witness: ledger.#witness,
-      useWitness: (view) => {
-        ledger.#witness = view;
-      },
-      verified: () => {
-        ledger.#vouched = true;
-      },
-    });
   }
 
   static open(options: LedgerOptions): Ledger {
@@ -284,15 +198,18 @@ export class Ledger {
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
-    this.#vouched = this.head.seq === 0;
-    let key = checkpoints.key;
-    this.#witnessed = checkpoints.witnessed;
-    this.#checkpointEvery = checkpoints.every;
-    // A database stopped before migration 5 (migration tests) has no checkpoints and writes none.
-    const hasCheckpoints = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get() !== undefined;
-    if (!hasCheckpoints) key = null;
-    else this.#lastCheckpoint = (db.prepare('SELECT MAX(seq) AS seq FROM checkpoints').get() as { seq: number | null }).seq ?? 0;
-    this.#checkpointKey = key;
+    this.rounds = new LedgerRounds(db, (station) => this.#recallVersions.get(station) ?? 0);
+    this.checkpoints = new LedgerCheckpoints(
+      {
+        db,
+        terminalId,
+        clock,
+        head: () => this.headOf(),
+        markCheckpointed: () => this.#mark?.write(this.head, true),
+        closed: () => this.#closed,
+      },
+      checkpoints,
+    );
     if (tailCheck) {
       // The schema as its migrations make it: a dropped append-only trigger stops the start
       // (ledger/schema-check.ts; `etg ledger verify` runs the same check).
@@ -343,8 +260,6 @@ export class Ledger {
       roundBets: db.prepare('SELECT station, SUM(amount) AS amount, MIN(seq) AS first FROM round_bets WHERE round_id = ? GROUP BY station ORDER BY station'),
       creditBefore: db.prepare('SELECT credit_before FROM round_bets WHERE round_id = ? AND station = ? ORDER BY seq LIMIT 1'),
       roundClosed: db.prepare('SELECT 1 FROM rounds WHERE round_id = ?'),
-      // Entries of a round journalled after the one that closed it (a late correction: recall.ts).
-      lateOfRound: db.prepare(`SELECT seq, type, body FROM journal WHERE round_id = ? AND seq > ? AND type = 'misread' ORDER BY seq`),
       recordOf: db.prepare('SELECT record FROM rounds WHERE round_id = ?'),
       escrowResolved: db.prepare(`SELECT 1 FROM journal WHERE type IN ('bill.credit', 'bill.return')
         AND json_extract(body, '$.payload.escrowSeq') = ?`),
@@ -357,11 +272,6 @@ export class Ledger {
     this.#closed = true;
     this.#mark?.close();
     this.#db.close();
-  }
-
-  /** Waits until every checkpoint sent to the witness is signed and stored (or refused). */
-  async checkpointsSigned(): Promise<void> {
-    while (this.#signing.size > 0) await Promise.allSettled([...this.#signing]);
   }
 
   /** The last journalled sequence and hash. */
@@ -407,116 +317,12 @@ export class Ledger {
     // The entries are committed whatever happens to the checkpoint: it is tried again at the next append.
     if (appended.length > 0) {
       try {
-        this.checkpointIfDue();
+        this.checkpoints.writeIfDue();
       } catch {
         /* a checkpoint not written costs the next start time, never an entry */
       }
     }
     return results;
-  }
-
-  /**
-   * The table's state for checkpoints: `snapshot` answers the table's folded state and the seq it
-   * stands at (null when it does not stand at a known seq). A checkpoint carries it only when that
-   * seq is the head's.
-   */
-  provideTableSnapshot(snapshot: () => TableSnapshot | null): () => void {
-    this.#tableSnapshot = snapshot;
-    return () => {
-      if (this.#tableSnapshot === snapshot) this.#tableSnapshot = null;
-    };
-  }
-
-  /**
-   * Writes a checkpoint when `checkpointEvery` entries were journalled since the last one: with
-   * the table's state when the table stands at the head, else (no table, or twice the interval
-   * gone by without one standing still) without it. The table's runtime calls it again once it
-   * has applied what it journalled. Returns the seq written, or null (none due, or the ledger not
-   * verified yet by this process).
-   */
-  checkpointIfDue(): number | null {
-    if (this.#checkpointEvery <= 0 || !this.canSign() || !this.#vouched) return null;
-    const since = this.head.seq - this.#lastCheckpoint;
-    if (since < this.#checkpointEvery) return null;
-    const snap = this.#tableSnapshot?.() ?? null;
-    const table = snap && snap.seq === this.head.seq ? snap : null;
-    if (!table && this.#tableSnapshot && since < 2 * this.#checkpointEvery) return null;
-    return this.checkpoint(table);
-  }
-
-  /**
-   * Writes a signed checkpoint of the state after the head entry (ledger/checkpoint.ts): the head
-   * hash, every balance, meter and open bet, and the table's state when given (it must stand at
-   * the head). Nothing of the journal changes. Returns the seq, or null without a key or entries,
-   * or before this process verified the ledger (an empty ledger needs none).
-   */
-  checkpoint(table: TableSnapshot | null = null): number | null {
-    const key = this.#checkpointKey;
-    if (!this.canSign() || this.head.seq === 0 || !this.#vouched) return null;
-    if (table && table.seq !== this.head.seq) throw new Error(`the table's state stands at ${table.seq}, the head at ${this.head.seq}`);
-    const db = this.#db;
-    const { seq, hash } = this.head;
-    const at = this.clock().toISOString();
-    const state = JSON.stringify({
-      v: 1,
-      terminal: this.terminalId,
-      seq,
-      hash,
-      at,
-      balances: (db.prepare('SELECT account, balance FROM balances ORDER BY account').all() as { account: string; balance: number }[]).map((r) => [
-        r.account,
-        r.balance,
-      ]),
-      meters: (db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').all() as { scope: string; name: string; value: number }[]).map((r) => [
-        r.scope,
-        r.name,
-        r.value,
-      ]),
-      openBets: (
-        db.prepare('SELECT round_id, station, seq, amount, credit_before FROM round_bets ORDER BY seq, round_id, station').all() as {
-          round_id: string;
-          station: number;
-          seq: number;
-          amount: number;
-          credit_before: number;
-        }[]
-      ).map((r) => [r.round_id, r.station, r.seq, r.amount, r.credit_before]),
-      table: table ? { identity: table.identity, state: table.state } : null,
-    });
-    const insert = (signature: string) =>
-      db
-        .prepare('INSERT OR IGNORE INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(seq, hash, at, table ? 1 : 0, state, signature).changes > 0;
-    const previous = this.#lastCheckpoint;
-    this.#lastCheckpoint = seq;
-    this.#mark?.write(this.head, true);
-    const sign = this.#witness?.signCheckpoint;
-    if (this.#witnessed && sign) {
-      // The witness signs once its head reaches this entry (ledger/witness-link.ts); the row is
-      // stored then. A refusal or a witness gone leaves no row: the next one due is tried again.
-      const signing = sign(seq, hash, state).then(
-        (signature) => {
-          try {
-            if (!this.#closed) insert(`${WITNESS_SIGNATURE_PREFIX}${signature}`);
-          } catch {
-            /* a checkpoint not stored costs the next start time, never an entry */
-          }
-        },
-        () => {
-          if (this.#lastCheckpoint === seq) this.#lastCheckpoint = previous;
-        },
-      );
-      this.#signing.add(signing);
-      void signing.finally(() => this.#signing.delete(signing));
-      return seq;
-    }
-    if (key === null) return null;
-    return insert(signCheckpoint(key, this.terminalId, seq, hash, state)) ? seq : null;
-  }
-
-  /** Whether this ledger can have a checkpoint signed now: its key, or an attached witness that signs. */
-  private canSign(): boolean {
-    return this.#witnessed ? this.#witness?.signCheckpoint !== undefined : this.#checkpointKey !== null;
   }
 
   private readonly appendedListeners = new Set<(entries: readonly JournalEntry[]) => void>();
@@ -637,25 +443,6 @@ export class Ledger {
     await this.#db.backup(file);
   }
 
-  /**
-   * Notes journalled in escrow and neither credited nor returned: after a power cut mid-stack
-   * the host asks the acceptor what became of each and journals the credit or the return.
-   */
-  unresolvedEscrows(): { seq: number; station: number; device: string; denomination: number; currency: string; escrowId?: string }[] {
-    const rows = this.#db.prepare(UNRESOLVED_ESCROWS).all() as { seq: number; body: string }[];
-    return rows.map((r) => {
-      const p = PAYLOADS['bill.escrow'].parse((JSON.parse(r.body) as EntryBody).payload);
-      return {
-        seq: r.seq,
-        station: p.station,
-        device: p.device,
-        denomination: p.denomination,
-        currency: p.currency,
-        ...(p.escrowId ? { escrowId: p.escrowId } : {}),
-      };
-    });
-  }
-
   /** Meters of a scope (`table`, `station:N`), or all of them keyed `scope/name`. */
   meters(scope?: string): Record<string, number> {
     const rows = (
@@ -664,63 +451,6 @@ export class Ledger {
         : this.#db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').all()
     ) as { scope: string; name: string; value: number }[];
     return Object.fromEntries(rows.map((r) => [scope ? r.name : `${r.scope}/${r.name}`, r.value]));
-  }
-
-  /** The last `limit` rounds (newest first) at a station or a table; at most 500 at a time. */
-  recall(query: { station: number; limit?: number } | { tableId?: string; limit?: number }): RoundRecord[] {
-    const limit = Math.max(1, Math.min(500, Math.trunc(query.limit ?? 10)));
-    let rows: { record: string }[];
-    if ('station' in query) {
-      rows = this.#db
-        .prepare(
-          `SELECT r.record FROM round_stations s JOIN rounds r ON r.round_id = s.round_id
-        WHERE s.station = ? ORDER BY s.seq DESC LIMIT ?`,
-        )
-        .all(query.station, limit) as { record: string }[];
-    } else if (query.tableId) {
-      rows = this.#db.prepare('SELECT record FROM rounds WHERE table_id = ? ORDER BY seq DESC LIMIT ?').all(query.tableId, limit) as { record: string }[];
-    } else {
-      rows = this.#db.prepare('SELECT record FROM rounds ORDER BY seq DESC LIMIT ?').all(limit) as { record: string }[];
-    }
-    return rows.map((r) => this.#withLate(parseRecord(r.record)));
-  }
-
-  /** The record with the entries journalled under its round after its close (`withLateEntries`). */
-  #withLate(record: RoundRecord): RoundRecord {
-    const rows = this.stmt.lateOfRound.all(record.roundId, record.seq) as { seq: number; type: string; body: string }[];
-    return withLateEntries(record, rows.map(roundEntryOfRow));
-  }
-
-  /**
-   * The ids of a station's last `limit` rounds, newest first, without their records: a reader of
-   * many stations' recall (a stadium's screens) reads each round's record once, not per station.
-   */
-  recallIds(station: number, limit = 10): string[] {
-    const n = Math.max(1, Math.min(500, Math.trunc(limit)));
-    const rows = this.#db.prepare('SELECT round_id FROM round_stations WHERE station = ? ORDER BY seq DESC LIMIT ?').all(station, n) as { round_id: string }[];
-    return rows.map((r) => r.round_id);
-  }
-
-  /** Changes whenever a round station `station` played in is recorded (see `recall`). */
-  recallVersion(station: number): number {
-    return this.#recallVersions.get(station) ?? 0;
-  }
-
-  round(roundId: string): RoundRecord | undefined {
-    const row = this.stmt.recordOf.get(roundId) as { record: string } | undefined;
-    return row ? this.#withLate(parseRecord(row.record)) : undefined;
-  }
-
-  /** Rounds with bets journalled but not settled or voided (recovery after a restart). */
-  openRounds(): { roundId: string; stations: { station: number; amount: number }[] }[] {
-    const rows = this.#db.prepare('SELECT round_id, station, SUM(amount) AS amount FROM round_bets GROUP BY round_id, station ORDER BY MIN(seq)').all() as {
-      round_id: string;
-      station: number;
-      amount: number;
-    }[];
-    const out = new Map<string, { station: number; amount: number }[]>();
-    for (const r of rows) out.set(r.round_id, [...(out.get(r.round_id) ?? []), { station: r.station, amount: r.amount }]);
-    return [...out].map(([roundId, stations]) => ({ roundId, stations }));
   }
 
   entry(seq: number): JournalEntry | undefined {

@@ -72,15 +72,15 @@ describe('game recall', () => {
     l.append(billCredit(2, 100000, 'b2'));
     const { bets, settle } = settledRound('r1', [1], 1000);
     l.appendMany(bets);
-    const before = [l.recallVersion(1), l.recallVersion(2)];
+    const before = [l.rounds.recallVersion(1), l.rounds.recallVersion(2)];
     l.append(settle);
-    assert.notEqual(l.recallVersion(1), before[0], 'station 1 played r1: its recall changed');
-    assert.equal(l.recallVersion(2), before[1], 'station 2 did not play: its recall is as it was');
-    const v1 = l.recallVersion(1);
+    assert.notEqual(l.rounds.recallVersion(1), before[0], 'station 1 played r1: its recall changed');
+    assert.equal(l.rounds.recallVersion(2), before[1], 'station 2 did not play: its recall is as it was');
+    const v1 = l.rounds.recallVersion(1);
     const next = settledRound('r2', [2], 1000);
     l.appendMany([...next.bets, next.settle]);
-    assert.equal(l.recallVersion(1), v1);
-    assert.notEqual(l.recallVersion(2), before[1]);
+    assert.equal(l.rounds.recallVersion(1), v1);
+    assert.notEqual(l.rounds.recallVersion(2), before[1]);
   });
 
   it('keeps every round with cards in order, bets, lines and credits before and after; last N per station and table', () => {
@@ -92,15 +92,15 @@ describe('game recall', () => {
       const { bets, settle } = settledRound(`r${i}`, stations, 1000, i);
       l.appendMany([...bets, settle]);
     }
-    const last = l.recall({ station: 1 });
+    const last = l.rounds.recall({ station: 1 });
     assert.equal(last.length, 10);
     assert.deepEqual(
       last.map((r) => r.roundId),
       ['r11', 'r10', 'r9', 'r8', 'r7', 'r6', 'r5', 'r4', 'r3', 'r2'],
     );
-    assert.equal(l.recall({ station: 2, limit: 500 }).length, 8);
-    assert.equal(l.recall({ tableId: 'T1', limit: 3 }).length, 3);
-    const r = l.round('r4');
+    assert.equal(l.rounds.recall({ station: 2, limit: 500 }).length, 8);
+    assert.equal(l.rounds.recall({ tableId: 'T1', limit: 3 }).length, 3);
+    const r = l.rounds.record('r4');
     assert.ok(r);
     assert.equal(r.status, 'settled');
     assert.equal(r.cards[0]?.card, '5S');
@@ -121,7 +121,7 @@ describe('game recall', () => {
     const { bets } = settledRound('r1', [1], 4000);
     l.appendMany(bets);
     assert.equal(l.credit(1), 6000);
-    assert.deepEqual(l.openRounds(), [{ roundId: 'r1', stations: [{ station: 1, amount: 4000 }] }]);
+    assert.deepEqual(l.rounds.open(), [{ roundId: 'r1', stations: [{ station: 1, amount: 4000 }] }]);
     l.append({
       type: 'round.void',
       txId: 'r1:void',
@@ -137,8 +137,8 @@ describe('game recall', () => {
       },
     });
     assert.equal(l.credit(1), 10000);
-    assert.deepEqual(l.openRounds(), []);
-    assert.equal(l.round('r1')?.status, 'void');
+    assert.deepEqual(l.rounds.open(), []);
+    assert.equal(l.rounds.record('r1')?.status, 'void');
     assert.equal(l.meters('table').voidedRounds, 1);
     assert.equal(l.meters('station:1').voidRefunds, 4000);
   });

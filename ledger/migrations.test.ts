@@ -114,7 +114,7 @@ describe('migrations', () => {
   it('5 (checkpoints) keeps a checkpoint once written: no update, no delete', () => {
     const ref = reference();
     const db = connectionOf(ref);
-    assert.equal(ref.checkpoint(), ref.headOf().seq);
+    assert.equal(ref.checkpoints.write(), ref.headOf().seq);
     assert.throws(() => db.prepare("UPDATE checkpoints SET state = '{}'").run(), /a checkpoint is final/);
     assert.throws(() => db.prepare('DELETE FROM checkpoints').run(), /a checkpoint is final/);
     // A checkpoint names an entry of the journal.
@@ -227,7 +227,7 @@ describe('migrations', () => {
       assert.deepEqual(report.problems, []);
       assert.deepEqual(l.headOf(), ref.headOf());
       assert.deepEqual(l.meters(), ref.meters());
-      assert.deepEqual(l.recall({ station: 2, limit: 500 }), ref.recall({ station: 2, limit: 500 }));
+      assert.deepEqual(l.rounds.recall({ station: 2, limit: 500 }), ref.rounds.recall({ station: 2, limit: 500 }));
       // Nothing was acknowledged yet: every entry waits in the outbox.
       assert.equal((connectionOf(l).prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n, ref.headOf().seq);
       l.close();

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { openTiltsOn, type OpenTilt } from './floor-queries.js';
-import { rowToEntry, UNRESOLVED_ESCROWS, type JournalEntry, type JournalRow } from './ledger.js';
+import { openTiltsOn, UNRESOLVED_ESCROWS, type OpenTilt } from './floor-queries.js';
+import { rowToEntry, type JournalEntry, type JournalRow } from './ledger.js';
 
 /**
  * A read-only look at a ledger file that another process is writing (WAL lets a reader in beside

@@ -21,7 +21,7 @@ describe('round progress entries (card.read, round.decision, shoe.change)', () =
     assert.equal(burn.entry.roundId, null, 'a shoe-level card belongs to no round');
     assert.equal(decision.entry.roundId, 'r1');
     l.append(settle);
-    const record = l.round('r1');
+    const record = l.rounds.record('r1');
     assert.ok(record);
     assert.ok(record.entrySeqs.includes(card.entry.seq) && record.entrySeqs.includes(decision.entry.seq));
     assert.ok(!record.entrySeqs.includes(burn.entry.seq));

@@ -122,7 +122,7 @@ describe('verify', () => {
             } else if (o.k === 'bet') {
               l.append(bet(o.s, rid, o.a, `x${n++}`));
             } else if (o.k === 'settle' || o.k === 'void') {
-              const open = l.openRounds().find((r) => r.roundId === rid);
+              const open = l.rounds.open().find((r) => r.roundId === rid);
               const stations = open?.stations ?? [];
               if (o.k === 'void') {
                 l.append({

@@ -158,7 +158,7 @@ table.shoe.onCard = (card: Card, sequence?: number) => {
   }
 };
 
-const settled = () => running.ledger.recall({ tableId: config.tableId, limit: 500 }).filter((r) => r.status === 'settled').length;
+const settled = () => running.ledger.rounds.recall({ tableId: config.tableId, limit: 500 }).filter((r) => r.status === 'settled').length;
 
 process.on('message', (m: ToHost) => {
   void handle(m);

@@ -104,8 +104,8 @@ export function checkAfterRestart(o: {
     }
   for (const [round, n] of tally.closings) if (n > 1) violations.push(`round ${round} settled or voided ${n} times`);
   const onMeters = o.stations.reduce((sum, s) => sum + ledger.credit(s), 0);
-  const open = ledger
-    .openRounds()
+  const open = ledger.rounds
+    .open()
     .flatMap((r) => r.stations)
     .reduce((sum, x) => sum + x.amount, 0);
   const house = ledger.balance('house');

@@ -20,7 +20,9 @@ export async function run(argv: string[]): Promise<number> {
   const ledger = openFromArgs(v['data-dir'], command.usage);
   try {
     const rounds =
-      v.station !== undefined ? ledger.recall({ station: Number(v.station), limit }) : ledger.recall({ ...(v.table ? { tableId: v.table } : {}), limit });
+      v.station !== undefined
+        ? ledger.rounds.recall({ station: Number(v.station), limit })
+        : ledger.rounds.recall({ ...(v.table ? { tableId: v.table } : {}), limit });
     if (v.json) {
       console.log(JSON.stringify(rounds));
       return 0;

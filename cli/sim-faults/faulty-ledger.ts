@@ -76,13 +76,13 @@ export class FaultyLedger {
     };
     // A dead process writes no checkpoint either (the runtime, told its write failed, would
     // otherwise checkpoint a state that is not the journal's fold: a harness artifact, not a kill).
-    const checkpoint = ledger.checkpoint.bind(ledger);
-    ledger.checkpoint = (table) => {
+    const checkpoint = ledger.checkpoints.write.bind(ledger.checkpoints);
+    ledger.checkpoints.write = (table) => {
       if (this.killed) throw this.killed;
       return checkpoint(table);
     };
-    const checkpointIfDue = ledger.checkpointIfDue.bind(ledger);
-    ledger.checkpointIfDue = () => {
+    const checkpointIfDue = ledger.checkpoints.writeIfDue.bind(ledger.checkpoints);
+    ledger.checkpoints.writeIfDue = () => {
       if (this.killed) throw this.killed;
       return checkpointIfDue();
     };

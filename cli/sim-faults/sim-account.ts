@@ -73,8 +73,8 @@ export function account(host: Host, truths: Map<number, AcceptorTruth>, upstream
   // Money conserved to the minor unit: what the notes brought is on the meters, in open rounds, or the house's.
   const stations = [...truths.keys()];
   const onMeters = stations.reduce((sum, s) => sum + l.credit(s), 0);
-  const open = l
-    .openRounds()
+  const open = l.rounds
+    .open()
     .flatMap((r) => r.stations)
     .reduce((sum, x) => sum + x.amount, 0);
   const cashedOut = 0;

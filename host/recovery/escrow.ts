@@ -1,6 +1,6 @@
 import type { EscrowedNote } from '../../hardware/billacceptor/types.js';
 import { isCurrency } from '../../hardware/billacceptor/notes.js';
-import { lastNoteCredit, type Ledger } from '../../ledger/index.js';
+import { lastNoteCredit, unresolvedEscrows, type Ledger } from '../../ledger/index.js';
 
 /** The transaction id a note's escrow is journalled under (the credit rule): `<device>:<escrowId>:escrow`. */
 export const escrowTxId = (device: string, escrowId: string) => `${device}:${escrowId}:escrow`;
@@ -36,7 +36,7 @@ export function lastCreditFor(ledger: Ledger, device: string): EscrowedNote | nu
   return { escrowId, amount: denomination, denomination: denomination / 100, currency, code: 0 };
 }
 
-type OpenEscrow = ReturnType<Ledger['unresolvedEscrows']>[number];
+type OpenEscrow = ReturnType<typeof unresolvedEscrows>[number];
 
 /**
  * The notes journalled in escrow at `device` and not yet resolved, oldest first, as the driver's
@@ -45,7 +45,7 @@ type OpenEscrow = ReturnType<Ledger['unresolvedEscrows']>[number];
  * with neither, or in a currency no acceptor takes, is left out (it was not written by this rule).
  */
 export function openEscrows(ledger: Ledger, device: string): { seq: number; note: EscrowedNote }[] {
-  return ledger.unresolvedEscrows().flatMap((e) => {
+  return unresolvedEscrows(ledger).flatMap((e) => {
     const escrowId = e.device === device ? (e.escrowId ?? idFromTxId(ledger, e)) : null;
     if (escrowId === null || !isCurrency(e.currency)) return [];
     // The journal writes the note's amount in minor units; the driver's note carries both.
@@ -66,7 +66,7 @@ function idFromTxId(ledger: Ledger, e: OpenEscrow): string | null {
 export function journalReturn(ledger: Ledger, station: number, device: string, note: EscrowedNote, reason: string): boolean {
   const escrow = ledger.byTxId(escrowTxId(device, note.escrowId));
   if (!escrow) return false;
-  if (!ledger.unresolvedEscrows().some((e) => e.seq === escrow.seq)) return false;
+  if (!unresolvedEscrows(ledger).some((e) => e.seq === escrow.seq)) return false;
   ledger.append({
     type: 'bill.return',
     payload: { station, device, denomination: note.amount, currency: note.currency, reason, escrowSeq: escrow.seq },

@@ -1,12 +1,12 @@
 import type { RoundRecord } from '../../ledger/index.js';
 import { StationRecallRound } from '../../protocol/index.js';
 
-/** What a station's recall reads: the ledger's record of a station's rounds. */
+/** What a station's recall reads: the ledger's record of a station's rounds (`Ledger.rounds`). */
 export interface RecallSource {
   recall(query: { station: number; limit?: number }): RoundRecord[];
   /** A station's last rounds' ids, newest first (their records read apart, once for every station). */
   recallIds(station: number, limit?: number): string[];
-  round(roundId: string): RoundRecord | undefined;
+  record(roundId: string): RoundRecord | undefined;
   /** Changes whenever the station's recall does: until it moves, a read recall stays true. */
   recallVersion(station: number): number;
 }

@@ -18,12 +18,16 @@ export class StationRecall {
   private readonly tickets: StationTickets;
   private ticketsChanged: () => void = () => undefined;
 
+  /** The ledger's recorded rounds. */
+  private readonly source: RecallSource;
+
   /** `rulesAt(seq)`: the table's authorisation on record at a journal entry (the round's first), shown with the round. */
   constructor(
-    private readonly source: RecallSource & Ledger,
+    ledger: Ledger,
     private readonly rulesAt: (seq: number) => RecallRules | null = () => null,
   ) {
-    this.tickets = new StationTickets(source, () => this.ticketsChanged());
+    this.source = ledger.rounds;
+    this.tickets = new StationTickets(ledger, () => this.ticketsChanged());
   }
 
   /** Told after a ticket entry, once the stations' ticket lists are stale (the screens look again). */
@@ -64,7 +68,7 @@ export class StationRecall {
   private split(roundId: string): Map<number, StationRecallRound> | null {
     const had = this.rounds.get(roundId);
     if (had) return had;
-    const record = this.source.round(roundId);
+    const record = this.source.record(roundId);
     if (!record) return null;
     const byStation = new Map<number, StationRecallRound>();
     const rules = record.entrySeqs.length > 0 ? this.rulesAt(Math.min(...record.entrySeqs)) : null;

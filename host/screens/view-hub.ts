@@ -29,7 +29,6 @@ import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
 import { isTableCommand, stationCommand, type TableCommandBody } from '../table/station-command.js';
 import type { Outcome } from '../../engine/table/game.js';
-import type { RecallSource } from './recall.js';
 import { ruleRecordAt, type Ledger } from '../../ledger/index.js';
 import { stationsKey } from './station-reads.js';
 import { encodeView, patchMessage } from './encode-view.js';
@@ -135,11 +134,11 @@ export class ViewHub {
     private readonly config: TableConfig,
     private readonly softwareVersion: string,
     private readonly table: LiveTable,
-    recallSource: RecallSource & Ledger,
+    ledger: Ledger,
   ) {
     this.payTable = [...table.game.payTable];
     // Each recalled round with the authorisation on record when it was played (issue 51); a ticket entry: the screens look again.
-    this.recall = new StationRecall(recallSource, (seq) => ruleRecordAt(recallSource, seq)?.payload ?? null);
+    this.recall = new StationRecall(ledger, (seq) => ruleRecordAt(ledger, seq)?.payload ?? null);
     this.recall.onTicketsChanged(() => this.refreshAll());
     table.onChange(() => this.refreshAll(true));
   }

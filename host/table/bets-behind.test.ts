@@ -73,7 +73,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       assert.equal(t.table.reads.station(1).betting.roundNet, 40_000);
       assert.equal(t.table.reads.station(2).betting.roundNet, 20_000, 'a station betting only behind still sees its result');
       assert.equal(t.table.reads.station(3).betting.roundNet, undefined, 'a station without bets has no result');
-      const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
+      const rec = t.ledger.rounds.recall({ station: 2, limit: 1 })[0];
       assert.ok(rec?.lines.every((l) => (l.station === 2 ? l.seat === 1 : true)));
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
@@ -108,7 +108,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
         else t.table.shoe.onCard(parseCard(i === 0 ? 'KC' : '2S'));
       }
       assert.equal(t.table.reads.view().phase, 'results');
-      const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
+      const rec = t.ledger.rounds.recall({ station: 2, limit: 1 })[0];
       const net = (st: number) => (rec?.lines ?? []).filter((l) => l.station === st).reduce((a, l) => a + l.stake + l.net, 0);
       assert.equal(t.ledger.credit(1), 70_000 + net(1));
       assert.equal(t.ledger.credit(2), 85_000 + net(2));
@@ -139,7 +139,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
 });
 
 describe("a bettor behind without the credit to follow the seat's double or split (Portugal rules 28, 30; Macau Art. 20 silent, read alike)", () => {
-  const stationLines = (t: TestTable, station: number) => (t.ledger.recall({ station, limit: 1 })[0]?.lines ?? []).filter((l) => l.station === station);
+  const stationLines = (t: TestTable, station: number) => (t.ledger.rounds.recall({ station, limit: 1 })[0]?.lines ?? []).filter((l) => l.station === station);
   const notFollowed = (t: TestTable, station: number) => {
     const s = ViewState.parse(t.hub.state(`station/${station}`));
     assert.ok(s.kind === 'station');
@@ -194,10 +194,10 @@ describe("a bettor behind without the credit to follow the seat's double or spli
           [[20_000, 20_000, `${profile} art.9`]],
         );
         // Conserved: what came in (210 000) and every line's net, nothing in play any more.
-        const nets = (t.ledger.recall({ station: 1, limit: 1 })[0]?.lines ?? []).reduce((a, l) => a + l.net, 0);
+        const nets = (t.ledger.rounds.recall({ station: 1, limit: 1 })[0]?.lines ?? []).reduce((a, l) => a + l.net, 0);
         assert.equal(nets, 70_000);
         assert.equal(total(t), 210_000 + nets);
-        assert.deepEqual(t.ledger.openRounds(), []);
+        assert.deepEqual(t.ledger.rounds.open(), []);
         assert.equal(verifyLedger(t.ledger).ok, true);
       } finally {
         t.close();
@@ -268,7 +268,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
         [1, 2, 3].map((s) => again.ledger.credit(s)),
         [140_000, 20_000, 120_000],
       );
-      assert.deepEqual(again.ledger.openRounds(), []);
+      assert.deepEqual(again.ledger.rounds.open(), []);
       assert.equal(verifyLedger(again.ledger).ok, true);
     } finally {
       again.close();
@@ -298,7 +298,7 @@ describe("a bettor behind without the credit to follow the seat's double or spli
 
 describe('bets behind at portugal-2001: each bettor chooses to follow a split or double (rules 28, 30)', () => {
   const lines = (t: TestTable, station: number) =>
-    (t.ledger.recall({ station, limit: 1 })[0]?.lines ?? []).filter((l) => l.station === station).map((l) => [l.hand ?? 0, l.stake, l.net, l.rule]);
+    (t.ledger.rounds.recall({ station, limit: 1 })[0]?.lines ?? []).filter((l) => l.station === station).map((l) => [l.hand ?? 0, l.stake, l.net, l.rule]);
   const decisions = (t: TestTable) =>
     Array.from({ length: t.ledger.headOf().seq }, (_, i) => t.ledger.entry(i + 1))
       .filter((e) => e?.type === 'round.decision')
@@ -447,7 +447,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
         [1, 2].map((s) => again.ledger.credit(s)),
         [140_000, 120_000],
       );
-      assert.deepEqual(again.ledger.openRounds(), []);
+      assert.deepEqual(again.ledger.rounds.open(), []);
       assert.equal(verifyLedger(again.ledger).ok, true);
     } finally {
       again.close();
@@ -476,7 +476,7 @@ describe('bets behind (Art. 20 n.1 (3), authorised: the highest bet decides)', (
       assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 110_000);
       assert.equal(t.ledger.credit(2), 130_000);
-      const settled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      const settled = t.ledger.rounds.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(
         settled?.decisions.map((d) => [d.seat, d.station, d.action]),
         [[1, 2, 'stand']],

@@ -135,7 +135,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
       assert.equal(definition.prizeOf({ bet: 'tie', net: 4_000, rule: 'macau-2009 fixture art.1' }), 'side-bet', 'its win is celebrated');
 
       // Recalled: the station's recall (the screen protocol's schema) shows the line.
-      const recalled = recallRound(t.ledger.recall({ station: 1, limit: 1 })[0] ?? assert.fail('a recalled round'), 1);
+      const recalled = recallRound(t.ledger.rounds.recall({ station: 1, limit: 1 })[0] ?? assert.fail('a recalled round'), 1);
       assert.ok(recalled.lines.some((l) => l.bet === 'tie' && l.net === 4_000 && l.rule === 'macau-2009 fixture art.1'));
 
       // Voided: a round voided after its first card returns the bet (the ledger returns what was placed), as its recall shows.
@@ -147,7 +147,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
       cards(t, '5S');
       assert.equal(t.table.supervisor.voidRound('test: a card hold', ['Ana Lei (1001)', 'Bo Chan (1002)']).ok, true);
       assert.equal(t.ledger.credit(1), before, 'every bet returned');
-      const voided = recallRound(t.ledger.recall({ station: 1, limit: 1 })[0] ?? assert.fail('the voided round'), 1);
+      const voided = recallRound(t.ledger.rounds.recall({ station: 1, limit: 1 })[0] ?? assert.fail('the voided round'), 1);
       assert.equal(voided.status, 'void');
       assert.deepEqual(
         voided.bets.filter((b) => b.bet === 'tie'),

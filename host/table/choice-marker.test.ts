@@ -28,7 +28,7 @@ describe('a permitted choice at the live table', () => {
       assert.equal(t.table.reads.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 110_000);
 
-      const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      const recalled = t.ledger.rounds.recall({ station: 1, limit: 1 })[0];
       const line = recalled?.lines.find((l) => l.bet === 'main');
       assert.deepEqual([line?.rule, line?.choices, line?.authorisation], ['macau-2009 art.9', ['dealerSoft17=hit'], 'DICJ-2026/42']);
 
@@ -49,7 +49,7 @@ describe('a permitted choice at the live table', () => {
     const t = testTable({ game: 'blackjack' });
     try {
       playBust(t);
-      const line = t.ledger.recall({ station: 1, limit: 1 })[0]?.lines.find((l) => l.bet === 'main');
+      const line = t.ledger.rounds.recall({ station: 1, limit: 1 })[0]?.lines.find((l) => l.bet === 'main');
       assert.deepEqual([line?.rule, line?.choices, line?.authorisation], ['macau-2009 art.9', undefined, undefined]);
     } finally {
       t.close();

@@ -67,7 +67,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
         [fixed?.correction, fixed?.article, fixed?.card, fixed?.confirmedBy],
         ['exposed-card', 'macau-2009 art.5 n.1 1)', '6D', ['sup-1', 'wit-2']],
       );
-      const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      const recalled = t.ledger.rounds.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(
         recalled?.cards.map((c) => c.card),
         ['5S', '6H', '6D', '9D', 'TH', '8S'],
@@ -110,7 +110,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH 8S');
       assert.equal(t.table.reads.view().phase, 'results');
-      const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      const recalled = t.ledger.rounds.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(
         recalled?.cards.map((c) => c.card),
         ['5S', '6H', '6D', '9C', 'TH', '8S'],
@@ -132,7 +132,7 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
       assert.equal(decide(t, 'stand').ok, true);
       cards(t, 'TH');
       assert.equal(t.table.reads.view().phase, 'results');
-      const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      const recalled = t.ledger.rounds.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(
         recalled?.cards.map((c) => c.card),
         ['5S', '6H', '6D', '9C', 'TH'],
@@ -307,7 +307,7 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
       assert.equal(t.ledger.credit(1), 60_000);
       const done = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual([done?.correction, done?.article, done?.card], ['exposed-card-stands', 'macau-war [art.3]', '9S']);
-      const [round] = t.ledger.recall({ station: 1 });
+      const [round] = t.ledger.rounds.recall({ station: 1 });
       assert.deepEqual(round?.status, 'settled');
       assert.deepEqual(
         round?.corrections?.map((c) => [c.correction, c.article, c.card]),
@@ -340,7 +340,7 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
       assert.equal(t.ledger.credit(1), 40_000);
       const done = misreads(t).find((m) => m.resolution === 'corrected');
       assert.deepEqual([done?.correction, done?.article, done?.card], ['exposed-card-stands', 'macau-baccarat art.4', '7S']);
-      const [round] = t.ledger.recall({ station: 1 });
+      const [round] = t.ledger.rounds.recall({ station: 1 });
       assert.deepEqual(
         round?.corrections?.map((c) => [c.correction, c.article, c.card]),
         [['exposed-card-stands', 'macau-baccarat art.4', '7S']],

@@ -36,7 +36,7 @@ describe('manual card entry on a hold', () => {
         [p.resolution, p.card, p.confirmedBy, p.shoeSequence, p.roundId],
         ['card-entered', '2D', ['sup-1', 'wit-2'], [42], t.table.reads.view().roundId],
       );
-      const settled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      const settled = t.ledger.rounds.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(
         settled?.cards.map((c) => c.card),
         ['9S', '2D'],
@@ -169,7 +169,7 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
         [resolved?.roundId, resolved?.resolution, resolved?.confirmedBy, resolved?.shoeSequence],
         [roundId, 'round-void', ['sup-1', 'wit-2'], [41, 42, 43, 44]],
       );
-      const record = t.ledger.round(roundId);
+      const record = t.ledger.rounds.record(roundId);
       assert.equal(record?.status, 'void');
       assert.deepEqual(
         record?.cards.map((c) => c.card),

@@ -243,8 +243,8 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
       const check = (after: string) => {
         for (const st of STATIONS) assert.equal(table.state.credits[st] ?? 0, ledger.credit(st), `station ${st}'s credit after ${after}`);
         const inPlay = table.state.placed.reduce((sum, p) => sum + p.amount, 0);
-        const open = ledger
-          .openRounds()
+        const open = ledger.rounds
+          .open()
           .flatMap((r) => r.stations)
           .reduce((sum, x) => sum + x.amount, 0);
         if (table.state.phase === 'dealing') assert.equal(inPlay, open, `what the table has in play is what the ledger has open, after ${after}`);

@@ -39,7 +39,7 @@ function settledRound(profile: 'macau-2009' | 'portugal-2001'): { t: TestTable; 
     cards(t, 'TH AS');
   }
   assert.equal(t.table.reads.view().phase, 'results');
-  assert.equal(t.ledger.round(roundId)?.status, 'settled');
+  assert.equal(t.ledger.rounds.record(roundId)?.status, 'settled');
   return { t, roundId };
 }
 
@@ -67,7 +67,7 @@ describe('a correction made after its round settled (Macau 2009 Art. 6 1), Portu
         const corrected = entries.at(-1);
         assert.ok(corrected);
         // Recall: the round's record lists the correction, with its article and card.
-        const [recalled] = t.ledger.recall({ station: 1 });
+        const [recalled] = t.ledger.rounds.recall({ station: 1 });
         assert.equal(recalled?.roundId, roundId);
         assert.deepEqual(
           recalled?.corrections?.map((c) => [c.correction, c.article, c.card, c.seq]),
@@ -99,7 +99,7 @@ describe('a correction made after its round settled (Macau 2009 Art. 6 1), Portu
       assert.equal(pending?.card, '4C');
       assert.deepEqual(t.table.supervisor.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
       assert.equal(pendingTableHold(t.ledger), null);
-      assert.equal(t.ledger.round(roundId)?.corrections?.length, 1);
+      assert.equal(t.ledger.rounds.record(roundId)?.corrections?.length, 1);
     } finally {
       t.close();
     }

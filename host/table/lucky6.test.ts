@@ -37,7 +37,7 @@ describe('«6 Sortudo» (Lucky 6) at the live baccarat table', () => {
       for (const c of 'TS 2H 5D 4C TH'.split(' ')) t.table.shoe.onCard(parseCard(c));
       assert.equal(t.table.reads.view().phase, 'results', JSON.stringify(t.table.reads.view()).slice(0, 600));
       assert.equal(t.ledger.credit(1), 50_000 + 120_000);
-      const [round] = t.ledger.recall({ station: 1 });
+      const [round] = t.ledger.rounds.recall({ station: 1 });
       const line = round?.lines.find((l) => l.bet === 'lucky6');
       assert.ok(line, JSON.stringify(round?.lines));
       assert.deepEqual(

@@ -213,7 +213,7 @@ export function voidStrayRounds(deps: { ledger: Ledger; table: LiveTable; log: L
   const { ledger, table, log, report } = deps;
   const s = table.state;
   const keep = s.phase === 'dealing' && s.round !== null ? s.roundId : null;
-  for (const { roundId } of ledger.openRounds()) {
+  for (const { roundId } of ledger.rounds.open()) {
     if (roundId === keep) continue;
     const progress = roundProgress(ledger, roundId);
     ledger.append({

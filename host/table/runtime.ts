@@ -61,7 +61,7 @@ export class TableRuntime<S, R> implements LiveTable {
     this.reads = new TableReadModel(d.game, () => this.state);
     this.batch = d.groupCommit ? new CommandBatch(d.groupCommit, d.timers, (inputs) => this.commitTogether(inputs)) : null;
     this.unlisten = d.ledger.onAppended((entries) => this.othersWrote(entries));
-    this.unprovide = d.ledger.provideTableSnapshot(() =>
+    this.unprovide = d.ledger.checkpoints.provideTable(() =>
       this.standsAt >= 0 && !this.writing && this.standsAt === d.ledger.headOf().seq
         ? { seq: this.standsAt, identity: d.game.identity, state: this.current }
         : null,
@@ -81,7 +81,7 @@ export class TableRuntime<S, R> implements LiveTable {
     now: (): number | null => {
       const head = this.d.ledger.headOf().seq;
       try {
-        return this.d.ledger.checkpoint(this.standsAt === head ? { seq: head, identity: this.d.game.identity, state: this.current } : null);
+        return this.d.ledger.checkpoints.write(this.standsAt === head ? { seq: head, identity: this.d.game.identity, state: this.current } : null);
       } catch (e) {
         this.d.log.warn({ err: e }, 'no checkpoint written: the next start verifies from the previous one');
         return null;
@@ -92,7 +92,7 @@ export class TableRuntime<S, R> implements LiveTable {
   /** A checkpoint when one is due, with this state if it stands at the head; never a failure of the table's. */
   private checkpoint(): void {
     try {
-      this.d.ledger.checkpointIfDue();
+      this.d.ledger.checkpoints.writeIfDue();
     } catch (e) {
       this.d.log.warn({ err: e }, 'no checkpoint written: the next start verifies from the previous one');
     }

@@ -100,7 +100,7 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
         [[1, 1]],
       );
       const recalled = (station: number) => {
-        const rec = t.ledger.recall({ station, limit: 1 })[0];
+        const rec = t.ledger.rounds.recall({ station, limit: 1 })[0];
         assert.ok(rec);
         return recallRound(rec, station);
       };

@@ -158,7 +158,7 @@ export function setRoundIdInFile(dataDir: string, seq: number, roundId: string):
 export function checkpointAsFound(ledger: Ledger): number | null {
   deleteCheckpoints(ledger, ledger.headOf().seq);
   internalsOf(ledger).verified();
-  return ledger.checkpoint();
+  return ledger.checkpoints.write();
 }
 
 /** The stored state of checkpoint `seq` as its row holds it (to edit it with `tamperCheckpoint`). */

@@ -251,7 +251,7 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
         for (let i = 0; i < 400 && !(second.table.reads.expectsCard() && second.devices.shoe.gateOpen()); i++) await sleep(10);
         assert.equal(sim.drawCard({ card: '3C' }), '3C');
         for (let i = 0; i < 400 && second.table.reads.view().phase !== 'results'; i++) await sleep(10);
-        const record = second.ledger.round(pending.roundId);
+        const record = second.ledger.rounds.record(pending.roundId);
         assert.equal(record?.status, 'settled');
         assert.deepEqual(
           record?.cards.map((c) => c.card),
@@ -300,7 +300,7 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
             [resolved?.resolution, resolved?.roundId, resolved?.shoeSequence],
             ['round-void', hold.roundId, [...(hold.shoeSequence ?? []), ...(read.shoeSequence ?? [])]],
           );
-          assert.equal(second.ledger.round(hold.roundId)?.status, 'void');
+          assert.equal(second.ledger.rounds.record(hold.roundId)?.status, 'void');
           assert.equal(verifyLedger(second.ledger).ok, true);
         } finally {
           await second.close();

@@ -307,7 +307,7 @@ export async function killAtEveryStep(table: KillTable, seed: number) {
         assert.equal(money.conserved, true, 'credits in = on meters + cashed out + house result + in play');
         // The progressive: each pool is what its journalled movements leave, one settlement per round with chips.
         assert.equal(money.jackpot.conserved, true, `jackpot: ${money.jackpot.problems.join('; ')}`);
-        const record = ledger.round(resumed.roundId);
+        const record = ledger.rounds.record(resumed.roundId);
         assert.ok(record, 'the interrupted round is closed');
         const cardEntries = resumed.types.filter((t) => t === 'card.read').length;
         assert.equal(record.cards.length, cardEntries, 'every journalled card is in the record once, none placed twice');

@@ -146,7 +146,7 @@ function playBust(t: TestTable): string {
   for (const c of ['5S', '6H', '6D']) t.table.shoe.onCard(parseCard(c));
   assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
   for (const c of ['TH', '8S']) t.table.shoe.onCard(parseCard(c));
-  return t.ledger.recall({ station: 1, limit: 1 })[0]?.roundId ?? '';
+  return t.ledger.rounds.recall({ station: 1, limit: 1 })[0]?.roundId ?? '';
 }
 
 describe('a rule change with its own authorisation and effective day (issue 51)', () => {

@@ -20,7 +20,7 @@ import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
 import { tableCreditRule } from '../../host/devices/credit-rule/table-credit-rule.js';
 import { credit, testTable } from '../../host/testing/table-kit.js';
 import { startHost } from '../../host/start-host.js';
-import { openLedger, type EntryBody } from '../../ledger/index.js';
+import { openLedger, unresolvedEscrows, type EntryBody } from '../../ledger/index.js';
 import { tamperBalance } from '../../ledger/testing/tamper.js';
 
 const silent = pino({ level: 'silent' });
@@ -78,8 +78,8 @@ describe('start-up recovery', () => {
             'voided at the first start only',
           );
           assert.equal(running.ledger.credit(2), 100_000, 'the bet is back on the meter');
-          assert.equal(running.ledger.round('R-1')?.status, 'void');
-          assert.deepEqual(running.ledger.round('R-1')?.authorisedBy, ['host-recovery']);
+          assert.equal(running.ledger.rounds.record('R-1')?.status, 'void');
+          assert.deepEqual(running.ledger.rounds.record('R-1')?.authorisedBy, ['host-recovery']);
         } finally {
           await running.close();
         }
@@ -114,7 +114,7 @@ describe('start-up recovery', () => {
       sim.insertNote(500);
       await until(() => !sim.powered, 'the power cut');
       await a.close(); // the host dies with the power: escrow journalled, no credit
-      assert.equal(ledger.unresolvedEscrows().length, 1);
+      assert.equal(unresolvedEscrows(ledger).length, 1);
       assert.ok(ledger.credit(1) === 0, 'no credit before the recovery');
       sim.powerOn();
       for (let restart = 0; restart < 2; restart++) {
@@ -123,7 +123,7 @@ describe('start-up recovery', () => {
           for (const e of entries) if (e.type === 'bill.credit') credits.push(1);
         });
         b.start();
-        await until(() => ledger.unresolvedEscrows().length === 0 && ledger.credit(1) === 50_000, 'the recovered credit');
+        await until(() => unresolvedEscrows(ledger).length === 0 && ledger.credit(1) === 50_000, 'the recovered credit');
         await sleep(100);
         await b.close();
         off();
@@ -150,7 +150,7 @@ describe('start-up recovery', () => {
       // The simulated acceptor starts empty: its power-up says no note, so the escrow is returned.
       const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config, simulatedDealer: false });
       try {
-        await until(() => running.ledger.unresolvedEscrows().length === 0, 'the return');
+        await until(() => unresolvedEscrows(running.ledger).length === 0, 'the return');
         const r = [...running.ledger.entries(1)].filter((e) => e.type === 'bill.return');
         assert.equal(r.length, 1);
         assert.ok(running.ledger.credit(1) === 0, 'a returned note credits nothing');

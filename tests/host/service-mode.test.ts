@@ -375,7 +375,7 @@ describe('service mode on a live host', () => {
     assert.equal(s.notice?.key, 'service.done.voidRound');
     covered.add('void-round');
     assert.equal(ledger.credit(1), 50_000, 'the bet came back');
-    const voided = ledger.round(roundId);
+    const voided = ledger.rounds.record(roundId);
     assert.equal(voided?.status, 'void');
     assert.deepEqual(voided?.authorisedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);
     const sums = postingsAfter(ledger, head);
@@ -410,12 +410,12 @@ describe('service mode on a live host', () => {
       `${TECH.name} (${TECH.staff})`,
     ]);
     // The test deals the rest of the round and stands on every decision.
-    for (let i = 0; i < 2000 && ledger.round(held)?.status !== 'settled'; i++) {
+    for (let i = 0; i < 2000 && ledger.rounds.record(held)?.status !== 'settled'; i++) {
       if (running.table.reads.station(1).decision) running.table.commands.decide(1, 'stand');
       else if (running.table.reads.cue()?.kind === 'card') sim.drawCard();
       await new Promise((r) => setTimeout(r, 10));
     }
-    const settled = ledger.round(held);
+    const settled = ledger.rounds.record(held);
     assert.equal(settled?.status, 'settled', 'the round settled after the card was entered');
     assert.ok(
       settled.cards.some((c) => c.card === 'KS'),

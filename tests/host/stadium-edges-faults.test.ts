@@ -64,7 +64,7 @@ describe('edges: one killed mid-coup, NATS restarted, each edge its own credenti
       return v !== null && s.version() === running.screens.hub.version(view) && JSON.stringify(v.round) === JSON.stringify(running.table.reads.view());
     };
     const settled = () =>
-      running.ledger.recall({ tableId, limit: 100 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === STATION)).length;
+      running.ledger.rounds.recall({ tableId, limit: 100 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === STATION)).length;
 
     const first = station(e1.at(enrolment));
     await first.connect();

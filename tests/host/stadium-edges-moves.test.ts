@@ -96,7 +96,8 @@ describe('edges: a station moved between live edges, a slow edge', { timeout: 18
     await device.ready();
     assert.equal((await device.insert('note-m', 1000, 'MOP')).credited, true);
     const [e1, e2] = [await t.startEdge('edge-1'), await t.startEdge('edge-2')];
-    const settled = () => running.ledger.recall({ tableId, limit: 100 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === 101)).length;
+    const settled = () =>
+      running.ledger.rounds.recall({ tableId, limit: 100 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === 101)).length;
     const first = bettor(e1.at(enrolment));
     await first.s.connect();
     await until('a round settled through edge-1', () => settled() >= 1 && first.seen.acks >= 1);
@@ -141,7 +142,7 @@ describe('edges: a station moved between live edges, a slow edge', { timeout: 18
       proxy.stall();
       const stalledAt = roundOf(onSlow.s);
       const settledFast = () =>
-        running.ledger.recall({ tableId, limit: 100 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === 103)).length;
+        running.ledger.rounds.recall({ tableId, limit: 100 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === 103)).length;
       const acks = onFast.seen.acks;
       const before = settledFast();
       // Meanwhile the other edge's station bets, is acknowledged and sees its rounds settle.

@@ -279,7 +279,7 @@ async function runSoak(
   const watch = setInterval(() => stations.forEach((s) => s.check()), 5);
   const settledRounds = () =>
     running.ledger
-      .recall({ tableId, limit: 500 })
+      .rounds.recall({ tableId, limit: 500 })
       .filter((r) => r.status === 'settled' && stations.every((s) => r.lines.some((l) => l.station === s.station)))
       .map((r) => r.roundId);
   const notWhole = () =>

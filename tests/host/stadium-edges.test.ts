@@ -114,7 +114,8 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
     closers.push(() => station.close());
     await station.connect();
 
-    const settled = () => running.ledger.recall({ tableId, limit: 50 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === STATION));
+    const settled = () =>
+      running.ledger.rounds.recall({ tableId, limit: 50 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === STATION));
     await until('two rounds with the station’s bet settled', () => settled().length >= 2, 60_000).catch((e: unknown) => {
       throw new Error(
         `${String(e)}: ${JSON.stringify(messages.map((m) => ('type' in m ? m.type : m[0])).slice(0, 40))} ${JSON.stringify(messages.filter((m) => 'type' in m && m.type === 'error'))} held ${edge.stations().join()} ${JSON.stringify(edge.counters)} ${JSON.stringify(bridge.counters)}`,
@@ -154,7 +155,7 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
     assert.equal(bridge.holder(STATION), 'edge-1');
     assert.ok(bridge.counters.refused >= 2);
     assert.equal(running.ledger.credit(STATION), credit);
-    assert.ok(running.ledger.recall({ tableId, limit: 50 }).every((r) => r.lines.every((l) => l.station !== STATION || l.bet !== 'player')));
+    assert.ok(running.ledger.rounds.recall({ tableId, limit: 50 }).every((r) => r.lines.every((l) => l.station !== STATION || l.bet !== 'player')));
     assert.ok(running.ledger.headOf().seq >= head);
   });
 });

@@ -112,7 +112,7 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
     stations.forEach((s, i) => i % 10 === 0 && s.wantRecall(true));
     await inBatches(stations, 25, (s) => s.connect());
 
-    const settled = () => running.ledger.recall({ tableId: running.table.state.params.tableId, limit: 500 }).filter((r) => r.status === 'settled');
+    const settled = () => running.ledger.rounds.recall({ tableId: running.table.state.params.tableId, limit: 500 }).filter((r) => r.status === 'settled');
     const deadline = Date.now() + 480_000;
     let storm: Awaited<ReturnType<typeof reconnectStorm>> | null = null;
     while (settled().length < COUPS) {
@@ -189,7 +189,7 @@ function bet(s: HeadlessStation, state: StationState, rng: Rng): void {
  * does. Resolves when every one is connected again and has its own view back.
  */
 async function reconnectStorm(stations: readonly HeadlessStation[], running: RunningHost, snapshotsOf: (i: number) => number) {
-  const settledBefore = running.ledger.recall({ tableId: running.table.state.params.tableId, limit: 500 }).filter((r) => r.status === 'settled').length;
+  const settledBefore = running.ledger.rounds.recall({ tableId: running.table.state.params.tableId, limit: 500 }).filter((r) => r.status === 'settled').length;
   const headBefore = running.ledger.headOf().seq;
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();

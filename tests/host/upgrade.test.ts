@@ -31,7 +31,7 @@ function copyOf(fixture: string): string {
 function before(dir: string): { credits: [number, number]; open: string[]; head: number } {
   const l = openExistingLedger(dir);
   try {
-    return { credits: [l.credit(1), l.credit(2)], open: l.openRounds().map((r) => r.roundId), head: l.headOf().seq };
+    return { credits: [l.credit(1), l.credit(2)], open: l.rounds.open().map((r) => r.roundId), head: l.headOf().seq };
   } finally {
     l.close();
   }
@@ -96,7 +96,7 @@ describe('a data folder of build d7a140c (baccarat, killed mid-shoe)', () => {
             // Two of its cards were dealt before the kill (player 6H, banker 7C): player 2D, banker KC.
             await draw(running, '2D');
             await draw(running, 'KC');
-            await until(() => running.ledger.round(roundId)?.status === 'settled', 'the settlement');
+            await until(() => running.ledger.rounds.record(roundId)?.status === 'settled', 'the settlement');
             const lines = settlement(running, roundId).lines.map((l) => [l.station, l.bet, l.stake, l.net, l.rule]);
             // Player 6H 2D (8, a natural), banker 7C KC (7): the player wins 1:1, the pair and the banker lose.
             assert.deepEqual(lines, [

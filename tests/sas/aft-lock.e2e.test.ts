@@ -188,12 +188,12 @@ describe('AFT game lock (0x74) through the host start', () => {
     assert.equal((await A.transfer72(h, ask('LOCK-IN-PLAY', 50_000))).status, 0x00);
     await until(() => r().table.reads.view().phase === 'betting' && r().table.reads.station(STATION).betting.open, 'a betting window');
     assert.deepEqual(r().table.commands.placeBet(STATION, { bet: 'main' }, 10_000), { ok: true });
-    const settled = r().ledger.recall({ station: STATION }).length;
+    const settled = r().ledger.rounds.recall({ station: STATION }).length;
     const n = raised();
     assert.equal((await A.status74(h, 0x00, 0x02, 1500)).lock, A.LOCK.pending, 'a round in progress for the station');
     assert.equal(raised(), n, 'pending is not a fault');
     assert.equal(betRefusal(STATION), null);
-    await until(() => r().ledger.recall({ station: STATION }).length > settled, 'the round settled');
+    await until(() => r().ledger.rounds.recall({ station: STATION }).length > settled, 'the round settled');
     await until(held, 'the lock to take effect');
     assert.equal((await A.status74(h)).lock, A.LOCK.locked);
     assert.ok(await drainFor(GAME_LOCKED), '6F when the pending lock took effect');

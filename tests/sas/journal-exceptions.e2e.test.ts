@@ -169,10 +169,10 @@ describe('SAS exceptions from the journal, through the host start', () => {
     assert.deepEqual(await drain(), [A1.powerApplied], 'no run before this one: no power lost');
     await note();
     assert.deepEqual(await drain(), [A1.bill100], 'a 100-pataca note: Table A-1 0x4C by face value');
-    const settled = r().ledger.recall({ station: STATION }).length;
+    const settled = r().ledger.rounds.recall({ station: STATION }).length;
     await until(() => r().table.reads.view().phase === 'betting' && r().table.reads.station(STATION).betting.open, 'a betting window');
     assert.deepEqual(r().table.commands.placeBet(STATION, { bet: 'main' }, 10_000), { ok: true });
-    await until(() => r().ledger.recall({ station: STATION }).length > settled, 'the round settled');
+    await until(() => r().ledger.rounds.recall({ station: STATION }).length > settled, 'the round settled');
     assert.deepEqual(await drain(), [A1.gameStarted, A1.gameEnded]);
     assert.equal(r().ledger.meters(`station:${STATION}`).gamesPlayed, 1);
     await metersMatch('after a note and a round');

@@ -34,7 +34,7 @@ export function reforge(
     const payload = edit(e, structuredClone(body.payload) as Record<string, unknown>);
     forged.append({ type: e.type, ...(body.txId !== undefined ? { txId: body.txId } : {}), payload } as Parameters<Ledger['append']>[0]);
   }
-  forged.checkpoint();
+  forged.checkpoints.write();
   const head = forged.headOf();
   forged.close();
   const target = ledgerFile(dataDir);

@@ -52,7 +52,7 @@ async function folder(name: string, withWitness: boolean): Promise<string> {
   const dir = path.join(root, name);
   const running = await start(dir, withWitness);
   running.ledger.append({ type: 'bill.credit', txId: `${name}-note`, payload: { station: 3, device: 'ba-3', denomination: NOTE, currency: 'HKD' } });
-  await running.ledger.checkpointsSigned();
+  await running.ledger.checkpoints.signed();
   await running.close();
   return dir;
 }
@@ -139,7 +139,7 @@ describe("checkpoints are the witness's to sign", { timeout: 180_000 }, () => {
     try {
       assert.equal(running.recovery.ledgerVerified, true, running.recovery.problems.join('\n'));
       assert.equal(running.recovery.verifiedFrom, 0, "the key file's checkpoints are not believed: from genesis");
-      await running.ledger.checkpointsSigned();
+      await running.ledger.checkpoints.signed();
       await running.witness?.flush();
     } finally {
       await running.close();

@@ -122,7 +122,7 @@ describe('a checkpoint state the witness did not derive', { timeout: 180_000 }, 
     let running = await start(dir);
     running.ledger.append({ type: 'bill.escrow', payload: { station: 2, device: 'ba-2', denomination: NOTE, currency: 'MOP' } });
     running.ledger.append({ type: 'bill.credit', txId: 'note-1', payload: { station: 2, device: 'ba-2', denomination: NOTE, currency: 'MOP' } });
-    await running.ledger.checkpointsSigned();
+    await running.ledger.checkpoints.signed();
     await running.close();
     assert.equal((await verify(dir)).code, 0, 'the untouched folder verifies (the control)');
 

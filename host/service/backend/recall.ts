@@ -4,7 +4,7 @@ import { isCorrection, isUncorrectable, type Correction } from '../../../engine/
 import type { RecallPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 
-type RecallRecord = ReturnType<LiveBackendDeps['ledger']['recall']>[number];
+type RecallRecord = ReturnType<LiveBackendDeps['ledger']['rounds']['recall']>[number];
 
 /** Game recall: a page of rounds (of one station, or of the table), and a round's evidence bundle. */
 export function recall(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, now: () => number): RecallPart {
@@ -13,7 +13,7 @@ export function recall(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, 
     rounds(q) {
       // The ledger answers at most 500 rounds per query: older ones are in the export tools.
       const want = Math.min(500, q.offset + q.limit + 1);
-      const records = q.station !== null ? d.ledger.recall({ station: q.station, limit: want }) : d.ledger.recall({ tableId, limit: want });
+      const records = q.station !== null ? d.ledger.rounds.recall({ station: q.station, limit: want }) : d.ledger.rounds.recall({ tableId, limit: want });
       const page = records.slice(q.offset, q.offset + q.limit);
       return { more: records.length > q.offset + q.limit, rounds: page.map((r) => ({ ...recallRound(r, q.station, d.table), ...rulesOf(d.ledger, r) })) };
     },

@@ -1,0 +1,82 @@
+import type Database from 'better-sqlite3';
+import { parseRecord, roundEntryOfRow, withLateEntries, type RoundRecord } from './recall.js';
+
+/**
+ * The rounds a ledger recorded, as recall reads them (the `rounds`, `round_stations` and
+ * `round_bets` projections its appends keep): a station's or the table's last rounds, one
+ * round's record, the rounds still open. Each record comes with the entries journalled under its
+ * round after its close (a late correction).
+ */
+export class LedgerRounds {
+  readonly #db: Database.Database;
+  readonly #versionOf: (station: number) => number;
+  readonly #recordOf: Database.Statement;
+  readonly #lateOfRound: Database.Statement;
+
+  /** `versionOf`: the ledger's count of each station's recorded rounds, moved by its appends. */
+  constructor(db: Database.Database, versionOf: (station: number) => number) {
+    this.#db = db;
+    this.#versionOf = versionOf;
+    this.#recordOf = db.prepare('SELECT record FROM rounds WHERE round_id = ?');
+    // Entries of a round journalled after the one that closed it (a late correction: recall.ts).
+    this.#lateOfRound = db.prepare(`SELECT seq, type, body FROM journal WHERE round_id = ? AND seq > ? AND type = 'misread' ORDER BY seq`);
+  }
+
+  /** The last `limit` rounds (newest first) at a station or a table; at most 500 at a time. */
+  recall(query: { station: number; limit?: number } | { tableId?: string; limit?: number }): RoundRecord[] {
+    const limit = Math.max(1, Math.min(500, Math.trunc(query.limit ?? 10)));
+    let rows: { record: string }[];
+    if ('station' in query) {
+      rows = this.#db
+        .prepare(
+          `SELECT r.record FROM round_stations s JOIN rounds r ON r.round_id = s.round_id
+        WHERE s.station = ? ORDER BY s.seq DESC LIMIT ?`,
+        )
+        .all(query.station, limit) as { record: string }[];
+    } else if (query.tableId) {
+      rows = this.#db.prepare('SELECT record FROM rounds WHERE table_id = ? ORDER BY seq DESC LIMIT ?').all(query.tableId, limit) as { record: string }[];
+    } else {
+      rows = this.#db.prepare('SELECT record FROM rounds ORDER BY seq DESC LIMIT ?').all(limit) as { record: string }[];
+    }
+    return rows.map((r) => this.#withLate(parseRecord(r.record)));
+  }
+
+  /**
+   * The ids of a station's last `limit` rounds, newest first, without their records: a reader of
+   * many stations' recall (a stadium's screens) reads each round's record once, not per station.
+   */
+  recallIds(station: number, limit = 10): string[] {
+    const n = Math.max(1, Math.min(500, Math.trunc(limit)));
+    const rows = this.#db.prepare('SELECT round_id FROM round_stations WHERE station = ? ORDER BY seq DESC LIMIT ?').all(station, n) as { round_id: string }[];
+    return rows.map((r) => r.round_id);
+  }
+
+  /** Changes whenever a round station `station` played in is recorded (see `recall`). */
+  recallVersion(station: number): number {
+    return this.#versionOf(station);
+  }
+
+  /** One round's record, once it closed (settled or voided). */
+  record(roundId: string): RoundRecord | undefined {
+    const row = this.#recordOf.get(roundId) as { record: string } | undefined;
+    return row ? this.#withLate(parseRecord(row.record)) : undefined;
+  }
+
+  /** Rounds with bets journalled but not settled or voided (recovery after a restart). */
+  open(): { roundId: string; stations: { station: number; amount: number }[] }[] {
+    const rows = this.#db.prepare('SELECT round_id, station, SUM(amount) AS amount FROM round_bets GROUP BY round_id, station ORDER BY MIN(seq)').all() as {
+      round_id: string;
+      station: number;
+      amount: number;
+    }[];
+    const out = new Map<string, { station: number; amount: number }[]>();
+    for (const r of rows) out.set(r.round_id, [...(out.get(r.round_id) ?? []), { station: r.station, amount: r.amount }]);
+    return [...out].map(([roundId, stations]) => ({ roundId, stations }));
+  }
+
+  /** The record with the entries journalled under its round after its close (`withLateEntries`). */
+  #withLate(record: RoundRecord): RoundRecord {
+    const rows = this.#lateOfRound.all(record.roundId, record.seq) as { seq: number; type: string; body: string }[];
+    return withLateEntries(record, rows.map(roundEntryOfRow));
+  }
+}
