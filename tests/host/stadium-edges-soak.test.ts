@@ -122,11 +122,15 @@ class SoakStation {
   s: HeadlessStation | null = null;
   edge = '';
   acks = 0;
+  /** Bets refused and tried again. */
+  retried = 0;
   betting = true;
   /** When its connection last closed without the soak closing it (performance.now()), until it is whole again. */
   cutAt: number | null = null;
   readonly gaps: number[] = [];
   private readonly betOn = new Set<string>();
+  /** Each bet's message id: its coup. */
+  private readonly bets = new Map<string, string>();
   private stopped = false;
 
   constructor(
@@ -158,23 +162,38 @@ class SoakStation {
 
   private make(edge: EdgeProcess): HeadlessStation {
     const s: HeadlessStation = new HeadlessStation(edge.at(this.enrolment), pinnedAgent(edge.at(this.enrolment)), {
-      message: (m: HostMessage) => void ('type' in m && m.type === 'ack' && this.acks++),
-      view: (state) => {
-        if (!this.betting || state.kind !== 'station' || !state.betting.open || !state.round || this.betOn.has(state.round.roundId)) return;
-        const spot = state.betting.spots.find((x) => x.bet === 'banker');
-        if (!spot) return;
-        this.betOn.add(state.round.roundId);
-        s.command({ name: 'place-bet', spot: { bet: 'banker' }, amount: spot.min });
+      message: (m: HostMessage) => {
+        if (!('type' in m)) return;
+        if (m.type === 'ack') this.acks++;
+        // A bet the table did not take (NATS down meanwhile, a stale version): tried again while
+        // the betting is open, as a player would (a table nobody has bet on waits for a bet).
+        const round = m.type === 'error' && m.ref !== undefined ? this.bets.get(m.ref) : undefined;
+        if (round === undefined) return;
+        this.betOn.delete(round);
+        this.retried++;
+        setTimeout(() => this.bet(s), 200);
       },
+      view: () => this.bet(s),
       closed: () => {
         if (this.stopped || this.s !== s) return;
         this.s = null;
-        this.cutAt = performance.now();
+        // From its first cut: an edge that closes it again meanwhile does not start the count again.
+        this.cutAt ??= performance.now();
         const next = this.edges.findIndex((e) => e.name === edge.name) + 1;
         void this.dial(next);
       },
     });
     return s;
+  }
+
+  /** The coup's minimum on the banker, once a coup, while the betting is open. */
+  private bet(s: HeadlessStation): void {
+    const state = s.latest();
+    if (!this.betting || this.s !== s || state?.kind !== 'station' || !state.betting.open || !state.round || this.betOn.has(state.round.roundId)) return;
+    const spot = state.betting.spots.find((x) => x.bet === 'banker');
+    if (!spot) return;
+    this.betOn.add(state.round.roundId);
+    this.bets.set(s.command({ name: 'place-bet', spot: { bet: 'banker' }, amount: spot.min }), state.round.roundId);
   }
 
   /**
@@ -339,7 +358,7 @@ async function runSoak(
   const gaps = stations.flatMap((s) => s.gaps).sort((a, b) => a - b);
   const account = accountFor(running.ledger);
   t.diagnostic(
-    `${FAULTS.length} faults ${JSON.stringify(counts)}: ${account.rounds} coups, ${gaps.length} stations cut and whole again, ` +
+    `${FAULTS.length} faults ${JSON.stringify(counts)}: ${account.rounds} coups, ${gaps.length} stations cut and whole again, ${stations.reduce((n, s) => n + s.retried, 0)} bets tried again, ` +
       `cut → whole p50 ${gaps[Math.floor(gaps.length / 2)]?.toFixed(0)} ms, max ${gaps.at(-1)?.toFixed(0)} ms, ${gaps.filter((g) => g <= 1000).length} within a second; load ${os.loadavg()[0]?.toFixed(1)}`,
   );
   assert.equal(gaps.length, counts.moved, 'every station cut was whole again');
