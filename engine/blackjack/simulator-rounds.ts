@@ -1,5 +1,5 @@
 import { CARD_VALUE, NATURAL } from './simulator-cards.js';
-import { D_NONE, P_BLACKJACK, P_FALLBACK, type SimAutomaton } from './simulator-automaton.js';
+import { D_BLACKJACK, D_NONE, P_BLACKJACK, P_FALLBACK, type SimAutomaton } from './simulator-automaton.js';
 import type { SimRng } from './simulator-rng.js';
 
 /**
@@ -160,7 +160,7 @@ export class AutomatonRounds {
     const { holeCard, peek, burnBeforeDealerSecond: burnBefore } = this.r;
     const firstCards = holeCard ? 4 : 3;
     for (let h = 0; h < hands; h++) {
-      // Few places that pick, so that V8 inlines each: the first cards (the player's, the up card, the player's second, the hole card) in one.
+      // Few places that pick, so that V8 inlines each (its budget took three, not four): the first cards (the player's, the up card, the player's second, the hole card) in one.
       for (let i = 0; i < firstCards; i++) pick(shoe, rng, i);
       const p1 = shoe[0] as number;
       const u = val[shoe[1] as number] as number;
@@ -178,17 +178,20 @@ export class AutomatonRounds {
         if (pt === P_FALLBACK) net = NaN;
         // The dealer's second card: to see a Black Jack beside the player's (even money and insurance declined), or to play.
         else if (blackjack ? u === 1 || u === 10 : contested[pt] === 1) {
-          let second = hole;
-          if (hole < 0) {
-            if (burnBefore) pick(shoe, rng, pos++);
-            second = pick(shoe, rng, pos++);
+          if (hole < 0 && burnBefore) pick(shoe, rng, pos++);
+          let d = dealerStart[u] as number;
+          // The dealer's second card (the hole card, or picked in the loop), then its draws; beside the player's Black Jack only the second.
+          let cards = 1;
+          if (hole >= 0) {
+            d = dealer[(d << 4) + (val[hole] as number)] as number;
+            cards = 2;
           }
-          if (blackjack) net = NATURAL[u * 16 + (val[second] as number)] === 1 ? 0 : 1.5;
-          else {
-            let d = dealer[((dealerStart[u] as number) << 4) + (val[second] as number)] as number;
-            while (d >= 0) d = dealer[(d << 4) + (val[pick(shoe, rng, pos++)] as number)] as number;
-            net = (settle[pt * 32 + ~d] as number) * 0.5;
+          while (d >= 0 && !(blackjack && cards === 2)) {
+            d = dealer[(d << 4) + (val[pick(shoe, rng, pos++)] as number)] as number;
+            cards++;
           }
+          if (blackjack) net = d === ~D_BLACKJACK ? 0 : 1.5;
+          else net = (settle[pt * 32 + ~d] as number) * 0.5;
         } else net = blackjack ? 1.5 : (settle[pt * 32 + D_NONE] as number) * 0.5;
       }
       if (net !== net) {
