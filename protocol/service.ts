@@ -38,32 +38,37 @@ export const StaffNumber = z.string().regex(/^\d{3,8}$/);
 /** PINs are digits only, so the service screen's keypad can enter them. */
 export const Pin = z.string().regex(/^\d{4,12}$/);
 
-/**
- * Actions of service mode; those in TWO_PERSON_ACTIONS wait for a second person's PIN. Built on
- * its first parse (the host's, of a command): a screen never parses one (issue 31, a page's heap).
- */
-export const ServiceAction = z.lazy(() =>
-  z.discriminatedUnion('kind', [
+/** The round in play and the table's course: a void, a dealing error and its correction, a card entered, a new shoe, the table opened or closed. */
+function roundActions() {
+  return {
     // The round on screen when the action was asked for: the host refuses it for any other round.
     // The last resort: `uncorrectable` says why no correction the text orders could put the round right.
-    z.strictObject({
+    voidRound: z.strictObject({
       kind: z.literal('void-round'),
       roundId: z.string().min(1).max(128),
       reason: z.string().min(1).max(200),
       uncorrectable: z.enum(UNCORRECTABLE).optional(),
     }),
     /** A supervisor stops the round for a dealing error seen at the table: the table holds until it is corrected or voided. */
-    z.strictObject({ kind: z.literal('dealing-error'), roundId: z.string().min(1).max(128) }),
+    dealingError: z.strictObject({ kind: z.literal('dealing-error'), roundId: z.string().min(1).max(128) }),
     /** Two people correct the dealing error the table holds for, as the game's text orders (the article is the engine's). */
-    z.strictObject({ kind: z.literal('correct'), roundId: z.string().min(1).max(128), correction: z.enum(CORRECTIONS) }),
-    z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: CardCodeSchema }),
-    z.strictObject({
+    correct: z.strictObject({ kind: z.literal('correct'), roundId: z.string().min(1).max(128), correction: z.enum(CORRECTIONS) }),
+    enterCard: z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: CardCodeSchema }),
+    newShoe: z.strictObject({ kind: z.literal('new-shoe') }),
+    tableOpen: z.strictObject({ kind: z.literal('table-open'), open: z.boolean() }),
+  };
+}
+
+/** Money and the rules: meters cleared, a configuration change, a handpay, a held ticket, a cashbox drop, a jackpot level reset. */
+function moneyActions() {
+  return {
+    meterClear: z.strictObject({
       kind: z.literal('meter-clear'),
       scope: z.string().regex(/^(table|station:\d{1,3})$/),
       authorisation: z.string().min(1).max(64),
       reason: z.string().min(1).max(200),
     }),
-    z.strictObject({
+    configChange: z.strictObject({
       kind: z.literal('config-change'),
       key: z.string().min(1).max(64),
       /** The new value as JSON (the screen's editor builds it; the host validates it before anyone confirms). */
@@ -76,33 +81,65 @@ export const ServiceAction = z.lazy(() =>
         .regex(/^\d{4}-\d{2}-\d{2}$/)
         .optional(),
     }),
-    z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
+    handpayConfirm: z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
     /**
      * A person settles the ticket a station holds after a jam (the printer could not say whether it
      * printed): `void`, the credit back on the station's meter, or `printed`, handed to the player.
      * `ticket`: the validation number's last four digits, as the page shows it (the host checks it).
      */
-    z.strictObject({ kind: z.literal('ticket-settle'), station: Station, ticket: z.string().regex(/^\d{4}$/), outcome: z.enum(['void', 'printed']) }),
-    z.strictObject({ kind: z.literal('new-shoe') }),
-    z.strictObject({ kind: z.literal('table-open'), open: z.boolean() }),
-    z.strictObject({ kind: z.literal('test-note'), station: Station }),
-    z.strictObject({ kind: z.literal('test-card') }),
-    z.strictObject({ kind: z.literal('device-enable'), device: z.string().min(1).max(32), enabled: z.boolean() }),
-    z.strictObject({ kind: z.literal('device-reconnect'), device: z.string().min(1).max(32) }),
-    z.strictObject({ kind: z.literal('sync-retry') }),
+    ticketSettle: z.strictObject({
+      kind: z.literal('ticket-settle'),
+      station: Station,
+      ticket: z.string().regex(/^\d{4}$/),
+      outcome: z.enum(['void', 'printed']),
+    }),
+    /**
+     * Two people counted a station's cashbox at the drop (`notes`: face value in major units and how
+     * many): the host sets it against the notes credited there since its previous drop, journals the
+     * reconciliation (`cashbox.drop`) and says the difference.
+     */
+    cashboxDrop: z.strictObject({
+      kind: z.literal('cashbox-drop'),
+      station: Station,
+      notes: z.array(z.strictObject({ note: z.number().int().positive().max(1_000_000), count: z.number().int().min(0).max(100_000) })).max(16),
+    }),
+    /** Two people set a progressive jackpot level on the authority's reference (Portugal rules 40, 44). */
+    jackpotReset: z.strictObject({
+      kind: z.literal('jackpot-reset'),
+      level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/),
+      to: MinorUnits.positive(),
+      authorisation: z.string().min(1).max(64),
+    }),
+  };
+}
+
+/** Devices, the upstream link, faults and the program's hash. */
+function deviceActions() {
+  return {
+    testNote: z.strictObject({ kind: z.literal('test-note'), station: Station }),
+    testCard: z.strictObject({ kind: z.literal('test-card') }),
+    deviceEnable: z.strictObject({ kind: z.literal('device-enable'), device: z.string().min(1).max(32), enabled: z.boolean() }),
+    deviceReconnect: z.strictObject({ kind: z.literal('device-reconnect'), device: z.string().min(1).max(32) }),
+    syncRetry: z.strictObject({ kind: z.literal('sync-retry') }),
     /** Clears a fault a person may clear (the tilt manager checks the role and that its condition went). */
-    z.strictObject({ kind: z.literal('clear-tilt'), tilt: z.string().min(1).max(48), station: Station.optional() }),
-    z.strictObject({ kind: z.literal('program-hash') }),
+    clearTilt: z.strictObject({ kind: z.literal('clear-tilt'), tilt: z.string().min(1).max(48), station: Station.optional() }),
+    programHash: z.strictObject({ kind: z.literal('program-hash') }),
+  };
+}
+
+/** Who may use the table: service accounts, remote stations and peer tables. */
+function accessActions() {
+  return {
     /** Gives a remote station a new credential (its enrolment file, downloadable once); any old one stops working. */
-    z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
+    stationEnrol: z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
     /** A supervisor lifts another account's lock (issue 50): journalled as `service.account`, action `unlock`. */
-    z.strictObject({ kind: z.literal('account-unlock'), staff: StaffNumber }),
+    accountUnlock: z.strictObject({ kind: z.literal('account-unlock'), staff: StaffNumber }),
     /**
      * Two people enrol a peer table (issue 50 item 4): `enrolment` is the file its host handed this
      * one (its address, certificate, the secret it knows this table by), `stations` the remote
      * stations homed there. Journalled as `peer.credential` with a digest; dialled from the next start.
      */
-    z.strictObject({
+    peerAdd: z.strictObject({
       kind: z.literal('peer-add'),
       enrolment: z.string().min(2).max(24_000),
       stations: z.array(Station).max(250),
@@ -112,32 +149,54 @@ export const ServiceAction = z.lazy(() =>
      * takes): a new credential it dials this table with, journalled `peer.credential` `issue`; the
      * file is downloaded once, by the session that asked, within 5 minutes.
      */
-    z.strictObject({ kind: z.literal('peer-issue'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
+    peerIssue: z.strictObject({ kind: z.literal('peer-issue'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
     /** Two people revoke the credential the peer table `table` dials this table with (`peer.credential` `withdraw`): its link in closes at once. */
-    z.strictObject({ kind: z.literal('peer-withdraw'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
+    peerWithdraw: z.strictObject({ kind: z.literal('peer-withdraw'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
     /** Two people remove a peer table from both peer files: its link closes at once, no credit moves to or from it. */
-    z.strictObject({ kind: z.literal('peer-revoke'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
+    peerRevoke: z.strictObject({ kind: z.literal('peer-revoke'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
     /** Revokes a remote station's credential: its connections close at once. */
-    z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
-    /**
-     * Two people counted a station's cashbox at the drop (`notes`: face value in major units and how
-     * many): the host sets it against the notes credited there since its previous drop, journals the
-     * reconciliation (`cashbox.drop`) and says the difference.
-     */
-    z.strictObject({
-      kind: z.literal('cashbox-drop'),
-      station: Station,
-      notes: z.array(z.strictObject({ note: z.number().int().positive().max(1_000_000), count: z.number().int().min(0).max(100_000) })).max(16),
-    }),
-    /** Two people set a progressive jackpot level on the authority's reference (Portugal rules 40, 44). */
-    z.strictObject({
-      kind: z.literal('jackpot-reset'),
-      level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/),
-      to: MinorUnits.positive(),
-      authorisation: z.string().min(1).max(64),
-    }),
-  ]),
-);
+    stationRevoke: z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
+  };
+}
+
+/**
+ * Actions of service mode; those in TWO_PERSON_ACTIONS wait for a second person's PIN. Built on
+ * its first parse (the host's, of a command): a screen never parses one (issue 31, a page's heap).
+ */
+export const ServiceAction = z.lazy(() => {
+  const r = roundActions();
+  const m = moneyActions();
+  const d = deviceActions();
+  const a = accessActions();
+  return z.discriminatedUnion('kind', [
+    r.voidRound,
+    r.dealingError,
+    r.correct,
+    r.enterCard,
+    m.meterClear,
+    m.configChange,
+    m.handpayConfirm,
+    m.ticketSettle,
+    r.newShoe,
+    r.tableOpen,
+    d.testNote,
+    d.testCard,
+    d.deviceEnable,
+    d.deviceReconnect,
+    d.syncRetry,
+    d.clearTilt,
+    d.programHash,
+    a.stationEnrol,
+    a.accountUnlock,
+    a.peerAdd,
+    a.peerIssue,
+    a.peerWithdraw,
+    a.peerRevoke,
+    a.stationRevoke,
+    m.cashboxDrop,
+    m.jackpotReset,
+  ]);
+});
 export type ServiceAction = z.infer<typeof ServiceAction>;
 export type ServiceActionKind = ServiceAction['kind'];
 
