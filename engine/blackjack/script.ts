@@ -146,28 +146,7 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
         ci++;
         continue;
       }
-      const d = decisions[di];
-      if (!d) {
-        throw new ScriptError(`missing decision ${di + 1}: seat ${x.seat} hand ${x.hand} must answer the ${x.offer} prompt; legal: ${x.legal.join(', ')}`);
-      }
-      if (d.seat !== x.seat || d.hand !== x.hand) {
-        throw new ScriptError(
-          `decision ${di + 1} is for seat ${d.seat} hand ${d.hand}, but seat ${x.seat} hand ${x.hand} must answer the ${x.offer} prompt now (legal: ${x.legal.join(', ')})`,
-        );
-      }
-      if (d.owner !== undefined && d.owner !== x.decider) {
-        throw new ScriptError(
-          `decision ${di + 1} is given by "${d.owner}", but "${x.decider}" must answer the ${x.offer} prompt of seat ${x.seat} hand ${x.hand} now`,
-        );
-      }
-      const action = parseAction(d.action);
-      if (d.notFollowing !== undefined) {
-        if (action.type !== 'double' && action.type !== 'split')
-          throw new ScriptError(`decision ${di + 1}: notFollowing goes with a double or a split, not "${d.action}"`);
-        if (!Array.isArray(d.notFollowing) || !d.notFollowing.every((o) => typeof o === 'string'))
-          throw new ScriptError(`decision ${di + 1}: notFollowing must be a list of bettors behind`);
-        round = decideRound(round, { type: action.type, notFollowing: d.notFollowing });
-      } else round = decideRound(round, action);
+      round = decideScripted(round, x, decisions[di], di);
       di++;
     }
   } catch (e) {
@@ -185,4 +164,30 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
   if (rules.winningStreak) out.streaks = [...round.streaks];
   if (round.jackpot) out.jackpot = { moves: [...round.jackpot.moves], ...(round.jackpot.state.carry ? { carry: { ...round.jackpot.state.carry } } : {}) };
   return out;
+}
+
+/** The script's decision `di` applied to the round, checked against who must answer which prompt now. */
+function decideScripted(round: RoundState, x: Extract<RoundState['expected'], { kind: 'decision' }>, d: ScriptDecision | undefined, di: number): RoundState {
+  if (!d) {
+    throw new ScriptError(`missing decision ${di + 1}: seat ${x.seat} hand ${x.hand} must answer the ${x.offer} prompt; legal: ${x.legal.join(', ')}`);
+  }
+  if (d.seat !== x.seat || d.hand !== x.hand) {
+    throw new ScriptError(
+      `decision ${di + 1} is for seat ${d.seat} hand ${d.hand}, but seat ${x.seat} hand ${x.hand} must answer the ${x.offer} prompt now (legal: ${x.legal.join(', ')})`,
+    );
+  }
+  if (d.owner !== undefined && d.owner !== x.decider) {
+    throw new ScriptError(
+      `decision ${di + 1} is given by "${d.owner}", but "${x.decider}" must answer the ${x.offer} prompt of seat ${x.seat} hand ${x.hand} now`,
+    );
+  }
+  const action = parseAction(d.action);
+  if (d.notFollowing !== undefined) {
+    if (action.type !== 'double' && action.type !== 'split')
+      throw new ScriptError(`decision ${di + 1}: notFollowing goes with a double or a split, not "${d.action}"`);
+    if (!Array.isArray(d.notFollowing) || !d.notFollowing.every((o) => typeof o === 'string'))
+      throw new ScriptError(`decision ${di + 1}: notFollowing must be a list of bettors behind`);
+    return decideRound(round, { type: action.type, notFollowing: d.notFollowing });
+  }
+  return decideRound(round, action);
 }
