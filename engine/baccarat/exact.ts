@@ -76,33 +76,7 @@ export function enumerateCoups(ranks: RankCounts): BaccaratCounts {
           c[b2] = x3 - 1;
           const pt = (p1 + p2) % 10;
           const bt = (b1 + b2) % 10;
-          if (pt >= 8 || bt >= 8) {
-            record(pt, bt, w4 * (n - 4) * (n - 5));
-          } else if (playerDraws(pt)) {
-            for (let p3 = 0; p3 < 10; p3++) {
-              const x4 = at(p3);
-              if (x4 === 0) continue;
-              const w5 = w4 * x4;
-              const pt3 = (pt + p3) % 10;
-              if (bankerDraws(bt, p3)) {
-                c[p3] = x4 - 1;
-                for (let b3 = 0; b3 < 10; b3++) {
-                  const x5 = at(b3);
-                  if (x5 !== 0) record(pt3, (bt + b3) % 10, w5 * x5, true);
-                }
-                c[p3] = x4;
-              } else {
-                record(pt3, bt, w5 * (n - 5));
-              }
-            }
-          } else if (bankerDraws(bt, null)) {
-            for (let b3 = 0; b3 < 10; b3++) {
-              const x4 = at(b3);
-              if (x4 !== 0) record(pt, (bt + b3) % 10, w4 * x4 * (n - 5), true);
-            }
-          } else {
-            record(pt, bt, w4 * (n - 4) * (n - 5));
-          }
+          fromFourCards(c, n, pt, bt, w4, record);
           c[b2] = x3;
         }
         c[p2] = x2;
@@ -120,6 +94,41 @@ export function enumerateCoups(ranks: RankCounts): BaccaratCounts {
     ties: acc.tie,
     total: n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5),
   };
+}
+
+/**
+ * The coup from its first four cards on (totals `pt` and `bt`, weight `w4`, their cards out of
+ * `c`): a natural, or the third-card rules, each outcome recorded with its weight.
+ */
+function fromFourCards(c: number[], n: number, pt: number, bt: number, w4: number, record: (pt: number, bt: number, w: number, three?: boolean) => void): void {
+  const at = (v: number): number => c[v] ?? 0;
+  if (pt >= 8 || bt >= 8) {
+    record(pt, bt, w4 * (n - 4) * (n - 5));
+  } else if (playerDraws(pt)) {
+    for (let p3 = 0; p3 < 10; p3++) {
+      const x4 = at(p3);
+      if (x4 === 0) continue;
+      const w5 = w4 * x4;
+      const pt3 = (pt + p3) % 10;
+      if (bankerDraws(bt, p3)) {
+        c[p3] = x4 - 1;
+        for (let b3 = 0; b3 < 10; b3++) {
+          const x5 = at(b3);
+          if (x5 !== 0) record(pt3, (bt + b3) % 10, w5 * x5, true);
+        }
+        c[p3] = x4;
+      } else {
+        record(pt3, bt, w5 * (n - 5));
+      }
+    }
+  } else if (bankerDraws(bt, null)) {
+    for (let b3 = 0; b3 < 10; b3++) {
+      const x4 = at(b3);
+      if (x4 !== 0) record(pt, (bt + b3) % 10, w4 * x4 * (n - 5), true);
+    }
+  } else {
+    record(pt, bt, w4 * (n - 4) * (n - 5));
+  }
 }
 
 /** Probability that two given cards of the coup (a side's first two) have the same rank. */
