@@ -114,7 +114,7 @@ export function foldJournal<S, R>(
   /** The entries the last folded input must have written next, in order. */
   let expected: JournalRecord[] = [];
   /** The credits another program's entries of the last input recorded, to be this program's once they are all read. */
-  let recorded = new Map<number, number>();
+  const recorded = new Map<number, number>();
   /** Entries of an input journalled under another identity: they move credits only. */
   let foreign = 0;
   const problem = (p: string): Folded<S, R> => ({ state, opened, inputs, problems: [p], byFacts, skippedInputs });
@@ -156,16 +156,8 @@ export function foldJournal<S, R>(
           return problem(`entry ${item.seq}: journalled ${item.record.type} (written by another program) and what its input's step writes: their facts differ`);
         byFacts++;
       }
-      if (!exact()) {
-        // Another program's money is this one's: the credits its entries left are the ones this step derives.
-        for (const [station, after] of item.credits) recorded.set(station, after);
-        if (expected.length === 0) {
-          for (const [station, after] of recorded)
-            if ((state.credits[station] ?? 0) !== after)
-              return problem(`entry ${item.seq}: the credit of station ${station} is ${after} in the journal, ${state.credits[station] ?? 0} on replay`);
-          recorded = new Map();
-        }
-      }
+      const differs = exact() ? null : takeRecordedCredits(recorded, item, state.credits, expected.length === 0);
+      if (differs) return problem(differs);
       continue;
     }
     if (item.record.type === 'power.reset') writer = programOf(item.record.payload);
@@ -174,6 +166,26 @@ export function foldJournal<S, R>(
   }
   if (expected.length > 0) return problem(`the last input journalled ${expected.length} entr(ies) fewer than its step writes`);
   return { state, opened, inputs, problems: [], byFacts, skippedInputs };
+}
+
+/**
+ * Another program's money is this one's: the credits its entries of an input left are the ones
+ * this step derives, checked (and forgotten) once the input's last entry is read. A difference is
+ * the fold's problem.
+ */
+function takeRecordedCredits(
+  recorded: Map<number, number>,
+  item: Extract<JournalItem, { kind: 'entry' }>,
+  credits: Readonly<Record<number, number>>,
+  last: boolean,
+): string | null {
+  for (const [station, after] of item.credits) recorded.set(station, after);
+  if (!last) return null;
+  for (const [station, after] of recorded)
+    if ((credits[station] ?? 0) !== after)
+      return `entry ${item.seq}: the credit of station ${station} is ${after} in the journal, ${credits[station] ?? 0} on replay`;
+  recorded.clear();
+  return null;
 }
 
 type Recorded = { readonly type: string; readonly txId?: string | null; readonly payload: unknown };
