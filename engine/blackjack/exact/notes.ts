@@ -23,7 +23,13 @@ export const STRATEGY_TEXT: Record<StrategyId, string> = {
     "the simulator's basic strategy (engine/strategy/basic-strategy.ts, infinite-deck, never looks at suits), exactly as FastBlackjack plays it",
 };
 
+/** How the exact figure treats each rule, in the order a reader meets them: exact, approximate (with its bound), not modelled, or no effect. */
 export function exactNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[] {
+  return [...shoeAndDealerNotes(rules, r), ...decisionNotes(rules, r)];
+}
+
+/** The shoe, the dealer, the dealer's Black Jack and the splits: how the figure treats each. */
+function shoeAndDealerNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[] {
   const notes: ExactNote[] = [];
   const worst = (k: 'splitLevelCap' | 'originalOnlySplits'): number => Math.max(...r.strategies.map((s) => s.bounds[k]));
   const noPeek = rules.holeCard !== 'peek';
@@ -62,6 +68,13 @@ export function exactNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[
         : 'maxHands=1: no split',
     ...(rules.maxHands > SPLIT_LEVEL_CAP ? { bound: worst('splitLevelCap') } : {}),
   });
+  return notes;
+}
+
+/** The player's other choices and the figures beside the bet: each as the figure treats it. */
+function decisionNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[] {
+  const notes: ExactNote[] = [];
+  const noPeek = rules.holeCard !== 'peek';
   if (rules.splitPairsBy === 'rank') {
     notes.push({
       topic: 'rank pairs',
