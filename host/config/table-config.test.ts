@@ -15,7 +15,7 @@ import type { BetId } from '../../protocol/index.js';
 
 const supervisors = { who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0042' };
 const place = (t: TestTable, station: number, bet: BetId, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount }));
 
 describe('table configuration as data', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));

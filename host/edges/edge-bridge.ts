@@ -298,7 +298,7 @@ export class EdgeBridge {
       return void answer(protocolError('invalid-message', `${c.type} is the edge's to answer`, { ...('id' in c ? { ref: c.id } : {}) }));
     if (c.view !== view) return void answer(protocolError('forbidden-view', `this station may not act for ${c.view}`, { ref: c.id, view: c.view }));
     this.counters.commands++;
-    const result = this.deps.hub.submit(view, c.version, c.command);
+    const result = this.deps.hub.commands.submit(view, c.version, c.command);
     const reply = (r: Awaited<typeof result>) => answer(r.ok ? { type: 'ack', ref: c.id, view, version: r.version } : { ...r.error, ref: c.id });
     if (result instanceof Promise) void result.then(reply, (err: unknown) => this.deps.log.error({ err, station }, 'a command through an edge failed'));
     else reply(result);

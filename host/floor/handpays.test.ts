@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { verifyLedger } from '../../ledger/index.js';
 import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
 
-const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['submit']>[2]) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), command));
+const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['commands']['submit']>[2]) =>
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), command));
 const refusal = (r: ReturnType<typeof cmd>) => (r.ok ? null : r.error.refusal);
 
 describe('cash-out by handpay', () => {

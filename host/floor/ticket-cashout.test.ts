@@ -9,8 +9,8 @@ after(async () => {
   for (const r of rigs) await r.p.close();
 });
 
-const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['submit']>[2]) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), command));
+const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['commands']['submit']>[2]) =>
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), command));
 
 async function until(ok: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;

@@ -12,7 +12,7 @@ describe('results on the screens', () => {
       credit(t.ledger, 2, 100_000);
       for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
       const place = (station: number, spot: Spot, amount: number) =>
-        submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
+        submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
       assert.equal(place(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(1, { bet: 'anyPair' }, 10_000).ok, true);
       assert.equal(place(2, { bet: 'behind', seat: 1 }, 10_000).ok, true);
@@ -20,7 +20,7 @@ describe('results on the screens', () => {
       t.table.shoe.onCard(parseCard('5S')); // seat 1
       t.table.shoe.onCard(parseCard('6H')); // dealer
       t.table.shoe.onCard(parseCard('5D')); // seat 1: a pair of fives
-      assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
+      assert.equal(submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
       t.table.shoe.onCard(parseCard('TH')); // dealer 16
       t.table.shoe.onCard(parseCard('8S')); // dealer busts
       const table = TableState.parse(t.hub.state('table'));

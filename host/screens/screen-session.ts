@@ -225,7 +225,7 @@ export class ScreenSession {
       for (const part of m.parts) this.outbox.forget(part === 'own' ? `view:${m.view}` : part === 'recall' ? `recall:${m.view}` : `public:${part}`);
       return this.host.resend(m.view, this.id, this.sink, m.parts);
     }
-    const result = this.host.submit(m.view, m.version, m.command, this.id);
+    const result = this.host.commands.submit(m.view, m.version, m.command, this.id);
     // A bet or a decision is answered once its group commit is durable; replies keep the commands' order.
     if (result instanceof Promise || this.answering !== null) {
       const answering: Promise<void> = (this.answering ?? Promise.resolve())

@@ -42,7 +42,7 @@ describe('each station sees only its own data', () => {
       }
       const snap = (view: ViewName) => t.hub.state(view) as StationState;
       const command = (view: ViewName, body: CommandBody) => {
-        const r = submitted(t.hub.submit(view, t.hub.version(view), body));
+        const r = submitted(t.hub.commands.submit(view, t.hub.version(view), body));
         assert.ok(r.ok, `${view} ${JSON.stringify(body)}: ${JSON.stringify(r)}`);
       };
       // The shoe-start burns.

@@ -1,35 +1,28 @@
 import {
   coupsFollow,
-  protocolError,
   shoeCoups,
   REMOTE_STATION_BASE,
   stationOf,
   stationView,
-  type CommandBody,
   type Language,
-  type ProtocolError,
   type PublicPanel,
   type ServiceState,
   type StationOwnState,
   type StationState,
-  type StationTransfers,
-  type TransferCommand,
   type PartName,
   type PublicPartName,
   type ViewName,
   type ViewState,
 } from '../../protocol/index.js';
 import { isDemonstration } from '../config/authorisation.js';
-import { hasLanguage } from '../../locales/index.js';
 import { isRemote } from '../../engine/table/state.js';
 import { SharedMessage, type Update } from './outbox.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { StationGate } from '../floor/station-gates.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
-import { isTableCommand, stationCommand, type TableCommandBody } from '../table/station-command.js';
-import type { Outcome } from '../../engine/table/game.js';
 import { ruleRecordAt, type Ledger } from '../../ledger/index.js';
+import { ScreenCommands, type StationCreditMoves } from './screen-commands.js';
 import { stationsKey } from './station-reads.js';
 import { encodeView, patchMessage } from './encode-view.js';
 import { sameDeps } from './same-deps.js';
@@ -38,21 +31,13 @@ import { stationOwnView, stationViewDeps } from './station-view.js';
 import { TABLE_VIEW_BY_CONTENT, tableView, tableViewInputs, type ViewSources } from './table-view.js';
 import { inputsKey } from '../table/memo-on-inputs.js';
 
-/** Where a station's credit moves between tables are decided (host/peers/host-transfers.ts). */
-export interface StationCreditMoves {
-  command(station: number, command: TransferCommand): Outcome;
-  /** The station's transfers this host sent or took (its screen lists them). */
-  transfersOf(station: number): StationTransfers;
-  /** Calls back on each change to the transfers. */
-  watch(listener: () => void): void;
-}
-
 /** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
 export type ViewListener = (view: ViewName, conn?: string) => void;
 
 /** The parts every station shows, sent apart from each station's own part (protocol `public`). */
 export const PUBLIC_PARTS: readonly PublicPartName[] = ['round', 'panel'];
 export type { PublicPartName };
+export type { ApplyResult, StationCreditMoves } from './screen-commands.js';
 
 /**
  * Where a subscribed screen's messages go: `slot` names what the update replaces (a newer
@@ -66,8 +51,6 @@ export interface ViewSink {
 function patched(view: ViewName): boolean {
   return stationOf(view) !== null;
 }
-
-export type ApplyResult = { ok: true; version: number } | { ok: false; error: ProtocolError };
 
 /** One view as last built: what it was built from, the state, its version and its snapshot as sent. */
 interface Built {
@@ -123,6 +106,8 @@ export class ViewHub {
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
   readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0, parts: 0 };
+  /** Where the screens' commands go (the table, the floor, the peer tables, service mode, a language). */
+  readonly commands: ScreenCommands;
   /** The screens subscribed to each view (by key), and to the public parts (every station screen). */
   private readonly sinks = new Map<string, Set<ViewSink>>();
   private readonly publicSinks = new Set<ViewSink>();
@@ -141,6 +126,17 @@ export class ViewHub {
     this.recall = new StationRecall(ledger, (seq) => ruleRecordAt(ledger, seq)?.payload ?? null);
     this.recall.onTicketsChanged(() => this.refreshAll());
     table.onChange(() => this.refreshAll(true));
+    this.commands = new ScreenCommands({
+      table,
+      version: (view, conn) => this.version(view, conn),
+      setLanguage: (view, conn, language) => {
+        this.languages.set(this.key(view, conn), language);
+        this.refresh(view, conn, true);
+      },
+      floor: () => this.floor,
+      transfers: () => this.transfers,
+      service: () => this.service,
+    });
   }
 
   /** Attaches the faults and handpays: their refusals, notices and cash-out reach every screen. */
@@ -283,11 +279,7 @@ export class ViewHub {
   }
 
   /** The view's snapshot message, encoded once per version and shared by every screen showing it. */
-  snapshot(view: ViewName, conn?: string): string {
-    return this.snapshotMessage(view, conn).text;
-  }
-
-  snapshotMessage(view: ViewName, conn?: string): SharedMessage {
+  private snapshotMessage(view: ViewName, conn?: string): SharedMessage {
     const b = this.current(view, conn);
     if (b.snapshot === null) {
       // The state's JSON was made when the view was built: the message wraps it, encoded once.
@@ -346,117 +338,6 @@ export class ViewHub {
   }
 
   private panelOf: { extras: unknown; panel: PublicPanel } | null = null;
-
-  /**
-   * A screen's command: a station's bet, chips cleared or decision goes to the table's group
-   * commit and its result comes once the commit is durable (journalled before acknowledged);
-   * every other command is applied at once, as `apply` does.
-   */
-  submit(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult | Promise<ApplyResult> {
-    // A station's commands are judged one after another, each against the version the one before
-    // it left: a command that comes while another of the same view waits for its group commit
-    // waits for that one's answer, then is checked as if it had come alone. Without this, two bets
-    // made against one version (a resend, a double tap, a station replaying its own command) both
-    // passed the version check inside one window and were both staked (issue 30).
-    if (stationOf(view) === null) return this.submitNow(view, version, command, conn);
-    const key = this.key(view, conn);
-    const ahead = this.answering.get(key);
-    const now = () => this.submitNow(view, version, command, conn);
-    const r = ahead ? ahead.then(now, now) : now();
-    if (!(r instanceof Promise)) return r;
-    const tail: Promise<ApplyResult> = r.finally(() => {
-      if (this.answering.get(key) === tail) this.answering.delete(key);
-    });
-    this.answering.set(key, tail);
-    return tail;
-  }
-
-  /** Each station view's last command still waiting for its answer (its group commit). */
-  private readonly answering = new Map<string, Promise<ApplyResult>>();
-
-  /**
-   * A bet, chips cleared or a decision: the one path a station's command to the table takes (the
-   * table's group commit); every other command is applied at once by `apply`.
-   */
-  private submitNow(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult | Promise<ApplyResult> {
-    if (!isTableCommand(command)) return this.apply(view, version, command, conn);
-    const current = this.version(view, conn);
-    if (version !== current) return this.stale(view, version, current);
-    const station = stationOf(view);
-    if (station === null) return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
-    const gated = this.floor?.refuse(station, command.name);
-    if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
-    const outcome = this.table.submit(stationCommand(station, command));
-    return outcome instanceof Promise ? outcome.then((r) => this.result(view, r)) : this.result(view, outcome);
-  }
-
-  private stale(view: ViewName, version: number, current: number): ApplyResult {
-    return {
-      ok: false,
-      error: protocolError('stale-version', `command made against version ${version}, view is at ${current}`, { view, currentVersion: current }),
-    };
-  }
-
-  /** A table command's outcome as the screen is answered: the view's version after it, or the refusal. */
-  private result(view: ViewName, r: Outcome): ApplyResult {
-    if (!r.ok) {
-      const extra = { view, currentVersion: this.version(view), ...(r.refusal ? { refusal: r.refusal } : {}) };
-      return { ok: false, error: protocolError('rejected', r.reason, extra) };
-    }
-    return { ok: true, version: this.version(view) };
-  }
-
-  /**
-   * Applies a command that is not the table's, made against `version` of `view`; a stale version is
-   * refused. A bet, chips cleared or a decision goes through `submit` (the table's group commit):
-   * the type keeps them out, so no second path to the table is left to test instead of the product's.
-   */
-  apply(view: ViewName, version: number, command: Exclude<CommandBody, TableCommandBody>, conn?: string): ApplyResult {
-    const current = this.version(view, conn);
-    if (version !== current) return this.stale(view, version, current);
-    if (command.name === 'set-language') {
-      // The protocol takes any well-formed tag; a screen is kept only to a language it has words for.
-      if (!hasLanguage(command.language))
-        return { ok: false, error: protocolError('rejected', `no catalogue for ${command.language}`, { view, currentVersion: current }) };
-      this.languages.set(this.key(view, conn), command.language);
-      this.refresh(view, conn, true);
-      return { ok: true, version: this.version(view, conn) };
-    }
-    if (view === 'service' && this.service && conn !== undefined && command.name.startsWith('service-')) {
-      const r = this.service.apply(conn, command);
-      if (!r.ok) {
-        return {
-          ok: false,
-          error: { ...protocolError('rejected', r.detail, { view, currentVersion: this.version(view, conn) }), messageKey: `service.refused.${r.reason}` },
-        };
-      }
-      return { ok: true, version: this.version(view, conn) };
-    }
-    const station = stationOf(view);
-    if (station === null) return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
-    if (command.name === 'move-credit' || command.name === 'leave-table') {
-      // Credit leaving this table is gated as a cash-out is (a halted table, a locked station).
-      const held = this.floor?.refuse(station, command.name);
-      if (held) return { ok: false, error: protocolError('rejected', held.reason, { view, currentVersion: current, refusal: held.refusal }) };
-      const moved = this.transfers?.command(station, command) ?? {
-        ok: false as const,
-        reason: 'this table has no peer tables',
-        refusal: 'unknown-table' as const,
-      };
-      return this.result(view, moved);
-    }
-    if (command.name !== 'cash-out') {
-      return { ok: false, error: protocolError('rejected', `${command.name} is a service command`, { view, refusal: 'not-a-station' }) };
-    }
-    const gated = this.floor?.refuse(station, command.name);
-    if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
-    const r = this.floor?.cashOut(station, command.via) ?? {
-      ok: false as const,
-      reason: 'cash-out is not available at this table',
-      refusal: 'cash-out-empty' as const,
-    };
-    return this.result(view, r);
-  }
 
   /** The configuration changed (limits, timers, notes): every view is looked at again. */
   configChanged(): void {

@@ -11,14 +11,14 @@ import { credit, testTable, type TestTable, submitted } from '../testing/table-k
 const behind = (seat: number): Spot => ({ bet: 'behind', seat });
 const place = (t: TestTable, station: number, spot: Spot | BetId, amount: number) =>
   submitted(
-    t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), {
+    t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), {
       name: 'place-bet',
       spot: typeof spot === 'string' ? { bet: spot } : spot,
       amount,
     }),
   );
 const decide = (t: TestTable, station: number, action: DecisionAction) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 
 /** Burns the shoe-start cards, so betting can close. */
@@ -95,10 +95,10 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       t.table.shoe.onCard(parseCard('9D')); // seat 1: 19
       assert.ok(t.table.reads.station(1).decision?.legal.includes('insurance'));
       assert.equal(t.table.reads.station(2).decision, null);
-      assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 })).ok, true);
+      assert.equal(submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 })).ok, true);
       assert.equal(t.ledger.credit(1), 70_000, 'the seat paid its own insurance');
       assert.ok(t.table.reads.station(2).decision?.legal.includes('insurance'), 'now the bettor behind is asked');
-      assert.equal(submitted(t.hub.submit('station/2', t.hub.version('station/2'), { name: 'decide', action: 'insurance', amount: 5_000 })).ok, true);
+      assert.equal(submitted(t.hub.commands.submit('station/2', t.hub.version('station/2'), { name: 'decide', action: 'insurance', amount: 5_000 })).ok, true);
       assert.equal(t.ledger.credit(2), 85_000, 'the bettor behind paid its own insurance');
       assert.equal(t.ledger.credit(1), 70_000, 'not the seat');
       // Whatever the dealer's hand, the round settles and every line pays the station that staked it.

@@ -81,7 +81,7 @@ const CATALOGUE = [...BLACKJACK_CATALOGUE, firstTwoTie];
 const LIMITS = { main: { min: 1_000, max: 100_000 }, tie: { min: 500, max: 5_000 }, anyPair: { min: 500, max: 5_000 } };
 
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 const cards = (t: TestTable, codes: string) => {
   for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
@@ -122,7 +122,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
 
       // Settled: ten and king are one value: 4 to 1 under its own article; the main bet wins 20 against 17.
       cards(t, 'TS 9H KH');
-      assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
+      assert.equal(submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
       cards(t, '8C');
       assert.equal(t.table.reads.view().phase, 'results');
       const settled = lastOf(t, 'round.settle').lines.find((l) => l.bet === 'tie');
@@ -189,7 +189,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
     const again = testTable({ game: 'blackjack', definition: blackjackTableGame('macau-2009', {}, CATALOGUE), dir: t.dir, config: { betLimits: LIMITS } });
     try {
       cards(again, '7D');
-      assert.equal(submitted(again.hub.submit('station/1', again.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
+      assert.equal(submitted(again.hub.commands.submit('station/1', again.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
       cards(again, 'TC');
       const tie = lastOf(again, 'round.settle').lines.find((l) => l.bet === 'tie');
       assert.deepEqual(tie && { stake: tie.stake, net: tie.net }, { stake: 1_000, net: 4_000 });

@@ -12,7 +12,7 @@ import { credit, testTable, type TestTable, submitted } from '../testing/table-k
 
 const LIMITS = { main: { min: 1_000, max: 100_000 }, anyPair: { min: 500, max: 5_000 } };
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const cards = (t: TestTable, codes: string) => {
   for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 };
@@ -37,7 +37,7 @@ describe('a round restored from a checkpoint', () => {
     try {
       const ck = latestCheckpoint(again.ledger, { withTable: true });
       assert.ok(ck.status === 'ok' && ck.checkpoint.seq === again.ledger.headOf().seq, 'a checkpoint at the head, mid-round');
-      assert.equal(submitted(again.hub.submit('station/1', again.hub.version('station/1'), { name: 'decide', action: 'hit' })).ok, true);
+      assert.equal(submitted(again.hub.commands.submit('station/1', again.hub.version('station/1'), { name: 'decide', action: 'hit' })).ok, true);
     } finally {
       again.stop();
     }
@@ -45,7 +45,7 @@ describe('a round restored from a checkpoint', () => {
     const third = open(t.dir);
     try {
       cards(third, '2D');
-      assert.equal(submitted(third.hub.submit('station/1', third.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
+      assert.equal(submitted(third.hub.commands.submit('station/1', third.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
       cards(third, 'TC');
       const settle = [...entriesOfTypes(third.ledger, ['round.settle'])].at(-1);
       assert.ok(settle, 'the round settled');

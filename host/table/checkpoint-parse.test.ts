@@ -23,8 +23,14 @@ function playedAndRestartedOnce() {
   credit(t.ledger, 2, 50_000);
   t.table.shoe.onNewShoe();
   for (let i = 0; i < 30 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
-  assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 })).ok, true);
-  assert.equal(submitted(t.hub.submit('station/2', t.hub.version('station/2'), { name: 'place-bet', spot: { bet: 'main' }, amount: 20_000 })).ok, true);
+  assert.equal(
+    submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 })).ok,
+    true,
+  );
+  assert.equal(
+    submitted(t.hub.commands.submit('station/2', t.hub.version('station/2'), { name: 'place-bet', spot: { bet: 'main' }, amount: 20_000 })).ok,
+    true,
+  );
   t.clock.runOut(t.table.reads.view().endsAt);
   t.table.shoe.onCard(parseCard('7S'));
   t.stop();

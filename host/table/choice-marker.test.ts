@@ -16,7 +16,7 @@ function playBust(t: TestTable): void {
   assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
   t.clock.runOut(t.table.reads.view().endsAt);
   for (const c of ['5S', '6H', '6D']) t.table.shoe.onCard(parseCard(c));
-  assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
+  assert.equal(submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
   for (const c of ['TH', '8S']) t.table.shoe.onCard(parseCard(c));
 }
 

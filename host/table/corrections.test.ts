@@ -38,7 +38,7 @@ function payloadsOf(t: TestTable, type: string): Record<string, unknown>[] {
   return [...t.ledger.entries(1)].filter((e) => e.type === type).map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
 }
 
-const decide = (t: TestTable, action: 'stand' | 'hit') => submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action }));
+const decide = (t: TestTable, action: 'stand' | 'hit') => submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'decide', action }));
 
 describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Art. 6)', () => {
   it('exposed card (Art. 5 n.1 1)): two people take it back as void, the same place is dealt again, the round settles', () => {

@@ -142,7 +142,7 @@ describe('group commit of station commands', () => {
     try {
       watchCommits(t);
       const p = bet(t, 101);
-      const cashOut = t.hub.apply('station/101', t.hub.version('station/101'), { name: 'cash-out' });
+      const cashOut = t.hub.commands.apply('station/101', t.hub.version('station/101'), { name: 'cash-out' });
       assert.equal(cashOut.ok, false);
       assert.equal(!cashOut.ok && cashOut.error.refusal, 'bets-in-play');
       assert.equal((await p).ok, true);
@@ -242,7 +242,7 @@ describe('group commit and the version a command was made against', () => {
   // after a drop, a double tap, a hostile station replaying its own command). One at a time, the
   // hub refuses it; within one group-commit window the two must not both be staked.
   const submit = (t: TestTable, version: number, amount: number) =>
-    t.hub.submit(stationView(101), version, { name: 'place-bet', spot: { bet: 'banker' }, amount });
+    t.hub.commands.submit(stationView(101), version, { name: 'place-bet', spot: { bet: 'banker' }, amount });
   const answer = async (r: ReturnType<typeof submit>) => {
     const x = await r;
     return x.ok ? 'ok' : x.error.code;

@@ -9,7 +9,7 @@ import type { BetId, Spot } from '../../protocol/index.js';
 import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 
 function burnShoeStart(t: TestTable) {
   for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));

@@ -31,9 +31,9 @@ const AUTHORISATION = 'TEST-IGJ';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'jackpot-replay-'));
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const decide = (t: TestTable, station: number, action: string) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
 
 interface Payload {
   roundId?: string;

@@ -23,9 +23,9 @@ const portugal = (handpayTwoPersonAbove: number, dir?: string) => ({
   },
 });
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const decide = (t: TestTable, station: number, action: string) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
 
 /** Seat 1: main 10,000 and the jackpot chip; three sevens (an award of 20,000, rule 43) after a split of the first two. */
 function threeSevens(t: TestTable): string {

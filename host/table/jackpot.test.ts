@@ -23,9 +23,9 @@ const portugal = (handpayTwoPersonAbove = 5_000_000) => ({
   },
 });
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const decide = (t: TestTable, station: number, action: string) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
 const pool = (t: TestTable, level: string) => -t.ledger.balance(account.jackpotPool(level));
 
 function burnShoeStart(t: TestTable) {

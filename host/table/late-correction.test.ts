@@ -17,7 +17,7 @@ function burnShoeStart(t: TestTable): void {
   for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
-const decide = (t: TestTable, action: 'stand' | 'hit') => submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action }));
+const decide = (t: TestTable, action: 'stand' | 'hit') => submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'decide', action }));
 
 /** Seat 1 against the dealer's 6 + 10 + ace (17): the round settles (Macau: 11 loses; Portugal: 21 wins), the results show. */
 function settledRound(profile: 'macau-2009' | 'portugal-2001'): { t: TestTable; roundId: string } {

@@ -11,9 +11,9 @@ import { RoundView, StationOwnState, TableState, type Spot } from '../../protoco
 import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const decide = (t: TestTable, station: number, action: 'war' | 'surrender') =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 /** The payloads of the journal's entries of a type, oldest first. */
 const payloads = (t: TestTable, type: string) =>

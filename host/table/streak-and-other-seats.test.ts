@@ -16,14 +16,14 @@ const STREAK = { ...SIDE_LIMITS, profileOptions: { winningStreak: true }, profil
 
 const place = (t: TestTable, station: number, spot: Spot | BetId, amount: number) =>
   submitted(
-    t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), {
+    t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), {
       name: 'place-bet',
       spot: typeof spot === 'string' ? { bet: spot } : spot,
       amount,
     }),
   );
 const decide = (t: TestTable, station: number, action: 'stand' | 'hit') =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 const cards = (t: TestTable, codes: string) => {
   for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));

@@ -34,8 +34,8 @@ function playedStates(game: (typeof GAMES)[number]): State[] {
       const phase = t.table.reads.view().phase;
       if (phase === 'betting' && t.table.reads.hasBets(1) === false) {
         const bet = game === 'baccarat' ? 'banker' : 'main';
-        submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
-        submitted(t.hub.submit('station/2', t.hub.version('station/2'), { name: 'place-bet', spot: { bet }, amount: 20_000 }));
+        submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
+        submitted(t.hub.commands.submit('station/2', t.hub.version('station/2'), { name: 'place-bet', spot: { bet }, amount: 20_000 }));
         t.table.commands.placeBet(101, { bet }, 10_000);
         t.table.commands.placeBet(102, { bet }, 30_000);
       }

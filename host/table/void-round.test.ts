@@ -20,7 +20,7 @@ function burnShoeStart(rounds: LiveTable): void {
 }
 
 const place = (t: TestTable, bet: BetId) =>
-  submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
+  submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
 const cardsOnTable = (rounds: LiveTable) => (rounds.reads.view().hands ?? []).flatMap((h) => h.cards);
 
 /** Bets, deals `dealt`, voids the round by two people; the table is back in betting. */

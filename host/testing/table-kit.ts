@@ -23,12 +23,12 @@ export const silent = pino({ level: 'silent' });
 export { manualTimers };
 
 /**
- * A screen's command as the product sends it (`hub.submit`: a bet, chips cleared or a decision to
+ * A screen's command as the product sends it (`hub.commands.submit`: a bet, chips cleared or a decision to
  * the table's group commit), answered at once: the test table has no group-commit window unless a
- * test gives it one, and then the test awaits `hub.submit` itself.
+ * test gives it one, and then the test awaits `hub.commands.submit` itself.
  */
 export function submitted(r: ApplyResult | Promise<ApplyResult>): ApplyResult {
-  if (r instanceof Promise) throw new Error('this table commits in groups: await hub.submit instead');
+  if (r instanceof Promise) throw new Error('this table commits in groups: await hub.commands.submit instead');
   return r;
 }
 

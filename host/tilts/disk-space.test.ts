@@ -9,7 +9,7 @@ import { DISK_LOW_BYTES, DISK_OK_BYTES, DiskSpaceMonitor, type DiskSpace } from 
 
 const MIB = 1024 * 1024;
 const place = (t: ReturnType<typeof testTable>, station: number, amount = 10_000) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount }));
 
 function monitored(t: ReturnType<typeof testTable>) {
   const disk: DiskSpace = { free: 4096 * MIB, total: 8192 * MIB };

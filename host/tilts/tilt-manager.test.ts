@@ -9,7 +9,7 @@ import { catalogues, wordAt } from '../../locales/index.js';
 
 const types = (t: ReturnType<typeof testTable>) => [...t.ledger.entries(1)].map((e) => e.type).filter((x) => x.startsWith('tilt.'));
 const place = (t: ReturnType<typeof testTable>, station: number, amount = 10_000) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount }));
 
 describe('tilt manager', () => {
   it('words every fault in every locale', () => {

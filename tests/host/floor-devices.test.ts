@@ -120,7 +120,7 @@ describe('offline beyond the limit', () => {
         for (let i = 0; i < 3; i++) running.ledger.append({ type: 'door.open', payload: { door: 'main' } });
         running.sync.kick();
         await until(running, () => kinds(running).includes('upstream-offline'));
-        const r = await running.screens.hub.submit('station/1', running.screens.hub.version('station/1'), {
+        const r = await running.screens.hub.commands.submit('station/1', running.screens.hub.version('station/1'), {
           name: 'place-bet',
           spot: { bet: 'main' },
           amount: 10_000,

@@ -318,7 +318,7 @@ describe('service mode on a live host', () => {
     // A station cashes out (its credit cancelled, station locked); confirming the handpay moves no credit.
     running.devices.billAcceptors.simulator(2)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(2) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(running.screens.hub.apply('station/2', running.screens.hub.version('station/2'), { name: 'cash-out' }).ok, true);
+    assert.equal(running.screens.hub.commands.apply('station/2', running.screens.hub.version('station/2'), { name: 'cash-out' }).ok, true);
     assert.equal(ledger.credit(2), 0, 'the whole credit was cancelled for the handpay');
     const requestTxId = running.floor.handpays.pending()[0]?.requestTxId ?? '';
     await still({ kind: 'handpay-confirm', station: 2, requestTxId }, /^service\.done\.handpay$/, 'balanced');
@@ -340,7 +340,7 @@ describe('service mode on a live host', () => {
     await still({ kind: 'config-change', key: 'handpayTwoPersonAbove', value: '5000', authorisation: 'DICJ-2026/3' }, /^service\.done\.config(Change|Queued)$/);
     running.devices.billAcceptors.simulator(4)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(4) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(running.screens.hub.apply('station/4', running.screens.hub.version('station/4'), { name: 'cash-out' }).ok, true);
+    assert.equal(running.screens.hub.commands.apply('station/4', running.screens.hub.version('station/4'), { name: 'cash-out' }).ok, true);
     const large = running.floor.handpays.pending().find((p) => p.station === 4);
     assert.ok(large && large.amount > 5000, 'above the amount');
     const paid = ledger.headOf().seq;

@@ -78,7 +78,7 @@ describe('two table hosts move a station credit between them (issue 34)', () => 
     // Through the station's own view, as its screen sends it.
     const view = `station/${STATION}` as const;
     const moved = Math.floor(homeCredit / 2);
-    const r = host(BAC).screens.hub.apply(view, host(BAC).screens.hub.version(view), { name: 'move-credit', to: WAR, amount: moved });
+    const r = host(BAC).screens.hub.commands.apply(view, host(BAC).screens.hub.version(view), { name: 'move-credit', to: WAR, amount: moved });
     assert.equal(r.ok, true, JSON.stringify(r));
     assert.equal(host(BAC).ledger.credit(STATION), homeCredit - moved);
     await until('the credit at war', () => host(WAR).ledger.credit(STATION) === moved);

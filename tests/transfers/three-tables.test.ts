@@ -250,7 +250,7 @@ describe('a station follows three live tables of three games and bets on each fr
       BJ,
       (spots) => spots.find((s) => s.bet === 'behind' && 'seat' in s && s.seat === SEATED),
       async () => {
-        const seat = await host(BJ).screens.hub.submit(seatView, host(BJ).screens.hub.version(seatView), {
+        const seat = await host(BJ).screens.hub.commands.submit(seatView, host(BJ).screens.hub.version(seatView), {
           name: 'place-bet',
           spot: { bet: 'main' },
           amount: 10_000,

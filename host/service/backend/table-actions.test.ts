@@ -24,7 +24,7 @@ function burnShoeStart(t: TestTable) {
 }
 
 const place = (t: TestTable, station: number, amount: number) =>
-  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount }));
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount }));
 
 describe('a new shoe from service mode before the shoe is spent (Portugal rule 12)', () => {
   it('portugal-2001: refused while a stake is on the layout, naming rule 12; taken once the stake is withdrawn', () => {
@@ -44,7 +44,7 @@ describe('a new shoe from service mode before the shoe is spent (Portugal rule 1
       assert.deepEqual(r.notice, { key: 'service.ruleRefusal.shoe-end-with-stakes', values: { article: 'portugal-2001 rule 12' } });
       assert.equal(t.table.state.shoeNo, shoeNo, 'the shoe is the same');
       assert.deepEqual(journalled, [], 'nothing declared');
-      assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'clear-bets' })).ok, true);
+      assert.equal(submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'clear-bets' })).ok, true);
       const again = act.newShoe('sup');
       assert.equal(again.ok, true, 'no player bets: play is interrupted');
       assert.equal(t.table.state.shoeNo, shoeNo + 1);
