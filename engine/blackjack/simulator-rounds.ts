@@ -14,7 +14,6 @@ export interface RoundHost {
   readonly shoe: Uint8Array;
   pos: number;
   trace: Float64Array | null;
-  replayed: number;
   /** Fisher–Yates of the whole shoe; `pos` back to 0. */
   shuffle(): void;
   /**
@@ -160,7 +159,8 @@ export class AutomatonRounds {
     const { holeCard, peek, burnBeforeDealerSecond: burnBefore } = this.r;
     const firstCards = holeCard ? 4 : 3;
     for (let h = 0; h < hands; h++) {
-      // Few places that pick, so that V8 inlines each (its budget took three, not four): the first cards (the player's, the up card, the player's second, the hole card) in one.
+      // Few places that pick, so that V8 inlines each (its budget took three, not four): the first
+      // cards (the player's, the up card, the player's second, the hole card) in one.
       for (let i = 0; i < firstCards; i++) pick(shoe, rng, i);
       const p1 = shoe[0] as number;
       const u = val[shoe[1] as number] as number;
@@ -176,11 +176,12 @@ export class AutomatonRounds {
         const pt = ~s;
         const blackjack = pt === P_BLACKJACK;
         if (pt === P_FALLBACK) net = NaN;
-        // The dealer's second card: to see a Black Jack beside the player's (even money and insurance declined), or to play.
+        // The dealer's cards: the second to see a Black Jack beside the player's (even money and
+        // insurance declined), or all to play against a standing hand.
         else if (blackjack ? u === 1 || u === 10 : contested[pt] === 1) {
           if (hole < 0 && burnBefore) pick(shoe, rng, pos++);
           let d = dealerStart[u] as number;
-          // The dealer's second card (the hole card, or picked in the loop), then its draws; beside the player's Black Jack only the second.
+          // The second card is the hole card, or the loop's first pick.
           let cards = 1;
           if (hole >= 0) {
             d = dealer[(d << 4) + (val[hole] as number)] as number;

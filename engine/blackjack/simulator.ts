@@ -158,9 +158,15 @@ export class FastBlackjack {
     this.doublesLimited = doublesLoseOriginalOnly(rules);
     this.dealerDrawsWhenAllLost = rules.dealerDrawsWhenAllLost;
     this.winningStreak = rules.winningStreak;
-    const shoeRules = { holeCard: this.holeCard, peek: this.peek, burnEachRound: rules.burnEachRound, burnBeforeDealerSecond: this.burnBeforeDealerSecond };
-    const at = { burnStart: this.burnStart, cutAt: this.cutAt };
-    this.rounds = new AutomatonRounds(this, new SimAutomaton(tables), { ...shoeRules, ...at }, this.rng, this.side.pairCount, this.acc);
+    const roundRules = {
+      holeCard: this.holeCard,
+      peek: this.peek,
+      burnEachRound: rules.burnEachRound,
+      burnBeforeDealerSecond: this.burnBeforeDealerSecond,
+      burnStart: this.burnStart,
+      cutAt: this.cutAt,
+    };
+    this.rounds = new AutomatonRounds(this, new SimAutomaton(tables), roundRules, this.rng, this.side.pairCount, this.acc);
   }
 
   sideBetsOffered(): readonly SimSideBet[] {
