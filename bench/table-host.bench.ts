@@ -256,7 +256,7 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
       closedRounds++;
     }
   });
-  const bet = table.game.bets[0] ?? 'main';
+  const bet = table.game.rules.bets[0] ?? 'main';
   const step = (): void => {
     const v = table.reads.view();
     if (v.hold) throw new Error(`held: ${v.hold}`);

@@ -65,12 +65,12 @@ export class Player {
   private bet(): void {
     const { table, def, stations } = this.host;
     const station = stations[this.rng.below(stations.length)] ?? 1;
-    const spots: Spot[] = def.bets.map((b): Spot => ({ bet: b }));
+    const spots: Spot[] = def.rules.bets.map((b): Spot => ({ bet: b }));
     const main = spots[0];
     if (!main) return;
     // An additional bet only beside a main bet of the station's (docs/faults.md: a side bet alone
     // is a finding left to the engine's owners).
-    const hasMain = table.state.chips.some((c) => c.station === station && c.spot.bet === def.bets[0]);
+    const hasMain = table.state.chips.some((c) => c.station === station && c.spot.bet === def.rules.bets[0]);
     const spot = hasMain && this.rng.below(5) === 0 ? (spots[this.rng.below(spots.length)] ?? main) : main;
     table.commands.placeBet(station, spot, 10_000 * (1 + this.rng.below(5)));
   }

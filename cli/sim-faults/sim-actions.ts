@@ -62,10 +62,10 @@ export function auto<S, R>(run: SimRun<S, R>, n: number): void {
 export function bet<S, R>(run: SimRun<S, R>): void {
   const { def, rng, stations } = run;
   const station = stations[rng.below(stations.length)] ?? 1;
-  const spots: Spot[] = def.bets.map((b): Spot => ({ bet: b }));
+  const spots: Spot[] = def.rules.bets.map((b): Spot => ({ bet: b }));
   let spot = spots[chance(run, 0.8) ? 0 : rng.below(spots.length)];
   if (!spot) return;
-  const hasMain = run.host.table.state.chips.some((c) => c.station === station && c.spot.bet === def.bets[0]);
+  const hasMain = run.host.table.state.chips.some((c) => c.station === station && c.spot.bet === def.rules.bets[0]);
   if (!run.options.sideBetsAlone && !hasMain) spot = spots[0] ?? spot;
   const amount = 10_000 * (1 + rng.below(5));
   const r = run.host.table.commands.placeBet(station, spot, amount);

@@ -76,22 +76,22 @@ describe("the shoe's procedure as the house's authorised choices (Art. 2 n.1, Ar
 
   it('a line dealt from a shoe under a chosen formula carries the choice and the authorisation reference', () => {
     const g = baccaratTableGame('macau-commission', { burn: 'decks', coupsAfterCutCard: 0, authorisation: 'DICJ 77/2026' });
-    let shoe = g.initial();
+    let shoe = g.shoe.initial();
     // As many burns as decks (8), no card turned first.
-    assert.deepEqual(g.shoeCue(shoe), { kind: 'card', to: 'burn', burnsLeft: 8 });
+    assert.deepEqual(g.shoe.shoeCue(shoe), { kind: 'card', to: 'burn', burnsLeft: 8 });
     for (let i = 0; i < 8; i++) {
-      const r = g.takeShoeCard(shoe, parseCard('2C'));
+      const r = g.shoe.takeShoeCard(shoe, parseCard('2C'));
       assert.ok(r.ok);
       shoe = r.shoe;
     }
-    assert.equal(g.shoeCue(shoe), null);
-    let round = g.startRound(shoe, [{ seat: 1, bets: { player: 100 }, behind: [] }]);
+    assert.equal(g.shoe.shoeCue(shoe), null);
+    let round = g.round.startRound(shoe, [{ seat: 1, bets: { player: 100 }, behind: [] }]);
     for (const c of ['2S', '3H', '4D', '4C'] as const) {
-      const r = g.takeCard(round.shoe, round.round, parseCard(c));
+      const r = g.round.takeCard(round.shoe, round.round, parseCard(c));
       assert.ok(r.ok);
       round = { shoe: r.shoe, round: r.round };
     }
-    const [line] = g.settle(round.shoe, round.round).lines;
+    const [line] = g.round.settle(round.shoe, round.round).lines;
     assert.deepEqual(
       [line?.rule, line?.choices, line?.authorisation],
       ['macau-baccarat art.13 n.1 1), art.17', ['burn=decks', 'coupsAfterCutCard=0'], 'DICJ 77/2026'],
@@ -111,18 +111,18 @@ describe('«6 Sortudo» (Lucky 6) where the table offers it (Art. 13 n.1 4)(3), 
     assert.deepEqual(reasons('macau-commission', { 'payouts.lucky6Three.win': 23, authorisation: 'A' }), [
       ['payouts.lucky6Three.win', 'fixed', 'macau-baccarat art.13 n.1 4)(3), art.17 n.5'],
     ]);
-    assert.equal(baccaratTableGame('macau-commission').bets.includes('lucky6'), false);
+    assert.equal(baccaratTableGame('macau-commission').rules.bets.includes('lucky6'), false);
     assert.equal(
-      baccaratTableGame('macau-commission').payTable.some((l) => l.item.startsWith('lucky6')),
+      baccaratTableGame('macau-commission').rules.payTable.some((l) => l.item.startsWith('lucky6')),
       false,
     );
   });
 
   it('offered, it is a spot of the table, its pay-table lines cite Art. 17 n.5, and its lines carry the reference', () => {
     const g = baccaratTableGame('macau-no-commission', { lucky6: true, authorisation: 'DICJ 77/2026' });
-    assert.ok(g.bets.includes('lucky6'));
+    assert.ok(g.rules.bets.includes('lucky6'));
     assert.deepEqual(
-      g.payTable
+      g.rules.payTable
         .filter((l) => l.item.startsWith('lucky6'))
         .map((l) => [l.item, l.pays.kind === 'odds' ? `${l.pays.win}:${l.pays.per}` : l.pays.kind, l.rule, l.ref?.n]),
       [
@@ -130,20 +130,20 @@ describe('«6 Sortudo» (Lucky 6) where the table offers it (Art. 13 n.1 4)(3), 
         ['lucky6Three', '20:1', 'macau-baccarat art.13 n.1 4)(3), art.17 n.5', 13],
       ],
     );
-    let shoe = g.initial();
-    for (let i = 0; g.shoeCue(shoe) !== null && i < 20; i++) {
-      const r = g.takeShoeCard(shoe, parseCard('3C'));
+    let shoe = g.shoe.initial();
+    for (let i = 0; g.shoe.shoeCue(shoe) !== null && i < 20; i++) {
+      const r = g.shoe.takeShoeCard(shoe, parseCard('3C'));
       assert.ok(r.ok);
       shoe = r.shoe;
     }
-    let round = g.startRound(shoe, [{ seat: 2, bets: { lucky6: 100, banker: 100 }, behind: [] }]);
+    let round = g.round.startRound(shoe, [{ seat: 2, bets: { lucky6: 100, banker: 100 }, behind: [] }]);
     // P 5 draws T, B 6 stands: banker wins on 6 with two cards.
     for (const c of ['TS', '2H', '5D', '4C', 'TH'] as const) {
-      const r = g.takeCard(round.shoe, round.round, parseCard(c));
+      const r = g.round.takeCard(round.shoe, round.round, parseCard(c));
       assert.ok(r.ok);
       round = { shoe: r.shoe, round: r.round };
     }
-    const lines = g.settle(round.shoe, round.round).lines;
+    const lines = g.round.settle(round.shoe, round.round).lines;
     assert.deepEqual(
       lines.map((l) => [l.bet, l.net, l.rule, l.choices, l.authorisation]),
       [
@@ -151,6 +151,6 @@ describe('«6 Sortudo» (Lucky 6) where the table offers it (Art. 13 n.1 4)(3), 
         ['lucky6', 1200, 'macau-baccarat art.13 n.1 4)(3), art.17 n.5', ['lucky6=true'], 'DICJ 77/2026'],
       ],
     );
-    assert.equal(g.prizeOf(lines[1]!), 'side-bet');
+    assert.equal(g.screens.prizeOf(lines[1]!), 'side-bet');
   });
 });

@@ -25,29 +25,29 @@ describe('the road maps of a shoe', () => {
   it('come from the coups the shoe dealt, and start again with a new shoe', () => {
     const g = baccaratTableGame('macau-commission');
     // The shoe-start burn: an indicator card of 1 (an ace), then one card burnt.
-    let shoe = g.initial();
+    let shoe = g.shoe.initial();
     for (const c of ['AS', '2C']) {
-      const r = g.takeShoeCard(shoe, parseCard(c));
+      const r = g.shoe.takeShoeCard(shoe, parseCard(c));
       assert.ok(r.ok);
       shoe = r.shoe;
     }
-    assert.equal(g.shoeCue(shoe), null, 'the burn is done');
-    const started = g.startRound(shoe, [{ seat: 1, bets: { banker: 100 }, behind: [] }]);
+    assert.equal(g.shoe.shoeCue(shoe), null, 'the burn is done');
+    const started = g.round.startRound(shoe, [{ seat: 1, bets: { banker: 100 }, behind: [] }]);
     shoe = started.shoe;
     let round = started.round;
     // Player 4+4 = 8, banker K+6 = 6: a natural, player wins with a pair.
     for (const c of ['4H', 'KD', '4S', '6C']) {
-      const r = g.takeCard(shoe, round, parseCard(c));
+      const r = g.round.takeCard(shoe, round, parseCard(c));
       assert.ok(r.ok);
       shoe = r.shoe;
       round = r.round;
     }
-    assert.equal(g.pending(shoe, round).kind, 'done');
+    assert.equal(g.round.pending(shoe, round).kind, 'done');
     assert.deepEqual(
-      (g.coups?.(shoe) ?? []).map((c) => [c.winner, c.playerPair, c.bankerPair]),
+      (g.screens.coups?.(shoe) ?? []).map((c) => [c.winner, c.playerPair, c.bankerPair]),
       [['player', true, false]],
     );
-    assert.deepEqual(g.coups?.(g.newShoe(shoe)), []);
+    assert.deepEqual(g.screens.coups?.(g.shoe.newShoe(shoe)), []);
   });
 
   it('a full shoe of roads fits a snapshot many times over', () => {

@@ -50,48 +50,52 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
   const { rules } = g;
   return {
     ...baccaratTableFacts(g),
-    initial: () => newShoeSession(rules),
-    newShoe: () => newShoeSession(rules),
-    cutCard: (s) => cutCardOut(s),
-    shoeCue: (s) => {
-      const e = shoeExpected(s);
-      if (e.kind === 'burn-indicator') return { kind: 'card', to: 'burn' };
-      if (e.kind === 'burn') return { kind: 'card', to: 'burn', burnsLeft: e.remaining };
-      return null;
+    shoe: {
+      initial: () => newShoeSession(rules),
+      newShoe: () => newShoeSession(rules),
+      cutCard: (s) => cutCardOut(s),
+      shoeCue: (s) => {
+        const e = shoeExpected(s);
+        if (e.kind === 'burn-indicator') return { kind: 'card', to: 'burn' };
+        if (e.kind === 'burn') return { kind: 'card', to: 'burn', burnsLeft: e.remaining };
+        return null;
+      },
+      takeShoeCard: (s, card) => {
+        const e = shoeExpected(s);
+        if (e.kind !== 'burn-indicator' && e.kind !== 'burn') return { ok: false, reason: 'no burn is expected now' };
+        return { ok: true, shoe: shoeTake(s, card).session, to: 'burn' };
+      },
+      // The cut card is out: the coups left (Art. 2's procedure) are the last of the shoe.
+      shoeFinished: (s) => shoeExpected(s).kind === 'shoe-finished',
+      lastRoundOfShoe: (s) => s.coupsLeft !== null,
     },
-    takeShoeCard: (s, card) => {
-      const e = shoeExpected(s);
-      if (e.kind !== 'burn-indicator' && e.kind !== 'burn') return { ok: false, reason: 'no burn is expected now' };
-      return { ok: true, shoe: shoeTake(s, card).session, to: 'burn' };
+    round: {
+      startRound: (shoe, seats, stadium = []) => ({ shoe, round: { seats, ...(stadium.length > 0 ? { stadium } : {}), result: null } }),
+      pending: (shoe, coup): Pending => {
+        if (coup.result) return { kind: 'done' };
+        const e = shoeExpected(shoe);
+        if (e.kind !== 'card') throw new Error(`a coup cannot go on now: ${e.kind}`);
+        return { kind: 'card', cue: { kind: 'card', to: e.to } };
+      },
+      takeCard: (shoe, coup, card: Card) => {
+        const e = shoeExpected(shoe);
+        if (coup.result || e.kind !== 'card') return { ok: false, reason: 'the coup expects no more cards' };
+        const taken = shoeTake(shoe, card);
+        return { ok: true, shoe: taken.session, round: { ...coup, result: taken.completed }, to: e.to };
+      },
+      decide: () => ({ ok: false, reason: 'baccarat has no decisions', refusal: 'no-decision' }),
+      settle: (shoe, coup) => ({ shoe, lines: baccaratLines(g, coup) }),
+      // A void coup's cards left the shoe but belong to no coup: the next coup starts empty.
+      voidRound: (shoe) => voidCoup(shoe),
+      // Art. 4 keeps an exposed card: no card is ever taken back.
+      withdrawLastCard: () => ({ ok: false, reason: 'macau-baccarat art.4 keeps a card come out face up: the coup goes on' }),
+      notFollowed: () => [],
     },
-    // The cut card is out: the coups left (Art. 2's procedure) are the last of the shoe.
-    shoeFinished: (s) => shoeExpected(s).kind === 'shoe-finished',
-    lastRoundOfShoe: (s) => s.coupsLeft !== null,
-
-    startRound: (shoe, seats, stadium = []) => ({ shoe, round: { seats, ...(stadium.length > 0 ? { stadium } : {}), result: null } }),
-    pending: (shoe, coup): Pending => {
-      if (coup.result) return { kind: 'done' };
-      const e = shoeExpected(shoe);
-      if (e.kind !== 'card') throw new Error(`a coup cannot go on now: ${e.kind}`);
-      return { kind: 'card', cue: { kind: 'card', to: e.to } };
+    screens: {
+      hands: (shoe, coup) => baccaratHands(shoe, coup),
+      prizeOf: (line) => (line.net > 0 && g.additional.has(line.bet) ? 'side-bet' : undefined),
+      coups: (shoe) => shoe.results,
     },
-    takeCard: (shoe, coup, card: Card) => {
-      const e = shoeExpected(shoe);
-      if (coup.result || e.kind !== 'card') return { ok: false, reason: 'the coup expects no more cards' };
-      const taken = shoeTake(shoe, card);
-      return { ok: true, shoe: taken.session, round: { ...coup, result: taken.completed }, to: e.to };
-    },
-    decide: () => ({ ok: false, reason: 'baccarat has no decisions', refusal: 'no-decision' }),
-    settle: (shoe, coup) => ({ shoe, lines: baccaratLines(g, coup) }),
-    // A void coup's cards left the shoe but belong to no coup: the next coup starts empty.
-    voidRound: (shoe) => voidCoup(shoe),
-    // Art. 4 keeps an exposed card: no card is ever taken back.
-    withdrawLastCard: () => ({ ok: false, reason: 'macau-baccarat art.4 keeps a card come out face up: the coup goes on' }),
-    notFollowed: () => [],
-
-    hands: (shoe, coup) => baccaratHands(shoe, coup),
-    prizeOf: (line) => (line.net > 0 && g.additional.has(line.bet) ? 'side-bet' : undefined),
-    coups: (shoe) => shoe.results,
   };
 }
 
@@ -102,27 +106,29 @@ function baccaratTableFacts({ profileId, rules, optionKeys }: BaccaratTableSetup
     profile: profileId,
     identity: optionKeys.length > 0 ? `baccarat/${profileId}/${JSON.stringify(optionKeys)}` : `baccarat/${profileId}`,
     decks: rules.decks,
-    // The catalogue's bets the profile offers («6 Sortudo» only where the table offers it, Art. 13 n.1 4)(3)).
-    bets: offeredBets(BACCARAT_CATALOGUE, rules),
-    behind: null,
-    // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
-    remote: 'own-spots',
-    initialBet: null,
-    // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
-    // Art. 1 5): a table of seven or more seats; a configuration of fewer is refused, naming it.
-    limitRules: {
-      multiplesOfMinimum: null,
-      maxTimesMinimum: null,
-      minSeats: { seats: 7, rule: BACCARAT_MIN_SEATS_RULE },
-      roundMaxRule: null,
-      oneAdditionalBet: null,
+    rules: {
+      // The catalogue's bets the profile offers («6 Sortudo» only where the table offers it, Art. 13 n.1 4)(3)).
+      bets: offeredBets(BACCARAT_CATALOGUE, rules),
+      behind: null,
+      // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
+      remote: 'own-spots',
+      initialBet: null,
+      // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
+      // Art. 1 5): a table of seven or more seats; a configuration of fewer is refused, naming it.
+      limitRules: {
+        multiplesOfMinimum: null,
+        maxTimesMinimum: null,
+        minSeats: { seats: 7, rule: BACCARAT_MIN_SEATS_RULE },
+        roundMaxRule: null,
+        oneAdditionalBet: null,
+      },
+      payTable: baccaratPayTable(rules),
+      // Art. 4 (陽反牌): a card come out of the shoe face up stays valid, the bets on the coup stand
+      // and the coup goes on. The text found has no other article on dealing errors: a coup that
+      // goes wrong otherwise is voided, citing none (the void records that the text orders no correction).
+      corrections: [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }],
+      voidRule: null,
     },
-    payTable: baccaratPayTable(rules),
-    // Art. 4 (陽反牌): a card come out of the shoe face up stays valid, the bets on the coup stand
-    // and the coup goes on. The text found has no other article on dealing errors: a coup that
-    // goes wrong otherwise is voided, citing none (the void records that the text orders no correction).
-    corrections: [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }],
-    voidRule: null,
     presentation: { dealerHand: false, panel: 'roads' },
   };
 }

@@ -52,26 +52,32 @@ export function blackjackTableGame(
   const g = blackjackTableSetup(profileId, options, catalogue);
   return {
     ...blackjackTableFacts(g),
-    initial: () => moved(tableShuffled(g.table, openTable(g.program ? openJackpot(g.program) : undefined), 1)),
-    newShoe: (s) => (tablePhase(s.table) === 'round' ? s : moved(tableShuffled(g.table, s.table, 1))),
-    cutCard: (s) => moved(tableCutCardOut(s.table)),
-    shoeCue: (s) => burnCue(s),
-    takeShoeCard: (s, card) => takeBurn(g, s, card),
-    shoeFinished: (s) => tablePhase(s.table) === 'shuffle',
-    lastRoundOfShoe: (s) => isLastRound(g.rules, s.table.shoe),
-    startRound: (s, seats) => startRound(g, s, seats),
-    pending: (s, r) => blackjackPending(g, s, r),
-    takeCard: (s, r, card) => takeCard(g, s, r, card),
-    decide: (s, r, d) => blackjackDecide(g, s, r, d),
-    settle: (s, r) => settle(g, s, r),
-    resetProgressive: (s, level, to) => resetProgressive(g, s, level, to),
-    progressive: (s, r) => blackjackProgressive(g, s, r),
-    streaks: (s) => s.table.streaks.map((x) => ({ seat: x.seat, ...streakMark(x) })),
-    voidRound: (s) => moved(voidTableRound(g.table, s.table)),
-    withdrawLastCard: (s, r) => withdrawLastCard(g, s, r),
-    notFollowed: (r) => r.notFollowed,
-    hands: (s, r) => blackjackHands(g, s, r),
-    prizeOf: (line) => blackjackPrizeOf(g, line),
+    shoe: {
+      initial: () => moved(tableShuffled(g.table, openTable(g.program ? openJackpot(g.program) : undefined), 1)),
+      newShoe: (s) => (tablePhase(s.table) === 'round' ? s : moved(tableShuffled(g.table, s.table, 1))),
+      cutCard: (s) => moved(tableCutCardOut(s.table)),
+      shoeCue: (s) => burnCue(s),
+      takeShoeCard: (s, card) => takeBurn(g, s, card),
+      shoeFinished: (s) => tablePhase(s.table) === 'shuffle',
+      lastRoundOfShoe: (s) => isLastRound(g.rules, s.table.shoe),
+      resetProgressive: (s, level, to) => resetProgressive(g, s, level, to),
+    },
+    round: {
+      startRound: (s, seats) => startRound(g, s, seats),
+      pending: (s, r) => blackjackPending(g, s, r),
+      takeCard: (s, r, card) => takeCard(g, s, r, card),
+      decide: (s, r, d) => blackjackDecide(g, s, r, d),
+      settle: (s, r) => settle(g, s, r),
+      voidRound: (s) => moved(voidTableRound(g.table, s.table)),
+      withdrawLastCard: (s, r) => withdrawLastCard(g, s, r),
+      notFollowed: (r) => r.notFollowed,
+    },
+    screens: {
+      progressive: (s, r) => blackjackProgressive(g, s, r),
+      streaks: (s) => s.table.streaks.map((x) => ({ seat: x.seat, ...streakMark(x) })),
+      hands: (s, r) => blackjackHands(g, s, r),
+      prizeOf: (line) => blackjackPrizeOf(g, line),
+    },
   };
 }
 
@@ -83,24 +89,26 @@ function blackjackTableFacts(g: BlackjackTableSetup): GameFacts {
     profile: profileId,
     identity: `blackjack/${profileId}/${JSON.stringify(Object.entries(g.options).sort(([a], [b]) => a.localeCompare(b)))}`,
     decks: rules.decks,
-    bets: offeredBets(catalogue, rules),
-    behind: {
-      maxBettorsPerSeat: rules.maxBettorsPerSeat,
-      rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
+    rules: {
+      bets: offeredBets(catalogue, rules),
+      behind: {
+        maxBettorsPerSeat: rules.maxBettorsPerSeat,
+        rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
+      },
+      // A remote station has no seat of its own: it bets behind a seat, within Art. 20 / rules 15-16.
+      remote: 'behind',
+      // Art. 13 (2009): "Para além da aposta inicial e aposta de seguro, o jogador pode ainda fazer
+      // uma das seguintes apostas"; the other texts name no additional bet beside their rules, and
+      // the round needs a main bet on every seat it deals.
+      // Portugal rule 45: «Apenas poderão jogar para o jackpot os jogadores que tenham feito a sua aposta no jogo principal».
+      initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : program ? 'portugal-2001 rule 45' : null },
+      limitRules: blackjackLimitRules(rules, catalogue, program?.stake),
+      payTable: blackjackPayTable(rules, catalogue),
+      corrections: blackjackCorrections(profileId),
+      // Art. 5 n.1 2): "Na impossibilidade de rectificação do erro, são canceladas todas as cartas distribuídas para essa jogada."
+      voidRule: profileId === 'portugal-2001' ? null : `${profileId} art.5 n.1 2)`,
+      ...(g.otherSeats ? { onOtherSeats: g.otherSeats } : {}),
     },
-    // A remote station has no seat of its own: it bets behind a seat, within Art. 20 / rules 15-16.
-    remote: 'behind',
-    ...(g.otherSeats ? { onOtherSeats: g.otherSeats } : {}),
-    // Art. 13 (2009): "Para além da aposta inicial e aposta de seguro, o jogador pode ainda fazer
-    // uma das seguintes apostas"; the other texts name no additional bet beside their rules, and
-    // the round needs a main bet on every seat it deals.
-    // Portugal rule 45: «Apenas poderão jogar para o jackpot os jogadores que tenham feito a sua aposta no jogo principal».
-    initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : program ? 'portugal-2001 rule 45' : null },
-    limitRules: blackjackLimitRules(rules, catalogue, program?.stake),
-    payTable: blackjackPayTable(rules, catalogue),
-    corrections: blackjackCorrections(profileId),
-    // Art. 5 n.1 2): "Na impossibilidade de rectificação do erro, são canceladas todas as cartas distribuídas para essa jogada."
-    voidRule: profileId === 'portugal-2001' ? null : `${profileId} art.5 n.1 2)`,
     presentation: { dealerHand: true, panel: 'history' },
   };
 }
@@ -156,7 +164,7 @@ function takeCard(
 }
 
 /** The round's lines, each bettor behind paid at its station, with what it did to the pools, the held bets and the streaks. */
-function settle(g: BlackjackTableSetup, s: BlackjackTableShoe, r: BlackjackTableRound): ReturnType<BlackjackGame['settle']> {
+function settle(g: BlackjackTableSetup, s: BlackjackTableShoe, r: BlackjackTableRound): ReturnType<BlackjackGame['round']['settle']> {
   const round = roundOf(s);
   const jp = round.jackpot;
   const progressive: ProgressiveSettled | undefined =

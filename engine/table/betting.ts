@@ -79,27 +79,27 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
   if (s.phase !== 'betting' || s.hold || s.needsShuffle) return t.refuse('betting is closed', 'betting-closed');
   if (!hasStation(s.params, station)) return t.refuse(`no station ${station} at this table`, 'not-a-station');
   const remote = isRemote(s.params, station);
-  if (remote && t.game.remote === null) return t.refuse(`no remote stations at ${t.game.kind}`, 'not-a-station');
+  if (remote && t.game.rules.remote === null) return t.refuse(`no remote stations at ${t.game.kind}`, 'not-a-station');
   if (isBehind(spot)) {
     const refused = behindRefusal(t, station, spot.seat);
     if (refused) return t.refuse(refused.detail, refused.refusal);
   } else if (isOnSeat(spot)) {
-    const offered = t.game.onOtherSeats;
-    if (!t.game.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
+    const offered = t.game.rules.onOtherSeats;
+    if (!t.game.rules.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
     if (!offered?.bets.includes(spot.bet)) return t.refuse(`a ${spot.bet} bet is placed on the station's own seat only`, 'not-on-other-seat');
     const refused = behindRefusal(t, station, spot.seat);
     if (refused) return t.refuse(refused.detail, refused.refusal);
-  } else if (remote && t.game.remote === 'behind') {
-    const rule = t.game.behind?.rule;
+  } else if (remote && t.game.rules.remote === 'behind') {
+    const rule = t.game.rules.behind?.rule;
     return t.refuse(`a remote station bets behind a seat at ${t.game.kind}${rule ? ` (${rule})` : ''}`, 'behind-only');
-  } else if (!t.game.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
+  } else if (!t.game.rules.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
   else if (STREAK_BETS.includes(spot.bet)) {
     // Art. 13 5)(2) v): the streak bets stay as placed until every one of them is decided.
     const seat = seatOf(s.params, station);
-    const open = seat === undefined ? undefined : t.game.streaks?.(s.shoe).find((x) => x.seat === seat);
+    const open = seat === undefined ? undefined : t.game.screens.streaks?.(s.shoe).find((x) => x.seat === seat);
     if (open) return t.refuse(`seat ${seat} has winning-streak bets still open (${t.game.profile} art.13 5)(2) v))`, 'streak-open');
   }
-  const one = t.game.limitRules.oneAdditionalBet;
+  const one = t.game.rules.limitRules.oneAdditionalBet;
   if (one && !isBehind(spot) && one.bets.includes(spot.bet)) {
     // One additional bet per player, wherever it is placed (its own seat or another seat's hand).
     const kind = additionalKind(spot.bet);
@@ -113,18 +113,18 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
     if (other) return t.refuse(`one additional bet per player: ${spotName(other.spot)} is already placed (${one.rule})`, 'one-additional-bet');
   }
   const { min, max } = spotLimits(s.params, spot);
-  const multiples = t.game.limitRules.multiplesOfMinimum;
+  const multiples = t.game.rules.limitRules.multiplesOfMinimum;
   if (multiples && min > 0 && amount % min !== 0) return t.refuse(`a bet is the minimum of ${min} or a multiple of it (${multiples})`, 'not-a-multiple');
   const onSpot = (s.chips.find((c) => c.station === station && sameSpot(c.spot, spot))?.amount ?? 0) + amount;
   // A one-chip bet (Portugal rule 47) names its rule: its limits are the chip (withChipLimits).
-  const chip = t.game.limitRules.oneChip;
+  const chip = t.game.rules.limitRules.oneChip;
   const oneChip = chip && !isBehind(spot) && spot.bet === chip.bet ? ` (one chip of ${chip.amount}, ${chip.rule})` : '';
   // Refused here, not taken and then left unplayed when betting closes: the player sees why at once.
   if (onSpot < min) return t.refuse(`under the minimum of ${min} on ${spotName(spot)}${oneChip}`, 'under-min');
   if (onSpot > max) return t.refuse(`over the maximum of ${max} on ${spotName(spot)}${oneChip}`, 'over-max');
   const roundMax = s.params.roundMax;
   if (roundMax !== undefined && s.chips.reduce((sum, c) => sum + c.amount, 0) + amount > roundMax) {
-    const rule = t.game.limitRules.roundMaxRule;
+    const rule = t.game.rules.limitRules.roundMaxRule;
     return t.refuse(`over the table's maximum of ${roundMax} for the round${rule ? ` (${rule})` : ''}`, 'over-round-max');
   }
   if (amount > available(s, station)) return t.refuse(`not enough credit for ${amount}`, 'over-credit');
@@ -150,7 +150,7 @@ export function spotName(spot: Spot): string {
  * as many as the profile allows (Art. 20 n.1 (2): three).
  */
 function behindRefusal<S, R>(t: Turn<S, R>, station: number, seat: number): { detail: string; refusal: RefusalReason } | null {
-  const rule = t.game.behind;
+  const rule = t.game.rules.behind;
   const s = t.state;
   const no = (detail: string, refusal: RefusalReason = 'behind-not-allowed') => ({ detail, refusal });
   if (!rule || rule.maxBettorsPerSeat < 2) return no(`no bets behind at ${t.game.kind} under ${t.game.profile}`);
@@ -207,7 +207,7 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
       else if (isOwn(c.spot)) mine.push(c);
       else behind.push(c);
     }
-    const initial = t.game.initialBet;
+    const initial = t.game.rules.initialBet;
     // Art. 13: an additional bet "para além da aposta inicial": on another seat's hand too, it
     // plays only beside an initial bet of the station's own (its seat's, or one behind a seat).
     const hasInitial = initial !== null && (mine.some((c) => c.spot.bet === initial.bet) || behind.some((c) => isBehind(c.spot)));
@@ -236,7 +236,7 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
     if (o.seat === STADIUM_SEAT) stadium.push({ station, bets: o.bets });
     else bySeat.set(o.seat, { seat: o.seat, bets: o.bets, behind: [] });
   }
-  const rule = t.game.behind;
+  const rule = t.game.rules.behind;
   const mainMax = spotLimits(s.params, { bet: 'main' }).max;
   const out: Closed['stations'] = [];
   for (const station of stations) {
@@ -287,7 +287,7 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
  * bets in one entry, all in the step's one transaction, and the round starts.
  */
 export function closeBetting<S, R>(t: Turn<S, R>): void {
-  if (t.state.needsShuffle || t.game.shoeCue(t.state.shoe)) return t.schedule('betting', t.state.params.timings.bettingMs);
+  if (t.state.needsShuffle || t.game.shoe.shoeCue(t.state.shoe)) return t.schedule('betting', t.state.params.timings.bettingMs);
   // Chips kept through a hold never play while new bets are stopped: they stay credit.
   if (t.state.faults.newBetsStopped) t.set({ chips: [] });
   if (t.state.faults.jackpotStopped) t.set({ chips: t.state.chips.filter((c) => c.spot.bet !== 'jackpot') });
@@ -300,7 +300,7 @@ export function closeBetting<S, R>(t: Turn<S, R>): void {
   }
   t.set({ chips: [], unplayed: closed.unplayed, placed: closed.stations.flatMap((x) => x.inPlay) });
   if (closed.seats.length === 0 && closed.stadium.length === 0) return openBetting(t);
-  const started = t.game.startRound(t.state.shoe, closed.seats, closed.stadium);
+  const started = t.game.round.startRound(t.state.shoe, closed.seats, closed.stadium);
   t.set({ shoe: started.shoe, round: started.round, phase: 'dealing' });
   t.log('info', 'bets closed', { roundId, seats: closed.seats.map((x) => x.seat), remote: closed.stadium.length });
   advance(t);

@@ -58,7 +58,7 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
   }
   const seatStation = stationAt(t.state.params, p.seat) ?? station;
   const payer = (bettor?: number) => bettor ?? seatStation;
-  const r = t.game.decide(t.state.shoe, round, {
+  const r = t.game.round.decide(t.state.shoe, round, {
     seat: p.seat,
     station,
     action,
@@ -82,7 +82,7 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
   const roundMax = t.state.params.roundMax;
   const raised = r.stakes.reduce((a, x) => a + x.amount, 0);
   if (roundMax !== undefined && raised > 0 && t.state.placed.reduce((a, x) => a + x.amount, 0) + raised > roundMax) {
-    const rule = t.game.limitRules.roundMaxRule;
+    const rule = t.game.rules.limitRules.roundMaxRule;
     t.refuse(`over the table's maximum of ${roundMax} for the round${rule ? ` (${rule})` : ''}`, 'over-round-max');
     return false;
   }
@@ -182,10 +182,10 @@ function holdRefused<S, R>(t: Turn<S, R>, p: DecisionDue, reason: string, action
 export function settle<S, R>(t: Turn<S, R>): void {
   const round = t.state.round;
   if (round === null || t.state.phase !== 'dealing' || t.state.hold || t.state.faults.halted) return;
-  if (t.game.pending(t.state.shoe, round).kind !== 'done') return;
+  if (t.game.round.pending(t.state.shoe, round).kind !== 'done') return;
   // A misdrawn card nobody asked for goes to the discards with the round (rule 18).
   discardHeld(t);
-  const settled = t.game.settle(t.state.shoe, round);
+  const settled = t.game.round.settle(t.state.shoe, round);
   const handpayAbove = t.state.params.jackpotHandpayAbove;
   const lines: SettledLine[] = settled.lines.map((l) => {
     // A bettor behind is paid at its own station (the game names it on the line).
@@ -277,7 +277,7 @@ export function roundCore<S, R>(t: Turn<S, R>) {
 /** The history strip of blackjack and war: the dealer's cards and each seat's own result. */
 function withHistory<S, R>(t: Turn<S, R>, lines: readonly SettledLine[]): readonly HistoryItem[] {
   if (t.game.presentation.panel !== 'history') return t.state.history;
-  const dealer = t.game.hands(t.state.shoe, t.state.round).find((h) => h.owner === 'dealer');
+  const dealer = t.game.screens.hands(t.state.shoe, t.state.round).find((h) => h.owner === 'dealer');
   const net = new Map<number, number>();
   // The seat's own result: bets behind it are other players' and stay on their stations.
   for (const l of lines) if (l.station === stationAt(t.state.params, l.seat)) net.set(l.seat, (net.get(l.seat) ?? 0) + l.net);
@@ -293,7 +293,7 @@ function withHistory<S, R>(t: Turn<S, R>, lines: readonly SettledLine[]): readon
 /** Results on screen for the minimum time, then the next betting window (after a shuffle if the shoe ended). */
 export function showResults<S, R>(t: Turn<S, R>, lines: readonly SettledLine[] | null): void {
   t.set({ phase: 'results', results: lines });
-  if (t.game.shoeFinished(t.state.shoe)) t.set({ needsShuffle: true });
+  if (t.game.shoe.shoeFinished(t.state.shoe)) t.set({ needsShuffle: true });
   t.schedule('results', t.state.params.timings.resultsMs);
 }
 

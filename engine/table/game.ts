@@ -237,20 +237,11 @@ export interface Presentation {
 }
 
 /**
- * One game as the table plays it: its bets, its shoe procedure, its rounds, its settlement and
- * what the screens see of it. `S` is the game's shoe-level state and `R` a round's, both plain
- * serialisable data; every function is pure and returns new state rather than changing the old,
- * so the table's state machine (engine/table/step.ts) can fold the journal through it.
+ * What the game's text fixes about its bets and its table under the profile, each with the
+ * article that fixes it: the spots, who may bet where, the limits, the pay table, the corrections
+ * and the void. Plain data, read by the table before any move.
  */
-export interface GameDefinition<S, R> {
-  readonly kind: GameKind;
-  readonly profile: string;
-  /**
-   * The game, its profile and its rule options as one string: the journal records it when the
-   * table opens, and a fold never feeds inputs journalled under another identity through this one.
-   */
-  readonly identity: string;
-  readonly decks: number;
+export interface GameRules {
   /** The spots a seat may bet on, in display order. */
   readonly bets: readonly BetId[];
   /** Bets behind another station's seat; null where the game or its profile has none. */
@@ -279,8 +270,10 @@ export interface GameDefinition<S, R> {
   readonly corrections: readonly CorrectionRule[];
   /** The article under which a round that cannot be corrected is cancelled; null where the text has none. */
   readonly voidRule: string | null;
-  readonly presentation: Presentation;
+}
 
+/** The shoe's procedure between rounds: a fresh shoe, its burns, the cut card, its end; a progressive's reset. */
+export interface ShoeMoves<S> {
   /** A fresh shoe's state (before its shoe-level procedure: burns). */
   initial(): S;
   /** The shoe was replaced: its shoe-level procedure starts again. */
@@ -294,7 +287,16 @@ export interface GameDefinition<S, R> {
   shoeFinished(shoe: S): boolean;
   /** The cut card is out: the table announces the last round(s) of the shoe. */
   lastRoundOfShoe(shoe: S): boolean;
+  /**
+   * A level set to `to` between rounds (two people, the authority's reference): refused below the
+   * program's minimum or below what the level holds. `unfunded`: what the house had committed to
+   * it and not journalled, which the reset journals with it.
+   */
+  resetProgressive?(shoe: S, level: string, to: number): Outcome<{ shoe: S; unfunded: number }>;
+}
 
+/** A round from its bets to its settlement: what it waits for, each card and decision, the settlement, a void. */
+export interface RoundMoves<S, R> {
   /**
    * A new round for the seats that bet, and the remote stations' own bets on the stadium box
    * (games with `remote: 'own-spots'`); throws only on a bug (the table checks bets first).
@@ -329,7 +331,10 @@ export interface GameDefinition<S, R> {
   withdrawLastCard(shoe: S, round: R): Outcome<{ shoe: S; round: R; card: CardCode }>;
   /** The bets behind that did not follow a double or split of this round for want of credit. */
   notFollowed(round: R): readonly NotFollowed[];
+}
 
+/** What the screens see of the shoe and the round: the hands, a prize, the streaks, the coups, the progressive's pools. */
+export interface GameScreens<S, R> {
   /** The hands as the table shows them; hidden cards as `XX`. */
   hands(shoe: S, round: R | null): HandView[];
   /** What a winning line is for the screens to celebrate; undefined for a main bet's result or a loss. */
@@ -343,32 +348,33 @@ export interface GameDefinition<S, R> {
    * pools as they stand — a round's chips counted as soon as they are collected (rule 41).
    */
   progressive?(shoe: S, round: R | null): ProgressiveView | null;
+}
+
+/**
+ * One game as the table plays it: what it is (kind, profile, identity, decks), what its text
+ * fixes (`rules`), its shoe's procedure (`shoe`), its rounds (`round`), and what the screens see
+ * of it (`presentation`, `screens`). `S` is the game's shoe-level state and `R` a round's, both
+ * plain serialisable data; every function is pure and returns new state rather than changing the
+ * old, so the table's state machine (engine/table/step.ts) can fold the journal through it.
+ */
+export interface GameDefinition<S, R> {
+  readonly kind: GameKind;
+  readonly profile: string;
   /**
-   * A level set to `to` between rounds (two people, the authority's reference): refused below the
-   * program's minimum or below what the level holds. `unfunded`: what the house had committed to
-   * it and not journalled, which the reset journals with it.
+   * The game, its profile and its rule options as one string: the journal records it when the
+   * table opens, and a fold never feeds inputs journalled under another identity through this one.
    */
-  resetProgressive?(shoe: S, level: string, to: number): Outcome<{ shoe: S; unfunded: number }>;
+  readonly identity: string;
+  readonly decks: number;
+  readonly rules: GameRules;
+  readonly presentation: Presentation;
+  readonly shoe: ShoeMoves<S>;
+  readonly round: RoundMoves<S, R>;
+  readonly screens: GameScreens<S, R>;
 }
 
 /** The members of a game definition that are facts, not moves: what the table states about its game before any move. */
-export type GameFacts = Pick<
-  GameDefinition<unknown, unknown>,
-  | 'kind'
-  | 'profile'
-  | 'identity'
-  | 'decks'
-  | 'bets'
-  | 'behind'
-  | 'remote'
-  | 'onOtherSeats'
-  | 'initialBet'
-  | 'limitRules'
-  | 'payTable'
-  | 'corrections'
-  | 'voidRule'
-  | 'presentation'
->;
+export type GameFacts = Pick<GameDefinition<unknown, unknown>, 'kind' | 'profile' | 'identity' | 'decks' | 'rules' | 'presentation'>;
 
 /** A progressive jackpot's pools as the screens show them. */
 export interface ProgressiveView {

@@ -22,17 +22,17 @@ describe('the games as the table plays them', () => {
   ] as const) {
     it(`${kind} ${profile}: the last round is announced only after the cut card`, () => {
       withTableGame(kind, profile, {}, (g) => {
-        const shoe = g.initial();
-        assert.equal(g.lastRoundOfShoe(shoe), false);
-        assert.equal(g.lastRoundOfShoe(g.cutCard(shoe)), true);
-        assert.equal(g.lastRoundOfShoe(shoe), false, 'the state it started from is unchanged');
+        const shoe = g.shoe.initial();
+        assert.equal(g.shoe.lastRoundOfShoe(shoe), false);
+        assert.equal(g.shoe.lastRoundOfShoe(g.shoe.cutCard(shoe)), true);
+        assert.equal(g.shoe.lastRoundOfShoe(shoe), false, 'the state it started from is unchanged');
       });
     });
   }
 
   it('blackjack: a winning additional bet, the Art. 15 special prize (own line or instead of the result), five cards at half pay', () => {
     const bj = tableGame('blackjack', 'macau-2009');
-    const p = (bet: LineBet, net: number, rule = 'x') => bj.prizeOf({ bet, net, rule });
+    const p = (bet: LineBet, net: number, rule = 'x') => bj.screens.prizeOf({ bet, net, rule });
     assert.equal(p('anyPair', 110_000, 'macau-2009 art.13 1)(1), art.14 n.1'), 'side-bet');
     assert.equal(p('sevens', 500_000), 'side-bet');
     assert.equal(p('over13', 10_000), 'side-bet');
@@ -46,12 +46,12 @@ describe('the games as the table plays them', () => {
 
   it('baccarat: the pairs, not the tie (a main bet); war: the tie bet', () => {
     const bac = tableGame('baccarat', 'macau-commission');
-    assert.equal(bac.prizeOf({ bet: 'playerPair', net: 110_000, rule: 'x' }), 'side-bet');
-    assert.equal(bac.prizeOf({ bet: 'bankerPair', net: -10_000, rule: 'x' }), undefined);
-    assert.equal(bac.prizeOf({ bet: 'tie', net: 80_000, rule: 'x' }), undefined);
+    assert.equal(bac.screens.prizeOf({ bet: 'playerPair', net: 110_000, rule: 'x' }), 'side-bet');
+    assert.equal(bac.screens.prizeOf({ bet: 'bankerPair', net: -10_000, rule: 'x' }), undefined);
+    assert.equal(bac.screens.prizeOf({ bet: 'tie', net: 80_000, rule: 'x' }), undefined);
     const war = tableGame('war', 'macau');
-    assert.equal(war.prizeOf({ bet: 'tie', net: 100_000, rule: 'x' }), 'side-bet');
-    assert.equal(war.prizeOf({ bet: 'main', net: 10_000, rule: 'x' }), undefined);
+    assert.equal(war.screens.prizeOf({ bet: 'tie', net: 100_000, rule: 'x' }), 'side-bet');
+    assert.equal(war.screens.prizeOf({ bet: 'main', net: 10_000, rule: 'x' }), undefined);
     assert.equal(WAR_RULES.tieBetWins.startsWith('macau-war'), true);
   });
 
@@ -60,10 +60,10 @@ describe('the games as the table plays them', () => {
   });
 
   it('each game offers its own bets, and names its own words where they differ', () => {
-    assert.deepEqual(tableGame('baccarat', 'macau-commission').bets, ['banker', 'player', 'tie', 'playerPair', 'bankerPair']);
-    assert.deepEqual(tableGame('war', 'macau').bets, ['main', 'tie']);
-    assert.deepEqual(tableGame('blackjack', 'macau-2009').bets.slice(0, 1), ['main']);
-    assert.deepEqual(tableGame('blackjack', 'portugal-2001').bets, ['main']);
+    assert.deepEqual(tableGame('baccarat', 'macau-commission').rules.bets, ['banker', 'player', 'tie', 'playerPair', 'bankerPair']);
+    assert.deepEqual(tableGame('war', 'macau').rules.bets, ['main', 'tie']);
+    assert.deepEqual(tableGame('blackjack', 'macau-2009').rules.bets.slice(0, 1), ['main']);
+    assert.deepEqual(tableGame('blackjack', 'portugal-2001').rules.bets, ['main']);
     assert.equal(tableGame('war', 'macau').presentation.actionWords?.surrender, 'action.warSurrender');
     assert.equal(tableGame('baccarat', 'macau-commission').presentation.dealerHand, false);
     assert.equal(tableGame('baccarat', 'macau-commission').presentation.panel, 'roads');

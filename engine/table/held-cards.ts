@@ -13,7 +13,7 @@ export function placeHeld<S, R>(t: Turn<S, R>): boolean {
   const [first, ...rest] = t.state.held ?? [];
   const round = t.state.round;
   if (!first || round === null) return false;
-  const r = t.game.takeCard(t.state.shoe, round, first.card);
+  const r = t.game.round.takeCard(t.state.shoe, round, first.card);
   if (!r.ok) return false;
   const code = cardCode(first.card);
   t.write({

@@ -58,7 +58,7 @@ export function enterCard<S, R>(t: Turn<S, R>, card: Card, supervisor: string, w
   const code = cardCode(card);
   const dealing = t.state.phase === 'dealing' && t.state.round !== null;
   if (dealing && pendingOf(t.state, t.game)?.kind !== 'card') return t.refuse('the round expects no card now: void it');
-  if (!dealing && !t.game.shoeCue(t.state.shoe)) return t.refuse('no card is expected between rounds: lift the hold by a void');
+  if (!dealing && !t.game.shoe.shoeCue(t.state.shoe)) return t.refuse('no card is expected between rounds: lift the hold by a void');
   if (remaining(t.state, t.game.decks, card) <= 0) return t.refuse(`${code} is beyond the shoe's inventory`);
   const sequence = hold.sequence;
   t.write({
@@ -101,7 +101,7 @@ export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: rea
   // Why no correction was possible, and the article that cancels a round that cannot be put right
   // (none for a device's fault: that is no dealing error).
   const uncorrectable = given ?? factsAgainstCorrection(s.hold);
-  const rule = uncorrectable && uncorrectable !== 'device-fault' ? t.game.voidRule : null;
+  const rule = uncorrectable && uncorrectable !== 'device-fault' ? t.game.rules.voidRule : null;
   const roundVoid: JournalRecord = {
     type: 'round.void',
     txId: `${s.roundId}:void`,
@@ -128,7 +128,7 @@ export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: rea
   }
   t.log('warn', inPlay ? 'round voided' : 'hold between rounds lifted by a void', { roundId: s.roundId, reason, authorisedBy, inPlay });
   // The game's round must end too, or the next betting window could not start a round.
-  if (inPlay && s.round !== null) t.set({ shoe: t.game.voidRound(t.state.shoe, s.round) });
+  if (inPlay && s.round !== null) t.set({ shoe: t.game.round.voidRound(t.state.shoe, s.round) });
   // Chips left on the spots through a hold between rounds go back to the meters with the void.
   t.set({ hold: null, chips: [], round: null });
   applyDeferredShoe(t);
@@ -183,7 +183,7 @@ function ruleFor(rules: readonly CorrectionRule[], correction: Correction, hold:
 export function correct<S, R>(t: Turn<S, R>, correction: Correction, supervisor: string, witness: string): void {
   const hold = t.state.hold;
   if (!hold) return t.refuse('the table is not on hold');
-  const found = ruleFor(t.game.corrections, correction, hold.reason);
+  const found = ruleFor(t.game.rules.corrections, correction, hold.reason);
   if (!found) return t.refuse(`${t.game.kind} under ${t.game.profile}: the text orders no ${correction} correction for a ${hold.reason} hold; void the round`);
   if ('forbiddenBy' in found) return t.refuse(`no ${correction} correction: the text keeps the card (${found.forbiddenBy})`);
   if (hold.reads.length > 0) return t.refuse(`${hold.reads.length} more card(s) left the shoe during the hold: the deal cannot be put right; void the round`);
@@ -197,7 +197,7 @@ export function correct<S, R>(t: Turn<S, R>, correction: Correction, supervisor:
     case 'exposed-card': {
       const round = t.state.round;
       if (!dealing || round === null) return t.refuse('no round in play');
-      const r = t.game.withdrawLastCard(t.state.shoe, round);
+      const r = t.game.round.withdrawLastCard(t.state.shoe, round);
       if (!r.ok) return t.refuse(r.reason);
       const i = t.state.cards.map((c) => c.card).lastIndexOf(r.card);
       t.set({ shoe: r.shoe, round: r.round, cards: t.state.cards.map((c, j) => (j === i ? { card: c.card, to: 'discard' } : c)) });

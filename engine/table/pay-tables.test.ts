@@ -5,7 +5,7 @@ import { payRef, type Pays } from './pay-line.js';
 import type { GameKind } from './vocabulary.js';
 
 /** The pay table a station's help shows for a game under a profile (and options). */
-const payTable = (game: GameKind, profile: string, options: Readonly<Record<string, unknown>> = {}) => [...tableGame(game, profile, options).payTable];
+const payTable = (game: GameKind, profile: string, options: Readonly<Record<string, unknown>> = {}) => [...tableGame(game, profile, options).rules.payTable];
 
 /** A compact spelling of a line's payout for comparisons: `3:2`, `1:1 less 500bp`, `half returned`. */
 const spell = (p: Pays) =>

@@ -10,7 +10,7 @@ export type DealerCue =
   CardCue | { readonly kind: 'decision'; readonly seat: number } | { readonly kind: 'shuffle' } | { readonly kind: 'jackpot-unpaid'; readonly seat: number };
 
 export function pendingOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): Pending | null {
-  return s.round !== null && s.phase === 'dealing' ? game.pending(s.shoe, s.round) : null;
+  return s.round !== null && s.phase === 'dealing' ? game.round.pending(s.shoe, s.round) : null;
 }
 
 export function cueOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): DealerCue | null {
@@ -19,12 +19,12 @@ export function cueOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): De
   if (s.jackpotUnpaid && s.phase === 'results') return { kind: 'jackpot-unpaid', seat: s.jackpotUnpaid.seat };
   if (s.needsShuffle) return { kind: 'shuffle' };
   if (s.phase === 'dealing' && s.round !== null) {
-    const p = game.pending(s.shoe, s.round);
+    const p = game.round.pending(s.shoe, s.round);
     if (p.kind === 'card') return p.cue;
     if (p.kind === 'decision') return { kind: 'decision', seat: p.seat };
     return null;
   }
-  return game.shoeCue(s.shoe);
+  return game.shoe.shoeCue(s.shoe);
 }
 
 /**
@@ -91,5 +91,5 @@ export function remaining(s: TableState<unknown, unknown>, decks: number, card: 
 export function correctionsFor<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): readonly CorrectionRule[] {
   const hold = s.hold;
   if (!hold) return [];
-  return game.corrections.filter((c) => c.holds.includes(hold.reason));
+  return game.rules.corrections.filter((c) => c.holds.includes(hold.reason));
 }

@@ -4,7 +4,7 @@ import type { Turn } from './turn.js';
 
 /** The new shoe in play: the inventory empty, the shoe counted, the change journalled. */
 export function applyNewShoe<S, R>(t: Turn<S, R>, sequence?: number): void {
-  t.set({ out: {}, shoeDeferred: false, shoe: t.game.newShoe(t.state.shoe), shoeNo: t.state.shoeNo + 1 });
+  t.set({ out: {}, shoeDeferred: false, shoe: t.game.shoe.newShoe(t.state.shoe), shoeNo: t.state.shoeNo + 1 });
   t.write({ type: 'shoe.change', payload: { tableId: t.tableId, event: 'loaded', ...(sequence !== undefined ? { sequence } : {}) } });
 }
 

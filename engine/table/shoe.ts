@@ -32,8 +32,8 @@ export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): vo
   if (!takeFromInventory(t, card)) return putOnHold(t, 'inventory', { card }, sequence);
   const { round } = t.state;
   if (t.state.phase === 'dealing' && round !== null) {
-    if (t.game.pending(t.state.shoe, round).kind !== 'card') return putOnHold(t, 'out-of-turn', { card }, sequence);
-    const r = t.game.takeCard(t.state.shoe, round, card);
+    if (t.game.round.pending(t.state.shoe, round).kind !== 'card') return putOnHold(t, 'out-of-turn', { card }, sequence);
+    const r = t.game.round.takeCard(t.state.shoe, round, card);
     if (!r.ok) return putOnHold(t, 'out-of-turn', { card }, sequence);
     t.write({
       type: 'card.read',
@@ -43,8 +43,8 @@ export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): vo
     t.set({ shoe: r.shoe, round: r.round, cards: [...t.state.cards, { card: code, to: r.to }] });
     return advance(t);
   }
-  if (t.game.shoeCue(t.state.shoe)) {
-    const r = t.game.takeShoeCard(t.state.shoe, card);
+  if (t.game.shoe.shoeCue(t.state.shoe)) {
+    const r = t.game.shoe.takeShoeCard(t.state.shoe, card);
     if (r.ok) {
       t.write({ type: 'card.read', payload: { tableId: t.tableId, ...(sequence !== undefined ? { sequence } : {}), card: code, to: r.to } });
       journalled(t, sequence);
@@ -55,7 +55,7 @@ export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): vo
 }
 
 export function cutCard<S, R>(t: Turn<S, R>, sequence?: number): void {
-  t.set({ shoe: t.game.cutCard(t.state.shoe) });
+  t.set({ shoe: t.game.shoe.cutCard(t.state.shoe) });
   t.write({ type: 'shoe.change', payload: { tableId: t.tableId, event: 'cut-card', ...(sequence !== undefined ? { sequence } : {}) } });
   journalled(t, sequence);
 }

@@ -24,7 +24,7 @@ export interface StepResult<S, R> {
 /** A table that has never opened a round: its first `open` input starts the first betting window. */
 export function initialTable<S, R>(params: TableParams, game: GameDefinition<S, R>): TableState<S, R> {
   return {
-    params: withChipLimits(params, game.limitRules),
+    params: withChipLimits(params, game.rules.limitRules),
     credits: {},
     roundNo: 0,
     roundId: '',
@@ -34,7 +34,7 @@ export function initialTable<S, R>(params: TableParams, game: GameDefinition<S, 
     chips: [],
     placed: [],
     unplayed: [],
-    shoe: game.initial(),
+    shoe: game.shoe.initial(),
     round: null,
     cards: [],
     decisions: [],
@@ -73,7 +73,7 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
     case 'open':
       return open(t, input);
     case 'configure':
-      return t.set({ params: withChipLimits(input.params, t.game.limitRules) });
+      return t.set({ params: withChipLimits(input.params, t.game.rules.limitRules) });
     case 'resume':
       return resume(t, input);
     case 'place-bet':
@@ -125,8 +125,8 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
  */
 function jackpotReset<S, R>(t: Turn<S, R>, input: InputOf<'jackpot-reset'>): void {
   if (t.state.phase === 'dealing' || t.state.hold) return t.refuse('a jackpot level is reset between rounds only', 'betting-closed');
-  if (!t.game.resetProgressive) return t.refuse('this table plays no progressive jackpot', 'illegal-action');
-  const r = t.game.resetProgressive(t.state.shoe, input.level, input.to);
+  if (!t.game.shoe.resetProgressive) return t.refuse('this table plays no progressive jackpot', 'illegal-action');
+  const r = t.game.shoe.resetProgressive(t.state.shoe, input.level, input.to);
   if (!r.ok) return t.refuse(r.reason, r.refusal ?? 'illegal-action');
   // The id names the level and the time; a reset no later than the latest one (two in one
   // millisecond) adds the count of resets, which only grows: no two resets share an id, and the

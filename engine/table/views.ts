@@ -50,11 +50,11 @@ export function projectRound<S, R>(s: TableState<S, R>, game: GameDefinition<S, 
     phase: s.hold ? 'hold' : s.phase,
     endsAt: s.countdown?.endsAt ?? null,
     cue: cueOf(s, game),
-    hands: s.round !== null ? game.hands(s.shoe, s.round) : [],
+    hands: s.round !== null ? game.screens.hands(s.shoe, s.round) : [],
     results:
       s.results?.flatMap(({ station, choices, ...l }) => {
         if (l.seat === STADIUM_SEAT) return [];
-        const prize = game.prizeOf(l);
+        const prize = game.screens.prizeOf(l);
         return [
           {
             ...l,
@@ -87,7 +87,7 @@ export interface StadiumView {
  * remote stations. Names no station.
  */
 export function projectStadium<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): StadiumView | null {
-  if (!s.params.remote || game.remote === null) return null;
+  if (!s.params.remote || game.rules.remote === null) return null;
   const stakes: { station: number; spot: Spot; amount: number }[] = [];
   if (s.phase === 'betting') {
     for (const c of s.chips) if (isRemote(s.params, c.station)) stakes.push(c);
@@ -95,7 +95,7 @@ export function projectStadium<S, R>(s: TableState<S, R>, game: GameDefinition<S
     for (const p of s.placed) {
       if (!isRemote(s.params, p.station)) continue;
       // Raises (a double behind, a war) count on the spot they raise: a bet behind names its seat.
-      const bet = game.bets.find((b) => b === p.bet);
+      const bet = game.rules.bets.find((b) => b === p.bet);
       // An additional bet on another seat's hand names its bet and the seat.
       if (p.seat !== undefined)
         stakes.push({ station: p.station, spot: bet !== undefined ? { bet, seat: p.seat } : { bet: 'behind', seat: p.seat }, amount: p.amount });
@@ -113,7 +113,7 @@ export function projectStadium<S, R>(s: TableState<S, R>, game: GameDefinition<S
   }
   const order = (sp: Spot) => {
     if (isBehind(sp)) return 100 + sp.seat * 100;
-    const at = game.bets.indexOf(sp.bet);
+    const at = game.rules.bets.indexOf(sp.bet);
     return isOnSeat(sp) ? 100 + sp.seat * 100 + 1 + at : at;
   };
   return {
@@ -168,21 +168,21 @@ export function tableExtrasInputs<S, R>(s: TableState<S, R>, game: GameDefinitio
     params: s.params,
     shoeNo: s.shoeNo,
     history: s.history,
-    coups: game.coups?.(s.shoe),
-    lastRound: game.lastRoundOfShoe(s.shoe),
-    streaks: game.streaks?.(s.shoe) ?? [],
+    coups: game.screens.coups?.(s.shoe),
+    lastRound: game.shoe.lastRoundOfShoe(s.shoe),
+    streaks: game.screens.streaks?.(s.shoe) ?? [],
   };
 }
 
 /** The table display's own parts: the seats, the felt's printed bets, the roads or the last rounds, from their inputs alone. */
-export function projectTableExtras(i: TableExtrasInputs, game: Pick<GameDefinition<unknown, unknown>, 'bets' | 'presentation'>): TableExtras {
+export function projectTableExtras(i: TableExtrasInputs, game: Pick<GameDefinition<unknown, unknown>, 'rules' | 'presentation'>): TableExtras {
   const panel =
     game.presentation.panel === 'roads' && i.coups
       ? { roads: roadsView(`shoe-${i.shoeNo}`, i.coups) }
       : { history: i.history.map((h) => ({ roundId: h.roundId, dealer: [...h.dealer], dealerTotal: h.dealerTotal, seats: h.seats.map((x) => ({ ...x })) })) };
   return {
     seats: Array.from({ length: i.seats }, (_, n) => ({ seat: n + 1, station: stationAt(i.params, n + 1) ?? null })),
-    bets: [...game.bets],
+    bets: [...game.rules.bets],
     presentation: game.presentation,
     ...panel,
     ...(i.lastRound ? { lastRound: true as const } : {}),
@@ -238,11 +238,11 @@ const stake = (x: { bet: LineBet | Spot['bet']; seat?: number; amount: number })
 export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number): StationTableView {
   const open = bettingOpen(s) && !s.faults.disabled.includes(station);
   // A remote station of a game where it only bets behind a seat has no spots of its own.
-  const own = isRemote(s.params, station) && game.remote !== 'own-spots' ? [] : game.bets.map((bet): Spot => ({ bet }));
+  const own = isRemote(s.params, station) && game.rules.remote !== 'own-spots' ? [] : game.rules.bets.map((bet): Spot => ({ bet }));
   const spots: SpotView[] = [
     ...own,
-    ...behindSpots(s, game.behind?.maxBettorsPerSeat, station),
-    ...otherSeatSpots(s, game.onOtherSeats?.bets, game.behind?.maxBettorsPerSeat, station),
+    ...behindSpots(s, game.rules.behind?.maxBettorsPerSeat, station),
+    ...otherSeatSpots(s, game.rules.onOtherSeats?.bets, game.rules.behind?.maxBettorsPerSeat, station),
   ].map((spot) => ({
     ...spot,
     ...spotLimits(s.params, spot),
@@ -254,14 +254,14 @@ export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S
   const unplayed = !open
     ? s.unplayed.filter((u) => u.station === station).map((u) => ({ ...stake({ ...u.spot, amount: u.amount }), min: u.min, reason: u.reason }))
     : [];
-  const notFollowed = !open && s.round !== null ? game.notFollowed(s.round).filter((n) => n.station === station) : [];
+  const notFollowed = !open && s.round !== null ? game.round.notFollowed(s.round).filter((n) => n.station === station) : [];
   const mine = s.phase === 'results' ? (s.results ?? []).filter((l) => l.station === station) : [];
   const prizes = mine.flatMap((l) => {
-    const prize = game.prizeOf(l);
+    const prize = game.screens.prizeOf(l);
     return prize ? [{ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize }] : [];
   });
   const seat = seatOf(s.params, station);
-  const streak = seat === undefined ? undefined : game.streaks?.(s.shoe).find((x) => x.seat === seat);
+  const streak = seat === undefined ? undefined : game.screens.streaks?.(s.shoe).find((x) => x.seat === seat);
   return {
     credit: available(s, station),
     betting: {
@@ -326,7 +326,7 @@ export function stationInputs<S, R>(s: TableState<S, R>, game: GameDefinition<S,
     placed: groupBy(s.placed),
     unplayed: groupBy(s.unplayed),
     results: groupBy(s.results ?? []),
-    notFollowed: s.round !== null ? groupBy(game.notFollowed(s.round)) : new Map(),
+    notFollowed: s.round !== null ? groupBy(game.round.notFollowed(s.round)) : new Map(),
     deciders: new Set(deciders),
   };
 }

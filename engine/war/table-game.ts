@@ -46,7 +46,7 @@ interface WarTableSetup {
 }
 
 type WarGame = GameDefinition<WarTableShoe, WarCoup>;
-type WarDecided = ReturnType<WarGame['decide']>;
+type WarDecided = ReturnType<WarGame['round']['decide']>;
 
 /**
  * «Desafio ao Casino» as the table plays it (engine/war: the coup, its settlement, the shoe), under
@@ -67,38 +67,43 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
   const { rules } = g;
   return {
     ...warTableFacts(g),
-    initial: () => ({ shoe: newWarShoe(rules), finished: false }),
-    newShoe: () => ({ shoe: newWarShoe(rules), finished: false }),
-    cutCard: (s) => ({ ...s, shoe: warCutCardOut(s.shoe) }),
-    shoeCue: () => null,
-    takeShoeCard: () => ({ ok: false, reason: 'no card is expected between coups' }),
-    shoeFinished: (s) => s.finished,
-    lastRoundOfShoe: (s) => s.shoe.cutCardOut,
-
-    startRound: (shoe, seats, stadium = []) => ({
-      shoe,
-      round: newWarCoup(
-        seats.map((x) => ({ seat: x.seat, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
-        rules,
-        stadium.map((x) => ({ station: x.station, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
-      ),
-    }),
-    pending: (_shoe, coup) => warPending(coup),
-    takeCard: (shoe, coup, card: Card) => {
-      const e = warExpected(coup);
-      if (e.kind !== 'card' && e.kind !== 'burn') return { ok: false, reason: `no card is expected (${e.kind})` };
-      const to = e.kind === 'burn' ? 'burn' : e.to === 'croupier' ? 'dealer' : `seat:${e.to === 'box' ? STADIUM_SEAT : e.to}${e.phase === 'war' ? ':war' : ''}`;
-      return { ok: true, shoe, round: warTakeCard(coup, card), to };
+    shoe: {
+      initial: () => ({ shoe: newWarShoe(rules), finished: false }),
+      newShoe: () => ({ shoe: newWarShoe(rules), finished: false }),
+      cutCard: (s) => ({ ...s, shoe: warCutCardOut(s.shoe) }),
+      shoeCue: () => null,
+      takeShoeCard: () => ({ ok: false, reason: 'no card is expected between coups' }),
+      shoeFinished: (s) => s.finished,
+      lastRoundOfShoe: (s) => s.shoe.cutCardOut,
     },
-    decide: (shoe, coup, d) => (d.seat === STADIUM_SEAT ? decideOnBox(shoe, coup, d) : decideAtSeat(shoe, coup, d)),
-    settle: (s, coup) => warSettle(g, s, coup),
-    voidRound: (shoe) => shoe,
-    withdrawLastCard: () => ({ ok: false, reason: `a card that comes out face up stands (${WAR_EXPOSED_VALID})` }),
-    notFollowed: () => [],
-
-    hands: (_shoe, coup) => warHands(coup),
-    // The catalogue's additional bet (the tie bet, Art. 7 n.3) is celebrated when it wins.
-    prizeOf: (line) => (line.net > 0 && g.additional.has(line.bet) ? 'side-bet' : undefined),
+    round: {
+      startRound: (shoe, seats, stadium = []) => ({
+        shoe,
+        round: newWarCoup(
+          seats.map((x) => ({ seat: x.seat, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
+          rules,
+          stadium.map((x) => ({ station: x.station, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
+        ),
+      }),
+      pending: (_shoe, coup) => warPending(coup),
+      takeCard: (shoe, coup, card: Card) => {
+        const e = warExpected(coup);
+        if (e.kind !== 'card' && e.kind !== 'burn') return { ok: false, reason: `no card is expected (${e.kind})` };
+        const to =
+          e.kind === 'burn' ? 'burn' : e.to === 'croupier' ? 'dealer' : `seat:${e.to === 'box' ? STADIUM_SEAT : e.to}${e.phase === 'war' ? ':war' : ''}`;
+        return { ok: true, shoe, round: warTakeCard(coup, card), to };
+      },
+      decide: (shoe, coup, d) => (d.seat === STADIUM_SEAT ? decideOnBox(shoe, coup, d) : decideAtSeat(shoe, coup, d)),
+      settle: (s, coup) => warSettle(g, s, coup),
+      voidRound: (shoe) => shoe,
+      withdrawLastCard: () => ({ ok: false, reason: `a card that comes out face up stands (${WAR_EXPOSED_VALID})` }),
+      notFollowed: () => [],
+    },
+    screens: {
+      hands: (_shoe, coup) => warHands(coup),
+      // The catalogue's additional bet (the tie bet, Art. 7 n.3) is celebrated when it wins.
+      prizeOf: (line) => (line.net > 0 && g.additional.has(line.bet) ? 'side-bet' : undefined),
+    },
   };
 }
 
@@ -109,32 +114,34 @@ function warTableFacts({ profileId, rules, optionKeys }: WarTableSetup): GameFac
     profile: profileId,
     identity: optionKeys.length > 0 ? `war/${profileId}/${JSON.stringify(optionKeys)}` : `war/${profileId}`,
     decks: rules.decks,
-    bets: offeredBets(WAR_CATALOGUE, rules),
-    behind: null,
-    // Each seat has its own card: the remote stations share one of their own, on the stadium box,
-    // dealt like a seat's, each deciding for its own bet after a tie (Art. 7 n.4).
-    remote: 'own-spots',
-    // Art. 7 settles a tie bet on its own: a seat may bet the tie alone.
-    initialBet: null,
-    limitRules: {
-      multiplesOfMinimum: null,
-      maxTimesMinimum: null,
-      minSeats: { seats: 7, rule: WAR_MIN_SEATS_RULE },
-      roundMaxRule: null,
-      oneAdditionalBet: null,
+    rules: {
+      bets: offeredBets(WAR_CATALOGUE, rules),
+      behind: null,
+      // Each seat has its own card: the remote stations share one of their own, on the stadium box,
+      // dealt like a seat's, each deciding for its own bet after a tie (Art. 7 n.4).
+      remote: 'own-spots',
+      // Art. 7 settles a tie bet on its own: a seat may bet the tie alone.
+      initialBet: null,
+      limitRules: {
+        multiplesOfMinimum: null,
+        maxTimesMinimum: null,
+        minSeats: { seats: 7, rule: WAR_MIN_SEATS_RULE },
+        roundMaxRule: null,
+        oneAdditionalBet: null,
+      },
+      payTable: warPayTable(rules),
+      // Art. 6: an error in the initial or the additional deal is corrected at once, the coup void only
+      // if it cannot be. Art. 3: a card that comes out face up is valid, with its bet, and the game
+      // goes on: a dealer who stopped the coup for one lifts the hold and deals on (never a void), and
+      // the card is never taken back.
+      corrections: [
+        { correction: 'undue-card', holds: ['out-of-turn', 'extra-card'], rule: WAR_RULES.void },
+        { correction: 'wrong-hand', holds: ['dealing-error'], rule: WAR_RULES.void },
+        { correction: 'exposed-card-stands', holds: ['dealing-error'], rule: WAR_EXPOSED_VALID },
+        { correction: 'exposed-card', holds: ['dealing-error'], forbiddenBy: WAR_EXPOSED_VALID },
+      ],
+      voidRule: WAR_RULES.void,
     },
-    payTable: warPayTable(rules),
-    // Art. 6: an error in the initial or the additional deal is corrected at once, the coup void only
-    // if it cannot be. Art. 3: a card that comes out face up is valid, with its bet, and the game
-    // goes on: a dealer who stopped the coup for one lifts the hold and deals on (never a void), and
-    // the card is never taken back.
-    corrections: [
-      { correction: 'undue-card', holds: ['out-of-turn', 'extra-card'], rule: WAR_RULES.void },
-      { correction: 'wrong-hand', holds: ['dealing-error'], rule: WAR_RULES.void },
-      { correction: 'exposed-card-stands', holds: ['dealing-error'], rule: WAR_EXPOSED_VALID },
-      { correction: 'exposed-card', holds: ['dealing-error'], forbiddenBy: WAR_EXPOSED_VALID },
-    ],
-    voidRule: WAR_RULES.void,
     presentation: { dealerHand: true, panel: 'history', actionWords: { surrender: 'action.warSurrender' }, betWords: { tie: 'help.item.tieBet' } },
   };
 }
@@ -207,7 +214,7 @@ function decideAtSeat(shoe: WarTableShoe, coup: WarCoup, d: DecisionRequest): Wa
 }
 
 /** The seats' lines and the box's bettors' (each paid at its own station); the shoe moves past the coup. */
-function warSettle({ rules, resolved }: WarTableSetup, s: WarTableShoe, coup: WarCoup): ReturnType<WarGame['settle']> {
+function warSettle({ rules, resolved }: WarTableSetup, s: WarTableShoe, coup: WarCoup): ReturnType<WarGame['round']['settle']> {
   const tied = (seat: number) => {
     const i = coup.seats.findIndex((x) => x.seat === seat);
     const card = coup.cards[i];

@@ -290,6 +290,6 @@ describe('the example configuration (docs/examples/table-config.json)', () => {
     const { unknownBetTypes } = await import('./table-config.js');
     const c = loadTableConfigFile(path.join(import.meta.dirname, '../../docs/examples/table-config.json'));
     assert.equal(c.stations.filter((s) => s.billProtocol === 'ssp').length, 2);
-    assert.deepEqual(unknownBetTypes(c, tableGame(c.game, c.profile, c.profileOptions).bets), []);
+    assert.deepEqual(unknownBetTypes(c, tableGame(c.game, c.profile, c.profileOptions).rules.bets), []);
   });
 });

@@ -209,7 +209,7 @@ export const TableConfig = z
     else if (refused.length === 0) {
       // Limits and seats the text fixes (Portugal rules 14, 37; war's seven places), each naming its rule.
       try {
-        for (const p of limitProblems(tableGame(c.game, c.profile, tableOptions(c)).limitRules, c))
+        for (const p of limitProblems(tableGame(c.game, c.profile, tableOptions(c)).rules.limitRules, c))
           ctx.addIssue({ code: 'custom', path: ['limits'], message: p });
       } catch (e) {
         ctx.addIssue({ code: 'custom', path: ['profile'], message: e instanceof Error ? e.message : String(e) });
@@ -274,7 +274,7 @@ export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack', pr
   const min = 10_000;
   let max = 1_000_000;
   try {
-    const spread = tableGame(game, profile, authorisation ? { authorisation } : {}).limitRules.maxTimesMinimum;
+    const spread = tableGame(game, profile, authorisation ? { authorisation } : {}).rules.limitRules.maxTimesMinimum;
     if (spread) max = Math.min(max, spread.times * min);
   } catch {
     // An unknown profile: the table refuses it by name when it opens.

@@ -75,7 +75,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     config: d.config,
     ledger: d.ledger,
     log: d.log,
-    bets: d.table.game.bets,
+    bets: d.table.game.rules.bets,
     betweenRounds: () => d.table.reads.betweenRounds(),
     onApplied: (key) => {
       if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);

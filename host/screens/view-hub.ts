@@ -121,7 +121,7 @@ export class ViewHub {
     private readonly table: LiveTable,
     ledger: Ledger,
   ) {
-    this.payTable = [...table.game.payTable];
+    this.payTable = [...table.game.rules.payTable];
     // Each recalled round with the authorisation on record when it was played (issue 51); a ticket entry: the screens look again.
     this.recall = new StationRecall(ledger, (seq) => ruleRecordAt(ledger, seq)?.payload ?? null);
     this.recall.onTicketsChanged(() => this.refreshAll());

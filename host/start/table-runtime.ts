@@ -91,12 +91,12 @@ export function openTableRuntime(
   const game = openTableGame(config, (g) => openTable(g, { ledger, log, timers, params, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) }));
   const table = game.table;
   const recovery = game.report;
-  const unknownBets = unknownBetTypes(config, table.game.bets);
+  const unknownBets = unknownBetTypes(config, table.game.rules.bets);
   if (unknownBets.length > 0)
     throw new Error(
-      `the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${table.game.bets.join(', ')})`,
+      `the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${table.game.rules.bets.join(', ')})`,
     );
-  const broken = limitProblems(table.game.limitRules, config);
+  const broken = limitProblems(table.game.rules.limitRules, config);
   if (broken.length > 0) throw new Error(`the table configuration breaks the rules of ${config.game} ${config.profile}: ${broken.join('; ')}`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
   // Journalled only on a journal that verified: an entry appended before the check would extend a

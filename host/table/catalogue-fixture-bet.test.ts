@@ -108,7 +108,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
         .betting.spots.filter((s) => !('seat' in s))
         .map((s) => s.bet);
       assert.equal(spots.at(-1), 'tie');
-      assert.ok(definition.payTable.some((l) => l.item === 'tieBet' && l.rule === 'macau-2009 fixture art.1' && l.side === true));
+      assert.ok(definition.rules.payTable.some((l) => l.item === 'tieBet' && l.rule === 'macau-2009 fixture art.1' && l.side === true));
 
       // Limited: its own limits from the table's configuration, and the one-additional-bet rule (Art. 13) counts it.
       assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
@@ -132,7 +132,7 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
         rule: 'macau-2009 fixture art.1',
       });
       assert.equal(t.ledger.credit(1), 100_000 + 10_000 + 4_000);
-      assert.equal(definition.prizeOf({ bet: 'tie', net: 4_000, rule: 'macau-2009 fixture art.1' }), 'side-bet', 'its win is celebrated');
+      assert.equal(definition.screens.prizeOf({ bet: 'tie', net: 4_000, rule: 'macau-2009 fixture art.1' }), 'side-bet', 'its win is celebrated');
 
       // Recalled: the station's recall (the screen protocol's schema) shows the line.
       const recalled = recallRound(t.ledger.rounds.recall({ station: 1, limit: 1 })[0] ?? assert.fail('a recalled round'), 1);
@@ -203,8 +203,8 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
     assert.deepEqual(words, { name: 'bet.tie', items: ['help.item.tieBet'] });
     // What the table states of it: its spot, and its line of the help's pay table.
     const definition = blackjackTableGame('macau-2009', {}, CATALOGUE);
-    const spot = definition.bets.at(-1);
-    const line = definition.payTable.find((l) => l.rule === 'macau-2009 fixture art.1');
+    const spot = definition.rules.bets.at(-1);
+    const line = definition.rules.payTable.find((l) => l.rule === 'macau-2009 fixture art.1');
     assert.equal(spot, 'tie');
     assert.ok(line, 'its pay line');
     assert.equal(definition.presentation.betWords?.tie, undefined, 'no word of the game names it otherwise');

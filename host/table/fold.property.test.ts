@@ -280,7 +280,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
           if (!corrected) table.supervisor.voidRound('property test: resolved', ['sup-1', 'wit-2']);
         } else if (table.state.phase === 'betting' && table.state.chips.length === 0) {
           const station = STATIONS[pick % STATIONS.length] ?? 1;
-          table.commands.placeBet(station, { bet: def.bets[pick % def.bets.length] ?? 'main' }, 1_000 * (1 + (pick % 10)));
+          table.commands.placeBet(station, { bet: def.rules.bets[pick % def.rules.bets.length] ?? 'main' }, 1_000 * (1 + (pick % 10)));
         } else if (table.reads.view().endsAt !== null) clock.runOut(table.reads.view().endsAt);
       };
       /**
@@ -299,7 +299,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             auto(a.pick);
             break;
           case 'bet': {
-            const spots: Spot[] = [...def.bets.map((bet): Spot => ({ bet })), { bet: 'behind', seat: 1 + (a.spot % 4) }];
+            const spots: Spot[] = [...def.rules.bets.map((bet): Spot => ({ bet })), { bet: 'behind', seat: 1 + (a.spot % 4) }];
             const spot = spots[a.spot % spots.length];
             const station = STATIONS[(a.station + a.spot) % STATIONS.length] ?? a.station;
             // The jackpot chip is the program's amount (rule 47); any other is refused.
@@ -311,7 +311,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             // places some first where none has: clearing nothing journals nothing).
             playOn('clear', a.station, () => table.state.phase === 'betting' && table.state.hold === null, 10);
             if (table.state.phase === 'betting' && table.state.chips.length === 0) {
-              table.commands.placeBet(a.station, { bet: def.bets[0] ?? 'main' }, 1_000);
+              table.commands.placeBet(a.station, { bet: def.rules.bets[0] ?? 'main' }, 1_000);
               check('clear (a bet placed first)');
             }
             const withChips = [...new Set(table.state.chips.map((c) => c.station))];
@@ -430,7 +430,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
               throw new Error(`property test: the ledger refuses ${entries.length} entr(ies)`);
             };
             // Something the table writes: the first chip of a station, or the hold's last resort.
-            if (table.state.phase === 'betting') table.commands.placeBet(1, { bet: def.bets[0] ?? 'main' }, 1_000);
+            if (table.state.phase === 'betting') table.commands.placeBet(1, { bet: def.rules.bets[0] ?? 'main' }, 1_000);
             else table.supervisor.voidRound('property test: refused write', ['sup-1', 'wit-2']);
             ledger.appendMany = appendMany;
             break;

@@ -19,8 +19,8 @@ describe('additional bets without the initial bet (Macau 2009 Art. 13)', () => {
   it('leave a lone additional bet as credit with its reason, and deal the seats that have a main bet', () => {
     const t = testTable({ game: 'blackjack' });
     try {
-      const side = t.table.game.bets.find((b): b is Exclude<BetId, 'main' | 'behind'> => b !== 'main');
-      assert.ok(side, `the default Macau 2009 table offers an additional bet (bets: ${t.table.game.bets.join(', ')})`);
+      const side = t.table.game.rules.bets.find((b): b is Exclude<BetId, 'main' | 'behind'> => b !== 'main');
+      assert.ok(side, `the default Macau 2009 table offers an additional bet (bets: ${t.table.game.rules.bets.join(', ')})`);
       credit(t.ledger, 1, 100_000);
       credit(t.ledger, 2, 100_000);
       burnShoeStart(t);
@@ -46,7 +46,7 @@ describe('additional bets without the initial bet (Macau 2009 Art. 13)', () => {
   it('open the next window when the only chips are lone additional bets', () => {
     const t = testTable({ game: 'blackjack' });
     try {
-      const side = t.table.game.bets.find((b) => b !== 'main');
+      const side = t.table.game.rules.bets.find((b) => b !== 'main');
       assert.ok(side);
       credit(t.ledger, 3, 50_000);
       burnShoeStart(t);

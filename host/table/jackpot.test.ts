@@ -50,7 +50,7 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
     try {
       credit(t.ledger, 1, 1_000_000);
       burnShoeStart(t);
-      assert.ok(t.table.game.bets.includes('jackpot'));
+      assert.ok(t.table.game.rules.bets.includes('jackpot'));
       assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake * 2).ok, false, 'two chips are refused');
     } finally {
       t.close();

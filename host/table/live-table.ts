@@ -22,7 +22,7 @@ export interface HoldState {
 }
 
 /** What the host reads of the game a table plays: its facts, none of its rules' functions. */
-export type GameFacts = Pick<GameDefinition<unknown, unknown>, 'kind' | 'profile' | 'decks' | 'bets' | 'limitRules' | 'payTable' | 'presentation' | 'remote'>;
+export type GameFacts = Pick<GameDefinition<unknown, unknown>, 'kind' | 'profile' | 'decks' | 'rules' | 'presentation'>;
 
 /** What the shoe (its driver, the simulator) tells the table. */
 export interface ShoeFeed {

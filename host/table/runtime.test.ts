@@ -258,7 +258,10 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
   it('a default the engine refuses anyway holds the table with its reason, journalled; a void returns every bet', () => {
     // A game whose rounds refuse every decision: what the table does when a default is refused.
     const war = warTableGame('macau');
-    const t = testTable({ game: 'war', definition: { ...war, decide: () => ({ ok: false, reason: 'refused by the test', refusal: 'illegal-action' }) } });
+    const t = testTable({
+      game: 'war',
+      definition: { ...war, round: { ...war.round, decide: () => ({ ok: false, reason: 'refused by the test', refusal: 'illegal-action' }) } },
+    });
     const l = t.ledger;
     try {
       credit(l, 1, 50_000);
@@ -284,9 +287,12 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     const war = warTableGame('macau');
     const staking = {
       ...war,
-      pending: (s: Parameters<typeof war.pending>[0], r: Parameters<typeof war.pending>[1]) => {
-        const p = war.pending(s, r);
-        return p.kind === 'decision' ? { ...p, default: 'war' as const } : p;
+      round: {
+        ...war.round,
+        pending: (s: Parameters<typeof war.round.pending>[0], r: Parameters<typeof war.round.pending>[1]) => {
+          const p = war.round.pending(s, r);
+          return p.kind === 'decision' ? { ...p, default: 'war' as const } : p;
+        },
       },
     };
     const t = testTable({ game: 'war', definition: staking });

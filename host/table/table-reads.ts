@@ -56,7 +56,7 @@ export class TableReadModel<S, R> implements TableReads {
 
   /** The current shoe's coups (baccarat: what its roads are laid out from), the same array until a coup is added; undefined for a game without roads. */
   coups(): readonly CoupSummary[] | undefined {
-    return this.game.coups?.(this.current().shoe);
+    return this.game.screens.coups?.(this.current().shoe);
   }
 
   station(station: number): StationTableView {
@@ -65,7 +65,7 @@ export class TableReadModel<S, R> implements TableReads {
 
   progressive(): ProgressiveView | null {
     const s = this.current();
-    return this.game.progressive?.(s.shoe, s.round) ?? null;
+    return this.game.screens.progressive?.(s.shoe, s.round) ?? null;
   }
 
   stationInputs(): StationInputs {

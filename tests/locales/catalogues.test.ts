@@ -204,10 +204,10 @@ describe('locale catalogues', () => {
       tableGame('blackjack', 'macau-2009', { perfectPairs: true, authorisation: 'DICJ-TEST' }),
     ];
     for (const g of games) {
-      for (const l of g.payTable) assert.ok(source.has(`help.item.${l.item}`), `help.item.${l.item}`);
+      for (const l of g.rules.payTable) assert.ok(source.has(`help.item.${l.item}`), `help.item.${l.item}`);
       for (const key of [...Object.values(g.presentation.actionWords ?? {}), ...Object.values(g.presentation.betWords ?? {})])
         assert.ok(key && source.has(key), key);
-      for (const bet of g.bets) assert.ok(source.has(`bet.${bet}`), `bet.${bet}`);
+      for (const bet of g.rules.bets) assert.ok(source.has(`bet.${bet}`), `bet.${bet}`);
     }
   });
 });

@@ -35,7 +35,7 @@ function table(limits: TableParams['limits']): {
   };
   go({ kind: 'open', at: 1, params, game: game.identity });
   go({ kind: 'credit', station: 1, balance: 100_000_000 });
-  for (let i = 0; i < 20 && game.shoeCue(s.shoe); i++) go({ kind: 'card', at: 2, card: parseCard('2C') });
+  for (let i = 0; i < 20 && game.shoe.shoeCue(s.shoe); i++) go({ kind: 'card', at: 2, card: parseCard('2C') });
   assert.equal(s.phase, 'betting');
   return { go, state: () => s };
 }

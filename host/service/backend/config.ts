@@ -75,7 +75,7 @@ function configItems(d: Pick<LiveBackendDeps, 'config' | 'table' | 'sync'>): Con
     ...c.stations.map((s) => item(`station.${s.station}`, { seat: s.seat, billAcceptor: s.billAcceptor, protocol: s.billProtocol })),
     item('upstream', d.sync ? d.sync.status().upstream : 'off'),
     item('handpayTwoPersonAbove', c.handpayTwoPersonAbove),
-    item('roundMax', c.roundMax ?? null, d.table.game.limitRules.roundMaxRule ?? undefined),
+    item('roundMax', c.roundMax ?? null, d.table.game.rules.limitRules.roundMaxRule ?? undefined),
     item('profileOptions', c.profileOptions),
     item('profileAuthorisation', c.profileAuthorisation ?? ''),
     ...profileItems(c.game, c.profile, tableOptions(c), changeable.has('profileOptions')),
@@ -84,7 +84,7 @@ function configItems(d: Pick<LiveBackendDeps, 'config' | 'table' | 'sync'>): Con
 
 function configExtras(d: Pick<LiveBackendDeps, 'config' | 'ledger' | 'table' | 'floor'>): ConfigPage {
   const short = (v: unknown) => (v === undefined ? 'null' : JSON.stringify(v)).slice(0, 400);
-  const bets = [...d.table.game.bets];
+  const bets = [...d.table.game.rules.bets];
   const rows = newestEntriesOfType(d.ledger, 'config.change', 8);
   return {
     notes: [...NOTE_FACE_VALUES[d.config.currency]],

@@ -18,7 +18,7 @@ export function tableActions(
   return {
     newShoe(who) {
       if (d.table.reads.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
-      const article = d.table.game.limitRules.shoeEndsEarlyOnlyWithoutStakes;
+      const article = d.table.game.rules.limitRules.shoeEndsEarlyOnlyWithoutStakes;
       if (article && !shoeSpent(d.table) && d.table.state.chips.some((c) => c.amount > 0))
         return {
           ok: false,
