@@ -51,48 +51,7 @@ export class UpstreamMetrics {
         },
       });
     }
-    const perTerminal = (name: string, help: string, value: (f: Figures[number]) => number | null) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['terminal'] as const,
-        registers: [r],
-        async collect() {
-          this.reset();
-          for (const f of await figures()) {
-            const v = value(f);
-            if (v !== null) this.set({ terminal: f.terminalId }, v);
-          }
-        },
-      });
-    perTerminal('etg_upstream_terminal_last_seen_timestamp_seconds', "the terminal's last signed request (heartbeat or batch), Unix time", (f) =>
-      f.lastSeenAt ? f.lastSeenAt.getTime() / 1000 : null,
-    );
-    perTerminal('etg_upstream_terminal_last_ingest_timestamp_seconds', 'the last batch that moved the head, Unix time', (f) => f.lastIngestAt.getTime() / 1000);
-    perTerminal('etg_upstream_terminal_head_seq', 'highest contiguous journal entry stored', (f) => f.headSeq);
-    perTerminal('etg_upstream_terminal_revoked', '1 when the terminal key is revoked', (f) => (f.revoked ? 1 : 0));
-    const lag = (f: Figures[number], k: 'lagEntries' | 'lagSeconds'): number | null => {
-      const s = f.health?.sync;
-      return s && typeof s === 'object' && typeof (s as Record<string, unknown>)[k] === 'number' ? ((s as Record<string, number>)[k] ?? null) : null;
-    };
-    perTerminal('etg_upstream_terminal_sync_lag_entries', 'entries the terminal had not had acknowledged, as its last heartbeat said', (f) =>
-      lag(f, 'lagEntries'),
-    );
-    perTerminal('etg_upstream_terminal_sync_lag_seconds', 'age of its oldest unacknowledged entry, as its last heartbeat said', (f) => lag(f, 'lagSeconds'));
-    new Gauge({
-      name: 'etg_upstream_terminal_faults',
-      help: 'faults active at the terminal by kind, as its last heartbeat said',
-      labelNames: ['terminal', 'kind'] as const,
-      registers: [r],
-      async collect() {
-        this.reset();
-        for (const f of await figures()) {
-          const table = f.health?.table as { faults?: unknown } | undefined;
-          const kinds = Array.isArray(table?.faults) ? table.faults.filter((k): k is string => typeof k === 'string') : [];
-          for (const kind of new Set(kinds)) this.set({ terminal: f.terminalId, kind }, kinds.filter((k) => k === kind).length);
-        }
-      },
-    });
+    terminalGauges(r, figures);
     const db = this.sql;
     new Gauge({
       name: 'etg_upstream_alarms_open',
@@ -116,4 +75,53 @@ export class UpstreamMetrics {
   text(): Promise<string> {
     return this.registry.metrics();
   }
+}
+
+/**
+ * The gauges read from each terminal's figures (`figures`: at most a second old): its last contact
+ * and last batch, its head, its key's revocation, and its sync lag and faults as its last heartbeat said.
+ */
+function terminalGauges(r: Registry, figures: () => Promise<Figures>): void {
+  const perTerminal = (name: string, help: string, value: (f: Figures[number]) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['terminal'] as const,
+      registers: [r],
+      async collect() {
+        this.reset();
+        for (const f of await figures()) {
+          const v = value(f);
+          if (v !== null) this.set({ terminal: f.terminalId }, v);
+        }
+      },
+    });
+  perTerminal('etg_upstream_terminal_last_seen_timestamp_seconds', "the terminal's last signed request (heartbeat or batch), Unix time", (f) =>
+    f.lastSeenAt ? f.lastSeenAt.getTime() / 1000 : null,
+  );
+  perTerminal('etg_upstream_terminal_last_ingest_timestamp_seconds', 'the last batch that moved the head, Unix time', (f) => f.lastIngestAt.getTime() / 1000);
+  perTerminal('etg_upstream_terminal_head_seq', 'highest contiguous journal entry stored', (f) => f.headSeq);
+  perTerminal('etg_upstream_terminal_revoked', '1 when the terminal key is revoked', (f) => (f.revoked ? 1 : 0));
+  const lag = (f: Figures[number], k: 'lagEntries' | 'lagSeconds'): number | null => {
+    const s = f.health?.sync;
+    return s && typeof s === 'object' && typeof (s as Record<string, unknown>)[k] === 'number' ? ((s as Record<string, number>)[k] ?? null) : null;
+  };
+  perTerminal('etg_upstream_terminal_sync_lag_entries', 'entries the terminal had not had acknowledged, as its last heartbeat said', (f) =>
+    lag(f, 'lagEntries'),
+  );
+  perTerminal('etg_upstream_terminal_sync_lag_seconds', 'age of its oldest unacknowledged entry, as its last heartbeat said', (f) => lag(f, 'lagSeconds'));
+  new Gauge({
+    name: 'etg_upstream_terminal_faults',
+    help: 'faults active at the terminal by kind, as its last heartbeat said',
+    labelNames: ['terminal', 'kind'] as const,
+    registers: [r],
+    async collect() {
+      this.reset();
+      for (const f of await figures()) {
+        const table = f.health?.table as { faults?: unknown } | undefined;
+        const kinds = Array.isArray(table?.faults) ? table.faults.filter((k): k is string => typeof k === 'string') : [];
+        for (const kind of new Set(kinds)) this.set({ terminal: f.terminalId, kind }, kinds.filter((k) => k === kind).length);
+      }
+    },
+  });
 }
