@@ -27,21 +27,7 @@ export interface TicketRouteContext {
 /** The signed routes a table calls (in the scope of their own rate limit). */
 export function ticketRoutes(scope: ZodApp, ctx: TicketRouteContext): void {
   const { db } = ctx;
-  /** The signer when it speaks for itself, first use of its signature; else the answer is sent and null. */
-  const tableOf = async (req: FastifyRequest, reply: FastifyReply, path: string, named: string): Promise<string | null> => {
-    const signed = await ctx.signedBy(req, reply, path);
-    if (!signed) return null;
-    if (named !== signed.terminal) {
-      await raiseAlarm(db, signed.terminal, 'ticket-foreign-terminal', { path, claimed: named });
-      await reply.code(403).send({ error: 'foreign-terminal', message: 'a table speaks for its own tickets only' });
-      return null;
-    }
-    if (!ctx.replays.firstUse(signed.sig, signed.ts)) {
-      await reply.code(409).send({ error: 'replay', message: 'this signed request was already received' });
-      return null;
-    }
-    return signed.terminal;
-  };
+  const tableOf = (req: FastifyRequest, reply: FastifyReply, path: string, named: string) => speakingTable(ctx, req, reply, path, named);
   const word = (reply: FastifyReply, w: TicketWord) => (w.ok ? { ok: true as const } : reply.code(409).send({ error: w.error, message: w.message }));
   const security = [{ terminal: [] }];
   const refusals = { 401: s.ErrorBody, 403: s.ErrorBody, 409: s.ErrorBody };
@@ -109,6 +95,23 @@ export function ticketRoutes(scope: ZodApp, ctx: TicketRouteContext): void {
       return t === null ? reply : word(reply, await fn(db, t, req.body.requestId, req.body));
     });
   }
+}
+
+/** The signer when it speaks for itself, first use of its signature; else the answer is sent and null. */
+async function speakingTable(ctx: TicketRouteContext, req: FastifyRequest, reply: FastifyReply, path: string, named: string): Promise<string | null> {
+  const { db } = ctx;
+  const signed = await ctx.signedBy(req, reply, path);
+  if (!signed) return null;
+  if (named !== signed.terminal) {
+    await raiseAlarm(db, signed.terminal, 'ticket-foreign-terminal', { path, claimed: named });
+    await reply.code(403).send({ error: 'foreign-terminal', message: 'a table speaks for its own tickets only' });
+    return null;
+  }
+  if (!ctx.replays.firstUse(signed.sig, signed.ts)) {
+    await reply.code(409).send({ error: 'replay', message: 'this signed request was already received' });
+    return null;
+  }
+  return signed.terminal;
 }
 
 /** The query routes (the query or admin token, checked by the scope). */
