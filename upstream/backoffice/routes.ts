@@ -48,30 +48,7 @@ export async function registerBackofficeApi(
         reply.header('cache-control', 'no-store');
         reply.header('x-frame-options', 'DENY');
       });
-      scope.register(async (signIn) => {
-        await signIn.register(rateLimit, { max: options.signInPerMinute ?? 30, timeWindow: 60_000 });
-        signIn.withTypeProvider<ZodTypeProvider>().post('/sign-in', { schema: { hide: true, body: SignIn } }, async (req, reply) => {
-          const { name, password } = req.body;
-          const address = req.ip;
-          const wait = throttle.waitMs(name, address);
-          if (wait > 0) {
-            await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'throttled', waitMs: wait } });
-            reply.header('retry-after', String(Math.ceil(wait / 1000)));
-            return reply.code(429).send({ error: 'throttled', message: 'too many wrong passwords from here: wait', retryAfterSeconds: Math.ceil(wait / 1000) });
-          }
-          const user = await checkPassword(db, name, password);
-          if (!user) {
-            throttle.failed(name, address);
-            await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'wrong-name-or-password' } });
-            return reply.code(401).send({ error: 'wrong-name-or-password', message: 'wrong name or password' });
-          }
-          throttle.succeeded(name, address);
-          const { token, session } = await openSession(db, user, address, now());
-          await audit(db, { actor: user.name, address, action: 'sign-in', detail: { role: user.role } });
-          setCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now()) / 1000));
-          return { name: user.name, role: user.role, permissions: permissionsOf(user.role), csrf: session.csrf };
-        });
-      });
+      scope.register((signIn) => signInRoute(signIn, db, throttle, now, options.signInPerMinute ?? 30));
 
       scope.register(async (inner) => {
         await inner.register(rateLimit, { max: 1200, timeWindow: 60_000 });
@@ -122,6 +99,32 @@ export async function registerBackofficeApi(
     },
     { prefix: '/backoffice/api' },
   );
+}
+
+/** Sign-in, behind its own per-address limit and the throttle of wrong passwords; every attempt audited. */
+async function signInRoute(signIn: FastifyInstance, db: Db, throttle: SignInThrottle, now: () => number, perMinute: number): Promise<void> {
+  await signIn.register(rateLimit, { max: perMinute, timeWindow: 60_000 });
+  signIn.withTypeProvider<ZodTypeProvider>().post('/sign-in', { schema: { hide: true, body: SignIn } }, async (req, reply) => {
+    const { name, password } = req.body;
+    const address = req.ip;
+    const wait = throttle.waitMs(name, address);
+    if (wait > 0) {
+      await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'throttled', waitMs: wait } });
+      reply.header('retry-after', String(Math.ceil(wait / 1000)));
+      return reply.code(429).send({ error: 'throttled', message: 'too many wrong passwords from here: wait', retryAfterSeconds: Math.ceil(wait / 1000) });
+    }
+    const user = await checkPassword(db, name, password);
+    if (!user) {
+      throttle.failed(name, address);
+      await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'wrong-name-or-password' } });
+      return reply.code(401).send({ error: 'wrong-name-or-password', message: 'wrong name or password' });
+    }
+    throttle.succeeded(name, address);
+    const { token, session } = await openSession(db, user, address, now());
+    await audit(db, { actor: user.name, address, action: 'sign-in', detail: { role: user.role } });
+    setCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now()) / 1000));
+    return { name: user.name, role: user.role, permissions: permissionsOf(user.role), csrf: session.csrf };
+  });
 }
 
 /**
