@@ -163,45 +163,51 @@ function positiveInt(text: string | undefined, what: string): number {
   return n;
 }
 
+/** `--print-rules`: every rule as played, its article, its class and, for a choice, its default. */
+function printRules(rules: BlackjackRules, json: boolean): number {
+  const described = describeRules(rules);
+  const out = {
+    profile: rules.profile,
+    rules: Object.fromEntries(
+      Object.entries(described).map(([k, v]) => [k, { value: v.value, article: v.article, class: v.class, ...(v.choice ? { default: v.default } : {}) }]),
+    ),
+  };
+  if (json) console.log(JSON.stringify(out));
+  else
+    for (const [k, v] of Object.entries(described))
+      console.log(
+        `${k.padEnd(26)} ${JSON.stringify(v.value).padEnd(22)} ${v.class.padEnd(14)} ${v.article}${v.choice ? ` (default ${JSON.stringify(v.default)})` : ''}`,
+      );
+  return 0;
+}
+
+/** `--strategy`: the basic strategy chart for the rules (infinite deck), and its expected return. */
+function printStrategy(rules: BlackjackRules, json: boolean): number {
+  const table = computeStrategy(rules);
+  const chart = strategyChart(table);
+  if (json)
+    console.log(
+      JSON.stringify({
+        profile: rules.profile,
+        columns: ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'A'],
+        ...chart,
+        expectedReturnInfiniteDeck: table.expectedReturn,
+      }),
+    );
+  else {
+    console.log('        2 3 4 5 6 7 8 9 T A   (H hit, S stand, D double, P split, R surrender)');
+    for (const [k, row] of [...Object.entries(chart.hard), ...Object.entries(chart.soft), ...Object.entries(chart.pairs)])
+      console.log(`${k.padStart(6)}  ${row.join(' ')}`);
+  }
+  return 0;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const values = options(command, argv);
   try {
     const rules = rulesFromArgs(values.rules, values.set);
-    if (values['print-rules']) {
-      const described = describeRules(rules);
-      const out = {
-        profile: rules.profile,
-        rules: Object.fromEntries(
-          Object.entries(described).map(([k, v]) => [k, { value: v.value, article: v.article, class: v.class, ...(v.choice ? { default: v.default } : {}) }]),
-        ),
-      };
-      if (values.json) console.log(JSON.stringify(out));
-      else
-        for (const [k, v] of Object.entries(described))
-          console.log(
-            `${k.padEnd(26)} ${JSON.stringify(v.value).padEnd(22)} ${v.class.padEnd(14)} ${v.article}${v.choice ? ` (default ${JSON.stringify(v.default)})` : ''}`,
-          );
-      return 0;
-    }
-    if (values.strategy) {
-      const table = computeStrategy(rules);
-      const chart = strategyChart(table);
-      if (values.json)
-        console.log(
-          JSON.stringify({
-            profile: rules.profile,
-            columns: ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'A'],
-            ...chart,
-            expectedReturnInfiniteDeck: table.expectedReturn,
-          }),
-        );
-      else {
-        console.log('        2 3 4 5 6 7 8 9 T A   (H hit, S stand, D double, P split, R surrender)');
-        for (const [k, row] of [...Object.entries(chart.hard), ...Object.entries(chart.soft), ...Object.entries(chart.pairs)])
-          console.log(`${k.padStart(6)}  ${row.join(' ')}`);
-      }
-      return 0;
-    }
+    if (values['print-rules']) return printRules(rules, values.json === true);
+    if (values.strategy) return printStrategy(rules, values.json === true);
     const hands =
       values.exact && (values.hands === undefined || values.hands === '0')
         ? values.hands === '0'
