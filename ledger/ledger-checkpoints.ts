@@ -60,7 +60,7 @@ export interface CheckpointedLedger {
   readonly terminalId: string;
   readonly clock: () => Date;
   head(): { seq: number; hash: string };
-  /** The head as written beside the database, marked as checkpointed (absent: no mark kept). */
+  /** Writes the head beside the database (the head mark), marked as checkpointed; nothing where no mark is kept. */
   markCheckpointed(): void;
   closed(): boolean;
 }

@@ -7,7 +7,7 @@ import { HeadMark } from './head-mark.js';
 import { admitEntry, bodyText, derive, roundIdOf, type EntryBody, type LedgerView, type StoredEntry } from './derive.js';
 import { account, type EntryType, type NewEntry } from './entries.js';
 import { parseRecord, projectBet, projectRound, stationsOfRecord } from './recall.js';
-import { checkpointInternals, CHECKPOINT_EVERY, LedgerCheckpoints } from './ledger-checkpoints.js';
+import { checkpointInternals, CHECKPOINT_EVERY, LedgerCheckpoints, type CheckpointSigning } from './ledger-checkpoints.js';
 import { LedgerRounds } from './ledger-rounds.js';
 import { LedgerRefusal } from './refusal.js';
 import { checkpointKey } from './sign.js';
@@ -177,14 +177,7 @@ export class Ledger {
     }
   }
 
-  private constructor(
-    db: Database.Database,
-    file: string,
-    terminalId: string,
-    clock: () => Date,
-    tailCheck: boolean,
-    checkpoints: { key: Buffer | null; witnessed: boolean; every: number },
-  ) {
+  private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date, tailCheck: boolean, checkpoints: CheckpointSigning) {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(terminalId)) throw new LedgerOpenError(`bad terminal id "${terminalId}"`);
     this.#db = db;
     this.file = file;
