@@ -4,7 +4,7 @@ import type { EscrowDecision, EscrowedTicket } from '../../hardware/billacceptor
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import { ticketInEscrow } from '../../ledger/ticket-queries.js';
-import { RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
+import { AnyTicketNumber, RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
 import type { ValidationNumber } from '../../terms/validation-number.js';
 
 type TicketReturn = (typeof TICKET_RETURNS)[number];
@@ -62,7 +62,8 @@ export class TicketIn {
   /** A ticket in escrow: journalled, asked, and answered STACK only on the authority's approval. */
   async escrow(station: number, ticket: EscrowedTicket): Promise<EscrowDecision> {
     const requestId = RequestId.safeParse(ticket.escrowId);
-    const validation = TicketNumber.safeParse(ticket.validationNumber);
+    // Validated by the casino's system (`tickets.authority: sas`), a number it gave (SAS system validation) is its to decide too.
+    const validation = (this.deps.config.tickets.authority === 'sas' ? AnyTicketNumber : TicketNumber).safeParse(ticket.validationNumber);
     if (!requestId.success || !validation.success) {
       // A barcode of 18 digits that no scheme of ours makes: unknown, without asking anyone.
       this.deps.log.warn({ station, barcode: ticket.validationNumber }, 'ticket in: not a validation number of this floor');

@@ -1,4 +1,4 @@
-import { TICKET_REFUSALS, type RequestId, type TicketRefusal, type TicketTerms } from '../../terms/ticket-terms.js';
+import { SystemTicketNumber, TICKET_REFUSALS, type RequestId, type TicketRefusal, type TicketTerms } from '../../terms/ticket-terms.js';
 import { parseValidationNumber } from '../../terms/validation-number.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 
@@ -31,6 +31,11 @@ export interface GuardOptions {
   readonly onEvent?: (e: GuardEvent) => void;
   /** Attempts remembered (the oldest forgotten past it); default 100 000. */
   readonly remember?: number;
+  /**
+   * The authority is a casino system that numbers tickets itself too (SAS system validation,
+   * docs/sas.md): a number with its own system id (not 00) is its to decide, not `unknown` here.
+   */
+  readonly systemNumbers?: boolean;
 }
 
 const NO_ANSWER = Symbol('no answer');
@@ -91,7 +96,7 @@ export function guardAuthority(inner: TicketAuthority, o: GuardOptions = {}): Ti
     }
     asked.add(q.requestId);
     if (asked.size > cap) asked.delete(asked.values().next().value ?? q.requestId);
-    if (!parseValidationNumber(q.validation).ok) return refused('unknown');
+    if (!parseValidationNumber(q.validation).ok && !(o.systemNumbers && SystemTicketNumber.safeParse(q.validation).success)) return refused('unknown');
     const answer = settle(() => inner.redeem(q));
     const first = await within(answer, deadline);
     if (first === NO_ANSWER) {

@@ -39,5 +39,5 @@ export function sasTicketAuthority(dataDir: string, ledger: Ledger, log: Logger,
     // Read only while no id is set (0x4C answers from the store after): a scan of the journal's tickets is rare.
     idTaken: (id) => id === configuredId || ticketMachineIds(ledger).includes(id),
   });
-  return { sas, authority: guardAuthority(sas, { onEvent: (e) => log.warn({ event: e }, 'validation authority (SAS)') }) };
+  return { sas, authority: guardAuthority(sas, { systemNumbers: true, onEvent: (e) => log.warn({ event: e }, 'validation authority (SAS)') }) };
 }

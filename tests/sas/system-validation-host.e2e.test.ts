@@ -5,7 +5,9 @@
 // and prints only under the number the system's 0x58 gave; the system lies first in every way the
 // two polls allow — a number with no cash-out waiting, not BCD, one already on the floor, twice,
 // too late — and each is refused with nothing journalled and no credit moved. A denial and a
-// silence become handpays of the whole credit. Money is conserved after each step.
+// silence become handpays of the whole credit. Money is conserved after each step. The ticket the
+// system numbered is then inserted at station 2 (on its own SAS link, the table's own numbering):
+// the system redeems it (0x67, 0x70, 0x71), credited once; the same paper again is already paid.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +22,7 @@ import { entryCount, newestEntriesOfType } from '../../ledger/index.js';
 import { SasHost, type HostIo } from './host/host.js';
 import { openPtyHost, ptyPair } from './host/io.js';
 import { SV, awaitException, pendingCashout57, receive58 } from './host/system-validation.js';
+import * as T from './host/tickets.js';
 
 const ADDRESS = 12;
 const TIMEOUT_MS = 2_500;
@@ -38,8 +41,11 @@ describe('SAS system validation at a station, through the host start', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-sysval-host-'));
   let running: RunningHost;
   let io: HostIo | null = null;
+  let io2: HostIo | null = null;
   let h: SasHost;
+  let h2: SasHost;
   let pair: Awaited<ReturnType<typeof ptyPair>>;
+  let pair2: Awaited<ReturnType<typeof ptyPair>>;
   const r = (): RunningHost => running;
   /** What the station's money is: its credit, its handpays waiting, its tickets printed or in print. */
   const held = (): number => {
@@ -57,10 +63,15 @@ describe('SAS system validation at a station, through the host start', () => {
   const gate = () => (r().floor as WiredFloorServices).gate;
 
   before(async () => {
-    pair = await ptyPair(dir);
+    pair = await ptyPair(mkdtempSync(path.join(dir, 's1-')));
+    pair2 = await ptyPair(mkdtempSync(path.join(dir, 's2-')));
     const config: TableConfig = simulatedTableConfig('war');
     config.stations = config.stations.map((s) =>
-      s.station === 1 ? { ...s, printer: 'sim', sas: { link: `serial:${pair.machine}`, address: ADDRESS, validation: 'system' } } : s,
+      s.station === 1
+        ? { ...s, printer: 'sim', sas: { link: `serial:${pair.machine}`, address: ADDRESS, validation: 'system' } }
+        : s.station === 2
+          ? { ...s, sas: { link: `serial:${pair2.machine}`, address: ADDRESS } }
+          : s,
     );
     config.tickets = { ...config.tickets, authority: 'sas' };
     running = await startHost({
@@ -74,11 +85,16 @@ describe('SAS system validation at a station, through the host start', () => {
     io = await openPtyHost(pair.host);
     h = new SasHost(io, ADDRESS);
     await h.pollOther();
+    io2 = await openPtyHost(pair2.host);
+    h2 = new SasHost(io2, ADDRESS);
+    await h2.pollOther();
   });
   after(async () => {
     await io?.close();
+    await io2?.close();
     await running?.close();
     pair?.socat.kill();
+    pair2?.socat.kill();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -166,5 +182,22 @@ describe('SAS system validation at a station, through the host start', () => {
     assert.equal(await receive58(h, 12, '0000000000004803'), SV.notInCashout);
     assert.equal(entryCount(r().ledger, ['ticket.issue']), 2);
     assert.equal(held(), inserted);
+  });
+
+  it('the ticket the system numbered, inserted at station 2: the system redeems it (67, 0x70, 0x71), credited once; again, already paid', async () => {
+    const before = r().ledger.credit(2);
+    r().devices.billAcceptors.simulator(2)?.insertTicket?.(first);
+    await awaitException(h2, 0x67);
+    assert.deepEqual(await T.ticketData70(h2), { amount: 0, parsing: 0, validation: first }, 'offered to the system with its number');
+    assert.equal((await T.redeem71(h2, 0x00, 10_000, first)).status, 0x40);
+    await until(() => r().ledger.credit(2) === before + 10_000, 'station 2 credited');
+    await awaitException(h2, 0x68);
+    assert.deepEqual(await T.status71(h2), { status: 0x00, amount: 10_000, validation: first });
+    const returned = entryCount(r().ledger, ['ticket.redeem.returned']);
+    r().devices.billAcceptors.simulator(2)?.insertTicket?.(first);
+    await until(() => entryCount(r().ledger, ['ticket.redeem.returned']) === returned + 1, 'the same paper returned');
+    assert.match(newestEntriesOfType(r().ledger, 'ticket.redeem.returned', 1)[0]?.body ?? '', /"reason":"already-paid"/);
+    assert.equal(r().ledger.credit(2), before + 10_000, 'credited once');
+    assert.equal(entryCount(r().ledger, ['ticket.redeem.stacked']), 1);
   });
 });

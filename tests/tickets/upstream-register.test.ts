@@ -8,6 +8,7 @@ import { alarms, enrolTerminal, ingest, migrateUpstream, openPglite, UPSTREAM_LA
 import { ticketByNumber, ticketLiability } from '../../upstream/ticket-queries.js';
 import { cancel, confirm, machineIdOf, redeem, registerIssue, registerPrinted, registerVoid } from '../../upstream/tickets.js';
 import { validationNumber } from '../../terms/validation-number.js';
+import { TICKET_PAYLOADS } from '../../terms/ticket-terms.js';
 import { DAY, FakeJournal, requestId, ticket } from './kit.js';
 
 /** An attempt at station 3 (of whichever table asks). */
@@ -131,6 +132,31 @@ describe('the upstream as validation authority (migration 6)', () => {
     await registerPrinted(db, 'T-1', old);
     assert.equal(await reason(old.validation), 'expired');
     assert.equal((await ticketByNumber(db, old.validation)).ticket?.state, 'expired');
+  });
+
+  it('a ticket the casino system numbered (SAS system validation) is never registered here, alarms nothing, and is never paid here', async () => {
+    const t = TICKET_PAYLOADS['ticket.issue'].parse({
+      validation: '120000000000004801',
+      systemId: 12,
+      requestId: requestId(),
+      sequence: 9,
+      station: 1,
+      amount: 10_000,
+      currency: 'MOP',
+      issuedAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 30 * DAY).toISOString(),
+    });
+    const before = (await alarms(db, 'T-3')).length;
+    assert.deepEqual(await registerIssue(db, 'T-3', t), {
+      ok: false,
+      error: 'system-validated',
+      message: 'the casino system that numbered this ticket is its validation authority',
+    });
+    assert.equal((await registerPrinted(db, 'T-3', t)).ok, false, 'printed: no ticket of this table has the number');
+    assert.equal((await ticketByNumber(db, t.validation)).ticket, null);
+    assert.equal((await alarms(db, 'T-3')).length, before, 'not another table’s number: no alarm');
+    const d = await redeem(db, 'T-2', ask(t));
+    assert.equal(d.kind === 'refused' ? d.reason : d.kind, 'unknown');
   });
 
   it('a table cannot register a number of another table, nor the same number with other terms', async () => {
