@@ -86,25 +86,7 @@ export function checkTickets(floor: TicketFloor, violated: (s: string) => void):
       else if (e.type === 'ticket.redeem.returned') tally.returned[e.payload.reason] = (tally.returned[e.payload.reason] ?? 0) + 1;
     }
   }
-  for (const [n, i] of issued) {
-    tally.issued++;
-    const copies = paper.get(n) ?? 0;
-    if (copies > 1) tally.printedTwice++;
-    if (i.end === 'ticket.void') {
-      tally.voided++;
-      if (copies > 0) {
-        tally.printedAndGivenBack++;
-        violated(`ticket ${n} (${i.table} station ${i.station}): voided, its credit given back, yet ${copies} whole ticket(s) came out`);
-      }
-    } else if (i.end === 'ticket.printed') {
-      tally.printed++;
-      if (copies === 0) violated(`ticket ${n} (${i.table}): journalled printed, no whole ticket came out (the player holds nothing)`);
-    } else if (copies === 0 && (jobs.get(n) === 'jam' || jobs.get(n) === 'jam-claims-printed')) tally.heldForPerson++;
-    else {
-      tally.lost++;
-      violated(`ticket ${n} (${i.table} station ${i.station}): neither printed nor voided (${copies} whole, job ${jobs.get(n) ?? 'never sent'})`);
-    }
-  }
+  for (const [n, i] of issued) judgeIssued(n, i, paper.get(n) ?? 0, jobs.get(n), tally, violated);
   for (const [n, s] of stacked) {
     tally.redeemed++;
     if (s.length > 1) {
@@ -131,6 +113,29 @@ export function checkTickets(floor: TicketFloor, violated: (s: string) => void):
   }
   for (const a of floor.authority.alarms) violated(`authority alarm: ${a}`);
   return tally;
+}
+
+/**
+ * A ticket issued, by how it ended and how many whole copies came out (`job`: the printer's last
+ * job for it): voided with no copy, printed with one, held for a person after a jam, else lost.
+ */
+function judgeIssued(n: string, i: Issued, copies: number, job: string | undefined, tally: TicketTally, violated: (s: string) => void): void {
+  tally.issued++;
+  if (copies > 1) tally.printedTwice++;
+  if (i.end === 'ticket.void') {
+    tally.voided++;
+    if (copies > 0) {
+      tally.printedAndGivenBack++;
+      violated(`ticket ${n} (${i.table} station ${i.station}): voided, its credit given back, yet ${copies} whole ticket(s) came out`);
+    }
+  } else if (i.end === 'ticket.printed') {
+    tally.printed++;
+    if (copies === 0) violated(`ticket ${n} (${i.table}): journalled printed, no whole ticket came out (the player holds nothing)`);
+  } else if (copies === 0 && (job === 'jam' || job === 'jam-claims-printed')) tally.heldForPerson++;
+  else {
+    tally.lost++;
+    violated(`ticket ${n} (${i.table} station ${i.station}): neither printed nor voided (${copies} whole, job ${job ?? 'never sent'})`);
+  }
 }
 
 /** One table: its ledger's ticket accounts, its money, every ticket and note in its stackers credited exactly once. */
