@@ -174,22 +174,21 @@ interface Closed {
   unplayed: Unplayed[];
 }
 
+/** A station's own bets when betting closes: on its seat, or on the stadium box. */
+type OwnBets = { seat: number; bets: Partial<Record<BetId, number>>; chips: Chips[] };
+
 /**
- * What plays when betting closes. A spot under its minimum does not play (placement refuses one;
- * limits changed while betting was open can leave one); a bet behind plays
- * only on a seat whose own station bet its main bet, within the seat's bettor count and — the
- * seat's bets together — the main bet's maximum (Portugal rule 15; the engine holds the same).
- * Nothing that does not play has moved: its chips stay credit, and the station is told.
+ * Each station's chips sorted when betting closes: its own bets (on its seat, or the stadium box)
+ * and those it wants behind a seat or on another seat's hand; what cannot play is dropped (`drop`).
  */
-function closeBets<S, R>(t: Turn<S, R>): Closed {
+function sortChips<S, R>(
+  t: Turn<S, R>,
+  stations: readonly number[],
+  byStation: ReadonlyMap<number, Chips[]>,
+  drop: (c: Chips, reason: RefusalReason) => void,
+): { own: Map<number, OwnBets>; wantsBehind: Map<number, Chips[]> } {
   const s = t.state;
-  const unplayed: Unplayed[] = [];
-  const drop = (c: Chips, reason: RefusalReason) => unplayed.push({ ...c, min: spotLimits(s.params, c.spot).min, reason });
-  // Each station's chips, in the order they were placed: one pass, not one filter per station (a stadium has hundreds).
-  const byStation = new Map<number, Chips[]>();
-  for (const c of s.chips) byStation.set(c.station, [...(byStation.get(c.station) ?? []), c]);
-  const stations = [...byStation.keys()].sort((a, b) => a - b);
-  const own = new Map<number, { seat: number; bets: Partial<Record<BetId, number>>; chips: Chips[] }>();
+  const own = new Map<number, OwnBets>();
   const wantsBehind = new Map<number, Chips[]>();
   for (const station of stations) {
     const chips = byStation.get(station) ?? [];
@@ -230,6 +229,25 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
       own.set(station, { seat, bets, chips: mine });
     }
   }
+  return { own, wantsBehind };
+}
+
+/**
+ * What plays when betting closes. A spot under its minimum does not play (placement refuses one;
+ * limits changed while betting was open can leave one); a bet behind plays
+ * only on a seat whose own station bet its main bet, within the seat's bettor count and — the
+ * seat's bets together — the main bet's maximum (Portugal rule 15; the engine holds the same).
+ * Nothing that does not play has moved: its chips stay credit, and the station is told.
+ */
+function closeBets<S, R>(t: Turn<S, R>): Closed {
+  const s = t.state;
+  const unplayed: Unplayed[] = [];
+  const drop = (c: Chips, reason: RefusalReason) => unplayed.push({ ...c, min: spotLimits(s.params, c.spot).min, reason });
+  // Each station's chips, in the order they were placed: one pass, not one filter per station (a stadium has hundreds).
+  const byStation = new Map<number, Chips[]>();
+  for (const c of s.chips) byStation.set(c.station, [...(byStation.get(c.station) ?? []), c]);
+  const stations = [...byStation.keys()].sort((a, b) => a - b);
+  const { own, wantsBehind } = sortChips(t, stations, byStation, drop);
   const bySeat = new Map<number, SeatStakes>();
   const stadium: StadiumStakes[] = [];
   for (const [station, o] of own) {
