@@ -13,7 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { SystemValidationCycle, type SasSystemValidationSide, type SystemValidationEnd } from '../../hardware/sas/system-validation.js';
-import { connectionOf, type Ledger } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { handpaidSince, lastValidationRequests, validationNumberSeen } from '../../ledger/system-validation-queries.js';
 import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { validationTxId, type ValidationOutcome } from '../../terms/system-validation-terms.js';
 import type { ValidationNumber } from '../../terms/validation-number.js';
@@ -118,12 +119,7 @@ export class SystemValidations {
   /** A number this floor already knows here: a ticket issued under it, a wait it ended, a ticket inserted with it. */
   private known(v: string): boolean {
     if (this.d.ledger.byTxId(ticketOutTxId(v as ValidationNumber, 'issue'))) return true;
-    const row = connectionOf(this.d.ledger)
-      .prepare(
-        `SELECT 1 FROM journal WHERE type IN ('ticket.validation.end', 'ticket.redeem.request') AND json_extract(body, '$.payload.validation') = ? LIMIT 1`,
-      )
-      .get(v);
-    return row !== undefined;
+    return validationNumberSeen(this.d.ledger, v);
   }
 
   /** Shutdown: the waits are given up without an end (the next start's restart rule ends them). */
@@ -142,14 +138,7 @@ export class SystemValidations {
  * missing; returns the stations whose cash-out must now be a handpay.
  */
 export function endOpenValidations(ledger: Ledger): number[] {
-  const rows = connectionOf(ledger)
-    .prepare(
-      `SELECT r.seq AS seq, json_extract(r.body, '$.payload.station') AS station, json_extract(r.body, '$.payload.requestId') AS requestId
-         FROM journal AS r WHERE r.type = 'ticket.validation.request'
-          AND r.seq = (SELECT MAX(seq) FROM journal AS o WHERE o.type = 'ticket.validation.request'
-                        AND json_extract(o.body, '$.payload.station') = json_extract(r.body, '$.payload.station'))`,
-    )
-    .all() as { seq: number; station: number; requestId: string }[];
+  const rows = lastValidationRequests(ledger);
   const out: number[] = [];
   for (const r of rows) {
     const end = ledger.byTxId(validationTxId(r.requestId, 'end'));
@@ -164,10 +153,7 @@ export function endOpenValidations(ledger: Ledger): number[] {
     }
     const validation = (JSON.parse(end.body) as { payload: { validation?: ValidationNumber } }).payload.validation;
     if (!validation || ledger.byTxId(ticketOutTxId(validation, 'issue'))) continue;
-    const paid = connectionOf(ledger)
-      .prepare(`SELECT 1 FROM journal WHERE type = 'credit.cancel' AND seq > ? AND json_extract(body, '$.payload.station') = ? LIMIT 1`)
-      .get(end.seq, r.station);
-    if (paid === undefined) out.push(r.station);
+    if (!handpaidSince(ledger, end.seq, r.station)) out.push(r.station);
   }
   return out;
 }

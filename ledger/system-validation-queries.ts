@@ -1,0 +1,42 @@
+import { connectionOf, type Ledger } from './ledger.js';
+
+// Read-only queries of the journal for SAS system validation at a station (docs/sas.md, "System
+// validation at a station"): the schema is the ledger's own, so the host asks here rather than
+// writing SQL against it (docs/ledger.md, "The schema is private").
+
+/** Whether a wait for the system's number ended with `validation`, or a ticket under it was inserted here. */
+export function validationNumberSeen(ledger: Ledger, validation: string): boolean {
+  const row = connectionOf(ledger)
+    .prepare(
+      `SELECT 1 FROM journal WHERE type IN ('ticket.validation.end', 'ticket.redeem.request') AND json_extract(body, '$.payload.validation') = ? LIMIT 1`,
+    )
+    .get(validation);
+  return row !== undefined;
+}
+
+/** Each station's last `ticket.validation.request`: its journal position, station and request id. */
+export interface LastValidationRequest {
+  seq: number;
+  station: number;
+  requestId: string;
+}
+
+/** Each station's last `ticket.validation.request` (the restart rule looks at these only). */
+export function lastValidationRequests(ledger: Ledger): LastValidationRequest[] {
+  return connectionOf(ledger)
+    .prepare(
+      `SELECT r.seq AS seq, json_extract(r.body, '$.payload.station') AS station, json_extract(r.body, '$.payload.requestId') AS requestId
+         FROM journal AS r WHERE r.type = 'ticket.validation.request'
+          AND r.seq = (SELECT MAX(seq) FROM journal AS o WHERE o.type = 'ticket.validation.request'
+                        AND json_extract(o.body, '$.payload.station') = json_extract(r.body, '$.payload.station'))`,
+    )
+    .all() as LastValidationRequest[];
+}
+
+/** Whether a handpay (`credit.cancel`) was journalled for `station` after journal position `seq`. */
+export function handpaidSince(ledger: Ledger, seq: number, station: number): boolean {
+  const row = connectionOf(ledger)
+    .prepare(`SELECT 1 FROM journal WHERE type = 'credit.cancel' AND seq > ? AND json_extract(body, '$.payload.station') = ? LIMIT 1`)
+    .get(seq, station);
+  return row !== undefined;
+}
