@@ -56,7 +56,7 @@ interface BareGraphics {
 /**
  * The bare scene, built in the page on `globalThis.PIXI` (`barePixiScript` first): a full-screen
  * felt-coloured rectangle and `cards` rounded rectangles moving every frame, no text, no textures,
- * with the stage options of renderer/src/pixi/stage.ts (WebGL, antialias). Passed to
+ * with the stage options of renderer/src/boot/stage.ts (WebGL, antialias). Passed to
  * `page.evaluate`, so it uses nothing from outside itself. Leaves `globalThis.__bareStep`: one
  * tick of motion and a draw.
  */

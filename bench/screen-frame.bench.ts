@@ -7,7 +7,7 @@
 // page the probe steps the clock by STEP_MS (which draws a frame, the test hook `step`) and finishes
 // the frame with a 1-pixel `readPixels`, which waits until SwiftShader has executed every command
 // of it. The bare pixi scene of the screens bench (full-screen rectangle, six moving card-sized
-// rectangles, same size and options as renderer/src/pixi/stage.ts) is measured the same way in
+// rectangles, same size and options as renderer/src/boot/stage.ts) is measured the same way in
 // the same run, before and after the pages, and each page's figure is given beside it.
 //
 // Pages: `station/1` (its seat betting: spots, chips, the countdown bar draining), `table`, and the

@@ -16,7 +16,7 @@
 //
 // The baseline, in the same run, beside a station page of the same host, in a browser of its own
 // closed before the measured pages open: a bare pixi scene of the same size (1920×1080, WebGL,
-// antialias on, as renderer/src/pixi/stage.ts asks) with a full-screen rectangle and BARE_CARDS
+// antialias on, as renderer/src/boot/stage.ts asks) with a full-screen rectangle and BARE_CARDS
 // card-sized rounded rectangles moving every frame, no text, no textures; its frame times over
 // BENCH_BARE_SECONDS (default 10), after its first BARE_WARM_FRAMES, and its JS heap after GC. pixi.js is bundled for it by esbuild (bench/bare-pixi.ts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -10,12 +10,14 @@ import { JackpotProgramError } from './blackjack/jackpot/program.js';
 import type { GameDefinition } from './table/game.js';
 import type { PlayedOptions } from './table/field-options.js';
 import type { RuleRefusal } from './table/rule-options.js';
-import { BlackjackAdvisor, type DecisionAdvisor } from './strategy/advisor.js';
+import { BlackjackAdvisor, type DecisionAdvisor } from './blackjack/strategy/advisor.js';
 import { checkWarOptions, warPlayedOptions } from './war/options.js';
 import { isRegulatedWarProfile, WAR_PROFILES } from './war/profiles.js';
 import type { GameKind } from './table/vocabulary.js';
 import type { WarCoup } from './war/coup.js';
 import { warTableGame, type WarTableShoe } from './war/table-game.js';
+import { roadsView, type RoadsData } from './baccarat/roads-view.js';
+import { projectTableExtras, type TableExtrasInputs, type TableExtrasOf } from './table/views.js';
 
 /** Any one of the games, with its own state types. */
 export type AnyTableGame =
@@ -148,4 +150,15 @@ export function withTableGame<T>(
     case 'war':
       return open(warTableGame(profile, options));
   }
+}
+
+/** The table display's parts, with baccarat's road maps as the roads (engine/baccarat/roads-view.ts). */
+export type TableExtras = TableExtrasOf<RoadsData>;
+
+/**
+ * The table display's parts of any game (engine/table/views.ts `projectTableExtras`), the roads
+ * laid out by baccarat's own road maps: the generic table does not know the game that has them.
+ */
+export function tableExtras(i: TableExtrasInputs, game: Parameters<typeof projectTableExtras>[1]): TableExtras {
+  return projectTableExtras(i, game, roadsView);
 }

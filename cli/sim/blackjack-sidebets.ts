@@ -81,7 +81,7 @@ function streakOf(decks: number, rounds: number, seed: number) {
     return { ...l, simulated: edge(s.sum, s.sumSq, s.n) };
   });
   return {
-    strategy: "Macau 2009 defaults, the simulator's basic strategy (engine/strategy/basic-strategy.ts), no insurance, every round from a full shoe",
+    strategy: "Macau 2009 defaults, the simulator's basic strategy (engine/blackjack/strategy/basic-strategy.ts), no insurance, every round from a full shoe",
     rounds,
     round: { won: won / n, tied: tied / n, lost: lost / n },
     levels,

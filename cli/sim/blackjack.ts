@@ -17,7 +17,7 @@ import { exactBlackjack } from '../../engine/blackjack/exact/expectation.js';
 import { describeRules, PROFILE_IDS, type BlackjackRules } from '../../engine/blackjack/rules.js';
 import { FastBlackjack, SIM_SIDE_BETS, edge, emptyTotals, mergeTotals, type ShuffleMode, type SimTotals } from '../../engine/blackjack/simulator.js';
 import { SimTables } from '../../engine/blackjack/simulator-tables.js';
-import { computeStrategy, strategyChart } from '../../engine/strategy/basic-strategy.js';
+import { computeStrategy, strategyChart } from '../../engine/blackjack/strategy/basic-strategy.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
 import { defineCommand, options } from '../command.js';
 import { exactReport, exactText, type MonteCarloCheck } from '../blackjack-exact-report.js';

@@ -1,4 +1,4 @@
-import { computeStrategy, type StrategyAction, type StrategyTable } from '../strategy/basic-strategy.js';
+import { computeStrategy, type StrategyAction, type StrategyTable } from './strategy/basic-strategy.js';
 import { dealerDrawsOn } from './hand.js';
 import type { BlackjackRules } from './rules.js';
 import { firstTwoCardTable } from './simulator-cards.js';

@@ -1,4 +1,4 @@
-import type { StrategyTable } from '../strategy/basic-strategy.js';
+import type { StrategyTable } from './strategy/basic-strategy.js';
 import { doublesLoseOriginalOnly, type BlackjackRules } from './rules.js';
 import { CARD_CODE, CARD_VALUE, FIRST_TWO, FIRST_TWO_BETS, NATURAL, OUTCOME, SOFT_TOTAL, isSpecial678Ids } from './simulator-cards.js';
 import { SimAutomaton } from './simulator-automaton.js';

@@ -1,4 +1,3 @@
-import { roadsView, type RoadsData } from '../baccarat/roads-view.js';
 import { behindSpots, otherSeatSpots } from './betting.js';
 import type { CoupSummary, GameDefinition, HandView, Presentation, SeatStreak } from './game.js';
 import { available, bettingOpen, cueOf, decidesNow, deciderStations, pendingOf, type DealerCue } from './queries.js';
@@ -129,12 +128,17 @@ export interface HistoryItemView {
   readonly seats: { readonly seat: number; readonly outcome: 'win' | 'lose' | 'push' }[];
 }
 
-export interface TableExtras {
+/**
+ * The table display's parts. `Roads` is the road maps' shape, which only the game that has them
+ * knows: the generic table names no game, so engine/games.ts, which lists the games, fixes it
+ * (`TableExtras` there) and hands the projection below the roads' builder.
+ */
+export interface TableExtrasOf<Roads> {
   readonly seats: { readonly seat: number; readonly station: number | null }[];
   /** The bets the profile offers, printed as spots on the felt. */
   readonly bets: BetId[];
   readonly presentation: Presentation;
-  readonly roads?: RoadsData;
+  readonly roads?: Roads;
   readonly history?: HistoryItemView[];
   /** The cut card is out: this is the last round of the shoe. */
   readonly lastRound?: true;
@@ -174,11 +178,18 @@ export function tableExtrasInputs<S, R>(s: TableState<S, R>, game: GameDefinitio
   };
 }
 
-/** The table display's own parts: the seats, the felt's printed bets, the roads or the last rounds, from their inputs alone. */
-export function projectTableExtras(i: TableExtrasInputs, game: Pick<GameDefinition<unknown, unknown>, 'rules' | 'presentation'>): TableExtras {
+/**
+ * The table display's own parts: the seats, the felt's printed bets, the roads or the last rounds,
+ * from their inputs alone; `roadsOf` lays out the shoe's coups where the game shows roads.
+ */
+export function projectTableExtras<Roads>(
+  i: TableExtrasInputs,
+  game: Pick<GameDefinition<unknown, unknown>, 'rules' | 'presentation'>,
+  roadsOf: (shoe: string, coups: readonly CoupSummary[]) => Roads,
+): TableExtrasOf<Roads> {
   const panel =
     game.presentation.panel === 'roads' && i.coups
-      ? { roads: roadsView(`shoe-${i.shoeNo}`, i.coups) }
+      ? { roads: roadsOf(`shoe-${i.shoeNo}`, i.coups) }
       : { history: i.history.map((h) => ({ roundId: h.roundId, dealer: [...h.dealer], dealerTotal: h.dealerTotal, seats: h.seats.map((x) => ({ ...x })) })) };
   return {
     seats: Array.from({ length: i.seats }, (_, n) => ({ seat: n + 1, station: stationAt(i.params, n + 1) ?? null })),

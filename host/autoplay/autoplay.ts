@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { decisionAdvisor } from '../../engine/games.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
-import type { DecisionAdvisor } from '../../engine/strategy/advisor.js';
+import type { DecisionAdvisor } from '../../engine/blackjack/strategy/advisor.js';
 import {
   amountOn,
   decodeHostMessage,

@@ -2,7 +2,8 @@ import type { Language, StationTransfers, TableState as TableView } from '../../
 import { isDemonstration } from '../config/authorisation.js';
 import type { ProgressiveView } from '../../engine/table/game.js';
 import type { TableState } from '../../engine/table/state.js';
-import type { RoundViewData, StadiumView, TableExtras } from '../../engine/table/views.js';
+import type { TableExtras } from '../../engine/games.js';
+import type { RoundViewData, StadiumView } from '../../engine/table/views.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { StationGate } from '../floor/station-gates.js';
 import type { LiveTable } from '../table/runtime.js';

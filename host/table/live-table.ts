@@ -3,7 +3,8 @@ import type { CorrectionRule, CoupSummary, GameDefinition, Outcome, ProgressiveV
 import type { TableInput } from '../../engine/table/inputs.js';
 import type { DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
-import type { RoundViewData, StadiumView, StationInputs, StationTableView, TableExtras } from '../../engine/table/views.js';
+import type { TableExtras } from '../../engine/games.js';
+import type { RoundViewData, StadiumView, StationInputs, StationTableView } from '../../engine/table/views.js';
 import type { Correction, DecisionAction, HoldReason, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
 
 import type { StationCommand } from './station-command.js';

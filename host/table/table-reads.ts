@@ -1,10 +1,10 @@
 import type { CardCode } from '../../engine/cards/card.js';
+import { tableExtras, type TableExtras } from '../../engine/games.js';
 import type { CoupSummary, GameDefinition, ProgressiveView } from '../../engine/table/game.js';
 import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { TableState } from '../../engine/table/state.js';
 import {
   projectStation,
-  projectTableExtras,
   stationInputs,
   tableExtrasInputs,
   TABLE_EXTRAS_BY_CONTENT,
@@ -12,7 +12,6 @@ import {
   type StadiumView,
   type StationInputs,
   type StationTableView,
-  type TableExtras,
   type TableExtrasInputs,
 } from '../../engine/table/views.js';
 import { cardsLeftInOldShoe, holdStateOf } from './hold-state.js';
@@ -38,7 +37,7 @@ export class TableReadModel<S, R> implements TableReads {
     private readonly current: () => TableState<S, R>,
   ) {
     this.views = tableViews(game);
-    this.extras = memoOnInputs((i: TableExtrasInputs) => projectTableExtras(i, game), TABLE_EXTRAS_BY_CONTENT);
+    this.extras = memoOnInputs((i: TableExtrasInputs) => tableExtras(i, game), TABLE_EXTRAS_BY_CONTENT);
   }
 
   /**

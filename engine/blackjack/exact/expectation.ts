@@ -1,4 +1,4 @@
-import { computeStrategy } from '../../strategy/basic-strategy.js';
+import { computeStrategy } from '../strategy/basic-strategy.js';
 import type { BlackjackRules } from '../rules.js';
 import { Compositions } from './compositions.js';
 import { COMPOSITION_DEPENDENT, simulatorBasic, totalDependent, type Policy, type StrategyId } from './policy.js';

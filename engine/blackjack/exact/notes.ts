@@ -20,7 +20,7 @@ export const STRATEGY_TEXT: Record<StrategyId, string> = {
     'total-dependent basic strategy computed from the full-shoe composition (hit/stand and the five-card choice by total and number of cards); the first decision on two cards (stand, hit, double, split, surrender) composition-dependent',
   'composition-dependent': "composition-dependent: every decision by the exact value of the hand's own cards (optimal for one hand off the top of the shoe)",
   'simulator-basic':
-    "the simulator's basic strategy (engine/strategy/basic-strategy.ts, infinite-deck, never looks at suits), exactly as FastBlackjack plays it",
+    "the simulator's basic strategy (engine/blackjack/strategy/basic-strategy.ts, infinite-deck, never looks at suits), exactly as FastBlackjack plays it",
 };
 
 /** How the exact figure treats each rule, in the order a reader meets them: exact, approximate (with its bound), not modelled, or no effect. */

@@ -1,4 +1,4 @@
-import type { StrategyTable } from '../../strategy/basic-strategy.js';
+import type { StrategyTable } from '../strategy/basic-strategy.js';
 import type { TotalDependentTable } from './td-table.js';
 
 /**
@@ -44,7 +44,7 @@ export function totalDependent(table: TotalDependentTable): Policy {
 }
 
 /**
- * The simulator's basic strategy (engine/strategy/basic-strategy.ts) exactly as the simulator
+ * The simulator's basic strategy (engine/blackjack/strategy/basic-strategy.ts) exactly as the simulator
  * plays it: ranked actions, first legal one taken; never looks at suits.
  */
 export function simulatorBasic(strategy: StrategyTable, minStandTotal: number): Policy {

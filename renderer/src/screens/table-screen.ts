@@ -5,7 +5,7 @@ import { drawFelt, type FeltView } from '../felt/felt-art.js';
 import { feltLayout, LANGUAGE_BUTTON, languagesAcross, type FeltLayout } from '../felt/felt-layout.js';
 import { HistoryStrip } from '../roads/history-strip.js';
 import { RoadsPanel } from '../roads/roads-panel.js';
-import { LanguageSwitch } from '../ui/language-switch.js';
+import { LanguageSwitch } from './language-switch.js';
 import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { Container } from 'pixi.js';
 import type { CommandBody, StationState } from '../../../protocol/index.js';
 import { formatMoney } from '../../../locales/money.js';
-import { SIDE, SIDE_THIRD } from '../screens/station-screen.js';
+import { SIDE, SIDE_THIRD } from '../station/station-screen.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { defaultMove, moveAmounts, stepMove } from './move-amounts.js';

@@ -4,7 +4,7 @@ import type { MessageKey } from '../../../locales/i18n.js';
 import type { CommandBody, StationState, StationTables } from '../../../protocol/index.js';
 import { NEVER } from '../anim/wake.js';
 import type { ScreenContext } from '../screens/screen.js';
-import { StationScreen } from '../screens/station-screen.js';
+import { StationScreen } from '../station/station-screen.js';
 import { Button } from '../ui/button.js';
 import { DESIGN, TOUCH } from '../ui/theme.js';
 import { CreditMoves } from './credit-moves.js';

@@ -16,7 +16,7 @@ import { phaseText, secondsLeft } from '../screens/round-text.js';
 import { NEVER, nextSecondAt, nextStepAt } from '../anim/wake.js';
 import { ticketWords, type TicketKey } from './ticket-words.js';
 import { BetPlan, CommandQueue } from './bet-plan.js';
-import { actionKey } from './action-words.js';
+import { actionKey } from '../screens/action-words.js';
 import { streakText } from './streak-text.js';
 
 /** Chips offered: the usual casino denominations (1-2-5 steps) from the table minimum up to the maximum. */

@@ -3,7 +3,7 @@
  * start of a session and at least every 10 minutes. We flash for the first 10 s of the session
  * and of every 10-minute period after it, blinking at 1 Hz. A session starts when the screen
  * starts and again whenever a player's credit arrives at a station that held nothing
- * (screens/station-screen.ts).
+ * (station/station-screen.ts).
  */
 export const FLASH_EVERY_MS = 10 * 60_000;
 export const FLASH_FOR_MS = 10_000;

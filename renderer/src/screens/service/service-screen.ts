@@ -5,7 +5,7 @@ import { Container, Graphics, Text } from 'pixi.js';
 import { SERVICE_PAGES, type ServiceAction, type ServicePageName, type ServiceState, type ViewState } from '../../../../protocol/index.js';
 import { formatMoney, minorDigits } from '../../../../locales/money.js';
 import { Button } from '../../ui/button.js';
-import { LanguageSwitch } from '../../ui/language-switch.js';
+import { LanguageSwitch } from '../language-switch.js';
 import { StatusBanner } from '../../ui/status-banner.js';
 import { COLORS, DESIGN, textStyle } from '../../ui/theme.js';
 import type { Screen, ScreenContext } from '../screen.js';

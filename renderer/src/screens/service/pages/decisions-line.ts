@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { DecisionAction, type RecallRound } from '../../../../../protocol/index.js';
-import { actionKey } from '../../../station/action-words.js';
+import { actionKey } from '../../action-words.js';
 
 /**
  * A round's decisions in the screen's language, as the stations word them: `seat:action`, `*` for

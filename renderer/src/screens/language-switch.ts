@@ -1,9 +1,9 @@
 import { Container } from 'pixi.js';
 import { languages } from '../../../locales/index.js';
 import type { Language } from '../../../protocol/index.js';
-import type { ScreenContext } from '../screens/screen.js';
-import { Button } from './button.js';
-import { TOUCH } from './theme.js';
+import type { ScreenContext } from './screen.js';
+import { Button } from '../ui/button.js';
+import { TOUCH } from '../ui/theme.js';
 
 /**
  * One button a catalogue (locales/catalogues/: zh-Hant, zh-Hans, en, pt), each labelled in its own

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CardCode } from '../cards/card.js';
-import type { DecisionAction } from '../table/vocabulary.js';
-import { decisionAdvisor } from '../games.js';
+import type { CardCode } from '../../cards/card.js';
+import type { DecisionAction } from '../../table/vocabulary.js';
+import { decisionAdvisor } from '../../games.js';
 import { BlackjackAdvisor, type DecisionAsked, type HandSeen } from './advisor.js';
 
 type CardFace = CardCode | 'XX';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveRules } from '../blackjack/rules.js';
+import { resolveRules } from '../rules.js';
 import { computeStrategy, dealerDistribution, strategyChart } from './basic-strategy.js';
 
 const standard = resolveRules('generic', {

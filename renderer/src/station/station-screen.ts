@@ -3,13 +3,13 @@ import { DemoBanner } from '../ui/demo-banner.js';
 import { Container, Graphics, Text } from 'pixi.js';
 import type { StationState, ViewState } from '../../../protocol/index.js';
 import { formatMoney } from '../../../locales/money.js';
-import { HelpPanel } from '../station/help-panel.js';
-import { RecallPanel } from '../station/recall-panel.js';
-import { ReplayPanel } from '../station/replay-panel.js';
-import { StationRoadsPanel } from '../station/roads-panel.js';
-import { StationPlay } from '../station/station-play.js';
+import { HelpPanel } from './help-panel.js';
+import { RecallPanel } from './recall-panel.js';
+import { ReplayPanel } from './replay-panel.js';
+import { StationRoadsPanel } from './roads-panel.js';
+import { StationPlay } from './station-play.js';
 import { Button } from '../ui/button.js';
-import { LanguageSwitch } from '../ui/language-switch.js';
+import { LanguageSwitch } from '../screens/language-switch.js';
 import { Notice } from '../ui/notice.js';
 import { sessionBegins } from '../ui/clock-policy.js';
 import { SessionClock } from '../ui/session-clock.js';
@@ -18,7 +18,7 @@ import { COLORS, DESIGN, TOUCH, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
 import { liveText } from '../ui/live-text.js';
 import { CachedLayer } from '../pixi/cached-layer.js';
-import type { Screen, ScreenContext } from './screen.js';
+import type { Screen, ScreenContext } from '../screens/screen.js';
 import type { MessageKey } from '../../../locales/i18n.js';
 
 /** The roads button, in the header between the game's name and the seat. */

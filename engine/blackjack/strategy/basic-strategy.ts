@@ -1,5 +1,5 @@
-import { dealerDrawsOn } from '../blackjack/hand.js';
-import { doublesLoseOriginalOnly, type BlackjackRules } from '../blackjack/rules.js';
+import { dealerDrawsOn } from '../hand.js';
+import { doublesLoseOriginalOnly, type BlackjackRules } from '../rules.js';
 
 /**
  * Basic strategy computed from the rules, not typed in: expected values of every action for

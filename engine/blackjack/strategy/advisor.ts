@@ -1,8 +1,8 @@
-import { cardOf, type CardCode } from '../cards/card.js';
-import { rankValue } from '../blackjack/hand.js';
-import { isProfileId, resolveRules } from '../blackjack/rules.js';
-import type { HandView } from '../table/game.js';
-import type { DecisionAction } from '../table/vocabulary.js';
+import { cardOf, type CardCode } from '../../cards/card.js';
+import { rankValue } from '../hand.js';
+import { isProfileId, resolveRules } from '../rules.js';
+import type { HandView } from '../../table/game.js';
+import type { DecisionAction } from '../../table/vocabulary.js';
 import { computeStrategy, type StrategyTable } from './basic-strategy.js';
 
 /** A decision as a seat's screen is asked it: the seat and hand, the legal actions, what a timeout takes. */
