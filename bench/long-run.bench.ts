@@ -471,6 +471,8 @@ if (last) {
         `GPU textures ${last[`${view}Textures`]} (${(last[`${view}TextureBytes`]! / MB).toFixed(1)} MB), ` +
         `long animation frames Chromium keeps ${last[`${view}LoafFrames`]} of 200 with ${last[`${view}LoafScripts`]} script timings`,
     );
+    // A page that gave no figure at the last sample is OVER above; the report takes numbers only.
+    if (!Number.isFinite(heap)) continue;
     figure({
       name: `long run: ${view} page JS heap after GC at ${last.rounds} rounds (${SIZE})`,
       unit: 'MB',
