@@ -297,8 +297,8 @@ async function runSoak(
   }
   const watch = setInterval(() => stations.forEach((s) => s.check()), 5);
   const settledRounds = () =>
-    running.ledger
-      .rounds.recall({ tableId, limit: 500 })
+    running.ledger.rounds
+      .recall({ tableId, limit: 500 })
       .filter((r) => r.status === 'settled' && stations.every((s) => r.lines.some((l) => l.station === s.station)))
       .map((r) => r.roundId);
   const notWhole = () =>
