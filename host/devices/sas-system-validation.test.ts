@@ -43,4 +43,13 @@ describe('the restart rule (endOpenValidations)', () => {
     l.append(end('req-00000021', 'denied', undefined, 2));
     assert.deepEqual(endOpenValidations(l), []);
   });
+
+  it("only a station's last wait counts: an earlier one, ended, does not hide a later one left open", () => {
+    const l = fresh();
+    l.append(request('req-00000030'));
+    l.append(end('req-00000030', 'denied'));
+    l.append(request('req-00000031'));
+    assert.deepEqual(endOpenValidations(l), [1]);
+    assert.match(l.byTxId(validationTxId('req-00000031', 'end'))?.body ?? '', /"outcome":"restart"/);
+  });
 });
