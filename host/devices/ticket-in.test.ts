@@ -4,11 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openLedger, type Ledger } from '../../ledger/index.js';
-import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import { validationNumber } from '../../terms/validation-number.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { silent } from '../testing/table-kit.js';
 import type { RedeemAnswer, RedeemRequest, TicketAuthority } from '../tickets/authority.js';
+import { guardAuthority } from '../tickets/guard.js';
 import { BillAcceptors } from './bill-acceptors.js';
 import { tableCreditRule } from './credit-rule/table-credit-rule.js';
 import { TicketIn } from './ticket-in.js';
@@ -63,7 +64,7 @@ function rig(
   return { ledger, acceptors, tickets };
 }
 
-async function until(ok: () => boolean, ms = 5000): Promise<void> {
+async function until(ok: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > end) throw new Error('timed out');
@@ -121,5 +122,41 @@ describe('ticket in at a station’s acceptor', () => {
       'the approval not believed is cancelled; the shape-only barcode was never asked about',
     );
     assert.equal(authority.words[0], `redeem ${TICKET}`);
+  });
+
+  // The ID-003 driver asks about the same ticket again (the same escrow id) when its acceptor link
+  // was lost between the host's answer and STACK and the unit still holds the ticket in escrow
+  // after the reconnect. Seen in the SIGKILL campaign at load 24: asked again through the guard
+  // (which refuses a request id asked twice, `offline`), the approved ticket went back "offline".
+  it('the same escrow asked about again after its approval is stacked on the approval journalled, not asked again; credited once', async (t) => {
+    const authority = fakeAuthority();
+    const { ledger, tickets } = rig(t, guardAuthority(authority));
+    const escrowed = { validationNumber: TICKET, escrowId: '6d1f7a52-3b0e-4c8a-9f41-2e7d5c0b9a13' };
+    assert.equal(await tickets.escrow(2, escrowed), 'stack');
+    assert.equal(await tickets.escrow(2, escrowed), 'stack', 'the approval of this attempt stands');
+    assert.equal(ledger.byTxId(ticketInTxId(escrowed.escrowId, 'end')), undefined, 'never journalled returned');
+    await tickets.stacked(2, escrowed);
+    assert.equal(ledger.credit(2), 2_500);
+    assert.equal(ledger.meters('station:2').ticketsIn, 1);
+    assert.deepEqual(
+      authority.words.map((w) => w.split(' ')[0]),
+      ['redeem', 'confirm'],
+      'asked once, confirmed once, never cancelled',
+    );
+  });
+
+  it('the same escrow asked about again after its attempt ended is returned without asking anyone', async (t) => {
+    const authority = fakeAuthority((r) => ({ kind: 'refused', requestId: r.requestId, reason: 'expired' }));
+    const { ledger, tickets } = rig(t, guardAuthority(authority));
+    const escrowed = { validationNumber: TICKET, escrowId: '0b9c2d4e-7f13-4a5b-8c6d-1e2f3a4b5c6d' };
+    assert.equal(await tickets.escrow(2, escrowed), 'return');
+    assert.equal(await tickets.escrow(2, escrowed), 'return');
+    const last = tickets.lastAt(2);
+    assert.equal(last?.state === 'returned' ? last.reason : null, 'expired', 'the reason the player was told stands');
+    assert.equal(ledger.credit(2), 0);
+    assert.deepEqual(
+      authority.words.map((w) => w.split(' ')[0]),
+      ['redeem', 'cancel'],
+    );
   });
 });

@@ -4,7 +4,7 @@ import type { EscrowDecision, EscrowedTicket } from '../../hardware/billacceptor
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import { ticketInEscrow } from '../../ledger/ticket-queries.js';
-import { AnyTicketNumber, RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
+import { AnyTicketNumber, parseTicketEntry, RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
 import type { ValidationNumber } from '../../terms/validation-number.js';
 
 type TicketReturn = (typeof TICKET_RETURNS)[number];
@@ -71,6 +71,8 @@ export class TicketIn {
       return 'return';
     }
     const at = { requestId: requestId.data, validation: validation.data, station };
+    const again = this.askedBefore(at);
+    if (again) return again;
     this.deps.ledger.append({ type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(at.requestId, 'request') });
     this.show(station, { state: 'checking', validation: at.validation, at: Date.now() });
     const authority = this.deps.authority;
@@ -87,6 +89,32 @@ export class TicketIn {
     }
     this.returned(station, at, answer.kind === 'refused' ? answer.reason : 'other-currency');
     return 'return';
+  }
+
+  /**
+   * The same escrow asked about again: the ID-003 driver does so when its link was lost between
+   * the host's answer and STACK and the unit still holds the ticket after the reconnect. Its
+   * attempt is answered from the journal, never asked of the authority twice (the guard refuses a
+   * request asked again, `offline`, and the approved ticket would go back): approved and open,
+   * STACK on that approval (the authority holds the ticket pending for this attempt); ended, it
+   * goes back with the reason it was given. An attempt journalled and not yet answered (its
+   * question still out) is asked again as before, and the guard refuses it.
+   */
+  private askedBefore(at: { requestId: RequestId; validation: ValidationNumber; station: number }): EscrowDecision | null {
+    const ledger = this.deps.ledger;
+    if (!ledger.byTxId(ticketInTxId(at.requestId, 'request'))) return null;
+    const end = ledger.byTxId(ticketInTxId(at.requestId, 'end'));
+    if (end) {
+      const body: unknown = JSON.parse(end.body);
+      const e = parseTicketEntry('ticket.redeem.returned', body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
+      const reason = e?.type === 'ticket.redeem.returned' ? e.payload.reason : 'offline';
+      this.show(at.station, { state: 'returned', validation: at.validation, reason, at: Date.now() });
+      return 'return';
+    }
+    const open = ticketInEscrow(ledger, at.station);
+    if (open?.requestId !== at.requestId || open.validation !== at.validation || !open.approved) return null;
+    this.deps.log.info({ station: at.station, validation: at.validation }, 'ticket in: asked again after its approval: stacked on it');
+    return 'stack';
   }
 
   /** The acceptor stacked the ticket it was told to: the station is credited, once, and the authority told. */

@@ -203,4 +203,37 @@ describe('ID-003 barcode tickets end to end', () => {
     assert.deepEqual(r.sim.ticketsStacked, [TICKET]);
     await r.dev.close();
   });
+
+  // The premise of the host's rule for a ticket asked about again (host/devices/ticket-in.ts,
+  // `askedBefore`): the link lost between the host's STACK answer and the STACK command leaves the
+  // ticket in escrow, and after the reconnect the driver asks about it again under the same escrow
+  // id; answered STACK again, it is stacked and told once.
+  it('the link lost between the answer and STACK: the same ticket asked again under its escrow id, then stacked once', async () => {
+    const sim = new Id003Simulator({ currency: 'MOP' });
+    let port: LoopbackPort | null = null;
+    const asked: EscrowedTicket[] = [];
+    const stacked: string[] = [];
+    const dev = new Id003BillAcceptor(async () => (port = new LoopbackPort(sim)), {
+      currency: 'MOP',
+      enabled: true,
+      ...FAST,
+      onTicket: (t) => {
+        asked.push(t);
+        if (asked.length === 1) port?.drop(); // the cable pulled as the answer comes back
+        return 'stack';
+      },
+      onTicketStacked: (t) => void stacked.push(t.escrowId),
+    });
+    opened.push({ dev });
+    const rec = new EventRecorder<BillAcceptorEvent>();
+    dev.on(rec.listener);
+    dev.start();
+    await rec.until(() => rec.of('idle').some((e) => e.enabled), 3000, 'enabled');
+    sim.insertTicket(TICKET);
+    await rec.until(() => sim.ticketsStacked.length === 1 && stacked.length === 1, 5000, 'stacked after the reconnect');
+    assert.ok(asked.length >= 2, `asked ${asked.length} times`);
+    assert.deepEqual(new Set(asked.map((t) => t.escrowId)).size, 1, 'one escrow id: the same attempt');
+    assert.deepEqual(stacked, [asked[0]?.escrowId]);
+    assert.deepEqual(sim.ticketsStacked, [TICKET]);
+  });
 });

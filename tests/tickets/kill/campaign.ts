@@ -48,13 +48,15 @@ export interface TrialResult {
 
 const Line = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ready') }),
-  z.object({ kind: z.literal('wrote'), types: z.array(z.string()) }),
+  z.object({ kind: z.literal('wrote'), types: z.array(z.string()), notes: z.array(z.string()).optional() }),
   z.object({ kind: z.literal('answer'), outcome: z.unknown() }),
 ]);
 
 /** The host's first life: a process of its own, for the SIGKILL. */
 class HostChild {
   readonly written: string[] = [];
+  /** Each entry written, with its note (a ticket step's attempt and reason, a fault's kind): what a failed trial says. */
+  readonly told: string[] = [];
   readonly answers: string[] = [];
   readonly exited: Promise<void>;
   private readonly waiters = new Set<() => void>();
@@ -74,8 +76,11 @@ class HostChild {
       const line = Line.safeParse(JSON.parse(text));
       if (!line.success) return;
       if (line.data.kind === 'ready') ready = true;
-      else if (line.data.kind === 'wrote') h.written.push(...line.data.types);
-      else h.answers.push(JSON.stringify(line.data.outcome));
+      else if (line.data.kind === 'wrote') {
+        h.written.push(...line.data.types);
+        const notes = line.data.notes ?? [];
+        h.told.push(...line.data.types.map((t, i) => (notes[i] ? `${t} (${notes[i]})` : t)));
+      } else h.answers.push(JSON.stringify(line.data.outcome));
       h.poke();
     });
     await h.until(() => ready, 120_000, 'the host child ready');
@@ -98,7 +103,7 @@ class HostChild {
         if (orDeath) return;
         throw new Error(`the host child died waiting for ${what}`);
       }
-      if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what} (journalled ${this.written.join(', ')}; answered ${this.answers.join(', ')})`);
+      if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what} (journalled ${this.told.join(', ')}; answered ${this.answers.join(', ')})`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 20);
         this.waiters.add(() => {

@@ -25,10 +25,20 @@ ledger.appendMany = (entries) => {
   if (hit) armed = null;
   if (at === 'before-commit') process.kill(process.pid, 'SIGKILL');
   const out = appendMany(entries);
-  process.stdout.write(`${JSON.stringify({ kind: 'wrote', types: entries.map((e) => e.type) })}\n`);
+  process.stdout.write(`${JSON.stringify({ kind: 'wrote', types: entries.map((e) => e.type), notes: entries.map(note) })}\n`);
   if (at === 'after-commit') process.kill(process.pid, 'SIGKILL');
   return out;
 };
+
+/** What a failed trial's message says of an entry beside its type: a ticket step's attempt and reason, a fault's kind and station. */
+function note(e: { type: string; payload: unknown }): string {
+  const p = (e.payload ?? {}) as Record<string, unknown>;
+  const bits = [p['kind'], p['station'] === undefined ? undefined : `s${String(p['station'])}`, p['requestId'], p['reason'], p['detail']];
+  return bits
+    .filter((b) => b !== undefined)
+    .map((b) => String(b).slice(0, 60))
+    .join(' ');
+}
 
 const Command = z.object({ kind: z.literal('cash-out'), station: z.number().int() });
 const gate = 'gate' in running.floor ? running.floor.gate : null;
