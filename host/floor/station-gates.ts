@@ -7,7 +7,7 @@ import type { TicketIn } from '../devices/ticket-in.js';
 
 /** What the screens need of the floor: refusals by faults and locks, the notices, the cash-out. */
 export interface StationGate {
-  /** Why a station's command is refused by a fault or a pending handpay, or null. */
+  /** Why a station's command is refused by a fault, a pending handpay or a ticket's hold (in print, or its cash-out under way), or null. */
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null;
   notices(station: number | null): TiltNotice[];
   cashout(station: number): CashoutState;
@@ -39,6 +39,11 @@ export class StationGates implements StationGate {
       const held = this.tickets?.holdAt(station);
       if (held) return { reason: held, refusal: 'station-locked' };
       return this.tilts.refusal(station, 'bet');
+    }
+    if (command === 'move-credit' || command === 'leave-table') {
+      // Credit leaving for another table: not while a ticket or the casino system's number holds it.
+      const held = this.tickets?.holdAt(station);
+      if (held) return { reason: held, refusal: 'station-locked' };
     }
     return this.tilts.refusal(station, 'cash-out');
   }

@@ -91,6 +91,8 @@ export class TicketOut {
   private nextSequence: number | null = null;
   /** Stations whose printer is working on a ticket now (a print, or a question after a restart): no person settles it meanwhile. */
   private readonly working = new Set<number>();
+  /** Stations whose cash-out is under way and not yet journalled (its amount): each is held as a ticket in print is. */
+  private readonly cashing = new Map<number, number>();
   /** Each station's last ticket, for its screen (`CashoutState.ticket`). */
   private readonly last = new Map<number, NonNullable<CashoutState['ticket']>>();
 
@@ -127,12 +129,19 @@ export class TicketOut {
     return this.inPrint.get(station) ?? null;
   }
 
-  /** Why the station's credit is held by a ticket now (one in print, or a cash-out waiting for the casino system's number), or null. */
+  /**
+   * Why the station's credit is held by a ticket now, or null: one in print, a cash-out waiting for
+   * the casino system's number, or one under way between its start and its `ticket.issue`. Every
+   * path that moves the station's credit out asks it: bets, cash-outs, AFT out, `move-credit`,
+   * `leave-table` (StationGates.refuse, host/start/sas-links.ts).
+   */
   holdAt(station: number): string | null {
     const t = this.inPrint.get(station);
     if (t) return `station ${station} is locked until ticket ${t.terms.validation} is printed or voided`;
     const w = this.deps.system?.waitingAt(station);
-    return w ? `station ${station} is locked while its cash-out of ${w.amount} waits for the casino system's validation number` : null;
+    if (w) return `station ${station} is locked while its cash-out of ${w.amount} waits for the casino system's validation number`;
+    const cashing = this.cashing.get(station);
+    return cashing === undefined ? null : `station ${station} is locked while its cash-out of ${cashing} is issued`;
   }
 
   /** Whether a cash-out of `amount` at `station` can be a ticket now; why not otherwise. */
@@ -156,6 +165,18 @@ export class TicketOut {
     const amount = this.deps.ledger.credit(station);
     const why = this.whyNot(station, amount);
     if (why) return { kind: 'no-ticket', reason: why };
+    // Held from here until the ticket is journalled (then `inPrint` holds it) or the cash-out gives
+    // up: the system's wait, the window after its number, the printer's answer (docs/sas.md).
+    this.cashing.set(station, amount);
+    try {
+      return await this.issue(station, amount);
+    } finally {
+      this.cashing.delete(station);
+    }
+  }
+
+  /** The ticket of `amount` (the station's credit, held meanwhile): numbered, journalled, printed. */
+  private async issue(station: number, amount: number): Promise<TicketOutcome> {
     const numbered = this.deps.system?.at(station) ? await this.systemNumber(station, amount) : await this.number();
     const printer = this.deps.printerAt(station);
     if (!printer || !numbered.ok) return { kind: 'no-ticket', reason: numbered.ok ? 'no-printer' : numbered.reason };

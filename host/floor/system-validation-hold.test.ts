@@ -1,0 +1,119 @@
+// SAS system validation's hold (docs/sas.md, "System validation at a station"): from the moment a
+// station's cash-out asks the casino system for a number until its ticket is journalled (or the
+// cash-out falls back to a handpay), nothing else may move the station's credit — no bet, no
+// second cash-out, no credit moved to another table (`move-credit`), none sent home
+// (`leave-table`), no AFT out — because the ticket is for the amount the request held. The attack:
+// each of those tried while the wait is open, and again in the window after the system's number
+// is journalled and before the ticket is (the wait is over there, the issue not yet made).
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
+import type { SasSystemValidationSide } from '../../hardware/sas/system-validation.js';
+import { entryCount, verifyLedger } from '../../ledger/index.js';
+import { simulatedTableConfig } from '../config/table-config.js';
+import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
+
+const rigs: PrinterRig[] = [];
+after(async () => {
+  for (const r of rigs) await r.p.close();
+});
+
+type Command = Parameters<TestTable['hub']['commands']['submit']>[2];
+const cmd = (t: TestTable, command: Command) => submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), command));
+const refusalOf = (t: TestTable, command: Command): string | null => {
+  const r = cmd(t, command);
+  return r.ok ? null : (r.error.refusal ?? r.error.detail);
+};
+
+async function until(ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function systemTable(): Promise<{ t: TestTable; side: SasSystemValidationSide }> {
+  const r = printerRig();
+  rigs.push(r);
+  await layoutDefined(r);
+  const t = testTable({
+    config: {
+      tickets: { limit: 5_000_000, expiryDays: 90, authority: 'sas' },
+      stations: simulatedTableConfig('war').stations.map((s) =>
+        s.station === 1 ? { ...s, printer: 'sim', sas: { link: 'tcp:127.0.0.1:9', address: 1, validation: 'system' } } : s,
+      ),
+    },
+    printers: { at: (s) => (s === 1 ? r.p : undefined) },
+  });
+  const system = t.floor.tickets.system;
+  assert.ok(system, 'station 1 is validated by the system');
+  const side = system.side(1, () => {});
+  await until(() => t.floor.tickets.whyNot(1, 1) === null);
+  return { t, side };
+}
+
+/** Everything that would move station 1's credit out: each must be refused while the cash-out is held. */
+function attempts(t: TestTable): Record<string, string | null> {
+  return {
+    bet: refusalOf(t, { name: 'place-bet', spot: { bet: 'main' }, amount: 1_000 }),
+    cashOut: refusalOf(t, { name: 'cash-out' }),
+    handpay: refusalOf(t, { name: 'cash-out', via: 'handpay' }),
+    moveCredit: refusalOf(t, { name: 'move-credit', to: 'bj-2', amount: 1_000 }),
+    leaveTable: refusalOf(t, { name: 'leave-table' }),
+  };
+}
+
+describe('the hold of a cash-out waiting for the casino system’s number', () => {
+  it('while the wait is open: no bet, cash-out, handpay, move-credit or leave-table; the ticket is then for the amount held', async () => {
+    const { t, side } = await systemTable();
+    try {
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, { name: 'cash-out' }).ok, true);
+      await until(() => side.pending() !== null);
+      assert.deepEqual(attempts(t), {
+        bet: 'station-locked',
+        cashOut: 'cash-out-pending',
+        handpay: 'cash-out-pending',
+        moveCredit: 'station-locked',
+        leaveTable: 'station-locked',
+      });
+      assert.equal(t.floor.tickets.holdAt(1)?.includes('waits for the casino system'), true, 'AFT out asks the same hold (host/start/sas-links.ts)');
+      assert.equal(t.ledger.credit(1), 30_000, 'nothing moved');
+      assert.equal(side.receive(12, '0000000000004801'), 0x00);
+      await until(() => t.ledger.meters('station:1').ticketsOut === 1);
+      assert.equal(t.ledger.meters('station:1').ticketsOutAmount, 30_000);
+      assert.equal(t.ledger.credit(1), 0);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('after the number is journalled and before the ticket is: still held (no bet, handpay or move in the window)', async () => {
+    const { t, side } = await systemTable();
+    try {
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, { name: 'cash-out' }).ok, true);
+      await until(() => side.pending() !== null);
+      assert.equal(side.receive(12, '0000000000004802'), 0x00);
+      // The end is journalled; the ticket is not yet (the printer is asked first).
+      assert.equal(entryCount(t.ledger, ['ticket.validation.end']), 1);
+      assert.equal(entryCount(t.ledger, ['ticket.issue']), 0);
+      assert.deepEqual(attempts(t), {
+        bet: 'station-locked',
+        cashOut: 'cash-out-pending',
+        handpay: 'cash-out-pending',
+        moveCredit: 'station-locked',
+        leaveTable: 'station-locked',
+      });
+      assert.notEqual(t.floor.tickets.holdAt(1), null, 'AFT out refused too');
+      await until(() => t.ledger.meters('station:1').ticketsOut === 1);
+      assert.equal(t.ledger.meters('station:1').ticketsOutAmount, 30_000, 'the ticket is for the whole amount held');
+      assert.equal(t.floor.handpays.pending().length, 0, 'no handpay');
+      assert.equal(t.floor.tickets.holdAt(1), null, 'printed: the hold ends');
+    } finally {
+      t.close();
+    }
+  });
+});
