@@ -14,11 +14,13 @@ export function validationNumberSeen(ledger: Ledger, validation: string): boolea
   return row !== undefined;
 }
 
-/** Each station's last `ticket.validation.request`: its journal position, station and request id. */
+/** Each station's last `ticket.validation.request`: its journal position, station, request id and amount. */
 export interface LastValidationRequest {
   seq: number;
   station: number;
   requestId: string;
+  /** The amount the wait held. */
+  amount: number;
 }
 
 /**
@@ -29,7 +31,8 @@ export interface LastValidationRequest {
 export function lastValidationRequests(ledger: Ledger): LastValidationRequest[] {
   return connectionOf(ledger)
     .prepare(
-      `SELECT MAX(seq) AS seq, json_extract(body, '$.payload.station') AS station, json_extract(body, '$.payload.requestId') AS requestId
+      `SELECT MAX(seq) AS seq, json_extract(body, '$.payload.station') AS station, json_extract(body, '$.payload.requestId') AS requestId,
+              json_extract(body, '$.payload.amount') AS amount
          FROM journal WHERE type = 'ticket.validation.request' GROUP BY json_extract(body, '$.payload.station')`,
     )
     .all() as LastValidationRequest[];

@@ -7,6 +7,7 @@ import { RequestId, SystemTicketNumber, TICKET_PAYLOADS, TicketStation } from '.
 //
 //   ticket.validation.request   ticket:sys:<request>       the station's cash-out waits (no money moves: the credit stays on its meter, locked)
 //   ticket.validation.end       ticket:sys:<request>:end   one end per request: the system's number, its denial, no answer in time, or a restart
+//   credit.cancel               ticket:sys:<request>:handpay  the handpay a cash-out with no ticket fell back to (a denial, a timeout, a restart, a printer)
 //
 // A `ticket.issue` numbered by the system names its request and carries the number its end gave
 // (the ledger checks both: ledger/ticket-postings.ts); a denial, a timeout or a restart is followed
@@ -44,8 +45,9 @@ export function parseValidationEntry(type: ValidationEntryType, payload: unknown
   return r.success ? { type, payload: r.data } : null;
 }
 
-export function validationTxId(requestId: RequestId, step: 'request' | 'end'): string {
-  return step === 'request' ? `ticket:sys:${requestId}` : `ticket:sys:${requestId}:end`;
+/** `handpay`: the handpay (`credit.cancel`) the request's cash-out fell back to, one per request (docs/sas.md: the restart rule finds it). */
+export function validationTxId(requestId: RequestId, step: 'request' | 'end' | 'handpay'): string {
+  return step === 'request' ? `ticket:sys:${requestId}` : `ticket:sys:${requestId}:${step}`;
 }
 
 /** Every ticket entry the journal takes: a ticket's life (./ticket-terms.ts) and the waits for a system's number. */

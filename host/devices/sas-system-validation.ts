@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { SystemValidationCycle, type SasSystemValidationSide, type SystemValidationEnd } from '../../hardware/sas/system-validation.js';
 import type { Ledger } from '../../ledger/ledger.js';
+import type { NewEntry } from '../../ledger/index.js';
 import { handpaidSince, lastValidationRequests, validationNumberSeen } from '../../ledger/system-validation-queries.js';
 import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { validationTxId, type ValidationOutcome } from '../../terms/system-validation-terms.js';
@@ -130,47 +131,60 @@ export class SystemValidations {
   }
 }
 
+/** What the restart rule journalled for a station: the handpay of the amount its wait held (0: no credit left to pay, the end alone). */
+export interface RestartHandpay {
+  station: number;
+  requestId: string;
+  amount: number;
+}
+
 /**
- * The restart rule (docs/sas.md, "System validation at a station"): a station's last wait that a
- * kill left without an end, or ended with a number but no `ticket.issue` under it and no handpay
- * after it, becomes a handpay — never asked again, as the system may already have bound a number
- * to the request the killed run made. Journals `ticket.validation.end` (`restart`) where the end is
- * missing; returns the stations whose cash-out must now be a handpay.
+ * The restart rule (docs/sas.md, "System validation at a station"). A station's last wait for the
+ * system's number that did not come to a ticket (`ticket.issue` under its number) nor to its
+ * handpay (`validationTxId(request, 'handpay')`, or, in a journal written before that id, any handpay of the
+ * station after the end) becomes a handpay of the amount the request held (the credit, if less):
+ * never asked again, as the system may already have bound a number to the request the killed run
+ * made. A wait with no end is ended `restart` in the same transaction as its handpay, so a kill
+ * can never leave the one without the other; a second start finds both and does nothing.
  */
-export function endOpenValidations(ledger: Ledger): number[] {
-  const rows = lastValidationRequests(ledger);
-  const out: number[] = [];
-  for (const r of rows) {
+export function endOpenValidations(ledger: Ledger): RestartHandpay[] {
+  const out: RestartHandpay[] = [];
+  for (const r of lastValidationRequests(ledger)) {
+    if (ledger.byTxId(validationTxId(r.requestId, 'handpay'))) continue;
     const end = ledger.byTxId(validationTxId(r.requestId, 'end'));
-    if (!end) {
-      ledger.append({
-        type: 'ticket.validation.end',
-        payload: { requestId: r.requestId, station: r.station, outcome: 'restart' },
-        txId: validationTxId(r.requestId, 'end'),
-      });
-      out.push(r.station);
-      continue;
+    if (end) {
+      const ended = (JSON.parse(end.body) as { payload: { outcome: ValidationOutcome; validation?: ValidationNumber } }).payload;
+      // A `restart` end was journalled with its handpay, or alone with no credit to pay: done.
+      if (ended.outcome === 'restart') continue;
+      if (ended.validation && ledger.byTxId(ticketOutTxId(ended.validation, 'issue'))) continue;
+      if (handpaidSince(ledger, end.seq, r.station)) continue;
     }
-    const validation = (JSON.parse(end.body) as { payload: { validation?: ValidationNumber } }).payload.validation;
-    if (!validation || ledger.byTxId(ticketOutTxId(validation, 'issue'))) continue;
-    if (!handpaidSince(ledger, end.seq, r.station)) out.push(r.station);
+    const amount = Math.min(r.amount, ledger.credit(r.station));
+    const handpay: NewEntry = {
+      type: 'credit.cancel',
+      payload: { station: r.station, amount, reason: 'cash-out by handpay: the casino system gave no number before the restart' },
+      txId: validationTxId(r.requestId, 'handpay'),
+    };
+    const ended: NewEntry = {
+      type: 'ticket.validation.end',
+      payload: { requestId: r.requestId, station: r.station, outcome: 'restart' },
+      txId: validationTxId(r.requestId, 'end'),
+    };
+    ledger.appendMany([...(end ? [] : [ended]), ...(amount > 0 ? [handpay] : [])]);
+    out.push({ station: r.station, requestId: r.requestId, amount });
   }
   return out;
 }
 
 /**
  * The table's system validation (floor services, before the devices open): the stations configured
- * `sas.validation: "system"`; a wait the last run left open is ended now and its cash-out is a
- * handpay of the station's credit (`endOpenValidations`).
+ * `sas.validation: "system"`; a wait the last run left unresolved is a handpay now
+ * (`endOpenValidations`), which the handpays read from the journal.
  */
-export function openSystemValidations(
-  d: { config: TableConfig; ledger: Ledger; log: Logger },
-  handpays: { cashOut(station: number): { ok: true; amount: number } | { ok: false; reason: string } },
-): SystemValidations {
+export function openSystemValidations(d: { config: TableConfig; ledger: Ledger; log: Logger }, handpays: { refresh(): void }): SystemValidations {
   const stations = d.config.stations.filter((s) => s.sas?.validation === 'system').map((s) => s.station);
-  for (const station of endOpenValidations(d.ledger)) {
-    const r = handpays.cashOut(station);
-    d.log.warn({ station, handpay: r.ok ? r.amount : r.reason }, 'a cash-out waiting for the casino system at the last stop: a handpay');
-  }
+  const paid = endOpenValidations(d.ledger);
+  for (const p of paid) d.log.warn(p, 'a cash-out the casino system had not numbered at the last stop: a handpay of the amount it held');
+  if (paid.length > 0) handpays.refresh();
   return new SystemValidations({ ledger: d.ledger, log: d.log, stations });
 }

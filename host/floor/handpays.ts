@@ -35,13 +35,16 @@ export class Handpays {
     this.cache = null;
   }
 
-  /** The station asks to cash out its whole credit. */
-  cashOut(station: number): Outcome<{ requestTxId: string; amount: number }> {
+  /**
+   * The station asks to cash out its whole credit. `txId`: the id the handpay must go under (a
+   * cash-out that asked the casino system first: `validationTxId(request, 'handpay')`), else a new one.
+   */
+  cashOut(station: number, txId?: string): Outcome<{ requestTxId: string; amount: number }> {
     const refused = this.refusal(station);
     if (refused) return refused;
     const amount = this.deps.ledger.credit(station);
     // Unique across restarts and tables: the ledger refuses a reused id with other content.
-    const requestTxId = `${this.deps.config.tableId}:cashout:${station}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+    const requestTxId = txId ?? `${this.deps.config.tableId}:cashout:${station}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
     this.deps.ledger.append({ type: 'credit.cancel', payload: { station, amount, reason: 'cash-out by handpay' }, txId: requestTxId });
     this.cache = null;
     this.deps.log.info({ station, amount, requestTxId }, 'cash-out: credit cancelled, handpay pending');

@@ -4,6 +4,7 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Handpays } from './handpays.js';
 import type { NoTicket, TicketOut } from './ticket-out.js';
 import type { TicketIn } from '../devices/ticket-in.js';
+import { validationTxId } from '../../terms/system-validation-terms.js';
 
 /** What the screens need of the floor: refusals by faults and locks, the notices, the cash-out. */
 export interface StationGate {
@@ -66,11 +67,12 @@ export class StationGates implements StationGate {
   /** Each station's last cash-out that became a handpay for want of a ticket: its request and why. */
   private readonly fellBack = new Map<number, { requestTxId: string | null; why: Exclude<NoTicket, 'no-printer'> }>();
 
-  private handpayFor(station: number, why: NoTicket): Outcome {
+  /** `requestId`: the casino system was asked first; its handpay goes under the request's id (the restart rule finds it). */
+  private handpayFor(station: number, why: NoTicket, requestId?: string): Outcome {
     // Set before the handpay is journalled: journalling it tells the station's screen at once.
     if (why === 'no-printer') this.fellBack.delete(station);
     else this.fellBack.set(station, { requestTxId: null, why });
-    const r = this.handpays.cashOut(station);
+    const r = this.handpays.cashOut(station, requestId === undefined ? undefined : validationTxId(requestId, 'handpay'));
     const requestTxId = this.handpays.state(station).pending?.requestTxId;
     if (r.ok && requestTxId && why !== 'no-printer') this.fellBack.set(station, { requestTxId, why });
     else this.fellBack.delete(station);
@@ -95,7 +97,7 @@ export class StationGates implements StationGate {
     // The print runs on; the station is locked until it ends, and its screen is told each step.
     void tickets.cashOut(station).then(
       (out) => {
-        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.handpayFor(station, out.reason);
+        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.handpayFor(station, out.reason, out.requestId);
       },
       () => {},
     );

@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
 import type { SasSystemValidationSide } from '../../hardware/sas/system-validation.js';
-import { entryCount, verifyLedger } from '../../ledger/index.js';
+import { entryCount, newestEntriesOfType, verifyLedger } from '../../ledger/index.js';
+import { validationTxId } from '../../terms/system-validation-terms.js';
+import { endOpenValidations } from '../devices/sas-system-validation.js';
 import { simulatedTableConfig } from '../config/table-config.js';
 import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
 
@@ -112,6 +114,24 @@ describe('the hold of a cash-out waiting for the casino system’s number', () =
       assert.equal(t.ledger.meters('station:1').ticketsOutAmount, 30_000, 'the ticket is for the whole amount held');
       assert.equal(t.floor.handpays.pending().length, 0, 'no handpay');
       assert.equal(t.floor.tickets.holdAt(1), null, 'printed: the hold ends');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a denial: the handpay goes under the request’s own id, so a restart finds it and asks nothing again', async () => {
+    const { t, side } = await systemTable();
+    try {
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, { name: 'cash-out' }).ok, true);
+      await until(() => side.pending() !== null);
+      assert.equal(side.receive(0, '0000000000000000'), 0x00, 'system id 00: denied');
+      await until(() => t.floor.handpays.pendingAt(1) !== null);
+      const [request] = newestEntriesOfType(t.ledger, 'ticket.validation.request', 1);
+      const requestId = (JSON.parse(request?.body ?? '{}') as { payload: { requestId: string } }).payload.requestId;
+      assert.equal(t.floor.handpays.pendingAt(1)?.requestTxId, validationTxId(requestId, 'handpay'));
+      assert.equal(t.floor.handpays.pendingAt(1)?.amount, 30_000);
+      assert.deepEqual(endOpenValidations(t.ledger), [], 'the restart rule finds it paid');
     } finally {
       t.close();
     }

@@ -54,14 +54,20 @@ export type NoTicket = HandpayWhy | 'no-printer';
 
 export type TicketOutcome =
   | { kind: 'printed'; validation: TicketTerms['validation']; amount: number }
-  /** Nothing was journalled: the credit is on the meter as it was. */
-  | { kind: 'no-ticket'; reason: NoTicket }
+  /** Nothing was journalled: the credit is on the meter as it was. `requestId`: the casino system was asked first (its handpay goes under `validationTxId(requestId, 'handpay')`). */
+  | { kind: 'no-ticket'; reason: NoTicket; requestId?: string }
   /** Journalled, then not printed (from the printer's own status): the credit went back. */
   | { kind: 'voided'; validation: TicketTerms['validation']; amount: number; reason: string }
   /** The printer could not say: the ticket stays in print, the station locked, until the printer or a person settles it. */
   | { kind: 'unresolved'; validation: TicketTerms['validation']; amount: number; reason: string };
 
 const DAY_MS = 86_400_000;
+
+/** A cash-out's number: the table's own, or the casino system's (its request named); or why none (`requestId`: the system was asked). */
+type Numbered =
+  | { ok: true; machineId: number; sequence: number }
+  | { ok: true; sequence: number; system: { validation: ValidationNumber; systemId: number; requestId: string } }
+  | { ok: false; reason: NoTicket; requestId?: string };
 
 /** Why the printer cannot take a ticket now; out of paper said as such (the player is told why an attendant comes). */
 function printerWhyNot(printer: TicketPrinter): NoTicket | null {
@@ -177,9 +183,11 @@ export class TicketOut {
 
   /** The ticket of `amount` (the station's credit, held meanwhile): numbered, journalled, printed. */
   private async issue(station: number, amount: number): Promise<TicketOutcome> {
-    const numbered = this.deps.system?.at(station) ? await this.systemNumber(station, amount) : await this.number();
+    const numbered: Numbered = this.deps.system?.at(station) ? await this.systemNumber(station, amount) : await this.number();
     const printer = this.deps.printerAt(station);
-    if (!printer || !numbered.ok) return { kind: 'no-ticket', reason: numbered.ok ? 'no-printer' : numbered.reason };
+    const requestId = numbered.ok ? ('system' in numbered ? numbered.system.requestId : undefined) : numbered.requestId;
+    const asked = requestId === undefined ? {} : { requestId };
+    if (!printer || !numbered.ok) return { kind: 'no-ticket', reason: numbered.ok ? 'no-printer' : numbered.reason, ...asked };
     const now = this.deps.now();
     const issued = {
       sequence: numbered.sequence,
@@ -204,7 +212,8 @@ export class TicketOut {
         },
       })
       .finally(() => this.working.delete(station));
-    if (!journalled) return { kind: 'no-ticket', reason: out.outcome === 'not-printed' && out.reason === 'not-ready' ? 'printer-not-ready' : 'not-printed' };
+    if (!journalled)
+      return { kind: 'no-ticket', reason: out.outcome === 'not-printed' && out.reason === 'not-ready' ? 'printer-not-ready' : 'not-printed', ...asked };
     return this.end({ seq: 0, terms }, out);
   }
 
@@ -350,7 +359,10 @@ export class TicketOut {
   private async systemNumber(
     station: number,
     amount: number,
-  ): Promise<{ ok: true; sequence: number; system: { validation: ValidationNumber; systemId: number; requestId: string } } | { ok: false; reason: NoTicket }> {
+  ): Promise<
+    | { ok: true; sequence: number; system: { validation: ValidationNumber; systemId: number; requestId: string } }
+    | { ok: false; reason: NoTicket; requestId?: string }
+  > {
     const system = this.deps.system;
     if (!system) return { ok: false, reason: 'no-machine-id' };
     this.deps.onChanged(station);
@@ -358,10 +370,10 @@ export class TicketOut {
     this.deps.onChanged(station);
     if (n.kind !== 'number') {
       this.deps.log.warn({ station, amount, outcome: n.kind }, 'cash-out: the casino system gave no validation number; a handpay instead');
-      return { ok: false, reason: 'no-machine-id' };
+      return { ok: false, reason: 'no-machine-id', ...(n.kind === 'unavailable' ? {} : { requestId: n.requestId }) };
     }
     const sequence = this.reserveSequence();
-    if (sequence === null) return { ok: false, reason: 'numbers-used-up' };
+    if (sequence === null) return { ok: false, reason: 'numbers-used-up', requestId: n.requestId };
     return { ok: true, sequence, system: { validation: n.validation, systemId: n.systemId, requestId: n.requestId } };
   }
 

@@ -8,7 +8,8 @@
 // the note's money is whole (credit + handpay waiting + ticket in print), nothing issued twice or
 // handpaid twice, the restart rule's handpay where no ticket was issued, no cash-out waiting for
 // the system after the restart (0x57 says none; a 0x58 sent late is 80), and a second restart
-// changes nothing.
+// changes nothing. One trial kills the start after that too, right after the restart rule's
+// `restart` end commits: its handpay must be in the same commit (never asked again, never paid twice).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,7 +37,14 @@ function money(r: RunningHost): number {
   );
 }
 
-async function trial(at: KillPoint, check: (r: RunningHost, h: SasHost) => Promise<void>): Promise<void> {
+/** A second station process on the same folder, killed by the restart rule's own end (the `restart` point). */
+async function killedRestart(dataDir: string, machinePty: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, machinePty, 'restart'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
+  assert.equal(signal, 'SIGKILL', 'the start was killed at the restart rule');
+}
+
+async function trial(at: KillPoint, check: (r: RunningHost, h: SasHost) => Promise<void>, thenKilledAtRestart = false): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `sas-sysval-kill-${at}-`));
   const dataDir = path.join(dir, 'data');
   const pair = await ptyPair(dir);
@@ -63,6 +71,7 @@ async function trial(at: KillPoint, check: (r: RunningHost, h: SasHost) => Promi
     }
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
     assert.ok(dead, 'the station did not die');
+    if (thenKilledAtRestart) await killedRestart(dataDir, pair.machine);
     running = await startSystemValidationStation(dataDir, pair.machine);
     await h.pollOther();
     assert.equal(money(running), NOTE, 'the note’s money whole after the restart');
@@ -99,6 +108,20 @@ describe('SAS system validation: the station SIGKILLed mid-cash-out', () => {
       assert.equal(r.ledger.credit(STATION), 0);
       assert.equal(entryCount(r.ledger, ['ticket.issue']), 0);
     });
+  });
+
+  it('after the wait is journalled, then the restart killed right after its `restart` end: the next start has the handpay, once, and asks nothing', async () => {
+    await trial(
+      'request',
+      async (r) => {
+        assert.equal(outcome(r), 'restart');
+        assert.equal(entryCount(r.ledger, ['ticket.validation.end']), 1, 'one end');
+        assert.equal(entryCount(r.ledger, ['credit.cancel']), 1, 'one handpay');
+        assert.equal(r.floor.handpays.pendingAt(STATION)?.amount, NOTE);
+        assert.equal(r.ledger.credit(STATION), 0, 'nothing left on the meter for a cash-out that would ask the system again');
+      },
+      true,
+    );
   });
 
   it('after the system’s number is journalled (0x58 never answered), before ticket.issue: a handpay, never the ticket, one end', async () => {
