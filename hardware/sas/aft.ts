@@ -2,7 +2,7 @@
 // and status request; layouts in docs/sas.md, "AFT"): the machine side parses and encodes, the
 // station (an injected `SasAftSide`) decides each transfer and journals it before the answer is
 // sent. Binary fields least significant byte first, BCD most significant first (§2.2.3); amounts
-// in credits of the accounting denomination.
+// in the currency's minor units as the host passes them (cents: our reading of §8's tables).
 import { fromBcd, toBcd } from './bcd.js';
 import type { AftRecord, AftRequest, SasAftSide } from './types.js';
 

@@ -67,7 +67,7 @@ export type RedemptionEnd = 'stacked' | 'returned' | 'timeout' | 'link-down';
 interface Cycle {
   /** 18 digits: the 2-digit system id and the 16-digit number, as the barcode read it. */
   validation: string;
-  /** The most one ticket may pay here (credits). */
+  /** The most one ticket may pay here (cents: minor units). */
   limit: number;
   state: 'waiting' | 'approved' | 'refused' | 'ended';
   amount: number;
@@ -122,7 +122,7 @@ export class TicketRedemption {
     return c && c.state === 'waiting' ? { validation: c.validation } : null;
   }
 
-  /** Long poll 0x71: the system's transfer code, amount (credits, or null if not BCD) and the number it names. */
+  /** Long poll 0x71: the system's transfer code, amount (cents, or null if not BCD) and the number it names. */
   redeem(code: number, amount: number | null, validation: string): RedeemReply {
     const c = this.cycle;
     if (code === TRANSFER.statusRequest) return this.status();

@@ -50,7 +50,7 @@ export class SystemValidationCycle implements SasSystemValidationSide {
 
   constructor(private readonly deps: SystemValidationDeps) {}
 
-  /** A cash-out of `amount` credits waits for the system's number; false while another one waits. */
+  /** A cash-out of `amount` cents (minor units: 0x57's unit, §15.7) waits for the system's number; false while another one waits. */
   begin(amount: number): boolean {
     if (this.waiting) return false;
     this.waiting = { amount, timer: this.arm(this.deps.timeoutMs ?? SYSTEM_VALIDATION_TIMEOUT_MS) };

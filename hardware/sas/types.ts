@@ -1,6 +1,8 @@
 // What the machine side of SAS needs from the station it speaks for, injected: it never imports
-// the ledger or the host. Every amount is in credits of the accounting denomination (the host
-// converts its integer minor units: docs/sas.md, "Meters").
+// the ledger or the host. Meters (and 0x1B's handpay) are in credits of the accounting
+// denomination (the host converts its integer minor units: docs/sas.md, "Meters"); the amounts of
+// tickets and system validation (0x4D, 0x57, 0x70/0x71) are in cents, the currency's minor units,
+// whatever the denomination (docs/sas.md, "Amounts in cents"), and so are AFT's (our reading).
 import type { MeterName } from './constants.js';
 import type { TicketRedemption } from './redemption.js';
 import type { SasAftRegistrationSide } from './aft-register.js';
@@ -95,7 +97,7 @@ export interface SasValidationRecord {
   at: SasDateTime;
   /** 18 digits: the 2-digit validation system id, then the 16-digit number. */
   validation: string;
-  /** Credits. */
+  /** Cents (minor units), not credits (§15.13: the ticket amount). */
   amount: number;
   /** The number printed on the ticket, 0–9999. */
   ticketNumber: number;

@@ -24,11 +24,10 @@ export class ValidationRecords {
   private readonly file: string;
   private read: Record<string, number> = {};
 
-  /** `denominationMinor`: the accounting denomination (0x4D's amount is in credits). */
+  /** 0x4D's amount is in cents (the currency's minor units, as the ledger's), whatever the accounting denomination (docs/sas.md, "Amounts in cents"). */
   constructor(
     private readonly ledger: Ledger,
     dataDir: string,
-    private readonly denominationMinor: number,
   ) {
     this.file = path.join(dataDir, VALIDATION_READ_FILE);
     // Not JSON, or not ours: nothing read yet (the system reads the buffer's tickets again).
@@ -67,7 +66,7 @@ export class ValidationRecords {
       index,
       at: issued,
       validation: t.terms.validation,
-      amount: Math.floor(t.terms.amount / this.denominationMinor),
+      amount: t.terms.amount,
       ticketNumber: t.terms.sequence % 10_000,
       expires: { year: expires.year, month: expires.month, day: expires.day },
     };

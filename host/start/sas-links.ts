@@ -64,7 +64,7 @@ export class SasLinks {
   private readonly validations: ValidationRecords;
 
   constructor(private readonly d: SasLinksDeps) {
-    this.validations = new ValidationRecords(d.ledger, d.dataDir, DENOMINATION_MINOR);
+    this.validations = new ValidationRecords(d.ledger, d.dataDir);
   }
 
   /** Opens every configured station's link; a disable journalled before a restart stands; the journal's exceptions it has not reported are fed to it. */
