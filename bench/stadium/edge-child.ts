@@ -28,6 +28,7 @@ const nc = await connect({
   maxReconnectAttempts: -1,
   reconnectTimeWait: 100,
   inboxPrefix: edgeInbox(arg.name),
+  noAsyncTraces: true,
   ...(arg.pin ? { tls: natsTls(arg.pin) } : {}),
 });
 const edge = await Edge.start({ name: arg.name, tableId: arg.tableId, nc, log });
@@ -36,7 +37,8 @@ const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1
 let cpu0 = process.cpuUsage();
 let sent0 = server.sent();
 let rss = 0;
-const sampler = setInterval(() => (rss = Math.max(rss, process.memoryUsage().rss)), 200);
+// `rss()` alone: the whole of `memoryUsage()` every 200 ms was 2–8% of an edge's CPU in its profile.
+const sampler = setInterval(() => (rss = Math.max(rss, process.memoryUsage.rss())), 200);
 process.on('message', (m: ToEdge) => {
   if (m.type === 'mark') {
     cpu0 = process.cpuUsage();

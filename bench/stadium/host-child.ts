@@ -63,7 +63,8 @@ const bridge = nats
   : null;
 const edges = Array.from({ length: nats ? (arg.edges ?? 0) : 0 }, (_, i) => {
   const proc = fork(path.join(import.meta.dirname, 'edge-child.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    // STADIUM_EDGE_CPU_PROF=DIR: each edge process writes a V8 CPU profile there (`node --cpu-prof`).
+    execArgv: ['--import', 'tsx', ...(process.env.STADIUM_EDGE_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STADIUM_EDGE_CPU_PROF}`] : [])],
     env: { ...process.env, STADIUM_EDGE: JSON.stringify({ name: `edge-${i + 1}`, nats: nats?.url, pin, tableId: config.tableId, dir: arg.dir }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -144,7 +144,7 @@ export class EdgeBridge {
     return {
       deliver: (slot, update) => {
         if (this.closed) return;
-        const data = utf8.encode(encodeUpdate(this.epoch, slot, update));
+        const data = encodeUpdate(this.epoch, slot, update);
         let kept = this.lastOwn.get(station);
         if (!kept) this.lastOwn.set(station, (kept = {}));
         const recall = slot.startsWith('recall:');
@@ -171,9 +171,8 @@ export class EdgeBridge {
     this.deps.nc.publish(subject, data);
   }
 
-  private publish(subject: string, message: string): void {
+  private publish(subject: string, data: Uint8Array): void {
     if (this.closed) return;
-    const data = utf8.encode(message);
     this.last.set(subject, data);
     this.counters.published++;
     this.counters.bytes += data.byteLength;

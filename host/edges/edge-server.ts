@@ -1,12 +1,45 @@
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController } from 'fastify';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
+import { OUTBOX_LIMITS } from '../screens/outbox.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { Edge } from './edge.js';
 import { EdgeSession } from './edge-session.js';
+import { textFrame, TurnBatch } from './socket-turn.js';
 
 const TEXT_FRAME = { binary: false } as const;
+
+/**
+ * A station's session on its WebSocket. Its messages are written to the TLS socket under it (the
+ * one the upgrade came on), held with the turn's others (`batch`), each message's frame made once
+ * for every station; `ws` frames them itself only on a connection with an extension (the edge
+ * offers none). No callback per write: the outbox reads the socket's `bufferedAmount` and goes on
+ * at its `drain`.
+ */
+function stationSession(edge: Edge, socket: WebSocket, stream: Socket, batch: TurnBatch, log: Logger): EdgeSession {
+  const framed = socket.extensions === '';
+  const session = new EdgeSession(
+    edge,
+    {
+      send: (m) => {
+        if (socket.readyState !== socket.OPEN) return;
+        if (framed) return batch.write(stream, textFrame(m));
+        batch.hold(stream);
+        socket.send(m.bytes, TEXT_FRAME);
+      },
+      buffered: () => socket.bufferedAmount,
+      close: (code, reason) => socket.close(code, reason),
+    },
+    log,
+    // At least the socket's own high-water mark: the outbox waits for its `drain`, which only a stream past its mark emits.
+    Math.max(OUTBOX_LIMITS.highWater, stream.writableHighWaterMark),
+  );
+  stream.on('drain', () => session.outbox.drained());
+  return session;
+}
 
 /** The edge's listener for stations: TLS with the edge's own certificate (the stations pin it), `/ws` only. */
 export async function createEdgeServer(
@@ -32,18 +65,11 @@ export async function createEdgeServer(
   const open = new Set<EdgeSession>();
   const sockets = new Set<{ terminate(): void }>();
   const gone = { messages: 0, bytes: 0 };
+  // Every station's writes of a turn held and let go together (one TLS record per socket per turn).
+  const batch = new TurnBatch();
   app.get('/ws', { websocket: true }, (socket, req) => {
     if (req.headers.origin !== undefined) return socket.close(1008, 'origin');
-    const session = new EdgeSession(
-      edge,
-      {
-        remote: true,
-        send: (text) => socket.send(text),
-        write: (m, written) => socket.send(m.bytes, TEXT_FRAME, () => written()),
-        close: (code, reason) => socket.close(code, reason),
-      },
-      deps.log,
-    );
+    const session = stationSession(edge, socket, req.raw.socket, batch, deps.log);
     open.add(session);
     sockets.add(socket);
     // A connection that has not proved who it is within 10 s is not a station's.

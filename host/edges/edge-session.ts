@@ -9,12 +9,21 @@ import {
   type HostMessage,
   type ProtocolError,
 } from '../../protocol/index.js';
-import { Outbox, SharedMessage, type Update } from '../screens/outbox.js';
-import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS, type ScreenTransport } from '../screens/screen-session.js';
+import { Outbox, OUTBOX_LIMITS, SharedMessage, type Update } from '../screens/outbox.js';
+import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { Edge, EdgeHolder } from './edge.js';
 
 let nextSession = 1;
+
+/** A station's connection as its session writes to it (edge-server.ts: its WebSocket, batched per turn). */
+export interface EdgeTransport {
+  /** A message to the station, with no callback: written out when the socket can. */
+  send(message: SharedMessage): void;
+  /** Bytes handed over and not yet written out (the socket's `bufferedAmount`). */
+  buffered(): number;
+  close(code: number, reason: string): void;
+}
 
 /**
  * One station's connection at an edge: the same protocol as at the table's own LAN listener
@@ -41,11 +50,14 @@ export class EdgeSession implements EdgeHolder {
 
   constructor(
     private readonly edge: Edge,
-    private readonly transport: ScreenTransport,
+    private readonly transport: EdgeTransport,
     private readonly log: Logger,
+    /** Bytes in the socket past which updates wait in their slots (the owner calls `outbox.drained()` on its `drain`). */
+    highWater = OUTBOX_LIMITS.highWater,
   ) {
-    const write = transport.write?.bind(transport) ?? ((m: SharedMessage, written: () => void) => (transport.send(m.text), written()));
-    this.outbox = new Outbox({ write }, undefined, () => this.close(1013, 'send buffer full'));
+    this.outbox = new Outbox({ send: (m) => transport.send(m), buffered: () => transport.buffered() }, { ...OUTBOX_LIMITS, highWater }, () =>
+      this.close(1013, 'send buffer full'),
+    );
     this.offered = edge.nonce();
     void this.offered.then((nonce) => {
       if (nonce === null) this.close(1013, 'the table gave no nonce; try again');

@@ -133,7 +133,8 @@ export class Edge {
 
   private takeData(data: Uint8Array, stored: boolean): void {
     this.counters.received++;
-    const u = decodeUpdate(text.decode(data));
+    // A copy of NATS's bytes (its buffer is its own), handed to the stations as they came.
+    const u = decodeUpdate(data.slice());
     if (!u) {
       this.counters.dropped++;
       return;

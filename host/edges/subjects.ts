@@ -55,13 +55,18 @@ export const EdgeName = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
 /**
  * One update as published: the host's epoch (a new one at each start of its bridge: versions
  * start again), the outbox slot it replaces, its version, and the patch (may be empty) followed by
- * the whole message, both as the screens are sent them. Text with a four-line header: the edge
- * hands either part on without parsing it.
+ * the whole message, both as the screens are sent them. A four-line ASCII header, the patch's
+ * length in bytes (`b<n>`), then the two messages' UTF-8 bytes as the host encoded them once:
+ * the edge hands either on to its stations as they came, decoding nothing.
  */
-export function encodeUpdate(epoch: string, slot: string, update: Update): string {
-  const patch = update.patch?.text ?? '';
-  return `${epoch}\n${slot}\n${update.version}\n${patch.length}\n${patch}${update.whole().text}`;
+export function encodeUpdate(epoch: string, slot: string, update: Update): Uint8Array {
+  const patch = update.patch?.bytes ?? EMPTY;
+  const whole = update.whole().bytes;
+  const head = Buffer.from(`${epoch}\n${slot}\n${update.version}\nb${patch.byteLength}\n`, 'latin1');
+  return Buffer.concat([head, patch, whole], head.byteLength + patch.byteLength + whole.byteLength);
 }
+
+const EMPTY = new Uint8Array(0);
 
 export interface PublishedUpdate {
   readonly epoch: string;
@@ -70,25 +75,30 @@ export interface PublishedUpdate {
 }
 
 const SLOT = /^(public:(round|panel)|view:station\/\d{1,4}|recall:station\/\d{1,4})$/;
+const NL = 10;
 
-/** The update in a published message, or null for one that is not (the edge drops it). */
-export function decodeUpdate(text: string): PublishedUpdate | null {
+/**
+ * The update in a published message, or null for one that is not (the edge drops it). The
+ * messages it holds are views of `data`: the caller hands over a copy nothing else writes to.
+ */
+export function decodeUpdate(data: Uint8Array): PublishedUpdate | null {
   let at = 0;
   const fields: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const nl = text.indexOf('\n', at);
-    if (nl < 0) return null;
-    fields.push(text.slice(at, nl));
+    const nl = data.indexOf(NL, at);
+    // Each header field is short: one longer than 64 bytes is not one.
+    if (nl < 0 || nl - at > 64) return null;
+    fields.push(String.fromCharCode(...data.subarray(at, nl)));
     at = nl + 1;
   }
   const [epoch = '', slot = '', v = '', n = ''] = fields;
   const version = Number(v);
-  const patchLength = Number(n);
+  const patchLength = /^b\d{1,9}$/.test(n) ? Number(n.slice(1)) : NaN;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(epoch) || !SLOT.test(slot)) return null;
-  if (!Number.isSafeInteger(version) || version < 0 || !Number.isSafeInteger(patchLength) || patchLength < 0) return null;
-  if (at + patchLength >= text.length) return null;
-  const patch = patchLength > 0 ? new SharedMessage(text.slice(at, at + patchLength)) : null;
-  const whole = new SharedMessage(text.slice(at + patchLength));
+  if (!/^\d{1,15}$/.test(v) || !Number.isSafeInteger(version) || !Number.isSafeInteger(patchLength)) return null;
+  if (at + patchLength >= data.byteLength) return null;
+  const patch = patchLength > 0 ? SharedMessage.ofBytes(data.subarray(at, at + patchLength)) : null;
+  const whole = SharedMessage.ofBytes(data.subarray(at + patchLength));
   return { epoch, slot, update: { version, patch, whole: () => whole } };
 }
 

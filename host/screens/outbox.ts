@@ -1,14 +1,31 @@
 /**
  * A message encoded once and sent to every screen that shows it: its text, and its UTF-8 bytes
  * made once on first use (a WebSocket sends bytes; encoding the same text per socket is the cost
- * a stadium must not pay).
+ * a stadium must not pay). One made from bytes (an edge's, as NATS brought them) keeps them and
+ * decodes its text only if asked.
  */
 export class SharedMessage {
   private utf8: Uint8Array | null = null;
-  constructor(readonly text: string) {}
+  private str: string | null;
+  constructor(text: string) {
+    this.str = text;
+  }
+
+  /** A message of these UTF-8 bytes, kept as they are (the caller does not change them after). */
+  static ofBytes(bytes: Uint8Array): SharedMessage {
+    const m = new SharedMessage('');
+    m.str = null;
+    m.utf8 = bytes;
+    return m;
+  }
+
+  get text(): string {
+    this.str ??= new TextDecoder().decode(this.utf8 ?? new Uint8Array(0));
+    return this.str;
+  }
 
   get bytes(): Uint8Array {
-    this.utf8 ??= new TextEncoder().encode(this.text);
+    this.utf8 ??= new TextEncoder().encode(this.str ?? '');
     return this.utf8;
   }
 
@@ -35,9 +52,22 @@ export function wholeUpdate(version: number, message: SharedMessage): Update {
 }
 
 /** What an outbox writes to: `written` is called once the transport has handed the message on (WebSocket: to the socket). */
-export interface OutboxTransport {
+export interface CallbackTransport {
   write(message: SharedMessage, written: () => void): void;
 }
+
+/**
+ * A transport that says how many bytes it holds not yet written out, instead of calling back
+ * per message (an edge's socket: `bufferedAmount`). Its owner calls the outbox's `drained()`
+ * when it has written them out (the socket's `drain`), so it must emit that whenever the outbox
+ * stopped at its high water: a stream whose own high-water mark is at most the outbox's does.
+ */
+export interface BufferedTransport {
+  send(message: SharedMessage): void;
+  buffered(): number;
+}
+
+export type OutboxTransport = CallbackTransport | BufferedTransport;
 
 export interface OutboxLimits {
   /** Bytes handed to the transport and not yet written out, above which nothing more is handed over. */
@@ -95,7 +125,7 @@ export class Outbox {
     if (this.closed) return;
     // Nothing waiting and room in flight (a stadium's every station at every card): straight to
     // the transport, without a slot or a queue entry on the way.
-    if (this.queue.length === 0 && this.inFlight < this.limits.highWater) return this.send(slot, update);
+    if (this.queue.length === 0 && this.inTransit() < this.limits.highWater) return this.send(slot, update);
     if (this.slots.has(slot)) this.counters.superseded++;
     else this.queue.push({ slot });
     this.slots.set(slot, update);
@@ -135,7 +165,12 @@ export class Outbox {
 
   /** Bytes handed to the transport and not yet written out. */
   inTransit(): number {
-    return this.inFlight;
+    return 'buffered' in this.transport ? this.transport.buffered() : this.inFlight;
+  }
+
+  /** A buffered transport wrote out what it held: what waits here goes now, as room allows. */
+  drained(): void {
+    this.flush();
   }
 
   close(): void {
@@ -146,7 +181,7 @@ export class Outbox {
   }
 
   private flush(): void {
-    while (!this.closed && this.inFlight < this.limits.highWater) {
+    while (!this.closed && this.queue.length > 0 && this.inTransit() < this.limits.highWater) {
       const next = this.queue.shift();
       if (!next) return;
       if ('reply' in next) {
@@ -170,14 +205,16 @@ export class Outbox {
 
   private write(m: SharedMessage, kind: string): void {
     const size = m.size;
-    this.inFlight += size;
     this.counters.sent++;
     this.counters.bytes += size;
     const k = (this.counters.kinds[kind] ??= { messages: 0, bytes: 0 });
     k.messages++;
     k.bytes += size;
+    const t = this.transport;
+    if ('buffered' in t) return t.send(m);
     let done = false;
-    this.transport.write(m, () => {
+    this.inFlight += size;
+    t.write(m, () => {
       if (done) return;
       done = true;
       this.inFlight -= size;
