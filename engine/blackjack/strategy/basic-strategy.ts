@@ -65,22 +65,56 @@ export interface StrategyTable {
 }
 
 export function computeStrategy(rules: BlackjackRules): StrategyTable {
-  const fiveCard = rules.fiveCardHalfPay;
-  const dists: number[][] = [];
-  const noBj: number[][] = [];
-  const unseen: number[] = [0];
-  for (let u = 1; u <= 10; u++) {
-    const d = dealerDistribution(rules, u);
-    dists[u] = d;
-    const pbj = d[BJ] as number;
-    noBj[u] = d.slice(0, 6).map((x) => x / (1 - pbj));
-    unseen[u] = rules.holeCard === 'peek' ? 0 : pbj;
+  const model = new StrategyModel(rules);
+  return {
+    rules,
+    unseenBlackjack: model.unseen,
+    firstDecisionEvs: (u, hard, ace, pairValue, fromSplit, aceLock) => model.firstDecisionEvs(u, hard, ace, pairValue, fromSplit, aceLock),
+    ranked: (u, hard, ace, n, pairValue, first, fromSplit) => model.ranked(u, hard, ace, n, pairValue, first, fromSplit),
+    takeFiveCardHalf: (u, hard, ace) => model.takeFiveCardHalf(u, hard, ace),
+    expectedReturn: model.expectedReturn(),
+  };
+}
+
+/** What the dealer's Black Jack takes of a hand played, doubled or split (per initial unit). */
+interface LossOnBlackjack {
+  readonly play: number;
+  readonly double: number;
+  readonly split: number;
+}
+
+/** The values behind a `StrategyTable`, for one rule set: the dealer's outcomes by up card and the memoised values of playing on. */
+class StrategyModel {
+  /** The dealer's full outcome distribution by up card (Black Jack included). */
+  private readonly dists: number[][] = [];
+  /** The same given the dealer has no Black Jack (17..21, bust). */
+  private readonly noBj: number[][] = [];
+  readonly unseen: number[] = [0];
+  private readonly lossOnBj: LossOnBlackjack;
+  /** `best`'s values by state. */
+  private readonly memo = new Map<number, number>();
+  /** Ranked action lists by state. */
+  private readonly cache = new Map<number, readonly StrategyAction[]>();
+
+  constructor(private readonly rules: BlackjackRules) {
+    for (let u = 1; u <= 10; u++) {
+      const d = dealerDistribution(rules, u);
+      this.dists[u] = d;
+      const pbj = d[BJ] as number;
+      this.noBj[u] = d.slice(0, 6).map((x) => x / (1 - pbj));
+      this.unseen[u] = rules.holeCard === 'peek' ? 0 : pbj;
+    }
+    this.lossOnBj = {
+      play: -1,
+      double: doublesLoseOriginalOnly(rules) ? -1 : -2,
+      split: rules.dealerBlackjackTakes === 'original-only' ? -1 : -2,
+    };
   }
 
-  // Stand value of a non-Black-Jack total, given the dealer has no Black Jack.
-  const standEv = (u: number, t: number): number => {
+  /** Stand value of a non-Black-Jack total, given the dealer has no Black Jack. */
+  private standEv(u: number, t: number): number {
     if (t > 21) return -1;
-    const d = noBj[u] as number[];
+    const d = this.noBj[u] as number[];
     let ev = d[BUST] as number;
     for (let k = 0; k < 5; k++) {
       const dt = 17 + k;
@@ -89,105 +123,102 @@ export function computeStrategy(rules: BlackjackRules): StrategyTable {
       else if (t < dt) ev -= p;
     }
     return ev;
-  };
+  }
 
-  // Best value of playing on (hit/stand, five-card offer) with `n` cards; memoised.
-  const memo = new Map<number, number>();
-  const best = (u: number, hard: number, ace: boolean, n: number): number => {
+  /** Best value of playing on (hit/stand, five-card offer) with `n` cards; memoised. */
+  private best(u: number, hard: number, ace: boolean, n: number): number {
     if (hard > 21) return -1;
     const nn = Math.min(n, 6);
     const key = ((u * 32 + hard) * 2 + (ace ? 1 : 0)) * 8 + nn;
-    const hit = memo.get(key);
+    const hit = this.memo.get(key);
     if (hit !== undefined) return hit;
     const t = total(hard, ace);
     let v: number;
-    const stand = t >= rules.minStandTotal ? standEv(u, t) : -Infinity;
-    if (t === 21) v = standEv(u, 21);
+    const stand = t >= this.rules.minStandTotal ? this.standEv(u, t) : -Infinity;
+    if (t === 21) v = this.standEv(u, 21);
     else {
       let h = 0;
-      for (let c = 1; c <= 10; c++) h += (P[c] as number) * best(u, hard + c, ace || c === 1, n + 1);
+      for (let c = 1; c <= 10; c++) h += (P[c] as number) * this.best(u, hard + c, ace || c === 1, n + 1);
       v = Math.max(stand, h);
     }
-    if (fiveCard && n === 5 && u !== 1) v = Math.max(v, 0.5);
-    memo.set(key, v);
+    if (this.rules.fiveCardHalfPay && n === 5 && u !== 1) v = Math.max(v, 0.5);
+    this.memo.set(key, v);
     return v;
-  };
+  }
 
-  const hitEv = (u: number, hard: number, ace: boolean, n: number): number => {
+  private hitEv(u: number, hard: number, ace: boolean, n: number): number {
     let h = 0;
-    for (let c = 1; c <= 10; c++) h += (P[c] as number) * best(u, hard + c, ace || c === 1, n + 1);
+    for (let c = 1; c <= 10; c++) h += (P[c] as number) * this.best(u, hard + c, ace || c === 1, n + 1);
     return h;
-  };
+  }
 
-  const doubleEv = (u: number, hard: number, ace: boolean, lock: boolean): number => {
+  private doubleEv(u: number, hard: number, ace: boolean, lock: boolean): number {
     let ev = 0;
     for (let c = 1; c <= 10; c++) {
       const h = hard + c;
       const a = (ace && !lock) || c === 1;
-      ev += (P[c] as number) * (h > 21 ? -1 : standEv(u, total(h, a)));
+      ev += (P[c] as number) * (h > 21 ? -1 : this.standEv(u, total(h, a)));
     }
     return 2 * ev;
-  };
+  }
 
-  const doubleAllowed = (hard: number, ace: boolean, fromSplit: boolean): { ok: boolean; lock: boolean } => {
+  private doubleAllowed(hard: number, ace: boolean, fromSplit: boolean): { ok: boolean; lock: boolean } {
+    const rules = this.rules;
     if (fromSplit && !rules.doubleAfterSplit) return { ok: false, lock: false };
     if (rules.doubleOn === 'any-two') return { ok: true, lock: false };
     const allowed = rules.doubleOn === 'nine-to-eleven' ? [9, 10, 11] : rules.doubleOn === 'ten-eleven' ? [10, 11] : [11];
     if (allowed.includes(total(hard, ace))) return { ok: true, lock: false };
     if (ace && allowed.includes(hard) && rules.softDoubleAceLocked) return { ok: true, lock: true };
     return { ok: false, lock: false };
-  };
+  }
 
-  // One split hand started from a card of value v (dealer without Black Jack).
-  const splitHandEv = (u: number, v: number): number => {
+  /** One split hand started from a card of value v (dealer without Black Jack). */
+  private splitHandEv(u: number, v: number): number {
     let ev = 0;
     for (let c = 1; c <= 10; c++) {
       const hard = v + c;
       const ace = v === 1 || c === 1;
       let x: number;
-      if (v === 1) x = standEv(u, total(hard, ace));
+      if (v === 1) x = this.standEv(u, total(hard, ace));
       else {
-        x = Math.max(best(u, hard, ace, 2), hitEv(u, hard, ace, 2));
-        const d = doubleAllowed(hard, ace, true);
-        if (d.ok) x = Math.max(x, doubleEv(u, hard, ace, d.lock));
+        x = Math.max(this.best(u, hard, ace, 2), this.hitEv(u, hard, ace, 2));
+        const d = this.doubleAllowed(hard, ace, true);
+        if (d.ok) x = Math.max(x, this.doubleEv(u, hard, ace, d.lock));
       }
       ev += (P[c] as number) * x;
     }
     return ev;
-  };
+  }
 
-  const lossOnBj = {
-    play: -1,
-    double: doublesLoseOriginalOnly(rules) ? -1 : -2,
-    split: rules.dealerBlackjackTakes === 'original-only' ? -1 : -2,
-  };
-  const mix = (u: number, ev: number, loss: number): number => {
-    const q = unseen[u] as number;
+  /** A value without the dealer's Black Jack mixed with the loss on one still unseen. */
+  private mix(u: number, ev: number, loss: number): number {
+    const q = this.unseen[u] as number;
     return q * loss + (1 - q) * ev;
-  };
+  }
 
-  const firstDecisionEvs = (u: number, hard: number, ace: boolean, pairValue: number, fromSplit: boolean, aceLock = false): Record<StrategyAction, number> => {
+  firstDecisionEvs(u: number, hard: number, ace: boolean, pairValue: number, fromSplit: boolean, aceLock = false): Record<StrategyAction, number> {
+    const rules = this.rules;
+    const lossOnBj = this.lossOnBj;
     const t = total(hard, ace);
-    const stand = t >= rules.minStandTotal ? mix(u, standEv(u, t), lossOnBj.play) : NaN;
-    const hit = mix(u, hitEv(u, hard, ace, 2), lossOnBj.play);
-    const d = doubleAllowed(hard, ace, fromSplit);
-    const dbl = d.ok || aceLock ? mix(u, doubleEv(u, hard, ace, d.lock || aceLock), lossOnBj.double) : NaN;
-    const split = pairValue > 0 && rules.maxHands > 1 ? mix(u, 2 * splitHandEv(u, pairValue), lossOnBj.split) : NaN;
+    const stand = t >= rules.minStandTotal ? this.mix(u, this.standEv(u, t), lossOnBj.play) : NaN;
+    const hit = this.mix(u, this.hitEv(u, hard, ace, 2), lossOnBj.play);
+    const d = this.doubleAllowed(hard, ace, fromSplit);
+    const dbl = d.ok || aceLock ? this.mix(u, this.doubleEv(u, hard, ace, d.lock || aceLock), lossOnBj.double) : NaN;
+    const split = pairValue > 0 && rules.maxHands > 1 ? this.mix(u, 2 * this.splitHandEv(u, pairValue), lossOnBj.split) : NaN;
     const surrender = !fromSplit && rules.surrender !== 'none' && (rules.surrender === 'late' || u !== 1) ? -0.5 : NaN;
     return { hit, stand, double: dbl, split, surrender };
-  };
+  }
 
-  // Ranked action lists, cached per state.
-  const cache = new Map<number, readonly StrategyAction[]>();
-  const ranked = (u: number, hard: number, ace: boolean, n: number, pairValue: number, first: boolean, fromSplit: boolean): readonly StrategyAction[] => {
+  /** Ranked action lists, cached per state. */
+  ranked(u: number, hard: number, ace: boolean, n: number, pairValue: number, first: boolean, fromSplit: boolean): readonly StrategyAction[] {
     const key = ((((u * 32 + hard) * 2 + (ace ? 1 : 0)) * 8 + Math.min(n, 7)) * 11 + pairValue) * 4 + (first ? 2 : 0) + (fromSplit ? 1 : 0);
-    const c = cache.get(key);
+    const c = this.cache.get(key);
     if (c) return c;
     let evs: Partial<Record<StrategyAction, number>>;
-    if (first) evs = firstDecisionEvs(u, hard, ace, pairValue, fromSplit);
+    if (first) evs = this.firstDecisionEvs(u, hard, ace, pairValue, fromSplit);
     else {
       const t = total(hard, ace);
-      evs = { hit: hitEv(u, hard, ace, n), stand: t >= rules.minStandTotal ? standEv(u, t) : NaN };
+      evs = { hit: this.hitEv(u, hard, ace, n), stand: t >= this.rules.minStandTotal ? this.standEv(u, t) : NaN };
     }
     const list = (Object.entries(evs) as [StrategyAction, number][])
       .filter(([, v]) => !Number.isNaN(v))
@@ -196,49 +227,43 @@ export function computeStrategy(rules: BlackjackRules): StrategyTable {
     // Always end with the actions that are always legal, so a choice exists.
     if (!list.includes('hit')) list.push('hit');
     if (!list.includes('stand')) list.push('stand');
-    cache.set(key, list);
+    this.cache.set(key, list);
     return list;
-  };
-
-  const takeFiveCardHalf = (u: number, hard: number, ace: boolean): boolean => {
-    const t = total(hard, ace);
-    const stand = t >= rules.minStandTotal ? standEv(u, t) : -Infinity;
-    const playOn = t === 21 ? standEv(u, 21) : Math.max(stand, hitEv(u, hard, ace, 6));
-    // The half payment is settled at once; playing on still loses to a dealer Black Jack not yet seen.
-    return 0.5 > mix(u, playOn, lossOnBj.play);
-  };
-
-  // Whole-round expectation (one hand, infinite deck), as a cross-check of the simulator.
-  let er = 0;
-  for (let u = 1; u <= 10; u++) {
-    const pu = P[u] as number;
-    const pbj = (dists[u] as number[])[BJ] as number;
-    for (let a = 1; a <= 10; a++) {
-      for (let b = 1; b <= 10; b++) {
-        const p = pu * (P[a] as number) * (P[b] as number);
-        const hard = a + b;
-        const ace = a === 1 || b === 1;
-        if (ace && hard === 11) {
-          // Player Black Jack: push against a dealer Black Jack, else 3:2 (even money is worth the same on an ace).
-          er += p * (1 - pbj) * 1.5;
-          continue;
-        }
-        const evs = firstDecisionEvs(u, hard, ace, a === b ? a : 0, false);
-        const bestEv = Math.max(...Object.values(evs).filter((v) => !Number.isNaN(v)));
-        // With a peek, a dealer Black Jack ends the round before any decision.
-        er += rules.holeCard === 'peek' ? p * (pbj * -1 + (1 - pbj) * bestEv) : p * bestEv;
-      }
-    }
   }
 
-  return {
-    rules,
-    unseenBlackjack: unseen,
-    firstDecisionEvs: (u, hard, ace, pairValue, fromSplit, aceLock) => firstDecisionEvs(u, hard, ace, pairValue, fromSplit, aceLock),
-    ranked,
-    takeFiveCardHalf,
-    expectedReturn: er,
-  };
+  takeFiveCardHalf(u: number, hard: number, ace: boolean): boolean {
+    const t = total(hard, ace);
+    const stand = t >= this.rules.minStandTotal ? this.standEv(u, t) : -Infinity;
+    const playOn = t === 21 ? this.standEv(u, 21) : Math.max(stand, this.hitEv(u, hard, ace, 6));
+    // The half payment is settled at once; playing on still loses to a dealer Black Jack not yet seen.
+    return 0.5 > this.mix(u, playOn, this.lossOnBj.play);
+  }
+
+  /** Whole-round expectation (one hand, infinite deck), as a cross-check of the simulator. */
+  expectedReturn(): number {
+    let er = 0;
+    for (let u = 1; u <= 10; u++) {
+      const pu = P[u] as number;
+      const pbj = (this.dists[u] as number[])[BJ] as number;
+      for (let a = 1; a <= 10; a++) {
+        for (let b = 1; b <= 10; b++) {
+          const p = pu * (P[a] as number) * (P[b] as number);
+          const hard = a + b;
+          const ace = a === 1 || b === 1;
+          if (ace && hard === 11) {
+            // Player Black Jack: push against a dealer Black Jack, else 3:2 (even money is worth the same on an ace).
+            er += p * (1 - pbj) * 1.5;
+            continue;
+          }
+          const evs = this.firstDecisionEvs(u, hard, ace, a === b ? a : 0, false);
+          const bestEv = Math.max(...Object.values(evs).filter((v) => !Number.isNaN(v)));
+          // With a peek, a dealer Black Jack ends the round before any decision.
+          er += this.rules.holeCard === 'peek' ? p * (pbj * -1 + (1 - pbj) * bestEv) : p * bestEv;
+        }
+      }
+    }
+    return er;
+  }
 }
 
 /** A printable chart: rows of hard totals, soft totals and pairs; columns dealer 2..10, A. */
