@@ -4,7 +4,17 @@ import type { BlackjackBetEntry } from './bets/entry.js';
 import type { StreakLevel } from './bets/streak.js';
 import { handTotal, isNaturalPair, rankValue } from './hand.js';
 import type { BlackjackRules } from './rules.js';
-import { RoundError, type BehindBet, type Hand, type HandView, type RoundSetup, type Seat, type SeatEntry, type Stake } from './round-types.js';
+import {
+  RoundError,
+  type BehindBet,
+  type Hand,
+  type HandView,
+  type RoundSetup,
+  type Seat,
+  type SeatEntry,
+  type Stake,
+  type StreakState,
+} from './round-types.js';
 
 /**
  * A round's seats, hands and stakes as the round keeps them, and how they are built from its
@@ -72,98 +82,123 @@ export function validateAndBuild(setup: RoundSetup, catalogue: readonly Blackjac
       throw new RoundError(`seat ${entry.seat} is not a seat of this table (1–${r.seats})`);
     if (seen.has(entry.seat)) throw new RoundError(`seat ${entry.seat} appears twice`);
     seen.add(entry.seat);
-    const b = entry.bets;
-    const main = checkAmount(b.main, `seat ${entry.seat} main bet`);
-    checkLimits(r, main, `seat ${entry.seat} main bet`);
-    let sideCount = 0;
-    for (const bet of seatSides) {
-      const k = bet.id;
-      if (k === 'main' || b[k] === undefined) continue;
-      if (!bet.offered(r)) throw new RoundError(`seat ${entry.seat}: the ${k} bet is not offered under these rules`);
-      checkAmount(b[k], `seat ${entry.seat} ${k} bet`);
-      sideCount++;
-    }
-    refuseUnknown(b, ['main', 'streak', ...seatSides.map((x) => x.id)], `seat ${entry.seat}`);
-    if (b.jackpot !== undefined && !setup.jackpot) throw new RoundError(`seat ${entry.seat}: a jackpot bet needs the jackpot program and pools`);
-    // Rule 47: «uma ficha por cada jogador, no montante previamente definido».
-    if (b.jackpot !== undefined && setup.jackpot && b.jackpot !== setup.jackpot.program.stake)
-      throw new RoundError(`seat ${entry.seat}: the jackpot bet is one chip of ${setup.jackpot.program.stake} (portugal-2001 rule 47), not ${b.jackpot}`);
-    if (r.oneSideBetPerPlayer && sideCount > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
-    const open = streakBySeat.get(entry.seat);
-    let streak: Seat['streak'];
-    if (b.streak && Object.keys(b.streak).length > 0) {
-      if (!r.winningStreak) throw new RoundError(`seat ${entry.seat}: winning-streak bets are not offered under these rules`);
-      if (open) throw new RoundError(`seat ${entry.seat}: streak bets may not change until the open ones are decided (art.13 5)(2) v)`);
-      const bets: Partial<Record<`${StreakLevel}`, number>> = {};
-      for (const [k, v] of Object.entries(b.streak)) {
-        if (!['2', '3', '4', '5'].includes(k)) throw new RoundError(`seat ${entry.seat}: streak level ${k} does not exist (2–5)`);
-        bets[k as `${StreakLevel}`] = checkAmount(v, `seat ${entry.seat} streak ${k} bet`);
-      }
-      streak = { bets, wins: 0, carried: false };
-    } else if (open) {
-      streak = { bets: { ...open.bets }, wins: open.wins, carried: true };
-    }
-    const behind = entry.behind ?? [];
-    if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
-      throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
-    }
-    const stakes: Stake[] = [
-      { owner: undefined, stake: main, base: main, followSplit: true, followDouble: true, stayedOutSplit: false, stayedOutDouble: false },
-    ];
-    let total = main;
-    const owners = new Set<string>();
-    for (const bb of behind) {
-      if (typeof bb.owner !== 'string' || bb.owner === '' || owners.has(bb.owner) || bb.owner.startsWith('seat:')) {
-        throw new RoundError(`seat ${entry.seat}: bettor "${String(bb.owner)}" appears twice or has no usable name`);
-      }
-      owners.add(bb.owner);
-      let sides = 0;
-      for (const bet of first) {
-        const k = bet.id;
-        if (bb[k] === undefined) continue;
-        if (!bet.offered(r)) throw new RoundError(`seat ${entry.seat}: the ${k} bet of ${bb.owner} is not offered under these rules`);
-        checkAmount(bb[k], `seat ${entry.seat} ${k} bet of ${bb.owner}`);
-        sides++;
-      }
-      refuseUnknown(bb, ['owner', 'main', 'followSplit', 'followDouble', ...first.map((x) => x.id)], `seat ${entry.seat} bettor ${bb.owner}`);
-      if (r.oneSideBetPerPlayer && sides > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
-      if (bb.main === 0 && sides > 0) continue; // side bets only, on this seat's hand (Art. 13)
-      const amount = checkAmount(bb.main, `seat ${entry.seat} bet behind of ${bb.owner}`);
-      total += amount;
-      const chooses = r.behindFollows === 'bettor-chooses';
-      stakes.push({
-        owner: bb.owner,
-        stake: amount,
-        base: amount,
-        followSplit: chooses ? bb.followSplit === true : true,
-        followDouble: chooses ? bb.followDouble === true : true,
-        stayedOutSplit: false,
-        stayedOutDouble: false,
-      });
-    }
-    // Rule 15: the seat's bets together stay within the table maximum.
-    checkLimits(r, total, `seat ${entry.seat} bets together`);
-    out.push({
-      entry,
-      seat: entry.seat,
-      owner: `seat:${entry.seat}`,
-      decider: decider(r, entry),
-      hands: [newHand(entry.seat, [], stakes)],
-      insurance: 0,
-      behindInsurance: [],
-      declinedResplit: false,
-      surrendered: false,
-      firstTwo: [],
-      awaitingAfterSplit: false,
-      splitPairs: [],
-      dealt: [],
-      ...(streak ? { streak } : {}),
-    });
+    const main = checkSeatBets(setup, entry, seatSides);
+    const streak = seatStreak(r, entry, streakBySeat.get(entry.seat));
+    out.push(newSeat(r, entry, seatStakes(r, entry, first, main), streak));
   }
   for (const st of setup.streaks ?? []) {
     if (!Number.isInteger(st.seat) || st.seat < 1 || st.seat > r.seats) throw new RoundError(`streak marker of seat ${st.seat}: no such seat (1–${r.seats})`);
   }
   return out;
+}
+
+/** The seat's own bets checked (the limits, the catalogue's offer, the jackpot chip, one additional bet where the text says so); its main bet. */
+function checkSeatBets(setup: RoundSetup, entry: SeatEntry, seatSides: readonly BlackjackBetEntry[]): number {
+  const r = setup.rules;
+  const b = entry.bets;
+  const main = checkAmount(b.main, `seat ${entry.seat} main bet`);
+  checkLimits(r, main, `seat ${entry.seat} main bet`);
+  let sideCount = 0;
+  for (const bet of seatSides) {
+    const k = bet.id;
+    if (k === 'main' || b[k] === undefined) continue;
+    if (!bet.offered(r)) throw new RoundError(`seat ${entry.seat}: the ${k} bet is not offered under these rules`);
+    checkAmount(b[k], `seat ${entry.seat} ${k} bet`);
+    sideCount++;
+  }
+  refuseUnknown(b, ['main', 'streak', ...seatSides.map((x) => x.id)], `seat ${entry.seat}`);
+  if (b.jackpot !== undefined && !setup.jackpot) throw new RoundError(`seat ${entry.seat}: a jackpot bet needs the jackpot program and pools`);
+  // Rule 47: «uma ficha por cada jogador, no montante previamente definido».
+  if (b.jackpot !== undefined && setup.jackpot && b.jackpot !== setup.jackpot.program.stake)
+    throw new RoundError(`seat ${entry.seat}: the jackpot bet is one chip of ${setup.jackpot.program.stake} (portugal-2001 rule 47), not ${b.jackpot}`);
+  if (r.oneSideBetPerPlayer && sideCount > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
+  return main;
+}
+
+/** The seat's winning-streak bets: new ones placed now, or the open ones carried from earlier rounds (`open`, its marker). */
+function seatStreak(r: BlackjackRules, entry: SeatEntry, open: StreakState | undefined): Seat['streak'] {
+  const b = entry.bets;
+  if (b.streak && Object.keys(b.streak).length > 0) {
+    if (!r.winningStreak) throw new RoundError(`seat ${entry.seat}: winning-streak bets are not offered under these rules`);
+    if (open) throw new RoundError(`seat ${entry.seat}: streak bets may not change until the open ones are decided (art.13 5)(2) v)`);
+    const bets: Partial<Record<`${StreakLevel}`, number>> = {};
+    for (const [k, v] of Object.entries(b.streak)) {
+      if (!['2', '3', '4', '5'].includes(k)) throw new RoundError(`seat ${entry.seat}: streak level ${k} does not exist (2–5)`);
+      bets[k as `${StreakLevel}`] = checkAmount(v, `seat ${entry.seat} streak ${k} bet`);
+    }
+    return { bets, wins: 0, carried: false };
+  }
+  return open ? { bets: { ...open.bets }, wins: open.wins, carried: true } : undefined;
+}
+
+/** The stakes on the seat's hand: its main bet, then each bet behind it (art.20), all within the table maximum together (rule 15). */
+function seatStakes(r: BlackjackRules, entry: SeatEntry, first: readonly BlackjackBetEntry[], main: number): Stake[] {
+  const behind = entry.behind ?? [];
+  if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
+    throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
+  }
+  const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true, stayedOutSplit: false, stayedOutDouble: false }];
+  let total = main;
+  const owners = new Set<string>();
+  for (const bb of behind) {
+    if (typeof bb.owner !== 'string' || bb.owner === '' || owners.has(bb.owner) || bb.owner.startsWith('seat:')) {
+      throw new RoundError(`seat ${entry.seat}: bettor "${String(bb.owner)}" appears twice or has no usable name`);
+    }
+    owners.add(bb.owner);
+    const stake = behindStake(r, entry.seat, bb, first);
+    if (!stake) continue;
+    total += stake.stake;
+    stakes.push(stake);
+  }
+  // Rule 15: the seat's bets together stay within the table maximum.
+  checkLimits(r, total, `seat ${entry.seat} bets together`);
+  return stakes;
+}
+
+/** A bettor behind the seat: its first cards' bets checked; its stake on the hand, none when it bets on the first cards only (Art. 13). */
+function behindStake(r: BlackjackRules, seat: number, bb: BehindBet, first: readonly BlackjackBetEntry[]): Stake | undefined {
+  let sides = 0;
+  for (const bet of first) {
+    const k = bet.id;
+    if (bb[k] === undefined) continue;
+    if (!bet.offered(r)) throw new RoundError(`seat ${seat}: the ${k} bet of ${bb.owner} is not offered under these rules`);
+    checkAmount(bb[k], `seat ${seat} ${k} bet of ${bb.owner}`);
+    sides++;
+  }
+  refuseUnknown(bb, ['owner', 'main', 'followSplit', 'followDouble', ...first.map((x) => x.id)], `seat ${seat} bettor ${bb.owner}`);
+  if (r.oneSideBetPerPlayer && sides > 1) throw new RoundError(`seat ${seat}: only one additional bet per player (art.13)`);
+  if (bb.main === 0 && sides > 0) return undefined; // side bets only, on this seat's hand (Art. 13)
+  const amount = checkAmount(bb.main, `seat ${seat} bet behind of ${bb.owner}`);
+  const chooses = r.behindFollows === 'bettor-chooses';
+  return {
+    owner: bb.owner,
+    stake: amount,
+    base: amount,
+    followSplit: chooses ? bb.followSplit === true : true,
+    followDouble: chooses ? bb.followDouble === true : true,
+    stayedOutSplit: false,
+    stayedOutDouble: false,
+  };
+}
+
+/** A seat as the round keeps it before a card is dealt. */
+function newSeat(r: BlackjackRules, entry: SeatEntry, stakes: Stake[], streak: Seat['streak']): Seat {
+  return {
+    entry,
+    seat: entry.seat,
+    owner: `seat:${entry.seat}`,
+    decider: decider(r, entry),
+    hands: [newHand(entry.seat, [], stakes)],
+    insurance: 0,
+    behindInsurance: [],
+    declinedResplit: false,
+    surrendered: false,
+    firstTwo: [],
+    awaitingAfterSplit: false,
+    splitPairs: [],
+    dealt: [],
+    ...(streak ? { streak } : {}),
+  };
 }
 
 /** A bet the round's catalogue does not place there (a baccarat bet, a jackpot chip behind a seat) is refused, never ignored. */
