@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical.js';
 import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type Payload, type Posting } from './entries.js';
 import { LedgerRefusal } from './refusal.js';
-import { deriveTicketJournal, txIdOfTicketJournal } from './ticket-postings.js';
+import { deriveTicketJournal, txIdOfTicketJournal, type TicketSink } from './ticket-postings.js';
 import { isTransferEntryType, parseTransferEntry, sameTerms, transferTxId, txIdOfTransferEntry, type Transfer } from '../terms/transfer-terms.js';
 
 // What an entry means for the accounts, derived from its payload and the ledger as it stands
@@ -150,307 +150,357 @@ function sum(xs: readonly number[]): number {
  * not settle every stake, a handpay paid twice…).
  */
 export function derive(view: LedgerView, type: EntryType, payload: Record<string, unknown>): Derived {
-  const postings: Posting[] = [];
-  const meters: MeterDelta[] = [];
-  const credits: [number, number, number][] = [];
-  let projection: Projection = null;
-  const both = (station: number, name: string, delta: number) => {
+  const deriver = Object.hasOwn(DERIVERS, type) ? (DERIVERS[type] as AnyDeriver) : undefined;
+  if (!deriver) throw new LedgerRefusal('unknown-type', `unknown entry type ${String(type)}`);
+  const d = new Derivation(view);
+  deriver(d, payload, type);
+  return { postings: d.postings, meters: d.meters, credits: d.credits, projection: d.projection };
+}
+
+/** What one entry's derivation has written so far, against the ledger before it. */
+class Derivation {
+  readonly postings: Posting[] = [];
+  readonly meters: MeterDelta[] = [];
+  readonly credits: [number, number, number][] = [];
+  projection: Projection = null;
+
+  constructor(readonly view: LedgerView) {}
+
+  /** A meter of the station and the same of the table. */
+  both(station: number, name: string, delta: number): void {
     if (delta === 0) return;
-    meters.push([`station:${station}`, name, delta], ['table', name, delta]);
-  };
-  const post = (acct: string, amount: number) => {
-    if (amount !== 0) postings.push([acct, amount]);
-  };
-  const creditChange = (station: number, change: number, before = view.credit(station)) => {
-    const now = view.credit(station);
+    this.meters.push([`station:${station}`, name, delta], ['table', name, delta]);
+  }
+
+  post(acct: string, amount: number): void {
+    if (amount !== 0) this.postings.push([acct, amount]);
+  }
+
+  /** The station's credit moves by `change`, refused below zero; `before`: its credit before, when not now's (a round's bets are journalled already). */
+  creditChange(station: number, change: number, before = this.view.credit(station)): void {
+    const now = this.view.credit(station);
     const after = now + change;
     if (after < 0) throw new LedgerRefusal('insufficient-credit', `station ${station} has ${now}, needs ${-change}`);
-    credits.push([station, before, after]);
+    this.credits.push([station, before, after]);
+  }
+
+  /** The ticket entries' view of it (ledger/ticket-postings.ts). */
+  ticketSink(): TicketSink {
+    return {
+      post: (acct, amount) => this.post(acct, amount),
+      both: (station, name, delta) => this.both(station, name, delta),
+      creditChange: (station, change) => this.creditChange(station, change),
+      stationCredit: account.stationCredit,
+    };
+  }
+}
+
+/** What an entry of type `T` derives, into `d`. */
+type Deriver<T extends EntryType> = (d: Derivation, p: Payload<T>, type: T) => void;
+type AnyDeriver = (d: Derivation, p: Record<string, unknown>, type: EntryType) => void;
+
+/** Journalled, never accounting. */
+const nothing = (): void => {};
+
+const tableMeter =
+  (name: string) =>
+  (d: Derivation): void => {
+    d.meters.push(['table', name, 1]);
   };
-  switch (type) {
-    // Journalled, never accounting (with service mode's and AFT registration's, 0x73: docs/sas.md).
-    case 'bill.escrow':
-    case 'bill.refused':
-    case 'door.close':
-    case 'tilt.raise':
-    case 'tilt.clear':
-    case 'aft.register':
-    case 'service.enter':
-    case 'service.exit':
-    case 'service.denied':
-    case 'service.account':
-    case 'station.credential':
-    case 'peer.credential':
-    case 'service.test':
-    case 'service.action':
-      break;
-    case 'bill.return':
-      checkEscrow(view, payload as Payload<'bill.return'>);
-      break;
-    case 'cashbox.drop':
-      checkDrop(payload as Payload<'cashbox.drop'>);
-      break;
-    case 'bill.credit': {
-      const p = payload as Payload<'bill.credit'>;
-      checkEscrow(view, p);
-      creditChange(p.station, p.denomination);
-      post(account.cashbox(p.station, p.denomination), p.denomination);
-      post(account.stationCredit(p.station), -p.denomination);
-      both(p.station, `billsIn.${p.denomination}`, 1);
-      both(p.station, 'totalBillsIn', p.denomination);
-      both(p.station, 'totalIn', p.denomination);
-      break;
+
+const ticketEntry = (d: Derivation, p: Record<string, unknown>, type: Parameters<typeof deriveTicketJournal>[1]): void =>
+  deriveTicketJournal(d.view, type, p, d.ticketSink());
+
+/** Each entry type's derivation. */
+const DERIVERS: { readonly [T in EntryType]: Deriver<T> } = {
+  // Journalled, never accounting (with service mode's and AFT registration's, 0x73: docs/sas.md).
+  'bill.escrow': nothing,
+  'bill.refused': nothing,
+  'door.close': nothing,
+  'tilt.raise': nothing,
+  'tilt.clear': nothing,
+  'aft.register': nothing,
+  'service.enter': nothing,
+  'service.exit': nothing,
+  'service.denied': nothing,
+  'service.account': nothing,
+  'station.credential': nothing,
+  'peer.credential': nothing,
+  'service.test': nothing,
+  'service.action': nothing,
+  'bill.return': (d, p) => checkEscrow(d.view, p),
+  'cashbox.drop': (d, p) => checkDrop(p),
+  'bill.credit': billCredit,
+  'bet.place': placeBet,
+  'round.settle': closeRound,
+  'round.void': closeRound,
+  misread: tableMeter('misreads'),
+  'jackpot.reset': resetJackpot,
+  'jackpot.settle': settleJackpot,
+  'credit.cancel': cancelCredit,
+  'handpay.request': requestHandpay,
+  'handpay.confirm': confirmHandpay,
+  'door.open': (d, p) => {
+    if (p.station !== undefined) d.both(p.station, 'doorOpens', 1);
+    else d.meters.push(['table', 'doorOpens', 1]);
+  },
+  'power.reset': tableMeter('powerResets'),
+  'config.change': tableMeter('configChanges'),
+  // The rule set's authorisation on record, a change refused: no money, no meter.
+  'rules.record': nothing,
+  'config.refused': nothing,
+  // Round progress for recovery: no money, no meter (the settlement counts the games).
+  'card.read': nothing,
+  'round.decision': nothing,
+  'shoe.change': nothing,
+  'table.input': nothing,
+  'transfer.out': sendTransfer,
+  'transfer.recall': (d, p) => {
+    openTransfer(d.view, p.id);
+  },
+  'transfer.complete': closeTransfer,
+  'transfer.reverse': closeTransfer,
+  'transfer.in': receiveTransfer,
+  'transfer.alarm': nothing,
+  'aft.in': aftTransfer,
+  'aft.out': aftTransfer,
+  'transfer.refuse': (d, p) => {
+    if (d.view.entryByTx(transferTxId('decide', p.id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', p.id)} is already decided`);
+  },
+  'ticket.issue': ticketEntry,
+  'ticket.printed': ticketEntry,
+  'ticket.void': ticketEntry,
+  'ticket.redeem.request': ticketEntry,
+  'ticket.redeem.approved': ticketEntry,
+  'ticket.redeem.stacked': ticketEntry,
+  'ticket.redeem.returned': ticketEntry,
+  'ticket.validation.request': ticketEntry,
+  'ticket.validation.end': ticketEntry,
+  'meter.clear': (d, p) => {
+    for (const m of d.view.meters(p.scope)) {
+      if (m.value !== 0) d.meters.push([p.scope, m.name, -m.value]);
     }
-    case 'bet.place': {
-      const p = payload as Payload<'bet.place'>;
-      if (view.roundClosed(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
-      const total = sum(p.bets.map((b) => b.amount));
-      const before = view.credit(p.station);
-      creditChange(p.station, -total);
-      post(account.stationCredit(p.station), total);
-      post(account.wagers(p.station), -total);
-      both(p.station, 'creditsWagered', total);
-      projection = { kind: 'bet', roundId: p.roundId, station: p.station, amount: total, creditBefore: before, bets: p.bets };
-      break;
-    }
-    case 'round.settle':
-    case 'round.void': {
-      const closing = type === 'round.settle' ? { type, payload: payload as Payload<'round.settle'> } : { type, payload: payload as Payload<'round.void'> };
-      const p = closing.payload;
-      if (view.roundClosed(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
-      const wagered = new Map(view.roundStakes(p.roundId).map((b) => [b.station, b.amount]));
-      // Per station: the stake back from this round's wagers, the stake back from held bets
-      // (carried lines), the net, what of this round's wagers stays held past it, and what of the
-      // return an attendant pays by hand (a jackpot award above the table's handpay amount).
-      const returned = new Map<number, { stake: number; carried: number; net: number; heldOut: number; handpay: number }>();
-      const of = (s: number) => returned.get(s) ?? { stake: 0, carried: 0, net: 0, heldOut: 0, handpay: 0 };
-      if (closing.type === 'round.settle') {
-        for (const l of closing.payload.lines) {
-          if (l.net < -l.stake) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: loses more than its stake`);
-          if (!wagered.has(l.station) && !l.carried) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
-          const handpay = l.handpay ?? 0;
-          if (handpay > l.stake + l.net) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: hand pays ${handpay}, more than the line returns`);
-          const r = of(l.station);
-          const paid = { net: sum([r.net, l.net]), handpay: sum([r.handpay, handpay]) };
-          returned.set(l.station, l.carried ? { ...r, ...paid, carried: sum([r.carried, l.stake]) } : { ...r, ...paid, stake: sum([r.stake, l.stake]) });
-        }
-        for (const h of closing.payload.held ?? []) {
-          if (!wagered.has(h.station)) throw new LedgerRefusal('bad-line', `station ${h.station} holds a stake but has no bet in round ${p.roundId}`);
-          const r = of(h.station);
-          returned.set(h.station, { ...r, heldOut: sum([r.heldOut, h.amount]) });
-        }
-      } else {
-        for (const [s, amount] of wagered) returned.set(s, { stake: amount, carried: 0, net: 0, heldOut: 0, handpay: 0 });
-      }
-      for (const [s, amount] of wagered) {
-        const r = returned.get(s);
-        if (!r || sum([r.stake, r.heldOut]) !== amount) {
-          throw new LedgerRefusal(
-            'unbalanced-round',
-            `station ${s} wagered ${amount} in round ${p.roundId} but the lines stake ${r?.stake ?? 0}${r?.heldOut ? ` and ${r.heldOut} stays held` : ''}`,
-          );
-        }
-      }
-      let house = 0;
-      for (const [s, r] of [...returned].sort((a, b) => a[0] - b[0])) {
-        if (r.carried > view.heldBets(s))
-          throw new LedgerRefusal('bad-line', `station ${s} has ${view.heldBets(s)} held, not the ${r.carried} its carried lines stake`);
-        const back = sum([r.stake, r.carried, r.net]);
-        // What is paid by hand stays with the house here; its `handpay.request` moves it to the attendant.
-        const credited = sum([back, -r.handpay]);
-        creditChange(s, credited, wagered.has(s) ? view.creditBefore(p.roundId, s) : undefined);
-        post(account.wagers(s), sum([r.stake, r.heldOut]));
-        post(account.heldBets(s), sum([r.carried, -r.heldOut]));
-        post(account.stationCredit(s), -credited);
-        house = sum([house, r.net, -r.handpay]);
-        if (type === 'round.settle') {
-          both(s, 'creditsWon', credited);
-          meters.push([`station:${s}`, 'gamesPlayed', 1]);
-          meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
-        } else {
-          both(s, 'voidRefunds', r.stake);
-        }
-      }
-      post(account.house, house);
-      meters.push(['table', type === 'round.settle' ? 'gamesPlayed' : 'voidedRounds', 1]);
-      projection = { kind: 'close', roundId: p.roundId, closing };
-      break;
-    }
-    case 'misread':
-      meters.push(['table', 'misreads', 1]);
-      break;
-    case 'jackpot.reset': {
-      const p = payload as Payload<'jackpot.reset'>;
-      if (p.witness === p.who) throw new LedgerRefusal('jackpot-mismatch', 'a jackpot reset needs two people');
-      const acct = account.jackpotPool(p.level);
-      const pool = -view.balance(acct);
-      // What the pool holds is the players': a reset only adds to it.
-      if (p.to < pool) throw new LedgerRefusal('jackpot-mismatch', `level ${p.level} holds ${pool}: a reset to ${p.to} would take from the players`);
-      const delta = p.to - pool;
-      post(acct, -delta);
-      post(account.house, delta);
-      if (delta > 0) meters.push(['table', `progressiveSeeds.${p.level}`, delta]);
-      meters.push(['table', `progressiveResets.${p.level}`, 1]);
-      break;
-    }
-    case 'jackpot.settle': {
-      const p = payload as Payload<'jackpot.settle'>;
-      if (!view.roundClosed(p.roundId)) throw new LedgerRefusal('jackpot-mismatch', `round ${p.roundId} is not settled: its jackpot cannot be`);
-      let house = 0;
-      for (const l of p.levels) {
-        const acct = account.jackpotPool(l.level);
-        const pool = -view.balance(acct);
-        if (sum([pool, l.funded]) !== l.before)
-          throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: the ledger holds ${pool} (+${l.funded} funded now), the table ${l.before}`);
-        if (l.award > sum([l.before, l.contribution])) throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: awards ${l.award} exceed the pool`);
-        if (sum([l.before, l.contribution, -l.award, l.seed]) !== l.after)
-          throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: ${l.before} + ${l.contribution} − ${l.award} + ${l.seed} is not ${l.after}`);
-        // The pool grows by what the house moves to it: funding, the chips' increment and the
-        // reset seed; it pays the awards back to the house, which paid them to the players.
-        const delta = sum([l.funded, l.contribution, -l.award, l.seed]);
-        post(acct, -delta);
-        house = sum([house, delta]);
-        const m = (name: string, v: number) => {
-          if (v !== 0) meters.push(['table', `${name}.${l.level}`, v]);
-        };
-        m('progressiveContributions', l.contribution);
-        m('progressiveHits', l.hits);
-        m('progressiveWins', l.award);
-        m('progressiveSeeds', sum([l.funded, l.seed]));
-      }
-      post(account.house, house);
-      break;
-    }
-    case 'credit.cancel': {
-      const p = payload as Payload<'credit.cancel'>;
-      creditChange(p.station, -p.amount);
-      post(account.stationCredit(p.station), p.amount);
-      post(account.handpayPending(p.station), -p.amount);
-      both(p.station, 'cancelledCredits', p.amount);
-      break;
-    }
-    case 'handpay.request': {
-      const p = payload as Payload<'handpay.request'>;
-      post(account.house, p.amount);
-      post(account.handpayPending(p.station), -p.amount);
-      break;
-    }
-    case 'handpay.confirm': {
-      const p = payload as Payload<'handpay.confirm'>;
-      const req = view.entryByTx(p.requestTxId);
-      if (!req || (req.type !== 'credit.cancel' && req.type !== 'handpay.request')) {
-        throw new LedgerRefusal('no-handpay', `no pending handpay with transaction id ${p.requestTxId}`);
-      }
-      const rp = (JSON.parse(req.body) as EntryBody).payload as { station: number; amount: number };
-      if (rp.station !== p.station || rp.amount !== p.amount) {
-        throw new LedgerRefusal('handpay-mismatch', `handpay ${p.requestTxId} is ${rp.amount} at station ${rp.station}`);
-      }
-      if (view.handpayPaid(p.requestTxId)) throw new LedgerRefusal('handpay-paid', `handpay ${p.requestTxId} was already paid`);
-      post(account.handpayPending(p.station), p.amount);
-      post(account.cage, -p.amount);
-      both(p.station, 'handpays', 1);
-      both(p.station, req.type === 'credit.cancel' ? 'handpaidCancelledCredits' : 'jackpotHandpays', p.amount);
-      both(p.station, 'totalOut', p.amount);
-      break;
-    }
-    case 'door.open': {
-      const p = payload as Payload<'door.open'>;
-      if (p.station !== undefined) both(p.station, 'doorOpens', 1);
-      else meters.push(['table', 'doorOpens', 1]);
-      break;
-    }
-    case 'power.reset':
-      meters.push(['table', 'powerResets', 1]);
-      break;
-    case 'config.change':
-      meters.push(['table', 'configChanges', 1]);
-      break;
-    case 'rules.record':
-    case 'config.refused':
-      // The rule set's authorisation on record, a change refused: no money, no meter.
-      break;
-    case 'card.read':
-    case 'round.decision':
-    case 'shoe.change':
-    case 'table.input':
-      // Round progress for recovery: no money, no meter (the settlement counts the games).
-      break;
-    case 'transfer.out': {
-      const t = (payload as Payload<'transfer.out'>).transfer;
-      creditChange(t.station, -t.amount);
-      post(account.stationCredit(t.station), t.amount);
-      post(account.transferInFlight(t.to), -t.amount);
-      break;
-    }
-    case 'transfer.recall':
-      openTransfer(view, (payload as Payload<'transfer.recall'>).id);
-      break;
-    case 'transfer.complete':
-    case 'transfer.reverse': {
-      const t = (payload as Payload<'transfer.complete'>).transfer;
-      const debited = openTransfer(view, t.id);
-      if (!sameTerms(debited, t))
-        throw new LedgerRefusal('transfer-mismatch', `${type} names other terms than the transfer.out of ${transferTxId('out', t.id)}`);
-      post(account.transferInFlight(t.to), t.amount);
-      if (type === 'transfer.complete') {
-        post(account.tableSettlement(t.to), -t.amount);
-      } else {
-        creditChange(t.station, t.amount);
-        post(account.stationCredit(t.station), -t.amount);
-      }
-      break;
-    }
-    case 'transfer.in': {
-      const t = (payload as Payload<'transfer.in'>).transfer;
-      if (view.entryByTx(transferTxId('decide', t.id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', t.id)} is already decided`);
-      creditChange(t.station, t.amount);
-      post(account.tableSettlement(t.from), t.amount);
-      post(account.stationCredit(t.station), -t.amount);
-      break;
-    }
-    case 'transfer.alarm':
-      break;
-    case 'aft.in':
-    case 'aft.out': {
-      // AFT (docs/sas.md): the casino system's cashless account and the station's credit, each transfer once (its txId).
-      const p = payload as Payload<'aft.in'>;
-      const into = type === 'aft.in' ? 1 : -1;
-      creditChange(p.station, into * p.amount);
-      post(account.aft(p.station), into * p.amount);
-      post(account.stationCredit(p.station), -into * p.amount);
-      both(p.station, type === 'aft.in' ? 'aftInAmount' : 'aftOutAmount', p.amount);
-      both(p.station, type === 'aft.in' ? 'aftIn' : 'aftOut', 1);
-      break;
-    }
-    case 'transfer.refuse': {
-      const id = (payload as Payload<'transfer.refuse'>).id;
-      if (view.entryByTx(transferTxId('decide', id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', id)} is already decided`);
-      break;
-    }
-    case 'ticket.issue':
-    case 'ticket.printed':
-    case 'ticket.void':
-    case 'ticket.redeem.request':
-    case 'ticket.redeem.approved':
-    case 'ticket.redeem.stacked':
-    case 'ticket.redeem.returned':
-    case 'ticket.validation.request':
-    case 'ticket.validation.end':
-      deriveTicketJournal(view, type, payload, { post, both, creditChange: (s, change) => creditChange(s, change), stationCredit: account.stationCredit });
-      break;
-    case 'meter.clear': {
-      const p = payload as Payload<'meter.clear'>;
-      for (const m of view.meters(p.scope)) {
-        if (m.value !== 0) meters.push([p.scope, m.name, -m.value]);
-      }
-      break;
-    }
-    default: {
-      const never: never = type;
-      throw new LedgerRefusal('unknown-type', `unknown entry type ${String(never)}`);
+  },
+};
+
+function billCredit(d: Derivation, p: Payload<'bill.credit'>): void {
+  checkEscrow(d.view, p);
+  d.creditChange(p.station, p.denomination);
+  d.post(account.cashbox(p.station, p.denomination), p.denomination);
+  d.post(account.stationCredit(p.station), -p.denomination);
+  d.both(p.station, `billsIn.${p.denomination}`, 1);
+  d.both(p.station, 'totalBillsIn', p.denomination);
+  d.both(p.station, 'totalIn', p.denomination);
+}
+
+function placeBet(d: Derivation, p: Payload<'bet.place'>): void {
+  if (d.view.roundClosed(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
+  const total = sum(p.bets.map((b) => b.amount));
+  const before = d.view.credit(p.station);
+  d.creditChange(p.station, -total);
+  d.post(account.stationCredit(p.station), total);
+  d.post(account.wagers(p.station), -total);
+  d.both(p.station, 'creditsWagered', total);
+  d.projection = { kind: 'bet', roundId: p.roundId, station: p.station, amount: total, creditBefore: before, bets: p.bets };
+}
+
+/**
+ * Per station of a closing round: the stake back from this round's wagers, the stake back from
+ * held bets (carried lines), the net, what of this round's wagers stays held past it, and what
+ * of the return an attendant pays by hand (a jackpot award above the table's handpay amount).
+ */
+interface Returned {
+  stake: number;
+  carried: number;
+  net: number;
+  heldOut: number;
+  handpay: number;
+}
+
+function closeRound(d: Derivation, p: Payload<'round.settle'> | Payload<'round.void'>, type: 'round.settle' | 'round.void'): void {
+  const closing = type === 'round.settle' ? { type, payload: p as Payload<'round.settle'> } : { type, payload: p as Payload<'round.void'> };
+  if (d.view.roundClosed(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
+  const wagered = new Map(d.view.roundStakes(p.roundId).map((b) => [b.station, b.amount]));
+  const returned = closing.type === 'round.settle' ? settledReturns(closing.payload, wagered) : voidedReturns(wagered);
+  for (const [s, amount] of wagered) {
+    const r = returned.get(s);
+    if (!r || sum([r.stake, r.heldOut]) !== amount) {
+      throw new LedgerRefusal(
+        'unbalanced-round',
+        `station ${s} wagered ${amount} in round ${p.roundId} but the lines stake ${r?.stake ?? 0}${r?.heldOut ? ` and ${r.heldOut} stays held` : ''}`,
+      );
     }
   }
-  return { postings, meters, credits, projection };
+  postReturns(d, type, p.roundId, wagered, returned);
+  d.projection = { kind: 'close', roundId: p.roundId, closing };
+}
+
+/** What a settlement's lines and held stakes return per station. */
+function settledReturns(p: Payload<'round.settle'>, wagered: ReadonlyMap<number, number>): Map<number, Returned> {
+  const returned = new Map<number, Returned>();
+  const of = (s: number) => returned.get(s) ?? { stake: 0, carried: 0, net: 0, heldOut: 0, handpay: 0 };
+  for (const l of p.lines) {
+    if (l.net < -l.stake) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: loses more than its stake`);
+    if (!wagered.has(l.station) && !l.carried) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
+    const handpay = l.handpay ?? 0;
+    if (handpay > l.stake + l.net) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: hand pays ${handpay}, more than the line returns`);
+    const r = of(l.station);
+    const paid = { net: sum([r.net, l.net]), handpay: sum([r.handpay, handpay]) };
+    returned.set(l.station, l.carried ? { ...r, ...paid, carried: sum([r.carried, l.stake]) } : { ...r, ...paid, stake: sum([r.stake, l.stake]) });
+  }
+  for (const h of p.held ?? []) {
+    if (!wagered.has(h.station)) throw new LedgerRefusal('bad-line', `station ${h.station} holds a stake but has no bet in round ${p.roundId}`);
+    const r = of(h.station);
+    returned.set(h.station, { ...r, heldOut: sum([r.heldOut, h.amount]) });
+  }
+  return returned;
+}
+
+/** A void returns every stake. */
+function voidedReturns(wagered: ReadonlyMap<number, number>): Map<number, Returned> {
+  const returned = new Map<number, Returned>();
+  for (const [s, amount] of wagered) returned.set(s, { stake: amount, carried: 0, net: 0, heldOut: 0, handpay: 0 });
+  return returned;
+}
+
+/** A closing round's returns to each station's credit, stations ascending, and the house's side. */
+function postReturns(
+  d: Derivation,
+  type: 'round.settle' | 'round.void',
+  roundId: string,
+  wagered: ReadonlyMap<number, number>,
+  returned: ReadonlyMap<number, Returned>,
+): void {
+  const view = d.view;
+  let house = 0;
+  for (const [s, r] of [...returned].sort((a, b) => a[0] - b[0])) {
+    if (r.carried > view.heldBets(s))
+      throw new LedgerRefusal('bad-line', `station ${s} has ${view.heldBets(s)} held, not the ${r.carried} its carried lines stake`);
+    const back = sum([r.stake, r.carried, r.net]);
+    // What is paid by hand stays with the house here; its `handpay.request` moves it to the attendant.
+    const credited = sum([back, -r.handpay]);
+    d.creditChange(s, credited, wagered.has(s) ? view.creditBefore(roundId, s) : undefined);
+    d.post(account.wagers(s), sum([r.stake, r.heldOut]));
+    d.post(account.heldBets(s), sum([r.carried, -r.heldOut]));
+    d.post(account.stationCredit(s), -credited);
+    house = sum([house, r.net, -r.handpay]);
+    if (type === 'round.settle') {
+      d.both(s, 'creditsWon', credited);
+      d.meters.push([`station:${s}`, 'gamesPlayed', 1]);
+      d.meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
+    } else {
+      d.both(s, 'voidRefunds', r.stake);
+    }
+  }
+  d.post(account.house, house);
+  d.meters.push(['table', type === 'round.settle' ? 'gamesPlayed' : 'voidedRounds', 1]);
+}
+
+function resetJackpot(d: Derivation, p: Payload<'jackpot.reset'>): void {
+  if (p.witness === p.who) throw new LedgerRefusal('jackpot-mismatch', 'a jackpot reset needs two people');
+  const acct = account.jackpotPool(p.level);
+  const pool = -d.view.balance(acct);
+  // What the pool holds is the players': a reset only adds to it.
+  if (p.to < pool) throw new LedgerRefusal('jackpot-mismatch', `level ${p.level} holds ${pool}: a reset to ${p.to} would take from the players`);
+  const delta = p.to - pool;
+  d.post(acct, -delta);
+  d.post(account.house, delta);
+  if (delta > 0) d.meters.push(['table', `progressiveSeeds.${p.level}`, delta]);
+  d.meters.push(['table', `progressiveResets.${p.level}`, 1]);
+}
+
+function settleJackpot(d: Derivation, p: Payload<'jackpot.settle'>): void {
+  if (!d.view.roundClosed(p.roundId)) throw new LedgerRefusal('jackpot-mismatch', `round ${p.roundId} is not settled: its jackpot cannot be`);
+  let house = 0;
+  for (const l of p.levels) {
+    const acct = account.jackpotPool(l.level);
+    const pool = -d.view.balance(acct);
+    if (sum([pool, l.funded]) !== l.before)
+      throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: the ledger holds ${pool} (+${l.funded} funded now), the table ${l.before}`);
+    if (l.award > sum([l.before, l.contribution])) throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: awards ${l.award} exceed the pool`);
+    if (sum([l.before, l.contribution, -l.award, l.seed]) !== l.after)
+      throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: ${l.before} + ${l.contribution} − ${l.award} + ${l.seed} is not ${l.after}`);
+    // The pool grows by what the house moves to it: funding, the chips' increment and the
+    // reset seed; it pays the awards back to the house, which paid them to the players.
+    const delta = sum([l.funded, l.contribution, -l.award, l.seed]);
+    d.post(acct, -delta);
+    house = sum([house, delta]);
+    const m = (name: string, v: number) => {
+      if (v !== 0) d.meters.push(['table', `${name}.${l.level}`, v]);
+    };
+    m('progressiveContributions', l.contribution);
+    m('progressiveHits', l.hits);
+    m('progressiveWins', l.award);
+    m('progressiveSeeds', sum([l.funded, l.seed]));
+  }
+  d.post(account.house, house);
+}
+
+function cancelCredit(d: Derivation, p: Payload<'credit.cancel'>): void {
+  d.creditChange(p.station, -p.amount);
+  d.post(account.stationCredit(p.station), p.amount);
+  d.post(account.handpayPending(p.station), -p.amount);
+  d.both(p.station, 'cancelledCredits', p.amount);
+}
+
+function requestHandpay(d: Derivation, p: Payload<'handpay.request'>): void {
+  d.post(account.house, p.amount);
+  d.post(account.handpayPending(p.station), -p.amount);
+}
+
+function confirmHandpay(d: Derivation, p: Payload<'handpay.confirm'>): void {
+  const req = d.view.entryByTx(p.requestTxId);
+  if (!req || (req.type !== 'credit.cancel' && req.type !== 'handpay.request')) {
+    throw new LedgerRefusal('no-handpay', `no pending handpay with transaction id ${p.requestTxId}`);
+  }
+  const rp = (JSON.parse(req.body) as EntryBody).payload as { station: number; amount: number };
+  if (rp.station !== p.station || rp.amount !== p.amount) {
+    throw new LedgerRefusal('handpay-mismatch', `handpay ${p.requestTxId} is ${rp.amount} at station ${rp.station}`);
+  }
+  if (d.view.handpayPaid(p.requestTxId)) throw new LedgerRefusal('handpay-paid', `handpay ${p.requestTxId} was already paid`);
+  d.post(account.handpayPending(p.station), p.amount);
+  d.post(account.cage, -p.amount);
+  d.both(p.station, 'handpays', 1);
+  d.both(p.station, req.type === 'credit.cancel' ? 'handpaidCancelledCredits' : 'jackpotHandpays', p.amount);
+  d.both(p.station, 'totalOut', p.amount);
+}
+
+function sendTransfer(d: Derivation, p: Payload<'transfer.out'>): void {
+  const t = p.transfer;
+  d.creditChange(t.station, -t.amount);
+  d.post(account.stationCredit(t.station), t.amount);
+  d.post(account.transferInFlight(t.to), -t.amount);
+}
+
+function closeTransfer(d: Derivation, p: Payload<'transfer.complete'>, type: 'transfer.complete' | 'transfer.reverse'): void {
+  const t = p.transfer;
+  const debited = openTransfer(d.view, t.id);
+  if (!sameTerms(debited, t)) throw new LedgerRefusal('transfer-mismatch', `${type} names other terms than the transfer.out of ${transferTxId('out', t.id)}`);
+  d.post(account.transferInFlight(t.to), t.amount);
+  if (type === 'transfer.complete') {
+    d.post(account.tableSettlement(t.to), -t.amount);
+  } else {
+    d.creditChange(t.station, t.amount);
+    d.post(account.stationCredit(t.station), -t.amount);
+  }
+}
+
+function receiveTransfer(d: Derivation, p: Payload<'transfer.in'>): void {
+  const t = p.transfer;
+  if (d.view.entryByTx(transferTxId('decide', t.id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', t.id)} is already decided`);
+  d.creditChange(t.station, t.amount);
+  d.post(account.tableSettlement(t.from), t.amount);
+  d.post(account.stationCredit(t.station), -t.amount);
+}
+
+/** AFT (docs/sas.md): the casino system's cashless account and the station's credit, each transfer once (its txId). */
+function aftTransfer(d: Derivation, p: Payload<'aft.in'>, type: 'aft.in' | 'aft.out'): void {
+  const into = type === 'aft.in' ? 1 : -1;
+  d.creditChange(p.station, into * p.amount);
+  d.post(account.aft(p.station), into * p.amount);
+  d.post(account.stationCredit(p.station), -into * p.amount);
+  d.both(p.station, type === 'aft.in' ? 'aftInAmount' : 'aftOutAmount', p.amount);
+  d.both(p.station, type === 'aft.in' ? 'aftIn' : 'aftOut', 1);
 }
 
 /** The terms of a transfer this ledger debited and has not closed; else a refusal. */
