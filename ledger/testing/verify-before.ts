@@ -1,6 +1,7 @@
 // Benchmark-only: `verifyLedger` as it was before checkpoints (one scratch SQLite transaction and
 // one postings query per entry), kept callable so that bench/ledger-checkpoint.bench.ts prints the
 // old figure beside the new one in the same run. It shares the recall projection (ledger/recall.ts).
+import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from '../canonical.js';
 import { ENTRY_TYPES, type EntryType, type NewEntry } from '../entries.js';
 import { connectionOf, Ledger, type EntryBody } from '../ledger.js';
@@ -86,32 +87,45 @@ export function verifyLedgerBefore(ledger: Ledger): VerifyReport {
     checked.push('hash chain from genesis, canonical bodies, postings balance per entry');
     checked.push('replay of every payload reproduces every body byte for byte');
 
-    const same = (what: string, sql: string) => {
-      const a = canonicalJson(db.prepare(sql).all() as never);
-      const b = canonicalJson(connectionOf(scratch).prepare(sql).all() as never);
-      if (a !== b) add(`${what}: stored and recomputed differ`);
-      checked.push(`${what} recomputed from the journal`);
-    };
-    same('balances', 'SELECT account, balance FROM balances WHERE balance <> 0 ORDER BY account');
-    same('meters', 'SELECT scope, name, value FROM meters ORDER BY scope, name');
-    same('recall', 'SELECT round_id, table_id, status, seq, ts, record FROM rounds ORDER BY seq');
-    same('recall index', 'SELECT round_id, station, seq FROM round_stations ORDER BY station, seq, round_id');
-    same('open rounds', 'SELECT round_id, station, seq, amount, credit_before FROM round_bets ORDER BY seq');
-    const total = db.prepare('SELECT COALESCE(SUM(balance), 0) AS t FROM balances').get() as { t: number };
-    if (total.t !== 0) add(`balances sum to ${total.t}, not 0`);
-
-    const anchor = syncAnchor(ledger);
-    if (anchor.ackedSeq > count) add(`sync anchor acked seq ${anchor.ackedSeq} beyond the journal (${count})`);
-    else if (anchor.ackedSeq > 0 && ledger.entry(anchor.ackedSeq)?.hash !== anchor.ackedHash) add(`sync anchor hash differs from entry ${anchor.ackedSeq}`);
-    const outbox = db.prepare('SELECT COUNT(*) AS n, MIN(seq) AS lo, MAX(seq) AS hi FROM outbox').get() as { n: number; lo: number | null; hi: number | null };
-    const pending = count - anchor.ackedSeq;
-    if (outbox.n !== pending || (pending > 0 && (outbox.lo !== anchor.ackedSeq + 1 || outbox.hi !== count))) {
-      add(`outbox holds ${outbox.n} entries, ${pending} are unacknowledged`);
-    }
+    sameProjections(db, connectionOf(scratch), add, checked);
+    checkOutbox(ledger, count, add);
     checked.push('sync anchor and outbox');
   } finally {
     scratch.close();
   }
   const head = ledger.headOf();
   return { ok: problems.length === 0, terminalId: ledger.terminalId, entries: count, headSeq: head.seq, headHash: head.hash, problems, checked };
+}
+
+/** The stored projections against the scratch ledger's, and the balances' sum. */
+function sameProjections(db: Database.Database, scratch: Database.Database, add: (p: string) => void, checked: string[]): void {
+  const same = (what: string, sql: string) => {
+    const a = canonicalJson(db.prepare(sql).all() as never);
+    const b = canonicalJson(scratch.prepare(sql).all() as never);
+    if (a !== b) add(`${what}: stored and recomputed differ`);
+    checked.push(`${what} recomputed from the journal`);
+  };
+  same('balances', 'SELECT account, balance FROM balances WHERE balance <> 0 ORDER BY account');
+  same('meters', 'SELECT scope, name, value FROM meters ORDER BY scope, name');
+  same('recall', 'SELECT round_id, table_id, status, seq, ts, record FROM rounds ORDER BY seq');
+  same('recall index', 'SELECT round_id, station, seq FROM round_stations ORDER BY station, seq, round_id');
+  same('open rounds', 'SELECT round_id, station, seq, amount, credit_before FROM round_bets ORDER BY seq');
+  const total = db.prepare('SELECT COALESCE(SUM(balance), 0) AS t FROM balances').get() as { t: number };
+  if (total.t !== 0) add(`balances sum to ${total.t}, not 0`);
+}
+
+/** The sync anchor names an entry of the chain (`count` long), and the outbox holds exactly the entries not acknowledged. */
+function checkOutbox(ledger: Ledger, count: number, add: (p: string) => void): void {
+  const anchor = syncAnchor(ledger);
+  if (anchor.ackedSeq > count) add(`sync anchor acked seq ${anchor.ackedSeq} beyond the journal (${count})`);
+  else if (anchor.ackedSeq > 0 && ledger.entry(anchor.ackedSeq)?.hash !== anchor.ackedHash) add(`sync anchor hash differs from entry ${anchor.ackedSeq}`);
+  const outbox = connectionOf(ledger).prepare('SELECT COUNT(*) AS n, MIN(seq) AS lo, MAX(seq) AS hi FROM outbox').get() as {
+    n: number;
+    lo: number | null;
+    hi: number | null;
+  };
+  const pending = count - anchor.ackedSeq;
+  if (outbox.n !== pending || (pending > 0 && (outbox.lo !== anchor.ackedSeq + 1 || outbox.hi !== count))) {
+    add(`outbox holds ${outbox.n} entries, ${pending} are unacknowledged`);
+  }
 }
