@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+// The fields the journal's payloads share (ledger/entries.ts and the parts it gathers). Every
+// amount is integer minor units (avos/cents) of the table's currency.
+
+export const minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+export const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+// Seated 1–7 and remote from 101 (engine/table/vocabulary.ts: two thousand remote stations at most, 101–2100).
+export const station = z.number().int().min(1).max(9999);
+/** A seat of the felt, or 0: the stadium box, where a remote station's own bets play (no seat). */
+export const seat = z.number().int().min(0).max(99);
+export const id = z.string().min(1).max(128);
+export const text = z.string().max(2000);
+export const who = z.string().min(1).max(128);
