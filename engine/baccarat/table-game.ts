@@ -1,5 +1,6 @@
 import { cardCode, type Card } from '../cards/card.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
+import { gameIdentity } from '../table/game-identity.js';
 import type { GameDefinition, GameFacts, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
@@ -23,8 +24,8 @@ interface BaccaratTableSetup {
   readonly profileId: string;
   readonly resolved: ReturnType<typeof resolveBaccarat>;
   readonly rules: ReturnType<typeof resolveBaccarat>['profile'];
-  /** The options, sorted by name: the game's identity. */
-  readonly optionKeys: readonly (readonly [string, unknown])[];
+  /** The options as the table was given them (its identity, engine/table/game-identity.ts). */
+  readonly options: Readonly<Record<string, unknown>>;
   /** The catalogue's additional bets (the pairs, Lucky 6): celebrated when they win; a tie is a main bet (8 : 1) and not. */
   readonly additional: ReadonlySet<string>;
 }
@@ -44,7 +45,7 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
     profileId,
     resolved,
     rules: resolved.profile,
-    optionKeys: Object.entries(options).sort(([a], [b]) => a.localeCompare(b)),
+    options: { ...options },
     additional: new Set(additionalBets(BACCARAT_CATALOGUE)),
   };
   const { rules } = g;
@@ -100,11 +101,11 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
 }
 
 /** What the table states about its game before any move: its identity, bets, limits, pay table, corrections. */
-function baccaratTableFacts({ profileId, rules, optionKeys }: BaccaratTableSetup): GameFacts {
+function baccaratTableFacts({ profileId, rules, options }: BaccaratTableSetup): GameFacts {
   return {
     kind: 'baccarat',
     profile: profileId,
-    identity: optionKeys.length > 0 ? `baccarat/${profileId}/${JSON.stringify(optionKeys)}` : `baccarat/${profileId}`,
+    identity: gameIdentity('baccarat', profileId, options, 'omitted'),
     decks: rules.decks,
     rules: {
       // The catalogue's bets the profile offers («6 Sortudo» only where the table offers it, Art. 13 n.1 4)(3)).

@@ -5,6 +5,7 @@ import { openJackpot } from './jackpot/settle.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { offeredBets } from '../table/bet-catalogue.js';
+import { gameIdentity } from '../table/game-identity.js';
 import { BLACKJACK_CATALOGUE } from './bets/catalogue.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
 import { blackjackCorrections } from './table-corrections.js';
@@ -87,7 +88,7 @@ function blackjackTableFacts(g: BlackjackTableSetup): GameFacts {
   return {
     kind: 'blackjack',
     profile: profileId,
-    identity: `blackjack/${profileId}/${JSON.stringify(Object.entries(g.options).sort(([a], [b]) => a.localeCompare(b)))}`,
+    identity: gameIdentity('blackjack', profileId, g.options, 'written'),
     decks: rules.decks,
     rules: {
       bets: offeredBets(catalogue, rules),

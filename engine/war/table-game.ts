@@ -1,5 +1,6 @@
 import { cardCode, type Card } from '../cards/card.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
+import { gameIdentity } from '../table/game-identity.js';
 import type { DecisionRequest, GameDefinition, GameFacts, GameLine, HandView, Pending } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { newWarCoup, warDecide, warDecideOnBox, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
@@ -39,8 +40,8 @@ interface WarTableSetup {
   readonly profileId: string;
   readonly resolved: ReturnType<typeof resolveWar>;
   readonly rules: ReturnType<typeof resolveWar>['profile'];
-  /** The options, sorted by name: the game's identity. */
-  readonly optionKeys: readonly (readonly [string, unknown])[];
+  /** The options as the table was given them (its identity, engine/table/game-identity.ts). */
+  readonly options: Readonly<Record<string, unknown>>;
   /** The catalogue's additional bet (the tie bet, Art. 7 n.3): celebrated when it wins. */
   readonly additional: ReadonlySet<string>;
 }
@@ -61,7 +62,7 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
     profileId,
     resolved,
     rules: resolved.profile,
-    optionKeys: Object.entries(options).sort(([a], [b]) => a.localeCompare(b)),
+    options: { ...options },
     additional: new Set(additionalBets(WAR_CATALOGUE)),
   };
   const { rules } = g;
@@ -108,11 +109,11 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
 }
 
 /** What the table states about its game before any move: its identity, bets, limits, pay table, corrections. */
-function warTableFacts({ profileId, rules, optionKeys }: WarTableSetup): GameFacts {
+function warTableFacts({ profileId, rules, options }: WarTableSetup): GameFacts {
   return {
     kind: 'war',
     profile: profileId,
-    identity: optionKeys.length > 0 ? `war/${profileId}/${JSON.stringify(optionKeys)}` : `war/${profileId}`,
+    identity: gameIdentity('war', profileId, options, 'omitted'),
     decks: rules.decks,
     rules: {
       bets: offeredBets(WAR_CATALOGUE, rules),
