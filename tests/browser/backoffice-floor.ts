@@ -13,13 +13,16 @@
 // (T5 blackjack, T6 baccarat, T7 war: `etg start --headless --autoplay --test-timing --upstream`,
 // bundled by tests/children/bundle.ts, each enrolled with its credentials in its data folder),
 // playing rounds by themselves and syncing them; `hosts stop` stops them (so the rest of the
-// spec runs without their load).
+// spec runs without their load), then sends what each had journalled and not yet sent, as the
+// kiosk would at its next start, and keeps its table meters. `ledgers` answers every table's own
+// meters (`ledger.meters('table')`) and currency, once each has sent all it journalled: what the
+// gaming day's CSV must add up to.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
-import { answeredOrders, credentialsFile, Ledger, SyncClient } from '../../ledger/index.js';
+import { answeredOrders, credentialsFile, Ledger, readCredentials, SyncClient } from '../../ledger/index.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
@@ -69,10 +72,11 @@ for (const [id, game] of Object.entries(games)) {
 // The live table: enrolled as the operator would (`etg upstream enroll`, saved in its data folder).
 const liveDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-live-'));
 writeFileSync(credentialsFile(liveDir), JSON.stringify({ ...(await enrolTerminal(db, 'T4', false)), upstream: up.url }), { mode: 0o600 });
+const liveConfig = simulatedTableConfig('blackjack');
 const live = await startHost({
   dataDir: liveDir,
   rendererDir: path.join(import.meta.dirname, '../../dist/renderer'),
-  config: simulatedTableConfig('blackjack'),
+  config: liveConfig,
   terminalId: 'T4',
   upstream: up.url,
   logger: pino({ level: 'warn' }, pino.destination(2)),
@@ -92,7 +96,7 @@ await db.query("INSERT INTO alarms (terminal_id, kind, detail) VALUES ('T2', 'tr
 console.log(JSON.stringify({ url: `${up.url}/backoffice/`, password: PASSWORD }));
 
 /** The three live table hosts of `hosts start`, as children: each enrolled, syncing to the upstream. */
-const children: { child: HostChild; dir: string }[] = [];
+const children: { child: HostChild; dir: string; game: 'blackjack' | 'baccarat' | 'war' }[] = [];
 async function startHosts(): Promise<Record<string, string>> {
   const etg = await bundledChild('tests/children/etg-entry.ts');
   const hosts = { T5: 'blackjack', T6: 'baccarat', T7: 'war' } as const;
@@ -100,7 +104,7 @@ async function startHosts(): Promise<Record<string, string>> {
     const dir = mkdtempSync(path.join(os.tmpdir(), `backoffice-${id}-`));
     writeFileSync(credentialsFile(dir), JSON.stringify({ ...(await enrolTerminal(db, id, false)), upstream: up.url }), { mode: 0o600 });
     const child = new HostChild({ etg, dataDir: dir, game, stations: 2, seed: 49, extra: [`--terminal-id=${id}`, `--upstream=${up.url}`] });
-    children.push({ child, dir });
+    children.push({ child, dir, game });
   }
   const started = await Promise.all(children.map((c) => c.child.started));
   const failed = children.filter((_, i) => started[i] === null);
@@ -109,9 +113,41 @@ async function startHosts(): Promise<Record<string, string>> {
 }
 // Killed with this process whatever ends it (a failed spec, a timeout): no host outlives the floor.
 process.once('exit', () => children.forEach((c) => c.child.process.kill('SIGKILL')));
+/** Each stopped host's table meters and currency, read from its ledger once its tail was sent. */
+const stopped = new Map<string, { currency: string; meters: Record<string, number> }>();
 async function stopHosts(): Promise<void> {
   await Promise.all(children.map((c) => c.child.kill('SIGTERM')));
-  for (const c of children.splice(0)) rmSync(c.dir, { recursive: true, force: true });
+  for (const c of children.splice(0)) {
+    try {
+      const credentials = readCredentials(credentialsFile(c.dir));
+      const ledger = Ledger.open({ dataDir: c.dir, terminalId: credentials.terminalId });
+      try {
+        const client = new SyncClient(ledger, { url: up.url, credentials });
+        while ((await client.syncOnce()) === 'sent');
+        if (client.status().lagEntries > 0) throw new Error(`${credentials.terminalId}: ${client.status().lagEntries} entries not taken`);
+        // The child runs the simulated table's configuration of its game: that currency.
+        stopped.set(credentials.terminalId, { currency: simulatedTableConfig(c.game).currency, meters: ledger.meters('table') });
+      } finally {
+        ledger.close();
+      }
+    } finally {
+      rmSync(c.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Every table's own meters and currency, once it has sent all it journalled (the live hosts only once stopped). */
+async function ledgerMeters(): Promise<Record<string, { currency: string; meters: Record<string, number> }>> {
+  for (const t of tables.values()) {
+    t.client.kick();
+    for (let i = 0; i < 100 && t.client.status().lagEntries > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    if (t.client.status().lagEntries > 0) throw new Error(`${t.ledger.terminalId} still has entries to send`);
+  }
+  await drain();
+  const answer = Object.fromEntries(stopped);
+  for (const [id, t] of tables) answer[id] = { currency: currencies[id]?.code ?? 'MOP', meters: t.ledger.meters('table') };
+  answer.T4 = { currency: liveConfig.currency, meters: live.ledger.meters('table') };
+  return answer;
 }
 
 let notes = 0;
@@ -125,6 +161,10 @@ for await (const line of createInterface({ input: process.stdin })) {
       await stopHosts();
       console.log(JSON.stringify({ done: line, error: e instanceof Error ? e.message : String(e) }));
     }
+    continue;
+  }
+  if (cmd === 'ledgers') {
+    console.log(JSON.stringify({ done: line, tables: await ledgerMeters() }));
     continue;
   }
   if (id === 'T4') {
