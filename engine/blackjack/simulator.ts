@@ -25,8 +25,7 @@ export { edge, emptyTotals, mergeTotals, SIM_SIDE_BETS, type SimSideBet, type Si
 const MAXH = 100;
 const NO_CARD = 255;
 
-// States of a hand: STOOD alone has bit 0 set, so `state & 1` counts the hands the dealer plays against.
-const OPEN = 0;
+// States of a hand once played (0 before): STOOD alone has bit 0 set, so `state & 1` counts the hands the dealer plays against.
 const STOOD = 1;
 const BUSTED = 2;
 const SETTLED = 4;
@@ -119,6 +118,8 @@ export class FastBlackjack {
   private nh = 0;
   /** Pairs formed by split hands this round (any pair, Art. 13 1)(2)). */
   private splitPairs = 0;
+  /** Art. 16 n.5: a resplit declined this round bars later ones (unless resplitAfterDecline). */
+  private declined = false;
 
   /** `tables` may be shared by several simulators of the same rules. */
   constructor(rules: BlackjackRules, seed: number, tables: SimTables = new SimTables(rules)) {
@@ -304,15 +305,13 @@ export class FastBlackjack {
   /** Plays the seat's hands in table order; a split inserts the new hand after the one split. */
   private playHands(u: number, p1: number, p2: number): void {
     const val = CARD_VALUE;
-    const code = CARD_CODE;
     // Rules tested on every card, as locals and tested before the card count: a constant test first is a predictable branch.
     const bonus = this.bonus678;
     const five = this.fiveCardHalfPay && u !== 1;
     // The card dealt to the first hand of a split of the first two cards (a third seven for the
     // sevens bet, Art. 13 2)(2)): -1 no split, -2 the next card dealt to a split hand.
     let afterSplit = -1;
-    // Art. 16 n.5: a declined resplit bars later ones (unless resplitAfterDecline).
-    let declined = false;
+    this.declined = false;
     for (let i = 0; i < this.nh; i++) {
       const first = this.hFirst[i] as number;
       let second = this.hSecond[i] as number;
@@ -322,105 +321,115 @@ export class FastBlackjack {
         this.hSecond[i] = second;
         if (first >> 2 === second >> 2) this.splitPairs++;
       }
-      const v1 = val[first] as number;
-      const v2 = val[second] as number;
-      let hard = v1 + v2;
-      let ace = ((code[first] as number) | (code[second] as number)) >> 4;
-      let n = 2;
-      const fromSplit = this.nh > 1 ? 1 : 0;
-      if (fromSplit === 1 && v1 === 1) {
+      if (this.nh > 1 && val[first] === 1) {
         // Split aces: one card each (Art. 16 n.3; rule 26), unless an ace is split again.
-        if (this.resplitAces && val[second] === 1 && this.nh < this.maxHands && (this.resplitAfterDecline || !declined)) {
+        if (this.resplitAces && val[second] === 1 && this.nh < this.maxHands && (this.resplitAfterDecline || !this.declined)) {
           if (this.splitAcesAgain[u] === 1) {
             this.splitAt(i);
             i--;
             continue;
           }
-          declined = true;
+          this.declined = true;
         }
-        this.endHand(i, hard, ace, STOOD, 1, 0, 0, 0);
+        const code = CARD_CODE;
+        this.endHand(i, 1 + (val[second] as number), ((code[first] as number) | (code[second] as number)) >> 4, STOOD, 1, 0, 0, 0);
         continue;
       }
-      let stake = 1;
-      let doubled = 0;
-      let third = -1;
-      let state = OPEN;
-      let net = 0;
-      let out = 0;
-      let decided = false;
-      let split = false;
-      for (;;) {
-        if (hard > 21) {
-          state = BUSTED;
-          net = -stake;
-          out = -1;
-          break;
-        }
-        if (bonus !== BONUS_NONE && n === 3 && isSpecial678Ids(first, second, third)) {
-          net = 3 * stake;
-          if (bonus === BONUS_REPLACES) {
-            state = SETTLED;
-            out = 1;
-            break;
-          }
-          // In addition: on top of the main result.
-        }
-        if (five && n === 5 && this.takeFive[fiveKey(u, hard, ace)] === 1) {
+      if (this.playHand(i, u, first, second, bonus, five)) {
+        if (this.nh === 1 && afterSplit === -1) afterSplit = -2;
+        this.splitAt(i);
+        i--;
+      }
+    }
+    if (this.nh > 1) this.side.resettle(afterSplit, p1, p2, this.splitPairs);
+  }
+
+  /**
+   * Plays hand i from its first two cards by the strategy's tables, in local variables, and
+   * stores it (`endHand`); returns true, storing nothing, when the strategy splits it.
+   */
+  private playHand(i: number, u: number, first: number, second: number, bonus: number, five: boolean): boolean {
+    const val = CARD_VALUE;
+    const code = CARD_CODE;
+    let hard = (val[first] as number) + (val[second] as number);
+    let ace = ((code[first] as number) | (code[second] as number)) >> 4;
+    let n = 2;
+    const fromSplit = this.nh > 1 ? 1 : 0;
+    let stake = 1;
+    let doubled = 0;
+    let third = -1;
+    let state: number;
+    let net = 0;
+    let out = 0;
+    let decided = false;
+    for (;;) {
+      if (hard > 21) {
+        state = BUSTED;
+        net = -stake;
+        out = -1;
+        break;
+      }
+      if (bonus !== BONUS_NONE && n === 3 && isSpecial678Ids(first, second, third)) {
+        net = 3 * stake;
+        if (bonus === BONUS_REPLACES) {
           state = SETTLED;
-          net = Math.floor(stake * 50) / 100;
           out = 1;
           break;
         }
-        const tot = SOFT_TOTAL[hard * 2 + ace] as number;
-        if (tot === 21 || doubled === 1) {
-          state = STOOD;
-          break;
-        }
-        let act: number;
-        if (!decided) {
-          decided = true;
-          const a = val[first] as number;
-          const isPair = this.splitByRank ? first >> 2 === second >> 2 : a === val[second];
-          const canSplit = isPair && this.nh < this.maxHands && (fromSplit === 0 || (this.resplit && (this.resplitAfterDecline || !declined)));
-          act = this.firstAction[firstKey(u, hard, ace, canSplit ? a : 0, fromSplit)] as number;
-          if (canSplit && fromSplit === 1 && act !== SPLIT) declined = true;
-        } else act = this.laterAction[laterKey(u, hard, ace, n)] as number;
-        if (act === STAND) {
-          state = STOOD;
-          break;
-        }
-        if (act === SURRENDER) {
-          state = SETTLED;
-          net = -0.5;
-          out = -1;
-          break;
-        }
-        if (act === SPLIT) {
-          if (this.nh === 1 && afterSplit === -1) afterSplit = -2;
-          split = true;
-          break;
-        }
-        if (act === DOUBLE || act === DOUBLE_ACE_LOCKED) {
-          doubled = 1;
-          stake *= 2;
-          if (act === DOUBLE_ACE_LOCKED) ace = 0;
-        }
-        const c = this.draw();
-        const k = code[c] as number;
-        hard += k & 15;
-        // A drawn ace may count 11 even beside a locked one (rule 32 locks only the doubled ace).
-        ace |= k >> 4;
-        n++;
-        if (n === 3) third = c;
+        // In addition: on top of the main result.
       }
-      if (split) {
-        this.splitAt(i);
-        i--;
-        continue;
+      if (five && n === 5 && this.takeFive[fiveKey(u, hard, ace)] === 1) {
+        state = SETTLED;
+        net = Math.floor(stake * 50) / 100;
+        out = 1;
+        break;
       }
-      this.endHand(i, hard, ace, state, stake, doubled, net, out);
+      const tot = SOFT_TOTAL[hard * 2 + ace] as number;
+      if (tot === 21 || doubled === 1) {
+        state = STOOD;
+        break;
+      }
+      let act: number;
+      if (!decided) {
+        decided = true;
+        act = this.firstDecision(u, first, second, hard, ace, fromSplit);
+      } else act = this.laterAction[laterKey(u, hard, ace, n)] as number;
+      if (act === STAND) {
+        state = STOOD;
+        break;
+      }
+      if (act === SURRENDER) {
+        state = SETTLED;
+        net = -0.5;
+        out = -1;
+        break;
+      }
+      if (act === SPLIT) return true;
+      if (act === DOUBLE || act === DOUBLE_ACE_LOCKED) {
+        doubled = 1;
+        stake *= 2;
+        if (act === DOUBLE_ACE_LOCKED) ace = 0;
+      }
+      const c = this.draw();
+      const k = code[c] as number;
+      hard += k & 15;
+      // A drawn ace may count 11 even beside a locked one (rule 32 locks only the doubled ace).
+      ace |= k >> 4;
+      n++;
+      if (n === 3) third = c;
     }
-    if (this.nh > 1) this.side.resettle(afterSplit, p1, p2, this.splitPairs);
+    this.endHand(i, hard, ace, state, stake, doubled, net, out);
+    return false;
+  }
+
+  /** A hand's first decision (split only when the rules allow it here); a resplit not taken bars later ones (Art. 16 n.5). */
+  private firstDecision(u: number, first: number, second: number, hard: number, ace: number, fromSplit: number): number {
+    const a = CARD_VALUE[first] as number;
+    const isPair = this.splitByRank ? first >> 2 === second >> 2 : a === CARD_VALUE[second];
+    const canSplit = isPair && this.nh < this.maxHands && (fromSplit === 0 || (this.resplit && (this.resplitAfterDecline || !this.declined)));
+    const act = this.firstAction[firstKey(u, hard, ace, canSplit ? a : 0, fromSplit)] as number;
+    if (canSplit && fromSplit === 1 && act !== SPLIT) this.declined = true;
+    return act;
   }
 
   /** The dealer's hand, then the main results of the seat's hands (summed, in units). */
