@@ -5,34 +5,20 @@
 // files, and starts the next target. The four tables take turns, each on its own data folder and
 // its own upstream, so every trial after the first four lands on a ledger that has lived through
 // all the kills before it.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
-import { withTableGame } from '../../engine/games.js';
-import type { GameKind } from '../../engine/table/vocabulary.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
-import { TABLES } from '../sim-faults/tables.js';
 import { bundleTarget, targetThroughTsx } from './bundle.js';
-import { checkAfterRestart, JournalTally } from './invariants.js';
-import { readDeviceTruth } from './device-record.js';
-import { deviceFile, openTableHost, trialConfig } from './table-host.js';
-import type { TargetReady } from './target.js';
+import { percentiles } from './percentiles.js';
+import { closeTableRuns, openTableRuns } from './table-runs.js';
+import { emptyTally, type CampaignTally, type FoundKind, type KillKind } from './tally.js';
+import { runTarget } from './target-run.js';
+import { runTrial, type TrialSetup } from './trial.js';
 import { UpstreamServer } from './upstream-server.js';
 
-/** Where a kill landed: before the target said it was in play (mid-recovery), or while it played. */
-export const KILL_KINDS = ['sigkill-during-start', 'sigkill-during-play'] as const;
-export type KillKind = (typeof KILL_KINDS)[number];
-
-/**
- * What a restart found the kill had left: a stacked note whose credit the device still owed (its
- * credit journalled or not), a note in escrow (returned at power-up), a round in play (resumed)
- * or one voided by the recovery rules.
- */
-export const FOUND_KINDS = ['credit-owed-at-restart', 'escrow-returned-at-power-up', 'round-resumed', 'round-voided'] as const;
-export type FoundKind = (typeof FOUND_KINDS)[number];
+export { FOUND_KINDS, KILL_KINDS, type FoundKind, type KillKind } from './tally.js';
 
 export interface KillCampaignOptions {
   trials: number;
@@ -75,192 +61,63 @@ export interface KillCampaignResult {
   seconds: number;
 }
 
-function percentiles(xs: number[]): { p50: number; p99: number } {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-  return { p50: at(50), p99: at(99) };
-}
-
-interface TableRun {
-  game: GameKind;
-  profile: string;
-  dir: string;
-  upstream: UpstreamServer;
-  tally: JournalTally;
-  trials: number;
-}
-
-interface TargetExit {
-  ready: TargetReady | null;
-  /** The target ended on its own (not by our kill). */
-  early: boolean;
-  stderr: string;
-}
-
-/** One target: started, killed at the seeded moment, reaped. */
-async function runTarget(cmd: { node: string; args: string[] }, killAt: { duringStart: boolean; ms: number }): Promise<TargetExit> {
-  const child = spawn(cmd.node, cmd.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  // A crash's first lines say what was thrown; its last lines say where: keep both.
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => {
-    const all = stderr + d.toString();
-    stderr = all.length <= 4000 ? all : `${all.slice(0, 2000)}\n…\n${all.slice(-2000)}`;
-  });
-  let killed = false;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let ready: TargetReady | null = null;
-  const kill = () => {
-    if (killed || child.exitCode !== null || child.signalCode !== null) return;
-    killed = true;
-    child.kill('SIGKILL');
-  };
-  if (killAt.duringStart) setTimeout(kill, killAt.ms);
-  const lines = createInterface({ input: child.stdout });
-  lines.on('line', (line) => {
-    if (ready !== null || !line.startsWith('{"ready"')) return;
-    ready = JSON.parse(line) as TargetReady;
-    if (!killAt.duringStart) setTimeout(kill, killAt.ms);
-  });
-  await exited;
-  lines.close();
-  return { ready, early: !killed, stderr };
-}
-
 export async function killCampaign(o: KillCampaignOptions): Promise<KillCampaignResult> {
   const t0 = performance.now();
-  const rng = Rng.fromSeed(o.seed);
-  const maxPlay = o.maxPlayMs ?? 200;
-  const fullEvery = o.fullVerifyEvery ?? 50;
   const bundle = o.tsx ? null : await bundleTarget();
-  const entry = bundle ? { execArgv: [], entry: bundle.file } : targetThroughTsx();
   const base = o.dir ?? mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'kill-trials-'));
-  const runs: TableRun[] = [];
-  for (const [i, t] of TABLES.entries()) {
-    const dir = path.join(base, `${i}-${t.game}-${t.profile}`);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    runs.push({ game: t.game, profile: t.profile, dir, upstream: await UpstreamServer.listen('KILL-1'), tally: new JournalTally(), trials: 0 });
-  }
-  const kills: Record<KillKind, number> = { 'sigkill-during-start': 0, 'sigkill-during-play': 0 };
-  const found: Record<FoundKind, number> = { 'credit-owed-at-restart': 0, 'escrow-returned-at-power-up': 0, 'round-resumed': 0, 'round-voided': 0 };
-  const recover: number[] = [];
-  const starts: number[] = [];
-  const loads: number[] = [];
-  const violations: string[] = [];
-  let lost = 0;
-  let duplicated = 0;
-  let ledgerFailures = 0;
-  let early = 0;
-  let stacked = 0;
-  let upstreamExact = true;
-  // A target's typical start, to aim the kills during start inside it (updated as starts come in).
-  let typicalStart = 300;
-
-  const restartAndCheck = async (run: TableRun, trial: number, full: boolean, sync: boolean): Promise<{ stacked: number; upstreamExact: boolean }> =>
-    withTableGame(run.game, run.profile, {}, async (def) => {
-      for (const station of trialConfig(run.game, run.profile).stations.map((s) => s.station)) {
-        const truth = readDeviceTruth(deviceFile(run.dir, station), `BA-${station}`);
-        found['credit-owed-at-restart'] += truth.owed.length;
-        found['escrow-returned-at-power-up'] += [...truth.notes.values()].filter((n) => n.where === 'escrow').length;
-      }
-      const host = openTableHost(def, { dir: run.dir, game: run.game, profile: run.profile, ...(sync ? { upstream: run.upstream.url() } : {}) });
-      recover.push(host.recoverMs);
-      if (host.found.resumedRound) found['round-resumed']++;
-      found['round-voided'] += host.found.voided;
-      const c = checkAfterRestart({
-        ledger: host.ledger,
-        dir: run.dir,
-        stations: host.stations,
-        tally: run.tally,
-        verifiedAtStart: host.verifiedAtStart,
-        problems: host.problems,
-        full,
-      });
-      let upstreamExact = true;
-      if (sync && host.sync) {
-        for (let i = 0; i < 10_000; i++) if ((await host.sync.syncOnce()) === 'empty') break;
-        const head = host.ledger.headOf().seq;
-        const held = run.upstream.model.entries;
-        upstreamExact = held.length === head && held.every((u) => host.ledger.entry(u.seq)?.hash === u.hash) && run.upstream.model.stats.alarms.length === 0;
-        if (!upstreamExact)
-          c.violations.push(`the upstream holds ${held.length} entries (alarms: ${run.upstream.model.stats.alarms.join(', ') || 'none'}), the journal ${head}`);
-      }
-      await host.close();
-      for (const v of c.violations) violations.push(`trial ${trial} (${run.game} ${run.profile}): ${v}`);
-      lost += c.lost;
-      duplicated += c.duplicated;
-      if (c.ledgerFailure) ledgerFailures++;
-      return { stacked: c.stacked, upstreamExact };
-    });
-
+  const runs = await openTableRuns(base);
+  const setup: TrialSetup = {
+    seed: o.seed,
+    trials: o.trials,
+    maxPlayMs: o.maxPlayMs ?? 200,
+    fullVerifyEvery: o.fullVerifyEvery ?? 50,
+    target: bundle ? { execArgv: [], entry: bundle.file } : targetThroughTsx(),
+    tables: runs.length,
+    rng: Rng.fromSeed(o.seed),
+  };
+  const tally = emptyTally();
   for (let trial = 1; trial <= o.trials; trial++) {
     const run = runs[(trial - 1) % runs.length];
     if (!run) break;
-    const duringStart = rng.below(100) < 15;
-    const ms = duringStart ? rng.below(Math.max(1, Math.round(typicalStart))) : rng.below(maxPlay + 1);
-    const r = await runTarget(
-      { node: process.execPath, args: [...entry.execArgv, entry.entry, run.dir, run.game, run.profile, String(o.seed * 100_000 + trial), run.upstream.url()] },
-      { duringStart, ms },
-    );
-    const ready: TargetReady | null = r.ready;
-    if (r.early) {
-      early++;
-      violations.push(`trial ${trial} (${run.game} ${run.profile}): the target exited before its kill: ${r.stderr}`);
-    } else kills[ready === null ? 'sigkill-during-start' : 'sigkill-during-play']++;
-    if (ready !== null) {
-      starts.push(ready.startMs);
-      loads.push(ready.loadMs);
-      typicalStart = percentiles(starts).p50;
-      if (!ready.verified) violations.push(`trial ${trial} (${run.game} ${run.profile}): the target's start did not verify the ledger`);
-    }
-    run.trials++;
-    const last = trial > o.trials - runs.length;
-    const c = await restartAndCheck(run, trial, last || trial % fullEvery === 0, last);
-    if (last) {
-      stacked += c.stacked;
-      upstreamExact &&= c.upstreamExact;
-    }
+    await runTrial(trial, run, setup, tally);
     if (trial % 50 === 0)
       o.progress?.(
-        `${trial} trials, ${violations.length} violations, ${((performance.now() - t0) / 1000).toFixed(0)} s (target start p50 ${typicalStart.toFixed(0)} ms)`,
+        `${trial} trials, ${tally.violations.length} violations, ${((performance.now() - t0) / 1000).toFixed(0)} s (target start p50 ${tally.typicalStart.toFixed(0)} ms)`,
       );
   }
-  let rounds = 0;
-  let entries = 0;
-  for (const run of runs) {
-    rounds += run.tally.rounds;
-    await withTableGame(run.game, run.profile, {}, (def) => {
-      const host = openTableHost(def, { dir: run.dir, game: run.game, profile: run.profile });
-      entries += host.ledger.headOf().seq;
-      return host.close();
-    });
-    // A table that had trials and whose upstream holds nothing was never checked against it.
-    if (run.trials > 0 && run.upstream.model.entries.length === 0) upstreamExact = false;
-    await run.upstream.close();
-  }
+  const closed = await closeTableRuns(runs);
+  // A table that had trials and whose upstream holds nothing was never checked against it.
+  if (!closed.everyUpstreamHeld) tally.upstreamExact = false;
   bundle?.dispose();
-  const failed = violations.length > 0;
+  const failed = tally.violations.length > 0;
   if (!o.dir && !failed) rmSync(base, { recursive: true, force: true });
   else if (failed) o.progress?.(`data kept in ${base}`);
   return {
     trials: o.trials,
     byTable: Object.fromEntries(runs.map((r) => [`${r.game} ${r.profile}`, r.trials])),
-    kills,
-    found,
-    lostCredits: lost,
-    duplicatedCredits: duplicated,
-    ledgerFailures,
-    violations,
-    earlyExits: early,
-    notesStacked: stacked,
-    roundsClosed: rounds,
-    journalEntries: entries,
-    upstreamExact,
-    recoverMs: percentiles(recover),
-    targetStartMs: percentiles(starts),
-    targetLoadMs: percentiles(loads),
+    ...resultOf(tally),
+    roundsClosed: closed.rounds,
+    journalEntries: closed.entries,
     how: o.tsx ? 'tsx' : 'bundle',
     seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+/** The tally's part of the result. */
+function resultOf(t: CampaignTally): Omit<KillCampaignResult, 'trials' | 'byTable' | 'roundsClosed' | 'journalEntries' | 'how' | 'seconds'> {
+  return {
+    kills: t.kills,
+    found: t.found,
+    lostCredits: t.lost,
+    duplicatedCredits: t.duplicated,
+    ledgerFailures: t.ledgerFailures,
+    violations: t.violations,
+    earlyExits: t.early,
+    notesStacked: t.stacked,
+    upstreamExact: t.upstreamExact,
+    recoverMs: percentiles(t.recover),
+    targetStartMs: percentiles(t.starts),
+    targetLoadMs: percentiles(t.loads),
   };
 }
 
