@@ -1,0 +1,52 @@
+// One entry's body text, checked before it is stored: the journal is the table's, but the
+// upstream stores only what it can index and read back.
+import { Refused, type IngestEntry } from './batch.js';
+
+/** ISO 8601 as the kiosk writes it (ledger/canonical.ts: toISOString with an offset); what PostgreSQL's timestamptz reads. */
+const ISO_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
+
+export interface Body {
+  payload?: unknown;
+  terminal?: unknown;
+  seq?: unknown;
+  ts?: unknown;
+  type?: unknown;
+  txId?: unknown;
+  meters?: unknown;
+}
+
+/**
+ * The checks on one entry's body text before it is stored, pure (fuzzed in tests/fuzz/). A body
+ * must parse as JSON, name this terminal and seq, carry a type and an ISO timestamp, and hold no
+ * NUL character (PostgreSQL's jsonb cannot store one, and would answer 500 instead of refusing).
+ */
+export function checkEntryBody(terminal: string, e: IngestEntry): Body & { type: string; ts: string } {
+  const refuse = (why: string) => new Refused({ status: 422, error: 'bad-entry', seq: e.seq, message: `seq ${e.seq}: ${why}` });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(e.body);
+  } catch {
+    throw refuse('body is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse('body is not a JSON object');
+  const body = parsed as Body;
+  if (
+    body.terminal !== terminal ||
+    body.seq !== e.seq ||
+    typeof body.type !== 'string' ||
+    typeof body.ts !== 'string' ||
+    !ISO_TS.test(body.ts) ||
+    Number.isNaN(Date.parse(body.ts))
+  ) {
+    throw refuse('body names another terminal or sequence, or lacks type/ts');
+  }
+  if (holdsNul(parsed)) throw refuse('body holds a NUL character');
+  return { ...body, type: body.type, ts: body.ts };
+}
+
+function holdsNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(holdsNul);
+  if (typeof v === 'object' && v !== null) return Object.entries(v).some(([k, x]) => k.includes('\u0000') || holdsNul(x));
+  return false;
+}

@@ -1,0 +1,68 @@
+// The batch's new entries (beyond the head), each checked to chain from the one before over
+// SHA-256 of its body and its body checked, gathered as the columns of one INSERT, with the meter
+// deltas they carry and the ticket entries among them.
+import { isTicketEntryType, parseTicketEntry, type TicketEntry } from '../../terms/ticket-terms.js';
+import { chainHash, sha256Hex } from '../chain.js';
+import { Refused, type IngestEntry } from './batch.js';
+import { checkEntryBody } from './entry-body.js';
+
+/** The journal's columns, one array each, in the entries' order (unnest's arguments). */
+export interface JournalColumns {
+  readonly seq: number[];
+  readonly type: string[];
+  readonly tx: (string | null)[];
+  readonly ts: string[];
+  readonly content: string[];
+  readonly prev: string[];
+  readonly hash: string[];
+  readonly body: string[];
+}
+
+export interface FreshRows {
+  readonly cols: JournalColumns;
+  /** The meter deltas, summed by `scope NUL name`. */
+  readonly meters: Map<string, number>;
+  /** The ticket entries by their seq; `null` for one that does not fit its schema. */
+  readonly tickets: { seq: number; entry: TicketEntry | null }[];
+}
+
+/** The new entries as rows, chained from `prev` (the hash before the first of them); a break in the chain or a bad body refuses the batch. */
+export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevHash: string): FreshRows {
+  let prev = prevHash;
+  const cols: JournalColumns = { seq: [], type: [], tx: [], ts: [], content: [], prev: [], hash: [], body: [] };
+  const meters = new Map<string, number>();
+  const tickets: FreshRows['tickets'] = [];
+  for (const e of fresh) {
+    const content = sha256Hex(e.body);
+    if (chainHash(prev, content) !== e.hash) {
+      throw new Refused({
+        status: 422,
+        error: 'bad-chain',
+        seq: e.seq,
+        message: `seq ${e.seq}: hash does not chain from the previous entry over SHA-256(body)`,
+      });
+    }
+    const body = checkEntryBody(terminal, e);
+    if (Array.isArray(body.meters)) addMeters(meters, body.meters as unknown[]);
+    cols.seq.push(e.seq);
+    cols.type.push(body.type);
+    cols.tx.push(typeof body.txId === 'string' ? body.txId : null);
+    cols.ts.push(body.ts);
+    cols.content.push(content);
+    cols.prev.push(prev);
+    cols.hash.push(e.hash);
+    cols.body.push(e.body);
+    if (isTicketEntryType(body.type)) tickets.push({ seq: e.seq, entry: parseTicketEntry(body.type, body.payload) });
+    prev = e.hash;
+  }
+  return { cols, meters, tickets };
+}
+
+/** An entry's meter deltas (`[scope, name, delta]`), added; what is not of that form is skipped. */
+function addMeters(meters: Map<string, number>, deltas: unknown[]): void {
+  for (const m of deltas) {
+    if (!Array.isArray(m) || typeof m[0] !== 'string' || typeof m[1] !== 'string' || !Number.isSafeInteger(m[2])) continue;
+    const k = `${m[0]}\u0000${m[1]}`;
+    meters.set(k, (meters.get(k) ?? 0) + (m[2] as number));
+  }
+}

@@ -1,0 +1,40 @@
+// The new rows stored in the batch's transaction: the journal, the meters projection, the
+// authority's register of tickets, then the head.
+import { raiseAlarm } from '../alarm.js';
+import type { Sql } from '../sql.js';
+import { applyTicketEntries } from '../tickets.js';
+import type { IngestEntry } from './batch.js';
+import type { FreshRows } from './fresh-rows.js';
+
+/** Inserts the rows (ON CONFLICT DO NOTHING, which under the head's lock must insert every one), then moves the head to `last`. */
+export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, count: number, last: IngestEntry): Promise<void> {
+  const { cols, meters, tickets } = rows;
+  const ins = await tx.query(
+    `INSERT INTO journal (terminal_id, seq, type, tx_id, ts, content_hash, prev_hash, hash, body, doc)
+     SELECT $1, u.seq, u.type, u.tx, u.ts::timestamptz, u.content, u.prev, u.hash, u.body, u.body::jsonb
+     FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+       AS u(seq, type, tx, ts, content, prev, hash, body)
+     ON CONFLICT (terminal_id, seq) DO NOTHING`,
+    [terminal, cols.seq, cols.type, cols.tx, cols.ts, cols.content, cols.prev, cols.hash, cols.body],
+  );
+  if (ins.rowCount !== count) throw new Error(`inserted ${ins.rowCount} of ${count} rows under the head lock`);
+  if (meters.size) {
+    const keys = [...meters.keys()].map((k) => k.split('\u0000'));
+    await tx.query(
+      `INSERT INTO meters (terminal_id, scope, name, value)
+       SELECT $1, u.scope, u.name, u.delta FROM unnest($2::text[], $3::text[], $4::bigint[]) AS u(scope, name, delta)
+       ON CONFLICT (terminal_id, scope, name) DO UPDATE SET value = meters.value + excluded.value`,
+      [terminal, keys.map((k) => k[0]), keys.map((k) => k[1]), [...meters.values()]],
+    );
+  }
+  // The tables' ticket entries settle the authority's register in this same transaction, each once.
+  // An entry that does not fit its schema is stored (the journal is the table's) and alarmed, never believed.
+  const unreadable = tickets.filter((x) => x.entry === null).map((x) => x.seq);
+  if (unreadable.length) await raiseAlarm(tx, terminal, 'ticket-entry-unreadable', { seqs: unreadable });
+  await applyTicketEntries(
+    tx,
+    terminal,
+    tickets.flatMap((x) => (x.entry ? [x.entry] : [])),
+  );
+  await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [terminal, last.seq, last.hash]);
+}
