@@ -29,11 +29,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { LedgerWatch } from '../cli/soak/child.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
+import { bounded, BrowserProcesses, PageProbe } from './page-probe.js';
 import { figure, QUICK } from './report.js';
 import { asciiPlot, judge, trend } from './trend.js';
 
@@ -97,11 +98,14 @@ const FIGURES: { key: string; name: string; unit: string; scale: number; budget:
   { key: 'logBytes', name: 'data folder, logs', unit: 'MB', scale: MB, budget: (span) => (span * 2048) / MB },
 ];
 
-const launch = () =>
+/** A browser of its own; `marker`, a switch Chromium ignores, finds its processes in /proc (bench/page-probe.ts). */
+const launch = (marker: string) =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', marker],
   });
+/** A page's read is bounded to this (BENCH_LONG_READ_S, seconds): a gap, with its reason, past it. */
+const READ_MS = Number(process.env.BENCH_LONG_READ_S ?? 300) * 1000;
 
 interface PageGlobals {
   __kiosk?: {
@@ -109,70 +113,6 @@ interface PageGlobals {
     quiet?(): void;
     framesDrawn?(): number;
   };
-}
-
-/** The `pixi()` hook's answer (renderer/src/test-hooks/pixi-counts.ts), as the inspector hands it back: parsed, not cast. */
-const PixiCounts = z.object({
-  textures: z.number(),
-  renderTextures: z.number(),
-  textureBytes: z.number(),
-  graphicsContexts: z.number(),
-  geometries: z.number(),
-  buffers: z.number(),
-});
-type PixiCounts = z.infer<typeof PixiCounts>;
-
-/**
- * What Chromium itself keeps of the page's long animation frames (frames over 50 ms): it buffers
- * the first 200 entries, each with every script that ran in the frame, for `getEntriesByType`, and
- * no script can clear them. A heap snapshot diff of the station page over 900 rounds (640×360, load
- * average 15-34) found 2.73 MB of its 3.65 MB growth there: 57 entries more holding 10,847 script
- * timings. Counted here so that a page heap's slope can be read beside the buffer filling up.
- */
-const LOAF_COUNTS = `(() => { const e = performance.getEntriesByType('long-animation-frame'); return { frames: e.length, scripts: e.reduce((n, f) => n + (f.scripts?.length ?? 0), 0) }; })()`;
-const LoafCounts = z.object({ frames: z.number(), scripts: z.number() });
-type LoafCounts = z.infer<typeof LoafCounts>;
-
-/**
- * A page's figures over CDP alone: its heap after two full GCs, its DOM counters, and pixi's counts
- * (the `pixi()` hook, a read of pixi's registries evaluated by the inspector). Nothing waits on the
- * page's own frames; a read that does not answer within `ms` leaves that figure a gap (NaN).
- */
-async function pageFigures(
-  page: Page,
-  ms: number,
-): Promise<{ heap: number; nodes: number; listeners: number; pixi: PixiCounts | null; loaf: LoafCounts | null }> {
-  // The session's opening and its closing are bounded too: at 1920×1080 at load 19 a sample once
-  // waited past its bound with the host paused (the bound had covered only the reads).
-  const session: { cdp?: CDPSession } = {};
-  const gap = { heap: NaN, nodes: NaN, listeners: NaN, pixi: null, loaf: null };
-  try {
-    return await bounded(
-      (async () => {
-        const cdp = (session.cdp = await page.context().newCDPSession(page));
-        await cdp.send('HeapProfiler.collectGarbage');
-        await cdp.send('HeapProfiler.collectGarbage');
-        const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-        const dom = await cdp.send('Memory.getDOMCounters');
-        const counted = await cdp.send('Runtime.evaluate', { expression: 'globalThis.__kiosk?.pixi?.() ?? null', returnByValue: true });
-        // A page without the hook, or one whose answer is not the counts, leaves the pixi figures gaps.
-        const read = PixiCounts.safeParse(counted.result.value);
-        const pixi = read.success ? read.data : null;
-        const buffered = await cdp.send('Runtime.evaluate', { expression: LOAF_COUNTS, returnByValue: true });
-        const loafRead = LoafCounts.safeParse(buffered.result.value);
-        return { heap: usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners, pixi, loaf: loafRead.success ? loafRead.data : null };
-      })(),
-      ms,
-      gap,
-    );
-  } finally {
-    if (session.cdp)
-      await bounded(
-        session.cdp.detach().catch(() => undefined),
-        10_000,
-        undefined,
-      );
-  }
 }
 
 /**
@@ -201,12 +141,7 @@ const Restore = z.object({ handledMs: z.number(), framedMs: z.number() }).nullab
 
 /** LOSE_AND_RESTORE in `page`, bounded; null where the extension is missing or the page did not answer. */
 async function restoreTimes(page: Page): Promise<z.infer<typeof Restore>> {
-  return Restore.parse(await bounded(page.evaluate(LOSE_AND_RESTORE), 300_000, null));
-}
-
-/** `work`, or NaN figures after `ms` (a page that does not answer is a gap in the plot, not a hang). */
-function bounded<T>(work: Promise<T>, ms: number, gap: T): Promise<T> {
-  return Promise.race([work, new Promise<T>((resolve) => setTimeout(() => resolve(gap), ms).unref())]);
+  return Restore.parse(await bounded(page.evaluate(LOSE_AND_RESTORE), 300_000, () => null));
 }
 
 /** A fresh window of its own in the context (a tab behind another is throttled: bench/screens.bench.ts). */
@@ -277,7 +212,7 @@ bareNode.inspector.close();
 bareNode.child.kill();
 
 progress(`baseline: a bare pixi scene, ${SIZE}, in its own browser`);
-const bareBrowser = await launch();
+const bareBrowser = await launch('--bench-long-run=bare');
 const bare = await (async () => {
   const context = await bareBrowser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
@@ -286,7 +221,7 @@ const bare = await (async () => {
   await page.addScriptTag({ content: await barePixiScript() });
   await page.evaluate(mountBareScene, { ...VIEWPORT, cards: 6, autoStart: true });
   await new Promise((r) => setTimeout(r, 3000));
-  const memory = await pageFigures(page, 300_000);
+  const memory = await new PageProbe('bare scene', page, null, progress).read(READ_MS);
   return { ...memory, restore: await restoreTimes(page) };
 })();
 await bareBrowser.close();
@@ -329,18 +264,27 @@ const screenUrl = (view: string) => {
 // Each page in a browser of its own: one Chromium's GPU process draws every page of it on one
 // SwiftShader thread, and beside a page already drawing at the host's test pace the second page's
 // WebGL start waited behind it (neither order opened within 10 minutes at load average 23-34).
-const stationBrowser = await launch();
-const tableBrowser = await launch();
+const stationBrowser = await launch('--bench-long-run=station');
+const tableBrowser = await launch('--bench-long-run=table');
 progress('opening the station page');
 const station = await openScreen(await stationBrowser.newContext({ viewport: VIEWPORT }), screenUrl('station/1'), 'station/1');
 progress('opening the table page');
 const table = await openScreen(await tableBrowser.newContext({ viewport: VIEWPORT }), screenUrl('table'), 'table');
+// Each page's reads, and what the bench says when one gives no figure: the step that did not answer,
+// what the page said, and what its browser's processes did with the CPU since the last sample.
+const probes = {
+  table: new PageProbe('table', table, new BrowserProcesses('--bench-long-run=table'), progress),
+  station: new PageProbe('station', station, new BrowserProcesses('--bench-long-run=station'), progress),
+};
+for (const p of Object.values(probes)) p.processes?.report();
 
 const watch = new LedgerWatch(dataDir);
 /** Rounds are counted from here: the pages' life, which is what is measured. */
 const opened = watch.closedRounds();
 progress(`both pages open at round ${opened} of the host; rounds are counted from here`);
 const samples: Sample[] = [];
+/** Each read that gave no figure (or not all): the page, the round count and why. */
+const failures: { view: string; rounds: number; failure: string }[] = [];
 
 async function sample(rounds: number): Promise<Sample> {
   // The host's own figures first, while it runs (its inspector answers only then).
@@ -356,9 +300,16 @@ async function sample(rounds: number): Promise<Sample> {
     await new Promise((r) => setTimeout(r, 1000));
     // Both pages at once: each is a browser of its own, so neither waits for the other's answer.
     const views = ['table', 'station'] as const;
-    const figures = await Promise.all([pageFigures(table, 300_000), pageFigures(station, 300_000)]);
+    const figures = await Promise.all(views.map((v) => probes[v].read(READ_MS)));
     for (const [i, view] of views.entries()) {
-      const { heap, nodes, listeners, pixi, loaf } = figures[i]!;
+      const { heap, nodes, listeners, pixi, loaf, failure } = figures[i]!;
+      const cpu = probes[view].processes?.report() ?? '';
+      if (failure) failures.push({ view, rounds, failure });
+      if (failure)
+        progress(
+          `${view} page gave ${Number.isFinite(heap) ? 'some' : 'no'} figures at ${rounds} rounds: ${failure}; its browser's CPU since the last sample: ${cpu}`,
+        );
+      else if (process.env.BENCH_LONG_CPU) progress(`${view} page's browser, CPU since the last sample: ${cpu}`);
       s[`${view}Heap`] = heap;
       s[`${view}Nodes`] = nodes;
       s[`${view}Listeners`] = listeners;
@@ -513,5 +464,6 @@ for (const view of ['table', 'station'] as const) {
       baseline: { name: `bare pixi scene ${SIZE}, the same`, value: bare.restore.framedMs },
     });
 }
+for (const f of failures) console.log(`  a read gave no figure: ${f.view} page at ${f.rounds} rounds: ${f.failure}`);
 console.log(over === 0 ? '  every figure within its budget' : `  ${over} figure(s) over budget`);
 process.exitCode = over === 0 ? 0 : 1;

@@ -1,0 +1,261 @@
+// A page's figures as the long-run bench samples them (issue 52 item 2), read over CDP alone, and
+// what the bench needs to say why a read gave none: the step that did not answer (or the error it
+// threw), whether the read answered after its bound and how late, what the page itself said (console
+// errors and warnings, uncaught exceptions, a crash, a navigation, a close), and what each of its
+// browser's processes and their busiest threads did with the CPU since the last look (/proc, Linux).
+import { readdirSync, readFileSync } from 'node:fs';
+import type { CDPSession, Page } from '@playwright/test';
+import { z } from 'zod';
+
+/** The `pixi()` hook's answer (renderer/src/test-hooks/pixi-counts.ts), as the inspector hands it back: parsed, not cast. */
+const PixiCounts = z.object({
+  textures: z.number(),
+  renderTextures: z.number(),
+  textureBytes: z.number(),
+  graphicsContexts: z.number(),
+  geometries: z.number(),
+  buffers: z.number(),
+});
+export type PixiCounts = z.infer<typeof PixiCounts>;
+
+/**
+ * What Chromium itself keeps of the page's long animation frames (frames over 50 ms): it buffers
+ * the first 200 entries, each with every script that ran in the frame, for `getEntriesByType`, and
+ * no script can clear them. A heap snapshot diff of the station page over 900 rounds (640×360, load
+ * average 15-34) found 2.73 MB of its 3.65 MB growth there: 57 entries more holding 10,847 script
+ * timings. Counted here so that a page heap's slope can be read beside the buffer filling up.
+ */
+const LOAF_COUNTS = `(() => { const e = performance.getEntriesByType('long-animation-frame'); return { frames: e.length, scripts: e.reduce((n, f) => n + (f.scripts?.length ?? 0), 0) }; })()`;
+const LoafCounts = z.object({ frames: z.number(), scripts: z.number() });
+type LoafCounts = z.infer<typeof LoafCounts>;
+
+/** One read of a page: its figures, or NaN/null ones and `failure` saying why. */
+export interface PageRead {
+  heap: number;
+  nodes: number;
+  listeners: number;
+  pixi: PixiCounts | null;
+  loaf: LoafCounts | null;
+  /** Null when every figure was read; else the step that failed and how. */
+  failure: string | null;
+}
+
+/** `work`, or `timedOut()` after `ms` (a page that does not answer is a gap in the plot, not a hang). */
+export function bounded<T>(work: Promise<T>, ms: number, timedOut: () => T): Promise<T> {
+  return Promise.race([work, new Promise<T>((resolve) => setTimeout(() => resolve(timedOut()), ms).unref())]);
+}
+
+const TICK_MS = 10; // /proc's clock ticks: USER_HZ is 100 on Linux
+
+/** utime + stime of a process or thread, ms; NaN when it is gone. */
+function cpuMs(statPath: string): number {
+  try {
+    // The command name (field 2) may hold spaces: the fields after its closing parenthesis are fixed.
+    const rest = readFileSync(statPath, 'utf8').split(') ').at(-1)!.split(' ');
+    return (Number(rest[11]) + Number(rest[12])) * TICK_MS;
+  } catch {
+    return NaN;
+  }
+}
+
+function stateOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ')[0]!;
+  } catch {
+    return 'gone';
+  }
+}
+
+function wchanOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/wchan`, 'utf8') || 'running';
+  } catch {
+    return '?';
+  }
+}
+
+/** Every process's parent, from /proc. */
+function parents(): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ').at(-1)!.split(' ')[1]);
+      m.set(Number(d), ppid);
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return m;
+}
+
+/**
+ * One browser's processes (the one launched with `marker` among its arguments, and its descendants),
+ * and the CPU each and its busiest threads took since the last `report()`.
+ */
+export class BrowserProcesses {
+  private last = new Map<string, number>();
+  private lastAt = Date.now();
+  constructor(private readonly marker: string) {}
+
+  private pids(): number[] {
+    const ppid = parents();
+    const root = [...ppid.keys()].find((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(this.marker);
+      } catch {
+        return false;
+      }
+    });
+    if (root === undefined) return [];
+    const out = [root];
+    for (let i = 0; i < out.length; i++) for (const [pid, parent] of ppid) if (parent === out[i]) out.push(pid);
+    return out;
+  }
+
+  /** `type pid state:wchan cpu% (thread cpu%, …)` for each process, the CPU since the last report. */
+  report(): string {
+    const now = Date.now();
+    const wall = Math.max(1, now - this.lastAt);
+    const seen = new Map<string, number>();
+    const pct = (key: string, ms: number) => {
+      seen.set(key, ms);
+      const before = this.last.get(key);
+      return before === undefined ? '?' : `${Math.round(((ms - before) / wall) * 100)}%`;
+    };
+    const parts: string[] = [];
+    for (const pid of this.pids()) {
+      let type: string;
+      try {
+        type = /--type=(\S+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))?.[1] ?? 'browser';
+      } catch {
+        continue;
+      }
+      const threads: { name: string; pct: string; delta: number }[] = [];
+      try {
+        for (const tid of readdirSync(`/proc/${pid}/task`)) {
+          const ms = cpuMs(`/proc/${pid}/task/${tid}/stat`);
+          const before = this.last.get(`${pid}/${tid}`);
+          const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+          threads.push({ name: tid === String(pid) ? `main:${name}` : name, pct: pct(`${pid}/${tid}`, ms), delta: before === undefined ? 0 : ms - before });
+        }
+      } catch {
+        // the process went away while it was read
+      }
+      const busy = threads
+        .filter((t) => t.delta > 0)
+        .sort((a, b) => b.delta - a.delta)
+        .slice(0, 3)
+        .map((t) => `${t.name} ${t.pct}`);
+      // Where its main thread sleeps in the kernel (futex: a lock or an event; epoll: its message loop idle).
+      parts.push(`${type} ${pid} ${stateOf(pid)}:${wchanOf(pid)} ${pct(String(pid), cpuMs(`/proc/${pid}/stat`))}${busy.length ? ` (${busy.join(', ')})` : ''}`);
+    }
+    this.last = seen;
+    this.lastAt = now;
+    return parts.length ? parts.join('; ') : 'no processes found';
+  }
+}
+
+/**
+ * A page the bench samples: what it said since it opened (kept, the newest 20 lines, and passed to
+ * `say` as it comes), and its figures read over CDP alone with the reason of any gap.
+ */
+export class PageProbe {
+  private readonly said: string[] = [];
+  private readonly t0 = Date.now();
+
+  constructor(
+    readonly view: string,
+    private readonly page: Page,
+    readonly processes: BrowserProcesses | null,
+    private readonly say: (line: string) => void,
+  ) {
+    const note = (what: string) => {
+      const line = `${view} page +${((Date.now() - this.t0) / 1000).toFixed(0)} s: ${what}`;
+      this.said.push(line);
+      if (this.said.length > 20) this.said.shift();
+      say(line);
+    };
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') note(`console ${m.type()}: ${m.text().slice(0, 300)}`);
+    });
+    page.on('pageerror', (e) => note(`uncaught ${e.name}: ${e.message.slice(0, 300)}`));
+    page.on('crash', () => note('renderer crashed'));
+    page.on('close', () => note('closed'));
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) note(`navigated to ${f.url()}`);
+    });
+    page
+      .context()
+      .browser()
+      ?.on('disconnected', () => note('browser disconnected'));
+  }
+
+  /** What the page said, the newest 20 lines. */
+  log(): readonly string[] {
+    return this.said;
+  }
+
+  /**
+   * The page's heap after two full GCs, its DOM counters, and pixi's counts (the `pixi()` hook, a read
+   * of pixi's registries evaluated by the inspector). Nothing waits on the page's own frames; a read
+   * that does not answer within `ms` leaves its figures gaps and says which step it was at, and the
+   * step's late answer (or error) is said when it comes.
+   */
+  async read(ms: number): Promise<PageRead> {
+    const page = this.page;
+    // The session's opening and its closing are bounded too: at 1920×1080 at load 19 a sample once
+    // waited past its bound with the host paused (the bound had covered only the reads).
+    const session: { cdp?: CDPSession } = {};
+    const at = { step: 'opening a CDP session', since: Date.now() };
+    const step = <T>(name: string, p: () => Promise<T>): Promise<T> => {
+      at.step = name;
+      at.since = Date.now();
+      return p();
+    };
+    const gap = (failure: string): PageRead => ({ heap: NaN, nodes: NaN, listeners: NaN, pixi: null, loaf: null, failure });
+    const started = Date.now();
+    const work = (async (): Promise<PageRead> => {
+      const cdp = (session.cdp = await page.context().newCDPSession(page));
+      await step('HeapProfiler.collectGarbage', () => cdp.send('HeapProfiler.collectGarbage'));
+      await step('HeapProfiler.collectGarbage (second)', () => cdp.send('HeapProfiler.collectGarbage'));
+      const { usedSize } = await step('Runtime.getHeapUsage', () => cdp.send('Runtime.getHeapUsage'));
+      const dom = await step('Memory.getDOMCounters', () => cdp.send('Memory.getDOMCounters'));
+      const counted = await step('Runtime.evaluate pixi()', () =>
+        cdp.send('Runtime.evaluate', { expression: 'globalThis.__kiosk?.pixi?.() ?? null', returnByValue: true }),
+      );
+      // A page without the hook, or one whose answer is not the counts, leaves the pixi figures gaps.
+      const read = PixiCounts.safeParse(counted.result.value);
+      const buffered = await step('Runtime.evaluate long-animation-frame counts', () =>
+        cdp.send('Runtime.evaluate', { expression: LOAF_COUNTS, returnByValue: true }),
+      );
+      const loafRead = LoafCounts.safeParse(buffered.result.value);
+      const failure = read.success ? null : `pixi() answered no counts: ${JSON.stringify(counted.result.value ?? counted.exceptionDetails?.text ?? null)}`;
+      return {
+        heap: usedSize,
+        nodes: dom.nodes,
+        listeners: dom.jsEventListeners,
+        pixi: read.success ? read.data : null,
+        loaf: loafRead.success ? loafRead.data : null,
+        failure,
+      };
+    })().catch((e: unknown) => gap(`${at.step} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`));
+    let timedOut = false;
+    try {
+      return await bounded(work, ms, () => {
+        timedOut = true;
+        return gap(`no answer within ${ms / 1000} s, waiting on ${at.step} for ${((Date.now() - at.since) / 1000).toFixed(0)} s`);
+      });
+    } finally {
+      const detach = () => session.cdp?.detach().catch(() => undefined) ?? Promise.resolve();
+      if (timedOut)
+        void work.then((r) => {
+          this.say(
+            `${this.view} page: the read that ran out of time ${r.failure ? `ended: ${r.failure}` : 'answered'} ${((Date.now() - started) / 1000).toFixed(0)} s after it began`,
+          );
+          return detach();
+        });
+      else await bounded(detach(), 10_000, () => undefined);
+    }
+  }
+}
