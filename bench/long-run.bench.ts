@@ -34,7 +34,8 @@ import { z } from 'zod';
 import { LedgerWatch } from '../cli/soak/child.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
-import { bounded, BrowserProcesses, PageProbe } from './page-probe.js';
+import { heapGrowth, type HeapKind } from './heap-summary.js';
+import { bounded, BrowserProcesses, heapSnapshot, kindLines, PageProbe } from './page-probe.js';
 import { figure, QUICK } from './report.js';
 import { asciiPlot, judge, trend } from './trend.js';
 
@@ -106,6 +107,15 @@ const launch = (marker: string) =>
   });
 /** A page's read is bounded to this (BENCH_LONG_READ_S, seconds): a gap, with its reason, past it. */
 const READ_MS = Number(process.env.BENCH_LONG_READ_S ?? 300) * 1000;
+/**
+ * BENCH_LONG_SNAPSHOTS=DIR (or 1, nothing kept): a heap snapshot of each page at the first sample and
+ * the last, and of the bare scene, each counted by kind (bench/heap-summary.ts): what a page holds
+ * above the bare scene, and what grew over the run. Written to DIR as `.heapsnapshot` files.
+ */
+const SNAPSHOTS = process.env.BENCH_LONG_SNAPSHOTS;
+const SNAPSHOT_DIR = SNAPSHOTS && SNAPSHOTS !== '1' ? SNAPSHOTS : undefined;
+type Kinds = Map<string, HeapKind> | null;
+const kinds: { bare: Kinds; first: Record<string, Kinds>; last: Record<string, Kinds> } = { bare: null, first: {}, last: {} };
 
 interface PageGlobals {
   __kiosk?: {
@@ -222,6 +232,7 @@ const bare = await (async () => {
   await page.evaluate(mountBareScene, { ...VIEWPORT, cards: 6, autoStart: true });
   await new Promise((r) => setTimeout(r, 3000));
   const memory = await new PageProbe('bare scene', page, null, progress).read(READ_MS);
+  if (SNAPSHOTS) kinds.bare = await heapSnapshot(page, 'bare', READ_MS, SNAPSHOT_DIR);
   return { ...memory, restore: await restoreTimes(page) };
 })();
 await bareBrowser.close();
@@ -286,7 +297,8 @@ const samples: Sample[] = [];
 /** Each read that gave no figure (or not all): the page, the round count and why. */
 const failures: { view: string; rounds: number; failure: string }[] = [];
 
-async function sample(rounds: number): Promise<Sample> {
+/** The figures at `rounds`; `last`, the run's last sample. */
+async function sample(rounds: number, last: boolean): Promise<Sample> {
   // The host's own figures first, while it runs (its inspector answers only then).
   const hostHeap = await host.inspector.heapAfterGc();
   const hostRss = rssOf(hostPid);
@@ -321,6 +333,13 @@ async function sample(rounds: number): Promise<Sample> {
       s[`${view}LoafFrames`] = loaf?.frames ?? NaN;
       s[`${view}LoafScripts`] = loaf?.scripts ?? NaN;
     }
+    if (SNAPSHOTS && (samples.length === 0 || last)) {
+      const taken = await Promise.all(views.map((v) => heapSnapshot(probes[v].page, v, READ_MS, SNAPSHOT_DIR)));
+      for (const [i, view] of views.entries()) {
+        if (samples.length === 0) kinds.first[view] = taken[i]!;
+        kinds.last[view] = taken[i]!;
+      }
+    }
     s.walBytes = bytesIn(dataDir, (n) => n.endsWith('-wal'));
     s.logBytes = bytesIn(path.join(dataDir, 'logs'), () => true);
     return s;
@@ -335,7 +354,7 @@ for (let next = EVERY; next <= ROUNDS; next += EVERY) {
     if (host.child.exitCode !== null || host.child.signalCode !== null) throw new Error(`the host exited at ${watch.closedRounds()} rounds`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  const s = await sample(watch.closedRounds() - opened);
+  const s = await sample(watch.closedRounds() - opened, next + EVERY > ROUNDS);
   samples.push(s);
   // Kept as they come: a run stopped early still has what it sampled.
   if (process.env.BENCH_LONG_OUT)
@@ -346,6 +365,23 @@ for (let next = EVERY; next <= ROUNDS; next += EVERY) {
   );
 }
 const minutes = (Date.now() - tPlay) / 60_000;
+for (const view of SNAPSHOTS ? (['table', 'station'] as const) : []) {
+  const [first, last] = [kinds.first[view], kinds.last[view]];
+  if (!last) {
+    console.log(`  no heap snapshot of the ${view} page`);
+    continue;
+  }
+  console.log(`  the ${view} page's heap at the last sample by kind (count, self size), the largest:`);
+  for (const line of kindLines(heapGrowth(new Map(), last))) console.log(`    ${line}`);
+  if (kinds.bare) {
+    console.log(`  what the ${view} page holds above the bare pixi scene ${SIZE}, by kind:`);
+    for (const line of kindLines(heapGrowth(kinds.bare, last))) console.log(`    ${line}`);
+  }
+  if (first && first !== last) {
+    console.log(`  what grew in the ${view} page's heap from the first sample to the last, by kind:`);
+    for (const line of kindLines(heapGrowth(first, last))) console.log(`    ${line}`);
+  }
+}
 // Item 4, with the host playing: each page loses its context and gets it back; the host's log has
 // the screen's own report of it (what was drawn again, and its ms).
 progress('a lost WebGL context on each page');

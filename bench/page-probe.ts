@@ -3,9 +3,11 @@
 // threw), whether the read answered after its bound and how late, what the page itself said (console
 // errors and warnings, uncaught exceptions, a crash, a navigation, a close), and what each of its
 // browser's processes and their busiest threads did with the CPU since the last look (/proc, Linux).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { CDPSession, Page } from '@playwright/test';
 import { z } from 'zod';
+import { heapKinds, type HeapKind } from './heap-summary.js';
 
 /** The `pixi()` hook's answer (renderer/src/test-hooks/pixi-counts.ts), as the inspector hands it back: parsed, not cast. */
 const PixiCounts = z.object({
@@ -166,7 +168,7 @@ export class PageProbe {
 
   constructor(
     readonly view: string,
-    private readonly page: Page,
+    readonly page: Page,
     readonly processes: BrowserProcesses | null,
     private readonly say: (line: string) => void,
   ) {
@@ -203,7 +205,7 @@ export class PageProbe {
    * step's late answer (or error) is said when it comes.
    */
   async read(ms: number): Promise<PageRead> {
-    const page = this.page;
+    const { page } = this;
     // The session's opening and its closing are bounded too: at 1920×1080 at load 19 a sample once
     // waited past its bound with the host paused (the bound had covered only the reads).
     const session: { cdp?: CDPSession } = {};
@@ -258,4 +260,41 @@ export class PageProbe {
       else await bounded(detach(), 10_000, () => undefined);
     }
   }
+}
+
+/**
+ * A heap snapshot of `page` after a full GC, by kind (bench/heap-summary.ts), bounded by `ms` (null
+ * past it); written to `dir` as `<name>-<ms>.heapsnapshot` when one is given.
+ */
+export async function heapSnapshot(page: Page, name: string, ms: number, dir?: string): Promise<Map<string, HeapKind> | null> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const chunks: string[] = [];
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', (e: { chunk: string }) => void chunks.push(e.chunk));
+    const taken = await bounded(
+      (async () => {
+        await cdp.send('HeapProfiler.enable');
+        await cdp.send('HeapProfiler.collectGarbage');
+        await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+        return true;
+      })(),
+      ms,
+      () => false,
+    );
+    if (!taken) return null;
+    const json = chunks.join('');
+    if (dir) writeFileSync(path.join(dir, `${name}-${Date.now()}.heapsnapshot`), json);
+    return heapKinds(json);
+  } finally {
+    await bounded(
+      cdp.detach().catch(() => undefined),
+      10_000,
+      () => undefined,
+    );
+  }
+}
+
+/** `kinds` lines: the kind, count and self size (KiB), `top` of them by size. */
+export function kindLines(kinds: HeapKind[]): string[] {
+  return kinds.map((g) => `${g.kind.slice(0, 60).padEnd(60)} ${String(g.count).padStart(7)}  ${(g.bytes / 1024).toFixed(1).padStart(9)} KiB`);
 }
