@@ -25,11 +25,20 @@ export type TicketReturnReason = (typeof TICKET_RETURN_REASONS)[number];
 /**
  * Why a cash-out became a handpay instead of a ticket (docs/tito.md, "Ticket out at the station"),
  * as the player's screen words it (`desk.handpayWhy.<why>`): the printer's paper is out, it is otherwise not ready (a fault, busy, a ticket in the chute), the credit is above the
- * table's ticket limit, the table has no validation id or no numbers left, or the print failed
- * before its command went. The host's `NoTicket` is this list and `no-printer` (at a station without
+ * table's ticket limit, the table has no validation id or no numbers left, the print failed
+ * before its command went, or the casino system gave no number (SAS system validation: a denial,
+ * no answer in time, no link; docs/sas.md). The host's `NoTicket` is this list and `no-printer` (at a station without
  * a printer a handpay is simply how it cashes out: nothing to explain).
  */
-export const HANDPAY_WHY = ['paper-out', 'printer-not-ready', 'over-ticket-limit', 'no-machine-id', 'numbers-used-up', 'not-printed'] as const;
+export const HANDPAY_WHY = [
+  'paper-out',
+  'printer-not-ready',
+  'over-ticket-limit',
+  'no-machine-id',
+  'numbers-used-up',
+  'not-printed',
+  'no-system-number',
+] as const;
 export type HandpayWhy = (typeof HANDPAY_WHY)[number];
 
 /**

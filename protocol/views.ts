@@ -103,6 +103,8 @@ export const CashoutState = z.strictObject({
     })
     .nullable()
     .optional(),
+  /** A cash-out waiting for the casino system's ticket number (SAS system validation, docs/sas.md): its amount, since when. */
+  systemWait: z.strictObject({ amount: MinorUnits.positive(), at: z.number().int().nonnegative() }).nullable().optional(),
   /** The last ticket inserted at the station: being checked, credited, or returned with the reason the player is told. */
   ticketIn: z
     .discriminatedUnion('state', [

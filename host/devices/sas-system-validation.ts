@@ -38,6 +38,8 @@ interface Wait {
   requestId: string;
   station: number;
   amount: number;
+  /** When it began (ms since the epoch). */
+  at: number;
   resolve: (n: SystemNumber) => void;
 }
 
@@ -63,9 +65,9 @@ export class SystemValidations {
   }
 
   /** The cash-out waiting at a station for the system's number, if any (the station is locked meanwhile). */
-  waitingAt(station: number): { amount: number; requestId: string } | null {
+  waitingAt(station: number): { amount: number; requestId: string; at: number } | null {
     const w = this.waits.get(station);
-    return w ? { amount: w.amount, requestId: w.requestId } : null;
+    return w ? { amount: w.amount, requestId: w.requestId, at: w.at } : null;
   }
 
   /** The station's link opened (host/start/sas-links.ts): its 0x57/0x58 side, raising exception 57 through `raise`; `timeoutMs` §15.8's ten seconds unless set (tests). */
@@ -91,7 +93,7 @@ export class SystemValidations {
     const requestId = randomUUID();
     this.d.ledger.append({ type: 'ticket.validation.request', payload: { requestId, station, amount }, txId: validationTxId(requestId, 'request') });
     return new Promise((resolve) => {
-      this.waits.set(station, { requestId, station, amount, resolve });
+      this.waits.set(station, { requestId, station, amount, at: Date.now(), resolve });
       cycle.begin(amount);
       this.d.log.info({ station, amount, requestId }, 'cash-out: waiting for the casino system’s validation number (exception 57)');
     });

@@ -61,7 +61,9 @@ export class StationGates implements StationGate {
     const fell = this.fellBack.get(station);
     // `null`: the handpay being journalled now (its screens are told before its request id is known here).
     const why = pending && fell && (fell.requestTxId === pending.requestTxId || fell.requestTxId === null) ? { why: fell.why } : {};
-    return { pending: pending ? { ...pending, ...why } : null, ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}) };
+    const wait = this.tickets?.system?.waitingAt(station);
+    const systemWait = wait ? { systemWait: { amount: wait.amount, at: wait.at } } : {};
+    return { pending: pending ? { ...pending, ...why } : null, ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}), ...systemWait };
   }
 
   /** Each station's last cash-out that became a handpay for want of a ticket: its request and why. */

@@ -81,6 +81,9 @@ describe('the hold of a cash-out waiting for the casino system’s number', () =
         leaveTable: 'station-locked',
       });
       assert.equal(t.floor.tickets.holdAt(1)?.includes('waits for the casino system'), true, 'AFT out asks the same hold (host/start/sas-links.ts)');
+      const waiting = t.hub.state('station/1');
+      assert.ok(waiting.kind === 'station');
+      assert.equal(waiting.cashout?.systemWait?.amount, 30_000, 'the screen is told the cash-out waits for the casino system');
       assert.equal(t.ledger.credit(1), 30_000, 'nothing moved');
       assert.equal(side.receive(12, '0000000000004801'), 0x00);
       await until(() => t.ledger.meters('station:1').ticketsOut === 1);
@@ -132,6 +135,10 @@ describe('the hold of a cash-out waiting for the casino system’s number', () =
       assert.equal(t.floor.handpays.pendingAt(1)?.requestTxId, validationTxId(requestId, 'handpay'));
       assert.equal(t.floor.handpays.pendingAt(1)?.amount, 30_000);
       assert.deepEqual(endOpenValidations(t.ledger), [], 'the restart rule finds it paid');
+      const denied = t.hub.state('station/1');
+      assert.ok(denied.kind === 'station');
+      assert.equal(denied.cashout?.pending?.why, 'no-system-number', 'the screen says why: the casino system gave no number');
+      assert.equal(denied.cashout?.systemWait ?? null, null, 'no longer waiting');
     } finally {
       t.close();
     }

@@ -365,12 +365,14 @@ export class TicketOut {
   > {
     const system = this.deps.system;
     if (!system) return { ok: false, reason: 'no-machine-id' };
+    // The wait is set as `ask` returns: the screen is told then (it shows the wait), and again at its end.
+    const asking = system.ask(station, amount);
     this.deps.onChanged(station);
-    const n = await system.ask(station, amount);
+    const n = await asking;
     this.deps.onChanged(station);
     if (n.kind !== 'number') {
       this.deps.log.warn({ station, amount, outcome: n.kind }, 'cash-out: the casino system gave no validation number; a handpay instead');
-      return { ok: false, reason: 'no-machine-id', ...(n.kind === 'unavailable' ? {} : { requestId: n.requestId }) };
+      return { ok: false, reason: 'no-system-number', ...(n.kind === 'unavailable' ? {} : { requestId: n.requestId }) };
     }
     const sequence = this.reserveSequence();
     if (sequence === null) return { ok: false, reason: 'numbers-used-up', requestId: n.requestId };

@@ -16,9 +16,13 @@ export type TicketKey =
   | 'desk.ticketPrinting'
   | 'desk.ticketPrinted'
   | 'desk.ticketVoided'
-  | 'desk.ticketUnresolved';
+  | 'desk.ticketUnresolved'
+  | 'desk.ticketAwaitingSystem';
 
 export function ticketWords(s: StationState, now: number): { key: TicketKey; amount: number; until: number } | null {
+  // A cash-out waiting for the casino system's number (SAS system validation) says so while it waits.
+  const wait = s.cashout?.systemWait;
+  if (wait) return { key: 'desk.ticketAwaitingSystem', amount: wait.amount, until: NEVER };
   const out = s.cashout?.ticket;
   const into = s.cashout?.ticketIn;
   const lasting = (state: string) => state === 'printing' || state === 'unresolved' || state === 'checking';
