@@ -314,7 +314,8 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
     const views = ['table', 'station'] as const;
     const figures = await Promise.all(views.map((v) => probes[v].read(READ_MS)));
     for (const [i, view] of views.entries()) {
-      const { heap, nodes, listeners, pixi, loaf, failure } = figures[i]!;
+      const { heap, nodes, listeners, pixi, loaf, frames, failure } = figures[i]!;
+      s[`${view}Frames`] = frames;
       const cpu = probes[view].processes?.report() ?? '';
       if (failure) failures.push({ view, rounds, failure });
       if (failure)
@@ -349,6 +350,8 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
 }
 
 const tPlay = Date.now();
+/** Each page's frame count at the last sample: frames a second between samples, against the cap. */
+const lastFrames = { at: tPlay, table: NaN, station: NaN };
 for (let next = EVERY; next <= ROUNDS; next += EVERY) {
   while (watch.closedRounds() - opened < next) {
     if (host.child.exitCode !== null || host.child.signalCode !== null) throw new Error(`the host exited at ${watch.closedRounds()} rounds`);
@@ -356,12 +359,16 @@ for (let next = EVERY; next <= ROUNDS; next += EVERY) {
   }
   const s = await sample(watch.closedRounds() - opened, next + EVERY > ROUNDS);
   samples.push(s);
+  const secs = (Date.now() - lastFrames.at) / 1000;
+  const rate = (v: 'table' | 'station') => ((s[`${v}Frames`]! - lastFrames[v]) / secs).toFixed(1);
+  const rates = `frames drawn a second since the last sample ${rate('table')}/${rate('station')} (cap ${FPS})`;
+  Object.assign(lastFrames, { at: Date.now(), table: s.tableFrames, station: s.stationFrames });
   // Kept as they come: a run stopped early still has what it sampled.
   if (process.env.BENCH_LONG_OUT)
     writeFileSync(process.env.BENCH_LONG_OUT, JSON.stringify({ game: GAME, stations: STATIONS, seed: SEED, opened, samples }, null, 1));
   progress(
     `${s.rounds} rounds (${((Date.now() - tPlay) / 60_000).toFixed(1)} min): table ${(s.tableHeap! / MB).toFixed(2)} MB, station ${(s.stationHeap! / MB).toFixed(2)} MB, ` +
-      `long animation frames Chromium keeps ${s.tableLoafFrames}/${s.stationLoafFrames} (of 200), host heap ${(s.hostHeap! / MB).toFixed(2)} MB rss ${(s.hostRss! / MB).toFixed(0)} MB fds ${s.hostFds}, load ${os.loadavg()[0]!.toFixed(1)}`,
+      `long animation frames Chromium keeps ${s.tableLoafFrames}/${s.stationLoafFrames} (of 200), ${rates}, host heap ${(s.hostHeap! / MB).toFixed(2)} MB rss ${(s.hostRss! / MB).toFixed(0)} MB fds ${s.hostFds}, load ${os.loadavg()[0]!.toFixed(1)}`,
   );
 }
 const minutes = (Date.now() - tPlay) / 60_000;

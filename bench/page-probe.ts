@@ -38,6 +38,8 @@ export interface PageRead {
   listeners: number;
   pixi: PixiCounts | null;
   loaf: LoafCounts | null;
+  /** Frames the page has drawn since it opened (`__kiosk.framesDrawn()`), NaN without the hook. */
+  frames: number;
   /** Null when every figure was read; else the step that failed and how. */
   failure: string | null;
 }
@@ -215,7 +217,7 @@ export class PageProbe {
       at.since = Date.now();
       return p();
     };
-    const gap = (failure: string): PageRead => ({ heap: NaN, nodes: NaN, listeners: NaN, pixi: null, loaf: null, failure });
+    const gap = (failure: string): PageRead => ({ heap: NaN, nodes: NaN, listeners: NaN, pixi: null, loaf: null, frames: NaN, failure });
     const started = Date.now();
     const work = (async (): Promise<PageRead> => {
       const cdp = (session.cdp = await page.context().newCDPSession(page));
@@ -232,6 +234,9 @@ export class PageProbe {
         cdp.send('Runtime.evaluate', { expression: LOAF_COUNTS, returnByValue: true }),
       );
       const loafRead = LoafCounts.safeParse(buffered.result.value);
+      const drawn = await step('Runtime.evaluate framesDrawn()', () =>
+        cdp.send('Runtime.evaluate', { expression: 'globalThis.__kiosk?.framesDrawn?.() ?? null', returnByValue: true }),
+      );
       const failure = read.success ? null : `pixi() answered no counts: ${JSON.stringify(counted.result.value ?? counted.exceptionDetails?.text ?? null)}`;
       return {
         heap: usedSize,
@@ -239,6 +244,7 @@ export class PageProbe {
         listeners: dom.jsEventListeners,
         pixi: read.success ? read.data : null,
         loaf: loafRead.success ? loafRead.data : null,
+        frames: typeof drawn.result.value === 'number' ? drawn.result.value : NaN,
         failure,
       };
     })().catch((e: unknown) => gap(`${at.step} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`));
