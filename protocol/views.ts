@@ -89,6 +89,11 @@ export const CashoutState = z.strictObject({
     })
     .nullable(),
   /**
+   * The station has a ticket printer: its cash-out is a ticket by default, and the player may ask
+   * for a handpay instead (`cash-out` with `via: 'handpay'`; docs/tito.md). Absent: handpays only.
+   */
+  printsTickets: z.literal(true).optional(),
+  /**
    * The station's last cash-out ticket (docs/tito.md): `printing` and `unresolved` lock the station
    * (the printer has not said, or cannot say, whether it printed); `printed` and `voided` (not
    * printed, the credit back) tell the player what happened.

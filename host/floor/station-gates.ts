@@ -63,7 +63,8 @@ export class StationGates implements StationGate {
     const why = pending && fell && (fell.requestTxId === pending.requestTxId || fell.requestTxId === null) ? { why: fell.why } : {};
     const wait = this.tickets?.system?.waitingAt(station);
     const systemWait = wait ? { systemWait: { amount: wait.amount, at: wait.at } } : {};
-    return { pending: pending ? { ...pending, ...why } : null, ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}), ...systemWait };
+    const prints = this.tickets?.hasPrinter(station) ? { printsTickets: true as const } : {};
+    return { pending: pending ? { ...pending, ...why } : null, ...prints, ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}), ...systemWait };
   }
 
   /** Each station's last cash-out that became a handpay for want of a ticket: its request and why. */

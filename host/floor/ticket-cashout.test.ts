@@ -52,6 +52,11 @@ describe('the station’s cash-out: a ticket where the printer can print one, el
   it('pays by handpay when the player asks, above the ticket limit, and at a station without a printer', async () => {
     const { t, r } = await tableWithPrinter(20_000);
     try {
+      // The screens are told which station prints tickets (its screen offers the handpay beside the ticket).
+      const [one, two] = [t.hub.state('station/1'), t.hub.state('station/2')];
+      assert.ok(one.kind === 'station' && two.kind === 'station');
+      assert.equal(one.cashout?.printsTickets, true, 'station 1 has a printer');
+      assert.equal(two.cashout?.printsTickets, undefined, 'station 2 has none');
       credit(t.ledger, 1, 10_000);
       assert.equal(cmd(t, 1, { name: 'cash-out', via: 'handpay' }).ok, true);
       assert.equal(t.floor.handpays.pending().length, 1);

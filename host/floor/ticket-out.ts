@@ -150,6 +150,11 @@ export class TicketOut {
     return cashing === undefined ? null : `station ${station} is locked while its cash-out of ${cashing} is issued`;
   }
 
+  /** Whether the station has a ticket printer (its screen offers the ticket and, on request, a handpay). */
+  hasPrinter(station: number): boolean {
+    return this.deps.printerAt(station) !== undefined;
+  }
+
   /** Whether a cash-out of `amount` at `station` can be a ticket now; why not otherwise. */
   whyNot(station: number, amount: number): NoTicket | null {
     const printer = this.deps.printerAt(station);

@@ -135,3 +135,42 @@ test('the player’s tickets in recall, and paper out making the cash-out a hand
     rmSync(kiosk.dataDir, { recursive: true, force: true });
   }
 });
+
+test('a station that prints tickets offers the handpay beside the ticket, and the handpay the player picks prints nothing', async ({ page, pageErrors }) => {
+  test.setTimeout(300_000);
+  const c = simulatedTableConfig('baccarat');
+  const { kiosk, stop } = await startServiceKiosk(
+    { ...c, tickets: { ...c.tickets, machineId: MACHINE_ID }, stations: c.stations.map((s) => ({ ...s, printer: 'sim' })) },
+    ['--sim-controls', '--seed', '9', '--betting-seconds', '30'],
+  );
+  const lang: Lang = 'zh-Hant';
+  try {
+    await page.goto(kiosk.screens['station/1']!);
+    await waitForEvent(page, 'snapshot:station/1');
+    await setLanguage(page, lang);
+    await insertNote(kiosk, 1, 200);
+    await waitForEvent(page, 'credit:20000');
+    // Both offered, in the player's words: the ticket (the default) and the attendant's handpay.
+    await expect.poll(() => shown(page, say(lang, 'desk.cashoutHandpay')), { timeout: 30_000 }).toBe(true);
+    expect(await shown(page, say(lang, 'desk.cashoutTicket'))).toBe(true);
+    const [ticket, handpay] = await page.evaluate(() => [window.__kiosk?.bounds('cash-out'), window.__kiosk?.bounds('cash-out-handpay')]);
+    expect(ticket && handpay && ticket.x + ticket.width <= handpay.x).toBe(true);
+    await press(page, 'cash-out-handpay');
+    // An attendant comes, and the screen gives no "why no ticket": the player asked.
+    await expect.poll(() => shown(page, say(lang, 'desk.handpay', { amount: 20_000 })), { timeout: 30_000 }).toBe(true);
+    const r = await fetch(`${kiosk.origin}/sim/take-ticket`, {
+      method: 'POST',
+      headers: { 'x-sim-token': kiosk.simToken ?? '', 'content-type': 'application/json' },
+      body: JSON.stringify({ station: 1 }),
+    });
+    expect(((await r.json()) as { barcodes: string[] }).barcodes).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  } finally {
+    await stop({ keep: true });
+  }
+  try {
+    expect(verifyLedger(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+  } finally {
+    rmSync(kiosk.dataDir, { recursive: true, force: true });
+  }
+});

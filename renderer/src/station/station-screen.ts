@@ -8,6 +8,7 @@ import { RecallPanel } from './recall-panel.js';
 import { ReplayPanel } from './replay-panel.js';
 import { StationRoadsPanel } from './roads-panel.js';
 import { StationPlay } from './station-play.js';
+import { cashoutCommand, offersHandpay } from './cashout-offer.js';
 import { Button } from '../ui/button.js';
 import { LanguageSwitch } from '../screens/language-switch.js';
 import { Notice } from '../ui/notice.js';
@@ -80,6 +81,11 @@ export class StationScreen implements Screen {
   private readonly undo: Button;
   private readonly clear: Button;
   private readonly cashout: Button;
+  /** A handpay by an attendant, on the player's request: only where the station prints tickets (in the cash-out row's last third). */
+  private readonly handpay: Button;
+  /** The cash-out's full width in this layout (two thirds when the handpay is offered beside it). */
+  private readonly cashoutWidth: number;
+  private cashoutShown = true;
   private readonly recallButton: Button;
   private readonly replayButton: Button;
   private readonly helpButton: Button;
@@ -124,7 +130,10 @@ export class StationScreen implements Screen {
     this.repeat = tool('bet-repeat', SIDE.row1, 0, () => this.play.queue.run(this.play.plan.repeat()));
     this.undo = tool('bet-undo', SIDE.row1, 1, () => this.play.queue.run(this.play.plan.undo()));
     this.clear = tool('bet-clear', SIDE.row1, 2, () => ctx.command({ name: 'clear-bets' }));
-    this.cashout = tool('cash-out', SIDE.row2, 0, () => ctx.command({ name: 'cash-out' }), options.compact ? third : SIDE.width);
+    this.cashoutWidth = options.compact ? third : SIDE.width;
+    this.cashout = tool('cash-out', SIDE.row2, 0, () => ctx.command(cashoutCommand('ticket')), this.cashoutWidth);
+    this.handpay = tool('cash-out-handpay', SIDE.row2, 2, () => ctx.command(cashoutCommand('handpay')));
+    this.handpay.visible = false;
     this.recallButton = tool('open-recall', SIDE.row3, 0, () => this.open('recall'));
     this.replayButton = tool('open-replay', SIDE.row3, 1, () => this.open('replay'));
     this.helpButton = tool('open-help', SIDE.row3, 2, () => this.open('help'));
@@ -154,7 +163,7 @@ export class StationScreen implements Screen {
     this.title.visible = this.limits.visible = this.seat.visible = !options.compact;
     // A station at several tables draws its own full-screen background, under the cached layers.
     this.root.addChild(bg, this.headerLayer, this.meterLayer, this.credit, this.play);
-    this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton, this.roadsButton);
+    this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.handpay, this.recallButton, this.replayButton, this.helpButton, this.roadsButton);
     this.root.addChild(this.recall, this.replay, this.help, this.roads, this.languages, this.clock, this.notice, this.tilts, this.demo, this.status);
   }
 
@@ -214,8 +223,13 @@ export class StationScreen implements Screen {
     const ticket = state.cashout?.ticket;
     const inPrint = ticket?.state === 'printing' || ticket?.state === 'unresolved' ? ticket : null;
     const pending = state.cashout?.pending ?? inPrint;
-    this.cashout.setLabel(t(pending ? 'desk.cashoutPending' : 'desk.cashout'), pending ? formatMoney(pending.amount, state.currency, state.language) : '');
+    // Where the station prints tickets, the cash-out is a ticket and a handpay is asked for beside it.
+    const choice = offersHandpay(state);
+    const idle = choice ? 'desk.cashoutTicket' : 'desk.cashout';
+    this.cashout.setLabel(t(pending ? 'desk.cashoutPending' : idle), pending ? formatMoney(pending.amount, state.currency, state.language) : '');
     this.cashout.setEnabled(pending === null && state.credit > 0);
+    this.offerHandpay(choice, t);
+    this.handpay.setEnabled(pending === null && state.credit > 0);
     // The own part says how many rounds the recall holds; the list itself comes when a panel asks for it.
     const rounds = state.recalled?.rounds ?? state.recall?.length ?? 0;
     // Recall also holds the player's own tickets ("Your tickets"): a player who only cashed out or put a ticket in may open it.
@@ -240,7 +254,18 @@ export class StationScreen implements Screen {
 
   /** Whether the cash-out is offered here (one of several tables: at the station's home only, its place is the leave's elsewhere). */
   offerCashout(shown: boolean): void {
+    this.cashoutShown = shown;
     this.cashout.visible = shown;
+    this.handpay.visible = shown && this.state !== null && offersHandpay(this.state);
+  }
+
+  /** The handpay beside the cash-out, or not: the full layout's cash-out gives up its last third to it. */
+  private offerHandpay(offered: boolean, t: TFunction): void {
+    this.handpay.visible = offered && this.cashoutShown;
+    // Compact, the cash-out is a third already and the handpay takes the row's free last third.
+    this.cashout.setWidth(offered ? Math.min(this.cashoutWidth, 2 * SIDE_THIRD + 16) : this.cashoutWidth);
+    if (!offered) return;
+    this.handpay.setLabel(t('desk.cashoutHandpay'));
   }
 
   tick(nowMs: number): number {

@@ -21,7 +21,7 @@ export class Button extends Container {
 
   constructor(
     readonly testId: string,
-    private readonly w: number,
+    private w: number,
     private readonly h: number,
     onPress: () => void,
     private readonly look: ButtonLook = {},
@@ -94,7 +94,22 @@ export class Button extends Container {
 
   setActive(active: boolean): void {
     if (active === this.face.active) return;
-    const face: Face = { ...this.face, active };
+    this.reface({ ...this.face, active });
+  }
+
+  /** A new width (a row that gives a part of itself to another button): its face, words and hit area follow. */
+  setWidth(w: number): void {
+    if (w === this.w) return;
+    this.w = w;
+    this.reface({ ...this.face, width: w });
+    this.caption.position.x = this.sub.position.x = w / 2;
+    this.hitArea = new Rectangle(0, 0, w, this.h);
+    const [label, sub] = [this.caption.text, this.sub.text];
+    this.caption.text = '';
+    this.setLabel(label, sub);
+  }
+
+  private reface(face: Face): void {
     const bg = acquireFace(face);
     this.addChildAt(bg, this.getChildIndex(this.bg));
     this.removeChild(this.bg);
