@@ -148,8 +148,8 @@ test('a station that prints tickets offers the handpay beside the ticket, and th
     await page.goto(kiosk.screens['station/1']!);
     await waitForEvent(page, 'snapshot:station/1');
     await setLanguage(page, lang);
-    await insertNote(kiosk, 1, 200);
-    await waitForEvent(page, 'credit:20000');
+    await insertNote(kiosk, 1, 100);
+    await waitForEvent(page, 'credit:10000');
     // Both offered, in the player's words: the ticket (the default) and the attendant's handpay.
     await expect.poll(() => shown(page, say(lang, 'desk.cashoutHandpay')), { timeout: 30_000 }).toBe(true);
     expect(await shown(page, say(lang, 'desk.cashoutTicket'))).toBe(true);
@@ -157,7 +157,7 @@ test('a station that prints tickets offers the handpay beside the ticket, and th
     expect(ticket && handpay && ticket.x + ticket.width <= handpay.x).toBe(true);
     await press(page, 'cash-out-handpay');
     // An attendant comes, and the screen gives no "why no ticket": the player asked.
-    await expect.poll(() => shown(page, say(lang, 'desk.handpay', { amount: 20_000 })), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => shown(page, say(lang, 'desk.handpay', { amount: 10_000 })), { timeout: 30_000 }).toBe(true);
     const r = await fetch(`${kiosk.origin}/sim/take-ticket`, {
       method: 'POST',
       headers: { 'x-sim-token': kiosk.simToken ?? '', 'content-type': 'application/json' },
