@@ -124,7 +124,10 @@ export async function pressUntilShown(page: Page, testId: string, expected: stri
 export async function typeOnPad(page: Page, prefix: string, keys: string): Promise<void> {
   let first = true;
   for (const k of keys) {
-    await (first ? press : pressNow)(page, `${prefix}-${k === ' ' ? 'space' : k}`);
+    // The pad is drawn once the service view that opens it arrives, which can be after the press
+    // that asked for it (final CI of 27 November: `no button confirm-3` right after a correction's
+    // press); a person waits for the pad, and so does the first key.
+    await (first ? pressWhenShown : pressNow)(page, `${prefix}-${k === ' ' ? 'space' : k}`);
     first = false;
   }
   await pressNow(page, `${prefix}-ok`);
