@@ -1,6 +1,8 @@
 import { connectionOf, type Ledger } from './ledger.js';
 import { ticketInTxId, ticketOutTxId } from './ticket-postings.js';
-import { isSystemNumbered, parseTicketEntry, type MachineTicketTerms, type TicketTerms } from '../terms/ticket-terms.js';
+import { isSystemNumbered, parseTicketEntry, type MachineTicketTerms, type RequestId, type TICKET_RETURNS, type TicketTerms } from '../terms/ticket-terms.js';
+
+type TicketReturn = (typeof TICKET_RETURNS)[number];
 
 // Read-only queries of the journal's tickets (docs/tito.md) that the table host rebuilds its
 // ticket state from at start: the last number it made, the tickets in print at a kill. The
@@ -103,7 +105,19 @@ export function ticketInEscrow(ledger: Ledger, station: number): TicketInEscrow 
   };
 }
 
-function entryOf(text: string, type: 'ticket.redeem.request' | 'ticket.redeem.approved') {
+/**
+ * How a ticket-in attempt ended, when it has (`ticket.redeem.returned` under its `end` id): the
+ * reason the player was given. `undefined`: not ended; `null`: ended by an entry that names no
+ * reason the player was told.
+ */
+export function ticketInEnded(ledger: Ledger, requestId: RequestId): { reason: TicketReturn } | null | undefined {
+  const end = ledger.byTxId(ticketInTxId(requestId, 'end'));
+  if (!end) return undefined;
+  const e = entryOf(end.body, 'ticket.redeem.returned');
+  return e?.type === 'ticket.redeem.returned' ? { reason: e.payload.reason } : null;
+}
+
+function entryOf(text: string, type: 'ticket.redeem.request' | 'ticket.redeem.approved' | 'ticket.redeem.returned') {
   const body: unknown = JSON.parse(text);
   return parseTicketEntry(type, body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
 }

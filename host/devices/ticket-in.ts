@@ -3,8 +3,8 @@ import { Emitter } from '../../hardware/clock.js';
 import type { EscrowDecision, EscrowedTicket } from '../../hardware/billacceptor/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
-import { ticketInEscrow } from '../../ledger/ticket-queries.js';
-import { AnyTicketNumber, parseTicketEntry, RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
+import { ticketInEnded, ticketInEscrow } from '../../ledger/ticket-queries.js';
+import { AnyTicketNumber, RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
 import type { ValidationNumber } from '../../terms/validation-number.js';
 
 type TicketReturn = (typeof TICKET_RETURNS)[number];
@@ -103,12 +103,9 @@ export class TicketIn {
   private askedBefore(at: { requestId: RequestId; validation: ValidationNumber; station: number }): EscrowDecision | null {
     const ledger = this.deps.ledger;
     if (!ledger.byTxId(ticketInTxId(at.requestId, 'request'))) return null;
-    const end = ledger.byTxId(ticketInTxId(at.requestId, 'end'));
-    if (end) {
-      const body: unknown = JSON.parse(end.body);
-      const e = parseTicketEntry('ticket.redeem.returned', body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
-      const reason = e?.type === 'ticket.redeem.returned' ? e.payload.reason : 'offline';
-      this.show(at.station, { state: 'returned', validation: at.validation, reason, at: Date.now() });
+    const ended = ticketInEnded(ledger, at.requestId);
+    if (ended !== undefined) {
+      this.show(at.station, { state: 'returned', validation: at.validation, reason: ended?.reason ?? 'offline', at: Date.now() });
       return 'return';
     }
     const open = ticketInEscrow(ledger, at.station);
