@@ -1,27 +1,44 @@
 import type { BaccaratCoup } from './baccarat/table-game.js';
-import { baccaratTableGame } from './baccarat/table-game.js';
+import { BACCARAT_DEFAULTS, baccaratTableGame } from './baccarat/table-game.js';
 import type { ShoeSession } from './baccarat/shoe-session.js';
-import { blackjackTableGame, type BlackjackTableRound, type BlackjackTableShoe } from './blackjack/table-game.js';
+import { BLACKJACK_DEFAULTS, blackjackTableGame, type BlackjackTableRound, type BlackjackTableShoe } from './blackjack/table-game.js';
 import { baccaratPlayedOptions, checkBaccaratOptions } from './baccarat/options.js';
 import { BACCARAT_PROFILES, isRegulatedBaccaratProfile } from './baccarat/profiles.js';
 import { blackjackPlayedOptions, checkRules, isProfileId, isRegulated, PROFILE_IDS, resolveRules } from './blackjack/rules.js';
 import { JACKPOT_PROGRAM_OPTION, jackpotProgramOf } from './blackjack/jackpot/option.js';
 import { JackpotProgramError } from './blackjack/jackpot/program.js';
-import type { GameDefinition } from './table/game.js';
+import type { GameDefaults, GameDefinition } from './table/game.js';
 import type { PlayedOptions } from './table/field-options.js';
 import type { RuleRefusal } from './table/rule-options.js';
-import { BlackjackAdvisor, type DecisionAdvisor } from './blackjack/strategy/advisor.js';
+import { BlackjackAdvisor } from './blackjack/strategy/advisor.js';
+import type { Chance, DecisionAdvisor } from './table/advisor.js';
+import { WarAdvisor } from './war/advisor.js';
 import { checkWarOptions, warPlayedOptions } from './war/options.js';
 import { isRegulatedWarProfile, WAR_PROFILES } from './war/profiles.js';
 import type { GameKind } from './table/vocabulary.js';
 import type { WarCoup } from './war/coup.js';
-import { warTableGame, type WarTableShoe } from './war/table-game.js';
+import { WAR_DEFAULTS, warTableGame, type WarTableShoe } from './war/table-game.js';
 import { roadsView, type RoadsData } from './baccarat/roads-view.js';
 import { projectTableExtras, type TableExtrasInputs, type TableExtrasOf } from './table/views.js';
 
 /** Any one of the games, with its own state types. */
 export type AnyTableGame =
   GameDefinition<BlackjackTableShoe, BlackjackTableRound> | GameDefinition<ShoeSession, BaccaratCoup> | GameDefinition<WarTableShoe, WarCoup>;
+
+/** The game a table plays when nothing says which (`npm start`, the simulated table). */
+export const DEFAULT_GAME: GameKind = 'blackjack';
+
+/** What each game starts with before a profile is chosen (its own module says: engine/<game>/table-game.ts). */
+export function gameDefaults(kind: GameKind): GameDefaults {
+  switch (kind) {
+    case 'blackjack':
+      return BLACKJACK_DEFAULTS;
+    case 'baccarat':
+      return BACCARAT_DEFAULTS;
+    case 'war':
+      return WAR_DEFAULTS;
+  }
+}
 
 /**
  * The definition of a game under a rule profile and the table's options (`authorisation`: the
@@ -122,15 +139,17 @@ export function playedOptions(kind: GameKind, profile: string, options: Readonly
 }
 
 /**
- * How a simulated player decides at the game under the profile: basic strategy where the game has
- * one (blackjack); null where it takes its own chances over the legal actions (war, baccarat).
+ * How a simulated player decides at the game under the profile, the game's own policy: basic
+ * strategy at blackjack; at war, war or surrender after a tie by the host's seeded `chance`; null
+ * where a decision takes what a timeout would (baccarat has none to take).
  */
-export function decisionAdvisor(kind: GameKind, profile: string): DecisionAdvisor | null {
+export function decisionAdvisor(kind: GameKind, profile: string, chance: Chance): DecisionAdvisor | null {
   switch (kind) {
     case 'blackjack':
       return new BlackjackAdvisor(profile);
-    case 'baccarat':
     case 'war':
+      return new WarAdvisor(chance);
+    case 'baccarat':
       return null;
   }
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { GameKind } from '../protocol/index.js';
-import { JACKPOT_PROGRAM_OPTION } from '../engine/blackjack/jackpot/option.js';
-import { EXAMPLE_JACKPOT_PROGRAM } from '../engine/blackjack/jackpot/program.js';
+import { DEFAULT_GAME, gameDefaults } from '../engine/games.js';
+import type { GameDefaults } from '../engine/table/game.js';
+import { GAME_KINDS } from '../engine/table/vocabulary.js';
 import { ConfigFileError, describeIssues, loadTableConfigFile } from './config/load-config.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { crc16 } from '../terms/validation-number.js';
@@ -61,10 +62,13 @@ export type HostArgValues = { [K in keyof typeof HOST_ARGS]?: (typeof HOST_ARGS)
 
 export class UsageError extends Error {}
 
-/** The simulated table of `--jackpot`: Portugal's profile, the jackpot on, the engine's example program (no approval). */
-function jackpotTable(base: TableConfig, authorisation: string | undefined): TableConfig {
-  const pt = simulatedTableConfig('blackjack', 'portugal-2001', authorisation ?? EXAMPLE_JACKPOT_PROGRAM.reference);
-  return { ...pt, profileOptions: { ...base.profileOptions, jackpot: true, [JACKPOT_PROGRAM_OPTION]: EXAMPLE_JACKPOT_PROGRAM } };
+/**
+ * The simulated table of `--jackpot`: the game's example of its progressive (blackjack's: Portugal's
+ * profile, the jackpot on, the engine's example program, no approval), as the game's module says.
+ */
+function jackpotTable(base: TableConfig, example: NonNullable<GameDefaults['jackpotExample']>, authorisation: string | undefined): TableConfig {
+  const t = simulatedTableConfig(base.game, example.profile, authorisation ?? example.authorisation);
+  return { ...t, profileOptions: { ...base.profileOptions, ...example.options } };
 }
 
 /** Host options from parsed arguments; a bad value is a usage error naming the option. */
@@ -122,8 +126,8 @@ export function hostOptionsFromArgs(
 
 /** The table the arguments ask for: a simulated one, or the configuration file's, with the flags that adjust it. */
 function tableFromArgs(values: HostArgValues): TableConfig {
-  const game = GameKind.safeParse(values.game ?? 'blackjack');
-  if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
+  const game = GameKind.safeParse(values.game ?? DEFAULT_GAME);
+  if (!game.success) throw new UsageError(`--game must be ${GAME_KINDS.slice(0, -1).join(', ')} or ${GAME_KINDS.at(-1)}, not "${values.game}"`);
   let base: TableConfig;
   try {
     base = simulatedTableConfig(game.data, values.rules, values.authorisation);
@@ -146,9 +150,10 @@ function tableFromArgs(values: HostArgValues): TableConfig {
   if (values.rules) base.profile = values.rules;
   if (values.authorisation) base.profileAuthorisation = values.authorisation;
   if (values.jackpot) {
-    if (base.game !== 'blackjack' || values.config !== undefined || (values.rules !== undefined && values.rules !== 'portugal-2001'))
+    const example = gameDefaults(base.game).jackpotExample;
+    if (!example || values.config !== undefined || (values.rules !== undefined && values.rules !== example.profile))
       throw new UsageError('--jackpot is a simulated Portugal blackjack table (portugal-2001 rules 38-50): no --config, --game or --rules besides');
-    base = jackpotTable(base, values.authorisation);
+    base = jackpotTable(base, example, values.authorisation);
   }
   if (values.stations !== undefined) {
     const n = Number(values.stations);

@@ -1,7 +1,7 @@
 import { cardCode, type Card } from '../cards/card.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
 import { gameIdentity } from '../table/game-identity.js';
-import type { GameDefinition, GameFacts, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
+import type { GameDefaults, GameDefinition, GameFacts, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
 import { BACCARAT_MIN_SEATS_RULE, baccaratMarks, resolveBaccarat } from './options.js';
@@ -31,6 +31,9 @@ interface BaccaratTableSetup {
 }
 
 type BaccaratGame = GameDefinition<ShoeSession, BaccaratCoup>;
+
+/** A simulated baccarat table plays the commission profile unless told (Art. 18 n.1). */
+export const BACCARAT_DEFAULTS: GameDefaults = { profile: 'macau-commission', tableCode: 'BAC' };
 
 /**
  * Punto banco as the table plays it (engine/baccarat: the shoe session places every card, burns

@@ -1,7 +1,9 @@
 import { cardCode, type Card, type CardCode } from '../cards/card.js';
-import type { CardCue, GameDefinition, GameFacts, GameLine, Outcome, ProgressiveSettled, SeatStakes } from '../table/game.js';
+import type { CardCue, GameDefaults, GameDefinition, GameFacts, GameLine, Outcome, ProgressiveSettled, SeatStakes } from '../table/game.js';
 import { lineBet } from '../table/vocabulary.js';
 import { openJackpot } from './jackpot/settle.js';
+import { JACKPOT_PROGRAM_OPTION } from './jackpot/option.js';
+import { EXAMPLE_JACKPOT_PROGRAM } from './jackpot/program.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { offeredBets } from '../table/bet-catalogue.js';
@@ -39,6 +41,20 @@ import { blackjackHands, blackjackPending, blackjackPrizeOf, blackjackProgressiv
 export type { BlackjackTableRound, BlackjackTableShoe } from './table-setup.js';
 
 type BlackjackGame = GameDefinition<BlackjackTableShoe, BlackjackTableRound>;
+
+/**
+ * A simulated blackjack table plays Macau 2009 unless told; `--jackpot`'s is Portugal's, whose
+ * progressive (rules 38–50) is on with the engine's example program, under its reference.
+ */
+export const BLACKJACK_DEFAULTS: GameDefaults = {
+  profile: 'macau-2009',
+  tableCode: 'BJ',
+  jackpotExample: {
+    profile: 'portugal-2001',
+    options: { jackpot: true, [JACKPOT_PROGRAM_OPTION]: EXAMPLE_JACKPOT_PROGRAM },
+    authorisation: EXAMPLE_JACKPOT_PROGRAM.reference,
+  },
+};
 
 /**
  * Blackjack as the table plays it, under a profile and the table's authorised rule options: the

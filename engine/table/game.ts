@@ -373,6 +373,18 @@ export interface GameDefinition<S, R> {
   readonly screens: GameScreens<S, R>;
 }
 
+/**
+ * What a game starts with before any profile is chosen (issue 53: the host names no game): the
+ * profile a simulated table plays unless told, the short code of its simulated table's id, and,
+ * for a game with a progressive, the example table of `--jackpot` (a profile and the options that
+ * switch the progressive on with the engine's example program, under its reference).
+ */
+export interface GameDefaults {
+  readonly profile: string;
+  readonly tableCode: string;
+  readonly jackpotExample?: { readonly profile: string; readonly options: Readonly<Record<string, unknown>>; readonly authorisation: string };
+}
+
 /** The members of a game definition that are facts, not moves: what the table states about its game before any move. */
 export type GameFacts = Pick<GameDefinition<unknown, unknown>, 'kind' | 'profile' | 'identity' | 'decks' | 'rules' | 'presentation'>;
 

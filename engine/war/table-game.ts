@@ -1,7 +1,7 @@
 import { cardCode, type Card } from '../cards/card.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
 import { gameIdentity } from '../table/game-identity.js';
-import type { DecisionRequest, GameDefinition, GameFacts, GameLine, HandView, Pending } from '../table/game.js';
+import type { DecisionRequest, GameDefaults, GameDefinition, GameFacts, GameLine, HandView, Pending } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { newWarCoup, warDecide, warDecideOnBox, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
 import { WAR_CATALOGUE } from './bets.js';
@@ -47,6 +47,9 @@ interface WarTableSetup {
 }
 
 type WarGame = GameDefinition<WarTableShoe, WarCoup>;
+
+/** A simulated war table plays «Desafio ao Casino» as the text on file has it. */
+export const WAR_DEFAULTS: GameDefaults = { profile: 'macau', tableCode: 'WAR' };
 type WarDecided = ReturnType<WarGame['round']['decide']>;
 
 /**

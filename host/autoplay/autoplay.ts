@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { decisionAdvisor } from '../../engine/games.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
-import type { DecisionAdvisor } from '../../engine/blackjack/strategy/advisor.js';
+import type { DecisionAdvisor } from '../../engine/table/advisor.js';
 import {
   amountOn,
   decodeHostMessage,
@@ -143,7 +143,7 @@ class Player {
   ) {
     this.view = `station/${station}`;
     this.composer = new ViewComposer(this.view, { resync: (parts) => this.send({ type: 'resync', id: this.id(), view: this.view, parts }) });
-    this.chooser = decisionAdvisor(deps.config.game, deps.config.profile);
+    this.chooser = decisionAdvisor(deps.config.game, deps.config.profile, (p) => this.chance(p));
   }
 
   connect(): void {
@@ -269,9 +269,7 @@ class Player {
   private decide(state: Extract<ViewState, { kind: 'station' }>): DecisionAction {
     const d = state.decision;
     if (!d) return 'stand';
-    if (this.chooser) return this.chooser.choose(d, state.round?.hands ?? []);
-    if (d.legal.includes('war') && d.legal.includes('surrender')) return this.chance(0.8) ? 'war' : 'surrender';
-    return d.default;
+    return this.chooser ? this.chooser.choose(d, state.round?.hands ?? []) : d.default;
   }
 
   private command(version: number, command: CommandBody): void {

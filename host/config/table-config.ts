@@ -5,7 +5,7 @@ import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS
 import { ConnectionLimitsConfig } from './connection-limits.js';
 import { DeviceSpec } from './device-spec.js';
 import { BET_IDS, type BetId } from '../../engine/table/vocabulary.js';
-import { checkTableOptions, tableGame } from '../../engine/games.js';
+import { checkTableOptions, DEFAULT_GAME, gameDefaults, tableGame } from '../../engine/games.js';
 import { limitProblems } from '../../engine/table/limits.js';
 import { describeRuleRefusal } from '../../engine/table/rule-options.js';
 
@@ -262,15 +262,16 @@ export const TableConfig = z
   });
 export type TableConfig = z.infer<typeof TableConfig>;
 
-const DEFAULT_PROFILE = { blackjack: 'macau-2009', baccarat: 'macau-commission', war: 'macau' } as const;
-const TABLE_ID = { blackjack: 'SIM-BJ-01', baccarat: 'SIM-BAC-01', war: 'SIM-WAR-01' } as const;
-
 /**
- * The default of `npm start`: a Macau table (blackjack unless told) with every device simulated,
- * under `profile` if given. Its limits keep to what the profile fixes (Portugal's maximum of 30
+ * The default of `npm start`: a Macau table (the engine's default game unless told) with every
+ * device simulated, under `profile` if given (the game's own default profile otherwise). Its limits keep to what the profile fixes (Portugal's maximum of 30
  * minimums, rule 37), so a demo of any profile starts.
  */
-export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack', profile: string = DEFAULT_PROFILE[game], authorisation?: string): TableConfig {
+export function simulatedTableConfig(
+  game: TableConfig['game'] = DEFAULT_GAME,
+  profile: string = gameDefaults(game).profile,
+  authorisation?: string,
+): TableConfig {
   const min = 10_000;
   let max = 1_000_000;
   try {
@@ -280,7 +281,7 @@ export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack', pr
     // An unknown profile: the table refuses it by name when it opens.
   }
   return TableConfig.parse({
-    tableId: TABLE_ID[game],
+    tableId: `SIM-${gameDefaults(game).tableCode}-01`,
     game,
     profile,
     currency: 'MOP',

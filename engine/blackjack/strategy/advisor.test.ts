@@ -39,12 +39,23 @@ describe('blackjack advisor (the simulated players of autoplay)', () => {
 });
 
 describe('the game names its advisor (engine/games.ts): the host does not', () => {
-  it('blackjack plays basic strategy for its profile; baccarat and war have none', () => {
-    const bj = decisionAdvisor('blackjack', 'macau-2009');
+  const never = () => assert.fail('blackjack draws no chance');
+  it('blackjack plays basic strategy for its profile; baccarat has none', () => {
+    const bj = decisionAdvisor('blackjack', 'macau-2009', never);
     assert.ok(bj instanceof BlackjackAdvisor);
     assert.equal(bj.choose(decision(['hit', 'stand'], 'stand'), hands(['TS', '6D'], 'TH')), 'hit', '16 against a ten');
-    assert.equal(decisionAdvisor('baccarat', 'macau'), null);
-    assert.equal(decisionAdvisor('war', 'macau'), null);
-    assert.throws(() => decisionAdvisor('blackjack', 'nowhere'), /no blackjack profile/);
+    assert.equal(decisionAdvisor('baccarat', 'macau', never), null);
+    assert.throws(() => decisionAdvisor('blackjack', 'nowhere', never), /no blackjack profile/);
+  });
+
+  it("war's goes to war or surrenders after a tie by the host's chance, drawing it only then", () => {
+    const asked: number[] = [];
+    const by = (yes: boolean) => decisionAdvisor('war', 'macau', (p) => (asked.push(p), yes));
+    const tie = decision(['war', 'surrender'], 'surrender');
+    assert.equal(by(true)?.choose(tie, []), 'war');
+    assert.equal(by(false)?.choose(tie, []), 'surrender');
+    assert.deepEqual(asked, [0.8, 0.8], 'four times in five to war');
+    assert.equal(by(true)?.choose(decision(['surrender'], 'surrender'), []), 'surrender', 'only surrender offered: the default');
+    assert.equal(asked.length, 2, 'no chance drawn when there is no choice');
   });
 });

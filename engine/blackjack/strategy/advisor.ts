@@ -1,25 +1,11 @@
 import { cardOf, type CardCode } from '../../cards/card.js';
 import { rankValue } from '../hand.js';
 import { isProfileId, resolveRules } from '../rules.js';
-import type { HandView } from '../../table/game.js';
+import type { DecisionAdvisor, DecisionAsked, HandSeen } from '../../table/advisor.js';
 import type { DecisionAction } from '../../table/vocabulary.js';
 import { computeStrategy, type StrategyTable } from './basic-strategy.js';
 
-/** A decision as a seat's screen is asked it: the seat and hand, the legal actions, what a timeout takes. */
-export interface DecisionAsked {
-  readonly seat: number;
-  readonly hand?: number;
-  readonly legal: readonly DecisionAction[];
-  readonly default: DecisionAction;
-}
-
-/** A hand as the screens see it (hidden cards `XX`). */
-export type HandSeen = Pick<HandView, 'owner' | 'seat' | 'hand' | 'cards'>;
-
-/** How a simulated player decides at a game that has a strategy (engine/games.ts `decisionAdvisor`). */
-export interface DecisionAdvisor {
-  choose(decision: DecisionAsked, hands: readonly HandSeen[]): DecisionAction;
-}
+export type { DecisionAdvisor, DecisionAsked, HandSeen } from '../../table/advisor.js';
 
 /** A card code's blackjack value, 1 (ace) … 10. */
 const value = (code: CardCode): number => rankValue(cardOf(code).rank);
