@@ -259,7 +259,8 @@ export const layers = {
   },
   scripts: {
     // cli/esbuild-catalogues.ts: Electron's bundle takes the catalogues as the cabinet's etg does.
-    folders: { locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any', 'cli/esbuild-catalogues.ts': 'any' },
+    // cards: the suits' signs the font subset must hold (scripts/font-chars.ts).
+    folders: { cards: 'any', locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any', 'cli/esbuild-catalogues.ts': 'any' },
     packages: ['*'],
     node: true,
     why: 'build scripts run in Node',

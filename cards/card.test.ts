@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { CARD_CODES, CardParseError, cardCode, cardOf, isCardCode, parseCard, RANKS, SUITS, type Card } from './card.js';
+import { CARD_CODES, CardParseError, cardCode, cardLabel, cardOf, isCardCode, isRedSuit, parseCard, RANKS, SUIT_SIGNS, SUITS, type Card } from './card.js';
 
 describe('a card code', () => {
   it('names 52 distinct cards, rank then suit', () => {
@@ -53,5 +53,23 @@ describe('a card code', () => {
       ['', /0 characters/],
     ];
     for (const [bad, why] of cases) assert.throws(() => parseCard(bad), why, bad);
+  });
+});
+
+describe('a card as a person reads it', () => {
+  it('has one sign a suit, four distinct, and hearts and diamonds red', () => {
+    assert.deepEqual(
+      SUITS.map((s) => SUIT_SIGNS[s]),
+      ['♠', '♥', '♦', '♣'],
+    );
+    assert.deepEqual(SUITS.filter(isRedSuit), ['H', 'D']);
+  });
+
+  it('writes ten as 10 and every other rank as its code, then the sign', () => {
+    assert.equal(cardLabel(parseCard('TH')), '10♥');
+    assert.equal(cardLabel(parseCard('AS')), 'A♠');
+    assert.equal(cardLabel(parseCard('QC')), 'Q♣');
+    const labels = CARD_CODES.map((c) => cardLabel(cardOf(c)));
+    assert.equal(new Set(labels).size, 52, 'no two cards read alike');
   });
 });

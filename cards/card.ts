@@ -85,3 +85,21 @@ function whyNot(s: string): string {
 export function cardCode(card: Card): CardCode {
   return `${card.rank}${card.suit}`;
 }
+
+/** Each suit's sign as a person reads a card: the screens' faces, the card pad, the recall lists. */
+export const SUIT_SIGNS: Readonly<Record<Suit, string>> = Object.freeze({ S: '♠', H: '♥', D: '♦', C: '♣' });
+
+/** Hearts and diamonds are red, spades and clubs black. */
+export function isRedSuit(suit: Suit): boolean {
+  return suit === 'H' || suit === 'D';
+}
+
+/** A rank as a person reads it: ten is `10`, every other rank its own character. */
+export function rankLabel(rank: Rank): string {
+  return rank === 'T' ? '10' : rank;
+}
+
+/** A card as a person reads it: `TH` → `10♥`. */
+export function cardLabel(card: Card): string {
+  return `${rankLabel(card.rank)}${SUIT_SIGNS[card.suit]}`;
+}

@@ -3,6 +3,7 @@
 // and currency signs of formatted money. The font subset is built from this list, so a new
 // string whose glyph is missing fails the glyph-coverage test, not the casino floor.
 import { fileURLToPath } from 'node:url';
+import { SUIT_SIGNS } from '../cards/card.js';
 import { catalogues } from '../locales/index.js';
 
 type Tree = { [k: string]: string | Tree };
@@ -21,8 +22,8 @@ export function fontChars(): string[] {
   for (const c of '«»·…–—‘’“”　，。：；！？、（）《》「」$€¥%\u00a0\u202f') chars.add(c);
   // Drawn by Intl, not the catalogues: the 12-hour clock's day periods in zh-Hant-MO.
   for (const c of '上午下午') chars.add(c);
-  // Card suits drawn on the card faces.
-  for (const c of '♠♥♦♣') chars.add(c);
+  // The suits' signs drawn on the card faces, the card pad and the recall lists.
+  for (const c of Object.values(SUIT_SIGNS)) chars.add(c);
   // The card back's mark, the recall list's pointer and the signs of a result (+ − ±).
   for (const c of '澳▶−±') chars.add(c);
   return [...chars].sort();

@@ -1,6 +1,6 @@
 // The card is the cards layer's (cards/card.ts, issue 53 item 3), defined once for every layer; the
 // engine re-exports it for its own files and adds what the games read of a card.
-import { RANKS, type Card, type Rank } from '../../cards/card.js';
+import { RANKS, isRedSuit, type Card, type Rank } from '../../cards/card.js';
 
 export {
   CARD_CODES,
@@ -19,7 +19,7 @@ export {
 
 /** Red suits: hearts and diamonds (perfect-pair colour rules, Macau 2009 Art. 14). */
 export function isRed(card: Card): boolean {
-  return card.suit === 'H' || card.suit === 'D';
+  return isRedSuit(card.suit);
 }
 
 /** Index of the rank in A…K (0–12), convenient for composition arrays. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CardCodeSchema } from '../../engine/table/inputs.js';
+import { isCardCode, type CardCode } from '../../engine/cards/card.js';
 import { BetId, DecisionAction, MAX_STATIONS, type Spot } from '../../protocol/index.js';
 
 /**
@@ -24,12 +24,7 @@ function spotOf(key: string): Spot {
 export const RoundScript = z.strictObject({
   /** The round's cards in shoe order (burns inside the round included), as card codes. */
   cards: z
-    .array(
-      z
-        .string()
-        .regex(/^([2-9TJQKA])([SHDC])$/, 'a card code such as "TS"')
-        .pipe(CardCodeSchema),
-    )
+    .array(z.custom<CardCode>((s) => typeof s === 'string' && isCardCode(s), 'a card code such as "TS" (the cards layer\'s 52 codes: ten is T)'))
     .min(1)
     .max(64),
   stations: z

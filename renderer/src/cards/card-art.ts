@@ -2,17 +2,9 @@ import { Container, Graphics, ImageSource, Rectangle, Text, Texture, type Render
 import { DISPOSE } from '../pixi/dispose.js';
 import { textStyle } from '../ui/theme.js';
 import { CARD } from './card-size.js';
-import { RANKS, SUITS, isSuit, type Suit } from '../../../cards/card.js';
+import { RANKS, SUITS, SUIT_SIGNS, isRank, isRedSuit, isSuit, rankLabel } from '../../../cards/card.js';
 
 export { CARD };
-
-/** How each suit is drawn (the suits themselves are the cards layer's). */
-const SUIT_ART: Readonly<Record<Suit, { glyph: string; red: boolean }>> = {
-  S: { glyph: '♠', red: false },
-  H: { glyph: '♥', red: true },
-  D: { glyph: '♦', red: true },
-  C: { glyph: '♣', red: false },
-};
 
 /** Every card code the shoe can read, plus `XX` (the back), in the atlas's order: suit by suit. */
 export const CARD_CODES: readonly string[] = ['XX', ...SUITS.flatMap((s) => RANKS.map((r) => `${r}${s}`))];
@@ -126,7 +118,8 @@ function drawBack(): Container {
 
 function drawFace(code: string): Container {
   const s = code.slice(-1);
-  const suit = isSuit(s) ? SUIT_ART[s] : { glyph: '?', red: false };
+  // The suits, their signs and colours, and how a rank is read are the cards layer's.
+  const suit = isSuit(s) ? { glyph: SUIT_SIGNS[s], red: isRedSuit(s) } : { glyph: '?', red: false };
   const rank = code.slice(0, -1);
   const colour = suit.red ? '#c8102e' : '#141414';
   const c = new Container();
@@ -138,7 +131,7 @@ function drawFace(code: string): Container {
       .fill({ color: suit.red ? 0xfbe7e4 : 0xe9ecf2 })
       .stroke({ width: 1.5, color: suit.red ? 0xc8102e : 0x33415c });
   c.addChild(g);
-  const label = rank === 'T' ? '10' : rank;
+  const label = isRank(rank) ? rankLabel(rank) : rank;
   // Corner indices at both ends (the lower one upside down), legible at seat distance.
   for (const flip of [false, true]) {
     const idx = new Text({ text: label, style: textStyle({ fontSize: label.length > 1 ? 26 : 30, fill: colour, fontWeight: '700' }) });

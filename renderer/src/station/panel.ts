@@ -2,6 +2,7 @@ import { Container, Graphics, Text } from 'pixi.js';
 import type { Rect } from '../felt/felt-layout.js';
 import { Button } from '../ui/button.js';
 import { COLORS, TOUCH, textStyle } from '../ui/theme.js';
+import { cardLabel, cardOf, isCardCode } from '../../../cards/card.js';
 
 /** A panel over the station's play area (recall, replay, help) with a title and a close button. */
 export class Panel extends Container {
@@ -37,11 +38,8 @@ export class Panel extends Container {
   }
 }
 
-const SUIT: Record<string, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
-
-/** `TH` → `10♥`: cards as words for recall lists. */
+/** `TH` → `10♥` (the cards layer's reading of a card): cards as words for recall lists; the back is a dash. */
 export function cardText(code: string): string {
   if (code === 'XX') return '—';
-  const rank = code.slice(0, -1);
-  return `${rank === 'T' ? '10' : rank}${SUIT[code.slice(-1)] ?? '?'}`;
+  return isCardCode(code) ? cardLabel(cardOf(code)) : '?';
 }

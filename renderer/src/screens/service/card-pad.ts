@@ -2,9 +2,8 @@ import { Container, Text } from 'pixi.js';
 import { Button } from '../../ui/button.js';
 import { COLORS, textStyle } from '../../ui/theme.js';
 import type { Labelled } from './keypad.js';
-import { RANKS, SUITS, isRank, isSuit, type CardCode, type Rank, type Suit } from '../../../../cards/card.js';
+import { RANKS, SUITS, SUIT_SIGNS, isRank, isSuit, rankLabel, type CardCode, type Rank, type Suit } from '../../../../cards/card.js';
 
-const SUIT_SIGN: Record<Suit, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const KEY_W = 112;
 const KEY_H = 96;
 
@@ -29,14 +28,14 @@ export class CardPad extends Container {
     this.addChild(this.chosen);
     RANKS.forEach((r, i) => {
       const b = new Button(`card-${r}`, KEY_W, KEY_H, () => this.pick(r, null));
-      b.setLabel(r === 'T' ? '10' : r);
+      b.setLabel(rankLabel(r));
       b.position.set(i * (KEY_W + 8), 80);
       this.ranks.set(r, b);
       this.addChild(b);
     });
     SUITS.forEach((s, i) => {
       const b = new Button(`card-${s}`, KEY_W * 2, KEY_H, () => this.pick(null, s));
-      b.setLabel(SUIT_SIGN[s]);
+      b.setLabel(SUIT_SIGNS[s]);
       b.position.set(i * (KEY_W * 2 + 8), 80 + KEY_H + 16);
       this.suits.set(s, b);
       this.addChild(b);
@@ -85,8 +84,8 @@ export class CardPad extends Container {
   }
 
   private draw(): void {
-    const rank = this.rank ? (this.rank === 'T' ? '10' : this.rank) : '…';
-    const suit = this.suit ? SUIT_SIGN[this.suit] : '…';
+    const rank = this.rank ? rankLabel(this.rank) : '…';
+    const suit = this.suit ? SUIT_SIGNS[this.suit] : '…';
     this.chosen.text = this.labelled(this.caption, `${rank} ${suit}`);
     for (const [r, b] of this.ranks) b.setActive(r === this.rank);
     for (const [s, b] of this.suits) b.setActive(s === this.suit);
