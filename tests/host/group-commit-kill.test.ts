@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -16,20 +15,11 @@ import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { entriesOfTypes, openExistingLedger, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import { bundledChild } from '../children/bundle.js';
+import { freePort } from '../soak/net.js';
 
 const STATIONS = 12;
 const KILLS = 6;
 const root = path.resolve(import.meta.dirname, '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 describe('group commit through SIGKILLs', { timeout: 600_000 }, () => {
   it('every bet acknowledged is in the journal after the host is killed and restarted six times', async () => {

@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -16,51 +15,11 @@ import { Rng } from '../../engine/random/seeded-rng.js';
 import { Id003Simulator, serveDevice } from '../../hardware/index.js';
 import { entriesOfTypes, ledgerFile, openExistingLedger, openLedgerReader, verifyLedger, type EntryBody, type Payload } from '../../ledger/index.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
+import { cuttable, freePort } from '../soak/net.js';
 
 const STATIONS = 5;
 const NOTES = 200;
 const root = path.resolve(import.meta.dirname, '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-/** A TCP proxy to the table whose every connection can be cut at once (the network failing mid-note). */
-async function cuttable(target: number): Promise<{ port: number; cut: () => number; close: () => void }> {
-  const pairs = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const up = net.connect(target, '127.0.0.1');
-    client.pipe(up);
-    up.pipe(client);
-    const end = () => {
-      client.destroy();
-      up.destroy();
-      pairs.delete(client);
-    };
-    pairs.add(client);
-    client.on('error', end);
-    up.on('error', end);
-    client.on('close', end);
-    up.on('close', end);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const a = server.address();
-  return {
-    port: typeof a === 'object' && a ? a.port : 0,
-    cut: () => {
-      const n = pairs.size;
-      for (const c of [...pairs]) c.destroy();
-      return n;
-    },
-    close: () => server.close(),
-  };
-}
 
 /** A TypeScript file run by tsx, or (`bin/etg.js`) the command line, which registers tsx itself. */
 function start(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {

@@ -8,13 +8,13 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Ledger, SyncClient, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
+import { freePort } from '../soak/net.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'upstream-kill-'));
 const cli = [path.resolve('bin/etg.js'), 'upstream'];
@@ -28,16 +28,6 @@ after(async () => {
   }
   rmSync(tmp, { recursive: true, force: true });
 });
-
-/** A port free now, kept for every start so that the kiosk's URL stays the same. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 /** `etg upstream --data-dir DIR --listen 127.0.0.1:PORT`, once it listens. */
 async function serve(dataDir: string, port: number): Promise<ChildProcess> {
@@ -70,6 +60,7 @@ describe('the upstream killed at any moment loses nothing', { timeout: 600_000 }
     const enrol = spawnSync(process.execPath, [...cli, 'enroll', '--terminal-id', 'K1', '--data-dir', dataDir], { encoding: 'utf8' });
     assert.equal(enrol.status, 0, enrol.stderr);
     const credentials = JSON.parse(enrol.stdout) as Credentials;
+    // A port free now, kept for every start so that the kiosk's URL stays the same.
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'K1' });

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,6 +14,7 @@ import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import { keyOf, TableId, type TransferEntry } from '../../terms/transfer-terms.js';
 import type { FloorHostArgs } from './floor-host-child.js';
 import { drainToUpstream, startFloorUpstream, upstreamVerdict, type FloorUpstream, type UpstreamVerdict } from './floor-upstream.js';
+import { cuttable, freePort, type Cuttable } from '../soak/net.js';
 
 // Three table hosts (baccarat, blackjack, war) as processes, each over its own ledger and LAN
 // listener behind a TCP proxy the soak can cut; scripted stations (processes) that follow all
@@ -89,47 +89,6 @@ export interface GameFigures {
   houseNet: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-/** A TCP proxy to a host's LAN listener whose every connection can be cut at once. */
-async function cuttable(target: number): Promise<{ port: number; cut: () => number; close: () => void }> {
-  const pairs = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const up = net.connect(target, '127.0.0.1');
-    client.pipe(up);
-    up.pipe(client);
-    const end = () => {
-      client.destroy();
-      up.destroy();
-      pairs.delete(client);
-    };
-    pairs.add(client);
-    client.on('error', end);
-    up.on('error', end);
-    client.on('close', end);
-    up.on('close', end);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const a = server.address();
-  return {
-    port: typeof a === 'object' && a ? a.port : 0,
-    cut: () => {
-      const n = pairs.size;
-      for (const c of [...pairs]) c.destroy();
-      return n;
-    },
-    close: () => server.close(),
-  };
-}
-
 /** A child process (tsx) whose stdout is JSON lines; `last` is the newest. */
 class Proc {
   child: ChildProcess | null = null;
@@ -201,7 +160,7 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
     table: TableId;
     game: (typeof GAMES)[number]['game'];
     lanPort: number;
-    proxy: Awaited<ReturnType<typeof cuttable>>;
+    proxy: Cuttable;
     dataDir: string;
     enrolments: string;
   }[] = [];
