@@ -97,7 +97,7 @@ export class FakeUsbDevice implements UsbDeviceLike {
   private readonly config: UsbConfigurationLike;
 
   constructor(
-    readonly side: DeviceSide,
+    private readonly side: DeviceSide,
     options: FakeUsbOptions,
   ) {
     this.bridge = new BridgeChip(options.kind, () => (this.rx = []));
@@ -273,6 +273,8 @@ export class FakeUsbDevice implements UsbDeviceLike {
 /** A fake `navigator.usb`: plug, unplug and replug devices with connect/disconnect events. */
 export class FakeUsbBus implements UsbBusLike {
   private devices: FakeUsbDevice[] = [];
+  /** Each device's simulator side, for `replug` (the device keeps its own private). */
+  private readonly sides = new WeakMap<FakeUsbDevice, DeviceSide>();
   private listeners = { connect: new Set<(ev: UsbConnectionEventLike) => void>(), disconnect: new Set<(ev: UsbConnectionEventLike) => void>() };
 
   async getDevices(): Promise<UsbDeviceLike[]> {
@@ -289,6 +291,7 @@ export class FakeUsbBus implements UsbBusLike {
 
   plug(side: DeviceSide, options: FakeUsbOptions): FakeUsbDevice {
     const dev = new FakeUsbDevice(side, options);
+    this.sides.set(dev, side);
     this.devices.push(dev);
     for (const l of [...this.listeners.connect]) l({ device: dev });
     return dev;
@@ -304,7 +307,9 @@ export class FakeUsbBus implements UsbBusLike {
   /** Unplug then plug the same simulator back: the host sees a new USBDevice, as on real hardware. */
   replug(dev: FakeUsbDevice): FakeUsbDevice {
     this.unplug(dev);
-    return this.plug(dev.side, {
+    const side = this.sides.get(dev);
+    if (!side) throw new Error('not a device of this bus');
+    return this.plug(side, {
       kind: dev.bridge.kind,
       vendorId: dev.vendorId,
       productId: dev.productId,

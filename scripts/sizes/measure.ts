@@ -129,9 +129,10 @@ export function judge(
 }
 
 /**
- * No god objects, by their surface (issue 53): an exported class or interface of a runtime folder
- * has at most this many public members (a method, a property, an accessor pair counted once; a
- * class's private, protected and `#` members and its constructor aside). A type that needs more
+ * No god objects, by their surface (issue 53): an exported class, interface or object type alias
+ * (`type X = { … }`) of a runtime folder has at most this many public members (a method, a
+ * property, an accessor pair counted once, a constructor parameter declared `readonly` or `public`;
+ * a class's private, protected and `#` members and its constructor aside). A type that needs more
  * hands out objects of its own (`TableRuntime`'s reads, shoe, countdowns…).
  */
 export const MEMBER_LIMIT = 20;
@@ -150,8 +151,16 @@ const behaves = (m: ts.Node) =>
   ts.isSetAccessor(m) ||
   ((ts.isPropertySignature(m) || ts.isPropertyDeclaration(m)) && m.type !== undefined && ts.isFunctionTypeNode(m.type));
 
+/** A class's constructor parameters declared as members (`constructor(readonly rules: Rules)`): public unless private or protected. */
+function parameterProperties(klass: ts.ClassDeclaration): ts.Node[] {
+  const ctor = klass.members.find(ts.isConstructorDeclaration);
+  return (ctor?.parameters ?? []).filter((p) =>
+    ts.getModifiers(p)?.some((m) => m.kind === ts.SyntaxKind.PublicKeyword || m.kind === ts.SyntaxKind.ReadonlyKeyword),
+  );
+}
+
 /**
- * Every exported class's and interface's count of public members, by `file: Name`: those with
+ * Every exported class's, interface's and object type alias's count of public members, by `file: Name`: those with
  * behaviour (a plain record of data, a row or a state, is not an object that grows into a hub).
  */
 export function publicMembers(file: string, text: string): Measured[] {
@@ -171,13 +180,15 @@ export function publicMembers(file: string, text: string): Measured[] {
   };
   for (const s of source.statements) {
     if (!exported(s)) continue;
-    if (ts.isClassDeclaration(s) && s.name) count(s.name.text, s.members);
+    if (ts.isClassDeclaration(s) && s.name) count(s.name.text, [...s.members, ...parameterProperties(s)]);
     else if (ts.isInterfaceDeclaration(s)) count(s.name.text, s.members);
+    // `export type Hub = { … }`: an interface by another name.
+    else if (ts.isTypeAliasDeclaration(s) && ts.isTypeLiteralNode(s.type)) count(s.name.text, s.type.members);
   }
   return out;
 }
 
-/** Exported classes and interfaces of `sources` with more public members than MEMBER_LIMIT. */
+/** Exported classes, interfaces and object type aliases of `sources` with more public members than MEMBER_LIMIT. */
 export function overMembers(sources: ReadonlyMap<string, string>): Measured[] {
   const over: Measured[] = [];
   for (const [rel, text] of sources) {

@@ -68,6 +68,10 @@ describe('the size check (no god objects)', () => {
     assert.deepEqual(publicMembers('host/a.ts', klass), [{ what: 'host/a.ts: Hub', lines: 4 }]);
     const face = `export interface Live {\n  readonly state: number;\n  input(i: number): void;\n  onChange: (l: () => void) => void;\n}\nexport interface Row {\n  a: number;\n  b: string;\n}\n`;
     assert.deepEqual(publicMembers('host/a.ts', face), [{ what: 'host/a.ts: Live', lines: 3 }], 'a record of data alone is not counted');
+    const alias = `export type Hub = {\n  a(): void;\n  b: () => void;\n  readonly c: number;\n};\nexport type Row = { a: number; b: string };\ntype Local = { x(): void };\n`;
+    assert.deepEqual(publicMembers('host/a.ts', alias), [{ what: 'host/a.ts: Hub', lines: 3 }], 'an object type alias is an interface by another name');
+    const params = `export class Shell {\n  constructor(\n    readonly rules: number,\n    public game: string,\n    private readonly d: number,\n    protected e: number,\n    plain: number,\n  ) {}\n  run(): void {}\n}\n`;
+    assert.deepEqual(publicMembers('host/a.ts', params), [{ what: 'host/a.ts: Shell', lines: 3 }], 'readonly and public constructor parameters are members');
     const big = (n: number) => `export class Big {\n${Array.from({ length: n }, (_, i) => `  m${i}() {}`).join('\n')}\n}\n`;
     assert.equal(MEMBER_LIMIT, 20);
     assert.deepEqual(
@@ -80,6 +84,10 @@ describe('the size check (no god objects)', () => {
       ),
       [{ what: 'host/big.ts: Big', lines: 21 }],
     );
+    const bigAlias = `export type Big = {\n${Array.from({ length: 21 }, (_, i) => `  m${i}(): void;`).join('\n')}\n};\n`;
+    const bigShell = `export class Big {\n  constructor(${Array.from({ length: 11 }, (_, i) => `readonly p${i}: number`).join(', ')}) {}\n${Array.from({ length: 10 }, (_, i) => `  m${i}() {}`).join('\n')}\n}\n`;
+    assert.deepEqual(overMembers(new Map([['engine/a.ts', bigAlias]])), [{ what: 'engine/a.ts: Big', lines: 21 }]);
+    assert.deepEqual(overMembers(new Map([['ledger/a.ts', bigShell]])), [{ what: 'ledger/a.ts: Big', lines: 21 }]);
   });
 
   it('holds functions of host/ and renderer/ to 80 lines: 81 is over, 80 is not', () => {
