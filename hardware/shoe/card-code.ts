@@ -29,7 +29,7 @@ const NUMERIC: Readonly<Record<string, Rank>> = { '1': 'A', '10': 'T', '11': 'J'
 
 function rankOf(s: string): Rank | null {
   if (isRank(s)) return s;
-  return NUMERIC[s] ?? null;
+  return Object.hasOwn(NUMERIC, s) ? (NUMERIC[s] ?? null) : null;
 }
 
 function codeOf(rank: string, suit: string): CardCode | null {
@@ -44,9 +44,7 @@ function codeOf(rank: string, suit: string): CardCode | null {
  */
 export function parseVendorCard(raw: string): CardCode | null {
   const s = raw.trim().toUpperCase();
-  const m1 = /^([AKQJT2-9]|10|1[1-3]|1)([SHDC])$/.exec(s);
-  if (m1) return codeOf(m1[1] ?? '', m1[2] ?? '');
-  const m2 = /^([SHDC])([AKQJT2-9]|1[0-3]|1)$/.exec(s);
-  if (m2) return codeOf(m2[2] ?? '', m2[1] ?? '');
-  return null;
+  // The ranks and suits are the cards layer's (isRank, isSuit): the grammar here is only their order
+  // and the numbers. No letter is both a rank and a suit, so at most one order reads a card.
+  return codeOf(s.slice(0, -1), s.slice(-1)) ?? codeOf(s.slice(1), s.slice(0, 1));
 }

@@ -34,6 +34,14 @@ describe('card codes', () => {
       ['', null],
       ['14H', null],
       ['H0', null],
+      // Neither order reads these: a suit twice, a rank twice, a number alone, what an object holds.
+      ['SS', null],
+      ['AK', null],
+      ['10', null],
+      ['H', null],
+      ['CONSTRUCTORS', null],
+      ['__PROTO__H', null],
+      [' 9c ', '9C'],
     ];
     for (const [raw, want] of cases) assert.equal(parseVendorCard(raw), want, raw);
   });
