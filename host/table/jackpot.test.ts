@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { parseCard } from '../../engine/cards/card.js';
 import { foldJournal } from '../../engine/table/fold.js';
-import { account, entryCount, jackpotHits, jackpotMovements, jackpotPools, tableJournal, verifyLedger } from '../../ledger/index.js';
+import { account, entryCount, jackpotHits, jackpotMovements, jackpotPools, latestCheckpoint, tableJournal, verifyLedger } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
 import { resetJackpotLevel } from '../floor/jackpot-reset.js';
 import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
@@ -236,6 +236,39 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       });
       assert.deepEqual(folded.problems, [], 'the fold goes on past them');
       assert.deepStrictEqual(JSON.parse(folded.state), JSON.parse(JSON.stringify(t.table.state)));
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('reset ids stay unique across a restart and a clock set back (the count is part of the table state, checkpoint included)', () => {
+    const first = testTable(portugal());
+    const dir = first.dir;
+    const at = 1_780_000_000_000;
+    const reset = (t: typeof first, when: number) =>
+      t.table.input({ kind: 'jackpot-reset', at: when, level: 'main', to: 2_000_000, supervisor: 'S1', witness: 'W1', authorisation: 'IGJ-2026-18' });
+    burnShoeStart(first);
+    assert.deepEqual(reset(first, at), { ok: true });
+    assert.deepEqual(reset(first, at), { ok: true });
+    first.stop();
+    // The first restart folds the journal and writes a checkpoint at the head; the second starts from it.
+    const again = testTable({ ...portugal(), dir });
+    const ck = latestCheckpoint(again.ledger, { withTable: true });
+    assert.ok(ck.status === 'ok' && ck.checkpoint.seq === again.ledger.headOf().seq, 'a checkpoint of the table at the head');
+    again.stop();
+    const t = testTable({ ...portugal(), dir });
+    try {
+      // After the restart: the same millisecond again, then a clock set back a second, then that earlier millisecond again.
+      assert.deepEqual(reset(t, at), { ok: true });
+      assert.deepEqual(reset(t, at - 1000), { ok: true });
+      assert.deepEqual(reset(t, at - 1000), { ok: true });
+      const ids = [...t.ledger.entries(1)].filter((e) => e.type === 'jackpot.reset').map((e) => e.txId);
+      assert.equal(ids.length, 5, 'five resets, five entries');
+      assert.equal(new Set(ids).size, 5, `each its own transaction id: ${ids.join(', ')}`);
+      assert.equal(t.ledger.meters('table')['progressiveResets.main'], 5);
+      const folded = openTableGame(t.config, (game) => foldJournal(tableJournal(t.ledger), game, t.table.state.params).problems);
+      assert.deepEqual(folded, [], 'the fold goes on past them');
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
