@@ -37,6 +37,18 @@ import { openTransfers } from './start/transfers.js';
 
 export type { HostOptions, RunningHost } from './start/host-options.js';
 
+/** The sync client starts before the table exists; its signals are routed once it does (host/start/signals.ts). */
+function beforeTheTable(log: Logger): SyncEvents {
+  return {
+    stopNewBets: (_stop: boolean) => undefined as void,
+    clean: true,
+    health: (): unknown => ({ starting: true }),
+    // Before the table exists an order waits: the upstream sends it again at the next heartbeat.
+    configOrders: (_answer: unknown) => undefined as void,
+    alarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
+  };
+}
+
 /**
  * The table host's composition root: the data folder locked and the ledger opened (with its
  * witness, the power reset and the sync) here, then the table and everything around it wired by
@@ -52,14 +64,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
-  // The sync client starts before the table exist; its stop-new-bets signal is routed once they do.
-  const syncEvents: SyncEvents = {
-    stopNewBets: (_stop: boolean) => undefined as void,
-    clean: true,
-    health: (): unknown => ({ starting: true }),
-    // Before the table exists an order waits: the upstream sends it again at the next heartbeat.
-    configOrders: (_answer: unknown) => undefined as void,
-  };
+  const syncEvents = beforeTheTable(log);
   let sync: SyncClient | null = null;
   const release = async () => {
     await sync?.stop();
@@ -94,7 +99,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         terminalId,
         dataDir,
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
-        onAlarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
+        onAlarm: (alarm) => syncEvents.alarm(alarm),
         heartbeat: { snapshot: () => syncEvents.health() },
         configOrders: (answer) => syncEvents.configOrders(answer),
       });

@@ -31,6 +31,7 @@ export const TILT_KINDS = [
   'sas-bills-disabled',
   'sas-aft-locked',
   'ticket-late-verdict',
+  'upstream-receipt',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);
 export type TiltKind = z.infer<typeof TiltKind>;

@@ -12,7 +12,19 @@ import type { Db, Sql } from './sql.js';
 // transaction).
 
 /** The alarms this raises. */
-export const TICKET_ALARM_KINDS = ['ticket-foreign-issuer', 'ticket-disagreement'] as const;
+export const TICKET_ALARM_KINDS = ['ticket-foreign-issuer', 'ticket-disagreement', 'ticket-refused'] as const;
+
+/**
+ * The refusals the floor is told of (`ticket-refused`, issue 49 item 3): a number the register never
+ * printed or the scheme cannot make (forged, or another system's), and a ticket already paid (a
+ * copy presented again). One alarm per attempt (a request asked again is answered, not alarmed).
+ */
+const ALARMED_REFUSALS: readonly TicketRefusal[] = ['unknown', 'already-paid'];
+
+async function alarmRefusal(tx: Sql, terminal: string, ask: RedeemAsk, reason: TicketRefusal): Promise<void> {
+  if (!ALARMED_REFUSALS.includes(reason)) return;
+  await raiseAlarm(tx, terminal, 'ticket-refused', { validation: ask.validation, station: ask.station, requestId: ask.requestId, reason });
+}
 
 export interface TicketAt {
   readonly validation: string;
@@ -149,6 +161,7 @@ export async function redeem(db: Db, terminal: string, ask: RedeemAsk): Promise<
     // A number this scheme could not have made is no ticket: refused without reading the register (the attempt is kept).
     if (!parseValidationNumber(ask.validation).ok) {
       await tx.query('UPDATE ticket_redemptions SET closed_at = now() WHERE terminal_id = $1 AND request_id = $2', [terminal, ask.requestId]);
+      await alarmRefusal(tx, terminal, ask, 'unknown');
       return { kind: 'refused', requestId: ask.requestId, reason: 'unknown' };
     }
     const won = await tx.query<{ amount: number; currency: string }>(
@@ -173,6 +186,7 @@ export async function redeem(db: Db, terminal: string, ask: RedeemAsk): Promise<
       ask.requestId,
       reason,
     ]);
+    await alarmRefusal(tx, terminal, ask, reason);
     return { kind: 'refused', requestId: ask.requestId, reason };
   });
 }

@@ -13,6 +13,9 @@ const KINDS = [
   'table-offline',
   'currency-changed',
   'currency-mismatch',
+  'kiosk-integrity',
+  'bad-receipt',
+  'ticket-refused',
 ] as const;
 type Kind = (typeof KINDS)[number];
 const isKind = (k: string): k is Kind => KINDS.some((x) => x === k);
@@ -24,6 +27,18 @@ export function kindWord(t: Words['t'], kind: string): string {
 const Code = z.object({ code: z.string() });
 const Changed = z.object({ before: Code, after: Code });
 const Mismatch = z.object({ held: z.string(), journal: z.string(), seq: z.number(), type: z.string() });
+
+const Fault = z.object({ seq: z.number(), fault: z.string() });
+const Refused = z.object({ validation: z.string(), station: z.number(), reason: z.string() });
+
+/** What a table's fault or a refused ticket says in codes and numbers (the same in every language): the entry and the fault, the ticket and why. */
+function tableDetail(a: Alarm): string {
+  const fault = a.kind === 'kiosk-integrity' || a.kind === 'bad-receipt' ? Fault.safeParse(a.detail) : null;
+  if (fault?.success) return ` (#${fault.data.seq} ${fault.data.fault})`;
+  const refused = a.kind === 'ticket-refused' ? Refused.safeParse(a.detail) : null;
+  if (refused?.success) return ` (${refused.data.validation} @${refused.data.station}: ${refused.data.reason})`;
+  return '';
+}
 
 /** What a currency alarm says in codes and numbers (the same in every language): which currency became which. */
 function currencyDetail(a: Alarm): string {
@@ -53,7 +68,7 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
       const li = h(
         'li',
         { 'data-alarm': String(a.id), 'data-open': String(a.clearedAt === null) },
-        h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}${currencyDetail(a)}`),
+        h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}${currencyDetail(a)}${tableDetail(a)}`),
         ` ${a.terminalId ?? ''} — ${t('backoffice.alarms.raised')} ${w.time(a.raisedAt)}`,
         a.clearedAt === null ? ` (${t('backoffice.alarms.open')})` : ` (${t('backoffice.alarms.cleared')} ${w.time(a.clearedAt)})`,
         acks,

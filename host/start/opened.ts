@@ -17,6 +17,8 @@ export interface SyncEvents {
   health: () => unknown;
   /** The back office's configuration orders as the upstream answered them (host/floor/remote-config.ts), once the table exists. */
   configOrders: (answer: unknown) => void;
+  /** The sync client's alarms (a receipt that does not verify: `bad-receipt`), once the table exists. */
+  alarm: (alarm: { kind: string; message: string }) => void;
 }
 
 /** What the start hands the wiring once the data folder is locked and the ledger open (start-host.ts). */

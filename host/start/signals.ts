@@ -17,6 +17,12 @@ export function routeSignals(
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
   // The signal fires on changes only: state the current one (a restored fault may have gone).
   onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
+  // A receipt of the upstream that does not verify is journalled as a fault, so the floor hears of it
+  // through the journal the upstream holds (its `bad-receipt` alarm), whoever signed the receipt.
+  syncEvents.alarm = (alarm) => {
+    log.error({ alarm }, 'upstream sync alarm');
+    if (alarm.kind === 'bad-receipt') tilts.raise('upstream-receipt', { detail: alarm.message.slice(0, 300) });
+  };
   // The witness: new bets stop while it is behind beyond its limits; a refusal (the journal no
   // longer the chain it signed) halts the table like any failed verification. Heads go to it only
   // from a journal this start verified.

@@ -94,6 +94,9 @@ export const TILTS = {
   // The casino's system holds the station for a cashless transfer (AFT game lock, 0x74): no bet, note or cash-out until its timeout.
   'sas-aft-locked': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
   'ticket-late-verdict': { scope: 'station', severity: 'critical', disables: 'nothing', clears: 'attendant', latched: true, staffOnly: true, each: true },
+  // The upstream's receipt of the journal's head did not verify (another head, another key, or no key to check it):
+  // journalled so the floor hears of it (the back office's `bad-receipt` alarm); play goes on, the sync goes on.
+  'upstream-receipt': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;

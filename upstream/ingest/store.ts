@@ -5,6 +5,7 @@ import type { Sql } from '../sql.js';
 import { applyTicketEntries } from '../tickets.js';
 import type { IngestEntry } from './batch.js';
 import type { FreshRows } from './fresh-rows.js';
+import { raiseKioskFaultAlarms } from './kiosk-faults.js';
 
 /** Inserts the rows (ON CONFLICT DO NOTHING, which under the head's lock must insert every one), then moves the head to `last`. */
 export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, count: number, last: IngestEntry): Promise<void> {
@@ -36,5 +37,7 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
     terminal,
     tickets.flatMap((x) => (x.entry ? [x.entry] : [])),
   );
+  // The table's integrity faults and the receipts it could not verify reach the floor as alarms.
+  await raiseKioskFaultAlarms(tx, terminal, cols);
   await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [terminal, last.seq, last.hash]);
 }

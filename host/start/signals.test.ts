@@ -1,0 +1,48 @@
+// A receipt of the upstream that does not verify (the sync client's `bad-receipt` alarm) is
+// journalled as the `upstream-receipt` fault, once while it stands, so that the floor hears of it
+// through the journal (the back office's `bad-receipt` alarm, upstream/ingest/kiosk-faults.ts);
+// the sync client's other alarms are not faults.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { Ledger } from '../../ledger/index.js';
+import { realTimers } from '../table/timers.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
+import type { SyncEvents, WitnessEvents } from './opened.js';
+import { routeSignals } from './signals.js';
+
+describe('the sync client’s alarms at the table', () => {
+  it('journals a bad receipt as the upstream-receipt fault, once while it stands; other alarms are no fault', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'signals-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
+    try {
+      const log = pino({ level: 'silent' });
+      const tilts = new TiltManager({ ledger, log });
+      const syncEvents: SyncEvents = { stopNewBets: () => undefined, clean: true, health: () => ({}), configOrders: () => undefined, alarm: () => undefined };
+      const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
+      const disk = routeSignals(
+        dir,
+        { log, sync: null, syncEvents, witness: null, witnessEvents },
+        { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
+      );
+      disk.stop();
+      syncEvents.alarm({ kind: 'ack-mismatch', message: 'the upstream acknowledged less than before' });
+      syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 7 does not verify with the receipt key' });
+      syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 9 does not verify with the receipt key' });
+      const raised = [...ledger.entries(1)]
+        .filter((e) => e.type === 'tilt.raise')
+        .map((e) => (JSON.parse(e.body) as { payload: { kind: string; detail?: string } }).payload);
+      assert.deepEqual(raised, [{ kind: 'upstream-receipt', detail: 'receipt of seq 7 does not verify with the receipt key' }]);
+      assert.deepEqual(
+        tilts.list().map((t) => t.kind),
+        ['upstream-receipt'],
+      );
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,44 @@
+// The table's faults that the floor must hear of (issue 49 item 3), raised as alarms from the
+// table's own journal as it syncs: its records failing their check (`ledger-integrity`), its
+// accounts store or its peers' files differing from the journal (`accounts-integrity`,
+// `peer-integrity`) — `kiosk-integrity` — and a receipt of this upstream that did not verify at the
+// table (`upstream-receipt`) — `bad-receipt`. Raised in the batch's transaction, once per entry:
+// an entry is stored once, under its head's lock.
+import { raiseAlarm } from '../alarm.js';
+import type { Sql } from '../sql.js';
+import type { JournalColumns } from './fresh-rows.js';
+
+/** The fault kinds (of `tilt.raise`) alarmed, and the alarm each raises. */
+export const KIOSK_FAULT_ALARMS: Readonly<Record<string, 'kiosk-integrity' | 'bad-receipt'>> = {
+  'ledger-integrity': 'kiosk-integrity',
+  'accounts-integrity': 'kiosk-integrity',
+  'peer-integrity': 'kiosk-integrity',
+  'upstream-receipt': 'bad-receipt',
+};
+
+/** The alarm kinds this raises. */
+export const KIOSK_ALARM_KINDS = ['kiosk-integrity', 'bad-receipt'] as const;
+
+/** Raises an alarm for each of the batch's `tilt.raise` entries of an alarmed kind: `{seq, fault, detail?, station?}`. */
+export async function raiseKioskFaultAlarms(tx: Sql, terminal: string, cols: JournalColumns): Promise<void> {
+  for (let i = 0; i < cols.type.length; i++) {
+    if (cols.type[i] !== 'tilt.raise') continue;
+    const payload = payloadOf(cols.body[i] ?? '');
+    const fault = typeof payload.kind === 'string' ? payload.kind : null;
+    const alarm = fault !== null && Object.hasOwn(KIOSK_FAULT_ALARMS, fault) ? KIOSK_FAULT_ALARMS[fault] : undefined;
+    if (!alarm || fault === null) continue;
+    await raiseAlarm(tx, terminal, alarm, {
+      seq: cols.seq[i],
+      fault,
+      ...(typeof payload.detail === 'string' ? { detail: payload.detail.slice(0, 2000) } : {}),
+      ...(Number.isSafeInteger(payload.station) ? { station: payload.station } : {}),
+    });
+  }
+}
+
+/** The entry's payload as an object ({} when the body has none): the body was checked to be JSON by the ingest. */
+function payloadOf(body: string): Record<string, unknown> {
+  const doc = JSON.parse(body) as unknown;
+  const payload = typeof doc === 'object' && doc !== null && 'payload' in doc ? doc.payload : null;
+  return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
+}
