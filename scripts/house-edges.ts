@@ -9,7 +9,7 @@ import { exactBaccarat } from '../engine/baccarat/exact.js';
 import { BACCARAT_PROFILES } from '../engine/baccarat/profiles.js';
 import { exactBlackjack } from '../engine/blackjack/exact/expectation.js';
 import { PROFILE_IDS, resolveRules, type ProfileId } from '../engine/blackjack/rules.js';
-import { exactSideBetEdges } from '../engine/blackjack/side-bet-exact.js';
+import { exactSideBetEdges, exactSideBetVariances } from '../engine/blackjack/side-bet-exact.js';
 import { exactWar } from '../engine/war/exact.js';
 import { WAR_PROFILES } from '../engine/war/profiles.js';
 
@@ -41,6 +41,35 @@ export function warEdges(profile: keyof typeof WAR_PROFILES): ProfileEdges {
   return { main: e.bets.main.houseEdge, tie: e.bets.tie.houseEdge };
 }
 
+/**
+ * The variance of each bet's result per unit of its initial bet (E[X²] − E[X]²), from the same
+ * outcome distributions as the edges: every baccarat bet, war's main bet going to war and its tie
+ * bet, blackjack's bets of the first cards. Blackjack's main bet has none: its exact calculator
+ * (engine/blackjack/exact/) values each decision by its expectation only, and a split seat's hands
+ * are correlated through the dealer's hand, which that model does not carry (docs/backoffice.md).
+ */
+export function baccaratVariances(profile: keyof typeof BACCARAT_PROFILES): ProfileEdges {
+  return Object.fromEntries(Object.entries(exactBaccarat(BACCARAT_PROFILES[profile]).bets).map(([bet, e]) => [bet, e.variance]));
+}
+
+export function warVariances(profile: keyof typeof WAR_PROFILES): ProfileEdges {
+  const e = exactWar(WAR_PROFILES[profile]);
+  return { main: e.bets.main.variance, tie: e.bets.tie.variance };
+}
+
+export function blackjackVariances(profile: ProfileId): ProfileEdges {
+  const rules = resolveRules(profile);
+  return exactSideBetVariances(rules.decks, rules.overUnderAceValue);
+}
+
+export function allVariances(): Record<'blackjack' | 'baccarat' | 'war', Record<string, ProfileEdges>> {
+  return {
+    blackjack: Object.fromEntries(PROFILE_IDS.map((p) => [p, blackjackVariances(p)])),
+    baccarat: Object.fromEntries(Object.keys(BACCARAT_PROFILES).map((p) => [p, baccaratVariances(p as keyof typeof BACCARAT_PROFILES)])),
+    war: Object.fromEntries(Object.keys(WAR_PROFILES).map((p) => [p, warVariances(p as keyof typeof WAR_PROFILES)])),
+  };
+}
+
 export function allEdges(): Record<'blackjack' | 'baccarat' | 'war', Record<string, ProfileEdges>> {
   return {
     blackjack: Object.fromEntries(PROFILE_IDS.map((p) => [p, blackjackEdges(p)])),
@@ -61,6 +90,15 @@ export const HOUSE_EDGES: Readonly<Record<string, Readonly<Record<string, Readon
 /** The house edge (percent of the initial bet) of a bet under a game's profile; null when none is published. */
 export function houseEdgeOf(game: string, profile: string, bet: string): number | null {
   return HOUSE_EDGES[game]?.[profile]?.[bet] ?? null;
+}
+
+// The variance of each bet's result per unit of its initial bet (E[X²] − E[X]², from the same exact
+// outcome distributions as the edges). Blackjack's main bet has none published (scripts/house-edges.ts says why).
+export const BET_VARIANCES: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>> = ${JSON.stringify(allVariances(), null, 2)};
+
+/** The variance per unit of initial bet of a bet under a game's profile; null when none is published. */
+export function betVarianceOf(game: string, profile: string, bet: string): number | null {
+  return BET_VARIANCES[game]?.[profile]?.[bet] ?? null;
 }
 `;
   writeFileSync(new URL('../terms/house-edges.ts', import.meta.url), text);

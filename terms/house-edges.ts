@@ -80,3 +80,79 @@ export const HOUSE_EDGES: Readonly<Record<string, Readonly<Record<string, Readon
 export function houseEdgeOf(game: string, profile: string, bet: string): number | null {
   return HOUSE_EDGES[game]?.[profile]?.[bet] ?? null;
 }
+
+// The variance of each bet's result per unit of its initial bet (E[X²] − E[X]², from the same exact
+// outcome distributions as the edges). Blackjack's main bet has none published (scripts/house-edges.ts says why).
+export const BET_VARIANCES: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>> = {
+  blackjack: {
+    'macau-2009': {
+      anyPair: 9.861932775715978,
+      perfectPairs: 14.707106005934891,
+      sevens: 532.9482595680896,
+      over13: 0.9957038022314061,
+      under13: 0.989865989830227,
+    },
+    'macau-2004': {
+      anyPair: 9.861932775715978,
+      perfectPairs: 14.707106005934891,
+      sevens: 532.9482595680896,
+      over13: 0.9957038022314061,
+      under13: 0.989865989830227,
+    },
+    'portugal-2001': {
+      anyPair: 9.861932775715978,
+      perfectPairs: 14.707106005934891,
+      sevens: 532.9482595680896,
+      over13: 0.9957038022314061,
+      under13: 0.989865989830227,
+    },
+    generic: {
+      anyPair: 9.861932775715978,
+      perfectPairs: 14.707106005934891,
+      sevens: 532.9482595680896,
+      over13: 0.9957038022314061,
+      under13: 0.989865989830227,
+    },
+  },
+  baccarat: {
+    'macau-commission': {
+      banker: 0.8600188668048311,
+      player: 0.9046914893874559,
+      tie: 6.974206091623057,
+      playerPair: 9.95311946581507,
+      bankerPair: 9.95311946581507,
+      lucky6: 12.928628360246984,
+    },
+    'macau-no-commission': {
+      banker: 0.8642336382202469,
+      player: 0.9046914893874559,
+      tie: 6.974206091623057,
+      playerPair: 9.95311946581507,
+      bankerPair: 9.95311946581507,
+      lucky6: 12.928628360246984,
+    },
+    generic: {
+      banker: 0.8600188668048311,
+      player: 0.9046914893874559,
+      tie: 6.974206091623057,
+      playerPair: 9.95311946581507,
+      bankerPair: 9.95311946581507,
+      lucky6: 12.928628360246984,
+    },
+  },
+  war: {
+    macau: {
+      main: 1.1185957137509903,
+      tie: 8.286762957372234,
+    },
+    generic: {
+      main: 1.1185957137509903,
+      tie: 8.286762957372234,
+    },
+  },
+};
+
+/** The variance per unit of initial bet of a bet under a game's profile; null when none is published. */
+export function betVarianceOf(game: string, profile: string, bet: string): number | null {
+  return BET_VARIANCES[game]?.[profile]?.[bet] ?? null;
+}

@@ -141,8 +141,11 @@ export function pairProbability(ranks: RankCounts): number {
 
 export interface BaccaratExact {
   readonly probabilities: { readonly banker: number; readonly player: number; readonly tie: number };
-  /** House edge in percent of the bet (positive = house advantage). */
-  readonly bets: Record<'banker' | 'player' | 'tie' | 'playerPair' | 'bankerPair' | 'lucky6', { readonly houseEdge: number }>;
+  /**
+   * House edge in percent of the bet (positive = house advantage), and the variance of the bet's
+   * result per unit staked (E[X²] − E[X]² over the same outcome probabilities; a push is 0).
+   */
+  readonly bets: Record<'banker' | 'player' | 'tie' | 'playerPair' | 'bankerPair' | 'lucky6', { readonly houseEdge: number; readonly variance: number }>;
 }
 
 /**
@@ -156,8 +159,10 @@ export function exactBaccarat(profile: BaccaratProfile, ranks: RankCounts = full
   const pPlayer = k.playerWins / k.total;
   const pTie = k.ties / k.total;
   const b = profile.banker;
-  const bankerEv =
-    b.kind === 'commission' ? pBanker * (1 - b.commissionBasisPoints / 10000) - pPlayer : pBanker - pSix + pSix * (b.winOnSixBasisPoints / 10000) - pPlayer;
+  const bankerWin = b.kind === 'commission' ? 1 - b.commissionBasisPoints / 10000 : 1;
+  const onSix = b.kind === 'commission' ? bankerWin : b.winOnSixBasisPoints / 10000;
+  const bankerEv = (pBanker - pSix) * bankerWin + pSix * onSix - pPlayer;
+  const bankerSquare = (pBanker - pSix) * bankerWin ** 2 + pSix * onSix ** 2 + pPlayer;
   const pay = profile.payouts;
   const ratio = (p: { win: number; per: number }): number => p.win / p.per;
   const playerEv = pPlayer * ratio(pay.player) - pBanker;
@@ -166,17 +171,19 @@ export function exactBaccarat(profile: BaccaratProfile, ranks: RankCounts = full
   const pSix2 = k.bankerWinsOnSixTwoCards / k.total;
   const pSix3 = k.bankerWinsOnSixThreeCards / k.total;
   const lucky6Ev = pSix2 * ratio(pay.lucky6Two) + pSix3 * ratio(pay.lucky6Three) - (1 - pSix2 - pSix3);
-  const edge = (ev: number): { houseEdge: number } => ({ houseEdge: -100 * ev });
+  // Each bet's result X per unit: its expectation and E[X²], from the same probabilities.
+  const edge = (ev: number, square: number): { houseEdge: number; variance: number } => ({ houseEdge: -100 * ev, variance: square - ev * ev });
+  const pairSquare = (r: number): number => pPair * r * r + (1 - pPair);
   return {
     probabilities: { banker: pBanker, player: pPlayer, tie: pTie },
     bets: {
-      banker: edge(bankerEv),
-      player: edge(playerEv),
-      tie: edge(tieEv),
-      playerPair: edge(pPair * ratio(pay.playerPair) - (1 - pPair)),
-      bankerPair: edge(pPair * ratio(pay.bankerPair) - (1 - pPair)),
+      banker: edge(bankerEv, bankerSquare),
+      player: edge(playerEv, pPlayer * ratio(pay.player) ** 2 + pBanker),
+      tie: edge(tieEv, pTie * ratio(pay.tie) ** 2 + (1 - pTie)),
+      playerPair: edge(pPair * ratio(pay.playerPair) - (1 - pPair), pairSquare(ratio(pay.playerPair))),
+      bankerPair: edge(pPair * ratio(pay.bankerPair) - (1 - pPair), pairSquare(ratio(pay.bankerPair))),
       // Whether or not a table offers it: the figures are the text's (Art. 17 n.5).
-      lucky6: edge(lucky6Ev),
+      lucky6: edge(lucky6Ev, pSix2 * ratio(pay.lucky6Two) ** 2 + pSix3 * ratio(pay.lucky6Three) ** 2 + (1 - pSix2 - pSix3)),
     },
   };
 }

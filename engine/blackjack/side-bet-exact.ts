@@ -1,7 +1,7 @@
 import { RANKS, SUITS, type Card } from '../cards/card.js';
 import { BLACKJACK_CATALOGUE } from './bets/catalogue.js';
 import type { BlackjackBetEntry, FirstCardsBet } from './bets/entry.js';
-import { sevensNoSplitEdge } from './bets/sevens.js';
+import { sevensMoments, sevensNoSplitEdge } from './bets/sevens.js';
 import { resolveRules, type BlackjackRules } from './rules.js';
 
 /**
@@ -41,15 +41,39 @@ const DECK: readonly Card[] = RANKS.flatMap((rank) => SUITS.map((suit) => ({ ran
  * no split. Exact up to floating-point addition.
  */
 export function enumeratedEdge(bet: FirstCardsBet, decks: number, rules: BlackjackRules): number {
+  return -enumeratedMoments(bet, decks, rules).ev * 100;
+}
+
+/** A bet of the first cards' expected result per unit staked and its second moment E[X²], by the same enumeration. */
+export function enumeratedMoments(bet: FirstCardsBet, decks: number, rules: BlackjackRules): { ev: number; square: number } {
   const n = 52 * decks;
   let ev = 0;
+  let square = 0;
   for (const a of DECK) {
     for (const b of DECK) {
       const p = (decks / n) * ((decks - (a === b ? 1 : 0)) / (n - 1));
       if (p === 0) continue;
       const net = bet.settle({ first: a, second: b, splitPairs: [] }, 1, rules).reduce((t, l) => t + l.net, 0);
       ev += p * net;
+      square += p * net * net;
     }
   }
-  return -ev * 100;
+  return { ev, square };
+}
+
+/**
+ * The variance per unit staked (E[X²] − E[X]²) of each bet of the first cards, off a full shoe, over
+ * the outcome distribution its edge is figured on (`exactSideBetEdges`): the sevens by its closed
+ * form (the third 7 as if 7-7 is split), the others by enumerating every first two cards.
+ */
+export function exactSideBetVariances(decks: number, aceValue = 1, catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE): ExactSideBets {
+  if (!Number.isInteger(decks) || decks < 1) throw new RangeError(`decks must be a positive integer, got ${decks}`);
+  const rules: BlackjackRules = { ...resolveRules('generic'), decks, overUnderAceValue: aceValue };
+  const out: Record<string, number> = {};
+  for (const bet of catalogue) {
+    if (bet.family !== 'first-cards') continue;
+    const m = bet.id === 'sevens' ? sevensMoments(decks) : enumeratedMoments(bet, decks, rules);
+    out[bet.id] = m.square - m.ev * m.ev;
+  }
+  return out;
 }

@@ -9,11 +9,14 @@ import type { WarProfile } from './profiles.js';
 
 export interface WarExact {
   readonly probabilities: { readonly tie: number };
-  /** House edge in percent of the initial bet (positive = house advantage). */
+  /**
+   * House edge in percent of the initial bet (positive = house advantage); for the main bet going
+   * to war and the tie bet, the variance of the result per unit of the initial bet (E[X²] − E[X]²).
+   */
   readonly bets: {
-    readonly main: { readonly houseEdge: number };
+    readonly main: { readonly houseEdge: number; readonly variance: number };
     readonly mainSurrender: { readonly houseEdge: number };
-    readonly tie: { readonly houseEdge: number };
+    readonly tie: { readonly houseEdge: number; readonly variance: number };
   };
 }
 
@@ -35,6 +38,7 @@ export function exactWar(
   if (n < needed) throw new RangeError(`a war needs ${needed} cards; the shoe has ${n}`);
   let pTie = 0;
   let warEv = 0; // expectation of the war outcome, weighted by the probability of each tie
+  let warSquare = 0; // E[X²] of the war outcome, weighted alike: +1 higher, +2 tied again, −2 lower
   // The non-tie first cards need no sum: higher and lower are equally likely by symmetry, but the
   // sum is done in full so an uneven composition is handled too.
   let firstEv = 0;
@@ -53,14 +57,18 @@ export function exactWar(
     const eq = sameRank(rest);
     const higher = (1 - eq) / 2; // higher and lower are symmetric for any composition
     warEv += p * (higher * 1 + eq * 2 - higher * 2);
+    warSquare += p * (higher * 1 + eq * 4 + higher * 4);
   });
   const tieEv = pTie * profile.tiePays - (1 - pTie);
+  const mainEv = firstEv + warEv;
+  // Not tied, the main bet is won or lost (±1): E[X²] gets 1 − P(tie) from the first cards.
+  const mainSquare = 1 - pTie + warSquare;
   return {
     probabilities: { tie: pTie },
     bets: {
-      main: { houseEdge: -100 * (firstEv + warEv) },
+      main: { houseEdge: -100 * mainEv, variance: mainSquare - mainEv * mainEv },
       mainSurrender: { houseEdge: -100 * (firstEv - 0.5 * pTie) },
-      tie: { houseEdge: -100 * tieEv },
+      tie: { houseEdge: -100 * tieEv, variance: pTie * profile.tiePays ** 2 + (1 - pTie) - tieEv * tieEv },
     },
   };
 }

@@ -7,8 +7,11 @@ import { describe, it } from 'node:test';
 import { BACCARAT_PROFILES } from '../../engine/baccarat/profiles.js';
 import { PROFILE_IDS } from '../../engine/blackjack/rules.js';
 import { WAR_PROFILES } from '../../engine/war/profiles.js';
-import { baccaratEdges, blackjackEdges, warEdges } from '../../scripts/house-edges.js';
-import { HOUSE_EDGES, houseEdgeOf } from '../../terms/house-edges.js';
+import { BLACKJACK_CATALOGUE } from '../../engine/blackjack/bets/catalogue.js';
+import { resolveRules } from '../../engine/blackjack/rules.js';
+import { enumeratedMoments, exactSideBetEdges } from '../../engine/blackjack/side-bet-exact.js';
+import { baccaratEdges, baccaratVariances, blackjackEdges, blackjackVariances, warEdges, warVariances } from '../../scripts/house-edges.js';
+import { BET_VARIANCES, betVarianceOf, HOUSE_EDGES, houseEdgeOf } from '../../terms/house-edges.js';
 
 describe('the published house edges are the exact calculators’', () => {
   it('baccarat and war, every profile and bet', () => {
@@ -27,5 +30,34 @@ describe('the published house edges are the exact calculators’', () => {
     assert.equal(houseEdgeOf('blackjack', 'macau-2009', 'streak3'), null);
     assert.equal(houseEdgeOf('baccarat', 'nowhere', 'banker'), null);
     assert.ok((houseEdgeOf('baccarat', 'macau-commission', 'banker') ?? 0) > 1, 'banker with 5% commission: about 1.06%');
+  });
+});
+
+describe('the published variances per unit of initial bet are the exact calculators’', () => {
+  it('baccarat and war every profile and bet, blackjack’s bets of the first cards; none for blackjack’s main bet', () => {
+    for (const p of Object.keys(BACCARAT_PROFILES)) assert.deepEqual(BET_VARIANCES.baccarat?.[p], baccaratVariances(p as keyof typeof BACCARAT_PROFILES), p);
+    for (const p of Object.keys(WAR_PROFILES)) assert.deepEqual(BET_VARIANCES.war?.[p], warVariances(p as keyof typeof WAR_PROFILES), p);
+    for (const p of PROFILE_IDS) assert.deepEqual(BET_VARIANCES.blackjack?.[p], blackjackVariances(p), p);
+    assert.equal(betVarianceOf('blackjack', 'macau-2009', 'main'), null);
+  });
+
+  it('baccarat’s standard deviations as the Wizard of Odds publishes them (8 decks, 5% commission, tie 8:1), to their two places', () => {
+    // https://wizardofodds.com/gambling/house-edge/ (the table "House Edge", column "Standard
+    // Deviation"): Baccarat Banker 0.93, Player 0.95, Tie 2.64.
+    const sd = (bet: string): number => Math.sqrt(betVarianceOf('baccarat', 'macau-commission', bet) ?? Number.NaN);
+    assert.ok(Math.abs(sd('banker') - 0.93) < 0.005, `banker ${sd('banker')}`);
+    assert.ok(Math.abs(sd('player') - 0.95) < 0.005, `player ${sd('player')}`);
+    assert.ok(Math.abs(sd('tie') - 2.64) < 0.005, `tie ${sd('tie')}`);
+  });
+
+  it('the enumeration the variances of the first cards come from gives back each bet’s published closed-form edge', () => {
+    const rules = resolveRules('macau-2009');
+    const edges = exactSideBetEdges(rules.decks, rules.overUnderAceValue);
+    for (const bet of BLACKJACK_CATALOGUE) {
+      if (bet.family !== 'first-cards' || bet.id === 'sevens') continue;
+      const m = enumeratedMoments(bet, rules.decks, { ...rules, overUnderAceValue: rules.overUnderAceValue });
+      assert.ok(Math.abs(-100 * m.ev - (edges[bet.id] ?? Number.NaN)) < 1e-9, bet.id);
+      assert.ok(m.square >= m.ev * m.ev, bet.id);
+    }
   });
 });

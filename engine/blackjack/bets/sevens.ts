@@ -45,20 +45,32 @@ export const sevens = firstCardsBet({
   // With the third 7 counted as if the player always splits 7-7, the bettor's best play for this
   // bet (`sevensNoSplitEdge`: two 7s only). The third seven is the next card of the shoe we know
   // nothing else about (the dealer's cards in between are unseen): by exchangeability any of the N-2.
-  exact: (decks) => {
-    const { twoSuited, twoMixed, N } = twoSevens(decks);
-    const thirdSeven = (4 * decks - 2) / (N - 2);
-    const thirdSuitedGivenSuited = (decks - 2) / (N - 2);
-    const threeSuited = twoSuited * Math.max(0, thirdSuitedGivenSuited);
-    const three = twoSuited * (thirdSeven - Math.max(0, thirdSuitedGivenSuited)) + twoMixed * thirdSeven;
-    const twoSuitedOnly = twoSuited - twoSuited * thirdSeven;
-    const twoMixedOnly = twoMixed * (1 - thirdSeven);
-    const win = threeSuited + three + twoSuitedOnly + twoMixedOnly;
-    const ev =
-      SEVENS_PAYS.threeSuited * threeSuited + SEVENS_PAYS.three * three + SEVENS_PAYS.twoSuited * twoSuitedOnly + SEVENS_PAYS.two * twoMixedOnly - (1 - win);
-    return -ev * 100;
-  },
+  exact: (decks) => -sevensMoments(decks).ev * 100,
 });
+
+/**
+ * The sevens' outcome distribution as its figure counts it (the third 7 as if the player always
+ * splits 7-7): the expected result per unit staked and its second moment E[X²].
+ */
+export function sevensMoments(decks: number): { ev: number; square: number } {
+  const { twoSuited, twoMixed, N } = twoSevens(decks);
+  const thirdSeven = (4 * decks - 2) / (N - 2);
+  const thirdSuitedGivenSuited = (decks - 2) / (N - 2);
+  const threeSuited = twoSuited * Math.max(0, thirdSuitedGivenSuited);
+  const three = twoSuited * (thirdSeven - Math.max(0, thirdSuitedGivenSuited)) + twoMixed * thirdSeven;
+  const twoSuitedOnly = twoSuited - twoSuited * thirdSeven;
+  const twoMixedOnly = twoMixed * (1 - thirdSeven);
+  const win = threeSuited + three + twoSuitedOnly + twoMixedOnly;
+  const ev =
+    SEVENS_PAYS.threeSuited * threeSuited + SEVENS_PAYS.three * three + SEVENS_PAYS.twoSuited * twoSuitedOnly + SEVENS_PAYS.two * twoMixedOnly - (1 - win);
+  const square =
+    SEVENS_PAYS.threeSuited ** 2 * threeSuited +
+    SEVENS_PAYS.three ** 2 * three +
+    SEVENS_PAYS.twoSuited ** 2 * twoSuitedOnly +
+    SEVENS_PAYS.two ** 2 * twoMixedOnly +
+    (1 - win);
+  return { ev, square };
+}
 
 function twoSevens(decks: number): { twoSuited: number; twoMixed: number; N: number } {
   const N = 52 * decks;
