@@ -1,4 +1,4 @@
-// `etg station-agent --enrolment FILE [--join FILE]… [--bill-acceptor SPEC] [--protocol id003|ssp] [--screen-port N] [--json]`
+// `etg station-agent --enrolment FILE [--join FILE]… [--bill-acceptor SPEC] [--protocol id003|ssp] [--sas SPEC] [--screen-port N] [--json]`
 // (`npm run --silent station-agent -- …`):
 // a remote station's agent on the station's machine: its bill acceptor relayed to the table, its
 // screen served on this machine's loopback (docs/stadium.md).
@@ -35,6 +35,11 @@ export const command = defineCommand({
       type: 'boolean',
       help: "relay the acceptor's bytes and let the table run the driver (a production table takes no other; a test build with remoteAcceptors.relayOnly neither)",
     },
+    sas: {
+      type: 'string',
+      value: 'SPEC',
+      help: "the station's SAS link to the casino's system, serial:PATH or tcp:HOST:PORT: its bytes relayed to the table, which runs the station's SAS machine (remoteSas)",
+    },
     json: { type: 'boolean', help: "one JSON line when running: the station, the screen's URL" },
   },
 });
@@ -61,6 +66,7 @@ export async function run(argv: string[]): Promise<number> {
     log,
     rendererDir: v['no-screen'] ? null : path.resolve(import.meta.dirname, '../dist/renderer'),
     ...(v.relay ? { relay: true } : {}),
+    ...(v.sas ? { sas: v.sas } : {}),
     ...(port !== undefined ? { screenPort: port } : {}),
   });
   const about = {

@@ -254,7 +254,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const health = healthSnapshot(o, rt, { shoe, floor });
   // Each heartbeat carries this snapshot upstream.
   syncEvents.health = health;
-  const { remoteStations, connections, remoteAcceptors } = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
+  const { remoteStations, connections, remoteAcceptors, remoteSas } = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
   const { openSession, sent } = screenSessions(options, { hub, tokens, log, remoteStations, connections, sessions });
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Made once the devices are open (below); the sim controls ask for it when used.
@@ -272,7 +272,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   });
   transfers?.start();
   warnOpenFiles(config, lan !== null, log);
-  devices = startDevices(options, o, rt, { shoe, floor, tokens, openSession });
+  devices = startDevices(options, o, rt, { shoe, floor, tokens, openSession, remoteSas });
   const origin = `http://127.0.0.1:${server.port}`;
   const { lanOrigin, enrol, edges } = await openStadium(dataDir, o, rt, { hub, stadium, lan, certificate, remoteStations, connections, remoteAcceptors });
   log.info({ origin, dataDir, tableId: config.tableId, terminalId: o.terminalId, ledger: ledger.file }, 'table host started');

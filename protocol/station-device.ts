@@ -59,6 +59,13 @@ export const AgentMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('port'), open: z.boolean(), detail: z.string().max(400).optional() }),
   /** Relay mode: bytes the acceptor sent, in order. */
   z.strictObject({ type: z.literal('bytes'), data: Bytes }),
+  /**
+   * The station's SAS link (docs/sas.md, "Remote stations"): the agent opened (`open`) the
+   * station's own SAS port or lost it. Never names a station: it is the greeted link's.
+   */
+  z.strictObject({ type: z.literal('sas-port'), open: z.boolean(), detail: z.string().max(400).optional() }),
+  /** Bytes the casino's system sent on the station's SAS line, in order, as the port gave them (the fallback stream, docs/sas.md "Framing"). */
+  z.strictObject({ type: z.literal('sas-bytes'), data: Bytes }),
   /** A note in escrow: the host journals it, then answers stack or return. */
   z.strictObject({ type: z.literal('escrow'), id: Id, ...Note }),
   /** The protocol's credit point: the host journals the credit, then answers; only then does the agent acknowledge the device. */
@@ -85,6 +92,8 @@ export const HostDeviceMessage = z.discriminatedUnion('type', [
     lastCredit: z.strictObject(Note).nullable().optional(),
     enabled: z.boolean(),
     accept: z.array(z.number().int().positive()).max(16),
+    /** The host runs this station's SAS machine on bytes its agent relays (`remoteSas`): the agent opens its SAS port. */
+    sas: z.boolean().optional(),
   }),
   z.strictObject({ type: z.literal('decision'), ref: Id, decision: z.enum(['stack', 'return']) }),
   /** The credit or return named by `ref` is journalled (now, or before: a resend). */
@@ -94,6 +103,8 @@ export const HostDeviceMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('enable'), enabled: z.boolean(), accept: z.array(z.number().int().positive()).max(16) }),
   /** Relay mode: bytes the host's driver writes to the acceptor, in order. */
   z.strictObject({ type: z.literal('bytes'), data: Bytes }),
+  /** Bytes the station's SAS machine (on the host) sends to the casino's system, in order. */
+  z.strictObject({ type: z.literal('sas-bytes'), data: Bytes }),
 ]);
 export type HostDeviceMessage = z.infer<typeof HostDeviceMessage>;
 

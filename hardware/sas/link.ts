@@ -52,6 +52,11 @@ export class SasLink {
     this.link.start();
   }
 
+  /** Opens the port now rather than after the reconnect's backoff (a relayed port just came back). */
+  wake(): void {
+    this.link.wake();
+  }
+
   async close(): Promise<void> {
     this.machine.stop();
     await this.link.stop();

@@ -55,6 +55,34 @@ describe('table configuration as data', () => {
     assert.match(over.error?.message ?? '', /remoteStations/);
   });
 
+  it("a remote station's SAS line (remoteSas): one of the table's remote stations, listed once", () => {
+    const base = { ...simulatedTableConfig('baccarat'), remoteStations: 2 };
+    const ok = TableConfig.safeParse({
+      ...base,
+      remoteSas: [
+        { station: 101, address: 1 },
+        { station: 102, address: 1 },
+      ],
+    });
+    assert.ok(ok.success, 'one address on two agents: two lines');
+    for (const [remoteSas, why] of [
+      [[{ station: 103, address: 1 }], /103 is not one of the table's remote stations/],
+      [[{ station: 3, address: 1 }], /3 is not one of the table's remote stations/],
+      [
+        [
+          { station: 101, address: 1 },
+          { station: 101, address: 2 },
+        ],
+        /101 is listed twice/,
+      ],
+      [[{ station: 101, address: 1, link: 'serial:/dev/ttyS4' }], /link/],
+    ] as const) {
+      const r = TableConfig.safeParse({ ...base, remoteSas });
+      assert.equal(r.success, false);
+      assert.match(r.error?.message ?? '', why);
+    }
+  });
+
   it('loads a valid file with limits per bet type, notes, offline limit and an SSP station', () => {
     const base = simulatedTableConfig('war');
     const file = write(

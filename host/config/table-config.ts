@@ -4,13 +4,31 @@ import { hasLanguage } from '../../locales/index.js';
 import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { ConnectionLimitsConfig } from './connection-limits.js';
 import { DeviceSpec } from './device-spec.js';
-import { BET_IDS, type BetId } from '../../engine/table/vocabulary.js';
+import { BET_IDS, REMOTE_STATION_BASE, type BetId } from '../../engine/table/vocabulary.js';
 import { checkTableOptions, DEFAULT_GAME, gameDefaults, tableGame } from '../../engine/games.js';
 import { limitProblems } from '../../engine/table/limits.js';
 import { describeRuleRefusal } from '../../engine/table/rule-options.js';
 
 /** A bet type as the games name them (`main`, `tie`, `anyPair`…), or `behind` for a bet behind another seat. */
 const BetType = z.enum([...BET_IDS, 'behind']);
+
+/** What a station's SAS link is, wherever its line is (a seated station's port, a remote station's agent). */
+const SasStation = {
+  address: z.number().int().min(1).max(127),
+  /** Stop play (no bet, no note, no cash-out) while the link is down (docs/sas.md); default: play goes on, the journal keeps what the system has not read. */
+  stopPlayOnLinkDown: z.boolean().optional(),
+  /** Exception 51 reissued every 15 s until the system asks long poll 1B (SAS 6.02 §7.8.1, docs/sas.md); `false` for a system that never asks 1B (§7.8.2). Default true. */
+  handpayReissue: z.boolean().optional(),
+  /** AFT, the casino system's cashless transfers (docs/sas.md, "AFT"): the station's asset number and the most one transfer may put on its credit (minor units). Absent: 0x72/0x74 are ignored. */
+  aft: z.strictObject({ assetNumber: z.number().int().min(1).max(0xff_ff_ff_ff), limit: MinorUnits.positive().default(5_000_000) }).optional(),
+};
+
+/**
+ * A remote station's SAS link (docs/sas.md, "Remote stations"): its line is on the station's own
+ * machine, and its agent (`etg station-agent --sas SPEC`) relays the bytes to this host, which runs
+ * the station's SAS machine. No ticket validation by the system: a remote station prints no ticket.
+ */
+const RemoteSas = z.strictObject({ station: z.number().int().min(1), ...SasStation });
 
 const Station = z.strictObject({
   station: z.number().int().min(1).max(MAX_STATIONS),
@@ -23,13 +41,7 @@ const Station = z.strictObject({
   sas: z
     .strictObject({
       link: z.string().regex(/^(serial:\/.+|tcp:[^:\s]+:\d{1,5})$/, 'serial:/dev/PATH or tcp:HOST:PORT'),
-      address: z.number().int().min(1).max(127),
-      /** Stop play (no bet, no note, no cash-out) while the link is down (docs/sas.md); default: play goes on, the journal keeps what the system has not read. */
-      stopPlayOnLinkDown: z.boolean().optional(),
-      /** Exception 51 reissued every 15 s until the system asks long poll 1B (SAS 6.02 §7.8.1, docs/sas.md); `false` for a system that never asks 1B (§7.8.2). Default true. */
-      handpayReissue: z.boolean().optional(),
-      /** AFT, the casino system's cashless transfers (docs/sas.md, "AFT"): the station's asset number and the most one transfer may put on its credit (minor units). Absent: 0x72/0x74 are ignored. */
-      aft: z.strictObject({ assetNumber: z.number().int().min(1).max(0xff_ff_ff_ff), limit: MinorUnits.positive().default(5_000_000) }).optional(),
+      ...SasStation,
       /**
        * Who numbers this station's cash-out tickets (docs/sas.md, "System validation at a station"):
        * `secure-enhanced` (default) the table itself, under the id the system set by 0x4C; `system`
@@ -77,6 +89,8 @@ export const TableConfig = z
      * numbered 101 on; each is enrolled in service mode and has its own credential.
      */
     remoteStations: z.number().int().min(0).max(MAX_REMOTE_STATIONS).default(0),
+    /** The remote stations on the casino's SAS system, each through its agent (docs/sas.md, "Remote stations"). */
+    remoteSas: z.array(RemoteSas).max(MAX_REMOTE_STATIONS).default([]),
     /**
      * Where the host listens for its remote stations, over TLS with the table's own certificate
      * (their enrolment pins it). 127.0.0.1 unless configured; port 0 picks a free one.
@@ -231,6 +245,7 @@ export const TableConfig = z
         path: ['connections', 'lan', 'total'],
         message: `${c.remoteStations} remote stations hold ${2 * c.remoteStations} connections: connections.lan.total is ${c.connections.lan.total}`,
       });
+    checkRemoteSas(c, ctx);
     const stations = new Set<number>();
     const sasAt = new Set<string>();
     const seats = new Set<number>();
@@ -261,6 +276,17 @@ export const TableConfig = z
     }
   });
 export type TableConfig = z.infer<typeof TableConfig>;
+
+/** Each `remoteSas` entry is one of the table's remote stations, listed once. */
+function checkRemoteSas(c: { remoteSas: readonly { station: number }[]; remoteStations: number }, ctx: z.RefinementCtx): void {
+  const seen = new Set<number>();
+  c.remoteSas.forEach((r, i) => {
+    if (r.station <= REMOTE_STATION_BASE || r.station > REMOTE_STATION_BASE + c.remoteStations)
+      ctx.addIssue({ code: 'custom', path: ['remoteSas', i, 'station'], message: `remoteSas: ${r.station} is not one of the table's remote stations` });
+    if (seen.has(r.station)) ctx.addIssue({ code: 'custom', path: ['remoteSas', i, 'station'], message: `remoteSas: station ${r.station} is listed twice` });
+    seen.add(r.station);
+  });
+}
 
 /**
  * The default of `npm start`: a Macau table (the engine's default game unless told) with every

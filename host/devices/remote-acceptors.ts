@@ -9,6 +9,10 @@ import type { CreditRule } from './credit-rule/credit-rule.js';
 import { MessagePort } from '../../hardware/transport/message-port.js';
 import type { PortOpener } from '../../hardware/transport/byte-port.js';
 import type { BillAcceptors } from './bill-acceptors.js';
+import type { RemoteSas } from './remote-sas.js';
+
+/** What a link's message is for its rate: the acceptor's (a note every few seconds) or its SAS line's (a poll every few tens of ms). */
+export type DeviceRateKind = 'device' | 'sas';
 
 export interface RemoteAcceptorDeps {
   ledger: Ledger;
@@ -32,6 +36,8 @@ export interface RemoteAcceptorDeps {
   esspFixedKey?: bigint;
   /** Refuse agents that run the driver themselves (`mode: driver`): only relayed acceptors. */
   relayOnly?: boolean;
+  /** The remote stations' SAS links through their agents (`remoteSas`); absent: a SAS message is refused. */
+  sas?: RemoteSas;
 }
 
 /** A remote station's acceptor as service mode and /healthz see it. */
@@ -52,6 +58,8 @@ interface Link {
   mode: 'driver' | 'relay';
   send(m: HostDeviceMessage): void;
   close(code: number, reason: string): void;
+  /** Whether a message of this kind is within the link's rate (the listener's buckets). */
+  allow(kind: DeviceRateKind): boolean;
 }
 
 /**
@@ -80,12 +88,14 @@ export class RemoteAcceptors {
   open(
     send: (text: string, written: () => void) => void,
     close: (code: number, reason: string) => void,
+    allow: (kind: DeviceRateKind) => boolean = () => true,
   ): { receive(text: string): void; dispose(): void; greeted(): boolean } {
     const link: Link = {
       station: null,
       mode: 'driver',
       send: (m) => send(JSON.stringify(m), () => undefined),
       close,
+      allow,
     };
     return {
       receive: (text) => this.receive(link, text),
@@ -136,6 +146,12 @@ export class RemoteAcceptors {
       return;
     }
     const m = d.message;
+    // An acceptor reports a note every few seconds at most, a SAS line a poll every few tens of ms: a link sending faster is neither.
+    const sas = m.type === 'sas-bytes' || m.type === 'sas-port';
+    if (!link.allow(sas ? 'sas' : 'device')) {
+      this.d.log.warn({ station: link.station, kind: sas ? 'sas' : 'device' }, 'station device link over its message rate: closed');
+      return link.close(1008, 'rate limit');
+    }
     try {
       this.handle(link, m);
     } catch (e) {
@@ -151,6 +167,15 @@ export class RemoteAcceptors {
     if (station === null) {
       link.send({ type: 'refused', reason: 'hello-device first' });
       return link.close(1008, 'hello-device required');
+    }
+    if (m.type === 'sas-port' || m.type === 'sas-bytes') {
+      // Only the greeted station's own SAS link, and only where the configuration relays it.
+      const refused = this.d.sas ? this.d.sas.receive(station, link, m) : 'this host relays no SAS link';
+      if (refused) {
+        this.d.log.warn({ station, type: m.type, refused }, 'a SAS message refused');
+        link.send({ type: 'refused', reason: refused });
+      }
+      return;
     }
     if (link.mode === 'relay') return this.relay(link, station, m);
     const device = remoteDevice(station);
@@ -247,6 +272,7 @@ export class RemoteAcceptors {
     this.links.set(m.station, link);
     const device = remoteDevice(m.station);
     this.status.set(m.station, { station: m.station, device, connected: true, protocol: m.acceptor, lastEvent: 'connected' });
+    this.d.sas?.attach(m.station, link);
     if (relay) return this.helloRelay(link, m.station, m.acceptor);
     // An acceptor holds one note at a time, and a note reaches VEND VALID only to be credited
     // (the device holds it there until acknowledged): of several escrows the ledger holds open,
@@ -260,6 +286,7 @@ export class RemoteAcceptors {
       lastCredit: credited ? { escrowId: credited.escrowId, amount: credited.amount, denomination: credited.denomination, currency: credited.currency } : null,
       enabled: this.enabled(m.station),
       accept: [...this.d.accepted()],
+      ...this.sasWelcome(m.station),
     });
     this.d.log.info({ station: m.station, device, pending: pending?.escrowId ?? null }, 'station agent connected');
   }
@@ -277,14 +304,20 @@ export class RemoteAcceptors {
       encryption: 'always',
       ...(this.d.esspFixedKey !== undefined ? { fixedKey: this.d.esspFixedKey } : {}),
     });
-    link.send({ type: 'device-welcome', pendingNote: null, enabled: this.enabled(station), accept: [...this.d.accepted()] });
+    link.send({ type: 'device-welcome', pendingNote: null, enabled: this.enabled(station), accept: [...this.d.accepted()], ...this.sasWelcome(station) });
     this.d.log.info({ station, protocol }, 'station agent connected (relay)');
+  }
+
+  /** Whether the agent is to open the station's SAS port (the configuration relays it). */
+  private sasWelcome(station: number): { sas?: true } {
+    return this.d.sas?.has(station) ? { sas: true } : {};
   }
 
   private closed(link: Link): void {
     const station = link.station;
     if (station === null || this.links.get(station) !== link) return;
     this.links.delete(station);
+    this.d.sas?.detach(station, link);
     const r = this.relays.get(station);
     if (r?.link === link) {
       r.current?.end('the station agent link closed');

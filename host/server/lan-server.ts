@@ -20,8 +20,12 @@ export interface LanServerDeps {
   log: Logger;
   /** A remote station's screen: the same session as a local window's, but it must present a station credential. */
   openSession: (transport: ScreenTransport) => ScreenSession;
-  /** A station agent's bill acceptor link (`/station-device`). */
-  openDevice: (send: (text: string, written: () => void) => void, close: (code: number, reason: string) => void) => DeviceConnection;
+  /** A station agent's link (`/station-device`): its bill acceptor, and its SAS line; `allow` holds each kind of message to its rate once read. */
+  openDevice: (
+    send: (text: string, written: () => void) => void,
+    close: (code: number, reason: string) => void,
+    allow: (kind: 'device' | 'sas') => boolean,
+  ) => DeviceConnection;
   /** A peer table host's link carrying transfers (`/peer`, host/peers/); none when the table has no peers. */
   openPeer?: (send: (text: string) => void, close: (code: number, reason: string) => void) => PeerConnection;
   certificate: TableCertificate;
@@ -31,8 +35,19 @@ export interface LanServerDeps {
   onGuardClose?: (reason: GuardClose) => void;
 }
 
-/** A station agent's acceptor link: messages at once, and a second sustained (a note is four or five messages). */
+/** A station agent's acceptor messages: at once, and a second sustained (a note is four or five messages). */
 export const DEVICE_LIMITS = { burst: 40, perSecond: 10 } as const;
+/** Its SAS line's (docs/sas.md, "Remote stations"): a system polls every few tens of milliseconds, a chunk a poll. */
+export const SAS_RELAY_LIMITS = { burst: 200, perSecond: 200 } as const;
+
+/**
+ * A station agent's link before its messages are read: its acceptor's and its SAS line's rates
+ * together (each is held to its own once read: host/devices/remote-acceptors.ts).
+ */
+export const DEVICE_LINK_LIMITS = {
+  burst: DEVICE_LIMITS.burst + SAS_RELAY_LIMITS.burst,
+  perSecond: DEVICE_LIMITS.perSecond + SAS_RELAY_LIMITS.perSecond,
+} as const;
 
 /** A screen's messages are JSON text frames: one options object for every send. */
 const TEXT_FRAME = { binary: false } as const;
@@ -118,17 +133,26 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
   app.get('/station-device', { websocket: true }, (socket, req) => {
     const log = clientLog(deps.log, req.socket);
     if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
+    const now = () => performance.now();
+    const rates = {
+      device: new TokenBucket(DEVICE_LIMITS.burst, DEVICE_LIMITS.perSecond, now),
+      sas: new TokenBucket(SAS_RELAY_LIMITS.burst, SAS_RELAY_LIMITS.perSecond, now),
+    };
     const device = deps.openDevice(
       (text, written) => socket.send(text, () => written()),
-      (code, reason) => socket.close(code, reason),
+      (code, reason) => {
+        socket.close(code, reason);
+        if (reason === 'rate limit') socket.terminate();
+      },
+      (kind) => rates[kind].take(),
     );
     guard.watch(req.socket, () => device.greeted());
-    // An acceptor reports a note every few seconds at most: a link sending faster is not one.
-    const rate = new TokenBucket(DEVICE_LIMITS.burst, DEVICE_LIMITS.perSecond, () => performance.now());
+    // Its acceptor's and its SAS line's messages at most (each held to its own rate once read).
+    const rate = new TokenBucket(DEVICE_LINK_LIMITS.burst, DEVICE_LINK_LIMITS.perSecond, () => performance.now());
     socket.on('message', (data, isBinary) => {
       if (isBinary) socket.close(1003, 'text frames only');
       else if (!rate.take()) {
-        log.warn({ ...DEVICE_LIMITS }, 'station device link over its message rate: closed');
+        log.warn({ ...DEVICE_LINK_LIMITS }, 'station device link over its message rate: closed');
         socket.close(1008, 'rate limit');
         socket.terminate();
       } else device.receive(data.toString());

@@ -1,6 +1,7 @@
 import { Autoplay } from '../autoplay/autoplay.js';
 import { startSimAttendant } from '../autoplay/sim-attendant.js';
 import { SimDealer } from '../devices/sim-dealer.js';
+import type { RemoteSas } from '../devices/remote-sas.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { Printers } from '../devices/printers.js';
 import { jackpotsPaidMeanwhile, type FloorServices } from '../floor/floor-services.js';
@@ -32,7 +33,7 @@ export function startDevices(
   options: HostOptions,
   o: Pick<Opened, 'config' | 'ledger' | 'log' | 'syncEvents' | 'layout' | 'manifest'>,
   rt: Pick<TableRuntime, 'billAcceptors' | 'printers' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers' | 'tilts' | 'sasTickets'>,
-  w: { shoe: TableShoe; floor: FloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession'] },
+  w: { shoe: TableShoe; floor: FloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession']; remoteSas?: RemoteSas },
 ): RunningDevices {
   const { config, ledger, log, syncEvents } = o;
   const { billAcceptors, printers, game, recovery, paramsNow, table, timers } = rt;
@@ -76,7 +77,7 @@ export function startDevices(
   // Simulated players cash out now and then: a simulated attendant pays their handpays.
   const stopAttendant = options.autoplay ? startSimAttendant(w.floor.handpays, timers, log) : () => undefined;
   // The casino's system polls the stations once they play (their meters and disables are the journal's).
-  const sas = openSasLinks(options, o, rt, w.floor);
+  const sas = openSasLinks(options, o, rt, w.floor, w.remoteSas);
   return { simDealer, printers, autoplay, stopDealer, stopAttendant, sas };
 }
 

@@ -66,7 +66,7 @@ export async function openLan(
     {
       log,
       openSession: w.openSession,
-      openDevice: (send, close) => w.remoteAcceptors.open(send, close),
+      openDevice: (send, close, allow) => w.remoteAcceptors.open(send, close, allow),
       ...(w.openPeer ? { openPeer: w.openPeer } : {}),
       certificate,
       connections: listenerLimits(config, 'lan'),

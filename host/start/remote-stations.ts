@@ -2,6 +2,7 @@ import { isRemote } from '../../engine/table/state.js';
 import { relayOnlyFor, type BuildKind } from '../config/build-kind.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { RemoteAcceptors } from '../devices/remote-acceptors.js';
+import { RemoteSas } from '../devices/remote-sas.js';
 import { RemoteStationConnections } from '../screens/station-connections.js';
 import { ledgerStationJournal } from '../stadium/credential-journal.js';
 import { RemoteStations } from '../stadium/remote-stations.js';
@@ -19,11 +20,14 @@ export function openRemoteStations(
   { config, ledger, log }: Pick<Opened, 'config' | 'ledger' | 'log'>,
   { credits, table, tilts, billAcceptors }: Pick<TableRuntime, 'credits' | 'table' | 'tilts' | 'billAcceptors'>,
   build: BuildKind,
-): { remoteStations: RemoteStations; connections: RemoteStationConnections; remoteAcceptors: RemoteAcceptors } {
+): { remoteStations: RemoteStations; connections: RemoteStationConnections; remoteAcceptors: RemoteAcceptors; remoteSas: RemoteSas } {
   const remoteStations = RemoteStations.inDataDir(dataDir, ledgerStationJournal(ledger));
   for (const problem of remoteStations.problems()) log.error({ problem }, 'remote station refused: its registry row differs from the journal');
   const connections = new RemoteStationConnections(remoteStations);
+  // The remote stations' SAS lines, relayed by their agents (docs/sas.md, "Remote stations").
+  const remoteSas = new RemoteSas(new Set(config.remoteSas.map((r) => r.station)), log);
   const remoteAcceptors = new RemoteAcceptors({
+    sas: remoteSas,
     ledger,
     log,
     credits,
@@ -37,5 +41,5 @@ export function openRemoteStations(
     relayOnly: relayOnlyFor(config.remoteAcceptors.relayOnly, build),
     ...(config.remoteAcceptors.esspFixedKey ? { esspFixedKey: BigInt(`0x${config.remoteAcceptors.esspFixedKey}`) } : {}),
   });
-  return { remoteStations, connections, remoteAcceptors };
+  return { remoteStations, connections, remoteAcceptors, remoteSas };
 }

@@ -6,12 +6,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { openSasLink, type SasLink } from '../../hardware/sas/link.js';
+import { openSasLink, SasLink } from '../../hardware/sas/link.js';
 import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo } from '../../hardware/sas/types.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { RemoteSas } from '../devices/remote-sas.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
 import { journalFacts, ReportedStore, StationFeed } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
@@ -53,6 +54,17 @@ export interface SasLinksDeps {
   sasTickets?: SasAuthority | null;
   /** SAS system validation (0x57/0x58) of the stations configured `validation: "system"`. */
   systemValidations?: Pick<SystemValidations, 'at' | 'side' | 'close'> | undefined;
+  /** The remote stations' SAS lines, relayed by their agents (`remoteSas`; docs/sas.md, "Remote stations"). */
+  remoteSas?: Pick<RemoteSas, 'opener' | 'onOpen'>;
+}
+
+/** A station's SAS link as the configuration gives it: a seated station's port, or `agent` (a remote station's, relayed). */
+type StationSas = Omit<NonNullable<TableConfig['stations'][number]['sas']>, 'link'> & { link: string };
+
+/** Every station with a SAS link: the seated ones' (`stations[].sas`), then the remote ones' (`remoteSas`, link `agent`). */
+export function sasStations(config: Pick<TableConfig, 'stations' | 'remoteSas'>): { station: number; sas: StationSas }[] {
+  const seated = config.stations.flatMap((s) => (s.sas ? [{ station: s.station, sas: s.sas }] : []));
+  return [...seated, ...config.remoteSas.map(({ station, ...sas }) => ({ station, sas: { ...sas, link: 'agent' } }))];
 }
 
 export class SasLinks {
@@ -60,6 +72,7 @@ export class SasLinks {
   private readonly feeds = new Map<number, StationFeed>();
   private readonly locks = new Map<number, StationAftLock>();
   private offAppended: (() => void) | null = null;
+  private offRemote: (() => void) | null = null;
   private rom: Uint8Array | null = null;
   private readonly validations: ValidationRecords;
 
@@ -72,8 +85,7 @@ export class SasLinks {
     const store = new ReportedStore(this.d.dataDir);
     const notes = new HandpayNotes(this.d.dataDir);
     const facts = journalFacts(this.d.ledger);
-    for (const s of this.d.config.stations) {
-      if (!s.sas) continue;
+    for (const s of sasStations(this.d.config)) {
       const station = s.station;
       // A lock never survives a restart (docs/sas.md, "The game lock"): its timer went with the run.
       if (this.d.tilts.list().some((t) => t.kind === 'sas-aft-locked' && t.station === station))
@@ -83,7 +95,7 @@ export class SasLinks {
       const { systemValidationMs, ...timing } = this.d.timing ?? {};
       let raise57 = (): void => {};
       const sv = this.d.systemValidations?.at(station) ? { systemValidation: this.d.systemValidations.side(station, () => raise57(), systemValidationMs) } : {};
-      const link = openSasLink(s.sas.link, {
+      const link = this.openLink(station, s.sas.link, {
         address: s.sas.address,
         game: { ...this.gameSide(station), ...sv },
         ...timing,
@@ -118,6 +130,8 @@ export class SasLinks {
       this.feeds.set(station, feed);
       this.d.log.info({ station, link: s.sas.link, address: s.sas.address, exceptions: feed.outstanding }, 'SAS link opened');
     }
+    const remote = this.d.remoteSas;
+    if (remote) this.offRemote = remote.onOpen((station) => this.links.get(station)?.wake());
     // The append is committed when its listeners hear of it: a feed that fails must not fail the appender.
     if (this.feeds.size > 0)
       this.offAppended = this.d.ledger.onAppended((entries) => {
@@ -125,6 +139,16 @@ export class SasLinks {
         // A pending lock takes effect once its station's round is over; after this append has been heard by all.
         if (this.locks.size > 0) queueMicrotask(() => this.checkLocks());
       });
+  }
+
+  /** A seated station's port, or a remote station's line relayed by its agent (`agent`). */
+  private openLink(station: number, spec: string, options: Parameters<typeof openSasLink>[1]): SasLink {
+    if (spec !== 'agent') return openSasLink(spec, options);
+    const remote = this.d.remoteSas;
+    if (!remote) throw new Error(`station ${station}: a SAS link through its agent needs the remote stations`);
+    const link = new SasLink(remote.opener(station), options);
+    link.start();
+    return link;
   }
 
   /** A feed's failure (the data folder unwritable, say) is logged; the exception is fed again on the next append or acknowledgement. */
@@ -148,6 +172,8 @@ export class SasLinks {
   async close(): Promise<void> {
     this.offAppended?.();
     this.offAppended = null;
+    this.offRemote?.();
+    this.offRemote = null;
     this.feeds.clear();
     for (const l of this.locks.values()) l.dispose();
     // A cash-out still waiting for the system's number is given up unended: the next start's restart rule makes it a handpay.
@@ -202,7 +228,7 @@ export class SasLinks {
   /** AFT (0x72, 0x74), where the station is configured for it (`stations[].sas.aft`). */
   private aftSide(station: number): Pick<SasGameSide, 'aft'> {
     const d = this.d;
-    const aft = d.config.stations.find((s) => s.station === station)?.sas?.aft;
+    const aft = sasStations(d.config).find((s) => s.station === station)?.sas.aft;
     if (!aft) return {};
     // The station's own AFT lock does not refuse the transfer it was taken for.
     const refuseIn = (): string | null =>
@@ -265,12 +291,15 @@ function localNow(t: Date): SasDateTime {
   return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
 }
 
+type RemoteSasLinks = NonNullable<SasLinksDeps['remoteSas']>;
+
 /** The stations' SAS links, opened once the devices are (docs/sas.md, "The host's wiring"). */
 export function openSasLinks(
   options: { dataDir: string; sasTiming?: SasLinksDeps['timing'] },
   { config, ledger, log, layout, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'layout' | 'manifest'>,
   { tilts, billAcceptors, sasTickets, table }: Pick<TableRuntime, 'tilts' | 'billAcceptors' | 'sasTickets' | 'table'>,
   floor: Pick<FloorServices, 'handpays' | 'tickets'>,
+  remoteSas?: RemoteSasLinks,
 ): SasLinks {
   const sas = new SasLinks({
     config,
@@ -285,6 +314,7 @@ export function openSasLinks(
     dataDir: options.dataDir,
     sasTickets,
     systemValidations: floor.tickets.system,
+    ...(remoteSas ? { remoteSas } : {}),
     ...(options.sasTiming ? { timing: options.sasTiming } : {}),
   });
   sas.start();

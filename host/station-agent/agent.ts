@@ -27,6 +27,8 @@ export interface StationAgentOptions {
    * relay its money questions.
    */
   relay?: boolean;
+  /** The station's SAS link (`serial:PATH` or `tcp:HOST:PORT`), relayed to the table host that runs its SAS machine (docs/sas.md, "Remote stations"). */
+  sas?: string;
 }
 
 export interface RunningAgent {
@@ -60,6 +62,7 @@ export async function startStationAgent(o: StationAgentOptions): Promise<Running
     currency: o.currency,
     log: o.log,
     connect: () => pinnedSocket(o.enrolment, agent, '/station-device'),
+    ...(o.sas ? { sas: o.sas } : {}),
   };
   const relay = o.relay ? new ByteRelay(link) : new DeviceRelay(link);
   relay.start();

@@ -9,6 +9,7 @@ import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js
 import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { DeviceLink } from './device-link.js';
+import { SasRelay } from './sas-relay.js';
 
 export interface ByteRelayOptions {
   enrolment: EnrolmentFile;
@@ -19,6 +20,8 @@ export interface ByteRelayOptions {
   log: Logger;
   /** Opens the link to the host (the pinned socket); tests pass their own. */
   connect: () => WebSocket;
+  /** The station's SAS link to relay (`serial:PATH` or `tcp:HOST:PORT`; docs/sas.md, "Remote stations"), opened when the host runs its machine. */
+  sas?: string;
   /** For tests: the acceptor's port (default: the spec's, hardware/open.ts). */
   openPort?: typeof openBillAcceptorPort;
 }
@@ -38,6 +41,7 @@ const CHUNK = 2048;
  */
 export class ByteRelay {
   private readonly link: DeviceLink;
+  private readonly sas: SasRelay | null;
   private port: BytePort | null = null;
   private opening = false;
   private readonly opener: PortOpener;
@@ -50,6 +54,7 @@ export class ByteRelay {
     const opened = (o.openPort ?? openBillAcceptorPort)(o.spec, { protocol: o.protocol, currency: o.currency });
     this.opener = opened.opener;
     this.sim = opened.simulator;
+    this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log) : null;
     this.link = new DeviceLink({
       enrolment: o.enrolment,
       acceptor: o.protocol,
@@ -83,6 +88,7 @@ export class ByteRelay {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.link.stop();
+    await this.sas?.stop();
     await this.port?.close();
   }
 
@@ -99,6 +105,7 @@ export class ByteRelay {
   }
 
   private receive(m: HostDeviceMessage): void {
+    if (this.sas?.receive(m)) return;
     if (m.type === 'device-welcome') {
       if (this.port) this.send({ type: 'port', open: true });
       else void this.openPort();

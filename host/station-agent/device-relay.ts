@@ -7,6 +7,7 @@ import type { Currency } from '../../hardware/billacceptor/notes.js';
 import { RELAYED_EVENTS, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { DeviceLink } from './device-link.js';
+import { SasRelay } from './sas-relay.js';
 
 export interface DeviceRelayOptions {
   enrolment: EnrolmentFile;
@@ -17,6 +18,8 @@ export interface DeviceRelayOptions {
   log: Logger;
   /** Opens the link to the host (the pinned socket); tests pass their own. */
   connect: () => WebSocket;
+  /** The station's SAS link to relay (`serial:PATH` or `tcp:HOST:PORT`; docs/sas.md, "Remote stations"), opened when the host runs its machine. */
+  sas?: string;
   /** How long a credit waits for the host's "journalled" before the device is left unacknowledged (it repeats). */
   creditWaitMs?: number;
   open?: typeof openBillAcceptor;
@@ -44,12 +47,14 @@ const RELAYED: ReadonlySet<string> = new Set(RELAYED_EVENTS);
  */
 export class DeviceRelay {
   private readonly link: DeviceLink;
+  private readonly sas: SasRelay | null;
   private acceptor: OpenedBillAcceptor | null = null;
   private readonly waiting = new Map<string, Waiting>();
   /** The message id of each note's credit report, by escrow id: a report repeated is the same message. */
   private readonly creditIds = new Map<string, string>();
 
   constructor(private readonly o: DeviceRelayOptions) {
+    this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log) : null;
     this.link = new DeviceLink({ enrolment: o.enrolment, acceptor: o.protocol, log: o.log, connect: o.connect, onMessage: (m) => this.receive(m) });
   }
 
@@ -78,6 +83,7 @@ export class DeviceRelay {
     }
     this.waiting.clear();
     this.link.stop();
+    await this.sas?.stop();
     await this.acceptor?.close();
   }
 
@@ -86,6 +92,7 @@ export class DeviceRelay {
   }
 
   private receive(m: HostDeviceMessage): void {
+    if (this.sas?.receive(m)) return;
     switch (m.type) {
       case 'device-welcome':
         this.openAcceptor(m);

@@ -1,0 +1,95 @@
+import type { Logger } from 'pino';
+import { backoffDelay } from '../../engine/backoff.js';
+import { sasOpener } from '../../hardware/sas/link.js';
+import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
+import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
+
+/** The most bytes one message carries (its base64 stays under the schema's 4,096 characters). */
+const CHUNK = 2048;
+
+/**
+ * The station's SAS link carried by its agent (docs/sas.md, "Remote stations"), as the acceptor's
+ * bytes are (byte-relay.ts): the agent opens the station's own SAS port (`serial:PATH` or
+ * `tcp:HOST:PORT`) once the table host has greeted the link and said it runs the station's SAS
+ * machine (`device-welcome` with `sas`), and carries its bytes both ways unread. The port is kept
+ * across the link's drops; one that goes is opened again with backoff and the host is told.
+ */
+export class SasRelay {
+  private port: BytePort | null = null;
+  private opening = false;
+  private stopped = false;
+  private attempt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly opener: PortOpener;
+
+  constructor(
+    spec: string,
+    private readonly send: (m: AgentMessage) => void,
+    private readonly log: Logger,
+    opener?: PortOpener,
+  ) {
+    this.opener = opener ?? sasOpener(spec);
+  }
+
+  /** A message from the host; whether it was the SAS relay's. */
+  receive(m: HostDeviceMessage): boolean {
+    if (m.type === 'device-welcome') {
+      if (m.sas !== true) return false;
+      if (this.port) this.send({ type: 'sas-port', open: true });
+      else void this.openPort();
+      return false; // the acceptor's relay reads the welcome too
+    }
+    if (m.type !== 'sas-bytes') return false;
+    this.port
+      ?.write(Buffer.from(m.data, 'base64'))
+      .catch((e: unknown) => this.log.warn({ err: e instanceof Error ? e.message : String(e) }, 'write to the SAS port failed'));
+    return true;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.port?.close();
+  }
+
+  private async openPort(): Promise<void> {
+    if (this.opening || this.port || this.stopped) return;
+    this.opening = true;
+    try {
+      const port = await this.opener();
+      if (this.stopped) return void (await port.close());
+      this.attempt = 0;
+      this.port = port;
+      port.onData((bytes) => {
+        for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'sas-bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
+      });
+      port.onClose((err) => {
+        if (this.port !== port) return;
+        this.port = null;
+        this.send({ type: 'sas-port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
+        this.retry();
+      });
+      this.send({ type: 'sas-port', open: true });
+    } catch (e) {
+      const detail = (e instanceof Error ? e.message : String(e)).slice(0, 400);
+      this.log.warn({ err: detail }, "the station's SAS port did not open");
+      this.send({ type: 'sas-port', open: false, detail });
+      this.retry();
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  /** From 250 ms, doubled, capped at 5 s: the port is this station's own. */
+  private retry(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.openPort();
+      },
+      backoffDelay(this.attempt++, { baseMs: 250, capMs: 5000 }),
+    );
+  }
+}
