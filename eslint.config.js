@@ -28,7 +28,7 @@ export const layers = {
     tiers: {
       'engine/table': [
         ['words', ['vocabulary', 'pay-line', 'rule-options']],
-        ['shapes', ['state', 'inputs', 'state-schema', 'game', 'bet-catalogue', 'field-options', 'effects', 'advisor']],
+        ['shapes', ['state', 'inputs', 'state-schema', 'game', 'bet-catalogue', 'field-options', 'effects', 'advisor', 'part-schemas']],
         ['rules', ['turn', 'queries', 'limits', 'held-cards', 'on-hold', 'shoe-change']],
         ['phases', ['dealing', 'shoe', 'betting', 'holds']],
         ['step', ['step', 'views']],

@@ -1,7 +1,8 @@
 import { cardCode, type Card } from '../cards/card.js';
+import { BACCARAT_COUP_SCHEMA, BACCARAT_SHOE_SCHEMA, type BaccaratCoup } from './state-schema.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
 import { gameIdentity } from '../table/game-identity.js';
-import type { GameDefaults, GameDefinition, GameFacts, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
+import type { GameDefaults, GameDefinition, GameFacts, GameLine, HandView, Pending, SeatStakes } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
 import { BACCARAT_MIN_SEATS_RULE, baccaratMarks, resolveBaccarat } from './options.js';
@@ -9,15 +10,9 @@ import { isRegulatedBaccaratProfile } from './profiles.js';
 import { BACCARAT_BETS, BACCARAT_CATALOGUE } from './bets.js';
 import { settleBaccaratSeat, type BaccaratBets } from './settle.js';
 import { cutCardOut, newShoeSession, shoeExpected, shoeTake, voidCoup, type ShoeSession } from './shoe-session.js';
-import { handTotal, type CoupResult } from './tableau.js';
+import { handTotal } from './tableau.js';
 
-/** A coup in play: each seat's bets, and its result once its last card is out. */
-export interface BaccaratCoup {
-  readonly seats: readonly SeatStakes[];
-  /** The remote stations' own bets (the stadium box): the same coup settles them, station by station. Absent: none. */
-  readonly stadium?: readonly StadiumStakes[];
-  readonly result: CoupResult | null;
-}
+export type { BaccaratCoup } from './state-schema.js';
 
 /** What a baccarat table fixes when it opens, derived once from its profile and options: every move reads it, none changes it. */
 interface BaccaratTableSetup {
@@ -95,6 +90,7 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
       withdrawLastCard: () => ({ ok: false, reason: 'macau-baccarat art.4 keeps a card come out face up: the coup goes on' }),
       notFollowed: () => [],
     },
+    schemas: { shoe: BACCARAT_SHOE_SCHEMA, round: BACCARAT_COUP_SCHEMA },
     screens: {
       hands: (shoe, coup) => baccaratHands(shoe, coup),
       prizeOf: (line) => (line.net > 0 && g.additional.has(line.bet) ? 'side-bet' : undefined),

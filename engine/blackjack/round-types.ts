@@ -157,7 +157,8 @@ export class RoundError extends Error {}
 /* ─────────────── the procedure's own state (round-procedure.ts; plain data) ─────────────── */
 
 export interface Stake {
-  readonly owner: string | undefined;
+  /** The bettor behind; absent for the seat holder's own stake (a checkpoint's JSON keeps no undefined). */
+  readonly owner?: string;
   stake: number;
   readonly base: number;
   readonly followSplit: boolean;
@@ -247,7 +248,7 @@ export type RoundEvent =
 export interface StakeView {
   readonly seat: number;
   readonly hand: number;
-  readonly owner: string | undefined;
+  readonly owner?: string;
   readonly stake: number;
   readonly base: number;
   readonly followSplit: boolean;

@@ -56,7 +56,7 @@ export function streakMark(x: StreakState): StreakMark {
 }
 
 /** Each bettor's total stake on a seat's hands (the seat's own station under `undefined`). */
-export function ownerTotals(stakes: readonly { owner: string | undefined; stake: number }[]): Map<string | undefined, number> {
+export function ownerTotals(stakes: readonly { owner?: string; stake: number }[]): Map<string | undefined, number> {
   const out = new Map<string | undefined, number>([[undefined, 0]]);
   for (const st of stakes) out.set(st.owner, (out.get(st.owner) ?? 0) + st.stake);
   return out;

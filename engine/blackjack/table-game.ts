@@ -1,4 +1,5 @@
 import { cardCode, type Card, type CardCode } from '../cards/card.js';
+import { BLACKJACK_ROUND_SCHEMA, BLACKJACK_SHOE_SCHEMA } from './state-schema.js';
 import type { CardCue, GameDefaults, GameDefinition, GameFacts, GameLine, Outcome, ProgressiveSettled, SeatStakes } from '../table/game.js';
 import { lineBet } from '../table/vocabulary.js';
 import { openJackpot } from './jackpot/settle.js';
@@ -89,6 +90,7 @@ export function blackjackTableGame(
       withdrawLastCard: (s, r) => withdrawLastCard(g, s, r),
       notFollowed: (r) => r.notFollowed,
     },
+    schemas: { shoe: BLACKJACK_SHOE_SCHEMA, round: BLACKJACK_ROUND_SCHEMA },
     screens: {
       progressive: (s, r) => blackjackProgressive(g, s, r),
       streaks: (s) => s.table.streaks.map((x) => ({ seat: x.seat, ...streakMark(x) })),

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import type { PayLine } from './pay-line.js';
@@ -371,6 +372,8 @@ export interface GameDefinition<S, R> {
   readonly shoe: ShoeMoves<S>;
   readonly round: RoundMoves<S, R>;
   readonly screens: GameScreens<S, R>;
+  /** The schemas of the game's shoe and round as a checkpoint holds them (JSON): a start parses them (host/table/recover.ts). */
+  readonly schemas: { readonly shoe: z.ZodType<S>; readonly round: z.ZodType<R> };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { cardCode, type Card } from '../cards/card.js';
+import { WAR_COUP_SCHEMA, WAR_SHOE_SCHEMA, type WarTableShoe } from './state-schema.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
 import { gameIdentity } from '../table/game-identity.js';
 import type { DecisionRequest, GameDefaults, GameDefinition, GameFacts, GameLine, HandView, Pending } from '../table/game.js';
@@ -9,7 +10,9 @@ import { warPayTable } from './pay-table.js';
 import { resolveWar, warMarks } from './options.js';
 import { isRegulatedWarProfile, WAR_RULES } from './profiles.js';
 import { settleWarBox, settleWarCoup } from './settle.js';
-import { newWarShoe, warAfterCoup, warCutCardOut, type WarShoe } from './shoe-session.js';
+import { newWarShoe, warAfterCoup, warCutCardOut } from './shoe-session.js';
+
+export type { WarTableShoe } from './state-schema.js';
 
 /**
  * What a tied seat that lets its decision time run out takes: surrender half, Art. 7 n.4 1)
@@ -22,12 +25,6 @@ import { newWarShoe, warAfterCoup, warCutCardOut, type WarShoe } from './shoe-se
  * that gives these players n.4's choice too): its timeout surrenders.
  */
 export const WAR_TIMEOUT_DEFAULT: WarAction = 'surrender';
-
-/** The shoe of a war table: the cut card, and whether the coup just played was its last. */
-export interface WarTableShoe {
-  readonly shoe: WarShoe;
-  readonly finished: boolean;
-}
 
 /** «considera-se válida a carta e a respectiva aposta»: a card out of the shoe face up stands. */
 const WAR_EXPOSED_VALID = 'macau-war [art.3]';
@@ -103,6 +100,7 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
       withdrawLastCard: () => ({ ok: false, reason: `a card that comes out face up stands (${WAR_EXPOSED_VALID})` }),
       notFollowed: () => [],
     },
+    schemas: { shoe: WAR_SHOE_SCHEMA, round: WAR_COUP_SCHEMA },
     screens: {
       hands: (_shoe, coup) => warHands(coup),
       // The catalogue's additional bet (the tie bet, Art. 7 n.3) is celebrated when it wins.

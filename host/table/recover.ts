@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { foldJournal } from '../../engine/table/fold.js';
 import type { GameDefinition } from '../../engine/table/game.js';
 import type { TableParams, TableState } from '../../engine/table/state.js';
@@ -175,15 +174,11 @@ function foldFromCheckpoint<S, R>(
 }
 
 /**
- * The game's own part of a checkpoint (its shoe and its round): JSON, as the fold left it. The
- * table's part around it is parsed field by field; these two are taken as the plain objects JSON
- * gives (issue 53: the games' own schemas are still to come).
- */
-const gamePart = <T>() => z.custom<T>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected an object' });
-
-/**
  * The table's state a checkpoint holds, when it was folded under this game's identity; null
  * otherwise (another game: the fold starts from the first entry, as it must to open it afresh).
+ * The table's part is parsed field by field, the game's own part (its shoe and its round) by the
+ * game's schemas (`GameDefinition.schemas`, engine/<game>/state-schema.ts): a malformed card, a
+ * negative stake, a missing field anywhere is refused with its path.
  */
 function tableState<S, R>(
   c: Checkpoint,
@@ -191,7 +186,7 @@ function tableState<S, R>(
 ): { ok: true; seq: number; state: TableState<S, R> } | { ok: false; problem: string } | null {
   const table = c.state.table;
   if (!table || table.identity !== game.identity) return null;
-  const parsed = tableStateSchema(gamePart<S>(), gamePart<R>()).safeParse(table.state);
+  const parsed = tableStateSchema(game.schemas.shoe, game.schemas.round).safeParse(table.state);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? first.path.join('.') : 'its state';
