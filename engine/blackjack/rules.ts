@@ -2,31 +2,33 @@
  * Blackjack rule profiles as data. Every option is declared once with its type and, per profile,
  * its default, the article of the text it comes from and its class (fixed by the text, a choice
  * the text offers, waivable, operator-set, or a reading awaiting the regulator:
- * engine/table/rule-options.ts), so the same table guards overrides (`checkRules`: `--set`, the
+ * engine/table/rule-options.ts), in the field options every game's options go through
+ * (engine/table/field-options.ts, issue 53), so the same table guards overrides (`checkRules`: `--set`, the
  * table's configuration file and service mode), prints `--print-rules`, marks the settlement
  * lines made under a non-default choice, and feeds docs/rules/blackjack.md.
  */
+import { describeRuleRefusal, RuleOptionsError, type OptionClass, type OptionRule, type RuleOptionInfo, type RuleRefusal } from '../table/rule-options.js';
 import {
-  choiceMarker,
-  describeRuleRefusal,
-  optionInfo,
-  optionRefusal,
-  RuleOptionsError,
-  type OptionClass,
-  type RuleOptionInfo,
-  type RuleRefusal,
-} from '../table/rule-options.js';
-import type { PlayedOptions } from '../table/field-options.js';
+  applyFieldOptions,
+  checkFieldOptions,
+  describeFieldSpec,
+  fieldOptionInfos,
+  fieldPlayedOptions,
+  fieldRule,
+  fieldTypeValues,
+  type PlayedOptions,
+} from '../table/field-options.js';
 
 import {
+  BLACKJACK_OPTIONS,
   GENERIC_PROFILE,
   OPTION_KEYS,
   OPTIONS,
   PROFILE_IDS,
+  profileDefaults,
   type OptionDef,
   type OptionKey,
   type ProfileId,
-  type ProfileRule,
   type RegulatedProfileId,
   type Spec,
 } from './option-table.js';
@@ -112,20 +114,12 @@ export function isRegulated(profile: ProfileId): profile is RegulatedProfileId {
   return profile !== GENERIC_PROFILE;
 }
 
-/** Where the generic profile starts from: Macau 2009's values, none of its limits. */
-const GENERIC_BASE: RegulatedProfileId = 'macau-2009';
-
-function describeSpec(spec: Spec): string {
-  switch (spec.kind) {
-    case 'enum':
-      return spec.values.join(' | ');
-    case 'int':
-      return `an integer ${spec.min}–${spec.max}`;
-    case 'bool':
-      return 'true | false';
-    case 'string':
-      return 'text';
-  }
+/** A profile's data as the field options read it (each option's default), made once per profile. */
+const BASES = new Map<ProfileId, Readonly<Record<OptionKey, unknown>>>();
+function base(profile: ProfileId): Readonly<Record<OptionKey, unknown>> {
+  let b = BASES.get(profile);
+  if (!b) BASES.set(profile, (b = profileDefaults(profile)));
+  return b;
 }
 
 function isOptionKey(key: string): key is OptionKey {
@@ -138,7 +132,7 @@ export function parseOptionValue(key: string, text: string): unknown {
     throw new RulesError([{ reason: 'unknown-option', option: key, value: JSON.stringify(text), article: null, allowed: OPTION_KEYS.join(', ') }]);
   const spec = (OPTIONS[key] as OptionDef<unknown>).spec;
   const bad = (): never => {
-    throw new RulesError([{ reason: 'bad-type', option: key, value: JSON.stringify(text), article: null, allowed: describeSpec(spec) }]);
+    throw new RulesError([{ reason: 'bad-type', option: key, value: JSON.stringify(text), article: null, allowed: describeFieldSpec(spec) }]);
   };
   switch (spec.kind) {
     case 'int':
@@ -153,46 +147,16 @@ export function parseOptionValue(key: string, text: string): unknown {
   }
 }
 
-function ofType(spec: Spec, value: unknown): boolean {
-  switch (spec.kind) {
-    case 'enum':
-      return typeof value === 'string' && spec.values.includes(value);
-    case 'int':
-      return typeof value === 'number' && Number.isInteger(value) && value >= spec.min && value <= spec.max;
-    case 'bool':
-      return typeof value === 'boolean';
-    case 'string':
-      return typeof value === 'string';
-  }
-}
-
 /** What the profile's text says of an option; the generic profile leaves every option free (operator-set, no article). */
-function ruleOf(key: OptionKey, profile: ProfileId): ProfileRule<unknown> {
-  const def = OPTIONS[key] as OptionDef<unknown>;
-  if (isRegulated(profile)) return def.profiles[profile];
-  return { value: def.profiles[GENERIC_BASE].value, article: null, class: 'operator' };
-}
-
-/** Why `value` cannot be taken for `key` under the profile's text (one refusal), or null. */
-function refusalOf(key: OptionKey, value: unknown, profile: ProfileId, authorisation: string): RuleRefusal | null {
-  const spec = (OPTIONS[key] as OptionDef<unknown>).spec;
-  return optionRefusal(key, value, ruleOf(key, profile), authorisation, ofType(spec, value) ? null : describeSpec(spec));
+function ruleOf(key: OptionKey, profile: ProfileId): OptionRule {
+  return fieldRule(BLACKJACK_OPTIONS, key, profile, base(profile)) as OptionRule;
 }
 
 /** The guard of a profile's options: every refusal, each naming the article that decides it. */
 export function checkRules(profile: string, overrides: Readonly<Record<string, unknown>> = {}): RuleRefusal[] {
   if (!isProfileId(profile))
     return [{ reason: 'unknown-option', option: 'profile', value: JSON.stringify(profile), article: null, allowed: PROFILE_IDS.join(', ') }];
-  const authorisation = typeof overrides.authorisation === 'string' ? overrides.authorisation : '';
-  const out: RuleRefusal[] = [];
-  for (const [key, value] of Object.entries(overrides)) {
-    if (!isOptionKey(key)) {
-      out.push({ reason: 'unknown-option', option: key, value: JSON.stringify(value), article: null, allowed: OPTION_KEYS.join(', ') });
-      continue;
-    }
-    const r = refusalOf(key, value, profile, authorisation);
-    if (r) out.push(r);
-  }
+  const out = checkFieldOptions(BLACKJACK_OPTIONS, profile, base(profile), overrides);
   if (out.length > 0) return out;
   return consistencyProblems(merged(profile, overrides));
 }
@@ -211,13 +175,9 @@ export function doublesLoseOriginalOnly(r: Pick<BlackjackRules, 'dealerBlackjack
 
 /** The profile's defaults with the overrides over them, and the values that follow the procedure chosen. */
 function merged(profile: ProfileId, overrides: Readonly<Record<string, unknown>>): BlackjackRules {
-  const out: Record<string, unknown> = { profile };
-  for (const key of OPTION_KEYS) out[key] = ruleOf(key, profile).value;
-  const choices: Record<string, string> = {};
-  for (const [key, value] of Object.entries(overrides)) {
-    out[key] = value;
-    if (key !== 'authorisation' && isOptionKey(key) && value !== ruleOf(key, profile).value) choices[key] = choiceMarker(key, value);
-  }
+  const { data, choices } = applyFieldOptions(base(profile), overrides);
+  const out: Record<string, unknown> = { profile, ...data };
+  if (Object.hasOwn(overrides, 'authorisation')) out.authorisation = overrides.authorisation;
   if (isRegulated(profile)) {
     // Procedure 3 gives the player up to five hands (Art. 5 n.2 3)(7)); procedure 2 deals the
     // players' cards face up, procedure 3 too unless its alternative 3)(5) is chosen.
@@ -280,11 +240,7 @@ export function describeRules(
 
 /** The profile's options as the guard and service mode see them (engine/table/rule-options.ts). */
 export function ruleOptionInfos(profile: ProfileId): RuleOptionInfo[] {
-  return OPTION_KEYS.filter((k) => k !== 'authorisation').map((key) => {
-    const def = OPTIONS[key] as OptionDef<unknown>;
-    const rule = ruleOf(key, profile);
-    return optionInfo(key, rule, def.about, def.spec.kind === 'int' && rule.class === 'operator' ? { min: def.spec.min, max: def.spec.max } : undefined);
-  });
+  return fieldOptionInfos(BLACKJACK_OPTIONS, profile, base(profile));
 }
 
 /** The spec of an option (for tools listing what can be set). */
@@ -295,20 +251,15 @@ export function optionSpec(key: OptionKey): { spec: Spec; about: string } {
 
 /** Every value of an option's type a screen can offer (an integer option: none, it is typed). */
 export function typeValues(key: OptionKey): readonly unknown[] {
-  const spec = (OPTIONS[key] as OptionDef<unknown>).spec;
-  return spec.kind === 'enum' ? spec.values : spec.kind === 'bool' ? [false, true] : [];
+  return fieldTypeValues(BLACKJACK_OPTIONS, key);
 }
 
 /**
- * The profile's options as a table with `options` plays them, in the shape baccarat's and war's
- * take (engine/table/field-options.ts): the keys are the resolved rules' own fields.
+ * The profile's options as a table with `options` plays them, through the field options as
+ * baccarat's and war's (engine/table/field-options.ts): the keys are the resolved rules' own fields.
  */
 export function blackjackPlayedOptions(profile: ProfileId, options: Readonly<Record<string, unknown>>): PlayedOptions {
-  return {
-    infos: ruleOptionInfos(profile),
-    played: resolveRules(profile, options),
-    offered: Object.fromEntries(OPTION_KEYS.map((key) => [key, typeValues(key)])),
-  };
+  return fieldPlayedOptions(BLACKJACK_OPTIONS, profile, base(profile), resolveRules(profile, options));
 }
 
 /** The refusals of `checkRules` in English, one per line (command lines, configuration files). */

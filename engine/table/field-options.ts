@@ -1,9 +1,9 @@
 import { choiceMarker, optionInfo, optionRefusal, type OptionRule, type RuleOptionInfo, type RuleRefusal } from './rule-options.js';
 
 /**
- * Rule options of a game whose profile is one data object (baccarat, «Desafio ao Casino»): each
- * option is a dotted path into the profile (`banker.commissionBasisPoints`, `tiePays`) with its
- * type and, per regulated profile, what the text says of it. Only these paths may be set: the
+ * Rule options of a game, every game (baccarat, «Desafio ao Casino», blackjack: issue 53): each
+ * option is a dotted path into the profile's data (`banker.commissionBasisPoints`, `tiePays`,
+ * blackjack's `surrender`) with its type and, per regulated profile, what the text says of it. Only these paths may be set: the
  * rule ids a line quotes and the profile's names are data, never options, so no setting can make
  * a line cite something else. The analysis profile (`generic`) takes any value of each option's
  * type and cites no article.
@@ -11,7 +11,9 @@ import { choiceMarker, optionInfo, optionRefusal, type OptionRule, type RuleOpti
 export type FieldSpec =
   | { readonly kind: 'int'; readonly min: number; readonly max: number }
   | { readonly kind: 'enum'; readonly values: readonly string[] }
-  | { readonly kind: 'bool' };
+  | { readonly kind: 'bool' }
+  /** Free text: blackjack's `authorisation`, listed among its options with the article that asks for it. */
+  | { readonly kind: 'string' };
 
 export interface FieldOption {
   readonly spec: FieldSpec;
@@ -22,13 +24,32 @@ export interface FieldOption {
 
 export type FieldCatalogue = Readonly<Record<string, FieldOption>>;
 
-/** The key of the authorisation reference among a table's options. */
+/**
+ * The key of the authorisation reference among a table's options: never a path into the data. A
+ * catalogue may list it (blackjack's, with the article that asks for it), and then its type is checked.
+ */
 export const AUTHORISATION_KEY = 'authorisation';
 
-function typeProblem(spec: FieldSpec, v: unknown): string | null {
-  if (spec.kind === 'int') return typeof v === 'number' && Number.isInteger(v) && v >= spec.min && v <= spec.max ? null : `an integer ${spec.min}–${spec.max}`;
-  if (spec.kind === 'bool') return typeof v === 'boolean' ? null : 'true | false';
-  return typeof v === 'string' && spec.values.includes(v) ? null : spec.values.join(' | ');
+/** What a value of the spec is, in words (the refusals' `allowed`). */
+export function describeFieldSpec(spec: FieldSpec): string {
+  switch (spec.kind) {
+    case 'enum':
+      return spec.values.join(' | ');
+    case 'int':
+      return `an integer ${spec.min}–${spec.max}`;
+    case 'bool':
+      return 'true | false';
+    case 'string':
+      return 'text';
+  }
+}
+
+/** Null when `v` is of the spec's type; what it must be otherwise. */
+export function fieldTypeProblem(spec: FieldSpec, v: unknown): string | null {
+  if (spec.kind === 'int') return typeof v === 'number' && Number.isInteger(v) && v >= spec.min && v <= spec.max ? null : describeFieldSpec(spec);
+  if (spec.kind === 'bool') return typeof v === 'boolean' ? null : describeFieldSpec(spec);
+  if (spec.kind === 'string') return typeof v === 'string' ? null : describeFieldSpec(spec);
+  return typeof v === 'string' && spec.values.includes(v) ? null : describeFieldSpec(spec);
 }
 
 export function getPath(data: unknown, path: string): unknown {
@@ -48,7 +69,7 @@ export function withPath(data: object, path: string, value: unknown): Record<str
 }
 
 /** What `profile` says of `path`: its regulated rule, or, for a profile no text governs, any value (operator-set, no article). */
-function ruleAt(catalogue: FieldCatalogue, path: string, profile: string, base: object): OptionRule | null {
+export function fieldRule(catalogue: FieldCatalogue, path: string, profile: string, base: object): OptionRule | null {
   const o = Object.hasOwn(catalogue, path) ? catalogue[path] : undefined;
   if (!o) return null;
   if (Object.hasOwn(o.rules, profile)) return o.rules[profile] ?? null;
@@ -65,14 +86,14 @@ export function checkFieldOptions(catalogue: FieldCatalogue, profile: string, ba
   const authorisation = typeof options[AUTHORISATION_KEY] === 'string' ? (options[AUTHORISATION_KEY] as string) : '';
   const out: RuleRefusal[] = [];
   for (const [path, value] of Object.entries(options)) {
-    if (path === AUTHORISATION_KEY) continue;
+    if (path === AUTHORISATION_KEY && !Object.hasOwn(catalogue, path)) continue;
     const o = Object.hasOwn(catalogue, path) ? catalogue[path] : undefined;
-    const rule = ruleAt(catalogue, path, profile, base);
+    const rule = fieldRule(catalogue, path, profile, base);
     if (!o || !rule) {
       out.push({ reason: 'unknown-option', option: path, value: JSON.stringify(value), article: null, allowed: Object.keys(catalogue).join(', ') });
       continue;
     }
-    const r = optionRefusal(path, value, rule, authorisation, typeProblem(o.spec, value));
+    const r = optionRefusal(path, value, rule, authorisation, fieldTypeProblem(o.spec, value));
     if (r) out.push(r);
   }
   return out;
@@ -97,11 +118,11 @@ export function applyFieldOptions(
 export function fieldOptionInfos(catalogue: FieldCatalogue, profile: string, base: object): RuleOptionInfo[] {
   // Only the options the profile has: a regulated one lists them, the analysis profile has those its data has.
   const has = ([path, o]: [string, FieldOption]) =>
-    Object.hasOwn(o.rules, profile) || (getPath(base, path) !== undefined && !isRegulatedIn(catalogue, profile));
+    path !== AUTHORISATION_KEY && (Object.hasOwn(o.rules, profile) || (getPath(base, path) !== undefined && !isRegulatedIn(catalogue, profile)));
   return Object.entries(catalogue)
     .filter(has)
     .map(([path, o]) => {
-      const rule = ruleAt(catalogue, path, profile, base) as OptionRule;
+      const rule = fieldRule(catalogue, path, profile, base) as OptionRule;
       return optionInfo(path, rule, o.about, o.spec.kind === 'int' && rule.class === 'operator' ? { min: o.spec.min, max: o.spec.max } : undefined);
     });
 }
@@ -123,7 +144,7 @@ function isRegulatedIn(catalogue: FieldCatalogue, profile: string): boolean {
  * mode lists of each (`infos`: its class, article, default), the value the table plays (the key is
  * a path into `played`, the profile with the table's options applied) and the values of its type a
  * screen can offer (`offered`; none for an integer, which is typed). Baccarat and war build it from
- * their catalogue (`fieldPlayedOptions`), blackjack from its option table; the host reads it
+ * their catalogue (`fieldPlayedOptions`), blackjack too (issue 53); the host reads it
  * without naming the game.
  */
 export interface PlayedOptions {
