@@ -380,7 +380,7 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
     if (measured.edges) {
       const e = measured.edges;
       console.log(
-        `    through ${e.count} edges: the host published ${(perRound(e.published) / 1024).toFixed(0)} KiB a coup on NATS (${(perRound(e.published) / stations).toFixed(0)} B a station); each edge's CPU per coup ${e.cpuMs.map((c) => perRound(c).toFixed(0)).join(' / ')} ms, RSS ${e.rss.map((r) => (r / 2 ** 20).toFixed(0)).join(' / ')} MiB (the NATS server's CPU is not counted)`,
+        `    through ${e.count} edges: the host published ${(perRound(e.published) / 1024).toFixed(0)} KiB a coup on NATS (${(perRound(e.published) / stations).toFixed(0)} B a station, ${(perRound(e.messages) / stations).toFixed(1)} messages; own parts ${perRound(e.ownPatches).toFixed(0)} as patches alone, ${perRound(e.ownWholes).toFixed(0)} whole a coup); each edge's CPU per coup ${e.cpuMs.map((c) => perRound(c).toFixed(0)).join(' / ')} ms, RSS ${e.rss.map((r) => (r / 2 ** 20).toFixed(0)).join(' / ')} MiB (the NATS server's CPU is not counted)`,
       );
     }
     const betsPerCommit = measured.bets / Math.max(1, measured.betCommits);

@@ -189,7 +189,7 @@ async function handle(m: ToHost): Promise<void> {
     send({ type: 'measuring' });
     const cpu0 = process.cpuUsage();
     const sent0 = running.screens.sent();
-    const published0 = bridge ? bridge.counters.bytes : 0;
+    const published0 = bridge ? { ...bridge.counters } : null;
     for (const e of edges) e.send({ type: 'mark' });
     const subscribers = running.screens.hub.subscribers() - 1;
     counts.commits = 0;
@@ -235,7 +235,10 @@ async function handle(m: ToHost): Promise<void> {
         ? {
             edges: {
               count: edges.length,
-              published: bridge.counters.bytes - published0,
+              published: bridge.counters.bytes - (published0?.bytes ?? 0),
+              messages: bridge.counters.published - (published0?.published ?? 0),
+              ownPatches: bridge.counters.ownPatches - (published0?.ownPatches ?? 0),
+              ownWholes: bridge.counters.ownWholes - (published0?.ownWholes ?? 0),
               cpuMs: edgeReports.map((r) => r.cpuMs),
               rss: edgeReports.map((r) => r.rss),
             },

@@ -29,8 +29,11 @@ export type FromHost =
       superseded: number;
       /** Messages and bytes by what they carried (the outbox's kinds: own, round, panel, whole or patch; reply). */
       kinds: Record<string, { messages: number; bytes: number }>;
-      /** Through edges: how many, the bytes the host published on NATS, each edge's CPU time and largest RSS. */
-      edges?: { count: number; published: number; cpuMs: number[]; rss: number[] };
+      /**
+       * Through edges: how many, the bytes and messages the host published on NATS (of them, the
+       * stations' own parts as their patch alone and whole), each edge's CPU time and largest RSS.
+       */
+      edges?: { count: number; published: number; messages: number; ownPatches: number; ownWholes: number; cpuMs: number[]; rss: number[] };
       /** The subscribed screens while measuring (the stations connected). */
       subscribers: number;
       /** Card reads that sent no new public round (refused, or changing nothing a station sees): not in `cards`. */

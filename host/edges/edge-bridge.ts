@@ -7,6 +7,7 @@ import { INCOMING_LIMITS } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import { checkStationProof, newNonce } from '../stadium/station-proof.js';
+import { WHOLE_EVERY } from './own-chain.js';
 import { Attach, ChallengeRequest, edgeInbox, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
 
 export interface EdgeBridgeDeps {
@@ -21,6 +22,9 @@ export interface EdgeBridgeDeps {
 export interface BridgeCounters {
   published: number;
   bytes: number;
+  /** Stations' own parts published to their edges as the patch alone, and whole (with the patch, if any). */
+  ownPatches: number;
+  ownWholes: number;
   commands: number;
   /** Commands, challenges and attachments refused: a station its edge does not hold, a wrong proof, a malformed message. */
   refused: number;
@@ -53,7 +57,7 @@ const text = new TextDecoder();
 export class EdgeBridge {
   /** A new one at each start: an edge that sees it change forgets what it had (versions start again). */
   readonly epoch = randomBytes(9).toString('base64url');
-  readonly counters: BridgeCounters = { published: 0, bytes: 0, commands: 0, refused: 0 };
+  readonly counters: BridgeCounters = { published: 0, bytes: 0, ownPatches: 0, ownWholes: 0, commands: 0, refused: 0 };
   private readonly subjects: TableSubjects;
   /** Which edge holds each station (the last one that attached it with its secret). */
   private readonly held = new Map<number, string>();
@@ -62,8 +66,14 @@ export class EdgeBridge {
   private readonly refusals = new Map<string, TokenBucket>();
   /** The last message published on each kept subject: published again whole after NATS restarts. */
   private readonly last = new Map<string, Uint8Array>();
-  /** Each station's last own part and recall as encoded: sent to the edge that attaches it, and again after NATS restarts. */
-  private readonly lastOwn = new Map<number, { own?: Uint8Array; recall?: Uint8Array }>();
+  /** Each station's last recall as encoded: sent again after NATS restarts. */
+  private readonly lastRecall = new Map<number, Uint8Array>();
+  /**
+   * Per station, the own part's version last sent to the edge that holds it, and how many patches
+   * alone since its last whole: absent when that edge has none of it (it attached, it asked for it
+   * whole, NATS came back), so the next goes whole.
+   */
+  private readonly ownSent = new Map<number, { version: number; chained: number }>();
   /** The nonces issued and not yet used: to which edge, until when (ms, performance.now()); spent by any edge's try. */
   private readonly nonces = new Map<string, { edge: string; until: number }>();
   /** How many of them each edge has outstanding. */
@@ -112,7 +122,12 @@ export class EdgeBridge {
     this.publishEnrolment();
     this.stops.push(stations.onChange(() => this.publishEnrolment()));
     // A revoked (or enrolled again) station is held by no edge until it attaches again.
-    this.stops.push(stations.onRevoked((s) => this.held.delete(s)));
+    this.stops.push(
+      stations.onRevoked((s) => {
+        this.held.delete(s);
+        this.ownSent.delete(s);
+      }),
+    );
     this.subs.push(nc.subscribe(this.subjects.challengeAll, { callback: (err, m) => err || this.challenge(m) }));
     this.subs.push(nc.subscribe(this.subjects.attachAll, { callback: (err, m) => err || this.attach(m) }));
     this.subs.push(nc.subscribe(this.subjects.commandAll, { callback: (err, m) => err || this.command(m) }));
@@ -139,30 +154,44 @@ export class EdgeBridge {
     return { deliver: (slot, update) => this.publish(subjectOf(slot), encodeUpdate(this.epoch, slot, update)) };
   }
 
-  /** A station's own part and recall: kept, and published to the edge that holds it, if one does. */
+  /**
+   * A station's own part and recall, published to the edge that holds it, if one does. The own
+   * part goes as its patch alone when that edge was sent the version before (it makes the whole
+   * itself if a connection needs it, host/edges/own-chain.ts), whole with its patch otherwise: the
+   * first to an edge, after a version it missed, when the host made no patch, and every
+   * `WHOLE_EVERY` versions. The recall (never patched) is kept to send again.
+   */
   private stationSink(station: number): ViewSink {
     return {
       deliver: (slot, update) => {
         if (this.closed) return;
-        const data = encodeUpdate(this.epoch, slot, update);
-        let kept = this.lastOwn.get(station);
-        if (!kept) this.lastOwn.set(station, (kept = {}));
-        const recall = slot.startsWith('recall:');
-        if (recall) kept.recall = data;
-        else kept.own = data;
         const edge = this.held.get(station);
-        if (edge !== undefined) this.send(recall ? this.subjects.recall(edge, station) : this.subjects.own(edge, station), data);
+        if (slot.startsWith('recall:')) {
+          const data = encodeUpdate(this.epoch, slot, update);
+          this.lastRecall.set(station, data);
+          if (edge !== undefined) this.send(this.subjects.recall(edge, station), data);
+          return;
+        }
+        if (edge === undefined) return;
+        const sent = this.ownSent.get(station);
+        const patchOnly = update.patch !== null && sent !== undefined && sent.version === update.version - 1 && sent.chained < WHOLE_EVERY;
+        this.send(this.subjects.own(edge, station), encodeUpdate(this.epoch, slot, update, !patchOnly));
+        if (patchOnly) this.counters.ownPatches++;
+        else this.counters.ownWholes++;
+        this.ownSent.set(station, { version: update.version, chained: patchOnly && sent ? sent.chained + 1 : 0 });
       },
     };
   }
 
-  /** The station's last own part (and recall, `withRecall`) to the edge that holds it, whole. */
+  /** The station's own part as it stands (and its last recall, `withRecall`) to the edge that holds it, whole. */
   private sendOwn(station: number, withRecall: boolean): void {
     const edge = this.held.get(station);
-    const kept = this.lastOwn.get(station);
-    if (edge === undefined || !kept) return;
-    if (kept.own) this.send(this.subjects.own(edge, station), kept.own);
-    if (withRecall && kept.recall) this.send(this.subjects.recall(edge, station), kept.recall);
+    if (edge === undefined) return;
+    this.ownSent.delete(station);
+    const view = stationView(station);
+    this.deps.hub.resend(view, `edge:${station}`, this.stationSink(station), ['own']);
+    const recall = this.lastRecall.get(station);
+    if (withRecall && recall) this.send(this.subjects.recall(edge, station), recall);
   }
 
   private send(subject: string, data: Uint8Array): void {
@@ -266,6 +295,7 @@ export class EdgeBridge {
   private hold(station: number, edge: string): void {
     const was = this.held.get(station);
     this.held.set(station, edge);
+    this.ownSent.delete(station);
     if (was !== undefined && was !== edge) this.deps.nc.publish(this.subjects.gone(was, station), new Uint8Array(0));
   }
 

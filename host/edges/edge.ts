@@ -3,6 +3,7 @@ import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
 import type { Update } from '../screens/outbox.js';
 import { checkStationProof } from '../stadium/station-proof.js';
 import { NoncePool } from './nonce-pool.js';
+import { ChainedOwn, MAX_CHAIN } from './own-chain.js';
 import { AttachAnswer, ChallengeAnswer, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
 
 const utf8 = new TextEncoder();
@@ -22,13 +23,21 @@ interface Held {
   readonly holders: Set<EdgeHolder>;
   own: PublishedUpdate | null;
   recall: PublishedUpdate | null;
+  /** When the edge last asked the host for the own part whole (a patch that did not follow what it held), ms. */
+  askedAt: number;
 }
+
+/** How long an ask for a station's own part whole stands before a patch that does not follow asks again. */
+const ASK_AGAIN_MS = 1000;
 
 export interface EdgeCounters {
   /** Messages taken from NATS, and those dropped as older than what the edge holds or malformed. */
   received: number;
   dropped: number;
   commands: number;
+  /** A held station's own part taken as its patch alone, and the wholes the edge made from such patches for a connection that needed one. */
+  chained: number;
+  made: number;
 }
 
 /**
@@ -41,7 +50,7 @@ export interface EdgeCounters {
  * everything a station is shown or told comes from the host.
  */
 export class Edge {
-  readonly counters: EdgeCounters = { received: 0, dropped: 0, commands: 0 };
+  readonly counters: EdgeCounters = { received: 0, dropped: 0, commands: 0, chained: 0, made: 0 };
   private readonly subjects: TableSubjects;
   private enrolled = new Map<number, string>();
   private readonly parts = new Map<string, PublishedUpdate>();
@@ -96,10 +105,15 @@ export class Edge {
       if (data) this.takeData(data, true);
     }
     // The own parts are in no stream (any edge could read them there): the host sends them again.
-    for (const station of this.held.keys()) {
-      const resync = { type: 'resync', id: 'edge-catch-up', view: `station/${station}`, parts: ['own'] };
-      this.nc.publish(this.subjects.command(this.name, station), utf8.encode(JSON.stringify(resync)));
-    }
+    for (const station of this.held.keys()) this.askOwn(station);
+  }
+
+  /** Asks the host for a held station's own part whole (after a reconnection, or a patch that did not follow). */
+  private askOwn(station: number): void {
+    const h = this.held.get(station);
+    if (h) h.askedAt = performance.now();
+    const resync = { type: 'resync', id: 'edge-catch-up', view: `station/${station}`, parts: ['own'] };
+    this.nc.publish(this.subjects.command(this.name, station), utf8.encode(JSON.stringify(resync)));
   }
 
   /** What the host publishes for this edge: a held station's own part or recall, or that it attached elsewhere. */
@@ -155,9 +169,33 @@ export class Edge {
     if (!h) return;
     const recall = u.slot.startsWith('recall:');
     if (!this.newer(recall ? h.recall : h.own, u)) return;
-    if (recall) h.recall = u;
-    else h.own = u;
-    for (const holder of h.holders) holder.deliver(u.slot, u.update);
+    const taken = u.patchOnly ? this.chain(station, h, u) : u;
+    if (taken === null) return;
+    if (recall) h.recall = taken;
+    else h.own = taken;
+    for (const holder of h.holders) holder.deliver(taken.slot, taken.update);
+  }
+
+  /**
+   * A station's own part published as its patch alone: chained on the version the edge holds (its
+   * whole made only if a connection needs it), or, when it does not follow that version, dropped
+   * and the part asked for whole.
+   */
+  private chain(station: number, h: Held, u: PublishedUpdate): PublishedUpdate | null {
+    const had = h.own;
+    const patch = u.update.patch;
+    const follows = had !== null && had.epoch === u.epoch && had.update.version === u.update.version - 1;
+    if (!follows || patch === null || (had.update instanceof ChainedOwn && had.update.depth >= MAX_CHAIN)) {
+      this.counters.dropped++;
+      if (performance.now() - h.askedAt >= ASK_AGAIN_MS) this.askOwn(station);
+      return null;
+    }
+    this.counters.chained++;
+    const update = new ChainedOwn(u.update.version, patch, had.update, `station/${station}`, {
+      made: () => this.counters.made++,
+      failed: () => this.askOwn(station),
+    });
+    return { ...u, update };
   }
 
   private newer(had: PublishedUpdate | null | undefined, u: PublishedUpdate): boolean {
@@ -218,7 +256,7 @@ export class Edge {
    * host sends here is kept for its connections.
    */
   async attach(station: number, nonce: string, proof: string): Promise<boolean> {
-    if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null });
+    if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null, askedAt: -Infinity });
     let ok = false;
     try {
       const r = await this.nc.request(this.subjects.attach(this.name), utf8.encode(JSON.stringify({ station, nonce, proof })), { timeout: 5000 });

@@ -58,10 +58,15 @@ export const EdgeName = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
  * the whole message, both as the screens are sent them. A four-line ASCII header, the patch's
  * length in bytes (`b<n>`), then the two messages' UTF-8 bytes as the host encoded them once:
  * the edge hands either on to its stations as they came, decoding nothing.
+ *
+ * `withWhole` false: the patch alone (a station's own part, when the edge holds the version
+ * before; the edge makes the whole itself if a connection needs it, `own-chain.ts`). The message
+ * then ends with the patch.
  */
-export function encodeUpdate(epoch: string, slot: string, update: Update): Uint8Array {
+export function encodeUpdate(epoch: string, slot: string, update: Update, withWhole = true): Uint8Array {
   const patch = update.patch?.bytes ?? EMPTY;
-  const whole = update.whole().bytes;
+  if (!withWhole && patch.byteLength === 0) throw new Error('an update published without its whole needs its patch');
+  const whole = withWhole ? update.whole().bytes : EMPTY;
   const head = Buffer.from(`${epoch}\n${slot}\n${update.version}\nb${patch.byteLength}\n`, 'latin1');
   return Buffer.concat([head, patch, whole], head.byteLength + patch.byteLength + whole.byteLength);
 }
@@ -72,14 +77,21 @@ export interface PublishedUpdate {
   readonly epoch: string;
   readonly slot: string;
   readonly update: Update;
+  /** Published as its patch alone (a station's own part): `update.whole()` is not to be called; the edge chains it on the version before. */
+  readonly patchOnly: boolean;
 }
 
 const SLOT = /^(public:(round|panel)|view:station\/\d{1,4}|recall:station\/\d{1,4})$/;
 const NL = 10;
 
+function noWhole(): never {
+  throw new Error('an update published as its patch alone has no whole here');
+}
+
 /**
  * The update in a published message, or null for one that is not (the edge drops it). The
  * messages it holds are views of `data`: the caller hands over a copy nothing else writes to.
+ * Only a station's own part may come as its patch alone.
  */
 export function decodeUpdate(data: Uint8Array): PublishedUpdate | null {
   let at = 0;
@@ -96,10 +108,13 @@ export function decodeUpdate(data: Uint8Array): PublishedUpdate | null {
   const patchLength = /^b\d{1,9}$/.test(n) ? Number(n.slice(1)) : NaN;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(epoch) || !SLOT.test(slot)) return null;
   if (!/^\d{1,15}$/.test(v) || !Number.isSafeInteger(version) || !Number.isSafeInteger(patchLength)) return null;
-  if (at + patchLength >= data.byteLength) return null;
+  if (at + patchLength > data.byteLength) return null;
+  const patchOnly = at + patchLength === data.byteLength;
+  if (patchOnly && (patchLength === 0 || !slot.startsWith('view:'))) return null;
   const patch = patchLength > 0 ? SharedMessage.ofBytes(data.subarray(at, at + patchLength)) : null;
+  if (patchOnly) return { epoch, slot, update: { version, patch, whole: noWhole }, patchOnly };
   const whole = SharedMessage.ofBytes(data.subarray(at + patchLength));
-  return { epoch, slot, update: { version, patch, whole: () => whole } };
+  return { epoch, slot, update: { version, patch, whole: () => whole }, patchOnly };
 }
 
 /** The enrolment the host publishes: each station in force with its public proof key (host/stadium/station-proof.ts). */
