@@ -75,7 +75,9 @@ describe('edges: a station joining mid-round through its edge', { timeout: 120_0
       return rest;
     };
     const hostOwn = new Map<number, object>([[running.screens.hub.version(view), own(running.screens.hub.state(view) as StationState)]]);
-    const stop = running.screens.hub.onChange((v) => v === view && hostOwn.set(running.screens.hub.version(view), own(running.screens.hub.state(view) as StationState)));
+    const stop = running.screens.hub.onChange(
+      (v) => v === view && hostOwn.set(running.screens.hub.version(view), own(running.screens.hub.state(view) as StationState)),
+    );
     const second = new HeadlessStation(at, pinnedAgent(at), {});
     await second.connect();
     await until('the joining screen shows its view', () => second.version() >= 0 && second.latest() !== null, 10_000);
