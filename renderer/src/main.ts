@@ -10,7 +10,7 @@ import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
 import { ContextLoss } from './pixi/context-loss.js';
 import { createStage } from './boot/stage.js';
-import { FrameLoop, NEVER } from './pixi/frames.js';
+import { FrameLoop, listenForPresses, NEVER } from './pixi/frames.js';
 import { isIdle, releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
 import { releaseUnusedFaces } from './ui/button-faces.js';
@@ -86,11 +86,11 @@ async function boot(): Promise<void> {
     frames.request();
   });
   shown.sharpen?.(resolution());
-  // A press, a key or the wheel may change what a screen shows (a chip chosen, a pad opened, a page
-  // scrolled): drawn at once, after the screen's own handlers (pixi's on the canvas, the service
-  // screen's on the window before these), so a button that appeared is where pixi hit-tests it
-  // (pixi places its hit areas with the transforms of the last frame drawn).
-  for (const type of ['pointerdown', 'pointerup', 'keydown', 'wheel'] as const) window.addEventListener(type, () => frames.drawNow(), { passive: true });
+  // A press, a key or the wheel may change what a screen shows (a chip chosen, a pad opened): drawn
+  // at once (under a frame cap, at its next allowed frame) after the screen's own handlers, and a
+  // frame still owed drawn before pixi hit-tests a press with the transforms of the last frame drawn
+  // (a button a snapshot created is then where the stage has it: frames.ts, listenForPresses).
+  listenForPresses(frames);
   shown.setStatus('status.connecting');
   frames.request();
   document.title = i18n.t('app.name');

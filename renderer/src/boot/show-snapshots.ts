@@ -33,9 +33,10 @@ export function showSnapshots(d: ShowSnapshotsDeps): (state: ViewState) => Promi
     d.shown.render(state);
     sharpenTexts(d.root, d.resolution());
     sharpenLiveTexts(d.root, d.resolution());
-    // Drawn at once, as the snapshot's buttons are pressed where this frame puts them (a press
-    // right after a snapshot, before the next display frame, would miss a button it created).
-    d.frames.drawNow();
+    // Drawn at once, or under a frame cap (`?fps=`) at the next frame it allows, of the last state
+    // (frames.ts, drawSoon). A press right after a snapshot whose frame waits for its turn draws it
+    // first (`flush`, main.ts), so a button the snapshot created is hit where the stage has it.
+    d.frames.drawSoon();
     d.emit(`snapshot:${d.view}`);
     d.emit(`language:${state.language}`);
     if (state.kind === 'station') d.emit(`credit:${state.credit}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { FrameLoop, NEVER } from './frames.js';
+import { FrameLoop, listenForPresses, NEVER } from './frames.js';
 
 /** A display that refreshes only when the test says, and a clock the test moves. */
 let callbacks: ((t: number) => void)[] = [];
@@ -86,5 +86,76 @@ describe('a frame drawn at once', () => {
     assert.equal(loop.count, 1);
     refresh();
     assert.equal(loop.count, 1, 'the frame asked for before was the one drawn at once');
+  });
+});
+
+describe('frames asked for at once under a frame cap (a snapshot, a press)', () => {
+  /** A loop under a 200 ms cap (`?fps=5`) whose draw records the state it found; the display's clock is the test's. */
+  function capped() {
+    let state = 0;
+    const drawn: number[] = [];
+    const loop = new FrameLoop({ now: () => now, frameClock: () => now, draw: () => (drawn.push(state), NEVER), minIntervalMs: 200 });
+    return { loop, drawn, set: (s: number) => (state = s) };
+  }
+
+  it('N snapshots within one cap interval draw at most one frame, and the last state is drawn', () => {
+    const { loop, drawn, set } = capped();
+    loop.drawSoon(); // the first: nothing drawn before, so at once
+    assert.deepEqual(drawn, [0]);
+    for (let s = 1; s <= 10; s++) {
+      now += 15; // ten snapshots in 150 ms, within the cap's 200 ms
+      set(s);
+      loop.drawSoon();
+    }
+    assert.deepEqual(drawn, [0], 'none drawn within the interval');
+    while (now < 1000) refresh();
+    assert.deepEqual(drawn, [0, 10], 'one frame when the cap allows, of the last state; none after');
+  });
+
+  it('a snapshot after the interval has passed draws at once', () => {
+    const { loop, drawn, set } = capped();
+    loop.drawSoon();
+    now += 250;
+    set(1);
+    loop.drawSoon();
+    assert.deepEqual(drawn, [0, 1]);
+  });
+
+  it('without a cap a snapshot draws at once, every time', () => {
+    let drawn = 0;
+    const loop = new FrameLoop({ now: () => now, frameClock: () => now, draw: () => (drawn++, NEVER) });
+    for (let i = 0; i < 5; i++) loop.drawSoon();
+    assert.equal(drawn, 5);
+  });
+
+  it('a press draws the frame owed before it is hit-tested, and nothing when none is owed', () => {
+    const { loop, drawn, set } = capped();
+    loop.drawSoon();
+    now += 20;
+    set(1);
+    loop.drawSoon(); // owed, waiting for its turn
+    loop.flush();
+    assert.deepEqual(drawn, [0, 1], 'the owed frame drawn at the press');
+    loop.flush();
+    while (now < 1000) refresh();
+    assert.deepEqual(drawn, [0, 1], 'nothing owed: nothing more drawn');
+  });
+
+  it('a pointerdown draws the owed frame once; a key under the cap waits for its turn', () => {
+    const { loop, drawn, set } = capped();
+    const target = new EventTarget();
+    listenForPresses(loop, target);
+    loop.drawSoon();
+    now += 20;
+    set(1);
+    loop.drawSoon();
+    target.dispatchEvent(new Event('pointerdown'));
+    assert.deepEqual(drawn, [0, 1], 'the owed frame, and no second one for the press itself within the cap');
+    now += 20;
+    set(2);
+    target.dispatchEvent(new Event('keydown'));
+    assert.deepEqual(drawn, [0, 1]);
+    while (now < 1000) refresh();
+    assert.deepEqual(drawn, [0, 1, 2]);
   });
 });

@@ -13,6 +13,8 @@ export interface FrameLoopOptions {
   minIntervalMs?: number;
   /** Told of each drawn frame with its animation-frame timestamp (`?trace=1`: the screens bench). */
   drawn?(frameTime: number): void;
+  /** The display's clock, the animation frames' timebase, against which the cap is kept (`performance.now`; a test's own). */
+  frameClock?(): number;
 }
 
 /** No frame is wanted until something changes. */
@@ -33,11 +35,37 @@ export class FrameLoop {
     this.raf = requestAnimationFrame(this.frame);
   }
 
-  /** Draws a frame now, outside the display's rhythm (a snapshot, a press, a test stepping its clock). */
+  /**
+   * Something changed that should be on the glass at once (a snapshot, a press): drawn now if the
+   * frame cap allows, else coalesced into the next frame it allows, which draws the state of then
+   * (the last one: never dropped). Under `?fps=` a host at test timings sends snapshots faster than
+   * the cap, and each drawn at once put a software GPU behind (a station drew 6.1 frames a second
+   * under a cap of 5 and stopped answering: docs/benchmarks.md). Without a cap, always now.
+   */
+  drawSoon(): void {
+    const min = this.options.minIntervalMs ?? 0;
+    if (min > 0 && this.clock() - this.lastFrame < min - 1) this.request();
+    else this.drawNow();
+  }
+
+  /**
+   * A press is about to be hit-tested: the frame owed, if one is, drawn now whatever the cap, as
+   * pixi hit-tests with the transforms of the last frame drawn (a button a coalesced snapshot
+   * created is hit where the stage has it). Nothing owed: nothing drawn.
+   */
+  flush(): void {
+    if (this.raf !== null) this.drawNow();
+  }
+
+  /** Draws a frame now, outside the display's rhythm and the cap (a test stepping its clock, a restored GPU context). */
   drawNow(): void {
     if (this.raf !== null) cancelAnimationFrame(this.raf);
     this.raf = null;
-    this.run(performance.now());
+    this.run(this.clock());
+  }
+
+  private clock(): number {
+    return this.options.frameClock ? this.options.frameClock() : performance.now();
   }
 
   private readonly frame = (t: number): void => {
@@ -62,4 +90,14 @@ export class FrameLoop {
     if (wait <= 0) this.request();
     else if (Number.isFinite(wait)) this.timer = setTimeout(() => this.request(), wait);
   }
+}
+
+/**
+ * A press, a key or the wheel may change what a screen shows: its frame asked for at once (after the
+ * screen's own handlers, `drawSoon`); and before pixi hit-tests a press (capture, on the window, ahead
+ * of pixi's listeners on the canvas), a frame still owed is drawn (`flush`).
+ */
+export function listenForPresses(frames: FrameLoop, target: EventTarget = window): void {
+  target.addEventListener('pointerdown', () => frames.flush(), { capture: true, passive: true });
+  for (const type of ['pointerdown', 'pointerup', 'keydown', 'wheel'] as const) target.addEventListener(type, () => frames.drawSoon(), { passive: true });
 }

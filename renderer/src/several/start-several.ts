@@ -2,7 +2,7 @@ import type { i18n as I18n } from 'i18next';
 import type { Container } from 'pixi.js';
 import { backoffDelay } from '../../../engine/backoff.js';
 import { RECONNECT } from '../boot/host-link.js';
-import type { FrameLoop } from '../pixi/frames.js';
+import { listenForPresses, type FrameLoop } from '../pixi/frames.js';
 import { sharpenTexts } from '../pixi/crisp.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
 import { intlLocale } from '../../../locales/money.js';
@@ -129,7 +129,7 @@ export function mountSeveral(o: Omit<SeveralOptions, 'drawn'> & SeveralStage): S
     ...o,
     drawn: () => {
       sharpen();
-      o.frames.drawNow();
+      o.frames.drawSoon();
     },
   });
   o.root.addChild(several.root);
@@ -142,7 +142,7 @@ export function mountSeveral(o: Omit<SeveralOptions, 'drawn'> & SeveralStage): S
     o.frames.request();
   });
   // A press may change what the screen shows: drawn at once (as main.ts does for one table's screen).
-  for (const type of ['pointerdown', 'pointerup', 'keydown', 'wheel'] as const) window.addEventListener(type, () => o.frames.drawNow(), { passive: true });
+  listenForPresses(o.frames);
   document.title = o.i18n.t('app.name');
   o.frames.request();
   o.ctx.emit('ready:several');
