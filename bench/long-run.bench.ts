@@ -16,6 +16,8 @@
 // (BUDGETS below; the issue's: a page's heap grows ≤ 0.5 MB after the first 250 rounds), with an
 // ASCII plot of its samples; and each page's heap at the end beside its absolute budget (8 MB, item 3)
 // with its GPU texture memory (judged at 1920×1080 only). Exit 1 when a figure is over its budget.
+// Then the service screen (item 3's busiest service page ≤ 12 MB): a technician signs in and opens every
+// page, each read the same way (bench/service-pages.ts; BENCH_LONG_SERVICE=0 leaves it out).
 // Then each page loses its WebGL context (WEBGL_lose_context) and gets it back, with the host running:
 // the time from the restore to the end of the page's restore handlers (where the screen draws again
 // all it baked) judged against the 1 s goal (item 4), and to the second frame after it, recorded beside
@@ -37,6 +39,7 @@ import { fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
 import { heapGrowth, type HeapKind } from './heap-summary.js';
 import { bounded, BrowserProcesses, heapSnapshot, kindLines, PageProbe } from './page-probe.js';
 import { figure, QUICK } from './report.js';
+import { addServiceAccounts, serviceHeaps, type ServiceHeaps } from './service-pages.js';
 import { asciiPlot, judge, trend } from './trend.js';
 
 const ROUNDS = Number(process.env.BENCH_LONG_ROUNDS ?? (QUICK ? 40 : 5000));
@@ -59,6 +62,9 @@ const RESTORE_GOAL_MS = 1000;
 const MB = 1024 * 1024;
 /** Item 3: a page's heap after GC at 1920×1080, at the end of the run. */
 const HEAP_LIMIT_MB = { table: 8, station: 8 };
+/** Item 3: the busiest service page's heap after GC at 1920×1080 (BENCH_LONG_SERVICE=0: not measured). */
+const SERVICE_LIMIT_MB = 12;
+const SERVICE = process.env.BENCH_LONG_SERVICE !== '0';
 
 const root = path.resolve(import.meta.dirname, '..');
 const started = Date.now();
@@ -99,11 +105,13 @@ const FIGURES: { key: string; name: string; unit: string; scale: number; budget:
   { key: 'logBytes', name: 'data folder, logs', unit: 'MB', scale: MB, budget: (span) => (span * 2048) / MB },
 ];
 
+/** BENCH_LONG_JS_FLAGS: V8 flags for every browser of the run, the bare scene's included (`--js-flags`). */
+const JS_FLAGS = process.env.BENCH_LONG_JS_FLAGS ?? '';
 /** A browser of its own; `marker`, a switch Chromium ignores, finds its processes in /proc (bench/page-probe.ts). */
 const launch = (marker: string) =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', marker],
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', marker, ...(JS_FLAGS ? [`--js-flags=${JS_FLAGS}`] : [])],
   });
 /** A page's read is bounded to this (BENCH_LONG_READ_S, seconds): a gap, with its reason, past it. */
 const READ_MS = Number(process.env.BENCH_LONG_READ_S ?? 300) * 1000;
@@ -239,6 +247,7 @@ await bareBrowser.close();
 
 // ── The host and the pages ──
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-long-run-'));
+if (SERVICE) await addServiceAccounts(dataDir);
 progress(`the host: ${GAME}, ${STATIONS} stations, autoplay at test timings, seed ${SEED}`);
 const host = await withInspector(
   [
@@ -389,6 +398,18 @@ for (const view of SNAPSHOTS ? (['table', 'station'] as const) : []) {
     for (const line of kindLines(heapGrowth(first, last))) console.log(`    ${line}`);
   }
 }
+// Item 3's service screen, with the host playing: a technician signs in and opens every page.
+let service: ServiceHeaps = [];
+if (SERVICE) {
+  progress('the service screen, page by page');
+  const serviceBrowser = await launch('--bench-long-run=service');
+  const page = await openScreen(await serviceBrowser.newContext({ viewport: VIEWPORT }), screenUrl('service'), 'service');
+  service = await serviceHeaps(new PageProbe('service', page, null, progress), READ_MS, progress).catch((e: unknown) => {
+    progress(`the service screen gave no figures: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  });
+  await serviceBrowser.close();
+}
 // Item 4, with the host playing: each page loses its context and gets it back; the host's log has
 // the screen's own report of it (what was drawn again, and its ms).
 progress('a lost WebGL context on each page');
@@ -415,7 +436,7 @@ const load = os
   .join(' ');
 console.log(
   `long run, ${GAME}, ${STATIONS} stations with autoplay, ${samples.at(-1)?.rounds ?? 0} rounds in ${minutes.toFixed(1)} min, sampled every ${EVERY}, ` +
-    `Chromium ${chromiumVersion} (SwiftShader) at ${SIZE}, ${FPS} frames a second at most, ${os.cpus().length} cores, load average ${load}`,
+    `Chromium ${chromiumVersion} (SwiftShader) at ${SIZE}, ${FPS} frames a second at most${JS_FLAGS ? `, V8 flags ${JS_FLAGS}` : ''}, ${os.cpus().length} cores, load average ${load}`,
 );
 console.log(
   `  baselines: a bare Node process heap after GC ${(bareNodeHeap / MB).toFixed(2)} MB, resident ${(bareNodeRss / MB).toFixed(0)} MB, ${bareNodeFds} descriptors; ` +
@@ -475,6 +496,7 @@ if (last) {
       baseline: { name: `bare pixi scene ${SIZE}, JS heap after GC`, value: bare.heap / MB },
     });
   }
+  over += serviceVerdict(service);
   figure({
     name: `long run: host JS heap after GC at ${last.rounds} rounds`,
     unit: 'MB',
@@ -510,3 +532,29 @@ for (const view of ['table', 'station'] as const) {
 for (const f of failures) console.log(`  a read gave no figure: ${f.view} page at ${f.rounds} rounds: ${f.failure}`);
 console.log(over === 0 ? '  every figure within its budget' : `  ${over} figure(s) over budget`);
 process.exitCode = over === 0 ? 0 : 1;
+
+/** The busiest service page's heap against its budget (judged at 1920×1080); 1 when over (or no figure). */
+function serviceVerdict(pages: ServiceHeaps): number {
+  if (!SERVICE) return 0;
+  const read = pages.filter((p) => Number.isFinite(p.heap));
+  const busiest = read.reduce<ServiceHeaps[number] | null>((a, p) => (a && a.heap >= p.heap ? a : p), null);
+  if (!busiest) {
+    console.log(`  OVER service screen: no page's heap read`);
+    return 1;
+  }
+  const mb = busiest.heap / MB;
+  const ok = !FULL_SIZE || mb <= SERVICE_LIMIT_MB;
+  const all = pages.map((p) => `${p.page} ${(p.heap / MB).toFixed(2)}`).join(', ');
+  console.log(
+    `  ${FULL_SIZE ? (ok ? 'ok  ' : 'OVER') : 'info'} service screen, busiest page ${busiest.page}, ${SIZE}: JS heap after GC ${mb.toFixed(2)} MB ` +
+      `(budget ${SERVICE_LIMIT_MB} MB at 1920×1080${FULL_SIZE ? '' : ', not judged at this size'}; bare scene ${(bare.heap / MB).toFixed(2)} MB); every page, MB: ${all}`,
+  );
+  figure({
+    name: `long run: busiest service page (${busiest.page}) JS heap after GC (${SIZE})`,
+    unit: 'MB',
+    value: mb,
+    better: 'lower',
+    baseline: { name: `bare pixi scene ${SIZE}, JS heap after GC`, value: bare.heap / MB },
+  });
+  return ok ? 0 : 1;
+}
