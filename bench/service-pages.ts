@@ -55,11 +55,22 @@ export async function serviceHeaps(probe: PageProbe, readMs: number, say: (line:
     await press(page, 'signin-ok');
   }
   await shown(page, 'sign-out'); // the session is open
+  // With the table playing the service view moves on between a frame and the press made against it,
+  // and the host refuses the command (`stale-version`, a console warning of the screen's): pressed again.
+  let refused = 0;
+  page.on('console', (m) => {
+    if (m.text().includes('host refused')) refused++;
+  });
   const out: ServiceHeaps = [];
   for (const name of SERVICE_PAGES) {
-    await press(page, `page-${name}`);
-    // The page's view comes from the host after the press; a few seconds to arrive and be drawn.
-    await new Promise((r) => setTimeout(r, 4000));
+    for (let attempt = 1; ; attempt++) {
+      const before = refused;
+      await press(page, `page-${name}`);
+      // The page's view comes from the host after the press; a few seconds to arrive and be drawn.
+      await new Promise((r) => setTimeout(r, 4000));
+      if (refused === before) break;
+      if (attempt === 10) throw new Error(`the ${name} page's press refused 10 times`);
+    }
     const read = await probe.read(readMs);
     out.push({ page: name, heap: read.heap, failure: read.failure });
     say(`service page ${name}: JS heap after GC ${(read.heap / 1024 / 1024).toFixed(2)} MB${read.failure ? ` (${read.failure})` : ''}`);
