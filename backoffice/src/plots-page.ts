@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
 import { currencyLabel } from './money.js';
+import { BAND_Z, holdBand } from './hold-band.js';
 import type { Plots } from './report-model.js';
 
 /**
@@ -53,6 +54,20 @@ export function plotsPage(w: Words): HTMLElement {
       [xs, win, drop],
     );
     chart(t('backoffice.plots.hold'), [{ label: t('backoffice.report.col.hold'), stroke: '#2e7d32', width: 2, points: { show: true } }], [xs, holdPct]);
+    const band = holdBand(
+      chosen.map((s) => s.theoretical),
+      xs.length,
+    );
+    chart(
+      `${t('backoffice.plots.theoretical')} — ${t('backoffice.plots.bandNote', { z: BAND_Z })}`,
+      [
+        { label: t('backoffice.plots.holdInitial'), stroke: '#2e7d32', width: 2, points: { show: true } },
+        { label: t('backoffice.plots.edge'), stroke: '#37474f', width: 2, dash: [10, 5] },
+        { label: t('backoffice.plots.bandLow'), stroke: '#9e9e9e', width: 1, dash: [3, 3] },
+        { label: t('backoffice.plots.bandHigh'), stroke: '#9e9e9e', width: 1, dash: [3, 3] },
+      ],
+      [xs, band.hold, band.edge, band.lower, band.upper],
+    );
     chart(t('backoffice.plots.lag'), [{ label: t('backoffice.floor.lag'), stroke: '#6a1b9a', width: 2, dash: [2, 3], points: { show: true } }], [xs, lag]);
   };
   const load = async () => {

@@ -162,6 +162,8 @@ export const Plots = z.object({
       won: z.array(z.number()),
       win: z.array(z.number()),
       lagMax: z.array(z.number().nullable()),
+      /** Per hour: initial bets with a published edge, the house's win on them, its expectation, the bound on its standard deviation. */
+      theoretical: z.array(z.object({ initial: z.number(), house: z.number(), expected: z.number(), sd: z.number().nullable() })),
     }),
   ),
 });

@@ -224,11 +224,13 @@ test('accounting downloads the gaming day CSV, its totals equal to the tables’
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 });
 
-test('the plots are drawn by uPlot: win and drop, hold, sync lag per hour', async ({ page }) => {
+test('the plots are drawn by uPlot: win and drop, hold, hold against the theoretical edge and its band, sync lag per hour', async ({ page }) => {
   await signIn(page, 'accounting');
   await page.goto(`${url}#/plots`);
-  await expect(page.locator('[data-testid=plots] .uplot')).toHaveCount(3);
+  await expect(page.locator('[data-testid=plots] .uplot')).toHaveCount(4);
   await expect(page.locator('[data-testid=plots] .u-legend').first()).toContainText('莊家贏額');
+  await expect(page.locator('[data-testid=plots] .u-legend').nth(2)).toContainText('理論莊家優勢');
+  await expect(page.locator('[data-testid=plots] .u-legend').nth(2)).toContainText('範圍上限');
   if (process.env.BACKOFFICE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.BACKOFFICE_SCREENSHOTS, 'plots.png'), fullPage: true });
   await page.goto(`${url}#/floor`);
   // The four tables and the three live hosts the floor test started (stopped since: offline).

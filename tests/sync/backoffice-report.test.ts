@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { reportCsv } from '../../backoffice/src/csv.js';
 import { z } from 'zod';
-import { GamingDayReport } from '../../backoffice/src/report-model.js';
+import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
 import { words } from '../../backoffice/src/i18n.js';
 import { theoreticalPageCells } from '../../backoffice/src/theoretical.js';
 import { Ledger, SyncClient } from '../../ledger/index.js';
@@ -301,6 +301,36 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
     for (const [language, says] of Object.entries(noEdge)) {
       const c = theoreticalPageCells(words(language === 'en' || language === 'pt' || language === 'zh-Hans' ? language : 'zh-Hant'), streak);
       assert.deepEqual([c[7], c[8], c[10]], [says, '—', '—'], language);
+    }
+  });
+
+  it('plots the same initial bets and house wins hour by hour as the day’s hold against theoretical, with no band where blackjack’s main bet has no variance', async () => {
+    const json: unknown = await (await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=2026-11-25`, { headers: { cookie } })).json();
+    const lines = z
+      .object({ theoretical: z.array(TheoreticalLine) })
+      .parse(json)
+      .theoretical.filter((l) => l.edge !== null);
+    const plots = Plots.parse(await (await fetch(`${up.url}/backoffice/api/reports/plots?date=2026-11-25`, { headers: { cookie } })).json());
+    for (const ledger of ledgers) {
+      const id = ledger.terminalId;
+      const hours = plots.tables.find((s) => s.terminalId === id)?.theoretical ?? [];
+      assert.equal(hours.length, 24, id);
+      const mine = lines.filter((l) => l.terminalId === id);
+      assert.ok(mine.length > 0, id);
+      const sum = (pick: (h: (typeof hours)[number]) => number) => hours.reduce((a, h) => a + pick(h), 0);
+      assert.equal(
+        sum((h) => h.initial),
+        mine.reduce((a, l) => a + l.wagered, 0),
+        `${id}: initial bets`,
+      );
+      assert.equal(
+        sum((h) => h.house),
+        mine.reduce((a, l) => a + l.actual, 0),
+        `${id}: house wins`,
+      );
+      const expected = mine.reduce((a, l) => a + (l.wagered * (l.edge ?? 0)) / 100, 0);
+      assert.ok(Math.abs(sum((h) => h.expected) - expected) < 1e-6, `${id}: expectation`);
+      for (const h of hours) if (h.initial > 0) assert.equal(h.sd, null, `${id}: blackjack's main bet has no published variance`);
     }
   });
 

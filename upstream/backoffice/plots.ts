@@ -1,6 +1,7 @@
 import type { Sql } from '../sql.js';
 import { heldCurrencies, type TableCurrency } from '../table-currency.js';
 import { gamingDayWindow } from './gaming-day.js';
+import { hourlyStakes, hourTheoretical, type HourTheoretical } from './hourly-theoretical.js';
 
 /** One table's figures hour by hour through a gaming day (24 slots, money in minor units). */
 export interface HourlySeries {
@@ -13,6 +14,8 @@ export interface HourlySeries {
   win: number[];
   /** The longest time an entry of that hour took to reach the upstream (received − journalled), seconds; null with none. */
   lagMax: (number | null)[];
+  /** Hold against the theoretical edge, per hour of the rounds settled in it (upstream/backoffice/hourly-theoretical.ts). */
+  theoretical: HourTheoretical[];
 }
 
 export interface Plots {
@@ -44,6 +47,7 @@ export async function hourlyPlots(sql: Sql, date: string, startHour: number): Pr
      FROM journal WHERE ts >= $1 AND ts < $2 GROUP BY 1, 2`,
     [from, to],
   );
+  const stakes = await hourlyStakes(sql, from, to);
   const t = await sql.query<{ terminal_id: string }>('SELECT terminal_id FROM terminals ORDER BY terminal_id');
   const currencies = await heldCurrencies(sql);
   const series = new Map<string, HourlySeries>(
@@ -57,6 +61,7 @@ export async function hourlyPlots(sql: Sql, date: string, startHour: number): Pr
         won: Array<number>(HOURS).fill(0),
         win: Array<number>(HOURS).fill(0),
         lagMax: Array<number | null>(HOURS).fill(null),
+        theoretical: Array.from({ length: HOURS }, (_, h) => hourTheoretical(stakes.get(r.terminal_id)?.get(h) ?? [])),
       },
     ]),
   );

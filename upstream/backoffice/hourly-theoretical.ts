@@ -1,0 +1,89 @@
+import { betVarianceOf, houseEdgeOf } from '../../terms/house-edges.js';
+import type { Sql } from '../sql.js';
+
+/**
+ * Hold against the theoretical edge hour by hour (issue 49 item 5), per table, over the rounds
+ * settled in each hour and the bets with a published edge (terms/house-edges.ts, the engine's exact
+ * figures): the initial bets a (`bet.place`), what the house won on them W (−Σ net of their
+ * settlement lines, doubles, splits and raises included), its expectation E = Σ a·edge, and an
+ * upper bound σ on the standard deviation of W from the published variances per unit of initial
+ * bet. The page draws W ÷ Σa against E ÷ Σa ± z·σ ÷ Σa (docs/backoffice.md states the formula).
+ */
+export interface HourTheoretical {
+  /** Σ initial bets on bets with a published edge (minor units). */
+  initial: number;
+  /** What the house won on those bets (minor units). */
+  house: number;
+  /** Σ a × edge: the expected house win (minor units, a real number: an expectation, not money). */
+  expected: number;
+  /** The standard deviation bound of the house win (minor units); null when a bet with an edge has no published variance. */
+  sd: number | null;
+}
+
+/** One round's stake on one bet, with what the house won on it. */
+export interface RoundStake {
+  readonly round: string;
+  readonly game: string;
+  readonly profile: string;
+  readonly bet: string;
+  readonly amount: number;
+  readonly house: number;
+}
+
+/**
+ * The hour's figures from its rounds' stakes. Rounds are taken as independent of each other; within
+ * one round, stakes are correlated (every station's banker bet is the same coup; banker and player
+ * are opposed), with correlations nobody publishes, so a round's standard deviation is bounded by
+ * the sum of its stakes' (σ(ΣX) ≤ Σσ(X), exact when the round holds one stake, or stakes on one bet
+ * of one outcome): σ² ≤ Σ_rounds (Σ_bets a·s)², s the bet's standard deviation per unit.
+ */
+export function hourTheoretical(stakes: readonly RoundStake[]): HourTheoretical {
+  let initial = 0;
+  let house = 0;
+  let expected = 0;
+  let known = true;
+  const perRound = new Map<string, number>();
+  for (const x of stakes) {
+    const edge = houseEdgeOf(x.game, x.profile, x.bet);
+    if (edge === null) continue;
+    initial += x.amount;
+    house += x.house;
+    expected += (x.amount * edge) / 100;
+    const variance = betVarianceOf(x.game, x.profile, x.bet);
+    if (variance === null) known = false;
+    else perRound.set(x.round, (perRound.get(x.round) ?? 0) + x.amount * Math.sqrt(variance));
+  }
+  let sumSq = 0;
+  for (const s of perRound.values()) sumSq += s * s;
+  return { initial, house, expected, sd: known ? Math.sqrt(sumSq) : null };
+}
+
+/** Every table's stakes of the rounds settled in the window, by hour from `from` (0–23). */
+export async function hourlyStakes(sql: Sql, from: Date, to: Date): Promise<Map<string, Map<number, RoundStake[]>>> {
+  const settled = `SELECT terminal_id, doc->'payload'->>'roundId' AS round_id, doc->'payload'->>'game' AS game,
+      doc->'payload'->>'profile' AS profile, doc->'payload'->'lines' AS lines,
+      floor(extract(epoch FROM ts - $1::timestamptz) / 3600)::int AS hour
+    FROM journal WHERE type = 'round.settle' AND ts >= $1 AND ts < $2`;
+  const r = await sql.query<{ terminal_id: string; hour: number; round_id: string; game: string; profile: string; bet: string; amount: number; house: number }>(
+    `WITH s AS (${settled}),
+     a AS (SELECT s.terminal_id, s.round_id, b->>'bet' AS bet, SUM((b->>'amount')::bigint)::bigint AS amount
+       FROM s JOIN journal p ON p.terminal_id = s.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = s.round_id,
+         jsonb_array_elements(p.doc->'payload'->'bets') b GROUP BY 1, 2, 3),
+     w AS (SELECT s.terminal_id, s.round_id, l->>'bet' AS bet, (-SUM((l->>'net')::bigint))::bigint AS house
+       FROM s, jsonb_array_elements(s.lines) l GROUP BY 1, 2, 3)
+     SELECT s.terminal_id, s.hour, s.round_id, s.game, s.profile, a.bet, a.amount, COALESCE(w.house, 0)::bigint AS house
+     FROM s JOIN a USING (terminal_id, round_id) LEFT JOIN w ON w.terminal_id = s.terminal_id AND w.round_id = s.round_id AND w.bet = a.bet`,
+    [from, to],
+  );
+  const out = new Map<string, Map<number, RoundStake[]>>();
+  for (const x of r.rows) {
+    const byHour = out.get(x.terminal_id) ?? new Map<number, RoundStake[]>();
+    out.set(x.terminal_id, byHour);
+    const h = Number(x.hour);
+    byHour.set(h, [
+      ...(byHour.get(h) ?? []),
+      { round: x.round_id, game: x.game, profile: x.profile, bet: x.bet, amount: Number(x.amount), house: Number(x.house) },
+    ]);
+  }
+  return out;
+}
