@@ -2,15 +2,12 @@
 // mechanism advances one step per STATUS REQUEST, so runs are deterministic without timers.
 // Behaviour it models (research note §1.2): power-up codes 0x40/0x41/0x42 by where a note was at
 // the cut, RESET → INITIALIZE, settings echoed, VEND VALID repeated until the host's ACK.
-import { ByteDevice } from '../../sim/device-side.js';
-import { PowerSwitch } from '../../sim/power-switch.js';
-import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8E1_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
-import type { BillAcceptorFaults, BillAcceptorSimControls, BillStep, NoteInPath, TicketLies, WireFault } from '../sim-controls.js';
+import type { BillAcceptorFaults, BillAcceptorSimControls, BillStep, NoteInPath, TicketLies } from '../sim-controls.js';
+import { BillSimulatorBase } from '../simulator-base.js';
 import { BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, STATUS, TICKET_ESCROW_CODE } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
-import { keepRecent } from '../../sim/recent.js';
 
 type State =
   | 'power-up'
@@ -47,6 +44,16 @@ export interface Id003SimOptions {
   initPolls?: number;
 }
 
+/** How far a note in each state went (NoteInPath's stage); any other state: still being read. */
+const STAGE_OF: Partial<Record<State, NoteInPath['stage']>> = {
+  escrow: 'escrow',
+  'stacking-early': 'stacking',
+  'stacking-late': 'no-return',
+  'vend-valid': 'no-return',
+  rejecting: 'returning',
+  returning: 'returning',
+};
+
 const STEP_OF: Partial<Record<State, BillStep>> = {
   accepting: 'accepting',
   escrow: 'escrow',
@@ -56,56 +63,31 @@ const STEP_OF: Partial<Record<State, BillStep>> = {
   stacked: 'stacked',
 };
 
-export class Id003Simulator extends ByteDevice implements BillAcceptorSimControls {
+export class Id003Simulator extends BillSimulatorBase<NoteInside, Id003Frame> implements BillAcceptorSimControls {
   readonly protocol = 'id003' as const;
-  readonly line: LineSettings;
-  readonly currency: Currency;
   private readonly parser = new Id003Parser();
-  private readonly wire = new WireFaults();
   private readonly table: { code: number; denomination: number }[];
   private readonly countryCode: number;
   private readonly initPolls: number;
 
-  private readonly power = new PowerSwitch<BillStep>({ lost: () => this.parser.reset(), restored: () => this.powerUp() });
   private st: State = 'power-up';
   private powerUpCode: number = STATUS.POWER_UP;
   private initLeft = 0;
   private inhibited = true;
   private denominationMask = 0x0000;
   private settings = new Map<number, number[]>();
-  private note: NoteInside | null = null;
-  private queue: NoteInside[] = [];
   private fault: { code: number; data?: number } | null = null;
-  private readonly cash: number[] = [];
-  private readonly back: number[] = [];
-  private readonly stuck: number[] = [];
   private readonly ticketCash: string[] = [];
   private readonly ticketBack: string[] = [];
-  /** Host frames received, for tests that check what the driver sent: the newest, bounded (sim/recent.ts). */
-  readonly received: Id003Frame[] = [];
 
   constructor(options: Id003SimOptions = {}) {
-    super();
-    this.currency = options.currency ?? 'HKD';
-    this.line = options.line ?? LINE_8E1_9600;
+    super(options, LINE_8E1_9600);
     this.countryCode = options.countryCode ?? 0x59;
     this.initPolls = options.initPolls ?? 2;
     this.table = NOTE_FACE_VALUES[this.currency].map((denomination, i) => ({ code: ESCROW_CODE_FIRST + i, denomination }));
   }
 
   // ── controls ──────────────────────────────────────────────────────────────
-  get powered(): boolean {
-    return this.power.isOn;
-  }
-  get cashbox(): readonly number[] {
-    return this.cash;
-  }
-  get returned(): readonly number[] {
-    return this.back;
-  }
-  get jammed(): readonly number[] {
-    return this.stuck;
-  }
   /** Barcodes of the tickets in the cashbox, and of those given back. */
   get ticketsStacked(): readonly string[] {
     return this.ticketCash;
@@ -117,30 +99,9 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
     return this.st;
   }
 
-  /**
-   * The note in the path and how far it went (for a test's or the fuzz's hostile wrapper, which
-   * must know what is true to tell a lie from it). `serial` counts notes taken in.
-   */
-  get busy(): boolean {
-    return this.note !== null || this.queue.length > 0;
+  protected pathOf(n: NoteInside): { stage: NoteInPath['stage']; code: number } {
+    return { stage: STAGE_OF[this.st] ?? 'reading', code: n.code };
   }
-
-  get inPath(): NoteInPath | null {
-    const n = this.note;
-    if (!n) return null;
-    const stage: NoteInPath['stage'] =
-      this.st === 'escrow'
-        ? 'escrow'
-        : this.st === 'stacking-early'
-          ? 'stacking'
-          : this.st === 'stacking-late' || this.st === 'vend-valid'
-            ? 'no-return'
-            : this.st === 'rejecting' || this.st === 'returning'
-              ? 'returning'
-              : 'reading';
-    return { serial: this.serial, denomination: n.denomination, code: n.code, stage };
-  }
-  private serial = 0;
 
   insertNote(denomination: number, options: { reject?: number } = {}): void {
     const entry = this.table.find((t) => t.denomination === denomination);
@@ -210,24 +171,16 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
     },
   };
 
-  powerCut(options: { at?: BillStep; restoreAfterMs?: number } = {}): void {
-    this.power.cut(options);
+  protected powerLost(): void {
+    this.parser.reset();
   }
 
-  powerOn(): void {
-    this.power.restore();
-  }
-
-  private powerUp(): void {
+  protected powerRestored(): void {
     this.fault = null;
     this.inhibited = true;
     if (!this.note) this.powerUpCode = STATUS.POWER_UP;
     else this.powerUpCode = this.inAcceptor() ? STATUS.POWER_UP_BILL_IN_ACCEPTOR : STATUS.POWER_UP_BILL_IN_STACKER;
     this.st = 'power-up';
-  }
-
-  wireFault(kind: WireFault, count = 1): void {
-    this.wire.add(kind, count);
   }
 
   /** Where the note physically is decides the power-up report: past the point of no return or not. */
@@ -236,20 +189,15 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   }
 
   // ── wire ──────────────────────────────────────────────────────────────────
-  receive(bytes: Uint8Array): void {
-    if (!this.power.isOn) return;
-    for (const f of this.parser.push(bytes)) {
-      keepRecent(this.received, f);
-      this.handle(f);
-    }
+  protected parse(bytes: Uint8Array): Id003Frame[] {
+    return this.parser.push(bytes);
   }
 
   private reply(code: number, data: ArrayLike<number> = []): void {
-    const bytes = this.wire.apply(encodeId003(code, data));
-    if (bytes) this.transmit(bytes);
+    this.send(encodeId003(code, data));
   }
 
-  private handle(f: Id003Frame): void {
+  protected handle(f: Id003Frame): void {
     const c = f.code;
     if (c === CMD.STATUS_REQUEST) {
       this.reportStatus();
@@ -397,12 +345,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
           this.st = 'disabled';
           return;
         }
-        const next = this.queue.shift();
-        if (next) {
-          this.note = next;
-          this.serial++;
-          this.st = 'accepting';
-        }
+        if (this.drawNext()) this.st = 'accepting';
         return;
       }
       case 'accepting': {

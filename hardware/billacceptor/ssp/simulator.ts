@@ -2,12 +2,10 @@
 // note path advances one step per POLL; the sequence flag is honoured (a repeated flag repeats the
 // last reply without executing); a power cut leaves SLAVE RESET plus NOTE CLEARED FROM FRONT /
 // INTO CASHBOX for the first poll, with all channels inhibited. Facts: docs/protocols/ssp.md.
-import { ByteDevice } from '../../sim/device-side.js';
-import { PowerSwitch } from '../../sim/power-switch.js';
-import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8N2_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
 import type { BillAcceptorFaults, BillAcceptorSimControls, BillStep, NoteInPath, WireFault } from '../sim-controls.js';
+import { BillSimulatorBase } from '../simulator-base.js';
 import { CMD, EVENT, RESP, SEQ_BIT } from './constants.js';
 import {
   CMD_REQUEST_KEY_EXCHANGE,
@@ -24,9 +22,15 @@ import {
   u64le,
 } from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
-import { keepRecent } from '../../sim/recent.js';
 
 type Phase = 'idle' | 'reading' | 'escrow' | 'stacking' | 'stacking-late' | 'credit' | 'rejecting';
+
+/** A note as the validator carries it: its channel (1-based) and whether it will refuse it. */
+interface SspNote {
+  channel: number;
+  denomination: number;
+  reject: boolean;
+}
 
 export interface SspSimOptions {
   currency?: Currency;
@@ -45,14 +49,20 @@ export interface SspSimOptions {
 
 const KEY_SETUP = new Set<number>([CMD.SYNC, CMD.RESET, CMD_SET_GENERATOR, CMD_SET_MODULUS, CMD_REQUEST_KEY_EXCHANGE]);
 
+/** How far a note in each phase went (NoteInPath's stage); any other phase: still being read. */
+const STAGE_OF: Partial<Record<Phase, NoteInPath['stage']>> = {
+  escrow: 'escrow',
+  stacking: 'stacking',
+  'stacking-late': 'no-return',
+  credit: 'no-return',
+  rejecting: 'returning',
+};
+
 const STEP_OF: Partial<Record<Phase, BillStep>> = { reading: 'accepting', escrow: 'escrow', stacking: 'stacking', 'stacking-late': 'stacking-late' };
 
-export class SspSimulator extends ByteDevice implements BillAcceptorSimControls {
+export class SspSimulator extends BillSimulatorBase<SspNote, SspFrame> implements BillAcceptorSimControls {
   readonly protocol = 'ssp' as const;
-  readonly line: LineSettings;
-  readonly currency: Currency;
   private readonly parser = new SspParser();
-  private readonly wire = new WireFaults();
   private readonly address: number;
   private readonly serial: number;
   private readonly maxProtocol: number;
@@ -65,7 +75,6 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   private modulus: bigint | null = null;
   private essp: EsspSession | null = null;
 
-  private readonly power = new PowerSwitch<BillStep>({ lost: () => this.parser.reset(), restored: () => this.boot() });
   private lastSeq: number | null = null;
   private lastReply: Uint8Array | null = null;
   private protocolVersion = 4;
@@ -73,20 +82,12 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   private inhibits = 0;
   private events: number[] = [EVENT.SLAVE_RESET];
   private phase: Phase = 'idle';
-  private note: { channel: number; denomination: number; reject: boolean } | null = null;
-  private queue: { channel: number; denomination: number; reject: boolean }[] = [];
   private fault: 'jam' | 'full' | 'removed' | 'failed' | null = null;
   private fraud = false;
   private lastCommandAt = Date.now();
-  private readonly cash: number[] = [];
-  private readonly back: number[] = [];
-  private readonly stuck: number[] = [];
-  readonly received: SspFrame[] = [];
 
   constructor(options: SspSimOptions = {}) {
-    super();
-    this.currency = options.currency ?? 'HKD';
-    this.line = options.line ?? LINE_8N2_9600;
+    super(options, LINE_8N2_9600);
     this.address = options.address ?? 0;
     this.serial = options.serial ?? 0x00bc614e;
     this.maxProtocol = options.maxProtocolVersion ?? 7;
@@ -102,46 +103,14 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     return this.essp !== null;
   }
 
-  get powered(): boolean {
-    return this.power.isOn;
+  protected pathOf(n: SspNote): { stage: NoteInPath['stage']; code: number } {
+    return { stage: STAGE_OF[this.phase] ?? 'reading', code: n.channel };
   }
-
-  /** The note in the path and how far it went (see NoteInPath); `serial` counts notes taken in. */
-  get busy(): boolean {
-    return this.note !== null || this.queue.length > 0;
-  }
-
-  get inPath(): NoteInPath | null {
-    const n = this.note;
-    if (!n) return null;
-    const stage: NoteInPath['stage'] =
-      this.phase === 'escrow'
-        ? 'escrow'
-        : this.phase === 'stacking'
-          ? 'stacking'
-          : this.phase === 'stacking-late' || this.phase === 'credit'
-            ? 'no-return'
-            : this.phase === 'rejecting'
-              ? 'returning'
-              : 'reading';
-    return { serial: this.notesTaken, denomination: n.denomination, code: n.channel, stage };
-  }
-  private notesTaken = 0;
 
   /** Whether the validator reported the note in escrow (READ with its channel): the next plain POLL takes it. */
   get escrowReportedNow(): boolean {
     return this.phase === 'escrow' && this.escrowReported;
   }
-  get cashbox(): readonly number[] {
-    return this.cash;
-  }
-  get returned(): readonly number[] {
-    return this.back;
-  }
-  get jammed(): readonly number[] {
-    return this.stuck;
-  }
-
   insertNote(denomination: number, options: { reject?: number } = {}): void {
     const i = this.channels.indexOf(denomination);
     this.queue.push({ channel: i + 1, denomination, reject: i < 0 || options.reject !== undefined });
@@ -177,12 +146,12 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     },
   };
 
-  powerCut(options: { at?: BillStep; restoreAfterMs?: number } = {}): void {
-    this.power.cut(options);
+  protected powerLost(): void {
+    this.parser.reset();
   }
 
-  powerOn(): void {
-    this.power.restore();
+  protected powerRestored(): void {
+    this.boot();
   }
 
   /** Power-up or RESET: the note in the path is cleared, and reported with the first poll. */
@@ -207,10 +176,6 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     this.essp = null; // eCOUNT and key restart at power-up
   }
 
-  wireFault(kind: WireFault, count = 1): void {
-    this.wire.add(kind, count);
-  }
-
   /** Damage the reply carrying the next NOTE CREDIT (and its `count - 1` repeats). */
   faultCreditReply(kind: WireFault, count = 1): void {
     this.creditFault = { kind, count };
@@ -218,21 +183,12 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
 
   private creditFault: { kind: WireFault; count: number } | null = null;
 
-  receive(bytes: Uint8Array): void {
-    if (!this.power.isOn) return;
-    for (const f of this.parser.push(bytes)) {
-      keepRecent(this.received, f);
-      if ((f.seqId & 0x7f) !== this.address) continue;
-      this.handle(f);
-    }
+  protected parse(bytes: Uint8Array): SspFrame[] {
+    return this.parser.push(bytes);
   }
 
-  private send(reply: Uint8Array): void {
-    const b = this.wire.apply(reply);
-    if (b) this.transmit(b);
-  }
-
-  private handle(f: SspFrame): void {
+  protected handle(f: SspFrame): void {
+    if ((f.seqId & 0x7f) !== this.address) return; // another device's on a shared line
     const cmd = f.data[0] ?? -1;
     const flag = f.seqId & SEQ_BIT;
     if (cmd !== CMD.SYNC && this.lastSeq === flag && this.lastReply) {
@@ -408,11 +364,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     switch (this.phase) {
       case 'idle': {
         if (!this.enabled) return;
-        const next = this.queue.shift();
-        if (!next) return;
-        this.note = next;
-        this.notesTaken++;
-        this.phase = 'reading';
+        if (this.drawNext()) this.phase = 'reading';
         return;
       }
       case 'reading': {
