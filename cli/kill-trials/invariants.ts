@@ -1,5 +1,6 @@
 import type { Ledger } from '../../ledger/index.js';
 import { verifyLedger } from '../../ledger/index.js';
+import { notesConserved, stackedCredited } from '../fake-acceptor/note-invariants.js';
 import { readDeviceTruth } from './device-record.js';
 import { deviceFile } from './table-host.js';
 
@@ -73,43 +74,9 @@ export function checkAfterRestart(o: {
       violations.push(`the ledger does not verify from its first entry: ${v.problems.slice(0, 3).join('; ')}`);
     }
   }
-  let lost = 0;
-  let duplicated = 0;
-  let stacked = 0;
-  let stackedAmount = 0;
-  const expected = new Set<string>();
-  for (const station of o.stations) {
-    const device = `BA-${station}`;
-    const truth = readDeviceTruth(deviceFile(o.dir, station), device);
-    for (const [id, n] of truth.notes) {
-      if (n.where !== 'stacker') continue;
-      stacked++;
-      stackedAmount += n.amount;
-      const k = `${device}:${id}:credit`;
-      expected.add(k);
-      const c = tally.credits.get(k) ?? 0;
-      if (c === 0) {
-        lost++;
-        violations.push(`note ${id} of ${device} is in the stacker and was never credited`);
-      } else if (c > 1) {
-        duplicated += c - 1;
-        violations.push(`note ${id} of ${device} was credited ${c} times`);
-      }
-    }
-  }
-  for (const k of tally.credits.keys())
-    if (!expected.has(k)) {
-      duplicated++;
-      violations.push(`a credit with no stacked note: ${k}`);
-    }
+  const truths = o.stations.map((station) => readDeviceTruth(deviceFile(o.dir, station), `BA-${station}`));
+  const { lost, duplicated, stacked, stackedAmount } = stackedCredited(truths, tally.credits, violations);
   for (const [round, n] of tally.closings) if (n > 1) violations.push(`round ${round} settled or voided ${n} times`);
-  const onMeters = o.stations.reduce((sum, s) => sum + ledger.credit(s), 0);
-  const open = ledger.rounds
-    .open()
-    .flatMap((r) => r.stations)
-    .reduce((sum, x) => sum + x.amount, 0);
-  const house = ledger.balance('house');
-  if (onMeters + open - house !== stackedAmount)
-    violations.push(`money not conserved: meters ${onMeters} + open ${open} − house ${house} ≠ notes stacked ${stackedAmount}`);
+  notesConserved(ledger, o.stations, stackedAmount, violations);
   return { lost, duplicated, ledgerFailure, violations, stacked, stackedAmount };
 }

@@ -78,6 +78,9 @@ export class Player {
   private insertNote(): void {
     const { stations, devices } = this.host;
     const station = stations[this.rng.below(stations.length)] ?? 1;
-    devices.get(station)?.insert([10_000, 50_000, 100_000][this.rng.below(3)] ?? 10_000);
+    const device = devices.get(station);
+    // The note, then the device's next poll: its credit reported (recorded as acknowledged once the host's handler returns).
+    device?.insert([10_000, 50_000, 100_000][this.rng.below(3)] ?? 10_000);
+    device?.poll(false);
   }
 }

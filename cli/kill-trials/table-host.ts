@@ -89,7 +89,11 @@ export function openTableHost<S, R>(def: GameDefinition<S, R>, o: { dir: string;
   });
   opened.resume({ newShoe: false, params });
   acceptors.start();
-  for (const a of devices.values()) a.start();
+  // The power-up, then the first poll: a stacked note not acknowledged is reported again.
+  for (const a of devices.values()) {
+    a.start();
+    a.poll(true);
+  }
   const sync = o.upstream
     ? new SyncClient(ledger, {
         url: o.upstream,

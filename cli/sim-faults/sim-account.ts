@@ -1,6 +1,7 @@
 import { verifyLedger, type EntryBody, type Ledger } from '../../ledger/index.js';
 import type { FakeUpstream } from './fake-upstream.js';
-import type { AcceptorTruth } from './sim-acceptor.js';
+import type { AcceptorTruth } from '../fake-acceptor/fake-acceptor.js';
+import { notesConserved, stackedCredited } from '../fake-acceptor/note-invariants.js';
 import type { Host, SimResult } from './sim-run.js';
 
 // The end of a fault simulation (cli/sim-faults/simulate.ts): the invariants over the whole
@@ -42,44 +43,9 @@ export function account(host: Host, truths: Map<number, AcceptorTruth>, upstream
     }
   }
   for (const [round, n] of settled) if (n > 1) violations.push(`round ${round} settled or voided ${n} times`);
-  // Every note stacked is credited exactly once; no credit without a stacked note.
-  let stacked = 0;
-  let stackedAmount = 0;
-  let lost = 0;
-  let duplicated = 0;
-  const expected = new Set<string>();
-  for (const t of truths.values()) {
-    for (const [id, n] of t.notes) {
-      if (n.where !== 'stacker') continue;
-      stacked++;
-      stackedAmount += n.amount;
-      const k = `${t.device}:${id}:credit`;
-      expected.add(k);
-      const c = credits.get(k) ?? 0;
-      if (c === 0) {
-        lost++;
-        violations.push(`note ${id} of ${t.device} is in the stacker and was never credited`);
-      } else if (c > 1) {
-        duplicated += c - 1;
-        violations.push(`note ${id} of ${t.device} was credited ${c} times`);
-      }
-    }
-  }
-  for (const [k] of credits)
-    if (!expected.has(k)) {
-      duplicated++;
-      violations.push(`a credit with no stacked note: ${k}`);
-    }
-  // Money conserved to the minor unit: what the notes brought is on the meters, in open rounds, or the house's.
-  const stations = [...truths.keys()];
-  const onMeters = stations.reduce((sum, s) => sum + l.credit(s), 0);
-  const open = l.rounds
-    .open()
-    .flatMap((r) => r.stations)
-    .reduce((sum, x) => sum + x.amount, 0);
-  const cashedOut = 0;
-  if (onMeters + open - l.balance('house') + cashedOut !== stackedAmount)
-    violations.push(`money not conserved: meters ${onMeters} + open ${open} − house ${l.balance('house')} ≠ notes stacked ${stackedAmount}`);
+  // Every note stacked is credited exactly once; no credit without a stacked note; the money conserved.
+  const { stacked, stackedAmount, lost, duplicated } = stackedCredited(truths.values(), credits, violations);
+  notesConserved(l, [...truths.keys()], stackedAmount, violations);
   if (!verifyLedger(l).ok) violations.push('the ledger does not verify from its first entry');
   // The upstream holds exactly the local journal.
   if (upstream.entries.length !== head) violations.push(`the upstream holds ${upstream.entries.length} entries, the journal ${head}`);

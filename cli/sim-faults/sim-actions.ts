@@ -92,7 +92,7 @@ export function pollAcceptors<S, R>(run: SimRun<S, R>, recovered: boolean): void
     const lost = run.rates.creditAck > 0 && chance(run, run.rates.creditAck);
     try {
       a.poll(recovered, lost);
-      if (lost && (run.truths.get(station)?.owed ?? null) !== null) fault(run, 'credit-ack-lost', `station ${station}`);
+      if (lost && (run.truths.get(station)?.owed.length ?? 0) > 0) fault(run, 'credit-ack-lost', `station ${station}`);
     } catch (e) {
       if (!(e instanceof Killed)) note(run, `a credit at ${station} was not journalled: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -9,7 +9,7 @@ import { TiltManager } from '../../host/tilts/tilt-manager.js';
 import { Ledger, rowsLost, SyncClient, verifyLedger } from '../../ledger/index.js';
 import type { LinkFault } from './fake-upstream.js';
 import { FaultyLedger, Killed, type WriteFault } from './faulty-ledger.js';
-import { SimAcceptor } from './sim-acceptor.js';
+import { FakeAcceptor } from '../fake-acceptor/fake-acceptor.js';
 import { chance, fault, note, TERMINAL, violated, type Host, type SimRun, type SimWorld } from './sim-run.js';
 
 // The host's life in a fault simulation (cli/sim-faults/simulate.ts): a start on the run's ledger
@@ -38,7 +38,7 @@ export function boot<S, R>(w: SimWorld<S, R>): Host {
   if (!opened.report.ledgerVerified) violated(w, `the ledger did not verify at start: ${opened.report.problems.join('; ')}`);
   const tilts = new TiltManager({ ledger, log: silent });
   tilts.restore();
-  const sims = new Map<number, SimAcceptor>();
+  const sims = new Map<number, FakeAcceptor>();
   const order = [...w.stations];
   const acceptors = new BillAcceptors({
     config,
@@ -49,7 +49,7 @@ export function boot<S, R>(w: SimWorld<S, R>): Host {
       const station = order.shift() ?? 0;
       const truth = w.truths.get(station);
       if (!truth) throw new Error(`no acceptor at station ${station}`);
-      const a = new SimAcceptor(truth, { ...o, enabled: true });
+      const a = new FakeAcceptor(truth, { ...o, enabled: true });
       sims.set(station, a);
       return a;
     },

@@ -13,7 +13,7 @@ import type { Ledger, SyncClient } from '../../ledger/index.js';
 import { FakeUpstream, type LinkFault } from './fake-upstream.js';
 import type { FaultyLedger } from './faulty-ledger.js';
 import { faultCounts, LINK_FAULTS, type FaultKind } from './faults.js';
-import { acceptorTruth, type AcceptorTruth, type SimAcceptor } from './sim-acceptor.js';
+import { acceptorTruth, type AcceptorTruth, type FakeAcceptor } from '../fake-acceptor/fake-acceptor.js';
 import type { TABLES } from './tables.js';
 import { VirtualClock } from './virtual-clock.js';
 
@@ -67,7 +67,7 @@ export interface Host {
   table: ReturnType<typeof openTable>['table'];
   tilts: TiltManager;
   acceptors: BillAcceptors;
-  sims: Map<number, SimAcceptor>;
+  sims: Map<number, FakeAcceptor>;
   sync: SyncClient;
 }
 

@@ -12,7 +12,7 @@ import { guardAuthority } from '../../../host/tickets/guard.js';
 import { entriesOfTypes, Ledger } from '../../../ledger/index.js';
 import { TICKET_ENTRY_TYPES } from '../../../terms/ticket-terms.js';
 import { FaultyLedger, Killed, type WriteFault } from '../faulty-ledger.js';
-import { acceptorTruth, type AcceptorTruth } from '../sim-acceptor.js';
+import { acceptorTruth, type AcceptorTruth } from '../../fake-acceptor/fake-acceptor.js';
 import { AuthorityModel, HeldAnswers, type AuthorityFault } from './authority-model.js';
 import { printerTruth, SimPrinter, type PrinterJob, type PrinterTruth } from './printer-model.js';
 import { SimTicketAcceptor, ticketSlotTruth, type Inserted, type TicketSlotTruth } from './ticket-acceptor.js';

@@ -1,7 +1,7 @@
 import type { BillAcceptorOptions, EscrowedTicket } from '../../../hardware/billacceptor/types.js';
-import { SimAcceptor, type AcceptorTruth } from '../sim-acceptor.js';
+import { FakeAcceptor, type AcceptorTruth } from '../../fake-acceptor/fake-acceptor.js';
 
-// The bill acceptor model of the simulation (sim-acceptor.ts) with barcode tickets, at the level
+// The campaigns' fake bill acceptor (cli/fake-acceptor/fake-acceptor.ts) with barcode tickets, at the level
 // of the ID-003 ticket cycle's promises (hardware/billacceptor/id003/tickets.ts): a ticket in
 // escrow is offered to the host and held while it asks; STACK puts it in the stacker, and the
 // host is told it is stacked until it takes it (an ACK withheld, a kill: told again at power-up,
@@ -21,7 +21,7 @@ export function ticketSlotTruth(device: string): TicketSlotTruth {
 
 export type Inserted = 'stacked' | 'returned' | 'held' | 'refused';
 
-export class SimTicketAcceptor extends SimAcceptor {
+export class SimTicketAcceptor extends FakeAcceptor {
   constructor(
     notes: AcceptorTruth,
     private readonly slot: TicketSlotTruth,
