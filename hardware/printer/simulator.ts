@@ -3,11 +3,8 @@
 // taken, printed down to the barcode, its validation number done, cut and presented in the chute.
 // It can also lie (lies.ts): say printed when it jammed, print twice, answer garbage or nothing.
 // The layout it accepts and the flags it reports: docs/protocols/tcl.md ("Simulator").
-import { ByteDevice } from '../sim/device-side.js';
-import { PowerSwitch } from '../sim/power-switch.js';
-import { WireFaults } from '../sim/wire-faults.js';
+import { PoweredDevice } from '../sim/powered-device.js';
 import { LINE_8N1_9600, type LineSettings } from '../transport/byte-port.js';
-import type { WireFault } from '../billacceptor/sim-controls.js';
 import { CommandSplitter, statusFlags, type Job, type Mechanism, type PrinterStep } from './sim-mechanism.js';
 import { lieStatus, type PrinterLie } from './lies.js';
 import { encodeStatus, parseCommand, type TclStatus } from './tcl.js';
@@ -50,13 +47,11 @@ export interface PrinterSimOptions {
   version?: string;
 }
 
-export class TclPrinterSimulator extends ByteDevice {
+export class TclPrinterSimulator extends PoweredDevice<PrinterStep, string> {
   readonly protocol = 'tcl' as const;
   readonly line: LineSettings;
   private readonly version: string;
   private readonly splitter = new CommandSplitter();
-  private readonly wire = new WireFaults();
-  private readonly power = new PowerSwitch<PrinterStep>({ lost: () => this.splitter.reset(), restored: () => this.powerUp() });
   private readonly armedJam = new Set<PrinterStep>();
   private m: Mechanism = freshMechanism();
   private lie: PrinterLie | null = null;
@@ -65,8 +60,6 @@ export class TclPrinterSimulator extends ByteDevice {
   private onWire: 'garbage' | 'silence' | null = null;
   /** Tickets out of the printer, whole or not, in order. */
   readonly paper: PaperTicket[] = [];
-  /** Command texts received (tests check what the driver sent). */
-  readonly received: string[] = [];
   /** What goes wrong in the mechanism: paper, head, chassis, jams (a test's or the service mode's hand). */
   readonly faults: PrinterFaults = {
     paperLow: (on = true) => void (this.m.paperLow = on),
@@ -84,9 +77,6 @@ export class TclPrinterSimulator extends ByteDevice {
   }
 
   // ── controls ──────────────────────────────────────────────────────────────
-  get powered(): boolean {
-    return this.power.isOn;
-  }
   get busy(): boolean {
     return this.m.job !== null;
   }
@@ -109,26 +99,21 @@ export class TclPrinterSimulator extends ByteDevice {
   wireLie(kind: 'garbage' | 'silence' | null): void {
     this.onWire = kind;
   }
-  powerCut(options: { at?: PrinterStep; restoreAfterMs?: number } = {}): void {
-    this.power.cut(options);
-  }
-  powerOn(): void {
-    this.power.restore();
-  }
-  wireFault(kind: WireFault, count = 1): void {
-    this.wire.add(kind, count);
-  }
-
   // ── wire ──────────────────────────────────────────────────────────────────
-  receive(bytes: Uint8Array): void {
-    if (!this.power.isOn) return;
-    for (const text of this.splitter.push(bytes)) {
-      this.received.push(text);
-      this.handle(text);
-    }
+  /** Command texts out of the bytes (kept in `received`: tests check what the driver sent). */
+  protected parse(bytes: Uint8Array): string[] {
+    return this.splitter.push(bytes);
   }
 
-  private handle(text: string): void {
+  protected powerLost(): void {
+    this.splitter.reset();
+  }
+
+  protected powerRestored(): void {
+    this.powerUp();
+  }
+
+  protected handle(text: string): void {
     const cmd = parseCommand(text);
     if (!cmd) return void (this.m.commandError = true);
     const { letter, fields } = cmd;
@@ -198,8 +183,7 @@ export class TclPrinterSimulator extends ByteDevice {
     const truth: TclStatus = { unit: '0', version: this.version, flags: statusFlags(this.m), lastTemplate: this.m.lastTemplate };
     const told = lieStatus(this.m, truth);
     const s = extended ? told : { ...told, flags: told.flags.slice(0, 3) };
-    const bytes = this.wire.apply(encodeStatus(s));
-    if (bytes) this.transmit(bytes);
+    this.send(encodeStatus(s));
   }
 
   /** The mechanism moves one step (after the status of the step was reported). */
