@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
-import { parseCard } from '../../engine/cards/card.js';
+import { isCardCode, parseCard } from '../../engine/cards/card.js';
 import { foldJournal } from '../../engine/table/fold.js';
 import { account, entryCount, jackpotHits, jackpotMovements, jackpotPools, latestCheckpoint, tableJournal, verifyLedger } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
@@ -39,7 +39,7 @@ function playRound(t: TestTable, script: string) {
   t.clock.runOut(t.table.reads.view().endsAt);
   assert.equal(t.table.reads.view().phase, 'dealing');
   for (const x of script.split(' ')) {
-    if (/^[2-9TJQKA][SHDC]$/.test(x)) t.table.shoe.onCard(parseCard(x));
+    if (isCardCode(x)) t.table.shoe.onCard(parseCard(x));
     else assert.equal(decide(t, 1, x).ok, true, x);
   }
 }

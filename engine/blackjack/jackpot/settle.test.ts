@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseCard, type Card } from '../../cards/card.js';
+import { isCardCode, parseCard, type Card } from '../../cards/card.js';
 import { dealCard, decideRound, openRound, RoundError, type RoundState } from '../round.js';
 import { resolveRules } from '../rules.js';
 import { BLACKJACK_CATALOGUE } from '../bets/catalogue.js';
@@ -33,7 +33,7 @@ const at = (program: JackpotProgram, pools: Record<string, number>): JackpotStat
 function play(round: RoundState, script: string): RoundState {
   let r = round;
   for (const x of script.split(' ')) {
-    if (x.length <= 3 && /^[2-9TJQKA][SHDC]$/.test(x)) r = dealCard(r, parseCard(x));
+    if (isCardCode(x)) r = dealCard(r, parseCard(x));
     else r = decideRound(r, { type: x as 'hit' | 'stand' | 'split' });
   }
   return r;
