@@ -10,6 +10,9 @@ import { connectionOf, Ledger } from './ledger.js';
 import { LATEST_VERSION, migrate, MIGRATIONS, schemaVersion } from './migrations.js';
 import { TableId, transferTxId } from '../terms/transfer-terms.js';
 import { verifyLedger } from './verify.js';
+import { VALIDATION_SEEN_SQL } from './system-validation-queries.js';
+import { redeemRequest } from './ticket-fixtures.js';
+import { validationNumber } from '../terms/validation-number.js';
 
 /** A ledger with some of everything, written by the current code. */
 function reference(): Ledger {
@@ -59,6 +62,8 @@ const DERIVED: Record<number, string[]> = {
   7: [],
   // No table: the version says the journal may hold transfers between table hosts (tested below).
   8: [],
+  // An index only (its use is tested below); the journal is as it was.
+  9: ['SELECT COUNT(*) AS n FROM journal'],
 };
 
 describe('migrations', () => {
@@ -97,7 +102,7 @@ describe('migrations', () => {
     );
   });
 
-  for (const version of [2, 3, 4, 5, 6, 7, 8]) {
+  for (const version of [2, 3, 4, 5, 6, 7, 8, 9]) {
     const m = MIGRATIONS.find((x) => x.version === version);
     it(`${version} (${m?.name}) rebuilds its tables from a journal written at version ${version - 1}`, () => {
       const ref = reference();
@@ -213,6 +218,22 @@ describe('migrations', () => {
     l.append({ type: 'transfer.in', txId: transferTxId('decide', u.id), payload: { transfer: u } });
     assert.equal(l.credit(3), 7_500);
     assert.deepEqual(verifyLedger(l).problems, []);
+  });
+
+  it('9 (validation numbers): a ledger written at 8 answers whether a number was seen from the index, the same as before it', () => {
+    const ref = reference();
+    const theirs = validationNumber(77, 12);
+    const never = validationNumber(77, 13);
+    ref.append(redeemRequest('request-1', theirs, 2));
+    const db = atVersion(ref, 8);
+    const seen = (v: string) => db.prepare(VALIDATION_SEEN_SQL).get(v) !== undefined;
+    const plan = () => (db.prepare(`EXPLAIN QUERY PLAN ${VALIDATION_SEEN_SQL}`).all('x') as { detail: string }[]).map((r) => r.detail).join('; ');
+    const before = [seen(theirs), seen(never)];
+    assert.doesNotMatch(plan(), /journal_validation/, 'no index before it');
+    assert.deepEqual(migrate(db, 9), [9]);
+    assert.match(plan(), /USING INDEX journal_validation/, 'a lookup in the index, not a scan');
+    assert.deepEqual([seen(theirs), seen(never)], before);
+    assert.deepEqual(before, [true, false]);
   });
 
   it('a database file migrated from version 1 opens as a ledger and verifies like the one written live', () => {

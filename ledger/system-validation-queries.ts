@@ -1,17 +1,16 @@
 import { connectionOf, type Ledger } from './ledger.js';
+import { VALIDATION_KEY, VALIDATION_TYPES } from './migrations.js';
 
 // Read-only queries of the journal for SAS system validation at a station (docs/sas.md, "System
 // validation at a station"): the schema is the ledger's own, so the host asks here rather than
 // writing SQL against it (docs/ledger.md, "The schema is private").
 
+/** validationNumberSeen's query: a lookup in migration 9's index (`journal_validation`). */
+export const VALIDATION_SEEN_SQL = `SELECT 1 FROM journal WHERE ${VALIDATION_TYPES} AND ${VALIDATION_KEY} = ? LIMIT 1`;
+
 /** Whether a wait for the system's number ended with `validation`, or a ticket under it was inserted here. */
 export function validationNumberSeen(ledger: Ledger, validation: string): boolean {
-  const row = connectionOf(ledger)
-    .prepare(
-      `SELECT 1 FROM journal WHERE type IN ('ticket.validation.end', 'ticket.redeem.request') AND json_extract(body, '$.payload.validation') = ? LIMIT 1`,
-    )
-    .get(validation);
-  return row !== undefined;
+  return connectionOf(ledger).prepare(VALIDATION_SEEN_SQL).get(validation) !== undefined;
 }
 
 /** Each station's last `ticket.validation.request`: its journal position, station, request id and amount. */
