@@ -32,6 +32,8 @@ export const TILT_KINDS = [
   'sas-aft-locked',
   'ticket-late-verdict',
   'upstream-receipt',
+  'printer-offline',
+  'printer-paper-out',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);
 export type TiltKind = z.infer<typeof TiltKind>;

@@ -25,7 +25,15 @@ export interface PrinterDeps {
   /** Told whenever a printer's state changes (its station's screen and service mode look again). */
   onChange?: (station: number) => void;
   now?: () => number;
+  /**
+   * The faults a printer's link and paper are journalled as (`printer-offline`, `printer-paper-out`):
+   * staff see them, and the casino's system hears them as SAS exceptions 60 and 61 (docs/sas.md).
+   */
+  faults?: { raise(kind: PrinterFaultKind, where: { station: number; detail?: string }): void; conditionGone(kind: PrinterFaultKind, station: number): void };
 }
+
+/** The printer's faults the table journals. */
+export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out';
 
 /** One ticket printer per station that has one in the configuration (`stations[].printer`), through the hardware layer. */
 export class Printers {
@@ -57,10 +65,27 @@ export class Printers {
         else if (e.type === 'protocolViolation' || e.type === 'failure') this.deps.log.warn({ station: s.station, event: e }, 'ticket printer');
         if (e.type === 'connected' || e.type === 'disconnected' || e.type === 'reconnected' || e.type === 'condition')
           st.changedAt = (this.deps.now ?? Date.now)();
+        try {
+          this.fault(s.station, e);
+        } catch (err) {
+          this.deps.log.error({ err, station: s.station }, "a ticket printer's fault could not be journalled");
+        }
         this.deps.onChange?.(s.station);
         this.changes.emit(s.station);
       });
       this.devices.set(s.station, p);
+    }
+  }
+
+  /** A link lost is `printer-offline` until the printer answers; paper out is `printer-paper-out` until a status says otherwise. */
+  private fault(station: number, e: Parameters<Parameters<OpenedPrinter['on']>[0]>[0]): void {
+    const f = this.deps.faults;
+    if (!f) return;
+    if (e.type === 'disconnected') f.raise('printer-offline', { station, detail: e.reason.slice(0, 400) });
+    else if (e.type === 'connected' || e.type === 'reconnected') f.conditionGone('printer-offline', station);
+    else if (e.type === 'condition') {
+      if (e.condition.faults.includes('paper-out')) f.raise('printer-paper-out', { station });
+      else f.conditionGone('printer-paper-out', station);
     }
   }
 

@@ -68,6 +68,9 @@ const FAULT_RAISED: Readonly<Record<string, number>> = {
   'table-closed': MORE_EXC.outOfService,
   // §8.4: the lock the casino system asked for (0x74) has taken effect.
   'sas-aft-locked': EXC.gameLocked,
+  // Table A-1: 60 printer communication error, 61 printer paper out (the station's ticket printer).
+  'printer-offline': EXC.printerCommError,
+  'printer-paper-out': EXC.printerPaperOut,
 };
 const FAULT_CLEARED: Readonly<Record<string, number>> = { 'stacker-removed': EXC.cashboxInstalled };
 

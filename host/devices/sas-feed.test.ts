@@ -89,10 +89,17 @@ describe('SAS exceptions fed from the journal', () => {
       { type: 'tilt.raise', payload: { kind: 'shoe-lost' } },
       { type: 'tilt.raise', payload: { kind: 'sas-link-down', station: STATION } },
       { type: 'tilt.raise', payload: { kind: 'sas-play-disabled', station: STATION } },
+      { type: 'tilt.raise', payload: { kind: 'printer-offline', station: STATION } },
+      { type: 'tilt.raise', payload: { kind: 'printer-paper-out', station: STATION } },
+      { type: 'tilt.raise', payload: { kind: 'printer-paper-out', station: 2 } },
     );
-    const raised = ledger.entry(ledger.headOf().seq - 4)?.seq ?? 0;
+    const raised = ledger.entry(ledger.headOf().seq - 7)?.seq ?? 0;
     append({ type: 'tilt.clear', payload: { kind: 'stacker-removed', station: STATION, raisedSeq: raised, automatic: false, by: 'att-1', role: 'attendant' } });
-    assert.deepEqual(f.read(), [0x1b, 0x20, 0x20, 0x1c], 'cashbox removed, the table’s fault and the link’s as general tilts, cashbox installed');
+    assert.deepEqual(
+      f.read(),
+      [0x1b, 0x20, 0x20, 0x60, 0x61, 0x1c],
+      'cashbox removed, the table’s fault and the link’s as general tilts, the printer silent (60) and out of paper (61; station 2’s is not ours), cashbox installed',
+    );
     append({ type: 'power.reset', payload: { clean: false, softwareVersion: '0.1.0' } });
     assert.deepEqual(f.read(), [0x18, 0x17], 'a run before: power lost, then applied');
   });

@@ -71,7 +71,7 @@ export function openTableRuntime(
     tickets: ticketsIn,
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
   });
-  const printers = new Printers({ config, log });
+  const printers = new Printers({ config, log, faults: tilts });
   const timers = options.timers ?? realTimers;
   // Test only: round timers shorter than the configuration's minimums (which are for people).
   const paramsNow = () => ({ ...tableParams(config), ...(options.timings ? { timings: { ...options.timings } } : {}) });

@@ -62,7 +62,10 @@ export interface TiltSpec {
  * - a printer's late verdict on a held ticket that differs from the person's settlement (issue 47,
  *   docs/tito.md): the journal's end stands, so no money moves by itself, but the player may have
  *   lost that credit (settled printed, never printed) or holds paper that will not be paid (settled
- *   void, printed): the station plays on, and an attendant or technician works it and clears it.
+ *   void, printed): the station plays on, and an attendant or technician works it and clears it;
+ * - a ticket printer out of paper or not answering: the station plays on (a cash-out is then a
+ *   handpay, docs/tito.md); journalled so staff see it and the casino's system hears it (SAS
+ *   exceptions 61 and 60, docs/sas.md), cleared when the printer says it is fixed.
  */
 export const TILTS = {
   'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
@@ -97,6 +100,8 @@ export const TILTS = {
   // The upstream's receipt of the journal's head did not verify (another head, another key, or no key to check it):
   // journalled so the floor hears of it (the back office's `bad-receipt` alarm); play goes on, the sync goes on.
   'upstream-receipt': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
+  'printer-offline': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
+  'printer-paper-out': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;
