@@ -101,3 +101,62 @@ export async function ticketLiability(sql: Sql) {
     currencies: r.rows.map((x) => ({ currency: x.currency, tickets: x.tickets, amount: Number(x.amount) })),
   };
 }
+
+/** A ticket as a table's page lists it: the number's last four digits only (a ticket is paid to whoever holds its number). */
+export interface TableTicket {
+  last4: string;
+  station: number;
+  amount: number;
+  currency: string;
+  state: TicketState;
+  issuedAt: string;
+  /** The table that issued it (on the list of those redeemed here). */
+  issuedBy: string;
+  redeemedAt: string | null;
+}
+
+/**
+ * A table's tickets from the validation authority's register (issue 49 item 2): the newest `limit`
+ * it issued and the newest `limit` redeemed at it, and what it issued that is still outstanding
+ * (pending, or issued or printed and not expired: the liability's rule), per currency.
+ */
+export async function tableTickets(sql: Sql, terminal: string, limit = 50) {
+  type Row = {
+    validation: string;
+    terminal_id: string;
+    station: number;
+    redeem_station: number | null;
+    amount: number;
+    currency: string;
+    state: 'issued' | 'printed' | 'pending' | 'redeemed' | 'voided';
+    expired: boolean;
+    issued_at: Date;
+    redeemed_at: Date | null;
+  };
+  const cols = 'validation, terminal_id, station, redeem_station, amount, currency, state, expires_at <= now() AS expired, issued_at, redeemed_at';
+  const issued = await sql.query<Row>(`SELECT ${cols} FROM tickets WHERE terminal_id = $1 ORDER BY issued_at DESC, sequence DESC LIMIT $2`, [terminal, limit]);
+  const redeemed = await sql.query<Row>(`SELECT ${cols} FROM tickets WHERE redeem_terminal = $1 AND state = 'redeemed' ORDER BY redeemed_at DESC LIMIT $2`, [
+    terminal,
+    limit,
+  ]);
+  const out = await sql.query<{ currency: string; tickets: number; amount: number }>(
+    `SELECT currency, COUNT(*)::int AS tickets, SUM(amount)::bigint AS amount FROM tickets
+     WHERE terminal_id = $1 AND (state = 'pending' OR (state IN ('issued', 'printed') AND expires_at > now())) GROUP BY currency ORDER BY currency`,
+    [terminal],
+  );
+  const view = (t: Row, station: number): TableTicket => ({
+    last4: t.validation.slice(-4),
+    station,
+    amount: Number(t.amount),
+    currency: t.currency,
+    state: t.expired && (t.state === 'issued' || t.state === 'printed') ? 'expired' : t.state,
+    issuedAt: iso(t.issued_at),
+    issuedBy: t.terminal_id,
+    redeemedAt: t.redeemed_at === null ? null : iso(t.redeemed_at),
+  });
+  return {
+    issued: issued.rows.map((t) => view(t, t.station)),
+    redeemed: redeemed.rows.map((t) => view(t, t.redeem_station ?? t.station)),
+    outstanding: out.rows.map((x) => ({ currency: x.currency, tickets: x.tickets, amount: Number(x.amount) })),
+  };
+}

@@ -47,6 +47,18 @@ export const Alarm = z.object({
 export type Alarm = z.infer<typeof Alarm>;
 
 const Entry = z.object({ seq: z.number(), type: z.string(), ts: z.string(), payload: z.unknown() });
+/** A ticket on a table's page: the number's last four digits only. */
+const TableTicket = z.object({
+  last4: z.string(),
+  station: z.number(),
+  amount: z.number(),
+  currency: z.string(),
+  state: z.enum(['issued', 'printed', 'pending', 'redeemed', 'voided', 'expired']),
+  issuedAt: z.string(),
+  issuedBy: z.string(),
+  redeemedAt: z.string().nullable(),
+});
+
 export const TableDetail = z.object({
   terminalId: z.string(),
   health: z.looseObject({ tableId: z.string().optional(), game: z.string().optional() }).nullable(),
@@ -66,6 +78,11 @@ export const TableDetail = z.object({
   jackpots: z.array(Entry),
   transfers: z.array(Entry),
   handpays: z.array(Entry),
+  tickets: z.object({
+    issued: z.array(TableTicket),
+    redeemed: z.array(TableTicket),
+    outstanding: z.array(z.object({ currency: z.string(), tickets: z.number(), amount: z.number() })),
+  }),
   alarms: z.array(Alarm),
 });
 export type TableDetail = z.infer<typeof TableDetail>;

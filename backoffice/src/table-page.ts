@@ -41,6 +41,7 @@ export function tablePage(w: Words, d: TableDetail, canAck: boolean, ack: Ack, b
       list.map((e) => [`${e.seq} ${e.type}`, w.time(e.ts), amountOf(e.payload, money)]),
     );
   const name = d.health?.tableId ?? d.terminalId;
+  const tickets = ticketsSection(w, d, money);
   return h(
     'section',
     { class: 'table-page', 'data-testid': 'table-page' },
@@ -64,9 +65,54 @@ export function tablePage(w: Words, d: TableDetail, canAck: boolean, ack: Ack, b
     entries(d.handpays),
     h('h2', {}, t('backoffice.table.transfers')),
     entries(d.transfers),
+    ...tickets,
     h('h2', {}, t('backoffice.alarms.title')),
     alarmList(w, d.alarms, canAck, ack),
   );
+}
+
+/**
+ * The table's tickets from the validation authority's register: what it still owes on tickets it
+ * issued (per currency), the newest it issued with where each stands, the newest redeemed here.
+ * A ticket is named by the last four digits of its number only, as at the kiosk.
+ */
+function ticketsSection(w: Words, d: TableDetail, money: (v: number) => string): HTMLElement[] {
+  const t = w.t;
+  // A ticket in another currency than the table's (none should be) is shown in its own, by the table's exponent.
+  const amount = (v: number, code: string) =>
+    d.currency === null || code === d.currency.code ? money(v) : formatTableMoney(v, { code, exponent: d.currency.exponent }, w.language);
+  const out = d.tickets.outstanding;
+  const owed = out.length
+    ? out.map((o) => t('backoffice.table.ticketsOutstanding', { count: o.tickets, amount: amount(o.amount, o.currency) })).join(' · ')
+    : t('backoffice.table.ticketsNoneOutstanding');
+  const head = [
+    t('backoffice.table.ticketNumber'),
+    t('backoffice.table.stations'),
+    t('backoffice.table.amount'),
+    t('backoffice.table.status'),
+    t('backoffice.table.time'),
+  ];
+  const row = (x: TableDetail['tickets']['issued'][number], at: string) => [
+    `…${x.last4}`,
+    t('backoffice.table.station', { n: x.station }),
+    amount(x.amount, x.currency),
+    t(`backoffice.table.ticketState.${x.state}`),
+    w.time(at),
+  ];
+  return [
+    h('h2', {}, t('backoffice.table.tickets')),
+    h('p', { 'data-testid': 'tickets-outstanding' }, owed),
+    h('h3', {}, t('backoffice.table.ticketsIssued')),
+    table(
+      head,
+      d.tickets.issued.map((x) => row(x, x.issuedAt)),
+    ),
+    h('h3', {}, t('backoffice.table.ticketsRedeemed')),
+    table(
+      [...head, t('backoffice.table.ticketIssuer')],
+      d.tickets.redeemed.map((x) => [...row(x, x.redeemedAt ?? x.issuedAt), x.issuedBy]),
+    ),
+  ];
 }
 
 function amountOf(payload: unknown, money: (v: number) => string): string {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { reportCsv } from '../../backoffice/src/csv.js';
 import { z } from 'zod';
+import { TableDetail } from '../../backoffice/src/api.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
 import { words } from '../../backoffice/src/i18n.js';
 import { theoreticalPageCells } from '../../backoffice/src/theoretical.js';
@@ -344,6 +345,32 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
     assert.deepEqual(today.liability.currencies, [{ currency: 'MOP', tickets: 1, amount: 15_000 }]);
     const csv = parse(reportCsv(createI18n('en'), today));
     assert.deepEqual(csv.at(-1), ['Outstanding ticket liability', today.liability.asOf, 'MOP', '1', '150.00']);
+  });
+
+  it('lists each table’s tickets on its page from the register: issued there with their state, redeemed there, and what is outstanding', async () => {
+    const page = async (id: string) => TableDetail.parse(await (await fetch(`${up.url}/backoffice/api/tables/${id}`, { headers: { cookie } })).json()).tickets;
+    const t1 = await page('T1');
+    // T1's station 2 printed two tickets and voided a third; T2's station 1 took the first in.
+    assert.deepEqual(
+      t1.issued.map((x) => [x.last4, x.station, x.amount, x.state]).sort(),
+      [
+        [tickets[0]!.slice(-4), 2, 20_000, 'redeemed'],
+        [tickets[1]!.slice(-4), 2, 15_000, 'printed'],
+        [tickets[2]!.slice(-4), 2, 5_000, 'voided'],
+      ].sort(),
+    );
+    assert.ok(
+      t1.issued.every((x) => x.last4.length === 4 && !JSON.stringify(x).includes(tickets[0]!)),
+      'never the whole number',
+    );
+    assert.deepEqual(t1.outstanding, [{ currency: 'MOP', tickets: 1, amount: 15_000 }]);
+    assert.deepEqual(t1.redeemed, []);
+    const t2 = await page('T2');
+    assert.deepEqual(
+      t2.redeemed.map((x) => [x.last4, x.station, x.amount, x.state, x.issuedBy]),
+      [[tickets[0]!.slice(-4), 1, 20_000, 'redeemed', 'T1']],
+    );
+    assert.deepEqual([t2.issued, t2.outstanding], [[], []]);
   });
 
   it('writes its header in each language, and a viewer may not read it', async () => {

@@ -1,10 +1,11 @@
 import { KioskHealth } from '../schemas.js';
 import { iso, rounds } from '../queries.js';
+import { tableTickets } from '../ticket-queries.js';
 import type { Sql } from '../sql.js';
 import { workedAlarms } from './alarm-acks.js';
 import type { FloorProjection } from './floor.js';
 
-/** One table's page: its stations with credit and meters, recent rounds, faults, jackpots, transfers, alarms. */
+/** One table's page: its stations with credit and meters, recent rounds, faults, jackpots, transfers, tickets, alarms. */
 export async function tableDetail(sql: Sql, projection: FloorProjection, terminalId: string) {
   const t = await sql.query<{ last_health: unknown; currency: string | null; currency_exponent: number | null }>(
     'SELECT last_health, currency, currency_exponent FROM terminals WHERE terminal_id = $1',
@@ -45,6 +46,7 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
     jackpots: await entries(['jackpot.settle', 'jackpot.reset'], 20),
     transfers: await entries(['transfer.out', 'transfer.in', 'transfer.complete', 'transfer.reverse', 'transfer.refuse', 'transfer.recall'], 50),
     handpays: await entries(['handpay.request', 'handpay.confirm'], 20),
+    tickets: await tableTickets(sql, terminalId),
     alarms: await workedAlarms(sql, { terminal: terminalId, limit: 50 }),
   };
 }
