@@ -6,7 +6,7 @@ import { baccaratPlayedOptions, checkBaccaratOptions } from './baccarat/options.
 import { BACCARAT_PROFILES, isRegulatedBaccaratProfile } from './baccarat/profiles.js';
 import { blackjackPlayedOptions, checkRules, isProfileId, isRegulated, PROFILE_IDS, resolveRules } from './blackjack/rules.js';
 import { JACKPOT_PROGRAM_OPTION, jackpotProgramOf } from './blackjack/jackpot/option.js';
-import { JackpotProgramError } from './blackjack/jackpot/program.js';
+import { JackpotProgramError, parseJackpotProgram } from './blackjack/jackpot/program.js';
 import type { GameDefaults, GameDefinition } from './table/game.js';
 import type { PlayedOptions } from './table/field-options.js';
 import type { RuleRefusal } from './table/rule-options.js';
@@ -95,6 +95,17 @@ function checkBlackjackOptions(profile: string, options: Readonly<Record<string,
       },
     ];
   }
+}
+
+/**
+ * The one chip a progressive jackpot bet is when the table's options carry a jackpot program
+ * (Portugal 2001 rule 47: «no montante previamente definido»); undefined for a table without one.
+ * Only blackjack's profiles carry a program.
+ */
+export function jackpotStake(kind: GameKind, options: Readonly<Record<string, unknown>>): number | undefined {
+  if (kind !== 'blackjack') return undefined;
+  const program = options[JACKPOT_PROGRAM_OPTION];
+  return program === undefined ? undefined : parseJackpotProgram(program).stake;
 }
 
 /** Whether a text governs the profile (a table may play it); null for a profile the game does not have. */

@@ -4,7 +4,9 @@ import type { ActionType } from '../blackjack/round.js';
 import { ref } from '../blackjack/refs.js';
 import type { WarAction } from '../war/coup.js';
 import { WAR_RULES } from '../war/profiles.js';
-import { tableGame, withTableGame } from '../games.js';
+import { gameDefaults, jackpotStake, tableGame, withTableGame } from '../games.js';
+import { JACKPOT_PROGRAM_OPTION } from '../blackjack/jackpot/option.js';
+import { EXAMPLE_JACKPOT_PROGRAM } from '../blackjack/jackpot/program.js';
 import type { DecisionAction, LineBet } from './vocabulary.js';
 
 // Type-checked, not run: every action an engine can ask for is one the table's vocabulary (and so
@@ -74,5 +76,24 @@ describe('the games as the table plays them', () => {
     assert.notEqual(tableGame('blackjack', 'macau-2009', { perfectPairs: true, authorisation: 'TEST-DICJ' }).identity, plain);
     assert.equal(tableGame('blackjack', 'macau-2009', {}).identity, plain);
     assert.notEqual(tableGame('baccarat', 'macau-commission').identity, tableGame('baccarat', 'macau-no-commission', { authorisation: 'TEST-DICJ' }).identity);
+  });
+});
+
+describe('jackpotStake: the one chip a jackpot bet is', () => {
+  it("is the program's stake for a blackjack table that carries one, and nothing for a table without", () => {
+    const options = gameDefaults('blackjack').jackpotExample?.options ?? {};
+    const stake = jackpotStake('blackjack', options);
+    assert.ok(typeof stake === 'number' && stake > 0);
+    assert.equal(stake, EXAMPLE_JACKPOT_PROGRAM.stake);
+    assert.equal(jackpotStake('blackjack', {}), undefined);
+  });
+
+  it('is nothing for a game without a jackpot, whatever its options say', () => {
+    assert.equal(jackpotStake('baccarat', { [JACKPOT_PROGRAM_OPTION]: EXAMPLE_JACKPOT_PROGRAM }), undefined);
+    assert.equal(jackpotStake('war', { [JACKPOT_PROGRAM_OPTION]: EXAMPLE_JACKPOT_PROGRAM }), undefined);
+  });
+
+  it('refuses a program that does not parse rather than guess its stake', () => {
+    assert.throws(() => jackpotStake('blackjack', { [JACKPOT_PROGRAM_OPTION]: { stake: -1 } }), /program|stake/);
   });
 });

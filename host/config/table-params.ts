@@ -1,13 +1,11 @@
 import type { TableParams } from '../../engine/table/state.js';
-import { JACKPOT_PROGRAM_OPTION } from '../../engine/blackjack/jackpot/option.js';
-import { parseJackpotProgram } from '../../engine/blackjack/jackpot/program.js';
+import { jackpotStake } from '../../engine/games.js';
 import type { TableConfig } from './table-config.js';
 
 /** What the table's state machine plays by, from the running configuration. */
 export function tableParams(config: TableConfig): TableParams {
-  const program = config.profileOptions[JACKPOT_PROGRAM_OPTION];
-  // Rule 47: the jackpot bet is one chip «no montante previamente definido» — its only limit.
-  const stake = program === undefined ? undefined : parseJackpotProgram(program).stake;
+  // The jackpot bet is one chip of the program's amount: its only limit.
+  const stake = jackpotStake(config.game, config.profileOptions);
   return {
     tableId: config.tableId,
     stations: config.stations.map((s) => ({ station: s.station, seat: s.seat })),
