@@ -4,16 +4,7 @@ import type { Update } from '../screens/outbox.js';
 import { checkStationProof } from '../stadium/station-proof.js';
 import { NoncePool } from './nonce-pool.js';
 import { ChainedOwn, MAX_CHAIN } from './own-chain.js';
-import {
-  AttachAnswer,
-  ChallengeAnswer,
-  decodeBatch,
-  decodeUpdate,
-  PublishedEnrolment,
-  tableSubjects,
-  type PublishedUpdate,
-  type TableSubjects,
-} from './subjects.js';
+import { AttachAnswer, ChallengeAnswer, decodeBatch, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();

@@ -77,14 +77,8 @@ describe('a station’s own part chained at its edge', () => {
     const batch = encodeBatch(updates);
     const back = decodeBatch(batch);
     assert.ok(back);
-    assert.deepEqual(
-      back.map((u) => decodeUpdate(u.slice())?.slot),
-      ['view:station/101', 'view:station/102', 'view:station/103'],
-    );
-    assert.deepEqual(
-      back.map((u) => Buffer.from(u)),
-      updates.map((u) => Buffer.from(u)),
-    );
+    assert.deepEqual(back.map((u) => decodeUpdate(u.slice())?.slot), ['view:station/101', 'view:station/102', 'view:station/103']);
+    assert.deepEqual(back.map((u) => Buffer.from(u)), updates.map((u) => Buffer.from(u)));
     assert.equal(decodeBatch(batch.subarray(0, batch.byteLength - 1)), null, 'cut');
     assert.equal(decodeBatch(new Uint8Array([0, 0, 0, 0])), null, 'an empty update');
     assert.equal(decodeBatch(new Uint8Array([0, 0])), null, 'a length cut');
