@@ -8,7 +8,7 @@ import { TokenBucket } from '../screens/token-bucket.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import { checkStationProof, newNonce } from '../stadium/station-proof.js';
 import { WHOLE_EVERY } from './own-chain.js';
-import { Attach, ChallengeRequest, edgeInbox, encodeBatch, encodeUpdate, MAX_BATCH_BYTES, tableSubjects, type TableSubjects } from './subjects.js';
+import { Attach, ChallengeRequest, edgeInbox, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
 
 export interface EdgeBridgeDeps {
   hub: ViewHub;
@@ -78,13 +78,6 @@ export class EdgeBridge {
   private readonly nonces = new Map<string, { edge: string; until: number }>();
   /** How many of them each edge has outstanding. */
   private readonly outstanding = new Map<string, number>();
-  /**
-   * Each edge's stations' updates of the change under way (own parts, recalls), published as one
-   * message per edge when the task that made them ends (a microtask): a settlement's thousand own
-   * parts are two messages through two edges, not a thousand.
-   */
-  private readonly pending = new Map<string, Uint8Array[]>();
-  private flushing = false;
   private readonly stops: (() => void)[] = [];
   private readonly subs: Subscription[] = [];
   private closed = false;
@@ -176,13 +169,13 @@ export class EdgeBridge {
         if (slot.startsWith('recall:')) {
           const data = encodeUpdate(this.epoch, slot, update);
           this.lastRecall.set(station, data);
-          if (edge !== undefined) this.queue(edge, data);
+          if (edge !== undefined) this.send(this.subjects.recall(edge, station), data);
           return;
         }
         if (edge === undefined) return;
         const sent = this.ownSent.get(station);
         const patchOnly = update.patch !== null && sent !== undefined && sent.version === update.version - 1 && sent.chained < WHOLE_EVERY;
-        this.queue(edge, encodeUpdate(this.epoch, slot, update, !patchOnly));
+        this.send(this.subjects.own(edge, station), encodeUpdate(this.epoch, slot, update, !patchOnly));
         if (patchOnly) this.counters.ownPatches++;
         else this.counters.ownWholes++;
         this.ownSent.set(station, { version: update.version, chained: patchOnly && sent ? sent.chained + 1 : 0 });
@@ -198,37 +191,7 @@ export class EdgeBridge {
     const view = stationView(station);
     this.deps.hub.resend(view, `edge:${station}`, this.stationSink(station), ['own']);
     const recall = this.lastRecall.get(station);
-    if (withRecall && recall) this.queue(edge, recall);
-  }
-
-  /** A held station's update for its edge: in that edge's batch of this change (only stations that edge holds go in it). */
-  private queue(edge: string, data: Uint8Array): void {
-    let q = this.pending.get(edge);
-    if (!q) this.pending.set(edge, (q = []));
-    q.push(data);
-    if (this.flushing) return;
-    this.flushing = true;
-    queueMicrotask(() => this.flush());
-  }
-
-  /** Each edge's batch of the change, in as few messages as `MAX_BATCH_BYTES` allows. */
-  private flush(): void {
-    this.flushing = false;
-    if (this.closed) return void this.pending.clear();
-    for (const [edge, q] of this.pending) {
-      let from = 0;
-      let bytes = 0;
-      for (let i = 0; i <= q.length; i++) {
-        const next = q[i];
-        if (i === q.length || (bytes > 0 && bytes + 4 + (next?.byteLength ?? 0) > MAX_BATCH_BYTES)) {
-          if (i > from) this.send(this.subjects.batch(edge), encodeBatch(q.slice(from, i)));
-          from = i;
-          bytes = 0;
-        }
-        if (next) bytes += 4 + next.byteLength;
-      }
-    }
-    this.pending.clear();
+    if (withRecall && recall) this.send(this.subjects.recall(edge, station), recall);
   }
 
   private send(subject: string, data: Uint8Array): void {

@@ -4,7 +4,7 @@ import type { Update } from '../screens/outbox.js';
 import { checkStationProof } from '../stadium/station-proof.js';
 import { NoncePool } from './nonce-pool.js';
 import { ChainedOwn, MAX_CHAIN } from './own-chain.js';
-import { AttachAnswer, ChallengeAnswer, decodeBatch, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
+import { AttachAnswer, ChallengeAnswer, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -118,13 +118,6 @@ export class Edge {
 
   /** What the host publishes for this edge: a held station's own part or recall, or that it attached elsewhere. */
   private takeMine(m: Msg): void {
-    if (m.subject.endsWith('.batch')) {
-      // One copy of NATS's bytes for the whole batch: each update is a view of it.
-      const updates = decodeBatch(m.data.slice());
-      if (updates === null) return void this.counters.dropped++;
-      for (const u of updates) this.takeData(u, false, false);
-      return;
-    }
     if (!m.subject.endsWith('.gone')) return this.takeData(m.data, false);
     const station = Number(m.subject.split('.').at(-2));
     const h = this.held.get(station);
@@ -152,11 +145,10 @@ export class Edge {
     this.takeData(m.data, stored);
   }
 
-  /** `copy` false: `data` is the edge's own already (a batch's update). */
-  private takeData(data: Uint8Array, stored: boolean, copy = true): void {
+  private takeData(data: Uint8Array, stored: boolean): void {
     this.counters.received++;
     // A copy of NATS's bytes (its buffer is its own), handed to the stations as they came.
-    const u = decodeUpdate(copy ? data.slice() : data);
+    const u = decodeUpdate(data.slice());
     if (!u) {
       this.counters.dropped++;
       return;

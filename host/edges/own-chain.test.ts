@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { SharedMessage, type Update } from '../screens/outbox.js';
 import { patchMessage } from '../screens/encode-view.js';
 import { ChainedOwn } from './own-chain.js';
-import { decodeBatch, decodeUpdate, encodeBatch, encodeUpdate } from './subjects.js';
+import { decodeUpdate, encodeUpdate } from './subjects.js';
 
 const VIEW = 'station/101';
 const snapshot = (version: number, state: object) => new SharedMessage(JSON.stringify({ type: 'snapshot', view: VIEW, version, state }));
@@ -70,17 +70,5 @@ describe('a station’s own part chained at its edge', () => {
     // A public part (kept in the stream for whoever joins) comes whole, always.
     assert.equal(decodeUpdate(encodeUpdate('ep1', 'public:round', update, false)), null);
     assert.throws(() => encodeUpdate('ep1', `view:${VIEW}`, whole(3, states[2]!), false), /needs its patch/);
-  });
-
-  it('a batch of one change for an edge splits back into its updates, in order; a cut or malformed one is dropped whole', () => {
-    const updates = [1, 2, 3].map((v) => encodeUpdate('ep1', `view:station/${100 + v}`, whole(v, states[0]!)));
-    const batch = encodeBatch(updates);
-    const back = decodeBatch(batch);
-    assert.ok(back);
-    assert.deepEqual(back.map((u) => decodeUpdate(u.slice())?.slot), ['view:station/101', 'view:station/102', 'view:station/103']);
-    assert.deepEqual(back.map((u) => Buffer.from(u)), updates.map((u) => Buffer.from(u)));
-    assert.equal(decodeBatch(batch.subarray(0, batch.byteLength - 1)), null, 'cut');
-    assert.equal(decodeBatch(new Uint8Array([0, 0, 0, 0])), null, 'an empty update');
-    assert.equal(decodeBatch(new Uint8Array([0, 0])), null, 'a length cut');
   });
 });

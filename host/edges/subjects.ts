@@ -9,11 +9,9 @@ import { NONCE, PROOF, PROOF_KEY } from '../stadium/station-proof.js';
  * user may publish under its own name only: `cmd.<edge>.>` and `attach.<edge>`).
  *
  * - `etg.<table>.pub.<part>`: a public part (round, panel), one message per change.
- * - `etg.<table>.edge.<edge>.batch`: the own parts and recalls of the stations that edge holds, of
- *   one change, in one message (`encodeBatch`); the host puts there only the stations that edge
- *   holds, and publishes there only. `etg.<table>.edge.<edge>.st.<station>.gone` when the station
- *   attached at another edge (this one closes its connections). (`.st.<station>.own` / `.recall`,
- *   one station's update alone, are read by the edge too.)
+ * - `etg.<table>.edge.<edge>.st.<station>.own` / `.recall`: a station's own part, its recall, on
+ *   the subjects of the one edge that holds the station (the host publishes there only), and
+ *   `.gone` when the station attached at another edge (this one closes its connections).
  * - `etg.<table>.enrol`: the enrolled stations' public proof keys (never a secret, nor its hash).
  * - `etg.<table>.challenge.<edge>`: an edge asking the host for nonces to greet its connections with (request).
  * - `etg.<table>.attach.<edge>`: an edge attaching a station with its proof on that nonce (request).
@@ -38,8 +36,6 @@ export function tableSubjects(tableId: string) {
     own: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.own`,
     recall: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.recall`,
     gone: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.gone`,
-    /** The own parts (and recalls) of the stations one edge holds, of one change, in one message (`encodeBatch`). */
-    batch: (edge: string) => `${root}.edge.${edge}.batch`,
     /** Everything published for one edge (its user may read these and no other edge's). */
     edgeAll: (edge: string) => `${root}.edge.${edge}.>`,
     enrol: `${root}.enrol`,
@@ -119,42 +115,6 @@ export function decodeUpdate(data: Uint8Array): PublishedUpdate | null {
   if (patchOnly) return { epoch, slot, update: { version, patch, whole: noWhole }, patchOnly };
   const whole = SharedMessage.ofBytes(data.subarray(at + patchLength));
   return { epoch, slot, update: { version, patch, whole: () => whole }, patchOnly };
-}
-
-/** Most bytes of one batch (NATS's `max_payload` is 1 MiB unless configured): the rest of a change goes in another. */
-export const MAX_BATCH_BYTES = 512 * 1024;
-
-/**
- * Updates for one edge in one message: each as `encodeUpdate` makes it, after its length (4 bytes,
- * big-endian). One NATS message a change for each edge, where there was one a station: the host's
- * publishes and the edge's deliveries are per message.
- */
-export function encodeBatch(updates: readonly Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const u of updates) size += 4 + u.byteLength;
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const u of updates) {
-    out.writeUInt32BE(u.byteLength, at);
-    out.set(u, at + 4);
-    at += 4 + u.byteLength;
-  }
-  return out;
-}
-
-/** The updates of a batch, as views of `data`; null when it is not one (the edge drops it whole). */
-export function decodeBatch(data: Uint8Array): Uint8Array[] | null {
-  const out: Uint8Array[] = [];
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  let at = 0;
-  while (at < data.byteLength) {
-    if (at + 4 > data.byteLength) return null;
-    const n = view.getUint32(at);
-    if (n === 0 || at + 4 + n > data.byteLength) return null;
-    out.push(data.subarray(at + 4, at + 4 + n));
-    at += 4 + n;
-  }
-  return out;
 }
 
 /** The enrolment the host publishes: each station in force with its public proof key (host/stadium/station-proof.ts). */
