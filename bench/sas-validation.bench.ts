@@ -1,7 +1,7 @@
 // SAS long poll 0x58's lookup (issue 48): before it is answered the station asks whether the
 // casino system's validation number was seen before (validationNumberSeen,
 // ledger/system-validation-queries.ts). It read every `ticket.validation.end` and
-// `ticket.redeem.request` entry's body (json_extract on each); migration 9 indexes the number over
+// `ticket.redeem.request` entry's body (a JSON read of each); migration 9 indexes the number over
 // those two types (`journal_validation`). On one in-memory ledger of ~50,000 entries (two in five
 // of them ticket redemptions, the rest notes), the same lookups, in the same run: first with the
 // index dropped (the query before migration 9, the baseline), then with it made again. Half the
@@ -9,11 +9,11 @@
 // The rest of 0x58's answer (the journalled end, the reply's bytes) is not in these figures.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { connectionOf, Ledger } from '../ledger/ledger.js';
+import { Ledger } from '../ledger/ledger.js';
 import { billCredit } from '../ledger/fixtures.js';
-import { VALIDATION_KEY, VALIDATION_TYPES } from '../ledger/migrations.js';
 import { validationNumberSeen } from '../ledger/system-validation-queries.js';
 import { redeemRequest } from '../ledger/ticket-fixtures.js';
+import { dropValidationIndex, makeValidationIndex } from '../ledger/testing/validation-index.js';
 import { validationNumber } from '../terms/validation-number.js';
 import { figure, QUICK } from './report.js';
 
@@ -58,10 +58,9 @@ function run(): { perLookupMs: number; p99Ms: number; seen: number } {
   return { perLookupMs: sum / each.length, p99Ms: each[Math.floor(each.length * 0.99)] ?? 0, seen };
 }
 
-const db = connectionOf(ledger);
-db.exec('DROP INDEX journal_validation');
+dropValidationIndex(ledger);
 const before = run();
-db.exec(`CREATE INDEX journal_validation ON journal(${VALIDATION_KEY}) WHERE ${VALIDATION_TYPES}`);
+makeValidationIndex(ledger);
 const after = run();
 if (before.seen !== after.seen || before.seen !== LOOKUPS / 2) throw new Error(`the lookups disagree: ${before.seen} seen before, ${after.seen} after`);
 
