@@ -217,7 +217,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // the only two entry types that carry it, so the answer is a lookup, not a scan of them all.
       // The expression and the WHERE are the query's own, word for word (SQLite uses a partial
       // index on an expression only for the same expression under a WHERE that implies its own).
-      db.exec(`CREATE INDEX journal_validation ON journal(${VALIDATION_KEY}) WHERE ${VALIDATION_TYPES}`);
+      db.exec(CREATE_VALIDATION_INDEX);
     },
   },
 ];
@@ -225,6 +225,8 @@ export const MIGRATIONS: readonly Migration[] = [
 /** The validation number of the entries that carry one (migration 9's index; validationNumberSeen's query). */
 export const VALIDATION_KEY = "json_extract(body, '$.payload.validation')";
 export const VALIDATION_TYPES = "type IN ('ticket.validation.end', 'ticket.redeem.request')";
+/** Migration 9's index, as it made it (the 0x58 benchmark makes it again after its baseline). */
+export const CREATE_VALIDATION_INDEX = `CREATE INDEX journal_validation ON journal(${VALIDATION_KEY}) WHERE ${VALIDATION_TYPES}`;
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 

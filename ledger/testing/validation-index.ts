@@ -2,7 +2,7 @@
 // migration 9 is the baseline, so the benchmark takes the index away and makes it again on the
 // same ledger. Test-only: a running kiosk never drops an index.
 import { connectionOf, type Ledger } from '../ledger.js';
-import { VALIDATION_KEY, VALIDATION_TYPES } from '../migrations.js';
+import { CREATE_VALIDATION_INDEX } from '../migrations.js';
 
 /** Drops migration 9's `journal_validation` index: the lookup scans as before the migration. */
 export function dropValidationIndex(ledger: Ledger): void {
@@ -11,5 +11,5 @@ export function dropValidationIndex(ledger: Ledger): void {
 
 /** Makes migration 9's `journal_validation` index again, as the migration made it. */
 export function makeValidationIndex(ledger: Ledger): void {
-  connectionOf(ledger).exec(`CREATE INDEX journal_validation ON journal(${VALIDATION_KEY}) WHERE ${VALIDATION_TYPES}`);
+  connectionOf(ledger).exec(CREATE_VALIDATION_INDEX);
 }
