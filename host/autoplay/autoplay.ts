@@ -120,8 +120,11 @@ class Player {
   private closed = false;
   private readonly view: ViewName;
   private betRound = '';
-  /** The round this player last considered the jackpot chip in. */
+  /** The round this player last considered the jackpot chip in, how many rounds they have, whether they want it this one, and the view version they last pressed at. */
   private jackpotRound = '';
+  private jackpotRounds = 0;
+  private jackpotWanted = false;
+  private jackpotPressedAt = -1;
   private behindRound = '';
   private decidedAt = -1;
   private noteRound = '';
@@ -182,6 +185,10 @@ class Player {
     const roundId = state.round?.roundId ?? '';
     if (this.script && !this.scriptDone) return this.actScripted(version, state, this.script);
     const { min, max } = state.limits;
+    // At a jackpot table a player keeps a chip's worth beside the main bet (rule 45: the chip goes
+    // with a main bet): without it a player down to one minimum never plays the chip.
+    const jackpot = state.betting.spots.find((s) => s.bet === 'jackpot');
+    const reserve = jackpot?.min ?? 0;
     // A ticket out of this station's printer is taken; now and then one printed elsewhere is inserted here.
     if (this.tickets && state.betting.open && roundId && this.ticketRound !== roundId) {
       this.ticketRound = roundId;
@@ -190,7 +197,7 @@ class Player {
       // redeems one); one tried before now and then, or by a player short of credit instead of a note.
       if ((this.tickets.fresh(this.station) || state.credit < min || this.chance(0.2)) && this.tickets.insertAt(this.station)) this.noteRound = roundId;
     }
-    if (state.betting.open && roundId && this.noteRound !== roundId && (state.credit < min || this.chance(0.03))) {
+    if (state.betting.open && roundId && this.noteRound !== roundId && (state.credit < min + reserve || this.chance(0.03))) {
       this.noteRound = roundId;
       const note = NOTES[this.rng.below(NOTES.length)] as number;
       this.deps.insertNote(this.station, note);
@@ -200,11 +207,23 @@ class Player {
       const action = this.decide(state);
       return this.command(version, { name: 'decide', action });
     }
-    // Portugal's progressive jackpot (rules 45, 47): one chip beside a main bet, every other round or so.
-    const jackpot = state.betting.spots.find((s) => s.bet === 'jackpot');
-    if (jackpot && state.betting.open && roundId && this.jackpotRound !== roundId && this.betRound === roundId && state.betting.bets.length === 1) {
-      this.jackpotRound = roundId;
-      if (this.chance(0.5) && state.credit >= jackpot.min) return this.command(version, { name: 'place-bet', spot: spotOf(jackpot), amount: jackpot.min });
+    // Portugal's progressive jackpot (rules 45, 47): one chip beside a main bet, every other round,
+    // the first round a player bets in included, so that every host's life with bets plays chips (a
+    // coin per round drew from one seeded sequence per life: a short soak killed every four rounds
+    // had no chip at all in some runs). Pressed again at each newer view until the chip shows, as a
+    // player does after a stale refusal (another station's bet moved the view on).
+    const hasMain = state.betting.bets.some((b) => b.bet === 'main');
+    const hasChip = state.betting.bets.some((b) => b.bet === 'jackpot');
+    if (jackpot && state.betting.open && roundId && this.betRound === roundId && hasMain && !hasChip) {
+      if (this.jackpotRound !== roundId) {
+        this.jackpotRound = roundId;
+        this.jackpotWanted = this.jackpotRounds++ % 2 === 0;
+      }
+      if (this.jackpotWanted && version !== this.jackpotPressedAt && state.credit >= jackpot.min) {
+        this.jackpotPressedAt = version;
+        return this.command(version, { name: 'place-bet', spot: spotOf(jackpot), amount: jackpot.min });
+      }
+      if (this.jackpotWanted) return;
     }
     // Now and then a bet behind another station's seat too (Art. 20; rules 15, 28, 30), so soaks
     // play bets behind: decided by the seat, charged and paid here.
@@ -220,14 +239,15 @@ class Player {
         this.cashOutRound = roundId;
         return this.command(version, { name: 'cash-out' });
       }
-      if (state.credit < min || !this.chance(0.85)) return;
+      const free = state.credit - reserve;
+      if (free < min || !this.chance(0.85)) return;
       const spot = state.betting.spots.find((s) => s.bet === 'main') ?? state.betting.spots[0];
       if (!spot) return;
       // Half the credit at most, so that raises (war, double, split) can usually be covered.
-      const top = Math.min(max, spot.max, Math.floor(state.credit / 2));
+      const top = Math.min(max, spot.max, Math.floor(free / 2));
       const units = Math.max(1, Math.floor(top / min));
       const amount = min * (1 + this.rng.below(Math.min(units, 10)));
-      if (amount > state.credit) return;
+      if (amount > free) return;
       this.command(version, { name: 'place-bet', spot: spotOf(spot), amount });
     }
   }
