@@ -3,6 +3,7 @@ import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, ty
 import { LedgerRefusal } from './refusal.js';
 import { deriveTicketJournal, txIdOfTicketJournal, type TicketSink } from './ticket-postings.js';
 import { isTransferEntryType, parseTransferEntry, sameTerms, transferTxId, txIdOfTransferEntry, type Transfer } from '../terms/transfer-terms.js';
+import { ROUND_ENTRY_TYPES } from '../terms/round-terms.js';
 
 // What an entry means for the accounts, derived from its payload and the ledger as it stands
 // before it: the postings, the meter deltas and the station credits before and after. One
@@ -78,8 +79,8 @@ export interface EntryBody {
   credits?: [number, number, number][];
 }
 
-/** Entry types whose `roundId` goes into the journal's round index. */
-export const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread', 'card.read', 'round.decision']);
+/** Entry types whose `roundId` goes into the journal's round index (terms/round-terms.ts: the upstream reads a round by them too). */
+export const ROUND_TYPES: ReadonlySet<string> = ROUND_ENTRY_TYPES;
 
 /** The round an entry belongs to, as the journal's `round_id` column holds it. */
 export function roundIdOf(type: EntryType, payload: Record<string, unknown>): string | null {

@@ -3,92 +3,21 @@ import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
 import { TICKET_JOURNAL_PAYLOADS } from '../terms/system-validation-terms.js';
 import { AFT_JOURNAL_PAYLOADS } from './aft-terms.js';
-import { id, minor, positive, seat, station, text, who } from './payload-fields.js';
+import { id, minor, positive, seat, station, text, who } from '../terms/payload-fields.js';
 import { SERVICE_PAYLOADS } from './service-payloads.js';
 import { TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
+import type { CORRECTIONS, UNCORRECTABLE } from '../terms/round-terms.js';
+import { ROUND_PAYLOADS } from '../terms/round-terms.js';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
 // table's currency. Stations are numbered from 1, as on the table config: seated ones 1–7,
 // remote ones (a stadium) from 101 on (engine/table/vocabulary.ts).
 
-/** A card as the shoe read it, in dealing order, and where it went. */
-const cardDealt = z.strictObject({
-  /** Card code as `engine/cards/card.ts` writes it, e.g. `AS`, `TD`. */
-  card: z.string().min(2).max(3),
-  /** `seat:3`, `seat:3:hand:1`, `dealer`, `player`, `banker`, `burn`, `war:3`… */
-  to: z.string().min(1).max(32),
-});
-
-const decision = z.strictObject({
-  seat,
-  hand: z.number().int().min(0).max(7).optional(),
-  station: station.optional(),
-  action: z.string().min(1).max(32),
-  /** True when the countdown ran out and the profile's default was taken. */
-  auto: z.boolean().optional(),
-  /** A double or split: the bettors behind (`station:<n>`) who could not cover their share and did not follow it. */
-  notFollowing: z.array(z.string().min(1).max(32)).max(8).readonly().optional(),
-});
-
-const betLine = z.strictObject({ seat, bet: z.string().min(1).max(32), amount: positive });
-
-/** A settlement line of the engine (`engine/settlement/settlement-line.ts`) plus the paying station. */
-const settlementLine = z.strictObject({
-  station,
-  seat,
-  bet: z.string().min(1).max(32),
-  hand: z.number().int().min(0).max(7).optional(),
-  stake: minor,
-  /** Player's net in minor units: + win, − loss, 0 push. Never below −stake. */
-  net: z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
-  rule: z.string().min(1).max(128),
-  /** The non-default choices the line was settled under (`option=value`): an authorised alternative, a waiver, a reading awaiting the regulator. */
-  choices: z.array(z.string().min(1).max(96)).min(1).max(12).readonly().optional(),
-  /** The authorisation reference of those choices. */
-  authorisation: z.string().min(1).max(128).optional(),
-  /**
-   * The part of the win paid by an attendant rather than to the credit meter (a jackpot award
-   * above the table's handpay amount): journalled with its own `handpay.request`.
-   */
-  handpay: positive.optional(),
-  /**
-   * The stake was wagered in an earlier round and held open since (a winning streak, Macau 2009
-   * Art. 13 5)): it comes back from the station's held bets, not from this round's wagers.
-   */
-  carried: z.literal(true).optional(),
-});
-
 const jackpotLevelId = z.string().regex(/^[a-z][a-z0-9-]{0,23}$/);
-
-/** A winning-streak marker: rounds won in a row and the levels still open (Macau 2009 Art. 13 5)(2) iii)). */
-const streakMark = z.strictObject({
-  wins: z.number().int().min(0).max(5),
-  open: z
-    .array(z.strictObject({ bet: z.string().min(1).max(32), amount: positive }))
-    .max(4)
-    .readonly(),
-});
-
-/** A stake of this round that stays in play past it (a winning-streak bet still open): moved to the station's held bets. */
-const heldStake = z.strictObject({ station, seat, bet: z.string().min(1).max(32), amount: positive });
-
-const roundCore = {
-  roundId: id,
-  tableId: id,
-  game: z.enum(['blackjack', 'baccarat', 'war']),
-  profile: z.string().min(1).max(64),
-  shoeId: id.optional(),
-  startedAt: z.iso.datetime({ offset: true }).optional(),
-  cards: z.array(cardDealt).max(416).readonly(),
-  decisions: z.array(decision).max(512).readonly(),
-};
-
 const tiltKind = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/);
 
-/** The dealing errors a table corrects and why a void was the last resort (the engine's words, engine/table/vocabulary.ts). */
-const CORRECTIONS = ['exposed-card', 'undue-card', 'misdrawn-card', 'wrong-hand', 'exposed-card-stands'] as const;
-const UNCORRECTABLE = ['cards-after-error', 'decision-after-error', 'card-unidentified', 'no-correction-in-text', 'device-fault'] as const;
-// The same words both ways: one the engine adds is a compile error here until the ledger takes it too.
+// The dealing errors a table corrects and why a void was the last resort (terms/round-terms.ts) are the
+// engine's words both ways: one the engine adds is a compile error here until the ledger takes it too.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _sameWords: [Same<(typeof CORRECTIONS)[number], Correction>, Same<(typeof UNCORRECTABLE)[number], Uncorrectable>] = [true, true];
 void _sameWords;
@@ -201,57 +130,8 @@ export const PAYLOADS = {
     sinceSeq: z.number().int().positive().optional(),
     authorisedBy: z.array(who).length(2).readonly(),
   }),
-  /** Credits → wagers in play. Doubles, splits and insurance are further bets of the same round. */
-  'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32).readonly() }),
-  /** The round's record for recall and its settlement lines, each with the rule that decided it. */
-  // A stadium's round: 7 seats and a thousand remote stations, up to five bets each.
-  'round.settle': z.strictObject({
-    ...roundCore,
-    lines: z.array(settlementLine).max(8192).readonly(),
-    held: z.array(heldStake).min(1).max(64).readonly().optional(),
-    /** How the round moved each seat's winning-streak marker: recall shows it before and after. */
-    streaks: z
-      .array(z.strictObject({ station, seat, before: streakMark.nullable(), after: streakMark.nullable() }))
-      .min(1)
-      .max(64)
-      .readonly()
-      .optional(),
-  }),
-  /**
-   * Every bet of the round is returned; two people authorise (a supervisor and a witness). A void
-   * is the last resort: `uncorrectable` says why no correction the text orders was possible, and
-   * `rule` the article under which such a round is cancelled (absent for a device's fault).
-   */
-  'round.void': z.strictObject({
-    ...roundCore,
-    reason: text,
-    authorisedBy: z.array(who).min(1).max(4).readonly(),
-    uncorrectable: z.enum(UNCORRECTABLE).optional(),
-    rule: z.string().min(1).max(128).optional(),
-  }),
-  /**
-   * A card the shoe could not read, an extra card, one that breaks the inventory, a dealing error
-   * the floor reported; resolved by a card entered by hand, a correction the game's text orders
-   * (`correction`, with its `article`), or a void.
-   */
-  misread: z.strictObject({
-    tableId: id,
-    roundId: id.optional(),
-    detail: text,
-    resolution: z.enum(['pending', 'card-entered', 'round-void', 'corrected']),
-    correction: z.enum(CORRECTIONS).optional(),
-    article: z.string().min(1).max(128).optional(),
-    card: z.string().min(2).max(3).optional(),
-    confirmedBy: z.array(who).max(4).readonly().optional(),
-    /** The shoe's sequence numbers of the events concerned (the unreadable read, the card entered). */
-    shoeSequence: z.array(z.number().int().nonnegative()).max(16).readonly().optional(),
-    /**
-     * A card (or an unreadable read) that left the shoe while the table was already on hold:
-     * recorded so that every physical card is accounted for; `detail` names the hold. It is not
-     * a hold of its own and is resolved with the hold it came in.
-     */
-    duringHold: z.literal(true).optional(),
-  }),
+  // A round's bets, its settlement or void, a dealing error and its resolution (terms/round-terms.ts).
+  ...ROUND_PAYLOADS,
   /** Credits removed from a station's meter to be paid by an attendant (GLI "cancelled credits"). */
   'credit.cancel': z.strictObject({ station, amount: positive, reason: text }),
   /** A win paid by hand without passing through the credit meter (jackpot, win above the limit). */

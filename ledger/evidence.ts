@@ -1,66 +1,30 @@
 import { z } from 'zod';
 import { chainHash, genesisHash, sha256Hex } from './canonical.js';
-import type { Ledger } from './ledger.js';
+import { connectionOf, rowToEntry, type JournalRow, type Ledger } from './ledger.js';
 import { ruleRecordAt } from './journal-queries.js';
 import { syncAnchor } from './outbox.js';
-import type { RoundRecord } from './recall.js';
+import { assembleEvidence, type EvidenceBundle } from '../terms/round-evidence.js';
+
+export type { EvidenceBundle } from '../terms/round-evidence.js';
 
 /**
- * One round's evidence for a dispute: the recall record, the full journal entries of the round,
- * and a chain proof — the content hash and chain hash of every entry from the round's first
- * entry to its last, starting from the hash before it. Entries of other players in between are
- * proven by their content hashes alone, not disclosed. The head and the upstream's acknowledged
- * hash let an inspector anchor the proof: the upstream holds the hash of every sequence.
+ * A round's evidence bundle from this kiosk's journal: the round's entries (the journal's round
+ * index), the chain between them, the rules record in force, the head and the upstream's
+ * acknowledgement, assembled by the one assembly the upstream uses too (terms/round-evidence.ts).
  */
-export interface EvidenceBundle {
-  kind: 'macau-etg-round-evidence';
-  version: 1;
-  terminalId: string;
-  exportedAt: string;
-  hashAlgorithm: 'hash = SHA-256(prev_hash ‖ SHA-256(body)); genesis = SHA-256("macau-etg-ledger genesis " + terminalId)';
-  round: RoundRecord;
-  entries: { seq: number; body: string; contentHash: string; hash: string }[];
-  proof: { prevHash: string; links: [seq: number, contentHash: string, hash: string][] };
-  head: { seq: number; hash: string };
-  upstreamAck: { seq: number; hash: string } | null;
-  /**
-   * The rule set and its authorisation on record when the round began (issue 51): the newest
-   * `rules.record` before the round's first entry, proven by its own link (the hash before it, its
-   * body's hash, its hash; the upstream holds the hash of every sequence). Absent in a journal
-   * older than the record.
-   */
-  rules?: { seq: number; body: string; prevHash: string; contentHash: string; hash: string };
-}
-
 export function evidenceBundle(ledger: Ledger, roundId: string, now = new Date()): EvidenceBundle | undefined {
-  const round = ledger.rounds.record(roundId);
-  if (!round) return undefined;
-  const seqs = round.entrySeqs;
-  const first = Math.min(...seqs);
-  const last = Math.max(...seqs);
-  const prevHash = first === 1 ? genesisHash(ledger.terminalId) : (ledger.entry(first - 1)?.hash ?? '');
-  const links: [number, string, string][] = [];
-  for (const e of ledger.entries(first, last)) links.push([e.seq, e.contentHash, e.hash]);
-  const entries = seqs.map((s) => {
-    const e = ledger.entry(s);
-    if (!e) throw new Error(`journal entry ${s} missing`);
-    return { seq: e.seq, body: e.body, contentHash: e.contentHash, hash: e.hash };
-  });
+  const rows = connectionOf(ledger).prepare('SELECT * FROM journal WHERE round_id = ? ORDER BY seq').all(roundId) as JournalRow[];
   const anchor = syncAnchor(ledger);
-  const rules = ruleRecordAt(ledger, first)?.entry;
-  return {
-    kind: 'macau-etg-round-evidence',
-    version: 1,
+  return assembleEvidence({
     terminalId: ledger.terminalId,
-    exportedAt: now.toISOString(),
-    hashAlgorithm: 'hash = SHA-256(prev_hash ‖ SHA-256(body)); genesis = SHA-256("macau-etg-ledger genesis " + terminalId)',
-    round,
-    entries,
-    proof: { prevHash, links },
+    roundId,
+    entries: rows.map(rowToEntry),
+    chain: (first, last) => ledger.entries(first, last),
+    rulesAt: (seq) => ruleRecordAt(ledger, seq)?.entry,
     head: ledger.headOf(),
     upstreamAck: anchor.ackedSeq > 0 ? { seq: anchor.ackedSeq, hash: anchor.ackedHash } : null,
-    ...(rules ? { rules: { seq: rules.seq, body: rules.body, prevHash: rules.prevHash, contentHash: rules.contentHash, hash: rules.hash } } : {}),
-  };
+    now,
+  });
 }
 
 /** Checks a bundle on its own (no database): bodies hash to their links, the links chain. */

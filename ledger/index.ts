@@ -36,7 +36,7 @@ export {
 export { LedgerOpenError, ledgerFile } from './db.js';
 export { HeadMark, LedgerRollbackError } from './head-mark.js';
 export { LATEST_VERSION, MIGRATIONS, NewerSchemaError } from './migrations.js';
-export type { RoundRecord } from './recall.js';
+export type { RoundRecord } from '../terms/round-record.js';
 export { evidenceBundle, verifyEvidence, type EvidenceBundle } from './evidence.js';
 export { verifyLedger, type VerifyOptions, type VerifyReport } from './verify.js';
 export { checkpointStats, latestCheckpoint, type Checkpoint, type CheckpointCheck, type CheckpointState } from './checkpoint.js';

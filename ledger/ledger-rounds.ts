@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { parseRecord, roundEntryOfRow, withLateEntries, type RoundRecord } from './recall.js';
+import { parseRecord, roundEntryOfRow, withLateEntries, type RoundRecord } from '../terms/round-record.js';
 
 /**
  * The rounds a ledger recorded, as recall reads them (the `rounds`, `round_stations` and

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { evidenceBundle, verifyEvidence } from './evidence.js';
 import { billCredit, settledRound } from './fixtures.js';
 import { connectionOf, Ledger } from './ledger.js';
-import type { RoundRecord } from './recall.js';
+import type { RoundRecord } from '../terms/round-record.js';
 import { verifyLedger } from './verify.js';
 
 function fresh(): Ledger {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { CheckpointState } from './checkpoint.js';
 import { roundIdOf, type Derived, type LedgerView, type StoredEntry } from './derive.js';
 import { account, type EntryType } from './entries.js';
-import { correctionOfMisread, roundEntryOfRow, roundRecord, type ClosingEntry, type RoundEntry, type RoundRecord } from './recall.js';
+import { correctionOfMisread, roundEntryOfRow, roundRecord, type ClosingEntry, type RoundEntry, type RoundRecord } from '../terms/round-record.js';
 
 /** A bet of an open round, as the `round_bets` projection holds it. */
 export interface OpenBet {

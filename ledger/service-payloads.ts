@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TableId } from '../terms/transfer-terms.js';
-import { station, who } from './payload-fields.js';
+import { station, who } from '../terms/payload-fields.js';
 
 // Service mode (issue 9) and the credentials this table trusts (remote stations, peer tables), as
 // the journal keeps them (gathered into ledger/entries.ts). None of these moves credit or changes

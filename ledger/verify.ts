@@ -8,7 +8,7 @@ import { admitEntry, bodyText, derive, roundIdOf, type EntryBody } from './deriv
 import { ENTRY_TYPES } from './entries.js';
 import { connectionOf, internalsOf, type Ledger } from './ledger.js';
 import { syncAnchor } from './outbox.js';
-import { stationsOfRecord, type RoundRecord } from './recall.js';
+import { stationsOfRecord, type RoundRecord } from '../terms/round-record.js';
 import { LedgerRefusal } from './refusal.js';
 import { ReplayState, type ReplayedEntry } from './replay-state.js';
 import { rowColumnProblems } from './row-columns.js';

@@ -66,10 +66,12 @@ export function testTable<S, R>(
     groupCommit?: GroupCommit;
     /** The stations' ticket printers (cash-out to a ticket); none: handpays only. */
     printers?: Pick<Printers, 'at'>;
+    /** The ledger's terminal id (several tables synced to one upstream); default T-FLOOR. */
+    terminalId?: string;
   } = {},
 ): TestTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
-  const ledger = openLedger(dir, 'T-FLOOR');
+  const ledger = openLedger(dir, options.terminalId ?? 'T-FLOOR');
   const gameKind = options.game ?? 'war';
   // The simulated table of the profile asked for (its limits keep to what the profile's text fixes), then the test's own settings.
   const config = TableConfig.parse({ ...simulatedTableConfig(gameKind, options.config?.profile, options.config?.profileAuthorisation), ...options.config });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The fields the journal's payloads share (ledger/entries.ts and the parts it gathers). Every
+// The fields the journal's payloads share (ledger/entries.ts, terms/round-terms.ts and the parts they gather). Every
 // amount is integer minor units (avos/cents) of the table's currency.
 
 export const minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);

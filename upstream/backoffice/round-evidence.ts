@@ -1,0 +1,71 @@
+import { assembleEvidence, roundSpan, type ChainEntry, type EvidenceBundle } from '../../terms/round-evidence.js';
+import { roundOfEntries } from '../../terms/round-record.js';
+import { ROUND_ENTRY_TYPES } from '../../terms/round-terms.js';
+import type { Sql } from '../sql.js';
+
+/** Why a round's evidence is not answered: no such table, no such round, a round another table played, a round still open. */
+export type EvidenceRefusal = 'no-table' | 'no-round' | 'round-of-another-table' | 'round-open';
+
+interface Row {
+  seq: number;
+  body: string;
+  content_hash: string;
+  prev_hash: string;
+  hash: string;
+}
+
+const chainEntry = (r: Row): ChainEntry => ({ seq: Number(r.seq), body: r.body, contentHash: r.content_hash, prevHash: r.prev_hash, hash: r.hash });
+
+/**
+ * One round's evidence bundle from the journal a table synced here (issue 49), assembled by the
+ * kiosk's own assembly (terms/round-evidence.ts): the same record, entries, chain proof and rules
+ * record the table's ledger would give. The head is the newest entry the upstream holds of the
+ * table, which is also what it acknowledged to it: once the table is synced, its bundle and this
+ * one are equal.
+ */
+export async function roundEvidence(sql: Sql, terminalId: string, roundId: string, now: Date): Promise<EvidenceBundle | EvidenceRefusal> {
+  const head = (await sql.query<{ seq: number; hash: string }>('SELECT seq, hash FROM heads WHERE terminal_id = $1', [terminalId])).rows[0];
+  if (!head) return 'no-table';
+  const types = [...ROUND_ENTRY_TYPES];
+  const rows = (
+    await sql.query<Row>(
+      `SELECT seq, body, content_hash, prev_hash, hash FROM journal
+       WHERE terminal_id = $1 AND type = ANY($2::text[]) AND doc->'payload'->>'roundId' = $3 ORDER BY seq`,
+      [terminalId, types, roundId],
+    )
+  ).rows.map(chainEntry);
+  if (rows.length === 0) {
+    const elsewhere = await sql.query(
+      `SELECT 1 FROM journal WHERE terminal_id <> $1 AND type IN ('round.settle', 'round.void') AND doc->'payload'->>'roundId' = $2 LIMIT 1`,
+      [terminalId, roundId],
+    );
+    return elsewhere.rows.length > 0 ? 'round-of-another-table' : 'no-round';
+  }
+  const round = roundOfEntries(roundId, rows);
+  if (!round) return 'round-open';
+  const { first, last } = roundSpan(round);
+  const chain = (
+    await sql.query<Row>('SELECT seq, body, content_hash, prev_hash, hash FROM journal WHERE terminal_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq', [
+      terminalId,
+      first,
+      last,
+    ])
+  ).rows.map(chainEntry);
+  const rules = (
+    await sql.query<Row>(
+      `SELECT seq, body, content_hash, prev_hash, hash FROM journal WHERE terminal_id = $1 AND type = 'rules.record' AND seq <= $2 ORDER BY seq DESC LIMIT 1`,
+      [terminalId, first],
+    )
+  ).rows.map(chainEntry)[0];
+  const bundle = assembleEvidence({
+    terminalId,
+    roundId,
+    entries: rows,
+    chain: () => chain,
+    rulesAt: () => rules,
+    head: { seq: Number(head.seq), hash: head.hash },
+    upstreamAck: Number(head.seq) > 0 ? { seq: Number(head.seq), hash: head.hash } : null,
+    now,
+  });
+  return bundle ?? 'round-open';
+}
