@@ -28,6 +28,7 @@ export type PixiCounts = z.infer<typeof PixiCounts>;
  * timings. Counted here so that a page heap's slope can be read beside the buffer filling up.
  */
 const LOAF_COUNTS = `(() => { const e = performance.getEntriesByType('long-animation-frame'); return { frames: e.length, scripts: e.reduce((n, f) => n + (f.scripts?.length ?? 0), 0) }; })()`;
+const readLoaf = process.env.BENCH_LONG_LOAF !== '0';
 const LoafCounts = z.object({ frames: z.number(), scripts: z.number() });
 type LoafCounts = z.infer<typeof LoafCounts>;
 
@@ -230,10 +231,12 @@ export class PageProbe {
       );
       // A page without the hook, or one whose answer is not the counts, leaves the pixi figures gaps.
       const read = PixiCounts.safeParse(counted.result.value);
-      const buffered = await step('Runtime.evaluate long-animation-frame counts', () =>
-        cdp.send('Runtime.evaluate', { expression: LOAF_COUNTS, returnByValue: true }),
-      );
-      const loafRead = LoafCounts.safeParse(buffered.result.value);
+      // Reading the entries makes a JS object of each entry and each script timing, which then live
+      // in the page's heap as long as Chromium keeps the entry: `BENCH_LONG_LOAF=0` leaves them unread.
+      const buffered = readLoaf
+        ? await step('Runtime.evaluate long-animation-frame counts', () => cdp.send('Runtime.evaluate', { expression: LOAF_COUNTS, returnByValue: true }))
+        : null;
+      const loafRead = LoafCounts.safeParse(buffered?.result.value);
       const drawn = await step('Runtime.evaluate framesDrawn()', () =>
         cdp.send('Runtime.evaluate', { expression: 'globalThis.__kiosk?.framesDrawn?.() ?? null', returnByValue: true }),
       );
