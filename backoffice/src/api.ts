@@ -3,7 +3,7 @@ import { TableMoney } from './money.js';
 import { GamingDayReport, Plots } from './report-model.js';
 
 /** The API's answers, checked at the boundary (zod): the page never trusts a shape it was not told. */
-export const Permission = z.enum(['floor', 'acknowledge', 'report', 'configure', 'table-config']);
+export const Permission = z.enum(['floor', 'acknowledge', 'report', 'configure', 'table-config', 'evidence']);
 export const Session = z.object({
   name: z.string(),
   role: z.enum(['viewer', 'supervisor', 'accounting', 'administrator']),
@@ -87,6 +87,41 @@ export const TableDetail = z.object({
 });
 export type TableDetail = z.infer<typeof TableDetail>;
 
+/**
+ * What the page reads of a round's evidence bundle (terms/round-evidence.ts, the kiosk's format):
+ * its recall record and the shape of its proof. Checked here, never trusted; the bundle itself is
+ * downloaded as the upstream sent it.
+ */
+export const RoundEvidence = z.object({
+  kind: z.literal('macau-etg-round-evidence'),
+  terminalId: z.string(),
+  round: z.object({
+    roundId: z.string(),
+    game: z.string(),
+    profile: z.string(),
+    status: z.enum(['settled', 'void']),
+    seq: z.number(),
+    ts: z.string(),
+    cards: z.array(z.object({ card: z.string(), to: z.string() })),
+    decisions: z.array(z.object({ seat: z.number(), hand: z.number().optional(), action: z.string(), auto: z.boolean().optional() })),
+    bets: z.array(z.object({ station: z.number(), seat: z.number(), bet: z.string(), amount: z.number() })),
+    lines: z.array(
+      z.object({ station: z.number(), seat: z.number(), bet: z.string(), hand: z.number().optional(), stake: z.number(), net: z.number(), rule: z.string() }),
+    ),
+    credits: z.array(z.object({ station: z.number(), before: z.number(), after: z.number() })),
+    reason: z.string().optional(),
+    authorisedBy: z.array(z.string()).optional(),
+    uncorrectable: z.string().optional(),
+    voidRule: z.string().optional(),
+    corrections: z.array(z.object({ correction: z.string(), article: z.string(), card: z.string().optional(), confirmedBy: z.array(z.string()) })).optional(),
+    entrySeqs: z.array(z.number()),
+  }),
+  proof: z.object({ links: z.array(z.tuple([z.number(), z.string(), z.string()])) }),
+  head: z.object({ seq: z.number() }),
+  rules: z.object({ seq: z.number() }).optional(),
+});
+export type RoundEvidence = z.infer<typeof RoundEvidence>;
+
 export const Settings = z.object({ gamingDayStartHour: z.number(), offlineLimitSeconds: z.number() });
 export type Settings = z.infer<typeof Settings>;
 
@@ -162,5 +197,7 @@ export const api = {
   propose: (terminal: string, p: Proposal) => call(ConfigRequest, 'POST', `/tables/${encodeURIComponent(terminal)}/config-requests`, p),
   decide: (id: number, how: 'approve' | 'withdraw') => call(ConfigRequest, 'POST', `/config-requests/${id}/${how}`),
   plots: (date?: string) => call(Plots, 'GET', `/reports/plots${date ? `?date=${encodeURIComponent(date)}` : ''}`),
+  evidence: (terminal: string, round: string) =>
+    call(RoundEvidence, 'GET', `/tables/${encodeURIComponent(terminal)}/rounds/${encodeURIComponent(round)}/evidence`),
   report: (date?: string) => call(GamingDayReport, 'GET', `/reports/gaming-day${date ? `?date=${encodeURIComponent(date)}` : ''}`),
 };

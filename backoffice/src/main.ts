@@ -6,6 +6,7 @@ import { configSection, notMadeList } from './config-section.js';
 import { clear, h } from './dom.js';
 import { FloorView } from './floor.js';
 import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
+import { roundPage } from './round-page.js';
 import { tablePage } from './table-page.js';
 
 const root = document.getElementById('app') ?? document.body;
@@ -100,10 +101,16 @@ async function acknowledge(id: number, note: string): Promise<void> {
 async function page(s: Session): Promise<HTMLElement> {
   const route = location.hash.replace(/^#\/?/, '');
   const canAck = s.permissions.includes('acknowledge');
+  const round = /^table\/([^/]+)\/round\/([^/]+)$/.exec(route);
+  if (round)
+    return s.permissions.includes('evidence')
+      ? roundRoute(decodeURIComponent(round[1] ?? ''), decodeURIComponent(round[2] ?? ''))
+      : h('p', {}, w.t('backoffice.error.role'));
   if (route.startsWith('table/')) {
     const id = decodeURIComponent(route.slice('table/'.length));
     const [detail, requests] = await Promise.all([api.table(id), api.configRequests(id)]);
-    const page = tablePage(w, detail, canAck, acknowledge, () => (location.hash = '#/floor'));
+    const roundHref = s.permissions.includes('evidence') ? (r: string) => `#/table/${encodeURIComponent(id)}/round/${encodeURIComponent(r)}` : null;
+    const page = tablePage(w, detail, canAck, acknowledge, () => (location.hash = '#/floor'), roundHref);
     page.append(
       configSection(w, requests, detail.currency, {
         me: s.name,
@@ -141,6 +148,21 @@ async function page(s: Session): Promise<HTMLElement> {
   ticker = window.setInterval(() => floor?.tick(Date.now()), 1000);
   return floor.element;
 }
+
+/** One round's recall and its evidence bundle; a refusal (another table's round, an unknown one) said in words. */
+async function roundRoute(id: string, roundId: string): Promise<HTMLElement> {
+  const backToTable = () => (location.hash = `#/table/${encodeURIComponent(id)}`);
+  try {
+    const [evidence, detail] = await Promise.all([api.evidence(id, roundId), api.table(id)]);
+    return roundPage(w, evidence, detail.currency, backToTable);
+  } catch (e) {
+    const refusal = e instanceof ApiError ? REFUSALS.find((r) => r === e.code) : undefined;
+    if (!refusal) throw e;
+    return h('p', { class: 'error', role: 'alert', 'data-testid': 'round-refused' }, w.t(`backoffice.evidence.refused.${refusal}`));
+  }
+}
+
+const REFUSALS = ['no-round', 'round-of-another-table', 'round-open', 'no-table'] as const;
 
 function isFloorRoute(): boolean {
   const route = location.hash.replace(/^#\/?/, '');

@@ -8,7 +8,18 @@ import { currencyLabel, formatTableMoney } from './money.js';
 type Ack = (id: number, note: string) => Promise<void>;
 
 /** One table's page: stations with credit and meters, recent rounds, faults, jackpots, handpays, transfers, alarms. */
-export function tablePage(w: Words, d: TableDetail, canAck: boolean, ack: Ack, back: () => void): HTMLElement {
+/**
+ * `roundHref`: where a recent round's recall and evidence open (null: the user's role reads no
+ * evidence, the round's id is shown as text).
+ */
+export function tablePage(
+  w: Words,
+  d: TableDetail,
+  canAck: boolean,
+  ack: Ack,
+  back: () => void,
+  roundHref: ((roundId: string) => string) | null = null,
+): HTMLElement {
   const t = w.t;
   // Every amount of this page is minor units of this table's own currency.
   const money = (v: number) => formatTableMoney(v, d.currency, w.language);
@@ -29,7 +40,13 @@ export function tablePage(w: Words, d: TableDetail, canAck: boolean, ack: Ack, b
   const rounds = table(
     [t('backoffice.table.round'), t('backoffice.table.time'), t('backoffice.table.status'), t('backoffice.table.cards')],
     d.rounds.map((r) => [
-      r.round?.roundId ?? String(r.seq),
+      r.round?.roundId && roundHref
+        ? h(
+            'a',
+            { href: roundHref(r.round.roundId), 'aria-label': t('backoffice.evidence.open', { round: r.round.roundId }), 'data-round': r.round.roundId },
+            r.round.roundId,
+          )
+        : (r.round?.roundId ?? String(r.seq)),
       w.time(r.ts),
       r.status === 'settled' ? t('backoffice.table.settled') : `✖ ${t('backoffice.table.void')}`,
       (r.round?.cards ?? []).map((c) => c.card).join(' '),
@@ -124,7 +141,7 @@ function amountOf(payload: unknown, money: (v: number) => string): string {
   return typeof inner === 'number' ? money(inner) : '';
 }
 
-export function table(head: string[], rows: string[][]): HTMLElement {
+export function table(head: string[], rows: (string | Node)[][]): HTMLElement {
   if (rows.length === 0) return h('p', { class: 'empty' }, '—');
   return h(
     'table',

@@ -14,6 +14,7 @@ import { readSettings } from './settings.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
 import { tableDetail } from './table-detail.js';
 import { configRequestRoutes } from './config-routes.js';
+import { roundEvidence } from './round-evidence.js';
 
 export interface BackofficeServerOptions extends Omit<BackofficeOptions, 'db'> {
   /** The built page (`npm run build:backoffice`); default dist/backoffice of the repository. */
@@ -22,6 +23,23 @@ export interface BackofficeServerOptions extends Omit<BackofficeOptions, 'db'> {
 
 const DEFAULT_PAGE = fileURLToPath(new URL('../../dist/backoffice', import.meta.url));
 const TableParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/) });
+/**
+ * A table and one of its rounds, from the URL: parsed, never trusted (the engine's round ids are
+ * `<table>-<time>-<n>`). 100 characters at most: Fastify's router ends a parameter there.
+ */
+const RoundParams = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/),
+  round: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/),
+});
+const EvidenceQuery = z.strictObject({ download: z.enum(['1']).optional() });
+const REFUSED = { 'no-table': 404, 'no-round': 404, 'round-of-another-table': 404, 'round-open': 409 } as const;
+const REFUSAL_TEXT = {
+  'no-table': 'no such terminal',
+  'no-round': 'the table has no such round',
+  'round-of-another-table': 'the round was played at another table',
+  'round-open': 'the round has not closed yet',
+} as const;
+
 const ReportQuery = z.strictObject({
   date: z
     .string()
@@ -61,6 +79,22 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
           if (!(await signedIn(req, reply, 'floor'))) return reply;
           const detail = await tableDetail(options.db, hub.projection, req.params.id);
           return detail ?? reply.code(404).send({ error: 'no-table', message: 'no such terminal' });
+        });
+        // One round's evidence bundle, as the table's ledger gives it (round-evidence.ts); `download=1` names it as a file.
+        api.get('/tables/:id/rounds/:round/evidence', { schema: { hide: true, params: RoundParams, querystring: EvidenceQuery } }, async (req, reply) => {
+          const s = await signedIn(req, reply, 'evidence');
+          if (!s) return reply;
+          const { id, round } = req.params;
+          const bundle = await roundEvidence(options.db, id, round, new Date(now()));
+          await audit(options.db, {
+            actor: s.name,
+            address: req.ip,
+            action: 'round.evidence',
+            detail: { terminal: id, round, ...(typeof bundle === 'string' ? { refused: bundle } : {}) },
+          });
+          if (typeof bundle === 'string') return reply.code(REFUSED[bundle]).send({ error: bundle, message: REFUSAL_TEXT[bundle] });
+          if (req.query.download === '1') reply.header('content-disposition', `attachment; filename="evidence-${id}-${round}.json"`);
+          return bundle;
         });
         configRequestRoutes(inner, options.db, signedIn);
         api.get('/reports/gaming-day', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {

@@ -1,0 +1,90 @@
+// A round's recall and evidence bundle in the back office (issue 49), in Chromium: a supervisor
+// opens a table, clicks a recent round and sees its recall (the cards in dealing order, the
+// settlement, the chain proof), downloads its evidence bundle named by table and round; a voided
+// round says so; a viewer, whose role reads no evidence, sees the rounds without links; a round of
+// another table typed into the address is refused in words. Upstream and ledgers:
+// tests/browser/backoffice-evidence-floor.ts.
+import { expect, test, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let child: ChildProcess;
+let url = '';
+let password = '';
+
+/** The page's default language is Traditional Chinese: its words, read from its catalogue. */
+const words = (JSON.parse(readFileSync(path.join(root, 'locales/catalogues/zh-Hant.json'), 'utf8')) as { backoffice: { evidence: Record<string, unknown> } })
+  .backoffice.evidence as { download: string; proof: string; refused: Record<string, string> };
+
+test.beforeAll(async () => {
+  // PGlite's first start compiles its WebAssembly: slow on a loaded machine.
+  test.setTimeout(240_000);
+  child = spawn(process.execPath, ['--import', 'tsx', 'tests/browser/backoffice-evidence-floor.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout! });
+  ({ url, password } = await new Promise<{ url: string; password: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the floor exited with ${code}`)));
+    lines.once('line', (line) => resolve(JSON.parse(line) as { url: string; password: string }));
+  }));
+});
+
+test.afterAll(async () => {
+  if (child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.stdin?.end();
+    await exited;
+  }
+});
+
+async function signIn(page: Page, name: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('input[name=name]').fill(name);
+  await page.locator('input[name=password]').fill(password);
+  await page.locator('form.sign-in button[type=submit]').click();
+  await expect(page.getByTestId('who')).toContainText(name);
+}
+
+test("a supervisor clicks a table's recent round, sees its recall and downloads its evidence bundle", async ({ page }) => {
+  await signIn(page, 'supervisor');
+  await page.goto(`${url}#/table/T1`);
+  const link = page.locator('[data-testid=table-page] a[data-round="T1-r1"]');
+  await expect(link).toHaveText('T1-r1');
+  await link.click();
+  const recall = page.getByTestId('round-recall');
+  await expect(recall).toHaveAttribute('data-round', 'T1-r1');
+  await expect(recall.locator('h1')).toContainText('T1-r1');
+  await expect(page.getByTestId('round-cards')).toContainText('AS → seat:1');
+  await expect(recall.locator('table.grid')).toHaveCount(3);
+  // Two notes (1, 2), the round's two bets and its settlement (3–5), then T1's voided round (6, 7).
+  const proof = Object.entries({ first: 3, last: 5, entries: 3, head: 7 }).reduce((text, [k, v]) => text.replace(`{{${k}}}`, String(v)), words.proof);
+  await expect(page.getByTestId('round-proof')).toHaveText(proof);
+  const download = page.getByTestId('evidence-download');
+  await expect(download).toHaveText(words.download);
+  const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+  expect(file.suggestedFilename()).toBe('evidence-T1-T1-r1.json');
+  const bundle = JSON.parse(readFileSync(await file.path(), 'utf8')) as { kind: string; terminalId: string; round: { roundId: string; status: string } };
+  expect([bundle.kind, bundle.terminalId, bundle.round.roundId, bundle.round.status]).toEqual(['macau-etg-round-evidence', 'T1', 'T1-r1', 'settled']);
+});
+
+test('a voided round shows as void, with who authorised it', async ({ page }) => {
+  await signIn(page, 'supervisor');
+  await page.goto(`${url}#/table/T1`);
+  await page.locator('[data-testid=table-page] a[data-round="T1-r2"]').click();
+  await expect(page.getByTestId('round-status')).toContainText('✖');
+  await expect(page.getByTestId('round-recall')).toContainText('supervisor-1, witness-2');
+});
+
+test('a viewer, whose role reads no evidence, sees the rounds without links', async ({ page }) => {
+  await signIn(page, 'viewer');
+  await page.goto(`${url}#/table/T1`);
+  await expect(page.locator('[data-testid=table-page] tbody td').filter({ hasText: 'T1-r1' })).toHaveCount(1);
+  await expect(page.locator('[data-testid=table-page] a[data-round]')).toHaveCount(0);
+});
+
+test('a round of another table, typed into the address, is refused in words', async ({ page }) => {
+  await signIn(page, 'supervisor');
+  await page.goto(`${url}#/table/T1/round/T2-r1`);
+  await expect(page.getByTestId('round-refused')).toHaveText(words.refused['round-of-another-table'] ?? '');
+});
