@@ -38,7 +38,7 @@ export const command = defineCommand({
     sas: {
       type: 'string',
       value: 'SPEC',
-      help: "the station's SAS link to the casino's system, serial:PATH or tcp:HOST:PORT: its bytes relayed to the table, which runs the station's SAS machine (remoteSas)",
+      help: "the station's SAS link to the casino's system, uart:PATH (a real UART), serial:PATH or tcp:HOST:PORT: its bytes relayed to the table, which runs the station's SAS machine (remoteSas)",
     },
     json: { type: 'boolean', help: "one JSON line when running: the station, the screen's URL" },
   },

@@ -1,50 +1,86 @@
-// A station's SAS machine on a link the operating system or the network gives it: `serial:PATH`
-// (a pty, or a UART set up as docs/sas.md "Framing" says) or `tcp:HOST:PORT` (a terminal server
-// that carries the fallback stream). The machine and its exception queue outlive the port: a
+// A station's SAS machine on a link the operating system or the network gives it: `uart:PATH` (a
+// real UART, the ninth bit by stick parity: uart.ts), `serial:PATH` (a pty, or any tty that carries
+// the fallback stream as bytes) or `tcp:HOST:PORT` (a terminal server that carries the fallback
+// stream). All three carry the same stream to and from the machine (wire.ts). The machine and its exception queue outlive the port: a
 // dropped connection is opened again with the drivers' backoff (hardware/link.ts), and the host
 // that comes back finds the exceptions it had not acknowledged.
 import { realClock, type Clock } from '../clock.js';
 import { Link } from '../link.js';
 import type { BytePort, LineSettings, PortOpener } from '../transport/byte-port.js';
 import { SerialBytePort } from '../transport/serial.js';
-import { parseSpec } from '../transport/spec.js';
+import { SERIAL_PATH, parseSpec } from '../transport/spec.js';
 import { TcpPort } from '../transport/tcp.js';
 import { SasMachine, type SasMachineOptions } from './machine.js';
+import { openSasUart } from './uart.js';
 import { WakeupDecoder, encodeWire } from './wire.js';
 
-/** SAS's line (§1.2): 19,200 baud, 8 data bits; the ninth bit is the fallback stream's escapes (wire.ts), not parity. */
+/** SAS's line (§1.2) on a `serial:` link: 19,200 baud, 8 data bits; the ninth bit is the fallback stream's escapes (wire.ts), not parity (a `uart:` link's is: uart-stty.ts). */
 export const LINE_SAS: LineSettings = { baudRate: 19_200, dataBits: 8, parity: 'none', stopBits: 1 };
 
-/** The opener of a SAS link spec: `serial:PATH` or `tcp:HOST:PORT`. */
+/** The opener of a SAS link spec: `uart:PATH`, `serial:PATH` or `tcp:HOST:PORT`. */
 export function sasOpener(spec: string): PortOpener {
+  if (spec.startsWith('uart:')) {
+    const path = spec.slice(5);
+    if (!SERIAL_PATH.test(path)) throw new Error(`bad SAS link "${spec}": expected uart:PATH with an absolute device path such as uart:/dev/ttyS4`);
+    return () => openSasUart(path);
+  }
   const s = parseSpec(spec);
   if (s.kind === 'serial') return () => SerialBytePort.open(s.path, LINE_SAS);
   if (s.kind === 'tcp') return () => TcpPort.open(s.host, s.port);
-  throw new Error(`a SAS link is serial:PATH or tcp:HOST:PORT, not "${spec}"`);
+  throw new Error(`a SAS link is uart:PATH, serial:PATH or tcp:HOST:PORT, not "${spec}"`);
 }
 
 export interface SasLinkOptions extends Omit<SasMachineOptions, 'write'> {
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
+  /** The port would not open (or configure), or was lost: once per outage, with the reason. */
+  onPortDown?: (reason: string) => void;
+  /** The port is open again after `onPortDown`. */
+  onPortUp?: () => void;
 }
 
 export class SasLink {
   readonly machine: SasMachine;
   private readonly link: Link;
   private port: BytePort | null = null;
+  private problem: string | null = null;
+  private framing = 0;
+  private decoder: WakeupDecoder | null = null;
+  private readonly hooks: Pick<SasLinkOptions, 'onPortDown' | 'onPortUp'>;
 
   constructor(opener: PortOpener, options: SasLinkOptions) {
     const clock: Clock = options.clock ?? realClock;
+    this.hooks = options;
     this.machine = new SasMachine({ ...options, clock, write: (bytes, wake) => this.write(bytes, wake) });
     this.link = new Link(
       opener,
-      { session: (port, signal) => this.session(port, signal), down: () => undefined, up: () => undefined },
+      { session: (port, signal) => this.session(port, signal), down: (reason) => this.portDown(reason), up: () => this.portUp() },
       {
         clock,
         reconnectBaseMs: options.reconnectBaseMs ?? 250,
         reconnectMaxMs: options.reconnectMaxMs ?? 5_000,
       },
     );
+  }
+
+  private portDown(reason: string): void {
+    this.problem = reason;
+    this.hooks.onPortDown?.(reason);
+  }
+
+  private portUp(): void {
+    this.problem = null;
+    this.hooks.onPortUp?.();
+  }
+
+  /** Why the port is not open (it would not open or configure, or was lost), or null while it is: the technician's reason. */
+  get portProblem(): string | null {
+    return this.problem;
+  }
+
+  /** Received escapes that were not of the encoding (line noise, a malformed PARMRK mark), dropped and counted. */
+  get framingErrors(): number {
+    return this.framing + (this.decoder?.badEscapes ?? 0);
   }
 
   start(): void {
@@ -70,12 +106,15 @@ export class SasLink {
   /** One connection: characters in until the port closes (or we stop). */
   private session(port: BytePort, signal: AbortSignal): Promise<void> {
     const decoder = new WakeupDecoder();
+    this.decoder = decoder;
     const sink = (b: number, wake: boolean): void => this.machine.char(b, wake);
     this.port = port;
     this.link.markUp(); // the port is open; whether the host speaks is the machine's link-up
     return new Promise<void>((resolve) => {
       const offData = port.onData((chunk) => decoder.push(chunk, sink));
       const done = (): void => {
+        this.framing += decoder.badEscapes;
+        if (this.decoder === decoder) this.decoder = null;
         offData();
         offClose();
         signal.removeEventListener('abort', done);
@@ -88,7 +127,7 @@ export class SasLink {
   }
 }
 
-/** Opens a station's SAS link (`serial:PATH` or `tcp:HOST:PORT`) and starts it. */
+/** Opens a station's SAS link (`uart:PATH`, `serial:PATH` or `tcp:HOST:PORT`) and starts it. */
 export function openSasLink(spec: string, options: SasLinkOptions): SasLink {
   const link = new SasLink(sasOpener(spec), options);
   link.start();

@@ -91,6 +91,11 @@ export class SasMachine {
     return this.options.address;
   }
 
+  /** Whether the host's polls are being answered (up since the last link-up, not down since). */
+  get linkUp(): boolean {
+    return this.state === 'up';
+  }
+
   /** Counts of dropped messages and stray characters (line noise the host never sees answered). */
   get counts(): Readonly<{ truncated: number; stray: number }> {
     return this.assembler.counts;

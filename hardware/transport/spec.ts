@@ -9,7 +9,8 @@ export type DeviceSpec =
   | { kind: 'serial'; path: string };
 
 /** A serial port's path: absolute, a device name of letters, digits and `._-/` (`/dev/ttyS0`, `/dev/serial/by-id/usb-FTDI_…`). */
-const serialPath = z.string().regex(/^\/[\w.\-/]+$/, 'an absolute device path such as /dev/ttyS0');
+export const SERIAL_PATH = /^\/[\w.\-/]+$/;
+const serialPath = z.string().regex(SERIAL_PATH, 'an absolute device path such as /dev/ttyS0');
 
 const hexId = z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/, 'a hex id of 1–4 digits');
 

@@ -46,6 +46,21 @@ describe('table configuration as data', () => {
     assert.match(twice.error?.message ?? '', /SAS address 3 on serial:\/dev\/ttyS4 is another station's/);
   });
 
+  it('a station SAS link on a real UART: uart:PATH with an absolute device path; one device under two names is one link', () => {
+    const base = simulatedTableConfig('war');
+    const withSas = (sas: Record<number, unknown>) => ({ ...base, stations: base.stations.map((s) => (sas[s.station] ? { ...s, sas: sas[s.station] } : s)) });
+    const ok = TableConfig.safeParse(
+      withSas({ 1: { link: 'uart:/dev/ttyS4', address: 1 }, 2: { link: 'uart:/dev/serial/by-id/usb-FTDI_FT232R-if00', address: 2 } }),
+    );
+    assert.ok(ok.success, ok.success ? '' : ok.error.message);
+    assert.deepEqual(ok.data.stations[0]?.sas, { link: 'uart:/dev/ttyS4', address: 1 });
+    for (const link of ['uart:', 'uart:ttyS4', 'uart:/dev/tty S4', 'uart:/dev/ttyS4;rm', 'uart:tcp:1.2.3.4:5', 'UART:/dev/ttyS4', 'uart/dev/ttyS4'])
+      assert.equal(TableConfig.safeParse(withSas({ 1: { link, address: 1 } })).success, false, link);
+    const twice = TableConfig.safeParse(withSas({ 1: { link: 'uart:/dev/ttyS4', address: 3 }, 2: { link: 'serial:/dev/ttyS4', address: 3 } }));
+    assert.equal(twice.success, false);
+    assert.match(twice.error?.message ?? '', /SAS address 3 on serial:\/dev\/ttyS4 is another station's/);
+  });
+
   it('remote stations: up to 2,000 (through edges past the 1,000 one host was measured to carry); more are refused', () => {
     const base = simulatedTableConfig('baccarat');
     const remote = (n: number) => ({ ...base, remoteStations: n, connections: { lan: { perAddress: 16, total: 2 * n + 10 } } });

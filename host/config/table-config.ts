@@ -37,10 +37,14 @@ const Station = z.strictObject({
   billAcceptor: DeviceSpec,
   /** The acceptor's protocol: JCM ID-003 or Innovative SSP (hardware/billacceptor/{id003,ssp}). */
   billProtocol: z.enum(['id003', 'ssp']).default('id003'),
-  /** The casino's SAS link of this station (docs/sas.md): `serial:PATH` or `tcp:HOST:PORT`, and its address 1–127. */
+  /**
+   * The casino's SAS link of this station (docs/sas.md): `uart:PATH` (a real UART, the wake-up bit
+   * by stick parity), `serial:PATH` (a tty carrying the fallback stream: a pty) or `tcp:HOST:PORT`,
+   * and its address 1–127.
+   */
   sas: z
     .strictObject({
-      link: z.string().regex(/^(serial:\/.+|tcp:[^:\s]+:\d{1,5})$/, 'serial:/dev/PATH or tcp:HOST:PORT'),
+      link: z.string().regex(/^(uart:\/[\w.\-/]+|serial:\/.+|tcp:[^:\s]+:\d{1,5})$/, 'uart:/dev/PATH, serial:/dev/PATH or tcp:HOST:PORT'),
       ...SasStation,
       /**
        * Who numbers this station's cash-out tickets (docs/sas.md, "System validation at a station"):
@@ -255,7 +259,8 @@ export const TableConfig = z
       if (s.seat > c.seats) ctx.addIssue({ code: 'custom', message: `station ${s.station} controls seat ${s.seat}, but the table has ${c.seats} seats` });
       stations.add(s.station);
       if (s.sas) {
-        const at = `${s.sas.link}#${s.sas.address}`;
+        // uart:PATH and serial:PATH name one device: one line, whichever way it is driven.
+        const at = `${s.sas.link.replace(/^(uart|serial):/, 'tty:')}#${s.sas.address}`;
         if (sasAt.has(at))
           ctx.addIssue({ code: 'custom', message: `station ${s.station}: SAS address ${s.sas.address} on ${s.sas.link} is another station's` });
         sasAt.add(at);
