@@ -103,6 +103,11 @@ export class SasLinks {
         ...(s.sas.handpayReissue === false ? { handpayReissueMs: null } : {}),
         // §7.8.1's note as it stood before this start (51 acknowledged, 1B not asked since).
         handpayAckedAt: notes.of(station),
+        onPortDown: (reason) => this.portDown(station, s.sas.link, reason),
+        // The port back while the host's polls were being answered all along: no silence will end the port's fault.
+        onPortUp: () => {
+          if (s.sas.link.startsWith('uart:') && this.links.get(station)?.machine.linkUp) this.d.tilts.conditionGone('sas-link-down', station);
+        },
       });
       // Exception 57 (a priority exception) when a cash-out begins to wait: the machine's own, not the journal's.
       raise57 = () => link.machine.raise(EXC.systemValidationRequest);
@@ -110,7 +115,9 @@ export class SasLinks {
       const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: link.machine, facts });
       link.machine.events.on((e) => {
         if (e.type === 'link-down') {
-          this.d.tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}` });
+          // The port's own trouble, if any (a uart: line that would not configure, a device gone): the technician's reason.
+          const problem = link.portProblem;
+          this.d.tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}${problem ? `: ${problem}` : ''}`.slice(0, 400) });
           if (stopPlay) this.d.tilts.raise('sas-link-stop', { station, detail: 'stations[].sas.stopPlayOnLinkDown' });
         } else if (e.type === 'link-up') {
           this.d.tilts.conditionGone('sas-link-down', station);
@@ -149,6 +156,17 @@ export class SasLinks {
     const link = new SasLink(remote.opener(station), options);
     link.start();
     return link;
+  }
+
+  /**
+   * The port would not open or was lost. A `uart:` line that cannot be a SAS line (no device, a
+   * driver without stick parity) is the technician's to fix: its fault is raised at once with the
+   * reason, not only after the machine's 5 s of silence (docs/sas.md, "Framing"); cleared by the
+   * machine's link-up, or when the port opens again while the host's polls are being answered.
+   */
+  private portDown(station: number, spec: string, reason: string): void {
+    this.d.log.warn({ station, link: spec, reason }, 'SAS port down');
+    if (spec.startsWith('uart:')) this.d.tilts.raise('sas-link-down', { station, detail: `${spec} port: ${reason}`.slice(0, 400) });
   }
 
   /** A feed's failure (the data folder unwritable, say) is logged; the exception is fed again on the next append or acknowledgement. */

@@ -50,7 +50,9 @@ describe('a station with a SAS link, through the host start', () => {
         ? { ...s, sas: { link: `serial:${pair.machine}`, address: ADDRESS } }
         : s.station === 2
           ? { ...s, sas: { link: `serial:${second}`, address: ADDRESS, stopPlayOnLinkDown: true } }
-          : s,
+          : s.station === 3
+            ? { ...s, sas: { link: `uart:${path.join(dir, 'no-such-uart')}`, address: ADDRESS } }
+            : s,
     );
     running = await startHost({
       dataDir: path.join(dir, 'data'),
@@ -127,7 +129,10 @@ describe('a station with a SAS link, through the host start', () => {
   });
 
   it('a silent link is a journalled fault, cleared when the host polls again; play stops only where configured', async () => {
-    await until(() => held('sas-link-down') && held('sas-link-down', 2), 'the link-down faults', 5_000);
+    await until(() => held('sas-link-down') && held('sas-link-down', 2) && held('sas-link-down', 3), 'the link-down faults', 5_000);
+    // A uart: line that would not open: the fault says why, for the technician (docs/sas.md, "Framing").
+    const uart = running.floor.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === 3);
+    assert.match(uart?.detail ?? '', /^uart:\S+no-such-uart port: uart:\S+no-such-uart: .*(ENOENT|No such file)/);
     assert.ok(held('sas-link-stop', 2), 'station 2 stops play without its casino system');
     assert.ok(running.floor.tilts.refusal(2, 'bet'), 'station 2 takes no bet');
     assert.ok(!held('sas-link-stop'), 'station 1 (the default) plays on');
