@@ -166,7 +166,12 @@ export class SasLinks {
    */
   private portDown(station: number, spec: string, reason: string): void {
     this.d.log.warn({ station, link: spec, reason }, 'SAS port down');
-    if (spec.startsWith('uart:')) this.d.tilts.raise('sas-link-down', { station, detail: `${spec} port: ${reason}`.slice(0, 400) });
+    if (!spec.startsWith('uart:')) return;
+    const detail = `${spec} port: ${reason}`.slice(0, 400);
+    // The machine's silence may have raised it first (an open is slow on a loaded host): the reason replaces it.
+    const held = this.d.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === station);
+    if (held && held.detail !== detail) this.d.tilts.conditionGone('sas-link-down', station, 'the port says why');
+    this.d.tilts.raise('sas-link-down', { station, detail });
   }
 
   /** A feed's failure (the data folder unwritable, say) is logged; the exception is fed again on the next append or acknowledgement. */
