@@ -3,7 +3,7 @@
 // import the engine (layering), so the figures are published as data beside the shared terms;
 // tests/engine/house-edges.test.ts holds the table to these same calculators.
 //
-//   npx tsx scripts/house-edges.ts          # rewrites terms/house-edges.ts (a minute or two)
+//   npx tsx scripts/house-edges.ts && npx prettier --write terms/house-edges.ts   # a minute or two
 import { writeFileSync } from 'node:fs';
 import { exactBaccarat } from '../engine/baccarat/exact.js';
 import { BACCARAT_PROFILES } from '../engine/baccarat/profiles.js';
@@ -16,18 +16,35 @@ import { WAR_PROFILES } from '../engine/war/profiles.js';
 /** House edge in percent of the initial bet, per bet id, of one profile. */
 export type ProfileEdges = Record<string, number>;
 
+/** Blackjack's main bet of a profile: its edge and its variance from one run of the exact calculator (seconds; kept). */
+const MAIN = new Map<ProfileId, { edge: number; variance: number }>();
+
 /**
  * Blackjack's main bet under basic strategy (the engine's total-dependent strategy: the one a
- * house figures on), and the bets of the first cards (`sevens` as the catalogue figures it, the
- * player splitting 7-7). The streak and jackpot bets have no exact figure here and are left out.
+ * house figures on), its house edge and its variance per unit of the initial bet from the same
+ * recursion (engine/blackjack/exact/moments.ts; a split seat's hands correlated through the
+ * dealer's outcome, split-moments.ts).
+ */
+export function blackjackMain(profile: ProfileId): { edge: number; variance: number } {
+  let main = MAIN.get(profile);
+  if (!main) {
+    const s = exactBlackjack(resolveRules(profile), ['total-dependent'], undefined, true).strategies[0];
+    if (!s) throw new Error(`no exact figure for blackjack ${profile}`);
+    MAIN.set(profile, (main = { edge: s.houseEdge, variance: s.variance }));
+  }
+  return main;
+}
+
+/**
+ * Blackjack's main bet (above) and the bets of the first cards (`sevens` as the catalogue figures
+ * it, the player splitting 7-7). The streak and jackpot bets have no exact figure here and are left out.
  */
 export function blackjackEdges(profile: ProfileId): ProfileEdges {
   const rules = resolveRules(profile);
-  const main = exactBlackjack(rules, ['total-dependent']).strategies[0];
-  if (!main) throw new Error(`no exact figure for blackjack ${profile}`);
+  const main = blackjackMain(profile);
   const side = exactSideBetEdges(rules.decks, rules.overUnderAceValue);
   const { sevensNoSplit: _notABet, ...bets } = side;
-  return { main: main.houseEdge, ...bets };
+  return { main: main.edge, ...bets };
 }
 
 /** Baccarat: every bet of the profile's pay table (its commission or its 50% on six). */
@@ -44,9 +61,8 @@ export function warEdges(profile: keyof typeof WAR_PROFILES): ProfileEdges {
 /**
  * The variance of each bet's result per unit of its initial bet (E[X²] − E[X]²), from the same
  * outcome distributions as the edges: every baccarat bet, war's main bet going to war and its tie
- * bet, blackjack's bets of the first cards. Blackjack's main bet has none: its exact calculator
- * (engine/blackjack/exact/) values each decision by its expectation only, and a split seat's hands
- * are correlated through the dealer's hand, which that model does not carry (docs/backoffice.md).
+ * bet, blackjack's main bet (its second moment through the recursion of its edge) and its bets of
+ * the first cards.
  */
 export function baccaratVariances(profile: keyof typeof BACCARAT_PROFILES): ProfileEdges {
   return Object.fromEntries(Object.entries(exactBaccarat(BACCARAT_PROFILES[profile]).bets).map(([bet, e]) => [bet, e.variance]));
@@ -57,9 +73,14 @@ export function warVariances(profile: keyof typeof WAR_PROFILES): ProfileEdges {
   return { main: e.bets.main.variance, tie: e.bets.tie.variance };
 }
 
-export function blackjackVariances(profile: ProfileId): ProfileEdges {
+/** The bets of the first cards alone (closed forms and enumerations: milliseconds). */
+export function blackjackSideVariances(profile: ProfileId): ProfileEdges {
   const rules = resolveRules(profile);
   return exactSideBetVariances(rules.decks, rules.overUnderAceValue);
+}
+
+export function blackjackVariances(profile: ProfileId): ProfileEdges {
+  return { main: blackjackMain(profile).variance, ...blackjackSideVariances(profile) };
 }
 
 export function allVariances(): Record<'blackjack' | 'baccarat' | 'war', Record<string, ProfileEdges>> {
@@ -93,7 +114,7 @@ export function houseEdgeOf(game: string, profile: string, bet: string): number 
 }
 
 // The variance of each bet's result per unit of its initial bet (E[X²] − E[X]², from the same exact
-// outcome distributions as the edges). Blackjack's main bet has none published (scripts/house-edges.ts says why).
+// outcome distributions as the edges; blackjack's main bet under the strategy of its edge).
 export const BET_VARIANCES: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>> = ${JSON.stringify(allVariances(), null, 2)};
 
 /** The variance per unit of initial bet of a bet under a game's profile; null when none is published. */

@@ -82,10 +82,11 @@ export function houseEdgeOf(game: string, profile: string, bet: string): number 
 }
 
 // The variance of each bet's result per unit of its initial bet (E[X²] − E[X]², from the same exact
-// outcome distributions as the edges). Blackjack's main bet has none published (scripts/house-edges.ts says why).
+// outcome distributions as the edges; blackjack's main bet under the strategy of its edge).
 export const BET_VARIANCES: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>> = {
   blackjack: {
     'macau-2009': {
+      main: 1.2781122406009249,
       anyPair: 9.861932775715978,
       perfectPairs: 14.707106005934891,
       sevens: 532.9482595680896,
@@ -93,6 +94,7 @@ export const BET_VARIANCES: Readonly<Record<string, Readonly<Record<string, Read
       under13: 0.989865989830227,
     },
     'macau-2004': {
+      main: 1.2656149028000274,
       anyPair: 9.861932775715978,
       perfectPairs: 14.707106005934891,
       sevens: 532.9482595680896,
@@ -100,6 +102,7 @@ export const BET_VARIANCES: Readonly<Record<string, Readonly<Record<string, Read
       under13: 0.989865989830227,
     },
     'portugal-2001': {
+      main: 1.1972730363567028,
       anyPair: 9.861932775715978,
       perfectPairs: 14.707106005934891,
       sevens: 532.9482595680896,
@@ -107,6 +110,7 @@ export const BET_VARIANCES: Readonly<Record<string, Readonly<Record<string, Read
       under13: 0.989865989830227,
     },
     generic: {
+      main: 1.2781122406009249,
       anyPair: 9.861932775715978,
       perfectPairs: 14.707106005934891,
       sevens: 532.9482595680896,

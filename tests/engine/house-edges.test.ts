@@ -1,7 +1,9 @@
 // The published house edges (terms/house-edges.ts), which the back office's theoretical win reads
 // because the upstream may not import the engine, are the engine's exact calculators' own figures:
 // every baccarat and war profile and every blackjack bet of the first cards in full; blackjack's
-// main bet for the Macau 2009 profile (each costs seconds; scripts/house-edges.ts rewrites them all).
+// main bet, its edge and its variance from one run, for the Macau 2009 profile (each costs seconds;
+// scripts/house-edges.ts rewrites them all; engine/blackjack/exact/moments.test.ts holds the
+// variance to the simulator and to published figures).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BACCARAT_PROFILES } from '../../engine/baccarat/profiles.js';
@@ -10,7 +12,15 @@ import { WAR_PROFILES } from '../../engine/war/profiles.js';
 import { BLACKJACK_CATALOGUE } from '../../engine/blackjack/bets/catalogue.js';
 import { resolveRules } from '../../engine/blackjack/rules.js';
 import { enumeratedMoments, exactSideBetEdges } from '../../engine/blackjack/side-bet-exact.js';
-import { baccaratEdges, baccaratVariances, blackjackEdges, blackjackVariances, warEdges, warVariances } from '../../scripts/house-edges.js';
+import {
+  baccaratEdges,
+  baccaratVariances,
+  blackjackEdges,
+  blackjackSideVariances,
+  blackjackVariances,
+  warEdges,
+  warVariances,
+} from '../../scripts/house-edges.js';
 import { BET_VARIANCES, betVarianceOf, HOUSE_EDGES, houseEdgeOf } from '../../terms/house-edges.js';
 
 describe('the published house edges are the exact calculators’', () => {
@@ -34,11 +44,22 @@ describe('the published house edges are the exact calculators’', () => {
 });
 
 describe('the published variances per unit of initial bet are the exact calculators’', () => {
-  it('baccarat and war every profile and bet, blackjack’s bets of the first cards; none for blackjack’s main bet', () => {
+  it('baccarat and war every profile and bet, blackjack’s bets of the first cards every profile, its main bet for Macau 2009', () => {
     for (const p of Object.keys(BACCARAT_PROFILES)) assert.deepEqual(BET_VARIANCES.baccarat?.[p], baccaratVariances(p as keyof typeof BACCARAT_PROFILES), p);
     for (const p of Object.keys(WAR_PROFILES)) assert.deepEqual(BET_VARIANCES.war?.[p], warVariances(p as keyof typeof WAR_PROFILES), p);
-    for (const p of PROFILE_IDS) assert.deepEqual(BET_VARIANCES.blackjack?.[p], blackjackVariances(p), p);
-    assert.equal(betVarianceOf('blackjack', 'macau-2009', 'main'), null);
+    for (const p of PROFILE_IDS) {
+      const { main, ...side } = BET_VARIANCES.blackjack?.[p] ?? {};
+      assert.deepEqual(side, blackjackSideVariances(p), p);
+      assert.ok(main !== undefined && main > 1 && main < 1.5, `${p} main ${main}`);
+    }
+    // The same run as the edge's (scripts/house-edges.ts keeps it): the edge above is its E[X].
+    assert.deepEqual(BET_VARIANCES.blackjack?.['macau-2009'], blackjackVariances('macau-2009'));
+  });
+
+  it('every bet with a published edge has a published variance (the back office draws a band for each)', () => {
+    for (const [game, profiles] of Object.entries(HOUSE_EDGES))
+      for (const [profile, bets] of Object.entries(profiles))
+        for (const bet of Object.keys(bets)) assert.ok((betVarianceOf(game, profile, bet) ?? 0) > 0, `${game} ${profile} ${bet}`);
   });
 
   it('baccarat’s standard deviations as the Wizard of Odds publishes them (8 decks, 5% commission, tie 8:1), to their two places', () => {

@@ -29,13 +29,21 @@ describe('hold against theoretical, hour by hour', () => {
     close(x.sd, Math.sqrt(r1 * r1 + r2 * r2), 'sd');
   });
 
-  it('leaves out a bet with no published edge; no band once a bet with an edge has no published variance', () => {
+  it('leaves out a bet with no published edge; a blackjack table’s main bets draw a band (its exact variance)', () => {
     const streak = { round: 'r1', game: 'blackjack', profile: 'macau-2009', bet: 'streak3', amount: 500, house: 500 };
     const withMain = { round: 'r1', game: 'blackjack', profile: 'macau-2009', bet: 'main', amount: 2_000, house: -2_000 };
     const onlySide = hourTheoretical([streak, { ...withMain, bet: 'anyPair', house: 2_000 }]);
     assert.equal(onlySide.initial, 2_000, 'the streak bet has no edge: not counted');
     assert.ok(onlySide.sd !== null && onlySide.sd > 0);
-    assert.equal(hourTheoretical([withMain]).sd, null, 'blackjack’s main bet has no published variance: no band');
+    const mainSd = Math.sqrt(betVarianceOf('blackjack', 'macau-2009', 'main') ?? Number.NaN);
+    assert.ok(mainSd > 1.05 && mainSd < 1.2, `blackjack's main bet: about 1.1 per unit (${mainSd})`);
+    // Two stations' main bets in one round, a third in the next: σ² = (2000s + 1000s)² + (500s)².
+    const table = hourTheoretical([withMain, { ...withMain, amount: 1_000, house: 1_500 }, { ...withMain, round: 'r2', amount: 500, house: 500 }]);
+    close(table.sd, Math.sqrt((3_000 * mainSd) ** 2 + (500 * mainSd) ** 2), 'main bets’ sd');
+    close(table.expected, (3_500 * (houseEdgeOf('blackjack', 'macau-2009', 'main') as number)) / 100, 'expected');
+    const band = holdBand([[table]], 1);
+    assert.ok(band.lower[0] !== null && band.upper[0] !== null, 'a band for the blackjack table');
+    close((band.upper[0] ?? 0) - (band.lower[0] ?? 0), (2 * 1.96 * 100 * (table.sd as number)) / 3_500, 'its width, in % of the initial bets');
     assert.deepEqual(hourTheoretical([]), { initial: 0, house: 0, expected: 0, sd: 0 });
   });
 

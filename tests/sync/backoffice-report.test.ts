@@ -17,7 +17,7 @@ import type { NewEntry } from '../../ledger/entries.js';
 import { redeemed, ticketIssue, ticketPrinted, ticketVoided } from '../../ledger/ticket-fixtures.js';
 import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { gamingDayOf } from '../../upstream/backoffice/gaming-day.js';
-import { HOUSE_EDGES } from '../../terms/house-edges.js';
+import { betVarianceOf, HOUSE_EDGES } from '../../terms/house-edges.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
 import { machineIdOf, redeem } from '../../upstream/tickets.js';
 import { TheoreticalLine } from '../../upstream/backoffice/theoretical.js';
@@ -305,7 +305,7 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
     }
   });
 
-  it('plots the same initial bets and house wins hour by hour as the day’s hold against theoretical, with no band where blackjack’s main bet has no variance', async () => {
+  it('plots the same initial bets and house wins hour by hour as the day’s hold against theoretical, with the band of blackjack’s main bet', async () => {
     const json: unknown = await (await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=2026-11-25`, { headers: { cookie } })).json();
     const lines = z
       .object({ theoretical: z.array(TheoreticalLine) })
@@ -331,7 +331,15 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
       );
       const expected = mine.reduce((a, l) => a + (l.wagered * (l.edge ?? 0)) / 100, 0);
       assert.ok(Math.abs(sum((h) => h.expected) - expected) < 1e-6, `${id}: expectation`);
-      for (const h of hours) if (h.initial > 0) assert.equal(h.sd, null, `${id}: blackjack's main bet has no published variance`);
+      // Every round in one hour: T1's 3 stations, T2's 4, each staking 2,500 + 500r on the main bet in
+      // round r, T2's seventh round 2,500 at one station; σ² = Σ_rounds (Σ stakes · s)².
+      const s = Math.sqrt(betVarianceOf('blackjack', 'macau-2009', 'main') ?? Number.NaN);
+      const stations = id === 'T1' ? 3 : 4;
+      let sq = id === 'T2' ? (2_500 * s) ** 2 : 0;
+      for (let r = 0; r < 6; r++) sq += (stations * (2_500 + 500 * r) * s) ** 2;
+      const busy = hours.filter((h) => h.initial > 0);
+      assert.equal(busy.length, 1, `${id}: one hour of rounds`);
+      assert.ok(Math.abs((busy[0]?.sd ?? Number.NaN) - Math.sqrt(sq)) < 1e-6, `${id}: the band's σ ${busy[0]?.sd} ≠ ${Math.sqrt(sq)}`);
     }
   });
 

@@ -16,6 +16,14 @@ export interface StrategyExpectation {
   readonly ev: number;
   /** House edge in percent of the initial bet (= -100 ev). */
   readonly houseEdge: number;
+  /**
+   * With `moments`: E[X²] of the round's result per unit of the initial bet, and its variance
+   * E[X²] − ev² (moments.ts, split-moments.ts), under the same strategy; NaN when not asked for.
+   */
+  readonly square: number;
+  readonly variance: number;
+  /** The variance as if a split seat's hands were independent (no dealer in common): a foil for the tests. */
+  readonly varianceIndependentSplits: number;
   /** Expected result by dealer up card (index 1 = ace … 10), each given that up card. */
   readonly byUpCard: readonly number[];
   /** Probability that the round is split under this strategy. */
@@ -40,7 +48,12 @@ export const STRATEGY_IDS: readonly StrategyId[] = ['total-dependent', 'composit
 /** Split levels valued exactly (hands formed); deeper resplits reuse the last level (bounded). */
 export const SPLIT_LEVEL_CAP = 6;
 
-export function exactBlackjack(rules: BlackjackRules, strategies: readonly StrategyId[] = STRATEGY_IDS, levelCap = SPLIT_LEVEL_CAP): ExactBlackjack {
+export function exactBlackjack(
+  rules: BlackjackRules,
+  strategies: readonly StrategyId[] = STRATEGY_IDS,
+  levelCap = SPLIT_LEVEL_CAP,
+  moments = false,
+): ExactBlackjack {
   const comps = new Compositions();
   const full = fullShoe(rules.decks);
   let all = 0;
@@ -56,15 +69,19 @@ export function exactBlackjack(rules: BlackjackRules, strategies: readonly Strat
   const results: StrategyExpectation[] = strategies.map((id) => {
     const policy = (policies.get(id) as () => Policy)();
     let ev = 0;
+    let square = 0;
+    let squareIndependentSplits = 0;
     let splitChance = 0;
     let capBound = 0;
     let ooBound = 0;
     const byUpCard: number[] = [0];
     for (const t of ups) {
       const pu = full[t.up]! / all;
-      const r = upCardValue(t, policy, levelCap);
+      const r = upCardValue(t, policy, levelCap, moments);
       byUpCard[t.up] = r.ev;
       ev += pu * r.ev;
+      square += pu * r.square;
+      squareIndependentSplits += pu * r.squareIndependentSplits;
       splitChance += pu * r.splitChance;
       capBound += pu * r.levelCapBound;
       ooBound += pu * r.originalOnlyBound;
@@ -74,6 +91,9 @@ export function exactBlackjack(rules: BlackjackRules, strategies: readonly Strat
       strategy: id,
       ev,
       houseEdge: -100 * ev,
+      square,
+      variance: square - ev * ev,
+      varianceIndependentSplits: squareIndependentSplits - ev * ev,
       byUpCard,
       splitChance,
       bounds: { splitLevelCap: 100 * capBound, originalOnlySplits: 100 * ooBound },

@@ -1,4 +1,6 @@
+import { KEY_WEIGHT } from './compositions.js';
 import { BUST, DEALER_BJ } from './dealer.js';
+import { AB, AO, addScaled, fixedMoments, MOMENTS, prizeMoments, standMoments, type BlackjackMeeting } from './moments.js';
 import type { FirstAction, Policy } from './policy.js';
 import type { UpCard } from './up-card.js';
 
@@ -13,6 +15,10 @@ import type { UpCard } from './up-card.js';
  * - b, o: the probability that the dealer has Black Jack (found after play) and this hand busted
  *   (b) or was settled during play by the five-card payment or the 6-7-8 prize (o). The split
  *   calculation needs them for the "split hands lose only the original bet" rule.
+ *
+ * With `moments`, the registers of moments.ts beside them (`m`: E[X²], the result by the dealer's
+ * outcome, …), carried through the same draws and the same decisions: the expectation chooses,
+ * the moments follow; `v` is computed exactly as without them.
  */
 export class HandValues {
   v = 0;
@@ -20,6 +26,13 @@ export class HandValues {
   o = 0;
   /** After `first`: the policy ranks a split first among the legal actions. */
   wantsSplit = false;
+  /** The moment registers of the value in v (moments.ts), when asked for; else null. */
+  readonly m: Float64Array | null;
+  private readonly lm: Float64Array | null;
+  /** Scratch registers by recursion depth (no allocation in the recursion). */
+  private readonly stack: Float64Array[] = [];
+  private depth = 0;
+  private readonly meet: BlackjackMeeting;
   private readonly lv: Float64Array;
   private readonly lb: Float64Array;
   private readonly lo: Float64Array;
@@ -33,8 +46,12 @@ export class HandValues {
     private readonly policy: Policy,
     private readonly extraValue = 0,
     private readonly extraCount = 0,
+    moments = false,
   ) {
     const n = t.comps.size;
+    this.m = moments ? new Float64Array(MOMENTS) : null;
+    this.lm = moments ? new Float64Array(n * MOMENTS) : null;
+    this.meet = { peek: t.peek, after: t.bjAfterPlay };
     this.lv = new Float64Array(n);
     this.lb = new Float64Array(n);
     this.lo = new Float64Array(n);
@@ -64,6 +81,24 @@ export class HandValues {
     this.v = this.t.peek ? amount * (1 - pbj) : amount;
     this.b = 0;
     this.o = this.t.bjAfterPlay ? pbj : 0;
+    if (this.m) this.fixed(this.t.comps.key[id]!, amount, AO);
+  }
+
+  /** Moments of a result `x` fixed during play, the cards of the multiset `key` out of the shoe. */
+  private fixed(key: number, x: number, cls: number): void {
+    const at = this.t.cache.offset(key + this.extraKey);
+    fixedMoments(this.m as Float64Array, this.t.cache.values(), at, x, this.meet, cls);
+  }
+
+  /** Scratch registers for one level of the recursion (release with `pop`). */
+  private push(): Float64Array {
+    const s = (this.stack[this.depth] ??= new Float64Array(MOMENTS));
+    this.depth++;
+    return s;
+  }
+
+  private pop(): void {
+    this.depth--;
   }
 
   /** A bust of `stake` units after drawing card c to composition `id`. */
@@ -73,6 +108,8 @@ export class HandValues {
     this.v = this.t.peek ? -stake * (1 - pbj) : -stake;
     this.b = this.t.bjAfterPlay ? pbj : 0;
     this.o = 0;
+    // The dealer's outcomes with the busting card out too (its multiset is over 21: not a composition).
+    if (this.m) this.fixed(this.t.comps.key[id]! + KEY_WEIGHT[c]!, -stake, AB);
   }
 
   /** Standing with composition `id`; `locked`: an ace doubled as 1 stays 1 (Portugal rule 32). */
@@ -90,9 +127,11 @@ export class HandValues {
       if (total > dt) ev += d[at + k]!;
       else if (total < dt) ev -= d[at + k]!;
     }
-    this.v = stake * ev + (this.t.bjAfterPlay ? d[at + DEALER_BJ]! * this.t.standingLossToBlackjack(stake) : 0);
+    const bjLoss = this.t.bjAfterPlay ? this.t.standingLossToBlackjack(stake) : 0;
+    this.v = stake * ev + (this.t.bjAfterPlay ? d[at + DEALER_BJ]! * bjLoss : 0);
     this.b = 0;
     this.o = 0;
+    if (this.m) standMoments(this.m, d, at, total, stake, bjLoss);
   }
 
   /** 6-7-8 (any suits) or 7-7-7 as a three-card hand: the chance it is the prize, else 0. */
@@ -117,6 +156,12 @@ export class HandValues {
       this.v = pi * paid + (1 - pi) * sv;
       this.o = pi * (this.t.bjAfterPlay ? pbj : 0) + (1 - pi) * so;
     } else this.v = sv + pi * paid;
+    if (this.m) {
+      const cache = this.t.cache;
+      const at = cache.offset(this.t.comps.key[id]! + this.extraKey);
+      prizeMoments(this.m, cache.values(), at, pi, 3 * stake, this.bonusReplaces, this.meet, this.push());
+      this.pop();
+    }
   }
 
   /** Value of playing on with composition `id` after the hand's first decision (memoised). */
@@ -125,6 +170,7 @@ export class HandValues {
       this.v = this.lv[id]!;
       this.b = this.lb[id]!;
       this.o = this.lo[id]!;
+      if (this.m) this.m.set((this.lm as Float64Array).subarray(id * MOMENTS, (id + 1) * MOMENTS));
       return;
     }
     const comps = this.t.comps;
@@ -140,6 +186,7 @@ export class HandValues {
     this.lv[id] = this.v;
     this.lb[id] = this.b;
     this.lo[id] = this.o;
+    if (this.m) (this.lm as Float64Array).set(this.m, id * MOMENTS);
     this.known[id] = 1;
   }
 
@@ -153,12 +200,31 @@ export class HandValues {
     const sv = this.v;
     const sb = this.b;
     const so = this.o;
+    const sm = this.save();
     this.hit(id);
     if (sv >= this.v) {
       this.v = sv;
       this.b = sb;
       this.o = so;
+      this.restore(sm);
     }
+    this.release(sm);
+  }
+
+  /** The moment registers kept aside while another action is valued (null without moments). */
+  private save(): Float64Array | null {
+    if (!this.m) return null;
+    const s = this.push();
+    s.set(this.m);
+    return s;
+  }
+
+  private restore(saved: Float64Array | null): void {
+    if (saved) (this.m as Float64Array).set(saved);
+  }
+
+  private release(saved: Float64Array | null): void {
+    if (saved) this.pop();
   }
 
   /** Art. 19: at five cards the player may take half the bet at once instead of playing on. */
@@ -166,6 +232,7 @@ export class HandValues {
     const cv = this.v;
     const cb = this.b;
     const co = this.o;
+    const cm = this.save();
     const comps = this.t.comps;
     const choice = this.policy.takeFive(this.t.up, comps.hard[id]!, comps.ace[id] === 1);
     this.settled(id, 0.5);
@@ -174,7 +241,9 @@ export class HandValues {
       this.v = cv;
       this.b = cb;
       this.o = co;
+      this.restore(cm);
     }
+    this.release(cm);
   }
 
   /** Draw one card and play on. */
@@ -184,6 +253,7 @@ export class HandValues {
     let v = 0;
     let b = 0;
     let o = 0;
+    const acc = this.accumulator();
     for (let c = 1; c <= 10; c++) {
       const a = this.avail(id, c);
       if (a <= 0) continue;
@@ -194,10 +264,27 @@ export class HandValues {
       v += p * this.v;
       b += p * this.b;
       o += p * this.o;
+      if (acc) addScaled(acc, this.m as Float64Array, p);
     }
     this.v = v;
     this.b = b;
     this.o = o;
+    this.settle(acc);
+  }
+
+  /** Zeroed scratch registers to average a draw's children into (null without moments). */
+  private accumulator(): Float64Array | null {
+    if (!this.m) return null;
+    const acc = this.push();
+    acc.fill(0);
+    return acc;
+  }
+
+  /** The averaged registers become the value's; the scratch is released. */
+  private settle(acc: Float64Array | null): void {
+    if (!acc) return;
+    (this.m as Float64Array).set(acc);
+    this.pop();
   }
 
   /** Double: one card at twice the stake, then stand; `pi` overrides the prize chance of the 3-card 21. */
@@ -207,6 +294,7 @@ export class HandValues {
     let v = 0;
     let b = 0;
     let o = 0;
+    const acc = this.accumulator();
     for (let c = 1; c <= 10; c++) {
       const a = this.avail(id, c);
       if (a <= 0) continue;
@@ -221,10 +309,12 @@ export class HandValues {
       v += p * this.v;
       b += p * this.b;
       o += p * this.o;
+      if (acc) addScaled(acc, this.m as Float64Array, p);
     }
     this.v = v;
     this.b = b;
     this.o = o;
+    this.settle(acc);
   }
 
   /** Hit from a two-card hand when the 6-7-8 prize chance of the card completing it is `pi`. */
@@ -237,13 +327,17 @@ export class HandValues {
     let v = this.v - p * this.lv[next]!;
     let b = this.b - p * this.lb[next]!;
     let o = this.o - p * this.lo[next]!;
+    const acc = this.save();
+    if (acc) addScaled(acc, (this.lm as Float64Array).subarray(next * MOMENTS, (next + 1) * MOMENTS), -p);
     this.prize(next, pi, 1, false);
     v += p * this.v;
     b += p * this.b;
     o += p * this.o;
+    if (acc) addScaled(acc, this.m as Float64Array, p);
     this.v = v;
     this.b = b;
     this.o = o;
+    this.settle(acc);
   }
 
   /**
@@ -263,10 +357,16 @@ export class HandValues {
     const sv = this.v;
     const sb = this.b;
     const so = this.o;
+    const sm = this.save();
     this.chooseFirst(id, fromSplit, pair, 0, missing);
     this.v = sv / 4 + (3 * this.v) / 4;
     this.b = sb / 4 + (3 * this.b) / 4;
     this.o = so / 4 + (3 * this.o) / 4;
+    if (sm) {
+      const m = this.m as Float64Array;
+      for (let i = 0; i < MOMENTS; i++) m[i] = sm[i]! / 4 + (3 * m[i]!) / 4;
+      this.pop();
+    }
   }
 
   /** The value 6, 7 or 8 that would complete a prize from this two-card hand, else 0. */
@@ -287,9 +387,9 @@ export class HandValues {
     const hard = comps.hard[id]!;
     const ace = comps.ace[id] === 1;
     const total = comps.total(id);
-    const opts: [FirstAction, number, number, number][] = [];
+    const opts: [FirstAction, number, number, number, Float64Array | null][] = [];
     const take = (a: FirstAction): void => {
-      opts.push([a, this.v, this.b, this.o]);
+      opts.push([a, this.v, this.b, this.o, this.m ? this.m.slice() : null]);
     };
     if (total >= rules.minStandTotal) {
       this.stand(id, 1);
@@ -309,7 +409,7 @@ export class HandValues {
       take('surrender');
     }
     const ranked = this.policy.first(t.up, hard, ace, pair, fromSplit);
-    let pick: [FirstAction, number, number, number] | undefined;
+    let pick: (typeof opts)[number] | undefined;
     if (ranked) {
       for (const a of ranked) {
         if (a === 'split' && pair > 0) {
@@ -320,10 +420,11 @@ export class HandValues {
         if (pick) break;
       }
     } else for (const x of opts) if (!pick || x[1] > pick[1]) pick = x;
-    pick ??= opts.find((x) => x[0] === 'hit') as [FirstAction, number, number, number];
+    pick ??= opts.find((x) => x[0] === 'hit') as (typeof opts)[number];
     this.v = pick[1];
     this.b = pick[2];
     this.o = pick[3];
+    this.restore(pick[4]);
   }
 }
 

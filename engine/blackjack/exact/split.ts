@@ -1,4 +1,7 @@
+import { KEY_WEIGHT } from './compositions.js';
+import { OUTCOMES } from './dealer.js';
 import type { HandValues } from './hand-values.js';
+import { chainAdd, chainAddScaled, emptyChain, zeroChain, type ChainMoments } from './split-moments.js';
 import type { Policy } from './policy.js';
 import type { UpCard } from './up-card.js';
 
@@ -37,6 +40,8 @@ export interface SplitValue {
   bustOrSettledWithBlackjack: number;
   /** Sum over hands valued above the level cap of the chance their shoe deals differently. */
   beyondCap: number;
+  /** The seat's second moment along the chain (split-moments.ts), when the levels carry moments. */
+  mo: ChainMoments | null;
 }
 
 /** Most cards a split hand and the dealer can draw: 20 to the hand (all aces), 16 to the dealer. */
@@ -51,39 +56,29 @@ export interface SplitSetup {
   readonly levelCap: number;
   /** Probability that a drawn card of the pair's value may be split again (rank pairs of tens). */
   readonly resplitShare: (h: number) => number;
+  /** Second moments asked for (the levels' HandValues carry them). */
+  readonly moments?: boolean;
 }
 
-const ZERO: SplitValue = { sum: 0, standingWithBlackjack: 0, noBust: 1, allSettled: 1, bustOrSettledWithBlackjack: 0, beyondCap: 0 };
+const ZERO: SplitValue = { sum: 0, standingWithBlackjack: 0, noBust: 1, allSettled: 1, bustOrSettledWithBlackjack: 0, beyondCap: 0, mo: emptyChain() };
+
+type Hand = { v: number; b: number; o: number; s: number; wantsSplit: boolean; m: Float64Array };
+
+/** Art. 16 n.6 for the moments: a split seat's standing hands lose one original bet together. */
+export function lossTogether(t: { rules: { dealerBlackjackTakes: string }; bjAfterPlay: boolean }): boolean {
+  return t.rules.dealerBlackjackTakes === 'original-only' && t.bjAfterPlay;
+}
 
 export function splitValue(s: SplitSetup): SplitValue {
   const { t, pair: v } = s;
   const rules = t.rules;
-  const comps = t.comps;
   const maxHands = Math.min(rules.maxHands, t.shoe[v]! + 1);
   const mayResplit = v === 1 ? rules.resplitAces : rules.resplit;
   const memo = new Map<number, SplitValue>();
-  const hands = new Map<number, { v: number; b: number; o: number; s: number; wantsSplit: boolean }>();
-
-  // One split hand at level h whose second card is x; `offered`: a resplit would be legal.
-  const hand = (h: number, x: number, offered: boolean): { v: number; b: number; o: number; s: number; wantsSplit: boolean } => {
-    const level = Math.min(h, s.levelCap);
-    const key = (level * 16 + x) * 2 + (offered ? 1 : 0);
-    const hit = hands.get(key);
-    if (hit) return hit;
-    const hv = s.level(level);
-    const id = comps.of(v, x);
-    if (v === 1)
-      hv.stand(id, 1); // one card to each split ace (Art. 16 n.3; rule 26)
-    else hv.first(id, true, offered ? v : 0);
-    const pbj = hv.blackjackChance(id);
-    const out = { v: hv.v, b: hv.b, o: hv.o, s: t.bjAfterPlay ? pbj - hv.b - hv.o : 0, wantsSplit: v === 1 ? acesWanted() : hv.wantsSplit };
-    hands.set(key, out);
-    return out;
-  };
-  const acesWanted = (): boolean => {
-    const ranked = s.policy.first(t.up, 2, true, 1, true);
-    return ranked ? ranked[0] === 'split' : true;
-  };
+  const moments = s.moments === true;
+  const together = lossTogether(t);
+  const marginal = levelMarginals(t, v);
+  const hand = splitHands(s);
 
   const value = (h: number, p: number, declined: boolean): SplitValue => {
     if (p === 0) return ZERO;
@@ -95,9 +90,19 @@ export function splitValue(s: SplitSetup): SplitValue {
     const bj = t.bjCard;
     const pbj = bj > 0 && t.bjAfterPlay ? (t.shoe[bj]! - (v === bj ? h : 0)) / left : 0;
     const rest = value(h, p - 1, declined);
-    const acc: SplitValue = { sum: 0, standingWithBlackjack: 0, noBust: 0, allSettled: 0, bustOrSettledWithBlackjack: 0, beyondCap: 0 };
+    const acc: SplitValue = {
+      sum: 0,
+      standingWithBlackjack: 0,
+      noBust: 0,
+      allSettled: 0,
+      bustOrSettledWithBlackjack: 0,
+      beyondCap: 0,
+      mo: moments ? zeroChain() : null,
+    };
+    const pLevel = moments ? marginal(Math.min(h, s.levelCap)) : null;
     const capped = h > s.levelCap ? Math.min(1, (MAX_DRAWN * (h - s.levelCap)) / (left - MAX_DRAWN)) : 0;
-    const add = (q: number, x: { v: number; b: number; o: number; s: number }, r: SplitValue): void => {
+    const add = (q: number, x: Hand, r: SplitValue): void => {
+      if (acc.mo && r.mo && pLevel) chainAdd(acc.mo, q, x, r.mo, r.sum, pLevel, together);
       acc.sum += q * (x.v + r.sum);
       acc.standingWithBlackjack += q * (x.s + r.standingWithBlackjack);
       acc.noBust += q * (pbj > 0 ? 1 - x.b / pbj : 1) * r.noBust;
@@ -117,17 +122,68 @@ export function splitValue(s: SplitSetup): SplitValue {
       const noRest = value(h, p - 1, true);
       const yes = value(h + 1, p + 1, declined);
       const split = s.policy.id === 'simulator-basic' ? no.wantsSplit : yes.sum > no.v + noRest.sum;
-      if (split) {
-        acc.sum += q * share * yes.sum;
-        acc.standingWithBlackjack += q * share * yes.standingWithBlackjack;
-        acc.noBust += q * share * yes.noBust;
-        acc.allSettled += q * share * yes.allSettled;
-        acc.bustOrSettledWithBlackjack += q * share * yes.bustOrSettledWithBlackjack;
-        acc.beyondCap += q * share * yes.beyondCap;
-      } else add(q * share, no, noRest);
+      if (split) addResplit(acc, q * share, yes);
+      else add(q * share, no, noRest);
     }
     memo.set(key, acc);
     return acc;
   };
   return value(2, 2, false);
+}
+
+/** One split hand at level h whose second card is x (`offered`: a resplit would be legal), valued once. */
+function splitHands(s: SplitSetup): (h: number, x: number, offered: boolean) => Hand {
+  const { t, pair: v } = s;
+  const comps = t.comps;
+  const hands = new Map<number, Hand>();
+  const acesWanted = (): boolean => {
+    const ranked = s.policy.first(t.up, 2, true, 1, true);
+    return ranked ? ranked[0] === 'split' : true;
+  };
+  return (h, x, offered) => {
+    const level = Math.min(h, s.levelCap);
+    const key = (level * 16 + x) * 2 + (offered ? 1 : 0);
+    const hit = hands.get(key);
+    if (hit) return hit;
+    const hv = s.level(level);
+    const id = comps.of(v, x);
+    if (v === 1)
+      hv.stand(id, 1); // one card to each split ace (Art. 16 n.3; rule 26)
+    else hv.first(id, true, offered ? v : 0);
+    const pbj = hv.blackjackChance(id);
+    const out: Hand = {
+      v: hv.v,
+      b: hv.b,
+      o: hv.o,
+      s: t.bjAfterPlay ? pbj - hv.b - hv.o : 0,
+      wantsSplit: v === 1 ? acesWanted() : hv.wantsSplit,
+      m: hv.m ? hv.m.slice() : new Float64Array(0),
+    };
+    hands.set(key, out);
+    return out;
+  };
+}
+
+/** The dealer's outcome off each level's shoe (the up card and `level` cards of the pair's value `v` out), kept. */
+function levelMarginals(t: UpCard, v: number): (level: number) => Float64Array {
+  const marginals = new Map<number, Float64Array>();
+  return (level) => {
+    let p = marginals.get(level);
+    if (!p) {
+      const at = t.cache.offset(level * KEY_WEIGHT[v]!);
+      marginals.set(level, (p = t.cache.values().slice(at, at + OUTCOMES)));
+    }
+    return p;
+  };
+}
+
+/** `acc += w · yes`: a resplit taken, its chain in place of this hand and the rest. */
+function addResplit(acc: SplitValue, w: number, yes: SplitValue): void {
+  acc.sum += w * yes.sum;
+  acc.standingWithBlackjack += w * yes.standingWithBlackjack;
+  acc.noBust += w * yes.noBust;
+  acc.allSettled += w * yes.allSettled;
+  acc.bustOrSettledWithBlackjack += w * yes.bustOrSettledWithBlackjack;
+  acc.beyondCap += w * yes.beyondCap;
+  if (acc.mo && yes.mo) chainAddScaled(acc.mo, w, yes.mo);
 }
