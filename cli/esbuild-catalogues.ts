@@ -21,7 +21,7 @@ export const cataloguesPlugin: Plugin = {
       const imports = files.map((n, i) => `import c${i} from ${JSON.stringify(path.join(folder, n))};`);
       const entries = files.map((n, i) => `${JSON.stringify(n.slice(0, -'.json'.length))}: c${i}`);
       return {
-        contents: `${imports.join('\n')}\nexport const catalogueFiles = { ${entries.join(', ')} };\n`,
+        contents: `${imports.join('\n')}\nexport const catalogueFiles = { ${entries.join(', ')} };\nexport const catalogueLoaders = {};\nexport const languageSections = Object.fromEntries(Object.entries(catalogueFiles).map(([t, c]) => [t, c.language]));\n`,
         resolveDir: folder,
         loader: 'js',
         watchFiles: files.map((n) => path.join(folder, n)),

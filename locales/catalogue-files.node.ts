@@ -16,3 +16,11 @@ export function readCatalogueFolder(folder: string): Record<string, unknown> {
 }
 
 export const catalogueFiles: Readonly<Record<string, unknown>> = readCatalogueFolder(fileURLToPath(new URL('./catalogues/', import.meta.url)));
+
+/** Node holds every catalogue from the start: none to fetch later. */
+export const catalogueLoaders: Readonly<Record<string, () => Promise<unknown>>> = {};
+
+/** Each catalogue's `language` section, by tag. */
+export const languageSections: Readonly<Record<string, unknown>> = Object.fromEntries(
+  Object.entries(catalogueFiles).map(([tag, c]) => [tag, typeof c === 'object' && c !== null ? Reflect.get(c, 'language') : undefined]),
+);

@@ -1,6 +1,6 @@
-import i18next, { type i18n, type ParseKeys } from 'i18next';
+import i18next, { type BackendModule, type i18n, type ParseKeys } from 'i18next';
 import { Currency, Language } from '../protocol/index.js';
-import { catalogues, hasLanguage, SOURCE_LANGUAGE, wordAt, type Catalogue } from './index.js';
+import { catalogues, hasLanguage, languages, loadCatalogue, SOURCE_LANGUAGE, wordAt, type Catalogue } from './index.js';
 import { formatMoney, intlLocale } from './money.js';
 
 /**
@@ -35,8 +35,24 @@ function languageOf(lng: string | undefined): Language {
 }
 
 /**
- * One i18next instance, ready at once (the catalogues are bundled: a kiosk has no backend to
- * fetch them from; one per file of locales/catalogues/). Formats, in the language's Macau locale
+ * i18next's backend for the catalogues a page does not hold yet (locales/index.ts, `loadCatalogue`):
+ * `changeLanguage` and `loadLanguages` wait for the language's catalogue before they resolve.
+ */
+const heldOrFetched: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read: (language, _namespace, done) => {
+    loadCatalogue(language).then(
+      (c) => done(c ? null : new Error(`no catalogue for ${language}`), c ?? false),
+      (e: unknown) => done(e instanceof Error ? e : new Error(String(e)), false),
+    );
+  },
+};
+
+/**
+ * One i18next instance, ready at once with the catalogues held (in Node every one; in a screen's
+ * page the source's, each other language's fetched from the host's page files on the first change
+ * to it, one per file of locales/catalogues/). Formats, in the language's Macau locale
  * (its catalogue's `language.intl`):
  * - `{{amount, money}}`: integer minor units in the table currency passed as the `currency` option;
  * - `{{items, list}}`: an array of words joined by Intl.ListFormat (`A、B及C`, `A, B e C`, `A, B and C`),
@@ -44,10 +60,11 @@ function languageOf(lng: string | undefined): Language {
  */
 export function createI18n(language: Language): i18n {
   const instance = i18next.createInstance();
-  void instance.init({
+  void instance.use(heldOrFetched).init({
     lng: language,
     fallbackLng: SOURCE_LANGUAGE,
-    supportedLngs: Object.keys(catalogues),
+    supportedLngs: [...languages],
+    partialBundledLanguages: true,
     resources: Object.fromEntries(Object.entries(catalogues).map(([lng, cat]) => [lng, { translation: cat }])),
     interpolation: { escapeValue: false },
     returnNull: false,

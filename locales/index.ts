@@ -1,4 +1,4 @@
-import { catalogueFiles } from '#catalogue-files';
+import { catalogueFiles, catalogueLoaders, languageSections } from '#catalogue-files';
 import type zhHant from './catalogues/zh-Hant.json';
 
 /**
@@ -55,37 +55,83 @@ function isIntlLocale(tag: string | undefined): boolean {
 }
 
 /**
- * The catalogues found, by language tag, in the order the screens offer them: the source first,
- * then the other tags of its script family (`zh-…`), then the rest by tag. Nothing here names a
- * language but the source, so a catalogue file added is a language offered.
+ * Language tags in the order the screens offer them: the source first, then the other tags of its
+ * script family (`zh-…`), then the rest by tag. Nothing here names a language but the source, so a
+ * catalogue file added is a language offered.
  */
+function inOfferOrder(tags: readonly string[]): string[] {
+  const family = SOURCE_LANGUAGE.split('-')[0];
+  const rank = (tag: string) => (tag === SOURCE_LANGUAGE ? 0 : tag.split('-')[0] === family ? 1 : 2);
+  return [...tags].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b, 'en'));
+}
+
+/** The catalogues found, by language tag, in the order the screens offer them (`inOfferOrder`). */
 export function cataloguesOf(files: Readonly<Record<string, unknown>>): Readonly<Record<string, Catalogue>> {
   const sourceKeys = baseKeys(files[SOURCE_LANGUAGE]);
   if (!isCatalogue(sourceKeys, files[SOURCE_LANGUAGE]))
     throw new Error(`locales/catalogues/${SOURCE_LANGUAGE}.json is missing or lacks language.self / language.intl`);
-  const family = SOURCE_LANGUAGE.split('-')[0];
-  const rank = (tag: string) => (tag === SOURCE_LANGUAGE ? 0 : tag.split('-')[0] === family ? 1 : 2);
-  const tags = Object.keys(files).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b, 'en'));
   const out: Record<string, Catalogue> = {};
-  for (const tag of tags) {
+  for (const tag of inOfferOrder(Object.keys(files))) {
     const candidate = files[tag];
     if (isCatalogue(sourceKeys, candidate)) out[tag] = candidate;
   }
   return out;
 }
 
-/** The shipped catalogues, by language tag, in the order the screens offer them. */
-export const catalogues: Readonly<Record<string, Catalogue>> = cataloguesOf(catalogueFiles);
+/**
+ * The catalogues held, by language tag. In Node (the host, the command line, the tests) and in a
+ * bundle of them, every shipped catalogue, from the start. In a screen's page, the source's from
+ * the start and each other language's once `loadCatalogue` has fetched it (catalogue-files.browser.ts).
+ */
+const held: Record<string, Catalogue> = { ...cataloguesOf(catalogueFiles) };
+export const catalogues: Readonly<Record<string, Catalogue>> = held;
 
-/** The languages the screens offer: one per catalogue, in order. */
-export const languages: readonly string[] = Object.keys(catalogues);
+/** A `language` section that names itself and an Intl locale Intl takes (what a button shows). */
+function isLanguageSection(section: unknown): section is { self: string; intl: string } {
+  return wordAt(section, 'self') !== undefined && isIntlLocale(wordAt(section, 'intl'));
+}
+
+/**
+ * The languages the screens offer, in order: every catalogue held, and every one a page can fetch
+ * whose `language` section names it (a fetched catalogue that turns out short of the source's
+ * sections is refused then: `loadCatalogue`).
+ */
+export const languages: readonly string[] = inOfferOrder([
+  ...Object.keys(catalogues),
+  ...Object.keys(catalogueLoaders).filter((tag) => !Object.hasOwn(catalogues, tag) && isLanguageSection(languageSections[tag])),
+]);
 
 /** Whether a language has a catalogue (a screen's `set-language`, a table's default language). */
 export function hasLanguage(tag: string): boolean {
-  return Object.hasOwn(catalogues, tag);
+  return languages.includes(tag);
 }
 
-/** A language's catalogue, or the source's when it has none. */
+/** A language's own name (`language.self`), for its button, whether or not its catalogue is held. */
+export function languageSelf(tag: string): string {
+  return catalogues[tag]?.language.self ?? wordAt(languageSections[tag], 'self') ?? tag;
+}
+
+/** A language's Intl locale (`language.intl`), whether or not its catalogue is held; the source's for a language with none. */
+export function languageIntl(tag: string): string {
+  return catalogues[tag]?.language.intl ?? (hasLanguage(tag) ? wordAt(languageSections[tag], 'intl') : undefined) ?? sourceCatalogue().language.intl;
+}
+
+/**
+ * A language's catalogue, fetched if the page does not hold it yet (then held for good); undefined
+ * for a language with no catalogue or one short of the source's sections.
+ */
+export async function loadCatalogue(tag: string): Promise<Catalogue | undefined> {
+  const have = catalogues[tag];
+  if (have) return have;
+  const load = hasLanguage(tag) ? catalogueLoaders[tag] : undefined;
+  if (!load) return undefined;
+  const candidate = await load();
+  if (!isCatalogue(baseKeys(sourceCatalogue()), candidate)) return undefined;
+  held[tag] = candidate;
+  return candidate;
+}
+
+/** A language's catalogue, or the source's when it has none (or the page does not hold it yet). */
 export function catalogueOf(tag: string): Catalogue {
   return catalogues[tag] ?? sourceCatalogue();
 }

@@ -1,12 +1,12 @@
 import type { Currency, Language } from '../protocol/index.js';
-import { catalogueOf } from './index.js';
+import { languageIntl } from './index.js';
 
 /**
  * The Intl locale a screen language formats money, numbers, lists and dates with: its catalogue's
  * `language.intl`, Macau's conventions for each (`zh-Hant-MO`, `zh-Hans-MO`, `pt-MO`, `en-MO`).
  */
 export function intlLocale(language: Language): string {
-  return catalogueOf(language).language.intl;
+  return languageIntl(language);
 }
 
 /**

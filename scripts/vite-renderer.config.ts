@@ -1,7 +1,24 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 
 const here = fileURLToPath(new URL('../renderer', import.meta.url));
+
+/**
+ * `<catalogue>.json?language`: that catalogue's `language` section alone (its own name, its Intl
+ * locale), so the page can label every language's button while holding only the catalogues shown
+ * (locales/catalogue-files.screens.ts). Vite's JSON plugin takes no query.
+ */
+const languageSection: Plugin = {
+  name: 'etg-language-section',
+  enforce: 'pre',
+  load(id) {
+    const m = /^(.+\.json)\?language$/.exec(id);
+    if (!m?.[1]) return null;
+    const catalogue = JSON.parse(readFileSync(m[1], 'utf8')) as { language?: unknown };
+    return `export default ${JSON.stringify(catalogue.language ?? null)};\n`;
+  },
+};
 
 // Vite build of renderer/ (kept here because a build config runs in Node, which renderer/ may not use).
 // The screens are one page; the host serves it for /table, /station/N and /service and the
@@ -18,5 +35,9 @@ export default defineConfig({
     // RENDERER_SOURCEMAP=1: source maps beside the scripts, for bench/heap-attribution.ts.
     sourcemap: process.env.RENDERER_SOURCEMAP === '1',
   },
+  plugins: [languageSection],
+  // `screens`: the catalogues a page holds only when it shows them (locales/package.json `imports`);
+  // the back office's page, without it, holds every catalogue from the start.
+  resolve: { conditions: ['screens', ...defaultClientConditions] },
   server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
 });

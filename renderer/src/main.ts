@@ -18,14 +18,14 @@ import { sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
 import { SERVICE_BACKGROUND, ServiceScreen } from './screens/service/service-screen.js';
 import { STATION_BACKGROUND, StationScreen } from './station/station-screen.js';
-import { TableScreen } from './screens/table-screen.js';
+import { FELT_LANGUAGES, TableScreen } from './screens/table-screen.js';
 import { installTestHooks } from './test-hooks.js';
 import { mountSeveral } from './several/start-several.js';
 
 async function boot(): Promise<void> {
   const launch = await resolveLaunch();
-  const [{ app, root, onFit }] = await Promise.all([createStage(), loadFonts()]);
   const i18n = createI18n('zh-Hant');
+  const [{ app, root, onFit }] = await Promise.all([createStage(), loadFonts(), launch.view === 'table' && i18n.loadLanguages(Object.values(FELT_LANGUAGES))]);
   // `?clock=stepped` (tests, benchmarks): animations move only when the test hook steps the clock.
   const stepped = new URLSearchParams(location.search).get('clock') === 'stepped' ? new SteppedClock(Date.now()) : null;
   const clock: Clock = stepped ?? wallClock;

@@ -17,9 +17,26 @@ async function switchLanguage(page: Page, lang: 'zh-Hant' | 'pt' | 'en'): Promis
   await waitForEvent(page, `language:${lang}`);
 }
 
+/**
+ * The languages whose catalogues the page fetches, in order: a page holds the source's (zh-Hant) from
+ * the start and fetches each other one, a chunk of its own, when it first needs it
+ * (locales/catalogue-files.browser.ts), so a screen does not keep four catalogues to show one.
+ */
+function cataloguesFetched(page: Page): string[] {
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    const m = /\/assets\/([a-z]{2,3}(?:-[A-Za-z]{4})?)-[\w-]{8}\.js$/.exec(new URL(r.url()).pathname);
+    if (m?.[1]) fetched.push(m[1]);
+  });
+  return fetched;
+}
+
 test('the table display draws the felt in zh-Hant, pt and en', async ({ page, kiosk, pageErrors }, testInfo) => {
+  const fetched = cataloguesFetched(page);
   await page.goto(kiosk.screens['table']!);
   await waitForEvent(page, 'snapshot:table');
+  // Portuguese is printed on the felt whatever the screen's language: its catalogue, and no other, fetched at start.
+  expect(fetched).toEqual(['pt']);
   // The bundled face is what draws the Chinese text (fontconfig alone would pick Japanese forms).
   expect(await page.evaluate(() => document.fonts.check('40px "Table Sans HK"', '莊家第門'))).toBe(true);
 
@@ -47,6 +64,7 @@ test('the table display draws the felt in zh-Hant, pt and en', async ({ page, ki
   await screenshot(page, testInfo, 'table-pt');
 
   await switchLanguage(page, 'en');
+  expect(fetched).toEqual(['pt', 'en']);
   texts = await drawnTexts(page);
   expect(texts).toEqual(expect.arrayContaining(['Dealer', 'Seat 1', 'Seat 7', 'Shoe']));
   expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-MO');
@@ -56,8 +74,10 @@ test('the table display draws the felt in zh-Hant, pt and en', async ({ page, ki
 });
 
 test('a player station shows its seat and credit meter in each language, and keeps the choice', async ({ page, kiosk, pageErrors }, testInfo) => {
+  const fetched = cataloguesFetched(page);
   await page.goto(kiosk.screens['station/1']!);
   await waitForEvent(page, 'snapshot:station/1');
+  expect(fetched).toEqual([]);
   let texts = await drawnTexts(page);
   expect(texts).toEqual(expect.arrayContaining(['餘額', '您的座位：第1門', 'MOP$0', '《Black Jack》二十一點']));
   // The words a snapshot does not change (the limits, the desk's buttons) are drawn too, in each language.
@@ -73,6 +93,7 @@ test('a player station shows its seat and credit meter in each language, and kee
   await screenshot(page, testInfo, 'station-1-zh-Hant');
 
   await switchLanguage(page, 'pt');
+  expect(fetched).toEqual(['pt']);
   texts = await drawnTexts(page);
   expect(texts).toEqual(expect.arrayContaining(['Créditos', 'O seu lugar: 1', '0 MOP$', '«Black Jack» ou «Vinte e Um»']));
   expect(texts).toEqual(expect.arrayContaining(['Aposta mínima 100 MOP$ · Aposta máxima 10 000 MOP$', 'Repetir', 'Desfazer', 'Limpar', 'Ajuda']));
@@ -88,6 +109,7 @@ test('a player station shows its seat and credit meter in each language, and kee
   await page.reload();
   await waitForEvent(page, 'snapshot:station/1');
   expect(await drawnTexts(page)).toContain('Your seat: 1');
+  expect(fetched).not.toContain('zh-Hans');
   await switchLanguage(page, 'zh-Hant');
   expect(pageErrors).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { Container } from 'pixi.js';
-import { languages } from '../../../locales/index.js';
+import { languages, languageSelf } from '../../../locales/index.js';
 import type { Language } from '../../../protocol/index.js';
 import type { ScreenContext } from './screen.js';
 import { Button } from '../ui/button.js';
@@ -7,7 +7,7 @@ import { TOUCH } from '../ui/theme.js';
 
 /**
  * One button a catalogue (locales/catalogues/: zh-Hant, zh-Hans, en, pt), each labelled in its own
- * language (`language.self`) so anyone can find theirs; a catalogue added is a button more, with no
+ * language (`language.self`, held for every language whether its catalogue is or not) so anyone can find theirs; a catalogue added is a button more, with no
  * code change. Choosing one asks the host, which keeps the screen's language across reloads and
  * answers with a snapshot.
  */
@@ -21,7 +21,7 @@ export class LanguageSwitch extends Container {
     super();
     this.buttons = languages.map((lang) => {
       const b = new Button(`language-${lang}`, size.width, size.height, () => ctx.command({ name: 'set-language', language: lang }));
-      b.setLabel(ctx.i18n.getFixedT(lang)('language.self'));
+      b.setLabel(languageSelf(lang));
       return b;
     });
     this.arrange(this.buttons.length);

@@ -25,6 +25,12 @@ const DEFAULT_BETS: Record<TableState['game'], BetId[]> = {
 };
 
 /**
+ * The languages the felt prints the game's name and limits in, whatever the screen's language (Macau's
+ * two official ones): the page loads both catalogues before the table screen draws (main.ts).
+ */
+export const FELT_LANGUAGES = { zh: 'zh-Hant', pt: 'pt' } as const;
+
+/**
  * The big screen facing the seats: the game's own felt with its printed layout, the round over
  * it (cards flying from the shoe, guidance, results), the table's state, and baccarat's roads or
  * the other games' recent rounds.
@@ -102,8 +108,8 @@ export class TableScreen implements Screen {
     if (state.kind !== 'table') return;
     const { i18n } = this.ctx;
     const t = i18n.getFixedT(state.language);
-    const zh = i18n.getFixedT('zh-Hant');
-    const pt = i18n.getFixedT('pt');
+    const zh = i18n.getFixedT(FELT_LANGUAGES.zh);
+    const pt = i18n.getFixedT(FELT_LANGUAGES.pt);
     const layout = this.syncFelt(state);
     // The game's name and limits are printed on the felt in both official languages, whatever the screen language.
     this.nameZh.text = zh(`game.${state.game}`);
@@ -202,7 +208,7 @@ export class TableScreen implements Screen {
   /** The felt drawn anew (a new layout or resolution), its unchanging art baked into textures. */
   private drawFelt(layout: FeltLayout): void {
     this.felt?.destroy(DISPOSE);
-    this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
+    this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT(FELT_LANGUAGES.zh), pt: this.ctx.i18n.getFixedT(FELT_LANGUAGES.pt) });
     const bake = this.baker();
     if (bake) this.felt.bake(bake);
     this.feltLayer.addChild(this.felt);
