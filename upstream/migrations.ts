@@ -1,6 +1,6 @@
 import type { Db, Sql } from './sql.js';
 import { BACKOFFICE_SQL } from './backoffice/schema.js';
-import { CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
+import { CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
 import { TABLE_CURRENCY_SQL } from './table-currency.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
@@ -156,6 +156,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 8,
     name: "each table's currency (ISO 4217 code and minor-unit exponent), from its heartbeat",
     sql: TABLE_CURRENCY_SQL,
+  },
+  {
+    version: 9,
+    name: 'back office: a configuration request may change the rule profile',
+    sql: CONFIG_PROFILE_SQL,
   },
 ];
 

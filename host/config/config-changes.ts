@@ -1,27 +1,28 @@
 import type { Logger } from 'pino';
 import { configChanges, digestsOfReference, type Ledger } from '../../ledger/index.js';
 import { localDay, recordPayload, ruleRecordOf, sameReferenceRefusal } from './authorisation.js';
-import { checkTableOptions } from '../../engine/games.js';
+import { checkTableOptions, knownProfiles, tableGame } from '../../engine/games.js';
 import { describeRuleRefusal, type RuleRefusal } from '../../engine/table/rule-options.js';
 import { describeIssues } from './load-config.js';
 import { TableConfig, tableOptions, unknownBetTypes } from './table-config.js';
-import type { BetId } from '../../engine/table/vocabulary.js';
+import { GAME_KINDS, type BetId } from '../../engine/table/vocabulary.js';
 
 /**
- * What may change while the host runs. The game, its profile, the seats, the stations and the
- * devices need a restart with a new configuration file; so does the offline limit, which the
- * sync client reads once.
+ * What may change while the host runs. The game, the seats, the stations and the devices need a
+ * restart with a new configuration file; so does the offline limit, which the sync client reads
+ * once. The rule profile (another of the same game's) and its options change here and take effect
+ * at the next start (RESTART_KEYS).
  */
-export const CHANGEABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove', 'roundMax', 'profileOptions'] as const;
+export const CHANGEABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove', 'roundMax', 'profileOptions', 'profile'] as const;
 export type ChangeableKey = (typeof CHANGEABLE_KEYS)[number];
 
 /**
- * Keys whose change is journalled at once but takes effect at the next start: the rule options
- * make another game definition (its identity is journalled when the table opens), so they change
- * between runs, as the profile itself does. The change's authorisation reference becomes the
- * options' (`profileAuthorisation`).
+ * Keys whose change is journalled at once but takes effect at the next start: the rule profile
+ * and its options make another game definition (its identity is journalled when the table opens),
+ * so they change between runs. The change's authorisation reference becomes the rule set's
+ * (`profileAuthorisation`).
  */
-export const RESTART_KEYS: ReadonlySet<ChangeableKey> = new Set(['profileOptions']);
+export const RESTART_KEYS: ReadonlySet<ChangeableKey> = new Set(['profileOptions', 'profile']);
 
 /** A change refused: why, and where the engine's guard refused a rule option, its refusals (each with its article). */
 export type ChangeRefusal = { ok: false; reason: string; rules?: readonly RuleRefusal[] };
@@ -139,7 +140,7 @@ export class ConfigChanges {
     this.deps.log.info({ key: k, before, after: v.value, who, witness, authorisation, seq: r.entry.seq }, 'configuration change journalled');
     // The rule set and its authorisation on record after the change (issue 51): the new options'
     // under the change's reference, else the running ones'.
-    const rules = ruleRecordOf(k === 'profileOptions' ? this.withOptions(v.value, authorisation, by.effective) : this.deps.config);
+    const rules = ruleRecordOf(RESTART_KEYS.has(k) ? this.withRuleSet(k, v.value, authorisation, by.effective) : this.deps.config);
     this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(rules, { changeSeq: r.entry.seq }) });
     if (RESTART_KEYS.has(k)) {
       this.atRestart.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
@@ -185,15 +186,25 @@ export class ConfigChanges {
     }
   }
 
-  /** The running configuration under other rule options and the change's reference, in effect from its day (else today). */
-  private withOptions(options: unknown, authorisation: string, effective: string | undefined): TableConfig {
+  /**
+   * The configuration the next start opens under, as far as its rule set goes: the running one
+   * with this run's changes of the profile and its options over it (the reference of the last).
+   */
+  private nextStart(): TableConfig {
+    let c = this.deps.config;
+    for (const q of this.atRestart) c = { ...c, [q.key]: q.after, profileAuthorisation: q.authorisation || undefined };
+    return c;
+  }
+
+  /** The configuration under a changed profile or options and the change's reference, in effect from its day (else today). */
+  private withRuleSet(key: ChangeableKey, value: unknown, authorisation: string, effective: string | undefined): TableConfig {
     const reference = authorisation.trim();
-    const { profileAuthorisation: _r, profileAuthorisationEffective: _e, ...rest } = this.deps.config;
+    const { profileAuthorisation: _r, profileAuthorisationEffective: _e, ...rest } = this.nextStart();
     void _r;
     void _e;
     return TableConfig.parse({
       ...rest,
-      profileOptions: options,
+      [key]: value,
       ...(reference ? { profileAuthorisation: reference, profileAuthorisationEffective: effective ?? localDay(Date.now()) } : {}),
     });
   }
@@ -207,41 +218,37 @@ export class ConfigChanges {
     return this.deps.config[key];
   }
 
-  /** The value a new change starts from: the last queued one, else the running one. */
+  /** The value a new change starts from: the last queued one (or journalled for the next start), else the running one. */
   private pendingValue(key: ChangeableKey): unknown {
-    const q = [...this.queue].reverse().find((c) => c.key === key);
+    const q = [...this.queue, ...this.atRestart].reverse().find((c) => c.key === key);
     return q ? q.after : this.current(key);
   }
 
   private validate(key: ChangeableKey, after: unknown, authorisation: string): { ok: true; value: unknown } | ChangeRefusal {
+    const restart = RESTART_KEYS.has(key);
+    // A rule set's change is checked against the rule set the next start opens under.
+    const base = restart ? this.nextStart() : this.deps.config;
     // null in the journal (JSON has no undefined) is an optional setting back at its default.
-    const candidate: Record<string, unknown> = { ...this.deps.config, [key]: after === null ? undefined : after };
-    if (key === 'profileOptions') {
-      // The engine's guard, as for the configuration file and `--set`: each refusal names its article.
-      if (typeof after !== 'object' || after === null || Array.isArray(after)) return { ok: false, reason: 'the rule options are an object of option → value' };
-      const options = after as Record<string, unknown>;
-      if (Object.hasOwn(options, 'authorisation')) return { ok: false, reason: "the authorisation reference is the change's own, not an option" };
+    const candidate: Record<string, unknown> = { ...base, [key]: after === null ? undefined : after };
+    if (restart) {
+      const refused = ruleSetRefusal(base, key, after, authorisation);
+      if (refused) return refused;
       candidate.profileAuthorisation = authorisation.trim() || undefined;
-      const c = this.deps.config;
-      const rules = checkTableOptions(
-        c.game,
-        c.profile,
-        tableOptions({ profileOptions: options, profileAuthorisation: authorisation.trim() || undefined }),
-        true,
-      );
-      if (rules.length > 0) return { ok: false, reason: `the rule options are refused: ${rules.map(describeRuleRefusal).join('; ')}`, rules };
     }
     const parsed = TableConfig.safeParse(candidate);
     if (!parsed.success) return { ok: false, reason: `the new ${key} is not valid:\n${describeIssues(parsed.error.issues)}` };
-    if (key === 'profileOptions') {
+    let bets = this.deps.bets;
+    if (restart) {
       // A reference is given for one rule set: another needs a new one (Art. 21 n.1, Art. 19).
       const record = ruleRecordOf(parsed.data);
       const reference = record.reference;
       const same = reference ? sameReferenceRefusal(record, [...digestsOfReference(this.deps.ledger, reference), ...this.runningDigest(reference)]) : null;
       if (same) return { ok: false, reason: same };
+      // The bets the table will offer under it: a limit of a bet the new rules do not have is refused.
+      bets = tableGame(parsed.data.game, parsed.data.profile, tableOptions(parsed.data)).rules.bets;
     }
-    const unknown = unknownBetTypes(parsed.data, this.deps.bets);
-    if (unknown.length > 0) return { ok: false, reason: `this table has no ${unknown.join(', ')} bet (bets: ${this.deps.bets.join(', ')})` };
+    const unknown = unknownBetTypes(parsed.data, bets);
+    if (unknown.length > 0) return { ok: false, reason: `this table has no ${unknown.join(', ')} bet (bets: ${bets.join(', ')})` };
     // Limits the text fixes (Portugal rules 14, 37; war's seats) are part of the configuration's own check.
     return { ok: true, value: parsed.data[key] };
   }
@@ -270,11 +277,45 @@ export class ConfigChanges {
  */
 function effectiveRefusal(key: ChangeableKey, effective: string | undefined): string | null {
   if (effective === undefined) return null;
-  if (key !== 'profileOptions') return `an effective day belongs to a rule set's authorisation (profileOptions), not to ${key}`;
+  if (!RESTART_KEYS.has(key)) return `an effective day belongs to a rule set's authorisation (profile, profileOptions), not to ${key}`;
   const d = new Date(`${effective}T00:00:00Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(effective) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== effective)
     return `the effective day ${effective} is not a day of the calendar (YYYY-MM-DD)`;
   return null;
+}
+
+/**
+ * Why a change of the rule profile or its options is refused before the configuration's own
+ * check (null: it is not): a profile of the table's own game that a text governs, the options an
+ * object, and the engine's guard over the options under the profile (each refusal with its
+ * article: a jackpot program a profile has no jackpot for, a side bet it does not offer).
+ */
+function ruleSetRefusal(base: TableConfig, key: ChangeableKey, after: unknown, authorisation: string): ChangeRefusal | null {
+  let profile = base.profile;
+  let options = base.profileOptions;
+  if (key === 'profile') {
+    if (typeof after !== 'string') return { ok: false, reason: "the rule profile is the name of one of the game's profiles" };
+    const game = base.game;
+    const other = GAME_KINDS.filter((g) => g !== game && knownProfiles(g).includes(after) && !knownProfiles(game).includes(after));
+    if (other.length > 0)
+      return {
+        ok: false,
+        reason: `"${after}" is a profile of ${other.join(', ')}; this table plays ${game}: another game needs a new configuration file and a restart`,
+      };
+    if (!knownProfiles(game).includes(after))
+      return { ok: false, reason: `${game} has no rule profile "${after}" (profiles: ${knownProfiles(game).join(', ')})` };
+    if (after === base.profile) return { ok: false, reason: `the table already plays ${game} ${after}` };
+    profile = after;
+  } else {
+    if (typeof after !== 'object' || after === null || Array.isArray(after)) return { ok: false, reason: 'the rule options are an object of option → value' };
+    if (Object.hasOwn(after, 'authorisation')) return { ok: false, reason: "the authorisation reference is the change's own, not an option" };
+    options = after as Record<string, unknown>;
+  }
+  // The engine's guard, as for the configuration file and `--set`: each refusal names its article.
+  const rules = checkTableOptions(base.game, profile, tableOptions({ profileOptions: options, profileAuthorisation: authorisation.trim() || undefined }), true);
+  if (rules.length === 0) return null;
+  const what = key === 'profile' ? `the rule profile ${profile} is` : 'the rule options are';
+  return { ok: false, reason: `${what} refused: ${rules.map(describeRuleRefusal).join('; ')}`, rules };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -282,32 +323,33 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Before the table is built: the journalled changes that take effect at a start (the rule
- * options, with their authorisation reference) applied over the file's configuration, so the game
- * opens under them, from the day the change gave (else the day it was journalled); one whose day
- * has not come is not applied yet. A change that no longer passes the guard (another profile in
- * the file) is skipped and logged. Returns how many were applied.
+ * Before the table is built: the journalled changes that take effect at a start (the rule profile
+ * and its options, each with its authorisation reference) applied in their order over the file's
+ * configuration, so the game opens under them, from the day the change gave (else the day it was
+ * journalled); one whose day has not come is not applied yet. A change that no longer passes the
+ * guard (another game or profile in the file) is skipped and logged. Returns how many were applied.
  */
 export function restoreRestartChanges(ledger: Ledger, config: TableConfig, log: Logger): number {
   let applied = 0;
   const today = localDay(Date.now());
   for (const c of configChanges(ledger)) {
-    if (c.key !== 'profileOptions') continue;
+    if (c.key !== 'profileOptions' && c.key !== 'profile') continue;
     // Authorised from a later day: the rules in force stay until a start on or after it.
     if (c.effective && c.effective > today) {
-      log.warn({ seq: c.seq, effective: c.effective }, 'journalled rule options take effect on a later day: not applied at this start');
+      log.warn({ seq: c.seq, key: c.key, effective: c.effective }, 'a journalled rule set takes effect on a later day: not applied at this start');
       continue;
     }
-    const options = c.after ?? {};
     const authorisation = c.authorisation.trim();
-    const candidate = { ...config, profileOptions: options, profileAuthorisation: authorisation || undefined };
+    const change = c.key === 'profile' ? { profile: c.after } : { profileOptions: c.after ?? {} };
+    const candidate = { ...config, ...change, profileAuthorisation: authorisation || undefined };
     const parsed = TableConfig.safeParse(candidate);
     if (!parsed.success) {
-      log.error({ seq: c.seq, reason: describeIssues(parsed.error.issues) }, 'journalled rule options do not fit this table any more: skipped');
+      log.error({ seq: c.seq, key: c.key, reason: describeIssues(parsed.error.issues) }, 'a journalled rule set does not fit this table any more: skipped');
       continue;
     }
+    config.profile = parsed.data.profile;
     config.profileOptions = parsed.data.profileOptions;
-    // The change's reference is the options' from the day it was journalled (its effective date).
+    // The change's reference is the rule set's from the day it was journalled (its effective date).
     if (parsed.data.profileAuthorisation) {
       config.profileAuthorisation = parsed.data.profileAuthorisation;
       config.profileAuthorisationEffective = c.effective ?? c.ts.slice(0, 10);

@@ -75,7 +75,7 @@ export function openTableRuntime(
   const timers = options.timers ?? realTimers;
   // Test only: round timers shorter than the configuration's minimums (which are for people).
   const paramsNow = () => ({ ...tableParams(config), ...(options.timings ? { timings: { ...options.timings } } : {}) });
-  // Rule options changed in service mode take effect at a start: the game is built under them.
+  // The rule profile and options changed in service mode or from the back office take effect at a start: the game is built under them.
   const restarted = restoreRestartChanges(ledger, config, log);
   if (restarted > 0) log.info({ restarted }, 'journalled rule options in effect');
   // The authorisation on record (issue 51): a live table opens only under a reference for its whole

@@ -159,7 +159,7 @@ describe('a rule change with its own authorisation and effective day (issue 51)'
         { min: 20_000, max: 500_000 },
         { ...supervisors, authorisation: 'DICJ-2026-0050', effective: '2026-03-01' },
       );
-      assert.match(limits.ok ? '' : limits.reason, /effective day belongs to a rule set's authorisation \(profileOptions\), not to limits/);
+      assert.match(limits.ok ? '' : limits.reason, /effective day belongs to a rule set's authorisation \(profile, profileOptions\), not to limits/);
       const notADay = t.floor.configChanges.change('profileOptions', options, { ...supervisors, authorisation: 'DICJ-2026-0077', effective: '2026-02-30' });
       assert.match(notADay.ok ? '' : notADay.reason, /not a day of the calendar/);
       assert.deepEqual(records(t.ledger), [], 'nothing refused is journalled');

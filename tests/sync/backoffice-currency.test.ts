@@ -35,8 +35,8 @@ describe('migration 8: each table its currency', () => {
     try {
       assert.deepEqual(await migrateUpstream(db, 7), [1, 2, 3, 4, 5, 6, 7]);
       await db.query("INSERT INTO terminals (terminal_id, key) VALUES ('OLD', '\\x00')");
-      assert.deepEqual(await migrateUpstream(db), [8]);
-      assert.equal(UPSTREAM_LATEST, 8);
+      assert.deepEqual(await migrateUpstream(db, 8), [8]);
+      assert.ok(UPSTREAM_LATEST >= 8);
       const r = await db.query<{ currency: string | null; currency_exponent: number | null }>(
         "SELECT currency, currency_exponent FROM terminals WHERE terminal_id = 'OLD'",
       );

@@ -27,16 +27,16 @@ describe('the upstream as validation authority (migration 6)', () => {
   let migrated: number[][] = [];
   before(async () => {
     db = await openPglite();
-    migrated = [await migrateUpstream(db, 5), await migrateUpstream(db, 6), await migrateUpstream(db)];
+    migrated = [await migrateUpstream(db, 5), await migrateUpstream(db, 6), await migrateUpstream(db, 8)];
     for (const t of ['T-1', 'T-2', 'T-3']) await enrolTerminal(db, t);
     m1 = await machineIdOf(db, 'T-1');
     m2 = await machineIdOf(db, 'T-2');
   });
   after(async () => db.close());
 
-  it('migrates from version 5 to 6, then to the latest (7: the back office configuration requests; 8: each table its currency)', async () => {
+  it('migrates from version 5 to 6, then on (7: the back office configuration requests; 8: each table its currency)', async () => {
     assert.deepEqual(migrated, [[1, 2, 3, 4, 5], [6], [7, 8]]);
-    assert.equal(UPSTREAM_LATEST, 8);
+    assert.ok(UPSTREAM_LATEST >= 8);
     const cols = await db.query<{ table_name: string }>(
       "SELECT DISTINCT table_name FROM information_schema.columns WHERE table_name IN ('tickets', 'ticket_machines', 'ticket_redemptions') ORDER BY 1",
     );

@@ -4,12 +4,21 @@ import type { Db, Sql } from '../sql.js';
 import { audit } from './audit.js';
 
 // Configuration from the floor (issue 49 item 6; docs/backoffice.md): a user with the
-// `table-config` permission proposes a change of a table's limits or rule options with the
+// `table-config` permission proposes a change of a table's limits, rule options or rule profile with the
 // regulator's authorisation reference; another user with that permission approves it (the
 // database refuses an approval by the proposer too); the table fetches it, signed by the
 // upstream, at its heartbeats and makes it at its next shoe, or refuses it. What the table did is
 // read from its own synced journal (`config.change` or `config.refused` naming the request): the
 // back office never takes a table's word for it from anything but its chained journal.
+
+/**
+ * Migration 9: a request may change the table's rule profile (`profile`: another profile of the
+ * same game, which the table's guard decides). The CHECK on `key` widened; nothing else moves.
+ */
+export const CONFIG_PROFILE_SQL = `
+  ALTER TABLE config_requests DROP CONSTRAINT config_requests_key_check;
+  ALTER TABLE config_requests ADD CONSTRAINT config_requests_key_check CHECK (key IN ('limits', 'betLimits', 'profileOptions', 'profile'));
+`;
 
 /** Migration 7: requests and their steps, both append-only (a trigger refuses UPDATE, DELETE, TRUNCATE). */
 export const CONFIG_REQUESTS_SQL = `
@@ -67,6 +76,8 @@ export const ConfigProposal = z.discriminatedUnion('key', [
     authorisation: Reference,
     note: Note,
   }),
+  // A profile's name (`macau-2004`, `macau-no-commission`): whether the table's game has it is the table's to say.
+  z.strictObject({ key: z.literal('profile'), after: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/), authorisation: Reference, note: Note }),
 ]);
 export type ConfigProposal = z.infer<typeof ConfigProposal>;
 
