@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decimalToMinor, optionValue } from './config-section.js';
+import { decimalToMinor, optionValue, proposalOf } from './config-section.js';
 
 // The proposal form's reading of what a supervisor typed (issue 49 item 6): an amount becomes
 // whole minor units by its digits, never through a float; anything else is refused, not guessed.
@@ -20,5 +20,21 @@ describe('the configuration form reads what was typed', () => {
     assert.equal(optionValue(' false '), false);
     assert.equal(optionValue('400'), 400);
     assert.equal(optionValue('late'), 'late');
+  });
+
+  it('a rule profile by its code, with the authorisation reference; anything else is no proposal', () => {
+    const fields = { key: 'profile', min: '', max: '', option: '', value: '', profile: ' macau-2004 ', authorisation: ' DICJ-2026/70 ', note: 'n' };
+    assert.deepEqual(proposalOf(fields, 2), { key: 'profile', after: 'macau-2004', authorisation: 'DICJ-2026/70', note: 'n' });
+    for (const profile of ['', 'Macau 2004', 'macau_2004', '2004', 'macau-2004; drop']) assert.equal(proposalOf({ ...fields, profile }, 2), null, profile);
+    assert.equal(proposalOf({ ...fields, authorisation: '  ' }, 2), null);
+    // The limits and a rule option as before.
+    assert.deepEqual(proposalOf({ ...fields, key: 'limits', min: '200', max: '10000.5' }, 2), {
+      key: 'limits',
+      after: { min: 20_000, max: 1_000_050 },
+      authorisation: 'DICJ-2026/70',
+      note: 'n',
+    });
+    assert.equal(proposalOf({ ...fields, key: 'limits', min: '500', max: '100' }, 2), null);
+    assert.deepEqual(proposalOf({ ...fields, key: 'profileOptions', option: 'surrender', value: 'late' }, 2)?.after, { surrender: 'late' });
   });
 });

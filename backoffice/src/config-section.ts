@@ -6,7 +6,7 @@ import { table } from './table-page.js';
 
 // A table's configuration changes on its page (issue 49 item 6; docs/backoffice.md): each request
 // with who proposed and approved it and what the table answered in its journal, the buttons for a
-// second person, and the form that proposes a change of the limits or a rule option.
+// second person, and the form that proposes a change of the limits, a rule option or the rule profile.
 
 export interface ConfigActions {
   /** The signed-in user's name: their own request waits for someone else. */
@@ -34,6 +34,40 @@ export function optionValue(text: string): string | number | boolean {
   const v = text.trim();
   if (v === 'true' || v === 'false') return v === 'true';
   return /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+}
+
+/** What the form holds when it is sent. */
+export interface ProposalFields {
+  key: string;
+  min: string;
+  max: string;
+  option: string;
+  value: string;
+  profile: string;
+  authorisation: string;
+  note: string;
+}
+
+/**
+ * The proposal the form's fields make, or null when they make none: amounts by their digits (the
+ * minimum not above the maximum), a rule option's name, a profile's code (`macau-2004`: whether
+ * the table's game has it is the table's guard's to say), and always the authorisation reference.
+ */
+export function proposalOf(f: ProposalFields, digits: number): Proposal | null {
+  const authorisation = f.authorisation.trim();
+  if (!authorisation) return null;
+  const note = f.note;
+  if (f.key === 'limits') {
+    const min = decimalToMinor(f.min, digits);
+    const max = decimalToMinor(f.max, digits);
+    return min !== null && max !== null && min <= max ? { key: 'limits', after: { min, max }, authorisation, note } : null;
+  }
+  if (f.key === 'profile') {
+    const profile = f.profile.trim();
+    return /^[a-z][a-z0-9-]{0,63}$/.test(profile) ? { key: 'profile', after: profile, authorisation, note } : null;
+  }
+  const option = f.option.trim();
+  return option ? { key: 'profileOptions', after: { [option]: optionValue(f.value) }, authorisation, note } : null;
 }
 
 function summary(w: Words, r: ConfigRequest, money: (v: number) => string): string {
@@ -169,19 +203,22 @@ function form(w: Words, money: TableMoney | null, a: ConfigActions, say: (m: str
   const t = w.t;
   const currency = currencyLabel(money);
   const key = h('select', { name: 'key', 'data-testid': 'config-key' });
-  for (const k of ['limits', 'profileOptions'] as const) key.append(h('option', { value: k }, t(`backoffice.config.key.${k}`)));
+  for (const k of ['limits', 'profileOptions', 'profile'] as const) key.append(h('option', { value: k }, t(`backoffice.config.key.${k}`)));
   const input = (name: string) => h('input', { name, 'data-testid': `config-${name}` });
   const min = input('min');
   const max = input('max');
   const option = input('option');
   const value = input('value');
+  const profile = input('profile');
   const authorisation = input('authorisation');
   const note = input('note');
   const limits = h('span', {}, h('label', {}, t('backoffice.config.min', { currency }), min), h('label', {}, t('backoffice.config.max', { currency }), max));
   const rule = h('span', { hidden: '' }, h('label', {}, t('backoffice.config.option'), option), h('label', {}, t('backoffice.config.value'), value));
+  const rules = h('span', { hidden: '' }, h('label', {}, t('backoffice.config.profileName'), profile));
   key.addEventListener('change', () => {
     limits.hidden = key.value !== 'limits';
-    rule.hidden = key.value === 'limits';
+    rule.hidden = key.value !== 'profileOptions';
+    rules.hidden = key.value !== 'profile';
   });
   const f = h(
     'form',
@@ -189,24 +226,26 @@ function form(w: Words, money: TableMoney | null, a: ConfigActions, say: (m: str
     h('label', {}, t('backoffice.config.change'), key),
     limits,
     rule,
+    rules,
     h('label', {}, t('backoffice.config.authorisation'), authorisation),
     h('label', {}, t('backoffice.config.note'), note),
     h('button', { type: 'submit', 'data-testid': 'config-propose' }, t('backoffice.config.propose')),
   );
   f.addEventListener('submit', (e) => {
     e.preventDefault();
-    const digits = money?.exponent ?? 0;
-    const lo = decimalToMinor(min.value, digits);
-    const hi = decimalToMinor(max.value, digits);
-    const ref = authorisation.value.trim();
-    const p: Proposal | null =
-      key.value === 'limits'
-        ? lo !== null && hi !== null && lo <= hi && ref
-          ? { key: 'limits', after: { min: lo, max: hi }, authorisation: ref, note: note.value }
-          : null
-        : option.value.trim() && ref
-          ? { key: 'profileOptions', after: { [option.value.trim()]: optionValue(value.value) }, authorisation: ref, note: note.value }
-          : null;
+    const p = proposalOf(
+      {
+        key: key.value,
+        min: min.value,
+        max: max.value,
+        option: option.value,
+        value: value.value,
+        profile: profile.value,
+        authorisation: authorisation.value,
+        note: note.value,
+      },
+      money?.exponent ?? 0,
+    );
     if (!p) return say(t('backoffice.config.error.invalid', { currency }));
     void a.propose(p).catch((err: unknown) => say(errorText(w, err)));
   });
