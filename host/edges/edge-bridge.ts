@@ -7,6 +7,7 @@ import { INCOMING_LIMITS } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import { checkStationProof, newNonce } from '../stadium/station-proof.js';
+import { writeNow } from './nats-flush.js';
 import { WHOLE_EVERY } from './own-chain.js';
 import { Attach, ChallengeRequest, edgeInbox, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
 
@@ -200,12 +201,17 @@ export class EdgeBridge {
     this.deps.nc.publish(subject, data);
   }
 
+  /**
+   * A public part, written to NATS at once (`writeNow`): the task that changed it may go on to
+   * settle the coup, and the client would otherwise hold the part until that task ends.
+   */
   private publish(subject: string, data: Uint8Array): void {
     if (this.closed) return;
     this.last.set(subject, data);
     this.counters.published++;
     this.counters.bytes += data.byteLength;
     this.deps.nc.publish(subject, data);
+    writeNow(this.deps.nc);
   }
 
   private publishEnrolment(): void {
