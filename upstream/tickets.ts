@@ -180,24 +180,31 @@ export async function redeem(db: Db, terminal: string, ask: RedeemAsk): Promise<
       ]);
       return { kind: 'approved', requestId: ask.requestId, validation: ask.validation, amount, currency: row.currency };
     }
-    const reason = await whyNot(tx, ask);
+    const { reason, inPrint } = await whyNot(tx, ask);
     await tx.query('UPDATE ticket_redemptions SET reason = $3, closed_at = now() WHERE terminal_id = $1 AND request_id = $2', [
       terminal,
       ask.requestId,
       reason,
     ]);
-    await alarmRefusal(tx, terminal, ask, reason);
+    // Issued, its print not yet reported (a printer that lost power mid-print, a table behind on its
+    // sync): refused as unknown, as no paper is known to exist, but a number this register issued
+    // is no forgery; the table's journal settles it (printed or voided).
+    if (!inPrint) await alarmRefusal(tx, terminal, ask, reason);
     return { kind: 'refused', requestId: ask.requestId, reason };
   });
 }
 
-/** Why the conditional UPDATE took nothing: the row as it stands now (committed). */
-async function whyNot(tx: Sql, ask: RedeemAsk): Promise<TicketRefusal> {
+/** Why the conditional UPDATE took nothing: the row as it stands now (committed), and whether it is issued and not yet printed. */
+async function whyNot(tx: Sql, ask: RedeemAsk): Promise<{ reason: TicketRefusal; inPrint: boolean }> {
   const r = await tx.query<{ state: string; currency: string; amount: number; expired: boolean }>(
     'SELECT state, currency, amount, expires_at <= now() AS expired FROM tickets WHERE validation = $1',
     [ask.validation],
   );
   const t = r.rows[0];
+  return { reason: refusalOf(t, ask), inPrint: t?.state === 'issued' };
+}
+
+function refusalOf(t: { state: string; currency: string; amount: number; expired: boolean } | undefined, ask: RedeemAsk): TicketRefusal {
   if (!t || t.state === 'issued') return 'unknown';
   if (t.state === 'voided') return 'voided';
   if (t.state === 'redeemed') return 'already-paid';

@@ -5,7 +5,8 @@
 // - a receipt of the upstream the table could not verify (journalled as its `upstream-receipt`
 //   fault, host/start/signals.ts) → `bad-receipt`;
 // - a ticket refused as never issued (forged, or a number the scheme cannot make) or as already
-//   paid (a copy presented again) → `ticket-refused`, one per attempt, not per repeated ask.
+//   paid (a copy presented again) → `ticket-refused`, one per attempt, not per repeated ask; one
+//   issued whose print is not yet reported is refused without an alarm.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { billCredit } from '../../ledger/fixtures.js';
@@ -140,6 +141,13 @@ describe('back office: alarms from the tables’ journals and the ticket registe
     await registerPrinted(db, 'T1', t2);
     assert.equal((await redeem(db, 'T2', { ...ask(t2.validation), currency: 'HKD' })).kind, 'refused');
     assert.equal((await redeem(db, 'T2', { ...ask(t2.validation), limit: 100 })).kind, 'refused');
+    // A ticket the register issued whose print the table has not yet reported (a printer that
+    // lost power mid-print, or a table behind on its sync): refused, as its paper is not known to
+    // exist, but no forgery: no alarm. The table's journal settles it (printed or voided).
+    const t3 = ticket(m1, 3, 5_000);
+    await registerIssue(db, 'T1', t3);
+    const inPrint = await redeem(db, 'T2', ask(t3.validation));
+    assert.deepEqual([inPrint.kind, inPrint.kind === 'refused' ? inPrint.reason : null], ['refused', 'unknown']);
     const raised = await list('ticket-refused');
     assert.deepEqual(
       raised.map((a) => [a.terminalId, a.detail.validation, a.detail.station, a.detail.reason]).sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
