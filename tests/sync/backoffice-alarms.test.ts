@@ -15,6 +15,7 @@ import { validationNumber } from '../../terms/validation-number.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
 import { confirm, machineIdOf, redeem, registerIssue, registerPrinted } from '../../upstream/tickets.js';
 import { requestId, ticket } from '../tickets/kit.js';
+import { signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -73,14 +74,7 @@ describe('back office: alarms from the tables’ journals and the ticket registe
     client = new SyncClient(ledger, { url: up.url, credentials: cred });
     ledger.append(billCredit(1, 10_000, 'T1-b1'));
     await sync();
-    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'ana', password: PASSWORD }),
-    });
-    assert.equal(r.status, 200);
-    cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    csrf = ((await r.json()) as { csrf: string }).csrf;
+    ({ cookie, csrf } = await signInHttp(up.url, 'ana', PASSWORD));
   });
   after(async () => {
     ledger.close();

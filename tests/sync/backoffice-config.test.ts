@@ -12,6 +12,7 @@ import { ConfigChanges } from '../../host/config/config-changes.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { RemoteConfig } from '../../host/floor/remote-config.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
+import { signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -41,14 +42,7 @@ describe('back office: a configuration change from the floor reaches the table a
   });
 
   async function session(name: string) {
-    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name, password: PASSWORD }),
-    });
-    assert.equal(r.status, 200);
-    const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const { csrf } = (await r.json()) as { csrf: string };
+    const { cookie, csrf } = await signInHttp(up.url, name, PASSWORD);
     const post = async (path: string, body: unknown = {}) => {
       const res = await fetch(`${up.url}/backoffice/api${path}`, {
         method: 'POST',

@@ -14,6 +14,7 @@ import { Ledger, SyncClient, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { createI18n } from '../../locales/i18n.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, UPSTREAM_LATEST, type Db } from '../../upstream/index.js';
+import { signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -94,12 +95,7 @@ describe('back office: every amount by its table’s currency', () => {
       while ((await t.client.syncOnce()) === 'sent');
       assert.equal(await t.client.sendHeartbeat(), true);
     }
-    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'cash', password: PASSWORD }),
-    });
-    cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    ({ cookie } = await signInHttp(up.url, 'cash', PASSWORD));
   });
   after(async () => {
     for (const t of tables.values()) t.ledger.close();

@@ -18,6 +18,7 @@ import {
   type Db,
   type LocalCluster,
 } from '../../upstream/index.js';
+import { signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -52,13 +53,7 @@ for (const kind of ['pglite', 'postgresql'] as const) {
         while ((await client.syncOnce()) === 'sent');
       }
       for (const name of ['viewer', 'supervisor', 'accounting']) {
-        const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name, password: PASSWORD }),
-        });
-        assert.equal(r.status, 200);
-        cookies[name] = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+        cookies[name] = (await signInHttp(up.url, name, PASSWORD)).cookie;
       }
     });
     after(async () => {

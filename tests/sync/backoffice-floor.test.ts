@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Ledger, SyncClient, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
+import { signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -65,14 +66,7 @@ describe('back office: the live floor', () => {
     cred = { ...(await enrolTerminal(db, 'T1', false)), upstream: '' };
     await enrolTerminal(db, 'T2', false);
     up = await startUpstream({ db, backoffice: {} });
-    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'ana', password: PASSWORD }),
-    });
-    assert.equal(r.status, 200);
-    cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    csrf = ((await r.json()) as { csrf: string }).csrf;
+    ({ cookie, csrf } = await signInHttp(up.url, 'ana', PASSWORD));
   });
   after(async () => {
     await up.close();

@@ -21,6 +21,7 @@ import { betVarianceOf, HOUSE_EDGES } from '../../terms/house-edges.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
 import { machineIdOf, redeem } from '../../upstream/tickets.js';
 import { TheoreticalLine } from '../../upstream/backoffice/theoretical.js';
+import { signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -128,12 +129,7 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
       assert.equal(await client.sendHeartbeat(), true);
       ledgers.push(ledger);
     }
-    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'cash', password: PASSWORD }),
-    });
-    cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    ({ cookie } = await signInHttp(up.url, 'cash', PASSWORD));
   });
   after(async () => {
     ledgers.forEach((l) => l.close());
@@ -385,12 +381,7 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
     const day = await report('2026-11-25');
     assert.match(reportCsv(createI18n('zh-Hant'), day), /^\ufeff博彩桌,投注站,貨幣,收鈔金額/);
     assert.match(reportCsv(createI18n('pt'), day), /^\ufeffMesa de jogo,Posto,Moeda,Drop \(notas\)/);
-    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'eye', password: PASSWORD }),
-    });
-    const viewer = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const viewer = (await signInHttp(up.url, 'eye', PASSWORD)).cookie;
     assert.equal((await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=2026-11-25`, { headers: { cookie: viewer } })).status, 403);
     const audited = await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM audit_log WHERE action = 'report.read' AND actor = 'cash'");
     assert.ok((audited.rows[0]?.n ?? 0) >= 3);
