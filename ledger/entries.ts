@@ -203,6 +203,12 @@ export const PAYLOADS = {
     /** Why it was journalled: the table opened, or the `config.change` of that seq. */
     cause: z.enum(['open', 'config.change']),
     changeSeq: z.number().int().positive().optional(),
+    /**
+     * A change that takes effect at the next start (rule options, the profile): on record from its
+     * change, in force only from the start that applies it, which journals its own record. Rounds
+     * played meanwhile were played under the record before it (`ruleRecordAt` skips this one).
+     */
+    takesEffect: z.literal('next-start').optional(),
   }),
   /** A fault began (host/tilts): what it disables and how it clears follow from its kind. No money moves. */
   'tilt.raise': z.strictObject({ kind: tiltKind, station: station.optional(), detail: text.optional() }),

@@ -74,13 +74,14 @@ export interface RuleRecordEntry {
 }
 
 /**
- * The rule set's authorisation on record at `seq` (the newest `rules.record` at or before it; the
+ * The rule set's authorisation in force at `seq` (the newest `rules.record` at or before it that is
+ * in force: a change's record that takes effect at the next start is on record, not in force; the
  * newest of all without `seq`): what a round played at `seq` was played under. Null when the
  * journal holds none there (a journal older than the record).
  */
 export function ruleRecordAt(ledger: Ledger, seq?: number): RuleRecordEntry | null {
   const row = connectionOf(ledger)
-    .prepare("SELECT * FROM journal WHERE type = 'rules.record' AND seq <= ? ORDER BY seq DESC LIMIT 1")
+    .prepare("SELECT * FROM journal WHERE type = 'rules.record' AND seq <= ? AND json_extract(body, '$.payload.takesEffect') IS NULL ORDER BY seq DESC LIMIT 1")
     .get(seq ?? Number.MAX_SAFE_INTEGER) as JournalRow | undefined;
   if (!row) return null;
   const entry = rowToEntry(row);

@@ -77,7 +77,7 @@ export function sameReferenceRefusal(record: Pick<RuleRecord, 'reference' | 'dig
 }
 
 /** The record as the journal's `rules.record` payload. */
-export function recordPayload(record: RuleRecord, cause: { changeSeq: number } | 'open') {
+export function recordPayload(record: RuleRecord, cause: { changeSeq: number; nextStart?: boolean } | 'open') {
   return {
     ...(record.reference ? { reference: record.reference } : {}),
     ...(record.effective ? { effective: record.effective } : {}),
@@ -87,6 +87,7 @@ export function recordPayload(record: RuleRecord, cause: { changeSeq: number } |
     article: record.article,
     demonstration: record.demonstration,
     ...(cause === 'open' ? { cause: 'open' as const } : { cause: 'config.change' as const, changeSeq: cause.changeSeq }),
+    ...(cause !== 'open' && cause.nextStart ? { takesEffect: 'next-start' as const } : {}),
   };
 }
 

@@ -141,7 +141,7 @@ export class ConfigChanges {
     // The rule set and its authorisation on record after the change (issue 51): the new options'
     // under the change's reference, else the running ones'.
     const rules = ruleRecordOf(RESTART_KEYS.has(k) ? this.withRuleSet(k, v.value, authorisation, by.effective) : this.deps.config);
-    this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(rules, { changeSeq: r.entry.seq }) });
+    this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(rules, { changeSeq: r.entry.seq, nextStart: RESTART_KEYS.has(k) }) });
     if (RESTART_KEYS.has(k)) {
       this.atRestart.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
       return { ok: true, status: 'restart', seq: r.entry.seq };

@@ -233,4 +233,36 @@ describe('the authorisation on record in recall and in the evidence bundle', () 
       t.close();
     }
   });
+
+  it('a round played after a rule change that waits for the next start names the rules it was played under, not the change on record', () => {
+    const t = testTable({ game: 'blackjack', config: { profileAuthorisation: 'DICJ-2026-0042', profileAuthorisationEffective: '2026-01-02' } });
+    try {
+      assert.equal(t.floor.configChanges.change('limits', { min: 10_000, max: 500_000 }, { ...supervisors, authorisation: 'DICJ-2026-0050' }).ok, true);
+      const inForce = ruleRecordAt(t.ledger);
+      const change = t.floor.configChanges.change(
+        'profileOptions',
+        { betBehind: 'highest-bet', surrender: 'none' },
+        { ...supervisors, authorisation: 'DICJ-2026-0077' },
+      );
+      assert.equal(change.ok && change.status, 'restart');
+      // On record at once (issue 51), marked as taking effect at the next start.
+      const pending = records(t.ledger).at(-1)?.payload;
+      assert.equal(pending?.reference, 'DICJ-2026-0077');
+      assert.equal(pending?.takesEffect, 'next-start');
+      assert.equal(ruleRecordAt(t.ledger)?.entry.seq, inForce?.entry.seq, 'the rules in force are still the running ones');
+      const roundId = playBust(t);
+      const page = recall({ ledger: t.ledger, table: t.table, config: t.config }, () => Date.now()).rounds({ station: null, offset: 0, limit: 3 });
+      assert.equal(page.rounds[0]?.rules?.reference, 'DICJ-2026-0042');
+      assert.equal(page.rounds[0]?.rules?.digest, ruleRecordOf(t.config).digest);
+      const station = t.hub.state('station/1');
+      assert.equal(station.kind === 'station' ? station.recall?.find((r) => r.roundId === roundId)?.rules?.reference : null, 'DICJ-2026-0042');
+      const bundle = evidenceBundle(t.ledger, roundId);
+      assert.ok(bundle);
+      assert.equal(bundle.rules?.seq, inForce?.entry.seq);
+      assert.doesNotMatch(bundle.rules?.body ?? '', /DICJ-2026-0077/);
+      assert.deepEqual(verifyEvidence(bundle), { ok: true, problems: [] });
+    } finally {
+      t.close();
+    }
+  });
 });

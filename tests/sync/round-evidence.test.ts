@@ -137,6 +137,15 @@ describe("a round's evidence bundle: the table's and the upstream's are one", ()
       tables.push({ game, t, rounds: [] });
       // The rule set on record as the host journals it when the table opens (host/start/table-runtime.ts).
       t.ledger.append({ type: 'rules.record', payload: recordPayload(ruleRecordOf(t.config), 'open') });
+      // A rule change that waits for the next start: on record before the rounds, in force for none of them.
+      if (game === 'blackjack') {
+        const change = t.floor.configChanges.change(
+          'profileOptions',
+          { surrender: 'none' },
+          { who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0077' },
+        );
+        assert.equal(change.ok && change.status, 'restart', JSON.stringify(change));
+      }
       for (const s of [1, 2]) credit(t.ledger, s, 200_000);
       const rounds = PLAY[game](t);
       tables[tables.length - 1] = { game, t, rounds };
@@ -166,6 +175,7 @@ describe("a round's evidence bundle: the table's and the upstream's are one", ()
         assert.equal(JSON.stringify(upstream), JSON.stringify(kiosk), 'the same bytes, key order included');
         assert.deepEqual(verifyEvidence(upstream as EvidenceBundle), { ok: true, problems: [] });
         assert.ok(kiosk.rules, 'the rules record in force is in the bundle');
+        assert.match(kiosk.rules.body, /"cause":"open"/, 'the record the table opened under, not a change waiting for the next start');
       }
     });
   }

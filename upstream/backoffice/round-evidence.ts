@@ -53,7 +53,10 @@ export async function roundEvidence(sql: Sql, terminalId: string, roundId: strin
   ).rows.map(chainEntry);
   const rules = (
     await sql.query<Row>(
-      `SELECT seq, body, content_hash, prev_hash, hash FROM journal WHERE terminal_id = $1 AND type = 'rules.record' AND seq <= $2 ORDER BY seq DESC LIMIT 1`,
+      // In force at the round's first entry: a change's record that waits for the next start is not (ledger's ruleRecordAt).
+      `SELECT seq, body, content_hash, prev_hash, hash FROM journal
+       WHERE terminal_id = $1 AND type = 'rules.record' AND seq <= $2 AND doc->'payload'->>'takesEffect' IS NULL
+       ORDER BY seq DESC LIMIT 1`,
       [terminalId, first],
     )
   ).rows.map(chainEntry)[0];
