@@ -329,6 +329,12 @@ describe('packaging dry run (every step that needs no download)', () => {
     assert.deepEqual([...up.termsFiles].sort(), [
       // The house edges the gaming day's theoretical win reads (issue 49): data, written from the engine.
       'terms/house-edges.ts',
+      // A round's record and evidence bundle from its journal entries, the kiosk's and the back
+      // office's one implementation (issue 49), with the payload schemas of a round they read.
+      'terms/payload-fields.ts',
+      'terms/round-evidence.ts',
+      'terms/round-record.ts',
+      'terms/round-terms.ts',
       'terms/ticket-terms.ts',
       'terms/transfer-reconcile.ts',
       'terms/transfer-terms.ts',

@@ -106,9 +106,12 @@ for (const kind of ['pglite', 'postgresql'] as const) {
       }
       const extra = await get('supervisor', '/tables/T1/rounds/T1-r1/evidence?download=yes');
       assert.equal(extra.status, 400);
-      // Fastify's parameters end at 100 characters (maxParamLength): a longer one matches no route.
+      // Fastify's parameters end at 100 characters (maxParamLength): a longer one is refused by the
+      // router, as 414 URI Too Long, or 404 where the route tree's backtracking ends without a match
+      // (which one depends on the routes registered beside it: 404 was seen when this test was
+      // written, 414 on main after later routes landed).
       const long = await get('supervisor', `/tables/T1/rounds/${'x'.repeat(101)}/evidence`);
-      assert.equal(long.status, 404);
+      assert.ok([404, 414].includes(long.status), String(long.status));
       assert.notEqual(long.body.error, 'no-round', 'refused by the router, not looked up');
       const audited = await db.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM audit_log WHERE action = 'round.evidence' AND detail->>'round' NOT IN ('T1-r1', 'T2-r1', 'T1-r9')",
