@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { configChanges, Ledger, PAYLOADS, type JournalEntry } from '../../ledger/index.js';
+import { configChanges, Ledger, PAYLOADS } from '../../ledger/index.js';
 import { ConfigChanges } from '../config/config-changes.js';
 import { simulatedTableConfig } from '../config/table-config.js';
-import { orderStatement, RemoteConfig } from './remote-config.js';
+import { RemoteConfig } from './remote-config.js';
+import { configRefusals, journalOf, signOrder } from '../testing/remote-orders.js';
 
 // Issue 49 item 6, the table's end: an order from the back office is the upstream's word only if
 // signed by its key for this terminal, names two people, passes the table's own guard, and is made
@@ -34,25 +35,12 @@ function order(id: number, over: Record<string, unknown> = {}): Record<string, u
 }
 
 function signed(o: Record<string, unknown>, key: KeyObject = upstream.privateKey, terminal = TERMINAL) {
-  const text = JSON.stringify(o);
-  return { order: text, signature: sign(null, Buffer.from(orderStatement(terminal, text), 'utf8'), key).toString('base64') };
+  return signOrder(o, key, terminal);
 }
 
-function journal(ledger: Ledger): JournalEntry[] {
-  const out: JournalEntry[] = [];
-  for (let seq = 1; seq <= ledger.headOf().seq; seq++) {
-    const e = ledger.entry(seq);
-    if (e) out.push(e);
-  }
-  return out;
-}
+const journal = journalOf;
 
-/** The payloads of the journal's `config.refused` entries, read through their schema. */
-function refusals(ledger: Ledger) {
-  return journal(ledger)
-    .filter((e) => e.type === 'config.refused')
-    .map((e) => PAYLOADS['config.refused'].parse(JSON.parse(e.body).payload));
-}
+const refusals = configRefusals;
 
 function table() {
   const ledger = Ledger.open({ file: ':memory:', terminalId: TERMINAL });

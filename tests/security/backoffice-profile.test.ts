@@ -6,16 +6,17 @@
 // What a profile change needs at the table (the limits valid under the new profile, the bets it
 // offers, a jackpot only where a profile has one) is refused with the article, journalled.
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { configChanges, Ledger, PAYLOADS, type JournalEntry } from '../../ledger/index.js';
+import { configChanges, Ledger, PAYLOADS } from '../../ledger/index.js';
 import { gameDefaults } from '../../engine/games.js';
 import { ConfigChanges, restoreRestartChanges } from '../../host/config/config-changes.js';
 import { simulatedTableConfig, type TableConfig } from '../../host/config/table-config.js';
-import { orderStatement, RemoteConfig } from '../../host/floor/remote-config.js';
+import { RemoteConfig } from '../../host/floor/remote-config.js';
 import { enrolTerminal } from '../../upstream/index.js';
 import { backofficeKit, post, signIn, type BackofficeKit } from './backoffice-kit.js';
+import { configRefusals, journalOf, signOrder } from '../../host/testing/remote-orders.js';
 
 const PROFILE = { key: 'profile', after: 'macau-2004', authorisation: 'DICJ-2026/61', note: 'Macau 2004 from the next shoe' };
 
@@ -94,24 +95,12 @@ function order(id: number, over: Record<string, unknown> = {}): Record<string, u
 }
 
 function signed(o: Record<string, unknown>, key: KeyObject = upstream.privateKey) {
-  const text = JSON.stringify(o);
-  return { order: text, signature: sign(null, Buffer.from(orderStatement(TERMINAL, text), 'utf8'), key).toString('base64') };
+  return signOrder(o, key, TERMINAL);
 }
 
-function journal(ledger: Ledger): JournalEntry[] {
-  const out: JournalEntry[] = [];
-  for (let seq = 1; seq <= ledger.headOf().seq; seq++) {
-    const e = ledger.entry(seq);
-    if (e) out.push(e);
-  }
-  return out;
-}
+const journal = journalOf;
 
-function refusals(ledger: Ledger) {
-  return journal(ledger)
-    .filter((e) => e.type === 'config.refused')
-    .map((e) => PAYLOADS['config.refused'].parse(JSON.parse(e.body).payload));
-}
+const refusals = configRefusals;
 
 /** A table under `config`, its upstream's orders going to it, and its shoe. */
 function table(config: TableConfig, ledger = Ledger.open({ file: ':memory:', terminalId: TERMINAL })) {
