@@ -12,7 +12,7 @@ import { ConfigChanges } from '../../host/config/config-changes.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { RemoteConfig } from '../../host/floor/remote-config.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
-import { signInHttp } from './backoffice-http.js';
+import { postHttp, signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -42,16 +42,9 @@ describe('back office: a configuration change from the floor reaches the table a
   });
 
   async function session(name: string) {
-    const { cookie, csrf } = await signInHttp(up.url, name, PASSWORD);
-    const post = async (path: string, body: unknown = {}) => {
-      const res = await fetch(`${up.url}/backoffice/api${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
-        body: JSON.stringify(body),
-      });
-      assert.equal(res.status, 200, await res.clone().text());
-      return (await res.json()) as Request;
-    };
+    const signedIn = await signInHttp(up.url, name, PASSWORD);
+    const { cookie } = signedIn;
+    const post = async (path: string, body: unknown = {}) => (await postHttp(up.url, signedIn, path, body)) as Request;
     const list = async () => (await (await fetch(`${up.url}/backoffice/api/config-requests?terminal=T1`, { headers: { cookie } })).json()) as Request[];
     /** T1's row on the floor: how many approved changes its journal has not answered yet. */
     const waiting = async () => {

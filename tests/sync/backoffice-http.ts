@@ -22,3 +22,14 @@ export async function signInHttp(url: string, name: string, password: string): P
   assert.ok(typeof body === 'object' && body !== null && 'csrf' in body && typeof body.csrf === 'string', 'a CSRF token');
   return { cookie, csrf: body.csrf };
 }
+
+/** A POST of JSON as the page sends it (the session's cookie and CSRF token); an answer other than 200 fails the test. */
+export async function postHttp(url: string, s: HttpSession, path: string, body: unknown = {}): Promise<unknown> {
+  const res = await fetch(`${url}/backoffice/api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: s.cookie, 'x-csrf-token': s.csrf },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  return res.json();
+}

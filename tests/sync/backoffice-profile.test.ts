@@ -14,7 +14,7 @@ import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { RemoteConfig } from '../../host/floor/remote-config.js';
 import { openTableGame } from '../../host/table/table-game.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
-import { signInHttp } from './backoffice-http.js';
+import { postHttp, signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -46,16 +46,9 @@ describe("back office: a table's rule profile changed from the floor, made at it
   });
 
   async function session(name: string) {
-    const { cookie, csrf } = await signInHttp(up.url, name, PASSWORD);
-    const post = async (path: string, body: unknown = {}) => {
-      const res = await fetch(`${up.url}/backoffice/api${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
-        body: JSON.stringify(body),
-      });
-      assert.equal(res.status, 200, await res.clone().text());
-      return (await res.json()) as Request;
-    };
+    const signedIn = await signInHttp(up.url, name, PASSWORD);
+    const { cookie } = signedIn;
+    const post = async (path: string, body: unknown = {}) => (await postHttp(up.url, signedIn, path, body)) as Request;
     const list = async (terminal: string) =>
       (await (await fetch(`${up.url}/backoffice/api/config-requests?terminal=${terminal}`, { headers: { cookie } })).json()) as Request[];
     return { post, list };
