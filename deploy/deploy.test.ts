@@ -8,6 +8,7 @@ import { chmodSync, cpSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, rea
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { command as edgeCommand } from '../cli/edge.js';
 import { command as stationAgentCommand } from '../cli/station-agent.js';
 import { KNOWN_BRIDGES } from '../hardware/transport/usb-serial.js';
 import { programLayout, programManifest, runtimePackages } from '../host/service/program-hash.js';
@@ -99,8 +100,9 @@ describe('systemd units (systemd-analyze verify)', () => {
     chmodSync(stub, 0o755);
   });
 
-  it('finds the kiosk session, the ledger witness and its socket, the upstream, its backup service and timer, and the station agent', () => {
+  it('finds the kiosk session, the ledger witness and its socket, the upstream, its backup service and timer, the station agent and the edge', () => {
     assert.deepEqual(units.sort(), [
+      'etg-edge.service',
       'etg-station-agent.service',
       'etg-upstream-backup.service',
       'etg-upstream-backup.timer',
@@ -169,6 +171,26 @@ describe('systemd units (systemd-analyze verify)', () => {
     const flags = [...args.matchAll(/--([a-z-]+)/g)].map((m) => m[1]!);
     assert.deepEqual(flags, ['enrolment', 'relay', 'json']);
     for (const f of flags) assert.ok(f in stationAgentCommand.options, `--${f}`);
+  });
+
+  it('the edge is started again after any exit, as its own user, its NATS password from systemd alone', () => {
+    const unit = read('deploy/systemd/etg-edge.service');
+    // An edge killed mid-coup loses nothing (tests/host/stadium-edges-faults.test.ts): its stations
+    // reconnect to another; the supervisor's part is to bring it back whatever ended it.
+    assert.match(unit, /^Restart=always$/m);
+    assert.match(unit, /^RestartSec=\d+$/m);
+    assert.match(unit, /^User=etg-edge$/m);
+    assert.match(unit, /^LoadCredential=nats-password:\/etc\/etg-edge\/nats-password$/m);
+    assert.match(unit, /^StateDirectory=etg-edge$/m);
+    assert.match(unit, /^ProtectSystem=strict$/m);
+    assert.match(unit, /^NoNewPrivileges=yes$/m);
+    // An edge holds no device: none reach it.
+    assert.match(unit, /^PrivateDevices=yes$/m);
+    // Every option the unit passes is one the command takes (cli/edge.ts).
+    const args = /^ExecStart=\S+ edge (.*)$/m.exec(unit)?.[1] ?? '';
+    const flags = [...args.matchAll(/--([a-z-]+)/g)].map((m) => m[1]!);
+    assert.deepEqual(flags, ['config', 'json']);
+    for (const f of flags) assert.ok(f in edgeCommand.options, `--${f}`);
   });
 
   it('would report a mistake (the check is not blind)', () => {
