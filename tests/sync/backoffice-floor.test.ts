@@ -1,12 +1,15 @@
 // The back office's live floor over real sync: two kiosks' ledgers synced to an upstream on PGlite;
-// a signed-in supervisor's Server-Sent Events stream shows a table's new round within 2 s of its
-// sync, its stations and profile derived from the journal; a table never heard from is offline and
-// raises its alarm, which the supervisor acknowledges with a note.
+// a signed-in supervisor's Server-Sent Events stream shows a table's new round, pushed by its sync
+// (the update names that table alone and carries the round), its stations and profile derived from
+// the journal; the hub sends a touched table's row with no timer running; a table never heard from
+// is offline and raises its alarm, which the supervisor acknowledges with a note. How long the push
+// takes is a benchmark's to measure, not a test's to assert.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ledger, SyncClient, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
+import { FloorHub } from '../../upstream/backoffice/floor-hub.js';
 import { signInHttp } from './backoffice-http.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
@@ -37,6 +40,7 @@ function events(body: ReadableStream<Uint8Array>) {
 
 interface Row {
   terminalId: string;
+  lastRound: { roundId: string; at: string } | null;
   headSeq: number;
   occupied: number;
   stations: number;
@@ -73,7 +77,7 @@ describe('back office: the live floor', () => {
     await db.close();
   });
 
-  it('streams a table whose round was synced within 2 s, its stations and profile from the journal', async () => {
+  it("pushes a table's synced round to the stream, that table alone, its stations and profile from the journal", async () => {
     const none = await fetch(`${up.url}/backoffice/api/floor/events`);
     assert.equal(none.status, 401, 'no stream without a session');
     const ac = new AbortController();
@@ -97,16 +101,25 @@ describe('back office: the live floor', () => {
       credentials: { ...cred, upstream: up.url },
       heartbeat: { snapshot: () => ({ tableId: 'BJ-01', game: 'blackjack', table: { phase: 'betting', faults: [] }, sync: { lagEntries: 0, lagSeconds: 0 } }) },
     });
-    const sent = Date.now();
     while ((await client.syncOnce()) === 'sent');
+    // The round's update: pushed because T1's batch was accepted, so it names T1 alone (the 5 s
+    // sweep sends every table, T2 too) and carries the round it was pushed for.
+    let pushed: Row[] | undefined;
+    while (!pushed) {
+      const e = await next();
+      const rows = e.data as Row[];
+      if (e.event === 'rows' && rows.some((r) => r.terminalId === 'T1' && r.lastRound?.roundId === 'r1')) pushed = rows;
+    }
+    assert.deepEqual(
+      pushed.map((r) => [r.terminalId, r.lastRound?.roundId, r.headSeq]),
+      [['T1', 'r1', ledger.headOf().seq]],
+    );
     assert.equal(await client.sendHeartbeat(), true);
     let row: Row | undefined;
-    while (!row || row.headSeq !== ledger.headOf().seq || row.game === null) {
+    while (!row || row.game === null) {
       const e = await next();
       if (e.event === 'rows') row = (e.data as Row[]).find((r) => r.terminalId === 'T1') ?? row;
     }
-    const took = Date.now() - sent;
-    assert.ok(took < 2000, `the floor showed the round ${took} ms after it was synced`);
     assert.equal(row.state, 'betting');
     assert.equal(row.profile, 'macau-2009');
     assert.equal(row.stations, 3);
@@ -125,6 +138,39 @@ describe('back office: the live floor', () => {
     assert.deepEqual(detail.stations[0]?.meters, ledger.meters('station:1'));
     assert.equal(detail.rounds[0]?.round.roundId, 'r1');
     ledger.close();
+  });
+
+  it("sends a touched table's row with no timer running: the push is the sync's, not a poll's", { timeout: 30_000 }, async () => {
+    // A hub never started has no timer at all (no sweep, no keep-alive): whatever it sends after
+    // the floor, a touch sent.
+    const hub = new FloorHub(db, Date.now);
+    const written: string[] = [];
+    let wrote = () => {};
+    const res = {
+      writeHead: () => res,
+      on: () => res,
+      end: () => res,
+      write: (t: string) => {
+        written.push(t);
+        wrote();
+        return true;
+      },
+    };
+    await hub.subscribe(res as unknown as Parameters<FloorHub['subscribe']>[0]);
+    assert.equal(written.length, 1);
+    assert.match(written[0] ?? '', /^retry: 2000\nevent: floor\n/);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(written.length, 1, 'nothing is sent untouched');
+    const next = new Promise<void>((r) => (wrote = r));
+    hub.touched('T1');
+    await next;
+    const [event, data] = /^event: (\w+)\ndata: (.*)\n\n$/s.exec(written[1] ?? '')?.slice(1) ?? [];
+    assert.equal(event, 'rows');
+    assert.deepEqual(
+      (JSON.parse(data ?? '[]') as Row[]).map((r) => [r.terminalId, r.lastRound?.roundId]),
+      [['T1', 'r1']],
+    );
+    hub.stop();
   });
 
   it('marks a table never heard from offline, raises its alarm, and keeps every acknowledgement', async () => {

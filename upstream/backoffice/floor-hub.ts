@@ -4,8 +4,6 @@ import type { Sql } from '../sql.js';
 import { FloorProjection, type FloorRow } from './floor.js';
 import { readSettings } from './settings.js';
 
-/** How often changed tables are sent (a round's last batch and its heartbeat fold into one update). */
-const FLUSH_MS = 200;
 /** How often every table is looked at again, for a table that went quiet (offline) and its alarm. */
 const SWEEP_MS = 5_000;
 /** An SSE comment this often keeps proxies from closing an idle stream. */
@@ -13,9 +11,11 @@ const KEEPALIVE_MS = 15_000;
 
 /**
  * The live floor: Server-Sent Events to every open floor page. The upstream tells it which
- * terminal a batch or heartbeat came from (`touched`); it sends those tables' rows again, and
- * every few seconds all of them (a table that stopped talking changes nothing by itself). A table
- * silent past the offline limit raises a `table-offline` alarm, cleared when it is heard again.
+ * terminal a batch or heartbeat came from (`touched`); it sends those tables' rows again at once
+ * (no timer: what is touched while a send is being read goes in the next, so a busy upstream folds
+ * many tables into one update), and every few seconds all of them (a table that stopped talking
+ * changes nothing by itself). A table silent past the offline limit raises a `table-offline`
+ * alarm, cleared when it is heard again.
  */
 export class FloorHub {
   readonly projection: FloorProjection;
@@ -32,11 +32,7 @@ export class FloorHub {
   }
 
   start(): void {
-    this.timers = [
-      setInterval(() => void this.flush(), FLUSH_MS),
-      setInterval(() => void this.sweep(), SWEEP_MS),
-      setInterval(() => this.clients.forEach((c) => c.write(': keep-alive\n\n')), KEEPALIVE_MS),
-    ];
+    this.timers = [setInterval(() => void this.sweep(), SWEEP_MS), setInterval(() => this.clients.forEach((c) => c.write(': keep-alive\n\n')), KEEPALIVE_MS)];
     for (const t of this.timers) t.unref();
   }
 
@@ -46,8 +42,10 @@ export class FloorHub {
     this.clients.clear();
   }
 
+  /** A batch or heartbeat of `terminalId` was accepted: its row goes to the open pages now. */
   touched(terminalId: string): void {
     this.dirty.add(terminalId);
+    void this.flush();
   }
 
   async rows(only?: readonly string[]): Promise<FloorRow[]> {
@@ -79,13 +77,17 @@ export class FloorHub {
     this.busy = true;
     const only = [...this.dirty];
     this.dirty.clear();
+    let read = false;
     try {
       this.send(await this.rows(only));
+      read = true;
     } catch {
+      // The database is away: kept for the next touch or sweep, not retried in a loop.
       only.forEach((t) => this.dirty.add(t));
     } finally {
       this.busy = false;
     }
+    if (read) void this.flush();
   }
 
   /** Every row again, and the offline alarms raised or cleared. */
@@ -116,5 +118,7 @@ export class FloorHub {
     } finally {
       this.busy = false;
     }
+    // What was touched while the sweep read.
+    void this.flush();
   }
 }
