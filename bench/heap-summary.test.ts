@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { heapGrowth, heapKinds } from './heap-summary.js';
+import { heapGrowth, heapKinds, heapSplit } from './heap-summary.js';
 
 /** A snapshot of `nodes`, each [type index, name, self size], in V8's layout. */
 function snapshot(nodes: [number, string, number][]): string {
   const strings = [...new Set(nodes.map((n) => n[1]))];
   return JSON.stringify({
     snapshot: {
-      meta: { node_fields: ['type', 'name', 'id', 'self_size', 'edge_count'], node_types: [['hidden', 'array', 'string', 'object', 'code', 'closure']] },
+      meta: {
+        node_fields: ['type', 'name', 'id', 'self_size', 'edge_count'],
+        node_types: [['hidden', 'array', 'string', 'object', 'code', 'closure', 'native']],
+      },
     },
     nodes: nodes.flatMap(([type, name, size], id) => [type, strings.indexOf(name), id, size, 0]),
     strings,
@@ -39,6 +42,22 @@ describe('a heap snapshot, by kind', () => {
       { kind: 'Text', count: 1, bytes: 100 },
       { kind: 'Texture', count: 1, bytes: 60 },
     ]);
+  });
+
+  it("splits V8's code from Blink's native nodes and from the rest of the heap", () => {
+    const split = heapSplit(
+      heapKinds(
+        snapshot([
+          [4, 'BytecodeArray', 300],
+          [4, 'feedback vector', 50],
+          [6, 'HTMLCanvasElement', 1000],
+          [3, 'Text', 100],
+          [5, 'onTick', 32],
+          [1, '', 40],
+        ]),
+      ),
+    );
+    assert.deepEqual(split, { code: 350, native: 1000, objects: 172 });
   });
 
   it('refuses what is not a snapshot', () => {

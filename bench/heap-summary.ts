@@ -51,3 +51,17 @@ export function heapGrowth(before: Map<string, HeapKind>, after: Map<string, Hea
     .sort((x, y) => y.bytes - x.bytes)
     .slice(0, top);
 }
+
+/**
+ * A snapshot's self sizes in three parts: V8's `(code)` nodes (machine code and bytecode, and what V8
+ * keeps to run and tier them: feedback vectors, scope infos, handlers, boilerplates), Blink's
+ * `(native)` nodes (the DOM's and the GPU's C++ side, not in `Runtime.getHeapUsage`), and the rest of
+ * V8's heap: the objects, strings, arrays and closures a page's scripts hold.
+ */
+export function heapSplit(kinds: Map<string, HeapKind>): { code: number; native: number; objects: number } {
+  let total = 0;
+  for (const k of kinds.values()) total += k.bytes;
+  const code = kinds.get('(code)')?.bytes ?? 0;
+  const native = kinds.get('(native)')?.bytes ?? 0;
+  return { code, native, objects: total - code - native };
+}

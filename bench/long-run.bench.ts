@@ -36,7 +36,7 @@ import { z } from 'zod';
 import { LedgerWatch } from '../cli/soak/child.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
-import { heapGrowth, type HeapKind } from './heap-summary.js';
+import { heapGrowth, heapSplit, type HeapKind } from './heap-summary.js';
 import { bounded, BrowserProcesses, heapSnapshot, kindLines, PageProbe } from './page-probe.js';
 import { figure, QUICK } from './report.js';
 import { addServiceAccounts, serviceHeaps, type ServiceHeaps } from './service-pages.js';
@@ -74,6 +74,20 @@ const progress = (what: string) => process.stderr.write(`  [long-run ${((Date.no
 type Sample = { rounds: number } & Record<string, number>;
 
 /**
+ * BENCH_LONG_SPLIT=1: a heap snapshot of each page at every sample, its V8 part split in two: V8's
+ * code and what it keeps to run and tier it (the snapshot's `(code)` nodes: machine code, bytecode,
+ * feedback vectors, scope infos), and the rest (what the page's scripts hold: objects, strings,
+ * arrays, closures). `Runtime.getHeapUsage` counts both; the split says which one grows. The objects
+ * get the heap's budget; the code is printed with none (it grows as V8 tiers hot functions up and
+ * is not something a round keeps: docs/benchmarks.md). A snapshot costs seconds a page a sample.
+ */
+const SPLIT = process.env.BENCH_LONG_SPLIT === '1';
+const SPLIT_FIGURES = (['table', 'station'] as const).flatMap((v) => [
+  { key: `${v}HeapObjects`, name: `${v} page, heap snapshot less V8 code`, unit: 'MB', scale: MB, budget: () => 0.5 },
+  { key: `${v}HeapCode`, name: `${v} page, V8 code in the snapshot`, unit: 'MB', scale: MB, budget: () => Infinity },
+]);
+
+/**
  * The figures, their unit and scale, and the growth each may show over the run (from the first
  * sample to the last, by its slope). Why each budget: a page's heap, the issue's 0.5 MB; the host's
  * heap the same, its resident set (the allocator's arenas and SQLite's cache move in steps) 8 MB;
@@ -98,6 +112,7 @@ const FIGURES: { key: string; name: string; unit: string; scale: number; budget:
   { key: 'stationContexts', name: 'station page, Graphics contexts on the GPU', unit: 'contexts', scale: 1, budget: () => 10 },
   { key: 'tableBuffers', name: 'table page, GPU buffers', unit: 'buffers', scale: 1, budget: () => 10 },
   { key: 'stationBuffers', name: 'station page, GPU buffers', unit: 'buffers', scale: 1, budget: () => 10 },
+  ...(SPLIT ? SPLIT_FIGURES : []),
   { key: 'hostHeap', name: 'host, JS heap after GC', unit: 'MB', scale: MB, budget: () => 0.5 },
   { key: 'hostRss', name: 'host, resident set', unit: 'MB', scale: MB, budget: () => 8 },
   { key: 'hostFds', name: 'host, open descriptors', unit: 'fds', scale: 1, budget: () => 1 },
@@ -343,9 +358,14 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
       s[`${view}LoafFrames`] = loaf?.frames ?? NaN;
       s[`${view}LoafScripts`] = loaf?.scripts ?? NaN;
     }
-    if (SNAPSHOTS && (samples.length === 0 || last)) {
-      const taken = await Promise.all(views.map((v) => heapSnapshot(probes[v].page, v, READ_MS, SNAPSHOT_DIR)));
+    const kept = SNAPSHOTS && (samples.length === 0 || last);
+    if (kept || SPLIT) {
+      const taken = await Promise.all(views.map((v) => heapSnapshot(probes[v].page, v, READ_MS, kept ? SNAPSHOT_DIR : undefined)));
       for (const [i, view] of views.entries()) {
+        const split = taken[i] ? heapSplit(taken[i]) : null;
+        s[`${view}HeapObjects`] = split?.objects ?? NaN;
+        s[`${view}HeapCode`] = split?.code ?? NaN;
+        if (!kept) continue;
         if (samples.length === 0) kinds.first[view] = taken[i]!;
         kinds.last[view] = taken[i]!;
       }
@@ -464,7 +484,7 @@ for (const f of FIGURES) {
   const fmt = (n: number) => (f.scale === 1 ? n.toFixed(1) : n.toFixed(3));
   console.log(
     `  ${v.ok ? 'ok  ' : 'OVER'} ${f.name.padEnd(44)} ${fmt(ys[0]!).padStart(8)} → ${fmt(ys.at(-1)!).padStart(8)} ${f.unit.padEnd(9)} ` +
-      `slope ${fmt(t.slope * 1000)} ± ${fmt(t.halfWidth * 1000)} per 1,000 rounds, growth ${fmt(v.growth)} [${fmt(v.low)}, ${fmt(v.high)}], budget ${fmt(f.budget(span))}`,
+      `slope ${fmt(t.slope * 1000)} ± ${fmt(t.halfWidth * 1000)} per 1,000 rounds, growth ${fmt(v.growth)} [${fmt(v.low)}, ${fmt(v.high)}], budget ${Number.isFinite(f.budget(span)) ? fmt(f.budget(span)) : 'none'}`,
   );
 }
 for (const f of FIGURES) {
