@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
+import { LEDGER_CACHE_KIB, ledgerFile, LedgerOpenError, openDatabase } from './db.js';
 import { durability } from './durability.js';
 import { billCredit } from './fixtures.js';
 import { connectionOf, Ledger } from './ledger.js';
@@ -29,6 +29,24 @@ describe('opening the ledger database', () => {
     const raw = new Database(ledgerFile(dir));
     assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
     assert.equal(raw.pragma('synchronous', { simple: true }), 1);
+    raw.close();
+  });
+
+  it("bounds SQLite's page cache to LEDGER_CACHE_KIB on every open, below better-sqlite3's default", () => {
+    const dir = path.join(tmp, 'cache');
+    for (let i = 0; i < 2; i++) {
+      const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
+      assert.equal(connectionOf(l).pragma('cache_size', { simple: true }), -LEDGER_CACHE_KIB);
+      l.close();
+    }
+    const reader = openDatabase(ledgerFile(dir), { readonly: true });
+    assert.equal(reader.pragma('cache_size', { simple: true }), -LEDGER_CACHE_KIB);
+    reader.close();
+    // Plain better-sqlite3 gives a connection 16,000 KiB (its build's SQLITE_DEFAULT_CACHE_SIZE),
+    // which a growing ledger fills: the bound above is the ledger's own, not the default.
+    const raw = new Database(ledgerFile(dir));
+    assert.equal(raw.pragma('cache_size', { simple: true }), -16000);
+    assert.ok(LEDGER_CACHE_KIB < 16000);
     raw.close();
   });
 

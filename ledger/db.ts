@@ -5,6 +5,17 @@ import { migrate } from './migrations.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
 
+/**
+ * SQLite's page cache for a ledger connection, KiB (`PRAGMA cache_size = -N`): SQLite's own default.
+ * better-sqlite3 is built with SQLITE_DEFAULT_CACHE_SIZE=-16000, and a ledger grows by about 16 KB a
+ * round, so at 16 MB the host's resident set grew by the cache's filling for its first thousand rounds
+ * on a new data folder (about 15 MB with the cache's headers; issue 52, docs/benchmarks.md, "The host's
+ * resident set"). A round's commit is bound by its fsync: on a 35 MB ledger, 2 and 16 MB gave p50s
+ * within the noise of each other (two interleaved runs at load 16); the OS's file cache still holds
+ * what SQLite's does not.
+ */
+export const LEDGER_CACHE_KIB = 2000;
+
 export class LedgerOpenError extends Error {
   constructor(message: string) {
     super(message);
@@ -24,6 +35,7 @@ export interface OpenDbOptions {
  *   SQLITE_DEFAULT_WAL_SYNCHRONOUS=1, so WAL silently runs at NORMAL (not durable across power
  *   loss) unless FULL is set again on every open;
  * - foreign keys on (the postings → journal key is what makes a half-written entry impossible);
+ * - SQLite's page cache bounded to `LEDGER_CACHE_KIB`, not better-sqlite3's 16 MB;
  * - trusted_schema off; `integrity_check` (of the whole file up to 32 MiB, of the state tables
  *   beyond: `integrityChecks`), whose failure is a hard stop;
  * - numbered migrations, refusing a database written by newer software.
@@ -43,6 +55,8 @@ export function openDatabase(file: string, options: OpenDbOptions = {}): Databas
     if (db.pragma('foreign_keys', { simple: true }) !== 1) throw new LedgerOpenError('foreign_keys could not be enabled');
     db.pragma('trusted_schema = OFF');
     db.pragma('busy_timeout = 5000');
+    // Before the integrity check, which reads the first 32 MiB of the file through this cache.
+    db.pragma(`cache_size = -${LEDGER_CACHE_KIB}`);
     for (const check of integrityChecks(db)) {
       const integrity = db.pragma(check) as { integrity_check: string }[];
       if (integrity.length !== 1 || integrity[0]?.integrity_check !== 'ok') {
