@@ -33,6 +33,8 @@ export class FloorView {
   constructor(
     private readonly w: Words,
     private readonly open: (terminalId: string) => void,
+    /** The server ended the stream because its session ended (signed out, expired, user disabled). */
+    private readonly ended: () => void = () => {},
   ) {
     const t = w.t;
     const head = h(
@@ -66,6 +68,11 @@ export class FloorView {
     this.source.addEventListener('rows', (e) => this.patch(Rows.parse(JSON.parse(String(e.data)))));
     this.source.addEventListener('open', () => this.live(true));
     this.source.addEventListener('error', () => this.live(false));
+    // The session is over: no reconnecting (it would be refused), the sign-in form instead.
+    this.source.addEventListener('ended', () => {
+      this.close();
+      this.ended();
+    });
   }
 
   close(): void {

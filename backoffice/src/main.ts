@@ -170,7 +170,14 @@ function isFloorRoute(): boolean {
 }
 
 function openFloor(): FloorView {
-  const view = new FloorView(w, (id) => (location.hash = `#/table/${encodeURIComponent(id)}`));
+  const view = new FloorView(
+    w,
+    (id) => (location.hash = `#/table/${encodeURIComponent(id)}`),
+    () => {
+      session = null;
+      void render(w.t('backoffice.signIn.ended'));
+    },
+  );
   view.connect();
   return view;
 }
@@ -182,7 +189,8 @@ function openFloor(): FloorView {
  */
 let early: FloorView | null = isFloorRoute() ? openFloor() : null;
 
-async function render(): Promise<void> {
+/** The page for the hash; `signedOutMessage` is said above the sign-in form if it is what is shown. */
+async function render(signedOutMessage = ''): Promise<void> {
   if (!isFloorRoute()) {
     early?.close();
     early = null;
@@ -200,7 +208,7 @@ async function render(): Promise<void> {
       early?.close();
       early = null;
       clear(root);
-      root.append(signInForm());
+      root.append(signInForm(signedOutMessage));
       return;
     }
   }

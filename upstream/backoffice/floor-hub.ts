@@ -1,13 +1,37 @@
 import type { ServerResponse } from 'node:http';
 import { raiseAlarm } from '../ingest.js';
 import type { Sql } from '../sql.js';
+import { audit } from './audit.js';
 import { FloorProjection, type FloorRow } from './floor.js';
+import { liveSessions } from './sessions.js';
 import { readSettings } from './settings.js';
 
-/** How often every table is looked at again, for a table that went quiet (offline) and its alarm. */
-const SWEEP_MS = 5_000;
 /** An SSE comment this often keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 15_000;
+/** A stream told that its session ended is closed this long after, whether or not its client read the news. */
+const GRACE_MS = 2_000;
+
+/** The live floor's pace and its bound per client (tests change them; docs/backoffice.md). */
+export interface FloorStreamLimits {
+  /** How often every table is looked at and sent again, for a table that went quiet (offline) and its alarm. Default 5 s. */
+  sweepMs?: number;
+  /**
+   * The most a client may leave unsent (bytes the upstream holds for it because it does not
+   * read): past it the client is dropped, with an audit entry. Default 4 MiB, some 80 pushes of
+   * a floor of 100 tables.
+   */
+  maxUnsentBytes?: number;
+}
+
+/** One open stream: whose session it is, for the re-checks, and from where, for the audit log. */
+interface Client {
+  res: ServerResponse;
+  session: string;
+  user: string;
+  address: string;
+}
+
+export type StreamOwner = Omit<Client, 'res'>;
 
 /**
  * The live floor: Server-Sent Events to every open floor page. The upstream tells it which
@@ -16,30 +40,44 @@ const KEEPALIVE_MS = 15_000;
  * many tables into one update), and every few seconds all of them (a table that stopped talking
  * changes nothing by itself). A table silent past the offline limit raises a `table-offline`
  * alarm, cleared when it is heard again.
+ *
+ * A stream is only as good as its session: before every push the sessions of the open streams
+ * are asked of the database again (signed out, expired, user disabled or given a new password,
+ * here or from the command line), and a stream whose session ended is told so (`ended`) and
+ * closed. A client that does not read what it is sent is dropped once more than the bound waits
+ * for it, so no client grows the upstream's memory.
  */
 export class FloorHub {
   readonly projection: FloorProjection;
-  private readonly clients = new Set<ServerResponse>();
+  private readonly clients = new Map<ServerResponse, Client>();
   private readonly dirty = new Set<string>();
   private timers: NodeJS.Timeout[] = [];
   private busy = false;
+  private readonly limits: Required<FloorStreamLimits>;
 
   constructor(
     private readonly sql: Sql,
     private readonly now: () => number,
+    limits: FloorStreamLimits = {},
   ) {
     this.projection = new FloorProjection(sql);
+    this.limits = { sweepMs: 5_000, maxUnsentBytes: 4 * 1024 * 1024, ...limits };
   }
 
   start(): void {
-    this.timers = [setInterval(() => void this.sweep(), SWEEP_MS), setInterval(() => this.clients.forEach((c) => c.write(': keep-alive\n\n')), KEEPALIVE_MS)];
+    this.timers = [setInterval(() => void this.sweep(), this.limits.sweepMs), setInterval(() => void this.keepAlive(), KEEPALIVE_MS)];
     for (const t of this.timers) t.unref();
   }
 
   stop(): void {
     this.timers.forEach(clearInterval);
-    for (const c of this.clients) c.end();
+    for (const c of this.clients.values()) c.res.destroy();
     this.clients.clear();
+  }
+
+  /** Ends at once every stream of a session this server ended (its sign-out). */
+  sessionEnded(id: string): void {
+    for (const c of [...this.clients.values()]) if (c.session === id) this.end(c, 'signed-out');
   }
 
   /** A batch or heartbeat of `terminalId` was accepted: its row goes to the open pages now. */
@@ -53,23 +91,73 @@ export class FloorHub {
     return this.projection.rows(s.offlineLimitSeconds * 1000, this.now(), only);
   }
 
-  /** A new stream: the whole floor first, then the rows that change. */
-  async subscribe(res: ServerResponse): Promise<void> {
+  /** A new stream of a signed-in session: the whole floor first, then the rows that change. */
+  async subscribe(res: ServerResponse, owner: StreamOwner): Promise<void> {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    this.clients.add(res);
+    const client: Client = { res, ...owner };
+    this.clients.set(res, client);
     res.on('close', () => this.clients.delete(res));
-    res.write(`retry: 2000\nevent: floor\ndata: ${JSON.stringify(await this.rows())}\n\n`);
+    const floor = await this.rows();
+    if (this.clients.has(res)) this.write(client, `retry: 2000\nevent: floor\ndata: ${JSON.stringify(floor)}\n\n`);
   }
 
-  private send(rows: FloorRow[]): void {
+  /** The streams whose session is no longer live are told and closed; the database is asked each time. */
+  private async recheck(): Promise<void> {
+    const open = [...this.clients.values()];
+    if (open.length === 0) return;
+    const live = await liveSessions(this.sql, [...new Set(open.map((c) => c.session))], this.now());
+    for (const c of open) if (!live.has(c.session)) this.end(c, 'session-ended');
+  }
+
+  /** Rows to every stream whose session is still live (asked just before). */
+  private async send(rows: FloorRow[]): Promise<void> {
     if (rows.length === 0 || this.clients.size === 0) return;
+    await this.recheck();
     const text = `event: rows\ndata: ${JSON.stringify(rows)}\n\n`;
-    for (const c of this.clients) c.write(text);
+    for (const c of [...this.clients.values()]) this.write(c, text);
+  }
+
+  private async keepAlive(): Promise<void> {
+    try {
+      await this.recheck();
+      for (const c of [...this.clients.values()]) this.write(c, ': keep-alive\n\n');
+    } catch {
+      // The database is away: nothing is sent until a session can be asked about again.
+    }
+  }
+
+  /**
+   * One write, unless the client already leaves more than the bound unsent: then it is dropped
+   * (its buffer freed, the connection destroyed) and the audit log says who and how much.
+   */
+  private write(c: Client, text: string): void {
+    const unsent = c.res.writableLength;
+    if (unsent > this.limits.maxUnsentBytes) {
+      this.clients.delete(c.res);
+      c.res.destroy();
+      this.note(c, 'floor.stream.dropped', { reason: 'not-reading', unsentBytes: unsent, limit: this.limits.maxUnsentBytes });
+      return;
+    }
+    c.res.write(text);
+  }
+
+  /** Tells a stream its session ended and closes it; a client that does not read the news is cut off after a grace. */
+  private end(c: Client, reason: 'signed-out' | 'session-ended'): void {
+    if (!this.clients.delete(c.res)) return;
+    c.res.end(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
+    setTimeout(() => c.res.destroy(), GRACE_MS).unref();
+    this.note(c, 'floor.stream.ended', { reason });
+  }
+
+  private note(c: Client, action: string, detail: Record<string, unknown>): void {
+    audit(this.sql, { actor: c.user, address: c.address, action, detail }).catch(() => {
+      // The database is away: the stream is closed all the same.
+    });
   }
 
   private async flush(): Promise<void> {
@@ -79,7 +167,7 @@ export class FloorHub {
     this.dirty.clear();
     let read = false;
     try {
-      this.send(await this.rows(only));
+      await this.send(await this.rows(only));
       read = true;
     } catch {
       // The database is away: kept for the next touch or sweep, not retried in a loop.
@@ -112,7 +200,7 @@ export class FloorHub {
           changed = true;
         }
       }
-      this.send(changed ? await this.rows() : rows);
+      await this.send(changed ? await this.rows() : rows);
     } catch {
       // The database is away: the next sweep tries again; /healthz says so meanwhile.
     } finally {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from './audit.js';
-import { FloorHub } from './floor-hub.js';
+import { FloorHub, type FloorStreamLimits } from './floor-hub.js';
 import { gamingDayOf, gamingDayReport } from './gaming-day.js';
 import { hourlyPlots } from './plots.js';
 import { readSettings } from './settings.js';
@@ -19,6 +19,8 @@ import { roundEvidence } from './round-evidence.js';
 export interface BackofficeServerOptions extends Omit<BackofficeOptions, 'db'> {
   /** The built page (`npm run build:backoffice`); default dist/backoffice of the repository. */
   pageDir?: string;
+  /** The live floor's pace and per-client bound (floor-hub.ts); the defaults are production's. */
+  floorStream?: FloorStreamLimits;
 }
 
 const DEFAULT_PAGE = fileURLToPath(new URL('../../dist/backoffice', import.meta.url));
@@ -54,7 +56,7 @@ const ReportQuery = z.strictObject({
  */
 export function attachBackoffice(app: FastifyInstance, options: BackofficeOptions & BackofficeServerOptions): { register(): Promise<void> } {
   const now = options.now ?? Date.now;
-  const hub = new FloorHub(options.db, now);
+  const hub = new FloorHub(options.db, now, options.floorStream);
   app.addHook('onResponse', async (req, reply) => {
     if (reply.statusCode !== 200 || (req.url !== '/v1/ingest' && req.url !== '/v1/heartbeat')) return;
     const terminal = req.headers['x-etg-terminal'];
@@ -64,16 +66,17 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
   app.addHook('onClose', async () => hub.stop());
   return {
     async register() {
-      await registerBackofficeApi(app, options, (inner, signedIn) => {
+      await registerBackofficeApi(app, { ...options, sessionEnded: (id) => hub.sessionEnded(id) }, (inner, signedIn) => {
         const api = inner.withTypeProvider<ZodTypeProvider>();
         api.get('/floor', { schema: { hide: true } }, async (req, reply) => {
           if (!(await signedIn(req, reply, 'floor'))) return reply;
           return hub.rows();
         });
         api.get('/floor/events', { schema: { hide: true } }, async (req, reply) => {
-          if (!(await signedIn(req, reply, 'floor'))) return reply;
+          const s = await signedIn(req, reply, 'floor');
+          if (!s) return reply;
           reply.hijack();
-          await hub.subscribe(reply.raw);
+          await hub.subscribe(reply.raw, { session: s.id, user: s.name, address: req.ip });
         });
         api.get('/tables/:id', { schema: { hide: true, params: TableParams } }, async (req, reply) => {
           if (!(await signedIn(req, reply, 'floor'))) return reply;

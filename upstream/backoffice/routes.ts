@@ -18,6 +18,8 @@ export interface BackofficeOptions {
   now?: () => number;
   /** Sign-in attempts per client address and minute, before any password is checked. */
   signInPerMinute?: number;
+  /** Told of every session a sign-out ended here (the live floor closes its streams at once). */
+  sessionEnded?: (id: string) => void;
 }
 
 const SignIn = z.strictObject({ name: z.string().max(64), password: z.string().max(1024) });
@@ -62,6 +64,7 @@ export async function registerBackofficeApi(
           const s = await signedIn(req, reply, 'floor');
           if (!s) return reply;
           await endSession(db, s.id, now());
+          options.sessionEnded?.(s.id);
           await audit(db, { actor: s.name, address: req.ip, action: 'sign-out' });
           setCookie(req, reply, '', 0);
           return reply.code(204).send();

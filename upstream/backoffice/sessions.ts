@@ -56,6 +56,21 @@ export async function findSession(sql: Sql, token: string, now: number): Promise
   return { id, name: row.user_name, role: role.data, csrf: row.csrf, expiresAt };
 }
 
+/**
+ * Which of these sessions (by id, the SHA-256 of their secret) are still live at `now`: not ended,
+ * not expired, their user not disabled. Unlike `findSession` it moves no expiry: asking whether a
+ * session is alive is not activity (the live floor asks it at every push).
+ */
+export async function liveSessions(sql: Sql, ids: readonly string[], now: number): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const r = await sql.query<{ token_hash: string }>(
+    `SELECT s.token_hash FROM backoffice_sessions s JOIN backoffice_users u ON u.name = s.user_name
+     WHERE s.token_hash = ANY($1::text[]) AND s.ended_at IS NULL AND u.disabled_at IS NULL AND s.expires_at > $2 AND s.ends_by > $2`,
+    [[...ids], new Date(now)],
+  );
+  return new Set(r.rows.map((x) => x.token_hash));
+}
+
 /** Ends a session for good: its cookie is worth nothing from now on, whoever holds a copy. */
 export async function endSession(sql: Sql, id: string, now: number): Promise<void> {
   await sql.query('UPDATE backoffice_sessions SET ended_at = $2 WHERE token_hash = $1 AND ended_at IS NULL', [id, new Date(now)]);
