@@ -5,6 +5,7 @@
 // is offline and raises its alarm, which the supervisor acknowledges with a note. How long the push
 // takes is a benchmark's to measure, not a test's to assert.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Ledger, SyncClient, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
@@ -147,16 +148,22 @@ describe('back office: the live floor', () => {
     const written: string[] = [];
     let wrote = () => {};
     const res = {
+      writableLength: 0,
       writeHead: () => res,
       on: () => res,
       end: () => res,
+      destroy: () => res,
       write: (t: string) => {
         written.push(t);
         wrote();
         return true;
       },
     };
-    await hub.subscribe(res as unknown as Parameters<FloorHub['subscribe']>[0]);
+    // The stream of the signed-in supervisor's session (its id is the SHA-256 of the cookie's secret): the hub asks for it before each push.
+    const session = createHash('sha256')
+      .update(cookie.slice(cookie.indexOf('=') + 1))
+      .digest('hex');
+    await hub.subscribe(res as unknown as Parameters<FloorHub['subscribe']>[0], { session, user: 'ana', address: '127.0.0.1' });
     assert.equal(written.length, 1);
     assert.match(written[0] ?? '', /^retry: 2000\nevent: floor\n/);
     await new Promise((r) => setTimeout(r, 300));
