@@ -1,4 +1,5 @@
 import type { RoundEvidence } from './api.js';
+import { actionWords, betWords, profileWords } from './codes.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
 import type { Words } from './i18n.js';
@@ -29,7 +30,7 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
     { class: 'round-page', 'data-testid': 'round-recall', 'data-round': r.roundId },
     backLink,
     h('h1', {}, t('backoffice.evidence.title', { round: r.roundId })),
-    h('p', {}, t('backoffice.evidence.game', { game: gameName(t, r.game), profile: r.profile })),
+    h('p', {}, t('backoffice.evidence.game', { game: gameName(t, r.game), profile: profileWords(t, r.profile) })),
     h('p', { 'data-testid': 'round-status' }, t('backoffice.evidence.closed', { status, time: w.time(r.ts), seq: r.seq })),
     r.status === 'void' ? h('p', {}, t('backoffice.evidence.voided', { reason: r.reason ?? '', who: (r.authorisedBy ?? []).join(', ') })) : null,
     r.voidRule ? h('p', {}, t('backoffice.evidence.voidRule', { why: r.uncorrectable ?? '', rule: r.voidRule })) : null,
@@ -45,14 +46,15 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
       'ol',
       {},
       ...r.decisions.map((d) => {
-        const action = d.auto ? t('backoffice.evidence.auto', { action: d.action }) : d.action;
+        const said = actionWords(t, r.game, d.action);
+        const action = d.auto ? t('backoffice.evidence.auto', { action: said }) : said;
         return h('li', {}, t('backoffice.evidence.decision', { seat: d.hand === undefined ? d.seat : `${d.seat}.${d.hand + 1}`, action }));
       }),
     ),
     h('h2', {}, t('backoffice.evidence.bets')),
     table(
       [t('backoffice.table.stations'), t('backoffice.evidence.seat'), t('backoffice.evidence.bet'), t('backoffice.table.amount')],
-      r.bets.map((b) => [station(b.station), String(b.seat), b.bet, money(b.amount)]),
+      r.bets.map((b) => [station(b.station), String(b.seat), betWords(t, r.game, b.bet), money(b.amount)]),
     ),
     h('h2', {}, t('backoffice.evidence.lines')),
     table(
@@ -64,7 +66,14 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
         t('backoffice.table.net'),
         t('backoffice.evidence.rule'),
       ],
-      r.lines.map((l) => [station(l.station), l.hand === undefined ? String(l.seat) : `${l.seat}.${l.hand + 1}`, l.bet, money(l.stake), money(l.net), l.rule]),
+      r.lines.map((l) => [
+        station(l.station),
+        l.hand === undefined ? String(l.seat) : `${l.seat}.${l.hand + 1}`,
+        betWords(t, r.game, l.bet),
+        money(l.stake),
+        money(l.net),
+        l.rule,
+      ]),
     ),
     h('h2', {}, t('backoffice.evidence.credits')),
     table(

@@ -1,5 +1,6 @@
 import type { TableDetail } from './api.js';
 import { alarmList } from './alarms.js';
+import { entryWords, faultWords } from './codes.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
 import type { Words } from './i18n.js';
@@ -55,7 +56,7 @@ export function tablePage(
   const entries = (list: TableDetail['jackpots']) =>
     table(
       [t('backoffice.table.entry'), t('backoffice.table.time'), t('backoffice.table.amount')],
-      list.map((e) => [`${e.seq} ${e.type}`, w.time(e.ts), amountOf(e.payload, money)]),
+      list.map((e) => [`${e.seq} ${entryWords(t, e.type)}`, w.time(e.ts), amountOf(e.payload, money)]),
     );
   const name = d.health?.tableId ?? d.terminalId;
   const tickets = ticketsSection(w, d, money);
@@ -71,7 +72,7 @@ export function tablePage(
       h('span', { 'data-testid': 'table-currency' }, ` — ${currencyLabel(d.currency)}`),
     ),
     h('h2', {}, t('backoffice.floor.faults')),
-    h('p', {}, d.faults.length ? `⚠ ${d.faults.join(', ')}` : t('backoffice.floor.none')),
+    h('p', { 'data-testid': 'table-faults' }, d.faults.length ? `⚠ ${d.faults.map((f) => faultWords(t, f)).join(', ')}` : t('backoffice.floor.none')),
     h('h2', {}, t('backoffice.table.stations')),
     stations,
     h('h2', {}, t('backoffice.table.rounds')),

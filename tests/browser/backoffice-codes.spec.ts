@@ -1,0 +1,194 @@
+// The back office shows no code where the catalogues have words (issue 49): a table's faults and
+// rule profile on the floor, its faults and its journal entries' types on its page, a round's
+// profile, decisions and bets on its recall — in every catalogue's language, each equal to the
+// catalogue's words for it, never the code the upstream sent. A code no catalogue knows (a newer
+// table's fault, a profile added later) is shown as itself. The built page (npm run
+// build:backoffice) is served with a stand-in for the upstream's API answering those codes, so
+// the test needs no upstream and no table.
+import { expect, test, type Page } from '@playwright/test';
+import { createReadStream, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { catalogues, languages, wordAt } from '../../locales/index.js';
+import { cutOrWide, domBoxes } from './backoffice-layout.js';
+import { overlapping } from './layout-check.js';
+
+const root = path.resolve(import.meta.dirname, '../../dist/backoffice');
+const NEW_FAULT = 'coffee-spilled';
+const NEW_PROFILE = 'macau-2031';
+const NEW_ENTRY = 'transfer.teleport';
+const NEW_ACTION = 'peek';
+const NEW_BET = 'dragonBonus';
+const at = '2026-11-27T10:00:00.000Z';
+
+const row = (terminalId: string, game: string, profile: string, faults: string[]) => ({
+  terminalId,
+  tableId: null,
+  game,
+  currency: { code: 'MOP', exponent: 2 },
+  profile,
+  lastRound: { roundId: `${terminalId}-r1`, at },
+  state: faults.length ? 'tilted' : 'betting',
+  hold: false,
+  faults,
+  occupied: 1,
+  stations: 2,
+  lastSeenAt: at,
+  lagEntries: 0,
+  lagSeconds: 0,
+  headSeq: 10,
+  openAlarms: 0,
+  unacknowledged: 0,
+  configWaiting: 0,
+});
+const FLOOR = [
+  row('T1', 'blackjack', 'macau-2009', ['shoe-lid-open', 'card-hold', NEW_FAULT]),
+  row('T2', 'baccarat', 'macau-no-commission', []),
+  row('T3', 'war', 'macau', []),
+  row('T4', 'blackjack', 'portugal-2001', []),
+  row('T5', 'blackjack', NEW_PROFILE, []),
+];
+const ENTRY_TYPES = {
+  jackpots: ['jackpot.settle', 'jackpot.reset'],
+  handpays: ['handpay.request', 'handpay.confirm'],
+  transfers: ['transfer.out', 'transfer.in', 'transfer.complete', 'transfer.reverse', 'transfer.refuse', 'transfer.recall', NEW_ENTRY],
+};
+let seq = 100;
+const entries = (types: string[]) => types.map((type) => ({ seq: seq++, type, ts: at, payload: { amount: 1000 } }));
+const TABLE = {
+  terminalId: 'T1',
+  health: { tableId: 'BJ-1', game: 'blackjack' },
+  currency: { code: 'MOP', exponent: 2 },
+  faults: ['bill-jam', 'ledger-integrity', NEW_FAULT],
+  table: {},
+  stations: [],
+  rounds: [],
+  jackpots: entries(ENTRY_TYPES.jackpots),
+  handpays: entries(ENTRY_TYPES.handpays),
+  transfers: entries(ENTRY_TYPES.transfers),
+  tickets: { issued: [], redeemed: [], outstanding: [] },
+  alarms: [],
+};
+const ACTIONS = ['hit', 'stand', 'double', 'split', 'surrender', 'insurance', 'decline-insurance', 'even-money', NEW_ACTION];
+const BETS = ['main', 'perfectPairs', 'sevens', 'over13', 'behind', 'insurance', 'double', 'split', NEW_BET];
+const round = (terminalId: string, roundId: string, game: string, profile: string, actions: string[], bets: string[]) => ({
+  kind: 'macau-etg-round-evidence',
+  terminalId,
+  round: {
+    roundId,
+    game,
+    profile,
+    status: 'settled',
+    seq: 50,
+    ts: at,
+    cards: [{ card: 'AS', to: 'dealer' }],
+    decisions: actions.map((action, i) => ({ seat: 1, action, ...(i === 0 ? { auto: true } : {}) })),
+    bets: bets.map((bet) => ({ station: 1, seat: 1, bet, amount: 100 })),
+    lines: bets.map((bet) => ({ station: 1, seat: 1, bet, stake: 100, net: 100, rule: 'art.12' })),
+    credits: [{ station: 1, before: 1000, after: 1100 }],
+    entrySeqs: [49, 50],
+  },
+  proof: { links: [[49, 'a', 'b']] },
+  head: { seq: 60 },
+  rules: { seq: 1 },
+});
+const ROUNDS: Record<string, ReturnType<typeof round>> = {
+  'T1-r1': round('T1', 'T1-r1', 'blackjack', 'macau-2009', ACTIONS, BETS),
+  // War's surrender and tie bet have words of their own (the engine's war game names them so).
+  'T1-r2': round('T1', 'T1-r2', 'war', 'macau', ['war', 'surrender'], ['main', 'tie']),
+  'T1-r3': round('T1', 'T1-r3', 'blackjack', NEW_PROFILE, ['hit'], ['main']),
+};
+
+let server: Server;
+let origin = '';
+test.beforeAll(async () => {
+  if (!existsSync(path.join(root, 'index.html'))) throw new Error('build the page first: npm run build:backoffice');
+  server = createServer((req, res) => {
+    const url = (req.url ?? '/').replace(/[?#].*$/, '');
+    const json = (v: unknown) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+    if (url === '/backoffice/api/session')
+      return json({ name: 'ana', role: 'supervisor', permissions: ['floor', 'acknowledge', 'report', 'evidence'], csrf: 'x' });
+    if (url === '/backoffice/api/floor') return json(FLOOR);
+    if (url === '/backoffice/api/floor/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      return void res.write(`event: floor\ndata: ${JSON.stringify(FLOOR)}\n\n`);
+    }
+    if (url === '/backoffice/api/config-requests') return json([]);
+    if (url === '/backoffice/api/tables/T1') return json(TABLE);
+    const evidence = /^\/backoffice\/api\/tables\/T1\/rounds\/([^/]+)\/evidence$/.exec(url)?.[1];
+    if (evidence && ROUNDS[evidence]) return json(ROUNDS[evidence]);
+    const file = path.join(root, url.replace(/^\/backoffice\//, '') || 'index.html');
+    if (!file.startsWith(root) || !existsSync(file)) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const a = server.address();
+  origin = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+});
+test.afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+async function open(page: Page, language: string, hash: string): Promise<void> {
+  await page.addInitScript((l) => localStorage.setItem('backoffice.language', l), language);
+  await page.goto(`${origin}/backoffice/#${hash}`);
+}
+
+/** The words are longer than the codes: the page still fits a 1366×768 window, nothing on another (the layout test's rules). */
+async function fits(page: Page, where: string): Promise<void> {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
+  expect(overlapping(await domBoxes(page)), where).toEqual([]);
+  expect(await cutOrWide(page), where).toEqual([]);
+}
+
+for (const language of languages) {
+  const catalogue = catalogues[language];
+  /** The catalogue's words for `key`; the test is void unless they differ from the code they stand for. */
+  const word = (key: string, code: string): string => {
+    const w = wordAt(catalogue, key);
+    if (w === undefined) throw new Error(`${language} has no ${key}`);
+    expect(w, `${language} ${key} is a word, not the code`).not.toBe(code);
+    return w;
+  };
+  const fault = (f: string) => (f === NEW_FAULT ? f : word(`tilt.${f}`, f));
+  const profile = (p: string) => (p === NEW_PROFILE ? p : word(`backoffice.profile.${p}`, p));
+
+  test(`${language}: the floor words each table's rule profile and faults, an unknown code shown as itself`, async ({ page }) => {
+    await open(page, language, '/floor');
+    for (const r of FLOOR) {
+      const tr = page.locator(`tr[data-terminal=${r.terminalId}]`);
+      await expect(tr.locator('td').nth(3)).toHaveText(profile(r.profile));
+      if (r.faults.length) await expect(tr.locator('td').nth(4)).toContainText(` — ${r.faults.map(fault).join(', ')}`);
+    }
+    await fits(page, `${language} floor`);
+  });
+
+  test(`${language}: a table's page words its faults and its entries' types`, async ({ page }) => {
+    await open(page, language, '/table/T1');
+    await expect(page.getByTestId('table-faults')).toHaveText(`⚠ ${TABLE.faults.map(fault).join(', ')}`);
+    const listed = [...TABLE.jackpots, ...TABLE.handpays, ...TABLE.transfers].map(
+      (e) => `${e.seq} ${e.type === NEW_ENTRY ? e.type : word(`backoffice.entry.${e.type}`, e.type)}`,
+    );
+    await expect(page.locator('[data-testid=table-page] table.grid tbody tr td:first-child')).toHaveText(listed);
+    await fits(page, `${language} table`);
+  });
+
+  test(`${language}: a round's recall words its profile, decisions and bets`, async ({ page }) => {
+    for (const [id, e] of Object.entries(ROUNDS)) {
+      await open(page, language, `/table/T1/round/${id}`);
+      const recall = page.getByTestId('round-recall');
+      await expect(recall).toHaveAttribute('data-round', id);
+      const war = e.round.game === 'war';
+      const action = (a: string) => (a === NEW_ACTION ? a : war && a === 'surrender' ? word('action.warSurrender', a) : word(`action.${a}`, a));
+      const bet = (b: string) => (b === NEW_BET ? b : war && b === 'tie' ? word('help.item.tieBet', b) : word(`bet.${b}`, b));
+      await expect(recall.locator('p').nth(0)).toContainText(profile(e.round.profile));
+      const decisions = recall.locator('ol > li');
+      await expect(decisions).toHaveCount(e.round.decisions.length);
+      for (const [i, d] of e.round.decisions.entries()) await expect(decisions.nth(i)).toContainText(action(d.action));
+      // The bets' table, then the settlement lines': the third column of each names the bet.
+      const grids = recall.locator('table.grid');
+      for (const g of [0, 1]) await expect(grids.nth(g).locator('tbody tr td:nth-child(3)')).toHaveText(e.round.bets.map((b) => bet(b.bet)));
+      await fits(page, `${language} round ${id}`);
+    }
+  });
+}
