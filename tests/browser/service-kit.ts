@@ -199,6 +199,8 @@ export async function stationClient(url: string) {
     bet: (amount: number, bet = 'main') => command({ name: 'place-bet', spot: { bet }, amount }),
     decide: (action: string) => command({ name: 'decide', action }),
     cashOut: () => command({ name: 'cash-out' }),
+    /** The station's language, as its screen's language buttons choose it (every screen of the station follows). */
+    language: (language: string) => command({ name: 'set-language', language }),
     close: () => ws.close(),
   };
 }

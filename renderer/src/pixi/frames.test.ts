@@ -158,4 +158,19 @@ describe('frames asked for at once under a frame cap (a snapshot, a press)', () 
     while (now < 1000) refresh();
     assert.deepEqual(drawn, [0, 1, 2]);
   });
+
+  it('a pointer lifted draws the frame owed first: a snapshot while the finger was down is hit-tested as drawn', () => {
+    const { loop, drawn, set } = capped();
+    const target = new EventTarget();
+    listenForPresses(loop, target);
+    loop.drawSoon();
+    target.dispatchEvent(new Event('pointerdown'));
+    now += 20;
+    // A snapshot rebuilds the row under the finger; its frame waits for the cap.
+    set(1);
+    loop.drawSoon();
+    assert.deepEqual(drawn, [0]);
+    target.dispatchEvent(new Event('pointerup'));
+    assert.deepEqual(drawn, [0, 1], 'drawn before pixi hit-tests the release');
+  });
 });

@@ -1,3 +1,5 @@
+import { forgetPress } from '../ui/button.js';
+
 /**
  * Render on demand. A frame is drawn when something asked for one (a snapshot, a press, a
  * resize) or when the screen said, at its last frame, that it moves again at a time now reached
@@ -94,10 +96,21 @@ export class FrameLoop {
 
 /**
  * A press, a key or the wheel may change what a screen shows: its frame asked for at once (after the
- * screen's own handlers, `drawSoon`); and before pixi hit-tests a press (capture, on the window, ahead
- * of pixi's listeners on the canvas), a frame still owed is drawn (`flush`).
+ * screen's own handlers, `drawSoon`); and before pixi hit-tests a pointer going down or lifted
+ * (capture, on the window, ahead of pixi's listeners on the canvas), a frame still owed is drawn
+ * (`flush`): a snapshot coalesced under the cap while the finger was down may have rebuilt the
+ * button under it, which is then hit where it is drawn. A pointer going down forgets the button it
+ * pressed before (ui/button.ts, `forgetPress`).
  */
 export function listenForPresses(frames: FrameLoop, target: EventTarget = window): void {
-  target.addEventListener('pointerdown', () => frames.flush(), { capture: true, passive: true });
+  target.addEventListener(
+    'pointerdown',
+    (e) => {
+      frames.flush();
+      forgetPress((e as PointerEvent).pointerId);
+    },
+    { capture: true, passive: true },
+  );
+  target.addEventListener('pointerup', () => frames.flush(), { capture: true, passive: true });
   for (const type of ['pointerdown', 'pointerup', 'keydown', 'wheel'] as const) target.addEventListener(type, () => frames.drawSoon(), { passive: true });
 }

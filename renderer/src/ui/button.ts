@@ -9,6 +9,20 @@ export interface ButtonLook {
   idle?: number;
 }
 
+/**
+ * The button each pointer (a finger, the mouse) went down on, until it is lifted: a press whose
+ * button was drawn anew meanwhile is taken by the button now there (`Button`, its constructor).
+ */
+const downOn = new Map<number, Button>();
+
+/**
+ * A pointer goes down anew (the page's listener, before pixi's: frames.ts `listenForPresses`): what
+ * it pressed before is forgotten, even where it was lifted on no button after that one was gone.
+ */
+export function forgetPress(pointerId: number): void {
+  downOn.delete(pointerId);
+}
+
 /** A touch button; a player's buttons are at least TOUCH.min design units each way (≥ 15 mm, docs/screens.md). */
 export class Button extends Container {
   /** Its face: a sprite of a texture (or a geometry) shared with every button of the same look (button-faces.ts). */
@@ -40,12 +54,28 @@ export class Button extends Container {
     // not a chip's circle, since the accessibility layer places its element from the hit area's
     // x, y, width and height.
     this.hitArea = new Rectangle(0, 0, w, h);
+    // Its box alone is hit-tested: its face and words are not tested one by one within it.
+    this.interactiveChildren = false;
     this.eventMode = 'static';
     this.cursor = 'pointer';
     this.accessible = true;
     this.accessibleType = 'button';
     this.on('pointertap', () => {
       if (this.enabled) onPress();
+    });
+    // A snapshot can rebuild a row of buttons while a finger is on one (a decision asked, the
+    // language changed: the station's spots and chips are made anew). pixi then gives the tap to
+    // neither button: the one pressed is gone, and the one under the finger was not pressed. The
+    // button with the same id where the finger is lifted is the same button to the person, so it
+    // takes the press; a press whose button is gone, or another's now, is nothing.
+    this.on('pointerdown', (e) => void downOn.set(e.pointerId, this));
+    this.on('pointerupoutside', (e) => {
+      if (downOn.get(e.pointerId) === this) downOn.delete(e.pointerId);
+    });
+    this.on('pointerup', (e) => {
+      const pressed = downOn.get(e.pointerId);
+      downOn.delete(e.pointerId);
+      if (pressed && pressed !== this && pressed.destroyed && pressed.testId === this.testId && this.enabled) onPress();
     });
     this.colourWords();
   }
