@@ -12,6 +12,13 @@ import {
 } from '../../../protocol/index.js';
 import type { Transport } from './transport-contract.js';
 
+/**
+ * How many times a command is resent when it meets a newer version before its refusal is said: a
+ * view that changes several times a second (the Devices page counts each poll of a device on its
+ * trace; a service page follows every step of a deal) can move again within each round trip.
+ */
+export const RESENDS = 4;
+
 export interface HostClientEvents {
   snapshot(view: ViewName, version: number, state: ViewState): void;
   error(error: ProtocolError): void;
@@ -31,15 +38,15 @@ export class HostClient {
   /** A station's own part and the parts every station shares come apart; this puts the view together. */
   private readonly composer: ViewComposer;
   /**
-   * Commands sent and not yet answered that may be resent once against the current version when
-   * they meet a newer one: those that name everything they act on. Service pages change with
+   * Commands sent and not yet answered that may be resent against the current version when they
+   * meet a newer one (up to RESENDS times): those that name everything they act on. Service pages change with
    * every round step, so a technician's press often meets a newer version, and each service
    * command names what it acts on (a void names its round). A station's cash-out (the whole
    * credit, whatever the view showed) and language choice act on the station itself: a press
    * as the next betting window opens must not be lost to the version race. A bet or a decision
    * is made against what the player saw and is never resent: its refusal is said instead.
    */
-  private readonly resendable = new Map<string, CommandBody>();
+  private readonly resendable = new Map<string, { command: CommandBody; left: number }>();
 
   constructor(
     private readonly transport: Transport,
@@ -63,7 +70,7 @@ export class HostClient {
     if (this.version < 0) return false;
     const id = this.nextId();
     if (this.view === 'service' || command.name === 'cash-out' || command.name === 'set-language') {
-      this.resendable.set(id, command);
+      this.resendable.set(id, { command, left: RESENDS });
       // Only the last few matter: a reply arrives within a round trip.
       if (this.resendable.size > 16) this.resendable.delete(this.resendable.keys().next().value as string);
     }
@@ -99,11 +106,13 @@ export class HostClient {
       }
     } else if (m.type === 'ack') {
       this.resendable.delete(m.ref);
-    } else if (m.type === 'error' && m.code === 'stale-version' && m.ref && this.resendable.has(m.ref)) {
-      const command = this.resendable.get(m.ref) as CommandBody;
+    } else if (m.type === 'error' && m.code === 'stale-version' && m.ref && (this.resendable.get(m.ref)?.left ?? 0) > 0) {
+      const { command, left } = this.resendable.get(m.ref) as { command: CommandBody; left: number };
       this.resendable.delete(m.ref);
       if (m.currentVersion !== undefined) this.version = Math.max(this.version, m.currentVersion);
-      this.send({ type: 'command', id: this.nextId(), view: this.view, version: this.version, command });
+      const id = this.nextId();
+      this.resendable.set(id, { command, left: left - 1 });
+      this.send({ type: 'command', id, view: this.view, version: this.version, command });
     } else if (m.type === 'error') {
       if (m.ref) this.resendable.delete(m.ref);
       console.warn('host refused a message', m.code, m.detail);
