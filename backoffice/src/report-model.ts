@@ -22,6 +22,8 @@ export const ReportLine = z.object({
   voidRefunds: z.number().int(),
   transfersIn: z.number().int(),
   transfersOut: z.number().int(),
+  aftInAmount: z.number().int(),
+  aftOutAmount: z.number().int(),
   ticketsIn: z.number().int(),
   ticketDrop: z.number().int(),
   ticketsOut: z.number().int(),
@@ -90,6 +92,8 @@ export const MONEY = [
   'voidRefunds',
   'transfersIn',
   'transfersOut',
+  'aftInAmount',
+  'aftOutAmount',
   'ticketsOutAmount',
 ] as const;
 /** The count columns. */
@@ -135,6 +139,8 @@ function emptyTotal(currency: TableMoney | null): ReportLine {
     voidRefunds: 0,
     transfersIn: 0,
     transfersOut: 0,
+    aftInAmount: 0,
+    aftOutAmount: 0,
     ticketsIn: 0,
     ticketDrop: 0,
     ticketsOut: 0,
@@ -143,9 +149,13 @@ function emptyTotal(currency: TableMoney | null): ReportLine {
   };
 }
 
-/** Hold: win ÷ wagered, as a fraction (null with nothing wagered). A ratio to show, not money. */
+/**
+ * Hold: win ÷ the wagers that played (wagered less what voided rounds gave back), as a fraction
+ * (null with nothing played). A ratio to show, not money.
+ */
 export function hold(l: ReportLine): number | null {
-  return l.wagered === 0 ? null : l.win / l.wagered;
+  const played = l.wagered - l.voidRefunds;
+  return played === 0 ? null : l.win / played;
 }
 
 /** What the plots draw (upstream/backoffice/plots.ts): 24 hourly slots per table, money in minor units. */

@@ -191,7 +191,11 @@ test('accounting downloads the gaming day CSV, its totals equal to the tables’
     creditsOut: m.totalOut ?? 0,
     wagered: m.creditsWagered ?? 0,
     won: m.creditsWon ?? 0,
-    win: (m.creditsWagered ?? 0) - (m.creditsWon ?? 0),
+    // A voided round's stakes went back: no win (docs/backoffice.md, the gaming day report).
+    win: (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0),
+    voidRefunds: m.voidRefunds ?? 0,
+    aftInAmount: m.aftInAmount ?? 0,
+    aftOutAmount: m.aftOutAmount ?? 0,
     ticketDrop: m.ticketsInAmount ?? 0,
     ticketsOutAmount: m.ticketsOutAmount ?? 0,
     rounds: m.gamesPlayed ?? 0,

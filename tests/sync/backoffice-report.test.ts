@@ -1,10 +1,14 @@
 // The gaming day's report reconciled with the tables' ledgers (issue 49 item 4): two kiosks'
 // ledgers synced to an upstream, one entry journalled before the gaming day's start hour (Macau
 // time) so it belongs to the day before; the CSV of each day, read back to integer minor units,
-// adds up to the ledgers' own meters exactly, per table, per station and in the floor's total.
+// adds up to the ledgers' own meters exactly, per table, per station and in the floor's total, in
+// every column, each of which the day moved (report-scenario.ts: AFT, handpays, a progressive, a
+// void, transfers both ways with one reversed, beside the notes, rounds and tickets).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { reportCsv } from '../../backoffice/src/csv.js';
+import { COUNTS, MONEY, type CountColumn, type MoneyColumn } from '../../backoffice/src/report-model.js';
+import { everyColumn, ledgerTransfers, transfer } from './report-scenario.js';
 import { z } from 'zod';
 import { TableDetail } from '../../backoffice/src/api.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
@@ -89,6 +93,9 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
         const { bets, settle } = settledRound(`${id}-r${r}`, stations, 2_500 + 500 * r, r);
         ledger.appendMany([...bets, settle]);
       }
+      // Then every other column's movement, at station 1, on its first round; and the other table's transfer to it.
+      at += 60_000;
+      ledger.appendMany(everyColumn(id, id === 'T1' ? 'T2' : 'T1', `${id}-r0`, transfer(id === 'T1' ? 'T2' : 'T1', id, 1, 4_000)));
       if (id === 'T2') {
         // A seventh round at station 1 with a winning-streak bet beside the main bet, lost at once:
         // a bet with no published house edge.
@@ -140,60 +147,86 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
   const report = async (date: string) =>
     GamingDayReport.parse(await (await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=${date}`, { headers: { cookie } })).json());
 
-  it("adds up, over the two gaming days, to every table's and station's meters to the avo", async () => {
+  it("adds up, over the two gaming days, to every table's and station's meters to the avo, in every column, each of which moved", async () => {
     const days = [await report('2026-11-24'), await report('2026-11-25')];
     assert.equal(days[1]?.from, '2026-11-24T22:00:00.000Z', '06:00 in Macau is 22:00 UTC the day before');
     const en = createI18n('en');
     const csvs = days.map((d) => parse(reportCsv(en, d)));
     const head = csvs[0]?.[0] ?? [];
-    const col = (name: string) => head.indexOf(name);
-    const fields: [string, string][] = [
-      ['Drop (notes)', 'totalBillsIn'],
-      ['Credits in', 'totalIn'],
-      ['Wagered', 'creditsWagered'],
-      ['Won', 'creditsWon'],
-      ['Drop (tickets)', 'ticketsInAmount'],
-      ['Tickets out (value)', 'ticketsOutAmount'],
-    ];
-    const counts: [string, string][] = [
-      ['Tickets in', 'ticketsIn'],
-      ['Tickets out', 'ticketsOut'],
-      ['Tickets voided', 'ticketsVoided'],
-    ];
-    const count = (table: string, station: string, header: string) =>
-      csvs.reduce((acc, rows) => acc + rows.filter((r) => r[0] === table && r[1] === station).reduce((a, r) => a + Number(r[col(header)] ?? ''), 0), 0);
-    for (const [header] of fields) assert.ok(col(header) >= 0, header);
-    const sum = (table: string, station: string, header: string) =>
-      csvs.reduce((acc, rows) => acc + rows.filter((r) => r[0] === table && r[1] === station).reduce((a, r) => a + minor(r[col(header)] ?? ''), 0), 0);
-    for (const ledger of ledgers) {
+    const col = (c: MoneyColumn | CountColumn | 'notes') => {
+      const i = head.indexOf(en.t(`backoffice.report.col.${c}`));
+      assert.ok(i >= 0, `the CSV has the column ${c}`);
+      return i;
+    };
+    // What each column is in the ledger: its meters at that scope (a table's or a station's), or, for
+    // the transfers, which no meter counts, its postings. Every column of the report is here (the type says so).
+    type Meters = Record<string, number>;
+    const m = (name: string) => (x: Meters) => x[name] ?? 0;
+    const ledgerSays: Record<MoneyColumn | CountColumn, (x: Meters, l: Ledger, station?: number) => number> = {
+      drop: m('totalBillsIn'),
+      ticketDrop: m('ticketsInAmount'),
+      creditsIn: m('totalIn'),
+      creditsOut: m('totalOut'),
+      handpaid: (x) => m('handpaidCancelledCredits')(x) + m('jackpotHandpays')(x),
+      jackpots: (x) => Object.entries(x).reduce((a, [k, v]) => a + (k.startsWith('progressiveWins.') ? v : 0), 0),
+      wagered: m('creditsWagered'),
+      won: m('creditsWon'),
+      win: (x) => m('creditsWagered')(x) - m('creditsWon')(x) - m('voidRefunds')(x),
+      voidRefunds: m('voidRefunds'),
+      transfersIn: (_x, l, s) => ledgerTransfers(l, s).in,
+      transfersOut: (_x, l, s) => ledgerTransfers(l, s).out,
+      aftInAmount: m('aftInAmount'),
+      aftOutAmount: m('aftOutAmount'),
+      ticketsOutAmount: m('ticketsOutAmount'),
+      handpays: m('handpays'),
+      rounds: m('gamesPlayed'),
+      voids: m('voidedRounds'),
+      ticketsIn: m('ticketsIn'),
+      ticketsOut: m('ticketsOut'),
+      ticketsVoided: m('ticketsVoided'),
+    };
+    const money = new Set<string>(MONEY);
+    const value = (c: string, text: string) => (money.has(c) ? minor(text) : Number(text));
+    const cell = (table: string, station: string, c: MoneyColumn | CountColumn) =>
+      csvs.reduce((acc, rows) => acc + rows.filter((r) => r[0] === table && r[1] === station).reduce((a, r) => a + value(c, r[col(c)] ?? ''), 0), 0);
+    /** The notes cell ("100.00x2 1000.00x1") of both days, as meters are: `billsIn.<denomination>` → count. */
+    const notes = (table: string, station: string) => {
+      const out: Meters = {};
+      for (const rows of csvs)
+        for (const r of rows.filter((x) => x[0] === table && x[1] === station))
+          for (const part of (r[col('notes')] ?? '').split(' ').filter(Boolean)) {
+            const [d, n] = part.split('x');
+            out[`billsIn.${minor(d ?? '')}`] = (out[`billsIn.${minor(d ?? '')}`] ?? 0) + Number(n);
+          }
+      return out;
+    };
+    const billsIn = (x: Meters) => Object.fromEntries(Object.entries(x).filter(([k, v]) => k.startsWith('billsIn.') && v !== 0));
+    for (const [i, ledger] of ledgers.entries()) {
       const id = ledger.terminalId;
-      const meters = ledger.meters('table');
-      for (const [header, meter] of fields) assert.equal(sum(id, '', header), meters[meter] ?? 0, `${id} ${header}`);
-      assert.equal(sum(id, '', 'Win'), (meters.creditsWagered ?? 0) - (meters.creditsWon ?? 0), `${id} win`);
-      assert.equal(
-        csvs.reduce((a, rows) => a + Number(rows.find((r) => r[0] === id && r[1] === '')?.[col('Rounds')] ?? 0), 0),
-        meters.gamesPlayed,
-      );
-      for (const [header, meter] of counts) assert.equal(count(id, '', header), meters[meter] ?? 0, `${id} ${header}`);
-      for (const s of [1, 2, 3]) {
-        const m = ledger.meters(`station:${s}`);
-        for (const [header, meter] of fields) assert.equal(sum(id, String(s), header), m[meter] ?? 0, `${id} station ${s} ${header}`);
-        for (const [header, meter] of counts) assert.equal(count(id, String(s), header), m[meter] ?? 0, `${id} station ${s} ${header}`);
+      const scopes: [string, string, number | undefined][] = [
+        [id, 'table', undefined],
+        ...[1, 2, 3, 4].slice(0, 3 + i).map((s) => [String(s), `station:${s}`, s] as [string, string, number]),
+      ];
+      for (const [station, scope, n] of scopes) {
+        const x = ledger.meters(scope);
+        const where = `${id} ${scope}`;
+        for (const c of [...MONEY, ...COUNTS]) assert.equal(cell(id, n === undefined ? '' : station, c), ledgerSays[c](x, ledger, n), `${where} ${c}`);
+        assert.deepEqual(notes(id, n === undefined ? '' : station), billsIn(x), `${where} notes`);
       }
     }
-    // The floor's total line: both ledgers' meters together.
-    for (const [header, meter] of fields) {
-      const total = csvs.reduce((a, rows) => a + minor(rows.find((r) => r[0] === 'Total')?.[col(header)] ?? '0'), 0);
-      assert.equal(
-        total,
-        ledgers.reduce((a, l) => a + (l.meters('table')[meter] ?? 0), 0),
-        `total ${header}`,
-      );
+    // The floor's total line: both ledgers together, in every column; and every column moved.
+    for (const c of [...MONEY, ...COUNTS]) {
+      const want = ledgers.reduce((a, l) => a + ledgerSays[c](l.meters('table'), l), 0);
+      assert.equal(cell('Total', '', c), want, `total ${c}`);
+      assert.notEqual(want, 0, `the scenario moves ${c}`);
     }
-    // Not vacuous: the tickets moved the meters the report reads.
+    // The reversed transfer went back: each table sent 4,000 and 1,500, and 1,500 came back.
     assert.deepEqual(
-      [ledgers[0]?.meters('station:2').ticketsOut, ledgers[0]?.meters('station:2').ticketsVoided, ledgers[1]?.meters('station:1').ticketsInAmount],
-      [2, 1, 20_000],
+      ledgers.map((l) => ledgerTransfers(l)),
+      [
+        { in: 4_000, out: 4_000 },
+        { in: 4_000, out: 4_000 },
+      ],
     );
     // The early note is in the 24th's report, and only there.
     assert.deepEqual(
@@ -231,7 +264,7 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
       // The table's bets' actual wins add up to the meters' win.
       const m = ledger.meters('table');
       const actual = api.filter((l) => l.terminalId === id).reduce((a, l) => a + l.actual, 0);
-      assert.equal(actual, (m.creditsWagered ?? 0) - (m.creditsWon ?? 0), `${id}: the actual wins are the meters’ win`);
+      assert.equal(actual, (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0), `${id}: the actual wins are the meters’ win`);
     }
     // The streak bet has no published edge: no theoretical win and no difference, never a 0.
     const streak = api.find((l) => l.bet === 'streak2');
@@ -312,6 +345,13 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
       const id = ledger.terminalId;
       const hours = plots.tables.find((s) => s.terminalId === id)?.theoretical ?? [];
       assert.equal(hours.length, 24, id);
+      // The hours' win adds up to the ledger's: a voided round's stakes went back, they are no win.
+      const m = ledger.meters('table');
+      assert.equal(
+        (plots.tables.find((x) => x.terminalId === id)?.win ?? []).reduce((x, y) => x + y, 0),
+        (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0),
+        `${id}: the hours' win`,
+      );
       const mine = lines.filter((l) => l.terminalId === id);
       assert.ok(mine.length > 0, id);
       const sum = (pick: (h: (typeof hours)[number]) => number) => hours.reduce((a, h) => a + pick(h), 0);

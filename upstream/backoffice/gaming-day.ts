@@ -40,13 +40,17 @@ export interface ReportLine {
   jackpots: number;
   wagered: number;
   won: number;
-  /** wagered − won: what the house kept of the play. */
+  /** wagered − won − void refunds: what the house kept of the play (a voided round's stakes went back). */
   win: number;
   rounds: number;
   voids: number;
   voidRefunds: number;
   transfersIn: number;
+  /** Credit sent to other tables, less what came back by a reversal (`transfer.out` − `transfer.reverse`). */
   transfersOut: number;
+  /** AFT (docs/sas.md): credit from the casino system's cashless account, and back to it. */
+  aftInAmount: number;
+  aftOutAmount: number;
   /** Tickets taken in (stacked and credited): how many, and the drop by tickets, their value. */
   ticketsIn: number;
   ticketDrop: number;
@@ -109,6 +113,8 @@ const empty = (terminalId: string, scope: string): ReportLine => ({
   voidRefunds: 0,
   transfersIn: 0,
   transfersOut: 0,
+  aftInAmount: 0,
+  aftOutAmount: 0,
   ticketsIn: 0,
   ticketDrop: 0,
   ticketsOut: 0,
@@ -131,6 +137,8 @@ function add(line: ReportLine, name: string, value: number): void {
   else if (name === 'gamesPlayed') line.rounds += value;
   else if (name === 'voidedRounds') line.voids += value;
   else if (name === 'voidRefunds') line.voidRefunds += value;
+  else if (name === 'aftInAmount') line.aftInAmount += value;
+  else if (name === 'aftOutAmount') line.aftOutAmount += value;
   else if (name === 'ticketsIn') line.ticketsIn += value;
   else if (name === 'ticketsInAmount') line.ticketDrop += value;
   else if (name === 'ticketsOut') line.ticketsOut += value;
@@ -181,19 +189,21 @@ export async function gamingDayReport(sql: Sql, date: string, startHour: number)
   for (const r of m.rows) add(line(r.terminal_id, r.scope), r.name, Number(r.value));
   const t = await sql.query<{ terminal_id: string; type: string; station: number | null; amount: number | null }>(
     `SELECT terminal_id, type, (doc->'payload'->'transfer'->>'station')::int AS station, (doc->'payload'->'transfer'->>'amount')::bigint AS amount
-     FROM journal WHERE ts >= $1 AND ts < $2 AND type IN ('transfer.in', 'transfer.out')`,
+     FROM journal WHERE ts >= $1 AND ts < $2 AND type IN ('transfer.in', 'transfer.out', 'transfer.reverse')`,
     [from, to],
   );
   for (const r of t.rows) {
     const amount = Number(r.amount ?? 0);
     for (const l of [line(r.terminal_id, 'table'), ...(r.station === null ? [] : [line(r.terminal_id, `station:${r.station}`)])]) {
       if (r.type === 'transfer.in') l.transfersIn += amount;
-      else l.transfersOut += amount;
+      else if (r.type === 'transfer.out') l.transfersOut += amount;
+      // A reversal gives the sender's station its credit back: it never left (docs/transfers.md).
+      else l.transfersOut -= amount;
     }
   }
   const currencies = await heldCurrencies(sql);
   for (const l of lines.values()) {
-    l.win = l.wagered - l.won;
+    l.win = l.wagered - l.won - l.voidRefunds;
     l.currency = currencies.get(l.terminalId) ?? null;
   }
   const c = await sql.query<{ terminal_id: string; seq: number; ts: Date; type: string; payload: Record<string, unknown> }>(

@@ -9,6 +9,7 @@ export interface HourlySeries {
   /** The table's currency (null: never named): the page adds tables up only within one currency. */
   currency: TableCurrency | null;
   drop: number[];
+  /** What was wagered less what voided rounds gave back: the wagers that played. */
   wagered: number[];
   won: number[];
   win: number[];
@@ -38,7 +39,7 @@ export async function hourlyPlots(sql: Sql, date: string, startHour: number): Pr
   const m = await sql.query<{ terminal_id: string; hour: number; name: string; value: number }>(
     `SELECT j.terminal_id, floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour, m->>1 AS name, SUM((m->>2)::bigint)::bigint AS value
      FROM journal j, jsonb_array_elements(j.doc->'meters') m
-     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND m->>0 = 'table' AND m->>1 IN ('totalBillsIn', 'creditsWagered', 'creditsWon')
+     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND m->>0 = 'table' AND m->>1 IN ('totalBillsIn', 'creditsWagered', 'creditsWon', 'voidRefunds')
      GROUP BY 1, 2, 3`,
     [from, to],
   );
@@ -71,7 +72,9 @@ export async function hourlyPlots(sql: Sql, date: string, startHour: number): Pr
     if (!s || h < 0 || h >= HOURS) continue;
     const v = Number(r.value);
     if (r.name === 'totalBillsIn') s.drop[h] = v;
-    else if (r.name === 'creditsWagered') s.wagered[h] = v;
+    // The wagers that played: a voided round's stakes went back (its refund is journalled when it is voided).
+    else if (r.name === 'creditsWagered') s.wagered[h] = (s.wagered[h] ?? 0) + v;
+    else if (r.name === 'voidRefunds') s.wagered[h] = (s.wagered[h] ?? 0) - v;
     else s.won[h] = v;
   }
   for (const r of l.rows) {
