@@ -7,10 +7,11 @@ import { sharpenTexts } from '../pixi/crisp.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
 import { intlLocale } from '../../../locales/money.js';
 import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
-import { refusalKey, stationView, type ProtocolError, type ReportBody, type StationTables } from '../../../protocol/index.js';
+import { refusalKey, stationView, type ProtocolError, type ReportBody, type StationState, type StationTables } from '../../../protocol/index.js';
 import { HostClient } from '../connection/host-client.js';
 import type { Transport } from '../connection/transport-contract.js';
 import type { ScreenContext } from '../screens/screen.js';
+import { followLanguage } from './follow-language.js';
 import { joined, SeveralTablesScreen } from './several-screen.js';
 
 export interface SeveralOptions {
@@ -46,7 +47,17 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
       },
     ),
   );
-  let language: string | null = null;
+  // Each table's newest snapshot: the one drawn again once a language's catalogue has come, never
+  // the older one that asked for it (a snapshot that came meanwhile is not undone).
+  const newest: (StationState | null)[] = o.tables.tables.map(() => null);
+  const follow = followLanguage(o.i18n, (language, index) => {
+    document.documentElement.lang = intlLocale(language);
+    document.title = o.i18n.t('app.name');
+    const state = newest[index];
+    if (state) screen.render(index, state);
+    o.drawn();
+    o.ctx.emit(`language:${language}`);
+  });
   o.reportsTo?.((body) => clients.forEach((c) => c?.report(body)));
   const fatal: (MessageKey | null)[] = o.tables.tables.map(() => null);
 
@@ -67,18 +78,9 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
         snapshot: (_view, _version, state) => {
           attempt = 0;
           if (state.kind !== 'station') return;
+          newest[index] = state;
           screen.render(index, state);
-          const wanted = screen.focusLanguage();
-          if (wanted && wanted !== language) {
-            language = wanted;
-            void o.i18n.changeLanguage(wanted).then(() => {
-              document.documentElement.lang = intlLocale(wanted);
-              document.title = o.i18n.t('app.name');
-              screen.render(index, state);
-              o.drawn();
-              o.ctx.emit(`language:${wanted}`);
-            });
-          }
+          follow(screen.focusLanguage(), index);
           o.drawn();
           o.ctx.emit(`snapshot:${table.tableId}`);
           o.ctx.emit(`credit:${table.tableId}:${state.credit}`);
