@@ -2,6 +2,7 @@ import type { Db, Sql } from './sql.js';
 import { BACKOFFICE_SQL } from './backoffice/schema.js';
 import { CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
 import { TABLE_CURRENCY_SQL } from './table-currency.js';
+import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -161,6 +162,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 9,
     name: 'back office: a configuration request may change the rule profile',
     sql: CONFIG_PROFILE_SQL,
+  },
+  {
+    version: 10,
+    name: "the journal indexed by round id (a round's evidence bundle)",
+    sql: ROUND_INDEX_SQL,
   },
 ];
 

@@ -14,6 +14,24 @@ interface Row {
   hash: string;
 }
 
+/**
+ * Migration 10: the journal indexed by the round an entry belongs to (its payload's `roundId`, then
+ * the table), partial on the entries that have one. The evidence lookup below asks a table's round
+ * by that id, and whether another table played it; without the index both read every entry of the
+ * journal of every table (a sequential scan that grows with the floor's history).
+ */
+export const ROUND_INDEX_SQL = `
+  CREATE INDEX journal_round ON journal ((doc->'payload'->>'roundId'), terminal_id, seq)
+    WHERE (doc->'payload'->>'roundId') IS NOT NULL;
+`;
+
+/** A table's entries of one round, by the round's id ($1 the table, $2 the round's entry types, $3 the round). */
+export const ROUND_ENTRIES_SQL = `SELECT seq, body, content_hash, prev_hash, hash FROM journal
+  WHERE terminal_id = $1 AND type = ANY($2::text[]) AND doc->'payload'->>'roundId' = $3 ORDER BY seq`;
+
+/** Whether another table than $1 closed the round $2. */
+export const ROUND_ELSEWHERE_SQL = `SELECT 1 FROM journal WHERE terminal_id <> $1 AND type IN ('round.settle', 'round.void') AND doc->'payload'->>'roundId' = $2 LIMIT 1`;
+
 const chainEntry = (r: Row): ChainEntry => ({ seq: Number(r.seq), body: r.body, contentHash: r.content_hash, prevHash: r.prev_hash, hash: r.hash });
 
 /**
@@ -27,18 +45,9 @@ export async function roundEvidence(sql: Sql, terminalId: string, roundId: strin
   const head = (await sql.query<{ seq: number; hash: string }>('SELECT seq, hash FROM heads WHERE terminal_id = $1', [terminalId])).rows[0];
   if (!head) return 'no-table';
   const types = [...ROUND_ENTRY_TYPES];
-  const rows = (
-    await sql.query<Row>(
-      `SELECT seq, body, content_hash, prev_hash, hash FROM journal
-       WHERE terminal_id = $1 AND type = ANY($2::text[]) AND doc->'payload'->>'roundId' = $3 ORDER BY seq`,
-      [terminalId, types, roundId],
-    )
-  ).rows.map(chainEntry);
+  const rows = (await sql.query<Row>(ROUND_ENTRIES_SQL, [terminalId, types, roundId])).rows.map(chainEntry);
   if (rows.length === 0) {
-    const elsewhere = await sql.query(
-      `SELECT 1 FROM journal WHERE terminal_id <> $1 AND type IN ('round.settle', 'round.void') AND doc->'payload'->>'roundId' = $2 LIMIT 1`,
-      [terminalId, roundId],
-    );
+    const elsewhere = await sql.query(ROUND_ELSEWHERE_SQL, [terminalId, roundId]);
     return elsewhere.rows.length > 0 ? 'round-of-another-table' : 'no-round';
   }
   const round = roundOfEntries(roundId, rows);
