@@ -169,6 +169,17 @@ export const PAYLOADS = {
     witness: who.optional(),
     /** The back office's request this change carries out (issue 49 item 6), when it came from the upstream. */
     order: z.number().int().positive().optional(),
+    /** The upstream's Ed25519 signature over that request's order for this terminal (host/floor/remote-config.ts), as it came. */
+    signature: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/)
+      .max(200)
+      .optional(),
+    /**
+     * A rule set (the profile, its options) switched at this shoe change (issue 49 item 6): in
+     * effect from here, the game rebuilt between shoes; its `rules.record` follows, in force.
+     */
+    at: z.literal('shoe').optional(),
     /** The day a new rule set's authorisation takes effect (rule options only, issue 51); absent: the day it was journalled. */
     effective: z
       .string()

@@ -24,8 +24,11 @@ export type ChangeableKey = (typeof CHANGEABLE_KEYS)[number];
  */
 export const RESTART_KEYS: ReadonlySet<ChangeableKey> = new Set(['profileOptions', 'profile']);
 
-/** A change refused: why, and where the engine's guard refused a rule option, its refusals (each with its article). */
-export type ChangeRefusal = { ok: false; reason: string; rules?: readonly RuleRefusal[] };
+/**
+ * A change refused: why, and where the engine's guard refused a rule option, its refusals (each
+ * with its article); `wait`: a rule set's switch not now (a round in play), at a later shoe perhaps.
+ */
+export type ChangeRefusal = { ok: false; reason: string; rules?: readonly RuleRefusal[]; wait?: true };
 
 /** The people behind a change: who made it, who confirmed it, and the regulator's authorisation. */
 export interface ChangeAuthority {
@@ -52,12 +55,30 @@ export interface ConfigChangeDeps {
   config: TableConfig;
   ledger: Ledger;
   log: Logger;
-  /** The bets of the table's game (a limit of another bet type is refused). */
-  bets: readonly BetId[];
+  /** The bets of the table's game (a limit of another bet type is refused); asked each time: a rule set switched between shoes brings another game's. */
+  bets: readonly BetId[] | (() => readonly BetId[]);
   /** Whether a change may take effect now: no round in play, no chips on the spots. */
   betweenRounds: () => boolean;
   /** A change took effect (acceptors told the new notes, screens refreshed). */
   onApplied?: (key: ChangeableKey) => void;
+  /** The host's rebuild of the game between shoes (host/table/game-switch.ts); absent: a rule set changes at a start only. */
+  ruleSwitch?: RuleSwitch;
+}
+
+/** The host's side of a rule set switched at a shoe change (made by host/table/game-switch.ts). */
+export interface RuleSwitch {
+  /**
+   * Why the table cannot play `next` from now on (null: it can); nothing is journalled either way.
+   * `wait`: not now (a round, chips, a halt), at a later shoe perhaps; else never on this table as it runs.
+   */
+  refusal(next: TableConfig): { reason: string; wait: boolean } | null;
+  /** The game rebuilt under `next` (its change and record are journalled): the table plays it from now on. */
+  switchTo(next: TableConfig): void;
+}
+
+/** A rule set's change from the back office, with the upstream's signature over its order. */
+export interface ShoeAuthority extends Omit<ChangeAuthority, 'effective'> {
+  signature?: string;
 }
 
 /**
@@ -152,6 +173,71 @@ export class ConfigChanges {
     return { ok: true, status, seq: r.entry.seq };
   }
 
+  /**
+   * A change of the rule profile or its options made at a shoe change (issue 49 item 6): checked
+   * as `change` checks it, and by the table (`ruleSwitch.refusal`: between rounds, the same decks,
+   * the limits and bets, the authorisation a start requires); refused with nothing journalled.
+   * Else journalled (`config.change` with `at: shoe`, the order and its signature, then its
+   * `rules.record`, in force from there), put in the running configuration with every rule-set
+   * change journalled for the next start, and the game rebuilt under it. Without a `ruleSwitch`
+   * (no table behind these changes) it is `change`: in effect at the next start.
+   */
+  switchRuleSet(
+    key: 'profile' | 'profileOptions',
+    after: unknown,
+    by: ShoeAuthority,
+  ): { ok: true; status: 'switched' | 'restart'; seq: number } | ChangeRefusal {
+    const sw = this.deps.ruleSwitch;
+    const { signature, ...authority } = by;
+    if (!sw) {
+      const r = this.change(key, after, authority);
+      return r.ok ? { ok: true, status: 'restart', seq: r.seq } : r;
+    }
+    const who = by.who.trim();
+    const witness = by.witness.trim();
+    const authorisation = by.authorisation.trim();
+    if (!who || !witness || who === witness)
+      return { ok: false, reason: 'a configuration change needs who makes it and a second person, someone else, confirming' };
+    if (!authorisation) return { ok: false, reason: "a configuration change needs the regulator's authorisation reference" };
+    const v = this.validate(key, after, authorisation);
+    if (!v.ok) return v;
+    const next = this.withRuleSet(key, v.value, authorisation, undefined);
+    const refused = sw.refusal(next);
+    if (refused) return { ok: false, reason: refused.reason, ...(refused.wait ? { wait: true as const } : {}) };
+    const before = this.pendingValue(key);
+    const r = this.deps.ledger.append({
+      type: 'config.change',
+      payload: {
+        who,
+        witness,
+        authorisation,
+        key,
+        before: before ?? null,
+        after: v.value ?? null,
+        ...(by.order !== undefined ? { order: by.order } : {}),
+        ...(signature ? { signature } : {}),
+        at: 'shoe' as const,
+      },
+    });
+    this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(ruleRecordOf(next), { changeSeq: r.entry.seq }) });
+    this.deps.log.info({ key, before, after: v.value, who, witness, authorisation, order: by.order, seq: r.entry.seq }, 'rule set switched at the shoe change');
+    // Every rule-set change journalled for the next start is in this one (nextStart): in effect now.
+    const config = this.deps.config;
+    config.profile = next.profile;
+    config.profileOptions = next.profileOptions;
+    if (next.profileAuthorisation) {
+      config.profileAuthorisation = next.profileAuthorisation;
+      config.profileAuthorisationEffective = next.profileAuthorisationEffective ?? localDay(Date.now());
+    } else {
+      delete config.profileAuthorisation;
+      delete config.profileAuthorisationEffective;
+    }
+    this.atRestart.splice(0);
+    sw.switchTo(config);
+    this.deps.onApplied?.(key);
+    return { ok: true, status: 'switched', seq: r.entry.seq };
+  }
+
   /** Changes journalled in this run that take effect at the next start. */
   forRestart(): QueuedChange[] {
     return this.atRestart.map((q) => ({ ...q }));
@@ -237,7 +323,7 @@ export class ConfigChanges {
     }
     const parsed = TableConfig.safeParse(candidate);
     if (!parsed.success) return { ok: false, reason: `the new ${key} is not valid:\n${describeIssues(parsed.error.issues)}` };
-    let bets = this.deps.bets;
+    let bets = typeof this.deps.bets === 'function' ? this.deps.bets() : this.deps.bets;
     if (restart) {
       // A reference is given for one rule set: another needs a new one (Art. 21 n.1, Art. 19).
       const record = ruleRecordOf(parsed.data);

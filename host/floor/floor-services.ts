@@ -2,7 +2,7 @@ import { watchJackpotController } from '../tilts/jackpot-controller.js';
 import type { Logger } from 'pino';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import type { Ledger, VerifyReport } from '../../ledger/index.js';
-import { ConfigChanges } from '../config/config-changes.js';
+import { ConfigChanges, type ChangeableKey, type RuleSwitch } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors, InhibitReason } from '../devices/bill-acceptors.js';
 import { Emitter } from '../../hardware/clock.js';
@@ -42,6 +42,8 @@ export interface FloorServicesDeps {
   params: () => TableParams;
   /** A configuration change took effect: the screens look again. */
   onConfigApplied: () => void;
+  /** The game rebuilt under a rule set switched at a shoe change (absent: a rule set changes at a start). */
+  ruleSwitch?: RuleSwitch;
   /** The stations' ticket printers (cash-out to a ticket, docs/tito.md); absent: handpays only. */
   printers?: Pick<Printers, 'at'>;
   /** Tickets in at the acceptors: what each station's screen says of the last one. */
@@ -53,6 +55,14 @@ export interface FloorServicesDeps {
 /** The floor services with what the screens need of them (refusals, notices, cash-out). */
 export interface WiredFloorServices extends FloorServices {
   gate: StationGate;
+}
+
+/** A configuration change took effect: the acceptors told the notes, the table its limits and timings, the screens. */
+function configApplied(d: FloorServicesDeps, key: ChangeableKey): void {
+  if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);
+  // Limits and timings are the table's to play by: an input, journalled like any other.
+  if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax' || key === 'handpayTwoPersonAbove') d.table.configure(d.params());
+  d.onConfigApplied();
 }
 
 /**
@@ -75,14 +85,10 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     config: d.config,
     ledger: d.ledger,
     log: d.log,
-    bets: d.table.game.rules.bets,
+    bets: () => d.table.game.rules.bets,
     betweenRounds: () => d.table.reads.betweenRounds(),
-    onApplied: (key) => {
-      if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);
-      // Limits and timings are the table's to play by: an input, journalled like any other.
-      if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax' || key === 'handpayTwoPersonAbove') d.table.configure(d.params());
-      d.onConfigApplied();
-    },
+    ...(d.ruleSwitch ? { ruleSwitch: d.ruleSwitch } : {}),
+    onApplied: (key) => configApplied(d, key),
   });
   const restored = configChanges.restore();
   if (restored > 0) d.log.info({ restored }, 'journalled configuration changes in effect');

@@ -62,7 +62,7 @@ export interface RemoteConfigDeps {
   /** The upstream's public key (DER, base64) from the enrolment; without it no order is believed. */
   publicKey: string | undefined;
   ledger: Ledger;
-  changes: Pick<ConfigChanges, 'check' | 'change'>;
+  changes: Pick<ConfigChanges, 'check' | 'change' | 'switchRuleSet'>;
   log: Logger;
   /** An answer or an order that is not the upstream's word: a technician must look. */
   onAlarm?: (message: string) => void;
@@ -80,8 +80,9 @@ export function orderSigned(publicKey: string, terminal: string, order: string, 
 }
 
 export class RemoteConfig {
-  /** Orders accepted, waiting for the next shoe, by id. */
+  /** Orders accepted, waiting for the next shoe, by id, with the upstream's signature over each. */
   private readonly waiting = new Map<number, ConfigOrder>();
+  private readonly signatures = new Map<number, string>();
   private readonly answered: Set<number>;
   /** Bad texts already reported: the upstream sends its answer at every heartbeat, the alarm is said once. */
   private readonly reported = new Set<string>();
@@ -132,18 +133,34 @@ export class RemoteConfig {
     const check = this.d.changes.check(o.key, o.after, o.authorisation);
     if (!check.ok) return this.refuse(o, check.reason);
     this.waiting.set(o.id, o);
+    this.signatures.set(o.id, signature);
     this.d.log.info(
       { order: o.id, key: o.key, proposedBy: o.proposedBy, approvedBy: o.approvedBy },
       'configuration order accepted: it is made at the next shoe',
     );
   }
 
-  /** A new shoe: every waiting order made (ConfigChanges holds it until no round is in play), in order. */
+  /**
+   * A new shoe: every waiting order made, in order: a limit as ConfigChanges makes it (held until
+   * no round is in play), a rule set switched now, between shoes, the game rebuilt under it
+   * (`switchRuleSet`: journalled with the order and the upstream's signature over it), or refused.
+   */
   private atShoeChange(): void {
     for (const o of this.pending()) {
       this.waiting.delete(o.id);
-      const r = this.d.changes.change(o.key, o.after, { who: o.proposedBy, witness: o.approvedBy, authorisation: o.authorisation, order: o.id });
-      if (r.ok) {
+      const signature = this.signatures.get(o.id);
+      this.signatures.delete(o.id);
+      const by = { who: o.proposedBy, witness: o.approvedBy, authorisation: o.authorisation, order: o.id };
+      const r =
+        o.key === 'profile' || o.key === 'profileOptions'
+          ? this.d.changes.switchRuleSet(o.key, o.after, { ...by, ...(signature ? { signature } : {}) })
+          : this.d.changes.change(o.key, o.after, by);
+      if (!r.ok && r.wait) {
+        // Not at this shoe (a round in play, chips on the spots): at the next one.
+        this.waiting.set(o.id, o);
+        if (signature) this.signatures.set(o.id, signature);
+        this.d.log.warn({ order: o.id, key: o.key, reason: r.reason }, 'configuration order not made at this shoe: it waits for the next');
+      } else if (r.ok) {
         this.answered.add(o.id);
         this.d.log.info({ order: o.id, key: o.key, status: r.status, seq: r.seq }, 'configuration order journalled at the shoe change');
       } else {
@@ -159,6 +176,8 @@ export class RemoteConfig {
       payload: { order: o.id, key: o.key, who: o.proposedBy, witness: o.approvedBy, reason: reason.slice(0, 2000) },
     });
     this.d.log.warn({ order: o.id, key: o.key, reason }, 'configuration order refused');
+    // The upstream signed it and the table will not make it: someone must look (the back office lists it refused too).
+    this.alarm(`refused:${o.id}`, `configuration order ${o.id} (${o.key}) refused by this table: ${reason.slice(0, 500)}`);
   }
 
   private alarm(id: string, message: string): void {

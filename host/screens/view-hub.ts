@@ -112,8 +112,9 @@ export class ViewHub {
   private readonly sinks = new Map<string, Set<ViewSink>>();
   private readonly publicSinks = new Set<ViewSink>();
   private readonly parts = new Map<PublicPartName, BuiltPart>();
-  /** One copy for every station build: the same array, so encoded once. */
-  private readonly payTable: StationState['payTable'];
+  /** One copy for every station build: the same array, so encoded once (another once a rule set switched the game). */
+  private payTable: StationState['payTable'];
+  private payTableOf: LiveTable['game'];
 
   constructor(
     private readonly config: TableConfig,
@@ -122,6 +123,7 @@ export class ViewHub {
     ledger: Ledger,
   ) {
     this.payTable = [...table.game.rules.payTable];
+    this.payTableOf = table.game;
     // Each recalled round with the authorisation on record when it was played (issue 51); a ticket entry: the screens look again.
     this.recall = new StationRecall(ledger, (seq) => ruleRecordAt(ledger, seq)?.payload ?? null);
     this.recall.onTicketsChanged(() => this.refreshAll());
@@ -340,6 +342,15 @@ export class ViewHub {
   private panelOf: { extras: unknown; panel: PublicPanel } | null = null;
 
   /** The configuration changed (limits, timers, notes): every view is looked at again. */
+  /** The running game's pay table (a rule set switched between shoes brings another game). */
+  private currentPayTable(): StationState['payTable'] {
+    if (this.table.game !== this.payTableOf) {
+      this.payTableOf = this.table.game;
+      this.payTable = [...this.table.game.rules.payTable];
+    }
+    return this.payTable;
+  }
+
   configChanged(): void {
     this.refreshAll();
   }
@@ -461,7 +472,7 @@ export class ViewHub {
     if (station !== null)
       return stationOwnView(this.sources(), station, language, {
         ...this.recall.extrasOf(station),
-        payTable: this.payTable,
+        payTable: this.currentPayTable(),
       });
     if (view !== 'service') return tableView(this.config, tableViewInputs(this.sources(), language));
     if (this.service && conn !== undefined) return this.service.state(conn, language);

@@ -36,7 +36,8 @@ export function wireFloor(
     ticketsIn,
     authority,
     paramsNow,
-  }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'printers' | 'ticketsIn' | 'authority' | 'paramsNow'>,
+    ruleSwitch,
+  }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'printers' | 'ticketsIn' | 'authority' | 'paramsNow' | 'ruleSwitch'>,
 ): WiredFloor {
   const hub = new ViewHub(config, softwareVersion, table, ledger);
   let remoteGate: RemoteAcceptors | null = null;
@@ -63,6 +64,7 @@ export function wireFloor(
     ticketsIn,
     ...(authority ? { authority } : {}),
     onConfigApplied: () => hub.configChanged(),
+    ruleSwitch,
   });
   hub.attachFloor(floor.gate);
   // The back office's configuration orders: checked and made at the next shoe (issue 49 item 6).

@@ -2,7 +2,7 @@ import type { TableParams } from '../../engine/table/state.js';
 import { limitProblems } from '../../engine/table/limits.js';
 import { digestsOfReference } from '../../ledger/index.js';
 import { liveOpenRefusal, localDay, recordPayload, ruleRecordOf } from '../config/authorisation.js';
-import { restoreRestartChanges } from '../config/config-changes.js';
+import { restoreRestartChanges, type RuleSwitch } from '../config/config-changes.js';
 import { unknownBetTypes } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
@@ -15,7 +15,8 @@ import type { CreditRule } from '../devices/credit-rule/credit-rule.js';
 import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
 import { GROUP_COMMIT } from '../table/command-batch.js';
 import type { RecoveryReport } from '../table/recover.js';
-import type { LiveTable } from '../table/runtime.js';
+import { gameSwitch } from '../table/game-switch.js';
+import { SwitchingTable } from '../table/switching-table.js';
 import { openTable, type OpenedTable } from '../table/start-table.js';
 import { openTableGame } from '../table/table-game.js';
 import { realTimers, type Timers } from '../table/timers.js';
@@ -43,7 +44,10 @@ export interface TableRuntime {
   /** The table's parameters now: the configuration with its journalled changes (and a test's timings). */
   paramsNow: () => TableParams;
   game: OpenedTable;
-  table: LiveTable;
+  /** The table: the running game's runtime, which a rule set switched between shoes replaces (`ruleSwitch`). */
+  table: SwitchingTable;
+  /** The game rebuilt under a new rule set at a shoe change (issue 49 item 6). */
+  ruleSwitch: RuleSwitch;
   recovery: RecoveryReport;
 }
 
@@ -89,8 +93,9 @@ export function openTableRuntime(
   // Recovery before any device opens: the ledger verified, the table folded from its journal.
   const groupCommit = options.groupCommit === undefined ? GROUP_COMMIT : options.groupCommit;
   const game = openTableGame(config, (g) => openTable(g, { ledger, log, timers, params, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) }));
-  const table = game.table;
+  const table = new SwitchingTable(game.table);
   const recovery = game.report;
+  const ruleSwitch = gameSwitch({ ledger, log, timers, table, params: paramsNow, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) });
   const unknownBets = unknownBetTypes(config, table.game.rules.bets);
   if (unknownBets.length > 0)
     throw new Error(
@@ -102,5 +107,19 @@ export function openTableRuntime(
   // Journalled only on a journal that verified: an entry appended before the check would extend a
   // tampered chain, and a witness would see it as the rewrite of an entry it signed.
   else ledger.append({ type: 'rules.record', payload: recordPayload(rules, 'open') });
-  return { tilts, credits, billAcceptors, printers, ticketsIn, authority, sasTickets: bySas?.sas ?? null, timers, paramsNow, game, table, recovery };
+  return {
+    tilts,
+    credits,
+    billAcceptors,
+    printers,
+    ticketsIn,
+    authority,
+    sasTickets: bySas?.sas ?? null,
+    timers,
+    paramsNow,
+    game,
+    table,
+    ruleSwitch,
+    recovery,
+  };
 }

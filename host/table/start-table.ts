@@ -18,8 +18,10 @@ export interface OpenedTable {
    * step the kill interrupted (`resume`). `newShoe`: the shoe is a new device and must be loaded first.
    * `params`: the table's parameters as they are now, with the journalled configuration changes
    * applied again over the file (so asked for after they are, never the file's alone).
+   * `switched`: not a start but a rule set switched between shoes (game-switch.ts): the game is
+   * opened under its new identity and nothing is resumed (no countdown was interrupted).
    */
-  resume(options: { newShoe: boolean; params: TableParams }): void;
+  resume(options: { newShoe: boolean; params: TableParams; switched?: boolean }): void;
 }
 
 /**
@@ -49,7 +51,7 @@ export function openTable<S, R>(
     table: runtime,
     report,
     lastSequence: sequences.length > 0 ? Math.max(...sequences) : undefined,
-    resume({ newShoe, params: now }) {
+    resume({ newShoe, params: now, switched }) {
       if (!report.ledgerVerified) return runtime.start();
       const reason =
         recovered.foldProblems.length > 0
@@ -61,7 +63,7 @@ export function openTable<S, R>(
       const at = timers.now();
       if (!recovered.opened) runtime.input({ kind: 'open', at, params: now, game: game.identity });
       else if (JSON.stringify(runtime.state.params) !== JSON.stringify(now)) runtime.configure(now);
-      runtime.input({ kind: 'resume', at, newShoe: newShoe || report.voided.length > 0 });
+      if (!switched) runtime.input({ kind: 'resume', at, newShoe: newShoe || report.voided.length > 0 });
       if (report.tableHold) log.warn({ hold: report.tableHold }, 'the table was on hold between rounds: held again until resolved');
       if (report.resumedRound)
         log.warn({ roundId: report.resumedRound, cards: runtime.state.cards.length, decisions: runtime.state.decisions.length }, 'interrupted round resumed');

@@ -4,7 +4,10 @@
 // administrator approves both over the back office's HTTP routes; each table's sync client
 // fetches its order, signed by the upstream, at its heartbeat; each table journals the change at
 // its next shoe, and opens under the new profile at its next start; the synced journal tells the
-// back office both were made, with the entries' seqs.
+// back office both were made, with the entries' seqs. The tables here are their journals and
+// configuration changes with no game behind them (no rule switch): a host's own switch of its game
+// at the shoe is tests/host/shoe-profile-switch.test.ts, and through the upstream's page
+// tests/browser/backoffice.spec.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';

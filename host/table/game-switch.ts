@@ -1,0 +1,86 @@
+import type { Logger } from 'pino';
+import { tableGame } from '../../engine/games.js';
+import { limitProblems } from '../../engine/table/limits.js';
+import type { TableParams } from '../../engine/table/state.js';
+import { digestsOfReference, type Ledger } from '../../ledger/index.js';
+import { liveOpenRefusal, localDay, ruleRecordOf } from '../config/authorisation.js';
+import type { RuleSwitch } from '../config/config-changes.js';
+import { tableOptions, unknownBetTypes, type TableConfig } from '../config/table-config.js';
+import type { GroupCommit } from './command-batch.js';
+import { openTable } from './start-table.js';
+import type { SwitchingTable } from './switching-table.js';
+import { openTableGame } from './table-game.js';
+import type { Timers } from './timers.js';
+
+export interface GameSwitchDeps {
+  ledger: Ledger;
+  log: Logger;
+  timers: Timers;
+  table: SwitchingTable;
+  /** The table's parameters under the running configuration (which the switch has changed by then). */
+  params: () => TableParams;
+  /** The program running, as its `power.reset` names it (recover.ts). */
+  program?: string;
+  groupCommit?: GroupCommit;
+}
+
+/**
+ * A rule set switched between shoes (issue 49 item 6): the game of the table's new profile or
+ * options, built exactly as a start builds it (the journal folded under the new game's identity,
+ * which the running table has never opened under, so only the credits carry over; then opened
+ * under it), so that a kill at any step comes back to the same table: before the change is
+ * journalled the old game, after it the new one (the start applies the journalled rule set,
+ * `restoreRestartChanges`). Only between rounds (no round open, no chips on the spots, no hold,
+ * not halted), on a shoe of the same decks, under the rule set's authorisation as a start
+ * requires it, with its limits and bets; a table playing a progressive jackpot keeps its pools in
+ * its game, so it does not switch (a start is needed to carry them).
+ */
+export function gameSwitch(d: GameSwitchDeps): RuleSwitch {
+  return {
+    refusal(next) {
+      const running = d.table;
+      const wait = (reason: string) => ({ reason, wait: true });
+      if (!running.reads.betweenRounds() || d.ledger.rounds.open().length > 0)
+        return wait('a round is in play or chips are on the spots: the rule set switches between shoes with none');
+      if (running.state.faults.halted) return wait(`the table is halted (${running.state.faults.halted}): the rule set switches at a shoe when it plays`);
+      const never = permanentRefusal(d, next);
+      return never ? { reason: never, wait: false } : null;
+    },
+    switchTo(next) {
+      const faults = d.table.state.faults;
+      d.table.switchTo(() => {
+        const opened = openTableGame(next, (g) =>
+          openTable(g, {
+            ledger: d.ledger,
+            log: d.log,
+            timers: d.timers,
+            params: d.params(),
+            ...(d.program !== undefined ? { program: d.program } : {}),
+            ...(d.groupCommit ? { groupCommit: d.groupCommit } : {}),
+          }),
+        );
+        opened.resume({ newShoe: false, params: d.params(), switched: true });
+        // The faults in force stay in force (the new game's fold starts without them, as a start's does).
+        if (faults.newBetsStopped !== null || faults.disabled.length > 0 || (faults.jackpotStopped ?? null) !== null) opened.table.setFaults(faults);
+        return opened.table;
+      });
+      d.log.info({ game: next.game, profile: d.table.game.profile }, 'rule set switched at the shoe change: the game rebuilt');
+    },
+  };
+}
+
+/** Why the table as it runs can never play `next` (null: it can): its jackpot, its shoe, its limits, its authorisation. */
+function permanentRefusal(d: Pick<GameSwitchDeps, 'table' | 'ledger'>, next: TableConfig): string | null {
+  const running = d.table;
+  if (running.reads.progressive() !== null)
+    return 'this table plays a progressive jackpot whose pools its game holds: its rule set changes at a start, not between shoes';
+  const game = tableGame(next.game, next.profile, tableOptions(next));
+  if (game.decks !== running.game.decks)
+    return `${next.game} ${next.profile} plays ${game.decks} decks, the shoe holds ${running.game.decks}: another shoe needs a restart`;
+  const unknown = unknownBetTypes(next, game.rules.bets);
+  if (unknown.length > 0) return `${next.game} ${next.profile} has no ${unknown.join(', ')} bet, which this table's limits name`;
+  const broken = limitProblems(game.rules.limitRules, next);
+  if (broken.length > 0) return `the table's limits break the rules of ${next.game} ${next.profile}: ${broken.join('; ')}`;
+  const record = ruleRecordOf(next);
+  return liveOpenRefusal(record, record.reference ? digestsOfReference(d.ledger, record.reference) : [], localDay(Date.now()));
+}

@@ -1,0 +1,90 @@
+import type { Outcome } from '../../engine/table/game.js';
+import type { TableInput } from '../../engine/table/inputs.js';
+import type { FaultGates, TableParams, TableState } from '../../engine/table/state.js';
+import type { Countdowns, GameFacts, LiveTable, NamedCommands, ShoeFeed, StationCommand, SupervisorCommands, TableReads } from './live-table.js';
+
+/**
+ * An object whose every method is the same method of whatever `current()` gives at the time of
+ * the call: a part of the table (its reads, its shoe's feed) that outlives the game behind it.
+ */
+function forward<T extends object>(current: () => T): T {
+  return new Proxy({} as T, {
+    get(_target, key) {
+      const now = current();
+      const v: unknown = Reflect.get(now, key);
+      return typeof v === 'function' ? (...args: unknown[]) => Reflect.apply(v as (...a: unknown[]) => unknown, now, args) : v;
+    },
+  });
+}
+
+/**
+ * The table the rest of the host holds (issue 49 item 6): the running game's runtime behind it,
+ * which a rule set switched between shoes replaces (`switchTo`) with the runtime of the game under
+ * the new rules. Everything that was given the table (the screens, the shoe, service mode, the
+ * floor) reads and feeds the new game from then on; its listeners stay and are told at once.
+ */
+export class SwitchingTable implements LiveTable {
+  private inner: LiveTable;
+  private off: () => void;
+  private readonly listeners = new Set<() => void>();
+  readonly shoe: ShoeFeed = forward(() => this.inner.shoe);
+  readonly supervisor: SupervisorCommands = forward(() => this.inner.supervisor);
+  readonly commands: NamedCommands = forward(() => this.inner.commands);
+  readonly countdowns: Countdowns = forward(() => this.inner.countdowns);
+  readonly reads: TableReads = forward(() => this.inner.reads);
+
+  constructor(first: LiveTable) {
+    this.inner = first;
+    this.off = first.onChange(() => this.changed());
+  }
+
+  get state(): TableState<unknown, unknown> {
+    return this.inner.state;
+  }
+
+  get game(): GameFacts {
+    return this.inner.game;
+  }
+
+  input(input: TableInput): Outcome {
+    return this.inner.input(input);
+  }
+
+  submit(command: StationCommand): Outcome | Promise<Outcome> {
+    return this.inner.submit(command);
+  }
+
+  setFaults(gates: FaultGates): void {
+    this.inner.setFaults(gates);
+  }
+
+  configure(params: TableParams): void {
+    this.inner.configure(params);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  stop(): void {
+    this.inner.stop();
+  }
+
+  /**
+   * Stops the running game's runtime: it hears nothing more of the ledger, and what it held for
+   * a group commit is refused (between shoes there is none). `build` then makes the next one,
+   * which the table is from then on. The listeners are told.
+   */
+  switchTo(build: () => LiveTable): void {
+    this.off();
+    this.inner.stop();
+    this.inner = build();
+    this.off = this.inner.onChange(() => this.changed());
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
