@@ -53,6 +53,9 @@ export const KioskHealth = z
   .looseObject({
     tableId: z.string().max(64).optional(),
     game: z.string().max(32).optional(),
+    // The rule profile it plays and its game's profiles: the back office's form offers those only.
+    profile: z.string().max(64).optional(),
+    profiles: z.array(z.string().max(64)).max(64).optional(),
     version: z.string().max(64).optional(),
     uptimeSeconds: z.number().nonnegative().optional(),
     // The table's currency (issue 49): held per table, every amount of it labelled by it.

@@ -61,7 +61,15 @@ const TableTicket = z.object({
 
 export const TableDetail = z.object({
   terminalId: z.string(),
-  health: z.looseObject({ tableId: z.string().optional(), game: z.string().optional() }).nullable(),
+  health: z
+    .looseObject({
+      tableId: z.string().optional(),
+      game: z.string().optional(),
+      // The profile the table plays and its game's profiles (the form offers no other game's).
+      profile: z.string().max(64).optional(),
+      profiles: z.array(z.string().max(64)).max(64).optional(),
+    })
+    .nullable(),
   currency: TableMoney.nullable(),
   faults: z.array(z.string()),
   table: z.record(z.string(), z.number()),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decimalToMinor, optionValue, proposalOf } from './config-section.js';
+import { decimalToMinor, optionValue, profileChoices, proposalOf } from './config-section.js';
 
 // The proposal form's reading of what a supervisor typed (issue 49 item 6): an amount becomes
 // whole minor units by its digits, never through a float; anything else is refused, not guessed.
@@ -36,5 +36,16 @@ describe('the configuration form reads what was typed', () => {
     });
     assert.equal(proposalOf({ ...fields, key: 'limits', min: '500', max: '100' }, 2), null);
     assert.deepEqual(proposalOf({ ...fields, key: 'profileOptions', option: 'surrender', value: 'late' }, 2)?.after, { surrender: 'late' });
+  });
+
+  it("offers the profiles of the table's own game only, not the one it plays, and none when the table has not said", () => {
+    const blackjack = { profile: 'macau-2009', profiles: ['macau-2009', 'macau-2004', 'portugal-2001'] };
+    assert.deepEqual(profileChoices(blackjack), ['macau-2004', 'portugal-2001']);
+    assert.deepEqual(profileChoices({ profile: 'macau-commission', profiles: ['macau-commission', 'macau-no-commission'] }), ['macau-no-commission']);
+    // No heartbeat, or a build that does not say its game's profiles: no profile change offered.
+    assert.deepEqual(profileChoices(null), []);
+    assert.deepEqual(profileChoices({ profile: 'macau-2009' }), []);
+    // A name that is no profile's code is not offered (the heartbeat is the table's word, checked).
+    assert.deepEqual(profileChoices({ profiles: ['macau-2004', 'x" onclick="', 'macau-2004'] }), ['macau-2004']);
   });
 });

@@ -70,6 +70,22 @@ export function proposalOf(f: ProposalFields, digits: number): Proposal | null {
   return option ? { key: 'profileOptions', after: { [option]: optionValue(f.value) }, authorisation, note } : null;
 }
 
+/** What a table's heartbeat says of its rules: the profile it plays and the profiles its game has. */
+export interface TableRules {
+  profile?: string | undefined;
+  profiles?: readonly string[] | undefined;
+}
+
+/**
+ * The profiles the form offers for a table: its own game's (as its heartbeat names them), not the
+ * one it plays; none when the table has not said (no heartbeat yet, an older build): then the form
+ * offers no profile change, as it cannot know the game's. Another game's profile is never offered.
+ */
+export function profileChoices(rules: TableRules | null): string[] {
+  const all = rules?.profiles ?? [];
+  return [...new Set(all)].filter((p) => /^[a-z][a-z0-9-]{0,63}$/.test(p) && p !== rules?.profile);
+}
+
 function summary(w: Words, r: ConfigRequest, money: (v: number) => string): string {
   const after = r.after;
   const range = (x: unknown) =>
@@ -149,7 +165,7 @@ export function notMadeList(w: Words, list: readonly ConfigRequest[], currencyOf
 }
 
 /** The section: the requests, newest first, then the form for those who may propose. */
-export function configSection(w: Words, list: readonly ConfigRequest[], currency: TableMoney | null, a: ConfigActions): HTMLElement {
+export function configSection(w: Words, list: readonly ConfigRequest[], currency: TableMoney | null, a: ConfigActions, rules: TableRules | null): HTMLElement {
   const t = w.t;
   const money = (v: number) => formatTableMoney(v, currency, w.language, 'when-needed');
   const message = h('p', { class: 'error', role: 'alert' });
@@ -190,7 +206,7 @@ export function configSection(w: Words, list: readonly ConfigRequest[], currency
     { class: 'config', 'data-testid': 'config' },
     h('h2', {}, t('backoffice.config.title')),
     rows,
-    a.may ? form(w, currency, a, say) : null,
+    a.may ? form(w, currency, profileChoices(rules), a, say) : null,
     message,
   );
 }
@@ -198,18 +214,20 @@ export function configSection(w: Words, list: readonly ConfigRequest[], currency
 /**
  * The proposal form; amounts are typed in the table's own currency (its code on the labels, its
  * exponent for the decimals). A table that never named its currency takes minor units, under ¤.
+ * A profile is chosen among the table's own game's (`profiles`); without any, none is offered.
  */
-function form(w: Words, money: TableMoney | null, a: ConfigActions, say: (m: string) => void): HTMLElement {
+function form(w: Words, money: TableMoney | null, profiles: readonly string[], a: ConfigActions, say: (m: string) => void): HTMLElement {
   const t = w.t;
   const currency = currencyLabel(money);
   const key = h('select', { name: 'key', 'data-testid': 'config-key' });
-  for (const k of ['limits', 'profileOptions', 'profile'] as const) key.append(h('option', { value: k }, t(`backoffice.config.key.${k}`)));
+  for (const k of ['limits', 'profileOptions', 'profile'] as const)
+    if (k !== 'profile' || profiles.length > 0) key.append(h('option', { value: k }, t(`backoffice.config.key.${k}`)));
   const input = (name: string) => h('input', { name, 'data-testid': `config-${name}` });
   const min = input('min');
   const max = input('max');
   const option = input('option');
   const value = input('value');
-  const profile = input('profile');
+  const profile = h('select', { name: 'profile', 'data-testid': 'config-profile' }, ...profiles.map((p) => h('option', { value: p }, p)));
   const authorisation = input('authorisation');
   const note = input('note');
   const limits = h('span', {}, h('label', {}, t('backoffice.config.min', { currency }), min), h('label', {}, t('backoffice.config.max', { currency }), max));

@@ -112,18 +112,24 @@ async function page(s: Session): Promise<HTMLElement> {
     const roundHref = s.permissions.includes('evidence') ? (r: string) => `#/table/${encodeURIComponent(id)}/round/${encodeURIComponent(r)}` : null;
     const page = tablePage(w, detail, canAck, acknowledge, () => (location.hash = '#/floor'), roundHref);
     page.append(
-      configSection(w, requests, detail.currency, {
-        me: s.name,
-        may: s.permissions.includes('table-config'),
-        propose: async (p) => {
-          await api.propose(id, p);
-          await render();
+      configSection(
+        w,
+        requests,
+        detail.currency,
+        {
+          me: s.name,
+          may: s.permissions.includes('table-config'),
+          propose: async (p) => {
+            await api.propose(id, p);
+            await render();
+          },
+          decide: async (request, how) => {
+            await api.decide(request, how);
+            await render();
+          },
         },
-        decide: async (request, how) => {
-          await api.decide(request, how);
-          await render();
-        },
-      }),
+        detail.health,
+      ),
     );
     return page;
   }

@@ -1,3 +1,4 @@
+import { isRegulatedProfile, knownProfiles } from '../../engine/games.js';
 import { minorDigits } from '../../locales/money.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { TableShoe } from '../devices/shoe.js';
@@ -24,6 +25,10 @@ export function healthSnapshot(
   return () => ({
     tableId: config.tableId,
     game: config.game,
+    // The profile in play (the game's, which a change at a shoe switches) and the game's others a
+    // table may play (a text governs them; not the analysis profile): the back office offers these only.
+    profile: table.game.profile,
+    profiles: knownProfiles(config.game).filter((p) => isRegulatedProfile(config.game, p) === true),
     currency: tableCurrency(config),
     version: softwareVersion,
     uptimeSeconds: Math.round((Date.now() - started) / 1000),

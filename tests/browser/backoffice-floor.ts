@@ -9,7 +9,7 @@
 // terminal T and syncs it now; `round T` plays a round on T's occupied stations and syncs it now;
 // `heartbeat T4` sends the live table's heartbeat now (it fetches the approved orders after it);
 // `shoe T4` loads a new shoe into its simulated shoe, then syncs its journal and answers with the
-// limits the table plays to. `hosts start` starts three more live table hosts as child processes
+// limits the table plays to and the rule profile it plays. `hosts start` starts three more live table hosts as child processes
 // (T5 blackjack, T6 baccarat, T7 war: `etg start --headless --autoplay --test-timing --upstream`,
 // bundled by tests/children/bundle.ts, each enrolled with its credentials in its data folder),
 // playing rounds by themselves and syncing them; `hosts stop` stops them (so the rest of the
@@ -174,7 +174,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     for (let i = 0; i < 50 && cmd === 'shoe' && answeredOrders(live.ledger).size === answered; i++) await new Promise((r) => setTimeout(r, 100));
     await drain();
     await liveSync.sendHeartbeat();
-    console.log(JSON.stringify({ done: line, limits: live.table.state.params.limits }));
+    console.log(JSON.stringify({ done: line, limits: live.table.state.params.limits, profile: live.table.game.profile }));
     continue;
   }
   const t = tables.get(id ?? '');

@@ -2,12 +2,15 @@
 // syncing to an upstream (tests/browser/backoffice-floor.ts); sign in as each role, watch a table's
 // row change within 2 s of its sync, acknowledge an alarm, download the gaming day's CSV (its
 // tables' lines and totals equal to their ledgers' meters), print the report on A4, and push a
-// limit change that a second person approves and the live table makes at its next shoe.
+// limit change and a rule profile change (among the table's own game's profiles only) that a
+// second person approves and the live table makes at its next shoe.
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { isRegulatedProfile, knownProfiles } from '../../engine/games.js';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { languages } from '../../locales/index.js';
 import { cutOrWide, domBoxes } from './backoffice-layout.js';
 import { overlapping } from './layout-check.js';
@@ -289,6 +292,61 @@ test('a limit change proposed by one supervisor, approved by another user, made 
   await expect(row).toContainText(words.applied!);
   await page.goto(`${url}#/floor`);
   await expect(page.locator('tr[data-terminal=T4]')).toHaveAttribute('data-config', 'none');
+});
+
+test("the rule profile form offers the table's own game's profiles only; one proposed, approved by another user, switched by the live table at its next shoe", async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, 'supervisor');
+  await page.goto(`${url}#/table/T4`);
+  await page.getByTestId('config-key').selectOption('profile');
+  // T4 is a live blackjack table under its simulated configuration's profile (its heartbeat says so): blackjack's others.
+  const offered = await page
+    .getByTestId('config-profile')
+    .locator('option')
+    .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const playing = simulatedTableConfig('blackjack').profile;
+  // The profiles a table may play (a text governs them): never the analysis profile.
+  const others = knownProfiles('blackjack').filter((p) => p !== playing && isRegulatedProfile('blackjack', p) === true);
+  expect(offered).not.toContain('generic');
+  expect(others.length).toBeGreaterThan(0);
+  expect(offered).toEqual(others);
+  for (const game of ['baccarat', 'war'] as const) for (const p of knownProfiles(game)) expect(offered).not.toContain(p);
+
+  // Proposed, approved by a second person, delivered signed: the live table switches its game at its next shoe.
+  const to = others[0]!;
+  await page.getByTestId('config-profile').selectOption(to);
+  await page.getByTestId('config-authorisation').fill('DICJ-2026/50');
+  await page.getByTestId('config-propose').click();
+  const row = page.locator('[data-testid=config] tbody tr').first();
+  await expect(row).toHaveAttribute('data-state', 'proposed');
+  const id = await row.getAttribute('data-request');
+  const second = await browser.newContext();
+  try {
+    const admin = await second.newPage();
+    await signIn(admin, 'administrator');
+    await admin.goto(`${url}#/table/T4`);
+    await admin.getByTestId(`config-approve-${id}`).click();
+    await expect(admin.locator(`[data-request="${id}"]`)).toHaveAttribute('data-state', 'approved');
+  } finally {
+    await second.close();
+  }
+  const delivered = await send('heartbeat T4');
+  expect(delivered.profile).toBe(playing);
+  const switched = await send('shoe T4');
+  expect(switched.profile).toBe(to);
+  await page.reload();
+  await expect(row).toHaveAttribute('data-state', 'applied');
+  // The table's heartbeat names its new profile: the form offers the others now.
+  await page.getByTestId('config-key').selectOption('profile');
+  await expect(page.getByTestId('config-profile').locator(`option[value="${playing}"]`)).toHaveCount(1);
+  await expect(page.getByTestId('config-profile').locator(`option[value="${to}"]`)).toHaveCount(0);
+
+  // A table whose heartbeat names no profiles (T1's ledger fixture): no profile change is offered.
+  await page.goto(`${url}#/table/T1`);
+  await expect(page.getByTestId('config-key').locator('option')).toHaveCount(2);
+  await expect(page.getByTestId('config-key').locator('option[value=profile]')).toHaveCount(0);
 });
 
 // Every page a supervisor reads, in every catalogue's language, at the wall's 1920×1080 and the
