@@ -1,4 +1,5 @@
 import { ApiError, type ConfigRequest, type Proposal } from './api.js';
+import { profileWords } from './codes.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
 import { currencyLabel, formatTableMoney, type TableMoney } from './money.js';
@@ -99,7 +100,9 @@ function summary(w: Words, r: ConfigRequest, money: (v: number) => string): stri
         ? Object.entries(after)
             .map(([k, v]) => `${k} = ${r.key === 'betLimits' ? range(v) : String(v)}`)
             .join(', ')
-        : String(after);
+        : r.key === 'profile'
+          ? profileWords(w.t, String(after))
+          : String(after);
   return `${w.t(`backoffice.config.key.${r.key}`)}: ${body}`;
 }
 
@@ -227,7 +230,7 @@ function form(w: Words, money: TableMoney | null, profiles: readonly string[], a
   const max = input('max');
   const option = input('option');
   const value = input('value');
-  const profile = h('select', { name: 'profile', 'data-testid': 'config-profile' }, ...profiles.map((p) => h('option', { value: p }, p)));
+  const profile = h('select', { name: 'profile', 'data-testid': 'config-profile' }, ...profiles.map((p) => h('option', { value: p }, profileWords(t, p))));
   const authorisation = input('authorisation');
   const note = input('note');
   const limits = h('span', {}, h('label', {}, t('backoffice.config.min', { currency }), min), h('label', {}, t('backoffice.config.max', { currency }), max));
