@@ -32,6 +32,7 @@ export const TILT_KINDS = [
   'sas-aft-locked',
   'ticket-late-verdict',
   'upstream-receipt',
+  'config-order',
   'printer-offline',
   'printer-paper-out',
 ] as const;

@@ -15,6 +15,7 @@ const KINDS = [
   'currency-mismatch',
   'kiosk-integrity',
   'bad-receipt',
+  'config-order',
   'ticket-refused',
 ] as const;
 type Kind = (typeof KINDS)[number];
@@ -33,7 +34,7 @@ const Refused = z.object({ validation: z.string(), station: z.number(), reason: 
 
 /** What a table's fault or a refused ticket says in codes and numbers (the same in every language): the entry and the fault, the ticket and why. */
 function tableDetail(a: Alarm): string {
-  const fault = a.kind === 'kiosk-integrity' || a.kind === 'bad-receipt' ? Fault.safeParse(a.detail) : null;
+  const fault = a.kind === 'kiosk-integrity' || a.kind === 'bad-receipt' || a.kind === 'config-order' ? Fault.safeParse(a.detail) : null;
   if (fault?.success) return ` (#${fault.data.seq} ${fault.data.fault})`;
   const refused = a.kind === 'ticket-refused' ? Refused.safeParse(a.detail) : null;
   if (refused?.success) return ` (${refused.data.validation} @${refused.data.station}: ${refused.data.reason})`;

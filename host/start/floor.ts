@@ -4,6 +4,7 @@ import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import { wireFloorServices, type FloorServices } from '../floor/floor-services.js';
 import { ViewHub } from '../screens/view-hub.js';
+import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
 
@@ -12,6 +13,15 @@ export interface WiredFloor {
   floor: FloorServices;
   /** The remote stations' acceptors, gated by the faults from the moment they exist. */
   gateRemote(remote: RemoteAcceptors): void;
+}
+
+/**
+ * A configuration order refused or disbelieved (host/floor/remote-config.ts) is the staff-only
+ * fault `config-order`, one journalled per order with why, which the upstream raises as its
+ * `config-order` alarm (upstream/ingest/kiosk-faults.ts): the floor hears of it at both ends.
+ */
+export function configOrderAlarm(tilts: Pick<TiltManager, 'raise'>): (message: string) => void {
+  return (message) => tilts.raise('config-order', { detail: message.slice(0, 300) });
 }
 
 /**
@@ -68,7 +78,13 @@ export function wireFloor(
   });
   hub.attachFloor(floor.gate);
   // The back office's configuration orders: checked and made at the next shoe (issue 49 item 6).
-  routeConfigOrders(sync, syncEvents, { terminalId, ledger, changes: floor.configChanges, log });
+  routeConfigOrders(sync, syncEvents, {
+    terminalId,
+    ledger,
+    changes: floor.configChanges,
+    log,
+    onAlarm: configOrderAlarm(tilts),
+  });
   return {
     hub,
     floor,

@@ -100,6 +100,10 @@ export const TILTS = {
   // The upstream's receipt of the journal's head did not verify (another head, another key, or no key to check it):
   // journalled so the floor hears of it (the back office's `bad-receipt` alarm); play goes on, the sync goes on.
   'upstream-receipt': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
+  // A configuration order from the back office this table refused, or one that was not the upstream's
+  // word (host/floor/remote-config.ts): each journalled with why, so the floor hears of it (the
+  // back office's `config-order` alarm); nothing changed, play goes on.
+  'config-order': { scope: 'table', severity: 'warning', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true, each: true },
   'printer-offline': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'printer-paper-out': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;

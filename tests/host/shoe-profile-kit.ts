@@ -10,6 +10,7 @@ import { openLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { wireFloorServices, type WiredFloorServices } from '../../host/floor/floor-services.js';
 import { RemoteConfig } from '../../host/floor/remote-config.js';
+import { configOrderAlarm } from '../../host/start/floor.js';
 import { openTableRuntime, type TableRuntime } from '../../host/start/table-runtime.js';
 import { manualTimers } from '../../host/testing/manual-timers.js';
 import { signOrder } from '../../host/testing/remote-orders.js';
@@ -91,7 +92,13 @@ export function openShoeHost(dir: string): ShoeHost {
   });
   rt.game.resume({ newShoe: false, params: rt.paramsNow() });
   const alarms: string[] = [];
-  const remote = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger, changes: floor.configChanges, log: silent, onAlarm: (m) => alarms.push(m) });
+  // The host's own alarm (a fault journalled), and the test's record of what it said.
+  const raise = configOrderAlarm(rt.tilts);
+  const onAlarm = (m: string) => {
+    alarms.push(m);
+    raise(m);
+  };
+  const remote = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger, changes: floor.configChanges, log: silent, onAlarm });
   const table = rt.table;
   const burn = () => {
     for (let i = 0; i < 20 && table.reads.cue()?.kind === 'card'; i++) table.shoe.onCard(parseCard('3C'));

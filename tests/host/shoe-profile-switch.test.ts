@@ -135,6 +135,22 @@ describe('a rule profile from the back office, switched at the next shoe', () =>
         assert.match(refused[0]?.reason ?? '', /profile of blackjack/);
         assert.match(refused[1]?.reason ?? '', /no rule profile "macau-1999"/);
         assert.equal(t.alarms.filter((a) => /refused by this table/.test(a)).length, 2, t.alarms.join('\n'));
+        // Journalled as the staff-only fault the upstream alarms (config-order), one per order, each with why.
+        const faults = journalOf(t.ledger)
+          .filter((e) => e.type === 'tilt.raise')
+          .map((e) => PAYLOADS['tilt.raise'].parse(JSON.parse(e.body).payload));
+        assert.deepEqual(
+          faults.map((f) => [f.kind, /order (\d+)/.exec(f.detail ?? '')?.[1]]),
+          [
+            ['config-order', '9'],
+            ['config-order', '10'],
+          ],
+        );
+        // Standing until a supervisor clears it (one fault of its kind, each order journalled).
+        assert.deepEqual(
+          t.rt.tilts.list().map((f) => f.kind),
+          ['config-order'],
+        );
         assert.equal(
           journalOf(t.ledger).filter((e) => e.type === 'config.change' || e.type === 'rules.record').length,
           1,

@@ -4,6 +4,8 @@
 //   files differing from its journal): a `tilt.raise` in the journal it syncs → `kiosk-integrity`;
 // - a receipt of the upstream the table could not verify (journalled as its `upstream-receipt`
 //   fault, host/start/signals.ts) → `bad-receipt`;
+// - a configuration order of the back office's the table refused or did not believe (journalled as
+//   its `config-order` fault, host/start/floor.ts) → `config-order`, one per order;
 // - a ticket refused as never issued (forged, or a number the scheme cannot make) or as already
 //   paid (a copy presented again) → `ticket-refused`, one per attempt, not per repeated ask; one
 //   issued whose print is not yet reported is refused without an alarm.
@@ -111,6 +113,22 @@ describe('back office: alarms from the tables’ journals and the ticket registe
       [['T1', { seq, fault: 'upstream-receipt', detail: 'receipt of seq 5 does not verify with the receipt key' }]],
     );
     await worked(raised[0] as Alarm, 'enrolment checked; network path inspected');
+  });
+
+  it('a configuration order the table refused (its config-order fault) raises config-order, one per order', async () => {
+    const detail = (id: number) => `configuration order ${id} (profile) refused by this table: "macau-2004" is a profile of blackjack`;
+    const first = ledger.append({ type: 'tilt.raise', payload: { kind: 'config-order', detail: detail(9) } }).entry.seq;
+    const second = ledger.append({ type: 'tilt.raise', payload: { kind: 'config-order', detail: detail(10) } }).entry.seq;
+    await sync();
+    const raised = (await list('config-order')).sort((x, y) => Number(x.detail.seq) - Number(y.detail.seq));
+    assert.deepEqual(
+      raised.map((a) => [a.terminalId, a.detail]),
+      [
+        ['T1', { seq: first, fault: 'config-order', detail: detail(9) }],
+        ['T1', { seq: second, fault: 'config-order', detail: detail(10) }],
+      ],
+    );
+    await worked(raised[0] as Alarm, 'the request was for the wrong table; proposed again for BJ1');
   });
 
   it('a ticket refused as never issued (forged) or as already paid raises ticket-refused, once per attempt', async () => {

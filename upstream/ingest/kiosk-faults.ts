@@ -9,15 +9,17 @@ import type { Sql } from '../sql.js';
 import type { JournalColumns } from './fresh-rows.js';
 
 /** The fault kinds (of `tilt.raise`) alarmed, and the alarm each raises. */
-export const KIOSK_FAULT_ALARMS: Readonly<Record<string, 'kiosk-integrity' | 'bad-receipt'>> = {
+export const KIOSK_FAULT_ALARMS: Readonly<Record<string, 'kiosk-integrity' | 'bad-receipt' | 'config-order'>> = {
   'ledger-integrity': 'kiosk-integrity',
   'accounts-integrity': 'kiosk-integrity',
   'peer-integrity': 'kiosk-integrity',
   'upstream-receipt': 'bad-receipt',
+  // A configuration order of the back office's the table refused (or did not believe): issue 49 item 6.
+  'config-order': 'config-order',
 };
 
 /** The alarm kinds this raises. */
-export const KIOSK_ALARM_KINDS = ['kiosk-integrity', 'bad-receipt'] as const;
+export const KIOSK_ALARM_KINDS = ['kiosk-integrity', 'bad-receipt', 'config-order'] as const;
 
 /** Raises an alarm for each of the batch's `tilt.raise` entries of an alarmed kind: `{seq, fault, detail?, station?}`. */
 export async function raiseKioskFaultAlarms(tx: Sql, terminal: string, cols: JournalColumns): Promise<void> {
