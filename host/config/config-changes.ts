@@ -219,6 +219,8 @@ export class ConfigChanges {
         at: 'shoe' as const,
       },
     });
+    // In effect from the day it was journalled, as a start reads it (restoreRestartChanges): both records agree.
+    if (next.profileAuthorisation) next.profileAuthorisationEffective = r.entry.ts.slice(0, 10);
     this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(ruleRecordOf(next), { changeSeq: r.entry.seq }) });
     this.deps.log.info({ key, before, after: v.value, who, witness, authorisation, order: by.order, seq: r.entry.seq }, 'rule set switched at the shoe change');
     // Every rule-set change journalled for the next start is in this one (nextStart): in effect now.
@@ -227,7 +229,7 @@ export class ConfigChanges {
     config.profileOptions = next.profileOptions;
     if (next.profileAuthorisation) {
       config.profileAuthorisation = next.profileAuthorisation;
-      config.profileAuthorisationEffective = next.profileAuthorisationEffective ?? localDay(Date.now());
+      config.profileAuthorisationEffective = next.profileAuthorisationEffective ?? r.entry.ts.slice(0, 10);
     } else {
       delete config.profileAuthorisation;
       delete config.profileAuthorisationEffective;

@@ -83,6 +83,15 @@ describe('a rule profile from the back office, switched at the next shoe', () =>
       const again = openShoeHost(dir);
       try {
         assert.equal(again.rt.table.game.profile, TO);
+        // The start's record of its rules is the switch's: the same rule set, reference and day.
+        const records = journalOf(again.ledger)
+          .filter((e) => e.type === 'rules.record')
+          .map((e) => PAYLOADS['rules.record'].parse(JSON.parse(e.body).payload));
+        const [switched, reopened] = records.slice(-2);
+        assert.deepEqual(
+          [reopened?.cause, reopened?.digest, reopened?.reference, reopened?.effective],
+          ['open', switched?.digest, switched?.reference, switched?.effective],
+        );
         assert.deepEqual([again.rt.recovery.foldProblems, again.rt.recovery.voided, again.rt.recovery.resumedRound], [[], [], null]);
         assert.equal(again.ledger.credit(1), credit);
         again.round();
