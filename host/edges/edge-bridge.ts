@@ -7,7 +7,7 @@ import { INCOMING_LIMITS } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import { checkStationProof, newNonce } from '../stadium/station-proof.js';
-import { writeNow } from './nats-flush.js';
+import { holdWrites, writeNow } from './nats-flush.js';
 import { WHOLE_EVERY } from './own-chain.js';
 import { Attach, ChallengeRequest, edgeInbox, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
 
@@ -37,6 +37,8 @@ const MAX_NONCES_PER_EDGE = 2048;
 /** How long a nonce is good for once issued. */
 const NONCE_MS = 10_000;
 const text = new TextDecoder();
+/** What the host's NATS client may hold of one change before writing it (a settlement at 2,000 stations is about 400 KiB). */
+const CHANGE_BYTES = 1 << 20;
 
 /**
  * The table host's side of the edges (issue 55): the hub's updates go to NATS instead of to
@@ -82,9 +84,12 @@ export class EdgeBridge {
   private readonly stops: (() => void)[] = [];
   private readonly subs: Subscription[] = [];
   private closed = false;
+  /** Published in the hub's change under way and not yet written (`changeDone` writes it). */
+  private unwritten = false;
 
   private constructor(private readonly deps: EdgeBridgeDeps) {
     this.subjects = tableSubjects(deps.tableId);
+    holdWrites(deps.nc, CHANGE_BYTES);
   }
 
   static async start(deps: EdgeBridgeDeps): Promise<EdgeBridge> {
@@ -151,8 +156,22 @@ export class EdgeBridge {
     }
   }
 
+  /**
+   * The public parts' sink. What a change of the hub published (its public parts, then the own
+   * parts of every station it changed) is written to NATS at the change's end (`changeDone`), as
+   * one write: not at the end of the task, which may go on to a durable commit (a settling card's
+   * round would wait for the settlement), nor part by part (an edge would send each station the
+   * settlement's round, panel and own part in three writes instead of one).
+   */
   private sink(subjectOf: (slot: string) => string): ViewSink {
-    return { deliver: (slot, update) => this.publish(subjectOf(slot), encodeUpdate(this.epoch, slot, update)) };
+    return {
+      deliver: (slot, update) => this.publish(subjectOf(slot), encodeUpdate(this.epoch, slot, update)),
+      changeDone: () => {
+        if (!this.unwritten || this.closed) return;
+        this.unwritten = false;
+        writeNow(this.deps.nc);
+      },
+    };
   }
 
   /**
@@ -199,19 +218,17 @@ export class EdgeBridge {
     this.counters.published++;
     this.counters.bytes += data.byteLength;
     this.deps.nc.publish(subject, data);
+    this.unwritten = true;
   }
 
-  /**
-   * A public part, written to NATS at once (`writeNow`): the task that changed it may go on to
-   * settle the coup, and the client would otherwise hold the part until that task ends.
-   */
+  /** A public part, kept as its subject's last value; written at the end of the hub's change (`sink`). */
   private publish(subject: string, data: Uint8Array): void {
     if (this.closed) return;
     this.last.set(subject, data);
     this.counters.published++;
     this.counters.bytes += data.byteLength;
     this.deps.nc.publish(subject, data);
-    writeNow(this.deps.nc);
+    this.unwritten = true;
   }
 
   private publishEnrolment(): void {

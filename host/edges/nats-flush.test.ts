@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { writeNow } from './nats-flush.js';
+import { holdWrites, writeNow } from './nats-flush.js';
 import { startNatsServer, type NatsServer } from './nats-server.js';
 import { natsCertificate, natsTls } from './nats-tls.js';
 
@@ -34,6 +34,8 @@ describe('writeNow: a publish leaves before the task that made it ends', { timeo
   let dir: string;
   let nats: NatsServer;
   let nc: NatsConnection;
+  /** A second publisher that holds up to 1 MiB before writing inline (`holdWrites`). */
+  let held: NatsConnection;
   let sub: ChildProcess;
   const arrived = new Map<string, bigint>();
   let ready: Promise<void>;
@@ -42,6 +44,8 @@ describe('writeNow: a publish leaves before the task that made it ends', { timeo
     const cert = await natsCertificate(path.join(dir, 'tls'), ['127.0.0.1']);
     nats = await startNatsServer({ dir: path.join(dir, 'nats'), tls: { certFile: cert.certFile, keyFile: cert.keyFile } });
     nc = await connect({ servers: nats.url, tls: natsTls(cert) });
+    held = await connect({ servers: nats.url, tls: natsTls(cert) });
+    holdWrites(held, 1 << 20);
     sub = spawn(process.execPath, ['--input-type=module', '-e', SUBSCRIBER], {
       cwd: process.cwd(),
       env: { ...process.env, URL: nats.url, CA: cert.cert },
@@ -65,6 +69,7 @@ describe('writeNow: a publish leaves before the task that made it ends', { timeo
   after(async () => {
     sub?.kill('SIGKILL');
     await nc?.close();
+    await held?.close();
     await nats?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -90,5 +95,26 @@ describe('writeNow: a publish leaves before the task that made it ends', { timeo
     nc.publish('t.later', new TextEncoder().encode('round'));
     const done = busy(300);
     assert.ok((await arrival('t.later')) > done, 'the message left after the busy task');
+  });
+
+  // A settlement's change is about 200 KiB at 1,000 stations: written whole at its end, or in 32 KiB pieces as it is made.
+  const change = (conn: NatsConnection, prefix: string) => {
+    for (let i = 0; i < 40; i++) conn.publish(`${prefix}.${i}`, new Uint8Array(2048));
+  };
+
+  it('held (holdWrites): 80 KiB of one change stay until writeNow, then leave together', async () => {
+    change(held, 't.held');
+    const done = busy(300);
+    writeNow(held);
+    busy(300);
+    assert.ok((await arrival('t.held.0')) > done, "the change's first message left only at writeNow");
+    assert.ok((await arrival('t.held.39')) > done);
+  });
+
+  it('not held: the client writes the first 32 KiB of the change while the task is still busy', async () => {
+    change(nc, 't.free');
+    const done = busy(1500);
+    assert.ok((await arrival('t.free.0')) < done, 'the first piece left inline');
+    assert.ok((await arrival('t.free.39')) > done, 'the last piece waited for the task');
   });
 });

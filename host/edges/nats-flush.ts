@@ -2,7 +2,7 @@ import type { NatsConnection } from 'nats';
 
 /** The part of the `nats` client's connection that holds what is published and not yet written. */
 interface Pending {
-  protocol?: { flushPending?: () => void };
+  protocol?: { flushPending?: () => void; pendingLimit?: number };
 }
 
 /**
@@ -16,4 +16,16 @@ interface Pending {
  */
 export function writeNow(nc: NatsConnection): void {
   (nc as unknown as Pending).protocol?.flushPending?.();
+}
+
+/**
+ * Lets `nc` hold up to `bytes` published before it writes them inline (the client's own 32 KiB,
+ * `pendingLimit`), so that what one change publishes (a settlement's round, panel and a thousand
+ * own parts) leaves in one write at `writeNow`, not in 32 KiB pieces as it is made: an edge that
+ * reads it whole sends each station the change in one write (issue 55). What is held still goes
+ * in the client's microtask at the latest. A client without the field is left as it is.
+ */
+export function holdWrites(nc: NatsConnection, bytes: number): void {
+  const protocol = (nc as unknown as Pending).protocol;
+  if (protocol && typeof protocol.pendingLimit === 'number') protocol.pendingLimit = Math.max(protocol.pendingLimit, bytes);
 }

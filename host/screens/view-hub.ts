@@ -45,6 +45,12 @@ export type { ApplyResult, StationCreditMoves } from './screen-commands.js';
  */
 export interface ViewSink {
   deliver(slot: string, update: Update): void;
+  /**
+   * A public sink (`subscribeParts`): every update of one change has been handed over, the public
+   * parts and then every view it changed. What the sink held for the change may go now, together
+   * (the edges' publisher writes them to NATS then, host/edges/edge-bridge.ts).
+   */
+  changeDone?(): void;
 }
 
 /** A station's views are sent as patches; the table display and service mode come whole. */
@@ -368,6 +374,14 @@ export class ViewHub {
    * untouched, and not even their inputs are compared.
    */
   private refreshAll(tableOnly = false): void {
+    try {
+      this.deliverChange(tableOnly);
+    } finally {
+      for (const sink of this.publicSinks) sink.changeDone?.();
+    }
+  }
+
+  private deliverChange(tableOnly: boolean): void {
     this.counters.changes++;
     // The parts every station shares first: each is encoded once, then handed to every station screen.
     for (const part of PUBLIC_PARTS) {
