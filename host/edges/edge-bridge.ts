@@ -86,6 +86,8 @@ export class EdgeBridge {
   private closed = false;
   /** Published in the hub's change under way and not yet written (`changeDone` writes it). */
   private unwritten = false;
+  /** A public part among it: written before the change's first own part (`send`). */
+  private publicUnwritten = false;
 
   private constructor(private readonly deps: EdgeBridgeDeps) {
     this.subjects = tableSubjects(deps.tableId);
@@ -157,11 +159,13 @@ export class EdgeBridge {
   }
 
   /**
-   * The public parts' sink. What a change of the hub published (its public parts, then the own
-   * parts of every station it changed) is written to NATS at the change's end (`changeDone`), as
-   * one write: not at the end of the task, which may go on to a durable commit (a settling card's
-   * round would wait for the settlement), nor part by part (an edge would send each station the
-   * settlement's round, panel and own part in three writes instead of one).
+   * The public parts' sink. What a change of the hub published goes to NATS in two writes at most:
+   * its public parts (the round, the panel) together, before the change's first own part is
+   * published (`send`), and the own parts of every station it moved together at the change's end
+   * (`changeDone`). Not at the end of the task, which may go on to a durable commit (a settling
+   * card's round would wait for the settlement), nor part by part: an edge sends each station what
+   * one read from NATS brings in one write, and the settlement's round and panel written apart were
+   * two writes to every station, its own parts in 32 KiB pieces more turns of the edge.
    */
   private sink(subjectOf: (slot: string) => string): ViewSink {
     return {
@@ -169,6 +173,7 @@ export class EdgeBridge {
       changeDone: () => {
         if (!this.unwritten || this.closed) return;
         this.unwritten = false;
+        this.publicUnwritten = false;
         writeNow(this.deps.nc);
       },
     };
@@ -215,13 +220,18 @@ export class EdgeBridge {
   }
 
   private send(subject: string, data: Uint8Array): void {
+    // The change's public parts leave first, together, while its own parts are made.
+    if (this.publicUnwritten) {
+      this.publicUnwritten = false;
+      writeNow(this.deps.nc);
+    }
     this.counters.published++;
     this.counters.bytes += data.byteLength;
     this.deps.nc.publish(subject, data);
     this.unwritten = true;
   }
 
-  /** A public part, kept as its subject's last value; written at the end of the hub's change (`sink`). */
+  /** A public part, kept as its subject's last value; written with the change's other public parts (`sink`). */
   private publish(subject: string, data: Uint8Array): void {
     if (this.closed) return;
     this.last.set(subject, data);
@@ -229,6 +239,7 @@ export class EdgeBridge {
     this.counters.bytes += data.byteLength;
     this.deps.nc.publish(subject, data);
     this.unwritten = true;
+    this.publicUnwritten = true;
   }
 
   private publishEnrolment(): void {
