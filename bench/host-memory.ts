@@ -91,7 +91,7 @@ interface Sample {
   /** RSS less V8's heap (committed) and what V8 counts as external: the native part. */
   native: number;
   spaces: Record<string, number>;
-  sqlite: { file: string; cacheSize: number; pages: number; pageSize: number }[];
+  sqlite: { file: string; cacheSize: number; pages: number; pageSize: number; closed?: boolean; error?: string }[];
   files: Record<string, number>;
   mappings: Map<string, { name: string; rss: number }>;
 }
@@ -100,18 +100,31 @@ const PROBE = `(() => {
   const v8 = process.getBuiltinModule('v8');
   const m = process.memoryUsage();
   const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]));
-  const sqlite = (globalThis.__benchSqlite ?? []).filter((c) => c.db.open).map((c) => ({
-    file: c.file,
-    cacheSize: c.db.pragma('cache_size', { simple: true }),
-    pages: c.db.pragma('page_count', { simple: true }),
-    pageSize: c.db.pragma('page_size', { simple: true }),
-  }));
+  // Every connection the host opened, closed ones too (a closed one's cache is freed, but not
+  // necessarily given back by malloc); a read that throws says why instead of failing the probe.
+  const sqlite = (globalThis.__benchSqlite ?? []).map((c) => {
+    if (!c.db.open) return { file: c.file, cacheSize: NaN, pages: 0, pageSize: 0, closed: true };
+    try {
+      return {
+        file: c.file,
+        cacheSize: c.db.pragma('cache_size', { simple: true }),
+        pages: c.db.pragma('page_count', { simple: true }),
+        pageSize: c.db.pragma('page_size', { simple: true }),
+      };
+    } catch (e) {
+      return { file: c.file, cacheSize: NaN, pages: 0, pageSize: 0, error: String(e) };
+    }
+  });
   return JSON.stringify({ m, spaces, sqlite });
 })()`;
 
 async function sample(inspector: InspectorSession, pid: number, dataDir: string, rounds: number, started: number): Promise<Sample> {
   await inspector.heapAfterGc();
-  const r = (await inspector.send('Runtime.evaluate', { expression: PROBE, returnByValue: true })) as { result: { value: string } };
+  const r = (await inspector.send('Runtime.evaluate', { expression: PROBE, returnByValue: true })) as {
+    result: { value?: string };
+    exceptionDetails?: { exception?: { description?: string } };
+  };
+  if (r.result.value === undefined) throw new Error(`the probe failed in the host: ${r.exceptionDetails?.exception?.description ?? 'no value'}`);
   const { m, spaces, sqlite } = JSON.parse(r.result.value) as {
     m: NodeJS.MemoryUsage;
     spaces: Record<string, number>;
@@ -138,7 +151,9 @@ async function sample(inspector: InspectorSession, pid: number, dataDir: string,
 
 function line(s: Sample): string {
   const f = (v: number) => (v / MB).toFixed(2);
-  const cache = s.sqlite.map((c) => `${path.basename(c.file)} ${c.cacheSize}/${((c.pages * c.pageSize) / MB).toFixed(1)}MB`).join(', ');
+  const cache = s.sqlite
+    .map((c) => `${path.basename(c.file)} ${c.closed ? 'closed' : c.error ? `(${c.error})` : `${c.cacheSize}/${((c.pages * c.pageSize) / MB).toFixed(1)}MB`}`)
+    .join(', ');
   return (
     `${s.rounds} rounds ${s.seconds.toFixed(0)} s: rss ${f(s.rss)} (anon ${f(s.anon)}, file ${f(s.file)}, shmem ${f(s.shmem)}) ` +
     `heap ${f(s.heapUsed)}/${f(s.heapTotal)} external ${f(s.external)} arrayBuffers ${f(s.arrayBuffers)} native ${f(s.native)} ` +
