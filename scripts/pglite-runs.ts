@@ -10,21 +10,41 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-/** The test files whose processes make a PGlite database (in memory, through the upstream's openPglite). */
+/**
+ * The test files whose processes (or the `etg upstream` they start) make a PGlite database: those
+ * that open the upstream's database or start it without PostgreSQL (`openPglite`, `openUpstreamDb({})`,
+ * `startUpstream` without `pg`), use the back office's kit or a floor on PGlite, or spawn `etg upstream`.
+ * Found by a search of the tests on 28 November 2026 (29 files; the list of 26 November had 14).
+ */
 export const PGLITE_TEST_FILES = [
+  'deploy/deploy.test.ts',
+  'tests/sas/two-authorities.e2e.test.ts',
+  'tests/security/backoffice-config.test.ts',
+  'tests/security/backoffice-profile.test.ts',
+  'tests/security/backoffice-sign-in.test.ts',
+  'tests/security/ticket-authority-hostile.test.ts',
+  'tests/security/ticket-printer-lies.test.ts',
+  'tests/security/transfer-alarm-flood.test.ts',
+  'tests/security/transfer-recall-trick.test.ts',
+  'tests/sync/backoffice-alarms.test.ts',
+  'tests/sync/backoffice-config.test.ts',
+  'tests/sync/backoffice-currency.test.ts',
+  'tests/sync/backoffice-evidence.test.ts',
+  'tests/sync/backoffice-floor.test.ts',
+  'tests/sync/backoffice-profile.test.ts',
+  'tests/sync/backoffice-report.test.ts',
+  'tests/sync/floor-entries.test.ts',
   'tests/sync/pglite.test.ts',
-  'tests/sync/upstream-ops.test.ts',
+  'tests/sync/round-evidence.test.ts',
   'tests/sync/upstream-attacks.test.ts',
+  'tests/sync/upstream-kill.test.ts',
+  'tests/sync/upstream-ops.test.ts',
   'tests/sync/upstream-receipts.test.ts',
   'tests/sync/upstream-transfers.test.ts',
-  'tests/sync/backoffice-floor.test.ts',
-  'tests/sync/backoffice-report.test.ts',
   'tests/tickets/concurrent-redemptions.test.ts',
   'tests/tickets/upstream-register.test.ts',
   'tests/transfers/floor-upstream.test.ts',
-  'tests/security/ticket-authority-hostile.test.ts',
-  'tests/security/ticket-printer-lies.test.ts',
-  'tests/security/transfer-recall-trick.test.ts',
+  'upstream/backoffice/config-profile-migration.test.ts',
   'upstream/backoffice/schema.test.ts',
 ];
 
