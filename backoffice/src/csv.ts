@@ -3,6 +3,7 @@ import { Currency } from '../../protocol/index.js';
 import type { i18n } from 'i18next';
 import { currencyLabel } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
+import { correctionCsvCells, correctionsHead } from './corrections.js';
 import { theoreticalCsvCells, theoreticalHead } from './theoretical.js';
 
 /**
@@ -13,7 +14,8 @@ import { theoreticalCsvCells, theoreticalHead } from './theoretical.js';
  * Each line is in its own table's currency (its code in the currency column, its exponent for the
  * decimals), and the floor's total is one line per currency: MOP is never added to HKD. A table
  * that never named its currency is written in minor units under ¤. Then hold against theoretical
- * per table, game, profile and bet, and the outstanding ticket liability.
+ * per table, game, profile and bet, the voids and corrections with their articles (always, under
+ * its title and header: a day with none shows none), and the outstanding ticket liability.
  */
 export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string {
   const t = w.t;
@@ -52,6 +54,9 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string 
   // Hold against theoretical after a blank line, under its own title and header (theoretical.ts).
   if (report.theoretical.length > 0) lines.push([], [t('backoffice.report.theoretical')], theoreticalHead(t));
   for (const l of report.theoretical) lines.push(theoreticalCsvCells(t, l));
+  // The voids and corrections after a blank line, under their title and header, as on the printable page (corrections.ts).
+  lines.push([], [t('backoffice.report.corrections')], correctionsHead(t));
+  for (const c of report.corrections) lines.push(correctionCsvCells(t, c));
   // The outstanding ticket liability after a blank line: its label, as of when, currency, tickets, amount.
   if (report.liability.currencies.length > 0) lines.push([]);
   for (const c of report.liability.currencies) {

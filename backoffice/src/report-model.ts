@@ -66,6 +66,7 @@ export const GamingDayReport = z.object({
       seq: z.number(),
       ts: z.string(),
       type: z.string(),
+      kind: z.enum(['void', 'corrected', 'error-void']),
       roundId: z.string().nullable(),
       article: z.string(),
       detail: z.string(),

@@ -7,6 +7,7 @@ import type { Words } from './i18n.js';
 import { currencyLabel, formatTableMoney } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
 import { table } from './table-page.js';
+import { correctionPageCells, correctionsHead } from './corrections.js';
 import { theoreticalHead, theoreticalPageCells } from './theoretical.js';
 
 /**
@@ -90,15 +91,13 @@ function reportBody(w: Words, r: GamingDayReport): HTMLElement {
       ),
     ),
     h('h2', {}, t('backoffice.report.corrections')),
-    table(
-      [
-        t('backoffice.report.col.table'),
-        t('backoffice.table.round'),
-        t('backoffice.table.time'),
-        t('backoffice.report.article'),
-        t('backoffice.report.detail'),
-      ],
-      r.corrections.map((c) => [c.terminalId, c.roundId ?? String(c.seq), w.time(c.ts), c.article, c.detail]),
+    h(
+      'div',
+      { 'data-testid': 'corrections' },
+      table(
+        correctionsHead(t),
+        r.corrections.map((c) => correctionPageCells(w, c)),
+      ),
     ),
     h('h2', {}, t('backoffice.report.liability')),
     liabilityLines(w, r),

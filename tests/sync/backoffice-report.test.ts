@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { reportCsv } from '../../backoffice/src/csv.js';
 import { COUNTS, MONEY, type CountColumn, type MoneyColumn } from '../../backoffice/src/report-model.js';
-import { everyColumn, ledgerTransfers, transfer } from './report-scenario.js';
+import { correctionCsvCells, correctionPageCells, correctionsHead } from '../../backoffice/src/corrections.js';
+import { CORRECTION_ARTICLE, everyColumn, ledgerTransfers, transfer, VOID_RULE } from './report-scenario.js';
 import { z } from 'zod';
 import { TableDetail } from '../../backoffice/src/api.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
@@ -415,6 +416,57 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
       [[tickets[0]!.slice(-4), 1, 20_000, 'redeemed', 'T1']],
     );
     assert.deepEqual([t2.issued, t2.outstanding], [[], []]);
+  });
+
+  it('lists the day’s voids and corrections with their articles, in the CSV as on the printable page', async () => {
+    const day = await report('2026-11-25');
+    // Each table voided a round under its article and corrected an exposed card under its own.
+    assert.deepEqual(
+      day.corrections.map((c) => [c.terminalId, c.type, c.kind, c.roundId, c.article]),
+      ['T1', 'T2'].flatMap((id) => [
+        [id, 'round.void', 'void', `${id}-void`, VOID_RULE],
+        [id, 'misread', 'corrected', `${id}-r0`, CORRECTION_ARTICLE],
+      ]),
+    );
+    const en = createI18n('en');
+    const rows = parse(reportCsv(en, day));
+    const title = rows.findIndex((r) => r[0] === 'Voids and corrections');
+    assert.ok(title > 0, 'the section is in the CSV');
+    assert.deepEqual(rows[title - 1], [''], 'after a blank line');
+    assert.deepEqual(rows[title + 1], ['Table', 'Round', 'Time', 'What', 'Article', 'Detail']);
+    assert.deepEqual(rows[title + 1], correctionsHead(en.t));
+    const lines = rows.slice(title + 2, title + 2 + day.corrections.length);
+    assert.deepEqual(
+      lines,
+      day.corrections.map((c) => correctionCsvCells(en.t, c)),
+    );
+    assert.deepEqual(lines[0], ['T1', 'T1-void', day.corrections[0]?.ts, 'Round voided', VOID_RULE, 'the shoe jammed']);
+    assert.deepEqual(lines[1], [
+      'T1',
+      'T1-r0',
+      day.corrections[1]?.ts,
+      'Dealing error corrected',
+      CORRECTION_ARTICLE,
+      'exposed-card; the dealer exposed a card',
+    ]);
+    // The ledgers' reconciliation is untouched: the section's lines are no table's nor station's.
+    assert.equal(rows.filter((r) => r[0] === 'T1' && r[1] === '').length, 1);
+    // The printable page: the same article and words, its time in Macau's, in each language.
+    const says = { en: 'Round voided', pt: 'Jogada anulada', 'zh-Hant': '牌局作廢', 'zh-Hans': '牌局作废' } as const;
+    for (const [language, word] of Object.entries(says)) {
+      const w = words(language === 'en' || language === 'pt' || language === 'zh-Hans' ? language : 'zh-Hant');
+      const c = day.corrections[0]!;
+      assert.deepEqual(correctionPageCells(w, c), ['T1', 'T1-void', w.time(c.ts), word, VOID_RULE, 'the shoe jammed'], language);
+      assert.ok(
+        correctionsHead(w.t).every((x) => x.length > 0 && !x.startsWith('backoffice.')),
+        language,
+      );
+    }
+    // A day with none has the section all the same, its title and header and no line: none were made.
+    const none = parse(reportCsv(en, { ...day, corrections: [] }));
+    const at = none.findIndex((r) => r[0] === 'Voids and corrections');
+    assert.ok(at > 0);
+    assert.deepEqual(none.slice(at + 1, at + 3), [correctionsHead(en.t), ['']], 'the header, then the blank line before the liability');
   });
 
   it('writes its header in each language, and a viewer may not read it', async () => {

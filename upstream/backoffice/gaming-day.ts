@@ -66,6 +66,8 @@ export interface Correction {
   seq: number;
   ts: string;
   type: string;
+  /** What it was: a round voided (`round.void`), a dealing error corrected, or one that voided its round (a `misread`'s resolution). */
+  kind: 'void' | 'corrected' | 'error-void';
   roundId: string | null;
   /** The article that decided it (a void's `rule`, a correction's `article`), or the reason given. */
   article: string;
@@ -218,6 +220,7 @@ export async function gamingDayReport(sql: Sql, date: string, startHour: number)
     seq: Number(r.seq),
     ts: new Date(r.ts).toISOString(),
     type: r.type,
+    kind: r.type === 'round.void' ? ('void' as const) : r.payload.resolution === 'round-void' ? ('error-void' as const) : ('corrected' as const),
     roundId: text(r.payload.roundId) || null,
     article: text(r.payload.rule) || text(r.payload.article) || text(r.payload.reason),
     detail: [text(r.payload.reason), text(r.payload.correction), text(r.payload.detail), text(r.payload.uncorrectable)].filter(Boolean).join('; '),

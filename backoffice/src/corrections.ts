@@ -1,0 +1,37 @@
+import type { i18n } from 'i18next';
+import type { Words } from './i18n.js';
+import type { GamingDayReport } from './report-model.js';
+
+type Correction = GamingDayReport['corrections'][number];
+
+/**
+ * The day's voids and corrections (upstream/backoffice/gaming-day.ts), one line each, on the
+ * printable page and in the CSV alike: the table, the round (or the entry's seq when it names
+ * none), when, what it was (a round voided, a dealing error corrected), the article that decided it
+ * (a void's `rule`, a correction's `article`, else the reason given) and the detail.
+ */
+export function correctionsHead(t: i18n['t']): string[] {
+  return [
+    t('backoffice.report.col.table'),
+    t('backoffice.table.round'),
+    t('backoffice.table.time'),
+    t('backoffice.report.kind'),
+    t('backoffice.report.article'),
+    t('backoffice.report.detail'),
+  ];
+}
+
+/** What the entry was, in words: a round voided, a dealing error corrected, or a dealing error that voided its round. */
+function kind(t: i18n['t'], c: Correction): string {
+  return t(`backoffice.report.kinds.${c.kind}`);
+}
+
+/** A line of the page: its time in Macau's, in the language's Macau locale. */
+export function correctionPageCells(w: Words, c: Correction): string[] {
+  return [c.terminalId, c.roundId ?? String(c.seq), w.time(c.ts), kind(w.t, c), c.article, c.detail];
+}
+
+/** A line of the CSV: its time as the instant (ISO 8601, UTC), what a spreadsheet sorts on in any language. */
+export function correctionCsvCells(t: i18n['t'], c: Correction): string[] {
+  return [c.terminalId, c.roundId ?? String(c.seq), c.ts, kind(t, c), c.article, c.detail];
+}
