@@ -34,6 +34,7 @@ import { startDevices, type RunningDevices } from './start/devices.js';
 import { enroller } from './start/enrol.js';
 import { shutdown, type Started } from './start/shutdown.js';
 import { openTransfers } from './start/transfers.js';
+import { sendRoundsAtOnce } from './start/rounds-upstream.js';
 
 export type { HostOptions, RunningHost } from './start/host-options.js';
 
@@ -126,16 +127,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     await closeLog();
     throw e;
   }
-}
-
-/**
- * A closed round goes upstream at once rather than at the sync client's next idle poll (up to a
- * second later): the back office's floor shows a table's round within 2 s of its close (issue 49).
- */
-function sendRoundsAtOnce(ledger: Ledger, sync: SyncClient): void {
-  ledger.onAppended((entries) => {
-    if (entries.some((e) => e.type === 'round.settle' || e.type === 'round.void')) sync.kick();
-  });
 }
 
 /**
