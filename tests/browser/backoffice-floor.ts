@@ -14,7 +14,7 @@
 // bundled by tests/children/bundle.ts, each enrolled with its credentials in its data folder),
 // playing rounds by themselves and syncing them; `hosts stop` stops them (so the rest of the
 // spec runs without their load), then sends what each had journalled and not yet sent, as the
-// kiosk would at its next start, and keeps its table meters. `ledgers` answers every table's own
+// kiosk would at its next start, keeps its table meters, and answers each one's settled rounds. `ledgers` answers every table's own
 // meters (`ledger.meters('table')`) and currency, once each has sent all it journalled: what the
 // gaming day's CSV must add up to.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,6 +115,8 @@ async function startHosts(): Promise<Record<string, string>> {
 process.once('exit', () => children.forEach((c) => c.child.process.kill('SIGKILL')));
 /** Each stopped host's table meters and currency, read from its ledger once its tail was sent. */
 const stopped = new Map<string, { currency: string; meters: Record<string, number> }>();
+/** Each stopped host's settled rounds as its journal has them (id and time, in journal order): what the floor's rows may carry. */
+const settledRounds: Record<string, { roundId: string; at: string }[]> = {};
 async function stopHosts(): Promise<void> {
   await Promise.all(children.map((c) => c.child.kill('SIGTERM')));
   for (const c of children.splice(0)) {
@@ -127,6 +129,9 @@ async function stopHosts(): Promise<void> {
         if (client.status().lagEntries > 0) throw new Error(`${credentials.terminalId}: ${client.status().lagEntries} entries not taken`);
         // The child runs the simulated table's configuration of its game: that currency.
         stopped.set(credentials.terminalId, { currency: simulatedTableConfig(c.game).currency, meters: ledger.meters('table') });
+        settledRounds[credentials.terminalId] = [...ledger.entries()].flatMap((e) =>
+          e.type === 'round.settle' && e.roundId ? [{ roundId: e.roundId, at: e.ts }] : [],
+        );
       } finally {
         ledger.close();
       }
@@ -156,7 +161,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (cmd === 'hosts') {
     try {
       const origins = id === 'start' ? await startHosts() : (await stopHosts(), {});
-      console.log(JSON.stringify({ done: line, origins }));
+      console.log(JSON.stringify({ done: line, origins, ...(id === 'stop' ? { rounds: settledRounds } : {}) }));
     } catch (e) {
       await stopHosts();
       console.log(JSON.stringify({ done: line, error: e instanceof Error ? e.message : String(e) }));

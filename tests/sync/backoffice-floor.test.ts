@@ -3,7 +3,7 @@
 // (the update names that table alone and carries the round), its stations and profile derived from
 // the journal; the hub sends a touched table's row with no timer running; a table never heard from
 // is offline and raises its alarm, which the supervisor acknowledges with a note. How long the push
-// takes is a benchmark's to measure, not a test's to assert.
+// takes is a benchmark's to measure (bench/backoffice-push.bench.ts), not a test's to assert.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
