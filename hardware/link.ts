@@ -88,6 +88,9 @@ export class Link {
       this.sessionUp = false;
       try {
         this.port = await this.opener();
+        // Stopped while the port was being opened: the stop's abort has come and gone, and a
+        // session would wait for it forever (the finally closes the port).
+        if (this.stopped) break;
         await this.hooks.session(this.port, this.abort.signal);
       } catch (e) {
         reason = e instanceof Error ? e.message : String(e);

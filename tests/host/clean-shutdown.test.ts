@@ -5,15 +5,22 @@
 // and stops twenty times on one data folder, with a real log; after each stop no file of the
 // folder is open in this process, no SQLite WAL, shared-memory or rollback journal is left, the
 // folder's lock is free and its holder note gone, and the process holds no more descriptors (nor
-// signal handlers) than after the first stop.
+// signal handlers) than after the first stop. The second test does the same with what a floor
+// adds around the host: the ledger witness on its socket, a station's SAS link on a serial port
+// (a socat pty pair) and the sync client of an upstream that does not answer.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
+import pino from 'pino';
 import { startHost } from '../../host/start-host.js';
-import { lockDataFolder } from '../../ledger/index.js';
+import { credentialsFile, lockDataFolder } from '../../ledger/index.js';
+import { startWitness, writeNewKeyFile } from '../../witness/index.js';
+import { ptyPair } from '../sas/host/io.js';
 
 /** This process's open descriptors and what each points to (Linux: /proc/self/fd). */
 function openFiles(): string[] {
@@ -67,6 +74,62 @@ describe('a clean shutdown closes everything it opened', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with a witness, a SAS link and an unanswering upstream: the same after each of 5 stops, the SAS port closed too', { timeout: 300_000 }, async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'clean-shutdown-floor-'));
+    const dir = path.join(root, 'data');
+    const witnessDir = path.join(root, 'witness');
+    mkdirSync(witnessDir, { mode: 0o700 });
+    writeNewKeyFile(path.join(witnessDir, 'witness.key'));
+    const socket = path.join(witnessDir, 'witness.sock');
+    const witness = await startWitness({ dir: witnessDir, key: { kind: 'file', file: path.join(witnessDir, 'witness.key') }, listen: { socket } });
+    const pair = await ptyPair(root);
+    // A terminal this process had before (its own, when run by hand) is not the SAS port's.
+    const ttysBefore = new Set(openFiles().filter((f) => f.startsWith('/dev/pts/')));
+    const ports = () => openFiles().filter((f) => f.startsWith('/dev/pts/') && !ttysBefore.has(f));
+    const table = simulatedTableConfig('war');
+    const config = { ...table, stations: table.stations.slice(0, 1).map((s) => ({ ...s, sas: { link: `serial:${pair.machine}`, address: 1 } })) };
+    // Port 9 (discard) on this machine: nothing listens, every sync attempt fails at once and is retried.
+    const upstream = 'http://127.0.0.1:9';
+    let baseline: number | null = null;
+    const silent = pino({ level: 'silent' });
+    try {
+      for (let i = 1; i <= 5; i++) {
+        if (i === 1) {
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(credentialsFile(dir), JSON.stringify({ terminalId: config.tableId, key: randomBytes(32).toString('base64'), upstream }));
+        }
+        const running = await startHost({
+          dataDir: dir,
+          rendererDir: path.join(dir, 'none'),
+          config,
+          logger: silent,
+          simulatedDealer: false,
+          upstream,
+          witness: { socket, waitMs: 5_000 },
+        });
+        assert.ok(running.sync, 'the sync client runs');
+        // The link opens its port once the host has started; wait for it, or the stop would be a start's.
+        for (const t0 = Date.now(); ports().length === 0 && Date.now() - t0 < 15_000; ) await sleep(20);
+        assert.equal(ports().length, 1, 'the SAS port is open while the host runs');
+        await running.close();
+        // The witness is its own service (here in this process, its files open while it runs): the
+        // host's connection to it is a socket, counted with the descriptors below.
+        const held = [...openFiles().filter((f) => f.startsWith(dir)), ...ports()];
+        assert.deepEqual(held, [], `stop ${i}: files of the data folder or the SAS port still open`);
+        const left = filesUnder(dir).filter((f) => /-(wal|shm|journal)$/.test(f) || f.endsWith('host.lock.json') || f.endsWith('host.running'));
+        assert.deepEqual(left, [], `stop ${i}: left beside the databases`);
+        lockDataFolder(dir, 'the clean-shutdown test').release();
+        const count = openFiles().length;
+        baseline ??= count;
+        assert.ok(count <= baseline, `stop ${i}: ${count} descriptors open, ${baseline} after the first stop`);
+      }
+    } finally {
+      await witness.close();
+      pair.socat.kill();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

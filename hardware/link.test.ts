@@ -1,0 +1,73 @@
+// The link's lifecycle at its edges: a stop that comes while the port is still being opened. Seen
+// when a host with a SAS link on a serial port was stopped seconds after its start (the clean-
+// shutdown test with a floor around the host, tests/host/clean-shutdown.test.ts): the open
+// finished after the stop, the session began with a signal already aborted, waited for an abort
+// that had come and gone, and the host's close never returned.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Link } from './link.js';
+import { BasePort, type BytePort } from './transport/byte-port.js';
+
+class QuietPort extends BasePort {
+  readonly description = 'quiet';
+  shutdowns = 0;
+  async write(): Promise<void> {}
+  protected async shutdown(): Promise<void> {
+    this.shutdowns++;
+  }
+}
+
+/** A session as the drivers write it: until the port closes or the link is stopped. */
+function untilClosedOrStopped(port: BytePort, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    port.onClose(() => resolve());
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms).unref())]);
+
+describe('Link', () => {
+  it('stopped while its port is being opened: the stop returns, the port opened late is closed, no session runs on it', async () => {
+    let finishOpen!: (p: BytePort) => void;
+    const port = new QuietPort();
+    let sessions = 0;
+    const link = new Link(() => new Promise<BytePort>((r) => (finishOpen = r)), {
+      session: (p, signal) => {
+        sessions++;
+        return untilClosedOrStopped(p, signal);
+      },
+      down: () => undefined,
+      up: () => undefined,
+    });
+    link.start();
+    const stopped = link.stop();
+    finishOpen(port);
+    await within(stopped, 2_000, 'the stop');
+    assert.equal(sessions, 0, 'no session on a port opened after the stop');
+    assert.equal(port.closed, true);
+    assert.ok(port.shutdowns >= 1);
+  });
+
+  it('stopped during a session: the session ends and the port is closed', async () => {
+    const port = new QuietPort();
+    let sessions = 0;
+    const link = new Link(async () => port, {
+      session: (p, signal) => {
+        sessions++;
+        return untilClosedOrStopped(p, signal);
+      },
+      down: () => undefined,
+      up: () => undefined,
+    });
+    link.start();
+    while (sessions === 0) await new Promise((r) => setImmediate(r));
+    await within(link.stop(), 2_000, 'the stop');
+    assert.equal(sessions, 1);
+    assert.equal(port.closed, true);
+    // The stop and the loop's own end may each ask (BasePort's second close is harmless: a serial
+    // port's close while closing answers at once, which is what frees a close stuck in the driver).
+    assert.ok(port.shutdowns >= 1);
+  });
+});
