@@ -9,12 +9,13 @@
 //   - each SQLite connection the host holds (ledger/testing/connections-preload.mjs): cache_size, page count
 //     and size, and the data folder's database, WAL and -shm files.
 // Usage (under nice, beside other work):
-//   npx tsx bench/host-memory.ts [--rounds 2000] [--every 250] [--out samples.json]
+//   npx tsx bench/host-memory.ts [--rounds 2000] [--every 250] [--out samples.json] [--keep]
+// (--keep leaves the host's data folder, its ledger included, where it was; it is removed otherwise)
 //   MALLOC_ARENA_MAX=2 npx tsx bench/host-memory.ts ...     # the host inherits the environment
 //   HOST_MEM_CACHE_KIB=2000 npx tsx bench/host-memory.ts ... # every connection's page cache 2 MB
 // An analysis, not a bench with a budget: docs/benchmarks.md, "The host's resident set".
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2000' },
     every: { type: 'string', default: '250' },
     out: { type: 'string' },
+    keep: { type: 'boolean', default: false },
     game: { type: 'string', default: 'baccarat' },
     stations: { type: 'string', default: '3' },
     seed: { type: 'string', default: '52' },
@@ -211,6 +213,9 @@ async function main(): Promise<void> {
     inspector.close();
     child.kill('SIGTERM');
     watch.close();
+    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+    if (values.keep) console.log(`the host's data folder: ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
   const from = samples.findIndex((s) => s.rounds >= EVERY);
   const tail = samples.slice(from);
