@@ -60,6 +60,10 @@ const reportWords = (
   JSON.parse(readFileSync(path.join(root, 'locales/catalogues/zh-Hant.json'), 'utf8')) as { backoffice: { report: { col: Record<string, string> } } }
 ).backoffice.report;
 
+/** The sign-in form's words in the page's default language (zh-Hant). */
+const signInWords = (JSON.parse(readFileSync(path.join(root, 'locales/catalogues/zh-Hant.json'), 'utf8')) as { backoffice: { signIn: Record<string, string> } })
+  .backoffice.signIn;
+
 /** An exact decimal of the CSV ("1234.50", "-0.05") back to integer minor units (two digits), by its digits alone. */
 function minorUnits(text: string): number {
   const m = /^(-?)(\d+)\.(\d{2})$/.exec(text);
@@ -94,6 +98,20 @@ for (const role of ['viewer', 'supervisor', 'accounting', 'administrator'] as co
     else await expect(page.locator('form.ack')).toHaveCount(0);
   });
 }
+
+test('a floor whose session is signed out elsewhere stops, and the page asks to sign in again, saying why', async ({ page }) => {
+  await signIn(page, 'viewer');
+  await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(4);
+  // The same session signed out as another tab of it would: its cookie, its CSRF token, this origin.
+  const status = await page.evaluate(async () => {
+    const s = (await (await fetch('/backoffice/api/session')).json()) as { csrf: string };
+    return (await fetch('/backoffice/api/sign-out', { method: 'POST', headers: { 'x-csrf-token': s.csrf } })).status;
+  });
+  expect(status).toBe(204);
+  // The floor's stream is ended by the upstream (event: ended), not left to reconnect for ever.
+  await expect(page.locator('form.sign-in')).toBeVisible();
+  await expect(page.locator('form.sign-in [role=alert]')).toHaveText(signInWords.ended ?? 'the catalogue has backoffice.signIn.ended');
+});
 
 test('a floor of three live table hosts: each row changes because its host settled a round, and carries that round; the delays printed', async ({ page }) => {
   // Three host children to start (bundled, each ~10 s at load 20) and two rounds each to see.
