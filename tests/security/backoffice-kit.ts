@@ -1,8 +1,10 @@
-// Test-only: an upstream with its back office on in-memory PGlite, users with light scrypt
+// Test-only: an upstream with its back office on in-memory PGlite (or, asked, on a PostgreSQL
+// cluster of its own: tests/sync/upstream-databases.ts), users with light scrypt
 // parameters (the production ones are checked by upstream/backoffice/password.test.ts), and a
 // browser's sign-in as `inject` calls.
 import assert from 'node:assert/strict';
-import { buildServer, migrateUpstream, openPglite, putUser, type Db } from '../../upstream/index.js';
+import { buildServer, putUser, type Db } from '../../upstream/index.js';
+import { openDatabase, type Database } from '../sync/upstream-databases.js';
 
 type FastifyInstance = Awaited<ReturnType<typeof buildServer>>;
 
@@ -18,19 +20,25 @@ export interface BackofficeKit {
 }
 
 /** One user per role, named after it (`viewer`, `supervisor`…), all with PASSWORD. */
-export async function backofficeKit(options: { signInPerMinute?: number } = {}): Promise<BackofficeKit> {
-  const db = await openPglite();
-  await migrateUpstream(db);
-  for (const role of ROLES) await putUser(db, { name: role, role, password: PASSWORD, by: 'test' }, FAST);
+export async function backofficeKit(options: { signInPerMinute?: number; database?: Database } = {}): Promise<BackofficeKit> {
+  const opened = await openDatabase(options.database ?? 'pglite');
+  const db = opened.db;
   const clock = { now: Date.UTC(2026, 10, 26, 8, 0, 0) };
-  const app = await buildServer({ db, backoffice: { now: () => clock.now, signInPerMinute: options.signInPerMinute ?? 10_000 } });
+  let app: FastifyInstance;
+  try {
+    for (const role of ROLES) await putUser(db, { name: role, role, password: PASSWORD, by: 'test' }, FAST);
+    app = await buildServer({ db, backoffice: { now: () => clock.now, signInPerMinute: options.signInPerMinute ?? 10_000 } });
+  } catch (e) {
+    await opened.close();
+    throw e;
+  }
   return {
     app,
     db,
     clock,
     async close() {
       await app.close();
-      await db.close();
+      await opened.close();
     },
   };
 }
