@@ -103,20 +103,8 @@ const PROBE = `(() => {
   const m = process.memoryUsage();
   const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]));
   // Every connection the host opened, closed ones too (a closed one's cache is freed, but not
-  // necessarily given back by malloc); a read that throws says why instead of failing the probe.
-  const sqlite = (globalThis.__benchSqlite ?? []).map((c) => {
-    if (!c.db.open) return { file: c.file, cacheSize: NaN, pages: 0, pageSize: 0, closed: true };
-    try {
-      return {
-        file: c.file,
-        cacheSize: c.db.pragma('cache_size', { simple: true }),
-        pages: c.db.pragma('page_count', { simple: true }),
-        pageSize: c.db.pragma('page_size', { simple: true }),
-      };
-    } catch (e) {
-      return { file: c.file, cacheSize: NaN, pages: 0, pageSize: 0, error: String(e) };
-    }
-  });
+  // necessarily given back by malloc): read by the preload, which alone touches SQLite.
+  const sqlite = globalThis.__benchSqliteFigures?.() ?? [];
   return JSON.stringify({ m, spaces, sqlite });
 })()`;
 

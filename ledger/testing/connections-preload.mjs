@@ -30,3 +30,22 @@ for (const method of ['pragma', 'prepare', 'exec']) {
     return original.apply(this, args);
   };
 }
+
+/**
+ * Each connection's cache and file figures, for the probe (bench/host-memory.ts) to read over the
+ * inspector; a read that throws says why instead of failing the probe.
+ */
+globalThis.__benchSqliteFigures = () =>
+  opened.map((c) => {
+    if (!c.db.open) return { file: c.file, cacheSize: NaN, pages: 0, pageSize: 0, closed: true };
+    try {
+      return {
+        file: c.file,
+        cacheSize: c.db.pragma('cache_size', { simple: true }),
+        pages: c.db.pragma('page_count', { simple: true }),
+        pageSize: c.db.pragma('page_size', { simple: true }),
+      };
+    } catch (e) {
+      return { file: c.file, cacheSize: NaN, pages: 0, pageSize: 0, error: String(e) };
+    }
+  });

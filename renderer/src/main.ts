@@ -14,6 +14,7 @@ import { FrameLoop, listenForPresses, NEVER } from './pixi/frames.js';
 import { isIdle, releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
 import { releaseUnusedFaces } from './ui/button-faces.js';
+import { forgetPress } from './ui/button.js';
 import { sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
 import { SERVICE_BACKGROUND, ServiceScreen } from './screens/service/service-screen.js';
@@ -90,7 +91,7 @@ async function boot(): Promise<void> {
   // at once (under a frame cap, at its next allowed frame) after the screen's own handlers, and a
   // frame still owed drawn before pixi hit-tests a press with the transforms of the last frame drawn
   // (a button a snapshot created is then where the stage has it: frames.ts, listenForPresses).
-  listenForPresses(frames);
+  listenForPresses(frames, forgetPress);
   shown.setStatus('status.connecting');
   frames.request();
   document.title = i18n.t('app.name');

@@ -43,7 +43,7 @@ function filesUnder(dir: string): string[] {
 const STARTS = 20;
 
 describe('a clean shutdown closes everything it opened', () => {
-  it(`starts and stops the host ${STARTS} times: no descriptor, WAL, journal or lock left after any stop`, { timeout: 300_000 }, async () => {
+  it(`starts and stops the host ${STARTS} times: no descriptor, WAL, journal or lock left after any stop`, { timeout: 600_000 }, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'clean-shutdown-'));
     // One station: what is opened per station (a bill acceptor's driver) is opened once all the same.
     const table = simulatedTableConfig('blackjack');
@@ -77,7 +77,7 @@ describe('a clean shutdown closes everything it opened', () => {
     }
   });
 
-  it('with a witness, a SAS link and an unanswering upstream: the same after each of 5 stops, the SAS port closed too', { timeout: 300_000 }, async () => {
+  it('with a witness, a SAS link and an unanswering upstream: the same after each of 5 stops, the SAS port closed too', { timeout: 600_000 }, async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'clean-shutdown-floor-'));
     const dir = path.join(root, 'data');
     const witnessDir = path.join(root, 'witness');

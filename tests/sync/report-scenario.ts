@@ -4,8 +4,6 @@
 // error corrected, and transfers to and from the other table (one completed, one reversed). And
 // the ledger's own figures for the transfers, which no meter counts: read from its postings.
 import type { NewEntry } from '../../ledger/entries.js';
-import { account } from '../../ledger/entries.js';
-import { connectionOf, type Ledger } from '../../ledger/ledger.js';
 import { TableId, transferTxId, type Transfer } from '../../terms/transfer-terms.js';
 
 /** The article of the void and of the correction in the scenario (Macau 2009 Art. 6 1), Art. 5 n.1 1); engine/blackjack/table-corrections.ts). */
@@ -82,25 +80,5 @@ export function everyColumn(id: string, peer: string, settled: string, incoming:
   ];
 }
 
-/**
- * A table's (or one station's) transfers in and out as its ledger's postings have them: in, what
- * other tables came to owe it (+ on a settlement account; at a station, what `transfer.in` credited);
- * out, what it came to owe them (− on a settlement account) and what is still in flight (at a
- * station, what `transfer.out` debited less what `transfer.reverse` gave back).
- */
-export function ledgerTransfers(ledger: Ledger, station?: number): { in: number; out: number } {
-  const db = connectionOf(ledger);
-  const sum = (sql: string, ...args: (string | number)[]) => Number((db.prepare(sql).get(...args) as { v: number | null }).v ?? 0);
-  if (station === undefined) {
-    return {
-      in: sum("SELECT SUM(amount) AS v FROM postings WHERE account LIKE 'table:%:settlement' AND amount > 0"),
-      out:
-        0 -
-        sum("SELECT SUM(amount) AS v FROM postings WHERE account LIKE 'table:%:settlement' AND amount < 0") -
-        sum("SELECT SUM(amount) AS v FROM postings WHERE account LIKE 'transfer:%:in-flight'"),
-    };
-  }
-  const credit = account.stationCredit(station);
-  const of = (types: string) => `SELECT SUM(p.amount) AS v FROM postings p JOIN journal j ON j.seq = p.seq WHERE p.account = ? AND j.type IN (${types})`;
-  return { in: 0 - sum(of("'transfer.in'"), credit), out: sum(of("'transfer.out', 'transfer.reverse'"), credit) };
-}
+// The ledger's own transfer sums (its SQL stays in ledger/): re-exported for the report's test.
+export { ledgerTransfers } from '../../ledger/testing/transfer-sums.js';

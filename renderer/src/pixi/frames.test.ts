@@ -144,7 +144,7 @@ describe('frames asked for at once under a frame cap (a snapshot, a press)', () 
   it('a pointerdown draws the owed frame once; a key under the cap waits for its turn', () => {
     const { loop, drawn, set } = capped();
     const target = new EventTarget();
-    listenForPresses(loop, target);
+    listenForPresses(loop, () => undefined, target);
     loop.drawSoon();
     now += 20;
     set(1);
@@ -162,7 +162,7 @@ describe('frames asked for at once under a frame cap (a snapshot, a press)', () 
   it('a pointer lifted draws the frame owed first: a snapshot while the finger was down is hit-tested as drawn', () => {
     const { loop, drawn, set } = capped();
     const target = new EventTarget();
-    listenForPresses(loop, target);
+    listenForPresses(loop, () => undefined, target);
     loop.drawSoon();
     target.dispatchEvent(new Event('pointerdown'));
     now += 20;

@@ -1,5 +1,3 @@
-import { forgetPress } from '../ui/button.js';
-
 /**
  * Render on demand. A frame is drawn when something asked for one (a snapshot, a press, a
  * resize) or when the screen said, at its last frame, that it moves again at a time now reached
@@ -100,9 +98,9 @@ export class FrameLoop {
  * (capture, on the window, ahead of pixi's listeners on the canvas), a frame still owed is drawn
  * (`flush`): a snapshot coalesced under the cap while the finger was down may have rebuilt the
  * button under it, which is then hit where it is drawn. A pointer going down forgets the button it
- * pressed before (ui/button.ts, `forgetPress`).
+ * pressed before (`forgetPress`: ui/button.ts's, passed in, as ui/ builds on pixi/ and not the other way).
  */
-export function listenForPresses(frames: FrameLoop, target: EventTarget = window): void {
+export function listenForPresses(frames: FrameLoop, forgetPress: (pointerId: number) => void, target: EventTarget = window): void {
   target.addEventListener(
     'pointerdown',
     (e) => {

@@ -5,6 +5,7 @@ import { RECONNECT } from '../boot/host-link.js';
 import { listenForPresses, type FrameLoop } from '../pixi/frames.js';
 import { sharpenTexts } from '../pixi/crisp.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
+import { forgetPress } from '../ui/button.js';
 import { intlLocale } from '../../../locales/money.js';
 import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
 import { refusalKey, stationView, type ProtocolError, type ReportBody, type StationState, type StationTables } from '../../../protocol/index.js';
@@ -144,7 +145,7 @@ export function mountSeveral(o: Omit<SeveralOptions, 'drawn'> & SeveralStage): S
     o.frames.request();
   });
   // A press may change what the screen shows: drawn at once (as main.ts does for one table's screen).
-  listenForPresses(o.frames);
+  listenForPresses(o.frames, forgetPress);
   document.title = o.i18n.t('app.name');
   o.frames.request();
   o.ctx.emit('ready:several');
