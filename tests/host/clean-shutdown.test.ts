@@ -112,7 +112,7 @@ describe('a clean shutdown closes everything it opened', () => {
         });
         assert.ok(running.sync, 'the sync client runs');
         // The link opens its port once the host has started; wait for it, or the stop would be a start's.
-        for (const t0 = Date.now(); ports().length === 0 && Date.now() - t0 < 15_000; ) await sleep(20);
+        for (const t0 = Date.now(); ports().length === 0 && Date.now() - t0 < 15_000;) await sleep(20);
         assert.equal(ports().length, 1, 'the SAS port is open while the host runs');
         await running.close();
         // The witness is its own service (here in this process, its files open while it runs): the
