@@ -25,6 +25,20 @@ function untilClosedOrStopped(port: BytePort, signal: AbortSignal): Promise<void
   });
 }
 
+/** A link over `open` whose sessions are counted. */
+function counted(open: () => Promise<BytePort>): { link: Link; sessions: { count: number } } {
+  const sessions = { count: 0 };
+  const link = new Link(open, {
+    session: (p, signal) => {
+      sessions.count++;
+      return untilClosedOrStopped(p, signal);
+    },
+    down: () => undefined,
+    up: () => undefined,
+  });
+  return { link, sessions };
+}
+
 const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms).unref())]);
 
@@ -32,39 +46,23 @@ describe('Link', () => {
   it('stopped while its port is being opened: the stop returns, the port opened late is closed, no session runs on it', async () => {
     let finishOpen!: (p: BytePort) => void;
     const port = new QuietPort();
-    let sessions = 0;
-    const link = new Link(() => new Promise<BytePort>((r) => (finishOpen = r)), {
-      session: (p, signal) => {
-        sessions++;
-        return untilClosedOrStopped(p, signal);
-      },
-      down: () => undefined,
-      up: () => undefined,
-    });
+    const { link, sessions } = counted(() => new Promise<BytePort>((r) => (finishOpen = r)));
     link.start();
     const stopped = link.stop();
     finishOpen(port);
     await within(stopped, 2_000, 'the stop');
-    assert.equal(sessions, 0, 'no session on a port opened after the stop');
+    assert.equal(sessions.count, 0, 'no session on a port opened after the stop');
     assert.equal(port.closed, true);
     assert.ok(port.shutdowns >= 1);
   });
 
   it('stopped during a session: the session ends and the port is closed', async () => {
     const port = new QuietPort();
-    let sessions = 0;
-    const link = new Link(async () => port, {
-      session: (p, signal) => {
-        sessions++;
-        return untilClosedOrStopped(p, signal);
-      },
-      down: () => undefined,
-      up: () => undefined,
-    });
+    const { link, sessions } = counted(async () => port);
     link.start();
-    while (sessions === 0) await new Promise((r) => setImmediate(r));
+    while (sessions.count === 0) await new Promise((r) => setImmediate(r));
     await within(link.stop(), 2_000, 'the stop');
-    assert.equal(sessions, 1);
+    assert.equal(sessions.count, 1);
     assert.equal(port.closed, true);
     // The stop and the loop's own end may each ask (BasePort's second close is harmless: a serial
     // port's close while closing answers at once, which is what frees a close stuck in the driver).

@@ -40,6 +40,22 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' });
 }
 
+/**
+ * After stop `i`: nothing of the data folder (nor `alsoHeld`) open, no WAL, shared memory, rollback
+ * journal, lock note or power marker left, the folder's lock free (this process takes it at once),
+ * and no more descriptors than after the first stop (returned, to be passed back as `baseline`).
+ */
+function assertNothingLeft(dir: string, i: number, baseline: number | null, alsoHeld: string[] = []): number {
+  const held = [...openFiles().filter((f) => f.startsWith(dir)), ...alsoHeld];
+  assert.deepEqual(held, [], `stop ${i}: files of the data folder (or its devices) still open`);
+  const left = filesUnder(dir).filter((f) => /-(wal|shm|journal)$/.test(f) || f.endsWith('host.lock.json') || f.endsWith('host.running'));
+  assert.deepEqual(left, [], `stop ${i}: left beside the databases`);
+  lockDataFolder(dir, 'the clean-shutdown test').release();
+  const count = openFiles().length;
+  assert.ok(count <= (baseline ?? count), `stop ${i}: ${count} descriptors open, ${baseline} after the first stop`);
+  return baseline ?? count;
+}
+
 const STARTS = 20;
 
 describe('a clean shutdown closes everything it opened', () => {
@@ -59,15 +75,7 @@ describe('a clean shutdown closes everything it opened', () => {
           'the host holds its files while it runs',
         );
         await running.close();
-        const held = openFiles().filter((f) => f.startsWith(dir));
-        assert.deepEqual(held, [], `stop ${i}: files of the data folder still open`);
-        const left = filesUnder(dir).filter((f) => /-(wal|shm|journal)$/.test(f) || f.endsWith('host.lock.json') || f.endsWith('host.running'));
-        assert.deepEqual(left, [], `stop ${i}: left beside the databases`);
-        // The folder's lock is free: another process (here, this one) takes it at once.
-        lockDataFolder(dir, 'the clean-shutdown test').release();
-        const count = openFiles().length;
-        baseline ??= count;
-        assert.ok(count <= baseline, `stop ${i}: ${count} descriptors open, ${baseline} after the first stop`);
+        baseline = assertNothingLeft(dir, i, baseline);
         // Nor a handler on the process: the log's SIGHUP reopening is installed once, whatever the starts.
         hangups ??= process.listenerCount('SIGHUP');
         assert.equal(process.listenerCount('SIGHUP'), hangups, `stop ${i}: SIGHUP handlers`);
@@ -117,14 +125,7 @@ describe('a clean shutdown closes everything it opened', () => {
         await running.close();
         // The witness is its own service (here in this process, its files open while it runs): the
         // host's connection to it is a socket, counted with the descriptors below.
-        const held = [...openFiles().filter((f) => f.startsWith(dir)), ...ports()];
-        assert.deepEqual(held, [], `stop ${i}: files of the data folder or the SAS port still open`);
-        const left = filesUnder(dir).filter((f) => /-(wal|shm|journal)$/.test(f) || f.endsWith('host.lock.json') || f.endsWith('host.running'));
-        assert.deepEqual(left, [], `stop ${i}: left beside the databases`);
-        lockDataFolder(dir, 'the clean-shutdown test').release();
-        const count = openFiles().length;
-        baseline ??= count;
-        assert.ok(count <= baseline, `stop ${i}: ${count} descriptors open, ${baseline} after the first stop`);
+        baseline = assertNothingLeft(dir, i, baseline, ports());
       }
     } finally {
       await witness.close();
