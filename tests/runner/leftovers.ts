@@ -29,7 +29,11 @@ export function processTable(): ProcessEntry[] {
       // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
       const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (state === 'Z') continue; // Ended, not yet reaped by its parent.
-      const command = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      // A process on its way out has given back its memory, and its command line with it: named
+      // by its kernel name and state instead (seen in CI as lines naming a pid and nothing else).
+      const command =
+        readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim() ||
+        `[${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}] state ${state}`;
       table.push({ pid: Number(name), ppid: Number(ppid), command });
     } catch {
       // It ended while we read.
