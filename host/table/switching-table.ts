@@ -5,7 +5,10 @@ import type { Countdowns, GameFacts, LiveTable, NamedCommands, ShoeFeed, Station
 
 /**
  * An object whose every method is the same method of whatever `current()` gives at the time of
- * the call: a part of the table (its reads, its shoe's feed) that outlives the game behind it.
+ * the call: a part of the table (its reads, its shoe's feed) that outlives the game behind it. A
+ * property assigned through it is assigned on the running part (the benchmarks wrap
+ * `shoe.onCard` so: assigned on the empty stand-in, the wrapper was never called and the stadium
+ * bench waited for cards it never counted); a game switched in later comes with its own part.
  */
 function forward<T extends object>(current: () => T): T {
   return new Proxy({} as T, {
@@ -13,6 +16,9 @@ function forward<T extends object>(current: () => T): T {
       const now = current();
       const v: unknown = Reflect.get(now, key);
       return typeof v === 'function' ? (...args: unknown[]) => Reflect.apply(v as (...a: unknown[]) => unknown, now, args) : v;
+    },
+    set(_target, key, value) {
+      return Reflect.set(current(), key, value);
     },
   });
 }

@@ -1,0 +1,43 @@
+// The table the host holds forwards each part to the running game's runtime. What a benchmark
+// assigns through it (a wrapper around `shoe.onCard`, to time each card) must reach the running
+// part: assigned on the forwarding stand-in, it was never called, and the stadium bench waited
+// for cards it never counted (28 November, bisected to the switch at the shoe).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cardCode, parseCard, type Card } from '../../engine/cards/card.js';
+import type { LiveTable, ShoeFeed } from './live-table.js';
+import { SwitchingTable } from './switching-table.js';
+
+/** A runtime whose only live part is its shoe feed, which records the cards it is given. */
+function runtimeWithShoe(seen: string[]): LiveTable {
+  const shoe: ShoeFeed = {
+    onCard: (card) => void seen.push(`runtime:${cardCode(card)}`),
+    onAnomaly: () => undefined,
+    onCutCard: () => undefined,
+    onNewShoe: () => undefined,
+  };
+  return { shoe, onChange: () => () => undefined, stop: () => undefined } as unknown as LiveTable;
+}
+
+describe('SwitchingTable', () => {
+  it("a wrapper assigned to its shoe's onCard is the one the shoe's driver calls, and the running runtime still gets the card", () => {
+    const seen: string[] = [];
+    const table = new SwitchingTable(runtimeWithShoe(seen));
+    const original = table.shoe.onCard;
+    table.shoe.onCard = (card: Card, sequence?: number) => {
+      seen.push(`wrapper:${cardCode(card)}`);
+      original(card, sequence);
+    };
+    table.shoe.onCard(parseCard('AS'));
+    assert.deepEqual(seen, ['wrapper:AS', 'runtime:AS']);
+  });
+
+  it('after a switch the shoe feeds the new runtime', () => {
+    const first: string[] = [];
+    const second: string[] = [];
+    const table = new SwitchingTable(runtimeWithShoe(first));
+    table.switchTo(() => runtimeWithShoe(second));
+    table.shoe.onCard(parseCard('KD'));
+    assert.deepEqual([first, second], [[], ['runtime:KD']]);
+  });
+});
