@@ -81,6 +81,19 @@ export interface ShoeAuthority extends Omit<ChangeAuthority, 'effective'> {
   signature?: string;
 }
 
+/** Who makes a change, the second person and the regulator's reference, trimmed; refused without two different people and the reference. */
+function twoPeople(
+  by: Pick<ChangeAuthority, 'who' | 'witness' | 'authorisation'>,
+): { ok: true; who: string; witness: string; authorisation: string } | ChangeRefusal {
+  const who = by.who.trim();
+  const witness = by.witness.trim();
+  const authorisation = by.authorisation.trim();
+  if (!who || !witness) return { ok: false, reason: 'a configuration change needs who makes it and a second person confirming' };
+  if (who === witness) return { ok: false, reason: 'the second person must be someone else' };
+  if (!authorisation) return { ok: false, reason: "a configuration change needs the regulator's authorisation reference" };
+  return { ok: true, who, witness, authorisation };
+}
+
 /**
  * Configuration changes (issue 7 item 1, issue 9's configuration page): each names who made it,
  * a second person and the regulator's authorisation reference, is journalled as `config.change`
@@ -134,12 +147,9 @@ export class ConfigChanges {
       };
     }
     const k = key as ChangeableKey;
-    const who = by.who.trim();
-    const witness = by.witness.trim();
-    const authorisation = by.authorisation.trim();
-    if (!who || !witness) return { ok: false, reason: 'a configuration change needs who makes it and a second person confirming' };
-    if (who === witness) return { ok: false, reason: 'the second person must be someone else' };
-    if (!authorisation) return { ok: false, reason: "a configuration change needs the regulator's authorisation reference" };
+    const people = twoPeople(by);
+    if (!people.ok) return people;
+    const { who, witness, authorisation } = people;
     const effective = effectiveRefusal(k, by.effective);
     if (effective) return { ok: false, reason: effective };
     const v = this.validate(k, after, authorisation);
@@ -193,12 +203,9 @@ export class ConfigChanges {
       const r = this.change(key, after, authority);
       return r.ok ? { ok: true, status: 'restart', seq: r.seq } : r;
     }
-    const who = by.who.trim();
-    const witness = by.witness.trim();
-    const authorisation = by.authorisation.trim();
-    if (!who || !witness || who === witness)
-      return { ok: false, reason: 'a configuration change needs who makes it and a second person, someone else, confirming' };
-    if (!authorisation) return { ok: false, reason: "a configuration change needs the regulator's authorisation reference" };
+    const people = twoPeople(by);
+    if (!people.ok) return people;
+    const { who, witness, authorisation } = people;
     const v = this.validate(key, after, authorisation);
     if (!v.ok) return v;
     const next = this.withRuleSet(key, v.value, authorisation, undefined);
