@@ -106,13 +106,8 @@ export class HostClient {
       }
     } else if (m.type === 'ack') {
       this.resendable.delete(m.ref);
-    } else if (m.type === 'error' && m.code === 'stale-version' && m.ref && (this.resendable.get(m.ref)?.left ?? 0) > 0) {
-      const { command, left } = this.resendable.get(m.ref) as { command: CommandBody; left: number };
-      this.resendable.delete(m.ref);
-      if (m.currentVersion !== undefined) this.version = Math.max(this.version, m.currentVersion);
-      const id = this.nextId();
-      this.resendable.set(id, { command, left: left - 1 });
-      this.send({ type: 'command', id, view: this.view, version: this.version, command });
+    } else if (m.type === 'error' && m.code === 'stale-version' && this.resent(m.ref, m.currentVersion)) {
+      // Sent again against the newer version.
     } else if (m.type === 'error') {
       if (m.ref) this.resendable.delete(m.ref);
       console.warn('host refused a message', m.code, m.detail);
@@ -122,6 +117,18 @@ export class HostClient {
 
   private send(m: ClientMessage): void {
     this.transport.send(encode(m));
+  }
+
+  /** Resends the command `ref` against the newer version if it may be resent again; false: its refusal is to be said. */
+  private resent(ref: string | undefined, currentVersion: number | undefined): boolean {
+    const entry = ref === undefined ? undefined : this.resendable.get(ref);
+    if (ref === undefined || !entry || entry.left <= 0) return false;
+    this.resendable.delete(ref);
+    if (currentVersion !== undefined) this.version = Math.max(this.version, currentVersion);
+    const id = this.nextId();
+    this.resendable.set(id, { command: entry.command, left: entry.left - 1 });
+    this.send({ type: 'command', id, view: this.view, version: this.version, command: entry.command });
+    return true;
   }
 
   private nextId(): string {
