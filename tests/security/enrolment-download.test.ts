@@ -43,9 +43,9 @@ async function download(running: RunningHost, screen: ServiceScreen, station: nu
   return { status: res.status, body: await res.text() };
 }
 
-/** Opens the stations page on a screen and waits for it. */
+/** Opens the stations page on a screen (pressed again if another session's action changed the view under it) and waits for it. */
 async function stationsPage(screen: ServiceScreen): Promise<void> {
-  const reply = await screen.send({ name: 'service-page', page: 'stations' });
+  const reply = await screen.press({ name: 'service-page', page: 'stations' });
   assert.equal(reply.type, 'ack', JSON.stringify(reply));
   await screen.until((x) => x.page?.page === 'stations', 'the stations page');
 }

@@ -111,7 +111,7 @@ describe('peer tables added and removed by two people in service mode (issue 50 
       assert.equal(running.transfers?.homeOf(102), WAR, "bj-1's station 102 is homed here once bj-1 is gone, as at a start without it");
       assert.deepEqual(faults(), [], 'files and journal agree: no fault');
       // The Peers page: bj-1 is gone from it.
-      assert.equal((await screen.send({ name: 'service-page', page: 'peers' })).type, 'ack');
+      assert.equal((await screen.press({ name: 'service-page', page: 'peers' })).type, 'ack');
       await screen.until((x) => x.page?.page === 'peers' && x.page.transfers && x.page.peers.length === 0, 'the peers page without bj-1');
 
       // A file that is not an enrolment, an unsigned one, or one made by this table is refused: nothing journalled, nothing written
