@@ -97,12 +97,11 @@ describe('edges: one killed mid-coup, NATS restarted, each edge its own credenti
     assert.equal(account.conserved, true, JSON.stringify(account));
   });
 
-  it('lets an edge publish only under its own name and read nothing of another table', async () => {
+  it("lets an edge publish only under its own name and read nothing of another table's nor another edge's stations", async () => {
     const { tableId } = t;
     const hostNc = await t.natsAs('host');
     const seen: string[] = [];
     hostNc.subscribe(`etg.${tableId}.cmd.>`, { callback: (err, m) => err || seen.push(m.subject) });
-    const other = hostNc.subscribe('etg.other-table.st.>', { callback: () => undefined });
     const edge = await t.natsAs('edge-1', edgeInbox('edge-1'));
     const refused: string[] = [];
     const watching = (async () => {
@@ -113,18 +112,34 @@ describe('edges: one killed mid-coup, NATS restarted, each edge its own credenti
     edge.publish(`etg.other-table.cmd.edge-1.${STATION}`, data);
     edge.publish(`etg.${tableId}.pub.round`, data);
     edge.publish(`etg.${tableId}.cmd.edge-1.999`, data);
+    // Reads on the subjects own parts really go to (host/edges/subjects.ts): another table's, under
+    // this edge's own name too, and another edge's of this table; and the wildcards that would cover them.
+    const mine = tableSubjects(tableId);
+    const other = tableSubjects('other-table');
+    const forbidden = [
+      other.own('edge-1', STATION),
+      other.edgeAll('edge-1'),
+      'etg.other-table.>',
+      'etg.*.edge.edge-1.>',
+      mine.own('edge-2', STATION),
+      mine.edgeAll('edge-2'),
+    ];
     const read: string[] = [];
     const errors: string[] = [];
-    edge.subscribe('etg.other-table.st.>', { callback: (err, m) => (err ? errors.push(err.message) : read.push(m.subject)) });
+    for (const subject of forbidden) edge.subscribe(subject, { callback: (err, m) => (err ? errors.push(err.message) : read.push(m.subject)) });
+    const allowed: string[] = [];
+    edge.subscribe(mine.own('edge-1', STATION), { callback: (err, m) => err || allowed.push(m.subject) });
     await edge.flush();
-    hostNc.publish('etg.other-table.st.101.own', data);
+    hostNc.publish(other.own('edge-1', STATION), data);
+    hostNc.publish(mine.own('edge-2', STATION), data);
+    hostNc.publish(mine.own('edge-1', STATION), data);
     await hostNc.flush();
     await until('the allowed command arrived', () => seen.length > 0, 5000);
+    await until("the edge's own station's part arrived", () => allowed.length > 0, 5000);
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(seen, [`etg.${tableId}.cmd.edge-1.999`], 'only the command under its own name');
-    assert.deepEqual(read, [], 'nothing of another table');
-    assert.ok(refused.length + errors.length > 0, 'the server told the edge it was refused');
-    other.unsubscribe();
+    assert.deepEqual(read, [], "nothing of another table's or another edge's stations");
+    assert.ok(refused.length + errors.length >= forbidden.length, `the server refused each subscription: ${JSON.stringify([...refused, ...errors])}`);
     void watching;
   });
   it('answers an edge only on its own inbox: a reply subject naming a kept subject or the stream API is not written to', async () => {
