@@ -15,13 +15,14 @@
 // Where the machine has four cores or more (and `taskset`), the host and the bare broadcast run on
 // the first half of them and the client processes on the other half; on fewer, everything shares
 // the cores and the clients run at niceness 10, standing for machines of their own.
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REMOTE_STATION_BASE } from '../protocol/index.js';
 import { figure, times } from './report.js';
+import { Crew, type Member } from './stadium/crew.js';
 import type { FromBare, FromClients, FromHost, ToBare, ToClients, ToHost } from './stadium/messages.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,8 +48,18 @@ const NATS_MODES = (process.env.STADIUM_NATS ?? 'tls').split(',').map((m) => {
   if (m !== 'tls' && m !== 'clear') throw new Error(`STADIUM_NATS takes tls and clear, not "${m}"`);
   return m;
 });
-const TIMINGS = { bettingMs: 3000, decisionMs: 1000, resultsMs: 1000 };
+// STADIUM_BETTING_MS=1000: a shorter betting window (the suite's small run, tests/host/stadium-bench.test.ts).
+const TIMINGS = { bettingMs: Number(process.env.STADIUM_BETTING_MS ?? 3000), decisionMs: 1000, resultsMs: 1000 };
 const DEAL_MS = 150;
+// STADIUM_STALL_S=300: how long a phase may go with nothing moving (no station set up, no card
+// read counted, no answer awaited) before the bench stops everything it started and fails,
+// naming the phase; and how many coups may settle with no card read counted (a card probe that
+// sees nothing, 28 November) before it does.
+const STALL_MS = Number(process.env.STADIUM_STALL_S ?? 300) * 1000;
+const COUPS_WITHOUT_A_CARD = 3;
+// STADIUM_SETUP_CONCURRENCY=32: stations set up at once, in all the client processes together
+// (each its share): their device links' and screens' handshakes in flight at the host.
+const SETUP_CONCURRENCY = Number(process.env.STADIUM_SETUP_CONCURRENCY ?? 32);
 // Notes of 1,000 MOP per station: five are enough credit for a hundred coups of the clients' bets, one
 // for about twenty (STADIUM_NOTES=1: a thousand stations' notes are a long setup on a loaded machine).
 const NOTES = process.env.STADIUM_NOTES ? Number(process.env.STADIUM_NOTES) : quick ? 1 : 5;
@@ -67,37 +78,6 @@ const half = Math.floor(cores / 2);
 const HOST_CPUS = canPin ? `0-${half - 1}` : null;
 const CLIENT_CPUS = canPin ? `${half}-${cores - 1}` : null;
 const CLIENT_NICE = process.env.STADIUM_CLIENTS_NICE ?? (canPin ? '0' : '10');
-
-function child<In, Out>(
-  file: string,
-  env: Record<string, string>,
-  o: { cpus: string | null; profile?: string; flags?: readonly string[] },
-): { proc: ChildProcess; next: <T extends Out>(type: string) => Promise<T>; send: (m: In) => void } {
-  const execArgv = ['--import', 'tsx', ...(o.flags ?? []), ...(o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : [])];
-  const script = path.join(here, 'stadium', file);
-  const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[] };
-  // taskset execs node with the IPC channel's descriptor and environment as fork would pass them.
-  const proc = o.cpus ? spawn('taskset', ['-c', o.cpus, process.execPath, ...execArgv, script], options) : fork(script, [], { ...options, execArgv });
-  const inbox: Out[] = [];
-  const waiting: { type: string; resolve: (m: Out) => void }[] = [];
-  proc.on('message', (m: Out) => {
-    const type = (m as { type: string }).type;
-    const w = waiting.findIndex((x) => x.type === type);
-    if (w >= 0) waiting.splice(w, 1)[0]?.resolve(m);
-    else inbox.push(m);
-  });
-  return {
-    proc,
-    send: (m) => proc.send(m as object),
-    next: <T extends Out>(type: string) =>
-      new Promise<T>((resolve, reject) => {
-        const i = inbox.findIndex((m) => (m as { type: string }).type === type);
-        if (i >= 0) return resolve(inbox.splice(i, 1)[0] as T);
-        proc.once('exit', (code) => reject(new Error(`${file} exited (${code}) before ${type}`)));
-        waiting.push({ type, resolve: (m) => resolve(m as T) });
-      }),
-  };
-}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -180,23 +160,40 @@ interface Row {
 }
 const rows: Row[] = [];
 
+/** The run under way: a signal stops it (its processes are in groups of their own, out of the terminal's reach). */
+let current: Crew | null = null;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    if (!current) process.exit(1);
+    current.fail(new Error(`stopped by ${signal}`));
+  });
+
 async function run(stations: number, throttledShare: number, edgeCount: number, natsTls = true): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-bench-'));
-  const host = child<ToHost, FromHost>(
-    'host-child.ts',
+  const crew = new Crew();
+  current = crew;
+  const script = (file: string) => path.join(here, 'stadium', file);
+  const profile = (d: string | undefined) => (d ? ['--cpu-prof', `--cpu-prof-dir=${d}`] : []);
+  const host = crew.start<ToHost, FromHost>(
+    'host',
+    script('host-child.ts'),
     { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5, timings: TIMINGS, dealMs: DEAL_MS, edges: edgeCount, natsTls }) },
-    { cpus: HOST_CPUS, profile: profileDir, flags: hostFlags },
+    { cpus: HOST_CPUS, flags: [...hostFlags, ...profile(profileDir)] },
   );
-  let bare: ReturnType<typeof child<ToBare, FromBare>> | null = null;
-  const clients: ReturnType<typeof child<ToClients, FromClients>>[] = [];
+  const clients: Member<ToClients, FromClients>[] = [];
+  const all = <T>(f: (c: Member<ToClients, FromClients>) => Promise<T>) => crew.watch(Promise.all(clients.map(f)));
   try {
+    // Each step of the host's start is a move (its load, its table, the enrolment, each edge).
+    host.onProgress = () => crew.moved();
+    crew.enter(`the host started its table${edgeCount ? ', NATS and its edges' : ''}`, STALL_MS);
     const ready = await host.next<Extract<FromHost, { type: 'ready' }>>('ready');
     const numbers = Array.from({ length: stations }, (_, i) => REMOTE_STATION_BASE + 1 + i);
     const throttled = numbers.filter((_, i) => throttledShare > 0 && i % Math.round(1 / throttledShare) === 0);
     for (let k = 0; k < CLIENT_PROCESSES; k++)
       clients.push(
-        child<ToClients, FromClients>(
-          'clients-child.ts',
+        crew.start<ToClients, FromClients>(
+          `client process ${k + 1}`,
+          script('clients-child.ts'),
           {
             STADIUM_CLIENTS: JSON.stringify({
               file: ready.file,
@@ -205,16 +202,38 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
               seed: 100 + k,
               notes: NOTES,
               edges: ready.edges,
+              concurrency: Math.max(1, Math.round(SETUP_CONCURRENCY / CLIENT_PROCESSES)),
             }),
             STADIUM_CLIENTS_NICE: CLIENT_NICE,
           },
-          { cpus: CLIENT_CPUS, profile: clientsProfileDir },
+          { cpus: CLIENT_CPUS, flags: profile(clientsProfileDir) },
         ),
       );
-    // Every station credited and its screen viewing, or the run fails naming the ones that are not (issue 30: it hung).
-    const connected = await Promise.all(clients.map((c) => c.next<Extract<FromClients, { type: 'connected' }>>('connected')));
+    console.log(`  ${stations} stations${edgeCount ? ` through ${edgeCount} edges` : ''}: processes (pid) ${crew.pids()}`);
+    // Every station credited and its screen viewing, or the run fails naming the ones that are not
+    // (issue 30: it hung); a set-up in which no station is set up nor given up on for the stall
+    // time fails too, as does a client process that dies.
+    const setUp = clients.map(() => ({ done: 0, failed: 0, retried: 0 }));
+    const sum = (k: 'done' | 'failed' | 'retried') => setUp.reduce((n, c) => n + c[k], 0);
+    const setUpStatus = () => `${sum('done')} of ${stations} stations set up, ${sum('failed')} given up on, ${sum('retried')} links opened again`;
+    const setUpStarted = performance.now();
+    let setUpTold = setUpStarted;
+    clients.forEach((c, k) => {
+      c.onProgress = (m) => {
+        if (m.type !== 'progress') return;
+        const moved = m.done + m.failed > (setUp[k]?.done ?? 0) + (setUp[k]?.failed ?? 0);
+        setUp[k] = { done: m.done, failed: m.failed, retried: m.retried };
+        if (moved) crew.moved();
+        if (performance.now() - setUpTold < 30_000) return;
+        setUpTold = performance.now();
+        console.log(`  … ${setUpStatus()} in ${((setUpTold - setUpStarted) / 60_000).toFixed(1)} min (load average ${load()})`);
+      };
+    });
+    crew.enter('the client processes set up their stations', STALL_MS, setUpStatus);
+    const connected = await all((c) => c.next<Extract<FromClients, { type: 'connected' }>>('connected'));
     const failed = connected.flatMap((c) => c.failed);
     const retried = connected.reduce((n, c) => n + c.retried, 0);
+    console.log(`  every station set up in ${((performance.now() - setUpStarted) / 60_000).toFixed(1)} min (load average ${load()})`);
     if (retried > 0) console.log(`  ${retried} links opened again while the stations connected (a handshake failed or a link was lost)`);
     if (failed.length > 0)
       throw new Error(
@@ -224,13 +243,50 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
           .join('\n')}`,
       );
     const loadBefore = load();
+    crew.enter('the host waited for a betting window to begin the measure', STALL_MS);
     host.send({ type: 'measure', cards: CARDS });
     await host.next('measuring');
+    console.log(`  measuring from this betting window: at least ${CARDS} card reads`);
     for (const c of clients) c.send({ type: 'mark' });
+    // The measure moves with each card read the host counts; coups that settle with none counted
+    // mean its card probe sees nothing (28 November: the bench waited for ever).
+    const measure = { cards: 0, rounds: 0, phase: '', roundsAtCard: 0 };
+    host.onProgress = (m) => {
+      if (m.type !== 'progress') return;
+      if (m.cards > measure.cards) {
+        crew.moved();
+        measure.roundsAtCard = m.rounds;
+      }
+      Object.assign(measure, { cards: m.cards, rounds: m.rounds, phase: m.phase });
+      if (m.rounds - measure.roundsAtCard >= COUPS_WITHOUT_A_CARD)
+        crew.fail(
+          new Error(
+            `stalled: ${m.rounds - measure.roundsAtCard} coups settled with no card read counted (${m.cards} of ${CARDS} so far): the host's card probe (table.shoe.onCard) sees no card`,
+          ),
+        );
+    };
+    crew.enter(
+      'the host counted card reads',
+      STALL_MS,
+      () => `${measure.cards} of ${CARDS} card reads counted over ${measure.rounds} coups; the table's phase: ${measure.phase || 'not told'}`,
+    );
     const measured = await host.next<Extract<FromHost, { type: 'measured' }>>('measured');
     const loadMeasured = load();
-    for (const c of clients) c.send({ type: 'report' });
-    const reports = await Promise.all(clients.map((c) => c.next<Extract<FromClients, { type: 'report' }>>('report')));
+    // Every station must have shown the last card's round (or a later one): a station the cards
+    // never reached is not a fast station, and its silence is not left out of the figures unsaid.
+    const through = Math.max(...measured.cards.map((c) => c.version));
+    crew.enter('the client processes reported what their stations received', STALL_MS);
+    for (const c of clients) c.send({ type: 'report', through });
+    const reports = await all((c) => c.next<Extract<FromClients, { type: 'report' }>>('report'));
+    const behind = reports.flatMap((r) => r.behind);
+    if (behind.length > 0)
+      throw new Error(
+        `${behind.length} of ${stations - throttled.length} unthrottled stations never showed the last card read's round (version ${through}) within 10 s of the measure's end: ${behind
+          .slice(0, 20)
+          .map((b) => `station ${b.station} (its last ${b.last})`)
+          .join(', ')}${behind.length > 20 ? ', …' : ''}`,
+      );
+    console.log(`  every one of the ${stations - throttled.length} unthrottled stations showed the last card read's round (version ${through}) or a later one`);
     const received = reports.flatMap((r) => r.received);
     const asMap = (versions: [number, string][]) => new Map(versions.map(([v, t]) => [v, BigInt(t)]));
     const events = measured.cards.map((c) => ({ key: c.version, t0: BigInt(c.t0) }));
@@ -258,22 +314,29 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
       : null;
 
     // The table closes; then the baseline, same clients: a bare ws broadcast of a message of the same size.
+    crew.enter('the client processes closed their stations and the host stopped', STALL_MS);
     for (const c of clients) c.send({ type: 'close-stations' });
-    await Promise.all(clients.map((c) => c.next('stations-closed')));
+    await all((c) => c.next('stations-closed'));
     host.send({ type: 'stop' });
-    await new Promise((r) => (host.proc.exitCode !== null ? r(null) : host.proc.once('exit', r)));
-    bare = child<ToBare, FromBare>('bare-child.ts', { STADIUM_BARE: JSON.stringify({ dataDir: ready.dataDir, tableId: ready.tableId }) }, { cpus: HOST_CPUS });
+    await crew.stopped(host);
+    crew.enter('the bare broadcast started and the clients connected to it', STALL_MS);
+    const bare = crew.start<ToBare, FromBare>(
+      'bare broadcast',
+      script('bare-child.ts'),
+      { STADIUM_BARE: JSON.stringify({ dataDir: ready.dataDir, tableId: ready.tableId }) },
+      { cpus: HOST_CPUS },
+    );
     const bareReady = await bare.next<Extract<FromBare, { type: 'ready' }>>('ready');
     for (const c of clients) c.send({ type: 'bare-connect', port: bareReady.port });
-    await Promise.all(clients.map((c) => c.next('bare-connected')));
+    await all((c) => c.next('bare-connected'));
     const count = Math.max(CARDS, events.length);
+    crew.enter(`the bare broadcast sent ${count} messages`, STALL_MS + count * DEAL_MS);
     bare.send({ type: 'broadcast', bytes: measured.roundMessageBytes, count, gapMs: DEAL_MS });
     const done = await bare.next<Extract<FromBare, { type: 'done' }>>('done');
     await new Promise((r) => setTimeout(r, 500));
+    crew.enter('the client processes reported the bare broadcast', STALL_MS);
     for (const c of clients) c.send({ type: 'bare-report' });
-    const bareReports = (await Promise.all(clients.map((c) => c.next<Extract<FromClients, { type: 'bare-report' }>>('bare-report')))).flatMap(
-      (r) => r.received,
-    );
+    const bareReports = (await all((c) => c.next<Extract<FromClients, { type: 'bare-report' }>>('bare-report'))).flatMap((r) => r.received);
     const bareEvents = done.times.map((t) => ({ key: t.seq, t0: BigInt(t.t0) }));
     const bareLatency = lastSocket(
       bareEvents,
@@ -410,11 +473,9 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
       betsPerCommit,
     });
   } finally {
-    // Only to the processes still there: one that exited (a failed run) has no channel left.
-    for (const c of [...clients, host, ...(bare ? [bare] : [])]) if (c.proc.connected) c.send({ type: 'stop' });
-    await Promise.all(
-      [host, ...clients, ...(bare ? [bare] : [])].map((c) => new Promise((r) => (c.proc.exitCode !== null ? r(null) : c.proc.once('exit', r)))),
-    );
+    // Every process the run started, and what they started, stopped: asked, then signalled.
+    await crew.stopAll();
+    current = null;
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -424,11 +485,17 @@ console.log(
     (canPin ? `host on cores ${HOST_CPUS}, clients on cores ${CLIENT_CPUS}` : `clients at niceness ${CLIENT_NICE} on the host's cores`) +
     `; load average ${load()}`,
 );
-for (const n of SIZES)
-  for (const share of sharesFor(n))
-    for (const e of EDGES)
-      if (e === 0) await run(n, share, 0);
-      else for (const mode of NATS_MODES) await run(n, share, e, mode === 'tls');
+try {
+  for (const n of SIZES)
+    for (const share of sharesFor(n))
+      for (const e of EDGES)
+        if (e === 0) await run(n, share, 0);
+        else for (const mode of NATS_MODES) await run(n, share, e, mode === 'tls');
+} catch (e) {
+  // Everything the run started is stopped by now (its `finally`): say what failed, and fail.
+  console.error(`\nstadium: failed (load average ${load()}): ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+}
 
 const f = (x: number, d = 1) => x.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
 const r = ([a, b]: [number, number], unit: string) => `${f(a)} ${unit} (${f(b)}), ${f(a / b, 2)}×`;

@@ -7,7 +7,7 @@ import { WebSocketServer } from 'ws';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
 import type { FromBare, ToBare } from './messages.js';
 
-const send = (m: FromBare) => process.send?.(m);
+const send = (m: FromBare) => void (process.connected && process.send?.(m));
 const arg = JSON.parse(process.env.STADIUM_BARE ?? '{}') as { dataDir: string; tableId: string };
 
 // The certificate the table made in its data folder, which every client pins.
@@ -21,6 +21,8 @@ const rssIdle = process.memoryUsage().rss;
 process.on('message', (m: ToBare) => {
   void handle(m);
 });
+// The bench gone (its IPC channel closed, even by SIGKILL): nothing is left to serve.
+process.on('disconnect', () => process.exit(0));
 
 async function handle(m: ToBare): Promise<void> {
   if (m.type === 'broadcast') {

@@ -24,8 +24,10 @@ const arg = JSON.parse(process.env.STADIUM_CLIENTS ?? '{}') as {
   notes: number;
   /** The edges the screens connect to, station by station in turn (issue 55); none: the host's own listener. */
   edges?: { origin: string; certificate: string; fingerprint: string }[];
+  /** How many stations this process sets up at once (their links' handshakes, notes and screens; default 10). */
+  concurrency?: number;
 };
-const send = (m: FromClients) => process.send?.(m);
+const send = (m: FromClients) => void (process.connected && process.send?.(m));
 // The stations stand for machines of their own: where they share the host's cores they yield to
 // the host (and to the bare broadcast's server alike), as 250 machines would not take its CPU.
 // Niceness 10 unless STADIUM_CLIENTS_NICE says otherwise (0: as the host; the bench passes 0
@@ -93,14 +95,32 @@ async function persist<T>(label: string, what: () => Promise<T>): Promise<T> {
   }
 }
 
-async function inWaves<T>(xs: readonly T[], run: (x: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < xs.length; i += 10) await Promise.all(xs.slice(i, i + 10).map(run));
+/**
+ * `run` for each of `xs`, `arg.concurrency` at a time (a pool: the next starts as soon as one
+ * ends, where waves of ten each waited for their slowest). How many handshakes a set-up storm
+ * has in flight at the host is the bench's to choose: 2,000 stations set up 80 at a time on a
+ * loaded machine had their links' openings time out by the hundred (docs/stadium.md).
+ */
+async function inPool<T>(xs: readonly T[], run: (x: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < xs.length) await run(xs[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(arg.concurrency ?? 10, xs.length)) }, worker));
+}
+
+/** Tells the bench how far the set-up is, at most every two seconds (its stall watch). */
+let told = 0;
+function setUpProgress(last = false): void {
+  if (!last && performance.now() - told < 2000) return;
+  told = performance.now();
+  send({ type: 'progress', done: stations.length, failed: failed.length, retried });
 }
 
 /** A station's device link, greeted (the welcome says which note, if any, the table holds in escrow for it). */
 async function deviceLink(e: EnrolmentFile): Promise<{ device: DeviceClient; pending: string | null }> {
   return persist(`station ${e.station}'s device link`, async () => {
-    const device = new DeviceClient(e, agent, { answerMs: ANSWER_MS });
+    const device = new DeviceClient(e, agent, { answerMs: ANSWER_MS, handshakeMs: ANSWER_MS });
     try {
       const welcome = await device.ready();
       return { device, pending: welcome.pendingNote?.escrowId ?? null };
@@ -146,11 +166,12 @@ async function creditNotes(e: EnrolmentFile): Promise<DeviceClient> {
   return link.device;
 }
 
-await inWaves(mine, async (e) => {
+await inPool(mine, async (e) => {
   try {
     devices.push(await creditNotes(e));
   } catch (err) {
     failed.push({ station: e.station, why: `device link: ${err instanceof Error ? err.message : String(err)}` });
+    setUpProgress();
     return;
   }
   const slow = throttled.has(e.station);
@@ -189,6 +210,7 @@ await inWaves(mine, async (e) => {
               if (round && typeof version === 'number' && !seen.has(version)) seen.set(version, String(at));
             },
             deferDecode: true,
+            handshakeMs: ANSWER_MS,
             view: (state) => {
               if (!viewed) {
                 viewed = true;
@@ -217,7 +239,9 @@ await inWaves(mine, async (e) => {
   } catch (err) {
     failed.push({ station: e.station, why: `screen: ${err instanceof Error ? err.message : String(err)}` });
   }
+  setUpProgress();
 });
+setUpProgress(true);
 send({ type: 'connected', stations: stations.length, failed, retried });
 
 /** One or two bets, each the spot's minimum times 1–3, within the credit. */
@@ -235,6 +259,22 @@ function bet(s: HeadlessStation, state: StationState): void {
   }
 }
 
+/**
+ * Waits (up to 10 s) until every unthrottled station has shown the public round `through` or a
+ * later one, as a station that counted every card of the measure has: the ones that have not by
+ * then, with the last round each showed (-1: none). A frame on its way is waited for, not missed.
+ */
+async function showing(through: number): Promise<{ station: number; last: number }[]> {
+  const lagging = () =>
+    [...received].flatMap(([station, seen]) => {
+      if (throttled.has(station)) return [];
+      const last = Math.max(-1, ...seen.keys());
+      return last >= through ? [] : [{ station, last }];
+    });
+  for (const until = performance.now() + 10_000; lagging().length > 0 && performance.now() < until;) await new Promise((r) => setTimeout(r, 100));
+  return lagging();
+}
+
 const bare: { throttled: boolean; seqs: Map<number, string> }[] = [];
 const bareSockets: ReturnType<typeof pinnedSocket>[] = [];
 
@@ -243,6 +283,8 @@ const bareSockets: ReturnType<typeof pinnedSocket>[] = [];
 let mark = process.cpuUsage();
 const loop = monitorEventLoopDelay({ resolution: 10 });
 
+// The bench gone (its IPC channel closed, even by SIGKILL): the stations go with it.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (m: ToClients) => {
   void (async () => {
     if (m.type === 'mark') {
@@ -252,11 +294,13 @@ process.on('message', (m: ToClients) => {
     } else if (m.type === 'report') {
       loop.disable();
       const cpu = process.cpuUsage(mark);
+      const behind = await showing(m.through);
       send({
         type: 'report',
         received: [...received].map(([station, seen]) => ({ station, throttled: throttled.has(station), versions: [...seen] })),
         cpuMs: (cpu.user + cpu.system) / 1000,
         loopDelayMs: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
+        behind,
       });
     } else if (m.type === 'close-stations') {
       closing = true;
@@ -266,7 +310,7 @@ process.on('message', (m: ToClients) => {
       send({ type: 'stations-closed' });
     } else if (m.type === 'bare-connect') {
       // The same clients (one link per station, the same throttling) to the bare broadcast, ten at a time as above.
-      await inWaves(mine, async (e) => {
+      await inPool(mine, async (e) => {
         const slow = throttled.has(e.station);
         const origin = slow ? await throttle(new URL(`https://127.0.0.1:${m.port}`), 8000) : `https://127.0.0.1:${m.port}`;
         const ws = await persist(

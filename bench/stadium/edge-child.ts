@@ -21,7 +21,7 @@ const arg = JSON.parse(process.env.STADIUM_EDGE ?? '{}') as {
   tableId: string;
   dir: string;
 };
-const send = (m: FromEdge) => process.send?.(m);
+const send = (m: FromEdge) => void (process.connected && process.send?.(m));
 const log = pino({ level: 'silent' });
 const nc = await connect({
   servers: arg.nats,
@@ -39,6 +39,19 @@ let sent0 = server.sent();
 let rss = 0;
 // `rss()` alone: the whole of `memoryUsage()` every 200 ms was 2–8% of an edge's CPU in its profile.
 const sampler = setInterval(() => (rss = Math.max(rss, process.memoryUsage.rss())), 200);
+let stopped = false;
+const stop = () => {
+  if (stopped) return;
+  stopped = true;
+  clearInterval(sampler);
+  void server
+    .close()
+    .then(() => edge.close())
+    .then(() => nc.close())
+    .finally(() => process.exit(0));
+};
+// The host gone (its IPC channel closed, even by SIGKILL): the edge stops too.
+process.on('disconnect', stop);
 process.on('message', (m: ToEdge) => {
   if (m.type === 'mark') {
     cpu0 = process.cpuUsage();
@@ -48,13 +61,6 @@ process.on('message', (m: ToEdge) => {
     const cpu = process.cpuUsage(cpu0);
     const sent = server.sent();
     send({ type: 'report', bytes: sent.bytes - sent0.bytes, messages: sent.messages - sent0.messages, cpuMs: (cpu.user + cpu.system) / 1000, rss });
-  } else {
-    clearInterval(sampler);
-    void server
-      .close()
-      .then(() => edge.close())
-      .then(() => nc.close())
-      .finally(() => process.exit(0));
-  }
+  } else stop();
 });
 send({ type: 'ready', origin: server.origin, certificate: certificate.cert, fingerprint: certificate.fingerprint });

@@ -16,7 +16,7 @@ import { natsCertificate, natsTls } from '../../host/edges/nats-tls.js';
 import type { FromHost, ToHost } from './messages.js';
 import type { FromEdge, ToEdge } from './edge-child.js';
 
-const send = (m: FromHost) => process.send?.(m);
+const send = (m: FromHost) => void (process.connected && process.send?.(m));
 const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as {
   stations: number;
   dir: string;
@@ -33,6 +33,9 @@ const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as {
 const lanCaps = { perAddress: 2 * arg.stations + 64, total: 2 * arg.stations + 64 };
 const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: arg.stations, connections: { lan: lanCaps } });
 const dataDir = path.join(arg.dir, 'host');
+// Each step of the start told to the bench as it is done (its stall watch: a loaded machine's start is slow, not still).
+const started = (step: string) => send({ type: 'progress', cards: 0, rounds: 0, phase: `starting: ${step}` });
+started('loaded');
 const running = await startHost({
   dataDir,
   rendererDir: path.join(arg.dir, 'no-renderer'),
@@ -42,7 +45,9 @@ const running = await startHost({
   simulatedDealer: { dealMs: arg.dealMs },
   timings: arg.timings,
 });
+started('the table open');
 const enrolments = Array.from({ length: arg.stations }, (_, i) => running.stadium.enrol(REMOTE_STATION_BASE + 1 + i, ['Bench A', 'Bench B']));
+started(`${arg.stations} stations enrolled`);
 const file = path.join(arg.dir, 'enrolments.json');
 writeFileSync(file, JSON.stringify(enrolments));
 
@@ -61,6 +66,8 @@ const bridge = nats
       log: pino({ level: 'silent' }),
     })
   : null;
+/** Set once the host is stopping: its edges' exits are expected then. */
+let stopping = false;
 const edges = Array.from({ length: nats ? (arg.edges ?? 0) : 0 }, (_, i) => {
   const proc = fork(path.join(import.meta.dirname, 'edge-child.ts'), [], {
     // STADIUM_EDGE_CPU_PROF=DIR: each edge process writes a V8 CPU profile there (`node --cpu-prof`).
@@ -77,7 +84,14 @@ const edges = Array.from({ length: nats ? (arg.edges ?? 0) : 0 }, (_, i) => {
       };
       proc.on('message', on);
     });
-  return { proc, next, send: (m: ToEdge) => proc.send(m), ready: next('ready') };
+  // An edge that exits before it is told to (killed, out of memory, an error) leaves its stations
+  // nowhere: the host says so and stops, and the bench fails naming it (it used to wait for ever).
+  proc.once('exit', (code, signal) => {
+    if (!stopping) void fail(`edge-${i + 1} (pid ${String(proc.pid)}) ${signal ? `was killed by ${signal}` : `exited with code ${String(code)}`}`);
+  });
+  const ready = next('ready');
+  void ready.then(() => started(`edge-${i + 1} ready`));
+  return { proc, next, send: (m: ToEdge) => proc.connected && proc.send(m), ready };
 });
 const edgeOrigins = await Promise.all(edges.map((e) => e.ready));
 
@@ -155,11 +169,18 @@ table.shoe.onCard = (card: Card, sequence?: number) => {
         ...(at.results ? { results: { version: at.results.version, sent: String(at.results.sent) } } : {}),
       });
       sizes.push(at.size ?? 0);
+      progress();
     }
   }
 };
 
 const settled = () => running.ledger.rounds.recall({ tableId: config.tableId, limit: 500 }).filter((r) => r.status === 'settled').length;
+/** The coups settled when the measure began (the bench's stall watch counts from there). */
+let roundsAtStart = 0;
+/** Where the measure is, to the bench: at each card counted and every few seconds. */
+function progress(): void {
+  send({ type: 'progress', cards: cards.length, rounds: settled() - roundsAtStart, phase: table.state.phase });
+}
 
 process.on('message', (m: ToHost) => {
   void handle(m);
@@ -185,8 +206,10 @@ async function handle(m: ToHost): Promise<void> {
       },
     });
     const startRounds = settled();
+    roundsAtStart = startRounds;
     unsent = 0;
     send({ type: 'measuring' });
+    const heartbeat = setInterval(progress, 5000);
     const cpu0 = process.cpuUsage();
     const sent0 = running.screens.sent();
     const published0 = bridge ? { ...bridge.counters } : null;
@@ -202,6 +225,7 @@ async function handle(m: ToHost): Promise<void> {
     while (cards.length < m.cards || table.state.phase !== 'betting') await new Promise((r) => setTimeout(r, 20));
     measuring = false;
     clearInterval(sampler);
+    clearInterval(heartbeat);
     const cpu = process.cpuUsage(cpu0);
     const sent1 = running.screens.sent();
     const edgeReports = await Promise.all(
@@ -251,15 +275,33 @@ async function handle(m: ToHost): Promise<void> {
       cards: cards.splice(0),
       unsent,
     });
-  } else if (m.type === 'stop') {
-    for (const e of edges) e.send({ type: 'stop' });
-    await Promise.all(edges.map((e) => new Promise((r) => (e.proc.exitCode !== null ? r(null) : e.proc.once('exit', r)))));
-    await bridge?.close();
-    await running.close();
-    await nats?.close();
-    process.exit(0);
-  }
+  } else if (m.type === 'stop') await stop(0);
 }
+
+/** Stops the edges, the bridge, the table and NATS, then exits (once, whoever asks first). */
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  for (const e of edges) e.send({ type: 'stop' });
+  // An edge that does not stop within 10 s is killed: the host's stop must not wait for ever either.
+  const kill = setTimeout(() => edges.forEach((e) => e.proc.kill('SIGKILL')), 10_000);
+  await Promise.all(edges.map((e) => new Promise((r) => (e.proc.exitCode !== null || e.proc.signalCode !== null ? r(null) : e.proc.once('exit', r)))));
+  clearTimeout(kill);
+  await bridge?.close();
+  await running.close();
+  await nats?.close();
+  process.exit(code);
+}
+
+/** Something the host started failed: it tells the bench, stops everything and exits non-zero. */
+async function fail(why: string): Promise<void> {
+  console.error(`stadium host: ${why}: stopping`);
+  send({ type: 'failed', why });
+  await stop(1);
+}
+
+// The bench gone (its IPC channel closed, even by SIGKILL): the host stops what it started.
+process.on('disconnect', () => void stop(0));
 
 send({
   type: 'ready',

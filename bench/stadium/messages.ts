@@ -6,6 +6,13 @@ export type ToHost = { type: 'measure'; cards: number } | { type: 'stop' };
 export type FromHost =
   /** The measurement starts (the next betting window has opened): the clients' CPU is counted from here. */
   | { type: 'measuring' }
+  /**
+   * While measuring, at each card read counted and every few seconds: the card reads counted so
+   * far, the coups settled since the measure began, the table's phase (the bench's stall watch).
+   */
+  | { type: 'progress'; cards: number; rounds: number; phase: string }
+  /** Something the host started failed (an edge process exited): the host stops everything and exits. */
+  | { type: 'failed'; why: string }
   | {
       type: 'ready';
       file: string;
@@ -78,17 +85,27 @@ export type FromBare =
     };
 
 export type ToClients =
-  { type: 'mark' } | { type: 'report' } | { type: 'close-stations' } | { type: 'bare-connect'; port: number } | { type: 'bare-report' } | { type: 'stop' };
+  | { type: 'mark' }
+  /** Report once every unthrottled station has shown the public round `through` (or a later one), or after a few seconds. */
+  | { type: 'report'; through: number }
+  | { type: 'close-stations' }
+  | { type: 'bare-connect'; port: number }
+  | { type: 'bare-report' }
+  | { type: 'stop' };
 
 export type FromClients =
   /** Every station of the process set up, or given up on: `failed` names each station that was, and why (the bench then fails). */
   | { type: 'connected'; stations: number; failed: { station: number; why: string }[]; retried: number }
+  /** While setting up, every few stations: how many are set up, given up on, and links opened again so far. */
+  | { type: 'progress'; done: number; failed: number; retried: number }
   | {
       type: 'report';
       received: { station: number; throttled: boolean; versions: [number, string][] }[];
       /** The process's CPU time since the bench's mark (the measurement's start), and its event loop's delay p99 and max meanwhile. */
       cpuMs: number;
       loopDelayMs: { p99: number; max: number };
+      /** Unthrottled stations that had not shown the round asked for when the report was made, with the last they had (-1: none). */
+      behind: { station: number; last: number }[];
     }
   | { type: 'stations-closed' }
   | { type: 'bare-connected'; clients: number }

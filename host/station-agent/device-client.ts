@@ -34,6 +34,8 @@ export interface DeviceClientOptions {
    * is closed (every other question fails with it). None: only a close fails them.
    */
   answerMs?: number;
+  /** How long the link's opening may take (ms; default `HANDSHAKE_MS`, 10 s): `pinnedSocket`. */
+  handshakeMs?: number;
 }
 
 /** The welcome's place among the questions: a ref the protocol never carries (an id is 1 to 64 characters). */
@@ -72,7 +74,7 @@ export class DeviceClient {
     agent: Agent,
     private readonly o: DeviceClientOptions = {},
   ) {
-    this.socket = pinnedSocket(enrolment, agent, '/station-device');
+    this.socket = pinnedSocket(enrolment, agent, '/station-device', { handshakeMs: o.handshakeMs });
     this.welcome = new Promise((resolve, reject) => {
       let welcomed = false;
       this.waiting.set(WELCOME, {

@@ -23,6 +23,8 @@ export interface HeadlessStationEvents {
    * other's stamps, as stations on machines of their own would not.
    */
   deferDecode?: boolean;
+  /** How long the link's opening may take (ms; default `HANDSHAKE_MS`, 10 s): `pinnedSocket`. */
+  handshakeMs?: number;
   /** Every message as received (decoded), with the time it arrived (`process.hrtime.bigint()`). */
   message?(m: HostMessage, receivedAt: bigint, bytes: number): void;
   /** The view, whenever a message changed it. */
@@ -83,7 +85,7 @@ export class HeadlessStation {
   /** Connects, says who it is and subscribes; resolves once the link is open. */
   connect(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const ws = pinnedSocket(this.enrolment, this.agent, '/ws');
+      const ws = pinnedSocket(this.enrolment, this.agent, '/ws', { handshakeMs: this.events.handshakeMs });
       this.socket = ws;
       ws.once('open', () => {
         const { station, secret } = this.enrolment;

@@ -17,9 +17,17 @@ export function pinnedAgent(enrolment: EnrolmentFile): Agent {
   });
 }
 
-/** A WebSocket to the table's LAN listener over the pinned TLS settings. */
-export function pinnedSocket(enrolment: EnrolmentFile, agent: Agent, path: '/ws' | '/station-device'): WebSocket {
+/** How long a link's opening (TCP, TLS, the WebSocket upgrade) may take before it is given up and dialled again. */
+export const HANDSHAKE_MS = 10_000;
+
+/**
+ * A WebSocket to the table's LAN listener over the pinned TLS settings. `handshakeMs` (default
+ * HANDSHAKE_MS) is this end's patience only: the table's checks (the pinned certificate, the hello
+ * and its deadline at the table) are the same whatever it is. The stadium bench's load generator
+ * waits longer while it sets up thousands of stations at once on a loaded machine (docs/stadium.md).
+ */
+export function pinnedSocket(enrolment: EnrolmentFile, agent: Agent, path: '/ws' | '/station-device', o: { handshakeMs?: number } = {}): WebSocket {
   const url = new URL(path, enrolment.host);
   url.protocol = 'wss:';
-  return new WebSocket(url, { agent, handshakeTimeout: 10_000, perMessageDeflate: false });
+  return new WebSocket(url, { agent, handshakeTimeout: o.handshakeMs ?? HANDSHAKE_MS, perMessageDeflate: false });
 }
