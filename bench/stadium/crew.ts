@@ -154,7 +154,7 @@ export class Crew {
   }
 
   /** Waits for one member's exit (expected: it was told to stop). */
-  async stopped(m: Member<object, { type: string }>): Promise<void> {
+  async stopped(m: Pick<Member<object, { type: string }>, 'stopping' | 'ended'>): Promise<void> {
     m.stopping = true;
     await this.watch(m.ended());
   }
