@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { defaultClientConditions, defineConfig, parseAst, type Plugin } from 'vite';
+import { flushableChunks } from './vite-flushable-chunks.js';
 
 const here = fileURLToPath(new URL('../renderer', import.meta.url));
 
@@ -35,7 +36,8 @@ export default defineConfig({
     // RENDERER_SOURCEMAP=1: source maps beside the scripts, for bench/heap-attribution.ts.
     sourcemap: process.env.RENDERER_SOURCEMAP === '1',
   },
-  plugins: [languageSection],
+  // Each chunk's top level run in a function called once, which V8 may drop (vite-flushable-chunks.ts).
+  plugins: [languageSection, flushableChunks(parseAst)],
   // `screens`: the catalogues a page holds only when it shows them (locales/package.json `imports`);
   // the back office's page, without it, holds every catalogue from the start.
   resolve: { conditions: ['screens', ...defaultClientConditions] },

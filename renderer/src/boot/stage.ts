@@ -1,4 +1,10 @@
 import 'pixi.js/unsafe-eval';
+// What the screens use of what pixi's browser environment would register (`pixi.js/browser`, loaded
+// at `init` unless `manageImports` is false): pointer events (every press) and the accessibility
+// layer (the buttons are `accessible`). Not its DOM pipe (no DOMContainer: it adds a div and a
+// ResizeObserver to every page) nor its filter systems (no filter is set on anything).
+import 'pixi.js/accessibility';
+import 'pixi.js/events';
 import { Application, Container } from 'pixi.js';
 import { COLORS, DESIGN } from '../ui/theme.js';
 
@@ -11,6 +17,7 @@ export async function createStage(): Promise<{ app: Application; root: Container
   const app = new Application();
   await app.init({
     preference: 'webgl',
+    manageImports: false,
     background: COLORS.background,
     resizeTo: window,
     antialias: true,
