@@ -21,6 +21,9 @@ interface Specifier extends Node {
   exported: Node & { name?: string; value?: string };
 }
 
+/** A parser of ES modules to ESTree (Vite's `parseAst`), typed as far as this file reads it. */
+export type Parse = (code: string) => { body: readonly object[] };
+
 /** Why a chunk is left as it was; null when wrapped. */
 export type Unwrapped = string | null;
 
@@ -108,8 +111,8 @@ function assignedNames(node: unknown, shadow: Scope | null, out: Set<string>): S
  * is not a local (`export … from`, a declaration), or when the wrapped code does not parse (a
  * top-level `await`).
  */
-export function wrapModule(code: string, parse: (code: string) => { body: Node[] }): { code: string; unwrapped: Unwrapped } {
-  const program = parse(code);
+export function wrapModule(code: string, parse: Parse): { code: string; unwrapped: Unwrapped } {
+  const program = parse(code) as { body: readonly Node[] };
   const imports: Node[] = [];
   const exportStatements: Node[] = [];
   const specifiers: Specifier[] = [];
@@ -156,9 +159,10 @@ export function wrapModule(code: string, parse: (code: string) => { body: Node[]
 
 /**
  * The build's plugin: every chunk wrapped (after minification: on the bundle as written), its source
- * map shifted by the line added in front. A chunk left as it was is named with the reason.
+ * map shifted by the line added in front. A chunk left as it was is named with the reason (at the
+ * build's info level: `--logLevel info`).
  */
-export function flushableChunks(parse: (code: string) => { body: Node[] }): Plugin {
+export function flushableChunks(parse: Parse): Plugin {
   return {
     name: 'etg-flushable-chunks',
     apply: 'build',
@@ -167,7 +171,7 @@ export function flushableChunks(parse: (code: string) => { body: Node[] }): Plug
         if (file.type !== 'chunk') continue;
         const { code, unwrapped } = wrapModule(file.code, parse);
         if (unwrapped) {
-          this.warn(`${file.fileName} keeps its top level: ${unwrapped}`);
+          this.info(`${file.fileName} keeps its top level: ${unwrapped}`);
           continue;
         }
         file.code = code;
