@@ -47,19 +47,56 @@ export function stationsKey(s: TableState<unknown, unknown>, own: StationInputs)
   });
 }
 
-/** What one station's own part is read from of the table's state. */
-export function stationKey(s: TableState<unknown, unknown>, own: StationInputs, station: number): unknown[] {
+type State = TableState<unknown, unknown>;
+type SharedField = Exclude<Field, OwnField>;
+// The declaration split once by share: each change compares the shared fields once for every station.
+const WHOLE: readonly SharedField[] = STATION_READS.flatMap((r) => (r[1] === 'whole' ? [r[0]] : []));
+const DECIDING: readonly SharedField[] = STATION_READS.flatMap((r) => (r[1] === 'deciding' ? [r[0]] : []));
+const OWN: readonly OwnField[] = STATION_READS.flatMap((r) => (r[1] === 'own' ? [r[0]] : []));
+/** Whether the round is read (its own share, every station's bets not followed, is then read at any time). */
+const READS_ROUND = DECIDING.includes('round');
+
+/**
+ * The fields every station reads alike (`whole`, and `deciding` for the stations a decision is due
+ * from), looked at once per state of the table, not once per station: each group has a version,
+ * new when any of its fields is no longer the same value. A station's own deps hold the versions
+ * (`stationKey`), so a station compares two numbers where it compared every shared field.
+ */
+export class SharedReads {
+  private of: State | null = null;
+  private readonly whole = { fields: WHOLE, values: [] as unknown[], version: 0 };
+  private readonly deciding = { fields: DECIDING, values: [] as unknown[], version: 0 };
+
+  /** The versions for the state now (compared again only when the table's state is another). */
+  at(s: State): { whole: number; deciding: number } {
+    if (s !== this.of) {
+      this.of = s;
+      for (const group of [this.whole, this.deciding]) {
+        if (group.values.length === group.fields.length && group.fields.every((f, i) => s[f] === group.values[i])) continue;
+        group.values = group.fields.map((f) => s[f]);
+        group.version++;
+      }
+    }
+    return { whole: this.whole.version, deciding: this.deciding.version };
+  }
+}
+
+/**
+ * What one station's own part is read from of the table's state: the shared fields' versions
+ * (`shared`, from `SharedReads.at`; the deciding fields' only while a decision is due from the
+ * station), then its own share of each `own` field and of the round (its bets not followed).
+ * Compared by identity, arrays element by element (`sameDeps`).
+ */
+export function stationKey(s: State, own: StationInputs, station: number, shared: { whole: number; deciding: number }): unknown[] {
   const decides = own.deciders.has(station);
-  return STATION_READS.flatMap((read) => {
-    if (read[1] === 'own') return [ownShare(s, own, read[0], station)];
-    const [field, share] = read;
-    if (share === 'whole') return [s[field]];
-    const always = field === 'round' ? [own.notFollowed.get(station)] : [];
-    return [decides ? s[field] : null, ...always];
-  });
+  const key: unknown[] = [shared.whole, decides ? shared.deciding : null];
+  for (const field of OWN) key.push(ownShare(s, own, field, station));
+  // The round's own share, at any time (stationsKey's `always`).
+  if (READS_ROUND) key.push(own.notFollowed.get(station));
+  return key;
 }
 
 /** A station's share of a field it reads as its own: its credit, or its entries of the field's list. */
-function ownShare(s: TableState<unknown, unknown>, own: StationInputs, field: OwnField, station: number): unknown {
+function ownShare(s: State, own: StationInputs, field: OwnField, station: number): unknown {
   return field === 'credits' ? s.credits[station] : own[field].get(station);
 }

@@ -55,12 +55,19 @@ function remoteTransfers({ table, transfers }: ViewSources, station: number): St
 }
 
 /** What a station's own part is built from: its share of the table's state (station-reads.ts), the floor's word on it, its recall. */
-export function stationViewDeps(src: ViewSources, station: number, language: Language, recall: StationRecallRound[], tickets: StationTicket[]): unknown[] {
+export function stationViewDeps(
+  src: ViewSources,
+  station: number,
+  language: Language,
+  recall: StationRecallRound[],
+  tickets: StationTicket[],
+  shared: { whole: number; deciding: number },
+): unknown[] {
   const { table, floor } = src;
-  // Grouped by station once per state: each station compares its own share, not the whole lists.
+  // Grouped by station once per state, the shared fields compared once per state: each station compares its own share and two versions.
   return [
     language,
-    ...stationKey(table.state, table.reads.stationInputs(), station),
+    ...stationKey(table.state, table.reads.stationInputs(), station, shared),
     // Faults and handpays come as new objects each time they are asked for: compared by content.
     JSON.stringify(floor?.notices(station) ?? null),
     JSON.stringify(floor?.cashout(station) ?? null),

@@ -23,7 +23,7 @@ import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
 import { ruleRecordAt, type Ledger } from '../../ledger/index.js';
 import { ScreenCommands, type StationCreditMoves } from './screen-commands.js';
-import { stationsKey } from './station-reads.js';
+import { SharedReads, stationsKey } from './station-reads.js';
 import { encodeView, patchMessage } from './encode-view.js';
 import { sameDeps } from './same-deps.js';
 import { StationRecall } from './station-recall.js';
@@ -396,11 +396,28 @@ export class ViewHub {
     const same = tableOnly && this.lastStationsKey !== null && sameDeps(this.lastStationsKey, key);
     this.lastStationsKey = key;
     if (same) return;
-    for (const view of this.views()) if (view !== 'table' && view !== 'service') this.refresh(view);
-    for (const view of this.remoteViews()) this.refresh(view);
+    for (const view of this.stationViews()) this.refresh(view);
   }
 
+  /**
+   * Every station's view, seated then remote: the same strings from one change to the next while
+   * the count of remote stations stands (a stadium's thousand names are not made again a change,
+   * and each keeps its hash for the maps they key).
+   */
+  private stationViews(): readonly ViewName[] {
+    const remote = this.table.state.params.remote ?? 0;
+    if (this.stationViewsOf?.remote !== remote || this.stationViewsOf.seated !== this.config.stations) {
+      const views = [...this.views().filter((v) => stationOf(v) !== null), ...this.remoteViews()];
+      this.stationViewsOf = { remote, seated: this.config.stations, views };
+    }
+    return this.stationViewsOf.views;
+  }
+
+  private stationViewsOf: { remote: number; seated: TableConfig['stations']; views: readonly ViewName[] } | null = null;
+
   private lastStationsKey: readonly unknown[] | null = null;
+  /** What every station reads alike of the table's state, compared once per state (station-reads.ts). */
+  private readonly sharedReads = new SharedReads();
 
   /**
    * Without `conn`, the service view refreshes for every connection subscribed to it. A station
@@ -475,7 +492,10 @@ export class ViewHub {
   private depsOf(view: ViewName, conn?: string): unknown[] {
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
-    if (station !== null) return stationViewDeps(this.sources(), station, language, this.recall.of(station), this.recall.ticketsOf(station));
+    if (station !== null) {
+      const shared = this.sharedReads.at(this.table.state);
+      return stationViewDeps(this.sources(), station, language, this.recall.of(station), this.recall.ticketsOf(station), shared);
+    }
     if (view === 'table') return inputsKey(tableViewInputs(this.sources(), language), TABLE_VIEW_BY_CONTENT);
     return [language];
   }
