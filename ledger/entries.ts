@@ -3,6 +3,7 @@ import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
 import { TICKET_JOURNAL_PAYLOADS } from '../terms/system-validation-terms.js';
 import { AFT_JOURNAL_PAYLOADS } from './aft-terms.js';
+import { said } from '../terms/said.js';
 import { id, minor, positive, seat, station, text, who } from '../terms/payload-fields.js';
 import { SERVICE_PAYLOADS } from './service-payloads.js';
 import { TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
@@ -189,14 +190,17 @@ export const PAYLOADS = {
   /**
    * A configuration change the back office asked for (its request `order`, signed by the upstream)
    * that this table refused: the change itself is not made. The refusal reaches the back office
-   * through the synced journal. No money moves.
+   * through the synced journal, said as a key and its parameters (`say`). No money moves.
    */
   'config.refused': z.strictObject({
     order: z.number().int().positive(),
     key: z.string().min(1).max(128),
     who,
     witness: who,
+    /** The refusal in English (the host's log's words). */
     reason: text,
+    /** What the refusal says to a person: a key of the catalogues and its parameters (the back office shows it in the reader's language). */
+    say: said.optional(),
   }),
   /**
    * The table's rule set and its authorisation on record (issue 51), at every open and after every

@@ -148,7 +148,23 @@ export const ConfigRequest = z.object({
   withdrawnBy: z.string().nullable(),
   deliveredAt: z.string().nullable(),
   state: z.enum(['proposed', 'withdrawn', 'approved', 'delivered', 'applied', 'refused']),
-  outcome: z.object({ seq: z.number(), at: z.string(), type: z.enum(['config.change', 'config.refused']), reason: z.string().nullable() }).nullable(),
+  outcome: z
+    .object({
+      seq: z.number(),
+      at: z.string(),
+      type: z.enum(['config.change', 'config.refused']),
+      reason: z.string().nullable(),
+      /**
+       * What the table's refusal says, as a key of the catalogues and its parameters (null: the
+       * English `reason` only); the upstream passes only what fits terms/said.ts, the page shows
+       * only a key its catalogues have words for (config-section.ts, refusalWords).
+       */
+      said: z
+        .object({ key: z.string().max(128), values: z.record(z.string().max(32), z.union([z.string().max(400), z.number()])) })
+        .nullable()
+        .optional(),
+    })
+    .nullable(),
 });
 export type ConfigRequest = z.infer<typeof ConfigRequest>;
 

@@ -1,6 +1,7 @@
 import { ApiError, type ConfigRequest, type Proposal } from './api.js';
 import { profileWords } from './codes.js';
 import { h } from './dom.js';
+import { isMessageKey } from '../../locales/i18n.js';
 import type { Words } from './i18n.js';
 import { currencyLabel, formatTableMoney, type TableMoney } from './money.js';
 import { table } from './table-page.js';
@@ -109,7 +110,16 @@ function summary(w: Words, r: ConfigRequest, money: (v: number) => string): stri
 function answer(w: Words, r: ConfigRequest): string {
   if (!r.outcome) return '';
   const at = w.t('backoffice.config.entryAt', { seq: r.outcome.seq, at: w.time(r.outcome.at) });
-  return r.outcome.type === 'config.refused' ? `${at}: ${r.outcome.reason ?? ''}` : at;
+  return r.outcome.type === 'config.refused' ? `${at}: ${refusalWords(w, r.outcome)}` : at;
+}
+
+/**
+ * A table's refusal in the reader's language: its key and parameters where the catalogues have
+ * words for the key, else (a table of an older build) its English reason as the table wrote it.
+ */
+export function refusalWords(w: Words, o: Pick<NonNullable<ConfigRequest['outcome']>, 'reason' | 'said'>): string {
+  const s = o.said;
+  return s && isMessageKey(s.key) ? w.t(s.key, { ...s.values }) : (o.reason ?? '');
 }
 
 function buttons(w: Words, r: ConfigRequest, a: ConfigActions, say: (m: string) => void): HTMLElement | string {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { authorisationArticle, ruleSetOf, stableJson } from '../../engine/rule-set.js';
+import { inEnglish, said, type Said } from './refusal-words.js';
 import { tableOptions, type TableConfig } from './table-config.js';
 
 /**
@@ -55,25 +56,29 @@ export function ruleRecordOf(config: TableConfig): RuleRecord {
  * (YYYY-MM-DD); `recorded`: the digests the journal already holds under the record's reference.
  * A demonstration table always may. A live one needs a reference and the day it takes effect,
  * that day reached, and a reference not already recorded for another rule set: a rule set changed
- * under the same reference is not the one the regulator authorised.
+ * under the same reference is not the one the regulator authorised. Said as a key of the
+ * catalogues (`configRefusal.*`) with its parameters; `liveOpenRefusal` is its English.
  */
-export function liveOpenRefusal(record: RuleRecord, recorded: readonly string[], today: string): string | null {
+export function liveOpenSaid(record: RuleRecord, recorded: readonly string[], today: string): Said | null {
   if (record.demonstration) return null;
-  const rules = `${record.game} ${record.profile} (rule set ${record.digest.slice(0, 12)})`;
-  if (!record.reference)
-    return `a live table does not open without the regulator's authorisation reference for its whole rule set (${record.article}): ${rules} has none (profileAuthorisation, profileAuthorisationEffective)`;
-  if (!record.effective)
-    return `the authorisation ${record.reference} has no effective date (profileAuthorisationEffective): a live table opens from the day its authorisation takes effect (${record.article})`;
-  if (record.effective > today)
-    return `the authorisation ${record.reference} takes effect on ${record.effective}: the table does not open live before then (${record.article})`;
-  return sameReferenceRefusal(record, recorded);
+  const { reference, article } = record;
+  if (!reference) return said('noReference', { article, game: record.game, profile: record.profile, digest: record.digest.slice(0, 12) });
+  if (!record.effective) return said('noEffective', { reference, article });
+  if (record.effective > today) return said('notYetEffective', { reference, effective: record.effective, article });
+  return sameReferenceSaid(record, recorded);
+}
+
+/** `liveOpenSaid` in English (the host's start refuses to open with it, in its log). */
+export function liveOpenRefusal(record: RuleRecord, recorded: readonly string[], today: string): string | null {
+  const s = liveOpenSaid(record, recorded, today);
+  return s ? inEnglish(s) : null;
 }
 
 /** A reference already recorded for another rule set: the rule set changed without a new reference. */
-export function sameReferenceRefusal(record: Pick<RuleRecord, 'reference' | 'digest' | 'article'>, recorded: readonly string[]): string | null {
+export function sameReferenceSaid(record: Pick<RuleRecord, 'reference' | 'digest' | 'article'>, recorded: readonly string[]): Said | null {
   const other = recorded.find((d) => d !== record.digest);
   if (!record.reference || other === undefined) return null;
-  return `the rule set changed under the same authorisation ${record.reference} (recorded for rule set ${other.slice(0, 12)}, now ${record.digest.slice(0, 12)}): a changed rule set needs a new reference (${record.article})`;
+  return said('sameReference', { reference: record.reference, recorded: other.slice(0, 12), digest: record.digest.slice(0, 12), article: record.article });
 }
 
 /** The record as the journal's `rules.record` payload. */

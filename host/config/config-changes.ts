@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { configChanges, digestsOfReference, type Ledger } from '../../ledger/index.js';
-import { localDay, recordPayload, ruleRecordOf, sameReferenceRefusal } from './authorisation.js';
+import { localDay, recordPayload, ruleRecordOf, sameReferenceSaid } from './authorisation.js';
+import { inEnglish, limitSaid, ruleSaid, said, type Said } from './refusal-words.js';
+import { limitBreaks } from '../../engine/table/limits.js';
 import { checkTableOptions, knownProfiles, tableGame } from '../../engine/games.js';
 import { describeRuleRefusal, type RuleRefusal } from '../../engine/table/rule-options.js';
 import { describeIssues } from './load-config.js';
@@ -25,10 +27,17 @@ export type ChangeableKey = (typeof CHANGEABLE_KEYS)[number];
 export const RESTART_KEYS: ReadonlySet<ChangeableKey> = new Set(['profileOptions', 'profile']);
 
 /**
- * A change refused: why, and where the engine's guard refused a rule option, its refusals (each
- * with its article); `wait`: a rule set's switch not now (a round in play), at a later shoe perhaps.
+ * A change refused: what it says to a person (`say`: a key of the catalogues and its parameters),
+ * the same in English for the log (`reason`), and where the engine's guard refused a rule option,
+ * its refusals (each with its article); `wait`: a rule set's switch not now (a round in play), at
+ * a later shoe perhaps.
  */
-export type ChangeRefusal = { ok: false; reason: string; rules?: readonly RuleRefusal[]; wait?: true };
+export type ChangeRefusal = { ok: false; reason: string; say: Said; rules?: readonly RuleRefusal[]; wait?: true };
+
+/** A refusal saying `say`, its English the log's. */
+export function refusal(say: Said, extra: Pick<ChangeRefusal, 'rules' | 'wait'> = {}): ChangeRefusal {
+  return { ok: false, reason: inEnglish(say), say, ...extra };
+}
 
 /** The people behind a change: who made it, who confirmed it, and the regulator's authorisation. */
 export interface ChangeAuthority {
@@ -71,7 +80,7 @@ export interface RuleSwitch {
    * Why the table cannot play `next` from now on (null: it can); nothing is journalled either way.
    * `wait`: not now (a round, chips, a halt), at a later shoe perhaps; else never on this table as it runs.
    */
-  refusal(next: TableConfig): { reason: string; wait: boolean } | null;
+  refusal(next: TableConfig): { say: Said; wait: boolean } | null;
   /** The game rebuilt under `next` (its change and record are journalled): the table plays it from now on. */
   switchTo(next: TableConfig): void;
 }
@@ -88,9 +97,9 @@ function twoPeople(
   const who = by.who.trim();
   const witness = by.witness.trim();
   const authorisation = by.authorisation.trim();
-  if (!who || !witness) return { ok: false, reason: 'a configuration change needs who makes it and a second person confirming' };
-  if (who === witness) return { ok: false, reason: 'the second person must be someone else' };
-  if (!authorisation) return { ok: false, reason: "a configuration change needs the regulator's authorisation reference" };
+  if (!who || !witness) return refusal(said('needsTwo'));
+  if (who === witness) return refusal(said('samePerson'));
+  if (!authorisation) return refusal(said('needsReference'));
   return { ok: true, who, witness, authorisation };
 }
 
@@ -141,17 +150,14 @@ export class ConfigChanges {
    */
   change(key: string, after: unknown, by: ChangeAuthority): { ok: true; status: 'applied' | 'queued' | 'restart'; seq: number } | ChangeRefusal {
     if (!(CHANGEABLE_KEYS as readonly string[]).includes(key)) {
-      return {
-        ok: false,
-        reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart`,
-      };
+      return refusal(said('notChangeable', { setting: key, changeable: CHANGEABLE_KEYS.join(', ') }));
     }
     const k = key as ChangeableKey;
     const people = twoPeople(by);
     if (!people.ok) return people;
     const { who, witness, authorisation } = people;
     const effective = effectiveRefusal(k, by.effective);
-    if (effective) return { ok: false, reason: effective };
+    if (effective) return refusal(effective);
     const v = this.validate(k, after, authorisation);
     if (!v.ok) return v;
     const before = this.pendingValue(k);
@@ -210,7 +216,7 @@ export class ConfigChanges {
     if (!v.ok) return v;
     const next = this.withRuleSet(key, v.value, authorisation, undefined);
     const refused = sw.refusal(next);
-    if (refused) return { ok: false, reason: refused.reason, ...(refused.wait ? { wait: true as const } : {}) };
+    if (refused) return refusal(refused.say, refused.wait ? { wait: true } : {});
     const before = this.pendingValue(key);
     const r = this.deps.ledger.append({
       type: 'config.change',
@@ -258,10 +264,7 @@ export class ConfigChanges {
    */
   check(key: string, after: unknown, authorisation = ''): { ok: true; value: unknown } | ChangeRefusal {
     if (!(CHANGEABLE_KEYS as readonly string[]).includes(key)) {
-      return {
-        ok: false,
-        reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart`,
-      };
+      return refusal(said('notChangeable', { setting: key, changeable: CHANGEABLE_KEYS.join(', ') }));
     }
     return this.validate(key as ChangeableKey, after, authorisation);
   }
@@ -331,19 +334,19 @@ export class ConfigChanges {
       candidate.profileAuthorisation = authorisation.trim() || undefined;
     }
     const parsed = TableConfig.safeParse(candidate);
-    if (!parsed.success) return { ok: false, reason: `the new ${key} is not valid:\n${describeIssues(parsed.error.issues)}` };
+    if (!parsed.success) return refusal(limitBreakOf(candidate) ?? said('notValid', { setting: key, issues: describeIssues(parsed.error.issues) }));
     let bets = typeof this.deps.bets === 'function' ? this.deps.bets() : this.deps.bets;
     if (restart) {
       // A reference is given for one rule set: another needs a new one (Art. 21 n.1, Art. 19).
       const record = ruleRecordOf(parsed.data);
       const reference = record.reference;
-      const same = reference ? sameReferenceRefusal(record, [...digestsOfReference(this.deps.ledger, reference), ...this.runningDigest(reference)]) : null;
-      if (same) return { ok: false, reason: same };
+      const same = reference ? sameReferenceSaid(record, [...digestsOfReference(this.deps.ledger, reference), ...this.runningDigest(reference)]) : null;
+      if (same) return refusal(same);
       // The bets the table will offer under it: a limit of a bet the new rules do not have is refused.
       bets = tableGame(parsed.data.game, parsed.data.profile, tableOptions(parsed.data)).rules.bets;
     }
     const unknown = unknownBetTypes(parsed.data, bets);
-    if (unknown.length > 0) return { ok: false, reason: `this table has no ${unknown.join(', ')} bet (bets: ${bets.join(', ')})` };
+    if (unknown.length > 0) return refusal(said('unknownBets', { bets: unknown.join(', '), offered: bets.join(', ') }));
     // Limits the text fixes (Portugal rules 14, 37; war's seats) are part of the configuration's own check.
     return { ok: true, value: parsed.data[key] };
   }
@@ -370,12 +373,12 @@ export class ConfigChanges {
  * Why a change's effective day is refused (null: it is not): a day is the rule set's authorisation's
  * (rule options only), written YYYY-MM-DD, a day of the calendar.
  */
-function effectiveRefusal(key: ChangeableKey, effective: string | undefined): string | null {
+function effectiveRefusal(key: ChangeableKey, effective: string | undefined): Said | null {
   if (effective === undefined) return null;
-  if (!RESTART_KEYS.has(key)) return `an effective day belongs to a rule set's authorisation (profile, profileOptions), not to ${key}`;
+  if (!RESTART_KEYS.has(key)) return said('effectiveNotRules', { setting: key });
   const d = new Date(`${effective}T00:00:00Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(effective) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== effective)
-    return `the effective day ${effective} is not a day of the calendar (YYYY-MM-DD)`;
+    return said('effectiveNotADay', { day: effective });
   return null;
 }
 
@@ -389,28 +392,40 @@ function ruleSetRefusal(base: TableConfig, key: ChangeableKey, after: unknown, a
   let profile = base.profile;
   let options = base.profileOptions;
   if (key === 'profile') {
-    if (typeof after !== 'string') return { ok: false, reason: "the rule profile is the name of one of the game's profiles" };
+    if (typeof after !== 'string') return refusal(said('profileNotAName'));
     const game = base.game;
     const other = GAME_KINDS.filter((g) => g !== game && knownProfiles(g).includes(after) && !knownProfiles(game).includes(after));
-    if (other.length > 0)
-      return {
-        ok: false,
-        reason: `"${after}" is a profile of ${other.join(', ')}; this table plays ${game}: another game needs a new configuration file and a restart`,
-      };
-    if (!knownProfiles(game).includes(after))
-      return { ok: false, reason: `${game} has no rule profile "${after}" (profiles: ${knownProfiles(game).join(', ')})` };
-    if (after === base.profile) return { ok: false, reason: `the table already plays ${game} ${after}` };
+    if (other.length > 0) return refusal(said('profileOfOtherGame', { profile: after, games: other.join(', '), game }));
+    if (!knownProfiles(game).includes(after)) return refusal(said('profileUnknown', { game, profile: after, profiles: knownProfiles(game).join(', ') }));
+    if (after === base.profile) return refusal(said('profileSame', { game, profile: after }));
     profile = after;
   } else {
-    if (typeof after !== 'object' || after === null || Array.isArray(after)) return { ok: false, reason: 'the rule options are an object of option → value' };
-    if (Object.hasOwn(after, 'authorisation')) return { ok: false, reason: "the authorisation reference is the change's own, not an option" };
+    if (typeof after !== 'object' || after === null || Array.isArray(after)) return refusal(said('optionsNotObject'));
+    if (Object.hasOwn(after, 'authorisation')) return refusal(said('optionsAuthorisation'));
     options = after as Record<string, unknown>;
   }
   // The engine's guard, as for the configuration file and `--set`: each refusal names its article.
   const rules = checkTableOptions(base.game, profile, tableOptions({ profileOptions: options, profileAuthorisation: authorisation.trim() || undefined }), true);
-  if (rules.length === 0) return null;
+  const first = rules[0];
+  if (!first) return null;
+  // The log's English names every refusal; a screen says the first, in its own words, with its article.
   const what = key === 'profile' ? `the rule profile ${profile} is` : 'the rule options are';
-  return { ok: false, reason: `${what} refused: ${rules.map(describeRuleRefusal).join('; ')}`, rules };
+  return { ok: false, reason: `${what} refused: ${rules.map(describeRuleRefusal).join('; ')}`, say: ruleSaid(first), rules };
+}
+
+/**
+ * The first limit a configuration breaks under its own rules (the text's spread, seats, the cap per
+ * round), said with its key; null where it breaks none or is not whole enough to check (its own
+ * problems are then said as they are).
+ */
+function limitBreakOf(candidate: Record<string, unknown>): Said | null {
+  try {
+    const c = candidate as TableConfig;
+    const broken = limitBreaks(tableGame(c.game, c.profile, tableOptions(c)).rules.limitRules, c)[0];
+    return broken ? limitSaid(broken, { game: c.game, profile: c.profile }, c.currency) : null;
+  } catch {
+    return null;
+  }
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

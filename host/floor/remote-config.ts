@@ -2,7 +2,8 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { answeredOrders, type Ledger } from '../../ledger/index.js';
-import { CHANGEABLE_KEYS, type ConfigChanges } from '../config/config-changes.js';
+import { CHANGEABLE_KEYS, refusal, type ChangeRefusal, type ConfigChanges } from '../config/config-changes.js';
+import { said } from '../config/refusal-words.js';
 
 // Configuration from the floor (issue 49 item 6; docs/backoffice.md): a change a back-office user
 // proposed and a second one approved reaches the table as an order signed by the upstream. The
@@ -129,9 +130,9 @@ export class RemoteConfig {
     const o = order.data;
     if (o.terminalId !== this.d.terminalId) return this.alarm(`terminal:${signature}`, `a configuration order for terminal ${o.terminalId} came here: refused`);
     if (this.answered.has(o.id) || this.waiting.has(o.id)) return;
-    if (o.proposedBy === o.approvedBy) return this.refuse(o, 'the second person must be someone else: the same person proposed and approved it');
+    if (o.proposedBy === o.approvedBy) return this.refuse(o, refusal(said('orderSamePerson')));
     const check = this.d.changes.check(o.key, o.after, o.authorisation);
-    if (!check.ok) return this.refuse(o, check.reason);
+    if (!check.ok) return this.refuse(o, check);
     this.waiting.set(o.id, o);
     this.signatures.set(o.id, signature);
     this.d.log.info(
@@ -164,16 +165,18 @@ export class RemoteConfig {
         this.answered.add(o.id);
         this.d.log.info({ order: o.id, key: o.key, status: r.status, seq: r.seq }, 'configuration order journalled at the shoe change');
       } else {
-        this.refuse(o, r.reason);
+        this.refuse(o, r);
       }
     }
   }
 
-  private refuse(o: ConfigOrder, reason: string): void {
+  /** Journals the refusal with its English and what it says to a person (the back office shows the latter in its reader's language). */
+  private refuse(o: ConfigOrder, r: Pick<ChangeRefusal, 'reason' | 'say'>): void {
+    const reason = r.reason;
     this.answered.add(o.id);
     this.d.ledger.append({
       type: 'config.refused',
-      payload: { order: o.id, key: o.key, who: o.proposedBy, witness: o.approvedBy, reason: reason.slice(0, 2000) },
+      payload: { order: o.id, key: o.key, who: o.proposedBy, witness: o.approvedBy, reason: reason.slice(0, 2000), say: r.say },
     });
     this.d.log.warn({ order: o.id, key: o.key, reason }, 'configuration order refused');
     // The upstream signed it and the table will not make it: someone must look (the back office lists it refused too).

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import { tableGame } from '../../engine/games.js';
-import { limitProblems } from '../../engine/table/limits.js';
+import { limitBreaks } from '../../engine/table/limits.js';
 import type { TableParams } from '../../engine/table/state.js';
 import { digestsOfReference, type Ledger } from '../../ledger/index.js';
-import { liveOpenRefusal, localDay, ruleRecordOf } from '../config/authorisation.js';
+import { liveOpenSaid, localDay, ruleRecordOf } from '../config/authorisation.js';
 import type { RuleSwitch } from '../config/config-changes.js';
+import { limitSaid, said, type Said } from '../config/refusal-words.js';
 import { tableOptions, unknownBetTypes, type TableConfig } from '../config/table-config.js';
 import type { GroupCommit } from './command-batch.js';
 import { openTable } from './start-table.js';
@@ -39,12 +40,10 @@ export function gameSwitch(d: GameSwitchDeps): RuleSwitch {
   return {
     refusal(next) {
       const running = d.table;
-      const wait = (reason: string) => ({ reason, wait: true });
-      if (!running.reads.betweenRounds() || d.ledger.rounds.open().length > 0)
-        return wait('a round is in play or chips are on the spots: the rule set switches between shoes with none');
-      if (running.state.faults.halted) return wait(`the table is halted (${running.state.faults.halted}): the rule set switches at a shoe when it plays`);
+      if (!running.reads.betweenRounds() || d.ledger.rounds.open().length > 0) return { say: said('waitRound'), wait: true };
+      if (running.state.faults.halted) return { say: said('waitHalted', { why: running.state.faults.halted }), wait: true };
       const never = permanentRefusal(d, next);
-      return never ? { reason: never, wait: false } : null;
+      return never ? { say: never, wait: false } : null;
     },
     switchTo(next) {
       const faults = d.table.state.faults;
@@ -70,17 +69,16 @@ export function gameSwitch(d: GameSwitchDeps): RuleSwitch {
 }
 
 /** Why the table as it runs can never play `next` (null: it can): its jackpot, its shoe, its limits, its authorisation. */
-function permanentRefusal(d: Pick<GameSwitchDeps, 'table' | 'ledger'>, next: TableConfig): string | null {
+function permanentRefusal(d: Pick<GameSwitchDeps, 'table' | 'ledger'>, next: TableConfig): Said | null {
   const running = d.table;
-  if (running.reads.progressive() !== null)
-    return 'this table plays a progressive jackpot whose pools its game holds: its rule set changes at a start, not between shoes';
+  if (running.reads.progressive() !== null) return said('progressive');
   const game = tableGame(next.game, next.profile, tableOptions(next));
-  if (game.decks !== running.game.decks)
-    return `${next.game} ${next.profile} plays ${game.decks} decks, the shoe holds ${running.game.decks}: another shoe needs a restart`;
+  const named = { game: next.game, profile: next.profile };
+  if (game.decks !== running.game.decks) return said('decks', { ...named, decks: game.decks, held: running.game.decks });
   const unknown = unknownBetTypes(next, game.rules.bets);
-  if (unknown.length > 0) return `${next.game} ${next.profile} has no ${unknown.join(', ')} bet, which this table's limits name`;
-  const broken = limitProblems(game.rules.limitRules, next);
-  if (broken.length > 0) return `the table's limits break the rules of ${next.game} ${next.profile}: ${broken.join('; ')}`;
+  if (unknown.length > 0) return said('switchUnknownBets', { ...named, bets: unknown.join(', ') });
+  const broken = limitBreaks(game.rules.limitRules, next)[0];
+  if (broken) return limitSaid(broken, named, next.currency);
   const record = ruleRecordOf(next);
-  return liveOpenRefusal(record, record.reference ? digestsOfReference(d.ledger, record.reference) : [], localDay(Date.now()));
+  return liveOpenSaid(record, record.reference ? digestsOfReference(d.ledger, record.reference) : [], localDay(Date.now()));
 }

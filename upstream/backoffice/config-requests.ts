@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { said, type SaidPayload } from '../../terms/said.js';
 import { iso } from '../queries.js';
 import type { Db, Sql } from '../sql.js';
 import { audit } from './audit.js';
@@ -97,8 +98,12 @@ export interface ConfigRequest {
   withdrawnBy: string | null;
   deliveredAt: string | null;
   state: RequestState;
-  /** The table's journal entry that answered it: the change made, or the refusal with its reason. */
-  outcome: { seq: number; at: string; type: 'config.change' | 'config.refused'; reason: string | null } | null;
+  /**
+   * The table's journal entry that answered it: the change made, or the refusal with its reason
+   * (English) and what it says to a person (`said`: a key of the catalogues and its parameters,
+   * null from a table that did not say one, or said one that does not fit its schema).
+   */
+  outcome: { seq: number; at: string; type: 'config.change' | 'config.refused'; reason: string | null; said: SaidPayload | null } | null;
 }
 
 export class ConfigRequestError extends Error {
@@ -138,14 +143,24 @@ const SELECT = `
 async function outcomes(sql: Sql, terminals: string[]): Promise<Map<string, NonNullable<ConfigRequest['outcome']>>> {
   const out = new Map<string, NonNullable<ConfigRequest['outcome']>>();
   if (terminals.length === 0) return out;
-  const r = await sql.query<{ terminal_id: string; seq: number; ts: Date; type: 'config.change' | 'config.refused'; o: string; reason: string | null }>(
-    `SELECT terminal_id, seq, ts, type, doc->'payload'->>'order' AS o, doc->'payload'->>'reason' AS reason FROM journal
+  const r = await sql.query<{
+    terminal_id: string;
+    seq: number;
+    ts: Date;
+    type: 'config.change' | 'config.refused';
+    o: string;
+    reason: string | null;
+    say: unknown;
+  }>(
+    `SELECT terminal_id, seq, ts, type, doc->'payload'->>'order' AS o, doc->'payload'->>'reason' AS reason, doc->'payload'->'say' AS say FROM journal
      WHERE terminal_id = ANY($1::text[]) AND type IN ('config.change', 'config.refused') AND doc->'payload' ? 'order' ORDER BY seq`,
     [terminals],
   );
   for (const x of r.rows) {
     const key = `${x.terminal_id}\n${x.o}`;
-    if (!out.has(key)) out.set(key, { seq: Number(x.seq), at: iso(x.ts), type: x.type, reason: x.reason });
+    // The table's words are believed only in their schema's shape: a key of the refusals' sections, bounded parameters.
+    const say = said.safeParse(x.say);
+    if (!out.has(key)) out.set(key, { seq: Number(x.seq), at: iso(x.ts), type: x.type, reason: x.reason, said: say.success ? say.data : null });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { newestEntriesOfType } from '../../../ledger/index.js';
 import { NOTE_FACE_VALUES } from '../../../hardware/billacceptor/notes.js';
-import { CHANGEABLE_KEYS, type ChangeRefusal } from '../../config/config-changes.js';
+import { CHANGEABLE_KEYS, refusal, type ChangeRefusal } from '../../config/config-changes.js';
+import { said } from '../../config/refusal-words.js';
 import { tableOptions } from '../../config/table-config.js';
 import { profileItems } from '../profile-items.js';
 import type { ConfigItem, ConfigPage, ConfigRefusal, ConfigPart } from '../service-backend.js';
@@ -18,7 +19,7 @@ export function configuration(d: Pick<LiveBackendDeps, 'config' | 'ledger' | 'ta
       try {
         after = JSON.parse(value);
       } catch {
-        return { detail: `the new value of ${key} is not JSON: ${value.slice(0, 80)}` };
+        return configRefusal(refusal(said('notJson', { setting: key.slice(0, 64), value: value.slice(0, 80) })));
       }
       const r = d.floor.configChanges.check(key, after, authorisation);
       return r.ok ? null : configRefusal(r);
@@ -29,7 +30,8 @@ export function configuration(d: Pick<LiveBackendDeps, 'config' | 'ledger' | 'ta
       try {
         after = JSON.parse(value);
       } catch {
-        return { ok: false, code: 'refused', detail: `the new value of ${key} is not JSON: ${value.slice(0, 80)}` };
+        const refused = configRefusal(refusal(said('notJson', { setting: key.slice(0, 64), value: value.slice(0, 80) })));
+        return { ok: false, code: 'refused', detail: refused.detail, notice: refused.notice };
       }
       // Validated, journalled with before and after (config.change) and applied between rounds by the floor.
       const r = d.floor.configChanges.change(key, after, {
@@ -40,7 +42,7 @@ export function configuration(d: Pick<LiveBackendDeps, 'config' | 'ledger' | 'ta
       });
       if (!r.ok) {
         const refused = configRefusal(r);
-        return { ok: false, code: 'refused', detail: refused.detail, ...(refused.notice ? { notice: refused.notice } : {}) };
+        return { ok: false, code: 'refused', detail: refused.detail, notice: refused.notice };
       }
       changes.changed();
       const done = r.status === 'applied' ? 'service.done.configChange' : r.status === 'queued' ? 'service.done.configQueued' : 'service.done.configRestart';
@@ -115,18 +117,10 @@ function configExtras(d: Pick<LiveBackendDeps, 'config' | 'ledger' | 'table' | '
 }
 
 /**
- * A refused configuration change as service mode says it: a rule option refused by the engine's
- * guard in the screen's language (`service.ruleRefusal.<reason>`, the article as a parameter),
- * anything else with the host's own words.
+ * A refused configuration change as service mode says it: the refusal's key in the screen's
+ * language with its parameters (a rule option refused by the engine's guard: `service.ruleRefusal.<reason>`
+ * with its article; any other: `configRefusal.<name>`), its English in the host's log.
  */
-function configRefusal(r: ChangeRefusal): ConfigRefusal {
-  const first = r.rules?.[0];
-  if (!first) return { detail: r.reason };
-  const values = {
-    option: first.option.slice(0, 64),
-    value: first.value.slice(0, 64),
-    ...(first.article ? { article: first.article.slice(0, 128) } : {}),
-    ...(first.allowed ? { allowed: first.allowed.slice(0, 128) } : {}),
-  };
-  return { detail: r.reason, notice: { key: `service.ruleRefusal.${first.reason}${first.article ? '' : '-no-article'}`, values } };
+function configRefusal(r: ChangeRefusal): ConfigRefusal & { notice: NonNullable<ConfigRefusal['notice']> } {
+  return { detail: r.reason, notice: { key: r.say.key, values: { ...r.say.values } } };
 }
