@@ -6,12 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NatsConnection } from 'nats';
-import { parseCard } from '../../engine/cards/card.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
-import { credit, silent, testTable } from '../testing/table-kit.js';
+import { credit, silent, stepTwoBettors, testTable } from '../testing/table-kit.js';
 import { EdgeBridge } from './edge-bridge.js';
-
-const CARDS = ['9S', '8H', '7D', '2C', 'KD', '5H', 'AS', '3C', '6D', 'QH', '4S', 'TC'];
 
 /** A NATS connection that writes nothing: `log` has `pub <subject>` per publish, `write` per write of what it held. */
 function recordingNats(log: string[]): NatsConnection {
@@ -44,15 +41,7 @@ describe("the edges' publisher's writes to NATS (issue 55)", () => {
       let settlements = 0;
       for (let i = 0; i < 80; i++) {
         log.length = 0;
-        const view = t.table.reads.view();
-        const cue = t.table.reads.cue();
-        if (view.phase === 'betting' && !t.table.reads.hasBets(101)) {
-          t.table.commands.placeBet(101, { bet: 'banker' }, 10_000);
-          t.table.commands.placeBet(102, { bet: 'player' }, 10_000);
-        } else if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
-        else if (cue?.kind === 'shuffle') t.table.shoe.onNewShoe();
-        else if (view.endsAt !== null) t.clock.runOut(view.endsAt);
-        else t.clock.advance(1_000);
+        stepTwoBettors(t, i);
         const steps = log.join(', ');
         // Nothing published is left for the end of the task.
         if (log.length > 0) assert.equal(log.at(-1), 'write', steps);

@@ -5,11 +5,8 @@
 // its panel and every station's own part before it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseCard } from '../../engine/cards/card.js';
 import { stationView } from '../../protocol/index.js';
-import { credit, testTable } from '../testing/table-kit.js';
-
-const CARDS = ['9S', '8H', '7D', '2C', 'KD', '5H', 'AS', '3C', '6D', 'QH', '4S', 'TC'];
+import { credit, stepTwoBettors, testTable } from '../testing/table-kit.js';
 
 describe("the hub's changeDone (issue 55)", () => {
   it("comes after every update of a change, the stations' own parts included, and once a change", () => {
@@ -24,15 +21,7 @@ describe("the hub's changeDone (issue 55)", () => {
       let together = 0;
       for (let i = 0; i < 80; i++) {
         log.length = 0;
-        const view = t.table.reads.view();
-        const cue = t.table.reads.cue();
-        if (view.phase === 'betting' && !t.table.reads.hasBets(101)) {
-          t.table.commands.placeBet(101, { bet: 'banker' }, 10_000);
-          t.table.commands.placeBet(102, { bet: 'player' }, 10_000);
-        } else if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
-        else if (cue?.kind === 'shuffle') t.table.shoe.onNewShoe();
-        else if (view.endsAt !== null) t.clock.runOut(view.endsAt);
-        else t.clock.advance(1_000);
+        stepTwoBettors(t, i);
         // Whatever the step delivered, the last word is the change's end: nothing is left unwritten.
         if (log.some((l) => l !== 'done')) assert.equal(log.at(-1), 'done', `step ${i}: ${log.join(', ')}`);
         // Each change ends once: never two ends with nothing between them.

@@ -17,6 +17,7 @@ import { openTableGame } from '../table/table-game.js';
 import type { GameDefinition } from '../../engine/table/game.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { manualTimers } from './manual-timers.js';
+import { parseCard } from '../../engine/cards/card.js';
 
 export const silent = pino({ level: 'silent' });
 
@@ -139,4 +140,24 @@ export function credit(ledger: Ledger, station: number, amount: number): void {
     payload: { station, device: `BA-${station}`, denomination: amount, currency: 'MOP' },
     txId: `test-note-${Date.now()}-${notes}`,
   });
+}
+
+const TWO_BETTORS_CARDS = ['9S', '8H', '7D', '2C', 'KD', '5H', 'AS', '3C', '6D', 'QH', '4S', 'TC'];
+
+/**
+ * Step `i` of a baccarat table played by remote stations 101 (on the banker) and 102 (on the
+ * player), 10,000 each: their bets while betting is open, else the card the table asks for (from a
+ * fixed run of twelve), a new shoe when it asks for a shuffle, the timer it waits on run out, or a
+ * second of time. The tests of one change of the hub (its updates, its end, its writes) step it.
+ */
+export function stepTwoBettors(t: Pick<TestTable, 'table' | 'clock'>, i: number): void {
+  const view = t.table.reads.view();
+  const cue = t.table.reads.cue();
+  if (view.phase === 'betting' && !t.table.reads.hasBets(101)) {
+    t.table.commands.placeBet(101, { bet: 'banker' }, 10_000);
+    t.table.commands.placeBet(102, { bet: 'player' }, 10_000);
+  } else if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(TWO_BETTORS_CARDS[i % TWO_BETTORS_CARDS.length] ?? '2C'));
+  else if (cue?.kind === 'shuffle') t.table.shoe.onNewShoe();
+  else if (view.endsAt !== null) t.clock.runOut(view.endsAt);
+  else t.clock.advance(1_000);
 }
