@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { signIn as signInAt } from './backoffice-session.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let child: ChildProcess;
@@ -38,13 +39,8 @@ test.afterAll(async () => {
   }
 });
 
-async function signIn(page: Page, name: string): Promise<void> {
-  await page.goto(url);
-  await page.locator('input[name=name]').fill(name);
-  await page.locator('input[name=password]').fill(password);
-  await page.locator('form.sign-in button[type=submit]').click();
-  await expect(page.getByTestId('who')).toContainText(name);
-}
+/** Signs `name` in (backoffice-session.ts) on this file's floor. */
+const signIn = (page: Page, name: string): Promise<void> => signInAt(page, { url, password }, name);
 
 test("a supervisor clicks a table's recent round, sees its recall and downloads its evidence bundle", async ({ page }) => {
   await signIn(page, 'supervisor');

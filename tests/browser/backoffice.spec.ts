@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { approveAsAdministrator, signIn as signInAt } from './backoffice-session.js';
 import { isRegulatedProfile, knownProfiles } from '../../engine/games.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { languages } from '../../locales/index.js';
@@ -71,13 +72,8 @@ function minorUnits(text: string): number {
   return (m[1] ? -1 : 1) * Number(`${m[2]}${m[3]}`);
 }
 
-async function signIn(page: Page, name: string): Promise<void> {
-  await page.goto(url);
-  await page.locator('input[name=name]').fill(name);
-  await page.locator('input[name=password]').fill(password);
-  await page.locator('form.sign-in button[type=submit]').click();
-  await expect(page.getByTestId('who')).toContainText(name);
-}
+/** Signs `name` in (backoffice-session.ts) on this file's floor. */
+const signIn = (page: Page, name: string): Promise<void> => signInAt(page, { url, password }, name);
 
 for (const role of ['viewer', 'supervisor', 'accounting', 'administrator'] as const) {
   test(`${role} signs in and sees the floor: three syncing ledgers and a live table host`, async ({ page }) => {
@@ -298,16 +294,7 @@ test('a limit change proposed by one supervisor, approved by another user, made 
   // The proposer has no approve button: a second person must.
   await expect(page.getByTestId(`config-approve-${id}`)).toHaveCount(0);
 
-  const second = await browser.newContext();
-  try {
-    const admin = await second.newPage();
-    await signIn(admin, 'administrator');
-    await admin.goto(`${url}#/table/T4`);
-    await admin.getByTestId(`config-approve-${id}`).click();
-    await expect(admin.locator(`[data-request="${id}"]`)).toHaveAttribute('data-state', 'approved');
-  } finally {
-    await second.close();
-  }
+  await approveAsAdministrator(browser, { url, password }, 'T4', id);
 
   // Approved and not yet made: the table's row on the floor and the alarms page say so.
   await page.goto(`${url}#/floor`);
@@ -358,16 +345,7 @@ test("the rule profile form offers the table's own game's profiles only; one pro
   const row = page.locator('[data-testid=config] tbody tr').first();
   await expect(row).toHaveAttribute('data-state', 'proposed');
   const id = await row.getAttribute('data-request');
-  const second = await browser.newContext();
-  try {
-    const admin = await second.newPage();
-    await signIn(admin, 'administrator');
-    await admin.goto(`${url}#/table/T4`);
-    await admin.getByTestId(`config-approve-${id}`).click();
-    await expect(admin.locator(`[data-request="${id}"]`)).toHaveAttribute('data-state', 'approved');
-  } finally {
-    await second.close();
-  }
+  await approveAsAdministrator(browser, { url, password }, 'T4', id);
   const delivered = await send('heartbeat T4');
   expect(delivered.profile).toBe(playing);
   const switched = await send('shoe T4');
