@@ -373,6 +373,7 @@ const PAGES = [
   { name: 'table', hash: '#/table/T1', ready: '[data-testid=config]' },
   { name: 'alarms', hash: '#/alarms', ready: '[data-testid=alarms]' },
   { name: 'report', hash: '#/report', ready: '[data-testid=csv]' },
+  { name: 'plots', hash: '#/plots', ready: '[data-testid=plots] canvas' },
 ] as const;
 const SIZES = [
   { width: 1920, height: 1080 },
@@ -380,15 +381,21 @@ const SIZES = [
 ] as const;
 
 for (const lang of languages) {
-  test(`layout in ${lang}: the floor, a table, the alarms and the report at 1920×1080 and 1366×768`, async ({ page }, testInfo) => {
-    // Eight pages drawn, measured and shot: on this shared machine at load 30 that took 90 s.
+  test(`layout in ${lang}: the floor, a table, the alarms, the report, the plots and a round at 1920×1080 and 1366×768`, async ({ page }, testInfo) => {
+    // Twelve pages drawn, measured and shot (eight took 90 s on this shared machine at load 30).
     test.setTimeout(300_000);
     await signIn(page, 'administrator');
     await page.evaluate((l) => localStorage.setItem('backoffice.language', l), lang);
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('lang', lang);
     mkdirSync(shots, { recursive: true });
-    for (const p of PAGES) {
+    // A round of T1's, synced, and its recall's address as the table's page links it.
+    await send('round T1');
+    await page.goto(`${url}#/table/T1`);
+    const link = page.locator('a[href*="/round/"]').first();
+    await expect(link).toBeVisible();
+    const round = { name: 'round', hash: (await link.getAttribute('href')) ?? '', ready: '[data-testid=round-recall]' };
+    for (const p of [...PAGES, round]) {
       await page.goto(`${url}${p.hash}`);
       await expect(page.locator(p.ready).first()).toBeVisible();
       for (const size of SIZES) {
