@@ -11,7 +11,7 @@ import { projectStation, stationInputs } from '../../engine/table/views.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { openTableGame } from '../table/table-game.js';
 import { credit, testTable } from '../testing/table-kit.js';
-import { STATION_READS } from './station-reads.js';
+import { SharedReads, STATION_READS, stationKey } from './station-reads.js';
 
 type State = TableState<unknown, unknown>;
 const CARDS = ['9S', '8H', '7D', '2C', 'KD', '5H', 'AS', '3C', '6D', 'QH', '4S', 'TC'];
@@ -83,4 +83,46 @@ describe("what a station's own part reads of the table's state is declared (issu
         );
     });
   }
+});
+
+describe("a station's deps: the shared fields' versions and its own share (issue 55)", () => {
+  const inputs = (deciders: number[]) => ({
+    chips: new Map<number, unknown[]>(),
+    placed: new Map<number, unknown[]>(),
+    unplayed: new Map<number, unknown[]>(),
+    results: new Map<number, unknown[]>(),
+    notFollowed: new Map<number, unknown[]>(),
+    deciders: new Set(deciders),
+  });
+  const state = (over: Record<string, unknown> = {}) =>
+    ({
+      params: {},
+      phase: 'dealing',
+      hold: null,
+      needsShuffle: false,
+      faults: {},
+      round: {},
+      countdown: null,
+      shoe: {},
+      credits: { 101: 5, 102: 7 },
+      ...over,
+    }) as unknown as State;
+
+  it('a deciding field moved gives a new key to the stations deciding only; a whole field to every station; a credit to its station only', () => {
+    const shared = new SharedReads();
+    const s1 = state();
+    const own = inputs([101]);
+    const key = (s: State, station: number) => stationKey(s, own, station, shared.at(s));
+    const [a101, a102] = [key(s1, 101), key(s1, 102)];
+    const s2 = { ...s1, round: {} } as State;
+    assert.notDeepEqual(key(s2, 101), a101, 'the round moved: the deciding station looks again');
+    assert.deepEqual(key(s2, 102), a102, 'a station not deciding does not');
+    const s3 = { ...s2, phase: 'results' } as State;
+    assert.notDeepEqual(key(s3, 102), a102, 'the phase moved: every station looks again');
+    const b101 = key(s3, 101);
+    const b102 = key(s3, 102);
+    const s4 = { ...s3, credits: { 101: 5, 102: 8 } } as State;
+    assert.deepEqual(key(s4, 101), b101, "another station's credit");
+    assert.notDeepEqual(key(s4, 102), b102, 'its own credit');
+  });
 });
