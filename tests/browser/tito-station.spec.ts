@@ -10,6 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { ledgerFile, openLedgerReader } from '../../ledger/index.js';
 import { catalogues, wordAt } from '../../locales/index.js';
 import { formatMoney } from '../../locales/money.js';
 import { validationNumber } from '../../terms/validation-number.js';
@@ -30,6 +31,16 @@ function say(lang: Lang, key: string, values: Record<string, string | number> = 
       m ? formatMoney(Number(values[k] ?? 0), 'MOP', lang) : String(values[k] ?? ''),
     ),
   );
+}
+
+/** Whether the host has journalled station `station`'s printer out of paper (an open `printer-paper-out` fault). */
+function paperOutJournalled(dataDir: string, station: number): boolean {
+  const reader = openLedgerReader(ledgerFile(dataDir));
+  try {
+    return reader.openTilts().some((t) => t.kind === 'printer-paper-out' && t.station === station);
+  } finally {
+    reader.close();
+  }
 }
 
 const events = async (page: Page) => page.evaluate(() => window.__kiosk?.events ?? []);
@@ -117,8 +128,10 @@ test('the player’s tickets in recall, and paper out making the cash-out a hand
     await simControl(kiosk, 'printer-fault', { station: 1, fault: 'paper-out' });
     await insertNote(kiosk, 1, 100);
     await waitForEvent(page, 'credit:10000');
-    // The printer's paper-out reaches the host with its next status poll (every 500 ms): give it a few.
-    await page.waitForTimeout(3_000);
+    // The printer's paper-out reaches the host with its next status poll (every 500 ms); the host
+    // journals it as the station's `printer-paper-out` fault when it does, the named event waited
+    // for here (a reader beside the host, as the kill tests watch a host child's journal).
+    await expect.poll(() => paperOutJournalled(kiosk.dataDir, 1), { timeout: 30_000 }).toBe(true);
     await press(page, 'cash-out');
     // The whole screen's words on failure: what it said instead.
     await expect
