@@ -68,10 +68,12 @@ export const test = base.extend<{ pageErrors: string[]; openScreen: OpenScreen; 
   // Playwright reads a fixture's dependencies from its destructuring pattern: none here.
   // eslint-disable-next-line no-empty-pattern
   kiosk: [async ({}, use) => withKiosk([], use), { scope: 'worker' }],
-  // Per test: a kiosk that deals coups on its own must stop with the test that used it.
+  // Per test: a kiosk that deals coups on its own must stop with the test that used it. Its betting
+  // window is long (a slow machine is never overtaken by it): a test ends it through the sim
+  // controls once its bet is taken (`endBetting`), never waits it out.
   // eslint-disable-next-line no-empty-pattern
   baccaratKiosk: async ({}, use) =>
-    withKiosk(['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '12', '--results-seconds', '30'], use),
+    withKiosk(['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '120', '--results-seconds', '30'], use),
   openScreen: async ({ browser }, use) => {
     const opened: Page[] = [];
     await use(async (url, options = {}) => {
@@ -120,6 +122,16 @@ export async function press(page: Page, testId: string): Promise<void> {
 /** The codes of the cards drawn on a screen. */
 export async function drawnCards(page: Page): Promise<string[]> {
   return page.evaluate(() => window.__kiosk?.cards() ?? []);
+}
+
+/** Ends the betting window now through the kiosk's sim control channel (`--sim-controls`), as its countdown would. */
+export async function endBetting(kiosk: Kiosk): Promise<void> {
+  const r = await fetch(`${kiosk.origin}/sim/end-countdown`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-sim-token': kiosk.simToken ?? '' },
+    body: JSON.stringify({ kind: 'betting' }),
+  });
+  if (!r.ok) throw new Error(`end-countdown: ${r.status} ${await r.text()}`);
 }
 
 /** Inserts a note at a simulated bill acceptor through the kiosk's sim control channel. */

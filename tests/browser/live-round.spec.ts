@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
-import { drawnCards, drawnTexts, expect, insertNote, press, test, waitForEvent } from './kiosk-fixture.js';
+import { drawnCards, drawnTexts, endBetting, expect, insertNote, press, test, waitForEvent } from './kiosk-fixture.js';
 
 const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
 
@@ -34,6 +34,8 @@ test('a baccarat coup: a note credits station 1, a banker bet, cards appear on t
   await expect.poll(() => drawnTexts(station), { timeout: 20_000 }).toContain('莊\nMOP$100');
   await waitForEvent(station, 'credit:40000');
   await screenshot(station, testInfo, 'baccarat-station-1-bet');
+  // The bet taken and seen, the window ends (not waited out).
+  await endBetting(baccaratKiosk);
 
   // The first card on the felt appears after it is read; the table shows where the next one goes.
   await expect.poll(() => drawnCards(table), { timeout: 60_000 }).not.toEqual([]);

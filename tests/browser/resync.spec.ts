@@ -1,4 +1,4 @@
-import { drawnCards, expect, insertNote, press, test, waitForEvent } from './kiosk-fixture.js';
+import { drawnCards, endBetting, expect, insertNote, press, test, waitForEvent } from './kiosk-fixture.js';
 
 /**
  * A station screen behind a link that loses every third change of the public round: the screen
@@ -47,6 +47,8 @@ test('a station screen that misses patches of the round asks for it whole and sh
     await press(station, 'chip-10000');
     await press(station, 'bet-banker');
     await waitForEvent(station, 'credit:40000');
+    // The bet taken, the window ends (not waited out).
+    await endBetting(baccaratKiosk);
     // Its cards reach the table display whole, and the lossy station through patches and resyncs.
     await expect.poll(async () => (await drawnCards(table)).length, { timeout: 90_000 }).toBeGreaterThanOrEqual(4);
     await expect.poll(() => dropped.length, { timeout: 60_000 }).toBeGreaterThan(0);
