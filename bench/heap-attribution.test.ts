@@ -1,34 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { attributeCode } from './heap-attribution.js';
-
-/**
- * A snapshot in V8's layout: nodes [type, name, self size], edges [from, name, to], and closures'
- * locations [closure, line, column].
- */
-function snapshot(nodes: [string, string, number][], edges: [number, string, number][], locations: [number, number, number][]): string {
-  const types = ['hidden', 'array', 'string', 'object', 'code', 'closure'];
-  const strings: string[] = [];
-  const str = (x: string) => (strings.includes(x) ? strings.indexOf(x) : strings.push(x) - 1);
-  const nodeFields = ['type', 'name', 'id', 'self_size', 'edge_count'];
-  const flatNodes = nodes.flatMap(([type, name, size], i) => [types.indexOf(type), str(name), i, size, edges.filter((e) => e[0] === i).length]);
-  const flatEdges = nodes.flatMap((_, i) => edges.filter((e) => e[0] === i).flatMap(([, name, to]) => [2, str(name), to * nodeFields.length]));
-  return JSON.stringify({
-    snapshot: {
-      meta: {
-        node_fields: nodeFields,
-        node_types: [types],
-        edge_fields: ['type', 'name_or_index', 'to_node'],
-        edge_types: [['context', 'element', 'property', 'internal', 'hidden', 'shortcut', 'weak']],
-        location_fields: ['object_index', 'script_id', 'script_object_index', 'line', 'column'],
-      },
-    },
-    nodes: flatNodes,
-    edges: flatEdges,
-    strings,
-    locations: locations.flatMap(([k, line, column]) => [k * nodeFields.length, 1, 0, line, column]),
-  });
-}
+import { snapshot } from './fake-heap-snapshot.js';
 
 describe('a heap snapshot, its code by source module', () => {
   it("counts a function's machine code, bytecode and closures to the module its location maps to", () => {
