@@ -7,6 +7,9 @@ import type { LimitBreak } from '../../engine/table/limits.js';
 /** A configuration refusal's name: a key of the catalogues' `configRefusal` section. */
 export type ConfigRefusalName = keyof Catalogue['configRefusal'];
 
+/** A service-mode refusal's name (a handpay, a jackpot reset, ...): a key of the catalogues' `serviceRefusal` section. */
+export type ServiceRefusalName = keyof Catalogue['serviceRefusal'];
+
 /** A parameter of a refusal's words: a code, a name, a count, an amount in minor units (with `currency`). */
 export type SaidValue = string | number;
 
@@ -27,8 +30,16 @@ const MAX_VALUE = 400;
 
 /** A `configRefusal.<name>` key with its parameters, each string cut to its bound. */
 export function said(name: ConfigRefusalName, values: Record<string, SaidValue> = {}): Said {
-  const bounded = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v.slice(0, MAX_VALUE) : v]));
-  return { key: `configRefusal.${name}`, values: bounded };
+  return { key: `configRefusal.${name}`, values: bounded(values) };
+}
+
+/** A `serviceRefusal.<name>` key with its parameters, each string cut to its bound (host/service/refusal-words.ts puts it on the screen). */
+export function serviceSaid(name: ServiceRefusalName, values: Record<string, SaidValue> = {}): Said {
+  return { key: `serviceRefusal.${name}`, values: bounded(values) };
+}
+
+function bounded(values: Record<string, SaidValue>): Record<string, SaidValue> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v.slice(0, MAX_VALUE) : v]));
 }
 
 let english: i18n | undefined;

@@ -4,6 +4,14 @@ import { pendingHandpays, type Ledger, type PendingHandpay } from '../../ledger/
 import type { CashoutState } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { Outcome } from '../../engine/table/game.js';
+import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
+
+/** A confirmation refused: what it says to a person (`say`, a key of the catalogues), the same in English for the log (`reason`). */
+export type HandpayRefusal = { ok: false; reason: string; say: Said };
+
+function handpayRefusal(say: Said): HandpayRefusal {
+  return { ok: false, reason: inEnglish(say), say };
+}
 
 export interface HandpayDeps {
   config: TableConfig;
@@ -84,15 +92,16 @@ export class Handpays {
    * The attendant paid the handpay: journalled, and the station unlocks. Above the two-person
    * amount a witness other than the attendant must confirm too.
    */
-  confirm(requestTxId: string, attendant: string, witness?: string): Outcome<{ station: number; amount: number }> {
+  confirm(requestTxId: string, attendant: string, witness?: string): { ok: true; station: number; amount: number } | HandpayRefusal {
     const p = this.all().find((x) => x.requestTxId === requestTxId);
-    if (!p) return { ok: false, reason: `no pending handpay ${requestTxId}` };
+    if (!p) return handpayRefusal(serviceSaid('handpayNotPending', { request: requestTxId }));
     const who = attendant.trim();
-    if (!who) return { ok: false, reason: 'the attendant who paid must be named' };
+    if (!who) return handpayRefusal(serviceSaid('handpayNoAttendant'));
     const second = witness?.trim();
     if (this.needsWitness(p.amount)) {
-      if (!second) return { ok: false, reason: `a handpay above ${this.deps.config.handpayTwoPersonAbove} needs a second person` };
-      if (second === who) return { ok: false, reason: 'the second person must be someone other than the attendant' };
+      const { handpayTwoPersonAbove: above, currency } = this.deps.config;
+      if (!second) return handpayRefusal(serviceSaid('handpayNeedsWitness', { above, currency }));
+      if (second === who) return handpayRefusal(serviceSaid('handpaySameWitness'));
     }
     this.deps.ledger.append({
       type: 'handpay.confirm',

@@ -1,5 +1,7 @@
 import { jackpotPools, type Ledger } from '../../ledger/index.js';
 import type { LiveTable } from '../table/runtime.js';
+import type { TableConfig } from '../config/table-config.js';
+import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 
 export interface JackpotResetRequest {
   readonly level: string;
@@ -16,11 +18,17 @@ export interface JackpotResetRequest {
  * the ledger holds of the level is the players': the reset is refused below it here, before the
  * table is asked, so a refusal never reaches the journal as a write the ledger turns down (which
  * would hold the table). The table refuses the rest (the level, rule 44's minimum, a round in play).
+ * The host's own refusals say a key of the catalogues (`say`, `serviceRefusal.*`) and its English
+ * (`reason`, the log's); the table's refusals its English only.
  */
-export function resetJackpotLevel(d: { ledger: Ledger; table: LiveTable }, r: JackpotResetRequest): { ok: true } | { ok: false; reason: string } {
-  if (r.supervisor === r.witness) return { ok: false, reason: 'a jackpot reset needs two different people' };
+export function resetJackpotLevel(
+  d: { ledger: Ledger; table: LiveTable; config: Pick<TableConfig, 'currency'> },
+  r: JackpotResetRequest,
+): { ok: true } | { ok: false; reason: string; say?: Said } {
+  const refused = (say: Said) => ({ ok: false as const, reason: inEnglish(say), say });
+  if (r.supervisor === r.witness) return refused(serviceSaid('jackpotSamePerson'));
   const held = jackpotPools(d.ledger).find((p) => p.level === r.level)?.pool ?? 0;
-  if (r.to < held) return { ok: false, reason: `level ${r.level} holds ${held} in the ledger: a reset never takes from the players` };
+  if (r.to < held) return refused(serviceSaid('jackpotBelowHeld', { level: r.level, held, currency: d.config.currency }));
   const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r });
   return out.ok ? { ok: true } : { ok: false, reason: out.reason };
 }

@@ -189,7 +189,7 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       const reset = (to: number, witness = 'W1', level = 'main') =>
         resetJackpotLevel(t, { level, to, supervisor: 'S1', witness, authorisation: 'IGJ-2026-17' });
       const reason = (r: ReturnType<typeof reset>) => (r.ok ? 'taken' : r.reason);
-      assert.match(reason(reset(1_500_000)), /holds 2000000 in the ledger/, 'never below what the ledger holds');
+      assert.match(reason(reset(1_500_000)), /holds MOP\$20,000 in the ledger/, 'never below what the ledger holds');
       assert.match(reason(reset(2_000_000, 'S1')), /two different people/);
       assert.match(reason(reset(999_999, 'W1', 'minor')), /below 10,000 × the chip of 100 = 1000000 \(portugal-2001 rule 44\)/);
       assert.match(reason(reset(1_000_000, 'W1', 'grand')), /no level "grand"/);

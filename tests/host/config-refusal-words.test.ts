@@ -10,41 +10,21 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { Ledger } from '../../ledger/index.js';
-import { catalogueOf, languages, wordAt } from '../../locales/index.js';
-import { createI18n } from '../../locales/i18n.js';
 import { said as SaidSchema } from '../../terms/said.js';
 import { ConfigChanges, type ChangeRefusal } from '../../host/config/config-changes.js';
 import { inEnglish, type Said } from '../../host/config/refusal-words.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { configRefusals } from '../../host/testing/remote-orders.js';
 import { credit } from '../../host/testing/table-kit.js';
-import { refusalWords } from '../../backoffice/src/config-section.js';
+import { assertSectionEverywhere, assertWordsEverywhere } from './said-kit.js';
 import { fileConfig, openShoeHost, profileOrder, TO } from './shoe-profile-kit.js';
 
 const silent = pino({ level: 'silent' });
-const LANGUAGES = ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const;
 
-/** The words of a key in a language, with the parameters in them, as the screens' i18next gives them. */
-function wordsIn(language: string, s: Said): string {
-  return createI18n(language).t(s.key, { ...s.values } as Record<string, unknown>) as string;
-}
-
-/** What every refusal must be: its key's words in each catalogue, every placeholder given, another language's words than English's. */
+/** What every configuration refusal must be: fits the journal's schema, and its key's words everywhere (said-kit.ts). */
 function assertSaidEverywhere(s: Said, name: string): void {
   assert.ok(SaidSchema.safeParse(s).success, `${name}: ${JSON.stringify(s)} fits the journal's schema`);
-  const english = wordsIn('en', s);
-  for (const language of LANGUAGES) {
-    const template = wordAt(catalogueOf(language), s.key);
-    assert.ok(template, `${name}: ${language} has words for ${s.key}`);
-    for (const [, placeholder] of template.matchAll(/\{\{(\w+)/g))
-      assert.ok(placeholder && placeholder in s.values, `${name}: ${s.key} ${language} {{${placeholder}}} given`);
-    const words = wordsIn(language, s);
-    assert.doesNotMatch(words, /\{\{|\}\}/, `${name}: ${language} ${words}`);
-    if (language !== 'en') assert.notEqual(words, english, `${name}: ${language} says it in its own words`);
-    // The back office reads the same journal payload in its reader's language.
-    const page = refusalWords({ language, t: createI18n(language).t, time: (x) => x }, { reason: 'ENGLISH', said: { key: s.key, values: { ...s.values } } });
-    assert.equal(page, words, `${name}: the back office says ${language}'s words`);
-  }
+  assertWordsEverywhere(s, name);
 }
 
 function refused(r: { ok: boolean } | ChangeRefusal): ChangeRefusal {
@@ -54,16 +34,7 @@ function refused(r: { ok: boolean } | ChangeRefusal): ChangeRefusal {
 
 describe('configuration refusals are said by key in every language', () => {
   it('every configRefusal key has words in each catalogue, with the same placeholders as the source', () => {
-    for (const language of LANGUAGES) assert.ok(languages.includes(language), language);
-    const source = catalogueOf('zh-Hant').configRefusal;
-    for (const [name, words] of Object.entries(source)) {
-      const placeholders = (w: string) => [...w.matchAll(/\{\{(\w+)/g)].map((m) => m[1]).sort();
-      for (const language of LANGUAGES) {
-        const other = wordAt(catalogueOf(language), `configRefusal.${name}`);
-        assert.ok(other, `${language} configRefusal.${name}`);
-        assert.deepEqual(placeholders(other), placeholders(words), `${language} configRefusal.${name}`);
-      }
-    }
+    assertSectionEverywhere('configRefusal');
   });
 
   it('a change made in service mode: each refusal is its key, its English the log’s', () => {

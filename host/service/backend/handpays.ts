@@ -1,3 +1,5 @@
+import { serviceSaid } from '../../config/refusal-words.js';
+import { refusedBy } from '../refusal-words.js';
 import type { CashoutPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -13,10 +15,10 @@ export function handpays(d: Pick<LiveBackendDeps, 'floor'>, journal: ServiceJour
 
     confirmHandpay(station, requestTxId, authorisedBy) {
       const pending = d.floor.handpays.pending().find((p) => p.requestTxId === requestTxId);
-      if (!pending || pending.station !== station) return { ok: false, code: 'refused', detail: `no pending handpay ${requestTxId} at station ${station}` };
+      if (!pending || pending.station !== station) return refusedBy(serviceSaid('handpayNotAtStation', { request: requestTxId, station }));
       const [attendant = '', witness] = authorisedBy;
       const r = d.floor.handpays.confirm(requestTxId, attendant, witness);
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      if (!r.ok) return refusedBy(r.say);
       journal.action(authorisedBy, 'handpay-confirm', `station ${station}: ${r.amount} (${requestTxId})`);
       changes.changed();
       return { ok: true, key: 'service.done.handpay', values: { station } };

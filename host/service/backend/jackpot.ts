@@ -1,13 +1,14 @@
 import { jackpotHits, jackpotMovements, jackpotPools } from '../../../ledger/index.js';
 import { JackpotCombination } from '../../../protocol/index.js';
 import { resetJackpotLevel } from '../../floor/jackpot-reset.js';
+import { refusedBy } from '../refusal-words.js';
 import type { JackpotPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 
 /** Portugal's progressive (rules 38–50): its pools, movements and awards; a level reset by two people. */
-export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table'>, journal: ServiceJournal, changes: Changes): JackpotPart {
+export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, journal: ServiceJournal, changes: Changes): JackpotPart {
   return {
     page() {
       const view = d.table.reads.progressive();
@@ -29,7 +30,7 @@ export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table'>, journal: S
 
     reset(level, to, authorisation, authorisedBy) {
       const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation });
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      if (!r.ok) return r.say ? refusedBy(r.say) : { ok: false, code: 'refused', detail: r.reason };
       journal.action(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
       changes.changed();
       return { ok: true, key: 'service.done.jackpotReset', values: { level } };

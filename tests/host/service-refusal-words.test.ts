@@ -1,0 +1,89 @@
+// A service-mode action refused (issue 49 item 6, as config-refusal-words.test.ts for a
+// configuration change) reaches the technician's screen as a key of the catalogues and its
+// parameters (the BackendResult's notice, which service-host.ts shows as it is), never as the
+// host's English sentence; its English (`detail`) is the en catalogue's, for the log. Each refusal
+// below is made by the product's own backend code and read in zh-Hant, zh-Hans, pt and en.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { inEnglish, type Said } from '../../host/config/refusal-words.js';
+import { changeSignal } from '../../host/service/backend/changes.js';
+import { handpays } from '../../host/service/backend/handpays.js';
+import { jackpot } from '../../host/service/backend/jackpot.js';
+import { serviceJournal } from '../../host/service/backend/service-journal.js';
+import type { BackendResult } from '../../host/service/service-backend.js';
+import { credit, submitted, testTable, type TestTable } from '../../host/testing/table-kit.js';
+import { assertSectionEverywhere, assertWordsEverywhere, wordsIn } from './said-kit.js';
+
+/** The refusal's notice as the screen gets it, checked against its English `detail` (the log's). */
+function noticeOf(r: BackendResult, key: string): Said {
+  assert.equal(r.ok, false, JSON.stringify(r));
+  if (r.ok) throw new Error('not refused');
+  assert.ok(r.notice, `${key}: a notice for the screen`);
+  assert.equal(r.notice.key, key, JSON.stringify(r));
+  const s = { key: r.notice.key, values: r.notice.values } as Said;
+  assert.equal(r.detail, inEnglish(s), `${key}: the log's English is the en catalogue's`);
+  return s;
+}
+
+const cashOut = (t: TestTable, station: number) =>
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'cash-out' }));
+
+describe('service-mode refusals are said by key in every language', () => {
+  it('every serviceRefusal key has words in each catalogue, with the same placeholders as the source', () => {
+    assertSectionEverywhere('serviceRefusal');
+  });
+
+  it('handpays: each refusal of a confirmation is its key', () => {
+    const t = testTable({ config: { handpayTwoPersonAbove: 50_000 } });
+    try {
+      const changes = changeSignal();
+      const part = handpays(t, serviceJournal(t.ledger, changes), changes);
+      credit(t.ledger, 3, 100_000);
+      assert.equal(cashOut(t, 3).ok, true);
+      const [p] = t.floor.handpays.pending();
+      assert.ok(p);
+      const cases: [string, BackendResult][] = [
+        ['serviceRefusal.handpayNotAtStation', part.confirmHandpay(4, p.requestTxId, ['att-1', 'sup-2'])],
+        ['serviceRefusal.handpayNoAttendant', part.confirmHandpay(3, p.requestTxId, [' ', 'sup-2'])],
+        ['serviceRefusal.handpayNeedsWitness', part.confirmHandpay(3, p.requestTxId, ['att-1'])],
+        ['serviceRefusal.handpaySameWitness', part.confirmHandpay(3, p.requestTxId, ['att-1', 'att-1'])],
+      ];
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+      // The amount is money in the table's currency, in each language's way, not minor units.
+      const witness = noticeOf(cases[2]![1], 'serviceRefusal.handpayNeedsWitness');
+      assert.doesNotMatch(wordsIn('zh-Hant', witness), /50000/);
+      // The floor's own refusal (a request already paid) says its key too.
+      assert.equal(part.confirmHandpay(3, p.requestTxId, ['att-1', 'sup-2']).ok, true);
+      const again = t.floor.handpays.confirm(p.requestTxId, 'att-1', 'sup-2');
+      assert.equal(again.ok, false);
+      if (!again.ok) {
+        assert.equal(again.say.key, 'serviceRefusal.handpayNotPending');
+        assert.equal(again.reason, inEnglish(again.say));
+        assertWordsEverywhere(again.say, 'handpayNotPending');
+      }
+    } finally {
+      t.close();
+    }
+  });
+
+  it("jackpot: the host's refusals of a reset are keys, the amount the ledger holds in the table's currency", () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const part = jackpot(t, serviceJournal(t.ledger, changes), changes);
+      t.ledger.append({
+        type: 'jackpot.reset',
+        txId: 'elsewhere',
+        payload: { tableId: 'OTHER', level: 'main', to: 2_000_000, unfunded: 0, who: 'a', witness: 'b', authorisation: 'R' },
+      });
+      const cases: [string, BackendResult][] = [
+        ['serviceRefusal.jackpotSamePerson', part.reset('main', 2_000_000, 'IGJ-2026-17', ['S1', 'S1'])],
+        ['serviceRefusal.jackpotBelowHeld', part.reset('main', 1_500_000, 'IGJ-2026-17', ['S1', 'W1'])],
+      ];
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+      assert.equal(cases[1]![1].ok === false && cases[1]![1].notice?.values.held, 2_000_000);
+    } finally {
+      t.close();
+    }
+  });
+});
