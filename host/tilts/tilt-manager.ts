@@ -1,9 +1,16 @@
 import type { Logger } from 'pino';
 import { openTilts, type Ledger } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
-import type { Outcome } from '../../engine/table/game.js';
+import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
 import { mayClear, type Actor } from './staff.js';
 import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind, type TiltSpec } from './tilt-kinds.js';
+
+/** A fault's clearing refused: what it says to a person (`say`, a key of the catalogues), the same in English for the log (`reason`). */
+export type TiltClearRefusal = { ok: false; reason: string; say: Said };
+
+function clearRefusal(say: Said): TiltClearRefusal {
+  return { ok: false, reason: inEnglish(say), say };
+}
 
 /** A current fault as service mode lists it: what it is, since when, and how it clears. */
 export interface CurrentTilt extends TiltSpec {
@@ -144,15 +151,15 @@ export class TiltManager {
    * A person clears a fault (service mode). Refused for a role that may not clear it, for a fault
    * that clears by itself or by its resolution, and while its condition still holds.
    */
-  clear(kind: string, station: number | undefined, by: Actor): Outcome {
-    if (!isTiltKind(kind)) return { ok: false, reason: `no fault kind "${kind}"` };
+  clear(kind: string, station: number | undefined, by: Actor): { ok: true } | TiltClearRefusal {
+    if (!isTiltKind(kind)) return clearRefusal(serviceSaid('tiltUnknown', { kind: kind.slice(0, 64) }));
     const held = this.held.get(keyOf(kind, station));
-    if (!held) return { ok: false, reason: `no current ${kind} fault${station !== undefined ? ` at station ${station}` : ''}` };
+    if (!held) return clearRefusal(station !== undefined ? serviceSaid('tiltNotCurrentAt', { kind, station }) : serviceSaid('tiltNotCurrent', { kind }));
     const { clears } = tiltSpec(kind);
-    if (clears === 'auto') return { ok: false, reason: `${kind} clears by itself when its condition goes` };
-    if (clears === 'resolution') return { ok: false, reason: `${kind} clears when the hold is resolved (card entered or round voided)` };
-    if (!mayClear(by.role, clears)) return { ok: false, reason: `a ${by.role} may not clear ${kind}: it needs a ${clears}` };
-    if (held.conditionPresent) return { ok: false, reason: `${kind} still holds at the device: fix it first` };
+    if (clears === 'auto') return clearRefusal(serviceSaid('tiltClearsItself', { kind }));
+    if (clears === 'resolution') return clearRefusal(serviceSaid('tiltClearsByResolution', { kind }));
+    if (!mayClear(by.role, clears)) return clearRefusal(serviceSaid(clears === 'supervisor' ? 'tiltNeedsSupervisor' : 'tiltNeedsAttendant', { kind }));
+    if (held.conditionPresent) return clearRefusal(serviceSaid('tiltStillHolds', { kind }));
     this.journalClear(held, { automatic: false, by });
     return { ok: true };
   }

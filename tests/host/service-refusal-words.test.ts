@@ -9,6 +9,9 @@ import { inEnglish, type Said } from '../../host/config/refusal-words.js';
 import { changeSignal } from '../../host/service/backend/changes.js';
 import { handpays } from '../../host/service/backend/handpays.js';
 import { jackpot } from '../../host/service/backend/jackpot.js';
+import { roundActions } from '../../host/service/backend/round-actions.js';
+import { tableActions } from '../../host/service/backend/table-actions.js';
+import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
 import { serviceJournal } from '../../host/service/backend/service-journal.js';
 import type { BackendResult } from '../../host/service/service-backend.js';
 import { credit, submitted, testTable, type TestTable } from '../../host/testing/table-kit.js';
@@ -82,6 +85,51 @@ describe('service-mode refusals are said by key in every language', () => {
       ];
       for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
       assert.equal(cases[1]![1].ok === false && cases[1]![1].notice?.values.held, 2_000_000);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('table actions: a fault cleared by the wrong person, or not clearable, is refused by its key', () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const part = tableActions({ ...t, shoe: { simulator: () => null } }, serviceJournal(t.ledger, changes));
+      // A card the shoe could not read in a round in play: a hold, cleared by its resolution.
+      credit(t.ledger, 2, 50_000);
+      const bet = { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 } as const;
+      assert.equal(submitted(t.hub.commands.submit('station/2', t.hub.version('station/2'), bet)).ok, true);
+      t.clock.runOut(t.table.reads.view().endsAt);
+      t.table.shoe.onAnomaly('unreadable', null);
+      assert.equal(part.setTableOpen(false, 'sup-1').ok, true);
+      t.tilts.raise('disk-low');
+      onBillAcceptorEvent(t.tilts, 1, { type: 'jam', where: 'stacker' });
+      const cases: [string, BackendResult][] = [
+        ['serviceRefusal.tiltUnknown', part.clearTilt('no-such-fault', undefined, 'tech-1', 'technician')],
+        ['serviceRefusal.tiltNotCurrent', part.clearTilt('shoe-alarm', undefined, 'sup-1', 'supervisor')],
+        ['serviceRefusal.tiltNotCurrentAt', part.clearTilt('bill-jam', 2, 'tech-1', 'technician')],
+        ['serviceRefusal.tiltClearsItself', part.clearTilt('disk-low', undefined, 'sup-1', 'supervisor')],
+        ['serviceRefusal.tiltClearsByResolution', part.clearTilt('card-hold', undefined, 'sup-1', 'supervisor')],
+        ['serviceRefusal.tiltNeedsSupervisor', part.clearTilt('table-closed', undefined, 'tech-1', 'technician')],
+        ['serviceRefusal.tiltStillHolds', part.clearTilt('bill-jam', 1, 'tech-1', 'technician')],
+      ];
+      onBillAcceptorEvent(t.tilts, 1, { type: 'faultCleared' });
+      cases.push(['serviceRefusal.tiltNeedsAttendant', part.clearTilt('bill-jam', 1, 'aud-1', 'auditor')]);
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+      assert.equal(part.clearTilt('bill-jam', 1, 'tech-1', 'technician').ok, true, 'the right person, the device fixed: cleared');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('round actions: a round that has moved on is refused by its key, as stale', () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const part = roundActions(t, serviceJournal(t.ledger, changes));
+      const r = part.reportDealingError('R-GONE', 'sup-1');
+      assert.equal(r.ok === false && r.code, 'stale-round');
+      assertWordsEverywhere(noticeOf(r, 'serviceRefusal.roundStale'), 'roundStale');
     } finally {
       t.close();
     }

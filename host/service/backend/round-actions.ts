@@ -1,4 +1,6 @@
 import { cardOf } from '../../../engine/cards/card.js';
+import { serviceSaid } from '../../config/refusal-words.js';
+import { refusedBy } from '../refusal-words.js';
 import type { BackendResult, HoldsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -14,7 +16,7 @@ export function roundActions(
 ): Pick<HoldsPart, 'voidRound' | 'correct' | 'reportDealingError' | 'enterCard'> {
   const stale = (roundId: string): BackendResult | null => {
     const current = d.table.reads.view();
-    return current.roundId !== roundId ? { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` } : null;
+    return current.roundId !== roundId ? refusedBy(serviceSaid('roundStale', { round: roundId, current: current.roundId ?? '' }), 'stale-round') : null;
   };
   return {
     voidRound(roundId, reason, authorisedBy, uncorrectable) {

@@ -1,3 +1,5 @@
+import { serviceSaid } from '../../config/refusal-words.js';
+import { refusedBy } from '../refusal-words.js';
 import type { LiveTable } from '../../table/runtime.js';
 import type { HoldsPart, StatusPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -17,15 +19,10 @@ export function tableActions(
 ): Pick<HoldsPart, 'newShoe' | 'setTableOpen'> & Pick<StatusPart, 'clearTilt'> {
   return {
     newShoe(who) {
-      if (d.table.reads.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
+      if (d.table.reads.view().phase === 'dealing') return refusedBy(serviceSaid('tableDealing'), 'busy');
       const article = d.table.game.rules.limitRules.shoeEndsEarlyOnlyWithoutStakes;
       if (article && !shoeSpent(d.table) && d.table.state.chips.some((c) => c.amount > 0))
-        return {
-          ok: false,
-          code: 'refused',
-          detail: `stakes are on the layout and the cut card is not out: the shoe ends early only while play is interrupted (${article})`,
-          notice: { key: 'service.ruleRefusal.shoe-end-with-stakes', values: { article } },
-        };
+        return refusedBy({ key: 'service.ruleRefusal.shoe-end-with-stakes', values: { article } });
       const sim = d.shoe.simulator();
       // A simulated shoe is reloaded (its shoeLoaded event starts the new shoe); a real shoe reports
       // its own loading, and this is the supervisor's declaration that a new shoe is in.
@@ -42,7 +39,7 @@ export function tableActions(
       if (!open) tilts.raise('table-closed', { detail: `closed in service mode by ${who}` });
       else if (tableClosed(d.floor)) {
         const r = tilts.clear('table-closed', undefined, { user: who, role: 'supervisor' });
-        if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+        if (!r.ok) return refusedBy(r.say);
       }
       journal.action([who], open ? 'table-open' : 'table-close', '');
       return { ok: true, key: open ? 'service.done.tableOpen' : 'service.done.tableClose' };
@@ -50,7 +47,7 @@ export function tableActions(
 
     clearTilt(kind, station, who, role) {
       const r = d.floor.tilts.clear(kind, station, { user: who, role });
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      if (!r.ok) return refusedBy(r.say);
       journal.action([who], 'clear-tilt', `${kind}${station !== undefined ? ` at station ${station}` : ''}`);
       return { ok: true, key: 'service.done.clearTilt', values: { kind } };
     },
