@@ -9,6 +9,9 @@ import { inEnglish, type Said } from '../../host/config/refusal-words.js';
 import { changeSignal } from '../../host/service/backend/changes.js';
 import { handpays } from '../../host/service/backend/handpays.js';
 import { jackpot } from '../../host/service/backend/jackpot.js';
+import { deviceTests } from '../../host/service/backend/device-tests.js';
+import { devices } from '../../host/service/backend/devices.js';
+import type { LiveBackendDeps } from '../../host/service/backend/deps.js';
 import { roundActions } from '../../host/service/backend/round-actions.js';
 import { tableActions } from '../../host/service/backend/table-actions.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
@@ -130,6 +133,46 @@ describe('service-mode refusals are said by key in every language', () => {
       const r = part.reportDealingError('R-GONE', 'sup-1');
       assert.equal(r.ok === false && r.code, 'stale-round');
       assertWordsEverywhere(noticeOf(r, 'serviceRefusal.roundStale'), 'roundStale');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('devices: a device the table does not have, a test that timed out or was cut short, a shoe in use, each by its key', async () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const journal = serviceJournal(t.ledger, changes);
+      // The table's devices as the backend sees them: no acceptor at any station, a shoe whose test never draws.
+      const billAcceptors = {
+        statuses: () => [],
+        hasStation: () => false,
+        inhibitedBy: () => [],
+        simulator: () => null,
+      } as unknown as LiveBackendDeps['billAcceptors'];
+      const shoe = { simulator: () => null, testNextCard: () => () => undefined, whenGateOpen: () => undefined } as unknown as LiveBackendDeps['shoe'];
+      const tests = deviceTests({ billAcceptors, shoe, table: t.table, testTimeoutMs: 5 }, journal);
+      const switches = devices({ billAcceptors, shoe }, { shoeIdentity: () => ({}) }, journal, changes);
+      const cases: [string, BackendResult][] = [
+        ['serviceRefusal.deviceNotSwitchable', switches.setEnabled('BA-9', false, 'tech-1')],
+        ['serviceRefusal.deviceNoAcceptor', await tests.testNote(9, 'tech-1')],
+        ['serviceRefusal.deviceNoCard', await tests.testCard('tech-1')],
+      ];
+      const cut = tests.testCard('tech-1');
+      tests.dispose();
+      cases.push(['serviceRefusal.deviceStopping', await cut]);
+      // A round held on a card the shoe could not read: the shoe is in use.
+      credit(t.ledger, 2, 50_000);
+      const bet = { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 } as const;
+      assert.equal(submitted(t.hub.commands.submit('station/2', t.hub.version('station/2'), bet)).ok, true);
+      t.clock.runOut(t.table.reads.view().endsAt);
+      t.table.shoe.onAnomaly('unreadable', null);
+      cases.push(['serviceRefusal.deviceShoeInUse', await tests.testCard('tech-1')]);
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+      assert.deepEqual(
+        cases.map(([, r]) => !r.ok && r.code),
+        ['no-device', 'no-device', 'timeout', 'refused', 'busy'],
+      );
     } finally {
       t.close();
     }

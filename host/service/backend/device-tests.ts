@@ -1,3 +1,5 @@
+import { serviceSaid } from '../../../locales/said.js';
+import { refusedBy } from '../refusal-words.js';
 import type { BackendResult, DevicesPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -29,7 +31,7 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
       };
       const disarm = arm((v) => finish(() => onValue(v)));
       const timer = setTimeout(() => finish(onTimeout), d.testTimeoutMs ?? 60_000);
-      const stopNow = () => finish(() => ({ ok: false, code: 'refused', detail: 'the host is stopping' }));
+      const stopNow = () => finish(() => refusedBy(serviceSaid('deviceStopping')));
       running.add(stopNow);
     });
 
@@ -37,7 +39,7 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
     testNote(station, who) {
       const device = `BA-${station}`;
       if (!d.billAcceptors.statuses().some((s) => s.station === station))
-        return Promise.resolve({ ok: false, code: 'no-device', detail: `no acceptor at station ${station}` });
+        return Promise.resolve(refusedBy(serviceSaid('deviceNoAcceptor', { station }), 'no-device'));
       // An inhibited acceptor would hold the note at its mouth until the test timed out: say why now.
       const inhibitedBy = d.billAcceptors.inhibitedBy(station);
       if (inhibitedBy.length > 0) return Promise.resolve({ ok: false, code: 'inhibited', detail: inhibitedBy.join(', ') });
@@ -49,7 +51,7 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
         },
         () => {
           journal.test(who, device, 'note', 'no note inserted before the time-out');
-          return { ok: false, code: 'timeout', detail: 'no note was inserted' };
+          return refusedBy(serviceSaid('deviceNoNote'), 'timeout');
         },
       );
       // The simulated acceptor gets a note at once; a real one waits for the technician's note.
@@ -59,8 +61,7 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
 
     testCard(who) {
       const v = d.table.reads.view();
-      if (v.phase === 'dealing' || v.phase === 'hold' || v.cue)
-        return Promise.resolve({ ok: false, code: 'busy', detail: 'the shoe is in use: test a card between rounds with no cue' });
+      if (v.phase === 'dealing' || v.phase === 'hold' || v.cue) return Promise.resolve(refusedBy(serviceSaid('deviceShoeInUse'), 'busy'));
       const result = waitForTest<string>(
         (done) => d.shoe.testNextCard(done),
         (card) => {
@@ -69,7 +70,7 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
         },
         () => {
           journal.test(who, 'shoe', 'card', 'no card drawn before the time-out');
-          return { ok: false, code: 'timeout', detail: 'no card was drawn' };
+          return refusedBy(serviceSaid('deviceNoCard'), 'timeout');
         },
       );
       // The gate opens for the test a moment later (a command to the shoe): the simulated card waits for it.

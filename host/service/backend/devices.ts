@@ -1,3 +1,5 @@
+import { serviceSaid } from '../../../locales/said.js';
+import { refusedBy } from '../refusal-words.js';
 import type { DeviceRow } from '../../../protocol/index.js';
 import { notAvailable, type DevicesPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
@@ -20,7 +22,8 @@ export function devices(
 
     setEnabled(device, enabled, who) {
       const station = stationOfDevice(device);
-      if (station === null || !d.billAcceptors.hasStation(station)) return { ok: false, code: 'no-device', detail: `${device} cannot be enabled or disabled` };
+      if (station === null || !d.billAcceptors.hasStation(station))
+        return refusedBy(serviceSaid('deviceNotSwitchable', { device: device.slice(0, 64) }), 'no-device');
       // Journalled before it takes effect: the journal is what a restart rebuilds the disable from.
       journal.test(who, device, enabled ? 'enable' : 'disable', 'done');
       d.billAcceptors.setInhibited(station, 'service-disable', !enabled);
