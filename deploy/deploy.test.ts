@@ -357,6 +357,9 @@ describe('packaging dry run (every step that needs no download)', () => {
       'terms/round-evidence.ts',
       'terms/round-record.ts',
       'terms/round-terms.ts',
+      // What a refusal says to a person (a catalogue key and its values), which the back office
+      // reads from a refused configuration order to show it in the reader's language (issue 49).
+      'terms/said.ts',
       'terms/ticket-terms.ts',
       'terms/transfer-reconcile.ts',
       'terms/transfer-terms.ts',

@@ -286,7 +286,8 @@ describe('service mode on a live host', () => {
     assert.equal(ledger.meters('station:1').totalIn, 0, 'the meters were cleared');
     assert.equal(ledger.credit(1), 50_000, 'the credit meter is a balance, untouched by a meter clear');
     // Only the keys the floor changes while running; a change is journalled with before and after.
-    await still({ kind: 'config-change', key: 'limits.max', value: '500000', authorisation: 'DICJ-2' }, /^service\.failed\.refused$/);
+    // Refused in the screen's words: the key of what was refused (configRefusal.*), not a general refusal.
+    await still({ kind: 'config-change', key: 'limits.max', value: '500000', authorisation: 'DICJ-2' }, /^configRefusal\.notChangeable$/);
     const changes = ledger.headOf().seq;
     await still({ kind: 'config-change', key: 'handpayTwoPersonAbove', value: '6000000', authorisation: 'DICJ-2' }, /^service\.done\.config(Change|Queued)$/);
     assert.ok(
@@ -325,12 +326,12 @@ describe('service mode on a live host', () => {
     assert.deepEqual(running.floor.handpays.pending(), [], 'the handpay was paid and the station unlocked');
     // A fault a person clears once its condition has gone: refused while there is none, then a
     // jam at station 3, fixed at the device, cleared from service mode.
-    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
+    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^serviceRefusal\.tiltNotCurrentAt$/);
     const jammed = running.devices.billAcceptors.simulator(3);
     jammed?.faults.jam('acceptor');
     for (let i = 0; i < 400 && !running.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 3); i++)
       await new Promise((r) => setTimeout(r, 25));
-    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
+    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^serviceRefusal\.tiltStillHolds$/);
     jammed?.faults.clear();
     for (let i = 0; i < 400 && running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable !== true; i++)
       await new Promise((r) => setTimeout(r, 25));
