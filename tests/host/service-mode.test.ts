@@ -269,7 +269,7 @@ describe('service mode on a live host', () => {
     await still({ kind: 'device-enable', device: 'BA-3', enabled: true }, /^service\.done\.enabled$/);
     await still({ kind: 'device-reconnect', device: 'BA-3' }, /^service\.done\.reconnect$/);
     // The shoe is not switched off from service mode (closing the table is the way to stop play).
-    await still({ kind: 'device-enable', device: 'shoe', enabled: false }, /^service\.failed\.no-device$/);
+    await still({ kind: 'device-enable', device: 'shoe', enabled: false }, /^serviceRefusal\.deviceNotSwitchable$/);
     await still({ kind: 'sync-retry' }, /^service\.failed\.refused$/);
     // No ticket held at station 1 (this table prints none): refused, nothing journalled (host/floor/ticket-settle.test.ts settles them).
     await still({ kind: 'ticket-settle', station: 1, ticket: '0000', outcome: 'void' }, /^service\.failed\.refused$/);
@@ -295,7 +295,7 @@ describe('service mode on a live host', () => {
       'the change was journalled',
     );
     // No hold: manual entry is refused (only an unreadable-card hold takes a card by hand).
-    await still({ kind: 'enter-card', roundId: running.table.reads.view().roundId, card: 'AS' }, /^service\.failed\.(refused|stale-round)$/);
+    await still({ kind: 'enter-card', roundId: running.table.reads.view().roundId, card: 'AS' }, /^(service\.failed\.refused|serviceRefusal\.roundStale)$/);
     // Nor a dealing error to declare or correct without a round in play (host/table/corrections.test.ts plays them).
     await still({ kind: 'dealing-error', roundId: running.table.reads.view().roundId }, /^service\.failed\./);
     await still({ kind: 'correct', roundId: running.table.reads.view().roundId, correction: 'wrong-hand' }, /^service\.failed\./);
