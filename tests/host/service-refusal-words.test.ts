@@ -5,6 +5,7 @@
 // below is made by the product's own backend code and read in zh-Hant, zh-Hans, pt and en.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import pino from 'pino';
 import { inEnglish, type Said } from '../../host/config/refusal-words.js';
 import { changeSignal } from '../../host/service/backend/changes.js';
 import { handpays } from '../../host/service/backend/handpays.js';
@@ -12,6 +13,8 @@ import { jackpot } from '../../host/service/backend/jackpot.js';
 import { deviceTests } from '../../host/service/backend/device-tests.js';
 import { devices } from '../../host/service/backend/devices.js';
 import type { LiveBackendDeps } from '../../host/service/backend/deps.js';
+import { meters } from '../../host/service/backend/meters.js';
+import { upstreamSync } from '../../host/service/backend/sync.js';
 import { roundActions } from '../../host/service/backend/round-actions.js';
 import { tableActions } from '../../host/service/backend/table-actions.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
@@ -173,6 +176,36 @@ describe('service-mode refusals are said by key in every language', () => {
         cases.map(([, r]) => !r.ok && r.code),
         ['no-device', 'no-device', 'timeout', 'refused', 'busy'],
       );
+    } finally {
+      t.close();
+    }
+  });
+
+  it('meters and sync: a drop count the table cannot take, a retry with no upstream, each by its key', () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const journal = serviceJournal(t.ledger, changes);
+      const part = meters({ ...t, stadium: undefined, log: pino({ level: 'silent' }) }, journal, changes);
+      const by = ['sup-1', 'sup-2'] as [string, string];
+      const cases: [string, BackendResult][] = [
+        ['serviceRefusal.dropNoStation', part.dropCount(99, [{ note: 100, count: 1 }], by)],
+        ['serviceRefusal.dropNoSuchNote', part.dropCount(1, [{ note: 300, count: 1 }], by)],
+        [
+          'serviceRefusal.dropCountedTwice',
+          part.dropCount(
+            1,
+            [
+              { note: 100, count: 1 },
+              { note: 100, count: 2 },
+            ],
+            by,
+          ),
+        ],
+        ['serviceRefusal.syncNoUpstream', upstreamSync({ sync: null }, journal).retry('tech-1')],
+      ];
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+      assert.equal(part.dropCount(1, [{ note: 100, count: 1 }], by).ok, true, 'a count the table can take is taken');
     } finally {
       t.close();
     }

@@ -2,6 +2,8 @@ import { jackpotPools } from '../../../ledger/index.js';
 import { NOTE_FACE_VALUES } from '../../../hardware/billacceptor/notes.js';
 import { compareMeters, meterUnit, metersOf } from '../../../protocol/index.js';
 import { journalDrop } from '../../floor/cashbox-drop.js';
+import { serviceSaid } from '../../../locales/said.js';
+import { refusedBy } from '../refusal-words.js';
 import type { MeterScope, MetersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -51,11 +53,11 @@ export function meters(
 
     dropCount(station, notes, authorisedBy) {
       const stations = [...d.config.stations.map((s) => s.station), ...(d.stadium?.stations() ?? [])];
-      if (!stations.includes(station)) return { ok: false, code: 'refused', detail: `the table has no station ${station}` };
+      if (!stations.includes(station)) return refusedBy(serviceSaid('dropNoStation', { station }));
       const faces = NOTE_FACE_VALUES[d.config.currency];
       const wrong = notes.find((n) => !faces.includes(n.note));
-      if (wrong) return { ok: false, code: 'refused', detail: `${d.config.currency} has no ${wrong.note} note` };
-      if (new Set(notes.map((n) => n.note)).size !== notes.length) return { ok: false, code: 'refused', detail: 'a face value is counted twice' };
+      if (wrong) return refusedBy(serviceSaid('dropNoSuchNote', { currency: d.config.currency, note: wrong.note }));
+      if (new Set(notes.map((n) => n.note)).size !== notes.length) return refusedBy(serviceSaid('dropCountedTwice'));
       const counted = new Map(notes.map((n) => [n.note, n.count]));
       const { seq, payload: p } = journalDrop(d.ledger, { station, currency: d.config.currency, counted, authorisedBy });
       d.log.info({ station, seq, counted: p.counted, credited: p.credited, difference: p.difference }, 'cashbox drop counted');

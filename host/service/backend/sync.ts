@@ -1,3 +1,5 @@
+import { serviceSaid } from '../../../locales/said.js';
+import { refusedBy } from '../refusal-words.js';
 import type { SyncPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -22,7 +24,7 @@ export function upstreamSync(d: Pick<LiveBackendDeps, 'sync'>, journal: ServiceJ
     },
 
     retry(who) {
-      if (!d.sync) return { ok: false, code: 'refused', detail: 'no upstream is configured' };
+      if (!d.sync) return refusedBy(serviceSaid('syncNoUpstream'));
       d.sync.kick();
       journal.action([who], 'sync-retry', '');
       return { ok: true, key: 'service.done.syncRetry' };
