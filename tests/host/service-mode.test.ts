@@ -270,7 +270,7 @@ describe('service mode on a live host', () => {
     await still({ kind: 'device-reconnect', device: 'BA-3' }, /^service\.done\.reconnect$/);
     // The shoe is not switched off from service mode (closing the table is the way to stop play).
     await still({ kind: 'device-enable', device: 'shoe', enabled: false }, /^serviceRefusal\.deviceNotSwitchable$/);
-    await still({ kind: 'sync-retry' }, /^service\.failed\.refused$/);
+    await still({ kind: 'sync-retry' }, /^serviceRefusal\.syncNoUpstream$/);
     // No ticket held at station 1 (this table prints none): refused, nothing journalled (host/floor/ticket-settle.test.ts settles them).
     await still({ kind: 'ticket-settle', station: 1, ticket: '0000', outcome: 'void' }, /^service\.failed\.refused$/);
     await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
