@@ -11,6 +11,7 @@ import type { TicketTerms } from '../../terms/ticket-terms.js';
 import { SEQUENCE_MAX, validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import type { CashoutState, HandpayWhy } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
+import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
@@ -47,7 +48,7 @@ export interface HeldTicket {
 /** A person's settlement of a held ticket: `void` (not printed, the credit back) or `printed` (handed over). */
 export type HandSettlement = 'void' | 'printed';
 
-export type HandSettled = { ok: true; station: number; last4: string; amount: number; outcome: HandSettlement } | { ok: false; detail: string };
+export type HandSettled = { ok: true; station: number; last4: string; amount: number; outcome: HandSettlement } | { ok: false; detail: string; say: Said };
 
 /** Why a cash-out did not print a ticket and goes to an attendant instead (the handpay fallback). */
 export type NoTicket = HandpayWhy | 'no-printer';
@@ -254,14 +255,14 @@ export class TicketOut {
    */
   settleByHand(station: number, last4: string, outcome: HandSettlement, settledBy: readonly string[]): HandSettled {
     const t = this.inPrint.get(station);
-    if (!t) return { ok: false, detail: `station ${station} holds no ticket in print` };
+    if (!t) return settleRefusal(serviceSaid('ticketNoneInPrint', { station }));
     const shown = t.terms.validation.slice(-4);
-    if (shown !== last4) return { ok: false, detail: `the ticket held at station ${station} is …${shown}, not …${last4}` };
-    if (this.working.has(station)) return { ok: false, detail: `station ${station}'s printer is still working on ticket …${shown}: wait for its verdict` };
+    if (shown !== last4) return settleRefusal(serviceSaid('ticketNotThatOne', { station, shown, asked: last4.slice(0, 4) }));
+    if (this.working.has(station)) return settleRefusal(serviceSaid('ticketPrinterWorking', { station, shown }));
     const by = settledBy.map((n) => n.slice(0, 80)).slice(0, 2);
-    if (by.length === 0) return { ok: false, detail: 'a settlement names who made it' };
+    if (by.length === 0) return settleRefusal(serviceSaid('ticketNoSettler'));
     const r = this.end(t, outcome === 'printed' ? { kind: 'printed' } : { kind: 'void', reason: 'settled by hand: not printed' }, by);
-    if (r.kind !== (outcome === 'printed' ? 'printed' : 'voided')) return { ok: false, detail: `ticket …${shown} was ended already` };
+    if (r.kind !== (outcome === 'printed' ? 'printed' : 'voided')) return settleRefusal(serviceSaid('ticketEndedAlready', { shown }));
     return { ok: true, station, last4: shown, amount: t.terms.amount, outcome };
   }
 
@@ -399,4 +400,9 @@ export class TicketOut {
       this.deps.log.warn({ err, what }, 'ticket: the validation authority was not told now (the synced journal will tell it)');
     }
   }
+}
+
+/** A settlement by hand refused: what it says to a person (`say`), the same in English for the log (`detail`). */
+export function settleRefusal(say: Said): Extract<HandSettled, { ok: false }> {
+  return { ok: false, detail: inEnglish(say), say };
 }

@@ -117,10 +117,16 @@ describe('a ticket held after a jam, settled by a person', () => {
     const other = t.settleByHand(3, LAST4 === '0000' ? '0001' : '0000', 'void', BY);
     assert.equal(other.ok, false);
     assert.match(other.ok ? '' : other.detail, new RegExp(`…${LAST4}`));
+    // Said by key to the screen (tests/host/service-refusal-words.test.ts reads them in each language).
+    assert.deepEqual(
+      [none, other].map((r) => !r.ok && r.say.key),
+      ['serviceRefusal.ticketNoneInPrint', 'serviceRefusal.ticketNotThatOne'],
+    );
     assert.equal(l.headOf().seq, head, 'nothing journalled');
     assert.equal(t.settleByHand(3, LAST4, 'printed', BY).ok, true);
     const twice = t.settleByHand(3, LAST4, 'void', BY);
     assert.equal(twice.ok, false, 'a ticket is settled once');
+    assert.equal(!twice.ok && twice.say.key, 'serviceRefusal.ticketNoneInPrint');
     assert.equal(l.credit(3), 0, 'never printed and given back');
   });
 

@@ -272,7 +272,7 @@ describe('service mode on a live host', () => {
     await still({ kind: 'device-enable', device: 'shoe', enabled: false }, /^serviceRefusal\.deviceNotSwitchable$/);
     await still({ kind: 'sync-retry' }, /^serviceRefusal\.syncNoUpstream$/);
     // No ticket held at station 1 (this table prints none): refused, nothing journalled (host/floor/ticket-settle.test.ts settles them).
-    await still({ kind: 'ticket-settle', station: 1, ticket: '0000', outcome: 'void' }, /^service\.failed\.refused$/);
+    await still({ kind: 'ticket-settle', station: 1, ticket: '0000', outcome: 'void' }, /^serviceRefusal\.ticketNoneInPrint$/);
     await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
     await still({ kind: 'table-open', open: false }, /^service\.done\.tableClose$/);
     assert.ok(

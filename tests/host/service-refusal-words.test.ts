@@ -15,6 +15,7 @@ import { devices } from '../../host/service/backend/devices.js';
 import type { LiveBackendDeps } from '../../host/service/backend/deps.js';
 import { meters } from '../../host/service/backend/meters.js';
 import { upstreamSync } from '../../host/service/backend/sync.js';
+import { tickets } from '../../host/service/backend/tickets.js';
 import { roundActions } from '../../host/service/backend/round-actions.js';
 import { tableActions } from '../../host/service/backend/table-actions.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
@@ -206,6 +207,25 @@ describe('service-mode refusals are said by key in every language', () => {
       ];
       for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
       assert.equal(part.dropCount(1, [{ note: 100, count: 1 }], by).ok, true, 'a count the table can take is taken');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('tickets: a settlement by hand with no ticket to settle is refused by its key', () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const journal = serviceJournal(t.ledger, changes);
+      const none = tickets({ ledger: t.ledger, config: t.config }, changes, journal);
+      const floor = tickets({ ledger: t.ledger, config: t.config, floor: t.floor }, changes, journal);
+      const cases: [string, BackendResult][] = [
+        ['serviceRefusal.ticketsNone', none.settle(1, '0000', 'void', ['sup-1', 'sup-2'])],
+        ['serviceRefusal.ticketNoneInPrint', floor.settle(1, '0000', 'void', ['sup-1', 'sup-2'])],
+      ];
+      none.dispose();
+      floor.dispose();
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
     } finally {
       t.close();
     }

@@ -5,6 +5,9 @@ import { lastMachineTicket } from '../../../ledger/ticket-queries.js';
 import { TICKET_RETURN_REASONS, type PrinterFaultName, type PrinterRow, type TicketRow } from '../../../protocol/index.js';
 import type { PrinterStatus } from '../../devices/printers.js';
 import { readTicketFault } from '../../floor/ticket-fault.js';
+import { settleRefusal } from '../../floor/ticket-out.js';
+import { serviceSaid } from '../../../locales/said.js';
+import { refusedBy } from '../refusal-words.js';
 import type { TicketsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -88,8 +91,8 @@ export function tickets(
      * service action, and only then is the screen told.
      */
     settle(station, last4, outcome, authorisedBy) {
-      const r = d.floor?.tickets.settleByHand(station, last4, outcome, authorisedBy) ?? { ok: false, detail: 'this table prints no tickets' };
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      const r = d.floor?.tickets.settleByHand(station, last4, outcome, authorisedBy) ?? settleRefusal(serviceSaid('ticketsNone'));
+      if (!r.ok) return refusedBy(r.say);
       journal?.action(authorisedBy, 'ticket-settle', `station ${station}: ticket …${r.last4} ${outcome} (${r.amount})`);
       changes.changed();
       return {
