@@ -300,8 +300,8 @@ describe('service mode on a live host', () => {
     await still({ kind: 'dealing-error', roundId: running.table.reads.view().roundId }, /^service\.failed\./);
     await still({ kind: 'correct', roundId: running.table.reads.view().roundId, correction: 'wrong-hand' }, /^service\.failed\./);
     // Remote stations: enrolling issues a credential file and revoking withdraws it; neither moves money.
-    await still({ kind: 'station-enrol', station: 101 }, /^service\.(done|failed)\./);
-    await still({ kind: 'station-revoke', station: 101 }, /^service\.(done|failed)\./);
+    await still({ kind: 'station-enrol', station: 101 }, /^(service\.done\.|serviceRefusal\.stationNotRemote$)/);
+    await still({ kind: 'station-revoke', station: 101 }, /^(service\.done\.|serviceRefusal\.stationNoCredential$)/);
     // Peer tables (this table has none): a file that is not an enrolment, a table that is no peer, are refused; neither moves money
     // (tests/security/peer-service-enrol.test.ts removes and adds one).
     await still({ kind: 'peer-add', enrolment: '{}', stations: [] }, /^service\.peers\.fileRefused\.not-a-file$/);

@@ -16,6 +16,7 @@ import type { LiveBackendDeps } from '../../host/service/backend/deps.js';
 import { meters } from '../../host/service/backend/meters.js';
 import { upstreamSync } from '../../host/service/backend/sync.js';
 import { tickets } from '../../host/service/backend/tickets.js';
+import { enrolment } from '../../host/service/backend/enrolment.js';
 import { roundActions } from '../../host/service/backend/round-actions.js';
 import { tableActions } from '../../host/service/backend/table-actions.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
@@ -225,6 +226,22 @@ describe('service-mode refusals are said by key in every language', () => {
       ];
       none.dispose();
       floor.dispose();
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('remote stations: enrolling a station that is not remote, revoking one with no credential, each by its key', () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const part = enrolment({ stadium: undefined, log: pino({ level: 'silent' }) }, () => 0, serviceJournal(t.ledger, changes), changes);
+      const cases: [string, BackendResult][] = [
+        ['serviceRefusal.stationNotRemote', part.enrol(7, ['sup-1', 'sup-2'], { enterSeq: 1, who: 'Ana Lei (1001)' })],
+        ['serviceRefusal.stationNoCredential', part.revoke(7, ['sup-1', 'sup-2'])],
+      ];
+      part.dispose();
       for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
     } finally {
       t.close();

@@ -1,4 +1,6 @@
 import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
+import { serviceSaid } from '../../../locales/said.js';
+import { refusedBy } from '../refusal-words.js';
 import type { StationsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps, StadiumService } from './deps.js';
@@ -45,8 +47,7 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
 
     enrol(station, authorisedBy, session) {
       const st = d.stadium;
-      if (!st || !st.stations().includes(station))
-        return { ok: false, code: 'refused', detail: `station ${station} is not one of this table's remote stations` };
+      if (!st || !st.stations().includes(station)) return refusedBy(serviceSaid('stationNotRemote', { station }));
       let file: string;
       try {
         // The enrolment journals itself (service.action, both names); its file leaves the host once.
@@ -62,7 +63,7 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
 
     revoke(station, authorisedBy) {
       const st = d.stadium;
-      if (!st || !st.revoke(station, authorisedBy)) return { ok: false, code: 'refused', detail: `station ${station} has no credential in force` };
+      if (!st || !st.revoke(station, authorisedBy)) return refusedBy(serviceSaid('stationNoCredential', { station }));
       journalDiscarded(enrolments.discard(station, 'revoked'));
       journal.action(authorisedBy, 'station-revoke', `station ${station}`);
       changes.changed();
