@@ -17,6 +17,7 @@ import { meters } from '../../host/service/backend/meters.js';
 import { upstreamSync } from '../../host/service/backend/sync.js';
 import { tickets } from '../../host/service/backend/tickets.js';
 import { enrolment } from '../../host/service/backend/enrolment.js';
+import { peerActions } from '../../host/service/backend/peers.js';
 import { roundActions } from '../../host/service/backend/round-actions.js';
 import { tableActions } from '../../host/service/backend/table-actions.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
@@ -243,6 +244,28 @@ describe('service-mode refusals are said by key in every language', () => {
       ];
       part.dispose();
       for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('peer tables: every act on a host that keeps none is refused by its key, as not available', () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const part = peerActions({ peers: undefined, log: pino({ level: 'silent' }) }, () => 0, serviceJournal(t.ledger, changes), changes);
+      const by = ['sup-1', 'sup-2'] as [string, string];
+      const results = [
+        part.add('{}', [], by),
+        part.revoke('bj-1', by),
+        part.issueFile('bj-1', by, { enterSeq: 1, who: 'Ana Lei (1001)' }),
+        part.withdraw('bj-1', by),
+      ];
+      part.dispose();
+      for (const r of results) {
+        assert.equal(!r.ok && r.code, 'not-available');
+        assertWordsEverywhere(noticeOf(r, 'serviceRefusal.peersNone'), 'peersNone');
+      }
     } finally {
       t.close();
     }

@@ -1,4 +1,6 @@
 import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
+import { serviceSaid } from '../../../locales/said.js';
+import { refusedBy } from '../refusal-words.js';
 import type { BackendResult, PeersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -53,7 +55,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       return { ...page, peers: page.peers.map((p) => (files.waitsFor(p.table, viewer) ? { ...p, download: true as const } : p)) };
     },
     add(enrolment, stations, authorisedBy) {
-      if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
+      if (!d.peers) return refusedBy(serviceSaid('peersNone'), 'not-available');
       const r = d.peers.add(enrolment, stations, authorisedBy);
       if (!r.ok)
         return {
@@ -66,7 +68,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       return { ok: true, key: 'service.done.peerAdd', values: { table: r.table } };
     },
     revoke(table, authorisedBy) {
-      if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
+      if (!d.peers) return refusedBy(serviceSaid('peersNone'), 'not-available');
       const r = d.peers.revoke(table, authorisedBy);
       if (!r.ok) return credentialRefused(r, table);
       journalDiscarded(files.discard(table, 'revoked'));
@@ -74,7 +76,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       return { ok: true, key: 'service.done.peerRevoke', values: { table: r.table } };
     },
     issueFile(table, authorisedBy, session) {
-      if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
+      if (!d.peers) return refusedBy(serviceSaid('peersNone'), 'not-available');
       const r = d.peers.issue(table, authorisedBy);
       if (!r.ok) return credentialRefused(r, table);
       journalDiscarded(files.hold(r.table, r.file, session));
@@ -83,7 +85,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       return { ok: true, key: 'service.done.peerIssue', values: { table: r.table } };
     },
     withdraw(table, authorisedBy) {
-      if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
+      if (!d.peers) return refusedBy(serviceSaid('peersNone'), 'not-available');
       const r = d.peers.withdraw(table, authorisedBy);
       if (!r.ok) return credentialRefused(r, table);
       journalDiscarded(files.discard(r.table, 'revoked'));
