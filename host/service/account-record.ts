@@ -1,12 +1,23 @@
 import { z } from 'zod';
 import { ServiceRole, StaffNumber } from '../../protocol/index.js';
+import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
 
 // A service account as its row in the accounts store holds it (host/service/accounts.ts), and
 // what a change does to that row. A change is written first as a proposal, journalled, then
 // applied (`AccountStore.mutate`), so the schema of a change is stored too.
 
-/** A refusal of the accounts in words a supervisor reads (the command line prints it). */
-export class AccountError extends Error {}
+/**
+ * A refusal of the accounts in words a supervisor reads: the command line prints its English
+ * (`message`); one said by key (`say`, a `serviceRefusal.*` key) is what service mode shows, in
+ * the screen's language (its English is the en catalogue's).
+ */
+export class AccountError extends Error {
+  readonly say: Said | undefined;
+  constructor(words: string | Said) {
+    super(typeof words === 'string' ? words : inEnglish(words));
+    this.say = typeof words === 'string' ? undefined : words;
+  }
+}
 
 export const PinRecord = z.strictObject({
   algorithm: z.literal('scrypt'),
@@ -61,7 +72,7 @@ export type Change = z.infer<typeof Change>;
 /** The row a change leaves (`seq`: the entry that journalled it). */
 export function applyChange(change: Change, row: Account | undefined, seq?: number): Account {
   if (change.kind === 'add') return { ...change.account, ...(seq !== undefined ? { journalledSeq: seq } : {}) };
-  if (!row) throw new AccountError('the account is gone');
+  if (!row) throw new AccountError(serviceSaid('accountGone'));
   const next: Account = {
     ...row,
     ...(change.pin ? { pin: change.pin } : {}),

@@ -4,6 +4,7 @@ import { canonicalJson, type SqliteDb } from '../../ledger/index.js';
 import { Pin, StaffNumber } from '../../protocol/index.js';
 import { JournalledAccounts, type AccountEntry, type AccountJournal } from './account-journal.js';
 import { AccountError, AccountsFile, applyChange, Change, type Account } from './account-record.js';
+import { serviceSaid } from '../../locales/said.js';
 import { ACCOUNTS_DB, importLegacyOnce, openAccountsDb } from './accounts-db.js';
 import { auditAccount, auditAccounts } from './accounts-audit.js';
 import { changeAccounts, isJournalled, markJournalled, putAccount, readAccounts } from './account-rows.js';
@@ -437,14 +438,14 @@ export class AccountStore {
    * (`service.account`, action `unlock`) before the row changes, like the command line's unlock.
    */
   unlockBy(staff: string, by: Account): Account {
-    if (staff === by.staff) throw new AccountError('a lock is lifted by another supervisor, not by its own account');
+    if (staff === by.staff) throw new AccountError(serviceSaid('unlockOwnLock'));
     const sup = this.standing(by.staff);
-    if (!sup.ok || sup.account.role !== 'supervisor') throw new AccountError('only a supervisor in good standing may lift a lock');
+    if (!sup.ok || sup.account.role !== 'supervisor') throw new AccountError(serviceSaid('unlockNotSupervisor'));
     return this.mutate((current) => {
       const a = current.find((x) => x.staff === staff);
-      if (!a) throw new AccountError(`no account with staff number ${staff}`);
+      if (!a) throw new AccountError(serviceSaid('accountUnknown', { staff }));
       const lock = later(a.lockedUntil, this.journalled?.get(staff)?.lockedUntil);
-      if (lock === null || Date.parse(lock) <= this.now()) throw new AccountError(`${label(a)} is not locked`);
+      if (lock === null || Date.parse(lock) <= this.now()) throw new AccountError(serviceSaid('accountNotLocked', { name: a.name, staff: a.staff }));
       return {
         staff,
         change: { kind: 'set', unlock: true },
@@ -507,8 +508,7 @@ export class AccountStore {
   ): Account {
     const journal = this.journal;
     if (!journal) {
-      if (isJournalled(this.db))
-        throw new AccountError("the accounts of this data folder are journalled: change them with `npm run service`, which opens the folder's ledger");
+      if (isJournalled(this.db)) throw new AccountError(serviceSaid('accountsJournalled'));
       return changeAccounts(this.db, (current) => {
         const b = build(current);
         const before = current.find((a) => a.staff === b.staff);

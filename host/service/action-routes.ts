@@ -1,5 +1,7 @@
 import type { ServiceAction, ServiceActionKind, ServiceRole } from '../../protocol/index.js';
 import type { EnrollingSession } from '../stadium/enrolment-downloads.js';
+import { serviceSaid } from '../../locales/said.js';
+import { refusedBy } from './refusal-words.js';
 import type { AuthorisedBy, BackendResult, DevicesPart, HoldsPart, PeersPart, ServiceBackend, StationsPart } from './service-backend.js';
 
 type Of<K extends ServiceActionKind> = Extract<ServiceAction, { kind: K }>;
@@ -106,7 +108,7 @@ function devicesAction(
 /** The Stations page's actions: the enrolment file goes to this console's session (the supervisor who started it), not the second person's. */
 function stationsAction(p: StationsPart, a: Of<'station-enrol' | 'station-revoke'>, two: AuthorisedBy, session: EnrollingSession | null): BackendResult {
   if (a.kind === 'station-revoke') return p.revoke(a.station, two);
-  if (!session) return { ok: false, code: 'refused', detail: 'the session that started the enrolment has ended' };
+  if (!session) return refusedBy(serviceSaid('sessionEndedEnrol'));
   return p.enrol(a.station, two, session);
 }
 
@@ -125,7 +127,7 @@ function peersAction(
     case 'peer-withdraw':
       return p.withdraw(a.table, two);
     case 'peer-issue':
-      if (!session) return { ok: false, code: 'refused', detail: 'the session that asked for the file has ended' };
+      if (!session) return refusedBy(serviceSaid('sessionEndedPeerFile'));
       return p.issueFile(a.table, two, session);
   }
 }

@@ -231,7 +231,3 @@ export interface SessionJournal {
    */
   raiseFault(kind: 'service-sign-in-burst' | 'accounts-integrity', detail: string): void;
 }
-
-export function notAvailable(what: string): BackendResult {
-  return { ok: false, code: 'not-available', detail: `${what} is not connected on this build yet` };
-}

@@ -5,6 +5,8 @@ import { needsTwoPeople } from './two-person.js';
 import { routeAction } from './action-routes.js';
 import { AccountError, label, type Account, type AccountStore, type CheckResult } from './accounts.js';
 import type { DeniedReason } from './account-journal.js';
+import { serviceSaid } from '../../locales/said.js';
+import { refusedBy } from './refusal-words.js';
 import { buildPage, FIRST_PAGE, type PageRequest } from './pages.js';
 import { mayConfirm, mayStart, mayStartTwoPerson } from './roles.js';
 import type { BackendResult, ServiceBackend } from './service-backend.js';
@@ -471,14 +473,14 @@ class ServiceConsole {
   /** A supervisor lifts another account's lock (AccountStore.unlockBy journals it); never their own. */
   private unlock(staff: string): BackendResult {
     const s = this.session;
-    if (!s) return { ok: false, code: 'refused', detail: 'nobody is signed in' };
+    if (!s) return refusedBy(serviceSaid('unlockNoSession'));
     if (staff === s.account.staff)
       return { ok: false, code: 'refused', detail: 'not their own lock', notice: { key: 'service.failed.samePerson', values: {} } };
     try {
       const a = this.o.accounts.unlockBy(staff, s.account);
       return { ok: true, key: 'service.done.accountUnlock', values: { name: label(a), staff } };
     } catch (e) {
-      if (e instanceof AccountError) return { ok: false, code: 'refused', detail: e.message };
+      if (e instanceof AccountError) return e.say ? refusedBy(e.say) : { ok: false, code: 'refused', detail: e.message };
       throw e;
     }
   }

@@ -311,7 +311,7 @@ describe('service mode on a live host', () => {
     // Making this table's enrolment file for a peer journals a credential, never money (this host has no fixed LAN port: refused).
     await still({ kind: 'peer-issue', table: 'bj-1' }, /^service\.peers\.refused\.no-address$/);
     // No account is locked: nothing to lift (tests/security/service-stranger-lockout.test.ts lifts one).
-    await still({ kind: 'account-unlock', staff: TECH.staff }, /^service\.failed\.refused$/);
+    await still({ kind: 'account-unlock', staff: TECH.staff }, /^serviceRefusal\.accountNotLocked$/);
     // The drop count of station 1's cashbox (its 500 note) is a record: no credit, no posting (tests/security/cashbox-reconciliation.test.ts).
     await still({ kind: 'cashbox-drop', station: 1, notes: [{ note: 500, count: 1 }] }, /^service\.done\.cashboxDrop$/);
     // This table plays no progressive jackpot: a reset is refused and moves nothing (host/table/jackpot.test.ts plays one).

@@ -4,6 +4,9 @@
 // host's English sentence; its English (`detail`) is the en catalogue's, for the log. Each refusal
 // below is made by the product's own backend code and read in zh-Hant, zh-Hans, pt and en.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { inEnglish, type Said } from '../../host/config/refusal-words.js';
@@ -22,6 +25,10 @@ import { roundActions } from '../../host/service/backend/round-actions.js';
 import { tableActions } from '../../host/service/backend/table-actions.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
 import { serviceJournal } from '../../host/service/backend/service-journal.js';
+import { AccountError, AccountStore } from '../../host/service/accounts.js';
+import { routeAction } from '../../host/service/action-routes.js';
+import { fakeBackend } from '../../host/service/testing/fake-backend.js';
+import { memoryAccountJournal } from '../../host/service/testing/memory-account-journal.js';
 import type { BackendResult } from '../../host/service/service-backend.js';
 import { credit, submitted, testTable, type TestTable } from '../../host/testing/table-kit.js';
 import { assertSectionEverywhere, assertWordsEverywhere, wordsIn } from './said-kit.js';
@@ -268,6 +275,84 @@ describe('service-mode refusals are said by key in every language', () => {
       }
     } finally {
       t.close();
+    }
+  });
+
+  it('service actions whose session ended, a forced reconnect of real hardware, an enrolment the host could not write, each by its key', () => {
+    const t = testTable();
+    try {
+      const changes = changeSignal();
+      const journal = serviceJournal(t.ledger, changes);
+      const actor = { by: ['sup-1', 'sup-2'], role: 'supervisor' as const, session: null };
+      const b = fakeBackend().backend;
+      const noDevices = {
+        billAcceptors: { simulator: () => null } as unknown as LiveBackendDeps['billAcceptors'],
+        shoe: { simulator: () => null } as unknown as LiveBackendDeps['shoe'],
+      };
+      const switches = devices(noDevices, { shoeIdentity: () => ({}) }, journal, changes);
+      // A stadium whose enrolment cannot be written (its journal or file refused).
+      const stadium = {
+        stations: () => [101],
+        enrol: () => {
+          throw new Error('EROFS: read-only file system');
+        },
+      } as unknown as LiveBackendDeps['stadium'];
+      const part = enrolment({ stadium, log: pino({ level: 'silent' }) }, () => 0, journal, changes);
+      const cases: [string, BackendResult | Promise<BackendResult>][] = [
+        ['serviceRefusal.sessionEndedEnrol', routeAction(b, { kind: 'station-enrol', station: 101 }, actor)],
+        ['serviceRefusal.sessionEndedPeerFile', routeAction(b, { kind: 'peer-issue', table: 'bj-1' }, actor)],
+        ['serviceRefusal.deviceReconnectHardware', switches.reconnect('shoe', 'tech-1')],
+        ['serviceRefusal.stationEnrolFailed', part.enrol(101, ['sup-1', 'sup-2'], { enterSeq: 1, who: 'Ana Lei (1001)' })],
+      ];
+      part.dispose();
+      for (const [key, r] of cases) {
+        assert.ok(!(r instanceof Promise));
+        assertWordsEverywhere(noticeOf(r, key), key);
+      }
+      const failed = cases[3]![1] as BackendResult;
+      assert.equal(!failed.ok && failed.notice?.values.error, 'EROFS: read-only file system', "the system's own error, as it is");
+      assert.equal(!(cases[2]![1] as BackendResult).ok && (cases[2]![1] as { code: string }).code, 'not-available');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('accounts: a lock lifted that is not there, of nobody, by its own account or by no supervisor, each by its key', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'refusal-words-accounts-'));
+    const FAST = { N: 2 ** 10, r: 8, p: 1 };
+    try {
+      const journal = memoryAccountJournal();
+      const store = new AccountStore(dir, { scrypt: FAST, journal: journal.journal });
+      const ana = await store.add({ name: 'Ana', role: 'supervisor', pin: '482915', staff: '1001' }, null);
+      const bo = await store.add({ name: 'Bo', role: 'technician', pin: '739164', staff: '1002' }, { staff: '1001', pin: '482915' });
+      const refusal = (f: () => unknown): AccountError => {
+        try {
+          f();
+        } catch (e) {
+          if (e instanceof AccountError) return e;
+          throw e;
+        }
+        assert.fail('not refused');
+      };
+      const cases: [string, AccountError][] = [
+        ['serviceRefusal.accountUnknown', refusal(() => store.unlockBy('9999', ana))],
+        ['serviceRefusal.accountNotLocked', refusal(() => store.unlockBy('1002', ana))],
+        ['serviceRefusal.unlockOwnLock', refusal(() => store.unlockBy('1001', ana))],
+        ['serviceRefusal.unlockNotSupervisor', refusal(() => store.unlockBy('1001', bo))],
+      ];
+      store.close();
+      // The same folder opened without its ledger: its journalled accounts are not changed behind the journal.
+      const bare = new AccountStore(dir, { scrypt: FAST });
+      cases.push(['serviceRefusal.accountsJournalled', refusal(() => bare.unlockBy('1002', ana))]);
+      bare.close();
+      for (const [key, e] of cases) {
+        assert.ok(e.say, `${key}: said by key`);
+        assert.equal(e.say.key, key);
+        assert.equal(e.message, inEnglish(e.say), `${key}: the command line's English is the en catalogue's`);
+        assertWordsEverywhere(e.say, key);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

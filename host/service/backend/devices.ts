@@ -1,7 +1,7 @@
 import { serviceSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
 import type { DeviceRow } from '../../../protocol/index.js';
-import { notAvailable, type DevicesPart } from '../service-backend.js';
+import type { DevicesPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { DeviceTrace } from './device-trace.js';
@@ -39,7 +39,7 @@ export function devices(
       if (!sim) {
         // WIRE: reconnect of real hardware — the drivers reconnect on their own; a forced
         // re-open needs `billAcceptors.reopen(station)` / `shoe.reopen()`.
-        return notAvailable('forced reconnect of real hardware');
+        return refusedBy(serviceSaid('deviceReconnectHardware'), 'not-available');
       }
       sim.unplug();
       sim.replug();

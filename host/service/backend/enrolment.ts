@@ -53,7 +53,7 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
         // The enrolment journals itself (service.action, both names); its file leaves the host once.
         file = st.enrol(station, authorisedBy);
       } catch (e) {
-        return { ok: false, code: 'refused', detail: e instanceof Error ? e.message : String(e) };
+        return refusedBy(serviceSaid('stationEnrolFailed', { station, error: e instanceof Error ? e.message : String(e) }));
       }
       journalDiscarded(enrolments.hold(station, file, session));
       timer.arm();
