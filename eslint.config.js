@@ -27,7 +27,7 @@ export const layers = {
     // phases on the rules, the rules on the shapes, the shapes on the words; the fold on the step.
     tiers: {
       'engine/table': [
-        ['words', ['vocabulary', 'pay-line', 'rule-options']],
+        ['words', ['vocabulary', 'pay-line', 'rule-options', 'act-refusal']],
         ['shapes', ['state', 'inputs', 'state-schema', 'game', 'bet-catalogue', 'field-options', 'effects', 'advisor', 'part-schemas']],
         ['rules', ['turn', 'queries', 'limits', 'held-cards', 'on-hold', 'shoe-change']],
         ['phases', ['dealing', 'shoe', 'betting', 'holds']],

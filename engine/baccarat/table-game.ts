@@ -87,7 +87,11 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
       // A void coup's cards left the shoe but belong to no coup: the next coup starts empty.
       voidRound: (shoe) => voidCoup(shoe),
       // Art. 4 keeps an exposed card: no card is ever taken back.
-      withdrawLastCard: () => ({ ok: false, reason: 'macau-baccarat art.4 keeps a card come out face up: the coup goes on' }),
+      withdrawLastCard: () => ({
+        ok: false,
+        reason: 'macau-baccarat art.4 keeps a card come out face up: the coup goes on',
+        act: { why: 'card-stands', article: 'macau-baccarat art.4' },
+      }),
       notFollowed: () => [],
     },
     schemas: { shoe: BACCARAT_SHOE_SCHEMA, round: BACCARAT_COUP_SCHEMA },

@@ -4,6 +4,7 @@ import type { BlackjackBetEntry, SideBetId } from './bets/entry.js';
 import type { StreakLevel } from './bets/streak.js';
 import type { JackpotLevelMove, JackpotResult, JackpotState } from './jackpot/settle.js';
 import type { BlackjackRules } from './rules.js';
+import type { ActRefusal } from '../table/act-refusal.js';
 
 /** A blackjack round's inputs and outputs as plain data (the round itself: round.ts). */
 
@@ -152,7 +153,15 @@ export interface HandView {
 
 export type HandStatus = 'open' | 'stood' | 'busted' | 'surrendered' | 'blackjack' | 'settled';
 
-export class RoundError extends Error {}
+/** A refusal of the round's procedure; a supervisor's act refused says why as facts too (`act`, said by key in service mode). */
+export class RoundError extends Error {
+  constructor(
+    message: string,
+    readonly act?: ActRefusal,
+  ) {
+    super(message);
+  }
+}
 
 /* ─────────────── the procedure's own state (round-procedure.ts; plain data) ─────────────── */
 

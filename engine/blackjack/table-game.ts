@@ -218,12 +218,12 @@ function settle(g: BlackjackTableSetup, s: BlackjackTableShoe, r: BlackjackTable
 }
 
 function resetProgressive(g: BlackjackTableSetup, s: BlackjackTableShoe, level: string, to: number): Outcome<{ shoe: BlackjackTableShoe; unfunded: number }> {
-  if (!g.program || !s.table.jackpot) return { ok: false, reason: 'this table plays no jackpot', refusal: 'illegal-action' };
+  if (!g.program || !s.table.jackpot) return { ok: false, reason: 'this table plays no jackpot', refusal: 'illegal-action', act: { why: 'jackpot-none' } };
   try {
     const { table: t, unfunded } = resetTableJackpot(s.table, level, to);
     return { ok: true, shoe: moved(t), unfunded };
   } catch (e) {
-    if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
+    if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action', ...(e.act ? { act: e.act } : {}) };
     throw e;
   }
 }
@@ -236,18 +236,22 @@ function withdrawLastCard(
 ): Outcome<{ shoe: BlackjackTableShoe; round: BlackjackTableRound; card: CardCode }> {
   const { profileId, rules } = g;
   const last = s.last;
-  if (!last || r.staged) return { ok: false, reason: 'a decision followed the last card: it cannot be taken back' };
+  if (!last || r.staged) return { ok: false, reason: 'a decision followed the last card: it cannot be taken back', act: { why: 'decision-followed' } };
   const before = last.before;
   const round = before.round;
   const x = round?.expected;
-  if (!round || x?.kind !== 'card') return { ok: false, reason: 'the last card is not one of the round' };
+  if (!round || x?.kind !== 'card') return { ok: false, reason: 'the last card is not one of the round', act: { why: 'card-not-of-round' } };
   // Dealt face down: the dealer's hole card always, the players' first two where the procedure
   // deals them face down (Macau procedure 1, procedure 3's alternative 3)(5)); Portugal deals
   // the players' cards face up (rule 17).
   const faceDown = x.step === 'dealer-hole' || (profileId !== 'portugal-2001' && !rules.playerCardsFaceUp && (x.step === 'first' || x.step === 'second'));
-  if (!faceDown) return { ok: false, reason: `the ${x.why} is dealt face up: exposed, it stands` };
+  if (!faceDown) return { ok: false, reason: `the ${x.why} is dealt face up: exposed, it stands`, act: { why: 'dealt-face-up', step: x.step } };
   // "podendo, no entanto, optar-se por considerar válida a carta … quando seja a primeira do início do jogo".
   if (rules.exposedFirstCardValid && round.firstOfShoe && round.log.length === 0)
-    return { ok: false, reason: `the first card of the game stands face up (exposedFirstCardValid, ${profileId} art.5 n.1 1))` };
+    return {
+      ok: false,
+      reason: `the first card of the game stands face up (exposedFirstCardValid, ${profileId} art.5 n.1 1))`,
+      act: { why: 'card-stands', article: `${profileId} art.5 n.1 1)` },
+    };
   return { ok: true, shoe: moved(tableDiscard(g.table, before, last.card, 'exposed card')), round: r, card: cardCode(last.card) };
 }

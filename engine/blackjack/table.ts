@@ -148,15 +148,18 @@ export function tableCutCardOut(t: TableState): TableState {
  * 44). Returns what the house had committed to it unjournalled (now journalled with the reset).
  */
 export function resetTableJackpot(t: TableState, level: string, to: number): { readonly table: TableState; readonly unfunded: number } {
-  if (tablePhase(t) === 'round') throw new RoundError('a jackpot level is reset between rounds only');
+  if (tablePhase(t) === 'round') throw new RoundError('a jackpot level is reset between rounds only', { why: 'jackpot-between-rounds' });
   const j = t.jackpot;
-  if (!j) throw new RoundError('this table plays no jackpot');
+  if (!j) throw new RoundError('this table plays no jackpot', { why: 'jackpot-none' });
   const def = j.program.levels.find((l) => l.level === level);
-  if (!def) throw new RoundError(`the jackpot has no level "${level}"`);
-  const min = j.program.stake * START_TIMES_STAKE;
-  if (to < min) throw new RoundError(`${to} is below 10,000 × the chip of ${j.program.stake} = ${min} (portugal-2001 rule 44)`);
+  if (!def) throw new RoundError(`the jackpot has no level "${level}"`, { why: 'jackpot-no-level', level });
+  const stake = j.program.stake;
+  const min = stake * START_TIMES_STAKE;
+  const article = 'portugal-2001 rule 44';
+  if (to < min)
+    throw new RoundError(`${to} is below 10,000 × the chip of ${stake} = ${min} (${article})`, { why: 'jackpot-below-minimum', to, stake, min, article });
   const held = j.pools[level] ?? 0;
-  if (to < held) throw new RoundError(`level ${level} holds ${held}: a reset never takes from the players`);
+  if (to < held) throw new RoundError(`level ${level} holds ${held}: a reset never takes from the players`, { why: 'jackpot-below-held', level, held });
   const unfunded = j.unfunded[level] ?? 0;
   return { table: { ...t, jackpot: { ...j, pools: { ...j.pools, [level]: to }, unfunded: { ...j.unfunded, [level]: 0 } } }, unfunded };
 }

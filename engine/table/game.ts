@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import type { PayLine } from './pay-line.js';
+import type { ActRefusal } from './act-refusal.js';
 import type {
   BetId,
   CardDestination,
@@ -16,8 +17,12 @@ import type {
   JackpotCombination,
 } from './vocabulary.js';
 
-/** A refusal carries the English detail for the log and, for a player's command, the reason shown to them. */
-export type Outcome<T = object> = ({ readonly ok: true } & T) | { readonly ok: false; readonly reason: string; readonly refusal?: RefusalReason };
+/**
+ * A refusal carries the English detail for the log and, for a player's command, the reason shown
+ * to them; for a supervisor's act, why as facts (`act`), which service mode says by key.
+ */
+export type Outcome<T = object> =
+  ({ readonly ok: true } & T) | { readonly ok: false; readonly reason: string; readonly refusal?: RefusalReason; readonly act?: ActRefusal };
 
 /** What the dealer must deal next, as the table display cues it. */
 export interface CardCue {

@@ -18,11 +18,14 @@ import type { Correction, HoldReason, Uncorrectable } from './vocabulary.js';
 // orders (two people), or, as the last resort, voids the round (every bet returned), saying why
 // no correction could put it right.
 
-/** Why a two-person action cannot go ahead with these names; null if it can. */
-function twoPeopleRefusal(action: string, who: readonly string[]): string | null {
-  if (who.length < 2 || !who[0] || !who[1]) return `${action} needs a supervisor and a second person`;
-  if (new Set(who).size !== who.length) return 'the second person must be someone other than the supervisor';
-  return null;
+const TWO_PEOPLE_ACTS = { 'card-entry': 'manual card entry', void: 'a void', correction: 'a correction' } as const;
+
+/** Refuses a two-person act that cannot go ahead with these names; false if it can. */
+function refusedForPeople<S, R>(t: Turn<S, R>, act: keyof typeof TWO_PEOPLE_ACTS, who: readonly string[]): boolean {
+  if (who.length < 2 || !who[0] || !who[1]) t.refuseAct(`${TWO_PEOPLE_ACTS[act]} needs a supervisor and a second person`, { why: 'needs-two', act });
+  else if (new Set(who).size !== who.length) t.refuseAct('the second person must be someone other than the supervisor', { why: 'same-person' });
+  else return false;
+  return true;
 }
 
 /** The shoe could not read a card, or read one of another deck set: hold until resolved. */
@@ -42,24 +45,27 @@ export function anomaly<S, R>(t: Turn<S, R>, reason: 'unreadable' | 'wrong-deck'
 export function enterCard<S, R>(t: Turn<S, R>, card: Card, supervisor: string, witness: string): void {
   const hold = t.state.hold;
   if (hold?.reason !== 'unreadable') {
-    return t.refuse(hold ? `a ${hold.reason} hold is resolved by voiding the round, not by entering a card` : 'the table is not on hold');
+    return hold
+      ? t.refuseAct(`a ${hold.reason} hold is resolved by voiding the round, not by entering a card`, { why: 'hold-voids', hold: hold.reason })
+      : t.refuseAct('the table is not on hold', { why: 'not-on-hold' });
   }
   // Cards that left the shoe after the unreadable one went somewhere the host never saw:
   // entering the first cannot put the deal back in order. The hold stays until a void.
   if (hold.reads.length > 0) {
     const seqs = hold.reads.map((r) => r.shoeSequence ?? '?').join(', ');
-    return t.refuse(
+    return t.refuseAct(
       `${hold.reads.length} more card(s) left the shoe during the hold (shoe sequence ${seqs}): the deal cannot be restored by entering one card; void the round`,
+      { why: 'cards-after-hold', act: 'card-entry', count: hold.reads.length, sequences: seqs },
     );
   }
   const who = [supervisor.trim(), witness.trim()];
-  const refused = twoPeopleRefusal('manual card entry', who);
-  if (refused) return t.refuse(refused);
+  if (refusedForPeople(t, 'card-entry', who)) return;
   const code = cardCode(card);
   const dealing = t.state.phase === 'dealing' && t.state.round !== null;
-  if (dealing && pendingOf(t.state, t.game)?.kind !== 'card') return t.refuse('the round expects no card now: void it');
-  if (!dealing && !t.game.shoe.shoeCue(t.state.shoe)) return t.refuse('no card is expected between rounds: lift the hold by a void');
-  if (remaining(t.state, t.game.decks, card) <= 0) return t.refuse(`${code} is beyond the shoe's inventory`);
+  if (dealing && pendingOf(t.state, t.game)?.kind !== 'card') return t.refuseAct('the round expects no card now: void it', { why: 'no-card-now' });
+  if (!dealing && !t.game.shoe.shoeCue(t.state.shoe))
+    return t.refuseAct('no card is expected between rounds: lift the hold by a void', { why: 'no-card-between' });
+  if (remaining(t.state, t.game.decks, card) <= 0) return t.refuseAct(`${code} is beyond the shoe's inventory`, { why: 'beyond-inventory', card: code });
   const sequence = hold.sequence;
   t.write({
     type: 'misread',
@@ -88,13 +94,16 @@ export function enterCard<S, R>(t: Turn<S, R>, card: Card, supervisor: string, w
  */
 export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: readonly string[], given?: Uncorrectable): void {
   const s = t.state;
-  if (s.phase !== 'dealing' && !s.hold) return t.refuse('no round to void', 'no-round');
+  if (s.phase !== 'dealing' && !s.hold) return t.refuseAct('no round to void', { why: 'none-to-void' }, 'no-round');
   // Two people, as for a manual card entry: a void moves every bet of the round back.
-  const refused = twoPeopleRefusal(
-    'a void',
-    authorisedBy.map((w) => w.trim()),
-  );
-  if (refused) return t.refuse(refused);
+  if (
+    refusedForPeople(
+      t,
+      'void',
+      authorisedBy.map((w) => w.trim()),
+    )
+  )
+    return;
   const inPlay = s.phase === 'dealing' && s.placed.length > 0;
   // Misdrawn cards kept for the next player end in the discards with the round.
   discardHeld(t);
@@ -154,9 +163,9 @@ function factsAgainstCorrection(hold: Hold | null): Uncorrectable | undefined {
  * it cannot be, the round is voided.
  */
 export function dealingError<S, R>(t: Turn<S, R>, by: string): void {
-  if (t.state.hold) return t.refuse(`the table is already on hold (${t.state.hold.reason})`);
-  if (t.state.phase !== 'dealing' || t.state.round === null) return t.refuse('no round in play', 'no-round');
-  if (!by.trim()) return t.refuse('a dealing error is reported by a supervisor');
+  if (t.state.hold) return t.refuseAct(`the table is already on hold (${t.state.hold.reason})`, { why: 'already-on-hold', hold: t.state.hold.reason });
+  if (t.state.phase !== 'dealing' || t.state.round === null) return t.refuseAct('no round in play', { why: 'no-round-in-play' }, 'no-round');
+  if (!by.trim()) return t.refuseAct('a dealing error is reported by a supervisor', { why: 'no-reporter' });
   putOnHold(t, 'dealing-error', null);
   t.log('warn', 'dealing error reported', { roundId: t.state.roundId, by });
 }
@@ -164,6 +173,39 @@ export function dealingError<S, R>(t: Turn<S, R>, by: string): void {
 /** The game's rule for correcting this hold this way, if its text has one. */
 function ruleFor(rules: readonly CorrectionRule[], correction: Correction, hold: HoldReason): CorrectionRule | undefined {
   return rules.find((r) => r.correction === correction && r.holds.includes(hold));
+}
+
+/**
+ * The game's rule that orders this correction of the hold; null once the correction is refused:
+ * the text orders none or keeps the card, cards were read after the error, or one person only.
+ */
+function orderedRule<S, R>(t: Turn<S, R>, hold: Hold, correction: Correction, who: readonly string[]): Extract<CorrectionRule, { rule: string }> | null {
+  const found = ruleFor(t.game.rules.corrections, correction, hold.reason);
+  const count = hold.reads.length;
+  if (!found) {
+    const { kind: game, profile } = t.game;
+    t.refuseAct(`${game} under ${profile}: the text orders no ${correction} correction for a ${hold.reason} hold; void the round`, {
+      why: 'correction-not-ordered',
+      game,
+      profile,
+      correction,
+      hold: hold.reason,
+    });
+  } else if ('forbiddenBy' in found)
+    t.refuseAct(`no ${correction} correction: the text keeps the card (${found.forbiddenBy})`, {
+      why: 'correction-forbidden',
+      correction,
+      article: found.forbiddenBy,
+    });
+  else if (count > 0)
+    t.refuseAct(`${count} more card(s) left the shoe during the hold: the deal cannot be put right; void the round`, {
+      why: 'cards-after-hold',
+      act: 'correction',
+      count,
+      sequences: hold.reads.map((r) => r.shoeSequence ?? '?').join(', '),
+    });
+  else if (!refusedForPeople(t, 'correction', who)) return found;
+  return null;
 }
 
 /**
@@ -182,46 +224,42 @@ function ruleFor(rules: readonly CorrectionRule[], correction: Correction, hold:
  */
 export function correct<S, R>(t: Turn<S, R>, correction: Correction, supervisor: string, witness: string): void {
   const hold = t.state.hold;
-  if (!hold) return t.refuse('the table is not on hold');
-  const found = ruleFor(t.game.rules.corrections, correction, hold.reason);
-  if (!found) return t.refuse(`${t.game.kind} under ${t.game.profile}: the text orders no ${correction} correction for a ${hold.reason} hold; void the round`);
-  if ('forbiddenBy' in found) return t.refuse(`no ${correction} correction: the text keeps the card (${found.forbiddenBy})`);
-  if (hold.reads.length > 0) return t.refuse(`${hold.reads.length} more card(s) left the shoe during the hold: the deal cannot be put right; void the round`);
+  if (!hold) return t.refuseAct('the table is not on hold', { why: 'not-on-hold' });
   const who = [supervisor.trim(), witness.trim()];
-  const refused = twoPeopleRefusal('a correction', who);
-  if (refused) return t.refuse(refused);
+  const found = orderedRule(t, hold, correction, who);
+  if (!found) return;
   const dealing = t.state.phase === 'dealing' && t.state.round !== null;
   const card = hold.card ?? null;
   let journalCard: string | null = card !== null ? cardCode(card) : null;
   switch (correction) {
     case 'exposed-card': {
       const round = t.state.round;
-      if (!dealing || round === null) return t.refuse('no round in play');
+      if (!dealing || round === null) return t.refuseAct('no round in play', { why: 'no-round-in-play' });
       const r = t.game.round.withdrawLastCard(t.state.shoe, round);
-      if (!r.ok) return t.refuse(r.reason);
+      if (!r.ok) return r.act ? t.refuseAct(r.reason, r.act) : t.refuse(r.reason);
       const i = t.state.cards.map((c) => c.card).lastIndexOf(r.card);
       t.set({ shoe: r.shoe, round: r.round, cards: t.state.cards.map((c, j) => (j === i ? { card: c.card, to: 'discard' } : c)) });
       journalCard = r.card;
       break;
     }
     case 'undue-card':
-      if (card === null) return t.refuse('the hold names no card to discard');
+      if (card === null) return t.refuseAct('the hold names no card to discard', { why: 'no-card-to-discard' });
       if (dealing) t.set({ cards: [...t.state.cards, { card: cardCode(card), to: 'discard' }] });
       break;
     case 'misdrawn-card':
-      if (!dealing) return t.refuse('no round in play: nobody can ask for the card');
-      if (card === null) return t.refuse('the hold names no card to keep');
+      if (!dealing) return t.refuseAct('no round in play: nobody can ask for the card', { why: 'nobody-asks' });
+      if (card === null) return t.refuseAct('the hold names no card to keep', { why: 'no-card-to-keep' });
       t.set({ held: [...(t.state.held ?? []), { card, ...(hold.sequence !== null ? { sequence: hold.sequence } : {}) }] });
       break;
     case 'wrong-hand':
-      if (!dealing) return t.refuse('no round in play');
+      if (!dealing) return t.refuseAct('no round in play', { why: 'no-round-in-play' });
       journalCard = null;
       break;
     case 'exposed-card-stands': {
-      if (!dealing) return t.refuse('no round in play');
+      if (!dealing) return t.refuseAct('no round in play', { why: 'no-round-in-play' });
       // The card exposed is the last one dealt to the round; it stays there, valid.
       const last = t.state.cards.findLast((c) => c.to !== 'discard' && c.to !== 'burn');
-      if (!last) return t.refuse('no card of the round has been dealt');
+      if (!last) return t.refuseAct('no card of the round has been dealt', { why: 'no-card-dealt' });
       journalCard = last.card;
       break;
     }

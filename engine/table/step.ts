@@ -124,10 +124,11 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
  * set and the house's part journalled (`jackpot.reset`), between rounds only.
  */
 function jackpotReset<S, R>(t: Turn<S, R>, input: InputOf<'jackpot-reset'>): void {
-  if (t.state.phase === 'dealing' || t.state.hold) return t.refuse('a jackpot level is reset between rounds only', 'betting-closed');
-  if (!t.game.shoe.resetProgressive) return t.refuse('this table plays no progressive jackpot', 'illegal-action');
+  if (t.state.phase === 'dealing' || t.state.hold)
+    return t.refuseAct('a jackpot level is reset between rounds only', { why: 'jackpot-between-rounds' }, 'betting-closed');
+  if (!t.game.shoe.resetProgressive) return t.refuseAct('this table plays no progressive jackpot', { why: 'jackpot-none' }, 'illegal-action');
   const r = t.game.shoe.resetProgressive(t.state.shoe, input.level, input.to);
-  if (!r.ok) return t.refuse(r.reason, r.refusal ?? 'illegal-action');
+  if (!r.ok) return r.act ? t.refuseAct(r.reason, r.act, r.refusal ?? 'illegal-action') : t.refuse(r.reason, r.refusal ?? 'illegal-action');
   // The id names the level and the time; a reset no later than the latest one (two in one
   // millisecond) adds the count of resets, which only grows: no two resets share an id, and the
   // ids journalled before the count was kept stay what they were.

@@ -1,4 +1,5 @@
 import type { JournalRecord, LogLine } from './effects.js';
+import type { ActRefusal } from './act-refusal.js';
 import type { GameDefinition, Outcome } from './game.js';
 import type { TableState, TimerKind } from './state.js';
 
@@ -36,6 +37,11 @@ export class Turn<S, R> {
 
   refuse(reason: string, refusal?: Extract<Outcome, { ok: false }>['refusal']): void {
     this.refused = { ok: false, reason, ...(refusal ? { refusal } : {}) };
+  }
+
+  /** A supervisor's act refused: the English for the log, and why as facts (service mode says them by key). */
+  refuseAct(reason: string, act: ActRefusal, refusal?: Extract<Outcome, { ok: false }>['refusal']): void {
+    this.refused = { ok: false, reason, ...(refusal ? { refusal } : {}), act };
   }
 
   /** Starts a countdown of `kind` (replacing any other); none runs while the table is halted. */
