@@ -2,6 +2,7 @@ import { jackpotPools, type Ledger } from '../../ledger/index.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
+import { actSaid } from './act-said.js';
 
 export interface JackpotResetRequest {
   readonly level: string;
@@ -18,8 +19,9 @@ export interface JackpotResetRequest {
  * the ledger holds of the level is the players': the reset is refused below it here, before the
  * table is asked, so a refusal never reaches the journal as a write the ledger turns down (which
  * would hold the table). The table refuses the rest (the level, rule 44's minimum, a round in play).
- * The host's own refusals say a key of the catalogues (`say`, `serviceRefusal.*`) and its English
- * (`reason`, the log's); the table's refusals its English only.
+ * Every refusal says a key of the catalogues (`say`, `serviceRefusal.*`; the table's from the
+ * facts it gives, host/floor/act-said.ts) and its English (`reason`, the log's, the en catalogue's);
+ * a table refusal that gives no facts, its English only.
  */
 export function resetJackpotLevel(
   d: { ledger: Ledger; table: LiveTable; config: Pick<TableConfig, 'currency'> },
@@ -30,5 +32,6 @@ export function resetJackpotLevel(
   const held = jackpotPools(d.ledger).find((p) => p.level === r.level)?.pool ?? 0;
   if (r.to < held) return refused(serviceSaid('jackpotBelowHeld', { level: r.level, held, currency: d.config.currency }));
   const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r });
-  return out.ok ? { ok: true } : { ok: false, reason: out.reason };
+  if (out.ok) return { ok: true };
+  return out.act ? refused(actSaid(out.act, d.config.currency)) : { ok: false, reason: out.reason };
 }

@@ -191,8 +191,13 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       const reason = (r: ReturnType<typeof reset>) => (r.ok ? 'taken' : r.reason);
       assert.match(reason(reset(1_500_000)), /holds MOP\$20,000 in the ledger/, 'never below what the ledger holds');
       assert.match(reason(reset(2_000_000, 'S1')), /two different people/);
-      assert.match(reason(reset(999_999, 'W1', 'minor')), /below 10,000 × the chip of 100 = 1000000 \(portugal-2001 rule 44\)/);
-      assert.match(reason(reset(1_000_000, 'W1', 'grand')), /no level "grand"/);
+      // The table's own refusals said by key too (serviceRefusal.*), their English the en catalogue's, amounts as money.
+      const below = reset(999_999, 'W1', 'minor');
+      assert.match(reason(below), /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(portugal-2001 rule 44\)$/);
+      assert.equal(!below.ok && below.say?.key, 'serviceRefusal.jackpotBelowMinimum');
+      const grand = reset(1_000_000, 'W1', 'grand');
+      assert.match(reason(grand), /no level "grand"/);
+      assert.equal(!grand.ok && grand.say?.key, 'serviceRefusal.jackpotNoLevel');
       assert.equal(t.table.state.hold, null, 'a refused reset leaves the table as it was');
       const ok = reset(2_000_000);
       assert.equal(ok.ok, true, JSON.stringify(ok));

@@ -295,10 +295,10 @@ describe('service mode on a live host', () => {
       'the change was journalled',
     );
     // No hold: manual entry is refused (only an unreadable-card hold takes a card by hand).
-    await still({ kind: 'enter-card', roundId: running.table.reads.view().roundId, card: 'AS' }, /^(service\.failed\.refused|serviceRefusal\.roundStale)$/);
+    await still({ kind: 'enter-card', roundId: running.table.reads.view().roundId, card: 'AS' }, /^serviceRefusal\.(roundNotOnHold|roundStale)$/);
     // Nor a dealing error to declare or correct without a round in play (host/table/corrections.test.ts plays them).
-    await still({ kind: 'dealing-error', roundId: running.table.reads.view().roundId }, /^service\.failed\./);
-    await still({ kind: 'correct', roundId: running.table.reads.view().roundId, correction: 'wrong-hand' }, /^service\.failed\./);
+    await still({ kind: 'dealing-error', roundId: running.table.reads.view().roundId }, /^serviceRefusal\.(roundNotInPlay|roundStale)$/);
+    await still({ kind: 'correct', roundId: running.table.reads.view().roundId, correction: 'wrong-hand' }, /^serviceRefusal\.(roundNotOnHold|roundStale)$/);
     // Remote stations: enrolling issues a credential file and revoking withdraws it; neither moves money.
     await still({ kind: 'station-enrol', station: 101 }, /^(service\.done\.|serviceRefusal\.stationNotRemote$)/);
     await still({ kind: 'station-revoke', station: 101 }, /^(service\.done\.|serviceRefusal\.stationNoCredential$)/);
@@ -315,7 +315,7 @@ describe('service mode on a live host', () => {
     // The drop count of station 1's cashbox (its 500 note) is a record: no credit, no posting (tests/security/cashbox-reconciliation.test.ts).
     await still({ kind: 'cashbox-drop', station: 1, notes: [{ note: 500, count: 1 }] }, /^service\.done\.cashboxDrop$/);
     // This table plays no progressive jackpot: a reset is refused and moves nothing (host/table/jackpot.test.ts plays one).
-    await still({ kind: 'jackpot-reset', level: 'main', to: 1_000_000, authorisation: 'DICJ-3' }, /^service\.failed\./);
+    await still({ kind: 'jackpot-reset', level: 'main', to: 1_000_000, authorisation: 'DICJ-3' }, /^serviceRefusal\.jackpotNone$/);
     // A station cashes out (its credit cancelled, station locked); confirming the handpay moves no credit.
     running.devices.billAcceptors.simulator(2)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(2) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));

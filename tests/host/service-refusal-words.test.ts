@@ -24,6 +24,9 @@ import { peerActions } from '../../host/service/backend/peers.js';
 import { roundActions } from '../../host/service/backend/round-actions.js';
 import { tableActions } from '../../host/service/backend/table-actions.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
+import { actSaid } from '../../host/floor/act-said.js';
+import type { ActRefusal } from '../../engine/table/act-refusal.js';
+import { parseCard } from '../../engine/cards/card.js';
 import { serviceJournal } from '../../host/service/backend/service-journal.js';
 import { AccountError, AccountStore } from '../../host/service/accounts.js';
 import { routeAction } from '../../host/service/action-routes.js';
@@ -354,5 +357,149 @@ describe('service-mode refusals are said by key in every language', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("round actions: the table's refusals of a supervisor's act (a void, a card entered, a dealing error reported or corrected) each by its key", () => {
+    const t = testTable({ game: 'blackjack' });
+    const war = testTable({ game: 'war' });
+    try {
+      const changes = changeSignal();
+      const part = roundActions(t, serviceJournal(t.ledger, changes));
+      const round = () => t.table.reads.view().roundId ?? '';
+      const two = ['sup-1', 'wit-2'] as [string, string];
+      const dealt = (x: TestTable, codes: string) => {
+        for (const c of codes.split(' ')) x.table.shoe.onCard(parseCard(c));
+      };
+      const cases: [string, BackendResult][] = [
+        ['serviceRefusal.roundNoneToVoid', part.voidRound(round(), 'nothing', two)],
+        ['serviceRefusal.roundNotInPlay', part.reportDealingError(round(), 'sup-1')],
+        ['serviceRefusal.roundNotOnHold', part.enterCard(round(), '5S', two)],
+      ];
+      // A round in play: seat 1 dealt 5S 6D against the dealer's 6H, deciding.
+      credit(t.ledger, 1, 100_000);
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.reads.view().endsAt);
+      dealt(t, '5S 6H 6D');
+      cases.push(
+        ['serviceRefusal.roundNoReporter', part.reportDealingError(round(), ' ')],
+        ['serviceRefusal.roundVoidNeedsTwo', part.voidRound(round(), 'one person', ['sup-1', ' '])],
+        ['serviceRefusal.roundSamePerson', part.voidRound(round(), 'one person twice', ['sup-1', 'sup-1'])],
+      );
+      assert.equal(part.reportDealingError(round(), 'sup-1').ok, true);
+      cases.push(
+        ['serviceRefusal.roundAlreadyOnHold', part.reportDealingError(round(), 'sup-1')],
+        ['serviceRefusal.roundCorrectionNotOrdered', part.correct(round(), 'undue-card', two)],
+        ['serviceRefusal.roundCorrectionNeedsTwo', part.correct(round(), 'exposed-card', ['sup-1', ''])],
+        ['serviceRefusal.roundHoldVoids', part.enterCard(round(), '5S', two)],
+      );
+      dealt(t, '9C'); // a card read during the hold: the deal cannot be put right
+      cases.push(['serviceRefusal.roundCardsAfterCorrection', part.correct(round(), 'exposed-card', two)]);
+      // War keeps a card come out face up (Art. 3): no exposed-card correction.
+      const warPart = roundActions(war, serviceJournal(war.ledger, changes));
+      credit(war.ledger, 1, 50_000);
+      assert.equal(war.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      war.clock.runOut(war.table.reads.view().endsAt);
+      dealt(war, '9S');
+      assert.equal(warPart.reportDealingError(war.table.reads.view().roundId ?? '', 'sup-1').ok, true);
+      cases.push(['serviceRefusal.roundCorrectionForbidden', warPart.correct(war.table.reads.view().roundId ?? '', 'exposed-card', two)]);
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+      assert.deepEqual(
+        cases.slice(0, 3).map(([, r]) => !r.ok && r.code),
+        ['no-round', 'refused', 'refused'],
+        'a void with no round keeps its code, the others are refusals',
+      );
+      const forbidden = cases.at(-1)![1];
+      assert.equal(!forbidden.ok && forbidden.notice?.values.article, 'macau-war [art.3]', 'the article exactly as the text names it');
+    } finally {
+      t.close();
+      war.close();
+    }
+  });
+
+  it('round actions: a card entered by hand refused by its key (one person, cards read after the unreadable one)', () => {
+    const t = testTable({ game: 'blackjack' });
+    try {
+      const part = roundActions(t, serviceJournal(t.ledger, changeSignal()));
+      const round = () => t.table.reads.view().roundId ?? '';
+      credit(t.ledger, 1, 100_000);
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.reads.view().endsAt);
+      t.table.shoe.onAnomaly('unreadable', null, 41);
+      const cases: [string, BackendResult][] = [['serviceRefusal.roundEntryNeedsTwo', part.enterCard(round(), '5S', ['sup-1', ''])]];
+      t.table.shoe.onCard(parseCard('5C'), 42);
+      cases.push(['serviceRefusal.roundCardsAfterEntry', part.enterCard(round(), '5S', ['sup-1', 'wit-2'])]);
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+      assert.equal(!cases[1]![1].ok && cases[1]![1].notice?.values.sequences, '42');
+    } finally {
+      t.close();
+    }
+  });
+
+  it("jackpot: the table's refusals of a reset (no progressive here, a round in play) by their keys", () => {
+    const t = testTable({ game: 'blackjack' });
+    try {
+      const part = jackpot(t, serviceJournal(t.ledger, changeSignal()), changeSignal());
+      const cases: [string, BackendResult][] = [['serviceRefusal.jackpotNone', part.reset('main', 2_000_000, 'IGJ-2026-17', ['S1', 'W1'])]];
+      credit(t.ledger, 1, 100_000);
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      assert.equal(t.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.reads.view().endsAt);
+      cases.push(['serviceRefusal.jackpotBetweenRounds', part.reset('main', 2_000_000, 'IGJ-2026-17', ['S1', 'W1'])]);
+      for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+    } finally {
+      t.close();
+    }
+  });
+
+  it("every way the table says a supervisor's act is refused has a key, its facts every placeholder", () => {
+    // One of each (the record's type asks for every `why`): a new one without words fails to compile.
+    const each: Record<ActRefusal['why'], ActRefusal[]> = {
+      'not-on-hold': [{ why: 'not-on-hold' }],
+      'no-round-in-play': [{ why: 'no-round-in-play' }],
+      'none-to-void': [{ why: 'none-to-void' }],
+      'no-reporter': [{ why: 'no-reporter' }],
+      'same-person': [{ why: 'same-person' }],
+      'no-card-now': [{ why: 'no-card-now' }],
+      'no-card-between': [{ why: 'no-card-between' }],
+      'no-card-to-discard': [{ why: 'no-card-to-discard' }],
+      'no-card-to-keep': [{ why: 'no-card-to-keep' }],
+      'nobody-asks': [{ why: 'nobody-asks' }],
+      'no-card-dealt': [{ why: 'no-card-dealt' }],
+      'decision-followed': [{ why: 'decision-followed' }],
+      'card-not-of-round': [{ why: 'card-not-of-round' }],
+      'jackpot-between-rounds': [{ why: 'jackpot-between-rounds' }],
+      'jackpot-none': [{ why: 'jackpot-none' }],
+      'needs-two': [
+        { why: 'needs-two', act: 'card-entry' },
+        { why: 'needs-two', act: 'void' },
+        { why: 'needs-two', act: 'correction' },
+      ],
+      'hold-voids': [{ why: 'hold-voids', hold: 'out-of-turn' }],
+      'already-on-hold': [{ why: 'already-on-hold', hold: 'unreadable' }],
+      'cards-after-hold': [
+        { why: 'cards-after-hold', act: 'card-entry', count: 2, sequences: '42, 43' },
+        { why: 'cards-after-hold', act: 'correction', count: 1, sequences: '42' },
+      ],
+      'beyond-inventory': [{ why: 'beyond-inventory', card: 'AS' }],
+      'correction-not-ordered': [{ why: 'correction-not-ordered', game: 'blackjack', profile: 'macau-2009', correction: 'undue-card', hold: 'dealing-error' }],
+      'correction-forbidden': [{ why: 'correction-forbidden', correction: 'exposed-card', article: 'macau-war [art.3]' }],
+      'card-stands': [{ why: 'card-stands', article: 'macau-baccarat art.4' }],
+      'dealt-face-up': [{ why: 'dealt-face-up', step: 'hit' }],
+      'jackpot-no-level': [{ why: 'jackpot-no-level', level: 'grand' }],
+      'jackpot-below-minimum': [{ why: 'jackpot-below-minimum', to: 999_999, stake: 100, min: 1_000_000, article: 'portugal-2001 rule 44' }],
+      'jackpot-below-held': [{ why: 'jackpot-below-held', level: 'main', held: 2_000_000 }],
+    };
+    const keys = new Set<string>();
+    for (const a of Object.values(each).flat()) {
+      const s = actSaid(a, 'MOP');
+      keys.add(s.key);
+      assertWordsEverywhere(s, a.why);
+    }
+    assert.equal(keys.size, 30, 'each its own key');
+    // Amounts are money in the table's currency, never minor units.
+    const below = actSaid({ why: 'jackpot-below-minimum', to: 999_999, stake: 100, min: 1_000_000, article: 'portugal-2001 rule 44' }, 'MOP');
+    assert.match(wordsIn('en', below), /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(portugal-2001 rule 44\)$/);
   });
 });

@@ -1,6 +1,8 @@
 import { cardOf } from '../../../engine/cards/card.js';
 import { serviceSaid } from '../../config/refusal-words.js';
 import { refusedBy } from '../refusal-words.js';
+import { actSaid } from '../../floor/act-said.js';
+import type { Outcome } from '../../../engine/table/game.js';
 import type { BackendResult, HoldsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -11,48 +13,51 @@ import type { ServiceJournal } from './service-journal.js';
  * Each names the round it was asked for: a round that has moved on is refused, not acted on.
  */
 export function roundActions(
-  d: Pick<LiveBackendDeps, 'table'>,
+  d: Pick<LiveBackendDeps, 'table' | 'config'>,
   journal: ServiceJournal,
 ): Pick<HoldsPart, 'voidRound' | 'correct' | 'reportDealingError' | 'enterCard'> {
   const stale = (roundId: string): BackendResult | null => {
     const current = d.table.reads.view();
     return current.roundId !== roundId ? refusedBy(serviceSaid('roundStale', { round: roundId, current: current.roundId ?? '' }), 'stale-round') : null;
   };
+  /** The table's refusal as the screen says it: by key where the table says why as facts, else its English. */
+  const refused = (r: Extract<Outcome, { ok: false }>, code: 'refused' | 'no-round'): BackendResult =>
+    r.act ? refusedBy(actSaid(r.act, d.config.currency), code) : { ok: false, code, detail: r.reason };
   return {
     voidRound(roundId, reason, authorisedBy, uncorrectable) {
-      const refused = stale(roundId);
-      if (refused) return refused;
+      const moved = stale(roundId);
+      if (moved) return moved;
       const r = d.table.supervisor.voidRound(reason, authorisedBy, uncorrectable);
-      if (!r.ok) return { ok: false, code: 'no-round', detail: r.reason };
+      if (!r.ok) return refused(r, 'no-round');
       journal.action(authorisedBy, 'void-round', `round ${roundId}: ${reason}${uncorrectable ? ` (${uncorrectable})` : ''}`);
       return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
     },
 
     correct(roundId, correction, authorisedBy) {
-      const refused = stale(roundId);
-      if (refused) return refused;
+      const moved = stale(roundId);
+      if (moved) return moved;
       const rule = d.table.reads.holdState()?.corrections.find((c) => c.correction === correction && 'rule' in c);
       const r = d.table.supervisor.correct(correction, authorisedBy[0], authorisedBy[1]);
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      if (!r.ok) return refused(r, 'refused');
       const article = rule && 'rule' in rule ? rule.rule : '';
       journal.action(authorisedBy, 'correct', `round ${roundId}: ${correction} (${article})`);
       return { ok: true, key: 'service.done.correct', values: { correction, article } };
     },
 
     reportDealingError(roundId, who) {
-      const refused = stale(roundId);
-      if (refused) return refused;
+      const moved = stale(roundId);
+      if (moved) return moved;
       const r = d.table.supervisor.reportDealingError(who);
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      if (!r.ok) return refused(r, 'refused');
       journal.action([who], 'dealing-error', `round ${roundId}`);
       return { ok: true, key: 'service.done.dealingError', values: { round: roundId } };
     },
 
     enterCard(roundId, card, authorisedBy) {
-      const refused = stale(roundId);
-      if (refused) return refused;
+      const moved = stale(roundId);
+      if (moved) return moved;
       const r = d.table.supervisor.enterCard(cardOf(card), authorisedBy[0], authorisedBy[1]);
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      if (!r.ok) return refused(r, 'refused');
       journal.action(authorisedBy, 'enter-card', `round ${roundId}: ${card}`);
       return { ok: true, key: 'service.done.enterCard', values: { card } };
     },

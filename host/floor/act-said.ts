@@ -1,0 +1,50 @@
+import type { ActRefusal } from '../../engine/table/act-refusal.js';
+import { serviceSaid, type Said, type SaidValue, type ServiceRefusalName } from '../../locales/said.js';
+
+type Why = ActRefusal['why'];
+
+/** Each refusal's key: `needs-two` and `cards-after-hold` by the act they refuse. */
+const NAMES: Record<Exclude<Why, 'needs-two' | 'cards-after-hold'>, ServiceRefusalName> = {
+  'not-on-hold': 'roundNotOnHold',
+  'no-round-in-play': 'roundNotInPlay',
+  'none-to-void': 'roundNoneToVoid',
+  'no-reporter': 'roundNoReporter',
+  'same-person': 'roundSamePerson',
+  'no-card-now': 'roundNoCardNow',
+  'no-card-between': 'roundNoCardBetween',
+  'no-card-to-discard': 'roundNoCardToDiscard',
+  'no-card-to-keep': 'roundNoCardToKeep',
+  'nobody-asks': 'roundNobodyAsks',
+  'no-card-dealt': 'roundNoCardDealt',
+  'decision-followed': 'roundDecisionFollowed',
+  'card-not-of-round': 'roundCardNotOfRound',
+  'hold-voids': 'roundHoldVoids',
+  'already-on-hold': 'roundAlreadyOnHold',
+  'beyond-inventory': 'roundBeyondInventory',
+  'correction-not-ordered': 'roundCorrectionNotOrdered',
+  'correction-forbidden': 'roundCorrectionForbidden',
+  'card-stands': 'roundCardStands',
+  'dealt-face-up': 'roundDealtFaceUp',
+  'jackpot-between-rounds': 'jackpotBetweenRounds',
+  'jackpot-none': 'jackpotNone',
+  'jackpot-no-level': 'jackpotNoLevel',
+  'jackpot-below-minimum': 'jackpotBelowMinimum',
+  'jackpot-below-held': 'jackpotBelowHeld',
+};
+
+const NEEDS_TWO = { 'card-entry': 'roundEntryNeedsTwo', void: 'roundVoidNeedsTwo', correction: 'roundCorrectionNeedsTwo' } as const;
+const CARDS_AFTER = { 'card-entry': 'roundCardsAfterEntry', correction: 'roundCardsAfterCorrection' } as const;
+
+/**
+ * A supervisor's act the table refused (engine/table/act-refusal.ts), as service mode says it: a
+ * `serviceRefusal.*` key with the refusal's facts as its parameters, amounts in the table's
+ * currency. Codes (a hold's reason, a correction, a card) and articles stay as the engine names them.
+ */
+export function actSaid(a: ActRefusal, currency: string): Said {
+  const { why, ...facts } = a;
+  if (a.why === 'needs-two') return serviceSaid(NEEDS_TWO[a.act]);
+  if (a.why === 'cards-after-hold') return serviceSaid(CARDS_AFTER[a.act], { count: a.count, sequences: a.sequences });
+  const values: Record<string, SaidValue> = { ...facts };
+  if (a.why === 'jackpot-below-minimum' || a.why === 'jackpot-below-held') values.currency = currency;
+  return serviceSaid(NAMES[why as keyof typeof NAMES], values);
+}
