@@ -8,7 +8,8 @@
 // each is sampled over CDP alone (no script of the page's own is waited for; each read bounded):
 //   - the pages: JS heap after GC (CDP HeapProfiler.collectGarbage, Runtime.getHeapUsage), DOM nodes
 //     and listeners (Memory.getDOMCounters), and what pixi holds on the GPU (the `pixi()` test hook:
-//     textures, render textures, their bytes, Graphics contexts, geometries, buffers);
+//     textures, render textures, their bytes, Graphics contexts, geometries, buffers; and the objects
+//     pixi has made since the page opened, by kind, printed at the end as objects made a round);
 //   - the host: JS heap after GC (through its inspector), resident set, open descriptors (/proc);
 //   - the data folder: the SQLite WAL files' size and the log folder's.
 // At the end each figure's least-squares slope against rounds is printed with its 95% confidence
@@ -355,6 +356,7 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
       s[`${view}TextureBytes`] = pixi?.textureBytes ?? NaN;
       s[`${view}Contexts`] = pixi?.graphicsContexts ?? NaN;
       s[`${view}Buffers`] = pixi?.buffers ?? NaN;
+      for (const [kind, n] of Object.entries(pixi?.made ?? {})) s[`${view}Made:${kind}`] = n;
       s[`${view}LoafFrames`] = loaf?.frames ?? NaN;
       s[`${view}LoafScripts`] = loaf?.scripts ?? NaN;
     }
@@ -486,6 +488,13 @@ for (const f of FIGURES) {
     `  ${v.ok ? 'ok  ' : 'OVER'} ${f.name.padEnd(44)} ${fmt(ys[0]!).padStart(8)} → ${fmt(ys.at(-1)!).padStart(8)} ${f.unit.padEnd(9)} ` +
       `slope ${fmt(t.slope * 1000)} ± ${fmt(t.halfWidth * 1000)} per 1,000 rounds, growth ${fmt(v.growth)} [${fmt(v.low)}, ${fmt(v.high)}], budget ${Number.isFinite(f.budget(span)) ? fmt(f.budget(span)) : 'none'}`,
   );
+}
+console.log(`  pixi objects made a round, from the first sample to the last (made and mostly destroyed again; pixi's own counters):`);
+for (const view of ['table', 'station'] as const) {
+  const [a, b] = [samples[0], samples.at(-1)];
+  const kinds = Object.keys(b ?? {}).filter((k) => k.startsWith(`${view}Made:`));
+  const perRound = (k: string) => (a && b && b.rounds > a.rounds ? (b[k]! - a[k]!) / (b.rounds - a.rounds) : NaN);
+  console.log(`    ${view}: ${kinds.map((k) => `${k.slice(`${view}Made:`.length)} ${perRound(k).toFixed(1)}`).join(', ') || 'not counted'}`);
 }
 for (const f of FIGURES) {
   console.log(`\n  ${f.name} (${f.unit}):`);

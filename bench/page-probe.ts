@@ -17,6 +17,8 @@ const PixiCounts = z.object({
   graphicsContexts: z.number(),
   geometries: z.number(),
   buffers: z.number(),
+  /** The pixi objects made since the page started, by kind (renderer/src/test-hooks/pixi-made.ts). */
+  made: z.record(z.string(), z.number()).optional(),
 });
 export type PixiCounts = z.infer<typeof PixiCounts>;
 

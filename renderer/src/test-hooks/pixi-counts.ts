@@ -1,4 +1,5 @@
 import type { Application } from 'pixi.js';
+import { pixiMade, type PixiMade } from './pixi-made.js';
 
 /**
  * What pixi holds on the GPU for this page (issue 52 item 2: the long-run bench samples it every 250
@@ -19,6 +20,8 @@ export interface PixiCounts {
   graphicsContexts: number;
   geometries: number;
   buffers: number;
+  /** The pixi objects made since the page started, by kind (alive or not): the bench's objects made a round. */
+  made: PixiMade;
 }
 
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
@@ -64,5 +67,6 @@ export function pixiCounts(app: Application): PixiCounts {
     graphicsContexts: managed(system('graphicsContext'), '_managedContexts').length,
     geometries: managed(system('geometry'), '_managedGeometries').length,
     buffers: managed(system('buffer'), '_managedBuffers').length,
+    made: pixiMade(),
   };
 }
