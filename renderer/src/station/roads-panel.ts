@@ -28,12 +28,21 @@ export class StationRoadsPanel extends Panel {
     this.addChild(this.roads);
   }
 
+  /** What the roads were last given, drawn when the panel opens. */
+  private latest: { roads: StationState['roads']; t: TFunction } | null = null;
+
   open(): void {
     this.visible = true;
+    if (this.latest) this.roads.show(this.latest.roads, this.latest.t);
   }
 
+  /**
+   * The roads are drawn while the panel is open, and when it opens: closed (nearly always), a coup
+   * draws nothing, where every coup's marks were drawn into a Graphics no one saw (issue 52).
+   */
   update(state: StationState, t: TFunction): void {
     this.closeButton.setLabel(t('recall.close'));
-    this.roads.show(state.roads, t);
+    this.latest = { roads: state.roads, t };
+    if (this.visible) this.roads.show(state.roads, t);
   }
 }
