@@ -78,8 +78,12 @@ export function redrawFaces(): boolean {
   return drew;
 }
 
-/** A display object of the face, drawn on the look's first use. Give it back with `releaseFace`. */
-export function acquireFace(face: Face): Container {
+/**
+ * A display object of the face, drawn on the look's first use. Give it back with `releaseFace`.
+ * `reuse`: a sprite of another baked look, shown with this one's texture instead of a new sprite
+ * (`swapFace`; used only when this look is baked, else a new display object is made).
+ */
+export function acquireFace(face: Face, reuse?: Sprite): Container {
   const key = keyOf(face);
   let h = held.get(key);
   if (!h) {
@@ -91,11 +95,30 @@ export function acquireFace(face: Face): Container {
   }
   h.users++;
   if (!h.baked) return new Graphics(h.context ?? undefined);
-  const sprite = new Sprite(h.baked.texture);
+  const sprite = reuse ?? new Sprite(h.baked.texture);
+  sprite.texture = h.baked.texture;
   sprite.position.set(h.baked.x, h.baked.y);
   sprite.label = BAKED;
   h.shown.add(sprite);
   return sprite;
+}
+
+/**
+ * `shown` (what `acquireFace(from)` gave) made to show the look `to` instead, and given back: where
+ * both looks are baked, the same sprite with the other texture (a spot lit by a bet and dark again
+ * next round, a chip chosen: no sprite made and destroyed each time). Else a new one acquired:
+ * the caller puts it in the old one's place and gives the old one back (`releaseFace`).
+ */
+export function swapFace(from: Face, shown: Container, to: Face): Container {
+  if (keyOf(from) === keyOf(to)) return shown;
+  const old = held.get(keyOf(from));
+  const reuse = shown instanceof Sprite && old?.shown.has(shown) ? shown : undefined;
+  const next = acquireFace(to, reuse);
+  if (next === reuse && old) {
+    old.shown.delete(reuse);
+    old.users--;
+  }
+  return next;
 }
 
 /** Gives back what `acquireFace` returned (destroyed here); a look no button shows waits for `releaseUnusedFaces`. */

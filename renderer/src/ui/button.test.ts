@@ -106,6 +106,30 @@ describe('a button face where the screen bakes (issue 31: no geometry kept in th
     installFaceBake(null, 1);
   });
 
+  it('lights and darkens a button in the same sprite: no display object made or destroyed (issue 52)', () => {
+    installFaceBake(fakeBake, 1);
+    bakes.length = 0;
+    const a = new Button('a', 336, 108, noop);
+    const face = sprite(a);
+    for (let round = 0; round < 3; round++) {
+      a.setActive(true);
+      assert.equal(sprite(a), face, 'highlighted: the same sprite');
+      assert.equal(face.texture, bakes[1]?.texture);
+      a.setActive(false);
+      assert.equal(sprite(a), face, 'dark again: the same sprite');
+      assert.equal(face.texture, bakes[0]?.texture);
+    }
+    assert.equal(face.destroyed, false);
+    assert.equal(a.children.filter((c) => c instanceof Sprite).length, 1, 'one face, not one a swap');
+    releaseUnusedFaces();
+    assert.equal(bakes[1]?.texture.destroyed, true, 'the highlighted look, shown by no button now, is let go');
+    assert.equal(bakes[0]?.texture.destroyed, false, 'the look shown stays');
+    a.destroy(DISPOSE);
+    releaseUnusedFaces();
+    assert.equal(bakes[0]?.texture.destroyed, true);
+    installFaceBake(null, 1);
+  });
+
   it('draws every face again at a new resolution, in the sprites already shown', () => {
     installFaceBake(fakeBake, 1);
     bakes.length = 0;

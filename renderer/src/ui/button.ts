@@ -1,5 +1,5 @@
 import { Container, Rectangle, Text, type DestroyOptions } from 'pixi.js';
-import { acquireFace, releaseFace, type Face } from './button-faces.js';
+import { acquireFace, releaseFace, swapFace, type Face } from './button-faces.js';
 import { COLORS, textStyle } from './theme.js';
 
 export interface ButtonLook {
@@ -140,10 +140,13 @@ export class Button extends Container {
   }
 
   private reface(face: Face): void {
-    const bg = acquireFace(face);
-    this.addChildAt(bg, this.getChildIndex(this.bg));
-    this.removeChild(this.bg);
-    releaseFace(this.face, this.bg);
+    // The same sprite with the other look's texture where both are baked (button-faces.ts `swapFace`).
+    const bg = swapFace(this.face, this.bg, face);
+    if (bg !== this.bg) {
+      this.addChildAt(bg, this.getChildIndex(this.bg));
+      this.removeChild(this.bg);
+      releaseFace(this.face, this.bg);
+    }
     this.bg = bg;
     this.face = face;
     this.colourWords();
