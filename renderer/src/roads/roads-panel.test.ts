@@ -5,6 +5,7 @@ import { Graphics, Sprite, Texture } from 'pixi.js';
 import { roadsOfCoups, shoeCoups, type CoupOutcome } from '../../../protocol/index.js';
 import { createI18n } from '../../../locales/i18n.js';
 import { RoadsPanel } from './roads-panel.js';
+import { pixiMade } from '../test-hooks/pixi-made.js';
 
 const t = createI18n('zh-Hant').getFixedT('zh-Hant');
 const coup = (winner: CoupOutcome['winner'], bankerPair = false): CoupOutcome => ({ winner, playerPair: false, bankerPair, playerTotal: 6, bankerTotal: 7 });
@@ -39,5 +40,33 @@ describe("the table display's roads panel (issue 31: its JS heap)", () => {
     panel.show(roads(3), t);
     assert.equal(drawnGraphics(panel), 2);
     assert.equal(panel.children.filter((c) => c instanceof Sprite).length, 0);
+  });
+
+  it('draws every coup into the texture and sprite of the first, making no pixi object a coup (issue 52)', () => {
+    const baked: Texture[] = [];
+    const into: (Sprite | null)[] = [];
+    const panel = new RoadsPanel({ x: 0, y: 0, width: 420, height: 1000 }, (_target, again) => {
+      into.push(again);
+      if (again) return again;
+      const texture = new Texture();
+      baked.push(texture);
+      return new Sprite(texture);
+    });
+    const coups: CoupOutcome[] = Array.from({ length: 60 }, (_, i) => coup(i % 7 === 3 ? 'tie' : i % 3 === 0 ? 'player' : 'banker', i % 5 === 0));
+    panel.show(roadsOfCoups(shoeCoups('s1', coups.slice(0, 1))), t);
+    const before = pixiMade();
+    for (let n = 2; n <= coups.length; n++) panel.show(roadsOfCoups(shoeCoups('s1', coups.slice(0, n))), t);
+    const made = pixiMade();
+    assert.equal(baked.length, 1, 'one texture for the whole shoe');
+    assert.equal(into.filter((x) => x !== null).length, coups.length - 1, "each coup after the first is drawn into the first's sprite");
+    assert.equal(made.containers - before.containers, 0, 'no Graphics or sprite made a coup');
+    assert.equal(made.textures - before.textures, 0);
+    assert.equal(made.graphicsContexts - before.graphicsContexts, 0);
+    // A path a colour of a kind of mark, not one a mark: a coup of a full-ish shoe is some twenty.
+    const paths = (made.graphicsPaths - before.graphicsPaths) / (coups.length - 1);
+    assert.ok(paths < 40, `${paths.toFixed(1)} graphics paths a coup`);
+    assert.equal(drawnGraphics(panel), 1, 'the marks drawn are let go: only the background box holds geometry');
+    panel.destroy({ children: true });
+    assert.equal(baked[0]!.destroyed, true);
   });
 });

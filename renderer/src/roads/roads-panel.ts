@@ -1,5 +1,4 @@
 import { Container, Graphics, Text, type DestroyOptions, type Sprite } from 'pixi.js';
-import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import type { RoadsView } from '../../../protocol/index.js';
 import type { Rect } from '../felt/felt-layout.js';
@@ -33,9 +32,13 @@ export function firstColumn(cells: readonly { x: number }[], columns: number): n
  * big eye boy, small road, cockroach pig, the ask-road preview and the shoe's counts. Redrawn
  * only when a coup is added (and, baked, when the display's resolution changes), one Graphics
  * for all the marks; where the screen bakes, the marks are then shown as a sprite of a texture.
+ * The same Graphics, sprite and texture serve every coup of the panel's life: a coup draws into
+ * them again and makes no pixi object (issue 52: objects made and destroyed every round were what
+ * grew a week-long page's heap, as V8's code for pixi's paths that make and destroy them).
  */
 export class RoadsPanel extends Container {
-  private marks = new Graphics();
+  /** The marks; where the screen bakes, drawn only into their texture and never shown themselves. */
+  private readonly marks = new Graphics();
   /** The marks drawn into a texture (`bake`), in the marks' place; null while they are drawn as Graphics. */
   private marksArt: Sprite | null = null;
   /** What was drawn last, drawn again at a new resolution (`sharpen`). */
@@ -49,13 +52,14 @@ export class RoadsPanel extends Container {
   private shown = '';
 
   /**
-   * `bake`, where the screen can: the grids and marks are drawn into a texture at each coup and
-   * their Graphics destroyed. Kept, a Graphics held the triangulated strokes of every line and
-   * ring of the shoe's roads in the JS heap until the next coup (issue 31).
+   * `bake`, where the screen can: the grids and marks are drawn into a texture at each coup (the
+   * texture the last coup was drawn into, given as `into`) and their Graphics cleared and its
+   * geometry let go. Kept, a Graphics held the triangulated strokes of every line and ring of the
+   * shoe's roads in the JS heap until the next coup (issue 31).
    */
   constructor(
     private readonly area: Rect,
-    private readonly bake?: (target: Container) => Sprite,
+    private readonly bake?: (target: Container, into: Sprite | null) => Sprite,
   ) {
     super();
     // `panel`: beside the felt, never on it (the layout check).
@@ -64,7 +68,9 @@ export class RoadsPanel extends Container {
     const bg = new Graphics().roundRect(0, 0, area.width, area.height, 16).fill({ color: 0x0b0f14, alpha: 0.92 }).stroke({ width: 3, color: COLORS.gold });
     this.title.position.set(16, 10);
     this.stats.position.set(16, 54);
-    this.addChild(bg, this.marks, this.title, this.stats, ...this.labels, ...this.askLabels);
+    this.addChild(bg, this.title, this.stats, ...this.labels, ...this.askLabels);
+    // Baked, the marks are shown by their sprite (added at the first coup, in the same place).
+    if (!bake) this.addChildAt(this.marks, 1);
   }
 
   /** What the panel shows now, as a key: the table's cached layer is drawn again when it changes. */
@@ -106,11 +112,12 @@ export class RoadsPanel extends Container {
   }
 
   override destroy(options?: DestroyOptions): void {
-    // The marks' texture is the panel's own: it goes with it.
+    // The marks' texture is the panel's own: it goes with it, and so do the marks (not a child when baked).
     const texture = this.marksArt?.texture;
     this.marksArt = null;
     super.destroy(options);
     texture?.destroy(true);
+    if (!this.marks.destroyed) this.marks.destroy({ context: true });
   }
 
   /** The marks drawn again (their texture at the display's new resolution, or after a lost context); false when none are baked. */
@@ -126,62 +133,74 @@ export class RoadsPanel extends Container {
     g.clear();
     this.drawMarks(g, r, grid);
     if (!this.bake) return;
-    const art = this.bake(g);
-    const old = this.marksArt;
-    this.addChildAt(art, this.getChildIndex(g));
-    if (old) old.destroy({ texture: true, textureSource: true });
-    this.marksArt = art;
-    // A new empty Graphics in its place for the next coup; the drawn one goes with its geometry.
-    this.marks = new Graphics();
-    this.addChildAt(this.marks, this.getChildIndex(g));
-    g.destroy(DISPOSE);
+    const art = this.bake(g, this.marksArt);
+    if (art !== this.marksArt) {
+      // The first coup, or a texture the bake could not draw into again: the old one goes.
+      this.marksArt?.destroy({ texture: true, textureSource: true });
+      this.marksArt = art;
+      this.addChildAt(art, 1);
+    }
+    // Drawn: its shapes and their triangulated geometry let go until the next coup.
+    g.clear();
+    g.context.unload();
   }
 
+  /**
+   * The grids and marks, each kind of mark of one colour gathered into one path (`Shapes`) and
+   * filled or stroked once: a shoe's marks are some twenty paths, not one a mark (a full shoe's
+   * roads drew some three hundred at every coup; issue 52). Layered as drawn one by one before:
+   * within a cell, the bead under its pair dots, the big road's ring under its tie line and dots
+   * (no mark reaches into another cell, and none is translucent, so the order between cells is not seen).
+   */
   private drawMarks(g: Graphics, r: RoadsView, grid: ReturnType<typeof roadGrids>): void {
     const x0 = 16;
-    const gridLines = (gr: RoadGrid) => {
-      for (let c = 0; c <= gr.columns; c++) g.moveTo(x0 + c * gr.cell, gr.y).lineTo(x0 + c * gr.cell, gr.y + 6 * gr.cell);
-      for (let row = 0; row <= 6; row++) g.moveTo(x0, gr.y + row * gr.cell).lineTo(x0 + gr.columns * gr.cell, gr.y + row * gr.cell);
-      g.stroke({ width: 1, color: 0x3a4652 });
-    };
-    for (const gr of [grid.bead, grid.big, grid.eye, grid.small, grid.pig]) gridLines(gr);
+    const lines = new Shapes();
+    for (const gr of [grid.bead, grid.big, grid.eye, grid.small, grid.pig]) {
+      for (let c = 0; c <= gr.columns; c++) lines.line(x0 + c * gr.cell, gr.y, x0 + c * gr.cell, gr.y + 6 * gr.cell);
+      for (let row = 0; row <= 6; row++) lines.line(x0, gr.y + row * gr.cell, x0 + gr.columns * gr.cell, gr.y + row * gr.cell);
+    }
+    lines.draw(g, (x) => x.stroke({ width: 1, color: 0x3a4652 }));
     const at = (gr: RoadGrid, first: number, c: { x: number; y: number }) => ({
       x: x0 + (c.x - first) * gr.cell + gr.cell / 2,
       y: gr.y + c.y * gr.cell + gr.cell / 2,
     });
 
+    const beads = { [RED]: new Shapes(), [BLUE]: new Shapes(), [GREEN]: new Shapes() };
+    const beadPairs = { [RED]: new Shapes(), [BLUE]: new Shapes() };
     let first = firstColumn(r.beadPlate, grid.bead.columns);
     for (const c of r.beadPlate) {
       if (c.x < first) continue;
       const p = at(grid.bead, first, c);
-      g.circle(p.x, p.y, grid.bead.cell * 0.42).fill({ color: c.winner === 'banker' ? RED : c.winner === 'player' ? BLUE : GREEN });
-      if (c.bankerPair)
-        g.circle(p.x - 11, p.y - 11, 4.5)
-          .fill({ color: RED })
-          .stroke({ width: 1.5, color: 0xffffff });
-      if (c.playerPair)
-        g.circle(p.x + 11, p.y + 11, 4.5)
-          .fill({ color: BLUE })
-          .stroke({ width: 1.5, color: 0xffffff });
+      beads[c.winner === 'banker' ? RED : c.winner === 'player' ? BLUE : GREEN].circle(p.x, p.y, grid.bead.cell * 0.42);
+      if (c.bankerPair) beadPairs[RED].circle(p.x - 11, p.y - 11, 4.5);
+      if (c.playerPair) beadPairs[BLUE].circle(p.x + 11, p.y + 11, 4.5);
     }
+    for (const [color, shapes] of Object.entries(beads)) shapes.draw(g, (x) => x.fill({ color: Number(color) }));
+    for (const [color, shapes] of Object.entries(beadPairs)) shapes.draw(g, (x) => x.fill({ color: Number(color) }).stroke({ width: 1.5, color: 0xffffff }));
+
+    const rings = { [RED]: new Shapes(), [BLUE]: new Shapes() };
+    const ties = new Shapes();
+    const pairs = { [RED]: new Shapes(), [BLUE]: new Shapes() };
     first = firstColumn(r.bigRoad, grid.big.columns);
     for (const c of r.bigRoad) {
       if (c.x < first) continue;
       const p = at(grid.big, first, c);
-      g.circle(p.x, p.y, grid.big.cell * 0.38).stroke({ width: 3, color: c.side === 'banker' ? RED : BLUE });
-      if (c.ties > 0)
-        g.moveTo(p.x - 8, p.y + 8)
-          .lineTo(p.x + 8, p.y - 8)
-          .stroke({ width: 2.5, color: GREEN });
-      if (c.bankerPair) g.circle(p.x - 8, p.y - 8, 3).fill({ color: RED });
-      if (c.playerPair) g.circle(p.x + 8, p.y + 8, 3).fill({ color: BLUE });
+      rings[c.side === 'banker' ? RED : BLUE].circle(p.x, p.y, grid.big.cell * 0.38);
+      if (c.ties > 0) ties.line(p.x - 8, p.y + 8, p.x + 8, p.y - 8);
+      if (c.bankerPair) pairs[RED].circle(p.x - 8, p.y - 8, 3);
+      if (c.playerPair) pairs[BLUE].circle(p.x + 8, p.y + 8, 3);
     }
-    const derived = (cells: RoadsView['bigEyeBoy'], gr: RoadGrid, style: 'ring' | 'dot' | 'slash') => {
+    for (const [color, shapes] of Object.entries(rings)) shapes.draw(g, (x) => x.stroke({ width: 3, color: Number(color) }));
+    ties.draw(g, (x) => x.stroke({ width: 2.5, color: GREEN }));
+    for (const [color, shapes] of Object.entries(pairs)) shapes.draw(g, (x) => x.fill({ color: Number(color) }));
+
+    const marks = new Marks();
+    const derived = (cells: RoadsView['bigEyeBoy'], gr: RoadGrid, style: MarkStyle) => {
       const f = firstColumn(cells, gr.columns);
       for (const c of cells) {
         if (c.x < f) continue;
         const p = at(gr, f, c);
-        mark(g, p.x, p.y, gr.cell * 0.36, c.colour === 'red' ? RED : BLUE, style);
+        marks.add(p.x, p.y, gr.cell * 0.36, c.colour === 'red' ? RED : BLUE, style);
       }
     };
     derived(r.bigEyeBoy, grid.eye, 'ring');
@@ -189,6 +208,7 @@ export class RoadsPanel extends Container {
     derived(r.cockroachPig, grid.pig, 'slash');
 
     // 問路: for a banker and a player win, the three marks each derived road would add.
+    const none = new Shapes();
     (['banker', 'player'] as const).forEach((side, i) => {
       const y = grid.askY + 10 + i * 52;
       const ask = r.ask[side];
@@ -199,18 +219,56 @@ export class RoadsPanel extends Container {
       ] as const;
       styles.forEach(([colour, style], k) => {
         const x = x0 + 200 + k * 60;
-        if (colour) mark(g, x, y + 14, 12, colour === 'red' ? RED : BLUE, style);
-        else g.circle(x, y + 14, 3).fill({ color: 0x56606a });
+        if (colour) marks.add(x, y + 14, 12, colour === 'red' ? RED : BLUE, style);
+        else none.circle(x, y + 14, 3);
       });
     });
+    marks.draw(g);
+    none.draw(g, (x) => x.fill({ color: 0x56606a }));
   }
 }
 
-function mark(g: Graphics, x: number, y: number, r: number, color: number, style: 'ring' | 'dot' | 'slash'): void {
-  if (style === 'ring') g.circle(x, y, r).stroke({ width: 2.5, color });
-  else if (style === 'dot') g.circle(x, y, r).fill({ color });
-  else
-    g.moveTo(x - r, y + r)
-      .lineTo(x + r, y - r)
-      .stroke({ width: 3, color });
+type MarkStyle = 'ring' | 'dot' | 'slash';
+
+/** Circles and line segments of one look, put into one path and painted once (`draw`). */
+class Shapes {
+  private readonly circles: number[] = [];
+  private readonly lines: number[] = [];
+
+  circle(x: number, y: number, r: number): void {
+    this.circles.push(x, y, r);
+  }
+
+  line(x1: number, y1: number, x2: number, y2: number): void {
+    this.lines.push(x1, y1, x2, y2);
+  }
+
+  /** The shapes as one path, painted by `paint` (its fill or stroke); nothing when there are none. */
+  draw(g: Graphics, paint: (g: Graphics) => void): void {
+    if (!this.circles.length && !this.lines.length) return;
+    for (let i = 0; i < this.circles.length; i += 3) g.circle(this.circles[i]!, this.circles[i + 1]!, this.circles[i + 2]!);
+    for (let i = 0; i < this.lines.length; i += 4) g.moveTo(this.lines[i]!, this.lines[i + 1]!).lineTo(this.lines[i + 2]!, this.lines[i + 3]!);
+    paint(g);
+  }
+}
+
+/** The derived roads' marks (and the ask road's), by style and colour: a ring, a dot or a slash of radius r. */
+class Marks {
+  private readonly shapes = new Map<string, Shapes>();
+
+  add(x: number, y: number, r: number, color: number, style: MarkStyle): void {
+    const key = `${style}:${color}`;
+    let s = this.shapes.get(key);
+    if (!s) this.shapes.set(key, (s = new Shapes()));
+    if (style === 'slash') s.line(x - r, y + r, x + r, y - r);
+    else s.circle(x, y, r);
+  }
+
+  draw(g: Graphics): void {
+    for (const [key, s] of this.shapes) {
+      const [style, c] = key.split(':');
+      const color = Number(c);
+      s.draw(g, (x) => (style === 'ring' ? x.stroke({ width: 2.5, color }) : style === 'dot' ? x.fill({ color }) : x.stroke({ width: 3, color })));
+    }
+  }
 }

@@ -193,9 +193,9 @@ export class TableScreen implements Screen {
   }
 
   /** Draws into a texture at the display's resolution at the time, where the screen can. */
-  private baker(): ((target: Container) => Sprite) | undefined {
+  private baker(): ((target: Container, into?: Sprite | null) => Sprite) | undefined {
     const bake = this.ctx.bake;
-    return bake ? (target) => bake(target, this.resolution) : undefined;
+    return bake ? (target, into) => bake(target, this.resolution, into) : undefined;
   }
 
   /** The felt's baked art drawn again (a new resolution, a lost context); false when there is none. */
