@@ -1,4 +1,4 @@
-import { Container, Graphics, Text } from 'pixi.js';
+import { Container, Graphics, Text, type DestroyOptions } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import { STADIUM_SEAT, type Currency, type HandView, type Language, type Presentation, type PrizeWin, type RoundView } from '../../../protocol/index.js';
@@ -13,11 +13,15 @@ import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
 import { PrizeWatch, prizeText, resultText, seatPrizes, seatResults } from './result-text.js';
 import { cueText, phaseText, secondsLeft } from './round-text.js';
 import { NEVER, nextSecondAt, nextStepAt } from '../anim/wake.js';
+import { ContextCache } from '../pixi/context-cache.js';
 
 const handKey = (h: HandView) => (h.owner === 'seat' ? `seat:${h.seat ?? 0}:${h.hand ?? 0}` : h.owner);
 
 /** Burned cards kept drawn on the discard holder (older ones are under them anyway). */
 const DISCARD_SHOWN = 4;
+
+/** The phase's pill is its words' width and 64 units, rounded up to a step of this many units (a few looks, each drawn once). */
+const PILL_STEP = 8;
 
 /** The marker's pulse is drawn in steps of this many ms (20 a second): smooth to the eye, a third of a display's frames. */
 export const PULSE_STEP_MS = 50;
@@ -34,6 +38,8 @@ export class TableRound extends Container {
   private readonly burns: CardView[] = [];
   private burnNext = 0;
   private readonly phasePill = new Graphics();
+  /** The pill's looks (its width and the phase's colour), each drawn once. */
+  private readonly pillLooks = new ContextCache();
   /** The phase and its countdown, redrawn every second of a betting window: a live text (ui/live-text.ts). */
   private readonly phase = liveText({ fontSize: 44, fill: COLORS.ivory, fontWeight: '700' });
   private readonly cue = new Text({
@@ -41,6 +47,8 @@ export class TableRound extends Container {
     style: textStyle({ fontSize: 36, fill: COLORS.goldText, fontWeight: '700', stroke: { color: '#04100b', width: 5 } }),
   });
   private readonly marker = new Graphics();
+  /** The marker's looks (a seat's ring, the wide ring round a hand or the discard), each drawn once. */
+  private readonly markerLooks = new ContextCache();
   private markerOn = false;
   private readonly results = new Container();
   private readonly resultTexts: Text[] = [];
@@ -64,6 +72,13 @@ export class TableRound extends Container {
     this.cue.anchor.set(0.5);
     this.burnLayer.label = 'discard-pile';
     this.addChild(this.marker, this.burnLayer, this.handLayer, this.results, this.phasePill, this.phase, this.cue, this.celebrationLayer);
+  }
+
+  /** The looks the marker and the pill were given go with the round layer (a context destroyed twice is destroyed once). */
+  override destroy(options?: DestroyOptions): void {
+    super.destroy(options);
+    this.markerLooks.destroy();
+    this.pillLooks.destroy();
   }
 
   setLayout(layout: FeltLayout): void {
@@ -160,12 +175,16 @@ export class TableRound extends Container {
   private drawPhase(round: RoundView, text: string): void {
     if (text === this.phase.text) return;
     this.phase.text = text;
-    this.phasePill.clear();
-    const w = this.phase.width + 64;
-    this.phasePill
-      .roundRect(this.phase.x - w / 2, this.phase.y - 34, w, 68, 34)
-      .fill({ color: round.phase === 'hold' ? 0x7a1020 : round.phase === 'betting' ? 0x0f4d2e : 0x111111, alpha: 0.85 })
-      .stroke({ width: 3, color: COLORS.gold });
+    // Its width in steps of PILL_STEP units, so a countdown's digits show one of a few looks, each drawn once.
+    const w = Math.ceil((this.phase.width + 64) / PILL_STEP) * PILL_STEP;
+    const color = round.phase === 'hold' ? 0x7a1020 : round.phase === 'betting' ? 0x0f4d2e : 0x111111;
+    this.phasePill.context = this.pillLooks.get(`${w}:${color}`, (c) =>
+      c
+        .roundRect(-w / 2, -34, w, 68, 34)
+        .fill({ color, alpha: 0.85 })
+        .stroke({ width: 3, color: COLORS.gold }),
+    );
+    this.phasePill.position.set(this.phase.x, this.phase.y);
   }
 
   /**
@@ -236,8 +255,7 @@ export class TableRound extends Container {
     const cue = round.cue;
     const on = !!cue && cue.kind !== 'shuffle' && cue.kind !== 'jackpot-unpaid' && round.phase !== 'hold';
     if (!on) {
-      if (this.markerOn) this.marker.clear();
-      this.markerOn = false;
+      this.marker.visible = this.markerOn = false;
       return false;
     }
     if (!this.markerOn || this.lastMarker !== this.lastCue) {
@@ -256,12 +274,13 @@ export class TableRound extends Container {
         ring = r.r;
       } else if (cue.to === 'burn') p = { x: l.discard.x + l.discard.width / 2, y: l.discard.y + l.discard.height / 2 };
       else p = { x: l.hands[cue.to].x, y: l.hands[cue.to].y + CARD.height / 2 };
-      this.marker.clear();
-      if (ring !== null) this.marker.circle(0, 0, ring).stroke({ width: RING_STROKE, color: COLORS.gold, alpha: 0.95 });
-      else {
-        this.marker.circle(0, 0, 84).stroke({ width: 8, color: COLORS.gold, alpha: 0.95 });
-        this.marker.circle(0, 0, 96).stroke({ width: 3, color: 0xffffff, alpha: 0.5 });
-      }
+      this.marker.context =
+        ring !== null
+          ? this.markerLooks.get(`ring:${ring}`, (c) => c.circle(0, 0, ring).stroke({ width: RING_STROKE, color: COLORS.gold, alpha: 0.95 }))
+          : this.markerLooks.get('wide', (c) =>
+              c.circle(0, 0, 84).stroke({ width: 8, color: COLORS.gold, alpha: 0.95 }).circle(0, 0, 96).stroke({ width: 3, color: 0xffffff, alpha: 0.5 }),
+            );
+      this.marker.visible = true;
       this.marker.position.set(p.x, p.y);
     }
     // A slow pulse so the dealer's eye finds it; alpha only, no redraw, in steps (PULSE_STEP_MS).

@@ -27,6 +27,8 @@ export class JackpotPanel extends Container {
   readonly celebration = new Celebration(64);
   /** The award last celebrated (its round), so a snapshot repeating it does not celebrate again. */
   private celebrated: string | null = null;
+  /** The background's height as drawn. */
+  private bgHeight = -1;
   /** What the pools read as last drawn, for the screens bench and the tests. */
   shownPools = '';
 
@@ -66,7 +68,11 @@ export class JackpotPanel extends Container {
     this.stopped.text = t('jackpot.stopped');
     this.stopped.position.set(16, this.last.y + this.last.height + 8);
     const height = (view.stopped ? this.stopped.y + this.stopped.height : this.last.y + this.last.height) + 14;
-    this.bg.clear().roundRect(0, 0, WIDTH, height, 18).fill({ color: COLORS.panel, alpha: 0.92 }).stroke({ color: COLORS.gold, width: 3 });
+    // Drawn again only when its height changes, not with every snapshot (issue 52: a Graphics cleared and drawn anew each time).
+    if (height !== this.bgHeight) {
+      this.bgHeight = height;
+      this.bg.clear().roundRect(0, 0, WIDTH, height, 18).fill({ color: COLORS.panel, alpha: 0.92 }).stroke({ color: COLORS.gold, width: 3 });
+    }
     // A new award (not the one the screen found on connecting): celebrated once.
     if (hit && this.celebrated !== null && this.celebrated !== hit.roundId) {
       this.celebration.start([t('jackpot.hit'), money(hit.amount)], now);
