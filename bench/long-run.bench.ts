@@ -489,12 +489,16 @@ for (const f of FIGURES) {
       `slope ${fmt(t.slope * 1000)} ± ${fmt(t.halfWidth * 1000)} per 1,000 rounds, growth ${fmt(v.growth)} [${fmt(v.low)}, ${fmt(v.high)}], budget ${Number.isFinite(f.budget(span)) ? fmt(f.budget(span)) : 'none'}`,
   );
 }
-console.log(`  pixi objects made a round, from the first sample to the last (made and mostly destroyed again; pixi's own counters):`);
+console.log(`  pixi objects made a round, from the first sample to the last read (made and mostly destroyed again; pixi's own counters):`);
 for (const view of ['table', 'station'] as const) {
-  const [a, b] = [samples[0], samples.at(-1)];
+  // The first and last samples that read the page (one that gave no figures is left out).
+  const read = samples.filter((s) => Number.isFinite(s[`${view}Made:containers`]));
+  const [a, b] = [read[0], read.at(-1)];
   const kinds = Object.keys(b ?? {}).filter((k) => k.startsWith(`${view}Made:`));
   const perRound = (k: string) => (a && b && b.rounds > a.rounds ? (b[k]! - a[k]!) / (b.rounds - a.rounds) : NaN);
-  console.log(`    ${view}: ${kinds.map((k) => `${k.slice(`${view}Made:`.length)} ${perRound(k).toFixed(1)}`).join(', ') || 'not counted'}`);
+  console.log(
+    `    ${view}${a && b ? ` (${a.rounds} to ${b.rounds} rounds)` : ''}: ${kinds.map((k) => `${k.slice(`${view}Made:`.length)} ${perRound(k).toFixed(1)}`).join(', ') || 'not counted'}`,
+  );
 }
 for (const f of FIGURES) {
   console.log(`\n  ${f.name} (${f.unit}):`);
