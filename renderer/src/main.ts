@@ -44,7 +44,7 @@ async function boot(): Promise<void> {
       // A screen idle lets go of what pixi keeps for the next change (release-still.ts).
       if (isIdle(now, next)) {
         releaseWhenStill();
-        releaseUnusedFaces();
+        releaseUnusedFaces(now);
       }
       return next;
     },

@@ -28,7 +28,16 @@ interface Held {
   /** The sprites showing the baked face: given the new texture when it is drawn again. */
   readonly shown: Set<Sprite>;
   users: number;
+  /** When an idle screen first found no button showing it (`releaseUnusedFaces`); null while shown. */
+  unusedSince: number | null;
 }
+
+/**
+ * How long an idle screen keeps a look no button shows before letting it go (ms): a spot lit by the
+ * player's bet is dark from the round's end to the next bet, and drawn again at each bet it was a
+ * Graphics, a render texture and a sprite made and destroyed every round (issue 52).
+ */
+export const FACE_KEPT_MS = 60_000;
 
 /**
  * The faces drawn, one per look, shared by every button that has it. pixi keeps a drawn context's
@@ -87,13 +96,14 @@ export function acquireFace(face: Face, reuse?: Sprite): Container {
   const key = keyOf(face);
   let h = held.get(key);
   if (!h) {
-    h = { face, context: null, baked: null, shown: new Set(), users: 0 };
+    h = { face, context: null, baked: null, shown: new Set(), users: 0, unusedSince: null };
     if (bakery) bake(h);
     else h.context = draw(face);
     // Only once drawn: a bake that threw leaves no look half made for the next button to show.
     held.set(key, h);
   }
   h.users++;
+  h.unusedSince = null;
   if (!h.baked) return new Graphics(h.context ?? undefined);
   const sprite = reuse ?? new Sprite(h.baked.texture);
   sprite.texture = h.baked.texture;
@@ -130,10 +140,21 @@ export function releaseFace(face: Face, shown: Container): void {
   if (h) h.users--;
 }
 
-/** The screen is idle (its next frame a second or more away): the looks no button shows are let go. */
-export function releaseUnusedFaces(): void {
+/**
+ * The screen is idle (its next frame a second or more away): the looks no button shows are let go,
+ * those no button has shown for FACE_KEPT_MS when given the screen's clock (`now`), all at once
+ * without it (a new resolution, the tests).
+ */
+export function releaseUnusedFaces(now?: number): void {
   for (const [key, h] of held) {
-    if (h.users > 0) continue;
+    if (h.users > 0) {
+      h.unusedSince = null;
+      continue;
+    }
+    if (now !== undefined) {
+      h.unusedSince ??= now;
+      if (now - h.unusedSince < FACE_KEPT_MS) continue;
+    }
     held.delete(key);
     h.context?.destroy();
     h.baked?.texture.destroy(true);

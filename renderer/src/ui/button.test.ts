@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { Graphics, Rectangle, Sprite, Texture, type Container, type GraphicsContext } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import { Button } from './button.js';
-import { installFaceBake, liveFaces, releaseUnusedFaces, sharpenFaces } from './button-faces.js';
+import { FACE_KEPT_MS, installFaceBake, liveFaces, releaseUnusedFaces, sharpenFaces } from './button-faces.js';
 
 /** The context a button's face is drawn from (its first child, the Graphics under its words). */
 const face = (b: Button): GraphicsContext => {
@@ -127,6 +127,32 @@ describe('a button face where the screen bakes (issue 31: no geometry kept in th
     a.destroy(DISPOSE);
     releaseUnusedFaces();
     assert.equal(bakes[0]?.texture.destroyed, true);
+    installFaceBake(null, 1);
+  });
+
+  it('keeps a look no button shows for FACE_KEPT_MS of idle screen, so a spot lit every round is not drawn again every round (issue 52)', () => {
+    installFaceBake(fakeBake, 1);
+    bakes.length = 0;
+    const a = new Button('a', 342, 108, noop);
+    const t0 = 5_000_000;
+    for (let round = 0; round < 4; round++) {
+      a.setActive(true);
+      // The round ends: the spot goes dark and the screen is idle for a while.
+      a.setActive(false);
+      releaseUnusedFaces(t0 + round * 20_000);
+      releaseUnusedFaces(t0 + round * 20_000 + 10_000);
+    }
+    assert.equal(bakes.length, 2, 'the lit look drawn once over four rounds of 20 s');
+    assert.equal(bakes[1]?.texture.destroyed, false);
+    const last = t0 + 3 * 20_000 + 10_000;
+    releaseUnusedFaces(last + FACE_KEPT_MS - 10_001);
+    assert.equal(bakes[1]?.texture.destroyed, false, 'not yet: shown less than FACE_KEPT_MS ago');
+    releaseUnusedFaces(last + FACE_KEPT_MS + 20_000);
+    assert.equal(bakes[1]?.texture.destroyed, true, 'shown by no button for FACE_KEPT_MS: let go');
+    assert.equal(bakes[0]?.texture.destroyed, false, 'the look shown stays');
+    a.destroy(DISPOSE);
+    releaseUnusedFaces();
+    assert.equal(bakes[0]?.texture.destroyed, true, 'without a clock: let go at once');
     installFaceBake(null, 1);
   });
 
