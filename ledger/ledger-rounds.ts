@@ -12,6 +12,7 @@ export class LedgerRounds {
   readonly #versionOf: (station: number) => number;
   readonly #recordOf: Database.Statement;
   readonly #lateOfRound: Database.Statement;
+  readonly #recallIdsOf: Database.Statement;
 
   /** `versionOf`: the ledger's count of each station's recorded rounds, moved by its appends. */
   constructor(db: Database.Database, versionOf: (station: number) => number) {
@@ -20,6 +21,8 @@ export class LedgerRounds {
     this.#recordOf = db.prepare('SELECT record FROM rounds WHERE round_id = ?');
     // Entries of a round journalled after the one that closed it (a late correction: recall.ts).
     this.#lateOfRound = db.prepare(`SELECT seq, type, body FROM journal WHERE round_id = ? AND seq > ? AND type = 'misread' ORDER BY seq`);
+    // Asked for each station whose recall moved (a stadium's settlement: a hundred at once), so prepared once.
+    this.#recallIdsOf = db.prepare('SELECT round_id FROM round_stations WHERE station = ? ORDER BY seq DESC LIMIT ?');
   }
 
   /** The last `limit` rounds (newest first) at a station or a table; at most 500 at a time. */
@@ -47,7 +50,7 @@ export class LedgerRounds {
    */
   recallIds(station: number, limit = 10): string[] {
     const n = Math.max(1, Math.min(500, Math.trunc(limit)));
-    const rows = this.#db.prepare('SELECT round_id FROM round_stations WHERE station = ? ORDER BY seq DESC LIMIT ?').all(station, n) as { round_id: string }[];
+    const rows = this.#recallIdsOf.all(station, n) as { round_id: string }[];
     return rows.map((r) => r.round_id);
   }
 

@@ -3,6 +3,7 @@ import type { Language, StationOwnState, StationRecallRound, StationState, Stati
 import { isRemote } from '../../engine/table/state.js';
 import { stationKey } from './station-reads.js';
 import type { ViewSources } from './table-view.js';
+import type { StationGate } from '../floor/station-gates.js';
 
 /** What a station's own part shows besides the table's state: its recall and the table's pay table (each the same array while it stands). */
 export interface StationExtras {
@@ -54,26 +55,33 @@ function remoteTransfers({ table, transfers }: ViewSources, station: number): St
   return t.transfers.length > 0 ? t : null;
 }
 
-/** What a station's own part is built from: its share of the table's state (station-reads.ts), the floor's word on it, its recall. */
+/**
+ * What a station's own part reads of the floor (its notices, its cash-out, whether its bets are
+ * refused), compared by content: faults and handpays come as new objects each time they are asked
+ * for. It moves only when the floor says it changed (`StationGate.onChange`), so the hub keeps it
+ * per station across changes of the table alone (`ViewHub`'s floor revision).
+ */
+export function stationFloorWord(floor: StationGate | null, station: number): readonly unknown[] {
+  return [JSON.stringify(floor?.notices(station) ?? null), JSON.stringify(floor?.cashout(station) ?? null), floor?.refuse(station, 'place-bet')?.refusal];
+}
+
+/** What a station's own part is built from: its share of the table's state (station-reads.ts), the floor's word on it (`stationFloorWord`), its recall. */
 export function stationViewDeps(
   src: ViewSources,
   station: number,
   language: Language,
-  recall: StationRecallRound[],
-  tickets: StationTicket[],
+  reads: { recall: StationRecallRound[]; tickets: StationTicket[]; floorWord: readonly unknown[] },
   shared: { whole: number; deciding: number },
 ): unknown[] {
-  const { table, floor } = src;
+  const { table } = src;
   // Grouped by station once per state, the shared fields compared once per state: each station compares its own share and two versions.
   return [
     language,
     ...stationKey(table.state, table.reads.stationInputs(), station, shared),
-    // Faults and handpays come as new objects each time they are asked for: compared by content.
-    JSON.stringify(floor?.notices(station) ?? null),
-    JSON.stringify(floor?.cashout(station) ?? null),
-    floor?.refuse(station, 'place-bet')?.refusal,
-    recall,
-    tickets,
+    // The same array while the floor has not spoken (compared by identity), else compared element by element.
+    reads.floorWord,
+    reads.recall,
+    reads.tickets,
     JSON.stringify(remoteTransfers(src, station)),
   ];
 }

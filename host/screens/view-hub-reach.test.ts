@@ -122,6 +122,47 @@ describe('each change reaches exactly the stations whose own part it moved (issu
     }
   });
 
+  it("baccarat: the floor's word on a station (a handpay's lock, its payment) reaches it alone, through changes of the table between", () => {
+    // The hub asks the floor about a station again only after a change that is not the table's
+    // alone (view-hub.ts, the floor revision): a handpay paid moves no credit nor anything of the
+    // table's state, only the floor's word, and must still unlock that station's screen.
+    const t = testTable({ game: 'baccarat', config: { remoteStations: 5 } });
+    try {
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      const { step } = watched(t);
+      for (const station of [103, 104]) step(`a note at ${station}`, () => credit(t.ledger, station, 100_000));
+      let request = '';
+      assert.deepEqual(
+        step('station 104 cashes out by handpay', () => {
+          const r = submitted(t.hub.commands.submit('station/104', t.hub.version('station/104'), { name: 'cash-out', via: 'handpay' }));
+          assert.equal(r.ok, true, 'the cash-out taken');
+          request = t.floor.handpays.pendingAt(104)?.requestTxId ?? '';
+        }),
+        ['station/104'],
+      );
+      assert.ok(request !== '', 'a handpay waits at station 104');
+      assert.deepEqual(
+        step("station 103's bet, station 104 locked", () => bet(t, 103)),
+        ['station/103'],
+      );
+      assert.deepEqual(
+        step('the handpay paid', () => assert.equal(t.floor.handpays.confirm(request, 'att-1').ok, true)),
+        ['station/104'],
+        "station 104's screen unlocks",
+      );
+      const own = t.hub.state('station/104');
+      assert.ok(own.kind === 'station');
+      assert.equal(own.cashout?.pending ?? null, null, 'no handpay shown waiting');
+      assert.equal(own.betting.open, true, 'its betting open again');
+      assert.deepEqual(
+        step("station 103's second bet", () => bet(t, 103)),
+        ['station/103'],
+      );
+    } finally {
+      t.close();
+    }
+  });
+
   for (const game of ['blackjack', 'war'] as const) {
     it(`${game}: over a played shoe, with decisions due from some stations, each change reaches exactly the stations it moved`, () => {
       const t = testTable({ game, config: { remoteStations: 3 } });

@@ -27,7 +27,7 @@ import { SharedReads, stationsKey } from './station-reads.js';
 import { encodeView, patchMessage } from './encode-view.js';
 import { sameDeps } from './same-deps.js';
 import { StationRecall } from './station-recall.js';
-import { stationOwnView, stationViewDeps } from './station-view.js';
+import { stationFloorWord, stationOwnView, stationViewDeps } from './station-view.js';
 import { TABLE_VIEW_BY_CONTENT, tableView, tableViewInputs, type ViewSources } from './table-view.js';
 import { inputsKey } from '../table/memo-on-inputs.js';
 
@@ -374,6 +374,8 @@ export class ViewHub {
    * untouched, and not even their inputs are compared.
    */
   private refreshAll(tableOnly = false): void {
+    // Anything but the table's state moved (the floor, a ticket, a transfer, the configuration): every station's word from the floor is asked again.
+    if (!tableOnly) this.floorRevision++;
     try {
       this.deliverChange(tableOnly);
     } finally {
@@ -494,10 +496,29 @@ export class ViewHub {
     const station = stationOf(view);
     if (station !== null) {
       const shared = this.sharedReads.at(this.table.state);
-      return stationViewDeps(this.sources(), station, language, this.recall.of(station), this.recall.ticketsOf(station), shared);
+      const reads = { recall: this.recall.of(station), tickets: this.recall.ticketsOf(station), floorWord: this.floorWordOf(station) };
+      return stationViewDeps(this.sources(), station, language, reads, shared);
     }
     if (view === 'table') return inputsKey(tableViewInputs(this.sources(), language), TABLE_VIEW_BY_CONTENT);
     return [language];
+  }
+
+  /** Moved at each change that is not the table's alone (`refreshAll`): each station's `floorWords` entry of an older one is asked again. */
+  private floorRevision = 0;
+  private readonly floorWords = new Map<number, { revision: number; word: readonly unknown[] }>();
+
+  /**
+   * What a station's own part reads of the floor, asked again after every word from the floor (and
+   * every other change not the table's alone) rather than at every change of the table: a bet or
+   * a card moves no station's notices, cash-out or lock (the floor says when they move,
+   * `StationGate.onChange`).
+   */
+  private floorWordOf(station: number): readonly unknown[] {
+    const had = this.floorWords.get(station);
+    if (had && had.revision === this.floorRevision) return had.word;
+    const word = stationFloorWord(this.floor, station);
+    this.floorWords.set(station, { revision: this.floorRevision, word });
+    return word;
   }
 
   private build(view: ViewName, conn?: string): ViewState | StationOwnState {
