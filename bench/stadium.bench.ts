@@ -70,6 +70,8 @@ const profileDir = process.env.STADIUM_CPU_PROF;
 const clientsProfileDir = process.env.STADIUM_CLIENTS_CPU_PROF;
 // STADIUM_HOST_FLAGS="--trace-gc ...": V8 flags for the host process alone (what its collector does at a slow card).
 const hostFlags = (process.env.STADIUM_HOST_FLAGS ?? '').split(' ').filter((f) => f.length > 0);
+// STADIUM_CLIENTS_FLAGS="--trace-gc ...": V8 flags for the client processes alone (both paths' clients: the same processes).
+const clientFlags = (process.env.STADIUM_CLIENTS_FLAGS ?? '').split(' ').filter((f) => f.length > 0);
 
 // Cores of their own for the clients where there are enough (STADIUM_PIN=0: never).
 const cores = os.cpus().length;
@@ -153,6 +155,8 @@ interface Row {
   /** A settling card read → its results at the last station, p50 and p99. */
   results: [number, number];
   cpu: [number, number];
+  /** Each edge's CPU per coup (through edges; none on the host's own listener). */
+  edgeCpu: number[];
   rss: [number, number];
   bytesPerStation: number;
   messagesPerStation: number;
@@ -206,7 +210,7 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
             }),
             STADIUM_CLIENTS_NICE: CLIENT_NICE,
           },
-          { cpus: CLIENT_CPUS, flags: profile(clientsProfileDir) },
+          { cpus: CLIENT_CPUS, flags: [...clientFlags, ...profile(clientsProfileDir)] },
         ),
       );
     console.log(`  ${stations} stations${edgeCount ? ` through ${edgeCount} edges` : ''}: processes (pid) ${crew.pids()}`);
@@ -336,7 +340,8 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
     await new Promise((r) => setTimeout(r, 500));
     crew.enter('the client processes reported the bare broadcast', STALL_MS);
     for (const c of clients) c.send({ type: 'bare-report' });
-    const bareReports = (await all((c) => c.next<Extract<FromClients, { type: 'bare-report' }>>('bare-report'))).flatMap((r) => r.received);
+    const bareProcesses = await all((c) => c.next<Extract<FromClients, { type: 'bare-report' }>>('bare-report'));
+    const bareReports = bareProcesses.flatMap((r) => r.received);
     const bareEvents = done.times.map((t) => ({ key: t.seq, t0: BigInt(t.t0) }));
     const bareLatency = lastSocket(
       bareEvents,
@@ -397,6 +402,13 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
     console.log(
       `    the client processes while measured: CPU per coup ${reports.map((r) => (r.cpuMs / measured.rounds).toFixed(0)).join(' / ')} ms; event loop delay p99 ${reports.map((r) => r.loopDelayMs.p99.toFixed(1)).join(' / ')} ms, max ${reports.map((r) => r.loopDelayMs.max.toFixed(1)).join(' / ')} ms`,
     );
+    // What a client process spends on a message a station, on each path (the same stamp and decoder on both).
+    const clientCpu = reports.reduce((n, r) => n + r.cpuMs, 0);
+    const bareClientCpu = bareProcesses.reduce((n, r) => n + r.cpuMs, 0);
+    const bareMessages = bareReports.reduce((n, r) => n + r.seqs.length, 0);
+    console.log(
+      `    the client processes' CPU a message a station: ${((clientCpu / Math.max(1, measured.messagesSent)) * 1000).toFixed(1)} µs (${measured.messagesSent} messages); the bare broadcast's ${((bareClientCpu / Math.max(1, bareMessages)) * 1000).toFixed(1)} µs (${bareMessages}; event loop delay p99 ${bareProcesses.map((r) => r.loopDelayMs.p99.toFixed(1)).join(' / ')} ms)`,
+    );
     console.log(`    the slowest card reads (their place in the coup; the host's part; each client process's last station):`);
     for (const w of worst) console.log(`      ${w}`);
     if (slow)
@@ -412,9 +424,19 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
       better: 'lower',
       baseline: { name: `bare ws broadcast of a coup's ${cardsPerCoup.toFixed(1)} card reads to the same clients, CPU`, value: bareCpuPerCoup },
     });
+    const edgeCpu = measured.edges ? measured.edges.cpuMs.map((c) => perRound(c)) : [];
     console.log(
-      `    host CPU per coup: ${perRound(measured.cpuMs).toFixed(0)} ms; the bare broadcast of its ${cardsPerCoup.toFixed(1)} cards ${bareCpuPerCoup.toFixed(1)} ms (${times(cpu)})`,
+      `    host CPU per coup: ${perRound(measured.cpuMs).toFixed(0)} ms${edgeCpu.length ? `, each edge's ${edgeCpu.map((c) => c.toFixed(0)).join(' / ')} ms` : ''}; the bare broadcast of its ${cardsPerCoup.toFixed(1)} cards ${bareCpuPerCoup.toFixed(1)} ms (${times(cpu)})`,
     );
+    // The fan-out's CPU through edges is theirs: all of them together beside the bare broadcast's, which does the same fan-out alone.
+    if (edgeCpu.length > 0)
+      figure({
+        name: `stadium: the edges' CPU time per coup, together, ${label}`,
+        unit: 'ms',
+        value: edgeCpu.reduce((a, b) => a + b, 0),
+        better: 'lower',
+        baseline: { name: `bare ws broadcast of a coup's ${cardsPerCoup.toFixed(1)} card reads to the same clients, CPU`, value: bareCpuPerCoup },
+      });
     const hostPerStation = Math.max(1, measured.rssBytes - ready.rssIdle) / stations / 1024;
     const barePerStation = Math.max(1, done.rss - done.rssIdle) / Math.max(1, done.clients) / 1024;
     const rss = figure({
@@ -443,7 +465,7 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
     if (measured.edges) {
       const e = measured.edges;
       console.log(
-        `    through ${e.count} edges: the host published ${(perRound(e.published) / 1024).toFixed(0)} KiB a coup on NATS (${(perRound(e.published) / stations).toFixed(0)} B a station, ${(perRound(e.messages) / stations).toFixed(1)} messages; own parts ${perRound(e.ownPatches).toFixed(0)} as patches alone, ${perRound(e.ownWholes).toFixed(0)} whole a coup); each edge's CPU per coup ${e.cpuMs.map((c) => perRound(c).toFixed(0)).join(' / ')} ms, RSS ${e.rss.map((r) => (r / 2 ** 20).toFixed(0)).join(' / ')} MiB (the NATS server's CPU is not counted)`,
+        `    through ${e.count} edges: the host published ${(perRound(e.published) / 1024).toFixed(0)} KiB a coup on NATS (${(perRound(e.published) / stations).toFixed(0)} B a station, ${(perRound(e.messages) / stations).toFixed(1)} messages; own parts ${perRound(e.ownPatches).toFixed(0)} as patches alone, ${perRound(e.ownWholes).toFixed(0)} whole a coup); each edge's CPU per coup ${e.cpuMs.map((c) => perRound(c).toFixed(0)).join(' / ')} ms, ${(perRound(e.writes.reduce((a, b) => a + b, 0)) / Math.max(1, measured.subscribers)).toFixed(1)} socket writes a station a coup, RSS ${e.rss.map((r) => (r / 2 ** 20).toFixed(0)).join(' / ')} MiB (the NATS server's CPU is not counted)`,
       );
     }
     const betsPerCommit = measured.bets / Math.max(1, measured.betCommits);
@@ -467,6 +489,7 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
       p99: [free.p99, bareLatency.p99],
       results: results.events > 0 ? [results.p50, results.p99] : [NaN, NaN],
       cpu: [perRound(measured.cpuMs), bareCpuPerCoup],
+      edgeCpu,
       rss: [hostPerStation, barePerStation],
       bytesPerStation,
       messagesPerStation,
@@ -500,10 +523,10 @@ try {
 const f = (x: number, d = 1) => x.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
 const r = ([a, b]: [number, number], unit: string) => `${f(a)} ${unit} (${f(b)}), ${f(a / b, 2)}×`;
 console.log(
-  '\n| stations | load average | card reads / coups | p50 card → last station (bare), ratio | p99 (bare), ratio | settling card → results at the last station, p50 / p99 | host CPU per coup (bare) ms, ratio | RSS per station (bare) KiB, ratio | sent per station per coup | bets per commit |',
+  "\n| stations | load average | card reads / coups | p50 card → last station (bare), ratio | p99 (bare), ratio | settling card → results at the last station, p50 / p99 | host CPU per coup (bare) ms, ratio | each edge's CPU per coup, ms | RSS per station (bare) KiB, ratio | sent per station per coup | bets per commit |",
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const x of rows)
   console.log(
-    `| ${x.label} | ${x.load} | ${x.cards} / ${x.rounds} | ${r(x.p50, 'ms')} | ${r(x.p99, 'ms')} | ${f(x.results[0])} / ${f(x.results[1])} ms | ${r(x.cpu, 'ms')} | ${r(x.rss, 'KiB')} | ${f(x.bytesPerStation / 1024, 2)} KiB in ${f(x.messagesPerStation)} messages | ${f(x.betsPerCommit, 2)} |`,
+    `| ${x.label} | ${x.load} | ${x.cards} / ${x.rounds} | ${r(x.p50, 'ms')} | ${r(x.p99, 'ms')} | ${f(x.results[0])} / ${f(x.results[1])} ms | ${r(x.cpu, 'ms')} | ${x.edgeCpu.length ? x.edgeCpu.map((c) => f(c, 0)).join(' / ') : '—'} | ${r(x.rss, 'KiB')} | ${f(x.bytesPerStation / 1024, 2)} KiB in ${f(x.messagesPerStation)} messages | ${f(x.betsPerCommit, 2)} |`,
   );

@@ -6,6 +6,7 @@ import https from 'node:https';
 import { WebSocketServer } from 'ws';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
 import type { FromBare, ToBare } from './messages.js';
+import { bareRoundPatch } from './round-stamp.js';
 
 const send = (m: FromBare) => void (process.connected && process.send?.(m));
 const arg = JSON.parse(process.env.STADIUM_BARE ?? '{}') as { dataDir: string; tableId: string };
@@ -31,9 +32,8 @@ async function handle(m: ToBare): Promise<void> {
     const times: { seq: number; t0: string; sent: string }[] = [];
     const cpu0 = process.cpuUsage();
     for (let seq = 1; seq <= m.count; seq++) {
-      const head = `{"seq":${seq},"pad":"`;
-      const text = head + 'x'.repeat(Math.max(0, m.bytes - head.length - 2)) + '"}';
-      const bytes = Buffer.from(text);
+      // A round's patch of the card's size: its clients stamp and decode it as the table's do a card's round.
+      const bytes = bareRoundPatch(seq, m.bytes);
       const t0 = process.hrtime.bigint();
       for (const c of bare.clients) c.send(bytes, { binary: false });
       times.push({ seq, t0: String(t0), sent: String(process.hrtime.bigint()) });

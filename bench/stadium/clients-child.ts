@@ -9,12 +9,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { backoffDelay } from '../../engine/backoff.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import { DeviceClient, DeviceLinkError } from '../../host/station-agent/device-client.js';
-import { HeadlessStation } from '../../host/station-agent/headless-station.js';
+import { decodeInTurn, HeadlessStation } from '../../host/station-agent/headless-station.js';
 import { pinnedAgent, pinnedSocket } from '../../host/station-agent/pinned-socket.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import type { StationState } from '../../protocol/index.js';
-import { REMOTE_STATION_BASE } from '../../protocol/index.js';
+import { decodeHostMessage, REMOTE_STATION_BASE } from '../../protocol/index.js';
 import type { FromClients, ToClients } from './messages.js';
+import { roundVersion } from './round-stamp.js';
 
 const arg = JSON.parse(process.env.STADIUM_CLIENTS ?? '{}') as {
   file: string;
@@ -199,15 +200,13 @@ await inPool(mine, async (e) => {
           };
           const timer = setTimeout(() => lost(`had no answer within ${ANSWER_MS} ms`), ANSWER_MS);
           const s: HeadlessStation = new HeadlessStation(via, screenAgent, {
-            // Stamped as it arrives; the public round's version read off the frame as the bare
-            // broadcast's clients read theirs (JSON.parse), the schema check after. The round comes
-            // whole (`public`) or as a patch (protocol 4; the tuple `["round",version,ops]` since 6): either names its version.
+            // Stamped as it arrives; the public round's version read off the frame's head as the
+            // bare broadcast's clients read theirs (`roundVersion`, nothing parsed), the decode
+            // later as a station's (`deferDecode`). The round comes whole or as a patch: either names its version.
             arrived: (data, at) => {
               if (dump && e.station === mine[0]?.station) appendFileSync(dump, `${String(at)} ${data.toString()}\n`);
-              // Since protocol 6 a patch is the tuple `[target, version, ops]` (`["round",12,…]`).
-              const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number } | [unknown, unknown, unknown];
-              const [round, version] = Array.isArray(m) ? [m[0] === 'round', m[1]] : [m.type === 'public' && m.part === 'round', m.version];
-              if (round && typeof version === 'number' && !seen.has(version)) seen.set(version, String(at));
+              const version = roundVersion(data);
+              if (version !== null && !seen.has(version)) seen.set(version, String(at));
             },
             deferDecode: true,
             handshakeMs: ANSWER_MS,
@@ -325,15 +324,34 @@ process.on('message', (m: ToClients) => {
         const seqs = new Map<number, string>();
         bare.push({ throttled: slow, seqs });
         bareSockets.push(ws);
+        // The same work on reading a message as the table's clients: stamped by its head, decoded
+        // later, one station's waiting frames a turn, by the protocol's decoder (the bare message
+        // is a round's patch). Only the patch is not applied: the bare client holds no round.
+        const backlog: Buffer[] = [];
         ws.on('message', (data: Buffer) => {
           const at = process.hrtime.bigint();
-          const seq = (JSON.parse(data.toString()) as { seq: number }).seq;
-          seqs.set(seq, String(at));
+          const seq = roundVersion(data);
+          if (seq !== null && !seqs.has(seq)) seqs.set(seq, String(at));
+          backlog.push(data);
+          if (backlog.length === 1)
+            decodeInTurn(() => {
+              for (const x of backlog.splice(0)) if (!decodeHostMessage(x.toString()).ok) throw new Error(`the bare broadcast's message fails its schema`);
+            });
         });
       });
+      mark = process.cpuUsage();
+      loop.reset();
+      loop.enable();
       send({ type: 'bare-connected', clients: bare.length });
     } else if (m.type === 'bare-report') {
-      send({ type: 'bare-report', received: bare.map((b) => ({ throttled: b.throttled, seqs: [...b.seqs] })) });
+      loop.disable();
+      const cpu = process.cpuUsage(mark);
+      send({
+        type: 'bare-report',
+        received: bare.map((b) => ({ throttled: b.throttled, seqs: [...b.seqs] })),
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        loopDelayMs: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
+      });
     } else if (m.type === 'stop') {
       closing = true;
       for (const s of stations) s.terminate();

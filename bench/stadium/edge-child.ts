@@ -10,7 +10,8 @@ import { edgeInbox } from '../../host/edges/subjects.js';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
 
 export type FromEdge =
-  { type: 'ready'; origin: string; certificate: string; fingerprint: string } | { type: 'report'; bytes: number; messages: number; cpuMs: number; rss: number };
+  | { type: 'ready'; origin: string; certificate: string; fingerprint: string }
+  | { type: 'report'; bytes: number; messages: number; cpuMs: number; rss: number; writes: number };
 export type ToEdge = { type: 'mark' } | { type: 'report' } | { type: 'stop' };
 
 const arg = JSON.parse(process.env.STADIUM_EDGE ?? '{}') as {
@@ -36,9 +37,12 @@ const certificate = await tableCertificate(path.join(arg.dir, arg.name), arg.nam
 const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0 });
 let cpu0 = process.cpuUsage();
 let sent0 = server.sent();
+let writes0 = server.writes();
 let rss = 0;
-// `rss()` alone: the whole of `memoryUsage()` every 200 ms was 2–8% of an edge's CPU in its profile.
-const sampler = setInterval(() => (rss = Math.max(rss, process.memoryUsage.rss())), 200);
+// `rss()` alone, once a second: the whole of `memoryUsage()` every 200 ms was 2–8% of an edge's
+// CPU in its profile, and `rss()` every 200 ms still 7% of an edge's busy time at 250 stations
+// (28 November): the bench's own cost, counted in the edge's CPU a coup.
+const sampler = setInterval(() => (rss = Math.max(rss, process.memoryUsage.rss())), 1000);
 let stopped = false;
 const stop = () => {
   if (stopped) return;
@@ -56,11 +60,19 @@ process.on('message', (m: ToEdge) => {
   if (m.type === 'mark') {
     cpu0 = process.cpuUsage();
     sent0 = server.sent();
+    writes0 = server.writes();
     rss = 0;
   } else if (m.type === 'report') {
     const cpu = process.cpuUsage(cpu0);
     const sent = server.sent();
-    send({ type: 'report', bytes: sent.bytes - sent0.bytes, messages: sent.messages - sent0.messages, cpuMs: (cpu.user + cpu.system) / 1000, rss });
+    send({
+      type: 'report',
+      bytes: sent.bytes - sent0.bytes,
+      messages: sent.messages - sent0.messages,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      rss,
+      writes: server.writes() - writes0,
+    });
   } else stop();
 });
 send({ type: 'ready', origin: server.origin, certificate: certificate.cert, fingerprint: certificate.fingerprint });

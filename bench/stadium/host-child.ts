@@ -273,6 +273,7 @@ async function handle(m: ToHost): Promise<void> {
               ownWholes: bridge.counters.ownWholes - (published0?.ownWholes ?? 0),
               cpuMs: edgeReports.map((r) => r.cpuMs),
               rss: edgeReports.map((r) => r.rss),
+              writes: edgeReports.map((r) => r.writes),
             },
           }
         : {}),

@@ -38,9 +38,19 @@ export type FromHost =
       kinds: Record<string, { messages: number; bytes: number }>;
       /**
        * Through edges: how many, the bytes and messages the host published on NATS (of them, the
-       * stations' own parts as their patch alone and whole), each edge's CPU time and largest RSS.
+       * stations' own parts as their patch alone and whole), each edge's CPU time, largest RSS and socket writes.
        */
-      edges?: { count: number; published: number; messages: number; ownPatches: number; ownWholes: number; cpuMs: number[]; rss: number[] };
+      edges?: {
+        count: number;
+        published: number;
+        messages: number;
+        ownPatches: number;
+        ownWholes: number;
+        cpuMs: number[];
+        rss: number[];
+        /** Each edge's writes to its stations' sockets (one a socket a turn, `TurnBatch`). */
+        writes: number[];
+      };
       /** The subscribed screens while measuring (the stations connected). */
       subscribers: number;
       /** Card reads that sent no new public round (refused, or changing nothing a station sees): not in `cards`. */
@@ -109,4 +119,10 @@ export type FromClients =
     }
   | { type: 'stations-closed' }
   | { type: 'bare-connected'; clients: number }
-  | { type: 'bare-report'; received: { throttled: boolean; seqs: [number, string][] }[] };
+  | {
+      type: 'bare-report';
+      received: { throttled: boolean; seqs: [number, string][] }[];
+      /** The process's CPU time from its clients' connecting to the report, and its event loop's delay p99 and max meanwhile. */
+      cpuMs: number;
+      loopDelayMs: { p99: number; max: number };
+    };

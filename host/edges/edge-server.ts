@@ -51,6 +51,8 @@ export async function createEdgeServer(
   sessions: () => number;
   /** Messages and bytes written to the stations, summed over every connection opened. */
   sent: () => { messages: number; bytes: number };
+  /** Writes to the stations' sockets so far: one a socket a turn that wrote to it (`TurnBatch`). */
+  writes: () => number;
   close: () => Promise<void>;
   kill: () => Promise<void>;
 }> {
@@ -100,6 +102,7 @@ export async function createEdgeServer(
       }
       return n;
     },
+    writes: () => batch.counters.uncorked,
     close: async () => {
       for (const s of open) s.close(1001, 'edge stopping');
       await app.close();

@@ -43,7 +43,7 @@ let turning = false;
  * one turn (a stadium's settled coup: 62 stations' round, own and panel patches, about 90 ms in
  * one bench client process) held the frames behind them unread, and their stamps late, for as long.
  */
-function decodeInTurn(decode: () => void): void {
+export function decodeInTurn(decode: () => void): void {
   turns.push(decode);
   if (turning) return;
   turning = true;
