@@ -5,6 +5,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { drawnCards, drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
 import { offTheFelt, overlapping } from './layout-check.js';
+import { playToResult as play, setLanguage } from './play-station.js';
 
 /**
  * One full round of each game with two stations, through the simulated shoe and bill acceptors:
@@ -79,6 +80,9 @@ const PAYS = {
 /** Decisions a test player takes when asked: stand, decline the offers, go to war. */
 const PREFERRED = ['action-stand', 'action-decline-insurance', 'action-decline-even-money', 'action-war', 'action-continue'];
 
+/** Presses the station's decision buttons whenever one is asked, until its result is shown (play-station.ts). */
+const playToResult = (station: Page) => play(station, PREFERRED);
+
 async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   mkdirSync(shots, { recursive: true });
   const file = path.join(shots, `${name}.png`);
@@ -91,48 +95,6 @@ async function buttonShown(page: Page, id: string): Promise<boolean> {
 }
 
 const events = (page: Page) => page.evaluate(() => window.__kiosk?.events ?? []);
-
-/** Presses the station's decision buttons whenever one is asked, until its result is shown. */
-async function playToResult(station: Page): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const texts = await drawnTexts(station);
-        if (texts.some((t) => /^(本局結果|Resultado|Result) /.test(t))) return true;
-        for (const id of PREFERRED) {
-          if (await buttonShown(station, id)) {
-            await press(station, id);
-            break;
-          }
-        }
-        return false;
-      },
-      { timeout: 180_000, intervals: [500] },
-    )
-    .toBe(true);
-}
-
-/** Switches a screen's language and waits for the snapshot in it; pressed again if the host refused it as stale. */
-async function setLanguage(page: Page, lang: Lang): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const seen = await events(page);
-        const last = seen.findLastIndex((e) => e.startsWith('language:'));
-        if (seen[last] === `language:${lang}`) return true;
-        const mark = seen.length;
-        await press(page, `language-${lang}`);
-        await page.waitForFunction(
-          ([n, l]) => (window.__kiosk?.events ?? []).slice(n).some((e) => e === `language:${l}` || e.startsWith('error:')),
-          [mark, lang] as const,
-          { polling: 100, timeout: 20_000 },
-        );
-        return false;
-      },
-      { timeout: 60_000, intervals: [0] },
-    )
-    .toBe(true);
-}
 
 /** Each screen in each language, as many screens at once as are given; back in zh-Hant at the end. */
 async function everyLanguage(pages: Page[], each: (lang: Lang) => Promise<void>): Promise<void> {

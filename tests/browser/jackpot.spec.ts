@@ -6,14 +6,13 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
+import { playToResult, setLanguage } from './play-station.js';
 
 const SCREEN = { width: 1280, height: 720 };
 const LANGUAGES = ['zh-Hant', 'pt', 'en'] as const;
 /** The jackpot spot's small type in each language: the example program's chip of MOP$1. */
 const CHIP = { 'zh-Hant': '一個籌碼 MOP$1', pt: 'uma ficha de 1 MOP$', en: 'one chip of MOP$1' } as const;
 const TITLE = { 'zh-Hant': '累積獎金', pt: 'Prémio acumulado', en: 'Progressive jackpot' } as const;
-
-const events = (page: Page) => page.evaluate(() => window.__kiosk?.events ?? []);
 
 async function post(kiosk: Kiosk, what: string, body: object): Promise<void> {
   const r = await fetch(`${kiosk.origin}/sim/${what}`, {
@@ -22,20 +21,6 @@ async function post(kiosk: Kiosk, what: string, body: object): Promise<void> {
     body: JSON.stringify(body),
   });
   if (!r.ok) throw new Error(`${what}: ${r.status} ${await r.text()}`);
-}
-
-async function setLanguage(page: Page, lang: (typeof LANGUAGES)[number]): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const seen = await events(page);
-        if (seen.findLast((e) => e.startsWith('language:')) === `language:${lang}`) return true;
-        await press(page, `language-${lang}`);
-        return false;
-      },
-      { timeout: 60_000, intervals: [1000] },
-    )
-    .toBe(true);
 }
 
 /** The jackpot spot's caption and small type as drawn. */
@@ -93,24 +78,7 @@ test('Portugal jackpot: the chip at a station in three languages, the pools risi
       expect((await drawnTexts(table)).join('\n')).toContain('MINOR  MOP$10,000.04');
 
       // Play to the result: stand when asked (Portugal rule 18 may ask for a hit below 12).
-      await expect
-        .poll(
-          async () => {
-            const texts = await drawnTexts(s1);
-            if (texts.some((t) => /^本局結果 /.test(t))) return true;
-            for (const id of ['action-stand', 'action-hit']) {
-              const shown = await s1.evaluate((i) => window.__kiosk?.bounds(i) !== null, id);
-              if (shown) {
-                // Gone between the look and the press (a snapshot came between them): looked for again next time.
-                await press(s1, id).catch(() => undefined);
-                break;
-              }
-            }
-            return false;
-          },
-          { timeout: 180_000, intervals: [500] },
-        )
-        .toBe(true);
+      await playToResult(s1, ['action-stand', 'action-hit']);
       // Settled on the table display: seat 1's result with its word.
       await expect.poll(async () => (await drawnTexts(table)).some((t) => /^(贏|輸|和局)\n[+−±]MOP\$/.test(t)), { timeout: 30_000 }).toBe(true);
       await post(kiosk, 'freeze-countdown', { kind: 'results' });

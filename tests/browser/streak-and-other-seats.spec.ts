@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
+import { playToResult as play, setLanguage } from './play-station.js';
 
 /**
  * The bets of Macau 2009 Art. 13 a station places beyond its own seat's: the winning streak
@@ -17,7 +18,6 @@ import { drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, t
  * table display and in recall, and the ledger verifies at the end.
  */
 const LANGUAGES = ['zh-Hant', 'pt', 'en'] as const;
-type Lang = (typeof LANGUAGES)[number];
 const SCREEN = { width: 1280, height: 720 };
 const SIDE = { min: 10_000, max: 50_000 };
 
@@ -37,20 +37,6 @@ async function post(kiosk: Kiosk, what: string, body: object): Promise<void> {
     body: JSON.stringify(body),
   });
   if (!r.ok) throw new Error(`${what}: ${r.status} ${await r.text()}`);
-}
-
-async function setLanguage(page: Page, lang: Lang): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const seen = await events(page);
-        if (seen.findLast((e) => e.startsWith('language:')) === `language:${lang}`) return true;
-        await press(page, `language-${lang}`);
-        return false;
-      },
-      { timeout: 60_000, intervals: [500] },
-    )
-    .toBe(true);
 }
 
 /** The words each language draws: the streak's spot and marker, any pair on seat 1, the recall's lines. */
@@ -87,24 +73,8 @@ const WORDS = {
   },
 } as const;
 
-/** Presses stand (or declines an offer) whenever the station is asked, until its result is shown. */
-async function playToResult(station: Page): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        if ((await drawnTexts(station)).some((t) => /^(本局結果|Resultado|Result) /.test(t))) return true;
-        for (const id of ['action-stand', 'action-decline-insurance', 'action-decline-even-money']) {
-          if (await station.evaluate((i) => window.__kiosk?.bounds(i) !== null, id)) {
-            await press(station, id);
-            break;
-          }
-        }
-        return false;
-      },
-      { timeout: 180_000, intervals: [500] },
-    )
-    .toBe(true);
-}
+/** Presses stand (or declines an offer) whenever the station is asked, until its result is shown (play-station.ts). */
+const playToResult = (station: Page) => play(station, ['action-stand', 'action-decline-insurance', 'action-decline-even-money']);
 
 /** Waits for a betting window with a minute left, then holds it open for the test. */
 async function holdBetting(kiosk: Kiosk, station: Page): Promise<void> {
