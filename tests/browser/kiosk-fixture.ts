@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { KioskTestHooks } from '../../renderer/src/test-hooks.js';
+import { etgScript } from './etg-child.js';
 
 export interface Kiosk {
   origin: string;
@@ -20,10 +21,10 @@ declare global {
   }
 }
 
-/** Starts the kiosk exactly as `npm start -- --headless --json` does, in a fresh data folder. */
+/** Starts the kiosk as `npm start -- --headless --json` does (from `etg` bundled: etg-child.ts), in a fresh data folder. */
 async function launchKiosk(extra: string[] = []): Promise<{ kiosk: Kiosk; child: ChildProcess; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kiosk-browser-'));
-  const child = spawn(process.execPath, ['bin/etg.js', 'start', '--headless', '--json', '--data-dir', dataDir, ...extra], {
+  const child = spawn(process.execPath, [await etgScript(), 'start', '--headless', '--json', '--data-dir', dataDir, ...extra], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

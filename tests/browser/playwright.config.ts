@@ -7,6 +7,8 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // `etg` bundled once before the tests, for the kiosks they start (etg-child.ts).
+  globalSetup: './global-setup.ts',
   outputDir: '../../test-results',
   timeout: 90_000,
   expect: { timeout: 20_000 },

@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import WebSocket from 'ws';
 import { AccountStore } from '../../host/service/accounts.js';
 import { catalogues } from '../../locales/index.js';
+import { etgScript } from './etg-child.js';
 import { drawnTexts, expect, press as pressNow, type Kiosk } from './kiosk-fixture.js';
 
 // What the service-mode browser tests share: the two people who sign in and confirm, the
@@ -47,7 +48,7 @@ export async function startServiceKiosk(
   for (const a of more) await accounts.add(a, SUP);
   const file = path.join(dataDir, 'table.json');
   writeFileSync(file, JSON.stringify(config));
-  const child: ChildProcess = spawn(process.execPath, ['bin/etg.js', 'start', '--headless', '--json', '--data-dir', dataDir, '--config', file, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [await etgScript(), 'start', '--headless', '--json', '--data-dir', dataDir, '--config', file, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

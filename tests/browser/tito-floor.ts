@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { AccountStore } from '../../host/service/accounts.js';
+import { etgScript } from './etg-child.js';
 import type { Kiosk } from './kiosk-fixture.js';
 import { SUP, TECH } from './service-kit.js';
 
@@ -38,7 +39,7 @@ function etg(args: string[]): string {
 
 /** Spawns `etg` and resolves with the first stdout line that parses as JSON and passes `wanted`. */
 async function serve<T>(args: string[], wanted: (line: unknown) => line is T): Promise<{ child: ChildProcess; first: T }> {
-  const child = spawn(process.execPath, ['bin/etg.js', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [await etgScript(), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await new Promise<T>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`etg ${args[0]} exited with ${code} before it was ready`)));
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
