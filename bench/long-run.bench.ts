@@ -14,7 +14,8 @@
 //   - the data folder: the SQLite WAL files' size and the log folder's.
 // At the end each figure's least-squares slope against rounds is printed with its 95% confidence
 // interval and the growth it means from the first sample to the last, beside the figure's budget
-// (BUDGETS below; the issue's: a page's heap grows ≤ 0.5 MB after the first 250 rounds), with an
+// (BUDGETS below; the issue's: a page's heap grows ≤ 0.5 MB after the first 250 rounds): a figure
+// passes only when its interval's upper bound is within the budget (`judge`), with an
 // ASCII plot of its samples; and each page's heap at the end beside its absolute budget (8 MB, item 3)
 // with its GPU texture memory (judged at 1920×1080 only). Exit 1 when a figure is over its budget.
 // Then the service screen (item 3's busiest service page ≤ 12 MB): a technician signs in and opens every
@@ -486,7 +487,8 @@ for (const f of FIGURES) {
   const fmt = (n: number) => (f.scale === 1 ? n.toFixed(1) : n.toFixed(3));
   console.log(
     `  ${v.ok ? 'ok  ' : 'OVER'} ${f.name.padEnd(44)} ${fmt(ys[0]!).padStart(8)} → ${fmt(ys.at(-1)!).padStart(8)} ${f.unit.padEnd(9)} ` +
-      `slope ${fmt(t.slope * 1000)} ± ${fmt(t.halfWidth * 1000)} per 1,000 rounds, growth ${fmt(v.growth)} [${fmt(v.low)}, ${fmt(v.high)}], budget ${Number.isFinite(f.budget(span)) ? fmt(f.budget(span)) : 'none'}`,
+      `slope ${fmt(t.slope * 1000)} ± ${fmt(t.halfWidth * 1000)} per 1,000 rounds, growth ${fmt(v.growth)} [${fmt(v.low)}, ${fmt(v.high)}], budget ${Number.isFinite(f.budget(span)) ? fmt(f.budget(span)) : 'none'}: ` +
+      (v.ok ? 'growth ≤ budget with 95% confidence' : 'growth not shown ≤ budget with 95% confidence (the interval reaches past it)'),
   );
 }
 console.log(`  pixi objects made a round, from the first sample to the last read (made and mostly destroyed again; pixi's own counters):`);

@@ -37,6 +37,26 @@ describe('the long-run bench arithmetic', () => {
     assert.ok(v.low <= 0 && v.high >= 0, `interval ${v.low}..${v.high} holds zero`);
   });
 
+  it('passes a growth only when its interval is within the budget, not its estimate alone', () => {
+    // A slope of 0.2375 over 4,750 rounds (the noise is uncorrelated with the rounds), within 0.5,
+    // and an interval that reaches past it.
+    const xs = Array.from({ length: 6 }, (_, i) => 250 * (i + 1));
+    const noise = [0.3, -0.3, -0.3, -0.3, -0.3, 0.3];
+    const noisy = trend(
+      xs,
+      xs.map((x, i) => 7 + x / 20_000 + noise[i]!),
+    );
+    const v = judge(noisy, 4750, 0.5);
+    assert.ok(v.growth < 0.5, `estimate ${v.growth} within the budget`);
+    assert.ok(v.high > 0.5, `upper bound ${v.high} past it`);
+    assert.equal(v.ok, false);
+    // With no interval (two samples) nothing is shown within the budget, however flat.
+    assert.equal(judge(trend([250, 500], [7, 7]), 250, 0.5).ok, false);
+    // A budget of none (Infinity) passes any figure; so does an exact flat line over no span.
+    assert.equal(judge(noisy, 4750, Infinity).ok, true);
+    assert.equal(judge(trend([250, 500], [7, 7]), 0, 0.5).ok, true);
+  });
+
   it('has no interval with fewer than three samples', () => {
     assert.equal(trend([1, 2], [1, 2]).halfWidth, Infinity);
     assert.equal(t95(0), Infinity);

@@ -61,15 +61,21 @@ export interface Verdict {
   growth: number;
   low: number;
   high: number;
-  /** The growth the slope estimates is within the budget. */
+  /**
+   * The growth is within the budget with 95% confidence: the interval's upper bound is, not only the
+   * slope's estimate (a figure whose estimate is within but whose interval reaches past the budget
+   * may be growing past it: not shown to be within). No interval (fewer than three samples): not ok.
+   */
   ok: boolean;
 }
 
 /** The growth over `span` rounds the trend estimates, with its interval, against the budget. */
 export function judge(t: Trend, span: number, budget: number): Verdict {
   const growth = t.slope * span;
-  const half = t.halfWidth * span;
-  return { growth, low: growth - half, high: growth + half, ok: growth <= budget };
+  // A flat line over no span: no growth, whatever the interval (Infinity × 0 is NaN).
+  const half = span === 0 ? 0 : t.halfWidth * span;
+  const high = growth + half;
+  return { growth, low: growth - half, high, ok: high <= budget };
 }
 
 /**
