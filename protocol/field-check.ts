@@ -39,14 +39,22 @@ export function fieldPlan(schema: z.ZodType): FieldPlan {
   }
   if (schema instanceof z.ZodDiscriminatedUnion) {
     const key = schema.def.discriminator;
-    const options = (schema.options as readonly z.ZodType[]).map((o) => ({ o, plan: fieldPlan(o) }));
+    // Each option looked into only when a copy is matched against it, in order: an option built on
+    // first use (protocol/lazy.ts) stays unbuilt until a copy may be of its kind.
+    const options = (schema.options as readonly z.ZodType[]).map((o) => {
+      let seen: { object: z.ZodObject | null; plan: FieldPlan } | null = null;
+      return () => (seen ??= { object: objectOf(o), plan: fieldPlan(o) });
+    });
     // The option the copy held is, by its discriminator. A patch of the discriminator is checked
     // against that option's literal, so it is refused as a whole parse would refuse it (a patch
     // that also brings the other option's fields has keys outside this shape: parsed whole).
     return (held) => {
       if (!isRecord(held)) return null;
-      const option = options.find(({ o }) => o instanceof z.ZodObject && (o.shape as Shape)[key]?.safeParse(held[key]).success);
-      return option ? option.plan(held) : null;
+      for (const option of options) {
+        const { object, plan } = option();
+        if (object && (object.shape as Shape)[key]?.safeParse(held[key]).success) return plan(held);
+      }
+      return null;
     };
   }
   if (schema instanceof z.ZodObject) {
@@ -55,6 +63,12 @@ export function fieldPlan(schema: z.ZodType): FieldPlan {
     return () => shape;
   }
   return () => null;
+}
+
+/** The object a schema is, itself or built on first use (`z.lazy`), or null. */
+function objectOf(schema: z.ZodType): z.ZodObject | null {
+  const inner: unknown = schema instanceof z.ZodLazy ? schema.unwrap() : schema;
+  return inner instanceof z.ZodObject ? inner : null;
 }
 
 /** `patched` (the copy `held` after `ops`) checked: the parse's data, or null where it fails the schema. */

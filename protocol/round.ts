@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 import { CARD_CODES } from '../cards/card.js';
 import { BET_IDS, CARD_DESTINATIONS, DECISION_ACTIONS, HOLD_REASONS, LINE_BETS, OWN_WORDS, PRIZES } from '../engine/table/vocabulary.js';
 import { RefusalReason } from './refusals.js';
@@ -194,50 +195,56 @@ export const BetSpot = z.union([
 export type BetSpot = z.infer<typeof BetSpot>;
 
 /** A station's own betting panel: its spots with limits and what it has on them this round. */
-export const StationBetting = z.strictObject({
-  open: z.boolean(),
-  spots: z.array(BetSpot).max(64),
-  /** Its chips on the spots while betting is open; what it has in play after. */
-  bets: z.array(Stake).max(48),
-  /**
-   * Spots that did not play when betting closed (under their minimum, a bet behind a seat that
-   * did not bet…): their chips stayed credit. Shown to the player (never silent) with
-   * `refusals.<reason>` (`under-min` when no reason is given).
-   */
-  unplayed: z
-    .array(z.strictObject({ bet: LineBet, seat: Seat.optional(), amount: MinorUnits.positive(), min: MinorUnits.positive(), reason: RefusalReason.optional() }))
-    .max(16)
-    .optional(),
-  /**
-   * This station's bets behind that did not follow the seat's double or split this round because
-   * its credit could not cover its share (`amount`): the bet stayed at its stake on the doubled
-   * hand, or rides on the first of the split hands (Portugal rules 28, 30; Macau by analogy).
-   * Shown with `station.notFollowed.<action>`.
-   */
-  notFollowed: z
-    .array(z.strictObject({ seat: Seat, hand: HandIndex, action: z.enum(['double', 'split']), amount: MinorUnits.positive() }))
-    .max(16)
-    .optional(),
-  /**
-   * What this station won or lost in the round just settled, over every bet it had: its own seat
-   * and its bets behind other seats (whose lines carry those seats' numbers). Only in results.
-   */
-  roundNet: MinorUnits.optional(),
-  /** This station's own prize and additional-bet wins of the round just settled. Only in results. */
-  prizes: z.array(PrizeWin).max(32).optional(),
-  /** Its own seat's winning-streak marker, while it has streak bets open. */
-  streak: StreakMarker.optional(),
-});
+export const StationBetting = lazily('StationBetting', () =>
+  z.strictObject({
+    open: z.boolean(),
+    spots: z.array(BetSpot).max(64),
+    /** Its chips on the spots while betting is open; what it has in play after. */
+    bets: z.array(Stake).max(48),
+    /**
+     * Spots that did not play when betting closed (under their minimum, a bet behind a seat that
+     * did not bet…): their chips stayed credit. Shown to the player (never silent) with
+     * `refusals.<reason>` (`under-min` when no reason is given).
+     */
+    unplayed: z
+      .array(
+        z.strictObject({ bet: LineBet, seat: Seat.optional(), amount: MinorUnits.positive(), min: MinorUnits.positive(), reason: RefusalReason.optional() }),
+      )
+      .max(16)
+      .optional(),
+    /**
+     * This station's bets behind that did not follow the seat's double or split this round because
+     * its credit could not cover its share (`amount`): the bet stayed at its stake on the doubled
+     * hand, or rides on the first of the split hands (Portugal rules 28, 30; Macau by analogy).
+     * Shown with `station.notFollowed.<action>`.
+     */
+    notFollowed: z
+      .array(z.strictObject({ seat: Seat, hand: HandIndex, action: z.enum(['double', 'split']), amount: MinorUnits.positive() }))
+      .max(16)
+      .optional(),
+    /**
+     * What this station won or lost in the round just settled, over every bet it had: its own seat
+     * and its bets behind other seats (whose lines carry those seats' numbers). Only in results.
+     */
+    roundNet: MinorUnits.optional(),
+    /** This station's own prize and additional-bet wins of the round just settled. Only in results. */
+    prizes: z.array(PrizeWin).max(32).optional(),
+    /** Its own seat's winning-streak marker, while it has streak bets open. */
+    streak: StreakMarker.optional(),
+  }),
+);
 export type StationBetting = z.infer<typeof StationBetting>;
 
 /** A decision the station must make now, with the legal actions and what happens on timeout. */
-export const StationDecision = z.strictObject({
-  seat: Box,
-  hand: HandIndex.optional(),
-  legal: z.array(DecisionAction).min(1).max(16),
-  default: DecisionAction,
-  endsAt: z.number().int().nonnegative(),
-  /** What taking the offer costs this station (a bet behind following the seat's double or split). */
-  cost: MinorUnits.optional(),
-});
+export const StationDecision = lazily('StationDecision', () =>
+  z.strictObject({
+    seat: Box,
+    hand: HandIndex.optional(),
+    legal: z.array(DecisionAction).min(1).max(16),
+    default: DecisionAction,
+    endsAt: z.number().int().nonnegative(),
+    /** What taking the offer costs this station (a bet behind following the seat's double or split). */
+    cost: MinorUnits.optional(),
+  }),
+);
 export type StationDecision = z.infer<typeof StationDecision>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 import { CORRECTIONS, UNCORRECTABLE } from '../engine/table/vocabulary.js';
 
 /** The table's words for dealing errors corrected, why a void was the last resort, and rule option classes (the engine's lists). */
@@ -221,31 +222,34 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'cashbox-drop',
 ]);
 
-export const EventFilter = z.strictObject({
-  types: z.array(z.string().min(1).max(32)).max(16).optional(),
-  severity: z.enum(['info', 'warning', 'critical']).optional(),
-  /** ISO 8601 times, inclusive. */
-  from: Iso.optional(),
-  to: Iso.optional(),
-});
+export const EventFilter = lazily('EventFilter', () =>
+  z.strictObject({
+    types: z.array(z.string().min(1).max(32)).max(16).optional(),
+    severity: z.enum(['info', 'warning', 'critical']).optional(),
+    /** ISO 8601 times, inclusive. */
+    from: Iso.optional(),
+    to: Iso.optional(),
+  }),
+);
 export type EventFilter = z.infer<typeof EventFilter>;
 
-/** Service commands, added to `CommandBody` of `protocol/messages.ts`. */
-export const SERVICE_COMMANDS = [
-  z.strictObject({ name: z.literal('service-sign-in'), staff: StaffNumber, pin: Pin }),
-  z.strictObject({ name: z.literal('service-sign-out') }),
-  /** Opens a page; `offset` pages through long lists (event log, recall), newest first. */
-  z.strictObject({
-    name: z.literal('service-page'),
-    page: ServicePageName,
-    offset: z.number().int().min(0).max(10_000_000).optional(),
-    station: Station.optional(),
-    filter: EventFilter.optional(),
-    /** Devices page: the device whose trace and frames are shown (`BA-3`, `shoe`). */
-    device: z.string().min(1).max(32).optional(),
-  }),
-  z.strictObject({ name: z.literal('service-action'), action: ServiceAction }),
-  /** The second person of a two-person action. */
-  z.strictObject({ name: z.literal('service-confirm'), staff: StaffNumber, pin: Pin }),
-  z.strictObject({ name: z.literal('service-cancel') }),
-] as const;
+/** Service commands, added to `CommandBody` of `protocol/messages.ts` (built with it, on its first use). */
+export const serviceCommands = () =>
+  [
+    z.strictObject({ name: z.literal('service-sign-in'), staff: StaffNumber, pin: Pin }),
+    z.strictObject({ name: z.literal('service-sign-out') }),
+    /** Opens a page; `offset` pages through long lists (event log, recall), newest first. */
+    z.strictObject({
+      name: z.literal('service-page'),
+      page: ServicePageName,
+      offset: z.number().int().min(0).max(10_000_000).optional(),
+      station: Station.optional(),
+      filter: EventFilter.optional(),
+      /** Devices page: the device whose trace and frames are shown (`BA-3`, `shoe`). */
+      device: z.string().min(1).max(32).optional(),
+    }),
+    z.strictObject({ name: z.literal('service-action'), action: ServiceAction }),
+    /** The second person of a two-person action. */
+    z.strictObject({ name: z.literal('service-confirm'), staff: StaffNumber, pin: Pin }),
+    z.strictObject({ name: z.literal('service-cancel') }),
+  ] as const;

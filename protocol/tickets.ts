@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 import { MinorUnits } from './units.js';
 
 /**
@@ -76,13 +77,15 @@ export const MAX_STATION_TICKETS = 5;
  * printed here (out) or one inserted here (in), by its number's last four digits only (the whole
  * number is the bearer's), with its amount once known and where it stands.
  */
-export const StationTicket = z.strictObject({
-  direction: z.enum(['out', 'in']),
-  ts: z.string().max(40),
-  last4: z.string().regex(/^\d{4}$/),
-  amount: MinorUnits.nullable(),
-  state: z.enum(TICKET_LOG_STATES),
-  /** A ticket in that went back: why, in the player's words. */
-  returned: z.enum(TICKET_RETURN_REASONS).optional(),
-});
+export const StationTicket = lazily('StationTicket', () =>
+  z.strictObject({
+    direction: z.enum(['out', 'in']),
+    ts: z.string().max(40),
+    last4: z.string().regex(/^\d{4}$/),
+    amount: MinorUnits.nullable(),
+    state: z.enum(TICKET_LOG_STATES),
+    /** A ticket in that went back: why, in the player's words. */
+    returned: z.enum(TICKET_RETURN_REASONS).optional(),
+  }),
+);
 export type StationTicket = z.infer<typeof StationTicket>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 import { MinorUnits, StationNumber } from './units.js';
 
 // What a station asks of the table hosts about its credit when it follows several tables (issue 34,
@@ -25,26 +26,27 @@ export type FloorTableId = z.infer<typeof FloorTableId>;
  * once the host has journalled what it did (the debit of the transfer), or `error` with a refusal
  * reason; how the transfer goes on is in the station's `transfers` part (`StationTransfers`).
  */
-export const TRANSFER_COMMANDS = [
-  /**
-   * To the station's HOME host: move `amount` (minor units) of my credit to the table `to`. The
-   * host journals the debit (`transfer.out`) before it answers `ok`; the other table credits the
-   * station when the transfer arrives. Refused at a table that is not the station's home
-   * (`not-home-table`), for a table that is not this host's peer (`unknown-table`), over the credit
-   * (`over-credit`), or with bets in play (`bets-in-play`).
-   */
-  z.strictObject({ name: z.literal('move-credit'), to: FloorTableId, amount: MinorUnits.positive() }),
-  /**
-   * To a table that is NOT the station's home: I leave this table. The host sends the station's
-   * whole credit here home by a transfer (nothing to send: nothing journalled; `ok` once the
-   * debit is journalled). A transfer from home still on its way arrives as credit here, which
-   * goes home at the next `leave-table`. Refused with bets in play (`bets-in-play`); at the
-   * station's home table (`not-away-table`).
-   */
-  z.strictObject({ name: z.literal('leave-table') }),
-] as const;
+export const transferCommands = () =>
+  [
+    /**
+     * To the station's HOME host: move `amount` (minor units) of my credit to the table `to`. The
+     * host journals the debit (`transfer.out`) before it answers `ok`; the other table credits the
+     * station when the transfer arrives. Refused at a table that is not the station's home
+     * (`not-home-table`), for a table that is not this host's peer (`unknown-table`), over the credit
+     * (`over-credit`), or with bets in play (`bets-in-play`).
+     */
+    z.strictObject({ name: z.literal('move-credit'), to: FloorTableId, amount: MinorUnits.positive() }),
+    /**
+     * To a table that is NOT the station's home: I leave this table. The host sends the station's
+     * whole credit here home by a transfer (nothing to send: nothing journalled; `ok` once the
+     * debit is journalled). A transfer from home still on its way arrives as credit here, which
+     * goes home at the next `leave-table`. Refused with bets in play (`bets-in-play`); at the
+     * station's home table (`not-away-table`).
+     */
+    z.strictObject({ name: z.literal('leave-table') }),
+  ] as const;
 
-export const TransferCommand = z.discriminatedUnion('name', TRANSFER_COMMANDS);
+export const TransferCommand = lazily('TransferCommand', () => z.discriminatedUnion('name', transferCommands()));
 export type TransferCommand = z.infer<typeof TransferCommand>;
 
 /** Where a transfer is, as a station is shown it. */
@@ -61,17 +63,19 @@ export const STATION_TRANSFER_PHASES = [
 export type StationTransferPhase = (typeof STATION_TRANSFER_PHASES)[number];
 
 /** One transfer of the station's credit, as the host that shows it knows it. */
-export const StationTransfer = z.strictObject({
-  /** The transfer's id: its origin table and that table's serial (two fields, never one string). */
-  id: z.strictObject({ origin: FloorTableId, serial: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
-  from: FloorTableId,
-  to: FloorTableId,
-  /** Minor units. */
-  amount: MinorUnits.positive(),
-  phase: z.enum(STATION_TRANSFER_PHASES),
-  /** When the showing host journalled it (its debit, or its credit of a transfer it took): ISO 8601, the ledger's own time. */
-  at: z.string().max(40).optional(),
-});
+export const StationTransfer = lazily('StationTransfer', () =>
+  z.strictObject({
+    /** The transfer's id: its origin table and that table's serial (two fields, never one string). */
+    id: z.strictObject({ origin: FloorTableId, serial: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+    from: FloorTableId,
+    to: FloorTableId,
+    /** Minor units. */
+    amount: MinorUnits.positive(),
+    phase: z.enum(STATION_TRANSFER_PHASES),
+    /** When the showing host journalled it (its debit, or its credit of a transfer it took): ISO 8601, the ledger's own time. */
+    at: z.string().max(40).optional(),
+  }),
+);
 export type StationTransfer = z.infer<typeof StationTransfer>;
 
 /** At most this many transfers are shown (the newest), the open ones first. */
@@ -81,11 +85,13 @@ export const MAX_STATION_TRANSFERS = 20;
  * A station's transfers as one host shows them: the station's home table, whether this host is
  * it, and its transfers this host sent or took, the open ones first then the newest.
  */
-export const StationTransfers = z.strictObject({
-  station: StationNumber,
-  home: FloorTableId,
-  /** This host's table id. */
-  table: FloorTableId,
-  transfers: z.array(StationTransfer).max(MAX_STATION_TRANSFERS),
-});
+export const StationTransfers = lazily('StationTransfers', () =>
+  z.strictObject({
+    station: StationNumber,
+    home: FloorTableId,
+    /** This host's table id. */
+    table: FloorTableId,
+    transfers: z.array(StationTransfer).max(MAX_STATION_TRANSFERS),
+  }),
+);
 export type StationTransfers = z.infer<typeof StationTransfers>;

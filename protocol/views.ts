@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 import { GAME_KINDS } from '../engine/table/vocabulary.js';
 import { JackpotCombination } from './jackpot.js';
 import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision, StreakMarker } from './round.js';
@@ -59,11 +60,13 @@ export const Limits = z
   .refine((l) => l.min <= l.max, { message: 'min must not exceed max' });
 export type Limits = z.infer<typeof Limits>;
 
-const SeatState = z.object({
-  seat: z.number().int().min(1).max(MAX_STATIONS),
-  /** The station that controls this seat, if any. */
-  station: z.number().int().min(1).max(MAX_STATIONS).nullable(),
-});
+const SeatState = lazily('SeatState', () =>
+  z.object({
+    seat: z.number().int().min(1).max(MAX_STATIONS),
+    /** The station that controls this seat, if any. */
+    station: z.number().int().min(1).max(MAX_STATIONS).nullable(),
+  }),
+);
 
 /**
  * A current fault as the screens show it (issue 7's tilt manager): the message key under `tilt.`,
@@ -79,56 +82,58 @@ export const TiltNotice = z.strictObject({
 export type TiltNotice = z.infer<typeof TiltNotice>;
 
 /** A station's cash-out: a pending handpay locks the station until an attendant pays it. */
-export const CashoutState = z.strictObject({
-  pending: z
-    .strictObject({
-      amount: MinorUnits.positive(),
-      requestTxId: z.string().min(1).max(128),
-      /** Why no ticket: the station's cash-out fell back to a handpay (absent: the player asked for one, or a jackpot). */
-      why: z.enum(HANDPAY_WHY).optional(),
-    })
-    .nullable(),
-  /**
-   * The station has a ticket printer: its cash-out is a ticket by default, and the player may ask
-   * for a handpay instead (`cash-out` with `via: 'handpay'`; docs/tito.md). Absent: handpays only.
-   */
-  printsTickets: z.literal(true).optional(),
-  /**
-   * The station's last cash-out ticket (docs/tito.md): `printing` and `unresolved` lock the station
-   * (the printer has not said, or cannot say, whether it printed); `printed` and `voided` (not
-   * printed, the credit back) tell the player what happened.
-   */
-  ticket: z
-    .strictObject({
-      state: z.enum(['printing', 'printed', 'voided', 'unresolved']),
-      amount: MinorUnits.positive(),
-      validation: z.string().regex(/^\d{18}$/),
-      /** When it came to this state (ms since the epoch): an outcome is said for a few seconds. */
-      at: z.number().int().nonnegative(),
-    })
-    .nullable()
-    .optional(),
-  /** A cash-out waiting for the casino system's ticket number (SAS system validation, docs/sas.md): its amount, since when. */
-  systemWait: z.strictObject({ amount: MinorUnits.positive(), at: z.number().int().nonnegative() }).nullable().optional(),
-  /** The last ticket inserted at the station: being checked, credited, or returned with the reason the player is told. */
-  ticketIn: z
-    .discriminatedUnion('state', [
-      z.strictObject({ state: z.literal('checking'), validation: z.string().regex(/^\d{1,40}$/), at: z.number().int().nonnegative() }),
-      z.strictObject({
-        state: z.literal('credited'),
-        validation: z.string().regex(/^\d{18}$/),
+export const CashoutState = lazily('CashoutState', () =>
+  z.strictObject({
+    pending: z
+      .strictObject({
         amount: MinorUnits.positive(),
+        requestTxId: z.string().min(1).max(128),
+        /** Why no ticket: the station's cash-out fell back to a handpay (absent: the player asked for one, or a jackpot). */
+        why: z.enum(HANDPAY_WHY).optional(),
+      })
+      .nullable(),
+    /**
+     * The station has a ticket printer: its cash-out is a ticket by default, and the player may ask
+     * for a handpay instead (`cash-out` with `via: 'handpay'`; docs/tito.md). Absent: handpays only.
+     */
+    printsTickets: z.literal(true).optional(),
+    /**
+     * The station's last cash-out ticket (docs/tito.md): `printing` and `unresolved` lock the station
+     * (the printer has not said, or cannot say, whether it printed); `printed` and `voided` (not
+     * printed, the credit back) tell the player what happened.
+     */
+    ticket: z
+      .strictObject({
+        state: z.enum(['printing', 'printed', 'voided', 'unresolved']),
+        amount: MinorUnits.positive(),
+        validation: z.string().regex(/^\d{18}$/),
+        /** When it came to this state (ms since the epoch): an outcome is said for a few seconds. */
         at: z.number().int().nonnegative(),
-      }),
-      z.strictObject({
-        state: z.literal('returned'),
-        validation: z.string().regex(/^\d{1,40}$/),
-        reason: z.enum(TICKET_RETURN_REASONS),
-        at: z.number().int().nonnegative(),
-      }),
-    ])
-    .optional(),
-});
+      })
+      .nullable()
+      .optional(),
+    /** A cash-out waiting for the casino system's ticket number (SAS system validation, docs/sas.md): its amount, since when. */
+    systemWait: z.strictObject({ amount: MinorUnits.positive(), at: z.number().int().nonnegative() }).nullable().optional(),
+    /** The last ticket inserted at the station: being checked, credited, or returned with the reason the player is told. */
+    ticketIn: z
+      .discriminatedUnion('state', [
+        z.strictObject({ state: z.literal('checking'), validation: z.string().regex(/^\d{1,40}$/), at: z.number().int().nonnegative() }),
+        z.strictObject({
+          state: z.literal('credited'),
+          validation: z.string().regex(/^\d{18}$/),
+          amount: MinorUnits.positive(),
+          at: z.number().int().nonnegative(),
+        }),
+        z.strictObject({
+          state: z.literal('returned'),
+          validation: z.string().regex(/^\d{1,40}$/),
+          reason: z.enum(TICKET_RETURN_REASONS),
+          at: z.number().int().nonnegative(),
+        }),
+      ])
+      .optional(),
+  }),
+);
 export type CashoutState = z.infer<typeof CashoutState>;
 
 /**
@@ -148,10 +153,12 @@ export type Presentation = z.infer<typeof Presentation>;
  * The stadium on the table display: how many remote stations have bets, and on each spot how
  * many of them and their total. No station is named.
  */
-export const StadiumView = z.strictObject({
-  players: z.number().int().min(0).max(MAX_REMOTE_STATIONS),
-  spots: z.array(z.strictObject({ spot: Spot, players: z.number().int().min(1).max(MAX_REMOTE_STATIONS), total: MinorUnits.positive() })).max(32),
-});
+export const StadiumView = lazily('StadiumView', () =>
+  z.strictObject({
+    players: z.number().int().min(0).max(MAX_REMOTE_STATIONS),
+    spots: z.array(z.strictObject({ spot: Spot, players: z.number().int().min(1).max(MAX_REMOTE_STATIONS), total: MinorUnits.positive() })).max(32),
+  }),
+);
 export type StadiumView = z.infer<typeof StadiumView>;
 
 /**
@@ -159,60 +166,64 @@ export type StadiumView = z.infer<typeof StadiumView>;
  * round's chips counted once collected, rule 41), the chip's amount (rule 47), the last award, and
  * whether the chip is refused now (its controller at fault).
  */
-export const JackpotView = z.strictObject({
-  reference: z.string().min(1).max(128),
-  stake: MinorUnits.positive(),
-  levels: z
-    .array(z.strictObject({ level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/), pool: MinorUnits.nonnegative() }))
-    .min(1)
-    .max(4),
-  lastHit: z
-    .strictObject({
-      roundId: z.string().min(1).max(128),
-      seat: z.number().int().min(1).max(MAX_STATIONS),
-      combination: JackpotCombination,
-      level: z.string().min(1).max(24),
-      amount: MinorUnits.positive(),
-    })
-    .optional(),
-  stopped: z.boolean(),
-});
+export const JackpotView = lazily('JackpotView', () =>
+  z.strictObject({
+    reference: z.string().min(1).max(128),
+    stake: MinorUnits.positive(),
+    levels: z
+      .array(z.strictObject({ level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/), pool: MinorUnits.nonnegative() }))
+      .min(1)
+      .max(4),
+    lastHit: z
+      .strictObject({
+        roundId: z.string().min(1).max(128),
+        seat: z.number().int().min(1).max(MAX_STATIONS),
+        combination: JackpotCombination,
+        level: z.string().min(1).max(24),
+        amount: MinorUnits.positive(),
+      })
+      .optional(),
+    stopped: z.boolean(),
+  }),
+);
 export type JackpotView = z.infer<typeof JackpotView>;
 
 /** What the big screen facing the seats may show: no credits, no private data. */
-export const TableState = z.object({
-  kind: z.literal('table'),
-  tableId: z.string().min(1),
-  game: GameKind,
-  profile: z.string().min(1),
-  currency: Currency,
-  limits: Limits,
-  language: Language,
-  seats: z.array(SeatState).min(1).max(MAX_STATIONS),
-  round: RoundView.nullable(),
-  tilts: z.array(TiltNotice).max(64).optional(),
-  /** The bets the profile offers, printed as spots on the felt (the stations' spot names). */
-  bets: z.array(BetId).max(16).optional(),
-  /** How the game is drawn: a dealer's hand or banker and player, roads or the last rounds, its own words for some actions. */
-  presentation: Presentation.optional(),
-  /** Baccarat: the current shoe's road maps and statistics. */
-  roads: RoadsView.optional(),
-  /** Blackjack and war: the last rounds, newest last. */
-  history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
-  /** The cut card is out: this is the last round of the shoe. */
-  lastRound: z.boolean().optional(),
-  /** Blackjack: each seat's winning-streak marker, for seats with streak bets open (Macau 2009 Art. 13 5)). */
-  streaks: z
-    .array(StreakMarker.extend({ seat: z.number().int().min(1).max(MAX_STATIONS) }))
-    .max(MAX_STATIONS)
-    .optional(),
-  /** A table with remote stations: their number and totals per spot. */
-  stadium: StadiumView.optional(),
-  /** Portugal's progressive jackpot, where the table plays one. */
-  jackpot: JackpotView.optional(),
-  /** A demonstration table: every device simulated, no live play, no authorisation on record (issue 51). */
-  demonstration: z.literal(true).optional(),
-});
+export const TableState = lazily('TableState', () =>
+  z.object({
+    kind: z.literal('table'),
+    tableId: z.string().min(1),
+    game: GameKind,
+    profile: z.string().min(1),
+    currency: Currency,
+    limits: Limits,
+    language: Language,
+    seats: z.array(SeatState).min(1).max(MAX_STATIONS),
+    round: RoundView.nullable(),
+    tilts: z.array(TiltNotice).max(64).optional(),
+    /** The bets the profile offers, printed as spots on the felt (the stations' spot names). */
+    bets: z.array(BetId).max(16).optional(),
+    /** How the game is drawn: a dealer's hand or banker and player, roads or the last rounds, its own words for some actions. */
+    presentation: Presentation.optional(),
+    /** Baccarat: the current shoe's road maps and statistics. */
+    roads: RoadsView.optional(),
+    /** Blackjack and war: the last rounds, newest last. */
+    history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
+    /** The cut card is out: this is the last round of the shoe. */
+    lastRound: z.boolean().optional(),
+    /** Blackjack: each seat's winning-streak marker, for seats with streak bets open (Macau 2009 Art. 13 5)). */
+    streaks: z
+      .array(StreakMarker.extend({ seat: z.number().int().min(1).max(MAX_STATIONS) }))
+      .max(MAX_STATIONS)
+      .optional(),
+    /** A table with remote stations: their number and totals per spot. */
+    stadium: StadiumView.optional(),
+    /** Portugal's progressive jackpot, where the table plays one. */
+    jackpot: JackpotView.optional(),
+    /** A demonstration table: every device simulated, no live play, no authorisation on record (issue 51). */
+    demonstration: z.literal(true).optional(),
+  }),
+);
 export type TableState = z.infer<typeof TableState>;
 
 /**
@@ -220,50 +231,52 @@ export type TableState = z.infer<typeof TableState>;
  * nobody else's; with the public round and the table's roads or last rounds, which the host sends
  * apart, once for every station (`PublicPart`), and the screen puts together (`ViewComposer`).
  */
-export const StationState = z.object({
-  kind: z.literal('station'),
-  station: StationNumber,
-  /** The seat this station controls; absent for a remote station. */
-  seat: z.number().int().min(1).max(MAX_STATIONS).optional(),
-  game: GameKind,
-  currency: Currency,
-  limits: Limits,
-  language: Language,
-  /** The credit meter less what is on the betting spots this round. */
-  credit: MinorUnits.nonnegative(),
-  betting: StationBetting,
-  decision: StationDecision.nullable(),
-  round: RoundView.nullable(),
-  tilts: z.array(TiltNotice).max(64).optional(),
-  cashout: CashoutState.optional(),
-  /**
-   * This station's last rounds from the ledger's recall, newest first (replay plays the first).
-   * Sent apart (`recall`), only to a screen that asks for it (its recall or replay panel open):
-   * present in the composed view once the screen holds the version `recalled` names.
-   */
-  recall: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS).optional(),
-  /** How many rounds the station's recall holds and its version: what the own part says of it (protocol 5). */
-  recalled: z.strictObject({ rounds: z.number().int().min(0).max(MAX_RECALL_ROUNDS), version: z.number().int().min(0) }).optional(),
-  /** The active rule profile's pay table, for the help pages. */
-  payTable: z.array(PayLine).max(32).optional(),
-  presentation: Presentation.optional(),
-  /** The jackpot chip (Portugal rule 47) and whether it is taken now. */
-  jackpot: z.strictObject({ stake: MinorUnits.positive(), stopped: z.boolean() }).optional(),
-  /** A demonstration table: every device simulated, no live play, no authorisation on record (issue 51). */
-  demonstration: z.literal(true).optional(),
-  /** Baccarat: the current shoe's road maps (from the public panel part). */
-  roads: RoadsView.optional(),
-  /** Blackjack and war: the last rounds (from the public panel part). */
-  history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
-  /** A remote station of a table with peers: its credit's transfers this host sent or took (issue 54; docs/transfers.md). */
-  transfers: StationTransfers.optional(),
-  /** Its own last tickets out and in, newest first, for the player's recall (issue 47; docs/tito.md); absent before the first. */
-  tickets: z.array(StationTicket).max(MAX_STATION_TICKETS).optional(),
-});
+export const StationState = lazily('StationState', () =>
+  z.object({
+    kind: z.literal('station'),
+    station: StationNumber,
+    /** The seat this station controls; absent for a remote station. */
+    seat: z.number().int().min(1).max(MAX_STATIONS).optional(),
+    game: GameKind,
+    currency: Currency,
+    limits: Limits,
+    language: Language,
+    /** The credit meter less what is on the betting spots this round. */
+    credit: MinorUnits.nonnegative(),
+    betting: StationBetting,
+    decision: StationDecision.nullable(),
+    round: RoundView.nullable(),
+    tilts: z.array(TiltNotice).max(64).optional(),
+    cashout: CashoutState.optional(),
+    /**
+     * This station's last rounds from the ledger's recall, newest first (replay plays the first).
+     * Sent apart (`recall`), only to a screen that asks for it (its recall or replay panel open):
+     * present in the composed view once the screen holds the version `recalled` names.
+     */
+    recall: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS).optional(),
+    /** How many rounds the station's recall holds and its version: what the own part says of it (protocol 5). */
+    recalled: z.strictObject({ rounds: z.number().int().min(0).max(MAX_RECALL_ROUNDS), version: z.number().int().min(0) }).optional(),
+    /** The active rule profile's pay table, for the help pages. */
+    payTable: z.array(PayLine).max(32).optional(),
+    presentation: Presentation.optional(),
+    /** The jackpot chip (Portugal rule 47) and whether it is taken now. */
+    jackpot: z.strictObject({ stake: MinorUnits.positive(), stopped: z.boolean() }).optional(),
+    /** A demonstration table: every device simulated, no live play, no authorisation on record (issue 51). */
+    demonstration: z.literal(true).optional(),
+    /** Baccarat: the current shoe's road maps (from the public panel part). */
+    roads: RoadsView.optional(),
+    /** Blackjack and war: the last rounds (from the public panel part). */
+    history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
+    /** A remote station of a table with peers: its credit's transfers this host sent or took (issue 54; docs/transfers.md). */
+    transfers: StationTransfers.optional(),
+    /** Its own last tickets out and in, newest first, for the player's recall (issue 47; docs/tito.md); absent before the first. */
+    tickets: z.array(StationTicket).max(MAX_STATION_TICKETS).optional(),
+  }),
+);
 export type StationState = z.infer<typeof StationState>;
 
 /** A station's own part as the host sends it: everything but what every station shares, and its recall (asked for apart). */
-export const StationOwnState = StationState.omit({ round: true, roads: true, history: true, recall: true });
+export const StationOwnState = lazily('StationOwnState', () => StationState.unwrap().omit({ round: true, roads: true, history: true, recall: true }));
 export type StationOwnState = z.infer<typeof StationOwnState>;
 
 /** The parts of the table every station shows, each sent once per change to every station screen. */
@@ -273,7 +286,9 @@ export const PublicRound = RoundView.nullable();
  * lays out as the roads (`roadsOfCoups`), or the other games' last rounds. A station's composed
  * view holds the roads, never the coups.
  */
-export const PublicPanel = z.strictObject({ shoe: ShoeCoups.optional(), history: z.array(HistoryEntry).max(MAX_HISTORY).optional() });
+export const PublicPanel = lazily('PublicPanel', () =>
+  z.strictObject({ shoe: ShoeCoups.optional(), history: z.array(HistoryEntry).max(MAX_HISTORY).optional() }),
+);
 export type PublicPanel = z.infer<typeof PublicPanel>;
 
 /**
@@ -281,7 +296,7 @@ export type PublicPanel = z.infer<typeof PublicPanel>;
  * its first parse, with the session's schemas (protocol/service-view.ts): a table or a station page
  * never parses it (`hostMessageFor`, `snapshotStateOf`).
  */
-export const ServiceState = z.lazy(() =>
+export const ServiceState = lazily('ServiceState', () =>
   z.object({
     kind: z.literal('service'),
     tableId: z.string().min(1),
@@ -296,11 +311,11 @@ export const ServiceState = z.lazy(() =>
 );
 export type ServiceState = z.infer<typeof ServiceState>;
 
-export const ViewState = z.discriminatedUnion('kind', [TableState, StationState, ServiceState]);
+export const ViewState = lazily('ViewState', () => z.discriminatedUnion('kind', [TableState, StationState, ServiceState]));
 export type ViewState = z.infer<typeof ViewState>;
 
 /** What a snapshot carries: a station's own part, or a whole view (table display, service mode). */
-export const SnapshotState = z.discriminatedUnion('kind', [TableState, StationOwnState, ServiceState]);
+export const SnapshotState = lazily('SnapshotState', () => z.discriminatedUnion('kind', [TableState, StationOwnState, ServiceState]));
 export type SnapshotState = z.infer<typeof SnapshotState>;
 
 /**
