@@ -45,7 +45,7 @@ describe('the schemas the table page builds', () => {
   it('refuses what it refused before: a station part, a table without seats, a patch to another view', () => {
     assert.equal(decodeHostMessage(encode({ type: 'snapshot', view: 'table', version: 1, state: { ...TABLE, seats: [] } }), 'table').ok, false);
     const own = { kind: 'station', station: 1, game: 'baccarat', currency: 'MOP', limits: TABLE.limits, language: 'en', credit: 0 };
-    const d = decodeHostMessage(encode({ type: 'snapshot', view: 'table', version: 1, state: own }), 'table');
+    const d = decodeHostMessage(JSON.stringify({ type: 'snapshot', view: 'table', version: 1, state: own }), 'table');
     assert.equal(d.ok, false, 'a station part on the table page');
     assert.equal(decodeHostMessage('["table",2,[]]', 'table').ok, false, 'a patch without operations');
   });
