@@ -40,6 +40,7 @@ import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
 import { heapGrowth, heapSplit, type HeapKind } from './heap-summary.js';
 import { bounded, BrowserProcesses, heapSnapshot, kindLines, PageProbe } from './page-probe.js';
+import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
 import { figure, QUICK } from './report.js';
 import { addServiceAccounts, serviceHeaps, type ServiceHeaps } from './service-pages.js';
 import { asciiPlot, judge, trend } from './trend.js';
@@ -122,13 +123,14 @@ const FIGURES: { key: string; name: string; unit: string; scale: number; budget:
   { key: 'logBytes', name: 'data folder, logs', unit: 'MB', scale: MB, budget: (span) => (span * 2048) / MB },
 ];
 
-/** BENCH_LONG_JS_FLAGS: V8 flags for every browser of the run, the bare scene's included (`--js-flags`). */
-const JS_FLAGS = process.env.BENCH_LONG_JS_FLAGS ?? '';
+/** BENCH_LONG_JS_FLAGS: V8 flags for every browser of the run, the bare scene's included: the kiosk's unless
+ *  set (`none`: V8's defaults; bench/page-flags.ts). */
+const JS_FLAGS = pageJsFlags(process.env.BENCH_LONG_JS_FLAGS);
 /** A browser of its own; `marker`, a switch Chromium ignores, finds its processes in /proc (bench/page-probe.ts). */
 const launch = (marker: string) =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', marker, ...(JS_FLAGS ? [`--js-flags=${JS_FLAGS}`] : [])],
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', marker, ...jsFlagsArgs(JS_FLAGS)],
   });
 /** A page's read is bounded to this (BENCH_LONG_READ_S, seconds): a gap, with its reason, past it. */
 const READ_MS = Number(process.env.BENCH_LONG_READ_S ?? 300) * 1000;
@@ -459,7 +461,7 @@ const load = os
   .join(' ');
 console.log(
   `long run, ${GAME}, ${STATIONS} stations with autoplay, ${samples.at(-1)?.rounds ?? 0} rounds in ${minutes.toFixed(1)} min, sampled every ${EVERY}, ` +
-    `Chromium ${chromiumVersion} (SwiftShader) at ${SIZE}, ${FPS} frames a second at most${JS_FLAGS ? `, V8 flags ${JS_FLAGS}` : ''}, ${os.cpus().length} cores, load average ${load}`,
+    `Chromium ${chromiumVersion} (SwiftShader) at ${SIZE}, ${FPS} frames a second at most${JS_FLAGS ? `, V8 flags ${JS_FLAGS}` : ", V8's default flags"}, ${os.cpus().length} cores, load average ${load}`,
 );
 console.log(
   `  baselines: a bare Node process heap after GC ${(bareNodeHeap / MB).toFixed(2)} MB, resident ${(bareNodeRss / MB).toFixed(0)} MB, ${bareNodeFds} descriptors; ` +

@@ -18,6 +18,7 @@
 // dist/renderer) starts a host per build and measures the pages of each in turn, PROBE_ROUNDS times.
 // PROBE_TRACE=1 adds a Chromium trace of the station's frames (the first build) with the events of
 // the most self time per frame (bench/trace-summary.ts). PROBE_VIEWS=station/1,table,service picks pages.
+import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -231,7 +232,7 @@ const hosts: Host[] = [];
 for (const dir of RENDERERS) hosts.push(await host(dir));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', ...jsFlagsArgs(pageJsFlags(process.env.BENCH_JS_FLAGS))],
 });
 console.log(
   `screen frame probe: ${VIEWPORT.width}×${VIEWPORT.height}, Chromium ${browser.version()} with SwiftShader, ${os.cpus().length} cores, ${FRAMES} frames each after ${WARM}, each finished by a 1-pixel readPixels`,

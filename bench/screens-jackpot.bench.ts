@@ -10,6 +10,7 @@
 // Baseline, in the same run: a bare pixi scene of the same size (1920×1080, WebGL, antialias, one
 // text changed every frame), its frame time, in a browser of its own closed before the table's
 // opens. Needs `npm run build:renderer` first.
+import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +46,7 @@ const pct = (values: number[], p: number): number => {
 const launch = () =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', ...jsFlagsArgs(pageJsFlags(process.env.BENCH_JS_FLAGS))],
   });
 const VIEWPORT = { width: 1920, height: 1080 };
 

@@ -32,6 +32,7 @@ import { figure, QUICK, times } from './report.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { heapGrowth, heapKinds, type HeapKind } from './heap-summary.js';
 import { selfTimes } from './trace-summary.js';
+import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
 
 /** A card's flight from the shoe (renderer/src/anim/motion.ts; the bench may not import the renderer). */
 const FLIGHT_MS = 420;
@@ -140,14 +141,14 @@ host.table.onChange(() => {
   }
 });
 
-// BENCH_JS_FLAGS='--no-sparkplug': V8 flags for every browser the bench opens, the bare scene's
-// alike, to see what part of a page's heap a tier of V8's compiled code is (docs/benchmarks.md).
-// An analysis: the kiosk sets no V8 flag.
-const JS_FLAGS = process.env.BENCH_JS_FLAGS ?? '';
+// The V8 flags of every browser the bench opens, the bare scene's alike: the kiosk's pages' own
+// (host/screens/page-v8-flags.ts) unless BENCH_JS_FLAGS says otherwise (`none`: V8's defaults, every
+// tier; bench/page-flags.ts), to time and weigh a page with and without them (docs/benchmarks.md).
+const JS_FLAGS = pageJsFlags(process.env.BENCH_JS_FLAGS);
 const launch = () =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', ...(JS_FLAGS ? [`--js-flags=${JS_FLAGS}`] : [])],
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', ...jsFlagsArgs(JS_FLAGS)],
   });
 // BENCH_HEAP_SNAPSHOT=1: a heap snapshot of each page at BENCH_FIRST and at BENCH_ROUNDS rounds,
 // and what grew between them by kind (bench/heap-summary.ts): what a page keeps that it should not.
@@ -526,7 +527,7 @@ const load = () =>
     .join(' ');
 // The frame figures are recorded now: the heap phases below can take long on a loaded machine.
 console.log(
-  `screens, baccarat, Chromium ${browser.version()} with SwiftShader${JS_FLAGS ? ` and V8 flags ${JS_FLAGS}` : ''}, ${os.cpus().length} cores, load average ${load()}`,
+  `screens, baccarat, Chromium ${browser.version()} with SwiftShader${JS_FLAGS ? ` and V8 flags ${JS_FLAGS}` : " and V8's default flags"}, ${os.cpus().length} cores, load average ${load()}`,
 );
 console.log(`  measured: ${MEASURE} rounds in real time (${((tMeasured - t0) / 1000).toFixed(0)} s), ${bursts.size} dealing bursts`);
 console.log(

@@ -60,10 +60,13 @@ function windowOf(kiosk: RunningKiosk, view: string): FakeBrowserWindow {
 }
 
 describe('kiosk main process: start', () => {
-  it('sandboxes, prefers X11, registers app://, forks the host with the host options, opens a window per display', async () => {
+  it("sandboxes, prefers X11, sets the pages' V8 flags, registers app://, forks the host with the host options, opens a window per display", async () => {
     const { kiosk, fake, host, win } = await boot();
     assert.equal(fake.app.sandboxed, true);
-    assert.deepEqual(fake.app.switches, [['ozone-platform', 'x11']]);
+    assert.deepEqual(fake.app.switches, [
+      ['ozone-platform', 'x11'],
+      ['js-flags', '--no-sparkplug --no-maglev'],
+    ]);
     assert.equal(fake.protocol.privileged[0]?.scheme, 'app');
     assert.ok(host.args.includes('--game=baccarat') && !host.args.some((a) => a.startsWith('--screens')));
     assert.deepEqual([...kiosk.windows().keys()].sort(), ['station/1', 'table']);

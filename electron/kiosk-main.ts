@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import type { ViewName } from '../protocol/index.js';
 import { defaultDataDir } from '../host/data-dir.js';
+import { PAGE_V8_FLAGS } from '../host/screens/page-v8-flags.js';
 import { createLogger } from '../host/logger.js';
 import { KNOWN_BRIDGES } from '../hardware/transport/usb-serial.js';
 import { keepDisplayAwake } from './display-awake.js';
@@ -40,9 +41,11 @@ export function startKiosk(e: KioskElectron, o: KioskOptions): RunningKiosk | nu
   const { log } = k;
 
   // Before `ready`: sandbox every renderer, serve the screens from a privileged custom scheme,
-  // and prefer X11 (Wayland ignores window bounds, so one window per display needs X11).
+  // and prefer X11 (Wayland ignores window bounds, so one window per display needs X11). The pages'
+  // V8 flags keep their heaps within budget for weeks (host/screens/page-v8-flags.ts).
   app.enableSandbox();
   app.commandLine.appendSwitch('ozone-platform', 'x11');
+  app.commandLine.appendSwitch('js-flags', PAGE_V8_FLAGS.join(' '));
   e.protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
   // A second kiosk on the same data folder would run a second host against the same ledger.
