@@ -6,7 +6,8 @@
 // after its first rounds is code V8 compiled for it, and most of what grows over a week is that code
 // moving up V8's tiers. Without Sparkplug (the baseline compiler) and Maglev (the mid-tier optimiser) a
 // function is interpreted until TurboFan optimises it, so a page holds neither tier's copy: the table
-// and a station page measured 1.5–1.8 MB lighter at 1920×1080. The frames a page draws come from the
-// functions hot enough for TurboFan either way; the screens bench timed both settings side by side
-// before this was set (docs/benchmarks.md).
+// and a station page measured 1.5–1.7 MB lighter at 1920×1080. The price, timed side by side before
+// this was set (docs/benchmarks.md, "The pages' V8 flags"): the frames' medians the same, a dealing
+// burst's p99 13–16% longer (warm code run once a round is interpreted until TurboFan takes it). On a
+// cabinet whose frames miss their goal, time it again there first.
 export const PAGE_V8_FLAGS: readonly string[] = ['--no-sparkplug', '--no-maglev'];
