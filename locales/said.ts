@@ -2,8 +2,11 @@ import type { i18n } from 'i18next';
 import { createI18n, type MessageKey } from './i18n.js';
 import type { Catalogue } from './index.js';
 
-/** A service-mode refusal's name (a handpay, a jackpot reset, ...): a key of the catalogues' `serviceRefusal` section. */
-export type ServiceRefusalName = keyof Catalogue['serviceRefusal'];
+/** A key named without its plural suffix, as i18next resolves it (`roundCardsAfterEntry_other` is `roundCardsAfterEntry`). */
+type WithoutPlural<K extends string> = K extends `${infer Base}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}` ? Base : K;
+
+/** A service-mode refusal's name (a handpay, a jackpot reset, ...): a key of the catalogues' `serviceRefusal` section, a plural one by its base. */
+export type ServiceRefusalName = WithoutPlural<keyof Catalogue['serviceRefusal'] & string>;
 
 /** A parameter of a refusal's words: a code, a name, a count, an amount in minor units (with `currency`). */
 export type SaidValue = string | number;

@@ -18,7 +18,8 @@ export function wordsIn(language: string, s: Said): string {
 export function assertWordsEverywhere(s: Said, name: string): void {
   const english = wordsIn('en', s);
   for (const language of LANGUAGES) {
-    const template = wordAt(catalogueOf(language), s.key);
+    // A key that takes a count is a plural one: its `_other` form holds every placeholder.
+    const template = wordAt(catalogueOf(language), s.key) ?? wordAt(catalogueOf(language), `${s.key}_other`);
     assert.ok(template, `${name}: ${language} has words for ${s.key}`);
     for (const [, placeholder] of template.matchAll(/\{\{(\w+)/g))
       assert.ok(placeholder && placeholder in s.values, `${name}: ${s.key} ${language} {{${placeholder}}} given`);
