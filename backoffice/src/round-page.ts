@@ -1,5 +1,5 @@
 import type { RoundEvidence } from './api.js';
-import { actionWords, betWords, profileWords } from './codes.js';
+import { actionWords, betWords, cardPlaceWords, profileWords } from './codes.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
 import type { Words } from './i18n.js';
@@ -40,7 +40,7 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
       t('backoffice.evidence.download'),
     ),
     h('h2', {}, t('backoffice.evidence.cards')),
-    h('p', { 'data-testid': 'round-cards' }, r.cards.map((c) => `${c.card} → ${c.to}`).join(' · ') || '—'),
+    h('p', { 'data-testid': 'round-cards' }, r.cards.map((c) => `${c.card} → ${cardPlaceWords(t, c.to)}`).join(' · ') || '—'),
     h('h2', {}, t('backoffice.evidence.decisions')),
     h(
       'ol',

@@ -17,8 +17,11 @@ let url = '';
 let password = '';
 
 /** The page's default language is Traditional Chinese: its words, read from its catalogue. */
-const words = (JSON.parse(readFileSync(path.join(root, 'locales/catalogues/zh-Hant.json'), 'utf8')) as { backoffice: { evidence: Record<string, unknown> } })
-  .backoffice.evidence as { download: string; proof: string; refused: Record<string, string> };
+const catalogue = JSON.parse(readFileSync(path.join(root, 'locales/catalogues/zh-Hant.json'), 'utf8')) as {
+  backoffice: { evidence: { download: string; proof: string; refused: Record<string, string> } };
+  cardPlace: { seat: string };
+};
+const words = catalogue.backoffice.evidence;
 
 test.beforeAll(async () => {
   // PGlite's first start compiles its WebAssembly: slow on a loaded machine.
@@ -51,7 +54,8 @@ test("a supervisor clicks a table's recent round, sees its recall and downloads 
   const recall = page.getByTestId('round-recall');
   await expect(recall).toHaveAttribute('data-round', 'T1-r1');
   await expect(recall.locator('h1')).toContainText('T1-r1');
-  await expect(page.getByTestId('round-cards')).toContainText('AS → seat:1');
+  // Where each card went, in the page's language, not as the journal writes it (`seat:1`).
+  await expect(page.getByTestId('round-cards')).toContainText(`AS → ${catalogue.cardPlace.seat.replace('{{seat}}', '1')}`);
   await expect(recall.locator('table.grid')).toHaveCount(3);
   // Two notes (1, 2), the round's two bets and its settlement (3–5), then T1's voided round (6, 7).
   const proof = Object.entries({ first: 3, last: 5, entries: 3, head: 7 }).reduce((text, [k, v]) => text.replace(`{{${k}}}`, String(v)), words.proof);

@@ -1,10 +1,16 @@
 import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
+import { cardPlaceSaid } from '../../../../../locales/card-place.js';
 import { decisionsLine } from './decisions-line.js';
 import type { PageKit } from './kit.js';
 
 /** Game recall: the rounds of a page, each with its cards, decisions, bets, settled lines, corrections and void; replay and evidence. */
 export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: PageKit): void {
   const { t, a, money, rows, wrap, btn } = k;
+  // Where each card went, in the screen's language; a place this version does not know, as recorded.
+  const place = (to: string) => {
+    const said = cardPlaceSaid(to);
+    return said ? t(said.key, { ...said.values }) : to;
+  };
   if (page.rounds.length === 0) rows.push(t('service.field.noRounds'));
   page.rounds.forEach((r, i) => {
     rows.push(
@@ -26,7 +32,7 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
               })
             : t('service.field.ruleRecordDemo', { digest: r.rules.digest.slice(0, 12) })),
       );
-    wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }));
+    wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${place(x.to)}`).join(' ') }));
     if (r.decisions.length) wrap('   ' + decisionsLine(t, r));
     for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
     for (const l of r.lines) {
