@@ -2,6 +2,7 @@
 // a rule profile, a journal entry's type, a decision, a bet — worded through the catalogues
 // (docs/backoffice.md, "Codes in words"). A code the catalogues have no words for (a newer
 // table's fault, a profile added later) is shown as itself: visible, never a crash, never a blank.
+import { betWordsOf } from '../../locales/bet-key.js';
 import { cardPlaceSaid } from '../../locales/card-place.js';
 import { isMessageKey } from '../../locales/i18n.js';
 import type { Words } from './i18n.js';
@@ -38,7 +39,7 @@ export function actionWords(t: T, game: string, action: string): string {
 
 /** A bet or a settlement line's bet, as the table's screens word it: war's `tie` is its tie bet. */
 export function betWords(t: T, game: string, bet: string): string {
-  return worded(t, game === 'war' && bet === 'tie' ? 'help.item.tieBet' : `bet.${bet}`, bet);
+  return betWordsOf(t, game, bet);
 }
 
 /** Where a round's card went (`seat:3:hand:0`, `banker`, `burn`…), as its recall says it; a place this version does not know, as recorded. */

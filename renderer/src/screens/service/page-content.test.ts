@@ -204,6 +204,12 @@ describe('service pages cut nothing', () => {
     };
     const { rows } = pageContent(state('auditor'), { page: 'recall', station: null, offset: 0, more: false, rounds: [round] }, t, INITIAL_CHOICES, none);
     assert.equal(rows.filter((r) => r.includes('Bet: station')).length, 7);
+    // Bets and card places in words, not as the journal writes them (`main`, `seat:1`).
+    assert.ok(
+      rows.some((r) => r.includes('Bet: station 1 seat 1 Bet ')),
+      rows.join('\n'),
+    );
+    assert.ok(!rows.join(' ').includes('seat:'), 'no card place as the journal writes it');
     assert.equal(rows.filter((r) => r.includes('Settled: seat')).length, 7);
     assert.equal(rows.join(' ').match(/AS→seat/g)?.length, 40, 'every card, over as many rows as it takes');
   });

@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { betWordsOf } from '../../../../locales/bet-key.js';
 import { DemoBanner } from '../../ui/demo-banner.js';
 import { DISPOSE } from '../../pixi/dispose.js';
 import { Container, Graphics, Text } from 'pixi.js';
@@ -390,7 +391,9 @@ export class ServiceScreen implements Screen {
       view: (path) => this.view(path),
       replay: (round) => {
         const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
-        const lines = round.lines.map((l) => t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
+        const lines = round.lines.map((l) =>
+          t('service.field.line', { seat: l.seat, bet: betWordsOf(t, round.game, l.bet), stake: money(l.stake), net: money(l.net), rule: l.rule }),
+        );
         const decisions = round.decisions.length ? [decisionsLine(t, round)] : [];
         const voided = round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: round.authorisedBy ?? [] })] : [];
         this.replay.play(round, Date.now(), t('service.action.close'), [...decisions, ...lines.slice(0, 12), ...voided].join('\n'));

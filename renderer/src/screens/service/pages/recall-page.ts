@@ -1,4 +1,5 @@
 import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
+import { betWordsOf } from '../../../../../locales/bet-key.js';
 import { cardPlaceSaid } from '../../../../../locales/card-place.js';
 import { decisionsLine } from './decisions-line.js';
 import type { PageKit } from './kit.js';
@@ -34,9 +35,10 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
       );
     wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${place(x.to)}`).join(' ') }));
     if (r.decisions.length) wrap('   ' + decisionsLine(t, r));
-    for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
+    for (const b of r.bets)
+      wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: betWordsOf(t, r.game, b.bet), amount: money(b.amount) }));
     for (const l of r.lines) {
-      wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
+      wrap('   ' + t('service.field.line', { seat: l.seat, bet: betWordsOf(t, r.game, l.bet), stake: money(l.stake), net: money(l.net), rule: l.rule }));
       // A line settled under a non-default choice names it, with the authorisation reference.
       if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices, authorisation: l.authorisation ?? '—' }));
     }
