@@ -193,6 +193,22 @@ describe('locale catalogues', () => {
     assert.match(source.get('table.seat') ?? '', /門/);
   });
 
+  // The 2009 text (Art. 5, the procedures) says a card dealt 牌面向上 / «de face para cima» and a
+  // card 陽開 (exposed); a supervisor refused an act on such a card reads those words, not others.
+  it("say a card dealt face up or exposed in the texts' words in the service refusals", () => {
+    const keys = ['serviceRefusal.roundDealtFaceUp', 'serviceRefusal.roundCardStands'];
+    const hans = flatten(catalogueOf('zh-Hans'));
+    const pt = flatten(catalogueOf('pt'));
+    for (const key of keys) {
+      assert.match(source.get(key) ?? '', /牌面向上|陽開/, `zh-Hant ${key}`);
+      assert.doesNotMatch(source.get(key) ?? '', /明牌|揭開/, `zh-Hant ${key}`);
+      assert.match(hans.get(key) ?? '', /牌面向上|翻开/, `zh-Hans ${key}`);
+      assert.doesNotMatch(hans.get(key) ?? '', /明牌|揭开/, `zh-Hans ${key}`);
+      assert.match(pt.get(key) ?? '', /face para cima/, `pt ${key}`);
+      assert.doesNotMatch(pt.get(key) ?? '', /aberta/, `pt ${key}`);
+    }
+  });
+
   // The games' own words (engine/<game>/table-game.ts): what they name their own way, and every
   // line of every profile's pay table, has its words in every language.
   it("word every game's own names and every pay-table line of every profile", () => {
