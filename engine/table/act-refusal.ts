@@ -3,7 +3,7 @@ import type { Correction, HoldReason } from './vocabulary.js';
 /**
  * Why the table refused a supervisor's act (a card entered, a void, a dealing error reported or
  * corrected, a jackpot level reset), as facts and never as a sentence: the host says each by a
- * key of the catalogues in the reader's language (host/service/round-said.ts); the refusal's
+ * key of the catalogues in the reader's language (host/floor/act-said.ts); the refusal's
  * `reason` keeps the engine's English for its log. Amounts are minor units; articles as the
  * game's text names them.
  */

@@ -1,6 +1,6 @@
 // The names protocol/lazy.ts gives the schemas a page must not build (issue 52 item 3): a table
 // page a station's, a station page the table's, and neither the host's own. Read by
-// protocol/view-decoders.test.ts (the table page) and protocol/lazy.test.ts (a station page).
+// table-page-schemas.test.ts and station-page-schemas.test.ts.
 
 /** A station's own: a table page has no use for them. */
 export const STATIONS_ONLY = [
