@@ -7,32 +7,9 @@ import { describe, it } from 'node:test';
 import { decodeHostMessage, encode } from './codec.js';
 import { ViewComposer } from './compose.js';
 import { serviceSchemasBuilt } from './service-view.js';
-import { stationView, type StationOwnState, type TableState, type ViewName } from './views.js';
+import { STATION_OWN_STATE as OWN, STATION_VIEW as STATION, TABLE_STATE as TABLE } from './testing/views.js';
+import type { ViewName } from './views.js';
 
-const TABLE: TableState = {
-  kind: 'table',
-  tableId: 'T1',
-  game: 'baccarat',
-  profile: 'standard',
-  currency: 'MOP',
-  limits: { min: 10000, max: 500000 },
-  language: 'zh-Hant',
-  seats: [{ seat: 1, station: 1 }],
-  round: null,
-};
-const STATION = stationView(2);
-const OWN: StationOwnState = {
-  kind: 'station',
-  station: 2,
-  seat: 2,
-  game: 'baccarat',
-  currency: 'MOP',
-  limits: { min: 10000, max: 500000 },
-  language: 'zh-Hant',
-  credit: 0,
-  betting: { open: false, spots: [], bets: [] },
-  decision: null,
-};
 const SERVICE = { kind: 'service', tableId: 'T1', softwareVersion: '1.0', language: 'en', signedIn: false };
 
 /** The messages as a page of `view` reads them, each through its composer: the composed views, in order. */

@@ -287,7 +287,8 @@ test("the Configuration page refuses an override of a fixed article, naming the 
     for (const lang of LANGUAGES) {
       await press(page, `language-${lang}`);
       await press(page, 'page-config');
-      await press(page, 'edit-rules');
+      // The button is drawn once the Configuration page's view has come from the host, which can be after the press.
+      await pressWhenShown(page, 'edit-rules');
       await expect.poll(() => texts(page)).toContain(tr(lang, 'service.config.editingRules'));
       // Art. 19 fixes the half payment at five cards; Art. 21 n.2 lets a casino waive Arts. 15 and 18 only.
       await press(page, 'rule-pick');

@@ -8,21 +8,7 @@ import { decodeHostMessage, encode } from '../../protocol/codec.js';
 import { ViewComposer } from '../../protocol/compose.js';
 import { NO_PAGES, TABLES_ONLY } from './schema-names.js';
 import { schemasBuilt } from '../../protocol/lazy.js';
-import { stationView, type StationOwnState } from '../../protocol/views.js';
-
-const STATION = stationView(2);
-const OWN: StationOwnState = {
-  kind: 'station',
-  station: 2,
-  seat: 2,
-  game: 'baccarat',
-  currency: 'MOP',
-  limits: { min: 10000, max: 500000 },
-  language: 'zh-Hant',
-  credit: 0,
-  betting: { open: false, spots: [], bets: [] },
-  decision: null,
-};
+import { STATION_OWN_STATE as OWN, STATION_VIEW as STATION } from '../../protocol/testing/views.js';
 
 describe('the schemas a station page builds', () => {
   it("are its own view's and its messages', not the table's nor the host's, and none before a message comes", () => {

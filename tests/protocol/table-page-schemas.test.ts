@@ -6,20 +6,8 @@ import { describe, it } from 'node:test';
 import { decodeHostMessage, encode } from '../../protocol/codec.js';
 import { ViewComposer } from '../../protocol/compose.js';
 import { schemasBuilt } from '../../protocol/lazy.js';
-import type { TableState } from '../../protocol/views.js';
+import { TABLE_STATE as TABLE } from '../../protocol/testing/views.js';
 import { NO_PAGES, STATIONS_ONLY } from './schema-names.js';
-
-const TABLE: TableState = {
-  kind: 'table',
-  tableId: 'T1',
-  game: 'baccarat',
-  profile: 'standard',
-  currency: 'MOP',
-  limits: { min: 10000, max: 500000 },
-  language: 'zh-Hant',
-  seats: [{ seat: 1, station: 1 }],
-  round: null,
-};
 
 describe('the schemas the table page builds', () => {
   it("are its own view's and its messages', not a station's nor the host's, and none before a message comes", () => {
