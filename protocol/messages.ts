@@ -315,8 +315,7 @@ export type Ack = z.infer<typeof Ack>;
 export type ProtocolError = z.infer<typeof ProtocolError>;
 
 /** A snapshot of a view whose state is `state`'s kind. */
-const snapshotOf = (state: z.ZodType<SnapshotState>) =>
-  z.strictObject({ type: z.literal('snapshot'), view: ViewName, version: Version, state }) as z.ZodType<Snapshot>;
+const snapshotOf = (state: z.ZodType<SnapshotState>) => z.strictObject({ type: z.literal('snapshot'), view: ViewName, version: Version, state });
 
 /** Checks a message from the host: its data, or its issues (zod's result). */
 export type HostMessageCheck = (json: unknown) => z.ZodSafeParseResult<HostMessage>;
