@@ -1,4 +1,4 @@
-import { Container, Text } from 'pixi.js';
+import { Container, Text, type Rectangle } from 'pixi.js';
 
 /**
  * A layer of things that stay put between snapshots (a felt, its printed words, names, a
@@ -11,8 +11,17 @@ export class CachedLayer extends Container {
   private drawnKey = '';
   private resolution = 1;
 
-  constructor(label: string) {
+  /**
+   * `area`, where the layer is seen (a full-screen layer's: the design's 1920×1080): its texture is
+   * that size whatever a child reaches past it. pixi sizes a cached layer's texture to its bounds, and
+   * a new size is a new texture from its pool, the old one kept there. The table's still layer
+   * reached x 1,923 when its line of road statistics ran off the screen (issue 52); a layer wider than
+   * the screen's 1,920 pixels gets the next power of two, 2048×1080, beside the 1920×1080 one kept in
+   * the pool: the long-run bench's step of 8.5 MB in the table page's GPU memory.
+   */
+  constructor(label: string, area?: Rectangle) {
     super({ label });
+    if (area) this.boundsArea = area;
     this.cacheAsTexture({ resolution: this.resolution, antialias: true });
   }
 

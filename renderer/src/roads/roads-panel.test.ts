@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Container } from 'pixi.js';
-import { Graphics, Sprite, Texture } from 'pixi.js';
+import { Graphics, Sprite, Text, Texture, TexturePool } from 'pixi.js';
 import { roadsOfCoups, shoeCoups, type CoupOutcome } from '../../../protocol/index.js';
 import { createI18n } from '../../../locales/i18n.js';
 import { RoadsPanel } from './roads-panel.js';
 import { pixiMade } from '../test-hooks/pixi-made.js';
 
-const t = createI18n('zh-Hant').getFixedT('zh-Hant');
+const i18n = createI18n('zh-Hant');
+const t = i18n.getFixedT('zh-Hant');
+/** A text's width as a browser's would go (Node has no canvas to measure with): a CJK character a font size wide, anything else 0.6 of one. */
+const measure = (x: Text) => [...x.text].reduce((w, c) => w + (c.codePointAt(0)! >= 0x2e80 ? 1 : 0.6), 0) * Number(x.style.fontSize);
 const coup = (winner: CoupOutcome['winner'], bankerPair = false): CoupOutcome => ({ winner, playerPair: false, bankerPair, playerTotal: 6, bankerTotal: 7 });
 const roads = (n: number) => roadsOfCoups(shoeCoups('s1', [coup('banker', true), coup('player'), coup('tie'), coup('banker')].slice(0, n)));
 
@@ -17,11 +20,15 @@ const drawnGraphics = (panel: Container) => panel.children.filter((c) => c insta
 describe("the table display's roads panel (issue 31: its JS heap)", () => {
   it('draws its grids and marks into a texture at each coup and keeps no Graphics of them', () => {
     const baked: Texture[] = [];
-    const panel = new RoadsPanel({ x: 0, y: 0, width: 420, height: 1000 }, () => {
-      const texture = new Texture();
-      baked.push(texture);
-      return new Sprite(texture);
-    });
+    const panel = new RoadsPanel(
+      { x: 0, y: 0, width: 420, height: 1000 },
+      () => {
+        const texture = new Texture();
+        baked.push(texture);
+        return new Sprite(texture);
+      },
+      measure,
+    );
     panel.show(roads(2), t);
     panel.show(roads(4), t);
     assert.equal(baked.length, 2, 'one texture a coup');
@@ -36,7 +43,7 @@ describe("the table display's roads panel (issue 31: its JS heap)", () => {
   });
 
   it('without a way to bake (a station), draws its marks as Graphics as before', () => {
-    const panel = new RoadsPanel({ x: 0, y: 0, width: 420, height: 1000 });
+    const panel = new RoadsPanel({ x: 0, y: 0, width: 420, height: 1000 }, undefined, measure);
     panel.show(roads(3), t);
     assert.equal(drawnGraphics(panel), 2);
     assert.equal(panel.children.filter((c) => c instanceof Sprite).length, 0);
@@ -45,13 +52,17 @@ describe("the table display's roads panel (issue 31: its JS heap)", () => {
   it('draws every coup into the texture and sprite of the first, making no pixi object a coup (issue 52)', () => {
     const baked: Texture[] = [];
     const into: (Sprite | null)[] = [];
-    const panel = new RoadsPanel({ x: 0, y: 0, width: 420, height: 1000 }, (_target, again) => {
-      into.push(again);
-      if (again) return again;
-      const texture = new Texture();
-      baked.push(texture);
-      return new Sprite(texture);
-    });
+    const panel = new RoadsPanel(
+      { x: 0, y: 0, width: 420, height: 1000 },
+      (_target, again) => {
+        into.push(again);
+        if (again) return again;
+        const texture = new Texture();
+        baked.push(texture);
+        return new Sprite(texture);
+      },
+      measure,
+    );
     const coups: CoupOutcome[] = Array.from({ length: 60 }, (_, i) => coup(i % 7 === 3 ? 'tie' : i % 3 === 0 ? 'player' : 'banker', i % 5 === 0));
     panel.show(roadsOfCoups(shoeCoups('s1', coups.slice(0, 1))), t);
     const before = pixiMade();
@@ -68,5 +79,44 @@ describe("the table display's roads panel (issue 31: its JS heap)", () => {
     assert.equal(drawnGraphics(panel), 1, 'the marks drawn are let go: only the background box holds geometry');
     panel.destroy({ children: true });
     assert.equal(baked[0]!.destroyed, true);
+  });
+
+  it("keeps the shoe's counts inside the panel whatever they are, so their texture stays one size (issue 52)", () => {
+    // The table display's panel (felt-layout.ts's baccarat panel: x 1409 to 1904): 463 units inside its margins.
+    const area = { x: 1409, y: 16, width: 495, height: 1048 };
+    const inside = area.width - 32;
+    const stats = (panel: RoadsPanel) => panel.children.find((c): c is Text => c instanceof Text && c.y === 54)!;
+    const sizes = new Set<string>();
+    const fonts = new Set<number>();
+    let widest = 0;
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const panel = new RoadsPanel(area, undefined, measure);
+      const tl = i18n.getFixedT(language);
+      const base = roadsOfCoups(shoeCoups('s1', [coup('banker')]));
+      // Every count from none to three digits, in every field: 4 × 6 × 12 lines.
+      for (const n of [0, 1, 5, 9, 10, 23, 47, 61, 88, 99, 100, 104])
+        for (const field of ['coups', 'banker', 'player', 'tie', 'bankerPair', 'playerPair'] as const) {
+          panel.show({ ...base, stats: { coups: 9, banker: 4, player: 3, tie: 2, bankerPair: 1, playerPair: 1, [field]: n } }, tl);
+          const text = stats(panel);
+          const w = measure(text);
+          widest = Math.max(widest, w);
+          assert.ok(w <= inside, `${language} "${text.text}": ${w.toFixed(0)} wide, the panel ${inside} inside`);
+          fonts.add(Number(text.style.fontSize));
+          // The texture pixi's text system asks its pool for (the line's size rounded up to powers of two).
+          const h = Number(text.style.fontSize) * 1.3;
+          const size = TexturePool.getOptimalSize(w, h, 1);
+          sizes.add(`${size.width}x${size.height}`);
+        }
+      // Every count at three digits together: the longest line there can be.
+      panel.show({ ...base, stats: { coups: 104, banker: 104, player: 104, tie: 104, bankerPair: 104, playerPair: 104 } }, tl);
+      assert.ok(measure(stats(panel)) <= inside, `${language}: every count at three digits fits`);
+      panel.destroy({ children: true });
+    }
+    assert.ok(widest > inside * 0.9, `the lines filled the panel (${widest.toFixed(0)} of ${inside}), else this proves little`);
+    assert.ok(fonts.size > 1, 'some lines were brought down a size (else none was too wide and this proves nothing)');
+    assert.ok(
+      [...sizes].every((s) => Number(s.split('x')[0]) <= 512),
+      `no line needs a texture wider than 512 (the next power of two over the panel): ${[...sizes].join(', ')}`,
+    );
   });
 });

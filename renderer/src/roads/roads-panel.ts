@@ -3,10 +3,13 @@ import type { TFunction } from 'i18next';
 import type { RoadsView } from '../../../protocol/index.js';
 import type { Rect } from '../felt/felt-layout.js';
 import { COLORS, textStyle } from '../ui/theme.js';
+import { fitFontSize, measuredWidth, type MeasureText } from '../ui/fit-text.js';
 
 const RED = 0xd8283c;
 const BLUE = 0x2a6fe0;
 const GREEN = 0x1f9a55;
+/** The shoe's counts' font size, brought down where a line of them would not fit the panel (`fitFontSize`). */
+const STATS_SIZE = 24;
 
 /** The grid of each road inside the panel: top, cell size and how many columns fit. */
 export interface RoadGrid {
@@ -44,7 +47,7 @@ export class RoadsPanel extends Container {
   /** What was drawn last, drawn again at a new resolution (`sharpen`). */
   private last: { roads: RoadsView; grid: ReturnType<typeof roadGrids> } | null = null;
   private readonly title = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
-  private readonly stats = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory, fontWeight: '600' }) });
+  private readonly stats = new Text({ text: '', style: textStyle({ fontSize: STATS_SIZE, fill: COLORS.ivory, fontWeight: '600' }) });
   private readonly labels = ['bead', 'big', 'eye', 'small', 'pig', 'ask'].map(
     () => new Text({ text: '', style: textStyle({ fontSize: 18, fill: COLORS.muted }) }),
   );
@@ -55,11 +58,13 @@ export class RoadsPanel extends Container {
    * `bake`, where the screen can: the grids and marks are drawn into a texture at each coup (the
    * texture the last coup was drawn into, given as `into`) and their Graphics cleared and its
    * geometry let go. Kept, a Graphics held the triangulated strokes of every line and ring of the
-   * shoe's roads in the JS heap until the next coup (issue 31).
+   * shoe's roads in the JS heap until the next coup (issue 31). `measure`: a text's width (pixi's; a
+   * test's own where no canvas measures).
    */
   constructor(
     private readonly area: Rect,
     private readonly bake?: (target: Container, into: Sprite | null) => Sprite,
+    private readonly measure: MeasureText = measuredWidth,
   ) {
     super();
     // `panel`: beside the felt, never on it (the layout check).
@@ -83,8 +88,13 @@ export class RoadsPanel extends Container {
     if (!roads) return;
     this.title.text = t('roads.title');
     const s = roads.stats;
-    this.stats.text = t('roads.stats', { coups: s.coups, banker: s.banker, player: s.player, tie: s.tie, bankerPair: s.bankerPair, playerPair: s.playerPair });
+    const stats = t('roads.stats', { coups: s.coups, banker: s.banker, player: s.player, tie: s.tie, bankerPair: s.bankerPair, playerPair: s.playerPair });
     const w = this.area.width - 32;
+    // Measured only when the counts change: within the panel, whatever the counts (issue 52).
+    if (stats !== this.stats.text) {
+      this.stats.text = stats;
+      fitFontSize(this.stats, STATS_SIZE, w, this.measure);
+    }
     const grid = roadGrids(w);
     const names = [
       ['bead', grid.bead.y],

@@ -1,4 +1,4 @@
-import { Container, Graphics, Text, type Sprite } from 'pixi.js';
+import { Container, Graphics, Rectangle, Text, type Sprite } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { BetId, TableState, ViewState } from '../../../protocol/index.js';
 import { drawFelt, type FeltView } from '../felt/felt-art.js';
@@ -7,7 +7,7 @@ import { HistoryStrip } from '../roads/history-strip.js';
 import { RoadsPanel } from '../roads/roads-panel.js';
 import { LanguageSwitch } from './language-switch.js';
 import { StatusBanner } from '../ui/status-banner.js';
-import { COLORS, textStyle } from '../ui/theme.js';
+import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
 import { JackpotPanel } from '../ui/jackpot-panel.js';
 import { formatMoney } from '../../../locales/money.js';
@@ -63,9 +63,10 @@ export class TableScreen implements Screen {
    * What stays put between snapshots: the felt with its printed words, the holders' and seats'
    * names and the side panel. Drawn once into a texture (`cacheAsTexture`) and drawn again only
    * when one of them changes (a language, a layout, a seat taken, a coup on the roads): a frame
-   * draws it as one quad instead of the felt's gradient, spots, rail and some sixty texts.
+   * draws it as one quad instead of the felt's gradient, spots, rail and some sixty texts. One
+   * screen's texture, whatever it holds (`CachedLayer`'s area).
    */
-  private readonly still = new CachedLayer('still');
+  private readonly still = new CachedLayer('still', new Rectangle(0, 0, DESIGN.width, DESIGN.height));
   private roads: RoadsPanel | null = null;
   private history: HistoryStrip | null = null;
   private readonly languages: LanguageSwitch;
