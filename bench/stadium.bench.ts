@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { REMOTE_STATION_BASE } from '../protocol/index.js';
 import { figure, times } from './report.js';
 import { Crew, type Member } from './stadium/crew.js';
+import type { HeapCount } from './stadium/heap-count.js';
 import type { FromBare, FromClients, FromHost, ToBare, ToClients, ToHost } from './stadium/messages.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -409,6 +410,21 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
     console.log(
       `    the client processes' CPU a message a station: ${((clientCpu / Math.max(1, measured.messagesSent)) * 1000).toFixed(1)} µs (${measured.messagesSent} messages); the bare broadcast's ${((bareClientCpu / Math.max(1, bareMessages)) * 1000).toFixed(1)} µs (${bareMessages}; event loop delay p99 ${bareProcesses.map((r) => r.loopDelayMs.p99.toFixed(1)).join(' / ')} ms)`,
     );
+    // What their collectors did on each path: the heap bytes allocated a message a station and the
+    // collections (counts, not times: a pause's wall time on a loaded machine counts the waits too).
+    const gcLine = (xs: { cpuMs: number; gc: HeapCount }[], messages: number) => {
+      const sum = (f: (x: (typeof xs)[number]) => number) => xs.reduce((n, x) => n + f(x), 0);
+      return `${(sum((x) => x.gc.allocated) / Math.max(1, messages) / 1024).toFixed(1)} KiB allocated a message a station, ${sum((x) => x.gc.minor)} scavenges and ${sum((x) => x.gc.major)} full collections (pauses ${(
+        (100 * sum((x) => x.gc.ms)) /
+        Math.max(
+          1,
+          sum((x) => x.cpuMs),
+        )
+      ).toFixed(0)}% of their CPU in wall time)`;
+    };
+    console.log(
+      `    the client processes' heaps: ${gcLine(reports, measured.messagesSent)} through the table; ${gcLine(bareProcesses, bareMessages)} on the bare broadcast`,
+    );
     console.log(`    the slowest card reads (their place in the coup; the host's part; each client process's last station):`);
     for (const w of worst) console.log(`      ${w}`);
     if (slow)
@@ -506,6 +522,7 @@ async function run(stations: number, throttledShare: number, edgeCount: number, 
 console.log(
   `stadium: baccarat, ≥ ${CARDS} card reads per size (betting ${TIMINGS.bettingMs / 1000} s, a card every ${DEAL_MS} ms), ${CLIENT_PROCESSES} client processes, ${cores} cores, ` +
     (canPin ? `host on cores ${HOST_CPUS}, clients on cores ${CLIENT_CPUS}` : `clients at niceness ${CLIENT_NICE} on the host's cores`) +
+    `, the client processes' V8 flags: ${clientFlags.join(' ') || 'none'}` +
     `; load average ${load()}`,
 );
 try {

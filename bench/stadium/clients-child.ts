@@ -14,6 +14,7 @@ import { pinnedAgent, pinnedSocket } from '../../host/station-agent/pinned-socke
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import type { StationState } from '../../protocol/index.js';
 import { decodeHostMessage, REMOTE_STATION_BASE } from '../../protocol/index.js';
+import { countHeap, type HeapCount } from './heap-count.js';
 import type { FromClients, ToClients } from './messages.js';
 import { roundVersion } from './round-stamp.js';
 
@@ -281,24 +282,45 @@ const bareSockets: ReturnType<typeof pinnedSocket>[] = [];
 // frame that arrives while the loop is busy is stamped late).
 let mark = process.cpuUsage();
 const loop = monitorEventLoopDelay({ resolution: 10 });
+// And what its collector did meanwhile (`countHeap`): the bytes its stations' work allocated on the
+// heap they share, where a station's machine holds one view.
+let heap: ReturnType<typeof countHeap> | null = null;
+// Profiled (STADIUM_CLIENTS_CPU_PROF), the process says when each counted stretch began and ended
+// on the profile's clock (the monotonic clock, µs: a .cpuprofile's `startTime`), so the profile
+// can be read over the measure or the bare broadcast alone rather than over the set-up.
+const profiled = process.execArgv.some((a) => a.startsWith('--cpu-prof'));
+const clock = () => String(process.hrtime.bigint() / 1000n);
+/** From here: the CPU, the loop's delay and the collector's pauses counted afresh. */
+function restart(): void {
+  if (profiled) console.error(`stadium clients (pid ${process.pid}): counted from ${clock()} µs`);
+  mark = process.cpuUsage();
+  heap?.stop();
+  heap = countHeap();
+  loop.reset();
+  loop.enable();
+}
+/** What was counted since `restart`. */
+function counted(): { cpuMs: number; loopDelayMs: { p99: number; max: number }; gc: HeapCount } {
+  loop.disable();
+  const cpu = process.cpuUsage(mark);
+  if (profiled) console.error(`stadium clients (pid ${process.pid}): counted to ${clock()} µs`);
+  const gc = heap?.stop() ?? { ms: 0, minor: 0, major: 0, allocated: 0 };
+  heap = null;
+  return { cpuMs: (cpu.user + cpu.system) / 1000, loopDelayMs: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 }, gc };
+}
 
 // The bench gone (its IPC channel closed, even by SIGKILL): the stations go with it.
 process.on('disconnect', () => process.exit(0));
 process.on('message', (m: ToClients) => {
   void (async () => {
-    if (m.type === 'mark') {
-      mark = process.cpuUsage();
-      loop.reset();
-      loop.enable();
-    } else if (m.type === 'report') {
-      loop.disable();
-      const cpu = process.cpuUsage(mark);
+    if (m.type === 'mark') restart();
+    else if (m.type === 'report') {
+      const cost = counted();
       const behind = await showing(m.through);
       send({
         type: 'report',
         received: [...received].map(([station, seen]) => ({ station, throttled: throttled.has(station), versions: [...seen] })),
-        cpuMs: (cpu.user + cpu.system) / 1000,
-        loopDelayMs: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
+        ...cost,
         behind,
       });
     } else if (m.type === 'close-stations') {
@@ -339,19 +361,10 @@ process.on('message', (m: ToClients) => {
             });
         });
       });
-      mark = process.cpuUsage();
-      loop.reset();
-      loop.enable();
+      restart();
       send({ type: 'bare-connected', clients: bare.length });
     } else if (m.type === 'bare-report') {
-      loop.disable();
-      const cpu = process.cpuUsage(mark);
-      send({
-        type: 'bare-report',
-        received: bare.map((b) => ({ throttled: b.throttled, seqs: [...b.seqs] })),
-        cpuMs: (cpu.user + cpu.system) / 1000,
-        loopDelayMs: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
-      });
+      send({ type: 'bare-report', received: bare.map((b) => ({ throttled: b.throttled, seqs: [...b.seqs] })), ...counted() });
     } else if (m.type === 'stop') {
       closing = true;
       for (const s of stations) s.terminate();

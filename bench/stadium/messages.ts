@@ -1,5 +1,6 @@
 // What the stadium bench's processes tell each other over their IPC channels (times are
 // process.hrtime.bigint() as decimal strings: the machine's monotonic clock, shared by all).
+import type { HeapCount } from './heap-count.js';
 
 export type ToHost = { type: 'measure'; cards: number } | { type: 'stop' };
 
@@ -114,6 +115,8 @@ export type FromClients =
       /** The process's CPU time since the bench's mark (the measurement's start), and its event loop's delay p99 and max meanwhile. */
       cpuMs: number;
       loopDelayMs: { p99: number; max: number };
+      /** What its collector did meanwhile: its pauses, scavenges and full collections, the bytes allocated. */
+      gc: HeapCount;
       /** Unthrottled stations that had not shown the round asked for when the report was made, with the last they had (-1: none). */
       behind: { station: number; last: number }[];
     }
@@ -125,4 +128,6 @@ export type FromClients =
       /** The process's CPU time from its clients' connecting to the report, and its event loop's delay p99 and max meanwhile. */
       cpuMs: number;
       loopDelayMs: { p99: number; max: number };
+      /** What its collector did meanwhile: its pauses, scavenges and full collections, the bytes allocated. */
+      gc: HeapCount;
     };
