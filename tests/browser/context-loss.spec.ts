@@ -126,6 +126,24 @@ async function loseAndRestore(page: Page, browser: Browser, dataDir: string, vie
   console.log(`context-loss.spec ${view}: ${JSON.stringify(restoredLine)}`);
 }
 
+/**
+ * Opens a kiosk's screen on a stepped clock: nothing moves between the shots (the next card's ring
+ * pulses on the wall clock). At the kiosk's 1920×1080 (the suite's viewport). At 960×540 the felt's
+ * “7” spot labels were drawn otherwise after the restore (1,808 pixels, 0.35 %): pixi's canvas texts
+ * regenerated at half a pixel a unit, left for later (docs/screens.md).
+ */
+function opener(browser: Browser, screens: Record<string, string>, pages: Page[]): (view: string) => Promise<Page> {
+  return async (view) => {
+    const page = await browser.newPage();
+    pages.push(page);
+    const u = new URL(screens[view]!);
+    u.searchParams.set('clock', 'stepped');
+    await page.goto(u.toString());
+    await waitForEvent(page, `snapshot:${view}`);
+    return page;
+  };
+}
+
 test('a lost WebGL context: the table, a station and a service page draw again all they baked, say so in the log and look as before', async ({
   browser,
 }, testInfo) => {
@@ -133,19 +151,7 @@ test('a lost WebGL context: the table, a station and a service page draw again a
   const { kiosk, stop } = await startServiceKiosk(simulatedTableConfig('blackjack'), ['--game', 'blackjack', '--sim-controls', '--seed', '5']);
   const seat1 = await stationClient(kiosk.screens['station/1']!);
   const pages: Page[] = [];
-  // Stepped clocks: nothing moves between the shots (the next card's ring pulses on the wall clock).
-  // At the kiosk's 1920×1080 (the suite's viewport). At 960×540 the felt's “7” spot labels were
-  // drawn otherwise after the restore (1,808 pixels, 0.35 %): pixi's canvas texts regenerated at
-  // half a pixel a unit, left for later (docs/screens.md).
-  const open = async (view: string) => {
-    const page = await browser.newPage();
-    pages.push(page);
-    const u = new URL(kiosk.screens[view]!);
-    u.searchParams.set('clock', 'stepped');
-    await page.goto(u.toString());
-    await waitForEvent(page, `snapshot:${view}`);
-    return page;
-  };
+  const open = opener(browser, kiosk.screens, pages);
   try {
     const table = await open('table');
     const station = await open('station/1');
@@ -172,6 +178,49 @@ test('a lost WebGL context: the table, a station and a service page draw again a
     await press(service, 'page-meters');
     await service.evaluate(() => window.__kiosk?.step(1000));
     await loseAndRestore(service, browser, kiosk.dataDir, 'service', testInfo, ['button-faces']);
+  } finally {
+    seat1.close();
+    await Promise.all(pages.map((p) => p.close()));
+    await stop();
+  }
+});
+
+test('a lost WebGL context on a baccarat table: its road maps, drawn into one kept texture, are drawn again and look as before', async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(600_000);
+  const { kiosk, stop } = await startServiceKiosk(simulatedTableConfig('baccarat'), ['--game', 'baccarat', '--sim-controls', '--seed', '5']);
+  const seat1 = await stationClient(kiosk.screens['station/1']!);
+  const pages: Page[] = [];
+  const open = opener(browser, kiosk.screens, pages);
+  try {
+    const table = await open('table');
+    await insertNote(kiosk, 1, 1000);
+    // Three coups played (a table nobody bets on waits), so the road maps have marks to lose.
+    for (let coup = 0; coup < 3; coup++) {
+      await expect
+        .poll(() => seat1.state()?.betting.open === true && seat1.state()!.credit > 0 && Object.keys(seat1.state()!.betting.bets).length === 0, {
+          timeout: 120_000,
+        })
+        .toBe(true);
+      seat1.bet(10_000, 'banker');
+      await expect.poll(() => Object.keys(seat1.state()?.betting.bets ?? {}).length, { timeout: 20_000 }).toBe(1);
+      await simControl(kiosk, 'end-countdown', { kind: 'betting' });
+      await expect.poll(() => seat1.state()?.betting.open, { timeout: 20_000 }).toBe(false);
+    }
+    // The fourth coup stands still after its first two cards: faces on the felt beside the roads.
+    await expect
+      .poll(() => seat1.state()?.betting.open === true && seat1.state()!.credit > 0 && Object.keys(seat1.state()!.betting.bets).length === 0, {
+        timeout: 120_000,
+      })
+      .toBe(true);
+    await simControl(kiosk, 'hold-dealer', { cards: 2 });
+    seat1.bet(10_000, 'banker');
+    await expect.poll(() => Object.keys(seat1.state()?.betting.bets ?? {}).length, { timeout: 20_000 }).toBe(1);
+    await simControl(kiosk, 'end-countdown', { kind: 'betting' });
+    await expect.poll(async () => (await drawnCards(table)).length, { timeout: 60_000 }).toBe(2);
+    for (let i = 0; i < 4; i++) await table.evaluate(() => window.__kiosk?.step(1000));
+    await loseAndRestore(table, browser, kiosk.dataDir, 'table', testInfo, ['felt', 'road-marks']);
   } finally {
     seat1.close();
     await Promise.all(pages.map((p) => p.close()));
