@@ -1,12 +1,46 @@
 // A Node process's memory and descriptors as the long-run bench samples them (issue 52 item 2): its
-// JS heap after a full GC through its inspector (the same CDP calls as a page's, so the host's heap
-// and the pages' are read alike), its resident set and open descriptors from /proc (Linux).
+// JS heap after full GCs through its inspector (collected and read in one task of the process:
+// `HEAP_AFTER_GC`), its resident set and open descriptors from /proc (Linux).
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** The inspector's WebSocket URL from a process started with `--inspect=127.0.0.1:0`, read off its stderr. */
 export function inspectorUrl(stderr: string): string | null {
   return /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1] ?? null;
 }
+
+/**
+ * Run in the process (CDP `Runtime.evaluate`): full GCs, one after another in the same task, at
+ * least four and then until the heap in use stops falling (by under 16 KiB; ten at most), and V8's
+ * `used_heap_size` then. (A third GC in a row still let go of 0.15 MB at times after two that freed
+ * nothing.) Until 28 November the bench sent `HeapProfiler.collectGarbage` twice and then
+ * `Runtime.getHeapUsage`, three round trips while the host went on playing: three such readings in a
+ * row of the host differed by up to 0.8 MB (65.74 / 65.82 / 66.53 MB) where GCs in one task read
+ * 65.82 four times, and that noise put the host's growth interval past its 0.5 MB budget (issue 52;
+ * docs/benchmarks.md).
+ * The GC function is V8's own (`--expose-gc`, turned on for the call that makes it and off again), in
+ * a context of its own made at the first reading and kept under a symbol of the process's global (a
+ * context made and dropped at each reading was still held at times by the next, 0.16-0.24 MB): the
+ * process is started with no flag, and what the reading keeps is the same from the first sample on.
+ */
+export const HEAP_AFTER_GC = `(() => {
+  const v8 = process.getBuiltinModule('v8');
+  const key = Symbol.for('bench/node-probe gc');
+  let gc = globalThis[key];
+  if (!gc) {
+    v8.setFlagsFromString('--expose-gc');
+    gc = globalThis[key] = process.getBuiltinModule('vm').runInNewContext('gc');
+    v8.setFlagsFromString('--no-expose-gc');
+  }
+  let used = Infinity;
+  for (let i = 0; i < 10; i++) {
+    gc();
+    const now = v8.getHeapStatistics().used_heap_size;
+    const settled = i >= 3 && used - now < 16384;
+    used = now;
+    if (settled) break;
+  }
+  return used;
+})()`;
 
 /** A CDP session over the inspector's WebSocket (Node's own WebSocket client). */
 export class InspectorSession {
@@ -40,12 +74,14 @@ export class InspectorSession {
     });
   }
 
-  /** The heap in use after two full GCs, bytes. */
+  /**
+   * The heap in use after full GCs, bytes (`HEAP_AFTER_GC`): collected and read in one task of the
+   * process, so nothing it does between the collection and the reading is counted.
+   */
   async heapAfterGc(): Promise<number> {
-    await this.send('HeapProfiler.collectGarbage');
-    await this.send('HeapProfiler.collectGarbage');
-    const r = await this.send('Runtime.getHeapUsage');
-    const used = typeof r === 'object' && r !== null && 'usedSize' in r ? r.usedSize : NaN;
+    const r = await this.send('Runtime.evaluate', { expression: HEAP_AFTER_GC, returnByValue: true });
+    const value: unknown = typeof r === 'object' && r !== null && 'result' in r ? r.result : null;
+    const used: unknown = typeof value === 'object' && value !== null && 'value' in value ? value.value : NaN;
     return typeof used === 'number' ? used : NaN;
   }
 
