@@ -18,6 +18,7 @@ import { ticketWords, type TicketKey } from './ticket-words.js';
 import { BetPlan, CommandQueue } from './bet-plan.js';
 import { actionKey } from '../screens/action-words.js';
 import { streakText } from './streak-text.js';
+import { DecisionButtons } from './decision-buttons.js';
 
 /** Chips offered: the usual casino denominations (1-2-5 steps) from the table minimum up to the maximum. */
 export function chipValues(min: number, max: number): number[] {
@@ -80,7 +81,6 @@ export class StationPlay extends Container {
   /** The seat's own spots; bets behind other seats are `behindSpots`. */
   private spots: Button[] = [];
   private chips: Button[] = [];
-  private actions: Button[] = [];
   /**
    * The spots and the chips, each cached over its own bounds (pixi/cached-layer.ts): a chip is a
    * dozen circles and rings, a spot a stroked rounded rectangle, and drawn anew every frame of the
@@ -89,7 +89,7 @@ export class StationPlay extends Container {
    */
   private readonly spotLayer = new CachedLayer('spots');
   private readonly chipLayer = new CachedLayer('chips');
-  private readonly actionLayer = new Container();
+  private readonly actionLayer: DecisionButtons;
   private readonly handLayer = new Container();
   private readonly hands: HandSprite[] = [];
   private readonly handLabels: Text[] = [];
@@ -128,6 +128,7 @@ export class StationPlay extends Container {
   constructor(private readonly ctx: ScreenContext) {
     super();
     this.queue = new CommandQueue((c) => ctx.command(c));
+    this.actionLayer = new DecisionButtons(PLAY.width, (c) => ctx.command(c));
     this.status.position.set(PLAY.x + 20, PLAY.status);
     const track = new Graphics().roundRect(0, 0, PLAY.width - 40, 12, 6).fill({ color: 0x0b2a1e });
     this.barFill.roundRect(0, 0, PLAY.width - 40, 12, 6).fill({ color: COLORS.gold });
@@ -164,7 +165,7 @@ export class StationPlay extends Container {
     this.state = state;
     this.queue.snapshot();
     if (!this.queue.busy()) this.plan.sync(state.betting.open, state.betting.bets);
-    this.rebuild(state, t);
+    this.rebuild(state);
     const { betting, decision } = state;
     const ticket = state.cashout?.ticket?.state;
     const locked =
@@ -260,11 +261,7 @@ export class StationPlay extends Container {
   /** The decision asked of this station: its buttons, the default named, and the offer's question. */
   private showDecision(state: StationState, t: TFunction): void {
     const { decision } = state;
-    this.actionLayer.visible = decision !== null;
-    this.actions.forEach((b, i) => {
-      const a = decision?.legal[i];
-      if (a) b.setLabel(t(actionKey(state.presentation?.actionWords, a)), a === decision?.default ? t('desk.default') : '');
-    });
+    this.actionLayer.show(state, t);
     const offer = offerText(t, decision, state.currency);
     this.offer.visible = offer !== null;
     this.offer.text = offer ?? '';
@@ -418,16 +415,19 @@ export class StationPlay extends Container {
     });
   }
 
-  /** Buttons are rebuilt only when the set of spots, chips or actions changes. */
-  private rebuild(state: StationState, t: TFunction): void {
+  /**
+   * The spots and chips are made again only when the set of spots or chips, the language or the
+   * kind of seat bet picked changes; a decision changes only the decision's buttons (decision-buttons.ts).
+   */
+  private rebuild(state: StationState): void {
     const chipList = chipValues(state.limits.min, state.limits.max);
     const kinds = seatKinds(state.betting.spots);
     if (!kinds.includes(this.kind)) this.kind = kinds[0] ?? 'behind';
-    const shape = JSON.stringify([state.betting.spots.map(spotId), chipList, state.decision?.legal ?? [], state.language, this.kind]);
+    const shape = JSON.stringify([state.betting.spots.map(spotId), chipList, state.language, this.kind]);
     if (shape === this.shape) return;
     this.shape = shape;
     this.spotLayer.removeChild(this.behindHeading);
-    for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy(DISPOSE));
+    for (const layer of [this.spotLayer, this.chipLayer]) layer.removeChildren().forEach((c) => c.destroy(DISPOSE));
     const press = (spot: BetSpot) => () => {
       // The jackpot's one chip has its own amount (Portugal rule 47), whatever chip is chosen.
       const amount = spot.bet === 'jackpot' ? spot.min : this.chip;
@@ -488,16 +488,6 @@ export class StationPlay extends Container {
       return b;
     });
     if (this.chips.length) this.chipLayer.addChild(...this.chips);
-    const legal = state.decision?.legal ?? [];
-    const aw = Math.min(360, Math.floor((PLAY.width - 16 * (legal.length - 1)) / Math.max(1, legal.length)));
-    this.actions = legal.map((action, i) => {
-      const colour = action === 'hit' || action === 'war' ? 0x1f6b3a : action === 'stand' ? 0x7a1020 : action.startsWith('decline') ? 0x3a3a3a : undefined;
-      const b = new Button(`action-${action}`, aw, 160, () => this.ctx.command({ name: 'decide', action }), colour === undefined ? {} : { idle: colour });
-      b.setLabel(t(actionKey(state.presentation?.actionWords, action)));
-      b.x = i * (aw + 16);
-      return b;
-    });
-    if (this.actions.length) this.actionLayer.addChild(...this.actions);
   }
 
   selectedChip(): number {
