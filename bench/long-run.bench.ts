@@ -137,7 +137,8 @@ const READ_MS = Number(process.env.BENCH_LONG_READ_S ?? 300) * 1000;
 /**
  * BENCH_LONG_SNAPSHOTS=DIR (or 1, nothing kept): a heap snapshot of each page at the first sample and
  * the last, and of the bare scene, each counted by kind (bench/heap-summary.ts): what a page holds
- * above the bare scene, and what grew over the run. Written to DIR as `.heapsnapshot` files.
+ * above the bare scene, and what grew over the run. Written to DIR as `.heapsnapshot` files (with
+ * BENCH_LONG_SPLIT=1, every sample's: `tsx bench/heap-retained.ts EARLY LATE` says where a page grew).
  */
 const SNAPSHOTS = process.env.BENCH_LONG_SNAPSHOTS;
 const SNAPSHOT_DIR = SNAPSHOTS && SNAPSHOTS !== '1' ? SNAPSHOTS : undefined;
@@ -365,7 +366,8 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
     }
     const kept = SNAPSHOTS && (samples.length === 0 || last);
     if (kept || SPLIT) {
-      const taken = await Promise.all(views.map((v) => heapSnapshot(probes[v].page, v, READ_MS, kept ? SNAPSHOT_DIR : undefined)));
+      // With BENCH_LONG_SPLIT, every sample's snapshot is written to the folder (bench/heap-retained.ts diffs any two).
+      const taken = await Promise.all(views.map((v) => heapSnapshot(probes[v].page, v, READ_MS, kept || SPLIT ? SNAPSHOT_DIR : undefined)));
       for (const [i, view] of views.entries()) {
         const split = taken[i] ? heapSplit(taken[i]) : null;
         s[`${view}HeapObjects`] = split?.objects ?? NaN;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NEVER } from '../anim/wake.js';
-import { TexturePool } from 'pixi.js';
-import { IDLE_MS, isIdle, POOLED_PER_SIZE, trimTexturePool } from './release-still.js';
+import { CanvasTextSystem, Text, TexturePool } from 'pixi.js';
+import { installNodeCanvas } from '../test-hooks/node-canvas.js';
+import { forgetReleasedTexts, IDLE_MS, isIdle, POOLED_PER_SIZE, releaseWhenStill, trimTexturePool } from './release-still.js';
 
 describe("when a screen lets go of pixi's caches", () => {
   it('when still, and when only a slow clock will wake it (a station between rounds), never while anything moves', () => {
@@ -34,5 +35,57 @@ describe('the texture pool of a still screen (issue 52)', () => {
     assert.ok(small.slice(3).includes(again), 'a kept texture is handed out again');
     TexturePool.returnTexture(again);
     TexturePool.clear(true);
+  });
+});
+
+describe("the text keys pixi keeps (issue 52: a station's heap grew by every words it ever drew)", () => {
+  /** pixi's own text system, on a renderer that uploads nothing (its canvases are installNodeCanvas's). */
+  function textSystem() {
+    installNodeCanvas();
+    const renderer = { resolution: 1, texture: { initSource: () => undefined } };
+    const system = new CanvasTextSystem(renderer as unknown as ConstructorParameters<typeof CanvasTextSystem>[0]);
+    return { renderer: { canvasText: system }, system };
+  }
+  const keys = (system: CanvasTextSystem) => Object.keys(Reflect.get(system, '_activeTextures') as object).length;
+
+  /**
+   * Rounds as a page plays them: one Text shows a new amount each round and one is lit and dark
+   * again (its style's version moves on), each drawn through pixi's own calls as its text pipe makes
+   * them (the texture of the words shown, the last words' let go).
+   */
+  function play(system: CanvasTextSystem, rounds: number, still: (() => void) | null) {
+    const result = new Text({ text: '', style: { fontSize: 44 } });
+    const spot = new Text({ text: 'Banker', style: { fontSize: 30, fill: '#ffffff' } });
+    let shown = ['', ''];
+    for (let round = 0; round < rounds; round++) {
+      result.text = `Win +MOP$${100 + round}`;
+      spot.style.fill = round % 2 ? '#1b1205' : '#ffffff';
+      for (const t of [result, spot]) system.getManagedTexture(t);
+      // The keys as pixi's pipe keeps them: read after the system has set the text's resolution.
+      const now = [result.styleKey, spot.styleKey];
+      for (const k of shown) system.decreaseReferenceCount(k);
+      shown = now;
+      still?.();
+    }
+  }
+
+  it('pixi keeps the key of every words it drew and let go (if this fails, pixi lets go of them itself)', () => {
+    const { system } = textSystem();
+    play(system, 300, null);
+    assert.ok(keys(system) >= 600, `${keys(system)} keys after 300 rounds`);
+  });
+
+  it('a still screen deletes the keys of the texts let go: 1,000 rounds leave the texts shown, not one key a round', () => {
+    const { renderer, system } = textSystem();
+    play(system, 1000, () => releaseWhenStill(renderer));
+    assert.equal(keys(system), 2, "the two texts on screen, each with its texture's key");
+    const active = Reflect.get(system, '_activeTextures') as Record<string, unknown>;
+    assert.ok(Object.values(active).every((v) => v !== null));
+  });
+
+  it('leaves a pixi without the field alone', () => {
+    assert.equal(forgetReleasedTexts({}), 0);
+    assert.equal(forgetReleasedTexts({ canvasText: {} }), 0);
+    assert.equal(forgetReleasedTexts(null), 0);
   });
 });

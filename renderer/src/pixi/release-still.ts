@@ -24,15 +24,46 @@ export const POOLED_PER_SIZE = 2;
  *   moment, the next round's first change of each text made its texture anew (issue 52: a texture
  *   and its source made and destroyed for every text, every round);
  * - the text measurements: up to 1,000 strings' line metrics (0.14 MB), each measured again, once,
- *   by the next frame that lays out its text.
+ *   by the next frame that lays out its text;
+ * - the keys of the texts the renderer has let go (`forgetReleasedTexts`).
  */
-export function releaseWhenStill(): void {
+export function releaseWhenStill(renderer?: unknown): void {
   trimTexturePool(POOLED_PER_SIZE);
+  if (renderer !== undefined) forgetReleasedTexts(renderer);
   // pixi gives no call to empty it; the cache is its own LRU, emptied by its own `clear`. A private
   // field: read without trusting it, so a pixi that renamed it keeps its cache rather than throwing
   // in every still frame.
   const cache: unknown = Reflect.get(CanvasTextMetrics, '_measurementCache');
   if (hasClear(cache)) cache.clear();
+}
+
+/**
+ * pixi's text system (`renderer.canvasText`) keeps a Text's texture under a key of the Text's words
+ * and its style's version (`words:style-uid-tick:resolution`), and when no Text shows it any more it
+ * sets the key's value to null but never deletes the key. So every words a page ever drew, in every
+ * version of their style (a button's words change colour each time it is lit or dark), stayed a key
+ * of one object: each key a string of the words and a slot in the object's dictionary, about 1.4
+ * keys and 0.13 KiB a round on a baccarat station and 0.9 keys on the table display, without end (the
+ * long-run bench's heap snapshots, issue 52: 462 → 1,722 keys from round 100 to 1,000). The null
+ * keys are deleted here, the live ones (a Text on screen) kept: the object holds the texts shown.
+ * A private field, read without trusting it: a pixi that renamed it is left alone. Returns how many
+ * keys were let go.
+ */
+export function forgetReleasedTexts(renderer: unknown): number {
+  const system: unknown = isObject(renderer) ? Reflect.get(renderer, 'canvasText') : undefined;
+  const active: unknown = isObject(system) ? Reflect.get(system, '_activeTextures') : undefined;
+  if (!isObject(active)) return 0;
+  let forgotten = 0;
+  for (const key of Object.keys(active))
+    if (Reflect.get(active, key) === null) {
+      Reflect.deleteProperty(active, key);
+      forgotten++;
+    }
+  return forgotten;
+}
+
+function isObject(x: unknown): x is object {
+  return typeof x === 'object' && x !== null;
 }
 
 function hasClear(x: unknown): x is { clear(): void } {
