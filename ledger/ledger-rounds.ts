@@ -10,14 +10,16 @@ import { parseRecord, roundEntryOfRow, withLateEntries, type RoundRecord } from 
 export class LedgerRounds {
   readonly #db: Database.Database;
   readonly #versionOf: (station: number) => number;
+  readonly #latest: () => number;
   readonly #recordOf: Database.Statement;
   readonly #lateOfRound: Database.Statement;
   readonly #recallIdsOf: Database.Statement;
 
-  /** `versionOf`: the ledger's count of each station's recorded rounds, moved by its appends. */
-  constructor(db: Database.Database, versionOf: (station: number) => number) {
+  /** `versionOf`: the ledger's count of each station's recorded rounds, moved by its appends; `latest`: the last of them given any station. */
+  constructor(db: Database.Database, versionOf: (station: number) => number, latest: () => number) {
     this.#db = db;
     this.#versionOf = versionOf;
+    this.#latest = latest;
     this.#recordOf = db.prepare('SELECT record FROM rounds WHERE round_id = ?');
     // Entries of a round journalled after the one that closed it (a late correction: recall.ts).
     this.#lateOfRound = db.prepare(`SELECT seq, type, body FROM journal WHERE round_id = ? AND seq > ? AND type = 'misread' ORDER BY seq`);
@@ -57,6 +59,11 @@ export class LedgerRounds {
   /** Changes whenever a round station `station` played in is recorded (see `recall`). */
   recallVersion(station: number): number {
     return this.#versionOf(station);
+  }
+
+  /** Changes whenever any station's recall version does (a reader of many stations' recall asks them again only then). */
+  recallTick(): number {
+    return this.#latest();
   }
 
   /** One round's record, once it closed (settled or voided). */

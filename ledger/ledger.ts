@@ -192,7 +192,11 @@ export class Ledger {
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
-    this.rounds = new LedgerRounds(db, (station) => this.#recallVersions.get(station) ?? 0);
+    this.rounds = new LedgerRounds(
+      db,
+      (station) => this.#recallVersions.get(station) ?? 0,
+      () => this.#recallTick,
+    );
     this.checkpoints = new LedgerCheckpoints(
       {
         db,

@@ -1,7 +1,18 @@
 import { behindSpots, otherSeatSpots } from './betting.js';
-import type { CoupSummary, GameDefinition, HandView, Presentation, SeatStreak } from './game.js';
-import { available, bettingOpen, cueOf, decidesNow, deciderStations, pendingOf, type DealerCue } from './queries.js';
-import { isRemote, seatOf, spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
+import type { CoupSummary, GameDefinition, HandView, NotFollowed, Presentation, SeatStreak } from './game.js';
+import { bettingOpen, creditOf, cueOf, deciderStations, pendingOf, type DealerCue } from './queries.js';
+import {
+  isRemote,
+  seatOf,
+  spotLimits,
+  stationAt,
+  type Chips,
+  type HistoryItem,
+  type InPlay,
+  type SettledLine,
+  type TableState,
+  type Unplayed,
+} from './state.js';
 import {
   isBehind,
   isOnSeat,
@@ -247,10 +258,76 @@ const stake = (x: { bet: LineBet | Spot['bet']; seat?: number; amount: number })
 
 /** One station's own part of the table: its credit, its spots and bets, its decision. Nobody else's. */
 export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number): StationTableView {
-  const open = bettingOpen(s) && !s.faults.disabled.includes(station);
+  return stationProjector(s, game, stationInputs(s, game))(station);
+}
+
+/**
+ * Every station's own part of one state (`projectStation` of each), with what they share worked
+ * out once for the state rather than once per station: the lists grouped by station
+ * (`inputs`, `stationInputs` of this state), the pending decision, the streak markers and
+ * the spots a kind of station is offered (a remote station's, or a seat's: the same list for every
+ * station of that kind, kept in `spots` by the caller while the table's parameters stand, so the
+ * same array from one state to the next). A stadium projects a thousand stations from one state.
+ */
+export function stationProjector<S, R>(
+  s: TableState<S, R>,
+  game: GameDefinition<S, R>,
+  inputs: StationInputs,
+  spots: Map<string, SpotView[]> = new Map(),
+): (station: number) => StationTableView {
+  const tableOpen = bettingOpen(s);
+  const betting = s.phase === 'betting';
+  const settled = s.phase === 'results';
+  const decision = decisionOf(s, game);
+  let streaks: readonly SeatStreak[] | undefined;
+  const none: readonly never[] = [];
+  return (station) => {
+    const open = tableOpen && !s.faults.disabled.includes(station);
+    const chips = inputs.chips.get(station) ?? none;
+    const bets = betting ? chips.map((c) => stake({ ...c.spot, amount: c.amount })) : (inputs.placed.get(station) ?? none).map(stake);
+    const unplayed = !open
+      ? (inputs.unplayed.get(station) ?? none).map((u) => ({ ...stake({ ...u.spot, amount: u.amount }), min: u.min, reason: u.reason }))
+      : [];
+    const notFollowed = !open && s.round !== null ? (inputs.notFollowed.get(station) ?? none) : none;
+    const mine = settled ? (inputs.results.get(station) ?? none) : none;
+    const prizes = mine.flatMap((l) => {
+      const prize = game.screens.prizeOf(l);
+      return prize ? [{ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize }] : [];
+    });
+    const seat = seatOf(s.params, station);
+    if (seat !== undefined && streaks === undefined) streaks = game.screens.streaks?.(s.shoe) ?? [];
+    const streak = seat === undefined ? undefined : streaks?.find((x) => x.seat === seat);
+    let onSpots = 0;
+    for (const c of chips) onSpots += c.amount;
+    return {
+      credit: creditOf(s, station) - onSpots,
+      betting: {
+        open,
+        spots: spotsOf(s, game, station, seat, spots),
+        bets,
+        ...(streak ? { streak: { wins: streak.wins, open: streak.open.map((o) => ({ ...o })) } } : {}),
+        ...(unplayed.length > 0 ? { unplayed } : {}),
+        ...(notFollowed.length > 0 ? { notFollowed: notFollowed.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount })) } : {}),
+        ...(mine.length > 0 ? { roundNet: mine.reduce((a, l) => a + l.net, 0) } : {}),
+        ...(prizes.length > 0 ? { prizes } : {}),
+      },
+      decision: decision !== null && inputs.deciders.has(station) ? decision() : null,
+    };
+  };
+}
+
+/**
+ * The spots a station is offered, with their limits: the same for every remote station, and for
+ * every station holding a given seat, under one set of parameters (`cache`, keyed by that kind).
+ */
+function spotsOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number, seat: number | undefined, cache: Map<string, SpotView[]>): SpotView[] {
+  const remote = isRemote(s.params, station);
+  const kind = `${remote ? 'remote' : 'seated'} ${seat ?? '-'}`;
+  const had = cache.get(kind);
+  if (had) return had;
   // A remote station of a game where it only bets behind a seat has no spots of its own.
-  const own = isRemote(s.params, station) && game.rules.remote !== 'own-spots' ? [] : game.rules.bets.map((bet): Spot => ({ bet }));
-  const spots: SpotView[] = [
+  const own = remote && game.rules.remote !== 'own-spots' ? [] : game.rules.bets.map((bet): Spot => ({ bet }));
+  const made: SpotView[] = [
     ...own,
     ...behindSpots(s, game.rules.behind?.maxBettorsPerSeat, station),
     ...otherSeatSpots(s, game.rules.onOtherSeats?.bets, game.rules.behind?.maxBettorsPerSeat, station),
@@ -258,49 +335,23 @@ export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S
     ...spot,
     ...spotLimits(s.params, spot),
   }));
-  const bets =
-    s.phase === 'betting'
-      ? s.chips.filter((c) => c.station === station).map((c) => stake({ ...c.spot, amount: c.amount }))
-      : s.placed.filter((p) => p.station === station).map(stake);
-  const unplayed = !open
-    ? s.unplayed.filter((u) => u.station === station).map((u) => ({ ...stake({ ...u.spot, amount: u.amount }), min: u.min, reason: u.reason }))
-    : [];
-  const notFollowed = !open && s.round !== null ? game.round.notFollowed(s.round).filter((n) => n.station === station) : [];
-  const mine = s.phase === 'results' ? (s.results ?? []).filter((l) => l.station === station) : [];
-  const prizes = mine.flatMap((l) => {
-    const prize = game.screens.prizeOf(l);
-    return prize ? [{ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize }] : [];
-  });
-  const seat = seatOf(s.params, station);
-  const streak = seat === undefined ? undefined : game.screens.streaks?.(s.shoe).find((x) => x.seat === seat);
-  return {
-    credit: available(s, station),
-    betting: {
-      open,
-      spots,
-      bets,
-      ...(streak ? { streak: { wins: streak.wins, open: streak.open.map((o) => ({ ...o })) } } : {}),
-      ...(unplayed.length > 0 ? { unplayed } : {}),
-      ...(notFollowed.length > 0 ? { notFollowed: notFollowed.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount })) } : {}),
-      ...(mine.length > 0 ? { roundNet: mine.reduce((a, l) => a + l.net, 0) } : {}),
-      ...(prizes.length > 0 ? { prizes } : {}),
-    },
-    decision: decisionFor(s, game, station),
-  };
+  cache.set(kind, made);
+  return made;
 }
 
-/** The decision this station must make now, with its legal actions and what happens on timeout. */
-export function decisionFor<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number): StationDecisionView | null {
+/** The decision due now as every station it is due from is shown it (null: none is shown one), made when asked. */
+function decisionOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): (() => StationDecisionView) | null {
   const p = pendingOf(s, game);
-  if (!p || p.kind !== 'decision' || s.hold || s.faults.halted || s.countdown === null || !decidesNow(s, p, station)) return null;
-  return {
+  if (!p || p.kind !== 'decision' || s.hold || s.faults.halted || s.countdown === null) return null;
+  const endsAt = s.countdown.endsAt;
+  return () => ({
     seat: p.seat,
     ...(p.hand !== undefined ? { hand: p.hand } : {}),
     legal: [...p.legal],
     default: p.default,
-    endsAt: s.countdown.endsAt,
+    endsAt,
     ...(p.cost !== undefined ? { cost: p.cost } : {}),
-  };
+  });
 }
 
 /**
@@ -310,11 +361,11 @@ export function decisionFor<S, R>(s: TableState<S, R>, game: GameDefinition<S, R
  * station absent from a map has nothing there.
  */
 export interface StationInputs {
-  readonly chips: ReadonlyMap<number, readonly unknown[]>;
-  readonly placed: ReadonlyMap<number, readonly unknown[]>;
-  readonly unplayed: ReadonlyMap<number, readonly unknown[]>;
-  readonly results: ReadonlyMap<number, readonly unknown[]>;
-  readonly notFollowed: ReadonlyMap<number, readonly unknown[]>;
+  readonly chips: ReadonlyMap<number, readonly Chips[]>;
+  readonly placed: ReadonlyMap<number, readonly InPlay[]>;
+  readonly unplayed: ReadonlyMap<number, readonly Unplayed[]>;
+  readonly results: ReadonlyMap<number, readonly SettledLine[]>;
+  readonly notFollowed: ReadonlyMap<number, readonly NotFollowed[]>;
   /** The stations a decision is due from now. */
   readonly deciders: ReadonlySet<number>;
 }

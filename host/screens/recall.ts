@@ -9,6 +9,8 @@ export interface RecallSource {
   record(roundId: string): RoundRecord | undefined;
   /** Changes whenever the station's recall does: until it moves, a read recall stays true. */
   recallVersion(station: number): number;
+  /** Changes whenever any station's recall version does. */
+  recallTick(): number;
 }
 
 /** The station's own seat's streak marker before and after the round, when the round moved one. */

@@ -11,7 +11,8 @@ import { projectStation, stationInputs } from '../../engine/table/views.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { openTableGame } from '../table/table-game.js';
 import { credit, testTable } from '../testing/table-kit.js';
-import { SharedReads, STATION_READS, stationKey } from './station-reads.js';
+import { sameDeps } from './same-deps.js';
+import { SharedReads, STATION_READS, stationKey, stationsMoved } from './station-reads.js';
 
 type State = TableState<unknown, unknown>;
 const CARDS = ['9S', '8H', '7D', '2C', 'KD', '5H', 'AS', '3C', '6D', 'QH', '4S', 'TC'];
@@ -87,11 +88,11 @@ describe("what a station's own part reads of the table's state is declared (issu
 
 describe("a station's deps: the shared fields' versions and its own share (issue 55)", () => {
   const inputs = (deciders: number[]) => ({
-    chips: new Map<number, unknown[]>(),
-    placed: new Map<number, unknown[]>(),
-    unplayed: new Map<number, unknown[]>(),
-    results: new Map<number, unknown[]>(),
-    notFollowed: new Map<number, unknown[]>(),
+    chips: new Map(),
+    placed: new Map(),
+    unplayed: new Map(),
+    results: new Map(),
+    notFollowed: new Map(),
     deciders: new Set(deciders),
   });
   const state = (over: Record<string, unknown> = {}) =>
@@ -124,5 +125,70 @@ describe("a station's deps: the shared fields' versions and its own share (issue
     const s4 = { ...s3, credits: { 101: 5, 102: 8 } } as State;
     assert.deepEqual(key(s4, 101), b101, "another station's credit");
     assert.notDeepEqual(key(s4, 102), b102, 'its own credit');
+  });
+});
+
+describe('the stations a change moved, found from what moved (issue 55)', () => {
+  for (const game of ['blackjack', 'baccarat', 'war'] as const) {
+    it(`${game}: over a played shoe, exactly the stations whose key moved, or null when every station's may have`, () => {
+      const config = TableConfig.parse({ ...simulatedTableConfig(game), remoteStations: 2 });
+      const states = playedStates(game);
+      const inputsOf = openTableGame(config, (g) => (s: State) => stationInputs(s as never, g));
+      const shared = new SharedReads();
+      const look = (s: State) => ({ state: s, inputs: inputsOf(s), shared: shared.at(s) });
+      let before = look(states[0] as State);
+      let narrowed = 0;
+      for (const s of states.slice(1)) {
+        const now = look(s);
+        const moved = stationsMoved(before, now);
+        const keyMoved = STATIONS.filter((n) => !sameDeps(stationKey(before.state, before.inputs, n, before.shared), stationKey(s, now.inputs, n, now.shared)));
+        if (moved === null) assert.notEqual(before.shared.whole, now.shared.whole, 'null only when a field every station reads moved');
+        else {
+          narrowed++;
+          assert.deepEqual(
+            STATIONS.filter((n) => moved.has(n)),
+            keyMoved,
+          );
+        }
+        before = now;
+      }
+      assert.ok(narrowed > 10, `changes told apart station by station (${narrowed})`);
+    });
+  }
+
+  it('a credit, an entry of a list, a decision due: each moves its station alone; the deciding fields every station deciding', () => {
+    const shared = new SharedReads();
+    const inputs = (over: Partial<Record<'chips' | 'deciders', unknown>> = {}) =>
+      ({ chips: new Map(), placed: new Map(), unplayed: new Map(), results: new Map(), notFollowed: new Map(), deciders: new Set(), ...over }) as never;
+    const base = {
+      params: {},
+      phase: 'betting',
+      hold: null,
+      needsShuffle: false,
+      faults: {},
+      round: {},
+      countdown: null,
+      shoe: {},
+      credits: { 101: 5, 102: 7 },
+      chips: [],
+    };
+    const s1 = base as unknown as State;
+    const a = { state: s1, inputs: inputs(), shared: shared.at(s1) };
+    const moved = (s: State, own = inputs()) => [...(stationsMoved(a, { state: s, inputs: own, shared: shared.at(s) }) ?? ['all'])];
+    assert.deepEqual(moved({ ...base, credits: { 101: 5, 102: 8 } } as never), [102], 'a credit');
+    assert.deepEqual(moved({ ...base, credits: { 101: 5, 102: 7, 103: 0 } } as never), [103], 'a credit where there was none');
+    const chip = { station: 101 };
+    assert.deepEqual(moved({ ...base, chips: [chip] } as never, inputs({ chips: new Map([[101, [chip]]]) })), [101], 'a chip');
+    assert.deepEqual(moved({ ...base, credits: { ...base.credits } } as never), [], 'the same credits in another object');
+    assert.deepEqual(moved(s1, inputs({ deciders: new Set([102]) })), [102], 'a decision now due');
+    assert.deepEqual(moved({ ...base, round: {} } as never, inputs({ deciders: new Set() })), [], 'the round moved, nobody deciding');
+    const b = { state: { ...base, round: {} } as never, inputs: inputs({ deciders: new Set([101, 102]) }), shared: shared.at({ ...base, round: {} } as never) };
+    const s2 = { ...base, round: {} } as unknown as State;
+    assert.deepEqual(
+      [...(stationsMoved(b, { state: s2, inputs: inputs({ deciders: new Set([101, 102]) }), shared: shared.at(s2) }) ?? [])],
+      [101, 102],
+      'the round moved: each station deciding',
+    );
+    assert.deepEqual(moved({ ...base, phase: 'dealing' } as never), ['all'], 'the phase: every station');
   });
 });

@@ -1,5 +1,6 @@
 import type { TableState } from '../../engine/table/state.js';
 import type { StationInputs } from '../../engine/table/views.js';
+import { sameDeps } from './same-deps.js';
 
 /**
  * How a station's own part reads a field of the table's state: `whole` (every station sees the
@@ -99,4 +100,48 @@ export function stationKey(s: State, own: StationInputs, station: number, shared
 /** A station's share of a field it reads as its own: its credit, or its entries of the field's list. */
 function ownShare(s: State, own: StationInputs, field: OwnField, station: number): unknown {
   return field === 'credits' ? s.credits[station] : own[field].get(station);
+}
+
+/** What the stations' own parts were looked at against at one change: the state, its lists grouped by station, the shared fields' versions. */
+export interface StationsLook {
+  readonly state: State;
+  readonly inputs: StationInputs;
+  readonly shared: { readonly whole: number; readonly deciding: number };
+}
+
+/**
+ * The stations whose deps (`stationKey`) differ between two looks at the table's state, found
+ * from what moved rather than by working out every station's key: null when a field every station
+ * reads moved (`whole`: each station is looked at), else the stations whose own share moved (their
+ * credit, their entries of a list, their bets not followed), whose being due a decision changed,
+ * and, when the deciding fields moved, every station a decision is due from. A list or the
+ * credits left the same object is not looked into. A bet at a stadium moves one station's chips:
+ * one station, not a thousand keys.
+ */
+export function stationsMoved(before: StationsLook, now: StationsLook): Set<number> | null {
+  if (before.shared.whole !== now.shared.whole) return null;
+  const moved = new Set<number>();
+  const was = before.inputs.deciders;
+  const is = now.inputs.deciders;
+  for (const station of is) if (!was.has(station) || before.shared.deciding !== now.shared.deciding) moved.add(station);
+  for (const station of was) if (!is.has(station)) moved.add(station);
+  for (const field of OWN) {
+    if (before.state[field] === now.state[field]) continue;
+    if (field === 'credits') movedCredits(before.state.credits, now.state.credits, moved);
+    else movedEntries(before.inputs[field], now.inputs[field], moved);
+  }
+  if (READS_ROUND) movedEntries(before.inputs.notFollowed, now.inputs.notFollowed, moved);
+  return moved;
+}
+
+/** The stations whose credit is another number (absent and 0 are told apart, as the key tells them). */
+function movedCredits(a: State['credits'], b: State['credits'], moved: Set<number>): void {
+  for (const k of Object.keys(a)) if (a[Number(k)] !== b[Number(k)]) moved.add(Number(k));
+  for (const k of Object.keys(b)) if (!(k in a)) moved.add(Number(k));
+}
+
+/** The stations whose entries differ, compared as a station's key compares them (the same entries in the same order: `sameDeps`). */
+function movedEntries(a: ReadonlyMap<number, readonly unknown[]>, b: ReadonlyMap<number, readonly unknown[]>, moved: Set<number>): void {
+  for (const [station, xs] of a) if (!sameDeps([xs], [b.get(station)])) moved.add(station);
+  for (const station of b.keys()) if (!a.has(station)) moved.add(station);
 }

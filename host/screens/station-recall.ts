@@ -58,6 +58,11 @@ export class StationRecall {
     return list;
   }
 
+  /** Moves whenever any station's recall does (its list is then read again when asked for). */
+  tick(): number {
+    return this.source.recallTick();
+  }
+
   /** The version of the station's recall list `of` gives (the ledger's, which only grows): its screen asks for the list by it. */
   versionOf(station: number): number {
     this.of(station);

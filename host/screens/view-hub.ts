@@ -23,7 +23,7 @@ import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
 import { ruleRecordAt, type Ledger } from '../../ledger/index.js';
 import { ScreenCommands, type StationCreditMoves } from './screen-commands.js';
-import { SharedReads, stationsKey } from './station-reads.js';
+import { SharedReads, stationsKey, stationsMoved, type StationsLook } from './station-reads.js';
 import { encodeView, patchMessage } from './encode-view.js';
 import { sameDeps } from './same-deps.js';
 import { StationRecall } from './station-recall.js';
@@ -394,12 +394,35 @@ export class ViewHub {
     this.refresh('table');
     this.refresh('service');
     // What the stations read of the table's state is declared once (station-reads.ts): this key and each station's deps follow from it.
-    const key = stationsKey(this.table.state, this.table.reads.stationInputs());
+    const state = this.table.state;
+    const inputs = this.table.reads.stationInputs();
+    const key = stationsKey(state, inputs);
     const same = tableOnly && this.lastStationsKey !== null && sameDeps(this.lastStationsKey, key);
     this.lastStationsKey = key;
+    const look = { state, inputs, shared: this.sharedReads.at(state), recall: this.recall.tick() };
+    const before = this.lastLook;
+    this.lastLook = look;
     if (same) return;
-    for (const view of this.stationViews()) this.refresh(view);
+    // A change of the table alone that moved no field every station reads, nor any recall: only the stations whose own share moved are looked at.
+    const moved = tableOnly && before !== null && before.recall === look.recall ? stationsMoved(before, look) : null;
+    const views = moved === null ? this.stationViews() : [...[...moved].map((s) => stationView(s)), ...this.builtOffPass];
+    this.builtOffPass.clear();
+    this.passing = true;
+    try {
+      for (const view of views) this.refresh(view);
+    } finally {
+      this.passing = false;
+    }
   }
+
+  /** The stations' last look at the table's state (`deliverChange`), and whether a change is looking at them now. */
+  private lastLook: (StationsLook & { recall: number }) | null = null;
+  private passing = false;
+  /**
+   * Station views whose deps were worked out outside a change's look (asked for, or a language
+   * set): read at a state the last look may not have seen, so the next change looks at them again.
+   */
+  private readonly builtOffPass = new Set<ViewName>();
 
   /**
    * Every station's view, seated then remote: the same strings from one change to the next while
@@ -451,6 +474,7 @@ export class ViewHub {
     const key = this.key(view, conn);
     const had = this.built.get(key);
     const deps = this.depsOf(view, conn);
+    if (!this.passing && view !== 'table' && view !== 'service') this.builtOffPass.add(view);
     // Service consoles are per connection and read the floor's services: always built on a change.
     if (had && view !== 'service' && sameDeps(had.deps, deps)) {
       had.stale = false;

@@ -4,13 +4,14 @@ import type { CoupSummary, GameDefinition, ProgressiveView } from '../../engine/
 import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { TableState } from '../../engine/table/state.js';
 import {
-  projectStation,
   stationInputs,
+  stationProjector,
   tableExtrasInputs,
   TABLE_EXTRAS_BY_CONTENT,
   type RoundViewData,
   type StadiumView,
   type StationInputs,
+  type SpotView,
   type StationTableView,
   type TableExtrasInputs,
 } from '../../engine/table/views.js';
@@ -31,6 +32,10 @@ export class TableReadModel<S, R> implements TableReads {
   /** The table display's own parts, memoised on what they are declared to read (engine/table/views.ts `TableExtrasInputs`). */
   private readonly extras: (inputs: TableExtrasInputs) => TableExtras;
   private inputs: { of: TableState<S, R>; inputs: StationInputs } | null = null;
+  /** Every station's own part of the state now, with what they share worked out once for the state (engine/table/views.ts). */
+  private projector: { of: TableState<S, R>; project: (station: number) => StationTableView } | null = null;
+  /** The spots each kind of station is offered, kept while the table's parameters and game stand (the same arrays, so encoded once). */
+  private spots: { params: TableState<S, R>['params']; game: GameDefinition<S, R>; spots: Map<string, SpotView[]> } | null = null;
 
   constructor(
     private readonly game: GameDefinition<S, R>,
@@ -59,7 +64,12 @@ export class TableReadModel<S, R> implements TableReads {
   }
 
   station(station: number): StationTableView {
-    return projectStation(this.current(), this.game, station);
+    const s = this.current();
+    if (this.projector?.of !== s) {
+      if (this.spots?.params !== s.params || this.spots.game !== this.game) this.spots = { params: s.params, game: this.game, spots: new Map() };
+      this.projector = { of: s, project: stationProjector(s, this.game, this.stationInputs(), this.spots.spots) };
+    }
+    return this.projector.project(station);
   }
 
   progressive(): ProgressiveView | null {
