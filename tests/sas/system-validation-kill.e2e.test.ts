@@ -16,16 +16,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { RunningHost } from '../../host/start-host.js';
 import { entryCount, newestEntriesOfType } from '../../ledger/index.js';
+import { bundledChild } from '../children/bundle.js';
 import { SasHost, type HostIo } from './host/host.js';
 import { openPtyHost, ptyPair } from './host/io.js';
 import { SV, awaitException, pendingCashout57, receive58 } from './host/system-validation.js';
 import { ADDRESS, STATION, startSystemValidationStation, type KillPoint } from './system-validation-kill/setup.js';
 
-const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'system-validation-kill', 'child.ts');
+// Five station processes a run: bundled once (tests/children/bundle.ts, the rule in docs/testing.md).
+const CHILD = 'tests/sas/system-validation-kill/child.ts';
 const NOTE = 10_000;
 const DIGITS = '0000000000004848';
 
@@ -39,7 +40,7 @@ function money(r: RunningHost): number {
 
 /** A second station process on the same folder, killed by the restart rule's own end (the `restart` point). */
 async function killedRestart(dataDir: string, machinePty: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, machinePty, 'restart'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [await bundledChild(CHILD), dataDir, machinePty, 'restart'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
   assert.equal(signal, 'SIGKILL', 'the start was killed at the restart rule');
 }
@@ -48,7 +49,7 @@ async function trial(at: KillPoint, check: (r: RunningHost, h: SasHost) => Promi
   const dir = mkdtempSync(path.join(os.tmpdir(), `sas-sysval-kill-${at}-`));
   const dataDir = path.join(dir, 'data');
   const pair = await ptyPair(dir);
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, pair.machine, at], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [await bundledChild(CHILD), dataDir, pair.machine, at], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let dead = false;
   void exited.then(() => (dead = true));
