@@ -76,9 +76,14 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
     const rng = Rng.fromSeed(42);
     const snapshots: number[] = numbers.map(() => 0);
     const recalls: number[] = numbers.map(() => 0);
+    // Each station's bets of the round not yet answered (acknowledged or refused), by message id.
+    const unanswered: Set<string>[] = numbers.map(() => new Set());
+    // The round each station last bet on: its bets are in once none of them is unanswered.
+    const betOn: string[] = numbers.map(() => '');
     const stations = numbers.map((n, i) => {
       const betRound = { id: '' };
       const mine = (m: HostMessage) => {
+        if ((m.type === 'ack' || m.type === 'error') && m.ref !== undefined) unanswered[i]?.delete(m.ref);
         if ((m.type === 'snapshot' || m.type === 'patch') && m.view !== `station/${n}`) leaks.push(`station ${n} was sent ${m.view}`);
         if (m.type === 'snapshot') {
           // Whole: on subscribing (and after the storm's reconnect), then only when a patch would be bigger.
@@ -103,7 +108,8 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
           if (state.kind === 'station' && state.round?.results?.some((l) => l.seat === 0)) leaks.push(`a remote station's line in the public round`);
           if (state.kind !== 'station' || !state.betting.open || !state.round || betRound.id === state.round.roundId) return;
           betRound.id = state.round.roundId;
-          bet(s, state, rng);
+          unanswered[i] = new Set(bet(s, state, rng));
+          betOn[i] = state.round.roundId;
         },
       });
       return s;
@@ -115,17 +121,30 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
     const settled = () => running.ledger.rounds.recall({ tableId: running.table.state.params.tableId, limit: 500 }).filter((r) => r.status === 'settled');
     const deadline = Date.now() + 480_000;
     let storm: Awaited<ReturnType<typeof reconnectStorm>> | null = null;
-    while (settled().length < COUPS) {
-      assert.ok(Date.now() < deadline, `only ${settled().length} coups settled in time`);
-      if (!storm && settled().length >= COUPS / 2) storm = await reconnectStorm(stations, running, (i) => snapshots[i] ?? 0);
-      await new Promise((r) => setTimeout(r, 250));
+    // The betting window (3 s) ends as soon as every station's bets of the round are answered, as
+    // a croupier closes it once the bets are down; a station still betting (or cut in the storm)
+    // has the whole window. Every bet a station sends is still answered before the window ends.
+    let windowsEnded = 0;
+    const closer = setInterval(() => {
+      const round = running.table.state.phase === 'betting' ? running.table.state.roundId : undefined;
+      if (round && betOn.every((r, i) => r === round && unanswered[i]?.size === 0) && running.table.countdowns.end('betting')) windowsEnded++;
+    }, 20);
+    try {
+      while (settled().length < COUPS) {
+        assert.ok(Date.now() < deadline, `only ${settled().length} coups settled in time`);
+        if (!storm && settled().length >= COUPS / 2) storm = await reconnectStorm(stations, running, (i) => snapshots[i] ?? 0);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    } finally {
+      clearInterval(closer);
     }
     assert.ok(storm, 'the storm happened');
     // The table did not wait for the storm: coups went on settling after it, up to the 20th.
     assert.ok(settled().length > storm.settledBefore, 'coups settled after the storm');
     console.log(
       `reconnect storm: ${STATIONS} stations back with their views in ${storm.ms} ms; meanwhile the table journalled ${storm.entries} entries, ` +
-        `its event loop's longest delay ${storm.maxDelayMs.toFixed(0)} ms (this process runs the 250 clients too); ${storm.settledBefore} coups settled before it`,
+        `its event loop's longest delay ${storm.maxDelayMs.toFixed(0)} ms (this process runs the 250 clients too); ${storm.settledBefore} coups settled before it; ` +
+        `${windowsEnded} of ${COUPS} betting windows ended once every bet was answered`,
     );
     // The stations' own views catch up with the last settlement: each one's credit is the ledger's.
     const waitUntil = Date.now() + 30_000;
@@ -168,8 +187,9 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
   });
 });
 
-/** One or two bets at random, each the spot's minimum times 1–3, within the station's credit. */
-function bet(s: HeadlessStation, state: StationState, rng: Rng): void {
+/** One or two bets at random, each the spot's minimum times 1–3, within the station's credit: the commands' ids. */
+function bet(s: HeadlessStation, state: StationState, rng: Rng): string[] {
+  const sent: string[] = [];
   let credit = state.credit;
   const spots = state.betting.spots.flatMap((x) => (x.bet !== 'behind' ? [x] : []));
   const count = 1 + rng.below(2);
@@ -179,8 +199,9 @@ function bet(s: HeadlessStation, state: StationState, rng: Rng): void {
     const amount = spot.min * (1 + rng.below(3));
     if (amount > credit || amount > spot.max) continue;
     credit -= amount;
-    s.command({ name: 'place-bet', spot: { bet: spot.bet }, amount });
+    sent.push(s.command({ name: 'place-bet', spot: { bet: spot.bet }, amount }));
   }
+  return sent;
 }
 
 /**
