@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { simulatedTableConfig, tableOptions } from '../../host/config/table-config.js';
 import { profileItems } from '../../host/service/profile-items.js';
-import { expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
+import { expect, insertNote, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
 import {
   confirmBy,
   escapeRegExp,
@@ -49,12 +49,20 @@ function correctionDone(lang: Lang, correction: string, article: string): RegExp
   return new RegExp(escapeRegExp(head).replace(CARD, '([2-9TJQKA][SHDC]|—)'));
 }
 
-/** Bets at the station round after round until a round stops at one of its decisions (a dealt Black Jack asks none). */
-async function untilDeciding(station: StationClient, amount: number): Promise<string | undefined> {
+/**
+ * Bets at the station round after round until a round stops at one of its decisions (a dealt Black
+ * Jack asks none). Once the bet is on its spot the betting window is ended through the sim
+ * controls, as its countdown would end it: the one station has bet, and nothing waits out the rest.
+ */
+async function untilDeciding(kiosk: Kiosk, station: StationClient, amount: number): Promise<string | undefined> {
   for (let tries = 0; tries < 6; tries++) {
     await expect.poll(() => station.state()?.betting.open, { timeout: 60_000 }).toBe(true);
     station.bet(amount);
     await expect.poll(() => station.state()?.betting.bets['main'] ?? station.state()?.decision?.legal.length ?? 0).toBeGreaterThan(0);
+    // 409: no betting countdown runs any more (it ran out meanwhile), which is the same end.
+    await simControl(kiosk, 'end-countdown', { kind: 'betting' }).catch((e: unknown) => {
+      if (!(e instanceof Error && e.message.startsWith('end-countdown: 409 '))) throw e;
+    });
     // The round either reaches the station's decision or ends without one.
     await expect
       .poll(() => (station.state()?.decision ? 'deciding' : station.round()?.phase === 'results' ? 'ended' : null), { timeout: 60_000 })
@@ -144,7 +152,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     await signIn(page, SUP);
 
     // Art. 5 n.1 1): a card come out face up is void; the same place is dealt again.
-    let before = await untilDeciding(station, 10_000);
+    let before = await untilDeciding(kiosk, station, 10_000);
     await press(page, 'page-holds');
     await pressWhenShown(page, 'act-dealing-error');
     await expect.poll(() => texts(page)).toContain(tr('zh-Hant', 'hold.dealing-error'));
@@ -155,7 +163,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Art. 5 n.1 1): a card drawn while the player decides goes to the discards.
-    before = await untilDeciding(station, 10_000);
+    before = await untilDeciding(kiosk, station, 10_000);
     await simControl(kiosk, 'misdraw');
     await correctOnHoldsPage(page, 'pt', 'out-of-turn', 'undue-card', 'macau-2009 art.5 n.1 1)');
     await screenshot(page, testInfo, 'correction-undue-card-pt');
@@ -164,7 +172,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Art. 5 n.1 2): the misdrawn card, unseen, goes to the next player who asks for a card.
-    before = await untilDeciding(station, 10_000);
+    before = await untilDeciding(kiosk, station, 10_000);
     await simControl(kiosk, 'misdraw');
     await correctOnHoldsPage(page, 'en', 'out-of-turn', 'misdrawn-card', 'macau-2009 art.5 n.1 2)');
     await expect.poll(() => texts(page)).toMatch(/Kept for the next player who asks: [2-9TJQKA][SHDC]/);
@@ -174,7 +182,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Art. 5 n.1 2): a card laid at the wrong hand is rectified.
-    before = await untilDeciding(station, 10_000);
+    before = await untilDeciding(kiosk, station, 10_000);
     await press(page, 'page-holds');
     await pressWhenShown(page, 'act-dealing-error');
     await correctOnHoldsPage(page, 'pt', 'dealing-error', 'wrong-hand', 'macau-2009 art.5 n.1 2)');
@@ -217,7 +225,7 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
 
     // Rule 17: the dealer's second card (the last dealt before the players decide) turned face up
     // goes to the discards and another is drawn. The text orders nothing for a card at another hand.
-    let before = await untilDeciding(station, 10_000);
+    let before = await untilDeciding(kiosk, station, 10_000);
     await press(page, 'page-holds');
     await pressWhenShown(page, 'act-dealing-error');
     const shown = (id: string) => page.evaluate((i) => window.__kiosk?.bounds(i) ?? null, id);
@@ -229,7 +237,7 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Rule 18: a card drawn against what the player asked, unseen, goes to the next player who asks.
-    before = await untilDeciding(station, 10_000);
+    before = await untilDeciding(kiosk, station, 10_000);
     await simControl(kiosk, 'misdraw');
     await correctOnHoldsPage(page, 'pt', 'out-of-turn', 'misdrawn-card', 'portugal-2001 rule 18');
     await expect
@@ -241,7 +249,7 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Rule 18: that card, once seen, is void and goes to the discards.
-    before = await untilDeciding(station, 10_000);
+    before = await untilDeciding(kiosk, station, 10_000);
     await simControl(kiosk, 'misdraw');
     await correctOnHoldsPage(page, 'en', 'out-of-turn', 'undue-card', 'portugal-2001 rule 18');
     await screenshot(page, testInfo, 'correction-portugal-undue-card-en');
@@ -252,7 +260,7 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
     // Rule 19: a card the dealer draws after standing does not count. It comes after the round
     // settled: the Holds page names its rule, the settled round's money is not touched, and the
     // correction carries the round's id, so that round's recall shows it (issue 33 item 6).
-    before = await untilDeciding(station, 10_000);
+    before = await untilDeciding(kiosk, station, 10_000);
     await playOut(station, before);
     await simControl(kiosk, 'freeze-countdown', { kind: 'results' });
     const credit = station.state()?.credit;
@@ -340,7 +348,7 @@ test('«Desafio ao Casino» ([art.6]): a card to the wrong hand and an undue car
     await page.goto(kiosk.screens['service']!);
     await waitForEvent(page, 'snapshot:service');
     await signIn(page, SUP);
-    const before = await untilDeciding(station, 10_000);
+    const before = await untilDeciding(kiosk, station, 10_000);
     expect(station.state()?.decision?.legal).toContain('war');
 
     // A card laid at the wrong hand: corrected at once; the card come out face up stands.
