@@ -1,5 +1,5 @@
 import type { i18n } from 'i18next';
-import { createI18n, type MessageKey } from './i18n.js';
+import { createI18n, isMessageKey, type MessageKey } from './i18n.js';
 import type { Catalogue } from './index.js';
 
 /** A key named without its plural suffix, as i18next resolves it (`roundCardsAfterEntry_other` is `roundCardsAfterEntry`). */
@@ -37,10 +37,47 @@ export function serviceSaid(name: ServiceRefusalName, values: Record<string, Sai
   return { key: `serviceRefusal.${name}`, values: bounded(values) };
 }
 
+/**
+ * The parameters that carry a code the catalogues name by a noun, and the section holding each
+ * code's noun: a hold's reason, a dealing error's correction, a game, a rule profile, a card's
+ * step in the deal. A code with no noun there is said as itself.
+ */
+const NOUNS: Readonly<Record<string, string>> = {
+  hold: 'holdName',
+  correction: 'correctionName',
+  game: 'game',
+  profile: 'backoffice.profile',
+  step: 'cardStep',
+};
+
+/** A code as it can name a key: lower-case words joined by hyphens, nothing that walks the catalogue. */
+const CODE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** How a reader translates: the i18next `t` of its language. */
+type Translate = (key: MessageKey, options: Record<string, unknown>) => string;
+
+/** A parameter as the reader says it: a code by its noun in the reader's language, else as it is. */
+function nounOf(t: Translate, name: string, value: SaidValue): SaidValue {
+  const section = Object.hasOwn(NOUNS, name) ? NOUNS[name] : undefined;
+  if (section === undefined || typeof value !== 'string' || !CODE.test(value)) return value;
+  const key = `${section}.${value}`;
+  return isMessageKey(key) ? t(key, {}) : value;
+}
+
+/**
+ * A refusal's words in the reader's language (`t`): its key with its parameters, each code a
+ * noun names said by that noun (the service screen's notice, the back office, the log's English).
+ */
+export function saidWords(t: Translate, s: { readonly key: MessageKey; readonly values?: Readonly<Record<string, SaidValue>> }): string {
+  const values = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, nounOf(t, k, v)]));
+  return t(s.key, values);
+}
+
 let english: i18n | undefined;
 
 /** The words in English, for the host's log and the journal's `reason` (a reader without the catalogues). */
 export function inEnglish(s: Said): string {
   english ??= createI18n('en');
-  return english.t(s.key, { ...s.values } as Record<string, unknown>) as string;
+  const t = english.t;
+  return saidWords((key, options) => t(key, options) as string, s);
 }

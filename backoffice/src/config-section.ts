@@ -2,6 +2,7 @@ import { ApiError, type ConfigRequest, type Proposal } from './api.js';
 import { profileWords } from './codes.js';
 import { h } from './dom.js';
 import { isMessageKey } from '../../locales/i18n.js';
+import { saidWords } from '../../locales/said.js';
 import type { Words } from './i18n.js';
 import { currencyLabel, formatTableMoney, type TableMoney } from './money.js';
 import { table } from './table-page.js';
@@ -119,7 +120,7 @@ function answer(w: Words, r: ConfigRequest): string {
  */
 export function refusalWords(w: Words, o: Pick<NonNullable<ConfigRequest['outcome']>, 'reason' | 'said'>): string {
   const s = o.said;
-  return s && isMessageKey(s.key) ? w.t(s.key, { ...s.values }) : (o.reason ?? '');
+  return s && isMessageKey(s.key) ? saidWords((key, options) => w.t(key, options), { key: s.key, values: s.values }) : (o.reason ?? '');
 }
 
 function buttons(w: Words, r: ConfigRequest, a: ConfigActions, say: (m: string) => void): HTMLElement | string {

@@ -38,7 +38,9 @@ const CARDS_AFTER = { 'card-entry': 'roundCardsAfterEntry', correction: 'roundCa
 /**
  * A supervisor's act the table refused (engine/table/act-refusal.ts), as service mode says it: a
  * `serviceRefusal.*` key with the refusal's facts as its parameters, amounts in the table's
- * currency. Codes (a hold's reason, a correction, a card) and articles stay as the engine names them.
+ * currency. Codes stay as the engine names them: each reader says a hold's reason, a correction,
+ * the game, the profile and the card's step by its noun (locales/said.ts `saidWords`); a card and
+ * an article as they are.
  */
 export function actSaid(a: ActRefusal, currency: string): Said {
   const { why, ...facts } = a;

@@ -5,13 +5,15 @@ import assert from 'node:assert/strict';
 import { catalogueOf, languages, wordAt } from '../../locales/index.js';
 import { createI18n } from '../../locales/i18n.js';
 import type { Said } from '../../host/config/refusal-words.js';
+import { saidWords } from '../../locales/said.js';
 import { refusalWords } from '../../backoffice/src/config-section.js';
 
 export const LANGUAGES = ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const;
 
-/** The words of a key in a language, with the parameters in them, as the screens' i18next gives them. */
+/** The words of a key in a language, with the parameters in them (a code by its noun), as the service screen reads its notice. */
 export function wordsIn(language: string, s: Said): string {
-  return createI18n(language).t(s.key, { ...s.values } as Record<string, unknown>) as string;
+  const t = createI18n(language).t;
+  return saidWords((key, options) => t(key, options) as string, s);
 }
 
 /** Its key's words in each catalogue, every placeholder given, another language's words than English's. */

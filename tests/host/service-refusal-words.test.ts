@@ -34,7 +34,9 @@ import { fakeBackend } from '../../host/service/testing/fake-backend.js';
 import { memoryAccountJournal } from '../../host/service/testing/memory-account-journal.js';
 import type { BackendResult } from '../../host/service/service-backend.js';
 import { credit, submitted, testTable, type TestTable } from '../../host/testing/table-kit.js';
-import { assertSectionEverywhere, assertWordsEverywhere, wordsIn } from './said-kit.js';
+import { createI18n } from '../../locales/i18n.js';
+import { refusalWords } from '../../backoffice/src/config-section.js';
+import { assertSectionEverywhere, assertWordsEverywhere, LANGUAGES, wordsIn } from './said-kit.js';
 
 /** The refusal's notice as the screen gets it, checked against its English `detail` (the log's). */
 function noticeOf(r: BackendResult, key: string): Said {
@@ -501,5 +503,27 @@ describe('service-mode refusals are said by key in every language', () => {
     // Amounts are money in the table's currency, never minor units.
     const below = actSaid({ why: 'jackpot-below-minimum', to: 999_999, stake: 100, min: 1_000_000, article: 'portugal-2001 rule 44' }, 'MOP');
     assert.match(wordsIn('en', below), /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(portugal-2001 rule 44\)$/);
+  });
+
+  it("a supervisor's act refused names a hold, a correction, a game, a profile and a card by their nouns, never their codes", () => {
+    const read = (language: (typeof LANGUAGES)[number], a: ActRefusal) => {
+      const s = actSaid(a, 'MOP');
+      // The back office's reader; the service screen's and the log's read through the same words (locales/said.ts).
+      return refusalWords({ language, t: createI18n(language).t, time: (x) => x }, { reason: 'ENGLISH', said: { key: s.key, values: { ...s.values } } });
+    };
+    const voids = read('zh-Hant', { why: 'hold-voids', hold: 'extra-card' });
+    assert.doesNotMatch(voids, /extra-card/, voids);
+    assert.match(voids, /多出一張牌/, voids);
+    const notOrdered: ActRefusal = { why: 'correction-not-ordered', game: 'blackjack', profile: 'macau-2009', correction: 'undue-card', hold: 'dealing-error' };
+    for (const language of LANGUAGES) {
+      const words = read(language, notOrdered);
+      assert.doesNotMatch(words, /blackjack|macau-2009|undue-card|dealing-error/, `${language}: ${words}`);
+    }
+    assert.match(read('zh-Hant', notOrdered), /二十一點.*第57\/2009號批示.*派牌錯誤.*不當派出的紙牌/, read('zh-Hant', notOrdered));
+    assert.match(read('pt', { why: 'correction-forbidden', correction: 'exposed-card', article: 'macau-war [art.3]' }), /carta exposta/);
+    // The log's English says the card as the engine once did.
+    assert.equal(inEnglish(actSaid({ why: 'dealt-face-up', step: 'first' }, 'MOP')), "the player's first card is dealt face up: exposed, it stands");
+    // A code the catalogues have no noun for is said as itself.
+    assert.match(read('zh-Hant', { why: 'dealt-face-up', step: 'next-card' }), /next-card/);
   });
 });

@@ -22,6 +22,7 @@ import { CachedLayer } from '../../pixi/cached-layer.js';
 import { nextSecondAt } from '../../anim/wake.js';
 import { TextPad } from './text-pad.js';
 import { isMessageKey, type MessageKey } from '../../../../locales/i18n.js';
+import { saidWords } from '../../../../locales/said.js';
 
 /** The service screen's background, to which its page clears the canvas (no full-screen rectangle is drawn). */
 export const SERVICE_BACKGROUND = 0x14161a;
@@ -376,7 +377,11 @@ export class ServiceScreen implements Screen {
     this.still.refresh();
     this.languages.setCurrent(s.language);
     // The host names its notice by a catalogue key; one this screen has no words for (a newer host) reads as an error.
-    const notice = s.notice ? (isMessageKey(s.notice.key) ? t(s.notice.key, s.notice.values ?? {}) : t('errors.internal')) : '';
+    const notice = s.notice
+      ? isMessageKey(s.notice.key)
+        ? saidWords((key, options) => t(key, options), { key: s.notice.key, values: s.notice.values ?? {} })
+        : t('errors.internal')
+      : '';
     this.notice.text = s.busy ? t('service.signIn.checking') : notice;
     this.notice.style.fill = s.notice?.ok === false ? COLORS.warning : '#9fe2b0';
   }
