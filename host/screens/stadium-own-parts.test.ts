@@ -12,10 +12,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { decodeHostMessage, REMOTE_STATION_BASE, stationOf, ViewComposer, type StationState, type ViewName } from '../../protocol/index.js';
-import type { LiveTable } from '../table/runtime.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, quietHub, testTable, type TestTable } from '../testing/table-kit.js';
 import { Outbox } from './outbox.js';
-import { ViewHub } from './view-hub.js';
 
 const REMOTE = 12;
 // Pairs come often (a war's tie, the stadium's decision), and blackjack's seats stand or bust in a few cards.
@@ -45,14 +43,7 @@ function screens(t: TestTable) {
     t.hub.subscribe(view, `screen:${view}`, { deliver: (slot, update) => outbox.latest(slot, update) });
   }
   // A hub over the same table that hears of no change: what each station's own part is now.
-  const quiet = new Proxy(t.table, {
-    get: (target, key) => (key === 'onChange' ? () => () => undefined : (Reflect.get(target, key) as unknown)),
-  }) as LiveTable;
-  const fresh = () => {
-    const hub = new ViewHub(t.config, '0.0.0-test', quiet, t.ledger);
-    hub.attachFloor(t.floor.gate);
-    return hub;
-  };
+  const fresh = () => quietHub(t);
   return { views, shown, fresh };
 }
 

@@ -10,9 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { stationOf, type ViewName } from '../../protocol/index.js';
-import type { LiveTable } from '../table/runtime.js';
-import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
-import { ViewHub } from './view-hub.js';
+import { credit, quietHub, submitted, testTable, type TestTable } from '../testing/table-kit.js';
 
 const CARDS = ['9S', '8H', '7D', '2C', 'KD', '5H', 'AS', '3C', '6D', 'QH', '4S', 'TC'];
 
@@ -22,14 +20,7 @@ function watched(t: TestTable) {
   const reached = new Set<ViewName>();
   for (const view of stations) t.hub.subscribe(view, `edge:${view}`, { deliver: (slot) => slot.startsWith('view:') && reached.add(view) }, false);
   // A hub over the same table that hears of no change: what each station's own part is now.
-  const quiet = new Proxy(t.table, {
-    get: (target, key) => (key === 'onChange' ? () => () => undefined : (Reflect.get(target, key) as unknown)),
-  }) as LiveTable;
-  const fresh = () => {
-    const hub = new ViewHub(t.config, '0.0.0-test', quiet, t.ledger);
-    hub.attachFloor(t.floor.gate);
-    return hub;
-  };
+  const fresh = () => quietHub(t);
   const ownPart = (view: ViewName): string => {
     // The whole view less the public parts and the recall's list (sent apart): the station's own part.
     const { round: _round, roads: _roads, history: _history, recall: _recall, ...own } = fresh().state(view) as Record<string, unknown>;

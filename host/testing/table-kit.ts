@@ -161,3 +161,16 @@ export function stepTwoBettors(t: Pick<TestTable, 'table' | 'clock'>, i: number)
   else if (view.endsAt !== null) t.clock.runOut(view.endsAt);
   else t.clock.advance(1_000);
 }
+
+/**
+ * A new hub over the test's table that hears of no change: what each screen's parts are now, built
+ * from scratch, to hold against what a long-lived hub kept (a stale part, another station's data).
+ */
+export function quietHub(t: Pick<TestTable, 'table' | 'config' | 'ledger' | 'floor'>): ViewHub {
+  const quiet = new Proxy(t.table, {
+    get: (target, key) => (key === 'onChange' ? () => () => undefined : (Reflect.get(target, key) as unknown)),
+  }) as LiveTable;
+  const hub = new ViewHub(t.config, '0.0.0-test', quiet, t.ledger);
+  hub.attachFloor(t.floor.gate);
+  return hub;
+}
