@@ -69,6 +69,10 @@ function nounOf(t: Translate, name: string, value: SaidValue): SaidValue {
  * noun names said by that noun (the service screen's notice, the back office, the log's English).
  */
 export function saidWords(t: Translate, s: { readonly key: MessageKey; readonly values?: Readonly<Record<string, SaidValue>> }): string {
+  // Only a service-mode refusal's parameters are read as nouns: a configuration refusal names its
+  // games and profiles as codes throughout (`{{games}}` is a list of them), and one of its codes said
+  // by a noun beside another left as a code would read as two kinds of thing.
+  if (!s.key.startsWith('serviceRefusal.')) return t(s.key, { ...s.values });
   const values = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, nounOf(t, k, v)]));
   return t(s.key, values);
 }
