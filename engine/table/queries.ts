@@ -42,8 +42,17 @@ export function creditOf(s: TableState<unknown, unknown>, station: number): numb
 
 /** Credit a station may still bet: its meter less what is on its spots. */
 export function available(s: TableState<unknown, unknown>, station: number): number {
+  return availableWith(
+    s,
+    station,
+    s.chips.filter((c) => c.station === station),
+  );
+}
+
+/** `available` from the station's own chips, already picked out (a stadium's projection groups them once a state). */
+export function availableWith(s: TableState<unknown, unknown>, station: number, ownChips: readonly { readonly amount: number }[]): number {
   let onSpots = 0;
-  for (const c of s.chips) if (c.station === station) onSpots += c.amount;
+  for (const c of ownChips) onSpots += c.amount;
   return creditOf(s, station) - onSpots;
 }
 

@@ -1,6 +1,6 @@
 import { behindSpots, otherSeatSpots } from './betting.js';
 import type { CoupSummary, GameDefinition, HandView, NotFollowed, Presentation, SeatStreak } from './game.js';
-import { bettingOpen, creditOf, cueOf, deciderStations, pendingOf, type DealerCue } from './queries.js';
+import { availableWith, bettingOpen, cueOf, deciderStations, pendingOf, type DealerCue } from './queries.js';
 import {
   isRemote,
   seatOf,
@@ -297,10 +297,8 @@ export function stationProjector<S, R>(
     const seat = seatOf(s.params, station);
     if (seat !== undefined && streaks === undefined) streaks = game.screens.streaks?.(s.shoe) ?? [];
     const streak = seat === undefined ? undefined : streaks?.find((x) => x.seat === seat);
-    let onSpots = 0;
-    for (const c of chips) onSpots += c.amount;
     return {
-      credit: creditOf(s, station) - onSpots,
+      credit: availableWith(s, station, chips),
       betting: {
         open,
         spots: spotsOf(s, game, station, seat, spots),
