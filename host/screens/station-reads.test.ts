@@ -86,6 +86,21 @@ describe("what a station's own part reads of the table's state is declared (issu
   }
 });
 
+/** A table's state with only what a station's key reads: two stations' credits, the round dealing. */
+const state = (over: Record<string, unknown> = {}) =>
+  ({
+    params: {},
+    phase: 'dealing',
+    hold: null,
+    needsShuffle: false,
+    faults: {},
+    round: {},
+    countdown: null,
+    shoe: {},
+    credits: { 101: 5, 102: 7 },
+    ...over,
+  }) as unknown as State;
+
 describe("a station's deps: the shared fields' versions and its own share (issue 55)", () => {
   const inputs = (deciders: number[]) => ({
     chips: new Map(),
@@ -95,19 +110,6 @@ describe("a station's deps: the shared fields' versions and its own share (issue
     notFollowed: new Map(),
     deciders: new Set(deciders),
   });
-  const state = (over: Record<string, unknown> = {}) =>
-    ({
-      params: {},
-      phase: 'dealing',
-      hold: null,
-      needsShuffle: false,
-      faults: {},
-      round: {},
-      countdown: null,
-      shoe: {},
-      credits: { 101: 5, 102: 7 },
-      ...over,
-    }) as unknown as State;
 
   it('a deciding field moved gives a new key to the stations deciding only; a whole field to every station; a credit to its station only', () => {
     const shared = new SharedReads();
@@ -160,19 +162,8 @@ describe('the stations a change moved, found from what moved (issue 55)', () => 
     const shared = new SharedReads();
     const inputs = (over: Partial<Record<'chips' | 'deciders', unknown>> = {}) =>
       ({ chips: new Map(), placed: new Map(), unplayed: new Map(), results: new Map(), notFollowed: new Map(), deciders: new Set(), ...over }) as never;
-    const base = {
-      params: {},
-      phase: 'betting',
-      hold: null,
-      needsShuffle: false,
-      faults: {},
-      round: {},
-      countdown: null,
-      shoe: {},
-      credits: { 101: 5, 102: 7 },
-      chips: [],
-    };
-    const s1 = base as unknown as State;
+    const base = state({ phase: 'betting', chips: [] });
+    const s1 = base;
     const a = { state: s1, inputs: inputs(), shared: shared.at(s1) };
     const moved = (s: State, own = inputs()) => [...(stationsMoved(a, { state: s, inputs: own, shared: shared.at(s) }) ?? ['all'])];
     assert.deepEqual(moved({ ...base, credits: { 101: 5, 102: 8 } } as never), [102], 'a credit');
