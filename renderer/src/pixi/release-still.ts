@@ -27,9 +27,9 @@ export const POOLED_PER_SIZE = 2;
  *   by the next frame that lays out its text;
  * - the keys of the texts the renderer has let go (`forgetReleasedTexts`).
  */
-export function releaseWhenStill(renderer?: unknown): void {
+export function releaseWhenStill(renderer: unknown): void {
   trimTexturePool(POOLED_PER_SIZE);
-  if (renderer !== undefined) forgetReleasedTexts(renderer);
+  forgetReleasedTexts(renderer);
   // pixi gives no call to empty it; the cache is its own LRU, emptied by its own `clear`. A private
   // field: read without trusting it, so a pixi that renamed it keeps its cache rather than throwing
   // in every still frame.
