@@ -11,15 +11,20 @@ export class LedgerRounds {
   readonly #db: Database.Database;
   readonly #versionOf: (station: number) => number;
   readonly #latest: () => number;
+  readonly #movedSince: (tick: number) => number[];
   readonly #recordOf: Database.Statement;
   readonly #lateOfRound: Database.Statement;
   readonly #recallIdsOf: Database.Statement;
 
-  /** `versionOf`: the ledger's count of each station's recorded rounds, moved by its appends; `latest`: the last of them given any station. */
-  constructor(db: Database.Database, versionOf: (station: number) => number, latest: () => number) {
+  /**
+   * `versionOf`: the ledger's count of each station's recorded rounds, moved by its appends;
+   * `latest`: the last of them given any station; `movedSince`: the stations given one past a tick.
+   */
+  constructor(db: Database.Database, versionOf: (station: number) => number, latest: () => number, movedSince: (tick: number) => number[]) {
     this.#db = db;
     this.#versionOf = versionOf;
     this.#latest = latest;
+    this.#movedSince = movedSince;
     this.#recordOf = db.prepare('SELECT record FROM rounds WHERE round_id = ?');
     // Entries of a round journalled after the one that closed it (a late correction: recall.ts).
     this.#lateOfRound = db.prepare(`SELECT seq, type, body FROM journal WHERE round_id = ? AND seq > ? AND type = 'misread' ORDER BY seq`);
@@ -64,6 +69,14 @@ export class LedgerRounds {
   /** Changes whenever any station's recall version does (a reader of many stations' recall asks them again only then). */
   recallTick(): number {
     return this.#latest();
+  }
+
+  /**
+   * The stations whose recall version moved after `tick` (a `recallTick` read before): a round
+   * recorded moves its stations' alone, so a reader of a stadium's recall looks at those only.
+   */
+  recallMovedSince(tick: number): number[] {
+    return this.#movedSince(tick);
   }
 
   /** One round's record, once it closed (settled or voided). */

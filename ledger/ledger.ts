@@ -196,6 +196,7 @@ export class Ledger {
       db,
       (station) => this.#recallVersions.get(station) ?? 0,
       () => this.#recallTick,
+      (tick) => [...this.#recallVersions].flatMap(([station, version]) => (version > tick ? [station] : [])),
     );
     this.checkpoints = new LedgerCheckpoints(
       {

@@ -83,6 +83,22 @@ describe('game recall', () => {
     assert.notEqual(l.rounds.recallVersion(2), before[1]);
   });
 
+  it('names the stations whose recall moved since a tick: those of the rounds recorded after it', () => {
+    const l = fresh();
+    l.append(billCredit(1, 100000, 'b1'));
+    l.append(billCredit(2, 100000, 'b2'));
+    const t0 = l.rounds.recallTick();
+    assert.deepEqual(l.rounds.recallMovedSince(t0), [], 'no round recorded');
+    const r1 = settledRound('r1', [1], 1000);
+    l.appendMany([...r1.bets, r1.settle]);
+    const t1 = l.rounds.recallTick();
+    assert.deepEqual(l.rounds.recallMovedSince(t0), [1]);
+    const r2 = settledRound('r2', [2], 1000);
+    l.appendMany([...r2.bets, r2.settle]);
+    assert.deepEqual(l.rounds.recallMovedSince(t1), [2], 'station 1 played no round since');
+    assert.deepEqual(l.rounds.recallMovedSince(t0).sort(), [1, 2]);
+  });
+
   it('keeps every round with cards in order, bets, lines and credits before and after; last N per station and table', () => {
     const l = fresh();
     l.append(billCredit(1, 100000, 'b1'));

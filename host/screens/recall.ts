@@ -11,6 +11,8 @@ export interface RecallSource {
   recallVersion(station: number): number;
   /** Changes whenever any station's recall version does. */
   recallTick(): number;
+  /** The stations whose recall version moved after a `recallTick` read before. */
+  recallMovedSince(tick: number): number[];
 }
 
 /** The station's own seat's streak marker before and after the round, when the round moved one. */

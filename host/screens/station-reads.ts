@@ -1,3 +1,4 @@
+import { bettingOpen } from '../../engine/table/queries.js';
 import type { TableState } from '../../engine/table/state.js';
 import type { StationInputs } from '../../engine/table/views.js';
 import { sameDeps } from './same-deps.js';
@@ -54,8 +55,45 @@ type SharedField = Exclude<Field, OwnField>;
 const WHOLE: readonly SharedField[] = STATION_READS.flatMap((r) => (r[1] === 'whole' ? [r[0]] : []));
 const DECIDING: readonly SharedField[] = STATION_READS.flatMap((r) => (r[1] === 'deciding' ? [r[0]] : []));
 const OWN: readonly OwnField[] = STATION_READS.flatMap((r) => (r[1] === 'own' ? [r[0]] : []));
+/** The own fields read as a station's entries of a list (the credits are a number a station). */
+const LISTS = OWN.filter((f): f is Exclude<OwnField, 'credits'> => f !== 'credits');
 /** Whether the round is read (its own share, every station's bets not followed, is then read at any time). */
 const READS_ROUND = DECIDING.includes('round');
+
+/**
+ * What a station with nothing at the table reads of the `whole` fields: a station without a seat,
+ * with no entry in any list it reads as its own (no chips, bets placed, unplayed, results or bets
+ * not followed) and no decision due. Its own part is then its credit, its gate, the parameters'
+ * spots and limits and whether betting is open: of the phase, the hold and the shuffle it reads
+ * only that (`bettingOpen`), so a coup settling (dealing → results) leaves it as it was. At a
+ * stadium most stations did not bet the coup: the settling card looks at the bettors alone.
+ * `station-reads.test.ts` checks over played shoes that an idle station's own part is the same in
+ * any two states these read alike.
+ */
+export const IDLE_READS: readonly (readonly [name: string, read: (s: State) => unknown])[] = [
+  ['params', (s) => s.params],
+  ['faults', (s) => s.faults],
+  ['betting open', (s) => bettingOpen(s)],
+];
+
+/** A group of values read off the state, compared once per state: its version moves when one of them is another value. */
+interface Group {
+  readonly reads: readonly ((s: State) => unknown)[];
+  values: unknown[];
+  version: number;
+}
+
+const group = (reads: readonly ((s: State) => unknown)[]): Group => ({ reads, values: [], version: 0 });
+
+/** The versions of what the stations read alike, for one state (`SharedReads.at`). */
+export interface SharedVersions {
+  /** Every `whole` field: read by a station with anything at the table. */
+  readonly whole: number;
+  /** The `deciding` fields: read by a station a decision is due from. */
+  readonly deciding: number;
+  /** `IDLE_READS`: read by every station (it moves only when `whole` does). */
+  readonly idle: number;
+}
 
 /**
  * The fields every station reads alike (`whole`, and `deciding` for the stations a decision is due
@@ -65,32 +103,41 @@ const READS_ROUND = DECIDING.includes('round');
  */
 export class SharedReads {
   private of: State | null = null;
-  private readonly whole = { fields: WHOLE, values: [] as unknown[], version: 0 };
-  private readonly deciding = { fields: DECIDING, values: [] as unknown[], version: 0 };
+  private readonly whole = group(WHOLE.map((f) => (s: State) => s[f]));
+  private readonly deciding = group(DECIDING.map((f) => (s: State) => s[f]));
+  private readonly idle = group(IDLE_READS.map(([, read]) => read));
 
   /** The versions for the state now (compared again only when the table's state is another). */
-  at(s: State): { whole: number; deciding: number } {
+  at(s: State): SharedVersions {
     if (s !== this.of) {
       this.of = s;
-      for (const group of [this.whole, this.deciding]) {
-        if (group.values.length === group.fields.length && group.fields.every((f, i) => s[f] === group.values[i])) continue;
-        group.values = group.fields.map((f) => s[f]);
-        group.version++;
+      for (const g of [this.whole, this.deciding, this.idle]) {
+        if (g.values.length === g.reads.length && g.reads.every((read, i) => read(s) === g.values[i])) continue;
+        g.values = g.reads.map((read) => read(s));
+        g.version++;
       }
     }
-    return { whole: this.whole.version, deciding: this.deciding.version };
+    return { whole: this.whole.version, deciding: this.deciding.version, idle: this.idle.version };
   }
+}
+
+/** Whether a station reads only `IDLE_READS` of the shared fields: no seat, nothing of its own in any list, no decision due. */
+export function isIdle(s: State, own: StationInputs, station: number): boolean {
+  if (own.deciders.has(station) || own.notFollowed.has(station)) return false;
+  for (const field of LISTS) if (own[field].has(station)) return false;
+  return !s.params.stations.some((x) => x.station === station);
 }
 
 /**
  * What one station's own part is read from of the table's state: the shared fields' versions
- * (`shared`, from `SharedReads.at`; the deciding fields' only while a decision is due from the
- * station), then its own share of each `own` field and of the round (its bets not followed).
- * Compared by identity, arrays element by element (`sameDeps`).
+ * (`shared`, from `SharedReads.at`: the idle reads' always, the whole fields' unless the station
+ * is idle, the deciding fields' only while a decision is due from it), then its own share of each
+ * `own` field and of the round (its bets not followed). Compared by identity, arrays element by
+ * element (`sameDeps`).
  */
-export function stationKey(s: State, own: StationInputs, station: number, shared: { whole: number; deciding: number }): unknown[] {
+export function stationKey(s: State, own: StationInputs, station: number, shared: SharedVersions): unknown[] {
   const decides = own.deciders.has(station);
-  const key: unknown[] = [shared.whole, decides ? shared.deciding : null];
+  const key: unknown[] = [shared.idle, isIdle(s, own, station) ? null : shared.whole, decides ? shared.deciding : null];
   for (const field of OWN) key.push(ownShare(s, own, field, station));
   // The round's own share, at any time (stationsKey's `always`).
   if (READS_ROUND) key.push(own.notFollowed.get(station));
@@ -106,21 +153,23 @@ function ownShare(s: State, own: StationInputs, field: OwnField, station: number
 export interface StationsLook {
   readonly state: State;
   readonly inputs: StationInputs;
-  readonly shared: { readonly whole: number; readonly deciding: number };
+  readonly shared: SharedVersions;
 }
 
 /**
  * The stations whose deps (`stationKey`) differ between two looks at the table's state, found
  * from what moved rather than by working out every station's key: null when a field every station
- * reads moved (`whole`: each station is looked at), else the stations whose own share moved (their
- * credit, their entries of a list, their bets not followed), whose being due a decision changed,
- * and, when the deciding fields moved, every station a decision is due from. A list or the
- * credits left the same object is not looked into. A bet at a stadium moves one station's chips:
- * one station, not a thousand keys.
+ * reads moved (`IDLE_READS`: each station is looked at), else the stations whose own share moved
+ * (their credit, their entries of a list, their bets not followed), whose being due a decision
+ * changed, when the deciding fields moved every station a decision is due from, and when another
+ * `whole` field moved (the phase: a coup settling) every station not idle at either look. A list or
+ * the credits left the same object is not looked into. A bet at a stadium moves one station's
+ * chips: one station, not a thousand keys; a settling card the stations with bets in the coup.
  */
 export function stationsMoved(before: StationsLook, now: StationsLook): Set<number> | null {
-  if (before.shared.whole !== now.shared.whole) return null;
+  if (before.shared.idle !== now.shared.idle) return null;
   const moved = new Set<number>();
+  if (before.shared.whole !== now.shared.whole) for (const look of [before, now]) notIdle(look, moved);
   const was = before.inputs.deciders;
   const is = now.inputs.deciders;
   for (const station of is) if (!was.has(station) || before.shared.deciding !== now.shared.deciding) moved.add(station);
@@ -132,6 +181,14 @@ export function stationsMoved(before: StationsLook, now: StationsLook): Set<numb
   }
   if (READS_ROUND) movedEntries(before.inputs.notFollowed, now.inputs.notFollowed, moved);
   return moved;
+}
+
+/** Every station not idle at a look (`isIdle`): the seated ones, and those with an entry in a list or a decision due. */
+function notIdle({ state, inputs }: StationsLook, into: Set<number>): void {
+  for (const x of state.params.stations) into.add(x.station);
+  for (const field of LISTS) for (const station of inputs[field].keys()) into.add(station);
+  for (const station of inputs.notFollowed.keys()) into.add(station);
+  for (const station of inputs.deciders) into.add(station);
 }
 
 /** The stations whose credit is another number (absent and 0 are told apart, as the key tells them). */

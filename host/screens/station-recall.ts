@@ -63,6 +63,11 @@ export class StationRecall {
     return this.source.recallTick();
   }
 
+  /** The stations whose recall moved after `tick` (one `tick` read before): only theirs are read again. */
+  movedSince(tick: number): number[] {
+    return this.source.recallMovedSince(tick);
+  }
+
   /** The version of the station's recall list `of` gives (the ledger's, which only grows): its screen asks for the list by it. */
   versionOf(station: number): number {
     this.of(station);

@@ -1,7 +1,7 @@
 import { isDemonstration } from '../config/authorisation.js';
 import type { Language, StationOwnState, StationRecallRound, StationState, StationTicket, StationTransfers } from '../../protocol/index.js';
 import { isRemote } from '../../engine/table/state.js';
-import { stationKey } from './station-reads.js';
+import { stationKey, type SharedVersions } from './station-reads.js';
 import type { ViewSources } from './table-view.js';
 import type { StationGate } from '../floor/station-gates.js';
 
@@ -71,7 +71,7 @@ export function stationViewDeps(
   station: number,
   language: Language,
   reads: { recall: StationRecallRound[]; tickets: StationTicket[]; floorWord: readonly unknown[] },
-  shared: { whole: number; deciding: number },
+  shared: SharedVersions,
 ): unknown[] {
   const { table } = src;
   // Grouped by station once per state, the shared fields compared once per state: each station compares its own share and two versions.

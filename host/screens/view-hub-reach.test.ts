@@ -99,9 +99,16 @@ describe('each change reaches exactly the stations whose own part it moved (issu
       );
       // Player 9 (4♠ 5♦), banker 7 (3♣ 4♥): the last card settles; the two bettors' results and recall move.
       for (const c of ['3C', '5D']) step(`card ${c}`, () => t.table.shoe.onCard(parseCard(c)));
+      const looked = t.hub.counters.looked;
       assert.deepEqual(
         step('the settling card', () => t.table.shoe.onCard(parseCard('4H'))),
         ['station/1', 'station/103'],
+      );
+      const seated = t.hub.views().filter((v) => stationOf(v) !== null).length;
+      assert.equal(
+        t.hub.counters.looked - looked,
+        seated + 1,
+        'the settling card looks at the seated stations and the remote one that bet, not the other four',
       );
       assert.deepEqual(
         step('the shoe lid opened (the table halts)', () => t.tilts.raise('shoe-lid-open', {})),

@@ -83,6 +83,8 @@ interface BuiltPart extends Update {
 export interface HubCounters {
   /** Changes the hub was told of. */
   changes: number;
+  /** Station views looked at: their deps worked out against the last (a station no change can have moved is not looked at). */
+  looked: number;
   /** View states built (projected); a view whose inputs did not change is not built. */
   built: number;
   /** Snapshots encoded: once per new version of a view, whatever the number of screens. */
@@ -111,7 +113,7 @@ export class ViewHub {
   private readonly recall: StationRecall;
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
-  readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0, parts: 0 };
+  readonly counters: HubCounters = { changes: 0, looked: 0, built: 0, encoded: 0, parts: 0 };
   /** Where the screens' commands go (the table, the floor, the peer tables, service mode, a language). */
   readonly commands: ScreenCommands;
   /** The screens subscribed to each view (by key), and to the public parts (every station screen). */
@@ -403,8 +405,9 @@ export class ViewHub {
     const before = this.lastLook;
     this.lastLook = look;
     if (same) return;
-    // A change of the table alone that moved no field every station reads, nor any recall: only the stations whose own share moved are looked at.
-    const moved = tableOnly && before !== null && before.recall === look.recall ? stationsMoved(before, look) : null;
+    // A change of the table alone that moved no field every station reads: only the stations whose own share or recall moved are looked at.
+    const moved = tableOnly && before !== null ? stationsMoved(before, look) : null;
+    if (moved !== null && before !== null && before.recall !== look.recall) for (const s of this.recall.movedSince(before.recall)) moved.add(s);
     const views = moved === null ? this.stationViews() : [...[...moved].map((s) => stationView(s)), ...this.builtOffPass];
     this.builtOffPass.clear();
     this.passing = true;
@@ -474,7 +477,10 @@ export class ViewHub {
     const key = this.key(view, conn);
     const had = this.built.get(key);
     const deps = this.depsOf(view, conn);
-    if (!this.passing && view !== 'table' && view !== 'service') this.builtOffPass.add(view);
+    if (view !== 'table' && view !== 'service') {
+      this.counters.looked++;
+      if (!this.passing) this.builtOffPass.add(view);
+    }
     // Service consoles are per connection and read the floor's services: always built on a change.
     if (had && view !== 'service' && sameDeps(had.deps, deps)) {
       had.stale = false;
