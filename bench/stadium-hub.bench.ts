@@ -30,6 +30,13 @@ const SPOTS: Spot[] = [{ bet: 'banker' }, { bet: 'player' }, { bet: 'tie' }];
 
 type Kind = 'bet' | 'card' | 'settling card' | 'results end' | 'no move';
 const KINDS: Kind[] = ['bet', 'card', 'settling card', 'results end', 'no move'];
+interface Counts {
+  looked: number;
+  built: number;
+  updates: number;
+  chars: number;
+}
+const noCounts = (): Counts => ({ looked: 0, built: 0, updates: 0, chars: 0 });
 
 /** The thread's CPU time in ms (user + system). */
 function cpu(): number {
@@ -43,6 +50,10 @@ interface Run {
   spent: Map<Kind, number[]>;
   /** Updates the stations' sinks were handed. */
   delivered: number;
+  /** Own-part updates handed to the stations' sinks, and their characters (the patch, else the whole: what an edge is published). */
+  own: { updates: number; chars: number };
+  /** By kind of change, summed: stations looked at, own parts built, own-part updates handed over and their characters. */
+  counts: Map<Kind, Counts>;
   /** Its changes are profiled (HUB_CPU_PROF). */
   profiled: boolean;
 }
@@ -54,13 +65,21 @@ function open(subscribed: boolean): Run {
   const t = testTable({ game: 'baccarat', config: { remoteStations: STATIONS, connections } });
   // Credit for every coup's bets, before any view is built (nothing to look at yet).
   for (let i = 1; i <= BETTORS; i++) credit(t.ledger, REMOTE_STATION_BASE + i, 10_000 * COUPS * 2);
-  const run: Run = { t, spent: new Map(KINDS.map((k) => [k, []])), delivered: 0, profiled: subscribed };
+  const run: Run = {
+    t,
+    spent: new Map(KINDS.map((k) => [k, []])),
+    delivered: 0,
+    own: { updates: 0, chars: 0 },
+    counts: new Map(KINDS.map((k) => [k, noCounts()])),
+    profiled: subscribed,
+  };
   if (subscribed) {
     const sink = {
       deliver: (_slot: string, u: Update) => {
         run.delivered++;
+        run.own.updates++;
         // As an outbox does for a screen that holds the version before: the patch, else the whole.
-        if (u.patch === null) u.whole();
+        run.own.chars += (u.patch ?? u.whole()).text.length;
       },
     };
     for (let i = 1; i <= STATIONS; i++) {
@@ -86,11 +105,20 @@ let profiles = 0;
 function timed(run: Run, kind: Kind | (() => Kind), f: () => void): void {
   const prof = profiling && run.profiled && inspector !== null;
   if (prof) inspector.post('Profiler.start');
+  const c = run.t.hub.counters;
+  const was = { looked: c.looked, built: c.built, updates: run.own.updates, chars: run.own.chars };
   const t0 = cpu();
   f();
   const spent = cpu() - t0;
   const k = typeof kind === 'function' ? kind() : kind;
   run.spent.get(k)?.push(spent);
+  const counts = run.counts.get(k);
+  if (counts) {
+    counts.looked += c.looked - was.looked;
+    counts.built += c.built - was.built;
+    counts.updates += run.own.updates - was.updates;
+    counts.chars += run.own.chars - was.chars;
+  }
   if (prof)
     inspector.post('Profiler.stop', (err, r) => {
       if (!err && k === PROF_KIND && PROF_DIR) writeFileSync(path.join(PROF_DIR, `hub-${++profiles}.cpuprofile`), JSON.stringify(r.profile));
@@ -167,7 +195,10 @@ for (let n = 0; n < WARM; n++) {
   play(hub, n);
   play(bare, n);
 }
-for (const r of [hub, bare]) for (const xs of r.spent.values()) xs.length = 0;
+for (const r of [hub, bare]) {
+  for (const xs of r.spent.values()) xs.length = 0;
+  for (const k of KINDS) r.counts.set(k, noCounts());
+}
 profiling = true;
 for (let n = WARM; n < WARM + COUPS; n++) {
   play(hub, n);
@@ -193,6 +224,14 @@ for (const kind of KINDS) {
   console.log(
     `  ${kind.padEnd(14)} mean ${f1(mean)} p50 ${f1(q(a, 0.5))} p99 ${f1(q(a, 0.99))} max ${f1(Math.max(...a))}   (baseline mean ${f1(sum(b) / b.length)} p50 ${f1(q(b, 0.5))}, ${times(r)})`,
   );
+}
+// The work behind the CPU: counted, so the same on a loaded machine.
+console.log('work per change at the subscribed table (means): stations looked at, own parts built, own-part updates handed over, their characters');
+for (const kind of KINDS) {
+  const n = hub.spent.get(kind)?.length ?? 0;
+  const x = hub.counts.get(kind) ?? noCounts();
+  const per = (v: number) => (n > 0 ? v / n : NaN).toFixed(1);
+  console.log(`  ${kind.padEnd(14)} looked ${per(x.looked)} built ${per(x.built)} updates ${per(x.updates)} chars ${per(x.chars)}`);
 }
 // A coup's own changes (not the ten that moved nothing, timed apart).
 const perCoup = (r: Run) => sum(KINDS.filter((k) => k !== 'no move').map((k) => sum(r.spent.get(k) ?? []))) / COUPS;
