@@ -116,6 +116,13 @@ describe('game recall', () => {
     );
     assert.equal(l.rounds.recall({ station: 2, limit: 500 }).length, 8);
     assert.equal(l.rounds.recall({ tableId: 'T1', limit: 3 }).length, 3);
+    // Many stations' last rounds in one read: each station's list as it is read alone (a station with none, empty).
+    for (const limit of [1, 5, 10, 500]) {
+      const many = l.rounds.recallIdsOf([2, 1, 3], limit);
+      assert.deepEqual([...many.keys()], [2, 1, 3]);
+      for (const station of [1, 2, 3]) assert.deepEqual(many.get(station), l.rounds.recallIds(station, limit), `station ${station}, ${limit} rounds`);
+    }
+    assert.deepEqual(l.rounds.recallIdsOf([1], 3).get(1), ['r11', 'r10', 'r9']);
     const r = l.rounds.record('r4');
     assert.ok(r);
     assert.equal(r.status, 'settled');

@@ -6,6 +6,8 @@ export interface RecallSource {
   recall(query: { station: number; limit?: number }): RoundRecord[];
   /** A station's last rounds' ids, newest first (their records read apart, once for every station). */
   recallIds(station: number, limit?: number): string[];
+  /** `recallIds` of many stations in one read. */
+  recallIdsOf(stations: readonly number[], limit?: number): Map<number, string[]>;
   record(roundId: string): RoundRecord | undefined;
   /** Changes whenever the station's recall does: until it moves, a read recall stays true. */
   recallVersion(station: number): number;

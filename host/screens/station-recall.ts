@@ -50,7 +50,23 @@ export class StationRecall {
     const version = this.source.recallVersion(station);
     const had = this.recall.get(station);
     if (had && had.version === version) return had.list;
-    const list = this.source.recallIds(station, MAX_RECALL_ROUNDS).flatMap((id) => {
+    return this.keep(station, version, this.source.recallIds(station, MAX_RECALL_ROUNDS));
+  }
+
+  /**
+   * The recall of the stations whose version moved read again together, their rounds' ids in one
+   * query (a settlement at a stadium moves a hundred stations' at once); `of` then finds them read.
+   */
+  readAgain(stations: readonly number[]): void {
+    const stale = stations.filter((s) => this.recall.get(s)?.version !== this.source.recallVersion(s));
+    if (stale.length === 0) return;
+    const ids = this.source.recallIdsOf(stale, MAX_RECALL_ROUNDS);
+    for (const s of stale) this.keep(s, this.source.recallVersion(s), ids.get(s) ?? []);
+  }
+
+  /** A station's list from its rounds' ids (newest first), kept at its version. */
+  private keep(station: number, version: number, ids: readonly string[]): StationRecallRound[] {
+    const list = ids.flatMap((id) => {
       const own = this.split(id)?.get(station);
       return own ? [own] : [];
     });

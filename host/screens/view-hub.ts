@@ -407,7 +407,11 @@ export class ViewHub {
     if (same) return;
     // A change of the table alone that moved no field every station reads: only the stations whose own share or recall moved are looked at.
     const moved = tableOnly && before !== null ? stationsMoved(before, look) : null;
-    if (moved !== null && before !== null && before.recall !== look.recall) for (const s of this.recall.movedSince(before.recall)) moved.add(s);
+    if (before !== null && before.recall !== look.recall) {
+      const recalled = this.recall.movedSince(before.recall);
+      this.recall.readAgain(recalled);
+      if (moved !== null) for (const s of recalled) moved.add(s);
+    }
     const views = moved === null ? this.stationViews() : [...[...moved].map((s) => stationView(s)), ...this.builtOffPass];
     this.builtOffPass.clear();
     this.passing = true;
