@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { lazily } from './lazy.js';
-import { PatchOps } from './patch.js';
+import { PatchOps, type PatchOp } from './patch.js';
+import { plainPatchTuple } from './patch-read.js';
 import { RefusalReason } from './refusals.js';
 import { DecisionAction, Spot } from './round.js';
 import { serviceCommands } from './service.js';
@@ -245,13 +246,12 @@ export type PublicPatch = z.infer<typeof PublicPatch>;
  * message, checked by the same schemas (the ops, the version, the view), so nothing past the
  * decoder knows which form came; the object form is still read (tests and tools write it).
  */
-export const PatchTuple = lazily('PatchTuple', () =>
-  z
-    .tuple([z.union([PublicPartName, ViewName]), PatchedVersion, PatchOps])
-    .transform(([target, version, ops]): Patch | PublicPatch =>
-      target === 'round' || target === 'panel' ? { type: 'public-patch', part: target, version, ops } : { type: 'patch', view: target, version, ops },
-    ),
-);
+export const PatchTuple = lazily('PatchTuple', () => z.tuple([z.union([PublicPartName, ViewName]), PatchedVersion, PatchOps]).transform(patchOfTuple));
+
+/** The message a patch tuple stands for. */
+function patchOfTuple([target, version, ops]: [PublicPartName | ViewName, number, PatchOp[]]): Patch | PublicPatch {
+  return target === 'round' || target === 'panel' ? { type: 'public-patch', part: target, version, ops } : { type: 'patch', view: target, version, ops };
+}
 
 export const Ack = lazily('Ack', () =>
   z.strictObject({
@@ -343,7 +343,11 @@ function byType(snapshot: z.ZodType<HostMessage>): Readonly<Record<string, z.Zod
  */
 function checkByType(types: Readonly<Record<string, z.ZodType<HostMessage>>>): HostMessageCheck {
   return (json) => {
-    if (Array.isArray(json)) return PatchTuple.safeParse(json);
+    if (Array.isArray(json)) {
+      // A station's every card: read plainly where it plainly fits, else by the schema (patch-read.ts).
+      const plain = plainPatchTuple(json);
+      return plain ? { success: true, data: patchOfTuple(plain) } : PatchTuple.safeParse(json);
+    }
     const type: unknown = typeof json === 'object' && json !== null && 'type' in json ? json.type : undefined;
     const schema = typeof type === 'string' && Object.hasOwn(types, type) ? types[type] : undefined;
     if (schema) return schema.safeParse(json);

@@ -10,22 +10,28 @@ import { z } from 'zod';
  */
 
 /** Keys that reach an object's prototype rather than its data: never a path's. */
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** The most elements a patch addresses in one array, or inserts at once (the parts' own arrays are smaller). */
 export const MAX_PATCH_INDEX = 4096;
 
+/** The longest key a path may name, and the most keys and indices in one path. */
+export const MAX_PATH_KEY = 64;
+export const MAX_PATH_LENGTH = 12;
+/** The most operations in one patch. */
+export const MAX_PATCH_OPS = 1024;
+
 export const PathKey = z
   .string()
   .min(1)
-  .max(64)
+  .max(MAX_PATH_KEY)
   .refine((k) => !FORBIDDEN_KEYS.has(k), { message: 'a key that reaches the prototype' });
 export const PathIndex = z.number().int().min(0).max(MAX_PATCH_INDEX);
 /** Where an operation acts: keys of objects and indices of arrays, from the part's root. */
 export const PatchPath = z
   .array(z.union([PathKey, PathIndex]))
   .min(1)
-  .max(12);
+  .max(MAX_PATH_LENGTH);
 export type PatchPath = z.infer<typeof PatchPath>;
 
 /**
@@ -44,7 +50,7 @@ export const PatchOp = z.union([
 ]);
 export type PatchOp = z.infer<typeof PatchOp>;
 
-export const PatchOps = z.array(PatchOp).min(1).max(1024);
+export const PatchOps = z.array(PatchOp).min(1).max(MAX_PATCH_OPS);
 
 /** A patch that does not fit the copy it is applied to: the screen asks for the whole part again. */
 export class PatchError extends Error {}

@@ -34,6 +34,11 @@ function stationNamed(v: string): number | null {
   return String(n) === digits && isStationNumber(n) ? n : null;
 }
 
+/** Whether a text is a station's view name, as `ViewName` reads one (`station/N`, N a station in its plain decimal form). */
+export function isStationViewName(v: string): v is `station/${number}` {
+  return v.startsWith('station/') && stationNamed(v) !== null;
+}
+
 /** A view a screen can subscribe to: the table display, one player station (seated or remote), or service mode. */
 export const ViewName = z.union([
   z.literal('table'),
