@@ -79,9 +79,14 @@ function valueAt(doc: unknown, path: readonly (string | number)[]): unknown {
   return v;
 }
 
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 function opArb(versions: unknown[]): fc.Arbitrary<PatchOp> {
   const [base] = versions;
-  const paths = [...versions.flatMap((v) => pathsOf(v)), ['kind'], ['bogus'], ['credit'], ['shoe'], ['cue']];
+  const deep = versions.flatMap((v) => pathsOf(v));
+  // Keys outside the schema below the top too: in each object the paths reach.
+  const outside = deep.filter((p) => isObject(valueAt(versions[0], p))).map((p) => [...p, 'bogus']);
+  const paths = [...deep, ...outside, ['kind'], ['bogus'], ['credit'], ['shoe'], ['cue']];
   const path = fc.constantFrom(...paths);
   const value = (p: (string | number)[]) =>
     fc.oneof(
@@ -147,5 +152,34 @@ describe('a patched part checked field by field', () => {
     // An object with a check over several fields of its own: a patch of one field still runs it.
     const range = z.object({ low: z.number(), high: z.number() }).refine((r) => r.low <= r.high);
     assert.equal(checkPatched(range, fieldPlan(range), { low: 1, high: 2 }, { low: 3, high: 2 }, [['set', ['low'], 3]]), null);
+  });
+
+  it('below the top, checks a change where it is only as far as that gives the whole parse (issue 55)', () => {
+    const part = z.object({
+      nested: z.object({
+        // Checks over its elements: an element changed is checked with the whole array.
+        unique: z.array(z.number()).refine((xs) => new Set(xs).size === xs.length),
+        // A key its schema fills when absent: a removal is parsed whole.
+        filled: z.number().default(3),
+        // Not strict: keys outside its shape are dropped, as a whole parse drops them.
+        loose: z.object({ a: z.number() }).optional(),
+      }),
+    });
+    const plan = fieldPlan(part);
+    const held = part.parse({ nested: { unique: [1, 2], filled: 4, loose: { a: 1 } } });
+    const check = (ops: PatchOp[]) => {
+      const patched = applyPatch(held, ops);
+      const whole = part.safeParse(patched);
+      const got = checkPatched(part, plan, held, applyPatch(held, ops), ops);
+      assert.deepStrictEqual(got, whole.success ? whole.data : null, JSON.stringify(ops));
+      return got;
+    };
+    assert.equal(check([['set', ['nested', 'unique', 1], 1]]), null);
+    assert.deepEqual(check([['set', ['nested', 'unique', 1], 3]])?.nested.unique, [1, 3]);
+    assert.equal(check([['del', ['nested', 'filled']]])?.nested.filled, 3);
+    assert.deepEqual(check([['set', ['nested', 'loose'], { a: 2, extra: 1 }]])?.nested.loose, { a: 2 });
+    assert.deepEqual(check([['set', ['nested', 'loose', 'extra'], 1]])?.nested.loose, { a: 1 });
+    // The held copy is never changed.
+    assert.deepEqual(held, { nested: { unique: [1, 2], filled: 4, loose: { a: 1 } } });
   });
 });
