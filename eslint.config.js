@@ -53,7 +53,14 @@ export const layers = {
     // the protocol validates against them. A station screen lays out baccarat's roads from the
     // shoe's coups with the engine's own pure road functions, the table display's (protocol 6):
     // the protocol imports nothing else of ours.
-    folders: { cards: 'any', 'engine/table/vocabulary.ts': 'any', 'engine/baccarat/roads-view.ts': 'any', 'engine/baccarat/roads.ts': 'types' },
+    // Grown coup by coup as the coups come (issue 55), the same roads.
+    folders: {
+      cards: 'any',
+      'engine/table/vocabulary.ts': 'any',
+      'engine/baccarat/roads-view.ts': 'any',
+      'engine/baccarat/roads-grow.ts': 'any',
+      'engine/baccarat/roads.ts': 'types',
+    },
     packages: ['zod'],
     node: false,
     why: 'the protocol is shared by host and screens: it may use the engine vocabulary and its road maps only',

@@ -4,7 +4,7 @@ import { checkPatched, fieldPlan, type FieldPlan } from './field-check.js';
 import { applyPatch, PatchError, type PatchOp } from './patch.js';
 import type { RoundView } from './round.js';
 import { MAX_RECALL_ROUNDS, StationRecallRound, type RoadsView } from './screen-extras.js';
-import { coupsFollow, roadsOfCoups } from './shoe-coups.js';
+import { coupsFollow, ShoeRoads } from './shoe-coups.js';
 import { PublicPanel, PublicRound, snapshotStateOf, type SnapshotState, type ViewName, type ViewState } from './views.js';
 
 export interface ComposerOptions {
@@ -85,8 +85,9 @@ export class ViewComposer {
   private readonly own: PartCopy<SnapshotState>;
   private readonly round = new PartCopy<RoundView | null>('round', PublicRound);
   private readonly panel = new PartCopy<PublicPanel>('panel', PublicPanel, (a, b) => coupsFollow(a.shoe, b.shoe));
-  /** The roads laid out from the panel's shoe, once per version of the panel (every message composes the view). */
+  /** The roads laid out from the panel's shoe, once per version of the panel (every message composes the view), grown coup by coup. */
   private roads: { of: PublicPanel; roads: RoadsView } | null = null;
+  private readonly shoeRoads = new ShoeRoads();
   /** The station's recall, held only once asked for (`want`), whole, never patched. */
   private readonly recall = new PartCopy<StationRecallRound[]>('recall', StationRecallRound.array().max(MAX_RECALL_ROUNDS));
   /** Whether the screen shows the recall now (its recall or replay panel open): only then is it asked for. */
@@ -184,7 +185,7 @@ export class ViewComposer {
     if (!panel) return {};
     const history = panel.history ? { history: panel.history } : {};
     if (!panel.shoe) return history;
-    if (this.roads?.of !== panel) this.roads = { of: panel, roads: roadsOfCoups(panel.shoe) };
+    if (this.roads?.of !== panel) this.roads = { of: panel, roads: this.shoeRoads.of(panel.shoe) };
     return { roads: this.roads.roads, ...history };
   }
 

@@ -160,6 +160,21 @@ describe('a panel patch that lies is refused, and the panel asked for whole', ()
       assert.deepEqual(c.waiting(), []);
     });
 
+  it('a panel sent whole that does not extend the roads laid out (a host that restarted) lays them out anew (issue 55)', () => {
+    const { c } = screen();
+    c.take(wire({ type: 'public', part: 'panel', version: 2, state: held }));
+    assert.deepEqual(roadsOf(c), roadsOfCoups(held.shoe!));
+    // The same shoe's id, a coup of it not the one the roads grew from, and then fewer coups.
+    for (const coups of [
+      ['B7', 'P8', 'B6', 'T5', 'B9'],
+      ['B7', 'P8'],
+    ]) {
+      const whole: PublicPanel = { shoe: { id: 'shoe-3', coups } };
+      c.take(wire({ type: 'public', part: 'panel', version: 9, state: whole }));
+      assert.deepEqual(roadsOf(c), roadsOfCoups(whole.shoe!), coups.join(' '));
+    }
+  });
+
   it('a new shoe by patch is taken: its list starts again', () => {
     const { c, asked } = screen();
     c.take(wire({ type: 'public', part: 'panel', version: 2, state: held }));

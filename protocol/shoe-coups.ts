@@ -1,4 +1,5 @@
 import type { RoadResult } from '../engine/baccarat/roads.js';
+import { GrowingRoads } from '../engine/baccarat/roads-grow.js';
 import { roadsView } from '../engine/baccarat/roads-view.js';
 import { MAX_ROAD_COUPS, type RoadsView, type ShoeCoups } from './screen-extras.js';
 
@@ -48,6 +49,35 @@ function outcomeOf(mark: string): RoadResult {
 /** The roads a station screen draws, laid out from the shoe's coups as the table display's are. */
 export function roadsOfCoups(shoe: ShoeCoups): RoadsView {
   return roadsView(shoe.id, shoe.coups.map(outcomeOf));
+}
+
+/**
+ * A screen's roads, laid out from the shoe's coups as they come: a list that extends the one laid
+ * out before (the same shoe, the same coups first: every panel patch, which the composer takes only
+ * so) grows the roads by its new coups (engine/baccarat/roads-grow.ts); any other list (a new shoe,
+ * a panel sent whole that does not extend it) lays them out again. Either way the roads are
+ * `roadsOfCoups` of the list (`shoe-coups.test.ts`).
+ */
+export class ShoeRoads {
+  private grown: { id: string; marks: string[]; roads: GrowingRoads } | null = null;
+
+  of(shoe: ShoeCoups): RoadsView {
+    let g = this.grown;
+    if (!g || g.id !== shoe.id || !beginsWith(shoe.coups, g.marks)) g = this.grown = { id: shoe.id, marks: [], roads: new GrowingRoads(shoe.id) };
+    for (let i = g.marks.length; i < shoe.coups.length; i++) {
+      const mark = shoe.coups[i] as string;
+      g.marks.push(mark);
+      g.roads.add(outcomeOf(mark));
+    }
+    return g.roads.view();
+  }
+}
+
+/** Whether `list` starts with `head`. */
+function beginsWith(list: readonly string[], head: readonly string[]): boolean {
+  if (list.length < head.length) return false;
+  for (let i = 0; i < head.length; i++) if (list[i] !== head[i]) return false;
+  return true;
 }
 
 /**

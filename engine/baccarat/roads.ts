@@ -184,8 +184,15 @@ export interface AskPreview {
 
 /** What each derived road would mark next if the next coup were won by `side` (問路). */
 export function askRoad(results: readonly RoadResult[]): Record<Side, AskPreview> {
-  const lengths = bigRoad(results).streaks.map((s) => s.length);
-  const lastSide = bigRoad(results).streaks.at(-1)?.[0]?.side;
+  const streaks = bigRoad(results).streaks;
+  return askOf(
+    streaks.map((s) => s.length),
+    streaks.at(-1)?.[0]?.side,
+  );
+}
+
+/** The ask-road preview from the big road's streak lengths and the side of its last streak. */
+export function askOf(lengths: readonly number[], lastSide: Side | undefined): Record<Side, AskPreview> {
   const preview = (side: Side): AskPreview => {
     const continues = lastSide === side;
     const l = [...lengths];
