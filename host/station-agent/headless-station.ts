@@ -149,7 +149,8 @@ export class HeadlessStation {
   }
 
   private decode(data: Buffer, at: bigint): void {
-    const d = decodeHostMessage(data.toString());
+    // Its own view's decoder, as the station's screen decodes (renderer/src/connection/host-client.ts).
+    const d = decodeHostMessage(data.toString(), this.view);
     if (!d.ok) throw new Error(`station ${this.enrolment.station}: a message that fails its schema: ${d.error.detail}: ${data.toString().slice(0, 400)}`);
     this.events.message?.(d.message, at, data.byteLength);
     if (d.message.type === 'error') this.events.error?.(d.message);
