@@ -44,6 +44,7 @@ import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
 import { figure, QUICK } from './report.js';
 import { addServiceAccounts, serviceHeaps, type ServiceHeaps } from './service-pages.js';
 import { asciiPlot, judge, trend } from './trend.js';
+import { TextureWatch } from './texture-sources.js';
 
 const ROUNDS = Number(process.env.BENCH_LONG_ROUNDS ?? (QUICK ? 40 : 5000));
 const EVERY = Number(process.env.BENCH_LONG_EVERY ?? (QUICK ? 20 : 250));
@@ -144,6 +145,12 @@ const SNAPSHOTS = process.env.BENCH_LONG_SNAPSHOTS;
 const SNAPSHOT_DIR = SNAPSHOTS && SNAPSHOTS !== '1' ? SNAPSHOTS : undefined;
 type Kinds = Map<string, HeapKind> | null;
 const kinds: { bare: Kinds; first: Record<string, Kinds>; last: Record<string, Kinds> } = { bare: null, first: {}, last: {} };
+/**
+ * BENCH_LONG_TEXTURES=1: each page's texture sources at every sample (the `textureSources()` hook:
+ * size, kind, what holds each), all of them at the first sample and what came and went at each after
+ * (bench/texture-sources.ts): a step in a page's texture count, named.
+ */
+const textures = process.env.BENCH_LONG_TEXTURES === '1' ? new TextureWatch(READ_MS, progress) : null;
 
 interface PageGlobals {
   __kiosk?: {
@@ -364,6 +371,7 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
       s[`${view}LoafFrames`] = loaf?.frames ?? NaN;
       s[`${view}LoafScripts`] = loaf?.scripts ?? NaN;
     }
+    if (textures) for (const view of views) await textures.sample(view, probes[view].page, rounds);
     const kept = SNAPSHOTS && (samples.length === 0 || last);
     if (kept || SPLIT) {
       // With BENCH_LONG_SPLIT, every sample's snapshot is written to the folder (bench/heap-retained.ts diffs any two).

@@ -5,6 +5,7 @@ import { stageBoxes } from './test-hooks/stage-boxes.js';
 import { bakedArt, buttonBounds, buttonFaces, feltExtent, highlightRing, stageCards, stageTexts } from './test-hooks/stage-reads.js';
 import { eventLog } from './test-hooks/event-log.js';
 import { pixiCounts } from './test-hooks/pixi-counts.js';
+import { textureSources } from './test-hooks/texture-sources.js';
 import { installTraces } from './test-hooks/traces.js';
 import type { KioskTestHooks } from './test-hooks/kiosk-hooks.js';
 
@@ -31,6 +32,7 @@ export function installTestHooks(app: Application, clock: SteppedClock | null, f
     highlight: () => highlightRing(app.stage),
     framesDrawn: () => frames.count,
     pixi: () => pixiCounts(app),
+    textureSources: () => textureSources(app),
   };
   if (new URLSearchParams(location.search).get('trace') === '1') installTraces(hooks);
   window.__kiosk = hooks;

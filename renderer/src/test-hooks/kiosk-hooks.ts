@@ -1,4 +1,5 @@
 import type { PixiCounts } from './pixi-counts.js';
+import type { TextureSourceRow } from './texture-sources.js';
 
 /**
  * A narrow, read-only window onto the screen for end-to-end tests (Signal's and Excalidraw's
@@ -70,6 +71,8 @@ export interface KioskTestHooks {
   framesDrawn(): number;
   /** What pixi holds on the GPU: textures, render textures, their bytes, Graphics contexts (the long-run bench, issue 52). */
   pixi(): PixiCounts;
+  /** Every texture source pixi holds on the GPU, with its size and what holds it (the long-run bench's BENCH_LONG_TEXTURES). */
+  textureSources(): TextureSourceRow[];
   /**
    * With `?trace=1` (benchmarks): each card sprite put on the stage, by face and `performance.now()`,
    * recorded as it happens (no stage walk, no per-frame work); deleting it stops the recording.
