@@ -43,7 +43,7 @@ async function boot(): Promise<void> {
       if (!loss.lost) app.render();
       // A screen idle lets go of what pixi keeps for the next change (release-still.ts).
       if (isIdle(now, next)) {
-        releaseWhenStill(app.renderer);
+        releaseWhenStill(app.renderer, now);
         releaseUnusedFaces(now);
       }
       return next;

@@ -16,19 +16,28 @@ export function isIdle(now: number, next: number): boolean {
 export const POOLED_PER_SIZE = 2;
 
 /**
+ * A texture idle in the pool at every still moment for this long (ms, the screen's clock) is let go,
+ * whatever its size: no text has wanted a texture of that size meanwhile (a text whose words change
+ * takes one out and gives one back). Kept for good, every size a text ever needed kept its two
+ * textures for the page's life: the table's count stepped up when a line first needed a new size
+ * (issue 52, the long-run bench: 99 → 100 at the shoe's first last-round line, 96 → 100 in another run).
+ */
+export const POOL_IDLE_MS = 60_000;
+
+/**
  * What pixi keeps for a next change that a still screen (nothing to draw until the host says
  * something) does not need, let go (issue 31: a screen's JS heap):
- * - the texture pool, down to POOLED_PER_SIZE textures of each size: a text that changes hands its
- *   old texture back to it, kept (GPU memory and its JS objects, a few hundred after the first
- *   rounds) for a text of the same size that never comes. Not emptied: emptied at every still
- *   moment, the next round's first change of each text made its texture anew (issue 52: a texture
- *   and its source made and destroyed for every text, every round);
+ * - the texture pool, down to POOLED_PER_SIZE textures of each size, and none idle for POOL_IDLE_MS:
+ *   a text that changes hands its old texture back to it, kept (GPU memory and its JS objects, a few
+ *   hundred after the first rounds) for a text of the same size that never comes. Not emptied:
+ *   emptied at every still moment, the next round's first change of each text made its texture anew
+ *   (issue 52: a texture and its source made and destroyed for every text, every round);
  * - the text measurements: up to 1,000 strings' line metrics (0.14 MB), each measured again, once,
  *   by the next frame that lays out its text;
  * - the keys of the texts the renderer has let go (`forgetReleasedTexts`).
  */
-export function releaseWhenStill(renderer: unknown): void {
-  trimTexturePool(POOLED_PER_SIZE);
+export function releaseWhenStill(renderer: unknown, now: number): void {
+  trimTexturePool(POOLED_PER_SIZE, now);
   forgetReleasedTexts(renderer);
   // pixi gives no call to empty it; the cache is its own LRU, emptied by its own `clear`. A private
   // field: read without trusting it, so a pixi that renamed it keeps its cache rather than throwing
@@ -70,18 +79,41 @@ function hasClear(x: unknown): x is { clear(): void } {
   return typeof x === 'object' && x !== null && 'clear' in x && typeof x.clear === 'function';
 }
 
+/** When each texture in the pool was first seen idle there, at a still moment (one taken out since is seen anew). */
+const idleSince = new WeakMap<object, number>();
+/** The textures seen idle at the last still moment. */
+let idleLast = new Set<object>();
+
 /**
- * The pool's textures beyond `keep` of each size destroyed, the oldest first. pixi offers only
- * `clear` (all of them); its buckets and its own way to drop textures (which forgets their keys) are
- * private fields, read without trusting them: a pixi that renamed them gets its pool cleared.
+ * The pool's textures beyond `keep` of each size destroyed, the oldest first, and any seen idle at
+ * every still moment since `now - idleMs`. pixi offers only `clear` (all of them); its buckets and
+ * its own way to drop textures (which forgets their keys) are private fields, read without trusting
+ * them: a pixi that renamed them gets its pool cleared.
  */
-export function trimTexturePool(keep: number): void {
+export function trimTexturePool(keep: number, now: number, idleMs = POOL_IDLE_MS): void {
   const buckets: unknown = Reflect.get(TexturePool, '_buckets');
   const drop: unknown = Reflect.get(TexturePool, '_dropTextures');
   if (!(buckets instanceof Map) || typeof drop !== 'function') {
     TexturePool.clear(true);
     return;
   }
-  for (const textures of buckets.values() as Iterable<unknown>)
-    if (Array.isArray(textures) && textures.length > keep) Reflect.apply(drop, TexturePool, [textures.splice(0, textures.length - keep), true]);
+  const idle = new Set<object>();
+  for (const textures of buckets.values() as Iterable<unknown>) {
+    if (!Array.isArray(textures)) continue;
+    const stale = textures.filter((t: unknown) => isObject(t) && idleLast.has(t) && now - (idleSince.get(t) ?? now) >= idleMs);
+    const gone = new Set<unknown>(stale);
+    const left = textures.filter((t) => !gone.has(t));
+    // The oldest first: a texture given back last is the one a text of its size took most lately.
+    const over = left.splice(0, Math.max(0, left.length - keep));
+    if (stale.length + over.length) {
+      textures.splice(0, textures.length, ...left);
+      Reflect.apply(drop, TexturePool, [[...stale, ...over], true]);
+    }
+    for (const t of left as unknown[])
+      if (isObject(t)) {
+        if (!idleLast.has(t)) idleSince.set(t, now);
+        idle.add(t);
+      }
+  }
+  idleLast = idle;
 }
