@@ -263,11 +263,13 @@ export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S
 
 /**
  * Every station's own part of one state (`projectStation` of each), with what they share worked
- * out once for the state rather than once per station: the lists grouped by station
- * (`inputs`, `stationInputs` of this state), the pending decision, the streak markers and
- * the spots a kind of station is offered (a remote station's, or a seat's: the same list for every
- * station of that kind, kept in `spots` by the caller while the table's parameters stand, so the
- * same array from one state to the next). A stadium projects a thousand stations from one state.
+ * out once for the state rather than once per station: the lists and the streak markers grouped by
+ * station (`inputs`, `stationInputs` of this state), the pending decision (worked out when a
+ * station it is due from is projected: a station none is due from reads neither the round nor the
+ * shoe, as host/screens/station-reads.ts declares), and the spots a kind of station is offered (a
+ * remote station's, or a seat's: the same list for every station of that kind, kept in `spots` by
+ * the caller while the table's parameters stand, so the same array from one state to the next). A
+ * stadium projects a thousand stations from one state.
  */
 export function stationProjector<S, R>(
   s: TableState<S, R>,
@@ -278,8 +280,7 @@ export function stationProjector<S, R>(
   const tableOpen = bettingOpen(s);
   const betting = s.phase === 'betting';
   const settled = s.phase === 'results';
-  const decision = decisionOf(s, game);
-  let streaks: readonly SeatStreak[] | undefined;
+  let decision: (() => StationDecisionView) | null | undefined;
   const none: readonly never[] = [];
   return (station) => {
     const open = tableOpen && !s.faults.disabled.includes(station);
@@ -288,15 +289,16 @@ export function stationProjector<S, R>(
     const unplayed = !open
       ? (inputs.unplayed.get(station) ?? none).map((u) => ({ ...stake({ ...u.spot, amount: u.amount }), min: u.min, reason: u.reason }))
       : [];
-    const notFollowed = !open && s.round !== null ? (inputs.notFollowed.get(station) ?? none) : none;
+    // None without a round in play (`stationInputs`).
+    const notFollowed = !open ? (inputs.notFollowed.get(station) ?? none) : none;
     const mine = settled ? (inputs.results.get(station) ?? none) : none;
     const prizes = mine.flatMap((l) => {
       const prize = game.screens.prizeOf(l);
       return prize ? [{ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize }] : [];
     });
     const seat = seatOf(s.params, station);
-    if (seat !== undefined && streaks === undefined) streaks = game.screens.streaks?.(s.shoe) ?? [];
-    const streak = seat === undefined ? undefined : streaks?.find((x) => x.seat === seat);
+    const streak = inputs.streaks.get(station);
+    if (inputs.deciders.has(station) && decision === undefined) decision = decisionOf(s, game);
     return {
       credit: availableWith(s, station, chips),
       betting: {
@@ -309,7 +311,7 @@ export function stationProjector<S, R>(
         ...(mine.length > 0 ? { roundNet: mine.reduce((a, l) => a + l.net, 0) } : {}),
         ...(prizes.length > 0 ? { prizes } : {}),
       },
-      decision: decision !== null && inputs.deciders.has(station) ? decision() : null,
+      decision: decision && inputs.deciders.has(station) ? decision() : null,
     };
   };
 }
@@ -364,6 +366,11 @@ export interface StationInputs {
   readonly unplayed: ReadonlyMap<number, readonly Unplayed[]>;
   readonly results: ReadonlyMap<number, readonly SettledLine[]>;
   readonly notFollowed: ReadonlyMap<number, readonly NotFollowed[]>;
+  /**
+   * The winning-streak marker of each seated station's seat (Macau 2009 Art. 13 5)), read off the
+   * shoe at any time: it moves with the round's last card, before its settlement. Made anew each state.
+   */
+  readonly streaks: ReadonlyMap<number, SeatStreak>;
   /** The stations a decision is due from now. */
   readonly deciders: ReadonlySet<number>;
 }
@@ -387,6 +394,17 @@ export function stationInputs<S, R>(s: TableState<S, R>, game: GameDefinition<S,
     unplayed: groupBy(s.unplayed),
     results: groupBy(s.results ?? []),
     notFollowed: s.round !== null ? groupBy(game.round.notFollowed(s.round)) : new Map(),
+    streaks: streaksByStation(s, game),
     deciders: new Set(deciders),
   };
+}
+
+/** Each seat's winning-streak marker by the station holding the seat (a seat no station holds shows none). */
+function streaksByStation<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): Map<number, SeatStreak> {
+  const m = new Map<number, SeatStreak>();
+  for (const x of game.screens.streaks?.(s.shoe) ?? []) {
+    const station = stationAt(s.params, x.seat);
+    if (station !== undefined) m.set(station, x);
+  }
+  return m;
 }

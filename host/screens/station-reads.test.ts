@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import type { TableState } from '../../engine/table/state.js';
-import { projectStation, stationInputs } from '../../engine/table/views.js';
+import { projectStation, stationInputs, stationProjector } from '../../engine/table/views.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { openTableGame } from '../table/table-game.js';
 import { credit, testTable } from '../testing/table-kit.js';
@@ -87,6 +87,21 @@ describe("what a station's own part reads of the table's state is declared (issu
       assert.deepEqual(undeclared(read, declared), []);
     });
 
+    it(`${game}: a station no decision is due from is projected without reading a field declared read only while deciding`, () => {
+      const deciding = STATION_READS.flatMap(([field, share]) => (share === 'deciding' ? [field] : []));
+      // Its inputs worked out on the state itself (they read the round's own share at any time, declared so); the projection through the proxy.
+      const own = openTableGame(config, (g) => (s: State) => {
+        const inputs = stationInputs(s as never, g);
+        const idle = STATIONS.filter((n) => !inputs.deciders.has(n));
+        return fieldsRead([s], (p) => idle.map((n) => stationProjector(p as never, g, inputs)(n)));
+      });
+      const read = new Set(states.flatMap((s) => [...own(s)]));
+      assert.deepEqual(
+        deciding.filter((f) => read.has(f)),
+        [],
+      );
+    });
+
     it(`${game}: a declaration leaving out any one field it reads is caught (a test of the test)`, () => {
       for (const field of read)
         assert.deepEqual(
@@ -122,6 +137,7 @@ describe("a station's deps: the shared fields' versions and its own share (issue
     unplayed: new Map(),
     results: new Map(),
     notFollowed: new Map(),
+    streaks: new Map(),
     deciders: new Set(deciders),
   });
 
@@ -181,7 +197,16 @@ describe('the stations a change moved, found from what moved (issue 55)', () => 
   it('a credit, an entry of a list, a decision due: each moves its station alone; the deciding fields every station deciding', () => {
     const shared = new SharedReads();
     const inputs = (over: Partial<Record<'chips' | 'deciders', unknown>> = {}) =>
-      ({ chips: new Map(), placed: new Map(), unplayed: new Map(), results: new Map(), notFollowed: new Map(), deciders: new Set(), ...over }) as never;
+      ({
+        chips: new Map(),
+        placed: new Map(),
+        unplayed: new Map(),
+        results: new Map(),
+        notFollowed: new Map(),
+        streaks: new Map(),
+        deciders: new Set(),
+        ...over,
+      }) as never;
     const base = state({ phase: 'betting', chips: [] });
     const s1 = base;
     const a = { state: s1, inputs: inputs(), shared: shared.at(s1) };

@@ -6,8 +6,8 @@ import { sameDeps } from './same-deps.js';
 /**
  * How a station's own part reads a field of the table's state: `whole` (every station sees the
  * same), `own` (each station its share: its credit, its entries of the list), `deciding` (only while a
- * decision is due from it: the round in play moves with every card, and a station reads it to
- * offer a decision; its bets not followed are its own share of it at any time).
+ * decision is due from it: the round in play and the shoe move with every card, and a station reads
+ * them to offer a decision; besides, each has an own share a station reads at any time, `ALWAYS`).
  */
 type Field = keyof TableState<unknown, unknown>;
 /** The fields a station reads as its own share, each with its way of taking it (`ownShare`). */
@@ -34,18 +34,39 @@ export const STATION_READS: readonly Read[] = [
   ['faults', 'whole'],
   ['round', 'deciding'],
   ['countdown', 'deciding'],
-  // The game's shoe: read to know which decision is due and what it offers.
+  // The game's shoe: read to know which decision is due and what it offers (at any time, the seat's streak marker: `ALWAYS`).
   ['shoe', 'deciding'],
 ];
+
+/**
+ * The own shares of the deciding fields a station reads at any time, as `StationInputs` holds them
+ * by station: the round's, its bets not followed (the same entries while they stand, compared
+ * entry by entry); the shoe's, its seat's winning-streak marker, which the round's last card
+ * moves before its settlement (made anew each state, compared by content).
+ */
+type AlwaysShare = Extract<keyof StationInputs, 'notFollowed' | 'streaks'>;
+const ALWAYS: Partial<Record<Field, AlwaysShare>> = { round: 'notFollowed', shoe: 'streaks' };
+
+/** A station's share of an `ALWAYS` field, as its key compares it. */
+function alwaysShare(own: StationInputs, share: AlwaysShare, station: number): unknown {
+  if (share === 'notFollowed') return own.notFollowed.get(station);
+  const streak = own.streaks.get(station);
+  return streak ? JSON.stringify(streak) : undefined;
+}
+
+/** Every station's share of an `ALWAYS` field, as the stations' key compares it. */
+function everyShare(own: StationInputs, share: AlwaysShare): unknown {
+  return share === 'notFollowed' ? [...own.notFollowed.values()].flat() : JSON.stringify([...own.streaks]);
+}
 
 /** Everything of the table's state any station's own part is read from (compared by identity, arrays element by element). */
 export function stationsKey(s: TableState<unknown, unknown>, own: StationInputs): unknown[] {
   const deciding = own.deciders.size > 0;
   return STATION_READS.flatMap(([field, share]) => {
     if (share !== 'deciding') return [s[field]];
-    // The round's own share, at any time: every station's bets not followed (the same entries while they stand).
-    const always = field === 'round' ? [[...own.notFollowed.values()].flat()] : [];
-    return [deciding ? s[field] : null, ...always];
+    // The field's own share read at any time (`ALWAYS`): every station's.
+    const always = ALWAYS[field];
+    return [deciding ? s[field] : null, ...(always ? [everyShare(own, always)] : [])];
   });
 }
 
@@ -57,8 +78,8 @@ const DECIDING: readonly SharedField[] = STATION_READS.flatMap((r) => (r[1] === 
 const OWN: readonly OwnField[] = STATION_READS.flatMap((r) => (r[1] === 'own' ? [r[0]] : []));
 /** The own fields read as a station's entries of a list (the credits are a number a station). */
 const LISTS = OWN.filter((f): f is Exclude<OwnField, 'credits'> => f !== 'credits');
-/** Whether the round is read (its own share, every station's bets not followed, is then read at any time). */
-const READS_ROUND = DECIDING.includes('round');
+/** The `ALWAYS` shares of the deciding fields declared (each is then read at any time). */
+const ALWAYS_READ: readonly AlwaysShare[] = DECIDING.flatMap((f) => ALWAYS[f] ?? []);
 
 /**
  * What a station with nothing at the table reads of the `whole` fields: a station without a seat,
@@ -132,15 +153,15 @@ export function isIdle(s: State, own: StationInputs, station: number): boolean {
  * What one station's own part is read from of the table's state: the shared fields' versions
  * (`shared`, from `SharedReads.at`: the idle reads' always, the whole fields' unless the station
  * is idle, the deciding fields' only while a decision is due from it), then its own share of each
- * `own` field and of the round (its bets not followed). Compared by identity, arrays element by
- * element (`sameDeps`).
+ * `own` field and of the round and the shoe (its bets not followed, its seat's streak marker:
+ * `ALWAYS`). Compared by identity, arrays element by element (`sameDeps`).
  */
 export function stationKey(s: State, own: StationInputs, station: number, shared: SharedVersions): unknown[] {
   const decides = own.deciders.has(station);
   const key: unknown[] = [shared.idle, isIdle(s, own, station) ? null : shared.whole, decides ? shared.deciding : null];
   for (const field of OWN) key.push(ownShare(s, own, field, station));
-  // The round's own share, at any time (stationsKey's `always`).
-  if (READS_ROUND) key.push(own.notFollowed.get(station));
+  // The deciding fields' own shares, at any time (`ALWAYS`).
+  for (const share of ALWAYS_READ) key.push(alwaysShare(own, share, station));
   return key;
 }
 
@@ -160,11 +181,12 @@ export interface StationsLook {
  * The stations whose deps (`stationKey`) differ between two looks at the table's state, found
  * from what moved rather than by working out every station's key: null when a field every station
  * reads moved (`IDLE_READS`: each station is looked at), else the stations whose own share moved
- * (their credit, their entries of a list, their bets not followed), whose being due a decision
- * changed, when the deciding fields moved every station a decision is due from, and when another
- * `whole` field moved (the phase: a coup settling) every station not idle at either look. A list or
- * the credits left the same object is not looked into. A bet at a stadium moves one station's
- * chips: one station, not a thousand keys; a settling card the stations with bets in the coup.
+ * (their credit, their entries of a list, their bets not followed, their seat's streak marker),
+ * whose being due a decision changed, when the deciding fields moved every station a decision is
+ * due from, and when another `whole` field moved (the phase: a coup settling) every station not
+ * idle at either look. A list or the credits left the same object is not looked into. A bet at a
+ * stadium moves one station's chips: one station, not a thousand keys; a settling card the
+ * stations with bets in the coup.
  */
 export function stationsMoved(before: StationsLook, now: StationsLook): Set<number> | null {
   if (before.shared.idle !== now.shared.idle) return null;
@@ -179,7 +201,10 @@ export function stationsMoved(before: StationsLook, now: StationsLook): Set<numb
     if (field === 'credits') movedCredits(before.state.credits, now.state.credits, moved);
     else movedEntries(before.inputs[field], now.inputs[field], moved);
   }
-  if (READS_ROUND) movedEntries(before.inputs.notFollowed, now.inputs.notFollowed, moved);
+  for (const share of ALWAYS_READ) {
+    if (share === 'notFollowed') movedEntries(before.inputs.notFollowed, now.inputs.notFollowed, moved);
+    else movedShares(before.inputs, now.inputs, share, moved);
+  }
   return moved;
 }
 
@@ -189,6 +214,12 @@ function notIdle({ state, inputs }: StationsLook, into: Set<number>): void {
   for (const field of LISTS) for (const station of inputs[field].keys()) into.add(station);
   for (const station of inputs.notFollowed.keys()) into.add(station);
   for (const station of inputs.deciders) into.add(station);
+}
+
+/** The stations whose share of an `ALWAYS` field compares otherwise (by `alwaysShare`). */
+function movedShares(a: StationInputs, b: StationInputs, share: AlwaysShare, moved: Set<number>): void {
+  for (const station of new Set([...a[share].keys(), ...b[share].keys()]))
+    if (!sameDeps([alwaysShare(a, share, station)], [alwaysShare(b, share, station)])) moved.add(station);
 }
 
 /** The stations whose credit is another number (absent and 0 are told apart, as the key tells them). */
