@@ -12,6 +12,7 @@ export class LedgerRounds {
   readonly #versionOf: (station: number) => number;
   readonly #latest: () => number;
   readonly #movedSince: (tick: number) => number[];
+  readonly #lateOf: (roundId: string) => number;
   readonly #recordOf: Database.Statement;
   readonly #lateOfRound: Database.Statement;
   readonly #recallIdsOf: Database.Statement;
@@ -19,13 +20,21 @@ export class LedgerRounds {
 
   /**
    * `versionOf`: the ledger's count of each station's recorded rounds, moved by its appends;
-   * `latest`: the last of them given any station; `movedSince`: the stations given one past a tick.
+   * `latest`: the last of them given any station; `movedSince`: the stations given one past a tick;
+   * `lateOf`: a closed round's, moved by each entry journalled under it after its close.
    */
-  constructor(db: Database.Database, versionOf: (station: number) => number, latest: () => number, movedSince: (tick: number) => number[]) {
+  constructor(
+    db: Database.Database,
+    versionOf: (station: number) => number,
+    latest: () => number,
+    movedSince: (tick: number) => number[],
+    lateOf: (roundId: string) => number,
+  ) {
     this.#db = db;
     this.#versionOf = versionOf;
     this.#latest = latest;
     this.#movedSince = movedSince;
+    this.#lateOf = lateOf;
     this.#recordOf = db.prepare('SELECT record FROM rounds WHERE round_id = ?');
     // Entries of a round journalled after the one that closed it (a late correction: recall.ts).
     this.#lateOfRound = db.prepare(`SELECT seq, type, body FROM journal WHERE round_id = ? AND seq > ? AND type = 'misread' ORDER BY seq`);
@@ -93,6 +102,15 @@ export class LedgerRounds {
    */
   recallMovedSince(tick: number): number[] {
     return this.#movedSince(tick);
+  }
+
+  /**
+   * Changes whenever an entry is journalled under the round after its close (`record` then shows
+   * it): a reader keeping a round's record, or what it made of it, reads it again only then.
+   * Counted in this process only, as `recallVersion`.
+   */
+  recordVersion(roundId: string): number {
+    return this.#lateOf(roundId);
   }
 
   /** One round's record, once it closed (settled or voided). */

@@ -140,6 +140,8 @@ export class Ledger {
    */
   readonly #recallVersions = new Map<number, number>();
   #recallTick = 0;
+  /** Per closed round with an entry journalled under it after its close (a late correction), the recall tick of the last: its record changed then. */
+  readonly #lateVersions = new Map<string, number>();
   private readonly stmt: ReturnType<Ledger['prepare']>;
   #closed = false;
   /** The head kept outside the database (a lost WAL is noticed at the next open); null for `:memory:` and diagnostic opens. */
@@ -197,6 +199,7 @@ export class Ledger {
       (station) => this.#recallVersions.get(station) ?? 0,
       () => this.#recallTick,
       (tick) => [...this.#recallVersions].flatMap(([station, version]) => (version > tick ? [station] : [])),
+      (roundId) => this.#lateVersions.get(roundId) ?? 0,
     );
     this.checkpoints = new LedgerCheckpoints(
       {
@@ -402,7 +405,10 @@ export class Ledger {
     } else if (type === 'misread' && entry.roundId !== null) {
       // A late entry of a closed round changes what its recall shows.
       const closed = this.stmt.recordOf.get(entry.roundId) as { record: string } | undefined;
-      if (closed) for (const s of stationsOfRecord(parseRecord(closed.record))) this.#recallVersions.set(s, ++this.#recallTick);
+      if (closed) {
+        for (const s of stationsOfRecord(parseRecord(closed.record))) this.#recallVersions.set(s, ++this.#recallTick);
+        this.#lateVersions.set(entry.roundId, ++this.#recallTick);
+      }
     }
     this.stmt.outbox.run(seq, ts);
     return { status: 'appended', entry };

@@ -99,6 +99,22 @@ describe('game recall', () => {
     assert.deepEqual(l.rounds.recallMovedSince(t0).sort(), [1, 2]);
   });
 
+  it("moves a closed round's record version only when an entry is journalled under it after its close", () => {
+    const l = fresh();
+    l.append(billCredit(1, 100000, 'b1'));
+    for (const id of ['r1', 'r2']) {
+      const { bets, settle } = settledRound(id, [1], 1000);
+      l.appendMany([...bets, settle]);
+    }
+    const before = [l.rounds.recordVersion('r1'), l.rounds.recordVersion('r2')];
+    l.append({ type: 'misread', payload: { tableId: 'T1', roundId: 'r1', detail: 'extra-card', resolution: 'pending' } });
+    assert.notEqual(l.rounds.recordVersion('r1'), before[0], "r1's record has a late entry");
+    assert.equal(l.rounds.recordVersion('r2'), before[1], "r2's record is as it was");
+    const v1 = l.rounds.recordVersion('r1');
+    l.append({ type: 'misread', payload: { tableId: 'T1', roundId: 'r3', detail: 'unreadable', resolution: 'pending' } });
+    assert.equal(l.rounds.recordVersion('r1'), v1, 'a misread of a round not closed moves no closed round');
+  });
+
   it('keeps every round with cards in order, bets, lines and credits before and after; last N per station and table', () => {
     const l = fresh();
     l.append(billCredit(1, 100000, 'b1'));

@@ -9,6 +9,8 @@ export interface RecallSource {
   /** `recallIds` of many stations in one read. */
   recallIdsOf(stations: readonly number[], limit?: number): Map<number, string[]>;
   record(roundId: string): RoundRecord | undefined;
+  /** Changes whenever the round's record does after its close (a late correction): until it moves, a read record stays true. */
+  recordVersion(roundId: string): number;
   /** Changes whenever the station's recall does: until it moves, a read recall stays true. */
   recallVersion(station: number): number;
   /** Changes whenever any station's recall version does. */

@@ -11,8 +11,8 @@ import { StationTickets } from './station-tickets.js';
 export class StationRecall {
   /** Each station's recall as last read, with the ledger's recall version it was read at. */
   private readonly recall = new Map<number, { version: number; list: StationRecallRound[] }>();
-  /** Recorded rounds split by station, newest last. */
-  private readonly rounds = new Map<string, Map<number, StationRecallRound>>();
+  /** Recorded rounds split by station, newest last, each with the ledger's version of its record it was split at. */
+  private readonly rounds = new Map<string, { version: number; byStation: Map<number, StationRecallRound> }>();
 
   /** Each station's own last tickets (issue 47). */
   private readonly tickets: StationTickets;
@@ -90,16 +90,23 @@ export class StationRecall {
     return this.recall.get(station)?.version ?? 0;
   }
 
-  /** A recorded round, split by station once; the newest rounds are kept (a station recalls ten). */
+  /**
+   * A recorded round, split by station once while its record stands (an entry journalled under it
+   * after its close, a late correction, moves the record's version: split again); the newest rounds
+   * are kept (a station recalls ten).
+   */
   private split(roundId: string): Map<number, StationRecallRound> | null {
+    const version = this.source.recordVersion(roundId);
     const had = this.rounds.get(roundId);
-    if (had) return had;
+    if (had && had.version === version) return had.byStation;
+    // Split again: it goes to the newest end, as a round read first.
+    this.rounds.delete(roundId);
     const record = this.source.record(roundId);
     if (!record) return null;
     const byStation = new Map<number, StationRecallRound>();
     const rules = record.entrySeqs.length > 0 ? this.rulesAt(Math.min(...record.entrySeqs)) : null;
     for (const s of new Set([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)])) byStation.set(s, recallRound(record, s, rules));
-    this.rounds.set(roundId, byStation);
+    this.rounds.set(roundId, { version, byStation });
     // Twice a station's recall: every station's ten are in here.
     for (const oldest of this.rounds.keys()) {
       if (this.rounds.size <= 2 * MAX_RECALL_ROUNDS + 2) break;
