@@ -67,4 +67,26 @@ describe('what a page keeps more of between two snapshots (heap-retained)', () =
     assert.equal(shared.retained[1], 10);
     assert.equal(shared.retained[0], 1020);
   });
+  it('looks past the root when the growth is spread over holders none of which carries half of it (a Node process)', () => {
+    // The root holds three logs, each growing by a third: the growth fans out at the root, which is
+    // no place to fix; each log is. Entries are added round by round after the logs, so that an
+    // entry's id (its index in the fake) is the same in both snapshots.
+    const host = (n: number) => {
+      const nodes: [string, string, number][] = [['hidden', '(root)', 0]];
+      const edges: [number, string, number][] = [];
+      const logs = ['a', 'b', 'c'].map((name) => {
+        const log = nodes.push(['object', 'Array', 16]) - 1;
+        edges.push([0, name, log]);
+        return log;
+      });
+      for (let i = 0; i < n; i++) for (const log of logs) edges.push([log, String(i), nodes.push(['object', 'Entry', 32]) - 1]);
+      return snapshot(nodes, edges, []);
+    };
+    const places = heapRetainedGrowth(heapGraph(host(2)), heapGraph(host(6)), 8, 0.5, 1);
+    const logs = places.filter((p) => p.kind === 'Array');
+    assert.deepEqual(
+      logs.map((p) => [p.path, p.after - p.before]),
+      ['a', 'b', 'c'].map((name) => [[`${name} (Array)`], 4 * 32]),
+    );
+  });
 });

@@ -180,7 +180,9 @@ export interface Growth {
  * the child whose retained size grew most is followed while it carries at least `share` of its
  * parent's growth; where no child does, the growth fans out there, and that object is a place.
  * Then the next largest growth not under a place already found, `top` places in all, each at least
- * `minBytes`.
+ * `minBytes`. Where the growth fans out at the root or at one of V8's groupings of roots (a Node
+ * process's heap grows a little in many places: code, a simulator's frames, a view's state), that
+ * grouping is listed too, beside the places, and the search goes on below it.
  */
 export function heapRetainedGrowth(early: HeapGraph, late: HeapGraph, top = 8, share = 0.5, minBytes = 4096): Growth[] {
   const byId = new Map<number, number>();
@@ -209,6 +211,7 @@ export function heapRetainedGrowth(early: HeapGraph, late: HeapGraph, top = 8, s
   };
   const found: Growth[] = [];
   const taken = new Set<number>();
+  const groupings = new Set<number>();
   // Candidates: every object whose retained size grew by minBytes, largest growth first.
   const candidates = [];
   for (let k = 0; k < late.count; k++) if (grew(k) >= minBytes) candidates.push(k);
@@ -220,7 +223,7 @@ export function heapRetainedGrowth(early: HeapGraph, late: HeapGraph, top = 8, s
     }
   };
   for (const start of candidates) {
-    if (found.length >= top) break;
+    if (found.length - groupings.size >= top) break;
     if (under(start)) continue;
     // Down while one child carries `share` of the growth.
     let k = start;
@@ -230,7 +233,13 @@ export function heapRetainedGrowth(early: HeapGraph, late: HeapGraph, top = 8, s
       k = best;
     }
     if (under(k)) continue;
-    taken.add(k);
+    // Growth that fans out at the root or one of V8's groupings of roots ((GC roots), (Handle scope)…)
+    // is spread over many holders: it is printed once, with what it holds more of by kind, but not taken
+    // (nor counted among the places), so that each holder under it is still found.
+    const grouping = k === 0 || late.kind[k] === '(synthetic)';
+    if (grouping && groupings.has(k)) continue;
+    if (grouping) groupings.add(k);
+    else taken.add(k);
     const more = new Map<string, { kind: string; count: number; bytes: number }>();
     for (const c of children[k]!) {
       const d = grew(c);
