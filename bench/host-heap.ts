@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
+import { z } from 'zod';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { LedgerWatch } from '../cli/soak/child.js';
 import { InspectorSession, inspectorUrl } from './node-probe.js';
@@ -77,10 +78,12 @@ const url = await new Promise<string>((resolve, reject) => {
   child.once('exit', (code) => reject(new Error(`the host exited ${code}: ${err}`)));
 });
 const inspector = await InspectorSession.open(url);
-let started: { origin: string; screens: Record<string, string> } | null = null;
+/** What the host prints on start (`--json`): its origin and each screen's URL with its launch token. */
+const Started = z.object({ origin: z.string(), screens: z.record(z.string(), z.string()) });
+let started: z.infer<typeof Started> | null = null;
 while (!started) {
   const line = out.split('\n').find((l) => l.startsWith('{"origin"'));
-  if (line) started = JSON.parse(line) as { origin: string; screens: Record<string, string> };
+  if (line) started = Started.parse(JSON.parse(line));
   else await new Promise((r) => setTimeout(r, 200));
 }
 const screens = values.screens
