@@ -9,9 +9,10 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { figure, times } from './report.js';
+import { buildPages } from './build-pages.js';
 
 const root = path.resolve(import.meta.dirname, '../dist/backoffice');
-if (!existsSync(path.join(root, 'index.html'))) throw new Error('build the page first: npm run build:backoffice');
+buildPages('backoffice');
 const TABLES = 100;
 const STATIONS = 250;
 const UPDATES = process.env.BENCH_QUICK === '1' ? 20 : 100;

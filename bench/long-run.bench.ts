@@ -27,7 +27,7 @@
 //
 // Baselines, in the same run first: a bare Node process (heap after GC, resident set, descriptors,
 // read the same way as the host's) and a bare pixi scene of the same size in a browser of its own
-// (bench/bare-pixi.ts; its heap after GC and DOM nodes). Needs `npm run build:renderer` first.
+// (bench/bare-pixi.ts; its heap after GC and DOM nodes). Builds the renderer first (bench/build-pages.ts).
 // BENCH_LONG_OUT=FILE writes every sample as JSON. BENCH_QUICK=1: 40 rounds sampled every 20.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -45,6 +45,9 @@ import { figure, QUICK } from './report.js';
 import { addServiceAccounts, serviceHeaps, type ServiceHeaps } from './service-pages.js';
 import { asciiPlot, judge, trend } from './trend.js';
 import { TextureWatch } from './texture-sources.js';
+import { buildPages } from './build-pages.js';
+
+buildPages('renderer');
 
 const ROUNDS = Number(process.env.BENCH_LONG_ROUNDS ?? (QUICK ? 40 : 5000));
 const EVERY = Number(process.env.BENCH_LONG_EVERY ?? (QUICK ? 20 : 250));

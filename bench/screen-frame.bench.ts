@@ -1,4 +1,4 @@
-// One screen's frame, measured alone (issue 31): `npm run build:renderer && npm run bench -- screen-frame`.
+// One screen's frame, measured alone (issue 31): `npm run bench -- screen-frame` (it builds the renderer first, bench/build-pages.ts).
 //
 // The screens bench times frames by their animation-frame timestamps, with the table and a
 // station page sharing the one SwiftShader process, so its frame figures move 2× between runs
@@ -31,6 +31,9 @@ import { startHost } from '../host/start-host.js';
 import { QUICK } from './report.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { selfTimes } from './trace-summary.js';
+import { buildPages } from './build-pages.js';
+
+buildPages('renderer');
 
 const FRAMES = Number(process.env.PROBE_FRAMES ?? (QUICK ? 10 : 40));
 const WARM = 5;

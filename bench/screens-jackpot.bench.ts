@@ -9,7 +9,7 @@
 //
 // Baseline, in the same run: a bare pixi scene of the same size (1920×1080, WebGL, antialias, one
 // text changed every frame), its frame time, in a browser of its own closed before the table's
-// opens. Needs `npm run build:renderer` first.
+// opens. Builds the renderer first (bench/build-pages.ts).
 import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +21,9 @@ import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import { figure, QUICK, times } from './report.js';
 import { barePixiScript, type BareApplication } from './bare-pixi.js';
+import { buildPages } from './build-pages.js';
+
+buildPages('renderer');
 
 const CHANGES = Number(process.env.BENCH_JACKPOT_CHANGES ?? (QUICK ? 3 : 12));
 const BARE_SECONDS = Number(process.env.BENCH_BARE_SECONDS ?? (QUICK ? 3 : 8));

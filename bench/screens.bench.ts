@@ -12,7 +12,7 @@
 // preallocated array; the table page is opened with `?trace=1`, so the renderer itself notes
 // when each card sprite goes on the stage (renderer/src/trace.ts) instead of the benchmark
 // walking the stage. A "dealing burst" is a round's first card read to its last read plus the
-// card's flight (FLIGHT_MS). Needs `npm run build:renderer` first. Prints figures only.
+// card's flight (FLIGHT_MS). Builds the renderer first (bench/build-pages.ts). Prints figures only.
 //
 // The baseline, in the same run, beside a station page of the same host, in a browser of its own
 // closed before the measured pages open: a bare pixi scene of the same size (1920×1080, WebGL,
@@ -33,6 +33,9 @@ import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { heapGrowth, heapKinds, type HeapKind } from './heap-summary.js';
 import { selfTimes } from './trace-summary.js';
 import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
+import { buildPages } from './build-pages.js';
+
+buildPages('renderer');
 
 /** A card's flight from the shoe (renderer/src/anim/motion.ts; the bench may not import the renderer). */
 const FLIGHT_MS = 420;
