@@ -62,6 +62,7 @@ describe('AFT game lock (0x74) through the host start', () => {
       logger: pino({ level: 'silent' }),
       config,
       simulatedDealer: { dealMs: 5 },
+      simControls: true,
       timings: { bettingMs: 300, decisionMs: 300, resultsMs: 100 },
       sasTiming: { silenceMs: 60_000, ackTimeoutMs: 120_000 },
     }));
@@ -97,6 +98,15 @@ describe('AFT game lock (0x74) through the host start', () => {
       }
     }
     return false;
+  };
+  /** The simulated dealer held before its next card, or let go (the sim controls' routes, as a technician's test bench uses them). */
+  const dealer = async (what: 'hold-dealer' | 'release-dealer'): Promise<void> => {
+    const res = await fetch(`${r().origin}/sim/${what}`, {
+      method: 'POST',
+      headers: { 'x-sim-token': r().simToken ?? '', 'content-type': 'application/json' },
+      body: JSON.stringify(what === 'hold-dealer' ? { cards: 0 } : {}),
+    });
+    assert.equal(res.status, 200, `${what}: ${await res.text()}`);
   };
   const ask = (id: string, cashable: number, more: Partial<A.TransferAsk> = {}): A.TransferAsk => ({ type: TO_MACHINE, cashable, asset: ASSET, id, ...more });
 
@@ -187,12 +197,16 @@ describe('AFT game lock (0x74) through the host start', () => {
   it('with a bet on the table the lock is pending (nothing journalled), and takes effect when the round is over; bets in play still settle; AFT out then works', async () => {
     assert.equal((await A.transfer72(h, ask('LOCK-IN-PLAY', 50_000))).status, 0x00);
     await until(() => r().table.reads.view().phase === 'betting' && r().table.reads.station(STATION).betting.open, 'a betting window');
+    // The dealer holds before the round's first card, so the round is still in progress when the
+    // poll comes, however slowly the link answers (its 300 ms betting window alone raced the poll).
+    await dealer('hold-dealer');
     assert.deepEqual(r().table.commands.placeBet(STATION, { bet: 'main' }, 10_000), { ok: true });
     const settled = r().ledger.rounds.recall({ station: STATION }).length;
     const n = raised();
     assert.equal((await A.status74(h, 0x00, 0x02, 1500)).lock, A.LOCK.pending, 'a round in progress for the station');
     assert.equal(raised(), n, 'pending is not a fault');
     assert.equal(betRefusal(STATION), null);
+    await dealer('release-dealer');
     await until(() => r().ledger.rounds.recall({ station: STATION }).length > settled, 'the round settled');
     await until(held, 'the lock to take effect');
     assert.equal((await A.status74(h)).lock, A.LOCK.locked);
