@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import type { TableState } from '../../engine/table/state.js';
-import { projectStation, stationInputs, stationProjector } from '../../engine/table/views.js';
+import type { Chips, TableState } from '../../engine/table/state.js';
+import { projectStation, stationInputs, stationProjector, type StationInputs } from '../../engine/table/views.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { openTableGame } from '../table/table-game.js';
 import { credit, testTable } from '../testing/table-kit.js';
@@ -130,21 +130,23 @@ const state = (over: Record<string, unknown> = {}) =>
     ...over,
   }) as unknown as State;
 
-describe("a station's deps: the shared fields' versions and its own share (issue 55)", () => {
-  const inputs = (deciders: number[]) => ({
-    chips: new Map(),
-    placed: new Map(),
-    unplayed: new Map(),
-    results: new Map(),
-    notFollowed: new Map(),
-    streaks: new Map(),
-    deciders: new Set(deciders),
-  });
+/** A state's station inputs with nothing in them but what a test gives. */
+const inputs = (over: Partial<StationInputs> = {}): StationInputs => ({
+  chips: new Map(),
+  placed: new Map(),
+  unplayed: new Map(),
+  results: new Map(),
+  notFollowed: new Map(),
+  streaks: new Map(),
+  deciders: new Set(),
+  ...over,
+});
 
+describe("a station's deps: the shared fields' versions and its own share (issue 55)", () => {
   it('a deciding field moved gives a new key to the stations deciding only; a whole field to every station not idle; betting opening to every station; a credit to its station only', () => {
     const shared = new SharedReads();
     const s1 = state();
-    const own = inputs([101]);
+    const own = inputs({ deciders: new Set([101]) });
     const key = (s: State, station: number) => stationKey(s, own, station, shared.at(s));
     const [a101, a102] = [key(s1, 101), key(s1, 102)];
     const s2 = { ...s1, round: {} } as State;
@@ -196,24 +198,13 @@ describe('the stations a change moved, found from what moved (issue 55)', () => 
 
   it('a credit, an entry of a list, a decision due: each moves its station alone; the deciding fields every station deciding', () => {
     const shared = new SharedReads();
-    const inputs = (over: Partial<Record<'chips' | 'deciders', unknown>> = {}) =>
-      ({
-        chips: new Map(),
-        placed: new Map(),
-        unplayed: new Map(),
-        results: new Map(),
-        notFollowed: new Map(),
-        streaks: new Map(),
-        deciders: new Set(),
-        ...over,
-      }) as never;
     const base = state({ phase: 'betting', chips: [] });
     const s1 = base;
     const a = { state: s1, inputs: inputs(), shared: shared.at(s1) };
     const moved = (s: State, own = inputs()) => [...(stationsMoved(a, { state: s, inputs: own, shared: shared.at(s) }) ?? ['all'])];
     assert.deepEqual(moved({ ...base, credits: { 101: 5, 102: 8 } } as never), [102], 'a credit');
     assert.deepEqual(moved({ ...base, credits: { 101: 5, 102: 7, 103: 0 } } as never), [103], 'a credit where there was none');
-    const chip = { station: 101 };
+    const chip: Chips = { station: 101, spot: { bet: 'main' }, amount: 500 };
     assert.deepEqual(moved({ ...base, chips: [chip] } as never, inputs({ chips: new Map([[101, [chip]]]) })), [101], 'a chip');
     assert.deepEqual(moved({ ...base, credits: { ...base.credits } } as never), [], 'the same credits in another object');
     assert.deepEqual(moved(s1, inputs({ deciders: new Set([102]) })), [102], 'a decision now due');

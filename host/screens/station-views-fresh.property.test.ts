@@ -19,6 +19,7 @@ import { projectStation, type StationTableView } from '../../engine/table/views.
 import { stationOf, type StationOwnState, type StationState, type ViewName } from '../../protocol/index.js';
 import { openTableGame } from '../table/table-game.js';
 import { credit, quietHub, testTable, type TestTable } from '../testing/table-kit.js';
+import { applyFaults, type FaultsAct } from '../testing/faults-act.js';
 
 type State = TableState<unknown, unknown>;
 /** What the test reads of the table's game, from scratch: a station's projection, the decision due, the corrections a hold lists. */
@@ -66,7 +67,7 @@ type Act =
   | { kind: 'clear'; station: number }
   | { kind: 'tick' }
   | { kind: 'note'; station: number }
-  | { kind: 'faults'; halted: boolean; stopped: boolean; jackpot: boolean; disabled: number[] }
+  | FaultsAct
   | { kind: 'void' }
   | { kind: 'dealing-error'; pick: number }
   | { kind: 'unreadable'; card: number }
@@ -245,12 +246,7 @@ function run(t: TestTable, game: Game, acts: readonly Act[], stale: string[]): n
         credit(t.ledger, a.station, 50_000);
         break;
       case 'faults':
-        t.table.setFaults({
-          halted: a.halted ? 'shoe-alarm' : null,
-          newBetsStopped: a.stopped ? 'acceptor-fault' : null,
-          jackpotStopped: a.jackpot ? 'jackpot-link' : null,
-          disabled: a.disabled,
-        });
+        applyFaults(t.table, a);
         break;
       case 'void':
         t.table.supervisor.voidRound('property test', ['sup-1', 'wit-2']);

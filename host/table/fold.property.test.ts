@@ -30,6 +30,7 @@ import { CORRECTIONS, UNCORRECTABLE, type DecisionAction } from '../../engine/ta
 import { jackpotPools, latestCheckpoint, Ledger, tableJournal, verifyLedger } from '../../ledger/index.js';
 import type { GameKind, Spot } from '../../protocol/index.js';
 import { manualTimers } from '../testing/manual-timers.js';
+import { applyFaults, type FaultsAct } from '../testing/faults-act.js';
 import { notPlainData } from '../testing/plain-data.js';
 import { openTable } from './start-table.js';
 
@@ -102,7 +103,7 @@ type Act =
   | { kind: 'new-shoe' }
   | { kind: 'cut' }
   | { kind: 'wrong-deck'; card: number }
-  | { kind: 'faults'; halted: boolean; stopped: boolean; jackpot: boolean; disabled: number[] }
+  | FaultsAct
   | { kind: 'configure'; config: number }
   | { kind: 'dealing-error' }
   /** A correction: one the hold's text lists (`listed`), or any correction at all (often a wrong one). */
@@ -366,12 +367,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             table.setFaults({ halted: a.on ? 'shoe-alarm' : null, newBetsStopped: a.on ? 'shoe-alarm' : null, disabled: [] });
             break;
           case 'faults':
-            table.setFaults({
-              halted: a.halted ? 'shoe-alarm' : null,
-              newBetsStopped: a.stopped ? 'acceptor-fault' : null,
-              jackpotStopped: a.jackpot ? 'jackpot-link' : null,
-              disabled: a.disabled,
-            });
+            applyFaults(table, a);
             break;
           case 'new-shoe':
             table.shoe.onNewShoe(++seq);
