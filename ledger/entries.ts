@@ -3,7 +3,7 @@ import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
 import { TICKET_JOURNAL_PAYLOADS } from '../terms/system-validation-terms.js';
 import { AFT_JOURNAL_PAYLOADS } from './aft-terms.js';
-import { said } from '../terms/said.js';
+import { said, tiltSaid } from '../terms/said.js';
 import { id, minor, positive, seat, station, text, who } from '../terms/payload-fields.js';
 import { SERVICE_PAYLOADS } from './service-payloads.js';
 import { TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
@@ -225,8 +225,12 @@ export const PAYLOADS = {
      */
     takesEffect: z.literal('next-start').optional(),
   }),
-  /** A fault began (host/tilts): what it disables and how it clears follow from its kind. No money moves. */
-  'tilt.raise': z.strictObject({ kind: tiltKind, station: station.optional(), detail: text.optional() }),
+  /**
+   * A fault began (host/tilts): what it disables and how it clears follow from its kind. No money
+   * moves. `detail` in English (the log's words); `say`, where the host words it, the same as a key
+   * of the catalogues and its parameters, for service mode to show in the reader's language.
+   */
+  'tilt.raise': z.strictObject({ kind: tiltKind, station: station.optional(), detail: text.optional(), say: tiltSaid.optional() }),
   /** A fault ended: by itself (the condition went) or cleared by a person of the named role. No money moves. */
   'tilt.clear': z.strictObject({
     kind: tiltKind,

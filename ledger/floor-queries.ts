@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { tiltSaid, type TiltSaidPayload } from '../terms/said.js';
 import { PAYLOADS } from './entries.js';
 import { connectionOf, type EntryBody, type Ledger } from './ledger.js';
 
@@ -12,6 +13,8 @@ export interface OpenTilt {
   kind: string;
   station?: number;
   detail?: string;
+  /** The detail as a key of the catalogues and its parameters, where the host worded it (terms/said.ts `tiltSaid`). */
+  say?: TiltSaidPayload;
 }
 
 /** `tilt.raise` entries no `tilt.clear` names, oldest first. */
@@ -28,13 +31,15 @@ export function openTiltsOn(db: Database.Database): OpenTilt[] {
     )
     .all() as { seq: number; ts: string; body: string }[];
   return rows.map((r) => {
-    const p = (JSON.parse(r.body) as EntryBody).payload as { kind: string; station?: number; detail?: string };
+    const p = (JSON.parse(r.body) as EntryBody).payload as { kind: string; station?: number; detail?: string; say?: unknown };
+    const say = p.say === undefined ? undefined : tiltSaid.safeParse(p.say);
     return {
       seq: r.seq,
       ts: r.ts,
       kind: p.kind,
       ...(p.station !== undefined ? { station: p.station } : {}),
       ...(p.detail !== undefined ? { detail: p.detail } : {}),
+      ...(say?.success ? { say: say.data } : {}),
     };
   });
 }

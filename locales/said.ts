@@ -37,10 +37,21 @@ export function serviceSaid(name: ServiceRefusalName, values: Record<string, Sai
   return { key: `serviceRefusal.${name}`, values: bounded(values) };
 }
 
+/** A fault's detail's name (a jam, the disk's space, ...): a key of the catalogues' `tiltDetail` section. */
+export type TiltDetailName = keyof Catalogue['tiltDetail'] & string;
+
+/**
+ * A `tiltDetail.<name>` key with its parameters, each string cut to its bound: what a fault's
+ * `detail` says, journalled beside its English (`tilt.raise` `say`, host/tilts/tilt-manager.ts).
+ */
+export function tiltDetailSaid(name: TiltDetailName, values: Record<string, SaidValue> = {}): Said {
+  return { key: `tiltDetail.${name}`, values: bounded(values) };
+}
+
 /**
  * The parameters that carry a code the catalogues name by a noun, and the section holding each
  * code's noun: a hold's reason, a dealing error's correction, a game, a rule profile, a card's
- * step in the deal. A code with no noun there is said as itself.
+ * step in the deal, where in a bill acceptor a note jammed. A code with no noun there is said as itself.
  */
 const NOUNS: Readonly<Record<string, string>> = {
   hold: 'holdName',
@@ -48,6 +59,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   game: 'game',
   profile: 'backoffice.profile',
   step: 'cardStep',
+  where: 'jamPlace',
 };
 
 /** A code as it can name a key: lower-case words joined by hyphens, nothing that walks the catalogue. */
@@ -65,15 +77,41 @@ function nounOf(t: Translate, name: string, value: SaidValue): SaidValue {
 }
 
 /**
+ * The key of one cause of `causes` (why a device takes nothing, protocol `InhibitedBy`): the
+ * technician's switch (`service-disable`) or a current fault (`tilt:<kind>`, the fault's own words).
+ */
+function causeKey(code: string): string | null {
+  if (code === 'service-disable') return 'service.field.disabledByService';
+  const m = /^tilt:([a-z0-9]+(?:-[a-z0-9]+)*)$/.exec(code);
+  return m ? `tilt.${m[1]}` : null;
+}
+
+/**
+ * A parameter as the reader says it. `causes` is a list of codes separated by spaces, each said by
+ * its words, for the catalogue's `{{causes, list}}` to join in the reader's way (never a comma in
+ * code); every other parameter a code by its noun, else as it is.
+ */
+function wordOf(t: Translate, name: string, value: SaidValue): SaidValue | string[] {
+  if (name !== 'causes' || typeof value !== 'string') return nounOf(t, name, value);
+  return value
+    .split(' ')
+    .filter((code) => code !== '')
+    .map((code) => {
+      const key = causeKey(code);
+      return key !== null && isMessageKey(key) ? t(key, {}) : code;
+    });
+}
+
+/**
  * A refusal's words in the reader's language (`t`): its key with its parameters, each code a
  * noun names said by that noun (the service screen's notice, the back office, the log's English).
  */
 export function saidWords(t: Translate, s: { readonly key: MessageKey; readonly values?: Readonly<Record<string, SaidValue>> }): string {
-  // Only a service-mode refusal's parameters are read as nouns: a configuration refusal names its
+  // Only a service-mode refusal's and a fault detail's parameters are read as nouns: a configuration refusal names its
   // games and profiles as codes throughout (`{{games}}` is a list of them), and one of its codes said
   // by a noun beside another left as a code would read as two kinds of thing.
-  if (!s.key.startsWith('serviceRefusal.')) return t(s.key, { ...s.values });
-  const values = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, nounOf(t, k, v)]));
+  if (!s.key.startsWith('serviceRefusal.') && !s.key.startsWith('tiltDetail.')) return t(s.key, { ...s.values });
+  const values = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, wordOf(t, k, v)]));
   return t(s.key, values);
 }
 

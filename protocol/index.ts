@@ -31,3 +31,4 @@ export {
   type TicketLogStateName,
   type TicketReturnReason,
 } from './tickets.js';
+export { DEVICE_STATES, SYNC_STATES, type DeviceState, type SyncState } from './service-rows.js';

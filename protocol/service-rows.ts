@@ -9,6 +9,14 @@ import { MinorUnits } from './units.js';
 // The rows the service pages list (protocol/service-view.ts): built by `serviceRowSchemas`, on the
 // service view's first use only, as the pages are (a table or a station page never builds them).
 
+/** A device's link as the Status and Devices pages word it (`service.deviceState.<state>`): a bill acceptor's, or the shoe's (`alarm`). */
+export const DEVICE_STATES = ['connecting', 'ready', 'disconnected', 'fault', 'alarm'] as const;
+export type DeviceState = (typeof DEVICE_STATES)[number];
+
+/** The upstream sync's state as the Status and Sync pages word it (`service.syncState.<state>`; ledger/sync-client.ts). */
+export const SYNC_STATES = ['stopped', 'idle', 'sending', 'backoff', 'blocked'] as const;
+export type SyncState = (typeof SYNC_STATES)[number];
+
 /** A device, its decoded events and its frames, and the upstream link: the Status and Devices pages' rows. */
 function deviceRowSchemas() {
   /** Why a device takes nothing: the technician's switch, or a current fault that stops it. */
@@ -19,7 +27,10 @@ function deviceRowSchemas() {
     kind: z.enum(['bill-acceptor', 'shoe']),
     station: Station.optional(),
     spec: Short,
-    state: Short,
+    /** Its link: a code the screen words (`service.deviceState.<state>`), never a sentence. */
+    state: z.enum(DEVICE_STATES),
+    /** The shoe's lid is open now (the screen says so beside its state). */
+    lidOpen: z.boolean().optional(),
     firmware: Short.optional(),
     serial: Short.optional(),
     lastEvent: Short.nullable(),
@@ -41,7 +52,8 @@ function deviceRowSchemas() {
   /** A frame on a device's wire: who sent it, its bytes, what they mean, how many times in a row. */
   const FrameRow = z.strictObject({ ts: Iso, dir: z.enum(['tx', 'rx']), hex: Text, meaning: Text, count: z.number().int().positive() });
   const SyncRow = z.strictObject({
-    state: Short,
+    /** The sync client's state: a code the screen words (`service.syncState.<state>`). */
+    state: z.enum(SYNC_STATES),
     upstream: Short,
     ackedSeq: z.number().int(),
     headSeq: z.number().int(),
@@ -91,6 +103,20 @@ function ticketRowSchemas() {
   return { PrinterRow, TicketRow };
 }
 
+/**
+ * A fault's detail as a key of the catalogues' `tiltDetail` section and its parameters (the
+ * journal's `tilt.raise` `say`, terms/said.ts `tiltSaid`): the screen says it in its language.
+ * A detail the host did not word (a device's own text) is in the event log's summary only.
+ */
+function tiltDetailSchema() {
+  return z.strictObject({
+    key: z.string().regex(/^tiltDetail\.[A-Za-z]{1,64}$/),
+    values: z
+      .record(z.string().regex(/^[a-zA-Z]{1,32}$/), z.union([Text, z.number().finite()]))
+      .refine((v) => Object.keys(v).length <= 16, 'at most sixteen parameters'),
+  });
+}
+
 /** The table's round and hold, its faults, its configuration changes and its journal's entries. */
 function tableRowSchemas() {
   const TiltRow = z.strictObject({
@@ -101,6 +127,8 @@ function tableRowSchemas() {
     station: Station.optional(),
     /** Whether a person may clear it now (its condition has gone). */
     clearable: z.boolean().optional(),
+    /** What the host says of it (where a note jammed, the disk's space, who closed the table), by key. */
+    detail: tiltDetailSchema().optional(),
   });
   const ConfigChangeRow = z.strictObject({
     seq: z.number().int(),
@@ -208,6 +236,11 @@ function recordRowSchemas() {
     severity: z.enum(['info', 'warning', 'critical']),
     /** The payload, shortened for the list; the full entry is in the export. */
     summary: Text,
+    /**
+     * A fault raised (`tilt.raise`): its kind, station and its detail by key where the host worded
+     * it, which the screen shows in its language instead of the payload.
+     */
+    fault: z.strictObject({ kind: TiltKind, station: Station.optional(), detail: tiltDetailSchema().optional() }).optional(),
   });
   return { RecallRound, EventRow };
 }

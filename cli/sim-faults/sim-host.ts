@@ -44,7 +44,7 @@ export function boot<S, R>(w: SimWorld<S, R>): Host {
     config,
     ledger,
     log: silent,
-    credits: tableCreditRule({ config, ledger, log: silent, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) }),
+    credits: tableCreditRule({ config, ledger, log: silent, fault: (station, say) => tilts.raise('bill-cheat', { station, say }) }),
     open: (_spec, o) => {
       const station = order.shift() ?? 0;
       const truth = w.truths.get(station);

@@ -9,6 +9,7 @@
 // lock's from the request), on a cancel (80), when a transfer completes, and with the host's run
 // (a lock never survives a restart: the timer that ends it is gone).
 import type { AftLockRequest } from '../../hardware/sas/types.js';
+import { tiltDetailSaid, type Said } from '../../locales/said.js';
 
 /** §8.4's game lock status. */
 export const LOCK_STATUS = { locked: 0x00, pending: 0x40, none: 0xff } as const;
@@ -24,7 +25,7 @@ export interface StationAftLockDeps {
   station: number;
   /** The station's faults (host/tilts/tilt-manager.ts): the lock is the fault `sas-aft-locked`. */
   tilts: {
-    raise(kind: 'sas-aft-locked', where: { station: number; detail?: string }): void;
+    raise(kind: 'sas-aft-locked', where: { station: number; say?: Said }): void;
     conditionGone(kind: 'sas-aft-locked', station: number, detail?: string): void;
   };
   /** Whether the station has bets on the table (a round in progress for it). */
@@ -94,7 +95,7 @@ export class StationAftLock {
     const was = this.state.kind;
     this.arm('locked', condition, timeoutMs);
     // Journalled before the answer that reports it: exception 6F comes from this entry.
-    if (was !== 'locked') this.d.tilts.raise('sas-aft-locked', { station: this.d.station, detail: `long poll 0x74, ${timeoutMs} ms` });
+    if (was !== 'locked') this.d.tilts.raise('sas-aft-locked', { station: this.d.station, say: tiltDetailSaid('sasAftLock', { poll: '0x74', ms: timeoutMs }) });
   }
 
   private arm(kind: 'pending' | 'locked', condition: number, timeoutMs: number): void {

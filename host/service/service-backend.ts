@@ -1,5 +1,6 @@
 import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
 import type { CardCode } from '../../engine/cards/card.js';
+import type { Said } from '../../locales/said.js';
 import type { Correction, Uncorrectable } from '../../engine/table/vocabulary.js';
 import type { EnrollingSession } from '../stadium/enrolment-downloads.js';
 
@@ -227,7 +228,8 @@ export interface SessionJournal {
   /**
    * A security event of service mode, raised as its fault (journalled once, until a supervisor
    * clears it; shown on the Status page and on /metrics): a burst of PINs over the limits, or an
-   * accounts store that differs from the journal.
+   * accounts store that differs from the journal. Its detail said by a `tiltDetail.*` key (`say`),
+   * its English journalled beside it; `detail` alone is the accounts store's own words.
    */
-  raiseFault(kind: 'service-sign-in-burst' | 'accounts-integrity', detail: string): void;
+  raiseFault(kind: 'service-sign-in-burst' | 'accounts-integrity', at: { detail: string } | { say: Said }): void;
 }

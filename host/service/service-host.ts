@@ -5,7 +5,7 @@ import { needsTwoPeople } from './two-person.js';
 import { routeAction } from './action-routes.js';
 import { AccountError, label, type Account, type AccountStore, type CheckResult } from './accounts.js';
 import type { DeniedReason } from './account-journal.js';
-import { serviceSaid } from '../../locales/said.js';
+import { serviceSaid, tiltDetailSaid } from '../../locales/said.js';
 import { refusedBy } from './refusal-words.js';
 import { buildPage, FIRST_PAGE, type PageRequest } from './pages.js';
 import { mayConfirm, mayStart, mayStartTwoPerson } from './roles.js';
@@ -78,7 +78,7 @@ export class ServiceHost {
     // are journalled once as found; from then on every row must be what the journal says.
     o.accounts.adopt();
     const problems = o.accounts.audit();
-    if (problems.length > 0) o.backend.sessions.raiseFault('accounts-integrity', problems.slice(0, 20).join('; '));
+    if (problems.length > 0) o.backend.sessions.raiseFault('accounts-integrity', { detail: problems.slice(0, 20).join('; ') });
   }
 
   /** `listener(conn)`: the state of that connection's service view changed. */
@@ -161,7 +161,7 @@ export class ServiceHost {
     const r = this.gate.admit(own);
     if (r) return r;
     this.o.onRefused?.('rate-limited-connection');
-    this.o.backend.sessions.raiseFault('service-sign-in-burst', 'PINs tried faster than one service connection may try them');
+    this.o.backend.sessions.raiseFault('service-sign-in-burst', { say: tiltDetailSaid('signInBurst') });
     return null;
   }
 
@@ -174,7 +174,7 @@ export class ServiceHost {
   private denied(staff: string, reason: DeniedReason, lockedUntil?: string): void {
     const newLock = reason === 'locked' && lockedUntil !== undefined && this.locksJournalled.get(staff) !== lockedUntil;
     if (!newLock && !this.gate.journalRefusal()) {
-      this.o.backend.sessions.raiseFault('service-sign-in-burst', 'PINs refused faster than the table journals refusals: the rest are counted on /metrics');
+      this.o.backend.sessions.raiseFault('service-sign-in-burst', { say: tiltDetailSaid('signInBurstUncounted') });
       return;
     }
     if (newLock) this.locksJournalled.set(staff, lockedUntil);
@@ -430,7 +430,9 @@ class ServiceConsole {
     if (!first.ok || !mayStartTwoPerson(first.account.role)) {
       this.clearConfirm();
       if (!first.ok && first.reason === 'integrity')
-        this.o.backend.sessions.raiseFault('accounts-integrity', `service account ${pending.by.staff}: ${(first.problems ?? []).join('; ')}`);
+        this.o.backend.sessions.raiseFault('accounts-integrity', {
+          say: tiltDetailSaid('accountProblems', { staff: pending.by.staff, problems: (first.problems ?? []).join('; ') }),
+        });
       return this.say({ ok: false, key: 'service.confirm.firstRefused' });
     }
     this.clearConfirm();
@@ -449,7 +451,7 @@ class ServiceConsole {
     if (r.reason === 'busy') return this.say({ ok: false, key: 'service.signIn.busy' });
     if (r.reason === 'integrity') {
       // The row is not what the journal says: someone changed the accounts store behind the journal's back.
-      this.o.backend.sessions.raiseFault('accounts-integrity', `service account ${staff}: ${r.problems.join('; ')}`);
+      this.o.backend.sessions.raiseFault('accounts-integrity', { say: tiltDetailSaid('accountProblems', { staff, problems: r.problems.join('; ') }) });
       this.attempts.denied(staff, 'integrity');
       return this.say({ ok: false, key: 'service.signIn.integrity' });
     }

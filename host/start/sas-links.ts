@@ -23,6 +23,7 @@ import { HandpayNotes } from '../devices/sas-handpay-note.js';
 import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
 import { EXC } from '../../hardware/sas/constants.js';
+import { tiltDetailSaid } from '../../locales/said.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
@@ -118,7 +119,8 @@ export class SasLinks {
           // The port's own trouble, if any (a uart: line that would not configure, a device gone): the technician's reason.
           const problem = link.portProblem;
           this.d.tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}${problem ? `: ${problem}` : ''}`.slice(0, 400) });
-          if (stopPlay) this.d.tilts.raise('sas-link-stop', { station, detail: 'stations[].sas.stopPlayOnLinkDown' });
+          if (stopPlay)
+            this.d.tilts.raise('sas-link-stop', { station, say: tiltDetailSaid('sasStopOnLinkDown', { setting: 'stations[].sas.stopPlayOnLinkDown' }) });
         } else if (e.type === 'link-up') {
           this.d.tilts.conditionGone('sas-link-down', station);
           this.d.tilts.conditionGone('sas-link-stop', station);
@@ -229,11 +231,11 @@ export class SasLinks {
       setPlay: (enabled) => {
         // Journalled by the fault manager before it takes effect: a restart keeps the station disabled.
         if (enabled) d.tilts.conditionGone('sas-play-disabled', station);
-        else d.tilts.raise('sas-play-disabled', { station, detail: 'long poll 0x01' });
+        else d.tilts.raise('sas-play-disabled', { station, say: tiltDetailSaid('sasLongPoll', { poll: '0x01' }) });
       },
       setBillAcceptor: (enabled) => {
         if (enabled) d.tilts.conditionGone('sas-bills-disabled', station);
-        else d.tilts.raise('sas-bills-disabled', { station, detail: 'long poll 0x07' });
+        else d.tilts.raise('sas-bills-disabled', { station, say: tiltDetailSaid('sasLongPoll', { poll: '0x07' }) });
         d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, !enabled);
       },
       now: () => localNow(new Date()),

@@ -1,4 +1,5 @@
 import { DiskSpaceMonitor } from '../tilts/disk-space.js';
+import { tiltDetailSaid } from '../../locales/said.js';
 import { onUpstreamSignal, onWitnessSignal } from '../tilts/tilt-sources.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
@@ -14,9 +15,9 @@ export function routeSignals(
   { tilts, recovery, timers }: Pick<TableRuntime, 'tilts' | 'recovery' | 'timers'>,
 ): DiskSpaceMonitor {
   // New bets stop through the upstream-offline fault, so every stop has one place and one record.
-  syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
+  syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, tiltDetailSaid('unsyncedBeyondLimit'));
   // The signal fires on changes only: state the current one (a restored fault may have gone).
-  onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
+  onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, tiltDetailSaid('unsyncedBeyondLimit'));
   // A receipt of the upstream that does not verify is journalled as a fault, so the floor hears of it
   // through the journal the upstream holds (its `bad-receipt` alarm), whoever signed the receipt.
   syncEvents.alarm = (alarm) => {
@@ -27,7 +28,7 @@ export function routeSignals(
   // longer the chain it signed) halts the table like any failed verification. Heads go to it only
   // from a journal this start verified.
   if (witness) {
-    witnessEvents.stop = (stop) => onWitnessSignal(tilts, stop, 'journal entries not witnessed beyond the limit');
+    witnessEvents.stop = (stop) => onWitnessSignal(tilts, stop, tiltDetailSaid('unwitnessedBeyondLimit'));
     witnessEvents.alarm = (alarm) => {
       log.error({ alarm }, 'ledger witness alarm');
       tilts.raise('ledger-integrity', { detail: alarm.message.slice(0, 300) });

@@ -63,7 +63,7 @@ export function openTableRuntime(
   const tilts = new TiltManager({ ledger, log });
   tilts.restore();
   // One credit rule for every acceptor, seated or remote: the host decides each credit.
-  const credits = tableCreditRule({ config, ledger, log, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) });
+  const credits = tableCreditRule({ config, ledger, log, fault: (station, say) => tilts.raise('bill-cheat', { station, say }) });
   const bySas = config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log, config.tickets.machineId) : null;
   const authority = bySas ? bySas.authority : ticketAuthority(options, config, log);
   const ticketsIn = new TicketIn({ config, ledger, log, authority });

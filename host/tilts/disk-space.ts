@@ -1,5 +1,6 @@
 import { statfsSync } from 'node:fs';
 import type { Logger } from 'pino';
+import { tiltDetailSaid } from '../../locales/said.js';
 import type { Timers } from '../table/timers.js';
 import type { TiltManager } from './tilt-manager.js';
 
@@ -85,7 +86,7 @@ export class DiskSpaceMonitor {
     }
     const nowLow = this.low ? space.free < this.okBytes : space.free < this.lowBytes;
     try {
-      if (nowLow) this.o.tilts.raise('disk-low', { detail: `${mib(space.free)} MiB free of ${mib(space.total)} MiB under ${this.o.dir}` });
+      if (nowLow) this.o.tilts.raise('disk-low', { say: tiltDetailSaid('diskLow', { free: mib(space.free), total: mib(space.total), dir: this.o.dir }) });
       else if (this.low) this.o.tilts.conditionGone('disk-low', undefined, `${mib(space.free)} MiB free`);
       this.low = nowLow;
     } catch (e) {

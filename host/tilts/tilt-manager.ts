@@ -18,7 +18,10 @@ export interface CurrentTilt extends TiltSpec {
   station?: number;
   messageKey: string;
   clearsKey: string;
+  /** In English: the log's and the journal's words. */
   detail?: string;
+  /** The same as a key of the catalogues (`tiltDetail.*`) and its parameters, where the host words it: what service mode shows. */
+  say?: TiltSaid;
   /** The `tilt.raise` entry and its time. */
   raisedSeq: number;
   raisedAt: string;
@@ -28,10 +31,17 @@ export interface CurrentTilt extends TiltSpec {
   clearable: boolean;
 }
 
+/** A fault's detail as a key of the catalogues' `tiltDetail` section and its parameters (terms/said.ts `tiltSaid`). */
+export interface TiltSaid {
+  key: string;
+  values: Record<string, string | number>;
+}
+
 interface Held {
   kind: TiltKind;
   station?: number;
   detail?: string;
+  say?: TiltSaid;
   raisedSeq: number;
   raisedAt: string;
   conditionPresent: boolean;
@@ -83,6 +93,7 @@ export class TiltManager {
         kind: t.kind,
         ...(t.station !== undefined ? { station: t.station } : {}),
         ...(t.detail !== undefined ? { detail: t.detail } : {}),
+        ...(t.say !== undefined ? { say: t.say } : {}),
         raisedSeq: t.seq,
         raisedAt: t.ts,
         conditionPresent: !tiltSpec(t.kind).latched,
@@ -100,8 +111,15 @@ export class TiltManager {
     return () => this.listeners.delete(listener);
   }
 
-  /** A fault began (or is seen again). Journalled once; a repeat only marks its condition present. */
-  raise(kind: TiltKind, where: { station?: number; detail?: string } = {}): void {
+  /**
+   * A fault began (or is seen again). Journalled once; a repeat only marks its condition present.
+   * Its detail said by key (`say`, a `tiltDetail.*` key: locales/said.ts `tiltDetailSaid`) is
+   * journalled with the same in English as its `detail`; a `detail` alone is a text the host was
+   * handed (a device's or a library's own words), journalled as it is.
+   */
+  raise(kind: TiltKind, at: { station?: number; detail?: string; say?: Said } = {}): void {
+    const said = at.say ? { key: at.say.key, values: { ...at.say.values } } : undefined;
+    const where = { ...at, ...(at.say ? { detail: inEnglish(at.say) } : {}) };
     const spec = tiltSpec(kind);
     if ((spec.scope === 'station') !== (where.station !== undefined)) throw new Error(`fault ${kind} is a ${spec.scope} fault`);
     const key = keyOf(kind, where.station);
@@ -116,12 +134,18 @@ export class TiltManager {
     }
     const r = this.deps.ledger.append({
       type: 'tilt.raise',
-      payload: { kind, ...(where.station !== undefined ? { station: where.station } : {}), ...(where.detail ? { detail: where.detail.slice(0, 2000) } : {}) },
+      payload: {
+        kind,
+        ...(where.station !== undefined ? { station: where.station } : {}),
+        ...(where.detail ? { detail: where.detail.slice(0, 2000) } : {}),
+        ...(said ? { say: said } : {}),
+      },
     });
     const h: Held = {
       kind,
       ...(where.station !== undefined ? { station: where.station } : {}),
       ...(where.detail ? { detail: where.detail } : {}),
+      ...(said ? { say: said } : {}),
       raisedSeq: r.entry.seq,
       raisedAt: r.entry.ts,
       conditionPresent: !spec.latched,
@@ -177,6 +201,7 @@ export class TiltManager {
           messageKey: tiltMessageKey(h.kind),
           clearsKey: tiltClearsKey(spec.clears),
           ...(h.detail !== undefined ? { detail: h.detail } : {}),
+          ...(h.say !== undefined ? { say: h.say } : {}),
           raisedSeq: h.raisedSeq,
           raisedAt: h.raisedAt,
           conditionPresent: h.conditionPresent,

@@ -1,10 +1,14 @@
 import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
 import type { ShoeEvent } from '../../hardware/shoe/types.js';
 import { verifyLedger, type Ledger } from '../../ledger/index.js';
+import { tiltDetailSaid, type Said } from '../../locales/said.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { TiltManager } from './tilt-manager.js';
 
-// The sources of faults: each maps its own events onto raise / conditionGone, nothing else.
+// The sources of faults: each maps its own events onto raise / conditionGone, nothing else. A
+// detail the host words itself is said by a `tiltDetail.*` key (service mode shows it in the
+// reader's language; the journal keeps its English beside it); a device's own words (its reason,
+// its alarm's text) go in as its parameters or as they are.
 
 /** A bill acceptor's event at a station. */
 export function onBillAcceptorEvent(tilts: TiltManager, station: number, e: BillAcceptorEvent): void {
@@ -16,7 +20,12 @@ export function onBillAcceptorEvent(tilts: TiltManager, station: number, e: Bill
     case 'reconnected':
       return tilts.conditionGone('bill-acceptor-lost', station);
     case 'jam':
-      return tilts.raise('bill-jam', { ...at, detail: `jam in the ${e.where}${e.note ? `, note ${e.note.denomination} ${e.note.currency}` : ''}` });
+      return tilts.raise('bill-jam', {
+        ...at,
+        say: e.note
+          ? tiltDetailSaid('billJamNote', { where: e.where, denomination: e.note.denomination, currency: e.note.currency })
+          : tiltDetailSaid('billJam', { where: e.where }),
+      });
     case 'stackerFull':
       return tilts.raise('stacker-full', at);
     case 'stackerRemoved':
@@ -28,16 +37,28 @@ export function onBillAcceptorEvent(tilts: TiltManager, station: number, e: Bill
     case 'cheated':
       return tilts.raise('bill-cheat', at);
     case 'failure':
-      return tilts.raise('bill-failure', { ...at, detail: `${e.reason}${e.code !== undefined ? ` (code ${e.code})` : ''}` });
+      // The device's own reason, as it gave it; its code beside it.
+      return tilts.raise(
+        'bill-failure',
+        e.code !== undefined ? { ...at, say: tiltDetailSaid('deviceFailure', { reason: e.reason, code: e.code }) } : { ...at, detail: e.reason },
+      );
     case 'unvaluedCredit':
-      return tilts.raise('bill-failure', { ...at, detail: `credit the host cannot value: ${e.reason}` });
+      return tilts.raise('bill-failure', { ...at, say: tiltDetailSaid('unvaluedCredit', { reason: e.reason }) });
     case 'protocolViolation':
       // The device reported what its protocol forbids (a credit for a note told to go back, an
       // escrow changed after STACK…): nothing was credited; a cheat until a supervisor has looked.
       // The tilt.raise entry journals it.
       return tilts.raise('bill-cheat', {
         ...at,
-        detail: `device broke its protocol (${e.rule}): ${e.report}${e.note ? `; note ${e.note.denomination} ${e.note.currency}, escrow ${e.note.escrowId}` : ''}`,
+        say: e.note
+          ? tiltDetailSaid('protocolBrokenNote', {
+              rule: e.rule,
+              report: e.report,
+              denomination: e.note.denomination,
+              currency: e.note.currency,
+              escrow: e.note.escrowId,
+            })
+          : tiltDetailSaid('protocolBroken', { rule: e.rule, report: e.report }),
       });
     case 'faultCleared':
     case 'idle':
@@ -61,13 +82,14 @@ export function onShoeEvent(tilts: TiltManager, e: ShoeEvent, shuffleDue: () => 
     case 'reconnected':
       return tilts.conditionGone('shoe-lost');
     case 'lid':
-      if (e.open && !shuffleDue()) return tilts.raise('shoe-lid-open', { detail: `shoe sequence ${e.sequence}` });
+      if (e.open && !shuffleDue()) return tilts.raise('shoe-lid-open', { say: tiltDetailSaid('shoeSequence', { sequence: e.sequence }) });
       if (!e.open) tilts.conditionGone('shoe-lid-open');
       return;
     case 'shoeLoaded':
       return tilts.conditionGone('shoe-lid-open');
     case 'alarm':
-      if (e.severity !== 'info') tilts.raise('shoe-alarm', { detail: `${e.code}: ${e.text} (shoe sequence ${e.sequence})` });
+      // The alarm's code and text are the shoe's own.
+      if (e.severity !== 'info') tilts.raise('shoe-alarm', { say: tiltDetailSaid('shoeAlarm', { code: e.code, text: e.text, sequence: e.sequence }) });
       return;
     default:
       return;
@@ -81,7 +103,7 @@ export function watchHolds(tilts: TiltManager, rounds: LiveTable): () => void {
     // A ledger hold after a failed verification at start is the ledger-integrity fault; one during
     // play (a refused settlement, a failed write) is a hold like a card's, resolved by a void.
     const covered = hold === 'ledger' && tilts.list().some((t) => t.kind === 'ledger-integrity');
-    if (hold && !covered) tilts.raise('card-hold', { detail: `round ${rounds.reads.view().roundId}: ${hold}` });
+    if (hold && !covered) tilts.raise('card-hold', { say: tiltDetailSaid('cardHold', { round: rounds.reads.view().roundId ?? '—', hold }) });
     else if (!hold) tilts.conditionGone('card-hold', undefined, 'hold resolved');
   };
   // No look now: at start the rounds are not resumed yet, and a restored card-hold would be
@@ -91,14 +113,14 @@ export function watchHolds(tilts: TiltManager, rounds: LiveTable): () => void {
 }
 
 /** The sync client's stop-new-bets signal (unsynced entries beyond the offline limit). */
-export function onUpstreamSignal(tilts: TiltManager, stop: boolean, detail?: string): void {
-  if (stop) tilts.raise('upstream-offline', detail ? { detail } : {});
+export function onUpstreamSignal(tilts: TiltManager, stop: boolean, say?: Said): void {
+  if (stop) tilts.raise('upstream-offline', say ? { say } : {});
   else tilts.conditionGone('upstream-offline');
 }
 
 /** The ledger witness link's stop-new-bets signal (journal not witnessed beyond its limit). */
-export function onWitnessSignal(tilts: TiltManager, stop: boolean, detail?: string): void {
-  if (stop) tilts.raise('witness-offline', detail ? { detail } : {});
+export function onWitnessSignal(tilts: TiltManager, stop: boolean, say?: Said): void {
+  if (stop) tilts.raise('witness-offline', say ? { say } : {});
   else tilts.conditionGone('witness-offline');
 }
 

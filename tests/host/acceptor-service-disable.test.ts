@@ -135,8 +135,9 @@ describe("a technician's disable of a bill acceptor", () => {
         assert.equal(await screen.clearTilt('bill-jam', 2), 'service.done.clearTilt');
         assert.deepEqual(first.floor.tilts.list(), []);
         assert.deepEqual(first.devices.billAcceptors.inhibitedBy(2), ['service-disable'], 'still disabled by the technician');
-        // The note test says at once why no note can be read, instead of waiting for its time-out.
-        assert.equal(await screen.testNote(2), 'service.failed.inhibited');
+        // The note test says at once why no note can be read, instead of waiting for its time-out:
+        // by key, each cause in the screen's words (never the codes joined in English).
+        assert.equal(await screen.testNote(2), 'serviceRefusal.deviceInhibited');
 
         // A note offered now is not taken (about a dozen status polls, several times what a note needs).
         sim.insertNote(100);

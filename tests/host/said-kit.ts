@@ -35,7 +35,7 @@ export function assertWordsEverywhere(s: Said, name: string): void {
 }
 
 /** Every key of a section of the catalogues has words in each language, with the same placeholders as the source (zh-Hant). */
-export function assertSectionEverywhere(section: 'configRefusal' | 'serviceRefusal'): void {
+export function assertSectionEverywhere(section: 'configRefusal' | 'serviceRefusal' | 'tiltDetail'): void {
   for (const language of LANGUAGES) assert.ok(languages.includes(language), language);
   const source = catalogueOf('zh-Hant')[section];
   const placeholders = (w: string) => [...w.matchAll(/\{\{(\w+)/g)].map((m) => m[1]).sort();

@@ -196,6 +196,37 @@ describe('service-mode refusals are said by key in every language', () => {
     }
   });
 
+  it("devices: an acceptor that takes no notes names each cause in the reader's words, the technician's switch and each fault", async () => {
+    const t = testTable();
+    try {
+      const journal = serviceJournal(t.ledger, changeSignal());
+      // Station 2's acceptor, switched off by a technician and jammed.
+      const billAcceptors = {
+        statuses: () => [{ station: 2, device: 'BA-2', spec: 'sim', state: 'ready', lastEvent: null }],
+        inhibitedBy: () => ['service-disable', 'tilt:bill-jam'],
+        simulator: () => null,
+      } as unknown as LiveBackendDeps['billAcceptors'];
+      const shoe = { simulator: () => null } as unknown as LiveBackendDeps['shoe'];
+      const tests = deviceTests({ billAcceptors, shoe, table: t.table, testTimeoutMs: 5 }, journal);
+      const r = await tests.testNote(2, 'tech-1');
+      tests.dispose();
+      assert.equal(!r.ok && r.code, 'inhibited');
+      const s = noticeOf(r, 'serviceRefusal.deviceInhibited');
+      assertWordsEverywhere(s, 'deviceInhibited');
+      for (const language of LANGUAGES) {
+        const i18n = createI18n(language);
+        const words = wordsIn(language, s);
+        assert.ok(words.includes(i18n.t('service.field.disabledByService')), `${language}: ${words}`);
+        assert.ok(words.includes(i18n.t('tilt.bill-jam')), `${language}: ${words}`);
+        assert.doesNotMatch(words, /service-disable|tilt:|, tilt/, `${language}: no code, no list joined in code: ${words}`);
+      }
+      // The list joined in each language's way: Chinese by 及/和, not by a comma.
+      assert.match(wordsIn('zh-Hant', s), /已於維修模式停用及收鈔機卡鈔/);
+    } finally {
+      t.close();
+    }
+  });
+
   it('meters and sync: a drop count the table cannot take, a retry with no upstream, each by its key', () => {
     const t = testTable();
     try {

@@ -5,7 +5,7 @@ import { LINE_BETS } from '../../engine/table/vocabulary.js';
 import { catalogueOf, languages } from '../../locales/index.js';
 import { createI18n } from '../../locales/i18n.js';
 import { formatMoney, intlLocale } from '../../locales/money.js';
-import { DecisionAction, ErrorCode, HoldReason, Language, OFFER_ACTIONS, RefusalReason, refusalKey } from '../../protocol/index.js';
+import { DecisionAction, DEVICE_STATES, ErrorCode, HoldReason, Language, OFFER_ACTIONS, RefusalReason, refusalKey, SYNC_STATES } from '../../protocol/index.js';
 
 function flatten(tree: object, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
@@ -175,6 +175,14 @@ describe('locale catalogues', () => {
     for (const a of DecisionAction.options) assert.ok(source.has(`action.${a}`), `action.${a}`);
     assert.ok(source.has('action.warSurrender'));
     for (const a of OFFER_ACTIONS) assert.ok(source.get(`desk.offer.${a}`)?.match(/[？?]$/), `desk.offer.${a}`);
+  });
+
+  // The service pages' Status, Devices and Sync rows: a device's link and the sync's state come from
+  // the host as codes, and each is said in the screen's language (never `ready (lid open)` in English).
+  it("word every state of a device's link and of the upstream sync the service pages show", () => {
+    for (const s of DEVICE_STATES) assert.ok(source.has(`service.deviceState.${s}`), `service.deviceState.${s}`);
+    for (const s of SYNC_STATES) assert.ok(source.has(`service.syncState.${s}`), `service.syncState.${s}`);
+    assert.ok(source.has('service.field.lidOpen'));
   });
 
   it('word every reason the table can be on hold', () => {

@@ -31,7 +31,7 @@ async function hostileStation(t: { after: (fn: () => void) => void }, protocol: 
     ledger,
     log: silent,
     // The host's own credit rule stands behind the driver (issue 28 item 1); here the driver credits nothing for it to refuse.
-    credits: tableCreditRule({ config, ledger, log: silent, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) }),
+    credits: tableCreditRule({ config, ledger, log: silent, fault: (station, say) => tilts.raise('bill-cheat', { station, say }) }),
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
     open: (_spec, options) => {
       rig = driverRig(protocol, options);

@@ -63,7 +63,7 @@ function seatedTable(ledger: Ledger) {
     config,
     ledger,
     log: silent,
-    credits: tableCreditRule({ config, ledger, log: silent, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) }),
+    credits: tableCreditRule({ config, ledger, log: silent, fault: (station, say) => tilts.raise('bill-cheat', { station, say }) }),
     open: (_spec, options) => {
       const d = new ScriptedDriver(options);
       drivers.set(++n, d);

@@ -16,6 +16,7 @@ import { acceptorTruth, type AcceptorTruth } from '../../fake-acceptor/fake-acce
 import { AuthorityModel, HeldAnswers, type AuthorityFault } from './authority-model.js';
 import { printerTruth, SimPrinter, type PrinterJob, type PrinterTruth } from './printer-model.js';
 import { SimTicketAcceptor, ticketSlotTruth, type Inserted, type TicketSlotTruth } from './ticket-acceptor.js';
+import { inEnglish } from '../../../host/config/refusal-words.js';
 
 // A floor of table hosts that print and take tickets, for the fault simulation (issue 47): each
 // table the host's own ticket code (TicketOut, TicketIn, BillAcceptors, the guard around the
@@ -160,7 +161,7 @@ export class TicketFloor {
         config: site.config,
         ledger,
         log: silent,
-        fault: (station, detail) => this.hooks.violated(`${site.name}: an honest acceptor's note was refused at ${station}: ${detail}`),
+        fault: (station, say) => this.hooks.violated(`${site.name}: an honest acceptor's note was refused at ${station}: ${inEnglish(say)}`),
       }),
       tickets: ticketsIn,
       open: (_spec, o) => {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Currency } from '../../../hardware/billacceptor/notes.js';
 import type { EscrowDecision, EscrowedNote } from '../../../hardware/billacceptor/types.js';
 import type { Ledger } from '../../../ledger/index.js';
+import { tiltDetailSaid, type Said } from '../../../locales/said.js';
 import { creditTxId, escrowTxId, journalReturn } from '../../recovery/escrow.js';
 import { RefusalBudget } from './refusal-budget.js';
 import { stackedEscrow } from './stacked-escrow.js';
@@ -16,9 +17,10 @@ export interface CreditRuleDeps {
   accepted: () => readonly number[];
   /**
    * Raises the station's acceptor fault (host/tilts `bill-cheat`: the station stops until a
-   * supervisor has looked). Called for every refusal; the fault is journalled once while held.
+   * supervisor has looked). Called for every refusal, with what was refused said by key (its
+   * English journalled beside it); the fault is journalled once while held.
    */
-  fault: (station: number, detail: string) => void;
+  fault: (station: number, say: Said) => void;
   /** The budget's clock (ms). */
   now?: () => number;
 }
@@ -108,7 +110,13 @@ export class CreditRule {
   }
 
   private refuse(at: AcceptorAt, claim: 'escrow' | 'credit', note: NoteClaim, reason: BillRefusal, escrowSeq: number | undefined): void {
-    const what = `${claim} refused: ${reason} (${note.amount} minor units claimed in ${note.currency.slice(0, 3)}, escrow ${note.escrowId.slice(0, 64)})`;
+    const what = tiltDetailSaid('noteRefused', {
+      claim,
+      reason,
+      amount: note.amount,
+      currency: note.currency.slice(0, 3),
+      escrow: note.escrowId.slice(0, 64),
+    });
     const b = this.budget.take(at.device);
     if (b.journal) {
       try {

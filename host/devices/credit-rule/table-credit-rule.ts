@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { NOTE_FACE_VALUES } from '../../../hardware/billacceptor/notes.js';
 import type { Ledger } from '../../../ledger/index.js';
+import type { Said } from '../../../locales/said.js';
 import type { TableConfig } from '../../config/table-config.js';
 import { CreditRule } from './credit-rule.js';
 
@@ -13,7 +14,7 @@ export function tableCreditRule(d: {
   config: Pick<TableConfig, 'currency' | 'denominations'>;
   ledger: Ledger;
   log: Logger;
-  fault: (station: number, detail: string) => void;
+  fault: (station: number, say: Said) => void;
 }): CreditRule {
   const { config } = d;
   return new CreditRule({

@@ -25,8 +25,8 @@ export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log' | 'floor
       d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
     },
 
-    raiseFault(kind, detail) {
-      d.floor.tilts.raise(kind, { detail });
+    raiseFault(kind, at) {
+      d.floor.tilts.raise(kind, at);
     },
   };
 }

@@ -40,9 +40,10 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
       const device = `BA-${station}`;
       if (!d.billAcceptors.statuses().some((s) => s.station === station))
         return Promise.resolve(refusedBy(serviceSaid('deviceNoAcceptor', { station }), 'no-device'));
-      // An inhibited acceptor would hold the note at its mouth until the test timed out: say why now.
+      // An inhibited acceptor would hold the note at its mouth until the test timed out: say why now,
+      // each cause (the technician's switch, a fault) in the reader's words (locales/said.ts `causes`).
       const inhibitedBy = d.billAcceptors.inhibitedBy(station);
-      if (inhibitedBy.length > 0) return Promise.resolve({ ok: false, code: 'inhibited', detail: inhibitedBy.join(', ') });
+      if (inhibitedBy.length > 0) return Promise.resolve(refusedBy(serviceSaid('deviceInhibited', { station, causes: inhibitedBy.join(' ') }), 'inhibited'));
       const result = waitForTest<{ denomination: number; currency: string }>(
         (done) => d.billAcceptors.testNextNote(station, done),
         (note) => {

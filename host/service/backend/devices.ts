@@ -75,7 +75,9 @@ function shoeRow(d: Deps, identity: { serial?: string; firmware?: string }): Dev
     device: 'shoe',
     kind: 'shoe' as const,
     spec: shoe.spec,
-    state: shoe.lidOpen ? `${shoe.state} (lid open)` : shoe.state,
+    state: shoe.state,
+    // The lid is said by the screen in its language, beside the state (never a sentence in the code).
+    ...(shoe.lidOpen ? { lidOpen: true } : {}),
     ...(identity.firmware ? { firmware: identity.firmware.slice(0, 128) } : {}),
     ...(identity.serial ? { serial: identity.serial.slice(0, 128) } : {}),
     lastEvent: shoe.lastEvent,

@@ -1,5 +1,6 @@
 import { canonicalJson, eventLog, newestEntriesOfType } from '../../../ledger/index.js';
-import type { EventRow } from '../../../protocol/index.js';
+import { TiltKind, type EventRow } from '../../../protocol/index.js';
+import { tiltSaid } from '../../../terms/said.js';
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from '../event-severity.js';
 import type { CashoutPart, EventsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -37,8 +38,25 @@ function masked(type: string, payload: Record<string, unknown>): Record<string, 
   return type.startsWith('ticket.') && typeof v === 'string' ? { ...payload, validation: `…${v.slice(-4)}` } : payload;
 }
 
+/** A fault raised, as the screen words it: its kind, its station, its detail by key where the host worded it. */
+function faultOf(type: string, payload: Record<string, unknown>): Pick<EventRow, 'fault'> {
+  if (type !== 'tilt.raise') return {};
+  const kind = TiltKind.safeParse(payload.kind);
+  if (!kind.success) return {};
+  const say = payload.say === undefined ? null : tiltSaid.safeParse(payload.say);
+  const station = typeof payload.station === 'number' ? { station: payload.station } : {};
+  return { fault: { kind: kind.data, ...station, ...(say?.success ? { detail: say.data } : {}) } };
+}
+
 function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {
   const payload = masked(r.type, (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload);
   const kind = typeof payload.kind === 'string' ? payload.kind : undefined;
-  return { seq: r.seq, ts: r.ts, type: r.type, severity: severityOf(r.type, kind), summary: canonicalJson(payload as never).slice(0, 400) };
+  return {
+    seq: r.seq,
+    ts: r.ts,
+    type: r.type,
+    severity: severityOf(r.type, kind),
+    summary: canonicalJson(payload as never).slice(0, 400),
+    ...faultOf(r.type, payload),
+  };
 }

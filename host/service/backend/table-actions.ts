@@ -1,4 +1,5 @@
 import { serviceSaid } from '../../config/refusal-words.js';
+import { tiltDetailSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
 import type { LiveTable } from '../../table/runtime.js';
 import type { HoldsPart, StatusPart } from '../service-backend.js';
@@ -36,7 +37,7 @@ export function tableActions(
       // A closed table is a fault of its own (table-closed: new bets stop, a supervisor reopens), so
       // no other fault's clearing, such as the upstream coming back, reopens it.
       const tilts = d.floor.tilts;
-      if (!open) tilts.raise('table-closed', { detail: `closed in service mode by ${who}` });
+      if (!open) tilts.raise('table-closed', { say: tiltDetailSaid('tableClosed', { who }) });
       else if (tableClosed(d.floor)) {
         const r = tilts.clear('table-closed', undefined, { user: who, role: 'supervisor' });
         if (!r.ok) return refusedBy(r.say);

@@ -37,6 +37,8 @@ export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floo
         clearedBy: t.clears,
         ...(t.station !== undefined ? { station: t.station } : {}),
         clearable: t.clearable,
+        // Its detail by key, where the host worded it; a device's own text stays in the journal and the log.
+        ...(t.say !== undefined ? { detail: t.say } : {}),
       }));
     },
   };

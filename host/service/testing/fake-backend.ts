@@ -1,3 +1,4 @@
+import { inEnglish } from '../../../locales/said.js';
 import type { BackendResult, DevicesPart, HoldsPart, MetersPart, PeersPart, ServiceBackend, SessionJournal, TicketsPart } from '../service-backend.js';
 
 /** A backend method that records each call in `calls` and answers `result()`. */
@@ -80,7 +81,9 @@ function sessionFakes(journal: { type: string; payload: Record<string, unknown> 
     ended: () => undefined,
     closeOpen: () => 0,
     denied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
-    raiseFault: (kind, detail) => void journal.push({ type: 'tilt.raise', payload: { kind, detail } }),
+    // As the tilt manager journals it: the detail in English, and by key where it was said so.
+    raiseFault: (kind, at) =>
+      void journal.push({ type: 'tilt.raise', payload: 'say' in at ? { kind, detail: inEnglish(at.say), say: at.say } : { kind, detail: at.detail } }),
   };
 }
 

@@ -58,6 +58,42 @@ describe('service Devices page', () => {
   });
 });
 
+describe('service Devices and Sync rows: codes said in words', () => {
+  it("say each device's link, the shoe's open lid and the sync's state in the screen's language, never the host's code", () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
+      const devices = [
+        row({ device: 'BA-1', station: 1, state: 'disconnected' }),
+        { ...row({ device: 'shoe', kind: 'shoe', state: 'alarm', lidOpen: true }), station: undefined, switchable: false } as DeviceRow,
+      ];
+      const text = pageContent(state, { page: 'devices', device: 'shoe', devices, trace: [], frames: [] }, t, INITIAL_CHOICES, none).rows.join('\n');
+      for (const words of [t('service.deviceState.disconnected'), t('service.deviceState.alarm'), t('service.field.lidOpen')])
+        assert.ok(text.includes(words), `${language}: "${words}" in ${text}`);
+      const sync = {
+        page: 'sync' as const,
+        sync: {
+          state: 'backoff' as const,
+          upstream: 'https://upstream.example',
+          ackedSeq: 1,
+          headSeq: 3,
+          lagEntries: 2,
+          lagSeconds: 9,
+          lastError: null,
+          lastErrorAt: null,
+          lastSuccessAt: null,
+        },
+      };
+      const syncText = pageContent(state, sync, t, INITIAL_CHOICES, none).rows.join('\n');
+      assert.ok(syncText.includes(t('service.syncState.backoff')), `${language}: ${syncText}`);
+      if (language === 'en') continue;
+      assert.doesNotMatch(text, /\b(disconnected|alarm|lid open)\b/, `${language}: ${text}`);
+      assert.doesNotMatch(syncText, /backoff/, `${language}: ${syncText}`);
+    }
+  });
+});
+
 describe('service Configuration page', () => {
   it("a supervisor edits the limits, types the regulator's reference, and the change is asked for with both", async () => {
     const i18n = createI18n('en');
@@ -346,7 +382,14 @@ describe('service Status page faults', () => {
         page: 'status' as const,
         table: { game: 'blackjack' as const, profile: 'macau-2009', phase: 'betting' as const, roundId: 'R', hold: null, newBets: true },
         tilts: [
-          { kind: 'bill-jam' as const, severity: 'warning' as const, clearedBy: 'attendant' as const, station: 3, clearable: false },
+          {
+            kind: 'bill-jam' as const,
+            severity: 'warning' as const,
+            clearedBy: 'attendant' as const,
+            station: 3,
+            clearable: false,
+            detail: { key: 'tiltDetail.billJamNote', values: { where: 'stacker', denomination: 500, currency: 'MOP' } },
+          },
           { kind: 'shoe-lost' as const, severity: 'critical' as const, clearedBy: 'auto' as const },
         ],
         devices: [],
@@ -362,10 +405,51 @@ describe('service Status page faults', () => {
         t('tiltClears.auto'),
         t('service.tiltHow.bill-jam'),
         t('service.tiltHow.shoe-lost'),
+        // The fault's detail, its place by its noun.
+        t('tiltDetail.billJamNote', { where: t('jamPlace.stacker'), denomination: 500, currency: 'MOP' }),
       ]) {
         assert.ok(text.includes(part), `${language}: "${part}" in ${text}`);
       }
       assert.ok(!/\b(attendant|warning|critical|service\.field)\b/.test(language === 'en' ? '' : text), `${language}: ${text}`);
+      // The rule profile by its regulation's name, never its code.
+      assert.ok(text.includes(t('backoffice.profile.macau-2009')), `${language}: ${text}`);
+      assert.doesNotMatch(text, /macau-2009/, `${language}: ${text}`);
+      if (language !== 'en') assert.doesNotMatch(text, /stacker|tiltDetail/, `${language}: ${text}`);
+    }
+  });
+});
+
+describe('service event log: a fault raised', () => {
+  it("is said in the screen's words, where, what and its detail, instead of its payload; any other entry as its payload", () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
+      const entries = [
+        {
+          seq: 7,
+          ts: '2026-01-01T10:00:00.000Z',
+          type: 'tilt.raise',
+          severity: 'critical' as const,
+          summary: '{"detail":"closed in service mode by Ana","kind":"table-closed","say":{}}',
+          fault: { kind: 'table-closed' as const, detail: { key: 'tiltDetail.tableClosed', values: { who: 'Ana Lei (1001)' } } },
+        },
+        {
+          seq: 8,
+          ts: '2026-01-01T10:00:01.000Z',
+          type: 'tilt.raise',
+          severity: 'warning' as const,
+          summary: '{}',
+          fault: { kind: 'bill-jam' as const, station: 2 },
+        },
+        { seq: 9, ts: '2026-01-01T10:00:02.000Z', type: 'service.action', severity: 'info' as const, summary: '{"action":"sync-retry"}' },
+      ];
+      const rows = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none).rows.join('\n');
+      assert.ok(rows.includes(t('tiltDetail.tableClosed', { who: 'Ana Lei (1001)' })), `${language}: ${rows}`);
+      assert.ok(rows.includes(t('tilt.table-closed')), `${language}: ${rows}`);
+      assert.ok(rows.includes(t('service.field.atStation', { station: 2 })), `${language}: ${rows}`);
+      assert.doesNotMatch(rows, /closed in service mode by Ana"/, `${language}: the payload of a fault not shown`);
+      assert.match(rows, /\{"action":"sync-retry"\}/, `${language}: another entry as its payload`);
     }
   });
 });

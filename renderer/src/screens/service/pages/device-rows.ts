@@ -13,10 +13,12 @@ export function deviceRows(devices: DeviceData, k: PageKit, brief?: string): voi
       const kind = inhibitingTilt(r);
       return kind ? [t(`tilt.${kind}`)] : [];
     });
+    // Its link in words (the host sends a code), the shoe's lid when open, then what stops it.
     const state = [
+      ...(d.lidOpen ? [t('service.field.lidOpen')] : []),
       ...(d.enabled ? [] : [t('service.field.disabledByService')]),
       ...(faults.length ? [t('service.field.inhibitedByFault', { faults })] : []),
-    ].reduce((first, second) => t('punctuation.joined', { first, second }), d.state);
+    ].reduce((first, second) => t('punctuation.joined', { first, second }), t(`service.deviceState.${d.state}`));
     // ID-003 has no serial-number request: say so rather than leave the serial blank.
     const serial = d.serial ?? (d.protocol === 'id003' ? t('service.field.noSerialId003') : '—');
     if (brief !== undefined && d.device !== brief) rows.push(t('service.field.deviceShort', { device: d.device, state }));

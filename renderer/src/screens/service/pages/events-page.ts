@@ -2,6 +2,7 @@ import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/ind
 import type { PageChoices } from './choices.js';
 import { eventFilter } from './event-filter.js';
 import { GROUP_NAMES } from './event-groups.js';
+import { faultDetailWords } from './fault-detail.js';
 import { cycle, shorten, wrapRow } from './rows.js';
 import { localTime, typedTime } from './time.js';
 import type { PageKit } from './kit.js';
@@ -12,7 +13,7 @@ export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: Pa
   eventsHeader(k);
   if (page.entries.length === 0) rows.push(t('service.field.noEntries'));
   else rows.push(t('service.field.page', { from: page.offset + 1, to: page.offset + page.entries.length }));
-  for (const e of page.entries) rows.push(shorten(`#${e.seq} ${localTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${e.type} ${e.summary}`));
+  for (const e of page.entries) rows.push(shorten(`#${e.seq} ${localTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${e.type} ${entryWords(e, k)}`));
   const refilter = (u: Partial<PageChoices>) => {
     a.choose(u);
     a.open('events', { filter: eventFilter({ ...c, ...u }, Date.now()) });
@@ -75,6 +76,19 @@ export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: Pa
   const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
   btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.events)), page.offset > 0);
   btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.events), page.more);
+}
+
+/**
+ * What an entry says: a fault raised in the screen's words (where, what, and its detail where the
+ * host worded it), any other entry its payload as the journal has it.
+ */
+function entryWords(e: Extract<ServicePage, { page: 'events' }>['entries'][number], k: PageKit): string {
+  const { t } = k;
+  if (!e.fault) return e.summary;
+  const where = e.fault.station !== undefined ? t('service.field.atStation', { station: e.fault.station }) : t('service.field.atTable');
+  const what = t('punctuation.joined', { first: where, second: t(`tilt.${e.fault.kind}`) });
+  const detail = faultDetailWords(t, e.fault.detail);
+  return detail === null ? what : t('punctuation.labelled', { label: what, value: detail });
 }
 
 /** What the log is filtered by, above the entries. */

@@ -1,5 +1,6 @@
 import type { ServicePage } from '../../../../../protocol/index.js';
 import { deviceRows } from './device-rows.js';
+import { faultDetailWords } from './fault-detail.js';
 import { syncRows } from './sync-rows.js';
 import { tableRows } from './table-rows.js';
 import { localTime } from './time.js';
@@ -24,6 +25,9 @@ export function statusPage(page: Extract<ServicePage, { page: 'status' }>, k: Pa
       const how = t(`service.tiltHow.${x.kind}`);
       const tilt = t('service.field.tilt', { severity: t(`service.severity.${x.severity}`), kind, clearedBy: t(`tiltClears.${x.clearedBy}`), how });
       wrap('  ' + t('punctuation.joined', { first: where, second: tilt }));
+      // What the host says of it (where a note jammed, the disk's space, who closed the table).
+      const detail = faultDetailWords(t, x.detail);
+      if (detail !== null) wrap('    ' + detail);
       // A fault a person clears, once its condition has gone; the host checks the role.
       const clear = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
       const label = x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });

@@ -9,7 +9,7 @@ export function syncRows(s: SyncData, k: PageKit): void {
   if (!s) return void rows.push(t('service.field.syncOff'));
   rows.push(`${s.upstream}`);
   const lag = t('service.field.entries', { count: s.lagEntries });
-  rows.push(t('service.field.syncRow', { state: s.state, acked: s.ackedSeq, head: s.headSeq, lag, seconds: s.lagSeconds }));
+  rows.push(t('service.field.syncRow', { state: t(`service.syncState.${s.state}`), acked: s.ackedSeq, head: s.headSeq, lag, seconds: s.lagSeconds }));
   rows.push(t('service.field.queue', { n: s.lagEntries }));
   rows.push(t('service.field.lastSuccess', { at: s.lastSuccessAt ?? '—' }));
   rows.push(t('service.field.lastError', { error: s.lastError ? `${s.lastError} (${s.lastErrorAt ?? ''})` : '—' }));

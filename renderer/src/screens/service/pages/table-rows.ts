@@ -1,3 +1,4 @@
+import { isMessageKey } from '../../../../../locales/i18n.js';
 import type { ServicePage } from '../../../../../protocol/index.js';
 import type { PageKit } from './kit.js';
 
@@ -6,7 +7,10 @@ type TableData = Extract<ServicePage, { page: 'status' }>['table'];
 /** The table's phase, round and hold: the cards read since the hold and the corrections its text offers. */
 export function tableRows(tb: TableData, k: PageKit): void {
   const { t, rows, wrap } = k;
-  rows.push(t('service.field.tableRow', { id: k.state.tableId, game: t(`game.${tb.game}`), profile: tb.profile }));
+  // The rule profile by its regulation's name (`backoffice.profile.<id>`); one the catalogues do not name, as its code.
+  const profileKey = `backoffice.profile.${tb.profile}`;
+  const profile = isMessageKey(profileKey) ? t(profileKey) : tb.profile;
+  rows.push(t('service.field.tableRow', { id: k.state.tableId, game: t(`game.${tb.game}`), profile }));
   rows.push(
     t('punctuation.joined', {
       first: t('service.field.phase', { phase: t(`service.phase.${tb.phase}`) }),

@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+// What the host says to a person reaches the screen as a key of the catalogues and its
+// parameters, never as the host's own English (docs/service-mode.md, "A refusal in the screen's
+// language" and "A fault's detail"). Two places the host used to write English sentences that a
+// technician then read on the service screen in every language:
+// - a service-mode refusal without a `notice` is shown as `service.failed.<code>` with its
+//   `detail` as it is: it may only pass on a reason it was handed (`r.reason`, `e.message`),
+//   never words of its own (the acceptor's note test once said `service-disable, tilt:bill-jam`);
+// - a fault's `detail` (`tilts.raise(kind, { detail })`) is journalled and shown on the Status
+//   page and in the event log: words the host writes itself go in `say` (a `tiltDetail.*` key,
+//   locales/said.ts `tiltDetailSaid`), and `detail` only passes on a device's or a checker's own
+//   text (`e.reason`, `problems.join('; ')`), never a literal with words in it (`jam in the …`).
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** A refusal result written in place: `{ ok: false, code: …, detail: … }`, up to its closing brace (no nested object before `detail`). */
+const RESULT = /\{\s*ok:\s*false,\s*code:[^{}]*?detail:\s*([^,}\n]+)[^}]*\}/g;
+
+/** The refusals of `text` that would show the host's own words: the `detail` expressions of those without a `notice`. */
+export function refusalsInEnglish(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(RESULT)) {
+    const [whole, detail = ''] = m;
+    if (/\bnotice\b/.test(whole)) continue;
+    const expr = detail.trim();
+    if (/^['"`]/.test(expr) || /\.join\s*\(/.test(expr) || /\+\s*['"`]|['"`]\s*\+/.test(expr)) found.push(expr);
+  }
+  return found;
+}
+
+/**
+ * The literal text in a piece of code: every string's and template's characters (a template's
+ * `${…}` read as code, so a template nested in it is read too), the code itself left out.
+ */
+export function literalText(code: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  /** Reads code until `end` (a `}` closing a template's `${`), collecting the literals in it. */
+  const readCode = (end: string | null): void => {
+    let depth = 0;
+    while (i < code.length) {
+      const c = code[i]!;
+      if (c === "'" || c === '"') {
+        const close = code.indexOf(c, i + 1);
+        const stop = close < 0 ? code.length : close;
+        out.push(code.slice(i + 1, stop));
+        i = stop + 1;
+      } else if (c === '`') {
+        i++;
+        readTemplate();
+      } else if (c === '{') {
+        depth++;
+        i++;
+      } else if (c === '}') {
+        if (depth === 0 && end === '}') {
+          i++;
+          return;
+        }
+        depth--;
+        i++;
+      } else i++;
+    }
+  };
+  const readTemplate = (): void => {
+    let text = '';
+    while (i < code.length) {
+      const c = code[i]!;
+      if (c === '\\') {
+        text += code.slice(i, i + 2);
+        i += 2;
+      } else if (c === '`') {
+        i++;
+        break;
+      } else if (c === '$' && code[i + 1] === '{') {
+        i += 2;
+        readCode('}');
+      } else {
+        text += c;
+        i++;
+      }
+    }
+    out.push(text);
+  };
+  readCode(null);
+  return out;
+}
+
+/** The end of the expression that starts at `from` in `code`: the first `,` or closing bracket outside any bracket, string or template. */
+function expressionEnd(code: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < code.length; i++) {
+    const c = code[i]!;
+    if (c === "'" || c === '"') i = Math.max(i, code.indexOf(c, i + 1));
+    else if (c === '`') {
+      // Skip the template, its `${…}` included (nested templates counted).
+      let nest = 0;
+      for (i++; i < code.length; i++) {
+        if (code[i] === '\\') i++;
+        else if (code[i] === '$' && code[i + 1] === '{') nest++;
+        else if (code[i] === '}' && nest > 0) nest--;
+        else if (code[i] === '`' && nest === 0) break;
+      }
+    } else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) {
+      if (depth === 0) return i;
+      depth--;
+    } else if (c === ',' && depth === 0) return i;
+  }
+  return code.length;
+}
+
+/** The `detail` expressions given to a fault's raise in `text` (`.raise(kind, { …, detail: … })`, `.raiseFault(…)`) that hold words of the host's own. */
+export function faultDetailsInEnglish(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/\.raise(?:Fault)?\s*\(/g)) {
+    const start = (m.index ?? 0) + m[0].length;
+    const call = text.slice(start, callEnd(text, start));
+    for (const d of call.matchAll(/\bdetail\s*:/g)) {
+      const from = (d.index ?? 0) + d[0].length;
+      const expr = call.slice(from, expressionEnd(call, from)).trim();
+      if (literalText(expr).some((s) => /[A-Za-z]{2,}/.test(s))) found.push(expr);
+    }
+  }
+  return found;
+}
+
+/** The index of the `)` closing a call whose arguments start at `from`. */
+function callEnd(code: string, from: number): number {
+  let at = from;
+  while (at < code.length) {
+    const end = expressionEnd(code, at);
+    if (end >= code.length || code[end] === ')') return end;
+    at = end + 1;
+  }
+  return code.length;
+}
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (entry.name !== 'testing') sources(rel, out);
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) out.push(rel);
+  }
+  return out;
+}
+
+describe("service-mode refusals say a key, never the host's own English", () => {
+  it('finds a refusal with words of its own, and passes one said by key or passing a reason on', () => {
+    const own = [
+      "return { ok: false, code: 'inhibited', detail: inhibitedBy.join(', ') };",
+      "return { ok: false, code: 'refused', detail: 'not their own lock' };",
+      'return { ok: false, code: "refused", detail: `a ${role} may not` };',
+      "return { ok: false, code: 'refused', detail: 'station ' + n };",
+    ];
+    for (const code of own) assert.equal(refusalsInEnglish(code).length, 1, code);
+    const fine = [
+      "return { ok: false, code: 'refused', detail: 'not their own lock', notice: { key: 'service.failed.samePerson', values: {} } };",
+      "return r.say ? refusedBy(r.say) : { ok: false, code: 'refused', detail: r.reason };",
+      "if (e instanceof AccountError) return { ok: false, code: 'refused', detail: e.message };",
+      "return refusedBy(serviceSaid('deviceInhibited', { station, causes: inhibitedBy.join(' ') }), 'inhibited');",
+    ];
+    for (const code of fine) assert.deepEqual(refusalsInEnglish(code), [], code);
+  });
+
+  it('holds in host/service', () => {
+    const files = sources('host/service');
+    assert.ok(files.includes('host/service/backend/device-tests.ts'), 'the scan reaches the backend');
+    const found = files.flatMap((rel) => refusalsInEnglish(readFileSync(path.join(root, rel), 'utf8')).map((expr) => `${rel}: detail ${expr}`));
+    assert.deepEqual(found, [], 'say it by a serviceRefusal.* key (serviceSaid, refusedBy: host/service/refusal-words.ts)');
+  });
+});
+
+describe("a fault's detail the host words itself is said by key", () => {
+  it('reads the literals of code, templates nested in templates too', () => {
+    assert.deepEqual(literalText('f(\'a\', "b")'), ['a', 'b']);
+    assert.deepEqual(literalText("`jam in the ${e.where}${e.note ? `, note ${e.note.x}` : ''}`"), [', note ', '', 'jam in the ']);
+  });
+
+  it('finds a detail with words of its own in a raise, and passes one passed on or said by key', () => {
+    const own = [
+      "tilts.raise('bill-jam', { ...at, detail: `jam in the ${e.where}${e.note ? `, note ${e.note.denomination}` : ''}` });",
+      "tilts.raise('bill-failure', { ...at, detail: `${e.reason}${e.code !== undefined ? ` (code ${e.code})` : ''}` });",
+      "this.o.tilts.raise('disk-low', {\n  detail: `${mib(space.free)} MiB free of ${mib(space.total)} MiB`,\n});",
+      "tilts.raise('table-closed', { detail: 'closed in service mode by ' + who });",
+      "this.o.backend.sessions.raiseFault('service-sign-in-burst', { detail: 'PINs tried faster than one connection may' });",
+    ];
+    for (const code of own) assert.equal(faultDetailsInEnglish(code).length, 1, code);
+    const fine = [
+      "tilts.raise('bill-acceptor-lost', { ...at, detail: e.reason });",
+      "tilts.raise('ledger-integrity', { detail: report.problems.slice(0, 5).join('; ') });",
+      "tilts.raise('bill-jam', { ...at, say: tiltDetailSaid('billJam', { where: e.where }) });",
+      "tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}${problem ? `: ${problem}` : ''}`.slice(0, 400) });",
+      'link.machine.raise(EXC.systemValidationRequest);',
+      "tilts.raise('stacker-full', at); const detail = 'the code after the call is not its argument';",
+    ];
+    for (const code of fine) assert.deepEqual(faultDetailsInEnglish(code), [], code);
+  });
+
+  it('holds in host/ and the command-line tools', () => {
+    const files = [...sources('host'), ...sources('cli')];
+    assert.ok(files.includes('host/tilts/tilt-sources.ts'), 'the scan reaches the fault sources');
+    const found = files.flatMap((rel) => faultDetailsInEnglish(readFileSync(path.join(root, rel), 'utf8')).map((expr) => `${rel}: detail ${expr}`));
+    assert.deepEqual(found, [], "say it by a tiltDetail.* key (tiltDetailSaid, locales/said.ts) in the raise's `say`");
+  });
+});
