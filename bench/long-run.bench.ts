@@ -39,7 +39,7 @@ import { LedgerWatch } from '../cli/soak/child.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
 import { heapGrowth, heapSplit, type HeapKind } from './heap-summary.js';
-import { bounded, BrowserProcesses, heapSnapshot, kindLines, PageProbe } from './page-probe.js';
+import { bounded, BrowserProcesses, GL_COUNTER, heapSnapshot, kindLines, PageProbe } from './page-probe.js';
 import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
 import { figure, QUICK } from './report.js';
 import { addServiceAccounts, serviceHeaps, type ServiceHeaps } from './service-pages.js';
@@ -130,6 +130,12 @@ const FIGURES: { key: string; name: string; unit: string; scale: number; budget:
 /** BENCH_LONG_JS_FLAGS: V8 flags for every browser of the run, the bare scene's included: the kiosk's unless
  *  set (`none`: V8's defaults; bench/page-flags.ts). */
 const JS_FLAGS = pageJsFlags(process.env.BENCH_LONG_JS_FLAGS);
+/**
+ * The switch that names one of this run's browsers among the machine's processes: with the bench's
+ * process id, as two runs at once (two engineers' worktrees) each opened a `--bench-long-run=table`
+ * browser, and /proc's first match was read as this run's (its CPU figures another run's browser's).
+ */
+const browserMarker = (name: string) => `--bench-long-run=${name}-${process.pid}`;
 /** A browser of its own; `marker`, a switch Chromium ignores, finds its processes in /proc (bench/page-probe.ts). */
 const launch = (marker: string) =>
   chromium.launch({
@@ -208,8 +214,12 @@ async function ownWindow(context: BrowserContext): Promise<Page> {
   return page;
 }
 
+/** BENCH_LONG_GL=1: each page counts what it asks of WebGL (bench/page-probe.ts's GL_COUNTER), printed a frame drawn. */
+const GL = process.env.BENCH_LONG_GL === '1';
+
 async function openScreen(context: BrowserContext, url: string, view: string): Promise<Page> {
   const page = await ownWindow(context);
+  if (GL) await page.addInitScript(GL_COUNTER);
   // The host plays all the while, so on a loaded machine its files come slowly: the page's `load`
   // took over 300 s at load average 34. Its first snapshot is what is waited for, 15 minutes at most.
   await page.goto(`${url}&fps=${FPS}`, { timeout: 900_000, waitUntil: 'commit' });
@@ -250,6 +260,33 @@ function bytesIn(dir: string, pick: (name: string) => boolean): number {
   return sum;
 }
 
+/**
+ * The bare scene's GPU process CPU a frame, the baseline of the pages' own: a second bare scene of the
+ * same size, still (no ticker), drawn `frames` times at the pages' cap (one frame every 1/FPS s, as a
+ * page drawing at its cap does), the CPU its browser's GPU process used over them divided by the frames.
+ * The page's own first frame is drawn (and its shaders compiled) before the count starts.
+ */
+async function bareFrameCost(context: BrowserContext, frames = 15): Promise<{ gpuMsPerFrame: number; frames: number }> {
+  const page = await context.newPage();
+  await page.setContent('<!doctype html><html><body style="margin:0;overflow:hidden"></body></html>');
+  await page.evaluate('globalThis.__name = (f) => f');
+  await page.addScriptTag({ content: await barePixiScript() });
+  await page.evaluate(mountBareScene, { ...VIEWPORT, cards: 6, autoStart: false });
+  const gpu = new BrowserProcesses(browserMarker('bare'));
+  await page.evaluate('__bareStep()');
+  await new Promise((r) => setTimeout(r, 2000));
+  const before = gpu.cpuMsOf('gpu-process');
+  for (let i = 0; i < frames; i++) {
+    await page.evaluate('__bareStep()');
+    await new Promise((r) => setTimeout(r, 1000 / FPS));
+  }
+  // The last frame's drawing finished on the GPU process: an animation frame after it has started.
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  const gpuMsPerFrame = (gpu.cpuMsOf('gpu-process') - before) / frames;
+  await page.close();
+  return { gpuMsPerFrame, frames };
+}
+
 // ── The baselines ──
 progress('baseline: a bare Node process');
 const bareNode = await withInspector(['-e', 'setInterval(() => {}, 1000)'], root);
@@ -260,7 +297,7 @@ bareNode.inspector.close();
 bareNode.child.kill();
 
 progress(`baseline: a bare pixi scene, ${SIZE}, in its own browser`);
-const bareBrowser = await launch('--bench-long-run=bare');
+const bareBrowser = await launch(browserMarker('bare'));
 const bare = await (async () => {
   const context = await bareBrowser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
@@ -271,9 +308,10 @@ const bare = await (async () => {
   await new Promise((r) => setTimeout(r, 3000));
   const memory = await new PageProbe('bare scene', page, null, progress).read(READ_MS);
   if (SNAPSHOTS) kinds.bare = await heapSnapshot(page, 'bare', READ_MS, SNAPSHOT_DIR);
-  return { ...memory, restore: await restoreTimes(page) };
+  return { ...memory, restore: await restoreTimes(page), frame: await bareFrameCost(context) };
 })();
 await bareBrowser.close();
+progress(`bare scene ${SIZE}: its GPU process used ${bare.frame.gpuMsPerFrame.toFixed(0)} ms of CPU a frame (${bare.frame.frames} frames at ${FPS} a second)`);
 
 // ── The host and the pages ──
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-long-run-'));
@@ -314,8 +352,8 @@ const screenUrl = (view: string) => {
 // Each page in a browser of its own: one Chromium's GPU process draws every page of it on one
 // SwiftShader thread, and beside a page already drawing at the host's test pace the second page's
 // WebGL start waited behind it (neither order opened within 10 minutes at load average 23-34).
-const stationBrowser = await launch('--bench-long-run=station');
-const tableBrowser = await launch('--bench-long-run=table');
+const stationBrowser = await launch(browserMarker('station'));
+const tableBrowser = await launch(browserMarker('table'));
 progress('opening the station page');
 const station = await openScreen(await stationBrowser.newContext({ viewport: VIEWPORT }), screenUrl('station/1'), 'station/1');
 progress('opening the table page');
@@ -323,8 +361,8 @@ const table = await openScreen(await tableBrowser.newContext({ viewport: VIEWPOR
 // Each page's reads, and what the bench says when one gives no figure: the step that did not answer,
 // what the page said, and what its browser's processes did with the CPU since the last sample.
 const probes = {
-  table: new PageProbe('table', table, new BrowserProcesses('--bench-long-run=table'), progress),
-  station: new PageProbe('station', station, new BrowserProcesses('--bench-long-run=station'), progress),
+  table: new PageProbe('table', table, new BrowserProcesses(browserMarker('table')), progress),
+  station: new PageProbe('station', station, new BrowserProcesses(browserMarker('station')), progress),
 };
 for (const p of Object.values(probes)) p.processes?.report();
 
@@ -355,6 +393,9 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
     for (const [i, view] of views.entries()) {
       const { heap, nodes, listeners, pixi, loaf, frames, failure } = figures[i]!;
       s[`${view}Frames`] = frames;
+      // The GPU process's CPU to the same moment as the frame count: their differences between samples give its CPU a frame drawn.
+      s[`${view}GpuMs`] = probes[view].processes?.cpuMsOf('gpu-process') ?? NaN;
+      for (const [k, n] of Object.entries(figures[i]!.gl ?? {})) s[`${view}Gl:${k}`] = n;
       const cpu = probes[view].processes?.report() ?? '';
       if (failure) failures.push({ view, rounds, failure });
       if (failure)
@@ -399,6 +440,24 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
 const tPlay = Date.now();
 /** Each page's frame count at the last sample: frames a second between samples, against the cap. */
 const lastFrames = { at: tPlay, table: NaN, station: NaN };
+/**
+ * `view`'s GPU process CPU a frame drawn between the samples `b` and `s` (the latest before `s` that
+ * read the page, when `b` did not), with the frames a round and its WebGL counts a frame (BENCH_LONG_GL=1).
+ */
+function perFrame(s: Sample, b: Sample, view: 'table' | 'station'): string {
+  const read = (x: Sample) => Number.isFinite(x[`${view}Frames`]) && Number.isFinite(x[`${view}GpuMs`]);
+  const from = read(b) ? b : samples.filter((x) => x.rounds < s.rounds && x.rounds >= b.rounds && read(x)).at(-1);
+  if (!from || !read(s)) return `${view} not read`;
+  const frames = s[`${view}Frames`]! - from[`${view}Frames`]!;
+  const rounds = s.rounds - from.rounds;
+  const ms = (s[`${view}GpuMs`]! - from[`${view}GpuMs`]!) / frames;
+  const gl = Object.keys(s)
+    .filter((k) => k.startsWith(`${view}Gl:`))
+    .map((k) => `${k.slice(view.length + 3)} ${((s[k]! - from[k]!) / frames).toFixed(1)}`);
+  return `${view} ${ms.toFixed(0)} ms over ${frames} frames in ${rounds} rounds (${(rounds / frames).toFixed(1)} a frame)${gl.length ? ` (a frame: ${gl.join(', ')})` : ''}`;
+}
+/** The sample before, for the GPU's CPU and the WebGL counts a frame between two samples. */
+let before: Sample | null = null;
 for (let next = EVERY; next <= ROUNDS; next += EVERY) {
   while (watch.closedRounds() - opened < next) {
     if (host.child.exitCode !== null || host.child.signalCode !== null) throw new Error(`the host exited at ${watch.closedRounds()} rounds`);
@@ -410,6 +469,11 @@ for (let next = EVERY; next <= ROUNDS; next += EVERY) {
   const rate = (v: 'table' | 'station') => ((s[`${v}Frames`]! - lastFrames[v]) / secs).toFixed(1);
   const rates = `frames drawn a second since the last sample ${rate('table')}/${rate('station')} (cap ${FPS})`;
   Object.assign(lastFrames, { at: Date.now(), table: s.tableFrames, station: s.stationFrames });
+  if (before)
+    progress(
+      `GPU process CPU a frame drawn since the last sample: ${perFrame(s, before, 'table')}; ${perFrame(s, before, 'station')}; bare scene ${bare.frame.gpuMsPerFrame.toFixed(0)} ms`,
+    );
+  before = s;
   // Kept as they come: a run stopped early still has what it sampled.
   if (process.env.BENCH_LONG_OUT)
     writeFileSync(process.env.BENCH_LONG_OUT, JSON.stringify({ game: GAME, stations: STATIONS, seed: SEED, opened, samples }, null, 1));
@@ -419,6 +483,11 @@ for (let next = EVERY; next <= ROUNDS; next += EVERY) {
   );
 }
 const minutes = (Date.now() - tPlay) / 60_000;
+if (samples.length >= 2)
+  console.log(
+    `  GPU process CPU a frame drawn, from the first sample to the last (${SIZE}, cap ${FPS}): ${perFrame(samples.at(-1)!, samples[0]!, 'table')}; ` +
+      `${perFrame(samples.at(-1)!, samples[0]!, 'station')}; the bare scene ${bare.frame.gpuMsPerFrame.toFixed(0)} ms (${bare.frame.frames} frames)`,
+  );
 for (const view of SNAPSHOTS ? (['table', 'station'] as const) : []) {
   const [first, last] = [kinds.first[view], kinds.last[view]];
   if (!last) {
@@ -440,7 +509,7 @@ for (const view of SNAPSHOTS ? (['table', 'station'] as const) : []) {
 let service: ServiceHeaps = [];
 if (SERVICE) {
   progress('the service screen, page by page');
-  const serviceBrowser = await launch('--bench-long-run=service');
+  const serviceBrowser = await launch(browserMarker('service'));
   const page = await openScreen(await serviceBrowser.newContext({ viewport: VIEWPORT }), screenUrl('service'), 'service');
   service = await serviceHeaps(new PageProbe('service', page, null, progress), READ_MS, progress).catch((e: unknown) => {
     progress(`the service screen gave no figures: ${e instanceof Error ? e.message : String(e)}`);

@@ -34,6 +34,52 @@ const readLoaf = process.env.BENCH_LONG_LOAF !== '0';
 const LoafCounts = z.object({ frames: z.number(), scripts: z.number() });
 type LoafCounts = z.infer<typeof LoafCounts>;
 
+/**
+ * BENCH_LONG_GL=1: what a page asks of WebGL, counted in the page from its start (an init script
+ * wrapping the context's methods before the page's own scripts run): draw calls into the canvas and
+ * into render targets (a cached layer, a baked texture), clears, framebuffer binds, multisampled
+ * resolves (`blitFramebuffer`, with the pixels they cover), texture uploads (`texImage2D`,
+ * `texSubImage2D`, with their pixels) and multisampled render buffers made. Divided by the frames the
+ * page drew, what one frame asks of a software GPU. The wrappers cost the page's script a little;
+ * off by default.
+ */
+export const GL_COUNTER = `(() => {
+  const c = { draws: 0, targetDraws: 0, clears: 0, targetClears: 0, binds: 0, blits: 0, blitPixels: 0, uploads: 0, uploadPixels: 0, msaaBuffers: 0 };
+  globalThis.__glCounts = c;
+  let target = false;
+  const px = (w, h) => (Number(w) || 0) * (Number(h) || 0);
+  const size = (src) => (src ? px(src.width ?? src.videoWidth ?? src.codedWidth, src.height ?? src.videoHeight ?? src.codedHeight) : 0);
+  const wrap = (proto, name, count) => {
+    const f = proto && proto[name];
+    if (typeof f !== 'function') return;
+    proto[name] = function (...args) { count(args); return f.apply(this, args); };
+  };
+  for (const proto of [globalThis.WebGLRenderingContext?.prototype, globalThis.WebGL2RenderingContext?.prototype]) {
+    for (const name of ['drawElements', 'drawArrays', 'drawElementsInstanced', 'drawArraysInstanced', 'drawRangeElements'])
+      wrap(proto, name, () => { c.draws++; if (target) c.targetDraws++; });
+    wrap(proto, 'clear', () => { c.clears++; if (target) c.targetClears++; });
+    wrap(proto, 'bindFramebuffer', (a) => { target = a[1] !== null; if (target) c.binds++; });
+    wrap(proto, 'blitFramebuffer', (a) => { c.blits++; c.blitPixels += Math.abs(px(a[6] - a[4], a[7] - a[5])); });
+    wrap(proto, 'texImage2D', (a) => { c.uploads++; c.uploadPixels += a.length >= 9 ? px(a[3], a[4]) : size(a[5]); });
+    wrap(proto, 'texSubImage2D', (a) => { c.uploads++; c.uploadPixels += a.length >= 9 ? px(a[4], a[5]) : size(a[6]); });
+    wrap(proto, 'renderbufferStorageMultisample', () => { c.msaaBuffers++; });
+  }
+})()`;
+const GlCounts = z.object({
+  draws: z.number(),
+  targetDraws: z.number(),
+  clears: z.number(),
+  targetClears: z.number(),
+  binds: z.number(),
+  blits: z.number(),
+  blitPixels: z.number(),
+  uploads: z.number(),
+  uploadPixels: z.number(),
+  msaaBuffers: z.number(),
+});
+export type GlCounts = z.infer<typeof GlCounts>;
+const readGl = process.env.BENCH_LONG_GL === '1';
+
 /** One read of a page: its figures, or NaN/null ones and `failure` saying why. */
 export interface PageRead {
   heap: number;
@@ -43,6 +89,8 @@ export interface PageRead {
   loaf: LoafCounts | null;
   /** Frames the page has drawn since it opened (`__kiosk.framesDrawn()`), NaN without the hook. */
   frames: number;
+  /** What the page asked of WebGL since it opened (BENCH_LONG_GL=1, `GL_COUNTER`), else null. */
+  gl: GlCounts | null;
   /** Null when every figure was read; else the step that failed and how. */
   failure: string | null;
 }
@@ -118,6 +166,32 @@ export class BrowserProcesses {
     const out = [root];
     for (let i = 0; i < out.length; i++) for (const [pid, parent] of ppid) if (parent === out[i]) out.push(pid);
     return out;
+  }
+
+  /**
+   * The CPU (ms, user and system, every thread: a process's own /proc stat counts all its threads)
+   * the browser's processes of `type` have used since they started, summed: `gpu-process` is where
+   * SwiftShader draws a page's WebGL frames and the compositor puts them on the glass. A process that
+   * went away takes its share with it (NaN when none is found).
+   */
+  cpuMsOf(type: string): number {
+    let sum = 0;
+    let found = false;
+    for (const pid of this.pids()) {
+      let t: string;
+      try {
+        t = /--type=(\S+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))?.[1] ?? 'browser';
+      } catch {
+        continue;
+      }
+      if (t !== type) continue;
+      const ms = cpuMs(`/proc/${pid}/stat`);
+      if (Number.isFinite(ms)) {
+        sum += ms;
+        found = true;
+      }
+    }
+    return found ? sum : NaN;
   }
 
   /** `type pid state:wchan cpu% (thread cpu%, …)` for each process, the CPU since the last report. */
@@ -220,7 +294,7 @@ export class PageProbe {
       at.since = Date.now();
       return p();
     };
-    const gap = (failure: string): PageRead => ({ heap: NaN, nodes: NaN, listeners: NaN, pixi: null, loaf: null, frames: NaN, failure });
+    const gap = (failure: string): PageRead => ({ heap: NaN, nodes: NaN, listeners: NaN, pixi: null, loaf: null, frames: NaN, gl: null, failure });
     const started = Date.now();
     const work = (async (): Promise<PageRead> => {
       const cdp = (session.cdp = await page.context().newCDPSession(page));
@@ -242,6 +316,10 @@ export class PageProbe {
       const drawn = await step('Runtime.evaluate framesDrawn()', () =>
         cdp.send('Runtime.evaluate', { expression: 'globalThis.__kiosk?.framesDrawn?.() ?? null', returnByValue: true }),
       );
+      const gl = readGl
+        ? await step('Runtime.evaluate WebGL counts', () => cdp.send('Runtime.evaluate', { expression: 'globalThis.__glCounts ?? null', returnByValue: true }))
+        : null;
+      const glRead = GlCounts.safeParse(gl?.result.value);
       const failure = read.success ? null : `pixi() answered no counts: ${JSON.stringify(counted.result.value ?? counted.exceptionDetails?.text ?? null)}`;
       return {
         heap: usedSize,
@@ -250,6 +328,7 @@ export class PageProbe {
         pixi: read.success ? read.data : null,
         loaf: loafRead.success ? loafRead.data : null,
         frames: typeof drawn.result.value === 'number' ? drawn.result.value : NaN,
+        gl: glRead.success ? glRead.data : null,
         failure,
       };
     })().catch((e: unknown) => gap(`${at.step} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`));
