@@ -44,8 +44,10 @@ export class RoadsPanel extends Container {
   private readonly marks = new Graphics();
   /** The marks drawn into a texture (`bake`), in the marks' place; null while they are drawn as Graphics. */
   private marksArt: Sprite | null = null;
-  /** What was drawn last, drawn again at a new resolution (`sharpen`). */
+  /** The newest roads shown, drawn again at a new resolution (`sharpen`). */
   private last: { roads: RoadsView; grid: ReturnType<typeof roadGrids> } | null = null;
+  /** Baked: the newest roads are not in the texture yet (`bakeOwed`, at the next frame). */
+  private owed = false;
   private readonly title = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly stats = new Text({ text: '', style: textStyle({ fontSize: STATS_SIZE, fill: COLORS.ivory, fontWeight: '600' }) });
   private readonly labels = ['bead', 'big', 'eye', 'small', 'pig', 'ask'].map(
@@ -55,8 +57,8 @@ export class RoadsPanel extends Container {
   private shown = '';
 
   /**
-   * `bake`, where the screen can: the grids and marks are drawn into a texture at each coup (the
-   * texture the last coup was drawn into, given as `into`) and their Graphics cleared and its
+   * `bake`, where the screen can: the grids and marks are drawn into a texture at the frame after a
+   * coup (`bakeOwed`: the texture the last coup was drawn into, given as `into`) and their Graphics cleared and its
    * geometry let go. Kept, a Graphics held the triangulated strokes of every line and ring of the
    * shoe's roads in the JS heap until the next coup (issue 31). `measure`: a text's width (pixi's; a
    * test's own where no canvas measures).
@@ -118,7 +120,23 @@ export class RoadsPanel extends Container {
     const key = JSON.stringify(roads);
     if (key === this.shown) return;
     this.shown = key;
-    this.draw(roads, grid);
+    // Baked, the marks are drawn into their texture by the next frame (`bakeOwed`), not here: a host
+    // at test timings plays coups faster than a capped or starved page draws, and every coup baked at
+    // once was a multisampled render of the panel and its resolve on the GPU that no frame showed.
+    if (this.bake) {
+      this.last = { roads, grid };
+      this.owed = true;
+    } else this.draw(roads, grid);
+  }
+
+  /**
+   * Before a frame (the screen's `tick`): the newest roads drawn into the marks' texture if a coup came
+   * since they were last drawn, once however many came. True when it drew.
+   */
+  bakeOwed(): boolean {
+    if (!this.owed || !this.last) return false;
+    this.draw(this.last.roads, this.last.grid);
+    return true;
   }
 
   override destroy(options?: DestroyOptions): void {
@@ -139,6 +157,7 @@ export class RoadsPanel extends Container {
 
   private draw(r: RoadsView, grid: ReturnType<typeof roadGrids>): void {
     this.last = { roads: r, grid };
+    this.owed = false;
     const g = this.marks;
     g.clear();
     this.drawMarks(g, r, grid);

@@ -177,6 +177,8 @@ export class TableScreen implements Screen {
   }
 
   tick(nowMs: number): number {
+    // Before the frame draws: the roads of the newest coup baked, once however many came since the last frame.
+    this.roads?.bakeOwed();
     return Math.min(this.round.tick(nowMs), this.jackpot.tick(nowMs));
   }
 
