@@ -175,6 +175,38 @@ describe('a panel patch that lies is refused, and the panel asked for whole', ()
     }
   });
 
+  it('three shoes through the host’s patches: each new shoe’s roads hold its own coups only, none of the shoes before (issue 52)', () => {
+    const { c, asked } = screen();
+    // Shoes of 80 coups, each a new id (the host numbers its shoes: `shoe-<n>`).
+    const ids = ['shoe-1', 'shoe-2', 'shoe-3', 'shoe-4'];
+    let before: PublicPanel = { shoe: shoeCoups(ids[0]!, []) };
+    let version = 1;
+    c.take(wire({ type: 'public', part: 'panel', version, state: before }));
+    ids.forEach((id, s) => {
+      const coups: CoupOutcome[] = Array.from({ length: 80 }, (_, i) => {
+        const k = (i * 7 + s * 3) % 5;
+        const winner = k === 0 ? 'tie' : k % 2 ? 'banker' : 'player';
+        return {
+          winner,
+          playerTotal: winner === 'player' ? 8 : 4,
+          bankerTotal: winner === 'player' ? 2 : 4 + (k % 2) * 3,
+          playerPair: i % 13 === 0,
+          bankerPair: false,
+        };
+      });
+      for (let i = s === 0 ? 1 : 0; i <= coups.length; i++) {
+        const after: PublicPanel = { shoe: shoeCoups(id, coups.slice(0, i)) };
+        assert.ok(c.take(wire({ type: 'public-patch', part: 'panel', version: ++version, ops: diffParts(before, after) as PatchOp[] })), `${id} coup ${i}`);
+        const roads = roadsOf(c);
+        assert.equal(roads?.stats.coups, i, `${id} (shoe ${s + 1}) at coup ${i}: the roads count this shoe's coups only`);
+        assert.equal(roads?.beadPlate.length, i);
+        before = after;
+      }
+      assert.deepEqual(roadsOf(c), roadsView(id, coups));
+    });
+    assert.deepEqual(asked, []);
+  });
+
   it('a new shoe by patch is taken: its list starts again', () => {
     const { c, asked } = screen();
     c.take(wire({ type: 'public', part: 'panel', version: 2, state: held }));
