@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -186,18 +186,27 @@ export async function programManifest(layout: ProgramLayout): Promise<ProgramMan
   }
 }
 
+/** A slice of the files read one after the other before the event loop is let run again. */
+const SLICE_FILES = 64;
+const SLICE_BYTES = 2 * 1024 * 1024;
+
 async function manifestOf(layout: ProgramLayout): Promise<ProgramManifest> {
   const list = await programFiles(layout);
   const sums = new Array<string>(list.length);
-  // A few reads in flight at once: thousands of small files, mostly waiting on the disk.
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < list.length; i = next++)
-      sums[i] = createHash('sha256')
-        .update(await readFile(path.join(layout.root, list[i] as string)))
-        .digest('hex');
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
+  // Thousands of small files, read synchronously a slice at a time: through fs/promises each file
+  // was four round trips through the thread pool (open, stat, read, close), which cost the start
+  // twice the CPU of reading and hashing them (docs/testing.md, 28 November evening). Between
+  // slices the event loop runs, so a manifest taken while the host serves (service mode's program
+  // check) holds it for one slice at most (a file larger than a slice is read alone).
+  for (let i = 0; i < list.length;) {
+    let bytes = 0;
+    for (const end = Math.min(list.length, i + SLICE_FILES); i < end && bytes < SLICE_BYTES; i++) {
+      const data = readFileSync(path.join(layout.root, list[i] as string));
+      bytes += data.length;
+      sums[i] = createHash('sha256').update(data).digest('hex');
+    }
+    if (i < list.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   const outer = createHash('sha256');
   const files = list.map((rel, i): [string, string] => [rel, sums[i] as string]);
   for (const [rel, inner] of files) outer.update(`${rel}\0${inner}\n`);
