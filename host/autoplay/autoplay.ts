@@ -83,16 +83,10 @@ export class Autoplay {
     // Every scripted station must be able to cover its bets before any of them bets, so that the
     // scripted round is the first one with bets, whole. Decided once per round, when its window is
     // first seen (just opened), so that every player agrees and every bet fits in the window.
-    const decided = new Map<string, boolean>();
-    const ready = (roundId: string) => {
-      if (!decided.has(roundId)) {
-        decided.set(
-          roundId,
-          Object.entries(script?.stations ?? {}).every(([st, s]) => (this.deps.credit?.(Number(st)) ?? 0) >= SCRIPT_HEADROOM * total(s.bets)),
-        );
-      }
-      return decided.get(roundId) === true;
-    };
+    const decided = new OncePerRound(() =>
+      Object.entries(script?.stations ?? {}).every(([st, s]) => (this.deps.credit?.(Number(st)) ?? 0) >= SCRIPT_HEADROOM * total(s.bets)),
+    );
+    const ready = (roundId: string) => decided.ask(roundId);
     for (const s of this.deps.config.stations) {
       const mine = script?.stations[String(s.station)];
       this.players.push(new Player(this.deps, s.station, Rng.fromSeed(this.deps.seed * 100 + s.station), mine ? { ...mine, ready } : null, this.hand));
@@ -102,6 +96,37 @@ export class Autoplay {
 
   stop(): void {
     for (const p of this.players) p.close();
+  }
+}
+
+/**
+ * A yes or no decided once per round, the first time the round is asked about: every asker of the
+ * round gets the same. The last `KEPT_ROUNDS` rounds' answers are kept (the players ask while a
+ * round's window is open, a player late by a change at most a round behind), not every round's the
+ * host played (issue 52: it runs for weeks).
+ */
+export class OncePerRound {
+  static readonly KEPT_ROUNDS = 4;
+  private readonly decided = new Map<string, boolean>();
+
+  constructor(private readonly decide: () => boolean) {}
+
+  ask(roundId: string): boolean {
+    let answer = this.decided.get(roundId);
+    if (answer === undefined) {
+      answer = this.decide();
+      this.decided.set(roundId, answer);
+      for (const oldest of this.decided.keys()) {
+        if (this.decided.size <= OncePerRound.KEPT_ROUNDS) break;
+        this.decided.delete(oldest);
+      }
+    }
+    return answer;
+  }
+
+  /** The rounds whose answer it keeps. */
+  get kept(): number {
+    return this.decided.size;
   }
 }
 
