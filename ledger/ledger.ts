@@ -13,6 +13,13 @@ import { LedgerRounds } from './ledger-rounds.js';
 import { LedgerRefusal } from './refusal.js';
 import { checkpointKey } from './sign.js';
 
+/**
+ * Late-corrected rounds whose record version the ledger keeps by round (`Ledger.#lateVersions`): as
+ * many as the stations' recall keeps split (host/screens/station-recall.ts: twice its 10 rounds and
+ * 2, 22). Any bound is correct (an older round reads the floor); a trim only costs a re-read.
+ */
+const LATE_VERSIONS_KEPT = 22;
+
 export interface LedgerOptions {
   /** The kiosk's data folder; the database is `<dataDir>/ledger.sqlite`. */
   dataDir?: string;
@@ -140,8 +147,21 @@ export class Ledger {
    */
   readonly #recallVersions = new Map<number, number>();
   #recallTick = 0;
-  /** Per closed round with an entry journalled under it after its close (a late correction), the recall tick of the last: its record changed then. */
+  /**
+   * Per closed round with an entry journalled under it after its close (a late correction), the
+   * recall tick of the last: its record changed then. The newest `LATE_VERSIONS_KEPT` corrected
+   * rounds only, oldest correction first (issue 52: it grew by every corrected round for the life
+   * of the process); a round not in it reads `#lateFloor`.
+   */
   readonly #lateVersions = new Map<string, number>();
+  /**
+   * The tick of the last correction trimmed from `#lateVersions` (0 before any): a round not in it
+   * reads this. A round trimmed reads its own last tick still (it was the oldest, so the floor is
+   * its tick), the floor only rises, and a new correction's tick is past it: each round's record
+   * version never falls and moves at each entry under it, as a reader keeping a split needs (a
+   * round never corrected moves at a trim too: read again once, no harm).
+   */
+  #lateFloor = 0;
   private readonly stmt: ReturnType<Ledger['prepare']>;
   #closed = false;
   /** The head kept outside the database (a lost WAL is noticed at the next open); null for `:memory:` and diagnostic opens. */
@@ -199,7 +219,7 @@ export class Ledger {
       (station) => this.#recallVersions.get(station) ?? 0,
       () => this.#recallTick,
       (tick) => [...this.#recallVersions].flatMap(([station, version]) => (version > tick ? [station] : [])),
-      (roundId) => this.#lateVersions.get(roundId) ?? 0,
+      (roundId) => this.#lateVersions.get(roundId) ?? this.#lateFloor,
     );
     this.checkpoints = new LedgerCheckpoints(
       {
@@ -407,7 +427,14 @@ export class Ledger {
       const closed = this.stmt.recordOf.get(entry.roundId) as { record: string } | undefined;
       if (closed) {
         for (const s of stationsOfRecord(parseRecord(closed.record))) this.#recallVersions.set(s, ++this.#recallTick);
+        // Moved to the newest end, then the oldest correction past the bound trimmed (see `#lateFloor`).
+        this.#lateVersions.delete(entry.roundId);
         this.#lateVersions.set(entry.roundId, ++this.#recallTick);
+        for (const [oldest, tick] of this.#lateVersions) {
+          if (this.#lateVersions.size <= LATE_VERSIONS_KEPT) break;
+          this.#lateVersions.delete(oldest);
+          this.#lateFloor = tick;
+        }
       }
     }
     this.stmt.outbox.run(seq, ts);

@@ -115,6 +115,38 @@ describe('game recall', () => {
     assert.equal(l.rounds.recordVersion('r1'), v1, 'a misread of a round not closed moves no closed round');
   });
 
+  it('a reader that reads a round again only when its record version moves sees it as recorded, past many corrected rounds (issue 52)', () => {
+    // The ledger keeps the record version of its newest corrected rounds only: a round whose
+    // version it let go must still never read a version a reader kept from before its last entry.
+    const l = fresh();
+    l.append(billCredit(1, 10_000_000, 'b1'));
+    const ids = Array.from({ length: 40 }, (_, i) => `r${i}`);
+    for (const [i, id] of ids.entries()) {
+      const { bets, settle } = settledRound(id, [1], 1000, i);
+      l.appendMany([...bets, settle]);
+    }
+    const kept = new Map<string, { version: number; record: RoundRecord | undefined }>();
+    const readAll = () => {
+      for (const id of ids) {
+        const version = l.rounds.recordVersion(id);
+        const had = kept.get(id);
+        if (had && had.version === version) assert.deepEqual(had.record, l.rounds.record(id), `${id} at version ${version} is as recorded`);
+        else kept.set(id, { version, record: l.rounds.record(id) });
+      }
+    };
+    readAll();
+    // Corrections of each round in turn, three times over, some rounds twice in a row; the reader
+    // reads every round after every 25th, so a round can be corrected and let go between its reads.
+    const order = [...ids, ...ids.filter((_, i) => i % 3 === 0), ...ids.toReversed(), 'r7', 'r7', 'r0', ...ids];
+    for (const [n, id] of order.entries()) {
+      const before = l.rounds.recordVersion(id);
+      l.append({ type: 'misread', payload: { tableId: 'T1', roundId: id, detail: 'extra-card', resolution: 'pending' } });
+      assert.ok(l.rounds.recordVersion(id) > before, `${id}'s version moves past ${before}`);
+      if (n % 25 === 24) readAll();
+    }
+    readAll();
+  });
+
   it('keeps every round with cards in order, bets, lines and credits before and after; last N per station and table', () => {
     const l = fresh();
     l.append(billCredit(1, 100000, 'b1'));
