@@ -6,13 +6,19 @@
 // dropped), and every N rounds reads the host's heap after GC the bench's way (bench/node-probe.ts);
 // at the rounds of `--snapshot-at` it writes a heap snapshot of the host (V8's
 // `writeHeapSnapshot`, in the host, through its inspector) for `tsx bench/heap-retained.ts A B`:
-// the object ids of one process's snapshots match.
+// the object ids of one process's snapshots match. Each sample also splits the heap in two: V8's code
+// (its code and trusted spaces: machine code, code headers, bytecode, deoptimization data) and the
+// rest (the program's objects), with V8's code statistics beside them. `--host-flags` passes V8 flags
+// to the host; with `--trace-opt --trace-deopt` among them each sample counts the optimizations and
+// deopts of its window by function, and the end names the deopts that come back window after window
+// (bench/v8-trace.ts); `--host-log FILE` keeps the host's output with a line at each sample.
 // Usage (under nice, beside other work):
 //   npx tsx bench/host-heap.ts [--rounds 2000] [--every 100] [--screens table,station/1]
 //     [--snapshots DIR --snapshot-at 500,1000,2000] [--out samples.json]
+//     [--host-flags='--trace-opt --trace-deopt'] [--host-log host.log]
 // An analysis, not a bench with a budget: docs/benchmarks.md, the long-run section.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,8 +26,9 @@ import WebSocket from 'ws';
 import { z } from 'zod';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { LedgerWatch } from '../cli/soak/child.js';
-import { InspectorSession, inspectorUrl } from './node-probe.js';
+import { CODE_SPACES, InspectorSession, inspectorUrl, type HeapSpaces } from './node-probe.js';
 import { trend } from './trend.js';
+import { recurring, TraceCounter, type TraceWindow } from './v8-trace.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -35,6 +42,8 @@ const { values } = parseArgs({
     game: { type: 'string', default: 'baccarat' },
     stations: { type: 'string', default: '3' },
     seed: { type: 'string', default: '52' },
+    'host-flags': { type: 'string', default: '' },
+    'host-log': { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -63,12 +72,22 @@ async function evaluate(inspector: InspectorSession, expression: string): Promis
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-host-heap-'));
-const args = ['--inspect=127.0.0.1:0', path.join(root, 'bin/etg.js'), 'start', '--headless', '--json', '--autoplay', '--test-timing'];
+const hostFlags = values['host-flags'].split(' ').filter(Boolean);
+const TRACING = hostFlags.includes('--trace-opt') || hostFlags.includes('--trace-deopt');
+const trace = new TraceCounter();
+const hostLog = values['host-log'];
+if (hostLog) writeFileSync(hostLog, '');
+const args = [...hostFlags, '--inspect=127.0.0.1:0', path.join(root, 'bin/etg.js'), 'start', '--headless', '--json', '--autoplay', '--test-timing'];
 args.push(`--data-dir=${dataDir}`, `--game=${values.game}`, `--stations=${values.stations}`, `--seed=${values.seed}`);
 const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
 let err = '';
 let out = '';
-child.stdout.on('data', (b: Buffer) => (out = (out + b.toString()).slice(-20_000)));
+child.stdout.on('data', (b: Buffer) => {
+  const text = b.toString();
+  out = (out + text).slice(-20_000);
+  if (TRACING) trace.push(text);
+  if (hostLog) appendFileSync(hostLog, text);
+});
 const url = await new Promise<string>((resolve, reject) => {
   child.stderr.on('data', (b: Buffer) => {
     err = (err + b.toString()).slice(-20_000);
@@ -101,17 +120,49 @@ console.log(
 );
 const watch = new LedgerWatch(dataDir);
 const t0 = Date.now();
-const samples: { rounds: number; heap: number; seconds: number }[] = [];
+/** A sample: the heap after GC, V8's code in it (code and trusted spaces) and the rest, bytes; the trace's window. */
+interface Sample {
+  rounds: number;
+  heap: number;
+  code: number;
+  rest: number;
+  seconds: number;
+  spaces: HeapSpaces;
+  trace?: TraceWindow;
+}
+const samples: Sample[] = [];
+const KiB = 1024;
+/** The window's optimizations and deopts in a line: by tier, and the functions with most deopts. */
+function traceLine(w: TraceWindow): string {
+  const tiers = Object.entries(w.optimized)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ');
+  const top = Object.entries(w.deoptFns)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([k, n]) => `${k} ×${n}`)
+    .join('; ');
+  return `optimized ${tiers || 'none'}; deopts ${w.deopts}${top ? `: ${top}` : ''}`;
+}
 const snapAt = [...SNAP_AT];
+// SIGINT or SIGTERM ends the run at the next sample's wait: the host is stopped and the figures so far printed.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (stopping = true));
 try {
-  for (let next = EVERY; next <= ROUNDS; next += EVERY) {
-    while (watch.closedRounds() < next) {
+  for (let next = EVERY; next <= ROUNDS && !stopping; next += EVERY) {
+    while (watch.closedRounds() < next && !stopping) {
       if (child.exitCode !== null) throw new Error(`the host exited: ${err.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
+    if (stopping) break;
     const rounds = watch.closedRounds();
     const heap = await inspector.heapAfterGc();
-    samples.push({ rounds, heap, seconds: (Date.now() - t0) / 1000 });
+    const spaces = await inspector.heapSpaces();
+    const code = CODE_SPACES.reduce((sum, name) => sum + (spaces.spaces[name] ?? 0), 0);
+    const window = TRACING ? trace.cut() : undefined;
+    // On a line of its own: the host's output may have stopped mid-line.
+    if (hostLog) appendFileSync(hostLog, `\n=== sample at ${rounds} rounds\n`);
+    samples.push({ rounds, heap, code, rest: heap - code, seconds: (Date.now() - t0) / 1000, spaces, ...(window ? { trace: window } : {}) });
     const msgs = screens.map((s) => s.messages()).join('/');
     let snap = '';
     if (values.snapshots && snapAt.length > 0 && rounds >= snapAt[0]!) {
@@ -121,8 +172,12 @@ try {
       snap = ` snapshot ${file}`;
     }
     console.log(
-      `${rounds} rounds ${((Date.now() - t0) / 1000).toFixed(0)} s: heap after GC ${(heap / MB).toFixed(3)} MB${msgs ? `, screen messages ${msgs}` : ''}, load ${os.loadavg()[0]!.toFixed(1)}${snap}`,
+      `${rounds} rounds ${((Date.now() - t0) / 1000).toFixed(0)} s: heap after GC ${(heap / MB).toFixed(3)} MB` +
+        ` (V8 code ${(code / KiB).toFixed(0)} KiB: code space ${((spaces.spaces.code_space ?? 0) / KiB).toFixed(0)}, trusted ${((spaces.spaces.trusted_space ?? 0) / KiB).toFixed(0)};` +
+        ` the rest ${(heap / MB - code / MB).toFixed(3)} MB; V8's code statistics: machine code ${(spaces.code.code_and_metadata_size / KiB).toFixed(0)} KiB, bytecode ${(spaces.code.bytecode_and_metadata_size / KiB).toFixed(0)} KiB)` +
+        `${msgs ? `, screen messages ${msgs}` : ''}, load ${os.loadavg()[0]!.toFixed(1)}${snap}`,
     );
+    if (window) console.log(`  ${traceLine(window)}`);
     if (values.out) writeFileSync(values.out, JSON.stringify(samples, null, 1));
   }
 } finally {
@@ -136,9 +191,25 @@ try {
 for (const from of [0, 250, 1250]) {
   const tail = samples.filter((s) => s.rounds >= from);
   if (tail.length < 3) continue;
-  const t = trend(
-    tail.map((s) => s.rounds),
-    tail.map((s) => s.heap / MB),
-  );
-  console.log(`heap after GC from round ${from}: ${(t.slope * 1000).toFixed(3)} ± ${(t.halfWidth * 1000).toFixed(3)} MB per 1,000 rounds`);
+  for (const [name, of] of [
+    ['heap after GC', (s: Sample) => s.heap],
+    ["V8's code", (s: Sample) => s.code],
+    ['the rest', (s: Sample) => s.rest],
+  ] as const) {
+    const t = trend(
+      tail.map((s) => s.rounds),
+      tail.map((s) => of(s) / MB),
+    );
+    console.log(`${name} from round ${from}: ${(t.slope * 1000).toFixed(3)} ± ${(t.halfWidth * 1000).toFixed(3)} MB per 1,000 rounds`);
+  }
+}
+if (TRACING) {
+  // The deopts seen in half or more of the windows past the first 1,000 rounds: a steady rate is a loop.
+  const from = samples.findIndex((s) => s.rounds >= 1000);
+  const steady = from < 0 ? [] : recurring(trace.windows, from);
+  console.log(steady.length === 0 ? 'no deopt comes back in half the windows past round 1,000' : 'deopts that come back past round 1,000 (per window):');
+  for (const r of steady.slice(0, 20)) console.log(`  ${r.key}: ${r.perWindow.join(' ')}`);
+  const made = trace.windows.map((w) => Object.values(w.optimized).reduce((a, b) => a + b, 0));
+  console.log(`optimizations per window: ${made.join(' ')}`);
+  console.log(`deopts per window: ${trace.windows.map((w) => w.deopts).join(' ')}`);
 }

@@ -37,7 +37,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { LedgerWatch } from '../cli/soak/child.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
-import { fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
+import { CODE_SPACES, fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
 import { heapGrowth, heapSplit, type HeapKind } from './heap-summary.js';
 import { bounded, BrowserProcesses, GL_COUNTER, heapSnapshot, kindLines, PageProbe } from './page-probe.js';
 import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
@@ -121,6 +121,10 @@ const FIGURES: { key: string; name: string; unit: string; scale: number; budget:
   { key: 'stationBuffers', name: 'station page, GPU buffers', unit: 'buffers', scale: 1, budget: () => 10 },
   ...(SPLIT ? SPLIT_FIGURES : []),
   { key: 'hostHeap', name: 'host, JS heap after GC', unit: 'MB', scale: MB, budget: () => 0.5 },
+  // The host's heap split in two beside the total (whose budget it does not change): V8's code (its code and
+  // trusted spaces, growing as V8 tiers the host's hot functions up) and the rest, the host's objects.
+  { key: 'hostHeapObjects', name: "host, JS heap after GC less V8's code (printed, not judged)", unit: 'MB', scale: MB, budget: () => Infinity },
+  { key: 'hostHeapCode', name: "host, V8's code and trusted spaces (printed, not judged)", unit: 'MB', scale: MB, budget: () => Infinity },
   { key: 'hostRss', name: 'host, resident set', unit: 'MB', scale: MB, budget: () => 8 },
   { key: 'hostFds', name: 'host, open descriptors', unit: 'fds', scale: 1, budget: () => 1 },
   { key: 'walBytes', name: 'data folder, SQLite WAL files', unit: 'MB', scale: MB, budget: () => 4 },
@@ -378,11 +382,13 @@ const failures: { view: string; rounds: number; failure: string }[] = [];
 async function sample(rounds: number, last: boolean): Promise<Sample> {
   // The host's own figures first, while it runs (its inspector answers only then).
   const hostHeap = await host.inspector.heapAfterGc();
+  const hostSpaces = await host.inspector.heapSpaces();
+  const hostHeapCode = CODE_SPACES.reduce((sum, name) => sum + (hostSpaces.spaces[name] ?? 0), 0);
   const hostRss = rssOf(hostPid);
   const hostFds = fdsOf(hostPid);
   process.kill(hostPid, 'SIGSTOP');
   try {
-    const s: Sample = { rounds, hostHeap, hostRss, hostFds };
+    const s: Sample = { rounds, hostHeap, hostHeapObjects: hostHeap - hostHeapCode, hostHeapCode, hostRss, hostFds };
     // Paused, the host sends nothing: a second for each page to draw the last change it got, then
     // its figures over CDP. (Frozen pages, Page.setWebLifecycleState, were tried at 1920×1080:
     // neither page answered within 5 minutes at load average 30; docs/benchmarks.md.)

@@ -43,6 +43,29 @@ export const HEAP_AFTER_GC = `(() => {
   return used;
 })()`;
 
+/**
+ * Run in the process (CDP `Runtime.evaluate`) right after `HEAP_AFTER_GC`: each of V8's heap spaces'
+ * bytes in use (`v8.getHeapSpaceStatistics()`) and V8's code statistics (`v8.getHeapCodeStatistics()`:
+ * machine code with its metadata, bytecode with its metadata), as JSON. V8's code lives in
+ * `code_space` (machine code) and `trusted_space` (code headers, bytecode, deoptimization data) and
+ * their large-object spaces: the heap less these is the program's objects.
+ */
+export const HEAP_SPACES = `(() => {
+  const v8 = process.getBuiltinModule('v8');
+  const spaces = {};
+  for (const s of v8.getHeapSpaceStatistics()) spaces[s.space_name] = s.space_used_size;
+  return JSON.stringify({ spaces, code: v8.getHeapCodeStatistics() });
+})()`;
+
+/** A heap's spaces in use and V8's code statistics, bytes (`HEAP_SPACES`). */
+export interface HeapSpaces {
+  spaces: Record<string, number>;
+  code: { code_and_metadata_size: number; bytecode_and_metadata_size: number; external_script_source_size: number };
+}
+
+/** The spaces that hold V8's code rather than the program's objects (Node 24's V8). */
+export const CODE_SPACES = ['code_space', 'code_large_object_space', 'trusted_space', 'trusted_large_object_space'];
+
 /** A CDP session over the inspector's WebSocket (Node's own WebSocket client). */
 export class InspectorSession {
   private next = 1;
@@ -103,6 +126,14 @@ export class InspectorSession {
       if (!fell) break;
     }
     return least;
+  }
+
+  /** `HEAP_SPACES` read in the process (in a task of its own: call it right after `heapAfterGc`). */
+  async heapSpaces(): Promise<HeapSpaces> {
+    const r = await this.send('Runtime.evaluate', { expression: HEAP_SPACES, returnByValue: true });
+    const value: unknown = typeof r === 'object' && r !== null && 'result' in r ? r.result : null;
+    const json: unknown = typeof value === 'object' && value !== null && 'value' in value ? value.value : '';
+    return JSON.parse(String(json)) as HeapSpaces;
   }
 
   close(): void {
