@@ -4,9 +4,7 @@
 // again at a steady rate round after round would be a loop making new code.
 
 /** One line of V8's trace, read: an optimization finished, or a deoptimization. */
-export type TraceEvent =
-  | { kind: 'optimized'; fn: string; tier: string; osr: boolean }
-  | { kind: 'deopt'; fn: string; how: string; reason: string };
+export type TraceEvent = { kind: 'optimized'; fn: string; tier: string; osr: boolean } | { kind: 'deopt'; fn: string; how: string; reason: string };
 
 /** A function as the trace names it: its name, or `(anonymous sfi)` by its SharedFunctionInfo's address. */
 function fnName(name: string | undefined, sfi: string | undefined): string {
@@ -26,7 +24,9 @@ export function readTraceLine(line: string): TraceEvent | null {
   if (done) return { kind: 'optimized', fn: fnName(done[1], done[2]), tier: done[3]!, osr: Boolean(done[4]) };
   const bail = /^\[bailout \(kind: ([\w-]+), reason: (.*?)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ?([^>(]*?)(?: \(sfi = (0x[0-9a-f]+)\))?>/.exec(line);
   if (bail) return { kind: 'deopt', fn: fnName(bail[3], bail[4]), how: bail[1]!, reason: bail[2]! };
-  const lazy = /^\[marking dependent code 0x[0-9a-f]+ <Code \w+> \((0x[0-9a-f]+) <SharedFunctionInfo ?([^>]*)>\).*? for deoptimization, reason: (.*)\]$/.exec(line);
+  const lazy = /^\[marking dependent code 0x[0-9a-f]+ <Code \w+> \((0x[0-9a-f]+) <SharedFunctionInfo ?([^>]*)>\).*? for deoptimization, reason: (.*)\]$/.exec(
+    line,
+  );
   if (lazy) return { kind: 'deopt', fn: fnName(lazy[2], lazy[1]), how: 'lazy', reason: lazy[3]! };
   return null;
 }
