@@ -91,6 +91,8 @@ export interface HubCounters {
   encoded: number;
   /** Public parts (round, panel) encoded: once per change of what they show, for every station. */
   parts: number;
+  /** Station own-part patches worked out and encoded (their operations: what changed between two versions). */
+  patched: number;
 }
 
 /**
@@ -113,7 +115,7 @@ export class ViewHub {
   private readonly recall: StationRecall;
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
-  readonly counters: HubCounters = { changes: 0, looked: 0, built: 0, encoded: 0, parts: 0 };
+  readonly counters: HubCounters = { changes: 0, looked: 0, built: 0, encoded: 0, parts: 0, patched: 0 };
   /** Where the screens' commands go (the table, the floor, the peer tables, service mode, a language). */
   readonly commands: ScreenCommands;
   /** The screens subscribed to each view (by key), and to the public parts (every station screen). */
@@ -502,7 +504,7 @@ export class ViewHub {
     const sinks = first ? undefined : this.sinks.get(key);
     const watched = sinks !== undefined && sinks.size > 0;
     // The patch is made for the screens showing the view now; one that subscribes later gets it whole.
-    const patch = had && watched && patched(view) ? patchMessage(view, version, had.state, state, json.length + 64) : null;
+    const patch = had && watched && patched(view) ? this.ownPatch(view, version, had.state, state, json.length + 64) : null;
     const b: Built = { deps, state, json, version, snapshot: null, patch, stale: false };
     this.built.set(key, b);
     if (!first) {
@@ -513,6 +515,12 @@ export class ViewHub {
       for (const l of [...this.listeners]) l(view, conn);
     }
     return b;
+  }
+
+  /** A station's own-part patch from the version before. */
+  private ownPatch(view: ViewName, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
+    this.counters.patched++;
+    return patchMessage(view, version, before, after, wholeBytes);
   }
 
   private languageOf(view: ViewName, conn?: string): Language {
