@@ -276,6 +276,7 @@ export function stationProjector<S, R>(
   game: GameDefinition<S, R>,
   inputs: StationInputs,
   spots: Map<string, SpotView[]> = new Map(),
+  idle: IdleBettings = new Map(),
 ): (station: number) => StationTableView {
   const tableOpen = bettingOpen(s);
   const betting = s.phase === 'betting';
@@ -299,21 +300,42 @@ export function stationProjector<S, R>(
     const seat = seatOf(s.params, station);
     const streak = inputs.streaks.get(station);
     if (inputs.deciders.has(station) && decision === undefined) decision = decisionOf(s, game);
+    const offered = spotsOf(s, game, station, seat, spots);
+    const nothing = bets.length === 0 && unplayed.length === 0 && notFollowed.length === 0 && mine.length === 0 && !streak;
     return {
       credit: availableWith(s, station, chips),
-      betting: {
-        open,
-        spots: spotsOf(s, game, station, seat, spots),
-        bets,
-        ...(streak ? { streak: { wins: streak.wins, open: streak.open.map((o) => ({ ...o })) } } : {}),
-        ...(unplayed.length > 0 ? { unplayed } : {}),
-        ...(notFollowed.length > 0 ? { notFollowed: notFollowed.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount })) } : {}),
-        ...(mine.length > 0 ? { roundNet: mine.reduce((a, l) => a + l.net, 0) } : {}),
-        ...(prizes.length > 0 ? { prizes } : {}),
-      },
+      betting: nothing
+        ? idleBetting(idle, offered, open)
+        : {
+            open,
+            spots: offered,
+            bets,
+            ...(streak ? { streak: { wins: streak.wins, open: streak.open.map((o) => ({ ...o })) } } : {}),
+            ...(unplayed.length > 0 ? { unplayed } : {}),
+            ...(notFollowed.length > 0 ? { notFollowed: notFollowed.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount })) } : {}),
+            ...(mine.length > 0 ? { roundNet: mine.reduce((a, l) => a + l.net, 0) } : {}),
+            ...(prizes.length > 0 ? { prizes } : {}),
+          },
       decision: decision && inputs.deciders.has(station) ? decision() : null,
     };
   };
+}
+
+/**
+ * The betting part of stations with nothing on the table (no bets, unplayed, bets not followed,
+ * result or streak marker), by the spots they are offered and whether betting is open for them,
+ * kept by the caller beside the spots (`stationProjector`'s `idle`): one object for all of them,
+ * from one state to the next while the spots stand. A stadium's idle stations then share it, so
+ * the host encodes it once, and works out once what changed in it when betting opens or closes
+ * (host/screens/view-hub.ts). Nobody changes a view in place.
+ */
+export type IdleBettings = Map<SpotView[], { open?: StationBettingView; closed?: StationBettingView }>;
+
+function idleBetting(cache: IdleBettings, spots: SpotView[], open: boolean): StationBettingView {
+  let kept = cache.get(spots);
+  if (!kept) cache.set(spots, (kept = {}));
+  const which = open ? 'open' : 'closed';
+  return (kept[which] ??= { open, spots, bets: [] });
 }
 
 /**

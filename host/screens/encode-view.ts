@@ -33,6 +33,11 @@ export function encodeView(state: object, parts: WeakMap<object, string>): strin
 export function patchMessage(target: string, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
   const ops = diffParts(before, after);
   if (ops.length === 0) return null;
-  const text = `[${JSON.stringify(target)},${version},${JSON.stringify(ops)}]`;
+  return patchOf(target, version, JSON.stringify(ops), wholeBytes);
+}
+
+/** The patch message of operations already encoded (`ops`, a JSON array), or null when it would not be smaller than the whole. */
+export function patchOf(target: string, version: number, ops: string, wholeBytes: number): SharedMessage | null {
+  const text = `[${JSON.stringify(target)},${version},${ops}]`;
   return text.length < wholeBytes ? new SharedMessage(text) : null;
 }

@@ -35,7 +35,8 @@ export function stationOwnView(src: ViewSources, station: number, language: Lang
     limits: table.state.params.limits,
     language,
     credit: own.credit,
-    betting: { ...own.betting, open },
+    // The projection's own object when the floor closes nothing (an idle station's is every idle station's: encoded once).
+    betting: open === own.betting.open ? own.betting : { ...own.betting, open },
     decision: own.decision,
     ...(floor ? { tilts: floor.notices(station), cashout: floor.cashout(station) } : {}),
     recalled: { rounds: extras.recall.length, version: extras.recallVersion },

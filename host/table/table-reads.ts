@@ -11,6 +11,7 @@ import {
   type RoundViewData,
   type StadiumView,
   type StationInputs,
+  type IdleBettings,
   type SpotView,
   type StationTableView,
   type TableExtrasInputs,
@@ -34,8 +35,8 @@ export class TableReadModel<S, R> implements TableReads {
   private inputs: { of: TableState<S, R>; inputs: StationInputs } | null = null;
   /** Every station's own part of the state now, with what they share worked out once for the state (engine/table/views.ts). */
   private projector: { of: TableState<S, R>; project: (station: number) => StationTableView } | null = null;
-  /** The spots each kind of station is offered, kept while the table's parameters and game stand (the same arrays, so encoded once). */
-  private spots: { params: TableState<S, R>['params']; game: GameDefinition<S, R>; spots: Map<string, SpotView[]> } | null = null;
+  /** The spots each kind of station is offered, and the idle stations' betting part, kept while the table's parameters and game stand (the same objects, so encoded once). */
+  private spots: { params: TableState<S, R>['params']; game: GameDefinition<S, R>; spots: Map<string, SpotView[]>; idle: IdleBettings } | null = null;
 
   constructor(
     private readonly game: GameDefinition<S, R>,
@@ -66,8 +67,8 @@ export class TableReadModel<S, R> implements TableReads {
   station(station: number): StationTableView {
     const s = this.current();
     if (this.projector?.of !== s) {
-      if (this.spots?.params !== s.params || this.spots.game !== this.game) this.spots = { params: s.params, game: this.game, spots: new Map() };
-      this.projector = { of: s, project: stationProjector(s, this.game, this.stationInputs(), this.spots.spots) };
+      if (this.spots?.params !== s.params || this.spots.game !== this.game) this.spots = { params: s.params, game: this.game, spots: new Map(), idle: new Map() };
+      this.projector = { of: s, project: stationProjector(s, this.game, this.stationInputs(), this.spots.spots, this.spots.idle) };
     }
     return this.projector.project(station);
   }
