@@ -67,7 +67,8 @@ export class TableReadModel<S, R> implements TableReads {
   station(station: number): StationTableView {
     const s = this.current();
     if (this.projector?.of !== s) {
-      if (this.spots?.params !== s.params || this.spots.game !== this.game) this.spots = { params: s.params, game: this.game, spots: new Map(), idle: new Map() };
+      if (this.spots?.params !== s.params || this.spots.game !== this.game)
+        this.spots = { params: s.params, game: this.game, spots: new Map(), idle: new Map() };
       this.projector = { of: s, project: stationProjector(s, this.game, this.stationInputs(), this.spots.spots, this.spots.idle) };
     }
     return this.projector.project(station);
