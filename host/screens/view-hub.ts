@@ -1,7 +1,5 @@
 import {
   coupsFollow,
-  diffParts,
-  jsonEqual,
   shoeCoups,
   REMOTE_STATION_BASE,
   stationOf,
@@ -26,7 +24,8 @@ import type { LiveTable } from '../table/runtime.js';
 import { ruleRecordAt, type Ledger } from '../../ledger/index.js';
 import { ScreenCommands, type StationCreditMoves } from './screen-commands.js';
 import { SharedReads, stationsKey, stationsMoved, type StationsLook } from './station-reads.js';
-import { encodeView, patchMessage, patchOf } from './encode-view.js';
+import { encodeView, patchMessage } from './encode-view.js';
+import { OwnPatches } from './own-patches.js';
 import { sameDeps } from './same-deps.js';
 import { StationRecall } from './station-recall.js';
 import { stationFloorWord, stationOwnView, stationViewDeps } from './station-view.js';
@@ -118,6 +117,8 @@ export class ViewHub {
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
   readonly counters: HubCounters = { changes: 0, looked: 0, built: 0, encoded: 0, parts: 0, patched: 0 };
+  /** The stations' own-part patches, each change of one part worked out once for every station it moved alike (own-patches.ts). */
+  private readonly ownPatches = new OwnPatches(() => this.counters.patched++);
   /** Where the screens' commands go (the table, the floor, the peer tables, service mode, a language). */
   readonly commands: ScreenCommands;
   /** The screens subscribed to each view (by key), and to the public parts (every station screen). */
@@ -506,7 +507,7 @@ export class ViewHub {
     const sinks = first ? undefined : this.sinks.get(key);
     const watched = sinks !== undefined && sinks.size > 0;
     // The patch is made for the screens showing the view now; one that subscribes later gets it whole.
-    const patch = had && watched && patched(view) ? this.ownPatch(view, version, had.state, state, json.length + 64) : null;
+    const patch = had && watched && patched(view) ? this.ownPatches.patch(view, version, had.state, state, json.length + 64) : null;
     const b: Built = { deps, state, json, version, snapshot: null, patch, stale: false };
     this.built.set(key, b);
     if (!first) {
@@ -517,42 +518,6 @@ export class ViewHub {
       for (const l of [...this.listeners]) l(view, conn);
     }
     return b;
-  }
-
-  /**
-   * A station's own-part patch from the version before: its view's name and version around what
-   * changed. When one part of it moved and nothing else (every other field of the same content),
-   * what changed is that part's change alone, worked out and encoded once for every station
-   * whose part moved from the same object to the same object: at the results' end a
-   * stadium's idle stations share their betting part before and after (engine/table/views.ts
-   * `IdleBettings`), so their thousand patches say what the one change says. Views are never
-   * changed in place, so the same two objects always make the same operations.
-   */
-  private ownPatch(view: ViewName, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
-    const key = onlyMoved(before, after);
-    let ops: string | null;
-    if (key === null) ops = this.encodedOps(diffParts(before, after));
-    else {
-      const a = Reflect.get(before, key) as object;
-      const b = Reflect.get(after, key) as object;
-      let from = this.changes.get(a);
-      if (!from) this.changes.set(a, (from = new WeakMap()));
-      const had = from.get(b);
-      if (had && had.key === key) ops = had.ops;
-      else {
-        ops = this.encodedOps(diffParts({ [key]: a }, { [key]: b }));
-        from.set(b, { key, ops });
-      }
-    }
-    return ops === null ? null : patchOf(view, version, ops, wholeBytes);
-  }
-
-  /** What changed between two objects, by the one field they were found under, encoded (`ownPatch`); null: nothing. */
-  private readonly changes = new WeakMap<object, WeakMap<object, { key: string; ops: string | null }>>();
-
-  private encodedOps(ops: readonly unknown[]): string | null {
-    this.counters.patched++;
-    return ops.length === 0 ? null : JSON.stringify(ops);
   }
 
   private languageOf(view: ViewName, conn?: string): Language {
@@ -615,28 +580,4 @@ export class ViewHub {
     };
     return signedOut;
   }
-}
-
-/**
- * The one field of two own parts whose content moved, when both hold an object there, every other
- * field holds the same content (the same value, or a fresh object equal as JSON: a station's
- * recall count or floor notices are made anew at each build) and the keys are the same, in the
- * same order: `diffParts` of the two is then `diffParts` of that field alone (a field of the same
- * content makes no operation). Null otherwise.
- */
-function onlyMoved(before: object, after: object): string | null {
-  const ka = Object.keys(before);
-  const kb = Object.keys(after);
-  if (ka.length !== kb.length) return null;
-  let moved: string | null = null;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i] as string;
-    if (kb[i] !== k) return null;
-    const a: unknown = Reflect.get(before, k);
-    const b: unknown = Reflect.get(after, k);
-    if (a === b || jsonEqual(a, b)) continue;
-    if (moved !== null || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return null;
-    moved = k;
-  }
-  return moved;
 }

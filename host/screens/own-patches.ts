@@ -1,0 +1,69 @@
+import { diffParts, jsonEqual } from '../../protocol/index.js';
+import { patchOf } from './encode-view.js';
+import type { SharedMessage } from './outbox.js';
+
+/**
+ * The stations' own-part patches (issue 55). A patch is its view's name and version around what
+ * changed. When one part of a station's own part moved and nothing else (every other field of the
+ * same content), what changed is that part's change alone, worked out and encoded once for every
+ * station whose part moved from the same object to the same object: at the results' end a
+ * stadium's idle stations share their betting part before and after (engine/table/views.ts
+ * `IdleBettings`), so their thousand patches say what the one change says. Views are never changed
+ * in place, so the same two objects always make the same operations.
+ */
+export class OwnPatches {
+  /** What changed between two objects, by the one field they were found under, encoded; null: nothing. */
+  private readonly changes = new WeakMap<object, WeakMap<object, { key: string; ops: string | null }>>();
+
+  /** `worked`: called for each patch whose operations are worked out and encoded (not for one reused). */
+  constructor(private readonly worked: () => void) {}
+
+  /** The patch of `view`'s own part from `before` to `after`, its new `version`; null when nothing changed or the whole is smaller. */
+  patch(view: string, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
+    const key = onlyMoved(before, after);
+    let ops: string | null;
+    if (key === null) ops = this.encoded(diffParts(before, after));
+    else {
+      const a = Reflect.get(before, key) as object;
+      const b = Reflect.get(after, key) as object;
+      let from = this.changes.get(a);
+      if (!from) this.changes.set(a, (from = new WeakMap()));
+      const had = from.get(b);
+      if (had && had.key === key) ops = had.ops;
+      else {
+        ops = this.encoded(diffParts({ [key]: a }, { [key]: b }));
+        from.set(b, { key, ops });
+      }
+    }
+    return ops === null ? null : patchOf(view, version, ops, wholeBytes);
+  }
+
+  private encoded(ops: readonly unknown[]): string | null {
+    this.worked();
+    return ops.length === 0 ? null : JSON.stringify(ops);
+  }
+}
+
+/**
+ * The one field of two own parts whose content moved, when both hold an object there, every other
+ * field holds the same content (the same value, or a fresh object equal as JSON: a station's
+ * recall count or floor notices are made anew at each build) and the keys are the same, in the
+ * same order: `diffParts` of the two is then `diffParts` of that field alone (a field of the same
+ * content makes no operation). Null otherwise.
+ */
+function onlyMoved(before: object, after: object): string | null {
+  const ka = Object.keys(before);
+  const kb = Object.keys(after);
+  if (ka.length !== kb.length) return null;
+  let moved: string | null = null;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i] as string;
+    if (kb[i] !== k) return null;
+    const a: unknown = Reflect.get(before, k);
+    const b: unknown = Reflect.get(after, k);
+    if (a === b || jsonEqual(a, b)) continue;
+    if (moved !== null || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return null;
+    moved = k;
+  }
+  return moved;
+}
