@@ -11,13 +11,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import { decodeHostMessage, REMOTE_STATION_BASE, stationOf, ViewComposer, type StationState, type ViewName } from '../../protocol/index.js';
+import { REMOTE_STATION_BASE, stationOf, type StationState, type ViewName } from '../../protocol/index.js';
 import type { NatsConnection } from 'nats';
 import { EdgeBridge } from '../edges/edge-bridge.js';
 import { decodeUpdate } from '../edges/subjects.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import { credit, quietHub, silent, submitted, testTable, type TestTable } from '../testing/table-kit.js';
-import { Outbox, type Update } from './outbox.js';
+import { ownPart, stationScreens } from '../testing/station-screens.js';
+import type { Update } from './outbox.js';
 
 const REMOTE = 40;
 const BETTORS = [101, 102, 103];
@@ -26,34 +27,12 @@ const JAMMED = 111;
 const LATE = 112;
 const CARDS = ['9S', '8H', '7D', '2C', 'KD', '5H', 'AS', '3C', '6D', 'QH', '4S', 'TC'];
 
-function ownPart(s: StationState): string {
-  const { round: _round, roads: _roads, history: _history, recall: _recall, ...own } = s;
-  return JSON.stringify(own);
-}
-
-/** Every station's screen (an outbox and a composer), and the own-part updates the hub hands each. */
+/** Every station's screen, and the own-part update the hub handed each last. */
 function screens(t: TestTable) {
-  const views = [...t.hub.views().filter((v) => stationOf(v) !== null), ...t.hub.remoteViews()];
-  const shown = new Map<ViewName, StationState>();
   const handed = new Map<ViewName, Update>();
-  for (const view of views) {
-    const composer = new ViewComposer(view);
-    const outbox = new Outbox({
-      write: (message, written) => {
-        const m = decodeHostMessage(message.text);
-        assert.ok(m.ok, `${view}: a message that fails its schema: ${message.text}`);
-        const composed = composer.take(m.message);
-        if (composed?.state.kind === 'station') shown.set(view, composed.state);
-        written();
-      },
-    });
-    t.hub.subscribe(view, `screen:${view}`, {
-      deliver: (slot, update) => {
-        if (slot === `view:${view}`) handed.set(view, update);
-        outbox.latest(slot, update);
-      },
-    });
-  }
+  const { views, shown } = stationScreens(t, (view, slot, update) => {
+    if (slot === `view:${view}`) handed.set(view, update);
+  });
   return { views, shown, handed };
 }
 

@@ -11,37 +11,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import { decodeHostMessage, REMOTE_STATION_BASE, stationOf, ViewComposer, type StationState, type ViewName } from '../../protocol/index.js';
+import { REMOTE_STATION_BASE, stationOf, type StationState } from '../../protocol/index.js';
 import { credit, quietHub, testTable, type TestTable } from '../testing/table-kit.js';
-import { Outbox } from './outbox.js';
+import { ownPart, stationScreens } from '../testing/station-screens.js';
 
 const REMOTE = 12;
 // Pairs come often (a war's tie, the stadium's decision), and blackjack's seats stand or bust in a few cards.
 const CARDS = ['9S', '9H', '7D', '2C', 'KD', 'KH', '5H', 'AS', '3C', '3D', '6D', 'QH', '4S', 'TC'];
 
-/** The own part of a station's view: the whole less the public parts and the recall's list, sent apart. */
-function ownPart(s: StationState): string {
-  const { round: _round, roads: _roads, history: _history, recall: _recall, ...own } = s;
-  return JSON.stringify(own);
-}
-
 /** Every station's screen, as it puts together what it is sent. */
 function screens(t: TestTable) {
-  const views = [...t.hub.views().filter((v) => stationOf(v) !== null), ...t.hub.remoteViews()];
-  const shown = new Map<ViewName, StationState>();
-  for (const view of views) {
-    const composer = new ViewComposer(view);
-    const outbox = new Outbox({
-      write: (message, written) => {
-        const m = decodeHostMessage(message.text);
-        assert.ok(m.ok, `${view}: a message that fails its schema`);
-        const composed = composer.take(m.message);
-        if (composed?.state.kind === 'station') shown.set(view, composed.state);
-        written();
-      },
-    });
-    t.hub.subscribe(view, `screen:${view}`, { deliver: (slot, update) => outbox.latest(slot, update) });
-  }
+  const { views, shown } = stationScreens(t);
   // A hub over the same table that hears of no change: what each station's own part is now.
   const fresh = () => quietHub(t);
   return { views, shown, fresh };
