@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { HOST_RUNTIME_PACKAGES, layoutAt, manifestDiff, programFiles, programLayout, programManifest, runtimePackages } from './program-hash.js';
+import { createHash } from 'node:crypto';
+import { hashLargeFile, HOST_RUNTIME_PACKAGES, layoutAt, manifestDiff, programFiles, programLayout, programManifest, runtimePackages } from './program-hash.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'program-hash-'));
@@ -69,6 +70,33 @@ describe('program hash', () => {
     assert.deepEqual(manifestDiff(before, now), { changed: ['node_modules/a/lib/x.cjs'], added: ['host/extra.ts'], removed: [] });
     put('host/start-host.test.ts', 'another test');
     assert.equal((await programManifest(layout)).hash, now.hash, 'a test file is not part of the program');
+  });
+
+  it("hashes a large file (an installation's app.asar) a chunk at a time, the event loop running between chunks", async () => {
+    // 5 MiB and an odd tail: past the size read at once, and not a whole number of chunks.
+    const bytes = Buffer.alloc(5 * 1024 * 1024 + 12_345);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + (i >> 13)) & 0xff;
+    mkdirSync(path.join(dir, 'big/resources'), { recursive: true });
+    writeFileSync(path.join(dir, 'big/resources/app.asar'), bytes);
+    writeFileSync(path.join(dir, 'big/resources/small.js'), 'small');
+    const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+    const m = await programManifest({ mode: 'tsx', root: path.join(dir, 'big'), parts: ['resources'], packages: [] });
+    assert.deepEqual(m.files, [
+      ['resources/app.asar', sha(bytes)],
+      ['resources/small.js', sha('small')],
+    ]);
+    // A technician's program check runs beside a live table: the host's loop must keep turning.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const alone = await hashLargeFile(path.join(dir, 'big/resources/app.asar'));
+    ticking = false;
+    assert.equal(alone, sha(bytes));
+    assert.ok(turns >= 3, `the event loop turned ${turns} times while 6 chunks were read`);
   });
 
   it('in tsx mode covers the command line, the native addon and tsx; in the Electron layout the bundles and the native packages', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -189,6 +189,9 @@ export async function programManifest(layout: ProgramLayout): Promise<ProgramMan
 /** A slice of the files read one after the other before the event loop is let run again. */
 const SLICE_FILES = 64;
 const SLICE_BYTES = 2 * 1024 * 1024;
+/** A file this large or larger is read a chunk at a time, off the event loop (`hashLargeFile`). */
+const LARGE_FILE_BYTES = SLICE_BYTES;
+const CHUNK_BYTES = 1024 * 1024;
 
 async function manifestOf(layout: ProgramLayout): Promise<ProgramManifest> {
   const list = await programFiles(layout);
@@ -197,13 +200,15 @@ async function manifestOf(layout: ProgramLayout): Promise<ProgramManifest> {
   // was four round trips through the thread pool (open, stat, read, close), which cost the start
   // twice the CPU of reading and hashing them (docs/testing.md, 28 November evening). Between
   // slices the event loop runs, so a manifest taken while the host serves (service mode's program
-  // check) holds it for one slice at most (a file larger than a slice is read alone).
+  // check) holds it for one slice at most. A large file (an installation's app.asar, tens of
+  // megabytes) is never read at once: it is hashed a chunk at a time through the thread pool.
   for (let i = 0; i < list.length;) {
     let bytes = 0;
     for (const end = Math.min(list.length, i + SLICE_FILES); i < end && bytes < SLICE_BYTES; i++) {
-      const data = readFileSync(path.join(layout.root, list[i] as string));
-      bytes += data.length;
-      sums[i] = createHash('sha256').update(data).digest('hex');
+      const file = path.join(layout.root, list[i] as string);
+      const size = statSync(file).size;
+      bytes += size;
+      sums[i] = size >= LARGE_FILE_BYTES ? await hashLargeFile(file) : createHash('sha256').update(readFileSync(file)).digest('hex');
     }
     if (i < list.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }
@@ -211,6 +216,23 @@ async function manifestOf(layout: ProgramLayout): Promise<ProgramManifest> {
   const files = list.map((rel, i): [string, string] => [rel, sums[i] as string]);
   for (const [rel, inner] of files) outer.update(`${rel}\0${inner}\n`);
   return { mode: layout.mode, hash: outer.digest('hex'), files };
+}
+
+/** SHA-256 of a file read a chunk at a time, each read awaited: the event loop runs between chunks. */
+export async function hashLargeFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
 }
 
 /** The files that differ between two manifests (the reference first). */
