@@ -159,7 +159,8 @@ export class Ledger {
    * reads this. A round trimmed reads its own last tick still (it was the oldest, so the floor is
    * its tick), the floor only rises, and a new correction's tick is past it: each round's record
    * version never falls and moves at each entry under it, as a reader keeping a split needs (a
-   * round never corrected moves at a trim too: read again once, no harm).
+   * round never corrected moves with the floor, at each trim: past the bound, at each late
+   * correction, its split is redone once; a cost, never a stale split).
    */
   #lateFloor = 0;
   private readonly stmt: ReturnType<Ledger['prepare']>;

@@ -20,12 +20,11 @@ export class OwnPatches {
 
   /** The patch of `view`'s own part from `before` to `after`, its new `version`; null when nothing changed or the whole is smaller. */
   patch(view: string, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
-    const key = onlyMoved(before, after);
+    const moved = onlyMoved(before, after);
     let ops: string | null;
-    if (key === null) ops = this.encoded(diffParts(before, after));
+    if (moved === null) ops = this.encoded(diffParts(before, after));
     else {
-      const a = Reflect.get(before, key) as object;
-      const b = Reflect.get(after, key) as object;
+      const { key, a, b } = moved;
       let from = this.changes.get(a);
       if (!from) this.changes.set(a, (from = new WeakMap()));
       const had = from.get(b);
@@ -45,25 +44,24 @@ export class OwnPatches {
 }
 
 /**
- * The one field of two own parts whose content moved, when both hold an object there, every other
+ * The one field of two own parts whose content moved, and its two objects, when both hold an object there, every other
  * field holds the same content (the same value, or a fresh object equal as JSON: a station's
  * recall count or floor notices are made anew at each build) and the keys are the same, in the
  * same order: `diffParts` of the two is then `diffParts` of that field alone (a field of the same
  * content makes no operation). Null otherwise.
  */
-function onlyMoved(before: object, after: object): string | null {
+function onlyMoved(before: object, after: object): { key: string; a: object; b: object } | null {
   const ka = Object.keys(before);
   const kb = Object.keys(after);
   if (ka.length !== kb.length) return null;
-  let moved: string | null = null;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i] as string;
+  let moved: { key: string; a: object; b: object } | null = null;
+  for (const [i, k] of ka.entries()) {
     if (kb[i] !== k) return null;
     const a: unknown = Reflect.get(before, k);
     const b: unknown = Reflect.get(after, k);
     if (a === b || jsonEqual(a, b)) continue;
     if (moved !== null || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return null;
-    moved = k;
+    moved = { key: k, a, b };
   }
   return moved;
 }
