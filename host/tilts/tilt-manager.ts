@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { openTilts, type Ledger } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
+import type { TiltSaidPayload } from '../../terms/said.js';
 import { mayClear, type Actor } from './staff.js';
 import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind, type TiltSpec } from './tilt-kinds.js';
 
@@ -31,11 +32,8 @@ export interface CurrentTilt extends TiltSpec {
   clearable: boolean;
 }
 
-/** A fault's detail as a key of the catalogues' `tiltDetail` section and its parameters (terms/said.ts `tiltSaid`). */
-export interface TiltSaid {
-  key: string;
-  values: Record<string, string | number>;
-}
+/** A fault's detail as a key of the catalogues' `tiltDetail` section and its parameters, as the journal carries it. */
+export type TiltSaid = TiltSaidPayload;
 
 interface Held {
   kind: TiltKind;
