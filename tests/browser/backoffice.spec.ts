@@ -204,7 +204,7 @@ test('accounting downloads the gaming day CSV, its totals equal to the tables’
     .replace(/^\ufeff/, '')
     .trim()
     .split('\r\n');
-  expect(rows[0]).toMatch(/^博彩桌,投注站,貨幣/);
+  expect(rows[0]).toMatch(/^博彩桌,投注機,貨幣/);
   expect(rows.filter((r) => /^T[123],,/.test(r))).toHaveLength(3);
   // One total per currency: T3's Hong Kong dollars are never added to the others' patacas.
   expect(rows.filter((r) => /^T3,,HKD,/.test(r))).toHaveLength(1);

@@ -476,7 +476,7 @@ for (const kind of DATABASES) {
 
     it('writes its header in each language, and a viewer may not read it', async () => {
       const day = await report('2026-11-25');
-      assert.match(reportCsv(createI18n('zh-Hant'), day), /^\ufeff博彩桌,投注站,貨幣,收鈔金額/);
+      assert.match(reportCsv(createI18n('zh-Hant'), day), /^\ufeff博彩桌,投注機,貨幣,收鈔金額/);
       assert.match(reportCsv(createI18n('pt'), day), /^\ufeffMesa de jogo,Posto,Moeda,Drop \(notas\)/);
       const viewer = (await signInHttp(up.url, 'eye', PASSWORD)).cookie;
       assert.equal((await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=2026-11-25`, { headers: { cookie: viewer } })).status, 403);

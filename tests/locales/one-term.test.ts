@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { catalogueOf } from '../../locales/index.js';
+
+// One word per concept in each language (docs/terms-for-review.md, "One word per concept"): a
+// reader who meets two words for one thing on two pages asks whether they are two things. Where a
+// regulation's text has the word, it is the text's; else the word the catalogues chose and list
+// for review. Each row: the word kept, and the words it replaced, which no text of the catalogue may use.
+const ONE_TERM: readonly { lang: string; concept: string; kept: RegExp; refused: RegExp }[] = [
+  // The 2009 text (Art. 1) and the 2005 texts write «shoe»; «sabot» is Portugal's (rule 4) only.
+  { lang: 'pt', concept: 'the card shoe', kept: /«shoe»/i, refused: /\bsabots?\b/i },
+  { lang: 'pt', concept: 'service mode', kept: /\bmodo de serviço\b/i, refused: /\bmodo de manutenção\b/i },
+  { lang: 'pt', concept: 'a player station', kept: /\bpostos?\b/, refused: /\besta(?:ção|ções)\b/i },
+  { lang: 'zh-Hant', concept: 'a player station', kept: /投注機/, refused: /投注站/ },
+  { lang: 'zh-Hans', concept: 'a player station', kept: /投注机/, refused: /投注站/ },
+];
+
+/** Every text of a catalogue with its key. */
+function texts(tree: object, prefix = ''): [string, string][] {
+  return Object.entries(tree).flatMap(([k, v]): [string, string][] => {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') return [[key, v]];
+    return typeof v === 'object' && v !== null ? texts(v, key) : [];
+  });
+}
+
+describe('each language says one concept by one word', () => {
+  for (const { lang, concept, kept, refused } of ONE_TERM) {
+    it(`${lang}: ${concept} is ${kept.source}, never ${refused.source}`, () => {
+      const all = texts(catalogueOf(lang));
+      assert.ok(
+        all.some(([, text]) => kept.test(text)),
+        `${lang} says ${concept} somewhere`,
+      );
+      const other = all.filter(([, text]) => refused.test(text)).map(([key, text]) => `${key}: ${text}`);
+      assert.deepEqual(other, [], `${lang}: say ${concept} as ${kept.source}`);
+    });
+  }
+});
