@@ -3,7 +3,7 @@ import { profileWords } from './codes.js';
 import { h } from './dom.js';
 import { isMessageKey } from '../../locales/i18n.js';
 import { saidWords } from '../../locales/said.js';
-import type { Words } from './i18n.js';
+import { listWords, type Words } from './i18n.js';
 import { currencyLabel, formatTableMoney, type TableMoney } from './money.js';
 import { table } from './table-page.js';
 
@@ -99,9 +99,10 @@ function summary(w: Words, r: ConfigRequest, money: (v: number) => string): stri
     r.key === 'limits'
       ? range(after)
       : typeof after === 'object' && after !== null
-        ? Object.entries(after)
-            .map(([k, v]) => `${k} = ${r.key === 'betLimits' ? range(v) : String(v)}`)
-            .join(', ')
+        ? listWords(
+            w.language,
+            Object.entries(after).map(([k, v]) => `${k} = ${r.key === 'betLimits' ? range(v) : String(v)}`),
+          )
         : r.key === 'profile'
           ? profileWords(w.t, String(after))
           : String(after);

@@ -1,7 +1,7 @@
 import type { FloorRow } from './api.js';
 import { FloorRow as FloorRowSchema } from './api.js';
 import { h } from './dom.js';
-import type { Words } from './i18n.js';
+import { listWords, type Words } from './i18n.js';
 import { faultWords, profileWords } from './codes.js';
 import { currencyLabel } from './money.js';
 import { z } from 'zod';
@@ -144,7 +144,14 @@ export class FloorView {
     // The table's own currency (its heartbeat's ISO 4217 code): every amount of it is in this.
     set(c[2], currencyLabel(r.currency));
     set(c[3], r.profile ? profileWords(t, r.profile) : '—');
-    const stateWords = `${MARK[state] ?? '?'} ${stateWord(t, state)}${r.faults.length ? ` — ${r.faults.map((f) => faultWords(t, f)).join(', ')}` : ''}`;
+    const stateWords = `${MARK[state] ?? '?'} ${stateWord(t, state)}${
+      r.faults.length
+        ? ` — ${listWords(
+            this.w.language,
+            r.faults.map((f) => faultWords(t, f)),
+          )}`
+        : ''
+    }`;
     // An approved change the table has yet to make: a supervisor expects the limits to move at the next shoe.
     set(c[4], r.configWaiting > 0 ? `${stateWords} · ⚙ ${t('backoffice.floor.configWaiting', { n: r.configWaiting })}` : stateWords);
     tr.dataset.config = r.configWaiting > 0 ? 'waiting' : 'none';

@@ -26,3 +26,15 @@ export function words(language: Language): Words {
   const f = new Intl.DateTimeFormat(intlLocale(language), { timeZone: 'Asia/Macau', dateStyle: 'short', timeStyle: 'medium' });
   return { language, t: i.t.bind(i), time: (iso) => f.format(new Date(iso)) };
 }
+
+const lists = new Map<Language, Intl.ListFormat>();
+
+/**
+ * Items joined as a list in the page's language (Intl.ListFormat: `a, b and c`, `a、b和c`, `a, b e c`),
+ * never by a comma written in the code: each language has its own separators.
+ */
+export function listWords(language: Language, items: readonly string[]): string {
+  let f = lists.get(language);
+  if (!f) lists.set(language, (f = new Intl.ListFormat(intlLocale(language), { type: 'conjunction' })));
+  return f.format(items);
+}

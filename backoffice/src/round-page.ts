@@ -2,7 +2,7 @@ import type { RoundEvidence } from './api.js';
 import { actionWords, betWords, cardPlaceWords, profileWords } from './codes.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
-import type { Words } from './i18n.js';
+import { listWords, type Words } from './i18n.js';
 import { formatTableMoney, type TableMoney } from './money.js';
 import { table } from './table-page.js';
 
@@ -32,7 +32,7 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
     h('h1', {}, t('backoffice.evidence.title', { round: r.roundId })),
     h('p', {}, t('backoffice.evidence.game', { game: gameName(t, r.game), profile: profileWords(t, r.profile) })),
     h('p', { 'data-testid': 'round-status' }, t('backoffice.evidence.closed', { status, time: w.time(r.ts), seq: r.seq })),
-    r.status === 'void' ? h('p', {}, t('backoffice.evidence.voided', { reason: r.reason ?? '', who: (r.authorisedBy ?? []).join(', ') })) : null,
+    r.status === 'void' ? h('p', {}, t('backoffice.evidence.voided', { reason: r.reason ?? '', who: listWords(w.language, r.authorisedBy ?? []) })) : null,
     r.voidRule ? h('p', {}, t('backoffice.evidence.voidRule', { why: r.uncorrectable ?? '', rule: r.voidRule })) : null,
     h(
       'a',
@@ -90,7 +90,12 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
               h(
                 'li',
                 {},
-                t('backoffice.evidence.correction', { correction: c.correction, card: c.card ?? '', article: c.article, who: c.confirmedBy.join(', ') }),
+                t('backoffice.evidence.correction', {
+                  correction: c.correction,
+                  card: c.card ?? '',
+                  article: c.article,
+                  who: listWords(w.language, c.confirmedBy),
+                }),
               ),
             ),
           ),

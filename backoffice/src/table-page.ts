@@ -3,7 +3,7 @@ import { alarmList } from './alarms.js';
 import { entryWords, faultWords } from './codes.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
-import type { Words } from './i18n.js';
+import { listWords, type Words } from './i18n.js';
 import { currencyLabel, formatTableMoney } from './money.js';
 
 type Ack = (id: number, note: string) => Promise<void>;
@@ -72,7 +72,16 @@ export function tablePage(
       h('span', { 'data-testid': 'table-currency' }, ` — ${currencyLabel(d.currency)}`),
     ),
     h('h2', {}, t('backoffice.floor.faults')),
-    h('p', { 'data-testid': 'table-faults' }, d.faults.length ? `⚠ ${d.faults.map((f) => faultWords(t, f)).join(', ')}` : t('backoffice.floor.none')),
+    h(
+      'p',
+      { 'data-testid': 'table-faults' },
+      d.faults.length
+        ? `⚠ ${listWords(
+            w.language,
+            d.faults.map((f) => faultWords(t, f)),
+          )}`
+        : t('backoffice.floor.none'),
+    ),
     h('h2', {}, t('backoffice.table.stations')),
     stations,
     h('h2', {}, t('backoffice.table.rounds')),
