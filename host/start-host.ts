@@ -93,6 +93,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
     if (options.upstream ?? config.upstream) {
       options = { ...options, upstream: options.upstream ?? config.upstream };
+      let lastSyncError: string | null = null;
       sync = startLedgerSync({
         ledger,
         upstream: options.upstream,
@@ -101,6 +102,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         dataDir,
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
         onAlarm: (alarm) => syncEvents.alarm(alarm),
+        // The error's own text for a technician's log (service mode shows its reason by key); a repeat of the same once.
+        onError: (message, reason) => {
+          if (message === lastSyncError) return;
+          lastSyncError = message;
+          log.warn({ reason, error: message }, 'ledger sync failed');
+        },
         heartbeat: { snapshot: () => syncEvents.health() },
         configOrders: (answer) => syncEvents.configOrders(answer),
       });

@@ -231,7 +231,10 @@ export const PAYLOADS = {
    * of the catalogues and its parameters, for service mode to show in the reader's language.
    */
   'tilt.raise': z.strictObject({ kind: tiltKind, station: station.optional(), detail: text.optional(), say: tiltSaid.optional() }),
-  /** A fault ended: by itself (the condition went) or cleared by a person of the named role. No money moves. */
+  /**
+   * A fault ended: by itself (the condition went) or cleared by a person of the named role. No money
+   * moves. `detail` in English (the log's words); `say`, where the host words why, the same by key.
+   */
   'tilt.clear': z.strictObject({
     kind: tiltKind,
     station: station.optional(),
@@ -241,6 +244,7 @@ export const PAYLOADS = {
     by: who.optional(),
     role: z.string().min(1).max(32).optional(),
     detail: text.optional(),
+    say: tiltSaid.optional(),
   }),
   /** The only way a meter goes down: every meter of the scope back to zero, authorised. */
   'meter.clear': z.strictObject({ ...authorisation, scope: z.string().regex(/^(table|station:\d{1,3})$/), reason: text }),

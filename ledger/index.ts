@@ -42,7 +42,7 @@ export { verifyLedger, type VerifyOptions, type VerifyReport } from './verify.js
 export { checkpointStats, latestCheckpoint, type Checkpoint, type CheckpointCheck, type CheckpointState } from './checkpoint.js';
 export { outboxStats, readBatch, recordAck, syncAnchor, type SyncAnchor, type WireEntry } from './outbox.js';
 export { Credentials, readCredentials, signRequest, SIGNATURE_HEADERS } from './sign.js';
-export { SyncClient, type SyncLimits, type SyncOptions, type SyncStatus } from './sync-client.js';
+export { SyncClient, syncErrorReason, type SyncErrorReason, type SyncLimits, type SyncOptions, type SyncStatus } from './sync-client.js';
 export { keepReceipt, readReceipt, Receipt, RECEIPT_FILE, receiptProblems, receiptSigned, receiptStatement } from './receipts.js';
 export { HeadReceipt, ReceiptKey } from './wire.js';
 export { askUpstreamHead } from './upstream-head.js';

@@ -264,6 +264,49 @@ describe("sync client: the upstream's answers checked against the wire contract"
     assert.match(c.status().lastError ?? '', /wire contract: ackedSeq: /);
   });
 
+  it('says why a sync failed as a reason in codes beside its text, and forgets it at the next success', async () => {
+    const l = kiosk(1);
+    const up = new FakeUpstream();
+    const heard: string[] = [];
+    const c = new SyncClient(l, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: up.fetch,
+      onError: (message, reason) => heard.push(`${reason.reason}: ${message}`),
+    });
+    const cases: [ReturnType<typeof up.fail>, object][] = [
+      ['network', { reason: 'unreachable' }],
+      [500, { reason: 'refused', status: 500, error: 'boom' }],
+      ['divergence', { reason: 'refused', status: 409, error: 'divergence' }],
+    ];
+    for (const [mode, reason] of cases) {
+      up.fail = () => mode;
+      assert.equal(await c.syncOnce(), 'failed', String(mode));
+      assert.deepEqual(c.status().lastErrorReason, reason, String(mode));
+      assert.ok(c.status().lastError, 'the text is kept for the log');
+    }
+    assert.equal(heard.length, 3);
+    assert.match(heard[1] ?? '', /^refused: upstream answered 500: boom/);
+    for (const [body, reason] of [
+      ['{"ackedSeq":"3"}', 'badAnswer'],
+      ['OK', 'badAnswer'],
+    ] as const) {
+      const other = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: answering(200, body) });
+      await other.syncOnce();
+      assert.deepEqual(other.status().lastErrorReason, { reason }, body);
+    }
+    const slow = new SyncClient(l, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: () => Promise.reject(new DOMException('This operation was aborted', 'AbortError')),
+    });
+    await slow.syncOnce();
+    assert.deepEqual(slow.status().lastErrorReason, { reason: 'timeout' });
+    up.fail = () => 'ok';
+    await drain(c);
+    assert.equal(c.status().lastErrorReason, null, 'a success clears the reason as it clears the text');
+  });
+
   it('takes a gap answer only when it names a sequence and a hash', async () => {
     const l = kiosk(1);
     const alarms: string[] = [];

@@ -3,7 +3,7 @@ import type { Ledger } from './ledger.js';
 import { AckMismatchError, outboxStats, readBatch, recordAck, recordSyncError, syncAnchor } from './outbox.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from './sign.js';
 import { keepReceipt, readReceipt, receiptSigned } from './receipts.js';
-import { checkAnswer, ErrorAnswer, HeartbeatAck, IngestAck, IngestGap } from './wire.js';
+import { checkAnswer, ErrorAnswer, HeartbeatAck, IngestAck, IngestGap, WireError } from './wire.js';
 
 export interface SyncLimits {
   /** Stop new bets when more entries than this are unacknowledged (default 50 000). */
@@ -27,6 +27,8 @@ export interface SyncOptions {
   limits?: SyncLimits;
   /** Called when the stop-new-bets signal changes. Players may still finish rounds and cash out. */
   onStopNewBets?: (stop: boolean, status: SyncStatus) => void;
+  /** Every failed sync: the error's text (for the log) and its reason as codes (for a screen). */
+  onError?: (message: string, reason: SyncErrorReason) => void;
   /** Divergence or refusal by the upstream: a technician must look; syncing holds at that point. */
   onAlarm?: (alarm: { kind: string; message: string }) => void;
   /**
@@ -61,13 +63,46 @@ export interface SyncStatus {
   lagEntries: number;
   /** Age of the oldest unacknowledged entry, 0 when in sync. */
   lagSeconds: number;
+  /** The last failure's text (the ledger's sync anchor keeps it across restarts): for the log, not a screen. */
   lastError: string | null;
+  /** Why it failed, as codes a screen words; null before the first failure of this run (or none). */
+  lastErrorReason: SyncErrorReason | null;
   lastErrorAt: string | null;
   lastSuccessAt: string | null;
   consecutiveFailures: number;
   stopNewBets: boolean;
   /** The last heartbeat sent, when heartbeats are on. */
   heartbeat?: { at: string; ok: boolean; error: string | null } | null;
+}
+
+/**
+ * Why a sync failed, as codes: the upstream not reached, not answering in time, refusing (its HTTP
+ * status and its error code), answering what the table cannot read, acknowledging entries that are
+ * not the table's; else `other`.
+ */
+export type SyncErrorReason =
+  { reason: 'unreachable' | 'timeout' | 'badAnswer' | 'ackMismatch' | 'other' } | { reason: 'refused'; status: number; error?: string };
+
+/** The reason of a failed sync's error. */
+export function syncErrorReason(err: unknown): SyncErrorReason {
+  if (err instanceof HttpError) {
+    const code = typeof err.body.error === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(err.body.error) ? { error: err.body.error } : {};
+    return { reason: 'refused', status: err.status, ...code };
+  }
+  if (err instanceof AckMismatchError) return { reason: 'ackMismatch' };
+  if (err instanceof WireError || err instanceof NotJsonAnswer) return { reason: 'badAnswer' };
+  if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return { reason: 'timeout' };
+  // fetch's own failure (refused, reset, no route, a name not found): the upstream was not reached.
+  if (err instanceof TypeError && err.message === 'fetch failed') return { reason: 'unreachable' };
+  return { reason: 'other' };
+}
+
+/** An upstream's 200 answer that is not JSON. */
+class NotJsonAnswer extends Error {
+  constructor(path: string) {
+    super(`upstream answered ${path} with something that is not JSON`);
+    this.name = 'NotJsonAnswer';
+  }
 }
 
 class HttpError extends Error {
@@ -86,8 +121,8 @@ class HttpError extends Error {
  */
 export class SyncClient {
   private readonly ledger: Ledger;
-  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'limits' | 'heartbeat' | 'receiptsDir' | 'configOrders'>> &
-    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'heartbeat' | 'receiptsDir' | 'configOrders'>;
+  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'limits' | 'heartbeat' | 'receiptsDir' | 'configOrders'>> &
+    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'heartbeat' | 'receiptsDir' | 'configOrders'>;
   private readonly receiptKey: string | undefined;
   private uncheckedSaid = false;
   private readonly limits: Required<SyncLimits>;
@@ -95,6 +130,8 @@ export class SyncClient {
   private readonly path = '/v1/ingest';
   private state: SyncStatus['state'] = 'stopped';
   private failures = 0;
+  /** Why the last sync of this run failed (the anchor keeps only its text). */
+  private lastReason: SyncErrorReason | null = null;
   private stopSignal = false;
   private running: Promise<void> | null = null;
   private wake: (() => void) | null = null;
@@ -210,6 +247,7 @@ export class SyncClient {
       lagEntries: stats.pending,
       lagSeconds,
       lastError: anchor.lastError,
+      lastErrorReason: this.lastReason,
       lastErrorAt: anchor.lastErrorAt,
       lastSuccessAt: anchor.lastSuccessAt,
       consecutiveFailures: this.failures,
@@ -286,11 +324,13 @@ export class SyncClient {
       recordAck(this.ledger, ack.ackedSeq, ack.headHash, this.o.now());
       this.keep(ack);
       this.failures = 0;
+      this.lastReason = null;
       if (!this.stopped()) this.state = 'idle';
       return 'sent';
     } catch (err) {
       this.failures++;
       let message = err instanceof Error ? err.message : String(err);
+      let cause: unknown = err;
       // 'replay': a path that delivered our request twice; the upstream refused the copy and says
       // where its head is, exactly as for a gap.
       const gap = err instanceof HttpError && err.status === 409 ? IngestGap.safeParse(err.body) : null;
@@ -301,11 +341,15 @@ export class SyncClient {
           this.backwards(anchor.ackedSeq, gap.data.ackedSeq);
           recordAck(this.ledger, gap.data.ackedSeq, gap.data.headHash, this.o.now());
           this.failures = 0;
+          this.lastReason = null;
           return 'sent';
         } catch (e) {
           message = e instanceof Error ? e.message : String(e);
+          cause = e;
         }
       }
+      this.lastReason = syncErrorReason(cause);
+      this.o.onError?.(message, this.lastReason);
       const fatal =
         err instanceof AckMismatchError || (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429);
       if (fatal) {
@@ -400,7 +444,7 @@ export class SyncClient {
         const refusal = ErrorAnswer.safeParse(json);
         throw new HttpError(res.status, refusal.success ? refusal.data : { error: 'not-json', message: text.slice(0, 200) });
       }
-      if (json === undefined) throw new Error(`upstream answered ${path} with something that is not JSON`);
+      if (json === undefined) throw new NotJsonAnswer(path);
       return json;
     } finally {
       clearTimeout(timer);

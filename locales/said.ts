@@ -51,7 +51,8 @@ export function tiltDetailSaid(name: TiltDetailName, values: Record<string, Said
 /**
  * The parameters that carry a code the catalogues name by a noun, and the section holding each
  * code's noun: a hold's reason, a dealing error's correction, a game, a rule profile, a card's
- * step in the deal, where in a bill acceptor a note jammed. A code with no noun there is said as itself.
+ * step in the deal, where in a bill acceptor a note jammed, a fault (by its message). A code with no
+ * noun there is said as itself.
  */
 const NOUNS: Readonly<Record<string, string>> = {
   hold: 'holdName',
@@ -60,6 +61,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   profile: 'backoffice.profile',
   step: 'cardStep',
   where: 'jamPlace',
+  fault: 'tilt',
 };
 
 /** A code as it can name a key: lower-case words joined by hyphens, nothing that walks the catalogue. */
@@ -107,10 +109,10 @@ function wordOf(t: Translate, name: string, value: SaidValue): SaidValue | strin
  * noun names said by that noun (the service screen's notice, the back office, the log's English).
  */
 export function saidWords(t: Translate, s: { readonly key: MessageKey; readonly values?: Readonly<Record<string, SaidValue>> }): string {
-  // Only a service-mode refusal's and a fault detail's parameters are read as nouns: a configuration refusal names its
-  // games and profiles as codes throughout (`{{games}}` is a list of them), and one of its codes said
-  // by a noun beside another left as a code would read as two kinds of thing.
-  if (!s.key.startsWith('serviceRefusal.') && !s.key.startsWith('tiltDetail.')) return t(s.key, { ...s.values });
+  // Only a service-mode refusal's, a service act's done notice's and a fault detail's parameters are read as nouns: a
+  // configuration refusal names its games and profiles as codes throughout (`{{games}}` is a list of
+  // them), and one of its codes said by a noun beside another left as a code would read as two kinds of thing.
+  if (!['serviceRefusal.', 'service.done.', 'tiltDetail.'].some((p) => s.key.startsWith(p))) return t(s.key, { ...s.values });
   const values = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, wordOf(t, k, v)]));
   return t(s.key, values);
 }

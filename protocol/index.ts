@@ -31,4 +31,4 @@ export {
   type TicketLogStateName,
   type TicketReturnReason,
 } from './tickets.js';
-export { DEVICE_STATES, SYNC_STATES, type DeviceState, type SyncState } from './service-rows.js';
+export { DEVICE_EVENTS, DEVICE_STATES, SYNC_ERRORS, SYNC_STATES, type DeviceEvent, type DeviceState, type SyncError, type SyncState } from './service-rows.js';

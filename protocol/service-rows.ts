@@ -17,6 +17,55 @@ export type DeviceState = (typeof DEVICE_STATES)[number];
 export const SYNC_STATES = ['stopped', 'idle', 'sending', 'backoff', 'blocked'] as const;
 export type SyncState = (typeof SYNC_STATES)[number];
 
+/**
+ * Why the upstream sync last failed, as the Status and Sync pages word it (`service.syncError.<reason>`;
+ * ledger/sync-client.ts `syncErrorReason`); the error's own text stays in the host's log and the ledger's sync anchor.
+ */
+export const SYNC_ERRORS = ['unreachable', 'timeout', 'refused', 'badAnswer', 'ackMismatch', 'other'] as const;
+export type SyncError = (typeof SYNC_ERRORS)[number];
+
+/**
+ * A device's event as the Devices page words it (`service.deviceEvent.<name>`): every event a bill
+ * acceptor or the shoe reports (hardware/billacceptor/types.ts, hardware/shoe/types.ts), by its name.
+ */
+export const DEVICE_EVENTS = [
+  'connected',
+  'disconnected',
+  'reconnected',
+  'idle',
+  'escrowed',
+  'stacking',
+  'credit',
+  'stacked',
+  'returned',
+  'rejected',
+  'jam',
+  'ticketEscrowed',
+  'ticketStacked',
+  'ticketReturned',
+  'ticketRefused',
+  'stackerFull',
+  'stackerRemoved',
+  'stackerReplaced',
+  'cheated',
+  'failure',
+  'faultCleared',
+  'powerUp',
+  'unvaluedCredit',
+  'protocolViolation',
+  'card',
+  'unreadable',
+  'burnMode',
+  'cutCard',
+  'shoeLoaded',
+  'shoeEmpty',
+  'lid',
+  'lock',
+  'alarm',
+  'warning',
+] as const;
+export type DeviceEvent = (typeof DEVICE_EVENTS)[number];
+
 /** A device, its decoded events and its frames, and the upstream link: the Status and Devices pages' rows. */
 function deviceRowSchemas() {
   /** Why a device takes nothing: the technician's switch, or a current fault that stops it. */
@@ -33,7 +82,8 @@ function deviceRowSchemas() {
     lidOpen: z.boolean().optional(),
     firmware: Short.optional(),
     serial: Short.optional(),
-    lastEvent: Short.nullable(),
+    /** Its last event: a name the screen words (`service.deviceEvent.<name>`), never a sentence. */
+    lastEvent: z.enum(DEVICE_EVENTS).nullable(),
     /** The protocol it speaks (`id003`, `ssp`, `framed`, `ascii`). */
     protocol: Short.optional(),
     /** The technician's switch (enable/disable in service mode). */
@@ -48,7 +98,11 @@ function deviceRowSchemas() {
     inhibitedBy: z.array(InhibitedBy).max(16).optional(),
   });
 
-  const TraceRow = z.strictObject({ ts: Iso, device: Short, event: Text });
+  /**
+   * A decoded device event: its name, which the screen words (`service.deviceEvent.<name>`), and its
+   * facts as codes and numbers the device gave (`500 MOP`, `where=stacker`), never a sentence.
+   */
+  const TraceRow = z.strictObject({ ts: Iso, device: Short, event: z.enum(DEVICE_EVENTS), facts: Text });
   /** A frame on a device's wire: who sent it, its bytes, what they mean, how many times in a row. */
   const FrameRow = z.strictObject({ ts: Iso, dir: z.enum(['tx', 'rx']), hex: Text, meaning: Text, count: z.number().int().positive() });
   const SyncRow = z.strictObject({
@@ -59,7 +113,20 @@ function deviceRowSchemas() {
     headSeq: z.number().int(),
     lagEntries: z.number().int(),
     lagSeconds: z.number().int(),
-    lastError: Text.nullable(),
+    /**
+     * The last failure by its reason, which the screen words (`service.syncError.<reason>`), never
+     * the error's text: an upstream's refusal with its HTTP status and its error code.
+     */
+    lastError: z
+      .strictObject({
+        reason: z.enum(SYNC_ERRORS),
+        status: z.number().int().min(100).max(599).optional(),
+        error: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/)
+          .optional(),
+      })
+      .nullable(),
     lastErrorAt: Iso.nullable(),
     lastSuccessAt: Iso.nullable(),
   });
@@ -237,10 +304,18 @@ function recordRowSchemas() {
     /** The payload, shortened for the list; the full entry is in the export. */
     summary: Text,
     /**
-     * A fault raised (`tilt.raise`): its kind, station and its detail by key where the host worded
-     * it, which the screen shows in its language instead of the payload.
+     * A fault raised (`tilt.raise`) or cleared (`tilt.clear`): its kind, station and its detail by
+     * key where the host worded it, which the screen shows in its language instead of the payload;
+     * a clear says who cleared it (`by`; none: it cleared by itself).
      */
-    fault: z.strictObject({ kind: TiltKind, station: Station.optional(), detail: tiltDetailSchema().optional() }).optional(),
+    fault: z
+      .strictObject({
+        kind: TiltKind,
+        station: Station.optional(),
+        detail: tiltDetailSchema().optional(),
+        cleared: z.strictObject({ by: Short.optional() }).optional(),
+      })
+      .optional(),
   });
   return { RecallRound, EventRow };
 }

@@ -18,7 +18,8 @@ export interface BillAcceptorStatus {
   device: string;
   spec: string;
   state: 'connecting' | 'ready' | 'disconnected' | 'fault';
-  lastEvent: string | null;
+  /** The name of its last event (service mode words it). */
+  lastEvent: BillAcceptorEvent['type'] | null;
   /** The protocol the station's acceptor speaks (id003, ssp). */
   protocol: 'id003' | 'ssp';
   firmware?: string;

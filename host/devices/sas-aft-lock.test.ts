@@ -15,7 +15,7 @@ function rig() {
     station: 3,
     tilts: {
       raise: (kind, where) => journal.push(`raise ${kind} ${where.station}`),
-      conditionGone: (kind, station, detail) => journal.push(`clear ${kind} ${station}: ${detail ?? ''}`),
+      conditionGone: (kind, station, say) => journal.push(`clear ${kind} ${station}: ${say?.key ?? ''}`),
     },
     roundOpen: () => w.roundOpen,
     refuseIn: () => w.refuseIn,
@@ -51,7 +51,7 @@ describe('the AFT game lock', () => {
     assert.equal(lock.status(), LOCK_STATUS.locked, 'still locked 1 ms before 99.99 s');
     advance(1);
     assert.equal(lock.status(), LOCK_STATUS.none);
-    assert.deepEqual(journal, ['raise sas-aft-locked 3', 'clear sas-aft-locked 3: its timeout ran out']);
+    assert.deepEqual(journal, ['raise sas-aft-locked 3', 'clear sas-aft-locked 3: tiltDetail.aftLockTimeout']);
     assert.equal(armed(), 0);
   });
 

@@ -26,7 +26,7 @@ export interface StationAftLockDeps {
   /** The station's faults (host/tilts/tilt-manager.ts): the lock is the fault `sas-aft-locked`. */
   tilts: {
     raise(kind: 'sas-aft-locked', where: { station: number; say?: Said }): void;
-    conditionGone(kind: 'sas-aft-locked', station: number, detail?: string): void;
+    conditionGone(kind: 'sas-aft-locked', station: number, say?: Said): void;
   };
   /** Whether the station has bets on the table (a round in progress for it). */
   roundOpen(): boolean;
@@ -35,6 +35,16 @@ export interface StationAftLockDeps {
   refuseOut(): string | null;
   timers: LockTimers;
 }
+
+/** Why a lock ended, as the cleared fault's detail says it (a `tiltDetail.*` key). */
+export type AftLockEnd =
+  | 'aftLockCancelled'
+  | 'aftLockNeverMet'
+  | 'aftLockConditionGone'
+  | 'aftLockConditionAtRoundEnd'
+  | 'aftLockTimeout'
+  | 'aftLockTimeoutPending'
+  | 'aftLockTransferDone';
 
 type State = { kind: 'none' } | { kind: 'pending' | 'locked'; condition: number; timeoutMs: number; timer: unknown };
 
@@ -45,11 +55,11 @@ export class StationAftLock {
 
   /** 0x74 lock code 00 or 80. A lock asked again while locked takes the new timeout (§8.4); a timeout of 0 asks for nothing: it ends the lock. */
   request(q: AftLockRequest): void {
-    if (q.code === 0x80 || q.timeoutHundredths <= 0) return this.release('cancelled by the casino system (0x74)');
-    if ((q.condition & CONDITION.unsupported) !== 0) return this.release('a transfer condition the station never meets');
+    if (q.code === 0x80 || q.timeoutHundredths <= 0) return this.release('aftLockCancelled');
+    if ((q.condition & CONDITION.unsupported) !== 0) return this.release('aftLockNeverMet');
     const timeoutMs = q.timeoutHundredths * 10;
     if (this.state.kind === 'locked') {
-      if (!this.conditionHolds(q.condition)) return this.release('its transfer condition no longer holds');
+      if (!this.conditionHolds(q.condition)) return this.release('aftLockConditionGone');
       return this.arm('locked', q.condition, timeoutMs);
     }
     if (this.d.roundOpen()) {
@@ -64,7 +74,7 @@ export class StationAftLock {
   check(): void {
     const s = this.state;
     if (s.kind !== 'pending' || this.d.roundOpen()) return;
-    if (!this.conditionHolds(s.condition)) return this.release('its transfer condition did not hold when the round ended');
+    if (!this.conditionHolds(s.condition)) return this.release('aftLockConditionAtRoundEnd');
     this.take(s.condition, s.timeoutMs);
   }
 
@@ -82,13 +92,13 @@ export class StationAftLock {
     this.state = { kind: 'none' };
   }
 
-  /** Ends the lock or the pending request (the journal's fault cleared with why). */
-  release(why: string): void {
+  /** Ends the lock or the pending request (the journal's fault cleared with why, by key). */
+  release(why: AftLockEnd): void {
     const s = this.state;
     if (s.kind === 'none') return;
     this.d.timers.clearTimeout(s.timer);
     this.state = { kind: 'none' };
-    if (s.kind === 'locked') this.d.tilts.conditionGone('sas-aft-locked', this.d.station, why);
+    if (s.kind === 'locked') this.d.tilts.conditionGone('sas-aft-locked', this.d.station, tiltDetailSaid(why));
   }
 
   private take(condition: number, timeoutMs: number): void {
@@ -100,7 +110,7 @@ export class StationAftLock {
 
   private arm(kind: 'pending' | 'locked', condition: number, timeoutMs: number): void {
     if (this.state.kind !== 'none') this.d.timers.clearTimeout(this.state.timer);
-    const timer = this.d.timers.setTimeout(() => this.release(kind === 'locked' ? 'its timeout ran out' : 'its timeout ran out while pending'), timeoutMs);
+    const timer = this.d.timers.setTimeout(() => this.release(kind === 'locked' ? 'aftLockTimeout' : 'aftLockTimeoutPending'), timeoutMs);
     this.state = { kind, condition, timeoutMs, timer };
   }
 

@@ -7,7 +7,7 @@
 // journal. Exception 0x69 (AFT transfer complete) comes from the journal like every exception.
 import { AFT_STATUS, AFT_TYPE, AFT_FLAG } from '../../hardware/sas/aft.js';
 import type { AftLockRequest, AftRecord, AftRequest, AftStatusView, SasAftSide } from '../../hardware/sas/types.js';
-import { LOCK_STATUS } from './sas-aft-lock.js';
+import { LOCK_STATUS, type AftLockEnd } from './sas-aft-lock.js';
 import type { SasDateTime } from '../../hardware/sas/types.js';
 import { aftTxId } from '../../ledger/aft-terms.js';
 import { aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
@@ -40,7 +40,7 @@ export interface AftLock {
   request(q: AftLockRequest): void;
   status(): number;
   locked(): boolean;
-  release(why: string): void;
+  release(why: AftLockEnd): void;
 }
 
 export class StationAft implements SasAftSide {
@@ -70,7 +70,7 @@ export class StationAft implements SasAftSide {
     });
     this.current = null;
     // §8.4: the lock was for this transfer; it ends as the transfer completes.
-    this.d.lock?.release('the transfer completed');
+    this.d.lock?.release('aftLockTransferDone');
     const t = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
     if (!t) throw new Error('an AFT transfer journalled and not found');
     return this.record(t, 0);

@@ -9,7 +9,8 @@ import type { LiveTable } from '../table/runtime.js';
 export interface ShoeStatus {
   spec: string;
   state: 'connecting' | 'ready' | 'disconnected' | 'alarm';
-  lastEvent: string | null;
+  /** The name of its last event (service mode words it). */
+  lastEvent: ShoeEvent['type'] | null;
   lidOpen: boolean;
 }
 

@@ -1,4 +1,4 @@
-import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
+import type { DeviceEvent, DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
 import type { CardCode } from '../../engine/cards/card.js';
 import type { Said } from '../../locales/said.js';
 import type { Correction, Uncorrectable } from '../../engine/table/vocabulary.js';
@@ -103,7 +103,7 @@ export interface HoldsPart {
 export interface DevicesPart {
   list(): DeviceRow[];
   /** The newest decoded device events, newest first: of one device, or of all (null). */
-  trace(device: string | null, limit: number): { ts: string; device: string; event: string }[];
+  trace(device: string | null, limit: number): { ts: string; device: string; event: DeviceEvent; facts: string }[];
   /** A device's newest frames on the wire (hex and meaning), newest first. */
   frames(device: string, limit: number): { ts: string; dir: 'tx' | 'rx'; hex: string; meaning: string; count: number }[];
   setEnabled(device: string, enabled: boolean, who: string): BackendResult;

@@ -90,7 +90,7 @@ export class SasLinks {
       const station = s.station;
       // A lock never survives a restart (docs/sas.md, "The game lock"): its timer went with the run.
       if (this.d.tilts.list().some((t) => t.kind === 'sas-aft-locked' && t.station === station))
-        this.d.tilts.conditionGone('sas-aft-locked', station, 'the host started again');
+        this.d.tilts.conditionGone('sas-aft-locked', station, tiltDetailSaid('aftLockRestart'));
       if (this.d.tilts.list().some((t) => t.kind === 'sas-bills-disabled' && t.station === station))
         this.d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, true);
       const { systemValidationMs, ...timing } = this.d.timing ?? {};
@@ -172,7 +172,7 @@ export class SasLinks {
     const detail = `${spec} port: ${reason}`.slice(0, 400);
     // The machine's silence may have raised it first (an open is slow on a loaded host): the reason replaces it.
     const held = this.d.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === station);
-    if (held && held.detail !== detail) this.d.tilts.conditionGone('sas-link-down', station, 'the port says why');
+    if (held && held.detail !== detail) this.d.tilts.conditionGone('sas-link-down', station, tiltDetailSaid('sasPortSaysWhy'));
     this.d.tilts.raise('sas-link-down', { station, detail });
   }
 

@@ -86,8 +86,9 @@ export class DiskSpaceMonitor {
     }
     const nowLow = this.low ? space.free < this.okBytes : space.free < this.lowBytes;
     try {
-      if (nowLow) this.o.tilts.raise('disk-low', { say: tiltDetailSaid('diskLow', { free: mib(space.free), total: mib(space.total), dir: this.o.dir }) });
-      else if (this.low) this.o.tilts.conditionGone('disk-low', undefined, `${mib(space.free)} MiB free`);
+      const said = tiltDetailSaid('diskLow', { free: mib(space.free), total: mib(space.total), dir: this.o.dir });
+      if (nowLow) this.o.tilts.raise('disk-low', { say: said });
+      else if (this.low) this.o.tilts.conditionGone('disk-low', undefined, said);
       this.low = nowLow;
     } catch (e) {
       // The disk is fuller than the threshold allowed for: nothing else will journal either, and

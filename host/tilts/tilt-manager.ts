@@ -156,13 +156,14 @@ export class TiltManager {
 
   /**
    * The condition of a fault has gone: an automatic fault (or one cleared by its resolution) is
-   * journalled as cleared; one a person clears now waits for them.
+   * journalled as cleared; one a person clears now waits for them. Why it went, where the host says
+   * so, is a `tiltDetail.*` key (`say`), journalled with its English as the clear's `detail`.
    */
-  conditionGone(kind: TiltKind, station?: number, detail?: string): void {
+  conditionGone(kind: TiltKind, station?: number, say?: Said): void {
     const held = this.held.get(keyOf(kind, station));
     if (!held) return;
     const { clears } = tiltSpec(kind);
-    if (clears === 'auto' || clears === 'resolution') return this.journalClear(held, { automatic: true, ...(detail ? { detail } : {}) });
+    if (clears === 'auto' || clears === 'resolution') return this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
     if (held.conditionPresent) {
       held.conditionPresent = false;
       this.changed();
@@ -257,7 +258,9 @@ export class TiltManager {
       .join(', ');
   }
 
-  private journalClear(held: Held, how: { automatic: boolean; by?: Actor; detail?: string }): void {
+  /** A clear's `say` (a `tiltDetail.*` key) is journalled with the same in English as its `detail`, as a raise's. */
+  private journalClear(held: Held, how: { automatic: boolean; by?: Actor; say?: Said }): void {
+    const said = how.say ? { key: how.say.key, values: { ...how.say.values } } : undefined;
     this.deps.ledger.append({
       type: 'tilt.clear',
       payload: {
@@ -266,7 +269,8 @@ export class TiltManager {
         raisedSeq: held.raisedSeq,
         automatic: how.automatic,
         ...(how.by ? { by: how.by.user, role: how.by.role } : {}),
-        ...(how.detail ? { detail: how.detail } : {}),
+        ...(how.say ? { detail: inEnglish(how.say).slice(0, 2000) } : {}),
+        ...(said ? { say: said } : {}),
       },
     });
     const key = keyOf(held.kind, held.station);

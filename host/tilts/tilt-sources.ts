@@ -104,7 +104,7 @@ export function watchHolds(tilts: TiltManager, rounds: LiveTable): () => void {
     // play (a refused settlement, a failed write) is a hold like a card's, resolved by a void.
     const covered = hold === 'ledger' && tilts.list().some((t) => t.kind === 'ledger-integrity');
     if (hold && !covered) tilts.raise('card-hold', { say: tiltDetailSaid('cardHold', { round: rounds.reads.view().roundId ?? '—', hold }) });
-    else if (!hold) tilts.conditionGone('card-hold', undefined, 'hold resolved');
+    else if (!hold) tilts.conditionGone('card-hold', undefined, tiltDetailSaid('holdResolved'));
   };
   // No look now: at start the rounds are not resumed yet, and a restored card-hold would be
   // journalled as resolved before the replay puts the hold back. Their first change comes with

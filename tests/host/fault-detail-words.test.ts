@@ -99,6 +99,67 @@ describe("a fault's detail is said by key in every language", () => {
     }
   });
 
+  it("a fault's clear says why by key too (tilt.clear's say), and the event log says who cleared it; the clear-tilt act journals codes and is done in words", () => {
+    const t = testTable();
+    try {
+      const cleared = (kind: string) => {
+        const all = [...t.ledger.entries(1)].filter((e) => e.type === 'tilt.clear').map((e) => JSON.parse(e.body).payload as Record<string, unknown>);
+        const p = all.filter((x) => x.kind === kind).at(-1);
+        assert.ok(p, `${kind} cleared`);
+        return p;
+      };
+      // A card hold resolved by its round going on: cleared by itself, why by key.
+      t.clock.runOut(t.table.reads.view().endsAt);
+      t.table.shoe.onAnomaly('unreadable', null);
+      const roundId = t.table.reads.view().roundId ?? '';
+      assert.equal(t.table.supervisor.voidRound('test', ['sup-1', 'sup-2']).ok, true, roundId);
+      const hold = cleared('card-hold');
+      const say = tiltSaid.parse(hold.say) as Said;
+      assert.equal(say.key, 'tiltDetail.holdResolved');
+      assert.equal(hold.detail, inEnglish(say), "the journal's English is the en catalogue's");
+      assertWordsEverywhere(say, 'holdResolved');
+      // The disk's space again above the threshold: its space said as when it was raised.
+      let free = 10 * MIB;
+      const monitor = new DiskSpaceMonitor({
+        dir: t.dir,
+        tilts: t.tilts,
+        log: silent,
+        timers: t.clock.timers,
+        statfs: () => ({ free, total: 8192 * MIB }),
+        everyMs: 1_000,
+      });
+      monitor.start();
+      t.clock.advance(1_000);
+      free = 4096 * MIB;
+      t.clock.advance(1_000);
+      monitor.stop();
+      assert.equal(tiltSaid.parse(cleared('disk-low').say).key, 'tiltDetail.diskLow');
+      // A person clears a jam: the act's journal detail in codes, its done notice the fault's words.
+      const journal = serviceJournal(t.ledger, changeSignal());
+      const part = tableActions({ ...t, shoe: { simulator: () => null } }, journal);
+      onBillAcceptorEvent(t.tilts, 2, { type: 'jam', where: 'stacker' });
+      onBillAcceptorEvent(t.tilts, 2, { type: 'faultCleared' });
+      const r = part.clearTilt('bill-jam', 2, 'tech-1', 'technician');
+      assert.ok(r.ok && r.key === 'service.done.clearTilt', JSON.stringify(r));
+      const act = [...t.ledger.entries(1)].filter((e) => e.type === 'service.action').map((e) => JSON.parse(e.body).payload as Record<string, unknown>);
+      assert.equal(act.find((p) => p.action === 'clear-tilt')?.detail, 'bill-jam station=2', 'codes, no sentence');
+      for (const language of LANGUAGES) {
+        const words = wordsIn(language, { key: r.key, values: r.values ?? {} } as Said);
+        assert.ok(words.includes(createI18n(language).t('tilt.bill-jam')), `${language}: ${words}`);
+        assert.doesNotMatch(words, /bill-jam/, `${language}: the fault by its words, not its code`);
+      }
+      const log = eventLogReader(t).list({ filter: { types: ['tilt.clear'] }, offset: 0, limit: 40 });
+      assert.deepEqual(log.entries[0]?.fault, { kind: 'bill-jam', station: 2, cleared: { by: 'tech-1' } });
+      assert.deepEqual(
+        log.entries.find((e) => e.fault?.kind === 'card-hold')?.fault,
+        { kind: 'card-hold', detail: { key: 'tiltDetail.holdResolved', values: {} }, cleared: {} },
+        'cleared by itself, why by key',
+      );
+    } finally {
+      t.close();
+    }
+  });
+
   it('reaches the Status page and the event log as its key, and outlives a restart', () => {
     const first = testTable();
     onBillAcceptorEvent(first.tilts, 2, { type: 'jam', where: 'acceptor' });

@@ -113,19 +113,43 @@ function expressionEnd(code: string, from: number): number {
   return code.length;
 }
 
-/** The `detail` expressions given to a fault's raise in `text` (`.raise(kind, { …, detail: … })`, `.raiseFault(…)`) that hold words of the host's own. */
+/**
+ * The `detail` expressions given to a fault's raise in `text` (`.raise(kind, { …, detail: … })`,
+ * `.raiseFault(…)`) that hold words of the host's own, and the why of a fault's clear
+ * (`.conditionGone(kind, station, why)`, journalled in `tilt.clear`) that does.
+ */
 export function faultDetailsInEnglish(text: string): string[] {
   const found: string[] = [];
+  const worded = (expr: string) => literalText(expr).some((s) => /[A-Za-z]{2,}/.test(s));
   for (const m of text.matchAll(/\.raise(?:Fault)?\s*\(/g)) {
     const start = (m.index ?? 0) + m[0].length;
     const call = text.slice(start, callEnd(text, start));
     for (const d of call.matchAll(/\bdetail\s*:/g)) {
       const from = (d.index ?? 0) + d[0].length;
       const expr = call.slice(from, expressionEnd(call, from)).trim();
-      if (literalText(expr).some((s) => /[A-Za-z]{2,}/.test(s))) found.push(expr);
+      if (worded(expr)) found.push(expr);
     }
   }
+  for (const m of text.matchAll(/\.conditionGone\s*\(/g)) {
+    // The kind (a code) and the station first; anything after them says why, and only by key.
+    const why = callArguments(text, (m.index ?? 0) + m[0].length).slice(2);
+    found.push(...why.filter((expr) => !/^tiltDetailSaid\s*\(\s*'[A-Za-z]+'/.test(expr) && worded(expr)));
+  }
   return found;
+}
+
+/** The top-level arguments of a call whose arguments start at `from`, each trimmed. */
+function callArguments(code: string, from: number): string[] {
+  const out: string[] = [];
+  let at = from;
+  while (at < code.length) {
+    const end = expressionEnd(code, at);
+    const arg = code.slice(at, end).trim();
+    if (arg) out.push(arg);
+    if (end >= code.length || code[end] === ')') break;
+    at = end + 1;
+  }
+  return out;
 }
 
 /** The index of the `)` closing a call whose arguments start at `from`. */
@@ -201,10 +225,53 @@ describe("a fault's detail the host words itself is said by key", () => {
     for (const code of fine) assert.deepEqual(faultDetailsInEnglish(code), [], code);
   });
 
+  it("finds a fault's clear whose why holds words of its own, and passes one said by key", () => {
+    const own = [
+      "tilts.conditionGone('card-hold', undefined, 'hold resolved');",
+      "this.d.tilts.conditionGone('sas-aft-locked', station, 'the host started again');",
+      "else if (this.low) this.o.tilts.conditionGone('disk-low', undefined, `${mib(space.free)} MiB free`);",
+    ];
+    for (const code of own) assert.equal(faultDetailsInEnglish(code).length, 1, code);
+    const fine = [
+      "tilts.conditionGone('card-hold', undefined, tiltDetailSaid('holdResolved'));",
+      "this.d.tilts.conditionGone('sas-aft-locked', this.d.station, tiltDetailSaid(why));",
+      "tilts.conditionGone('stacker-removed', station);",
+      "this.o.tilts.conditionGone('disk-low', undefined, said);",
+    ];
+    for (const code of fine) assert.deepEqual(faultDetailsInEnglish(code), [], code);
+  });
+
   it('holds in host/ and the command-line tools', () => {
     const files = [...sources('host'), ...sources('cli')];
     assert.ok(files.includes('host/tilts/tilt-sources.ts'), 'the scan reaches the fault sources');
     const found = files.flatMap((rel) => faultDetailsInEnglish(readFileSync(path.join(root, rel), 'utf8')).map((expr) => `${rel}: detail ${expr}`));
     assert.deepEqual(found, [], "say it by a tiltDetail.* key (tiltDetailSaid, locales/said.ts) in the raise's `say`");
+  });
+});
+
+/**
+ * The lists `text` joins by a separator written in the code (`.join(', ')`, `.join('、')`): each
+ * language has its own (`a, b and c`, `a、b和c`), which Intl.ListFormat knows (the back office's
+ * listWords, the catalogues' `{{items, list}}`).
+ */
+export function listsJoinedInCode(text: string): string[] {
+  return [...text.matchAll(/\.join\(\s*(['"`])((?:(?!\1).)*)\1\s*\)/g)].filter((m) => /[,;、，；]/.test(m[2] ?? '')).map((m) => m[0]);
+}
+
+describe("a list on the service screen and the back office is joined in the reader's language", () => {
+  it('finds a separator written in the code, and passes a space, a line or a list format', () => {
+    for (const code of ["r.faults.map((f) => faultWords(t, f)).join(', ')", "who.join('、')", 'problems.join("; ")'])
+      assert.equal(listsJoinedInCode(code).length, 1, code);
+    for (const code of ["cards.join(' ')", "lines.join('\\n')", 'listWords(w.language, r.faults.map((f) => faultWords(t, f)))', "t('x', { causes: [a, b] })"])
+      assert.deepEqual(listsJoinedInCode(code), [], code);
+  });
+
+  it('holds in backoffice/src and the service screen', () => {
+    const files = [...sources('backoffice/src'), ...sources('renderer/src/screens/service')]
+      // A CSV file's comma is its format's, not a language's.
+      .filter((rel) => rel !== 'backoffice/src/csv.ts');
+    assert.ok(files.includes('backoffice/src/floor.ts'), 'the scan reaches the floor');
+    const found = files.flatMap((rel) => listsJoinedInCode(readFileSync(path.join(root, rel), 'utf8')).map((join) => `${rel}: ${join}`));
+    assert.deepEqual(found, [], "join a list in the reader's language (listWords, or a catalogue's {{items, list}})");
   });
 });

@@ -5,7 +5,19 @@ import { LINE_BETS } from '../../engine/table/vocabulary.js';
 import { catalogueOf, languages } from '../../locales/index.js';
 import { createI18n } from '../../locales/i18n.js';
 import { formatMoney, intlLocale } from '../../locales/money.js';
-import { DecisionAction, DEVICE_STATES, ErrorCode, HoldReason, Language, OFFER_ACTIONS, RefusalReason, refusalKey, SYNC_STATES } from '../../protocol/index.js';
+import {
+  DecisionAction,
+  DEVICE_EVENTS,
+  DEVICE_STATES,
+  ErrorCode,
+  HoldReason,
+  Language,
+  OFFER_ACTIONS,
+  RefusalReason,
+  refusalKey,
+  SYNC_ERRORS,
+  SYNC_STATES,
+} from '../../protocol/index.js';
 
 function flatten(tree: object, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
@@ -182,6 +194,8 @@ describe('locale catalogues', () => {
   it("word every state of a device's link and of the upstream sync the service pages show", () => {
     for (const s of DEVICE_STATES) assert.ok(source.has(`service.deviceState.${s}`), `service.deviceState.${s}`);
     for (const s of SYNC_STATES) assert.ok(source.has(`service.syncState.${s}`), `service.syncState.${s}`);
+    for (const e of DEVICE_EVENTS) assert.ok(source.has(`service.deviceEvent.${e}`), `service.deviceEvent.${e}`);
+    for (const r of SYNC_ERRORS) assert.ok(source.has(`service.syncError.${r}`), `service.syncError.${r}`);
     assert.ok(source.has('service.field.lidOpen'));
   });
 

@@ -1,4 +1,7 @@
 import type { WireFrame } from '../../../hardware/wire-frame.js';
+import type { BillAcceptorEvent } from '../../../hardware/billacceptor/types.js';
+import type { ShoeEvent } from '../../../hardware/shoe/types.js';
+import type { DeviceEvent } from '../../../protocol/index.js';
 import { FrameTrace } from '../frame-trace.js';
 import type { DevicesPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
@@ -15,23 +18,24 @@ export interface DeviceTrace extends Pick<DevicesPart, 'trace' | 'frames'> {
 }
 
 export function deviceTrace(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe'>, now: () => number, changes: Changes): DeviceTrace {
-  const traceRows: { ts: string; device: string; event: string }[] = [];
+  const traceRows: { ts: string; device: string; event: DeviceEvent; facts: string }[] = [];
   const lastTraced = new Map<string, string>();
   const frameTrace = new FrameTrace(80);
   /** Frames come several times a second: the pages hear of them at most once a second. */
   let frameTimer: ReturnType<typeof setTimeout> | null = null;
   let shoeIdentity: { serial?: string; firmware?: string } = {};
 
-  const traced = (device: string, e: { type: string; serial?: string; firmware?: string }): void => {
+  const traced = (device: string, e: BillAcceptorEvent | ShoeEvent): void => {
     if (device === 'shoe' && e.type === 'connected') {
       shoeIdentity = { ...(e.serial ? { serial: e.serial } : {}), ...(e.firmware ? { firmware: e.firmware } : {}) };
     }
-    const event = eventText(e as { type: string } & Record<string, unknown>).slice(0, 400);
+    const { event, facts: all } = eventText(e);
+    const facts = all.slice(0, 400);
     // ID-003 reports idle at every status poll: a repeat says nothing new and would redraw the page
     // several times a second per acceptor.
-    if (lastTraced.get(device) === event && e.type === 'idle') return;
-    lastTraced.set(device, event);
-    traceRows.push({ ts: new Date(now()).toISOString(), device, event });
+    if (lastTraced.get(device) === `${event} ${facts}` && e.type === 'idle') return;
+    lastTraced.set(device, `${event} ${facts}`);
+    traceRows.push({ ts: new Date(now()).toISOString(), device, event, facts });
     if (traceRows.length > TRACE_KEEP) traceRows.splice(0, traceRows.length - TRACE_KEEP);
     changes.changed();
   };

@@ -38,14 +38,18 @@ function masked(type: string, payload: Record<string, unknown>): Record<string, 
   return type.startsWith('ticket.') && typeof v === 'string' ? { ...payload, validation: `…${v.slice(-4)}` } : payload;
 }
 
-/** A fault raised, as the screen words it: its kind, its station, its detail by key where the host worded it. */
+/**
+ * A fault raised or cleared, as the screen words it: its kind, its station, its detail by key where
+ * the host worded it; a clear, who cleared it (none: it cleared by itself).
+ */
 function faultOf(type: string, payload: Record<string, unknown>): Pick<EventRow, 'fault'> {
-  if (type !== 'tilt.raise') return {};
+  if (type !== 'tilt.raise' && type !== 'tilt.clear') return {};
   const kind = TiltKind.safeParse(payload.kind);
   if (!kind.success) return {};
   const say = payload.say === undefined ? null : tiltSaid.safeParse(payload.say);
   const station = typeof payload.station === 'number' ? { station: payload.station } : {};
-  return { fault: { kind: kind.data, ...station, ...(say?.success ? { detail: say.data } : {}) } };
+  const cleared = type === 'tilt.clear' ? { cleared: payload.automatic === true || typeof payload.by !== 'string' ? {} : { by: payload.by.slice(0, 64) } } : {};
+  return { fault: { kind: kind.data, ...station, ...(say?.success ? { detail: say.data } : {}), ...cleared } };
 }
 
 function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {

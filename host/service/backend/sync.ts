@@ -17,7 +17,9 @@ export function upstreamSync(d: Pick<LiveBackendDeps, 'sync'>, journal: ServiceJ
         headSeq: s.headSeq,
         lagEntries: s.lagEntries,
         lagSeconds: s.lagSeconds,
-        lastError: s.lastError ? s.lastError.slice(0, 400) : null,
+        // Why, by a reason the screen words; the error's text stays in the log (host/start-host.ts) and the anchor.
+        // A failure recorded before this run (the anchor's text alone) has no reason: `other`.
+        lastError: s.lastError === null && s.lastErrorReason === null ? null : (s.lastErrorReason ?? { reason: 'other' }),
         lastErrorAt: s.lastErrorAt,
         lastSuccessAt: s.lastSuccessAt,
       };

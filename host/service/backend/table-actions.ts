@@ -29,7 +29,7 @@ export function tableActions(
       // its own loading, and this is the supervisor's declaration that a new shoe is in.
       if (sim) sim.loadShoe();
       else d.table.shoe.onNewShoe();
-      journal.action([who], 'new-shoe', sim ? 'simulated shoe reloaded' : 'declared by the supervisor');
+      journal.action([who], 'new-shoe', sim ? 'simulated' : 'declared');
       return { ok: true, key: 'service.done.newShoe' };
     },
 
@@ -49,8 +49,10 @@ export function tableActions(
     clearTilt(kind, station, who, role) {
       const r = d.floor.tilts.clear(kind, station, { user: who, role });
       if (!r.ok) return refusedBy(r.say);
-      journal.action([who], 'clear-tilt', `${kind}${station !== undefined ? ` at station ${station}` : ''}`);
-      return { ok: true, key: 'service.done.clearTilt', values: { kind } };
+      // The journal's detail in codes (the fault's kind, its station), as the tilt.clear entry beside it: no sentence of the host's.
+      journal.action([who], 'clear-tilt', station !== undefined ? `${kind} station=${station}` : kind);
+      // The screen says the fault by its words (`fault`, locales/said.ts), never its code.
+      return { ok: true, key: 'service.done.clearTilt', values: { fault: kind } };
     },
   };
 }

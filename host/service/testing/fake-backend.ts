@@ -51,7 +51,7 @@ function holdsFakes(record: ReturnType<typeof recorder>, ok: (key: string) => Ba
 function deviceFakes(record: ReturnType<typeof recorder>, ok: (key: string) => BackendResult): DevicesPart {
   return {
     list: () => [{ device: 'BA-1', kind: 'bill-acceptor', station: 1, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true }],
-    trace: () => [{ ts: '2026-01-01T00:00:00.000Z', device: 'BA-1', event: '{"type":"idle"}' }],
+    trace: () => [{ ts: '2026-01-01T00:00:00.000Z', device: 'BA-1', event: 'idle', facts: 'enabled=true' }],
     frames: () => [{ ts: '2026-01-01T00:00:00.000Z', dir: 'tx', hex: 'FC 05 11 27 56', meaning: 'STATUS REQUEST', count: 3 }],
     setEnabled: record('devices.setEnabled', () => ok('service.done.enabled')),
     reconnect: record('devices.reconnect', () => ok('service.done.reconnect')),

@@ -452,6 +452,79 @@ describe('service event log: a fault raised', () => {
       assert.match(rows, /\{"action":"sync-retry"\}/, `${language}: another entry as its payload`);
     }
   });
+
+  it("a fault cleared is said in the screen's words too: what, who cleared it or that it went by itself, and why by key", () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
+      const entries = [
+        {
+          seq: 10,
+          ts: '2026-01-01T10:00:00.000Z',
+          type: 'tilt.clear',
+          severity: 'warning' as const,
+          summary: '{"automatic":true,"detail":"hold resolved","kind":"card-hold","raisedSeq":3,"say":{}}',
+          fault: { kind: 'card-hold' as const, detail: { key: 'tiltDetail.holdResolved', values: {} }, cleared: {} },
+        },
+        {
+          seq: 11,
+          ts: '2026-01-01T10:00:01.000Z',
+          type: 'tilt.clear',
+          severity: 'warning' as const,
+          summary: '{"automatic":false,"by":"tech-1","kind":"bill-jam","raisedSeq":4,"station":2}',
+          fault: { kind: 'bill-jam' as const, station: 2, cleared: { by: 'tech-1' } },
+        },
+      ];
+      const rows = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none).rows.join('\n');
+      const jam = t('punctuation.joined', { first: t('service.field.atStation', { station: 2 }), second: t('tilt.bill-jam') });
+      assert.ok(rows.includes(t('service.field.faultClearedBy', { by: 'tech-1', fault: jam })), `${language}: ${rows}`);
+      const hold = t('punctuation.joined', { first: t('service.field.atTable'), second: t('tilt.card-hold') });
+      assert.ok(rows.includes(t('service.field.faultClearedItself', { fault: hold })), `${language}: ${rows}`);
+      assert.ok(rows.includes(t('tiltDetail.holdResolved')), `${language}: ${rows}`);
+      assert.doesNotMatch(rows, /hold resolved"|"automatic"/, `${language}: the payload of a clear not shown`);
+    }
+  });
+});
+
+describe('service Devices trace and Sync rows: a device event and a sync failure by key', () => {
+  it("say a device's events by their words with the device's facts, and the sync's last failure by its reason, never its text", () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
+      const devices = [row({ device: 'BA-2', lastEvent: 'stackerFull' })];
+      const trace = [
+        { ts: '2026-01-01T10:00:01.000Z', device: 'BA-2', event: 'escrowed' as const, facts: '500 MOP' },
+        { ts: '2026-01-01T10:00:00.000Z', device: 'BA-2', event: 'jam' as const, facts: 'where=stacker' },
+      ];
+      const text = pageContent(state, { page: 'devices', device: 'BA-2', devices, trace, frames: [] }, t, INITIAL_CHOICES, none).rows.join(' ');
+      assert.ok(text.includes(`10:00:01.000 ${t('service.deviceEvent.escrowed')} 500 MOP`), `${language}: ${text}`);
+      assert.ok(text.includes(`10:00:00.000 ${t('service.deviceEvent.jam')} where=stacker`), `${language}: ${text}`);
+      assert.ok(text.includes(t('service.deviceEvent.stackerFull')), `${language}: the last event in words: ${text}`);
+      const sync = (lastError: { reason: 'refused'; status: number; error: string } | { reason: 'unreachable' }) => ({
+        page: 'sync' as const,
+        sync: {
+          state: 'blocked' as const,
+          upstream: 'https://upstream.example',
+          ackedSeq: 1,
+          headSeq: 3,
+          lagEntries: 2,
+          lagSeconds: 9,
+          lastError,
+          lastErrorAt: '2026-01-01T10:00:00.000Z',
+          lastSuccessAt: null,
+        },
+      });
+      const refused = pageContent(state, sync({ reason: 'refused', status: 403, error: 'bad-signature' }), t, INITIAL_CHOICES, none).rows.join('\n');
+      assert.ok(refused.includes(t('service.syncError.refused', { status: 403, error: 'bad-signature' })), `${language}: ${refused}`);
+      const unreachable = pageContent(state, sync({ reason: 'unreachable' }), t, INITIAL_CHOICES, none).rows.join('\n');
+      assert.ok(unreachable.includes(t('service.syncError.unreachable')), `${language}: ${unreachable}`);
+      if (language === 'en') continue;
+      assert.doesNotMatch(text, /\b(escrowed|jam|stackerFull)\b/, `${language}: ${text}`);
+      assert.doesNotMatch(`${refused}\n${unreachable}`, /upstream answered|fetch failed|unreachable|refused/, `${language}`);
+    }
+  });
 });
 
 describe('service Devices trace', () => {
@@ -475,7 +548,7 @@ describe('service Devices trace', () => {
       page: 'devices' as const,
       device: 'shoe',
       devices,
-      trace: [{ ts: '2026-01-01T10:00:00.000Z', device: 'shoe', event: 'card card=AS sequence=4' }],
+      trace: [{ ts: '2026-01-01T10:00:00.000Z', device: 'shoe', event: 'card' as const, facts: 'card=AS sequence=4' }],
       frames: [
         { ts: '2026-01-01T10:00:00.100Z', dir: 'rx' as const, hex: '02 01 04 00 11 06', meaning: 'CARD DRAWN AS #4', count: 1 },
         { ts: '2026-01-01T10:00:00.000Z', dir: 'tx' as const, hex: '02 01 00 00 81 00', meaning: 'GET STATUS', count: 12 },
@@ -488,7 +561,7 @@ describe('service Devices trace', () => {
     const detail = (device: string) => pageContent(state, { ...page, device }, t, INITIAL_CHOICES, none).rows.join(' ');
     assert.match(detail('BA-1'), /BA-1 .* serial not reported \(ID-003 has no serial-number request\)/);
     assert.match(detail('BA-2'), /BA-2 .* serial 12345678/);
-    assert.match(text, /Live events of shoe\n {2}10:00:00.000 card card=AS sequence=4/);
+    assert.match(text, /Live events of shoe\n {2}10:00:00.000 card read card=AS sequence=4/);
     assert.match(text, /10:00:00.100 device→host 02 01 04 00 11 06 · CARD DRAWN AS #4\n/);
     assert.match(text, /host→device 02 01 00 00 81 00 · GET STATUS ×12/);
     assert.match(text, /shoe cannot be disabled in service mode/);

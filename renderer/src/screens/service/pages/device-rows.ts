@@ -21,7 +21,9 @@ export function deviceRows(devices: DeviceData, k: PageKit, brief?: string): voi
     ].reduce((first, second) => t('punctuation.joined', { first, second }), t(`service.deviceState.${d.state}`));
     // ID-003 has no serial-number request: say so rather than leave the serial blank.
     const serial = d.serial ?? (d.protocol === 'id003' ? t('service.field.noSerialId003') : '—');
+    // Its last event by its words (the host sends its name).
+    const event = d.lastEvent === null ? '—' : t(`service.deviceEvent.${d.lastEvent}`);
     if (brief !== undefined && d.device !== brief) rows.push(t('service.field.deviceShort', { device: d.device, state }));
-    else wrap(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.firmware ?? '—', serial, event: d.lastEvent ?? '—' }));
+    else wrap(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.firmware ?? '—', serial, event }));
   }
 }

@@ -13,7 +13,8 @@ export function devicesPage(page: Extract<ServicePage, { page: 'devices' }>, k: 
   if (chosen?.switchable === false) wrap(t('service.field.notSwitchable', { device: chosen.device }));
   rows.push('', t('service.field.traceOf', { device }));
   if (page.trace.length === 0) rows.push('  ' + t('service.field.noEntries'));
-  for (const e of page.trace) wrap(`  ${e.ts.slice(11, 23)} ${e.event}`);
+  // Each event by its words, then its facts as the device gave them (codes and numbers).
+  for (const e of page.trace) wrap(`  ${e.ts.slice(11, 23)} ${[t(`service.deviceEvent.${e.event}`), e.facts].filter((x) => x !== '').join(' ')}`);
   rows.push('', t('service.field.framesOf', { device }));
   if (page.frames.length === 0) rows.push('  ' + t('service.field.noEntries'));
   for (const f of page.frames) {

@@ -79,14 +79,21 @@ export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: Pa
 }
 
 /**
- * What an entry says: a fault raised in the screen's words (where, what, and its detail where the
- * host worded it), any other entry its payload as the journal has it.
+ * What an entry says: a fault raised or cleared in the screen's words (where, what, who cleared it,
+ * and its detail where the host worded it), any other entry its payload as the journal has it.
  */
 function entryWords(e: Extract<ServicePage, { page: 'events' }>['entries'][number], k: PageKit): string {
   const { t } = k;
   if (!e.fault) return e.summary;
   const where = e.fault.station !== undefined ? t('service.field.atStation', { station: e.fault.station }) : t('service.field.atTable');
-  const what = t('punctuation.joined', { first: where, second: t(`tilt.${e.fault.kind}`) });
+  const fault = t('punctuation.joined', { first: where, second: t(`tilt.${e.fault.kind}`) });
+  const cleared = e.fault.cleared;
+  const what =
+    cleared === undefined
+      ? fault
+      : cleared.by !== undefined
+        ? t('service.field.faultClearedBy', { by: cleared.by, fault })
+        : t('service.field.faultClearedItself', { fault });
   const detail = faultDetailWords(t, e.fault.detail);
   return detail === null ? what : t('punctuation.labelled', { label: what, value: detail });
 }

@@ -12,5 +12,12 @@ export function syncRows(s: SyncData, k: PageKit): void {
   rows.push(t('service.field.syncRow', { state: t(`service.syncState.${s.state}`), acked: s.ackedSeq, head: s.headSeq, lag, seconds: s.lagSeconds }));
   rows.push(t('service.field.queue', { n: s.lagEntries }));
   rows.push(t('service.field.lastSuccess', { at: s.lastSuccessAt ?? '—' }));
-  rows.push(t('service.field.lastError', { error: s.lastError ? `${s.lastError} (${s.lastErrorAt ?? ''})` : '—' }));
+  // Why it last failed, by its reason (the host never sends the error's text).
+  const error = s.lastError
+    ? t('punctuation.labelled', {
+        label: s.lastErrorAt ?? '—',
+        value: t(`service.syncError.${s.lastError.reason}`, { status: s.lastError.status ?? '', error: s.lastError.error ?? '' }),
+      })
+    : '—';
+  rows.push(t('service.field.lastError', { error }));
 }
