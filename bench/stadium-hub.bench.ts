@@ -35,10 +35,12 @@ interface Counts {
   built: number;
   /** Own-part patches worked out and encoded (the hub's `patched`). */
   patched: number;
+  /** Idle stations' own parts made from their last one, not built (the hub's `reused`). */
+  reused: number;
   updates: number;
   chars: number;
 }
-const noCounts = (): Counts => ({ looked: 0, built: 0, patched: 0, updates: 0, chars: 0 });
+const noCounts = (): Counts => ({ looked: 0, built: 0, patched: 0, reused: 0, updates: 0, chars: 0 });
 
 /** The thread's CPU time in ms (user + system). */
 function cpu(): number {
@@ -108,7 +110,7 @@ function timed(run: Run, kind: Kind | (() => Kind), f: () => void): void {
   const prof = profiling && run.profiled && inspector !== null;
   if (prof) inspector.post('Profiler.start');
   const c = run.t.hub.counters;
-  const was = { looked: c.looked, built: c.built, patched: c.patched, updates: run.own.updates, chars: run.own.chars };
+  const was = { looked: c.looked, built: c.built, patched: c.patched, reused: c.reused, updates: run.own.updates, chars: run.own.chars };
   const t0 = cpu();
   f();
   const spent = cpu() - t0;
@@ -119,6 +121,7 @@ function timed(run: Run, kind: Kind | (() => Kind), f: () => void): void {
     counts.looked += c.looked - was.looked;
     counts.built += c.built - was.built;
     counts.patched += c.patched - was.patched;
+    counts.reused += c.reused - was.reused;
     counts.updates += run.own.updates - was.updates;
     counts.chars += run.own.chars - was.chars;
   }
@@ -230,13 +233,13 @@ for (const kind of KINDS) {
 }
 // The work behind the CPU: counted, so the same on a loaded machine.
 console.log(
-  'work per change at the subscribed table (means): stations looked at, own parts built, own-part patches worked out and encoded, own-part updates handed over, their characters',
+  'work per change at the subscribed table (means): stations looked at, own parts built, own parts made from their last, own-part patches worked out and encoded, own-part updates handed over, their characters',
 );
 for (const kind of KINDS) {
   const n = hub.spent.get(kind)?.length ?? 0;
   const x = hub.counts.get(kind) ?? noCounts();
   const per = (v: number) => (n > 0 ? v / n : NaN).toFixed(1);
-  console.log(`  ${kind.padEnd(14)} looked ${per(x.looked)} built ${per(x.built)} patched ${per(x.patched)} updates ${per(x.updates)} chars ${per(x.chars)}`);
+  console.log(`  ${kind.padEnd(14)} looked ${per(x.looked)} built ${per(x.built)} reused ${per(x.reused)} patched ${per(x.patched)} updates ${per(x.updates)} chars ${per(x.chars)}`);
 }
 // A coup's own changes (not the ten that moved nothing, timed apart).
 const perCoup = (r: Run) => sum(KINDS.filter((k) => k !== 'no move').map((k) => sum(r.spent.get(k) ?? []))) / COUPS;

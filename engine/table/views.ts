@@ -331,6 +331,22 @@ export function stationProjector<S, R>(
  */
 export type IdleBettings = Map<SpotView[], { open?: StationBettingView; closed?: StationBettingView }>;
 
+/**
+ * The betting part of a station with nothing on the table (as `stationProjector` makes it for such a
+ * station: its spots, whether betting is open for it), without projecting the rest of its part: what
+ * the host needs of the state to make an idle station's next own part from its last one.
+ */
+export function idleStationBetting<S, R>(
+  s: TableState<S, R>,
+  game: GameDefinition<S, R>,
+  station: number,
+  spots: Map<string, SpotView[]>,
+  idle: IdleBettings,
+): StationBettingView {
+  const open = bettingOpen(s) && !s.faults.disabled.includes(station);
+  return idleBetting(idle, spotsOf(s, game, station, seatOf(s.params, station), spots), open);
+}
+
 function idleBetting(cache: IdleBettings, spots: SpotView[], open: boolean): StationBettingView {
   let kept = cache.get(spots);
   if (!kept) cache.set(spots, (kept = {}));

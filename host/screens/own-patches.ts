@@ -37,6 +37,27 @@ export class OwnPatches {
     return ops === null ? null : patchOf(view, version, ops, wholeBytes);
   }
 
+  /** What changed between two records of a part's shared fields, encoded (null: nothing), by the record before and the record after. */
+  private readonly betweenShared = new WeakMap<object, WeakMap<object, string | null>>();
+
+  /**
+   * The patch of `view`'s own part where only its shared fields moved (host/screens/station-view.ts
+   * `SharedOwnFields`), from the record of them it was made with (`before`) to the one now
+   * (`after`): its own fields the same objects, `diffParts` of the two parts is that of the two
+   * records, whose keys keep the part's order. Worked out once for every station made from the same
+   * two records (a stadium's idle stations), each patch naming its own view and version.
+   */
+  between(view: string, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
+    let from = this.betweenShared.get(before);
+    if (!from) this.betweenShared.set(before, (from = new WeakMap()));
+    let ops = from.get(after);
+    if (ops === undefined) {
+      ops = this.encoded(diffParts(before, after));
+      from.set(after, ops);
+    }
+    return ops === null ? null : patchOf(view, version, ops, wholeBytes);
+  }
+
   private encoded(ops: readonly unknown[]): string | null {
     this.worked();
     return ops.length === 0 ? null : JSON.stringify(ops);

@@ -1,7 +1,7 @@
-/** Two dependency lists are equal when each element is the same value, arrays compared element by element. */
-export function sameDeps(a: readonly unknown[], b: readonly unknown[]): boolean {
+/** Two dependency lists are equal when each element (from `from` on) is the same value, arrays compared element by element. */
+export function sameDeps(a: readonly unknown[], b: readonly unknown[], from = 0): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
+  for (let i = from; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
     if (x === y) continue;

@@ -165,6 +165,23 @@ export function stationKey(s: State, own: StationInputs, station: number, shared
   return key;
 }
 
+/**
+ * Whether a station's deps (`stationKey` at their head, host/screens/station-view.ts
+ * `stationViewDeps`) say it is idle (`isIdle`): the `whole` fields' version is not in its key.
+ */
+export function idleByKey(deps: readonly unknown[]): boolean {
+  return deps[1] === null;
+}
+
+/**
+ * Whether two deps of a station (each headed by its `stationKey`) are the same but for the idle
+ * reads' version, their first entry: then what moved for it is only what `IDLE_READS` reads, the
+ * shared fields of its part, and an idle station's next part is its last one with those as they stand.
+ */
+export function sameButIdleReads(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return sameDeps(a, b, 1);
+}
+
 /** A station's share of a field it reads as its own: its credit, or its entries of the field's list. */
 function ownShare(s: State, own: StationInputs, field: OwnField, station: number): unknown {
   return field === 'credits' ? s.credits[station] : own[field].get(station);

@@ -23,12 +23,12 @@ import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
 import { ruleRecordAt, type Ledger } from '../../ledger/index.js';
 import { ScreenCommands, type StationCreditMoves } from './screen-commands.js';
-import { SharedReads, stationsKey, stationsMoved, type StationsLook } from './station-reads.js';
+import { idleByKey, SharedReads, sameButIdleReads, stationsKey, stationsMoved, type StationsLook } from './station-reads.js';
 import { encodeView, patchMessage } from './encode-view.js';
 import { OwnPatches } from './own-patches.js';
 import { sameDeps } from './same-deps.js';
 import { StationRecall } from './station-recall.js';
-import { stationFloorWord, stationOwnView, stationViewDeps } from './station-view.js';
+import { StationParts, type IdleMade } from './station-parts.js';
 import { TABLE_VIEW_BY_CONTENT, tableView, tableViewInputs, type ViewSources } from './table-view.js';
 import { inputsKey } from '../table/memo-on-inputs.js';
 
@@ -64,7 +64,10 @@ interface Built {
   deps: readonly unknown[];
   /** A station's own part, or the whole view (table display, service mode). */
   state: ViewState | StationOwnState;
-  json: string;
+  /** Its JSON, made when the version was built whole, or when first needed for one made from its last (`idle`). */
+  json: string | null;
+  /** The length of its JSON (the patch is sent only when smaller than the whole). */
+  length: number;
   version: number;
   /** The snapshot message, encoded once for every screen that shows this view. */
   snapshot: SharedMessage | null;
@@ -72,6 +75,8 @@ interface Built {
   patch: SharedMessage | null;
   /** Something it is built from changed while nobody watched it: built again when next asked for. */
   stale: boolean;
+  /** A station's own part made while it was idle: what its next one may be made from (station-parts.ts). Null: any other view. */
+  idle: IdleMade | null;
 }
 
 /** A public part as last built: its source, its version, its whole message and its patch (each encoded once for every station). */
@@ -94,6 +99,8 @@ export interface HubCounters {
   parts: number;
   /** Station own-part patches worked out and encoded (their operations: what changed between two versions). */
   patched: number;
+  /** Idle stations' own parts made from their last one and the shared fields now, not built (`built` does not count them). */
+  reused: number;
 }
 
 /**
@@ -116,29 +123,35 @@ export class ViewHub {
   private readonly recall: StationRecall;
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
-  readonly counters: HubCounters = { changes: 0, looked: 0, built: 0, encoded: 0, parts: 0, patched: 0 };
+  readonly counters: HubCounters = { changes: 0, looked: 0, built: 0, encoded: 0, parts: 0, patched: 0, reused: 0 };
   /** The stations' own-part patches, each change of one part worked out once for every station it moved alike (own-patches.ts). */
   private readonly ownPatches = new OwnPatches(() => this.counters.patched++);
+  /** The stations' own parts: their deps, built whole, or an idle station's made from its last one (station-parts.ts). */
+  private readonly own: StationParts;
   /** Where the screens' commands go (the table, the floor, the peer tables, service mode, a language). */
   readonly commands: ScreenCommands;
   /** The screens subscribed to each view (by key), and to the public parts (every station screen). */
   private readonly sinks = new Map<string, Set<ViewSink>>();
   private readonly publicSinks = new Set<ViewSink>();
   private readonly parts = new Map<PublicPartName, BuiltPart>();
-  /** One copy for every station build: the same array, so encoded once (another once a rule set switched the game). */
-  private payTable: StationState['payTable'];
-  private payTableOf: LiveTable['game'];
 
   constructor(
     private readonly config: TableConfig,
     private readonly softwareVersion: string,
     private readonly table: LiveTable,
     ledger: Ledger,
+    /** `reuseIdleParts` false: every station's part built whole, never made from its last (the tests' reference). */
+    private readonly options: { reuseIdleParts?: boolean } = {},
   ) {
-    this.payTable = [...table.game.rules.payTable];
-    this.payTableOf = table.game;
     // Each recalled round with the authorisation on record when it was played (issue 51); a ticket entry: the screens look again.
     this.recall = new StationRecall(ledger, (seq) => ruleRecordAt(ledger, seq)?.payload ?? null);
+    this.own = new StationParts({
+      sources: () => this.sources(),
+      recall: this.recall,
+      changes: () => this.counters.changes,
+      encoded: this.encoded,
+      patches: this.ownPatches,
+    });
     this.recall.onTicketsChanged(() => this.refreshAll());
     table.onChange(() => this.refreshAll(true));
     this.commands = new ScreenCommands({
@@ -297,8 +310,8 @@ export class ViewHub {
   private snapshotMessage(view: ViewName, conn?: string): SharedMessage {
     const b = this.current(view, conn);
     if (b.snapshot === null) {
-      // The state's JSON was made when the view was built: the message wraps it, encoded once.
-      b.snapshot = new SharedMessage(`{"type":"snapshot","view":${JSON.stringify(view)},"version":${b.version},"state":${b.json}}`);
+      // The state's JSON was made when the view was built (or is made now, for a part made from its last): the message wraps it, encoded once.
+      b.snapshot = new SharedMessage(`{"type":"snapshot","view":${JSON.stringify(view)},"version":${b.version},"state":${this.jsonOf(b)}}`);
       this.counters.encoded++;
     }
     return b.snapshot;
@@ -355,16 +368,8 @@ export class ViewHub {
   private panelOf: { extras: unknown; panel: PublicPanel } | null = null;
 
   /** The configuration changed (limits, timers, notes): every view is looked at again. */
-  /** The running game's pay table (a rule set switched between shoes brings another game). */
-  private currentPayTable(): StationState['payTable'] {
-    if (this.table.game !== this.payTableOf) {
-      this.payTableOf = this.table.game;
-      this.payTable = [...this.table.game.rules.payTable];
-    }
-    return this.payTable;
-  }
-
   configChanged(): void {
+    this.own.configRevision++;
     this.refreshAll();
   }
 
@@ -382,7 +387,7 @@ export class ViewHub {
    */
   private refreshAll(tableOnly = false): void {
     // Anything but the table's state moved (the floor, a ticket, a transfer, the configuration): every station's word from the floor is asked again.
-    if (!tableOnly) this.floorRevision++;
+    if (!tableOnly) this.own.floorRevision++;
     try {
       this.deliverChange(tableOnly);
     } finally {
@@ -495,29 +500,55 @@ export class ViewHub {
       had.stale = false;
       return had;
     }
-    const state = this.build(view, conn);
-    this.counters.built++;
-    const json = encodeView(state, this.encoded);
-    if (had && had.json === json) {
+    const station = stationOf(view);
+    // An idle station whose own reads did not move, only the shared fields it reads: its part made from its last one.
+    const sinks = first ? undefined : this.sinks.get(key);
+    const watched = sinks !== undefined && sinks.size > 0;
+    const reuse = this.options.reuseIdleParts !== false && station !== null && had?.idle && this.own.current(had.idle) && idleByKey(deps);
+    const next = reuse && sameButIdleReads(had.deps, deps) ? this.own.fromLast(view, station, had, had.idle, watched) : null;
+    if (next === 'same' && had) {
       had.deps = deps;
       had.stale = false;
       return had;
     }
+    if (next !== null && next !== 'same' && had) {
+      this.counters.reused++;
+      return this.put(view, conn, key, { deps, ...next, json: null, version: had.version + 1, snapshot: null, stale: false }, false);
+    }
+    const { state, idle } = station !== null ? this.own.build(station, this.languageOf(view), idleByKey(deps)) : { state: this.build(view, conn), idle: null };
+    this.counters.built++;
+    const json = encodeView(state, this.encoded);
+    if (had && this.jsonOf(had) === json) {
+      had.deps = deps;
+      had.stale = false;
+      // Its own and shared fields now are those it shows, as JSON: its next part may be made from these.
+      had.idle = idle;
+      return had;
+    }
     const version = (had?.version ?? 0) + 1;
-    const sinks = first ? undefined : this.sinks.get(key);
-    const watched = sinks !== undefined && sinks.size > 0;
     // The patch is made for the screens showing the view now; one that subscribes later gets it whole.
     const patch = had && watched && patched(view) ? this.ownPatches.patch(view, version, had.state, state, json.length + 64) : null;
-    const b: Built = { deps, state, json, version, snapshot: null, patch, stale: false };
+    return this.put(view, conn, key, { deps, state, json, length: json.length, version, snapshot: null, patch, stale: false, idle }, first);
+  }
+
+  /** A new version of a view stored and handed to its screens and listeners (none for its first). */
+  private put(view: ViewName, conn: string | undefined, key: string, b: Built, first: boolean): Built {
     this.built.set(key, b);
     if (!first) {
-      if (watched) {
+      const sinks = this.sinks.get(key);
+      if (sinks !== undefined && sinks.size > 0) {
         const update = this.update(view, conn);
         for (const sink of sinks) sink.deliver(`view:${view}`, update);
       }
       for (const l of [...this.listeners]) l(view, conn);
     }
     return b;
+  }
+
+  /** A view's JSON, made now if its version was made from the last one (the same text as `encodeView` of it). */
+  private jsonOf(b: Built): string {
+    b.json ??= encodeView(b.state, this.encoded);
+    return b.json;
   }
 
   private languageOf(view: ViewName, conn?: string): Language {
@@ -534,40 +565,15 @@ export class ViewHub {
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
     if (station !== null) {
-      const shared = this.sharedReads.at(this.table.state);
-      const reads = { recall: this.recall.of(station), tickets: this.recall.ticketsOf(station), floorWord: this.floorWordOf(station) };
-      return stationViewDeps(this.sources(), station, language, reads, shared);
+      return this.own.deps(station, language, this.sharedReads.at(this.table.state));
     }
     if (view === 'table') return inputsKey(tableViewInputs(this.sources(), language), TABLE_VIEW_BY_CONTENT);
     return [language];
   }
 
-  /** Moved at each change that is not the table's alone (`refreshAll`): each station's `floorWords` entry of an older one is asked again. */
-  private floorRevision = 0;
-  private readonly floorWords = new Map<number, { revision: number; word: readonly unknown[] }>();
-
-  /**
-   * What a station's own part reads of the floor, asked again after every word from the floor (and
-   * every other change not the table's alone) rather than at every change of the table: a bet or
-   * a card moves no station's notices, cash-out or lock (the floor says when they move,
-   * `StationGate.onChange`).
-   */
-  private floorWordOf(station: number): readonly unknown[] {
-    const had = this.floorWords.get(station);
-    if (had && had.revision === this.floorRevision) return had.word;
-    const word = stationFloorWord(this.floor, station);
-    this.floorWords.set(station, { revision: this.floorRevision, word });
-    return word;
-  }
-
-  private build(view: ViewName, conn?: string): ViewState | StationOwnState {
+  /** The table display's or service mode's view (a station's own part: `buildStation`). */
+  private build(view: ViewName, conn?: string): ViewState {
     const language = this.languageOf(view, conn);
-    const station = stationOf(view);
-    if (station !== null)
-      return stationOwnView(this.sources(), station, language, {
-        ...this.recall.extrasOf(station),
-        payTable: this.currentPayTable(),
-      });
     if (view !== 'service') return tableView(this.config, tableViewInputs(this.sources(), language));
     if (this.service && conn !== undefined) return this.service.state(conn, language);
     const signedOut: ServiceState = {

@@ -4,7 +4,7 @@ import type { TableInput } from '../../engine/table/inputs.js';
 import type { DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
 import type { TableExtras } from '../../engine/games.js';
-import type { RoundViewData, StadiumView, StationInputs, StationTableView } from '../../engine/table/views.js';
+import type { RoundViewData, StadiumView, StationBettingView, StationInputs, StationTableView } from '../../engine/table/views.js';
 import type { Correction, DecisionAction, HoldReason, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
 
 import type { StationCommand } from './station-command.js';
@@ -61,6 +61,8 @@ export interface TableReads {
   /** The current shoe's coups (what its roads are laid out from: the station screens lay them out themselves), or undefined for a game without roads. */
   coups(): readonly CoupSummary[] | undefined;
   station(station: number): StationTableView;
+  /** The betting part `station` has for a station with nothing on the table (host/screens/station-reads.ts `isIdle`), without projecting the rest: the same object. */
+  idleBetting(station: number): StationBettingView;
   /** Each station's own inputs, grouped once per state (the view hub compares them per station). */
   stationInputs(): StationInputs;
   /** The remote stations' totals per spot, for the table display (null: no remote stations). */

@@ -4,6 +4,7 @@ import type { CoupSummary, GameDefinition, ProgressiveView } from '../../engine/
 import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { TableState } from '../../engine/table/state.js';
 import {
+  idleStationBetting,
   stationInputs,
   stationProjector,
   tableExtrasInputs,
@@ -13,6 +14,7 @@ import {
   type StationInputs,
   type IdleBettings,
   type SpotView,
+  type StationBettingView,
   type StationTableView,
   type TableExtrasInputs,
 } from '../../engine/table/views.js';
@@ -67,11 +69,23 @@ export class TableReadModel<S, R> implements TableReads {
   station(station: number): StationTableView {
     const s = this.current();
     if (this.projector?.of !== s) {
-      if (this.spots?.params !== s.params || this.spots.game !== this.game)
-        this.spots = { params: s.params, game: this.game, spots: new Map(), idle: new Map() };
-      this.projector = { of: s, project: stationProjector(s, this.game, this.stationInputs(), this.spots.spots, this.spots.idle) };
+      const spots = this.spotsOf(s);
+      this.projector = { of: s, project: stationProjector(s, this.game, this.stationInputs(), spots.spots, spots.idle) };
     }
     return this.projector.project(station);
+  }
+
+  /** The betting part `station(station)` has for a station with nothing on the table (`isIdle`), without projecting the rest. */
+  idleBetting(station: number): StationBettingView {
+    const s = this.current();
+    const spots = this.spotsOf(s);
+    return idleStationBetting(s, this.game, station, spots.spots, spots.idle);
+  }
+
+  /** The spots and idle betting parts kept while the table's parameters and game stand. */
+  private spotsOf(s: TableState<S, R>): { spots: Map<string, SpotView[]>; idle: IdleBettings } {
+    if (this.spots?.params !== s.params || this.spots.game !== this.game) this.spots = { params: s.params, game: this.game, spots: new Map(), idle: new Map() };
+    return this.spots;
   }
 
   progressive(): ProgressiveView | null {

@@ -40,6 +40,12 @@ export interface TestTable {
   /** The table (its state machine's runtime). */
   table: LiveTable;
   hub: ViewHub;
+  /**
+   * A second hub over the same table that builds every station's part whole (`reuseIdleParts`
+   * false), listening right after `hub` and before the floor services (`reference` asked for): what
+   * each screen would have been sent before idle parts were made from their last.
+   */
+  reference: ViewHub | null;
   /** The floor services, with the gate a hub of the test's own attaches (host/screens/view-hub-stale.test.ts). */
   floor: WiredFloorServices;
   tilts: TiltManager;
@@ -69,6 +75,8 @@ export function testTable<S, R>(
     printers?: Pick<Printers, 'at'>;
     /** The ledger's terminal id (several tables synced to one upstream); default T-FLOOR. */
     terminalId?: string;
+    /** A second hub that builds every part whole (`TestTable.reference`). */
+    reference?: boolean;
   } = {},
 ): TestTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
@@ -81,6 +89,7 @@ export function testTable<S, R>(
   const opened = options.definition ? openTable(options.definition, deps) : openTableGame(config, (game) => openTable(game, deps));
   const table = opened.table;
   const hub = new ViewHub(config, '0.0.0-test', table, ledger);
+  const reference = options.reference ? new ViewHub(config, '0.0.0-test', table, ledger, { reuseIdleParts: false }) : null;
   const tilts = new TiltManager({ ledger, log: silent });
   tilts.restore();
   const accepted: (readonly number[])[] = [];
@@ -102,9 +111,13 @@ export function testTable<S, R>(
     billAcceptors: { setAccepted: (d) => void accepted.push(d), setInhibited },
     params: () => tableParams(config),
     ...(options.printers ? { printers: options.printers } : {}),
-    onConfigApplied: () => hub.configChanged(),
+    onConfigApplied: () => {
+      hub.configChanged();
+      reference?.configChanged();
+    },
   });
   hub.attachFloor(floor.gate);
+  reference?.attachFloor(floor.gate);
   opened.resume({ newShoe: false, params: tableParams(config) });
   const stop = () => {
     floor.close();
@@ -117,6 +130,7 @@ export function testTable<S, R>(
     config,
     table,
     hub,
+    reference,
     floor,
     tilts,
     accepted,
