@@ -239,7 +239,9 @@ for (const kind of KINDS) {
   const n = hub.spent.get(kind)?.length ?? 0;
   const x = hub.counts.get(kind) ?? noCounts();
   const per = (v: number) => (n > 0 ? v / n : NaN).toFixed(1);
-  console.log(`  ${kind.padEnd(14)} looked ${per(x.looked)} built ${per(x.built)} reused ${per(x.reused)} patched ${per(x.patched)} updates ${per(x.updates)} chars ${per(x.chars)}`);
+  console.log(
+    `  ${kind.padEnd(14)} looked ${per(x.looked)} built ${per(x.built)} reused ${per(x.reused)} patched ${per(x.patched)} updates ${per(x.updates)} chars ${per(x.chars)}`,
+  );
 }
 // A coup's own changes (not the ten that moved nothing, timed apart).
 const perCoup = (r: Run) => sum(KINDS.filter((k) => k !== 'no move').map((k) => sum(r.spent.get(k) ?? []))) / COUPS;

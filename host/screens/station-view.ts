@@ -1,5 +1,13 @@
 import { isDemonstration } from '../config/authorisation.js';
-import { jsonEqual, type Language, type StationOwnState, type StationRecallRound, type StationState, type StationTicket, type StationTransfers } from '../../protocol/index.js';
+import {
+  jsonEqual,
+  type Language,
+  type StationOwnState,
+  type StationRecallRound,
+  type StationState,
+  type StationTicket,
+  type StationTransfers,
+} from '../../protocol/index.js';
 import type { StationBettingView } from '../../engine/table/views.js';
 import { isRemote } from '../../engine/table/state.js';
 import { stationKey, type SharedVersions } from './station-reads.js';

@@ -504,8 +504,9 @@ export class ViewHub {
     // An idle station whose own reads did not move, only the shared fields it reads: its part made from its last one.
     const sinks = first ? undefined : this.sinks.get(key);
     const watched = sinks !== undefined && sinks.size > 0;
-    const reuse = this.options.reuseIdleParts !== false && station !== null && had?.idle && this.own.current(had.idle) && idleByKey(deps);
-    const next = reuse && sameButIdleReads(had.deps, deps) ? this.own.fromLast(view, station, had, had.idle, watched) : null;
+    const idle = this.options.reuseIdleParts !== false && station !== null ? had?.idle : null;
+    const reuse = had && idle && this.own.current(idle) && idleByKey(deps) && sameButIdleReads(had.deps, deps);
+    const next = reuse && station !== null ? this.own.fromLast(view, station, had, idle, watched) : null;
     if (next === 'same' && had) {
       had.deps = deps;
       had.stale = false;
@@ -515,20 +516,20 @@ export class ViewHub {
       this.counters.reused++;
       return this.put(view, conn, key, { deps, ...next, json: null, version: had.version + 1, snapshot: null, stale: false }, false);
     }
-    const { state, idle } = station !== null ? this.own.build(station, this.languageOf(view), idleByKey(deps)) : { state: this.build(view, conn), idle: null };
+    const { state, idle: made } = station !== null ? this.own.build(station, this.languageOf(view), idleByKey(deps)) : { state: this.build(view, conn), idle: null };
     this.counters.built++;
     const json = encodeView(state, this.encoded);
     if (had && this.jsonOf(had) === json) {
       had.deps = deps;
       had.stale = false;
       // Its own and shared fields now are those it shows, as JSON: its next part may be made from these.
-      had.idle = idle;
+      had.idle = made;
       return had;
     }
     const version = (had?.version ?? 0) + 1;
     // The patch is made for the screens showing the view now; one that subscribes later gets it whole.
     const patch = had && watched && patched(view) ? this.ownPatches.patch(view, version, had.state, state, json.length + 64) : null;
-    return this.put(view, conn, key, { deps, state, json, length: json.length, version, snapshot: null, patch, stale: false, idle }, first);
+    return this.put(view, conn, key, { deps, state, json, length: json.length, version, snapshot: null, patch, stale: false, idle: made }, first);
   }
 
   /** A new version of a view stored and handed to its screens and listeners (none for its first). */
