@@ -516,7 +516,8 @@ export class ViewHub {
       this.counters.reused++;
       return this.put(view, conn, key, { deps, ...next, json: null, version: had.version + 1, snapshot: null, stale: false }, false);
     }
-    const { state, idle: made } = station !== null ? this.own.build(station, this.languageOf(view), idleByKey(deps)) : { state: this.build(view, conn), idle: null };
+    const { state, idle: made } =
+      station !== null ? this.own.build(station, this.languageOf(view), idleByKey(deps)) : { state: this.build(view, conn), idle: null };
     this.counters.built++;
     const json = encodeView(state, this.encoded);
     if (had && this.jsonOf(had) === json) {

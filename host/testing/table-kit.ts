@@ -111,13 +111,9 @@ export function testTable<S, R>(
     billAcceptors: { setAccepted: (d) => void accepted.push(d), setInhibited },
     params: () => tableParams(config),
     ...(options.printers ? { printers: options.printers } : {}),
-    onConfigApplied: () => {
-      hub.configChanged();
-      reference?.configChanged();
-    },
+    onConfigApplied: () => [hub, reference].forEach((h) => h?.configChanged()),
   });
-  hub.attachFloor(floor.gate);
-  reference?.attachFloor(floor.gate);
+  [hub, reference].forEach((h) => h?.attachFloor(floor.gate));
   opened.resume({ newShoe: false, params: tableParams(config) });
   const stop = () => {
     floor.close();
