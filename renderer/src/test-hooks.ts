@@ -2,7 +2,7 @@ import type { Application } from 'pixi.js';
 import type { SteppedClock } from './anim/clock.js';
 import type { FrameLoop } from './pixi/frames.js';
 import { stageBoxes } from './test-hooks/stage-boxes.js';
-import { bakedArt, buttonBounds, buttonFaces, feltExtent, highlightRing, stageCards, stageTexts } from './test-hooks/stage-reads.js';
+import { bakedArt, buttonBounds, buttonFaces, cachedLayers, feltExtent, highlightRing, stageCards, stageTexts } from './test-hooks/stage-reads.js';
 import { eventLog } from './test-hooks/event-log.js';
 import { pixiCounts } from './test-hooks/pixi-counts.js';
 import { textureSources } from './test-hooks/texture-sources.js';
@@ -24,6 +24,7 @@ export function installTestHooks(app: Application, clock: SteppedClock | null, f
     felt: () => feltExtent(app.stage),
     baked: () => bakedArt(app.stage),
     faces: () => buttonFaces(app.stage),
+    layers: () => cachedLayers(app.stage),
     step(ms) {
       if (!clock) throw new Error('open the screen with ?clock=stepped to step its clock');
       clock.step(ms);

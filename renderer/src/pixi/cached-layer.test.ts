@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Graphics, Rectangle, TexturePool } from 'pixi.js';
+import { Container, Graphics, Rectangle, Sprite, Text, Texture, TexturePool } from 'pixi.js';
 import { CachedLayer } from './cached-layer.js';
 
 describe("a cached layer's texture (issue 52: the table page's GPU memory)", () => {
@@ -28,6 +28,48 @@ describe("a cached layer's texture (issue 52: the table page's GPU memory)", () 
     layer.addChild(new Graphics().rect(1426, 70, 526, 32).fill({ color: 0xffffff }));
     assert.ok(layer.getLocalBounds().width > 1920, `${layer.getLocalBounds().width} wide: past the screen, the next power of two`);
     assert.ok(narrow <= 1920);
+    layer.destroy({ children: true });
+  });
+});
+
+describe("a cached layer's multisampling (issue 52: the table's still layer drawn again at every coup)", () => {
+  /** What pixi draws the layer's texture with (RenderGroupSystem takes `antialias` from these options). */
+  const antialias = (layer: CachedLayer) => layer.renderGroup?.textureOptions.antialias;
+
+  it('of texts and sprites only (baked art), is drawn into a plain texture, not a multisampled one', () => {
+    const layer = new CachedLayer('still', new Rectangle(0, 0, 1920, 1080));
+    layer.addChild(new Sprite(Texture.WHITE), new Text({ text: '莊家' }));
+    const panel = new Container();
+    panel.addChild(new Sprite(Texture.WHITE), new Text({ text: '局數 53' }));
+    layer.addChild(panel);
+    layer.refresh('coup 1');
+    assert.equal(antialias(layer), false);
+    assert.equal(layer.antialiased, false);
+    // A new resolution keeps it plain.
+    layer.sharpen(2);
+    assert.equal(antialias(layer), false);
+    layer.destroy({ children: true });
+  });
+
+  it('with a Graphics shown anywhere in it, is multisampled (its edges smoothed); hidden or gone, plain again', () => {
+    const layer = new CachedLayer('still', new Rectangle(0, 0, 1920, 1080));
+    const panel = new Container();
+    const box = new Graphics().roundRect(0, 0, 420, 1000, 16).fill({ color: 0x0b0f14 });
+    panel.addChild(box);
+    layer.addChild(new Text({ text: '莊家' }), panel);
+    layer.refresh();
+    assert.equal(antialias(layer), true);
+    panel.visible = false;
+    layer.refresh();
+    assert.equal(antialias(layer), false, 'a Graphics under a hidden container is not drawn');
+    panel.visible = true;
+    layer.refresh();
+    assert.equal(antialias(layer), true);
+    box.destroy();
+    layer.refresh();
+    assert.equal(antialias(layer), false);
+    layer.sharpen(2);
+    assert.equal(antialias(layer), false);
     layer.destroy({ children: true });
   });
 });

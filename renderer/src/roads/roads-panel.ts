@@ -40,7 +40,7 @@ export function firstColumn(cells: readonly { x: number }[], columns: number): n
  * grew a week-long page's heap, as V8's code for pixi's paths that make and destroy them).
  */
 export class RoadsPanel extends Container {
-  /** The marks; where the screen bakes, drawn only into their texture and never shown themselves. */
+  /** The box and marks; where the screen bakes, drawn only into their texture and never shown themselves. */
   private readonly marks = new Graphics();
   /** The marks drawn into a texture (`bake`), in the marks' place; null while they are drawn as Graphics. */
   private marksArt: Sprite | null = null;
@@ -72,12 +72,11 @@ export class RoadsPanel extends Container {
     // `panel`: beside the felt, never on it (the layout check).
     this.label = 'panel';
     this.position.set(area.x, area.y);
-    const bg = new Graphics().roundRect(0, 0, area.width, area.height, 16).fill({ color: 0x0b0f14, alpha: 0.92 }).stroke({ width: 3, color: COLORS.gold });
     this.title.position.set(16, 10);
     this.stats.position.set(16, 54);
-    this.addChild(bg, this.title, this.stats, ...this.labels, ...this.askLabels);
+    this.addChild(this.title, this.stats, ...this.labels, ...this.askLabels);
     // Baked, the marks are shown by their sprite (added at the first coup, in the same place).
-    if (!bake) this.addChildAt(this.marks, 1);
+    if (!bake) this.addChildAt(this.marks, 0);
   }
 
   /** What the panel shows now, as a key: the table's cached layer is drawn again when it changes. */
@@ -167,7 +166,7 @@ export class RoadsPanel extends Container {
       // The first coup, or a texture the bake could not draw into again: the old one goes.
       this.marksArt?.destroy({ texture: true, textureSource: true });
       this.marksArt = art;
-      this.addChildAt(art, 1);
+      this.addChildAt(art, 0);
     }
     // Drawn: its shapes and their triangulated geometry let go until the next coup.
     g.clear();
@@ -182,6 +181,9 @@ export class RoadsPanel extends Container {
    * (no mark reaches into another cell, and none is translucent, so the order between cells is not seen).
    */
   private drawMarks(g: Graphics, r: RoadsView, grid: ReturnType<typeof roadGrids>): void {
+    // The panel's box, baked with the marks: the layer that caches the panel then holds no vector
+    // art of it and is drawn without multisampling (CachedLayer), its rounded edges smoothed here.
+    g.roundRect(0, 0, this.area.width, this.area.height, 16).fill({ color: 0x0b0f14, alpha: 0.92 }).stroke({ width: 3, color: COLORS.gold });
     const x0 = 16;
     const lines = new Shapes();
     for (const gr of [grid.bead, grid.big, grid.eye, grid.small, grid.pig]) {

@@ -64,7 +64,8 @@ export class TableScreen implements Screen {
    * names and the side panel. Drawn once into a texture (`cacheAsTexture`) and drawn again only
    * when one of them changes (a language, a layout, a seat taken, a coup on the roads): a frame
    * draws it as one quad instead of the felt's gradient, spots, rail and some sixty texts. One
-   * screen's texture, whatever it holds (`CachedLayer`'s area).
+   * screen's texture, whatever it holds (`CachedLayer`'s area). Where the screen bakes, all its vector
+   * art is baked (the felt's, the panel's box and marks), so it is drawn without multisampling.
    */
   private readonly still = new CachedLayer('still', new Rectangle(0, 0, DESIGN.width, DESIGN.height));
   private roads: RoadsPanel | null = null;
@@ -81,9 +82,11 @@ export class TableScreen implements Screen {
     for (const t of [this.nameZh, this.namePt, this.limitsZh, this.limitsPt, this.dealerLabel, this.shoeLabel, this.discardLabel, this.lastRound])
       t.anchor.set(0.5);
     this.languages = new LanguageSwitch(ctx, LANGUAGE_BUTTON);
-    // The felt's art and the road maps are baked: drawn again after a lost WebGL context.
+    // The felt's art and the side panel's (the road maps, or the other games' history strip) are
+    // baked: drawn again after a lost WebGL context. The history strip's is reported as the road
+    // maps' (`road-marks`: the panel's marks), the report's names being the protocol's.
     ctx.rebake?.('felt', () => this.redrawFelt());
-    ctx.rebake?.('road-marks', () => this.roads?.sharpen() ?? false);
+    ctx.rebake?.('road-marks', () => this.roads?.sharpen() ?? this.history?.sharpen() ?? false);
     // The game's name and limits are printed on the felt (both official languages, set here
     // because the limits come with the state): `felt-print`, like the rest of the felt's words.
     const printed = new Container({ label: 'felt-print' });
@@ -172,6 +175,7 @@ export class TableScreen implements Screen {
       this.resolution = resolution;
       this.redrawFelt();
       this.roads?.sharpen();
+      this.history?.sharpen();
     }
     this.still.sharpen(resolution);
   }
@@ -258,7 +262,7 @@ export class TableScreen implements Screen {
     this.panelLayer.removeChildren().forEach((c) => c.destroy(DISPOSE));
     this.roads = this.history = null;
     if ((state.presentation?.panel ?? 'history') === 'roads') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel, this.baker())));
-    else this.panelLayer.addChild((this.history = new HistoryStrip(layout.panel)));
+    else this.panelLayer.addChild((this.history = new HistoryStrip(layout.panel, this.baker())));
     this.round.setLayout(layout);
     return layout;
   }

@@ -47,6 +47,12 @@ export interface KioskTestHooks {
    * that caches it (1-unit lines drawn 2 px wide at half contrast).
    */
   baked(): { x: number; y: number }[];
+  /**
+   * Each layer cached as a texture (`CachedLayer`): whether the texture pixi last drew it into is
+   * multisampled (null before its first frame), and the Graphics shown in it. A layer of texts and
+   * baked art is drawn without multisampling (issue 52: the table's still layer at every coup).
+   */
+  layers(): { label: string; antialias: boolean | null; graphics: number }[];
   /** The buttons on the stage, and the Graphics they still hold: none once their faces are drawn into textures (issue 31). */
   faces(): { buttons: number; graphics: number };
   /** With `?clock=stepped`: moves the animation clock and draws a frame. */

@@ -3,6 +3,7 @@ import { CardView } from '../cards/card-view.js';
 import { FeltView } from '../felt/felt-art.js';
 import { Button } from '../ui/button.js';
 import { BAKED } from '../pixi/bake.js';
+import { CachedLayer } from '../pixi/cached-layer.js';
 import { TableRound } from '../screens/table-round.js';
 import type { KioskTestHooks } from './kiosk-hooks.js';
 import { findLast, walk } from './walk.js';
@@ -85,4 +86,24 @@ export function highlightRing(stage: Container): ReturnType<KioskTestHooks['high
     return { x: c.x, y: c.y, r: e.x - c.x };
   };
   return { ...css(h), seat: h.seat, decision: h.decision, moving: h.moving, spot: h.spot ? css(h.spot) : null };
+}
+
+/**
+ * The layers cached as textures (`CachedLayer`) on the stage: whether the texture pixi last drew each
+ * into is multisampled, and the Graphics shown in each (vector art, the one thing multisampling smooths).
+ */
+export function cachedLayers(stage: Container): ReturnType<KioskTestHooks['layers']> {
+  const out: ReturnType<KioskTestHooks['layers']> = [];
+  walk(stage, (c) => {
+    if (!(c instanceof CachedLayer)) return;
+    let graphics = 0;
+    const count = (n: Container, shown: boolean) => {
+      if (n instanceof Graphics && shown && n.visible) graphics++;
+      for (const child of n.children) count(child, shown && n.visible);
+    };
+    count(c, true);
+    const texture = c.renderGroup?.texture;
+    out.push({ label: c.label, antialias: texture ? texture.source.antialias : null, graphics });
+  });
+  return out;
 }
