@@ -46,7 +46,9 @@ test('a baccarat coup: a note credits station 1, a banker bet, cards appear on t
   for (const c of cards) expect(c).toMatch(/^[A2-9TJQK][SHDC]$/);
   // The road maps' box is baked with their marks: the table's still layer holds no vector art and is
   // drawn into a plain texture at each coup, not a multisampled one (issue 52).
-  await expect.poll(() => table.evaluate(() => window.__kiosk?.layers().filter((l) => l.label === 'still'))).toEqual([{ label: 'still', antialias: false, graphics: 0 }]);
+  await expect
+    .poll(() => table.evaluate(() => window.__kiosk?.layers().filter((l) => l.label === 'still')))
+    .toEqual([{ label: 'still', antialias: false, graphics: 0 }]);
   await screenshot(table, testInfo, 'baccarat-table-result');
   await expect.poll(async () => (await drawnTexts(station)).some((t) => t.startsWith('本局結果')), { timeout: 20_000 }).toBe(true);
   await screenshot(station, testInfo, 'baccarat-station-1-result');

@@ -53,7 +53,9 @@ test('the table display draws the felt in zh-Hant, pt and en', async ({ page, ki
   expect(baked.filter((b) => !Number.isInteger(b.x) || !Number.isInteger(b.y))).toEqual([]);
   // The still layer (the felt, its words, the history strip) holds only texts and baked art, so it is
   // drawn into a plain texture, not a multisampled one resolved at every redraw (issue 52).
-  await expect.poll(() => page.evaluate(() => window.__kiosk?.layers().filter((l) => l.label === 'still'))).toEqual([{ label: 'still', antialias: false, graphics: 0 }]);
+  await expect
+    .poll(() => page.evaluate(() => window.__kiosk?.layers().filter((l) => l.label === 'still')))
+    .toEqual([{ label: 'still', antialias: false, graphics: 0 }]);
   await screenshot(page, testInfo, 'table-zh-Hant');
 
   await switchLanguage(page, 'pt');
