@@ -11,7 +11,8 @@
 // rest (the program's objects), with V8's code statistics beside them. `--host-flags` passes V8 flags
 // to the host; with `--trace-opt --trace-deopt` among them each sample counts the optimizations and
 // deopts of its window by function, and the end names the deopts that come back window after window
-// (bench/v8-trace.ts); `--host-log FILE` keeps the host's output with a line at each sample.
+// (bench/v8-trace.ts); with `--print-opt-source` too, the functions TurboFan compiles more than once
+// a window are named by their source; `--host-log FILE` keeps the host's output with a line at each sample.
 // Usage (under nice, beside other work):
 //   npx tsx bench/host-heap.ts [--rounds 2000] [--every 100] [--screens table,station/1]
 //     [--snapshots DIR --snapshot-at 500,1000,2000] [--out samples.json]
@@ -28,7 +29,7 @@ import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { LedgerWatch } from '../cli/soak/child.js';
 import { CODE_SPACES, InspectorSession, inspectorUrl, type HeapSpaces } from './node-probe.js';
 import { trend } from './trend.js';
-import { recurring, TraceCounter, type TraceWindow } from './v8-trace.js';
+import { recompiled, recurring, TraceCounter, type TraceWindow } from './v8-trace.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -212,4 +213,14 @@ if (TRACING) {
   const made = trace.windows.map((w) => Object.values(w.optimized).reduce((a, b) => a + b, 0));
   console.log(`optimizations per window: ${made.join(' ')}`);
   console.log(`deopts per window: ${trace.windows.map((w) => w.deopts).join(' ')}`);
+  const turbofan = trace.windows.map((w) => Object.entries(w.optimized).reduce((a, [tier, n]) => a + (tier.startsWith('TURBOFAN') ? n : 0), 0));
+  console.log(`TurboFan compiles per window: ${turbofan.join(' ')}`);
+  if (hostFlags.includes('--print-opt-source')) {
+    // Named by their source: an anonymous closure compiled again and again is one made anew per call.
+    const again = trace.windows.map((w) => Object.values(w.compiledSources).reduce((a, n) => a + (n > 1 ? n : 0), 0));
+    console.log(`TurboFan compiles of functions compiled more than once in the window: ${again.join(' ')}`);
+    const steady = recompiled(trace.windows, 1);
+    console.log(steady.length === 0 ? 'no function is compiled twice in half the windows past the first' : 'compiled more than once a window in half the windows past the first (compiles per window):');
+    for (const r of steady.slice(0, 30)) console.log(`  ${r.key}: ${r.perWindow.join(' ')}`);
+  }
 }

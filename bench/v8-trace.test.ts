@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readTraceLine, recurring, TraceCounter } from './v8-trace.js';
+import { readTraceLine, recompiled, recurring, TraceCounter } from './v8-trace.js';
 
 // Lines as Node 24's V8 prints them with --trace-opt --trace-deopt.
 const LINES = {
@@ -52,5 +52,37 @@ describe("V8's optimization trace, read (bench/host-heap.ts, issue 52)", () => {
     c.cut();
     assert.deepEqual(recurring(c.windows, 1), [{ key: 'f (deopt-eager: wrong map)', perWindow: [1, 1, 0] }]);
     assert.deepEqual(recurring(c.windows, 3), []);
+  });
+
+  it('names TurboFan compiles by their source with --print-opt-source (not the functions inlined), and the ones compiled again window after window', () => {
+    // As Node 24 prints them: the compiled function's source (inlining -1), then each function inlined into it.
+    const compile = (id: number) =>
+      [
+        '[compiling method 0x1 <JSFunction (sfi = 0x2)> (target TURBOFAN_JS), mode: ConcurrencyMode::kConcurrent]',
+        `--- FUNCTION SOURCE (file:///work/kiosk/host/table/memo-on-reads.ts:) id{${id},-1} start{812} ---`,
+        '(key, value) => Reflect.get(state, key) === value',
+        '--- END ---',
+        `--- FUNCTION SOURCE (/work/kiosk/engine/baccarat/roads.ts:layoutStreaks) id{${id},0} start{40} ---`,
+        '(streaks, rows) {',
+        '  return 1;',
+        '}',
+        '--- END ---',
+        `INLINE (layoutStreaks) id{${id},0} AS 0 AT <-1:115>`,
+        '[completed compiling 0x1 <JSFunction (sfi = 0x2)> (target TURBOFAN_JS) - took 0.026, 1.684, 0.066 ms]',
+      ].join('\n');
+    const named = '--- FUNCTION SOURCE (/work/kiosk/host/table/runtime.ts:TableRuntime.runEffects) id{9,-1} start{5000} ---\n(effects) {\n--- END ---';
+    const c = new TraceCounter();
+    c.push(`${compile(1)}\n`);
+    c.cut();
+    c.push(`${compile(2)}\n${compile(3)}\n${named}\n`);
+    c.cut();
+    c.push(`${compile(4)}\n${compile(5)}\n${named}\n`);
+    const last = c.cut();
+    assert.deepEqual(last.compiledSources, {
+      'table/memo-on-reads.ts@812 (key, value) => Reflect.get(state, key) === value': 2,
+      'table/runtime.ts@5000 TableRuntime.runEffects: (effects) {': 1,
+    });
+    assert.deepEqual(last.optimized, { TURBOFAN_JS: 2 });
+    assert.deepEqual(recompiled(c.windows, 1), [{ key: 'table/memo-on-reads.ts@812 (key, value) => Reflect.get(state, key) === value', perWindow: [2, 2] }]);
   });
 });

@@ -39,6 +39,26 @@ export interface TraceWindow {
   optimizedFns: Record<string, number>;
   /** `fn (how: reason)` → count of its deopts in the window. */
   deoptFns: Record<string, number>;
+  /**
+   * With `--print-opt-source`: TurboFan's compiles by the function's source (`sourceKey`), each
+   * compile's own function only (not those inlined into it). An anonymous closure is named by its
+   * file, offset and first line, where `optimizedFns` has only its SharedFunctionInfo's address.
+   */
+  compiledSources: Record<string, number>;
+}
+
+/**
+ * The header V8 prints before a compile's source with `--print-opt-source`:
+ * `--- FUNCTION SOURCE (file:name) id{compile,inlining} start{offset} ---`; inlining -1 is the
+ * function compiled, 0 and up the functions inlined into it.
+ */
+const SOURCE_HEADER = /^--- FUNCTION SOURCE \((.*):([^:()]*)\) id\{\d+,(-?\d+)\} start\{(\d+)\} ---$/;
+
+/** A compiled function named by its source: the file's last two path parts, its offset, its name or its first line. */
+export function sourceKey(file: string, name: string, start: number, firstLine: string): string {
+  const short = file.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  const text = firstLine.trim().replace(/\s+/g, ' ');
+  return `${short}@${start} ${name ? `${name}: ` : ''}${text.length > 70 ? `${text.slice(0, 70)}…` : text}`;
 }
 
 /** Reads a stream of trace text in windows: `push` any chunk, `cut` ends a window and starts the next. */
@@ -48,7 +68,7 @@ export class TraceCounter {
   readonly windows: TraceWindow[] = [];
 
   static empty(): TraceWindow {
-    return { optimized: {}, deopts: 0, optimizedFns: {}, deoptFns: {} };
+    return { optimized: {}, deopts: 0, optimizedFns: {}, deoptFns: {}, compiledSources: {} };
   }
 
   push(chunk: string): void {
@@ -57,7 +77,21 @@ export class TraceCounter {
     for (const line of lines) this.count(line);
   }
 
+  /** The compile whose source's first line comes next (`--print-opt-source`). */
+  private header: { file: string; name: string; start: number } | null = null;
+
   private count(line: string): void {
+    if (this.header) {
+      const key = sourceKey(this.header.file, this.header.name, this.header.start, line);
+      this.now.compiledSources[key] = (this.now.compiledSources[key] ?? 0) + 1;
+      this.header = null;
+      return;
+    }
+    const h = SOURCE_HEADER.exec(line);
+    if (h) {
+      if (h[3] === '-1') this.header = { file: h[1]!, name: h[2]!, start: Number(h[4]) };
+      return;
+    }
     const e = readTraceLine(line);
     if (!e) return;
     const w = this.now;
@@ -79,6 +113,21 @@ export class TraceCounter {
     this.now = TraceCounter.empty();
     return w;
   }
+}
+
+/**
+ * The functions TurboFan compiled again and again (`compiledSources`, with `--print-opt-source`):
+ * for each, its compiles in each window from `from` on, those compiled more than once in at least
+ * `share` of them, most compiles first.
+ */
+export function recompiled(windows: TraceWindow[], from: number, share = 0.5): { key: string; perWindow: number[] }[] {
+  const tail = windows.slice(from);
+  const keys = new Set(tail.flatMap((w) => Object.keys(w.compiledSources)));
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return [...keys]
+    .map((key) => ({ key, perWindow: tail.map((w) => w.compiledSources[key] ?? 0) }))
+    .filter((r) => tail.length > 0 && r.perWindow.filter((n) => n > 1).length >= share * tail.length)
+    .sort((a, b) => sum(b.perWindow) - sum(a.perWindow));
 }
 
 /**
