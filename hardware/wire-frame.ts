@@ -21,16 +21,18 @@ export interface FrameTap<F> {
   rx(frame: F): void;
 }
 
+// A frame is traced at every poll of every device: the byte's hex is one function made once, and
+// the names are looked up in loops, not by a closure made at every call (a new function to V8,
+// optimised again and again over a long run: issue 52).
+const byteHex = (b: number): string => b.toString(16).padStart(2, '0');
+
 export function hex(bytes: ArrayLike<number>): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0'))
-    .join(' ')
-    .toUpperCase();
+  return Array.from(bytes, byteHex).join(' ').toUpperCase();
 }
 
 function nameOf(table: Readonly<Record<string, number>>, code: number): string | undefined {
-  return Object.entries(table)
-    .find(([, v]) => v === code)?.[0]
-    .replace(/_/g, ' ');
+  for (const [name, v] of Object.entries(table)) if (v === code) return name.replace(/_/g, ' ');
+  return undefined;
 }
 
 const code = (c: number) => `0x${c.toString(16).padStart(2, '0')}`;

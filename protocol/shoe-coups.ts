@@ -88,6 +88,5 @@ function beginsWith(list: readonly string[], head: readonly string[]): boolean {
  */
 export function coupsFollow(before: ShoeCoups | undefined, after: ShoeCoups | undefined): boolean {
   if (!before || !after || before.id !== after.id) return true;
-  if (after.coups.length < before.coups.length) return false;
-  return before.coups.every((m, i) => after.coups[i] === m);
+  return beginsWith(after.coups, before.coups);
 }

@@ -40,31 +40,37 @@ export interface Placed<T> {
 export function layoutStreaks<T>(streaks: readonly (readonly T[])[], rows: number): Placed<T>[][] {
   if (!Number.isInteger(rows) || rows < 1) throw new RangeError(`rows must be a positive integer, got ${rows}`);
   const taken = new Set<string>();
-  const key = (x: number, y: number): string => `${x},${y}`;
   const out: Placed<T>[][] = [];
   let prevStart = -1;
+  // Loops and module functions, not closures made at each call: the host lays out the roads at every
+  // coup, and a closure made anew is a new function to V8, optimised again and again (issue 52).
   for (const streak of streaks) {
     let x = prevStart + 1;
-    while (taken.has(key(x, 0))) x++;
+    while (taken.has(cellKey(x, 0))) x++;
     prevStart = x;
     let y = 0;
     let turned = false;
     const cells: Placed<T>[] = [];
-    streak.forEach((value, i) => {
+    for (let i = 0; i < streak.length; i++) {
       if (i > 0) {
-        if (!turned && y + 1 < rows && !taken.has(key(x, y + 1))) y++;
+        if (!turned && y + 1 < rows && !taken.has(cellKey(x, y + 1))) y++;
         else {
           turned = true;
           x++;
-          while (taken.has(key(x, y))) x++;
+          while (taken.has(cellKey(x, y))) x++;
         }
       }
-      taken.add(key(x, y));
-      cells.push({ x, y, value });
-    });
+      taken.add(cellKey(x, y));
+      cells.push({ x, y, value: streak[i] as T });
+    }
     out.push(cells);
   }
   return out;
+}
+
+/** A grid cell's key in the set of cells taken. */
+function cellKey(x: number, y: number): string {
+  return `${x},${y}`;
 }
 
 export interface BeadCell {
@@ -78,11 +84,14 @@ export interface BeadCell {
 }
 
 export function beadPlate(results: readonly RoadResult[], rows = 6): BeadCell[] {
-  return results.map((r, i) => {
+  const cells: BeadCell[] = [];
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i] as RoadResult;
     const cell = { x: Math.floor(i / rows), y: i % rows, winner: r.winner, playerPair: r.playerPair, bankerPair: r.bankerPair };
     const total = r.winner === 'banker' ? r.bankerTotal : r.playerTotal;
-    return total === undefined ? cell : { ...cell, total };
-  });
+    cells.push(total === undefined ? cell : { ...cell, total });
+  }
+  return cells;
 }
 
 export interface BigRoadEntry {
@@ -146,13 +155,14 @@ export interface DerivedRoad {
 function marksOf(streaks: readonly (readonly unknown[])[], k: number): Colour[] {
   const lengths: number[] = [];
   const marks: Colour[] = [];
-  streaks.forEach((s, column) => {
-    for (let row = 0; row < s.length; row++) {
+  for (let column = 0; column < streaks.length; column++) {
+    const length = (streaks[column] as readonly unknown[]).length;
+    for (let row = 0; row < length; row++) {
       lengths[column] = row + 1;
       const m = derivedMark(lengths, column, row, k);
       if (m) marks.push(m);
     }
-  });
+  }
   return marks;
 }
 
@@ -185,23 +195,24 @@ export interface AskPreview {
 /** What each derived road would mark next if the next coup were won by `side` (問路). */
 export function askRoad(results: readonly RoadResult[]): Record<Side, AskPreview> {
   const streaks = bigRoad(results).streaks;
-  return askOf(
-    streaks.map((s) => s.length),
-    streaks.at(-1)?.[0]?.side,
-  );
+  const lengths: number[] = [];
+  for (const s of streaks) lengths.push(s.length);
+  return askOf(lengths, streaks.at(-1)?.[0]?.side);
 }
 
 /** The ask-road preview from the big road's streak lengths and the side of its last streak. */
 export function askOf(lengths: readonly number[], lastSide: Side | undefined): Record<Side, AskPreview> {
-  const preview = (side: Side): AskPreview => {
-    const continues = lastSide === side;
-    const l = [...lengths];
-    const column = continues ? l.length - 1 : l.length;
-    const row = continues ? (l[column] as number) : 0;
-    l[column] = row + 1;
-    return { bigEyeBoy: derivedMark(l, column, row, 1), smallRoad: derivedMark(l, column, row, 2), cockroachPig: derivedMark(l, column, row, 3) };
-  };
-  return { banker: preview('banker'), player: preview('player') };
+  return { banker: preview(lengths, lastSide, 'banker'), player: preview(lengths, lastSide, 'player') };
+}
+
+/** What each derived road would mark next if the next coup were won by `side`. */
+function preview(lengths: readonly number[], lastSide: Side | undefined, side: Side): AskPreview {
+  const continues = lastSide === side;
+  const l = [...lengths];
+  const column = continues ? l.length - 1 : l.length;
+  const row = continues ? (l[column] as number) : 0;
+  l[column] = row + 1;
+  return { bigEyeBoy: derivedMark(l, column, row, 1), smallRoad: derivedMark(l, column, row, 2), cockroachPig: derivedMark(l, column, row, 3) };
 }
 
 /** All roads of a shoe at once, for the table display. */

@@ -212,7 +212,7 @@ class Player {
     const { min, max } = state.limits;
     // At a jackpot table a player keeps a chip's worth beside the main bet (rule 45: the chip goes
     // with a main bet): without it a player down to one minimum never plays the chip.
-    const jackpot = state.betting.spots.find((s) => s.bet === 'jackpot');
+    const jackpot = state.betting.spots.find(isJackpot);
     const reserve = jackpot?.min ?? 0;
     // A ticket out of this station's printer is taken; now and then one printed elsewhere is inserted here.
     if (this.tickets && state.betting.open && roundId && this.ticketRound !== roundId) {
@@ -237,8 +237,8 @@ class Player {
     // coin per round drew from one seeded sequence per life: a short soak killed every four rounds
     // had no chip at all in some runs). Pressed again at each newer view until the chip shows, as a
     // player does after a stale refusal (another station's bet moved the view on).
-    const hasMain = state.betting.bets.some((b) => b.bet === 'main');
-    const hasChip = state.betting.bets.some((b) => b.bet === 'jackpot');
+    const hasMain = state.betting.bets.some(isMain);
+    const hasChip = state.betting.bets.some(isJackpot);
     if (jackpot && state.betting.open && roundId && this.betRound === roundId && hasMain && !hasChip) {
       if (this.jackpotRound !== roundId) {
         this.jackpotRound = roundId;
@@ -252,7 +252,7 @@ class Player {
     }
     // Now and then a bet behind another station's seat too (Art. 20; rules 15, 28, 30), so soaks
     // play bets behind: decided by the seat, charged and paid here.
-    const behind = state.betting.spots.filter((s) => s.bet === 'behind');
+    const behind = state.betting.spots.filter(isBehind);
     const spot = behind[this.rng.below(Math.max(1, behind.length))];
     if (state.betting.open && roundId && this.behindRound !== roundId && this.betRound === roundId && spot && state.betting.bets.length === 1) {
       this.behindRound = roundId;
@@ -266,7 +266,7 @@ class Player {
       }
       const free = state.credit - reserve;
       if (free < min || !this.chance(0.85)) return;
-      const spot = state.betting.spots.find((s) => s.bet === 'main') ?? state.betting.spots[0];
+      const spot = state.betting.spots.find(isMain) ?? state.betting.spots[0];
       if (!spot) return;
       // Half the credit at most, so that raises (war, double, split) can usually be covered.
       const top = Math.min(max, spot.max, Math.floor(free / 2));
@@ -329,6 +329,12 @@ class Player {
     return `a${this.station}-${++this.seq}`;
   }
 }
+
+// The spots and bets looked for at every view, as functions made once: a closure made at every
+// call is a new function to V8, optimised again and again over a long run (issue 52).
+const isMain = (x: { bet: string }): boolean => x.bet === 'main';
+const isJackpot = (x: { bet: string }): boolean => x.bet === 'jackpot';
+const isBehind = (x: { bet: string }): boolean => x.bet === 'behind';
 
 function total(bets: readonly { amount: number }[]): number {
   return bets.reduce((a, b) => a + b.amount, 0);

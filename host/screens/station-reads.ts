@@ -62,12 +62,20 @@ function everyShare(own: StationInputs, share: AlwaysShare): unknown {
 /** Everything of the table's state any station's own part is read from (compared by identity, arrays element by element). */
 export function stationsKey(s: TableState<unknown, unknown>, own: StationInputs): unknown[] {
   const deciding = own.deciders.size > 0;
-  return STATION_READS.flatMap(([field, share]) => {
-    if (share !== 'deciding') return [s[field]];
+  // Loops, not callbacks, in what runs at every change: a closure made at every call is a new
+  // function to V8, optimised again and again over a long run (issue 52).
+  const key: unknown[] = [];
+  for (const [field, share] of STATION_READS) {
+    if (share !== 'deciding') {
+      key.push(s[field]);
+      continue;
+    }
+    key.push(deciding ? s[field] : null);
     // The field's own share read at any time (`ALWAYS`): every station's.
     const always = ALWAYS[field];
-    return [deciding ? s[field] : null, ...(always ? [everyShare(own, always)] : [])];
-  });
+    if (always) key.push(everyShare(own, always));
+  }
+  return key;
 }
 
 type State = TableState<unknown, unknown>;
@@ -106,6 +114,14 @@ interface Group {
 
 const group = (reads: readonly ((s: State) => unknown)[]): Group => ({ reads, values: [], version: 0 });
 
+/** Whether the group reads the same values off `s` as it holds. */
+function readsAlike(g: Group, s: State): boolean {
+  if (g.values.length !== g.reads.length) return false;
+  let i = 0;
+  for (const read of g.reads) if (read(s) !== g.values[i++]) return false;
+  return true;
+}
+
 /** The versions of what the stations read alike, for one state (`SharedReads.at`). */
 export interface SharedVersions {
   /** Every `whole` field: read by a station with anything at the table. */
@@ -133,8 +149,10 @@ export class SharedReads {
     if (s !== this.of) {
       this.of = s;
       for (const g of [this.whole, this.deciding, this.idle]) {
-        if (g.values.length === g.reads.length && g.reads.every((read, i) => read(s) === g.values[i])) continue;
-        g.values = g.reads.map((read) => read(s));
+        if (readsAlike(g, s)) continue;
+        const values: unknown[] = [];
+        for (const read of g.reads) values.push(read(s));
+        g.values = values;
         g.version++;
       }
     }
@@ -146,7 +164,8 @@ export class SharedReads {
 export function isIdle(s: State, own: StationInputs, station: number): boolean {
   if (own.deciders.has(station) || own.notFollowed.has(station)) return false;
   for (const field of LISTS) if (own[field].has(station)) return false;
-  return !s.params.stations.some((x) => x.station === station);
+  for (const x of s.params.stations) if (x.station === station) return false;
+  return true;
 }
 
 /**

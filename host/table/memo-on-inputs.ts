@@ -6,7 +6,18 @@
  * projection that takes only the record cannot read anything the memo does not compare.
  */
 export function inputsKey<I extends object>(inputs: I, byContent: readonly (keyof I)[]): unknown[] {
-  return (Object.keys(inputs) as (keyof I)[]).map((k) => (byContent.includes(k) ? JSON.stringify(inputs[k] ?? null) : inputs[k]));
+  // Loops, not callbacks: a closure made at every call is a new function to V8, optimised again
+  // and again over a long run (issue 52).
+  const key: unknown[] = [];
+  for (const k of Object.keys(inputs) as (keyof I)[]) key.push(byContent.includes(k) ? JSON.stringify(inputs[k] ?? null) : inputs[k]);
+  return key;
+}
+
+/** Whether two keys hold the same values, by identity, in the same order. */
+function sameKey(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let n = 0; n < a.length; n++) if (a[n] !== b[n]) return false;
+  return true;
 }
 
 /** `project` memoised on its declared inputs (`inputsKey`): while every field is the same, the last result stands. */
@@ -14,7 +25,7 @@ export function memoOnInputs<I extends object, V>(project: (inputs: I) => V, byC
   let last: { key: unknown[]; value: V } | null = null;
   return (inputs) => {
     const key = inputsKey(inputs, byContent);
-    if (last && last.key.length === key.length && last.key.every((x, n) => x === key[n])) return last.value;
+    if (last && sameKey(last.key, key)) return last.value;
     const value = project(inputs);
     last = { key, value };
     return value;

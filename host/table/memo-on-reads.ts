@@ -12,33 +12,48 @@
  */
 export function memoOnReads<T extends object, V>(project: (state: T) => V): (state: T) => V {
   let last: { reads: readonly (readonly [PropertyKey, unknown])[]; value: V } | null = null;
+  // The fields the run under way has read (null between runs: a read then is of no run's). The
+  // proxy's handler is made once per memo, not once per call: a closure made anew at every call is
+  // a new function to V8, optimised again and again over a long run (issue 52).
+  let reads: Map<PropertyKey, unknown> | null = null;
+  const handler: ProxyHandler<T> = {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      reads?.set(key, value);
+      return value;
+    },
+    has(target, key) {
+      reads?.set(key, Reflect.get(target, key));
+      return Reflect.has(target, key);
+    },
+    ownKeys(target) {
+      for (const key of Reflect.ownKeys(target)) reads?.set(key, Reflect.get(target, key));
+      return Reflect.ownKeys(target);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      reads?.set(key, Reflect.get(target, key));
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+  };
   return (state) => {
-    if (last && last.reads.every(([key, value]) => Reflect.get(state, key) === value)) return last.value;
-    const reads = new Map<PropertyKey, unknown>();
-    const readAll = (target: T) => {
-      for (const key of Reflect.ownKeys(target)) reads.set(key, Reflect.get(target, key));
-    };
-    const tracked = new Proxy(state, {
-      get(target, key) {
-        const value: unknown = Reflect.get(target, key);
-        reads.set(key, value);
-        return value;
-      },
-      has(target, key) {
-        reads.set(key, Reflect.get(target, key));
-        return Reflect.has(target, key);
-      },
-      ownKeys(target) {
-        readAll(target);
-        return Reflect.ownKeys(target);
-      },
-      getOwnPropertyDescriptor(target, key) {
-        reads.set(key, Reflect.get(target, key));
-        return Reflect.getOwnPropertyDescriptor(target, key);
-      },
-    });
-    const value = project(tracked);
-    last = { reads: [...reads], value };
+    if (last && readsAlike(last.reads, state)) return last.value;
+    // A projection that calls its own memo (another state) has that run's reads apart from its own.
+    const outer = reads;
+    const mine = new Map<PropertyKey, unknown>();
+    reads = mine;
+    let value: V;
+    try {
+      value = project(new Proxy(state, handler));
+    } finally {
+      reads = outer;
+    }
+    last = { reads: [...mine], value };
     return value;
   };
+}
+
+/** Whether `state` has every field read as it was read (by identity). */
+function readsAlike(reads: readonly (readonly [PropertyKey, unknown])[], state: object): boolean {
+  for (const [key, value] of reads) if (Reflect.get(state, key) !== value) return false;
+  return true;
 }

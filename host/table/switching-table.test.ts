@@ -40,4 +40,27 @@ describe('SwitchingTable', () => {
     table.shoe.onCard(parseCard('KD'));
     assert.deepEqual([first, second], [[], ['runtime:KD']]);
   });
+
+  // Each method's forwarder is made once while its part stands (issue 52: not a new closure at every read).
+  it('a method read twice is one forwarder while the part stands; a part switched in with the same method (a class method) is called on the new part', () => {
+    const seen: string[] = [];
+    class Shoe {
+      constructor(private readonly name: string) {}
+      onCard(card: Card): void {
+        seen.push(`${this.name}:${cardCode(card)}`);
+      }
+      onAnomaly(): void {}
+      onCutCard(): void {}
+      onNewShoe(): void {}
+    }
+    const runtime = (name: string) => ({ shoe: new Shoe(name), onChange: () => () => undefined, stop: () => undefined }) as unknown as LiveTable;
+    const table = new SwitchingTable(runtime('first'));
+    const read = table.shoe.onCard;
+    assert.equal(table.shoe.onCard, read);
+    read(parseCard('2H'));
+    table.switchTo(() => runtime('second'));
+    table.shoe.onCard(parseCard('3H'));
+    assert.notEqual(table.shoe.onCard, read);
+    assert.deepEqual(seen, ['first:2H', 'second:3H']);
+  });
 });

@@ -11,11 +11,26 @@ import type { Countdowns, GameFacts, LiveTable, NamedCommands, ShoeFeed, Station
  * bench waited for cards it never counted); a game switched in later comes with its own part.
  */
 function forward<T extends object>(current: () => T): T {
+  // Each method's forwarder is made once while the part and its method stand, not at every read:
+  // the host reads these at every change, and a closure made anew is a new function to V8,
+  // optimised again and again over a long run (issue 52). Another part (a game switched in) or a
+  // method assigned anew gets a forwarder of its own; none of the part before is kept.
+  let part: T | null = null;
+  const forwarders = new Map<PropertyKey, { method: unknown; call: (...args: unknown[]) => unknown }>();
   return new Proxy({} as T, {
     get(_target, key) {
       const now = current();
       const v: unknown = Reflect.get(now, key);
-      return typeof v === 'function' ? (...args: unknown[]) => Reflect.apply(v as (...a: unknown[]) => unknown, now, args) : v;
+      if (typeof v !== 'function') return v;
+      if (now !== part) {
+        part = now;
+        forwarders.clear();
+      }
+      const kept = forwarders.get(key);
+      if (kept?.method === v) return kept.call;
+      const call = (...args: unknown[]): unknown => Reflect.apply(v as (...a: unknown[]) => unknown, now, args);
+      forwarders.set(key, { method: v, call });
+      return call;
     },
     set(_target, key, value) {
       return Reflect.set(current(), key, value);
