@@ -82,10 +82,23 @@ const args = [...hostFlags, '--inspect=127.0.0.1:0', path.join(root, 'bin/etg.js
 args.push(`--data-dir=${dataDir}`, `--game=${values.game}`, `--stations=${values.stations}`, `--seed=${values.seed}`);
 const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
 let err = '';
-let out = '';
+// The line the host prints on start (`--json`), found as the output comes: V8's trace flags print on
+// the same stdout, a flood at start-up, and its lines (written by V8 a buffer at a time) can take the
+// host's line into the middle of one of theirs.
+let startLine: string | null = null;
+let head = '';
 child.stdout.on('data', (b: Buffer) => {
   const text = b.toString();
-  out = (out + text).slice(-20_000);
+  if (startLine === null) {
+    head += text;
+    const at = head.indexOf('{"origin"');
+    if (at < 0) head = head.slice(-16);
+    else {
+      const end = head.indexOf('\n', at);
+      if (end >= 0) startLine = head.slice(at, end);
+      else head = head.slice(at);
+    }
+  }
   if (TRACING) trace.push(text);
   if (hostLog) appendFileSync(hostLog, text);
 });
@@ -102,8 +115,8 @@ const inspector = await InspectorSession.open(url);
 const Started = z.object({ origin: z.string(), screens: z.record(z.string(), z.string()) });
 let started: z.infer<typeof Started> | null = null;
 while (!started) {
-  const line = out.split('\n').find((l) => l.startsWith('{"origin"'));
-  if (line) started = Started.parse(JSON.parse(line));
+  if (child.exitCode !== null) throw new Error(`the host exited: ${err.slice(-2000)}`);
+  if (startLine) started = Started.parse(JSON.parse(startLine));
   else await new Promise((r) => setTimeout(r, 200));
 }
 const screens = values.screens
@@ -220,7 +233,11 @@ if (TRACING) {
     const again = trace.windows.map((w) => Object.values(w.compiledSources).reduce((a, n) => a + (n > 1 ? n : 0), 0));
     console.log(`TurboFan compiles of functions compiled more than once in the window: ${again.join(' ')}`);
     const steady = recompiled(trace.windows, 1);
-    console.log(steady.length === 0 ? 'no function is compiled twice in half the windows past the first' : 'compiled more than once a window in half the windows past the first (compiles per window):');
+    console.log(
+      steady.length === 0
+        ? 'no function is compiled twice in half the windows past the first'
+        : 'compiled more than once a window in half the windows past the first (compiles per window):',
+    );
     for (const r of steady.slice(0, 30)) console.log(`  ${r.key}: ${r.perWindow.join(' ')}`);
   }
 }

@@ -56,7 +56,11 @@ const SOURCE_HEADER = /^--- FUNCTION SOURCE \((.*):([^:()]*)\) id\{\d+,(-?\d+)\}
 
 /** A compiled function named by its source: the file's last two path parts, its offset, its name or its first line. */
 export function sourceKey(file: string, name: string, start: number, firstLine: string): string {
-  const short = file.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  const short = file
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
   const text = firstLine.trim().replace(/\s+/g, ' ');
   return `${short}@${start} ${name ? `${name}: ` : ''}${text.length > 70 ? `${text.slice(0, 70)}…` : text}`;
 }
