@@ -10,6 +10,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { catalogues, languages, wordAt } from '../../locales/index.js';
+import { intlLocale } from '../../locales/money.js';
 import { cutOrWide, domBoxes } from './backoffice-layout.js';
 import { overlapping } from './layout-check.js';
 
@@ -141,6 +142,15 @@ async function fits(page: Page, where: string): Promise<void> {
   expect(await cutOrWide(page), where).toEqual([]);
 }
 
+/**
+ * A list as the page's language joins it (A、B及C, A, B e C): the browser's own Intl.ListFormat for
+ * the language's locale, asked in the page, so the page is held to its browser's conventions, not
+ * to a separator written in the test.
+ */
+function listIn(page: Page, language: (typeof languages)[number], items: readonly string[]): Promise<string> {
+  return page.evaluate(([locale, list]) => new Intl.ListFormat(locale, { type: 'conjunction' }).format(list), [intlLocale(language), [...items]] as const);
+}
+
 for (const language of languages) {
   const catalogue = catalogues[language];
   /** The catalogue's words for `key`; the test is void unless they differ from the code they stand for. */
@@ -158,14 +168,14 @@ for (const language of languages) {
     for (const r of FLOOR) {
       const tr = page.locator(`tr[data-terminal=${r.terminalId}]`);
       await expect(tr.locator('td').nth(3)).toHaveText(profile(r.profile));
-      if (r.faults.length) await expect(tr.locator('td').nth(4)).toContainText(` — ${r.faults.map(fault).join(', ')}`);
+      if (r.faults.length) await expect(tr.locator('td').nth(4)).toContainText(` — ${await listIn(page, language, r.faults.map(fault))}`);
     }
     await fits(page, `${language} floor`);
   });
 
   test(`${language}: a table's page words its faults and its entries' types`, async ({ page }) => {
     await open(page, language, '/table/T1');
-    await expect(page.getByTestId('table-faults')).toHaveText(`⚠ ${TABLE.faults.map(fault).join(', ')}`);
+    await expect(page.getByTestId('table-faults')).toHaveText(`⚠ ${await listIn(page, language, TABLE.faults.map(fault))}`);
     const listed = [...TABLE.jackpots, ...TABLE.handpays, ...TABLE.transfers].map(
       (e) => `${e.seq} ${e.type === NEW_ENTRY ? e.type : word(`backoffice.entry.${e.type}`, e.type)}`,
     );

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { intlLocale } from '../../locales/money.js';
 import { signIn as signInAt } from './backoffice-session.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -73,7 +74,13 @@ test('a voided round shows as void, with who authorised it', async ({ page }) =>
   await page.goto(`${url}#/table/T1`);
   await page.locator('[data-testid=table-page] a[data-round="T1-r2"]').click();
   await expect(page.getByTestId('round-status')).toContainText('✖');
-  await expect(page.getByTestId('round-recall')).toContainText('supervisor-1, witness-2');
+  // Who, joined as the page's language (Traditional Chinese) joins a list in this browser.
+  const who = await page.evaluate(
+    (locale) => new Intl.ListFormat(locale, { type: 'conjunction' }).format(['supervisor-1', 'witness-2']),
+    intlLocale('zh-Hant'),
+  );
+  expect(who, 'a list joined in words, not the journal text').not.toBe('supervisor-1, witness-2');
+  await expect(page.getByTestId('round-recall')).toContainText(who);
 });
 
 test('a viewer, whose role reads no evidence, sees the rounds without links', async ({ page }) => {
