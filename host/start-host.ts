@@ -102,9 +102,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         dataDir,
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
         onAlarm: (alarm) => syncEvents.alarm(alarm),
-        // The error's own text for a technician's log (service mode shows its reason by key); a repeat of the same once.
-        onError: (message, reason) => {
-          if (message === lastSyncError) return;
+        // The error's own text for a technician's log (service mode shows its reason by key): the
+        // first failure after a success, and each new text; the same text again in a streak once.
+        onError: (message, reason, streak) => {
+          if (streak > 1 && message === lastSyncError) return;
           lastSyncError = message;
           log.warn({ reason, error: message }, 'ledger sync failed');
         },

@@ -268,11 +268,15 @@ describe("sync client: the upstream's answers checked against the wire contract"
     const l = kiosk(1);
     const up = new FakeUpstream();
     const heard: string[] = [];
+    const streaks: number[] = [];
     const c = new SyncClient(l, {
       url: 'http://127.0.0.1:1',
       credentials: { terminalId: 'C1', key: KEY },
       fetch: up.fetch,
-      onError: (message, reason) => heard.push(`${reason.reason}: ${message}`),
+      onError: (message, reason, streak) => {
+        heard.push(`${reason.reason}: ${message}`);
+        streaks.push(streak);
+      },
     });
     const cases: [ReturnType<typeof up.fail>, object][] = [
       ['network', { reason: 'unreachable' }],
@@ -305,6 +309,11 @@ describe("sync client: the upstream's answers checked against the wire contract"
     up.fail = () => 'ok';
     await drain(c);
     assert.equal(c.status().lastErrorReason, null, 'a success clears the reason as it clears the text');
+    // The same failure after a success starts a new streak: the host logs its text again.
+    up.fail = () => 'network';
+    l.append(billCredit(1, 100_000, 'b-after'));
+    assert.equal(await c.syncOnce(), 'failed');
+    assert.deepEqual(streaks, [1, 2, 3, 1]);
   });
 
   it('takes a gap answer only when it names a sequence and a hash', async () => {

@@ -27,8 +27,11 @@ export interface SyncOptions {
   limits?: SyncLimits;
   /** Called when the stop-new-bets signal changes. Players may still finish rounds and cash out. */
   onStopNewBets?: (stop: boolean, status: SyncStatus) => void;
-  /** Every failed sync: the error's text (for the log) and its reason as codes (for a screen). */
-  onError?: (message: string, reason: SyncErrorReason) => void;
+  /**
+   * Every failed sync: the error's text (for the log), its reason as codes (for a screen), and how
+   * many syncs in a row have failed with it (1: the first since a success).
+   */
+  onError?: (message: string, reason: SyncErrorReason, streak: number) => void;
   /** Divergence or refusal by the upstream: a technician must look; syncing holds at that point. */
   onAlarm?: (alarm: { kind: string; message: string }) => void;
   /**
@@ -349,7 +352,7 @@ export class SyncClient {
         }
       }
       this.lastReason = syncErrorReason(cause);
-      this.o.onError?.(message, this.lastReason);
+      this.o.onError?.(message, this.lastReason, this.failures);
       const fatal =
         err instanceof AckMismatchError || (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429);
       if (fatal) {
