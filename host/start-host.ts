@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { openLedger, startLedgerSync, WitnessClient, WitnessLink, type Ledger, type SyncClient } from '../ledger/index.js';
+import { openLedger, startLedgerSync, WitnessClient, WitnessLink, type Ledger, type SyncClient, type SyncOptions } from '../ledger/index.js';
 import { lockDataFolder, type DataFolderLock } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
@@ -93,7 +93,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
     if (options.upstream ?? config.upstream) {
       options = { ...options, upstream: options.upstream ?? config.upstream };
-      let lastSyncError: string | null = null;
       sync = startLedgerSync({
         ledger,
         upstream: options.upstream,
@@ -102,13 +101,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         dataDir,
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
         onAlarm: (alarm) => syncEvents.alarm(alarm),
-        // The error's own text for a technician's log (service mode shows its reason by key): the
-        // first failure after a success, and each new text; the same text again in a streak once.
-        onError: (message, reason, streak) => {
-          if (streak > 1 && message === lastSyncError) return;
-          lastSyncError = message;
-          log.warn({ reason, error: message }, 'ledger sync failed');
-        },
+        onError: syncFailureLog(log),
         heartbeat: { snapshot: () => syncEvents.health() },
         configOrders: (answer) => syncEvents.configOrders(answer),
       });
@@ -135,6 +128,19 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     await closeLog();
     throw e;
   }
+}
+
+/**
+ * The sync's failures in the technician's log (service mode shows their reason by key): the first
+ * failure after a success and each new text; the same text again within a streak once.
+ */
+function syncFailureLog(log: Logger): NonNullable<SyncOptions['onError']> {
+  let lastText: string | null = null;
+  return (message, reason, streak) => {
+    if (streak > 1 && message === lastText) return;
+    lastText = message;
+    log.warn({ reason, error: message }, 'ledger sync failed');
+  };
 }
 
 /**
