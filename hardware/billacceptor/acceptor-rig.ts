@@ -36,6 +36,7 @@ export function acceptorRig<P extends keyof Simulators>(protocol: P, currency: '
     ...FAST,
     onCredit: (c) => void credits.push(c),
     ...extra,
+    sim: { ...extra.sim, keepReceived: true }, // the tests read what the driver sent
   });
   dev.on(rec.listener);
   return { dev, sim: dev.simulator as AcceptorRig<P>['sim'], rec, credits };

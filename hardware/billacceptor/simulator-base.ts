@@ -4,6 +4,7 @@
 // back to the customer, stuck in a jam). The protocol's own states, byte framing and reports stay
 // in each simulator: its `handle` of a frame, its step of the path.
 import { PoweredDevice } from '../sim/powered-device.js';
+import type { ReceivedOptions } from '../sim/recent.js';
 import type { LineSettings } from '../transport/byte-port.js';
 import type { Currency } from './notes.js';
 import type { BillStep, NoteInPath } from './sim-controls.js';
@@ -26,8 +27,8 @@ export abstract class BillSimulatorBase<Note extends SimNote, Frame> extends Pow
   protected readonly back: number[] = [];
   protected readonly stuck: number[] = [];
 
-  constructor(options: { currency?: Currency | undefined; line?: LineSettings | undefined }, defaultLine: LineSettings) {
-    super();
+  constructor(options: { currency?: Currency | undefined; line?: LineSettings | undefined } & ReceivedOptions, defaultLine: LineSettings) {
+    super(options);
     this.currency = options.currency ?? 'HKD';
     this.line = options.line ?? defaultLine;
   }

@@ -26,7 +26,7 @@ export interface PrinterRig {
 
 export function printerRig(extra: PrinterOptions = {}): PrinterRig {
   const rec = new EventRecorder<PrinterEvent>();
-  const p = openPrinter('sim', { ...FAST_PRINTER, usbReadTimeoutMs: 30, ...extra });
+  const p = openPrinter('sim', { ...FAST_PRINTER, usbReadTimeoutMs: 30, ...extra, sim: { keepReceived: true } }); // the tests read what the driver sent
   p.on(rec.listener);
   const sim = p.simulator;
   assert.ok(sim);

@@ -186,7 +186,7 @@ describe('a ticket in flight when the host died: resolved from the printer by a 
   };
 
   it('command sent, host gone: the printer finishes the job, the next host finds it printed', async () => {
-    const sim = new TclPrinterSimulator();
+    const sim = new TclPrinterSimulator({ keepReceived: true });
     const first = newHost(sim);
     const rec = new EventRecorder<PrinterEvent>();
     first.on(rec.listener);
@@ -208,7 +208,7 @@ describe('a ticket in flight when the host died: resolved from the printer by a 
   });
 
   it('attempt journalled, host gone before the command: the next host finds it not printed', async () => {
-    const sim = new TclPrinterSimulator();
+    const sim = new TclPrinterSimulator({ keepReceived: true });
     const first = newHost(sim);
     const rec = new EventRecorder<PrinterEvent>();
     first.on(rec.listener);

@@ -9,6 +9,7 @@ import { CommandSplitter, statusFlags, type Job, type Mechanism, type PrinterSte
 import { lieStatus, type PrinterLie } from './lies.js';
 import { encodeStatus, parseCommand, type TclStatus } from './tcl.js';
 import { BARCODE_I2OF5 } from './template.js';
+import type { ReceivedOptions } from '../sim/recent.js';
 
 export type { PrinterStep } from './sim-mechanism.js';
 
@@ -42,7 +43,7 @@ export interface PrinterFaults {
   clearJam(): void;
 }
 
-export interface PrinterSimOptions {
+export interface PrinterSimOptions extends ReceivedOptions {
   line?: LineSettings;
   version?: string;
 }
@@ -71,7 +72,7 @@ export class TclPrinterSimulator extends PoweredDevice<PrinterStep, string> {
   };
 
   constructor(options: PrinterSimOptions = {}) {
-    super();
+    super(options);
     this.line = options.line ?? LINE_8N1_9600;
     this.version = options.version ?? 'GURSIMAA1';
   }

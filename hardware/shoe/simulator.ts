@@ -11,9 +11,9 @@ import type { WireFault } from '../billacceptor/sim-controls.js';
 import { RANKS, SUITS, cardToWire, type CardCode } from './card-code.js';
 import { MSG, RESULT, ShoeFrameParser, encodeShoeFrame, nextSeq, rdU16, seqDiff, text, u16, u32, type ShoeFrame } from './framed.js';
 import type { ShoeFaults, ShoeSimControls } from './types.js';
-import { keepRecent } from '../sim/recent.js';
+import { keepRecent, readRecord, receivedRecord, type ReceivedOptions } from '../sim/recent.js';
 
-export interface ShoeSimOptions {
+export interface ShoeSimOptions extends ReceivedOptions {
   protocol: 'framed' | 'ascii';
   seed?: number;
   decks?: number;
@@ -76,8 +76,8 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   private lastFrame: Uint8Array | null = null;
   private lastCmd: { seq: number; result: Uint8Array } | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  /** Host frames received (tests): the newest, bounded (sim/recent.ts). */
-  readonly received: ShoeFrame[] = [];
+  /** Host frames received, kept only for a test that asked (`keepReceived`): the newest, bounded (sim/recent.ts). */
+  private readonly record: ShoeFrame[] | null;
   /** Misreads, the lid, alarms, a frame twice: each as the event the shoe sends for it. */
   readonly faults: ShoeFaults = {
     drawUnreadable: (reason = 1) => {
@@ -117,6 +117,12 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
     this.decks = options.decks ?? 8;
     this.seed = options.seed ?? 1;
     this.cutCardAt = options.cutCardAt;
+    this.record = receivedRecord(options);
+  }
+
+  /** What the host sent, for tests that check what the driver sent; throws unless made with `keepReceived`. */
+  get received(): ShoeFrame[] {
+    return readRecord(this.record);
   }
 
   get powered(): boolean {
@@ -252,7 +258,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   receive(bytes: Uint8Array): void {
     if (!this.power.isOn || this.protocol !== 'framed') return;
     for (const f of this.parser.push(bytes)) {
-      keepRecent(this.received, f);
+      if (this.record) keepRecent(this.record, f);
       this.handle(f);
     }
   }

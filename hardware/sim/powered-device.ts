@@ -3,15 +3,25 @@
 // the mechanism), the wire faults on the replies, and the host's frames kept for a test.
 import { ByteDevice } from './device-side.js';
 import { PowerSwitch } from './power-switch.js';
-import { keepRecent } from './recent.js';
+import { keepRecent, readRecord, receivedRecord, type ReceivedOptions } from './recent.js';
 import type { WireFault } from '../billacceptor/sim-controls.js';
 import { WireFaults } from './wire-faults.js';
 
 export abstract class PoweredDevice<Step extends string, Frame> extends ByteDevice {
-  /** Host frames received, for tests that check what the driver sent: the newest, bounded (recent.ts). */
-  readonly received: Frame[] = [];
+  /** Host frames received, kept only for a test that asked (`keepReceived`): the newest, bounded (recent.ts). */
+  private readonly record: Frame[] | null;
   protected readonly wire = new WireFaults();
   protected readonly power = new PowerSwitch<Step>({ lost: () => this.powerLost(), restored: () => this.powerRestored() });
+
+  constructor(options: ReceivedOptions) {
+    super();
+    this.record = receivedRecord(options);
+  }
+
+  /** What the host sent, for tests that check what the driver sent; throws unless made with `keepReceived`. */
+  get received(): Frame[] {
+    return readRecord(this.record);
+  }
 
   /** Frames out of the bytes from the host (the protocol's parser). */
   protected abstract parse(bytes: Uint8Array): Iterable<Frame>;
@@ -43,7 +53,7 @@ export abstract class PoweredDevice<Step extends string, Frame> extends ByteDevi
   receive(bytes: Uint8Array): void {
     if (!this.power.isOn) return;
     for (const f of this.parse(bytes)) {
-      keepRecent(this.received, f);
+      if (this.record) keepRecent(this.record, f);
       this.handle(f);
     }
   }

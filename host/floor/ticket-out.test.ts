@@ -135,7 +135,7 @@ describe('cash-out to a ticket', () => {
   });
 
   it('after a kill between the print command and its end, the next host asks the printer and journals printed once', async () => {
-    const sim = new TclPrinterSimulator();
+    const sim = new TclPrinterSimulator({ keepReceived: true });
     const first = newHost(sim);
     await until(() => first.ready);
     const l = funded();

@@ -120,7 +120,7 @@ export function driverRig(
   const time = new VirtualTime();
   const wire = new FuzzWire();
   const currency = options.currency ?? 'HKD';
-  const sim = protocol === 'id003' ? new Id003Simulator({ currency }) : new SspSimulator({ currency });
+  const sim = protocol === 'id003' ? new Id003Simulator({ currency, keepReceived: true }) : new SspSimulator({ currency, keepReceived: true });
   const hostile = sim instanceof Id003Simulator ? new HostileId003(sim) : new HostileSsp(sim);
   const credits: Credit[] = [];
   const events: BillAcceptorEvent[] = [];

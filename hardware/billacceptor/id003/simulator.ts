@@ -8,6 +8,7 @@ import type { BillAcceptorFaults, BillAcceptorSimControls, BillStep, NoteInPath,
 import { BillSimulatorBase } from '../simulator-base.js';
 import { BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, STATUS, TICKET_ESCROW_CODE } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
+import type { ReceivedOptions } from '../../sim/recent.js';
 
 type State =
   | 'power-up'
@@ -36,7 +37,7 @@ interface NoteInside {
   swapped?: boolean;
 }
 
-export interface Id003SimOptions {
+export interface Id003SimOptions extends ReceivedOptions {
   currency?: Currency;
   line?: LineSettings;
   /** Country code reported in the currency-assign table (see docs/protocols/id003.md). */

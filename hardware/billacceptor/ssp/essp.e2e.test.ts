@@ -14,7 +14,7 @@ import { SspSimulator } from './simulator.js';
 const FAST = { pollIntervalMs: 2, replyTimeoutMs: 60, reconnectBaseMs: 5, reconnectMaxMs: 40, escrowTimeoutMs: 400 };
 
 function rig(extra: Partial<BillAcceptorOptions & SspOptions> = {}) {
-  const sim = new SspSimulator({ encrypted: true });
+  const sim = new SspSimulator({ encrypted: true, keepReceived: true });
   const bus = new FakeUsbBus();
   bus.plug(sim, { kind: 'cdc-acm' });
   const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8N2_9600, { bus, readTimeoutMs: 30 });

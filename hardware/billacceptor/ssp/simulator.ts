@@ -22,6 +22,7 @@ import {
   u64le,
 } from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
+import type { ReceivedOptions } from '../../sim/recent.js';
 
 type Phase = 'idle' | 'reading' | 'escrow' | 'stacking' | 'stacking-late' | 'credit' | 'rejecting';
 
@@ -32,7 +33,7 @@ interface SspNote {
   reject: boolean;
 }
 
-export interface SspSimOptions {
+export interface SspSimOptions extends ReceivedOptions {
   currency?: Currency;
   line?: LineSettings;
   address?: number;
