@@ -17,7 +17,14 @@ const FAST = { replyTimeoutMs: 60, heartbeatMs: 80, retries: 3, reconnectBaseMs:
 function rig(protocol: 'framed' | 'ascii', extra: Partial<ShoeOptions> = {}) {
   const journal: SequencedShoeEvent[] = [];
   const rec = new EventRecorder<ShoeEvent>();
-  const dev: OpenedShoe = openShoe('sim', { protocol, seed: 42, ...FAST, sim: { retransmitMs: 40, keepReceived: true }, onEvent: (e) => void journal.push(e), ...extra });
+  const dev: OpenedShoe = openShoe('sim', {
+    protocol,
+    seed: 42,
+    ...FAST,
+    sim: { retransmitMs: 40, keepReceived: true },
+    onEvent: (e) => void journal.push(e),
+    ...extra,
+  });
   dev.on(rec.listener);
   const sim = dev.simulator as NonNullable<OpenedShoe['simulator']> & ShoeSimulator;
   return { dev, sim, rec, journal };
