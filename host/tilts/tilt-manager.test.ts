@@ -60,7 +60,13 @@ describe('tilt manager', () => {
       onBillAcceptorEvent(t.tilts, 1, { type: 'faultCleared' });
       assert.equal(t.tilts.list()[0]?.clearable, true);
       assert.match(JSON.stringify(t.tilts.clear('bill-jam', 1, { user: 'aud-1', role: 'auditor' })), /may not clear/);
-      assert.match(JSON.stringify(t.tilts.clear('bill-jam', 2, attendant)), /no current bill-jam fault at station 2/);
+      // The log's English names the fault by its words; its code is the refusal's parameter.
+      const none = t.tilts.clear('bill-jam', 2, attendant);
+      assert.deepEqual(none, {
+        ok: false,
+        reason: 'no current fault "Bill jam: an attendant is on the way" at station 2',
+        say: { key: 'serviceRefusal.tiltNotCurrentAt', values: { fault: 'bill-jam', station: 2 } },
+      });
       assert.deepEqual(t.tilts.clear('bill-jam', 1, attendant), { ok: true });
       assert.deepEqual(t.tilts.list(), []);
       const cleared = [...t.ledger.entries(1)].find((e) => e.type === 'tilt.clear');

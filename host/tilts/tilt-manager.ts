@@ -172,17 +172,20 @@ export class TiltManager {
 
   /**
    * A person clears a fault (service mode). Refused for a role that may not clear it, for a fault
-   * that clears by itself or by its resolution, and while its condition still holds.
+   * that clears by itself or by its resolution, and while its condition still holds. Each refusal
+   * names the fault as `fault` (its words in the reader's language, locales/said.ts); a kind that is
+   * none (typed by someone) has no words, and is named as typed (`kind`).
    */
   clear(kind: string, station: number | undefined, by: Actor): { ok: true } | TiltClearRefusal {
     if (!isTiltKind(kind)) return clearRefusal(serviceSaid('tiltUnknown', { kind: kind.slice(0, 64) }));
     const held = this.held.get(keyOf(kind, station));
-    if (!held) return clearRefusal(station !== undefined ? serviceSaid('tiltNotCurrentAt', { kind, station }) : serviceSaid('tiltNotCurrent', { kind }));
+    if (!held)
+      return clearRefusal(station !== undefined ? serviceSaid('tiltNotCurrentAt', { fault: kind, station }) : serviceSaid('tiltNotCurrent', { fault: kind }));
     const { clears } = tiltSpec(kind);
-    if (clears === 'auto') return clearRefusal(serviceSaid('tiltClearsItself', { kind }));
-    if (clears === 'resolution') return clearRefusal(serviceSaid('tiltClearsByResolution', { kind }));
-    if (!mayClear(by.role, clears)) return clearRefusal(serviceSaid(clears === 'supervisor' ? 'tiltNeedsSupervisor' : 'tiltNeedsAttendant', { kind }));
-    if (held.conditionPresent) return clearRefusal(serviceSaid('tiltStillHolds', { kind }));
+    if (clears === 'auto') return clearRefusal(serviceSaid('tiltClearsItself', { fault: kind }));
+    if (clears === 'resolution') return clearRefusal(serviceSaid('tiltClearsByResolution', { fault: kind }));
+    if (!mayClear(by.role, clears)) return clearRefusal(serviceSaid(clears === 'supervisor' ? 'tiltNeedsSupervisor' : 'tiltNeedsAttendant', { fault: kind }));
+    if (held.conditionPresent) return clearRefusal(serviceSaid('tiltStillHolds', { fault: kind }));
     this.journalClear(held, { automatic: false, by });
     return { ok: true };
   }

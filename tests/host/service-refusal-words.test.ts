@@ -137,6 +137,22 @@ describe('service-mode refusals are said by key in every language', () => {
       onBillAcceptorEvent(t.tilts, 1, { type: 'faultCleared' });
       cases.push(['serviceRefusal.tiltNeedsAttendant', part.clearTilt('bill-jam', 1, 'aud-1', 'auditor')]);
       for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+      // Each names the fault by its words in the reader's language, never its code; a kind the
+      // catalogue does not know (typed by someone) has no words: it is shown as typed, quoted.
+      const kinds = ['no-such-fault', 'shoe-alarm', 'bill-jam', 'disk-low', 'card-hold', 'table-closed', 'bill-jam', 'bill-jam'] as const;
+      for (const language of LANGUAGES) {
+        const i18n = createI18n(language);
+        for (const [i, [key, r]] of cases.entries()) {
+          const kind = kinds[i]!;
+          const words = wordsIn(language, noticeOf(r, key));
+          if (kind === 'no-such-fault') {
+            assert.match(words, /["“「«]no-such-fault["”」»]/, `${language} ${key}: what was typed, quoted: ${words}`);
+            continue;
+          }
+          assert.ok(words.includes(i18n.t(`tilt.${kind}`)), `${language} ${key}: the fault's words: ${words}`);
+          assert.ok(!words.includes(kind), `${language} ${key}: no code: ${words}`);
+        }
+      }
       assert.equal(part.clearTilt('bill-jam', 1, 'tech-1', 'technician').ok, true, 'the right person, the device fixed: cleared');
     } finally {
       t.close();

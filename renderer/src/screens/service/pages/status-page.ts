@@ -30,7 +30,8 @@ export function statusPage(page: Extract<ServicePage, { page: 'status' }>, k: Pa
       if (detail !== null) wrap('    ' + detail);
       // A fault a person clears, once its condition has gone; the host checks the role.
       const clear = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
-      const label = x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
+      const label =
+        x.station !== undefined ? t('service.action.clear-tilt-station', { fault: kind, station: x.station }) : t('service.action.clear-tilt', { fault: kind });
       btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, label, () => a.act(clear), canAct && x.clearable === true);
     }
   }

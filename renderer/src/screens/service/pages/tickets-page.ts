@@ -81,7 +81,7 @@ function faultRows(page: TicketsPage, k: PageKit): void {
     const clear = { kind: 'clear-tilt' as const, tilt: 'ticket-late-verdict', station: f.station };
     btn(
       `ticket-fault-clear-${f.station}`,
-      t('service.action.clear-tilt-station', { kind: t('tilt.ticket-late-verdict'), station: f.station }),
+      t('service.action.clear-tilt-station', { fault: t('tilt.ticket-late-verdict'), station: f.station }),
       () => a.act(clear),
       canAct,
     );
