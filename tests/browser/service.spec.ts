@@ -107,6 +107,16 @@ test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot
   await press(page, 'page-status');
   await expect.poll(() => texts(page)).toMatch(/Program hash at start: [0-9a-f]{64}/);
 
+  // The event log names each entry's type in words: the sign-in above (the service group's entries
+  // only, so the table's own entries since do not push it off the page) is a service sign-in, its code never shown.
+  await press(page, 'page-events');
+  await pressWhenShown(page, 'filter-type');
+  await pressWhenShown(page, 'type-service');
+  await expect.poll(() => texts(page)).toContain(`${tr('en', 'entryType.service.enter')}: `);
+  expect(await texts(page)).not.toMatch(/service\.(enter|denied)/);
+  // Every type again (the picker's first button).
+  await pressWhenShown(page, 'type-all');
+
   // A diagnostic: the test note is read and given back, journalled as a test.
   await press(page, 'page-devices');
   await expect.poll(() => texts(page)).toContain('Test note');

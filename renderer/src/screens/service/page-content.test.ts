@@ -450,6 +450,9 @@ describe('service event log: a fault raised', () => {
       assert.ok(rows.includes(t('service.field.atStation', { station: 2 })), `${language}: ${rows}`);
       assert.doesNotMatch(rows, /closed in service mode by Ana"/, `${language}: the payload of a fault not shown`);
       assert.match(rows, /\{"action":"sync-retry"\}/, `${language}: another entry as its payload`);
+      // Each entry's type by its name in the screen's language, never the journal's code.
+      for (const type of ['tilt.raise', 'service.action'] as const) assert.ok(rows.includes(t(`entryType.${type}`)), `${language} ${type}: ${rows}`);
+      assert.doesNotMatch(rows, /tilt\.raise|service\.action/, `${language}: no type's code`);
     }
   });
 

@@ -1,4 +1,5 @@
 import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
+import { isMessageKey } from '../../../../../locales/i18n.js';
 import type { PageChoices } from './choices.js';
 import { eventFilter } from './event-filter.js';
 import { GROUP_NAMES } from './event-groups.js';
@@ -13,7 +14,10 @@ export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: Pa
   eventsHeader(k);
   if (page.entries.length === 0) rows.push(t('service.field.noEntries'));
   else rows.push(t('service.field.page', { from: page.offset + 1, to: page.offset + page.entries.length }));
-  for (const e of page.entries) rows.push(shorten(`#${e.seq} ${localTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${e.type} ${entryWords(e, k)}`));
+  for (const e of page.entries) {
+    const what = t('punctuation.labelled', { label: typeWords(e.type, k), value: entryWords(e, k) });
+    rows.push(shorten(`#${e.seq} ${localTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${what}`));
+  }
   const refilter = (u: Partial<PageChoices>) => {
     a.choose(u);
     a.open('events', { filter: eventFilter({ ...c, ...u }, Date.now()) });
@@ -76,6 +80,16 @@ export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: Pa
   const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
   btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.events)), page.offset > 0);
   btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.events), page.more);
+}
+
+/**
+ * An entry's type by its name in the screen's language (`entryType.<type>`; every type the journal
+ * takes has one, tests/locales/entry-types.test.ts); a type this screen does not know (a later
+ * host's) by its code, as it came. The code itself is in the journal's export.
+ */
+function typeWords(type: string, k: PageKit): string {
+  const key = `entryType.${type}`;
+  return isMessageKey(key) ? k.t(key) : type;
 }
 
 /**
