@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { descendants, processTable, type ProcessEntry } from './leftovers.js';
+import { descendants, isTooling, processTable, type ProcessEntry } from './leftovers.js';
 
 const entry = (pid: number, ppid: number, command = `p${pid}`): ProcessEntry => ({ pid, ppid, command });
 
@@ -25,6 +25,16 @@ describe('descendants', () => {
       descendants(table, process.ppid).some((e) => e.pid === process.pid),
       'this process is among its parent’s descendants',
     );
+  });
+});
+
+describe('what is stopped without being named', () => {
+  it("is tsx's esbuild service, also on its way out (no command line left), and nothing else", () => {
+    assert.ok(isTooling('/repo/node_modules/@esbuild/linux-x64/bin/esbuild --service=0.28.2 --ping'));
+    assert.ok(isTooling('[esbuild] state R'));
+    assert.ok(!isTooling('[node] state R'), 'a test child on its way out is named');
+    assert.ok(!isTooling('sleep 300'));
+    assert.ok(!isTooling('node /repo/node_modules/.cache/etg-test-children/esbuild-x.mjs start'));
   });
 });
 

@@ -56,8 +56,14 @@ export function descendants(table: readonly ProcessEntry[], root: number): Proce
   return found;
 }
 
-/** esbuild's service, which tsx starts in every process it loads TypeScript in: not a test's. */
-const TOOLING = /esbuild\S* --service=/;
+/**
+ * esbuild's service, which tsx starts in every process it loads TypeScript in: not a test's. One on
+ * its way out (it ends when the file's process does) has no command line left and shows as
+ * `[esbuild] state R`: CI's log of 29 November named 54 of them, none a test's.
+ */
+export function isTooling(command: string): boolean {
+  return /esbuild\S* --service=/.test(command) || /^\[esbuild\] state /.test(command);
+}
 
 /**
  * SIGKILLs every process below this one and returns one line for each a test left (tsx's esbuild
@@ -71,7 +77,7 @@ export function stopLeftovers(table: readonly ProcessEntry[] = processTable(), r
     } catch {
       continue; // Already gone.
     }
-    if (!TOOLING.test(entry.command)) lines.push(`left running, stopped: pid ${entry.pid} ${entry.command.slice(0, 200)}`);
+    if (!isTooling(entry.command)) lines.push(`left running, stopped: pid ${entry.pid} ${entry.command.slice(0, 200)}`);
   }
   return lines;
 }
