@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { snapshot } from './fake-heap-snapshot.js';
-import { codeLedger, windows } from './heap-code-windows.js';
+import { callCounts, callRates, codeLedger, windows } from './heap-code-windows.js';
 
 /**
  * A page's snapshot by hand: functions by literal id, each with bytecode, maybe a feedback vector,
@@ -17,8 +17,13 @@ function page(fns: { lit: number; name: string; feedback?: boolean; turbofan?: n
   for (const f of fns) {
     const sfi = add('code', `system / SharedFunctionInfo / ${f.name}`, 48);
     edges.push([sfi, 'script', 0]);
-    const lit = add('hidden', 'int', 0);
-    edges.push([sfi, 'function_literal_id', lit], [lit, 'value', add('string', String(f.lit), 0)]);
+    for (const [field, value] of [
+      ['function_literal_id', f.lit],
+      ['end_position', f.lit * 100],
+    ] as const) {
+      const n = add('hidden', 'int', 0);
+      edges.push([sfi, field, n], [n, 'value', add('string', String(value), 0)]);
+    }
     const bc = add('code', 'system / BytecodeArray', 100);
     edges.push([sfi, 'trusted_function_data', bc], [bc, 'table', add('code', 'system / TrustedByteArray', 20)]);
     if (f.feedback) edges.push([add('code', 'system / FeedbackVector', 60), 'shared', sfi]);
@@ -78,5 +83,36 @@ describe("a page's code, snapshot by snapshot", () => {
     assert.deepEqual(back!.regained, ['draw @ index.js@?']);
     assert.equal(back!.remade, 1);
     assert.equal(back!.firstBytecode, 0);
+  });
+
+  it("joins precise coverage's call counts to the functions by script and end offset, a round", () => {
+    const ledger = codeLedger(
+      page([
+        { lit: 1, name: 'draw', feedback: true, turbofan: 2000 },
+        { lit: 2, name: 'show', feedback: true },
+        { lit: 3, name: 'boot', feedback: true },
+        { lit: 4, name: 'cold' },
+      ]),
+    );
+    const coverage = JSON.stringify([
+      {
+        url: 'http://127.0.0.1:4000/assets/index.js',
+        functions: [
+          { functionName: 'draw', ranges: [{ startOffset: 90, endOffset: 100, count: 5000 }] },
+          { functionName: 'show', ranges: [{ startOffset: 150, endOffset: 200, count: 125 }] },
+          { functionName: 'cold', ranges: [{ startOffset: 390, endOffset: 400, count: 7 }] },
+        ],
+      },
+    ]);
+    const rates = callRates(ledger, callCounts(coverage), 250);
+    assert.deepEqual(
+      rates.map((r) => [r.f.name, r.perRound, r.turbofan]),
+      [
+        ['draw', 20, true],
+        ['show', 0.5, false],
+        ['boot', undefined, false],
+      ],
+      'functions with a feedback vector only; one coverage does not name has no rate',
+    );
   });
 });

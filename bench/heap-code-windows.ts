@@ -71,6 +71,8 @@ export interface FunctionState {
   url: string;
   /** Its start, a character offset in its script (V8's start position). */
   start: number;
+  /** Its end, a character offset in its script: where precise coverage's range for it ends too (its start is the name's). */
+  end: number;
   /** Where the function is: its source file and line by the build's source maps, else its script and start offset. */
   where: string;
   /** Its bytecode array's size, or null if it has none (never run, or flushed). */
@@ -243,6 +245,7 @@ export function codeLedger(json: string, locate?: LocateStart): CodeLedger {
         name: name(sfi).replace(/^system \/ SharedFunctionInfo( \/ )?/, '') || '(anonymous)',
         url,
         start,
+        end: numberAt(sfi, 'end_position'),
         where,
         bytecode: null,
         bytecodeBytes: 0,
@@ -355,6 +358,31 @@ export function windows(ledgers: CodeLedger[]): Window[] {
   return out;
 }
 
+/** Precise coverage with call counts (CDP `Profiler.takePreciseCoverage`, the long-run bench's BENCH_LONG_CALLS): calls by `script file@end`. */
+export function callCounts(json: string): Map<string, number> {
+  const scripts = JSON.parse(json) as { url: string; functions: { ranges: { startOffset: number; count: number }[] }[] }[];
+  const out = new Map<string, number>();
+  for (const sc of scripts)
+    for (const f of sc.functions) {
+      const key = `${sc.url.split('/').pop()}@${f.ranges[0]?.endOffset}`;
+      out.set(key, (out.get(key) ?? 0) + (f.ranges[0]?.count ?? 0));
+    }
+  return out;
+}
+
+/**
+ * Each function of the ledger with a feedback vector, its calls a round (`calls` over `rounds` rounds)
+ * and whether it has TurboFan code; undefined calls where the counts do not name it.
+ */
+export function callRates(ledger: CodeLedger, calls: Map<string, number>, rounds: number) {
+  return [...ledger.fns.values()]
+    .filter((f) => f.feedback)
+    .map((f) => {
+      const n = calls.get(`${f.url.split('/').pop()}@${f.end}`);
+      return { f, perRound: n === undefined ? undefined : n / rounds, turbofan: f.turbofan.length > 0 };
+    });
+}
+
 if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
   const args = process.argv.slice(2);
   const opt = (flag: string) => {
@@ -362,6 +390,9 @@ if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
     return i < 0 ? undefined : args.splice(i, 2)[1];
   };
   const names = opt('--names');
+  const callsFile = opt('--calls');
+  const callsRounds = Number(opt('--calls-rounds') ?? '250');
+  // --calls A.calls.json[,B.calls.json…]: the calls of consecutive windows, summed, over --calls-rounds rounds.
   const list = Number(opt('--list') ?? '0');
   if (args.length === 0) throw new Error('usage: tsx bench/heap-code-windows.ts A.heapsnapshot B.heapsnapshot … [--names dist/renderer] [--list N]');
   const locate = names ? sourceMapStart(names) : undefined;
@@ -432,6 +463,35 @@ if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
       `for ${kib(bc(tf))} KiB of their bytecode (${ratio.toFixed(1)}×); ${warm.length} with a feedback vector and no TurboFan code, ${kib(bc(warm))} KiB of bytecode: ` +
       `at the same ratio ${kib(ratio * bc(warm))} KiB more if TurboFan took them all`,
   );
+  if (callsFile) {
+    // TurboFan takes a function once its own bytecode run in the interpreter has spent about 3,000
+    // times its length (V8's --invocation-count-for-turbofan): about 3,000 calls of one with no loop.
+    const calls = new Map<string, number>();
+    for (const file of callsFile.split(',')) for (const [k, n] of callCounts(readFileSync(file, 'utf8'))) calls.set(k, (calls.get(k) ?? 0) + n);
+    const rates = callRates(ledgers.at(-1)!, calls, callsRounds);
+    const rateOf = new Map(rates.map((x) => [`${x.f.name} @ ${x.f.where}`, x.perRound]));
+    const q = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => (sorted[Math.floor(p * (sorted.length - 1))] ?? NaN).toFixed(2)).join(' / ');
+    };
+    console.log(`calls a round (${callsFile}, over ${callsRounds} rounds) of the functions first optimised in each window, p10 / p25 / median / p75 / p90:`);
+    ws.forEach((w, i) => {
+      const rs = w.firstOptimised.map((n) => rateOf.get(n)).filter((r): r is number => r !== undefined);
+      if (w.firstOptimised.length > 0) console.log(`  ${path.basename(args[i]!)}: ${w.firstOptimised.length} (${rs.length} counted)  ${q(rs)}`);
+    });
+    const interp = rates.filter((x) => !x.turbofan);
+    const bands: [string, (r: number | undefined) => boolean][] = [
+      ['not called (no count, or 0)', (r) => !r],
+      ['(0, 0.0375]', (r) => !!r && r <= 0.0375],
+      ...[0.0375, 0.075, 0.15, 0.3, 0.6].map((t): [string, (r: number | undefined) => boolean] => [`(${t}, ${t * 2}]`, (r) => !!r && r > t && r <= t * 2]),
+      ['over 1.2', (r) => !!r && r > 1.2],
+    ];
+    console.log(`the ${interp.length} functions with a feedback vector and no TurboFan code in the last snapshot, by calls a round:`);
+    for (const [label, inBand] of bands) {
+      const fs = interp.filter((x) => inBand(x.perRound)).map((x) => x.f);
+      console.log(`  ${label}: ${fs.length} functions, ${kib(bc(fs))} KiB of bytecode, ~${kib(ratio * bc(fs))} KiB of TurboFan code at ${ratio.toFixed(1)}×`);
+    }
+  }
   if (list > 0)
     ws.forEach((w, i) => {
       if (i === 0) return;
