@@ -360,7 +360,7 @@ export function windows(ledgers: CodeLedger[]): Window[] {
 
 /** Precise coverage with call counts (CDP `Profiler.takePreciseCoverage`, the long-run bench's BENCH_LONG_CALLS): calls by `script file@end`. */
 export function callCounts(json: string): Map<string, number> {
-  const scripts = JSON.parse(json) as { url: string; functions: { ranges: { startOffset: number; count: number }[] }[] }[];
+  const scripts = JSON.parse(json) as { url: string; functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[] }[];
   const out = new Map<string, number>();
   for (const sc of scripts)
     for (const f of sc.functions) {
