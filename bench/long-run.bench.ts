@@ -369,6 +369,18 @@ const probes = {
   station: new PageProbe('station', station, new BrowserProcesses(browserMarker('station')), progress),
 };
 for (const p of Object.values(probes)) p.processes?.report();
+/**
+ * BENCH_LONG_CALLS=DIR: how many times each of the station page's functions was called between two
+ * samples (CDP precise coverage with call counts, reset at each take), as `station-<rounds>.calls.json`
+ * in DIR (bench/heap-code-windows.ts `--calls`). Counting every call changes how V8 tiers the page, so
+ * such a run says how often the page calls its functions, not what its code weighs.
+ */
+const CALLS_DIR = process.env.BENCH_LONG_CALLS;
+const calls = CALLS_DIR ? await station.context().newCDPSession(station) : null;
+if (calls) {
+  await calls.send('Profiler.enable');
+  await calls.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+}
 
 const watch = new LedgerWatch(dataDir);
 /** Rounds are counted from here: the pages' life, which is what is measured. */
@@ -422,6 +434,7 @@ async function sample(rounds: number, last: boolean): Promise<Sample> {
       s[`${view}LoafScripts`] = loaf?.scripts ?? NaN;
     }
     if (textures) for (const view of views) await textures.sample(view, probes[view].page, rounds);
+    if (calls) writeFileSync(path.join(CALLS_DIR!, `station-${rounds}.calls.json`), JSON.stringify((await calls.send('Profiler.takePreciseCoverage')).result));
     const kept = SNAPSHOTS && (samples.length === 0 || last);
     if (kept || SPLIT) {
       // With BENCH_LONG_SPLIT, every sample's snapshot is written to the folder (bench/heap-retained.ts diffs any two).
