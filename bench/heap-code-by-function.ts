@@ -9,14 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sourceMapLocate, type Locate } from './heap-attribution.js';
-
-interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]]; location_fields?: string[] } };
-  nodes: number[];
-  edges: number[];
-  strings: string[];
-  locations?: number[];
-}
+import { snapshotIndex } from './heap-graph.js';
 
 /** One function's machine code: its tier (baseline: Sparkplug; optimized: Maglev or TurboFan), code objects and bytes. */
 export interface FunctionCode {
@@ -28,30 +21,14 @@ export interface FunctionCode {
 
 /** Every function's machine code in the snapshot, keyed by `name @ module (tier)`. */
 export function codeByFunction(json: string, locate: Locate): Map<string, FunctionCode> {
-  const s = JSON.parse(json) as Snapshot;
+  const { s, N, E, count, first, type, name, size, edgeName, isWeak, target } = snapshotIndex(json);
   const m = s.snapshot.meta;
-  const N = m.node_fields.length;
-  const E = m.edge_fields.length;
-  const [ti, ni, si, eci] = ['type', 'name', 'self_size', 'edge_count'].map((f) => m.node_fields.indexOf(f)) as [number, number, number, number];
-  const types = m.node_types[0];
-  const etypes = m.edge_types[0];
-  const count = s.nodes.length / N;
-  const first = new Int32Array(count + 1);
-  for (let k = 0, e = 0; k < count; k++) {
-    first[k] = e;
-    e += s.nodes[k * N + eci]! * E;
-    first[k + 1] = e;
-  }
-  const type = (k: number) => types[s.nodes[k * N + ti]!];
-  const name = (k: number) => s.strings[s.nodes[k * N + ni]!] ?? '';
-  const size = (k: number) => s.nodes[k * N + si]!;
-  const edgeName = (j: number) => (etypes[s.edges[j]!] === 'element' || etypes[s.edges[j]!] === 'hidden' ? '' : (s.strings[s.edges[j + 1]!] ?? ''));
   const strongIn = new Int32Array(count);
   const owner = new Map<number, { via: string; from: number }>();
   for (let k = 0; k < count; k++)
     for (let j = first[k]!; j < first[k + 1]!; j += E) {
-      const to = s.edges[j + 2]! / N;
-      if (etypes[s.edges[j]!] !== 'weak') strongIn[to]!++;
+      const to = target(j);
+      if (!isWeak(j)) strongIn[to]!++;
       const en = edgeName(j);
       if ((en === 'trusted_function_data' || (en === 'code' && type(k) === 'closure')) && !owner.has(to)) owner.set(to, { via: en, from: k });
     }
@@ -61,7 +38,7 @@ export function codeByFunction(json: string, locate: Locate): Map<string, Functi
   for (let i = 0; lf.length > 0 && i < (s.locations?.length ?? 0); i += lf.length)
     location.set(s.locations![i + lo]! / N, [s.locations![i + ll]!, s.locations![i + lc]!]);
   const edgeTo = (k: number, en: string) => {
-    for (let j = first[k]!; j < first[k + 1]!; j += E) if (edgeName(j) === en) return s.edges[j + 2]! / N;
+    for (let j = first[k]!; j < first[k + 1]!; j += E) if (edgeName(j) === en) return target(j);
     return -1;
   };
   const scriptUrl = (sfi: number) => {
@@ -90,8 +67,8 @@ export function codeByFunction(json: string, locate: Locate): Map<string, Functi
     const tier = edgeTo(k, 'bytecode_offset_table') >= 0 ? 'baseline' : 'optimized';
     let bytes = size(k);
     for (let j = first[k]!; j < first[k + 1]!; j += E) {
-      const to = s.edges[j + 2]! / N;
-      if (etypes[s.edges[j]!] !== 'weak' && strongIn[to] === 1 && type(to) === 'code' && edgeName(j) !== 'interpreter_data') bytes += size(to);
+      const to = target(j);
+      if (!isWeak(j) && strongIn[to] === 1 && type(to) === 'code' && edgeName(j) !== 'interpreter_data') bytes += size(to);
     }
     const key = `${fnName} @ ${where} (${tier})`;
     const f = out.get(key) ?? { fn: `${fnName} @ ${where}`, tier, count: 0, bytes: 0 };

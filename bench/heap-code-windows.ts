@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
+import { snapshotIndex } from './heap-graph.js';
 
 /** Where a function is, from its script's URL and its start (a character offset in the script). */
 export type LocateStart = (url: string, start: number) => string;
@@ -40,13 +41,6 @@ export function sourceMapStart(dist: string): LocateStart {
     const source = o.source.replace(/^(\.\.\/)+/, '').replace(/^.*node_modules\//, '');
     return `${source}:${o.line}`;
   };
-}
-
-interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
-  nodes: number[];
-  edges: number[];
-  strings: string[];
 }
 
 export const CATEGORIES = [
@@ -97,35 +91,10 @@ const kindOf = (name: string) => name.replace(/^(system \/ \w+).*$/, '$1');
 
 /** A snapshot's nodes and strong edges, read by index. */
 function graphOf(json: string) {
-  const s = JSON.parse(json) as Snapshot;
-  const m = s.snapshot.meta;
-  const N = m.node_fields.length;
-  const E = m.edge_fields.length;
-  const [ti, ni, ii, si, eci] = ['type', 'name', 'id', 'self_size', 'edge_count'].map((f) => m.node_fields.indexOf(f)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const types = m.node_types[0];
-  const etypes = m.edge_types[0];
-  const count = s.nodes.length / N;
-  const first = new Int32Array(count + 1);
-  for (let k = 0, e = 0; k < count; k++) {
-    first[k] = e;
-    e += s.nodes[k * N + eci]! * E;
-    first[k + 1] = e;
-  }
-  const type = (k: number) => types[s.nodes[k * N + ti]!];
-  const name = (k: number) => s.strings[s.nodes[k * N + ni]!] ?? '';
+  const { E, count, first, type, name, id, size, edgeName, isWeak, target } = snapshotIndex(json);
   const kind = (k: number) => kindOf(name(k));
-  const size = (k: number) => s.nodes[k * N + si]!;
-  const id = (k: number) => s.nodes[k * N + ii]!;
-  const isWeak = (j: number) => etypes[s.edges[j]!] === 'weak';
-  const edgeName = (j: number) => (etypes[s.edges[j]!] === 'element' || etypes[s.edges[j]!] === 'hidden' ? '' : (s.strings[s.edges[j + 1]!] ?? ''));
   const children = function* (k: number) {
-    for (let j = first[k]!; j < first[k + 1]!; j += E) if (!isWeak(j)) yield { to: s.edges[j + 2]! / N, en: edgeName(j) };
+    for (let j = first[k]!; j < first[k + 1]!; j += E) if (!isWeak(j)) yield { to: target(j), en: edgeName(j) };
   };
   const edgeTo = (k: number, en: string) => {
     for (const c of children(k)) if (c.en === en) return c.to;
