@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.js';
 
 /**
  * A throwaway PostgreSQL cluster for tests and benchmarks: initdb in a temporary folder, the
@@ -37,17 +37,6 @@ export function findPgBin(): string {
     if (p && existsSync(path.join(p, 'initdb')) && existsSync(path.join(p, 'pg_ctl'))) return p;
   }
   throw new Error('PostgreSQL is not installed (no initdb/pg_ctl in /usr/lib/postgresql/*/bin or PATH): apt-get install postgresql');
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export async function startLocalCluster(options: { durable?: boolean } = {}): Promise<LocalCluster> {

@@ -20,7 +20,7 @@ import { PEER_PROTOCOL_VERSION } from '../../host/peers/peer-wire.js';
 import { startHost } from '../../host/start-host.js';
 import { entriesOfTypes, type EntryBody } from '../../ledger/index.js';
 import { TableId } from '../../terms/transfer-terms.js';
-import { freePort } from '../../upstream/local-cluster.js';
+import { freePort } from '../../upstream/free-port.js';
 
 const BJ = TableId.parse('bj-1');
 const WAR = TableId.parse('war-1');

@@ -19,7 +19,7 @@ import { readTableCertificate } from '../../host/stadium/table-certificate.js';
 import { realTimers } from '../../host/table/timers.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { TableId } from '../../terms/transfer-terms.js';
-import { freePort } from '../../upstream/local-cluster.js';
+import { freePort } from '../../upstream/free-port.js';
 import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, type ServiceScreen } from './service-kit.js';
 
 const WAR = TableId.parse('war-1');

@@ -23,7 +23,7 @@ import { startHost, type RunningHost } from '../../host/start-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entriesOfTypes, type EntryBody } from '../../ledger/index.js';
 import { keyOf, TableId, type Transfer } from '../../terms/transfer-terms.js';
-import { freePort } from '../../upstream/local-cluster.js';
+import { freePort } from '../../upstream/free-port.js';
 
 const BJ = TableId.parse('bj-1');
 const WAR = TableId.parse('war-1');

@@ -23,7 +23,7 @@ import { PEER_PROTOCOL_VERSION } from '../../host/peers/peer-wire.js';
 import type { RunningHost } from '../../host/start-host.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import { realTimers } from '../../host/table/timers.js';
-import { freePort } from '../../upstream/local-cluster.js';
+import { freePort } from '../../upstream/free-port.js';
 import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, type ServiceScreen } from './service-kit.js';
 
 const BJ = TableId.parse('bj-1');

@@ -30,7 +30,7 @@ import { startHost, type RunningHost } from '../../host/start-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import { keyOf, TableId, type Transfer, type TransferId } from '../../terms/transfer-terms.js';
-import { freePort } from '../../upstream/local-cluster.js';
+import { freePort } from '../../upstream/free-port.js';
 
 const BAC = TableId.parse('bac-1');
 const BJ = TableId.parse('bj-1');

@@ -3,17 +3,8 @@
 // TCP proxy whose every connection the soak can cut at once (the network failing mid-note).
 import net from 'node:net';
 
-/** A port on 127.0.0.1 that was free a moment ago (the kernel's pick, the listener closed again). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
+/** A port on 127.0.0.1 free a moment ago, below the kernel's ephemeral range (upstream/free-port.ts says why). */
+export { freePort } from '../../upstream/free-port.js';
 
 /** A proxy from its own loopback port to `target`'s; `cut` closes every connection through it and says how many. */
 export interface Cuttable {

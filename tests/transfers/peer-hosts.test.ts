@@ -12,7 +12,7 @@ import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { TableId } from '../../terms/transfer-terms.js';
-import { freePort } from '../../upstream/local-cluster.js';
+import { freePort } from '../../upstream/free-port.js';
 
 // Two table hosts of one floor, each over its own ledger, carrying a station's credit between
 // them over their peer links (issue 34): the station's home table moves credit to the other, the

@@ -28,7 +28,7 @@ import { account, entriesOfTypes, verifyLedger, type EntryBody, type Payload } f
 import { reconcile } from '../../terms/transfer-reconcile.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import { decodeHostMessage, PROTOCOL_VERSION, stationView, ViewComposer, type BetSpot, type CommandBody, type StationState } from '../../protocol/index.js';
-import { freePort } from '../../upstream/local-cluster.js';
+import { freePort } from '../../upstream/free-port.js';
 
 const STATION = 101;
 const SEATED = 1;
