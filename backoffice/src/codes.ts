@@ -24,9 +24,9 @@ export function profileWords(t: T, code: string): string {
   return worded(t, `backoffice.profile.${code}`, code);
 }
 
-/** A journal entry's type (`jackpot.settle`, `transfer.in`…), as the table page lists them. */
+/** A journal entry's type (`jackpot.settle`, `transfer.in`…), by the name service mode's event log gives it. */
 export function entryWords(t: T, type: string): string {
-  return worded(t, `backoffice.entry.${type}`, type);
+  return worded(t, `entryType.${type}`, type);
 }
 
 /**

@@ -177,7 +177,7 @@ for (const language of languages) {
     await open(page, language, '/table/T1');
     await expect(page.getByTestId('table-faults')).toHaveText(`⚠ ${await listIn(page, language, TABLE.faults.map(fault))}`);
     const listed = [...TABLE.jackpots, ...TABLE.handpays, ...TABLE.transfers].map(
-      (e) => `${e.seq} ${e.type === NEW_ENTRY ? e.type : word(`backoffice.entry.${e.type}`, e.type)}`,
+      (e) => `${e.seq} ${e.type === NEW_ENTRY ? e.type : word(`entryType.${e.type}`, e.type)}`,
     );
     await expect(page.locator('[data-testid=table-page] table.grid tbody tr td:first-child')).toHaveText(listed);
     await fits(page, `${language} table`);
