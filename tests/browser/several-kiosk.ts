@@ -8,7 +8,7 @@
 // the station's acceptor; `end-betting GAME` ends that table's betting countdown; `stop GAME`
 // closes that table's host (its links go; the others play on).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../upstream/free-port.js';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,14 +23,6 @@ const root = path.resolve(import.meta.dirname, '../..');
 const log = pino({ level: 'warn' }, pino.destination(2));
 const games = ['baccarat', 'blackjack', 'war'] as const;
 const dirs = games.map((g) => mkdtempSync(path.join(os.tmpdir(), `several-browser-${g}-`)));
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no free port'))));
-    });
-  });
 const configs = await Promise.all(
   games.map(async (game) => TableConfig.parse({ ...simulatedTableConfig(game), remoteStations: 4, lan: { host: '127.0.0.1', port: await freePort() } })),
 );

@@ -17,7 +17,7 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import { accountFor } from '../../cli/soak/account.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
-import { freePort } from '../../host/edges/nats-server.js';
+import { freePort } from '../../upstream/free-port.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { DeviceClient } from '../../host/station-agent/device-client.js';
