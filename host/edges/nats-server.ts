@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect as tcpConnect } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -30,16 +29,6 @@ export interface NatsServer {
   close(): Promise<void>;
 }
 
-/** A free TCP port on the loopback, asked of the kernel. */
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const address = srv.address();
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no free port');
-  return address.port;
-}
-
 const quote = (s: string) => JSON.stringify(s);
 const list = (xs: readonly string[]) => `[${xs.map(quote).join(', ')}]`;
 
@@ -56,7 +45,10 @@ export interface NatsServerTls {
  * closed after the INFO; docs/security.md, *Edges on NATS*). Its handshake may take 10 s, not
  * the server's default 2: on a loaded machine the tests' handshakes were cut at 2 s.
  */
-export function natsConfig(port: number, dir: string, users: readonly NatsUser[], host = '127.0.0.1', tls?: NatsServerTls): string {
+export function natsConfig(port: number | 'any', dir: string, users: readonly NatsUser[], host = '127.0.0.1', tls?: NatsServerTls): string {
+  // -1: a port of the kernel's choosing, taken as the server binds it; the server writes which one
+  // into its ports file in `dir` (`ports_file_dir`), where startNatsServer reads it.
+  const at = port === 'any' ? -1 : port;
   const userLines = users.map((u) => {
     const perms = [u.publish ? `publish: { allow: ${list(u.publish)} }` : '', u.subscribe ? `subscribe: { allow: ${list(u.subscribe)} }` : ''].filter(
       (p) => p !== '',
@@ -64,7 +56,8 @@ export function natsConfig(port: number, dir: string, users: readonly NatsUser[]
     return `      { user: ${quote(u.user)}, password: ${quote(u.password)}${perms.length ? `, permissions: { ${perms.join(', ')} }` : ''} }`;
   });
   return [
-    `listen: ${quote(host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`)}`,
+    `listen: ${quote(host.includes(':') ? `[${host}]:${at}` : `${host}:${at}`)}`,
+    `ports_file_dir: ${quote(dir)}`,
     `jetstream { store_dir: ${quote(path.join(dir, 'js'))}, max_memory_store: 256MB, max_file_store: 64MB }`,
     ...(tls ? [`tls { cert_file: ${quote(tls.certFile)}, key_file: ${quote(tls.keyFile)}, timeout: 10 }`] : []),
     ...(users.length ? ['accounts {', '  ETG {', '    jetstream: enabled', '    users: [', userLines.join(',\n'), '    ]', '  }', '}'] : []),
@@ -82,19 +75,36 @@ process.on('exit', () => {
   for (const c of running) c.kill('SIGKILL');
 });
 
-async function waitForPort(host: string, port: number, child: ChildProcess, deadlineMs: number): Promise<void> {
+/**
+ * Waits for the server's own word that it listens: the ports file it writes (`ports_file_dir`) once
+ * its listeners are open, named by its process id, `{"nats": ["nats://host:port"]}`. Not "something
+ * answers on the port": another program's listener would answer too, and the server, unable to bind,
+ * would exit unseen.
+ */
+async function waitForPortsFile(dir: string, child: ChildProcess, deadlineMs: number): Promise<number> {
   const until = Date.now() + deadlineMs;
+  const file = path.join(dir, `${path.basename(natsServerPath())}_${child.pid}.ports`);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const s = tcpConnect(port, host);
-      s.once('connect', () => (s.destroy(), resolve(true)));
-      s.once('error', () => resolve(false));
-    });
-    if (up) return;
-    if (Date.now() > until) throw new Error(`nats-server did not listen on ${port} within ${deadlineMs} ms`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nats-server exited (${child.exitCode ?? child.signalCode})`);
+    const port = existsSync(file) ? portOf(readFileSync(file, 'utf8')) : null;
+    if (port !== null) return port;
+    if (Date.now() > until) throw new Error(`nats-server wrote no ports file within ${deadlineMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** The client port in a ports file's text; null while it is still being written. */
+export function portOf(text: string): number | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const urls = typeof parsed === 'object' && parsed !== null && 'nats' in parsed && Array.isArray(parsed.nats) ? parsed.nats : [];
+  const first: unknown = urls[0];
+  const m = typeof first === 'string' ? /:(\d{1,5})$/.exec(first) : null;
+  return m ? Number(m[1]) : null;
 }
 
 /**
@@ -109,10 +119,13 @@ export async function startNatsServer(
   const dial = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'etg-nats-'));
   const own = options.dir === undefined;
-  const port = options.port ?? (await freePort());
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const conf = path.join(dir, 'nats.conf');
-  writeFileSync(conf, natsConfig(port, dir, options.users ?? [], host, options.tls), { mode: 0o600 });
+  // The first start on the port asked for, or one the kernel chooses as the server binds it; a
+  // restart on the port the first start listened on (the edges and the host dial that one).
+  const configure = (port: number | 'any') => writeFileSync(conf, natsConfig(port, dir, options.users ?? [], host, options.tls), { mode: 0o600 });
+  configure(options.port ?? 'any');
+  let port = 0;
   let child: ChildProcess | null = null;
   const launch = async () => {
     const c = spawn(natsServerPath(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -122,10 +135,11 @@ export async function startNatsServer(
     c.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
     child = c;
     try {
-      await waitForPort(dial, port, c, 10_000);
+      port = await waitForPortsFile(dir, c, 10_000);
     } catch (e) {
       c.kill('SIGKILL');
-      throw new Error(`${String(e)}: ${err}`, { cause: e });
+      const asked = port || options.port;
+      throw new Error(`${String(e)}${asked ? ` on ${host}:${asked}` : ''}: ${err}`, { cause: e });
     }
   };
   const end = async (signal: NodeJS.Signals) => {
@@ -139,6 +153,7 @@ export async function startNatsServer(
     clearTimeout(timer);
   };
   await launch();
+  configure(port);
   return {
     url: `nats://${dial.includes(':') ? `[${dial}]` : dial}:${port}`,
     port,
