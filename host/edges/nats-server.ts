@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -56,7 +56,7 @@ export function natsConfig(port: number | 'any', dir: string, users: readonly Na
     return `      { user: ${quote(u.user)}, password: ${quote(u.password)}${perms.length ? `, permissions: { ${perms.join(', ')} }` : ''} }`;
   });
   return [
-    `listen: ${quote(host.includes(':') ? `[${host}]:${at}` : `${host}:${at}`)}`,
+    `listen: ${quote(hostPort(host, at))}`,
     `ports_file_dir: ${quote(dir)}`,
     `jetstream { store_dir: ${quote(path.join(dir, 'js'))}, max_memory_store: 256MB, max_file_store: 64MB }`,
     ...(tls ? [`tls { cert_file: ${quote(tls.certFile)}, key_file: ${quote(tls.keyFile)}, timeout: 10 }`] : []),
@@ -77,21 +77,34 @@ process.on('exit', () => {
 
 /**
  * Waits for the server's own word that it listens: the ports file it writes (`ports_file_dir`) once
- * its listeners are open, named by its process id, `{"nats": ["nats://host:port"]}`. Not "something
- * answers on the port": another program's listener would answer too, and the server, unable to bind,
- * would exit unseen.
+ * its client listener is open, `<its argv[0]'s name>_<its pid>.ports`, `{"nats": ["nats://host:port"]}`
+ * (`tls://` with TLS). Not "something answers on the port": another program's listener would answer
+ * too, and the server, unable to bind, would exit unseen. Found by the pid's suffix, so a
+ * `NATS_SERVER` that is a link or a renamed binary is found too (a wrapper script must `exec` it).
  */
 async function waitForPortsFile(dir: string, child: ChildProcess, deadlineMs: number): Promise<number> {
   const until = Date.now() + deadlineMs;
-  const file = path.join(dir, `${path.basename(natsServerPath())}_${child.pid}.ports`);
+  const suffix = `_${child.pid}.ports`;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nats-server exited (${child.exitCode ?? child.signalCode})`);
-    const port = existsSync(file) ? portOf(readFileSync(file, 'utf8')) : null;
+    const file = readdirSync(dir).find((f) => f.endsWith(suffix));
+    const port = file ? portOf(readFileSync(path.join(dir, file), 'utf8')) : null;
     if (port !== null) return port;
     if (Date.now() > until) throw new Error(`nats-server wrote no ports file within ${deadlineMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * Removes the ports files a server killed by a signal left (SIGTERM removes its own; SIGKILL, a power
+ * cut or the OOM killer do not): a new server given a dead one's pid would be taken as listening at once.
+ */
+function removeStalePortsFiles(dir: string): void {
+  for (const f of readdirSync(dir)) if (f.endsWith('.ports')) rmSync(path.join(dir, f), { force: true });
+}
+
+/** `host:port` as an address is written, an IPv6 host in brackets. */
+const hostPort = (host: string, port: number) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
 
 /** The client port in a ports file's text; null while it is still being written. */
 export function portOf(text: string): number | null {
@@ -122,30 +135,38 @@ export async function startNatsServer(
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const conf = path.join(dir, 'nats.conf');
   // The first start on the port asked for, or one the kernel chooses as the server binds it; a
-  // restart on the port the first start listened on (the edges and the host dial that one).
+  // restart asks for the port the first start listened on (the edges and the host dial that one).
+  // A kernel-chosen port is in the ephemeral range: while the server is down another process may
+  // take it, and the restart then fails with an error naming it, not a server on another port.
   const configure = (port: number | 'any') => writeFileSync(conf, natsConfig(port, dir, options.users ?? [], host, options.tls), { mode: 0o600 });
   configure(options.port ?? 'any');
   let port = 0;
   let child: ChildProcess | null = null;
   const launch = async () => {
+    removeStalePortsFiles(dir);
     const c = spawn(natsServerPath(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
     running.add(c);
     c.once('exit', () => running.delete(c));
+    // A binary that is not there: an error event, not a crash of the host; the wait below sees its exit.
+    c.once('error', () => undefined);
     let err = '';
     c.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
     child = c;
     try {
       port = await waitForPortsFile(dir, c, 10_000);
     } catch (e) {
       c.kill('SIGKILL');
+      // Its last words (`Error listening on port: …: address already in use`) come after its exit.
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
       const asked = port || options.port;
-      throw new Error(`${String(e)}${asked ? ` on ${host}:${asked}` : ''}: ${err}`, { cause: e });
+      throw new Error(`${e instanceof Error ? e.message : String(e)}${asked ? ` on ${hostPort(host, asked)}` : ''}: ${err.trim()}`, { cause: e });
     }
   };
   const end = async (signal: NodeJS.Signals) => {
     const c: ChildProcess | null = child;
     child = null;
-    if (!c || c.exitCode !== null) return;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
     c.kill(signal);
     const timer = setTimeout(() => c.kill('SIGKILL'), 1000);
