@@ -65,22 +65,28 @@ const DEFAULT = [
 ];
 const MB = 1024 * 1024;
 
+/** The windows of each figure in `keys` the samples have, as lines to print (heaps in MB, 2^20, as the bench prints them). */
+export function doublingLines(samples: readonly Sample[], keys: readonly string[] = DEFAULT): string[] {
+  const lines: string[] = [];
+  for (const key of keys) {
+    const ws = doublings(samples, key);
+    if (!ws.length) continue;
+    const bytes = /Heap|Bytes|Rss/.test(key);
+    const f = (v: number) => (bytes ? (v / MB).toFixed(3) : v.toFixed(1));
+    lines.push(`${key}${bytes ? ' (MB)' : ''}: rounds, samples, growth ±95%, growth a doubling`);
+    for (const w of ws)
+      lines.push(
+        `  ${String(w.from).padStart(6)}–${String(w.to).padEnd(6)} ${String(w.samples).padStart(3)}  ${f(w.growth).padStart(8)} ± ${Number.isFinite(w.halfWidth) ? f(w.halfWidth) : '∞'}  ${f(w.perDoubling).padStart(8)}`,
+      );
+  }
+  return lines;
+}
+
 function print(file: string, keys: readonly string[]): void {
   const run = JSON.parse(readFileSync(file, 'utf8')) as { samples: Sample[] };
   const samples = run.samples;
   console.log(`${file}: ${samples.length} samples, rounds ${samples[0]?.rounds ?? '?'}–${samples.at(-1)?.rounds ?? '?'}`);
-  for (const key of keys) {
-    const ws = doublings(samples, key);
-    if (!ws.length) continue;
-    // Heaps are in bytes (printed in MB, 2^20 as the bench prints them); counts as they are.
-    const bytes = /Heap|Bytes|Rss/.test(key);
-    const f = (v: number) => (bytes ? (v / MB).toFixed(3) : v.toFixed(1));
-    console.log(`\n${key}${bytes ? ' (MB)' : ''}: rounds, samples, growth ±95%, growth a doubling`);
-    for (const w of ws)
-      console.log(
-        `  ${String(w.from).padStart(6)}–${String(w.to).padEnd(6)} ${String(w.samples).padStart(3)}  ${f(w.growth).padStart(8)} ± ${Number.isFinite(w.halfWidth) ? f(w.halfWidth) : '∞'}  ${f(w.perDoubling).padStart(8)}`,
-      );
-  }
+  for (const line of doublingLines(samples, keys)) console.log(line.startsWith(' ') ? line : `\n${line}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -44,6 +44,7 @@ import { jsFlagsArgs, pageJsFlags } from './page-flags.js';
 import { figure, QUICK } from './report.js';
 import { addServiceAccounts, serviceHeaps, type ServiceHeaps } from './service-pages.js';
 import { asciiPlot, judge, trend } from './trend.js';
+import { doublingLines } from './long-run-doublings.js';
 import { TextureWatch } from './texture-sources.js';
 import { buildPages } from './build-pages.js';
 
@@ -605,6 +606,10 @@ for (const view of ['table', 'station'] as const) {
     `    ${view}${a && b ? ` (${a.rounds} to ${b.rounds} rounds)` : ''}: ${kinds.map((k) => `${k.slice(`${view}Made:`.length)} ${perRound(k).toFixed(1)}`).join(', ') || 'not counted'}`,
   );
 }
+// Printed, not judged: whether the heaps level off, which one line from round 250 cannot say (V8's code
+// grows by about as much each time the rounds double until the functions a page runs are all compiled).
+console.log(`\n  the heaps in windows that double in rounds, each by its own samples' slope (bench/long-run-doublings.ts; printed, not judged):`);
+for (const line of doublingLines(samples)) console.log(`    ${line}`);
 for (const f of FIGURES) {
   console.log(`\n  ${f.name} (${f.unit}):`);
   const { xs: fx, ys } = seriesOf(f.key, f.scale);
