@@ -148,8 +148,8 @@ export async function startNatsServer(
     running.add(c);
     c.once('exit', () => running.delete(c));
     // A binary that is not there: an error event, not a crash of the host; the wait below sees its exit.
-    c.once('error', () => undefined);
     let err = '';
+    c.once('error', (e) => (err = `${e.message}\n${err}`));
     c.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
     const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
     child = c;
