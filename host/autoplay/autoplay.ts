@@ -17,6 +17,7 @@ import {
 import type { TableConfig } from '../config/table-config.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import type { RoundPlan } from './round-script.js';
+import { windowMoney } from './window-money.js';
 
 export interface AutoplayDeps {
   config: TableConfig;
@@ -62,6 +63,7 @@ export class Autoplay {
       for (const barcode of this.deps.takeTickets?.(station) ?? []) this.pocket.push({ barcode, from: station, tried: false });
     },
     fresh: (station) => this.pocket.some((t) => t.from !== station && !t.tried),
+    holds: (station) => this.pocket.some((t) => t.from !== station),
     insertAt: (station) => {
       // A fresh ticket first; else one tried before (sent back offline, or a replay of one paid).
       const fresh = this.pocket.findIndex((t) => t.from !== station && !t.tried);
@@ -135,13 +137,14 @@ interface TicketHand {
   take(station: number): void;
   /** The players hold a ticket printed at another station that no acceptor has seen yet. */
   fresh(station: number): boolean;
+  /** The players hold any ticket printed at another station. */
+  holds(station: number): boolean;
   /** Inserts a ticket printed at another station here; false if the player holds none or the acceptor is busy. */
   insertAt(station: number): boolean;
 }
 
 class Player {
   private session: ScreenSession | null = null;
-  private ticketRound = '';
   private closed = false;
   private readonly view: ViewName;
   private betRound = '';
@@ -152,7 +155,8 @@ class Player {
   private jackpotPressedAt = -1;
   private behindRound = '';
   private decidedAt = -1;
-  private noteRound = '';
+  /** The betting window this player last decided its money in. */
+  private moneyRound = '';
   private cashOutRound = '';
   private readonly chooser: DecisionAdvisor | null;
   private seq = 0;
@@ -192,6 +196,18 @@ class Player {
     this.session?.dispose();
   }
 
+  /** A ticket out of this station's printer is taken; then a ticket printed elsewhere, a note, or nothing goes in (window-money.ts). */
+  private feed(credit: number, min: number, reserve: number): void {
+    this.tickets?.take(this.station);
+    const short = credit < min + reserve;
+    const holdsFresh = this.tickets?.fresh(this.station) ?? false;
+    const holdsTickets = this.tickets?.holds(this.station) ?? false;
+    const move = windowMoney({ credit, min, reserve, holdsFresh, holdsTickets }, (p) => this.chance(p));
+    // A ticket the acceptor is too busy for: a player short of credit feeds a note instead.
+    if (move === 'ticket' && this.tickets?.insertAt(this.station)) return;
+    if (move === 'note' || short) this.deps.insertNote(this.station, NOTES[this.rng.below(NOTES.length)] as number);
+  }
+
   private chance(p: number): boolean {
     return this.rng.below(1_000_000) < p * 1_000_000;
   }
@@ -214,18 +230,9 @@ class Player {
     // with a main bet): without it a player down to one minimum never plays the chip.
     const jackpot = state.betting.spots.find(isJackpot);
     const reserve = jackpot?.min ?? 0;
-    // A ticket out of this station's printer is taken; now and then one printed elsewhere is inserted here.
-    if (this.tickets && state.betting.open && roundId && this.ticketRound !== roundId) {
-      this.ticketRound = roundId;
-      this.tickets.take(this.station);
-      // A ticket printed elsewhere is played at the next window (so every soak with a cash-out
-      // redeems one); one tried before now and then, or by a player short of credit instead of a note.
-      if ((this.tickets.fresh(this.station) || state.credit < min || this.chance(0.2)) && this.tickets.insertAt(this.station)) this.noteRound = roundId;
-    }
-    if (state.betting.open && roundId && this.noteRound !== roundId && (state.credit < min + reserve || this.chance(0.03))) {
-      this.noteRound = roundId;
-      const note = NOTES[this.rng.below(NOTES.length)] as number;
-      this.deps.insertNote(this.station, note);
+    if (state.betting.open && roundId && this.moneyRound !== roundId) {
+      this.moneyRound = roundId;
+      this.feed(state.credit, min, reserve);
     }
     if (state.decision && version !== this.decidedAt) {
       this.decidedAt = version;
@@ -298,8 +305,8 @@ class Player {
     if (!state.betting.open || !roundId) return;
     if (this.scriptRound === null) {
       if (!script.ready(roundId)) {
-        if (state.credit < SCRIPT_HEADROOM * total(script.bets) && this.noteRound !== roundId) {
-          this.noteRound = roundId;
+        if (state.credit < SCRIPT_HEADROOM * total(script.bets) && this.moneyRound !== roundId) {
+          this.moneyRound = roundId;
           this.deps.insertNote(this.station, 1000);
         }
         return;
