@@ -7,6 +7,7 @@ import { Rng } from '../../engine/random/seeded-rng.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { HostChild, LedgerWatch, type HostChildOptions } from './child.js';
 import type { SoakPlan } from './plan.js';
+import { logSince } from './stall-report.js';
 import { soakUpstream } from './upstream.js';
 
 /** A host that stops closing rounds for this long is stuck: the soak says so rather than wait forever. */
@@ -102,7 +103,7 @@ async function watchHost(child: HostChild, watch: LedgerWatch, plan: SoakPlan, l
     if (plan.killEvery !== null && closed - from >= plan.killEvery) return { reason: 'kill', closed: last };
     if (Date.now() - lastAt > STALL_MS) {
       await child.kill('SIGKILL');
-      throw new Error(`no round closed for ${STALL_MS / 1000} s (at ${closed} rounds)`);
+      throw new Error(`no round closed for ${STALL_MS / 1000} s (at ${closed} rounds); the host logged since: ${logSince(log.file, lastAt)}`);
     }
     if (child.process.exitCode !== null || child.process.signalCode !== null) throw new Error(`the host exited:\n${child.errors()}`);
   }
