@@ -78,7 +78,7 @@ function runOnce(files: string[], parallel: number): Promise<RunResult> {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { runs: { type: 'string', default: '10' }, parallel: { type: 'string', default: '2' } },
+    options: { runs: { type: 'string', default: '10' }, parallel: { type: 'string', default: '3' } },
     allowPositionals: true,
   });
   const runs = Number(values.runs);
