@@ -9,6 +9,8 @@ import { bet, billCredit, settledRound } from './fixtures.js';
 import { openTilts } from './floor-queries.js';
 import { Ledger } from './ledger.js';
 import { openLedgerReader } from './reader.js';
+import { ticketIssue, ticketPrinted, ticketVoided } from './ticket-fixtures.js';
+import { validationNumber } from '../terms/validation-number.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-reader-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -44,6 +46,29 @@ describe('ledger reader (another process watching the file)', () => {
       assert.deepEqual(reader.roundsClosedAfter(0), { headSeq: 5, closed: 2 });
       assert.deepEqual(reader.roundsClosedAfter(3), { headSeq: 5, closed: 1 });
       assert.deepEqual(reader.roundsClosedAfter(5), { headSeq: null, closed: 0 });
+    } finally {
+      reader.close();
+      l.close();
+    }
+  });
+
+  it('counts the tickets issued after a seq that are printing now (issued, not yet printed or voided)', () => {
+    const dir = path.join(tmp, 'tickets');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
+    const reader = openLedgerReader(ledgerFile(dir));
+    try {
+      l.append(billCredit(1, 100_000, 'n1'));
+      l.append(billCredit(2, 100_000, 'n2'));
+      assert.equal(reader.ticketsPrintingAfter(0), 0);
+      const [a, b] = [validationNumber(7, 1), validationNumber(7, 2)];
+      l.append(ticketIssue(a, 1, 30_000, 1)); // seq 3
+      assert.equal(reader.ticketsPrintingAfter(0), 1);
+      assert.equal(reader.ticketsPrintingAfter(3), 0, 'only those issued after the seq');
+      l.append(ticketIssue(b, 2, 20_000, 2)); // seq 4
+      assert.equal(reader.ticketsPrintingAfter(3), 1);
+      l.append(ticketPrinted(a, 1));
+      l.append(ticketVoided(b, 2));
+      assert.equal(reader.ticketsPrintingAfter(0), 0, 'ended, printed or voided');
     } finally {
       reader.close();
       l.close();

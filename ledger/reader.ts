@@ -20,10 +20,16 @@ export interface LedgerReader {
   tableInputSeqs(): number[];
   /** How many notes are journalled in escrow and neither credited nor returned. */
   unresolvedEscrowCount(): number;
+  /** How many tickets issued after `afterSeq` are in print now (no end journalled yet). */
+  ticketsPrintingAfter(afterSeq: number): number;
   /** The faults raised and not cleared (ledger/floor-queries.ts, `openTilts`). */
   openTilts(): OpenTilt[];
   close(): void;
 }
+
+// A ticket's end goes under its issue's transaction id with `:end` (ledger/ticket-postings.ts).
+const TICKETS_PRINTING_AFTER = `SELECT COUNT(*) AS n FROM journal AS i WHERE type = 'ticket.issue' AND seq > ?
+  AND NOT EXISTS (SELECT 1 FROM journal AS e WHERE e.tx_id = i.tx_id || ':end')`;
 
 /** Throws when the file does not exist (yet); a query throws while the schema is not there yet. */
 export function openLedgerReader(file: string): LedgerReader {
@@ -47,6 +53,10 @@ export function openLedgerReader(file: string): LedgerReader {
     },
     unresolvedEscrowCount() {
       return db.prepare(UNRESOLVED_ESCROWS).all().length;
+    },
+    ticketsPrintingAfter(afterSeq) {
+      const r = db.prepare(TICKETS_PRINTING_AFTER).get(afterSeq) as { n: number };
+      return r.n;
     },
     openTilts() {
       return openTiltsOn(db);

@@ -122,6 +122,20 @@ export class LedgerWatch {
     return this.closed;
   }
 
+  /** The newest seq this watch has read up to (closedRounds moves it on). */
+  get head(): number {
+    return this.seen;
+  }
+
+  /** How many tickets issued after `seq` are printing now (issued, not yet ended); 0 before the ledger can be read. */
+  printingAfter(seq: number): number {
+    try {
+      return this.reader?.ticketsPrintingAfter(seq) ?? 0;
+    } catch {
+      return 0;
+    }
+  }
+
   close(): void {
     this.reader?.close();
     this.reader = null;

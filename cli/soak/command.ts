@@ -28,7 +28,11 @@ export const SOAK_COMMAND = defineCommand({
       type: 'boolean',
       help: "a simulated ticket printer at every station (the host's --sim-controls): players cash out to\ntickets and insert them at other stations; the money check counts them",
     },
-    'kill-every': { type: 'string', value: 'M', help: 'SIGKILL the host every M rounds and restart it on the same data' },
+    'kill-every': {
+      type: 'string',
+      value: 'M',
+      help: 'SIGKILL the host every M rounds and restart it on the same data\n(with --tickets, each kill lands while a ticket prints, if one does within 5 s)',
+    },
     'cut-card-at': {
       type: 'string',
       value: 'N',

@@ -35,14 +35,26 @@ function hostChild(o: HostChildOptions): HostChild {
   return new HostChild(process.argv[1] ? { ...o, etg: process.argv[1] } : o);
 }
 
-/** Runs hosts until the rounds are closed; how many times one was killed and restarted. */
-export async function runHosts(plan: SoakPlan, log: LogPeak, say: (s: string) => void): Promise<number> {
+/**
+ * With tickets, a kill that came due waits this long at most for a cash-out's ticket to be
+ * printing, and lands then: a kill mid-print leaves a ticket the restarted printer cannot judge
+ * (held for a person), the fault a soak once stopped on (docs/tito.md). None printing in that
+ * time, the kill lands anyway.
+ */
+const MID_PRINT_WAIT_MS = 5_000;
+
+/** How long the soak's last host may take, its rounds closed, to end the tickets issued before then (printed, voided, or settled by the attendant). */
+const HELD_WAIT_MS = 15_000;
+
+/** Runs hosts until the rounds are closed; how many times one was killed and restarted, and of those how many while a ticket printed. */
+export async function runHosts(plan: SoakPlan, log: LogPeak, say: (s: string) => void): Promise<{ restarts: number; killsMidPrint: number }> {
   const v = plan.values;
   const watch = new LedgerWatch(plan.dataDir);
   // The kill lands a seeded random moment after the M-th round closed: in the next betting window,
   // mid-deal, at a decision, at the settlement — not always at the same step.
   const jitter = Rng.fromSeed(plan.seed ^ 0x5eed);
   let restarts = 0;
+  let killsMidPrint = 0;
   // With tickets, the validation authority the players' tickets are asked of: an upstream in this process.
   const tableId = v.jackpot ? null : simulatedTableConfig(plan.game).tableId;
   const upstream = v.tickets && tableId ? await soakUpstream(plan.dataDir, tableId) : null;
@@ -67,19 +79,50 @@ export async function runHosts(plan: SoakPlan, log: LogPeak, say: (s: string) =>
       if (!started) throw new Error(`the host did not start:\n${child.errors()}`);
       const until = await watchHost(child, watch, plan, log);
       if (until.reason === 'done') {
+        // A ticket a kill left held is settled by the simulated attendant once the restarted
+        // printer has answered (its settle time, 5 s): the soak's last host waits for that.
+        if (upstream) await ticketsEnded(watch, HELD_WAIT_MS);
         await child.kill('SIGTERM');
         break;
       }
-      await sleep(jitter.below(600));
+      const printing = upstream ? await ticketPrinting(watch) : null;
+      await sleep(jitter.below(printing === null ? 600 : 300));
+      // Said only if the ticket is still printing as the kill goes out (a print takes about 0.7 s here).
+      const midPrint = printing !== null && watch.printingAfter(printing) > 0;
       await child.kill('SIGKILL');
       restarts++;
-      say(`killed at ${until.closed} rounds; restarting (${restarts})`);
+      if (midPrint) killsMidPrint++;
+      say(`killed at ${until.closed} rounds${midPrint ? ' while a ticket printed' : ''}; restarting (${restarts})`);
     }
   } finally {
     watch.close();
     await upstream?.close();
   }
-  return restarts;
+  return { restarts, killsMidPrint };
+}
+
+/** Waits (`ms` at most) until no ticket issued so far is in print; whether none is. */
+async function ticketsEnded(watch: LedgerWatch, ms: number): Promise<boolean> {
+  watch.closedRounds();
+  const head = watch.head;
+  const until = Date.now() + ms;
+  for (;;) {
+    if (watch.printingAfter(0) - watch.printingAfter(head) === 0) return true;
+    if (Date.now() >= until) return false;
+    await sleep(50);
+  }
+}
+
+/** Waits (MID_PRINT_WAIT_MS at most) for a ticket issued from now on to be printing: the seq it was issued after, or null if none was. */
+async function ticketPrinting(watch: LedgerWatch): Promise<number | null> {
+  watch.closedRounds();
+  const from = watch.head;
+  const until = Date.now() + MID_PRINT_WAIT_MS;
+  while (Date.now() < until) {
+    if (watch.printingAfter(from) > 0) return from;
+    await sleep(10);
+  }
+  return null;
 }
 
 /**

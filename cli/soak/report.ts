@@ -8,6 +8,8 @@ import { ticketSummary } from './ticket-account.js';
 /** What the soak measured beside the account. */
 export interface SoakRun {
   readonly restarts: number;
+  /** Of the kills, those that landed while a ticket printed (with `--tickets`). */
+  readonly killsMidPrint: number;
   readonly hours: number;
   readonly logPeak: number;
   readonly logFiles: number;
@@ -17,6 +19,7 @@ export function printSoak(plan: SoakPlan, a: SoakAccount, run: SoakRun): void {
   const out = {
     rounds: a.rounds,
     restarts: run.restarts,
+    ...(plan.values.tickets ? { killsMidPrint: run.killsMidPrint } : {}),
     voided: a.voided,
     creditsIn: a.creditsIn,
     creditsOut: a.creditsOut,
@@ -34,6 +37,7 @@ export function printSoak(plan: SoakPlan, a: SoakAccount, run: SoakRun): void {
     tickets: {
       printed: a.tickets.printed,
       voided: a.tickets.voided,
+      settledByHand: a.tickets.settledByHand,
       inPrint: a.tickets.inPrint,
       redeemed: a.tickets.redeemed,
       returned: a.tickets.returned,

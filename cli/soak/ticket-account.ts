@@ -14,6 +14,8 @@ export interface TicketAccount {
   printed: { count: number; amount: number };
   /** Voided: the credit went back to the station. */
   voided: { count: number; amount: number };
+  /** Of those printed or voided, the ones a person settled (`settledBy`: the printer could not say; in a soak, the simulated attendant). */
+  settledByHand: { count: number; amount: number };
   /** Issued and neither printed nor voided when the soak stopped (in print, or the printer could not say). */
   inPrint: { count: number; amount: number };
   /** Stacked at this table's acceptors, the stations credited. */
@@ -32,6 +34,7 @@ export function ticketAccountFor(ledger: Ledger): TicketAccount {
     issued: { count: 0, amount: 0 },
     printed: { count: 0, amount: 0 },
     voided: { count: 0, amount: 0 },
+    settledByHand: { count: 0, amount: 0 },
     inPrint: { count: 0, amount: 0 },
     redeemed: { count: 0, amount: 0 },
     pendingRedemptions: 0,
@@ -40,6 +43,7 @@ export function ticketAccountFor(ledger: Ledger): TicketAccount {
   };
   const issued = new Map<string, number>();
   const ends = new Map<string, string[]>();
+  const byHand = new Set<string>();
   const stacked = new Map<string, number>();
   const attempts = new Set<string>();
   for (const r of entriesOfTypes(ledger, [...TICKET_ENTRY_TYPES])) {
@@ -60,6 +64,7 @@ export function ticketAccountFor(ledger: Ledger): TicketAccount {
       case 'ticket.printed':
       case 'ticket.void':
         ends.set(e.payload.validation, [...(ends.get(e.payload.validation) ?? []), e.type]);
+        if (e.payload.settledBy) byHand.add(e.payload.validation);
         break;
       case 'ticket.redeem.request':
         attempts.add(e.payload.requestId);
@@ -78,15 +83,7 @@ export function ticketAccountFor(ledger: Ledger): TicketAccount {
         break;
     }
   }
-  for (const [validation, amount] of issued) {
-    const end = ends.get(validation) ?? [];
-    if (end.length > 1) a.problems.push(`ticket ${validation} ended ${end.length} times (${end.join(', ')}): printed and given back`);
-    const first = end[0];
-    const into = first === 'ticket.printed' ? a.printed : first === 'ticket.void' ? a.voided : a.inPrint;
-    into.count++;
-    into.amount += amount;
-  }
-  for (const validation of ends.keys()) if (!issued.has(validation)) a.problems.push(`ticket ${validation} ended without being issued here`);
+  countEnds(a, issued, ends, byHand);
   for (const [validation, n] of stacked) if (n > 1) a.problems.push(`ticket ${validation} credited ${n} times`);
   a.pendingRedemptions = attempts.size;
   // The ledger's own ticket accounts (its postings) against what the payloads say.
@@ -102,6 +99,23 @@ export function ticketAccountFor(ledger: Ledger): TicketAccount {
   return a;
 }
 
+/** Each ticket issued by its end (printed, voided, or none yet: in print), and who ended it; an end twice or with no issue is a problem. */
+function countEnds(a: TicketAccount, issued: ReadonlyMap<string, number>, ends: ReadonlyMap<string, string[]>, byHand: ReadonlySet<string>): void {
+  for (const [validation, amount] of issued) {
+    const end = ends.get(validation) ?? [];
+    if (end.length > 1) a.problems.push(`ticket ${validation} ended ${end.length} times (${end.join(', ')}): printed and given back`);
+    const first = end[0];
+    const into = first === 'ticket.printed' ? a.printed : first === 'ticket.void' ? a.voided : a.inPrint;
+    into.count++;
+    into.amount += amount;
+    if (byHand.has(validation) && into !== a.inPrint) {
+      a.settledByHand.count++;
+      a.settledByHand.amount += amount;
+    }
+  }
+  for (const validation of ends.keys()) if (!issued.has(validation)) a.problems.push(`ticket ${validation} ended without being issued here`);
+}
+
 /**
  * The soak's summary line for tickets: printed, redeemed at this table's acceptors, and refused
  * (attempts sent back to the player: already paid, unknown, offline…), with the rest that a
@@ -110,6 +124,7 @@ export function ticketAccountFor(ledger: Ledger): TicketAccount {
 export function ticketSummary(t: TicketAccount): string {
   return (
     `printed ${t.printed.count} (${t.printed.amount}), redeemed ${t.redeemed.count} (${t.redeemed.amount}), refused ${t.returned}; ` +
-    `voided ${t.voided.count} (${t.voided.amount}), in print ${t.inPrint.count} (${t.inPrint.amount}), redemptions pending ${t.pendingRedemptions}`
+    `voided ${t.voided.count} (${t.voided.amount}), settled by hand ${t.settledByHand.count} (${t.settledByHand.amount}), ` +
+    `in print ${t.inPrint.count} (${t.inPrint.amount}), redemptions pending ${t.pendingRedemptions}`
   );
 }

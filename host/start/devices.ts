@@ -1,5 +1,5 @@
 import { Autoplay } from '../autoplay/autoplay.js';
-import { startSimAttendant } from '../autoplay/sim-attendant.js';
+import { startSimAttendant, type AttendantTickets } from '../autoplay/sim-attendant.js';
 import { SimDealer } from '../devices/sim-dealer.js';
 import type { RemoteSas } from '../devices/remote-sas.js';
 import type { TableShoe } from '../devices/shoe.js';
@@ -74,11 +74,27 @@ export function startDevices(
       })
     : null;
   autoplay?.start();
-  // Simulated players cash out now and then: a simulated attendant pays their handpays.
-  const stopAttendant = options.autoplay ? startSimAttendant(w.floor.handpays, timers, log) : () => undefined;
+  // Simulated players cash out now and then: a simulated attendant pays their handpays and
+  // settles the tickets a kill left held, as the simulated printer's paper says.
+  const attendant = {
+    handpays: w.floor.handpays,
+    tickets: attendantTickets(w.floor.tickets),
+    paperAt: (s: number) => printers.simulator(s)?.paper ?? null,
+    twoPersonAbove: () => config.handpayTwoPersonAbove,
+  };
+  const stopAttendant = options.autoplay ? startSimAttendant(attendant, timers, log) : () => undefined;
   // The casino's system polls the stations once they play (their meters and disables are the journal's).
   const sas = openSasLinks(options, o, rt, w.floor, w.remoteSas);
   return { simDealer, printers, autoplay, stopDealer, stopAttendant, sas };
+}
+
+/** The held tickets as the simulated attendant sees them: each one's whole number, for the paper. */
+function attendantTickets(tickets: FloorServices['tickets']): AttendantTickets {
+  return {
+    held: () => tickets.held(),
+    settleByHand: (station, last4, outcome, by) => tickets.settleByHand(station, last4, outcome, by),
+    validationAt: (station) => tickets.pendingAt(station)?.terms.validation ?? null,
+  };
 }
 
 /** Autoplay's hands on the simulated printers and acceptors: tickets taken from a chute, barcodes inserted. */
