@@ -6,35 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import type { HeldTicket, HandSettled, HandSettlement } from '../floor/ticket-out.js';
-import type { Timers } from '../table/timers.js';
+import { manualTimers } from '../testing/manual-timers.js';
 import { startSimAttendant, type AttendantTickets } from './sim-attendant.js';
-
-/** Timers a test runs by hand: `run()` fires what is due, in order. */
-function manualTimers() {
-  let now = 0;
-  let queue: { at: number; fn: () => void; id: number }[] = [];
-  let next = 0;
-  const timers: Timers = {
-    now: () => now,
-    setTimeout: (fn, ms) => {
-      queue.push({ at: now + ms, fn, id: ++next });
-      return next;
-    },
-    clearTimeout: (h) => void (queue = queue.filter((q) => q.id !== h)),
-  };
-  const advance = (ms: number) => {
-    const until = now + ms;
-    for (;;) {
-      const due = queue.filter((q) => q.at <= until).sort((a, b) => a.at - b.at)[0];
-      if (!due) break;
-      queue = queue.filter((q) => q !== due);
-      now = due.at;
-      due.fn();
-    }
-    now = until;
-  };
-  return { timers, advance };
-}
 
 /** Tickets held at stations, settled as a person's hand would (the real rule: host/floor/ticket-out.ts). */
 function heldTickets(held: { station: number; validation: string; amount: number }[]) {
