@@ -59,16 +59,17 @@ describe('ledger reader (another process watching the file)', () => {
     try {
       l.append(billCredit(1, 100_000, 'n1'));
       l.append(billCredit(2, 100_000, 'n2'));
-      assert.equal(reader.ticketsPrintingAfter(0), 0);
+      assert.equal(reader.ticketsPrinting(0), 0);
       const [a, b] = [validationNumber(7, 1), validationNumber(7, 2)];
       l.append(ticketIssue(a, 1, 30_000, 1)); // seq 3
-      assert.equal(reader.ticketsPrintingAfter(0), 1);
-      assert.equal(reader.ticketsPrintingAfter(3), 0, 'only those issued after the seq');
+      assert.equal(reader.ticketsPrinting(0), 1);
+      assert.equal(reader.ticketsPrinting(3), 0, 'only those issued after the seq');
       l.append(ticketIssue(b, 2, 20_000, 2)); // seq 4
-      assert.equal(reader.ticketsPrintingAfter(3), 1);
+      assert.equal(reader.ticketsPrinting(3), 1);
+      assert.equal(reader.ticketsPrinting(0, 3), 1, 'and up to a seq');
       l.append(ticketPrinted(a, 1));
       l.append(ticketVoided(b, 2));
-      assert.equal(reader.ticketsPrintingAfter(0), 0, 'ended, printed or voided');
+      assert.equal(reader.ticketsPrinting(0), 0, 'ended, printed or voided');
     } finally {
       reader.close();
       l.close();

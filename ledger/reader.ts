@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { openTiltsOn, UNRESOLVED_ESCROWS, type OpenTilt } from './floor-queries.js';
 import { rowToEntry, type JournalEntry, type JournalRow } from './ledger.js';
+import { IN_PRINT } from './ticket-queries.js';
 
 /**
  * A read-only look at a ledger file that another process is writing (WAL lets a reader in beside
@@ -20,16 +21,14 @@ export interface LedgerReader {
   tableInputSeqs(): number[];
   /** How many notes are journalled in escrow and neither credited nor returned. */
   unresolvedEscrowCount(): number;
-  /** How many tickets issued after `afterSeq` are in print now (no end journalled yet). */
-  ticketsPrintingAfter(afterSeq: number): number;
+  /** How many tickets issued after `afterSeq` (and up to `upToSeq`, if given) are in print now: no end journalled yet. */
+  ticketsPrinting(afterSeq: number, upToSeq?: number): number;
   /** The faults raised and not cleared (ledger/floor-queries.ts, `openTilts`). */
   openTilts(): OpenTilt[];
   close(): void;
 }
 
-// A ticket's end goes under its issue's transaction id with `:end` (ledger/ticket-postings.ts).
-const TICKETS_PRINTING_AFTER = `SELECT COUNT(*) AS n FROM journal AS i WHERE type = 'ticket.issue' AND seq > ?
-  AND NOT EXISTS (SELECT 1 FROM journal AS e WHERE e.tx_id = i.tx_id || ':end')`;
+const TICKETS_PRINTING = `SELECT COUNT(*) AS n FROM journal AS i WHERE ${IN_PRINT} AND seq > ? AND seq <= ?`;
 
 /** Throws when the file does not exist (yet); a query throws while the schema is not there yet. */
 export function openLedgerReader(file: string): LedgerReader {
@@ -54,8 +53,8 @@ export function openLedgerReader(file: string): LedgerReader {
     unresolvedEscrowCount() {
       return db.prepare(UNRESOLVED_ESCROWS).all().length;
     },
-    ticketsPrintingAfter(afterSeq) {
-      const r = db.prepare(TICKETS_PRINTING_AFTER).get(afterSeq) as { n: number };
+    ticketsPrinting(afterSeq, upToSeq = Number.MAX_SAFE_INTEGER) {
+      const r = db.prepare(TICKETS_PRINTING).get(afterSeq, upToSeq) as { n: number };
       return r.n;
     },
     openTilts() {

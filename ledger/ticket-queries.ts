@@ -8,6 +8,9 @@ type TicketReturn = (typeof TICKET_RETURNS)[number];
 // ticket state from at start: the last number it made, the tickets in print at a kill. The
 // journal is the only record: a restart finds what was in print and asks the printer about it.
 
+/** A journal row `i` that is a ticket issued and not ended (printed or voided): its end goes under the issue's tx id and `:end` (ticket-postings.ts). */
+export const IN_PRINT = `i.type = 'ticket.issue' AND NOT EXISTS (SELECT 1 FROM journal AS e WHERE e.tx_id = i.tx_id || ':end')`;
+
 /** A `ticket.issue` as journalled, with its seq. */
 export interface IssuedTicket {
   seq: number;
@@ -57,12 +60,7 @@ export function ticketMachineIds(ledger: Ledger): number[] {
 
 /** Tickets issued and neither printed nor voided (a print in progress, or cut short by a kill), oldest first. */
 export function ticketsInPrint(ledger: Ledger): IssuedTicket[] {
-  const rows = connectionOf(ledger)
-    .prepare(
-      `SELECT seq, body FROM journal AS i WHERE type = 'ticket.issue'
-         AND NOT EXISTS (SELECT 1 FROM journal AS e WHERE e.tx_id = i.tx_id || ':end') ORDER BY seq`,
-    )
-    .all() as { seq: number; body: string }[];
+  const rows = connectionOf(ledger).prepare(`SELECT seq, body FROM journal AS i WHERE ${IN_PRINT} ORDER BY seq`).all() as { seq: number; body: string }[];
   return rows.map(issued).filter((t): t is IssuedTicket => t !== null);
 }
 

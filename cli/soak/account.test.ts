@@ -4,7 +4,7 @@ import { bet, billCredit, settledRound } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
 import type { NewEntry } from '../../ledger/entries.js';
 import { tamperBalance, tamperJournalBody } from '../../ledger/testing/tamper.js';
-import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted } from '../../ledger/ticket-fixtures.js';
+import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted, ticketVoided } from '../../ledger/ticket-fixtures.js';
 import { TICKET_ACCOUNTS, ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { accountFor } from './account.js';
@@ -14,6 +14,7 @@ const T1 = validationNumber(7, 1);
 const T2 = validationNumber(7, 2);
 const T3 = validationNumber(7, 3);
 const T4 = validationNumber(7, 4);
+const T5 = validationNumber(7, 5);
 
 function redeem(
   requestId: string,
@@ -31,7 +32,8 @@ function redeem(
 
 /**
  * The soak's journal with cash-out tickets besides: station 1 prints one of 30,000, another is
- * voided by a person (its 20,000 back on the meter), a third of 10,000 is still in print; station 2 redeems a
+ * voided (its 20,000 back on the meter), a third of 10,000 is still in print, a fourth of 5,000
+ * held and voided by a person; station 2 redeems a
  * ticket of 25,000 another table printed, has one returned and one approved and not yet stacked.
  */
 function withTickets(): Ledger {
@@ -39,13 +41,15 @@ function withTickets(): Ledger {
   l.append(ticketIssue(T1, 1, 30_000, 1));
   l.append(ticketPrinted(T1, 1));
   l.append(ticketIssue(T2, 2, 20_000, 1));
-  // Held after a kill, then settled void by (the simulated) attendant.
+  l.append(ticketVoided(T2, 1));
+  l.append(ticketIssue(T3, 3, 10_000, 1));
+  // Held after a kill (the printer could not say), then settled void by the (simulated) attendant.
+  l.append(ticketIssue(T5, 5, 5_000, 1));
   l.append({
     type: 'ticket.void',
-    payload: { validation: T2, station: 1, reason: 'settled by hand: not printed', settledBy: ['autoplay-attendant'] },
-    txId: ticketOutTxId(T2, 'end'),
+    payload: { validation: T5, station: 1, reason: 'settled by hand: not printed', settledBy: ['autoplay-attendant'] },
+    txId: ticketOutTxId(T5, 'end'),
   });
-  l.append(ticketIssue(T3, 3, 10_000, 1));
   for (const e of redeem('req-00001', T4, 2, 25_000, 'stacked')) l.append(e);
   for (const e of redeem('req-00002', T4, 2, null, 'returned')) l.append(e);
   for (const e of redeem('req-00003', T1, 2, 30_000, 'pending')) l.append(e);
@@ -136,8 +140,8 @@ describe('soak accounting', () => {
         },
         {
           printed: { count: 1, amount: 30_000 },
-          voided: { count: 1, amount: 20_000 },
-          byHand: { count: 1, amount: 20_000 },
+          voided: { count: 2, amount: 25_000 },
+          byHand: { count: 1, amount: 5_000 },
           inPrint: { count: 1, amount: 10_000 },
           redeemed: { count: 1, amount: 25_000 },
           pending: 1,
@@ -148,7 +152,7 @@ describe('soak accounting', () => {
       // The soak's printed summary says the same.
       assert.equal(
         ticketSummary(t),
-        'printed 1 (30000), redeemed 1 (25000), refused 1; voided 1 (20000), settled by hand 1 (20000), in print 1 (10000), redemptions pending 1',
+        'printed 1 (30000), redeemed 1 (25000), refused 1; voided 2 (25000), settled by hand 1 (5000), in print 1 (10000), redemptions pending 1',
       );
       // Station 1's 85,000 less the 30,000 printed and the 10,000 in print; station 2 got 25,000 by ticket.
       assert.equal(a.creditsOnMeters, 85_000 - 40_000 + 25_000);

@@ -127,12 +127,15 @@ export class LedgerWatch {
     return this.seen;
   }
 
-  /** How many tickets issued after `seq` are printing now (issued, not yet ended); 0 before the ledger can be read. */
-  printingAfter(seq: number): number {
+  /**
+   * How many tickets issued after `afterSeq` (up to `upToSeq`) are printing now (issued, not yet
+   * ended); null while the ledger cannot be read (the first start, before its schema).
+   */
+  printing(afterSeq: number, upToSeq?: number): number | null {
     try {
-      return this.reader?.ticketsPrintingAfter(seq) ?? 0;
+      return this.reader ? this.reader.ticketsPrinting(afterSeq, upToSeq) : null;
     } catch {
-      return 0;
+      return null;
     }
   }
 

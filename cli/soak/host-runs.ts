@@ -81,14 +81,14 @@ export async function runHosts(plan: SoakPlan, log: LogPeak, say: (s: string) =>
       if (until.reason === 'done') {
         // A ticket a kill left held is settled by the simulated attendant once the restarted
         // printer has answered (its settle time, 5 s): the soak's last host waits for that.
-        if (upstream) await ticketsEnded(watch, HELD_WAIT_MS);
+        if (upstream && !(await ticketsEnded(watch, HELD_WAIT_MS))) say(`tickets still in print after ${HELD_WAIT_MS / 1000} s: stopping the host anyway`);
         await child.kill('SIGTERM');
         break;
       }
       const printing = upstream ? await ticketPrinting(watch) : null;
       await sleep(jitter.below(printing === null ? 600 : 300));
       // Said only if the ticket is still printing as the kill goes out (a print takes about 0.7 s here).
-      const midPrint = printing !== null && watch.printingAfter(printing) > 0;
+      const midPrint = printing !== null && (watch.printing(printing) ?? 0) > 0;
       await child.kill('SIGKILL');
       restarts++;
       if (midPrint) killsMidPrint++;
@@ -107,7 +107,7 @@ async function ticketsEnded(watch: LedgerWatch, ms: number): Promise<boolean> {
   const head = watch.head;
   const until = Date.now() + ms;
   for (;;) {
-    if (watch.printingAfter(0) - watch.printingAfter(head) === 0) return true;
+    if (watch.printing(0, head) === 0) return true;
     if (Date.now() >= until) return false;
     await sleep(50);
   }
@@ -119,7 +119,7 @@ async function ticketPrinting(watch: LedgerWatch): Promise<number | null> {
   const from = watch.head;
   const until = Date.now() + MID_PRINT_WAIT_MS;
   while (Date.now() < until) {
-    if (watch.printingAfter(from) > 0) return from;
+    if ((watch.printing(from) ?? 0) > 0) return from;
     await sleep(10);
   }
   return null;

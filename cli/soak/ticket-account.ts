@@ -108,7 +108,7 @@ function countEnds(a: TicketAccount, issued: ReadonlyMap<string, number>, ends: 
     const into = first === 'ticket.printed' ? a.printed : first === 'ticket.void' ? a.voided : a.inPrint;
     into.count++;
     into.amount += amount;
-    if (byHand.has(validation) && into !== a.inPrint) {
+    if (byHand.has(validation)) {
       a.settledByHand.count++;
       a.settledByHand.amount += amount;
     }

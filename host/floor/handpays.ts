@@ -120,7 +120,8 @@ export class Handpays {
     return this.cache;
   }
 
-  private needsWitness(amount: number): boolean {
+  /** Whether an attendant's settlement of `amount` names a second person (above the table's two-person amount; a held ticket settled by hand too). */
+  needsWitness(amount: number): boolean {
     return amount > this.deps.config.handpayTwoPersonAbove;
   }
 }

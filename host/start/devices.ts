@@ -79,8 +79,10 @@ export function startDevices(
   const attendant = {
     handpays: w.floor.handpays,
     tickets: attendantTickets(w.floor.tickets),
-    paperAt: (s: number) => printers.simulator(s)?.paper ?? null,
-    twoPersonAbove: () => config.handpayTwoPersonAbove,
+    paperAt: (s: number) => {
+      const sim = printers.simulator(s);
+      return sim && !sim.busy ? sim.paper : null;
+    },
   };
   const stopAttendant = options.autoplay ? startSimAttendant(attendant, timers, log) : () => undefined;
   // The casino's system polls the stations once they play (their meters and disables are the journal's).
