@@ -91,10 +91,12 @@ export class TableShoe {
 
   /**
    * Whether the dealer can draw now as far as the gate goes: open, or a shoe that has no gate the
-   * host controls. The simulated dealer waits on it; a real dealer meets the locked gate.
+   * host controls. The simulated dealer waits on it; a real dealer meets the locked gate. Not while
+   * a command is on its way: open as last confirmed and a LOCK sent, a draw now meets a gate that
+   * is locking (a service-mode card test drawn then was refused, and nobody drew again).
    */
   gateOpen(): boolean {
-    return this.lockUnavailable || this.gate === 'open';
+    return this.lockUnavailable || (this.gate === 'open' && !this.gateBusy);
   }
 
   /** Called whenever `gateOpen()` may have changed. */

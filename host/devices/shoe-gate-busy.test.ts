@@ -1,0 +1,87 @@
+// A simulated draw that waits on the gate must wait while a lock is on its way to the shoe. CI runs
+// of tests/host/service-mode.test.ts failed twice under load with `timed out waiting for
+// test-card`: the shoe-start burns ended, the host sent LOCK, and before the shoe confirmed it the
+// card test asked for a card; the gate still read open (the last state the shoe confirmed), the
+// simulated card was drawn into the locking gate and refused, and once the gate opened again for
+// the test nobody drew.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import type { OpenedShoe } from '../../hardware/open.js';
+import type { ShoeEvent } from '../../hardware/shoe/types.js';
+import type { LiveTable } from '../table/runtime.js';
+import { TableShoe } from './shoe.js';
+
+/** A framed shoe whose LOCK and UNLOCK are answered when the test says, and a table whose card cue the test sets. */
+function rig() {
+  let expectsCard = false;
+  const tableListeners: (() => void)[] = [];
+  const deviceListeners: ((e: ShoeEvent) => void)[] = [];
+  const commands: { kind: 'lock' | 'unlock'; answer: () => void }[] = [];
+  // The device's answer: true, the shoe confirmed the gate's new state.
+  const command = (kind: 'lock' | 'unlock') => new Promise<boolean>((resolve) => commands.push({ kind, answer: () => resolve(true) }));
+  const device = {
+    protocol: 'framed',
+    on: (l: (e: ShoeEvent) => void) => {
+      deviceListeners.push(l);
+      return () => undefined;
+    },
+    onFrame: () => () => undefined,
+    lock: () => command('lock'),
+    unlock: () => command('unlock'),
+    simulator: { loadShoe: () => undefined },
+  };
+  const table = {
+    onChange: (l: () => void) => {
+      tableListeners.push(l);
+      return () => undefined;
+    },
+    reads: { expectsCard: () => expectsCard },
+  };
+  // The fakes carry only what TableShoe reads of them.
+  const shoe = new TableShoe('sim', table as unknown as LiveTable, pino({ level: 'silent' }), {
+    decks: 1,
+    open: () => device as unknown as OpenedShoe,
+  });
+  shoe.start();
+  const settle = () => new Promise((r) => setImmediate(r));
+  /** Answers the command in flight (it must be `kind`) and lets the shoe take the answer. */
+  const answer = async (kind: 'lock' | 'unlock') => {
+    const c = commands.shift();
+    assert.equal(c?.kind, kind, `the command in flight is ${kind}`);
+    c?.answer();
+    await settle();
+  };
+  const cue = (on: boolean) => {
+    expectsCard = on;
+    for (const l of tableListeners) l();
+  };
+  const connect = () => {
+    for (const l of deviceListeners) l({ type: 'connected', firmware: 'test' } as ShoeEvent);
+  };
+  return { shoe, answer, cue, connect, inFlight: () => commands.map((c) => c.kind) };
+}
+
+describe('the shoe gate and a simulated draw', () => {
+  it('a draw that waits on the gate does not go while a lock is in flight; it goes once the gate is open again', async () => {
+    const { shoe, answer, cue, connect, inFlight } = rig();
+    connect();
+    await answer('lock'); // betting: locked
+    cue(true);
+    await answer('unlock'); // a card cue (a burn): open
+    assert.equal(shoe.gateOpen(), true);
+    cue(false); // the burns are done: LOCK sent, not yet confirmed
+    assert.deepEqual(inFlight(), ['lock']);
+    assert.equal(shoe.gateOpen(), false, 'not open for a draw while the lock is on its way');
+    // Service mode's card test: the gate is to open for it, and the simulated card waits for that.
+    let drawn = 0;
+    shoe.testNextCard(() => undefined);
+    shoe.whenGateOpen(() => drawn++);
+    assert.equal(drawn, 0, 'not drawn into a gate that is locking');
+    await answer('lock');
+    assert.deepEqual(inFlight(), ['unlock'], 'then opened again for the test');
+    assert.equal(drawn, 0);
+    await answer('unlock');
+    assert.equal(drawn, 1, 'drawn once the gate is open');
+  });
+});
