@@ -5,8 +5,9 @@
 // At blackjack three seated players play (autoplay: notes, main bets, basic strategy, now and then
 // a cash-out an attendant pays): a remote station bets there only behind a seat whose player bets.
 // It syncs its ledger to the soak's upstream through every kill (its sync resumes where the
-// upstream says it stopped). Every 250 ms it prints how many of its transfers are open and how
-// far the upstream has acknowledged its ledger, for the soak to know when all closed and synced.
+// upstream says it stopped). Every 250 ms it prints how many of its transfers are open, how far
+// the upstream has acknowledged its ledger and how many remote stations' lines it has settled, for
+// the soak to know when all closed and synced, and that its stations played here.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
@@ -14,6 +15,8 @@ import { simulatedTableConfig, TableConfig } from '../../host/config/table-confi
 import { startHost } from '../../host/start-host.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { billCredit } from '../../ledger/fixtures.js';
+import { entriesOfTypes, type EntryBody, type Payload } from '../../ledger/index.js';
+import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 
 export interface FloorHostArgs {
   dataDir: string;
@@ -66,13 +69,26 @@ if (!existsSync(arg.enrolments)) {
   // Renamed whole: a kill mid-write leaves no half file the next start would believe.
   (await import('node:fs')).renameSync(tmp, arg.enrolments);
 }
+/** Remote stations' lines settled in this ledger so far (all its lives): the soak plays on until every table has some. */
+let remoteLines = 0;
+let scannedFrom = 1;
+const countRemoteLines = () => {
+  for (const e of entriesOfTypes(running.ledger, ['round.settle'], scannedFrom)) {
+    scannedFrom = e.seq + 1;
+    const settle = (JSON.parse(e.body) as EntryBody).payload as Payload<'round.settle'>;
+    remoteLines += settle.lines.filter((l) => l.station > REMOTE_STATION_BASE).length;
+  }
+};
 const report = () => {
+  countRemoteLines();
   const t = running.transfers;
   const open = t ? outgoingTransfers(t.host.state).filter((o) => o.phase === 'offering' || o.phase === 'recalling').length : -1;
   const links = t ? [...t.links.values()].filter((l) => l.connected()).length : 0;
   // What the upstream acknowledged beside the ledger's head: the soak waits for the one to reach the other.
   const sync = running.sync?.status();
-  process.stdout.write(`${JSON.stringify({ open, links, started: t?.counters.started ?? 0, acked: sync?.ackedSeq ?? -1, head: sync?.headSeq ?? -1 })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ open, links, started: t?.counters.started ?? 0, acked: sync?.ackedSeq ?? -1, head: sync?.headSeq ?? -1, remoteLines })}\n`,
+  );
 };
 console.log(JSON.stringify({ ready: true }));
 setInterval(report, 250);

@@ -141,10 +141,11 @@ class Proc {
   }
 }
 
-const until = async (what: string, ok: () => boolean, ms: number) => {
+/** Waits for `ok`; on timeout says what it waited for, with what it saw last when `what` is a function. */
+const until = async (what: string | (() => string), ok: () => boolean, ms: number) => {
   const end = Date.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`floor soak: timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`floor soak: timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 };
@@ -255,6 +256,15 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
       }
     }
     log(`faults done: ${JSON.stringify(counts)}`);
+    // The faults' count sets the soak's length, not the play: on a loaded machine a table without
+    // seated players (baccarat, war) can pass a short soak with no station's bet settled there (a CI
+    // run of 29 November: bac-1 0 rounds in 52 s). The stations play on until each table has
+    // settled one of theirs, so the verdict covers all three games; a table that stalls fails here.
+    await until(
+      () => `a remote station's bet settled at every table (${hosts.map((h) => `${h.name} ${String(h.last.remoteLines ?? 'no report')}`).join(', ')})`,
+      () => hosts.every((h) => Number(h.last.remoteLines ?? 0) > 0),
+      120_000,
+    );
     // The faults stop: the stations stop asking, every host is up, and every transfer closes.
     await until('the hosts up again', () => restarting.size === 0 && hosts.every((h) => h.child !== null), 30_000);
     const commands = { ok: 0, refused: 0, moves: 0, bets: 0, leaves: 0 };
