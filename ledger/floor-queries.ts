@@ -259,23 +259,34 @@ export const UNRESOLVED_ESCROWS = `SELECT seq, body FROM journal WHERE type = 'b
       SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
       WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`;
 
+/** A note journalled in escrow and neither credited nor returned. */
+export interface UnresolvedEscrow {
+  seq: number;
+  station: number;
+  device: string;
+  denomination: number;
+  currency: string;
+  escrowId?: string;
+}
+
+/** One row of `UNRESOLVED_ESCROWS`, read: for the owner's queries and for a reader beside a running host. */
+export function unresolvedEscrowOf(r: { seq: number; body: string }): UnresolvedEscrow {
+  const p = PAYLOADS['bill.escrow'].parse((JSON.parse(r.body) as EntryBody).payload);
+  return {
+    seq: r.seq,
+    station: p.station,
+    device: p.device,
+    denomination: p.denomination,
+    currency: p.currency,
+    ...(p.escrowId ? { escrowId: p.escrowId } : {}),
+  };
+}
+
 /**
  * Notes journalled in escrow and neither credited nor returned: after a power cut mid-stack
  * the host asks the acceptor what became of each and journals the credit or the return.
  */
-export function unresolvedEscrows(
-  ledger: Ledger,
-): { seq: number; station: number; device: string; denomination: number; currency: string; escrowId?: string }[] {
+export function unresolvedEscrows(ledger: Ledger): UnresolvedEscrow[] {
   const rows = connectionOf(ledger).prepare(UNRESOLVED_ESCROWS).all() as { seq: number; body: string }[];
-  return rows.map((r) => {
-    const p = PAYLOADS['bill.escrow'].parse((JSON.parse(r.body) as EntryBody).payload);
-    return {
-      seq: r.seq,
-      station: p.station,
-      device: p.device,
-      denomination: p.denomination,
-      currency: p.currency,
-      ...(p.escrowId ? { escrowId: p.escrowId } : {}),
-    };
-  });
+  return rows.map(unresolvedEscrowOf);
 }

@@ -88,19 +88,19 @@ describe('ledger reader (another process watching the file)', () => {
     }
   });
 
-  it('counts the notes left in escrow and lists the faults left raised, as the owner sees them', () => {
+  it('lists the notes left in escrow, the faults left raised and the newest entries, as the owner sees them', () => {
     const dir = path.join(tmp, 'faults');
     const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
     const reader = openLedgerReader(ledgerFile(dir));
     try {
-      assert.equal(reader.unresolvedEscrowCount(), 0);
+      assert.deepEqual(reader.unresolvedEscrows(), []);
       const e = l.append({ type: 'bill.escrow', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP', escrowId: 'x' } });
-      assert.equal(reader.unresolvedEscrowCount(), 1);
+      assert.deepEqual(reader.unresolvedEscrows(), [{ seq: e.entry.seq, station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP', escrowId: 'x' }]);
       l.append({
         type: 'bill.return',
         payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP', reason: 'rejected', escrowSeq: e.entry.seq },
       });
-      assert.equal(reader.unresolvedEscrowCount(), 0);
+      assert.deepEqual(reader.unresolvedEscrows(), []);
       const jam = l.append({ type: 'tilt.raise', payload: { kind: 'bill-jam', station: 1 } });
       l.append({ type: 'tilt.raise', payload: { kind: 'bill-cheat', station: 2, detail: 'd' } });
       l.append({ type: 'tilt.clear', payload: { kind: 'bill-jam', station: 1, raisedSeq: jam.entry.seq, automatic: true } });
@@ -109,6 +109,16 @@ describe('ledger reader (another process watching the file)', () => {
         [['bill-cheat', 2, 'd']],
       );
       assert.deepEqual(reader.openTilts(), openTilts(l));
+      // The newest entries, oldest first, as the owner reads them.
+      assert.deepEqual(
+        reader.tail(2).map((t) => [t.seq, t.type]),
+        [
+          [jam.entry.seq + 1, 'tilt.raise'],
+          [jam.entry.seq + 2, 'tilt.clear'],
+        ],
+      );
+      assert.deepEqual(reader.tail(2), [l.entry(jam.entry.seq + 1), l.entry(jam.entry.seq + 2)]);
+      assert.equal(reader.tail(1000).length, jam.entry.seq + 2);
     } finally {
       reader.close();
       l.close();

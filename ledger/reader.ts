@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { openTiltsOn, UNRESOLVED_ESCROWS, type OpenTilt } from './floor-queries.js';
+import { openTiltsOn, UNRESOLVED_ESCROWS, unresolvedEscrowOf, type OpenTilt, type UnresolvedEscrow } from './floor-queries.js';
 import { rowToEntry, type JournalEntry, type JournalRow } from './ledger.js';
 import { IN_PRINT } from './ticket-queries.js';
 
@@ -19,12 +19,14 @@ export interface LedgerReader {
   firstRound(): { roundId: string; entries: JournalEntry[] } | null;
   /** Where each of the table's transactions begins: the table journals the input it took first in each. */
   tableInputSeqs(): number[];
-  /** How many notes are journalled in escrow and neither credited nor returned. */
-  unresolvedEscrowCount(): number;
+  /** The notes journalled in escrow and neither credited nor returned, oldest first (what a test that waits on them names when they stay). */
+  unresolvedEscrows(): UnresolvedEscrow[];
   /** How many tickets issued after `afterSeq` (and up to `upToSeq`, if given) are in print now: no end journalled yet. */
   ticketsPrinting(afterSeq: number, upToSeq?: number): number;
   /** The faults raised and not cleared (ledger/floor-queries.ts, `openTilts`). */
   openTilts(): OpenTilt[];
+  /** The newest `limit` entries, oldest first: what a test that failed beside the host prints of its journal. */
+  tail(limit: number): JournalEntry[];
   close(): void;
 }
 
@@ -50,8 +52,8 @@ export function openLedgerReader(file: string): LedgerReader {
     tableInputSeqs() {
       return (db.prepare("SELECT seq FROM journal WHERE type = 'table.input' ORDER BY seq").all() as { seq: number }[]).map((r) => r.seq);
     },
-    unresolvedEscrowCount() {
-      return db.prepare(UNRESOLVED_ESCROWS).all().length;
+    unresolvedEscrows() {
+      return (db.prepare(UNRESOLVED_ESCROWS).all() as { seq: number; body: string }[]).map(unresolvedEscrowOf);
     },
     ticketsPrinting(afterSeq, upToSeq = Number.MAX_SAFE_INTEGER) {
       const r = db.prepare(TICKETS_PRINTING).get(afterSeq, upToSeq) as { n: number };
@@ -59,6 +61,10 @@ export function openLedgerReader(file: string): LedgerReader {
     },
     openTilts() {
       return openTiltsOn(db);
+    },
+    tail(limit) {
+      const rows = db.prepare('SELECT * FROM journal ORDER BY seq DESC LIMIT ?').all(limit) as JournalRow[];
+      return rows.reverse().map(rowToEntry);
     },
     close() {
       db.close();

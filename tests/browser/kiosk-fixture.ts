@@ -1,11 +1,14 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { KioskTestHooks } from '../../renderer/src/test-hooks.js';
 import { etgScript } from './etg-child.js';
+import { HOST_LOG } from '../../host/logger.js';
+import { ledgerFile } from '../../ledger/index.js';
+import { openLedgerReader } from '../../ledger/reader.js';
 
 export interface Kiosk {
   origin: string;
@@ -36,8 +39,18 @@ async function launchKiosk(extra: string[] = []): Promise<{ kiosk: Kiosk; child:
   return { kiosk, child, dataDir };
 }
 
-/** `afterExit`: run on the kiosk's data folder once it has stopped (a ledger check), before the folder goes. */
-export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void>, afterExit?: (dataDir: string) => Promise<void>): Promise<void> {
+/**
+ * `afterExit`: run on the kiosk's data folder once it has stopped (a ledger check), before the folder goes.
+ * `failed`: whether the test failed (a fixture's `testInfo`); a `use` that throws failed too. A failed
+ * test's kiosk log is printed before its folder goes: a stall seen once in a whole run (a coup never
+ * dealt, CI of 29 November) leaves nothing else to read.
+ */
+export async function withKiosk(
+  extra: string[],
+  use: (k: Kiosk) => Promise<void>,
+  afterExit?: (dataDir: string) => Promise<void>,
+  failed: () => boolean = () => false,
+): Promise<void> {
   const { kiosk, child, dataDir } = await launchKiosk(extra);
   let used = false;
   try {
@@ -51,10 +64,45 @@ export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void
       await exited;
     }
     try {
+      if (!used || failed()) printKioskLog(dataDir, extra);
       if (used && afterExit) await afterExit(dataDir);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  }
+}
+
+/**
+ * The last lines of a kiosk's log (`logs/host.log`, info and up) and its journal's newest entries
+ * (whether the bet, the window's close, the cards came), to stderr, each cut to a readable length.
+ */
+function printKioskLog(dataDir: string, extra: string[], lines = 150): void {
+  printJournalTail(dataDir, 60);
+  const file = path.join(dataDir, 'logs', HOST_LOG);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    process.stderr.write(`the failed test's kiosk (${extra.join(' ')}) left no log at ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return;
+  }
+  const last = text.trimEnd().split('\n').slice(-lines);
+  process.stderr.write(
+    `the failed test's kiosk (${extra.join(' ') || 'defaults'}), the last ${last.length} lines of its log:\n${last.map((l) => `  | ${l.slice(0, 400)}`).join('\n')}\n`,
+  );
+}
+
+function printJournalTail(dataDir: string, limit: number): void {
+  try {
+    const reader = openLedgerReader(ledgerFile(dataDir));
+    try {
+      const tail = reader.tail(limit).map((e) => `  | ${e.seq} ${e.ts} ${e.type} ${e.body.slice(0, 300)}`);
+      process.stderr.write(`the failed test's kiosk journal, its newest ${tail.length} entries:\n${tail.join('\n')}\n`);
+    } finally {
+      reader.close();
+    }
+  } catch (e) {
+    process.stderr.write(`the failed test's kiosk journal could not be read: ${e instanceof Error ? e.message : String(e)}\n`);
   }
 }
 
@@ -73,8 +121,13 @@ export const test = base.extend<{ pageErrors: string[]; openScreen: OpenScreen; 
   // window is long (a slow machine is never overtaken by it): a test ends it through the sim
   // controls once its bet is taken (`endBetting`), never waits it out.
   // eslint-disable-next-line no-empty-pattern
-  baccaratKiosk: async ({}, use) =>
-    withKiosk(['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '120', '--results-seconds', '30'], use),
+  baccaratKiosk: async ({}, use, testInfo) =>
+    withKiosk(
+      ['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '120', '--results-seconds', '30'],
+      use,
+      undefined,
+      () => testInfo.status !== testInfo.expectedStatus,
+    ),
   openScreen: async ({ browser }, use) => {
     const opened: Page[] = [];
     await use(async (url, options = {}) => {
