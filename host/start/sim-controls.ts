@@ -12,7 +12,17 @@ import type { LiveTable } from '../table/runtime.js';
  */
 export function simControls(
   token: string,
-  { billAcceptors, printers, table, simDealer }: { billAcceptors: BillAcceptors; printers: Printers; table: LiveTable; simDealer: () => SimDealer | null },
+  {
+    billAcceptors,
+    printers,
+    table,
+    simDealer,
+  }: {
+    billAcceptors: Pick<BillAcceptors, 'simulator'>;
+    printers: Pick<Printers, 'simulator'>;
+    table: LiveTable;
+    simDealer: () => SimDealer | null;
+  },
 ): NonNullable<HttpServerDeps['simControls']> {
   return {
     token,
@@ -78,7 +88,15 @@ export function simControls(
       }
       return null;
     },
-    endCountdown: (kind) => (table.countdowns.end(kind) ? null : `no ${kind} countdown is running`),
+    endCountdown: (kind) => {
+      // A betting window never closes before the shoe's procedure (a new shoe, the shoe-start
+      // burns): its countdown run out then opens the window again whole (engine/table/betting.ts,
+      // closeBetting). Ended now it would do the same, and a caller waiting for the coup would wait
+      // that whole window: said instead, so the caller asks again once the shoe is ready.
+      const cue = kind === 'betting' && table.reads.view().phase === 'betting' ? table.reads.cue() : null;
+      if (cue) return `the shoe comes first (${cue.kind === 'card' ? `a card to ${cue.to}` : cue.kind}): the betting window cannot close yet`;
+      return table.countdowns.end(kind) ? null : `no ${kind} countdown is running`;
+    },
     freezeCountdown: (kind) => (table.countdowns.freeze(kind) ? null : `no ${kind} countdown is running`),
   };
 }

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { drawnCards, expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
+import { drawnCards, endBetting, expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
 import { press, signIn, simControl, startServiceKiosk, stationClient, SUP } from './service-kit.js';
 
 /**
@@ -164,7 +164,7 @@ test('a lost WebGL context: the table, a station and a service page draw again a
     await simControl(kiosk, 'hold-dealer', { cards: 2 });
     seat1.bet(10_000, 'main');
     await expect.poll(() => Object.keys(seat1.state()?.betting.bets ?? {}).length, { timeout: 20_000 }).toBe(1);
-    await simControl(kiosk, 'end-countdown', { kind: 'betting' });
+    await endBetting(kiosk);
     for (const page of [table, station]) {
       await expect.poll(async () => (await drawnCards(page)).length, { timeout: 60_000 }).toBe(2);
       // The cards' flights and turns land on the stepped clock.
@@ -208,7 +208,7 @@ test('a lost WebGL context on a baccarat table: its road maps, drawn into one ke
         .toBe(true);
       seat1.bet(10_000, 'banker');
       await expect.poll(() => Object.keys(seat1.state()?.betting.bets ?? {}).length, { timeout: 20_000 }).toBe(1);
-      await simControl(kiosk, 'end-countdown', { kind: 'betting' });
+      await endBetting(kiosk);
       await expect.poll(() => seat1.state()?.betting.open, { timeout: 20_000 }).toBe(false);
     }
     // The fourth coup stands still after its first two cards: faces on the felt beside the roads.
@@ -220,7 +220,7 @@ test('a lost WebGL context on a baccarat table: its road maps, drawn into one ke
     await simControl(kiosk, 'hold-dealer', { cards: 2 });
     seat1.bet(10_000, 'banker');
     await expect.poll(() => Object.keys(seat1.state()?.betting.bets ?? {}).length, { timeout: 20_000 }).toBe(1);
-    await simControl(kiosk, 'end-countdown', { kind: 'betting' });
+    await endBetting(kiosk);
     await expect.poll(async () => (await drawnCards(table)).length, { timeout: 60_000 }).toBe(2);
     for (let i = 0; i < 4; i++) await table.evaluate(() => window.__kiosk?.step(1000));
     await loseAndRestore(table, browser, kiosk.dataDir, 'table', testInfo, ['felt', 'road-marks']);

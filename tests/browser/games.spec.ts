@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { drawnCards, drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
+import { drawnCards, drawnTexts, endBetting, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
 import { offTheFelt, overlapping } from './layout-check.js';
 import { playToResult as play, setLanguage } from './play-station.js';
 
@@ -252,7 +252,7 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
             if (lang === 'pt') await checkLayout(s1, true);
           });
           // Done with the window: no more bets, as a dealer would call it.
-          await post(kiosk, 'end-countdown', { kind: 'betting' });
+          await endBetting(kiosk);
         });
 
         await test.step('cards arrive on the table and the stations; an offer asked as a question; decisions', async () => {

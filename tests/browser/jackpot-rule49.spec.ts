@@ -16,21 +16,8 @@ import path from 'node:path';
 import { JACKPOT_PROGRAM_OPTION } from '../../engine/blackjack/jackpot/option.js';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { drawnCards, drawnTexts, expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
-import {
-  press,
-  pressUntilShown,
-  signIn,
-  simControl,
-  startServiceKiosk,
-  stationClient,
-  SUP,
-  TECH,
-  texts,
-  tr,
-  typeOnPad,
-  verifyLedgerOf,
-} from './service-kit.js';
+import { drawnCards, drawnTexts, endBetting, expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
+import { press, pressUntilShown, signIn, startServiceKiosk, stationClient, SUP, TECH, texts, tr, typeOnPad, verifyLedgerOf } from './service-kit.js';
 
 /** The two-person handpay amount of this table: the three sevens' MOP$200 (rule 43, the example program) is above it. */
 const HANDPAY_ABOVE = 10_000;
@@ -79,7 +66,7 @@ test('Portugal rule 49: the jackpot round stays on the table display, no countdo
     await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(40_000);
     station.bet(EXAMPLE_JACKPOT_PROGRAM.stake, 'jackpot');
     await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(50_000 - 10_000 - EXAMPLE_JACKPOT_PROGRAM.stake);
-    await simControl(kiosk, 'end-countdown', { kind: 'betting' });
+    await endBetting(kiosk);
 
     // Split the sevens, stand on each hand.
     for (const action of ['split', 'stand', 'stand']) {

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
+import { drawnTexts, endBetting, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
 import { playToResult, setLanguage } from './play-station.js';
 
 const SCREEN = { width: 1280, height: 720 };
@@ -71,7 +71,7 @@ test('Portugal jackpot: the chip at a station in three languages, the pools risi
       // Whatever chip is chosen, the jackpot spot takes its one chip of MOP$1.
       await press(s1, 'bet-jackpot');
       await waitForEvent(s1, 'credit:39900');
-      await post(kiosk, 'end-countdown', { kind: 'betting' });
+      await endBetting(kiosk);
 
       // Rule 41: collected, the chip raises the pools at once (20% of MOP$1: 16 avos to MAIN, 4 to MINOR).
       await expect.poll(async () => (await drawnTexts(table)).join('\n'), { timeout: 60_000 }).toContain('MAIN  MOP$10,000.16');

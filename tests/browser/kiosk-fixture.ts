@@ -178,14 +178,25 @@ export async function drawnCards(page: Page): Promise<string[]> {
   return page.evaluate(() => window.__kiosk?.cards() ?? []);
 }
 
-/** Ends the betting window now through the kiosk's sim control channel (`--sim-controls`), as its countdown would. */
-export async function endBetting(kiosk: Kiosk): Promise<void> {
-  const r = await fetch(`${kiosk.origin}/sim/end-countdown`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-sim-token': kiosk.simToken ?? '' },
-    body: JSON.stringify({ kind: 'betting' }),
-  });
-  if (!r.ok) throw new Error(`end-countdown: ${r.status} ${await r.text()}`);
+/**
+ * Ends the betting window now through the kiosk's sim control channel (`--sim-controls`), as its
+ * countdown would. While the shoe's procedure is due (a new shoe, the shoe-start burns) the window
+ * cannot close (it would open again whole) and the control says so: asked again until the shoe is
+ * ready (within `ms`), so a test that bet during the burns gets its coup without waiting a window out.
+ */
+export async function endBetting(kiosk: Pick<Kiosk, 'origin' | 'simToken'>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const r = await fetch(`${kiosk.origin}/sim/end-countdown`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-sim-token': kiosk.simToken ?? '' },
+      body: JSON.stringify({ kind: 'betting' }),
+    });
+    if (r.ok) return;
+    const text = await r.text();
+    if (r.status !== 409 || !text.includes('the shoe comes first') || Date.now() > end) throw new Error(`end-countdown: ${r.status} ${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** Inserts a note at a simulated bill acceptor through the kiosk's sim control channel. */

@@ -26,7 +26,8 @@ test('a baccarat coup: a note credits station 1, a banker bet, cards appear on t
   await insertNote(baccaratKiosk, 1, 500);
   await waitForEvent(station, 'credit:50000');
 
-  // Betting opens once the shoe-start burns are done; the spots are the host's list.
+  // Betting is open from the start, the shoe-start burns dealt meanwhile (the window closes only once
+  // they are done: endBetting asks until then); the spots are the host's list.
   await expect.poll(async () => station.evaluate(() => window.__kiosk?.bounds('bet-banker') ?? null), { timeout: 60_000 }).not.toBeNull();
   await press(station, 'chip-10000');
   await press(station, 'bet-banker');

@@ -154,7 +154,8 @@ test('two-person void of a round in play: a supervisor asks, a technician confir
   const station = await stationClient(serviceKiosk.screens['station/1']!);
   await insertNote(serviceKiosk, 1, 500);
   await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(50_000);
-  // The first window opens after the shoe-start burns; a bet is taken when betting closes.
+  // Betting is open while the shoe-start burns are dealt; the window closes once they are done, and
+  // the bet plays then.
   await expect.poll(() => station.state()?.betting.open, { timeout: 60_000 }).toBe(true);
   station.bet(10_000);
   await expect.poll(() => station.state()?.decision ?? null, { timeout: 60_000 }).not.toBeNull();

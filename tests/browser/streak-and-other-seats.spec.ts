@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
+import { drawnTexts, endBetting, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
 import { playToResult as play, setLanguage } from './play-station.js';
 
 /**
@@ -134,7 +134,7 @@ test('blackjack: the winning streak and any pair on another seat, placed at stat
           await expect.poll(() => hasText(s2, WORDS[lang].tab), { timeout: 20_000 }).toBe(true);
         }
         await Promise.all([setLanguage(s1, 'zh-Hant'), setLanguage(s2, 'zh-Hant')]);
-        await post(kiosk, 'end-countdown', { kind: 'betting' });
+        await endBetting(kiosk);
         await playToResult(s1);
         await post(kiosk, 'freeze-countdown', { kind: 'results' });
         // Station 2's any pair on seat 1's T-T won 11:1, celebrated at station 2 (the table display
@@ -164,7 +164,7 @@ test('blackjack: the winning streak and any pair on another seat, placed at stat
         await holdBetting(kiosk, s1);
         // Round 1 paid the main bet (20,000 back on the 50,000 left after the two bets): 50,000 before this one.
         await pressFor(s1, 'bet-main', 'credit:40000');
-        await post(kiosk, 'end-countdown', { kind: 'betting' });
+        await endBetting(kiosk);
         await playToResult(s1);
         await post(kiosk, 'freeze-countdown', { kind: 'results' });
         await expect.poll(async () => (await events(s1)).some((e) => e === 'celebrate:station:side-bet:streak2:30000'), { timeout: 60_000 }).toBe(true);
