@@ -17,9 +17,9 @@ function rig() {
   let expectsCard = false;
   const tableListeners: (() => void)[] = [];
   const deviceListeners: ((e: ShoeEvent) => void)[] = [];
-  const commands: { kind: 'lock' | 'unlock'; answer: () => void }[] = [];
-  // The device's answer: true, the shoe confirmed the gate's new state.
-  const command = (kind: 'lock' | 'unlock') => new Promise<boolean>((resolve) => commands.push({ kind, answer: () => resolve(true) }));
+  const commands: { kind: 'lock' | 'unlock'; answer: (ok: boolean) => void }[] = [];
+  // The device's answer: true, the shoe confirmed the gate's new state; false, it refused or no answer came in time.
+  const command = (kind: 'lock' | 'unlock') => new Promise<boolean>((resolve) => commands.push({ kind, answer: resolve }));
   const device = {
     protocol: 'framed',
     on: (l: (e: ShoeEvent) => void) => {
@@ -46,11 +46,15 @@ function rig() {
   shoe.start();
   const settle = () => new Promise((r) => setImmediate(r));
   /** Answers the command in flight (it must be `kind`) and lets the shoe take the answer. */
-  const answer = async (kind: 'lock' | 'unlock') => {
+  const answer = async (kind: 'lock' | 'unlock', ok = true) => {
     const c = commands.shift();
     assert.equal(c?.kind, kind, `the command in flight is ${kind}`);
-    c?.answer();
+    c?.answer(ok);
     await settle();
+  };
+  /** The device's own report of its gate (framed LOCK_STATE). */
+  const reports = (locked: boolean) => {
+    for (const l of deviceListeners) l({ type: 'lock', sequence: 1, locked });
   };
   const cue = (on: boolean) => {
     expectsCard = on;
@@ -59,7 +63,7 @@ function rig() {
   const connect = () => {
     for (const l of deviceListeners) l({ type: 'connected', firmware: 'test' } as ShoeEvent);
   };
-  return { shoe, answer, cue, connect, inFlight: () => commands.map((c) => c.kind) };
+  return { shoe, answer, cue, connect, reports, inFlight: () => commands.map((c) => c.kind) };
 }
 
 describe('the shoe gate and a simulated draw', () => {
@@ -83,5 +87,41 @@ describe('the shoe gate and a simulated draw', () => {
     assert.equal(drawn, 0);
     await answer('unlock');
     assert.equal(drawn, 1, 'drawn once the gate is open');
+  });
+
+  // A framed shoe's answer can come too late (three tries of 300 ms on a busy host) for a command
+  // the shoe carried out. Given up, the host deals as without a gate; a shoe left locked then takes
+  // no card, and the simulated dealer (or a person) waits for a gate nobody opens again.
+  it('a lock given up leaves the shoe open: one more UNLOCK, and no more commands until the shoe says it locks', async () => {
+    const { shoe, answer, cue, connect, inFlight } = rig();
+    connect();
+    await answer('lock');
+    cue(true);
+    await answer('unlock');
+    cue(false); // LOCK sent; no answer in time
+    await answer('lock', false);
+    assert.equal(shoe.gateOpen(), true, 'dealt as without a gate');
+    assert.deepEqual(inFlight(), ['unlock'], 'the shoe left open, as dealing without a gate needs');
+    await answer('unlock');
+    // A shoe that refuses LOCK and takes UNLOCK is not asked again and again.
+    cue(true);
+    cue(false);
+    assert.deepEqual(inFlight(), []);
+    assert.equal(shoe.gateOpen(), true);
+  });
+
+  it("a shoe that reports its gate locked after the host gave up on it is the host's to open again", async () => {
+    const { shoe, answer, cue, connect, reports, inFlight } = rig();
+    connect();
+    await answer('lock', false); // no answer in time
+    await answer('unlock', false); // nor to the UNLOCK after it
+    assert.deepEqual(inFlight(), []);
+    assert.equal(shoe.gateOpen(), true, 'dealt as without a gate');
+    reports(true); // the LOCK was carried out after all: the shoe says it is locked
+    assert.equal(shoe.gateOpen(), false, 'a locked shoe gives no card');
+    cue(true);
+    assert.deepEqual(inFlight(), ['unlock'], 'opened for the card cue');
+    await answer('unlock');
+    assert.equal(shoe.gateOpen(), true);
   });
 });

@@ -137,11 +137,24 @@ export class TableShoe {
           { spec: this.spec, protocol: device.protocol, wanted: want },
           'the shoe did not lock or unlock: cards drawn out of turn will put the table on hold',
         );
+        this.leaveOpen(device);
       }
       this.gateChanged();
       this.syncGate();
     };
     void (want === 'locked' ? device.lock() : device.unlock()).then(done, () => done(false));
+  }
+
+  /**
+   * A command given up may still have been carried out (a framed shoe's answer too late for its
+   * three tries on a busy host): a shoe left locked would give no card to a table that deals as
+   * without a gate. One UNLOCK more, its answer not waited on. Its answer does not give the gate
+   * back to the host: a shoe that refuses LOCK and takes UNLOCK would be asked again and again.
+   * A shoe that reports itself locked does (`track`).
+   */
+  private leaveOpen(device: OpenedShoe): void {
+    if (device.protocol !== 'framed') return;
+    void device.unlock().catch(() => undefined);
   }
 
   private gateChanged(): void {
@@ -261,6 +274,14 @@ export class TableShoe {
       this.linkGeneration++;
       this.gate = null;
       this.gateChanged();
+    } else if (e.type === 'lock' && e.locked && this.lockUnavailable) {
+      // A LOCK the host gave up on, carried out after all: the shoe locks, and a locked shoe
+      // gives no card to a table dealing as without a gate. It is the host's to open again.
+      this.lockUnavailable = false;
+      this.gate = 'locked';
+      this.log.info({ spec: this.spec }, "the shoe reports its gate locked: its gate is the host's again");
+      this.gateChanged();
+      this.syncGate();
     } else if (e.type === 'lock') {
       // The device's own word on its gate (framed LOCK_STATE).
       this.gate = e.locked ? 'locked' : 'open';
