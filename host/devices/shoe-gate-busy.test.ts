@@ -124,4 +124,20 @@ describe('the shoe gate and a simulated draw', () => {
     await answer('unlock');
     assert.equal(shoe.gateOpen(), true);
   });
+
+  it('a command answered after a reconnect still tells a draw waiting on the gate that it is open', async () => {
+    const { shoe, answer, cue, connect, reports, inFlight } = rig();
+    connect();
+    await answer('lock');
+    cue(true); // UNLOCK sent
+    connect(); // the link comes back before its answer; the shoe says its gate is open
+    reports(false);
+    let drawn = 0;
+    shoe.whenGateOpen(() => drawn++);
+    assert.equal(drawn, 0, 'not while a command is on its way');
+    await answer('unlock'); // the old link's answer: the gate stands as the shoe last said
+    assert.deepEqual(inFlight(), []);
+    assert.equal(shoe.gateOpen(), true);
+    assert.equal(drawn, 1, 'the waiting draw told');
+  });
 });

@@ -125,7 +125,12 @@ export class TableShoe {
     const generation = this.linkGeneration;
     const done = (ok: boolean) => {
       this.gateBusy = false;
-      if (generation !== this.linkGeneration) return this.syncGate();
+      if (generation !== this.linkGeneration) {
+        // The answer says nothing now, but the gate reads open only with no command on its way:
+        // a draw waiting on it is told (the shoe may have said its gate is open meanwhile).
+        this.gateChanged();
+        return this.syncGate();
+      }
       if (ok) this.gate = want;
       if (ok) this.drawFrom = want === 'open' ? performance.now() : null;
       else if (this.linkUp) {
