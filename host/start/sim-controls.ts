@@ -5,25 +5,20 @@ import type { PrinterSimFault } from '../server/http-deps.js';
 import type { HttpServerDeps } from '../server/http-server.js';
 import type { LiveTable } from '../table/runtime.js';
 
+/** What the controls reach: the simulated devices, the table and its dealer. */
+export interface SimControlDevices {
+  billAcceptors: Pick<BillAcceptors, 'simulator'>;
+  printers: Pick<Printers, 'simulator'>;
+  table: LiveTable;
+  simDealer: () => SimDealer | null;
+}
+
 /**
  * The simulated devices' control channel (`--sim-controls`, tests and demos): a note inserted, the
  * dealer's next card unreadable or a card misdrawn, the dealer held after some cards, an acceptor jammed, a countdown ended or
  * frozen. The dealer is made once the devices open, after the server listens: it is asked for when used.
  */
-export function simControls(
-  token: string,
-  {
-    billAcceptors,
-    printers,
-    table,
-    simDealer,
-  }: {
-    billAcceptors: Pick<BillAcceptors, 'simulator'>;
-    printers: Pick<Printers, 'simulator'>;
-    table: LiveTable;
-    simDealer: () => SimDealer | null;
-  },
-): NonNullable<HttpServerDeps['simControls']> {
+export function simControls(token: string, { billAcceptors, printers, table, simDealer }: SimControlDevices): NonNullable<HttpServerDeps['simControls']> {
   return {
     token,
     insertNote: (station: number, note: number) => {
@@ -88,6 +83,13 @@ export function simControls(
       }
       return null;
     },
+    ...countdownControls(table),
+  };
+}
+
+/** The countdowns' controls: the running countdown of a kind ended now, or left to wait until ended. */
+function countdownControls(table: LiveTable): Pick<NonNullable<HttpServerDeps['simControls']>, 'endCountdown' | 'freezeCountdown'> {
+  return {
     endCountdown: (kind) => {
       // A betting window never closes before the shoe's procedure (a new shoe, the shoe-start
       // burns): its countdown run out then opens the window again whole (engine/table/betting.ts,
