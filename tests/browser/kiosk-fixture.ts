@@ -83,7 +83,7 @@ function printKioskLog(dataDir: string, extra: string[], lines = 150): void {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    process.stderr.write(`the failed test's kiosk (${extra.join(' ')}) left no log at ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`the failed test's kiosk (${extra.join(' ') || 'defaults'}) left no log at ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
     return;
   }
   const last = text.trimEnd().split('\n').slice(-lines);

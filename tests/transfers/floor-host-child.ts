@@ -15,7 +15,8 @@ import { simulatedTableConfig, TableConfig } from '../../host/config/table-confi
 import { startHost } from '../../host/start-host.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { billCredit } from '../../ledger/fixtures.js';
-import { entriesOfTypes, type EntryBody, type Payload } from '../../ledger/index.js';
+import { entriesOfTypes, type EntryBody } from '../../ledger/index.js';
+import { parsePayload } from '../../ledger/entries.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 
 export interface FloorHostArgs {
@@ -75,7 +76,8 @@ let scannedFrom = 1;
 const countRemoteLines = () => {
   for (const e of entriesOfTypes(running.ledger, ['round.settle'], scannedFrom)) {
     scannedFrom = e.seq + 1;
-    const settle = (JSON.parse(e.body) as EntryBody).payload as Payload<'round.settle'>;
+    // Read through the entry's own schema, as the recall reads it: no payload taken on trust.
+    const settle = parsePayload('round.settle', (JSON.parse(e.body) as EntryBody).payload);
     remoteLines += settle.lines.filter((l) => l.station > REMOTE_STATION_BASE).length;
   }
 };
