@@ -81,9 +81,10 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   /** Misreads, the lid, alarms, a frame twice: each as the event the shoe sends for it. */
   readonly faults: ShoeFaults = {
     drawUnreadable: (reason = 1) => {
-      if (this.isLocked || !this.power.isOn) return;
+      if (this.isLocked || !this.power.isOn) return false;
       this.pos++;
       this.event(MSG.CARD_UNREADABLE, [...u16(this.pos), reason, this.burn ? 1 : 0], '[Game]<Game>');
+      return true;
     },
     drawDuplicate: () => {
       const prev = this.order[this.pos - 1];

@@ -75,7 +75,8 @@ export interface ShoeDevice {
  * (docs/protocols/shoe.md, "Simulator"); the cards a dealer draws stay on ShoeSimControls.
  */
 export interface ShoeFaults {
-  drawUnreadable(reason?: number): void;
+  /** Whether a card left the shoe: none leaves a locked or unpowered shoe, as with a card drawn. */
+  drawUnreadable(reason?: number): boolean;
   /** The same card value again as a new draw (e.g. a second deck's copy beyond inventory). */
   drawDuplicate(): void;
   /** A card from another deck set. */

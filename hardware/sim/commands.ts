@@ -118,8 +118,7 @@ export function runShoeCommand(sim: ShoeSimControls, line: string, ctx: CommandC
       return c ? `ok drew ${c}` : 'error: nothing drawn (shoe locked, empty or not loaded)';
     }
     case 'unreadable':
-      sim.faults.drawUnreadable(num(args[0]) ?? 1);
-      return 'ok unreadable';
+      return sim.faults.drawUnreadable(num(args[0]) ?? 1) ? 'ok unreadable' : 'error: nothing drawn (shoe locked or off)';
     case 'duplicate':
       sim.faults.drawDuplicate();
       return 'ok duplicate';

@@ -80,5 +80,8 @@ describe('drivers over TCP (serial device server)', () => {
     assert.match(runShoeCommand(shoe, 'draw'), /^ok drew [A2-9TJQK][SHDC]$/);
     assert.equal(runShoeCommand(shoe, 'draw QS'), 'ok drew QS');
     assert.match(runShoeCommand(shoe, 'draw ZZ'), /^error/);
+    assert.equal(runShoeCommand(shoe, 'unreadable'), 'ok unreadable');
+    shoe.powerCut();
+    assert.match(runShoeCommand(shoe, 'unreadable'), /^error: nothing drawn/, 'an unpowered shoe draws no card, misread or not');
   });
 });

@@ -242,3 +242,77 @@ describe('the simulated dealer at a gate that closed under its hand', () => {
     assert.deepEqual(acts, { loads: 0, cards: 1 });
   });
 });
+
+describe('the simulated dealer told to misread a card at a locked shoe', () => {
+  it('waits for the gate and then draws the unreadable card, rather than waiting for a card that never came', () => {
+    const listeners: (() => void)[] = [];
+    const due: (() => void)[] = [];
+    const acts = { unreadable: 0, cards: 0 };
+    // The host believes the gate open (its lock is on the way); the device is locked already.
+    let locked = true;
+    const handled = () => {
+      due.push(() => {
+        shoe.cardsHandled++;
+        for (const l of listeners) l();
+      });
+    };
+    const shoe = {
+      cardsHandled: 0,
+      loadsHandled: 1,
+      gateOpen: () => true,
+      onGateChange: (l: () => void) => {
+        listeners.push(l);
+        return () => undefined;
+      },
+      simulator: () => ({
+        get locked() {
+          return locked;
+        },
+        loadShoe: () => undefined,
+        drawCard: () => {
+          if (locked) return null;
+          acts.cards++;
+          handled();
+          return 'AS';
+        },
+        faults: {
+          // As the simulated shoe: nothing leaves a locked shoe, and the caller is told so.
+          drawUnreadable: () => {
+            if (locked) return false;
+            acts.unreadable++;
+            handled();
+            return true;
+          },
+        },
+      }),
+    };
+    const table = {
+      onChange: (l: () => void) => {
+        listeners.push(l);
+        return () => undefined;
+      },
+      reads: {
+        cue: () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }),
+        view: () => ({ phase: 'dealing' }),
+        cardsLeftInOldShoe: () => null,
+      },
+    };
+    const timers: Timers = {
+      now: () => 0,
+      setTimeout: (fn) => {
+        due.push(fn);
+        return due.length;
+      },
+      clearTimeout: () => undefined,
+    };
+    const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 0);
+    dealer.unreadableNext();
+    dealer.start();
+    for (let i = 0; i < 10 && due.length > 0; i++) due.shift()?.();
+    assert.deepEqual(acts, { unreadable: 0, cards: 0 }, 'nothing left the locked shoe');
+    locked = false; // the gate opens again: the host tells its listeners
+    for (const l of listeners) l();
+    for (let i = 0; i < 4 && due.length > 0; i++) due.shift()?.();
+    assert.deepEqual(acts, { unreadable: 1, cards: 1 }, 'the misread card first, then the dealer deals on');
+  });
+});

@@ -146,9 +146,11 @@ export class SimDealer {
       this.loaded = loads + 1;
       sim.loadShoe();
     } else if (this.unreadable) {
+      // Nothing leaves a locked or unpowered shoe: the misread waits for the gate, as a card does,
+      // rather than the dealer waiting for good on a card the table never saw.
+      if (!sim.faults.drawUnreadable()) return false;
       this.unreadable = false;
       this.drawn = cards + 1;
-      sim.faults.drawUnreadable();
     } else {
       this.drawn = cards + 1;
       if (this.draw(sim) === null) {
