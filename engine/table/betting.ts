@@ -305,7 +305,11 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
  * bets in one entry, all in the step's one transaction, and the round starts.
  */
 export function closeBetting<S, R>(t: Turn<S, R>): void {
-  if (t.state.needsShuffle || t.game.shoe.shoeCue(t.state.shoe)) return t.schedule('betting', t.state.params.timings.bettingMs);
+  if (t.state.needsShuffle || t.game.shoe.shoeCue(t.state.shoe)) {
+    // Said in the log: a window that seems to run twice as long is this, not a stuck timer.
+    t.log('info', 'betting stays open: the shoe comes first', { roundId: t.state.roundId, shuffle: t.state.needsShuffle });
+    return t.schedule('betting', t.state.params.timings.bettingMs);
+  }
   // Chips kept through a hold never play while new bets are stopped: they stay credit.
   if (t.state.faults.newBetsStopped) t.set({ chips: [] });
   if (t.state.faults.jackpotStopped) t.set({ chips: t.state.chips.filter((c) => c.spot.bet !== 'jackpot') });
