@@ -88,6 +88,78 @@ describe('the simulated dealer held after some cards', () => {
   });
 });
 
+describe('the simulated dealer held after some cards, with burns due', () => {
+  /** A table that asks for `cues` in turn (each moved on once the last card is handled), then nothing. */
+  function scripted(cues: readonly ('burn' | 'player' | 'banker')[]) {
+    const listeners: (() => void)[] = [];
+    const due: (() => void)[] = [];
+    const drawnTo: string[] = [];
+    const shoe = {
+      cardsHandled: 0,
+      loadsHandled: 1,
+      gateOpen: () => true,
+      onGateChange: () => () => undefined,
+      simulator: () => ({
+        drawCard: () => {
+          drawnTo.push(cues[shoe.cardsHandled] ?? 'none');
+          due.push(() => {
+            shoe.cardsHandled++;
+            for (const l of listeners) l();
+          });
+          return 'AS';
+        },
+      }),
+    };
+    const table = {
+      onChange: (l: () => void) => {
+        listeners.push(l);
+        return () => undefined;
+      },
+      reads: {
+        cue: () => {
+          const to = cues[shoe.cardsHandled];
+          return to ? { kind: 'card', to } : null;
+        },
+        view: () => ({ phase: 'dealing' }),
+        cardsLeftInOldShoe: () => null,
+      },
+    };
+    const timers: Timers = {
+      now: () => 0,
+      setTimeout: (fn) => {
+        due.push(fn);
+        return due.length;
+      },
+      clearTimeout: () => undefined,
+    };
+    const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 800);
+    const run = () => {
+      for (let i = 0; i < 40 && due.length > 0; i++) due.shift()?.();
+      return [...drawnTo];
+    };
+    return { dealer, run };
+  }
+
+  it("counts the round's cards only: the shoe's burns are drawn as the table asks, held or not", () => {
+    // A test that holds the dealer after a coup's first two cards means cards on the felt; a burn
+    // still due when it asked (a new shoe's, Art. 2 n.1) counted among them left one card on the
+    // felt, and a dealer held at 0 never dealt the burns the coup waited for (corrections.spec).
+    const { dealer, run } = scripted(['burn', 'burn', 'player', 'banker', 'player']);
+    dealer.holdAfterCards(1);
+    dealer.start();
+    assert.deepEqual(run(), ['burn', 'burn', 'player']);
+    dealer.release();
+    assert.deepEqual(run(), ['burn', 'burn', 'player', 'banker', 'player']);
+  });
+
+  it('held at 0 still burns, and holds at the first card of the round', () => {
+    const { dealer, run } = scripted(['burn', 'player', 'banker']);
+    dealer.holdAfterCards(0);
+    dealer.start();
+    assert.deepEqual(run(), ['burn']);
+  });
+});
+
 /**
  * A table as the runtime is one: reading its cue first commits the station commands waiting for
  * their group commit (host/table/command-batch.ts), whose listeners run there and then, the

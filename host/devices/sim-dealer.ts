@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { Rng } from '../../engine/random/seeded-rng.js';
+import type { CardDestination } from '../../engine/table/game.js';
 import type { CardCode } from '../../hardware/shoe/card-code.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { Timers } from '../table/timers.js';
@@ -25,9 +26,12 @@ export class SimDealer {
   private unreadable = false;
 
   /**
-   * Cards the dealer still draws before it holds (sim controls), or null: dealing as the table
-   * asks. A test that must act while a coup is being dealt (a supervisor reporting a dealing error
-   * after its first card) holds the dealer there, rather than racing a card every `dealMs`.
+   * Cards of the round the dealer still draws before it holds (sim controls), or null: dealing as
+   * the table asks. A test that must act while a coup is being dealt (a supervisor reporting a
+   * dealing error after its first card) holds the dealer there, rather than racing a card every
+   * `dealMs`. Burns are not counted and never held: a test means the cards on the felt, and a
+   * new shoe's burns still due when it asked would take its count, or (held at 0) stop the coup
+   * before its first card for good.
    */
   private holdAfter: number | null = null;
 
@@ -105,6 +109,11 @@ export class SimDealer {
     return !this.stopped && this.timer === null && this.shoe.cardsHandled >= this.drawn && this.shoe.loadsHandled >= this.loaded;
   }
 
+  /** Whether a hold stops the card the table asks for now: one of the round's, with none left to draw. */
+  private heldAt(to: CardDestination): boolean {
+    return this.holdAfter === 0 && to !== 'burn';
+  }
+
   private look(): void {
     if (!this.free()) return;
     const cue = this.controller.reads.cue();
@@ -115,7 +124,7 @@ export class SimDealer {
     if (!cue || cue.kind === 'decision') return;
     // A card only through an open gate, as a person meets a locked shoe; loading a new shoe needs none.
     if (cue.kind === 'card' && !this.shoe.gateOpen()) return;
-    if (cue.kind === 'card' && this.holdAfter === 0) return;
+    if (cue.kind === 'card' && this.heldAt(cue.to)) return;
     this.timer = this.timers.setTimeout(() => {
       // The timer stays set while the dealer acts, for the same reason: the cue read here commits
       // waiting commands too, and a look from their listeners must not start another draw.
@@ -136,8 +145,8 @@ export class SimDealer {
     const now = this.controller.reads.cue();
     if (!sim || !now || now.kind === 'decision') return false;
     if (now.kind === 'card' && !this.shoe.gateOpen()) return true;
-    if (now.kind === 'card' && this.holdAfter === 0) return false;
-    if (now.kind === 'card' && this.holdAfter !== null) this.holdAfter--;
+    if (now.kind === 'card' && this.heldAt(now.to)) return false;
+    if (now.kind === 'card' && now.to !== 'burn' && this.holdAfter !== null) this.holdAfter--;
     // Counted before the act: a driver that hands the event to the table at once has then handled it.
     const cards = this.shoe.cardsHandled;
     const loads = this.shoe.loadsHandled;
