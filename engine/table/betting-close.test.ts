@@ -1,6 +1,6 @@
 // The betting countdown runs out while the shoe's procedure is still due (baccarat's shoe-start
-// burns, Art. 2 n.1): the window opens again, whole, and says so in the log, so that a window
-// that seems to run twice as long reads as what it is. Once the shoe is ready the bets close.
+// burns, Art. 2 n.1): the window opens again, whole, and says so in the log when bets wait on it,
+// so that a window that seems to run twice as long reads as what it is. Once the shoe is ready the bets close.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { baccaratTableGame } from '../baccarat/table-game.js';
@@ -29,12 +29,15 @@ describe('the betting countdown before the shoe is ready', () => {
     };
     feed({ kind: 'open', at: 1, params, game: 'baccarat/macau-commission' });
     assert.ok(game.shoe.shoeCue(state.shoe), 'a new shoe: burns are due');
-    feed({ kind: 'credit', station: 1, balance: 1_000 });
-    feed({ kind: 'place-bet', at: 2, station: 1, spot: { bet: 'banker' }, amount: 500 });
-
-    const early = feed({ kind: 'timer', at: 1_001, countdown: state.countdown?.id ?? 0 });
-    assert.equal(state.phase, 'betting');
+    const idle = feed({ kind: 'timer', at: 1_001, countdown: state.countdown?.id ?? 0 });
     assert.equal(state.countdown?.endsAt, 2_001, 'a whole window again');
+    assert.ok(!idle.effects.some((e) => e.type === 'log'), 'an empty table says nothing every window');
+
+    feed({ kind: 'credit', station: 1, balance: 1_000 });
+    feed({ kind: 'place-bet', at: 1_002, station: 1, spot: { bet: 'banker' }, amount: 500 });
+    const early = feed({ kind: 'timer', at: 2_001, countdown: state.countdown?.id ?? 0 });
+    assert.equal(state.phase, 'betting');
+    assert.equal(state.countdown?.endsAt, 3_001, 'a whole window again');
     assert.deepEqual(early.journal, [], 'no bet placed while the shoe is not ready');
     const logs = early.effects.flatMap((e) => (e.type === 'log' ? [e.line.msg] : []));
     assert.deepEqual(logs, ['betting stays open: the shoe comes first']);
@@ -43,7 +46,7 @@ describe('the betting countdown before the shoe is ready', () => {
     const burns = ['9C', '2D', '3H', '4S', '5C', '6D', '7H', '8S', 'TC', 'JD'] as const;
     for (const card of burns) if (game.shoe.shoeCue(state.shoe)) feed({ kind: 'card', at: 1_500, card: cardOf(card) });
     assert.equal(game.shoe.shoeCue(state.shoe), null, 'the burns are dealt');
-    const closed = feed({ kind: 'timer', at: 2_001, countdown: state.countdown?.id ?? 0 });
+    const closed = feed({ kind: 'timer', at: 3_001, countdown: state.countdown?.id ?? 0 });
     assert.equal(state.phase, 'dealing');
     assert.deepEqual(
       closed.journal.map((e) => e.type),

@@ -306,8 +306,9 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
  */
 export function closeBetting<S, R>(t: Turn<S, R>): void {
   if (t.state.needsShuffle || t.game.shoe.shoeCue(t.state.shoe)) {
-    // Said in the log: a window that seems to run twice as long is this, not a stuck timer.
-    t.log('info', 'betting stays open: the shoe comes first', { roundId: t.state.roundId, shuffle: t.state.needsShuffle });
+    // Said in the log when bets wait on it: a window that seems to run twice as long is this, not
+    // a stuck timer. An empty table waiting for its dealer's shuffle says nothing every window.
+    if (t.state.chips.length > 0) t.log('info', 'betting stays open: the shoe comes first', { roundId: t.state.roundId, shuffle: t.state.needsShuffle });
     return t.schedule('betting', t.state.params.timings.bettingMs);
   }
   // Chips kept through a hold never play while new bets are stopped: they stay credit.

@@ -81,7 +81,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   /** Misreads, the lid, alarms, a frame twice: each as the event the shoe sends for it. */
   readonly faults: ShoeFaults = {
     drawUnreadable: (reason = 1) => {
-      if (this.isLocked || !this.power.isOn) return false;
+      if (this.isLocked || !this.power.isOn || this.pos >= this.order.length) return false;
       this.pos++;
       this.event(MSG.CARD_UNREADABLE, [...u16(this.pos), reason, this.burn ? 1 : 0], '[Game]<Game>');
       return true;

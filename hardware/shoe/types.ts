@@ -75,7 +75,7 @@ export interface ShoeDevice {
  * (docs/protocols/shoe.md, "Simulator"); the cards a dealer draws stay on ShoeSimControls.
  */
 export interface ShoeFaults {
-  /** Whether a card left the shoe: none leaves a locked or unpowered shoe, as with a card drawn. */
+  /** Whether a card left the shoe: none leaves a locked, unpowered or empty shoe, as with a card drawn. */
   drawUnreadable(reason?: number): boolean;
   /** The same card value again as a new draw (e.g. a second deck's copy beyond inventory). */
   drawDuplicate(): void;
@@ -100,6 +100,7 @@ export interface ShoeSimControls {
   wireFault(kind: WireFault, count?: number): void;
   powerCut(restoreAfterMs?: number): void;
   powerOn(): void;
+  readonly powered: boolean;
   readonly locked: boolean;
   readonly burnMode: boolean;
   readonly lidOpen: boolean;

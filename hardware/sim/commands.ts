@@ -118,7 +118,7 @@ export function runShoeCommand(sim: ShoeSimControls, line: string, ctx: CommandC
       return c ? `ok drew ${c}` : 'error: nothing drawn (shoe locked, empty or not loaded)';
     }
     case 'unreadable':
-      return sim.faults.drawUnreadable(num(args[0]) ?? 1) ? 'ok unreadable' : 'error: nothing drawn (shoe locked or off)';
+      return sim.faults.drawUnreadable(num(args[0]) ?? 1) ? 'ok unreadable' : 'error: nothing drawn (shoe locked, off, empty or not loaded)';
     case 'duplicate':
       sim.faults.drawDuplicate();
       return 'ok duplicate';

@@ -76,6 +76,7 @@ describe('drivers over TCP (serial device server)', () => {
     assert.equal(runBillCommand(sim, 'power-cut escrow 50'), 'ok power cut armed after escrow');
     const shoe = new ShoeSimulator({ protocol: 'ascii' });
     assert.match(runShoeCommand(shoe, 'draw'), /^error/);
+    assert.match(runShoeCommand(shoe, 'unreadable'), /^error: nothing drawn/, 'no card to misread in a shoe not loaded');
     runShoeCommand(shoe, 'load 1 1');
     assert.match(runShoeCommand(shoe, 'draw'), /^ok drew [A2-9TJQK][SHDC]$/);
     assert.equal(runShoeCommand(shoe, 'draw QS'), 'ok drew QS');

@@ -315,76 +315,143 @@ describe('the simulated dealer at a gate that closed under its hand', () => {
   });
 });
 
-describe('the simulated dealer told to misread a card at a locked shoe', () => {
-  it('waits for the gate and then draws the unreadable card, rather than waiting for a card that never came', () => {
-    const listeners: (() => void)[] = [];
-    const due: (() => void)[] = [];
-    const acts = { unreadable: 0, cards: 0 };
-    // The host believes the gate open (its lock is on the way); the device is locked already.
-    let locked = true;
-    const handled = () => {
-      due.push(() => {
-        shoe.cardsHandled++;
-        for (const l of listeners) l();
-      });
-    };
-    const shoe = {
-      cardsHandled: 0,
-      loadsHandled: 1,
-      gateOpen: () => true,
-      onGateChange: (l: () => void) => {
-        listeners.push(l);
-        return () => undefined;
+/**
+ * A shoe as the simulator is one, for a dealer told to misread: nothing leaves it while locked,
+ * unpowered or empty (a draw says null, a misread false), and each card that leaves is handled by
+ * the table a moment later. The test turns the shoe's state by hand; `tell` is the host's word
+ * that the gate changed. The table asks for the seat's cards for ever.
+ */
+function misreadRig() {
+  const listeners: (() => void)[] = [];
+  const due: (() => void)[] = [];
+  const acts = { unreadable: 0, cards: 0, loads: 0 };
+  const device = { locked: false, powered: true, left: 10 };
+  const leaves = (): boolean => {
+    if (device.locked || !device.powered || device.left === 0) return false;
+    device.left--;
+    due.push(() => {
+      shoe.cardsHandled++;
+      for (const l of listeners) l();
+    });
+    return true;
+  };
+  const shoe = {
+    cardsHandled: 0,
+    loadsHandled: 1,
+    gateOpen: () => true,
+    onGateChange: (l: () => void) => {
+      listeners.push(l);
+      return () => undefined;
+    },
+    simulator: () => ({
+      get locked() {
+        return device.locked;
       },
-      simulator: () => ({
-        get locked() {
-          return locked;
+      get powered() {
+        return device.powered;
+      },
+      loadShoe: () => {
+        acts.loads++;
+        device.left = 10;
+        due.push(() => {
+          shoe.loadsHandled++;
+          for (const l of listeners) l();
+        });
+      },
+      drawCard: () => {
+        if (!leaves()) return null;
+        acts.cards++;
+        return 'AS';
+      },
+      faults: {
+        drawUnreadable: () => {
+          if (!leaves()) return false;
+          acts.unreadable++;
+          return true;
         },
-        loadShoe: () => undefined,
-        drawCard: () => {
-          if (locked) return null;
-          acts.cards++;
-          handled();
-          return 'AS';
-        },
-        faults: {
-          // As the simulated shoe: nothing leaves a locked shoe, and the caller is told so.
-          drawUnreadable: () => {
-            if (locked) return false;
-            acts.unreadable++;
-            handled();
-            return true;
-          },
-        },
-      }),
-    };
-    const table = {
-      onChange: (l: () => void) => {
-        listeners.push(l);
-        return () => undefined;
       },
-      reads: {
-        cue: () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }),
-        view: () => ({ phase: 'dealing' }),
-        cardsLeftInOldShoe: () => null,
-      },
-    };
-    const timers: Timers = {
-      now: () => 0,
-      setTimeout: (fn) => {
-        due.push(fn);
-        return due.length;
-      },
-      clearTimeout: () => undefined,
-    };
-    const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 0);
+    }),
+  };
+  const table = {
+    onChange: (l: () => void) => {
+      listeners.push(l);
+      return () => undefined;
+    },
+    reads: {
+      cue: () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }),
+      view: () => ({ phase: 'dealing' }),
+      cardsLeftInOldShoe: () => null,
+    },
+  };
+  /** The delay of each timer the dealer set, in order. */
+  const delays: number[] = [];
+  const timers: Timers = {
+    now: () => 0,
+    setTimeout: (fn, ms) => {
+      delays.push(ms);
+      due.push(fn);
+      return due.length;
+    },
+    clearTimeout: () => undefined,
+  };
+  const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 0);
+  const run = (steps: number) => {
+    for (let i = 0; i < steps && due.length > 0; i++) due.shift()?.();
+    return { ...acts };
+  };
+  const tell = () => {
+    for (const l of listeners) l();
+  };
+  return { dealer, device, run, tell, delays };
+}
+
+describe('the simulated dealer told to misread a card', () => {
+  it('at a locked shoe waits for the gate and then draws the unreadable card, rather than waiting for a card that never came', () => {
+    const { dealer, device, run, tell } = misreadRig();
+    device.locked = true; // the host believes the gate open (its lock is on the way); the device is locked already
     dealer.unreadableNext();
     dealer.start();
-    for (let i = 0; i < 10 && due.length > 0; i++) due.shift()?.();
-    assert.deepEqual(acts, { unreadable: 0, cards: 0 }, 'nothing left the locked shoe');
-    locked = false; // the gate opens again: the host tells its listeners
-    for (const l of listeners) l();
-    for (let i = 0; i < 4 && due.length > 0; i++) due.shift()?.();
-    assert.deepEqual(acts, { unreadable: 1, cards: 1 }, 'the misread card first, then the dealer deals on');
+    assert.deepEqual(run(10), { unreadable: 0, cards: 0, loads: 0 }, 'nothing left the locked shoe');
+    device.locked = false;
+    tell();
+    assert.deepEqual(run(4), { unreadable: 1, cards: 1, loads: 0 }, 'the misread card first, then the dealer deals on');
+  });
+
+  it('held after one card, does not spend the hold on a misread that never left a locked shoe', () => {
+    const { dealer, device, run, tell } = misreadRig();
+    device.locked = true;
+    dealer.holdAfterCards(1);
+    dealer.unreadableNext();
+    dealer.start();
+    assert.deepEqual(run(10), { unreadable: 0, cards: 0, loads: 0 });
+    device.locked = false;
+    tell();
+    assert.deepEqual(run(10), { unreadable: 1, cards: 0, loads: 0 }, 'the one card it was let draw, then the hold');
+  });
+
+  it('at an unpowered shoe tries again until the power is back, with no word from the host', () => {
+    // A framed shoe back within its heartbeat's limit, or an ASCII shoe, tells the host nothing.
+    const { dealer, device, run, delays } = misreadRig();
+    device.powered = false;
+    dealer.unreadableNext();
+    dealer.start();
+    assert.deepEqual(run(10), { unreadable: 0, cards: 0, loads: 0 });
+    assert.ok(delays.length >= 5, 'it kept trying');
+    assert.ok(
+      delays.slice(1).every((ms) => ms >= 250),
+      `not at once, though this dealer deals at 0 ms: ${delays.join(' ')}`,
+    );
+    device.powered = true;
+    const after = run(3);
+    assert.equal(after.unreadable, 1, 'the misread card, once the power is back');
+    assert.equal(after.loads, 0, 'no new shoe for a shoe without power');
+  });
+
+  it('at an empty shoe loads a new one, as for a card, and misreads its first', () => {
+    const { dealer, device, run } = misreadRig();
+    device.left = 0;
+    dealer.unreadableNext();
+    dealer.start();
+    assert.deepEqual(run(4), { unreadable: 1, cards: 0, loads: 1 });
   });
 });

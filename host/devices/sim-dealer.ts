@@ -1,10 +1,13 @@
 import type { Logger } from 'pino';
 import { Rng } from '../../engine/random/seeded-rng.js';
-import type { CardDestination } from '../../engine/table/game.js';
+import type { CardDestination } from '../../engine/table/vocabulary.js';
 import type { CardCode } from '../../hardware/shoe/card-code.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { Timers } from '../table/timers.js';
 import type { TableShoe } from './shoe.js';
+
+/** How soon a dealer at a shoe without power tries again. */
+const POWER_RETRY_MS = 250;
 
 /**
  * Simulated mode's dealer: when the table display asks for a card, it pulls one from the
@@ -35,7 +38,7 @@ export class SimDealer {
    */
   private holdAfter: number | null = null;
 
-  /** Sim controls: the dealer draws `cards` more cards (0: none), then holds until released. */
+  /** Sim controls: the dealer draws `cards` more cards of the round (0: none; burns not counted), then holds until released. */
   holdAfterCards(cards: number): void {
     this.holdAfter = cards;
     this.look(); // a dealer held at 0 and now let draw more starts at once
@@ -114,39 +117,40 @@ export class SimDealer {
     return this.holdAfter === 0 && to !== 'burn';
   }
 
-  private look(): void {
+  /** Looks at what the table asks and, if the dealer may act, acts `delayMs` later (a person's pace). */
+  private look(delayMs = this.dealMs): void {
     if (!this.free()) return;
     const cue = this.controller.reads.cue();
     // Reading the cue commits the station commands waiting for their group commit, whose listeners
     // call look() again: the look within may have acted, and a second timer here would draw a
     // second burn or load a second shoe (issue 52: the Portugal table's one burn, then an extra card).
     if (!this.free()) return;
-    if (!cue || cue.kind === 'decision') return;
+    if (!cue || (cue.kind !== 'card' && cue.kind !== 'shuffle')) return;
     // A card only through an open gate, as a person meets a locked shoe; loading a new shoe needs none.
     if (cue.kind === 'card' && !this.shoe.gateOpen()) return;
     if (cue.kind === 'card' && this.heldAt(cue.to)) return;
     this.timer = this.timers.setTimeout(() => {
       // The timer stays set while the dealer acts, for the same reason: the cue read here commits
       // waiting commands too, and a look from their listeners must not start another draw.
-      let again: boolean;
+      let again: number | null;
       try {
         again = this.act();
       } finally {
         this.timer = null;
       }
-      if (again) this.look();
-    }, this.dealMs);
+      if (again !== null) this.look(again);
+    }, delayMs);
   }
 
-  /** What the timer does: one card or one new shoe, as the table asks now. Whether to look again. */
-  private act(): boolean {
-    if (this.stopped) return false;
+  /** What the timer does: one card or one new shoe, as the table asks now. When to look again, or null: at the next change. */
+  private act(): number | null {
+    if (this.stopped) return null;
     const sim = this.shoe.simulator();
     const now = this.controller.reads.cue();
-    if (!sim || !now || now.kind === 'decision') return false;
-    if (now.kind === 'card' && !this.shoe.gateOpen()) return true;
-    if (now.kind === 'card' && this.heldAt(now.to)) return false;
-    if (now.kind === 'card' && now.to !== 'burn' && this.holdAfter !== null) this.holdAfter--;
+    if (!sim || !now) return null;
+    if (now.kind !== 'card' && now.kind !== 'shuffle') return null;
+    if (now.kind === 'card' && !this.shoe.gateOpen()) return this.dealMs;
+    if (now.kind === 'card' && this.heldAt(now.to)) return null;
     // Counted before the act: a driver that hands the event to the table at once has then handled it.
     const cards = this.shoe.cardsHandled;
     const loads = this.shoe.loadsHandled;
@@ -154,24 +158,27 @@ export class SimDealer {
       this.log.info('simulated dealer: new shoe');
       this.loaded = loads + 1;
       sim.loadShoe();
-    } else if (this.unreadable) {
-      // Nothing leaves a locked or unpowered shoe: the misread waits for the gate, as a card does,
-      // rather than the dealer waiting for good on a card the table never saw.
-      if (!sim.faults.drawUnreadable()) return false;
-      this.unreadable = false;
-      this.drawn = cards + 1;
-    } else {
-      this.drawn = cards + 1;
-      if (this.draw(sim) === null) {
-        this.drawn = cards;
-        // The gate closed under the hand (the host's lock was on its way): a person waits for it to
-        // open again, which the host says (onGateChange); a new shoe mid-round only for an empty one.
-        if (sim.locked) return false;
-        this.log.warn('simulated dealer: the shoe gave no card (empty); loading a new shoe');
-        this.loaded = loads + 1;
-        sim.loadShoe();
-      }
+      return this.dealMs;
     }
-    return true;
+    this.drawn = cards + 1;
+    const left = this.unreadable ? sim.faults.drawUnreadable() : this.draw(sim) !== null;
+    if (left) {
+      this.unreadable = false;
+      // A hold is spent only on a card that left the shoe.
+      if (now.to !== 'burn' && this.holdAfter !== null) this.holdAfter--;
+      return this.dealMs;
+    }
+    this.drawn = cards;
+    // The gate closed under the hand (the host's lock was on its way): a person waits for it to
+    // open again, which the host says (onGateChange); a new shoe mid-round only for an empty one.
+    if (sim.locked) return null;
+    // A shoe without power: the dealer tries again a moment later, as the host may hear nothing of
+    // a short cut (a framed shoe back within its heartbeat's limit, an ASCII shoe); not at once, as
+    // fast tests deal at 0 ms.
+    if (!sim.powered) return Math.max(this.dealMs, POWER_RETRY_MS);
+    this.log.warn('simulated dealer: the shoe gave no card (empty); loading a new shoe');
+    this.loaded = loads + 1;
+    sim.loadShoe();
+    return this.dealMs;
   }
 }

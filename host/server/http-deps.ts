@@ -41,7 +41,7 @@ export interface HttpServerDeps {
     unreadableNext(): string | null;
     /** The dealer draws a card now that the table did not ask for (a dealing error to correct); null, or why not. */
     misdraw(): string | null;
-    /** The simulated dealer draws this many more cards, then holds until released; null, or why not. */
+    /** The simulated dealer draws this many more cards of the round (burns not counted), then holds until released; null, or why not. */
     holdDealer(cards: number): string | null;
     /** The simulated dealer draws again as the table asks; null, or why not. */
     releaseDealer(): string | null;

@@ -429,7 +429,8 @@ test('baccarat (Art. 4): a card come out face up is played on, not voided: the c
       // The CI run on de4ce35 failed here (the station saw 'betting' for 60 s). Run again, the
       // table's /healthz said betting too, six tries in a row once a try re-held the dealer at once;
       // likely (not shown) a new shoe's first coup waiting for its burned cards (Art. 2), which a
-      // dealer held at 0 never draws. Which side stood still decides: a table
+      // dealer held at 0 then never drew (since 29 November it draws burns, held or not: kept as
+      // a guard). Which side stood still decides: a table
       // dealing that its station still shows betting is a stale screen, and fails; a table not
       // dealing yet gets its dealer back until the coup is dealt, and the next round is tried.
       const dealing = await expect
