@@ -61,6 +61,7 @@ export const DEVICE_EVENTS = [
   'shoeEmpty',
   'lid',
   'lock',
+  'status',
   'alarm',
   'warning',
 ] as const;

@@ -6,7 +6,21 @@ import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import { shoeRx, shoeTx } from '../wire-frame.js';
 import { ShoeBase } from './base.js';
 import { cardFromWire, partsOf } from './card-code.js';
-import { MSG, RESULT, ShoeFrameParser, UNREADABLE_REASONS, encodeShoeFrame, nextSeq, rdU16, rdU32, readText, seqDiff, u16, type ShoeFrame } from './framed.js';
+import {
+  HELLO_FLAGS,
+  MSG,
+  RESULT,
+  ShoeFrameParser,
+  UNREADABLE_REASONS,
+  encodeShoeFrame,
+  nextSeq,
+  rdU16,
+  rdU32,
+  readText,
+  seqDiff,
+  u16,
+  type ShoeFrame,
+} from './framed.js';
 import type { SequencedShoeEvent, ShoeOptions } from './types.js';
 
 /** Events kept from before the HELLO: more than a shoe's unacknowledged queue holds in practice. */
@@ -108,6 +122,9 @@ export class FramedShoe extends ShoeBase {
         missed = 0;
         if (f.type === MSG.HELLO) {
           this.onHello(f);
+          // flags (byte 3): 2 = locked. A HELLO too short to say is taken for its sequence only.
+          const flags = f.payload[3];
+          if (flags !== undefined) this.events.emit({ type: 'status', locked: (flags & HELLO_FLAGS.LOCKED) !== 0 });
           continue;
         }
         if (f.type === MSG.CMD_RESULT) {

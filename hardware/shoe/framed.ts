@@ -32,6 +32,9 @@ export const MSG = {
   REPLAY_FROM: 0x85,
 } as const;
 
+/** HELLO's flags byte (payload byte 3; docs/protocols/shoe.md, Messages). */
+export const HELLO_FLAGS = { LID_OPEN: 1, LOCKED: 2, BURN_MODE: 4, LOADED: 8 } as const;
+
 export const UNREADABLE_REASONS: Readonly<Record<number, string>> = { 1: 'no code', 2: 'double card', 3: 'motion', 4: 'dirty' };
 export const RESULT = { OK: 0, UNKNOWN: 1, BAD_PAYLOAD: 2, REFUSED: 3 } as const;
 

@@ -9,12 +9,12 @@ import { LINE_8N1_9600 } from '../transport/byte-port.js';
 import { UsbSerialPort } from '../transport/usb-serial.js';
 import { FramedShoe } from './framed-driver.js';
 import { MSG } from './framed.js';
-import { ShoeSimulator, shuffledShoe } from './simulator.js';
+import { ShoeSimulator, shuffledShoe, type ShoeSimOptions } from './simulator.js';
 import type { SequencedShoeEvent, ShoeEvent, ShoeOptions } from './types.js';
 
 const FAST = { replyTimeoutMs: 60, heartbeatMs: 80, retries: 3, reconnectBaseMs: 5, reconnectMaxMs: 40, usbReadTimeoutMs: 30, lineTimeoutMs: 60 };
 
-function rig(protocol: 'framed' | 'ascii', extra: Partial<ShoeOptions> = {}) {
+function rig(protocol: 'framed' | 'ascii', extra: Partial<ShoeOptions> & { sim?: Partial<ShoeSimOptions> } = {}) {
   const journal: SequencedShoeEvent[] = [];
   const rec = new EventRecorder<ShoeEvent>();
   const dev: OpenedShoe = openShoe('sim', {
@@ -136,6 +136,28 @@ describe('framed shoe end to end', () => {
       [50],
     );
     assert.equal(r.rec.of('shoeEmpty')[0]?.index, 52);
+    await r.dev.close();
+  });
+
+  it("the shoe's status at each idle heartbeat, and after a power cut too short to lose the link", async () => {
+    // A shoe that opens its gate at power-up and says so only in its HELLO (no LOCK_STATE).
+    const r = rig('framed', { sim: { retransmitMs: 40, keepReceived: true, gateAtPowerUp: 'open' } });
+    await r.rec.untilCount('connected');
+    assert.equal(await r.dev.lock(), true);
+    await r.rec.until(() => r.rec.of('status').some((e) => e.locked), 2000, 'a status: locked');
+    const before = r.rec.of('status').length;
+    r.sim.powerCut(20); // back long before the heartbeat gives the link up (3 × 80 ms)
+    await r.rec.until(
+      () =>
+        r.rec
+          .of('status')
+          .slice(before)
+          .some((e) => !e.locked),
+      2000,
+      'a status: open',
+    );
+    assert.equal(r.rec.of('disconnected').length, 0, 'never lost: the status is the only word of the restart');
+    assert.equal(r.journal.filter((e) => (e as { type: string }).type === 'status').length, 0, 'not journalled');
     await r.dev.close();
   });
 

@@ -26,6 +26,11 @@ export interface ShoeSimOptions extends ReceivedOptions {
    * end). Tests put it early: a shoe change every round or two, where a whole shoe takes dozens.
    */
   cutCardAt?: number;
+  /**
+   * The gate after a power cut: kept (default), or as a shoe that starts open or locked at power-up
+   * and says so only in its HELLO (no LOCK_STATE event): what a host must notice from the HELLO.
+   */
+  gateAtPowerUp?: 'kept' | 'open' | 'locked';
 }
 
 /** mulberry32: a small seeded PRNG (hardware cannot import the engine's RNG). */
@@ -70,6 +75,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   private decks: number;
   private seed: number;
   private readonly cutCardAt: number | undefined;
+  private readonly gateAtPowerUp: 'kept' | 'open' | 'locked';
   private sessionId = 0;
   private seq = 0;
   private queue: { seq: number; frame: Uint8Array }[] = [];
@@ -118,6 +124,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
     this.decks = options.decks ?? 8;
     this.seed = options.seed ?? 1;
     this.cutCardAt = options.cutCardAt;
+    this.gateAtPowerUp = options.gateAtPowerUp ?? 'kept';
     this.record = receivedRecord(options);
   }
 
@@ -214,6 +221,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   }
 
   private powerUp(): void {
+    if (this.gateAtPowerUp !== 'kept') this.isLocked = this.gateAtPowerUp === 'locked';
     if (this.protocol === 'framed') this.send(this.hello());
     this.arm();
   }

@@ -29,6 +29,12 @@ export type ShoeEvent =
   | { type: 'lid'; sequence: number; open: boolean }
   | { type: 'lock'; sequence: number; locked: boolean }
   | { type: 'alarm'; sequence: number; code: string; severity: 'info' | 'warning' | 'critical'; text: string }
+  /**
+   * The shoe's own state in its answer to the heartbeat's GET_STATUS (framed HELLO, mid-session):
+   * not sequenced, not journalled. A shoe that restarted within the heartbeat's limit says nothing
+   * else, and its gate may have come back other than the host set it.
+   */
+  | { type: 'status'; locked: boolean }
   /** Something on the wire the adapter could not use (unknown line, stale partial line, sequence gap). */
   | { type: 'warning'; text: string }
   | { type: 'disconnected'; reason: string }

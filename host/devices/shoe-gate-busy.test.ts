@@ -56,6 +56,10 @@ function rig() {
   const reports = (locked: boolean) => {
     for (const l of deviceListeners) l({ type: 'lock', sequence: 1, locked });
   };
+  /** The shoe's state in its answer to the heartbeat's GET_STATUS (framed HELLO), as the driver reports it. */
+  const states = (locked: boolean) => {
+    for (const l of deviceListeners) l({ type: 'status', locked });
+  };
   const cue = (on: boolean) => {
     expectsCard = on;
     for (const l of tableListeners) l();
@@ -63,7 +67,7 @@ function rig() {
   const connect = () => {
     for (const l of deviceListeners) l({ type: 'connected', firmware: 'test' } as ShoeEvent);
   };
-  return { shoe, answer, cue, connect, reports, inFlight: () => commands.map((c) => c.kind) };
+  return { shoe, answer, cue, connect, reports, states, inFlight: () => commands.map((c) => c.kind) };
 }
 
 describe('the shoe gate and a simulated draw', () => {
@@ -139,5 +143,55 @@ describe('the shoe gate and a simulated draw', () => {
     assert.deepEqual(inFlight(), []);
     assert.equal(shoe.gateOpen(), true);
     assert.equal(drawn, 1, 'the waiting draw told');
+  });
+
+  // A shoe that restarts within the heartbeat's limit (3 s) is never lost to the host: the next
+  // answer to GET_STATUS is its only word, and its gate may have come back other than the host
+  // last set it (a shoe that opens at power-up gives cards at betting; one that locks, none at a
+  // card cue).
+  it('a shoe whose status shows its gate other than the host set it is set again', async () => {
+    const { shoe, answer, cue, connect, states, inFlight } = rig();
+    connect();
+    await answer('lock'); // betting: locked
+    states(true); // the heartbeat's answers agree: nothing sent
+    assert.deepEqual(inFlight(), []);
+    states(false); // the shoe restarted open
+    assert.deepEqual(inFlight(), ['lock'], 'locked again');
+    await answer('lock');
+    assert.equal(shoe.gateOpen(), false);
+    cue(true);
+    await answer('unlock');
+    assert.equal(shoe.gateOpen(), true);
+    states(true); // the shoe restarted locked, at a card cue
+    assert.equal(shoe.gateOpen(), false, 'no draw into a locked shoe');
+    assert.deepEqual(inFlight(), ['unlock'], 'opened again');
+    await answer('unlock');
+    assert.equal(shoe.gateOpen(), true);
+  });
+
+  it('a status sent before a command reached the shoe says nothing while the command is on its way', async () => {
+    const { shoe, answer, cue, connect, states, inFlight } = rig();
+    connect();
+    await answer('lock');
+    cue(true); // UNLOCK on its way; the shoe's last status, sent before it, says locked
+    states(true);
+    assert.deepEqual(inFlight(), ['unlock'], 'no second command');
+    await answer('unlock');
+    assert.deepEqual(inFlight(), []);
+    assert.equal(shoe.gateOpen(), true);
+  });
+
+  it("a shoe that would not lock and whose status now says locked is the host's again", async () => {
+    const { shoe, answer, cue, connect, states, inFlight } = rig();
+    connect();
+    await answer('lock', false);
+    await answer('unlock', false);
+    states(false); // open, as dealing without a gate needs: nothing to do
+    assert.deepEqual(inFlight(), []);
+    assert.equal(shoe.gateOpen(), true);
+    states(true);
+    assert.equal(shoe.gateOpen(), false, 'a locked shoe gives no card');
+    cue(true);
+    assert.deepEqual(inFlight(), ['unlock']);
   });
 });

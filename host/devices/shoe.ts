@@ -9,8 +9,8 @@ import type { LiveTable } from '../table/runtime.js';
 export interface ShoeStatus {
   spec: string;
   state: 'connecting' | 'ready' | 'disconnected' | 'alarm';
-  /** The name of its last event (service mode words it). */
-  lastEvent: ShoeEvent['type'] | null;
+  /** The name of its last event (service mode words it); the heartbeat's status is not one. */
+  lastEvent: Exclude<ShoeEvent['type'], 'status'> | null;
   lidOpen: boolean;
 }
 
@@ -162,6 +162,27 @@ export class TableShoe {
     void device.unlock().catch(() => undefined);
   }
 
+  /**
+   * The shoe's state in its answer to the heartbeat (framed HELLO). A shoe that restarted within the
+   * heartbeat's limit is never lost to the host, and its gate may have come back other than the host
+   * set it: open at betting gives cards out of turn, locked at a card cue gives none. Set again.
+   * Not while a command is on its way: the status may have left the shoe before the command came.
+   */
+  private statusSays(locked: boolean): void {
+    if (this.gateBusy) return;
+    if (this.lockUnavailable) {
+      // Dealt as without a gate: an open shoe is what that needs; a locked one is the host's again.
+      if (locked) this.track({ type: 'lock', sequence: 0, locked });
+      return;
+    }
+    const said = locked ? 'locked' : 'open';
+    if (this.gate === null || said === this.gate) return;
+    this.log.warn({ spec: this.spec, host: this.gate, shoe: said }, "the shoe's status shows its gate other than the host set it: set again");
+    this.gate = said;
+    this.gateChanged();
+    this.syncGate();
+  }
+
   private gateChanged(): void {
     this.gateChanges.emit();
   }
@@ -262,7 +283,8 @@ export class TableShoe {
   private track(e: ShoeEvent): void {
     this.options.onDeviceEvent?.(e);
     this.events.emit(e);
-    this.status.lastEvent = e.type;
+    // The heartbeat's status comes every idle second: the last event is the last thing that happened.
+    if (e.type !== 'status') this.status.lastEvent = e.type;
     if (e.type === 'connected' || e.type === 'reconnected') {
       this.status.state = 'ready';
       // A device back on the link may have restarted with its gate open: told again. A device
@@ -287,6 +309,8 @@ export class TableShoe {
       this.log.info({ spec: this.spec }, "the shoe reports its gate locked: its gate is the host's again");
       this.gateChanged();
       this.syncGate();
+    } else if (e.type === 'status') {
+      this.statusSays(e.locked);
     } else if (e.type === 'lock') {
       // The device's own word on its gate (framed LOCK_STATE).
       this.gate = e.locked ? 'locked' : 'open';

@@ -31,9 +31,9 @@ export function deviceTrace(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe'>, 
     }
     const { event, facts: all } = eventText(e);
     const facts = all.slice(0, 400);
-    // ID-003 reports idle at every status poll: a repeat says nothing new and would redraw the page
-    // several times a second per acceptor.
-    if (lastTraced.get(device) === `${event} ${facts}` && e.type === 'idle') return;
+    // ID-003 reports idle at every status poll, a framed shoe its status at every idle heartbeat: a
+    // repeat says nothing new and would redraw the page several times a second per acceptor.
+    if (lastTraced.get(device) === `${event} ${facts}` && (e.type === 'idle' || e.type === 'status')) return;
     lastTraced.set(device, `${event} ${facts}`);
     traceRows.push({ ts: new Date(now()).toISOString(), device, event, facts });
     if (traceRows.length > TRACE_KEEP) traceRows.splice(0, traceRows.length - TRACE_KEEP);
