@@ -172,13 +172,25 @@ export class TableShoe {
     if (this.gateBusy) return;
     if (this.lockUnavailable) {
       // Dealt as without a gate: an open shoe is what that needs; a locked one is the host's again.
-      if (locked) this.track({ type: 'lock', sequence: 0, locked });
+      if (locked) this.lockedAfterAll();
       return;
     }
     const said = locked ? 'locked' : 'open';
     if (this.gate === null || said === this.gate) return;
     this.log.warn({ spec: this.spec, host: this.gate, shoe: said }, "the shoe's status shows its gate other than the host set it: set again");
     this.gate = said;
+    this.gateChanged();
+    this.syncGate();
+  }
+
+  /**
+   * A LOCK the host gave up on, carried out after all (the shoe's LOCK_STATE or status says so): a
+   * locked shoe gives no card to a table dealing as without a gate. It is the host's to open again.
+   */
+  private lockedAfterAll(): void {
+    this.lockUnavailable = false;
+    this.gate = 'locked';
+    this.log.info({ spec: this.spec }, "the shoe reports its gate locked: its gate is the host's again");
     this.gateChanged();
     this.syncGate();
   }
@@ -302,13 +314,7 @@ export class TableShoe {
       this.gate = null;
       this.gateChanged();
     } else if (e.type === 'lock' && e.locked && this.lockUnavailable) {
-      // A LOCK the host gave up on, carried out after all: the shoe locks, and a locked shoe
-      // gives no card to a table dealing as without a gate. It is the host's to open again.
-      this.lockUnavailable = false;
-      this.gate = 'locked';
-      this.log.info({ spec: this.spec }, "the shoe reports its gate locked: its gate is the host's again");
-      this.gateChanged();
-      this.syncGate();
+      this.lockedAfterAll();
     } else if (e.type === 'status') {
       this.statusSays(e.locked);
     } else if (e.type === 'lock') {
