@@ -146,7 +146,7 @@ describe('framed shoe end to end', () => {
     assert.equal(await r.dev.lock(), true);
     await r.rec.until(() => r.rec.of('status').some((e) => e.locked), 2000, 'a status: locked');
     const before = r.rec.of('status').length;
-    r.sim.powerCut(20); // back long before the heartbeat gives the link up (3 × 80 ms)
+    r.sim.powerCut(20); // back long before the heartbeat gives the link up (4 × 80 ms without a frame)
     await r.rec.until(
       () =>
         r.rec

@@ -194,4 +194,47 @@ describe('the shoe gate and a simulated draw', () => {
     cue(true);
     assert.deepEqual(inFlight(), ['unlock']);
   });
+
+  it('a status that contradicts every correction is not acted on again until the shoe reconnects (no LOCK every idle second)', async () => {
+    // A shoe whose HELLO never sets its gate's flag (a firmware that leaves it out, a shoe with no
+    // gate that answers LOCK OK) would otherwise be sent a LOCK at every idle heartbeat for good.
+    const { answer, connect, states, inFlight } = rig();
+    connect();
+    await answer('lock');
+    states(false);
+    await answer('lock'); // the correction
+    states(false); // contradicted once: tried again
+    await answer('lock');
+    states(false); // contradicted twice: the status says nothing of the gate
+    assert.deepEqual(inFlight(), [], 'no more corrections');
+    states(false);
+    states(true);
+    states(false);
+    assert.deepEqual(inFlight(), []);
+    connect(); // another device, perhaps: its status is looked at again
+    await answer('lock');
+    states(false);
+    assert.deepEqual(inFlight(), ['lock']);
+  });
+
+  it('a restart now and then is corrected each time: a status that agrees after a correction clears the count', async () => {
+    const { shoe, answer, cue, connect, states, inFlight } = rig();
+    connect();
+    await answer('lock');
+    for (let restart = 0; restart < 4; restart++) {
+      states(false);
+      assert.deepEqual(inFlight(), ['lock'], `restart ${restart + 1} corrected`);
+      await answer('lock');
+      states(true);
+    }
+    cue(true);
+    await answer('unlock');
+    states(true); // back locked at a card cue
+    let drawn = 0;
+    shoe.whenGateOpen(() => drawn++);
+    assert.equal(drawn, 0, 'no draw into a locked shoe');
+    assert.deepEqual(inFlight(), ['unlock']);
+    await answer('unlock');
+    assert.equal(drawn, 1, 'the draw waiting on the gate goes once it is open again');
+  });
 });

@@ -61,7 +61,7 @@ describe('a shoe that restarts within the heartbeat', () => {
     const r = rig('open');
     try {
       await until(() => r.sim().locked, 'the gate locked for betting');
-      r.sim().powerCut(60); // back long before the heartbeat gives the link up (3 × 80 ms)
+      r.sim().powerCut(60); // back long before the heartbeat gives the link up (4 × 80 ms without a frame)
       await until(() => !r.sim().powered, 'the cut');
       await until(() => r.sim().powered, 'the power back');
       await until(() => r.sim().locked, 'locked again');
@@ -71,7 +71,7 @@ describe('a shoe that restarts within the heartbeat', () => {
     }
   });
 
-  it('back locked at a card cue: opened again, and a draw waiting on the gate goes', async () => {
+  it('back locked at a card cue: opened again from its status, the link never lost', async () => {
     const r = rig('locked');
     try {
       await until(() => r.sim().locked, 'the gate locked for betting');
@@ -81,10 +81,7 @@ describe('a shoe that restarts within the heartbeat', () => {
       r.sim().powerCut(60);
       await until(() => !r.sim().powered, 'the cut');
       await until(() => r.sim().powered && r.statuses.slice(before).includes(true), 'back, its status: locked');
-      let drawn = 0;
       await until(() => r.shoe.gateOpen() && !r.sim().locked, 'opened again');
-      r.shoe.whenGateOpen(() => drawn++);
-      assert.equal(drawn, 1);
       assert.equal(r.events.filter((t) => t === 'disconnected').length, 0);
     } finally {
       await r.close();

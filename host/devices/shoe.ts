@@ -6,6 +6,9 @@ import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { SequencedShoeEvent, ShoeEvent } from '../../hardware/shoe/types.js';
 import type { LiveTable } from '../table/runtime.js';
 
+/** Corrections from the shoe's status contradicted by its next status before the status is no longer looked at. */
+const STATUS_CONTRADICTIONS = 2;
+
 export interface ShoeStatus {
   spec: string;
   state: 'connecting' | 'ready' | 'disconnected' | 'alarm';
@@ -31,6 +34,12 @@ export class TableShoe {
   /** The device did not lock when asked (cannot, or refused): asked again only after a reconnect. */
   private lockUnavailable = false;
   private gateBusy = false;
+  /** A correction from the shoe's status was made and no status has agreed since. */
+  private statusCorrected = false;
+  /** Corrections the shoe's next status contradicted, in a row. */
+  private statusContradicted = 0;
+  /** The shoe's status is not looked at for its gate until it reconnects (it contradicted every correction). */
+  private statusIgnored = false;
   private linkUp = false;
   /** Counts link changes: the answer to a command sent before the link went down or came back says nothing now. */
   private linkGeneration = 0;
@@ -169,14 +178,27 @@ export class TableShoe {
    * Not while a command is on its way: the status may have left the shoe before the command came.
    */
   private statusSays(locked: boolean): void {
-    if (this.gateBusy) return;
+    if (this.gateBusy || this.statusIgnored) return;
     if (this.lockUnavailable) {
       // Dealt as without a gate: an open shoe is what that needs; a locked one is the host's again.
       if (locked) this.lockedAfterAll();
       return;
     }
     const said = locked ? 'locked' : 'open';
-    if (this.gate === null || said === this.gate) return;
+    if (this.gate === null) return;
+    if (said === this.gate) {
+      this.statusCorrected = false;
+      this.statusContradicted = 0;
+      return;
+    }
+    // A shoe whose HELLO never shows its gate (a firmware that leaves the flag out, a shoe with no
+    // gate that answers LOCK OK) would be sent a command at every idle heartbeat for good.
+    if (this.statusCorrected && ++this.statusContradicted >= STATUS_CONTRADICTIONS) {
+      this.statusIgnored = true;
+      this.log.warn({ spec: this.spec }, "the shoe's status does not show the gate it confirmed: not looked at for its gate until the shoe reconnects");
+      return;
+    }
+    this.statusCorrected = true;
     this.log.warn({ spec: this.spec, host: this.gate, shoe: said }, "the shoe's status shows its gate other than the host set it: set again");
     this.gate = said;
     this.gateChanged();
@@ -305,6 +327,9 @@ export class TableShoe {
       this.linkGeneration++;
       this.gate = null;
       this.lockUnavailable = false;
+      this.statusIgnored = false;
+      this.statusCorrected = false;
+      this.statusContradicted = 0;
       this.gateChanged();
       this.syncGate();
     } else if (e.type === 'disconnected') {
