@@ -8,6 +8,35 @@ import type { Timers } from '../table/timers.js';
 import { SimDealer } from './sim-dealer.js';
 import type { TableShoe } from './shoe.js';
 
+/** Timers run by hand: each timer queued on `due` (its delay on `delays`), run in turn by the test. */
+function handTimers(due: (() => void)[], delays: number[] = []): Timers {
+  return {
+    now: () => 0,
+    setTimeout: (fn, ms) => {
+      delays.push(ms);
+      due.push(fn);
+      return due.length;
+    },
+    clearTimeout: () => undefined,
+  };
+}
+
+/** A table dealing a round that asks for what `cue` says and tells `listeners` of its changes. */
+function fakeTable(listeners: (() => void)[], cue: () => unknown) {
+  return {
+    onChange: (l: () => void) => {
+      listeners.push(l);
+      return () => undefined;
+    },
+    reads: { cue, view: () => ({ phase: 'dealing' }), cardsLeftInOldShoe: () => null },
+  };
+}
+
+/** The dealer over fakes that carry only what SimDealer reads. */
+function dealerOver(table: object, shoe: object, timers: Timers, dealMs: number): SimDealer {
+  return new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), dealMs);
+}
+
 /** A table that always asks for a card, a shoe whose cards the table handles a moment after each draw, timers run by hand. */
 function rig() {
   const listeners: (() => void)[] = [];
@@ -30,27 +59,10 @@ function rig() {
       },
     }),
   };
-  const table = {
-    onChange: (l: () => void) => {
-      listeners.push(l);
-      return () => undefined;
-    },
-    reads: {
-      cue: () => ({ kind: 'card', to: 'player' }),
-      view: () => ({ phase: 'dealing' }),
-      cardsLeftInOldShoe: () => null,
-    },
-  };
-  const timers: Timers = {
-    now: () => 0,
-    setTimeout: (fn) => {
-      due.push(fn);
-      return due.length;
-    },
-    clearTimeout: () => undefined,
-  };
+  const table = fakeTable(listeners, () => ({ kind: 'card', to: 'player' }));
+  const timers = handTimers(due);
   // The fakes carry only what SimDealer reads.
-  const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 800);
+  const dealer = dealerOver(table, shoe, timers, 800);
   /** Runs what is due (a dealer's timer, a card handled) in turn, up to `rounds` steps; the cards drawn so far. */
   const run = (rounds = 40): number => {
     for (let i = 0; i < rounds && due.length > 0; i++) due.shift()?.();
@@ -110,29 +122,12 @@ describe('the simulated dealer held after some cards, with burns due', () => {
         },
       }),
     };
-    const table = {
-      onChange: (l: () => void) => {
-        listeners.push(l);
-        return () => undefined;
-      },
-      reads: {
-        cue: () => {
-          const to = cues[shoe.cardsHandled];
-          return to ? { kind: 'card', to } : null;
-        },
-        view: () => ({ phase: 'dealing' }),
-        cardsLeftInOldShoe: () => null,
-      },
-    };
-    const timers: Timers = {
-      now: () => 0,
-      setTimeout: (fn) => {
-        due.push(fn);
-        return due.length;
-      },
-      clearTimeout: () => undefined,
-    };
-    const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 800);
+    const table = fakeTable(listeners, () => {
+      const to = cues[shoe.cardsHandled];
+      return to ? { kind: 'card', to } : null;
+    });
+    const timers = handTimers(due);
+    const dealer = dealerOver(table, shoe, timers, 800);
     const run = () => {
       for (let i = 0; i < 40 && due.length > 0; i++) due.shift()?.();
       return [...drawnTo];
@@ -218,15 +213,8 @@ function settlingRig(start: 'shuffle' | 'burn') {
       cardsLeftInOldShoe: () => null,
     },
   };
-  const timers: Timers = {
-    now: () => 0,
-    setTimeout: (fn) => {
-      due.push(fn);
-      return due.length;
-    },
-    clearTimeout: () => undefined,
-  };
-  const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 0);
+  const timers = handTimers(due);
+  const dealer = dealerOver(table, shoe, timers, 0);
   const run = () => {
     for (let i = 0; i < 50 && due.length > 0; i++) due.shift()?.();
     return acts;
@@ -261,67 +249,24 @@ describe('the simulated dealer and the group commit (issue 52: a Portugal table 
 
 describe('the simulated dealer at a gate that closed under its hand', () => {
   it('waits for the gate rather than loading a new shoe in the middle of a round', () => {
-    const listeners: (() => void)[] = [];
-    const due: (() => void)[] = [];
-    const acts = { loads: 0, cards: 0 };
+    const { dealer, device, run, tell } = deviceRig();
     // The host still believes the gate open (its lock is on the way); the device is locked already.
-    let locked = true;
-    const shoe = {
-      cardsHandled: 0,
-      loadsHandled: 1,
-      gateOpen: () => true,
-      onGateChange: (l: () => void) => {
-        listeners.push(l);
-        return () => undefined;
-      },
-      simulator: () => ({
-        get locked() {
-          return locked;
-        },
-        loadShoe: () => {
-          acts.loads++;
-        },
-        drawCard: () => {
-          if (locked) return null;
-          acts.cards++;
-          return 'AS';
-        },
-      }),
-    };
-    const table = {
-      onChange: () => () => undefined,
-      reads: {
-        cue: () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }),
-        view: () => ({ phase: 'dealing' }),
-        cardsLeftInOldShoe: () => null,
-      },
-    };
-    const timers: Timers = {
-      now: () => 0,
-      setTimeout: (fn) => {
-        due.push(fn);
-        return due.length;
-      },
-      clearTimeout: () => undefined,
-    };
-    const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 0);
+    device.locked = true;
     dealer.start();
-    for (let i = 0; i < 10 && due.length > 0; i++) due.shift()?.();
-    assert.deepEqual(acts, { loads: 0, cards: 0 }, 'no new shoe for a locked gate');
-    locked = false; // the gate opens again: the host tells its listeners
-    for (const l of listeners) l();
-    due.shift()?.();
-    assert.deepEqual(acts, { loads: 0, cards: 1 });
+    assert.deepEqual(run(10), { unreadable: 0, cards: 0, loads: 0 }, 'no new shoe for a locked gate');
+    device.locked = false; // the gate opens again: the host tells its listeners
+    tell();
+    assert.deepEqual(run(1), { unreadable: 0, cards: 1, loads: 0 });
   });
 });
 
 /**
- * A shoe as the simulator is one, for a dealer told to misread: nothing leaves it while locked,
+ * A shoe as the simulator is one, for a dealer at a gate or told to misread: nothing leaves it while locked,
  * unpowered or empty (a draw says null, a misread false), and each card that leaves is handled by
  * the table a moment later. The test turns the shoe's state by hand; `tell` is the host's word
  * that the gate changed. The table asks for the seat's cards for ever.
  */
-function misreadRig() {
+function deviceRig() {
   const listeners: (() => void)[] = [];
   const due: (() => void)[] = [];
   const acts = { unreadable: 0, cards: 0, loads: 0 };
@@ -372,29 +317,11 @@ function misreadRig() {
       },
     }),
   };
-  const table = {
-    onChange: (l: () => void) => {
-      listeners.push(l);
-      return () => undefined;
-    },
-    reads: {
-      cue: () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }),
-      view: () => ({ phase: 'dealing' }),
-      cardsLeftInOldShoe: () => null,
-    },
-  };
+  const table = fakeTable(listeners, () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }));
   /** The delay of each timer the dealer set, in order. */
   const delays: number[] = [];
-  const timers: Timers = {
-    now: () => 0,
-    setTimeout: (fn, ms) => {
-      delays.push(ms);
-      due.push(fn);
-      return due.length;
-    },
-    clearTimeout: () => undefined,
-  };
-  const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 0);
+  const timers = handTimers(due, delays);
+  const dealer = dealerOver(table, shoe, timers, 0);
   const run = (steps: number) => {
     for (let i = 0; i < steps && due.length > 0; i++) due.shift()?.();
     return { ...acts };
@@ -407,7 +334,7 @@ function misreadRig() {
 
 describe('the simulated dealer told to misread a card', () => {
   it('at a locked shoe waits for the gate and then draws the unreadable card, rather than waiting for a card that never came', () => {
-    const { dealer, device, run, tell } = misreadRig();
+    const { dealer, device, run, tell } = deviceRig();
     device.locked = true; // the host believes the gate open (its lock is on the way); the device is locked already
     dealer.unreadableNext();
     dealer.start();
@@ -418,7 +345,7 @@ describe('the simulated dealer told to misread a card', () => {
   });
 
   it('held after one card, does not spend the hold on a misread that never left a locked shoe', () => {
-    const { dealer, device, run, tell } = misreadRig();
+    const { dealer, device, run, tell } = deviceRig();
     device.locked = true;
     dealer.holdAfterCards(1);
     dealer.unreadableNext();
@@ -431,7 +358,7 @@ describe('the simulated dealer told to misread a card', () => {
 
   it('at an unpowered shoe tries again until the power is back, with no word from the host', () => {
     // A framed shoe back within its heartbeat's limit, or an ASCII shoe, tells the host nothing.
-    const { dealer, device, run, delays } = misreadRig();
+    const { dealer, device, run, delays } = deviceRig();
     device.powered = false;
     dealer.unreadableNext();
     dealer.start();
@@ -448,7 +375,7 @@ describe('the simulated dealer told to misread a card', () => {
   });
 
   it('at an empty shoe loads a new one, as for a card, and misreads its first', () => {
-    const { dealer, device, run } = misreadRig();
+    const { dealer, device, run } = deviceRig();
     device.left = 0;
     dealer.unreadableNext();
     dealer.start();
