@@ -294,6 +294,12 @@ export interface ShoeMoves<S> {
   /** The cut card is out: the table announces the last round(s) of the shoe. */
   lastRoundOfShoe(shoe: S): boolean;
   /**
+   * The most cards one coup of `hands` betting hands can take, where that can pass the cards
+   * behind the cut card (war's wars); absent where a coup never needs more than the simulator's
+   * 16. A simulated dealer places its cut card so that its last coup fits.
+   */
+  longestCoup?(hands: number): number;
+  /**
    * A level set to `to` between rounds (two people, the authority's reference): refused below the
    * program's minimum or below what the level holds. `unfunded`: what the house had committed to
    * it and not journalled, which the reset journals with it.

@@ -170,6 +170,16 @@ function boxAtWar(c: WarCoup): boolean {
   return box !== undefined && boxStationsToDecide(c).some((st) => box.decisions[st] === 'war');
 }
 
+/**
+ * The most cards a coup of `hands` betting hands (seats, and the box) can take: a card to each
+ * and the croupier's (Art. 5 n.2), then every hand at war, each with its burns, its card, the
+ * croupier's burns and the croupier's card (Art. 7 n.5). More than the cards behind the cut card
+ * once two hands go to war (docs/rules/war.md, "Shoe running out inside a coup").
+ */
+export function longestWarCoup(hands: number, warBurns: number): number {
+  return hands + 1 + hands * 2 * (warBurns + 1);
+}
+
 export function warExpected(c: WarCoup): WarExpectation {
   const first = c.cards.length;
   const seatAt = c.seats[first];

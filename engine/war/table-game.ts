@@ -4,7 +4,7 @@ import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
 import { gameIdentity } from '../table/game-identity.js';
 import type { DecisionRequest, GameDefaults, GameDefinition, GameFacts, GameLine, HandView, Pending } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
-import { newWarCoup, warDecide, warDecideOnBox, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
+import { longestWarCoup, newWarCoup, warDecide, warDecideOnBox, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
 import { WAR_CATALOGUE } from './bets.js';
 import { warPayTable } from './pay-table.js';
 import { resolveWar, warMarks } from './options.js';
@@ -76,6 +76,7 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
       takeShoeCard: () => ({ ok: false, reason: 'no card is expected between coups' }),
       shoeFinished: (s) => s.finished,
       lastRoundOfShoe: (s) => s.shoe.cutCardOut,
+      longestCoup: (hands) => longestWarCoup(hands, rules.warBurns),
     },
     round: {
       startRound: (shoe, seats, stadium = []) => ({

@@ -4,7 +4,19 @@ import fc from 'fast-check';
 import { parseCard, RANKS, SUITS, type Card } from '../cards/card.js';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
-import { compareCards, newWarCoup, warDecide, warDecideOnBox, warExpected, WarInputError, warRank, warTakeCard, type WarCoup, type WarSeat } from './coup.js';
+import {
+  compareCards,
+  longestWarCoup,
+  newWarCoup,
+  warDecide,
+  warDecideOnBox,
+  warExpected,
+  WarInputError,
+  warRank,
+  warTakeCard,
+  type WarCoup,
+  type WarSeat,
+} from './coup.js';
 import { exactWar } from './exact.js';
 import { parseWarProfile, WAR_PROFILES, WAR_RULES, warProfile } from './profiles.js';
 import { settleWarBox, settleWarCoup, voidWarCoup } from './settle.js';
@@ -361,6 +373,43 @@ describe('«Desafio ao Casino» shoe', () => {
     assert.equal(step.shoe.coups, 0);
     const auto = warCutCardOut(newWarShoe({ shuffling: 'automatic-shuffler' }));
     assert.equal(warAfterCoup(auto).next, 'deal');
+  });
+});
+
+describe('«Desafio ao Casino» the longest coup', () => {
+  /** A coup where every hand ties the croupier and goes to war: the cards it took. */
+  function everyHandAtWar(seats: number, box: boolean): number {
+    let c = newWarCoup(
+      Array.from({ length: seats }, (_, i) => ({ seat: i + 1, bets: { main: 100 } })),
+      { mainBetOnTieWithTieBet: 'returned', warBurns: MACAU.warBurns },
+      box ? [{ station: 101, bets: { main: 100 } }] : [],
+    );
+    let taken = 0;
+    for (;;) {
+      const e = warExpected(c);
+      if (e.kind === 'complete') return taken;
+      if (e.kind === 'decisions') for (const seat of e.seats) c = warDecide(c, seat, 'war');
+      else if (e.kind === 'box-decisions') for (const st of e.stations) c = warDecideOnBox(c, st, 'war');
+      else {
+        // Every first card a five: each hand ties the croupier.
+        c = warTakeCard(c, parseCard(e.kind === 'card' && e.phase === 'first' ? '5S' : '9H'));
+        taken++;
+      }
+    }
+  }
+
+  it("is every hand at war: its card and the croupier's, then per hand three burns, a card, three burns, the croupier's (Art. 5, Art. 7 n.5)", () => {
+    for (const [seats, box] of [
+      [1, false],
+      [5, false],
+      [7, false],
+      [7, true],
+    ] as const) {
+      const hands = seats + (box ? 1 : 0);
+      assert.equal(longestWarCoup(hands, MACAU.warBurns), everyHandAtWar(seats, box), `${seats} seats${box ? ' and the box' : ''}`);
+    }
+    // More than the cards behind the Macau cut card (about twelve, Art. 1 n.1) once two hands go to war.
+    assert.ok(longestWarCoup(2, MACAU.warBurns) > MACAU.cutCardFromEnd);
   });
 });
 

@@ -1,9 +1,27 @@
+import type { GameDefinition } from '../../engine/table/game.js';
 import { TableShoe } from '../devices/shoe.js';
 import type { HostMetrics } from '../metrics/host-metrics.js';
+import { openTableGame } from '../table/table-game.js';
 import { onShoeEvent } from '../tilts/tilt-sources.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
+
+/** The simulator's own cut card: 16 cards from the end. */
+const SIM_CUT_FROM_END = 16;
+
+/**
+ * Where a simulated shoe's cut card comes out (cards dealt before it), or undefined for the
+ * simulator's own place (16 from the end): further from the end where the game's longest coup at
+ * this table needs more (war: every hand at war), so that a simulated dealer never runs out inside
+ * its last coup. `seats`: the seated stations; the remote stations' box is one hand more. A live
+ * dealer places the cut; what a live table does when its shoe runs out is docs/rules/war.md's.
+ */
+export function simulatedCutCardAt<S, R>(game: Pick<GameDefinition<S, R>, 'decks' | 'shoe'>, seats: number): number | undefined {
+  const longest = game.shoe.longestCoup?.(seats + 1);
+  if (longest === undefined || longest <= SIM_CUT_FROM_END) return undefined;
+  return game.decks * 52 - longest;
+}
 
 /** The card-reading shoe (made, not started): its reads timed by the metrics, its faults raised as tilts. */
 export function makeShoe(
@@ -18,8 +36,14 @@ export function makeShoe(
     decks: table.game.decks,
     protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    ...(options.simShoeCutCardAt !== undefined ? { simCutCardAt: options.simShoeCutCardAt } : {}),
+    ...cutCardOption(
+      options.simShoeCutCardAt ?? (config.shoe === 'sim' ? openTableGame(config, (g) => simulatedCutCardAt(g, config.stations.length)) : undefined),
+    ),
     ...(game.lastSequence !== undefined ? { lastSequence: game.lastSequence } : {}),
     onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.reads.cue()?.kind === 'shuffle'),
   });
+}
+
+function cutCardOption(at: number | undefined): { simCutCardAt?: number } {
+  return at !== undefined ? { simCutCardAt: at } : {};
 }
