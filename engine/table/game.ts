@@ -295,8 +295,9 @@ export interface ShoeMoves<S> {
   lastRoundOfShoe(shoe: S): boolean;
   /**
    * The most cards one coup of `hands` betting hands can take, where that can pass the cards
-   * behind the cut card (war's wars); absent where a coup never needs more than the simulator's
-   * 16. A simulated dealer places its cut card so that its last coup fits.
+   * behind the cut card (war's wars); absent where the game's own cut leaves room (blackjack's
+   * 50–60 from the end, baccarat's six-card coup). A simulated dealer places its cut card so that
+   * its last coup fits.
    */
   longestCoup?(hands: number): number;
   /**

@@ -12,9 +12,15 @@ import { simulatedCutCardAt } from './shoe.js';
 describe("a simulated shoe's cut card", () => {
   it('at a war table leaves room for every hand at war: the seats and the box', () => {
     const war = warTableGame('macau');
-    const cut = simulatedCutCardAt(war, 5);
+    const cut = simulatedCutCardAt(war, 6);
     assert.equal(cut, 6 * 52 - longestWarCoup(6, 3), 'five seats and the box, each at war');
     assert.ok(6 * 52 - (cut ?? 0) >= 16, 'never nearer the end than the default');
+  });
+
+  it('never before the first card, in a shoe smaller than one coup', () => {
+    const oneDeck = warTableGame('macau', { decks: 1 });
+    assert.ok(longestWarCoup(6, 3) > 52);
+    assert.equal(simulatedCutCardAt(oneDeck, 6), 1);
   });
 
   it('elsewhere stays where the simulator puts it (16 cards from the end): a coup never needs more', () => {

@@ -14,13 +14,15 @@ const SIM_CUT_FROM_END = 16;
  * Where a simulated shoe's cut card comes out (cards dealt before it), or undefined for the
  * simulator's own place (16 from the end): further from the end where the game's longest coup at
  * this table needs more (war: every hand at war), so that a simulated dealer never runs out inside
- * its last coup. `seats`: the seated stations; the remote stations' box is one hand more. A live
- * dealer places the cut; what a live table does when its shoe runs out is docs/rules/war.md's.
+ * its last coup. `hands`: the seated stations, and the remote stations' box when there are remote
+ * stations. Never before the first card: a shoe smaller than one coup (war of one deck and many
+ * seats) still runs out. A live dealer places the cut; what a live table does when its shoe runs
+ * out is docs/rules/war.md's.
  */
-export function simulatedCutCardAt<S, R>(game: Pick<GameDefinition<S, R>, 'decks' | 'shoe'>, seats: number): number | undefined {
-  const longest = game.shoe.longestCoup?.(seats + 1);
+export function simulatedCutCardAt<S, R>(game: Pick<GameDefinition<S, R>, 'decks' | 'shoe'>, hands: number): number | undefined {
+  const longest = game.shoe.longestCoup?.(hands);
   if (longest === undefined || longest <= SIM_CUT_FROM_END) return undefined;
-  return game.decks * 52 - longest;
+  return Math.max(1, game.decks * 52 - longest);
 }
 
 /** The card-reading shoe (made, not started): its reads timed by the metrics, its faults raised as tilts. */
@@ -37,7 +39,8 @@ export function makeShoe(
     protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...cutCardOption(
-      options.simShoeCutCardAt ?? (config.shoe === 'sim' ? openTableGame(config, (g) => simulatedCutCardAt(g, config.stations.length)) : undefined),
+      options.simShoeCutCardAt ??
+        (config.shoe === 'sim' ? openTableGame(config, (g) => simulatedCutCardAt(g, config.stations.length + (config.remoteStations > 0 ? 1 : 0))) : undefined),
     ),
     ...(game.lastSequence !== undefined ? { lastSequence: game.lastSequence } : {}),
     onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.reads.cue()?.kind === 'shuffle'),
