@@ -36,10 +36,8 @@ export class TableShoe {
   private gateBusy = false;
   /** A correction from the shoe's status was made and no status has agreed since. */
   private statusCorrected = false;
-  /** Corrections the shoe's next status contradicted, in a row. */
+  /** Corrections the shoe's next status contradicted, in a row; at STATUS_CONTRADICTIONS its status is not looked at until it reconnects. */
   private statusContradicted = 0;
-  /** The shoe's status is not looked at for its gate until it reconnects (it contradicted every correction). */
-  private statusIgnored = false;
   private linkUp = false;
   /** Counts link changes: the answer to a command sent before the link went down or came back says nothing now. */
   private linkGeneration = 0;
@@ -178,7 +176,7 @@ export class TableShoe {
    * Not while a command is on its way: the status may have left the shoe before the command came.
    */
   private statusSays(locked: boolean): void {
-    if (this.gateBusy || this.statusIgnored) return;
+    if (this.gateBusy || this.statusContradicted >= STATUS_CONTRADICTIONS) return;
     if (this.lockUnavailable) {
       // Dealt as without a gate: an open shoe is what that needs; a locked one is the host's again.
       if (locked) this.lockedAfterAll();
@@ -194,7 +192,6 @@ export class TableShoe {
     // A shoe whose HELLO never shows its gate (a firmware that leaves the flag out, a shoe with no
     // gate that answers LOCK OK) would be sent a command at every idle heartbeat for good.
     if (this.statusCorrected && ++this.statusContradicted >= STATUS_CONTRADICTIONS) {
-      this.statusIgnored = true;
       this.log.warn({ spec: this.spec }, "the shoe's status does not show the gate it confirmed: not looked at for its gate until the shoe reconnects");
       return;
     }
@@ -327,7 +324,6 @@ export class TableShoe {
       this.linkGeneration++;
       this.gate = null;
       this.lockUnavailable = false;
-      this.statusIgnored = false;
       this.statusCorrected = false;
       this.statusContradicted = 0;
       this.gateChanged();
