@@ -33,6 +33,9 @@ export interface ShoeSimOptions extends ReceivedOptions {
   gateAtPowerUp?: 'kept' | 'open' | 'locked';
 }
 
+/** Where the simulator's cut card comes out unless told: this many cards from the end of each shoe. */
+export const SIM_CUT_CARD_FROM_END = 16;
+
 /** mulberry32: a small seeded PRNG (hardware cannot import the engine's RNG). */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -167,7 +170,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
     this.seed = options.seed ?? this.seed + 1;
     this.order = shuffledShoe(this.decks, this.seed);
     this.pos = 0;
-    this.cutAt = options.cutCardAt ?? this.cutCardAt ?? this.order.length - 16;
+    this.cutAt = options.cutCardAt ?? this.cutCardAt ?? this.order.length - SIM_CUT_CARD_FROM_END;
     this.sessionId = (this.sessionId + 1) >>> 0;
     this.lid = false;
     const setId = `SET-${this.seed}`;

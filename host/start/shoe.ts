@@ -1,4 +1,5 @@
 import type { GameDefinition } from '../../engine/table/game.js';
+import { SIM_CUT_CARD_FROM_END } from '../../hardware/shoe/simulator.js';
 import { TableShoe } from '../devices/shoe.js';
 import type { HostMetrics } from '../metrics/host-metrics.js';
 import { openTableGame } from '../table/table-game.js';
@@ -6,9 +7,6 @@ import { onShoeEvent } from '../tilts/tilt-sources.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
-
-/** The simulator's own cut card: 16 cards from the end. */
-const SIM_CUT_FROM_END = 16;
 
 /**
  * Where a simulated shoe's cut card comes out (cards dealt before it), or undefined for the
@@ -21,7 +19,7 @@ const SIM_CUT_FROM_END = 16;
  */
 export function simulatedCutCardAt<S, R>(game: Pick<GameDefinition<S, R>, 'decks' | 'shoe'>, hands: number): number | undefined {
   const longest = game.shoe.longestCoup?.(hands);
-  if (longest === undefined || longest <= SIM_CUT_FROM_END) return undefined;
+  if (longest === undefined || longest <= SIM_CUT_CARD_FROM_END) return undefined;
   return Math.max(1, game.decks * 52 - longest);
 }
 
