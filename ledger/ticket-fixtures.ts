@@ -9,6 +9,9 @@ import type { ValidationNumber } from '../terms/validation-number.js';
 
 const DAY_MS = 86_400_000;
 
+/** The label of a ticket or an attempt the casino's system validates (`tickets.authority: sas`). */
+const by = (authority: 'sas' | undefined): { authority?: 'sas' } => (authority ? { authority } : {});
+
 /** A cash-out ticket issued at `station` of machine `machineId`, expiring 90 days after `issuedAt`. */
 export function ticketIssue(
   validation: ValidationNumber,
@@ -17,11 +20,12 @@ export function ticketIssue(
   station = 1,
   machineId = 7,
   issuedAt = '2026-11-26T10:00:00.000Z',
+  authority?: 'sas',
 ): NewEntry {
   const expiresAt = new Date(Date.parse(issuedAt) + 90 * DAY_MS).toISOString();
   return {
     type: 'ticket.issue',
-    payload: { validation, machineId, sequence, station, amount, currency: 'MOP', issuedAt, expiresAt },
+    payload: { validation, machineId, sequence, station, amount, currency: 'MOP', issuedAt, expiresAt, ...by(authority) },
     txId: ticketOutTxId(validation, 'issue'),
   };
 }
@@ -34,22 +38,22 @@ export function ticketVoided(validation: ValidationNumber, station = 1, reason =
   return { type: 'ticket.void', payload: { validation, station, reason }, txId: ticketOutTxId(validation, 'end') };
 }
 
-export function redeemRequest(requestId: string, validation: ValidationNumber, station: number): NewEntry {
-  return { type: 'ticket.redeem.request', payload: { requestId, validation, station }, txId: ticketInTxId(requestId, 'request') };
+export function redeemRequest(requestId: string, validation: ValidationNumber, station: number, authority?: 'sas'): NewEntry {
+  return { type: 'ticket.redeem.request', payload: { requestId, validation, station, ...by(authority) }, txId: ticketInTxId(requestId, 'request') };
 }
 
-export function redeemApproved(requestId: string, validation: ValidationNumber, station: number, amount: number): NewEntry {
+export function redeemApproved(requestId: string, validation: ValidationNumber, station: number, amount: number, authority?: 'sas'): NewEntry {
   return {
     type: 'ticket.redeem.approved',
-    payload: { requestId, validation, station, amount, currency: 'MOP' },
+    payload: { requestId, validation, station, amount, currency: 'MOP', ...by(authority) },
     txId: ticketInTxId(requestId, 'approved'),
   };
 }
 
-export function redeemStacked(requestId: string, validation: ValidationNumber, station: number, amount: number): NewEntry {
+export function redeemStacked(requestId: string, validation: ValidationNumber, station: number, amount: number, authority?: 'sas'): NewEntry {
   return {
     type: 'ticket.redeem.stacked',
-    payload: { requestId, validation, station, amount, currency: 'MOP' },
+    payload: { requestId, validation, station, amount, currency: 'MOP', ...by(authority) },
     txId: ticketStackedTxId(validation),
   };
 }
@@ -59,8 +63,9 @@ export function redeemReturned(
   validation: ValidationNumber,
   station: number,
   reason: (typeof TICKET_RETURNS)[number] = 'already-paid',
+  authority?: 'sas',
 ): NewEntry {
-  return { type: 'ticket.redeem.returned', payload: { requestId, validation, station, reason }, txId: ticketInTxId(requestId, 'end') };
+  return { type: 'ticket.redeem.returned', payload: { requestId, validation, station, reason, ...by(authority) }, txId: ticketInTxId(requestId, 'end') };
 }
 
 /** A ticket taken in whole: asked, approved and stacked. */

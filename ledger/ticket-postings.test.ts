@@ -6,6 +6,7 @@ import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIss
 import { TICKET_ACCOUNTS } from './ticket-postings.js';
 import { validationNumber } from '../terms/validation-number.js';
 import { verifyLedger } from './verify.js';
+import { lastMachineTicket, lastTicketIssued, ticketMachineIds } from './ticket-queries.js';
 
 const N1 = validationNumber(7, 1);
 const N2 = validationNumber(7, 2);
@@ -116,5 +117,35 @@ describe('ledger: a ticket in', () => {
     l.append(redeemRequest('req-00009', FOREIGN, 2));
     refusal(() => l.append(redeemApproved('req-00009', N1, 2, 1_000)), 'ticket-mismatch');
     refusal(() => l.append(redeemReturned('req-00009', FOREIGN, 1, 'acceptor-returned')), 'ticket-mismatch');
+  });
+
+  it('keeps an attempt with the system it was asked of: a label added or dropped after the request is refused (the upstream reads it)', () => {
+    const l = fresh();
+    l.append(redeemRequest('req-00001', FOREIGN, 2, 'sas'));
+    refusal(() => l.append(redeemApproved('req-00001', FOREIGN, 2, 20_000)), 'ticket-mismatch');
+    l.append(redeemApproved('req-00001', FOREIGN, 2, 20_000, 'sas'));
+    refusal(() => l.append(redeemStacked('req-00001', FOREIGN, 2, 20_000)), 'ticket-mismatch');
+    l.append(redeemStacked('req-00001', FOREIGN, 2, 20_000, 'sas'));
+    assert.equal(l.credit(2), 70_000);
+    l.append(redeemRequest('req-00002', N1, 2));
+    refusal(() => l.append(redeemReturned('req-00002', N1, 2, 'unknown', 'sas')), 'ticket-mismatch');
+    l.append(redeemReturned('req-00002', N1, 2, 'unknown'));
+    assert.ok(verifyLedger(l).ok);
+  });
+});
+
+describe("ledger: the validation ids of a table's own tickets", () => {
+  it("leaves out the casino system's (labelled sas): the upstream's id is numbered under again, and 0x4C may set the system's again", () => {
+    const l = fresh();
+    l.append(ticketIssue(N1, 1, 1_000, 1, 7));
+    l.append(ticketPrinted(N1));
+    const bySystem = validationNumber(4_242, 2);
+    l.append(ticketIssue(bySystem, 2, 1_000, 1, 4_242, undefined, 'sas'));
+    l.append(ticketPrinted(bySystem));
+    assert.equal(lastMachineTicket(l)?.terms.machineId, 7);
+    assert.equal(lastMachineTicket(l, 'sas')?.terms.machineId, 4_242);
+    assert.deepEqual(ticketMachineIds(l), [7]);
+    assert.equal(lastTicketIssued(l)?.authority, 'sas');
+    assert.equal(lastTicketIssued(l)?.terms.sequence, 2);
   });
 });

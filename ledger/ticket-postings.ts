@@ -153,6 +153,15 @@ function checkSystemIssue(view: TicketView, t: SystemTicketTerms): void {
   if (!termsConsistent(t)) throw new LedgerRefusal('ticket-mismatch', `ticket ${t.validation}: its system id is not the number's first two digits`);
 }
 
+/** An attempt is validated by one system from its request to its end: a later entry cannot move it to the other (the upstream reads the label). */
+function sameAuthority(p: { requestId: RequestId; authority?: 'sas' | undefined }, before: { authority?: 'sas' | undefined }): void {
+  if (p.authority !== before.authority)
+    throw new LedgerRefusal(
+      'ticket-mismatch',
+      `attempt ${p.requestId} was asked of ${before.authority ?? 'the upstream'}, not ${p.authority ?? 'the upstream'}`,
+    );
+}
+
 /** The postings and meters of a ticket entry (its payload already admitted by its schema). */
 export function deriveTicket(view: TicketView, e: TicketEntry, out: TicketSink): void {
   switch (e.type) {
@@ -195,6 +204,7 @@ export function deriveTicket(view: TicketView, e: TicketEntry, out: TicketSink):
       const asked = found.payload;
       if (asked.validation !== p.validation || asked.station !== p.station)
         throw new LedgerRefusal('ticket-mismatch', `attempt ${p.requestId} was for ticket ${asked.validation} at station ${asked.station}`);
+      sameAuthority(p, asked);
       if (e.type === 'ticket.redeem.returned') {
         const stacked = earlier(view, ticketStackedTxId(p.validation));
         if (stacked?.type === 'ticket.redeem.stacked' && stacked.payload.requestId === p.requestId)
@@ -212,6 +222,7 @@ export function deriveTicket(view: TicketView, e: TicketEntry, out: TicketSink):
           'ticket-mismatch',
           `attempt ${p.requestId} was approved for ${ok.amount} ${ok.currency} of ticket ${ok.validation} at station ${ok.station}`,
         );
+      sameAuthority(p, ok);
       if (view.entryByTx(ticketInTxId(p.requestId, 'end')))
         throw new LedgerRefusal('ticket-mismatch', `attempt ${p.requestId} went back: it cannot be stacked`);
       out.creditChange(p.station, p.amount);

@@ -17,6 +17,8 @@ export interface IssuedTicket {
   terms: TicketTerms;
   /** The print attempt journalled with it (the template and the printer's last one before), when the command was sent. */
   print?: { template: string; before: string };
+  /** Validated by the casino's system (SAS), as journalled. */
+  authority?: 'sas';
 }
 
 function issued(row: { seq: number; body: string } | undefined): IssuedTicket | null {
@@ -24,8 +26,8 @@ function issued(row: { seq: number; body: string } | undefined): IssuedTicket | 
   const body: unknown = JSON.parse(row.body);
   const e = parseTicketEntry('ticket.issue', body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
   if (e?.type !== 'ticket.issue') return null;
-  const { print, ...terms } = e.payload;
-  return { seq: row.seq, terms, ...(print ? { print } : {}) };
+  const { print, authority, ...terms } = e.payload;
+  return { seq: row.seq, terms, ...(print ? { print } : {}), ...(authority ? { authority } : {}) };
 }
 
 /** The newest ticket this table issued, whoever numbered it: its sequence is where the next one's starts. */
@@ -37,23 +39,36 @@ export function lastTicketIssued(ledger: Ledger): IssuedTicket | null {
 
 /**
  * The newest ticket this table numbered itself (not one the casino's system numbered, SAS system
- * validation): its machine id is the one the table's next number of its own is made under.
+ * validation) while validated by `authority`: its machine id is the one the table's next number of
+ * its own is made under. A table back on the upstream after a time on SAS must not number under
+ * the id the casino's system set (0x4C): the upstream would refuse every such ticket as another
+ * issuer's, and the players' paper would be paid nowhere.
  */
-export function lastMachineTicket(ledger: Ledger): (IssuedTicket & { terms: MachineTicketTerms }) | null {
+export function lastMachineTicket(ledger: Ledger, authority: 'upstream' | 'sas' = 'upstream'): (IssuedTicket & { terms: MachineTicketTerms }) | null {
+  const label = authority === 'sas' ? `= 'sas'` : 'IS NULL';
   const row = connectionOf(ledger)
-    .prepare(`SELECT seq, body FROM journal WHERE type = 'ticket.issue' AND json_extract(body, '$.payload.machineId') IS NOT NULL ORDER BY seq DESC LIMIT 1`)
+    .prepare(
+      `SELECT seq, body FROM journal WHERE type = 'ticket.issue' AND json_extract(body, '$.payload.machineId') IS NOT NULL
+         AND json_extract(body, '$.payload.authority') ${label} ORDER BY seq DESC LIMIT 1`,
+    )
     .get() as { seq: number; body: string } | undefined;
   const t = issued(row);
   return t && !isSystemNumbered(t.terms) ? { ...t, terms: t.terms } : null;
 }
 
 /**
- * Every validation id the table's tickets were numbered under (a table switched from the upstream
- * to the casino system keeps its older tickets' numbers, under the upstream's id: docs/sas.md).
+ * Every validation id the table's tickets were numbered under while the upstream validated them (a
+ * table switched from the upstream to the casino system keeps its older tickets' numbers, under
+ * the upstream's id: docs/sas.md). Tickets journalled as the casino system's (`authority: sas`)
+ * are not counted: their id is the one that system set. A SAS ticket journalled before the label
+ * existed is counted, as before.
  */
 export function ticketMachineIds(ledger: Ledger): number[] {
   const rows: unknown[] = connectionOf(ledger)
-    .prepare(`SELECT DISTINCT json_extract(body, '$.payload.machineId') AS id FROM journal WHERE type = 'ticket.issue'`)
+    .prepare(
+      `SELECT DISTINCT json_extract(body, '$.payload.machineId') AS id FROM journal
+         WHERE type = 'ticket.issue' AND json_extract(body, '$.payload.authority') IS NULL`,
+    )
     .all();
   return rows.flatMap((r) => (r && typeof r === 'object' && 'id' in r && typeof r.id === 'number' ? [r.id] : []));
 }
@@ -76,6 +91,8 @@ export interface TicketInEscrow {
   station: number;
   /** The authority's approval journalled for it (the host told the acceptor to stack), if any. */
   approved: { amount: number; currency: string } | null;
+  /** Asked of the casino's system (SAS), as its request says. */
+  authority?: 'sas';
 }
 
 /** The station's newest redemption attempt with no end, if any: what a restart resolves from the acceptor. */
@@ -100,6 +117,7 @@ export function ticketInEscrow(ledger: Ledger, station: number): TicketInEscrow 
     validation: asked.payload.validation,
     station,
     approved: approved?.type === 'ticket.redeem.approved' ? { amount: approved.payload.amount, currency: approved.payload.currency } : null,
+    ...(asked.payload.authority ? { authority: asked.payload.authority } : {}),
   };
 }
 

@@ -121,10 +121,19 @@ export const TICKET_RETURNS = [...TICKET_REFUSALS, 'acceptor-returned', 'accepto
 export const TicketReturn = z.enum(TICKET_RETURNS);
 
 const ticketOf = { validation: AnyTicketNumber, station: TicketStation };
+/**
+ * Which system validates the ticket or the attempt, when it is the casino's over SAS
+ * (`tickets.authority: sas`; absent: the floor's own, the upstream). The upstream, which ingests
+ * every table's journal, then neither registers the ticket nor looks for an attempt of its own:
+ * without it a SAS table's every ticket would be another issuer's and every credit one it never
+ * approved, each an alarm. The label gains a lying table nothing: the upstream still settles an
+ * attempt it did approve, and alarms a number it holds.
+ */
+export const ValidatedBySas = z.literal('sas').optional();
 const PrintAttempt = z.strictObject({ template: z.string().min(1).max(8), before: z.string().max(8) }).optional();
 /** Who settled a ticket the printer could not judge (service mode; a second person above the two-person amount). */
 const SettledBy = z.array(z.string().min(1).max(80)).min(1).max(2);
-const attempt = { requestId: RequestId, ...ticketOf };
+const attempt = { requestId: RequestId, ...ticketOf, authority: ValidatedBySas };
 
 /**
  * The ledger entries of a ticket's life, as the host journals them (the host's integration writes
@@ -137,7 +146,10 @@ export const TICKET_PAYLOADS = {
    * the print attempt (the printer's template for it and its last one before), so a restart can
    * ask the printer whether it printed (docs/protocols/tcl.md). Absent: no command was sent.
    */
-  'ticket.issue': z.union([MachineTicketTerms.extend({ print: PrintAttempt }), SystemTicketTerms.extend({ print: PrintAttempt })]),
+  'ticket.issue': z.union([
+    MachineTicketTerms.extend({ print: PrintAttempt, authority: ValidatedBySas }),
+    SystemTicketTerms.extend({ print: PrintAttempt, authority: ValidatedBySas }),
+  ]),
   /** The printer reported the ticket printed (its validation number accepted), or a person settled it so (`settledBy`): now redeemable. */
   'ticket.printed': z.strictObject({ ...ticketOf, settledBy: SettledBy.optional() }),
   /** The ticket was not printed (the printer's status, or a person's settlement): the credit is given back; the number is never paid. */

@@ -336,6 +336,7 @@ export const cancel = (db: Db, terminal: string, requestId: string, t: TicketAt)
  */
 export async function applyTicketEntries(tx: Sql, terminal: string, entries: readonly TicketEntry[]): Promise<void> {
   for (const e of entries) {
+    if ('authority' in e.payload && e.payload.authority === 'sas' && (await theSystemsAlone(tx, terminal, e))) continue;
     switch (e.type) {
       case 'ticket.issue':
         await registerIssue(tx, terminal, e.payload);
@@ -357,4 +358,49 @@ export async function applyTicketEntries(tx: Sql, terminal: string, entries: rea
         break; // the authority's own answer decided these; nothing to resolve
     }
   }
+}
+
+/**
+ * An entry the table journalled as the casino system's (SAS, `authority: sas`): whether it is that
+ * system's alone, so that this register leaves it (false: settle it as any other). The issue of a
+ * ticket under another id is never registered here (the system pays it); under the very id this
+ * register assigned the table it is an alarm, for one number would then be known to both. An
+ * attempt is the system's unless this register approved or recorded it (a table that labels an
+ * attempt of ours is settled all the same); a credit through the system of a number this register
+ * holds is an alarm, for both could pay it.
+ */
+async function theSystemsAlone(tx: Sql, terminal: string, e: TicketEntry): Promise<boolean> {
+  switch (e.type) {
+    case 'ticket.issue': {
+      const t = e.payload;
+      if (isSystemNumbered(t)) return true;
+      const mine = await tx.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
+      if (mine.rows[0]?.machine_id === t.machineId)
+        await raiseAlarm(tx, terminal, 'ticket-disagreement', {
+          validation: t.validation,
+          machineId: t.machineId,
+          what: "a casino system's ticket under the validation id this register assigned the table",
+        });
+      return true;
+    }
+    case 'ticket.redeem.stacked':
+    case 'ticket.redeem.returned': {
+      const p = e.payload;
+      if ((await attemptOf(tx, terminal, p.requestId)) !== null) return false;
+      if (e.type === 'ticket.redeem.stacked' && (await registered(tx, p.validation)))
+        await raiseAlarm(tx, terminal, 'ticket-disagreement', {
+          validation: p.validation,
+          requestId: p.requestId,
+          what: 'credited through the casino system a ticket this register holds',
+        });
+      return true;
+    }
+    default:
+      return false; // a print or a void of a number not registered here changes nothing; of one that is, it settles as ever
+  }
+}
+
+async function registered(tx: Sql, validation: string): Promise<boolean> {
+  const r = await tx.query('SELECT 1 FROM tickets WHERE validation = $1', [validation]);
+  return r.rows.length > 0;
 }

@@ -3,7 +3,7 @@ import { Emitter } from '../../hardware/clock.js';
 import type { EscrowDecision, EscrowedTicket } from '../../hardware/billacceptor/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
-import { ticketInEnded, ticketInEscrow } from '../../ledger/ticket-queries.js';
+import { ticketInEnded, ticketInEscrow, type TicketInEscrow } from '../../ledger/ticket-queries.js';
 import { AnyTicketNumber, RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
 import type { ValidationNumber } from '../../terms/validation-number.js';
 
@@ -70,7 +70,7 @@ export class TicketIn {
       this.show(station, { state: 'returned', validation: ticket.validationNumber, reason: 'unknown', at: Date.now() });
       return 'return';
     }
-    const at = { requestId: requestId.data, validation: validation.data, station };
+    const at: Attempt = { requestId: requestId.data, validation: validation.data, station, ...this.validatedBy() };
     const again = this.askedBefore(at);
     if (again) return again;
     this.deps.ledger.append({ type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(at.requestId, 'request') });
@@ -100,7 +100,7 @@ export class TicketIn {
    * goes back with the reason it was given. An attempt journalled and not yet answered (its
    * question still out) is asked again as before, and the guard refuses it.
    */
-  private askedBefore(at: { requestId: RequestId; validation: ValidationNumber; station: number }): EscrowDecision | null {
+  private askedBefore(at: Attempt): EscrowDecision | null {
     const ledger = this.deps.ledger;
     if (!ledger.byTxId(ticketInTxId(at.requestId, 'request'))) return null;
     const ended = ticketInEnded(ledger, at.requestId);
@@ -121,7 +121,7 @@ export class TicketIn {
       // Stacked without an approval journalled for it: never credited (the ACK is withheld; a fault follows at the acceptor).
       throw new Error(`ticket ${ticket.validationNumber} stacked at station ${station} without an approval journalled for it`);
     }
-    const at = { requestId: pending.requestId, validation: pending.validation, station };
+    const at = attemptOf(pending);
     this.deps.ledger.append({
       type: 'ticket.redeem.stacked',
       payload: { ...at, amount: pending.approved.amount, currency: pending.approved.currency },
@@ -139,22 +139,30 @@ export class TicketIn {
     if (reason === 'host') return; // the host's own return, journalled when it answered
     const pending = ticketInEscrow(this.deps.ledger, station);
     if (!pending || pending.requestId !== ticket.escrowId) return;
-    this.returned(
-      station,
-      { requestId: pending.requestId, validation: pending.validation, station },
-      reason === 'device' ? 'acceptor-returned' : 'acceptor-fault',
-    );
+    this.returned(station, attemptOf(pending), reason === 'device' ? 'acceptor-returned' : 'acceptor-fault');
   }
 
-  private returned(station: number, at: { requestId: RequestId; validation: ValidationNumber; station: number }, reason: TicketReturn): void {
+  private returned(station: number, at: Attempt, reason: TicketReturn): void {
     this.deps.ledger.append({ type: 'ticket.redeem.returned', payload: { ...at, reason }, txId: ticketInTxId(at.requestId, 'end') });
     this.show(station, { state: 'returned', validation: at.validation, reason, at: Date.now() });
     this.deps.log.info({ station, validation: at.validation, reason }, 'ticket in: returned');
     void this.deps.authority?.cancel(at.requestId, at);
   }
 
+  /** The label of an attempt the casino's system validates (the upstream ingests it and leaves it to that system). */
+  private validatedBy(): { authority?: 'sas' } {
+    return this.deps.config.tickets.authority === 'sas' ? { authority: 'sas' } : {};
+  }
+
   private show(station: number, s: TicketInState): void {
     this.last.set(station, s);
     this.changes.emit(station);
   }
+}
+
+/** An attempt as journalled: its request's words, the label of the system asked included. */
+type Attempt = { requestId: RequestId; validation: ValidationNumber; station: number; authority?: 'sas' };
+
+function attemptOf(p: TicketInEscrow): Attempt {
+  return { requestId: p.requestId, validation: p.validation, station: p.station, ...(p.authority ? { authority: p.authority } : {}) };
 }

@@ -269,7 +269,11 @@ export class TicketOut {
   private journalIssue(terms: TicketTerms, attempt: PrintAttempt): void {
     this.deps.ledger.append({
       type: 'ticket.issue',
-      payload: { ...terms, print: { template: attempt.template, before: attempt.before } },
+      payload: {
+        ...terms,
+        ...(this.deps.config.tickets.authority === 'sas' ? { authority: 'sas' as const } : {}),
+        print: { template: attempt.template, before: attempt.before },
+      },
       txId: ticketOutTxId(terms.validation, 'issue'),
     });
     this.inPrint.set(terms.station, { seq: 0, terms, print: { template: attempt.template, before: attempt.before } });

@@ -18,6 +18,7 @@ import pino from 'pino';
 import { simulatedTableConfig, type TableConfig } from '../../host/config/table-config.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { newestEntriesOfType, type Ledger } from '../../ledger/index.js';
+import { alarms } from '../../upstream/index.js';
 import { startFloorUpstream, type FloorUpstream } from '../transfers/floor-upstream.js';
 import { CasinoSystem } from './host/casino.js';
 import { SasHost, type HostIo } from './host/host.js';
@@ -181,5 +182,11 @@ describe('one ticket presented through SAS at table A and through the upstream a
     assert.equal(mine.length, 3);
     const held = await floor.up.db.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM tickets WHERE validation = ANY($1)', [mine]);
     assert.equal(held.rows[0]?.n, 0);
+  });
+
+  it('the upstream raised no ticket alarm for A: its tickets are the casino system’s, issued and paid as they should be', async () => {
+    await until(() => (a.sync?.status().lagEntries ?? 1) === 0, 'A synced');
+    const kinds = (await alarms(floor.up.db, 'T-A')).map((x) => x.kind).filter((k) => k.startsWith('ticket-'));
+    assert.deepEqual(kinds, []);
   });
 });

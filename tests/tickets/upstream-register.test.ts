@@ -283,4 +283,62 @@ describe('the upstream as validation authority (migration 6)', () => {
       ],
     );
   });
+
+  it("a table validated by the casino's system (entries labelled sas): nothing registered, nothing alarmed, but what concerns this register still settles or alarms", async () => {
+    await enrolTerminal(db, 'S');
+    const sasId = 9_000; // the id the casino's system set by long poll 0x4C, outside the upstream's
+    const j = new FakeJournal('S');
+    const sas = { authority: 'sas' } as const;
+    const own = ticket(sasId, 1, 2_500);
+    const inserted = ticket(sasId + 1, 7, 3_000); // another SAS table's ticket, paid at S through the system
+    const returned = ticket(sasId + 1, 8, 3_500);
+    const rq = requestId();
+    const back = requestId();
+    const before = (await alarms(db, 'S')).length;
+    let r = await ingest(
+      db,
+      j.batch([
+        { type: 'ticket.issue', payload: { ...own, ...sas } },
+        { type: 'ticket.printed', payload: { validation: own.validation, station: 1 } },
+        { type: 'ticket.redeem.request', payload: { requestId: rq, validation: inserted.validation, station: 2, ...sas } },
+        { type: 'ticket.redeem.approved', payload: { requestId: rq, validation: inserted.validation, station: 2, amount: 3_000, currency: 'MOP', ...sas } },
+        { type: 'ticket.redeem.stacked', payload: { requestId: rq, validation: inserted.validation, station: 2, amount: 3_000, currency: 'MOP', ...sas } },
+        { type: 'ticket.redeem.request', payload: { requestId: back, validation: returned.validation, station: 2, ...sas } },
+        { type: 'ticket.redeem.returned', payload: { requestId: back, validation: returned.validation, station: 2, reason: 'unknown', ...sas } },
+      ]),
+    );
+    assert.equal(r.status, 200);
+    assert.equal((await alarms(db, 'S')).length, before, 'the casino system’s own tickets and credits: no alarm');
+    assert.equal((await ticketByNumber(db, own.validation)).ticket, null, 'the system’s ticket is not registered here');
+    const attempts = await db.query("SELECT 1 FROM ticket_redemptions WHERE terminal_id = 'S'");
+    assert.equal(attempts.rows.length, 0, 'no attempt recorded for the system’s redemptions');
+
+    // What concerns this register: a ticket of ours credited through the system, an attempt of ours
+    // labelled the system's, and a system's ticket under the very id this register gave S.
+    const ours = ticket(m1, 40, 1_200);
+    assert.deepEqual(await registerIssue(db, 'T-1', ours), { ok: true });
+    assert.deepEqual(await registerPrinted(db, 'T-1', ours), { ok: true });
+    const approvedHere = ask(ours);
+    assert.equal((await redeem(db, 'S', approvedHere)).kind, 'approved');
+    const mS = await machineIdOf(db, 'S');
+    const paper = { validation: ours.validation, station: 3 };
+    r = await ingest(
+      db,
+      j.batch([
+        { type: 'ticket.redeem.request', payload: { requestId: approvedHere.requestId, ...paper, ...sas } },
+        { type: 'ticket.redeem.approved', payload: { requestId: approvedHere.requestId, ...paper, amount: 1_200, currency: 'MOP', ...sas } },
+        { type: 'ticket.redeem.stacked', payload: { requestId: approvedHere.requestId, ...paper, amount: 1_200, currency: 'MOP', ...sas } },
+        { type: 'ticket.redeem.stacked', payload: { requestId: requestId(), ...paper, amount: 1_200, currency: 'MOP', ...sas } },
+        { type: 'ticket.issue', payload: { ...ticket(mS, 1, 900), ...sas } },
+      ]),
+    );
+    assert.equal(r.status, 200);
+    assert.equal((await ticketByNumber(db, ours.validation)).ticket?.state, 'redeemed', 'the attempt this register approved is settled, label or not');
+    const raised = (await alarms(db, 'S')).slice(0, 2).map((a) => (a.detail as { what?: string }).what);
+    assert.deepEqual(raised.sort(), [
+      "a casino system's ticket under the validation id this register assigned the table",
+      'credited through the casino system a ticket this register holds',
+    ]);
+    assert.equal((await ticketByNumber(db, validationNumber(mS, 1))).ticket, null);
+  });
 });

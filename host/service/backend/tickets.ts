@@ -73,7 +73,11 @@ export function tickets(
       const log = ticketLog(d.ledger);
       return {
         limit: d.config.tickets.limit,
-        machineId: lastMachineTicket(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null,
+        // Under SAS the id is the one long poll 0x4C set, never the configuration's (host/floor/ticket-out.ts).
+        machineId:
+          d.config.tickets.authority === 'sas'
+            ? (lastMachineTicket(d.ledger, 'sas')?.terms.machineId ?? null)
+            : (lastMachineTicket(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null),
         printers: (d.printers?.statuses() ?? []).map(printerRow),
         // Read from the journal: the fault record is the `tilt.raise` entry, open until its `tilt.clear`.
         faults: openTilts(d.ledger).flatMap((f) => {
