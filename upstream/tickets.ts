@@ -1,5 +1,13 @@
 import { parseValidationNumber } from '../terms/validation-number.js';
-import { isSystemNumbered, termsConsistent, type RequestId, type TicketEntry, type TicketRefusal, type TicketTerms } from '../terms/ticket-terms.js';
+import {
+  isSystemNumbered,
+  termsConsistent,
+  type MachineTicketTerms,
+  type RequestId,
+  type TicketEntry,
+  type TicketRefusal,
+  type TicketTerms,
+} from '../terms/ticket-terms.js';
 import { raiseAlarm } from './alarm.js';
 import type { Db, Sql } from './sql.js';
 
@@ -338,9 +346,11 @@ export async function applyTicketEntries(tx: Sql, terminal: string, entries: rea
   for (const e of entries) {
     if ('authority' in e.payload && e.payload.authority === 'sas' && (await theSystemsAlone(tx, terminal, e))) continue;
     switch (e.type) {
-      case 'ticket.issue':
-        await registerIssue(tx, terminal, e.payload);
+      case 'ticket.issue': {
+        const told = await registerIssue(tx, terminal, e.payload);
+        if (!told.ok && told.error === 'terms-differ' && !isSystemNumbered(e.payload)) await journalTermsStand(tx, terminal, e.payload);
         break;
+      }
       case 'ticket.printed':
         await registerPrinted(tx, terminal, e.payload);
         break;
@@ -358,6 +368,26 @@ export async function applyTicketEntries(tx: Sql, terminal: string, entries: rea
         break; // the authority's own answer decided these; nothing to resolve
     }
   }
+}
+
+/**
+ * The table's journal says other terms than its word did for the same number (registerIssue has
+ * raised the alarm). The journal is what the table printed from and what its witness holds, the
+ * word only a message: until an approval is out, the register takes the journal's terms, so a
+ * word that said more is never paid. Once one is out (pending or redeemed) the register is left
+ * as it stands and the alarm is the record.
+ */
+async function journalTermsStand(tx: Sql, terminal: string, t: MachineTicketTerms): Promise<void> {
+  const r = await tx.query(
+    `UPDATE tickets SET station = $3, amount = $4, currency = $5, issued_at = $6::timestamptz, expires_at = $7::timestamptz
+     WHERE validation = $1 AND terminal_id = $2 AND state IN ('issued', 'printed')`,
+    [t.validation, terminal, t.station, t.amount, t.currency, t.issuedAt, t.expiresAt],
+  );
+  await raiseAlarm(tx, terminal, 'ticket-disagreement', {
+    validation: t.validation,
+    what:
+      r.rowCount === 1 ? "the journal's terms replace those first told" : "the journal's terms differ from a ticket already in redemption: left as it stands",
+  });
 }
 
 /**

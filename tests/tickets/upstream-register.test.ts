@@ -171,6 +171,39 @@ describe('the upstream as validation authority (migration 6)', () => {
     assert.ok(kinds.includes('ticket-foreign-issuer') && kinds.includes('ticket-disagreement'), kinds.join());
   });
 
+  it("the table's journal, not its word, says what a ticket is worth: a word that said more is corrected at sync, and a later word changes nothing", async () => {
+    await enrolTerminal(db, 'W');
+    const mW = await machineIdOf(db, 'W');
+    const truth = ticket(mW, 1, 100, { station: 2 });
+    const word = { ...truth, amount: 5_000_000 }; // the same number, told directly with another amount
+    assert.deepEqual(await registerIssue(db, 'W', word), { ok: true });
+    assert.deepEqual(await registerPrinted(db, 'W', word), { ok: true });
+    const j = new FakeJournal('W');
+    const r = await ingest(
+      db,
+      j.batch([
+        { type: 'ticket.issue', payload: truth },
+        { type: 'ticket.printed', payload: { validation: truth.validation, station: 2 } },
+      ]),
+    );
+    assert.equal(r.status, 200);
+    assert.equal((await ticketByNumber(db, truth.validation)).ticket?.amount, 100, 'the journal’s amount');
+    assert.deepEqual((await registerIssue(db, 'W', word)).ok, false, 'a later word with other terms is refused');
+    assert.equal((await ticketByNumber(db, truth.validation)).ticket?.amount, 100);
+    const d = await redeem(db, 'T-2', ask(truth, { limit: 10_000_000 }));
+    assert.equal(d.kind === 'approved' ? d.amount : d.kind, 100, 'paid what was printed, never what was only said');
+    // Once an approval is out, the register is not rewritten under it: the alarm is the record.
+    const held = ticket(mW, 2, 200);
+    await registerIssue(db, 'W', { ...held, amount: 900 });
+    await registerPrinted(db, 'W', held);
+    assert.equal((await redeem(db, 'T-3', ask(held))).kind, 'approved');
+    await ingest(db, j.batch([{ type: 'ticket.issue', payload: held }]));
+    assert.equal((await ticketByNumber(db, held.validation)).ticket?.amount, 900);
+    const what = (await alarms(db, 'W')).map((a) => (a.detail as { what?: string }).what);
+    assert.deepEqual(what.slice(0, 2), ["the journal's terms differ from a ticket already in redemption: left as it stands", 'issued again with other terms']);
+    assert.ok(what.includes("the journal's terms replace those first told"), what.join());
+  });
+
   it('a cancel makes a pending ticket redeemable again; a cancel before the answer refuses the late approval', async () => {
     const t = ticket(m1, 7, 800);
     await registerIssue(db, 'T-1', t);
