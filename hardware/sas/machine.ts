@@ -1,7 +1,7 @@
 // The machine side of a SAS link, without a transport: characters in, bytes out. It answers
 // general polls from the exception queue and long polls through the responder, keeps the host's
-// implied ACK and NACK (SAS 6.02 §3.1–3.2: a poll repeated is answered again with the same bytes,
-// anything else acknowledges the last answer), synchronises after start and after a loop break
+// implied ACK and NACK (SAS 6.02 §3.1–3.2: a poll repeated byte for byte is answered again with
+// the same bytes, anything else acknowledges the last answer), synchronises after start and after a loop break
 // (§3.3), chirps when no address byte has come for 5 s and reports the link down then or after
 // 30 s without an implied ACK (§4.2–4.3). Time is the injected clock's; nothing here waits.
 import { crc16Kermit } from '../crc.js';
@@ -43,12 +43,12 @@ export interface SasMachineOptions {
   handpayAckedAt?: number | null;
 }
 
-/** A general poll's key in `Pending`, apart from every long poll's command byte. */
-const GENERAL_KEY = 0x100;
-
 interface Pending {
-  /** What a repeat must match: a general poll, or a long poll's command (only this machine's polls reach it; §3.1). */
-  key: number;
+  /**
+   * The poll answered, whole: a repeat is the same bytes (§3.2). The command alone is not enough:
+   * 0x2F for another meter, 0x74 cancel after lock, 0x72 with a new transaction are new polls.
+   */
+  poll: Uint8Array;
   reply: Uint8Array;
   onAck?: () => void;
   repeats: number;
@@ -139,11 +139,11 @@ export class SasMachine {
       return;
     }
     if (!this.synced) return;
-    const key = h.kind === 'general' ? GENERAL_KEY : h.command;
-    if (this.pending && this.pending.key === key) return this.repeat(this.pending);
+    const poll = h.kind === 'general' ? Uint8Array.of(0x80 | h.address) : h.bytes;
+    if (this.pending && sameBytes(this.pending.poll, poll)) return this.repeat(this.pending);
     this.acknowledge();
-    if (h.kind === 'general') this.generalPoll();
-    else if (h.known) this.longPoll(h.bytes, key);
+    if (h.kind === 'general') this.generalPoll(poll);
+    else if (h.known) this.longPoll(h.bytes, h.command);
     else this.markUp(); // a long poll we do not support: ignored, not NACKed (§4.4), but the host is there
   }
 
@@ -161,16 +161,16 @@ export class SasMachine {
     p?.onAck?.();
   }
 
-  private generalPoll(): void {
+  private generalPoll(poll: Uint8Array): void {
     const signature = this.rom.signature;
     if (signature !== null) {
       const reply = withCrc(this.options.address, LP.romSignature, Uint8Array.of(signature & 0xff, signature >>> 8));
-      return this.answer(GENERAL_KEY, reply, () => {
+      return this.answer(poll, reply, () => {
         this.rom.signature = null;
       });
     }
     const code = this.exceptions.peek();
-    this.answer(GENERAL_KEY, Uint8Array.of(code), code === 0 ? undefined : () => this.acknowledged(code));
+    this.answer(poll, Uint8Array.of(code), code === 0 ? undefined : () => this.acknowledged(code));
   }
 
   private acknowledged(code: number): void {
@@ -179,16 +179,16 @@ export class SasMachine {
     if (done) this.events.emit({ type: 'exception-acked', ...done });
   }
 
-  private longPoll(bytes: Uint8Array, key: number): void {
-    if (key === LP.handpayInfo && this.handpayAckedAt !== null) this.noteHandpay(null);
+  private longPoll(bytes: Uint8Array, command: number): void {
+    if (command === LP.handpayInfo && this.handpayAckedAt !== null) this.noteHandpay(null);
     const reply = respond(bytes, this.options.game);
     if (reply.kind === 'ignore') return;
     if (reply.kind === 'rom') this.computeRom(reply.seed);
-    this.answer(key, reply.bytes, reply.kind === 'send' ? reply.onAck : undefined);
+    this.answer(bytes, reply.bytes, reply.kind === 'send' ? reply.onAck : undefined);
   }
 
-  private answer(key: number, reply: Uint8Array, onAck?: () => void): void {
-    this.pending = { key, reply, repeats: 0, ...(onAck ? { onAck } : {}) };
+  private answer(poll: Uint8Array, reply: Uint8Array, onAck?: () => void): void {
+    this.pending = { poll, reply, repeats: 0, ...(onAck ? { onAck } : {}) };
     this.send(reply);
     this.markUp();
   }
@@ -257,4 +257,8 @@ export class SasMachine {
     };
     this.clock.setTimeout(step, 0);
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

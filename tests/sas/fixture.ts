@@ -2,7 +2,20 @@
 // polls make (play, the bill acceptor, the clock, handpay resets), so a test can say what a poll
 // changed and the fuzz that nothing did. A manual clock for the machine's timers.
 import type { Clock } from '../../hardware/clock.js';
-import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo, SasMeters, SasTicketSide } from '../../hardware/sas/types.js';
+import type {
+  AftLockRequest,
+  AftRecord,
+  AftRequest,
+  AftStatusView,
+  HandpayResetResult,
+  SasAftSide,
+  SasDateTime,
+  SasGameSide,
+  SasHandpay,
+  SasMachineInfo,
+  SasMeters,
+  SasTicketSide,
+} from '../../hardware/sas/types.js';
 import type { SasSystemValidationSide } from '../../hardware/sas/system-validation.js';
 
 export const INFO: SasMachineInfo = {
@@ -54,6 +67,8 @@ export class MemoryGame implements SasGameSide {
   tickets?: SasTicketSide;
   /** System validation (0x57, 0x58): absent, they are ignored as unknown. */
   systemValidation?: SasSystemValidationSide;
+  /** AFT (0x72, 0x74): absent, they are ignored as unknown. */
+  aft?: SasAftSide;
 
   constructor(options: { meters?: SasMeters; info?: Partial<SasMachineInfo>; rom?: Uint8Array } = {}) {
     this.info = { ...INFO, ...options.info };
@@ -89,6 +104,32 @@ export class MemoryGame implements SasGameSide {
   }
   romImage(): Uint8Array {
     return this.rom;
+  }
+}
+
+/** An AFT side that takes every transfer in full and every lock at once, and keeps what it was asked, so a test can say how often a poll was applied. */
+export class MemoryAft implements SasAftSide {
+  readonly transfers: AftRequest[] = [];
+  readonly locks: AftLockRequest[] = [];
+  private locked = false;
+  private cumulative = 0;
+
+  transfer(request: AftRequest): AftRecord {
+    this.transfers.push(request);
+    this.cumulative += request.cashable ?? 0;
+    const { type, flags, assetNumber, transactionId } = request;
+    const at = { year: 2026, month: 11, day: 26, hour: 9, minute: 30, second: 5 };
+    return { position: 0, status: 0x00, type, cashable: request.cashable ?? 0, flags, assetNumber, transactionId, at, cumulative: this.cumulative };
+  }
+  interrogate(): AftRecord | null {
+    return null;
+  }
+  lock(request: AftLockRequest): void {
+    this.locks.push(request);
+    this.locked = request.code === 0x00;
+  }
+  status(): AftStatusView {
+    return { assetNumber: 1, availableTransfers: 0x03, aftStatus: 0x92, cashable: 0, transferLimit: 1_000_000, lock: this.locked ? 0x00 : 0xff };
   }
 }
 

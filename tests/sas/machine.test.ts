@@ -1,13 +1,15 @@
 // The machine side's link rules on a manual clock, without a transport: synchronising after start
 // and after a loop break (§3.3), the chirp and link-down after 5 s without an address byte (§4.2),
-// link-down after 30 s without an implied ACK (§4.3), the third identical poll (§3.2), address
-// filtering, and the ROM check answering polls while it runs (§6.1).
+// link-down after 30 s without an implied ACK (§4.3), the third identical poll (§3.2), a poll with
+// the same command and other data taken as a new poll (§3.2), address filtering, and the ROM check
+// answering polls while it runs (§6.1).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SasMachine } from '../../hardware/sas/machine.js';
 import type { SasLinkEvent } from '../../hardware/sas/types.js';
-import { ManualClock, MemoryGame } from './fixture.js';
-import { appendCrc, sasCrc } from './host/codec.js';
+import { ManualClock, MemoryAft, MemoryGame } from './fixture.js';
+import { read72, transfer72Bytes } from './host/aft.js';
+import { appendCrc, bcd, sasCrc } from './host/codec.js';
 
 const A = 5;
 
@@ -98,6 +100,70 @@ describe('SAS machine side: link rules (manual clock)', () => {
     r.send([0x80 | 1]);
     r.send([0x80 | A]);
     assert.deepEqual(r.take()[0]?.bytes, [0x00]);
+  });
+
+  describe('the same command with other data is a new poll (an implied ACK), not a repeat (§3.2)', () => {
+    /** 0x74's game lock status in its answer (after address, command, length and the asset number). */
+    const lockOf = (answer: number[] | undefined): number | undefined => answer?.[7];
+
+    it('0x2F for current credits right after 0x2F for coin in is answered with current credits', () => {
+      const r = rig();
+      r.send([0x80 | 1]);
+      r.send(appendCrc([A, 0x2f, 3, 0, 0, 0x00]));
+      r.send(appendCrc([A, 0x2f, 3, 0, 0, 0x0c]));
+      const [coinIn, credits] = r.take().map((o) => o.bytes);
+      assert.deepEqual(coinIn?.slice(5, 10), [0x00, ...bcd(1_234_567, 4)]);
+      assert.deepEqual(credits?.slice(5, 10), [0x0c, ...bcd(12_345, 4)], 'not the coin-in answer again');
+    });
+
+    it('0x74 lock, then 0x74 cancel: the cancel is applied and answered not locked; the cancel again is a repeat, applied once', () => {
+      const r = rig();
+      const aft = new MemoryAft();
+      r.game.aft = aft;
+      r.send([0x80 | 1]);
+      r.send(appendCrc([A, 0x74, 0x00, 0x01, 0x10, 0x00]));
+      r.send(appendCrc([A, 0x74, 0x80, 0x00, 0x00, 0x00]));
+      r.send(appendCrc([A, 0x74, 0x80, 0x00, 0x00, 0x00]));
+      const [locked, cancelled, again] = r.take().map((o) => o.bytes);
+      assert.equal(lockOf(locked), 0x00);
+      assert.equal(lockOf(cancelled), 0xff, 'not "locked" again');
+      assert.deepEqual(again, cancelled);
+      assert.deepEqual(
+        aft.locks.map((l) => l.code),
+        [0x00, 0x80],
+      );
+    });
+
+    it('0x72 T2 right after T1: applied and answered with its own transaction id; T2 again is a repeat, applied once', () => {
+      const r = rig();
+      const aft = new MemoryAft();
+      r.game.aft = aft;
+      r.send([0x80 | 1]);
+      r.send(transfer72Bytes(A, { type: 0x00, cashable: 100, asset: 1, id: 'T1' }));
+      r.send(transfer72Bytes(A, { type: 0x00, cashable: 250, asset: 1, id: 'T2' }));
+      r.send(transfer72Bytes(A, { type: 0x00, cashable: 250, asset: 1, id: 'T2' }));
+      const [t1, t2, again] = r.take().map((o) => read72(o.bytes));
+      assert.equal(t1?.id, 'T1');
+      assert.deepEqual([t2?.id, t2?.status, t2?.cashable, t2?.cumulative], ['T2', 0x00, 250, 350]);
+      assert.deepEqual(again, t2);
+      assert.deepEqual(
+        aft.transfers.map((t) => t.transactionId),
+        ['T1', 'T2'],
+      );
+    });
+
+    it('0x21 with a new seed right after 0x21: the signature reported is the new seed’s', () => {
+      const rom = new Uint8Array(3_000).map((_, i) => (i * 13) & 0xff);
+      const r = rig({ rom });
+      r.send([0x80 | 1]);
+      r.send(appendCrc([A, 0x21, 0x01, 0x00]));
+      r.send(appendCrc([A, 0x21, 0x34, 0x12]));
+      r.clock.advance(1);
+      r.send([0x80 | A]);
+      const answer = r.take().at(-1)?.bytes ?? [];
+      const sig = sasCrc(rom, 0x1234);
+      assert.deepEqual(answer.slice(0, 4), [A, 0x21, sig & 0xff, sig >>> 8]);
+    });
   });
 
   it('0x21: while the signature is computed polls are answered (00); it is reported once, then exceptions resume', () => {
