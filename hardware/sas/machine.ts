@@ -43,6 +43,9 @@ export interface SasMachineOptions {
   handpayAckedAt?: number | null;
 }
 
+/** What `attempt` gives when the station's part failed (no reply of the responder's is a symbol). */
+const FAILED: unique symbol = Symbol('failed');
+
 interface Pending {
   /**
    * The poll answered, whole: a repeat is the same bytes (§3.2). The command alone is not enough:
@@ -135,13 +138,15 @@ export class SasMachine {
       // A poll to another machine or a broadcast: an implied ACK, and the poll cycle to synchronise on.
       this.acknowledge(true);
       this.synced = true;
-      if (h.kind === 'long' && h.known && h.command === LP.receiveDateTime) respond(h.bytes, this.options.game); // a broadcast is never answered
+      // A broadcast is never answered.
+      if (h.kind === 'long' && h.known && h.command === LP.receiveDateTime) this.attempt(h.command, 'answer', () => respond(h.bytes, this.options.game));
       return;
     }
     if (!this.synced) return;
     const poll = h.kind === 'general' ? Uint8Array.of(0x80 | h.address) : h.bytes;
     if (this.pending && sameBytes(this.pending.poll, poll)) return this.repeat(this.pending);
-    this.acknowledge();
+    // What the ACK does was not done: this poll is left unanswered, as if lost, and its retry acknowledges again.
+    if (!this.acknowledge()) return;
     if (h.kind === 'general') this.generalPoll(poll);
     else if (h.known) this.longPoll(h.bytes, h.command);
     else this.markUp(); // a long poll we do not support: ignored, not NACKed (§4.4), but the host is there
@@ -153,12 +158,19 @@ export class SasMachine {
     if (++p.repeats >= 2) this.pending = null;
   }
 
-  /** An implied ACK of the last answer, if one is awaited (`cycle`: the host polled another address, which also shows it cycling). */
-  private acknowledge(cycle = false): void {
+  /**
+   * An implied ACK of the last answer, if one is awaited (`cycle`: the host polled another address,
+   * which also shows it cycling). False when what the ACK does failed (0x4D's read not kept): the
+   * answer stays pending, so that the host's next poll acknowledges it again.
+   */
+  private acknowledge(cycle = false): boolean {
+    if (cycle) this.lastAckAt = this.clock.now();
     const p = this.pending;
+    if (!p) return true;
+    if (p.onAck && this.attempt(p.poll.length > 1 ? (p.poll[1] ?? null) : null, 'ack', p.onAck) === FAILED) return false;
     this.pending = null;
-    if (p || cycle) this.lastAckAt = this.clock.now();
-    p?.onAck?.();
+    this.lastAckAt = this.clock.now();
+    return true;
   }
 
   private generalPoll(poll: Uint8Array): void {
@@ -181,10 +193,29 @@ export class SasMachine {
 
   private longPoll(bytes: Uint8Array, command: number): void {
     if (command === LP.handpayInfo && this.handpayAckedAt !== null) this.noteHandpay(null);
-    const reply = respond(bytes, this.options.game);
-    if (reply.kind === 'ignore') return;
-    if (reply.kind === 'rom') this.computeRom(reply.seed);
+    const reply = this.attempt(command, 'answer', () => {
+      const r = respond(bytes, this.options.game);
+      if (r.kind === 'rom') this.computeRom(r.seed);
+      return r;
+    });
+    if (reply === FAILED || reply.kind === 'ignore') return;
     this.answer(bytes, reply.bytes, reply.kind === 'send' ? reply.onAck : undefined);
+  }
+
+  /**
+   * The station's part of a poll, or of the host's ACK of an answer. Its failure (the journal or the
+   * data folder refusing a write) must not leave the machine, whose caller is the port's data
+   * handler: it is reported, and the caller answers nothing for it, so nothing not kept is claimed
+   * done and the host's retry goes as after a lost answer. The write to the host is not in here: a
+   * test's writer throws to fail the test.
+   */
+  private attempt<T>(command: number | null, stage: 'answer' | 'ack', fn: () => T): T | typeof FAILED {
+    try {
+      return fn();
+    } catch (error) {
+      this.events.emit({ type: 'poll-failed', command, stage, error });
+      return FAILED;
+    }
   }
 
   private answer(poll: Uint8Array, reply: Uint8Array, onAck?: () => void): void {

@@ -14,7 +14,7 @@ import type { SasDateTime, SasGameSide, SasMeters } from './types.js';
 
 export type Reply =
   | { kind: 'ignore' }
-  /** `onAck`: what the host's implied ACK of this answer does (0x4D's record read). */
+  /** `onAck`: what the host's implied ACK of this answer does (0x4D's record read); one that throws is run again at the host's next poll. */
   | { kind: 'send'; bytes: Uint8Array; onAck?: () => void }
   /** Long poll 0x21: ACKed now, the signature reported at a general poll once computed (§6.1). */
   | { kind: 'rom'; seed: number; bytes: Uint8Array };

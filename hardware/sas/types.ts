@@ -128,7 +128,14 @@ export type SasLinkEvent =
    * The handpay queue's reissue note changed (§7.8.1): the host acknowledged 51 at `ackedAt`, or
    * (null) asked 1B or the handpay is gone. Kept by the caller across a restart (`handpayAckedAt`).
    */
-  | { type: 'handpay-note'; ackedAt: number | null };
+  | { type: 'handpay-note'; ackedAt: number | null }
+  /**
+   * The station failed while the machine answered a long poll (`stage: 'answer'`, `command` its
+   * command byte) or took the host's implied ACK of an answer (`stage: 'ack'`, `command` that
+   * answer's poll's, null for a general poll's): the poll that carried it was left unanswered (the
+   * host asks again), nothing was claimed done. The journal or the data folder refusing a write, say.
+   */
+  | { type: 'poll-failed'; command: number | null; stage: 'answer' | 'ack'; error: unknown };
 
 // AFT (SAS 6.02 §8; hardware/sas/aft.ts parses and encodes, the station decides).
 

@@ -130,6 +130,10 @@ export class SasLinks {
         } else if (e.type === 'exception-acked') {
           const tag = e.tag;
           if (tag !== undefined) this.guard(station, () => feed.acknowledged(tag));
+        } else if (e.type === 'poll-failed') {
+          // Its cause (the disk refusing a write) is the host's own trouble, which a fault could not journal either.
+          const command = e.command === null ? 'general' : `0x${e.command.toString(16).padStart(2, '0')}`;
+          this.d.log.error({ err: e.error, station, command, stage: e.stage }, 'SAS poll failed at the station: left unanswered');
         } else {
           this.d.log.warn({ station, code: e.code }, 'SAS exception lost to a full queue');
           if (e.tag !== undefined) feed.lost(e.tag);

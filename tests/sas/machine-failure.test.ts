@@ -1,0 +1,109 @@
+// The station failing under a poll (the data disk refusing a write: a journalled fault for 0x01,
+// the validation reads' file for the host's ACK of a 0x4D answer). This once escaped the serial
+// data handler and took the host down — and after a restart the same unread 0x4D record came
+// again, and its ACK took it down again. The machine survives, leaves that poll unanswered (never
+// an answer for what was not kept), reports it, and the host's retry is answered as after a lost
+// answer.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { SasMachine } from '../../hardware/sas/machine.js';
+import { TicketRedemption } from '../../hardware/sas/redemption.js';
+import type { SasLinkEvent } from '../../hardware/sas/types.js';
+import { ValidationRecords, VALIDATION_READ_FILE } from '../../host/devices/sas-validation-info.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { Ledger } from '../../ledger/ledger.js';
+import { ticketIssue, ticketPrinted } from '../../ledger/ticket-fixtures.js';
+import { validationNumber } from '../../terms/validation-number.js';
+import { ManualClock, MemoryGame } from './fixture.js';
+import { appendCrc } from './host/codec.js';
+
+const A = 5;
+const OTHER = 0x80 | 1;
+
+function rig(game = new MemoryGame()) {
+  const out: number[][] = [];
+  const machine = new SasMachine({ address: A, game, clock: new ManualClock(), write: (b) => out.push([...b]) });
+  const failures: Extract<SasLinkEvent, { type: 'poll-failed' }>[] = [];
+  machine.events.on((e) => {
+    if (e.type === 'poll-failed') failures.push(e);
+  });
+  const send = (bytes: number[]): void => bytes.forEach((b, i) => machine.char(b, i === 0));
+  send([OTHER]); // synchronised
+  return { game, failures, send, take: () => out.splice(0) };
+}
+
+const message = (e: { error: unknown } | undefined): string => (e?.error instanceof Error ? e.error.message : String(e?.error));
+
+describe('SAS machine side: the station failing under a poll', () => {
+  it('0x01 whose fault the journal refuses: unanswered and reported; the retry is ACKed and disables play once; the next poll is answered', () => {
+    const r = rig();
+    let refuse = true;
+    const setPlay = r.game.setPlay.bind(r.game);
+    r.game.setPlay = (enabled) => {
+      if (refuse) {
+        refuse = false;
+        throw new Error('EROFS: the journal refused the write');
+      }
+      setPlay(enabled);
+    };
+    r.send(appendCrc([A, 0x01]));
+    assert.deepEqual(r.take(), [], 'no ACK for a disable that was not journalled');
+    assert.deepEqual(
+      r.failures.map((f) => [f.command, f.stage, message(f)]),
+      [[0x01, 'answer', 'EROFS: the journal refused the write']],
+    );
+    r.send(appendCrc([A, 0x01]));
+    assert.deepEqual(r.take(), [[A]], 'the host’s retry, as after a lost answer');
+    assert.deepEqual(r.game.calls, [{ call: 'play', enabled: false }]);
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take(), [[0x00]]);
+    assert.equal(r.failures.length, 1);
+  });
+
+  it('the ACK of a 0x4D answer whose read the data folder refuses: the ACKing poll is unanswered until the read is kept; no crash, no loop after a restart', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-ack-fails-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-ACK' });
+    try {
+      ledger.append(billCredit(1, 12_347, 'bill-1'));
+      const v = validationNumber(7, 1);
+      ledger.append(ticketIssue(v, 1, 12_347));
+      ledger.append(ticketPrinted(v));
+      const game = new MemoryGame();
+      const records = new ValidationRecords(ledger, dir);
+      game.tickets = { redemption: new TicketRedemption(), validationId: () => null, validationInfo: (which) => records.of(1, which) };
+      const r = rig(game);
+      // The state file's write goes through a temporary file beside it: a folder there refuses it.
+      const blocker = path.join(dir, `${VALIDATION_READ_FILE}.${process.pid}.tmp`);
+      mkdirSync(blocker);
+      const read4D = appendCrc([A, 0x4d, 0x00]);
+      r.send(read4D);
+      const answer = r.take()[0] ?? [];
+      assert.ok(
+        answer.slice(2, 33).some((b) => b !== 0),
+        'the ticket’s record',
+      );
+      r.send([0x80 | A]); // the implied ACK: the read cannot be kept
+      r.send([0x80 | A]);
+      assert.deepEqual(r.take(), [], 'nothing answered while the read is not kept');
+      assert.deepEqual(
+        r.failures.map((f) => [f.command, f.stage]),
+        [
+          [0x4d, 'ack'],
+          [0x4d, 'ack'],
+        ],
+      );
+      rmSync(blocker, { recursive: true });
+      r.send([0x80 | A]);
+      assert.deepEqual(r.take(), [[0x00]], 'the retry acknowledges it again, and is answered');
+      r.send(read4D);
+      assert.deepEqual(r.take()[0]?.slice(2, 33), new Array<number>(31).fill(0), 'read once');
+      assert.equal(new ValidationRecords(ledger, dir).of(1, 'current'), null, 'a restart does not give it again');
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
