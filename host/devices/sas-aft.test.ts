@@ -12,7 +12,7 @@ import { AFT_STATUS } from '../../hardware/sas/aft.js';
 import type { AftRequest } from '../../hardware/sas/types.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entryCount, Ledger } from '../../ledger/index.js';
-import { StationAft } from './sas-aft.js';
+import { StationAft, type StationAftDeps } from './sas-aft.js';
 
 const STATION = 3;
 const ASSET = 77;
@@ -33,19 +33,19 @@ describe('AFT: a transfer killed at each journal step is applied exactly once', 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const station = (l: Ledger) =>
-    new StationAft({
-      ledger: l,
-      station: STATION,
-      assetNumber: ASSET,
-      limit: 100_000,
-      refuseIn: () => null,
-      refuseOut: () => (l.credit(STATION) > 0 ? null : 'no credit'),
-      local: (ms) => {
-        const t = new Date(ms);
-        return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
-      },
-    });
+  const deps = (l: Ledger): StationAftDeps => ({
+    ledger: l,
+    station: STATION,
+    assetNumber: ASSET,
+    limit: 100_000,
+    refuseIn: () => null,
+    refuseOut: () => (l.credit(STATION) > 0 ? null : 'no credit'),
+    local: (ms) => {
+      const t = new Date(ms);
+      return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
+    },
+  });
+  const station = (l: Ledger) => new StationAft(deps(l));
   const ask = (type: number, cashable: number, transactionId: string): AftRequest => ({
     code: 0,
     type,
@@ -90,8 +90,32 @@ describe('AFT: a transfer killed at each journal step is applied exactly once', 
       const now = s.interrogate(0);
       assert.deepEqual([now?.status, now?.transactionId, now?.cashable], [AFT_STATUS.full, `L-${name}`, amount]);
       assert.equal(s.transfer(ask(type, amount, `L-${name}`)).status, AFT_STATUS.notUnique);
+      // The retry's 81 must not hide the transfer it repeats: read after it, the current transaction is still the one that moved.
+      const still = s.interrogate(0);
+      assert.deepEqual([still?.status, still?.transactionId], [AFT_STATUS.full, `L-${name}`]);
       assert.equal(ledger.credit(STATION), after);
       assert.equal(entryCount(ledger, ['aft.in', 'aft.out']), 1);
+    });
+
+    it(`${name}: a lock that fails to end after the entry (its fault's clear not journalled) does not take the answer with it`, () => {
+      const errors: unknown[] = [];
+      const s = new StationAft({
+        ...deps(ledger),
+        lock: {
+          request: () => undefined,
+          status: () => 0,
+          locked: () => true,
+          release: () => {
+            throw new Error('disk full');
+          },
+        },
+        onLockError: (err) => errors.push(err),
+      });
+      const r = s.transfer(ask(type, amount, `M-${name}`));
+      assert.deepEqual([r.status, r.transactionId], [AFT_STATUS.full, `M-${name}`], 'the transfer moved: it is answered as done');
+      assert.equal(ledger.credit(STATION), after);
+      assert.equal(errors.length, 1);
+      assert.equal(s.interrogate(0)?.status, AFT_STATUS.full);
     });
   }
 });

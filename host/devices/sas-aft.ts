@@ -33,6 +33,8 @@ export interface StationAftDeps {
   lock?: AftLock;
   /** The station's registration (0x73, host/devices/sas-aft-register.ts); absent, a 0x72 with a key is 88. */
   registration?: StationAftRegistration;
+  /** The lock did not end after a transfer (its fault's clear could not be journalled): for the log. */
+  onLockError?: (err: unknown) => void;
 }
 
 /** What a transfer needs of the game lock. */
@@ -56,8 +58,9 @@ export class StationAft implements SasAftSide {
 
   transfer(q: AftRequest): AftRecord {
     const newest = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
-    const done = this.d.ledger.byTxId(aftTxId(this.d.station, q.transactionId));
-    if (done) return this.refused(q, AFT_STATUS.notUnique, newest);
+    // Not unique: refused, but not made the current transaction. The system that lost the answer
+    // and sent the transfer again must still read, at index 00, the transfer that moved.
+    if (this.d.ledger.byTxId(aftTxId(this.d.station, q.transactionId))) return this.refusal81(q);
     const why = this.refusal(q);
     if (why !== null) return this.refused(q, why, newest);
     const amount = this.amountOf(q);
@@ -69,11 +72,30 @@ export class StationAft implements SasAftSide {
       txId: aftTxId(this.d.station, q.transactionId),
     });
     this.current = null;
-    // §8.4: the lock was for this transfer; it ends as the transfer completes.
-    this.d.lock?.release('aftLockTransferDone');
+    this.endLock();
     const t = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
     if (!t) throw new Error('an AFT transfer journalled and not found');
     return this.record(t, 0);
+  }
+
+  /**
+   * §8.4: the lock was for this transfer; it ends as the transfer completes. The transfer is
+   * journalled already: a failure to end the lock (its fault's clear not written) must not keep
+   * the answer from the system, which would read a lost answer and then 81 for a transfer that moved.
+   */
+  private endLock(): void {
+    try {
+      this.d.lock?.release('aftLockTransferDone');
+    } catch (err) {
+      this.d.onLockError?.(err);
+    }
+  }
+
+  private refusal81(q: AftRequest): AftRecord {
+    const current = this.current;
+    const record = this.refused(q, AFT_STATUS.notUnique, undefined);
+    this.current = current;
+    return record;
   }
 
   /** Whatever makes the request one the station cannot take, before its amount is looked at. */

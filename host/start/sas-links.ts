@@ -276,6 +276,7 @@ export class SasLinks {
         local: (ms) => localNow(new Date(ms)),
         lock,
         registration: new StationAftRegistration({ ledger: d.ledger, station, assetNumber: aft.assetNumber }),
+        onLockError: (err) => d.log.error({ err, station }, 'AFT: the transfer is done but its game lock did not end (its fault stays until a restart)'),
       }),
     };
   }
