@@ -3,7 +3,7 @@
 // unknown poll, a bad CRC, a game number other than 0000, or a meter the station does not track
 // are all ignored, never answered wrongly (SAS 6.02 §4.4, §7.1, §7.6.3).
 import { fromBcd, bcdBytesFor, toBcd } from './bcd.js';
-import { DENOMINATION_CODES, LP, meterForCode, type MeterName } from './constants.js';
+import { DENOMINATION_CODES, LP, METER_CODES, meterForCode, type MeterName } from './constants.js';
 import { crc16Kermit } from '../crc.js';
 import { hasCrc } from './request.js';
 import { ticketPoll } from './ticket-polls.js';
@@ -242,7 +242,16 @@ function isWholeMachine(bytes: Uint8Array): boolean {
   return bytes[3] === 0 && bytes[4] === 0;
 }
 
-/** Long poll 0x2F: up to 10 one-byte meter codes, each answered as code and 4 BCD; an untracked meter is left out. */
+/**
+ * Table C-7's size of a meter, where 0x2F sends it without one: five BCD bytes for the meters
+ * counted in cents (this station reports two: A0 and B8, the in-house cashable transfers), four
+ * for the others. A system reads each value by the table: one meter sent short shifts the rest.
+ */
+function tableSize(code: number): 4 | 5 {
+  return code === METER_CODES.aftInCredits || code === METER_CODES.aftOutCredits ? 5 : 4;
+}
+
+/** Long poll 0x2F: up to 10 one-byte meter codes, each answered as code and its Table C-7 size of BCD; an untracked meter is left out. */
 function selectedMeters(bytes: Uint8Array, game: SasGameSide): Reply {
   const address = bytes[0] ?? 0;
   const len = bytes[2] ?? 0;
@@ -253,7 +262,7 @@ function selectedMeters(bytes: Uint8Array, game: SasGameSide): Reply {
     const code = bytes[i] ?? 0;
     const name = meterForCode(code);
     const v = name === undefined ? undefined : meters[name];
-    if (v !== undefined) parts.push(Uint8Array.of(code), toBcd(v, 4));
+    if (v !== undefined) parts.push(Uint8Array.of(code), toBcd(v, tableSize(code)));
   }
   const body = concat(parts);
   return send(withCrc(address, LP.selectedMeters, concat([Uint8Array.of(body.length), body])));
@@ -271,7 +280,7 @@ function extendedMeters(bytes: Uint8Array, game: SasGameSide): Reply {
     const code = (bytes[i] ?? 0) | ((bytes[i + 1] ?? 0) << 8);
     const name = code > 0xff ? undefined : meterForCode(code);
     const v = name === undefined ? undefined : meters[name];
-    const size = v === undefined ? 0 : Math.min(9, Math.max(4, bcdBytesFor(v)));
+    const size = v === undefined ? 0 : Math.min(9, Math.max(tableSize(code), bcdBytesFor(v)));
     parts.push(Uint8Array.of(code & 0xff, code >>> 8, size));
     if (v !== undefined) parts.push(toBcd(v, size));
   }

@@ -54,13 +54,26 @@ export async function version54(h: SasHost) {
   return { version: asciiOf(a.slice(3, 6)), serial: asciiOf(a.slice(6, 3 + len)) };
 }
 
-/** 0x2F: meters by one-byte code; the answer's pairs of code and 4 BCD. */
+/**
+ * The meters Table C-7 gives five BCD bytes (the ones counted in cents: ticket in and out in cents,
+ * 0D–10, and the in-house cashable transfers to and from the machine, A0 and B8); every other
+ * meter this simulator asks for is four. 0x2F carries no size: the system reads each meter's
+ * size from the table, so a machine that sends another size shifts every meter after it.
+ */
+const FIVE_BYTE_METERS: ReadonlySet<number> = new Set([0x0d, 0x0e, 0x0f, 0x10, 0xa0, 0xb8]);
+
+/** 0x2F: meters by one-byte code; the answer's code and value pairs, each value of its Table C-7 size. */
 export async function selected2F(h: SasHost, codes: number[]): Promise<Map<number, number>> {
   const a = await h.typeS(0x2f, [2 + codes.length, 0x00, 0x00, ...codes], 'variable');
   const len = a[2] ?? 0;
   if (a[3] !== 0 || a[4] !== 0) throw new Error('0x2F answered for another game');
   const out = new Map<number, number>();
-  for (let i = 5; i < 3 + len; i += 5) out.set(a[i] ?? -1, unbcd(a.slice(i + 1, i + 5)));
+  for (let i = 5; i < 3 + len;) {
+    const code = a[i] ?? -1;
+    const size = FIVE_BYTE_METERS.has(code) ? 5 : 4;
+    out.set(code, unbcd(a.slice(i + 1, i + 1 + size)));
+    i += 1 + size;
+  }
   return out;
 }
 
