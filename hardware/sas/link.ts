@@ -30,6 +30,20 @@ export function sasOpener(spec: string): PortOpener {
   throw new Error(`a SAS link is uart:PATH, serial:PATH or tcp:HOST:PORT, not "${spec}"`);
 }
 
+/**
+ * The inter-byte limit (§2.3: more than 5 ms between two bytes of a poll makes it invalid) as the
+ * machine can apply it: to the times the bytes reach this process, not the wire's. A process held
+ * between two reads of one poll (a journal commit, a collection: tens of ms on a loaded host), or a
+ * terminal server's or an agent's relay between two packets, puts a pause between bytes the host
+ * sent back to back; taken as the host's, it dropped good polls. So the allowance is what the path
+ * adds: 50 ms on a local line, 250 ms over the network. Nothing rests on the tighter figure: every
+ * poll begins with a wake-up character, which drops a message cut short whatever the time, and a
+ * message joined across a real stop must still end in its CRC.
+ */
+export function interByteLimitMs(spec: string): number {
+  return spec === 'agent' || spec.startsWith('tcp:') ? 250 : 50;
+}
+
 export interface SasLinkOptions extends Omit<SasMachineOptions, 'write'> {
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
@@ -129,7 +143,7 @@ export class SasLink {
 
 /** Opens a station's SAS link (`uart:PATH`, `serial:PATH` or `tcp:HOST:PORT`) and starts it. */
 export function openSasLink(spec: string, options: SasLinkOptions): SasLink {
-  const link = new SasLink(sasOpener(spec), options);
+  const link = new SasLink(sasOpener(spec), { interByteMs: interByteLimitMs(spec), ...options });
   link.start();
   return link;
 }

@@ -19,7 +19,7 @@ export interface SasMachineOptions {
   /** Writes bytes to the host; `wake` sets the ninth bit of the first (only the chirp does). */
   write(bytes: Uint8Array, wake: boolean): void;
   clock?: Clock;
-  /** §2.3.2: 5 ms. */
+  /** §2.3.2: 5 ms on the wire (the default); a link passes what it can measure, the bytes' arrival (`interByteLimitMs`, link.ts). */
   interByteMs?: number;
   /** §4.2: 5 s without an address byte. */
   silenceMs?: number;

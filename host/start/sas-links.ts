@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { openSasLink, SasLink } from '../../hardware/sas/link.js';
+import { interByteLimitMs, openSasLink, SasLink } from '../../hardware/sas/link.js';
 import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo } from '../../hardware/sas/types.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { Ledger } from '../../ledger/index.js';
@@ -159,7 +159,7 @@ export class SasLinks {
     if (spec !== 'agent') return openSasLink(spec, options);
     const remote = this.d.remoteSas;
     if (!remote) throw new Error(`station ${station}: a SAS link through its agent needs the remote stations`);
-    const link = new SasLink(remote.opener(station), options);
+    const link = new SasLink(remote.opener(station), { interByteMs: interByteLimitMs(spec), ...options });
     link.start();
     return link;
   }

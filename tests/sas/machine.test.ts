@@ -5,6 +5,7 @@
 // answering polls while it runs (§6.1).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { interByteLimitMs } from '../../hardware/sas/link.js';
 import { SasMachine } from '../../hardware/sas/machine.js';
 import type { SasLinkEvent } from '../../hardware/sas/types.js';
 import { ManualClock, MemoryAft, MemoryGame } from './fixture.js';
@@ -198,6 +199,27 @@ describe('SAS machine side: link rules (manual clock)', () => {
     assert.deepEqual(r.take(), []);
     assert.deepEqual(r.game.calls, []);
     assert.equal(r.machine.counts.truncated, 2);
+  });
+
+  it('on a link, the limit is taken as the bytes reach the process: a pause of the process or of a relay between two reads is not the host’s gap', () => {
+    for (const [spec, pause, answered] of [
+      ['serial:/dev/ttyS4', 6, true], // the event loop held for 6 ms between two reads of one poll
+      ['uart:/dev/ttyS4', 40, true],
+      ['serial:/dev/ttyS4', 60, false], // past any stall of the process: the host did stop mid-poll
+      ['tcp:10.0.0.9:4001', 200, true], // a terminal server's or an agent's relay between two packets
+      ['agent', 200, true],
+      ['agent', 300, false],
+    ] as const) {
+      const clock = new ManualClock();
+      const out: number[][] = [];
+      const machine = new SasMachine({ address: A, game: new MemoryGame(), clock, write: (b) => out.push([...b]), interByteMs: interByteLimitMs(spec) });
+      machine.char(0x80 | 1, true);
+      const poll = appendCrc([A, 0x2f, 3, 0, 0, 0x00]);
+      poll.slice(0, 3).forEach((b, i) => machine.char(b, i === 0));
+      clock.advance(pause);
+      poll.slice(3).forEach((b) => machine.char(b, false));
+      assert.equal(out.length, answered ? 1 : 0, `${spec}, ${pause} ms`);
+    }
   });
 
   describe('the handpay queue: 51 again every 15 s until 1B is asked (§7.8.1)', () => {
