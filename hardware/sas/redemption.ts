@@ -8,6 +8,12 @@
 // ends the cycle (`end`), the system hears 0x68 (from the journal again) and reads the outcome by
 // 0x71 with transfer code FF. Nothing here waits: the host's guard holds the deadline and calls
 // `end` when it passes, after which a late 0x71 approves nothing.
+//
+// 0x71 FF answers the ticket whose end exception 0x68 reported (§15.12's cycle: 68, then 71 FF,
+// then "the final status"), not whichever cycle is newest: the host names that end as it raises
+// 0x68 (`reportEnd`, from the journal, so a restart keeps it), and it stands until the system has
+// read it or begins the next ticket's cycle with 0x70 (§15.12, step 1). A second ticket inserted
+// before then waits its turn at 0x71 FF; it is taken and decided as before.
 
 /** 0x71's transfer codes (Table 15.12c): what the system says of the ticket. */
 export const TRANSFER = {
@@ -64,7 +70,18 @@ const REFUSAL_OF: ReadonlyMap<number, SystemRefusal> = new Map([
 /** How a cycle ended at the station. */
 export type RedemptionEnd = 'stacked' | 'returned' | 'timeout' | 'link-down';
 
+/** A ticket's end as 0x71 FF reports it (Table 15.12d): 00 redeemed with its amount, or a rejection (80–8B). */
+export interface RedemptionEnded {
+  /** The station's name for the attempt (the table's request id). */
+  attempt: string;
+  validation: string;
+  status: number;
+  /** Cents (minor units); 0 unless redeemed. */
+  amount: number;
+}
+
 interface Cycle {
+  attempt: string | null;
   /** 18 digits: the 2-digit system id and the 16-digit number, as the barcode read it. */
   validation: string;
   /** The most one ticket may pay here (cents: minor units). */
@@ -78,23 +95,36 @@ interface Cycle {
 /** 0x70's answer: a ticket in escrow awaiting the system, or none. */
 export type EscrowView = { validation: string } | null;
 
-/** 0x71's answer: a machine status, and (except for C0 and FF) the amount and the ticket's number. */
+/** 0x71's answer: a machine status, and (except for C0 and FF) the amount and the ticket's number; `onAck` once the host has it (§3.1). */
 export interface RedeemReply {
   status: number;
   amount: number;
   validation: string | null;
+  onAck?: () => void;
 }
 
 /** One machine's redemption cycle, between the station (begin/end) and the system's polls (0x70/0x71). */
 export class TicketRedemption {
   private cycle: Cycle | null = null;
+  /** The cycle `begin` replaced: its end may be the one 0x68 reports after the next ticket came. */
+  private previous: Cycle | null = null;
+  private reported: { end: RedemptionEnded; read: boolean } | null = null;
 
   /** A ticket is in escrow: the system is to decide it. Resolves with the first decision believed, or never (the caller's deadline ends it). */
-  begin(validation: string, limit: number): Promise<SystemDecision> {
+  begin(validation: string, limit: number, attempt: string | null = null): Promise<SystemDecision> {
     this.abandon('timeout');
+    this.previous = this.cycle;
     return new Promise((resolve) => {
-      this.cycle = { validation, limit, state: 'waiting', amount: 0, status: REDEEM_STATUS.waitingFor71, decide: resolve };
+      this.cycle = { attempt, validation, limit, state: 'waiting', amount: 0, status: REDEEM_STATUS.waitingFor71, decide: resolve };
     });
+  }
+
+  /**
+   * Exception 0x68 reports this ticket's end: 0x71 FF answers it until the host has it (`read`:
+   * it had it already, e.g. the last end before a restart, answered only while no cycle is newer).
+   */
+  reportEnd(end: RedemptionEnded, read = false): void {
+    this.reported = { end, read };
   }
 
   /** The station ended the cycle: `stacked` (paid) for `amount`, or the ticket went back (returned, the deadline passed, the link went down). */
@@ -119,7 +149,10 @@ export class TicketRedemption {
   /** Long poll 0x70. */
   escrow(): EscrowView {
     const c = this.cycle;
-    return c && c.state === 'waiting' ? { validation: c.validation } : null;
+    if (!c || c.state !== 'waiting') return null;
+    // §15.12: a cycle begins with 0x70; the system asking for this ticket is done with the end before it.
+    if (this.reported) this.reported.read = true;
+    return { validation: c.validation };
   }
 
   /** Long poll 0x71: the system's transfer code, amount (cents, or null if not BCD) and the number it names. */
@@ -153,11 +186,32 @@ export class TicketRedemption {
     decide?.(d);
   }
 
-  /** 0x71 FF: where the current (or last) ticket stands. */
+  /** 0x71 FF: the end 0x68 reported until the host has it; else where the current (or last) ticket stands. */
   private status(): RedeemReply {
+    const r = this.reported;
+    if (r && !r.read) {
+      return {
+        ...this.ended(r.end),
+        onAck: () => {
+          r.read = true;
+        },
+      };
+    }
     const c = this.cycle;
-    if (!c) return { status: REDEEM_STATUS.noInfo, amount: 0, validation: null };
-    return this.reply(c, c.status);
+    if (c) return this.reply(c, c.status);
+    return r ? this.ended(r.end) : { status: REDEEM_STATUS.noInfo, amount: 0, validation: null };
+  }
+
+  /**
+   * A reported end: redeemed as reported (the journal's credit); a rejection as this station's own
+   * cycle said it while it still has that cycle, for the journal keeps why in the table's words
+   * (a system's 80 and a timeout's 88 are both `offline` there).
+   */
+  private ended(e: RedemptionEnded): RedeemReply {
+    const own = [this.cycle, this.previous].find((c) => c?.attempt === e.attempt && c.state === 'ended');
+    const rejected = (s: number): boolean => s !== REDEEM_STATUS.cashableRedeemed;
+    const status = own && rejected(e.status) && rejected(own.status) ? own.status : e.status;
+    return { status, amount: status === REDEEM_STATUS.cashableRedeemed ? e.amount : 0, validation: e.validation };
   }
 
   private reply(c: Cycle, status: number): RedeemReply {

@@ -111,5 +111,5 @@ function redeem(bytes: Uint8Array, t: SasTicketSide): TicketReply {
   const amount = code === 0xff ? 0 : fromBcd(bytes, 4, 9);
   const r = t.redemption.redeem(code, amount, code === 0xff ? '' : validationDigits(bytes, 10));
   if (r.validation === null || r.status === REDEEM_STATUS.notCompatible || r.status === REDEEM_STATUS.noInfo) return payload(Uint8Array.of(1, r.status));
-  return payload(concat([[1 + 5 + 1 + VALIDATION_BYTES, r.status], toBcd(r.amount, 5), [PARSING_BCD], validationBcd(r.validation)]));
+  return payload(concat([[1 + 5 + 1 + VALIDATION_BYTES, r.status], toBcd(r.amount, 5), [PARSING_BCD], validationBcd(r.validation)]), r.onAck);
 }
