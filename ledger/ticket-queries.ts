@@ -133,7 +133,35 @@ export function ticketInEnded(ledger: Ledger, requestId: RequestId): { reason: T
   return e?.type === 'ticket.redeem.returned' ? { reason: e.payload.reason } : null;
 }
 
-function entryOf(text: string, type: 'ticket.redeem.request' | 'ticket.redeem.approved' | 'ticket.redeem.returned') {
+/** A ticket-in attempt's end as journalled: stacked (the station credited `amount`), or returned (why, and whether it had been approved first). */
+export type TicketInEnd = { requestId: RequestId; validation: TicketTerms['validation']; station: number } & (
+  { kind: 'stacked'; amount: number } | { kind: 'returned'; reason: TicketReturn; approved: boolean }
+);
+
+const IN_END_TYPES = `type IN ('ticket.redeem.stacked', 'ticket.redeem.returned')`;
+type InEndRow = { type: 'ticket.redeem.stacked' | 'ticket.redeem.returned'; body: string };
+
+/** The entry at `seq` as a ticket-in end; null when it is none. */
+export function ticketInEndAt(ledger: Ledger, seq: number): TicketInEnd | null {
+  const row = connectionOf(ledger).prepare(`SELECT type, body FROM journal WHERE seq = ? AND ${IN_END_TYPES}`).get(seq) as InEndRow | undefined;
+  return row ? inEnd(ledger, row) : null;
+}
+
+function inEnd(ledger: Ledger, row: InEndRow): TicketInEnd | null {
+  const e = entryOf(row.body, row.type);
+  if (e?.type === 'ticket.redeem.stacked') return { ...attemptOf(e.payload), kind: 'stacked', amount: e.payload.amount };
+  if (e?.type !== 'ticket.redeem.returned') return null;
+  const approved = ledger.byTxId(ticketInTxId(e.payload.requestId, 'approved')) !== undefined;
+  return { ...attemptOf(e.payload), kind: 'returned', reason: e.payload.reason, approved };
+}
+
+const attemptOf = (p: { requestId: RequestId; validation: TicketTerms['validation']; station: number }) => ({
+  requestId: p.requestId,
+  validation: p.validation,
+  station: p.station,
+});
+
+function entryOf(text: string, type: 'ticket.redeem.request' | 'ticket.redeem.approved' | 'ticket.redeem.stacked' | 'ticket.redeem.returned') {
   const body: unknown = JSON.parse(text);
   return parseTicketEntry(type, body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
 }

@@ -163,6 +163,7 @@ export class StationFeed {
   }
 }
 
-function seqOf(key: string): number {
+/** The journal entry a feed's tag (`seq.part`) comes from. */
+export function seqOf(key: string): number {
   return Number(key.slice(0, key.indexOf('.')));
 }

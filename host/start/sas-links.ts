@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { interByteLimitMs, openSasLink, SasLink } from '../../hardware/sas/link.js';
+import type { SasMachine } from '../../hardware/sas/machine.js';
 import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo } from '../../hardware/sas/types.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { Ledger } from '../../ledger/index.js';
@@ -14,7 +15,7 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteSas } from '../devices/remote-sas.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
-import { journalFacts, ReportedStore, StationFeed } from '../devices/sas-feed.js';
+import { journalFacts, ReportedStore, seqOf, StationFeed, type FeedMachine } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
 import { StationAftLock } from '../devices/sas-aft-lock.js';
@@ -113,7 +114,7 @@ export class SasLinks {
       // Exception 57 (a priority exception) when a cash-out begins to wait: the machine's own, not the journal's.
       raise57 = () => link.machine.raise(EXC.systemValidationRequest);
       const stopPlay = s.sas.stopPlayOnLinkDown === true;
-      const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: link.machine, facts });
+      const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: this.feedMachine(station, link.machine), facts });
       link.machine.events.on((e) => {
         if (e.type === 'link-down') {
           // The port's own trouble, if any (a uart: line that would not configure, a device gone): the technician's reason.
@@ -152,6 +153,19 @@ export class SasLinks {
         // A pending lock takes effect once its station's round is over; after this append has been heard by all.
         if (this.locks.size > 0) queueMicrotask(() => this.checkLocks());
       });
+  }
+
+  /** What the feed raises into: exception 0x68 also names the ticket's end it reports, which 0x71 FF answers (§15.12). */
+  private feedMachine(station: number, machine: SasMachine): FeedMachine {
+    const sas = this.d.sasTickets;
+    if (!sas) return machine;
+    return {
+      exceptions: machine.exceptions,
+      raise: (code, tag) => {
+        if (code === EXC.ticketTransferComplete && tag !== undefined) sas.transferComplete(station, seqOf(tag));
+        machine.raise(code, tag);
+      },
+    };
   }
 
   /** A seated station's port, or a remote station's line relayed by its agent (`agent`). */

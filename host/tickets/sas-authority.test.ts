@@ -2,7 +2,8 @@
 // (docs/sas.md, "Why one system per table"): an id the table's older tickets were numbered under
 // (the upstream's) or its configuration's is not taken — taken, the upstream would register the
 // table's new tickets as its own and one number could be paid through each authority. The real
-// wiring (sasTicketAuthority) over a real ledger.
+// wiring (sasTicketAuthority) over a real ledger. And 0x71 FF after exception 0x68 (§15.12):
+// the end 0x68 reports, read from the journal as the host raises it.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,9 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
-import { ticketIssue, ticketPrinted } from '../../ledger/ticket-fixtures.js';
+import { redeemApproved, redeemed, redeemRequest, redeemReturned, ticketIssue, ticketPrinted } from '../../ledger/ticket-fixtures.js';
+import type { NewEntry } from '../../ledger/entries.js';
+import { TRANSFER } from '../../hardware/sas/redemption.js';
 import { validationNumber } from '../../terms/validation-number.js';
 import { SAS_VALIDATION_FILE } from './sas-authority.js';
 import { sasTicketAuthority } from './wiring.js';
@@ -39,5 +42,49 @@ describe('0x4C at a table switched to SAS: the upstream’s id and the configura
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('0x71 FF after exception 0x68: the end the journal holds for the entry 0x68 was raised for', () => {
+  const STATION = 2;
+  const t = (n: number) => validationNumber(0x0b_ee_f0, n);
+  /** The entries' last one is the end; what 0x71 FF says once 0x68 is raised for it (as the host's feed does). */
+  const reported = (entries: NewEntry[]) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
+    try {
+      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
+      for (const e of entries) ledger.append(e);
+      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }));
+      sas.transferComplete(STATION, ledger.headOf().seq);
+      const { status, amount, validation } = sas.redemption(STATION).redeem(TRANSFER.statusRequest, 0, '');
+      ledger.close();
+      return { status, amount, validation };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('stacked: 00, redeemed, with the amount credited', () => {
+    assert.deepEqual(reported(redeemed('r-000001', t(1), STATION, 2_345)), { status: 0x00, amount: 2_345, validation: t(1) });
+  });
+
+  it('returned: 8B after an approval, 84 over the limit, 80 a refusal, 88 no answer believed in time', () => {
+    const returned = (reason: Parameters<typeof redeemReturned>[3], approved = false) => [
+      redeemRequest('r-000002', t(2), STATION),
+      ...(approved ? [redeemApproved('r-000002', t(2), STATION, 500)] : []),
+      redeemReturned('r-000002', t(2), STATION, reason),
+    ];
+    const rejected = (status: number) => ({ status, amount: 0, validation: t(2) });
+    assert.deepEqual(reported(returned('acceptor-returned', true)), rejected(0x8b));
+    assert.deepEqual(reported(returned('over-limit')), rejected(0x84));
+    assert.deepEqual(reported(returned('already-paid')), rejected(0x80));
+    assert.deepEqual(reported(returned('unknown')), rejected(0x80));
+    assert.deepEqual(reported(returned('offline')), rejected(0x88));
+    assert.deepEqual(reported(returned('player-cancelled')), rejected(0x88));
+  });
+
+  it('an entry of another station’s, or none that is an end, changes nothing', () => {
+    assert.deepEqual(reported(redeemed('r-000003', t(3), STATION + 1, 100)), { status: 0xff, amount: 0, validation: null });
+    assert.deepEqual(reported([redeemRequest('r-000004', t(4), STATION)]), { status: 0xff, amount: 0, validation: null });
   });
 });

@@ -7,6 +7,9 @@
 //               journal's ticket.redeem.request), reads the number by 0x70 and decides by 0x71
 //   confirm     the cycle ends stacked: 0x71's status is "cashable ticket redeemed" with the amount
 //   cancel      the cycle ends returned (the system's refusal stands; else timeout or validator failure)
+//   transferComplete
+//               exception 0x68 is raised for the journal's end of a ticket: 0x71 FF answers that
+//               end, read from the journal, so neither the next ticket nor a restart loses it
 //   machineId   the id long poll 0x4C gave, kept in the data folder: the table's tickets are
 //               numbered under it and no other (host/floor/ticket-out.ts)
 //   register*   nothing to send: the system reads each printed ticket by 0x4D after exception 0x3D
@@ -14,9 +17,10 @@
 // Amounts are credits of the accounting denomination, one minor unit (host/start/sas-links.ts).
 import path from 'node:path';
 import { z } from 'zod';
-import { TicketRedemption, type SystemDecision } from '../../hardware/sas/redemption.js';
+import { REDEEM_STATUS, TicketRedemption, type RedemptionEnded, type SystemDecision } from '../../hardware/sas/redemption.js';
 import type { SasValidationId } from '../../hardware/sas/types.js';
-import type { RequestId } from '../../terms/ticket-terms.js';
+import type { TicketInEnd } from '../../ledger/ticket-queries.js';
+import type { RequestId, TICKET_RETURNS } from '../../terms/ticket-terms.js';
 import { readStateFile, writeStateFile } from './state-file.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 
@@ -58,6 +62,26 @@ export interface SasAuthorityDeps {
    * be paid through each (docs/sas.md, "Why one system per table").
    */
   idTaken(machineId: number): boolean;
+  /** The ticket-in end journalled at `seq` (null: none there). */
+  ticketEnd(seq: number): TicketInEnd | null;
+}
+
+/** Refusals only the system (or the table's own check before asking it) gives: "rejected by host". */
+const REJECTED: ReadonlySet<(typeof TICKET_RETURNS)[number]> = new Set(['unknown', 'already-paid', 'pending-elsewhere', 'expired', 'voided', 'other-currency']);
+
+/**
+ * What 0x71 FF says of a journalled end (Table 15.12d), as the cycle would have: stacked is 00 with
+ * the amount credited; returned after an approval 8B (the acceptor gave it back); over the limit
+ * 84; a refusal 80; anything else 88 (no decision believed in time). The journal keeps the table's
+ * words, not the code: once the cycle is gone, a system's own 80/86 (`offline`) reads as 88 and
+ * its 88 (`over-limit`) as 84 — rejected all the same.
+ */
+function endedOf(e: TicketInEnd): RedemptionEnded {
+  const of = (status: number, amount = 0): RedemptionEnded => ({ attempt: e.requestId, validation: e.validation, status, amount });
+  if (e.kind === 'stacked') return of(REDEEM_STATUS.cashableRedeemed, e.amount);
+  if (e.approved) return of(REDEEM_STATUS.validatorFailure);
+  if (e.reason === 'over-limit') return of(REDEEM_STATUS.overLimit);
+  return of(REJECTED.has(e.reason) ? REDEEM_STATUS.rejectedByHost : REDEEM_STATUS.timeout);
 }
 
 export class SasAuthority implements TicketAuthority {
@@ -74,6 +98,12 @@ export class SasAuthority implements TicketAuthority {
       this.cycles.set(station, r);
     }
     return r;
+  }
+
+  /** Exception 0x68 raised at `station` for the journal's entry `seq`: 0x71 FF answers that ticket's end until the system has read it (§15.12). */
+  transferComplete(station: number, seq: number): void {
+    const e = this.d.ticketEnd(seq);
+    if (e && e.station === station) this.redemption(station).reportEnd(endedOf(e));
   }
 
   /**
@@ -108,7 +138,7 @@ export class SasAuthority implements TicketAuthority {
     const cycle = this.cycles.get(q.station);
     if (!cycle) return { kind: 'refused', requestId: q.requestId, reason: 'offline' };
     if (this.d.paidHere(q.validation)) return { kind: 'refused', requestId: q.requestId, reason: 'already-paid' };
-    const d: SystemDecision = await cycle.begin(q.validation, q.limit);
+    const d: SystemDecision = await cycle.begin(q.validation, q.limit, q.requestId);
     if (d.kind === 'refused') return { kind: 'refused', requestId: q.requestId, reason: d.reason };
     this.attempts.set(q.requestId, { station: q.station, amount: d.amount });
     return { kind: 'approved', requestId: q.requestId, validation: q.validation, amount: d.amount, currency: q.currency };

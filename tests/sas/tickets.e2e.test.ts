@@ -44,6 +44,7 @@ async function rig(dir: string): Promise<Rig> {
     lastSequence: () => numbering.lastSequence,
     paidHere: (v) => paid.has(v),
     idTaken: () => false,
+    ticketEnd: () => null,
   });
   const game = new MemoryGame();
   game.tickets = { redemption: sas.redemption(STATION), validationId: (r) => sas.validationId(r), validationInfo: () => null };
