@@ -147,6 +147,14 @@ export function ticketInEndAt(ledger: Ledger, seq: number): TicketInEnd | null {
   return row ? inEnd(ledger, row) : null;
 }
 
+/** The station's newest ticket-in end, if any. */
+export function lastTicketInEnd(ledger: Ledger, station: number): TicketInEnd | null {
+  const row = connectionOf(ledger)
+    .prepare(`SELECT type, body FROM journal WHERE ${IN_END_TYPES} AND json_extract(body, '$.payload.station') = ? ORDER BY seq DESC LIMIT 1`)
+    .get(station) as InEndRow | undefined;
+  return row ? inEnd(ledger, row) : null;
+}
+
 function inEnd(ledger: Ledger, row: InEndRow): TicketInEnd | null {
   const e = entryOf(row.body, row.type);
   if (e?.type === 'ticket.redeem.stacked') return { ...attemptOf(e.payload), kind: 'stacked', amount: e.payload.amount };

@@ -3,7 +3,8 @@
 // (the upstream's) or its configuration's is not taken — taken, the upstream would register the
 // table's new tickets as its own and one number could be paid through each authority. The real
 // wiring (sasTicketAuthority) over a real ledger. And 0x71 FF after exception 0x68 (§15.12):
-// the end 0x68 reports, read from the journal as the host raises it.
+// the end 0x68 reports, read from the journal as the host raises it, and the station's last end
+// at a start, so a restart loses neither.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -86,5 +87,19 @@ describe('0x71 FF after exception 0x68: the end the journal holds for the entry 
   it('an entry of another station’s, or none that is an end, changes nothing', () => {
     assert.deepEqual(reported(redeemed('r-000003', t(3), STATION + 1, 100)), { status: 0xff, amount: 0, validation: null });
     assert.deepEqual(reported([redeemRequest('r-000004', t(4), STATION)]), { status: 0xff, amount: 0, validation: null });
+  });
+
+  it('at a start the station’s last end is answered (its 0x68 read before a restart, its 0x71 FF perhaps not)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
+    try {
+      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
+      for (const e of [...redeemed('r-000005', t(5), STATION, 800), ...redeemed('r-000006', t(6), STATION + 1, 900)]) ledger.append(e);
+      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }));
+      const { status, amount, validation } = sas.redemption(STATION).redeem(TRANSFER.statusRequest, 0, '');
+      assert.deepEqual({ status, amount, validation }, { status: 0x00, amount: 800, validation: t(5) });
+      ledger.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

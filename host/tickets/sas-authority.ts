@@ -64,6 +64,8 @@ export interface SasAuthorityDeps {
   idTaken(machineId: number): boolean;
   /** The ticket-in end journalled at `seq` (null: none there). */
   ticketEnd(seq: number): TicketInEnd | null;
+  /** The station's newest ticket-in end in the journal. */
+  lastTicketEnd(station: number): TicketInEnd | null;
 }
 
 /** Refusals only the system (or the table's own check before asking it) gives: "rejected by host". */
@@ -90,11 +92,17 @@ export class SasAuthority implements TicketAuthority {
 
   constructor(private readonly d: SasAuthorityDeps) {}
 
-  /** The station's redemption cycle, which its SAS link's ticket polls answer from. */
+  /**
+   * The station's redemption cycle, which its SAS link's ticket polls answer from. Made at a start
+   * with the station's last end, as the cycle before the restart held it: a 0x71 FF whose answer
+   * the restart cut off (its 0x68 acknowledged, so not raised again) is answered still.
+   */
   redemption(station: number): TicketRedemption {
     let r = this.cycles.get(station);
     if (!r) {
       r = new TicketRedemption();
+      const last = this.d.lastTicketEnd(station);
+      if (last) r.reportEnd(endedOf(last), true);
       this.cycles.set(station, r);
     }
     return r;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { credentialsFile, readCredentials, type Ledger } from '../../ledger/index.js';
 import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
-import { lastTicketIssued, ticketInEndAt, ticketMachineIds } from '../../ledger/ticket-queries.js';
+import { lastTicketInEnd, lastTicketIssued, ticketInEndAt, ticketMachineIds } from '../../ledger/ticket-queries.js';
 import type { TicketAuthority } from './authority.js';
 import { guardAuthority } from './guard.js';
 import { SasAuthority, ValidationIdStore } from './sas-authority.js';
@@ -39,6 +39,7 @@ export function sasTicketAuthority(dataDir: string, ledger: Ledger, log: Logger,
     // Read only while no id is set (0x4C answers from the store after): a scan of the journal's tickets is rare.
     idTaken: (id) => id === configuredId || ticketMachineIds(ledger).includes(id),
     ticketEnd: (seq) => ticketInEndAt(ledger, seq),
+    lastTicketEnd: (station) => lastTicketInEnd(ledger, station),
   });
   return { sas, authority: guardAuthority(sas, { systemNumbers: true, onEvent: (e) => log.warn({ event: e }, 'validation authority (SAS)') }) };
 }

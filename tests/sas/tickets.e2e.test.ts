@@ -45,6 +45,7 @@ async function rig(dir: string): Promise<Rig> {
     paidHere: (v) => paid.has(v),
     idTaken: () => false,
     ticketEnd: () => null,
+    lastTicketEnd: () => null,
   });
   const game = new MemoryGame();
   game.tickets = { redemption: sas.redemption(STATION), validationId: (r) => sas.validationId(r), validationInfo: () => null };
