@@ -35,7 +35,7 @@ const cluster = await startLocalCluster({ durable: true });
 const db = connectPg(cluster.url);
 try {
   await migrateUpstream(db);
-  const up = await startUpstream({ db, limits: { tickets: 1_000_000 } });
+  const up = await startUpstream({ db, limits: { tickets: 1_000_000, ticketRefusals: 1_000_000 } });
   const table = (id: string, cred: { terminalId: string; key: string }) =>
     guardAuthority(new UpstreamAuthority({ url: up.url, credentials: cred, timeoutMs: 30_000 }), { deadlineMs: 30_000, wordDeadlineMs: 30_000 });
   const issuerCred = await enrolTerminal(db, 'ISSUER');

@@ -46,10 +46,15 @@ export interface RateLimits {
   admin: number;
   /** The tables' ticket calls (issue, print, redeem, confirm, cancel): a stadium table's stations share one address. */
   tickets: number;
+  /** Per table and 10 minutes, not per address and minute: redemptions refused as unknown or already paid before all its redemptions are refused (`RefusalLimit`, upstream/tickets.ts). */
+  ticketRefusals: number;
 }
 
 /** Per client address and minute. Ingest is generous (a kiosk sends a batch a second at most when catching up). */
-export const DEFAULT_LIMITS: RateLimits = { ingest: 600, query: 120, admin: 10, tickets: 1200 };
+export const DEFAULT_LIMITS: RateLimits = { ingest: 600, query: 120, admin: 10, tickets: 1200, ticketRefusals: 30 };
+
+/** The window of `RateLimits.ticketRefusals`. */
+export const TICKET_REFUSAL_WINDOW_MS = 10 * 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -107,7 +112,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   limited(limits.ingest, (scope) => terminalRoutes(scope, { db, signedBy, replays, metrics, receipts }));
   // The validation authority (issue 47): tickets issued, printed, voided, redeemed, confirmed, cancelled.
-  limited(limits.tickets, (scope) => ticketRoutes(scope, { db, signedBy, replays }));
+  limited(limits.tickets, (scope) =>
+    ticketRoutes(scope, { db, signedBy, replays, refusals: { count: limits.ticketRefusals, windowMs: TICKET_REFUSAL_WINDOW_MS } }),
+  );
   limited(limits.query, (scope) => {
     requireRole(scope, tokens, 'query');
     queryRoutes(scope, db);

@@ -6,7 +6,7 @@ import type { ReplayGuard } from './replay-guard.js';
 import * as s from './schemas.js';
 import { ticketByNumber, ticketLiability } from './ticket-queries.js';
 import * as ts from './ticket-schemas.js';
-import { cancel, confirm, machineIdOf, redeem, registerIssue, registerPrinted, registerVoid, type TicketWord } from './tickets.js';
+import { cancel, confirm, machineIdOf, redeem, registerIssue, registerPrinted, registerVoid, type RefusalLimit, type TicketWord } from './tickets.js';
 import type { Db } from './sql.js';
 
 // The validation authority's routes (issue 47; docs/upstream.md, "Tickets"). A table speaks for
@@ -22,6 +22,8 @@ export interface TicketRouteContext {
   /** The signing table, or null with the 401 sent (upstream/server.ts). */
   readonly signedBy: (req: FastifyRequest, reply: FastifyReply, path: string) => Promise<Signed | null>;
   readonly replays: ReplayGuard;
+  /** A table's refused redemptions before all are refused for a while (numbers guessed). */
+  readonly refusals: RefusalLimit;
 }
 
 /** The signed routes a table calls (in the scope of their own rate limit). */
@@ -83,7 +85,7 @@ export function ticketRoutes(scope: ZodApp, ctx: TicketRouteContext): void {
     },
     async (req, reply) => {
       const t = await tableOf(req, reply, '/v1/tickets/redeem', req.body.terminalId);
-      return t === null ? reply : redeem(db, t, req.body);
+      return t === null ? reply : redeem(db, t, req.body, ctx.refusals);
     },
   );
   for (const [path, fn, summary] of [

@@ -20,7 +20,20 @@ import type { Db, Sql } from './sql.js';
 // transaction).
 
 /** The alarms this raises. */
-export const TICKET_ALARM_KINDS = ['ticket-foreign-issuer', 'ticket-disagreement', 'ticket-refused'] as const;
+export const TICKET_ALARM_KINDS = ['ticket-foreign-issuer', 'ticket-disagreement', 'ticket-refused', 'ticket-refusals'] as const;
+
+/**
+ * How many redemptions of one table may be refused as unknown or already paid within a window
+ * before all its redemptions are refused (`offline`) for the rest of it. The scheme is public and
+ * the numbers are a machine id and a count: a table's credentials are enough to ask for numbers
+ * no paper was ever read for, and most such asks are refused. A floor's players rarely present a
+ * paid copy or a misread barcode (each already an alarm); a table that keeps doing so is asking
+ * for numbers. The upstream's routes apply `DEFAULT_LIMITS.ticketRefusals` per 10 minutes.
+ */
+export interface RefusalLimit {
+  readonly count: number;
+  readonly windowMs: number;
+}
 
 /**
  * The refusals the floor is told of (`ticket-refused`, issue 49 item 3): a number the register never
@@ -158,7 +171,7 @@ async function stateOf(sql: Sql, validation: string, terminal: string): Promise<
  * `printed` to `pending` for this attempt if, and only if, it is printed, in the currency asked,
  * within the limit and not expired. Only when it takes nothing is the row read, to say why.
  */
-export async function redeem(db: Db, terminal: string, ask: RedeemAsk): Promise<RedeemDecision> {
+export async function redeem(db: Db, terminal: string, ask: RedeemAsk, refusals?: RefusalLimit): Promise<RedeemDecision> {
   return db.transaction(async (tx) => {
     const fresh = await tx.query(
       `INSERT INTO ticket_redemptions (terminal_id, request_id, validation, station, outcome, reason)
@@ -166,6 +179,7 @@ export async function redeem(db: Db, terminal: string, ask: RedeemAsk): Promise<
       [terminal, ask.requestId, ask.validation, ask.station],
     );
     if (fresh.rowCount === 0) return askedAgain(tx, terminal, ask);
+    if (refusals && (await tooManyRefused(tx, terminal, ask, refusals))) return { kind: 'refused', requestId: ask.requestId, reason: 'offline' };
     // A number this scheme could not have made is no ticket: refused without reading the register (the attempt is kept).
     if (!parseValidationNumber(ask.validation).ok) {
       await tx.query('UPDATE ticket_redemptions SET closed_at = now() WHERE terminal_id = $1 AND request_id = $2', [terminal, ask.requestId]);
@@ -200,6 +214,34 @@ export async function redeem(db: Db, terminal: string, ask: RedeemAsk): Promise<
     if (!inPrint) await alarmRefusal(tx, terminal, ask, reason);
     return { kind: 'refused', requestId: ask.requestId, reason };
   });
+}
+
+/**
+ * Whether this table is past its refusals in the window: then this attempt is closed as `offline`
+ * without reading the register (asked again, it is answered so), and the floor told once a window.
+ */
+async function tooManyRefused(tx: Sql, terminal: string, ask: RedeemAsk, limit: RefusalLimit): Promise<boolean> {
+  const window = `${Math.max(1, Math.round(limit.windowMs))} milliseconds`;
+  const r = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ticket_redemptions
+     WHERE terminal_id = $1 AND request_id <> $2 AND outcome = 'refused' AND reason IN ('unknown', 'already-paid')
+       AND asked_at > now() - $3::interval`,
+    [terminal, ask.requestId, window],
+  );
+  if ((r.rows[0]?.n ?? 0) < limit.count) return false;
+  await tx.query(`UPDATE ticket_redemptions SET reason = 'offline', closed_at = now() WHERE terminal_id = $1 AND request_id = $2`, [terminal, ask.requestId]);
+  const told = await tx.query(`SELECT 1 FROM alarms WHERE terminal_id = $1 AND kind = 'ticket-refusals' AND raised_at > now() - $2::interval`, [
+    terminal,
+    window,
+  ]);
+  if (told.rows.length === 0)
+    await raiseAlarm(tx, terminal, 'ticket-refusals', {
+      refused: r.rows[0]?.n ?? 0,
+      windowMs: limit.windowMs,
+      station: ask.station,
+      validation: ask.validation,
+    });
+  return true;
 }
 
 /** Why the conditional UPDATE took nothing: the row as it stands now (committed), and whether it is issued and not yet printed. */

@@ -17,6 +17,7 @@ const KINDS = [
   'bad-receipt',
   'config-order',
   'ticket-refused',
+  'ticket-refusals',
 ] as const;
 type Kind = (typeof KINDS)[number];
 const isKind = (k: string): k is Kind => KINDS.some((x) => x === k);

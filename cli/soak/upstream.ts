@@ -24,7 +24,7 @@ export async function soakUpstream(dataDir: string, terminalId: string): Promise
   try {
     await migrateUpstream(db);
     // One loopback client: the per-address limits lifted, as the tickets' tests do.
-    const up = await startUpstream({ db, limits: { tickets: 1_000_000, ingest: 1_000_000 }, backoffice: false, logger: false });
+    const up = await startUpstream({ db, limits: { tickets: 1_000_000, ingest: 1_000_000, ticketRefusals: 1_000_000 }, backoffice: false, logger: false });
     const c = await enrolTerminal(db, terminalId);
     // --data-dir names a folder that may not exist yet (the host child makes it later).
     mkdirSync(dataDir, { recursive: true });

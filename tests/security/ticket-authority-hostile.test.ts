@@ -10,7 +10,7 @@ import { guardAuthority, type GuardEvent } from '../../host/tickets/guard.js';
 import { UpstreamAuthority } from '../../host/tickets/upstream-authority.js';
 import { signRequest, SIGNATURE_HEADERS } from '../../ledger/sign.js';
 import { parseValidationNumber, validationNumber, ValidationNumber } from '../../terms/validation-number.js';
-import { alarms, ingest, migrateUpstream, openPglite, type Db, type RunningUpstream } from '../../upstream/index.js';
+import { alarms, DEFAULT_LIMITS, enrolTerminal, ingest, migrateUpstream, openPglite, type Db, type RunningUpstream } from '../../upstream/index.js';
 import { ticketByNumber } from '../../upstream/ticket-queries.js';
 import { HostileProxy, type Behaviour } from '../tickets/hostile-proxy.js';
 import { FakeJournal, printed, redemption, startFloor, type FloorTable } from '../tickets/kit.js';
@@ -242,5 +242,24 @@ describe('tickets against hostile peers', () => {
       assert.deepEqual(await liar.redeem(attempt), { kind: 'refused', requestId: attempt.requestId, reason: 'offline' }, JSON.stringify(lie));
     }
     assert.equal(await stateOf(t.validation), 'printed');
+  });
+
+  it('a table with good credentials asking for numbers no paper was read for (the scheme is public) is stopped after the floor’s limit of refusals', async () => {
+    // The guesser walks another table's sequence: numbers that pass the check, mostly never printed or already paid.
+    const enrolled = await enrolTerminal(db, 'T-GUESS');
+    const guesser = new UpstreamAuthority({ url: up.url, credentials: { terminalId: enrolled.terminalId, key: enrolled.key }, timeoutMs: 60_000 });
+    const outstanding = await printed(t1, 9_000);
+    const refusedAs: string[] = [];
+    for (let s = t1.sequence + 1; refusedAs.length < DEFAULT_LIMITS.ticketRefusals; s++) {
+      const d = await guesser.redeem(redemption({ validation: validationNumber(t1.machineId, s) }, 3));
+      refusedAs.push(d.kind === 'refused' ? d.reason : d.kind);
+    }
+    assert.deepEqual(new Set(refusedAs), new Set(['unknown']));
+    // Past the limit, even a number that is a real ticket is refused, and the ticket stays redeemable at its owner's table.
+    const guessed = await guesser.redeem(redemption(outstanding, 3));
+    assert.equal(guessed.kind === 'refused' ? guessed.reason : guessed.kind, 'offline');
+    assert.equal(await stateOf(outstanding.validation), 'printed');
+    assert.equal((await alarms(db, 'T-GUESS')).filter((a) => a.kind === 'ticket-refusals').length, 1);
+    assert.equal((await t2.authority.redeem(redemption(outstanding, 1))).kind, 'approved', 'the other tables are not stopped');
   });
 });

@@ -374,4 +374,27 @@ describe('the upstream as validation authority (migration 6)', () => {
     ]);
     assert.equal((await ticketByNumber(db, validationNumber(mS, 1))).ticket, null);
   });
+
+  it('a table whose redemptions keep being refused as unknown or already paid (numbers guessed) is refused all redemptions for a while, with one alarm', async () => {
+    await enrolTerminal(db, 'G');
+    await enrolTerminal(db, 'V');
+    const mV = await machineIdOf(db, 'V');
+    const real = ticket(mV, 1, 5_000);
+    await registerIssue(db, 'V', real);
+    await registerPrinted(db, 'V', real);
+    const limit = { count: 3, windowMs: 60_000 };
+    // Three guesses, each a number the scheme makes and no table printed: refused as unknown.
+    for (let s = 2; s <= 4; s++) assert.equal((await redeem(db, 'G', ask(ticket(mV, s, 1)), limit)).kind, 'refused');
+    // The fourth ask names a real ticket: refused all the same, the register not read, the ticket untouched.
+    const guessed = ask(real);
+    const d = await redeem(db, 'G', guessed, limit);
+    assert.deepEqual(d, { kind: 'refused', requestId: guessed.requestId, reason: 'offline' });
+    assert.equal((await ticketByNumber(db, real.validation)).ticket?.state, 'printed');
+    assert.deepEqual(await redeem(db, 'G', guessed, limit), d, 'asked again: the same answer');
+    await redeem(db, 'G', ask(real), limit);
+    const stopped = (await alarms(db, 'G')).filter((a) => a.kind === 'ticket-refusals');
+    assert.equal(stopped.length, 1, 'one alarm for the window, not one per ask');
+    // Another table is not touched by G's refusals; and without a limit nothing is refused for it.
+    assert.equal((await redeem(db, 'V', ask(real), limit)).kind, 'approved');
+  });
 });

@@ -158,7 +158,7 @@ async function rig(): Promise<Rig> {
   if (!p || !a1 || !a2) throw new Error('three device servers');
   const db = await openPglite();
   await migrateUpstream(db);
-  const up = await startUpstream({ db, limits: { tickets: 1_000_000, ingest: 1_000_000 }, backoffice: false, logger: false });
+  const up = await startUpstream({ db, limits: { tickets: 1_000_000, ingest: 1_000_000, ticketRefusals: 1_000_000 }, backoffice: false, logger: false });
   const terminal = ticketKillConfig({ printer: p.port, cashierAcceptor: a1.port, redeemerAcceptor: a2.port, machineId: 1 }).tableId;
   const c = await enrolTerminal(db, terminal);
   const ports: Ports = { printer: p.port, cashierAcceptor: a1.port, redeemerAcceptor: a2.port, machineId: await machineIdOf(db, terminal) };
