@@ -275,6 +275,10 @@ export class SasMachine {
     const generation = ++this.rom.generation;
     this.rom.signature = null;
     const image = this.options.game.romImage();
+    if (!(image instanceof Uint8Array)) {
+      void this.computeRomParts(image, seed, generation);
+      return;
+    }
     const chunk = this.options.romChunk ?? 65_536;
     let crc = seed & 0xffff;
     let at = 0;
@@ -287,6 +291,28 @@ export class SasMachine {
       else this.rom.signature = crc;
     };
     this.clock.setTimeout(step, 0);
+  }
+
+  /**
+   * The same over a program read part by part, a chunk per turn. A part that cannot be read (a file
+   * gone) ends it with no signature, reported as the poll's failure: the system's wait for one is
+   * its own to time out. A newer request stops it between chunks (the reader closed as it ends).
+   */
+  private async computeRomParts(parts: AsyncIterable<Uint8Array>, seed: number, generation: number): Promise<void> {
+    const chunk = this.options.romChunk ?? 65_536;
+    let crc = seed & 0xffff;
+    try {
+      for await (const part of parts) {
+        for (let at = 0; at < part.length; at += chunk) {
+          if (generation !== this.rom.generation) return;
+          crc = crc16Kermit(part, at, Math.min(part.length, at + chunk), crc);
+          await new Promise<void>((resolve) => this.clock.setTimeout(resolve, 0));
+        }
+      }
+      if (generation === this.rom.generation) this.rom.signature = crc;
+    } catch (error) {
+      if (generation === this.rom.generation) this.events.emit({ type: 'poll-failed', command: LP.romSignature, stage: 'answer', error });
+    }
   }
 }
 

@@ -72,8 +72,12 @@ export interface SasGameSide {
   handpay(): SasHandpay | null;
   /** Long poll 0x94. */
   resetHandpay(): HandpayResetResult;
-  /** The program actually running, over which long poll 0x21's seeded CRC is computed. */
-  romImage(): Uint8Array;
+  /**
+   * The program actually running, over which long poll 0x21's seeded CRC is computed: whole, or part
+   * by part as it is read from its files (an installation's program is far too large to read at once
+   * on the host's one thread, or to keep).
+   */
+  romImage(): Uint8Array | AsyncIterable<Uint8Array>;
   /** Tickets through the casino's system (0x4C, 0x4D, 0x70, 0x71); absent: those polls are ignored as unknown. */
   tickets?: SasTicketSide;
   /** System validation (0x57, 0x58: the system numbers each cash-out ticket); absent, those polls are ignored as unknown. */

@@ -3,8 +3,6 @@
 // table's identity and the clock, and turns the host's commands into journalled faults — disable
 // play (0x01) holds the station like any station fault until 0x02; disable the bill acceptor
 // (0x06) is its own reason at the acceptor until 0x07. The link going silent is a fault too.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { interByteLimitMs, openSasLink, SasLink } from '../../hardware/sas/link.js';
 import type { SasMachine } from '../../hardware/sas/machine.js';
@@ -15,6 +13,7 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteSas } from '../devices/remote-sas.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
+import { programImage } from './program-image.js';
 import { journalFacts, ReportedStore, seqOf, StationFeed, type FeedMachine } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
@@ -75,7 +74,6 @@ export class SasLinks {
   private readonly locks = new Map<number, StationAftLock>();
   private offAppended: (() => void) | null = null;
   private offRemote: (() => void) | null = null;
-  private rom: Uint8Array | null = null;
   private readonly validations: ValidationRecords;
 
   constructor(private readonly d: SasLinksDeps) {
@@ -308,12 +306,9 @@ export class SasLinks {
     };
   }
 
-  /** The program's files as the start hashed them, in the manifest's order, read once on the first 0x21. */
-  private romImage(): Uint8Array {
-    if (this.rom) return this.rom;
-    const parts = this.d.program.files.map((rel) => readFileSync(path.join(this.d.program.root, rel)));
-    this.rom = Buffer.concat(parts);
-    return this.rom;
+  /** The program's files as the start hashed them, in the manifest's order, read part by part at each 0x21 (program-image.ts). */
+  private romImage(): AsyncIterable<Uint8Array> {
+    return programImage(this.d.program.root, this.d.program.files);
   }
 }
 

@@ -102,7 +102,7 @@ export class MemoryGame implements SasGameSide {
     this.calls.push({ call: 'handpay-reset', result });
     return result;
   }
-  romImage(): Uint8Array {
+  romImage(): Uint8Array | AsyncIterable<Uint8Array> {
     return this.rom;
   }
 }

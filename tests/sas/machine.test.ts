@@ -187,6 +187,43 @@ describe('SAS machine side: link rules (manual clock)', () => {
     assert.deepEqual(r.take()[0]?.bytes, [0x00], 'reported once');
   });
 
+  it('0x21 over a program given part by part (read from its files as it goes, never whole): the same signature; a part that cannot be read reports the failure and no signature', async () => {
+    const rom = new Uint8Array(200_000).map((_, i) => (i * 31 + (i >> 8)) & 0xff);
+    async function* parts(failAt: number | null): AsyncIterable<Uint8Array> {
+      for (let at = 0; at < rom.length; at += 70_000) {
+        if (failAt !== null && at >= failAt) throw new Error('EIO: the program file went away');
+        await Promise.resolve();
+        yield rom.subarray(at, at + 70_000);
+      }
+    }
+    for (const failAt of [null, 140_000]) {
+      const game = new MemoryGame();
+      game.romImage = () => parts(failAt);
+      const out: number[][] = [];
+      const machine = new SasMachine({ address: A, game, write: (b) => out.push([...b]) });
+      const events: SasLinkEvent[] = [];
+      machine.events.on((e) => events.push(e));
+      const send = (bytes: number[]): void => bytes.forEach((b, i) => machine.char(b, i === 0));
+      send([0x80 | 1]);
+      send(appendCrc([A, 0x21, 0x34, 0x12]));
+      await new Promise((r) => setTimeout(r, 100));
+      send([0x80 | 1]);
+      send([0x80 | A]);
+      const answer = out.at(-1) ?? [];
+      machine.stop();
+      if (failAt === null) {
+        const sig = sasCrc(rom, 0x1234);
+        assert.deepEqual(answer.slice(0, 4), [A, 0x21, sig & 0xff, sig >>> 8]);
+      } else {
+        assert.deepEqual(answer, [0x00], 'no signature to report');
+        assert.deepEqual(
+          events.filter((e) => e.type === 'poll-failed').map((e) => e.type === 'poll-failed' && e.command),
+          [0x21],
+        );
+      }
+    }
+  });
+
   it('a message stalled past 5 ms between bytes, or cut short by the next address byte, is dropped', () => {
     const r = rig();
     r.send([0x80 | 1]);
