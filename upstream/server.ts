@@ -63,7 +63,7 @@ declare module 'fastify' {
 }
 
 /** The service's version in its OpenAPI document: the wire contract's, not the package's. */
-export const API_VERSION = '1.5.0';
+export const API_VERSION = '1.6.0';
 
 /** The upstream service's HTTP API (see docs/upstream.md; GET /openapi.json describes every route). */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {

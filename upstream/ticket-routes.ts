@@ -38,7 +38,7 @@ export function ticketRoutes(scope: ZodApp, ctx: TicketRouteContext): void {
     '/v1/tickets/machine',
     {
       schema: {
-        summary: "this table's validation id (assigned at its first ask)",
+        summary: "this table's validation id (assigned at its first ask: the one proposed when no table holds it, else the next free one)",
         security,
         body: ts.MachineBody,
         response: { 200: ts.MachineAnswer, ...refusals },
@@ -46,7 +46,7 @@ export function ticketRoutes(scope: ZodApp, ctx: TicketRouteContext): void {
     },
     async (req, reply) => {
       const t = await tableOf(req, reply, '/v1/tickets/machine', req.body.terminalId);
-      return t === null ? reply : { machineId: await machineIdOf(db, t) };
+      return t === null ? reply : { machineId: await machineIdOf(db, t, req.body.proposed) };
     },
   );
   scope.post(

@@ -11,7 +11,10 @@ const Instant = z.iso.datetime({ offset: true });
 const Digits = z.string().regex(/^\d{18}$/);
 const Minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
-export const MachineBody = z.strictObject({ terminalId: TerminalId }).meta({ id: 'TicketMachineRequest' });
+/** `proposed`: the id the table's configuration names, taken when no table holds it (else the next free one). */
+export const MachineBody = z
+  .strictObject({ terminalId: TerminalId, proposed: z.number().int().min(1).max(0xffffff).optional() })
+  .meta({ id: 'TicketMachineRequest' });
 export const MachineAnswer = z.strictObject({ machineId: z.number().int().min(1).max(0xffffff) }).meta({ id: 'TicketMachine' });
 export const IssueBody = z.strictObject({ terminalId: TerminalId, ticket: TicketTerms }).meta({ id: 'TicketIssue' });
 export const TicketAtBody = z.strictObject({ terminalId: TerminalId, validation: Digits, station: TicketStation }).meta({ id: 'TicketAt' });

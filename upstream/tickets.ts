@@ -68,11 +68,16 @@ export type TicketWord = { readonly ok: true } | { readonly ok: false; readonly 
 const OK: TicketWord = { ok: true };
 const no = (error: string, message: string): TicketWord => ({ ok: false, error, message });
 
-/** The table's validation id: assigned on its first ask (the next free one), the same ever after. */
-export async function machineIdOf(db: Db, terminal: string): Promise<number> {
+/**
+ * The table's validation id: assigned on its first ask, the same ever after. The id its
+ * configuration names (`proposed`) when no table holds it, else the next free one: a table that
+ * was told an id in its configuration keeps its numbers the floor's, and two tables never share one.
+ */
+export async function machineIdOf(db: Db, terminal: string, proposed?: number): Promise<number> {
   return db.transaction(async (tx) => {
-    // Two tables asking at once must not both take MAX + 1.
+    // Two tables asking at once must not both take MAX + 1, nor both claim one id.
     await tx.query('SELECT pg_advisory_xact_lock(727275)');
+    if (proposed !== undefined) await claimFree(tx, terminal, proposed);
     await tx.query(
       `INSERT INTO ticket_machines (machine_id, terminal_id)
        SELECT COALESCE(MAX(machine_id), 0) + 1, $1 FROM ticket_machines
@@ -86,14 +91,30 @@ export async function machineIdOf(db: Db, terminal: string): Promise<number> {
   });
 }
 
+/** Gives `terminal` the id `machineId` if it has none and no table holds that id (the caller holds the ids' lock). */
+async function claimFree(tx: Sql, terminal: string, machineId: number): Promise<void> {
+  await tx.query(
+    `INSERT INTO ticket_machines (machine_id, terminal_id)
+     SELECT $2, $1 WHERE NOT EXISTS (SELECT 1 FROM ticket_machines WHERE machine_id = $2 OR terminal_id = $1)`,
+    [terminal, machineId],
+  );
+}
+
 /**
  * A ticket issued by `terminal` (its word or its journal's `ticket.issue`). Its number must be one
- * this table's validation id makes: a table cannot register a number of another's.
+ * this table's validation id makes: a table cannot register a number of another's. A table with no
+ * id yet (offline at its first cash-out, numbering under its configuration's) takes the ticket's id
+ * when no table holds it.
  */
 export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms): Promise<TicketWord> {
   // Numbered by a casino's system (SAS system validation): that system validates and pays it, never this register.
   if (isSystemNumbered(t)) return no('system-validated', 'the casino system that numbered this ticket is its validation authority');
-  const mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
+  let mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
+  if (mine.rows.length === 0 && termsConsistent(t)) {
+    await sql.query('SELECT pg_advisory_xact_lock(727275)');
+    await claimFree(sql, terminal, t.machineId);
+    mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
+  }
   if (!termsConsistent(t) || mine.rows[0]?.machine_id !== t.machineId) {
     await raiseAlarm(sql, terminal, 'ticket-foreign-issuer', { validation: t.validation, machineId: t.machineId, sequence: t.sequence });
     return no('foreign-issuer', 'the number is not one this table makes under its validation id');

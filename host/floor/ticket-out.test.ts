@@ -12,6 +12,7 @@ import { ticketsInPrint } from '../../ledger/ticket-queries.js';
 import { parseValidationNumber, validationNumber } from '../../terms/validation-number.js';
 import { simulatedTableConfig, type TableConfig } from '../config/table-config.js';
 import { TicketOut } from './ticket-out.js';
+import type { TicketAuthority } from '../tickets/authority.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { ticketPaper } from './ticket-paper.js';
 
@@ -53,8 +54,9 @@ async function until(ok: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
-function table(ledger: Ledger, printers: Map<number, PrinterRig | TclPrinter>, c = config()): TicketOut {
+function table(ledger: Ledger, printers: Map<number, PrinterRig | TclPrinter>, c = config(), authority?: TicketAuthority): TicketOut {
   return new TicketOut({
+    ...(authority ? { authority } : {}),
     config: c,
     ledger,
     log: pino({ level: 'silent' }),
@@ -106,6 +108,33 @@ describe('cash-out to a ticket', () => {
     assert.equal(out.kind, 'printed');
     const parsed = out.kind === 'printed' ? parseValidationNumber(out.validation) : null;
     assert.deepEqual(parsed?.ok ? [parsed.machineId, parsed.sequence] : null, [4242, 2]);
+  });
+
+  it("with an upstream, numbers under the upstream's id for the table, proposing its configured one; offline, under the configured one", async () => {
+    const asked: (number | undefined)[] = [];
+    const upstream = (answer: number | null): TicketAuthority => ({
+      machineId: async (proposed?: number) => {
+        asked.push(proposed);
+        return answer === null ? { ok: false, detail: 'offline' } : { ok: true, machineId: answer };
+      },
+      registerIssue: async () => ({ ok: true }),
+      registerPrinted: async () => ({ ok: true }),
+      registerVoid: async () => ({ ok: true }),
+      redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
+      confirm: async () => ({ ok: true }),
+      cancel: async () => ({ ok: true }),
+    });
+    const idOf = (out: Awaited<ReturnType<TicketOut['cashOut']>>) => {
+      const p = out.kind === 'printed' ? parseValidationNumber(out.validation) : null;
+      return p?.ok ? p.machineId : null;
+    };
+    // The configured 4242 is another table's on the floor: the upstream answers 777, and 777 it is.
+    const r = await readyPrinter();
+    assert.equal(idOf(await table(funded(), new Map([[3, r]]), config(), upstream(777)).cashOut(3)), 777);
+    assert.deepEqual(asked, [4242], 'asked once, proposing the configured id');
+    // The upstream out of reach: the configured id serves.
+    const r2 = await readyPrinter();
+    assert.equal(idOf(await table(funded(), new Map([[3, r2]]), config(), upstream(null)).cashOut(3)), 4242);
   });
 
   it('journals nothing and keeps the credit when there is no ticket to print: no printer, over the limit, no machine id', async () => {

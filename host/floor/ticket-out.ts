@@ -103,7 +103,14 @@ export class TicketOut {
   /** Each station's last ticket, for its screen (`CashoutState.ticket`). */
   private readonly last = new Map<number, NonNullable<CashoutState['ticket']>>();
 
-  constructor(private readonly deps: TicketOutDeps) {}
+  /** The id the upstream holds for this table, once it has said (null: not yet, or no upstream). */
+  private floorId: number | null = null;
+  private askingFloorId: Promise<number | null> | null = null;
+
+  constructor(private readonly deps: TicketOutDeps) {
+    // Asked at once, so that the first cash-out seldom waits: the answer is the table's for good.
+    if (this.deps.authority && this.deps.config.tickets.authority !== 'sas') void this.askFloorId();
+  }
 
   /** At start: the tickets a kill left in print, asked about once their printers answer. */
   async recover(): Promise<void> {
@@ -350,8 +357,12 @@ export class TicketOut {
    */
   private async number(): Promise<{ ok: true; machineId: number; sequence: number } | { ok: false; reason: NoTicket }> {
     const sas = this.deps.config.tickets.authority === 'sas';
-    let machineId = sas ? undefined : (lastMachineTicket(this.deps.ledger)?.terms.machineId ?? this.deps.config.tickets.machineId);
-    if (machineId === undefined && this.deps.authority) {
+    // The upstream's answer, when a question is out (at most its deadline) or none is yet (no id of its own: without one, a handpay).
+    if (!sas && this.floorId === null && (this.askingFloorId || this.localId() === undefined)) await this.askFloorId();
+    // Not heard (offline): asked again behind this cash-out, which takes the local id meanwhile.
+    else if (!sas && this.floorId === null) void this.askFloorId();
+    let machineId = sas ? undefined : (this.floorId ?? this.localId());
+    if (sas && this.deps.authority) {
       const r = await this.deps.authority.machineId();
       if (r.ok) machineId = r.machineId;
     }
@@ -359,6 +370,37 @@ export class TicketOut {
     const sequence = this.reserveSequence();
     if (sequence === null) return { ok: false, reason: 'numbers-used-up' };
     return { ok: true, machineId, sequence };
+  }
+
+  /** The id this table would number under without the upstream: its journal's last ticket's, else its configuration's. */
+  private localId(): number | undefined {
+    return lastMachineTicket(this.deps.ledger)?.terms.machineId ?? this.deps.config.tickets.machineId;
+  }
+
+  /**
+   * The upstream's id for this table, proposing the local one (the upstream takes it when no other
+   * table holds it). An id the configuration names, or the journal's tickets carry, that another
+   * table holds on the floor would make numbers the upstream refuses as another issuer's, paid
+   * nowhere; so once the upstream has said, its id is the one. Unreachable: null, and the local id
+   * serves meanwhile (offline, the upstream takes the local id with the first ticket it registers).
+   */
+  private askFloorId(): Promise<number | null> {
+    const authority = this.deps.authority;
+    if (this.floorId !== null || !authority) return Promise.resolve(this.floorId);
+    this.askingFloorId ??= (async () => {
+      const local = this.localId();
+      const r = await authority.machineId(local).catch((err: unknown) => ({ ok: false as const, detail: String(err) }));
+      this.askingFloorId = null;
+      if (!r.ok) return null;
+      if (local !== undefined && local !== r.machineId)
+        this.deps.log.warn(
+          { local, floor: r.machineId },
+          "cash-out: the validation id the configuration or the journal names is another table's on the floor; the upstream's is used",
+        );
+      this.floorId = r.machineId;
+      return r.machineId;
+    })();
+    return this.askingFloorId;
   }
 
   /**

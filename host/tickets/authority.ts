@@ -55,8 +55,11 @@ export type RedeemAnswer =
 export type AuthorityAck = { readonly ok: true } | { readonly ok: false; readonly reason: 'offline' | 'refused'; readonly detail: string };
 
 export interface TicketAuthority {
-  /** The validation id this table makes its numbers under (assigned once, then kept by the table). */
-  machineId(): Promise<{ readonly ok: true; readonly machineId: number } | { readonly ok: false; readonly detail: string }>;
+  /**
+   * The validation id this table makes its numbers under (assigned once, then kept by the table);
+   * `proposed`, the one its configuration or its journal's tickets name, is taken if it is free.
+   */
+  machineId(proposed?: number): Promise<{ readonly ok: true; readonly machineId: number } | { readonly ok: false; readonly detail: string }>;
   /** A ticket's credit left its station's meter (`ticket.issue`); not yet redeemable. */
   registerIssue(terms: TicketTerms): Promise<AuthorityAck>;
   /** The printer printed it (`ticket.printed`): redeemable from now on. */

@@ -125,9 +125,9 @@ export function guardAuthority(inner: TicketAuthority, o: GuardOptions = {}): Ti
   };
 
   return {
-    async machineId() {
+    async machineId(proposed?: number) {
       const r = await within(
-        settle(() => inner.machineId()),
+        settle(() => inner.machineId(proposed)),
         wordDeadline,
       );
       if (r === NO_ANSWER) return { ok: false, detail: `no answer within ${wordDeadline} ms` };

@@ -76,8 +76,8 @@ export class UpstreamAuthority implements TicketAuthority {
     return TicketOk.safeParse(r.value).success ? { ok: true } : { ok: false, reason: 'offline', detail: 'the answer does not fit the contract' };
   }
 
-  async machineId() {
-    const r = await this.post('/v1/tickets/machine', {});
+  async machineId(proposed?: number) {
+    const r = await this.post('/v1/tickets/machine', proposed === undefined ? {} : { proposed });
     if (!r.ok) return { ok: false as const, detail: r.detail };
     const m = MachineAnswer.safeParse(r.value);
     return m.success ? { ok: true as const, machineId: m.data.machineId } : { ok: false as const, detail: 'the answer does not fit the contract' };

@@ -397,4 +397,20 @@ describe('the upstream as validation authority (migration 6)', () => {
     // Another table is not touched by G's refusals; and without a limit nothing is refused for it.
     assert.equal((await redeem(db, 'V', ask(real), limit)).kind, 'approved');
   });
+
+  it("an id the table's configuration names is the table's when no other holds it: claimed at its ask, or by its first ticket; never one another table holds", async () => {
+    for (const t of ['C-1', 'C-2', 'C-3', 'C-4']) await enrolTerminal(db, t);
+    assert.equal(await machineIdOf(db, 'C-1', 50_000), 50_000, 'free: claimed');
+    assert.equal(await machineIdOf(db, 'C-1', 60_000), 50_000, 'the table keeps the id it has');
+    const other = await machineIdOf(db, 'C-2', 50_000);
+    assert.notEqual(other, 50_000, 'held by another table: the next free one instead');
+    // Offline at its first cash-out, a table numbered under its configured id: its first ticket claims it.
+    const offline = ticket(70_000, 1, 300);
+    assert.deepEqual(await registerIssue(db, 'C-3', offline), { ok: true });
+    assert.equal(await machineIdOf(db, 'C-3'), 70_000);
+    assert.equal((await ticketByNumber(db, offline.validation)).ticket?.state, 'issued');
+    // Another table's id is never claimed that way.
+    assert.equal((await registerIssue(db, 'C-4', ticket(70_000, 2, 300))).ok, false);
+    assert.equal((await registerIssue(db, 'C-4', ticket(50_000, 9, 300))).ok, false);
+  });
 });
