@@ -3,6 +3,7 @@ import { BACKOFFICE_SQL } from './backoffice/schema.js';
 import { CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
 import { TABLE_CURRENCY_SQL } from './table-currency.js';
 import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
+import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -167,6 +168,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 10,
     name: "the journal indexed by round id (a round's evidence bundle)",
     sql: ROUND_INDEX_SQL,
+  },
+  {
+    version: 11,
+    name: "tickets registered on their table's word alone, until its journal says the same",
+    sql: TICKET_WORD_ONLY_SQL,
   },
 ];
 

@@ -106,7 +106,7 @@ async function claimFree(tx: Sql, terminal: string, machineId: number): Promise<
  * id yet (offline at its first cash-out, numbering under its configuration's) takes the ticket's id
  * when no table holds it.
  */
-export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms): Promise<TicketWord> {
+export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms, from: 'word' | 'journal' = 'word'): Promise<TicketWord> {
   // Numbered by a casino's system (SAS system validation): that system validates and pays it, never this register.
   if (isSystemNumbered(t)) return no('system-validated', 'the casino system that numbered this ticket is its validation authority');
   let mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
@@ -120,12 +120,14 @@ export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms):
     return no('foreign-issuer', 'the number is not one this table makes under its validation id');
   }
   const ins = await sql.query(
-    `INSERT INTO tickets (validation, terminal_id, station, machine_id, sequence, amount, currency, issued_at, expires_at, state)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'issued')
+    `INSERT INTO tickets (validation, terminal_id, station, machine_id, sequence, amount, currency, issued_at, expires_at, state, word_only)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'issued', $10)
      ON CONFLICT DO NOTHING`,
-    [t.validation, terminal, t.station, t.machineId, t.sequence, t.amount, t.currency, t.issuedAt, t.expiresAt],
+    [t.validation, terminal, t.station, t.machineId, t.sequence, t.amount, t.currency, t.issuedAt, t.expiresAt, from === 'word'],
   );
   if (ins.rowCount === 1) return OK;
+  // The table's journal has brought it: no longer known by the word alone, whatever its terms.
+  if (from === 'journal') await sql.query('UPDATE tickets SET word_only = false WHERE validation = $1 AND terminal_id = $2', [t.validation, terminal]);
   // Told again (its word, then its journal): the same terms are harmless, other terms are not.
   const had = await sql.query<{ terminal_id: string; station: number; amount: number; currency: string; issued_at: Date; expires_at: Date }>(
     'SELECT terminal_id, station, amount, currency, issued_at, expires_at FROM tickets WHERE validation = $1',
@@ -410,7 +412,7 @@ export async function applyTicketEntries(tx: Sql, terminal: string, entries: rea
     if ('authority' in e.payload && e.payload.authority === 'sas' && (await theSystemsAlone(tx, terminal, e))) continue;
     switch (e.type) {
       case 'ticket.issue': {
-        const told = await registerIssue(tx, terminal, e.payload);
+        const told = await registerIssue(tx, terminal, e.payload, 'journal');
         if (!told.ok && told.error === 'terms-differ' && !isSystemNumbered(e.payload)) await journalTermsStand(tx, terminal, e.payload);
         break;
       }

@@ -28,6 +28,7 @@ describe('the upstream as validation authority (migration 6)', () => {
   before(async () => {
     db = await openPglite();
     migrated = [await migrateUpstream(db, 5), await migrateUpstream(db, 6), await migrateUpstream(db, 8)];
+    await migrateUpstream(db); // the latest: 11 marks a ticket registered on the word alone
     for (const t of ['T-1', 'T-2', 'T-3']) await enrolTerminal(db, t);
     m1 = await machineIdOf(db, 'T-1');
     m2 = await machineIdOf(db, 'T-2');
@@ -412,5 +413,37 @@ describe('the upstream as validation authority (migration 6)', () => {
     // Another table's id is never claimed that way.
     assert.equal((await registerIssue(db, 'C-4', ticket(70_000, 2, 300))).ok, false);
     assert.equal((await registerIssue(db, 'C-4', ticket(50_000, 9, 300))).ok, false);
+  });
+
+  it("a ticket registered on a table's word that its journal, synced past it, never brings is alarmed once (made by credentials, not by a cash-out)", async () => {
+    await enrolTerminal(db, 'M');
+    const mM = await machineIdOf(db, 'M');
+    const minute = 60_000;
+    const minted = ticket(mM, 1, 4_000_000, { issuedAt: Date.now() - 5 * minute });
+    const honest = ticket(mM, 2, 1_000, { issuedAt: Date.now() - 4 * minute });
+    const recent = ticket(mM, 3, 1_000, { issuedAt: Date.now() - 10_000 });
+    for (const t of [minted, honest, recent]) {
+      assert.deepEqual(await registerIssue(db, 'M', t), { ok: true });
+      assert.deepEqual(await registerPrinted(db, 'M', t), { ok: true });
+    }
+    const j = new FakeJournal('M');
+    // The journal brings the honest ticket and goes on to now: the minted one was never in it; the recent one is within the grace.
+    let r = await ingest(
+      db,
+      j.batch([
+        { type: 'ticket.issue', payload: honest },
+        { type: 'ticket.printed', payload: { validation: honest.validation, station: 1 } },
+      ]),
+    );
+    assert.equal(r.status, 200);
+    const unjournalled = async () =>
+      (await alarms(db, 'M')).filter((a) => (a.detail as { what?: string }).what === 'registered on the table’s word and never in its journal');
+    assert.deepEqual(
+      (await unjournalled()).map((a) => (a.detail as { validation?: string }).validation),
+      [minted.validation],
+    );
+    r = await ingest(db, j.batch([{ type: 'bill.credit', payload: { station: 1, amount: 100 } }]));
+    assert.equal(r.status, 200);
+    assert.equal((await unjournalled()).length, 1, 'once');
   });
 });

@@ -45,8 +45,8 @@ describe('migration 10: the journal indexed by round id', () => {
       assert.doesNotMatch(await plan(db, ROUND_ELSEWHERE_SQL, elsewhere), /journal_round/);
       assert.match(await plan(db, ROUND_ELSEWHERE_SQL, elsewhere), /Seq Scan/);
 
-      assert.deepEqual(await migrateUpstream(db), [10]);
-      assert.equal(UPSTREAM_LATEST, 10);
+      assert.deepEqual(await migrateUpstream(db, 10), [10]);
+      assert.ok(UPSTREAM_LATEST >= 10);
       await db.query('ANALYZE journal');
       const indexes = await db.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'journal' AND indexname = 'journal_round'");
       assert.equal(indexes.rows.length, 1);

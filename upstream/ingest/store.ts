@@ -3,6 +3,7 @@
 import { raiseAlarm } from '../alarm.js';
 import type { Sql } from '../sql.js';
 import { applyTicketEntries } from '../tickets.js';
+import { alarmUnjournalled, newestTs } from '../ticket-word-only.js';
 import type { IngestEntry } from './batch.js';
 import type { FreshRows } from './fresh-rows.js';
 import { raiseKioskFaultAlarms } from './kiosk-faults.js';
@@ -37,6 +38,8 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
     terminal,
     tickets.flatMap((x) => (x.entry ? [x.entry] : [])),
   );
+  // Tickets known by the table's word alone that its journal has now gone past: made by its credentials, not its cash-out.
+  await alarmUnjournalled(tx, terminal, newestTs(cols.ts));
   // The table's integrity faults and the receipts it could not verify reach the floor as alarms.
   await raiseKioskFaultAlarms(tx, terminal, cols);
   await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [terminal, last.seq, last.hash]);
