@@ -45,6 +45,8 @@ export class AuthorityModel {
   /** What a table's journal said that the register could not take (an upstream's `ticket-disagreement` alarm). */
   readonly alarms: string[] = [];
   private readonly synced = new Map<string, number>();
+  /** Each table's validation id, as the upstream gives them. */
+  private readonly machineIds = new Map<string, number>();
 
   /**
    * `approve-pending`: a flawed authority that approves a ticket another attempt holds (the bug
@@ -142,6 +144,16 @@ export class AuthorityModel {
     if (last) this.synced.set(table, Math.max(from, last.seq));
   }
 
+  /** The upstream's rule (upstream/tickets.ts, machineIdOf): a table's id once given is its own; the one proposed if no table holds it, else the next free one. */
+  private machineIdOf(table: string, proposed?: number): number {
+    const had = this.machineIds.get(table);
+    if (had !== undefined) return had;
+    const taken = new Set(this.machineIds.values());
+    const id = proposed !== undefined && !taken.has(proposed) ? proposed : Math.max(0, ...taken) + 1;
+    this.machineIds.set(table, id);
+    return id;
+  }
+
   // --- one table's client, with the link's faults --------------------------------------------
 
   /**
@@ -158,7 +170,7 @@ export class AuthorityModel {
       return Promise.resolve(took ? ok : { ok: false, reason: 'refused', detail: 'refused' });
     };
     return {
-      machineId: () => Promise.resolve({ ok: true, machineId: 1 }),
+      machineId: (proposed?: number) => Promise.resolve({ ok: true, machineId: this.machineIdOf(table, proposed) }),
       registerIssue: (terms) => word(() => (this.issue(table, terms), true)),
       registerPrinted: (t: TicketAt) => word(() => this.printed(table, t.validation)),
       registerVoid: (t: TicketAt) => word(() => this.voided(table, t.validation)),
