@@ -68,6 +68,9 @@ export type TicketWord = { readonly ok: true } | { readonly ok: false; readonly 
 const OK: TicketWord = { ok: true };
 const no = (error: string, message: string): TicketWord => ({ ok: false, error, message });
 
+/** How far ahead of this clock a table's word may date a ticket: the skew a signed request may have (server.ts, maxSkewMs). */
+const WORD_SKEW_MS = 5 * 60_000;
+
 /**
  * The table's validation id: assigned on its first ask, the same ever after. The id its
  * configuration names (`proposed`) when no table holds it, else the next free one: a table that
@@ -78,9 +81,18 @@ export async function machineIdOf(db: Db, terminal: string, proposed?: number): 
     // Two tables asking at once must not both take MAX + 1, nor both claim one id.
     await tx.query('SELECT pg_advisory_xact_lock(727275)');
     if (proposed !== undefined) await claimFree(tx, terminal, proposed);
+    // The lowest id after one held whose next is free (MAX + 1 while the ids run without a gap): a
+    // table that claimed the top of the range must not leave the next table without one. Only
+    // for a table with none: the id's CHECK is tested before ON CONFLICT, so an insert at the
+    // top of the range would fail even for a table that has its id.
     await tx.query(
       `INSERT INTO ticket_machines (machine_id, terminal_id)
-       SELECT COALESCE(MAX(machine_id), 0) + 1, $1 FROM ticket_machines
+       SELECT COALESCE(
+         (SELECT m.machine_id + 1 FROM ticket_machines m
+          WHERE m.machine_id < 16777215 AND NOT EXISTS (SELECT 1 FROM ticket_machines n WHERE n.machine_id = m.machine_id + 1)
+          ORDER BY m.machine_id LIMIT 1),
+         1), $1
+       WHERE NOT EXISTS (SELECT 1 FROM ticket_machines WHERE terminal_id = $1)
        ON CONFLICT (terminal_id) DO NOTHING`,
       [terminal],
     );
@@ -109,6 +121,11 @@ async function claimFree(tx: Sql, terminal: string, machineId: number): Promise<
 export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms, from: 'word' | 'journal' = 'word'): Promise<TicketWord> {
   // Numbered by a casino's system (SAS system validation): that system validates and pays it, never this register.
   if (isSystemNumbered(t)) return no('system-validated', 'the casino system that numbered this ticket is its validation authority');
+  // A word dated ahead of this clock by more than a signed request may be (its journal would pass it only then: ticket-word-only.ts).
+  if (from === 'word' && Date.parse(t.issuedAt) > Date.now() + WORD_SKEW_MS) {
+    await raiseAlarm(sql, terminal, 'ticket-disagreement', { validation: t.validation, issuedAt: t.issuedAt, what: 'issued ahead of the upstream’s clock' });
+    return no('issued-ahead', 'the ticket is dated ahead of the upstream’s clock');
+  }
   let mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
   if (mine.rows.length === 0 && termsConsistent(t)) {
     await sql.query('SELECT pg_advisory_xact_lock(727275)');
@@ -245,9 +262,11 @@ export async function redeem(db: Db, terminal: string, ask: RedeemAsk, refusals?
  */
 async function tooManyRefused(tx: Sql, terminal: string, ask: RedeemAsk, limit: RefusalLimit): Promise<boolean> {
   const window = `${Math.max(1, Math.round(limit.windowMs))} milliseconds`;
+  // By why it was refused, whatever came after: the table's own cancel of each refusal (its host sends one,
+  // and its journal's ticket.redeem.returned another) turns the attempt 'returned' and must not clear the count.
   const r = await tx.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ticket_redemptions
-     WHERE terminal_id = $1 AND request_id <> $2 AND outcome = 'refused' AND reason IN ('unknown', 'already-paid')
+     WHERE terminal_id = $1 AND request_id <> $2 AND reason IN ('unknown', 'already-paid')
        AND asked_at > now() - $3::interval`,
     [terminal, ask.requestId, window],
   );

@@ -413,12 +413,24 @@ describe('the upstream as validation authority (migration 6)', () => {
     // Another table's id is never claimed that way.
     assert.equal((await registerIssue(db, 'C-4', ticket(70_000, 2, 300))).ok, false);
     assert.equal((await registerIssue(db, 'C-4', ticket(50_000, 9, 300))).ok, false);
+    // A table that claims the top of the range leaves the others their ids: the next is a free one, and a table's own is kept.
+    await enrolTerminal(db, 'C-5');
+    await enrolTerminal(db, 'C-6');
+    assert.equal(await machineIdOf(db, 'C-5', 0xff_ff_ff), 0xff_ff_ff);
+    const next = await machineIdOf(db, 'C-6');
+    assert.ok(next >= 1 && next < 0xff_ff_ff);
+    assert.equal(await machineIdOf(db, 'C-1'), 50_000);
+    assert.equal(await machineIdOf(db, 'C-6', 123), next);
   });
 
   it("a ticket registered on a table's word that its journal, synced past it, never brings is alarmed once (made by credentials, not by a cash-out)", async () => {
     await enrolTerminal(db, 'M');
     const mM = await machineIdOf(db, 'M');
     const minute = 60_000;
+    // Dated ahead of the upstream's clock, a word would pass the check only when the journal's clock did: refused.
+    const ahead = ticket(mM, 9, 4_000_000, { issuedAt: Date.now() + 365 * 24 * 60 * minute });
+    assert.deepEqual((await registerIssue(db, 'M', ahead)).ok, false);
+    assert.equal((await ticketByNumber(db, ahead.validation)).ticket, null);
     const minted = ticket(mM, 1, 4_000_000, { issuedAt: Date.now() - 5 * minute });
     const honest = ticket(mM, 2, 1_000, { issuedAt: Date.now() - 4 * minute });
     const recent = ticket(mM, 3, 1_000, { issuedAt: Date.now() - 10_000 });
