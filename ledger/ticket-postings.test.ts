@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import { billCredit } from './fixtures.js';
 import { Ledger, LedgerRefusal } from './ledger.js';
 import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted, ticketVoided } from './ticket-fixtures.js';
-import { TICKET_ACCOUNTS } from './ticket-postings.js';
-import { validationNumber } from '../terms/validation-number.js';
+import type { NewEntry } from './entries.js';
+import { TICKET_ACCOUNTS, ticketInTxId, ticketStackedTxId } from './ticket-postings.js';
+import { validationNumber, type ValidationNumber } from '../terms/validation-number.js';
 import { verifyLedger } from './verify.js';
 import { lastMachineTicket, lastTicketIssued, ticketMachineIds } from './ticket-queries.js';
 
@@ -109,6 +110,34 @@ describe('ledger: a ticket in', () => {
     l.appendMany([redeemRequest('req-00002', FOREIGN, 2), redeemApproved('req-00002', FOREIGN, 2, 20_000), redeemStacked('req-00002', FOREIGN, 2, 20_000)]);
     refusal(() => l.append(redeemReturned('req-00002', FOREIGN, 2, 'acceptor-returned')), 'ticket-mismatch');
     assert.equal(l.credit(2), 70_000);
+  });
+
+  // A ticket in the acceptor left without an end after its approval is settled by a person
+  // (host/devices/ticket-in.ts settleByHand): the same ends, naming who, under the same rules.
+  it('takes a person’s settlement of a held attempt (settledBy) under the same rules: stacked once, never both stacked and returned', () => {
+    const l = fresh();
+    const by = ['Ana Lei (1001)', 'Bo Chan (1002)'];
+    const stacked = (requestId: string, validation: ValidationNumber, amount: number): NewEntry => ({
+      type: 'ticket.redeem.stacked',
+      payload: { requestId, validation, station: 2, amount, currency: 'MOP', settledBy: by },
+      txId: ticketStackedTxId(validation),
+    });
+    const returned = (requestId: string, validation: ValidationNumber, settledBy: string[] = by): NewEntry => ({
+      type: 'ticket.redeem.returned',
+      payload: { requestId, validation, station: 2, reason: 'acceptor-fault', settledBy },
+      txId: ticketInTxId(requestId, 'end'),
+    });
+    l.appendMany([redeemRequest('req-00001', FOREIGN, 2), redeemApproved('req-00001', FOREIGN, 2, 20_000)]);
+    l.append(stacked('req-00001', FOREIGN, 20_000));
+    assert.equal(l.credit(2), 70_000);
+    refusal(() => l.append(returned('req-00001', FOREIGN)), 'ticket-mismatch');
+    l.appendMany([redeemRequest('req-00002', N2, 2), redeemApproved('req-00002', N2, 2, 5_000)]);
+    l.append(returned('req-00002', N2));
+    refusal(() => l.append(stacked('req-00002', N2, 5_000)), 'ticket-mismatch');
+    l.append(redeemRequest('req-00003', N2, 2));
+    refusal(() => l.append(returned('req-00003', N2, [])), 'invalid-payload');
+    assert.equal(l.credit(2), 70_000, 'credited once');
+    assert.ok(verifyLedger(l).ok);
   });
 
   it('refuses an approval or a return of an attempt never asked, or asked for another ticket or station', () => {

@@ -95,30 +95,85 @@ export interface TicketInEscrow {
   authority?: 'sas';
 }
 
+/**
+ * A journal row `r` that is a ticket-in attempt's request with no end: not returned (its `:end`),
+ * not stacked (its number's `:stacked` entry naming this request). Both are looked up by
+ * transaction id, so reading every open attempt is a walk of the requests, not of their ends.
+ */
+const OPEN_IN = `r.type = 'ticket.redeem.request'
+  AND NOT EXISTS (SELECT 1 FROM journal AS e WHERE e.tx_id = r.tx_id || ':end')
+  AND NOT EXISTS (SELECT 1 FROM journal AS s WHERE s.tx_id = 'ticket:in:' || json_extract(r.body, '$.payload.validation') || ':stacked'
+                    AND json_extract(s.body, '$.payload.requestId') = json_extract(r.body, '$.payload.requestId'))`;
+
+/** An attempt with no end, as journalled: its request's seq, and when it was approved. */
+export interface OpenTicketIn extends TicketInEscrow {
+  seq: number;
+  approved: { amount: number; currency: string; at: string } | null;
+}
+
+/** Every ticket-in attempt with no end (of one station, or of the table), oldest first. */
+export function ticketsInOpen(ledger: Ledger, station?: number): OpenTicketIn[] {
+  const at = station === undefined ? '' : "AND json_extract(r.body, '$.payload.station') = ?";
+  const rows = connectionOf(ledger)
+    .prepare(`SELECT r.seq AS seq, r.body AS body FROM journal AS r WHERE ${OPEN_IN} ${at} ORDER BY r.seq`)
+    .all(...(station === undefined ? [] : [station])) as { seq: number; body: string }[];
+  return rows.flatMap((row) => {
+    const open = openOf(ledger, row);
+    return open ? [open] : [];
+  });
+}
+
 /** The station's newest redemption attempt with no end, if any: what a restart resolves from the acceptor. */
 export function ticketInEscrow(ledger: Ledger, station: number): TicketInEscrow | null {
-  const rows = connectionOf(ledger)
+  const row = connectionOf(ledger)
     .prepare(
-      `SELECT body FROM journal AS r WHERE type = 'ticket.redeem.request' AND json_extract(body, '$.payload.station') = ?
-         AND NOT EXISTS (SELECT 1 FROM journal AS e WHERE e.tx_id = r.tx_id || ':end')
-         AND NOT EXISTS (SELECT 1 FROM journal AS s WHERE s.type = 'ticket.redeem.stacked'
-                           AND json_extract(s.body, '$.payload.requestId') = json_extract(r.body, '$.payload.requestId'))
-       ORDER BY seq DESC LIMIT 1`,
+      `SELECT r.seq AS seq, r.body AS body FROM journal AS r WHERE ${OPEN_IN} AND json_extract(r.body, '$.payload.station') = ? ORDER BY r.seq DESC LIMIT 1`,
     )
-    .all(station) as { body: string }[];
-  const row = rows[0];
-  if (!row) return null;
+    .get(station) as { seq: number; body: string } | undefined;
+  const open = row ? openOf(ledger, row) : null;
+  if (!open) return null;
+  const { seq: _seq, approved, ...attempt } = open;
+  return { ...attempt, approved: approved ? { amount: approved.amount, currency: approved.currency } : null };
+}
+
+/** The attempt asked by `requestId`, if it has no end. */
+export function ticketInOpen(ledger: Ledger, requestId: RequestId): OpenTicketIn | null {
+  const row = connectionOf(ledger)
+    .prepare(`SELECT r.seq AS seq, r.body AS body FROM journal AS r WHERE r.tx_id = ? AND ${OPEN_IN}`)
+    .get(ticketInTxId(requestId, 'request')) as { seq: number; body: string } | undefined;
+  return row ? openOf(ledger, row) : null;
+}
+
+function openOf(ledger: Ledger, row: { seq: number; body: string }): OpenTicketIn | null {
   const asked = entryOf(row.body, 'ticket.redeem.request');
   if (asked?.type !== 'ticket.redeem.request') return null;
   const ok = ledger.byTxId(ticketInTxId(asked.payload.requestId, 'approved'));
   const approved = ok ? entryOf(ok.body, 'ticket.redeem.approved') : null;
+  const p = asked.payload;
   return {
-    requestId: asked.payload.requestId,
-    validation: asked.payload.validation,
-    station,
-    approved: approved?.type === 'ticket.redeem.approved' ? { amount: approved.payload.amount, currency: approved.payload.currency } : null,
-    ...(asked.payload.authority ? { authority: asked.payload.authority } : {}),
+    seq: row.seq,
+    requestId: p.requestId,
+    validation: p.validation,
+    station: p.station,
+    approved: ok && approved?.type === 'ticket.redeem.approved' ? { amount: approved.payload.amount, currency: approved.payload.currency, at: ok.ts } : null,
+    ...(p.authority ? { authority: p.authority } : {}),
   };
+}
+
+/**
+ * Whether the station's acceptor has left whatever it held at the entry `seq`, as the journal
+ * shows: it took a note in escrow since (it journals each before STACK, and offers none while a
+ * ticket's cycle lasts), or it broke its protocol or jammed since (`bill-cheat`, `bill-jam`: its
+ * word about what it held is no longer taken).
+ */
+export function acceptorMovedOnSince(ledger: Ledger, station: number, seq: number): boolean {
+  const row = connectionOf(ledger)
+    .prepare(
+      `SELECT 1 FROM journal WHERE seq > ? AND json_extract(body, '$.payload.station') = ?
+         AND (type = 'bill.escrow' OR (type = 'tilt.raise' AND json_extract(body, '$.payload.kind') IN ('bill-cheat', 'bill-jam'))) LIMIT 1`,
+    )
+    .get(seq, station);
+  return row !== undefined;
 }
 
 /**

@@ -131,7 +131,10 @@ const ticketOf = { validation: AnyTicketNumber, station: TicketStation };
  */
 export const ValidatedBySas = z.literal('sas').optional();
 const PrintAttempt = z.strictObject({ template: z.string().min(1).max(8), before: z.string().max(8) }).optional();
-/** Who settled a ticket the printer could not judge (service mode; a second person above the two-person amount). */
+/**
+ * Who settled a ticket the printer could not judge, or a ticket in the acceptor left without an end
+ * (service mode; a second person above the two-person amount).
+ */
 const SettledBy = z.array(z.string().min(1).max(80)).min(1).max(2);
 const attempt = { requestId: RequestId, ...ticketOf, authority: ValidatedBySas };
 
@@ -158,10 +161,10 @@ export const TICKET_PAYLOADS = {
   'ticket.redeem.request': z.strictObject(attempt),
   /** The authority approved it for this amount; journalled before STACK, so a restart knows what to credit. */
   'ticket.redeem.approved': z.strictObject({ ...attempt, amount: Amount, currency: TicketCurrency }),
-  /** The acceptor stacked it: the station is credited by this entry. */
-  'ticket.redeem.stacked': z.strictObject({ ...attempt, amount: Amount, currency: TicketCurrency }),
-  /** It went back to the player (refused, no answer, or returned after an approval). */
-  'ticket.redeem.returned': z.strictObject({ ...attempt, reason: TicketReturn }),
+  /** The acceptor stacked it, or a person found it in the cashbox (`settledBy`): the station is credited by this entry. */
+  'ticket.redeem.stacked': z.strictObject({ ...attempt, amount: Amount, currency: TicketCurrency, settledBy: SettledBy.optional() }),
+  /** It went back to the player (refused, no answer, or returned after an approval), or a person found it not in the cashbox (`settledBy`). */
+  'ticket.redeem.returned': z.strictObject({ ...attempt, reason: TicketReturn, settledBy: SettledBy.optional() }),
 } as const;
 
 export type TicketEntryType = keyof typeof TICKET_PAYLOADS;

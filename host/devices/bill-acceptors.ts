@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { openBillAcceptor, openBillAcceptorOn, type OpenedBillAcceptor } from '../../hardware/open.js';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
 import type { SspOptions } from '../../hardware/billacceptor/ssp/driver.js';
-import type { BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
+import type { BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote, EscrowedTicket } from '../../hardware/billacceptor/types.js';
 import type { PortOpener } from '../../hardware/transport/byte-port.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { InhibitedBy } from '../../protocol/index.js';
@@ -80,6 +80,8 @@ export class BillAcceptors {
   constructor(private readonly deps: BillAcceptorDeps) {}
 
   start(): void {
+    // The attempts no acceptor can be asked about are settled before any acceptor is told of one.
+    this.deps.tickets?.recover();
     const open = this.deps.open ?? openBillAcceptor;
     for (const s of this.deps.config.stations) this.add(s.station, s.billAcceptor, s.billProtocol, (options) => open(s.billAcceptor, options));
   }
@@ -229,6 +231,15 @@ export class BillAcceptors {
     this.deps.log.info({ station, device, amount: credit.amount, seq: r.seq, status: r.status, recovered: credit.recovered }, 'bill credited');
   }
 
+  /** The unit left a ticket without saying it stacked or returned (in dispute, jammed): no longer its to end. */
+  private ticketLeft(station: number, ticket: EscrowedTicket, why: string): void {
+    try {
+      this.deps.tickets?.acceptorLeft(station, ticket, why);
+    } catch (err) {
+      this.deps.log.error({ err, station }, 'a ticket the acceptor left could not be journalled');
+    }
+  }
+
   private at(station: number, device: string) {
     return { station, device, enabled: this.reasons(station).size === 0 };
   }
@@ -237,6 +248,8 @@ export class BillAcceptors {
     for (const l of this.listeners) l(station, e);
     const s = this.status.get(station);
     if (!s) return;
+    // Before the fault is journalled: the Tickets page it refreshes lists the ticket left held.
+    if ((e.type === 'protocolViolation' || e.type === 'jam') && e.ticket) this.ticketLeft(station, e.ticket, e.type === 'jam' ? 'jam' : e.rule);
     this.deps.onEvent?.(station, e);
     s.lastEvent = e.type;
     if (e.type === 'ticketReturned') {

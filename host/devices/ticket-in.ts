@@ -3,7 +3,15 @@ import { Emitter } from '../../hardware/clock.js';
 import type { EscrowDecision, EscrowedTicket } from '../../hardware/billacceptor/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
-import { ticketInEnded, ticketInEscrow, type TicketInEscrow } from '../../ledger/ticket-queries.js';
+import {
+  acceptorMovedOnSince,
+  ticketInEnded,
+  ticketInEscrow,
+  ticketInOpen,
+  ticketsInOpen,
+  type OpenTicketIn,
+  type TicketInEscrow,
+} from '../../ledger/ticket-queries.js';
 import { AnyTicketNumber, RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
 import type { ValidationNumber } from '../../terms/validation-number.js';
 
@@ -14,6 +22,7 @@ const _sameReasons: Same<TicketReturn, TicketReturnReason> = true;
 void _sameReasons;
 import type { TicketReturnReason } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
+import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 
 /** What a station's screen says of the last ticket inserted there. */
@@ -21,6 +30,29 @@ export type TicketInState =
   | { state: 'checking'; validation: string; at: number }
   | { state: 'credited'; validation: string; amount: number; at: number }
   | { state: 'returned'; validation: string; reason: TicketReturn; at: number };
+
+/**
+ * A ticket in that the acceptor left without an end after its approval (a protocol broken after
+ * STACK, a jam, a newer ticket at the station, a restart behind a newer attempt): whether it is in
+ * the cashbox only a person can say (service mode's Tickets page, docs/tito.md).
+ */
+export interface HeldTicketIn {
+  station: number;
+  /** The attempt's request entry: names it among the station's held ones (two numbers may share their last four digits). */
+  seq: number;
+  /** The validation number's last four digits: the whole number never leaves the host for a screen. */
+  last4: string;
+  /** Minor units, as approved. */
+  amount: number;
+  /** When it was approved. */
+  since: string;
+}
+
+/** A person's settlement of a held ticket in: `stacked` (found in the cashbox: credited) or `returned` (not there: back with the player). */
+export type TicketInSettlement = 'stacked' | 'returned';
+
+export type TicketInSettled =
+  { ok: true; station: number; last4: string; amount: number; outcome: TicketInSettlement } | { ok: false; detail: string; say: Said };
 
 export interface TicketInDeps {
   config: TableConfig;
@@ -36,11 +68,20 @@ export interface TicketInDeps {
  * question, `ticket.redeem.approved` before the acceptor is told to stack, and the station is
  * credited only by `ticket.redeem.stacked`, at the acceptor's credit point, once per ticket at
  * this table. Anything else returns the ticket (`ticket.redeem.returned`, the reason told to the
- * player), and the authority is told so it never stays pending.
+ * player), and the authority is told so it never stays pending. An acceptor that leaves an
+ * approved ticket without either (a protocol broken after STACK, a jam) leaves it to a person, who
+ * says whether it is in the cashbox (`held`, `settleByHand`).
  */
 export class TicketIn {
   private readonly last = new Map<number, TicketInState>();
   private readonly changes = new Emitter<number>();
+  /**
+   * Approved attempts an acceptor still has (STACK sent, or handed to the driver at a start): its
+   * word ends them. An approved attempt with no end that is not here is held for a person.
+   */
+  private readonly working = new Set<string>();
+  /** Attempts an acceptor left without an end (this run): never handed to a driver again. */
+  private readonly left = new Set<string>();
 
   constructor(private readonly deps: TicketInDeps) {}
 
@@ -53,10 +94,51 @@ export class TicketIn {
     return this.last.get(station) ?? null;
   }
 
-  /** The ticket a kill left in the station's escrow, for the acceptor's power-up report (stackSent: it was approved). */
+  /**
+   * The ticket a kill left in the station's escrow, for the acceptor's power-up report (stackSent:
+   * it was approved); the driver has it from then on. Only the station's newest attempt, and only
+   * while the journal shows the acceptor never left it (a note taken, a protocol broken, a jam
+   * since): the next report of a unit that left it (a note in its stacker, say) would be read as
+   * that ticket's.
+   */
   pendingFor(station: number): (EscrowedTicket & { stackSent: boolean }) | null {
-    const p = ticketInEscrow(this.deps.ledger, station);
-    return p ? { validationNumber: p.validation, escrowId: p.requestId, stackSent: p.approved !== null } : null;
+    const p = this.stillInAcceptor(station);
+    if (!p) return null;
+    if (p.approved) this.working.add(p.requestId);
+    return { validationNumber: p.validation, escrowId: p.requestId, stackSent: p.approved !== null };
+  }
+
+  /**
+   * At a start, before the acceptors open: every attempt with no end that no acceptor can be asked
+   * about (not its station's newest, or one its acceptor left since). One never approved
+   * is ended here, returned `acceptor-fault`: its approval was not journalled, so STACK never went
+   * and no money moved. An approved one is held for a person (`held`).
+   */
+  recover(): void {
+    for (const p of ticketsInOpen(this.deps.ledger)) {
+      if (p.requestId === this.stillInAcceptor(p.station)?.requestId) continue;
+      this.leave(p, 'restart: behind a newer attempt, or left by the acceptor since');
+    }
+  }
+
+  /**
+   * The acceptor left a ticket it was told about without saying it stacked or returned: it broke
+   * its protocol over it (in dispute until idle: it never reports the ticket stacked after that),
+   * or jammed with it. Ended here if it was never approved; held for a person if it was.
+   */
+  acceptorLeft(station: number, ticket: EscrowedTicket, why: string): void {
+    const requestId = RequestId.safeParse(ticket.escrowId);
+    const p = requestId.success ? ticketInOpen(this.deps.ledger, requestId.data) : null;
+    if (p?.station === station) this.leave(p, why);
+  }
+
+  /** The approved attempts with no end that no acceptor has: held for a person, oldest first. */
+  held(): HeldTicketIn[] {
+    return ticketsInOpen(this.deps.ledger).flatMap((p) =>
+      p.approved && !this.working.has(p.requestId)
+        ? [{ station: p.station, seq: p.seq, last4: p.validation.slice(-4), amount: p.approved.amount, since: p.approved.at }]
+        : [],
+    );
   }
 
   /** A ticket in escrow: journalled, asked, and answered STACK only on the authority's approval. */
@@ -73,13 +155,19 @@ export class TicketIn {
     const at: Attempt = { requestId: requestId.data, validation: validation.data, station, ...this.validatedBy() };
     const again = this.askedBefore(at);
     if (again) return again;
+    // A new barcode at the station: its acceptor has left every attempt before it there.
+    for (const p of ticketsInOpen(this.deps.ledger, station)) if (p.requestId !== at.requestId) this.leave(p, 'a newer ticket in the acceptor');
     this.deps.ledger.append({ type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(at.requestId, 'request') });
     this.show(station, { state: 'checking', validation: at.validation, at: Date.now() });
     const authority = this.deps.authority;
     const answer = authority
       ? await authority.redeem({ ...at, currency: this.deps.config.currency, limit: this.deps.config.tickets.limit })
       : ({ kind: 'refused', requestId: at.requestId, reason: 'offline' } as const);
+    // Ended while the authority was asked (the acceptor left it): an approval now moves nothing (the cancel went with the end).
+    if (ticketInEnded(this.deps.ledger, at.requestId) !== undefined) return 'return';
     if (answer.kind === 'approved' && answer.currency === this.deps.config.currency) {
+      // Before the entry: a page built when it lands must not list it as held.
+      this.working.add(at.requestId);
       this.deps.ledger.append({
         type: 'ticket.redeem.approved',
         payload: { ...at, amount: answer.amount, currency: answer.currency },
@@ -122,16 +210,33 @@ export class TicketIn {
       throw new Error(`ticket ${ticket.validationNumber} stacked at station ${station} without an approval journalled for it`);
     }
     const at = attemptOf(pending);
+    this.credited(station, at, pending.approved);
+    await this.confirmed(at);
+  }
+
+  /**
+   * The station credited by `ticket.redeem.stacked`. `byHand`: a person settled it (`settledBy`
+   * journalled), and the station's screen says so only if that ticket is the one it shows.
+   */
+  private credited(station: number, at: Attempt, approved: { amount: number; currency: string }, byHand?: { settledBy: string[] }): void {
     this.deps.ledger.append({
       type: 'ticket.redeem.stacked',
-      payload: { ...at, amount: pending.approved.amount, currency: pending.approved.currency },
+      payload: { ...at, amount: approved.amount, currency: approved.currency, ...byHand },
       txId: ticketStackedTxId(at.validation),
     });
-    this.show(station, { state: 'credited', validation: at.validation, amount: pending.approved.amount, at: Date.now() });
-    this.deps.log.info({ station, validation: at.validation, amount: pending.approved.amount }, 'ticket in: stacked and credited');
+    this.working.delete(at.requestId);
+    this.showEnd(station, { state: 'credited', validation: at.validation, amount: approved.amount, at: Date.now() }, !byHand);
+    this.deps.log.info({ station, validation: at.validation, amount: approved.amount, ...byHand }, 'ticket in: stacked and credited');
+  }
+
+  /** The authority told of a credit journalled. */
+  private async confirmed(at: Attempt): Promise<void> {
     const ack = await this.deps.authority?.confirm(at.requestId, at);
     if (ack && !ack.ok)
-      this.deps.log.warn({ station, validation: at.validation, detail: ack.detail }, 'ticket in: the authority was not told now (the synced journal tells it)');
+      this.deps.log.warn(
+        { station: at.station, validation: at.validation, detail: ack.detail },
+        'ticket in: the authority was not told now (the synced journal tells it)',
+      );
   }
 
   /** The acceptor gave back a ticket the host was asked about (after an approval: it did not stack). */
@@ -142,11 +247,65 @@ export class TicketIn {
     this.returned(station, attemptOf(pending), reason === 'device' ? 'acceptor-returned' : 'acceptor-fault');
   }
 
-  private returned(station: number, at: Attempt, reason: TicketReturn): void {
-    this.deps.ledger.append({ type: 'ticket.redeem.returned', payload: { ...at, reason }, txId: ticketInTxId(at.requestId, 'end') });
-    this.show(station, { state: 'returned', validation: at.validation, reason, at: Date.now() });
-    this.deps.log.info({ station, validation: at.validation, reason }, 'ticket in: returned');
+  /**
+   * The attempt ended returned, then the authority told. `decided`: not on the acceptor's word but
+   * the host's (the acceptor left it) or a person's (`settledBy` journalled); the station's screen
+   * then says it only if that ticket is the one it shows.
+   */
+  private returned(station: number, at: Attempt, reason: TicketReturn, decided?: { settledBy?: string[] }): void {
+    this.deps.ledger.append({ type: 'ticket.redeem.returned', payload: { ...at, reason, ...decided }, txId: ticketInTxId(at.requestId, 'end') });
+    this.working.delete(at.requestId);
+    this.showEnd(station, { state: 'returned', validation: at.validation, reason, at: Date.now() }, !decided);
+    this.deps.log.info({ station, validation: at.validation, reason, ...decided }, 'ticket in: returned');
     void this.deps.authority?.cancel(at.requestId, at);
+  }
+
+  /**
+   * A person settles a held ticket in (named by its attempt and the number's last four digits, as
+   * the page shows it): `stacked`, found in the cashbox, the station credited; `returned`, not
+   * there (back with the player, or still in the acceptor's path), `acceptor-fault`. Journalled
+   * with `settledBy` before it is answered, the authority told after (confirm or cancel). One an
+   * acceptor still has, another than the one named, or one ended already is refused.
+   */
+  settleByHand(ticket: { station: number; seq: number; last4: string }, outcome: TicketInSettlement, settledBy: readonly string[]): TicketInSettled {
+    const { station, last4 } = ticket;
+    const p = ticketsInOpen(this.deps.ledger, station).find((a) => a.seq === ticket.seq);
+    if (!p?.approved || this.working.has(p.requestId)) return refusal(serviceSaid('ticketInNoneHeld', { station }));
+    const shown = p.validation.slice(-4);
+    if (shown !== last4) return refusal(serviceSaid('ticketNotThatOne', { station, shown, asked: last4.slice(0, 4) }));
+    const by = settledBy.map((n) => n.slice(0, 80)).slice(0, 2);
+    if (by.length === 0) return refusal(serviceSaid('ticketNoSettler'));
+    const at = attemptOf(p);
+    if (outcome === 'returned') this.returned(station, at, 'acceptor-fault', { settledBy: by });
+    else if (this.deps.ledger.byTxId(ticketStackedTxId(p.validation))) return refusal(serviceSaid('ticketInPaidHere', { shown }));
+    else {
+      this.credited(station, at, p.approved, { settledBy: by });
+      void this.confirmed(at);
+    }
+    return { ok: true, station, last4: shown, amount: p.approved.amount, outcome };
+  }
+
+  /** The station's newest attempt with no end, while its acceptor may still have it (see pendingFor). */
+  private stillInAcceptor(station: number): OpenTicketIn | null {
+    const open = ticketsInOpen(this.deps.ledger, station).at(-1);
+    if (!open || this.left.has(open.requestId) || acceptorMovedOnSince(this.deps.ledger, station, open.seq)) return null;
+    return open;
+  }
+
+  /** The acceptor has left an attempt with no end: ended here if never approved (no STACK went), else held for a person. */
+  private leave(p: OpenTicketIn, why: string): void {
+    if (this.left.has(p.requestId)) return;
+    this.working.delete(p.requestId);
+    this.left.add(p.requestId);
+    if (!p.approved) {
+      this.returned(p.station, attemptOf(p), 'acceptor-fault', {});
+      return;
+    }
+    this.deps.log.warn(
+      { station: p.station, validation: p.validation, amount: p.approved.amount, why },
+      'ticket in: approved and left by the acceptor without an end: held for a person (service mode, Tickets)',
+    );
+    this.changes.emit(p.station);
   }
 
   /** The label of an attempt the casino's system validates (the upstream ingests it and leaves it to that system). */
@@ -158,6 +317,20 @@ export class TicketIn {
     this.last.set(station, s);
     this.changes.emit(station);
   }
+
+  /**
+   * An attempt's end on the station's screen: the acceptor's own always (the player is at the slot);
+   * one the host or a person decided only if that ticket is the one shown there (an older one
+   * settled later is not the player's now). The screen looks again either way: the credit moved.
+   */
+  private showEnd(station: number, s: TicketInState, acceptorSaid: boolean): void {
+    if (acceptorSaid || this.last.get(station)?.validation === s.validation) this.show(station, s);
+    else this.changes.emit(station);
+  }
+}
+
+function refusal(say: Said): Extract<TicketInSettled, { ok: false }> {
+  return { ok: false, detail: inEnglish(say), say };
 }
 
 /** An attempt as journalled: its request's words, the label of the system asked included. */
