@@ -164,6 +164,23 @@ function ticketsPage({ PrinterRow, TicketRow }: ServiceRows) {
       .array(z.strictObject({ station: Station, last4: z.string().regex(/^\d{4}$/), amount: MinorUnits, since: Iso, twoPerson: z.boolean() }))
       .max(MAX_STATIONS),
     /**
+     * Tickets in the acceptor left without an end after their approval, each waiting for a person to
+     * say whether it is in the cashbox (`seq`: the attempt's request entry, which the action names).
+     * The oldest first; more than one may wait at a station.
+     */
+    heldIn: z
+      .array(
+        z.strictObject({
+          station: Station,
+          seq: z.number().int().positive(),
+          last4: z.string().regex(/^\d{4}$/),
+          amount: MinorUnits,
+          since: Iso,
+          twoPerson: z.boolean(),
+        }),
+      )
+      .max(SERVICE_PAGE_SIZE.tickets),
+    /**
      * Open ticket faults (`ticket-late-verdict`): a printer's late verdict that differs from a
      * person's settlement, each to be worked and cleared (the same `clear-tilt` as the Status page).
      */

@@ -95,6 +95,19 @@ function moneyActions() {
       outcome: z.enum(['void', 'printed']),
     }),
     /**
+     * A person settles a ticket in that the acceptor left without an end after its approval (a
+     * protocol broken after STACK, a jam): `stacked`, found in the cashbox, the station credited;
+     * `returned`, not there. `seq` names the attempt (its request's journal entry), `ticket` the
+     * number's last four digits as the page shows them (the host checks both).
+     */
+    ticketInSettle: z.strictObject({
+      kind: z.literal('ticket-in-settle'),
+      station: Station,
+      seq: z.number().int().positive(),
+      ticket: z.string().regex(/^\d{4}$/),
+      outcome: z.enum(['stacked', 'returned']),
+    }),
+    /**
      * Two people counted a station's cashbox at the drop (`notes`: face value in major units and how
      * many): the host sets it against the notes credited there since its previous drop, journals the
      * reconciliation (`cashbox.drop`) and says the difference.
@@ -178,6 +191,7 @@ export const ServiceAction = z.lazy(() => {
     m.configChange,
     m.handpayConfirm,
     m.ticketSettle,
+    m.ticketInSettle,
     r.newShoe,
     r.tableOpen,
     d.testNote,
@@ -212,6 +226,7 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'handpay-confirm',
   // As a handpay: only above the two-person amount.
   'ticket-settle',
+  'ticket-in-settle',
   'station-enrol',
   'station-revoke',
   'peer-add',

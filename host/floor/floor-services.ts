@@ -25,6 +25,8 @@ export interface FloorServices {
   handpays: Handpays;
   /** Cash-out tickets: at start, the tickets a kill left in print are asked of their printers; `tickets.system`, SAS system validation (docs/sas.md). */
   tickets: TicketOut;
+  /** Tickets in that the acceptor left without an end after their approval, for a person to settle (absent: the table takes no tickets in). */
+  ticketsIn?: Pick<TicketIn, 'held' | 'settleByHand' | 'onChange'>;
   configChanges: ConfigChanges;
   /** The full ledger verification, on demand; a failure raises `ledger-integrity` (table halted). */
   verifyLedger(): VerifyReport;
@@ -46,8 +48,8 @@ export interface FloorServicesDeps {
   ruleSwitch?: RuleSwitch;
   /** The stations' ticket printers (cash-out to a ticket, docs/tito.md); absent: handpays only. */
   printers?: Pick<Printers, 'at'>;
-  /** Tickets in at the acceptors: what each station's screen says of the last one. */
-  ticketsIn?: Pick<TicketIn, 'lastAt' | 'onChange'>;
+  /** Tickets in at the acceptors: what each station's screen says of the last one, and the ones held for a person. */
+  ticketsIn?: Pick<TicketIn, 'lastAt' | 'onChange' | 'held' | 'settleByHand'>;
   /** The validation authority, told of each ticket at once (the synced journal tells it anyway). */
   authority?: TicketAuthority;
 }
@@ -141,6 +143,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     tilts: d.tilts,
     handpays,
     tickets,
+    ...(d.ticketsIn ? { ticketsIn: d.ticketsIn } : {}),
     configChanges,
     verifyLedger: () => verifyForTilts(d.ledger, d.tilts),
     close: () => off.forEach((f) => f()),

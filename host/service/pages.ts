@@ -67,6 +67,10 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
         page: 'tickets',
         ...b.tickets.page(),
         held: b.tickets.held().map((h) => ({ ...h, twoPerson: h.amount > b.cabinet.twoPersonHandpayAbove })),
+        heldIn: b.tickets
+          .heldIn()
+          .slice(0, SERVICE_PAGE_SIZE.tickets)
+          .map((h) => ({ ...h, twoPerson: h.amount > b.cabinet.twoPersonHandpayAbove })),
       };
     case 'sync':
       return { page: 'sync', sync: b.sync.summary() };

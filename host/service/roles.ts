@@ -16,6 +16,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'program-hash',
     'handpay-confirm',
     'ticket-settle',
+    'ticket-in-settle',
     'clear-tilt',
   ]),
   supervisor: new Set([
@@ -27,6 +28,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'config-change',
     'handpay-confirm',
     'ticket-settle',
+    'ticket-in-settle',
     'new-shoe',
     'table-open',
     'test-note',

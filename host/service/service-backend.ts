@@ -161,11 +161,15 @@ export interface CashoutPart {
 
 /** The Tickets page (docs/tito.md): printers, the last tickets out and in, the held ones and their settling. */
 export interface TicketsPart {
-  page(): Omit<Extract<ServicePage, { page: 'tickets' }>, 'page' | 'held'>;
+  page(): Omit<Extract<ServicePage, { page: 'tickets' }>, 'page' | 'held' | 'heldIn'>;
   /** Tickets the printer could not judge (a jam, a link lost mid-ticket), waiting for a person. */
   held(): { station: number; last4: string; amount: number; since: string }[];
   /** A held ticket settled by hand (`authorisedBy`: one name under the two-person amount, two above it), journalled before the answer. */
   settle(station: number, last4: string, outcome: 'void' | 'printed', authorisedBy: string[]): BackendResult;
+  /** Tickets in the acceptor left without an end after their approval, waiting for a person (oldest first). */
+  heldIn(): { station: number; seq: number; last4: string; amount: number; since: string }[];
+  /** A held ticket in settled by hand, stacked or returned (`authorisedBy` as `settle`), journalled before the answer. */
+  settleIn(ticket: { station: number; seq: number; last4: string }, outcome: 'stacked' | 'returned', authorisedBy: string[]): BackendResult;
 }
 
 /** The Sync page: the upstream link, and a retry now. */

@@ -279,6 +279,8 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     { kind: 'handpay-confirm', station: 3, requestTxId: 'large' },
     // A held ticket above the two-person amount, as a handpay (the fake holds 2,000,000 at station 3).
     { kind: 'ticket-settle', station: 3, ticket: '5032', outcome: 'void' },
+    // A ticket in held after an acceptor's dispute, the same (the fake holds 2,000,000 at station 3).
+    { kind: 'ticket-in-settle', station: 3, seq: 57, ticket: '6043', outcome: 'stacked' },
   ] as const) {
     it(`${action.kind} waits for a second, different person and runs with both names`, async () => {
       const m = make();
@@ -326,6 +328,20 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
       [['tickets.settle', 2, '1111', 'printed', ['Bo (1002)']]],
     );
     await m.send({ name: 'service-action', action: { kind: 'ticket-settle', station: 3, ticket: '5032', outcome: 'void' } });
+    assert.equal(m.calls.length, 1, 'above the amount a technician starts nothing');
+    assert.equal(m.state().confirm, null);
+  });
+
+  it('a held ticket in at or under the two-person amount is settled by one person, a technician too; above it a technician may not start it', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1002', pin: '739164' });
+    await m.send({ name: 'service-action', action: { kind: 'ticket-in-settle', station: 2, seq: 41, ticket: '2222', outcome: 'returned' } });
+    assert.equal(m.state().confirm, null, 'no second person');
+    assert.deepEqual(
+      m.calls.map((c) => [c.method, ...c.args]),
+      [['tickets.settleIn', { station: 2, seq: 41, last4: '2222' }, 'returned', ['Bo (1002)']]],
+    );
+    await m.send({ name: 'service-action', action: { kind: 'ticket-in-settle', station: 3, seq: 57, ticket: '6043', outcome: 'stacked' } });
     assert.equal(m.calls.length, 1, 'above the amount a technician starts nothing');
     assert.equal(m.state().confirm, null);
   });

@@ -273,7 +273,7 @@ describe('service-mode refusals are said by key in every language', () => {
     }
   });
 
-  it('tickets: a settlement by hand with no ticket to settle is refused by its key', () => {
+  it('tickets: a settlement by hand with no ticket (out or in) to settle is refused by its key', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
@@ -283,6 +283,7 @@ describe('service-mode refusals are said by key in every language', () => {
       const cases: [string, BackendResult][] = [
         ['serviceRefusal.ticketsNone', none.settle(1, '0000', 'void', ['sup-1', 'sup-2'])],
         ['serviceRefusal.ticketNoneInPrint', floor.settle(1, '0000', 'void', ['sup-1', 'sup-2'])],
+        ['serviceRefusal.ticketInNoneHeld', none.settleIn({ station: 1, seq: 1, last4: '0000' }, 'stacked', ['sup-1', 'sup-2'])],
       ];
       none.dispose();
       floor.dispose();

@@ -69,7 +69,7 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
     events: { list: log.list },
     config: configuration(d, changes),
     cashout: { ...handpays(d, journal, changes), cancelledCredits: log.cancelledCredits },
-    tickets: { page: ticketPage.page, held: ticketPage.held, settle: ticketPage.settle },
+    tickets: { page: ticketPage.page, held: ticketPage.held, settle: ticketPage.settle, heldIn: ticketPage.heldIn, settleIn: ticketPage.settleIn },
     sync: upstreamSync(d, journal),
     stations: { page: stations.page, enrol: stations.enrol, revoke: stations.revoke, takeEnrolment: stations.takeEnrolment },
     peers: { page: peers.page, add: peers.add, revoke: peers.revoke, issueFile: peers.issueFile, withdraw: peers.withdraw, takeFile: peers.takeFile },

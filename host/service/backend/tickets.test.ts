@@ -15,6 +15,10 @@ import type { PrinterStatus } from '../../devices/printers.js';
 import { changeSignal } from './changes.js';
 import { ticketFaultDetail } from '../../floor/ticket-fault.js';
 import { TiltManager } from '../../tilts/tilt-manager.js';
+import { serviceSaid } from '../../../locales/said.js';
+import { TicketIn } from '../../devices/ticket-in.js';
+import { settleRefusal } from '../../floor/ticket-out.js';
+import { serviceJournal } from './service-journal.js';
 import { tickets } from './tickets.js';
 
 const condition = (c: Partial<PrinterCondition>): PrinterCondition => ({
@@ -110,7 +114,7 @@ describe('the Tickets page of service mode', () => {
     printers.change(2);
     assert.equal(looked, 8, 'a printer change too');
 
-    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: page.held().map((h) => ({ ...h, twoPerson: false })) });
+    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: page.held().map((h) => ({ ...h, twoPerson: false })), heldIn: [] });
     assert.equal(built.page, 'tickets');
     if (built.page !== 'tickets') return;
     assert.equal(built.limit, config.tickets.limit);
@@ -145,8 +149,8 @@ describe('the Tickets page of service mode', () => {
   it('without printers or tickets: an empty page that the schema takes, and no validation id yet', () => {
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-8' });
     const page = tickets({ ledger, config: simulatedTableConfig('baccarat') }, changeSignal());
-    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: page.held().map((h) => ({ ...h, twoPerson: false })) });
-    assert.deepEqual(built, { page: 'tickets', limit: 5_000_000, machineId: null, printers: [], held: [], faults: [], out: [], in: [] });
+    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: page.held().map((h) => ({ ...h, twoPerson: false })), heldIn: [] });
+    assert.deepEqual(built, { page: 'tickets', limit: 5_000_000, machineId: null, printers: [], held: [], heldIn: [], faults: [], out: [], in: [] });
     page.dispose();
     ledger.close();
   });
@@ -162,7 +166,7 @@ describe('the Tickets page of service mode', () => {
     tilts.raise('ticket-late-verdict', { station: 2, detail });
     tilts.raise('bill-jam', { station: 2 });
     assert.equal(looked, 2, 'a fault raised makes the page look again');
-    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: [] });
+    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: [], heldIn: [] });
     assert.equal(built.page, 'tickets');
     if (built.page !== 'tickets') return;
     assert.deepEqual(
@@ -171,8 +175,46 @@ describe('the Tickets page of service mode', () => {
       'only the ticket faults, read back from their journalled detail',
     );
     assert.equal(tilts.clear('ticket-late-verdict', 2, { user: 'Bo Chan (1002)', role: 'technician' }).ok, true);
-    const after = ServicePage.parse({ page: 'tickets', ...page.page(), held: [] });
+    const after = ServicePage.parse({ page: 'tickets', ...page.page(), held: [], heldIn: [] });
     assert.deepEqual(after.page === 'tickets' ? after.faults : null, [], 'gone once worked and cleared');
+    page.dispose();
+    ledger.close();
+  });
+
+  // docs/tito.md, "A ticket in held after an acceptor's dispute": the Tickets page lists each one
+  // the acceptor left after its approval and settles it by hand, its end journalled first.
+  it('lists each ticket in held for a person and settles it: its end journalled naming them, then the service action, then the screen told', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-10' });
+    const config = simulatedTableConfig('baccarat');
+    const changes = changeSignal();
+    const theirs = validationNumber(12, 9);
+    const r1 = '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6';
+    ledger.append({ type: 'ticket.redeem.request', payload: { requestId: r1, validation: theirs, station: 3 }, txId: ticketInTxId(r1, 'request') });
+    ledger.append({
+      type: 'ticket.redeem.approved',
+      payload: { requestId: r1, validation: theirs, station: 3, amount: 12_500, currency: 'MOP' },
+      txId: ticketInTxId(r1, 'approved'),
+    });
+    const ticketsIn = new TicketIn({ config, ledger, log: pino({ level: 'silent' }), authority: null });
+    const out = { held: () => [], settleByHand: () => settleRefusal(serviceSaid('ticketNoneInPrint', { station: 1 })) };
+    const page = tickets({ ledger, config, floor: { tickets: out, ticketsIn } }, changes, serviceJournal(ledger, changes));
+    const [held] = page.heldIn();
+    assert.ok(held);
+    assert.deepEqual({ ...held, since: '' }, { station: 3, seq: 1, last4: theirs.slice(-4), amount: 12_500, since: '' });
+    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: [], heldIn: page.heldIn().map((h) => ({ ...h, twoPerson: false })) });
+    assert.equal(JSON.stringify(built).includes(theirs.slice(0, 14)), false, 'only the last four digits go to the screen');
+    const wrong = page.settleIn({ station: 3, seq: held.seq + 5, last4: held.last4 }, 'stacked', ['Bo Chan (1002)']);
+    assert.equal(!wrong.ok && wrong.notice?.key, 'serviceRefusal.ticketInNoneHeld');
+    const head = ledger.headOf().seq;
+    const r = page.settleIn({ station: 3, seq: held.seq, last4: held.last4 }, 'stacked', ['Ana Lei (1001)', 'Bo Chan (1002)']);
+    assert.deepEqual(r, { ok: true, key: 'service.done.ticketInStacked', values: { station: 3, last4: theirs.slice(-4), amount: 12_500 } });
+    const [end, act] = [ledger.entry(head + 1), ledger.entry(head + 2)];
+    assert.equal(end?.type, 'ticket.redeem.stacked', 'the credit first');
+    assert.match(end?.body ?? '', /"settledBy":\["Ana Lei \(1001\)","Bo Chan \(1002\)"\]/);
+    assert.equal(act?.type, 'service.action');
+    assert.match(act?.body ?? '', /"action":"ticket-in-settle".*"confirmedBy":"Bo Chan \(1002\)"/);
+    assert.equal(ledger.credit(3), 12_500);
+    assert.deepEqual(page.heldIn(), []);
     page.dispose();
     ledger.close();
   });

@@ -56,9 +56,18 @@ export function ticketRow(r: TicketLogRow): TicketRow {
   };
 }
 
-/** Service mode's Tickets page: the printers and the last tickets out and in (docs/tito.md); it looks again at each ticket entry and printer change. */
+/** What the Tickets page reads and settles of the floor: the held tickets out and in. */
+type TicketsFloor = {
+  tickets: Pick<LiveBackendDeps['floor']['tickets'], 'held' | 'settleByHand'>;
+  ticketsIn?: LiveBackendDeps['floor']['ticketsIn'];
+};
+
+/**
+ * Service mode's Tickets page: the printers and the last tickets out and in (docs/tito.md); it
+ * looks again at each ticket entry and printer change, and when an acceptor leaves a ticket held.
+ */
 export function tickets(
-  d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'printers'> & { floor?: { tickets: Pick<LiveBackendDeps['floor']['tickets'], 'held' | 'settleByHand'> } },
+  d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'printers'> & { floor?: TicketsFloor },
   changes: Changes,
   journal?: ServiceJournal,
 ): TicketsPart & { dispose(): void } {
@@ -67,6 +76,7 @@ export function tickets(
       if (entries.some((e) => e.type.startsWith('ticket.') || e.type.startsWith('tilt.'))) changes.changed();
     }),
     d.printers?.onChange(() => changes.changed()) ?? (() => undefined),
+    d.floor?.ticketsIn?.onChange(() => changes.changed()) ?? (() => undefined),
   ];
   return {
     page() {
@@ -103,6 +113,25 @@ export function tickets(
         ok: true,
         key: outcome === 'void' ? 'service.done.ticketVoid' : 'service.done.ticketPrinted',
         values: { station, last4: r.last4, amount: r.amount },
+      };
+    },
+    heldIn: () => d.floor?.ticketsIn?.held() ?? [],
+    /**
+     * A person settles a ticket in the acceptor left (docs/tito.md, "A ticket in held after an
+     * acceptor's dispute"): its end (`ticket.redeem.stacked`, the station credited, or
+     * `ticket.redeem.returned`) is journalled naming them, then the service action, and only then
+     * is the screen told.
+     */
+    settleIn(ticket, outcome, authorisedBy) {
+      const none = settleRefusal(serviceSaid('ticketInNoneHeld', { station: ticket.station }));
+      const r = d.floor?.ticketsIn?.settleByHand(ticket, outcome, authorisedBy) ?? none;
+      if (!r.ok) return refusedBy(r.say);
+      journal?.action(authorisedBy, 'ticket-in-settle', `station ${r.station}: ticket in …${r.last4} ${outcome} (${r.amount})`);
+      changes.changed();
+      return {
+        ok: true,
+        key: outcome === 'stacked' ? 'service.done.ticketInStacked' : 'service.done.ticketInReturned',
+        values: { station: r.station, last4: r.last4, amount: r.amount },
       };
     },
     dispose: () => off.forEach((f) => f()),

@@ -10,7 +10,10 @@ function recorder(calls: { method: string; args: unknown[] }[]) {
     };
 }
 
-/** Pages a table without a progressive or ticket printers shows; two tickets held after a jam: one under the two-person amount, one above it. */
+/**
+ * Pages a table without a progressive or ticket printers shows; two tickets held after a jam and two
+ * tickets in held after an acceptor's dispute: of each, one under the two-person amount, one above it.
+ */
 function ticketFakes(record: ReturnType<typeof recorder>, ok: (key: string) => BackendResult): TicketsPart {
   return {
     page: () => ({ limit: 5_000_000, machineId: null, printers: [], faults: [], out: [], in: [] }),
@@ -19,6 +22,11 @@ function ticketFakes(record: ReturnType<typeof recorder>, ok: (key: string) => B
       { station: 3, last4: '5032', amount: 2_000_000, since: '2026-01-01T00:00:00.000Z' },
     ],
     settle: record('tickets.settle', () => ok('service.done.ticketVoid')),
+    heldIn: () => [
+      { station: 2, seq: 41, last4: '2222', amount: 500_000, since: '2026-01-01T00:00:00.000Z' },
+      { station: 3, seq: 57, last4: '6043', amount: 2_000_000, since: '2026-01-01T00:00:00.000Z' },
+    ],
+    settleIn: record('tickets.settleIn', () => ok('service.done.ticketInStacked')),
   };
 }
 

@@ -22,6 +22,7 @@ const PAGE: Extract<ServicePage, { page: 'tickets' }> = {
   limit: 5_000_000,
   machineId: 7,
   held: [{ station: 4, last4: '7788', amount: 120_000, since: '2026-11-26T10:08:00.000Z', twoPerson: true }],
+  heldIn: [],
   faults: [],
   printers: [
     {
