@@ -56,6 +56,12 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
   // The held ticket the second person confirms: its station, its number's last four digits, what is done with it.
   if (action.kind === 'ticket-settle')
     return joined(fmt.t('service.action.station', { station: action.station }), joined(`…${action.ticket}`, fmt.t(`service.tickets.settle.${action.outcome}`)));
+  // The same for a held ticket in: where the person says it is (the attempt's seq is the host's to check, not the second person's).
+  if (action.kind === 'ticket-in-settle')
+    return joined(
+      fmt.t('service.action.station', { station: action.station }),
+      joined(`…${action.ticket}`, fmt.t(`service.tickets.settleIn.${action.outcome}`)),
+    );
   const { kind: _kind, ...rest } = action;
   const [head = '', ...tail] = Object.values(rest).map(String);
   return tail.reduce((first, second) => fmt.t('punctuation.joined', { first, second }), head);

@@ -4,6 +4,7 @@ import type { ServicePage, ServiceState } from '../../../../../protocol/index.js
 import { createI18n } from '../../../../../locales/i18n.js';
 import { formatMoney } from '../../../../../locales/money.js';
 import { pageContent } from '../page-content.js';
+import { actionSummary } from './action-summary.js';
 import { INITIAL_CHOICES, type PageActions } from './choices.js';
 
 const none: PageActions = {
@@ -152,6 +153,55 @@ describe('service Tickets page', () => {
         { kind: 'ticket-settle', station: 4, ticket: '7788', outcome: 'void' },
         { kind: 'ticket-settle', station: 4, ticket: '7788', outcome: 'printed' },
       ]);
+    }
+  });
+
+  it('offers each held ticket in its two settlements (in the cashbox, or not), naming its attempt and last four digits, in each language', () => {
+    const page: typeof PAGE = {
+      ...PAGE,
+      held: [],
+      // Two at one station: each button names its own attempt.
+      heldIn: [
+        { station: 5, seq: 31, last4: '2468', amount: 25_000, since: '2026-11-26T10:10:00.000Z', twoPerson: false },
+        { station: 5, seq: 44, last4: '1357', amount: 600_000, since: '2026-11-26T10:12:00.000Z', twoPerson: true },
+      ],
+    };
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const acted: unknown[] = [];
+      const state: ServiceState = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        session: { name: 'Di', staff: '1004', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
+      const c = pageContent(state, page, t, INITIAL_CHOICES, { ...none, act: (x) => void acted.push(x) });
+      const rows = c.rows.join('\n');
+      assert.ok(rows.includes(t('service.tickets.heldIn')), `${language}: the held tickets in headed\n${rows}`);
+      assert.ok(rows.includes('…2468') && rows.includes('…1357'), `${language}: each by its last four digits`);
+      assert.ok(rows.includes(formatMoney(25_000, 'MOP', language)) && rows.includes(formatMoney(600_000, 'MOP', language)), `${language}: amounts`);
+      assert.ok(rows.includes(t('service.field.twoPerson').trim()), `${language}: above the two-person amount, said so`);
+      assert.doesNotMatch(rows, /service\.(tickets|action)\./, `${language}: a key shown raw`);
+      const press = (id: string, label: string) => {
+        const b = c.buttons.find((x) => x.id === id);
+        assert.equal(b?.label, label, `${language}: ${id}`);
+        b?.press();
+      };
+      press('ticket-in-stacked-31', t('service.action.ticket-in-stacked-row', { n: 1 }));
+      press('ticket-in-returned-44', t('service.action.ticket-in-returned-row', { n: 2 }));
+      assert.deepEqual(acted, [
+        { kind: 'ticket-in-settle', station: 5, seq: 31, ticket: '2468', outcome: 'stacked' },
+        { kind: 'ticket-in-settle', station: 5, seq: 44, ticket: '1357', outcome: 'returned' },
+      ]);
+      // What the second person confirms above the two-person amount: the station, the last four digits, where the ticket is.
+      const second = actionSummary({ kind: 'ticket-in-settle', station: 5, seq: 44, ticket: '1357', outcome: 'returned' }, page, {
+        t,
+        money: (m) => formatMoney(m, 'MOP', language),
+        minorPerUnit: 100,
+      });
+      assert.ok(second.includes('…1357') && second.includes(t('service.tickets.settleIn.returned')), `${language}: ${second}`);
     }
   });
 

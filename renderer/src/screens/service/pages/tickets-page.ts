@@ -34,6 +34,7 @@ export function ticketsPage(page: TicketsPage, k: PageKit): void {
     if (flags.length > 0) wrap('    ' + flags.join(' · '));
   }
   heldRows(page, k);
+  heldInRows(page, k);
   faultRows(page, k);
   ticketRows(page.out, 'service.tickets.out', k);
   ticketRows(page.in, 'service.tickets.in', k);
@@ -61,6 +62,32 @@ function heldRows(page: TicketsPage, k: PageKit): void {
     const act = (outcome: 'void' | 'printed') => () => a.act({ kind: 'ticket-settle', station: h.station, ticket: h.last4, outcome });
     btn(`ticket-void-${h.station}`, t('service.action.ticket-void-row', { n: i + 1 }), act('void'), canAct);
     btn(`ticket-printed-${h.station}`, t('service.action.ticket-printed-row', { n: i + 1 }), act('printed'), canAct);
+  });
+}
+
+/**
+ * Tickets in the acceptor left without an end after their approval (it broke its protocol or
+ * jammed after STACK), each with its two settlements, as a held ticket out's: in the cashbox, the
+ * station credited, or not there, returned to the player. Several may wait at one station, so each
+ * action names its attempt (`seq`) beside the number's last four digits; the host checks both.
+ */
+function heldInRows(page: TicketsPage, k: PageKit): void {
+  const { t, a, money, canAct, rows, wrap, btn } = k;
+  if (page.heldIn.length === 0) return;
+  rows.push(t('service.tickets.heldIn'));
+  wrap('  ' + t('service.tickets.heldInHow'));
+  page.heldIn.forEach((h, i) => {
+    const row = t('service.tickets.heldInRow', {
+      station: h.station,
+      last4: h.last4,
+      amount: money(h.amount),
+      at: localTime(h.since),
+      two: h.twoPerson ? t('service.field.twoPerson') : '',
+    });
+    wrap('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
+    const act = (outcome: 'stacked' | 'returned') => () => a.act({ kind: 'ticket-in-settle', station: h.station, seq: h.seq, ticket: h.last4, outcome });
+    btn(`ticket-in-stacked-${h.seq}`, t('service.action.ticket-in-stacked-row', { n: i + 1 }), act('stacked'), canAct);
+    btn(`ticket-in-returned-${h.seq}`, t('service.action.ticket-in-returned-row', { n: i + 1 }), act('returned'), canAct);
   });
 }
 
