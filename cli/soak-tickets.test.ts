@@ -21,8 +21,14 @@ describe('soak CLI with tickets (issue 47)', () => {
       ledgerVerified: boolean;
       creditsIn: number;
       tickets: { printed: Count; redeemed: Count; returned: number; pendingRedemptions: number };
+      upstreamAlarms: Record<string, number>;
     };
     assert.equal(out.conserved, true);
+    // An honest table raises none but the refusals its players earn (paid copies presented on purpose).
+    assert.deepEqual(
+      Object.keys(out.upstreamAlarms).filter((k) => k !== 'ticket-refused'),
+      [],
+    );
     assert.equal(out.ledgerVerified, true);
     assert.ok(out.tickets.printed.count >= 1, `printed ${JSON.stringify(out.tickets)}`);
     // The point of the soak's tickets: one went from a printer, through a player's hand, into another station's acceptor and was paid.

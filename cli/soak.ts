@@ -28,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   const log = new LogPeak(path.join(plan.dataDir, 'logs', 'host.log'));
   const t0 = Date.now();
-  const { restarts, killsMidPrint } = await runHosts(plan, log, say);
+  const { restarts, killsMidPrint, upstreamAlarms } = await runHosts(plan, log, say);
   log.sample();
   const logFiles = readdirSync(path.dirname(log.file)).filter((f) => /^host\.log(\.\d+)?$/.test(f)).length;
   const hours = (Date.now() - t0) / 3_600_000;
@@ -39,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     ledger.close();
   }
-  const soakRun = { restarts, killsMidPrint, hours, logPeak: log.peak, logFiles };
+  const soakRun = { restarts, killsMidPrint, upstreamAlarms, hours, logPeak: log.peak, logFiles };
   printSoak(plan, a, soakRun);
   if (!v['data-dir']) rmSync(plan.dataDir, { recursive: true, force: true });
   return soakVerdict(plan, a, soakRun);

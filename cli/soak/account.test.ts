@@ -9,6 +9,7 @@ import { TICKET_ACCOUNTS, ticketOutTxId } from '../../ledger/ticket-postings.js'
 import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { accountFor } from './account.js';
 import { ticketSummary } from './ticket-account.js';
+import { unexpectedAlarms } from './report.js';
 
 const T1 = validationNumber(7, 1);
 const T2 = validationNumber(7, 2);
@@ -218,5 +219,16 @@ describe('soak accounting', () => {
     } finally {
       l.close();
     }
+  });
+});
+
+describe("the soak's upstream alarms", () => {
+  it('fail the soak when the upstream raised any but the refusals its players earn', () => {
+    assert.deepEqual(unexpectedAlarms({ upstreamAlarms: null }), []);
+    assert.deepEqual(unexpectedAlarms({ upstreamAlarms: { 'ticket-refused': 60 } }), []);
+    assert.deepEqual(
+      unexpectedAlarms({ upstreamAlarms: { 'ticket-refused': 3, 'ticket-disagreement: registered on the table’s word and never in its journal': 1 } }),
+      ['ticket-disagreement: registered on the table’s word and never in its journal'],
+    );
   });
 });

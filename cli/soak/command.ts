@@ -67,7 +67,7 @@ export const SOAK_COMMAND = defineCommand({
     'data-dir': { type: 'string', value: 'DIR', help: 'keep the data here (default: a temporary folder, removed after)' },
     json: {
       type: 'boolean',
-      help: 'one JSON line: rounds, restarts, voided, creditsIn, creditsOut, creditsOnMeters,\nwagered, won, conserved, ledgerVerified, roundsPerHour,\nlogCapBytes, logPeakBytes (largest host.log seen), logFiles (host.log and its rotations),\nshoeChanges (shoes replaced in play, a round on each), holds (times the table went on hold),\ntickets (printed, voided, inPrint, redeemed: count and amount; pendingRedemptions)',
+      help: 'one JSON line: rounds, restarts, voided, creditsIn, creditsOut, creditsOnMeters,\nwagered, won, conserved, ledgerVerified, roundsPerHour,\nlogCapBytes, logPeakBytes (largest host.log seen), logFiles (host.log and its rotations),\nshoeChanges (shoes replaced in play, a round on each), holds (times the table went on hold),\ntickets (printed, voided, inPrint, redeemed: count and amount; pendingRedemptions),\nupstreamAlarms (with --tickets: the alarms its upstream raised, by kind and what)',
     },
   },
 });

@@ -47,7 +47,11 @@ const MID_PRINT_WAIT_MS = 5_000;
 const HELD_WAIT_MS = 15_000;
 
 /** Runs hosts until the rounds are closed; how many times one was killed and restarted, and of those how many while a ticket printed. */
-export async function runHosts(plan: SoakPlan, log: LogPeak, say: (s: string) => void): Promise<{ restarts: number; killsMidPrint: number }> {
+export async function runHosts(
+  plan: SoakPlan,
+  log: LogPeak,
+  say: (s: string) => void,
+): Promise<{ restarts: number; killsMidPrint: number; upstreamAlarms: Record<string, number> | null }> {
   const v = plan.values;
   const watch = new LedgerWatch(plan.dataDir);
   // The kill lands a seeded random moment after the M-th round closed: in the next betting window,
@@ -58,6 +62,7 @@ export async function runHosts(plan: SoakPlan, log: LogPeak, say: (s: string) =>
   // With tickets, the validation authority the players' tickets are asked of: an upstream in this process.
   const tableId = v.jackpot ? null : simulatedTableConfig(plan.game).tableId;
   const upstream = v.tickets && tableId ? await soakUpstream(plan.dataDir, tableId) : null;
+  let upstreamAlarms: Record<string, number> | null;
   try {
     for (;;) {
       const child = hostChild({
@@ -83,6 +88,7 @@ export async function runHosts(plan: SoakPlan, log: LogPeak, say: (s: string) =>
         // printer has answered (its settle time, 5 s): the soak's last host waits for that.
         if (upstream && !(await ticketsEnded(watch, HELD_WAIT_MS))) say(`tickets still in print after ${HELD_WAIT_MS / 1000} s: stopping the host anyway`);
         await child.kill('SIGTERM');
+        upstreamAlarms = upstream ? await upstream.alarms() : null;
         break;
       }
       const printing = upstream ? await ticketPrinting(watch) : null;
@@ -98,7 +104,7 @@ export async function runHosts(plan: SoakPlan, log: LogPeak, say: (s: string) =>
     watch.close();
     await upstream?.close();
   }
-  return { restarts, killsMidPrint };
+  return { restarts, killsMidPrint, upstreamAlarms };
 }
 
 /** Waits (`ms` at most) until no ticket issued so far is in print; whether none is. */

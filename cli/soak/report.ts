@@ -13,6 +13,8 @@ export interface SoakRun {
   readonly hours: number;
   readonly logPeak: number;
   readonly logFiles: number;
+  /** With `--tickets`: the alarms the soak's upstream raised, by kind and what (null without it). */
+  readonly upstreamAlarms: Record<string, number> | null;
 }
 
 export function printSoak(plan: SoakPlan, a: SoakAccount, run: SoakRun): void {
@@ -44,6 +46,7 @@ export function printSoak(plan: SoakPlan, a: SoakAccount, run: SoakRun): void {
       pendingRedemptions: a.tickets.pendingRedemptions,
     },
     ...(plan.values.jackpot ? { jackpot: a.jackpot } : {}),
+    ...(run.upstreamAlarms ? { upstreamAlarms: run.upstreamAlarms } : {}),
   };
   if (plan.values.json) {
     console.log(JSON.stringify(out));
@@ -53,11 +56,21 @@ export function printSoak(plan: SoakPlan, a: SoakAccount, run: SoakRun): void {
     console.log(`${k.padEnd(16)} ${k === 'tickets' ? ticketSummary(a.tickets) : typeof x === 'object' ? JSON.stringify(x) : String(x)}`);
   console.log(`${'inPlay'.padEnd(16)} ${a.inPlay}   houseNet ${a.houseNet}   data ${plan.dataDir}`);
   for (const p of [...a.problems, ...a.tickets.problems]) console.log(`  MISMATCH: ${p}`);
+  for (const k of unexpectedAlarms(run)) console.log(`  UPSTREAM ALARM: ${k} (${run.upstreamAlarms?.[k] ?? 0})`);
   if (run.logPeak > plan.logCap) console.log(`  host.log reached ${run.logPeak} bytes, past its cap of ${plan.logCap}`);
 }
 
 /** The soak's exit code. */
 export function soakVerdict(plan: SoakPlan, a: SoakAccount, run: SoakRun): number {
   const jackpotOk = !plan.values.jackpot || (a.jackpot.conserved && a.jackpot.chips > 0);
-  return a.conserved && a.ledgerVerified && run.logPeak <= plan.logCap && jackpotOk ? 0 : 1;
+  return a.conserved && a.ledgerVerified && run.logPeak <= plan.logCap && jackpotOk && unexpectedAlarms(run).length === 0 ? 0 : 1;
+}
+
+/**
+ * The upstream's alarms an honest table should never raise. Its players present paid copies on
+ * purpose (`ticket-refused`); anything else — a ticket of another issuer, a disagreement, one known
+ * only by the table's word — is the table or the register wrong.
+ */
+export function unexpectedAlarms(run: Pick<SoakRun, 'upstreamAlarms'>): string[] {
+  return Object.keys(run.upstreamAlarms ?? {}).filter((k) => k !== 'ticket-refused');
 }

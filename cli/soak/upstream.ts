@@ -12,7 +12,10 @@ const UPSTREAM_MODULE = '../../upstream/index.js';
  * into the data folder, so that the host child syncs its journal there and asks it about every
  * ticket its players insert (without one every ticket would go back `offline`).
  */
-export async function soakUpstream(dataDir: string, terminalId: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function soakUpstream(
+  dataDir: string,
+  terminalId: string,
+): Promise<{ url: string; alarms: () => Promise<Record<string, number>>; close: () => Promise<void> }> {
   // The cabinet's etg holds no upstream (deploy/deploy.test.ts): the soak's own authority runs from
   // the sources only. The module is named by a variable so that the bundler does not pull it in.
   if (typeof ETG_PRODUCTION_BUILD !== 'undefined' && ETG_PRODUCTION_BUILD)
@@ -33,6 +36,13 @@ export async function soakUpstream(dataDir: string, terminalId: string): Promise
     });
     return {
       url: up.url,
+      // What the floor was told of this table: by kind and, where it says one, by what (an honest table raises none but the refusals its players earn).
+      alarms: async () => {
+        const r = await db.query<{ kind: string; what: string | null; n: number }>(
+          "SELECT kind, detail->>'what' AS what, count(*)::int AS n FROM alarms GROUP BY kind, detail->>'what' ORDER BY kind, what",
+        );
+        return Object.fromEntries(r.rows.map((x) => [x.what ? `${x.kind}: ${x.what}` : x.kind, x.n]));
+      },
       close: async () => {
         await up.close();
         await db.close();
