@@ -45,8 +45,12 @@ export interface HttpServerDeps {
     holdDealer(cards: number): string | null;
     /** The simulated dealer draws again as the table asks; null, or why not. */
     releaseDealer(): string | null;
-    /** A ticket's barcode (18 digits) inserted at a station's simulated acceptor (ID-003 only); null, or why not. */
-    insertTicket(station: number, barcode: string): string | null;
+    /**
+     * A ticket's barcode (18 digits) inserted at a station's simulated acceptor (ID-003 only); null,
+     * or why not. `swapAfterStack`: once told to STACK, the unit reports these digits in escrow
+     * instead, breaking its protocol (`escrow-changed`): an approved ticket held for a person.
+     */
+    insertTicket(station: number, barcode: string, lie?: { swapAfterStack: string }): string | null;
     /** The player takes the tickets out of a station's simulated printer: the validation numbers printed on them, oldest first; or why not. */
     takeTicket(station: number): { barcodes: string[] } | string;
     /** Jams a station's simulated bill acceptor (a fault the screens must word), or clears it. */

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import { credit, testTable } from '../testing/table-kit.js';
+import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
+import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { validationNumber } from '../../terms/validation-number.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { BillAcceptors } from '../devices/bill-acceptors.js';
+import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
+import { TicketIn } from '../devices/ticket-in.js';
+import { credit, silent, testTable } from '../testing/table-kit.js';
+import type { TicketAuthority } from '../tickets/authority.js';
 import { simControls } from './sim-controls.js';
 
 describe("the sim controls' end of a countdown", () => {
@@ -37,5 +45,81 @@ describe("the sim controls' end of a countdown", () => {
     } finally {
       t.close();
     }
+  });
+});
+
+describe("the sim controls' ticket inserted", () => {
+  /** An authority that approves every ticket at 25 patacas, once per number. */
+  function approving(): TicketAuthority {
+    const ok = async () => ({ ok: true }) as const;
+    const asked = new Set<string>();
+    return {
+      machineId: async () => ({ ok: true, machineId: 31 }),
+      registerIssue: ok,
+      registerPrinted: ok,
+      registerVoid: ok,
+      redeem: async (r) => {
+        if (asked.has(r.validation)) return { kind: 'refused', requestId: r.requestId, reason: 'pending-elsewhere' };
+        asked.add(r.validation);
+        return { kind: 'approved', requestId: r.requestId, validation: r.validation, amount: 2_500, currency: r.currency };
+      },
+      confirm: ok,
+      cancel: ok,
+    };
+  }
+
+  async function until(ok: () => boolean, what: string, ms = 20_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!ok()) {
+      if (Date.now() > end) throw new Error(`timed out: ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  // The browser test of a ticket in held (tests/browser/ticket-in-held.spec.ts) needs the acceptor
+  // to break its protocol after STACK, as host/devices/ticket-in-held.test.ts makes its simulator do.
+  it('with swapAfterStack: the simulated ID-003 unit reports other digits once told to STACK (escrow-changed), the approved ticket held, never credited; without it, credited', async (t) => {
+    const tt = testTable({ game: 'war' });
+    const base = simulatedTableConfig('war');
+    const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 1) });
+    const tickets = new TicketIn({ config, ledger: tt.ledger, log: silent, authority: approving() });
+    const acceptors = new BillAcceptors({
+      config,
+      ledger: tt.ledger,
+      log: silent,
+      credits: tableCreditRule({ config, ledger: tt.ledger, log: silent, fault: () => undefined }),
+      tickets,
+    });
+    const events: BillAcceptorEvent[] = [];
+    acceptors.onEvent((_s, e) => void events.push(e));
+    acceptors.start();
+    t.after(() => {
+      acceptors.close();
+      tt.close();
+    });
+    const sim = simControls('token', { billAcceptors: acceptors, printers: { simulator: () => null }, table: tt.table, simDealer: () => null });
+    await until(() => acceptors.statuses().some((s) => s.state === 'ready'), 'the acceptor ready');
+    const [held, honest, other] = [validationNumber(31, 5), validationNumber(31, 6), validationNumber(31, 7)];
+
+    assert.equal(sim.insertTicket(1, held, { swapAfterStack: other }), null);
+    await until(() => events.some((e) => e.type === 'protocolViolation'), 'the acceptor’s dispute');
+    const violation = events.find((e) => e.type === 'protocolViolation');
+    assert.equal(violation?.type === 'protocolViolation' ? violation.rule : null, 'escrow-changed');
+    await until(() => tickets.held().length === 1, 'the ticket held for a person');
+    assert.deepEqual(
+      tickets.held().map((h) => [h.station, h.last4, h.amount]),
+      [[1, held.slice(-4), 2_500]],
+    );
+    assert.equal(tt.ledger.byTxId(ticketStackedTxId(held)), undefined, 'never credited on the word of a unit in dispute');
+    assert.equal(tt.ledger.credit(1), 0);
+
+    // Without the lie the unit stacks as it should: credited once.
+    assert.equal(sim.insertTicket(1, honest), null);
+    await until(() => tickets.lastAt(1)?.state === 'credited', 'the honest ticket credited');
+    assert.equal(tt.ledger.credit(1), 2_500);
+    assert.equal(events.filter((e) => e.type === 'protocolViolation').length, 1, 'one dispute: the lie was that ticket’s only');
+
+    // A station with no simulated ID-003 acceptor: said.
+    assert.match(sim.insertTicket(2, honest, { swapAfterStack: other }) ?? '', /no simulated ID-003 acceptor/);
   });
 });

@@ -14,8 +14,8 @@ export interface SimControlDevices {
 }
 
 /**
- * The simulated devices' control channel (`--sim-controls`, tests and demos): a note inserted, the
- * dealer's next card unreadable or a card misdrawn, the dealer held after some cards, an acceptor jammed, a countdown ended or
+ * The simulated devices' control channel (`--sim-controls`, tests and demos): a note or a ticket
+ * inserted (the acceptor made to break its protocol after STACK, if asked), the dealer's next card unreadable or a card misdrawn, the dealer held after some cards, an acceptor jammed, a countdown ended or
  * frozen. The dealer is made once the devices open, after the server listens: it is asked for when used.
  */
 export function simControls(token: string, { billAcceptors, printers, table, simDealer }: SimControlDevices): NonNullable<HttpServerDeps['simControls']> {
@@ -27,10 +27,11 @@ export function simControls(token: string, { billAcceptors, printers, table, sim
       sim.insertNote(note);
       return null;
     },
-    insertTicket: (station: number, barcode: string) => {
+    insertTicket: (station: number, barcode: string, lie?: { swapAfterStack: string }) => {
       const sim = billAcceptors.simulator(station);
       if (!sim?.insertTicket) return `station ${station} has no simulated ID-003 acceptor (tickets are ID-003 barcodes)`;
-      sim.insertTicket(barcode);
+      // The lie the unit tests tell (host/devices/ticket-in-held.test.ts): another barcode in escrow once told to STACK.
+      sim.insertTicket(barcode, lie ? { swapTo: lie.swapAfterStack, swapAt: 'stacking' } : {});
       return null;
     },
     takeTicket: (station: number) => {

@@ -11,11 +11,14 @@ export function simControlRoutes(app: HostApp, sim: SimControls): void {
     const refused = sim.insertNote(station, note);
     return refused ? reply.code(409).send({ error: refused }) : { ok: true };
   });
-  app.post<{ Body: { station?: unknown; barcode?: unknown } }>('/sim/insert-ticket', async (req, reply) => {
+  // `swapAfterStack`: the acceptor breaks its protocol once told to STACK (another barcode in escrow): the ticket held for a person.
+  app.post<{ Body: { station?: unknown; barcode?: unknown; swapAfterStack?: unknown } }>('/sim/insert-ticket', async (req, reply) => {
     if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
-    const body = z.strictObject({ station: z.number().int().min(1).max(9999), barcode: z.string().regex(/^\d{1,40}$/) }).safeParse(req.body);
-    if (!body.success) return reply.code(400).send({ error: 'station is a station number and barcode its digits' });
-    const refused = sim.insertTicket(body.data.station, body.data.barcode);
+    const digits = z.string().regex(/^\d{1,40}$/);
+    const body = z.strictObject({ station: z.number().int().min(1).max(9999), barcode: digits, swapAfterStack: digits.optional() }).safeParse(req.body);
+    if (!body.success) return reply.code(400).send({ error: 'station is a station number, barcode its digits (and swapAfterStack other digits)' });
+    const { station, barcode, swapAfterStack } = body.data;
+    const refused = sim.insertTicket(station, barcode, swapAfterStack === undefined ? undefined : { swapAfterStack });
     return refused ? reply.code(409).send({ error: refused }) : { ok: true };
   });
   app.post<{ Body: { station?: unknown } }>('/sim/take-ticket', async (req, reply) => {
