@@ -207,7 +207,11 @@ describe('the Tickets page of service mode', () => {
     assert.equal(!wrong.ok && wrong.notice?.key, 'serviceRefusal.ticketInNoneHeld');
     const head = ledger.headOf().seq;
     const r = page.settleIn({ station: 3, seq: held.seq, last4: held.last4 }, 'stacked', ['Ana Lei (1001)', 'Bo Chan (1002)']);
-    assert.deepEqual(r, { ok: true, key: 'service.done.ticketInStacked', values: { station: 3, last4: theirs.slice(-4), amount: 12_500 } });
+    assert.deepEqual(r, {
+      ok: true,
+      key: 'service.done.ticketInStacked',
+      values: { station: 3, last4: theirs.slice(-4), amount: 12_500, currency: 'MOP' },
+    });
     const [end, act] = [ledger.entry(head + 1), ledger.entry(head + 2)];
     assert.equal(end?.type, 'ticket.redeem.stacked', 'the credit first');
     assert.match(end?.body ?? '', /"settledBy":\["Ana Lei \(1001\)","Bo Chan \(1002\)"\]/);

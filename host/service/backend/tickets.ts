@@ -112,7 +112,8 @@ export function tickets(
       return {
         ok: true,
         key: outcome === 'void' ? 'service.done.ticketVoid' : 'service.done.ticketPrinted',
-        values: { station, last4: r.last4, amount: r.amount },
+        // The currency with the amount: the screen's `money` format needs it (without, it showed minor units).
+        values: { station, last4: r.last4, amount: r.amount, currency: d.config.currency },
       };
     },
     heldIn: () => d.floor?.ticketsIn?.held() ?? [],
@@ -131,7 +132,7 @@ export function tickets(
       return {
         ok: true,
         key: outcome === 'stacked' ? 'service.done.ticketInStacked' : 'service.done.ticketInReturned',
-        values: { station: r.station, last4: r.last4, amount: r.amount },
+        values: { station: r.station, last4: r.last4, amount: r.amount, currency: d.config.currency },
       };
     },
     dispose: () => off.forEach((f) => f()),
