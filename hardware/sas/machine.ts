@@ -209,7 +209,7 @@ export class SasMachine {
    * done and the host's retry goes as after a lost answer. The write to the host is not in here: a
    * test's writer throws to fail the test.
    */
-  private attempt<T>(command: number | null, stage: 'answer' | 'ack', fn: () => T): T | typeof FAILED {
+  private attempt<T>(command: number | null, stage: 'answer' | 'ack' | 'watchdog', fn: () => T): T | typeof FAILED {
     try {
       return fn();
     } catch (error) {
@@ -242,7 +242,8 @@ export class SasMachine {
     const now = this.clock.now();
     const silent = now - this.lastAddressAt >= (this.options.silenceMs ?? 5000);
     if (silent) this.options.write(Uint8Array.of(this.options.address), true);
-    this.reissueHandpay(now);
+    // The station read in a timer's turn: a failure here would leave the timer (the host's process) and never arm it again.
+    this.attempt(LP.handpayInfo, 'watchdog', () => this.reissueHandpay(now));
     const reason = silent ? 'no-address' : now - this.lastAckAt >= (this.options.ackTimeoutMs ?? 30_000) ? 'no-ack' : null;
     if (reason === null || this.state === 'down') return;
     this.state = 'down';

@@ -139,7 +139,7 @@ export type SasLinkEvent =
    * answer's poll's, null for a general poll's): the poll that carried it was left unanswered (the
    * host asks again), nothing was claimed done. The journal or the data folder refusing a write, say.
    */
-  | { type: 'poll-failed'; command: number | null; stage: 'answer' | 'ack'; error: unknown };
+  | { type: 'poll-failed'; command: number | null; stage: 'answer' | 'ack' | 'watchdog'; error: unknown };
 
 // AFT (SAS 6.02 §8; hardware/sas/aft.ts parses and encodes, the station decides).
 

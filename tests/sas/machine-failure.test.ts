@@ -106,4 +106,30 @@ describe('SAS machine side: the station failing under a poll', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("the handpay's 51 again (§7.8.1), read from a station that cannot be read in the watchdog's turn: reported, and the watchdog goes on", () => {
+    const game = new MemoryGame();
+    let unreadable = true;
+    game.handpay = () => {
+      if (unreadable) throw new Error('SQLITE_CORRUPT: the journal cannot be read');
+      return null;
+    };
+    const clock = new ManualClock();
+    const machine = new SasMachine({ address: A, game, clock, write: () => undefined, handpayAckedAt: 0 });
+    const events: SasLinkEvent[] = [];
+    machine.events.on((e) => events.push(e));
+    machine.start();
+    // Before: the throw left the timer's callback (in a host, the process) and the watchdog was never armed again.
+    assert.doesNotThrow(() => clock.advance(15_400));
+    const failed = events.filter((e) => e.type === 'poll-failed');
+    assert.ok(failed.length >= 1);
+    assert.equal(failed[0]?.type === 'poll-failed' && failed[0].stage, 'watchdog');
+    unreadable = false;
+    clock.advance(400);
+    assert.ok(
+      events.some((e) => e.type === 'handpay-note' && e.ackedAt === null),
+      'the next turn reads it: no handpay pending, the note cleared',
+    );
+    machine.stop();
+  });
 });
