@@ -111,26 +111,47 @@ export interface OpenTicketIn extends TicketInEscrow {
   approved: { amount: number; currency: string; at: string } | null;
 }
 
+/**
+ * Where the last read of the open attempts left the journal, per ledger: every request up to `upTo`
+ * was walked, and of those only `open` had no end. An end is never taken back (the journal is
+ * append-only), so the next read walks those and the requests since, not every request a table
+ * ever journalled (a busy table journals thousands a week, and its host reads them at each ticket
+ * inserted and each service page built).
+ */
+interface Walked {
+  upTo: number;
+  open: readonly number[];
+}
+const walkedOf = new WeakMap<Ledger, Walked>();
+
+/** The open attempts of the whole table, and how many requests this read walked. */
+export function ticketsInOpenWalked(ledger: Ledger): { open: OpenTicketIn[]; walked: number } {
+  const db = connectionOf(ledger);
+  const from = walkedOf.get(ledger) ?? { upTo: 0, open: [] };
+  const since = db.prepare(`SELECT seq FROM journal WHERE type = 'ticket.redeem.request' AND seq > ? ORDER BY seq`).pluck().all(from.upTo) as number[];
+  const candidates = [...from.open, ...since];
+  const rows = db
+    .prepare(`SELECT r.seq AS seq, r.body AS body FROM journal AS r WHERE r.seq IN (SELECT value FROM json_each(?)) AND ${OPEN_IN} ORDER BY r.seq`)
+    .all(JSON.stringify(candidates)) as { seq: number; body: string }[];
+  // Inside a transaction the rows read may yet be rolled back, and their seqs journalled again as
+  // other entries: what it read is used, never kept.
+  if (!db.inTransaction) walkedOf.set(ledger, { upTo: since.at(-1) ?? from.upTo, open: rows.map((r) => r.seq) });
+  const open = rows.flatMap((row) => {
+    const o = openOf(ledger, row);
+    return o ? [o] : [];
+  });
+  return { open, walked: candidates.length };
+}
+
 /** Every ticket-in attempt with no end (of one station, or of the table), oldest first. */
 export function ticketsInOpen(ledger: Ledger, station?: number): OpenTicketIn[] {
-  const at = station === undefined ? '' : "AND json_extract(r.body, '$.payload.station') = ?";
-  const rows = connectionOf(ledger)
-    .prepare(`SELECT r.seq AS seq, r.body AS body FROM journal AS r WHERE ${OPEN_IN} ${at} ORDER BY r.seq`)
-    .all(...(station === undefined ? [] : [station])) as { seq: number; body: string }[];
-  return rows.flatMap((row) => {
-    const open = openOf(ledger, row);
-    return open ? [open] : [];
-  });
+  const { open } = ticketsInOpenWalked(ledger);
+  return station === undefined ? open : open.filter((p) => p.station === station);
 }
 
 /** The station's newest redemption attempt with no end, if any: what a restart resolves from the acceptor. */
 export function ticketInEscrow(ledger: Ledger, station: number): TicketInEscrow | null {
-  const row = connectionOf(ledger)
-    .prepare(
-      `SELECT r.seq AS seq, r.body AS body FROM journal AS r WHERE ${OPEN_IN} AND json_extract(r.body, '$.payload.station') = ? ORDER BY r.seq DESC LIMIT 1`,
-    )
-    .get(station) as { seq: number; body: string } | undefined;
-  const open = row ? openOf(ledger, row) : null;
+  const open = ticketsInOpen(ledger, station).at(-1);
   if (!open) return null;
   const { seq: _seq, approved, ...attempt } = open;
   return { ...attempt, approved: approved ? { amount: approved.amount, currency: approved.currency } : null };
