@@ -4,6 +4,7 @@ import { CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-req
 import { TABLE_CURRENCY_SQL } from './table-currency.js';
 import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
+import { REFUSALS_INDEX_SQL } from './tickets.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -173,6 +174,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 11,
     name: "tickets registered on their table's word alone, until its journal says the same",
     sql: TICKET_WORD_ONLY_SQL,
+  },
+  {
+    version: 12,
+    name: "a table's refused redemptions indexed by when they were asked (the limit on guessed numbers)",
+    sql: REFUSALS_INDEX_SQL,
   },
 ];
 

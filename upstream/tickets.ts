@@ -260,16 +260,27 @@ export async function redeem(db: Db, terminal: string, ask: RedeemAsk, refusals?
  * Whether this table is past its refusals in the window: then this attempt is closed as `offline`
  * without reading the register (asked again, it is answered so), and the floor told once a window.
  */
+/**
+ * A table's redemptions refused as a guess would be, in the window before now ($1 the table, $2 the
+ * request being asked, not counted; $3 the window as an interval). By why each was refused, whatever
+ * came after: the table's own cancel of each refusal (its host sends one, and its journal's
+ * ticket.redeem.returned another) turns the attempt 'returned' and must not clear the count.
+ */
+export const REFUSALS_SQL = `SELECT count(*)::int AS n FROM ticket_redemptions
+  WHERE terminal_id = $1 AND request_id <> $2 AND reason IN ('unknown', 'already-paid') AND asked_at > now() - $3::interval`;
+
+/**
+ * Migration 12: REFUSALS_SQL is asked before every redemption. Without it the count read every
+ * redemption the table ever asked for (the primary key's first column); with it, the window's
+ * refusals alone. Partial, under the query's own condition: a table's paid tickets are not in it.
+ */
+export const REFUSALS_INDEX_SQL = `
+  CREATE INDEX ticket_redemptions_refused ON ticket_redemptions (terminal_id, asked_at) WHERE reason IN ('unknown', 'already-paid');
+`;
+
 async function tooManyRefused(tx: Sql, terminal: string, ask: RedeemAsk, limit: RefusalLimit): Promise<boolean> {
   const window = `${Math.max(1, Math.round(limit.windowMs))} milliseconds`;
-  // By why it was refused, whatever came after: the table's own cancel of each refusal (its host sends one,
-  // and its journal's ticket.redeem.returned another) turns the attempt 'returned' and must not clear the count.
-  const r = await tx.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ticket_redemptions
-     WHERE terminal_id = $1 AND request_id <> $2 AND reason IN ('unknown', 'already-paid')
-       AND asked_at > now() - $3::interval`,
-    [terminal, ask.requestId, window],
-  );
+  const r = await tx.query<{ n: number }>(REFUSALS_SQL, [terminal, ask.requestId, window]);
   if ((r.rows[0]?.n ?? 0) < limit.count) return false;
   await tx.query(`UPDATE ticket_redemptions SET reason = 'offline', closed_at = now() WHERE terminal_id = $1 AND request_id = $2`, [terminal, ask.requestId]);
   const told = await tx.query(`SELECT 1 FROM alarms WHERE terminal_id = $1 AND kind = 'ticket-refusals' AND raised_at > now() - $2::interval`, [
