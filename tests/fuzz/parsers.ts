@@ -149,7 +149,10 @@ export const PARSERS = {
   ingest: () => {
     const good = { terminal: 'T-1', seq: 7, type: 'bill.credit', ts: '2025-03-04T05:06:07.890Z', txId: 'x' };
     const mutated = fc
-      .tuple(fc.constantFrom('terminal', 'seq', 'type', 'ts', 'txId', 'meters'), fc.oneof(fc.jsonValue(), fc.string(), fc.constant('\u0000')))
+      .tuple(
+        fc.constantFrom('terminal', 'seq', 'type', 'ts', 'txId', 'meters', 'payload'),
+        fc.oneof(fc.jsonValue(), fc.string(), fc.constant('\u0000'), fc.constantFrom('bet.place', 'round.settle', 'transfer.in', 'toString', '__proto__')),
+      )
       .map(([k, v]) => JSON.stringify({ ...good, [k]: v }));
     return fc.property(fc.oneof(mutated, fc.string({ maxLength: 200 }), fc.json(), fc.constant(JSON.stringify(good))), (body) => {
       try {

@@ -1,6 +1,7 @@
 import type { Sql } from '../sql.js';
 import { heldCurrencies, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
+import { arrayOf, intOf, meterFits, stationOf } from './journal-figures.js';
 
 /**
  * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
@@ -175,9 +176,9 @@ async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability> {
 export async function gamingDayReport(sql: Sql, date: string, startHour: number): Promise<GamingDayReport> {
   const { from, to } = gamingDayWindow(date, startHour);
   const m = await sql.query<{ terminal_id: string; scope: string; name: string; value: number }>(
-    `SELECT j.terminal_id, m->>0 AS scope, m->>1 AS name, SUM((m->>2)::bigint)::bigint AS value
-     FROM journal j, jsonb_array_elements(j.doc->'meters') m
-     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear'
+    `SELECT j.terminal_id, m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS value
+     FROM journal j, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
+     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND ${meterFits('m')}
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     [from, to],
   );
@@ -190,8 +191,9 @@ export async function gamingDayReport(sql: Sql, date: string, startHour: number)
   };
   for (const r of m.rows) add(line(r.terminal_id, r.scope), r.name, Number(r.value));
   const t = await sql.query<{ terminal_id: string; type: string; station: number | null; amount: number | null }>(
-    `SELECT terminal_id, type, (doc->'payload'->'transfer'->>'station')::int AS station, (doc->'payload'->'transfer'->>'amount')::bigint AS amount
-     FROM journal WHERE ts >= $1 AND ts < $2 AND type IN ('transfer.in', 'transfer.out', 'transfer.reverse')`,
+    `SELECT terminal_id, type, ${stationOf("doc->'payload'->'transfer'->'station'")} AS station, ${intOf("doc->'payload'->'transfer'->'amount'")} AS amount
+     FROM journal WHERE ts >= $1 AND ts < $2 AND type IN ('transfer.in', 'transfer.out', 'transfer.reverse')
+       AND ${stationOf("doc->'payload'->'transfer'->'station'")} IS NOT NULL AND ${intOf("doc->'payload'->'transfer'->'amount'")} IS NOT NULL`,
     [from, to],
   );
   for (const r of t.rows) {

@@ -1,5 +1,6 @@
 import { betVarianceOf, houseEdgeOf } from '../../terms/house-edges.js';
 import type { Sql } from '../sql.js';
+import { arrayOf, intOf } from './journal-figures.js';
 
 /**
  * Hold against the theoretical edge hour by hour (issue 49 item 5), per table, over the rounds
@@ -66,12 +67,12 @@ export async function hourlyStakes(sql: Sql, from: Date, to: Date): Promise<Map<
     FROM journal WHERE type = 'round.settle' AND ts >= $1 AND ts < $2`;
   const r = await sql.query<{ terminal_id: string; hour: number; round_id: string; game: string; profile: string; bet: string; amount: number; house: number }>(
     `WITH s AS (${settled}),
-     a AS (SELECT s.terminal_id, s.round_id, b->>'bet' AS bet, SUM((b->>'amount')::bigint)::bigint AS amount
+     a AS (SELECT s.terminal_id, s.round_id, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS amount
        FROM s JOIN journal p ON p.terminal_id = s.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = s.round_id,
-         jsonb_array_elements(p.doc->'payload'->'bets') b GROUP BY 1, 2, 3),
-     w AS (SELECT s.terminal_id, s.round_id, l->>'bet' AS bet, (-SUM((l->>'net')::bigint))::bigint AS house
-       FROM s, jsonb_array_elements(s.lines) l GROUP BY 1, 2, 3)
-     SELECT s.terminal_id, s.hour, s.round_id, s.game, s.profile, a.bet, a.amount, COALESCE(w.house, 0)::bigint AS house
+         jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) b WHERE jsonb_typeof(b->'bet') = 'string' GROUP BY 1, 2, 3),
+     w AS (SELECT s.terminal_id, s.round_id, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS house
+       FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE jsonb_typeof(l->'bet') = 'string' GROUP BY 1, 2, 3)
+     SELECT s.terminal_id, s.hour, s.round_id, s.game, s.profile, a.bet, a.amount, COALESCE(w.house, 0) AS house
      FROM s JOIN a USING (terminal_id, round_id) LEFT JOIN w ON w.terminal_id = s.terminal_id AND w.round_id = s.round_id AND w.bet = a.bet`,
     [from, to],
   );

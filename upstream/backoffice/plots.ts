@@ -2,6 +2,7 @@ import type { Sql } from '../sql.js';
 import { heldCurrencies, type TableCurrency } from '../table-currency.js';
 import { gamingDayWindow } from './gaming-day.js';
 import { hourlyStakes, hourTheoretical, type HourTheoretical } from './hourly-theoretical.js';
+import { arrayOf, intOf, meterFits } from './journal-figures.js';
 
 /** One table's figures hour by hour through a gaming day (24 slots, money in minor units). */
 export interface HourlySeries {
@@ -37,9 +38,9 @@ const HOURS = 24;
 export async function hourlyPlots(sql: Sql, date: string, startHour: number): Promise<Plots> {
   const { from, to } = gamingDayWindow(date, startHour);
   const m = await sql.query<{ terminal_id: string; hour: number; name: string; value: number }>(
-    `SELECT j.terminal_id, floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour, m->>1 AS name, SUM((m->>2)::bigint)::bigint AS value
-     FROM journal j, jsonb_array_elements(j.doc->'meters') m
-     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND m->>0 = 'table' AND m->>1 IN ('totalBillsIn', 'creditsWagered', 'creditsWon', 'voidRefunds')
+    `SELECT j.terminal_id, floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour, m->>1 AS name, SUM(${intOf('m->2')}) AS value
+     FROM journal j, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
+     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND ${meterFits('m')} AND m->>0 = 'table' AND m->>1 IN ('totalBillsIn', 'creditsWagered', 'creditsWon', 'voidRefunds')
      GROUP BY 1, 2, 3`,
     [from, to],
   );

@@ -2,6 +2,7 @@ import { houseEdgeOf } from '../../terms/house-edges.js';
 import type { Sql } from '../sql.js';
 import { z } from 'zod';
 import { TableCurrency } from '../table-currency.js';
+import { arrayOf, intOf } from './journal-figures.js';
 
 /**
  * Hold against theoretical (issue 49): per table, game, rule profile and bet, the rounds settled
@@ -37,17 +38,18 @@ export async function theoreticalLines(sql: Sql, from: Date, to: Date, currencie
     FROM journal WHERE type = 'round.settle' AND ts >= $1 AND ts < $2`;
   const w = await sql.query<{ terminal_id: string; game: string; profile: string; bet: string; wagered: number; rounds: number }>(
     `WITH s AS (${settled})
-     SELECT s.terminal_id, s.game, s.profile, b->>'bet' AS bet, SUM((b->>'amount')::bigint)::bigint AS wagered,
+     SELECT s.terminal_id, s.game, s.profile, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS wagered,
        COUNT(DISTINCT s.round_id)::int AS rounds
      FROM s JOIN journal p ON p.terminal_id = s.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = s.round_id,
-       jsonb_array_elements(p.doc->'payload'->'bets') b
+       jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) b
+     WHERE jsonb_typeof(b->'bet') = 'string'
      GROUP BY 1, 2, 3, 4`,
     [from, to],
   );
   const a = await sql.query<{ terminal_id: string; game: string; profile: string; bet: string; actual: number }>(
     `WITH s AS (${settled})
-     SELECT s.terminal_id, s.game, s.profile, l->>'bet' AS bet, (-SUM((l->>'net')::bigint))::bigint AS actual
-     FROM s, jsonb_array_elements(s.lines) l GROUP BY 1, 2, 3, 4`,
+     SELECT s.terminal_id, s.game, s.profile, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS actual
+     FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE jsonb_typeof(l->'bet') = 'string' GROUP BY 1, 2, 3, 4`,
     [from, to],
   );
   const key = (x: { terminal_id: string; game: string; profile: string; bet: string }) => [x.terminal_id, x.game, x.profile, x.bet].join('\u0000');

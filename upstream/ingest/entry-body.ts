@@ -1,6 +1,7 @@
 // One entry's body text, checked before it is stored: the journal is the table's, but the
 // upstream stores only what it can index and read back.
 import { Refused, type IngestEntry } from './batch.js';
+import { reportFieldsProblem } from './report-fields.js';
 
 /** ISO 8601 as the kiosk writes it (ledger/canonical.ts: toISOString with an offset); what PostgreSQL's timestamptz reads. */
 const ISO_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
@@ -17,8 +18,9 @@ export interface Body {
 
 /**
  * The checks on one entry's body text before it is stored, pure (fuzzed in tests/fuzz/). A body
- * must parse as JSON, name this terminal and seq, carry a type and an ISO timestamp, and hold no
- * NUL character (PostgreSQL's jsonb cannot store one, and would answer 500 instead of refusing).
+ * must parse as JSON, name this terminal and seq, carry a type and an ISO timestamp, hold no
+ * NUL character (PostgreSQL's jsonb cannot store one, and would answer 500 instead of refusing),
+ * and carry the figures the upstream reads back as numbers as a ledger writes them (report-fields.ts).
  */
 export function checkEntryBody(terminal: string, e: IngestEntry): Body & { type: string; ts: string } {
   const refuse = (why: string) => new Refused({ status: 422, error: 'bad-entry', seq: e.seq, message: `seq ${e.seq}: ${why}` });
@@ -41,6 +43,8 @@ export function checkEntryBody(terminal: string, e: IngestEntry): Body & { type:
     throw refuse('body names another terminal or sequence, or lacks type/ts');
   }
   if (holdsNul(parsed)) throw refuse('body holds a NUL character');
+  const figures = reportFieldsProblem({ ...body, type: body.type });
+  if (figures) throw refuse(figures);
   return { ...body, type: body.type, ts: body.ts };
 }
 

@@ -1,0 +1,132 @@
+// A table whose credentials leaked syncs a journal whose figures do not fit: meter deltas that are
+// not integers or not meters at all, a transfer's station in words, bets that are not a list. The
+// reports cast those figures in SQL: one such entry answered 500 to every report and plot of the
+// gaming day, for every table, for good (the journal is append-only). The upstream stores only
+// what it can read back: such a body is refused at ingest; and rows stored before that refusal
+// existed are left out of the sums, so the honest tables' figures stand.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { backofficeKit, signIn, type BackofficeKit } from './backoffice-kit.js';
+import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
+
+const DAY = '2026-11-26';
+const TS = '2026-11-26T02:00:00.000Z'; // 10:00 in Macau, inside the gaming day from 06:00
+const honestNotes: LyingEntry = {
+  type: 'bill.credit',
+  ts: TS,
+  payload: { station: 1, amount: 12_345, currency: 'MOP' },
+  meters: [['table', 'totalBillsIn', 12_345]],
+};
+
+const LIES: [string, LyingEntry[]][] = [
+  ['a meter delta of 1.5', [{ type: 'bill.credit', ts: TS, meters: [['table', 'creditsWagered', 1.5]] }]],
+  ['a meter delta in words', [{ type: 'bill.credit', ts: TS, meters: [['table', 'creditsWagered', 'x']] }]],
+  ['a meter delta past 2^53', [{ type: 'bill.credit', ts: TS, meters: [['table', 'totalBillsIn', 2 ** 62]] }]],
+  ['meters that are an object', [{ type: 'bill.credit', ts: TS, meters: { a: 1 } }]],
+  ['a meter that is no triple', [{ type: 'bill.credit', ts: TS, meters: [{ scope: 'table' }] }]],
+  ['a transfer whose station is a word', [{ type: 'transfer.in', ts: TS, payload: { transfer: { station: 'x', amount: 100 } } }]],
+  ['a transfer whose amount is a fraction', [{ type: 'transfer.out', ts: TS, payload: { transfer: { station: 2, amount: 0.5 } } }]],
+  [
+    'bets that are an object',
+    [
+      { type: 'bet.place', ts: TS, payload: { roundId: 'R1', bets: { a: 1 } } },
+      { type: 'round.settle', ts: TS, payload: { roundId: 'R1', game: 'baccarat', profile: 'macau-commission', lines: [] } },
+    ],
+  ],
+  [
+    'a bet whose amount is a word',
+    [
+      { type: 'bet.place', ts: TS, payload: { roundId: 'R2', bets: [{ bet: 'player', amount: 'ten' }] } },
+      { type: 'round.settle', ts: TS, payload: { roundId: 'R2', game: 'baccarat', profile: 'macau-commission', lines: [] } },
+    ],
+  ],
+  [
+    'settlement lines whose net is a word',
+    [{ type: 'round.settle', ts: TS, payload: { roundId: 'R3', game: 'baccarat', profile: 'macau-commission', lines: [{ bet: 'player', net: 'x' }] } }],
+  ],
+  [
+    'settlement lines that are a string',
+    [{ type: 'round.settle', ts: TS, payload: { roundId: 'R4', game: 'baccarat', profile: 'macau-commission', lines: 'none' } }],
+  ],
+];
+
+async function get(kit: BackofficeKit, cookie: string, url: string) {
+  const r = await kit.app.inject({ method: 'GET', url, headers: { cookie } });
+  return { status: r.statusCode, json: r.statusCode === 200 ? (r.json() as Record<string, unknown>) : null, body: r.body };
+}
+
+/** The honest table's line of the day's report: its drop in avos. */
+async function honestDrop(kit: BackofficeKit, cookie: string): Promise<unknown> {
+  const r = await get(kit, cookie, `/backoffice/api/reports/gaming-day?date=${DAY}`);
+  assert.equal(r.status, 200, r.body.slice(0, 300));
+  const lines = (r.json?.lines ?? []) as { terminalId: string; scope: string; drop: number }[];
+  return lines.find((l) => l.terminalId === 'T1' && l.scope === 'table')?.drop;
+}
+
+describe("a table's journal whose figures do not fit", () => {
+  for (const [name, entries] of LIES) {
+    it(`${name}: refused at ingest, and every report of the day still answers`, async () => {
+      const kit = await backofficeKit();
+      try {
+        const honest = await lyingTable(kit.app, kit.db, 'T1');
+        assert.equal((await honest.send([honestNotes])).statusCode, 200);
+        const who = await signIn(kit.app, 'accounting');
+        assert.equal(await honestDrop(kit, who.cookie), 12_345);
+        const liar = await lyingTable(kit.app, kit.db, 'T9');
+        const r = await liar.send(entries);
+        assert.equal(r.statusCode, 422, r.body);
+        assert.match(r.body, /bad-entry/);
+        const stored = await kit.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM journal WHERE terminal_id = 'T9'`);
+        assert.equal(stored.rows[0]?.n, 0);
+        assert.equal(await honestDrop(kit, who.cookie), 12_345);
+        assert.equal((await get(kit, who.cookie, `/backoffice/api/reports/plots?date=${DAY}`)).status, 200);
+      } finally {
+        await kit.close();
+      }
+    });
+  }
+
+  it('rows stored before the refusal existed are left out of the sums, and the honest figures stand', async () => {
+    const kit = await backofficeKit();
+    try {
+      const honest = await lyingTable(kit.app, kit.db, 'T1');
+      assert.equal((await honest.send([honestNotes])).statusCode, 200);
+      const liar = await lyingTable(kit.app, kit.db, 'T9');
+      assert.equal((await liar.send([honestNotes])).statusCode, 200);
+      // As an upstream of the version before kept them: every lie above, as T9's entries 2, 3….
+      let seq = 1;
+      for (const [, entries] of LIES) {
+        for (const e of entries) {
+          seq += 1;
+          const doc = JSON.stringify({ terminal: 'T9', seq, ts: e.ts, type: e.type, txId: null, payload: e.payload ?? {}, meters: e.meters ?? [] });
+          await kit.db.query(
+            `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', $1, $2, $3, 'c', 'p', 'h', $4, $5::jsonb)`,
+            [seq, e.type, e.ts, doc, doc],
+          );
+        }
+      }
+      const who = await signIn(kit.app, 'accounting');
+      const report = await get(kit, who.cookie, `/backoffice/api/reports/gaming-day?date=${DAY}`);
+      assert.equal(report.status, 200, report.body.slice(0, 300));
+      const lines = (report.json?.lines ?? []) as {
+        terminalId: string;
+        scope: string;
+        drop: number;
+        wagered: number;
+        transfersIn: number;
+        transfersOut: number;
+      }[];
+      const table = (t: string) => lines.find((l) => l.terminalId === t && l.scope === 'table');
+      assert.equal(table('T1')?.drop, 12_345);
+      // T9's one honest entry counts; its lies count for nothing.
+      assert.equal(table('T9')?.drop, 12_345);
+      assert.equal(table('T9')?.wagered, 0);
+      assert.equal(table('T9')?.transfersIn, 0);
+      assert.equal(table('T9')?.transfersOut, 0);
+      const plots = await get(kit, who.cookie, `/backoffice/api/reports/plots?date=${DAY}`);
+      assert.equal(plots.status, 200, plots.body.slice(0, 300));
+    } finally {
+      await kit.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+// Test-only: a table with its real credentials that sends whatever journal it likes, over the
+// upstream's real signed routes: each body chained and signed as an honest table's would be, its
+// content the liar's. What an upstream must survive from a table whose key leaked.
+import { signRequest } from '../../ledger/index.js';
+import { enrolTerminal, type Db } from '../../upstream/index.js';
+import { chainHash, genesisHash, sha256Hex } from '../../upstream/chain.js';
+
+interface App {
+  inject(o: { method: 'POST'; url: string; payload: string; headers: Record<string, string> }): Promise<{ statusCode: number; body: string }>;
+}
+
+/** An entry as the liar writes it: any type, time, payload, meters and credits. */
+export interface LyingEntry {
+  type: string;
+  ts: string;
+  payload?: unknown;
+  meters?: unknown;
+  credits?: unknown;
+}
+
+export interface LyingTable {
+  /** Sends the entries as one batch after the last one taken; the upstream's answer. */
+  send(entries: readonly LyingEntry[]): Promise<{ statusCode: number; body: string }>;
+}
+
+export async function lyingTable(app: App, db: Db, terminal: string): Promise<LyingTable> {
+  const key = Buffer.from((await enrolTerminal(db, terminal)).key, 'base64');
+  let seq = 0;
+  let prev = genesisHash(terminal);
+  let stamp = Date.now();
+  return {
+    async send(entries) {
+      const from = { seq, prev };
+      const out = entries.map((e) => {
+        seq += 1;
+        const body = JSON.stringify({
+          terminal,
+          seq,
+          ts: e.ts,
+          type: e.type,
+          txId: null,
+          payload: e.payload ?? {},
+          meters: e.meters ?? [],
+          ...(e.credits === undefined ? {} : { credits: e.credits }),
+        });
+        prev = chainHash(prev, sha256Hex(body));
+        return { seq, hash: prev, body };
+      });
+      const batch = JSON.stringify({ terminalId: terminal, prevHash: from.prev, entries: out });
+      const ts = ++stamp;
+      const r = await app.inject({
+        method: 'POST',
+        url: '/v1/ingest',
+        payload: batch,
+        headers: {
+          'content-type': 'application/json',
+          'x-etg-terminal': terminal,
+          'x-etg-timestamp': String(ts),
+          'x-etg-signature': signRequest(key, 'POST', '/v1/ingest', terminal, ts, batch),
+        },
+      });
+      // Refused: the upstream's head did not move, nor does the liar's.
+      if (r.statusCode !== 200) ({ seq, prev } = from);
+      return r;
+    },
+  };
+}

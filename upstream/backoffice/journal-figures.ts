@@ -1,0 +1,20 @@
+// The journal's figures as the reports read them in SQL, each read so that a row that does not
+// hold one counts for nothing rather than failing the query. Ingest refuses such a body today
+// (upstream/ingest/report-fields.ts); an upstream of an earlier version stored them, and a report
+// that fails on one row fails for every table of its gaming day, for good. Sums are numeric, never
+// cast to bigint: a total past bigint's range would fail the report the same way.
+
+/** The integer a jsonb value holds, as numeric; NULL when it holds none. */
+export const intOf = (jsonb: string): string =>
+  `(CASE WHEN jsonb_typeof(${jsonb}) = 'number' AND (${jsonb})::text ~ '^-?[0-9]{1,16}$' THEN (${jsonb})::text::numeric END)`;
+
+/** A station's number (1–9999) a jsonb value holds; NULL when it holds none. */
+export const stationOf = (jsonb: string): string =>
+  `(CASE WHEN jsonb_typeof(${jsonb}) = 'number' AND (${jsonb})::text ~ '^[0-9]{1,4}$' THEN (${jsonb})::text::int END)`;
+
+/** The elements of a jsonb array, none when it is not one (for `jsonb_array_elements`). */
+export const arrayOf = (jsonb: string): string => `(CASE WHEN jsonb_typeof(${jsonb}) = 'array' THEN ${jsonb} ELSE '[]'::jsonb END)`;
+
+/** Of a meter triple `m`: whether it is [text, text, integer]. */
+export const meterFits = (m: string): string =>
+  `(jsonb_typeof(${m}) = 'array' AND jsonb_typeof(${m}->0) = 'string' AND jsonb_typeof(${m}->1) = 'string' AND ${intOf(`${m}->2`)} IS NOT NULL)`;
