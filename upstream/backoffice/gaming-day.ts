@@ -16,6 +16,13 @@ export function gamingDayWindow(date: string, startHour: number): { from: Date; 
   return { from: new Date(from), to: new Date(from + 24 * 60 * 60_000) };
 }
 
+/** A gaming day's instants and the hour it began at (day-hours.ts: a day a change took effect after is longer or shorter than 24 hours). */
+export interface GamingDayWindow {
+  from: Date;
+  to: Date;
+  startHour: number;
+}
+
 /** The gaming day an instant belongs to (its Macau date, less a day before the start hour). */
 export function gamingDayOf(at: Date, startHour: number): string {
   return new Date(at.getTime() + MACAU_OFFSET_MS - startHour * 60 * 60_000).toISOString().slice(0, 10);
@@ -173,8 +180,8 @@ async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability> {
  * day (by the entry's own time), summed per table and station, so a day's figures are the
  * ledgers' meters moved in that day, to the avo. A `meter.clear` is not play and is left out.
  */
-export async function gamingDayReport(sql: Sql, date: string, startHour: number): Promise<GamingDayReport> {
-  const { from, to } = gamingDayWindow(date, startHour);
+export async function gamingDayReport(sql: Sql, date: string, window: GamingDayWindow): Promise<GamingDayReport> {
+  const { from, to, startHour } = window;
   const m = await sql.query<{ terminal_id: string; scope: string; name: string; value: number }>(
     `SELECT j.terminal_id, m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS value
      FROM journal j, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m

@@ -8,7 +8,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from './audit.js';
 import { FloorHub, type FloorStreamLimits } from './floor-hub.js';
-import { gamingDayOf, gamingDayReport } from './gaming-day.js';
+import { gamingDayReport } from './gaming-day.js';
+import { dayOf, dayWindow, readDayHours } from './day-hours.js';
 import { hourlyPlots } from './plots.js';
 import { readSettings } from './settings.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
@@ -103,16 +104,16 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
         api.get('/reports/gaming-day', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
           const s = await signedIn(req, reply, 'report');
           if (!s) return reply;
-          const settings = await readSettings(options.db);
-          const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
+          const hours = await readDayHours(options.db, (await readSettings(options.db)).gamingDayStartHour);
+          const date = req.query.date ?? dayOf(hours, new Date(now()));
           await audit(options.db, { actor: s.name, address: req.ip, action: 'report.read', detail: { date } });
-          return gamingDayReport(options.db, date, settings.gamingDayStartHour);
+          return gamingDayReport(options.db, date, dayWindow(hours, date));
         });
         api.get('/reports/plots', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
           if (!(await signedIn(req, reply, 'report'))) return reply;
-          const settings = await readSettings(options.db);
-          const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
-          return hourlyPlots(options.db, date, settings.gamingDayStartHour);
+          const hours = await readDayHours(options.db, (await readSettings(options.db)).gamingDayStartHour);
+          const date = req.query.date ?? dayOf(hours, new Date(now()));
+          return hourlyPlots(options.db, date, dayWindow(hours, date));
         });
       });
       const root = options.pageDir ?? DEFAULT_PAGE;

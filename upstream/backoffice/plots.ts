@@ -1,6 +1,6 @@
 import type { Sql } from '../sql.js';
 import { heldCurrencies, type TableCurrency } from '../table-currency.js';
-import { gamingDayWindow } from './gaming-day.js';
+import type { GamingDayWindow } from './gaming-day.js';
 import { hourlyStakes, hourTheoretical, type HourTheoretical } from './hourly-theoretical.js';
 import { arrayOf, intOf, meterFits } from './journal-figures.js';
 
@@ -27,16 +27,16 @@ export interface Plots {
   tables: HourlySeries[];
 }
 
-const HOURS = 24;
-
 /**
  * What the plots draw, from the journal alone: the meters moved each hour of the gaming day per
  * table (drop, wagered, won, so win and hold), and the sync lag of each hour — how long its
  * entries took between being journalled at the table and received here (`received_at − ts`),
  * which the upstream has for every entry it ever took, so the lag's history needs no new table.
  */
-export async function hourlyPlots(sql: Sql, date: string, startHour: number): Promise<Plots> {
-  const { from, to } = gamingDayWindow(date, startHour);
+export async function hourlyPlots(sql: Sql, date: string, window: GamingDayWindow): Promise<Plots> {
+  const { from, to } = window;
+  // 24, or from 1 to 47 on the day a change of the start hour took effect after (day-hours.ts).
+  const HOURS = Math.round((to.getTime() - from.getTime()) / 3_600_000);
   const m = await sql.query<{ terminal_id: string; hour: number; name: string; value: number }>(
     `SELECT j.terminal_id, floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour, m->>1 AS name, SUM(${intOf('m->2')}) AS value
      FROM journal j, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
