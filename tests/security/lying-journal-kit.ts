@@ -21,6 +21,8 @@ export interface LyingEntry {
 export interface LyingTable {
   /** Sends the entries as one batch after the last one taken; the upstream's answer. */
   send(entries: readonly LyingEntry[]): Promise<{ statusCode: number; body: string }>;
+  /** Sends a heartbeat with this health; the upstream's answer. */
+  heartbeat(health: unknown): Promise<{ statusCode: number; body: string }>;
 }
 
 export async function lyingTable(app: App, db: Db, terminal: string): Promise<LyingTable> {
@@ -28,7 +30,22 @@ export async function lyingTable(app: App, db: Db, terminal: string): Promise<Ly
   let seq = 0;
   let prev = genesisHash(terminal);
   let stamp = Date.now();
+  const signed = (url: string, payload: string) => {
+    const ts = ++stamp;
+    return app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: {
+        'content-type': 'application/json',
+        'x-etg-terminal': terminal,
+        'x-etg-timestamp': String(ts),
+        'x-etg-signature': signRequest(key, 'POST', url, terminal, ts, payload),
+      },
+    });
+  };
   return {
+    heartbeat: (health) => signed('/v1/heartbeat', JSON.stringify({ terminalId: terminal, at: new Date().toISOString(), health })),
     async send(entries) {
       const from = { seq, prev };
       const out = entries.map((e) => {
@@ -46,19 +63,7 @@ export async function lyingTable(app: App, db: Db, terminal: string): Promise<Ly
         prev = chainHash(prev, sha256Hex(body));
         return { seq, hash: prev, body };
       });
-      const batch = JSON.stringify({ terminalId: terminal, prevHash: from.prev, entries: out });
-      const ts = ++stamp;
-      const r = await app.inject({
-        method: 'POST',
-        url: '/v1/ingest',
-        payload: batch,
-        headers: {
-          'content-type': 'application/json',
-          'x-etg-terminal': terminal,
-          'x-etg-timestamp': String(ts),
-          'x-etg-signature': signRequest(key, 'POST', '/v1/ingest', terminal, ts, batch),
-        },
-      });
+      const r = await signed('/v1/ingest', JSON.stringify({ terminalId: terminal, prevHash: from.prev, entries: out }));
       // Refused: the upstream's head did not move, nor does the liar's.
       if (r.statusCode !== 200) ({ seq, prev } = from);
       return r;
