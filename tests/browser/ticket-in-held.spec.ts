@@ -9,15 +9,16 @@
 // of 300) is refused to a technician alone, then settled in the cashbox by a supervisor and a second
 // person: its station credited 500, once (the same paper again is already paid). The one of 100 is
 // settled not in the cashbox by a technician alone: nothing credited, and the paper is redeemable again.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { catalogues, wordAt } from '../../locales/index.js';
 import { formatMoney } from '../../locales/money.js';
 import type { CashoutState } from '../../protocol/index.js';
 import { expect, insertNote, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { screenshot } from './screenshot.js';
 import { confirmBy, LANGUAGES, press, pressUntilShown, signIn, stationClient, SUP, TECH, texts, tr, type Lang, type StationClient } from './service-kit.js';
 import { metersOf, startTitoFloor, verifyLedger, type TitoFloor } from './tito-floor.js';
 
@@ -26,15 +27,6 @@ const TWO_PERSON_ABOVE = 30_000;
 /** What the lying acceptor reports in escrow once told to STACK: digits of no ticket. */
 const SWAPPED = '000000000000000042';
 const money = (lang: Lang, amount: number) => formatMoney(amount, 'MOP', lang).replace(/[\u00a0\u202f]/g, ' ');
-const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  mkdirSync(shots, { recursive: true });
-  const file = path.join(shots, `${name}.png`);
-  await page.screenshot({ path: file });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
-
 /** A catalogue's words with their values, `{{x, money}}` as the screen formats an amount (spaces made plain). */
 function said(lang: Lang, key: string, values: Record<string, string | number>, amount: number): string {
   const words = wordAt(catalogues[lang], key);
