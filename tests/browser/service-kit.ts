@@ -209,12 +209,16 @@ export async function stationClient(url: string) {
 }
 export type StationClient = Awaited<ReturnType<typeof stationClient>>;
 
-/** Posts to one of the kiosk's sim controls (`--sim-controls`), with its body if it takes one. */
-export async function simControl(kiosk: Kiosk, name: string, body?: object): Promise<void> {
+/**
+ * Posts to one of the kiosk's sim controls (`--sim-controls`), with its body if it takes one, and
+ * resolves with its reply (`take-ticket`: the barcodes taken; the others: `{ ok: true }`).
+ */
+export async function simControl<T = unknown>(kiosk: Kiosk, name: string, body?: object): Promise<T> {
   const r = await fetch(`${kiosk.origin}/sim/${name}`, {
     method: 'POST',
     headers: { 'x-sim-token': kiosk.simToken ?? '', ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
 }

@@ -17,9 +17,23 @@ import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { catalogues, wordAt } from '../../locales/index.js';
 import { formatMoney } from '../../locales/money.js';
 import type { CashoutState } from '../../protocol/index.js';
-import { expect, insertNote, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
 import { screenshot } from './screenshot.js';
-import { confirmBy, LANGUAGES, press, pressUntilShown, signIn, stationClient, SUP, TECH, texts, tr, type Lang, type StationClient } from './service-kit.js';
+import {
+  confirmBy,
+  LANGUAGES,
+  press,
+  pressUntilShown,
+  signIn,
+  simControl,
+  stationClient,
+  SUP,
+  TECH,
+  texts,
+  tr,
+  type Lang,
+  type StationClient,
+} from './service-kit.js';
 import { metersOf, startTitoFloor, verifyLedger, type TitoFloor } from './tito-floor.js';
 
 const TERMINAL = 'SIM-BJ-01';
@@ -35,16 +49,6 @@ function said(lang: Lang, key: string, values: Record<string, string | number>, 
     .replace(/\{\{\s*amount, money\s*\}\}/, money(lang, amount))
     .replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k] ?? ''))
     .replace(/[\u00a0\u202f]/g, ' ');
-}
-
-async function sim<T>(kiosk: Kiosk, name: string, body: object): Promise<T> {
-  const r = await fetch(`${kiosk.origin}/sim/${name}`, {
-    method: 'POST',
-    headers: { 'x-sim-token': kiosk.simToken ?? '', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
-  return (await r.json()) as T;
 }
 
 interface UpstreamTicket {
@@ -150,7 +154,7 @@ test('a ticket in held after the acceptor broke its protocol is settled by hand:
           { timeout: 60_000 },
         )
         .toEqual(['printed', amount]);
-      const { barcodes } = await sim<{ barcodes: string[] }>(table, 'take-ticket', { station: 1 });
+      const { barcodes } = await simControl<{ barcodes: string[] }>(table, 'take-ticket', { station: 1 });
       expect(barcodes).toEqual([ticketOut(at(1))?.validation]);
       printed.push(barcodes[0]!);
       expect(at(1).state()?.credit).toBe(0);
@@ -163,7 +167,7 @@ test('a ticket in held after the acceptor broke its protocol is settled by hand:
     const big: Held = { station: 2, validation: printed[0]!, amount: 50_000 };
     const small: Held = { station: 3, validation: printed[1]!, amount: 10_000 };
     for (const h of [big, small]) {
-      await sim(table, 'insert-ticket', { station: h.station, barcode: h.validation, swapAfterStack: SWAPPED });
+      await simControl(table, 'insert-ticket', { station: h.station, barcode: h.validation, swapAfterStack: SWAPPED });
       // The authority holds it pending for that attempt: approved.
       await expect.poll(async () => (await upstreamTicket(up, h.validation)).ticket?.state, { timeout: 60_000 }).toBe('pending');
     }
@@ -227,9 +231,9 @@ test('a ticket in held after the acceptor broke its protocol is settled by hand:
     step('both settled');
 
     // At station 4, an honest acceptor: the 100 settled not in the cashbox is paid there; the 500 is already paid.
-    await sim(table, 'insert-ticket', { station: 4, barcode: small.validation });
+    await simControl(table, 'insert-ticket', { station: 4, barcode: small.validation });
     await expect.poll(() => at(4).state()?.credit, { timeout: 30_000 }).toBe(small.amount);
-    await sim(table, 'insert-ticket', { station: 4, barcode: big.validation });
+    await simControl(table, 'insert-ticket', { station: 4, barcode: big.validation });
     await expect
       .poll(async () => (await upstreamTicket(up, big.validation)).attempts.map((a) => [a.station, a.outcome, a.reason]), { timeout: 30_000 })
       .toContainEqual([4, 'returned', 'already-paid']);
