@@ -21,8 +21,8 @@ export const TECH = { staff: '3002', pin: '739164', name: 'Bo Chan' };
 export const LANGUAGES = ['zh-Hant', 'pt', 'en'] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
-/** A catalogue string with its values, as the screen words it. */
-export function tr(lang: Lang, key: string, values: Record<string, string | number> = {}): string {
+/** A catalogue string with its values, as the screen words it, in any language with a catalogue (not only `LANGUAGES`). */
+export function tr(lang: string, key: string, values: Record<string, string | number> = {}): string {
   let node: unknown = catalogues[lang];
   for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
   if (typeof node !== 'string') throw new Error(`no ${key} in ${lang}`);
