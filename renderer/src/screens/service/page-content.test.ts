@@ -315,6 +315,24 @@ describe('wrapRow', () => {
     assert.equal(zh[0], '計'.repeat(20));
     assert.equal(zh.join('').replace(/ /g, '').length, 50);
   });
+
+  it('never starts a row with a closing mark nor ends one with an opening mark (Chinese line breaking)', () => {
+    // The cut would fall right before the comma, and right after the opening bracket.
+    const comma = wrapRow('計'.repeat(20) + '，已批准' + '計'.repeat(30), 40);
+    assert.ok(
+      comma.slice(1).every((r) => !/^\s*[，。、；：？！）」』】》]/.test(r)),
+      comma.join('|'),
+    );
+    assert.equal(comma.join('').replace(/ /g, ''), '計'.repeat(20) + '，已批准' + '計'.repeat(30));
+    const bracket = wrapRow('計'.repeat(19) + '「已批准」' + '計'.repeat(30), 40);
+    assert.ok(
+      bracket.every((r) => !/[（「『【《]$/.test(r)),
+      bracket.join('|'),
+    );
+    for (const text of [comma, bracket]) assert.ok(text.every((r) => [...r].reduce((n, ch) => n + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1), 0) <= 40));
+    // A row of nothing but closing marks is still cut (never an endless loop).
+    assert.equal(wrapRow('，'.repeat(50), 40).join('').replace(/ /g, '').length, 50);
+  });
 });
 
 describe('service Meters page', () => {

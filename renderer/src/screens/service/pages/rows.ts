@@ -2,6 +2,24 @@
 const ROW_WIDTH = 132;
 const weight = (ch: string) => (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1);
 
+/** Marks a Chinese row never starts with (they close what went before) and never ends with (they open what follows). */
+const NO_START = /[，。、；：？！）」』】》〉…·,.;:?!)\]]/;
+const NO_END = /[（「『【《〈([]/;
+
+/**
+ * Where to cut `text` at or before `cut` so that the next row does not start with a closing mark
+ * nor this one end with an opening mark: the characters around move to the next row together
+ * (Chinese line breaking, as a printed page does). Never before the row's first half: a run of
+ * marks longer than that is cut where it falls.
+ */
+function keepMarks(text: string, cut: number): number {
+  const chars = [...text.slice(0, cut)];
+  let n = chars.length;
+  const next = () => [...text.slice(chars.slice(0, n).join('').length)][0] ?? '';
+  while (n > chars.length / 2 && (NO_START.test(next()) || NO_END.test(chars[n - 1] ?? ''))) n--;
+  return n > chars.length / 2 ? chars.slice(0, n).join('').length : cut;
+}
+
 /**
  * A long line as as many rows as it takes (at spaces where it can), the rows after the first
  * indented under it: nothing a page lists is cut off at the screen's edge.
@@ -25,7 +43,7 @@ export function wrapRow(text: string, width = ROW_WIDTH): string[] {
       out.push(rest);
       break;
     }
-    const at = lastSpace > room / 2 ? lastSpace : cut;
+    const at = lastSpace > room / 2 ? lastSpace : keepMarks(rest, cut);
     out.push(rest.slice(0, at).trimEnd());
     rest = indent + rest.slice(at).trimStart();
     room = width;
