@@ -114,7 +114,7 @@ export const layers = {
       devices: ['config', 'recovery', 'stadium', 'table', 'tickets'],
       floor: ['config', 'devices', 'table', 'tickets', 'tilts'],
       service: ['config', 'devices', 'floor', 'stadium', 'table', 'tickets', 'tilts'],
-      screens: ['config', 'floor', 'service', 'stadium', 'table'],
+      screens: ['config', 'floor', 'logging', 'service', 'stadium', 'table'],
       server: ['peers', 'screens', 'stadium'],
       // The stadium's fan-out on NATS (issue 55): the host's publisher, the edge process and its listener.
       edges: ['screens', 'stadium'],

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { SampledLog } from '../logging/sampled-log.js';
 
 /**
  * Refused screen messages, logged sampled: the first of a kind at once, then at most one line
@@ -9,25 +10,14 @@ import type { Logger } from 'pino';
  * screen's flood never hides another screen's refusals.
  */
 export class RefusalLog {
-  private readonly kinds = new Map<string, { loggedAt: number; suppressed: number }>();
+  private readonly sampled: SampledLog;
 
-  constructor(
-    private readonly log: Logger,
-    private readonly now: () => number = () => performance.now(),
-    private readonly intervalMs = 1000,
-  ) {}
+  constructor(log: Logger, now: () => number = () => performance.now(), intervalMs = 1000) {
+    this.sampled = new SampledLog(log, now, intervalMs);
+  }
 
   /** One refused message of `code` from a screen showing `view` (null: not yet greeted); `fields` add the session and detail. */
   refused(view: string | null, code: string, fields: Record<string, unknown>): void {
-    const now = this.now();
-    const key = `${view ?? '-'} ${code}`;
-    const kind = this.kinds.get(key);
-    if (kind && now - kind.loggedAt < this.intervalMs) {
-      kind.suppressed++;
-      return;
-    }
-    const suppressed = kind?.suppressed ?? 0;
-    this.kinds.set(key, { loggedAt: now, suppressed: 0 });
-    this.log.warn({ ...fields, view, code, ...(suppressed ? { suppressed } : {}) }, 'screen message refused');
+    this.sampled.warn(`${view ?? '-'} ${code}`, { ...fields, view, code }, 'screen message refused');
   }
 }

@@ -14,6 +14,7 @@ import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteSas } from '../devices/remote-sas.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
 import { programImage } from './program-image.js';
+import { SampledLog } from '../logging/sampled-log.js';
 import { journalFacts, ReportedStore, seqOf, StationFeed, type FeedMachine } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
@@ -75,9 +76,12 @@ export class SasLinks {
   private offAppended: (() => void) | null = null;
   private offRemote: (() => void) | null = null;
   private readonly validations: ValidationRecords;
+  /** Each station's poll failures, logged once per kind every 10 s with how many since. */
+  private readonly pollFailures: SampledLog;
 
   constructor(private readonly d: SasLinksDeps) {
     this.validations = new ValidationRecords(d.ledger, d.dataDir);
+    this.pollFailures = new SampledLog(d.log, () => performance.now(), 10_000);
   }
 
   /** Opens every configured station's link; a disable journalled before a restart stands; the journal's exceptions it has not reported are fed to it. */
@@ -132,7 +136,12 @@ export class SasLinks {
         } else if (e.type === 'poll-failed') {
           // Its cause (the disk refusing a write) is the host's own trouble, which a fault could not journal either.
           const command = e.command === null ? 'general' : `0x${e.command.toString(16).padStart(2, '0')}`;
-          this.d.log.error({ err: e.error, station, command, stage: e.stage }, 'SAS poll failed at the station: left unanswered');
+          // Sampled: a disk that refuses every write fails every poll, 40 a second.
+          this.pollFailures.error(
+            `${station} ${command} ${e.stage}`,
+            { err: e.error, station, command, stage: e.stage },
+            'SAS poll failed at the station: left unanswered',
+          );
         } else {
           this.d.log.warn({ station, code: e.code }, 'SAS exception lost to a full queue');
           if (e.tag !== undefined) feed.lost(e.tag);
