@@ -53,6 +53,14 @@ export const currencyAt = (j: string, alias = 'c'): string =>
 export const currencyOf = (x: { code: string | null; exponent: number | null }): TableCurrency | null =>
   x.code === null ? null : { code: x.code, exponent: Number(x.exponent) };
 
+/** A table and a currency as one key: a report's line, a plot's series (terminal ids hold no NUL). */
+export const currencyKey = (terminalId: string, currency: TableCurrency | null): string =>
+  [terminalId, currency?.code ?? '', currency?.exponent ?? ''].join('\u0000');
+
+/** The order of a table's lines of different currencies: by code, then exponent; none named last. */
+export const currencyOrder = (a: TableCurrency | null, b: TableCurrency | null): number =>
+  a === null || b === null ? Number(a === null) - Number(b === null) : a.code.localeCompare(b.code) || a.exponent - b.exponent;
+
 /**
  * The entries that move money in the table's currency, and where each names it: notes credited,
  * tickets printed or taken in, a cashbox counted, credit moved between tables. A note refused or
@@ -62,14 +70,6 @@ const MONEY_CURRENCY = `CASE
     WHEN type IN ('bill.credit', 'cashbox.drop', 'ticket.issue', 'ticket.redeem.stacked') THEN doc->'payload'->>'currency'
     WHEN type IN ('transfer.out', 'transfer.in') THEN doc->'payload'->'transfer'->>'currency'
   END`;
-
-/** The currency the upstream holds of each terminal (null: none reported yet). */
-export async function heldCurrencies(sql: Sql): Promise<Map<string, TableCurrency>> {
-  const r = await sql.query<{ terminal_id: string; currency: string; currency_exponent: number }>(
-    'SELECT terminal_id, currency, currency_exponent FROM terminals WHERE currency IS NOT NULL',
-  );
-  return new Map(r.rows.map((x) => [x.terminal_id, { code: x.currency, exponent: Number(x.currency_exponent) }]));
-}
 
 /**
  * A heartbeat's currency, in one transaction under the terminal's row lock: first the table's

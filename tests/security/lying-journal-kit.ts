@@ -9,6 +9,8 @@ interface App {
   inject(o: { method: 'POST'; url: string; payload: string; headers: Record<string, string> }): Promise<{ statusCode: number; body: string }>;
 }
 
+type Answer = { statusCode: number; body: string };
+
 /** An entry as the liar writes it: any type, time, payload, meters and credits. */
 export interface LyingEntry {
   type: string;
@@ -20,7 +22,9 @@ export interface LyingEntry {
 
 export interface LyingTable {
   /** Sends the entries as one batch after the last one taken; the upstream's answer. */
-  send(entries: readonly LyingEntry[]): Promise<{ statusCode: number; body: string }>;
+  send(entries: readonly LyingEntry[]): Promise<Answer>;
+  /** Sends a heartbeat with this health snapshot (its currency, its sync lag…); the upstream's answer. */
+  heartbeat(health: Record<string, unknown>): Promise<Answer>;
 }
 
 export async function lyingTable(app: App, db: Db, terminal: string): Promise<LyingTable> {
@@ -28,6 +32,20 @@ export async function lyingTable(app: App, db: Db, terminal: string): Promise<Ly
   let seq = 0;
   let prev = genesisHash(terminal);
   let stamp = Date.now();
+  const signed = (path: string, body: string) => {
+    const ts = ++stamp;
+    return app.inject({
+      method: 'POST',
+      url: path,
+      payload: body,
+      headers: {
+        'content-type': 'application/json',
+        'x-etg-terminal': terminal,
+        'x-etg-timestamp': String(ts),
+        'x-etg-signature': signRequest(key, 'POST', path, terminal, ts, body),
+      },
+    });
+  };
   return {
     async send(entries) {
       const from = { seq, prev };
@@ -47,21 +65,13 @@ export async function lyingTable(app: App, db: Db, terminal: string): Promise<Ly
         return { seq, hash: prev, body };
       });
       const batch = JSON.stringify({ terminalId: terminal, prevHash: from.prev, entries: out });
-      const ts = ++stamp;
-      const r = await app.inject({
-        method: 'POST',
-        url: '/v1/ingest',
-        payload: batch,
-        headers: {
-          'content-type': 'application/json',
-          'x-etg-terminal': terminal,
-          'x-etg-timestamp': String(ts),
-          'x-etg-signature': signRequest(key, 'POST', '/v1/ingest', terminal, ts, batch),
-        },
-      });
+      const r = await signed('/v1/ingest', batch);
       // Refused: the upstream's head did not move, nor does the liar's.
       if (r.statusCode !== 200) ({ seq, prev } = from);
       return r;
+    },
+    heartbeat(health) {
+      return signed('/v1/heartbeat', JSON.stringify({ terminalId: terminal, at: new Date().toISOString(), health }));
     },
   };
 }
