@@ -8,7 +8,9 @@
 // the embedded PGlite and on a PostgreSQL cluster of its own, with the same assertions.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { reportCsv } from '../../backoffice/src/csv.js';
 import { GamingDayReport, Plots, totalsByCurrency } from '../../backoffice/src/report-model.js';
+import { createI18n } from '../../locales/i18n.js';
 import { backofficeKit, signIn, type BackofficeKit } from './backoffice-kit.js';
 import { lyingTable, type LyingEntry, type LyingTable } from './lying-journal-kit.js';
 import { DATABASES } from '../sync/upstream-databases.js';
@@ -94,6 +96,27 @@ for (const kind of DATABASES) {
         [
           ['HKD', 100_000, 0, 0],
           ['MOP', 50_000, 0, 0],
+        ],
+      );
+      // The CSV as the page writes it: T3's two table lines and two station lines, each in its own currency; a total per currency.
+      const en = createI18n('en');
+      const csv = reportCsv(en, switched).split('\r\n');
+      // The lines and totals: the file's first part, up to its first blank line.
+      const lines = csv.slice(0, csv.indexOf('')).map((l) => l.split(','));
+      assert.deepEqual(
+        lines.filter((c) => c[0] === 'T3').map((c) => c.slice(1, 4)),
+        [
+          ['', 'HKD', '1000.00'],
+          ['', 'MOP', '500.00'],
+          ['1', 'HKD', '1000.00'],
+          ['1', 'MOP', '500.00'],
+        ],
+      );
+      assert.deepEqual(
+        lines.filter((c) => c[0] === en.t('backoffice.report.total')).map((c) => c.slice(2, 4)),
+        [
+          ['HKD', '1000.00'],
+          ['MOP', '500.00'],
         ],
       );
       // Hold against theoretical: the same table, game, profile and bet, one line per currency.
