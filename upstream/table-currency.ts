@@ -43,11 +43,13 @@ export const CURRENCY_SPANS_SQL = `
 /**
  * SQL: the currency in force at the seq of the journal row `j` (its terminal's span from the
  * greatest seq not past it), as `alias.code` and `alias.exponent`, both NULL for a table that never
- * named one. A lateral join to follow the journal in a FROM list.
+ * named one. A join to follow the journal in a FROM list: each span with the next one's start (a
+ * window), joined by range. A lateral lookup of the latest span per row read the same and took the
+ * report and the plots about twice as long over 100,000 entries (PGlite).
  */
 export const currencyAt = (j: string, alias = 'c'): string =>
-  `LEFT JOIN LATERAL (SELECT s.code, s.exponent FROM currency_spans s
-     WHERE s.terminal_id = ${j}.terminal_id AND s.from_seq <= ${j}.seq ORDER BY s.from_seq DESC LIMIT 1) ${alias} ON true`;
+  `LEFT JOIN (SELECT s.terminal_id, s.from_seq, lead(s.from_seq) OVER (PARTITION BY s.terminal_id ORDER BY s.from_seq) AS to_seq, s.code, s.exponent
+     FROM currency_spans s) ${alias} ON ${alias}.terminal_id = ${j}.terminal_id AND ${j}.seq >= ${alias}.from_seq AND (${alias}.to_seq IS NULL OR ${j}.seq < ${alias}.to_seq)`;
 
 /** A currency as SQL reads it (NULL columns: none named). */
 export const currencyOf = (x: { code: string | null; exponent: number | null }): TableCurrency | null =>
