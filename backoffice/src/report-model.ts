@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currencyLabel, sameMoney, TableMoney } from './money.js';
+import { ReportSync } from './report-sync.js';
 
 /** The gaming day's report as the upstream answers it (upstream/backoffice/gaming-day.ts); money in minor units. */
 export const ReportLine = z.object({
@@ -76,6 +77,7 @@ export const GamingDayReport = z.object({
     asOf: z.string(),
     currencies: z.array(z.object({ currency: z.string(), tickets: z.number().int(), amount: z.number().int() })),
   }),
+  sync: ReportSync,
 });
 export type GamingDayReport = z.infer<typeof GamingDayReport>;
 

@@ -9,6 +9,7 @@ import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type Repor
 import { table } from './table-page.js';
 import { correctionPageCells, correctionsHead } from './corrections.js';
 import { theoreticalHead, theoreticalPageCells } from './theoretical.js';
+import { syncNote } from './report-sync.js';
 
 /**
  * The gaming day's report: per table, per station, the floor's total, and the voids and
@@ -72,6 +73,7 @@ function reportBody(w: Words, r: GamingDayReport): HTMLElement {
     {},
     h('h1', {}, t('backoffice.report.title', { date: r.date })),
     h('p', {}, t('backoffice.report.window', { from: time.format(new Date(r.from)), to: time.format(new Date(r.to)), hour: r.startHour })),
+    syncNote(w, r.sync, time),
     h('p', { class: 'report-actions' }, csv, ' ', print),
     h('h2', {}, t('backoffice.report.perTable')),
     table(head, [...tables.map((l) => cells(l, l.terminalId)), ...totalsByCurrency(r.lines).map((l) => cells(l, t('backoffice.report.total')))]),

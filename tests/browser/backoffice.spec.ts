@@ -58,7 +58,9 @@ test.afterAll(async () => {
 
 /** The report's words in the page's default language (zh-Hant): the CSV's header. */
 const reportWords = (
-  JSON.parse(readFileSync(path.join(root, 'locales/catalogues/zh-Hant.json'), 'utf8')) as { backoffice: { report: { col: Record<string, string> } } }
+  JSON.parse(readFileSync(path.join(root, 'locales/catalogues/zh-Hant.json'), 'utf8')) as {
+    backoffice: { report: { col: Record<string, string>; sync: Record<string, string> } };
+  }
 ).backoffice.report;
 
 /** The sign-in form's words in the page's default language (zh-Hant). */
@@ -198,6 +200,9 @@ test('accounting downloads the gaming day CSV, its totals equal to the tables’
   await signIn(page, 'accounting');
   await page.goto(`${url}#/report`);
   await expect(page.getByTestId('csv')).toBeVisible();
+  // Today's gaming day is not over: the report says its figures are still moving.
+  await expect(page.getByTestId('report-sync')).toHaveAttribute('data-state', 'open');
+  await expect(page.getByTestId('report-sync')).toContainText((reportWords.sync.open ?? '').split('（')[0] ?? '');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv').click()]);
   const csv = readFileSync(await download.path(), 'utf8');
   const rows = csv

@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { simulatedTableConfig, tableOptions } from '../../host/config/table-config.js';
 import { profileItems } from '../../host/service/profile-items.js';
 import { expect, insertNote, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { screenshot } from './screenshot.js';
 import {
   confirmBy,
   escapeRegExp,
@@ -31,15 +32,6 @@ import {
 // settles at the station, recall shows the correction with its article in zh-Hant, pt and en, and
 // `etg ledger verify --full` passes on the kiosk's data folder after each one. One kiosk per game
 // serves every flow of that game, round after round.
-
-const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  mkdirSync(shots, { recursive: true });
-  const file = path.join(shots, `${name}.png`);
-  await page.screenshot({ path: file });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
 
 /** Recall's line for a correction, in a language, up to the names of the two people (any card, or none for a card moved to its hand). */
 function correctionDone(lang: Lang, correction: string, article: string): RegExp {

@@ -1,16 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
 import { drawnCards, drawnTexts, endBetting, expect, insertNote, press, test, waitForEvent } from './kiosk-fixture.js';
-
-const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  mkdirSync(shots, { recursive: true });
-  const file = path.join(shots, `${name}.png`);
-  await page.screenshot({ path: file });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
+import { screenshot } from './screenshot.js';
 
 test('a baccarat coup: a note credits station 1, a banker bet, cards appear on the table as read, the result is paid', async ({
   openScreen,

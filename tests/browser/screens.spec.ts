@@ -1,16 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { drawnTexts, expect, press, test, waitForEvent } from './kiosk-fixture.js';
-
-const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  mkdirSync(shots, { recursive: true });
-  const file = path.join(shots, `${name}.png`);
-  await page.screenshot({ path: file });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
+import { screenshot } from './screenshot.js';
 
 async function switchLanguage(page: Page, lang: 'zh-Hant' | 'pt' | 'en'): Promise<void> {
   await press(page, `language-${lang}`);

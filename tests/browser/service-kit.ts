@@ -21,8 +21,8 @@ export const TECH = { staff: '3002', pin: '739164', name: 'Bo Chan' };
 export const LANGUAGES = ['zh-Hant', 'pt', 'en'] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
-/** A catalogue string with its values, as the screen words it. */
-export function tr(lang: Lang, key: string, values: Record<string, string | number> = {}): string {
+/** A catalogue string with its values, as the screen words it, in any language with a catalogue (not only `LANGUAGES`). */
+export function tr(lang: string, key: string, values: Record<string, string | number> = {}): string {
   let node: unknown = catalogues[lang];
   for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
   if (typeof node !== 'string') throw new Error(`no ${key} in ${lang}`);
@@ -209,12 +209,16 @@ export async function stationClient(url: string) {
 }
 export type StationClient = Awaited<ReturnType<typeof stationClient>>;
 
-/** Posts to one of the kiosk's sim controls (`--sim-controls`), with its body if it takes one. */
-export async function simControl(kiosk: Kiosk, name: string, body?: object): Promise<void> {
+/**
+ * Posts to one of the kiosk's sim controls (`--sim-controls`), with its body if it takes one, and
+ * resolves with its reply (`take-ticket`: the barcodes taken; the others: `{ ok: true }`).
+ */
+export async function simControl<T = unknown>(kiosk: Kiosk, name: string, body?: object): Promise<T> {
   const r = await fetch(`${kiosk.origin}/sim/${name}`, {
     method: 'POST',
     headers: { 'x-sim-token': kiosk.simToken ?? '', ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
 }

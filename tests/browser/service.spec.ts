@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { drawnCards, drawnTexts, expect, insertNote, press as pressNow, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { screenshot } from './screenshot.js';
 import {
   LANGUAGES,
   press,
@@ -19,15 +18,6 @@ import {
   typeOnPad,
   type Lang,
 } from './service-kit.js';
-
-const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  mkdirSync(shots, { recursive: true });
-  const file = path.join(shots, `${name}.png`);
-  await page.screenshot({ path: file });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
 
 /** The table's two-person handpay amount in this kiosk: a 500-pataca cash-out is above it. */
 const TWO_PERSON_ABOVE = 30_000;

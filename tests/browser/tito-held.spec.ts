@@ -5,13 +5,12 @@
 // the ticket waits for a person. Station 1's (100 patacas, below the two-person amount) is voided by
 // a technician alone and the credit comes back; station 2's (500 patacas, above it) is settled as
 // printed by a supervisor and confirmed by a second person, as a handpay, and the floor owes its paper.
-import { mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import { rmSync } from 'node:fs';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { formatMoney } from '../../locales/money.js';
 import { validationNumber } from '../../terms/validation-number.js';
 import { expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
+import { screenshot } from './screenshot.js';
 import {
   confirmBy,
   LANGUAGES,
@@ -32,15 +31,6 @@ import { metersOf, verifyLedger } from './tito-floor.js';
 const MACHINE_ID = 4242;
 const TWO_PERSON_ABOVE = 30_000;
 const money = (lang: Lang, amount: number) => formatMoney(amount, 'MOP', lang).replace(/[\u00a0\u202f]/g, ' ');
-const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  mkdirSync(shots, { recursive: true });
-  const file = path.join(shots, `${name}.png`);
-  await page.screenshot({ path: file });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
-
 /** The held ticket's line as the Tickets page words it, up to its time. */
 const heldRow = (lang: Lang, station: number, last4: string, amount: number) =>
   tr(lang, 'service.tickets.heldRow', { station, last4, amount: money(lang, amount) })

@@ -11,8 +11,8 @@ import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { catalogues, wordAt } from '../../locales/index.js';
 import { formatMoney } from '../../locales/money.js';
-import { drawnTexts, expect, insertNote, press, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
-import { LANGUAGES, pressUntilShown, signIn, texts, TECH } from './service-kit.js';
+import { drawnTexts, expect, insertNote, press, test, waitForEvent } from './kiosk-fixture.js';
+import { LANGUAGES, pressUntilShown, signIn, simControl, texts, TECH } from './service-kit.js';
 import { metersOf, startTitoFloor, verifyLedger, type TitoFloor } from './tito-floor.js';
 
 type Lang = 'zh-Hant' | 'pt' | 'en';
@@ -23,16 +23,6 @@ function say(lang: Lang, key: string, amount = 0): string {
   const words = wordAt(catalogues[lang], key);
   if (words === undefined) throw new Error(`no ${key} in ${lang}`);
   return words.replace('{{amount, money}}', formatMoney(amount, 'MOP', lang)).replace(/[\u00a0\u202f]/g, ' ');
-}
-
-async function sim<T>(kiosk: Kiosk, name: string, body: object): Promise<T> {
-  const r = await fetch(`${kiosk.origin}/sim/${name}`, {
-    method: 'POST',
-    headers: { 'x-sim-token': kiosk.simToken ?? '', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
-  return (await r.json()) as T;
 }
 
 const shows = async (page: Page, text: string) => (await drawnTexts(page)).includes(text);
@@ -125,7 +115,7 @@ test('a ticket printed at one table is paid once at another, and refused after, 
     await press(a, 'cash-out');
     await expect.poll(() => shows(a, say('zh-Hant', 'desk.ticketPrinted', 50_000)), { timeout: 30_000 }).toBe(true);
     await waitForEvent(a, 'credit:0');
-    const { barcodes } = await sim<{ barcodes: string[] }>(A, 'take-ticket', { station: 1 });
+    const { barcodes } = await simControl<{ barcodes: string[] }>(A, 'take-ticket', { station: 1 });
     expect(barcodes).toHaveLength(1);
     const validation = barcodes[0]!;
     expect(validation).toMatch(/^00\d{16}$/);
@@ -133,18 +123,18 @@ test('a ticket printed at one table is paid once at another, and refused after, 
     // Table B, a player reading Portuguese: the ticket credits exactly its amount, once.
     await setLanguage(b, 'pt');
     expect(await creditOf(b)).toBe(0);
-    await sim(B, 'insert-ticket', { station: 1, barcode: validation });
+    await simControl(B, 'insert-ticket', { station: 1, barcode: validation });
     await expect.poll(() => shows(b, say('pt', 'desk.ticketCredited', 50_000)), { timeout: 30_000 }).toBe(true);
     await waitForEvent(b, 'credit:50000');
 
     // The same paper again at B: back to the player, told it was already paid; the credit stays.
-    await sim(B, 'insert-ticket', { station: 1, barcode: validation });
+    await simControl(B, 'insert-ticket', { station: 1, barcode: validation });
     await expect.poll(() => shows(b, say('pt', 'desk.ticketReturned.already-paid')), { timeout: 30_000 }).toBe(true);
     expect(await creditOf(b)).toBe(50_000);
 
     // And back at A, in English: refused the same way; A's station stays at nothing.
     await setLanguage(a, 'en');
-    await sim(A, 'insert-ticket', { station: 1, barcode: validation });
+    await simControl(A, 'insert-ticket', { station: 1, barcode: validation });
     await expect.poll(() => shows(a, say('en', 'desk.ticketReturned.already-paid')), { timeout: 30_000 }).toBe(true);
     expect(await creditOf(a)).toBe(0);
     expect(await creditOf(b)).toBe(50_000);

@@ -9,8 +9,6 @@ interface App {
   inject(o: { method: 'POST'; url: string; payload: string; headers: Record<string, string> }): Promise<{ statusCode: number; body: string }>;
 }
 
-type Answer = { statusCode: number; body: string };
-
 /** An entry as the liar writes it: any type, time, payload, meters and credits. */
 export interface LyingEntry {
   type: string;
@@ -22,9 +20,9 @@ export interface LyingEntry {
 
 export interface LyingTable {
   /** Sends the entries as one batch after the last one taken; the upstream's answer. */
-  send(entries: readonly LyingEntry[]): Promise<Answer>;
-  /** Sends a heartbeat with this health snapshot (its currency, its sync lag…); the upstream's answer. */
-  heartbeat(health: Record<string, unknown>): Promise<Answer>;
+  send(entries: readonly LyingEntry[]): Promise<{ statusCode: number; body: string }>;
+  /** Sends a heartbeat with this health; the upstream's answer. */
+  heartbeat(health: unknown): Promise<{ statusCode: number; body: string }>;
 }
 
 export async function lyingTable(app: App, db: Db, terminal: string): Promise<LyingTable> {
@@ -32,21 +30,22 @@ export async function lyingTable(app: App, db: Db, terminal: string): Promise<Ly
   let seq = 0;
   let prev = genesisHash(terminal);
   let stamp = Date.now();
-  const signed = (path: string, body: string) => {
+  const signed = (url: string, payload: string) => {
     const ts = ++stamp;
     return app.inject({
       method: 'POST',
-      url: path,
-      payload: body,
+      url,
+      payload,
       headers: {
         'content-type': 'application/json',
         'x-etg-terminal': terminal,
         'x-etg-timestamp': String(ts),
-        'x-etg-signature': signRequest(key, 'POST', path, terminal, ts, body),
+        'x-etg-signature': signRequest(key, 'POST', url, terminal, ts, payload),
       },
     });
   };
   return {
+    heartbeat: (health) => signed('/v1/heartbeat', JSON.stringify({ terminalId: terminal, at: new Date().toISOString(), health })),
     async send(entries) {
       const from = { seq, prev };
       const out = entries.map((e) => {
@@ -64,14 +63,10 @@ export async function lyingTable(app: App, db: Db, terminal: string): Promise<Ly
         prev = chainHash(prev, sha256Hex(body));
         return { seq, hash: prev, body };
       });
-      const batch = JSON.stringify({ terminalId: terminal, prevHash: from.prev, entries: out });
-      const r = await signed('/v1/ingest', batch);
+      const r = await signed('/v1/ingest', JSON.stringify({ terminalId: terminal, prevHash: from.prev, entries: out }));
       // Refused: the upstream's head did not move, nor does the liar's.
       if (r.statusCode !== 200) ({ seq, prev } = from);
       return r;
-    },
-    heartbeat(health) {
-      return signed('/v1/heartbeat', JSON.stringify({ terminalId: terminal, at: new Date().toISOString(), health }));
     },
   };
 }

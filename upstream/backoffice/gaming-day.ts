@@ -16,6 +16,13 @@ export function gamingDayWindow(date: string, startHour: number): { from: Date; 
   return { from: new Date(from), to: new Date(from + 24 * 60 * 60_000) };
 }
 
+/** A gaming day's instants and the hour it began at (day-hours.ts: a day a change took effect after is longer or shorter than 24 hours). */
+export interface GamingDayWindow {
+  from: Date;
+  to: Date;
+  startHour: number;
+}
+
 /** The gaming day an instant belongs to (its Macau date, less a day before the start hour). */
 export function gamingDayOf(at: Date, startHour: number): string {
   return new Date(at.getTime() + MACAU_OFFSET_MS - startHour * 60 * 60_000).toISOString().slice(0, 10);
@@ -222,8 +229,8 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
  * ledgers' meters moved in that day, to the avo, each in the currency it was journalled in; hold
  * against theoretical, the corrections and the ticket liability.
  */
-export async function gamingDayReport(sql: Sql, date: string, startHour: number): Promise<GamingDayReport> {
-  const { from, to } = gamingDayWindow(date, startHour);
+export async function gamingDayReport(sql: Sql, date: string, window: GamingDayWindow): Promise<GamingDayReport> {
+  const { from, to, startHour } = window;
   const c = await sql.query<{ terminal_id: string; seq: number; ts: Date; type: string; payload: Record<string, unknown> }>(
     `SELECT terminal_id, seq, ts, type, doc->'payload' AS payload FROM journal
      WHERE ts >= $1 AND ts < $2 AND (type = 'round.void' OR (type = 'misread' AND doc->'payload'->>'resolution' IN ('corrected', 'round-void')))

@@ -8,9 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from './audit.js';
 import { FloorHub, type FloorStreamLimits } from './floor-hub.js';
-import { gamingDayOf, gamingDayReport } from './gaming-day.js';
-import { hourlyPlots } from './plots.js';
-import { readSettings } from './settings.js';
+import { reportRoutes } from './report-routes.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
 import { tableDetail } from './table-detail.js';
 import { configRequestRoutes } from './config-routes.js';
@@ -41,13 +39,6 @@ const REFUSAL_TEXT = {
   'round-of-another-table': 'the round was played at another table',
   'round-open': 'the round has not closed yet',
 } as const;
-
-const ReportQuery = z.strictObject({
-  date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
-});
 
 /**
  * Attaches the back office to the upstream: a hook that tells the live floor which terminal a
@@ -100,20 +91,7 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
           return bundle;
         });
         configRequestRoutes(inner, options.db, signedIn);
-        api.get('/reports/gaming-day', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
-          const s = await signedIn(req, reply, 'report');
-          if (!s) return reply;
-          const settings = await readSettings(options.db);
-          const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
-          await audit(options.db, { actor: s.name, address: req.ip, action: 'report.read', detail: { date } });
-          return gamingDayReport(options.db, date, settings.gamingDayStartHour);
-        });
-        api.get('/reports/plots', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
-          if (!(await signedIn(req, reply, 'report'))) return reply;
-          const settings = await readSettings(options.db);
-          const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
-          return hourlyPlots(options.db, date, settings.gamingDayStartHour);
-        });
+        reportRoutes(inner, options.db, signedIn, now);
       });
       const root = options.pageDir ?? DEFAULT_PAGE;
       if (existsSync(root)) {

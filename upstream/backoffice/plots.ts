@@ -1,11 +1,11 @@
 import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
-import { gamingDayWindow } from './gaming-day.js';
+import type { GamingDayWindow } from './gaming-day.js';
 import { hourlyStakes, hourTheoretical, type HourTheoretical, type RoundStake } from './hourly-theoretical.js';
 import { arrayOf, intOf, meterFits } from './journal-figures.js';
 
 /**
- * One table's figures in one currency hour by hour through a gaming day (24 slots, money in minor
+ * One table's figures in one currency hour by hour through a gaming day (a slot an hour, money in minor
  * units): a table that changed currency within the day has a series per currency.
  */
 export interface HourlySeries {
@@ -29,8 +29,6 @@ export interface Plots {
   hours: string[];
   tables: HourlySeries[];
 }
-
-const HOURS = 24;
 
 type CurrencyRow = { terminal_id: string; code: string | null; exponent: number | null };
 
@@ -56,8 +54,10 @@ async function currenciesAtEnd(sql: Sql, to: Date): Promise<CurrencyRow[]> {
  * (`received_at − ts`), which the upstream has for every entry it ever took, so the lag's history
  * needs no new table. A table with no entry in the day has one empty series.
  */
-export async function hourlyPlots(sql: Sql, date: string, startHour: number): Promise<Plots> {
-  const { from, to } = gamingDayWindow(date, startHour);
+export async function hourlyPlots(sql: Sql, date: string, window: GamingDayWindow): Promise<Plots> {
+  const { from, to } = window;
+  // 24, or from 1 to 47 on the day a change of the start hour took effect after (day-hours.ts).
+  const HOURS = Math.round((to.getTime() - from.getTime()) / 3_600_000);
   const m = await sql.query<CurrencyRow & { hour: number; name: string; value: number }>(
     `SELECT j.terminal_id, c.code, c.exponent, floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour, m->>1 AS name, SUM(${intOf('m->2')}) AS value
      FROM journal j ${currencyAt('j')}, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
@@ -76,7 +76,7 @@ export async function hourlyPlots(sql: Sql, date: string, startHour: number): Pr
     const currency = currencyOf(r);
     const key = currencyKey(r.terminal_id, currency);
     let s = series.get(key);
-    if (!s) series.set(key, (s = emptySeries(r.terminal_id, currency, stakes.get(key))));
+    if (!s) series.set(key, (s = emptySeries(r.terminal_id, currency, HOURS, stakes.get(key))));
     return s;
   };
   for (const r of m.rows) {
@@ -106,15 +106,15 @@ export async function hourlyPlots(sql: Sql, date: string, startHour: number): Pr
   };
 }
 
-function emptySeries(terminalId: string, currency: TableCurrency | null, stakes: Map<number, RoundStake[]> | undefined): HourlySeries {
+function emptySeries(terminalId: string, currency: TableCurrency | null, hours: number, stakes: Map<number, RoundStake[]> | undefined): HourlySeries {
   return {
     terminalId,
     currency,
-    drop: Array<number>(HOURS).fill(0),
-    wagered: Array<number>(HOURS).fill(0),
-    won: Array<number>(HOURS).fill(0),
-    win: Array<number>(HOURS).fill(0),
-    lagMax: Array<number | null>(HOURS).fill(null),
-    theoretical: Array.from({ length: HOURS }, (_, h) => hourTheoretical(stakes?.get(h) ?? [])),
+    drop: Array<number>(hours).fill(0),
+    wagered: Array<number>(hours).fill(0),
+    won: Array<number>(hours).fill(0),
+    win: Array<number>(hours).fill(0),
+    lagMax: Array<number | null>(hours).fill(null),
+    theoretical: Array.from({ length: hours }, (_, h) => hourTheoretical(stakes?.get(h) ?? [])),
   };
 }

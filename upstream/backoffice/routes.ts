@@ -76,7 +76,7 @@ export async function registerBackofficeApi(
         api.post('/settings', { schema: { hide: true, body: Settings.partial() } }, async (req, reply) => {
           const s = await signedIn(req, reply, 'configure');
           if (!s) return reply;
-          return writeSettings(db, req.body, s.name, req.ip);
+          return writeSettings(db, req.body, s.name, req.ip, new Date(now()));
         });
         api.get(
           '/alarms',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../sql.js';
 import { audit } from './audit.js';
+import { readDayHours, scheduleHour, writeDayHours } from './day-hours.js';
 
 /**
  * What an administrator configures from the back office. The gaming day begins at
@@ -27,8 +28,15 @@ export async function readSettings(sql: Sql): Promise<Settings> {
   return { ...DEFAULT_SETTINGS, ...(parsed.success ? parsed.data : {}) };
 }
 
-export async function writeSettings(sql: Sql, change: Partial<Settings>, by: string, address: string): Promise<Settings> {
+/** A change of the start hour takes effect from the gaming day after the one `now` is in (day-hours.ts). */
+export async function writeSettings(sql: Sql, change: Partial<Settings>, by: string, address: string, now: Date): Promise<Settings> {
   const before = await readSettings(sql);
+  let startHourFrom: string | undefined;
+  if (change.gamingDayStartHour !== undefined) {
+    const hours = scheduleHour(await readDayHours(sql, before.gamingDayStartHour), change.gamingDayStartHour, now);
+    await writeDayHours(sql, hours, by);
+    startHourFrom = hours.at(-1)?.from;
+  }
   for (const [key, value] of Object.entries(change)) {
     await sql.query(
       `INSERT INTO backoffice_settings (key, value, updated_by) VALUES ($1, $2::jsonb, $3)
@@ -36,6 +44,6 @@ export async function writeSettings(sql: Sql, change: Partial<Settings>, by: str
       [key, JSON.stringify(value), by],
     );
   }
-  await audit(sql, { actor: by, address, action: 'settings.change', detail: { before, change } });
+  await audit(sql, { actor: by, address, action: 'settings.change', detail: { before, change, ...(startHourFrom ? { startHourFrom } : {}) } });
   return readSettings(sql);
 }

@@ -1,4 +1,5 @@
-import type { ServicePage, TicketRow } from '../../../../../protocol/index.js';
+import type { ServiceAction, ServicePage, TicketRow } from '../../../../../protocol/index.js';
+import type { MessageKey } from '../../../../../locales/i18n.js';
 import { localTime } from './time.js';
 import type { PageKit } from './kit.js';
 
@@ -33,11 +34,28 @@ export function ticketsPage(page: TicketsPage, k: PageKit): void {
     ];
     if (flags.length > 0) wrap('    ' + flags.join(' · '));
   }
-  heldRows(page, k);
-  heldInRows(page, k);
+  heldRows(page.held, HELD_OUT, k);
+  heldRows(page.heldIn, HELD_IN, k);
   faultRows(page, k);
   ticketRows(page.out, 'service.tickets.out', k);
   ticketRows(page.in, 'service.tickets.in', k);
+}
+
+type HeldOut = TicketsPage['held'][number];
+type HeldIn = TicketsPage['heldIn'][number];
+
+/**
+ * A list of held tickets as the page words it: its heading, how they are settled, each ticket's
+ * row, and its two settlements, each a button (its test id, its caption) and the action it asks for.
+ */
+interface HeldList<H extends HeldOut | HeldIn, O extends string> {
+  title: 'service.tickets.held' | 'service.tickets.heldIn';
+  how: 'service.tickets.heldHow' | 'service.tickets.heldInHow';
+  row: 'service.tickets.heldRow' | 'service.tickets.heldInRow';
+  /** Each settlement's caption, in the order its buttons are drawn. */
+  settlements: Readonly<Record<O, MessageKey>>;
+  id: (h: H, outcome: O) => string;
+  act: (h: H, outcome: O) => ServiceAction;
 }
 
 /**
@@ -45,25 +63,14 @@ export function ticketsPage(page: TicketsPage, k: PageKit): void {
  * supervisor and a second person above the two-person amount, as a handpay): void, the credit back,
  * or printed and handed over. The action names the ticket by its last four digits; the host checks them.
  */
-function heldRows(page: TicketsPage, k: PageKit): void {
-  const { t, a, money, canAct, rows, wrap, btn } = k;
-  if (page.held.length === 0) return;
-  rows.push(t('service.tickets.held'));
-  wrap('  ' + t('service.tickets.heldHow'));
-  page.held.forEach((h, i) => {
-    const row = t('service.tickets.heldRow', {
-      station: h.station,
-      last4: h.last4,
-      amount: money(h.amount),
-      at: localTime(h.since),
-      two: h.twoPerson ? t('service.field.twoPerson') : '',
-    });
-    wrap('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
-    const act = (outcome: 'void' | 'printed') => () => a.act({ kind: 'ticket-settle', station: h.station, ticket: h.last4, outcome });
-    btn(`ticket-void-${h.station}`, t('service.action.ticket-void-row', { n: i + 1 }), act('void'), canAct);
-    btn(`ticket-printed-${h.station}`, t('service.action.ticket-printed-row', { n: i + 1 }), act('printed'), canAct);
-  });
-}
+const HELD_OUT: HeldList<HeldOut, 'void' | 'printed'> = {
+  title: 'service.tickets.held',
+  how: 'service.tickets.heldHow',
+  row: 'service.tickets.heldRow',
+  settlements: { void: 'service.action.ticket-void-row', printed: 'service.action.ticket-printed-row' },
+  id: (h, outcome) => `ticket-${outcome}-${h.station}`,
+  act: (h, outcome) => ({ kind: 'ticket-settle', station: h.station, ticket: h.last4, outcome }),
+};
 
 /**
  * Tickets in the acceptor left without an end after their approval (it broke its protocol or
@@ -71,13 +78,23 @@ function heldRows(page: TicketsPage, k: PageKit): void {
  * station credited, or not there, returned to the player. Several may wait at one station, so each
  * action names its attempt (`seq`) beside the number's last four digits; the host checks both.
  */
-function heldInRows(page: TicketsPage, k: PageKit): void {
+const HELD_IN: HeldList<HeldIn, 'stacked' | 'returned'> = {
+  title: 'service.tickets.heldIn',
+  how: 'service.tickets.heldInHow',
+  row: 'service.tickets.heldInRow',
+  settlements: { stacked: 'service.action.ticket-in-stacked-row', returned: 'service.action.ticket-in-returned-row' },
+  id: (h, outcome) => `ticket-in-${outcome}-${h.seq}`,
+  act: (h, outcome) => ({ kind: 'ticket-in-settle', station: h.station, seq: h.seq, ticket: h.last4, outcome }),
+};
+
+/** A list of held tickets, numbered, each with its two settlement buttons; nothing when none is held. */
+function heldRows<H extends HeldOut | HeldIn, O extends string>(held: readonly H[], list: HeldList<H, O>, k: PageKit): void {
   const { t, a, money, canAct, rows, wrap, btn } = k;
-  if (page.heldIn.length === 0) return;
-  rows.push(t('service.tickets.heldIn'));
-  wrap('  ' + t('service.tickets.heldInHow'));
-  page.heldIn.forEach((h, i) => {
-    const row = t('service.tickets.heldInRow', {
+  if (held.length === 0) return;
+  rows.push(t(list.title));
+  wrap('  ' + t(list.how));
+  held.forEach((h, i) => {
+    const row = t(list.row, {
       station: h.station,
       last4: h.last4,
       amount: money(h.amount),
@@ -85,9 +102,8 @@ function heldInRows(page: TicketsPage, k: PageKit): void {
       two: h.twoPerson ? t('service.field.twoPerson') : '',
     });
     wrap('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
-    const act = (outcome: 'stacked' | 'returned') => () => a.act({ kind: 'ticket-in-settle', station: h.station, seq: h.seq, ticket: h.last4, outcome });
-    btn(`ticket-in-stacked-${h.seq}`, t('service.action.ticket-in-stacked-row', { n: i + 1 }), act('stacked'), canAct);
-    btn(`ticket-in-returned-${h.seq}`, t('service.action.ticket-in-returned-row', { n: i + 1 }), act('returned'), canAct);
+    for (const [outcome, label] of Object.entries(list.settlements) as [O, MessageKey][])
+      btn(list.id(h, outcome), t(label, { n: i + 1 }), () => a.act(list.act(h, outcome)), canAct);
   });
 }
 

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { h } from './dom.js';
+import type { Words } from './i18n.js';
+
+/** How far each table's journal had come when the report was read (upstream/backoffice/report-sync.ts). */
+export const ReportSync = z.object({
+  readAt: z.string(),
+  dayOver: z.boolean(),
+  complete: z.boolean(),
+  tables: z.array(
+    z.object({
+      terminalId: z.string(),
+      syncedSeq: z.number().int(),
+      lastSeen: z.string().nullable(),
+      unsent: z.number().int().nullable(),
+      complete: z.boolean(),
+    }),
+  ),
+});
+export type ReportSync = z.infer<typeof ReportSync>;
+
+/**
+ * Whether the figures may still change: the day not over, or the tables that had not sent their
+ * whole journal past its end when it was read, each with when it was last heard and what it said
+ * it had yet to send. Printed with the report, so a signed copy says what it was read before.
+ */
+export function syncNote(w: Words, s: ReportSync, time: Intl.DateTimeFormat): HTMLElement {
+  const t = w.t;
+  const at = time.format(new Date(s.readAt));
+  if (!s.dayOver) return h('p', { class: 'report-sync', 'data-testid': 'report-sync', 'data-state': 'open' }, t('backoffice.report.sync.open', { at }));
+  if (s.complete) return h('p', { class: 'report-sync', 'data-testid': 'report-sync', 'data-state': 'complete' }, t('backoffice.report.sync.complete', { at }));
+  const behind = s.tables
+    .filter((x) => !x.complete)
+    .map((x) => {
+      if (x.lastSeen === null) return t('backoffice.report.sync.never', { table: x.terminalId });
+      const seen = time.format(new Date(x.lastSeen));
+      return x.unsent === null
+        ? t('backoffice.report.sync.tableUnknown', { table: x.terminalId, seen })
+        : t('backoffice.report.sync.table', { table: x.terminalId, seen, count: x.unsent });
+    });
+  return h(
+    'div',
+    { class: 'report-sync', 'data-testid': 'report-sync', 'data-state': 'provisional' },
+    h('p', {}, t('backoffice.report.sync.provisional', { at })),
+    h('ul', {}, ...behind.map((line) => h('li', {}, line))),
+  );
+}

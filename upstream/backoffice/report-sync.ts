@@ -1,0 +1,53 @@
+import type { Sql } from '../sql.js';
+
+// How far each table's journal had come when a gaming day's report was read. A table syncs when it
+// can: one offline for hours sends yesterday's rounds after midnight, and the figures of a day
+// already read change. The report says so rather than let a reading stand as final: each table's
+// seq held here, when it was last heard (any signed request), the entries its last heartbeat said it
+// had yet to send; complete only when the day is over and every table was heard after its end with
+// nothing unsent.
+
+export interface TableSync {
+  terminalId: string;
+  /** The seq of the last entry of the table's journal held here (0: none). */
+  syncedSeq: number;
+  /** When the table was last heard from (a heartbeat or a batch); null: never. */
+  lastSeen: string | null;
+  /** The entries its last heartbeat said it had yet to send; null: it never said (no heartbeat, or sync off). */
+  unsent: number | null;
+  /** Heard after the day's end with nothing unsent: nothing of the day is still to come from it. */
+  complete: boolean;
+}
+
+export interface ReportSync {
+  /** When the report was read (the back office's clock). */
+  readAt: string;
+  /** Whether the day had ended when it was read. */
+  dayOver: boolean;
+  /** The day is over and every table is complete: the figures will not change. */
+  complete: boolean;
+  tables: TableSync[];
+}
+
+/** Every table not revoked before the day began (a revoked one sends nothing more). */
+export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now: Date): Promise<ReportSync> {
+  const r = await sql.query<{ terminal_id: string; seq: number; last_seen_at: Date | null; unsent: unknown }>(
+    `SELECT t.terminal_id, h.seq, t.last_seen_at, t.last_health->'sync'->'lagEntries' AS unsent
+     FROM terminals t JOIN heads h USING (terminal_id)
+     WHERE t.revoked_at IS NULL OR t.revoked_at >= $1 ORDER BY t.terminal_id`,
+    [window.from],
+  );
+  const dayOver = now >= window.to;
+  const tables = r.rows.map((x) => {
+    const unsent = typeof x.unsent === 'number' && Number.isSafeInteger(x.unsent) && x.unsent >= 0 ? x.unsent : null;
+    const lastSeen = x.last_seen_at === null ? null : new Date(x.last_seen_at);
+    return {
+      terminalId: x.terminal_id,
+      syncedSeq: Number(x.seq),
+      lastSeen: lastSeen?.toISOString() ?? null,
+      unsent,
+      complete: dayOver && lastSeen !== null && lastSeen >= window.to && unsent === 0,
+    };
+  });
+  return { readAt: now.toISOString(), dayOver, complete: dayOver && tables.every((t) => t.complete), tables };
+}
