@@ -1,7 +1,7 @@
 import type { Db, Sql } from './sql.js';
 import { BACKOFFICE_SQL } from './backoffice/schema.js';
 import { CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
-import { TABLE_CURRENCY_SQL } from './table-currency.js';
+import { CURRENCY_SPANS_SQL, TABLE_CURRENCY_SQL } from './table-currency.js';
 import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
 import { REFUSALS_INDEX_SQL } from './tickets.js';
@@ -179,6 +179,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 12,
     name: "a table's refused redemptions indexed by when they were asked (the limit on guessed numbers)",
     sql: REFUSALS_INDEX_SQL,
+  },
+  {
+    version: 13,
+    name: "each table's currency by journal seq (a report labels each entry by the currency it was journalled in)",
+    sql: CURRENCY_SPANS_SQL,
   },
 ];
 

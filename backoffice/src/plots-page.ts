@@ -15,6 +15,8 @@ import type { Plots } from './report-model.js';
  */
 /** The choice of every table of one currency: `all:MOP`. */
 const ALL = 'all:';
+/** The choice of one table's series in one currency (a table that changed currency within the day has one per currency): `T3 MOP`. */
+const one = (s: Plots['tables'][number]) => `${s.terminalId} ${currencyLabel(s.currency)}`;
 
 export function plotsPage(w: Words): HTMLElement {
   const t = w.t;
@@ -29,7 +31,7 @@ export function plotsPage(w: Words): HTMLElement {
     charts.replaceChildren();
     if (!plots) return;
     const all = which.value.startsWith(ALL) ? which.value.slice(ALL.length) : null;
-    const chosen = plots.tables.filter((s) => (all === null ? s.terminalId === which.value : currencyLabel(s.currency) === all));
+    const chosen = plots.tables.filter((s) => (all === null ? one(s) === which.value : currencyLabel(s.currency) === all));
     const currency = chosen[0]?.currency ?? null;
     const xs = plots.hours.map((iso) => Date.parse(iso) / 1000);
     const scale = 10 ** (currency?.exponent ?? 0);
@@ -77,7 +79,7 @@ export function plotsPage(w: Words): HTMLElement {
     const currencies = [...new Set(plots.tables.map((s) => currencyLabel(s.currency)))].sort();
     which.replaceChildren(
       ...currencies.map((c) => h('option', { value: `${ALL}${c}` }, `${t('backoffice.plots.allTables')} (${c})`)),
-      ...plots.tables.map((s) => h('option', { value: s.terminalId }, `${s.terminalId} (${currencyLabel(s.currency)})`)),
+      ...plots.tables.map((s) => h('option', { value: one(s) }, `${s.terminalId} (${currencyLabel(s.currency)})`)),
     );
     which.value = keep;
     if (which.selectedIndex < 0) which.selectedIndex = 0;

@@ -1,5 +1,5 @@
 import type { Sql } from '../sql.js';
-import { heldCurrencies, type TableCurrency } from '../table-currency.js';
+import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
 import { arrayOf, intOf, meterFits, stationOf } from './journal-figures.js';
 
@@ -33,8 +33,9 @@ export interface ReportLine {
   terminalId: string;
   scope: string;
   /**
-   * The currency of every amount on the line: its table's, as the upstream holds it (null: the
-   * table never named one). Lines of different currencies are never added together.
+   * The currency of every amount on the line: the one its table held when it journalled them
+   * (null: the table never named one). A table that changed currency within the day has a line
+   * per currency; lines of different currencies are never added together.
    */
   currency: TableCurrency | null;
   /** Notes stacked, by denomination (minor units): how many. */
@@ -175,48 +176,61 @@ async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability> {
   };
 }
 
+/** The journal's rows as the report's queries read them: the currency in force at each entry's seq (c.code, c.exponent). */
+type CurrencyRow = { terminal_id: string; code: string | null; exponent: number | null };
+
 /**
- * The gaming day's report from the journal: every meter delta of every entry journalled in the
- * day (by the entry's own time), summed per table and station, so a day's figures are the
- * ledgers' meters moved in that day, to the avo. A `meter.clear` is not play and is left out.
+ * The day's lines: every meter delta of every entry journalled in the day (by the entry's own
+ * time), summed per table and station and the currency in force at the entry's seq (a table that
+ * changed currency within the day has a line per currency), and the transfers of credit. A
+ * `meter.clear` is not play and is left out.
  */
-export async function gamingDayReport(sql: Sql, date: string, window: GamingDayWindow): Promise<GamingDayReport> {
-  const { from, to, startHour } = window;
-  const m = await sql.query<{ terminal_id: string; scope: string; name: string; value: number }>(
-    `SELECT j.terminal_id, m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS value
-     FROM journal j, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
+async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
+  const m = await sql.query<CurrencyRow & { scope: string; name: string; value: number }>(
+    `SELECT j.terminal_id, c.code, c.exponent, m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS value
+     FROM journal j ${currencyAt('j')}, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
      WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND ${meterFits('m')}
-     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+     GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
     [from, to],
   );
   const lines = new Map<string, ReportLine>();
-  const line = (terminal: string, scope: string) => {
-    const key = `${terminal}\u0000${scope}`;
+  const line = (r: CurrencyRow, scope: string) => {
+    const currency = currencyOf(r);
+    const key = `${currencyKey(r.terminal_id, currency)}\u0000${scope}`;
     let l = lines.get(key);
-    if (!l) lines.set(key, (l = empty(terminal, scope)));
+    if (!l) lines.set(key, (l = { ...empty(r.terminal_id, scope), currency }));
     return l;
   };
-  for (const r of m.rows) add(line(r.terminal_id, r.scope), r.name, Number(r.value));
-  const t = await sql.query<{ terminal_id: string; type: string; station: number | null; amount: number | null }>(
-    `SELECT terminal_id, type, ${stationOf("doc->'payload'->'transfer'->'station'")} AS station, ${intOf("doc->'payload'->'transfer'->'amount'")} AS amount
-     FROM journal WHERE ts >= $1 AND ts < $2 AND type IN ('transfer.in', 'transfer.out', 'transfer.reverse')
-       AND ${stationOf("doc->'payload'->'transfer'->'station'")} IS NOT NULL AND ${intOf("doc->'payload'->'transfer'->'amount'")} IS NOT NULL`,
+  for (const r of m.rows) add(line(r, r.scope), r.name, Number(r.value));
+  const t = await sql.query<CurrencyRow & { type: string; station: number | null; amount: number | null }>(
+    `SELECT j.terminal_id, c.code, c.exponent, j.type, ${stationOf("j.doc->'payload'->'transfer'->'station'")} AS station, ${intOf("j.doc->'payload'->'transfer'->'amount'")} AS amount
+     FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type IN ('transfer.in', 'transfer.out', 'transfer.reverse')
+       AND ${stationOf("j.doc->'payload'->'transfer'->'station'")} IS NOT NULL AND ${intOf("j.doc->'payload'->'transfer'->'amount'")} IS NOT NULL`,
     [from, to],
   );
   for (const r of t.rows) {
     const amount = Number(r.amount ?? 0);
-    for (const l of [line(r.terminal_id, 'table'), ...(r.station === null ? [] : [line(r.terminal_id, `station:${r.station}`)])]) {
+    for (const l of [line(r, 'table'), ...(r.station === null ? [] : [line(r, `station:${r.station}`)])]) {
       if (r.type === 'transfer.in') l.transfersIn += amount;
       else if (r.type === 'transfer.out') l.transfersOut += amount;
       // A reversal gives the sender's station its credit back: it never left (docs/transfers.md).
       else l.transfersOut -= amount;
     }
   }
-  const currencies = await heldCurrencies(sql);
-  for (const l of lines.values()) {
-    l.win = l.wagered - l.won - l.voidRefunds;
-    l.currency = currencies.get(l.terminalId) ?? null;
-  }
+  for (const l of lines.values()) l.win = l.wagered - l.won - l.voidRefunds;
+  const order = (s: string) => (s === 'table' ? -1 : Number(/^station:(\d+)$/.exec(s)?.[1] ?? Number.MAX_SAFE_INTEGER));
+  return [...lines.values()].sort(
+    (a, b) => a.terminalId.localeCompare(b.terminalId) || order(a.scope) - order(b.scope) || currencyOrder(a.currency, b.currency),
+  );
+}
+
+/**
+ * The gaming day's report from the journal: its lines (dayLines), so a day's figures are the
+ * ledgers' meters moved in that day, to the avo, each in the currency it was journalled in; hold
+ * against theoretical, the corrections and the ticket liability.
+ */
+export async function gamingDayReport(sql: Sql, date: string, window: GamingDayWindow): Promise<GamingDayReport> {
+  const { from, to, startHour } = window;
   const c = await sql.query<{ terminal_id: string; seq: number; ts: Date; type: string; payload: Record<string, unknown> }>(
     `SELECT terminal_id, seq, ts, type, doc->'payload' AS payload FROM journal
      WHERE ts >= $1 AND ts < $2 AND (type = 'round.void' OR (type = 'misread' AND doc->'payload'->>'resolution' IN ('corrected', 'round-void')))
@@ -234,14 +248,13 @@ export async function gamingDayReport(sql: Sql, date: string, window: GamingDayW
     article: text(r.payload.rule) || text(r.payload.article) || text(r.payload.reason),
     detail: [text(r.payload.reason), text(r.payload.correction), text(r.payload.detail), text(r.payload.uncorrectable)].filter(Boolean).join('; '),
   }));
-  const order = (s: string) => (s === 'table' ? -1 : Number(/^station:(\d+)$/.exec(s)?.[1] ?? Number.MAX_SAFE_INTEGER));
   return {
     date,
     from: from.toISOString(),
     to: to.toISOString(),
     startHour,
-    lines: [...lines.values()].sort((a, b) => a.terminalId.localeCompare(b.terminalId) || order(a.scope) - order(b.scope)),
-    theoretical: await theoreticalLines(sql, from, to, currencies),
+    lines: await dayLines(sql, from, to),
+    theoretical: await theoreticalLines(sql, from, to),
     corrections,
     liability: await liabilityAt(sql, to),
   };

@@ -1,5 +1,6 @@
 import { betVarianceOf, houseEdgeOf } from '../../terms/house-edges.js';
 import type { Sql } from '../sql.js';
+import { currencyAt, currencyKey, currencyOf } from '../table-currency.js';
 import { arrayOf, intOf } from './journal-figures.js';
 
 /**
@@ -59,27 +60,42 @@ export function hourTheoretical(stakes: readonly RoundStake[]): HourTheoretical 
   return { initial, house, expected, sd: known ? Math.sqrt(sumSq) : null };
 }
 
-/** Every table's stakes of the rounds settled in the window, by hour from `from` (0–23). */
+/**
+ * Every table's stakes of the rounds settled in the window, by hour from `from` (0–23), per table
+ * and the currency in force at the settlement's seq (keyed by `currencyKey`).
+ */
 export async function hourlyStakes(sql: Sql, from: Date, to: Date): Promise<Map<string, Map<number, RoundStake[]>>> {
-  const settled = `SELECT terminal_id, doc->'payload'->>'roundId' AS round_id, doc->'payload'->>'game' AS game,
-      doc->'payload'->>'profile' AS profile, doc->'payload'->'lines' AS lines,
-      floor(extract(epoch FROM ts - $1::timestamptz) / 3600)::int AS hour
-    FROM journal WHERE type = 'round.settle' AND ts >= $1 AND ts < $2`;
-  const r = await sql.query<{ terminal_id: string; hour: number; round_id: string; game: string; profile: string; bet: string; amount: number; house: number }>(
+  const settled = `SELECT j.terminal_id, c.code, c.exponent, j.doc->'payload'->>'roundId' AS round_id, j.doc->'payload'->>'game' AS game,
+      j.doc->'payload'->>'profile' AS profile, j.doc->'payload'->'lines' AS lines,
+      floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour
+    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2`;
+  const r = await sql.query<{
+    terminal_id: string;
+    code: string | null;
+    exponent: number | null;
+    hour: number;
+    round_id: string;
+    game: string;
+    profile: string;
+    bet: string;
+    amount: number;
+    house: number;
+  }>(
     `WITH s AS (${settled}),
      a AS (SELECT s.terminal_id, s.round_id, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS amount
        FROM s JOIN journal p ON p.terminal_id = s.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = s.round_id,
          jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) b WHERE jsonb_typeof(b->'bet') = 'string' GROUP BY 1, 2, 3),
      w AS (SELECT s.terminal_id, s.round_id, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS house
        FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE jsonb_typeof(l->'bet') = 'string' GROUP BY 1, 2, 3)
-     SELECT s.terminal_id, s.hour, s.round_id, s.game, s.profile, a.bet, a.amount, COALESCE(w.house, 0) AS house
+     SELECT s.terminal_id, s.code, s.exponent, s.hour, s.round_id, s.game, s.profile, a.bet, a.amount, COALESCE(w.house, 0) AS house
      FROM s JOIN a USING (terminal_id, round_id) LEFT JOIN w ON w.terminal_id = s.terminal_id AND w.round_id = s.round_id AND w.bet = a.bet`,
     [from, to],
   );
   const out = new Map<string, Map<number, RoundStake[]>>();
   for (const x of r.rows) {
-    const byHour = out.get(x.terminal_id) ?? new Map<number, RoundStake[]>();
-    out.set(x.terminal_id, byHour);
+    const key = currencyKey(x.terminal_id, currencyOf(x));
+    const byHour = out.get(key) ?? new Map<number, RoundStake[]>();
+    out.set(key, byHour);
     const h = Number(x.hour);
     byHour.set(h, [
       ...(byHour.get(h) ?? []),

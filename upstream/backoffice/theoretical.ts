@@ -1,16 +1,18 @@
 import { houseEdgeOf } from '../../terms/house-edges.js';
 import type { Sql } from '../sql.js';
 import { z } from 'zod';
-import { TableCurrency } from '../table-currency.js';
+import { currencyAt, currencyKey, currencyOf, currencyOrder, TableCurrency } from '../table-currency.js';
 import { arrayOf, intOf } from './journal-figures.js';
 
 /**
- * Hold against theoretical (issue 49): per table, game, rule profile and bet, the rounds settled
+ * Hold against theoretical (issue 49): per table, currency, game, rule profile and bet, the rounds settled
  * in the gaming day — what was bet at the start of each (the initial bets, `bet.place`), the
  * theoretical win (that × the bet's house edge under the profile, the engine's exact figure as
  * published in terms/house-edges.ts), the actual win (what the house took, −Σ of the settlement
  * lines' net, doubles, splits and raises included) and the difference. The theoretical win is an
- * expectation, rounded to the minor unit for reading, never money paid or owed.
+ * expectation, rounded to the minor unit for reading, never money paid or owed. A round is in the
+ * currency the table held at its settlement's seq: a table that changed currency within the day
+ * has a line per currency.
  */
 export const TheoreticalLine = z.strictObject({
   terminalId: z.string(),
@@ -32,35 +34,37 @@ export const TheoreticalLine = z.strictObject({
 });
 export type TheoreticalLine = z.infer<typeof TheoreticalLine>;
 
-export async function theoreticalLines(sql: Sql, from: Date, to: Date, currencies: Map<string, TableCurrency>): Promise<TheoreticalLine[]> {
-  const settled = `SELECT terminal_id, doc->'payload'->>'roundId' AS round_id, doc->'payload'->>'game' AS game,
-      doc->'payload'->>'profile' AS profile, doc->'payload'->'lines' AS lines
-    FROM journal WHERE type = 'round.settle' AND ts >= $1 AND ts < $2`;
-  const w = await sql.query<{ terminal_id: string; game: string; profile: string; bet: string; wagered: number; rounds: number }>(
+type Group = { terminal_id: string; code: string | null; exponent: number | null; game: string; profile: string; bet: string };
+
+export async function theoreticalLines(sql: Sql, from: Date, to: Date): Promise<TheoreticalLine[]> {
+  const settled = `SELECT j.terminal_id, c.code, c.exponent, j.doc->'payload'->>'roundId' AS round_id, j.doc->'payload'->>'game' AS game,
+      j.doc->'payload'->>'profile' AS profile, j.doc->'payload'->'lines' AS lines
+    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2`;
+  const w = await sql.query<Group & { wagered: number; rounds: number }>(
     `WITH s AS (${settled})
-     SELECT s.terminal_id, s.game, s.profile, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS wagered,
+     SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS wagered,
        COUNT(DISTINCT s.round_id)::int AS rounds
      FROM s JOIN journal p ON p.terminal_id = s.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = s.round_id,
        jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) b
      WHERE jsonb_typeof(b->'bet') = 'string'
-     GROUP BY 1, 2, 3, 4`,
+     GROUP BY 1, 2, 3, 4, 5, 6`,
     [from, to],
   );
-  const a = await sql.query<{ terminal_id: string; game: string; profile: string; bet: string; actual: number }>(
+  const a = await sql.query<Group & { actual: number }>(
     `WITH s AS (${settled})
-     SELECT s.terminal_id, s.game, s.profile, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS actual
-     FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE jsonb_typeof(l->'bet') = 'string' GROUP BY 1, 2, 3, 4`,
+     SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS actual
+     FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE jsonb_typeof(l->'bet') = 'string' GROUP BY 1, 2, 3, 4, 5, 6`,
     [from, to],
   );
-  const key = (x: { terminal_id: string; game: string; profile: string; bet: string }) => [x.terminal_id, x.game, x.profile, x.bet].join('\u0000');
+  const key = (x: Group) => [currencyKey(x.terminal_id, currencyOf(x)), x.game, x.profile, x.bet].join('\u0000');
   const lines = new Map<string, TheoreticalLine>();
-  const line = (x: { terminal_id: string; game: string; profile: string; bet: string }) => {
+  const line = (x: Group) => {
     let l = lines.get(key(x));
     if (!l) {
       const edge = houseEdgeOf(x.game, x.profile, x.bet);
       l = {
         terminalId: x.terminal_id,
-        currency: currencies.get(x.terminal_id) ?? null,
+        currency: currencyOf(x),
         game: x.game,
         profile: x.profile,
         bet: x.bet,
@@ -82,5 +86,7 @@ export async function theoreticalLines(sql: Sql, from: Date, to: Date, currencie
     l.theoretical = Math.round((l.wagered * l.edge) / 100);
     l.difference = l.actual - l.theoretical;
   }
-  return [...lines.values()].sort((x, y) => x.terminalId.localeCompare(y.terminalId) || x.game.localeCompare(y.game) || x.bet.localeCompare(y.bet));
+  return [...lines.values()].sort(
+    (x, y) => x.terminalId.localeCompare(y.terminalId) || x.game.localeCompare(y.game) || x.bet.localeCompare(y.bet) || currencyOrder(x.currency, y.currency),
+  );
 }
