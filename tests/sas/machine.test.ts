@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { interByteLimitMs } from '../../hardware/sas/link.js';
 import { SasMachine } from '../../hardware/sas/machine.js';
 import type { SasLinkEvent } from '../../hardware/sas/types.js';
+import { SystemValidationCycle, type SystemValidationEnd } from '../../hardware/sas/system-validation.js';
 import { ManualClock, MemoryAft, MemoryGame } from './fixture.js';
 import { read72, transfer72Bytes } from './host/aft.js';
 import { appendCrc, bcd, sasCrc } from './host/codec.js';
@@ -151,6 +152,26 @@ describe('SAS machine side: link rules (manual clock)', () => {
         aft.transfers.map((t) => t.transactionId),
         ['T1', 'T2'],
       );
+    });
+
+    it('0x58 with another number right after 0x58: a new poll, answered for itself; the same 0x58 again is a repeat, taken once', () => {
+      const r = rig();
+      const ends: SystemValidationEnd[] = [];
+      const cycle = new SystemValidationCycle({ clock: r.clock, raise: () => undefined, known: () => false, ended: (e) => void ends.push(e) });
+      const received: (string | null)[] = [];
+      r.game.systemValidation = { pending: () => cycle.pending(), receive: (id, digits) => (received.push(digits), cycle.receive(id, digits)) };
+      assert.equal(cycle.begin(10_000), true);
+      const poll58 = (digits: string) => appendCrc([A, 0x58, 0x01, ...bcd(Number(digits.slice(0, 8)), 4), ...bcd(Number(digits.slice(8)), 4)]);
+      r.send([0x80 | 1]);
+      r.send(poll58('1234567812345678'));
+      r.send(poll58('1234567812345678'));
+      r.send(poll58('8765432187654321'));
+      r.send(poll58('8765432187654321'));
+      const statuses = r.take().map((o) => o.bytes[2]);
+      // Acknowledged, its repeat alike; the other number finds no cash-out waiting (80), and its repeat alike.
+      assert.deepEqual(statuses, [0x00, 0x00, 0x80, 0x80]);
+      assert.deepEqual(received, ['1234567812345678', '8765432187654321'], 'each number taken once');
+      assert.deepEqual(ends, [{ kind: 'number', validation: '011234567812345678' }]);
     });
 
     it('0x21 with a new seed right after 0x21: the signature reported is the new seed’s', () => {
