@@ -3,7 +3,7 @@
 // forged cross-site POST. Each is written as the attack it is, against the real routes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_LOCK_MS } from '../../upstream/backoffice/throttle.js';
+import { FREE, MAX_LOCK_MS } from '../../upstream/backoffice/throttle.js';
 import { backofficeKit, PASSWORD, post, signIn, type BackofficeKit } from './backoffice-kit.js';
 
 describe('back office sign-in under attack', () => {
@@ -135,5 +135,38 @@ describe('back office sign-in under attack', () => {
     const s = await signIn(kit.app, 'administrator');
     const r = await kit.app.inject({ method: 'GET', url: '/v1/terminals', headers: { cookie: s.cookie } });
     assert.equal(r.statusCode, 403);
+  });
+});
+
+describe('back office sign-in: wrong passwords sent at once', () => {
+  it('are counted before their passwords are checked: no more reach the check than one after another would', async () => {
+    // The production limit of the route (30 a minute per address) lets them all in; the throttle must hold them.
+    const kit = await backofficeKit({ signInPerMinute: 30 });
+    try {
+      const attacker = '203.0.113.77';
+      const attempt = (password: string) =>
+        kit.app.inject({ method: 'POST', url: '/backoffice/api/sign-in', payload: { name: 'supervisor', password }, remoteAddress: attacker });
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(`guess-${i}`)));
+      const count = (status: number) => answers.filter((r) => r.statusCode === status).length;
+      // One after another, FREE failures cost nothing and the next locks: FREE + 1 passwords checked.
+      assert.ok(count(401) <= FREE + 1, `${count(401)} of 20 wrong passwords sent at once were checked`);
+      assert.equal(count(401) + count(429), 20);
+      const checked = await kit.db.query<{ n: number }>(
+        "SELECT COUNT(*)::int AS n FROM audit_log WHERE action = 'sign-in.refused' AND address = $1 AND detail->>'reason' = 'wrong-name-or-password'",
+        [attacker],
+      );
+      assert.equal(checked.rows[0]?.n, count(401));
+      // Locked now: the right password from there waits like any other attempt…
+      const locked = await attempt(PASSWORD);
+      assert.equal(locked.statusCode, 429, locked.body);
+      assert.equal(locked.json().error, 'throttled');
+      // …while the user at their own address signs in at once…
+      await signIn(kit.app, 'supervisor', PASSWORD, '10.1.1.30');
+      // …and from there once the lock has run out, as normal.
+      kit.clock.now += Number(locked.headers['retry-after']) * 1000;
+      await signIn(kit.app, 'supervisor', PASSWORD, attacker);
+    } finally {
+      await kit.close();
+    }
   });
 });

@@ -110,19 +110,26 @@ async function signInRoute(signIn: FastifyInstance, db: Db, throttle: SignInThro
   signIn.withTypeProvider<ZodTypeProvider>().post('/sign-in', { schema: { hide: true, body: SignIn } }, async (req, reply) => {
     const { name, password } = req.body;
     const address = req.ip;
-    const wait = throttle.waitMs(name, address);
-    if (wait > 0) {
+    const begun = throttle.begin(name, address);
+    if ('waitMs' in begun) {
+      const wait = begun.waitMs;
       await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'throttled', waitMs: wait } });
       reply.header('retry-after', String(Math.ceil(wait / 1000)));
       return reply.code(429).send({ error: 'throttled', message: 'too many wrong passwords from here: wait', retryAfterSeconds: Math.ceil(wait / 1000) });
     }
-    const user = await checkPassword(db, name, password);
+    let user: Awaited<ReturnType<typeof checkPassword>>;
+    try {
+      user = await checkPassword(db, name, password);
+    } catch (e) {
+      begun.attempt.abandoned();
+      throw e;
+    }
     if (!user) {
-      throttle.failed(name, address);
+      begun.attempt.failed();
       await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'wrong-name-or-password' } });
       return reply.code(401).send({ error: 'wrong-name-or-password', message: 'wrong name or password' });
     }
-    throttle.succeeded(name, address);
+    begun.attempt.succeeded();
     const { token, session } = await openSession(db, user, address, now());
     await audit(db, { actor: user.name, address, action: 'sign-in', detail: { role: user.role } });
     setCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now()) / 1000));

@@ -6,7 +6,9 @@
  * - let nobody in (each is refused, checked or not), and
  * - lock nobody out for ever: the pair opens at most MAX_LOCK_MS after the last checked failure,
  *   and the same account from any other address is not slowed at all.
- * A success forgets the pair. Kept in memory: a restart forgets every count, which only gives a
+ * An attempt is counted when it is let through to the password check, before the check's 0.1 s,
+ * and ended with its answer (`begin`): attempts sent together are let through no further than the
+ * same attempts one after another. A success forgets the pair. Kept in memory: a restart forgets every count, which only gives a
  * guesser FREE more tries, and several instances behind one balancer each count their own.
  */
 export const FREE = 5;
@@ -16,10 +18,25 @@ const FORGET_MS = 2 * MAX_LOCK_MS;
 /** Pairs remembered at most (a flood of made-up names must not grow memory without bound). */
 const MAX_PAIRS = 100_000;
 
+/** How long an attempt refused while others of its pair are being checked is told to wait (a check takes about 0.1 s). */
+export const BUSY_WAIT_MS = 1000;
+
 interface Pair {
   failures: number;
   lastFailure: number;
   lockedUntil: number;
+  /** Attempts let through to the password check whose answer has not come yet. */
+  inFlight: number;
+}
+
+/** An attempt let through to the password check: it counts against its pair until it ends, once. */
+export interface Attempt {
+  /** The password was wrong: a failure of the pair, which past FREE locks it. */
+  failed(): void;
+  /** The password was right: the pair is forgotten. */
+  succeeded(): void;
+  /** No answer (the check threw): given back, uncounted. */
+  abandoned(): void;
 }
 
 export class SignInThrottle {
@@ -30,34 +47,56 @@ export class SignInThrottle {
     return `${account}\u0000${address}`;
   }
 
-  /** Milliseconds until this pair may try again (0: now). */
-  waitMs(account: string, address: string): number {
-    const p = this.pairs.get(this.key(account, address));
-    if (!p) return 0;
-    const now = this.now();
-    if (now - p.lastFailure > FORGET_MS) {
-      this.pairs.delete(this.key(account, address));
-      return 0;
-    }
-    return Math.max(0, p.lockedUntil - now);
-  }
-
-  failed(account: string, address: string): void {
+  /**
+   * An attempt of this pair, asked before its password is looked at: let through (`attempt`, to be
+   * ended with its outcome) or told to wait (`waitMs`). It is counted at once, as the failure it may
+   * turn out to be, so attempts that arrive together are let through no further than one after
+   * another would be: while the pair is free, as many as its failures left before a lock plus one;
+   * past that, one at a time, and none while it is locked.
+   */
+  begin(account: string, address: string): { attempt: Attempt } | { waitMs: number } {
     const key = this.key(account, address);
     const now = this.now();
-    const before = this.pairs.get(key);
-    const failures = before && now - before.lastFailure <= FORGET_MS ? before.failures + 1 : 1;
-    const over = failures - FREE;
+    let p = this.pairs.get(key);
+    if (p && p.inFlight === 0 && now - p.lastFailure > FORGET_MS) {
+      this.pairs.delete(key);
+      p = undefined;
+    }
+    if (p && p.lockedUntil > now) return { waitMs: p.lockedUntil - now };
+    if (p && p.inFlight > 0 && p.failures + p.inFlight > FREE) return { waitMs: BUSY_WAIT_MS };
+    const pair = p ?? this.remember(key, { failures: 0, lastFailure: now, lockedUntil: 0, inFlight: 0 });
+    pair.inFlight += 1;
+    let ended = false;
+    const end = (outcome: 'failed' | 'succeeded' | 'abandoned') => {
+      if (ended) return;
+      ended = true;
+      // The pair it was counted in, unless a success or the bound on memory has forgotten it since.
+      if (this.pairs.get(key) === pair) pair.inFlight -= 1;
+      if (outcome === 'failed') this.failed(key);
+      if (outcome === 'succeeded') this.pairs.delete(key);
+    };
+    return { attempt: { failed: () => end('failed'), succeeded: () => end('succeeded'), abandoned: () => end('abandoned') } };
+  }
+
+  private failed(key: string): void {
+    const now = this.now();
+    const p = this.pairs.get(key) ?? { failures: 0, lastFailure: now, lockedUntil: 0, inFlight: 0 };
+    p.failures = now - p.lastFailure <= FORGET_MS ? p.failures + 1 : 1;
+    const over = p.failures - FREE;
     const lockMs = over > 0 ? Math.min(MAX_LOCK_MS, 1000 * 2 ** Math.min(over - 1, 30)) : 0;
+    p.lastFailure = now;
+    p.lockedUntil = now + lockMs;
+    this.remember(key, p);
+  }
+
+  /** Kept as the newest pair; past MAX_PAIRS the oldest is forgotten. */
+  private remember(key: string, p: Pair): Pair {
     this.pairs.delete(key);
-    this.pairs.set(key, { failures, lastFailure: now, lockedUntil: now + lockMs });
+    this.pairs.set(key, p);
     if (this.pairs.size > MAX_PAIRS) {
       const oldest = this.pairs.keys().next();
       if (!oldest.done) this.pairs.delete(oldest.value);
     }
-  }
-
-  succeeded(account: string, address: string): void {
-    this.pairs.delete(this.key(account, address));
+    return p;
   }
 }

@@ -1,0 +1,57 @@
+// The throttle of wrong passwords, attempt by attempt: an attempt is counted when it is let through
+// to the password check, not when its answer comes back, so attempts that arrive together are
+// held as if they had come one after another (tests/security/backoffice-sign-in.test.ts sends them
+// over the real route).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FREE, SignInThrottle } from './throttle.js';
+
+const ADDRESS = '203.0.113.5';
+
+function throttle() {
+  const clock = { now: Date.UTC(2026, 10, 26) };
+  return { clock, t: new SignInThrottle(() => clock.now) };
+}
+
+describe('SignInThrottle', () => {
+  it('lets through at once no more attempts than one after another would reach the check', () => {
+    const { clock, t } = throttle();
+    const begun = Array.from({ length: 20 }, () => t.begin('ana', ADDRESS));
+    const through = begun.flatMap((b) => ('attempt' in b ? [b.attempt] : []));
+    assert.equal(through.length, FREE + 1);
+    for (const b of begun) if ('waitMs' in b) assert.ok(b.waitMs > 0);
+    for (const a of through) a.failed();
+    // FREE + 1 failures, as one after another: locked for a second.
+    assert.deepEqual(t.begin('ana', ADDRESS), { waitMs: 1000 });
+    clock.now += 1000;
+    // Past FREE, one at a time: a second attempt waits while the first is being checked.
+    const one = t.begin('ana', ADDRESS);
+    assert.ok('attempt' in one);
+    assert.ok('waitMs' in t.begin('ana', ADDRESS));
+    // An attempt that got no answer (the check threw) is given back, uncounted.
+    one.attempt.abandoned();
+    const two = t.begin('ana', ADDRESS);
+    assert.ok('attempt' in two);
+    two.attempt.failed();
+    two.attempt.failed();
+    assert.deepEqual(t.begin('ana', ADDRESS), { waitMs: 2000 }, 'an attempt ended twice counts once');
+    // The same account from another address is not slowed.
+    assert.ok('attempt' in t.begin('ana', '10.1.1.1'));
+  });
+
+  it('a success forgets the pair; wrong passwords whose answer comes after it still count', () => {
+    const { t } = throttle();
+    const wrong = Array.from({ length: FREE }, () => t.begin('ana', ADDRESS)).flatMap((b) => ('attempt' in b ? [b.attempt] : []));
+    const right = t.begin('ana', ADDRESS);
+    assert.ok('attempt' in right);
+    right.attempt.succeeded();
+    for (const a of wrong) a.failed();
+    // FREE failures after the success: one more may be checked, and only one at a time.
+    const next = t.begin('ana', ADDRESS);
+    assert.ok('attempt' in next);
+    assert.ok('waitMs' in t.begin('ana', ADDRESS));
+    next.attempt.succeeded();
+    const fresh = Array.from({ length: FREE + 2 }, () => t.begin('ana', ADDRESS));
+    assert.equal(fresh.filter((b) => 'attempt' in b).length, FREE + 1, 'forgotten: FREE + 1 at once again');
+  });
+});
