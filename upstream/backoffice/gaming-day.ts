@@ -9,9 +9,18 @@ import { arrayOf, intOf, meterFits, stationOf } from './journal-figures.js';
  */
 export const MACAU_OFFSET_MS = 8 * 60 * 60_000;
 
+/**
+ * Whether `date` is YYYY-MM-DD of a day of the calendar: one `Date.UTC` gives back as it was
+ * (it rolls 2026-02-30 over to 2 March, 2026-13-45 into 2027, and years 0–99 into the 1900s).
+ */
+export function isCalendarDate(date: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  return m !== null && new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === date;
+}
+
 export function gamingDayWindow(date: string, startHour: number): { from: Date; to: Date } {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) throw new RangeError(`a gaming day is YYYY-MM-DD, not ${date}`);
+  if (!m || !isCalendarDate(date)) throw new RangeError(`a gaming day is a day of the calendar, YYYY-MM-DD, not ${date}`);
   const from = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), startHour) - MACAU_OFFSET_MS;
   return { from: new Date(from), to: new Date(from + 24 * 60 * 60_000) };
 }

@@ -5,18 +5,16 @@ import { z } from 'zod';
 import type { Db } from '../sql.js';
 import { audit } from './audit.js';
 import { dayOf, dayWindow, readDayHours } from './day-hours.js';
-import { gamingDayReport } from './gaming-day.js';
+import { gamingDayReport, isCalendarDate } from './gaming-day.js';
 import { hourlyPlots } from './plots.js';
 import { reportSync } from './report-sync.js';
 import type { Permission } from './roles.js';
 import type { Session } from './sessions.js';
 import { readSettings } from './settings.js';
 
+/** The gaming day a report is asked for: a day of the calendar (2026-02-30 is a 400, not 2 March under that name). */
 const ReportQuery = z.strictObject({
-  date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
+  date: z.string().refine(isCalendarDate, { message: 'a gaming day is YYYY-MM-DD, a day of the calendar' }).optional(),
 });
 
 type SignedIn = (req: FastifyRequest, reply: FastifyReply, need: Permission) => Promise<Session | null>;
