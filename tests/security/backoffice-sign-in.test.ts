@@ -3,6 +3,7 @@
 // forged cross-site POST. Each is written as the attack it is, against the real routes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ABSOLUTE_MS } from '../../upstream/backoffice/sessions.js';
 import { FREE, MAX_LOCK_MS } from '../../upstream/backoffice/throttle.js';
 import { backofficeKit, PASSWORD, post, signIn, type BackofficeKit } from './backoffice-kit.js';
 
@@ -165,6 +166,76 @@ describe('back office sign-in: wrong passwords sent at once', () => {
       // …and from there once the lock has run out, as normal.
       kit.clock.now += Number(locked.headers['retry-after']) * 1000;
       await signIn(kit.app, 'supervisor', PASSWORD, attacker);
+    } finally {
+      await kit.close();
+    }
+  });
+});
+
+describe('back office: the session cookie lives as long as the session', () => {
+  /** The one Set-Cookie of an answer: its value and attributes (`max-age` as a number). */
+  function cookieOf(headers: Record<string, unknown>): { value: string; maxAge: number; flags: string[] } | null {
+    const set = headers['set-cookie'];
+    if (set === undefined) return null;
+    assert.equal(typeof set, 'string', `one Set-Cookie, not ${JSON.stringify(set)}`);
+    const [pair = '', ...attrs] = String(set).split('; ');
+    const maxAge = attrs.find((a) => a.startsWith('Max-Age='));
+    assert.ok(maxAge, String(set));
+    return { value: pair, maxAge: Number(maxAge.slice('Max-Age='.length)), flags: attrs.filter((a) => !a.startsWith('Max-Age=')) };
+  }
+
+  it('is sent again, to the new expiry, whenever a request moves the expiry on; never past the 12 hours', async () => {
+    const kit = await backofficeKit();
+    try {
+      const signedInAt = kit.clock.now;
+      const s = await signIn(kit.app, 'viewer');
+      const session = () => kit.app.inject({ method: 'GET', url: '/backoffice/api/session', headers: { cookie: s.cookie } });
+      // 20 minutes on: the browser would drop a cookie of Max-Age 1800 ten minutes from now.
+      kit.clock.now += 20 * 60_000;
+      const r = await session();
+      assert.equal(r.statusCode, 200);
+      const c = cookieOf(r.headers);
+      assert.ok(c, 'a request that moves the expiry on sends the cookie again');
+      assert.equal(c.value, s.cookie, 'the same session');
+      assert.deepEqual(c.flags, ['Path=/', 'HttpOnly', 'SameSite=Strict']);
+      const ends = kit.clock.now + c.maxAge * 1000;
+      assert.ok(ends >= Date.parse(r.json().expiresAt), `the cookie ends ${new Date(ends).toISOString()}, the session ${r.json().expiresAt}`);
+      assert.ok(ends <= signedInAt + ABSOLUTE_MS);
+      // Kept alive by a request every 20 minutes: the cookie always reaches the session's end, and
+      // near the absolute limit no further.
+      let last = c;
+      while (kit.clock.now + 20 * 60_000 < signedInAt + ABSOLUTE_MS) {
+        kit.clock.now += 20 * 60_000;
+        const again = await session();
+        assert.equal(again.statusCode, 200, `at +${(kit.clock.now - signedInAt) / 60_000} min`);
+        last = cookieOf(again.headers) ?? assert.fail('no cookie');
+        assert.ok(kit.clock.now + last.maxAge * 1000 >= Date.parse(again.json().expiresAt));
+        assert.ok(kit.clock.now + last.maxAge * 1000 <= signedInAt + ABSOLUTE_MS);
+      }
+      assert.equal(kit.clock.now + last.maxAge * 1000, signedInAt + ABSOLUTE_MS, 'the last cookie ends with the session at 12 hours');
+      kit.clock.now = signedInAt + ABSOLUTE_MS;
+      assert.equal((await session()).statusCode, 401);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  it('sign-out sends one cookie, the one that clears it; the floor stream sends it again like any request', async () => {
+    const kit = await backofficeKit();
+    try {
+      const s = await signIn(kit.app, 'supervisor');
+      kit.clock.now += 20 * 60_000;
+      const url = await kit.app.listen({ port: 0, host: '127.0.0.1' });
+      const ac = new AbortController();
+      const events = await fetch(`${url}/backoffice/api/floor/events`, { headers: { cookie: s.cookie }, signal: ac.signal });
+      assert.equal(events.status, 200);
+      const renewed = events.headers.get('set-cookie');
+      ac.abort();
+      assert.ok(renewed, 'the stream opened 20 minutes on renews the cookie');
+      assert.match(renewed, /Max-Age=1800/);
+      const out = await post(kit.app, s, '/backoffice/api/sign-out');
+      assert.equal(out.statusCode, 204);
+      assert.equal(cookieOf(out.headers)?.maxAge, 0);
     } finally {
       await kit.close();
     }

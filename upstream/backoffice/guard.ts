@@ -31,15 +31,19 @@ export function sameOrigin(req: FastifyRequest): boolean {
 
 /**
  * The session of the request's cookie, checked for `need`; a state-changing method also needs its
- * CSRF token and a same-origin Origin. Sends the refusal and answers null when any is missing.
+ * CSRF token and a same-origin Origin. Sends the refusal and answers null when any is missing. A
+ * session found has had its idle expiry moved on (`findSession`), and its cookie is sent again to
+ * that expiry, which is never past the session's absolute end.
  */
 export async function authorise(sql: Sql, req: FastifyRequest, reply: FastifyReply, need: Permission, now: number): Promise<Session | null> {
   const token = cookieValue(req.headers.cookie, SECURE_COOKIE) ?? cookieValue(req.headers.cookie, COOKIE);
   const session = token ? await findSession(sql, token, now) : null;
-  if (!session) {
+  if (!session || !token) {
     await reply.code(401).send({ error: 'signed-out', message: 'sign in first' });
     return null;
   }
+  // The idle expiry moved on: the browser is told, or it drops the cookie 30 minutes after sign-in.
+  setSessionCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now) / 1000));
   if (!SAFE.has(req.method)) {
     const given = req.headers[CSRF_HEADER];
     if (typeof given !== 'string' || !sameToken(given, session.csrf) || !sameOrigin(req)) {
@@ -53,4 +57,24 @@ export async function authorise(sql: Sql, req: FastifyRequest, reply: FastifyRep
   }
   req.backoffice = session;
   return session;
+}
+
+/**
+ * The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends
+ * it), Path=/; over HTTPS also Secure with the `__Host-` prefix, which a browser keeps only from a
+ * secure origin. Max-Age 0 clears it. It is the back office's only cookie: one set later in the
+ * same answer replaces the earlier (a sign-out's clearing, the renewal its request had been given).
+ */
+export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+  const secure = req.protocol === 'https';
+  const name = secure ? SECURE_COOKIE : COOKIE;
+  reply.removeHeader('set-cookie');
+  reply.header('set-cookie', `${name}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, maxAgeSeconds)}${secure ? '; Secure' : ''}`);
+}
+
+/** Hijacks a reply (the floor's stream) with its renewed session cookie on the raw head, which gets none of Fastify's headers. */
+export function hijackKeepingCookie(reply: FastifyReply): void {
+  const cookie = reply.getHeader('set-cookie');
+  if (cookie !== undefined) reply.raw.setHeader('set-cookie', cookie);
+  reply.hijack();
 }

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from './audit.js';
+import { hijackKeepingCookie } from './guard.js';
 import { FloorHub, type FloorStreamLimits } from './floor-hub.js';
 import { reportRoutes } from './report-routes.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
@@ -66,7 +67,7 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
         api.get('/floor/events', { schema: { hide: true } }, async (req, reply) => {
           const s = await signedIn(req, reply, 'floor');
           if (!s) return reply;
-          reply.hijack();
+          hijackKeepingCookie(reply);
           await hub.subscribe(reply.raw, { session: s.id, user: s.name, address: req.ip });
         });
         api.get('/tables/:id', { schema: { hide: true, params: TableParams } }, async (req, reply) => {

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import type { Db } from '../sql.js';
 import { acknowledge, workedAlarms } from './alarm-acks.js';
 import { audit, auditTrail } from './audit.js';
-import { authorise } from './guard.js';
+import { authorise, setSessionCookie } from './guard.js';
 import { permissionsOf, type Permission } from './roles.js';
-import { COOKIE, endSession, openSession, SECURE_COOKIE, type Session } from './sessions.js';
+import { endSession, openSession, type Session } from './sessions.js';
 import { readSettings, Settings, writeSettings } from './settings.js';
 import { SignInThrottle } from './throttle.js';
 import { checkPassword } from './users.js';
@@ -66,7 +66,7 @@ export async function registerBackofficeApi(
           await endSession(db, s.id, now());
           options.sessionEnded?.(s.id);
           await audit(db, { actor: s.name, address: req.ip, action: 'sign-out' });
-          setCookie(req, reply, '', 0);
+          setSessionCookie(req, reply, '', 0);
           return reply.code(204).send();
         });
         api.get('/settings', { schema: { hide: true } }, async (req, reply) => {
@@ -132,18 +132,7 @@ async function signInRoute(signIn: FastifyInstance, db: Db, throttle: SignInThro
     begun.attempt.succeeded();
     const { token, session } = await openSession(db, user, address, now());
     await audit(db, { actor: user.name, address, action: 'sign-in', detail: { role: user.role } });
-    setCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now()) / 1000));
+    setSessionCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now()) / 1000));
     return { name: user.name, role: user.role, permissions: permissionsOf(user.role), csrf: session.csrf };
   });
-}
-
-/**
- * The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends
- * it), Path=/; over HTTPS also Secure with the `__Host-` prefix, which a browser keeps only from a
- * secure origin. Max-Age 0 clears it.
- */
-function setCookie(req: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
-  const secure = req.protocol === 'https';
-  const name = secure ? SECURE_COOKIE : COOKIE;
-  reply.header('set-cookie', `${name}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, maxAgeSeconds)}${secure ? '; Secure' : ''}`);
 }
