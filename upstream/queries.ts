@@ -1,4 +1,5 @@
 import { chainHash, genesisHash, sha256Hex } from './chain.js';
+import { KioskHealth } from './schemas.js';
 import type { Sql } from './sql.js';
 
 export interface ChainReport {
@@ -62,6 +63,15 @@ export function iso(v: Date | string): string {
 }
 const isoOrNull = (v: Date | string | null): string | null => (v === null ? null : iso(v));
 
+/**
+ * A stored health snapshot, or null for one over the heartbeat's bounds (`KioskHealth`): stored
+ * before they were set, it would fail the terminals list's schema (a 500 for every terminal) and
+ * give the metrics a label per made-up fault.
+ */
+function withinBounds(health: Record<string, unknown> | null): Record<string, unknown> | null {
+  return KioskHealth.safeParse(health).success ? health : null;
+}
+
 export async function listTerminals(sql: Sql) {
   const r = await sql.query<{
     terminal_id: string;
@@ -84,7 +94,7 @@ export async function listTerminals(sql: Sql) {
     headHash: x.hash,
     lastIngestAt: iso(x.updated_at),
     lastSeenAt: isoOrNull(x.last_seen_at),
-    health: x.last_health,
+    health: withinBounds(x.last_health),
   }));
 }
 
@@ -167,7 +177,7 @@ export async function terminalFigures(sql: Sql) {
     headSeq: r.seq,
     lastIngestAt: new Date(r.updated_at),
     lastSeenAt: r.last_seen_at === null ? null : new Date(r.last_seen_at),
-    health: r.last_health,
+    health: withinBounds(r.last_health),
     revoked: r.revoked,
     meters: meters.get(r.terminal_id) ?? {},
   }));

@@ -46,8 +46,26 @@ export const IngestReplay = z.strictObject({ error: z.literal('replay'), ackedSe
 export const IngestRefused = z.strictObject({ error: z.enum(['bad-chain', 'bad-entry']), seq: Seq, message: z.string() });
 
 /**
+ * A heartbeat's faults (`table.faults`: the kinds of the table's current faults, host/tilts/
+ * tilt-kinds.ts, one per place it holds one) at most: every station kind at each of the 2,007
+ * stations a table may have (seats 1–7, remote 101–2100) and every table kind once is 28,115 with
+ * today's 14 and 17 kinds. Each is a kind's name (the longest today 21 characters).
+ */
+export const MAX_FAULTS = 32_768;
+const FAULT_LENGTH = 64;
+/** Different kinds among them at most (31 kinds today): the floor's row names each once. */
+export const MAX_FAULT_KINDS = 64;
+const Faults = z
+  .array(z.string().max(FAULT_LENGTH))
+  .max(MAX_FAULTS)
+  .refine((faults) => new Set(faults).size <= MAX_FAULT_KINDS, { message: `at most ${MAX_FAULT_KINDS} kinds of fault` });
+
+/**
  * The kiosk's health as it reports it with each heartbeat (its /healthz): the fields the service
- * reads are named; the rest is kept as sent, bounded in size.
+ * reads are named, each bounded above what an honest table sends (the floor copies the phase, hold
+ * and faults into a row every open floor page is sent: tests/security/backoffice-heartbeat.test.ts
+ * sends the host's own heartbeat with every fault a table can hold); the rest is kept as sent,
+ * bounded by the body limit.
  */
 export const KioskHealth = z
   .looseObject({
@@ -60,9 +78,22 @@ export const KioskHealth = z
     uptimeSeconds: z.number().nonnegative().optional(),
     // The table's currency (issue 49): held per table, every amount of it labelled by it.
     currency: TableCurrency.optional(),
-    table: z.looseObject({ phase: z.string().optional(), hold: z.unknown().optional(), faults: z.array(z.string()).optional() }).optional(),
+    // The round's phase (betting, dealing, results, hold) and why the table is on hold (a reason's name, engine/table/vocabulary.ts).
+    table: z
+      .looseObject({
+        phase: z.string().max(32).optional(),
+        hold: z
+          .union([z.string().max(64), z.boolean()])
+          .nullable()
+          .optional(),
+        faults: Faults.optional(),
+      })
+      .optional(),
     sync: z
-      .union([z.literal('off'), z.looseObject({ lagEntries: Seq.optional(), lagSeconds: z.number().nonnegative().optional(), state: z.string().optional() })])
+      .union([
+        z.literal('off'),
+        z.looseObject({ lagEntries: Seq.optional(), lagSeconds: z.number().nonnegative().optional(), state: z.string().max(32).optional() }),
+      ])
       .optional(),
   })
   .meta({ id: 'KioskHealth' });

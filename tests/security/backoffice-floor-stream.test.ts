@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { disableUser, enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
 import { IDLE_MS } from '../../upstream/backoffice/sessions.js';
+import { MAX_FAULT_KINDS } from '../../upstream/schemas.js';
 import { signInHttp, type HttpSession } from '../sync/backoffice-http.js';
 import { FAST, PASSWORD } from './backoffice-kit.js';
 
@@ -85,11 +86,12 @@ describe('back office: the live floor stream ends with its session and drops a c
     db = await openPglite();
     await migrateUpstream(db);
     for (const name of ['ana', 'rui', 'ines', 'tom', 'eva']) await putUser(db, { name, role: 'viewer', password: PASSWORD, by: 'test' }, FAST);
-    // A floor of five tables with a long fault list each: every push is some 50 KB.
-    for (let i = 1; i <= 5; i++) {
+    // A floor of twelve tables each with the longest fault list a heartbeat may carry (64 kinds of
+    // 64 characters: upstream/schemas.ts): every push is some 50 KB.
+    for (let i = 1; i <= 12; i++) {
       const id = `T${i}`;
       await enrolTerminal(db, id, false);
-      const faults = Array.from({ length: 10 }, (_, k) => `fault-${k}-${'x'.repeat(1000)}`);
+      const faults = Array.from({ length: MAX_FAULT_KINDS }, (_, k) => `fault-${k}-`.padEnd(64, 'x'));
       await db.query('UPDATE terminals SET last_seen_at = now(), last_health = $2::jsonb WHERE terminal_id = $1', [
         id,
         JSON.stringify({ tableId: id, game: 'blackjack', table: { phase: 'betting', faults } }),

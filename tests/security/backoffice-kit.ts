@@ -3,7 +3,8 @@
 // parameters (the production ones are checked by upstream/backoffice/password.test.ts), and a
 // browser's sign-in as `inject` calls.
 import assert from 'node:assert/strict';
-import { buildServer, putUser, type Db } from '../../upstream/index.js';
+import { signRequest } from '../../ledger/index.js';
+import { buildServer, enrolTerminal, putUser, type Db } from '../../upstream/index.js';
 import { openDatabase, type Database } from '../sync/upstream-databases.js';
 
 type FastifyInstance = Awaited<ReturnType<typeof buildServer>>;
@@ -72,4 +73,30 @@ export function post(app: FastifyInstance, who: SignedIn, url: string, payload: 
     payload: payload as Record<string, unknown>,
     headers: { cookie: who.cookie, 'x-csrf-token': who.csrf, origin: 'http://127.0.0.1:8787', host: '127.0.0.1:8787' },
   });
+}
+
+/**
+ * A table enrolled at the kit's upstream whose heartbeats are whatever the test sends, signed with
+ * its real credentials: how a hostile (or honest) table reaches `/v1/heartbeat`.
+ */
+export async function enrolledTable(kit: BackofficeKit, terminal: string) {
+  const key = Buffer.from((await enrolTerminal(kit.db, terminal, false)).key, 'base64');
+  let ts = Date.now();
+  return {
+    heartbeat(health: unknown) {
+      const body = JSON.stringify({ terminalId: terminal, at: new Date().toISOString(), health });
+      ts += 1;
+      return kit.app.inject({
+        method: 'POST',
+        url: '/v1/heartbeat',
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          'x-etg-terminal': terminal,
+          'x-etg-timestamp': String(ts),
+          'x-etg-signature': signRequest(key, 'POST', '/v1/heartbeat', terminal, ts, body),
+        },
+      });
+    },
+  };
 }

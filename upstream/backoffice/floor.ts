@@ -20,6 +20,7 @@ export interface FloorRow {
   /** The table's phase from its heartbeat, or `offline` when it has not been heard from within the limit, `revoked` when its key is. */
   state: string;
   hold: boolean;
+  /** The kinds of the table's current faults, each once (the table's page lists them where they are: a station's fault at each station). */
   faults: string[];
   /** Stations with credit on their meter, of those the journal has seen. */
   occupied: number;
@@ -122,7 +123,7 @@ export class FloorProjection {
         lastRound: seen.lastRound,
         state: x.revoked ? 'revoked' : offline ? 'offline' : (health?.table?.phase ?? 'unknown'),
         hold: Boolean(health?.table?.hold),
-        faults: health?.table?.faults ?? [],
+        faults: [...new Set(health?.table?.faults)],
         occupied: credits.filter((c) => c > 0).length,
         stations: credits.length,
         lastSeenAt: lastSeen?.toISOString() ?? null,
