@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TERMINAL_ID } from './auth.js';
 import { HEX64 } from './chain.js';
-import { TableCurrency } from './table-currency.js';
+import { HeartbeatCurrency } from './currency-exponent.js';
 
 // Every route's querystring, parameters, body and answers as zod schemas: Fastify validates and
 // serialises with them (fastify-type-provider-zod) and the OpenAPI document is generated from them
@@ -76,8 +76,8 @@ export const KioskHealth = z
     profiles: z.array(z.string().max(64)).max(64).optional(),
     version: z.string().max(64).optional(),
     uptimeSeconds: z.number().nonnegative().optional(),
-    // The table's currency (issue 49): held per table, every amount of it labelled by it.
-    currency: TableCurrency.optional(),
+    // The table's currency (issue 49): held per table, every amount of it labelled by it; its exponent ISO 4217's.
+    currency: HeartbeatCurrency.optional(),
     // The round's phase (betting, dealing, results, hold) and why the table is on hold (a reason's name, engine/table/vocabulary.ts).
     table: z
       .looseObject({

@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import type { Words } from './i18n.js';
 import { currencyLabel } from './money.js';
 import { BAND_Z, holdBand } from './hold-band.js';
+import { chosenTables, currencyGroups, groupLabel, seriesLabel, seriesValue } from './plots-choice.js';
 import type { Plots } from './report-model.js';
 
 /**
@@ -13,11 +14,6 @@ import type { Plots } from './report-model.js';
  * to a Hong Kong dollar: the choices are per currency). Each series has its own dash as well as its own
  * colour, and its name in the legend: colour is never the only way to tell them apart.
  */
-/** The choice of every table of one currency: `all:MOP`. */
-const ALL = 'all:';
-/** The choice of one table's series in one currency (a table that changed currency within the day has one per currency): `T3 MOP`. */
-const one = (s: Plots['tables'][number]) => `${s.terminalId} ${currencyLabel(s.currency)}`;
-
 export function plotsPage(w: Words): HTMLElement {
   const t = w.t;
   const date = h('input', { type: 'date', name: 'date' });
@@ -30,8 +26,8 @@ export function plotsPage(w: Words): HTMLElement {
     drawn = [];
     charts.replaceChildren();
     if (!plots) return;
-    const all = which.value.startsWith(ALL) ? which.value.slice(ALL.length) : null;
-    const chosen = plots.tables.filter((s) => (all === null ? one(s) === which.value : currencyLabel(s.currency) === all));
+    // One table's series in one currency, or every table's of one currency (code and exponent): all in the same minor units.
+    const chosen = chosenTables(plots.tables, which.value);
     const currency = chosen[0]?.currency ?? null;
     const xs = plots.hours.map((iso) => Date.parse(iso) / 1000);
     const scale = 10 ** (currency?.exponent ?? 0);
@@ -76,10 +72,10 @@ export function plotsPage(w: Words): HTMLElement {
     plots = await api.plots(date.value || undefined);
     date.value = plots.date;
     const keep = which.value;
-    const currencies = [...new Set(plots.tables.map((s) => currencyLabel(s.currency)))].sort();
+    const groups = currencyGroups(plots.tables);
     which.replaceChildren(
-      ...currencies.map((c) => h('option', { value: `${ALL}${c}` }, `${t('backoffice.plots.allTables')} (${c})`)),
-      ...plots.tables.map((s) => h('option', { value: one(s) }, `${s.terminalId} (${currencyLabel(s.currency)})`)),
+      ...groups.map((g) => h('option', { value: g.value }, `${t('backoffice.plots.allTables')} (${groupLabel(g, groups, w.language)})`)),
+      ...plots.tables.map((s) => h('option', { value: seriesValue(s) }, `${s.terminalId} (${seriesLabel(s, groups, w.language)})`)),
     );
     which.value = keep;
     if (which.selectedIndex < 0) which.selectedIndex = 0;

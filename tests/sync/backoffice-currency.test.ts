@@ -3,7 +3,8 @@
 // the upstream keeps it per table (migration 8) and every amount is labelled by it: the floor's
 // row, the table's page, the gaming day's lines, whose totals are one per currency (MOP is never
 // added to HKD). A table that changes currency, or whose journal moves money in another currency
-// than the one held for it, raises an alarm; a malformed currency is refused with nothing changed.
+// than the one held for it, raises an alarm; a malformed currency, or an exponent that is not ISO
+// 4217's for a code the upstream's runtime knows, is refused with nothing changed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { reportCsv } from '../../backoffice/src/csv.js';
@@ -191,5 +192,26 @@ describe('back office: every amount by its table’s currency', () => {
     }
     assert.deepEqual((await get<{ currency: Money }>('/tables/T2')).currency, { code: 'HKD', exponent: 2 });
     assert.equal((await alarms('currency-changed')).length, 1);
+  });
+
+  it('refuses a heartbeat whose exponent is not ISO 4217’s for a code it knows, and keeps the one held', async () => {
+    const t2 = tables.get('T2');
+    assert.ok(t2);
+    // Before, any exponent 0–4 was taken for any code: HKD in whole dollars, then the floor's
+    // "all tables" plot added it to the tables counting cents.
+    for (const lie of [
+      { code: 'HKD', exponent: 0 },
+      { code: 'HKD', exponent: 3 },
+      { code: 'MOP', exponent: 4 },
+      { code: 'JPY', exponent: 2 },
+    ]) {
+      t2.said.currency = lie;
+      assert.equal(await t2.client.sendHeartbeat(), false, JSON.stringify(lie));
+      assert.match(t2.client.status().heartbeat?.error ?? '', /400/, JSON.stringify(lie));
+      assert.deepEqual((await get<{ currency: Money }>('/tables/T2')).currency, { code: 'HKD', exponent: 2 });
+    }
+    assert.equal((await alarms('currency-changed')).length, 1, 'nothing taken, so no change');
+    t2.said.currency = { code: 'HKD', exponent: 2 };
+    assert.equal(await t2.client.sendHeartbeat(), true);
   });
 });
