@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pino from 'pino';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
@@ -20,7 +20,7 @@ import { MAX_REMOTE_STATIONS, MAX_STATIONS, REMOTE_STATION_BASE } from '../../pr
 import { credentialsFile } from '../../ledger/index.js';
 import { enrolTerminal, listTerminals } from '../../upstream/index.js';
 import { Terminal } from '../../upstream/schemas.js';
-import { backofficeKit, enrolledTable, signIn, type BackofficeKit, type SignedIn } from './backoffice-kit.js';
+import { backofficeKit, enrolledTable, kitOfSuite, signIn } from './backoffice-kit.js';
 
 const HONEST = {
   tableId: 'BJ-01',
@@ -30,21 +30,15 @@ const HONEST = {
 };
 
 describe("back office: one table's heartbeat cannot bloat the floor", () => {
-  let kit: BackofficeKit;
-  let viewer: SignedIn;
-  before(async () => {
-    kit = await backofficeKit();
-    viewer = await signIn(kit.app, 'viewer');
-  });
-  after(() => kit.close());
+  const suite = kitOfSuite('viewer');
 
   const floor = async () => {
-    const r = await kit.app.inject({ method: 'GET', url: '/backoffice/api/floor', headers: { cookie: viewer.cookie } });
+    const r = await suite.kit.app.inject({ method: 'GET', url: '/backoffice/api/floor', headers: { cookie: suite.who.cookie } });
     assert.equal(r.statusCode, 200);
     return { bytes: r.body.length, rows: r.json() as { terminalId: string; state: string; faults: string[] }[] };
   };
   const stored = async (terminal: string) =>
-    (await kit.db.query<{ health: unknown }>('SELECT last_health AS health FROM terminals WHERE terminal_id = $1', [terminal])).rows[0]?.health;
+    (await suite.kit.db.query<{ health: unknown }>('SELECT last_health AS health FROM terminals WHERE terminal_id = $1', [terminal])).rows[0]?.health;
 
   const hostile: [string, unknown][] = [
     ['400,000 faults', { ...HONEST, table: { phase: 'betting', faults: Array.from({ length: 400_000 }, (_, i) => `f${i}`) } }],
@@ -58,7 +52,7 @@ describe("back office: one table's heartbeat cannot bloat the floor", () => {
   for (const [what, health] of hostile) {
     it(`${what}: 400, nothing stored, the floor as it was`, async () => {
       const terminal = `T-${what.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`;
-      const table = await enrolledTable(kit, terminal);
+      const table = await enrolledTable(suite.kit, terminal);
       assert.equal((await table.heartbeat(HONEST)).statusCode, 200);
       const before = await floor();
       const r = await table.heartbeat(health);
@@ -75,7 +69,7 @@ describe("back office: one table's heartbeat cannot bloat the floor", () => {
   }
 
   it('a table at every bound is taken, and its row names each kind of fault once', async () => {
-    const table = await enrolledTable(kit, 'T-at-the-bounds');
+    const table = await enrolledTable(suite.kit, 'T-at-the-bounds');
     const kinds = Array.from({ length: 64 }, (_, i) => `${'k'.repeat(60)}${String(i).padStart(4, '0')}`);
     const faults = Array.from({ length: 28_115 }, (_, i) => kinds[i % kinds.length] ?? '');
     const r = await table.heartbeat({ ...HONEST, table: { phase: 'p'.repeat(32), hold: 'h'.repeat(64), faults } });

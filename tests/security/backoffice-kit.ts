@@ -3,6 +3,7 @@
 // parameters (the production ones are checked by upstream/backoffice/password.test.ts), and a
 // browser's sign-in as `inject` calls.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { signRequest } from '../../ledger/index.js';
 import { buildServer, enrolTerminal, putUser, type Db } from '../../upstream/index.js';
 import { openDatabase, type Database } from '../sync/upstream-databases.js';
@@ -47,6 +48,17 @@ export async function backofficeKit(options: { signInPerMinute?: number; databas
 export interface SignedIn {
   cookie: string;
   csrf: string;
+}
+
+/** The kit of a `describe`, with one user signed in: made before its tests (read it inside them), closed after them. */
+export function kitOfSuite(role: (typeof ROLES)[number]): { kit: BackofficeKit; who: SignedIn } {
+  const held = {} as { kit: BackofficeKit; who: SignedIn };
+  before(async () => {
+    held.kit = await backofficeKit();
+    held.who = await signIn(held.kit.app, role);
+  });
+  after(() => held.kit.close());
+  return held;
 }
 
 export async function signIn(app: FastifyInstance, name: string, password = PASSWORD, remoteAddress = '10.1.1.1'): Promise<SignedIn> {

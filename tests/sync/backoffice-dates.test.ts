@@ -3,23 +3,16 @@
 // window of 1–2 March (`Date.UTC` rolls the day over), `2026-13-45` with a day of February 2027.
 // Every route that takes a gaming day: the report and the plots.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { backofficeKit, signIn, type BackofficeKit, type SignedIn } from '../security/backoffice-kit.js';
+import { describe, it } from 'node:test';
+import { kitOfSuite } from '../security/backoffice-kit.js';
 
 const ROUTES = ['/backoffice/api/reports/gaming-day', '/backoffice/api/reports/plots'];
 /** Each matches YYYY-MM-DD and is no day: past a month's end, no such month, day 0, 29 February of a common year. */
 const NO_DAYS = ['2026-02-30', '2026-13-45', '2026-00-10', '2026-04-31', '2026-01-00', '2025-02-29', '2026-02-29'];
 
 describe('back office: a gaming day is a day of the calendar', () => {
-  let kit: BackofficeKit;
-  let who: SignedIn;
-  before(async () => {
-    kit = await backofficeKit();
-    who = await signIn(kit.app, 'accounting');
-  });
-  after(() => kit.close());
-
-  const get = (url: string) => kit.app.inject({ method: 'GET', url, headers: { cookie: who.cookie } });
+  const suite = kitOfSuite('accounting');
+  const get = (url: string) => suite.kit.app.inject({ method: 'GET', url, headers: { cookie: suite.who.cookie } });
 
   for (const route of ROUTES) {
     it(`${route} refuses a date that is no day, with a 400 that says so`, async () => {
@@ -43,7 +36,7 @@ describe('back office: a gaming day is a day of the calendar', () => {
 
   it('a refused date reads nothing and is not audited as a report read', async () => {
     await get('/backoffice/api/reports/gaming-day?date=2026-02-30');
-    const read = await kit.db.query("SELECT 1 FROM audit_log WHERE action = 'report.read' AND detail->>'date' = '2026-02-30'");
+    const read = await suite.kit.db.query("SELECT 1 FROM audit_log WHERE action = 'report.read' AND detail->>'date' = '2026-02-30'");
     assert.equal(read.rows.length, 0);
   });
 });
