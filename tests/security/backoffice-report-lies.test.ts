@@ -130,3 +130,29 @@ describe("a table's journal whose figures do not fit", () => {
     }
   });
 });
+
+describe("a table's journal whose times are no instant", () => {
+  // Date.parse rolls 30 February over to 2 March; PostgreSQL's timestamptz refuses it: the body
+  // passed the check and the batch's INSERT failed, a 500 the table retried for ever.
+  for (const ts of [
+    '2026-02-30T02:00:00.000Z',
+    '2026-04-31T10:00:00Z',
+    '2026-11-26T24:00:00Z',
+    '2026-11-26T10:60:00Z',
+    '2026-11-26T10:00:61Z',
+    '2026-11-26T10:00:00+24:00',
+  ]) {
+    it(`${ts}: refused at ingest as bad-entry, not a 500`, async () => {
+      const kit = await backofficeKit();
+      try {
+        const liar = await lyingTable(kit.app, kit.db, 'T9');
+        const r = await liar.send([{ ...honestNotes, ts }]);
+        assert.equal(r.statusCode, 422, r.body);
+        assert.match(r.body, /bad-entry/);
+        assert.equal((await liar.send([honestNotes])).statusCode, 200, 'the table syncs on once its body is one');
+      } finally {
+        await kit.close();
+      }
+    });
+  }
+});

@@ -7,8 +7,12 @@ import { describe, it } from 'node:test';
 import { kitOfSuite } from '../security/backoffice-kit.js';
 
 const ROUTES = ['/backoffice/api/reports/gaming-day', '/backoffice/api/reports/plots'];
-/** Each matches YYYY-MM-DD and is no day: past a month's end, no such month, day 0, 29 February of a common year. */
-const NO_DAYS = ['2026-02-30', '2026-13-45', '2026-00-10', '2026-04-31', '2026-01-00', '2025-02-29', '2026-02-29'];
+/**
+ * Each matches YYYY-MM-DD and is no gaming day: past a month's end, no such month, day 0, 29 February
+ * of a common year; the calendar's last day (its day after has no date of four digits: a 500 before)
+ * and a day before 1970.
+ */
+const NO_DAYS = ['2026-02-30', '2026-13-45', '2026-00-10', '2026-04-31', '2026-01-00', '2025-02-29', '2026-02-29', '9999-12-31', '1969-12-31'];
 
 describe('back office: a gaming day is a day of the calendar', () => {
   const suite = kitOfSuite('accounting');

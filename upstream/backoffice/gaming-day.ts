@@ -15,7 +15,10 @@ export const MACAU_OFFSET_MS = 8 * 60 * 60_000;
  */
 export function isCalendarDate(date: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  return m !== null && new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === date;
+  // From 1970 (no table journalled before) to 9998: a day's window ends where the next day begins,
+  // and the day after 9999-12-31 has no date of four digits.
+  const year = Number(m?.[1]);
+  return m !== null && year >= 1970 && year <= 9998 && new Date(Date.UTC(year, Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === date;
 }
 
 export function gamingDayWindow(date: string, startHour: number): { from: Date; to: Date } {

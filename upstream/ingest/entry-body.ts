@@ -4,7 +4,23 @@ import { Refused, type IngestEntry } from './batch.js';
 import { reportFieldsProblem } from './report-fields.js';
 
 /** ISO 8601 as the kiosk writes it (ledger/canonical.ts: toISOString with an offset); what PostgreSQL's timestamptz reads. */
-const ISO_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_TS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * Whether an ISO time of that shape names an instant as the kiosk writes one: a day of the calendar,
+ * hours to 23, minutes and seconds to 59, an offset under a day. `Date.parse` rolls 30 February
+ * over to 2 March (and reads 24:00 as the next day), which PostgreSQL's timestamptz refuses (or
+ * reads otherwise): such a body passed the check and failed the batch's INSERT, a 500.
+ */
+function isInstant(ts: string): boolean {
+  const m = ISO_TS.exec(ts);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  const sameDay = day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
+  const offsetOk = m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59);
+  return sameDay && h <= 23 && mi <= 59 && s <= 59 && offsetOk;
+}
 
 export interface Body {
   payload?: unknown;
@@ -37,7 +53,7 @@ export function checkEntryBody(terminal: string, e: IngestEntry): Body & { type:
     body.seq !== e.seq ||
     typeof body.type !== 'string' ||
     typeof body.ts !== 'string' ||
-    !ISO_TS.test(body.ts) ||
+    !isInstant(body.ts) ||
     Number.isNaN(Date.parse(body.ts))
   ) {
     throw refuse('body names another terminal or sequence, or lacks type/ts');
