@@ -4,7 +4,15 @@
 // file in BENCH_RECORDS; the records are appended to it, one JSON line each, and the runner
 // collects them into one report (`BenchReport`) with the machine's facts.
 import { appendFileSync } from 'node:fs';
+import os from 'node:os';
 import { z } from 'zod';
+
+/** The machine's 1, 5 and 15-minute load averages, as a bench prints them beside its figures. */
+export const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /** `BENCH_QUICK=1` (`npm run bench -- --quick`): a few seconds per bench, for the report's own test; its figures mean nothing. */
 export const QUICK = process.env.BENCH_QUICK === '1';

@@ -7,7 +7,6 @@
 // index dropped (the query before migration 9, the baseline), then with it made again. Half the
 // numbers asked were seen (spread through the journal), half never (the common 0x58: a new number).
 // The rest of 0x58's answer (the journalled end, the reply's bytes) is not in these figures.
-import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Ledger } from '../ledger/ledger.js';
 import { billCredit } from '../ledger/fixtures.js';
@@ -15,7 +14,7 @@ import { validationNumberSeen } from '../ledger/system-validation-queries.js';
 import { redeemRequest } from '../ledger/ticket-fixtures.js';
 import { dropValidationIndex, makeValidationIndex } from '../ledger/testing/validation-index.js';
 import { validationNumber } from '../terms/validation-number.js';
-import { figure, QUICK } from './report.js';
+import { figure, loadAverage, QUICK } from './report.js';
 
 const ENTRIES = QUICK ? 5_000 : 50_000;
 const LOOKUPS = QUICK ? 50 : 200;
@@ -32,12 +31,7 @@ for (let i = 0; i < ENTRIES; i++) {
 }
 if (batch.length > 0) ledger.appendMany(batch.splice(0));
 const head = ledger.headOf().seq;
-console.log(
-  `load average ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}`,
-);
+console.log(`load average ${loadAverage()}`);
 console.log(`journal: ${head} entries (${tickets} ticket redemptions) made in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 /** The numbers asked: alternately one seen (spread over the journal) and one never issued. */

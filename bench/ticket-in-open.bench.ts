@@ -16,7 +16,7 @@ import { Ledger } from '../ledger/ledger.js';
 import { redeemApproved, redeemRequest, redeemReturned, redeemStacked } from '../ledger/ticket-fixtures.js';
 import { ticketsInOpenWalked } from '../ledger/ticket-queries.js';
 import { validationNumber } from '../terms/validation-number.js';
-import { figure, QUICK } from './report.js';
+import { figure, loadAverage, QUICK } from './report.js';
 
 const ENTRIES = QUICK ? 5_000 : 50_000;
 const READS = QUICK ? 20 : 200;
@@ -45,12 +45,7 @@ for (let i = 0; batch.length + (ledger.headOf().seq ?? 0) < ENTRIES; i++) {
 }
 if (batch.length > 0) ledger.appendMany(batch.splice(0));
 const head = ledger.headOf().seq;
-console.log(
-  `load average ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}`,
-);
+console.log(`load average ${loadAverage()}`);
 console.log(`journal: ${head} entries (${n} ticket-in attempts, all ended) made in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
