@@ -78,7 +78,24 @@ export const HOUSE_EDGES: Readonly<Record<string, Readonly<Record<string, Readon
 
 /** The house edge (percent of the initial bet) of a bet under a game's profile; null when none is published. */
 export function houseEdgeOf(game: string, profile: string, bet: string): number | null {
-  return HOUSE_EDGES[game]?.[profile]?.[bet] ?? null;
+  return ownFigure(HOUSE_EDGES, game, profile, bet);
+}
+
+/**
+ * A figure of a table by game, profile and bet, own properties only: the names come from a
+ * table's journal, and `__proto__` or `constructor` must not reach Object.prototype (a second
+ * review: a game named `__proto__` gave the edge "Object" and the report no page could read).
+ */
+function ownFigure(
+  table: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>>,
+  game: string,
+  profile: string,
+  bet: string,
+): number | null {
+  const profiles = Object.hasOwn(table, game) ? table[game] : undefined;
+  const bets = profiles && Object.hasOwn(profiles, profile) ? profiles[profile] : undefined;
+  const figure = bets && Object.hasOwn(bets, bet) ? bets[bet] : undefined;
+  return typeof figure === 'number' ? figure : null;
 }
 
 // The variance of each bet's result per unit of its initial bet (E[X²] − E[X]², from the same exact
@@ -158,5 +175,5 @@ export const BET_VARIANCES: Readonly<Record<string, Readonly<Record<string, Read
 
 /** The variance per unit of initial bet of a bet under a game's profile; null when none is published. */
 export function betVarianceOf(game: string, profile: string, bet: string): number | null {
-  return BET_VARIANCES[game]?.[profile]?.[bet] ?? null;
+  return ownFigure(BET_VARIANCES, game, profile, bet);
 }

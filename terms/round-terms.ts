@@ -66,10 +66,13 @@ const streakMark = z.strictObject({
 /** A stake of this round that stays in play past it (a winning-streak bet still open): moved to the station's held bets. */
 const heldStake = z.strictObject({ station, seat, bet: z.string().min(1).max(32), amount: positive });
 
+/** The games a table plays, as its rounds name them. */
+export const ROUND_GAMES = ['blackjack', 'baccarat', 'war'] as const;
+
 const roundCore = {
   roundId: id,
   tableId: id,
-  game: z.enum(['blackjack', 'baccarat', 'war']),
+  game: z.enum(ROUND_GAMES),
   profile: z.string().min(1).max(64),
   shoeId: id.optional(),
   startedAt: z.iso.datetime({ offset: true }).optional(),

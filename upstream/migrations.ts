@@ -5,6 +5,7 @@ import { CURRENCY_SPANS_SQL, TABLE_CURRENCY_SQL } from './table-currency.js';
 import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
 import { REFUSALS_INDEX_SQL } from './tickets.js';
+import { LAST_HEALTH_AT_SQL } from './backoffice/report-sync.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -184,6 +185,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 13,
     name: "each table's currency by journal seq (a report labels each entry by the currency it was journalled in)",
     sql: CURRENCY_SPANS_SQL,
+  },
+  {
+    version: 14,
+    name: 'when each table last sent its heartbeat (a report is complete only past it)',
+    sql: LAST_HEALTH_AT_SQL,
   },
 ];
 

@@ -89,6 +89,8 @@ export const KioskHealth = z
         faults: Faults.optional(),
       })
       .optional(),
+    // The table's journal head when it built the heartbeat: where a change of currency it reports takes effect after (table-currency.ts).
+    ledger: z.looseObject({ head: Seq.optional() }).optional(),
     sync: z
       .union([
         z.literal('off'),

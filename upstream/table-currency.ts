@@ -81,7 +81,7 @@ const MONEY_CURRENCY = `CASE
  * configured so, and its new amounts are in it. The entries journalled before the change (those the
  * upstream holds and those the table said it has yet to send, `lagEntries`) are not read against it.
  */
-export async function noteCurrency(db: Db, terminalId: string, reported: TableCurrency | undefined, lagEntries: number): Promise<void> {
+export async function noteCurrency(db: Db, terminalId: string, reported: TableCurrency | undefined, lagEntries: number, tableHead?: number): Promise<void> {
   // Most heartbeats change nothing (the same currency, no entry since the last check): one read,
   // no transaction, which on PGlite would queue behind the batches being ingested.
   const seen = await db.query<{ currency: string | null; currency_exponent: number | null; checked: number; head: number }>(
@@ -103,9 +103,12 @@ export async function noteCurrency(db: Db, terminalId: string, reported: TableCu
     const held = row.currency === null ? null : { code: row.currency, exponent: Number(row.currency_exponent) };
     const head = Number(row.head);
     let checked = Number(row.checked);
-    if (held && head > checked) {
-      await checkJournal(tx, terminalId, held.code, checked);
-      checked = head;
+    const changed = reported !== undefined && held !== null && (held.code !== reported.code || held.exponent !== reported.exponent);
+    // A change the table dates by its head: only the entries up to it are the old currency's to check.
+    const checkTo = changed && tableHead !== undefined ? Math.min(head, tableHead) : head;
+    if (held && checkTo > checked) {
+      await checkJournal(tx, terminalId, held.code, checked, checkTo);
+      checked = checkTo;
     }
     if (reported && !held) {
       await tx.query('UPDATE terminals SET currency = $2, currency_exponent = $3, currency_since = now() WHERE terminal_id = $1', [
@@ -114,14 +117,17 @@ export async function noteCurrency(db: Db, terminalId: string, reported: TableCu
         reported.exponent,
       ]);
       await spanFrom(tx, terminalId, 1, reported);
-    } else if (reported && held && (held.code !== reported.code || held.exponent !== reported.exponent)) {
+    } else if (reported && held && changed) {
       await raiseAlarm(tx, terminalId, 'currency-changed', { before: held, after: reported });
       await tx.query('UPDATE terminals SET currency = $2, currency_exponent = $3, currency_since = now() WHERE terminal_id = $1', [
         terminalId,
         reported.code,
         reported.exponent,
       ]);
-      checked = Math.max(checked, head + lagEntries);
+      // Where the entries journalled before the heartbeat was built end: the table's own head then, when
+      // it says (batches that landed since were journalled after it, in the new currency); else the
+      // head here now and what the table said it had yet to send (the two read at different moments).
+      checked = Math.max(checked, tableHead ?? head + lagEntries);
       // The entries up to `checked` were journalled before the change; the next is the first in the new currency.
       await spanFrom(tx, terminalId, checked + 1, reported);
     }
@@ -141,12 +147,12 @@ async function spanFrom(tx: Sql, terminalId: string, fromSeq: number, currency: 
   );
 }
 
-/** The first entry past `after` moving money in another currency than `held`: one open alarm per terminal. */
-async function checkJournal(tx: Sql, terminalId: string, held: string, after: number): Promise<void> {
+/** The first entry past `after` (up to `upTo`) moving money in another currency than `held`: one open alarm per terminal. */
+async function checkJournal(tx: Sql, terminalId: string, held: string, after: number, upTo: number): Promise<void> {
   const r = await tx.query<{ seq: number; type: string; currency: string }>(
-    `SELECT seq, type, currency FROM (SELECT seq, type, ${MONEY_CURRENCY} AS currency FROM journal WHERE terminal_id = $1 AND seq > $2) m
+    `SELECT seq, type, currency FROM (SELECT seq, type, ${MONEY_CURRENCY} AS currency FROM journal WHERE terminal_id = $1 AND seq > $2 AND seq <= $4) m
      WHERE currency IS NOT NULL AND currency <> $3 ORDER BY seq LIMIT 1`,
-    [terminalId, after, held],
+    [terminalId, after, held, upTo],
   );
   const foreign = r.rows[0];
   if (!foreign) return;

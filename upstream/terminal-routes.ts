@@ -135,9 +135,12 @@ function heartbeatRoute(scope: ZodApp, { db, signedBy, metrics }: TerminalRouteC
       if (!signed) return reply;
       const { terminal } = signed;
       if (req.body.terminalId !== terminal) return reply.code(403).send({ error: 'foreign-stream', message: 'a terminal may report only for itself' });
-      await db.query('UPDATE terminals SET last_seen_at = now(), last_health = $2::jsonb WHERE terminal_id = $1', [terminal, JSON.stringify(req.body.health)]);
+      await db.query('UPDATE terminals SET last_seen_at = now(), last_health = $2::jsonb, last_health_at = now() WHERE terminal_id = $1', [
+        terminal,
+        JSON.stringify(req.body.health),
+      ]);
       const sync = req.body.health.sync;
-      await noteCurrency(db, terminal, req.body.health.currency, sync && sync !== 'off' ? (sync.lagEntries ?? 0) : 0);
+      await noteCurrency(db, terminal, req.body.health.currency, sync && sync !== 'off' ? (sync.lagEntries ?? 0) : 0, req.body.health.ledger?.head);
       metrics.heartbeats.inc();
       return { ok: true as const, serverTime: new Date().toISOString() };
     },

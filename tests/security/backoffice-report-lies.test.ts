@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backofficeKit, signIn, type BackofficeKit } from './backoffice-kit.js';
 import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
+import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
 
 const DAY = '2026-11-26';
 const TS = '2026-11-26T02:00:00.000Z'; // 10:00 in Macau, inside the gaming day from 06:00
@@ -48,6 +49,33 @@ const LIES: [string, LyingEntry[]][] = [
     'settlement lines that are a string',
     [{ type: 'round.settle', ts: TS, payload: { roundId: 'R4', game: 'baccarat', profile: 'macau-commission', lines: 'none' } }],
   ],
+  // A second review: the game and profile were not checked, and houseEdgeOf read a plain object.
+  [
+    "a game named '__proto__'",
+    [
+      { type: 'bet.place', ts: TS, payload: { roundId: 'R5', bets: [{ bet: 'name', amount: 100 }] } },
+      { type: 'round.settle', ts: TS, payload: { roundId: 'R5', game: '__proto__', profile: 'constructor', lines: [{ bet: 'name', net: 0 }] } },
+    ],
+  ],
+  [
+    'a settlement with no game',
+    [
+      {
+        type: 'round.settle',
+        ts: TS,
+        payload: {
+          roundId: 'R6',
+          profile: 'macau-2009',
+          lines: [
+            { bet: 'main', net: 0 },
+            { bet: 'main', net: 5 },
+          ],
+        },
+      },
+    ],
+  ],
+  ['a void whose payload is null', [{ type: 'round.void', ts: TS, payload: null }]],
+  ['a misread whose payload is a list', [{ type: 'misread', ts: TS, payload: [1, 2] }]],
 ];
 
 async function get(kit: BackofficeKit, cookie: string, url: string) {
@@ -59,8 +87,19 @@ async function get(kit: BackofficeKit, cookie: string, url: string) {
 async function honestDrop(kit: BackofficeKit, cookie: string): Promise<unknown> {
   const r = await get(kit, cookie, `/backoffice/api/reports/gaming-day?date=${DAY}`);
   assert.equal(r.status, 200, r.body.slice(0, 300));
+  // As the page reads it: an answer its own schema refuses is a page no one can open.
+  const page = GamingDayReport.safeParse(r.json);
+  assert.ok(page.success, page.error?.message);
   const lines = (r.json?.lines ?? []) as { terminalId: string; scope: string; drop: number }[];
   return lines.find((l) => l.terminalId === 'T1' && l.scope === 'table')?.drop;
+}
+
+/** The day's plots answer, and the page can read them. */
+async function plotsRead(kit: BackofficeKit, cookie: string): Promise<void> {
+  const plots = await get(kit, cookie, `/backoffice/api/reports/plots?date=${DAY}`);
+  assert.equal(plots.status, 200, plots.body.slice(0, 300));
+  const page = Plots.safeParse(plots.json);
+  assert.ok(page.success, page.error?.message);
 }
 
 describe("a table's journal whose figures do not fit", () => {
@@ -79,7 +118,7 @@ describe("a table's journal whose figures do not fit", () => {
         const stored = await kit.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM journal WHERE terminal_id = 'T9'`);
         assert.equal(stored.rows[0]?.n, 0);
         assert.equal(await honestDrop(kit, who.cookie), 12_345);
-        assert.equal((await get(kit, who.cookie, `/backoffice/api/reports/plots?date=${DAY}`)).status, 200);
+        await plotsRead(kit, who.cookie);
       } finally {
         await kit.close();
       }
@@ -98,7 +137,15 @@ describe("a table's journal whose figures do not fit", () => {
       for (const [, entries] of LIES) {
         for (const e of entries) {
           seq += 1;
-          const doc = JSON.stringify({ terminal: 'T9', seq, ts: e.ts, type: e.type, txId: null, payload: e.payload ?? {}, meters: e.meters ?? [] });
+          const doc = JSON.stringify({
+            terminal: 'T9',
+            seq,
+            ts: e.ts,
+            type: e.type,
+            txId: null,
+            payload: 'payload' in e ? e.payload : {},
+            meters: e.meters ?? [],
+          });
           await kit.db.query(
             `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', $1, $2, $3, 'c', 'p', 'h', $4, $5::jsonb)`,
             [seq, e.type, e.ts, doc, doc],
@@ -123,8 +170,9 @@ describe("a table's journal whose figures do not fit", () => {
       assert.equal(table('T9')?.wagered, 0);
       assert.equal(table('T9')?.transfersIn, 0);
       assert.equal(table('T9')?.transfersOut, 0);
-      const plots = await get(kit, who.cookie, `/backoffice/api/reports/plots?date=${DAY}`);
-      assert.equal(plots.status, 200, plots.body.slice(0, 300));
+      await plotsRead(kit, who.cookie);
+      const page = GamingDayReport.safeParse(report.json);
+      assert.ok(page.success, page.error?.message);
     } finally {
       await kit.close();
     }

@@ -36,6 +36,8 @@ describe("a gaming day's report read before every table has sent that day's jour
       assert.equal((await t2.send([notes])).statusCode, 200);
       assert.equal((await t1.heartbeat({ sync: { lagEntries: 0 } })).statusCode, 200);
       assert.equal((await t2.heartbeat({ sync: { lagEntries: 12 } })).statusCode, 200);
+      // Enrolled before the day, as tables that played it were (the upstream's clock is the machine's, the kit's is 26 Nov).
+      await kit.db.query(`UPDATE terminals SET enrolled_at = '2026-11-01T00:00:00Z'`);
       const who = await signIn(kit.app, 'accounting');
 
       const first = await read(kit, who.cookie, '2026-11-25');
@@ -49,14 +51,28 @@ describe("a gaming day's report read before every table has sent that day's jour
       // T2 catches up; then T1 is found last heard before the day ended.
       assert.equal((await t2.heartbeat({ sync: { lagEntries: 0 } })).statusCode, 200);
       assert.equal((await read(kit, who.cookie, '2026-11-25')).sync.complete, true);
-      await kit.db.query(`UPDATE terminals SET last_seen_at = '2026-11-25T20:00:00Z' WHERE terminal_id = 'T1'`);
+      await kit.db.query(`UPDATE terminals SET last_seen_at = '2026-11-25T20:00:00Z', last_health_at = '2026-11-25T20:00:00Z' WHERE terminal_id = 'T1'`);
       const late = await read(kit, who.cookie, '2026-11-25');
       assert.equal(late.sync.complete, false);
       assert.equal(late.sync.tables.find((t) => t.terminalId === 'T1')?.complete, false);
 
+      // Heard after the day's end only by a batch (even one refused): its last heartbeat, the only word on
+      // what it had yet to send, came before the end (a second review: that made the day complete).
+      await kit.db.query(`UPDATE terminals SET last_seen_at = now(), last_health_at = '2026-11-25T21:59:00Z' WHERE terminal_id = 'T1'`);
+      assert.equal((await read(kit, who.cookie, '2026-11-25')).sync.complete, false);
+      assert.equal((await t1.heartbeat({ sync: { lagEntries: 0 } })).statusCode, 200);
+      assert.equal((await read(kit, who.cookie, '2026-11-25')).sync.complete, true);
+
+      // A table enrolled after the day ended is none of its tables; one enrolled before and never heard from is.
+      await lyingTable(kit.app, kit.db, 'T4');
+      assert.equal((await read(kit, who.cookie, '2026-11-25')).sync.complete, true);
+      assert.equal(
+        (await read(kit, who.cookie, '2026-11-25')).sync.tables.some((t) => t.terminalId === 'T4'),
+        false,
+      );
       // A table enrolled and never heard from: nothing says it played no round offline.
       await lyingTable(kit.app, kit.db, 'T3');
-      await kit.db.query(`UPDATE terminals SET last_seen_at = now() WHERE terminal_id = 'T1'`);
+      await kit.db.query(`UPDATE terminals SET enrolled_at = '2026-11-01T00:00:00Z' WHERE terminal_id = 'T3'`);
       const silent = await read(kit, who.cookie, '2026-11-25');
       assert.deepEqual(
         silent.sync.tables.find((t) => t.terminalId === 'T3'),

@@ -56,7 +56,7 @@ export async function lyingTable(app: App, db: Db, terminal: string): Promise<Ly
           ts: e.ts,
           type: e.type,
           txId: null,
-          payload: e.payload ?? {},
+          payload: 'payload' in e ? e.payload : {},
           meters: e.meters ?? [],
           ...(e.credits === undefined ? {} : { credits: e.credits }),
         });

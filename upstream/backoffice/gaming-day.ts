@@ -250,16 +250,20 @@ export async function gamingDayReport(sql: Sql, date: string, window: GamingDayW
     [from, to],
   );
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  const corrections = c.rows.map((r) => ({
-    terminalId: r.terminal_id,
-    seq: Number(r.seq),
-    ts: new Date(r.ts).toISOString(),
-    type: r.type,
-    kind: r.type === 'round.void' ? ('void' as const) : r.payload.resolution === 'round-void' ? ('error-void' as const) : ('corrected' as const),
-    roundId: text(r.payload.roundId) || null,
-    article: text(r.payload.rule) || text(r.payload.article) || text(r.payload.reason),
-    detail: [text(r.payload.reason), text(r.payload.correction), text(r.payload.detail), text(r.payload.uncorrectable)].filter(Boolean).join('; '),
-  }));
+  // A payload that is no object (rows an earlier version stored: ingest refuses them now) says nothing.
+  const fields = (p: unknown): Record<string, unknown> => (p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {});
+  const corrections = c.rows
+    .map((row) => ({ ...row, payload: fields(row.payload) }))
+    .map((r) => ({
+      terminalId: r.terminal_id,
+      seq: Number(r.seq),
+      ts: new Date(r.ts).toISOString(),
+      type: r.type,
+      kind: r.type === 'round.void' ? ('void' as const) : r.payload.resolution === 'round-void' ? ('error-void' as const) : ('corrected' as const),
+      roundId: text(r.payload.roundId) || null,
+      article: text(r.payload.rule) || text(r.payload.article) || text(r.payload.reason),
+      detail: [text(r.payload.reason), text(r.payload.correction), text(r.payload.detail), text(r.payload.uncorrectable)].filter(Boolean).join('; '),
+    }));
   return {
     date,
     from: from.toISOString(),

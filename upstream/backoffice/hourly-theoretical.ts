@@ -68,7 +68,8 @@ export async function hourlyStakes(sql: Sql, from: Date, to: Date): Promise<Map<
   const settled = `SELECT j.terminal_id, c.code, c.exponent, j.doc->'payload'->>'roundId' AS round_id, j.doc->'payload'->>'game' AS game,
       j.doc->'payload'->>'profile' AS profile, j.doc->'payload'->'lines' AS lines,
       floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour
-    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2`;
+    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2
+      AND jsonb_typeof(j.doc->'payload'->'game') = 'string' AND jsonb_typeof(j.doc->'payload'->'profile') = 'string'`;
   const r = await sql.query<{
     terminal_id: string;
     code: string | null;

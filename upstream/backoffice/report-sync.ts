@@ -7,6 +7,13 @@ import type { Sql } from '../sql.js';
 // had yet to send; complete only when the day is over and every table was heard after its end with
 // nothing unsent.
 
+/**
+ * Migration 14: when the table's last heartbeat came (`last_health` is what it said). `last_seen_at`
+ * moves with any signed request, a refused batch included; only a heartbeat says what the table had
+ * yet to send, so only one after a day's end can say that nothing of the day is still to come.
+ */
+export const LAST_HEALTH_AT_SQL = `ALTER TABLE terminals ADD COLUMN last_health_at timestamptz;`;
+
 export interface TableSync {
   terminalId: string;
   /** The seq of the last entry of the table's journal held here (0: none). */
@@ -15,7 +22,7 @@ export interface TableSync {
   lastSeen: string | null;
   /** The entries its last heartbeat said it had yet to send; null: it never said (no heartbeat, or sync off). */
   unsent: number | null;
-  /** Heard after the day's end with nothing unsent: nothing of the day is still to come from it. */
+  /** A heartbeat after the day's end said nothing was unsent: nothing of the day is still to come from it. */
   complete: boolean;
 }
 
@@ -29,24 +36,25 @@ export interface ReportSync {
   tables: TableSync[];
 }
 
-/** Every table not revoked before the day began (a revoked one sends nothing more). */
+/** Every table enrolled before the day ended and not revoked before it began (a revoked one sends nothing more). */
 export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now: Date): Promise<ReportSync> {
-  const r = await sql.query<{ terminal_id: string; seq: number; last_seen_at: Date | null; unsent: unknown }>(
-    `SELECT t.terminal_id, h.seq, t.last_seen_at, t.last_health->'sync'->'lagEntries' AS unsent
+  const r = await sql.query<{ terminal_id: string; seq: number; last_seen_at: Date | null; last_health_at: Date | null; unsent: unknown }>(
+    `SELECT t.terminal_id, h.seq, t.last_seen_at, t.last_health_at, t.last_health->'sync'->'lagEntries' AS unsent
      FROM terminals t JOIN heads h USING (terminal_id)
-     WHERE t.revoked_at IS NULL OR t.revoked_at >= $1 ORDER BY t.terminal_id`,
-    [window.from],
+     WHERE t.enrolled_at < $2 AND (t.revoked_at IS NULL OR t.revoked_at >= $1) ORDER BY t.terminal_id`,
+    [window.from, window.to],
   );
   const dayOver = now >= window.to;
   const tables = r.rows.map((x) => {
     const unsent = typeof x.unsent === 'number' && Number.isSafeInteger(x.unsent) && x.unsent >= 0 ? x.unsent : null;
     const lastSeen = x.last_seen_at === null ? null : new Date(x.last_seen_at);
+    const told = x.last_health_at === null ? null : new Date(x.last_health_at);
     return {
       terminalId: x.terminal_id,
       syncedSeq: Number(x.seq),
       lastSeen: lastSeen?.toISOString() ?? null,
       unsent,
-      complete: dayOver && lastSeen !== null && lastSeen >= window.to && unsent === 0,
+      complete: dayOver && told !== null && told >= window.to && unsent === 0,
     };
   });
   return { readAt: now.toISOString(), dayOver, complete: dayOver && tables.every((t) => t.complete), tables };

@@ -39,7 +39,8 @@ type Group = { terminal_id: string; code: string | null; exponent: number | null
 export async function theoreticalLines(sql: Sql, from: Date, to: Date): Promise<TheoreticalLine[]> {
   const settled = `SELECT j.terminal_id, c.code, c.exponent, j.doc->'payload'->>'roundId' AS round_id, j.doc->'payload'->>'game' AS game,
       j.doc->'payload'->>'profile' AS profile, j.doc->'payload'->'lines' AS lines
-    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2`;
+    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2
+      AND jsonb_typeof(j.doc->'payload'->'game') = 'string' AND jsonb_typeof(j.doc->'payload'->'profile') = 'string'`;
   const w = await sql.query<Group & { wagered: number; rounds: number }>(
     `WITH s AS (${settled})
      SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS wagered,

@@ -5,6 +5,7 @@
 // does not fit used to be stored, and its cast then failed every report of its gaming day, for
 // every table, for good (the journal is append-only).
 import { z } from 'zod';
+import { ROUND_GAMES } from '../../terms/round-terms.js';
 
 const safe = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 const name = z.string().min(1).max(128);
@@ -18,8 +19,8 @@ const TransferFigures = z.object({ transfer: z.object({ station: z.number().int(
 /** A bet's amount (bet.place): the theoretical win's wagers. */
 const BetFigures = z.object({ bets: z.array(z.object({ bet: name, amount: safe.min(0) })) });
 
-/** A settlement line's net (round.settle): the actual win beside the theoretical. */
-const SettleFigures = z.object({ lines: z.array(z.object({ bet: name, net: safe })) });
+/** A settlement's game, profile and each line's net (round.settle): the actual win beside the theoretical, by the game and profile's edges. */
+const SettleFigures = z.object({ game: z.enum(ROUND_GAMES), profile: name, lines: z.array(z.object({ bet: name, net: safe })) });
 
 // A Map, not an object: a type is the table's word, and `toString` is no entry type (found by the ingest fuzz).
 const PAYLOAD_FIGURES = new Map<string, z.ZodType>([
@@ -32,6 +33,9 @@ const PAYLOAD_FIGURES = new Map<string, z.ZodType>([
 
 /** Why the body's figures cannot be read back, in words; null when they can. */
 export function reportFieldsProblem(body: { type: string; payload?: unknown; meters?: unknown }): string | null {
+  // Every ledger's payload is an object; the reports read its fields (a void's round, a misread's resolution).
+  if (body.payload !== undefined && (body.payload === null || typeof body.payload !== 'object' || Array.isArray(body.payload)))
+    return 'its payload is not an object';
   if (body.meters !== undefined && !Meters.safeParse(body.meters).success) return 'its meters are not [scope, name, integer] triples';
   const figures = PAYLOAD_FIGURES.get(body.type);
   const r = figures?.safeParse(body.payload);
