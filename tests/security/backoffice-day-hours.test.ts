@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backofficeKit, post, signIn, type BackofficeKit } from './backoffice-kit.js';
+import { writeSettings } from '../../upstream/backoffice/settings.js';
+import { DATABASES } from '../sync/upstream-databases.js';
 import { lyingTable } from './lying-journal-kit.js';
 
 // 07:00 in Macau on the 26th: gaming day 26 Nov under a 06:00 start, 25 Nov under an 08:00 one.
@@ -78,4 +80,33 @@ describe("the gaming day's start hour, changed", () => {
       await kit.close();
     }
   });
+  // Two or more changes at once (each administrator's own request; the first also sets the offline
+  // limit, written before the start hour, so its statements fall apart from the others'): the history
+  // and the hour last set were written each in a statement of its own, and could end apart.
+  for (const database of DATABASES) {
+    it(`changed by administrators at once, on ${database}: the hour set and the history agree`, async () => {
+      const kit = await backofficeKit({ database });
+      try {
+        const accounting = await signIn(kit.app, 'accounting');
+        for (const hours of [
+          [8, 5, 7, 9],
+          [3, 9, 4, 11],
+          [10, 2, 1, 12],
+        ]) {
+          const changes = hours.map((h, i) => (i === 0 ? { offlineLimitSeconds: 300, gamingDayStartHour: h } : { gamingDayStartHour: h }));
+          const answers = await Promise.all(changes.map((c, i) => writeSettings(kit.db, c, `administrator ${i}`, '10.1.1.1', new Date(kit.clock.now))));
+          assert.equal(answers.length, hours.length);
+          const set = await kit.app.inject({ method: 'GET', url: '/backoffice/api/settings', headers: { cookie: accounting.cookie } });
+          const history = await kit.db.query<{ value: { from: string; hour: number }[] }>(
+            "SELECT value FROM backoffice_settings WHERE key = 'gamingDayStartHours'",
+          );
+          const last = history.rows[0]?.value.at(-1);
+          assert.equal(set.json().gamingDayStartHour, last?.hour, `after ${hours.join(', ')} at once: ${JSON.stringify(history.rows[0]?.value)}`);
+          assert.equal((await report(kit, accounting.cookie, '2026-11-27')).startHour, last?.hour);
+        }
+      } finally {
+        await kit.close();
+      }
+    });
+  }
 });

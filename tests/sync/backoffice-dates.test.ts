@@ -10,9 +10,10 @@ const ROUTES = ['/backoffice/api/reports/gaming-day', '/backoffice/api/reports/p
 /**
  * Each matches YYYY-MM-DD and is no gaming day: past a month's end, no such month, day 0, 29 February
  * of a common year; the calendar's last day (its day after has no date of four digits: a 500 before)
- * and a day before 1970.
+ * and a day before 1970; the last day of 9998 (a day of the calendar, but its window ends where
+ * 9999-01-01 begins, a day out of range: a 500 before).
  */
-const NO_DAYS = ['2026-02-30', '2026-13-45', '2026-00-10', '2026-04-31', '2026-01-00', '2025-02-29', '2026-02-29', '9999-12-31', '1969-12-31'];
+const NO_DAYS = ['2026-02-30', '2026-13-45', '2026-00-10', '2026-04-31', '2026-01-00', '2025-02-29', '2026-02-29', '9999-12-31', '1969-12-31', '9998-12-31'];
 
 describe('back office: a gaming day is a day of the calendar', () => {
   const suite = kitOfSuite('accounting');

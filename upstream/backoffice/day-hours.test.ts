@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { dayOf, dayWindow, scheduleHour, type DayHours } from './day-hours.js';
+import type { Sql } from '../sql.js';
+import { dayOf, dayWindow, DayHours, readDayHours, scheduleHour } from './day-hours.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 1);
@@ -66,5 +67,60 @@ describe('a change to an hour already past on the next day', () => {
     const next = scheduleHour(hours, 0, now);
     assert.deepEqual(next.at(-1), { from: '2026-11-04', hour: 0 });
     assert.equal(dayOf(next, now), '2026-11-02');
+  });
+});
+
+describe('the history as stored', () => {
+  const stored = (value: unknown): Sql => ({
+    query: async <T>() => ({ rows: (value === undefined ? [] : [{ value }]) as T[], rowCount: value === undefined ? 0 : 1 }),
+    exec: async () => {},
+  });
+
+  it('without one, the hour last set holds for every day', async () => {
+    assert.deepEqual(await readDayHours(stored(undefined), 7), [{ from: '0001-01-01', hour: 7 }]);
+  });
+
+  it('one stored that does not parse is an error, not the hour last set applied to every past day', async () => {
+    const bad: unknown[] = [
+      'garbage',
+      [],
+      [{ from: '0001-01-01', hour: 24 }],
+      // out of order: hourOf reads it ascending
+      [
+        { from: '0001-01-01', hour: 6 },
+        { from: '2026-11-27', hour: 8 },
+        { from: '2026-11-20', hour: 5 },
+      ],
+      // the same day twice
+      [
+        { from: '0001-01-01', hour: 6 },
+        { from: '2026-11-27', hour: 8 },
+        { from: '2026-11-27', hour: 5 },
+      ],
+      // no day of the calendar
+      [
+        { from: '0001-01-01', hour: 6 },
+        { from: '2026-02-30', hour: 8 },
+      ],
+      [{ from: '0001-01-02', hour: 6 }],
+    ];
+    for (const value of bad) await assert.rejects(readDayHours(stored(value), 6), /gamingDayStartHours/, JSON.stringify(value));
+  });
+
+  it('is read back as written, in order', async () => {
+    const hours: DayHours = [
+      { from: '0001-01-01', hour: 6 },
+      { from: '2026-11-20', hour: 5 },
+      { from: '2026-11-27', hour: 8 },
+    ];
+    assert.deepEqual(await readDayHours(stored(hours), 8), hours);
+  });
+
+  it('holds far more changes than anyone makes: the 1,001st does not stop the hour from being changed again', () => {
+    let hours: DayHours = [{ from: '0001-01-01', hour: 6 }];
+    const t0 = Date.UTC(2000, 0, 1, 4);
+    for (let i = 0; i < 1_500; i++) hours = scheduleHour(hours, i % 2 ? 6 : 7, new Date(t0 + i * DAY));
+    assert.equal(hours.length, 1_501);
+    assert.deepEqual(DayHours.parse(hours), hours);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Sql } from '../sql.js';
-import { gamingDayWindow, MACAU_OFFSET_MS } from './gaming-day.js';
+import { gamingDayWindow, isCalendarDate, MACAU_OFFSET_MS } from './gaming-day.js';
 
 // The gaming day's start hour as it stood on each day. An administrator's change takes effect from
 // the next gaming day, never on one that has begun: a report signed for a day reads the same
@@ -8,25 +8,43 @@ import { gamingDayWindow, MACAU_OFFSET_MS } from './gaming-day.js';
 // longer or shorter than 24 hours (06:00 to 08:00 the next morning: 26 hours), and no hour falls
 // between two days nor into both.
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Before any change was kept: the hour in force from the first day on. */
 const FIRST_DAY = '0001-01-01';
 
-/** From `from` on (a gaming day, YYYY-MM-DD), each day begins at `hour`, Macau time; ascending by `from`. */
+/**
+ * From `from` on (a gaming day, YYYY-MM-DD, or FIRST_DAY), each day begins at `hour`, Macau time;
+ * strictly ascending by `from`, which hourOf reads in order. At most 100,000 changes: a change a day
+ * for over 270 years. Entries are never dropped, for every past day's window needs the hour it began
+ * at; the bound (1,000 before) only keeps a stored value from growing without end, and at 1,000 the
+ * 1,001st change failed to parse and the hour could never be changed again.
+ */
 export const DayHours = z
-  .array(z.strictObject({ from: z.string().regex(DATE), hour: z.number().int().min(0).max(23) }))
+  .array(
+    z.strictObject({
+      from: z.string().refine((d) => d === FIRST_DAY || isCalendarDate(d), { message: 'a day of the calendar, YYYY-MM-DD, or 0001-01-01' }),
+      hour: z.number().int().min(0).max(23),
+    }),
+  )
   .min(1)
-  .max(1_000);
+  .max(100_000)
+  .refine((hours) => hours.every((h, i) => i === 0 || (hours[i - 1]?.from ?? '') < h.from), { message: 'strictly ascending by `from`' });
 export type DayHours = z.infer<typeof DayHours>;
 
 /** Where the history is kept: a back-office setting of its own, beside `gamingDayStartHour` (the hour last set). */
 const KEY = 'gamingDayStartHours';
 
-/** The history as stored; without one, `current` for every day (the start hour was one value before). */
+/**
+ * The history as stored; with none stored, `current` for every day (the start hour was one value
+ * before the history was kept). A stored value that does not parse is an error, never that fallback:
+ * `current` for every day would re-window every past day under the hour last set, silently.
+ */
 export async function readDayHours(sql: Sql, current: number): Promise<DayHours> {
   const r = await sql.query<{ value: unknown }>('SELECT value FROM backoffice_settings WHERE key = $1', [KEY]);
-  const parsed = DayHours.safeParse(r.rows[0]?.value);
-  return parsed.success ? parsed.data : [{ from: FIRST_DAY, hour: current }];
+  const row = r.rows[0];
+  if (!row) return [{ from: FIRST_DAY, hour: current }];
+  const parsed = DayHours.safeParse(row.value);
+  if (!parsed.success) throw new Error(`the back-office setting ${KEY} (the start hour's history) does not parse: ${parsed.error.message}`);
+  return parsed.data;
 }
 
 export async function writeDayHours(sql: Sql, hours: DayHours, by: string): Promise<void> {
@@ -39,6 +57,14 @@ export async function writeDayHours(sql: Sql, hours: DayHours, by: string): Prom
 
 const nextDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 const previousDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Whether a gaming day has a window: a day of the calendar whose next day is one too, for its window
+ * ends where the next day begins (9998-12-31's would end on 9999-01-01, past isCalendarDate's range).
+ */
+export function hasWindow(date: string): boolean {
+  return isCalendarDate(date) && isCalendarDate(nextDate(date));
+}
 
 /** The start hour of a gaming day. */
 export function hourOf(hours: DayHours, date: string): number {

@@ -4,17 +4,20 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../sql.js';
 import { audit } from './audit.js';
-import { dayOf, dayWindow, readDayHours } from './day-hours.js';
-import { gamingDayReport, isCalendarDate } from './gaming-day.js';
+import { dayOf, dayWindow, hasWindow, readDayHours } from './day-hours.js';
+import { gamingDayReport } from './gaming-day.js';
 import { hourlyPlots } from './plots.js';
 import { reportSync } from './report-sync.js';
 import type { Permission } from './roles.js';
 import type { Session } from './sessions.js';
 import { readSettings } from './settings.js';
 
-/** The gaming day a report is asked for: a day of the calendar (2026-02-30 is a 400, not 2 March under that name). */
+/**
+ * The gaming day a report is asked for: a day of the calendar (2026-02-30 is a 400, not 2 March under
+ * that name) with a window (9998-12-31 is a 400: its window would end on 9999-01-01, out of range).
+ */
 const ReportQuery = z.strictObject({
-  date: z.string().refine(isCalendarDate, { message: 'a gaming day is YYYY-MM-DD, a day of the calendar' }).optional(),
+  date: z.string().refine(hasWindow, { message: 'a gaming day is YYYY-MM-DD, a day of the calendar from 1970-01-01 to 9998-12-30' }).optional(),
 });
 
 type SignedIn = (req: FastifyRequest, reply: FastifyReply, need: Permission) => Promise<Session | null>;
