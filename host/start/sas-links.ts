@@ -76,7 +76,7 @@ export class SasLinks {
   private offAppended: (() => void) | null = null;
   private offRemote: (() => void) | null = null;
   private readonly validations: ValidationRecords;
-  /** Each station's poll failures, logged once per kind every 10 s with how many since. */
+  /** Each station's poll failures, logged once per kind every 10 s with how many since (said within 10 s though no failure follows). */
   private readonly pollFailures: SampledLog;
 
   constructor(private readonly d: SasLinksDeps) {
@@ -229,6 +229,8 @@ export class SasLinks {
     // A cash-out still waiting for the system's number is given up unended: the next start's restart rule makes it a handpay.
     this.d.systemValidations?.close();
     this.locks.clear();
+    // Poll failures held back since their last line are said now, not lost with the process.
+    this.pollFailures.close();
     await Promise.all([...this.links.values()].map((l) => l.close()));
     this.links.clear();
   }
