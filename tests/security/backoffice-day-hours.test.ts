@@ -109,4 +109,24 @@ describe("the gaming day's start hour, changed", () => {
       }
     });
   }
+  it('stored out of order: the report is a 500 and a change is refused whole, never every past day re-windowed under the hour last set', async () => {
+    const kit = await backofficeKit();
+    try {
+      const [accounting, admin] = [await signIn(kit.app, 'accounting'), await signIn(kit.app, 'administrator')];
+      assert.equal((await post(kit.app, admin, '/backoffice/api/settings', { gamingDayStartHour: 8 })).statusCode, 200);
+      const disordered = [
+        { from: '0001-01-01', hour: 6 },
+        { from: '2026-11-27', hour: 8 },
+        { from: '2026-11-20', hour: 5 },
+      ];
+      await kit.db.query("UPDATE backoffice_settings SET value = $1::jsonb WHERE key = 'gamingDayStartHours'", [JSON.stringify(disordered)]);
+      const r = await kit.app.inject({ method: 'GET', url: '/backoffice/api/reports/gaming-day?date=2026-11-25', headers: { cookie: accounting.cookie } });
+      assert.equal(r.statusCode, 500, r.body.slice(0, 200));
+      assert.equal((await post(kit.app, admin, '/backoffice/api/settings', { offlineLimitSeconds: 300, gamingDayStartHour: 9 })).statusCode, 500);
+      const after = await kit.app.inject({ method: 'GET', url: '/backoffice/api/settings', headers: { cookie: accounting.cookie } });
+      assert.deepEqual(after.json(), { gamingDayStartHour: 8, offlineLimitSeconds: 120 }, 'nothing of the refused change written');
+    } finally {
+      await kit.close();
+    }
+  });
 });
