@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backofficeKit, signIn, type BackofficeKit } from './backoffice-kit.js';
-import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
+import { lyingBody, lyingTable, type LyingEntry } from './lying-journal-kit.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
 
 const DAY = '2026-11-26';
@@ -137,15 +137,7 @@ describe("a table's journal whose figures do not fit", () => {
       for (const [, entries] of LIES) {
         for (const e of entries) {
           seq += 1;
-          const doc = JSON.stringify({
-            terminal: 'T9',
-            seq,
-            ts: e.ts,
-            type: e.type,
-            txId: null,
-            payload: 'payload' in e ? e.payload : {},
-            meters: e.meters ?? [],
-          });
+          const doc = lyingBody('T9', seq, e);
           await kit.db.query(
             `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', $1, $2, $3, 'c', 'p', 'h', $4, $5::jsonb)`,
             [seq, e.type, e.ts, doc, doc],

@@ -25,6 +25,20 @@ export interface LyingTable {
   heartbeat(health: unknown): Promise<{ statusCode: number; body: string }>;
 }
 
+/** An entry's body text as the liar writes it, entry `seq` of `terminal`'s journal. */
+export function lyingBody(terminal: string, seq: number, e: LyingEntry): string {
+  return JSON.stringify({
+    terminal,
+    seq,
+    ts: e.ts,
+    type: e.type,
+    txId: null,
+    payload: 'payload' in e ? e.payload : {},
+    meters: e.meters ?? [],
+    ...(e.credits === undefined ? {} : { credits: e.credits }),
+  });
+}
+
 export async function lyingTable(app: App, db: Db, terminal: string): Promise<LyingTable> {
   const key = Buffer.from((await enrolTerminal(db, terminal)).key, 'base64');
   let seq = 0;
@@ -50,16 +64,7 @@ export async function lyingTable(app: App, db: Db, terminal: string): Promise<Ly
       const from = { seq, prev };
       const out = entries.map((e) => {
         seq += 1;
-        const body = JSON.stringify({
-          terminal,
-          seq,
-          ts: e.ts,
-          type: e.type,
-          txId: null,
-          payload: 'payload' in e ? e.payload : {},
-          meters: e.meters ?? [],
-          ...(e.credits === undefined ? {} : { credits: e.credits }),
-        });
+        const body = lyingBody(terminal, seq, e);
         prev = chainHash(prev, sha256Hex(body));
         return { seq, hash: prev, body };
       });
