@@ -4,8 +4,8 @@ import type { Sql } from '../sql.js';
 // can: one offline for hours sends yesterday's rounds after midnight, and the figures of a day
 // already read change. The report says so rather than let a reading stand as final: each table's
 // seq held here, when it was last heard (any signed request), the entries its last heartbeat said it
-// had yet to send; complete only when the day is over and every table was heard after its end with
-// nothing unsent.
+// had yet to send; complete only when the day is over and every table sent a heartbeat after its end
+// that said nothing was unsent (any request is not enough: see LAST_HEALTH_AT_SQL).
 
 /**
  * Migration 14: when the table's last heartbeat came (`last_health` is what it said). `last_seen_at`
