@@ -1,6 +1,6 @@
 import { connectionOf, type Ledger } from './ledger.js';
 import { ticketOutTxId } from './ticket-postings.js';
-import { parseTicketEntry, TICKET_ENTRY_TYPES, type TicketEntry } from '../terms/ticket-terms.js';
+import { parseTicketEntry, TICKET_ENTRY_TYPES, type RequestId, type TicketEntry } from '../terms/ticket-terms.js';
 import type { ValidationNumber } from '../terms/validation-number.js';
 
 // The table's ticket history for service mode (docs/tito.md, docs/service-mode.md): its last
@@ -22,6 +22,8 @@ export interface TicketLogRow {
   since: string;
   station: number;
   validation: ValidationNumber;
+  /** A ticket in: its attempt (whether the host holds it for a person is the host's to say, not the journal's). */
+  requestId?: RequestId;
   /** Minor units; null for a ticket in that no authority approved (its amount is not known here). */
   amount: number | null;
   state: TicketLogState;
@@ -54,13 +56,13 @@ function fold(was: TicketLogRow | undefined, e: TicketEntry, at: Row): TicketLog
     case 'ticket.void':
       return { ...base, direction: 'out', amount: was?.amount ?? null, state: 'voided', reason: e.payload.reason };
     case 'ticket.redeem.request':
-      return { ...base, direction: 'in', amount: null, state: 'checking' };
+      return { ...base, requestId: e.payload.requestId, direction: 'in', amount: null, state: 'checking' };
     case 'ticket.redeem.approved':
-      return { ...base, direction: 'in', amount: e.payload.amount, state: 'approved' };
+      return { ...base, requestId: e.payload.requestId, direction: 'in', amount: e.payload.amount, state: 'approved' };
     case 'ticket.redeem.stacked':
-      return { ...base, direction: 'in', amount: e.payload.amount, state: 'redeemed' };
+      return { ...base, requestId: e.payload.requestId, direction: 'in', amount: e.payload.amount, state: 'redeemed' };
     case 'ticket.redeem.returned':
-      return { ...base, direction: 'in', amount: was?.amount ?? null, state: 'returned', reason: e.payload.reason };
+      return { ...base, requestId: e.payload.requestId, direction: 'in', amount: was?.amount ?? null, state: 'returned', reason: e.payload.reason };
   }
 }
 

@@ -65,8 +65,11 @@ export const PRINTER_FAULTS = [
 ] as const;
 export type PrinterFaultName = (typeof PRINTER_FAULTS)[number];
 
-/** Where a ticket stands at this table (service mode's ticket log): out, then in. */
-export const TICKET_LOG_STATES = ['printing', 'printed', 'voided', 'checking', 'approved', 'redeemed', 'returned'] as const;
+/**
+ * Where a ticket stands at this table (service mode's ticket log): out, then in. `held`: an
+ * approved ticket in the acceptor left without an end, waiting for a person (docs/tito.md).
+ */
+export const TICKET_LOG_STATES = ['printing', 'printed', 'voided', 'checking', 'approved', 'held', 'redeemed', 'returned'] as const;
 export type TicketLogStateName = (typeof TICKET_LOG_STATES)[number];
 
 /** How many of its own tickets a station's recall shows (the table's GLI-11 voucher recall is service mode's). */

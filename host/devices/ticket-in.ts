@@ -133,6 +133,11 @@ export class TicketIn {
   }
 
   /** The approved attempts with no end that no acceptor has: held for a person, oldest first. */
+  /** Whether the attempt `requestId` is approved, has no end and no acceptor has it: held for a person (as `held` lists). */
+  isHeld(requestId: string): boolean {
+    return !this.working.has(requestId) && ticketInOpen(this.deps.ledger, requestId)?.approved != null;
+  }
+
   held(): HeldTicketIn[] {
     return ticketsInOpen(this.deps.ledger).flatMap((p) =>
       p.approved && !this.working.has(p.requestId)

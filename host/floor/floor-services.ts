@@ -26,7 +26,7 @@ export interface FloorServices {
   /** Cash-out tickets: at start, the tickets a kill left in print are asked of their printers; `tickets.system`, SAS system validation (docs/sas.md). */
   tickets: TicketOut;
   /** Tickets in that the acceptor left without an end after their approval, for a person to settle (absent: the table takes no tickets in). */
-  ticketsIn?: Pick<TicketIn, 'held' | 'settleByHand' | 'onChange'>;
+  ticketsIn?: Pick<TicketIn, 'held' | 'isHeld' | 'settleByHand' | 'onChange'>;
   configChanges: ConfigChanges;
   /** The full ledger verification, on demand; a failure raises `ledger-integrity` (table halted). */
   verifyLedger(): VerifyReport;
@@ -49,7 +49,7 @@ export interface FloorServicesDeps {
   /** The stations' ticket printers (cash-out to a ticket, docs/tito.md); absent: handpays only. */
   printers?: Pick<Printers, 'at'>;
   /** Tickets in at the acceptors: what each station's screen says of the last one, and the ones held for a person. */
-  ticketsIn?: Pick<TicketIn, 'lastAt' | 'onChange' | 'held' | 'settleByHand'>;
+  ticketsIn?: Pick<TicketIn, 'lastAt' | 'onChange' | 'held' | 'isHeld' | 'settleByHand'>;
   /** The validation authority, told of each ticket at once (the synced journal tells it anyway). */
   authority?: TicketAuthority;
 }

@@ -6,8 +6,16 @@ import type { NoTicket, TicketOut } from './ticket-out.js';
 import type { TicketIn } from '../devices/ticket-in.js';
 import { validationTxId } from '../../terms/system-validation-terms.js';
 
+/** Which approved tickets in the host holds for a person (the acceptor left them without an end), told per station as that changes. */
+export interface HeldTicketsIn {
+  isHeld(requestId: string): boolean;
+  onChange(listener: (station: number) => void): () => void;
+}
+
 /** What the screens need of the floor: refusals by faults and locks, the notices, the cash-out. */
 export interface StationGate {
+  /** The tickets in held for a person (their state in the player's recall), where tickets are taken in. */
+  readonly heldIn?: HeldTicketsIn | null;
   /** Why a station's command is refused by a fault, a pending handpay or a ticket's hold (in print, or its cash-out under way), or null. */
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null;
   notices(station: number | null): TiltNotice[];
@@ -28,8 +36,12 @@ export class StationGates implements StationGate {
     private readonly handpays: Handpays,
     private readonly onHandpayChange: (listener: () => void) => () => void,
     private readonly tickets: TicketOut | null = null,
-    private readonly ticketsIn: Pick<TicketIn, 'lastAt' | 'onChange'> | null = null,
+    private readonly ticketsIn: Pick<TicketIn, 'lastAt' | 'onChange' | 'isHeld'> | null = null,
   ) {}
+
+  get heldIn(): HeldTicketsIn | null {
+    return this.ticketsIn;
+  }
 
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null {
     if (command === 'set-language' || command === 'clear-bets') return null;

@@ -2,6 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { MAX_RECALL_ROUNDS, type StationRecallRound, type StationTicket } from '../../protocol/index.js';
 import { recallRound, type RecallRules, type RecallSource } from './recall.js';
 import { StationTickets } from './station-tickets.js';
+import type { HeldTicketsIn } from '../floor/station-gates.js';
 
 /**
  * Each station's last rounds from the ledger's recall, read again only when a round it played in
@@ -33,6 +34,11 @@ export class StationRecall {
   /** Told after a ticket entry, once the stations' ticket lists are stale (the screens look again). */
   onTicketsChanged(listener: () => void): void {
     this.ticketsChanged = listener;
+  }
+
+  /** The tickets in the host holds for a person read as held in the stations' lists (StationTickets.heldBy). */
+  ticketsHeldBy(held: HeldTicketsIn | null): void {
+    this.tickets.heldBy(held);
   }
 
   /** A station's own last tickets out and in: the same array while they stand. */

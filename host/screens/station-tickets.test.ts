@@ -72,4 +72,33 @@ describe("a station's own tickets in the player's recall", () => {
     assert.equal(list.length, MAX_STATION_TICKETS);
     assert.equal(list[0]?.last4, validationNumber(7, MAX_STATION_TICKETS + 3).slice(-4));
   });
+
+  it('an approved ticket in the host left to a person reads held, not stacking, and again when that changes', () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const v = validationNumber(9, 41);
+    l.append(redeemRequest(rid(1), v, 1));
+    l.append(redeemApproved(rid(1), v, 1, 2_500));
+    const listeners: ((station: number) => void)[] = [];
+    const held = new Set<string>();
+    const tickets = new StationTickets(l);
+    assert.equal(tickets.of(1)[0]?.state, 'approved', 'being stacked while the acceptor has it');
+    tickets.heldBy({ isHeld: (id) => held.has(id), onChange: (f) => (listeners.push(f), () => undefined) });
+    assert.equal(tickets.of(1)[0]?.state, 'approved');
+    // The acceptor leaves it: the host holds it for a person and says so for the station.
+    held.add(rid(1));
+    for (const f of listeners) f(1);
+    const list = tickets.of(1);
+    assert.deepEqual(
+      list.map((k) => [k.direction, k.amount, k.state]),
+      [['in', 2_500, 'held']],
+    );
+    assert.ok(StationTicket.safeParse(list[0]).success);
+    // Another station's change leaves this list as it was.
+    for (const f of listeners) f(2);
+    assert.equal(tickets.of(1), list);
+    // Settled stacked by a person: paid, from the journal.
+    held.delete(rid(1));
+    l.append(redeemStacked(rid(1), v, 1, 2_500));
+    assert.equal(tickets.of(1)[0]?.state, 'redeemed');
+  });
 });

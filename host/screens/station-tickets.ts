@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketLog } from '../../ledger/ticket-log.js';
 import { MAX_STATION_TICKETS, TICKET_RETURN_REASONS, type StationTicket } from '../../protocol/index.js';
+import type { HeldTicketsIn } from '../floor/station-gates.js';
 
 const NamesStation = z.object({ payload: z.object({ station: z.number() }) });
 
@@ -13,6 +14,9 @@ const NamesStation = z.object({ payload: z.object({ station: z.number() }) });
  */
 export class StationTickets {
   private readonly lists = new Map<number, StationTicket[]>();
+  /** Which approved tickets in the host holds for a person: `held`, not `approved` (being stacked), in the list. */
+  private held: HeldTicketsIn | null = null;
+  private offHeld: () => void = () => undefined;
 
   /**
    * `changed`: told after a ticket entry, once the lists are stale. Whoever heard of the same
@@ -37,6 +41,17 @@ export class StationTickets {
     });
   }
 
+  /**
+   * Reads held tickets in from `held` from now on. Its change only makes that station's list stale:
+   * the floor's own change, heard after (the hub attaches this first), has the screens look again.
+   */
+  heldBy(held: HeldTicketsIn | null): void {
+    this.offHeld();
+    this.held = held;
+    this.lists.clear();
+    this.offHeld = held?.onChange((station) => this.lists.delete(station)) ?? (() => undefined);
+  }
+
   of(station: number): StationTicket[] {
     const had = this.lists.get(station);
     if (had) return had;
@@ -46,7 +61,8 @@ export class StationTickets {
       .slice(0, MAX_STATION_TICKETS)
       .map((r): StationTicket => {
         const returned = r.direction === 'in' ? TICKET_RETURN_REASONS.find((x) => x === r.reason) : undefined;
-        return { direction: r.direction, ts: r.ts, last4: r.validation.slice(-4), amount: r.amount, state: r.state, ...(returned ? { returned } : {}) };
+        const state = r.state === 'approved' && r.requestId !== undefined && this.held?.isHeld(r.requestId) ? 'held' : r.state;
+        return { direction: r.direction, ts: r.ts, last4: r.validation.slice(-4), amount: r.amount, state, ...(returned ? { returned } : {}) };
       });
     this.lists.set(station, list);
     return list;

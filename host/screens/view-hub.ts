@@ -170,6 +170,8 @@ export class ViewHub {
   /** Attaches the faults and handpays: their refusals, notices and cash-out reach every screen. */
   attachFloor(floor: StationGate): void {
     this.floor = floor;
+    // Before the floor's change listener below: a held ticket's list is stale before the screens look again.
+    this.recall.ticketsHeldBy(floor.heldIn ?? null);
     floor.onChange(() => this.refreshAll());
     this.refreshAll();
   }

@@ -158,6 +158,8 @@ export interface StationState {
   decision: { legal: string[] } | null;
   cashout?: unknown;
   recall?: { roundId?: string; status: string }[];
+  /** The station's own last tickets (the player's recall). */
+  tickets?: { direction: 'out' | 'in'; last4: string; state: string }[];
 }
 
 /** A station over the protocol from the test process: enough to bet, decide and cash out. */
@@ -189,6 +191,7 @@ export async function stationClient(url: string) {
       decision: s.decision,
       ...(s.cashout ? { cashout: s.cashout } : {}),
       ...(s.recall ? { recall: s.recall } : {}),
+      ...(s.tickets ? { tickets: s.tickets } : {}),
     };
     // The cards on the felt so far (every hand's), for a test that acts once a card is out.
     round = s.round ? { phase: s.round.phase, cards: s.round.hands.reduce((k, h) => k + h.cards.length, 0) } : null;

@@ -184,6 +184,12 @@ test('a ticket in held after the acceptor broke its protocol is settled by hand:
     await pressUntilShown(page, 'page-tickets', tr('en', 'service.tickets.heldIn'));
     // Held: never credited on the word of a unit in dispute.
     expect([at(2).state()?.credit, at(3).state()?.credit]).toEqual([0, 0]);
+    // Said held, not being stacked: in the last tickets in, and in the player's own recall at the station.
+    for (const h of [big, small]) {
+      expect(rowSays(await texts(page), h, tr('en', 'service.tickets.state.held'))).toBe(true);
+      const own = () => (at(h.station).state()?.tickets ?? []).filter((k) => k.direction === 'in' && k.last4 === last4(h)).map((k) => k.state);
+      await expect.poll(own, { message: `station ${h.station}'s own recall` }).toEqual(['held']);
+    }
     step('both listed as held');
 
     // The 500 (above the two-person amount): a technician may not settle it alone.

@@ -203,6 +203,11 @@ describe('the Tickets page of service mode', () => {
     assert.deepEqual({ ...held, since: '' }, { station: 3, seq: 1, last4: theirs.slice(-4), amount: 12_500, since: '' });
     const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: [], heldIn: page.heldIn().map((h) => ({ ...h, twoPerson: false })) });
     assert.equal(JSON.stringify(built).includes(theirs.slice(0, 14)), false, 'only the last four digits go to the screen');
+    assert.deepEqual(
+      built.page === 'tickets' && built.in.map((t) => [t.last4, t.amount, t.state]),
+      [[theirs.slice(-4), 12_500, 'held']],
+      'the last tickets in say it is held, not being stacked',
+    );
     const wrong = page.settleIn({ station: 3, seq: held.seq + 5, last4: held.last4 }, 'stacked', ['Bo Chan (1002)']);
     assert.equal(!wrong.ok && wrong.notice?.key, 'serviceRefusal.ticketInNoneHeld');
     const head = ledger.headOf().seq;
@@ -219,6 +224,7 @@ describe('the Tickets page of service mode', () => {
     assert.match(act?.body ?? '', /"action":"ticket-in-settle".*"confirmedBy":"Bo Chan \(1002\)"/);
     assert.equal(ledger.credit(3), 12_500);
     assert.deepEqual(page.heldIn(), []);
+    assert.equal(page.page().in[0]?.state, 'redeemed');
     page.dispose();
     ledger.close();
   });

@@ -40,7 +40,9 @@ export function printerRow(p: PrinterStatus): PrinterRow {
  * A ticket of the log as the page carries it: the number's last four digits only (a ticket is
  * paid to whoever holds it; the full number stays in the journal and at the authority).
  */
-export function ticketRow(r: TicketLogRow): TicketRow {
+export function ticketRow(r: TicketLogRow, isHeld: (requestId: string) => boolean = () => false): TicketRow {
+  // Approved with no end: being stacked while an acceptor has it, else held for a person (the host knows which, not the journal).
+  const state = r.state === 'approved' && r.requestId !== undefined && isHeld(r.requestId) ? 'held' : r.state;
   const returned = TICKET_RETURN_REASONS.find((x) => x === r.reason);
   return {
     direction: r.direction,
@@ -50,7 +52,7 @@ export function ticketRow(r: TicketLogRow): TicketRow {
     station: r.station,
     last4: r.validation.slice(-4),
     amount: r.amount,
-    state: r.state,
+    state,
     ...(r.state === 'returned' && returned ? { returned } : {}),
     ...(r.state === 'voided' && r.reason ? { voided: r.reason.slice(0, 128) } : {}),
   };
@@ -94,8 +96,8 @@ export function tickets(
           const read = f.kind === 'ticket-late-verdict' && f.station !== undefined ? readTicketFault(f.detail ?? '') : null;
           return read && f.station !== undefined ? [{ station: f.station, since: f.ts, ...read, by: read.by.slice(0, 128) }] : [];
         }),
-        out: log.out.map(ticketRow),
-        in: log.in.map(ticketRow),
+        out: log.out.map((r) => ticketRow(r)),
+        in: log.in.map((r) => ticketRow(r, (id) => d.floor?.ticketsIn?.isHeld(id) ?? false)),
       };
     },
     held: () => d.floor?.tickets.held() ?? [],
