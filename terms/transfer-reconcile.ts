@@ -29,6 +29,17 @@ export const TRANSFER_DISAGREEMENTS = [
    * receiver, so its origin asked elsewhere. The refusal is not the receiver's and counts for nothing.
    */
   'refused-by-other',
+  /**
+   * A table other than the id's origin journalled a sender's part of it (a debit, a completion, a
+   * reversal): only the origin mints its ids, so no honest host ever does. Counts for nothing.
+   */
+  'sender-part-by-other',
+  /**
+   * The origin's own entries of the id contradict each other: a second debit, a closing with no
+   * debit before it or on other terms, a second closing. Its ledger refuses each; only the first
+   * debit and the first closing on its terms count.
+   */
+  'sender-contradicts',
 ] as const;
 export type TransferDisagreement = (typeof TRANSFER_DISAGREEMENTS)[number];
 
@@ -44,6 +55,10 @@ export interface PairedTransfer {
    */
   readonly net: number;
   readonly disagreements: readonly TransferDisagreement[];
+  /** Every table that journalled an entry of the id, sorted. */
+  readonly tables: readonly TableId[];
+  /** The tables that journalled a sender's part of an id not theirs (`sender-part-by-other`), sorted. */
+  readonly impostors: readonly TableId[];
 }
 
 interface Sides {
@@ -52,12 +67,36 @@ interface Sides {
   taken?: Transfer;
   /** The tables that journalled a refusal of the id (only the receiver's counts). */
   refusedBy: Set<TableId>;
+  tables: Set<TableId>;
+  impostors: Set<TableId>;
+  /** The origin contradicted itself. */
+  contradicts: boolean;
+}
+
+/** A sender's entry (debit or closing) of the id, believed only from its origin, and only in the order its ledger allows. */
+function senderEntry(s: Sides, table: TableId, e: TransferEntry & { type: 'transfer.out' | 'transfer.complete' | 'transfer.reverse' }): void {
+  const t = e.payload.transfer;
+  if (t.id.origin !== table || t.from !== table) {
+    s.impostors.add(table);
+    return;
+  }
+  if (e.type === 'transfer.out') {
+    if (s.out) s.contradicts = true;
+    else Object.assign(s, { out: t, sender: 'open' });
+    return;
+  }
+  if (!s.out || s.sender !== 'open' || !sameTerms(s.out, t)) {
+    s.contradicts = true;
+    return;
+  }
+  s.sender = e.type === 'transfer.complete' ? 'completed' : 'reversed';
 }
 
 /**
  * The transfers named in the journals of the given tables, each paired, ids in first-seen order.
  * Each table is believed only about its own part (issue 50): the sender's entries count from the
- * id's sender (`from`), the credit from its receiver (`to`), and a refusal only from the receiver
+ * id's origin (its sender, `from`), in the order its ledger allows (a debit, then one closing on its
+ * terms), the credit from its receiver (`to`), and a refusal only from the receiver
  * and never over a credit; a credit beside anyone's refusal, or a refusal by another table, is a
  * disagreement. So the order the journals come in changes nothing.
  */
@@ -66,24 +105,25 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
   const sides = (id: TransferId) => {
     const k = keyOf(id);
     let s = byId.get(k);
-    if (!s) byId.set(k, (s = { id, sender: 'none', refusedBy: new Set() }));
+    if (!s) byId.set(k, (s = { id, sender: 'none', refusedBy: new Set(), tables: new Set(), impostors: new Set(), contradicts: false }));
     return s;
   };
   for (const [table, journal] of journals) {
     for (const e of journal) {
       switch (e.type) {
         case 'transfer.out':
-          if (e.payload.transfer.from === table) Object.assign(sides(e.payload.transfer.id), { out: e.payload.transfer, sender: 'open' });
-          break;
         case 'transfer.complete':
         case 'transfer.reverse':
-          if (e.payload.transfer.from === table) sides(e.payload.transfer.id).sender = e.type === 'transfer.complete' ? 'completed' : 'reversed';
+          senderEntry(sides(e.payload.transfer.id), table, e);
+          sides(e.payload.transfer.id).tables.add(table);
           break;
         case 'transfer.in':
           if (e.payload.transfer.to === table) sides(e.payload.transfer.id).taken ??= e.payload.transfer;
+          sides(e.payload.transfer.id).tables.add(table);
           break;
         case 'transfer.refuse':
           sides(e.payload.id).refusedBy.add(table);
+          sides(e.payload.id).tables.add(table);
           break;
         case 'transfer.recall':
         case 'transfer.alarm':
@@ -104,10 +144,14 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
     if (s.out && s.taken && !sameTerms(s.out, s.taken)) d.push('terms-differ');
     if (s.taken && s.refusedBy.size > 0) d.push('taken-and-refused');
     if ([...s.refusedBy].some((t) => t !== transfer.to)) d.push('refused-by-other');
+    if (s.impostors.size > 0) d.push('sender-part-by-other');
+    if (s.contradicts) d.push('sender-contradicts');
     const debited = s.out && s.sender !== 'reversed' ? s.out.amount : 0;
     const inFlight = s.out && s.sender === 'open' && receiver !== 'taken' ? s.out.amount : 0;
     const credited = s.taken ? s.taken.amount : 0;
-    paired.push({ id: s.id, transfer, sender: s.sender, receiver, net: credited + inFlight - debited, disagreements: d });
+    const tables = [...s.tables].sort();
+    const impostors = [...s.impostors].sort();
+    paired.push({ id: s.id, transfer, sender: s.sender, receiver, net: credited + inFlight - debited, disagreements: d, tables, impostors });
   }
   return paired;
 }

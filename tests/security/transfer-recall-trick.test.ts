@@ -20,6 +20,8 @@ import { awaitedSide, reconcile, type PairedTransfer } from '../../terms/transfe
 import { isTransferEntryType, parseTransferEntry, TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
 import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
 import { reconcileTransfers } from '../../upstream/transfers.js';
+import { backofficeKit } from './backoffice-kit.js';
+import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
 
 const LIAR = TableId.parse('bj-1');
 const VICTIM = TableId.parse('bac-1');
@@ -92,6 +94,68 @@ describe('transfers reconciled by who may say what (issue 50 item 7)', () => {
       [HONEST, []],
     ]);
     assert.deepEqual([both?.receiver, both?.disagreements], ['taken', ['taken-and-refused']]);
+  });
+});
+
+describe("a sender's part is believed only from the id's origin, in the order its ledger allows", () => {
+  const out = (t: Transfer): TransferEntry => ({ type: 'transfer.out', payload: { transfer: t } });
+  const taken = (t: Transfer): TransferEntry => ({ type: 'transfer.in', payload: { transfer: t } });
+  const refused = (t: Transfer): TransferEntry => ({ type: 'transfer.refuse', payload: { id: t.id, reason: 'recalled' } });
+  const complete = (t: Transfer): TransferEntry => ({ type: 'transfer.complete', payload: { transfer: t } });
+  const reverse = (t: Transfer): TransferEntry => ({ type: 'transfer.reverse', payload: { transfer: t, reason: 'recalled' } });
+  // An honest sender (the victim) to an honest receiver, and a third table that lies.
+  const sent: Transfer = { id: { origin: VICTIM, serial: 1 }, currency: 'MOP', station: STATION, from: VICTIM, to: HONEST, amount: 10_000 };
+  const as = (table: TableId, t: Transfer): Transfer => ({ ...t, from: table });
+  const seen = (p: PairedTransfer | undefined) => p && [p.sender, p.receiver, p.net, [...p.disagreements].sort(), p.impostors];
+
+  it('a receiver that never answered cannot close the lost transfer itself (it stays open, the lie named)', () => {
+    const [p] = inEveryOrder([
+      [VICTIM, [out(sent)]],
+      [HONEST, [refused(sent), reverse(as(HONEST, sent))]],
+      [LIAR, []],
+    ]);
+    assert.deepEqual(seen(p), ['open', 'refused', 0, ['sender-part-by-other'], [HONEST]]);
+  });
+
+  it('a receiver that credited and answered "refused" cannot complete it in the sender’s name: credited twice, named', () => {
+    const [p] = inEveryOrder([
+      [VICTIM, [out(sent), reverse(sent)]],
+      [HONEST, [taken(sent), complete(as(HONEST, sent))]],
+      [LIAR, []],
+    ]);
+    assert.deepEqual(seen(p), ['reversed', 'taken', 10_000, ['sender-part-by-other', 'taken-and-reversed'], [HONEST]]);
+  });
+
+  it("a third table's reversal of a completed transfer changes no money and names the third table, in every order", () => {
+    const [p] = inEveryOrder([
+      [VICTIM, [out(sent), complete(sent)]],
+      [HONEST, [taken(sent)]],
+      [LIAR, [reverse(as(LIAR, sent))]],
+    ]);
+    assert.deepEqual(seen(p), ['completed', 'taken', 0, ['sender-part-by-other'], [LIAR]]);
+    assert.deepEqual(p?.tables, [VICTIM, LIAR, HONEST].sort());
+  });
+
+  it('the origin contradicting itself: only its first debit and its first closing on those terms count', () => {
+    const more = { ...sent, amount: 99_000 };
+    const [twice] = inEveryOrder([
+      [VICTIM, [out(sent), out(more), complete(sent)]],
+      [HONEST, [taken(sent)]],
+      [LIAR, []],
+    ]);
+    assert.deepEqual(seen(twice), ['completed', 'taken', 0, ['sender-contradicts'], []]);
+    const [otherTerms] = inEveryOrder([
+      [VICTIM, [out(sent), reverse(more)]],
+      [HONEST, [taken(sent)]],
+      [LIAR, []],
+    ]);
+    assert.deepEqual(seen(otherTerms), ['open', 'taken', 0, ['sender-contradicts'], []]);
+    const [closedTwice] = inEveryOrder([
+      [VICTIM, [out(sent), complete(sent), reverse(sent)]],
+      [HONEST, [taken(sent)]],
+      [LIAR, []],
+    ]);
+    assert.deepEqual(seen(closedTwice), ['completed', 'taken', 0, ['sender-contradicts'], []]);
   });
 });
 
@@ -177,5 +241,67 @@ describe('the recall trick against live hosts is an upstream alarm; so is every 
     // Run again: nothing raised twice.
     assert.equal((await reconcileTransfers(db, { openAfterSeconds: 3600 })).raised, 0);
     assert.equal((await alarms(db)).length, raised.length);
+  });
+});
+
+describe("the upstream's transfer alarms name the table that lied, and a worse finding on an id is raised again", () => {
+  const TS = '2026-11-26T08:00:00.000Z';
+  /** A minute after the entries: nothing open too long yet. */
+  const SOON = new Date(Date.parse(TS) + 60_000);
+  const sent: Transfer = { id: { origin: VICTIM, serial: 1 }, currency: 'MOP', station: STATION, from: VICTIM, to: HONEST, amount: 10_000 };
+  const entry = (type: TransferEntry['type'], payload: unknown): LyingEntry => ({ type, ts: TS, payload });
+  const transferAlarms = async (db: Db) =>
+    (await alarms(db))
+      .filter((a) => a.kind === 'transfer-disagreement')
+      .map((a) => {
+        const d = a.detail as { disagreements: string[]; net: number; tables: string[] };
+        return [a.terminalId, d.disagreements, d.net, d.tables];
+      });
+
+  it("a third table's reversal of an honest completed transfer is raised under the third table alone", async (t) => {
+    const kit = await backofficeKit();
+    t.after(() => kit.close());
+    const [victim, honest, liar] = [
+      await lyingTable(kit.app, kit.db, VICTIM),
+      await lyingTable(kit.app, kit.db, HONEST),
+      await lyingTable(kit.app, kit.db, LIAR),
+    ];
+    assert.equal((await victim.send([entry('transfer.out', { transfer: sent }), entry('transfer.complete', { transfer: sent })])).statusCode, 200);
+    assert.equal((await honest.send([entry('transfer.in', { transfer: sent })])).statusCode, 200);
+    assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON)).raised, 0, 'honest tables agree');
+    assert.equal((await liar.send([entry('transfer.reverse', { transfer: { ...sent, from: LIAR }, reason: 'recalled' })])).statusCode, 200);
+    const r = await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON);
+    assert.deepEqual(
+      r.disagreements.map((d) => [d.sender, d.net]),
+      [['completed', 0]],
+      'the money stands as the two honest tables journalled it',
+    );
+    assert.deepEqual(await transferAlarms(kit.db), [[LIAR, ['sender-part-by-other'], 0, [VICTIM, LIAR, HONEST].sort()]]);
+  });
+
+  it('a refusal planted by another table, then a real double credit on the same id: raised again with the money', async (t) => {
+    const kit = await backofficeKit();
+    t.after(() => kit.close());
+    const [victim, honest, liar] = [
+      await lyingTable(kit.app, kit.db, VICTIM),
+      await lyingTable(kit.app, kit.db, HONEST),
+      await lyingTable(kit.app, kit.db, LIAR),
+    ];
+    await victim.send([entry('transfer.out', { transfer: sent })]);
+    await liar.send([entry('transfer.refuse', { id: sent.id, reason: 'recalled' })]);
+    assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON)).raised, 1);
+    // The receiver credits it and answers "refused": the sender reverses. Credited twice.
+    await victim.send([entry('transfer.reverse', { transfer: sent, reason: 'recalled' })]);
+    await honest.send([entry('transfer.in', { transfer: sent })]);
+    const r = await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON);
+    assert.equal(r.raised, 1, 'the worse finding is an alarm of its own');
+    assert.deepEqual(
+      (await transferAlarms(kit.db)).map(([terminal, found, net]) => [terminal, found, net]).sort((x, y) => Number(x[2]) - Number(y[2])),
+      [
+        [VICTIM, ['refused-by-other'], 0],
+        [VICTIM, ['refused-by-other', 'taken-and-refused', 'taken-and-reversed'], 10_000],
+      ],
+    );
+    assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON)).raised, 0, 'and raised once');
   });
 });

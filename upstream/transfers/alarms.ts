@@ -1,5 +1,6 @@
-// The floor's alarms of the transfers: one open alarm per transfer id and kind (an id already
-// alarmed and not cleared is not raised again), and each table's `transfer.alarm` entry raised once.
+// The floor's alarms of the transfers: one open alarm per transfer id, kind, table and finding (an
+// id already alarmed so and not cleared is not raised again; a worse finding on the same id is a new
+// alarm), and each table's `transfer.alarm` entry raised once.
 import type { PairedTransfer } from '../../terms/transfer-reconcile.js';
 import { keyOf, TableId } from '../../terms/transfer-terms.js';
 import { raiseAlarm } from '../alarm.js';
@@ -27,7 +28,7 @@ export async function raiseTransferAlarms(
   let raised = 0;
   const standing = await standingAlarms(sql);
   const raise = async (kind: (typeof TRANSFER_ALARM_KINDS)[number], terminal: string, id: PairedTransfer['id'], detail: Record<string, unknown>) => {
-    const k = `${kind} ${keyOf(id)}`;
+    const k = standingKey(kind, terminal, id, detail);
     if (standing.has(k)) return;
     standing.add(k);
     await raiseAlarm(sql, terminal, kind, { id, ...detail });
@@ -40,14 +41,20 @@ export async function raiseTransferAlarms(
         receiver: o.receiver,
         openSeconds: Math.round(o.openSeconds),
       });
+  // Under each table that journalled a sender's part of an id not its own (that entry is the lie,
+  // whatever the others say), and under the sender unless that lie is all there is; each names every
+  // table with an entry of the id.
   for (const d of disagreements)
-    await raise('transfer-disagreement', d.transfer.from, d.id, {
-      transfer: d.transfer,
-      disagreements: d.disagreements,
-      net: d.net,
-      sender: d.sender,
-      receiver: d.receiver,
-    });
+    for (const terminal of new Set([...(d.disagreements.every((x) => x === 'sender-part-by-other') ? [] : [d.transfer.from]), ...d.impostors]))
+      await raise('transfer-disagreement', terminal, d.id, {
+        transfer: d.transfer,
+        disagreements: [...d.disagreements].sort(),
+        net: d.net,
+        sender: d.sender,
+        receiver: d.receiver,
+        tables: d.tables,
+        impostors: d.impostors,
+      });
   return raised;
 }
 
@@ -74,18 +81,29 @@ async function peerAlarmsRaised(sql: Sql): Promise<Set<string>> {
   return done;
 }
 
-/** The transfer alarms not cleared, by kind and id. */
+/**
+ * What makes a transfer alarm the same one: its kind, table and id, and for a disagreement what was
+ * found (the disagreements, sorted, and the money): a worse finding later is raised again.
+ */
+function standingKey(kind: string, terminal: string | null, id: PairedTransfer['id'], detail: Record<string, unknown>): string {
+  const found = kind === 'transfer-disagreement' ? JSON.stringify([detail['disagreements'] ?? null, detail['net'] ?? null]) : '';
+  return `${kind} ${terminal ?? ''} ${keyOf(id)} ${found}`;
+}
+
+/** The transfer alarms not cleared, by standingKey. */
 async function standingAlarms(sql: Sql): Promise<Set<string>> {
-  const r = await sql.query<{ kind: string; detail: unknown }>('SELECT kind, detail FROM alarms WHERE kind = ANY($1::text[]) AND cleared_at IS NULL', [
-    [...TRANSFER_ALARM_KINDS],
-  ]);
+  const r = await sql.query<{ kind: string; terminal_id: string | null; detail: unknown }>(
+    'SELECT kind, terminal_id, detail FROM alarms WHERE kind = ANY($1::text[]) AND cleared_at IS NULL',
+    [[...TRANSFER_ALARM_KINDS]],
+  );
   const standing = new Set<string>();
   for (const a of r.rows) {
     const detail = typeof a.detail === 'string' ? (JSON.parse(a.detail) as unknown) : a.detail;
-    const id = typeof detail === 'object' && detail !== null && 'id' in detail ? detail.id : null;
+    if (typeof detail !== 'object' || detail === null || !('id' in detail)) continue;
+    const id = detail.id;
     if (typeof id === 'object' && id !== null && 'origin' in id && 'serial' in id && typeof id.origin === 'string' && typeof id.serial === 'number') {
       const table = TableId.safeParse(id.origin);
-      if (table.success) standing.add(`${a.kind} ${keyOf({ origin: table.data, serial: id.serial })}`);
+      if (table.success) standing.add(standingKey(a.kind, a.terminal_id, { origin: table.data, serial: id.serial }, { ...detail }));
     }
   }
   return standing;

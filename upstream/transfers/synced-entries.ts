@@ -1,7 +1,7 @@
 // The terminals' synced transfer entries, read from the upstream's journal and parsed with the
 // hosts' own schemas: what does not parse, or comes from a terminal whose id is no table id, is
 // named as unreadable and never believed.
-import { isTransferEntryType, keyOf, parseTransferEntry, TableId, type TransferEntry } from '../../terms/transfer-terms.js';
+import { isTransferEntryType, keyOf, parseTransferEntry, TableId, type TransferEntry, type TransferId } from '../../terms/transfer-terms.js';
 import type { Sql } from '../sql.js';
 
 const TYPES = ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse', 'transfer.alarm'];
@@ -65,9 +65,16 @@ function note(synced: SyncedTransfers, table: TableId, entry: TransferEntry, ts:
   const list = synced.journals.get(table) ?? [];
   list.push(entry);
   synced.journals.set(table, list);
-  if (entry.type === 'transfer.out' && entry.payload.transfer.from === table) synced.debitedAt.set(keyOf(entry.payload.transfer.id), ts);
-  if (entry.type === 'transfer.in' && entry.payload.transfer.to === table && !synced.takenAt.has(keyOf(entry.payload.transfer.id)))
-    synced.takenAt.set(keyOf(entry.payload.transfer.id), ts);
-  if ((entry.type === 'transfer.complete' || entry.type === 'transfer.reverse') && entry.payload.transfer.from === table)
-    if (!synced.closedAt.has(keyOf(entry.payload.transfer.id))) synced.closedAt.set(keyOf(entry.payload.transfer.id), ts);
+  // Each time only from the side that may journal it (the debit and the closing: the id's origin), the first.
+  const first = (at: Map<string, number>, id: TransferId) => {
+    if (!at.has(keyOf(id))) at.set(keyOf(id), ts);
+  };
+  if (entry.type === 'transfer.in') {
+    if (entry.payload.transfer.to === table) first(synced.takenAt, entry.payload.transfer.id);
+    return;
+  }
+  if (entry.type === 'transfer.refuse' || entry.type === 'transfer.recall' || entry.type === 'transfer.alarm') return;
+  const t = entry.payload.transfer;
+  if (t.from !== table || t.id.origin !== table) return;
+  first(entry.type === 'transfer.out' ? synced.debitedAt : synced.closedAt, t.id);
 }
