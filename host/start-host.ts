@@ -34,6 +34,7 @@ import { startDevices, type RunningDevices } from './start/devices.js';
 import { enroller } from './start/enrol.js';
 import { shutdown, type Started } from './start/shutdown.js';
 import { openTransfers } from './start/transfers.js';
+import { readPeers } from './peers/peer-config.js';
 import { sendRoundsAtOnce } from './start/rounds-upstream.js';
 
 export type { HostOptions, RunningHost } from './start/host-options.js';
@@ -187,6 +188,13 @@ function openDataFolder(options: HostOptions): {
     // A production build takes relayed acceptors only: a configuration that turns that off stops here.
     relayOnlyFor(config.remoteAcceptors.relayOnly, options.build ?? BUILD);
     const terminalId = options.terminalId ?? config.tableId;
+    // The upstream pairs each transfer by the table ids its entries name, against the terminal ids
+    // it holds journals under: a table with peers under another terminal id would be no one's there.
+    if (terminalId !== config.tableId && readPeers(dataDir))
+      throw new Error(
+        `this table has peer tables (peers.json) and would sync under terminal id "${terminalId}", not its table id "${config.tableId}": ` +
+          'the upstream pairs transfers by table id, so a table with peers must sync under it (drop --terminal-id)',
+      );
     // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
     // any of them stops the start-up with its reason, and nothing is touched. Witnessed, its
     // checkpoints are the witness's to sign: no key file beside the database is made or believed.
