@@ -305,3 +305,24 @@ describe("the upstream's transfer alarms name the table that lied, and a worse f
     assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON)).raised, 0, 'and raised once');
   });
 });
+
+describe('a transfer entry the upstream cannot read reaches someone', () => {
+  it('is stored (the journal is the table’s) and raised once per batch as transfer-entry-unreadable, naming its seq', async (t) => {
+    const kit = await backofficeKit();
+    t.after(() => kit.close());
+    const table = await lyingTable(kit.app, kit.db, VICTIM);
+    const TS = '2026-11-26T08:00:00.000Z';
+    // Its figures fit the report (a station, an amount), its id and parties do not: never paired.
+    const r = await table.send([
+      { type: 'transfer.out', ts: TS, payload: { transfer: { station: STATION, amount: 10_000 } } },
+      { type: 'transfer.in', ts: TS, payload: { transfer: { ...MINTED, to: VICTIM } } },
+    ]);
+    assert.equal(r.statusCode, 200, r.body);
+    const raised = (await alarms(kit.db)).filter((a) => a.kind === 'transfer-entry-unreadable');
+    assert.deepEqual(
+      raised.map((a) => [a.terminalId, (a.detail as { seqs: number[] }).seqs]),
+      [[VICTIM, [1]]],
+    );
+    assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 })).unreadable.length, 1);
+  });
+});

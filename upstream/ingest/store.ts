@@ -7,6 +7,7 @@ import { alarmUnjournalled, newestTs } from '../ticket-word-only.js';
 import type { IngestEntry } from './batch.js';
 import type { FreshRows } from './fresh-rows.js';
 import { raiseKioskFaultAlarms } from './kiosk-faults.js';
+import { unreadableTransferSeqs } from '../transfers/synced-entries.js';
 
 /** Inserts the rows (ON CONFLICT DO NOTHING, which under the head's lock must insert every one), then moves the head to `last`. */
 export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, count: number, last: IngestEntry): Promise<void> {
@@ -33,6 +34,9 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
   // An entry that does not fit its schema is stored (the journal is the table's) and alarmed, never believed.
   const unreadable = tickets.filter((x) => x.entry === null).map((x) => x.seq);
   if (unreadable.length) await raiseAlarm(tx, terminal, 'ticket-entry-unreadable', { seqs: unreadable });
+  // So is a transfer entry: the reconciliation can never pair it.
+  const unpaired = unreadableTransferSeqs(cols);
+  if (unpaired.length) await raiseAlarm(tx, terminal, 'transfer-entry-unreadable', { seqs: unpaired });
   await applyTicketEntries(
     tx,
     terminal,

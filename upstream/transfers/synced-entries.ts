@@ -49,6 +49,25 @@ export async function readSyncedTransfers(sql: Sql): Promise<SyncedTransfers> {
   return synced;
 }
 
+/**
+ * The seqs of a batch's transfer entries that do not read as one (stored, never paired): ingest
+ * raises them, as it does a ticket entry's (before, they were named only in the report's return).
+ */
+export function unreadableTransferSeqs(cols: {
+  readonly seq: readonly number[];
+  readonly type: readonly string[];
+  readonly body: readonly string[];
+}): number[] {
+  return cols.seq.filter((seq, i) => {
+    const type = cols.type[i] ?? '';
+    if (!isTransferEntryType(type)) return false;
+    return 'unreadable' in readRow({ terminal_id: TRANSFER_READER, seq, type, body: cols.body[i] ?? '', ts: '' });
+  });
+}
+
+/** A table id that stands for the batch's terminal when only its entries are read. */
+const TRANSFER_READER = 'reader';
+
 /** One row as a table's transfer entry, or why it is unreadable. */
 function readRow(r: JournalRow): { readonly table: TableId; readonly entry: TransferEntry } | { readonly unreadable: string } {
   const table = TableId.safeParse(r.terminal_id);
