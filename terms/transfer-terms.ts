@@ -120,7 +120,9 @@ export const TRANSFER_PAYLOADS = {
    * A security event: a peer's message this host distrusted (`reason`) over the link of `link`,
    * about `id` when it named one; nothing else changed. Kept to a budget per link between two of
    * the host's ticks; `suppressed`: the alarms at that link since the last journalled one that
-   * were not journalled each. No money moves.
+   * were not journalled each. `claimed`: on a `terms-mismatch` about an open transfer of this
+   * host's, the terms the receiver said it took: the entry marks the transfer disputed (its credit
+   * held in flight for a person, asked about no more; host/transfers/state.ts). No money moves.
    */
   'transfer.alarm': z.strictObject({
     link: TableId,
@@ -128,6 +130,7 @@ export const TRANSFER_PAYLOADS = {
     id: TransferId.optional(),
     detail: z.string().max(500),
     suppressed: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    claimed: Transfer.optional(),
   }),
 } as const;
 export type TransferEntryType = keyof typeof TRANSFER_PAYLOADS;

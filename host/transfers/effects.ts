@@ -9,6 +9,8 @@ export interface TransferAlarm {
   readonly link: TableId;
   readonly id?: TransferId;
   readonly detail: string;
+  /** Already in the step's `journal` (the alarm that marks a transfer disputed): the host journals it no more, outside any budget. */
+  readonly journalled?: true;
 }
 
 export interface Outbound {

@@ -49,6 +49,8 @@ export function recallTransfer(state: TransferState, id: TransferId): TransferEf
 export function askAgain(state: TransferState): TransferEffects {
   const send: Outbound[] = [];
   for (const o of outgoingTransfers(state)) {
+    // A disputed transfer is a person's to settle: asking again would only hear the lie again.
+    if (o.disputed) continue;
     if (o.phase === 'offering') send.push(offer(o.transfer));
     else if (o.phase === 'recalling') send.push({ to: o.transfer.to, message: { kind: 'recall', id: o.transfer.id } });
   }
@@ -75,17 +77,30 @@ function answered(state: TransferState, link: TableId, id: TransferId): Outgoing
 export function onTaken(state: TransferState, link: TableId, terms: Transfer): TransferEffects {
   const o = answered(state, link, terms.id);
   if (!('phase' in o)) return o;
-  if (!sameTerms(o.transfer, terms))
-    return alarm(
-      link,
-      'terms-mismatch',
-      terms.id,
-      `"taken" for ${terms.amount} ${terms.currency} to station ${terms.station}; debited ${o.transfer.amount} ${o.transfer.currency} of station ${o.transfer.station}`,
-    );
+  if (!sameTerms(o.transfer, terms)) return mismatch(link, o, terms);
   if (o.phase === 'completed') return NO_EFFECTS;
   if (o.phase === 'reversed')
     return alarm(link, 'contradiction', terms.id, `"taken" after "never took it": the credit went back to station ${o.transfer.station}`);
   return { journal: [{ type: 'transfer.complete', payload: { transfer: o.transfer } }], send: [], alarms: [] };
+}
+
+/**
+ * "Taken" on other terms than the debit. The first about an open transfer is journalled in the
+ * step, with the terms claimed, and marks it disputed (state.ts): held in flight for a person,
+ * asked about no more. The same lie again changes nothing; another is an alarm (within the
+ * link's budget), as is any about a closed transfer.
+ */
+function mismatch(link: TableId, o: Outgoing, terms: Transfer): TransferEffects {
+  if (o.disputed && sameTerms(o.disputed, terms)) return NO_EFFECTS;
+  const detail = `"taken" for ${terms.amount} ${terms.currency} to station ${terms.station} (${terms.from} to ${terms.to}); debited ${o.transfer.amount} ${o.transfer.currency} of station ${o.transfer.station} (${o.transfer.from} to ${o.transfer.to})`;
+  if (o.disputed || o.phase === 'completed' || o.phase === 'reversed') return alarm(link, 'terms-mismatch', terms.id, detail);
+  const reason = 'terms-mismatch' as const;
+  const held = `${detail}: disputed, its credit held in flight for a person`.slice(0, 500);
+  return {
+    journal: [{ type: 'transfer.alarm', payload: { link, reason, id: terms.id, detail: held, claimed: terms } }],
+    send: [],
+    alarms: [{ reason, link, id: terms.id, detail: held, journalled: true }],
+  };
 }
 
 /** The receiver says it never took the transfer and never will. */

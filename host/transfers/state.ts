@@ -5,10 +5,18 @@ import { keyOf, type TableId, type Transfer, type TransferEntry, type TransferId
 // moves it: `apply` of a journalled entry. The live state is only ever the fold of the journal,
 // so a host killed at any instant and started again from its journal is exactly where it was.
 
-/** A transfer this host debited. `offering`/`recalling` are open (asked again on every tick). */
+/** A transfer this host debited. `offering`/`recalling` are open (asked again on every tick, unless disputed). */
 export interface Outgoing {
   readonly transfer: Transfer;
   readonly phase: 'offering' | 'recalling' | 'completed' | 'reversed';
+  /**
+   * The terms the receiver said it took the open transfer on, other than the debit's: the
+   * `terms-mismatch` alarm journalled with them (`claimed`) is the mark. Its credit stays in
+   * flight for a person to settle (no host guesses who has it), it is asked about no more, and
+   * the same lie again journals nothing. The receiver's "taken" on the debit's own terms, or its
+   * "never took it", still closes it as any open transfer.
+   */
+  readonly disputed?: Transfer;
 }
 
 /** A transfer id another host named to this one: taken (credited) or refused for ever. */
@@ -114,8 +122,20 @@ export function apply(state: TransferState, entry: TransferEntry): TransferState
         ...(entry.payload.offered ? { offered: entry.payload.offered } : {}),
       });
     case 'transfer.alarm':
-      return state;
+      return disputed(state, entry.payload);
   }
+}
+
+/**
+ * A journalled `terms-mismatch` with the terms claimed, about an open transfer of this host's and
+ * from its receiver's link, marks it disputed (the first only). Any other alarm changes nothing,
+ * and so does one this code would not have journalled (an alarm is never a reason to refuse a journal).
+ */
+function disputed(state: TransferState, a: Extract<TransferEntry, { type: 'transfer.alarm' }>['payload']): TransferState {
+  if (a.reason !== 'terms-mismatch' || !a.id || !a.claimed) return state;
+  const o = getById(state.outgoing, a.id);
+  if (!o || o.disputed || o.transfer.to !== a.link || o.phase === 'completed' || o.phase === 'reversed') return state;
+  return withOutgoing(state, { ...o, disputed: a.claimed });
 }
 
 /** The state a journal folds to (a start, or a restart after a kill). */

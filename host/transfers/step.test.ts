@@ -173,15 +173,46 @@ describe('transfers: a receiver that lies', () => {
   it('"taken" on another amount, currency or station: an alarm, and the transfer stays open', () => {
     const home = new Host(HOME);
     const t = started(home);
-    for (const lie of [{ amount: 50 }, { currency: 'HKD' }, { station: 4 }, { to: WAR }]) {
+    const lies = [{ amount: 50 }, { currency: 'HKD' }, { station: 4 }, { to: WAR }];
+    for (const [i, lie] of lies.entries()) {
       const r = home.hear(BACC, { kind: 'taken', transfer: { ...t, ...lie } });
-      assert.deepEqual(r.journal, [], JSON.stringify(lie));
+      // The first is journalled in the step (it marks the transfer disputed); the others are alarms only.
+      assert.deepEqual(
+        r.journal.map((e) => e.type),
+        i === 0 ? ['transfer.alarm'] : [],
+        JSON.stringify(lie),
+      );
       assert.deepEqual(
         r.alarms.map((a) => a.reason),
         ['terms-mismatch'],
       );
     }
-    assert.deepEqual(home.on({ kind: 'tick' }).send.length, 1);
+    const o = outgoingOf(home.state, t.id);
+    assert.equal(o?.phase, 'offering');
+    assert.deepEqual(o.disputed, { ...t, amount: 50 });
+  });
+
+  it('a transfer disputed ("taken" on other terms) is asked about no more, the same lie again changes nothing, and its fold is the same', () => {
+    const home = new Host(HOME);
+    const t = started(home);
+    const lie = { kind: 'taken', transfer: { ...t, amount: 1 } };
+    const first = home.hear(BACC, lie);
+    assert.deepEqual(
+      first.alarms.map((a) => [a.reason, a.journalled]),
+      [['terms-mismatch', true]],
+    );
+    assert.deepEqual(home.on({ kind: 'tick' }).send, []);
+    assert.deepEqual(home.hear(BACC, lie), { journal: [], send: [], alarms: [], state: home.state });
+    // The host's own recall still goes out once (journalled); the lie in answer changes nothing.
+    assert.equal(home.on({ kind: 'recall', id: t.id }).send.length, 1);
+    assert.deepEqual(home.hear(BACC, lie).journal, []);
+    assert.deepEqual(home.on({ kind: 'tick' }).send, []);
+    assert.deepEqual(fold(HOME, 'MOP', HOMES, home.journal), home.state);
+    // Its receiver's own word still closes it: "taken" on the debit's terms.
+    assert.deepEqual(
+      home.hear(BACC, { kind: 'taken', transfer: t }).journal.map((e) => e.type),
+      ['transfer.complete'],
+    );
   });
 
   it('an answer over another link than the receiver’s: an alarm, nothing journalled', () => {

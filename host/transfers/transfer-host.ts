@@ -79,7 +79,7 @@ export class TransferHost {
     this.o.journal.append(r.journal);
     this.current = r.state;
     for (const a of r.alarms) {
-      this.journalAlarm(a);
+      if (!a.journalled) this.journalAlarm(a);
       this.o.alarm(a);
     }
     for (const s of r.send) this.o.send(s);

@@ -393,7 +393,8 @@ export class World {
       this.check();
       const open = this.hosts
         .filter((h) => h.honest)
-        .flatMap((h) => (h.state ? outgoingTransfers(h.state) : []).filter((o) => o.phase === 'offering' || o.phase === 'recalling'));
+        // A transfer disputed by a liar's "taken" on other terms is a person's to settle: held in flight, asked about no more.
+        .flatMap((h) => (h.state ? outgoingTransfers(h.state) : []).filter((o) => (o.phase === 'offering' || o.phase === 'recalling') && !o.disputed));
       if (!open.length) {
         for (const h of this.hosts) this.checkFold(h);
         return;
