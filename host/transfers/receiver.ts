@@ -1,6 +1,6 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../terms/transfer-terms.js';
 import { type TransferAlarmReason, type TransferEffects } from './effects.js';
-import { homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
+import { decidedFrom, homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
 
 // The receiving side: an id is decided once, taken (the station credited) or refused for ever,
 // journalled before the answer goes out; every later question about the id gets the same answer
@@ -19,6 +19,26 @@ function answer(state: TransferState, link: TableId, id: TransferId): TransferEf
   if (!i) return undefined;
   const message = i.kind === 'taken' ? { kind: 'taken' as const, transfer: i.transfer } : { kind: 'refused' as const, id, reason: i.reason };
   return { journal: [], send: [{ to: link, message }], alarms: [] };
+}
+
+/**
+ * How many ids a link may have refused here beyond the ids this host took from it. A refusal is
+ * a durable entry that spends the id for ever (a recall of an id never seen must be, so that the
+ * offer still on the wire is refused too: an honest sender reverses on it), so without a bound a
+ * peer could journal one a message (recalls of serials 1, 2, 3…, or offers it knows are refused).
+ * Counted, not a window of serials: a sender's serials are its own across all its peers, so an
+ * honest recall may name any serial, and one transfer taken with a high serial would open every
+ * serial below it. An honest link refuses rarely (an offer lost for a minute, then recalled), and
+ * each transfer it has taken here allows one more; a peer past it gets neither entry nor answer
+ * (it is asked again: the honest sender never reverses unanswered) and an alarm.
+ */
+export const SPARE_REFUSALS = 64;
+
+/** Whether this host may journal one more refusal of an id of the origin `link`; if not, the alarm's detail. */
+function overAllowance(state: TransferState, link: TableId, id: TransferId, what: string): string | undefined {
+  const d = decidedFrom(state, link);
+  if (d.refused < SPARE_REFUSALS + d.taken) return undefined;
+  return `${what} ${keyOf(id)}: neither journalled nor answered, ${link} has ${d.refused} ids refused here and ${d.taken} taken (at most ${SPARE_REFUSALS} refused beyond those taken)`;
 }
 
 /** Only the sender may speak of its transfer: the id's origin is the link it came over. */
@@ -74,24 +94,32 @@ export function onOffer(state: TransferState, link: TableId, transfer: Transfer,
     return changed ? { ...known, alarms: [{ reason: 'terms-changed', link, id, detail: changed }] } : known;
   }
   const refusal = refusalOf(state, link, transfer, credit);
-  if (refusal)
-    // Journalled as every refusal (the id is spent; an honest sender reverses its debit on the
-    // answer) and raised: a table that offers what it may not is lying or misconfigured.
-    return {
-      journal: [{ type: 'transfer.refuse', payload: { id, reason: refusal.reason, offered: transfer } }],
-      send: [{ to: link, message: { kind: 'refused', id, reason: refusal.reason } }],
-      alarms: [{ reason: refusal.reason, link, id, detail: refusal.detail }],
-    };
-  return { journal: [{ type: 'transfer.in', payload: { transfer } }], send: [{ to: link, message: { kind: 'taken', transfer } }], alarms: [] };
+  if (!refusal) return { journal: [{ type: 'transfer.in', payload: { transfer } }], send: [{ to: link, message: { kind: 'taken', transfer } }], alarms: [] };
+  const over = overAllowance(state, link, id, `an offer refused (${refusal.reason}),`);
+  // Past the link's allowance: raised only, nothing spent (the same offer again is refused the same way, or taken).
+  if (over) return alarm(link, refusal.reason, id, `${refusal.detail}; ${over}`);
+  // Journalled as every refusal (the id is spent; an honest sender reverses its debit on the
+  // answer) and raised: a table that offers what it may not is lying or misconfigured.
+  return {
+    journal: [{ type: 'transfer.refuse', payload: { id, reason: refusal.reason, offered: transfer } }],
+    send: [{ to: link, message: { kind: 'refused', id, reason: refusal.reason } }],
+    alarms: [{ reason: refusal.reason, link, id, detail: refusal.detail }],
+  };
 }
 
+/**
+ * A recall over `link`: the journalled answer, or, for an id never seen, a refusal journalled (the
+ * id spent) within the link's allowance; past it, an alarm (`unknown-transfer`) and no answer.
+ */
 export function onRecall(state: TransferState, link: TableId, id: TransferId): TransferEffects {
   if (!fromItsSender(link, id)) return alarm(link, 'wrong-link', id, `a recall of ${keyOf(id)} over the link of ${link}`);
-  return (
-    answer(state, link, id) ?? {
-      journal: [{ type: 'transfer.refuse', payload: { id, reason: 'recalled' } }],
-      send: [{ to: link, message: { kind: 'refused', id, reason: 'recalled' } }],
-      alarms: [],
-    }
-  );
+  const known = answer(state, link, id);
+  if (known) return known;
+  const over = overAllowance(state, link, id, 'a recall of an id never offered here,');
+  if (over) return alarm(link, 'unknown-transfer', id, over);
+  return {
+    journal: [{ type: 'transfer.refuse', payload: { id, reason: 'recalled' } }],
+    send: [{ to: link, message: { kind: 'refused', id, reason: 'recalled' } }],
+    alarms: [],
+  };
 }

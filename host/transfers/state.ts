@@ -47,11 +47,30 @@ export interface TransferState {
   readonly lastSerial: number;
   readonly outgoing: IdMap<Outgoing>;
   readonly incoming: IdMap<Incoming>;
+  /**
+   * Per offering table (an id's origin, the only link that may name it here): the ids of its this
+   * host took and refused. A link may have only so many refused beyond those taken
+   * (receiver.ts, `SPARE_REFUSALS`): a refusal is a durable entry that spends the id for ever.
+   */
+  readonly decided: Readonly<Record<string, Decided>>;
+}
+
+/** How many ids of one origin this host took (`transfer.in`) and refused (`transfer.refuse`). */
+export interface Decided {
+  readonly taken: number;
+  readonly refused: number;
 }
 
 export function initialState(self: TableId, currency: string, homes: StationHomes): TransferState {
-  return { self, currency, homes, sentTo: {}, lastSerial: 0, outgoing: emptyIdMap(), incoming: emptyIdMap() };
+  return { self, currency, homes, sentTo: {}, lastSerial: 0, outgoing: emptyIdMap(), incoming: emptyIdMap(), decided: {} };
 }
+
+/** How many ids of the origin `link` this host took and refused. */
+export function decidedFrom(state: TransferState, link: TableId): Decided {
+  return Object.hasOwn(state.decided, link) ? (state.decided[link] ?? NONE_DECIDED) : NONE_DECIDED;
+}
+
+const NONE_DECIDED: Decided = { taken: 0, refused: 0 };
 
 /** The key of a (station, table) pair in `sentTo`: only ever built, never read back. */
 export function sentKey(station: number, to: TableId): string {
@@ -85,7 +104,9 @@ function withOutgoing(state: TransferState, o: Outgoing): TransferState {
 function withIncoming(state: TransferState, id: TransferId, i: Incoming): TransferState {
   const before = getById(state.incoming, id);
   if (before) throw new TransferJournalError(`${keyOf(id)} is already ${before.kind}`);
-  return { ...state, incoming: setById(state.incoming, id, i) };
+  const d = decidedFrom(state, id.origin);
+  const counted = i.kind === 'taken' ? { ...d, taken: d.taken + 1 } : { ...d, refused: d.refused + 1 };
+  return { ...state, incoming: setById(state.incoming, id, i), decided: { ...state.decided, [id.origin]: counted } };
 }
 
 /** The state after one journalled entry. Throws `TransferJournalError` for an entry this code could not have written. */
