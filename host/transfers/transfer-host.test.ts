@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 import { entriesOfTypes, Ledger, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import { LedgerTransferJournal } from './ledger-journal.js';
-import { ALARM_BUDGET, TransferHost } from './transfer-host.js';
+import { ALARM_BUDGET, ALARM_WINDOW_MS, TransferHost } from './transfer-host.js';
 
 // A host's alarms at a lying peer are security events: journalled (synced upstream, kept for
-// ever), so a flood of lies is kept to a budget per link between two ticks, and what the budget
-// left out is summed up at the next tick, each reason named.
+// ever), so a flood of lies is kept to a budget per link a minute, and what the budget left out is
+// summed up at the first tick after the minute, each reason named.
 
 const HOME = TableId.parse('home');
 const WAR = TableId.parse('war');
@@ -15,7 +15,9 @@ const WAR = TableId.parse('war');
 function host() {
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'home' });
   const raised: string[] = [];
+  const clock = { ms: 1_000_000 };
   const h = new TransferHost({
+    now: () => clock.ms,
     self: HOME,
     currency: 'MOP',
     homes: { 3: HOME },
@@ -24,7 +26,7 @@ function host() {
     alarm: (a) => raised.push(a.reason),
   });
   const alarms = () => [...entriesOfTypes(ledger, ['transfer.alarm'])].map((e) => (JSON.parse(e.body) as EntryBody).payload);
-  return { ledger, h, raised, alarms };
+  return { ledger, h, raised, alarms, clock };
 }
 
 describe('transfers: a host journals its alarms', () => {
@@ -38,14 +40,19 @@ describe('transfers: a host journals its alarms', () => {
     assert.deepEqual(verifyLedger(ledger).problems, []);
   });
 
-  it('a flood between two ticks journals only the budget; the tick journals one more that counts the rest, each reason named', () => {
-    const { h, raised, alarms } = host();
+  it('a flood within a minute journals only the budget; the first tick after the minute journals one more that counts the rest, each reason named', () => {
+    const { h, raised, alarms, clock } = host();
     for (let i = 0; i < 1000; i++) h.receive(WAR, { kind: 'junk', i });
     // After the junk, a lie of another kind: past the budget too.
     h.receive(WAR, { kind: 'taken', transfer: { id: { origin: HOME, serial: 9 }, currency: 'MOP', station: 3, from: HOME, to: WAR, amount: 100 } });
     assert.equal(raised.length, 1001);
     assert.equal(alarms().length, ALARM_BUDGET);
-    // The peer says nothing more: the tick alone sums up what was left out.
+    // A tick within the minute: nothing more journalled.
+    clock.ms += ALARM_WINDOW_MS - 1;
+    h.tick();
+    assert.equal(alarms().length, ALARM_BUDGET);
+    // The peer says nothing more: the first tick after the minute alone sums up what was left out.
+    clock.ms += 1;
     h.tick();
     const all = alarms();
     assert.equal(all.length, ALARM_BUDGET + 1);
@@ -53,10 +60,26 @@ describe('transfers: a host journals its alarms', () => {
     assert.equal(sum?.suppressed, 1001 - ALARM_BUDGET);
     assert.equal(sum?.reason, 'unknown-transfer', 'the last left out');
     assert.match(String(sum?.detail), /malformed 980, unknown-transfer 1/);
-    // A new budget after the tick; a quiet tick journals nothing.
+    // A new budget after the minute; a quiet minute journals nothing.
     h.receive(WAR, null);
+    clock.ms += ALARM_WINDOW_MS;
     h.tick();
     assert.equal(alarms().length, ALARM_BUDGET + 2);
     assert.equal(alarms()[ALARM_BUDGET + 1]?.suppressed, undefined);
+  });
+
+  it('a hostile link that lies on every tick for ten minutes (a tick a second): at most the budget and one summary a minute', () => {
+    const { h, raised, alarms, clock } = host();
+    for (let second = 0; second < 600; second++) {
+      for (let i = 0; i < 30; i++) h.receive(WAR, { kind: 'junk', i });
+      clock.ms += 1_000;
+      h.tick();
+    }
+    assert.equal(raised.length, 600 * 30);
+    const all = alarms();
+    assert.ok(all.length <= 10 * (ALARM_BUDGET + 1), `${all.length} alarms journalled in ten minutes`);
+    // Nothing is lost: the journalled alarms and the summaries' counts are every alarm raised.
+    const counted = all.reduce((n, p) => n + (typeof p.suppressed === 'number' ? p.suppressed : 1), 0);
+    assert.equal(counted, raised.length);
   });
 });

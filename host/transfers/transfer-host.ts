@@ -6,14 +6,18 @@ import { fold, type StationHomes, type TransferState } from './state.js';
 import { step, type TransferEvent } from './step.js';
 
 /**
- * Alarms journalled per link between two ticks (a flood of lies stays small); the rest are summed
- * up at the next tick in one more, naming each reason left out and how often (so a lie sent after
- * 20 frames of junk still reaches the upstream, issue 50).
+ * Alarms journalled per link a minute (`ALARM_WINDOW_MS`: a flood of lies stays small); the rest
+ * are summed up at the first tick after the minute in one more, naming each reason left out and
+ * how often (so a lie sent after 20 frames of junk still reaches the upstream, issue 50, within a
+ * minute and the upstream's next reconciliation). Before, the budget started again at every
+ * tick, so a link lying on every tick journalled 21 alarms a second for as long as it lied.
  */
 export const ALARM_BUDGET = 20;
+export const ALARM_WINDOW_MS = 60_000;
 
-/** Per link: alarms journalled since the last tick, and those past the budget (each reason's count, the last one). */
+/** Per link: when its minute began (its first alarm), alarms journalled since, and those past the budget (each reason's count, the last one). */
 interface Budget {
+  since: number;
   journalled: number;
   suppressed: number;
   reasons: Map<TransferAlarm['reason'], number>;
@@ -29,6 +33,8 @@ export interface TransferHostOptions {
   /** Hands a message to the link of `to` (it may be lost: the next tick asks again). */
   readonly send: (out: Outbound) => void;
   readonly alarm: (a: TransferAlarm) => void;
+  /** The clock of the alarm budget's minute (milliseconds); Date.now when absent. */
+  readonly now?: () => number;
 }
 
 /**
@@ -66,8 +72,13 @@ export class TransferHost {
   }
 
   tick(): void {
-    for (const [link, b] of this.budget) this.sumUp(link, b);
+    const now = this.now();
+    for (const [link, b] of this.budget) if (now - b.since >= ALARM_WINDOW_MS) this.sumUp(link, b);
     this.on({ kind: 'tick' });
+  }
+
+  private now(): number {
+    return this.o.now?.() ?? Date.now();
   }
 
   receive(link: TableId, message: unknown): void {
@@ -88,7 +99,11 @@ export class TransferHost {
 
   /** A security event in the journal, within the link's budget (docs/security.md). */
   private journalAlarm(a: TransferAlarm): void {
-    const b = this.budget.get(a.link) ?? { journalled: 0, suppressed: 0, reasons: new Map(), last: null };
+    const now = this.now();
+    const before = this.budget.get(a.link);
+    // A minute over with no tick since (a stopped timer): summed up before the new minute begins.
+    if (before && now - before.since >= ALARM_WINDOW_MS) this.sumUp(a.link, before);
+    const b = this.budget.get(a.link) ?? { since: now, journalled: 0, suppressed: 0, reasons: new Map(), last: null };
     this.budget.set(a.link, b);
     if (b.journalled >= ALARM_BUDGET) {
       b.suppressed++;
@@ -103,15 +118,15 @@ export class TransferHost {
   }
 
   /**
-   * The link's budget starts again; what it left out since the last tick is journalled as one
-   * alarm, whether or not the peer says anything more: the last reason left out (its id), the
-   * count, and every reason with its count in the detail (at most 14 reasons: it fits).
+   * The link's minute is over and its budget starts again; what it left out in the minute is
+   * journalled as one alarm, whether or not the peer says anything more: the last reason left out
+   * (its id), the count, and every reason with its count in the detail (at most 14 reasons: it fits).
    */
   private sumUp(link: TableId, b: Budget): void {
     const last = b.last;
     if (b.suppressed > 0 && last) {
       const counts = [...b.reasons].map(([reason, n]) => `${reason} ${n}`).join(', ');
-      const detail = `${b.suppressed} more alarms at this link past the budget of ${ALARM_BUDGET} since the last tick: ${counts}`;
+      const detail = `${b.suppressed} more alarms at this link past the budget of ${ALARM_BUDGET} a minute: ${counts}`;
       this.o.journal.append([
         {
           type: 'transfer.alarm',

@@ -1,19 +1,21 @@
 // Issue 50 "Done when": "a refused lie at any table is an alarm upstream within one
 // reconciliation". A table journals a peer's lie as a `transfer.alarm`, at most ALARM_BUDGET (20)
-// per link between two of its ticks; the rest were counted only on the *next* alarm journalled at
+// per link a minute (between two of its ticks, before the review that found a link lying on every
+// tick still journalled 21 a second); the rest were counted only on the *next* alarm journalled at
 // that link. So a hostile peer that first sends 20 frames of junk (20 `malformed` alarms) and then
 // the lie it cares about (here: credit in another currency, and a "return home" of credit never
 // sent to it) had that lie refused, but never journalled as an alarm; if the peer then went quiet,
 // no later alarm carried even its count, and the upstream's reconciliation raised only the 20
 // junk frames. Here two live transfer hosts, each a victim of its own flood, over their real
-// journals synced to an upstream: one reconciliation after the tick must name every lie's reason.
+// journals synced to an upstream: one reconciliation after the first tick past the minute must name
+// every lie's reason.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
-import { ALARM_BUDGET, TransferHost } from '../../host/transfers/transfer-host.js';
+import { ALARM_BUDGET, ALARM_WINDOW_MS, TransferHost } from '../../host/transfers/transfer-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/index.js';
 import { TableId, type Transfer } from '../../terms/transfer-terms.js';
@@ -31,13 +33,25 @@ describe('a refused lie hidden behind a flood of junk is still an upstream alarm
   const ledgers = new Map<TableId, Ledger>();
   const hosts = new Map<TableId, TransferHost>();
   let db: Db;
+  const clock = { ms: 1_000_000 };
 
   before(async () => {
     for (const t of VICTIMS) {
       const ledger = Ledger.open({ dataDir: path.join(dir, t), terminalId: t });
       ledgers.set(t, ledger);
       ledger.append(billCredit(1, 10_000, `${t}-note`));
-      hosts.set(t, new TransferHost({ self: t, currency: 'MOP', homes: HOME_OF, journal: new LedgerTransferJournal(ledger), send: () => {}, alarm: () => {} }));
+      hosts.set(
+        t,
+        new TransferHost({
+          self: t,
+          currency: 'MOP',
+          homes: HOME_OF,
+          journal: new LedgerTransferJournal(ledger),
+          send: () => {},
+          alarm: () => {},
+          now: () => clock.ms,
+        }),
+      );
     }
     db = await openUpstreamDb({});
     for (const t of VICTIMS) await enrolTerminal(db, t);
@@ -49,7 +63,7 @@ describe('a refused lie hidden behind a flood of junk is still an upstream alarm
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('20 junk frames, then the lie, then silence: one reconciliation after the tick names the lie at each table', async () => {
+  it('20 junk frames, then the lie, then silence: one reconciliation after the tick past the minute names the lie at each table', async () => {
     const [bac, war] = VICTIMS;
     const lies: [TableId, Transfer, string][] = [
       // bac-1: the liar's own station's credit, but in HKD on a MOP floor.
@@ -62,9 +76,13 @@ describe('a refused lie hidden behind a flood of junk is still an upstream alarm
       assert.ok(host);
       for (let i = 0; i < ALARM_BUDGET; i++) host.receive(LIAR, { kind: 'junk', i });
       host.receive(LIAR, { kind: 'offer', transfer });
-      // The host's next tick (a second later); the liar says nothing more.
+      // A tick a second later sums up nothing yet (the budget is a minute's); the liar says nothing more.
+      clock.ms += 1_000;
       host.tick();
     }
+    // The first tick past the minute.
+    clock.ms += ALARM_WINDOW_MS;
+    for (const host of hosts.values()) host.tick();
     for (const [t, ledger] of ledgers) {
       const first = ledger.entry(1);
       assert.ok(first);
