@@ -361,22 +361,23 @@ export class World {
     }
     // Money: every credit everywhere plus what is in flight, less what the reconciliation names, is what there was.
     const paired = reconcile(journals);
-    let inFlight = 0;
-    let named = 0;
+    // In BigInt: a liar's credit taken at the largest safe integer sums past it across the floor (seed 102155).
+    let inFlight = 0n;
+    let named = 0n;
     let disagreements = 0;
     for (const p of paired) {
-      if (p.sender === 'open' && p.receiver !== 'taken') inFlight += p.transfer.amount;
+      if (p.sender === 'open' && p.receiver !== 'taken') inFlight += BigInt(p.transfer.amount);
       const involvesLiar = !honest.has(p.transfer.from) || !honest.has(p.transfer.to) || !honest.has(p.id.origin);
       if (p.disagreements.length) {
         disagreements++;
         if (!involvesLiar) this.fail(`${keyOf(p.id)} between honest hosts: ${p.disagreements.join(', ')}`);
-        named += p.net;
+        named += BigInt(p.net);
       } else if (p.net !== 0) this.fail(`${keyOf(p.id)} made ${p.net} and the reconciliation did not name it`);
     }
     this.stats.disagreements = disagreements;
-    let credits = 0;
-    for (const h of this.hosts) for (const c of h.credit.values()) credits += c;
-    const opening = this.o.stations * OPENING;
+    let credits = 0n;
+    for (const h of this.hosts) for (const c of h.credit.values()) credits += BigInt(c);
+    const opening = BigInt(this.o.stations * OPENING);
     if (credits + inFlight - named !== opening) this.fail(`credits ${credits} + in flight ${inFlight} - named ${named} != ${opening}`);
   }
 
