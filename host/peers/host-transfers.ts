@@ -173,6 +173,11 @@ export class HostTransfers {
     this.host.rehome(stationHomes(this.o.self, this.peers, this.o.stations));
   }
 
+  /** How many transfers this table debited to `table` are still open (offering or recalling): its answer is awaited. */
+  openTo(table: TableId): number {
+    return outgoingTransfers(this.host.state).filter((o) => o.transfer.to === table && (o.phase === 'offering' || o.phase === 'recalling')).length;
+  }
+
   /** The station's home table, as this host's peers say. */
   homeOf(station: number): TableId {
     return homeOf(this.o.self, this.peers.peers, station);

@@ -43,7 +43,8 @@ describe('peer registry: the credential actions refuse with a reason the screen 
       for (const reason of CREDENTIAL_REFUSALS) {
         const words = refused?.[reason];
         assert.ok(typeof words === 'string' && words.length > 0, `${tag}: service.peers.refused.${reason}`);
-        if (reason === 'not-a-table' || reason === 'no-credential' || reason === 'not-a-peer') assert.match(words, /\{\{table\}\}/, `${tag}: ${reason}`);
+        if (reason === 'not-a-table' || reason === 'no-credential' || reason === 'not-a-peer' || reason === 'transfers-open')
+          assert.match(words, /\{\{table\}\}/, `${tag}: ${reason}`);
       }
   });
 
@@ -81,6 +82,19 @@ describe('peer registry: the credential actions refuse with a reason the screen 
     assert.equal(PeerCredentials.inDataDir(dir).secretSha256(TableId.parse('war-1')), null);
     assert.deepEqual(told, ['war-1']);
     assert.equal(reasonOf(r.withdraw('war-1', by)), 'no-credential', 'a second time: none held');
+  });
+
+  it('refuses to remove a peer while a transfer to it is open (its credit in flight would be stranded), then removes it once none is', () => {
+    PeerCredentials.inDataDir(dir).install(TableId.parse('war-1'), 'a-secret-of-32-characters-or-more-001');
+    const r = registry(null);
+    let open = 2;
+    r.attachOpenTransfers((t) => (t === 'war-1' ? open : 0));
+    const before = count();
+    assert.equal(reasonOf(r.revoke('war-1', by)), 'transfers-open');
+    assert.equal(count(), before, 'nothing journalled');
+    assert.notEqual(PeerCredentials.inDataDir(dir).secretSha256(TableId.parse('war-1')), null, 'its credential kept');
+    open = 0;
+    assert.deepEqual(r.revoke('war-1', by), { ok: true, table: 'war-1' });
   });
 });
 

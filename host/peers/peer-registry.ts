@@ -16,7 +16,16 @@ export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: str
  * Why a credential action (issue, withdraw, revoke) is refused; each is worded for the person at the
  * screen (locales: `service.peers.refused.*`, with the table's id); `detail` is the log's English.
  */
-export const CREDENTIAL_REFUSALS = ['not-a-table', 'self', 'no-address', 'no-certificate', 'unreadable', 'no-credential', 'not-a-peer'] as const;
+export const CREDENTIAL_REFUSALS = [
+  'not-a-table',
+  'self',
+  'no-address',
+  'no-certificate',
+  'unreadable',
+  'no-credential',
+  'not-a-peer',
+  'transfers-open',
+] as const;
 export type CredentialRefusal = (typeof CREDENTIAL_REFUSALS)[number];
 export type CredentialRefused = { ok: false; detail: string; reason: CredentialRefusal };
 const refused = (reason: CredentialRefusal, detail: string): CredentialRefused => ({ ok: false, detail, reason });
@@ -102,6 +111,12 @@ export class PeerRegistry {
   attachLinks(links: (table: TableId) => { out: boolean; in: boolean }): void {
     this.links = links;
   }
+
+  /** How many of this table's transfers to a peer are open (debited here, not yet completed nor reversed). */
+  attachOpenTransfers(open: (table: TableId) => number): void {
+    this.openTransfers = open;
+  }
+  private openTransfers: (table: TableId) => number = () => 0;
 
   /** Each peer table the files or the journal name, as the service screen's Peers page shows it. */
   list(): PeerRows {
@@ -245,6 +260,9 @@ export class PeerRegistry {
         const credentials = PeerCredentials.inDataDir(this.o.dataDir);
         const listed = peers.peers.some((p) => p.enrolment.table === table);
         if (!listed && credentials.secretSha256(table) === null) return refused('not-a-peer', `${table} is not a peer of this table`);
+        // Removed, its link closed for good: a transfer to it still open would never hear its answer.
+        const open = this.openTransfers(table);
+        if (open > 0) return refused('transfers-open', `${open} transfers to ${table} are still open: recall them and wait for its answer first`);
         return {
           journal: { action: 'revoke' },
           write: () => {

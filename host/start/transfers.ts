@@ -50,6 +50,7 @@ export function openTransfers(
   // A peer's credential to dial this host made anew or withdrawn: taken at once, its link in closed.
   registry.onDialIn((t) => transfers.dialIn(t));
   registry.attachLinks((t) => transfers.linkState(t));
+  registry.attachOpenTransfers((t) => transfers.openTo(t));
   log.info({ peers: peers.peers.map((p) => p.enrolment.table) }, 'transfers with peer tables');
   return transfers;
 }
