@@ -265,10 +265,9 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const stadium = lateStadium(hub);
   const { service, backend, accounts, peers } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service });
   const health = healthSnapshot(o, rt, { shoe, floor });
-  // Each heartbeat carries this snapshot upstream.
-  syncEvents.health = health;
+  syncEvents.health = health; // each heartbeat carries this snapshot upstream
   const { remoteStations, connections, remoteAcceptors, remoteSas } = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
-  const { openSession, sent } = screenSessions(options, { hub, tokens, log, remoteStations, connections, sessions });
+  const { openSession, sent, close: closeRefusals } = screenSessions(options, { hub, tokens, log, remoteStations, connections, sessions });
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Made once the devices are open (below); the sim controls ask for it when used.
   let devices: RunningDevices | null = null;
@@ -306,6 +305,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     shoe,
     billAcceptors: rt.billAcceptors,
     opened: o,
+    closeRefusals,
   };
   return {
     origin,

@@ -20,4 +20,9 @@ export class RefusalLog {
   refused(view: string | null, code: string, fields: Record<string, unknown>): void {
     this.sampled.warn(`${view ?? '-'} ${code}`, { ...fields, view, code }, 'screen message refused');
   }
+
+  /** Says every count still held back (the host is stopping). */
+  close(): void {
+    this.sampled.close();
+  }
 }

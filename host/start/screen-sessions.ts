@@ -12,6 +12,8 @@ export interface ScreenSessions {
   /** A screen connection over any transport; `unlimited`: no incoming rate limit (the simulated players). */
   openSession(transport: ScreenTransport, unlimited?: boolean): ScreenSession;
   sent: HostScreens['sent'];
+  /** Says the refusals still held back; the host is stopping. */
+  close(): void;
 }
 
 /** The screen connections: each a session on the hub, counted live by the metrics and summed for the benchmarks. */
@@ -27,11 +29,12 @@ export function screenSessions(
     sessions: Set<ScreenSession>;
   },
 ): ScreenSessions {
+  // One sampler for every screen: a station that reconnects and floods again logs no more.
+  const refusals = new RefusalLog(w.log);
   const sessionOptions = {
     remoteStations: w.remoteStations,
     connections: w.connections,
-    // One sampler for every screen: a station that reconnects and floods again logs no more.
-    refusals: new RefusalLog(w.log),
+    refusals,
     ...(options.sendBuffer !== undefined ? { limits: { highWater: options.sendBuffer, maxReplies: 64 } } : {}),
     ...(options.incoming ? { incoming: options.incoming } : {}),
   };
@@ -66,7 +69,7 @@ export function screenSessions(
     }
     return out;
   };
-  return { openSession, sent: sentNow };
+  return { openSession, sent: sentNow, close: () => refusals.close() };
 }
 
 function addKinds(to: OutboxCounters['kinds'], from: OutboxCounters['kinds']): void {

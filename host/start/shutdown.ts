@@ -31,6 +31,8 @@ export interface Started {
   billAcceptors: BillAcceptors;
   /** The log; `release` (the sync, the witness, the ledger, the power marker, the folder) and `closeLog`. */
   opened: Pick<Opened, 'release' | 'closeLog' | 'log'>;
+  /** Says the screens' refusals still held back (host/screens/refusal-log.ts). */
+  closeRefusals: () => void;
 }
 
 /**
@@ -56,6 +58,8 @@ export async function shutdown(s: Started): Promise<void> {
   await s.edges?.close();
   await s.lan?.close();
   await s.server.close();
+  // No screen is left to refuse: the counts still held back are said.
+  s.closeRefusals();
   await s.shoe.close();
   await s.devices.sas.close();
   await s.billAcceptors.close();
