@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -105,6 +105,29 @@ describe("the witness's key sealed in a TPM 2.0 (swtpm, tpm2-tools)", { timeout:
     mkdirSync(copy);
     for (const f of [SEALED_PUB, SEALED_PRIV]) copyFileSync(path.join(dir, f), path.join(copy, f));
     assert.throws(() => loadKey({ kind: 'tpm', dir: copy, tcti: other }), TpmError);
+  });
+
+  it("seals at the first start under systemd's PrivateTmp (the temp folder on another mount than the witness's): the blob moved within its folder, not across (EXDEV)", async () => {
+    // etg-witness.service has PrivateTmp=yes: /tmp is its own mount, and a rename from it into
+    // /var/lib/etg-witness fails with EXDEV. Here TMPDIR on /dev/shm (tmpfs) and the folder on the disk.
+    const shm = mkdtempSync(path.join('/dev/shm', 'witness-tpm-tmp-'));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = shm;
+    try {
+      assert.notEqual(statSync(shm).dev, statSync(root).dev, 'the temp folder is on another mount than the witness folder');
+      const tcti = await softwareTpm('x');
+      const dir = path.join(root, 'witness-x');
+      mkdirSync(dir);
+      const first = loadKey({ kind: 'tpm', dir, tcti });
+      assert.equal(first.store, 'tpm');
+      assert.deepEqual(readdirSync(dir).sort(), [SEALED_PRIV, SEALED_PUB].sort(), 'its work folder gone from the witness folder');
+      assert.deepEqual(readdirSync(shm), [], 'nothing left in the temp folder');
+      assert.equal(publicDer(loadKey({ kind: 'tpm', dir, tcti })), publicDer(first));
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(shm, { recursive: true, force: true });
+    }
   });
 
   it('bound to PCR 7: unsealed while the PCR holds its value, refused once it changed (another boot chain)', async () => {

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 // The witness's key sealed in a TPM 2.0, through Debian's tpm2-tools (tpm2_createprimary,
@@ -64,8 +63,13 @@ function tools(o: TpmOptions, work: string) {
   return { run, flush, primary };
 }
 
-function withWork<T>(fn: (work: string) => T): T {
-  const work = mkdtempSync(path.join(tmpdir(), 'etg-witness-tpm-'));
+/**
+ * A work folder for tpm2-tools' context files, inside the witness's own folder: the sealed blob is
+ * renamed from it into place, and a rename works within one file system only (under systemd's
+ * PrivateTmp the temp folder is another mount: EXDEV). Removed after; one a crash left is in the way of nothing.
+ */
+function withWork<T>(dir: string, fn: (work: string) => T): T {
+  const work = mkdtempSync(path.join(dir, '.tpm-work-'));
   try {
     return fn(work);
   } finally {
@@ -82,7 +86,7 @@ export function sealNewKey(o: TpmOptions): KeyObject {
   if (sealedKeyExists(o.dir)) throw new TpmError(`${o.dir} already holds a sealed witness key`);
   const { privateKey } = generateKeyPairSync('ed25519');
   const der = privateKey.export({ format: 'der', type: 'pkcs8' });
-  withWork((work) => {
+  withWork(o.dir, (work) => {
     const t = tools(o, work);
     t.flush();
     t.primary();
@@ -108,7 +112,7 @@ export function sealNewKey(o: TpmOptions): KeyObject {
 /** The sealed key, unsealed by the TPM (into this process's memory only). */
 export function unsealKey(o: TpmOptions): KeyObject {
   if (!sealedKeyExists(o.dir)) throw new TpmError(`${o.dir} holds no sealed witness key`);
-  return withWork((work) => {
+  return withWork(o.dir, (work) => {
     const t = tools(o, work);
     t.flush();
     t.primary();
