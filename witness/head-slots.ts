@@ -1,10 +1,29 @@
 import type { KeyObject } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { headStatement, statementSigned } from './statement.js';
 import { SignedHead } from './wire.js';
 
 /** One slot: a JSON line padded to a sector, so that each write replaces one slot whole or not at all. */
 const SLOT_BYTES = 512;
+
+/**
+ * A terminal's head file that cannot stand for "no head yet": it holds bytes but no slot that
+ * verifies, or the record shows a newer head than it does. The witness never signs that terminal
+ * from genesis again on its own: its requests are answered `failed` with this message until the
+ * file is restored or the loss accepted by hand (`etg witness forget`).
+ */
+export class HeadLost extends Error {
+  constructor(
+    readonly file: string,
+    why: string,
+  ) {
+    const terminal = file.split('/').pop() ?? '';
+    super(
+      `${file} ${why}: the head file was damaged, lost or replaced, and the witness does not sign ${terminal} from genesis again; restore the file, or accept the loss with \`etg witness forget --terminal ${terminal}\``,
+    );
+    this.name = 'HeadLost';
+  }
+}
 
 /**
  * The newest head the witness signed for one terminal, kept in two alternating slots of one file:
@@ -21,12 +40,23 @@ export class HeadSlots {
     private readonly publicKey: KeyObject,
   ) {}
 
-  /** The newest valid head in the file, or null (none yet, or both slots unreadable). */
+  /**
+   * The newest valid head in the file, or null when there is none yet (no file, or an empty one: a
+   * crash before the first write landed). A file that holds bytes but no slot that verifies (both
+   * slots damaged, or written under another key) throws `HeadLost`: it is never taken for "none yet".
+   */
   read(): SignedHead | null {
     let best: { n: number; head: SignedHead } | null = null;
-    for (const parsed of readSlots(this.file)) {
+    const slots = readSlots(this.file);
+    for (const parsed of slots) {
       if (!statementSigned(this.publicKey, headStatement(parsed.head), parsed.head.signature)) continue;
       if (!best || parsed.n > best.n) best = parsed;
+    }
+    if (!best && existsSync(this.file) && statSync(this.file).size > 0) {
+      throw new HeadLost(
+        this.file,
+        slots.length > 0 ? "holds no slot that verifies with this witness's key" : 'holds no slot that verifies (neither slot is a head)',
+      );
     }
     this.counter = best?.n ?? 0;
     return best?.head ?? null;

@@ -179,10 +179,11 @@ describe('the ledger witness', () => {
     writeFileSync(file, bytes);
     w = new Witness({ dir, key: k });
     assert.equal(w.headOf('T')?.seq, 20);
-    // A slot whose signature is not the witness's (someone wrote it) is not believed either.
+    // A slot whose signature is not the witness's (someone wrote it, or the key changed) is not
+    // believed either, nor read as "no head yet": the terminal's requests fail until the loss is accepted.
     w.close();
     w = new Witness({ dir, key: key() });
-    assert.equal(w.headOf('T'), null);
+    assert.throws(() => w.headOf('T'), /no slot that verifies/);
     w.close();
   });
 
@@ -295,6 +296,67 @@ describe('the ledger witness', () => {
       ] as [string, string, number][],
     };
     assert.ok(w.handle({ id: 34, op: 'checkpoint', terminal: 'T', ...at(c, 6), state: stateAt(c, 6, closed) }).ok);
+    w.close();
+  });
+
+  it('fails loudly, never from genesis, when its head file is damaged or gone but the record shows heads it signed', () => {
+    const dir = fresh();
+    const k = key();
+    const c = chain(10);
+    let w = new Witness({ dir, key: k });
+    assert.ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links, to: at(c, 10) }).ok);
+    w.close();
+    const file = path.join(dir, 'heads', 'T');
+    const rolledBack = chain(3, '-rolled-back');
+    const tries = (why: string) => {
+      const logged: Record<string, unknown>[] = [];
+      w = new Witness({ dir, key: k, log: (l) => logged.push(l) });
+      assert.ok(
+        logged.some((l) => l.level === 'error' && l.terminal === 'T' && String(l.message).includes(file)),
+        `${why}: logged at start, naming the file: ${JSON.stringify(logged)}`,
+      );
+      assert.throws(() => w.headOf('T'), new RegExp(file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')), why);
+      for (const r of [
+        { id: 2, op: 'head', terminal: 'T' },
+        { id: 3, op: 'witness', terminal: 'T', from: G, links: rolledBack.links, to: at(rolledBack, 3) },
+      ]) {
+        const a = w.handle(r);
+        assert.equal(refused(a), 'failed', `${why}: ${JSON.stringify(a)}`);
+        assert.ok(!a.ok && a.message.includes(file) && a.message.includes('etg witness forget'), `${why}: the answer names the file: ${a.ok ? '' : a.message}`);
+      }
+      w.close();
+    };
+    // Both slots unreadable (media damage, both torn in one page write): not "no head yet".
+    writeFileSync(file, Buffer.alloc(1024, 0));
+    tries('both slots zeroed');
+    // The head file gone while the record holds the terminal's first head.
+    rmSync(file);
+    tries('the head file deleted');
+    // Another terminal is served all the same; and `forget` accepts the loss by hand.
+    w = new Witness({ dir, key: k });
+    assert.ok(w.handle({ id: 4, op: 'head', terminal: 'U' }).ok);
+    w.close();
+    forgetTerminal(dir, 'T', 'test');
+    w = new Witness({ dir, key: k });
+    assert.ok(w.handle({ id: 5, op: 'witness', terminal: 'T', from: G, links: rolledBack.links, to: at(rolledBack, 3) }).ok);
+    w.close();
+  });
+
+  it('fails loudly when its head file holds a head below one the record shows it signed (an older copy of the file put back)', () => {
+    const dir = fresh();
+    const k = key();
+    const c = chain(20);
+    let clock = 0;
+    let w = new Witness({ dir, key: k, clock: () => new Date(1_800_000_000_000 + clock), headEveryMs: 1 });
+    assert.ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links.slice(0, 5), to: at(c, 5) }).ok);
+    const file = path.join(dir, 'heads', 'T');
+    const old = readFileSync(file);
+    clock += 10;
+    assert.ok(w.handle({ id: 2, op: 'witness', terminal: 'T', from: at(c, 5), links: c.links.slice(5, 20), to: at(c, 20) }).ok);
+    w.close();
+    writeFileSync(file, old);
+    w = new Witness({ dir, key: k });
+    assert.equal(refused(w.handle({ id: 3, op: 'head', terminal: 'T' })), 'failed');
     w.close();
   });
 

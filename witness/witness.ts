@@ -3,9 +3,9 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { chainHash, genesisHash } from './chain.js';
 import { Effects, EffectsError } from './effects.js';
-import { HeadSlots } from './head-slots.js';
+import { HeadLost, HeadSlots } from './head-slots.js';
 import type { WitnessKey } from './keys.js';
-import { RECORD_FILE, WitnessRecord } from './record.js';
+import { RECORD_FILE, WitnessRecord, type RecordLine } from './record.js';
 import { checkpointStatement, exportPublicKey, headStatement, keyIdOf, signStatement } from './statement.js';
 import { Id, Request, TerminalId, type Answer, type Head, type RefusalReason, type SignedHead } from './wire.js';
 
@@ -59,6 +59,8 @@ export class Witness {
   /** terminal → a stretch being folded that has not reached its head yet (`fold` in several requests). */
   private readonly pendingFolds = new Map<string, Effects>();
   private readonly lastRecorded = new Map<string, number>();
+  /** terminal → the newest head its record shows signed (a head or checkpoint line since its last `forget`): its head file may not hold less. */
+  private readonly recorded = new Map<string, { seq: number; at: string }>();
   private refusals = { at: 0, unrecorded: 0 };
   private failures = { at: 0, unlogged: 0 };
   private readonly record: WitnessRecord;
@@ -72,34 +74,52 @@ export class Witness {
     this.publicKey = exportPublicKey(o.key.publicKey);
     this.keyId = keyIdOf(o.key.publicKey);
     this.record = new WitnessRecord(path.join(o.dir, RECORD_FILE));
-    for (const line of this.record.read()) {
-      // A loss accepted by hand starts the terminal's chain again: its earlier checkpoints and fold go too.
-      if (line.k === 'forget') {
-        this.checkpoints.delete(line.terminal);
-        this.folds.delete(line.terminal);
-      }
-      if (line.k === 'fold') this.folds.set(line.terminal, Effects.of(line.terminal, line.effects));
-      if (line.k !== 'checkpoint') continue;
-      const m = this.checkpoints.get(line.terminal) ?? new Map<number, string>();
-      m.set(line.seq, line.stateSha256);
-      this.checkpoints.set(line.terminal, m);
-    }
-    for (const f of readdirSync(path.join(o.dir, 'heads'))) {
-      if (!TerminalId.safeParse(f).success) continue;
+    for (const line of this.record.read()) this.load(line);
+    // Every terminal with a head file or a head in the record: one whose head is lost or damaged is
+    // logged now, and its requests fail, answered; the others are served.
+    const terminals = new Set([...readdirSync(path.join(o.dir, 'heads')).filter((f) => TerminalId.safeParse(f).success), ...this.recorded.keys()]);
+    for (const t of terminals) {
       try {
-        this.headOf(f);
+        this.headOf(t);
       } catch (e) {
-        // One terminal's unreadable head file does not keep the others from their witness: its requests fail, answered.
-        this.logFailure(null, f, e);
+        const message = e instanceof Error ? `${(e as NodeJS.ErrnoException).code ?? e.name}: ${e.message}` : String(e);
+        o.log?.({ level: 'error', at: this.clock().toISOString(), error: 'failed', id: null, terminal: t, message, notLogged: 0 });
       }
     }
+  }
+
+  /** One line of the record, read back at start. */
+  private load(line: RecordLine): void {
+    // A loss accepted by hand starts the terminal's chain again: its earlier checkpoints, fold and heads go too.
+    if (line.k === 'forget') {
+      this.checkpoints.delete(line.terminal);
+      this.folds.delete(line.terminal);
+      this.recorded.delete(line.terminal);
+    }
+    if (line.k === 'head') this.recordedHead(line.head.terminal, line.head.seq, line.head.at);
+    if (line.k === 'fold') this.folds.set(line.terminal, Effects.of(line.terminal, line.effects));
+    if (line.k !== 'checkpoint') return;
+    this.recordedHead(line.terminal, line.seq, line.at);
+    const m = this.checkpoints.get(line.terminal) ?? new Map<number, string>();
+    m.set(line.seq, line.stateSha256);
+    this.checkpoints.set(line.terminal, m);
+  }
+
+  private recordedHead(terminal: string, seq: number, at: string): void {
+    if ((this.recorded.get(terminal)?.seq ?? -1) < seq) this.recorded.set(terminal, { seq, at });
   }
 
   /** The newest head signed for `terminal` (null: none). Throws when its head file cannot be read. */
   headOf(terminal: string): SignedHead | null {
     if (!this.newest.has(terminal)) {
       const slots = this.slots(terminal);
-      this.newest.set(terminal, slots.read());
+      const head = slots.read();
+      const recorded = this.recorded.get(terminal);
+      if (recorded && (head === null || head.seq < recorded.seq)) {
+        const holds = head === null ? 'holds no head' : `holds head ${head.seq}`;
+        throw new HeadLost(slots.file, `${holds}, but ${RECORD_FILE} shows head ${recorded.seq} of ${terminal} signed at ${recorded.at}`);
+      }
+      this.newest.set(terminal, head);
     }
     return this.newest.get(terminal) ?? null;
   }
@@ -124,6 +144,8 @@ export class Witness {
       const terminal = 'terminal' in r ? r.terminal : null;
       if (e instanceof Refused) return this.refusal(r.id, e, terminal);
       this.logFailure(r.id, terminal, e);
+      // A lost head says so (which file, what to do): trying again later will not mend it.
+      if (e instanceof HeadLost) return { id: r.id, ok: false, error: 'failed', message: e.message.slice(0, 2000), head: null };
       return { id: r.id, ok: false, error: 'failed', message: 'the witness could not do it (its own fault, logged): try again later', head: null };
     }
   }
