@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { EffectsSnapshot } from './effects.js';
 import { SignedHead, TerminalId } from './wire.js';
@@ -40,52 +41,139 @@ export type RecordLine = z.infer<typeof RecordLine>;
 
 export const RECORD_FILE = 'record.jsonl';
 
+export interface RecordOptions {
+  /** Where a torn last line cut off at the first append is logged (the witness's log). */
+  log?: (line: Record<string, unknown>) => void;
+  /** Writes some of `bytes` at the end, returning how many (`fs.writeSync`; tests: a disk that cuts writes short). */
+  write?: (fd: number, bytes: Buffer) => number;
+}
+
+/** The record is read this much at a time: however long it grew, no one string holds it. */
+const READ_CHUNK = 1024 * 1024;
+
 export class WitnessRecord {
   private fd: number | null = null;
+  /** The record's length in bytes, all whole lines: a line that fails half written is cut back to it. */
+  private size = 0;
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    private readonly o: RecordOptions = {},
+  ) {}
 
-  /**
-   * Every whole line of the record, in order. A last line cut short by a power cut (no newline,
-   * or not JSON) is left out: it was never fsynced, so no answer depended on it.
-   */
+  /** Every whole line of the record, in order (`lines()` gathered). */
   read(): RecordLine[] {
-    if (!existsSync(this.file)) return [];
-    const text = readFileSync(this.file, 'utf8');
-    const lines = text.split('\n');
-    const out: RecordLine[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i] as string;
-      if (line === '') continue;
-      const last = i === lines.length - 1;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        if (last) continue;
-        throw new Error(`${this.file}: line ${i + 1} is not JSON: the record was edited`);
-      }
-      const r = RecordLine.safeParse(parsed);
-      if (!r.success) throw new Error(`${this.file}: line ${i + 1} is not a record line: ${r.error.issues[0]?.message ?? ''}`);
-      out.push(r.data);
-    }
-    return out;
+    return [...this.lines()];
   }
 
-  /** Appends one line and fsyncs it. */
-  append(line: RecordLine): void {
-    if (this.fd === null) {
-      // A last line torn by a power cut is ended first, so the new line stands on its own.
-      const torn = existsSync(this.file) && !readFileSync(this.file, 'utf8').endsWith('\n') && readFileSync(this.file).length > 0;
-      this.fd = openSync(this.file, 'a', 0o600);
-      if (torn) writeSync(this.fd, '\n');
+  /**
+   * Every whole line of the record, in order, read a chunk at a time. A last line with no newline
+   * (a power cut in its write) is left out: its fsync never returned, so no answer depended on it;
+   * the first append cuts it off. Any other line that is not a record line throws: the record was edited.
+   */
+  *lines(): Generator<RecordLine> {
+    if (!existsSync(this.file)) return;
+    const fd = openSync(this.file, 'r');
+    try {
+      const decoder = new StringDecoder('utf8');
+      const buf = Buffer.alloc(READ_CHUNK);
+      let pending = '';
+      let n = 0;
+      for (;;) {
+        const got = readSync(fd, buf, 0, buf.length, null);
+        if (got === 0) break;
+        pending += decoder.write(buf.subarray(0, got));
+        const parts = pending.split('\n');
+        pending = parts.pop() ?? '';
+        for (const line of parts) {
+          n++;
+          if (line !== '') yield this.parse(line, n);
+        }
+      }
+    } finally {
+      closeSync(fd);
     }
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
-    fsyncSync(this.fd);
+  }
+
+  private parse(line: string, n: number): RecordLine {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      throw new Error(`${this.file}: line ${n} is not JSON: the record was edited`);
+    }
+    const r = RecordLine.safeParse(parsed);
+    if (!r.success) throw new Error(`${this.file}: line ${n} is not a record line: ${r.error.issues[0]?.message ?? ''}`);
+    return r.data;
+  }
+
+  /**
+   * Appends one line and fsyncs it; a write the disk cuts short goes on until the line is whole.
+   * When it fails half way (a full disk), what it wrote is cut off again: the record never holds
+   * half a line before the next.
+   */
+  append(line: RecordLine): void {
+    const fd = this.open();
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
+    const write = this.o.write ?? ((f: number, b: Buffer) => writeSync(f, b));
+    try {
+      for (let done = 0; done < bytes.length;) {
+        const n = write(fd, bytes.subarray(done));
+        if (!(n > 0)) throw new Error(`${this.file}: a write took nothing (${done} of ${bytes.length} bytes written)`);
+        done += n;
+      }
+      fsyncSync(fd);
+    } catch (e) {
+      try {
+        ftruncateSync(fd, this.size);
+      } catch {
+        /* the next open cuts a torn tail off */
+      }
+      throw e;
+    }
+    this.size += bytes.length;
+  }
+
+  /** Opens the record to append, first cutting off a last line a power cut tore (after the last newline). */
+  private open(): number {
+    if (this.fd !== null) return this.fd;
+    const fd = openSync(this.file, 'a+', 0o600);
+    try {
+      const size = fstatSync(fd).size;
+      const whole = wholeLength(fd, size);
+      if (whole < size) {
+        ftruncateSync(fd, whole);
+        fsyncSync(fd);
+        this.o.log?.({
+          level: 'warn',
+          at: new Date().toISOString(),
+          message: `${this.file}: its last ${size - whole} bytes, a line torn by a power cut (no newline), were cut off`,
+        });
+      }
+      this.size = whole;
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+    this.fd = fd;
+    return fd;
   }
 
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }
+}
+
+/** The length of a file's whole lines: up to and with its last newline. */
+function wholeLength(fd: number, size: number): number {
+  const buf = Buffer.alloc(64 * 1024);
+  for (let end = size; end > 0;) {
+    const start = Math.max(0, end - buf.length);
+    const got = readSync(fd, buf, 0, end - start, start);
+    const nl = buf.subarray(0, got).lastIndexOf(0x0a);
+    if (nl >= 0) return start + nl + 1;
+    end = start;
+  }
+  return 0;
 }

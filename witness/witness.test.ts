@@ -4,7 +4,7 @@
 // a hostile client on its socket with refusals, never a crash.
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { after, describe, it } from 'node:test';
 import { chainHash, genesisHash } from './chain.js';
 import { forgetTerminal } from './forget.js';
 import { readKeyFile, writeNewKeyFile, type WitnessKey } from './keys.js';
+import { WitnessRecord } from './record.js';
 import { listenWitness } from './server.js';
 import { checkpointStatement, headStatement, statementSigned } from './statement.js';
 import { Witness } from './witness.js';
@@ -358,6 +359,50 @@ describe('the ledger witness', () => {
     w = new Witness({ dir, key: k });
     assert.equal(refused(w.handle({ id: 3, op: 'head', terminal: 'T' })), 'failed');
     w.close();
+  });
+
+  it("starts again after a power cut tore the record's last line, and after a write the disk cut short", () => {
+    const dir = fresh();
+    const k = key();
+    const c = chain(3);
+    const record = path.join(dir, 'record.jsonl');
+    let w = new Witness({ dir, key: k });
+    assert.ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links, to: at(c, 3) }).ok);
+    w.close();
+    // The power cut: a line cut short, never fsynced, no answer depended on it.
+    appendFileSync(record, '{"k":"head","head":{"terminal":"T","se');
+    const logged: Record<string, unknown>[] = [];
+    w = new Witness({ dir, key: k, log: (l) => logged.push(l) });
+    const u = { seq: 0, hash: genesisHash('U') };
+    const uLink = 'ab'.repeat(32);
+    assert.ok(w.handle({ id: 2, op: 'witness', terminal: 'U', from: u, links: [uLink], to: { seq: 1, hash: chainHash(u.hash, uLink) } }).ok);
+    w.close();
+    w = new Witness({ dir, key: k });
+    assert.equal(w.headOf('T')?.seq, 3);
+    assert.equal(w.headOf('U')?.seq, 1);
+    w.close();
+    assert.ok(
+      logged.some((l) => String(l.message).includes('torn')),
+      `the torn tail cut off is logged: ${JSON.stringify(logged)}`,
+    );
+    assert.doesNotMatch(readFileSync(record, 'utf8'), /"se\n/, 'the fragment is gone from the record');
+
+    // A full disk: the write stops half way and throws. The half line is taken back, the record reads whole.
+    const before = readFileSync(record);
+    const r = new WitnessRecord(record, {
+      write: (fd, bytes) => {
+        writeSync(fd, bytes.subarray(0, 10));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+    });
+    assert.throws(() => r.append({ k: 'forget', at: new Date().toISOString(), terminal: 'U', head: null, by: 'test' }), /ENOSPC/);
+    r.close();
+    assert.deepEqual(readFileSync(record), before, 'nothing of the failed line is left');
+    // Short writes (the kernel took part of it each time): the line goes out whole.
+    const short = new WitnessRecord(record, { write: (fd, bytes) => writeSync(fd, bytes.subarray(0, 7)) });
+    short.append({ k: 'forget', at: new Date().toISOString(), terminal: 'U', head: null, by: 'test' });
+    short.close();
+    assert.equal(new WitnessRecord(record).read().at(-1)?.k, 'forget');
   });
 
   it('serves only the terminals it is given', () => {

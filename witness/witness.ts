@@ -73,8 +73,8 @@ export class Witness {
     this.clock = o.clock ?? (() => new Date());
     this.publicKey = exportPublicKey(o.key.publicKey);
     this.keyId = keyIdOf(o.key.publicKey);
-    this.record = new WitnessRecord(path.join(o.dir, RECORD_FILE));
-    for (const line of this.record.read()) this.load(line);
+    this.record = new WitnessRecord(path.join(o.dir, RECORD_FILE), o.log ? { log: o.log } : {});
+    for (const line of this.record.lines()) this.load(line);
     // Every terminal with a head file or a head in the record: one whose head is lost or damaged is
     // logged now, and its requests fail, answered; the others are served.
     const terminals = new Set([...readdirSync(path.join(o.dir, 'heads')).filter((f) => TerminalId.safeParse(f).success), ...this.recorded.keys()]);
