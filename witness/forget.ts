@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { readSlots } from './head-slots.js';
 import { RECORD_FILE, WitnessRecord } from './record.js';
-import type { SignedHead } from './wire.js';
+import { TerminalId, type SignedHead } from './wire.js';
 
 /**
  * Accepts the loss of a terminal's witnessed entries (a database restored from a backup, a disk
@@ -12,6 +12,10 @@ import type { SignedHead } from './wire.js';
  * forgotten, or null when there was none.
  */
 export function forgetTerminal(dir: string, terminal: string, by: string, clock: () => Date = () => new Date()): SignedHead | null {
+  // Checked before anything is written: a `forget` line the record refuses would keep the witness
+  // from starting, and an id that is a path would remove another file than a head file.
+  const problem = terminalIdProblem(terminal);
+  if (problem) throw new Error(problem);
   const file = path.join(dir, 'heads', terminal);
   // Both slots read as found (the key is not needed to forget): the newest well-formed one is named.
   let head: SignedHead | null = null;
@@ -30,4 +34,10 @@ export function forgetTerminal(dir: string, terminal: string, by: string, clock:
   }
   rmSync(file, { force: true });
   return head;
+}
+
+/** Why `terminal` is no terminal id the witness knows (witness/wire.ts `TerminalId`), or null when it is one. */
+export function terminalIdProblem(terminal: string): string | null {
+  if (TerminalId.safeParse(terminal).success) return null;
+  return `${JSON.stringify(terminal)} is not a terminal id: letters, digits, _, - and ., not . first, at most 64 (nothing was forgotten)`;
 }

@@ -5,7 +5,7 @@ import { loadKey, type KeySource } from './keys.js';
 import { listenWitness, type Listen, type Listening } from './server.js';
 import { Witness, type WitnessOptions } from './witness.js';
 
-export { forgetTerminal } from './forget.js';
+export { forgetTerminal, terminalIdProblem } from './forget.js';
 export { KeyFileError, loadKey, readKeyFile, writeNewKeyFile, type KeySource, type WitnessKey } from './keys.js';
 export { RECORD_FILE, WitnessRecord, type RecordLine } from './record.js';
 export { listenWitness, systemdSocket, type Listen, type Listening } from './server.js';

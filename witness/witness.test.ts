@@ -405,6 +405,24 @@ describe('the ledger witness', () => {
     assert.equal(new WitnessRecord(record).read().at(-1)?.k, 'forget');
   });
 
+  it('forgets no terminal whose id the record would refuse: a space, a path (the witness would not start again, or its record deleted)', () => {
+    const dir = fresh();
+    const k = key();
+    const c = chain(3);
+    let w = new Witness({ dir, key: k });
+    assert.ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links, to: at(c, 3) }).ok);
+    w.close();
+    const record = path.join(dir, 'record.jsonl');
+    const before = readFileSync(record);
+    for (const bad of ['table 7', '../record.jsonl', '..', '', '.hidden', 'T/../../x']) {
+      assert.throws(() => forgetTerminal(dir, bad, 'test'), /not a terminal id/, JSON.stringify(bad));
+      assert.deepEqual(readFileSync(record), before, `${JSON.stringify(bad)}: nothing written, nothing removed`);
+    }
+    w = new Witness({ dir, key: k });
+    assert.equal(w.headOf('T')?.seq, 3, 'the witness starts, its head kept');
+    w.close();
+  });
+
   it('serves only the terminals it is given', () => {
     const w = new Witness({ dir: fresh(), key: key(), terminals: ['A'] });
     const c = chain(1);

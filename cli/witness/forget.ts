@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { forgetTerminal } from '../../witness/index.js';
+import { forgetTerminal, terminalIdProblem } from '../../witness/index.js';
 import { DIR, defineCommand, options, UsageError } from './common.js';
 
 export const command = defineCommand({
@@ -17,6 +17,8 @@ export const command = defineCommand({
 export function run(argv: string[]): number {
   const v = options(command, argv);
   if (!v.dir || !v.terminal || !v.by) throw new UsageError(`--dir, --terminal and --by are required\n${command.usage}`);
+  const problem = terminalIdProblem(String(v.terminal));
+  if (problem) throw new UsageError(`--terminal: ${problem}`);
   const by = `${String(v.by)} (as ${userInfo().username})`;
   const head = forgetTerminal(String(v.dir), String(v.terminal), by);
   const out = { terminal: String(v.terminal), forgotten: head };
