@@ -62,10 +62,16 @@ export class WitnessClient {
   private buffer = '';
   private identity: WitnessIdentity | null = null;
   private closed = false;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     readonly socketPath: string,
-    private readonly o: { timeoutMs?: number } = {},
+    /**
+     * `idleCloseMs`: the connection is closed once nothing has been asked for this long (default
+     * 60 s), well before the witness ends an idle one itself (10 min, witness/server.ts), so the two
+     * never cross; the next request connects again.
+     */
+    private readonly o: { timeoutMs?: number; idleCloseMs?: number } = {},
   ) {}
 
   /** The witness's key (asked once per client; every signature after is checked with it). */
@@ -138,6 +144,8 @@ export class WitnessClient {
   private async ask<S extends z.ZodType>(request: DistributiveOmit<Request, 'id'>, schema: S): Promise<z.infer<S>> {
     if (this.closed) throw new WitnessUnreachable('the witness client was closed');
     const socket = await this.connect();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const id = this.nextId++;
     const answer = await new Promise<Answer>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -203,7 +211,18 @@ export class WitnessClient {
       clearTimeout(waiting.timer);
       waiting.resolve(parsed);
     }
+    if (this.pending.size === 0) this.closeWhenIdle();
     if (this.buffer.length > MAX_LINE_BYTES) this.drop(new WitnessUnreachable('the witness sent a line longer than the protocol allows'));
+  }
+
+  /** Closes the connection once nothing is asked for `idleCloseMs` (nothing is waiting then: nothing fails). */
+  private closeWhenIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.pending.size === 0) this.drop(new WitnessUnreachable('the connection to the witness was idle'));
+    }, this.o.idleCloseMs ?? 60_000);
+    this.idleTimer.unref();
   }
 
   /** Fails everything waiting and forgets the connection (the next request connects again). */

@@ -6,7 +6,25 @@ import { MAX_LINE_BYTES, type Answer } from './wire.js';
 export interface Listening {
   /** The socket's path, or `fd:N` for one systemd handed over. */
   address: string;
+  /** The connections open, and the answers written to them that their clients have not taken yet. */
+  stats(): { connections: number; bufferedBytes: number };
   close(): Promise<void>;
+}
+
+/** How long a connection may keep the witness waiting, and how much it may hold. */
+export interface ConnectionLimits {
+  /** At most this many connections: a new one past it ends the one idle longest. Default 64. */
+  maxConnections?: number;
+  /** A connection that sends no complete line for this long is ended (the host's client closes its own sooner, and reconnects at its next request). Default 10 min. */
+  idleMs?: number;
+  /** A connection with part of a line pending this long (a client that stalls mid-request) is ended. Default 30 s. */
+  partialLineMs?: number;
+  /** Answers buffered past `maxBufferedBytes`: reading stops until the client takes them; not taken within this, the connection is ended. Default 30 s. */
+  stalledMs?: number;
+  /** Default 1 MiB. */
+  maxBufferedBytes?: number;
+  /** How often the limits are checked. Default 1 s. */
+  sweepMs?: number;
 }
 
 export type Listen =
@@ -15,8 +33,16 @@ export type Listen =
   /** A listening socket systemd made and passed (etg-witness.socket: its owner, group and mode set there). */
   | { fd: number };
 
-/** At most this many connections at once: the host, a verify, a few more; a flood waits in the backlog. */
-const MAX_CONNECTIONS = 16;
+/** One connection, as the sweep sees it. */
+interface Conn {
+  socket: net.Socket;
+  /** When it last sent a complete line (or connected). */
+  lastLine: number;
+  /** Since when part of a line has been pending, or null. */
+  partialSince: number | null;
+  /** Since when reading has been paused for answers it does not take, or null. */
+  stalledSince: number | null;
+}
 
 /**
  * The witness on a Unix socket: one JSON request per line, each answered in order on its own
@@ -24,22 +50,31 @@ const MAX_CONNECTIONS = 16;
  * written). A line longer than the protocol allows, or that is not JSON, is refused and the
  * connection closed; nothing a client sends can make the witness throw.
  */
-export async function listenWitness(witness: Witness, where: Listen): Promise<Listening> {
+export async function listenWitness(witness: Witness, where: Listen, limits: ConnectionLimits = {}): Promise<Listening> {
   // Connections are long-lived (the host keeps one open): close() ends them so it returns.
-  const open = new Set<net.Socket>();
+  const open = new Map<net.Socket, Conn>();
+  const max = limits.maxConnections ?? 64;
   const server = net.createServer({ allowHalfOpen: false }, (socket) => {
-    open.add(socket);
+    // Full: the connection idle longest makes room (a flood of idle connections never locks the host out).
+    if (open.size >= max) [...open.values()].sort((a, b) => a.lastLine - b.lastLine)[0]?.socket.destroy();
+    const conn: Conn = { socket, lastLine: Date.now(), partialSince: null, stalledSince: null };
+    open.set(socket, conn);
     socket.on('close', () => open.delete(socket));
-    serveConnection(witness, socket);
+    serveConnection(witness, conn, limits.maxBufferedBytes ?? 1024 * 1024);
   });
-  const close = () => closeServer(server, open);
-  server.maxConnections = MAX_CONNECTIONS;
+  const sweep = setInterval(() => sweepConnections(open, limits), limits.sweepMs ?? 1_000);
+  sweep.unref();
+  const close = () => {
+    clearInterval(sweep);
+    return closeServer(server, open.keys());
+  };
+  const stats = () => ({ connections: open.size, bufferedBytes: [...open.keys()].reduce((n, s) => n + s.writableLength, 0) });
   if ('fd' in where) {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ fd: where.fd }, () => resolve());
     });
-    return { address: `fd:${where.fd}`, close };
+    return { address: `fd:${where.fd}`, stats, close };
   }
   // A socket file left by a witness that died is in the way; anything else at that path is not ours to remove.
   if (existsSync(where.socket)) {
@@ -51,10 +86,21 @@ export async function listenWitness(witness: Witness, where: Listen): Promise<Li
     server.listen(where.socket, () => resolve());
   });
   chmodSync(where.socket, where.mode ?? 0o660);
-  return { address: where.socket, close };
+  return { address: where.socket, stats, close };
 }
 
-function closeServer(server: net.Server, open: Set<net.Socket>): Promise<void> {
+/** Ends the connections past a limit: stalled mid-line, not taking their answers, or idle too long. */
+function sweepConnections(open: Map<net.Socket, Conn>, limits: ConnectionLimits): void {
+  const now = Date.now();
+  for (const c of open.values()) {
+    const partial = c.partialSince !== null && now - c.partialSince > (limits.partialLineMs ?? 30_000);
+    const stalled = c.stalledSince !== null && now - c.stalledSince > (limits.stalledMs ?? 30_000);
+    const idle = now - c.lastLine > (limits.idleMs ?? 600_000);
+    if (partial || stalled || idle) c.socket.destroy();
+  }
+}
+
+function closeServer(server: net.Server, open: Iterable<net.Socket>): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     for (const s of open) s.destroy();
@@ -68,6 +114,11 @@ function closeServer(server: net.Server, open: Set<net.Socket>): Promise<void> {
  */
 export class LineReader {
   private pending = '';
+
+  /** Whether part of a line is pending (sent, its newline not yet). */
+  get partial(): boolean {
+    return this.pending !== '';
+  }
 
   push(chunk: string): { lines: string[]; overflow: boolean } {
     this.pending += chunk;
@@ -100,12 +151,22 @@ export function answerLine(witness: Witness, line: string): { answer: Answer; en
   }
 }
 
-function serveConnection(witness: Witness, socket: net.Socket): void {
+function serveConnection(witness: Witness, conn: Conn, maxBuffered: number): void {
+  const { socket } = conn;
   const reader = new LineReader();
   socket.setEncoding('utf8');
   const answer = (a: Answer) => socket.write(`${JSON.stringify(a)}\n`);
+  // A client that sends requests and does not read the answers: reading stops until it takes them
+  // (the witness holds at most about maxBuffered and one chunk's answers per connection).
+  socket.on('drain', () => {
+    conn.stalledSince = null;
+    socket.resume();
+  });
   socket.on('data', (chunk: string) => {
     const { lines, overflow } = reader.push(chunk);
+    const now = Date.now();
+    if (lines.length > 0) conn.lastLine = now;
+    conn.partialSince = reader.partial ? (conn.partialSince !== null && lines.length === 0 ? conn.partialSince : now) : null;
     for (const line of lines) {
       const a = answerLine(witness, line);
       answer(a.answer);
@@ -117,6 +178,11 @@ function serveConnection(witness: Witness, socket: net.Socket): void {
     if (overflow) {
       answer({ id: null, ok: false, error: 'bad-request', message: `a request is at most ${MAX_LINE_BYTES} bytes`, head: null });
       socket.end();
+      return;
+    }
+    if (socket.writableLength > maxBuffered) {
+      conn.stalledSince ??= now;
+      socket.pause();
     }
   });
   socket.on('error', () => socket.destroy());

@@ -500,4 +500,63 @@ describe('the socket, against a hostile client', () => {
       w.close();
     }
   });
+
+  const connect = (socket: string) =>
+    new Promise<net.Socket>((resolve, reject) => {
+      const s = net.createConnection(socket, () => resolve(s));
+      s.on('error', reject);
+    });
+  const closed = (s: net.Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
+
+  it('serves a new client while many others sit idle; ends a connection that stalls mid-line, then one idle past its limit', async () => {
+    const w = new Witness({ dir: fresh(), key: key() });
+    const socket = path.join(root, 'idle.sock');
+    const l = await listenWitness(w, { socket }, { partialLineMs: 300, idleMs: 1_500, sweepMs: 50 });
+    const idle: net.Socket[] = [];
+    try {
+      // Twenty connections from any local process, doing nothing: the host is still answered.
+      for (let i = 0; i < 20; i++) idle.push(await connect(socket));
+      assert.deepEqual(
+        (await talk(socket, ['{"id":1,"op":"hello"}\n'])).map((a) => (a.ok ? a.op : a.error)),
+        ['hello'],
+      );
+      // Half a line, then nothing: ended once it stalls past partialLineMs; the silent ones later, past idleMs.
+      const stalled = await connect(socket);
+      stalled.write('{"id":2,"op":"hel');
+      const t0 = Date.now();
+      await closed(stalled);
+      assert.ok(Date.now() - t0 < 1_200, `the stalled line ended in ${Date.now() - t0} ms`);
+      assert.ok(
+        idle.every((s) => !s.destroyed),
+        'the idle ones are not cut yet',
+      );
+      await Promise.all(idle.map(closed));
+    } finally {
+      for (const s of idle) s.destroy();
+      await l.close();
+      w.close();
+    }
+  });
+
+  it('stops reading from a client that sends requests and never reads the answers', async () => {
+    const w = new Witness({ dir: fresh(), key: key() });
+    const socket = path.join(root, 'flood.sock');
+    const l = await listenWitness(w, { socket }, { stalledMs: 60_000 });
+    const s = await connect(socket);
+    try {
+      s.pause();
+      const request = '{"id":1,"op":"head","terminal":"T"}\n';
+      const batch = request.repeat(Math.floor((64 * 1024) / request.length));
+      // About 21 MB of requests, written without reading an answer (the write buffers what the witness does not take).
+      for (let sent = 0; sent < 21_000_000; sent += batch.length) s.write(batch);
+      await new Promise((r) => setTimeout(r, 1_500));
+      const buffered = l.stats().bufferedBytes;
+      assert.ok(buffered < 4 * 1024 * 1024, `the witness holds ${buffered} bytes of answers for it`);
+      assert.ok(s.writableLength > 10_000_000, 'the client is the one left holding its requests');
+    } finally {
+      s.destroy();
+      await l.close();
+      w.close();
+    }
+  });
 });
