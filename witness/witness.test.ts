@@ -4,7 +4,7 @@
 // a hostile client on its socket with refusals, never a crash.
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -421,6 +421,49 @@ describe('the ledger witness', () => {
     w = new Witness({ dir, key: k });
     assert.equal(w.headOf('T')?.seq, 3, 'the witness starts, its head kept');
     w.close();
+  });
+
+  it('serves at most 64 terminals when none is configured: a flood of new ids makes no head file, no record line each, no memory', () => {
+    const dir = fresh();
+    const k = key();
+    const w = new Witness({ dir, key: k });
+    const first = (t: string, id: number) => {
+      const g = { seq: 0, hash: genesisHash(t) };
+      const l = 'cd'.repeat(32);
+      return w.handle({ id, op: 'witness', terminal: t, from: g, links: [l], to: { seq: 1, hash: chainHash(g.hash, l) } });
+    };
+    for (let i = 0; i < 64; i++) assert.ok(first(`T${i}`, i).ok, `T${i}`);
+    const lines = () => readFileSync(path.join(dir, 'record.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+    const before = lines();
+    for (let i = 64; i < 1_000; i++) {
+      const a = first(`T${i}`, i);
+      assert.equal(refused(a), 'unknown-terminal');
+      assert.match(a.ok ? '' : a.message, /at most 64 terminals.*--terminal/);
+      // Asking after one (its head, its fold) holds nothing for it either.
+      assert.ok(w.handle({ id: i, op: 'head', terminal: `Q${i}` }).ok);
+      assert.ok(w.handle({ id: i, op: 'folded', terminal: `Q${i}` }).ok);
+    }
+    assert.equal(readdirSync(path.join(dir, 'heads')).length, 64, 'no head file past the cap');
+    assert.equal(lines() - before, 1, 'one refused line for the burst (the rest counted)');
+    // The 64 are served as before, and again after a restart.
+    assert.ok(first('T3', 2_000).ok);
+    w.close();
+    const again = new Witness({ dir, key: k });
+    assert.equal(again.headOf('T63')?.seq, 1);
+    assert.equal(
+      refused(
+        again.handle({
+          id: 1,
+          op: 'witness',
+          terminal: 'T64',
+          from: { seq: 0, hash: genesisHash('T64') },
+          links: [],
+          to: { seq: 0, hash: genesisHash('T64') },
+        }),
+      ),
+      'unknown-terminal',
+    );
+    again.close();
   });
 
   it('serves only the terminals it is given', () => {

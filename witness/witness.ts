@@ -1,5 +1,5 @@
 import { hash as digest } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { chainHash, genesisHash } from './chain.js';
 import { Effects, EffectsError } from './effects.js';
@@ -13,8 +13,13 @@ export interface WitnessOptions {
   /** The witness's own folder (its head slots and record); nobody else may write it. */
   dir: string;
   key: WitnessKey;
-  /** The terminals it serves; any other is refused. Default: any terminal. */
+  /** The terminals it serves; any other is refused. Default: any terminal, up to `maxTerminals`. */
   terminals?: readonly string[];
+  /**
+   * Without `terminals`: at most this many terminals get a head (a head file and a record line
+   * each); the first head of another is refused `unknown-terminal`. Default 64.
+   */
+  maxTerminals?: number;
   clock?: () => Date;
   /** A head goes into the record at most this often (the newest is always in its slots). Default 60 s. */
   headEveryMs?: number;
@@ -61,6 +66,8 @@ export class Witness {
   private readonly lastRecorded = new Map<string, number>();
   /** terminal → the newest head its record shows signed (a head or checkpoint line since its last `forget`): its head file may not hold less. */
   private readonly recorded = new Map<string, { seq: number; at: string }>();
+  /** The terminals with a head file or a head in the record: those `maxTerminals` counts. */
+  private readonly held = new Set<string>();
   private refusals = { at: 0, unrecorded: 0 };
   private failures = { at: 0, unlogged: 0 };
   private readonly record: WitnessRecord;
@@ -79,6 +86,7 @@ export class Witness {
     // logged now, and its requests fail, answered; the others are served.
     const terminals = new Set([...readdirSync(path.join(o.dir, 'heads')).filter((f) => TerminalId.safeParse(f).success), ...this.recorded.keys()]);
     for (const t of terminals) {
+      this.held.add(t);
       try {
         this.headOf(t);
       } catch (e) {
@@ -118,6 +126,11 @@ export class Witness {
       if (recorded && (head === null || head.seq < recorded.seq)) {
         const holds = head === null ? 'holds no head' : `holds head ${head.seq}`;
         throw new HeadLost(slots.file, `${holds}, but ${RECORD_FILE} shows head ${recorded.seq} of ${terminal} signed at ${recorded.at}`);
+      }
+      // None, and no file: nothing is kept for it (asking after any number of ids holds no memory).
+      if (head === null && !existsSync(slots.file)) {
+        this.heads.delete(terminal);
+        return null;
       }
       this.newest.set(terminal, head);
     }
@@ -189,6 +202,17 @@ export class Witness {
     }
   }
 
+  /** A terminal's first head: refused past `maxTerminals` when no terminal is configured (a flood of ids cannot fill the disk). */
+  private admits(terminal: string): void {
+    const max = this.o.maxTerminals ?? 64;
+    if (this.o.terminals || this.held.has(terminal) || this.held.size < max) return;
+    throw new Refused(
+      'unknown-terminal',
+      `this witness serves at most ${max} terminals when none is configured, and holds ${this.held.size}: not ${terminal} (serve a cabinet's own with --terminal ID)`,
+      null,
+    );
+  }
+
   /**
    * Signs `to` when it extends the newest head signed (or, for a terminal's first, the chain from
    * its genesis): `links` are the content hashes of the entries after `from`, in order.
@@ -197,6 +221,7 @@ export class Witness {
     this.serves(terminal);
     const current = this.headOf(terminal);
     if (current === null) {
+      this.admits(terminal);
       if (from.seq !== 0 || from.hash !== genesisHash(terminal)) {
         throw new Refused('stale', `the witness holds no head of ${terminal} yet: send its chain from genesis`, null);
       }
@@ -235,6 +260,7 @@ export class Witness {
     // Durable before it is answered: a head the witness signed is never forgotten by a power cut.
     this.slots(terminal).write(signed);
     this.newest.set(terminal, signed);
+    this.held.add(terminal);
     const now = this.clock().getTime();
     const last = this.lastRecorded.get(terminal);
     if (current === null || last === undefined || now - last >= (this.o.headEveryMs ?? 60_000)) {
@@ -246,9 +272,8 @@ export class Witness {
 
   /** The effects it folded for `terminal` up to a head it signed (genesis when none yet). */
   private foldOf(terminal: string): Effects {
-    let f = this.folds.get(terminal);
-    if (!f) this.folds.set(terminal, (f = Effects.genesis(terminal, genesisHash(terminal))));
-    return f;
+    // Genesis is not kept: it is made again until a fold reaches a head it signed.
+    return this.folds.get(terminal) ?? Effects.genesis(terminal, genesisHash(terminal));
   }
 
   /**
