@@ -554,7 +554,7 @@ describe('the socket, against a hostile client', () => {
   it('serves a new client while many others sit idle; ends a connection that stalls mid-line, then one idle past its limit', async () => {
     const w = new Witness({ dir: fresh(), key: key() });
     const socket = path.join(root, 'idle.sock');
-    const l = await listenWitness(w, { socket }, { partialLineMs: 300, idleMs: 1_500, sweepMs: 50 });
+    const l = await listenWitness(w, { socket }, { partialLineMs: 300, idleMs: 3_000, sweepMs: 50 });
     const idle: net.Socket[] = [];
     try {
       // Twenty connections from any local process, doing nothing: the host is still answered.
