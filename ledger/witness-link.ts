@@ -1,12 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay, type Backoff } from '../engine/backoff.js';
-import { MAX_LINKS, type SignedHead } from '../witness/wire.js';
+import { MAX_LINKS, type RefusalReason, type SignedHead } from '../witness/wire.js';
 import { genesisHash } from './canonical.js';
 import { connectionOf, internalsOf, type Ledger } from './ledger.js';
 import { WitnessRefused, WitnessUnreachable, type WitnessClient, type WitnessIdentity } from './witness-client.js';
 
 /** The bodies one `fold` request carries at most, in characters (the witness takes 4 MiB a line). */
 const FOLD_CHARS = 1024 * 1024;
+
+/**
+ * The witness's refusals of the host's own checkpoint that say the ledger is not what its journal
+ * makes: the state it holds is not the entries' (`not-derived`: balances, meters or open bets
+ * edited beside the journal), an entry's effects do not add up (`bad-entry`), or the witness
+ * signed another state at that entry before (`checkpoint-conflict`). Each is a refusal of the
+ * ledger like a diverging head; the others (`not-at-head`, `fold-behind`: the witness's head or
+ * fold moved meanwhile) only cost the checkpoint.
+ */
+const CHECKPOINT_INTEGRITY: ReadonlySet<RefusalReason> = new Set(['not-derived', 'bad-entry', 'checkpoint-conflict']);
 
 export interface WitnessLimits {
   /** Stop new bets when more entries than this are not yet witnessed (default 1,000)… */
@@ -21,7 +31,9 @@ export interface WitnessLinkOptions {
   onStopNewBets?: (stop: boolean, status: WitnessStatus) => void;
   /**
    * The witness refused the journal (`diverging`, `lower`: it was rewritten or lost entries since
-   * the witness signed them), or answers out of protocol: someone must look.
+   * the witness signed them) or the host's own checkpoint (`not-derived`, `bad-entry`,
+   * `checkpoint-conflict`: the state the ledger holds is not its entries'), or answers out of
+   * protocol: someone must look.
    */
   onAlarm?: (alarm: { kind: 'witness-refused' | 'witness-protocol'; message: string }) => void;
   /** Waits between tries while the witness does not answer: doubling from this (default 250 ms) up to 10 s. */
@@ -77,6 +89,8 @@ export class WitnessLink {
   private signed: SignedHead | null;
   private state: WitnessStatus['state'] = 'stopped';
   private lastError: string | null = null;
+  /** The refusal that stopped the link (state `refused`), rethrown by `flush`. */
+  private refusal: WitnessRefused | null = null;
   private failures = 0;
   private stopSignal = false;
   private unwitnessedSince: number | null = null;
@@ -172,7 +186,7 @@ export class WitnessLink {
     const target = this.ledger.headOf().seq;
     const until = Date.now() + timeoutMs;
     while (this.witnessed.seq < target || this.pendingCheckpoint !== null) {
-      if (this.state === 'refused') throw new WitnessRefused('diverging', this.lastError ?? 'refused', this.signed);
+      if (this.state === 'refused') throw this.refusal ?? new WitnessRefused('diverging', this.lastError ?? 'refused', this.signed);
       if (Date.now() > until)
         throw new WitnessUnreachable(`the witness did not reach entry ${target} within ${timeoutMs} ms (${this.lastError ?? 'no answer'})`);
       this.wake?.();
@@ -263,6 +277,7 @@ export class WitnessLink {
         this.lastError = e instanceof Error ? e.message : String(e);
         if (e instanceof WitnessRefused) {
           this.state = 'refused';
+          this.refusal = e;
           this.o.onAlarm?.({ kind: 'witness-refused', message: this.lastError });
           this.pendingCheckpoint?.reject(e);
           this.pendingCheckpoint = null;
@@ -296,7 +311,10 @@ export class WitnessLink {
         this.folded = null;
         c.reject(e instanceof Error ? e : new Error(String(e)));
         if (e instanceof WitnessUnreachable) throw e;
-        // A checkpoint refused costs the next start time only: no alarm of its own.
+        // The state the host holds is not its journal's: refused like a rewritten journal (the alarm).
+        if (e instanceof WitnessRefused && CHECKPOINT_INTEGRITY.has(e.reason)) throw e;
+        // Refused as the witness's head or fold moved meanwhile: the next checkpoint is asked for again.
+        this.lastError = e instanceof Error ? e.message : String(e);
       }
       return true;
     }

@@ -1,0 +1,108 @@
+// The host's end of the witness link (ledger/witness-link.ts) against a real witness in this
+// process, or a fake one on a socket: what the link makes of the witness's answers. A refusal of
+// the host's own checkpoint (the state the ledger holds is not the one its entries make) raises
+// the alarm; a `failed` answer (the witness's own fault, transient) is waited out like a witness
+// gone; a witness whose signatures do not verify raises the protocol alarm.
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listenWitness, type Listening } from '../../witness/server.js';
+import { Witness } from '../../witness/witness.js';
+import type { WitnessKey } from '../../witness/keys.js';
+import { openLedger, type Ledger } from '../../ledger/index.js';
+import { checkpointAsFound, tamperBalance } from '../../ledger/testing/tamper.js';
+import { WitnessClient } from '../../ledger/witness-client.js';
+import { WitnessLink, type WitnessLinkOptions } from '../../ledger/witness-link.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'witness-link-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+function key(): WitnessKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { privateKey, publicKey, store: 'file' };
+}
+
+type Alarm = Parameters<NonNullable<WitnessLinkOptions['onAlarm']>>[0];
+
+/** A witness listening on its own socket, a witnessed ledger in its own folder, and a link between them (started). */
+async function linked(o: { checkpointEvery?: number; terminal?: string } = {}) {
+  const dir = path.join(root, `t${++n}`);
+  const socket = path.join(dir, 'w.sock');
+  const logged: Record<string, unknown>[] = [];
+  const witness = new Witness({ dir: path.join(dir, 'witness'), key: key(), log: (l) => logged.push(l) });
+  const listening: Listening = await listenWitness(witness, { socket });
+  const terminal = o.terminal ?? 'T6';
+  const ledger = openLedger(path.join(dir, 'data'), terminal, { witnessed: true, checkpointEvery: o.checkpointEvery ?? 0 });
+  const alarms: Alarm[] = [];
+  const stops: boolean[] = [];
+  const link = await WitnessLink.attach(ledger, new WitnessClient(socket), {
+    onAlarm: (a) => alarms.push(a),
+    onStopNewBets: (s) => stops.push(s),
+    batchMs: 0,
+    retryMs: 20,
+  });
+  link.start();
+  const close = async () => {
+    await link.stop();
+    ledger.close();
+    await listening.close();
+    witness.close();
+  };
+  return { dir, witness, ledger, link, alarms, stops, logged, close };
+}
+
+const note = (ledger: Ledger, txId: string) =>
+  ledger.append({ type: 'bill.credit', txId, payload: { station: 3, device: 'ba-3', denomination: 10_000, currency: 'HKD' } });
+const reset = (ledger: Ledger) => ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: 'test' } });
+
+describe('the witness link', () => {
+  it("raises the alarm when the witness refuses the host's own checkpoint: the balances were edited beside the journal", async () => {
+    const t = await linked({ checkpointEvery: 4 });
+    try {
+      note(t.ledger, 'n1');
+      await t.link.flush();
+      // A second process with the kiosk user's access moves 90,000 from the cashbox to the station's credit: the sum stays zero.
+      const other = openLedger(path.join(t.dir, 'data'), 'T6', { witnessed: true });
+      tamperBalance(other, 'station:3:credit', -90_000);
+      tamperBalance(other, 'cashbox:3:10000', 90_000);
+      other.close();
+      assert.equal(t.ledger.credit(3), 100_000, 'the host reads the edited credit');
+      for (let i = 0; i < 5; i++) reset(t.ledger);
+      await t.link.flush().catch(() => undefined);
+      await t.ledger.checkpoints.signed();
+      await sleep(100);
+      assert.equal(t.alarms.length, 1, `one alarm: ${JSON.stringify(t.alarms)}`);
+      assert.equal(t.alarms[0]?.kind, 'witness-refused');
+      assert.match(t.alarms[0]?.message ?? '', /not-derived.*cashbox:3:10000/);
+      const s = t.link.status();
+      assert.equal(s.state, 'refused');
+      assert.match(s.lastError ?? '', /not-derived/);
+      assert.equal(s.stopNewBets, true);
+      assert.deepEqual(t.stops, [true]);
+      await assert.rejects(t.link.flush(100), /not-derived/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('raises no alarm for a checkpoint the witness signs', async () => {
+    const t = await linked({ checkpointEvery: 4 });
+    try {
+      note(t.ledger, 'n1');
+      for (let i = 0; i < 5; i++) reset(t.ledger);
+      await t.link.flush();
+      await t.ledger.checkpoints.signed();
+      assert.notEqual(checkpointAsFound(t.ledger), null, 'a checkpoint is stored, signed');
+      assert.deepEqual(t.alarms, []);
+      assert.equal(t.link.status().lastError, null);
+      assert.equal(t.link.status().state, 'idle');
+    } finally {
+      await t.close();
+    }
+  });
+});
