@@ -18,7 +18,10 @@ import {
   type SignedHead,
 } from '../witness/wire.js';
 
-/** The witness did not answer: no socket, a connection lost, a time-out, or an answer out of protocol. */
+/**
+ * The witness did not answer: no socket, a connection lost, a time-out, an answer out of protocol,
+ * or a `failed` answer (an error of the witness's own, which a try after it is mended may pass).
+ */
 export class WitnessUnreachable extends Error {
   constructor(message: string) {
     super(message);
@@ -26,7 +29,7 @@ export class WitnessUnreachable extends Error {
   }
 }
 
-/** The witness answered, and refused (witness/wire.ts `REFUSALS`); `head` is its own head, when it has one. */
+/** The witness answered, and refused (witness/wire.ts `REFUSALS`, but `failed`); `head` is its own head, when it has one. */
 export class WitnessRefused extends Error {
   constructor(
     readonly reason: RefusalReason,
@@ -157,6 +160,9 @@ export class WitnessClient {
       this.pending.set(id, { resolve, reject, timer });
       socket.write(`${JSON.stringify({ ...request, id })}\n`);
     });
+    // `failed` is the witness's own fault (its disk, a file it cannot read), logged on its side: the
+    // same request may succeed once mended, so it is waited out like a witness gone, never a refusal.
+    if (answer.ok === false && answer.error === 'failed') throw new WitnessUnreachable(`the witness failed (its own fault): ${answer.message}`);
     if (answer.ok === false) throw new WitnessRefused(answer.error, answer.message, answer.head);
     const r = schema.safeParse(answer);
     if (!r.success) throw new WitnessUnreachable(`the witness answered ${request.op} out of protocol`);

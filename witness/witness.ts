@@ -264,8 +264,14 @@ export class Witness {
     const now = this.clock().getTime();
     const last = this.lastRecorded.get(terminal);
     if (current === null || last === undefined || now - last >= (this.o.headEveryMs ?? 60_000)) {
-      this.record.append({ k: 'head', head: signed });
-      this.lastRecorded.set(terminal, now);
+      try {
+        this.record.append({ k: 'head', head: signed });
+        this.lastRecorded.set(terminal, now);
+      } catch (e) {
+        // The head is signed and durable in its slot: answered all the same (a `failed` answer would
+        // deny a head the witness holds). The record's line is logged as lost; the next head tries it again.
+        this.logFailure(null, terminal, e);
+      }
     }
     return signed;
   }

@@ -105,4 +105,60 @@ describe('the witness link', () => {
       await t.close();
     }
   });
+
+  it("goes on when the witness's record cannot take the line of a head already durable in its slot (a full disk once)", async () => {
+    const t = await linked();
+    try {
+      const record = (t.witness as unknown as { record: { append: (line: unknown) => void } }).record;
+      const append = record.append.bind(record);
+      let thrown = 0;
+      record.append = (line) => {
+        if (thrown++ === 0) throw Object.assign(new Error('no space left on device, write'), { code: 'ENOSPC' });
+        append(line);
+      };
+      note(t.ledger, 'n1');
+      reset(t.ledger);
+      await t.link.flush(5_000);
+      assert.equal(thrown > 0, true, 'the record was asked for a line');
+      assert.deepEqual(t.alarms, []);
+      assert.equal(t.link.status().state, 'idle');
+      assert.equal(t.link.status().lastError, null, 'the head it signed was answered signed, not `failed`');
+      assert.equal(t.witness.headOf('T6')?.seq, t.ledger.headOf().seq);
+      assert.ok(
+        t.logged.some((l) => l.level === 'error' && String(l.message).includes('ENOSPC')),
+        `the record's failure is logged: ${JSON.stringify(t.logged)}`,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("waits out a `failed` answer (the witness's own fault) like a witness gone, and goes on once it is mended", async () => {
+    const t = await linked();
+    try {
+      // The witness's own error on every request for a while (a head file it cannot write): answered `failed`.
+      const w = t.witness as unknown as { witness: (...a: unknown[]) => unknown };
+      const witness = w.witness.bind(t.witness);
+      let broken = true;
+      w.witness = (...a) => {
+        if (broken) throw Object.assign(new Error('i/o error, write'), { code: 'EIO' });
+        return witness(...a);
+      };
+      note(t.ledger, 'n1');
+      await sleep(150);
+      let s = t.link.status();
+      assert.deepEqual(t.alarms, [], 'no alarm: the witness refused nothing');
+      assert.equal(s.state, 'offline');
+      assert.match(s.lastError ?? '', /failed/);
+      assert.equal(s.stopNewBets, false, 'within the limits, bets go on');
+      broken = false;
+      await t.link.flush(5_000);
+      s = t.link.status();
+      assert.equal(s.state, 'idle');
+      assert.equal(s.witnessedSeq, t.ledger.headOf().seq);
+      assert.deepEqual(t.alarms, []);
+    } finally {
+      await t.close();
+    }
+  });
 });
