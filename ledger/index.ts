@@ -18,7 +18,7 @@ export {
   type LedgerWitnessView,
   type TableSnapshot,
 } from './ledger.js';
-export { WitnessClient, WitnessRefused, WitnessUnreachable, type WitnessIdentity } from './witness-client.js';
+export { WitnessClient, WitnessProtocolError, WitnessRefused, WitnessUnreachable, type WitnessIdentity } from './witness-client.js';
 export { useWitnessForVerify, WitnessLink, type WitnessLimits, type WitnessLinkOptions, type WitnessStatus } from './witness-link.js';
 export {
   account,

@@ -29,6 +29,19 @@ export class WitnessUnreachable extends Error {
   }
 }
 
+/**
+ * The witness answered out of protocol: a line that is not the protocol's, an answer to nothing
+ * asked, a key that is not one, a signature that does not verify with the key it gave at `hello`,
+ * or a signature of something not asked. Nothing of it is believed (like a witness gone, the link
+ * tries again), and unlike a witness gone someone must look: the link raises `witness-protocol`.
+ */
+export class WitnessProtocolError extends WitnessUnreachable {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WitnessProtocolError';
+  }
+}
+
 /** The witness answered, and refused (witness/wire.ts `REFUSALS`, but `failed`); `head` is its own head, when it has one. */
 export class WitnessRefused extends Error {
   constructor(
@@ -54,7 +67,7 @@ type Pending = { resolve: (a: Answer) => void; reject: (e: Error) => void; timer
  * The kiosk's end of the witness's socket (witness/wire.ts): one connection, requests answered in
  * order, each answer parsed against the protocol and every signature in it checked against the key
  * the witness gave at `hello` — a witness that answers out of protocol, or signs what was not
- * asked, is treated as unreachable or refusing, never believed. A lost connection fails what was
+ * asked, is never believed (WitnessProtocolError). A lost connection fails what was
  * waiting and is made again at the next request.
  */
 export class WitnessClient {
@@ -85,9 +98,9 @@ export class WitnessClient {
     try {
       publicKey = importPublicKey(a.publicKey);
     } catch (e) {
-      throw new WitnessUnreachable(`the witness's key is not an Ed25519 key: ${e instanceof Error ? e.message : String(e)}`);
+      throw new WitnessProtocolError(`the witness's key is not an Ed25519 key: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (keyIdOf(publicKey) !== a.keyId) throw new WitnessUnreachable("the witness's key id does not name its key");
+    if (keyIdOf(publicKey) !== a.keyId) throw new WitnessProtocolError("the witness's key id does not name its key");
     this.identity = { publicKey, keyId: a.keyId, keyStore: a.keyStore };
     return this.identity;
   }
@@ -105,7 +118,7 @@ export class WitnessClient {
     const { publicKey } = await this.hello();
     const a = await this.ask({ op: 'witness', terminal, from, links: [...links], to }, WitnessAnswer);
     this.checkHead(publicKey, a.head, terminal);
-    if (a.head.seq !== to.seq || a.head.hash !== to.hash) throw new WitnessUnreachable(`the witness signed entry ${a.head.seq}, not ${to.seq}`);
+    if (a.head.seq !== to.seq || a.head.hash !== to.hash) throw new WitnessProtocolError(`the witness signed entry ${a.head.seq}, not ${to.seq}`);
     return a.head;
   }
 
@@ -119,7 +132,7 @@ export class WitnessClient {
   async fold(terminal: string, from: Head, bodies: readonly string[], to: Head): Promise<Head> {
     await this.hello();
     const a = await this.ask({ op: 'fold', terminal, from, bodies: [...bodies], to }, FoldAnswer);
-    if (a.folded.seq !== to.seq || a.folded.hash !== to.hash) throw new WitnessUnreachable(`the witness folded up to entry ${a.folded.seq}, not ${to.seq}`);
+    if (a.folded.seq !== to.seq || a.folded.hash !== to.hash) throw new WitnessProtocolError(`the witness folded up to entry ${a.folded.seq}, not ${to.seq}`);
     return a.folded;
   }
 
@@ -128,7 +141,7 @@ export class WitnessClient {
     const { publicKey } = await this.hello();
     const a = await this.ask({ op: 'checkpoint', terminal, seq, hash, state }, CheckpointAnswer);
     if (!statementSigned(publicKey, checkpointStatement(terminal, seq, hash, sha256Hex(state)), a.signature)) {
-      throw new WitnessUnreachable("the witness's checkpoint signature does not verify with its key");
+      throw new WitnessProtocolError("the witness's checkpoint signature does not verify with its key");
     }
     return a.signature;
   }
@@ -139,9 +152,9 @@ export class WitnessClient {
   }
 
   private checkHead(publicKey: KeyObject, head: SignedHead, terminal: string): void {
-    if (head.terminal !== terminal) throw new WitnessUnreachable(`the witness answered with a head of ${head.terminal}, not ${terminal}`);
+    if (head.terminal !== terminal) throw new WitnessProtocolError(`the witness answered with a head of ${head.terminal}, not ${terminal}`);
     if (!statementSigned(publicKey, headStatement(head), head.signature))
-      throw new WitnessUnreachable("a head's signature does not verify with the witness's key");
+      throw new WitnessProtocolError("a head's signature does not verify with the witness's key");
   }
 
   private async ask<S extends z.ZodType>(request: DistributiveOmit<Request, 'id'>, schema: S): Promise<z.infer<S>> {
@@ -165,7 +178,7 @@ export class WitnessClient {
     if (answer.ok === false && answer.error === 'failed') throw new WitnessUnreachable(`the witness failed (its own fault): ${answer.message}`);
     if (answer.ok === false) throw new WitnessRefused(answer.error, answer.message, answer.head);
     const r = schema.safeParse(answer);
-    if (!r.success) throw new WitnessUnreachable(`the witness answered ${request.op} out of protocol`);
+    if (!r.success) throw new WitnessProtocolError(`the witness answered ${request.op} out of protocol`);
     return r.data;
   }
 
@@ -204,13 +217,13 @@ export class WitnessClient {
       try {
         parsed = Answer.parse(JSON.parse(line));
       } catch {
-        this.drop(new WitnessUnreachable('the witness sent a line out of protocol'));
+        this.drop(new WitnessProtocolError('the witness sent a line out of protocol'));
         return;
       }
       const waiting = parsed.id === null ? undefined : this.pending.get(parsed.id);
       if (!waiting) {
         // An answer to nothing asked (or a refusal of the connection itself): the pairing is lost.
-        this.drop(new WitnessUnreachable(parsed.ok ? 'the witness answered a request never sent' : `the witness refused: ${parsed.message}`));
+        this.drop(new WitnessProtocolError(parsed.ok ? 'the witness answered a request never sent' : `the witness refused: ${parsed.message}`));
         return;
       }
       this.pending.delete(parsed.id as number);
@@ -218,7 +231,7 @@ export class WitnessClient {
       waiting.resolve(parsed);
     }
     if (this.pending.size === 0) this.closeWhenIdle();
-    if (this.buffer.length > MAX_LINE_BYTES) this.drop(new WitnessUnreachable('the witness sent a line longer than the protocol allows'));
+    if (this.buffer.length > MAX_LINE_BYTES) this.drop(new WitnessProtocolError('the witness sent a line longer than the protocol allows'));
   }
 
   /** Closes the connection once nothing is asked for `idleCloseMs` (nothing is waiting then: nothing fails). */

@@ -3,7 +3,7 @@ import { backoffDelay, type Backoff } from '../engine/backoff.js';
 import { MAX_LINKS, type RefusalReason, type SignedHead } from '../witness/wire.js';
 import { genesisHash } from './canonical.js';
 import { connectionOf, internalsOf, type Ledger } from './ledger.js';
-import { WitnessRefused, WitnessUnreachable, type WitnessClient, type WitnessIdentity } from './witness-client.js';
+import { WitnessProtocolError, WitnessRefused, WitnessUnreachable, type WitnessClient, type WitnessIdentity } from './witness-client.js';
 
 /** The bodies one `fold` request carries at most, in characters (the witness takes 4 MiB a line). */
 const FOLD_CHARS = 1024 * 1024;
@@ -33,7 +33,8 @@ export interface WitnessLinkOptions {
    * The witness refused the journal (`diverging`, `lower`: it was rewritten or lost entries since
    * the witness signed them) or the host's own checkpoint (`not-derived`, `bad-entry`,
    * `checkpoint-conflict`: the state the ledger holds is not its entries'), or answers out of
-   * protocol: someone must look.
+   * protocol (`witness-protocol`: a signature that does not verify with its key, a line not of the
+   * protocol; raised once until a request passes, the link trying again meanwhile): someone must look.
    */
   onAlarm?: (alarm: { kind: 'witness-refused' | 'witness-protocol'; message: string }) => void;
   /** Waits between tries while the witness does not answer: doubling from this (default 250 ms) up to 10 s. */
@@ -92,6 +93,8 @@ export class WitnessLink {
   /** The refusal that stopped the link (state `refused`), rethrown by `flush`. */
   private refusal: WitnessRefused | null = null;
   private failures = 0;
+  /** The `witness-protocol` alarm was raised since the last request that passed (once per stretch). */
+  private protocolAlarmed = false;
   private stopSignal = false;
   private unwitnessedSince: number | null = null;
   private running: Promise<void> | null = null;
@@ -268,30 +271,44 @@ export class WitnessLink {
       try {
         const did = await this.step();
         this.failures = 0;
+        this.protocolAlarmed = false;
         if (did) {
           // The next head waits out the batch interval; what is committed meanwhile goes with it.
           waitMs = Math.max(0, (this.o.batchMs ?? 100) - (Date.now() - this.lastSentAt));
           hold = true;
         }
       } catch (e) {
-        this.lastError = e instanceof Error ? e.message : String(e);
-        if (e instanceof WitnessRefused) {
-          this.state = 'refused';
-          this.refusal = e;
-          this.o.onAlarm?.({ kind: 'witness-refused', message: this.lastError });
-          this.pendingCheckpoint?.reject(e);
-          this.pendingCheckpoint = null;
-        } else {
-          this.state = 'offline';
-          this.failures++;
-          waitMs = backoffDelay(this.failures - 1, witnessRetry(this.o));
-        }
+        waitMs = this.failed(e);
       }
       this.checkLimits();
       if (this.stopping) break;
       if (this.state === 'refused') waitMs = 60_000;
       if (waitMs > 0) await this.waitForWork(waitMs, hold);
     }
+  }
+
+  /**
+   * What a failed request leaves: a refusal stops the link (the alarm); a witness gone, or failing
+   * on its own side, is tried again after a wait (returned, ms); one that answers out of protocol
+   * too, and raises the alarm once until a request passes. Every cause stays in `lastError`.
+   */
+  private failed(e: unknown): number {
+    this.lastError = e instanceof Error ? e.message : String(e);
+    if (e instanceof WitnessRefused) {
+      this.state = 'refused';
+      this.refusal = e;
+      this.o.onAlarm?.({ kind: 'witness-refused', message: this.lastError });
+      this.pendingCheckpoint?.reject(e);
+      this.pendingCheckpoint = null;
+      return 1000;
+    }
+    if (e instanceof WitnessProtocolError && !this.protocolAlarmed) {
+      this.protocolAlarmed = true;
+      this.o.onAlarm?.({ kind: 'witness-protocol', message: this.lastError });
+    }
+    this.state = 'offline';
+    this.failures++;
+    return backoffDelay(this.failures - 1, witnessRetry(this.o));
   }
 
   /** One request: a head or a checkpoint. Returns whether there was anything to send. */

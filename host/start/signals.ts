@@ -25,8 +25,9 @@ export function routeSignals(
     if (alarm.kind === 'bad-receipt') tilts.raise('upstream-receipt', { detail: alarm.message.slice(0, 300) });
   };
   // The witness: new bets stop while it is behind beyond its limits; a refusal (the journal no
-  // longer the chain it signed) halts the table like any failed verification. Heads go to it only
-  // from a journal this start verified.
+  // longer the chain it signed, or the host's own checkpoint not the state its entries make) halts
+  // the table like any failed verification, and so does a witness answering out of protocol (a
+  // signature that does not verify with its key). Heads go to it only from a journal this start verified.
   if (witness) {
     witnessEvents.stop = (stop) => onWitnessSignal(tilts, stop, tiltDetailSaid('unwitnessedBeyondLimit'));
     witnessEvents.alarm = (alarm) => {

@@ -5,7 +5,8 @@
 // gone; a witness whose signatures do not verify raises the protocol alarm.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -13,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listenWitness, type Listening } from '../../witness/server.js';
 import { Witness } from '../../witness/witness.js';
 import type { WitnessKey } from '../../witness/keys.js';
+import { exportPublicKey, headStatement, keyIdOf, signStatement } from '../../witness/statement.js';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { checkpointAsFound, tamperBalance } from '../../ledger/testing/tamper.js';
 import { WitnessClient } from '../../ledger/witness-client.js';
@@ -159,6 +161,54 @@ describe('the witness link', () => {
       assert.deepEqual(t.alarms, []);
     } finally {
       await t.close();
+    }
+  });
+
+  it('raises the protocol alarm when the witness signs heads with another key than the one it gave at hello', async () => {
+    const dir = path.join(root, `t${++n}`);
+    const socket = path.join(dir, 'fake.sock');
+    const given = key();
+    const signing = key();
+    // A fake witness: says it is key A, signs every head with key B.
+    const server = net.createServer((c) => {
+      let buf = '';
+      c.setEncoding('utf8').on('data', (d: string) => {
+        buf += d;
+        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+          const r = JSON.parse(buf.slice(0, nl)) as { id: number; op: string; to?: { seq: number; hash: string } };
+          buf = buf.slice(nl + 1);
+          const answer =
+            r.op === 'hello'
+              ? { op: 'hello', publicKey: exportPublicKey(given.publicKey), keyId: keyIdOf(given.publicKey), keyStore: 'file' }
+              : r.op === 'head'
+                ? { op: 'head', head: null }
+                : (() => {
+                    const claim = { terminal: 'T7', seq: r.to?.seq ?? 0, hash: r.to?.hash ?? '', at: new Date().toISOString() };
+                    return { op: 'witness', head: { ...claim, signature: signStatement(signing.privateKey, headStatement(claim)) } };
+                  })();
+          c.write(`${JSON.stringify({ id: r.id, ok: true, ...answer })}\n`);
+        }
+      });
+    });
+    mkdirSync(dir, { recursive: true });
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    const ledger = openLedger(path.join(dir, 'data'), 'T7', { witnessed: true, checkpointEvery: 0 });
+    const alarms: Alarm[] = [];
+    const link = await WitnessLink.attach(ledger, new WitnessClient(socket), { onAlarm: (a) => alarms.push(a), batchMs: 0, retryMs: 20 });
+    link.start();
+    try {
+      note(ledger, 'n1');
+      await assert.rejects(link.flush(400), /did not reach entry 1/);
+      const s = link.status();
+      assert.equal(alarms.length, 1, `one alarm, however often it is tried: ${JSON.stringify(alarms)} ${JSON.stringify(s)}`);
+      assert.equal(alarms[0]?.kind, 'witness-protocol');
+      assert.match(alarms[0]?.message ?? '', /signature does not verify/);
+      assert.equal(s.witnessedSeq, 0, 'nothing it signed is believed');
+      assert.match(s.lastError ?? '', /signature does not verify/);
+    } finally {
+      await link.stop();
+      ledger.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
