@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { startHost } from '../../host/start-host.js';
 import { listenWitness, type Listening } from '../../witness/server.js';
 import { Witness } from '../../witness/witness.js';
 import type { WitnessKey } from '../../witness/keys.js';
@@ -209,6 +211,43 @@ describe('the witness link', () => {
       await link.stop();
       ledger.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('the host halts the table (ledger-integrity) when the witness refuses its checkpoint of balances edited while it runs', async () => {
+    const dir = path.join(root, `t${++n}`);
+    const socket = path.join(dir, 'w.sock');
+    const witness = new Witness({ dir: path.join(dir, 'witness'), key: key() });
+    const listening = await listenWitness(witness, { socket });
+    const dataDir = path.join(dir, 'kiosk');
+    const running = await startHost({
+      dataDir,
+      terminalId: 'T8',
+      rendererDir: path.join(dataDir, 'none'),
+      logger: pino({ level: 'silent' }),
+      simulatedDealer: false,
+      witness: { socket, waitMs: 2_000 },
+    });
+    try {
+      note(running.ledger, 'n1');
+      await running.witness?.flush();
+      // Another process of the kiosk's user edits the state table beside the journal (the sum stays zero).
+      const other = openLedger(dataDir, 'T8', { witnessed: true });
+      tamperBalance(other, 'station:3:credit', -90_000);
+      tamperBalance(other, 'cashbox:3:10000', 90_000);
+      other.close();
+      assert.equal(running.ledger.credit(3), 100_000, 'the host reads the edited credit');
+      reset(running.ledger);
+      assert.notEqual(running.ledger.checkpoints.write(), null, 'a checkpoint is asked for');
+      await running.ledger.checkpoints.signed();
+      for (const until = Date.now() + 5_000; Date.now() < until && !running.floor.tilts.list().some((t) => t.kind === 'ledger-integrity');) await sleep(20);
+      const fault = running.floor.tilts.list().find((t) => t.kind === 'ledger-integrity');
+      assert.ok(fault, `the table halts: ${JSON.stringify(running.floor.tilts.list())}`);
+      assert.match(JSON.stringify(fault), /not-derived/);
+    } finally {
+      await running.close();
+      await listening.close();
+      witness.close();
     }
   });
 });
