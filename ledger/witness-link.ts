@@ -99,6 +99,8 @@ export class WitnessLink {
   private unwitnessedSince: number | null = null;
   private running: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** Work came while the loop was not waiting (a request in flight, or just started): its next wait is skipped. */
+  private poked = false;
   private stopping = false;
   private lastSentAt = 0;
   private unsubscribe: (() => void) | null = null;
@@ -162,7 +164,7 @@ export class WitnessLink {
     this.state = 'idle';
     this.unsubscribe = this.ledger.onAppended(() => {
       this.unwitnessedSince ??= this.clock().getTime();
-      this.wake?.();
+      this.poke();
     });
     if (this.ledger.headOf().seq > this.witnessed.seq) this.unwitnessedSince = this.clock().getTime();
     this.running = this.loop().finally(() => {
@@ -235,7 +237,7 @@ export class WitnessLink {
       }
       this.pendingCheckpoint?.reject(new WitnessUnreachable(`checkpoint ${this.pendingCheckpoint.seq} superseded by ${seq}`));
       this.pendingCheckpoint = { seq, hash, state, resolve, reject };
-      this.wake?.();
+      this.poke();
     });
   }
 
@@ -247,8 +249,18 @@ export class WitnessLink {
     }
   }
 
-  /** Sleeps `ms`, or until woken (new entries, a checkpoint, a stop); `hold`: only a stop wakes it. */
+  /** Wakes the loop's wait, or, when it is not waiting, has it skip its next one (an entry appended right after `start`). */
+  private poke(): void {
+    if (this.wake) this.wake();
+    else this.poked = true;
+  }
+
+  /**
+   * Sleeps `ms`, or until woken (new entries, a checkpoint, a stop), at once when work came since
+   * the last step began; `hold`: only a stop wakes it.
+   */
   private waitForWork(ms: number, hold = false): Promise<void> {
+    if (!hold && this.poked) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(t);
@@ -268,6 +280,7 @@ export class WitnessLink {
     while (!this.stopping) {
       let waitMs = 1000;
       let hold = false;
+      this.poked = false;
       try {
         const did = await this.step();
         this.failures = 0;

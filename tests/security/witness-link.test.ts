@@ -94,6 +94,26 @@ describe('the witness link', () => {
     }
   });
 
+  it('sends an entry appended right after start at once (the wake-up is not lost before the loop first waits)', async () => {
+    const dir = path.join(root, `t${++n}`);
+    const socket = path.join(dir, 'w.sock');
+    const witness = new Witness({ dir: path.join(dir, 'witness'), key: key() });
+    const listening = await listenWitness(witness, { socket });
+    const ledger = openLedger(path.join(dir, 'data'), 'T9', { witnessed: true, checkpointEvery: 0 });
+    const link = await WitnessLink.attach(ledger, new WitnessClient(socket), { batchMs: 0 });
+    try {
+      link.start();
+      note(ledger, 'n1');
+      await sleep(300);
+      assert.equal(link.status().witnessedSeq, 1, 'witnessed well before the 1 s idle wait of the loop ends');
+    } finally {
+      await link.stop();
+      ledger.close();
+      await listening.close();
+      witness.close();
+    }
+  });
+
   it('raises no alarm for a checkpoint the witness signs', async () => {
     const t = await linked({ checkpointEvery: 4 });
     try {
