@@ -284,8 +284,8 @@ export class WitnessLink {
       try {
         const did = await this.step();
         this.failures = 0;
-        this.protocolAlarmed = false;
         if (did) {
+          this.protocolAlarmed = false;
           // The next head waits out the batch interval; what is committed meanwhile goes with it.
           waitMs = Math.max(0, (this.o.batchMs ?? 100) - (Date.now() - this.lastSentAt));
           hold = true;
