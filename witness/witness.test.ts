@@ -466,6 +466,29 @@ describe('the ledger witness', () => {
     again.close();
   });
 
+  it('answers a head durable in its slot as signed when its record cannot take the line (a full disk), and logs it', () => {
+    const logged: Record<string, unknown>[] = [];
+    const dir = fresh();
+    const k = key();
+    const w = new Witness({ dir, key: k, log: (l) => logged.push(l) });
+    const record = (w as unknown as { record: { append: (line: unknown) => void } }).record;
+    record.append = () => {
+      throw Object.assign(new Error('no space left on device, write'), { code: 'ENOSPC' });
+    };
+    const c = chain(5);
+    const a = w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links.slice(0, 5), to: at(c, 5) });
+    assert.ok(a.ok && a.op === 'witness', JSON.stringify(a));
+    assert.ok(
+      logged.some((l) => l.level === 'error' && String(l.message).includes('ENOSPC')),
+      JSON.stringify(logged),
+    );
+    w.close();
+    // The head was durable: a restart holds it.
+    const again = new Witness({ dir, key: k });
+    assert.equal(again.headOf('T')?.seq, 5);
+    again.close();
+  });
+
   it('serves only the terminals it is given', () => {
     const w = new Witness({ dir: fresh(), key: key(), terminals: ['A'] });
     const c = chain(1);
