@@ -5,6 +5,7 @@ import { currencyLabel } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
 import { correctionCsvCells, correctionsHead } from './corrections.js';
 import { theoreticalCsvCells, theoreticalHead } from './theoretical.js';
+import { syncWords } from './report-sync.js';
 
 /**
  * The gaming day as CSV (RFC 4180; a UTF-8 byte order mark so a spreadsheet reads the Chinese
@@ -15,7 +16,8 @@ import { theoreticalCsvCells, theoreticalHead } from './theoretical.js';
  * decimals), and the floor's total is one line per currency: MOP is never added to HKD. A table
  * that never named its currency is written in minor units under ¤. Then hold against theoretical
  * per table, game, profile and bet, the voids and corrections with their articles (always, under
- * its title and header: a day with none shows none), and the outstanding ticket liability.
+ * its title and header: a day with none shows none), the outstanding ticket liability, and whether
+ * the day was open, complete or provisional when read (each table behind on a line of its own).
  */
 export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string {
   const t = w.t;
@@ -69,6 +71,10 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string 
       d.success ? minorToDecimal(c.amount, minorDigits(d.data)) : String(c.amount),
     ]);
   }
+  // Last, after a blank line, how far the tables' journals had come when it was read (report-sync.ts):
+  // a file taken away says it was provisional as the page does. Instants as the report gives them (UTC).
+  const sync = syncWords(t, report.sync, (iso) => iso);
+  lines.push([], [sync.said], ...sync.behind.map((line) => [line]));
   return `\ufeff${lines.map((cells) => cells.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 

@@ -10,6 +10,9 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { backofficeKit, signIn, type BackofficeKit } from './backoffice-kit.js';
 import { lyingTable } from './lying-journal-kit.js';
+import { reportCsv } from '../../backoffice/src/csv.js';
+import { GamingDayReport } from '../../backoffice/src/report-model.js';
+import { createI18n } from '../../locales/i18n.js';
 
 const TS = '2026-11-25T02:00:00.000Z'; // gaming day 25 Nov (06:00 start), over by the kit's clock (26 Nov 08:00 UTC)
 const notes = { type: 'bill.credit', ts: TS, payload: { station: 1, amount: 100, currency: 'MOP' }, meters: [['table', 'totalBillsIn', 100]] };
@@ -47,10 +50,28 @@ describe("a gaming day's report read before every table has sent that day's jour
       const byId = new Map(first.sync.tables.map((t) => [t.terminalId, t]));
       assert.deepEqual([byId.get('T1')?.syncedSeq, byId.get('T1')?.unsent, byId.get('T1')?.complete], [2, 0, true]);
       assert.deepEqual([byId.get('T2')?.syncedSeq, byId.get('T2')?.unsent, byId.get('T2')?.complete], [1, 12, false]);
+      // The CSV says so too, at its end: a file taken away is as provisional as the page.
+      const csv = reportCsv(createI18n('en'), GamingDayReport.parse(JSON.parse(first.body)))
+        .trimEnd()
+        .split('\r\n');
+      const seen = byId.get('T2')?.lastSeen ?? '';
+      assert.deepEqual(csv.slice(-3), [
+        '',
+        `"Provisional: when this report was read (${first.sync.readAt}), these tables had not sent their whole journal past the end of the day, and their figures may still change:"`,
+        `"T2: last heard ${seen}, 12 entries not yet received"`,
+      ]);
 
       // T2 catches up; then T1 is found last heard before the day ended.
       assert.equal((await t2.heartbeat({ sync: { lagEntries: 0 } })).statusCode, 200);
-      assert.equal((await read(kit, who.cookie, '2026-11-25')).sync.complete, true);
+      const whole = await read(kit, who.cookie, '2026-11-25');
+      assert.equal(whole.sync.complete, true);
+      assert.equal(
+        reportCsv(createI18n('en'), GamingDayReport.parse(JSON.parse(whole.body)))
+          .trimEnd()
+          .split('\r\n')
+          .at(-1),
+        `"Complete: when this report was read (${whole.sync.readAt}), every table had sent its journal past the end of the day."`,
+      );
       await kit.db.query(`UPDATE terminals SET last_seen_at = '2026-11-25T20:00:00Z', last_health_at = '2026-11-25T20:00:00Z' WHERE terminal_id = 'T1'`);
       const late = await read(kit, who.cookie, '2026-11-25');
       assert.equal(late.sync.complete, false);
