@@ -18,6 +18,13 @@ const KINDS = [
   'config-order',
   'ticket-refused',
   'ticket-refusals',
+  'transfer-peer-alarm',
+  'transfer-entry-unreadable',
+  'ticket-entry-unreadable',
+  'ticket-disagreement',
+  'ticket-foreign-issuer',
+  'ticket-foreign-terminal',
+  'backoffice-setting-unreadable',
 ] as const;
 type Kind = (typeof KINDS)[number];
 const isKind = (k: string): k is Kind => KINDS.some((x) => x === k);

@@ -122,6 +122,15 @@ describe("the gaming day's start hour, changed", () => {
       await kit.db.query("UPDATE backoffice_settings SET value = $1::jsonb WHERE key = 'gamingDayStartHours'", [JSON.stringify(disordered)]);
       const r = await kit.app.inject({ method: 'GET', url: '/backoffice/api/reports/gaming-day?date=2026-11-25', headers: { cookie: accounting.cookie } });
       assert.equal(r.statusCode, 500, r.body.slice(0, 200));
+      // And someone is told, once while it stands: a 500 alone reaches only the one who asked.
+      await kit.app.inject({ method: 'GET', url: '/backoffice/api/reports/gaming-day?date=2026-11-24', headers: { cookie: accounting.cookie } });
+      const raised = await kit.db.query<{ terminal_id: string | null; detail: { key: string } }>(
+        "SELECT terminal_id, detail FROM alarms WHERE kind = 'backoffice-setting-unreadable'",
+      );
+      assert.deepEqual(
+        raised.rows.map((a) => [a.terminal_id, a.detail.key]),
+        [[null, 'gamingDayStartHours']],
+      );
       assert.equal((await post(kit.app, admin, '/backoffice/api/settings', { offlineLimitSeconds: 300, gamingDayStartHour: 9 })).statusCode, 500);
       const after = await kit.app.inject({ method: 'GET', url: '/backoffice/api/settings', headers: { cookie: accounting.cookie } });
       assert.deepEqual(after.json(), { gamingDayStartHour: 8, offlineLimitSeconds: 120 }, 'nothing of the refused change written');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { raiseAlarm } from '../alarm.js';
 import type { Sql } from '../sql.js';
 import { gamingDayWindow, isCalendarDate, MACAU_OFFSET_MS } from './gaming-day.js';
 
@@ -43,8 +44,12 @@ export async function readDayHours(sql: Sql, current: number): Promise<DayHours>
   const row = r.rows[0];
   if (!row) return [{ from: FIRST_DAY, hour: current }];
   const parsed = DayHours.safeParse(row.value);
-  if (!parsed.success) throw new Error(`the back-office setting ${KEY} (the start hour's history) does not parse: ${parsed.error.message}`);
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const error = `the back-office setting ${KEY} (the start hour's history) does not parse: ${parsed.error.message}`;
+  // An alarm as well as the error, once while it stands: the error reaches only whoever asked.
+  const standing = await sql.query("SELECT 1 FROM alarms WHERE kind = 'backoffice-setting-unreadable' AND cleared_at IS NULL AND detail->>'key' = $1", [KEY]);
+  if (standing.rows.length === 0) await raiseAlarm(sql, null, 'backoffice-setting-unreadable', { key: KEY, error: error.slice(0, 500) });
+  throw new Error(error);
 }
 
 export async function writeDayHours(sql: Sql, hours: DayHours, by: string): Promise<void> {
