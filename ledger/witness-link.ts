@@ -11,12 +11,14 @@ const FOLD_CHARS = 1024 * 1024;
 /**
  * The witness's refusals of the host's own checkpoint that say the ledger is not what its journal
  * makes: the state it holds is not the entries' (`not-derived`: balances, meters or open bets
- * edited beside the journal), an entry's effects do not add up (`bad-entry`), or the witness
- * signed another state at that entry before (`checkpoint-conflict`). Each is a refusal of the
+ * edited beside the journal), an entry's effects do not add up (`bad-entry`), the witness
+ * signed another state at that entry before (`checkpoint-conflict`), or the bodies sent to its fold
+ * do not lead to the hashes it signed (`bad-chain`, `diverging`: a body rewritten under its hash
+ * columns, which a review found let the balance edit above pass unseen). Each is a refusal of the
  * ledger like a diverging head; the others (`not-at-head`, `fold-behind`: the witness's head or
  * fold moved meanwhile) only cost the checkpoint.
  */
-const CHECKPOINT_INTEGRITY: ReadonlySet<RefusalReason> = new Set(['not-derived', 'bad-entry', 'checkpoint-conflict']);
+const CHECKPOINT_INTEGRITY: ReadonlySet<RefusalReason> = new Set(['not-derived', 'bad-entry', 'checkpoint-conflict', 'bad-chain', 'diverging']);
 
 export interface WitnessLimits {
   /** Stop new bets when more entries than this are not yet witnessed (default 1,000)… */

@@ -18,7 +18,7 @@ import { Witness } from '../../witness/witness.js';
 import type { WitnessKey } from '../../witness/keys.js';
 import { exportPublicKey, headStatement, keyIdOf, signStatement } from '../../witness/statement.js';
 import { openLedger, type Ledger } from '../../ledger/index.js';
-import { checkpointAsFound, tamperBalance } from '../../ledger/testing/tamper.js';
+import { checkpointAsFound, tamperBalance, tamperJournalBody } from '../../ledger/testing/tamper.js';
 import { WitnessClient } from '../../ledger/witness-client.js';
 import { WitnessLink, type WitnessLinkOptions } from '../../ledger/witness-link.js';
 
@@ -65,6 +65,29 @@ const note = (ledger: Ledger, txId: string) =>
 const reset = (ledger: Ledger) => ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: 'test' } });
 
 describe('the witness link', () => {
+  it('raises the alarm when the edit beside the journal comes with an entry body rewritten under its hash (the fold refused, bad-chain)', async () => {
+    const t = await linked({ checkpointEvery: 4 });
+    try {
+      note(t.ledger, 'n1');
+      await t.link.flush();
+      const seq = t.ledger.headOf().seq;
+      const other = openLedger(path.join(t.dir, 'data'), 'T6', { witnessed: true });
+      tamperBalance(other, 'station:3:credit', -90_000);
+      tamperBalance(other, 'cashbox:3:10000', 90_000);
+      assert.ok(tamperJournalBody(other, seq, 'ba-3', 'ba-4'), 'the note’s body rewritten, its hash columns kept');
+      other.close();
+      for (let i = 0; i < 5; i++) reset(t.ledger);
+      await t.link.flush().catch(() => undefined);
+      await t.ledger.checkpoints.signed();
+      await sleep(100);
+      assert.equal(t.alarms[0]?.kind, 'witness-refused', `an alarm: ${JSON.stringify(t.alarms)}`);
+      assert.match(t.alarms[0]?.message ?? '', /bad-chain/);
+      assert.equal(t.link.status().stopNewBets, true);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("raises the alarm when the witness refuses the host's own checkpoint: the balances were edited beside the journal", async () => {
     const t = await linked({ checkpointEvery: 4 });
     try {
