@@ -173,9 +173,14 @@ export class HostTransfers {
     this.host.rehome(stationHomes(this.o.self, this.peers, this.o.stations));
   }
 
-  /** How many transfers this table debited to `table` are still open (offering or recalling): its answer is awaited. */
+  /**
+   * How many transfers this table debited to `table` are open and awaiting its answer (offering or
+   * recalling, not disputed: a disputed one waits for a person, whatever the peer says next).
+   */
   openTo(table: TableId): number {
-    return outgoingTransfers(this.host.state).filter((o) => o.transfer.to === table && (o.phase === 'offering' || o.phase === 'recalling')).length;
+    return outgoingTransfers(this.host.state).filter(
+      (o) => o.transfer.to === table && (o.phase === 'offering' || o.phase === 'recalling') && o.disputed === undefined,
+    ).length;
   }
 
   /** The station's home table, as this host's peers say. */

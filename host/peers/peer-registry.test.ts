@@ -89,11 +89,20 @@ describe('peer registry: the credential actions refuse with a reason the screen 
     const r = registry(null);
     let open = 2;
     r.attachOpenTransfers((t) => (t === 'war-1' ? open : 0));
+    r.attachLinks(() => ({ out: true, in: true }));
     const before = count();
     assert.equal(reasonOf(r.revoke('war-1', by)), 'transfers-open');
     assert.equal(count(), before, 'nothing journalled');
     assert.notEqual(PeerCredentials.inDataDir(dir).secretSha256(TableId.parse('war-1')), null, 'its credential kept');
     open = 0;
+    assert.deepEqual(r.revoke('war-1', by), { ok: true, table: 'war-1' });
+  });
+
+  it('removes a peer that cannot answer (its link down) though transfers to it are open: they stay in flight for a person', () => {
+    PeerCredentials.inDataDir(dir).install(TableId.parse('war-1'), 'a-secret-of-32-characters-or-more-002');
+    const r = registry(null);
+    r.attachOpenTransfers(() => 3);
+    r.attachLinks(() => ({ out: false, in: false }));
     assert.deepEqual(r.revoke('war-1', by), { ok: true, table: 'war-1' });
   });
 });

@@ -261,8 +261,11 @@ export class PeerRegistry {
         const listed = peers.peers.some((p) => p.enrolment.table === table);
         if (!listed && credentials.secretSha256(table) === null) return refused('not-a-peer', `${table} is not a peer of this table`);
         // Removed, its link closed for good: a transfer to it still open would never hear its answer.
+        // Only while its answer can come (its link up): a peer gone for good is removed all the same,
+        // its transfers left in flight for a person (the upstream alarms them open too long).
         const open = this.openTransfers(table);
-        if (open > 0) return refused('transfers-open', `${open} transfers to ${table} are still open: recall them and wait for its answer first`);
+        if (open > 0 && this.links?.(table).out === true)
+          return refused('transfers-open', `${open} transfers to ${table} are still open and it is reachable: recall them and wait for its answer first`);
         return {
           journal: { action: 'revoke' },
           write: () => {
