@@ -303,6 +303,9 @@ describe("the upstream's transfer alarms name the table that lied, and a worse f
       ],
     );
     assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON)).raised, 0, 'and raised once');
+    // Cleared by a person who has seen it: the journals still say the same, so it is not raised again.
+    await kit.db.query("UPDATE alarms SET cleared_at = now() WHERE kind = 'transfer-disagreement'");
+    assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON)).raised, 0, 'a cleared finding stays cleared');
   });
 });
 

@@ -1,6 +1,6 @@
-// The floor's alarms of the transfers: one open alarm per transfer id, kind, table and finding (an
-// id already alarmed so and not cleared is not raised again; a worse finding on the same id is a new
-// alarm), and each table's `transfer.alarm` entry raised once.
+// The floor's alarms of the transfers: one alarm per transfer id, kind, table and finding, ever (an
+// id already alarmed so, cleared or not, is not raised again; another finding on the same id is a
+// new alarm), and each table's `transfer.alarm` entry raised once.
 import type { PairedTransfer } from '../../terms/transfer-reconcile.js';
 import { keyOf, TableId } from '../../terms/transfer-terms.js';
 import { raiseAlarm } from '../alarm.js';
@@ -86,14 +86,20 @@ async function peerAlarmsRaised(sql: Sql): Promise<Set<string>> {
  * found (the disagreements, sorted, and the money): a worse finding later is raised again.
  */
 function standingKey(kind: string, terminal: string | null, id: PairedTransfer['id'], detail: Record<string, unknown>): string {
-  const found = kind === 'transfer-disagreement' ? JSON.stringify([detail['disagreements'] ?? null, detail['net'] ?? null]) : '';
+  // Sorted as read back too: alarms raised before the key had their disagreements in the order found.
+  const said = detail['disagreements'];
+  const disagreements = Array.isArray(said) ? [...said].map(String).sort() : null;
+  const found = kind === 'transfer-disagreement' ? JSON.stringify([disagreements, detail['net'] ?? null]) : '';
   return `${kind} ${terminal ?? ''} ${keyOf(id)} ${found}`;
 }
 
-/** The transfer alarms not cleared, by standingKey. */
+/**
+ * The transfer alarms raised, cleared or not, by standingKey: a journal never changes, so a finding a
+ * person cleared would otherwise be raised again at every run (a review: every minute, for ever).
+ */
 async function standingAlarms(sql: Sql): Promise<Set<string>> {
   const r = await sql.query<{ kind: string; terminal_id: string | null; detail: unknown }>(
-    'SELECT kind, terminal_id, detail FROM alarms WHERE kind = ANY($1::text[]) AND cleared_at IS NULL',
+    'SELECT kind, terminal_id, detail FROM alarms WHERE kind = ANY($1::text[])',
     [[...TRANSFER_ALARM_KINDS]],
   );
   const standing = new Set<string>();
