@@ -129,6 +129,8 @@ export class HostTransfers {
     this.timer = null;
     this.started = false;
     for (const l of this.links.values()) l.stop();
+    // The ledger is still open (shutdown closes it after): what the alarm budget held back is journalled.
+    this.host.sumUpAll();
   }
 
   /**

@@ -68,6 +68,18 @@ describe('transfers: a host journals its alarms', () => {
     assert.equal(alarms()[ALARM_BUDGET + 1]?.suppressed, undefined);
   });
 
+  it('a host stopping within the minute sums up what the budget left out before it goes (the lie after the junk is never lost)', () => {
+    const { h, alarms } = host();
+    for (let i = 0; i < ALARM_BUDGET; i++) h.receive(WAR, { kind: 'junk', i });
+    h.receive(WAR, { kind: 'taken', transfer: { id: { origin: HOME, serial: 9 }, currency: 'MOP', station: 3, from: HOME, to: WAR, amount: 100 } });
+    assert.equal(alarms().length, ALARM_BUDGET);
+    h.sumUpAll();
+    const sum = alarms()[ALARM_BUDGET];
+    assert.deepEqual([sum?.reason, sum?.suppressed], ['unknown-transfer', 1]);
+    h.sumUpAll();
+    assert.equal(alarms().length, ALARM_BUDGET + 1, 'once');
+  });
+
   it('a hostile link that lies on every tick for ten minutes (a tick a second): at most the budget and one summary a minute', () => {
     const { h, raised, alarms, clock } = host();
     for (let second = 0; second < 600; second++) {

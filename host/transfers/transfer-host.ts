@@ -77,6 +77,11 @@ export class TransferHost {
     this.on({ kind: 'tick' });
   }
 
+  /** Sums up every link's budget now, whatever is left of its minute: the host is stopping, and a count held back would be lost. */
+  sumUpAll(): void {
+    for (const [link, b] of this.budget) this.sumUp(link, b);
+  }
+
   private now(): number {
     return this.o.now?.() ?? Date.now();
   }
