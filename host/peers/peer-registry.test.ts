@@ -84,6 +84,14 @@ describe('peer registry: the credential actions refuse with a reason the screen 
     assert.equal(reasonOf(r.withdraw('war-1', by)), 'no-credential', 'a second time: none held');
   });
 
+  it('refuses to add a peer while the table syncs under a terminal id other than its table id (its next start would refuse the file)', () => {
+    const before = count();
+    const r = registry(null).add('any enrolment file', [201], by);
+    assert.equal(r.ok, false);
+    assert.match(r.ok ? '' : r.detail, /terminal id "BJ-1", not its table id "bj-1"/);
+    assert.equal(count(), before, 'nothing journalled');
+  });
+
   it('refuses to remove a peer while a transfer to it is open (its credit in flight would be stranded), then removes it once none is', () => {
     PeerCredentials.inDataDir(dir).install(TableId.parse('war-1'), 'a-secret-of-32-characters-or-more-001');
     const r = registry(null);

@@ -159,6 +159,13 @@ export class PeerRegistry {
    * made for another table, expired, or enrolled here before is refused: nothing journalled or written.
    */
   add(text: string, stations: readonly number[], by: readonly [string, string]): PeerChange {
+    // The upstream pairs transfers by table id: a table syncing under another terminal id would
+    // write a peers.json its next start refuses (host/start-host.ts).
+    if (this.o.ledger.terminalId !== this.o.self)
+      return {
+        ok: false,
+        detail: `this table syncs under terminal id "${this.o.ledger.terminalId}", not its table id "${this.o.self}": a table with peers must sync under its table id`,
+      };
     const checked = checkPeerOffer(text, TableId.parse(this.o.self), new Date(this.now()), offerHistory(this.o.ledger));
     if (!checked.ok) {
       this.o.log.warn({ reason: checked.reason, by }, 'peer enrolment file refused');

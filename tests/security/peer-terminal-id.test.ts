@@ -3,13 +3,14 @@
 // terminal ids it holds journals under, so every transfer of that table was read as no one's: a
 // minted credit paired to nothing, no alarm, no warning. Such a host now refuses to start.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { enrolFloor } from '../../host/peers/enrol-floor.js';
+import { readPeers, writePeers } from '../../host/peers/peer-config.js';
 import { startHost } from '../../host/start-host.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import { freePort } from '../../upstream/free-port.js';
@@ -42,6 +43,21 @@ describe('a table with peers syncs under its own table id', { timeout: 120_000 }
         ...(terminalId ? { terminalId } : {}),
       });
     await assert.rejects(start('T-01'), /peer tables.*terminal id "T-01".*table id "war-1"/s);
+    // A peers.json that lists none (every peer removed) is no peer table: it starts.
+    const listed = readPeers(dirs.war);
+    assert.ok(listed);
+    const solo = path.join(root, 'solo');
+    mkdirSync(solo);
+    writePeers(solo, { ...listed, peers: [] });
+    const none = await startHost({
+      dataDir: solo,
+      rendererDir: path.join(root, 'none'),
+      config,
+      logger: pino({ level: 'silent' }),
+      simulatedDealer: false,
+      terminalId: 'T-01',
+    });
+    await none.close();
     const host = await start();
     assert.ok(host.transfers, 'its transfers open under its own id');
     await host.close();
