@@ -56,7 +56,14 @@ export async function listenWitness(witness: Witness, where: Listen, limits: Con
   const max = limits.maxConnections ?? 64;
   const server = net.createServer({ allowHalfOpen: false }, (socket) => {
     // Full: the connection idle longest makes room (a flood of idle connections never locks the host out).
-    if (open.size >= max) [...open.values()].sort((a, b) => a.lastLine - b.lastLine)[0]?.socket.destroy();
+    // Taken out of the map at once: connections accepted before its 'close' event must not pick it again.
+    if (open.size >= max) {
+      const idlest = [...open.values()].sort((a, b) => a.lastLine - b.lastLine)[0];
+      if (idlest) {
+        open.delete(idlest.socket);
+        idlest.socket.destroy();
+      }
+    }
     const conn: Conn = { socket, lastLine: Date.now(), partialSince: null, stalledSince: null };
     open.set(socket, conn);
     socket.on('close', () => open.delete(socket));
