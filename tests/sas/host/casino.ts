@@ -50,13 +50,22 @@ export class CasinoSystem {
     await this.loop;
   }
 
+  /** Polls that went unanswered (the loop polls on, as a real system does: one missed answer under load ended it). */
+  missed = 0;
+
   private async run(): Promise<void> {
     while (this.running) {
-      const code = await this.h.generalPoll();
-      if (code === TICKET_PRINTED) await this.readPrinted();
-      else if (code === TICKET_INSERTED) await this.decide();
-      else if (code === TRANSFER_COMPLETE) await this.outcome();
-      else if (code === 0) await sleep(20);
+      try {
+        const code = await this.h.generalPoll();
+        if (code === TICKET_PRINTED) await this.readPrinted();
+        else if (code === TICKET_INSERTED) await this.decide();
+        else if (code === TRANSFER_COMPLETE) await this.outcome();
+        else if (code === 0) await sleep(20);
+      } catch {
+        // The exception stays queued at the machine until read: asked again at the next poll.
+        this.missed++;
+        await sleep(50);
+      }
     }
   }
 
