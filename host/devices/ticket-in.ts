@@ -104,7 +104,11 @@ export class TicketIn {
   pendingFor(station: number): (EscrowedTicket & { stackSent: boolean }) | null {
     const p = this.stillInAcceptor(station);
     if (!p) return null;
-    if (p.approved) this.working.add(p.requestId);
+    // No longer held for a person: the station's lists read it again (being stacked).
+    if (p.approved && !this.working.has(p.requestId)) {
+      this.working.add(p.requestId);
+      this.changes.emit(station);
+    }
     return { validationNumber: p.validation, escrowId: p.requestId, stackSent: p.approved !== null };
   }
 

@@ -9,6 +9,9 @@ import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIss
 import { MAX_STATION_TICKETS, StationTicket } from '../../protocol/index.js';
 import { validationNumber } from '../../terms/validation-number.js';
 import { StationTickets } from './station-tickets.js';
+import pino from 'pino';
+import { simulatedTableConfig } from '../config/table-config.js';
+import { TicketIn } from '../devices/ticket-in.js';
 
 const rid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -100,5 +103,19 @@ describe("a station's own tickets in the player's recall", () => {
     held.delete(rid(1));
     l.append(redeemStacked(rid(1), v, 1, 2_500));
     assert.equal(tickets.of(1)[0]?.state, 'redeemed');
+  });
+
+  it('a held ticket in handed back to its acceptor at a start reads being stacked again, not held', () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const v = validationNumber(9, 42);
+    l.append(redeemRequest(rid(3), v, 1));
+    l.append(redeemApproved(rid(3), v, 1, 2_500));
+    const tickets = new TicketIn({ config: simulatedTableConfig('baccarat'), ledger: l, log: pino({ level: 'silent' }), authority: null });
+    const list = new StationTickets(l);
+    list.heldBy(tickets);
+    assert.equal(list.of(1)[0]?.state, 'held', 'no acceptor has it yet');
+    // The acceptor's power-up report: the driver has it again (STACK was sent).
+    assert.equal(tickets.pendingFor(1)?.stackSent, true);
+    assert.equal(list.of(1)[0]?.state, 'approved');
   });
 });
