@@ -71,11 +71,14 @@ interface Sides {
   impostors: Set<TableId>;
   /** The origin contradicted itself. */
   contradicts: boolean;
+  /** The terms of the first sender's entry seen, believed or not: what a lie with nothing to pair is named by. */
+  claimed?: Transfer;
 }
 
 /** A sender's entry (debit or closing) of the id, believed only from its origin, and only in the order its ledger allows. */
 function senderEntry(s: Sides, table: TableId, e: TransferEntry & { type: 'transfer.out' | 'transfer.complete' | 'transfer.reverse' }): void {
   const t = e.payload.transfer;
+  s.claimed ??= t;
   if (t.id.origin !== table || t.from !== table) {
     s.impostors.add(table);
     return;
@@ -133,7 +136,8 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
   }
   const paired: PairedTransfer[] = [];
   for (const s of byId.values()) {
-    const transfer = s.out ?? s.taken;
+    // A lie with nothing to pair (a debit journalled by another table, a closing with no debit) is named by its own terms.
+    const transfer = s.out ?? s.taken ?? (s.impostors.size > 0 || s.contradicts ? s.claimed : undefined);
     if (!transfer) continue; // a refusal of an id nobody debited or credited: no money, nothing to pair
     const receiver: ReceiverSide = s.taken ? 'taken' : s.refusedBy.has(transfer.to) ? 'refused' : 'none';
     const d: TransferDisagreement[] = [];

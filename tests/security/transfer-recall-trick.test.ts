@@ -156,6 +156,20 @@ describe("a sender's part is believed only from the id's origin, in the order it
       [LIAR, []],
     ]);
     assert.deepEqual(seen(closedTwice), ['completed', 'taken', 0, ['sender-contradicts'], []]);
+    // A lie with nothing to pair is named all the same: another table's debit of an id no one else names…
+    const [planted] = inEveryOrder([
+      [VICTIM, []],
+      [HONEST, []],
+      [LIAR, [out(sent)]],
+    ]);
+    assert.deepEqual(seen(planted), ['none', 'none', 0, ['sender-part-by-other'], [LIAR]]);
+    // …and the origin's closing with no debit before it.
+    const [unopened] = inEveryOrder([
+      [VICTIM, [complete(sent)]],
+      [HONEST, []],
+      [LIAR, []],
+    ]);
+    assert.deepEqual(seen(unopened), ['none', 'none', 0, ['sender-contradicts'], []]);
   });
 });
 
