@@ -4,7 +4,7 @@
 // a hostile client on its socket with refusals, never a crash.
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -297,6 +297,25 @@ describe('the ledger witness', () => {
       ] as [string, string, number][],
     };
     assert.ok(w.handle({ id: 34, op: 'checkpoint', terminal: 'T', ...at(c, 6), state: stateAt(c, 6, closed) }).ok);
+    w.close();
+  });
+
+  it('reads a first head write a power cut left zero-filled as no head yet when the record shows none (it was never answered)', () => {
+    const dir = fresh();
+    const k = key();
+    new Witness({ dir, key: k }).close();
+    mkdirSync(path.join(dir, 'heads'), { recursive: true });
+    // The file grew to its second slot before the cut; its bytes never landed.
+    writeFileSync(path.join(dir, 'heads', 'T'), Buffer.alloc(1024, 0));
+    const logged: Record<string, unknown>[] = [];
+    const w = new Witness({ dir, key: k, log: (l) => logged.push(l) });
+    const c = chain(3);
+    const a = w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links, to: at(c, 3) });
+    assert.ok(a.ok, JSON.stringify(a));
+    assert.ok(
+      logged.some((l) => l.terminal === 'T' && String(l.message).includes('no head yet')),
+      JSON.stringify(logged),
+    );
     w.close();
   });
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { chainHash, genesisHash } from './chain.js';
 import { Effects, EffectsError } from './effects.js';
-import { HeadLost, HeadSlots } from './head-slots.js';
+import { HeadLost, HeadSlots, readSlots } from './head-slots.js';
 import type { WitnessKey } from './keys.js';
 import { RECORD_FILE, WitnessRecord, type RecordLine } from './record.js';
 import { checkpointStatement, exportPublicKey, headStatement, keyIdOf, signStatement } from './statement.js';
@@ -117,12 +117,34 @@ export class Witness {
     if ((this.recorded.get(terminal)?.seq ?? -1) < seq) this.recorded.set(terminal, { seq, at });
   }
 
+  /**
+   * The head file's newest head. One with bytes but no slot that even parses, for a terminal the
+   * record shows no head of, is a first write a power cut left unwritten (the file grew to its slot,
+   * the bytes never landed; the record's line comes after the slot's fsync, so no answer was given):
+   * no head yet, logged. Slots that parse but do not verify (another key), or any such file once the
+   * record shows a head, stay `HeadLost`.
+   */
+  private readSlots(slots: HeadSlots, terminal: string, recorded: boolean): SignedHead | null {
+    try {
+      return slots.read();
+    } catch (e) {
+      if (!(e instanceof HeadLost) || recorded || readSlots(slots.file).length > 0) throw e;
+      this.o.log?.({
+        level: 'warn',
+        at: this.clock().toISOString(),
+        terminal,
+        message: `${slots.file}: a first head never written (no slot parses, none recorded): no head yet`,
+      });
+      return null;
+    }
+  }
+
   /** The newest head signed for `terminal` (null: none). Throws when its head file cannot be read. */
   headOf(terminal: string): SignedHead | null {
     if (!this.newest.has(terminal)) {
       const slots = this.slots(terminal);
-      const head = slots.read();
       const recorded = this.recorded.get(terminal);
+      const head = this.readSlots(slots, terminal, recorded !== undefined);
       if (recorded && (head === null || head.seq < recorded.seq)) {
         const holds = head === null ? 'holds no head' : `holds head ${head.seq}`;
         throw new HeadLost(slots.file, `${holds}, but ${RECORD_FILE} shows head ${recorded.seq} of ${terminal} signed at ${recorded.at}`);
