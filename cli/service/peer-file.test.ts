@@ -46,7 +46,7 @@ describe('etg service peer-file and peer-withdraw (issue 50 item 4)', () => {
     ] as const) {
       mkdirSync(dir);
       // As a first start leaves the folder: its ledger, its certificate, its accounts.
-      openLedger(dir, table.toUpperCase()).close();
+      openLedger(dir, table).close(); // under its table id, as a default start makes it (a table with peers syncs under it)
       await tableCertificate(dir, table, ['127.0.0.1']);
       const store = new AccountStore(dir);
       await store.add(SUP, null);
@@ -102,7 +102,7 @@ describe('etg service peer-file and peer-withdraw (issue 50 item 4)', () => {
     assert.equal(statSync(out).mode & 0o777, 0o600);
     const text = readFileSync(out, 'utf8');
     const offer = PeerOffer.parse(JSON.parse(text));
-    assert.deepEqual([offer.table, offer.for, offer.terminal, offer.url], ['war-1', 'bj-1', 'WAR-1', 'https://127.0.0.1:9443']);
+    assert.deepEqual([offer.table, offer.for, offer.terminal, offer.url], ['war-1', 'bj-1', 'war-1', 'https://127.0.0.1:9443']);
     const issued = entries(war).at(-1);
     assert.deepEqual([issued?.table, issued?.action, issued?.credential], ['bj-1', 'issue', offer.credential]);
     assert.deepEqual(issued?.by, ['Ana Lei (1001)', 'Bo Chan (1002)']);

@@ -89,7 +89,18 @@ export function makePeerOffer(m: OfferMaking): string {
 }
 
 /** Why a file is refused; each is worded for the person at the screen (locales: `service.peers.fileRefused.*`). */
-export const OFFER_REFUSALS = ['not-a-file', 'certificate', 'signature', 'not-for-us', 'is-self', 'expired', 'not-yet', 'replayed', 'superseded'] as const;
+export const OFFER_REFUSALS = [
+  'not-a-file',
+  'certificate',
+  'signature',
+  'not-for-us',
+  'is-self',
+  'expired',
+  'not-yet',
+  'replayed',
+  'superseded',
+  'other-terminal-id',
+] as const;
 export type OfferRefusal = (typeof OFFER_REFUSALS)[number];
 
 /** What the receiving table knows from its own journal: credential ids it enrolled, and each table's newest enrolled file. */

@@ -89,6 +89,7 @@ describe('peer registry: the credential actions refuse with a reason the screen 
     const r = registry(null).add('any enrolment file', [201], by);
     assert.equal(r.ok, false);
     assert.match(r.ok ? '' : r.detail, /terminal id "BJ-1", not its table id "bj-1"/);
+    assert.equal(r.ok ? null : r.refusal, 'other-terminal-id', 'worded by the screen (service.peers.fileRefused)');
     assert.equal(count(), before, 'nothing journalled');
   });
 

@@ -165,6 +165,7 @@ export class PeerRegistry {
       return {
         ok: false,
         detail: `this table syncs under terminal id "${this.o.ledger.terminalId}", not its table id "${this.o.self}": a table with peers must sync under its table id`,
+        refusal: 'other-terminal-id',
       };
     const checked = checkPeerOffer(text, TableId.parse(this.o.self), new Date(this.now()), offerHistory(this.o.ledger));
     if (!checked.ok) {
