@@ -48,6 +48,8 @@ export interface WitnessLinkOptions {
    * burst this bounds the witness's share of the disk. 0: send as soon as the last answer came.
    */
   batchMs?: number;
+  /** How long the loop waits with nothing to send before it looks again (default 1 s); an append wakes it at once. */
+  idleMs?: number;
   clock?: () => Date;
 }
 
@@ -280,7 +282,7 @@ export class WitnessLink {
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
-      let waitMs = 1000;
+      let waitMs = this.o.idleMs ?? 1000;
       let hold = false;
       this.poked = false;
       try {

@@ -13,6 +13,10 @@ import { listenWitness, Witness } from '../../witness/index.js';
 const root = mkdtempSync(path.join(tmpdir(), 'witness-client-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits (up to 5 s) until `ok`: the timers fire on their own time, later under CI's load. */
+async function until(ok: () => boolean): Promise<void> {
+  for (const end = Date.now() + 5_000; !ok() && Date.now() < end;) await sleep(20);
+}
 
 async function served(name: string, idleMs: number) {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -28,7 +32,7 @@ describe('the witness client and idle connections', () => {
     try {
       assert.equal(await c.head('T'), null);
       assert.equal(s.l.stats().connections, 1);
-      await sleep(300);
+      await until(() => s.l.stats().connections === 0);
       assert.equal(s.l.stats().connections, 0, 'the client closed its idle connection itself');
       assert.equal(await c.head('T'), null);
     } finally {
@@ -42,7 +46,7 @@ describe('the witness client and idle connections', () => {
     const c = new WitnessClient(s.socket, { idleCloseMs: 60_000 });
     try {
       assert.equal(await c.head('T'), null);
-      await sleep(400);
+      await until(() => s.l.stats().connections === 0);
       assert.equal(s.l.stats().connections, 0, 'the witness ended it');
       assert.equal(await c.head('T'), null);
     } finally {
