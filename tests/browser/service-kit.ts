@@ -18,7 +18,8 @@ import { drawnTexts, expect, press as pressNow, type Kiosk } from './kiosk-fixtu
 const root = path.resolve(import.meta.dirname, '../..');
 export const SUP = { staff: '3001', pin: '482915', name: 'Ana Lei' };
 export const TECH = { staff: '3002', pin: '739164', name: 'Bo Chan' };
-export const LANGUAGES = ['zh-Hant', 'pt', 'en'] as const;
+/** Every language with a catalogue, as the screens offer them. */
+export const LANGUAGES = ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
 /** A catalogue string with its values, as the screen words it, in any language with a catalogue (not only `LANGUAGES`). */

@@ -15,7 +15,7 @@ import { drawnTexts, expect, insertNote, press, test, waitForEvent } from './kio
 import { LANGUAGES, pressUntilShown, signIn, simControl, texts, TECH } from './service-kit.js';
 import { metersOf, startTitoFloor, verifyLedger, type TitoFloor } from './tito-floor.js';
 
-type Lang = 'zh-Hant' | 'pt' | 'en';
+type Lang = (typeof LANGUAGES)[number];
 const money = (lang: Lang, amount: number) => formatMoney(amount, 'MOP', lang).replace(/[\u00a0\u202f]/g, ' ');
 
 /** A catalogue's words as the station draws them, an amount in patacas put in (spaces made plain, as drawnTexts gives them). */
