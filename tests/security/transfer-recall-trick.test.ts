@@ -136,40 +136,26 @@ describe("a sender's part is believed only from the id's origin, in the order it
     assert.deepEqual(p?.tables, [VICTIM, LIAR, HONEST].sort());
   });
 
-  it('the origin contradicting itself: only its first debit and its first closing on those terms count', () => {
+  it('the origin contradicting itself: only its first debit and its first closing on those terms count; a lie with nothing to pair is named', () => {
     const more = { ...sent, amount: 99_000 };
-    const [twice] = inEveryOrder([
-      [VICTIM, [out(sent), out(more), complete(sent)]],
-      [HONEST, [taken(sent)]],
-      [LIAR, []],
-    ]);
-    assert.deepEqual(seen(twice), ['completed', 'taken', 0, ['sender-contradicts'], []]);
-    const [otherTerms] = inEveryOrder([
-      [VICTIM, [out(sent), reverse(more)]],
-      [HONEST, [taken(sent)]],
-      [LIAR, []],
-    ]);
-    assert.deepEqual(seen(otherTerms), ['open', 'taken', 0, ['sender-contradicts'], []]);
-    const [closedTwice] = inEveryOrder([
-      [VICTIM, [out(sent), complete(sent), reverse(sent)]],
-      [HONEST, [taken(sent)]],
-      [LIAR, []],
-    ]);
-    assert.deepEqual(seen(closedTwice), ['completed', 'taken', 0, ['sender-contradicts'], []]);
-    // A lie with nothing to pair is named all the same: another table's debit of an id no one else names…
-    const [planted] = inEveryOrder([
-      [VICTIM, []],
-      [HONEST, []],
-      [LIAR, [out(sent)]],
-    ]);
-    assert.deepEqual(seen(planted), ['none', 'none', 0, ['sender-part-by-other'], [LIAR]]);
-    // …and the origin's closing with no debit before it.
-    const [unopened] = inEveryOrder([
-      [VICTIM, [complete(sent)]],
-      [HONEST, []],
-      [LIAR, []],
-    ]);
-    assert.deepEqual(seen(unopened), ['none', 'none', 0, ['sender-contradicts'], []]);
+    /** The three journals (the origin's, the receiver's, a third table's), paired in every order. */
+    const pairing = (victim: TransferEntry[], honest: TransferEntry[], liar: TransferEntry[]) =>
+      seen(
+        inEveryOrder([
+          [VICTIM, victim],
+          [HONEST, honest],
+          [LIAR, liar],
+        ])[0],
+      );
+    const cases: [string, ReturnType<typeof pairing>, ReturnType<typeof pairing>][] = [
+      ['a second debit', pairing([out(sent), out(more), complete(sent)], [taken(sent)], []), ['completed', 'taken', 0, ['sender-contradicts'], []]],
+      ['a closing on other terms', pairing([out(sent), reverse(more)], [taken(sent)], []), ['open', 'taken', 0, ['sender-contradicts'], []]],
+      ['a second closing', pairing([out(sent), complete(sent), reverse(sent)], [taken(sent)], []), ['completed', 'taken', 0, ['sender-contradicts'], []]],
+      // Nothing to pair: another table's debit of an id no one else names, the origin's closing with no debit.
+      ['a planted debit alone', pairing([], [], [out(sent)]), ['none', 'none', 0, ['sender-part-by-other'], [LIAR]]],
+      ['a closing with no debit', pairing([complete(sent)], [], []), ['none', 'none', 0, ['sender-contradicts'], []]],
+    ];
+    for (const [what, got, want] of cases) assert.deepEqual(got, want, what);
   });
 });
 
