@@ -258,7 +258,8 @@ describe("the upstream's transfer alarms name the table that lied, and a worse f
         return [a.terminalId, d.disagreements, d.net, d.tables];
       });
 
-  it("a third table's reversal of an honest completed transfer is raised under the third table alone", async (t) => {
+  /** An upstream (PGlite) and the three tables, each sending what it likes under its real credentials. */
+  const threeTables = async (t: { after: (fn: () => Promise<void>) => void }) => {
     const kit = await backofficeKit();
     t.after(() => kit.close());
     const [victim, honest, liar] = [
@@ -266,6 +267,11 @@ describe("the upstream's transfer alarms name the table that lied, and a worse f
       await lyingTable(kit.app, kit.db, HONEST),
       await lyingTable(kit.app, kit.db, LIAR),
     ];
+    return { kit, victim, honest, liar };
+  };
+
+  it("a third table's reversal of an honest completed transfer is raised under the third table alone", async (t) => {
+    const { kit, victim, honest, liar } = await threeTables(t);
     assert.equal((await victim.send([entry('transfer.out', { transfer: sent }), entry('transfer.complete', { transfer: sent })])).statusCode, 200);
     assert.equal((await honest.send([entry('transfer.in', { transfer: sent })])).statusCode, 200);
     assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON)).raised, 0, 'honest tables agree');
@@ -280,13 +286,7 @@ describe("the upstream's transfer alarms name the table that lied, and a worse f
   });
 
   it('a refusal planted by another table, then a real double credit on the same id: raised again with the money', async (t) => {
-    const kit = await backofficeKit();
-    t.after(() => kit.close());
-    const [victim, honest, liar] = [
-      await lyingTable(kit.app, kit.db, VICTIM),
-      await lyingTable(kit.app, kit.db, HONEST),
-      await lyingTable(kit.app, kit.db, LIAR),
-    ];
+    const { kit, victim, honest, liar } = await threeTables(t);
     await victim.send([entry('transfer.out', { transfer: sent })]);
     await liar.send([entry('transfer.refuse', { id: sent.id, reason: 'recalled' })]);
     assert.equal((await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON)).raised, 1);
