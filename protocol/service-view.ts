@@ -258,8 +258,31 @@ function peersPage() {
         }),
       )
       .max(64),
+    /**
+     * The transfers this table debited that are still open, the oldest first (at most 32 shown):
+     * `disputed`, the amount the receiver claimed it took (a "taken" on other terms); `answers`,
+     * its receiver can still answer (a peer, a link up); `settleable`, two people may close it
+     * (disputed, or its receiver cannot answer): docs/transfers.md.
+     */
+    open: z
+      .array(
+        z.strictObject({
+          serial: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+          station: Station,
+          to: Short,
+          amount: MinorUnits,
+          phase: z.enum(['offering', 'recalling']),
+          disputed: MinorUnits.nullable(),
+          answers: z.boolean(),
+          settleable: z.boolean(),
+        }),
+      )
+      .max(MAX_OPEN_SHOWN),
   });
 }
+
+/** The open transfers the Peers page lists. */
+export const MAX_OPEN_SHOWN = 32;
 
 /**
  * Portugal's progressive jackpot (rules 38–50): each level's pool, the movements of the pools

@@ -168,6 +168,18 @@ function accessActions() {
     peerWithdraw: z.strictObject({ kind: z.literal('peer-withdraw'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
     /** Two people remove a peer table from both peer files: its link closes at once, no credit moves to or from it. */
     peerRevoke: z.strictObject({ kind: z.literal('peer-revoke'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
+    /**
+     * Two people close this table's open transfer `serial` as `completed` (the receiver has the
+     * credit) or `reversed` (the station's credit back here), on the reference they typed: only one
+     * held disputed or whose receiver cannot answer (docs/transfers.md). The closing is journalled
+     * with both names.
+     */
+    transferSettle: z.strictObject({
+      kind: z.literal('transfer-settle'),
+      serial: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+      as: z.enum(['completed', 'reversed']),
+      reference: z.string().min(1).max(64),
+    }),
     /** Revokes a remote station's credential: its connections close at once. */
     stationRevoke: z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
   };
@@ -207,6 +219,7 @@ export const ServiceAction = z.lazy(() => {
     a.peerIssue,
     a.peerWithdraw,
     a.peerRevoke,
+    a.transferSettle,
     a.stationRevoke,
     m.cashboxDrop,
     m.jackpotReset,
@@ -233,6 +246,7 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'peer-revoke',
   'peer-issue',
   'peer-withdraw',
+  'transfer-settle',
   'jackpot-reset',
   'cashbox-drop',
 ]);

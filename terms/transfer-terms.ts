@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { who } from './payload-fields.js';
 
 // One transfer of a station's credit from one table host to another (issue 34 item 2, "One
 // credit, many ledgers"). Money is integer minor units of the table's currency.
@@ -98,6 +99,20 @@ export const TRANSFER_ALARMS = [
 export type TransferAlarmReason = (typeof TRANSFER_ALARMS)[number];
 
 /**
+ * Two people's settlement of an open transfer that no answer of its receiver's will close: one
+ * held disputed (a "taken" on other terms), or one whose receiver is gone (unreachable, or no
+ * longer a peer). Service mode journals it as the sender's closing, completed or reversed, with
+ * the two names and the reference of what they settled it on (`reference`: an incident report's
+ * number, as typed on the service screen's pad); the
+ * upstream's reconciliation pairs it as any closing, so a settlement the receiver's ledger
+ * contradicts is still named with its money (docs/transfers.md).
+ */
+export const TransferSettlement = z
+  .strictObject({ by: z.tuple([who, who]), reference: z.string().trim().min(1).max(64) })
+  .refine((s) => s.by[0] !== s.by[1], 'settled by two different people');
+export type TransferSettlement = z.infer<typeof TransferSettlement>;
+
+/**
  * The journal entries of a transfer, in the ledger's payload shapes (docs/transfers.md). The
  * sender journals `transfer.out` (the debit) before it asks, `transfer.recall` before it asks for
  * the credit back, and closes with `transfer.complete` or `transfer.reverse`; the receiver
@@ -108,10 +123,21 @@ export const TRANSFER_PAYLOADS = {
   'transfer.out': z.strictObject({ transfer: Transfer }),
   /** Sender: it asks the receiver to refuse the transfer if it has not taken it (the station left, the table is gone too long). No money moves. */
   'transfer.recall': z.strictObject({ id: TransferId }),
-  /** Sender: the receiver said it took the transfer, on these terms; the credit in flight is the other table's now. */
-  'transfer.complete': z.strictObject({ transfer: Transfer }),
-  /** Sender: the receiver said it never took the transfer and never will (`reason`); the credit is the station's again. */
-  'transfer.reverse': z.strictObject({ transfer: Transfer, reason: z.enum(TRANSFER_REFUSALS) }),
+  /**
+   * Sender: the receiver said it took the transfer, on these terms; the credit in flight is the
+   * other table's now. `settled`: no answer of the receiver's, two people settled it so (below).
+   */
+  'transfer.complete': z.strictObject({ transfer: Transfer, settled: TransferSettlement.optional() }),
+  /**
+   * Sender: the receiver said it never took the transfer and never will (`reason`), or two people
+   * settled it so (`settled`: one of the two, never both); the credit is the station's again.
+   */
+  'transfer.reverse': z
+    .strictObject({ transfer: Transfer, reason: z.enum(TRANSFER_REFUSALS).optional(), settled: TransferSettlement.optional() })
+    .refine(
+      (p) => (p.reason === undefined) !== (p.settled === undefined),
+      "a reversal is the receiver's refusal (reason) or two people's settlement (settled)",
+    ),
   /** Receiver: the station is credited, once for this id. */
   'transfer.in': z.strictObject({ transfer: Transfer }),
   /** Receiver: it never took the id and never will (the terms offered, when it was an offer it refused). No money moves. */

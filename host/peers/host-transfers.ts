@@ -1,12 +1,20 @@
 import type { Logger } from 'pino';
 import type { Outcome } from '../../engine/table/game.js';
 import type { RefusalReason } from '../../engine/table/vocabulary.js';
-import { TableId, type TransferId } from '../../terms/transfer-terms.js';
-import { MAX_STATION_TRANSFERS, REMOTE_STATION_BASE, type StationTransfer, type StationTransfers, type TransferCommand } from '../../protocol/index.js';
+import { TableId, type TransferId, type TransferSettlement } from '../../terms/transfer-terms.js';
+import {
+  MAX_OPEN_SHOWN,
+  MAX_STATION_TRANSFERS,
+  REMOTE_STATION_BASE,
+  type ServicePage,
+  type StationTransfer,
+  type StationTransfers,
+  type TransferCommand,
+} from '../../protocol/index.js';
 import type { TransferAlarm } from '../transfers/effects.js';
 import type { TransferJournal } from '../transfers/journal.js';
 import { incomingDecisions, outgoingTransfers, type StationHomes } from '../transfers/state.js';
-import type { StartRefusal } from '../transfers/sender.js';
+import type { SettleRefusal, StartRefusal } from '../transfers/sender.js';
 import { TransferHost } from '../transfers/transfer-host.js';
 import { homeOf, type Peer, type PeersFile } from './peer-config.js';
 import type { PeerCredentials } from './peer-credentials.js';
@@ -183,6 +191,48 @@ export class HostTransfers {
     return outgoingTransfers(this.host.state).filter(
       (o) => o.transfer.to === table && (o.phase === 'offering' || o.phase === 'recalling') && o.disputed === undefined,
     ).length;
+  }
+
+  /** Whether the receiver `table` can still answer: a peer of this run, its link up one way or the other. */
+  private answers(table: TableId): boolean {
+    const l = this.linkState(table);
+    return this.links.has(table) && (l.out || l.in);
+  }
+
+  /** This table's open transfers as the Peers page lists them, the oldest first. */
+  openRows(): Extract<ServicePage, { page: 'peers' }>['open'] {
+    return outgoingTransfers(this.host.state)
+      .filter((o) => o.phase === 'offering' || o.phase === 'recalling')
+      .slice(0, MAX_OPEN_SHOWN)
+      .map((o) => {
+        const answers = this.answers(o.transfer.to);
+        return {
+          serial: o.transfer.id.serial,
+          station: o.transfer.station,
+          to: o.transfer.to,
+          amount: o.transfer.amount,
+          phase: o.phase === 'offering' ? ('offering' as const) : ('recalling' as const),
+          disputed: o.disputed?.amount ?? null,
+          answers,
+          settleable: o.disputed !== undefined || !answers,
+        };
+      });
+  }
+
+  /**
+   * Two people close this table's open transfer `serial` (service mode): journalled as its
+   * closing with their names, only when it is disputed or its receiver cannot answer.
+   */
+  settle(serial: number, as: 'completed' | 'reversed', settled: TransferSettlement): { ok: true } | { ok: false; refused: SettleRefusal | 'ledger' } {
+    const id = { origin: this.o.self, serial };
+    const o = outgoingTransfers(this.host.state).find((x) => x.transfer.id.serial === serial);
+    let r: ReturnType<TransferHost['settle']> = {};
+    const ok = this.guard(() => (r = this.host.settle({ id, as, settled, receiverAnswers: o ? this.answers(o.transfer.to) : false })));
+    if (!ok) return { ok: false, refused: 'ledger' };
+    if (r.refused) return { ok: false, refused: r.refused };
+    this.o.log.warn({ id, as, by: settled.by, reference: settled.reference }, 'transfer settled by two people');
+    this.changed();
+    return { ok: true };
   }
 
   /** The station's home table, as this host's peers say. */

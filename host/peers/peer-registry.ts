@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Ledger, Payload } from '../../ledger/index.js';
-import { TableId } from '../../terms/transfer-terms.js';
+import { TableId, TransferSettlement } from '../../terms/transfer-terms.js';
+import type { SettleRefusal } from '../transfers/sender.js';
 import { readTableCertificate } from '../stadium/table-certificate.js';
 import { Peer, PeersFile, readPeers, writePeers } from './peer-config.js';
 import { PeerCredentials } from './peer-credentials.js';
 import { PeerGuard } from './peer-guard.js';
 import { journalledPeers, offerHistory, peerDigest, peerProblems, type PeerFiles } from './peer-journal.js';
 import { checkPeerOffer, makePeerOffer, type OfferRefusal } from './peer-offer.js';
-import type { PeerProblem } from '../../protocol/index.js';
+import type { PeerProblem, ServicePage } from '../../protocol/index.js';
 
 export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: string; refusal?: OfferRefusal };
 
@@ -57,9 +58,22 @@ export interface PeerRegistryOptions {
   now?: () => number;
 }
 
+/** This table's open transfers as the Peers page lists them. */
+export type OpenTransferRows = Extract<ServicePage, { page: 'peers' }>['open'];
+
+/** Why two people's settlement of a transfer is refused (the screen words each: `service.peers.settleRefused.*`). */
+export type SettlementRefusal = SettleRefusal | 'ledger' | 'no-transfers' | 'bad-reference';
+
+/** The running transfers' side of a settlement (host/peers/host-transfers.ts). */
+export interface TransferSettlements {
+  openRows(): OpenTransferRows;
+  settle(serial: number, as: 'completed' | 'reversed', settled: TransferSettlement): { ok: true } | { ok: false; refused: SettleRefusal | 'ledger' };
+}
+
 /** The peers as the service screen's Peers page lists them (protocol/service-view.ts). */
 export interface PeerRows {
   transfers: boolean;
+  open: OpenTransferRows;
   peers: {
     table: string;
     url: string | null;
@@ -118,6 +132,31 @@ export class PeerRegistry {
   }
   private openTransfers: (table: TableId) => number = () => 0;
 
+  /** The running transfers' open ones, and their settlement by two people (start/transfers.ts, once they exist). */
+  attachSettlements(s: TransferSettlements): void {
+    this.settlements = s;
+  }
+  private settlements: TransferSettlements | null = null;
+
+  /**
+   * Two people close this table's open transfer `serial` as completed or reversed, on the
+   * reference they typed (docs/transfers.md): refused unless it is disputed or its receiver
+   * cannot answer. The closing entry is the record, with both names.
+   */
+  settle(
+    serial: number,
+    as: 'completed' | 'reversed',
+    reference: string,
+    by: readonly [string, string],
+  ): { ok: true } | { ok: false; detail: string; reason: SettlementRefusal } {
+    if (!this.settlements) return { ok: false, detail: 'this table carries no transfers', reason: 'no-transfers' };
+    const settled = TransferSettlement.safeParse({ by: [...by], reference });
+    if (!settled.success) return { ok: false, detail: `no settlement: ${settled.error.issues[0]?.message ?? 'invalid'}`, reason: 'bad-reference' };
+    const r = this.settlements.settle(serial, as, settled.data);
+    if (r.ok) return r;
+    return { ok: false, detail: `transfer ${this.o.self}:${serial} not settled: ${r.refused}`, reason: r.refused };
+  }
+
   /** Each peer table the files or the journal name, as the service screen's Peers page shows it. */
   list(): PeerRows {
     // Checked as before a transfer step (the fault raised if a problem stays), then worded by kind.
@@ -135,6 +174,7 @@ export class PeerRegistry {
     const tables = [...new Set([...shown.peers.map((p) => p.enrolment.table), ...shown.theirs.keys(), ...problems.keys()])].sort();
     return {
       transfers: this.links !== null,
+      open: this.settlements?.openRows() ?? [],
       peers: tables.slice(0, 64).map((table) => {
         const p = shown.peers.find((x) => x.enrolment.table === table);
         const link = this.links?.(table) ?? { out: false, in: false };

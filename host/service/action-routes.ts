@@ -43,6 +43,8 @@ export function routeAction(b: ServiceBackend, a: Exclude<ServiceAction, { kind:
     case 'peer-issue':
     case 'peer-withdraw':
       return peersAction(b.peers, a, two, actor.session);
+    case 'transfer-settle':
+      return b.peers.settle(a.serial, a.as, a.reference, two);
     case 'meter-clear':
       return b.meters.clear(a.scope, a.authorisation, a.reason, two);
     case 'cashbox-drop':

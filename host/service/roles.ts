@@ -44,6 +44,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'peer-revoke',
     'peer-issue',
     'peer-withdraw',
+    'transfer-settle',
     'jackpot-reset',
     'cashbox-drop',
     'account-unlock',

@@ -206,6 +206,8 @@ export interface PeersPart {
   withdraw(table: string, authorisedBy: AuthorisedBy): BackendResult;
   /** This table's enrolment file for the peer `table`, as `StationsPart.takeEnrolment`: once, to the session that made it, within its deadline. */
   takeFile(table: string, by: EnrollingSession): string | null;
+  /** This table's open transfer `serial` closed by two people as completed or reversed, on `reference` (journalled as its closing, both names). */
+  settle(serial: number, as: 'completed' | 'reversed', reference: string, authorisedBy: AuthorisedBy): BackendResult;
 }
 
 /** The Jackpot page: pools, their movements, the last awards, and a level reset. */

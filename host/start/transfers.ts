@@ -51,6 +51,8 @@ export function openTransfers(
   registry.onDialIn((t) => transfers.dialIn(t));
   registry.attachLinks((t) => transfers.linkState(t));
   registry.attachOpenTransfers((t) => transfers.openTo(t));
+  // Two people settle an open transfer no answer will close (disputed, or its receiver gone).
+  registry.attachSettlements(transfers);
   log.info({ peers: peers.peers.map((p) => p.enrolment.table) }, 'transfers with peer tables');
   return transfers;
 }

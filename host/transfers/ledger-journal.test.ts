@@ -136,3 +136,54 @@ describe('transfers over two real ledgers', () => {
     }
   });
 });
+
+describe('a transfer settled by two people, on a real ledger', () => {
+  it('a reversal gives the station its credit back, names both people, survives a reopen; the ledger refuses a reversal that is neither the receiver’s nor theirs', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'transfer-settle-'));
+    let ledger = Ledger.open({ dataDir: dir, terminalId: HOME });
+    try {
+      ledger.append(billCredit(101, 10_000, 'b101'));
+      const sent: Outbound[] = [];
+      const open = () =>
+        new TransferHost({
+          self: HOME,
+          currency: 'MOP',
+          homes: HOMES,
+          journal: new LedgerTransferJournal(ledger),
+          send: (o) => void sent.push(o),
+          alarm: () => undefined,
+        });
+      let host = open();
+      assert.equal(host.start(101, WAR, 4_000).refused, undefined);
+      const id = { origin: HOME, serial: 1 };
+      const settled = { by: ['ana', 'rui'] as [string, string], reference: 'INC-7' };
+      assert.deepEqual(host.settle({ id, as: 'reversed', settled, receiverAnswers: true }), { refused: 'receiver-answers' });
+      assert.equal(ledger.credit(101), 6_000);
+      assert.deepEqual(host.settle({ id, as: 'reversed', settled, receiverAnswers: false }), {});
+      assert.equal(ledger.credit(101), 10_000);
+      ledger.close();
+      ledger = Ledger.open({ dataDir: dir, terminalId: HOME });
+      host = open();
+      assert.equal(outgoingTransfers(host.state)[0]?.phase, 'reversed');
+      const closing = [...new LedgerTransferJournal(ledger).entries()].at(-1);
+      assert.deepEqual(closing, { type: 'transfer.reverse', payload: { transfer: outgoingTransfers(host.state)[0]?.transfer, settled } });
+      assert.deepEqual(verifyLedger(ledger).problems, []);
+      // Both a refusal's reason and a settlement, or neither, or one person twice: no such reversal.
+      assert.equal(host.start(101, WAR, 1_000).refused, undefined);
+      const t = outgoingTransfers(host.state)[1]?.transfer;
+      for (const payload of [
+        { transfer: t, reason: 'recalled', settled },
+        { transfer: t },
+        { transfer: t, settled: { by: ['ana', 'ana'], reference: 'INC-7' } },
+      ])
+        assert.throws(
+          () => ledger.append({ type: 'transfer.reverse', txId: `transfer:close:${HOME}:2`, payload: payload as never }),
+          /settle|reason|two different/i,
+        );
+      assert.equal(ledger.credit(101), 9_000);
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

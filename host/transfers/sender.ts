@@ -1,4 +1,4 @@
-import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../terms/transfer-terms.js';
+import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal, type TransferSettlement } from '../../terms/transfer-terms.js';
 import { NO_EFFECTS, type Outbound, type TransferAlarmReason, type TransferEffects } from './effects.js';
 import { homeOf, outgoingOf, outgoingTransfers, type Outgoing, type TransferState } from './state.js';
 
@@ -110,4 +110,37 @@ export function onRefused(state: TransferState, link: TableId, id: TransferId, r
   if (o.phase === 'reversed') return NO_EFFECTS;
   if (o.phase === 'completed') return alarm(link, 'contradiction', id, `"never took it" after "taken": the transfer stays complete`);
   return { journal: [{ type: 'transfer.reverse', payload: { transfer: o.transfer, reason } }], send: [], alarms: [] };
+}
+
+/**
+ * Why two people's settlement of a transfer is refused: `unknown-transfer`, this host never sent
+ * it; `closed`, its journal already closes it; `receiver-answers`, it is open, not disputed, and
+ * its receiver can still answer (recall it and wait: its answer decides, not a person's guess).
+ */
+export type SettleRefusal = 'unknown-transfer' | 'closed' | 'receiver-answers';
+
+/** Two people's settlement of an open transfer (service mode): `receiverAnswers`, its receiver's link is up. */
+export interface SettleTransfer {
+  readonly id: TransferId;
+  readonly as: 'completed' | 'reversed';
+  readonly settled: TransferSettlement;
+  readonly receiverAnswers: boolean;
+}
+
+/**
+ * Closes an open transfer on two people's word, as its receiver's answer would have: one held
+ * disputed, or one whose receiver cannot answer (gone, unreachable, no longer a peer). Journalled
+ * as the closing with their names (`settled`); the receiver's word afterwards, if it ever comes
+ * and contradicts it, is an alarm here and a disagreement with its money upstream.
+ */
+export function settleTransfer(state: TransferState, s: SettleTransfer): TransferEffects & { settleRefused?: SettleRefusal } {
+  const o = outgoingOf(state, s.id);
+  if (!o) return { ...NO_EFFECTS, settleRefused: 'unknown-transfer' };
+  if (o.phase === 'completed' || o.phase === 'reversed') return { ...NO_EFFECTS, settleRefused: 'closed' };
+  if (!o.disputed && s.receiverAnswers) return { ...NO_EFFECTS, settleRefused: 'receiver-answers' };
+  const entry =
+    s.as === 'completed'
+      ? ({ type: 'transfer.complete', payload: { transfer: o.transfer, settled: s.settled } } as const)
+      : ({ type: 'transfer.reverse', payload: { transfer: o.transfer, settled: s.settled } } as const);
+  return { journal: [entry], send: [], alarms: [] };
 }

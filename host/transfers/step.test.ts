@@ -429,3 +429,53 @@ describe('transfers: the journal is the state', () => {
     );
   });
 });
+
+describe('transfers: two people settle what no answer will close', () => {
+  const BY = ['ana', 'rui'] as const;
+  const settled = { by: [...BY] as [string, string], reference: 'INC-2026-114' };
+
+  it('a disputed transfer: settled as completed or reversed, journalled with both names, and closed as the receiver’s answer would', () => {
+    for (const as of ['completed', 'reversed'] as const) {
+      const home = new Host(HOME);
+      const t = started(home);
+      home.hear(BACC, { kind: 'taken', transfer: { ...t, amount: 1 } });
+      const r = home.on({ kind: 'settle', id: t.id, as, settled, receiverAnswers: true });
+      assert.equal(r.settleRefused, undefined);
+      assert.deepEqual(r.journal, [
+        as === 'completed' ? { type: 'transfer.complete', payload: { transfer: t, settled } } : { type: 'transfer.reverse', payload: { transfer: t, settled } },
+      ]);
+      assert.deepEqual(r.send, []);
+      assert.equal(outgoingOf(home.state, t.id)?.phase, as);
+      assert.deepEqual(fold(HOME, 'MOP', HOMES, home.journal), home.state);
+      // The receiver's word afterwards, whichever it is, changes nothing: a contradiction is an alarm.
+      const late = home.hear(BACC, as === 'completed' ? { kind: 'refused', id: t.id, reason: 'recalled' } : { kind: 'taken', transfer: t });
+      assert.deepEqual([late.journal, late.alarms.map((a) => a.reason)], [[], ['contradiction']]);
+    }
+  });
+
+  it('an open transfer whose receiver can still answer is refused (recall it and wait); one whose receiver cannot is settled', () => {
+    const home = new Host(HOME);
+    const t = started(home);
+    const asked = { kind: 'settle', id: t.id, as: 'reversed', settled } as const;
+    const r = home.on({ ...asked, receiverAnswers: true });
+    assert.deepEqual([r.settleRefused, r.journal], ['receiver-answers', []]);
+    home.on({ kind: 'recall', id: t.id });
+    assert.equal(home.on({ ...asked, receiverAnswers: true }).settleRefused, 'receiver-answers');
+    assert.deepEqual(
+      home.on({ ...asked, receiverAnswers: false }).journal.map((e) => e.type),
+      ['transfer.reverse'],
+    );
+    // Once closed, no second settlement: the journal has its closing.
+    assert.equal(home.on({ ...asked, receiverAnswers: false }).settleRefused, 'closed');
+  });
+
+  it('refuses an id this host never sent, and one it took as a receiver', () => {
+    const bacc = new Host(BACC);
+    const t: Transfer = { id: { origin: HOME, serial: 1 }, currency: 'MOP', station: 3, from: HOME, to: BACC, amount: 500 };
+    bacc.hear(HOME, { kind: 'offer', transfer: t });
+    for (const id of [t.id, { origin: BACC, serial: 9 }]) {
+      const r = bacc.on({ kind: 'settle', id, as: 'completed', settled, receiverAnswers: false });
+      assert.deepEqual([r.settleRefused, r.journal], ['unknown-transfer', []]);
+    }
+  });
+});

@@ -2,13 +2,26 @@ import type { TableId, TransferId } from '../../terms/transfer-terms.js';
 import type { TransferEffects } from './effects.js';
 import { TransferMessage } from './messages.js';
 import { onOffer, onRecall } from './receiver.js';
-import { askAgain, onRefused, onTaken, recallTransfer, startTransfer, type StartRefusal, type StartTransfer } from './sender.js';
+import {
+  askAgain,
+  onRefused,
+  onTaken,
+  recallTransfer,
+  settleTransfer,
+  startTransfer,
+  type SettleRefusal,
+  type SettleTransfer,
+  type StartRefusal,
+  type StartTransfer,
+} from './sender.js';
 import { apply, type TransferState } from './state.js';
 
 /** Everything that moves a host's transfers: its own asks, its timer, and what a peer says over a link. */
 export type TransferEvent =
   | ({ readonly kind: 'start' } & StartTransfer)
   | { readonly kind: 'recall'; readonly id: TransferId }
+  /** Two people close an open transfer no answer will close (service mode). */
+  | ({ readonly kind: 'settle' } & SettleTransfer)
   | { readonly kind: 'tick' }
   /**
    * A message as it came off the link named `link` (unparsed: a peer's bytes are distrusted here);
@@ -21,6 +34,8 @@ export interface TransferStep extends TransferEffects {
   readonly state: TransferState;
   /** A start the host refused (nothing journalled, nothing sent). */
   readonly refused?: StartRefusal;
+  /** A settlement the host refused (nothing journalled). */
+  readonly settleRefused?: SettleRefusal;
 }
 
 /**
@@ -35,12 +50,14 @@ export function step(state: TransferState, event: TransferEvent): TransferStep {
   return { ...effects, state: next };
 }
 
-function effectsOf(state: TransferState, event: TransferEvent): TransferEffects & { refused?: StartRefusal } {
+function effectsOf(state: TransferState, event: TransferEvent): TransferEffects & { refused?: StartRefusal; settleRefused?: SettleRefusal } {
   switch (event.kind) {
     case 'start':
       return startTransfer(state, event);
     case 'recall':
       return recallTransfer(state, event.id);
+    case 'settle':
+      return settleTransfer(state, event);
     case 'tick':
       return askAgain(state);
     case 'receive': {

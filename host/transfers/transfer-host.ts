@@ -1,7 +1,7 @@
 import type { TableId, TransferId } from '../../terms/transfer-terms.js';
 import type { Outbound, TransferAlarm } from './effects.js';
 import type { TransferJournal } from './journal.js';
-import type { StartRefusal } from './sender.js';
+import type { SettleRefusal, SettleTransfer, StartRefusal } from './sender.js';
 import { fold, type StationHomes, type TransferState } from './state.js';
 import { step, type TransferEvent } from './step.js';
 
@@ -71,6 +71,12 @@ export class TransferHost {
     this.on({ kind: 'recall', id });
   }
 
+  /** Two people close an open transfer no answer will close (service mode); a refusal journals nothing. */
+  settle(s: SettleTransfer): { refused?: SettleRefusal } {
+    const r = this.on({ kind: 'settle', ...s });
+    return r.settleRefused ? { refused: r.settleRefused } : {};
+  }
+
   tick(): void {
     const now = this.now();
     for (const [link, b] of this.budget) if (now - b.since >= ALARM_WINDOW_MS) this.sumUp(link, b);
@@ -90,7 +96,7 @@ export class TransferHost {
     this.on({ kind: 'receive', link, message, credit: (station) => this.o.journal.credit(station) });
   }
 
-  private on(event: TransferEvent): { refused?: StartRefusal } {
+  private on(event: TransferEvent): { refused?: StartRefusal; settleRefused?: SettleRefusal } {
     const r = step(this.current, event);
     this.o.journal.append(r.journal);
     this.current = r.state;
@@ -99,7 +105,7 @@ export class TransferHost {
       this.o.alarm(a);
     }
     for (const s of r.send) this.o.send(s);
-    return r.refused ? { refused: r.refused } : {};
+    return { ...(r.refused ? { refused: r.refused } : {}), ...(r.settleRefused ? { settleRefused: r.settleRefused } : {}) };
   }
 
   /** A security event in the journal, within the link's budget (docs/security.md). */

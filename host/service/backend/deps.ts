@@ -51,6 +51,13 @@ export interface PeerService {
   issue(table: string, by: readonly [string, string]): { ok: true; table: string; file: string } | { ok: false; detail: string; reason: string };
   /** The credential `table` dials this table with, revoked (journalled); its link in closes. */
   withdraw(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string; reason: string };
+  /** `reason` of a refusal (host/peers/peer-registry.ts `SettlementRefusal`), worded by the screen (`service.peers.settleRefused.*`). */
+  settle(
+    serial: number,
+    as: 'completed' | 'reversed',
+    reference: string,
+    by: readonly [string, string],
+  ): { ok: true } | { ok: false; detail: string; reason: string };
   /** Each peer table the files or the journal name, its links, and why it is refused if it is. */
   list(): Omit<Extract<ServicePage, { page: 'peers' }>, 'page'>;
 }

@@ -72,7 +72,15 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
     tickets: { page: ticketPage.page, held: ticketPage.held, settle: ticketPage.settle, heldIn: ticketPage.heldIn, settleIn: ticketPage.settleIn },
     sync: upstreamSync(d, journal),
     stations: { page: stations.page, enrol: stations.enrol, revoke: stations.revoke, takeEnrolment: stations.takeEnrolment },
-    peers: { page: peers.page, add: peers.add, revoke: peers.revoke, issueFile: peers.issueFile, withdraw: peers.withdraw, takeFile: peers.takeFile },
+    peers: {
+      page: peers.page,
+      add: peers.add,
+      revoke: peers.revoke,
+      issueFile: peers.issueFile,
+      withdraw: peers.withdraw,
+      takeFile: peers.takeFile,
+      settle: peers.settle,
+    },
     jackpot: jackpot(d, journal, changes),
     sessions: {
       ...accessJournal(d),

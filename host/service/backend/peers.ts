@@ -51,7 +51,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
   });
   return {
     page(viewer) {
-      const page = d.peers?.list() ?? { transfers: false, peers: [] };
+      const page = d.peers?.list() ?? { transfers: false, open: [], peers: [] };
       return { ...page, peers: page.peers.map((p) => (files.waitsFor(p.table, viewer) ? { ...p, download: true as const } : p)) };
     },
     add(enrolment, stations, authorisedBy) {
@@ -91,6 +91,13 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       journalDiscarded(files.discard(r.table, 'revoked'));
       changes.changed();
       return { ok: true, key: 'service.done.peerWithdraw', values: { table: r.table } };
+    },
+    settle(serial, as, reference, authorisedBy) {
+      if (!d.peers) return refusedBy(serviceSaid('peersNone'), 'not-available');
+      const r = d.peers.settle(serial, as, reference, authorisedBy);
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail, notice: { key: `service.peers.settleRefused.${r.reason}`, values: { serial } } };
+      changes.changed();
+      return { ok: true, key: as === 'completed' ? 'service.done.transferSettleCompleted' : 'service.done.transferSettleReversed', values: { serial } };
     },
     takeFile(table, by) {
       const r = files.take(table, by);

@@ -33,12 +33,13 @@ function ticketFakes(record: ReturnType<typeof recorder>, ok: (key: string) => B
 /** The peer tables' part: none listed, each action recorded; bj-2's enrolment file waits. */
 function peerFakes(record: ReturnType<typeof recorder>, ok: (key: string) => BackendResult): PeersPart {
   return {
-    page: () => ({ transfers: false, peers: [] }),
+    page: () => ({ transfers: false, open: [], peers: [] }),
     add: record('peers.add', () => ok('service.done.peerAdd')),
     revoke: record('peers.revoke', () => ok('service.done.peerRevoke')),
     issueFile: record('peers.issueFile', () => ok('service.done.peerIssue')),
     withdraw: record('peers.withdraw', () => ok('service.done.peerWithdraw')),
     takeFile: (table) => (table === 'bj-2' ? '{"table":"bj-2"}' : null),
+    settle: record('peers.settle', () => ok('service.done.transferSettleReversed')),
   };
 }
 

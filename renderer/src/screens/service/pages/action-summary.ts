@@ -1,7 +1,7 @@
 import type { ServiceAction, ServicePage } from '../../../../../protocol/index.js';
 import { formatConfigValue, type ValueFormat } from '../config-editor.js';
 import { configKeyLabel } from './config-labels.js';
-import { stationList } from './peers-page.js';
+import { openRowText, stationList } from './peers-page.js';
 
 /** What the second person reads of a peer's enrolment file: the table and its address (the host checks the whole file). */
 function enrolmentHead(text: string): { table: string; url: string; fingerprint: string | null } | null {
@@ -62,6 +62,12 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
       fmt.t('service.action.station', { station: action.station }),
       joined(`…${action.ticket}`, fmt.t(`service.tickets.settleIn.${action.outcome}`)),
     );
+  // The transfer the second person confirms as the page lists it, how it is settled, and on what reference.
+  if (action.kind === 'transfer-settle') {
+    const row = page?.page === 'peers' ? page.open.find((o) => o.serial === action.serial) : undefined;
+    const what = row ? openRowText(row, fmt) : String(action.serial);
+    return joined(what, joined(fmt.t(`service.peers.settleAs.${action.as}`), action.reference));
+  }
   const { kind: _kind, ...rest } = action;
   const [head = '', ...tail] = Object.values(rest).map(String);
   return tail.reduce((first, second) => fmt.t('punctuation.joined', { first, second }), head);

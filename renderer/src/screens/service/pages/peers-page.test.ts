@@ -11,6 +11,7 @@ import { parseStations, stationList } from './peers-page.js';
 const PAGE: Extract<ServicePage, { page: 'peers' }> = {
   page: 'peers',
   transfers: true,
+  open: [],
   peers: [
     {
       table: 'bj-2',
@@ -62,7 +63,7 @@ describe('service Peers page (issue 50 item 4)', () => {
       );
       assert.doesNotMatch(text, /service\.|\{\{/);
       for (const p of PEER_PROBLEMS) assert.notEqual(t(`service.peers.problem.${p}`), `service.peers.problem.${p}`, `${language}: ${p}`);
-      const empty = drive('supervisor', language, { page: 'peers', transfers: false, peers: [] }).rows.join('\n');
+      const empty = drive('supervisor', language, { page: 'peers', transfers: false, open: [], peers: [] }).rows.join('\n');
       assert.ok(empty.includes(t('service.peers.none')) && empty.includes(t('service.peers.notLinked').slice(0, 8)), empty);
     }
   });
@@ -132,5 +133,44 @@ describe('service Peers page (issue 50 item 4)', () => {
     for (const bad of ['', '201-', '203-201', 'a', '1-9999', '201,202']) assert.equal(parseStations(bad), null, bad);
     assert.equal(stationList([207, 201, 202, 203]), '201-203/207');
     assert.equal(stationList([]), '');
+  });
+
+  it('lists the open transfers; a supervisor settles a disputed one, or one whose receiver cannot answer, on a reference; never one that can still be answered', () => {
+    const open: Extract<ServicePage, { page: 'peers' }>['open'] = [
+      { serial: 7, station: 201, to: 'bj-2', amount: 50_000, phase: 'offering', disputed: null, answers: true, settleable: false },
+      { serial: 8, station: 202, to: 'bj-2', amount: 20_000, phase: 'offering', disputed: 1, answers: true, settleable: true },
+      { serial: 9, station: 203, to: 'bac-1', amount: 30_000, phase: 'recalling', disputed: null, answers: false, settleable: true },
+    ];
+    for (const language of ['zh-Hant', 'pt', 'en'] as const) {
+      const { t, rows } = drive('supervisor', language, { ...PAGE, open });
+      const text = rows.join('\n');
+      assert.ok(text.includes(t('service.peers.openHead', { count: 3 })), text);
+      for (const state of [t('service.peers.openState.offering'), t('service.peers.openState.unanswered', { to: 'bac-1' })])
+        assert.ok(text.includes(state), state);
+      assert.doesNotMatch(text, /service\.|\{\{/);
+    }
+    const sup = drive('supervisor', 'en', { ...PAGE, open });
+    const settle = sup.buttons.filter((b) => b.id.startsWith('act-transfer-settle-')).map((b) => b.id);
+    assert.deepEqual(settle, [
+      'act-transfer-settle-completed-8',
+      'act-transfer-settle-reversed-8',
+      'act-transfer-settle-completed-9',
+      'act-transfer-settle-reversed-9',
+    ]);
+    sup.buttons.find((b) => b.id === 'act-transfer-settle-reversed-9')?.press();
+    assert.equal(sup.asks[0]?.kind, 'reference');
+    sup.asks[0]?.then('INC-2026-114');
+    assert.deepEqual(sup.acts.pop(), { kind: 'transfer-settle', serial: 9, as: 'reversed', reference: 'INC-2026-114' });
+    assert.deepEqual(
+      drive('technician', 'en', { ...PAGE, open }).buttons.map((b) => b.id),
+      [],
+    );
+    // The second person reads the transfer as listed, how it is settled, and the reference.
+    const i18n = createI18n('en');
+    const fmt = { t: i18n.t.bind(i18n), money: (m: number) => `MOP ${m / 100}`, minorPerUnit: 100 };
+    assert.equal(
+      actionSummary({ kind: 'transfer-settle', serial: 8, as: 'completed', reference: 'INC-7' }, { ...PAGE, open }, fmt),
+      'No. 8 · station 202 → bj-2 · MOP 200 · disputed: bj-2 says it took MOP 0.01 · settled as received there · INC-7',
+    );
   });
 });

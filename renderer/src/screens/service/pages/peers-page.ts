@@ -91,4 +91,47 @@ export function peersPage(page: Extract<ServicePage, { page: 'peers' }>, k: Page
     if (p.dialsIn)
       btn(`act-peer-withdraw-${p.table}`, `${t('service.action.peer-withdraw')} ${p.table}`, () => a.act({ kind: 'peer-withdraw', table: p.table }), sup);
   }
+  openTransfers(page.open, k);
+}
+
+type OpenRow = Extract<ServicePage, { page: 'peers' }>['open'][number];
+
+/** An open transfer as a row: its number, station, receiver, amount and where it stands. */
+export function openRowText(o: OpenRow, k: Pick<PageKit, 't' | 'money'>): string {
+  const { t, money } = k;
+  const state =
+    o.disputed !== null
+      ? t('service.peers.openState.disputed', { to: o.to, claimed: money(o.disputed) })
+      : o.answers
+        ? t(`service.peers.openState.${o.phase}`)
+        : t('service.peers.openState.unanswered', { to: o.to });
+  return t('service.peers.openRow', { serial: o.serial, station: o.station, to: o.to, amount: money(o.amount), state });
+}
+
+/**
+ * This table's open transfers (the credit debited here, in flight): each disputed one, or one
+ * whose receiver cannot answer, two people may settle as received there or returned here, on the
+ * reference of the record they settled it on (docs/transfers.md).
+ */
+function openTransfers(open: readonly OpenRow[], k: PageKit): void {
+  const { t, a, sup, rows, wrap, btn } = k;
+  if (open.length === 0) return;
+  rows.push(t('service.peers.openHead', { count: open.length }));
+  for (const o of open.slice(0, 8)) wrap('  ' + openRowText(o, k));
+  for (const o of open.filter((x) => x.settleable).slice(0, 4))
+    for (const as of ['completed', 'reversed'] as const) {
+      const label = `${t(`service.action.transfer-settle-${as}`)} ${o.serial}`;
+      btn(
+        `act-transfer-settle-${as}-${o.serial}`,
+        label,
+        () =>
+          a.ask({
+            title: label,
+            label: t('service.peers.askReference'),
+            kind: 'reference',
+            then: (reference) => a.act({ kind: 'transfer-settle', serial: o.serial, as, reference }),
+          }),
+        sup,
+      );
+    }
 }

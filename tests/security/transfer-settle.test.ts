@@ -1,0 +1,95 @@
+// A transfer no answer will close, settled by two people in service mode. Before, a transfer whose
+// receiver was gone for good (its machine dead, its ledger lost) or that it held disputed stayed in
+// flight for ever: the station's credit debited here, with no way for the floor to give it back nor
+// to close it as the other table's. Now a supervisor asks on the Peers page with the reference of
+// the record they settled it on, a second person confirms, and the closing is journalled with both
+// names; one whose receiver can still answer is refused (its answer decides), and so is a second.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
+import { enrolFloor } from '../../host/peers/enrol-floor.js';
+import { realTimers } from '../../host/table/timers.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { TableId } from '../../terms/transfer-terms.js';
+import { freePort } from '../../upstream/free-port.js';
+import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, type ServiceScreen } from './service-kit.js';
+
+const BJ = TableId.parse('bj-1');
+const WAR = TableId.parse('war-1');
+
+/** A two-person action on one pad: the supervisor asks, the technician confirms; the outcome's notice key. */
+async function twoPerson(screen: ServiceScreen, action: Parameters<ServiceScreen['send']>[0] & { name: 'service-action' }): Promise<string | undefined> {
+  const started = await screen.act(action, `${action.action.kind} asked`);
+  assert.ok(started.state?.confirm, `${action.action.kind} waits for a second person (${JSON.stringify(started.state?.notice)})`);
+  const done = await screen.act({ name: 'service-confirm', staff: TECH.staff, pin: TECH.pin }, `${action.action.kind} confirmed`);
+  return done.state?.notice?.key;
+}
+
+describe('a transfer settled by two people (service mode, Peers page)', { timeout: 120_000 }, () => {
+  it('bj-1 gone: the transfer to it is listed as unanswered, settled as returned on a reference, the credit back, both names journalled; a second settlement refused', async () => {
+    const dir = await folderWithAccounts();
+    const ports = { bj: await freePort(), war: await freePort() };
+    // bj-1's host never runs: its address answers nothing, as a table whose machine is gone.
+    await enrolFloor([
+      { table: BJ, dataDir: path.join(dir, 'bj'), url: `https://127.0.0.1:${ports.bj}`, stations: [102] },
+      { table: WAR, dataDir: dir, url: `https://127.0.0.1:${ports.war}`, stations: [103] },
+    ]);
+    const config = TableConfig.parse({
+      ...simulatedTableConfig('war'),
+      tableId: WAR,
+      currency: 'HKD',
+      remoteStations: 3,
+      lan: { host: '127.0.0.1', port: ports.war },
+    });
+    const running = await startServiceHost(dir, realTimers, config);
+    const screen = await serviceScreen(running);
+    try {
+      const transfers = running.transfers ?? assert.fail('war-1 carries no transfers');
+      running.ledger.append(billCredit(103, 10_000, 'note-103', 'HKD'));
+      assert.deepEqual(transfers.command(103, { name: 'move-credit', to: BJ, amount: 4_000 }), { ok: true });
+      assert.equal(running.ledger.credit(103), 6_000);
+
+      await signIn(screen, SUP);
+      assert.equal((await screen.press({ name: 'service-page', page: 'peers' })).type, 'ack');
+      const listed = await screen.until((x) => x.page?.page === 'peers' && x.page.open.length === 1, 'the open transfer on the Peers page');
+      assert.deepEqual(listed.page?.page === 'peers' ? listed.page.open : null, [
+        { serial: 1, station: 103, to: BJ, amount: 4_000, phase: 'offering', disputed: null, answers: false, settleable: true },
+      ]);
+
+      // A reference of blanks is no reference: refused, nothing journalled.
+      assert.equal(
+        await twoPerson(screen, { name: 'service-action', action: { kind: 'transfer-settle', serial: 1, as: 'reversed', reference: '   ' } }),
+        'service.peers.settleRefused.bad-reference',
+      );
+      assert.equal(
+        await twoPerson(screen, { name: 'service-action', action: { kind: 'transfer-settle', serial: 1, as: 'reversed', reference: 'INC-2026-114' } }),
+        'service.done.transferSettleReversed',
+      );
+      assert.equal(running.ledger.credit(103), 10_000, 'the station has its credit back');
+      const reversals = journalled<{ settled?: { by: string[]; reference: string }; reason?: string }>(running, 'transfer.reverse');
+      assert.equal(reversals.length, 1);
+      const settled = reversals[0]?.settled ?? assert.fail('no settlement journalled');
+      assert.equal(settled.reference, 'INC-2026-114');
+      assert.equal(reversals[0]?.reason, undefined);
+      assert.ok(settled.by[0]?.includes(SUP.name) && settled.by[1]?.includes(TECH.name), JSON.stringify(settled.by));
+      await screen.until((x) => x.page?.page === 'peers' && x.page.open.length === 0, 'the Peers page without it');
+
+      // Closed: a second settlement, either way, is refused and journals nothing.
+      assert.equal(
+        await twoPerson(screen, { name: 'service-action', action: { kind: 'transfer-settle', serial: 1, as: 'completed', reference: 'INC-2026-115' } }),
+        'service.peers.settleRefused.closed',
+      );
+      assert.equal(
+        await twoPerson(screen, { name: 'service-action', action: { kind: 'transfer-settle', serial: 99, as: 'completed', reference: 'INC-2026-116' } }),
+        'service.peers.settleRefused.unknown-transfer',
+      );
+      assert.equal(journalled(running, 'transfer.reverse').length + journalled(running, 'transfer.complete').length, 1);
+      assert.equal(running.ledger.credit(103), 10_000);
+    } finally {
+      await screen.close();
+      await running.close();
+      removeFolder(dir);
+    }
+  });
+});
