@@ -68,4 +68,32 @@ describe('transfers: the reconciliation pairs each id across the two ledgers', (
     assert.equal(side([out, reverse], [taken]), null);
     assert.equal(side([out, complete], [{ type: 'transfer.in', payload: { transfer: { ...t, amount: 700 } } }]), null);
   });
+
+  it('a closing two people settled pairs as any closing, and names them: returned here while taken there is money made', () => {
+    const settled = { by: ['Ana Lei (1001)', 'Bo Chan (1002)'] as [string, string], reference: 'INC-7' };
+    const [p] = reconcile(
+      new Map([
+        [HOME, [out, { type: 'transfer.reverse', payload: { transfer: t, settled } } as TransferEntry]],
+        [BACC, [taken]],
+      ]),
+    );
+    assert.deepEqual([p?.sender, p?.receiver, p?.net, p?.disagreements, p?.settled], ['reversed', 'taken', 500, ['taken-and-reversed'], settled]);
+    const [q] = reconcile(
+      new Map([
+        [HOME, [out, { type: 'transfer.complete', payload: { transfer: t, settled } } as TransferEntry]],
+        [BACC, [taken]],
+      ]),
+    );
+    assert.deepEqual([q?.disagreements, q?.net, q?.settled], [[], 0, settled]);
+    // The receiver's own closing names no one.
+    assert.equal(
+      reconcile(
+        new Map([
+          [HOME, [out, reverse]],
+          [BACC, [refused]],
+        ]),
+      )[0]?.settled,
+      undefined,
+    );
+  });
 });

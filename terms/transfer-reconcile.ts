@@ -1,4 +1,4 @@
-import { keyOf, sameTerms, type TableId, type Transfer, type TransferEntry, type TransferId } from './transfer-terms.js';
+import { keyOf, sameTerms, type TableId, type Transfer, type TransferEntry, type TransferId, type TransferSettlement } from './transfer-terms.js';
 
 // Every transfer id paired across the ledgers of the tables it names: what the sender's journal
 // says of it beside what the receiver's says. Two honest hosts always agree (docs/transfers.md);
@@ -59,6 +59,8 @@ export interface PairedTransfer {
   readonly tables: readonly TableId[];
   /** The tables that journalled a sender's part of an id not theirs (`sender-part-by-other`), sorted. */
   readonly impostors: readonly TableId[];
+  /** The origin's closing was two people's settlement, not its receiver's word: their names and reference. */
+  readonly settled?: TransferSettlement;
 }
 
 interface Sides {
@@ -73,6 +75,8 @@ interface Sides {
   contradicts: boolean;
   /** The terms of the first sender's entry seen, believed or not: what a lie with nothing to pair is named by. */
   claimed?: Transfer;
+  /** The believed closing's settlement by two people, if it was one. */
+  settled?: TransferSettlement;
 }
 
 /** A sender's entry (debit or closing) of the id, believed only from its origin, and only in the order its ledger allows. */
@@ -93,6 +97,7 @@ function senderEntry(s: Sides, table: TableId, e: TransferEntry & { type: 'trans
     return;
   }
   s.sender = e.type === 'transfer.complete' ? 'completed' : 'reversed';
+  if (e.payload.settled) s.settled = e.payload.settled;
 }
 
 /**
@@ -155,7 +160,8 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
     const credited = s.taken ? s.taken.amount : 0;
     const tables = [...s.tables].sort();
     const impostors = [...s.impostors].sort();
-    paired.push({ id: s.id, transfer, sender: s.sender, receiver, net: credited + inFlight - debited, disagreements: d, tables, impostors });
+    const settled = s.settled ? { settled: s.settled } : {};
+    paired.push({ id: s.id, transfer, sender: s.sender, receiver, net: credited + inFlight - debited, disagreements: d, tables, impostors, ...settled });
   }
   return paired;
 }

@@ -13,7 +13,7 @@ import {
 } from '../../protocol/index.js';
 import type { TransferAlarm } from '../transfers/effects.js';
 import type { TransferJournal } from '../transfers/journal.js';
-import { incomingDecisions, outgoingTransfers, type StationHomes } from '../transfers/state.js';
+import { incomingDecisions, outgoingTransfers, type Outgoing, type StationHomes } from '../transfers/state.js';
 import type { SettleRefusal, StartRefusal } from '../transfers/sender.js';
 import { TransferHost } from '../transfers/transfer-host.js';
 import { homeOf, type Peer, type PeersFile } from './peer-config.js';
@@ -90,6 +90,8 @@ export class HostTransfers {
   private started = false;
   /** When each open transfer was first seen open by this run (a restart waits again: it recalls later, never earlier). */
   private readonly openSince = new Map<string, number>();
+  /** When this run first saw each of its transfers recalling (by serial): a receiver silent past the recall time since cannot answer. */
+  private readonly recallingSince = new Map<number, number>();
   private readonly watchers: (() => void)[] = [];
   readonly counters = { started: 0, recalledLate: 0, sentHome: 0 };
 
@@ -193,10 +195,20 @@ export class HostTransfers {
     ).length;
   }
 
-  /** Whether the receiver `table` can still answer: a peer of this run, its link up one way or the other. */
-  private answers(table: TableId): boolean {
-    const l = this.linkState(table);
-    return this.links.has(table) && (l.out || l.in);
+  /**
+   * Whether the receiver can still answer the open transfer `o`: a peer of this run, its link up
+   * one way or the other, and, once recalled, not silent past the recall time since (a peer that
+   * keeps its link up and never answers would otherwise hold the credit in flight for ever).
+   */
+  private answers(o: Outgoing): boolean {
+    const l = this.linkState(o.transfer.to);
+    if (!this.links.has(o.transfer.to) || !(l.out || l.in)) return false;
+    const since = this.recallingSince.get(o.transfer.id.serial);
+    return o.phase !== 'recalling' || since === undefined || Date.now() - since < this.recallAfterMs();
+  }
+
+  private recallAfterMs(): number {
+    return (this.peers.recallAfterSeconds ?? DEFAULT_RECALL_AFTER_MS / 1000) * 1000;
   }
 
   /** This table's open transfers as the Peers page lists them, the oldest first. */
@@ -205,7 +217,7 @@ export class HostTransfers {
       .filter((o) => o.phase === 'offering' || o.phase === 'recalling')
       .slice(0, MAX_OPEN_SHOWN)
       .map((o) => {
-        const answers = this.answers(o.transfer.to);
+        const answers = this.answers(o);
         return {
           serial: o.transfer.id.serial,
           station: o.transfer.station,
@@ -227,7 +239,7 @@ export class HostTransfers {
     const id = { origin: this.o.self, serial };
     const o = outgoingTransfers(this.host.state).find((x) => x.transfer.id.serial === serial);
     let r: ReturnType<TransferHost['settle']> = {};
-    const ok = this.guard(() => (r = this.host.settle({ id, as, settled, receiverAnswers: o ? this.answers(o.transfer.to) : false })));
+    const ok = this.guard(() => (r = this.host.settle({ id, as, settled, receiverAnswers: o ? this.answers(o) : false })));
     if (!ok) return { ok: false, refused: 'ledger' };
     if (r.refused) return { ok: false, refused: r.refused };
     this.o.log.warn({ id, as, by: settled.by, reference: settled.reference }, 'transfer settled by two people');
@@ -251,9 +263,14 @@ export class HostTransfers {
     for (const t of this.links.keys()) this.admits(t);
     this.guard(() => this.host.tick());
     const now = Date.now();
-    const recallAfter = (this.peers.recallAfterSeconds ?? DEFAULT_RECALL_AFTER_MS / 1000) * 1000;
+    const recallAfter = this.recallAfterMs();
     const open = new Set<string>();
+    const recalling = new Set<number>();
     for (const t of outgoingTransfers(this.host.state)) {
+      if (t.phase === 'recalling') {
+        recalling.add(t.transfer.id.serial);
+        if (!this.recallingSince.has(t.transfer.id.serial)) this.recallingSince.set(t.transfer.id.serial, now);
+      }
       if (t.phase !== 'offering') continue;
       const k = `${t.transfer.id.serial}`;
       open.add(k);
@@ -266,6 +283,7 @@ export class HostTransfers {
       }
     }
     for (const k of this.openSince.keys()) if (!open.has(k)) this.openSince.delete(k);
+    for (const k of this.recallingSince.keys()) if (!recalling.has(k)) this.recallingSince.delete(k);
     this.changed();
   }
 

@@ -7,8 +7,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { enrolFloor } from '../../host/peers/enrol-floor.js';
+import { PeerCredentials } from '../../host/peers/peer-credentials.js';
+import { PeerListener } from '../../host/peers/peer-listener.js';
+import { createLanServer } from '../../host/server/lan-server.js';
+import { tableCertificate } from '../../host/stadium/table-certificate.js';
 import { realTimers } from '../../host/table/timers.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { TableId } from '../../terms/transfer-terms.js';
@@ -89,6 +94,75 @@ describe('a transfer settled by two people (service mode, Peers page)', { timeou
     } finally {
       await screen.close();
       await running.close();
+      removeFolder(dir);
+    }
+  });
+
+  it('bj-1 up and silent: refused while it may still answer; once recalled and silent past the recall time, settled', async () => {
+    const dir = await folderWithAccounts();
+    const bjDir = path.join(dir, 'bj');
+    const ports = { bj: await freePort(), war: await freePort() };
+    // A tick of 100 ms, a recall after 1 s: what an hour is on a floor, in a test's time.
+    await enrolFloor(
+      [
+        { table: BJ, dataDir: bjDir, url: `https://127.0.0.1:${ports.bj}`, stations: [102] },
+        { table: WAR, dataDir: dir, url: `https://127.0.0.1:${ports.war}`, stations: [103] },
+      ],
+      { tickMs: 100, recallAfterSeconds: 1 },
+    );
+    // bj-1 as a liar runs it: it lets war-1's link in (its own certificate and credentials) and never answers anything.
+    const silent = new PeerListener({ self: BJ, credentials: PeerCredentials.inDataDir(bjDir), log: pino({ level: 'silent' }), onMessage: () => undefined });
+    const bjServer = await createLanServer(
+      {
+        log: pino({ level: 'silent' }),
+        openSession: () => assert.fail('no screen here'),
+        openDevice: () => assert.fail('no device here'),
+        openPeer: (send, close) => silent.open(send, close),
+        certificate: await tableCertificate(bjDir, BJ, ['127.0.0.1']),
+        connections: { helloMs: 3_000, perAddress: 50, total: 100 },
+      },
+      '127.0.0.1',
+      ports.bj,
+    );
+    const config = TableConfig.parse({
+      ...simulatedTableConfig('war'),
+      tableId: WAR,
+      currency: 'HKD',
+      remoteStations: 3,
+      lan: { host: '127.0.0.1', port: ports.war },
+    });
+    const running = await startServiceHost(dir, realTimers, config);
+    const screen = await serviceScreen(running);
+    try {
+      const transfers = running.transfers ?? assert.fail('war-1 carries no transfers');
+      running.ledger.append(billCredit(103, 10_000, 'note-103', 'HKD'));
+      await signIn(screen, SUP);
+      assert.equal((await screen.press({ name: 'service-page', page: 'peers' })).type, 'ack');
+      await screen.until((x) => x.page?.page === 'peers' && x.page.peers.some((p) => p.table === BJ && p.linkOut), "war-1's link to bj-1 up");
+      assert.deepEqual(transfers.command(103, { name: 'move-credit', to: BJ, amount: 4_000 }), { ok: true });
+      const waiting = await screen.until((x) => x.page?.page === 'peers' && x.page.open.length === 1, 'the transfer listed');
+      assert.equal(waiting.page?.page === 'peers' ? waiting.page.open[0]?.settleable : null, false, 'bj-1 may still answer');
+      assert.equal(
+        await twoPerson(screen, { name: 'service-action', action: { kind: 'transfer-settle', serial: 1, as: 'reversed', reference: 'INC-1' } }),
+        'service.peers.settleRefused.receiver-answers',
+      );
+      assert.equal(running.ledger.credit(103), 6_000);
+      // Recalled after a second unanswered; a second more of silence and it is bj-1's silence, not the wire's.
+      const stuck = await screen.until(
+        (x) => x.page?.page === 'peers' && x.page.open[0]?.phase === 'recalling' && x.page.open[0].settleable,
+        'recalled and silent past the recall time',
+        20_000,
+      );
+      assert.equal(stuck.page?.page === 'peers' ? stuck.page.open[0]?.answers : null, false);
+      assert.equal(
+        await twoPerson(screen, { name: 'service-action', action: { kind: 'transfer-settle', serial: 1, as: 'reversed', reference: 'INC-2' } }),
+        'service.done.transferSettleReversed',
+      );
+      assert.equal(running.ledger.credit(103), 10_000);
+    } finally {
+      await screen.close();
+      await running.close();
+      await bjServer.close();
       removeFolder(dir);
     }
   });

@@ -54,6 +54,8 @@ export async function raiseTransferAlarms(
         receiver: d.receiver,
         tables: d.tables,
         impostors: d.impostors,
+        // Two people's word closed it at the sender, not its receiver's: who, and on what record.
+        ...(d.settled ? { settled: d.settled } : {}),
       });
   return raised;
 }
