@@ -312,6 +312,8 @@ describe('service mode on a live host', () => {
     await still({ kind: 'peer-withdraw', table: 'bj-1' }, /^service\.peers\.refused\.no-credential$/);
     // Making this table's enrolment file for a peer journals a credential, never money (this host has no fixed LAN port: refused).
     await still({ kind: 'peer-issue', table: 'bj-1' }, /^service\.peers\.refused\.no-address$/);
+    // A table without transfers has none to settle (tests/security/transfer-settle.test.ts settles one).
+    await still({ kind: 'transfer-settle', serial: 1, as: 'reversed', reference: 'INC-1' }, /^service\.peers\.settleRefused\.no-transfers$/);
     // No account is locked: nothing to lift (tests/security/service-stranger-lockout.test.ts lifts one).
     await still({ kind: 'account-unlock', staff: TECH.staff }, /^serviceRefusal\.accountNotLocked$/);
     // The drop count of station 1's cashbox (its 500 note) is a record: no credit, no posting (tests/security/cashbox-reconciliation.test.ts).
