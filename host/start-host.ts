@@ -280,7 +280,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     openSession,
     remoteAcceptors,
     metrics,
-    ...(transfers ? { openPeer: (send, close) => transfers.listener.open(send, close) } : {}),
+    ...(transfers ? { openPeer: (send, close, peerLog) => transfers.listener.open(send, close, peerLog) } : {}),
   });
   transfers?.start();
   warnOpenFiles(config, lan !== null, log);

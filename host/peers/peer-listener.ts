@@ -15,6 +15,14 @@ export const PEER_LIMITS = { burst: 2_000, perSecond: 1_000 } as const;
 export const PEER_REFUSALS = ['not-hello', 'wrong-protocol', 'wrong-secret', 'is-self', 'malformed', 'binary', 'rate', 'not-journalled'] as const;
 export type PeerRefusal = (typeof PEER_REFUSALS)[number];
 
+/** The characters of a decoding error logged: zod lists every unknown key, so a 16 KiB frame made a 16 KiB line. */
+const ERROR_LOGGED = 120;
+
+/** A decoding error as logged: its start, never the whole text (which the client chose). */
+function brief(error: string): string {
+  return error.length > ERROR_LOGGED ? `${error.slice(0, ERROR_LOGGED)}…` : error;
+}
+
 /** One connection dialled into this host on `/peer`, as the LAN listener drives it. */
 export interface PeerConnection {
   receive(text: string, binary: boolean): void;
@@ -56,7 +64,12 @@ export class PeerListener {
     this.live.get(table)?.();
   }
 
-  open(send: (text: string) => void, close: (code: number, reason: string) => void): PeerConnection {
+  /**
+   * `connectionLog`: the LAN listener's logger bound to this connection's client (its address), so
+   * that what one client causes spends its log budget (host/logger.ts); the host's own otherwise.
+   */
+  open(send: (text: string) => void, close: (code: number, reason: string) => void, connectionLog?: Logger): PeerConnection {
+    const log = connectionLog ?? this.o.log;
     let table: TableId | null = null;
     let closed = false;
     const rate = new TokenBucket(PEER_LIMITS.burst, PEER_LIMITS.perSecond, this.o.now ?? (() => performance.now()));
@@ -68,7 +81,7 @@ export class PeerListener {
     };
     const refuse = (why: PeerRefusal, code: number, detail: Record<string, unknown> = {}) => {
       this.refused.set(why, (this.refused.get(why) ?? 0) + 1);
-      this.o.log.warn({ peer: table, refused: why, ...detail }, 'peer link refused');
+      log.warn({ peer: table, refused: why, ...detail }, 'peer link refused');
       drop();
       close(code, why);
     };
@@ -81,7 +94,7 @@ export class PeerListener {
         if (!rate.take()) return refuse('rate', 1008, { ...PEER_LIMITS });
         if (table === null) {
           const d = decodePeer(PeerHello, text);
-          if (!d.ok) return refuse('not-hello', 1008, { error: d.error });
+          if (!d.ok) return refuse('not-hello', 1008, { error: brief(d.error) });
           const hello = d.message;
           if (hello.protocol !== PEER_PROTOCOL_VERSION) return refuse('wrong-protocol', 1008, { protocol: hello.protocol });
           if (hello.table === this.o.self) return refuse('is-self', 4401, { claimed: hello.table });
@@ -97,11 +110,11 @@ export class PeerListener {
           this.live.set(table, closer);
           const welcome: PeerWelcome = { type: 'peer-welcome', protocol: PEER_PROTOCOL_VERSION, table: this.o.self };
           send(JSON.stringify(welcome));
-          this.o.log.info({ peer: table }, 'peer table linked in');
+          log.info({ peer: table }, 'peer table linked in');
           return;
         }
         const d = decodePeer(PeerInbound, text);
-        if (!d.ok || d.message.type !== 'transfer') return refuse('malformed', 1008, { error: d.ok ? 'hello again' : d.error });
+        if (!d.ok || d.message.type !== 'transfer') return refuse('malformed', 1008, { error: d.ok ? 'hello again' : brief(d.error) });
         // Checked at every message: a file edited since the hello closes the link before anything of it is journalled.
         if (this.o.admits?.(table) === false) return refuse('not-journalled', 4401);
         this.o.onMessage(table, d.message.message);

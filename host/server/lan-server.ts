@@ -27,7 +27,8 @@ export interface LanServerDeps {
     allow: (kind: 'device' | 'sas') => boolean,
   ) => DeviceConnection;
   /** A peer table host's link carrying transfers (`/peer`, host/peers/); none when the table has no peers. */
-  openPeer?: (send: (text: string) => void, close: (code: number, reason: string) => void) => PeerConnection;
+  /** `log`: bound to the connection's client, so its refusals spend that client's log budget. */
+  openPeer?: (send: (text: string) => void, close: (code: number, reason: string) => void, log: Logger) => PeerConnection;
   certificate: TableCertificate;
   /** The hello deadline and the caps of this listener (connection-guard.ts). */
   connections: ConnectionLimits;
@@ -173,6 +174,7 @@ function servePeers(app: LanApp, openPeer: NonNullable<LanServerDeps['openPeer']
         socket.close(code, reason);
         socket.terminate();
       },
+      log,
     );
     guard.watch(req.socket, () => peer.greeted());
     socket.on('message', (data, isBinary) => peer.receive(isBinary ? '' : data.toString(), isBinary));
