@@ -85,9 +85,12 @@ export const SERVICE_PAYLOADS = {
     /**
      * `issue`: this table made an enrolment file for `table` (a new credential `table` dials this
      * host with, its secret kept only hashed); `withdraw`: that credential revoked, the peer kept
-     * for this host's own link to it (host/peers/peer-offer.ts).
+     * for this host's own link to it (host/peers/peer-offer.ts). `none`: the first start whose
+     * journal had no peer entry found no peer in the files, so there was nothing to adopt; `table`
+     * is this table itself. Journalled once: files that appear after it are compared with the
+     * journal like any others (refused, not adopted).
      */
-    action: z.enum(['enrol', 'revoke', 'adopt', 'issue', 'withdraw']),
+    action: z.enum(['enrol', 'revoke', 'adopt', 'issue', 'withdraw', 'none']),
     by: z.array(who).min(1).max(2),
     digest: z
       .string()

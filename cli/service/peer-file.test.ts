@@ -32,7 +32,10 @@ function etg(stdin: string, ...args: string[]) {
 function entries(dir: string) {
   const ledger = openExistingLedger(dir);
   try {
-    return [...entriesOfTypes(ledger, ['peer.credential'])].map((e) => PAYLOADS['peer.credential'].parse((JSON.parse(e.body) as EntryBody).payload));
+    // Without the `none` the folder's first registry journals (it had no peer files to adopt).
+    return [...entriesOfTypes(ledger, ['peer.credential'])]
+      .map((e) => PAYLOADS['peer.credential'].parse((JSON.parse(e.body) as EntryBody).payload))
+      .filter((p) => p.action !== 'none');
   } finally {
     ledger.close();
   }

@@ -2,13 +2,15 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Ledger } from '../../ledger/index.js';
-import type { TableId } from '../../terms/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { PEERS_FILE, readPeers } from './peer-config.js';
 import { PEER_CREDENTIALS_FILE, PeerCredentials } from './peer-credentials.js';
 import { adoptPeers, auditPeers, type PeerFiles } from './peer-journal.js';
 
 export interface PeerGuardOptions {
   readonly dataDir: string;
+  /** This table (journalled as having no peers when its first start found none). */
+  readonly self: string;
   readonly ledger: Ledger;
   readonly log: Logger;
   /** A peer refused: raised as the `peer-integrity` fault (journalled once while it is held). */
@@ -30,9 +32,9 @@ export class PeerGuard {
   private logged = new Set<string>();
 
   constructor(private readonly o: PeerGuardOptions) {
-    // The first start of a folder whose journal knows no peer adopts its files as found.
+    // The first start of a folder whose journal knows no peer adopts its files as found, or journals that it has none.
     const files = this.read();
-    if (files.ok) adoptPeers(o.ledger, files.files);
+    adoptPeers(o.ledger, files.ok ? files.files : null, TableId.parse(o.self));
     this.check();
   }
 

@@ -51,6 +51,8 @@ export function journalledPeers(ledger: Ledger): { any: boolean; inForce: Map<Ta
   for (const e of entriesOfTypes(ledger, ['peer.credential'])) {
     any = true;
     const p = PAYLOADS['peer.credential'].parse((JSON.parse(e.body) as EntryBody).payload);
+    // `none` names this table itself: it had no peer to adopt, which enrols nobody.
+    if (p.action === 'none') continue;
     inForce.set(p.table, p.action === 'revoke' ? null : (p.digest ?? null));
   }
   return { any, inForce };
@@ -59,17 +61,21 @@ export function journalledPeers(ledger: Ledger): { any: boolean; inForce: Map<Ta
 /**
  * A data folder whose journal has no `peer.credential` entry yet adopts its files once, as found
  * (one `adopt` entry per peer): a floor enrolled before this check, or by the floor set-up of the
- * tests. Only at start: files that appear while the host runs are never adopted. Returns whether
- * it adopted.
+ * tests. Only at start: files that appear while the host runs are never adopted. When the files
+ * hold no peer then (or cannot be read: `files` null), it journals once that this table `self` has
+ * none (`none`), so the adoption closes: before, it stayed open at every start of a table without
+ * peers, and files planted in its folder months later were adopted as found and welcomed. Returns
+ * whether it journalled.
  */
-export function adoptPeers(ledger: Ledger, files: PeerFiles): boolean {
+export function adoptPeers(ledger: Ledger, files: PeerFiles | null, self: TableId): boolean {
   if (journalledPeers(ledger).any) return false;
-  const found = [...new Set([...files.peers.map((p) => p.enrolment.table), ...files.theirs.keys()])].flatMap((table) => {
-    const digest = filesDigest(files, table);
+  const tables = files ? [...new Set([...files.peers.map((p) => p.enrolment.table), ...files.theirs.keys()])] : [];
+  const found = tables.flatMap((table) => {
+    const digest = files ? filesDigest(files, table) : null;
     return digest ? [{ type: 'peer.credential' as const, payload: { table, action: 'adopt' as const, by: ['adopted as found'], digest } }] : [];
   });
-  if (found.length === 0) return false;
-  ledger.appendMany(found);
+  if (found.length > 0) ledger.appendMany(found);
+  else ledger.append({ type: 'peer.credential', payload: { table: self, action: 'none', by: ['no peers at start'] } });
   return true;
 }
 

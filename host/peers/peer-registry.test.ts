@@ -49,6 +49,8 @@ describe('peer registry: the credential actions refuse with a reason the screen 
   });
 
   it('refuses each case with its reason, journalling and writing nothing', () => {
+    // The folder's first registry journals once that it has no peers (`none`), before any action.
+    registry(null);
     const before = count();
     const cases: [string, () => { ok: boolean; reason?: CredentialRefusal }, CredentialRefusal][] = [
       ['issue for a bad id', () => registry('https://10.0.0.1:8443').issue('not a table!', by), 'not-a-table'],
