@@ -6,6 +6,7 @@ import { backoffDelay, type Backoff } from '../../engine/backoff.js';
 import type { TableId } from '../../terms/transfer-terms.js';
 import type { TransferMessage } from '../transfers/messages.js';
 import type { PeerEnrolment } from './peer-config.js';
+import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { decodePeer, PEER_PROTOCOL_VERSION, PeerWelcome, type PeerInbound } from './peer-wire.js';
 
 /** The TLS settings of a link to a peer: its certificate from the enrolment is the only trust anchor, and its SHA-256 must match. */
@@ -18,10 +19,17 @@ export function pinnedPeerAgent(peer: PeerEnrolment): Agent {
   });
 }
 
+/** The largest frame the link takes from the peer it dialled: the listener's cap (host/server/lan-server.ts); over it the socket closes (1009) before buffering it. */
+export const PEER_MAX_FRAME = 4 * MAX_MESSAGE_BYTES;
+
+/** What the link may hold unsent (bytes); past it the peer is not reading, and the link is cut and dialled again. */
+export const PEER_SEND_BUFFER = 1024 * 1024;
+
 export function pinnedPeerSocket(peer: PeerEnrolment, agent: Agent): WebSocket {
   const url = new URL('/peer', peer.url);
   url.protocol = 'wss:';
-  return new WebSocket(url, { agent, handshakeTimeout: 10_000, perMessageDeflate: false });
+  // ws's default is 100 MiB: a peer answering with a 90 MiB frame had it buffered whole before the decoder refused it.
+  return new WebSocket(url, { agent, handshakeTimeout: 10_000, perMessageDeflate: false, maxPayload: PEER_MAX_FRAME });
 }
 
 export interface PeerLinkOptions {
@@ -76,6 +84,16 @@ export class PeerLink {
     const ws = this.socket;
     if (!this.up || !ws || ws.readyState !== ws.OPEN) {
       this.counts.dropped++;
+      return false;
+    }
+    // A peer that welcomed the link and stopped reading: what it has not taken grew without bound while the link counted as up.
+    if (ws.bufferedAmount > PEER_SEND_BUFFER) {
+      this.o.log.warn(
+        { peer: this.o.peer.table, unsent: ws.bufferedAmount, cap: PEER_SEND_BUFFER },
+        'a peer table does not read what this host sends: link cut',
+      );
+      this.counts.dropped++;
+      this.cut();
       return false;
     }
     const carry: PeerInbound = { type: 'transfer', message };
