@@ -34,7 +34,7 @@ import { startDevices, type RunningDevices } from './start/devices.js';
 import { enroller } from './start/enrol.js';
 import { shutdown, type Started } from './start/shutdown.js';
 import { openTransfers } from './start/transfers.js';
-import { readPeers } from './peers/peer-config.js';
+import { readPeersOrNull } from './peers/peer-config.js';
 import { sendRoundsAtOnce } from './start/rounds-upstream.js';
 
 export type { HostOptions, RunningHost } from './start/host-options.js';
@@ -190,7 +190,7 @@ function openDataFolder(options: HostOptions): {
     const terminalId = options.terminalId ?? config.tableId;
     // The upstream pairs each transfer by the table ids its entries name, against the terminal ids
     // it holds journals under: a table with peers under another terminal id would be no one's there.
-    if (terminalId !== config.tableId && (readPeers(dataDir)?.peers.length ?? 0) > 0)
+    if (terminalId !== config.tableId && (readPeersOrNull(dataDir)?.peers.length ?? 0) > 0)
       throw new Error(
         `this table has peer tables (peers.json) and would sync under terminal id "${terminalId}", not its table id "${config.tableId}": ` +
           'the upstream pairs transfers by table id, so a table with peers must sync under it (drop --terminal-id)',

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { TableId } from '../../terms/transfer-terms.js';
@@ -55,8 +55,25 @@ export function readPeers(dataDir: string): PeersFile | null {
   }
 }
 
+/**
+ * Whole or not at all: written to a temporary file (flushed to disk), then renamed over the old
+ * one. Before, it was written in place, so a power cut during a two-person peer change (journalled
+ * first, then the files written) could leave it cut short.
+ */
 export function writePeers(dataDir: string, peers: PeersFile): void {
-  writeFileSync(path.join(dataDir, PEERS_FILE), JSON.stringify(PeersFile.parse(peers), null, 1), { mode: 0o600, flush: true });
+  const file = path.join(dataDir, PEERS_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(PeersFile.parse(peers), null, 1), { mode: 0o600, flush: true });
+  renameSync(tmp, file);
+}
+
+/** `peers.json`, or null when there is none or it cannot be read (the peer guard refuses the peers then, and raises the fault). */
+export function readPeersOrNull(dataDir: string): PeersFile | null {
+  try {
+    return readPeers(dataDir);
+  } catch {
+    return null;
+  }
 }
 
 /** The home table of a station, as this host's peers say (this table when no peer lists it). */

@@ -7,6 +7,9 @@ import { PEERS_FILE, readPeers } from './peer-config.js';
 import { PEER_CREDENTIALS_FILE, PeerCredentials } from './peer-credentials.js';
 import { adoptPeers, auditPeers, type PeerFiles } from './peer-journal.js';
 
+/** The key of the problem of files that cannot be read when the journal has no peer in force (no table's id: it never matches a peer). */
+const UNREADABLE = '(files)' as TableId;
+
 export interface PeerGuardOptions {
   readonly dataDir: string;
   /** This table (journalled as having no peers when its first start found none). */
@@ -49,6 +52,8 @@ export class PeerGuard {
     this.signature = signature;
     const files = this.read();
     this.problems = files.ok ? auditPeers(this.o.ledger, files.files) : this.unreadable(files.error);
+    // Unreadable files with no peer in force are a fault too: whatever they were meant to say is refused, not silently dropped.
+    if (!files.ok && this.problems.size === 0) this.problems.set(UNREADABLE, `the peer files cannot be read (${files.error})`);
     for (const [peer, problem] of this.problems) {
       if (this.logged.has(problem)) continue;
       this.logged.add(problem);

@@ -1,7 +1,7 @@
 import { TableId } from '../../terms/transfer-terms.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import { HostTransfers } from '../peers/host-transfers.js';
-import { readPeers } from '../peers/peer-config.js';
+import { readPeersOrNull } from '../peers/peer-config.js';
 import { PeerCredentials } from '../peers/peer-credentials.js';
 import type { PeerRegistry } from '../peers/peer-registry.js';
 import type { LiveTable } from '../table/runtime.js';
@@ -24,9 +24,10 @@ export function openTransfers(
   // The files are checked against the journal's peer.credential entries (issue 50): a peer swapped,
   // added or removed in them is neither dialled nor let in, and is a fault.
   const guard = registry.guard;
-  const file = readPeers(dataDir);
-  if (!file) return null;
+  // Unreadable (cut short by a power cut, say): the peers refused and the fault raised by the guard, the table started all the same.
   const problems = guard.check();
+  const file = readPeersOrNull(dataDir);
+  if (!file) return null;
   const credentials = PeerCredentials.inDataDir(dataDir);
   for (const t of problems.keys()) credentials.withhold(t);
   const peers = { ...file, peers: file.peers.filter((p) => !problems.has(p.enrolment.table)) };
