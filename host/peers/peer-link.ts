@@ -22,7 +22,11 @@ export function pinnedPeerAgent(peer: PeerEnrolment): Agent {
 /** The largest frame the link takes from the peer it dialled: the listener's cap (host/server/lan-server.ts); over it the socket closes (1009) before buffering it. */
 export const PEER_MAX_FRAME = 4 * MAX_MESSAGE_BYTES;
 
-/** What the link may hold unsent (bytes); past it the peer is not reading, and the link is cut and dialled again. */
+/**
+ * What the link may hold unsent (bytes); past it the peer is not reading, and the link is cut and
+ * dialled again. Some 4,000 transfer messages: twice the burst the peer's own listener takes
+ * (PEER_LIMITS) before it closes the link, so an honest peer never meets it.
+ */
 export const PEER_SEND_BUFFER = 1024 * 1024;
 
 export function pinnedPeerSocket(peer: PeerEnrolment, agent: Agent): WebSocket {
