@@ -28,7 +28,20 @@ const SasStation = {
  * machine, and its agent (`etg station-agent --sas SPEC`) relays the bytes to this host, which runs
  * the station's SAS machine. No ticket validation by the system: a remote station prints no ticket.
  */
-const RemoteSas = z.strictObject({ station: z.number().int().min(1), ...SasStation });
+const RemoteSas = z.strictObject({
+  station: z.number().int().min(1),
+  ...SasStation,
+  /**
+   * Every byte of a relayed line comes from the station's own machine, and SAS has only a CRC: a
+   * compromised station can send what the casino system would (a 0x72 transfer-in, the answer to
+   * its own ticket's redemption). Absent, the line moves no money: `aft` is refused here and a
+   * ticket redemption it would answer (`tickets.authority: "sas"`) is refused at the table.
+   * `"accept-unverified"`: the floor takes that risk, and the casino system's reconciliation of
+   * the station's meters (00A0, 00B8) against its own AFT and ticket logs is the only detection
+   * (docs/security.md). A relayed line's 0x4C never sets the table's validation id either way.
+   */
+  relayedMoney: z.literal('accept-unverified').optional(),
+});
 
 const Station = z.strictObject({
   station: z.number().int().min(1).max(MAX_STATIONS),
@@ -283,14 +296,33 @@ export const TableConfig = z
 export type TableConfig = z.infer<typeof TableConfig>;
 
 /** Each `remoteSas` entry is one of the table's remote stations, listed once. */
-function checkRemoteSas(c: { remoteSas: readonly { station: number }[]; remoteStations: number }, ctx: z.RefinementCtx): void {
+function checkRemoteSas(
+  c: { remoteSas: readonly { station: number; aft?: unknown; relayedMoney?: string | undefined }[]; remoteStations: number },
+  ctx: z.RefinementCtx,
+): void {
   const seen = new Set<number>();
   c.remoteSas.forEach((r, i) => {
     if (r.station <= REMOTE_STATION_BASE || r.station > REMOTE_STATION_BASE + c.remoteStations)
       ctx.addIssue({ code: 'custom', path: ['remoteSas', i, 'station'], message: `remoteSas: ${r.station} is not one of the table's remote stations` });
     if (seen.has(r.station)) ctx.addIssue({ code: 'custom', path: ['remoteSas', i, 'station'], message: `remoteSas: station ${r.station} is listed twice` });
     seen.add(r.station);
+    if (r.aft && r.relayedMoney !== 'accept-unverified')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['remoteSas', i, 'aft'],
+        message:
+          `remoteSas: station ${r.station}'s SAS line is relayed by its own machine, which can send an AFT transfer-in as the casino system would (SAS has only a CRC); ` +
+          'AFT there needs relayedMoney: "accept-unverified", and then only the casino system\'s reconciliation of its AFT log against the meters finds a forged one (docs/sas.md)',
+      });
   });
+}
+
+/**
+ * The remote stations whose relayed SAS line is not believed about money (no `relayedMoney`
+ * opt-in): a ticket redemption their line would answer is refused (host/tickets/sas-authority.ts).
+ */
+export function unbelievedSasLines(c: Pick<TableConfig, 'remoteSas'>): ReadonlySet<number> {
+  return new Set(c.remoteSas.filter((r) => r.relayedMoney !== 'accept-unverified').map((r) => r.station));
 }
 
 /**

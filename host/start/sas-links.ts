@@ -304,14 +304,19 @@ export class SasLinks {
     };
   }
 
-  /** The ticket polls (0x4C, 0x4D, 0x70, 0x71), only where the casino system validates the table's tickets. */
+  /**
+   * The ticket polls (0x4C, 0x4D, 0x70, 0x71), only where the casino system validates the table's
+   * tickets. A relayed line's 0x4C only reads: its bytes are the station machine's, and the id it
+   * would set numbers every station's tickets, seated ones too (docs/sas.md, "Remote stations").
+   */
   private ticketSide(station: number): Pick<SasGameSide, 'tickets'> {
     const sas = this.d.sasTickets;
     if (!sas) return {};
+    const relayed = sasStations(this.d.config).find((s) => s.station === station)?.sas.link === 'agent';
     return {
       tickets: {
         redemption: sas.redemption(station),
-        validationId: (requested) => sas.validationId(requested),
+        validationId: (requested) => sas.validationId(relayed ? { ...requested, machineId: 0 } : requested),
         validationInfo: (which) => this.validations.of(station, which),
       },
     };

@@ -3,7 +3,7 @@ import { limitProblems } from '../../engine/table/limits.js';
 import { digestsOfReference } from '../../ledger/index.js';
 import { liveOpenRefusal, localDay, recordPayload, ruleRecordOf } from '../config/authorisation.js';
 import { restoreRestartChanges, type RuleSwitch } from '../config/config-changes.js';
-import { unknownBetTypes } from '../config/table-config.js';
+import { unbelievedSasLines, unknownBetTypes } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
 import { Printers } from '../devices/printers.js';
@@ -64,7 +64,8 @@ export function openTableRuntime(
   tilts.restore();
   // One credit rule for every acceptor, seated or remote: the host decides each credit.
   const credits = tableCreditRule({ config, ledger, log, fault: (station, say) => tilts.raise('bill-cheat', { station, say }) });
-  const bySas = config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log, config.tickets.machineId) : null;
+  const bySas =
+    config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log, config.tickets.machineId, unbelievedSasLines(config)) : null;
   const authority = bySas ? bySas.authority : ticketAuthority(options, config, log);
   const ticketsIn = new TicketIn({ config, ledger, log, authority });
   const billAcceptors = new BillAcceptors({

@@ -17,6 +17,7 @@ import { redeemApproved, redeemed, redeemRequest, redeemReturned, ticketIssue, t
 import type { NewEntry } from '../../ledger/entries.js';
 import { TRANSFER } from '../../hardware/sas/redemption.js';
 import { validationNumber } from '../../terms/validation-number.js';
+import { RequestId } from '../../terms/ticket-terms.js';
 import { SAS_VALIDATION_FILE } from './sas-authority.js';
 import { sasTicketAuthority } from './wiring.js';
 
@@ -99,6 +100,27 @@ describe('0x71 FF after exception 0x68: the end the journal holds for the entry 
       assert.deepEqual({ status, amount, validation }, { status: 0x00, amount: 800, validation: t(5) });
       ledger.close();
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a ticket at a station whose SAS line its own machine relays: that machine is not the casino system', () => {
+  it('is refused without asking the line, unless the floor opted in (relayedMoney); an opted-in line is asked', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
+    try {
+      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }), undefined, new Set([101]));
+      const ask = (station: number, n: number) =>
+        sas.redeem({ requestId: RequestId.parse(`r-00000${n}`), validation: validationNumber(0x0b_ee_f0, n), station, currency: 'MOP', limit: 5_000_000 });
+      for (const station of [101, 102]) sas.redemption(station);
+      // Refused at once: 0x70/0x71 at station 101 would be the forger's to answer.
+      assert.deepEqual(await ask(101, 7), { kind: 'refused', requestId: 'r-000007', reason: 'offline' });
+      assert.equal(sas.redemption(101).escrow(), null, "nothing in the station's cycle for its line to answer");
+      void ask(102, 8);
+      assert.deepEqual(sas.redemption(102).escrow(), { validation: validationNumber(0x0b_ee_f0, 8) }, 'the opted-in line is asked');
+    } finally {
+      ledger.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

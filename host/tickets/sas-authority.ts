@@ -66,6 +66,12 @@ export interface SasAuthorityDeps {
   ticketEnd(seq: number): TicketInEnd | null;
   /** The station's newest ticket-in end in the journal. */
   lastTicketEnd(station: number): TicketInEnd | null;
+  /**
+   * The stations whose SAS line is relayed by their own machine without the floor's opt-in
+   * (`remoteSas[].relayedMoney`): that machine would answer its own ticket's redemption as the
+   * system, so none is asked there (host/config/table-config.ts, `unbelievedSasLines`).
+   */
+  unbelieved?: ReadonlySet<number>;
 }
 
 /** Refusals only the system (or the table's own check before asking it) gives: "rejected by host". */
@@ -144,7 +150,8 @@ export class SasAuthority implements TicketAuthority {
 
   async redeem(q: RedeemRequest): Promise<RedeemAnswer> {
     const cycle = this.cycles.get(q.station);
-    if (!cycle) return { kind: 'refused', requestId: q.requestId, reason: 'offline' };
+    // No system that could answer believably: the line is the station machine's own.
+    if (!cycle || this.d.unbelieved?.has(q.station)) return { kind: 'refused', requestId: q.requestId, reason: 'offline' };
     if (this.d.paidHere(q.validation)) return { kind: 'refused', requestId: q.requestId, reason: 'already-paid' };
     const d: SystemDecision = await cycle.begin(q.validation, q.limit, q.requestId);
     if (d.kind === 'refused') return { kind: 'refused', requestId: q.requestId, reason: d.reason };

@@ -31,7 +31,13 @@ export function ticketAuthority(
  * SAS"): `sas` is what each station's SAS link answers the ticket polls from, `authority` the
  * same behind the guard, for the table host.
  */
-export function sasTicketAuthority(dataDir: string, ledger: Ledger, log: Logger, configuredId?: number): { sas: SasAuthority; authority: TicketAuthority } {
+export function sasTicketAuthority(
+  dataDir: string,
+  ledger: Ledger,
+  log: Logger,
+  configuredId?: number,
+  unbelieved: ReadonlySet<number> = new Set(),
+): { sas: SasAuthority; authority: TicketAuthority } {
   const sas = new SasAuthority({
     store: new ValidationIdStore(dataDir),
     lastSequence: () => lastTicketIssued(ledger)?.terms.sequence ?? 0,
@@ -40,6 +46,7 @@ export function sasTicketAuthority(dataDir: string, ledger: Ledger, log: Logger,
     idTaken: (id) => id === configuredId || ticketMachineIds(ledger).includes(id),
     ticketEnd: (seq) => ticketInEndAt(ledger, seq),
     lastTicketEnd: (station) => lastTicketInEnd(ledger, station),
+    unbelieved,
   });
   return { sas, authority: guardAuthority(sas, { systemNumbers: true, onEvent: (e) => log.warn({ event: e }, 'validation authority (SAS)') }) };
 }
