@@ -9,6 +9,9 @@ import { checkTableOptions, DEFAULT_GAME, gameDefaults, tableGame } from '../../
 import { limitProblems } from '../../engine/table/limits.js';
 import { describeRuleRefusal } from '../../engine/table/rule-options.js';
 
+/** A bill acceptor's protocol: JCM ID-003 or Innovative SSP (hardware/billacceptor/{id003,ssp}). */
+const AcceptorProtocol = z.enum(['id003', 'ssp']);
+
 /** A bet type as the games name them (`main`, `tie`, `anyPair`…), or `behind` for a bet behind another seat. */
 const BetType = z.enum([...BET_IDS, 'behind']);
 
@@ -142,6 +145,10 @@ export const TableConfig = z
      * for a note that never existed; host/config/build-kind.ts).
      * `esspFixedKey`: the 64-bit fixed part of the SSP validators' eSSP key (16 hex digits), held
      * by the host only: a relayed SSP acceptor always runs encrypted, end to end (docs/security.md).
+     * `protocol`, `stationProtocols` (`{ "103": "id003" }`): the acceptors' protocol, the table's
+     * and a station's own; an agent's hello naming another is refused. Absent: `ssp` where
+     * `esspFixedKey` is set (else a station machine greeting as `id003` would play a whole ID-003
+     * device, a CRC and no key), either otherwise (`remoteAcceptorProtocol`).
      */
     remoteAcceptors: z
       .strictObject({
@@ -150,6 +157,8 @@ export const TableConfig = z
           .string()
           .regex(/^[0-9a-fA-F]{16}$/, '16 hex digits')
           .optional(),
+        protocol: AcceptorProtocol.optional(),
+        stationProtocols: z.record(z.string().regex(/^\d{1,4}$/, 'a station number'), AcceptorProtocol).optional(),
       })
       .default({}),
     shoe: DeviceSpec,
@@ -263,6 +272,7 @@ export const TableConfig = z
         message: `${c.remoteStations} remote stations hold ${2 * c.remoteStations} connections: connections.lan.total is ${c.connections.lan.total}`,
       });
     checkRemoteSas(c, ctx);
+    checkStationProtocols(c, ctx);
     const stations = new Set<number>();
     const sasAt = new Set<string>();
     const seats = new Set<number>();
@@ -315,6 +325,29 @@ function checkRemoteSas(
           'AFT there needs relayedMoney: "accept-unverified", and then only the casino system\'s reconciliation of its AFT log against the meters finds a forged one (docs/sas.md)',
       });
   });
+}
+
+/** Each station `remoteAcceptors.stationProtocols` pins is one of the table's remote stations. */
+function checkStationProtocols(
+  c: { remoteAcceptors: { stationProtocols?: Record<string, unknown> | undefined }; remoteStations: number },
+  ctx: z.RefinementCtx,
+): void {
+  for (const key of Object.keys(c.remoteAcceptors.stationProtocols ?? {}))
+    if (Number(key) <= REMOTE_STATION_BASE || Number(key) > REMOTE_STATION_BASE + c.remoteStations)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['remoteAcceptors', 'stationProtocols', key],
+        message: `remoteAcceptors.stationProtocols: ${key} is not one of the table's remote stations`,
+      });
+}
+
+/**
+ * The protocol a remote station's acceptor must speak, by the configuration alone (null: either).
+ * Never the agent's word: the protocol decides whether the relayed bytes carry a key at all.
+ */
+export function remoteAcceptorProtocol(c: Pick<TableConfig, 'remoteAcceptors'>, station: number): 'id003' | 'ssp' | null {
+  const r = c.remoteAcceptors;
+  return r.stationProtocols?.[String(station)] ?? r.protocol ?? (r.esspFixedKey !== undefined ? 'ssp' : null);
 }
 
 /**

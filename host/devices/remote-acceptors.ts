@@ -36,6 +36,8 @@ export interface RemoteAcceptorDeps {
   esspFixedKey?: bigint;
   /** Refuse agents that run the driver themselves (`mode: driver`): only relayed acceptors. */
   relayOnly?: boolean;
+  /** The protocol the station's acceptor must speak, as the configuration pins it (null: either); absent: either. */
+  protocolOf?: (station: number) => 'id003' | 'ssp' | null;
   /** The remote stations' SAS links through their agents (`remoteSas`); absent: a SAS message is refused. */
   sas?: RemoteSas;
 }
@@ -265,6 +267,16 @@ export class RemoteAcceptors {
         reason: m.protocol !== DEVICE_PROTOCOL_VERSION ? `device protocol ${DEVICE_PROTOCOL_VERSION}` : 'unknown station credential',
       });
       return link.close(1008, 'unauthorized');
+    }
+    // The configuration's protocol, not the agent's: ID-003 carries no key, so greeting as it would unwrap eSSP.
+    const pinned = this.d.protocolOf?.(m.station) ?? null;
+    if (pinned !== null && m.acceptor !== pinned) {
+      this.d.log.warn(
+        { station: m.station, claimed: m.acceptor, pinned },
+        "station agent refused: its hello names another protocol than the table's for its acceptor",
+      );
+      link.send({ type: 'refused', reason: `this table's acceptor at station ${m.station} is ${pinned}, not ${m.acceptor}` });
+      return link.close(1008, 'acceptor protocol');
     }
     // One agent per station: the newer link wins (the old one is a killed agent's, or a cut one).
     this.links.get(m.station)?.close(1000, 'replaced by a newer link');

@@ -1,5 +1,6 @@
 import { isRemote } from '../../engine/table/state.js';
 import { relayOnlyFor, type BuildKind } from '../config/build-kind.js';
+import { remoteAcceptorProtocol } from '../config/table-config.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import { RemoteSas } from '../devices/remote-sas.js';
@@ -40,6 +41,8 @@ export function openRemoteStations(
     // Relay only in a production build (issue 50); an agent that runs the driver is for tests.
     relayOnly: relayOnlyFor(config.remoteAcceptors.relayOnly, build),
     ...(config.remoteAcceptors.esspFixedKey ? { esspFixedKey: BigInt(`0x${config.remoteAcceptors.esspFixedKey}`) } : {}),
+    // The acceptor's protocol is the configuration's: ssp only where the table holds the eSSP key.
+    protocolOf: (station) => remoteAcceptorProtocol(config, station),
   });
   return { remoteStations, connections, remoteAcceptors, remoteSas };
 }

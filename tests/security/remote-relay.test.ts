@@ -41,7 +41,12 @@ describe('remote acceptors relayed byte for byte, the driver on the host', { tim
 
   before(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'remote-relay-'));
-    const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: 4, remoteAcceptors: { esspFixedKey: '0123456701234567' } });
+    const config = TableConfig.parse({
+      ...simulatedTableConfig('baccarat'),
+      remoteStations: 4,
+      // 101 and 103 have ID-003 acceptors: pinned so by the table (the key makes SSP the default).
+      remoteAcceptors: { esspFixedKey: '0123456701234567', stationProtocols: { '101': 'id003', '103': 'id003' } },
+    });
     running = await startHost({ dataDir, rendererDir: path.join(dataDir, 'none'), config, logger: silent, simulatedDealer: false });
     for (const station of [101, 102, 103]) enrolments.set(station, running.stadium.enrol(station, ['Ana Lei (1001)', 'Rui Sá (1002)']));
   });
