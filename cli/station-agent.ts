@@ -1,4 +1,4 @@
-// `etg station-agent --enrolment FILE [--join FILE]… [--bill-acceptor SPEC] [--protocol id003|ssp] [--sas SPEC] [--screen-port N] [--json]`
+// `etg station-agent --enrolment FILE [--device-enrolment FILE] [--join FILE]… [--bill-acceptor SPEC] [--protocol id003|ssp] [--sas SPEC] [--screen-port N] [--json]`
 // (`npm run --silent station-agent -- …`):
 // a remote station's agent on the station's machine: its bill acceptor relayed to the table, its
 // screen served on this machine's loopback (docs/stadium.md).
@@ -20,6 +20,11 @@ export const command = defineCommand({
   usage: 'usage: etg station-agent --enrolment FILE [options]',
   options: {
     enrolment: { type: 'string', value: 'FILE', help: "the station's enrolment file at its home table (service mode gives it once, at enrolment)" },
+    'device-enrolment': {
+      type: 'string',
+      value: 'FILE',
+      help: "when --enrolment names an edge (the screen's): the station's direct enrolment at its home table, for the acceptor's link (it carries the secret, which never goes to an edge)",
+    },
     join: {
       type: 'string',
       multiple: true,
@@ -56,6 +61,11 @@ export async function run(argv: string[]): Promise<number> {
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError('--screen-port must be a port number');
   const enrolment = readEnrolment(path.resolve(v.enrolment));
   const others = (v.join ?? []).map((file) => readEnrolment(path.resolve(file)));
+  const deviceEnrolment = v['device-enrolment'] === undefined ? undefined : readEnrolment(path.resolve(v['device-enrolment']));
+  if (enrolment.edge && !deviceEnrolment)
+    throw new UsageError(
+      `${v.enrolment} names an edge: the acceptor's link carries the station's secret, which never goes there; add --device-enrolment FILE (the station's direct enrolment at the table)`,
+    );
   const log = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
   const running = await startStationAgent({
     enrolment,
@@ -66,6 +76,7 @@ export async function run(argv: string[]): Promise<number> {
     log,
     rendererDir: v['no-screen'] ? null : path.resolve(import.meta.dirname, '../dist/renderer'),
     ...(v.relay ? { relay: true } : {}),
+    ...(deviceEnrolment ? { deviceEnrolment } : {}),
     ...(v.sas ? { sas: v.sas } : {}),
     ...(port !== undefined ? { screenPort: port } : {}),
   });

@@ -15,7 +15,7 @@ export const EnrolmentFile = z.strictObject({
   host: z.url({ protocol: /^https$/ }),
   certificate: z.string().min(100).max(20_000),
   fingerprint: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
-  /** `host` is an edge of the table (issue 55): the secret is never sent there, the station proves it on the host's nonce. */
+  /** `host` is an edge of the table (issue 55): the secret is never sent there, the station proves it on the host's nonce, and the device link refuses it (station-agent/device-link.ts, `directEnrolment`). */
   edge: z.literal(true).optional(),
 });
 export type EnrolmentFile = z.infer<typeof EnrolmentFile>;

@@ -3,6 +3,7 @@ import type { Currency } from '../../hardware/billacceptor/notes.js';
 import { MAX_JOINED_TABLES } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { ByteRelay } from './byte-relay.js';
+import { directEnrolment } from './device-link.js';
 import { DeviceRelay } from './device-relay.js';
 import { pinnedAgent, pinnedSocket } from './pinned-socket.js';
 import { startScreenRelay } from './screen-relay.js';
@@ -10,6 +11,12 @@ import { startScreenRelay } from './screen-relay.js';
 export interface StationAgentOptions {
   /** The station's home table: its bill acceptor and its credit belong there. */
   enrolment: EnrolmentFile;
+  /**
+   * The station's direct enrolment at its home table, for the acceptor's device link, when
+   * `enrolment` is at an edge (the screen's): the device link says the secret, which never goes
+   * to an edge. Absent: `enrolment`, which must then be direct.
+   */
+  deviceEnrolment?: EnrolmentFile;
   /** Other tables the station joins, each enrolled there as at home (its screen follows them all; docs/stadium.md). */
   others?: readonly EnrolmentFile[];
   /** The acceptor: `sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT` or `serial:PATH`. */
@@ -53,15 +60,17 @@ export async function startStationAgent(o: StationAgentOptions): Promise<Running
     seen.add(e.tableId);
   }
   if (joined.length > MAX_JOINED_TABLES) throw new Error(`a station joins ${MAX_JOINED_TABLES} tables at most (${joined.length} enrolments)`);
+  const device = deviceEnrolmentOf(o.enrolment, o.deviceEnrolment);
   const agents = joined.map((e) => pinnedAgent(e));
-  const agent = agents[0]!;
+  const agent = device === o.enrolment ? agents[0]! : pinnedAgent(device);
+  if (agent !== agents[0]) agents.push(agent);
   const link = {
-    enrolment: o.enrolment,
+    enrolment: device,
     spec: o.billAcceptor,
     protocol: o.protocol,
     currency: o.currency,
     log: o.log,
-    connect: () => pinnedSocket(o.enrolment, agent, '/station-device'),
+    connect: () => pinnedSocket(device, agent, '/station-device'),
     ...(o.sas ? { sas: o.sas } : {}),
   };
   const relay = o.relay ? new ByteRelay(link) : new DeviceRelay(link);
@@ -84,4 +93,14 @@ export async function startStationAgent(o: StationAgentOptions): Promise<Running
       for (const a of agents) a.destroy();
     },
   };
+}
+
+/** The device link's enrolment: the home table's, direct (never an edge's), of the same station and table. */
+function deviceEnrolmentOf(home: EnrolmentFile, device: EnrolmentFile | undefined): EnrolmentFile {
+  if (!device) return directEnrolment(home);
+  if (device.station !== home.station || device.tableId !== home.tableId)
+    throw new Error(
+      `the device enrolment is station ${device.station} of ${device.tableId}, the home enrolment station ${home.station} of ${home.tableId}: one station, one table`,
+    );
+  return directEnrolment(device);
 }

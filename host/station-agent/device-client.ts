@@ -2,6 +2,7 @@ import type { Agent } from 'node:https';
 import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { pinnedSocket } from './pinned-socket.js';
+import { directEnrolment } from './device-link.js';
 
 /** A note as the device link names it: its escrow id, value in minor units and face value, currency. */
 export interface LinkNote {
@@ -74,7 +75,7 @@ export class DeviceClient {
     agent: Agent,
     private readonly o: DeviceClientOptions = {},
   ) {
-    this.socket = pinnedSocket(enrolment, agent, '/station-device', { handshakeMs: o.handshakeMs });
+    this.socket = pinnedSocket(directEnrolment(enrolment), agent, '/station-device', { handshakeMs: o.handshakeMs });
     this.welcome = new Promise((resolve, reject) => {
       let welcomed = false;
       this.waiting.set(WELCOME, {

@@ -20,6 +20,21 @@ export interface DeviceLinkOptions {
   random?: () => number;
 }
 
+/**
+ * The enrolment a device link may greet with: one at the table's own host. The hello carries the
+ * station's secret, which never goes to an edge (docs/stadium.md, "Edges on NATS"): an edge holds
+ * its own TLS key, so its pin passes, and an edge that heard the secret could be the station on
+ * the host's LAN listener. Thrown before anything is dialled.
+ */
+export function directEnrolment(e: EnrolmentFile): EnrolmentFile {
+  if (e.edge)
+    throw new Error(
+      `station ${e.station}'s enrolment names an edge (${e.host}): the device link carries the station's secret and goes only to the table's own host; ` +
+        "give the agent the station's direct enrolment at the table for its acceptor (etg station-agent --device-enrolment FILE)",
+    );
+  return e;
+}
+
 /** Redials from 200 ms, doubled, capped at 5 s; the upper half of each wait random. */
 const REDIAL: Omit<Backoff, 'jitter'> = { baseMs: 200, capMs: 5000 };
 
@@ -37,7 +52,9 @@ export class DeviceLink {
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly upListeners = new Set<(up: boolean) => void>();
 
-  constructor(private readonly o: DeviceLinkOptions) {}
+  constructor(private readonly o: DeviceLinkOptions) {
+    directEnrolment(o.enrolment);
+  }
 
   start(): void {
     this.dial();
