@@ -30,25 +30,42 @@ interface Row {
 
 const Body = z.object({ payload: z.unknown() });
 
-/** The station's transfers, newest first, skipping `skip`, at most `limit`. */
+const COLUMNS = 'j.seq AS seq, j.type AS type, j.body AS body, j.ts AS ts, a.ordinal AS ordinal, a.cumulative AS cumulative';
+
+/**
+ * The station's transfers, newest first, skipping `skip`, at most `limit`: the rows of migration
+ * 10's table (ledger/aft-index.ts) walked from the station's newest, so the cost is the rows read
+ * and never the journal's length.
+ */
 export function aftTransfersAt(ledger: Ledger, station: number, skip: number, limit: number): AftTransfer[] {
   const rows = connectionOf(ledger)
-    .prepare(
-      `SELECT seq, type, body, ts,
-              (SELECT COUNT(*) FROM journal AS o WHERE o.type IN ('aft.in', 'aft.out') AND o.seq <= j.seq
-                 AND json_extract(o.body, '$.payload.station') = ?) AS ordinal,
-              (SELECT SUM(json_extract(o.body, '$.payload.amount')) FROM journal AS o WHERE o.type = j.type AND o.seq <= j.seq
-                 AND json_extract(o.body, '$.payload.station') = ?) AS cumulative
-         FROM journal AS j WHERE type IN ('aft.in', 'aft.out') AND json_extract(body, '$.payload.station') = ?
-         ORDER BY seq DESC LIMIT ? OFFSET ?`,
-    )
-    .all(station, station, station, limit, skip) as Row[];
-  return rows.flatMap((r) => {
-    const type = r.type === 'aft.in' || r.type === 'aft.out' ? r.type : null;
-    const body = Body.safeParse(JSON.parse(r.body));
-    const p = type && body.success ? AFT_PAYLOADS[type].safeParse(body.data.payload) : null;
-    return type && p?.success ? [{ seq: r.seq, type, payload: p.data, ordinal: r.ordinal, cumulative: r.cumulative, at: Date.parse(r.ts) }] : [];
-  });
+    .prepare(`SELECT ${COLUMNS} FROM aft_transfers AS a JOIN journal AS j ON j.seq = a.seq WHERE a.station = ? ORDER BY a.seq DESC LIMIT ? OFFSET ?`)
+    .all(station, limit, skip) as Row[];
+  return rows.flatMap(transferOf);
+}
+
+/**
+ * The newest of the station's transfers at a position of a history buffer of `size` that wraps
+ * (1 for the first transfer, `size` + 1 for the one after it is full: 0x72 interrogation 01–7F);
+ * undefined when no transfer sits there yet. Two lookups in the index, whatever the journal holds.
+ */
+export function aftTransferAtPosition(ledger: Ledger, station: number, position: number, size: number): AftTransfer | undefined {
+  const db = connectionOf(ledger);
+  const newest = db.prepare('SELECT ordinal FROM aft_transfers WHERE station = ? ORDER BY seq DESC LIMIT 1').pluck().get(station) as number | undefined;
+  if (newest === undefined || position < 1 || position > size || newest < position) return undefined;
+  // The greatest ordinal up to the newest that sits at `position` (ordinal ≡ position, modulo `size`).
+  const ordinal = newest - ((newest - position) % size);
+  const row = db
+    .prepare(`SELECT ${COLUMNS} FROM aft_transfers AS a JOIN journal AS j ON j.seq = a.seq WHERE a.station = ? AND a.ordinal = ?`)
+    .get(station, ordinal) as Row | undefined;
+  return row ? transferOf(row)[0] : undefined;
+}
+
+function transferOf(r: Row): AftTransfer[] {
+  const type = r.type === 'aft.in' || r.type === 'aft.out' ? r.type : null;
+  const body = Body.safeParse(JSON.parse(r.body));
+  const p = type && body.success ? AFT_PAYLOADS[type].safeParse(body.data.payload) : null;
+  return type && p?.success ? [{ seq: r.seq, type, payload: p.data, ordinal: r.ordinal, cumulative: r.cumulative, at: Date.parse(r.ts) }] : [];
 }
 
 /** The station's newest AFT registration entry (0x73, ledger/aft-register-terms.ts): its registration as it stands; null if it never had one. */

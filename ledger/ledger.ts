@@ -7,6 +7,7 @@ import { HeadMark } from './head-mark.js';
 import { admitEntry, bodyText, derive, roundIdOf, type EntryBody, type LedgerView, type StoredEntry } from './derive.js';
 import { account, type EntryType, type NewEntry } from './entries.js';
 import { projectBet, projectRound } from './recall.js';
+import { projectAftTransfer } from './aft-index.js';
 import { parseRecord, stationsOfRecord } from '../terms/round-record.js';
 import { checkpointInternals, CHECKPOINT_EVERY, LedgerCheckpoints, type CheckpointSigning } from './ledger-checkpoints.js';
 import { LedgerRounds } from './ledger-rounds.js';
@@ -438,6 +439,7 @@ export class Ledger {
         }
       }
     }
+    if (type === 'aft.in' || type === 'aft.out') projectAftTransfer(this.#db, seq, type, payload.station as number, payload.amount as number);
     this.stmt.outbox.run(seq, ts);
     return { status: 'appended', entry };
   }

@@ -24,6 +24,12 @@ function reference(): Ledger {
   }
   l.append(bet(2, 'r-open', 700, 'open'));
   l.append({ type: 'door.open', payload: { door: 'main' } });
+  // AFT transfers of two stations, both directions (migration 10's index).
+  for (let i = 0; i < 6; i++) {
+    const type = i % 3 === 2 ? 'aft.out' : 'aft.in';
+    const station = 1 + (i % 2);
+    l.append({ type, payload: { station, transactionId: `A${i}`, amount: 100 + i, requested: 100 + i, assetNumber: 7 }, txId: `aft:${station}:A${i}` });
+  }
   l.append({ type: 'meter.clear', payload: { who: 's', authorisation: 'A-1', scope: 'station:1', reason: 'test' } });
   return l;
 }
@@ -64,6 +70,7 @@ const DERIVED: Record<number, string[]> = {
   8: [],
   // An index only (its use is tested below); the journal is as it was.
   9: ['SELECT COUNT(*) AS n FROM journal'],
+  10: ['SELECT * FROM aft_transfers ORDER BY seq'],
 };
 
 describe('migrations', () => {
@@ -102,7 +109,7 @@ describe('migrations', () => {
     );
   });
 
-  for (const version of [2, 3, 4, 5, 6, 7, 8, 9]) {
+  for (const version of [2, 3, 4, 5, 6, 7, 8, 9, 10]) {
     const m = MIGRATIONS.find((x) => x.version === version);
     it(`${version} (${m?.name}) rebuilds its tables from a journal written at version ${version - 1}`, () => {
       const ref = reference();
@@ -234,6 +241,23 @@ describe('migrations', () => {
     assert.match(plan(), /USING INDEX journal_validation/, 'a lookup in the index, not a scan');
     assert.deepEqual([seen(theirs), seen(never)], before);
     assert.deepEqual(before, [true, false]);
+  });
+
+  it("10 (aft transfers): the index holds each transfer's place and cumulative, and verification names a row that differs", () => {
+    const ref = reference();
+    const db = connectionOf(ref);
+    const rows = db.prepare('SELECT station, direction, ordinal, cumulative FROM aft_transfers ORDER BY seq').raw(true).all();
+    assert.deepEqual(rows, [
+      [1, 'aft.in', 1, 100],
+      [2, 'aft.in', 1, 101],
+      [1, 'aft.out', 2, 102],
+      [2, 'aft.in', 2, 101 + 103],
+      [1, 'aft.in', 3, 100 + 104],
+      [2, 'aft.out', 3, 105],
+    ]);
+    assert.deepEqual(verifyLedger(ref).problems, []);
+    db.prepare('UPDATE aft_transfers SET cumulative = cumulative + 1 WHERE ordinal = 3 AND station = 2').run();
+    assert.match(verifyLedger(ref).problems.join('; '), /aft transfers: stored rows the journal does not give/);
   });
 
   it('a database file migrated from version 1 opens as a ledger and verifies like the one written live', () => {

@@ -1,3 +1,4 @@
+import { CREATE_AFT_TRANSFERS, rebuildAftTransfers } from './aft-index.js';
 import type Database from 'better-sqlite3';
 import { rebuildRecall } from './recall.js';
 
@@ -218,6 +219,18 @@ export const MIGRATIONS: readonly Migration[] = [
       // The expression and the WHERE are the query's own, word for word (SQLite uses a partial
       // index on an expression only for the same expression under a WHERE that implies its own).
       db.exec(CREATE_VALIDATION_INDEX);
+    },
+  },
+  {
+    version: 10,
+    name: 'aft transfers',
+    up(db) {
+      // SAS long poll 0x72's interrogation (FE/FF, ledger/aft-queries.ts) names a transfer by its
+      // position among the station's transfers, with its direction's cumulative amount: a row per
+      // `aft.in`/`aft.out` entry keeps both (ledger/aft-index.ts), so the answer is a lookup and not
+      // a count and a sum over every AFT entry for each row asked. The rows of the journal before it.
+      db.exec(CREATE_AFT_TRANSFERS);
+      rebuildAftTransfers(db);
     },
   },
 ];

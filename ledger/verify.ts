@@ -1,3 +1,4 @@
+import { aftTransfersProblems } from './aft-index.js';
 import type Database from 'better-sqlite3';
 import path from 'node:path';
 import { HeadMark, LedgerRollbackError } from './head-mark.js';
@@ -210,6 +211,10 @@ function checkProjections(db: Database.Database, state: ReplayState, after: { se
   f.checked.push(`meters recomputed from ${ofSource}`);
 
   checkRecall(db, after, replay, ofSource, f);
+
+  // Recomputed from the whole journal's AFT entries in one SQL pass (their bodies only, few beside the rounds).
+  for (const p of aftTransfersProblems(db)) f.add(p);
+  f.checked.push('aft transfers index recomputed from the journal');
 
   const openBets = (
     db.prepare('SELECT round_id, station, seq, amount, credit_before FROM round_bets').raw(true).all() as [string, number, number, number, number][]

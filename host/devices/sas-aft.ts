@@ -10,7 +10,7 @@ import type { AftLockRequest, AftRecord, AftRequest, AftStatusView, SasAftSide }
 import { LOCK_STATUS, type AftLockEnd } from './sas-aft-lock.js';
 import type { SasDateTime } from '../../hardware/sas/types.js';
 import { aftTxId } from '../../ledger/aft-terms.js';
-import { aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
+import { aftTransferAtPosition, aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { StationAftRegistration } from './sas-aft-register.js';
 
@@ -152,8 +152,7 @@ export class StationAft implements SasAftSide {
     }
     if (index > HISTORY) return null;
     // An absolute position: the newest transfer that sits there (the buffer wraps every 127).
-    const recent = aftTransfersAt(this.d.ledger, this.d.station, 0, HISTORY);
-    const t = recent.find((x) => positionOf(x) === index);
+    const t = aftTransferAtPosition(this.d.ledger, this.d.station, index, HISTORY);
     return t ? this.record(t, index) : null;
   }
 
