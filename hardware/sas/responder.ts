@@ -113,14 +113,11 @@ function aft(bytes: Uint8Array, game: SasGameSide): Reply | null {
   // 0x73 only where the station takes registration (SAS 6.02 §8; hardware/sas/aft-register.ts).
   const registration = side.registration;
   if (command === LP.aftRegister && !registration) return IGNORE;
+  // A station that cannot journal the transfer or the lock's fault throws through: the machine
+  // reports it (`poll-failed`) and answers nothing, nothing moved; the host asks again.
   let r: AftReply;
-  try {
-    if (command === LP.aftRegister) r = registration ? aftRegisterPoll(bytes, registration) : { kind: 'ignore' };
-    else r = command === LP.aftTransfer ? aftTransferPoll(bytes, side) : aftStatusPoll(bytes, side);
-  } catch {
-    // The journal could not take the transfer: nothing is answered, nothing moved; the host asks again.
-    return IGNORE;
-  }
+  if (command === LP.aftRegister) r = registration ? aftRegisterPoll(bytes, registration) : { kind: 'ignore' };
+  else r = command === LP.aftTransfer ? aftTransferPoll(bytes, side) : aftStatusPoll(bytes, side);
   if (r.kind === 'ignore') return IGNORE;
   return r.kind === 'nack' ? nack(bytes[0] ?? 0) : send(withCrc(bytes[0] ?? 0, command, r.payload));
 }

@@ -132,11 +132,8 @@ export function systemValidationPoll(
   }
   // 0x58: address, command, system id (1 BCD), number (8 BCD), CRC (checked by the responder).
   const id = bcdDigits(bytes.subarray(2, 3));
-  try {
-    const status = side.receive(id === null ? null : Number(id), bcdDigits(bytes.subarray(3, 11)));
-    return { kind: 'payload', payload: Uint8Array.of(status) };
-  } catch {
-    // The journal could not take it: nothing is answered, the cash-out still waits; the host asks again.
-    return { kind: 'ignore' };
-  }
+  // A station that cannot journal it throws through: the machine reports it (`poll-failed`) and
+  // answers nothing, the cash-out still waits; the host asks again.
+  const status = side.receive(id === null ? null : Number(id), bcdDigits(bytes.subarray(3, 11)));
+  return { kind: 'payload', payload: Uint8Array.of(status) };
 }

@@ -10,11 +10,16 @@ function rig() {
   const timers = new Map<number, { at: number; fn: () => void }>();
   let next = 1;
   const journal: string[] = [];
+  /** Appends the journal refuses next (the disk full). */
+  const refusing = { raises: 0 };
   const w: { roundOpen: boolean; refuseIn: string | null; refuseOut: string | null } = { roundOpen: false, refuseIn: null, refuseOut: null };
   const lock = new StationAftLock({
     station: 3,
     tilts: {
-      raise: (kind, where) => journal.push(`raise ${kind} ${where.station}`),
+      raise: (kind, where) => {
+        if (refusing.raises-- > 0) throw new Error('SQLITE_FULL');
+        journal.push(`raise ${kind} ${where.station}`);
+      },
       conditionGone: (kind, station, say) => journal.push(`clear ${kind} ${station}: ${say?.key ?? ''}`),
     },
     roundOpen: () => w.roundOpen,
@@ -39,7 +44,7 @@ function rig() {
       }
     }
   };
-  return { lock, w, journal, advance, armed: () => timers.size };
+  return { lock, w, journal, advance, armed: () => timers.size, refusing };
 }
 
 describe('the AFT game lock', () => {
@@ -120,5 +125,24 @@ describe('the AFT game lock', () => {
     lock.dispose();
     assert.equal(armed(), 0);
     assert.equal(journal.length, 3);
+  });
+  it('a lock whose fault the journal refuses is not taken, asked or pending: the retry takes it with its fault (a review: F2)', () => {
+    const { lock, w, journal, refusing } = rig();
+    refusing.raises = 1;
+    assert.throws(() => lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 }), /SQLITE_FULL/);
+    assert.equal(lock.status(), LOCK_STATUS.none, 'asked: not locked without its fault');
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    lock.release('aftLockCancelled');
+    // A pending lock at its round's end: still pending when the fault is refused, taken at the next check.
+    w.roundOpen = true;
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    w.roundOpen = false;
+    refusing.raises = 1;
+    assert.throws(() => lock.check(), /SQLITE_FULL/);
+    assert.equal(lock.status(), LOCK_STATUS.pending, 'pending: not locked without its fault');
+    lock.check();
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    assert.deepEqual(journal, ['raise sas-aft-locked 3', 'clear sas-aft-locked 3: tiltDetail.aftLockCancelled', 'raise sas-aft-locked 3']);
   });
 });

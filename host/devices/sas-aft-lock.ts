@@ -101,11 +101,16 @@ export class StationAftLock {
     if (s.kind === 'locked') this.d.tilts.conditionGone('sas-aft-locked', this.d.station, tiltDetailSaid(why));
   }
 
+  /**
+   * The fault is journalled first and the lock armed after: a journal that refuses the fault (the
+   * disk full) throws out of here with the state as it was (none, or still pending), so the poll is
+   * answered nothing and its retry locks again. Armed first, the retry was answered 00 locked with
+   * no fault held and nothing refused (a review: F2). Exception 6F comes from this entry.
+   */
   private take(condition: number, timeoutMs: number): void {
-    const was = this.state.kind;
+    if (this.state.kind !== 'locked')
+      this.d.tilts.raise('sas-aft-locked', { station: this.d.station, say: tiltDetailSaid('sasAftLock', { poll: '0x74', ms: timeoutMs }) });
     this.arm('locked', condition, timeoutMs);
-    // Journalled before the answer that reports it: exception 6F comes from this entry.
-    if (was !== 'locked') this.d.tilts.raise('sas-aft-locked', { station: this.d.station, say: tiltDetailSaid('sasAftLock', { poll: '0x74', ms: timeoutMs }) });
   }
 
   private arm(kind: 'pending' | 'locked', condition: number, timeoutMs: number): void {

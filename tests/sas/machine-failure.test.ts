@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { AFT_STATUS } from '../../hardware/sas/aft.js';
 import { SasMachine } from '../../hardware/sas/machine.js';
 import { TicketRedemption } from '../../hardware/sas/redemption.js';
 import type { SasLinkEvent } from '../../hardware/sas/types.js';
@@ -17,7 +18,13 @@ import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { ticketIssue, ticketPrinted } from '../../ledger/ticket-fixtures.js';
 import { validationNumber } from '../../terms/validation-number.js';
+import { StationAft } from '../../host/devices/sas-aft.js';
+import { StationAftLock } from '../../host/devices/sas-aft-lock.js';
+import { TiltManager } from '../../host/tilts/tilt-manager.js';
+import { entryCount } from '../../ledger/index.js';
+import pino from 'pino';
 import { ManualClock, MemoryGame } from './fixture.js';
+import { read72, transfer72Bytes } from './host/aft.js';
 import { appendCrc } from './host/codec.js';
 
 const A = 5;
@@ -131,5 +138,73 @@ describe('SAS machine side: the station failing under a poll', () => {
       'the next turn reads it: no handpay pending, the note cleared',
     );
     machine.stop();
+  });
+  it('0x74 lock whose fault the journal refuses: unanswered and reported, not locked; the retry locks with its fault journalled (a review: F2)', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-LOCK' });
+    try {
+      ledger.append(billCredit(1, 10_000, 'note-1'));
+      const tilts = new TiltManager({ ledger, log: pino({ level: 'silent' }) });
+      const refuseIn = () => tilts.refusal(1, 'bet', 'sas-aft-locked')?.reason ?? null;
+      const refuseOut = () => (ledger.credit(1) > 0 ? (tilts.refusal(1, 'cash-out', 'sas-aft-locked')?.reason ?? null) : 'no credit');
+      const timers = { setTimeout: () => 1, clearTimeout: () => undefined };
+      const lock = new StationAftLock({ station: 1, tilts, roundOpen: () => false, refuseIn, refuseOut, timers });
+      const game = new MemoryGame();
+      const local = () => ({ year: 2026, month: 1, day: 1, hour: 0, minute: 0, second: 0 });
+      game.aft = new StationAft({ ledger, station: 1, assetNumber: 7, limit: 1_000_000, refuseIn, refuseOut, lock, local });
+      const r = rig(game);
+      // The journal refuses the next append once (the data disk full for a moment).
+      const append = ledger.append.bind(ledger);
+      let refuse = 1;
+      ledger.append = (e) => {
+        if (refuse-- > 0) throw new Error('SQLITE_FULL: the journal refused the write');
+        return append(e);
+      };
+      const lock74 = appendCrc([A, 0x74, 0x00, 0x03, 0x99, 0x99]);
+      r.send(lock74);
+      assert.deepEqual(r.take(), [], 'no answer for a lock whose fault was not journalled');
+      assert.deepEqual(
+        r.failures.map((f) => [f.command, f.stage, message(f)]),
+        [[0x74, 'answer', 'SQLITE_FULL: the journal refused the write']],
+      );
+      assert.equal(lock.locked(), false, 'no lock without its fault');
+      // Not locked: a transfer the system flags "only if locked" is refused as such.
+      r.send(transfer72Bytes(A, { code: 0, type: 0x80, cashable: 1_000, flags: 0x40, asset: 7, id: 'ONLY-IF-LOCKED' }));
+      const refused = read72(r.take()[0] ?? []);
+      assert.equal(refused.status, AFT_STATUS.notLocked, 'an only-if-locked transfer is not taken while the lock is not held');
+      assert.equal(ledger.credit(1), 10_000);
+      r.send(lock74);
+      const answer = r.take()[0] ?? [];
+      assert.equal(answer[6], 0x00, 'the retry: locked');
+      assert.equal(entryCount(ledger, ['tilt.raise']), 1, 'its fault journalled');
+      assert.notEqual(tilts.refusal(1, 'cash-out'), null, 'and held: no cash-out while locked');
+      assert.equal(r.failures.length, 1);
+    } finally {
+      ledger.close();
+    }
+  });
+
+  it('0x58 whose end the journal refuses: unanswered and reported (a review: F2)', () => {
+    const game = new MemoryGame();
+    let refuse = true;
+    game.systemValidation = {
+      pending: () => ({ type: 0x00, amount: 100 }),
+      receive: () => {
+        if (refuse) {
+          refuse = false;
+          throw new Error('EROFS: the journal refused the write');
+        }
+        return 0x00;
+      },
+    };
+    const r = rig(game);
+    const poll = appendCrc([A, 0x58, 0x01, 0x00, 0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x34]);
+    r.send(poll);
+    assert.deepEqual(r.take(), [], 'no answer for an end not journalled');
+    assert.deepEqual(
+      r.failures.map((f) => [f.command, f.stage, message(f)]),
+      [[0x58, 'answer', 'EROFS: the journal refused the write']],
+    );
+    r.send(poll);
+    assert.equal(r.take().length, 1, 'the retry is answered');
   });
 });
