@@ -4,14 +4,14 @@
 // order, and a restart after the host acknowledged a priority exception ahead of older queued ones
 // that reports nothing twice.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ExceptionQueue } from '../../hardware/sas/exceptions.js';
 import { bet, billCredit, settledRound } from '../../ledger/fixtures.js';
 import { Ledger, type NewEntry } from '../../ledger/index.js';
-import { journalFacts, REPORTED_FILE, ReportedStore, StationFeed } from './sas-feed.js';
+import { ACKED_KEPT, journalFacts, REPORTED_FILE, ReportedStore, StationFeed } from './sas-feed.js';
 
 const STATION = 1;
 
@@ -165,5 +165,66 @@ describe('SAS exceptions fed from the journal', () => {
     ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
     writeFileSync(path.join(dir, REPORTED_FILE), '{"v":1,"stations":{"1":{"through":99');
     assert.deepEqual(open().read(), [0x18, 0x17]);
+  });
+  /** `n` 1-cent AFT transfers to the station: one priority 69 each, the host's own to make. */
+  const transfers = (n: number, from = 0): NewEntry[] =>
+    Array.from({ length: n }, (_, i) => ({
+      type: 'aft.in' as const,
+      payload: { station: STATION, transactionId: `T${from + i}`, amount: 1, requested: 1, assetNumber: 7 },
+      txId: `aft:${STATION}:T${from + i}`,
+    }));
+  /** A host that acknowledges the priority 69s as they come and never the FIFO's oldest. */
+  const ackOnly69 = (f: ReturnType<typeof open>): number => {
+    let n = 0;
+    for (let code = f.m.exceptions.peek(); code === 0x69; code = f.m.exceptions.peek(), n++) {
+      const done = f.m.exceptions.acknowledge(code);
+      if (done?.tag !== undefined) f.feed.acknowledged(done.tag);
+    }
+    return n;
+  };
+  const kept = () => JSON.parse(readFileSync(path.join(dir, REPORTED_FILE), 'utf8')) as { stations: Record<string, { through: number; acked: string[] }> };
+
+  it('a host acknowledging its own priority 69s and never the oldest FIFO exception keeps the file bounded; after a restart the oldest is still reported (a review: F3)', () => {
+    const first = open();
+    first.read();
+    append(billCredit(STATION, 10_000, 'n1')); // 0x4C: the FIFO's oldest, never acknowledged
+    const extra = 200;
+    for (let i = 0; i < ACKED_KEPT + extra; i += 300) ledger.appendMany(transfers(Math.min(300, ACKED_KEPT + extra - i), i));
+    assert.equal(ackOnly69(first), ACKED_KEPT + extra);
+    assert.equal(first.m.exceptions.peek(), 0x4c, 'the note still waits');
+    const station = kept().stations[String(STATION)];
+    assert.ok(station && station.acked.length <= ACKED_KEPT, `the file keeps at most ${ACKED_KEPT} keys (it kept ${station?.acked.length})`);
+    assert.ok(statSync(path.join(dir, REPORTED_FILE)).size < 20 * ACKED_KEPT, 'and its size is bounded with them');
+    first.off();
+    // The restart: the note comes (never lost); only the acknowledgements the file let go come again.
+    const second = open(machine(ACKED_KEPT + extra));
+    const again = second.read(ACKED_KEPT + extra + 10);
+    assert.ok(again.includes(0x4c), 'the note’s exception is reported after the restart');
+    assert.equal(again.filter((c) => c === 0x69).length, extra, 'the oldest acknowledgements let go are reported again, no more');
+  });
+
+  it('a reported-file with more keys than the bound is read as far as it can be trusted, not dropped whole, and says so (a review: F3)', () => {
+    const note = ledger.append(billCredit(STATION, 10_000, 'old')).entry.seq;
+    ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
+    const acked = Array.from({ length: 10_001 }, (_, i) => `${note + 100 + i}.0`);
+    writeFileSync(
+      path.join(dir, REPORTED_FILE),
+      JSON.stringify({ v: 1, stations: { [String(STATION)]: { through: note - 1, acked }, '2': { through: 'x' } } }),
+    );
+    const said: string[] = [];
+    const store = new ReportedStore(dir, { warn: (_o, msg) => said.push(msg) });
+    assert.equal(store.of(STATION)?.through, note - 1, 'its `through` is kept');
+    assert.equal(store.of(STATION)?.acked.length, ACKED_KEPT);
+    assert.equal(store.of(2), null, 'a station whose part is not ours is not believed');
+    assert.equal(said.length, 2, said.join('; '));
+    const m = machine();
+    new StationFeed(STATION, { ledger, store, machine: m, facts: journalFacts(ledger) });
+    assert.equal(m.exceptions.peek() !== 0, true);
+    const codes: number[] = [];
+    for (let code = m.exceptions.peek(); code !== 0; code = m.exceptions.peek()) {
+      codes.push(code);
+      m.exceptions.acknowledge(code);
+    }
+    assert.ok(codes.includes(0x4c), `the earlier run’s note is reported (${codes.map((c) => c.toString(16)).join(' ')})`);
   });
 });

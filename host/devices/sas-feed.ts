@@ -19,33 +19,75 @@ import { EXCEPTION_SOURCES, exceptionsOf, isExceptionSource, type JournalFacts }
 export const REPORTED_FILE = 'sas-reported.json';
 
 /** Per station: every exception from entries up to `through` acknowledged, and those beyond it acknowledged already (`seq.part`). */
-const Reported = z.strictObject({
-  v: z.literal(1),
-  stations: z.record(
-    z.string().regex(/^\d{1,4}$/),
-    z.strictObject({ through: z.number().int().nonnegative(), acked: z.array(z.string().regex(/^\d+\.\d+$/)).max(10_000) }),
-  ),
-});
-type Reported = z.infer<typeof Reported>;
+/**
+ * The acknowledged keys beyond `through` kept per station, at most (the newest, by journal order).
+ * They only keep an exception from being reported twice after a restart; `through`, which keeps
+ * any from being lost, is kept whole. A host that acknowledges its own priority exceptions (a
+ * 1-cent transfer's 69, a lock's 6F) and never the FIFO's oldest grew them without end: past the
+ * schema's 10,000 the file was refused whole at the next start and every station's unacknowledged
+ * exceptions were lost, and each acknowledgement rewrote and flushed the growing file (a review).
+ * Past the bound the oldest are let go: after a restart they are reported again, never lost.
+ */
+export const ACKED_KEPT = 1_000;
+
+const Key = z.string().regex(/^\d{1,15}\.\d{1,3}$/);
+/** The file as a whole; each station's part is read on its own (`StationReported`), so one bad part costs only that station. */
+const Reported = z.strictObject({ v: z.literal(1), stations: z.record(z.string().regex(/^\d{1,4}$/), z.unknown()) });
+/** Per station: every exception from entries up to `through` acknowledged, and those beyond it acknowledged already (`seq.part`). */
+const StationReported = z.strictObject({ through: z.number().int().nonnegative(), acked: z.array(Key) });
+type StationState = z.infer<typeof StationReported>;
+
+/** The newest `ACKED_KEPT` keys (by journal seq, then part). */
+export function keptKeys(keys: Iterable<string>): string[] {
+  const all = [...keys];
+  if (all.length <= ACKED_KEPT) return all;
+  const order = (k: string): [number, number] => [seqOf(k), Number(k.slice(k.indexOf('.') + 1))];
+  all.sort((a, b) => {
+    const [sa, pa] = order(a);
+    const [sb, pb] = order(b);
+    return sa - sb || pa - pb;
+  });
+  return all.slice(all.length - ACKED_KEPT);
+}
+
+/** Where the store says what it could not believe (the host's log). */
+export interface ReportedLog {
+  warn(detail: object, message: string): void;
+}
 
 /** What has been reported to each station's SAS host, kept in the data folder. */
 export class ReportedStore {
-  private state: Reported = { v: 1, stations: {} };
+  private readonly stations = new Map<string, StationState>();
   private readonly file: string;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, log?: ReportedLog) {
     this.file = path.join(dataDir, REPORTED_FILE);
     // A file that is not ours (or not JSON: cut, overwritten) is not believed: the feed starts from this run's power-up (docs/sas.md).
-    this.state = readStateFile(this.file, Reported) ?? this.state;
+    const read = readStateFile(this.file, Reported);
+    for (const [station, part] of Object.entries(read?.stations ?? {})) {
+      const p = StationReported.safeParse(part);
+      if (!p.success) {
+        log?.warn({ file: this.file, station }, "SAS reported-exceptions file: a station's part is not ours; its feed starts from this run's power-up");
+        continue;
+      }
+      const acked = keptKeys(p.data.acked);
+      // More keys than kept (a file of an earlier build): `through` is whole and believed; the oldest keys go (reported again, never lost).
+      if (acked.length < p.data.acked.length)
+        log?.warn(
+          { file: this.file, station, keys: p.data.acked.length, kept: acked.length },
+          'SAS reported-exceptions file: more acknowledged keys than kept; the oldest are let go',
+        );
+      this.stations.set(station, { through: p.data.through, acked });
+    }
   }
 
   of(station: number): { through: number; acked: readonly string[] } | null {
-    return this.state.stations[String(station)] ?? null;
+    return this.stations.get(String(station)) ?? null;
   }
 
   save(station: number, through: number, acked: readonly string[]): void {
-    this.state.stations[String(station)] = { through, acked: [...acked] };
-    writeStateFile(this.file, this.state);
+    this.stations.set(String(station), { through, acked: keptKeys(acked) });
+    writeStateFile(this.file, { v: 1, stations: Object.fromEntries(this.stations) });
   }
 }
 
@@ -117,6 +159,11 @@ export class StationFeed {
     this.acked.add(key);
     this.through = this.items.length > 0 ? (this.items[0]?.seq ?? 1) - 1 : this.readSeq;
     for (const k of this.acked) if (seqOf(k) <= this.through) this.acked.delete(k);
+    // Bounded as the file keeps them: a key let go is reported again after a restart, never lost.
+    if (this.acked.size > ACKED_KEPT) {
+      const kept = new Set(keptKeys(this.acked));
+      for (const k of this.acked) if (!kept.has(k)) this.acked.delete(k);
+    }
     this.d.store.save(this.station, this.through, [...this.acked]);
     this.feed();
   }

@@ -86,7 +86,7 @@ export class SasLinks {
 
   /** Opens every configured station's link; a disable journalled before a restart stands; the journal's exceptions it has not reported are fed to it. */
   start(): void {
-    const store = new ReportedStore(this.d.dataDir);
+    const store = new ReportedStore(this.d.dataDir, this.d.log);
     const notes = new HandpayNotes(this.d.dataDir);
     const facts = journalFacts(this.d.ledger);
     for (const s of sasStations(this.d.config)) {
