@@ -70,7 +70,16 @@ export class SasMachine {
   private lastAddressAt: number;
   private lastAckAt: number;
   private timer: unknown = null;
-  private rom: { generation: number; signature: number | null } = { generation: 0, signature: null };
+  /**
+   * 0x21's computation: `generation` counts the requests (a newer one supersedes the rest), `wanted`
+   * the newest seed not yet computed, `reading` whether a read of the program runs (at most one).
+   */
+  private rom: { generation: number; signature: number | null; wanted: number | null; reading: boolean } = {
+    generation: 0,
+    signature: null,
+    wanted: null,
+    reading: false,
+  };
   /** When the host last acknowledged 51 without asking 1B since (§7.8.1), or null. */
   private handpayAckedAt: number | null = null;
   /** Answers sent, for diagnostics and the fuzz. */
@@ -118,6 +127,7 @@ export class SasMachine {
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
     this.rom.generation++;
+    this.rom.wanted = null;
   }
 
   /** Raises an exception for the host (a priority one sets its flag; §2.2.1); `tag` comes back in its `exception-acked` or `exception-lost`. */
@@ -275,9 +285,14 @@ export class SasMachine {
   private computeRom(seed: number): void {
     const generation = ++this.rom.generation;
     this.rom.signature = null;
+    this.rom.wanted = seed;
+    // A read of the program runs: it stops at its next chunk and reads again for this seed. Never a
+    // second read beside it: each poll opened its own and a flood of seeds held thousands of files
+    // open and their buffers (a review: F5).
+    if (this.rom.reading) return;
     const image = this.options.game.romImage();
     if (!(image instanceof Uint8Array)) {
-      void this.computeRomParts(image, seed, generation);
+      void this.readRom(image);
       return;
     }
     const chunk = this.options.romChunk ?? 65_536;
@@ -289,30 +304,62 @@ export class SasMachine {
       crc = crc16Kermit(image, at, to, crc);
       at = to;
       if (at < image.length) this.clock.setTimeout(step, 0);
-      else this.rom.signature = crc;
+      else this.done(crc);
     };
     this.clock.setTimeout(step, 0);
   }
 
+  private done(signature: number): void {
+    this.rom.signature = signature;
+    this.rom.wanted = null;
+  }
+
   /**
-   * The same over a program read part by part, a chunk per turn. A part that cannot be read (a file
-   * gone) ends it with no signature, reported as the poll's failure: the system's wait for one is
-   * its own to time out. A newer request stops it between chunks (the reader closed as it ends).
+   * The one read of a program read part by part, for the newest seed wanted: one superseded stops
+   * between chunks, closes its reader (the iteration's return), and the next opens only then.
    */
-  private async computeRomParts(parts: AsyncIterable<Uint8Array>, seed: number, generation: number): Promise<void> {
+  private async readRom(first: AsyncIterable<Uint8Array>): Promise<void> {
+    this.rom.reading = true;
+    try {
+      let image: AsyncIterable<Uint8Array> | null = first;
+      while (this.rom.wanted !== null) {
+        const generation = this.rom.generation;
+        const seed = this.rom.wanted;
+        const parts = image ?? this.options.game.romImage();
+        image = null;
+        if (parts instanceof Uint8Array) return this.done(crc16Kermit(parts, 0, parts.length, seed));
+        const crc = await this.computeRomParts(parts, seed, generation);
+        if (crc !== null && generation === this.rom.generation) this.done(crc);
+      }
+    } finally {
+      this.rom.reading = false;
+    }
+  }
+
+  /**
+   * The CRC over a program read part by part, a chunk per turn; null when a newer request
+   * superseded it (stopped between chunks, the reader closed as it ends) or a part could not be
+   * read (a file gone: reported as the poll's failure, no signature; the system's wait for one is
+   * its own to time out).
+   */
+  private async computeRomParts(parts: AsyncIterable<Uint8Array>, seed: number, generation: number): Promise<number | null> {
     const chunk = this.options.romChunk ?? 65_536;
     let crc = seed & 0xffff;
     try {
       for await (const part of parts) {
         for (let at = 0; at < part.length; at += chunk) {
-          if (generation !== this.rom.generation) return;
+          if (generation !== this.rom.generation) return null;
           crc = crc16Kermit(part, at, Math.min(part.length, at + chunk), crc);
           await new Promise<void>((resolve) => this.clock.setTimeout(resolve, 0));
         }
       }
-      if (generation === this.rom.generation) this.rom.signature = crc;
+      return generation === this.rom.generation ? crc : null;
     } catch (error) {
-      if (generation === this.rom.generation) this.events.emit({ type: 'poll-failed', command: LP.romSignature, stage: 'answer', error });
+      if (generation === this.rom.generation) {
+        this.rom.wanted = null;
+        this.events.emit({ type: 'poll-failed', command: LP.romSignature, stage: 'answer', error });
+      }
+      return null;
     }
   }
 }
