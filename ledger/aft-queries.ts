@@ -50,12 +50,25 @@ export function aftTransfersAt(ledger: Ledger, station: number, skip: number, li
  * undefined when no transfer sits there yet. Two lookups in the index, whatever the journal holds.
  */
 export function aftTransferAtPosition(ledger: Ledger, station: number, position: number, size: number): AftTransfer | undefined {
-  const db = connectionOf(ledger);
-  const newest = db.prepare('SELECT ordinal FROM aft_transfers WHERE station = ? ORDER BY seq DESC LIMIT 1').pluck().get(station) as number | undefined;
+  const newest = newestOrdinal(ledger, station);
   if (newest === undefined || position < 1 || position > size || newest < position) return undefined;
   // The greatest ordinal up to the newest that sits at `position` (ordinal ≡ position, modulo `size`).
-  const ordinal = newest - ((newest - position) % size);
-  const row = db
+  return byOrdinal(ledger, station, newest - ((newest - position) % size));
+}
+
+/** The station's transfer `back` before its newest (0 the newest: 0x72 interrogation 81–FF); two lookups in the index. */
+export function aftTransferBack(ledger: Ledger, station: number, back: number): AftTransfer | undefined {
+  const newest = newestOrdinal(ledger, station);
+  return newest === undefined || back < 0 || back >= newest ? undefined : byOrdinal(ledger, station, newest - back);
+}
+
+function newestOrdinal(ledger: Ledger, station: number): number | undefined {
+  return connectionOf(ledger).prepare('SELECT ordinal FROM aft_transfers WHERE station = ? ORDER BY seq DESC LIMIT 1').pluck().get(station) as
+    number | undefined;
+}
+
+function byOrdinal(ledger: Ledger, station: number, ordinal: number): AftTransfer | undefined {
+  const row = connectionOf(ledger)
     .prepare(`SELECT ${COLUMNS} FROM aft_transfers AS a JOIN journal AS j ON j.seq = a.seq WHERE a.station = ? AND a.ordinal = ?`)
     .get(station, ordinal) as Row | undefined;
   return row ? transferOf(row)[0] : undefined;

@@ -10,7 +10,7 @@ import type { AftLockRequest, AftRecord, AftRequest, AftStatusView, SasAftSide }
 import { LOCK_STATUS, type AftLockEnd } from './sas-aft-lock.js';
 import type { SasDateTime } from '../../hardware/sas/types.js';
 import { aftTxId } from '../../ledger/aft-terms.js';
-import { aftTransferAtPosition, aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
+import { aftTransferAtPosition, aftTransferBack, aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { StationAftRegistration } from './sas-aft-register.js';
 
@@ -147,7 +147,7 @@ export class StationAft implements SasAftSide {
       return newest ? this.record(newest, 0) : null;
     }
     if (index >= 0x81) {
-      const t = aftTransfersAt(this.d.ledger, this.d.station, index - 0x81, 1)[0];
+      const t = aftTransferBack(this.d.ledger, this.d.station, index - 0x81);
       return t ? this.record(t, positionOf(t)) : null;
     }
     if (index > HISTORY) return null;
