@@ -59,13 +59,37 @@ export function rebuildAftTransfers(db: Database.Database): void {
   db.exec(`INSERT INTO aft_transfers (seq, station, direction, ordinal, cumulative) ${RECOMPUTED}`);
 }
 
-/** Rows that differ from what the journal gives (stored and not given, or given and not stored), at most a few named. */
-export function aftTransfersProblems(db: Database.Database): string[] {
+/**
+ * Rows that differ from what the journal gives (stored and not given, or given and not stored), at
+ * most a few named. `after`: from a checkpoint, the rows of the entries after it only, each against
+ * the stored row before it (its station's previous place, its direction's previous cumulative: two
+ * lookups in the index), so a start's verification costs the entries since the checkpoint, not
+ * every AFT entry; null: every row recomputed from the journal in one pass.
+ */
+export function aftTransfersProblems(db: Database.Database, after: number | null): string[] {
   const cols = 'seq, station, direction, ordinal, cumulative';
-  const extra = db.prepare(`SELECT seq FROM (SELECT ${cols} FROM aft_transfers EXCEPT ${RECOMPUTED}) LIMIT 3`).pluck().all() as number[];
-  const missing = db.prepare(`SELECT seq FROM (${RECOMPUTED} EXCEPT SELECT ${cols} FROM aft_transfers) LIMIT 3`).pluck().all() as number[];
+  const given = after === null ? RECOMPUTED : STEPPED;
+  const stored = `SELECT ${cols} FROM aft_transfers WHERE seq > @after`;
+  const extra = db
+    .prepare(`SELECT seq FROM (${stored} EXCEPT ${given}) LIMIT 3`)
+    .pluck()
+    .all({ after: after ?? 0 }) as number[];
+  const missing = db
+    .prepare(`SELECT seq FROM (${given} EXCEPT ${stored}) LIMIT 3`)
+    .pluck()
+    .all({ after: after ?? 0 }) as number[];
   const problems: string[] = [];
   if (extra.length) problems.push(`aft transfers: stored rows the journal does not give (entries ${extra.join(', ')})`);
   if (missing.length) problems.push(`aft transfers: rows the journal gives are not stored (entries ${missing.join(', ')})`);
   return problems;
 }
+
+/** The rows of the AFT entries after `@after`, each from the stored row before it. */
+const STEPPED = `
+  SELECT seq, station, direction,
+         1 + COALESCE((SELECT p.ordinal FROM aft_transfers AS p WHERE p.station = e.station AND p.seq < e.seq ORDER BY p.seq DESC LIMIT 1), 0) AS ordinal,
+         amount + COALESCE((SELECT p.cumulative FROM aft_transfers AS p WHERE p.station = e.station AND p.direction = e.direction AND p.seq < e.seq
+                            ORDER BY p.seq DESC LIMIT 1), 0) AS cumulative
+    FROM (SELECT seq, type AS direction, json_extract(body, '$.payload.station') AS station,
+                 json_extract(body, '$.payload.amount') AS amount
+            FROM journal WHERE type IN ('aft.in', 'aft.out') AND seq > @after) AS e`;

@@ -256,6 +256,19 @@ describe('migrations', () => {
       [2, 'aft.out', 3, 105],
     ]);
     assert.deepEqual(verifyLedger(ref).problems, []);
+    // From a checkpoint: the rows after it, each against the stored row before it.
+    assert.equal(ref.checkpoints.write(), ref.headOf().seq);
+    for (let i = 6; i < 9; i++) {
+      ref.append({ type: 'aft.in', payload: { station: 2, transactionId: `A${i}`, amount: 10, requested: 10, assetNumber: 7 }, txId: `aft:2:A${i}` });
+    }
+    assert.deepEqual(db.prepare('SELECT ordinal, cumulative FROM aft_transfers WHERE station = 2 ORDER BY seq DESC LIMIT 1').raw(true).get(), [
+      6,
+      101 + 103 + 30,
+    ]);
+    assert.deepEqual(verifyLedger(ref, { from: 'checkpoint' }).problems, []);
+    db.prepare('UPDATE aft_transfers SET ordinal = 9 WHERE ordinal = 6 AND station = 2').run();
+    assert.match(verifyLedger(ref, { from: 'checkpoint' }).problems.join('; '), /aft transfers: stored rows the journal does not give/);
+    db.prepare('UPDATE aft_transfers SET ordinal = 6 WHERE ordinal = 9 AND station = 2').run();
     db.prepare('UPDATE aft_transfers SET cumulative = cumulative + 1 WHERE ordinal = 3 AND station = 2').run();
     assert.match(verifyLedger(ref).problems.join('; '), /aft transfers: stored rows the journal does not give/);
   });

@@ -212,9 +212,8 @@ function checkProjections(db: Database.Database, state: ReplayState, after: { se
 
   checkRecall(db, after, replay, ofSource, f);
 
-  // Recomputed from the whole journal's AFT entries in one SQL pass (their bodies only, few beside the rounds).
-  for (const p of aftTransfersProblems(db)) f.add(p);
-  f.checked.push('aft transfers index recomputed from the journal');
+  for (const p of aftTransfersProblems(db, after?.seq ?? null)) f.add(p);
+  f.checked.push(`aft transfers index recomputed from ${after ? `the rows before entry ${after.seq + 1} and the entries after it` : 'the journal'}`);
 
   const openBets = (
     db.prepare('SELECT round_id, station, seq, amount, credit_before FROM round_bets').raw(true).all() as [string, number, number, number, number][]
