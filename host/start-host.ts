@@ -276,7 +276,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   gateRemote(remoteAcceptors);
   const transfers = openTransfers(dataDir, o, rt.table, peers);
   if (transfers) hub.attachTransfers(transfers);
-  const { lan, certificate } = await openLan(dataDir, o, {
+  const { lan, certificate } = await openLan(dataDir, options, o, {
     openSession,
     remoteAcceptors,
     metrics,

@@ -60,8 +60,12 @@ interface Link {
   mode: 'driver' | 'relay';
   send(m: HostDeviceMessage): void;
   close(code: number, reason: string): void;
-  /** Whether a message of this kind is within the link's rate (the listener's buckets). */
-  allow(kind: DeviceRateKind): boolean;
+  /** Whether a message of this kind, relaying `bytes` of its line, is within the link's rates (the listener's buckets). */
+  allow(kind: DeviceRateKind, bytes: number): 'ok' | 'refused' | 'close';
+  /** The link's client's log: its lines count against that client's budget (host/logging/client-budget.ts). */
+  log: Logger;
+  /** Cut (its credential revoked, or closed): nothing it sends is handled any more. */
+  ended: boolean;
 }
 
 /**
@@ -83,14 +87,21 @@ export class RemoteAcceptors {
   private readonly relays = new Map<number, { link: Link; open: boolean; current: MessagePort | null }>();
 
   constructor(private readonly d: RemoteAcceptorDeps) {
-    d.stations.onRevoked((station) => this.links.get(station)?.close(1008, 'credential revoked'));
+    // At once: dropped from every map now, and nothing it sends after is handled (not the 30 s of a close handshake).
+    d.stations.onRevoked((station) => {
+      const link = this.links.get(station);
+      if (!link) return;
+      this.closed(link);
+      link.close(1008, 'credential revoked');
+    });
   }
 
   /** A new link from an agent: it must say who it is (`hello-device`) before anything else. */
   open(
     send: (text: string, written: () => void) => void,
     close: (code: number, reason: string) => void,
-    allow: (kind: DeviceRateKind) => boolean = () => true,
+    allow: (kind: DeviceRateKind, bytes: number) => 'ok' | 'refused' | 'close' = () => 'ok',
+    log: Logger = this.d.log,
   ): { receive(text: string): void; dispose(): void; greeted(): boolean } {
     const link: Link = {
       station: null,
@@ -98,6 +109,8 @@ export class RemoteAcceptors {
       send: (m) => send(JSON.stringify(m), () => undefined),
       close,
       allow,
+      log,
+      ended: false,
     };
     return {
       receive: (text) => this.receive(link, text),
@@ -142,6 +155,7 @@ export class RemoteAcceptors {
   }
 
   private receive(link: Link, text: string): void {
+    if (link.ended) return;
     const d = decodeAgentMessage(text);
     if (!d.ok) {
       link.send({ type: 'refused', reason: d.error.slice(0, 400) });
@@ -150,10 +164,12 @@ export class RemoteAcceptors {
     const m = d.message;
     // An acceptor reports a note every few seconds at most, a SAS line a poll every few tens of ms: a link sending faster is neither.
     const sas = m.type === 'sas-bytes' || m.type === 'sas-port';
-    if (!link.allow(sas ? 'sas' : 'device')) {
-      this.d.log.warn({ station: link.station, kind: sas ? 'sas' : 'device' }, 'station device link over its message rate: closed');
+    const verdict = link.allow(sas ? 'sas' : 'device', m.type === 'sas-bytes' || m.type === 'bytes' ? Buffer.byteLength(m.data, 'base64') : 0);
+    if (verdict === 'close') {
+      link.log.warn({ station: link.station, kind: sas ? 'sas' : 'device' }, 'station device link over its message rate: closed');
       return link.close(1008, 'rate limit');
     }
+    if (verdict === 'refused') return; // over its line's bytes: dropped, counted by the listener
     try {
       this.handle(link, m);
     } catch (e) {
@@ -174,7 +190,7 @@ export class RemoteAcceptors {
       // Only the greeted station's own SAS link, and only where the configuration relays it.
       const refused = this.d.sas ? this.d.sas.receive(station, link, m) : 'this host relays no SAS link';
       if (refused) {
-        this.d.log.warn({ station, type: m.type, refused }, 'a SAS message refused');
+        link.log.warn({ station, type: m.type, refused }, 'a SAS message refused');
         link.send({ type: 'refused', reason: refused });
       }
       return;
@@ -233,7 +249,7 @@ export class RemoteAcceptors {
       case 'escrow':
       case 'credit':
       case 'returned':
-        this.d.log.warn({ station, type: m.type }, 'a relaying agent sent a money message');
+        link.log.warn({ station, type: m.type }, 'a relaying agent sent a money message');
         return link.send({ type: 'refused', ref: m.id, reason: 'this link relays bytes: the host runs the driver' });
       default:
         return;
@@ -300,7 +316,7 @@ export class RemoteAcceptors {
       accept: [...this.d.accepted()],
       ...this.sasWelcome(m.station),
     });
-    this.d.log.info({ station: m.station, device, pending: pending?.escrowId ?? null }, 'station agent connected');
+    link.log.info({ station: m.station, device, pending: pending?.escrowId ?? null }, 'station agent connected');
   }
 
   /**
@@ -317,7 +333,7 @@ export class RemoteAcceptors {
       ...(this.d.esspFixedKey !== undefined ? { fixedKey: this.d.esspFixedKey } : {}),
     });
     link.send({ type: 'device-welcome', pendingNote: null, enabled: this.enabled(station), accept: [...this.d.accepted()], ...this.sasWelcome(station) });
-    this.d.log.info({ station, protocol }, 'station agent connected (relay)');
+    link.log.info({ station, protocol }, 'station agent connected (relay)');
   }
 
   /** Whether the agent is to open the station's SAS port (the configuration relays it). */
@@ -326,6 +342,7 @@ export class RemoteAcceptors {
   }
 
   private closed(link: Link): void {
+    link.ended = true;
     const station = link.station;
     if (station === null || this.links.get(station) !== link) return;
     this.links.delete(station);
@@ -338,7 +355,7 @@ export class RemoteAcceptors {
     const s = this.status.get(station);
     if (s) s.connected = false;
     this.d.onEvent?.(station, { type: 'disconnected', reason: 'station agent link closed' });
-    this.d.log.warn({ station }, 'station agent disconnected');
+    link.log.warn({ station }, 'station agent disconnected');
   }
 
   private track(station: number, what: string): void {

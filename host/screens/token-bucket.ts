@@ -20,14 +20,14 @@ export class TokenBucket {
     this.tokens = Math.min(this.burst, this.tokens + 1);
   }
 
-  /** Takes one token; false when the bucket is empty (the message is over the limit). */
-  take(): boolean {
+  /** Takes `n` tokens (one by default); false, taking none, when fewer are left (over the limit). */
+  take(n = 1): boolean {
     const now = this.now();
     // A clock that steps back refills nothing (monotonic sources never do; a test's might).
     this.tokens = Math.min(this.burst, this.tokens + (Math.max(0, now - this.at) * this.perSecond) / 1000);
     this.at = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+    if (this.tokens < n) return false;
+    this.tokens -= n;
     return true;
   }
 }

@@ -1,6 +1,7 @@
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
@@ -20,11 +21,16 @@ export interface LanServerDeps {
   log: Logger;
   /** A remote station's screen: the same session as a local window's, but it must present a station credential. */
   openSession: (transport: ScreenTransport) => ScreenSession;
-  /** A station agent's link (`/station-device`): its bill acceptor, and its SAS line; `allow` holds each kind of message to its rate once read. */
+  /**
+   * A station agent's link (`/station-device`): its bill acceptor, and its SAS line; `allow` holds
+   * each kind of message to its rate once read, and the bytes it relays to their line's; `log` is
+   * the link's client's (its lines count against that client's budget).
+   */
   openDevice: (
     send: (text: string, written: () => void) => void,
     close: (code: number, reason: string) => void,
-    allow: (kind: 'device' | 'sas') => boolean,
+    allow: (kind: 'device' | 'sas', bytes: number) => RelayVerdict,
+    log: Logger,
   ) => DeviceConnection;
   /** A peer table host's link carrying transfers (`/peer`, host/peers/); none when the table has no peers. */
   /** `log`: bound to the connection's client, so its refusals spend that client's log budget. */
@@ -34,7 +40,12 @@ export interface LanServerDeps {
   connections: ConnectionLimits;
   /** Each connection the guard closed, by reason (/metrics). */
   onGuardClose?: (reason: GuardClose) => void;
+  /** A device link's send buffer cap and ping interval (default DEVICE_LINK_TIMING; tests: shorter). */
+  deviceLink?: Partial<DeviceLinkTiming>;
 }
+
+/** A device link's message or relayed bytes: handled, refused (dropped and counted), or the link is closed. */
+export type RelayVerdict = 'ok' | 'refused' | 'close';
 
 /** A station agent's acceptor messages: at once, and a second sustained (a note is four or five messages). */
 export const DEVICE_LIMITS = { burst: 40, perSecond: 10 } as const;
@@ -50,13 +61,43 @@ export const DEVICE_LINK_LIMITS = {
   perSecond: DEVICE_LIMITS.perSecond + SAS_RELAY_LIMITS.perSecond,
 } as const;
 
+/**
+ * The bytes a link may relay a second, per line, at twice what the real line carries (the rest is
+ * refused): what the host's driver or SAS machine does a second for a station is then no more than
+ * twice what the station's own cable could make it do. A SAS line runs at 19,200 baud with the
+ * wakeup bit, 11 bits a byte (start, 8 data, wakeup, stop): 1,745 bytes a second. ID-003 (9,600
+ * baud, 8E1) and eSSP (9,600 baud, 8N2) are 11 bits a byte too: 873 a second. The burst holds two
+ * full messages of a SAS line (3,072 bytes each) and one of an acceptor's: a relay that stalled a
+ * second or two. Before this the message rates alone let a link relay ~600 KB a second of SAS
+ * bytes, each handed to the SAS machine at once (~78 s of its work asked for a second).
+ */
+export const RELAYED_BYTE_LIMITS = {
+  sas: { burst: 8192, perSecond: 3500 },
+  device: { burst: 4096, perSecond: 1750 },
+} as const;
+/** Messages refused over their bytes a link may send (at once, then a second) before it is closed. */
+export const RELAY_REFUSALS = { burst: 20, perSecond: 0.2 } as const;
+
+export interface DeviceLinkTiming {
+  /**
+   * The bytes the host may hold unsent for a link before it is cut. An agent reads what the host
+   * says at once; 1 MiB is minutes of a real SAS line's answers. Before this the queue had no
+   * bound: a station that stopped reading while it kept polling grew the host by ~530 MB in 10 s.
+   */
+  maxBufferedBytes: number;
+  /** A link is pinged this often, and cut when it has not answered the last ping by the next one. */
+  pingMs: number;
+}
+export const DEVICE_LINK_TIMING: DeviceLinkTiming = { maxBufferedBytes: 1024 * 1024, pingMs: 15_000 };
+
 /** A screen's messages are JSON text frames: one options object for every send. */
 const TEXT_FRAME = { binary: false } as const;
 
 /**
- * The table's listener on the casino LAN, for remote stations only: TLS with the table's own
- * certificate (the stations pin it), a WebSocket for each remote station's screen (`/ws`) and
- * one for its bill acceptor (`/station-device`). Nothing else is served here: no screen files
+ * The table's listener on the casino LAN, for remote stations and peer tables only: TLS with the
+ * table's own certificate (the stations pin it), a WebSocket for each remote station's screen
+ * (`/ws`) and one for its devices (`/station-device`), a peer table's link (`/peer`, when the
+ * table has peers) and `/healthz`. Nothing else is served here: no screen files
  * (the station agent serves its own), no launch token is accepted (ScreenSession refuses a
  * `hello` from a remote transport), and a browser's cross-origin request is refused.
  */
@@ -129,25 +170,24 @@ function serveScreens(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
   });
 }
 
-/** `/station-device`: a station agent's bill acceptor, text frames only, at an acceptor's rate. */
+/** `/station-device`: a station agent's bill acceptor and SAS line, text frames only, at their lines' rates. */
 function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard): void {
+  const timing = { ...DEVICE_LINK_TIMING, ...deps.deviceLink };
   app.get('/station-device', { websocket: true }, (socket, req) => {
     const log = clientLog(deps.log, req.socket);
     if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
-    const now = () => performance.now();
-    const rates = {
-      device: new TokenBucket(DEVICE_LIMITS.burst, DEVICE_LIMITS.perSecond, now),
-      sas: new TokenBucket(SAS_RELAY_LIMITS.burst, SAS_RELAY_LIMITS.perSecond, now),
-    };
     const device = deps.openDevice(
-      (text, written) => socket.send(text, () => written()),
+      (text, written) => sendBounded(socket, text, written, timing.maxBufferedBytes, log),
       (code, reason) => {
         socket.close(code, reason);
-        if (reason === 'rate limit') socket.terminate();
+        // Nothing more of a link cut for its conduct or its credential is read: not the 30 s of a close handshake.
+        if (reason === 'rate limit' || reason === 'credential revoked') socket.terminate();
       },
-      (kind) => rates[kind].take(),
+      linkRates(log),
+      log,
     );
     guard.watch(req.socket, () => device.greeted());
+    keepAlive(socket, timing.pingMs, log);
     // Its acceptor's and its SAS line's messages at most (each held to its own rate once read).
     const rate = new TokenBucket(DEVICE_LINK_LIMITS.burst, DEVICE_LINK_LIMITS.perSecond, () => performance.now());
     socket.on('message', (data, isBinary) => {
@@ -161,6 +201,59 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
     socket.on('close', () => device.dispose());
     socket.on('error', (err) => log.warn({ err }, 'station device websocket error'));
   });
+}
+
+type LanSocket = WebSocket;
+
+/** A link's rates once its messages are read: each kind's messages, and the bytes each line relays (refused past its budget, closed past RELAY_REFUSALS). */
+function linkRates(log: Logger): (kind: 'device' | 'sas', bytes: number) => RelayVerdict {
+  const now = () => performance.now();
+  const messages = {
+    device: new TokenBucket(DEVICE_LIMITS.burst, DEVICE_LIMITS.perSecond, now),
+    sas: new TokenBucket(SAS_RELAY_LIMITS.burst, SAS_RELAY_LIMITS.perSecond, now),
+  };
+  const bytes = {
+    device: new TokenBucket(RELAYED_BYTE_LIMITS.device.burst, RELAYED_BYTE_LIMITS.device.perSecond, now),
+    sas: new TokenBucket(RELAYED_BYTE_LIMITS.sas.burst, RELAYED_BYTE_LIMITS.sas.perSecond, now),
+  };
+  const refusals = new TokenBucket(RELAY_REFUSALS.burst, RELAY_REFUSALS.perSecond, now);
+  let refused = 0;
+  return (kind, n) => {
+    if (!messages[kind].take()) return 'close';
+    if (n === 0 || bytes[kind].take(n)) return 'ok';
+    refused++;
+    if (refused === 1) log.warn({ line: kind, bytes: n, limits: RELAYED_BYTE_LIMITS[kind] }, 'station device link over its relayed bytes: refused');
+    if (refusals.take()) return 'refused';
+    log.warn({ line: kind, refused, limits: RELAYED_BYTE_LIMITS[kind] }, 'station device link kept relaying over its bytes: closed');
+    return 'close';
+  };
+}
+
+/** Sends on a device link, and cuts it when the host holds more than `max` bytes unsent for it (a station that stopped reading). */
+function sendBounded(socket: LanSocket, text: string, written: () => void, max: number, log: Logger): void {
+  if (socket.readyState !== socket.OPEN) return;
+  socket.send(text, () => written());
+  const buffered = socket.bufferedAmount;
+  if (buffered <= max) return;
+  log.warn({ buffered, max }, 'station device link not reading, its send buffer over the cap: terminated');
+  socket.terminate();
+}
+
+/** Pings a link every `ms`: one that has not answered the last ping by the next is cut (it reads nothing, whatever it sends). */
+function keepAlive(socket: LanSocket, ms: number, log: Logger): void {
+  let answered = true;
+  socket.on('pong', () => (answered = true));
+  const timer = setInterval(() => {
+    if (!answered) {
+      log.warn({ pingMs: ms }, 'station device link answered no ping: terminated');
+      clearInterval(timer);
+      return socket.terminate();
+    }
+    answered = false;
+    socket.ping();
+  }, ms);
+  timer.unref();
+  socket.on('close', () => clearInterval(timer));
 }
 
 /** `/peer`: a peer table host's transfer link. */

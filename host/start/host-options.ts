@@ -1,3 +1,4 @@
+import type { DeviceLinkTiming } from '../server/lan-server.js';
 import type { Logger } from 'pino';
 import type { ViewName } from '../../protocol/index.js';
 import type { DataFolderLock, Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
@@ -36,6 +37,8 @@ export interface HostOptions {
   folderLock?: DataFolderLock;
   /** The SAS links' silence and ACK timeouts (tests: seconds, not the protocol's 5 s and 30 s). */
   sasTiming?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number; handpayReissueMs?: number; systemValidationMs?: number };
+  /** A station agent's device link's send buffer cap and ping interval (tests: a shorter ping; default DEVICE_LINK_TIMING). */
+  deviceLink?: Partial<DeviceLinkTiming>;
   rendererDir: string;
   /** 0 picks a free port. */
   port?: number;

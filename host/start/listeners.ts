@@ -51,6 +51,7 @@ export async function openHttp(
 /** The LAN listener (TLS, the table's own certificate) for remote stations; none when the table takes none. */
 export async function openLan(
   dataDir: string,
+  options: Pick<HostOptions, 'deviceLink'>,
   { config, log }: Pick<Opened, 'config' | 'log'>,
   w: {
     openSession: (transport: ScreenTransport) => ScreenSession;
@@ -66,7 +67,8 @@ export async function openLan(
     {
       log,
       openSession: w.openSession,
-      openDevice: (send, close, allow) => w.remoteAcceptors.open(send, close, allow),
+      openDevice: (send, close, allow, clientLog) => w.remoteAcceptors.open(send, close, allow, clientLog),
+      ...(options.deviceLink ? { deviceLink: options.deviceLink } : {}),
       ...(w.openPeer ? { openPeer: w.openPeer } : {}),
       certificate,
       connections: listenerLimits(config, 'lan'),

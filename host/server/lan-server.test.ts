@@ -1,0 +1,76 @@
+// A device link's send buffer (a security review of the device link): the host queued what it said
+// to a station agent without bound, and a station that stopped reading while it kept asking (SAS
+// polls, each answered with ~5 times its bytes) grew the host by ~530 MB in 10 s, its link open.
+// Here a device that answers every message with 64 KiB stands for any such amplifier: the link of
+// a client that reads nothing is cut once the host holds more than its cap unsent for it, and the
+// line names the client.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import WebSocket from 'ws';
+import type { ScreenSession } from '../screens/screen-session.js';
+import { tableCertificate } from '../stadium/table-certificate.js';
+import { createLanServer } from './lan-server.js';
+
+const MAX = 256 * 1024;
+
+async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    assert.ok(Date.now() < end, `timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("the LAN listener's device links", { timeout: 60_000 }, () => {
+  it('a link that reads nothing while the host keeps answering is cut at its send buffer cap, its client named', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lan-device-buffer-'));
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+    let disposed = false;
+    let answered = 0;
+    const lan = await createLanServer(
+      {
+        log,
+        openSession: () => ({}) as ScreenSession,
+        openDevice: (send) => ({
+          receive: () => {
+            for (let i = 0; i < 16; i++, answered++) send('x'.repeat(4096), () => undefined);
+          },
+          dispose: () => (disposed = true),
+          greeted: () => true,
+        }),
+        certificate: await tableCertificate(dir, 'T1', ['127.0.0.1']),
+        connections: { helloMs: 10_000, perAddress: 8, total: 16 },
+        deviceLink: { maxBufferedBytes: MAX, pingMs: 60_000 },
+      },
+      '127.0.0.1',
+      0,
+    );
+    const ws = new WebSocket(`wss://127.0.0.1:${lan.port}/station-device`, { rejectUnauthorized: false, perMessageDeflate: false });
+    try {
+      await new Promise((r) => ws.once('open', r));
+      (ws as unknown as { _socket: Socket })._socket.pause();
+      // Within the link's message rate (200 at once): 64 KiB asked for by each.
+      for (let s = 0; s < 40 && !disposed; s++) {
+        for (let i = 0; i < 5; i++) ws.send('{}');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await until('the link cut', () => disposed);
+      const sentMiB = (answered * 4096) / 2 ** 20;
+      console.log(`cut after ${sentMiB.toFixed(1)} MiB asked for (cap ${MAX / 1024} KiB past what the kernel holds)`);
+      const cut = lines.filter((l) => l.msg === 'station device link not reading, its send buffer over the cap: terminated');
+      assert.equal(cut.length, 1);
+      assert.equal(cut[0]?.client, '127.0.0.1');
+      assert.ok((cut[0]?.buffered as number) > MAX);
+    } finally {
+      ws.terminate();
+      await lan.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
