@@ -43,8 +43,14 @@ export const MAX_PROTOCOL_ERRORS = 20;
 
 /** The sessions open per remote station, so a revocation closes them. */
 export interface StationConnections {
-  opened(station: number, close: () => void): () => void;
+  opened(station: number, close: StationScreenClose): () => void;
 }
+
+/** Closes a station's screen session: its credential revoked, or a newer session of the station over its cap (station-connections.ts). */
+export type StationScreenClose = (why: 'revoked' | 'replaced') => void;
+
+/** The close reasons of a station's session closed for its credential: the listener cuts it at once (host/server/lan-server.ts). */
+export const STATION_CLOSE_REASONS = { revoked: 'credential revoked', replaced: 'replaced by a newer screen of the station' } as const;
 
 /** How fast one connection may send. */
 export interface IncomingLimits {
@@ -195,8 +201,8 @@ export class ScreenSession {
       // A client that said who it is: its own budget only, not the one all strangers share (host/logger.ts).
       this.log = this.hostLog.child({ client: view, known: true });
       if (m.type === 'hello-station' && this.options.connections)
-        this.releaseStation = this.options.connections.opened(m.station, () => {
-          this.transport.close(1008, 'credential revoked');
+        this.releaseStation = this.options.connections.opened(m.station, (why) => {
+          this.transport.close(1008, STATION_CLOSE_REASONS[why]);
           this.dispose();
         });
       this.log.info({ session: this.id, view }, 'screen connected');

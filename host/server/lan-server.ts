@@ -3,7 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
-import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
+import { STATION_CLOSE_REASONS, type ScreenSession, type ScreenTransport } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { PeerConnection } from '../peers/peer-listener.js';
@@ -161,7 +161,11 @@ function serveScreens(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
       client: ConnectionGuard.address(req.socket) ?? 'unknown',
       send: (text) => socket.send(text),
       write: (m, written) => socket.send(m.bytes, TEXT_FRAME, () => written()),
-      close: (code, reason) => socket.close(code, reason),
+      close: (code, reason) => {
+        socket.close(code, reason);
+        // Its slot under the listener's caps is free at once, not after the 30 s of a close handshake.
+        if (reason === STATION_CLOSE_REASONS.revoked || reason === STATION_CLOSE_REASONS.replaced) socket.terminate();
+      },
     });
     guard.watch(req.socket, () => session.view() !== null);
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
