@@ -1,6 +1,7 @@
 import { Agent } from 'node:https';
 import type { PeerCertificate } from 'node:tls';
 import WebSocket from 'ws';
+import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 
 /**
@@ -21,6 +22,15 @@ export function pinnedAgent(enrolment: EnrolmentFile): Agent {
 export const HANDSHAKE_MS = 10_000;
 
 /**
+ * The largest frame the agent takes from a table, per link: past it ws closes the link (1009)
+ * before buffering it. A device link's messages are a few KiB (bytes of one chunk, a welcome); a
+ * screen's are under the protocol's 16 KiB (MAX_MESSAGE_BYTES), 1 MiB leaving room for any part a
+ * later table sends whole. ws's default was 100 MiB, and the table relay turns a frame into a string
+ * before its flood check: a hostile table the station joined cost the agent hundreds of MB a frame.
+ */
+export const MAX_TABLE_FRAME = { '/ws': 1024 * 1024, '/station-device': 4 * MAX_MESSAGE_BYTES } as const;
+
+/**
  * A WebSocket to the table's LAN listener over the pinned TLS settings. `handshakeMs` (default
  * HANDSHAKE_MS) is this end's patience only: the table's checks (the pinned certificate, the hello
  * and its deadline at the table) are the same whatever it is. The stadium bench's load generator
@@ -29,5 +39,5 @@ export const HANDSHAKE_MS = 10_000;
 export function pinnedSocket(enrolment: EnrolmentFile, agent: Agent, path: '/ws' | '/station-device', o: { handshakeMs?: number } = {}): WebSocket {
   const url = new URL(path, enrolment.host);
   url.protocol = 'wss:';
-  return new WebSocket(url, { agent, handshakeTimeout: o.handshakeMs ?? HANDSHAKE_MS, perMessageDeflate: false });
+  return new WebSocket(url, { agent, handshakeTimeout: o.handshakeMs ?? HANDSHAKE_MS, perMessageDeflate: false, maxPayload: MAX_TABLE_FRAME[path] });
 }
