@@ -62,7 +62,7 @@ describe("the LAN listener's device links", { timeout: 60_000 }, () => {
       }
       await until('the link cut', () => disposed);
       const sentMiB = (answered * 4096) / 2 ** 20;
-      console.log(`cut after ${sentMiB.toFixed(1)} MiB asked for (cap ${MAX / 1024} KiB past what the kernel holds)`);
+      console.log(`cut after ${sentMiB.toFixed(1)} MiB asked for (cap ${MAX / 1024} KiB)`);
       const cut = lines.filter((l) => l.msg === 'station device link not reading, its send buffer over the cap: terminated');
       assert.equal(cut.length, 1);
       assert.equal(cut[0]?.client, '127.0.0.1');

@@ -11,13 +11,13 @@ import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type WebSocket from 'ws';
+import WebSocket from 'ws';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { createLogger, HOST_LOG } from '../../host/logger.js';
 import { CLIENT_BUDGET } from '../../host/logging/client-budget.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
-import { pinnedAgent, pinnedSocket } from '../../host/station-agent/pinned-socket.js';
+import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 
 const SAS_STATION = 101;
 const ADDRESS = 7;
@@ -41,10 +41,15 @@ interface Link {
   stop(): void;
 }
 
-/** A station's machine greeting on its own credential, as `station-agent --relay` would, then doing what it likes. */
-async function link(e: EnrolmentFile, mode: 'relay' | 'driver' = 'relay'): Promise<Link> {
+/**
+ * A station's machine greeting on its own credential, as `station-agent --relay` would (its pinned
+ * TLS), then doing what it likes; from an address of its own, so that its lines spend a budget of their own.
+ */
+async function link(e: EnrolmentFile, localAddress: string, mode: 'relay' | 'driver' = 'relay'): Promise<Link> {
   const agent = pinnedAgent(e);
-  const ws = pinnedSocket(e, agent, '/station-device');
+  const url = new URL('/station-device', e.host);
+  url.protocol = 'wss:';
+  const ws = new WebSocket(url, { agent, localAddress, perMessageDeflate: false });
   const replies: string[] = [];
   let code: number | null = null;
   ws.on('message', (d) => replies.push(String(d)));
@@ -105,14 +110,14 @@ describe("a station's own machine abusing its device link", { timeout: 120_000 }
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = async (station: number, mode: 'relay' | 'driver' = 'relay') => {
-    const l = await link(enrolments.get(station) as EnrolmentFile, mode);
+  const open = async (station: number, localAddress: string, mode: 'relay' | 'driver' = 'relay') => {
+    const l = await link(enrolments.get(station) as EnrolmentFile, localAddress, mode);
     links.push(l);
     return l;
   };
 
   it('a link that stops reading while it keeps polling the SAS machine is cut at its ping deadline', async () => {
-    const l = await open(SAS_STATION);
+    const l = await open(SAS_STATION, '127.0.0.2');
     l.ws.send(JSON.stringify({ type: 'sas-port', open: true }));
     l.raw().pause();
     const t0 = Date.now();
@@ -126,26 +131,26 @@ describe("a station's own machine abusing its device link", { timeout: 120_000 }
     assert.equal(running.stadium.acceptors.connected(SAS_STATION), false, 'the host cut the link');
     assert.ok(ms < 4000, `within two pings and a little (${ms} ms)`);
     const cut = logLines('station device link answered no ping: terminated');
-    assert.ok(cut.length >= 1 && cut.every((line) => line.includes('"client":"127.0.0.1"')), 'logged with its client');
+    assert.ok(cut.length >= 1 && cut.every((line) => line.includes('"client":"127.0.0.2"')), 'logged with its client');
   });
 
   it("the lines a link causes count against its client's log budget", async () => {
     // Station 103 has no SAS line here: each sas-bytes is refused, and each refusal was a line of the host's own.
-    const l = await open(103);
+    const l = await open(103, '127.0.0.3');
     for (let i = 0; i < 200; i++) l.sendBytes('sas-bytes', Uint8Array.of(0, 0, 0));
     await until('all 200 refused', () => l.replies.filter((r) => r.includes('"refused"')).length === 200);
     const lines = logLines('a SAS message refused');
     console.log(`200 SAS messages refused: ${lines.length} lines written`);
     assert.ok(lines.length >= 1 && lines.length <= CLIENT_BUDGET.burst, `${lines.length} lines, within the client's burst of ${CLIENT_BUDGET.burst}`);
     assert.ok(
-      lines.every((line) => line.includes('"client":"127.0.0.1"')),
+      lines.every((line) => line.includes('"client":"127.0.0.3"')),
       'each bound to its client',
     );
     l.stop();
   });
 
   it("SAS bytes past twice a real line's are refused, and a link that keeps sending them is closed", async () => {
-    const l = await open(SAS_STATION);
+    const l = await open(SAS_STATION, '127.0.0.4');
     l.ws.send(JSON.stringify({ type: 'sas-port', open: true }));
     // 40 messages of 3,072 bytes (123 KB) at once: within the message rate, 70 times what the line carries in a second.
     for (let i = 0; i < 40; i++) l.sendBytes('sas-bytes', meterPolls);
@@ -154,11 +159,23 @@ describe("a station's own machine abusing its device link", { timeout: 120_000 }
     assert.equal(l.closed(), 1008, 'closed for its rate');
     assert.equal(running.stadium.acceptors.connected(SAS_STATION), false);
     const refused = logLines('station device link over its relayed bytes: refused');
-    assert.ok(refused.some((line) => line.includes('"line":"sas"')));
+    assert.ok(refused.some((line) => line.includes('"line":"sas"') && line.includes('"client":"127.0.0.4"')));
+  });
+
+  it("an acceptor's bytes past twice its line's are refused, and a link that keeps sending them is closed", async () => {
+    const l = await open(104, '127.0.0.5');
+    l.ws.send(JSON.stringify({ type: 'port', open: true }));
+    // 30 messages of 3,072 bytes at once: a 9,600-baud acceptor carries 873 bytes a second.
+    for (let i = 0; i < 30; i++) l.sendBytes('bytes', new Uint8Array(3072));
+    await until('the link closed', () => l.closed() !== null, 5000);
+    assert.equal(l.closed(), 1008);
+    assert.ok(
+      logLines('station device link over its relayed bytes: refused').some((line) => line.includes('"line":"device"') && line.includes('"client":"127.0.0.5"')),
+    );
   });
 
   it("a real line's SAS bytes are relayed and the link kept", async () => {
-    const l = await open(SAS_STATION);
+    const l = await open(SAS_STATION, '127.0.0.6');
     l.ws.send(JSON.stringify({ type: 'sas-port', open: true }));
     // 1,745 bytes a second (19,200 baud with the wakeup bit) for three seconds, in 20 chunks a second.
     for (let i = 0; i < 60; i++) {
@@ -171,7 +188,7 @@ describe("a station's own machine abusing its device link", { timeout: 120_000 }
   });
 
   it('a revoked link is cut at once: a note it claims after the revocation is not credited', async () => {
-    const l = await open(102, 'driver');
+    const l = await open(102, '127.0.0.7', 'driver');
     // It reads nothing from here on (it never sees the host's close frame), but it keeps writing.
     l.raw().pause();
     assert.equal(running.stadium.stations.revoke(102, BY), true);
