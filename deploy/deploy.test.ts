@@ -167,10 +167,12 @@ describe('systemd units (systemd-analyze verify)', () => {
     assert.match(unit, /^ProtectSystem=strict$/m);
     assert.match(unit, /^NoNewPrivileges=yes$/m);
     // Every option the unit passes is one the command takes (cli/station-agent.ts).
-    const args = /^ExecStart=\S+ station-agent (.*)\$ETG_STATION_AGENT_ARGS$/m.exec(unit)?.[1] ?? '';
+    const args = /^ExecStart=\S+ station-agent (.*)\$ETG_STATION_AGENT_DEVICE \$ETG_STATION_AGENT_ARGS$/m.exec(unit)?.[1] ?? '';
     const flags = [...args.matchAll(/--([a-z-]+)/g)].map((m) => m[1]!);
     assert.deepEqual(flags, ['enrolment', 'relay', 'json']);
     for (const f of flags) assert.ok(f in stationAgentCommand.options, `--${f}`);
+    // A station whose screen goes to an edge names its direct enrolment for the acceptor's link (docs/deploy.md's drop-in).
+    assert.ok('device-enrolment' in stationAgentCommand.options);
   });
 
   it('the edge is started again after any exit, as its own user, its NATS password from systemd alone', () => {

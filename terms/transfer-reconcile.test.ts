@@ -85,6 +85,12 @@ describe('transfers: the reconciliation pairs each id across the two ledgers', (
       ]),
     );
     assert.deepEqual([q?.disagreements, q?.net, q?.settled], [[], 0, settled]);
+    // Returned here with nothing at the receiver: what an honest settlement of a silent receiver leaves, no disagreement;
+    // received there with nothing at the receiver: the station's credit lost, named with the names.
+    const [r] = reconcile(new Map([[HOME, [out, { type: 'transfer.reverse', payload: { transfer: t, settled } } as TransferEntry]]]));
+    assert.deepEqual([r?.disagreements, r?.net], [[], 0]);
+    const [c] = reconcile(new Map([[HOME, [out, { type: 'transfer.complete', payload: { transfer: t, settled } } as TransferEntry]]]));
+    assert.deepEqual([c?.disagreements, c?.net, c?.settled], [['completed-not-taken'], -500, settled]);
     // The receiver's own closing names no one.
     assert.equal(
       reconcile(

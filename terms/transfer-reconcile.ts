@@ -148,7 +148,9 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
     const d: TransferDisagreement[] = [];
     if (s.sender === 'completed' && receiver !== 'taken') d.push('completed-not-taken');
     if (s.sender === 'reversed' && receiver === 'taken') d.push('taken-and-reversed');
-    if (s.sender === 'reversed' && receiver === 'none') d.push('reversed-not-refused');
+    // Two people settling a transfer as returned found its receiver silent (host/peers/host-transfers.ts):
+    // no refusal is the honest pairing then; a credit there is still named (taken-and-reversed).
+    if (s.sender === 'reversed' && receiver === 'none' && !s.settled) d.push('reversed-not-refused');
     if (s.sender === 'none' && receiver === 'taken') d.push('taken-not-sent');
     if (s.out && s.taken && !sameTerms(s.out, s.taken)) d.push('terms-differ');
     if (s.taken && s.refusedBy.size > 0) d.push('taken-and-refused');

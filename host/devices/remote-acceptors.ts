@@ -287,7 +287,8 @@ export class RemoteAcceptors {
     // The configuration's protocol, not the agent's: ID-003 carries no key, so greeting as it would unwrap eSSP.
     const pinned = this.d.protocolOf?.(m.station) ?? null;
     if (pinned !== null && m.acceptor !== pinned) {
-      this.d.log.warn(
+      // The link's client log: any station credential can cause this line once a connection.
+      link.log.warn(
         { station: m.station, claimed: m.acceptor, pinned },
         "station agent refused: its hello names another protocol than the table's for its acceptor",
       );

@@ -196,15 +196,17 @@ export class HostTransfers {
   }
 
   /**
-   * Whether the receiver can still answer the open transfer `o`: a peer of this run, its link up
-   * one way or the other, and, once recalled, not silent past the recall time since (a peer that
-   * keeps its link up and never answers would otherwise hold the credit in flight for ever).
+   * Whether the receiver may still answer the open transfer `o`: until it has been recalled (the
+   * host recalls an offer unanswered for the recall time, links up or not) and then left silent
+   * for the recall time again, on this run's clock. Links say nothing here: a receiver whose link
+   * is down may be restarting with the credit journalled and its "taken" lost (a review: settled
+   * at once, the station had the credit at both tables), and one whose link is up may never answer
+   * (a liar holding the credit in flight for ever). A restart waits again: later, never earlier.
    */
   private answers(o: Outgoing): boolean {
-    const l = this.linkState(o.transfer.to);
-    if (!this.links.has(o.transfer.to) || !(l.out || l.in)) return false;
+    if (o.phase !== 'recalling') return true;
     const since = this.recallingSince.get(o.transfer.id.serial);
-    return o.phase !== 'recalling' || since === undefined || Date.now() - since < this.recallAfterMs();
+    return since === undefined || Date.now() - since < this.recallAfterMs();
   }
 
   private recallAfterMs(): number {

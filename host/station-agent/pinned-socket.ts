@@ -1,7 +1,7 @@
 import { Agent } from 'node:https';
 import type { PeerCertificate } from 'node:tls';
 import WebSocket from 'ws';
-import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
+import { MAX_HOST_MESSAGE_BYTES, MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 
 /**
@@ -24,11 +24,12 @@ export const HANDSHAKE_MS = 10_000;
 /**
  * The largest frame the agent takes from a table, per link: past it ws closes the link (1009)
  * before buffering it. A device link's messages are a few KiB (bytes of one chunk, a welcome); a
- * screen's are under the protocol's 16 KiB (MAX_MESSAGE_BYTES), 1 MiB leaving room for any part a
- * later table sends whole. ws's default was 100 MiB, and the table relay turns a frame into a string
- * before its flood check: a hostile table the station joined cost the agent hundreds of MB a frame.
+ * screen's host messages are at most the protocol's MAX_HOST_MESSAGE_BYTES (1 MiB: a recall, a road
+ * map), so the cap is twice that (a review: it equalled it, no room). ws's default was 100 MiB, and
+ * the table relay turns a frame into a string before its flood check: a hostile table the station
+ * joined cost the agent hundreds of MB a frame.
  */
-export const MAX_TABLE_FRAME = { '/ws': 1024 * 1024, '/station-device': 4 * MAX_MESSAGE_BYTES } as const;
+export const MAX_TABLE_FRAME = { '/ws': 2 * MAX_HOST_MESSAGE_BYTES, '/station-device': 4 * MAX_MESSAGE_BYTES } as const;
 
 /**
  * A WebSocket to the table's LAN listener over the pinned TLS settings. `handshakeMs` (default

@@ -130,8 +130,8 @@ export interface SettleTransfer {
 /**
  * Closes an open transfer on two people's word, as its receiver's answer would have: one held
  * disputed, or one whose receiver cannot answer (gone, unreachable, no longer a peer). Journalled
- * as the closing with their names (`settled`); the receiver's word afterwards, if it ever comes
- * and contradicts it, is an alarm here and a disagreement with its money upstream.
+ * as the closing with their names (`settled`). Nothing asks the receiver about it again: the
+ * upstream's reconciliation checks it against the receiver's ledger (a disagreement with its money).
  */
 export function settleTransfer(state: TransferState, s: SettleTransfer): TransferEffects & { settleRefused?: SettleRefusal } {
   const o = outgoingOf(state, s.id);

@@ -32,14 +32,18 @@ async function twoPerson(screen: ServiceScreen, action: Parameters<ServiceScreen
 }
 
 describe('a transfer settled by two people (service mode, Peers page)', { timeout: 120_000 }, () => {
-  it('bj-1 gone: the transfer to it is listed as unanswered, settled as returned on a reference, the credit back, both names journalled; a second settlement refused', async () => {
+  it('bj-1 gone: refused at first; once recalled and silent, settled as returned on a reference, the credit back, both names journalled; a second settlement refused', async () => {
     const dir = await folderWithAccounts();
     const ports = { bj: await freePort(), war: await freePort() };
-    // bj-1's host never runs: its address answers nothing, as a table whose machine is gone.
-    await enrolFloor([
-      { table: BJ, dataDir: path.join(dir, 'bj'), url: `https://127.0.0.1:${ports.bj}`, stations: [102] },
-      { table: WAR, dataDir: dir, url: `https://127.0.0.1:${ports.war}`, stations: [103] },
-    ]);
+    // bj-1's host never runs: its address answers nothing, as a table whose machine is gone. A
+    // tick of 100 ms, a recall after 1 s: what minutes are on a floor, in a test's time.
+    await enrolFloor(
+      [
+        { table: BJ, dataDir: path.join(dir, 'bj'), url: `https://127.0.0.1:${ports.bj}`, stations: [102] },
+        { table: WAR, dataDir: dir, url: `https://127.0.0.1:${ports.war}`, stations: [103] },
+      ],
+      { tickMs: 100, recallAfterSeconds: 1 },
+    );
     const config = TableConfig.parse({
       ...simulatedTableConfig('war'),
       tableId: WAR,
@@ -59,8 +63,21 @@ describe('a transfer settled by two people (service mode, Peers page)', { timeou
       assert.equal((await screen.press({ name: 'service-page', page: 'peers' })).type, 'ack');
       const listed = await screen.until((x) => x.page?.page === 'peers' && x.page.open.length === 1, 'the open transfer on the Peers page');
       assert.deepEqual(listed.page?.page === 'peers' ? listed.page.open : null, [
-        { serial: 1, station: 103, to: BJ, amount: 4_000, phase: 'offering', disputed: null, answers: false, settleable: true },
+        { serial: 1, station: 103, to: BJ, amount: 4_000, phase: 'offering', disputed: null, answers: true, settleable: false },
       ]);
+      // Its link down proves nothing yet: bj-1 may be restarting with the credit journalled and its
+      // "taken" lost (a review: settled at once, the station had the credit at both tables).
+      assert.equal(
+        await twoPerson(screen, { name: 'service-action', action: { kind: 'transfer-settle', serial: 1, as: 'reversed', reference: 'INC-2026-113' } }),
+        'service.peers.settleRefused.receiver-answers',
+      );
+      // Recalled once unanswered for the recall time, then silent for it again: bj-1 cannot answer.
+      const stuck = await screen.until(
+        (x) => x.page?.page === 'peers' && x.page.open[0]?.phase === 'recalling' && x.page.open[0].settleable,
+        'recalled and silent past the recall time',
+        20_000,
+      );
+      assert.equal(stuck.page?.page === 'peers' ? stuck.page.open[0]?.answers : null, false);
 
       // A reference of blanks is no reference: refused, nothing journalled.
       assert.equal(
