@@ -24,7 +24,7 @@ import type { RunningHost } from '../../host/start-host.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import { realTimers } from '../../host/table/timers.js';
 import { freePort } from '../../upstream/free-port.js';
-import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, type ServiceScreen } from './service-kit.js';
+import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, twoPerson } from './service-kit.js';
 
 const BJ = TableId.parse('bj-1');
 const WAR = TableId.parse('war-1');
@@ -45,14 +45,6 @@ async function welcomed(toWar: PeerEnrolment, table: TableId, secret: string): P
   const a = await answer;
   ws.terminate();
   return a;
-}
-
-/** A two-person action: the supervisor asks on `screen`, the technician confirms on the same pad; the outcome's notice. */
-async function twoPerson(screen: ServiceScreen, action: Parameters<ServiceScreen['send']>[0] & { name: 'service-action' }): Promise<string | undefined> {
-  const started = await screen.act(action, `${action.action.kind} asked`);
-  assert.ok(started.state?.confirm, `${action.action.kind} waits for a second person (${JSON.stringify(started.state?.notice)})`);
-  const done = await screen.act({ name: 'service-confirm', staff: TECH.staff, pin: TECH.pin }, `${action.action.kind} confirmed`);
-  return done.state?.notice?.key;
 }
 
 describe('peer tables added and removed by two people in service mode (issue 50 item 4)', { timeout: 120_000 }, () => {

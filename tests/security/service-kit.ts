@@ -166,6 +166,18 @@ export async function serviceScreen(running: RunningHost) {
 
 export type ServiceScreen = Awaited<ReturnType<typeof serviceScreen>>;
 
+/** A two-person action on one pad: the supervisor asks on `screen`, `second` (the technician) confirms; the outcome's notice key. */
+export async function twoPerson(
+  screen: ServiceScreen,
+  action: Parameters<ServiceScreen['send']>[0] & { name: 'service-action' },
+  second: Pick<Person, 'staff' | 'pin'> = TECH,
+): Promise<string | undefined> {
+  const started = await screen.act(action, `${action.action.kind} asked`);
+  assert.ok(started.state?.confirm, `${action.action.kind} waits for a second person (${JSON.stringify(started.state?.notice)})`);
+  const done = await screen.act({ name: 'service-confirm', staff: second.staff, pin: second.pin }, `${action.action.kind} confirmed`);
+  return done.state?.notice?.key;
+}
+
 /** Signs a screen in and checks that it is. */
 export async function signIn(screen: ServiceScreen, who: Pick<Person, 'staff' | 'pin'>): Promise<ServiceState> {
   const r = await screen.act({ name: 'service-sign-in', staff: who.staff, pin: who.pin }, `sign-in of ${who.staff}`);

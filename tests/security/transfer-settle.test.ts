@@ -18,17 +18,16 @@ import { realTimers } from '../../host/table/timers.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import { freePort } from '../../upstream/free-port.js';
-import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, type ServiceScreen } from './service-kit.js';
+import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, twoPerson } from './service-kit.js';
 
 const BJ = TableId.parse('bj-1');
 const WAR = TableId.parse('war-1');
 
-/** A two-person action on one pad: the supervisor asks, the technician confirms; the outcome's notice key. */
-async function twoPerson(screen: ServiceScreen, action: Parameters<ServiceScreen['send']>[0] & { name: 'service-action' }): Promise<string | undefined> {
-  const started = await screen.act(action, `${action.action.kind} asked`);
-  assert.ok(started.state?.confirm, `${action.action.kind} waits for a second person (${JSON.stringify(started.state?.notice)})`);
-  const done = await screen.act({ name: 'service-confirm', staff: TECH.staff, pin: TECH.pin }, `${action.action.kind} confirmed`);
-  return done.state?.notice?.key;
+/** war-1's host on `dir` (its LAN listener on `port`, three remote stations, HKD) and a service screen on it. */
+async function warHost(dir: string, port: number) {
+  const config = TableConfig.parse({ ...simulatedTableConfig('war'), tableId: WAR, currency: 'HKD', remoteStations: 3, lan: { host: '127.0.0.1', port } });
+  const running = await startServiceHost(dir, realTimers, config);
+  return { running, screen: await serviceScreen(running) };
 }
 
 describe('a transfer settled by two people (service mode, Peers page)', { timeout: 120_000 }, () => {
@@ -44,15 +43,7 @@ describe('a transfer settled by two people (service mode, Peers page)', { timeou
       ],
       { tickMs: 100, recallAfterSeconds: 1 },
     );
-    const config = TableConfig.parse({
-      ...simulatedTableConfig('war'),
-      tableId: WAR,
-      currency: 'HKD',
-      remoteStations: 3,
-      lan: { host: '127.0.0.1', port: ports.war },
-    });
-    const running = await startServiceHost(dir, realTimers, config);
-    const screen = await serviceScreen(running);
+    const { running, screen } = await warHost(dir, ports.war);
     try {
       const transfers = running.transfers ?? assert.fail('war-1 carries no transfers');
       running.ledger.append(billCredit(103, 10_000, 'note-103', 'HKD'));
@@ -141,15 +132,7 @@ describe('a transfer settled by two people (service mode, Peers page)', { timeou
       '127.0.0.1',
       ports.bj,
     );
-    const config = TableConfig.parse({
-      ...simulatedTableConfig('war'),
-      tableId: WAR,
-      currency: 'HKD',
-      remoteStations: 3,
-      lan: { host: '127.0.0.1', port: ports.war },
-    });
-    const running = await startServiceHost(dir, realTimers, config);
-    const screen = await serviceScreen(running);
+    const { running, screen } = await warHost(dir, ports.war);
     try {
       const transfers = running.transfers ?? assert.fail('war-1 carries no transfers');
       running.ledger.append(billCredit(103, 10_000, 'note-103', 'HKD'));
