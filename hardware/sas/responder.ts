@@ -138,12 +138,10 @@ function control(bytes: Uint8Array, game: SasGameSide): Reply | null {
   switch (bytes[1]) {
     case LP.shutdown:
     case LP.startup:
-      game.setPlay(bytes[1] === LP.startup);
-      return ack(address);
+      return game.setPlay(bytes[1] === LP.startup) ? ack(address) : nack(address);
     case LP.enableBills:
     case LP.disableBills:
-      game.setBillAcceptor(bytes[1] === LP.enableBills);
-      return ack(address);
+      return game.setBillAcceptor(bytes[1] === LP.enableBills) ? ack(address) : nack(address);
     case LP.receiveDateTime: {
       const t = parseDateTime(bytes);
       return t && game.setTime(t) ? ack(address) : nack(address);

@@ -61,10 +61,14 @@ export type HandpayResetResult = 'reset' | 'unable' | 'none';
 export interface SasGameSide {
   readonly info: SasMachineInfo;
   meters(): SasMeters;
-  /** Long polls 0x01/0x02: the host disables or enables play (the round in play ends first). */
-  setPlay(enabled: boolean): void;
-  /** Long polls 0x06/0x07. */
-  setBillAcceptor(enabled: boolean): void;
+  /**
+   * Long polls 0x01/0x02: the host disables or enables play (the round in play ends first). False:
+   * not taken now (the station's changes are over their rate): the machine NACKs it and the host
+   * asks again, as SAS has it after a NACK.
+   */
+  setPlay(enabled: boolean): boolean;
+  /** Long polls 0x06/0x07; false as `setPlay`'s. */
+  setBillAcceptor(enabled: boolean): boolean;
   now(): SasDateTime;
   /** Long poll 0x7F: false refuses the time (the machine NACKs it). */
   setTime(t: SasDateTime): boolean;

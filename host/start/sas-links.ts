@@ -15,6 +15,7 @@ import type { RemoteSas } from '../devices/remote-sas.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
 import { programImage } from './program-image.js';
 import { SampledLog } from '../logging/sampled-log.js';
+import { TokenBucket } from '../screens/token-bucket.js';
 import { journalFacts, ReportedStore, seqOf, StationFeed, type FeedMachine } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
@@ -237,6 +238,7 @@ export class SasLinks {
 
   private gameSide(station: number): SasGameSide {
     const d = this.d;
+    const changes = stateChanges((kind) => d.tilts.list().some((t) => t.kind === kind && t.station === station));
     const info: SasMachineInfo = {
       gameId: 'ET',
       additionalId: '000',
@@ -257,13 +259,17 @@ export class SasLinks {
         ),
       setPlay: (enabled) => {
         // Journalled by the fault manager before it takes effect: a restart keeps the station disabled.
+        if (!changes.allows('sas-play-disabled', enabled)) return false;
         if (enabled) d.tilts.conditionGone('sas-play-disabled', station);
         else d.tilts.raise('sas-play-disabled', { station, say: tiltDetailSaid('sasLongPoll', { poll: '0x01' }) });
+        return true;
       },
       setBillAcceptor: (enabled) => {
+        if (!changes.allows('sas-bills-disabled', enabled)) return false;
         if (enabled) d.tilts.conditionGone('sas-bills-disabled', station);
         else d.tilts.raise('sas-bills-disabled', { station, say: tiltDetailSaid('sasLongPoll', { poll: '0x07' }) });
         d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, !enabled);
+        return true;
       },
       now: () => localNow(new Date()),
       // The host's clock is the operating system's (NTP): the casino's system may read it, not set it.
@@ -374,4 +380,24 @@ export function openSasLinks(
   });
   sas.start();
   return sas;
+}
+
+/**
+ * The changes a system may make to a station's play and acceptor (0x01/0x02, 0x06/0x07): each one
+ * is a journal entry (a fault raised or cleared), so at most `SAS_CHANGES_BURST` at once, then one
+ * every `SAS_CHANGES_EVERY_MS`; a change past it is NACKed and taken when the system asks again. A
+ * poll that changes nothing costs nothing. Before (a review), a system, or a station machine on a
+ * relayed line, alternating 0x01 and 0x02 as fast as the line carries journalled every toggle:
+ * hundreds of entries a second for one station. An honest system changes a station a few times a
+ * shift.
+ */
+export const SAS_CHANGES_BURST = 10;
+export const SAS_CHANGES_EVERY_MS = 5_000;
+
+function stateChanges(held: (kind: 'sas-play-disabled' | 'sas-bills-disabled') => boolean) {
+  const bucket = new TokenBucket(SAS_CHANGES_BURST, 1000 / SAS_CHANGES_EVERY_MS, () => performance.now());
+  return {
+    /** Whether setting `kind`'s condition to `enabled` may go ahead now (true when it changes nothing). */
+    allows: (kind: 'sas-play-disabled' | 'sas-bills-disabled', enabled: boolean): boolean => held(kind) !== enabled || bucket.take(),
+  };
 }

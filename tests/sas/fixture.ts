@@ -79,11 +79,13 @@ export class MemoryGame implements SasGameSide {
   meters(): SasMeters {
     return this.meterValues;
   }
-  setPlay(enabled: boolean): void {
+  setPlay(enabled: boolean): boolean {
     this.calls.push({ call: 'play', enabled });
+    return true;
   }
-  setBillAcceptor(enabled: boolean): void {
+  setBillAcceptor(enabled: boolean): boolean {
     this.calls.push({ call: 'bills', enabled });
+    return true;
   }
   now(): SasDateTime {
     return this.clockNow;

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { SAS_BILLS_REASON } from '../../host/start/sas-links.js';
+import { SAS_BILLS_REASON, SAS_CHANGES_BURST } from '../../host/start/sas-links.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { entryCount } from '../../ledger/index.js';
 import { SasHost } from './host/host.js';
@@ -130,6 +130,32 @@ describe('a station with a SAS link, through the host start', () => {
     assert.equal(await P.control(host, 0x06), 'ack');
     assert.ok(!held('sas-play-disabled') && !held('sas-bills-disabled'));
     assert.ok(!running.devices.billAcceptors.inhibitedBy(STATION).includes(SAS_BILLS_REASON));
+  });
+
+  it('a system toggling 0x01/0x02 as fast as the line carries: past the station’s rate of changes each is NACKed, not journalled (a review: every toggle was a journal entry)', async () => {
+    const changes = () => entryCount(running.ledger, ['tilt.raise', 'tilt.clear']);
+    const before = changes();
+    const answers: string[] = [];
+    for (let i = 0; i < 40; i++) answers.push(await P.control(host, i % 2 === 0 ? 0x01 : 0x02));
+    // Past the burst each disable is NACKed; the enable after it changes nothing and is ACKed, free.
+    const journalled = changes() - before;
+    assert.ok(journalled <= SAS_CHANGES_BURST && answers.includes('nack'), `${journalled} journalled: ${answers.join(' ')}`);
+    assert.equal(answers.filter((x, i) => x === 'nack' && i % 2 === 1).length, 0, 'an enable of an enabled station is never refused');
+    // The last poll (0x02) holds: play enabled, as it is whatever was refused.
+    assert.equal(answers.at(-1), 'ack');
+    assert.ok(!held('sas-play-disabled'));
+    // Taken again once the rate allows (one change every SAS_CHANGES_EVERY_MS): the system asks again, as SAS has it after a NACK.
+    const again = async (command: 0x01 | 0x02) => {
+      const end = Date.now() + 15_000;
+      while ((await P.control(host, command)) !== 'ack') {
+        assert.ok(Date.now() < end, `0x0${command} taken within 15 s`);
+        await sleep(250);
+      }
+    };
+    await again(0x01);
+    assert.ok(held('sas-play-disabled'));
+    await again(0x02);
+    assert.ok(!held('sas-play-disabled'));
   });
 
   it('a silent link is a journalled fault, cleared when the host polls again; play stops only where configured', async () => {

@@ -54,7 +54,7 @@ describe('SAS machine side: the station failing under a poll', () => {
         refuse = false;
         throw new Error('EROFS: the journal refused the write');
       }
-      setPlay(enabled);
+      return setPlay(enabled);
     };
     r.send(appendCrc([A, 0x01]));
     assert.deepEqual(r.take(), [], 'no ACK for a disable that was not journalled');
