@@ -173,8 +173,9 @@ export class RemoteAcceptors {
     try {
       this.handle(link, m);
     } catch (e) {
-      // Nothing was acknowledged: the agent resends, and the device repeats its report.
-      this.d.log.error({ err: e, station: link.station }, 'remote acceptor message failed');
+      // Nothing was acknowledged: the agent resends, and the device repeats its report. The link's
+      // client log: a station whose every message fails is one client's lines, within its budget.
+      link.log.error({ err: e, station: link.station }, 'remote acceptor message failed');
       link.send({ type: 'refused', ...('id' in m ? { ref: m.id } : {}), reason: e instanceof Error ? e.message.slice(0, 400) : 'internal' });
     }
   }
