@@ -79,6 +79,8 @@ describe('the link between two table hosts (issue 34)', () => {
       self: WAR,
       credentials,
       log,
+      // A table whose files are not the journal's: refused before its secret is looked at.
+      admits: (table) => table !== 'blackjack',
       onMessage: (link, message) => {
         received.push({ link, message });
         host.receive(link, message);
@@ -113,17 +115,18 @@ describe('the link between two table hosts (issue 34)', () => {
   const transferEntries = () => [...entriesOfTypes(ledger, ['transfer.in', 'transfer.refuse', 'transfer.alarm', 'transfer.out'])].length;
 
   /** A raw socket to war's listener (its certificate pinned), that says whatever the test makes it say. */
-  const raw = async (): Promise<{ ws: WebSocket; closed: Promise<number>; frames: string[] }> => {
+  const raw = async (): Promise<{ ws: WebSocket; closed: Promise<number>; reason: Promise<string>; frames: string[] }> => {
     const ws = pinnedPeerSocket(enrolment, pinnedPeerAgent(enrolment));
     const frames: string[] = [];
     ws.on('message', (d) => frames.push(String(d)));
     const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
+    const reason = new Promise<string>((r) => ws.on('close', (_code, why) => r(String(why))));
     ws.on('error', () => undefined);
     await new Promise<void>((r, j) => {
       ws.once('open', () => r());
       ws.once('error', j);
     });
-    return { ws, closed, frames };
+    return { ws, closed, reason, frames };
   };
   const refusedCount = (why: string) => listener.refused.get(why as never) ?? 0;
 
@@ -142,20 +145,22 @@ describe('the link between two table hosts (issue 34)', () => {
     link.stop();
   });
 
-  it('refuses a peer with a wrong secret, one claiming another table, and one claiming to be this table', async () => {
+  it('refuses a peer with a wrong secret, one claiming another table, one whose files are refused, and one claiming to be this table', async () => {
     const before = { entries: transferEntries(), credit: ledger.credit(STATION), received: received.length };
     for (const [table, secret, why] of [
       [HOME, randomBytes(32).toString('base64url'), 'wrong-secret'],
       // Home's own secret, naming baccarat: a secret is one table's.
       [BACCARAT, secrets.get(HOME), 'wrong-secret'],
-      [TableId.parse('blackjack'), secrets.get(HOME), 'wrong-secret'],
+      [TableId.parse('blackjack'), secrets.get(HOME), 'not-journalled'],
       [WAR, secrets.get(HOME), 'is-self'],
     ] as const) {
       const was = refusedCount(why);
-      const { ws, closed } = await raw();
+      const { ws, closed, reason } = await raw();
       ws.send(JSON.stringify({ type: 'hello-peer', protocol: 1, table, secret }));
       ws.send(JSON.stringify({ type: 'transfer', message: offer(9_000, 2) }));
       assert.equal(await closed, 4401);
+      // One word on the wire for every refused hello: a stranger does not learn which tables this host refuses (a review).
+      assert.equal(await reason, 'unauthorized', why);
       assert.equal(refusedCount(why), was + 1, why);
     }
     assert.ok(logs.some((l) => l.msg === 'peer link refused' && l.refused === 'wrong-secret'));

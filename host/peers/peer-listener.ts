@@ -83,7 +83,10 @@ export class PeerListener {
       this.refused.set(why, (this.refused.get(why) ?? 0) + 1);
       log.warn({ peer: table, refused: why, ...detail }, 'peer link refused');
       drop();
-      close(code, why);
+      // A refused hello (4401) says one word on the wire whatever the reason, which only the log
+      // keeps: before, a stranger learnt from it which tables this host refuses (not-journalled)
+      // before any secret was looked at (a review).
+      close(code, code === 4401 ? 'unauthorized' : why);
     };
     return {
       greeted: () => table !== null,
