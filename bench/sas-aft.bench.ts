@@ -69,7 +69,13 @@ figure({
   baseline: { name: 'scan (before migration 10)', value: before.relative },
   note,
 });
+// The ratio (after ÷ before) is thousands of times below 1: said the other way round, it reads.
+const faster = (was: number, now: number) => `${Math.round(was / Math.max(now, 1e-6)).toLocaleString('en')}× faster than the scan`;
 console.log(`0x72 interrogation over ${TRANSFERS} AFT entries (mean of ${ROUNDS}):`);
-console.log(`  absolute index (01): before ${before.absolute.toFixed(1)} ms, after ${after.absolute.toFixed(3)} ms`);
-console.log(`  relative index (FF): before ${before.relative.toFixed(1)} ms, after ${after.relative.toFixed(3)} ms`);
+console.log(
+  `  absolute index (01): before ${before.absolute.toFixed(1)} ms, after ${after.absolute.toFixed(3)} ms; ${faster(before.absolute, after.absolute)}`,
+);
+console.log(
+  `  relative index (FF): before ${before.relative.toFixed(1)} ms, after ${after.relative.toFixed(3)} ms; ${faster(before.relative, after.relative)}`,
+);
 ledger.close();

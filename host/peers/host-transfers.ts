@@ -13,7 +13,7 @@ import {
 } from '../../protocol/index.js';
 import type { TransferAlarm } from '../transfers/effects.js';
 import type { TransferJournal } from '../transfers/journal.js';
-import { incomingDecisions, outgoingTransfers, type Outgoing, type StationHomes } from '../transfers/state.js';
+import { incomingDecisions, outgoingOf, outgoingTransfers, type Outgoing, type StationHomes } from '../transfers/state.js';
 import type { SettleRefusal, StartRefusal } from '../transfers/sender.js';
 import { TransferHost } from '../transfers/transfer-host.js';
 import { homeOf, type Peer, type PeersFile } from './peer-config.js';
@@ -239,7 +239,7 @@ export class HostTransfers {
    */
   settle(serial: number, as: 'completed' | 'reversed', settled: TransferSettlement): { ok: true } | { ok: false; refused: SettleRefusal | 'ledger' } {
     const id = { origin: this.o.self, serial };
-    const o = outgoingTransfers(this.host.state).find((x) => x.transfer.id.serial === serial);
+    const o = outgoingOf(this.host.state, id);
     let r: ReturnType<TransferHost['settle']> = {};
     const ok = this.guard(() => (r = this.host.settle({ id, as, settled, receiverAnswers: o ? this.answers(o) : false })));
     if (!ok) return { ok: false, refused: 'ledger' };
