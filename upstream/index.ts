@@ -5,7 +5,7 @@ import { migrateUpstream } from './migrations.js';
 import { buildServer, type RateLimits } from './server.js';
 import type { AdminTokens } from './admin-auth.js';
 import { connectPg, openPglite, type Db } from './sql.js';
-import { reconcileTransfers, type TransferWatch } from './transfers.js';
+import { TransferReconciler, type TransferWatch } from './transfers.js';
 import { oneAtATime } from './one-at-a-time.js';
 import type { BackofficeServerOptions } from './backoffice/index.js';
 
@@ -82,17 +82,20 @@ export async function startUpstream(options: {
     ...(options.backoffice !== undefined ? { backoffice: options.backoffice } : {}),
   });
   const watch = options.transfers;
+  const reconciler = new TransferReconciler();
   const reconciling = watch
     ? oneAtATime(
         () =>
-          reconcileTransfers(db, watch).then((r) =>
-            r.raised > 0
-              ? app.log.warn(
-                  { raised: r.raised, open: r.open.length, disagreements: r.disagreements.length, pending: r.pending.length },
-                  'transfer alarms raised',
-                )
-              : undefined,
-          ),
+          reconciler
+            .run(db, watch)
+            .then((r) =>
+              r.raised > 0
+                ? app.log.warn(
+                    { raised: r.raised, open: r.open.length, disagreements: r.disagreements.length, pending: r.pending.length },
+                    'transfer alarms raised',
+                  )
+                : undefined,
+            ),
         (err: unknown) => app.log.error({ err }, 'transfer reconciliation failed'),
       )
     : null;

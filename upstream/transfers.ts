@@ -1,9 +1,6 @@
-import { reconcile } from '../terms/transfer-reconcile.js';
 import type { Sql } from './sql.js';
-import { raisePeerAlarms, raiseTransferAlarms } from './transfers/alarms.js';
+import { TransferReconciler } from './transfers/reconciler.js';
 import type { TransferReport, TransferWatch } from './transfers/report.js';
-import { readSyncedTransfers } from './transfers/synced-entries.js';
-import { judgeDisagreements, openTransfers } from './transfers/waiting.js';
 
 // Transfers of stations' credit between table hosts (docs/transfers.md), reconciled across the
 // terminals' synced ledgers: every transfer id paired between its sender's journal and its
@@ -13,6 +10,7 @@ import { judgeDisagreements, openTransfers } from './transfers/waiting.js';
 // are each in upstream/transfers/.
 
 export { PEER_ALARM_KIND, TRANSFER_ALARM_KINDS } from './transfers/alarms.js';
+export { TransferReconciler } from './transfers/reconciler.js';
 export { DEFAULT_SKEW_MARGIN_SECONDS, type OpenTransfer, type PendingTransfer, type TransferReport, type TransferWatch } from './transfers/report.js';
 
 /**
@@ -27,22 +25,10 @@ export { DEFAULT_SKEW_MARGIN_SECONDS, type OpenTransfer, type PendingTransfer, t
  * would be there), or once the entry seen is older than `openAfterSeconds` (a terminal silent that
  * long is itself worth a look). The head's time stands for the terminal's: a clock stepped back
  * only makes it wait longer, up to `openAfterSeconds`.
+ *
+ * Each call reads everything; a service that reconciles run after run keeps one
+ * `TransferReconciler`, which reads only what synced since its last run.
  */
 export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Date = new Date()): Promise<TransferReport> {
-  const synced = await readSyncedTransfers(sql);
-  const paired = reconcile(synced.journals);
-  const open = openTransfers(paired, synced.debitedAt, now);
-  const { disagreements, pending } = await judgeDisagreements(sql, paired, synced, watch, now);
-  const raised = (await raiseTransferAlarms(sql, watch, open, disagreements)) + (await raisePeerAlarms(sql, synced.peerAlarms));
-  return {
-    transfers: paired.length,
-    completed: paired.filter((p) => p.sender === 'completed').length,
-    reversed: paired.filter((p) => p.sender === 'reversed').length,
-    open,
-    disagreements,
-    pending,
-    raised,
-    peerAlarms: synced.peerAlarms.length,
-    unreadable: synced.unreadable,
-  };
+  return new TransferReconciler().run(sql, watch, now);
 }

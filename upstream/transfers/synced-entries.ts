@@ -1,10 +1,7 @@
-// The terminals' synced transfer entries, read from the upstream's journal and parsed with the
-// hosts' own schemas: what does not parse, or comes from a terminal whose id is no table id, is
-// named as unreadable and never believed.
+// The terminals' synced transfer entries as the reconciliation reads them from the upstream's
+// journal (upstream/transfers/reconciler.ts), parsed with the hosts' own schemas: what does not
+// parse, or comes from a terminal whose id is no table id, is named as unreadable and never believed.
 import { isTransferEntryType, keyOf, parseTransferEntry, TableId, type TransferEntry, type TransferId } from '../../terms/transfer-terms.js';
-import type { Sql } from '../sql.js';
-
-const TYPES = ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse', 'transfer.alarm'];
 
 /** A table's `transfer.alarm` entry: a peer's message it distrusted and refused. */
 export interface PeerAlarm {
@@ -13,20 +10,18 @@ export interface PeerAlarm {
   readonly payload: Extract<TransferEntry, { type: 'transfer.alarm' }>['payload'];
 }
 
-export interface SyncedTransfers {
-  /** Each table's transfer entries (its alarms apart), in journal order. */
-  readonly journals: Map<TableId, TransferEntry[]>;
-  /** When each id's debit was journalled at its sender (ms, the sender's clock), by `keyOf(id)`. */
+/** When the entries that pair each id were journalled (ms, their table's clock), by `keyOf(id)`. */
+export interface TransferTimes {
+  /** When each id's debit was journalled at its sender. */
   readonly debitedAt: Map<string, number>;
   /** When each id's credit (at its receiver) was first journalled: the entry a one-sided disagreement may have seen. */
   readonly takenAt: Map<string, number>;
   /** When each id's closing (at its sender) was first journalled: the other entry a one-sided disagreement may have seen. */
   readonly closedAt: Map<string, number>;
-  readonly unreadable: string[];
-  readonly peerAlarms: PeerAlarm[];
 }
 
-interface JournalRow {
+/** A journal row of the upstream's, as read for the transfers. */
+export interface JournalRow {
   terminal_id: string;
   seq: number;
   type: string;
@@ -34,20 +29,16 @@ interface JournalRow {
   ts: Date | string;
 }
 
-/** Every terminal's synced transfer entries, by table, with when the entries that pair them were journalled. */
-export async function readSyncedTransfers(sql: Sql): Promise<SyncedTransfers> {
-  const rows = await sql.query<JournalRow>('SELECT terminal_id, seq, type, body, ts FROM journal WHERE type = ANY($1::text[]) ORDER BY terminal_id, seq', [
-    TYPES,
-  ]);
-  const synced: SyncedTransfers = { journals: new Map(), debitedAt: new Map(), takenAt: new Map(), closedAt: new Map(), unreadable: [], peerAlarms: [] };
-  for (const r of rows.rows) {
-    const read = readRow(r);
-    if ('unreadable' in read) synced.unreadable.push(read.unreadable);
-    else if (read.entry.type === 'transfer.alarm') synced.peerAlarms.push({ terminal: read.table, seq: r.seq, payload: read.entry.payload });
-    else note(synced, read.table, read.entry, new Date(r.ts).getTime());
-  }
-  return synced;
-}
+/** The entry types the reconciliation reads. */
+export const TRANSFER_ENTRY_TYPES = [
+  'transfer.out',
+  'transfer.recall',
+  'transfer.complete',
+  'transfer.reverse',
+  'transfer.in',
+  'transfer.refuse',
+  'transfer.alarm',
+];
 
 /**
  * The seqs of a batch's transfer entries that do not read as one (stored, never paired): ingest
@@ -69,7 +60,7 @@ export function unreadableTransferSeqs(cols: {
 const TRANSFER_READER = 'reader';
 
 /** One row as a table's transfer entry, or why it is unreadable. */
-function readRow(r: JournalRow): { readonly table: TableId; readonly entry: TransferEntry } | { readonly unreadable: string } {
+export function readRow(r: JournalRow): { readonly table: TableId; readonly entry: TransferEntry } | { readonly unreadable: string } {
   const table = TableId.safeParse(r.terminal_id);
   if (!table.success || !isTransferEntryType(r.type)) return { unreadable: `${r.terminal_id} seq ${r.seq}: not a table's transfer entry` };
   try {
@@ -79,21 +70,18 @@ function readRow(r: JournalRow): { readonly table: TableId; readonly entry: Tran
   }
 }
 
-/** Adds a table's entry to its journal, and its time when it is its own side's debit, credit or closing. */
-function note(synced: SyncedTransfers, table: TableId, entry: TransferEntry, ts: number): void {
-  const list = synced.journals.get(table) ?? [];
-  list.push(entry);
-  synced.journals.set(table, list);
+/** Notes an entry's time when it is its own side's debit, credit or closing (the first of each). */
+export function noteTime(times: TransferTimes, table: TableId, entry: TransferEntry, ts: number): void {
   // Each time only from the side that may journal it (the debit and the closing: the id's origin), the first.
   const first = (at: Map<string, number>, id: TransferId) => {
     if (!at.has(keyOf(id))) at.set(keyOf(id), ts);
   };
   if (entry.type === 'transfer.in') {
-    if (entry.payload.transfer.to === table) first(synced.takenAt, entry.payload.transfer.id);
+    if (entry.payload.transfer.to === table) first(times.takenAt, entry.payload.transfer.id);
     return;
   }
   if (entry.type === 'transfer.refuse' || entry.type === 'transfer.recall' || entry.type === 'transfer.alarm') return;
   const t = entry.payload.transfer;
   if (t.from !== table || t.id.origin !== table) return;
-  first(entry.type === 'transfer.out' ? synced.debitedAt : synced.closedAt, t.id);
+  first(entry.type === 'transfer.out' ? times.debitedAt : times.closedAt, t.id);
 }

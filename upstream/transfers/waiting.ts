@@ -4,7 +4,7 @@ import { awaitedSide, type PairedTransfer } from '../../terms/transfer-reconcile
 import { keyOf } from '../../terms/transfer-terms.js';
 import type { Sql } from '../sql.js';
 import { DEFAULT_SKEW_MARGIN_SECONDS, type OpenTransfer, type PendingTransfer, type TransferWatch } from './report.js';
-import type { SyncedTransfers } from './synced-entries.js';
+import type { TransferTimes } from './synced-entries.js';
 
 /** Every transfer open at its sender whose debit has synced, and for how long (by `now`). */
 export function openTransfers(paired: readonly PairedTransfer[], debitedAt: ReadonlyMap<string, number>, now: Date): OpenTransfer[] {
@@ -24,7 +24,7 @@ export function openTransfers(paired: readonly PairedTransfer[], debitedAt: Read
 export async function judgeDisagreements(
   sql: Sql,
   paired: readonly PairedTransfer[],
-  synced: Pick<SyncedTransfers, 'takenAt' | 'closedAt'>,
+  synced: Pick<TransferTimes, 'takenAt' | 'closedAt'>,
   watch: TransferWatch,
   now: Date,
 ): Promise<{ disagreements: PairedTransfer[]; pending: PendingTransfer[] }> {

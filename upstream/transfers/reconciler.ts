@@ -1,0 +1,163 @@
+import { reconcile, type PairedTransfer } from '../../terms/transfer-reconcile.js';
+import { keyOf, type TableId, type TransferEntry } from '../../terms/transfer-terms.js';
+import type { Sql } from '../sql.js';
+import { raisePeerAlarms, raiseTransferAlarms } from './alarms.js';
+import type { TransferReport, TransferWatch } from './report.js';
+import { noteTime, readRow, TRANSFER_ENTRY_TYPES, type JournalRow, type PeerAlarm, type TransferTimes } from './synced-entries.js';
+import { judgeDisagreements, openTransfers } from './waiting.js';
+
+// The floor's transfers reconciled run after run (every minute, for weeks) without reading every
+// transfer entry ever synced at each run: a run over the whole journal took 1.1 s at 20,000
+// transfers on the build machine, the upstream's event loop held (PGlite is in-process) and growing
+// for ever. The reconciler reads each terminal's entries past the last it read (the journal's
+// (terminal, type, seq) index), and forgets an id once its two ends agree and it is closed at its
+// sender, keeping only that it was: pairing is per id (terms/transfer-reconcile.ts), so what it
+// holds pairs as a run over everything would. An entry of a forgotten id (never an honest table's:
+// a credit after the transfer was settled as returned, a refusal after a credit) makes it read
+// everything again, once, so that entry is paired with all that came before it.
+
+type Entry = { readonly table: TableId; readonly entry: TransferEntry };
+
+/** The id an entry speaks of (a recall's and an alarm's are not paired: reconcile passes them by). */
+function pairedKey(e: TransferEntry): string | null {
+  switch (e.type) {
+    case 'transfer.out':
+    case 'transfer.complete':
+    case 'transfer.reverse':
+    case 'transfer.in':
+      return keyOf(e.payload.transfer.id);
+    case 'transfer.refuse':
+      return keyOf(e.payload.id);
+    case 'transfer.recall':
+    case 'transfer.alarm':
+      return null;
+  }
+}
+
+/** Closed at its sender with both ends agreeing: no later honest entry names it again. */
+function closedAndAgreed(p: PairedTransfer): boolean {
+  return p.disagreements.length === 0 && (p.sender === 'completed' || p.sender === 'reversed');
+}
+
+export class TransferReconciler {
+  /** Each terminal's last journal seq read. */
+  private readonly readTo = new Map<string, number>();
+  /** The entries of each id not closed and agreed, by `keyOf`, each table's in its journal's order. */
+  private readonly open = new Map<string, Entry[]>();
+  /** The ids closed and agreed (their entries dropped), and how many of each closing. */
+  private readonly closed = new Set<string>();
+  private closedCompleted = 0;
+  private closedReversed = 0;
+  private readonly times: TransferTimes = { debitedAt: new Map(), takenAt: new Map(), closedAt: new Map() };
+  private unreadable: string[] = [];
+  /** `transfer.alarm` entries read and not yet raised. */
+  private peerAlarms: PeerAlarm[] = [];
+  private peerAlarmsRead = 0;
+
+  /** What `reconcileTransfers` answers (upstream/transfers.ts), from the entries synced since the last run and what it kept. */
+  async run(sql: Sql, watch: TransferWatch, now: Date = new Date()): Promise<TransferReport> {
+    if (!(await this.readNew(sql))) {
+      this.forgetAll();
+      await this.readNew(sql);
+    }
+    const paired = reconcile(this.journals());
+    const open = openTransfers(paired, this.times.debitedAt, now);
+    const { disagreements, pending } = await judgeDisagreements(sql, paired, this.times, watch, now);
+    const raised = (await raiseTransferAlarms(sql, watch, open, disagreements)) + (await raisePeerAlarms(sql, this.peerAlarms));
+    this.peerAlarms = [];
+    for (const p of paired) if (closedAndAgreed(p)) this.close(p);
+    const kept = paired.filter((p) => !closedAndAgreed(p));
+    return {
+      transfers: this.closed.size + kept.length,
+      completed: this.closedCompleted + kept.filter((p) => p.sender === 'completed').length,
+      reversed: this.closedReversed + kept.filter((p) => p.sender === 'reversed').length,
+      open,
+      disagreements,
+      pending,
+      raised,
+      peerAlarms: this.peerAlarmsRead,
+      unreadable: [...this.unreadable],
+    };
+  }
+
+  /**
+   * Reads every terminal's transfer entries past the last read, up to its head as the upstream
+   * holds it (a batch's entries and its head are committed together); false, having kept nothing
+   * of the entry, when one names an id it forgot.
+   */
+  private async readNew(sql: Sql): Promise<boolean> {
+    const heads = await sql.query<{ terminal_id: string; seq: number | string }>('SELECT terminal_id, seq FROM heads ORDER BY terminal_id');
+    for (const h of heads.rows) {
+      const from = this.readTo.get(h.terminal_id) ?? 0;
+      const to = Number(h.seq);
+      if (to <= from) continue;
+      const rows = await sql.query<JournalRow>(
+        'SELECT terminal_id, seq, type, body, ts FROM journal WHERE terminal_id = $1 AND type = ANY($2::text[]) AND seq > $3 AND seq <= $4 ORDER BY seq',
+        [h.terminal_id, TRANSFER_ENTRY_TYPES, from, to],
+      );
+      for (const r of rows.rows) if (!this.take(r)) return false;
+      this.readTo.set(h.terminal_id, to);
+    }
+    return true;
+  }
+
+  /** Keeps one row; false when it names a forgotten id. */
+  private take(r: JournalRow): boolean {
+    const read = readRow(r);
+    if ('unreadable' in read) {
+      this.unreadable.push(read.unreadable);
+      return true;
+    }
+    const { table, entry } = read;
+    if (entry.type === 'transfer.alarm') {
+      this.peerAlarms.push({ terminal: table, seq: Number(r.seq), payload: entry.payload });
+      this.peerAlarmsRead++;
+      return true;
+    }
+    const key = pairedKey(entry);
+    if (key === null) return true;
+    if (this.closed.has(key)) return false;
+    noteTime(this.times, table, entry, new Date(r.ts).getTime());
+    const list = this.open.get(key);
+    if (list) list.push({ table, entry });
+    else this.open.set(key, [{ table, entry }]);
+    return true;
+  }
+
+  /**
+   * Each table's kept entries, as `reconcile` takes them: the tables in the order a reading of
+   * everything gives them (by terminal id), since where two tables both speak of an id the first
+   * read may be the one believed.
+   */
+  private journals(): Map<TableId, TransferEntry[]> {
+    const byTable = new Map<TableId, TransferEntry[]>();
+    for (const entries of this.open.values())
+      for (const { table, entry } of entries) {
+        const list = byTable.get(table);
+        if (list) list.push(entry);
+        else byTable.set(table, [entry]);
+      }
+    return new Map([...byTable].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  private close(p: PairedTransfer): void {
+    const key = keyOf(p.id);
+    this.open.delete(key);
+    for (const at of [this.times.debitedAt, this.times.takenAt, this.times.closedAt]) at.delete(key);
+    this.closed.add(key);
+    if (p.sender === 'completed') this.closedCompleted++;
+    else this.closedReversed++;
+  }
+
+  private forgetAll(): void {
+    this.readTo.clear();
+    this.open.clear();
+    this.closed.clear();
+    this.closedCompleted = 0;
+    this.closedReversed = 0;
+    for (const at of [this.times.debitedAt, this.times.takenAt, this.times.closedAt]) at.clear();
+    this.unreadable = [];
+    this.peerAlarms = [];
+    this.peerAlarmsRead = 0;
+  }
+}
