@@ -195,8 +195,9 @@ export const PAYLOADS = {
   'config.refused': z.strictObject({
     order: z.number().int().positive(),
     key: z.string().min(1).max(128),
-    who,
-    witness: who,
+    /** Who proposed and who approved it, as the order named them; absent when the order could not be read (too long, off its schema). */
+    who: who.optional(),
+    witness: who.optional(),
     /** The refusal in English (the host's log's words). */
     reason: text,
     /** What the refusal says to a person: a key of the catalogues and its parameters (the back office shows it in the reader's language). */

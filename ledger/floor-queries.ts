@@ -227,6 +227,21 @@ export function answeredOrders(ledger: Ledger): Set<number> {
   return new Set(rows.map((r) => Number(r.o)));
 }
 
+/**
+ * The newest back-office order made of each setting: the highest order id a `config.change` of
+ * that key names. An older order of the same setting, delivered after it (held back on the way),
+ * would undo the newer one: the table refuses it (host/floor/remote-config.ts).
+ */
+export function newestOrderMade(ledger: Ledger): Map<string, number> {
+  const rows = connectionOf(ledger)
+    .prepare(
+      `SELECT json_extract(body, '$.payload.key') AS k, MAX(json_extract(body, '$.payload.order')) AS o FROM journal
+       WHERE type = 'config.change' AND json_extract(body, '$.payload.order') IS NOT NULL GROUP BY k`,
+    )
+    .all() as { k: string; o: number }[];
+  return new Map(rows.map((r) => [String(r.k), Number(r.o)]));
+}
+
 /** A credit journalled for a note, with the escrow it resolved. */
 export interface LastNoteCredit {
   seq: number;

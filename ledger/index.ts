@@ -50,6 +50,7 @@ export { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js
 export { entryCredits, roundProgress, tableJournal } from './table-journal.js';
 export {
   answeredOrders,
+  newestOrderMade,
   configChanges,
   heldRead,
   lastNoteCredit,

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { configChanges, Ledger, PAYLOADS } from '../../ledger/index.js';
 import { ConfigChanges } from '../config/config-changes.js';
 import { simulatedTableConfig } from '../config/table-config.js';
-import { RemoteConfig } from './remote-config.js';
+import { orderStatement, RemoteConfig } from './remote-config.js';
 import { configRefusals, journalOf, signOrder } from '../testing/remote-orders.js';
 
 // Issue 49 item 6, the table's end: an order from the back office is the upstream's word only if
@@ -76,13 +76,12 @@ describe('configuration orders from the back office at the table (issue 49 item 
       t.remote.receive({ orders: [signed(order(5), upstream.privateKey, 'T-OTHER')] });
       t.remote.receive({ orders: [signed(order(6, { terminalId: 'T-OTHER' }), upstream.privateKey, 'T-OTHER')] });
       t.remote.receive({ orders: [signed(order(7, { terminalId: 'T-OTHER' }))] });
-      t.remote.receive({ orders: [signed(order(8, { extra: 'field' }))] });
       t.remote.receive('not an answer');
       assert.deepEqual(t.remote.pending(), []);
       await t.newShoe();
       assert.deepEqual(t.config.limits, limits);
       assert.deepEqual(t.types().slice(head), ['shoe.change'], 'nothing of theirs journalled');
-      // The three answers that do not fit (no signature, an empty one, not an answer) are one alarm, said once.
+      // The two orders that do not fit (an empty signature, none) are one alarm, said once; the answer that is none another.
       assert.equal(t.alarms.length, 7, t.alarms.join('\n'));
       // Said once: the upstream repeats its answer at every heartbeat.
       t.remote.receive({ orders: [signed(order(1), stranger.privateKey)] });
@@ -184,6 +183,106 @@ describe('configuration orders from the back office at the table (issue 49 item 
       again.close();
       await t.newShoe();
       assert.equal(configChanges(t.ledger).length, 1);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a signed order the table cannot read (too long, off its schema, a setting the back office never issues) is journalled refused; the rest of the answer is taken', async () => {
+    const t = table();
+    try {
+      const many: Record<string, { min: number; max: number }> = {};
+      for (let i = 0; i < 600; i++) many[`bet${i}`] = { min: 100, max: 200 };
+      const tooLong = signed(order(40, { key: 'betLimits', after: many }));
+      assert.ok(tooLong.order.length > 16_384);
+      const forgedLong = signed(order(45, { key: 'betLimits', after: many }), stranger.privateKey);
+      const unsignedLong = { order: tooLong.order.replace('"id":40', '"id":46'), signature: tooLong.signature };
+      const noId = signed({ ...order(0), id: 'x' });
+      const notJson = { order: '{not json', signature: sign(null, Buffer.from(orderStatement(TERMINAL, '{not json')), upstream.privateKey).toString('base64') };
+      t.remote.receive({
+        orders: [
+          tooLong,
+          signed(order(41)),
+          signed(order(42, { extra: 'field' })),
+          signed(order(43, { key: 'handpayTwoPersonAbove', after: 9_000_000_000_000 })),
+          forgedLong,
+          unsignedLong,
+          noId,
+          notJson,
+        ],
+      });
+      const refused = refusals(t.ledger);
+      console.log(
+        'unreadable signed orders journalled:',
+        refused.map((p) => [p.order, p.say?.key]),
+        'waiting:',
+        t.remote.pending().map((o) => o.id),
+      );
+      assert.deepEqual(
+        refused.map((p) => [p.order, p.key, p.say?.key]),
+        [
+          [40, 'betLimits', 'configRefusal.orderTooLong'],
+          [42, 'limits', 'configRefusal.orderNotValid'],
+          [43, 'handpayTwoPersonAbove', 'configRefusal.orderNotValid'],
+        ],
+      );
+      assert.deepEqual([refused[0]?.who, refused[0]?.witness], ['ana', 'rui']);
+      assert.deepEqual(
+        t.remote.pending().map((o) => o.id),
+        [41],
+        'the good order beside them is taken',
+      );
+      // The forged one, the altered one and the signed text naming no order are alarms, journalled nowhere.
+      assert.ok(t.alarms.some((m) => /does not carry the upstream's signature/.test(m)));
+      assert.ok(
+        t.alarms.some((m) => /names no order/.test(m)),
+        t.alarms.join('\n'),
+      );
+      const handpay = t.config.handpayTwoPersonAbove;
+      await t.newShoe();
+      assert.deepEqual(t.config.limits, { min: 20_000, max: 1_000_000 });
+      assert.equal(t.config.handpayTwoPersonAbove, handpay);
+      assert.deepEqual(
+        configChanges(t.ledger).map((c) => c.key),
+        ['limits'],
+      );
+      // Sent again at the next heartbeat: answered already, nothing more journalled.
+      t.remote.receive({ orders: [tooLong, signed(order(42, { extra: 'field' }))] });
+      assert.equal(refusals(t.ledger).length, 3);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('an older order of a setting delivered after a newer one of it was made is refused as superseded, after a restart too', async () => {
+    const t = table();
+    try {
+      t.remote.receive({ orders: [signed(order(51, { after: { min: 50_000, max: 2_000_000 } }))] });
+      await t.newShoe();
+      assert.deepEqual(t.config.limits, { min: 50_000, max: 2_000_000 });
+      // The path held order 50 back; it comes now, after a restart (the newer one is read from the journal), twice.
+      t.remote.close();
+      const older = signed(order(50, { after: { min: 10_000, max: 100_000 } }));
+      const again = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger: t.ledger, changes: t.changes, log: pino({ level: 'silent' }) });
+      again.receive({ orders: [older] });
+      again.receive({ orders: [older] });
+      await t.newShoe();
+      console.log(
+        'limits after the older order came:',
+        t.config.limits,
+        'refused:',
+        refusals(t.ledger).map((p) => [p.order, p.say?.key]),
+      );
+      assert.deepEqual(t.config.limits, { min: 50_000, max: 2_000_000 });
+      assert.deepEqual(
+        refusals(t.ledger).map((p) => [p.order, p.say?.key, p.say?.values]),
+        [[50, 'configRefusal.orderSuperseded', { newer: 51 }]],
+      );
+      // An older order of another setting is not superseded by it.
+      again.receive({ orders: [signed(order(49, { key: 'betLimits', after: { main: { min: 20_000, max: 500_000 } } }))] });
+      await t.newShoe();
+      again.close();
+      assert.deepEqual(t.config.betLimits.main, { min: 20_000, max: 500_000 });
     } finally {
       t.close();
     }

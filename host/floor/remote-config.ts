@@ -1,8 +1,10 @@
 import { createPublicKey, verify } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { answeredOrders, type Ledger } from '../../ledger/index.js';
-import { CHANGEABLE_KEYS, refusal, type ChangeRefusal, type ConfigChanges } from '../config/config-changes.js';
+import { answeredOrders, newestOrderMade, type Ledger } from '../../ledger/index.js';
+import { ORDER_KEYS, ORDER_TEXT_MAX } from '../../terms/config-order-terms.js';
+import { refusal, type ChangeRefusal, type ConfigChanges } from '../config/config-changes.js';
+import { describeIssues } from '../config/load-config.js';
 import { said } from '../config/refusal-words.js';
 
 // Configuration from the floor (issue 49 item 6; docs/backoffice.md): a change a back-office user
@@ -13,8 +15,13 @@ import { said } from '../config/refusal-words.js';
 // pass the same guard as a change made at the table (ConfigChanges: the rule guard, the
 // authorisation). A good order is journalled and made only when the next shoe is loaded; an
 // order the upstream signed that the table refuses is journalled as `config.refused`, which the
-// synced journal carries back to the back office. An order that is not the upstream's is
-// journalled nowhere (its text is a stranger's) and raises an alarm.
+// synced journal carries back to the back office. Each order of an answer is judged on its own:
+// one the upstream signed that the table cannot read (longer than it takes, off its schema, a
+// setting the back office never issues) is refused in the journal by its id, so the back office
+// learns of it and stops sending it; the others are taken. An older order of a setting than one
+// already made of it (held back on the way) is refused as superseded. An order that is not the
+// upstream's is journalled nowhere (its text is a stranger's: no one on the path can make the
+// table journal a refusal of an order the upstream never signed) and raises an alarm.
 //
 // The statement (the upstream's copy is upstream/receipts.ts, ReceiptSigner.signOrder):
 //   Ed25519 over "macau-etg-upstream config order v1\n" TERMINAL "\n" ORDER-TEXT
@@ -25,12 +32,12 @@ export function orderStatement(terminal: string, order: string): string {
 
 const Who = z.string().regex(/^[a-z0-9][a-z0-9._-]{1,31}$/);
 
-/** An order as the upstream writes it (upstream/backoffice/config-requests.ts). */
+/** An order as the upstream writes it (upstream/backoffice/config-requests.ts): one of the four settings the back office proposes. */
 export const ConfigOrder = z.strictObject({
   v: z.literal(1),
   id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   terminalId: z.string().max(64),
-  key: z.enum(CHANGEABLE_KEYS),
+  key: z.enum(ORDER_KEYS),
   after: z.unknown(),
   authorisation: z.string().trim().min(1).max(128),
   proposedBy: Who,
@@ -40,20 +47,26 @@ export const ConfigOrder = z.strictObject({
 });
 export type ConfigOrder = z.infer<typeof ConfigOrder>;
 
-/** `POST /v1/config-orders`' answer: each order's exact text and the upstream's signature over it. */
-export const OrdersAnswer = z.looseObject({
-  orders: z
-    .array(
-      z.strictObject({
-        order: z.string().max(16_384),
-        signature: z
-          .string()
-          .regex(/^[A-Za-z0-9+/]+={0,2}$/)
-          .max(200),
-      }),
-    )
-    .max(50),
+/** What names an order the table cannot read: enough to journal its refusal by id. */
+const NamedOrder = z.looseObject({
+  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  terminalId: z.string().max(64),
+  key: z.string().min(1).max(128),
 });
+/** An order the refusal names: its id and setting, and the two people when they could be read. */
+type Named = Pick<ConfigOrder, 'id' | 'terminalId'> & { key: string; proposedBy?: string; approvedBy?: string };
+
+/** One order of an answer: its exact text and the upstream's signature over it (the text judged after the signature). */
+const SignedOrder = z.strictObject({
+  order: z.string(),
+  signature: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/)
+    .max(200),
+});
+
+/** `POST /v1/config-orders`' answer: its orders, each judged on its own (the body's size is the sync client's to bound). */
+export const OrdersAnswer = z.looseObject({ orders: z.array(z.unknown()).max(50) });
 
 /** A `shoe.change` entry's body when a new shoe was loaded (not when the cut card came out). */
 const ShoeLoaded = z.looseObject({ payload: z.looseObject({ event: z.literal('loaded') }) });
@@ -80,6 +93,31 @@ export function orderSigned(publicKey: string, terminal: string, order: string, 
   }
 }
 
+/**
+ * A signed order's text read: the order, or why the table cannot take it (longer than it takes,
+ * not JSON, off its schema) with what it names, when it names an order for this table at all.
+ */
+export function readOrder(text: string): { ok: true; order: ConfigOrder } | { ok: false; named: Named | null; refusal: ChangeRefusal } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const order = text.length > ORDER_TEXT_MAX ? null : ConfigOrder.safeParse(json);
+  if (order?.success) return { ok: true, order: order.data };
+  const why = order
+    ? refusal(said('orderNotValid', { issues: describeIssues(order.error.issues).slice(0, 500) }))
+    : refusal(said('orderTooLong', { length: text.length, max: ORDER_TEXT_MAX }));
+  const named = NamedOrder.safeParse(json);
+  if (!named.success) return { ok: false, named: null, refusal: why };
+  const { id, terminalId, key } = named.data;
+  const proposedBy = Who.safeParse(named.data.proposedBy);
+  const approvedBy = Who.safeParse(named.data.approvedBy);
+  const people = { ...(proposedBy.success ? { proposedBy: proposedBy.data } : {}), ...(approvedBy.success ? { approvedBy: approvedBy.data } : {}) };
+  return { ok: false, named: { id, terminalId, key, ...people }, refusal: why };
+}
+
 export class RemoteConfig {
   /** Orders accepted, waiting for the next shoe, by id, with the upstream's signature over each. */
   private readonly waiting = new Map<number, ConfigOrder>();
@@ -102,11 +140,15 @@ export class RemoteConfig {
     return [...this.waiting.values()].sort((a, b) => a.id - b.id);
   }
 
-  /** The upstream's answer to `/v1/config-orders`, as it came. */
+  /** The upstream's answer to `/v1/config-orders`, as it came: each order judged on its own. */
   receive(answer: unknown): void {
     const parsed = OrdersAnswer.safeParse(answer);
     if (!parsed.success) return this.alarm('answer', "the upstream's configuration orders do not fit their schema: none is taken");
-    for (const { order, signature } of parsed.data.orders) this.take(order, signature);
+    for (const one of parsed.data.orders) {
+      const entry = SignedOrder.safeParse(one);
+      if (!entry.success) this.alarm('entry', "an order in the upstream's answer is not an order and its signature: that one is not taken");
+      else this.take(entry.data.order, entry.data.signature);
+    }
   }
 
   close(): void {
@@ -117,20 +159,17 @@ export class RemoteConfig {
     const key = this.d.publicKey;
     if (!key)
       return this.alarm(`key:${signature}`, 'a configuration order came, but the enrolment gave no upstream key to check it with: refused (enrol again)');
+    // The signature first, over the text as it came, however long: nothing unsigned is read, let alone journalled.
     if (!orderSigned(key, this.d.terminalId, text, signature))
       return this.alarm(`sig:${signature}`, "a configuration order does not carry the upstream's signature for this terminal: refused");
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const order = ConfigOrder.safeParse(json);
-    if (!order.success) return this.alarm(`shape:${signature}`, 'a signed configuration order does not fit its schema: refused');
-    const o = order.data;
+    const read = readOrder(text);
+    if (!read.ok) return this.unreadable(read.named, read.refusal, signature);
+    const o = read.order;
     if (o.terminalId !== this.d.terminalId) return this.alarm(`terminal:${signature}`, `a configuration order for terminal ${o.terminalId} came here: refused`);
     if (this.answered.has(o.id) || this.waiting.has(o.id)) return;
     if (o.proposedBy === o.approvedBy) return this.refuse(o, refusal(said('orderSamePerson')));
+    const superseded = this.superseded(o);
+    if (superseded) return this.refuse(o, superseded);
     const check = this.d.changes.check(o.key, o.after, o.authorisation);
     if (!check.ok) return this.refuse(o, check);
     this.waiting.set(o.id, o);
@@ -139,6 +178,24 @@ export class RemoteConfig {
       { order: o.id, key: o.key, proposedBy: o.proposedBy, approvedBy: o.approvedBy },
       'configuration order accepted: it is made at the next shoe',
     );
+  }
+
+  /**
+   * A signed order the table cannot read: refused in the journal by the id it names (the back
+   * office then shows it refused and sends it no more), or, naming none, an alarm only.
+   */
+  private unreadable(named: Named | null, why: ChangeRefusal, signature: string): void {
+    if (!named) return this.alarm(`unnamed:${signature}`, `a signed configuration order names no order this table could answer: ${why.reason.slice(0, 300)}`);
+    if (named.terminalId !== this.d.terminalId)
+      return this.alarm(`terminal:${signature}`, `a configuration order for terminal ${named.terminalId} came here: refused`);
+    if (this.answered.has(named.id) || this.waiting.has(named.id)) return;
+    this.refuse(named, why);
+  }
+
+  /** A refusal when a newer order of the same setting was made already (an older one, held back on the way, would undo it). */
+  private superseded(o: ConfigOrder): ChangeRefusal | null {
+    const newer = newestOrderMade(this.d.ledger).get(o.key);
+    return newer !== undefined && newer > o.id ? refusal(said('orderSuperseded', { newer })) : null;
   }
 
   /**
@@ -152,6 +209,11 @@ export class RemoteConfig {
       const signature = this.signatures.get(o.id);
       this.signatures.delete(o.id);
       const by = { who: o.proposedBy, witness: o.approvedBy, authorisation: o.authorisation, order: o.id };
+      const superseded = this.superseded(o);
+      if (superseded) {
+        this.refuse(o, superseded);
+        continue;
+      }
       const r =
         o.key === 'profile' || o.key === 'profileOptions'
           ? this.d.changes.switchRuleSet(o.key, o.after, { ...by, ...(signature ? { signature } : {}) })
@@ -171,12 +233,13 @@ export class RemoteConfig {
   }
 
   /** Journals the refusal with its English and what it says to a person (the back office shows the latter in its reader's language). */
-  private refuse(o: ConfigOrder, r: Pick<ChangeRefusal, 'reason' | 'say'>): void {
+  private refuse(o: Named, r: Pick<ChangeRefusal, 'reason' | 'say'>): void {
     const reason = r.reason;
     this.answered.add(o.id);
+    const people = { ...(o.proposedBy ? { who: o.proposedBy } : {}), ...(o.approvedBy ? { witness: o.approvedBy } : {}) };
     this.d.ledger.append({
       type: 'config.refused',
-      payload: { order: o.id, key: o.key, who: o.proposedBy, witness: o.approvedBy, reason: reason.slice(0, 2000), say: r.say },
+      payload: { order: o.id, key: o.key, ...people, reason: reason.slice(0, 2000), say: r.say },
     });
     this.d.log.warn({ order: o.id, key: o.key, reason }, 'configuration order refused');
     // The upstream signed it and the table will not make it: someone must look (the back office lists it refused too).

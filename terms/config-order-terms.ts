@@ -1,0 +1,20 @@
+// Configuration orders from the floor (issue 49 item 6; docs/backoffice.md): what the upstream may
+// propose and what a table takes, defined once so the two ends cannot drift apart. A request the
+// upstream accepts that its table cannot read would be delivered, refused unread and sent again at
+// every heartbeat (a review of the configuration orders found one did exactly that).
+
+/** The settings an order may change: the four the back office proposes, no other (not the handpay threshold, the denominations…). */
+export const ORDER_KEYS = ['limits', 'betLimits', 'profileOptions', 'profile'] as const;
+export type OrderKey = (typeof ORDER_KEYS)[number];
+
+/** The longest order text a table takes (host/floor/remote-config.ts); a longer one, signed, is refused in the journal. */
+export const ORDER_TEXT_MAX = 16_384;
+
+/**
+ * The longest new value (`after`, as JSON) a proposal may carry: with the rest of the order (its
+ * reference, at most 128 characters however escaped, the names, the times) well under ORDER_TEXT_MAX.
+ */
+export const ORDER_AFTER_MAX = 8_192;
+
+/** The most bets one change of the bet limits may name: above any game's (engine/table/vocabulary.ts names 18 spots, and `behind`). */
+export const BET_LIMITS_MAX = 32;
