@@ -142,6 +142,7 @@ function errorText(w: Words, e: unknown): string {
     if (e.code === 'same-person') return w.t('backoffice.config.error.same-person');
     if (e.code === 'decided') return w.t('backoffice.config.error.decided');
     if (e.code === 'role') return w.t('backoffice.config.error.role');
+    if (e.code === 'too-many-open') return w.t('backoffice.config.error.too-many-open');
   }
   return w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BET_LIMITS_MAX, ORDER_AFTER_MAX } from '../../terms/config-order-terms.js';
 import { said, type SaidPayload } from '../../terms/said.js';
 import { iso } from '../queries.js';
 import type { Db, Sql } from '../sql.js';
@@ -66,20 +67,33 @@ const Note = z.string().trim().max(1000).default('');
  * allow it is the table's own guard's to say (host/config/config-changes.ts), and it says it in
  * the journal.
  */
-export const ConfigProposal = z.discriminatedUnion('key', [
-  z.strictObject({ key: z.literal('limits'), after: Limits, authorisation: Reference, note: Note }),
-  z.strictObject({ key: z.literal('betLimits'), after: z.record(z.string().regex(/^[a-z][a-zA-Z0-9-]{0,31}$/), Limits), authorisation: Reference, note: Note }),
-  z.strictObject({
-    key: z.literal('profileOptions'),
-    after: z
-      .record(z.string().min(1).max(64), z.union([z.string().max(64), z.number().finite(), z.boolean()]))
-      .refine((o) => Object.keys(o).length <= 32, { message: 'at most 32 options' }),
-    authorisation: Reference,
-    note: Note,
-  }),
-  // A profile's name (`macau-2004`, `macau-no-commission`): whether the table's game has it is the table's to say.
-  z.strictObject({ key: z.literal('profile'), after: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/), authorisation: Reference, note: Note }),
-]);
+export const ConfigProposal = z
+  .discriminatedUnion('key', [
+    z.strictObject({ key: z.literal('limits'), after: Limits, authorisation: Reference, note: Note }),
+    z.strictObject({
+      key: z.literal('betLimits'),
+      after: z
+        .record(z.string().regex(/^[a-z][a-zA-Z0-9-]{0,31}$/), Limits)
+        .refine((o) => Object.keys(o).length <= BET_LIMITS_MAX, { message: `at most ${BET_LIMITS_MAX} bets` }),
+      authorisation: Reference,
+      note: Note,
+    }),
+    z.strictObject({
+      key: z.literal('profileOptions'),
+      after: z
+        .record(z.string().min(1).max(64), z.union([z.string().max(64), z.number().finite(), z.boolean()]))
+        .refine((o) => Object.keys(o).length <= 32, { message: 'at most 32 options' }),
+      authorisation: Reference,
+      note: Note,
+    }),
+    // A profile's name (`macau-2004`, `macau-no-commission`): whether the table's game has it is the table's to say.
+    z.strictObject({ key: z.literal('profile'), after: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/), authorisation: Reference, note: Note }),
+  ])
+  // What a table takes (terms/config-order-terms.ts): a request it could not read would be sent to it, refused, for nothing.
+  .refine((p) => JSON.stringify(p.after).length <= ORDER_AFTER_MAX, {
+    message: `the new value is longer than a table takes (${ORDER_AFTER_MAX} characters as JSON)`,
+    path: ['after'],
+  });
 export type ConfigProposal = z.infer<typeof ConfigProposal>;
 
 export type RequestState = 'proposed' | 'withdrawn' | 'approved' | 'delivered' | 'applied' | 'refused';
@@ -139,6 +153,18 @@ const SELECT = `
   LEFT JOIN config_request_steps w ON w.request_id = r.id AND w.step = 'withdrawn'
   LEFT JOIN config_request_steps d ON d.request_id = r.id AND d.step = 'delivered'`;
 
+/**
+ * Whether journal entry `j` answers request `r` (with `d`, its delivery): an entry of `r`'s own
+ * table naming it, of its setting (a change, of its value too), received after the request was
+ * delivered. A table's key alone cannot answer a request never approved, withdrawn, not made yet,
+ * or another one than it was sent, nor keep an approved one from being sent by answering it early
+ * (a review of the configuration orders: a table holding its key set any of its requests' states).
+ */
+export const ANSWERS = `j.terminal_id = r.terminal_id AND j.type IN ('config.change', 'config.refused')
+  AND j.doc->'payload'->>'order' = r.id::text AND j.doc->'payload'->>'key' = r.key
+  AND (j.type = 'config.refused' OR j.doc->'payload'->'after' = r.after)
+  AND d.at IS NOT NULL AND j.received_at >= d.at`;
+
 /** The tables' journal entries that answer requests, by terminal and request id. */
 async function outcomes(sql: Sql, terminals: string[]): Promise<Map<string, NonNullable<ConfigRequest['outcome']>>> {
   const out = new Map<string, NonNullable<ConfigRequest['outcome']>>();
@@ -152,8 +178,10 @@ async function outcomes(sql: Sql, terminals: string[]): Promise<Map<string, NonN
     reason: string | null;
     say: unknown;
   }>(
-    `SELECT terminal_id, seq, ts, type, doc->'payload'->>'order' AS o, doc->'payload'->>'reason' AS reason, doc->'payload'->'say' AS say FROM journal
-     WHERE terminal_id = ANY($1::text[]) AND type IN ('config.change', 'config.refused') AND doc->'payload' ? 'order' ORDER BY seq`,
+    `SELECT j.terminal_id, j.seq, j.ts, j.type, r.id::text AS o, j.doc->'payload'->>'reason' AS reason, j.doc->'payload'->'say' AS say
+     FROM config_requests r JOIN config_request_steps d ON d.request_id = r.id AND d.step = 'delivered'
+     JOIN journal j ON ${ANSWERS}
+     WHERE r.terminal_id = ANY($1::text[]) ORDER BY j.seq`,
     [terminals],
   );
   for (const x of r.rows) {
@@ -209,21 +237,44 @@ async function one(sql: Sql, id: number): Promise<ConfigRequest | null> {
   return shape(x, (await outcomes(sql, [x.terminal_id])).get(`${x.terminal_id}\n${x.id}`));
 }
 
-export async function proposeConfig(sql: Sql, terminal: string, p: ConfigProposal, by: string, address: string): Promise<ConfigRequest> {
-  const known = await sql.query('SELECT 1 FROM terminals WHERE terminal_id = $1 AND revoked_at IS NULL', [terminal]);
-  if (known.rows.length === 0) throw new ConfigRequestError(404, 'no-table', 'no such terminal');
-  const r = await sql.query<{ id: number }>(
-    'INSERT INTO config_requests (terminal_id, key, after, authorisation, note, proposed_by) VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING id',
-    [terminal, p.key, JSON.stringify(p.after), p.authorisation, p.note, by],
-  );
-  const id = Number(r.rows[0]?.id);
-  await audit(sql, {
-    actor: by,
-    address,
-    action: 'config.propose',
-    detail: { request: id, terminal, key: p.key, after: p.after, authorisation: p.authorisation },
+/** The most requests of one table open at once (proposed, or approved and not answered): one person cannot flood its list. The page says 20 (backoffice.config.error.too-many-open). */
+export const OPEN_REQUESTS_MAX = 20;
+
+/**
+ * A proposal, recorded and audited. Refused (409 `too-many-open`) while the table has
+ * OPEN_REQUESTS_MAX requests open: the table's row is locked, so two proposals at once count each other.
+ */
+export async function proposeConfig(db: Db, terminal: string, p: ConfigProposal, by: string, address: string): Promise<ConfigRequest> {
+  const id = await db.transaction(async (tx) => {
+    const known = await tx.query('SELECT 1 FROM terminals WHERE terminal_id = $1 AND revoked_at IS NULL FOR UPDATE', [terminal]);
+    if (known.rows.length === 0) throw new ConfigRequestError(404, 'no-table', 'no such terminal');
+    const open = await tx.query<{ n: number }>(
+      `SELECT COUNT(*)::int AS n FROM config_requests r
+       LEFT JOIN config_request_steps w ON w.request_id = r.id AND w.step = 'withdrawn'
+       LEFT JOIN config_request_steps d ON d.request_id = r.id AND d.step = 'delivered'
+       WHERE r.terminal_id = $1 AND w.id IS NULL AND NOT EXISTS (SELECT 1 FROM journal j WHERE ${ANSWERS})`,
+      [terminal],
+    );
+    if (Number(open.rows[0]?.n ?? 0) >= OPEN_REQUESTS_MAX)
+      throw new ConfigRequestError(
+        409,
+        'too-many-open',
+        `the table has ${OPEN_REQUESTS_MAX} requests open already: approve or withdraw some, or wait for the table to answer the approved ones`,
+      );
+    const r = await tx.query<{ id: number }>(
+      'INSERT INTO config_requests (terminal_id, key, after, authorisation, note, proposed_by) VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING id',
+      [terminal, p.key, JSON.stringify(p.after), p.authorisation, p.note, by],
+    );
+    const made = Number(r.rows[0]?.id);
+    await audit(tx, {
+      actor: by,
+      address,
+      action: 'config.propose',
+      detail: { request: made, terminal, key: p.key, after: p.after, authorisation: p.authorisation },
+    });
+    return made;
   });
-  const made = await one(sql, id);
+  const made = await one(db, id);
   if (!made) throw new Error('the request just made is not there');
   return made;
 }
@@ -255,8 +306,7 @@ export async function decideConfig(db: Db, id: number, step: 'approved' | 'withd
  */
 export async function ordersFor(sql: Sql, terminal: string): Promise<string[]> {
   const r = await sql.query<Row>(
-    `${SELECT} WHERE r.terminal_id = $1 AND a.by_name IS NOT NULL AND w.by_name IS NULL AND NOT EXISTS (
-       SELECT 1 FROM journal j WHERE j.terminal_id = r.terminal_id AND j.type IN ('config.change', 'config.refused') AND j.doc->'payload'->>'order' = r.id::text)
+    `${SELECT} WHERE r.terminal_id = $1 AND a.by_name IS NOT NULL AND w.by_name IS NULL AND NOT EXISTS (SELECT 1 FROM journal j WHERE ${ANSWERS})
      ORDER BY r.id LIMIT 50`,
     [terminal],
   );

@@ -1,4 +1,5 @@
 import type { Sql } from '../sql.js';
+import { ANSWERS } from './config-requests.js';
 import { KioskHealth } from '../schemas.js';
 import type { TableCurrency } from '../table-currency.js';
 
@@ -100,8 +101,8 @@ export class FloorProjection {
     const c = await this.sql.query<{ terminal_id: string; waiting: number }>(
       `SELECT r.terminal_id, COUNT(*)::int AS waiting FROM config_requests r
        JOIN config_request_steps s ON s.request_id = r.id AND s.step = 'approved'
-       WHERE NOT EXISTS (SELECT 1 FROM journal j WHERE j.terminal_id = r.terminal_id AND j.type IN ('config.change', 'config.refused')
-                         AND j.doc->'payload'->>'order' = r.id::text)
+       LEFT JOIN config_request_steps d ON d.request_id = r.id AND d.step = 'delivered'
+       WHERE NOT EXISTS (SELECT 1 FROM journal j WHERE ${ANSWERS})
        GROUP BY r.terminal_id`,
     );
     const waiting = new Map(c.rows.map((x) => [x.terminal_id, x.waiting]));
