@@ -264,6 +264,34 @@ describe("sync client: the upstream's answers checked against the wire contract"
     assert.match(c.status().lastError ?? '', /wire contract: ackedSeq: /);
   });
 
+  it('reads an answer only up to 4 MiB: a larger one (64 MiB, or a length said above it) is a failed request, not read to its end', async () => {
+    const l = kiosk(1);
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    const endless: typeof fetch = async () => {
+      pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled >= 64 * 1024 * 1024) return controller.close();
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      return new Response(body, { status: 200 });
+    };
+    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: endless });
+    assert.equal(await c.syncOnce(), 'failed');
+    console.log('bytes read of a 64 MiB answer:', pulled, c.status().lastError);
+    assert.ok(pulled <= 4 * 1024 * 1024 + 2 * chunk.byteLength, String(pulled));
+    assert.deepEqual(c.status().lastErrorReason, { reason: 'badAnswer' });
+    assert.match(c.status().lastError ?? '', /more than 4194304 bytes/);
+    assert.equal(syncAnchor(l).ackedSeq, 0);
+    const said: typeof fetch = async () => new Response('{}', { status: 200, headers: { 'content-length': String(5 * 1024 * 1024) } });
+    const d = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: said });
+    assert.equal(await d.syncOnce(), 'failed');
+    assert.match(d.status().lastError ?? '', /more than 4194304 bytes/);
+  });
+
   it('says why a sync failed as a reason in codes beside its text, and forgets it at the next success', async () => {
     const l = kiosk(1);
     const up = new FakeUpstream();

@@ -93,11 +93,50 @@ export function syncErrorReason(err: unknown): SyncErrorReason {
     return { reason: 'refused', status: err.status, ...code };
   }
   if (err instanceof AckMismatchError) return { reason: 'ackMismatch' };
-  if (err instanceof WireError || err instanceof NotJsonAnswer) return { reason: 'badAnswer' };
+  if (err instanceof WireError || err instanceof NotJsonAnswer || err instanceof AnswerTooLarge) return { reason: 'badAnswer' };
   if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return { reason: 'timeout' };
   // fetch's own failure (refused, reset, no route, a name not found): the upstream was not reached.
   if (err instanceof TypeError && err.message === 'fetch failed') return { reason: 'unreachable' };
   return { reason: 'other' };
+}
+
+/**
+ * The most an upstream's answer is read to. The largest honest one is the configuration orders': at
+ * most 50 orders of at most 16,384 characters each (host/floor/remote-config.ts), each at most 3
+ * bytes a character once in the answer's JSON, some 2.5 MB; an acknowledgement is a few hundred bytes.
+ */
+export const ANSWER_BYTES_MAX = 4 * 1024 * 1024;
+
+/** An upstream's answer longer than ANSWER_BYTES_MAX: not read past it (only the timeout bounded it before). */
+class AnswerTooLarge extends Error {
+  constructor(path: string) {
+    super(`upstream answered ${path} with more than ${ANSWER_BYTES_MAX} bytes: not read`);
+    this.name = 'AnswerTooLarge';
+  }
+}
+
+/** A response's body as text, read to ANSWER_BYTES_MAX at most (its said length checked first). */
+async function boundedText(res: Response, path: string): Promise<string> {
+  const said = Number(res.headers.get('content-length') ?? 0);
+  const reader = res.body?.getReader();
+  if (said > ANSWER_BYTES_MAX) {
+    await reader?.cancel();
+    throw new AnswerTooLarge(path);
+  }
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > ANSWER_BYTES_MAX) {
+      await reader.cancel();
+      throw new AnswerTooLarge(path);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** An upstream's 200 answer that is not JSON. */
@@ -436,7 +475,7 @@ export class SyncClient {
         body,
         signal: abort.signal,
       });
-      const text = await res.text();
+      const text = await boundedText(res, path);
       let json: unknown;
       try {
         json = JSON.parse(text);
