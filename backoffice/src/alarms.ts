@@ -16,6 +16,7 @@ const KINDS = [
   'kiosk-integrity',
   'bad-receipt',
   'config-order',
+  'config-answer-stray',
   'ticket-refused',
   'ticket-refusals',
   'transfer-peer-alarm',
@@ -39,6 +40,7 @@ const Mismatch = z.object({ held: z.string(), journal: z.string(), seq: z.number
 
 const Fault = z.object({ seq: z.number(), fault: z.string() });
 const Refused = z.object({ validation: z.string(), station: z.number(), reason: z.string() });
+const Stray = z.object({ seq: z.number(), order: z.string() });
 
 /** What a table's fault or a refused ticket says in codes and numbers (the same in every language): the entry and the fault, the ticket and why. */
 function tableDetail(a: Alarm): string {
@@ -46,6 +48,8 @@ function tableDetail(a: Alarm): string {
   if (fault?.success) return ` (#${fault.data.seq} ${fault.data.fault})`;
   const refused = a.kind === 'ticket-refused' ? Refused.safeParse(a.detail) : null;
   if (refused?.success) return ` (${refused.data.validation} @${refused.data.station}: ${refused.data.reason})`;
+  const stray = a.kind === 'config-answer-stray' ? Stray.safeParse(a.detail) : null;
+  if (stray?.success) return ` (#${stray.data.seq} → ${stray.data.order})`;
   return '';
 }
 

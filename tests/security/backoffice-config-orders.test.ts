@@ -118,6 +118,18 @@ for (const kind of DATABASES) {
       await t1.send([change(later)]);
       assert.equal((await states()).get(later), 'applied');
       assert.equal((await ordersFor(kit.db, 'T1')).length, 0);
+      // Every answer to a request its table was not sent is an alarm for the floor; the true one is not.
+      const stray = await kit.db.query<{ terminal_id: string; o: string }>(
+        "SELECT terminal_id, detail->>'order' AS o FROM alarms WHERE kind = 'config-answer-stray' AND terminal_id IN ('T1', 'T9') ORDER BY id",
+      );
+      console.log(
+        'stray answers alarmed:',
+        stray.rows.map((r) => `${r.terminal_id}:${r.o}`),
+      );
+      assert.deepEqual(
+        stray.rows.map((r) => `${r.terminal_id}:${r.o}`),
+        [...[proposed, withdrawn, future, future, later, later].map((o) => `T1:${o}`), `T9:${later}`],
+      );
     });
   });
 }

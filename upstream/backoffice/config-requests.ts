@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BET_LIMITS_MAX, ORDER_AFTER_MAX } from '../../terms/config-order-terms.js';
 import { said, type SaidPayload } from '../../terms/said.js';
+import { raiseAlarm } from '../alarm.js';
 import { iso } from '../queries.js';
 import type { Db, Sql } from '../sql.js';
 import { audit } from './audit.js';
@@ -164,6 +165,24 @@ export const ANSWERS = `j.terminal_id = r.terminal_id AND j.type IN ('config.cha
   AND j.doc->'payload'->>'order' = r.id::text AND j.doc->'payload'->>'key' = r.key
   AND (j.type = 'config.refused' OR j.doc->'payload'->'after' = r.after)
   AND d.at IS NOT NULL AND j.received_at >= d.at`;
+
+/**
+ * Raises `config-answer-stray` for each of a batch's entries (`seqs`, stored in this transaction)
+ * that names a request (`order`) it does not answer by ANSWERS: a request never sent to this table,
+ * of another setting or value. An honest table answers only what it was sent: this is a table's
+ * key in other hands, or a table and its upstream out of step; the floor must look.
+ */
+export async function alarmStrayAnswers(tx: Sql, terminal: string, seqs: readonly number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  const r = await tx.query<{ seq: number; type: string; o: string }>(
+    `SELECT j.seq, j.type, j.doc->'payload'->>'order' AS o FROM journal j
+     WHERE j.terminal_id = $1 AND j.seq = ANY($2::bigint[]) AND j.type IN ('config.change', 'config.refused') AND j.doc->'payload' ? 'order'
+       AND NOT EXISTS (SELECT 1 FROM config_requests r JOIN config_request_steps d ON d.request_id = r.id AND d.step = 'delivered' WHERE ${ANSWERS})
+     ORDER BY j.seq`,
+    [terminal, [...seqs]],
+  );
+  for (const x of r.rows) await raiseAlarm(tx, terminal, 'config-answer-stray', { seq: Number(x.seq), type: x.type, order: String(x.o).slice(0, 32) });
+}
 
 /** The tables' journal entries that answer requests, by terminal and request id. */
 async function outcomes(sql: Sql, terminals: string[]): Promise<Map<string, NonNullable<ConfigRequest['outcome']>>> {

@@ -1,6 +1,7 @@
 // The new rows stored in the batch's transaction: the journal, the meters projection, the
 // authority's register of tickets, then the head.
 import { raiseAlarm } from '../alarm.js';
+import { alarmStrayAnswers } from '../backoffice/config-requests.js';
 import type { Sql } from '../sql.js';
 import { applyTicketEntries } from '../tickets.js';
 import { alarmUnjournalled, newestTs } from '../ticket-word-only.js';
@@ -46,5 +47,7 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
   await alarmUnjournalled(tx, terminal, newestTs(cols.ts));
   // The table's integrity faults and the receipts it could not verify reach the floor as alarms.
   await raiseKioskFaultAlarms(tx, terminal, cols);
+  // An answer to a configuration request the table was not sent is not believed (config-requests.ts), and is an alarm.
+  await alarmStrayAnswers(tx, terminal, cols.seq);
   await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [terminal, last.seq, last.hash]);
 }
