@@ -108,6 +108,21 @@ describe('configuration refusals are said by key in every language', () => {
       assert.equal(entry?.say?.key, 'configRefusal.orderSamePerson', JSON.stringify(entry));
       assert.ok(entry.say);
       assertSaidEverywhere({ key: 'configRefusal.orderSamePerson', values: entry.say.values }, 'orderSamePerson');
+      // A signed order the table cannot read, off its schema or too long: journalled with its key too.
+      t.remote.receive(profileOrder(41, TO, { extra: 'field' }).answer);
+      t.remote.receive(profileOrder(42, TO, { note: 'x'.repeat(20_000) }).answer);
+      const unread = configRefusals(t.ledger).slice(1);
+      assert.deepEqual(
+        unread.map((p) => [p.order, p.say?.key]),
+        [
+          [41, 'configRefusal.orderNotValid'],
+          [42, 'configRefusal.orderTooLong'],
+        ],
+      );
+      const [notValid, tooLong] = unread;
+      assert.ok(notValid?.say && tooLong?.say);
+      assertSaidEverywhere({ key: 'configRefusal.orderNotValid', values: notValid.say.values }, 'orderNotValid');
+      assertSaidEverywhere({ key: 'configRefusal.orderTooLong', values: tooLong.say.values }, 'orderTooLong');
     } finally {
       t.stop();
       rmSync(dir, { recursive: true, force: true });
