@@ -2,6 +2,8 @@ import type { Sql } from '../sql.js';
 import { ANSWERS } from './config-requests.js';
 import { KioskHealth } from '../schemas.js';
 import type { TableCurrency } from '../table-currency.js';
+import { MAX_TABLE_STATIONS } from '../../terms/stations.js';
+import { isCreditTriple } from '../ingest/report-fields.js';
 
 /** What the floor shows of one table host, derived from what the upstream ingests. */
 export interface FloorRow {
@@ -49,8 +51,13 @@ interface Seen {
   credits: Map<number, number>;
 }
 
-const Credits = (v: unknown): [number, number, number][] =>
-  Array.isArray(v) ? v.filter((c): c is [number, number, number] => Array.isArray(c) && c.length === 3 && c.every((x) => typeof x === 'number')) : [];
+/**
+ * An entry's credits as a ledger writes them: the ingest refuses any other (report-fields.ts), and
+ * of a row stored before it did, only the triples of a station a table may have are read. So a
+ * table's map holds at most MAX_TABLE_STATIONS stations: any number used to be a station, and 60,000
+ * fractional ones an entry grew the service's memory for good.
+ */
+const Credits = (v: unknown): [number, number, number][] => (Array.isArray(v) ? v.slice(0, MAX_TABLE_STATIONS).filter(isCreditTriple) : []);
 
 /**
  * The floor's rows. Each terminal's stations and profile are read from the journal incrementally

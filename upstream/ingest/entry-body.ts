@@ -30,6 +30,7 @@ export interface Body {
   type?: unknown;
   txId?: unknown;
   meters?: unknown;
+  credits?: unknown;
 }
 
 /**

@@ -1,17 +1,38 @@
 // The fields of an entry that the upstream reads back as numbers (its reports, plots and
-// projections cast them in SQL: upstream/backoffice/gaming-day.ts, theoretical.ts, plots.ts), each
+// projections cast them in SQL: upstream/backoffice/gaming-day.ts, theoretical.ts, plots.ts; the
+// floor keeps each station's credit: upstream/backoffice/floor.ts), each
 // checked at ingest to be what an honest table's ledger writes. Nothing else of the body is held to
 // a schema here: a newer table's new fields and entry types are stored as they come. One body that
 // does not fit used to be stored, and its cast then failed every report of its gaming day, for
 // every table, for good (the journal is append-only).
 import { z } from 'zod';
 import { ROUND_GAMES } from '../../terms/round-terms.js';
+import { isTableStation, MAX_TABLE_STATIONS } from '../../terms/stations.js';
 
 const safe = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 const name = z.string().min(1).max(128);
 
 /** Each meter delta as the ledger derives it (ledger/entries.ts, MeterDelta): scope, name, a safe integer. */
 const Meters = z.array(z.tuple([name, name, safe]));
+
+/**
+ * An entry's credits as the ledger derives them (ledger/derive.ts): [station, credit before, credit
+ * after] for each station the entry moves, so never more triples than a table has stations; a
+ * station one a table may have, a credit whole minor units never below zero. The floor keeps each
+ * station's last credit (upstream/backoffice/floor.ts): unchecked, 60,000 fractional "stations" an
+ * entry grew its memory without end. Counted before each triple is read.
+ */
+function creditsFit(credits: unknown): boolean {
+  if (!Array.isArray(credits) || credits.length > MAX_TABLE_STATIONS) return false;
+  return credits.every((c) => isCreditTriple(c));
+}
+
+/** One [station, before, after] a ledger writes (the floor reads only these of rows stored before this check). */
+export function isCreditTriple(c: unknown): c is [number, number, number] {
+  return Array.isArray(c) && c.length === 3 && isTableStation(c[0]) && isCredit(c[1]) && isCredit(c[2]);
+}
+
+const isCredit = (n: unknown): boolean => Number.isSafeInteger(n) && (n as number) >= 0;
 
 /** A transfer's station and amount (terms/transfer-terms.ts): the gaming day's transfers in and out. */
 const TransferFigures = z.object({ transfer: z.object({ station: z.number().int().min(1).max(9999), amount: safe.min(0) }) });
@@ -32,11 +53,13 @@ const PAYLOAD_FIGURES = new Map<string, z.ZodType>([
 ]);
 
 /** Why the body's figures cannot be read back, in words; null when they can. */
-export function reportFieldsProblem(body: { type: string; payload?: unknown; meters?: unknown }): string | null {
+export function reportFieldsProblem(body: { type: string; payload?: unknown; meters?: unknown; credits?: unknown }): string | null {
   // Every ledger's payload is an object; the reports read its fields (a void's round, a misread's resolution).
   if (body.payload !== undefined && (body.payload === null || typeof body.payload !== 'object' || Array.isArray(body.payload)))
     return 'its payload is not an object';
   if (body.meters !== undefined && !Meters.safeParse(body.meters).success) return 'its meters are not [scope, name, integer] triples';
+  if (body.credits !== undefined && !creditsFit(body.credits))
+    return `its credits are not [station, before, after] triples of a table's stations (at most ${MAX_TABLE_STATIONS}, credits whole and never below zero)`;
   const figures = PAYLOAD_FIGURES.get(body.type);
   const r = figures?.safeParse(body.payload);
   if (r && !r.success) return `its ${body.type} figures are not what a ledger writes (${r.error.issues[0]?.path.join('.') || 'payload'})`;
