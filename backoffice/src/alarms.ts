@@ -38,14 +38,15 @@ const Code = z.object({ code: z.string() });
 const Changed = z.object({ before: Code, after: Code });
 const Mismatch = z.object({ held: z.string(), journal: z.string(), seq: z.number(), type: z.string() });
 
-const Fault = z.object({ seq: z.number(), fault: z.string() });
+const Fault = z.object({ seq: z.number(), fault: z.string(), count: z.number().optional() });
 const Refused = z.object({ validation: z.string(), station: z.number(), reason: z.string() });
 const Stray = z.object({ seq: z.number(), order: z.string() });
 
 /** What a table's fault or a refused ticket says in codes and numbers (the same in every language): the entry and the fault, the ticket and why. */
 function tableDetail(a: Alarm): string {
   const fault = a.kind === 'kiosk-integrity' || a.kind === 'bad-receipt' || a.kind === 'config-order' ? Fault.safeParse(a.detail) : null;
-  if (fault?.success) return ` (#${fault.data.seq} ${fault.data.fault})`;
+  // A batch's faults of one kind are one alarm: the first's seq, and how many (upstream/ingest/kiosk-faults.ts).
+  if (fault?.success) return ` (#${fault.data.seq} ${fault.data.fault}${fault.data.count === undefined ? '' : ` ×${fault.data.count}`})`;
   const refused = a.kind === 'ticket-refused' ? Refused.safeParse(a.detail) : null;
   if (refused?.success) return ` (${refused.data.validation} @${refused.data.station}: ${refused.data.reason})`;
   const stray = a.kind === 'config-answer-stray' ? Stray.safeParse(a.detail) : null;
@@ -60,6 +61,11 @@ function currencyDetail(a: Alarm): string {
   const mismatch = a.kind === 'currency-mismatch' ? Mismatch.safeParse(a.detail) : null;
   if (mismatch?.success) return ` (${mismatch.data.journal} ≠ ${mismatch.data.held}: #${mismatch.data.seq} ${mismatch.data.type})`;
   return '';
+}
+
+/** The list holds a table's newest alarms only: how many more, on the table's own page. */
+function moreOf(t: Words['t'], terminal: string, more: number): HTMLElement {
+  return h('p', { class: 'more' }, h('a', { href: `#/table/${encodeURIComponent(terminal)}` }, t('backoffice.alarms.more', { count: more, terminal })));
 }
 
 /**
@@ -86,6 +92,7 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
         a.clearedAt === null ? ` (${t('backoffice.alarms.open')})` : ` (${t('backoffice.alarms.cleared')} ${w.time(a.clearedAt)})`,
         acks,
       );
+      if (a.more !== undefined && a.terminalId !== null) li.append(moreOf(t, a.terminalId, a.more));
       if (canAck) {
         const note = h('input', {
           name: 'note',

@@ -43,6 +43,8 @@ export const Alarm = z.object({
   raisedAt: z.string(),
   clearedAt: z.string().nullable(),
   acks: z.array(z.object({ by: z.string(), at: z.string(), note: z.string() })),
+  /** On the oldest of a table's alarms the list shows: how many more the table's own page has. */
+  more: z.number().optional(),
 });
 export type Alarm = z.infer<typeof Alarm>;
 

@@ -10,14 +10,33 @@ export interface WorkedAlarm {
   raisedAt: string;
   clearedAt: string | null;
   acks: { by: string; at: string; note: string }[];
+  /** On the oldest listed of a table's alarms when the list holds only its newest: how many more its own page has. */
+  more?: number;
 }
 
-/** Alarms, newest first, each with every acknowledgement it was given (who, when, what note). */
+/**
+ * How many of one table's alarms the list of every table holds: its newest. One table's flood
+ * (a refused batch raises one, up to 600 a minute) used to push every other table's alarms off
+ * the newest 200 of all (a review); the rest of a table's are on its own page (`terminal`).
+ */
+export const ALARMS_PER_TABLE = 20;
+
+type AlarmRow = { id: number; terminal_id: string | null; kind: string; detail: unknown; raised_at: Date; cleared_at: Date | null; more: number | null };
+
+/**
+ * Alarms, newest first, each with every acknowledgement it was given (who, when, what note). Of
+ * every table's, each table's newest ALARMS_PER_TABLE (the service's own, with no table, as one),
+ * the oldest listed of a table with more carrying how many more (`more`); of one table's, its newest.
+ */
 export async function workedAlarms(sql: Sql, options: { terminal?: string; open?: boolean; limit?: number } = {}): Promise<WorkedAlarm[]> {
-  const r = await sql.query<{ id: number; terminal_id: string | null; kind: string; detail: unknown; raised_at: Date; cleared_at: Date | null }>(
-    `SELECT id, terminal_id, kind, detail, raised_at, cleared_at FROM alarms
-     WHERE ($1::text IS NULL OR terminal_id = $1) AND (NOT $2::boolean OR cleared_at IS NULL) ORDER BY id DESC LIMIT $3`,
-    [options.terminal ?? null, options.open ?? false, options.limit ?? 200],
+  const r = await sql.query<AlarmRow>(
+    `SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
+            CASE WHEN rn = $4 AND n > $4 THEN n - $4 END AS more
+     FROM (SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
+                  row_number() OVER (PARTITION BY terminal_id ORDER BY id DESC) AS rn, COUNT(*) OVER (PARTITION BY terminal_id) AS n
+           FROM alarms WHERE ($1::text IS NULL OR terminal_id = $1) AND (NOT $2::boolean OR cleared_at IS NULL)) a
+     WHERE rn <= $4 ORDER BY id DESC LIMIT $3`,
+    [options.terminal ?? null, options.open ?? false, options.limit ?? 200, options.terminal === undefined ? ALARMS_PER_TABLE : (options.limit ?? 200)],
   );
   const ids = r.rows.map((x) => Number(x.id));
   const acks = ids.length
@@ -40,6 +59,7 @@ export async function workedAlarms(sql: Sql, options: { terminal?: string; open?
     raisedAt: iso(x.raised_at),
     clearedAt: x.cleared_at === null ? null : iso(x.cleared_at),
     acks: byAlarm.get(Number(x.id)) ?? [],
+    ...(x.more === null ? {} : { more: Number(x.more) }),
   }));
 }
 
