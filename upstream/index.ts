@@ -8,6 +8,7 @@ import { connectPg, openPglite, type Db } from './sql.js';
 import { TransferReconciler, type TransferWatch } from './transfers.js';
 import { oneAtATime } from './one-at-a-time.js';
 import type { BackofficeServerOptions } from './backoffice/index.js';
+import type { ServerOptions } from './server.js';
 
 export { buildServer, API_VERSION, DEFAULT_LIMITS, type RateLimits, type ServerOptions } from './server.js';
 export { AdminTokenError, checkTokens, MIN_TOKEN_LENGTH, type AdminTokens, type Role } from './admin-auth.js';
@@ -70,6 +71,8 @@ export async function startUpstream(options: {
   transfers?: TransferWatch & { everySeconds: number };
   /** The back office (docs/backoffice.md): on unless `false`. */
   backoffice?: BackofficeServerOptions | false;
+  /** Each terminal's entries and bytes a minute (upstream/ingest-budget.ts). */
+  ingestBudget?: ServerOptions['ingestBudget'];
 }): Promise<RunningUpstream> {
   const db = options.db ?? (await openUpstreamDb(options));
   const app = await buildServer({
@@ -80,6 +83,7 @@ export async function startUpstream(options: {
     ...(options.tls ? { tls: options.tls } : {}),
     logger: options.logger ?? false,
     ...(options.backoffice !== undefined ? { backoffice: options.backoffice } : {}),
+    ...(options.ingestBudget ? { ingestBudget: options.ingestBudget } : {}),
   });
   const watch = options.transfers;
   const reconciler = new TransferReconciler();

@@ -65,7 +65,7 @@ export class UpstreamMetrics {
     });
     this.ingested = new Counter({
       name: 'etg_upstream_ingest_batches_total',
-      help: 'signed ingest batches answered by this process, by result (200, gap, divergence, bad-chain, bad-entry, unauthorised)',
+      help: 'signed ingest batches answered by this process, by result (200, gap, divergence, bad-chain, bad-entry, unauthorised, over-budget)',
       labelNames: ['result'] as const,
       registers: [r],
     });

@@ -13,6 +13,7 @@ import { ReplayGuard } from './replay-guard.js';
 import * as s from './schemas.js';
 import type { Db } from './sql.js';
 import { terminalRoutes } from './terminal-routes.js';
+import { DEFAULT_INGEST_BUDGET, IngestBudget, type IngestBudgetLimits } from './ingest-budget.js';
 import { ticketRoutes, type ZodApp } from './ticket-routes.js';
 
 export interface ServerOptions {
@@ -38,6 +39,8 @@ export interface ServerOptions {
   logger?: Logger | boolean;
   /** The back office's page and API (docs/backoffice.md); on unless `false`. */
   backoffice?: BackofficeServerOptions | false;
+  /** Each terminal's entries and bytes a minute (defaults in DEFAULT_INGEST_BUDGET), and its clock (tests). */
+  ingestBudget?: Partial<IngestBudgetLimits> & { now?: () => number };
 }
 
 export interface RateLimits {
@@ -110,7 +113,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       return metrics.text();
     });
   });
-  limited(limits.ingest, (scope) => terminalRoutes(scope, { db, signedBy, replays, metrics, receipts }));
+  const { now: budgetClock, ...budgetLimits } = options.ingestBudget ?? {};
+  const budget = new IngestBudget({ ...DEFAULT_INGEST_BUDGET, ...budgetLimits }, budgetClock);
+  limited(limits.ingest, (scope) => terminalRoutes(scope, { db, signedBy, replays, metrics, receipts, budget }));
   // The validation authority (issue 47): tickets issued, printed, voided, redeemed, confirmed, cancelled.
   limited(limits.tickets, (scope) =>
     ticketRoutes(scope, { db, signedBy, replays, refusals: { count: limits.ticketRefusals, windowMs: TICKET_REFUSAL_WINDOW_MS } }),

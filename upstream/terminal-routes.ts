@@ -9,6 +9,7 @@ import type { ReceiptSigner } from './receipts.js';
 import type { ReplayGuard } from './replay-guard.js';
 import * as s from './schemas.js';
 import type { Db } from './sql.js';
+import type { IngestBudget } from './ingest-budget.js';
 import { noteCurrency } from './table-currency.js';
 import type { ZodApp } from './ticket-routes.js';
 
@@ -25,6 +26,8 @@ export interface TerminalRouteContext {
   readonly replays: ReplayGuard;
   readonly metrics: UpstreamMetrics;
   readonly receipts: ReceiptSigner;
+  /** Each terminal's entries and bytes a minute (upstream/ingest-budget.ts). */
+  readonly budget: IngestBudget;
 }
 
 /** Every signed route of a kiosk (in the scope of their own rate limit). */
@@ -36,7 +39,7 @@ export function terminalRoutes(scope: ZodApp, ctx: TerminalRouteContext): void {
 }
 
 /** A batch of a terminal's journal: stored once, in order, and answered with a signed receipt of the head. */
-function ingestRoute(scope: ZodApp, { db, signedBy, replays, metrics, receipts }: TerminalRouteContext): void {
+function ingestRoute(scope: ZodApp, { db, signedBy, replays, metrics, receipts, budget }: TerminalRouteContext): void {
   scope.post(
     '/v1/ingest',
     {
@@ -50,6 +53,7 @@ function ingestRoute(scope: ZodApp, { db, signedBy, replays, metrics, receipts }
           403: s.ErrorBody,
           409: z.union([s.IngestGap, s.IngestDivergence, s.IngestReplay]),
           422: s.IngestRefused,
+          429: s.ErrorBody,
         },
       },
     },
@@ -74,6 +78,20 @@ function ingestRoute(scope: ZodApp, { db, signedBy, replays, metrics, receipts }
         metrics.ingested.inc({ result: 'replay' });
         req.log.warn({ terminal }, 'replayed request refused');
         return reply.code(409).send({ error: 'replay', message: 'this signed request was already received', ...head });
+      }
+      // Past the terminal's budget: refused before any work, no alarm (the kiosk backs off and sends it again).
+      const wait = budget.take(
+        terminal,
+        batch.entries.length,
+        batch.entries.reduce((n, e) => n + e.body.length, 0),
+      );
+      if (wait > 0) {
+        metrics.ingested.inc({ result: 'over-budget' });
+        req.log.warn({ terminal, entries: batch.entries.length }, 'ingest over the terminal budget');
+        reply.header('retry-after', String(Math.ceil(wait / 1000)));
+        return reply
+          .code(429)
+          .send({ error: 'over-budget', message: `this terminal's entries or bytes a minute are spent; again in ${Math.ceil(wait / 1000)} s` });
       }
       const r = await ingest(db, batch);
       metrics.ingested.inc({ result: r.status === 200 ? '200' : r.error });
