@@ -20,7 +20,9 @@ const cluster = await startLocalCluster({ durable: true });
 const db = connectPg(cluster.url);
 try {
   await migrateUpstream(db);
-  const up = await startUpstream({ db });
+  // The catch-up's own speed: each terminal's ingest budget (60,000 entries a minute, an honest
+  // table's whole unsynced backlog at most 50,000) would set it otherwise.
+  const up = await startUpstream({ db, ingestBudget: { entriesPerMinute: 100_000_000, bytesPerMinute: 2 ** 40 } });
   const ledger = Ledger.open({ dataDir: dir, terminalId: 'SYNC' });
   let t = performance.now();
   const seats = [1, 2, 3, 4, 5, 6, 7];
