@@ -80,6 +80,7 @@ const MONEY_CURRENCY = `CASE
  * different one raises `currency-changed` (before, after) and is taken from now on: the table was
  * configured so, and its new amounts are in it. The entries journalled before the change (those the
  * upstream holds and those the table said it has yet to send, `lagEntries`) are not read against it.
+ * A further change waits until a person has acknowledged the last one's alarm (`changeWaits`).
  */
 export async function noteCurrency(db: Db, terminalId: string, reported: TableCurrency | undefined, lagEntries: number, tableHead?: number): Promise<void> {
   // Most heartbeats change nothing (the same currency, no entry since the last check): one read,
@@ -103,36 +104,56 @@ export async function noteCurrency(db: Db, terminalId: string, reported: TableCu
     const held = row.currency === null ? null : { code: row.currency, exponent: Number(row.currency_exponent) };
     const head = Number(row.head);
     let checked = Number(row.checked);
-    const changed = reported !== undefined && held !== null && (held.code !== reported.code || held.exponent !== reported.exponent);
+    const differs = reported !== undefined && held !== null && (held.code !== reported.code || held.exponent !== reported.exponent);
+    const changed = differs && !(await changeWaits(tx, terminalId));
+    // Where the entries journalled before the heartbeat was built end: the table's own head then, when
+    // it says (batches that landed since were journalled after it, in the new currency); else the
+    // head here now and what the table said it had yet to send (the two read at different moments).
+    // Never past those two: a head taken as said put a span at seq 10^15 (a review's F5).
+    const before = Math.min(tableHead ?? Number.POSITIVE_INFINITY, head + lagEntries);
     // A change the table dates by its head: only the entries up to it are the old currency's to check.
-    const checkTo = changed && tableHead !== undefined ? Math.min(head, tableHead) : head;
+    const checkTo = changed ? Math.min(head, before) : head;
     if (held && checkTo > checked) {
       await checkJournal(tx, terminalId, held.code, checked, checkTo);
       checked = checkTo;
     }
     if (reported && !held) {
-      await tx.query('UPDATE terminals SET currency = $2, currency_exponent = $3, currency_since = now() WHERE terminal_id = $1', [
-        terminalId,
-        reported.code,
-        reported.exponent,
-      ]);
+      await takeCurrency(tx, terminalId, reported);
       await spanFrom(tx, terminalId, 1, reported);
     } else if (reported && held && changed) {
       await raiseAlarm(tx, terminalId, 'currency-changed', { before: held, after: reported });
-      await tx.query('UPDATE terminals SET currency = $2, currency_exponent = $3, currency_since = now() WHERE terminal_id = $1', [
-        terminalId,
-        reported.code,
-        reported.exponent,
-      ]);
-      // Where the entries journalled before the heartbeat was built end: the table's own head then, when
-      // it says (batches that landed since were journalled after it, in the new currency); else the
-      // head here now and what the table said it had yet to send (the two read at different moments).
-      checked = Math.max(checked, tableHead ?? head + lagEntries);
+      await takeCurrency(tx, terminalId, reported);
+      checked = Math.max(checked, before);
       // The entries up to `checked` were journalled before the change; the next is the first in the new currency.
       await spanFrom(tx, terminalId, checked + 1, reported);
     }
     if (held || reported) await tx.query('UPDATE terminals SET currency_checked_seq = $2 WHERE terminal_id = $1', [terminalId, checked]);
   });
+}
+
+async function takeCurrency(tx: Sql, terminalId: string, currency: TableCurrency): Promise<void> {
+  await tx.query('UPDATE terminals SET currency = $2, currency_exponent = $3, currency_since = now() WHERE terminal_id = $1', [
+    terminalId,
+    currency.code,
+    currency.exponent,
+  ]);
+}
+
+/**
+ * Whether the table's last change of currency still waits for a person: a `currency-changed`
+ * alarm of it, standing, that nobody has acknowledged. Each change taken adds a span of the
+ * table's currency by seq, which every report compares its rows with; heartbeats alternating two
+ * currencies added one each (1,999 spans took the day's report from 52 ms to 667 ms, a review's
+ * F5). Until it is acknowledged, the currency held stands and the journal is read against it (an
+ * entry in the other raises `currency-mismatch`); the heartbeat after the acknowledgement takes the change.
+ */
+async function changeWaits(tx: Sql, terminalId: string): Promise<boolean> {
+  const r = await tx.query(
+    `SELECT 1 FROM alarms a WHERE a.terminal_id = $1 AND a.kind = 'currency-changed' AND a.cleared_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM alarm_acks k WHERE k.alarm_id = a.id) LIMIT 1`,
+    [terminalId],
+  );
+  return r.rows.length > 0;
 }
 
 /**
