@@ -1,7 +1,9 @@
 import { betVarianceOf, houseEdgeOf } from '../../terms/house-edges.js';
 import type { Sql } from '../sql.js';
-import { currencyAt, currencyKey, currencyOf } from '../table-currency.js';
+import { LINE_BET_NAMES } from '../ingest/report-fields.js';
+import { currencyKey, currencyOf } from '../table-currency.js';
 import { arrayOf, intOf } from './journal-figures.js';
+import { betsOf, firstSettlements, namesBet } from './theoretical.js';
 
 /**
  * Hold against the theoretical edge hour by hour (issue 49 item 5), per table, over the rounds
@@ -65,11 +67,6 @@ export function hourTheoretical(stakes: readonly RoundStake[]): HourTheoretical 
  * and the currency in force at the settlement's seq (keyed by `currencyKey`).
  */
 export async function hourlyStakes(sql: Sql, from: Date, to: Date): Promise<Map<string, Map<number, RoundStake[]>>> {
-  const settled = `SELECT j.terminal_id, c.code, c.exponent, j.doc->'payload'->>'roundId' AS round_id, j.doc->'payload'->>'game' AS game,
-      j.doc->'payload'->>'profile' AS profile, j.doc->'payload'->'lines' AS lines,
-      floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour
-    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2
-      AND jsonb_typeof(j.doc->'payload'->'game') = 'string' AND jsonb_typeof(j.doc->'payload'->'profile') = 'string'`;
   const r = await sql.query<{
     terminal_id: string;
     code: string | null;
@@ -82,15 +79,14 @@ export async function hourlyStakes(sql: Sql, from: Date, to: Date): Promise<Map<
     amount: number;
     house: number;
   }>(
-    `WITH s AS (${settled}),
+    `WITH s AS (${firstSettlements(', floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour')}),
      a AS (SELECT s.terminal_id, s.round_id, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS amount
-       FROM s JOIN journal p ON p.terminal_id = s.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = s.round_id,
-         jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) b WHERE jsonb_typeof(b->'bet') = 'string' GROUP BY 1, 2, 3),
+       FROM s JOIN ${betsOf('s')} WHERE ${namesBet('b')} GROUP BY 1, 2, 3),
      w AS (SELECT s.terminal_id, s.round_id, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS house
-       FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE jsonb_typeof(l->'bet') = 'string' GROUP BY 1, 2, 3)
+       FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE ${namesBet('l')} GROUP BY 1, 2, 3)
      SELECT s.terminal_id, s.code, s.exponent, s.hour, s.round_id, s.game, s.profile, a.bet, a.amount, COALESCE(w.house, 0) AS house
      FROM s JOIN a USING (terminal_id, round_id) LEFT JOIN w ON w.terminal_id = s.terminal_id AND w.round_id = s.round_id AND w.bet = a.bet`,
-    [from, to],
+    [from, to, LINE_BET_NAMES],
   );
   const out = new Map<string, Map<number, RoundStake[]>>();
   for (const x of r.rows) {
@@ -98,10 +94,10 @@ export async function hourlyStakes(sql: Sql, from: Date, to: Date): Promise<Map<
     const byHour = out.get(key) ?? new Map<number, RoundStake[]>();
     out.set(key, byHour);
     const h = Number(x.hour);
-    byHour.set(h, [
-      ...(byHour.get(h) ?? []),
-      { round: x.round_id, game: x.game, profile: x.profile, bet: x.bet, amount: Number(x.amount), house: Number(x.house) },
-    ]);
+    // Pushed, not spread: a copy of the hour's array per row made the plots quadratic (the review's F1).
+    const hour = byHour.get(h) ?? [];
+    byHour.set(h, hour);
+    hour.push({ round: x.round_id, game: x.game, profile: x.profile, bet: x.bet, amount: Number(x.amount), house: Number(x.house) });
   }
   return out;
 }

@@ -3,6 +3,7 @@ import type { Sql } from '../sql.js';
 import { z } from 'zod';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, TableCurrency } from '../table-currency.js';
 import { arrayOf, intOf } from './journal-figures.js';
+import { LINE_BET_NAMES } from '../ingest/report-fields.js';
 
 /**
  * Hold against theoretical (issue 49): per table, currency, game, rule profile and bet, the rounds settled
@@ -34,28 +35,52 @@ export const TheoreticalLine = z.strictObject({
 });
 export type TheoreticalLine = z.infer<typeof TheoreticalLine>;
 
+/**
+ * SQL: the rounds settled in the window [$1, $2), one row per table and round id, its first
+ * settlement of the window (an honest table settles a round once; a table whose key leaked could
+ * settle one round id any number of times, and every settlement was joined to every bet of the
+ * round id, N × M rows: 500 of each took the plots 372 s, a review's F1), with its `seq`,
+ * `round_id`, `game`, `profile`, `lines` and the currency in force (`code`, `exponent`).
+ * `columns`: more of the settlement's columns, as `j.`….
+ */
+export const firstSettlements = (columns = ''): string =>
+  `SELECT DISTINCT ON (j.terminal_id, j.doc->'payload'->>'roundId') j.terminal_id, j.seq, c.code, c.exponent,
+      j.doc->'payload'->>'roundId' AS round_id, j.doc->'payload'->>'game' AS game, j.doc->'payload'->>'profile' AS profile,
+      j.doc->'payload'->'lines' AS lines${columns}
+    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2
+      AND jsonb_typeof(j.doc->'payload'->'game') = 'string' AND jsonb_typeof(j.doc->'payload'->'profile') = 'string'
+    ORDER BY j.terminal_id, j.doc->'payload'->>'roundId', j.seq`;
+
+/**
+ * SQL: the bets of the settlement `s` (a row of firstSettlements): the elements `b` of its table's
+ * `bet.place` entries of the round journalled before it (a bet placed after the round settled is
+ * no bet of it), on bets the games have ($3: ingest refuses others since; an earlier upstream
+ * stored any name, and 25,000 names made as many lines).
+ */
+export const betsOf = (s: string, b = 'b'): string =>
+  `journal p ON p.terminal_id = ${s}.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = ${s}.round_id AND p.seq < ${s}.seq,
+     jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) ${b}`;
+
+/** SQL: of a bet or line element `x`, whether it names a bet the games have ($3). */
+export const namesBet = (x: string): string => `jsonb_typeof(${x}->'bet') = 'string' AND ${x}->>'bet' = ANY($3::text[])`;
+
 type Group = { terminal_id: string; code: string | null; exponent: number | null; game: string; profile: string; bet: string };
 
 export async function theoreticalLines(sql: Sql, from: Date, to: Date): Promise<TheoreticalLine[]> {
-  const settled = `SELECT j.terminal_id, c.code, c.exponent, j.doc->'payload'->>'roundId' AS round_id, j.doc->'payload'->>'game' AS game,
-      j.doc->'payload'->>'profile' AS profile, j.doc->'payload'->'lines' AS lines
-    FROM journal j ${currencyAt('j')} WHERE j.type = 'round.settle' AND j.ts >= $1 AND j.ts < $2
-      AND jsonb_typeof(j.doc->'payload'->'game') = 'string' AND jsonb_typeof(j.doc->'payload'->'profile') = 'string'`;
   const w = await sql.query<Group & { wagered: number; rounds: number }>(
-    `WITH s AS (${settled})
+    `WITH s AS (${firstSettlements()})
      SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS wagered,
        COUNT(DISTINCT s.round_id)::int AS rounds
-     FROM s JOIN journal p ON p.terminal_id = s.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = s.round_id,
-       jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) b
-     WHERE jsonb_typeof(b->'bet') = 'string'
+     FROM s JOIN ${betsOf('s')}
+     WHERE ${namesBet('b')}
      GROUP BY 1, 2, 3, 4, 5, 6`,
-    [from, to],
+    [from, to, LINE_BET_NAMES],
   );
   const a = await sql.query<Group & { actual: number }>(
-    `WITH s AS (${settled})
+    `WITH s AS (${firstSettlements()})
      SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS actual
-     FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE jsonb_typeof(l->'bet') = 'string' GROUP BY 1, 2, 3, 4, 5, 6`,
-    [from, to],
+     FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE ${namesBet('l')} GROUP BY 1, 2, 3, 4, 5, 6`,
+    [from, to, LINE_BET_NAMES],
   );
   const key = (x: Group) => [currencyKey(x.terminal_id, currencyOf(x)), x.game, x.profile, x.bet].join('\u0000');
   const lines = new Map<string, TheoreticalLine>();

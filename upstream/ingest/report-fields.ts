@@ -9,6 +9,16 @@ import { z } from 'zod';
 import { ROUND_GAMES } from '../../terms/round-terms.js';
 import { isTableStation, MAX_TABLE_STATIONS } from '../../terms/stations.js';
 
+/**
+ * The bets a journal's bet lines and settlement lines name: the engine's LINE_BETS
+ * (engine/table/vocabulary.ts; the upstream imports none of the engine, and
+ * tests/security/backoffice-report-cost.test.ts holds the two lists equal).
+ */
+export const LINE_BET_NAMES = [
+  ...['main', 'anyPair', 'perfectPairs', 'sevens', 'over13', 'under13', 'jackpot', 'streak2', 'streak3', 'streak4', 'streak5'],
+  ...['banker', 'player', 'tie', 'playerPair', 'bankerPair', 'lucky6', 'behind', 'insurance', 'double', 'split', 'bonus678'],
+] as const;
+
 const safe = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 const name = z.string().min(1).max(128);
 
@@ -37,11 +47,22 @@ const isCredit = (n: unknown): boolean => Number.isSafeInteger(n) && (n as numbe
 /** A transfer's station and amount (terms/transfer-terms.ts): the gaming day's transfers in and out. */
 const TransferFigures = z.object({ transfer: z.object({ station: z.number().int().min(1).max(9999), amount: safe.min(0) }) });
 
-/** A bet's amount (bet.place): the theoretical win's wagers. */
-const BetFigures = z.object({ bets: z.array(z.object({ bet: name, amount: safe.min(0) })) });
+const bet = z.enum(LINE_BET_NAMES);
 
-/** A settlement's game, profile and each line's net (round.settle): the actual win beside the theoretical, by the game and profile's edges. */
-const SettleFigures = z.object({ game: z.enum(ROUND_GAMES), profile: name, lines: z.array(z.object({ bet: name, net: safe })) });
+/**
+ * A bet's name and amount (bet.place): the theoretical win's wagers. At most 32 bets, as the
+ * ledger journals them (terms/round-terms.ts), each on a bet the games have: any number of any
+ * names made a report line per name and a plot's work per bet (two bet.place of 25,000 names froze
+ * the upstream for 23 s on one day's plots, a review's F1).
+ */
+const BetFigures = z.object({ bets: z.array(z.object({ bet, amount: safe.min(0) })).max(32) });
+
+/**
+ * A settlement's game, profile and each line's bet and net (round.settle): the actual win beside the
+ * theoretical, by the game and profile's edges. At most 8,192 lines, as the ledger journals them (a
+ * stadium's round: terms/round-terms.ts).
+ */
+const SettleFigures = z.object({ game: z.enum(ROUND_GAMES), profile: name, lines: z.array(z.object({ bet, net: safe })).max(8192) });
 
 // A Map, not an object: a type is the table's word, and `toString` is no entry type (found by the ingest fuzz).
 const PAYLOAD_FIGURES = new Map<string, z.ZodType>([
