@@ -1,7 +1,7 @@
 import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
-import { arrayOf, intOf, meterFits, stationOf } from './journal-figures.js';
+import { arrayOf, intOf, meterFits, meterScopeFits, stationOf } from './journal-figures.js';
 
 /**
  * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
@@ -201,7 +201,7 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
   const m = await sql.query<CurrencyRow & { scope: string; name: string; value: number }>(
     `SELECT j.terminal_id, c.code, c.exponent, m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS value
      FROM journal j ${currencyAt('j')}, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
-     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND ${meterFits('m')}
+     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND ${meterFits('m')} AND ${meterScopeFits('m')}
      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
     [from, to],
   );

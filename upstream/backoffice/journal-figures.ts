@@ -15,6 +15,14 @@ export const stationOf = (jsonb: string): string =>
 /** The elements of a jsonb array, none when it is not one (for `jsonb_array_elements`). */
 export const arrayOf = (jsonb: string): string => `(CASE WHEN jsonb_typeof(${jsonb}) = 'array' THEN ${jsonb} ELSE '[]'::jsonb END)`;
 
+/**
+ * Of a meter triple `m`: whether its scope is one a ledger writes, `table` or `station:N` (N from 1
+ * to 2100, upstream/ingest/report-fields.ts, isMeterScope); an earlier upstream stored any, and
+ * the report has a line per scope.
+ */
+export const meterScopeFits = (m: string): string =>
+  `(CASE WHEN ${m}->>0 ~ '^station:[1-9][0-9]{0,3}$' THEN substr(${m}->>0, 9)::int <= 2100 ELSE ${m}->>0 = 'table' END)`;
+
 /** Of a meter triple `m`: whether it is [text, text, integer]. */
 export const meterFits = (m: string): string =>
   `(jsonb_typeof(${m}) = 'array' AND jsonb_typeof(${m}->0) = 'string' AND jsonb_typeof(${m}->1) = 'string' AND ${intOf(`${m}->2`)} IS NOT NULL)`;
