@@ -103,3 +103,51 @@ describe('transfers: the reconciliation pairs each id across the two ledgers', (
     );
   });
 });
+
+// A third table's receiver's part of an id offered elsewhere (a review of the upstream, F2: a table
+// whose key leaked wrote credits and refusals of an honest table's ids). Before: the credit believed
+// was whichever was read first (by table id), so a third table's credit on other terms hid the
+// receiver's and named `terms-differ` against the honest sender; and nothing named the third table.
+describe("transfers: a receiver's part journalled by a table the id was not offered to", () => {
+  const OTHER = TableId.parse('aaa-9');
+  const theirs: TransferEntry = { type: 'transfer.in', payload: { transfer: { ...t, to: OTHER } } };
+  const pairing = (journals: [TableId, TransferEntry[]][]) => {
+    const [p] = reconcile(new Map(journals));
+    assert.ok(p);
+    return { receiver: p.receiver, net: p.net, disagreements: [...p.disagreements].sort(), outOfPlace: p.outOfPlace };
+  };
+
+  it("believes the credit of the debit's receiver, whatever the order read, and names the other as money made there", () => {
+    const expected = { receiver: 'taken', net: 500, disagreements: ['taken-by-other'], outOfPlace: [OTHER] };
+    assert.deepEqual(
+      pairing([
+        [OTHER, [theirs]],
+        [HOME, [out, complete]],
+        [BACC, [taken]],
+      ]),
+      expected,
+    );
+    assert.deepEqual(
+      pairing([
+        [HOME, [out, complete]],
+        [BACC, [taken]],
+        [OTHER, [theirs]],
+      ]),
+      expected,
+    );
+  });
+
+  it("names a credit with no debit under the table that journalled it too, and a third table's refusal under none", () => {
+    // A refusal by another table than the receiver: an honest one when the origin recalled it there (the recall trick).
+    assert.deepEqual(
+      pairing([
+        [HOME, [out, complete]],
+        [BACC, [taken]],
+        [OTHER, [{ type: 'transfer.refuse', payload: { id: t.id, reason: 'recalled' } }]],
+      ]),
+      { receiver: 'taken', net: 0, disagreements: ['refused-by-other', 'taken-and-refused'], outOfPlace: [] },
+    );
+    // Never debited: the sender lied to an honest receiver, or the receiver credited itself; both are named.
+    assert.deepEqual(pairing([[OTHER, [theirs]]]), { receiver: 'taken', net: 500, disagreements: ['taken-not-sent'], outOfPlace: [OTHER] });
+  });
+});

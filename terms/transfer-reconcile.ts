@@ -30,6 +30,11 @@ export const TRANSFER_DISAGREEMENTS = [
    */
   'refused-by-other',
   /**
+   * A table the origin's debit was not offered to credited the id (a review of the upstream, F2: a
+   * table whose key leaked crediting an honest table's ids): money made there, counted in `net`.
+   */
+  'taken-by-other',
+  /**
    * A table other than the id's origin journalled a sender's part of it (a debit, a completion, a
    * reversal): only the origin mints its ids, so no honest host ever does. Counts for nothing.
    */
@@ -59,6 +64,15 @@ export interface PairedTransfer {
   readonly tables: readonly TableId[];
   /** The tables that journalled a sender's part of an id not theirs (`sender-part-by-other`), sorted. */
   readonly impostors: readonly TableId[];
+  /**
+   * The tables whose credit of the id is out of place, sorted: a credit of an id the origin's debit
+   * offered to another (`taken-by-other`: no honest table takes an offer not made to it), and a
+   * credit with no debit (`taken-not-sent`: the sender lied to it, or it credited itself, which no
+   * journal tells apart). The upstream alarms under each. A refusal by another table is not: an
+   * honest table refuses an id it never saw when its origin recalls it there (`refused-by-other`,
+   * the recall trick), so that alarm stays the sender's.
+   */
+  readonly outOfPlace: readonly TableId[];
   /** The origin's closing was two people's settlement, not its receiver's word: their names and reference. */
   readonly settled?: TransferSettlement;
 }
@@ -66,7 +80,8 @@ export interface PairedTransfer {
 interface Sides {
   out?: Transfer;
   sender: SenderSide;
-  taken?: Transfer;
+  /** Each table's first credit of the id on terms naming it the receiver. */
+  credits: Map<TableId, Transfer>;
   /** The tables that journalled a refusal of the id (only the receiver's counts). */
   refusedBy: Set<TableId>;
   tables: Set<TableId>;
@@ -113,7 +128,7 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
   const sides = (id: TransferId) => {
     const k = keyOf(id);
     let s = byId.get(k);
-    if (!s) byId.set(k, (s = { id, sender: 'none', refusedBy: new Set(), tables: new Set(), impostors: new Set(), contradicts: false }));
+    if (!s) byId.set(k, (s = { id, sender: 'none', credits: new Map(), refusedBy: new Set(), tables: new Set(), impostors: new Set(), contradicts: false }));
     return s;
   };
   for (const [table, journal] of journals) {
@@ -126,7 +141,8 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
           sides(e.payload.transfer.id).tables.add(table);
           break;
         case 'transfer.in':
-          if (e.payload.transfer.to === table) sides(e.payload.transfer.id).taken ??= e.payload.transfer;
+          if (e.payload.transfer.to === table && !sides(e.payload.transfer.id).credits.has(table))
+            sides(e.payload.transfer.id).credits.set(table, e.payload.transfer);
           sides(e.payload.transfer.id).tables.add(table);
           break;
         case 'transfer.refuse':
@@ -141,10 +157,11 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
   }
   const paired: PairedTransfer[] = [];
   for (const s of byId.values()) {
+    const { taken, others } = creditsOf(s);
     // A lie with nothing to pair (a debit journalled by another table, a closing with no debit) is named by its own terms.
-    const transfer = s.out ?? s.taken ?? (s.impostors.size > 0 || s.contradicts ? s.claimed : undefined);
+    const transfer = s.out ?? taken ?? (s.impostors.size > 0 || s.contradicts ? s.claimed : undefined);
     if (!transfer) continue; // a refusal of an id nobody debited or credited: no money, nothing to pair
-    const receiver: ReceiverSide = s.taken ? 'taken' : s.refusedBy.has(transfer.to) ? 'refused' : 'none';
+    const receiver: ReceiverSide = taken ? 'taken' : s.refusedBy.has(transfer.to) ? 'refused' : 'none';
     const d: TransferDisagreement[] = [];
     if (s.sender === 'completed' && receiver !== 'taken') d.push('completed-not-taken');
     if (s.sender === 'reversed' && receiver === 'taken') d.push('taken-and-reversed');
@@ -152,20 +169,44 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
     // no refusal is the honest pairing then; a credit there is still named (taken-and-reversed).
     if (s.sender === 'reversed' && receiver === 'none' && !s.settled) d.push('reversed-not-refused');
     if (s.sender === 'none' && receiver === 'taken') d.push('taken-not-sent');
-    if (s.out && s.taken && !sameTerms(s.out, s.taken)) d.push('terms-differ');
-    if (s.taken && s.refusedBy.size > 0) d.push('taken-and-refused');
-    if ([...s.refusedBy].some((t) => t !== transfer.to)) d.push('refused-by-other');
+    if (s.out && taken && !sameTerms(s.out, taken)) d.push('terms-differ');
+    if (others.length > 0) d.push('taken-by-other');
+    if (s.credits.size > 0 && s.refusedBy.size > 0) d.push('taken-and-refused');
+    const refusedElsewhere = [...s.refusedBy].filter((t) => t !== transfer.to);
+    if (refusedElsewhere.length > 0) d.push('refused-by-other');
     if (s.impostors.size > 0) d.push('sender-part-by-other');
     if (s.contradicts) d.push('sender-contradicts');
     const debited = s.out && s.sender !== 'reversed' ? s.out.amount : 0;
     const inFlight = s.out && s.sender === 'open' && receiver !== 'taken' ? s.out.amount : 0;
-    const credited = s.taken ? s.taken.amount : 0;
-    const tables = [...s.tables].sort();
-    const impostors = [...s.impostors].sort();
+    const credited = (taken?.amount ?? 0) + others.reduce((sum, [, c]) => sum + c.amount, 0);
+    const outOfPlace = new Set([...others.map(([t]) => t), ...(s.sender === 'none' && taken ? [taken.to] : [])]);
     const settled = s.settled ? { settled: s.settled } : {};
-    paired.push({ id: s.id, transfer, sender: s.sender, receiver, net: credited + inFlight - debited, disagreements: d, tables, impostors, ...settled });
+    paired.push({
+      id: s.id,
+      transfer,
+      sender: s.sender,
+      receiver,
+      net: credited + inFlight - debited,
+      disagreements: d,
+      tables: [...s.tables].sort(),
+      impostors: [...s.impostors].sort(),
+      outOfPlace: [...outOfPlace].sort(),
+      ...settled,
+    });
   }
   return paired;
+}
+
+/**
+ * The receiver's credit of the id, and the credits of tables the id was not offered to. With a
+ * debit, its receiver's credit is the one, whatever order the journals were read in (a review of
+ * the upstream, F2: the first read was believed, so another table's credit could hide it); with
+ * none, the first by table id stands for it, and every other is named too.
+ */
+function creditsOf(s: Sides): { taken: Transfer | undefined; others: [TableId, Transfer][] } {
+  const all = [...s.credits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const receiver = s.out?.to ?? all[0]?.[0];
+  return { taken: receiver === undefined ? undefined : s.credits.get(receiver), others: all.filter(([t]) => t !== receiver) };
 }
 
 /**

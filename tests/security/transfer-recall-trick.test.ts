@@ -222,9 +222,14 @@ describe('the recall trick against live hosts is an upstream alarm; so is every 
     );
     const raised = await alarms(db);
     const minted = raised.filter((a) => a.kind === 'transfer-disagreement');
+    // Under the liar, and under the victim that credited it: no journal tells a sender that offered
+    // without a debit from a receiver that credited itself (a review of the upstream, F2).
     assert.deepEqual(
-      minted.map((a) => [a.terminalId, (a.detail as { id: unknown }).id]),
-      [[LIAR, MINTED.id]],
+      minted.map((a) => [a.terminalId, (a.detail as { id: unknown }).id]).sort(),
+      [
+        [VICTIM, MINTED.id],
+        [LIAR, MINTED.id],
+      ].sort(),
     );
     // Every transfer.alarm the victim journalled is an alarm upstream, naming the table and the link.
     const journalled = [...(ledgers.get(VICTIM)?.entries(1) ?? [])].filter((e) => e.type === 'transfer.alarm');
@@ -283,6 +288,22 @@ describe("the upstream's transfer alarms name the table that lied, and a worse f
       'the money stands as the two honest tables journalled it',
     );
     assert.deepEqual(await transferAlarms(kit.db), [[LIAR, ['sender-part-by-other'], 0, [VICTIM, LIAR, HONEST].sort()]]);
+  });
+
+  // A review of the upstream (F2): a third table's credit of an honest table's id. Before, the
+  // credit believed was the first read (by table id): one on other terms named `terms-differ`
+  // against the honest sender and hid the receiver's; one read after it was not seen at all.
+  it("a third table's credit of an honest completed transfer is raised under the third table alone, with the money", async (t) => {
+    const { kit, victim, honest, liar } = await threeTables(t);
+    assert.equal((await victim.send([entry('transfer.out', { transfer: sent }), entry('transfer.complete', { transfer: sent })])).statusCode, 200);
+    assert.equal((await honest.send([entry('transfer.in', { transfer: sent })])).statusCode, 200);
+    assert.equal((await liar.send([entry('transfer.in', { transfer: { ...sent, to: LIAR } })])).statusCode, 200);
+    const r = await reconcileTransfers(kit.db, { openAfterSeconds: 3600 }, SOON);
+    assert.deepEqual(
+      r.disagreements.map((d) => [d.sender, d.receiver, d.net, d.outOfPlace]),
+      [['completed', 'taken', sent.amount, [LIAR]]],
+    );
+    assert.deepEqual(await transferAlarms(kit.db), [[LIAR, ['taken-by-other'], sent.amount, [VICTIM, LIAR, HONEST].sort()]]);
   });
 
   it('a refusal planted by another table, then a real double credit on the same id: raised again with the money', async (t) => {

@@ -41,11 +41,12 @@ export async function raiseTransferAlarms(
         receiver: o.receiver,
         openSeconds: Math.round(o.openSeconds),
       });
-  // Under each table that journalled a sender's part of an id not its own (that entry is the lie,
-  // whatever the others say), and under the sender unless that lie is all there is; each names every
-  // table with an entry of the id.
+  // Under each table that journalled a sender's part of an id not its own, or a receiver's part out
+  // of place (those entries are the lie, whatever the others say), and under the sender unless
+  // another table's part is all there is; each names every table with an entry of the id.
+  const othersOnly = (d: PairedTransfer) => d.disagreements.every((x) => x === 'sender-part-by-other' || x === 'taken-by-other');
   for (const d of disagreements)
-    for (const terminal of new Set([...(d.disagreements.every((x) => x === 'sender-part-by-other') ? [] : [d.transfer.from]), ...d.impostors]))
+    for (const terminal of new Set([...(othersOnly(d) ? [] : [d.transfer.from]), ...d.impostors, ...d.outOfPlace]))
       await raise('transfer-disagreement', terminal, d.id, {
         transfer: d.transfer,
         disagreements: [...d.disagreements].sort(),
@@ -54,6 +55,7 @@ export async function raiseTransferAlarms(
         receiver: d.receiver,
         tables: d.tables,
         impostors: d.impostors,
+        outOfPlace: d.outOfPlace,
         // Two people's word closed it at the sender, not its receiver's: who, and on what record.
         ...(d.settled ? { settled: d.settled } : {}),
       });
