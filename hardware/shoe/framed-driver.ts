@@ -3,9 +3,11 @@
 // host's onEvent resolved, commands with resend and a heartbeat. Spec: docs/protocols/shoe.md.
 import { FrameChannel, LinkLostError } from '../link.js';
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
+import { toHex } from '../bytes.js';
 import { shoeRx, shoeTx } from '../wire-frame.js';
 import { ShoeBase } from './base.js';
 import { cardFromWire, partsOf } from './card-code.js';
+import { DeliveredRecord } from './delivered.js';
 import {
   HELLO_FLAGS,
   MSG,
@@ -28,6 +30,25 @@ const EARLY_FRAMES_KEPT = 256;
 
 const SEVERITY = ['info', 'warning', 'critical'] as const;
 
+/** Reads and alarms the driver makes of frames it cannot take as sent, between two events in order (`report`). */
+const INVENTED_PER_EVENT = 8;
+
+interface SessionState {
+  /** The gap a REPLAY_FROM was sent for. */
+  requested: number | null;
+  /** GET_STATUS sent for a sequence lie since the last HELLO. */
+  statusAsked: boolean;
+}
+
+/** CARD_DRAWN or CARD_UNREADABLE: a card left the shoe, whatever else the frame says. */
+const isCardReport = (type: number): boolean => type === MSG.CARD_DRAWN || type === MSG.CARD_UNREADABLE;
+
+/** What a card report's payload says, for a technician: its rank and suit bytes, or its length. */
+function cardSaid(type: number, p: Uint8Array): string {
+  if (type === MSG.CARD_UNREADABLE) return p.length < 3 ? `unreadable, ${p.length} bytes` : `unreadable, reason ${p[2]}`;
+  return p.length < 4 ? `${p.length} bytes` : `rank ${p[2]} suit ${p[3]}${p.length < 6 ? `, ${p.length} bytes` : ''}`;
+}
+
 export class FramedShoe extends ShoeBase {
   readonly protocol = 'framed' as const;
   private expected: number | null;
@@ -36,6 +57,9 @@ export class FramedShoe extends ShoeBase {
   private ch: FrameChannel<ShoeFrame> | null = null;
   private pending = new Map<number, (result: number) => void>();
   private hello: ((f: ShoeFrame) => void) | null = null;
+  private readonly delivered = new DeliveredRecord();
+  /** Reads and alarms made by `report` since the last event delivered in order. */
+  private invented = 0;
   serial: string | undefined;
 
   constructor(opener: PortOpener, options: ShoeOptions = {}) {
@@ -101,7 +125,7 @@ export class FramedShoe extends ShoeBase {
       rx: (f) => this.frame(shoeRx(f, encodeShoeFrame(f.seq, f.type, f.payload))),
     });
     this.ch = ch;
-    let gapRequested: number | null = null;
+    const state: SessionState = { requested: null, statusAsked: false };
     try {
       const { hello, early } = await this.handshake(ch, parser);
       this.onHello(hello);
@@ -121,6 +145,7 @@ export class FramedShoe extends ShoeBase {
         }
         missed = 0;
         if (f.type === MSG.HELLO) {
+          state.statusAsked = false;
           this.onHello(f);
           // flags (byte 3): 2 = locked. A HELLO too short to say is taken for its sequence only.
           const flags = f.payload[3];
@@ -133,31 +158,7 @@ export class FramedShoe extends ShoeBase {
           this.pending.delete(seq);
           continue;
         }
-        if (f.seq === 0) continue;
-        if (this.expected === null) this.expected = f.seq;
-        const d = seqDiff(f.seq, this.expected);
-        if (d < 0) {
-          // Already delivered (a resend, or a duplicated frame): acknowledge again, drop.
-          await this.write(MSG.ACK, 0, u16(this.lastAcked || f.seq));
-          continue;
-        }
-        if (d > 0) {
-          // A gap: an earlier event was lost on the wire. Ask for a replay, once per gap.
-          if (gapRequested !== this.expected) {
-            gapRequested = this.expected;
-            this.events.emit({ type: 'warning', text: `sequence gap: expected ${this.expected}, got ${f.seq}` });
-            void this.command(MSG.REPLAY_FROM, u16(this.expected));
-            await ch.write(encodeShoeFrame(0, MSG.GET_STATUS)); // HELLO shows what the shoe still holds
-          }
-          continue;
-        }
-        const e = this.decode(f);
-        if (e && !(await this.deliver(e))) continue; // not journalled: no ACK, the shoe resends
-        if (!e) this.events.emit({ type: 'warning', text: `undecodable event type 0x${f.type.toString(16)} seq ${f.seq}` });
-        this.lastAcked = f.seq;
-        this.expected = nextSeq(f.seq);
-        gapRequested = null;
-        await this.write(MSG.ACK, 0, u16(f.seq));
+        if (await this.onEvent(f, state)) state.requested = null;
       }
     } finally {
       for (const r of this.pending.values()) r(RESULT.REFUSED);
@@ -165,6 +166,93 @@ export class FramedShoe extends ShoeBase {
       this.ch = null;
       ch.dispose();
     }
+  }
+
+  /**
+   * A sequenced event frame. In order: journalled (a frame no event can be made of is an unreadable
+   * read or the driver's own alarm, never dropped), then acknowledged; true once delivered.
+   * Behind: a resend, or a lie (`behind`). Ahead: a gap, replayed. Sequence 0: `unsequenced`.
+   */
+  private async onEvent(f: ShoeFrame, s: SessionState): Promise<boolean> {
+    if (f.seq === 0) {
+      await this.unsequenced(f);
+      return false;
+    }
+    if (this.expected === null) this.expected = f.seq;
+    const d = seqDiff(f.seq, this.expected);
+    if (d < 0) {
+      await this.behind(f, s);
+      return false;
+    }
+    if (d > 0) {
+      // A gap: an earlier event was lost on the wire. Ask for a replay, once per gap.
+      if (s.requested !== this.expected) {
+        s.requested = this.expected;
+        this.events.emit({ type: 'warning', text: `sequence gap: expected ${this.expected}, got ${f.seq}` });
+        void this.command(MSG.REPLAY_FROM, u16(this.expected));
+        await this.askStatus(s, true); // HELLO shows what the shoe still holds
+      }
+      return false;
+    }
+    if (!(await this.deliver(this.decode(f)))) return false; // not journalled: no ACK, the shoe resends
+    this.invented = 0;
+    this.delivered.add(f);
+    this.lastAcked = f.seq;
+    this.expected = nextSeq(f.seq);
+    await this.write(MSG.ACK, 0, u16(f.seq));
+    return true;
+  }
+
+  /**
+   * A frame behind the expected number. The same event again (our ACK lost) is acknowledged again
+   * and dropped. Another event under a number already used, or a number the shoe no longer holds
+   * (its counter went back without a HELLO), is a lie or a fault: a warning, GET_STATUS (the HELLO's
+   * restart check runs), and a drawn card in it reaches the table as an unreadable read, so the
+   * table holds rather than one card standing in for another.
+   */
+  private async behind(f: ShoeFrame, s: SessionState): Promise<void> {
+    if (!this.delivered.isResend(f)) {
+      this.events.emit({ type: 'warning', text: `sequence ${f.seq} already used (expected ${this.expected}): type 0x${f.type.toString(16)} is not a resend` });
+      await this.askStatus(s);
+      if (isCardReport(f.type) && !(await this.report(f, `sequence ${f.seq} already used, another read: ${cardSaid(f.type, f.payload)}`))) return;
+      this.delivered.add(f); // the same lie again is a resend of it
+    }
+    await this.write(MSG.ACK, 0, u16(this.lastAcked || f.seq));
+  }
+
+  /**
+   * An event frame with sequence 0, which only HELLO and CMD_RESULT may carry: it cannot be
+   * acknowledged, and dropping it would lose a card the dealer drew. A card report is an unreadable
+   * read; any other is the driver's alarm (the table held for a person).
+   */
+  private async unsequenced(f: ShoeFrame): Promise<void> {
+    if (this.delivered.isResend(f)) return; // the same one again: reported already
+    const why = `sequence 0 on type 0x${f.type.toString(16)}`;
+    if (await this.report(f, isCardReport(f.type) ? `${why}: ${cardSaid(f.type, f.payload)}` : why)) this.delivered.add(f);
+  }
+
+  /**
+   * Journals a read or an alarm the driver made of a frame it cannot take as sent. At most
+   * INVENTED_PER_EVENT between two events delivered in order (the table is on hold after the first;
+   * more would only fill the journal); past that, a warning. False if not journalled.
+   */
+  private async report(f: ShoeFrame, reason: string): Promise<boolean> {
+    if (this.invented >= INVENTED_PER_EVENT) {
+      this.events.emit({ type: 'warning', text: `${reason} (not journalled: ${INVENTED_PER_EVENT} already since the last event)` });
+      return true;
+    }
+    this.invented++;
+    const e: SequencedShoeEvent = isCardReport(f.type)
+      ? { type: 'unreadable', sequence: f.seq, index: rdU16(f.payload, 0), reason, burn: false, raw: toHex(f.payload) }
+      : { type: 'alarm', sequence: f.seq, code: 'protocol', severity: 'critical', text: reason };
+    return this.deliver(e);
+  }
+
+  /** GET_STATUS, at most once between HELLOs unless `always` (a gap). */
+  private async askStatus(s: SessionState, always = false): Promise<void> {
+    if (s.statusAsked && !always) return;
+    s.statusAsked = true;
+    await this.ch?.write(encodeShoeFrame(0, MSG.GET_STATUS));
   }
 
   /**
@@ -202,15 +290,35 @@ export class FramedShoe extends ShoeBase {
       // oldest unacknowledged event may legitimately be behind: our ACK was lost.)
       this.events.emit({ type: 'warning', text: `shoe sequence restarted (device at ${lastSeq}, host expected ${this.expected})` });
       this.expected = deviceNext;
+      this.delivered.clear();
     } else if (seqDiff(deviceNext, this.expected) > 0) {
       // The shoe no longer holds events we never journalled (acknowledged by another host, or a
       // journal that lost its tail): waiting for them would stall the shoe forever.
       this.events.emit({ type: 'warning', text: `shoe events ${this.expected}…${lastSeq} were acknowledged elsewhere; continuing from ${deviceNext}` });
       this.expected = deviceNext;
+      this.delivered.clear();
     }
+    this.delivered.resendsFrom(deviceNext);
   }
 
-  private decode(f: ShoeFrame): SequencedShoeEvent | null {
+  /**
+   * The event a frame in order says. One that cannot be read is never dropped: a drawn card is an
+   * unreadable read naming what came (the table holds, as for a card the reader could not see);
+   * anything else the driver's critical alarm `protocol`.
+   */
+  private decode(f: ShoeFrame): SequencedShoeEvent {
+    const e = this.decodeKnown(f);
+    if (e) return e;
+    const sequence = f.seq;
+    const p = f.payload;
+    if (isCardReport(f.type)) {
+      const reason = `undecodable card report: ${cardSaid(f.type, p)}`;
+      return { type: 'unreadable', sequence, index: rdU16(p, 0), reason, burn: ((p[5] ?? 0) & 1) !== 0, raw: toHex(p) };
+    }
+    return { type: 'alarm', sequence, code: 'protocol', severity: 'critical', text: `undecodable event: type 0x${f.type.toString(16)}, ${p.length} bytes` };
+  }
+
+  private decodeKnown(f: ShoeFrame): SequencedShoeEvent | null {
     const p = f.payload;
     const sequence = f.seq;
     switch (f.type) {

@@ -1,0 +1,104 @@
+// A card shoe that lies on the wire (or a reader that misreads into codes no card has), against the
+// real framed driver: every card the dealer drew must reach the table, as a card or as a read the
+// table holds for; a sequence number must never let one card stand in for another
+// (docs/security.md, "Shoe and printer drivers that distrust the device").
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MSG, encodeShoeFrame } from '../../hardware/shoe/framed.js';
+import type { SequencedShoeEvent } from '../../hardware/shoe/types.js';
+import { cardFrame, scriptedShoe, until } from './shoe-wire-kit.js';
+
+const said = (e: SequencedShoeEvent): string => {
+  if (e.type === 'card') return `${e.sequence}:${e.card}`;
+  if (e.type === 'unreadable') return `${e.sequence}:unreadable ${e.reason}`;
+  if (e.type === 'alarm') return `${e.sequence}:alarm ${e.severity} ${e.code}`;
+  return `${e.sequence}:${e.type}`;
+};
+
+describe('a shoe that sends what no card is', () => {
+  it('a drawn card with a code no card has, too short a message, or sequence 0 is an unreadable read, never dropped', async () => {
+    const r = scriptedShoe(10);
+    await r.connected();
+    r.port.send(cardFrame(11, 1, 14, 0)); // rank 14
+    r.port.send(cardFrame(12, 2, 0, 1)); // rank 0
+    r.port.send(cardFrame(13, 3, 1, 7)); // suit 7
+    r.port.send(encodeShoeFrame(14, MSG.CARD_DRAWN, [4, 0, 1])); // 3 bytes of 6
+    r.port.send(cardFrame(15, 5, 1, 0)); // AS
+    r.port.send(cardFrame(0, 6, 13, 0)); // KS with sequence 0
+    await until(() => r.journal.length >= 6, 'six reads journalled');
+    const reads = r.journal.map(said);
+    assert.equal(reads.length, 6, reads.join(' | '));
+    assert.match(reads[0] ?? '', /^11:unreadable .*rank 14 suit 0/);
+    assert.match(reads[1] ?? '', /^12:unreadable .*rank 0 suit 1/);
+    assert.match(reads[2] ?? '', /^13:unreadable .*rank 1 suit 7/);
+    assert.match(reads[3] ?? '', /^14:unreadable .*3 bytes/);
+    assert.equal(reads[4], '15:AS');
+    assert.match(reads[5] ?? '', /^0:unreadable .*sequence 0.*rank 13 suit 0/);
+    // Every sequenced one acknowledged once journalled; the unsequenced one is not (nothing to acknowledge).
+    await until(() => r.acks().includes(15), 'ACK 15');
+    assert.deepEqual(r.acks(), [11, 12, 13, 14, 15]);
+    await r.shoe.close();
+  });
+
+  it('an unknown message type, or an event with sequence 0, is a critical alarm of the driver, not a silent ACK', async () => {
+    const r = scriptedShoe(10);
+    await r.connected();
+    r.port.send(encodeShoeFrame(11, 0x30, [1, 2, 3]));
+    r.port.send(encodeShoeFrame(0, MSG.LID, [1]));
+    await until(() => r.journal.length >= 2, 'two alarms journalled');
+    assert.deepEqual(r.journal.map(said), ['11:alarm critical protocol', '0:alarm critical protocol']);
+    const texts = r.journal.map((e) => (e.type === 'alarm' ? e.text : ''));
+    assert.match(texts[0] ?? '', /type 0x30/);
+    assert.match(texts[1] ?? '', /sequence 0/);
+    await r.shoe.close();
+  });
+});
+
+describe('a shoe whose sequence numbers lie', () => {
+  it('a sequence already delivered carrying another card, or one from before the counter, is an anomaly and a status check; a true resend stays silent', async () => {
+    let deviceLast = 10;
+    const r = scriptedShoe(() => deviceLast);
+    await r.connected();
+    deviceLast = 12; // what its HELLO says from now on: it claims no restart
+    r.port.send(cardFrame(11, 1, 1, 0)); // AS
+    r.port.send(cardFrame(11, 1, 1, 0)); // AS again: a true resend
+    await until(() => r.acks().length >= 2, 'the resend acknowledged');
+    assert.deepEqual(r.acks(), [11, 11]);
+    const asked = r.statusAsks();
+    r.port.send(cardFrame(11, 2, 13, 1)); // KH under 11: another card
+    r.port.send(cardFrame(3, 3, 12, 2)); // QD under 3: a counter that went back without a HELLO
+    r.port.send(cardFrame(12, 4, 2, 3)); // 2C
+    await until(() => r.journal.length >= 4, 'four reads journalled');
+    const reads = r.journal.map(said);
+    assert.equal(reads[0], '11:AS');
+    assert.match(reads[1] ?? '', /^11:unreadable .*sequence 11 .*rank 13 suit 1/);
+    assert.match(reads[2] ?? '', /^3:unreadable .*sequence 3 .*rank 12 suit 2/);
+    assert.equal(reads[3], '12:2C');
+    const warnings = r.events.filter((e) => e.type === 'warning');
+    assert.ok(warnings.length >= 2, JSON.stringify(warnings));
+    assert.ok(r.statusAsks() > asked, 'GET_STATUS asked so the HELLO check runs');
+    // The same lie again is not a second anomaly.
+    const n = r.journal.length;
+    r.port.send(cardFrame(11, 2, 13, 1));
+    r.port.send(cardFrame(99, 5, 3, 3)); // a gap, to know the lie was handled
+    await until(() => r.events.filter((e) => e.type === 'warning').some((w) => 'text' in w && /gap/.test(w.text)), 'the gap after the repeat');
+    assert.equal(r.journal.length, n, r.journal.map(said).join(' | '));
+    await r.shoe.close();
+  });
+
+  it("after a host restart, the shoe's resends of what it still holds unacknowledged are acknowledged and dropped, silently", async () => {
+    const r = scriptedShoe(10, { lastSequence: 10 }, 8);
+    await r.connected();
+    for (const seq of [8, 9, 10]) r.port.send(cardFrame(seq, seq, 1, 0));
+    r.port.send(cardFrame(11, 11, 5, 2));
+    await until(() => r.journal.length >= 1, 'the new card');
+    await until(() => r.acks().length >= 4, 'four ACKs');
+    assert.deepEqual(r.journal.map(said), ['11:5D']);
+    assert.deepEqual(r.acks(), [10, 10, 10, 11]);
+    assert.deepEqual(
+      r.events.filter((e) => e.type === 'warning'),
+      [],
+    );
+    await r.shoe.close();
+  });
+});
