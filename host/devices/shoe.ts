@@ -257,8 +257,35 @@ export class TableShoe {
   /** When the dealer's wait for the next card began (the gate opened, or the last card was read); null while locked. */
   private drawFrom: number | null = null;
 
+  /**
+   * The shoe's own count of the cards out of it since it was loaded (`index`, 1…N in this shoe,
+   * docs/protocols/shoe.md, CARD_DRAWN and CARD_UNREADABLE); null until a load or a first read sets it.
+   */
+  private lastIndex: number | null = null;
+
+  /**
+   * A card read whose index is not one more than the last: a card left the shoe that was never
+   * reported (a report lost or dropped), or the count went back (one reported twice, a lie). Either
+   * way the next card read is not the next card in the deal: the table holds, as for an unreadable
+   * card (a person enters the missing card, or voids the round), before the read itself is handled.
+   */
+  private checkIndex(e: Extract<SequencedShoeEvent, { type: 'card' | 'unreadable' }>): void {
+    const last = this.lastIndex;
+    if (last !== null && e.index !== last + 1) {
+      this.log.warn(
+        { sequence: e.sequence, index: e.index, expected: last + 1 },
+        "the shoe's card count is not the next one: a card not reported, or reported twice",
+      );
+      this.controller.shoe.onAnomaly('unreadable', null, e.sequence);
+    }
+    // Followed from here, so the read's own handling can be retried (a refused journal) without a second hold.
+    this.lastIndex = e.index;
+  }
+
   private handle(e: SequencedShoeEvent): void {
+    if (e.type === 'shoeLoaded') this.lastIndex = 0;
     if (e.type !== 'card' && e.type !== 'unreadable') return this.handleRead(e);
+    this.checkIndex(e);
     const start = performance.now();
     const outcome = this.cardTest ? 'test' : e.type === 'unreadable' ? 'unreadable' : e.wrongDeck ? 'anomaly' : 'card';
     if (this.drawFrom !== null) {

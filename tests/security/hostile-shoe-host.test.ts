@@ -11,7 +11,8 @@ import { credit, testTable } from '../../host/testing/table-kit.js';
 import { MSG } from '../../hardware/shoe/framed.js';
 import { ScriptedShoePort, ackOf, cardFrame, honestReplies, typeOf, until } from './shoe-wire-kit.js';
 
-it('war: seat 1 drawn with rank 14, then two good cards: the round holds, nothing settles', async () => {
+/** A War table whose shoe is the scripted one, a bet of 10,000 at seat 1, betting closed; `run` sends the cards. */
+async function warRound(send: (port: ScriptedShoePort) => number): Promise<{ hold: string | null; phase: string; settled: number; credit: number }> {
   const t = testTable();
   const port = new ScriptedShoePort();
   honestReplies(port, () => 10);
@@ -29,16 +30,45 @@ it('war: seat 1 drawn with rank 14, then two good cards: the round holds, nothin
     shoe.start();
     await until(() => shoe.state().state === 'ready', 'the shoe connected');
     t.clock.runOut(t.table.reads.view().endsAt);
-    port.send(cardFrame(11, 1, 14, 0)); // seat 1's card: rank 14
-    port.send(cardFrame(12, 2, 2, 2)); // 2D
-    port.send(cardFrame(13, 3, 9, 0)); // 9S
-    await until(() => port.written.some((b) => typeOf(b) === MSG.ACK && ackOf(b) === 13), 'all three acknowledged');
+    const last = send(port);
+    await until(() => port.written.some((b) => typeOf(b) === MSG.ACK && ackOf(b) === last), `ACK ${last}`);
     const v = t.table.reads.view();
-    assert.notEqual(v.hold, null, `phase ${v.phase}, hold ${v.hold}`);
-    assert.equal(t.ledger.rounds.recall({ station: 1, limit: 1 }).length, 0, 'no round settled');
-    assert.equal(t.ledger.credit(1), 40_000, 'the stake stays staked');
+    return { hold: v.hold, phase: v.phase, settled: t.ledger.rounds.recall({ station: 1, limit: 1 }).length, credit: t.ledger.credit(1) };
   } finally {
     await shoe.close();
     t.close();
   }
+}
+
+it('war: seat 1 drawn with rank 14, then two good cards: the round holds, nothing settles', async () => {
+  const r = await warRound((port) => {
+    port.send(cardFrame(11, 1, 14, 0)); // seat 1's card: rank 14
+    port.send(cardFrame(12, 2, 2, 2)); // 2D
+    port.send(cardFrame(13, 3, 9, 0)); // 9S
+    return 13;
+  });
+  assert.notEqual(r.hold, null, `phase ${r.phase}, hold ${r.hold}`);
+  assert.equal(r.settled, 0, 'no round settled');
+  assert.equal(r.credit, 40_000, 'the stake stays staked');
+});
+
+it("war: the shoe's count skips a card (index 1, then 3): the round holds for the card never reported", async () => {
+  const r = await warRound((port) => {
+    port.send(cardFrame(11, 1, 10, 0)); // seat 1: TS, the shoe's first card
+    port.send(cardFrame(12, 3, 2, 2)); // 2D, the shoe's third: its second was never reported
+    return 12;
+  });
+  assert.notEqual(r.hold, null, `phase ${r.phase}, hold ${r.hold}`);
+  assert.equal(r.settled, 0, 'no round settled');
+  assert.equal(r.credit, 40_000, 'the stake stays staked');
+});
+
+it("war: the shoe's count goes on one by one: the round settles", async () => {
+  const r = await warRound((port) => {
+    port.send(cardFrame(11, 7, 10, 0)); // TS (a shoe started before this host: its count is its own)
+    port.send(cardFrame(12, 8, 2, 2)); // 2D
+    return 12;
+  });
+  assert.equal(r.hold, null);
+  assert.equal(r.settled, 1);
 });
