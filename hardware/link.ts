@@ -125,9 +125,19 @@ export class Link {
   }
 }
 
+/**
+ * Frames a channel holds for its driver before the device is taken for a flood: far more than any
+ * protocol here has in flight (a shoe's unacknowledged queue, resent whole, is tens), far less than
+ * a device sending as fast as its wire carries fills while a journal write waits (a review: 200,000
+ * copies of one frame held 84 MB).
+ */
+export const MAX_FRAMES_WAITING = 1024;
+
 /** Turns a port's byte stream into frames through a parser, with a timed `next()`. */
 export class FrameChannel<F> {
   private queue: F[] = [];
+  /** Frames dropped when the device sent past MAX_FRAMES_WAITING (the session then ends as a flood). */
+  flooded = 0;
   private waiter: ((f: F | null) => void) | null = null;
   private lostError: Error | null = null;
   private readonly offData: () => void;
@@ -141,7 +151,12 @@ export class FrameChannel<F> {
     private readonly tap?: FrameTap<F>,
   ) {
     this.offData = port.onData((b) => {
+      if (this.lostError) return;
       for (const f of this.parse(b)) {
+        if (this.queue.length >= MAX_FRAMES_WAITING) {
+          this.floodedBy();
+          break;
+        }
         this.observe(() => this.tap?.rx(f));
         this.queue.push(f);
       }
@@ -151,6 +166,19 @@ export class FrameChannel<F> {
       this.lostError = new LinkLostError(e?.message ?? 'port closed');
       this.flush();
     });
+  }
+
+  /**
+   * More frames than a driver can have waiting: the device floods (or the driver is stuck behind a
+   * journal write that will not end). What is queued is dropped and the session ends; the link
+   * reconnects with its backoff, and a device with sequence numbers resends what was not
+   * acknowledged.
+   */
+  private floodedBy(): void {
+    this.flooded = this.queue.length + 1;
+    this.queue = [];
+    this.lostError = new LinkLostError(`flood: ${this.flooded} frames waiting, more than ${MAX_FRAMES_WAITING}`);
+    this.flush();
   }
 
   private flush(): void {

@@ -101,6 +101,51 @@ export class LineSplitter {
   }
 }
 
+/**
+ * The lines waiting for the journal, one at a time and in order, at most ASCII_LINES_WAITING: past
+ * that, lines are dropped and counted, and the count takes their place in the queue (one entry for
+ * a run of drops), handed to `dropped` when its turn comes.
+ */
+class LineQueue {
+  private readonly items: (string | { dropped: number })[] = [];
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly line: (line: string) => Promise<void>,
+    private readonly dropped: (n: number) => Promise<void>,
+  ) {}
+
+  push(line: string): void {
+    const last = this.items.at(-1);
+    if (this.items.length < ASCII_LINES_WAITING) this.items.push(line);
+    else if (typeof last === 'object') last.dropped++;
+    else this.items.push({ dropped: 1 });
+    this.running ??= this.run();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for (let item = this.items.shift(); item !== undefined; item = this.items.shift()) {
+        await (typeof item === 'string' ? this.line(item) : this.dropped(item.dropped));
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+
+  /** Resolves once every line pushed so far is handled. */
+  async drained(): Promise<void> {
+    while (this.running) await this.running;
+  }
+}
+
+/**
+ * Lines held for the journal at most. A shoe's stream is a line per card, a few a second; a stream
+ * faster than the journal for longer than this is a flood (a review: 50,000 lines held 19.5 MB and
+ * took 260 s to drain, the table's cards behind them).
+ */
+export const ASCII_LINES_WAITING = 256;
+
 export class AsciiShoe extends ShoeBase {
   readonly protocol = 'ascii' as const;
   private seq: number;
@@ -128,7 +173,10 @@ export class AsciiShoe extends ShoeBase {
 
   protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
     const splitter = new LineSplitter();
-    let chain = Promise.resolve();
+    const lines = new LineQueue(
+      (line) => this.onLine(line),
+      (n) => this.onDropped(n),
+    );
     let staleTimer: unknown = null;
     const lineTimeout = this.opts.lineTimeoutMs ?? 2000;
     const armStale = (): void => {
@@ -141,12 +189,12 @@ export class AsciiShoe extends ShoeBase {
         : null;
     };
     const off = port.onData((bytes) => {
-      const lines = splitter.push(bytes);
+      const got = splitter.push(bytes);
       armStale();
-      for (const line of lines) {
-        // The vendor's stream has no frames: each line is one, shown as text.
-        this.frame({ dir: 'rx', hex: hex(asciiBytes(line)), meaning: `line "${line}"` });
-        chain = chain.then(() => this.onLine(line));
+      for (const line of got) {
+        // The vendor's stream has no frames: each line is one, shown as text (built only for a listener).
+        if (this.tracing) this.frame({ dir: 'rx', hex: hex(asciiBytes(line)), meaning: `line "${line}"` });
+        lines.push(line);
       }
     });
     this.link.markUp();
@@ -156,12 +204,25 @@ export class AsciiShoe extends ShoeBase {
         port.onClose(() => resolve());
         signal.addEventListener('abort', () => resolve(), { once: true });
       });
-      await chain;
+      await lines.drained();
     } finally {
       off();
       this.clock.clearTimeout(staleTimer);
     }
     if (!signal.aborted) throw new Error('shoe stream closed');
+  }
+
+  /**
+   * Lines the queue dropped (the stream outran the journal): any of them may have been a card the
+   * dealer drew, so they stand as one unreadable read, in their place in the stream, and the table
+   * holds for a person.
+   */
+  private async onDropped(n: number): Promise<void> {
+    this.events.emit({ type: 'warning', text: `${n} lines dropped: the stream came faster than the journal` });
+    const sequence = this.seq + 1;
+    this.seq = sequence;
+    this.index++;
+    await this.deliver({ type: 'unreadable', sequence, index: this.index, reason: `${n} lines dropped unread`, burn: false });
   }
 
   private async onLine(line: string): Promise<void> {

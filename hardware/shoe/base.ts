@@ -43,6 +43,11 @@ export abstract class ShoeBase implements ShoeDevice {
     return this.frames.on(listener);
   }
 
+  /** Whether anyone listens to the trace: a frame is built (hex, meaning) only then. */
+  protected get tracing(): boolean {
+    return this.frames.listened;
+  }
+
   protected frame(f: WireFrame): void {
     this.frames.emit(f);
   }

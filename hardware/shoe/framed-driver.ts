@@ -33,6 +33,9 @@ const SEVERITY = ['info', 'warning', 'critical'] as const;
 /** Reads and alarms the driver makes of frames it cannot take as sent, between two events in order (`report`). */
 const INVENTED_PER_EVENT = 8;
 
+/** A resend is acknowledged again at most this often (`reAck`): well under the shoe's 500 ms resend. */
+const REACK_MS = 100;
+
 interface SessionState {
   /** The gap a REPLAY_FROM was sent for. */
   requested: number | null;
@@ -60,6 +63,8 @@ export class FramedShoe extends ShoeBase {
   private readonly delivered = new DeliveredRecord();
   /** Reads and alarms made by `report` since the last event delivered in order. */
   private invented = 0;
+  /** The last ACK sent again for a resend, and when (`reAck`). */
+  private reAcked: { seq: number; at: number } | null = null;
   serial: string | undefined;
 
   constructor(opener: PortOpener, options: ShoeOptions = {}) {
@@ -121,8 +126,13 @@ export class FramedShoe extends ShoeBase {
   protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
     const parser = new ShoeFrameParser();
     const ch = new FrameChannel(port, (b) => parser.push(b), this.clock, {
-      tx: (bytes) => this.frame(shoeTx(bytes)),
-      rx: (f) => this.frame(shoeRx(f, encodeShoeFrame(f.seq, f.type, f.payload))),
+      // Built only for a listener: a device flooding the wire cost a hex string per frame.
+      tx: (bytes) => {
+        if (this.tracing) this.frame(shoeTx(bytes));
+      },
+      rx: (f) => {
+        if (this.tracing) this.frame(shoeRx(f, encodeShoeFrame(f.seq, f.type, f.payload)));
+      },
     });
     this.ch = ch;
     const state: SessionState = { requested: null, statusAsked: false };
@@ -217,7 +227,20 @@ export class FramedShoe extends ShoeBase {
       if (isCardReport(f.type) && !(await this.report(f, `sequence ${f.seq} already used, another read: ${cardSaid(f.type, f.payload)}`))) return;
       this.delivered.add(f); // the same lie again is a resend of it
     }
-    await this.write(MSG.ACK, 0, u16(this.lastAcked || f.seq));
+    await this.reAck(f.seq);
+  }
+
+  /**
+   * Acknowledges again what was delivered, at most once per REACK_MS for the same number: the
+   * shoe resends its whole unacknowledged queue at once (every 500 ms), and one cumulative ACK
+   * answers it all; a device repeating a frame as fast as the wire carries got one write per copy.
+   */
+  private async reAck(seq: number): Promise<void> {
+    const ack = this.lastAcked || seq;
+    const now = this.clock.now();
+    if (this.reAcked?.seq === ack && now - this.reAcked.at < REACK_MS) return;
+    this.reAcked = { seq: ack, at: now };
+    await this.write(MSG.ACK, 0, u16(ack));
   }
 
   /**

@@ -89,9 +89,7 @@ export class TableShoe {
     });
     this.device.on((e) => this.track(e));
     this.stopWatching = this.controller.onChange(() => this.syncGate());
-    this.device.onFrame((f) => {
-      this.frames.emit(f);
-    });
+    this.tapFrames();
     // A simulated shoe starts loaded, as a dealer would bring a shuffled shoe to an opening table.
     this.device.simulator?.loadShoe({ decks: this.options.decks });
   }
@@ -225,9 +223,25 @@ export class TableShoe {
 
   private readonly frames = new Emitter<WireFrame>();
 
+  private frameTap: (() => void) | null = null;
+
   /** Every frame on the shoe's wire (service mode's Devices trace); nothing is kept here. */
   onFrame(listener: (f: WireFrame) => void): () => void {
-    return this.frames.on(listener);
+    const off = this.frames.on(listener);
+    this.tapFrames();
+    return () => {
+      off();
+      this.tapFrames();
+    };
+  }
+
+  /** The device's trace is listened to only while someone listens here: the driver builds a frame's hex only for a listener. */
+  private tapFrames(): void {
+    if (this.frames.listened && this.device && !this.frameTap) this.frameTap = this.device.onFrame((f) => this.frames.emit(f));
+    else if (!this.frames.listened && this.frameTap) {
+      this.frameTap();
+      this.frameTap = null;
+    }
   }
 
   /** Every decoded shoe event, for service mode's live trace. */

@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MSG, encodeShoeFrame } from '../../hardware/shoe/framed.js';
-import type { SequencedShoeEvent } from '../../hardware/shoe/types.js';
-import { cardFrame, scriptedShoe, until } from './shoe-wire-kit.js';
+import { ASCII_LINES_WAITING, AsciiShoe } from '../../hardware/shoe/ascii.js';
+import type { SequencedShoeEvent, ShoeEvent } from '../../hardware/shoe/types.js';
+import { ScriptedShoePort, cardFrame, scriptedShoe, until } from './shoe-wire-kit.js';
 
 const said = (e: SequencedShoeEvent): string => {
   if (e.type === 'card') return `${e.sequence}:${e.card}`;
@@ -92,13 +93,67 @@ describe('a shoe whose sequence numbers lie', () => {
     for (const seq of [8, 9, 10]) r.port.send(cardFrame(seq, seq, 1, 0));
     r.port.send(cardFrame(11, 11, 5, 2));
     await until(() => r.journal.length >= 1, 'the new card');
-    await until(() => r.acks().length >= 4, 'four ACKs');
+    await until(() => r.acks().includes(11), 'ACK 11');
     assert.deepEqual(r.journal.map(said), ['11:5D']);
-    assert.deepEqual(r.acks(), [10, 10, 10, 11]);
+    assert.deepEqual(r.acks(), [10, 11]); // one ACK answers the three resends (cumulative)
     assert.deepEqual(
       r.events.filter((e) => e.type === 'warning'),
       [],
     );
     await r.shoe.close();
+  });
+});
+
+describe('a shoe that floods the wire', () => {
+  it('200,000 copies of a delivered frame while the journal is busy: the session ends as a flood, a bounded few ACKs', async () => {
+    let release = (): void => undefined;
+    const busy = new Promise<void>((r) => (release = r));
+    let journalled = 0;
+    const r = scriptedShoe(10, {
+      onEvent: async (e) => {
+        if (e.sequence === 12) await busy; // a journal write that takes its time
+        journalled++;
+      },
+    });
+    await r.connected();
+    r.port.send(cardFrame(11, 1, 1, 0));
+    await until(() => r.acks().includes(11), 'ACK 11');
+    r.port.send(cardFrame(12, 2, 2, 0)); // its journal write waits
+    const copy = cardFrame(11, 1, 1, 0);
+    const chunk = new Uint8Array(copy.length * 20_000);
+    for (let i = 0; i < 20_000; i++) chunk.set(copy, i * copy.length);
+    for (let k = 0; k < 10; k++) r.port.send(chunk);
+    release();
+    await until(() => r.events.some((e) => e.type === 'disconnected'), 'the session ended');
+    const down = r.events.find((e) => e.type === 'disconnected');
+    assert.match(down && 'reason' in down ? down.reason : '', /flood/);
+    assert.ok(r.acks().length < 50, `${r.acks().length} ACKs written`);
+    assert.equal(journalled, 2);
+    await r.shoe.close();
+  });
+});
+
+describe('an ASCII shoe that floods its stream', () => {
+  it('50,000 card lines faster than the journal: a bounded queue, and the lines it dropped are an unreadable read that holds the table', async () => {
+    const port = new ScriptedShoePort();
+    const journal: SequencedShoeEvent[] = [];
+    const shoe = new AsciiShoe(async () => port, {
+      onEvent: async (e) => {
+        await new Promise((r) => setTimeout(r, 1)); // a journal slower than the wire
+        journal.push(e);
+      },
+      reconnectBaseMs: 10_000,
+    });
+    const events: ShoeEvent[] = [];
+    shoe.on((e) => events.push(e));
+    shoe.start();
+    await until(() => events.some((e) => e.type === 'connected'), 'connected');
+    port.send(new TextEncoder().encode('[Game]<Card:4S>\n'.repeat(50_000)));
+    await until(() => journal.some((e) => e.type === 'unreadable'), 'the dropped lines reported', 5000);
+    const unreadable = journal.find((e) => e.type === 'unreadable');
+    assert.match(unreadable && 'reason' in unreadable ? unreadable.reason : '', /\d+ lines dropped/);
+    assert.ok(journal.length <= ASCII_LINES_WAITING + 2, `${journal.length} journalled`);
+    assert.ok(events.some((e) => e.type === 'warning' && /dropped/.test(e.text)));
+    await shoe.close();
   });
 });
