@@ -4,6 +4,7 @@ import { openPrinter, type OpenedPrinter } from '../../hardware/open.js';
 import type { PrinterCondition } from '../../hardware/printer/condition.js';
 import type { TicketPrinter } from '../../hardware/printer/types.js';
 import type { TableConfig } from '../config/table-config.js';
+import type { SampledLines } from './sampled-lines.js';
 
 /** What service mode shows of a station's printer. */
 export interface PrinterStatus {
@@ -25,6 +26,8 @@ export interface PrinterDeps {
   /** Told whenever a printer's state changes (its station's screen and service mode look again). */
   onChange?: (station: number) => void;
   now?: () => number;
+  /** Violations and failures, sampled per printer and kind (the host's SampledLog); without it, each is logged. */
+  sampledLog?: SampledLines;
   /**
    * The faults a printer's link and paper are journalled as (`printer-offline`, `printer-paper-out`):
    * staff see them, and the casino's system hears them as SAS exceptions 60 and 61 (docs/sas.md).
@@ -41,7 +44,12 @@ export class Printers {
   private readonly status = new Map<number, PrinterStatus>();
   private readonly changes = new Emitter<number>();
 
-  constructor(private readonly deps: PrinterDeps) {}
+  /** Violations and failures: the first of a kind at once, then one a second per printer and kind, with the count. */
+  private readonly sampledLog: SampledLines;
+
+  constructor(private readonly deps: PrinterDeps) {
+    this.sampledLog = deps.sampledLog ?? { warn: (_kind, fields, msg) => deps.log.warn(fields, msg), close: () => undefined };
+  }
 
   /** A printer's link or status changed (service mode's Tickets page looks again). */
   onChange(listener: (station: number) => void): () => void {
@@ -62,7 +70,9 @@ export class Printers {
         else if (e.type === 'disconnected') st.state = 'disconnected';
         else if (e.type === 'reconnected') st.state = 'ready';
         else if (e.type === 'condition') Object.assign(st, { condition: e.condition, state: e.condition.faults.length > 0 ? 'fault' : 'ready' });
-        else if (e.type === 'protocolViolation' || e.type === 'failure') this.deps.log.warn({ station: s.station, event: e }, 'ticket printer');
+        else if (e.type === 'protocolViolation' || e.type === 'failure')
+          // Sampled per printer and kind: a printer telling one lie after another wrote a warn line each.
+          this.sampledLog.warn(`${device}:${e.type}:${e.type === 'protocolViolation' ? e.rule : ''}`, { station: s.station, event: e }, 'ticket printer');
         if (e.type === 'connected' || e.type === 'disconnected' || e.type === 'reconnected' || e.type === 'condition')
           st.changedAt = (this.deps.now ?? Date.now)();
         try {
@@ -105,5 +115,6 @@ export class Printers {
   async close(): Promise<void> {
     await Promise.all([...this.devices.values()].map((p) => p.close()));
     this.devices.clear();
+    this.sampledLog.close();
   }
 }

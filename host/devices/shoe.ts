@@ -5,6 +5,7 @@ import { openShoe, type OpenedShoe } from '../../hardware/open.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { SequencedShoeEvent, ShoeEvent } from '../../hardware/shoe/types.js';
 import type { LiveTable } from '../table/runtime.js';
+import type { SampledLines } from './sampled-lines.js';
 
 /** Corrections from the shoe's status contradicted by its next status before the status is no longer looked at. */
 const STATUS_CONTRADICTIONS = 2;
@@ -68,6 +69,8 @@ export class TableShoe {
       /** The last sequence number journalled (recovery): the driver drops what it re-reports up to it. */
       lastSequence?: number;
       onDeviceEvent?: (e: ShoeEvent) => void;
+      /** The shoe's warn lines, sampled per kind (the host's SampledLog); without it, each is logged. */
+      sampledLog?: SampledLines;
       /** Each card read handled (journalled before the acknowledgement), for the metrics: seconds, outcome. */
       onCardHandled?: (seconds: number, outcome: 'card' | 'unreadable' | 'anomaly' | 'test') => void;
       /** Each card read after the gate opened for it, or after the previous card of the same opening: seconds. */
@@ -75,7 +78,11 @@ export class TableShoe {
     } = { decks: 8 },
   ) {
     this.status = { spec, state: 'connecting', lastEvent: null, lidOpen: false };
+    this.sampledLog = options.sampledLog ?? { warn: (_kind, fields, msg) => log.warn(fields, msg), close: () => undefined };
   }
+
+  /** The shoe's warnings, alarms and disconnects: the first of a kind at once, then one a second with the count. */
+  private readonly sampledLog: SampledLines;
 
   start(): void {
     const open = this.options.open ?? openShoe;
@@ -266,6 +273,7 @@ export class TableShoe {
   async close(): Promise<void> {
     this.stopWatching?.();
     await this.device?.close();
+    this.sampledLog.close();
   }
 
   /** When the dealer's wait for the next card began (the gate opened, or the last card was read); null while locked. */
@@ -387,6 +395,7 @@ export class TableShoe {
     }
     if (e.type === 'alarm') this.status.state = 'alarm';
     else if (e.type === 'lid') this.status.lidOpen = e.open;
-    if (e.type === 'disconnected' || e.type === 'alarm' || e.type === 'warning') this.log.warn({ event: e }, 'shoe event');
+    // Sampled per kind: a device sending one bad line or frame after another wrote a warn line each.
+    if (e.type === 'disconnected' || e.type === 'alarm' || e.type === 'warning') this.sampledLog.warn(`shoe:${e.type}`, { event: e }, 'shoe event');
   }
 }

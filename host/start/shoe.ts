@@ -7,6 +7,7 @@ import { onShoeEvent } from '../tilts/tilt-sources.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
+import { SampledLog } from '../logging/sampled-log.js';
 
 /**
  * Where a simulated shoe's cut card comes out (cards dealt before it), or undefined for the
@@ -42,6 +43,7 @@ export function makeShoe(
     ),
     ...(game.lastSequence !== undefined ? { lastSequence: game.lastSequence } : {}),
     onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.reads.cue()?.kind === 'shuffle'),
+    sampledLog: new SampledLog(log),
   });
 }
 

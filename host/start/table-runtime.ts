@@ -24,6 +24,7 @@ import { TiltManager } from '../tilts/tilt-manager.js';
 import { onBillAcceptorEvent } from '../tilts/tilt-sources.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
+import { SampledLog } from '../logging/sampled-log.js';
 
 /** The table rebuilt from its journal, and what it needs before any device opens. */
 export interface TableRuntime {
@@ -76,7 +77,7 @@ export function openTableRuntime(
     tickets: ticketsIn,
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
   });
-  const printers = new Printers({ config, log, faults: tilts });
+  const printers = new Printers({ config, log, faults: tilts, sampledLog: new SampledLog(log) });
   const timers = options.timers ?? realTimers;
   // Test only: round timers shorter than the configuration's minimums (which are for people).
   const paramsNow = () => ({ ...tableParams(config), ...(options.timings ? { timings: { ...options.timings } } : {}) });
