@@ -69,3 +69,29 @@ describe('Link', () => {
     assert.ok(port.shutdowns >= 1);
   });
 });
+
+describe('Link backoff', () => {
+  it('a device that answers once per connection and then drops it: the backoff grows, not reset by a session that did not stay up', async () => {
+    let sessions = 0;
+    let downs = 0;
+    const link: Link = new Link(
+      async () => new QuietPort(),
+      {
+        session: async () => {
+          sessions++;
+          link.markUp(); // it answered
+          throw new Error('dropped'); // and went quiet at once
+        },
+        down: () => void downs++,
+        up: () => undefined,
+      },
+      { reconnectBaseMs: 10, reconnectMaxMs: 10_000 },
+    );
+    link.start();
+    await new Promise((r) => setTimeout(r, 1000));
+    await within(link.stop(), 2_000, 'the stop');
+    // Growing from 10 ms: 10, 20, 40, … 640 fit in a second: at most 8 sessions. Reset after each, about 100.
+    assert.ok(sessions <= 8, `${sessions} sessions in a second`);
+    assert.ok(downs <= 8, `${downs} outages reported`);
+  });
+});

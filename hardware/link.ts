@@ -16,7 +16,7 @@ export class LinkLostError extends Error {
 
 export interface LinkOptions {
   clock?: Clock;
-  /** First reconnect delay; doubles per failed attempt up to reconnectMaxMs. */
+  /** First reconnect delay; doubles per failed attempt up to reconnectMaxMs. It starts over after a session that stayed up reconnectMaxMs. */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
 }
@@ -35,6 +35,8 @@ export class Link {
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
   private sessionUp = false;
+  /** When the current session's device first answered. */
+  private upSince = 0;
   private isDown = false;
   private everUp = false;
   private port: BytePort | null = null;
@@ -46,6 +48,10 @@ export class Link {
     private readonly options: LinkOptions = {},
   ) {
     this.clock = options.clock ?? realClock;
+  }
+
+  private get maxWait(): number {
+    return this.options.reconnectMaxMs ?? 10_000;
   }
 
   get signal(): AbortSignal {
@@ -62,6 +68,7 @@ export class Link {
 
   /** Called by the session once the device has answered. */
   markUp(): void {
+    if (!this.sessionUp) this.upSince = this.clock.now();
     this.sessionUp = true;
     if (!this.everUp || this.isDown) {
       const again = this.everUp;
@@ -100,7 +107,11 @@ export class Link {
         await p?.close().catch(() => undefined);
       }
       if (this.stopped) break;
-      if (this.sessionUp) attempt = 0;
+      // The backoff starts over only after a session that stayed up as long as the longest wait: a
+      // device that answers once per connection and drops it (or a flood that ends each session)
+      // was reconnected every base delay, each outage reported (a review: a printer flapping
+      // offline journalled a raise and a clear per reconnect).
+      if (this.sessionUp && this.clock.now() - this.upSince >= this.maxWait) attempt = 0;
       // Reported once per outage, and also when the device was absent from the start.
       if (!this.isDown) {
         this.isDown = true;
@@ -111,7 +122,7 @@ export class Link {
       this.abort.signal.addEventListener('abort', stop, { once: true });
       // No jitter: a device's link is its own, no crowd of links comes back with it, and a fuzz
       // campaign on virtual time replays the same waits.
-      const wait = backoffDelay(attempt++, { baseMs: this.options.reconnectBaseMs ?? 250, capMs: this.options.reconnectMaxMs ?? 10_000 });
+      const wait = backoffDelay(attempt++, { baseMs: this.options.reconnectBaseMs ?? 250, capMs: this.maxWait });
       await sleep(this.clock, wait, this.backoff.signal);
       this.abort.signal.removeEventListener('abort', stop);
       this.backoff = null;

@@ -26,6 +26,8 @@ export interface PrinterDeps {
   /** Told whenever a printer's state changes (its station's screen and service mode look again). */
   onChange?: (station: number) => void;
   now?: () => number;
+  /** How long a printer must say paper, with no word of paper out, before `printer-paper-out` clears (default 10 s). */
+  paperBackMs?: number;
   /** Violations and failures, sampled per printer and kind (the host's SampledLog); without it, each is logged. */
   sampledLog?: SampledLines;
   /**
@@ -35,6 +37,9 @@ export interface PrinterDeps {
   faults?: { raise(kind: PrinterFaultKind, where: { station: number; detail?: string }): void; conditionGone(kind: PrinterFaultKind, station: number): void };
 }
 
+/** Paper back this long, with no word of paper out, before the fault clears (`clearPaperOutLater`). */
+const PAPER_BACK_MS = 10_000;
+
 /** The printer's faults the table journals. */
 export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out';
 
@@ -43,6 +48,8 @@ export class Printers {
   private readonly devices = new Map<number, OpenedPrinter>();
   private readonly status = new Map<number, PrinterStatus>();
   private readonly changes = new Emitter<number>();
+  /** Stations whose paper came back, with what cancels their paper-out clear still to come. */
+  private readonly paperBack = new Map<number, () => void>();
 
   /** Violations and failures: the first of a kind at once, then one a second per printer and kind, with the count. */
   private readonly sampledLog: SampledLines;
@@ -94,9 +101,28 @@ export class Printers {
     if (e.type === 'disconnected') f.raise('printer-offline', { station, detail: e.reason.slice(0, 400) });
     else if (e.type === 'connected' || e.type === 'reconnected') f.conditionGone('printer-offline', station);
     else if (e.type === 'condition') {
-      if (e.condition.faults.includes('paper-out')) f.raise('printer-paper-out', { station });
-      else f.conditionGone('printer-paper-out', station);
+      if (e.condition.faults.includes('paper-out')) {
+        this.paperBack.get(station)?.();
+        this.paperBack.delete(station);
+        f.raise('printer-paper-out', { station });
+      } else this.clearPaperOutLater(station, f);
     }
+  }
+
+  /**
+   * Paper out is raised at once and cleared only once the printer has said paper for `paperBackMs`
+   * (default 10 s) without a word of paper out: a printer whose sensor flips at every poll
+   * journalled a raise and a clear per flip for as long as it went on (a review: 20 entries in 10
+   * s). The fault stops nothing at the station; a cash-out meanwhile is a handpay.
+   */
+  private clearPaperOutLater(station: number, f: NonNullable<PrinterDeps['faults']>): void {
+    if (this.paperBack.has(station)) return;
+    const t = setTimeout(() => {
+      this.paperBack.delete(station);
+      f.conditionGone('printer-paper-out', station);
+    }, this.deps.paperBackMs ?? PAPER_BACK_MS);
+    t.unref();
+    this.paperBack.set(station, () => clearTimeout(t));
   }
 
   at(station: number): TicketPrinter | undefined {
@@ -115,6 +141,8 @@ export class Printers {
   async close(): Promise<void> {
     await Promise.all([...this.devices.values()].map((p) => p.close()));
     this.devices.clear();
+    for (const cancel of this.paperBack.values()) cancel();
+    this.paperBack.clear();
     this.sampledLog.close();
   }
 }
