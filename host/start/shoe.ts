@@ -3,7 +3,7 @@ import { SIM_CUT_CARD_FROM_END } from '../../hardware/shoe/simulator.js';
 import { TableShoe } from '../devices/shoe.js';
 import type { HostMetrics } from '../metrics/host-metrics.js';
 import { openTableGame } from '../table/table-game.js';
-import { onShoeEvent } from '../tilts/tilt-sources.js';
+import { shoeTiltSource } from '../tilts/tilt-sources.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
@@ -42,7 +42,7 @@ export function makeShoe(
         (config.shoe === 'sim' ? openTableGame(config, (g) => simulatedCutCardAt(g, config.stations.length + (config.remoteStations > 0 ? 1 : 0))) : undefined),
     ),
     ...(game.lastSequence !== undefined ? { lastSequence: game.lastSequence } : {}),
-    onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.reads.cue()?.kind === 'shuffle'),
+    onDeviceEvent: shoeTiltSource(tilts, () => table.reads.cue()?.kind === 'shuffle'),
     sampledLog: new SampledLog(log),
   });
 }

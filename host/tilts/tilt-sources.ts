@@ -96,6 +96,41 @@ export function onShoeEvent(tilts: TiltManager, e: ShoeEvent, shuffleDue: () => 
   }
 }
 
+/** How long the shoe's lid stays closed before `shoe-lid-open` clears (`shoeTiltSource`). */
+export const LID_CLOSED_MS = 2000;
+
+/**
+ * The shoe's events as faults (`onShoeEvent`), with the lid's clear held back: an open lid is
+ * raised at once (a lid opened mid-round stops new bets at once), its clear only once the lid has
+ * stayed closed `closedMs`. A bouncing sensor, or an ASCII stream saying open and closed line after
+ * line, journalled a raise and a clear per bounce (a review: 40 of each in a second). A new shoe
+ * loaded clears it at once, as before.
+ */
+export function shoeTiltSource(tilts: TiltManager, shuffleDue: () => boolean, closedMs = LID_CLOSED_MS): (e: ShoeEvent) => void {
+  let closing: ReturnType<typeof setTimeout> | null = null;
+  const cancel = (): void => {
+    if (closing) clearTimeout(closing);
+    closing = null;
+  };
+  return (e) => {
+    if (e.type === 'lid' && !e.open) {
+      closing ??= setTimeout(() => {
+        closing = null;
+        try {
+          tilts.conditionGone('shoe-lid-open');
+        } catch {
+          // The ledger closed meanwhile (the host stopping): the fault is restored at the next
+          // start and cleared when the shoe says its lid is closed.
+        }
+      }, closedMs);
+      closing.unref?.();
+      return;
+    }
+    if (e.type === 'lid' || e.type === 'shoeLoaded') cancel();
+    onShoeEvent(tilts, e, shuffleDue);
+  };
+}
+
 /** A card hold of the rounds is a fault of the table until it is resolved. */
 export function watchHolds(tilts: TiltManager, rounds: LiveTable): () => void {
   const look = () => {
