@@ -176,4 +176,29 @@ describe('TCP transport', () => {
     assert.equal(port.closed, true);
     server.close();
   });
+
+  it('a device server that stops reading: a write gives up within its timeout and the link is lost', async () => {
+    const held: net.Socket[] = [];
+    const server = net.createServer((s) => {
+      s.pause(); // accepts, never reads: the kernel's buffers fill, the write's callback never comes
+      held.push(s);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = await TcpPort.open('127.0.0.1', (server.address() as net.AddressInfo).port, { writeTimeoutMs: 300 });
+    const closed = new Promise((r) => port.onClose(r));
+    const t0 = Date.now();
+    const outcome = await Promise.race([
+      port.write(new Uint8Array(64 * 1024 * 1024)).then(
+        () => 'written',
+        (e: Error) => e.message,
+      ),
+      new Promise<string>((r) => setTimeout(() => r('still waiting after 5 s'), 5000).unref()),
+    ]);
+    assert.match(outcome, /write timed out/);
+    assert.ok(Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
+    await closed;
+    assert.equal(port.closed, true);
+    for (const s of held) s.destroy();
+    server.close();
+  });
 });
