@@ -1,3 +1,4 @@
+import { MeterScope } from '../terms/stations.js';
 import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
@@ -248,7 +249,7 @@ export const PAYLOADS = {
     say: tiltSaid.optional(),
   }),
   /** The only way a meter goes down: every meter of the scope back to zero, authorised. */
-  'meter.clear': z.strictObject({ ...authorisation, scope: z.string().regex(/^(table|station:\d{1,3})$/), reason: text }),
+  'meter.clear': z.strictObject({ ...authorisation, scope: MeterScope, reason: text }),
   /**
    * A card the shoe read and the engine placed, journalled before any screen is told: a killed
    * host replays a round's cards from these. `roundId` is absent for a card outside a round (a

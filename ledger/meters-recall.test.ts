@@ -63,6 +63,18 @@ describe('meters', () => {
     assert.match(r.entry.body, /DICJ-2025-0042/);
     assert.ok(verifyLedger(l).ok);
   });
+
+  // A table has remote stations up to 2100: the scope's pattern took three digits (stations 1000–2100
+  // could never be cleared) and station 0 and 05, which no table has.
+  it('clears the meters of any station a table may have, and of none it may not', () => {
+    const l = fresh();
+    const clear = (scope: string) => () =>
+      l.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: 'DICJ-2025-0042', scope, reason: 'board swap' } });
+    for (const scope of ['table', 'station:1', 'station:7', 'station:101', 'station:999', 'station:1000', 'station:2100'])
+      assert.doesNotThrow(clear(scope), scope);
+    for (const scope of ['station:0', 'station:05', 'station:8', 'station:100', 'station:2101', 'station:1e3', 'stations:1'])
+      assert.throws(clear(scope), /scope/, scope);
+  });
 });
 
 describe('game recall', () => {

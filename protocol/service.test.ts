@@ -24,6 +24,14 @@ describe('service protocol', () => {
     assert.ok(!decodeClientMessage(command({ name: 'service-page', page: 'secrets' })).ok);
   });
 
+  // The scope's pattern took three digits: a remote station from 1000 to 2100 could not be named.
+  it("asks a meter clear of the table's or any station's meters a table may have, and of no other", () => {
+    const clear = (scope: string) =>
+      decodeClientMessage(command({ name: 'service-action', action: { kind: 'meter-clear', scope, authorisation: 'DICJ-1', reason: 'board swap' } })).ok;
+    for (const scope of ['table', 'station:1', 'station:101', 'station:1000', 'station:2100']) assert.ok(clear(scope), scope);
+    for (const scope of ['station:0', 'station:05', 'station:8', 'station:2101', 'station:1e3']) assert.ok(!clear(scope), scope);
+  });
+
   it('keeps the service state of before (no session fields) valid: the fields are additive', () => {
     assert.ok(ServiceState.safeParse({ kind: 'service', tableId: 'T', softwareVersion: '1', language: 'pt', signedIn: false }).success);
   });

@@ -7,7 +7,7 @@ export { CORRECTIONS, OPTION_CLASSES, UNCORRECTABLE, RULE_REFUSALS } from '../en
 export type { Correction, OptionClass, Uncorrectable, RuleRefusalReason } from '../engine/table/vocabulary.js';
 import { CardCodeSchema } from './round.js';
 import { Iso, Station } from './service-fields.js';
-import { MinorUnits } from './units.js';
+import { isStationNumber, MinorUnits } from './units.js';
 
 // Service mode (issue 9): the commands of the `/service` view (what a signed-in session sees: service-view.ts).
 // Before sign-in the view carries only the cabinet label (table id, software version) and the
@@ -65,7 +65,10 @@ function moneyActions() {
   return {
     meterClear: z.strictObject({
       kind: z.literal('meter-clear'),
-      scope: z.string().regex(/^(table|station:\d{1,3})$/),
+      scope: z
+        .string()
+        .regex(/^(table|station:[1-9]\d{0,3})$/)
+        .refine((s) => s === 'table' || isStationNumber(Number(s.slice('station:'.length))), 'a station this table may have'),
       authorisation: z.string().min(1).max(64),
       reason: z.string().min(1).max(200),
     }),

@@ -9,12 +9,12 @@ export const MAX_STATIONS = 7;
 
 export { MAX_REMOTE_STATIONS, MAX_STATION, REMOTE_STATION_BASE, STADIUM_SEAT };
 
-/** Whether a number names a station: a seated one (1–7) or a remote one (101–350). */
+/** Whether a number names a station: a seated one (1–7) or a remote one (101–2100). */
 export function isStationNumber(n: number): boolean {
   return Number.isInteger(n) && ((n >= 1 && n <= MAX_STATIONS) || (n > REMOTE_STATION_BASE && n <= MAX_STATION));
 }
 
-/** A station's number: seated 1–7, remote 101–350 (a stadium's stations have no seat). */
+/** A station's number: seated 1–7, remote 101–2100 (a stadium's stations have no seat). */
 export const StationNumber = z
   .number()
   .int()
