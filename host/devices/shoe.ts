@@ -284,6 +284,8 @@ export class TableShoe {
    * docs/protocols/shoe.md, CARD_DRAWN and CARD_UNREADABLE); null until a load or a first read sets it.
    */
   private lastIndex: number | null = null;
+  /** The sequence of the read that set `lastIndex`. */
+  private lastIndexSequence: number | null = null;
 
   /**
    * A card read whose index is not one more than the last: a card left the shoe that was never
@@ -293,6 +295,8 @@ export class TableShoe {
    */
   private checkIndex(e: Extract<SequencedShoeEvent, { type: 'card' | 'unreadable' }>): void {
     const last = this.lastIndex;
+    // The same read again (its handling failed, it was not ACKed, the shoe sent it again): its own index, not a count gone back.
+    if (last !== null && e.index === last && e.sequence === this.lastIndexSequence) return;
     if (last !== null && e.index !== last + 1) {
       this.log.warn(
         { sequence: e.sequence, index: e.index, expected: last + 1 },
@@ -302,10 +306,11 @@ export class TableShoe {
     }
     // Followed from here, so the read's own handling can be retried (a refused journal) without a second hold.
     this.lastIndex = e.index;
+    this.lastIndexSequence = e.sequence;
   }
 
   private handle(e: SequencedShoeEvent): void {
-    if (e.type === 'shoeLoaded') this.lastIndex = 0;
+    if (e.type === 'shoeLoaded') [this.lastIndex, this.lastIndexSequence] = [0, null];
     if (e.type !== 'card' && e.type !== 'unreadable') return this.handleRead(e);
     this.checkIndex(e);
     const start = performance.now();

@@ -12,8 +12,12 @@ import { MSG } from '../../hardware/shoe/framed.js';
 import { ScriptedShoePort, ackOf, cardFrame, honestReplies, typeOf, until } from './shoe-wire-kit.js';
 
 /** A War table whose shoe is the scripted one, a bet of 10,000 at seat 1, betting closed; `run` sends the cards. */
-async function warRound(send: (port: ScriptedShoePort) => number): Promise<{ hold: string | null; phase: string; settled: number; credit: number }> {
+async function warRound(
+  send: (port: ScriptedShoePort) => number | Promise<number>,
+  prepare: (t: ReturnType<typeof testTable>) => void = () => undefined,
+): Promise<{ hold: string | null; phase: string; settled: number; credit: number }> {
   const t = testTable();
+  prepare(t);
   const port = new ScriptedShoePort();
   honestReplies(port, () => 10);
   const shoe = new TableShoe('usb:script', t.table, pino({ level: 'silent' }), {
@@ -30,7 +34,7 @@ async function warRound(send: (port: ScriptedShoePort) => number): Promise<{ hol
     shoe.start();
     await until(() => shoe.state().state === 'ready', 'the shoe connected');
     t.clock.runOut(t.table.reads.view().endsAt);
-    const last = send(port);
+    const last = await send(port);
     await until(() => port.written.some((b) => typeOf(b) === MSG.ACK && ackOf(b) === last), `ACK ${last}`);
     const v = t.table.reads.view();
     return { hold: v.hold, phase: v.phase, settled: t.ledger.rounds.recall({ station: 1, limit: 1 }).length, credit: t.ledger.credit(1) };
@@ -70,5 +74,32 @@ it("war: the shoe's count goes on one by one: the round settles", async () => {
     return 12;
   });
   assert.equal(r.hold, null);
+  assert.equal(r.settled, 1);
+});
+
+// A review of the change: the index was followed before the read was handled, so a read whose
+// handling failed once (a journal busy: not ACKed, the shoe sends it again) came back with the same
+// index, was taken for a count gone back, and held the round; the real card was then dropped as a
+// sequence already journalled, for a person to enter.
+it('war: a read whose handling failed once comes again with its own index: no hold, the round settles', async () => {
+  let refused = 0;
+  const r = await warRound(
+    async (port) => {
+      port.send(cardFrame(11, 1, 10, 0)); // TS: its handling refused once, not ACKed
+      await until(() => refused === 1, 'the first handling refused');
+      port.send(cardFrame(11, 1, 10, 0)); // the shoe sends it again
+      await until(() => port.written.some((b) => typeOf(b) === MSG.ACK && ackOf(b) === 11), 'ACK 11');
+      port.send(cardFrame(12, 2, 2, 2)); // 2D
+      return 12;
+    },
+    (t) => {
+      const onCard = t.table.shoe.onCard.bind(t.table.shoe);
+      t.table.shoe.onCard = (...a: Parameters<typeof onCard>) => {
+        if (refused++ === 0) throw new Error('journal busy');
+        return onCard(...a);
+      };
+    },
+  );
+  assert.equal(r.hold, null, `phase ${r.phase}`);
   assert.equal(r.settled, 1);
 });
