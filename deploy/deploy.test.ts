@@ -351,6 +351,9 @@ describe('packaging dry run (every step that needs no download)', () => {
     // the upstream run (issue 34); and the tickets' terms and validation numbers, the hosts' and
     // the authority's (issue 47).
     assert.deepEqual([...up.termsFiles].sort(), [
+      // What a configuration order may change and how large its value may be, the upstream's bound
+      // on a proposal and the table's on an order (a review of the configuration orders).
+      'terms/config-order-terms.ts',
       // The house edges the gaming day's theoretical win reads (issue 49): data, written from the engine.
       'terms/house-edges.ts',
       // A round's record and evidence bundle from its journal entries, the kiosk's and the back
@@ -362,6 +365,8 @@ describe('packaging dry run (every step that needs no download)', () => {
       // What a refusal says to a person (a catalogue key and its values), which the back office
       // reads from a refused configuration order to show it in the reader's language (issue 49).
       'terms/said.ts',
+      // The station numbers a table may have, which ingest holds an entry's credits to (a review of the upstream).
+      'terms/stations.ts',
       'terms/ticket-terms.ts',
       'terms/transfer-reconcile.ts',
       'terms/transfer-terms.ts',
