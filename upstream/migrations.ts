@@ -1,7 +1,7 @@
 import type { Db, Sql } from './sql.js';
 import { BACKOFFICE_SQL } from './backoffice/schema.js';
 import { CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
-import { CURRENCY_SPANS_SQL, TABLE_CURRENCY_SQL } from './table-currency.js';
+import { CURRENCY_SPANS_SQL, CURRENCY_WAITING_SQL, TABLE_CURRENCY_SQL } from './table-currency.js';
 import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
 import { REFUSALS_INDEX_SQL } from './tickets.js';
@@ -190,6 +190,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 14,
     name: 'when each table last sent its heartbeat (a report is complete only past it)',
     sql: LAST_HEALTH_AT_SQL,
+  },
+  {
+    version: 15,
+    name: 'where a change of currency waiting for a person begins',
+    sql: CURRENCY_WAITING_SQL,
   },
 ];
 

@@ -85,17 +85,18 @@ const MONEY_CURRENCY = `CASE
 export async function noteCurrency(db: Db, terminalId: string, reported: TableCurrency | undefined, lagEntries: number, tableHead?: number): Promise<void> {
   // Most heartbeats change nothing (the same currency, no entry since the last check): one read,
   // no transaction, which on PGlite would queue behind the batches being ingested.
-  const seen = await db.query<{ currency: string | null; currency_exponent: number | null; checked: number; head: number }>(
-    'SELECT t.currency, t.currency_exponent, t.currency_checked_seq AS checked, h.seq AS head FROM terminals t JOIN heads h USING (terminal_id) WHERE t.terminal_id = $1',
+  const seen = await db.query<{ currency: string | null; currency_exponent: number | null; checked: number; head: number; waiting: number | null }>(
+    'SELECT t.currency, t.currency_exponent, t.currency_checked_seq AS checked, h.seq AS head, t.currency_waiting_from AS waiting FROM terminals t JOIN heads h USING (terminal_id) WHERE t.terminal_id = $1',
     [terminalId],
   );
   const now = seen.rows[0];
   if (!now || (now.currency === null && !reported)) return;
   const same = !reported || (now.currency === reported.code && Number(now.currency_exponent) === reported.exponent);
-  if (same && Number(now.head) <= Number(now.checked)) return;
+  // (A table back to the currency held forgets the change it waited with, below.)
+  if (same && Number(now.head) <= Number(now.checked) && (now.waiting === null || !reported)) return;
   await db.transaction(async (tx) => {
-    const r = await tx.query<{ currency: string | null; currency_exponent: number | null; checked: number; head: number }>(
-      `SELECT t.currency, t.currency_exponent, t.currency_checked_seq AS checked, h.seq AS head
+    const r = await tx.query<{ currency: string | null; currency_exponent: number | null; checked: number; head: number; waiting: number | null }>(
+      `SELECT t.currency, t.currency_exponent, t.currency_checked_seq AS checked, h.seq AS head, t.currency_waiting_from AS waiting
        FROM terminals t JOIN heads h USING (terminal_id) WHERE t.terminal_id = $1 FOR UPDATE OF t`,
       [terminalId],
     );
@@ -105,31 +106,47 @@ export async function noteCurrency(db: Db, terminalId: string, reported: TableCu
     const head = Number(row.head);
     let checked = Number(row.checked);
     const differs = reported !== undefined && held !== null && (held.code !== reported.code || held.exponent !== reported.exponent);
-    const changed = differs && !(await changeWaits(tx, terminalId));
+    const waits = differs && (await changeWaits(tx, terminalId));
+    const changed = differs && !waits;
     // Where the entries journalled before the heartbeat was built end: the table's own head then, when
     // it says (batches that landed since were journalled after it, in the new currency); else the
     // head here now and what the table said it had yet to send (the two read at different moments).
     // Never past those two: a head taken as said put a span at seq 10^15 (a review's F5).
     const before = Math.min(tableHead ?? Number.POSITIVE_INFINITY, head + lagEntries);
-    // A change the table dates by its head: only the entries up to it are the old currency's to check.
-    const checkTo = changed ? Math.min(head, before) : head;
+    // A change begins where the table first said it (when it waited, the heartbeat it was first said at).
+    const waitingFrom = differs && row.waiting !== null ? Number(row.waiting) : null;
+    const lastOld = waitingFrom !== null ? waitingFrom - 1 : before;
+    // A change (taken or waiting) the table dates by its head: only the entries up to it are the old currency's to check.
+    const checkTo = differs ? Math.min(head, lastOld) : head;
     if (held && checkTo > checked) {
       await checkJournal(tx, terminalId, held.code, checked, checkTo);
       checked = checkTo;
     }
+    // A heartbeat that names no currency leaves a waiting change as it was.
+    let waiting: number | null = reported === undefined && row.waiting !== null ? Number(row.waiting) : null;
     if (reported && !held) {
       await takeCurrency(tx, terminalId, reported);
       await spanFrom(tx, terminalId, 1, reported);
     } else if (reported && held && changed) {
       await raiseAlarm(tx, terminalId, 'currency-changed', { before: held, after: reported });
       await takeCurrency(tx, terminalId, reported);
-      checked = Math.max(checked, before);
+      checked = Math.max(checked, lastOld);
       // The entries up to `checked` were journalled before the change; the next is the first in the new currency.
       await spanFrom(tx, terminalId, checked + 1, reported);
-    }
-    if (held || reported) await tx.query('UPDATE terminals SET currency_checked_seq = $2 WHERE terminal_id = $1', [terminalId, checked]);
+    } else if (waits) waiting = waitingFrom ?? Math.max(checked, before) + 1;
+    if (held || reported)
+      await tx.query('UPDATE terminals SET currency_checked_seq = $2, currency_waiting_from = $3 WHERE terminal_id = $1', [terminalId, checked, waiting]);
   });
 }
+
+/**
+ * Migration 15: where a change of currency that waits for a person begins (`changeWaits`). The
+ * table said so at a heartbeat; its entries from then on are in the new currency, however long
+ * the acknowledgement takes. Before, each heartbeat while it waited moved the check on to the
+ * head, and the change once taken began at the head then: a table set to HKD by mistake and put
+ * back to MOP had every MOP entry until the acknowledgement read as HKD, for good (a review).
+ */
+export const CURRENCY_WAITING_SQL = `ALTER TABLE terminals ADD COLUMN currency_waiting_from bigint CHECK (currency_waiting_from > 0);`;
 
 async function takeCurrency(tx: Sql, terminalId: string, currency: TableCurrency): Promise<void> {
   await tx.query('UPDATE terminals SET currency = $2, currency_exponent = $3, currency_since = now() WHERE terminal_id = $1', [

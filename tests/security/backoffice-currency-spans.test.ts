@@ -75,12 +75,46 @@ describe('heartbeats that change a table’s currency without end', () => {
       const ack = await post(kit.app, who, `/backoffice/api/alarms/${first}/acknowledge`, { note: 'reconfigured' });
       assert.equal(ack.statusCode, 200, ack.body);
       assert.equal((await liar.heartbeat({ currency: MOP, ledger: { head: 101 } })).statusCode, 200);
+      // From where the table last said MOP (its heartbeat at head 100): entry 101 is its first MOP.
       assert.deepEqual(await spans(kit), [
         [1, 'MOP'],
         [2, 'HKD'],
-        [102, 'MOP'],
+        [101, 'MOP'],
       ]);
       assert.equal((await changes(kit)).length, 2);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  // A review of the change: while a change waited, each heartbeat moved the check on to the head, and
+  // the change once acknowledged began at the head then. An honest table set to HKD by mistake and put
+  // back to MOP had every MOP entry until the acknowledgement read as HKD, in every report, for good.
+  it('an honest table put back to its currency before the first change is acknowledged: its entries in it from where it said so', async () => {
+    const kit = await backofficeKit();
+    try {
+      const table = await lyingTable(kit.app, kit.db, 'T9');
+      assert.equal((await table.send([note('MOP')])).statusCode, 200);
+      assert.equal((await table.heartbeat({ currency: MOP, ledger: { head: 1 } })).statusCode, 200);
+      assert.equal((await table.heartbeat({ currency: HKD, ledger: { head: 1 } })).statusCode, 200);
+      assert.equal((await table.send([note('HKD')])).statusCode, 200);
+      assert.equal((await table.heartbeat({ currency: MOP, ledger: { head: 2 } })).statusCode, 200);
+      for (let i = 0; i < 5; i++) {
+        assert.equal((await table.send([note('MOP')])).statusCode, 200);
+        assert.equal((await table.heartbeat({ currency: MOP, ledger: { head: 3 + i } })).statusCode, 200);
+      }
+      const [first] = await changes(kit);
+      const who = await signIn(kit.app, 'supervisor');
+      assert.equal((await post(kit.app, who, `/backoffice/api/alarms/${first}/acknowledge`, { note: 'set back' })).statusCode, 200);
+      assert.equal((await table.heartbeat({ currency: MOP, ledger: { head: 7 } })).statusCode, 200);
+      assert.deepEqual(await spans(kit), [
+        [1, 'MOP'],
+        [2, 'HKD'],
+        [3, 'MOP'],
+      ]);
+      // Every entry fits the span it is in: nothing was read against the wrong currency.
+      const mismatch = await kit.db.query(`SELECT 1 FROM alarms WHERE terminal_id = 'T9' AND kind = 'currency-mismatch'`);
+      assert.equal(mismatch.rows.length, 0);
     } finally {
       await kit.close();
     }

@@ -7,13 +7,13 @@ import { it } from 'node:test';
 import pino from 'pino';
 import { TiltManager } from '../../host/tilts/tilt-manager.js';
 import { shoeTiltSource } from '../../host/tilts/tilt-sources.js';
-import { Ledger, connectionOf } from '../../ledger/ledger.js';
+import { Ledger } from '../../ledger/ledger.js';
 import { until } from './shoe-wire-kit.js';
 
 it('a bouncing lid: raised at the first open, one raise and no clear while it bounces, cleared once it stays closed', async () => {
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
   const tilts = new TiltManager({ ledger, log: pino({ level: 'silent' }) });
-  const count = (type: string): number => (connectionOf(ledger).prepare('SELECT count(*) n FROM journal WHERE type = ?').get(type) as { n: number }).n;
+  const count = (type: string): number => [...ledger.entries(1)].filter((e) => e.type === type).length;
   const onEvent = shoeTiltSource(tilts, () => false, 200);
   try {
     onEvent({ type: 'lid', sequence: 1, open: true });
