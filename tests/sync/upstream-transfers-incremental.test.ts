@@ -13,6 +13,7 @@ import { chainHash, genesisHash, sha256Hex } from '../../upstream/chain.js';
 import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
 import type { Sql } from '../../upstream/sql.js';
 import { reconcileTransfers, TransferReconciler } from '../../upstream/transfers.js';
+import { UNREADABLE_KEPT } from '../../upstream/transfers/reconciler.js';
 import type { TransferReport } from '../../upstream/transfers/report.js';
 import { lyingBody } from '../security/lying-journal-kit.js';
 
@@ -161,6 +162,36 @@ describe('the upstream reconciles transfers incrementally (a floor that runs for
     );
     assert.ok(late.raised >= 1);
     assert.ok((await alarms(db)).some((a) => a.kind === 'transfer-disagreement' && (a.detail as { id: { serial: number } }).id.serial === 11));
+  });
+});
+
+// A review of the change: the kept reconciler held every unreadable transfer entry it ever read,
+// for as long as the service ran (each is raised at its ingest already).
+describe('the kept reconciler names the newest unreadable transfer entries, not every one', () => {
+  it(`keeps the newest ${UNREADABLE_KEPT}`, async () => {
+    const db = await openUpstreamDb({});
+    try {
+      const t = TableId.parse('liar-1');
+      await enrolTerminal(db, t);
+      let prev = genesisHash(t);
+      const entries = Array.from({ length: UNREADABLE_KEPT + 5 }, (_, i) => {
+        const body = lyingBody(t, i + 1, {
+          type: 'transfer.in',
+          ts: new Date().toISOString(),
+          payload: { transfer: { id: { origin: t, serial: i + 1 }, currency: 'MOP', station: STATION, from: t, to: BAC, amount: 100 }, junk: 1 },
+        });
+        prev = chainHash(prev, sha256Hex(body));
+        return { seq: i + 1, hash: prev, body };
+      });
+      assert.equal((await ingest(db, { terminalId: t, prevHash: genesisHash(t), entries })).status, 200);
+      const reconciler = new TransferReconciler();
+      const r = await reconciler.run(db, watch);
+      assert.equal(r.unreadable.length, UNREADABLE_KEPT);
+      assert.match(r.unreadable.at(-1) ?? '', new RegExp(`seq ${UNREADABLE_KEPT + 5}:`));
+      assert.match(r.unreadable[0] ?? '', /seq 6:/);
+    } finally {
+      await db.close();
+    }
   });
 });
 

@@ -18,6 +18,9 @@ import { judgeDisagreements, openTransfers } from './waiting.js';
 
 type Entry = { readonly table: TableId; readonly entry: TransferEntry };
 
+/** The unreadable transfer entries a report names: the newest this many (a review: every one was kept for weeks). */
+export const UNREADABLE_KEPT = 1_000;
+
 /** The id an entry speaks of (a recall's and an alarm's are not paired: reconcile passes them by). */
 function pairedKey(e: TransferEntry): string | null {
   switch (e.type) {
@@ -105,7 +108,9 @@ export class TransferReconciler {
   private take(r: JournalRow): boolean {
     const read = readRow(r);
     if ('unreadable' in read) {
+      // Each is raised at its ingest already; the newest are kept to report, not every one for as long as the service runs.
       this.unreadable.push(read.unreadable);
+      if (this.unreadable.length > UNREADABLE_KEPT) this.unreadable.shift();
       return true;
     }
     const { table, entry } = read;

@@ -57,6 +57,6 @@ export interface TransferReport {
   readonly raised: number;
   /** The `transfer.alarm` entries synced (each an alarm once). */
   readonly peerAlarms: number;
-  /** Entries that did not parse as transfer entries, or terminals whose id is no table id: named, never believed. */
+  /** Entries that did not parse as transfer entries, or terminals whose id is no table id: named (the newest `UNREADABLE_KEPT`), never believed. */
   readonly unreadable: readonly string[];
 }
