@@ -7,7 +7,7 @@
 // every table, for good (the journal is append-only).
 import { z } from 'zod';
 import { ROUND_GAMES } from '../../terms/round-terms.js';
-import { isTableStation, MAX_TABLE_STATIONS } from '../../terms/stations.js';
+import { isTableStation, MAX_REMOTE_STATIONS, MAX_TABLE_STATIONS, MeterScope, REMOTE_STATION_BASE } from '../../terms/stations.js';
 
 /**
  * The bets a journal's bet lines and settlement lines name: the engine's LINE_BETS
@@ -23,21 +23,15 @@ const safe = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_
 const name = z.string().min(1).max(128);
 
 /**
- * The highest station a table has (engine/table/vocabulary.ts, MAX_STATION: seated, then two
- * thousand remote from 101; tests/security/backoffice-meter-scopes.test.ts holds the two equal).
+ * The scopes a ledger writes its meters on (ledger/derive.ts): the table's and a station's a table
+ * may have (`MeterScope`, terms/stations.ts, the ledger's own check). The report has a line per
+ * table, scope and currency: any scope name, any number of them, made 7 entries of 25,000 scopes a
+ * report of 175,001 lines, 62 MB (a review's F4).
  */
-export const MAX_METER_STATION = 2100;
+export const isMeterScope = (scope: string): boolean => MeterScope.safeParse(scope).success;
 
-/** A station's meter scope: `station:N`, N from 1 to MAX_METER_STATION with no leading zero. */
-const STATION_SCOPE = /^station:([1-9][0-9]{0,3})$/;
-
-/**
- * The scopes a ledger writes its meters on (ledger/derive.ts): the table's and a station's. The
- * report has a line per table, scope and currency: any scope name, any number of them, made 7
- * entries of 25,000 scopes a report of 175,001 lines, 62 MB (a review's F4).
- */
-export const isMeterScope = (scope: string): boolean =>
-  scope === 'table' || Number(STATION_SCOPE.exec(scope)?.[1] ?? Number.POSITIVE_INFINITY) <= MAX_METER_STATION;
+/** The highest station a table has, as terms/stations.ts holds it. */
+export const MAX_METER_STATION = REMOTE_STATION_BASE + MAX_REMOTE_STATIONS;
 
 /** Each meter delta as the ledger derives it (ledger/entries.ts, MeterDelta): scope, name, a safe integer. */
 const Meters = z.array(z.tuple([name.refine(isMeterScope), name, safe]));
