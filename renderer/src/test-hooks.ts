@@ -20,6 +20,8 @@ export function installTestHooks(app: Application, clock: SteppedClock | null, f
     texts: () => stageTexts(app.stage),
     cards: () => stageCards(app.stage),
     bounds: (testId) => buttonBounds(app.stage, testId),
+    // `resizeTo: window` (boot/stage.ts): the screen is the window's inner size once fitted.
+    fitted: () => app.screen.width === window.innerWidth && app.screen.height === window.innerHeight,
     boxes: () => stageBoxes(app.stage),
     felt: () => feltExtent(app.stage),
     baked: () => bakedArt(app.stage),

@@ -168,6 +168,9 @@ export async function drawnTexts(page: Page): Promise<string[]> {
 
 /** Presses a pixi button the way a finger would: a real pointer event at its centre. */
 export async function press(page: Page, testId: string): Promise<void> {
+  // Never between a resize and pixi's fit to it (press-race.spec.ts): the button is looked up in
+  // the layout the press will meet.
+  await page.waitForFunction(() => window.__kiosk?.fitted() ?? true, null, { polling: 50 });
   const b = await page.evaluate((id) => window.__kiosk?.bounds(id) ?? null, testId);
   if (!b) throw new Error(`no button ${testId} on screen`);
   await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);

@@ -1,6 +1,6 @@
 import type { Route } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { expect, insertNote, test as base, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
+import { expect, insertNote, press as pressNow, test as base, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
 import { press, signIn, simControl, startServiceKiosk, stationClient, SUP, texts } from './service-kit.js';
 
 /**
@@ -78,4 +78,43 @@ test('a bet spot pressed while the station draws its buttons anew takes the bet'
     // Here, before the kiosk stops (the page then says it cannot reach it).
     expect(pageErrors).toEqual([]);
   });
+});
+
+/**
+ * A press right after the window was resized (a layout check at 1280×800, then back to 1920×1080).
+ * pixi fits the stage to the window in an animation frame of its own after the resize, and
+ * hit-tests with the transforms of the frame last drawn: a press whose button was looked up before
+ * that frame, and that lands after it, lands where the button was at the other size. The CI run on
+ * 13614bc4 pressed the blackjack tab of a station following three tables that way: the tab under
+ * the finger was the home table's, and the test waited 7 minutes for a focus that never came.
+ * Here the page's animation frames are held after the resize, so pixi's fit waits: the fixture's
+ * press must wait for it too, pressing nothing until the stage fits the window again.
+ */
+test('a press right after the window is resized waits for the stage to fit it', async ({ page, kiosk, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(kiosk.screens['station/1']!);
+  await waitForEvent(page, 'snapshot:station/1');
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+  await page.evaluate(() => {
+    const w = window as unknown as { held: FrameRequestCallback[]; release(): void; downs: number };
+    const original = window.requestAnimationFrame.bind(window);
+    w.held = [];
+    w.downs = 0;
+    window.addEventListener('pointerdown', () => void w.downs++, { capture: true });
+    window.requestAnimationFrame = (cb) => (w.held.push(cb), 0);
+    w.release = () => {
+      window.requestAnimationFrame = original;
+      for (const cb of w.held.splice(0)) cb(performance.now());
+    };
+  });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const pressed = pressNow(page, 'language-pt');
+  // The fit is held: nothing may be pressed meanwhile (a press now would be at the 1280×800 layout).
+  await expect.poll(() => page.evaluate(() => (window as unknown as { held: unknown[] }).held.length)).toBeGreaterThan(0);
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(await page.evaluate(() => (window as unknown as { downs: number }).downs), 'pressed before the stage fits the window').toBe(0);
+  await page.evaluate(() => (window as unknown as { release(): void }).release());
+  await pressed;
+  await waitForEvent(page, 'language:pt');
+  expect(pageErrors).toEqual([]);
 });

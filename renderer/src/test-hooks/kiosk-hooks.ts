@@ -17,6 +17,12 @@ export interface KioskTestHooks {
   cards(): string[];
   bounds(testId: string): { x: number; y: number; width: number; height: number } | null;
   /**
+   * Whether the stage is fitted to the window as it is now. After a resize pixi fits the stage in
+   * an animation frame of its own: until then `bounds` is the other size's layout, and a press
+   * looked up now may land after the fit, where the button was at that size.
+   */
+  fitted(): boolean;
+  /**
    * Bounds of everything the overlap check compares, in CSS pixels: texts and buttons (a button's
    * own caption and limits are texts with the button as `owner`), the felt's printed words
    * (`print`), the cards (`card`), the panels beside the felt (`panel`: the road maps, the last
