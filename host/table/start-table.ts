@@ -50,7 +50,8 @@ export function openTable<S, R>(
   return {
     table: runtime,
     report,
-    lastSequence: sequences.length > 0 ? Math.max(...sequences) : undefined,
+    // The last journalled, not the greatest: a shoe's numbers start again at 1 after 65535 (start-table.test.ts).
+    lastSequence: sequences.at(-1),
     resume({ newShoe, params: now, switched }) {
       if (!report.ledgerVerified) return runtime.start();
       const reason =
