@@ -293,8 +293,9 @@ export class FramedShoe extends ShoeBase {
         const f = await ch.next(Math.max(1, until - this.clock.now()));
         if (f?.type === MSG.HELLO) return { hello: f, early };
         // Bounded: a device that floods events and never answers costs no memory; what is not kept
-        // comes back as a gap, and a replay.
-        if (f && f.seq !== 0 && early.length < EARLY_FRAMES_KEPT) early.push(f);
+        // comes back as a gap, and a replay. An event under sequence 0 is kept too: handled after
+        // the HELLO as any other (`unsequenced`), a card in it an unreadable read, not lost here.
+        if (f && f.type !== MSG.CMD_RESULT && early.length < EARLY_FRAMES_KEPT) early.push(f);
       }
       parser.reset();
     }

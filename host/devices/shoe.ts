@@ -309,8 +309,27 @@ export class TableShoe {
     this.lastIndexSequence = e.sequence;
   }
 
+  /**
+   * The cut card and an empty shoe say how many cards were dealt before them (docs/protocols/shoe.md):
+   * another count than the reads' is a card drawn and never reported (or one reported twice). The
+   * table holds now, not at the next read: shown the table still waiting for a card that lies on the
+   * felt, a dealer would draw another.
+   */
+  private checkCount(e: Extract<SequencedShoeEvent, { type: 'cutCard' | 'shoeEmpty' }>): void {
+    if (this.lastIndex === null || e.index === this.lastIndex) return;
+    this.log.warn(
+      { sequence: e.sequence, event: e.type, index: e.index, reported: this.lastIndex },
+      "the shoe's count of cards dealt is not the cards it reported",
+    );
+    this.controller.shoe.onAnomaly('unreadable', null, e.sequence);
+    // Counted from here: the person's entry stands for the card missing, and the next read follows this count.
+    this.lastIndex = e.index;
+    this.lastIndexSequence = e.sequence;
+  }
+
   private handle(e: SequencedShoeEvent): void {
     if (e.type === 'shoeLoaded') [this.lastIndex, this.lastIndexSequence] = [0, null];
+    if (e.type === 'cutCard' || e.type === 'shoeEmpty') this.checkCount(e);
     if (e.type !== 'card' && e.type !== 'unreadable') return this.handleRead(e);
     this.checkIndex(e);
     const start = performance.now();

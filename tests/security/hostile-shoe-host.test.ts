@@ -8,7 +8,7 @@ import pino from 'pino';
 import { FramedShoe } from '../../hardware/shoe/framed-driver.js';
 import { TableShoe } from '../../host/devices/shoe.js';
 import { credit, testTable } from '../../host/testing/table-kit.js';
-import { MSG } from '../../hardware/shoe/framed.js';
+import { MSG, encodeShoeFrame, u16 } from '../../hardware/shoe/framed.js';
 import { ScriptedShoePort, ackOf, cardFrame, honestReplies, typeOf, until } from './shoe-wire-kit.js';
 
 /** A War table whose shoe is the scripted one, a bet of 10,000 at seat 1, betting closed; `run` sends the cards. */
@@ -101,5 +101,30 @@ it('war: a read whose handling failed once comes again with its own index: no ho
     },
   );
   assert.equal(r.hold, null, `phase ${r.phase}`);
+  assert.equal(r.settled, 1);
+});
+
+// The cut card says how many cards were dealt before it (docs/protocols/shoe.md, CUT_CARD): more
+// than the shoe reported is a card drawn and never reported. The table holds then, not at the next
+// card: the dealer, shown the table still waiting for the croupier's card that lies on the felt,
+// would otherwise draw another.
+it("war: the cut card's count says a card was dealt that the shoe never reported: the round holds at once", async () => {
+  const r = await warRound((port) => {
+    port.send(cardFrame(11, 1, 10, 0)); // seat 1: TS, the shoe's first card
+    port.send(encodeShoeFrame(12, MSG.CUT_CARD, [...u16(2)])); // two dealt before it: the croupier's never reported
+    return 12;
+  });
+  assert.notEqual(r.hold, null, `phase ${r.phase}, hold ${r.hold}`);
+  assert.equal(r.settled, 0, 'no round settled');
+});
+
+it("war: the cut card's count is the cards reported: the round goes on and settles", async () => {
+  const r = await warRound((port) => {
+    port.send(cardFrame(11, 1, 10, 0)); // TS
+    port.send(encodeShoeFrame(12, MSG.CUT_CARD, [...u16(1)]));
+    port.send(cardFrame(13, 2, 2, 2)); // 2D
+    return 13;
+  });
+  assert.equal(r.hold, null);
   assert.equal(r.settled, 1);
 });

@@ -41,6 +41,25 @@ describe('a shoe that sends what no card is', () => {
     await r.shoe.close();
   });
 
+  it('a drawn card with sequence 0 sent before the HELLO is an unreadable read too, not dropped with the handshake', async () => {
+    const r = scriptedShoe(10, {}, 0);
+    // Ahead of its first HELLO, the shoe sends a KS under sequence 0 (the handshake kept only
+    // numbered events: this one was lost, and the card with it).
+    const answer = r.port.onWrite;
+    let first = true;
+    r.port.onWrite = (b) => {
+      if (first && b[4] === MSG.GET_STATUS) {
+        first = false;
+        r.port.send(cardFrame(0, 6, 13, 0));
+      }
+      answer?.(b);
+    };
+    await r.connected();
+    await until(() => r.journal.length >= 1, 'the read journalled');
+    assert.match(r.journal.map(said)[0] ?? '', /^0:unreadable .*sequence 0.*rank 13 suit 0/);
+    await r.shoe.close();
+  });
+
   it('an unknown message type, or an event with sequence 0, is a critical alarm of the driver, not a silent ACK', async () => {
     const r = scriptedShoe(10);
     await r.connected();
