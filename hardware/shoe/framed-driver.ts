@@ -140,7 +140,13 @@ export class FramedShoe extends ShoeBase {
       const { hello, early } = await this.handshake(ch, parser);
       this.onHello(hello);
       this.link.markUp();
-      this.events.emit({ type: 'connected', protocol: 'framed', ...(this.serial ? { serial: this.serial } : {}) });
+      const lid = lidOf(hello);
+      this.events.emit({
+        type: 'connected',
+        protocol: 'framed',
+        ...(this.serial ? { serial: this.serial } : {}),
+        ...(lid !== undefined ? { lidOpen: lid } : {}),
+      });
 
       const heartbeat = this.opts.heartbeatMs ?? 1000;
       const retries = this.opts.retries ?? 3;
@@ -159,7 +165,8 @@ export class FramedShoe extends ShoeBase {
           this.onHello(f);
           // flags (byte 3): 2 = locked. A HELLO too short to say is taken for its sequence only.
           const flags = f.payload[3];
-          if (flags !== undefined) this.events.emit({ type: 'status', locked: (flags & HELLO_FLAGS.LOCKED) !== 0 });
+          if (flags !== undefined)
+            this.events.emit({ type: 'status', locked: (flags & HELLO_FLAGS.LOCKED) !== 0, lidOpen: (flags & HELLO_FLAGS.LID_OPEN) !== 0 });
           continue;
         }
         if (f.type === MSG.CMD_RESULT) {
@@ -384,4 +391,10 @@ export class FramedShoe extends ShoeBase {
         return null;
     }
   }
+}
+
+/** The lid as a HELLO's flags say it (payload byte 3); undefined for a HELLO too short to say. */
+function lidOf(hello: ShoeFrame): boolean | undefined {
+  const flags = hello.payload[3];
+  return flags === undefined ? undefined : (flags & HELLO_FLAGS.LID_OPEN) !== 0;
 }

@@ -5,7 +5,8 @@ import type { CardCode, Rank, Suit } from './card-code.js';
 import type { WireFrame } from '../wire-frame.js';
 
 export type ShoeEvent =
-  | { type: 'connected'; protocol: 'framed' | 'ascii'; serial?: string; firmware?: string }
+  /** `lidOpen`: what the shoe's HELLO says of its lid (its flags), where the protocol says it. */
+  | { type: 'connected'; protocol: 'framed' | 'ascii'; serial?: string; firmware?: string; lidOpen?: boolean }
   | {
       type: 'card';
       sequence: number;
@@ -34,7 +35,7 @@ export type ShoeEvent =
    * not sequenced, not journalled. A shoe that restarted within the heartbeat's limit says nothing
    * else, and its gate may have come back other than the host set it.
    */
-  | { type: 'status'; locked: boolean }
+  | { type: 'status'; locked: boolean; lidOpen?: boolean }
   /** Something on the wire the adapter could not use (unknown line, stale partial line, sequence gap). */
   | { type: 'warning'; text: string }
   | { type: 'disconnected'; reason: string }

@@ -112,21 +112,29 @@ export function shoeTiltSource(tilts: TiltManager, shuffleDue: () => boolean, cl
     if (closing) clearTimeout(closing);
     closing = null;
   };
+  const closed = (): void => {
+    closing ??= setTimeout(() => {
+      closing = null;
+      try {
+        tilts.conditionGone('shoe-lid-open');
+      } catch {
+        // The ledger closed meanwhile (the host stopping): the fault is restored at the next
+        // start and cleared when the shoe says its lid is closed (its HELLO at connect, below).
+      }
+    }, closedMs);
+    closing.unref?.();
+  };
   return (e) => {
-    if (e.type === 'lid' && !e.open) {
-      closing ??= setTimeout(() => {
-        closing = null;
-        try {
-          tilts.conditionGone('shoe-lid-open');
-        } catch {
-          // The ledger closed meanwhile (the host stopping): the fault is restored at the next
-          // start and cleared when the shoe says its lid is closed.
-        }
-      }, closedMs);
-      closing.unref?.();
-      return;
-    }
+    if (e.type === 'lid' && !e.open) return closed();
     if (e.type === 'lid' || e.type === 'shoeLoaded') cancel();
+    // A closed lid as the shoe's HELLO says it, at connect and at each status: a fault restored at
+    // a start (the host stopped while the clear waited) clears though no lid event comes again. An
+    // open lid there raises nothing: the lid events say when it opened, and a status between a new
+    // shoe loaded and its lid shut would raise a fault at every shoe change.
+    if ((e.type === 'connected' || e.type === 'status') && e.lidOpen !== undefined) {
+      if (e.lidOpen) cancel();
+      else closed();
+    }
     onShoeEvent(tilts, e, shuffleDue);
   };
 }

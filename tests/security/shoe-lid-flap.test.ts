@@ -37,3 +37,36 @@ it('a bouncing lid: raised at the first open, one raise and no clear while it bo
     ledger.close();
   }
 });
+
+// The clear waits for the lid to stay closed; a host stopped in that wait restores the fault at its
+// next start, and nothing said the lid was closed again until the dealer opened and closed it: new
+// bets stayed stopped at a table whose lid was shut. The shoe's HELLO says its lid (its flags):
+// the driver says so when it connects, and at every status after. Only a closed lid is taken from
+// it; an open one raises nothing there.
+it("a lid-open fault restored at a start clears once the shoe's HELLO has said the lid closed for a while", async () => {
+  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
+  const log = pino({ level: 'silent' });
+  const first = new TiltManager({ ledger, log });
+  shoeTiltSource(first, () => false, 200)({ type: 'lid', sequence: 1, open: true });
+  // The host stops; the next start restores what the journal holds.
+  const tilts = new TiltManager({ ledger, log });
+  tilts.restore();
+  const lidOpen = () => tilts.list().some((t) => t.kind === 'shoe-lid-open');
+  assert.ok(lidOpen(), 'restored at the start');
+  const onEvent = shoeTiltSource(tilts, () => false, 200);
+  try {
+    onEvent({ type: 'connected', protocol: 'framed', lidOpen: false });
+    await until(() => !lidOpen(), 'cleared once the HELLO said the lid closed', 2_000);
+    // A status saying the lid open raises nothing (a new shoe loaded, its lid not yet shut, is no
+    // fault); it stops a clear that waits.
+    onEvent({ type: 'lid', sequence: 2, open: true });
+    onEvent({ type: 'lid', sequence: 3, open: false });
+    onEvent({ type: 'status', locked: false, lidOpen: true });
+    await new Promise((r) => setTimeout(r, 400));
+    assert.ok(lidOpen(), 'not cleared: the status said the lid open again');
+    onEvent({ type: 'status', locked: false, lidOpen: false });
+    await until(() => !lidOpen(), 'cleared once the status said it closed for a while', 2_000);
+  } finally {
+    ledger.close();
+  }
+});
