@@ -187,3 +187,41 @@ describe('a transfer settled by two people, on a real ledger', () => {
     }
   });
 });
+
+describe('when a transfer was journalled', () => {
+  // The station's list of transfers shows when each debit or credit was made. It is read from the
+  // entry itself, by its transaction id, not kept per transfer for as long as the host runs.
+  it('is its debit at the sender and its credit at the receiver; nothing for an id never seen', () => {
+    const open = (id: TableId) => Ledger.open({ file: ':memory:', terminalId: id });
+    const [home, war] = [open(HOME), open(WAR)];
+    try {
+      home.append(billCredit(101, 10_000, 'b101'));
+      war.append(billCredit(103, 10_000, 'b103'));
+      const wire: { to: TableId; from: TableId; message: unknown }[] = [];
+      const host = (self: TableId, ledger: Ledger) =>
+        new TransferHost({
+          self,
+          currency: 'MOP',
+          homes: HOMES,
+          journal: new LedgerTransferJournal(ledger),
+          send: (o: Outbound) => void wire.push({ from: self, to: o.to, message: o.message }),
+          alarm: (a) => assert.fail(`${self} alarmed: ${a.reason}`),
+        });
+      const [h, w] = [host(HOME, home), host(WAR, war)];
+      assert.deepEqual(h.start(101, WAR, 2_500), {});
+      // Every message delivered: the receiver takes it, the sender hears so.
+      for (let m = wire.shift(); m; m = wire.shift()) (m.to === WAR ? w : h).receive(m.from, m.message);
+      const [out] = [...home.entries(1)].filter((e) => e.type === 'transfer.out');
+      const [credited] = [...war.entries(1)].filter((e) => e.type === 'transfer.in');
+      assert.ok(out && credited, 'a debit at home and a credit at war');
+      const id = (JSON.parse(out.body) as { payload: { transfer: { id: { origin: string; serial: number } } } }).payload.transfer.id;
+      const transferId = { origin: TableId.parse(id.origin), serial: id.serial };
+      assert.equal(new LedgerTransferJournal(home).journalledAt(transferId), out.ts);
+      assert.equal(new LedgerTransferJournal(war).journalledAt(transferId), credited.ts);
+      assert.equal(new LedgerTransferJournal(war).journalledAt({ origin: HOME, serial: transferId.serial + 1 }), undefined);
+    } finally {
+      home.close();
+      war.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import {
   isTransferEntryType,
   parseTransferEntry,
   TRANSFER_PAYLOADS,
+  transferTxId,
   txIdOfTransferEntry,
   type TransferEntry,
   type TransferId,
@@ -13,10 +14,6 @@ const TYPES = Object.keys(TRANSFER_PAYLOADS).filter(isTransferEntryType);
 
 /** The table's ledger as a host's transfer journal: each entry under the transaction id its step shares (ledger/derive.ts). */
 export class LedgerTransferJournal implements TransferJournal {
-  /** When each transfer's debit or credit was journalled here, by `origin serial`; read on from the last entry seen. */
-  private readonly times = new Map<string, string>();
-  private timesSeq = 0;
-
   constructor(private readonly ledger: Ledger) {}
 
   *entries(): Iterable<TransferEntry> {
@@ -35,17 +32,17 @@ export class LedgerTransferJournal implements TransferJournal {
     return this.ledger.credit(station);
   }
 
+  /**
+   * When the transfer's debit (its sender's `transfer.out`) or credit (its receiver's
+   * `transfer.in`) was journalled here: looked up by the transaction id each is journalled under.
+   * Before, a map kept the time of every transfer ever made, read on from the last entry seen: one
+   * key per transfer for as long as the host ran (a review of what grows over weeks).
+   */
   journalledAt(id: TransferId): string | undefined {
-    for (const e of entriesOfTypes(this.ledger, ['transfer.out', 'transfer.in'], this.timesSeq + 1)) {
-      this.timesSeq = e.seq;
-      if (!isTransferEntryType(e.type)) continue;
-      const body: EntryBody = JSON.parse(e.body);
-      const entry = parseTransferEntry(e.type, body.payload);
-      if (entry.type === 'transfer.out' || entry.type === 'transfer.in') this.times.set(timeKey(entry.payload.transfer.id), e.ts);
-    }
-    return this.times.get(timeKey(id));
+    const out = this.ledger.byTxId(transferTxId('out', id));
+    if (out?.type === 'transfer.out') return out.ts;
+    // A refusal is journalled under the same id as a credit: only a credit is a time the money came.
+    const decided = this.ledger.byTxId(transferTxId('decide', id));
+    return decided?.type === 'transfer.in' ? decided.ts : undefined;
   }
 }
-
-/** A map key of a transfer id (never parsed back: the id stays two fields everywhere else). */
-const timeKey = (id: TransferId) => `${id.origin} ${id.serial}`;
