@@ -51,6 +51,16 @@ export const currencyAt = (j: string, alias = 'c'): string =>
   `LEFT JOIN (SELECT s.terminal_id, s.from_seq, lead(s.from_seq) OVER (PARTITION BY s.terminal_id ORDER BY s.from_seq) AS to_seq, s.code, s.exponent
      FROM currency_spans s) ${alias} ON ${alias}.terminal_id = ${j}.terminal_id AND ${j}.seq >= ${alias}.from_seq AND (${alias}.to_seq IS NULL OR ${j}.seq < ${alias}.to_seq)`;
 
+/**
+ * The most entries a table's heartbeat is believed to have yet to send (its `sync.lagEntries`, and
+ * its head past the upstream's): a table stops new bets past its `offlineLimit.maxUnsyncedEntries`,
+ * at most 10,000,000 (host/config/table-config.ts), and as many again is room for what it journals
+ * after. The schema takes any safe integer; taken as said, 2^53 − 1 put a change of currency at seq
+ * 2^53 + 10 (a float past exactness), every later entry of the table labelled in the old currency
+ * and never read against the held one again (an upstream review).
+ */
+export const MAX_LAG_ENTRIES = 20_000_000;
+
 /** A currency as SQL reads it (NULL columns: none named). */
 export const currencyOf = (x: { code: string | null; exponent: number | null }): TableCurrency | null =>
   x.code === null ? null : { code: x.code, exponent: Number(x.exponent) };
@@ -112,7 +122,8 @@ export async function noteCurrency(db: Db, terminalId: string, reported: TableCu
     // it says (batches that landed since were journalled after it, in the new currency); else the
     // head here now and what the table said it had yet to send (the two read at different moments).
     // Never past those two: a head taken as said put a span at seq 10^15 (a review's F5).
-    const before = Math.min(tableHead ?? Number.POSITIVE_INFINITY, head + lagEntries);
+    // Never past what a table can hold unsent either (MAX_LAG_ENTRIES): the lag is the table's word.
+    const before = Math.min(tableHead ?? Number.POSITIVE_INFINITY, head + Math.min(Math.max(0, lagEntries), MAX_LAG_ENTRIES));
     // A change begins where the table first said it (when it waited, the heartbeat it was first said at).
     const waitingFrom = differs && row.waiting !== null ? Number(row.waiting) : null;
     const lastOld = waitingFrom !== null ? waitingFrom - 1 : before;

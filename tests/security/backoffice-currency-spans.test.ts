@@ -9,6 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backofficeKit, post, signIn, type BackofficeKit } from './backoffice-kit.js';
+import { TableConfig } from '../../host/config/table-config.js';
+import { MAX_LAG_ENTRIES } from '../../upstream/table-currency.js';
 import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
 
 const TS = '2026-11-25T02:00:00.000Z';
@@ -48,6 +50,36 @@ describe('heartbeats that change a table’s currency without end', () => {
     } finally {
       await kit.close();
     }
+  });
+
+  // A lag is the table's word too (the schema takes any safe integer): 2^53 − 1 with no head put the
+  // change past every seq a table will reach, and the check of the journal with it (an upstream review).
+  it('a lag past any table’s and no head: the change starts at most MAX_LAG_ENTRIES past the upstream’s head', async () => {
+    const kit = await backofficeKit();
+    try {
+      const liar = await lyingTable(kit.app, kit.db, 'T9');
+      assert.equal((await liar.send(Array.from({ length: 10 }, () => note('MOP')))).statusCode, 200);
+      assert.equal((await liar.heartbeat({ currency: MOP, sync: { lagEntries: 0 }, ledger: { head: 10 } })).statusCode, 200);
+      for (const lagEntries of [-1, 1.5, 2 ** 53])
+        assert.equal((await liar.heartbeat({ currency: HKD, sync: { lagEntries } })).statusCode, 400, String(lagEntries));
+      assert.equal((await liar.heartbeat({ currency: HKD, sync: { lagEntries: Number.MAX_SAFE_INTEGER } })).statusCode, 200);
+      const at = await spans(kit);
+      console.log('spans after a lag of 2^53 − 1:', JSON.stringify(at));
+      assert.deepEqual(at, [
+        [1, 'MOP'],
+        [10 + MAX_LAG_ENTRIES + 1, 'HKD'],
+      ]);
+      const checked = await kit.db.query<{ c: string }>(`SELECT currency_checked_seq::text AS c FROM terminals WHERE terminal_id = 'T9'`);
+      assert.equal(Number(checked.rows[0]?.c), 10 + MAX_LAG_ENTRIES);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  it('MAX_LAG_ENTRIES is twice the most a table may be configured to hold unsent', () => {
+    const limit = TableConfig.shape.offlineLimit.unwrap();
+    assert.equal(limit.safeParse({ maxUnsyncedEntries: MAX_LAG_ENTRIES / 2, maxUnsyncedSeconds: 60 }).success, true);
+    assert.equal(limit.safeParse({ maxUnsyncedEntries: MAX_LAG_ENTRIES / 2 + 1, maxUnsyncedSeconds: 60 }).success, false);
   });
 
   it('100 changes back and forth: one taken until its alarm is acknowledged, then the next', async () => {
