@@ -6,6 +6,7 @@ import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
 import { REFUSALS_INDEX_SQL } from './tickets.js';
 import { LAST_HEALTH_AT_SQL } from './backoffice/report-sync.js';
+import { ALARMS_BY_TABLE_SQL } from './backoffice/alarm-acks.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -195,6 +196,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 15,
     name: 'where a change of currency waiting for a person begins',
     sql: CURRENCY_WAITING_SQL,
+  },
+  {
+    version: 16,
+    name: "the alarms by table, newest first (the back office's list)",
+    sql: ALARMS_BY_TABLE_SQL,
   },
 ];
 

@@ -21,6 +21,24 @@ export interface WorkedAlarm {
  */
 export const ALARMS_PER_TABLE = 20;
 
+/**
+ * The list (`workedAlarms`): $1 one table or every one, $2 open ones only, $3 how many at most, $4 how
+ * many of each table's. Read by table, newest first: the index of migration 16.
+ */
+export const WORKED_ALARMS_SQL = `SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
+            CASE WHEN rn = $4 AND n > $4 THEN n - $4 END AS more
+     FROM (SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
+                  row_number() OVER (PARTITION BY terminal_id ORDER BY id DESC) AS rn, COUNT(*) OVER (PARTITION BY terminal_id) AS n
+           FROM alarms WHERE ($1::text IS NULL OR terminal_id = $1) AND (NOT $2::boolean OR cleared_at IS NULL)) a
+     WHERE rn <= $4 ORDER BY id DESC LIMIT $3`;
+
+/**
+ * Migration 16: the alarms by table, newest first, in the order the list reads them (a table's
+ * newest, each table's newest). Before, only the id was indexed: one table's page read every alarm
+ * of the floor and the list of every table sorted them all (an upstream review).
+ */
+export const ALARMS_BY_TABLE_SQL = `CREATE INDEX alarms_by_table ON alarms (terminal_id, id DESC);`;
+
 type AlarmRow = { id: number; terminal_id: string | null; kind: string; detail: unknown; raised_at: Date; cleared_at: Date | null; more: number | null };
 
 /**
@@ -29,15 +47,12 @@ type AlarmRow = { id: number; terminal_id: string | null; kind: string; detail: 
  * the oldest listed of a table with more carrying how many more (`more`); of one table's, its newest.
  */
 export async function workedAlarms(sql: Sql, options: { terminal?: string; open?: boolean; limit?: number } = {}): Promise<WorkedAlarm[]> {
-  const r = await sql.query<AlarmRow>(
-    `SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
-            CASE WHEN rn = $4 AND n > $4 THEN n - $4 END AS more
-     FROM (SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
-                  row_number() OVER (PARTITION BY terminal_id ORDER BY id DESC) AS rn, COUNT(*) OVER (PARTITION BY terminal_id) AS n
-           FROM alarms WHERE ($1::text IS NULL OR terminal_id = $1) AND (NOT $2::boolean OR cleared_at IS NULL)) a
-     WHERE rn <= $4 ORDER BY id DESC LIMIT $3`,
-    [options.terminal ?? null, options.open ?? false, options.limit ?? 200, options.terminal === undefined ? ALARMS_PER_TABLE : (options.limit ?? 200)],
-  );
+  const r = await sql.query<AlarmRow>(WORKED_ALARMS_SQL, [
+    options.terminal ?? null,
+    options.open ?? false,
+    options.limit ?? 200,
+    options.terminal === undefined ? ALARMS_PER_TABLE : (options.limit ?? 200),
+  ]);
   const ids = r.rows.map((x) => Number(x.id));
   const acks = ids.length
     ? await sql.query<{ alarm_id: number; user_name: string; at: Date; note: string }>(
