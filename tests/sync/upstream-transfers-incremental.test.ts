@@ -13,7 +13,7 @@ import { chainHash, genesisHash, sha256Hex } from '../../upstream/chain.js';
 import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
 import type { Sql } from '../../upstream/sql.js';
 import { reconcileTransfers, TransferReconciler } from '../../upstream/transfers.js';
-import { UNREADABLE_KEPT } from '../../upstream/transfers/reconciler.js';
+import { SET_ASIDE_AFTER_SECONDS, SET_ASIDE_KEPT, UNREADABLE_KEPT } from '../../upstream/transfers/reconciler.js';
 import type { TransferReport } from '../../upstream/transfers/report.js';
 import { lyingBody } from '../security/lying-journal-kit.js';
 
@@ -37,6 +37,7 @@ const digest = (r: TransferReport) => ({
   disagreements: r.disagreements.map((d) => `${keyOf(d.id)} ${[...d.disagreements].sort().join(',')} ${d.net}`).sort(),
   pending: r.pending.map((d) => keyOf(d.id)).sort(),
   unreadable: [...r.unreadable].sort(),
+  setAside: [r.setAside.count, ...r.setAside.newest.map((p) => keyOf(p.id)).sort()],
 });
 
 describe('the upstream reconciles transfers incrementally (a floor that runs for weeks)', () => {
@@ -189,6 +190,91 @@ describe('the kept reconciler names the newest unreadable transfer entries, not 
       assert.equal(r.unreadable.length, UNREADABLE_KEPT);
       assert.match(r.unreadable.at(-1) ?? '', new RegExp(`seq ${UNREADABLE_KEPT + 5}:`));
       assert.match(r.unreadable[0] ?? '', /seq 6:/);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+// An upstream review: the kept reconciler held every id that never closes (a debit never credited,
+// refused or settled; a credit nobody debited) with all its entries, paired it again at every run
+// and listed it in every report, for as long as the service ran: a table whose key leaked grew it
+// by each debit it journalled. Now an id whose newest entry the upstream received longer ago than
+// SET_ASIDE_AFTER_SECONDS is set aside: alarmed, its entries dropped, named among the newest
+// SET_ASIDE_KEPT set aside, counted.
+describe('the kept reconciler sets aside the ids that never close', () => {
+  it(`holds the entries of the last ${SET_ASIDE_AFTER_SECONDS / 86_400} days' ids only, names the newest ${SET_ASIDE_KEPT} set aside, alarms each`, async () => {
+    const db = await openUpstreamDb({});
+    try {
+      const t = TableId.parse('liar-2');
+      await enrolTerminal(db, t);
+      let prev = genesisHash(t);
+      let seq = 0;
+      /** `n` debits of the liar's own ids to bac, never closed; the first `future` dated by a clock years ahead. */
+      const send = async (n: number, future = 0) => {
+        const prevHash = prev;
+        const entries = Array.from({ length: n }, (_, i) => {
+          seq++;
+          const ts = i < future ? '2099-01-01T00:00:00.000Z' : new Date().toISOString();
+          const body = lyingBody(t, seq, {
+            type: 'transfer.out',
+            ts,
+            payload: { transfer: { id: { origin: t, serial: seq }, currency: 'MOP', station: STATION, from: t, to: BAC, amount: 100 } },
+          });
+          prev = chainHash(prev, sha256Hex(body));
+          return { seq, hash: prev, body };
+        });
+        const r = await ingest(db, { terminalId: t, prevHash, entries });
+        assert.equal(r.status, 200, JSON.stringify(r));
+      };
+      const reconciler = new TransferReconciler();
+      const sizes: string[] = [];
+      let report: TransferReport | undefined;
+      // A week and a day between runs, by the upstream's clock: each run's batch received at its run's time.
+      const start = Date.now();
+      const at = (run: number) => new Date(start + run * (SET_ASIDE_AFTER_SECONDS + 86_400) * 1000);
+      for (let run = 0; run < 4; run++) {
+        const from = seq;
+        await send(500, run === 0 ? 5 : 0);
+        await db.query('UPDATE journal SET received_at = $3 WHERE terminal_id = $1 AND seq > $2', [t, from, at(run)]);
+        report = await reconciler.run(db, watch, at(run));
+        sizes.push(`run ${run + 1}: open listed ${report.open.length}, held ${JSON.stringify(reconciler.held())}`);
+      }
+      console.log(sizes.join('\n'));
+      assert.ok(report);
+      // The last run's 500 are open and listed; the 1,500 before set aside, the newest 1,000 named.
+      assert.equal(report.open.length, 500);
+      assert.equal(report.transfers, 2000);
+      assert.equal(report.setAside.count, 1500);
+      assert.equal(report.setAside.newest.length, SET_ASIDE_KEPT);
+      assert.equal(Math.min(...report.setAside.newest.map((p) => p.id.serial)), 501);
+      assert.ok(report.setAside.newest.every((p) => p.sender === 'open' && p.receiver === 'none'));
+      assert.deepEqual(reconciler.held(), { ids: 500, entries: 500, setAsideNamed: SET_ASIDE_KEPT });
+      // Every id was alarmed open too long, the five dated in 2099 (never open by their table's clock) when set aside.
+      const open = (await alarms(db, t, 5000)).filter((a) => a.kind === 'transfer-open-too-long');
+      assert.equal(open.length, 2000);
+      const serials = new Set(open.map((a) => (a.detail as { id: { serial: number } }).id.serial));
+      assert.deepEqual(
+        [1, 2, 3, 4, 5].filter((n) => serials.has(n)),
+        [1, 2, 3, 4, 5],
+      );
+      // A later entry of an id set aside is paired with its debit, as a reading of everything pairs it.
+      const close = lyingBody(t, seq + 1, {
+        type: 'transfer.reverse',
+        ts: new Date().toISOString(),
+        payload: {
+          transfer: { id: { origin: t, serial: 1 }, currency: 'MOP', station: STATION, from: t, to: BAC, amount: 100 },
+          settled: { by: ['ana', 'rui'], reference: 'INC-2' },
+        },
+      });
+      const hash = chainHash(prev, sha256Hex(close));
+      assert.equal((await ingest(db, { terminalId: t, prevHash: prev, entries: [{ seq: seq + 1, hash, body: close }] })).status, 200);
+      await db.query('UPDATE journal SET received_at = $3 WHERE terminal_id = $1 AND seq > $2', [t, seq, at(3)]);
+      const late = await reconciler.run(db, watch, at(3));
+      assert.equal(late.reversed, 1);
+      assert.deepEqual(late.disagreements, []);
+      assert.equal(late.setAside.count, 1499);
+      assert.deepEqual(digest(late), digest(await reconcileTransfers(db, watch, at(3))));
     } finally {
       await db.close();
     }

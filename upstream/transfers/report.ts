@@ -53,6 +53,12 @@ export interface TransferReport {
   readonly disagreements: readonly PairedTransfer[];
   /** Every one-sided disagreement still waiting for its lagging end's sync: reported, not alarmed. */
   readonly pending: readonly PendingTransfer[];
+  /**
+   * The ids that never closed and were set aside (upstream/transfers/reconciler.ts,
+   * SET_ASIDE_AFTER_SECONDS after the upstream received their newest entry): each an alarm, counted,
+   * the newest SET_ASIDE_KEPT named; not in `open` or `disagreements` any more.
+   */
+  readonly setAside: { readonly count: number; readonly newest: readonly PairedTransfer[] };
   /** Alarms raised by this run (none for an id already alarmed and not cleared, none for a peer alarm raised before). */
   readonly raised: number;
   /** The `transfer.alarm` entries synced (each an alarm once). */
