@@ -1,5 +1,5 @@
 import { genesisHash } from './chain.js';
-import { raiseAlarm } from './alarm.js';
+import { raiseAlarm, raiseRepeatableAlarm } from './alarm.js';
 import type { Db, Sql } from './sql.js';
 import { Refused, type Head, type IngestBatch, type IngestEntry, type IngestResult } from './ingest/batch.js';
 import { freshRows } from './ingest/fresh-rows.js';
@@ -29,7 +29,7 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
   } catch (e) {
     if (!(e instanceof Refused)) throw e;
     const r = e.result;
-    if (r.error !== 'gap') await raiseAlarm(db, t, r.error, { ...r });
+    if (r.error !== 'gap') await raiseRepeatableAlarm(db, t, r.error, { ...r });
     return r;
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { raiseAlarm } from './alarm.js';
+import { raiseRepeatableAlarm } from './alarm.js';
 import { ordersFor } from './backoffice/index.js';
 import { ingest } from './ingest.js';
 import type { UpstreamMetrics } from './metrics.js';
@@ -67,7 +67,7 @@ function ingestRoute(scope: ZodApp, { db, signedBy, replays, metrics, receipts, 
       await db.query('UPDATE terminals SET last_seen_at = now() WHERE terminal_id = $1', [terminal]);
       const batch = req.body;
       if (batch.terminalId !== terminal) {
-        await raiseAlarm(db, terminal, 'foreign-stream', { claimed: batch.terminalId });
+        await raiseRepeatableAlarm(db, terminal, 'foreign-stream', { claimed: batch.terminalId });
         metrics.ingested.inc({ result: 'foreign-stream' });
         return reply.code(403).send({ error: 'foreign-stream', message: 'a terminal may write only its own stream' });
       }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { raiseAlarm } from './alarm.js';
+import { raiseRepeatableAlarm } from './alarm.js';
 import type { ReplayGuard } from './replay-guard.js';
 import * as s from './schemas.js';
 import { ticketByNumber, ticketLiability } from './ticket-queries.js';
@@ -105,7 +105,7 @@ async function speakingTable(ctx: TicketRouteContext, req: FastifyRequest, reply
   const signed = await ctx.signedBy(req, reply, path);
   if (!signed) return null;
   if (named !== signed.terminal) {
-    await raiseAlarm(db, signed.terminal, 'ticket-foreign-terminal', { path, claimed: named });
+    await raiseRepeatableAlarm(db, signed.terminal, 'ticket-foreign-terminal', { path, claimed: named });
     await reply.code(403).send({ error: 'foreign-terminal', message: 'a table speaks for its own tickets only' });
     return null;
   }
