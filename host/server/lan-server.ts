@@ -1,12 +1,12 @@
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
-import type { WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { STATION_CLOSE_REASONS, type ScreenSession, type ScreenTransport } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { PeerConnection } from '../peers/peer-listener.js';
+import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type LinkTiming } from './bounded-socket.js';
 import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from './connection-guard.js';
 
 /** One connection of a station agent's bill acceptor, as the host's remote acceptors take it. */
@@ -78,17 +78,11 @@ export const RELAYED_BYTE_LIMITS = {
 /** Messages refused over their bytes a link may send (at once, then a second) before it is closed. */
 export const RELAY_REFUSALS = { burst: 20, perSecond: 0.2 } as const;
 
-export interface DeviceLinkTiming {
-  /**
-   * The bytes the host may hold unsent for a link before it is cut. An agent reads what the host
-   * says at once; 1 MiB is minutes of a real SAS line's answers. Before this the queue had no
-   * bound: a station that stopped reading while it kept polling grew the host by ~530 MB in 10 s.
-   */
-  maxBufferedBytes: number;
-  /** A link is pinged this often, and cut when it has not answered the last ping by the next one. */
-  pingMs: number;
-}
-export const DEVICE_LINK_TIMING: DeviceLinkTiming = { maxBufferedBytes: 1024 * 1024, pingMs: 15_000 };
+/** A device link's send buffer cap and ping interval, the same at both ends (bounded-socket.ts). */
+export type DeviceLinkTiming = LinkTiming;
+export { DEVICE_LINK_TIMING };
+/** The host's end of a device link, as its log lines name it. */
+const DEVICE_LINK_NAME = 'station device link';
 
 /** A screen's messages are JSON text frames: one options object for every send. */
 const TEXT_FRAME = { binary: false } as const;
@@ -181,7 +175,7 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
     const log = clientLog(deps.log, req.socket);
     if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
     const device = deps.openDevice(
-      (text, written) => sendBounded(socket, text, written, timing.maxBufferedBytes, log),
+      (text, written) => sendBounded(socket, text, timing.maxBufferedBytes, { name: DEVICE_LINK_NAME, log }, written),
       (code, reason) => {
         socket.close(code, reason);
         // Nothing more of a link cut for its conduct or its credential is read: not the 30 s of a close handshake.
@@ -191,7 +185,7 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
       log,
     );
     guard.watch(req.socket, () => device.greeted());
-    keepAlive(socket, timing.pingMs, log);
+    keepAlive(socket, timing.pingMs, { name: DEVICE_LINK_NAME, log });
     // Its acceptor's and its SAS line's messages at most (each held to its own rate once read).
     const rate = new TokenBucket(DEVICE_LINK_LIMITS.burst, DEVICE_LINK_LIMITS.perSecond, () => performance.now());
     socket.on('message', (data, isBinary) => {
@@ -206,8 +200,6 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
     socket.on('error', (err) => log.warn({ err }, 'station device websocket error'));
   });
 }
-
-type LanSocket = WebSocket;
 
 /** A link's rates once its messages are read: each kind's messages, and the bytes each line relays (refused past its budget, closed past RELAY_REFUSALS). */
 function linkRates(log: Logger): (kind: 'device' | 'sas', bytes: number) => RelayVerdict {
@@ -231,33 +223,6 @@ function linkRates(log: Logger): (kind: 'device' | 'sas', bytes: number) => Rela
     log.warn({ line: kind, refused, limits: RELAYED_BYTE_LIMITS[kind] }, 'station device link kept relaying over its bytes: closed');
     return 'close';
   };
-}
-
-/** Sends on a device link, and cuts it when the host holds more than `max` bytes unsent for it (a station that stopped reading). */
-function sendBounded(socket: LanSocket, text: string, written: () => void, max: number, log: Logger): void {
-  if (socket.readyState !== socket.OPEN) return;
-  socket.send(text, () => written());
-  const buffered = socket.bufferedAmount;
-  if (buffered <= max) return;
-  log.warn({ buffered, max }, 'station device link not reading, its send buffer over the cap: terminated');
-  socket.terminate();
-}
-
-/** Pings a link every `ms`: one that has not answered the last ping by the next is cut (it reads nothing, whatever it sends). */
-function keepAlive(socket: LanSocket, ms: number, log: Logger): void {
-  let answered = true;
-  socket.on('pong', () => (answered = true));
-  const timer = setInterval(() => {
-    if (!answered) {
-      log.warn({ pingMs: ms }, 'station device link answered no ping: terminated');
-      clearInterval(timer);
-      return socket.terminate();
-    }
-    answered = false;
-    socket.ping();
-  }, ms);
-  timer.unref();
-  socket.on('close', () => clearInterval(timer));
 }
 
 /** `/peer`: a peer table host's transfer link. */

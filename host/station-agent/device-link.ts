@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { backoffDelay, type Backoff } from '../../engine/backoff.js';
 import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
+import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type BoundedLink, type LinkTiming } from '../server/bounded-socket.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 
 type Hello = Extract<AgentMessage, { type: 'hello-device' }>;
@@ -18,6 +19,8 @@ export interface DeviceLinkOptions {
   onMessage: (m: HostDeviceMessage) => void;
   /** The redial's jitter, in [0, 1) (default Math.random); a test passes a seeded one. */
   random?: () => number;
+  /** The send buffer cap and ping interval (default DEVICE_LINK_TIMING, the host's own; tests: smaller). */
+  timing?: Partial<LinkTiming>;
 }
 
 /**
@@ -51,9 +54,13 @@ export class DeviceLink {
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly upListeners = new Set<(up: boolean) => void>();
+  private readonly timing: LinkTiming;
+  private readonly named: BoundedLink;
 
   constructor(private readonly o: DeviceLinkOptions) {
     directEnrolment(o.enrolment);
+    this.timing = { ...DEVICE_LINK_TIMING, ...o.timing };
+    this.named = { name: 'device link to the table', log: o.log };
   }
 
   start(): void {
@@ -70,12 +77,18 @@ export class DeviceLink {
     return () => this.upListeners.delete(listener);
   }
 
-  /** Sends if the link is open; whether it was. */
+  /**
+   * Sends if the link is open; whether it was and still is. A host that keeps the connection and
+   * stops reading has the link cut once it holds more than the cap unsent: it is dialled again as
+   * after any loss. What the cut drops is dropped whole with the link, never one message picked
+   * out of it: SAS bytes are worthless late (the casino system polls again), acceptor bytes are
+   * polled again by the host's driver, and a note's escrow, credit or return waits unanswered and
+   * is asked again on the next link (device-relay.ts), the host journalling each id once.
+   */
   send(m: AgentMessage): boolean {
     const ws = this.socket;
-    if (!ws || ws.readyState !== ws.OPEN) return false;
-    ws.send(JSON.stringify(m));
-    return true;
+    if (!ws) return false;
+    return sendBounded(ws, JSON.stringify(m), this.timing.maxBufferedBytes, this.named);
   }
 
   stop(): void {
@@ -91,6 +104,8 @@ export class DeviceLink {
     this.socket = ws;
     ws.on('open', () => {
       this.attempt = 0;
+      // A host that reads and never answers (wedged, its kernel still taking bytes in) is cut too.
+      keepAlive(ws, this.timing.pingMs, this.named);
       this.send({
         type: 'hello-device',
         protocol: DEVICE_PROTOCOL_VERSION,
