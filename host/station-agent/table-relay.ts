@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { decodeHostMessage, stationView, ViewComposer, type HostMessage } from '../../protocol/index.js';
+import { sendBounded } from '../server/bounded-socket.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { proveStation } from '../stadium/station-proof.js';
 
@@ -12,12 +13,21 @@ import { proveStation } from '../stadium/station-proof.js';
  */
 export const FLOOD = { messages: 400, bytes: 4 * 1024 * 1024, windowMs: 1000 } as const;
 
+/**
+ * The bytes the agent may hold unsent for the station's screen before its link is cut: a second
+ * of the most a table may send it (FLOOD), on top of what the loopback socket itself holds. A
+ * screen that reads takes what it is sent at once; a frozen one kept everything the table said.
+ */
+export const SCREEN_SEND_BUFFER = FLOOD.bytes;
+
 export interface TableRelayOptions {
   enrolment: EnrolmentFile;
   log: Logger;
   /** Opens a link to the table's `/ws` over the pinned TLS settings. */
   connect: () => WebSocket;
   flood?: { messages: number; bytes: number; windowMs: number };
+  /** The send buffer cap of the screen's link (default SCREEN_SEND_BUFFER; tests: smaller). */
+  maxBufferedBytes?: number;
 }
 
 /**
@@ -34,6 +44,8 @@ export interface TableRelayOptions {
 export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: string; protocol: number }): void {
   const view = stationView(o.enrolment.station);
   const flood = o.flood ?? FLOOD;
+  const maxBuffered = o.maxBufferedBytes ?? SCREEN_SEND_BUFFER;
+  const screenLink = { name: "station's screen link", log: o.log.child({ table: o.enrolment.tableId, station: o.enrolment.station }) };
   const up = o.connect();
   const { station, secret, tableId, edge } = o.enrolment;
   // The table hears the station's credential, with the browser's own message id. An edge hears
@@ -95,7 +107,8 @@ export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: 
     const held = copy.latest();
     if (m.type === 'patch' && held && (held.kind !== 'station' || held.station !== o.enrolment.station))
       return dropTable('the table patched this station’s view into another’s: link dropped', { station: held.kind === 'station' ? held.station : held.kind });
-    if (local.readyState === local.OPEN) local.send(text);
+    // Past the cap the screen's link is cut, and the table's with it (local's close): the screen dials again.
+    sendBounded(local, text, maxBuffered, screenLink);
   });
   up.on('close', () => local.readyState === local.OPEN && local.close(1012, 'table link closed'));
   up.on('error', (err) => o.log.warn({ table: o.enrolment.tableId, err: err.message }, 'screen link to the table failed'));
