@@ -6,7 +6,7 @@ import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '..
 import type { Currency } from '../../hardware/billacceptor/notes.js';
 import { RELAYED_EVENTS, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
-import { DeviceLink } from './device-link.js';
+import { DeviceLink, type DeviceLinkOptions } from './device-link.js';
 import { SasRelay } from './sas-relay.js';
 
 export interface DeviceRelayOptions {
@@ -23,6 +23,8 @@ export interface DeviceRelayOptions {
   /** How long a credit waits for the host's "journalled" before the device is left unacknowledged (it repeats). */
   creditWaitMs?: number;
   open?: typeof openBillAcceptor;
+  /** The link's send buffer cap and ping interval (device-link.ts; tests: a short ping). */
+  linkTiming?: DeviceLinkOptions['timing'];
 }
 
 type Asked = Extract<AgentMessage, { type: 'escrow' | 'credit' | 'returned' }>;
@@ -55,7 +57,14 @@ export class DeviceRelay {
 
   constructor(private readonly o: DeviceRelayOptions) {
     this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log) : null;
-    this.link = new DeviceLink({ enrolment: o.enrolment, acceptor: o.protocol, log: o.log, connect: o.connect, onMessage: (m) => this.receive(m) });
+    this.link = new DeviceLink({
+      enrolment: o.enrolment,
+      acceptor: o.protocol,
+      log: o.log,
+      connect: o.connect,
+      onMessage: (m) => this.receive(m),
+      ...(o.linkTiming ? { timing: o.linkTiming } : {}),
+    });
   }
 
   start(): void {
