@@ -303,7 +303,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     edges,
     server,
     shoe,
-    billAcceptors: rt.billAcceptors,
+    rt,
     opened: o,
     closeRefusals,
   };

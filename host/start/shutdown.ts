@@ -1,4 +1,3 @@
-import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { FloorServices } from '../floor/floor-services.js';
@@ -8,6 +7,7 @@ import type { LiveServiceBackend } from '../service/backend/live-backend.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { RunningDevices } from './devices.js';
 import type { Opened } from './opened.js';
+import type { TableRuntime } from './table-runtime.js';
 
 /** Everything the host started, in the order `shutdown` stops it. */
 export interface Started {
@@ -28,7 +28,8 @@ export interface Started {
   edges: { close(): Promise<void> } | null;
   server: { close(): Promise<void> };
   shoe: TableShoe;
-  billAcceptors: BillAcceptors;
+  /** The seated acceptors; the faults, whose clear still waiting is dropped (host/tilts/tilt-manager.ts `close`). */
+  rt: Pick<TableRuntime, 'billAcceptors' | 'tilts'>;
   /** The log; `release` (the sync, the witness, the ledger, the power marker, the folder) and `closeLog`. */
   opened: Pick<Opened, 'release' | 'closeLog' | 'log'>;
   /** Says the screens' refusals still held back (host/screens/refusal-log.ts). */
@@ -62,8 +63,10 @@ export async function shutdown(s: Started): Promise<void> {
   s.closeRefusals();
   await s.shoe.close();
   await s.devices.sas.close();
-  await s.billAcceptors.close();
+  await s.rt.billAcceptors.close();
   await s.devices.printers.close();
+  // No device is left to speak: a clear still waiting is dropped, the fault restored at the next start.
+  s.rt.tilts.close();
   s.accounts.close();
   await s.opened.release();
   s.opened.log.info('table host stopped');

@@ -30,6 +30,14 @@ export interface TiltSpec {
    * and worked one by one, the oldest first. Others are one condition, journalled once until cleared.
    */
   each?: true;
+  /**
+   * The condition is an order of the casino system (SAS), not a reading of a device: its clear
+   * follows the order at once, never held while the fault flaps (host/tilts/tilt-manager.ts
+   * `FLAP_CLEARS`). The station must do what the system believes it does, and the journal (and the
+   * exceptions it gives the system) says when. Their source bounds how often they change instead
+   * (host/start/sas-links.ts `SAS_CHANGES_*`).
+   */
+  ordered?: true;
 }
 
 /**
@@ -92,10 +100,10 @@ export const TILTS = {
   'sas-link-down': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   // The same outage at a station configured to stop play without its casino system (`stations[].sas.stopPlayOnLinkDown`).
   'sas-link-stop': { scope: 'station', severity: 'warning', disables: 'station', clears: 'auto', latched: false },
-  'sas-play-disabled': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
-  'sas-bills-disabled': { scope: 'station', severity: 'info', disables: 'nothing', clears: 'auto', latched: false },
+  'sas-play-disabled': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false, ordered: true },
+  'sas-bills-disabled': { scope: 'station', severity: 'info', disables: 'nothing', clears: 'auto', latched: false, ordered: true },
   // The casino's system holds the station for a cashless transfer (AFT game lock, 0x74): no bet, note or cash-out until its timeout.
-  'sas-aft-locked': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
+  'sas-aft-locked': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false, ordered: true },
   'ticket-late-verdict': { scope: 'station', severity: 'critical', disables: 'nothing', clears: 'attendant', latched: true, staffOnly: true, each: true },
   // The upstream's receipt of the journal's head did not verify (another head, another key, or no key to check it):
   // journalled so the floor hears of it (the back office's `bad-receipt` alarm); play goes on, the sync goes on.

@@ -3,6 +3,7 @@ import { openTilts, type Ledger } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
 import type { TiltSaidPayload } from '../../terms/said.js';
+import type { Timers } from '../table/timers.js';
 import { mayClear, type Actor } from './staff.js';
 import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind, type TiltSpec } from './tilt-kinds.js';
 
@@ -60,6 +61,36 @@ export interface TiltEffects {
 const keyOf = (kind: string, station?: number) => (station === undefined ? kind : `${kind}@${station}`);
 
 /**
+ * A fault that clears itself (`clears: 'auto'`) cleared this many times at one place (its kind and
+ * station) within `FLAP_WINDOW_MS` is flapping: its next clear waits until its condition has stayed
+ * gone `FLAP_SETTLE_MS`, and a raise meanwhile journals nothing (the fault is still held). A bill
+ * acceptor saying STACKER_FULL and IDLE at every poll (a worn sensor, or a hostile device), or a
+ * casino system sending an AFT lock and its cancel back and forth, journalled a raise and a clear
+ * per flip (a review: 1,000 flips, 1,000 of each; ~860,000 entries a day at a 100 ms poll). A fault
+ * raised and cleared a few times a minute still clears at once. Not a fault the casino system
+ * orders (`ordered`: a station disabled, an AFT lock): the station follows the order at once, and
+ * its source bounds how often it changes.
+ */
+export const FLAP_CLEARS = 3;
+export const FLAP_WINDOW_MS = 60_000;
+/** As the printer's paper (10 s, host/devices/printers.ts): long enough that a poll-rate flip never reaches it. */
+export const FLAP_SETTLE_MS = 10_000;
+
+/** The host's clock; the settle timer unref'd, so a clear waiting never holds the process open. */
+const unrefTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** A place whose fault is flapping: since when, the flips taken without an entry, and its clear waiting (a timer), if any. */
+interface Flapping {
+  since: number;
+  flips: number;
+  settling: unknown;
+}
+
+/**
  * The set of current faults (issue 7 item 5). Each is journalled when raised and when cleared
  * (`tilt.raise` / `tilt.clear`, no money moves) and rebuilt from the journal at start, so a fault
  * outlives a restart until it is cleared. Sources call `raise` and `conditionGone`; service mode
@@ -70,8 +101,18 @@ export class TiltManager {
   /** Later occurrences of an `each` fault already held at that place, journalled, oldest first: each comes up once the one before is cleared. */
   private readonly queued = new Map<string, Held[]>();
   private readonly listeners = new Set<() => void>();
+  /** The times of the last `FLAP_CLEARS` automatic clears at each place, oldest first. */
+  private readonly clearedAt = new Map<string, number[]>();
+  private readonly flapping = new Map<string, Flapping>();
+  /** When each place was last said to be flapping: at most one warn line per place per window. */
+  private readonly flapSaidAt = new Map<string, number>();
+  private readonly timers: Timers;
+  private closed = false;
 
-  constructor(private readonly deps: { ledger: Ledger; log: Logger }) {}
+  /** `timers`: the clock and the settle timer of a flapping fault (a test's manual clock; else the host's). */
+  constructor(private readonly deps: { ledger: Ledger; log: Logger; timers?: Timers }) {
+    this.timers = deps.timers ?? unrefTimers;
+  }
 
   /**
    * Rebuilds the current faults from the journal. A restored fault's condition counts as still
@@ -81,6 +122,7 @@ export class TiltManager {
   restore(): void {
     this.held.clear();
     this.queued.clear();
+    this.dropSettling();
     for (const t of openTilts(this.deps.ledger)) {
       if (!isTiltKind(t.kind)) {
         // Only a newer version could have journalled it (a downgrade): say so, do not guess.
@@ -124,6 +166,7 @@ export class TiltManager {
     const existing = this.held.get(key);
     const again = existing && 'each' in spec && ![existing, ...(this.queued.get(key) ?? [])].some((h) => h.detail === where.detail);
     if (existing && !again) {
+      this.unsettle(key);
       if (!existing.conditionPresent && !spec.latched) {
         existing.conditionPresent = true;
         this.changed();
@@ -157,17 +200,32 @@ export class TiltManager {
   /**
    * The condition of a fault has gone: an automatic fault (or one cleared by its resolution) is
    * journalled as cleared; one a person clears now waits for them. Why it went, where the host says
-   * so, is a `tiltDetail.*` key (`say`), journalled with its English as the clear's `detail`.
+   * so, is a `tiltDetail.*` key (`say`), journalled with its English as the clear's `detail`. An
+   * automatic fault that is flapping (`FLAP_CLEARS`) clears once its condition has stayed gone
+   * `FLAP_SETTLE_MS`; one the casino system orders (`ordered`) clears at once whatever.
    */
   conditionGone(kind: TiltKind, station?: number, say?: Said): void {
-    const held = this.held.get(keyOf(kind, station));
+    const key = keyOf(kind, station);
+    const held = this.held.get(key);
     if (!held) return;
-    const { clears } = tiltSpec(kind);
+    const spec = tiltSpec(kind);
+    const { clears } = spec;
+    if (clears === 'auto' && spec.ordered !== true && this.flaps(key)) return this.settle(key, held, say);
     if (clears === 'auto' || clears === 'resolution') return this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
     if (held.conditionPresent) {
       held.conditionPresent = false;
       this.changed();
     }
+  }
+
+  /**
+   * The host stops: a clear waiting for its condition to settle is dropped, nothing journalled. The
+   * fault is restored at the next start, its condition present until its source says it has gone
+   * (then cleared at once: the flips before the restart are not counted again).
+   */
+  close(): void {
+    this.closed = true;
+    this.dropSettling();
   }
 
   /**
@@ -261,6 +319,66 @@ export class TiltManager {
       .join(', ');
   }
 
+  /** Whether the fault at `key` has cleared itself `FLAP_CLEARS` times within the window (or is flapping still: its clear waits). */
+  private flaps(key: string): boolean {
+    if (this.flapping.has(key)) return true;
+    const times = this.clearedAt.get(key) ?? [];
+    const oldest = times[0];
+    return times.length >= FLAP_CLEARS && oldest !== undefined && this.timers.now() - oldest < FLAP_WINDOW_MS;
+  }
+
+  /** A flapping fault's condition went: its clear waits `FLAP_SETTLE_MS` (once: a repeat of the news leaves the wait as it is). */
+  private settle(key: string, held: Held, say?: Said): void {
+    if (this.closed) return;
+    const f = this.flapping.get(key) ?? this.startFlapping(key, held);
+    if (held.conditionPresent) {
+      held.conditionPresent = false;
+      this.changed();
+    }
+    if (f.settling !== null) return;
+    f.settling = this.timers.setTimeout(() => {
+      f.settling = null;
+      this.flapping.delete(key);
+      if (this.held.get(key) !== held) return;
+      this.deps.log.info({ kind: held.kind, station: held.station, flips: f.flips, sinceMs: this.timers.now() - f.since }, 'a flapping fault settled');
+      try {
+        this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
+      } catch (e) {
+        // The journal refused (the disk full, or closed as the host stops): the fault stays held; its source's next word clears it.
+        this.deps.log.error({ err: e, kind: held.kind, station: held.station }, 'a settled fault could not be journalled as cleared');
+      }
+    }, FLAP_SETTLE_MS);
+  }
+
+  private dropSettling(): void {
+    for (const f of this.flapping.values()) if (f.settling !== null) this.timers.clearTimeout(f.settling);
+    this.flapping.clear();
+    this.clearedAt.clear();
+  }
+
+  private startFlapping(key: string, held: Held): Flapping {
+    const f: Flapping = { since: this.timers.now(), flips: 0, settling: null };
+    this.flapping.set(key, f);
+    const said = this.flapSaidAt.get(key);
+    if (said === undefined || f.since - said >= FLAP_WINDOW_MS) {
+      this.flapSaidAt.set(key, f.since);
+      this.deps.log.warn(
+        { kind: held.kind, station: held.station, clears: FLAP_CLEARS, windowMs: FLAP_WINDOW_MS, settleMs: FLAP_SETTLE_MS },
+        'fault flapping: its clear waits until its condition stays gone',
+      );
+    }
+    return f;
+  }
+
+  /** A flapping fault raised again: its waiting clear is cancelled, nothing journalled (it is still held). */
+  private unsettle(key: string): void {
+    const f = this.flapping.get(key);
+    if (!f) return;
+    f.flips++;
+    if (f.settling !== null) this.timers.clearTimeout(f.settling);
+    f.settling = null;
+  }
+
   /** A clear's `say` (a `tiltDetail.*` key) is journalled with the same in English as its `detail`, as a raise's. */
   private journalClear(held: Held, how: { automatic: boolean; by?: Actor; say?: Said }): void {
     const said = how.say ? { key: how.say.key, values: { ...how.say.values } } : undefined;
@@ -277,6 +395,8 @@ export class TiltManager {
       },
     });
     const key = keyOf(held.kind, held.station);
+    if (how.automatic && tiltSpec(held.kind).clears === 'auto')
+      this.clearedAt.set(key, [...(this.clearedAt.get(key) ?? []), this.timers.now()].slice(-FLAP_CLEARS));
     const [next, ...rest] = this.queued.get(key) ?? [];
     if (next) this.held.set(key, next);
     else this.held.delete(key);

@@ -1,0 +1,125 @@
+// Faults that clear themselves when their condition goes (`clears: 'auto'`) journalled a `tilt.raise`
+// and a `tilt.clear` for every flip of their condition (a review): a bill acceptor whose status
+// alternates STACKER_FULL / IDLE (or FAILURE / IDLE) at every poll — a worn sensor, or a hostile
+// device — made two journal entries per flip for as long as it went on (~10 a second, ~860,000 a
+// day, in an append-only journal synced upstream). The TiltManager now holds the clear of a fault that keeps clearing
+// (`FLAP_CLEARS` clears within `FLAP_WINDOW_MS`) until its condition has stayed gone
+// `FLAP_SETTLE_MS`: the flapping is one fault, held, not a raise and a clear per flip. The faults
+// the casino system orders (a station disabled, an AFT lock) are never held: the station follows
+// the order at once, and their source bounds how often they change.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import pino from 'pino';
+import { manualTimers } from '../../host/testing/manual-timers.js';
+import { FLAP_CLEARS, FLAP_SETTLE_MS, FLAP_WINDOW_MS, TiltManager } from '../../host/tilts/tilt-manager.js';
+import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
+import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
+import { Ledger } from '../../ledger/ledger.js';
+
+/** The real TiltManager over an in-memory journal, on a clock the test advances; what it logged at warn. */
+function rig() {
+  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
+  const clock = manualTimers();
+  const warnings: string[] = [];
+  const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) });
+  const tilts = new TiltManager({ ledger, log, timers: clock.timers });
+  /** The `tilt.raise` and `tilt.clear` entries of one kind, in that order. */
+  const count = (kind: string): [number, number] => {
+    const entries = [...ledger.entries(1)].filter(
+      (e) => e.type.startsWith('tilt.') && (JSON.parse(e.body) as { payload?: { kind?: string } }).payload?.kind === kind,
+    );
+    return [entries.filter((e) => e.type === 'tilt.raise').length, entries.filter((e) => e.type === 'tilt.clear').length];
+  };
+  const held = (kind: string, station: number): boolean => tilts.list().some((t) => t.kind === kind && t.station === station);
+  return { ledger, clock, tilts, count, held, warnings };
+}
+
+const BOUND = 2 * FLAP_CLEARS + 2;
+
+for (const [kind, bad] of [
+  ['stacker-full', { type: 'stackerFull' }],
+  ['bill-failure', { type: 'failure', reason: 'sensor', code: 0x47 }],
+] as const satisfies readonly (readonly [string, BillAcceptorEvent])[]) {
+  it(`a bill acceptor alternating ${bad.type} and idle 1,000 times in a burst: at most ${BOUND} entries, cleared once it stays idle`, () => {
+    const { ledger, clock, tilts, count, held, warnings } = rig();
+    try {
+      for (let i = 0; i < 1000; i++) {
+        onBillAcceptorEvent(tilts, 2, bad);
+        onBillAcceptorEvent(tilts, 2, { type: 'idle', enabled: true });
+        clock.advance(100);
+      }
+      const [raises, clears] = count(kind);
+      console.log(`${kind}: 1,000 flips at one station journalled ${raises} tilt.raise and ${clears} tilt.clear`);
+      assert.ok(raises + clears <= BOUND, `${raises} raises and ${clears} clears`);
+      assert.ok(held(kind, 2), 'held while it flaps');
+      assert.equal(warnings.filter((w) => w.includes('flapping')).length, 1, 'said once');
+      // It stays idle: cleared once the settle time has passed, and only then.
+      clock.advance(FLAP_SETTLE_MS - 200);
+      assert.ok(held(kind, 2), 'not before the settle time');
+      clock.advance(200);
+      assert.ok(!held(kind, 2), 'cleared once the condition stayed gone');
+      assert.deepEqual(count(kind), [FLAP_CLEARS + 1, FLAP_CLEARS + 1]);
+      // Another station's acceptor was never held by it.
+      onBillAcceptorEvent(tilts, 3, bad);
+      onBillAcceptorEvent(tilts, 3, { type: 'idle', enabled: true });
+      assert.ok(!held(kind, 3), 'cleared at once at another station');
+    } finally {
+      ledger.close();
+    }
+  });
+}
+
+it(`a fault raised and cleared ${FLAP_CLEARS} times within a minute still clears at once each time`, () => {
+  const { ledger, clock, tilts, count, held, warnings } = rig();
+  try {
+    for (let i = 0; i < FLAP_CLEARS; i++) {
+      onBillAcceptorEvent(tilts, 1, { type: 'stackerFull' });
+      onBillAcceptorEvent(tilts, 1, { type: 'idle', enabled: true });
+      assert.ok(!held('stacker-full', 1), `clear ${i + 1} at once`);
+      clock.advance(10_000);
+    }
+    // Past the window, the clears before it no longer count: still normal operation.
+    clock.advance(FLAP_WINDOW_MS);
+    for (let i = 0; i < FLAP_CLEARS; i++) {
+      onBillAcceptorEvent(tilts, 1, { type: 'stackerFull' });
+      onBillAcceptorEvent(tilts, 1, { type: 'idle', enabled: true });
+      assert.ok(!held('stacker-full', 1), `clear ${i + 1} after the window at once`);
+    }
+    assert.deepEqual(count('stacker-full'), [2 * FLAP_CLEARS, 2 * FLAP_CLEARS]);
+    assert.deepEqual(
+      warnings.filter((w) => w.includes('flapping')),
+      [],
+    );
+  } finally {
+    ledger.close();
+  }
+});
+
+it('a fault whose clear waits: raised again meanwhile journals nothing; the host closing drops the wait, the next start restores it', () => {
+  const { ledger, clock, tilts, count, held } = rig();
+  try {
+    for (let i = 0; i <= FLAP_CLEARS; i++) {
+      onBillAcceptorEvent(tilts, 5, { type: 'stackerFull' });
+      onBillAcceptorEvent(tilts, 5, { type: 'idle', enabled: true });
+    }
+    assert.deepEqual(count('stacker-full'), [FLAP_CLEARS + 1, FLAP_CLEARS]);
+    assert.equal(tilts.list().find((t) => t.kind === 'stacker-full')?.conditionPresent, false, 'its condition gone, its clear waiting');
+    clock.advance(FLAP_SETTLE_MS / 2);
+    onBillAcceptorEvent(tilts, 5, { type: 'stackerFull' });
+    assert.equal(tilts.list().find((t) => t.kind === 'stacker-full')?.conditionPresent, true, 'present again');
+    clock.advance(FLAP_SETTLE_MS);
+    assert.ok(held('stacker-full', 5), 'a raise cancelled the waiting clear');
+    onBillAcceptorEvent(tilts, 5, { type: 'idle', enabled: true });
+    tilts.close();
+    clock.advance(FLAP_SETTLE_MS);
+    assert.deepEqual(count('stacker-full'), [FLAP_CLEARS + 1, FLAP_CLEARS], 'nothing journalled after close');
+    // The next start: restored, its condition present until the acceptor says idle, then cleared at once.
+    const next = new TiltManager({ ledger, log: pino({ level: 'silent' }), timers: clock.timers });
+    next.restore();
+    assert.ok(next.list().some((t) => t.kind === 'stacker-full' && t.station === 5));
+    onBillAcceptorEvent(next, 5, { type: 'idle', enabled: true });
+    assert.ok(!next.list().some((t) => t.kind === 'stacker-full'));
+  } finally {
+    ledger.close();
+  }
+});
