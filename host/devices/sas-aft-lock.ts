@@ -13,6 +13,18 @@ import { tiltDetailSaid, type Said } from '../../locales/said.js';
 
 /** §8.4's game lock status. */
 export const LOCK_STATUS = { locked: 0x00, pending: 0x40, none: 0xff } as const;
+/**
+ * Locks that take effect at a station: `AFT_LOCKS_BURST` at once, then one every `AFT_LOCKS_EVERY_MS`;
+ * a lock asked past that is not taken (status FF, nothing journalled), and taken when the system
+ * asks again later. A system sending a lock and its cancel back and forth journalled a raise and a
+ * clear of `sas-aft-locked` per pair (a review: 1,000 pairs, 1,000 of each). The fault is one the
+ * system orders, so the fault manager never holds its clear (`ordered`, host/tilts/tilt-kinds.ts): the
+ * bound is here, as the play and acceptor orders' is (host/start/sas-links.ts `SAS_CHANGES_*`).
+ * An honest system locks a station once per transfer.
+ */
+export const AFT_LOCKS_BURST = 10;
+export const AFT_LOCKS_EVERY_MS = 5_000;
+
 /** Transfer condition bits the station can honour: to the machine (0), from it (1). A printer (2) or a bonus (3) it never does. */
 const CONDITION = { toMachine: 0x01, fromMachine: 0x02, unsupported: 0x0c } as const;
 
@@ -34,6 +46,8 @@ export interface StationAftLockDeps {
   refuseIn(): string | null;
   refuseOut(): string | null;
   timers: LockTimers;
+  /** The clock of the locks' bound (`AFT_LOCKS_*`); `performance.now` unless a test drives it. */
+  now?: () => number;
 }
 
 /** Why a lock ended, as the cleared fault's detail says it (a `tiltDetail.*` key). */
@@ -50,8 +64,15 @@ type State = { kind: 'none' } | { kind: 'pending' | 'locked'; condition: number;
 
 export class StationAftLock {
   private state: State = { kind: 'none' };
+  /** Locks left to take (`AFT_LOCKS_*`), as of `rationAt`. */
+  private ration: number = AFT_LOCKS_BURST;
+  private rationAt: number;
+  private readonly now: () => number;
 
-  constructor(private readonly d: StationAftLockDeps) {}
+  constructor(private readonly d: StationAftLockDeps) {
+    this.now = d.now ?? (() => performance.now());
+    this.rationAt = this.now();
+  }
 
   /** 0x74 lock code 00 or 80. A lock asked again while locked takes the new timeout (§8.4); a timeout of 0 asks for nothing: it ends the lock. */
   request(q: AftLockRequest): void {
@@ -66,7 +87,8 @@ export class StationAftLock {
       if (this.state.kind === 'pending') return;
       return this.arm('pending', q.condition, timeoutMs);
     }
-    if (!this.conditionHolds(q.condition)) return;
+    // Past the bound, not locked (FF): the system asks again, as after any lock it was not given.
+    if (!this.conditionHolds(q.condition) || !this.rationed()) return;
     this.take(q.condition, timeoutMs);
   }
 
@@ -117,6 +139,16 @@ export class StationAftLock {
     if (this.state.kind !== 'none') this.d.timers.clearTimeout(this.state.timer);
     const timer = this.d.timers.setTimeout(() => this.release(kind === 'locked' ? 'aftLockTimeout' : 'aftLockTimeoutPending'), timeoutMs);
     this.state = { kind, condition, timeoutMs, timer };
+  }
+
+  /** One lock of the ration taken, refilled at one per `AFT_LOCKS_EVERY_MS` up to the burst; false when none is left. */
+  private rationed(): boolean {
+    const now = this.now();
+    this.ration = Math.min(AFT_LOCKS_BURST, this.ration + Math.max(0, now - this.rationAt) / AFT_LOCKS_EVERY_MS);
+    this.rationAt = now;
+    if (this.ration < 1) return false;
+    this.ration -= 1;
+    return true;
   }
 
   private conditionHolds(condition: number): boolean {

@@ -35,7 +35,7 @@ export interface TiltSpec {
    * follows the order at once, never held while the fault flaps (host/tilts/tilt-manager.ts
    * `FLAP_CLEARS`). The station must do what the system believes it does, and the journal (and the
    * exceptions it gives the system) says when. Their source bounds how often they change instead
-   * (host/start/sas-links.ts `SAS_CHANGES_*`).
+   * (host/start/sas-links.ts `SAS_CHANGES_*`, host/devices/sas-aft-lock.ts `AFT_LOCKS_*`).
    */
   ordered?: true;
 }

@@ -1,15 +1,16 @@
 // Faults that clear themselves when their condition goes (`clears: 'auto'`) journalled a `tilt.raise`
 // and a `tilt.clear` for every flip of their condition (a review): a bill acceptor whose status
 // alternates STACKER_FULL / IDLE (or FAILURE / IDLE) at every poll — a worn sensor, or a hostile
-// device — made two journal entries per flip for as long as it went on (~10 a second, ~860,000 a
-// day, in an append-only journal synced upstream). The TiltManager now holds the clear of a fault that keeps clearing
+// device — or a casino system sending 0x74 AFT lock and cancel back and forth made two journal
+// entries per flip for as long as it went on (~10 a second, ~860,000 a day, in an append-only
+// journal synced upstream). The TiltManager now holds the clear of a fault that keeps clearing
 // (`FLAP_CLEARS` clears within `FLAP_WINDOW_MS`) until its condition has stayed gone
 // `FLAP_SETTLE_MS`: the flapping is one fault, held, not a raise and a clear per flip. The faults
-// the casino system orders (a station disabled, an AFT lock) are never held: the station follows
-// the order at once, and their source bounds how often they change.
+// the casino system orders are bounded at their source instead (below).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import pino from 'pino';
+import { AFT_LOCKS_BURST, AFT_LOCKS_EVERY_MS, LOCK_STATUS, StationAftLock } from '../../host/devices/sas-aft-lock.js';
 import { manualTimers } from '../../host/testing/manual-timers.js';
 import { FLAP_CLEARS, FLAP_SETTLE_MS, FLAP_WINDOW_MS, TiltManager } from '../../host/tilts/tilt-manager.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
@@ -68,6 +69,48 @@ for (const [kind, bad] of [
     }
   });
 }
+
+// The AFT lock is the casino system's order: the station must be locked, and unlocked, when the
+// system says (its fault is `ordered`, never held by the manager). Its bound is at the source: locks
+// that take effect at a station are rationed (`AFT_LOCKS_*`), a lock past that answered not locked.
+it('a casino system sending 0x74 lock and cancel 1,000 times: locks past the bound are not taken, each lock taken clears at once', () => {
+  const { ledger, clock, tilts, count, held } = rig();
+  const lock = new StationAftLock({
+    station: 4,
+    tilts,
+    roundOpen: () => false,
+    refuseIn: () => null,
+    refuseOut: () => null,
+    timers: clock.timers,
+    now: clock.now,
+  });
+  try {
+    const flips = 1000;
+    const everyMs = 50;
+    let refused = 0;
+    for (let i = 0; i < flips; i++) {
+      lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 1000 });
+      if (lock.status() !== LOCK_STATUS.locked) refused++;
+      lock.request({ code: 0x80, condition: 0, timeoutHundredths: 0 });
+      assert.ok(!held('sas-aft-locked', 4), 'a cancel unlocks at once');
+      clock.advance(everyMs);
+    }
+    const [raises, clears] = count('sas-aft-locked');
+    console.log(
+      `sas-aft-locked: ${flips} lock/cancel in ${(flips * everyMs) / 1000} s journalled ${raises} tilt.raise and ${clears} tilt.clear; ${refused} locks not taken`,
+    );
+    const bound = AFT_LOCKS_BURST + Math.floor((flips * everyMs) / AFT_LOCKS_EVERY_MS) + 1;
+    assert.ok(raises <= bound && clears === raises, `${raises} raises and ${clears} clears`);
+    assert.equal(refused, flips - raises);
+    // The system that asks again later is given its lock.
+    clock.advance(AFT_LOCKS_EVERY_MS);
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 1000 });
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    assert.ok(held('sas-aft-locked', 4));
+  } finally {
+    ledger.close();
+  }
+});
 
 it(`a fault raised and cleared ${FLAP_CLEARS} times within a minute still clears at once each time`, () => {
   const { ledger, clock, tilts, count, held, warnings } = rig();
