@@ -12,18 +12,10 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import WebSocket, { WebSocketServer, type ServerOptions } from 'ws';
 import type { HostDeviceMessage } from '../../protocol/index.js';
-import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { agentEnrolment } from './test-enrolment.js';
 import { DeviceLink } from './device-link.js';
 
-const enrolment: EnrolmentFile = {
-  v: 1,
-  tableId: 'T-1',
-  station: 201,
-  secret: 's'.repeat(43),
-  host: 'https://127.0.0.1:1',
-  certificate: 'c'.repeat(100),
-  fingerprint: Array.from({ length: 32 }, () => 'AB').join(':'),
-};
+const enrolment = agentEnrolment(201);
 const welcome: HostDeviceMessage = { type: 'device-welcome', pendingNote: null, enabled: true, accept: [], sas: true };
 /** 48 bytes of a SAS line, as the agent's SasRelay carries them. */
 const chunk = Buffer.alloc(48, 0x80).toString('base64');

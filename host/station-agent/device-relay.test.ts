@@ -8,18 +8,10 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import { decodeAgentMessage, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
-import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { agentEnrolment } from './test-enrolment.js';
 import { DeviceRelay } from './device-relay.js';
 
-const enrolment: EnrolmentFile = {
-  v: 1,
-  tableId: 'T-1',
-  station: 201,
-  secret: 's'.repeat(43),
-  host: 'https://127.0.0.1:1',
-  certificate: 'c'.repeat(100),
-  fingerprint: Array.from({ length: 32 }, () => 'AB').join(':'),
-};
+const enrolment = agentEnrolment(201);
 
 async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;

@@ -17,19 +17,11 @@ import {
   type RoundView,
   type StationOwnState,
 } from '../../protocol/index.js';
-import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { agentEnrolment } from './test-enrolment.js';
 import { startScreenRelay } from './screen-relay.js';
 
 const VIEW = stationView(101);
-const enrolment: EnrolmentFile = {
-  v: 1,
-  tableId: 'T-1',
-  station: 101,
-  secret: 's'.repeat(43),
-  host: 'https://127.0.0.1:1',
-  certificate: 'c'.repeat(100),
-  fingerprint: Array.from({ length: 32 }, () => 'AB').join(':'),
-};
+const enrolment = agentEnrolment(101);
 
 const own: StationOwnState = {
   kind: 'station',

@@ -10,18 +10,10 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import { encode, PROTOCOL_VERSION, protocolError } from '../../protocol/index.js';
-import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { agentEnrolment } from './test-enrolment.js';
 import { relayTable } from './table-relay.js';
 
-const enrolment: EnrolmentFile = {
-  v: 1,
-  tableId: 'T-1',
-  station: 101,
-  secret: 's'.repeat(43),
-  host: 'https://127.0.0.1:1',
-  certificate: 'c'.repeat(100),
-  fingerprint: Array.from({ length: 32 }, () => 'AB').join(':'),
-};
+const enrolment = agentEnrolment(101);
 /** A message the relay passes on as it is: ~2 KiB. */
 const said = encode(protocolError('invalid-message', 'x'.repeat(2000)));
 const NO_FLOOD = { messages: 1e9, bytes: 1e12, windowMs: 1000 };
