@@ -4,9 +4,12 @@
 // gaming day, for every table, for good (the journal is append-only). The upstream stores only
 // what it can read back: such a body is refused at ingest; and rows stored before that refusal
 // existed are left out of the sums, so the honest tables' figures stand.
+// Each describe shares one back office (an upstream per case cost a second of set-up each, all of
+// the suite's time): each case its own terminals, so no case reads another's rows, and every report
+// it reads also holds the rows (honest, refused and stored lies) of the cases before it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backofficeKit, signIn, type BackofficeKit } from './backoffice-kit.js';
+import { kitOfSuite, type BackofficeKit } from './backoffice-kit.js';
 import { lyingBody, lyingTable, type LyingEntry } from './lying-journal-kit.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
 
@@ -84,14 +87,14 @@ async function get(kit: BackofficeKit, cookie: string, url: string) {
 }
 
 /** The honest table's line of the day's report: its drop in avos. */
-async function honestDrop(kit: BackofficeKit, cookie: string): Promise<unknown> {
+async function honestDrop(kit: BackofficeKit, cookie: string, terminal: string): Promise<unknown> {
   const r = await get(kit, cookie, `/backoffice/api/reports/gaming-day?date=${DAY}`);
   assert.equal(r.status, 200, r.body.slice(0, 300));
   // As the page reads it: an answer its own schema refuses is a page no one can open.
   const page = GamingDayReport.safeParse(r.json);
   assert.ok(page.success, page.error?.message);
   const lines = (r.json?.lines ?? []) as { terminalId: string; scope: string; drop: number }[];
-  return lines.find((l) => l.terminalId === 'T1' && l.scope === 'table')?.drop;
+  return lines.find((l) => l.terminalId === terminal && l.scope === 'table')?.drop;
 }
 
 /** The day's plots answer, and the page can read them. */
@@ -103,96 +106,84 @@ async function plotsRead(kit: BackofficeKit, cookie: string): Promise<void> {
 }
 
 describe("a table's journal whose figures do not fit", () => {
-  for (const [name, entries] of LIES) {
+  const suite = kitOfSuite('accounting');
+  for (const [k, [name, entries]] of LIES.entries()) {
     it(`${name}: refused at ingest, and every report of the day still answers`, async () => {
-      const kit = await backofficeKit();
-      try {
-        const honest = await lyingTable(kit.app, kit.db, 'T1');
-        assert.equal((await honest.send([honestNotes])).statusCode, 200);
-        const who = await signIn(kit.app, 'accounting');
-        assert.equal(await honestDrop(kit, who.cookie), 12_345);
-        const liar = await lyingTable(kit.app, kit.db, 'T9');
-        const r = await liar.send(entries);
-        assert.equal(r.statusCode, 422, r.body);
-        assert.match(r.body, /bad-entry/);
-        const stored = await kit.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM journal WHERE terminal_id = 'T9'`);
-        assert.equal(stored.rows[0]?.n, 0);
-        assert.equal(await honestDrop(kit, who.cookie), 12_345);
-        await plotsRead(kit, who.cookie);
-      } finally {
-        await kit.close();
-      }
+      const { kit, who } = suite;
+      const [t1, t9] = [`T1-${k}`, `T9-${k}`];
+      const honest = await lyingTable(kit.app, kit.db, t1);
+      assert.equal((await honest.send([honestNotes])).statusCode, 200);
+      assert.equal(await honestDrop(kit, who.cookie, t1), 12_345);
+      const liar = await lyingTable(kit.app, kit.db, t9);
+      const r = await liar.send(entries);
+      assert.equal(r.statusCode, 422, r.body);
+      assert.match(r.body, /bad-entry/);
+      const stored = await kit.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM journal WHERE terminal_id = $1`, [t9]);
+      assert.equal(stored.rows[0]?.n, 0);
+      assert.equal(await honestDrop(kit, who.cookie, t1), 12_345);
+      await plotsRead(kit, who.cookie);
     });
   }
 
   it('rows stored before the refusal existed are left out of the sums, and the honest figures stand', async () => {
-    const kit = await backofficeKit();
-    try {
-      const honest = await lyingTable(kit.app, kit.db, 'T1');
-      assert.equal((await honest.send([honestNotes])).statusCode, 200);
-      const liar = await lyingTable(kit.app, kit.db, 'T9');
-      assert.equal((await liar.send([honestNotes])).statusCode, 200);
-      // As an upstream of the version before kept them: every lie above, as T9's entries 2, 3….
-      let seq = 1;
-      for (const [, entries] of LIES) {
-        for (const e of entries) {
-          seq += 1;
-          const doc = lyingBody('T9', seq, e);
-          await kit.db.query(
-            `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', $1, $2, $3, 'c', 'p', 'h', $4, $5::jsonb)`,
-            [seq, e.type, e.ts, doc, doc],
-          );
-        }
+    const { kit, who } = suite;
+    const honest = await lyingTable(kit.app, kit.db, 'T1');
+    assert.equal((await honest.send([honestNotes])).statusCode, 200);
+    const liar = await lyingTable(kit.app, kit.db, 'T9');
+    assert.equal((await liar.send([honestNotes])).statusCode, 200);
+    // As an upstream of the version before kept them: every lie above, as T9's entries 2, 3….
+    let seq = 1;
+    for (const [, entries] of LIES) {
+      for (const e of entries) {
+        seq += 1;
+        const doc = lyingBody('T9', seq, e);
+        await kit.db.query(
+          `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', $1, $2, $3, 'c', 'p', 'h', $4, $5::jsonb)`,
+          [seq, e.type, e.ts, doc, doc],
+        );
       }
-      const who = await signIn(kit.app, 'accounting');
-      const report = await get(kit, who.cookie, `/backoffice/api/reports/gaming-day?date=${DAY}`);
-      assert.equal(report.status, 200, report.body.slice(0, 300));
-      const lines = (report.json?.lines ?? []) as {
-        terminalId: string;
-        scope: string;
-        drop: number;
-        wagered: number;
-        transfersIn: number;
-        transfersOut: number;
-      }[];
-      const table = (t: string) => lines.find((l) => l.terminalId === t && l.scope === 'table');
-      assert.equal(table('T1')?.drop, 12_345);
-      // T9's one honest entry counts; its lies count for nothing.
-      assert.equal(table('T9')?.drop, 12_345);
-      assert.equal(table('T9')?.wagered, 0);
-      assert.equal(table('T9')?.transfersIn, 0);
-      assert.equal(table('T9')?.transfersOut, 0);
-      await plotsRead(kit, who.cookie);
-      const page = GamingDayReport.safeParse(report.json);
-      assert.ok(page.success, page.error?.message);
-    } finally {
-      await kit.close();
     }
+    const report = await get(kit, who.cookie, `/backoffice/api/reports/gaming-day?date=${DAY}`);
+    assert.equal(report.status, 200, report.body.slice(0, 300));
+    const lines = (report.json?.lines ?? []) as {
+      terminalId: string;
+      scope: string;
+      drop: number;
+      wagered: number;
+      transfersIn: number;
+      transfersOut: number;
+    }[];
+    const table = (t: string) => lines.find((l) => l.terminalId === t && l.scope === 'table');
+    assert.equal(table('T1')?.drop, 12_345);
+    // T9's one honest entry counts; its lies count for nothing.
+    assert.equal(table('T9')?.drop, 12_345);
+    assert.equal(table('T9')?.wagered, 0);
+    assert.equal(table('T9')?.transfersIn, 0);
+    assert.equal(table('T9')?.transfersOut, 0);
+    await plotsRead(kit, who.cookie);
+    const page = GamingDayReport.safeParse(report.json);
+    assert.ok(page.success, page.error?.message);
   });
 });
 
 describe("a table's journal whose times are no instant", () => {
   // Date.parse rolls 30 February over to 2 March; PostgreSQL's timestamptz refuses it: the body
   // passed the check and the batch's INSERT failed, a 500 the table retried for ever.
-  for (const ts of [
+  const suite = kitOfSuite('accounting');
+  for (const [k, ts] of [
     '2026-02-30T02:00:00.000Z',
     '2026-04-31T10:00:00Z',
     '2026-11-26T24:00:00Z',
     '2026-11-26T10:60:00Z',
     '2026-11-26T10:00:61Z',
     '2026-11-26T10:00:00+24:00',
-  ]) {
+  ].entries()) {
     it(`${ts}: refused at ingest as bad-entry, not a 500`, async () => {
-      const kit = await backofficeKit();
-      try {
-        const liar = await lyingTable(kit.app, kit.db, 'T9');
-        const r = await liar.send([{ ...honestNotes, ts }]);
-        assert.equal(r.statusCode, 422, r.body);
-        assert.match(r.body, /bad-entry/);
-        assert.equal((await liar.send([honestNotes])).statusCode, 200, 'the table syncs on once its body is one');
-      } finally {
-        await kit.close();
-      }
+      const liar = await lyingTable(suite.kit.app, suite.kit.db, `T9-${k}`);
+      const r = await liar.send([{ ...honestNotes, ts }]);
+      assert.equal(r.statusCode, 422, r.body);
+      assert.match(r.body, /bad-entry/);
+      assert.equal((await liar.send([honestNotes])).statusCode, 200, 'the table syncs on once its body is one');
     });
   }
 });
