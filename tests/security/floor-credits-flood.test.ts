@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, REMOTE_STATION_BASE } from '../../protocol/units.js';
 import { isTableStation, MAX_TABLE_STATIONS } from '../../terms/stations.js';
-import { backofficeKit, kitOfSuite, signIn, type BackofficeKit } from './backoffice-kit.js';
+import { kitOfSuite, type BackofficeKit } from './backoffice-kit.js';
 import { lyingBody, lyingTable, type LyingEntry } from './lying-journal-kit.js';
 
 const TS = '2026-11-26T02:00:00.000Z';
@@ -48,6 +48,8 @@ async function floorStations(kit: BackofficeKit, cookie: string, terminal: strin
 }
 
 describe("a table's credits that name no station", () => {
+  // One upstream for the cases (each a second of set-up), each its own table.
+  const suite = kitOfSuite('viewer');
   it("the upstream's stations are the engine's (terms/stations.ts cannot import them)", () => {
     assert.equal(MAX_TABLE_STATIONS, MAX_STATIONS + MAX_REMOTE_STATIONS);
     for (let n = -1; n <= MAX_STATION + 2; n++) assert.equal(isTableStation(n), isStationNumber(n), `station ${n}`);
@@ -56,64 +58,49 @@ describe("a table's credits that name no station", () => {
   });
 
   it("the review's flood: each batch refused with nothing stored, and the floor holds none of it", async () => {
-    const kit = await backofficeKit();
-    try {
-      const liar = await lyingTable(kit.app, kit.db, 'T9');
-      for (let b = 0; b < 3; b++) {
-        const r = await liar.send(flood(b));
-        assert.equal(r.statusCode, 422, r.body.slice(0, 300));
-        assert.match(r.body, /bad-entry/);
-      }
-      const stored = await kit.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM journal WHERE terminal_id = 'T9'`);
-      assert.equal(stored.rows[0]?.n, 0);
-      const who = await signIn(kit.app, 'viewer');
-      assert.equal(await floorStations(kit, who.cookie, 'T9'), 0);
-    } finally {
-      await kit.close();
+    const { kit, who } = suite;
+    const liar = await lyingTable(kit.app, kit.db, 'T9-flood');
+    for (let b = 0; b < 3; b++) {
+      const r = await liar.send(flood(b));
+      assert.equal(r.statusCode, 422, r.body.slice(0, 300));
+      assert.match(r.body, /bad-entry/);
     }
+    const stored = await kit.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM journal WHERE terminal_id = 'T9-flood'`);
+    assert.equal(stored.rows[0]?.n, 0);
+    assert.equal(await floorStations(kit, who.cookie, 'T9-flood'), 0);
   });
 
   it('every station a table may have is taken, and the floor counts each once', async () => {
-    const kit = await backofficeKit();
-    try {
-      const table = await lyingTable(kit.app, kit.db, 'T1');
-      const r = await table.send([note(everyStation()), note([[MAX_STATION, 100, 0]])]);
-      assert.equal(r.statusCode, 200, r.body.slice(0, 300));
-      const who = await signIn(kit.app, 'viewer');
-      assert.equal(await floorStations(kit, who.cookie, 'T1'), MAX_STATIONS + MAX_REMOTE_STATIONS);
-    } finally {
-      await kit.close();
-    }
+    const { kit, who } = suite;
+    const table = await lyingTable(kit.app, kit.db, 'T1');
+    const r = await table.send([note(everyStation()), note([[MAX_STATION, 100, 0]])]);
+    assert.equal(r.statusCode, 200, r.body.slice(0, 300));
+    assert.equal(await floorStations(kit, who.cookie, 'T1'), MAX_STATIONS + MAX_REMOTE_STATIONS);
   });
 
   it('rows stored before the check existed: the floor holds only the stations a table may have', async () => {
-    const kit = await backofficeKit();
-    try {
-      const liar = await lyingTable(kit.app, kit.db, 'T9');
-      assert.equal((await liar.send([note([[2, 0, 500]])])).statusCode, 200);
-      // As an upstream of the version before kept them: T9's entries 2 and 3.
-      const kept: LyingEntry[] = [
-        note(Array.from({ length: 5_000 }, (_, i) => [1e6 + i + 0.5, 0, 1])),
-        note([
-          [3, 0, 7],
-          [3.5, 0, 1],
-          [4, 0, -5],
-          [9, 0, 1],
-        ]),
-      ];
-      for (const [i, e] of kept.entries()) {
-        const doc = lyingBody('T9', i + 2, e);
-        await kit.db.query(
-          `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', $1, $2, $3, 'c', 'p', 'h', $4, $5::jsonb)`,
-          [i + 2, e.type, e.ts, doc, doc],
-        );
-      }
-      const who = await signIn(kit.app, 'viewer');
-      // Stations 2 and 3; neither the fractions, nor a credit below zero, nor station 9.
-      assert.equal(await floorStations(kit, who.cookie, 'T9'), 2);
-    } finally {
-      await kit.close();
+    const { kit, who } = suite;
+    const liar = await lyingTable(kit.app, kit.db, 'T9');
+    assert.equal((await liar.send([note([[2, 0, 500]])])).statusCode, 200);
+    // As an upstream of the version before kept them: T9's entries 2 and 3.
+    const kept: LyingEntry[] = [
+      note(Array.from({ length: 5_000 }, (_, i) => [1e6 + i + 0.5, 0, 1])),
+      note([
+        [3, 0, 7],
+        [3.5, 0, 1],
+        [4, 0, -5],
+        [9, 0, 1],
+      ]),
+    ];
+    for (const [i, e] of kept.entries()) {
+      const doc = lyingBody('T9', i + 2, e);
+      await kit.db.query(
+        `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', $1, $2, $3, 'c', 'p', 'h', $4, $5::jsonb)`,
+        [i + 2, e.type, e.ts, doc, doc],
+      );
     }
+    // Stations 2 and 3; neither the fractions, nor a credit below zero, nor station 9.
+    assert.equal(await floorStations(kit, who.cookie, 'T9'), 2);
   });
 });
 
