@@ -18,7 +18,8 @@ import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger, type EntryBody } from '../../ledger/index.js';
 import { awaitedSide, reconcile, type PairedTransfer } from '../../terms/transfer-reconcile.js';
 import { isTransferEntryType, parseTransferEntry, TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
-import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
+import { alarms, enrolTerminal, ingest, type Db } from '../../upstream/index.js';
+import { openDatabase } from '../sync/upstream-databases.js';
 import { reconcileTransfers } from '../../upstream/transfers.js';
 import { backofficeKit } from './backoffice-kit.js';
 import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
@@ -196,7 +197,7 @@ describe('the recall trick against live hosts is an upstream alarm; so is every 
     assert.ok(types(VICTIM).includes('transfer.in') && types(VICTIM).includes('transfer.alarm'), JSON.stringify(types(VICTIM)));
     assert.deepEqual(types(HONEST), ['transfer.refuse']);
 
-    db = await openUpstreamDb({});
+    db = (await openDatabase('pglite')).db;
     for (const [t, ledger] of ledgers) {
       await enrolTerminal(db, t);
       const entries = [...ledger.entries(1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body }));

@@ -10,7 +10,8 @@ import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/index.js';
 import { keyOf, TableId } from '../../terms/transfer-terms.js';
 import { chainHash, genesisHash, sha256Hex } from '../../upstream/chain.js';
-import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
+import { alarms, enrolTerminal, ingest, type Db } from '../../upstream/index.js';
+import { openDatabase } from './upstream-databases.js';
 import type { Sql } from '../../upstream/sql.js';
 import { reconcileTransfers, TransferReconciler } from '../../upstream/transfers.js';
 import { SET_ASIDE_AFTER_SECONDS, SET_ASIDE_KEPT, UNREADABLE_KEPT } from '../../upstream/transfers/reconciler.js';
@@ -94,7 +95,7 @@ describe('the upstream reconciles transfers incrementally (a floor that runs for
         }),
       );
     }
-    db = await openUpstreamDb({});
+    db = (await openDatabase('pglite')).db;
     for (const t of [BAC, WAR]) await enrolTerminal(db, t);
   });
 
@@ -170,7 +171,7 @@ describe('the upstream reconciles transfers incrementally (a floor that runs for
 // for as long as the service ran (each is raised at its ingest already).
 describe('the kept reconciler names the newest unreadable transfer entries, not every one', () => {
   it(`keeps the newest ${UNREADABLE_KEPT}`, async () => {
-    const db = await openUpstreamDb({});
+    const db = (await openDatabase('pglite')).db;
     try {
       const t = TableId.parse('liar-1');
       await enrolTerminal(db, t);
@@ -289,7 +290,7 @@ describe('the kept reconciler sets aside the ids that never close', () => {
 describe('the incremental reconciliation pairs as a run over everything, whatever the tables journal', () => {
   let db: Db;
   before(async () => {
-    db = await openUpstreamDb({});
+    db = (await openDatabase('pglite')).db;
   });
   after(async () => {
     await db.close();

@@ -8,7 +8,8 @@ import { TransferHost } from '../../host/transfers/transfer-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/index.js';
 import { TableId } from '../../terms/transfer-terms.js';
-import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
+import { alarms, enrolTerminal, ingest, type Db } from '../../upstream/index.js';
+import { openDatabase } from './upstream-databases.js';
 import { reconcileTransfers } from '../../upstream/transfers.js';
 
 // The upstream pairs the transfers of the table hosts' synced ledgers (issue 34): the two honest
@@ -65,7 +66,7 @@ describe('the upstream reconciles transfers across terminals (issue 34)', () => 
     war.receive(BAC, { kind: 'offer', transfer: { id: { origin: BAC, serial: 99 }, currency: 'MOP', station: STATION, from: BAC, to: WAR, amount: 700 } });
     wire.length = 0;
 
-    db = await openUpstreamDb({});
+    db = (await openDatabase('pglite')).db;
     for (const [t, ledger] of ledgers) {
       await enrolTerminal(db, t);
       const entries = [...ledger.entries(1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body }));
@@ -199,7 +200,7 @@ describe('the upstream waits for a lagging end, not for a lie (issue 34)', () =>
 
   /** A fresh upstream with both tables enrolled. */
   async function upstream(): Promise<Db> {
-    const db = await openUpstreamDb({});
+    const db = (await openDatabase('pglite')).db;
     dbs.push(db);
     for (const t of [BAC, WAR]) await enrolTerminal(db, t);
     return db;
