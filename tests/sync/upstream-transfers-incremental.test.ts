@@ -205,7 +205,7 @@ describe('the kept reconciler names the newest unreadable transfer entries, not 
 // SET_ASIDE_KEPT set aside, counted.
 describe('the kept reconciler sets aside the ids that never close', () => {
   it(`holds the entries of the last ${SET_ASIDE_AFTER_SECONDS / 86_400} days' ids only, names the newest ${SET_ASIDE_KEPT} set aside, alarms each`, async () => {
-    const db = await openUpstreamDb({});
+    const db = (await openDatabase('pglite')).db;
     try {
       const t = TableId.parse('liar-2');
       await enrolTerminal(db, t);
