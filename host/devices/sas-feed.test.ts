@@ -1,8 +1,9 @@
 // The journal's exceptions for one station (sas-exceptions.ts, sas-feed.ts), against a real ledger
 // and the machine side's real queue, with a host that acknowledges what the general poll reports:
 // the mapping of each journalled event, a backlog larger than the queue delivered whole and in
-// order, and a restart after the host acknowledged a priority exception ahead of older queued ones
-// that reports nothing twice.
+// order, a backlog past the feed's bound dropped as SAS's queue drops (its oldest, 70 once), and a
+// restart after the host acknowledged a priority exception ahead of older queued ones that reports
+// nothing twice.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ExceptionQueue } from '../../hardware/sas/exceptions.js';
 import { bet, billCredit, settledRound } from '../../ledger/fixtures.js';
 import { Ledger, type NewEntry } from '../../ledger/index.js';
-import { ACKED_KEPT, journalFacts, REPORTED_FILE, ReportedStore, StationFeed } from './sas-feed.js';
+import { ACKED_KEPT, FEED_SAVE_EVERY, FIFO_KEPT, journalFacts, REPORTED_FILE, ReportedStore, StationFeed } from './sas-feed.js';
 
 const STATION = 1;
 
@@ -153,6 +154,76 @@ describe('SAS exceptions fed from the journal', () => {
     assert.deepEqual(f.read(), [0x51, 0x52, 0x51]);
   });
 
+  /** `n` rounds of station 1, each a bet and its settlement: a game started (7E) and ended (7F) each. */
+  const playRounds = (n: number, after?: () => void, from = 0): void => {
+    for (let r = from; r < from + n; r++) {
+      append(bet(STATION, `r${r}`, 1_000, `b${r}`), settledRound(`r${r}`, [STATION], 1_000).settle);
+      after?.();
+    }
+  };
+
+  it('a casino host that never general-polls: the feed keeps a bounded backlog, drops the oldest and reports 70 once; a restart reads no more (a review: the feed grew by 2 a round)', () => {
+    const f = open();
+    append(billCredit(STATION, 10_000, 'n1'));
+    playRounds(2_000);
+    assert.ok(f.feed.outstanding <= FIFO_KEPT, `at most ${FIFO_KEPT} kept (${f.feed.outstanding}; 2 a round before)`);
+    assert.equal(f.m.exceptions.queued, 20, 'the machine’s FIFO holds its 20');
+    assert.ok(f.m.exceptions.flagged(0x70), 'the overflow is flagged');
+    assert.ok(!f.m.overflowed, 'the machine’s own FIFO never overflowed: the feed drops, as SAS’s queue would');
+    const through = kept().stations[String(STATION)]?.through ?? 0;
+    assert.ok(through >= ledger.headOf().seq - 2 * (FIFO_KEPT + FEED_SAVE_EVERY), `\`through\` follows the drops (${through}, head ${ledger.headOf().seq})`);
+    f.off();
+    // A restart on the same folder: the episode's 70 again (not acknowledged), then the newest kept, in journal order.
+    const second = open();
+    assert.ok(second.feed.outstanding <= FIFO_KEPT, `the restart keeps at most ${FIFO_KEPT} (${second.feed.outstanding})`);
+    const got = second.read(10_000);
+    assert.equal(got.filter((c) => c === 0x70).length, 1, 'one 70 for the episode');
+    assert.equal(got[0], 0x70, 'reported first (a priority exception)');
+    const rest = got.slice(1);
+    assert.ok(rest.length > 0 && rest.length <= FIFO_KEPT, `${rest.length}`);
+    assert.deepEqual(
+      rest,
+      rest.map((_, i) => ((rest.length - i) % 2 === 0 ? 0x7e : 0x7f)),
+      'the newest games, started and ended, in order, ending with the last round’s 7F',
+    );
+    assert.equal(kept().stations[String(STATION)]?.overflow, undefined, 'the 70 acknowledged ends the episode in the file too');
+    second.off();
+    assert.deepEqual(open().read(), [], 'and a restart after it reports nothing again');
+  });
+
+  it('the casino host comes back after an overflow: 70 once, the machine’s queue, then the newest, and nothing after it is dropped', () => {
+    const f = open();
+    append(billCredit(STATION, 10_000, 'n1'));
+    f.read();
+    playRounds(1_000);
+    const got = f.read(10_000);
+    assert.equal(got.filter((c) => c === 0x70).length, 1, `one 70 (${got.length} read)`);
+    assert.equal(got[0], 0x70);
+    assert.ok(got.length <= 1 + 20 + FIFO_KEPT, `bounded: ${got.length}`);
+    assert.equal(f.feed.outstanding, 0);
+    playRounds(5, undefined, 1_000);
+    assert.deepEqual(f.read(), [0x7e, 0x7f, 0x7e, 0x7f, 0x7e, 0x7f, 0x7e, 0x7f, 0x7e, 0x7f], 'the episode is over: no 70 again');
+  });
+
+  it('an honest casino host that acknowledges as it goes keeps every event, in order, and never a 70 (a backlog under the bound, larger than the queue, comes whole)', () => {
+    const f = open();
+    const got = f.read();
+    append(billCredit(STATION, 10_000, 'n1'));
+    // Read every 100 rounds: 200 waiting each time, ten times the machine's queue and under the feed's bound.
+    let played = 0;
+    playRounds(300, () => {
+      if (++played % 100 === 0) got.push(...f.read());
+    });
+    assert.equal(got.length, 2 + 2 * 300);
+    assert.deepEqual(got.slice(0, 4), [0x17, 0x4c, 0x7e, 0x7f]);
+    assert.ok(
+      got.slice(2).every((c, i) => c === (i % 2 === 0 ? 0x7e : 0x7f)),
+      'every game started and ended',
+    );
+    assert.ok(!got.includes(0x70) && !f.m.overflowed);
+    assert.equal(f.feed.outstanding, 0);
+  });
+
   it('a reported-file that is not ours is not believed: the feed starts from this run’s power-up', () => {
     append(billCredit(STATION, 10_000, 'old'));
     ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
@@ -182,7 +253,8 @@ describe('SAS exceptions fed from the journal', () => {
     }
     return n;
   };
-  const kept = () => JSON.parse(readFileSync(path.join(dir, REPORTED_FILE), 'utf8')) as { stations: Record<string, { through: number; acked: string[] }> };
+  const kept = () =>
+    JSON.parse(readFileSync(path.join(dir, REPORTED_FILE), 'utf8')) as { stations: Record<string, { through: number; acked: string[]; overflow?: true }> };
 
   it('a host acknowledging its own priority 69s and never the oldest FIFO exception keeps the file bounded; after a restart the oldest is still reported (a review: F3)', () => {
     const first = open();

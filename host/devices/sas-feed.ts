@@ -6,10 +6,13 @@
 // SAS host reconnecting gets what it had not acknowledged, and nothing it had, twice.
 //
 // The journal is the queue's backing store: the feed raises only while the machine's FIFO has
-// room, so no journalled exception is ever lost to the queue's overflow rule (0x70 stays for what
-// else may fill it); a priority exception goes before the FIFO as SAS orders, one at a time.
+// room, so the machine's queue never loses a journalled exception to its overflow rule; a priority
+// exception goes before the FIFO as SAS orders, one at a time. What waits behind the machine's
+// queue is bounded as SAS bounds a machine's (§2.2.1: a fixed queue that loses its oldest and
+// reports 70): past `FIFO_KEPT` the oldest is dropped and 70 raised, once for the episode.
 import path from 'node:path';
 import { z } from 'zod';
+import { EXC } from '../../hardware/sas/constants.js';
 import { isPriority } from '../../hardware/sas/exceptions.js';
 import type { SasMachine } from '../../hardware/sas/machine.js';
 import { entriesOfTypes, newestEntriesOfType, PAYLOADS, roundEntriesOfTypes, type JournalEntry, type Ledger } from '../../ledger/index.js';
@@ -18,7 +21,6 @@ import { EXCEPTION_SOURCES, exceptionsOf, isExceptionSource, type JournalFacts }
 
 export const REPORTED_FILE = 'sas-reported.json';
 
-/** Per station: every exception from entries up to `through` acknowledged, and those beyond it acknowledged already (`seq.part`). */
 /**
  * The acknowledged keys beyond `through` kept per station, at most (the newest, by journal order).
  * They only keep an exception from being reported twice after a restart; `through`, which keeps
@@ -30,11 +32,32 @@ export const REPORTED_FILE = 'sas-reported.json';
  */
 export const ACKED_KEPT = 1_000;
 
+/**
+ * The queued (FIFO) exceptions a station's feed keeps, at most, acknowledged or not: the machine's
+ * queue of 20 and what waits behind it. A casino system that polls meters and never general polls
+ * (or a line down for a day) had the feed keep every one, two a round, without end (a review:
+ * 4,002 after 2,000 rounds; ~2,900 a station a day, each append and acknowledgement a walk of them
+ * all). SAS 6.02 §2.2.1 gives a machine a fixed queue that loses its oldest and reports 70 (buffer
+ * overflow); the feed does the same past this many, about two hours of play, every one of them
+ * still in the journal and counted by the meters the system reads.
+ */
+export const FIFO_KEPT = 256;
+/** Priority exceptions kept at most (tickets, transfers, handpays: each has its own long poll too, 4D, 72, 1B); past it the oldest goes as the FIFO's do. */
+export const PRIORITY_KEPT = 4 * ACKED_KEPT;
+/** While it drops, the feed writes `through` every this many drops: a restart reads at most this much of the journal again. */
+export const FEED_SAVE_EVERY = 64;
+/** The tag of the feed's own 70: its acknowledgement ends the overflow episode. */
+const OVERFLOW_TAG = 'overflow';
+
 const Key = z.string().regex(/^\d{1,15}\.\d{1,3}$/);
 /** The file as a whole; each station's part is read on its own (`StationReported`), so one bad part costs only that station. */
 const Reported = z.strictObject({ v: z.literal(1), stations: z.record(z.string().regex(/^\d{1,4}$/), z.unknown()) });
-/** Per station: every exception from entries up to `through` acknowledged, and those beyond it acknowledged already (`seq.part`). */
-const StationReported = z.strictObject({ through: z.number().int().nonnegative(), acked: z.array(Key) });
+/**
+ * Per station: every exception from entries up to `through` acknowledged (or dropped: `FIFO_KEPT`),
+ * and those beyond it acknowledged already (`seq.part`); `overflow`: exceptions were dropped and
+ * the system has not acknowledged the 70 that said so (raised again at a start).
+ */
+const StationReported = z.strictObject({ through: z.number().int().nonnegative(), acked: z.array(Key), overflow: z.literal(true).optional() });
 type StationState = z.infer<typeof StationReported>;
 
 /** The newest `ACKED_KEPT` keys (by journal seq, then part). */
@@ -77,16 +100,16 @@ export class ReportedStore {
           { file: this.file, station, keys: p.data.acked.length, kept: acked.length },
           'SAS reported-exceptions file: more acknowledged keys than kept; the oldest are let go',
         );
-      this.stations.set(station, { through: p.data.through, acked });
+      this.stations.set(station, { ...p.data, acked });
     }
   }
 
-  of(station: number): { through: number; acked: readonly string[] } | null {
+  of(station: number): { through: number; acked: readonly string[]; overflow?: true } | null {
     return this.stations.get(String(station)) ?? null;
   }
 
-  save(station: number, through: number, acked: readonly string[]): void {
-    this.stations.set(String(station), { through, acked: keptKeys(acked) });
+  save(station: number, through: number, acked: readonly string[], overflow = false): void {
+    this.stations.set(String(station), { through, acked: keptKeys(acked), ...(overflow ? { overflow: true as const } : {}) });
     writeStateFile(this.file, { v: 1, stations: Object.fromEntries(this.stations) });
   }
 }
@@ -127,10 +150,17 @@ function payloadOf(e: JournalEntry): unknown {
 
 /** One station's feed: the journal's exceptions for it, raised in order as the queue has room, acknowledged into the store. */
 export class StationFeed {
+  /** In journal order; `byKey` finds one by its tag. */
   private readonly items: Item[] = [];
+  private readonly byKey = new Map<string, Item>();
+  /** Kept items by kind, and priority ones raised and not yet acknowledged (one at a time: `feed`). */
+  private readonly count = { fifo: 0, priority: 0, priorityOut: 0 };
   private readonly acked: Set<string>;
   private through: number;
   private readSeq: number;
+  /** The episode's 70 raised and not acknowledged; drops since `through` was last written. */
+  private overflow: boolean;
+  private droppedUnsaved = 0;
 
   constructor(
     readonly station: number,
@@ -141,6 +171,8 @@ export class StationFeed {
     this.through = kept?.through ?? Math.max(0, (newestEntriesOfType(d.ledger, 'power.reset', 1)[0]?.seq ?? 1) - 1);
     this.acked = new Set(kept?.acked ?? []);
     this.readSeq = this.through;
+    this.overflow = kept?.overflow === true;
+    if (this.overflow) this.d.machine.raise(EXC.bufferOverflow, OVERFLOW_TAG);
     for (const e of entriesOfTypes(d.ledger, EXCEPTION_SOURCES, this.through + 1)) this.take(e);
     this.feed();
   }
@@ -153,25 +185,25 @@ export class StationFeed {
 
   /** The host acknowledged the exception tagged `key`: it is reported, kept so, and the next may be raised. */
   acknowledged(key: string): void {
-    const i = this.items.findIndex((it) => it.key === key);
-    if (i < 0) return;
-    this.items.splice(i, 1);
-    this.acked.add(key);
-    this.through = this.items.length > 0 ? (this.items[0]?.seq ?? 1) - 1 : this.readSeq;
-    for (const k of this.acked) if (seqOf(k) <= this.through) this.acked.delete(k);
-    // Bounded as the file keeps them: a key let go is reported again after a restart, never lost.
-    if (this.acked.size > ACKED_KEPT) {
-      const kept = new Set(keptKeys(this.acked));
-      for (const k of this.acked) if (!kept.has(k)) this.acked.delete(k);
+    if (key === OVERFLOW_TAG) this.overflow = false;
+    else {
+      const it = this.byKey.get(key);
+      // One dropped while the machine's queue held it, behind `through`: nothing to keep, but the queue has room.
+      if (!it && seqOf(key) <= this.through) return this.feed();
+      if (it) this.remove(it);
+      this.acked.add(key);
     }
-    this.d.store.save(this.station, this.through, [...this.acked]);
+    this.save();
     this.feed();
   }
 
   /** The queue lost it after all (something else overflowed it): raised again when there is room. */
   lost(key: string): void {
-    const it = this.items.find((x) => x.key === key);
-    if (it) it.raised = false;
+    const it = this.byKey.get(key);
+    if (it?.raised === true) {
+      it.raised = false;
+      if (isPriority(it.code)) this.count.priorityOut--;
+    }
     this.feed();
   }
 
@@ -186,8 +218,56 @@ export class StationFeed {
     const codes = exceptionsOf({ seq: e.seq, type: e.type, payload: payloadOf(e) }, this.station, this.d.facts);
     codes.forEach((code, part) => {
       const key = `${e.seq}.${part}`;
-      if (!this.acked.has(key)) this.items.push({ key, seq: e.seq, code, raised: false });
+      if (this.acked.has(key)) return;
+      const it = { key, seq: e.seq, code, raised: false };
+      this.items.push(it);
+      this.byKey.set(key, it);
+      if (isPriority(code)) this.count.priority++;
+      else this.count.fifo++;
     });
+    while (this.count.fifo > FIFO_KEPT) this.drop(false);
+    while (this.count.priority > PRIORITY_KEPT) this.drop(true);
+  }
+
+  /**
+   * SAS's overflow (§2.2.1): the oldest kept of its kind goes, raised or not (one the machine's
+   * queue holds is still reported; its acknowledgement finds nothing here), and 70 says so once
+   * for the episode, which the system's acknowledgement of it ends. `through` moves past it, so a
+   * restart does not read again what was dropped.
+   */
+  private drop(priority: boolean): void {
+    const it = this.items.find((x) => isPriority(x.code) === priority);
+    if (!it) return;
+    this.remove(it);
+    this.droppedUnsaved++;
+    if (!this.overflow) {
+      this.overflow = true;
+      this.d.machine.raise(EXC.bufferOverflow, OVERFLOW_TAG);
+      this.save();
+    } else if (this.droppedUnsaved >= FEED_SAVE_EVERY) this.save();
+  }
+
+  private remove(it: Item): void {
+    this.items.splice(this.items.indexOf(it), 1);
+    this.byKey.delete(it.key);
+    if (!isPriority(it.code)) this.count.fifo--;
+    else {
+      this.count.priority--;
+      if (it.raised) this.count.priorityOut--;
+    }
+  }
+
+  /** `through` to the oldest kept (or all read), the keys beyond it, the episode: written before the poll is answered. */
+  private save(): void {
+    this.through = this.items.length > 0 ? (this.items[0]?.seq ?? 1) - 1 : this.readSeq;
+    for (const k of this.acked) if (seqOf(k) <= this.through) this.acked.delete(k);
+    // Bounded as the file keeps them: a key let go is reported again after a restart, never lost.
+    if (this.acked.size > ACKED_KEPT) {
+      const kept = new Set(keptKeys(this.acked));
+      for (const k of this.acked) if (!kept.has(k)) this.acked.delete(k);
+    }
+    this.droppedUnsaved = 0;
+    this.d.store.save(this.station, this.through, [...this.acked], this.overflow);
   }
 
   /**
@@ -198,13 +278,12 @@ export class StationFeed {
    */
   private feed(): void {
     const q = this.d.machine.exceptions;
-    let priorityOut = this.items.some((it) => it.raised && isPriority(it.code));
     for (const it of this.items) {
       if (it.raised) continue;
       const priority = isPriority(it.code);
-      if (priority ? priorityOut || q.flagged(it.code) : q.queued >= q.capacity) return;
+      if (priority ? this.count.priorityOut > 0 || q.flagged(it.code) : q.queued >= q.capacity) return;
       it.raised = true;
-      priorityOut ||= priority;
+      if (priority) this.count.priorityOut++;
       this.d.machine.raise(it.code, it.key);
     }
   }
