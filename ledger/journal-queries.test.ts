@@ -2,8 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NewEntry } from './entries.js';
 import { bet, billCredit, settledRound } from './fixtures.js';
-import { closedRoundCount, entriesOfTypes, entryCount, journalBodyBytes, newestEntriesOfType } from './journal-queries.js';
-import { Ledger } from './ledger.js';
+import {
+  closedRoundCount,
+  entriesOfTypes,
+  entryCount,
+  journalBodyBytes,
+  newestEntriesOfType,
+  roundEntriesOfTypes,
+  roundEntriesSql,
+} from './journal-queries.js';
+import { connectionOf, Ledger } from './ledger.js';
 import { postingsAfter } from './postings-queries.js';
 
 const fresh = () => Ledger.open({ file: ':memory:', terminalId: 'T-1' });
@@ -14,6 +22,34 @@ const voidOf = (roundId: string): NewEntry => ({
 });
 
 describe('journal queries', () => {
+  it('reads a round’s entries through the round index, not every entry of their type (a review: each bet a walk of every bet journalled)', () => {
+    const l = fresh();
+    try {
+      l.append(billCredit(1, 1_000_000, 'n1'));
+      for (let r = 0; r < 50; r++) {
+        const { bets, settle } = settledRound(`r${r}`, [1], 1_000);
+        bets.forEach((b) => l.append(b));
+        l.append(settle);
+      }
+      const plan = (
+        connectionOf(l)
+          .prepare(`EXPLAIN QUERY PLAN ${roundEntriesSql(1)}`)
+          .all('r7', 'bet.place') as { detail: string }[]
+      )
+        .map((p) => p.detail)
+        .join('; ');
+      assert.match(plan, /USING INDEX journal_round/, plan);
+      const got = roundEntriesOfTypes(l, 'r7', ['bet.place', 'round.settle']);
+      assert.deepEqual(
+        got.map((e) => e.type),
+        ['bet.place', 'round.settle'],
+      );
+      assert.deepEqual(roundEntriesOfTypes(l, 'r7', ['round.void']), []);
+    } finally {
+      l.close();
+    }
+  });
+
   it('reads entries of some types in order, past a page, from a seq on', () => {
     const l = fresh();
     try {
