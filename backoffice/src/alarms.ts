@@ -54,6 +54,18 @@ function tableDetail(a: Alarm): string {
   return '';
 }
 
+const Repeated = z.object({ repeated: z.object({ count: z.number().int().positive(), lastAt: z.string() }) });
+
+/**
+ * A refusal its table repeated after its alarm was raised (upstream/alarm.ts `raiseRepeatableAlarm`:
+ * within the hour, before anybody acknowledged it): how many times, and the last when. Without it
+ * an alarm repeated 300 times looked like one (a review of the change).
+ */
+export function repeatedDetail(w: Pick<Words, 't' | 'time'>, a: Pick<Alarm, 'detail'>): string {
+  const r = Repeated.safeParse(a.detail);
+  return r.success ? ` — ${w.t('backoffice.alarms.repeated', { count: r.data.repeated.count, at: w.time(r.data.repeated.lastAt) })}` : '';
+}
+
 /** What a currency alarm says in codes and numbers (the same in every language): which currency became which. */
 function currencyDetail(a: Alarm): string {
   const changed = a.kind === 'currency-changed' ? Changed.safeParse(a.detail) : null;
@@ -88,7 +100,7 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
         'li',
         { 'data-alarm': String(a.id), 'data-open': String(a.clearedAt === null) },
         h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}${currencyDetail(a)}${tableDetail(a)}`),
-        ` ${a.terminalId ?? ''} — ${t('backoffice.alarms.raised')} ${w.time(a.raisedAt)}`,
+        ` ${a.terminalId ?? ''} — ${t('backoffice.alarms.raised')} ${w.time(a.raisedAt)}${repeatedDetail(w, a)}`,
         a.clearedAt === null ? ` (${t('backoffice.alarms.open')})` : ` (${t('backoffice.alarms.cleared')} ${w.time(a.clearedAt)})`,
         acks,
       );
