@@ -87,6 +87,8 @@ const unrefTimers: Timers = {
 interface Flapping {
   since: number;
   flips: number;
+  /** When its condition last came back (or the episode began): an episode with no flip for the window is over. */
+  lastFlip: number;
   settling: unknown;
 }
 
@@ -321,7 +323,11 @@ export class TiltManager {
 
   /** Whether the fault at `key` has cleared itself `FLAP_CLEARS` times within the window (or is flapping still: its clear waits). */
   private flaps(key: string): boolean {
-    if (this.flapping.has(key)) return true;
+    const f = this.flapping.get(key);
+    // An episode whose condition came back and stayed past the window is over (a review of the
+    // change: it was counted as flapping for good, each later clear held FLAP_SETTLE_MS).
+    if (f && f.settling === null && this.timers.now() - f.lastFlip >= FLAP_WINDOW_MS) this.flapping.delete(key);
+    else if (f) return true;
     const times = this.clearedAt.get(key) ?? [];
     const oldest = times[0];
     return times.length >= FLAP_CLEARS && oldest !== undefined && this.timers.now() - oldest < FLAP_WINDOW_MS;
@@ -357,7 +363,7 @@ export class TiltManager {
   }
 
   private startFlapping(key: string, held: Held): Flapping {
-    const f: Flapping = { since: this.timers.now(), flips: 0, settling: null };
+    const f: Flapping = { since: this.timers.now(), flips: 0, lastFlip: this.timers.now(), settling: null };
     this.flapping.set(key, f);
     const said = this.flapSaidAt.get(key);
     if (said === undefined || f.since - said >= FLAP_WINDOW_MS) {
@@ -375,6 +381,7 @@ export class TiltManager {
     const f = this.flapping.get(key);
     if (!f) return;
     f.flips++;
+    f.lastFlip = this.timers.now();
     if (f.settling !== null) this.timers.clearTimeout(f.settling);
     f.settling = null;
   }

@@ -166,3 +166,25 @@ it('a fault whose clear waits: raised again meanwhile journals nothing; the host
     ledger.close();
   }
 });
+
+// A review of the change: a raise while the clear waited left the place counted as flapping for
+// good (only the settle timer ended an episode), so a fault that flapped once, came back and stayed
+// for hours was held FLAP_SETTLE_MS more when it finally went (sas-link-stop keeping its station
+// disabled, shoe-lost new bets stopped). An episode ends once no flip has come for the window.
+it('a fault that flapped, then came back and stayed for hours, clears at once when it goes', () => {
+  const { ledger, clock, tilts, count, held } = rig();
+  try {
+    for (let i = 0; i <= FLAP_CLEARS; i++) {
+      onBillAcceptorEvent(tilts, 6, { type: 'stackerFull' });
+      onBillAcceptorEvent(tilts, 6, { type: 'idle', enabled: true });
+    }
+    clock.advance(FLAP_SETTLE_MS / 2);
+    onBillAcceptorEvent(tilts, 6, { type: 'stackerFull' }); // back while the clear waited: the stacker really is full
+    clock.advance(3 * 3_600_000);
+    onBillAcceptorEvent(tilts, 6, { type: 'stackerReplaced' });
+    assert.ok(!held('stacker-full', 6), 'cleared at once, three hours after its flapping');
+    assert.deepEqual(count('stacker-full'), [FLAP_CLEARS + 1, FLAP_CLEARS + 1]);
+  } finally {
+    ledger.close();
+  }
+});
