@@ -20,6 +20,7 @@ import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { validationTxId, type ValidationOutcome } from '../../terms/system-validation-terms.js';
 import type { ValidationNumber } from '../../terms/validation-number.js';
 import type { TableConfig } from '../config/table-config.js';
+import { unrefTimers } from '../table/timers.js';
 
 /** What a cash-out's wait for the system's number came to. `unavailable`: nothing was asked (no link, or a wait already open); nothing journalled. */
 export type SystemNumber =
@@ -44,10 +45,7 @@ interface Wait {
 }
 
 /** A timer that does not keep the process alive (the host's close cancels the waits anyway). */
-const CLOCK = {
-  setTimeout: (fn: () => void, ms: number): unknown => setTimeout(fn, ms).unref(),
-  clearTimeout: (h: unknown): void => clearTimeout(h as NodeJS.Timeout),
-};
+const CLOCK = unrefTimers;
 
 /** The stations' system validation: the host's side of each station's 0x57/0x58 cycle. */
 export class SystemValidations {

@@ -29,6 +29,7 @@ import { tiltDetailSaid } from '../../locales/said.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
+import { unrefTimers } from '../table/timers.js';
 
 /** The kiosk's accounting denomination: one minor unit (docs/sas.md, "The meter map"). */
 const DENOMINATION_MINOR = 1;
@@ -335,13 +336,7 @@ export class SasLinks {
 }
 
 /** A lock's timer does not keep the process alive (the host's close disposes it anyway). */
-const LOCK_TIMERS = {
-  setTimeout: (fn: () => void, ms: number): unknown => setTimeout(fn, ms).unref(),
-  clearTimeout: (h: unknown): void => {
-    if (isTimeout(h)) clearTimeout(h);
-  },
-};
-const isTimeout = (h: unknown): h is NodeJS.Timeout => typeof h === 'object' && h !== null && 'hasRef' in h;
+const LOCK_TIMERS = unrefTimers;
 
 function handpayOf(p: { amount: number } | null): SasHandpay | null {
   // 0x80: cancelled credits (Table 7.8.2c); the kiosk's handpays are cash-outs paid by an attendant.

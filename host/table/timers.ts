@@ -16,3 +16,10 @@ export const realTimers: Timers = {
     if (isNodeTimeout(h)) clearTimeout(h);
   },
 };
+
+/** The host's clock with timers that never keep the process alive (the owner's close cancels them anyway). */
+export const unrefTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: realTimers.clearTimeout,
+};

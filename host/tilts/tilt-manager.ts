@@ -3,7 +3,7 @@ import { openTilts, type Ledger } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
 import type { TiltSaidPayload } from '../../terms/said.js';
-import type { Timers } from '../table/timers.js';
+import { unrefTimers, type Timers } from '../table/timers.js';
 import { mayClear, type Actor } from './staff.js';
 import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind, type TiltSpec } from './tilt-kinds.js';
 
@@ -76,13 +76,6 @@ export const FLAP_WINDOW_MS = 60_000;
 /** As the printer's paper (10 s, host/devices/printers.ts): long enough that a poll-rate flip never reaches it. */
 export const FLAP_SETTLE_MS = 10_000;
 
-/** The host's clock; the settle timer unref'd, so a clear waiting never holds the process open. */
-const unrefTimers: Timers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
 /** A place whose fault is flapping: since when, the flips taken without an entry, and its clear waiting (a timer), if any. */
 interface Flapping {
   since: number;
@@ -111,7 +104,7 @@ export class TiltManager {
   private readonly timers: Timers;
   private closed = false;
 
-  /** `timers`: the clock and the settle timer of a flapping fault (a test's manual clock; else the host's). */
+  /** `timers`: the clock and the settle timer of a flapping fault (a test's manual clock; else the host's, unref'd: a clear waiting never holds the process open). */
   constructor(private readonly deps: { ledger: Ledger; log: Logger; timers?: Timers }) {
     this.timers = deps.timers ?? unrefTimers;
   }
