@@ -3,24 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PrinterCondition } from './condition.js';
+import { printerCondition } from './test-condition.js';
 import { PrintJudge, resolveAttempt, type Verdict } from './judge.js';
 
-const idle = (over: Partial<PrinterCondition> = {}): PrinterCondition => ({
-  extended: true,
-  busy: false,
-  paperLow: false,
-  paperInChute: false,
-  chassisOpen: false,
-  topOfForm: true,
-  reset: false,
-  barcodeAccessed: false,
-  validationDone: true,
-  journalMode: false,
-  faults: [],
-  lastTemplate: 'B',
-  firmware: 'TEST',
-  ...over,
-});
+const idle = (over: Partial<PrinterCondition> = {}): PrinterCondition => printerCondition({ validationDone: true, lastTemplate: 'B', ...over });
 
 /** Feeds the statuses one per 100 ms from t = 100 and returns the first verdict (or null). */
 function judge(before: PrinterCondition, seq: PrinterCondition[], settleMs = 1000): Verdict | null {

@@ -6,12 +6,10 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import pino from 'pino';
 import { AsciiShoe } from '../../hardware/shoe/ascii.js';
-import type { PrinterEvent } from '../../hardware/printer/types.js';
-import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { Printers } from '../../host/devices/printers.js';
 import { SampledLog } from '../../host/logging/sampled-log.js';
 import { TableShoe } from '../../host/devices/shoe.js';
 import { testTable } from '../../host/testing/table-kit.js';
+import { scriptedPrinters } from './printer-kit.js';
 import { ScriptedShoePort, until } from './shoe-wire-kit.js';
 
 interface Line {
@@ -61,24 +59,8 @@ it("an ASCII shoe's 200 unrecognised lines (under its queue's bound): a few warn
 
 it("a printer's 1,000 protocol violations: a few warn lines, all accounted for", async () => {
   const { log, lines } = capturing();
-  const c = simulatedTableConfig();
-  const first = c.stations[0];
-  assert.ok(first);
-  let emit: (e: PrinterEvent) => void = () => undefined;
-  const printers = new Printers({
-    config: { ...c, stations: [{ ...first, printer: 'script' }] },
-    log,
-    sampledLog: new SampledLog(log), // as the host's start wires it (host/start/table-runtime.ts)
-    open: () =>
-      ({
-        on: (l: (e: PrinterEvent) => void) => {
-          emit = l;
-          return () => undefined;
-        },
-        close: async () => undefined,
-      }) as never,
-  });
-  printers.start();
+  // As the host's start wires it (host/start/table-runtime.ts).
+  const { printers, emit } = scriptedPrinters({ log, sampledLog: new SampledLog(log) });
   for (let i = 0; i < 1000; i++) emit({ type: 'protocolViolation', rule: 'unsolicited-print', report: `ticket ${i}` });
   const said = lines.filter((l) => l.msg === 'ticket printer').length;
   assert.ok(said <= 3, `${said} warn lines`);

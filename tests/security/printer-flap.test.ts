@@ -6,31 +6,14 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import pino from 'pino';
 import type { PrinterCondition } from '../../hardware/printer/condition.js';
-import type { PrinterEvent } from '../../hardware/printer/types.js';
-import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { Printers, type PrinterFaultKind } from '../../host/devices/printers.js';
+import { printerCondition } from '../../hardware/printer/test-condition.js';
+import type { PrinterFaultKind } from '../../host/devices/printers.js';
+import { scriptedPrinters } from './printer-kit.js';
 import { until } from './shoe-wire-kit.js';
 
-const condition = (paperOut: boolean): PrinterCondition => ({
-  extended: true,
-  busy: false,
-  paperLow: false,
-  paperInChute: false,
-  chassisOpen: false,
-  topOfForm: true,
-  reset: false,
-  barcodeAccessed: false,
-  validationDone: false,
-  journalMode: false,
-  faults: paperOut ? ['paper-out'] : [],
-  lastTemplate: 'A',
-  firmware: 'GURX1',
-});
+const condition = (paperOut: boolean): PrinterCondition => printerCondition({ faults: paperOut ? ['paper-out'] : [], firmware: 'GURX1' });
 
 it('paper out flipping at every poll: raised at once, one raise and no clear while it flips, one clear once it stays back', async () => {
-  const c = simulatedTableConfig();
-  const first = c.stations[0];
-  assert.ok(first);
   // A fault journalled as the TiltManager does: once when raised, once when cleared.
   let held = false;
   const journal: string[] = [];
@@ -44,22 +27,7 @@ it('paper out flipping at every poll: raised at once, one raise and no clear whi
       held = false;
     },
   };
-  let emit: (e: PrinterEvent) => void = () => undefined;
-  const printers = new Printers({
-    config: { ...c, stations: [{ ...first, printer: 'script' }] },
-    log: pino({ level: 'silent' }),
-    faults,
-    paperBackMs: 300,
-    open: () =>
-      ({
-        on: (l: (e: PrinterEvent) => void) => {
-          emit = l;
-          return () => undefined;
-        },
-        close: async () => undefined,
-      }) as never,
-  });
-  printers.start();
+  const { printers, emit } = scriptedPrinters({ log: pino({ level: 'silent' }), faults, paperBackMs: 300 });
   emit({ type: 'condition', condition: condition(true) });
   assert.deepEqual(journal, ['raise printer-paper-out'], 'raised at once');
   for (let i = 0; i < 20; i++) {

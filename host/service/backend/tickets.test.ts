@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import type { PrinterCondition } from '../../../hardware/printer/condition.js';
+import { printerCondition } from '../../../hardware/printer/test-condition.js';
 import { billCredit } from '../../../ledger/fixtures.js';
 import { Ledger } from '../../../ledger/ledger.js';
 import { ticketInTxId, ticketOutTxId, ticketStackedTxId } from '../../../ledger/ticket-postings.js';
@@ -21,22 +22,7 @@ import { settleRefusal } from '../../floor/ticket-out.js';
 import { serviceJournal } from './service-journal.js';
 import { tickets } from './tickets.js';
 
-const condition = (c: Partial<PrinterCondition>): PrinterCondition => ({
-  extended: true,
-  busy: false,
-  paperLow: false,
-  paperInChute: false,
-  chassisOpen: false,
-  topOfForm: true,
-  reset: false,
-  barcodeAccessed: false,
-  validationDone: false,
-  journalMode: false,
-  faults: [],
-  lastTemplate: '0',
-  firmware: 'GURSA-1',
-  ...c,
-});
+const condition = (c: Partial<PrinterCondition>): PrinterCondition => printerCondition({ lastTemplate: '0', firmware: 'GURSA-1', ...c });
 
 function fakePrinters(statuses: PrinterStatus[]) {
   const listeners = new Set<(station: number) => void>();
