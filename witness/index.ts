@@ -26,9 +26,18 @@ export async function startWitness(o: {
   listen: Listen;
   terminals?: readonly string[];
   log?: WitnessOptions['log'];
+  rotateBytes?: number;
+  keepArchives?: number;
 }): Promise<RunningWitness> {
   const key = loadKey(o.key);
-  const witness = new Witness({ dir: o.dir, key, ...(o.terminals ? { terminals: o.terminals } : {}), ...(o.log ? { log: o.log } : {}) });
+  const witness = new Witness({
+    dir: o.dir,
+    key,
+    ...(o.terminals ? { terminals: o.terminals } : {}),
+    ...(o.log ? { log: o.log } : {}),
+    ...(o.rotateBytes !== undefined ? { rotateBytes: o.rotateBytes } : {}),
+    ...(o.keepArchives !== undefined ? { keepArchives: o.keepArchives } : {}),
+  });
   let listening: Listening;
   try {
     listening = await listenWitness(witness, o.listen);

@@ -10,9 +10,12 @@ import { SignedHead, TerminalId } from './wire.js';
 // head of each terminal, a head at most every `headEvery` (the newest is always in the terminal's
 // head slots, witness/head-slots.ts), every refusal (rate-limited: a flood of refusals cannot fill
 // the disk), every loss accepted by hand (`etg witness forget`), and its fold of the entries'
-// effects at each checkpoint it signed (the next start goes on from the newest). Nothing in it is rewritten.
+// effects at each checkpoint it signed (the next start goes on from the newest). Nothing in it is
+// rewritten; past a size it is rotated (witness/rotation.ts), the new file beginning with what a start needs.
 
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+/** A rotated record's name in the witness's folder: `record-` and its UTC time to the millisecond. */
+export const ArchiveName = z.string().regex(/^record-\d{8}T\d{9}Z\.jsonl$/);
 
 export const RecordLine = z.discriminatedUnion('k', [
   z.strictObject({ k: z.literal('head'), head: SignedHead }),
@@ -36,6 +39,11 @@ export const RecordLine = z.discriminatedUnion('k', [
   /** The witness's fold of the entries' effects where it signed a checkpoint (witness/effects.ts): a restart goes on from it. */
   z.strictObject({ k: z.literal('fold'), terminal: TerminalId, effects: EffectsSnapshot }),
   z.strictObject({ k: z.literal('forget'), at: z.string(), terminal: TerminalId, head: SignedHead.nullable(), by: z.string() }),
+  /**
+   * The first line of a record begun by a rotation (witness/rotation.ts): the archive it carries on
+   * from, by name, length and SHA-256, so a copy kept off the cabinet can be shown to be that file.
+   */
+  z.strictObject({ k: z.literal('carried'), at: z.string(), archive: ArchiveName, bytes: z.number().int().nonnegative(), sha256: Hex64 }),
 ]);
 export type RecordLine = z.infer<typeof RecordLine>;
 
@@ -159,9 +167,31 @@ export class WitnessRecord {
     return fd;
   }
 
+  /** The record's length in bytes (whole lines), opening it to append if it is not yet. */
+  length(): number {
+    this.open();
+    return this.size;
+  }
+
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+  }
+
+  /** Writes a new record of `lines` at `file` (which must not exist) and fsyncs it. */
+  static create(file: string, lines: readonly RecordLine[]): void {
+    const fd = openSync(file, 'wx', 0o600);
+    try {
+      const bytes = Buffer.from(lines.map((l) => `${JSON.stringify(l)}\n`).join(''), 'utf8');
+      for (let done = 0; done < bytes.length;) {
+        const n = writeSync(fd, bytes, done);
+        if (!(n > 0)) throw new Error(`${file}: a write took nothing (${done} of ${bytes.length} bytes written)`);
+        done += n;
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import { Effects, EffectsError } from './effects.js';
 import { HeadLost, HeadSlots, readSlots } from './head-slots.js';
 import type { WitnessKey } from './keys.js';
 import { RECORD_FILE, WitnessRecord, type RecordLine } from './record.js';
+import { Carry, clearUnfinishedRotation, KEEP_ARCHIVES, ROTATE_BYTES, rotateRecord } from './rotation.js';
 import { checkpointStatement, exportPublicKey, headStatement, keyIdOf, signStatement } from './statement.js';
 import { Id, Request, TerminalId, type Answer, type Head, type RefusalReason, type SignedHead } from './wire.js';
 
@@ -25,6 +26,10 @@ export interface WitnessOptions {
   headEveryMs?: number;
   /** Refusals go into the record at most this often (the rest are counted). Default 10 s. */
   refusalEveryMs?: number;
+  /** The record is rotated once it holds this many bytes (witness/rotation.ts). Default 64 MiB. */
+  rotateBytes?: number;
+  /** Rotated records kept, the oldest removed first. Default 8. */
+  keepArchives?: number;
   /**
    * Where refusals and failures are logged (`etg witness serve`: one JSON line each on stderr, for
    * the journal), at most once per `refusalEveryMs` for refusals and once a second for failures,
@@ -57,8 +62,14 @@ class Refused extends Error {
 export class Witness {
   private readonly heads = new Map<string, HeadSlots>();
   private readonly newest = new Map<string, SignedHead | null>();
-  /** terminal → seq → the state digest signed there. */
-  private readonly checkpoints = new Map<string, Map<number, string>>();
+  /**
+   * terminal → the newest checkpoint signed, and its state's digest. Only the newest is kept: a
+   * checkpoint is signed at the witness's head alone, which only moves on (but for a `forget`),
+   * so no older entry can be asked for again.
+   */
+  private readonly checkpoints = new Map<string, { seq: number; stateSha256: string }>();
+  /** What a rotation carries into the next record (witness/rotation.ts). */
+  private readonly carry = new Carry();
   /** terminal → its entries' effects, folded up to a head it signed (witness/effects.ts). */
   private readonly folds = new Map<string, Effects>();
   /** terminal → a stretch being folded that has not reached its head yet (`fold` in several requests). */
@@ -81,6 +92,13 @@ export class Witness {
     this.publicKey = exportPublicKey(o.key.publicKey);
     this.keyId = keyIdOf(o.key.publicKey);
     this.record = new WitnessRecord(path.join(o.dir, RECORD_FILE), o.log ? { log: o.log } : {});
+    const unfinished = clearUnfinishedRotation(o.dir);
+    if (unfinished)
+      o.log?.({
+        level: 'warn',
+        at: this.clock().toISOString(),
+        message: `${unfinished}: a rotation a power cut left unfinished; removed (the record is whole)`,
+      });
     for (const line of this.record.lines()) this.load(line);
     // Every terminal with a head file or a head in the record: one whose head is lost or damaged is
     // logged now, and its requests fail, answered; the others are served.
@@ -98,6 +116,7 @@ export class Witness {
 
   /** One line of the record, read back at start. */
   private load(line: RecordLine): void {
+    this.carry.take(line);
     // A loss accepted by hand starts the terminal's chain again: its earlier checkpoints, fold and heads go too.
     if (line.k === 'forget') {
       this.checkpoints.delete(line.terminal);
@@ -108,9 +127,30 @@ export class Witness {
     if (line.k === 'fold') this.folds.set(line.terminal, Effects.of(line.terminal, line.effects));
     if (line.k !== 'checkpoint') return;
     this.recordedHead(line.terminal, line.seq, line.at);
-    const m = this.checkpoints.get(line.terminal) ?? new Map<number, string>();
-    m.set(line.seq, line.stateSha256);
-    this.checkpoints.set(line.terminal, m);
+    this.checkpoints.set(line.terminal, { seq: line.seq, stateSha256: line.stateSha256 });
+  }
+
+  /** Appends a line to the record, and to what a rotation carries. */
+  private append(line: RecordLine): void {
+    this.record.append(line);
+    this.carry.take(line);
+  }
+
+  /**
+   * Rotates the record once it is past its size. A rotation that fails (a full disk) is logged and
+   * tried again after the next line: the record as it stands is whole, so nothing is lost meanwhile.
+   */
+  private rotateWhenFull(): void {
+    try {
+      if (this.record.length() < (this.o.rotateBytes ?? ROTATE_BYTES)) return;
+      const now = this.clock();
+      const r = rotateRecord(this.o.dir, this.carry.lines(), now, this.o.keepArchives ?? KEEP_ARCHIVES);
+      // The record's file was replaced: the next line goes into the new one.
+      this.record.close();
+      this.o.log?.({ level: 'info', at: now.toISOString(), message: `${RECORD_FILE} rotated`, archive: r.archive, bytes: r.bytes, removed: r.removed });
+    } catch (e) {
+      this.logFailure(null, null, e);
+    }
   }
 
   private recordedHead(terminal: string, seq: number, at: string): void {
@@ -287,8 +327,9 @@ export class Witness {
     const last = this.lastRecorded.get(terminal);
     if (current === null || last === undefined || now - last >= (this.o.headEveryMs ?? 60_000)) {
       try {
-        this.record.append({ k: 'head', head: signed });
+        this.append({ k: 'head', head: signed });
         this.lastRecorded.set(terminal, now);
+        this.rotateWhenFull();
       } catch (e) {
         // The head is signed and durable in its slot: answered all the same (a `failed` answer would
         // deny a head the witness holds). The record's line is logged as lost; the next head tries it again.
@@ -361,17 +402,17 @@ export class Witness {
       throw e;
     }
     const stateSha256 = digest('sha256', state, 'hex');
-    const signed = this.checkpoints.get(terminal)?.get(seq);
+    const last = this.checkpoints.get(terminal);
+    const signed = last?.seq === seq ? last.stateSha256 : undefined;
     if (signed !== undefined && signed !== stateSha256) {
       throw new Refused('checkpoint-conflict', `the witness signed another state at entry ${seq}`, current);
     }
     const signature = signStatement(this.o.key.privateKey, checkpointStatement(terminal, seq, hash, stateSha256));
     if (signed === undefined) {
-      this.record.append({ k: 'fold', terminal, effects: effects.snapshot() });
-      this.record.append({ k: 'checkpoint', terminal, seq, hash, stateSha256, signature, at: this.clock().toISOString() });
-      const m = this.checkpoints.get(terminal) ?? new Map<number, string>();
-      m.set(seq, stateSha256);
-      this.checkpoints.set(terminal, m);
+      this.append({ k: 'fold', terminal, effects: effects.snapshot() });
+      this.append({ k: 'checkpoint', terminal, seq, hash, stateSha256, signature, at: this.clock().toISOString() });
+      this.checkpoints.set(terminal, { seq, stateSha256 });
+      this.rotateWhenFull();
     }
     return signature;
   }
@@ -397,7 +438,8 @@ export class Witness {
       this.o.log?.({ level: 'warn', ...line });
       this.refusals = { at: now, unrecorded: 0 };
       try {
-        this.record.append(line);
+        this.append(line);
+        this.rotateWhenFull();
       } catch (err) {
         // The refusal is answered all the same; that the record could not take it is logged.
         this.logFailure(id, terminal, err);

@@ -1,0 +1,237 @@
+// The witness's record over weeks: past its size it is rotated — the current file archived under
+// its time, a new one begun with what a restart needs (each terminal's forgets, first and newest
+// head, newest fold and checkpoint) and a `carried` line naming the archive by its SHA-256 — and
+// the oldest archives beyond the number kept are removed. Everything the witness refused before a
+// rotation it refuses after it, across restarts.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { chainHash, genesisHash } from './chain.js';
+import type { WitnessKey } from './keys.js';
+import { forgetTerminal } from './forget.js';
+import { WitnessRecord, type RecordLine } from './record.js';
+import { Witness, type WitnessOptions } from './witness.js';
+import type { Answer, Head } from './wire.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'witness-rotation-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const fresh = () => path.join(root, `w${++n}`);
+
+function key(): WitnessKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { privateKey, publicKey, store: 'file' };
+}
+
+/**
+ * A terminal's journal as its host would send it: each entry a note of 100 credited at one of
+ * `stations` stations, so the fold (every balance and meter not zero) is as wide as a busy table's.
+ */
+class Journal {
+  readonly bodies: string[] = [];
+  readonly links: string[] = [];
+  readonly hashes: string[] = [];
+  private readonly balances = new Map<string, number>();
+  private readonly meters = new Map<string, number>();
+
+  constructor(
+    readonly terminal: string,
+    private readonly stations: number,
+  ) {}
+
+  head(seq = this.bodies.length): Head {
+    return seq === 0 ? { seq: 0, hash: genesisHash(this.terminal) } : { seq, hash: this.hashes[seq - 1] as string };
+  }
+
+  add(count: number): void {
+    for (let i = 0; i < count; i++) {
+      const seq = this.bodies.length + 1;
+      const s = (seq % this.stations) + 1;
+      const postings: [string, number][] = [
+        [`cashbox:${s}:100`, 100],
+        [`station:${s}:credit`, -100],
+      ];
+      for (const [a, v] of postings) this.balances.set(a, (this.balances.get(a) ?? 0) + v);
+      this.meters.set(`station:${s}`, (this.meters.get(`station:${s}`) ?? 0) + 100);
+      const body = JSON.stringify({
+        v: 1,
+        terminal: this.terminal,
+        seq,
+        type: 'bill.credit',
+        payload: { station: s },
+        postings,
+        meters: [[`station:${s}`, 'totalIn', 100]],
+      });
+      const link = createHash('sha256').update(body).digest('hex');
+      this.hashes.push(chainHash(this.head().hash, link));
+      this.bodies.push(body);
+      this.links.push(link);
+    }
+  }
+
+  /** The state a checkpoint at the head states (ledger/checkpoint.ts's shape). */
+  state(at = '2026-01-01T00:00:00.000Z'): string {
+    const h = this.head();
+    return JSON.stringify({
+      v: 1,
+      terminal: this.terminal,
+      seq: h.seq,
+      hash: h.hash,
+      at,
+      balances: [...this.balances],
+      meters: [...this.meters].map(([scope, v]) => [scope, 'totalIn', v]),
+      openBets: [],
+      table: null,
+    });
+  }
+}
+
+function ok(a: Answer): Answer {
+  assert.equal(a.ok, true, JSON.stringify(a));
+  return a;
+}
+
+function refused(a: Answer): string {
+  assert.equal(a.ok, false, JSON.stringify(a));
+  return a.ok === false ? a.error : '';
+}
+
+/** `count` more entries witnessed, folded and checkpointed at their head, as the host does. */
+function play(w: Witness, j: Journal, count: number): void {
+  const from = j.head();
+  j.add(count);
+  const links = j.links.slice(from.seq);
+  ok(w.handle({ id: 1, op: 'witness', terminal: j.terminal, from, links, to: j.head() }));
+  ok(w.handle({ id: 2, op: 'fold', terminal: j.terminal, from, bodies: j.bodies.slice(from.seq), to: j.head() }));
+  ok(w.handle({ id: 3, op: 'checkpoint', terminal: j.terminal, ...j.head(), state: j.state() }));
+}
+
+const lines = (file: string): RecordLine[] => new WitnessRecord(file).read();
+const archives = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => /^record-.+\.jsonl$/.test(f))
+    .sort();
+
+describe("the witness's record rotated", () => {
+  it('rotates past its size, keeps the newest archives, and refuses after a restart what it refused before', () => {
+    const dir = fresh();
+    const k = key();
+    let clock = Date.parse('2026-11-30T00:00:00.000Z');
+    const o: WitnessOptions = { dir, key: k, rotateBytes: 64 * 1024, keepArchives: 3, headEveryMs: 0, clock: () => new Date((clock += 1_000)) };
+    let w = new Witness(o);
+    const a = new Journal('A', 40);
+    const b = new Journal('B', 3);
+    for (let i = 0; i < 60; i++) {
+      play(w, a, 5);
+      if (i % 10 === 0) play(w, b, 2);
+    }
+    w.close();
+    const record = path.join(dir, 'record.jsonl');
+    const kept = archives(dir);
+    // Each fold of A is about 4 KB: 60 of them are far over 64 KiB, so the record was rotated,
+    // and only the three newest archives are left.
+    assert.equal(kept.length, 3, `archives: ${kept.join(', ')}`);
+    assert.ok(statSync(record).size < 64 * 1024 + 16 * 1024, `record.jsonl holds ${statSync(record).size} bytes`);
+    for (const f of kept) assert.ok(statSync(path.join(dir, f)).size >= 64 * 1024, `${f} is a whole record`);
+    // The new record begins with the archive it carries on from, named by its digest.
+    const first = lines(record)[0];
+    assert.equal(first?.k, 'carried');
+    if (first?.k !== 'carried') return;
+    assert.equal(first.archive, kept.at(-1));
+    assert.equal(
+      first.sha256,
+      createHash('sha256')
+        .update(readFileSync(path.join(dir, first.archive)))
+        .digest('hex'),
+    );
+    // A restart reads the new record alone, and holds what it held.
+    w = new Witness(o);
+    assert.deepEqual(w.headOf('A')?.seq, a.head().seq);
+    assert.equal(refused(w.handle({ id: 4, op: 'checkpoint', terminal: 'A', ...a.head(), state: a.state('2026-01-02T00:00:00.000Z') })), 'checkpoint-conflict');
+    assert.deepEqual(w.handle({ id: 5, op: 'folded', terminal: 'A' }), { id: 5, ok: true, op: 'folded', folded: a.head() });
+    assert.deepEqual(w.handle({ id: 6, op: 'folded', terminal: 'B' }), { id: 6, ok: true, op: 'folded', folded: b.head() });
+    assert.equal(refused(w.handle({ id: 7, op: 'witness', terminal: 'A', from: a.head(3), links: a.links.slice(3, 5), to: a.head(5) })), 'lower');
+    play(w, a, 5);
+    play(w, b, 2);
+    w.close();
+  });
+
+  it('keeps a forgotten terminal forgotten, and the head the record shows, across a rotation', () => {
+    const dir = fresh();
+    const k = key();
+    const o: WitnessOptions = { dir, key: k, rotateBytes: 32 * 1024, keepArchives: 2 };
+    let w = new Witness(o);
+    const a = new Journal('A', 40);
+    const gone = new Journal('GONE', 2);
+    play(w, gone, 4);
+    w.close();
+    forgetTerminal(dir, 'GONE', 'test');
+    w = new Witness(o);
+    for (let i = 0; i < 30; i++) play(w, a, 5);
+    w.close();
+    assert.ok(archives(dir).length > 0, 'rotated');
+    const carried = lines(path.join(dir, 'record.jsonl'));
+    assert.ok(
+      carried.some((l) => l.k === 'forget' && l.terminal === 'GONE'),
+      'the forget is carried',
+    );
+    // The head file of A put back to an older copy: the carried head still shows it lost.
+    const slots = path.join(dir, 'heads', 'A');
+    writeFileSync(slots, Buffer.alloc(0));
+    w = new Witness(o);
+    assert.equal(w.headOf('GONE'), null);
+    const answer = w.handle({ id: 1, op: 'head', terminal: 'A' });
+    assert.equal(refused(answer), 'failed');
+    assert.match(answer.ok === false ? answer.message : '', /record\.jsonl shows head 150/);
+    w.close();
+  });
+
+  it('starts after a rotation a power cut left half done, with nothing lost', () => {
+    const dir = fresh();
+    const k = key();
+    const o: WitnessOptions = { dir, key: k, rotateBytes: 1024 * 1024 };
+    let w = new Witness(o);
+    const a = new Journal('A', 10);
+    for (let i = 0; i < 5; i++) play(w, a, 4);
+    w.close();
+    // The next record was being written when the power went: a torn file beside the whole one.
+    const next = path.join(dir, 'record.next.jsonl');
+    writeFileSync(next, '{"k":"carried","at":"2026-');
+    const logged: string[] = [];
+    w = new Witness({ ...o, log: (l) => logged.push(String(l.message)) });
+    assert.equal(existsSync(next), false, 'the unfinished next record is removed');
+    assert.ok(
+      logged.some((m) => /record\.next\.jsonl/.test(m)),
+      logged.join('\n'),
+    );
+    assert.equal(w.headOf('A')?.seq, 20);
+    assert.equal(refused(w.handle({ id: 1, op: 'checkpoint', terminal: 'A', ...a.head(), state: a.state('x') })), 'checkpoint-conflict');
+    play(w, a, 4);
+    w.close();
+  });
+
+  it('etg witness serve takes the rotation size and the archives kept, and refuses what is no whole number before it opens anything', () => {
+    const dir = fresh();
+    const run = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['bin/etg.js', 'witness', 'serve', '--dir', dir, '--key-file', path.join(dir, 'none.key'), '--socket', path.join(dir, 's'), ...args],
+        {
+          cwd: path.resolve(import.meta.dirname, '..'),
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+    const bad = run('--record-keep', 'eight');
+    assert.equal(bad.status, 2, bad.stderr);
+    assert.match(bad.stderr, /--record-keep must be a whole number 0–100000, got "eight"/);
+    const zero = run('--record-rotate-mb', '0');
+    assert.equal(zero.status, 2, zero.stderr);
+    assert.match(zero.stderr, /--record-rotate-mb must be a whole number 1–1048576/);
+    assert.equal(existsSync(dir), false, 'nothing was made');
+  });
+});
