@@ -75,6 +75,13 @@ export const FLAP_CLEARS = 3;
 export const FLAP_WINDOW_MS = 60_000;
 /** As the printer's paper (10 s, host/devices/printers.ts): long enough that a poll-rate flip never reaches it. */
 export const FLAP_SETTLE_MS = 10_000;
+/**
+ * The longest a flapping fault's clear waits. A place whose settled clear is followed by its raise
+ * within the window waits twice as long the next time (a condition that goes for a little longer
+ * than the settle time, then comes back), up to this: five minutes of a stacker held full is a
+ * worn sensor a technician should see, not a poll-rate flip.
+ */
+export const FLAP_SETTLE_MAX_MS = 300_000;
 
 /** A place whose fault is flapping: since when, the flips taken without an entry, and its clear waiting (a timer), if any. */
 interface Flapping {
@@ -83,6 +90,8 @@ interface Flapping {
   /** When its condition last came back (or the episode began): an episode with no flip for the window is over. */
   lastFlip: number;
   settling: unknown;
+  /** How long its clear waits: fixed for the episode (`settleMs` when it began). */
+  ms: number;
 }
 
 /**
@@ -99,6 +108,8 @@ export class TiltManager {
   /** The times of the last `FLAP_CLEARS` automatic clears at each place, oldest first. */
   private readonly clearedAt = new Map<string, number[]>();
   private readonly flapping = new Map<string, Flapping>();
+  /** Each place's last clear that waited for its condition to settle: how long it waited, and when it cleared. */
+  private readonly lastSettled = new Map<string, { ms: number; at: number }>();
   /** When each place was last said to be flapping: at most one warn line per place per window. */
   private readonly flapSaidAt = new Map<string, number>();
   private readonly timers: Timers;
@@ -326,10 +337,23 @@ export class TiltManager {
     return times.length >= FLAP_CLEARS && oldest !== undefined && this.timers.now() - oldest < FLAP_WINDOW_MS;
   }
 
-  /** A flapping fault's condition went: its clear waits `FLAP_SETTLE_MS` (once: a repeat of the news leaves the wait as it is). */
+  /**
+   * How long a flapping fault's clear waits at `key`: `FLAP_SETTLE_MS`, or twice what it waited
+   * last when that clear was followed by this within the window (a condition that goes a little
+   * longer than the wait, then comes back), up to `FLAP_SETTLE_MAX_MS`.
+   */
+  private settleMs(key: string): number {
+    const last = this.lastSettled.get(key);
+    if (last && this.timers.now() - last.at < FLAP_WINDOW_MS) return Math.min(2 * last.ms, FLAP_SETTLE_MAX_MS);
+    this.lastSettled.delete(key);
+    return FLAP_SETTLE_MS;
+  }
+
+  /** A flapping fault's condition went: its clear waits `settleMs` (once: a repeat of the news leaves the wait as it is). */
   private settle(key: string, held: Held, say?: Said): void {
     if (this.closed) return;
-    const f = this.flapping.get(key) ?? this.startFlapping(key, held);
+    const f = this.flapping.get(key) ?? this.startFlapping(key, held, this.settleMs(key));
+    const { ms } = f;
     if (held.conditionPresent) {
       held.conditionPresent = false;
       this.changed();
@@ -339,30 +363,35 @@ export class TiltManager {
       f.settling = null;
       this.flapping.delete(key);
       if (this.held.get(key) !== held) return;
-      this.deps.log.info({ kind: held.kind, station: held.station, flips: f.flips, sinceMs: this.timers.now() - f.since }, 'a flapping fault settled');
+      this.lastSettled.set(key, { ms, at: this.timers.now() });
+      this.deps.log.info(
+        { kind: held.kind, station: held.station, flips: f.flips, sinceMs: this.timers.now() - f.since, settleMs: ms },
+        'a flapping fault settled',
+      );
       try {
         this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
       } catch (e) {
         // The journal refused (the disk full, or closed as the host stops): the fault stays held; its source's next word clears it.
         this.deps.log.error({ err: e, kind: held.kind, station: held.station }, 'a settled fault could not be journalled as cleared');
       }
-    }, FLAP_SETTLE_MS);
+    }, ms);
   }
 
   private dropSettling(): void {
     for (const f of this.flapping.values()) if (f.settling !== null) this.timers.clearTimeout(f.settling);
     this.flapping.clear();
     this.clearedAt.clear();
+    this.lastSettled.clear();
   }
 
-  private startFlapping(key: string, held: Held): Flapping {
-    const f: Flapping = { since: this.timers.now(), flips: 0, lastFlip: this.timers.now(), settling: null };
+  private startFlapping(key: string, held: Held, settleMs: number): Flapping {
+    const f: Flapping = { since: this.timers.now(), flips: 0, lastFlip: this.timers.now(), settling: null, ms: settleMs };
     this.flapping.set(key, f);
     const said = this.flapSaidAt.get(key);
     if (said === undefined || f.since - said >= FLAP_WINDOW_MS) {
       this.flapSaidAt.set(key, f.since);
       this.deps.log.warn(
-        { kind: held.kind, station: held.station, clears: FLAP_CLEARS, windowMs: FLAP_WINDOW_MS, settleMs: FLAP_SETTLE_MS },
+        { kind: held.kind, station: held.station, clears: FLAP_CLEARS, windowMs: FLAP_WINDOW_MS, settleMs },
         'fault flapping: its clear waits until its condition stays gone',
       );
     }

@@ -12,7 +12,7 @@ import { it } from 'node:test';
 import pino from 'pino';
 import { AFT_LOCKS_BURST, AFT_LOCKS_EVERY_MS, LOCK_STATUS, StationAftLock } from '../../host/devices/sas-aft-lock.js';
 import { manualTimers } from '../../host/testing/manual-timers.js';
-import { FLAP_CLEARS, FLAP_SETTLE_MS, FLAP_WINDOW_MS, TiltManager } from '../../host/tilts/tilt-manager.js';
+import { FLAP_CLEARS, FLAP_SETTLE_MAX_MS, FLAP_SETTLE_MS, FLAP_WINDOW_MS, TiltManager } from '../../host/tilts/tilt-manager.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
 import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
 import { Ledger } from '../../ledger/ledger.js';
@@ -184,6 +184,39 @@ it('a fault that flapped, then came back and stayed for hours, clears at once wh
     onBillAcceptorEvent(tilts, 6, { type: 'stackerReplaced' });
     assert.ok(!held('stacker-full', 6), 'cleared at once, three hours after its flapping');
     assert.deepEqual(count('stacker-full'), [FLAP_CLEARS + 1, FLAP_CLEARS + 1]);
+  } finally {
+    ledger.close();
+  }
+});
+
+// A slower flapper: the condition goes for a little longer than the settle time each time (a
+// sensor that sticks for 11 s, then comes back). Each settled clear was followed by a new raise,
+// two entries every 11 s for as long as it went on (about 15,700 a day at one station). Each time
+// a place's settled clear is followed by its raise within the window, its next settle doubles, up
+// to FLAP_SETTLE_MAX_MS: the flapping is held as one fault again.
+it('a fault flapping slower than the settle time (gone 11 s, back, again for an hour): its settle doubles, a few entries in all', () => {
+  const { ledger, clock, tilts, count, held } = rig();
+  try {
+    for (let s = 0; s < 3_600; s += 12) {
+      onBillAcceptorEvent(tilts, 7, { type: 'stackerFull' });
+      clock.advance(1_000);
+      onBillAcceptorEvent(tilts, 7, { type: 'idle', enabled: true });
+      clock.advance(11_000);
+    }
+    const [raises, clears] = count('stacker-full');
+    console.log(`stacker-full gone 11 s of every 12 for an hour: ${raises} tilt.raise and ${clears} tilt.clear`);
+    assert.ok(raises + clears <= 2 * FLAP_CLEARS + 8, `${raises} raises and ${clears} clears`);
+    // It stops: the fault clears once its condition has stayed gone the longest settle, not for ever held.
+    clock.advance(FLAP_SETTLE_MAX_MS);
+    assert.ok(!held('stacker-full', 7), 'cleared once it stayed gone');
+    // A window later with nothing, the place starts again from the first settle time.
+    clock.advance(FLAP_WINDOW_MS);
+    for (let i = 0; i <= FLAP_CLEARS; i++) {
+      onBillAcceptorEvent(tilts, 7, { type: 'stackerFull' });
+      onBillAcceptorEvent(tilts, 7, { type: 'idle', enabled: true });
+    }
+    clock.advance(FLAP_SETTLE_MS);
+    assert.ok(!held('stacker-full', 7), 'the first settle time again');
   } finally {
     ledger.close();
   }
