@@ -3,7 +3,8 @@
 // the mapping of each journalled event, a backlog larger than the queue delivered whole and in
 // order, a backlog past the feed's bound dropped as SAS's queue drops (its oldest, 70 once), and a
 // restart after the host acknowledged a priority exception ahead of older queued ones that reports
-// nothing twice.
+// nothing twice, and a priority exception never acknowledged that no longer holds `through` (its
+// key kept in the file's `pending`, which an edited file cannot turn into an invented exception).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,17 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ExceptionQueue } from '../../hardware/sas/exceptions.js';
 import { bet, billCredit, settledRound } from '../../ledger/fixtures.js';
 import { Ledger, type NewEntry } from '../../ledger/index.js';
-import { ACKED_KEPT, FEED_SAVE_EVERY, FIFO_KEPT, journalFacts, REPORTED_FILE, ReportedStore, StationFeed } from './sas-feed.js';
+import {
+  ACKED_KEPT,
+  FEED_SAVE_EVERY,
+  FIFO_KEPT,
+  journalFacts,
+  PRIORITY_KEPT,
+  REPORTED_FILE,
+  ReportedStore,
+  StationFeed,
+  type ReportedLog,
+} from './sas-feed.js';
 
 const STATION = 1;
 
@@ -44,8 +55,8 @@ describe('SAS exceptions fed from the journal', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (m = machine()) => {
-    const feed = new StationFeed(STATION, { ledger, store: new ReportedStore(dir), machine: m, facts: journalFacts(ledger) });
+  const open = (m = machine(), log?: ReportedLog) => {
+    const feed = new StationFeed(STATION, { ledger, store: new ReportedStore(dir, log), machine: m, facts: journalFacts(ledger), log });
     const off = ledger.onAppended((e) => feed.appended(e));
     /** General polls, each acknowledged, until the queue is empty (at most `limit`). */
     const read = (limit = 1000): number[] => {
@@ -254,7 +265,9 @@ describe('SAS exceptions fed from the journal', () => {
     return n;
   };
   const kept = () =>
-    JSON.parse(readFileSync(path.join(dir, REPORTED_FILE), 'utf8')) as { stations: Record<string, { through: number; acked: string[]; overflow?: true }> };
+    JSON.parse(readFileSync(path.join(dir, REPORTED_FILE), 'utf8')) as {
+      stations: Record<string, { through: number; acked: string[]; pending?: string[]; overflow?: true }>;
+    };
 
   it('a host acknowledging its own priority 69s and never the oldest FIFO exception keeps the file bounded; after a restart the oldest is still reported (a review: F3)', () => {
     const first = open();
@@ -298,5 +311,102 @@ describe('SAS exceptions fed from the journal', () => {
       m.exceptions.acknowledge(code);
     }
     assert.ok(codes.includes(0x4c), `the earlier run’s note is reported (${codes.map((c) => c.toString(16)).join(' ')})`);
+  });
+  /** A system that general-polls and acknowledges the FIFO's exceptions and never a priority one (its flag stays set). */
+  const ackQueued = (f: ReturnType<typeof open>, codes = [0x17, 0x4c, 0x7e, 0x7f, 0x11, 0x12]): number => {
+    for (let n = 0; ; n++) {
+      let done = null;
+      for (const c of codes) if ((done = f.m.exceptions.acknowledge(c)) !== null) break;
+      if (done === null) return n;
+      if (done.tag !== undefined) f.feed.acknowledged(done.tag);
+    }
+  };
+  const handpay = (txId: string): NewEntry => ({ type: 'credit.cancel', txId, payload: { station: STATION, amount: 500, reason: 'by hand' } });
+  const said = (): { log: ReportedLog; lines: { detail: object; message: string }[] } => {
+    const lines: { detail: object; message: string }[] = [];
+    return { log: { warn: (detail, message) => lines.push({ detail, message }) }, lines };
+  };
+
+  it('a priority exception the system never acknowledges no longer holds `through`: its key is kept apart, a restart reads from `through` and reports it once, nothing acknowledged twice (a review: one handpay, 2,000 rounds)', () => {
+    const first = open();
+    append(billCredit(STATION, 10_000, 'n1'));
+    ackQueued(first);
+    const hp = ledger.append(handpay('c1')).entry.seq;
+    playRounds(2_000, () => ackQueued(first));
+    assert.equal(first.m.exceptions.peek(), 0x51, 'the handpay is still flagged, never acknowledged');
+    assert.equal(first.m.exceptions.queued, 0, 'every ordinary exception acknowledged');
+    const head = ledger.headOf().seq;
+    const station = kept().stations[String(STATION)];
+    assert.ok(station !== undefined);
+    assert.equal(station.through, head, `\`through\` moved past the handpay (${station.through}; the handpay at ${hp}, the head ${head})`);
+    assert.deepEqual(station.pending, [`${hp}.0`], 'the handpay kept by its key');
+    assert.equal(station.acked.length, 0, `no acknowledged keys beyond \`through\` (${station.acked.length})`);
+    first.off();
+    // The restart: the handpay's entry by its key, then the journal after `through` (nothing).
+    const second = open();
+    assert.equal(second.feed.readAtStart, 0, `entries read at the restart (${second.feed.readAtStart})`);
+    assert.equal(second.feed.outstanding, 1);
+    const got = second.read(10_000);
+    assert.deepEqual(got, [0x51], `the handpay once, and nothing acknowledged again (${got.length} reported)`);
+    second.off();
+    assert.deepEqual(open().read(), [], 'acknowledged now: a restart reports nothing');
+    assert.equal(kept().stations[String(STATION)]?.pending, undefined, 'and the file keeps no pending key');
+  });
+
+  it('a reported-file of an earlier build (no `pending`) still loads: reported from its `through`, its acknowledged keys not again, and the next write keeps the waiting handpay apart', () => {
+    append(billCredit(STATION, 10_000, 'n1'));
+    const hp = ledger.append(handpay('c1')).entry.seq;
+    const open1 = ledger.append({ type: 'door.open', payload: { door: 'main', station: STATION } }).entry.seq;
+    const close1 = ledger.append({ type: 'door.close', payload: { door: 'main', station: STATION } }).entry.seq;
+    writeFileSync(
+      path.join(dir, REPORTED_FILE),
+      JSON.stringify({ v: 1, stations: { [String(STATION)]: { through: hp - 1, acked: [`${open1}.0`, `${close1}.0`] } } }),
+    );
+    const first = open();
+    assert.equal(first.feed.outstanding, 1, 'only the handpay: the doors were acknowledged');
+    append({ type: 'door.open', payload: { door: 'main', station: STATION } });
+    assert.equal(ackQueued(first), 1);
+    const station = kept().stations[String(STATION)];
+    assert.equal(station?.through, ledger.headOf().seq, '`through` moves past the handpay at the first write');
+    assert.deepEqual(station?.pending, [`${hp}.0`]);
+    assert.deepEqual(station?.acked, []);
+    first.off();
+    assert.deepEqual(open().read(), [0x51], 'the handpay once after a restart, the doors never again');
+  });
+
+  it('hostile `pending` keys are ignored and logged: an entry with no priority exception, another station’s, a part it has not, a seq past the journal or past `through`; a true one is reported once', () => {
+    append(billCredit(2, 10_000, 'n2'));
+    const note = ledger.append(billCredit(STATION, 10_000, 'n1')).entry.seq;
+    const other = ledger.append({ type: 'credit.cancel', txId: 'c2', payload: { station: 2, amount: 500, reason: 'b' } }).entry.seq;
+    const door = ledger.append({ type: 'door.open', payload: { door: 'main', station: STATION } }).entry.seq;
+    const hp = ledger.append(handpay('c1')).entry.seq;
+    const reset = ledger.append({ type: 'handpay.confirm', txId: 'p1', payload: { station: STATION, requestTxId: 'c1', amount: 500, attendant: 'att-1' } })
+      .entry.seq;
+    const bad = [`${note}.0`, `${other}.0`, `${door}.0`, `${hp}.1`, `${reset + 1_000}.0`, '0.0', `${reset}.0`];
+    writeFileSync(
+      path.join(dir, REPORTED_FILE),
+      JSON.stringify({ v: 1, stations: { [String(STATION)]: { through: hp, acked: [], pending: [...bad, `${hp}.0`, `${hp}.0`] } } }),
+    );
+    const { log, lines } = said();
+    const f = open(machine(), log);
+    assert.deepEqual(f.read(), [0x51, 0x52], 'the true handpay once, its reset once (read from the journal, not from its key)');
+    assert.equal(lines.length, 1, lines.map((l) => l.message).join('; '));
+    assert.deepEqual((lines[0]?.detail as { ignored?: string[] }).ignored?.toSorted(), bad.toSorted());
+    f.off();
+    assert.deepEqual(open().read(), []);
+  });
+
+  it('a `pending` longer than the feed keeps is read down to its newest, and says so', () => {
+    append(billCredit(STATION, 10_000, 'n1'));
+    const hp = ledger.append(handpay('c1')).entry.seq;
+    const pending = [`${hp}.0`, ...Array.from({ length: PRIORITY_KEPT + 10 }, (_, i) => `${hp + 10 + i}.0`)];
+    writeFileSync(path.join(dir, REPORTED_FILE), JSON.stringify({ v: 1, stations: { [String(STATION)]: { through: hp + 20_000, acked: [], pending } } }));
+    const { log, lines } = said();
+    const store = new ReportedStore(dir, log);
+    assert.equal(store.of(STATION)?.pending?.length, PRIORITY_KEPT);
+    assert.ok(
+      lines.some((l) => /pending/.test(l.message)),
+      lines.map((l) => l.message).join('; '),
+    );
   });
 });

@@ -53,24 +53,42 @@ const Key = z.string().regex(/^\d{1,15}\.\d{1,3}$/);
 /** The file as a whole; each station's part is read on its own (`StationReported`), so one bad part costs only that station. */
 const Reported = z.strictObject({ v: z.literal(1), stations: z.record(z.string().regex(/^\d{1,4}$/), z.unknown()) });
 /**
- * Per station: every exception from entries up to `through` acknowledged (or dropped: `FIFO_KEPT`),
- * and those beyond it acknowledged already (`seq.part`); `overflow`: exceptions were dropped and
- * the system has not acknowledged the 70 that said so (raised again at a start).
+ * Per station: every exception from entries up to `through` acknowledged (or dropped: `FIFO_KEPT`)
+ * but the priority ones in `pending` (raised or waiting, not acknowledged: a system that never
+ * acknowledges one held `through` before it for ever), and those beyond it acknowledged already
+ * (`seq.part`); `overflow`: exceptions were dropped and the system has not acknowledged the 70
+ * that said so (raised again at a start). `pending` is absent in an earlier build's file (none).
  */
-const StationReported = z.strictObject({ through: z.number().int().nonnegative(), acked: z.array(Key), overflow: z.literal(true).optional() });
+const StationReported = z.strictObject({
+  through: z.number().int().nonnegative(),
+  acked: z.array(Key),
+  pending: z.array(Key).optional(),
+  overflow: z.literal(true).optional(),
+});
 type StationState = z.infer<typeof StationReported>;
+/** What a station's feed writes and reads back. */
+export interface StationKept {
+  through: number;
+  acked: readonly string[];
+  pending?: readonly string[];
+  overflow?: true;
+}
 
-/** The newest `ACKED_KEPT` keys (by journal seq, then part). */
-export function keptKeys(keys: Iterable<string>): string[] {
-  const all = [...keys];
-  if (all.length <= ACKED_KEPT) return all;
-  const order = (k: string): [number, number] => [seqOf(k), Number(k.slice(k.indexOf('.') + 1))];
-  all.sort((a, b) => {
+/** `keys` in journal order (seq, then part). */
+function inJournalOrder(keys: Iterable<string>): string[] {
+  const order = (k: string): [number, number] => [seqOf(k), partOf(k)];
+  return [...keys].sort((a, b) => {
     const [sa, pa] = order(a);
     const [sb, pb] = order(b);
     return sa - sb || pa - pb;
   });
-  return all.slice(all.length - ACKED_KEPT);
+}
+
+/** The newest `bound` keys (by journal seq, then part); `ACKED_KEPT` unless told. */
+export function keptKeys(keys: Iterable<string>, bound = ACKED_KEPT): string[] {
+  const all = [...keys];
+  if (all.length <= bound) return all;
+  return inJournalOrder(all).slice(all.length - bound);
 }
 
 /** Where the store says what it could not believe (the host's log). */
@@ -100,16 +118,32 @@ export class ReportedStore {
           { file: this.file, station, keys: p.data.acked.length, kept: acked.length },
           'SAS reported-exceptions file: more acknowledged keys than kept; the oldest are let go',
         );
-      this.stations.set(station, { ...p.data, acked });
+      const named = new Set(p.data.pending ?? []);
+      const pending = keptKeys(named, PRIORITY_KEPT);
+      // More than the feed ever keeps (an edited file): each costs a journal read at the start, so the newest only, as the feed drops its oldest.
+      if (pending.length < named.size)
+        log?.warn(
+          { file: this.file, station, keys: named.size, kept: pending.length },
+          'SAS reported-exceptions file: more pending priority keys than kept; the oldest are let go',
+        );
+      const { pending: _named, ...rest } = p.data;
+      this.stations.set(station, { ...rest, acked, ...(pending.length > 0 ? { pending } : {}) });
     }
   }
 
-  of(station: number): { through: number; acked: readonly string[]; overflow?: true } | null {
+  of(station: number): StationKept | null {
     return this.stations.get(String(station)) ?? null;
   }
 
-  save(station: number, through: number, acked: readonly string[], overflow = false): void {
-    this.stations.set(String(station), { through, acked: keptKeys(acked), ...(overflow ? { overflow: true as const } : {}) });
+  save(station: number, kept: StationKept): void {
+    const { through, acked, pending = [], overflow } = kept;
+    this.stations.set(String(station), {
+      through,
+      acked: keptKeys(acked),
+      // Written only when some wait: a file without them is an earlier build's, read the same.
+      ...(pending.length > 0 ? { pending: keptKeys(pending, PRIORITY_KEPT) } : {}),
+      ...(overflow === true ? { overflow: true as const } : {}),
+    });
     writeStateFile(this.file, { v: 1, stations: Object.fromEntries(this.stations) });
   }
 }
@@ -161,10 +195,12 @@ export class StationFeed {
   /** The episode's 70 raised and not acknowledged; drops since `through` was last written. */
   private overflow: boolean;
   private droppedUnsaved = 0;
+  /** Journal entries the start read (from `through + 1`): what a restart costs grows with it. */
+  readonly readAtStart: number;
 
   constructor(
     readonly station: number,
-    private readonly d: { ledger: Ledger; store: ReportedStore; machine: FeedMachine; facts: JournalFacts },
+    private readonly d: { ledger: Ledger; store: ReportedStore; machine: FeedMachine; facts: JournalFacts; log?: ReportedLog | undefined },
   ) {
     const kept = d.store.of(station);
     // Never reported on before: from this run's power-up on (the journal's history is the system's to read as meters).
@@ -173,7 +209,13 @@ export class StationFeed {
     this.readSeq = this.through;
     this.overflow = kept?.overflow === true;
     if (this.overflow) this.d.machine.raise(EXC.bufferOverflow, OVERFLOW_TAG);
-    for (const e of entriesOfTypes(d.ledger, EXCEPTION_SOURCES, this.through + 1)) this.take(e);
+    this.takePending(kept?.pending ?? []);
+    let read = 0;
+    for (const e of entriesOfTypes(d.ledger, EXCEPTION_SOURCES, this.through + 1)) {
+      read++;
+      this.take(e);
+    }
+    this.readAtStart = read;
     this.feed();
   }
 
@@ -214,19 +256,46 @@ export class StationFeed {
 
   private take(e: JournalEntry): void {
     this.readSeq = e.seq;
-    if (!isExceptionSource(e.type)) return;
-    const codes = exceptionsOf({ seq: e.seq, type: e.type, payload: payloadOf(e) }, this.station, this.d.facts);
-    codes.forEach((code, part) => {
+    this.codesOf(e).forEach((code, part) => {
       const key = `${e.seq}.${part}`;
-      if (this.acked.has(key)) return;
-      const it = { key, seq: e.seq, code, raised: false };
-      this.items.push(it);
-      this.byKey.set(key, it);
-      if (isPriority(code)) this.count.priority++;
-      else this.count.fifo++;
+      if (!this.acked.has(key)) this.keep({ key, seq: e.seq, code, raised: false });
     });
     while (this.count.fifo > FIFO_KEPT) this.drop(false);
     while (this.count.priority > PRIORITY_KEPT) this.drop(true);
+  }
+
+  private codesOf(e: JournalEntry): number[] {
+    return isExceptionSource(e.type) ? exceptionsOf({ seq: e.seq, type: e.type, payload: payloadOf(e) }, this.station, this.d.facts) : [];
+  }
+
+  private keep(it: Item): void {
+    this.items.push(it);
+    this.byKey.set(it.key, it);
+    if (isPriority(it.code)) this.count.priority++;
+    else this.count.fifo++;
+  }
+
+  /**
+   * The priority exceptions behind `through` the system had not acknowledged, each derived again
+   * from its own entry. The file is not the journal's: a key whose entry gives no priority
+   * exception at that part for this station (a door's, another station's handpay, a seq past the
+   * journal) or lies past `through` (read with the journal anyway: it would come twice) raises
+   * nothing and is logged; a true one named twice is kept once.
+   */
+  private takePending(keys: readonly string[]): void {
+    const ignored: string[] = [];
+    for (const key of inJournalOrder(new Set(keys))) {
+      const seq = seqOf(key);
+      const e = seq <= this.through ? this.d.ledger.entry(seq) : undefined;
+      const code = e ? this.codesOf(e)[partOf(key)] : undefined;
+      if (code === undefined || !isPriority(code) || this.acked.has(key)) ignored.push(key);
+      else this.keep({ key, seq, code, raised: false });
+    }
+    if (ignored.length > 0)
+      this.d.log?.warn(
+        { station: this.station, through: this.through, ignored: ignored.slice(0, 20), count: ignored.length },
+        "SAS reported-exceptions file: pending keys that name no priority exception of the station's behind `through` are ignored",
+      );
   }
 
   /**
@@ -257,9 +326,16 @@ export class StationFeed {
     }
   }
 
-  /** `through` to the oldest kept (or all read), the keys beyond it, the episode: written before the poll is answered. */
+  /**
+   * `through` to the oldest kept FIFO exception (or all read), the priority ones behind it by key,
+   * the keys beyond it, the episode: written before the poll is answered. A priority exception the
+   * system never acknowledges no longer holds `through` (and, with it, each restart's read and the
+   * acknowledged keys, whose oldest past the bound were reported again).
+   */
   private save(): void {
-    this.through = this.items.length > 0 ? (this.items[0]?.seq ?? 1) - 1 : this.readSeq;
+    const fifo = this.items.find((x) => !isPriority(x.code));
+    this.through = fifo ? fifo.seq - 1 : this.readSeq;
+    const pending = this.items.filter((x) => x.seq <= this.through).map((x) => x.key);
     for (const k of this.acked) if (seqOf(k) <= this.through) this.acked.delete(k);
     // Bounded as the file keeps them: a key let go is reported again after a restart, never lost.
     if (this.acked.size > ACKED_KEPT) {
@@ -267,7 +343,7 @@ export class StationFeed {
       for (const k of this.acked) if (!kept.has(k)) this.acked.delete(k);
     }
     this.droppedUnsaved = 0;
-    this.d.store.save(this.station, this.through, [...this.acked], this.overflow);
+    this.d.store.save(this.station, { through: this.through, acked: [...this.acked], pending, ...(this.overflow ? { overflow: true as const } : {}) });
   }
 
   /**
@@ -292,4 +368,9 @@ export class StationFeed {
 /** The journal entry a feed's tag (`seq.part`) comes from. */
 export function seqOf(key: string): number {
   return Number(key.slice(0, key.indexOf('.')));
+}
+
+/** Which of its entry's exceptions a tag is (`seq.part`). */
+function partOf(key: string): number {
+  return Number(key.slice(key.indexOf('.') + 1));
 }

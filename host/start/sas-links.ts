@@ -118,7 +118,7 @@ export class SasLinks {
       // Exception 57 (a priority exception) when a cash-out begins to wait: the machine's own, not the journal's.
       raise57 = () => link.machine.raise(EXC.systemValidationRequest);
       const stopPlay = s.sas.stopPlayOnLinkDown === true;
-      const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: this.feedMachine(station, link.machine), facts });
+      const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: this.feedMachine(station, link.machine), facts, log: this.d.log });
       link.machine.events.on((e) => {
         if (e.type === 'link-down') {
           // The port's own trouble, if any (a uart: line that would not configure, a device gone): the technician's reason.
