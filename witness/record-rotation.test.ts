@@ -5,27 +5,19 @@
 // rotation it refuses after it, across restarts.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createHash, generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { chainHash, genesisHash } from './chain.js';
-import type { WitnessKey } from './keys.js';
 import { forgetTerminal } from './forget.js';
+import { freshDirs, testKey } from './test-kit.js';
 import { WitnessRecord, type RecordLine } from './record.js';
 import { Witness, type WitnessOptions } from './witness.js';
 import type { Answer, Head } from './wire.js';
 
-const root = mkdtempSync(path.join(tmpdir(), 'witness-rotation-'));
-after(() => rmSync(root, { recursive: true, force: true }));
-let n = 0;
-const fresh = () => path.join(root, `w${++n}`);
-
-function key(): WitnessKey {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return { privateKey, publicKey, store: 'file' };
-}
+const fresh = freshDirs('witness-rotation-');
+const key = testKey;
 
 /**
  * A terminal's journal as its host would send it: each entry a note of 100 credited at one of

@@ -3,30 +3,26 @@
 // restart and a torn slot, signs a checkpoint only at its head and one state per entry, and answers
 // a hostile client on its socket with refusals, never a crash.
 import assert from 'node:assert/strict';
-import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash, createPublicKey } from 'node:crypto';
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { chainHash, genesisHash } from './chain.js';
 import { forgetTerminal } from './forget.js';
-import { readKeyFile, writeNewKeyFile, type WitnessKey } from './keys.js';
+import { readKeyFile, writeNewKeyFile } from './keys.js';
+import { freshDirs, testKey } from './test-kit.js';
 import { WitnessRecord } from './record.js';
 import { listenWitness } from './server.js';
 import { checkpointStatement, headStatement, statementSigned } from './statement.js';
 import { Witness } from './witness.js';
 import type { Answer, SignedHead } from './wire.js';
 
-const root = mkdtempSync(path.join(tmpdir(), 'witness-'));
-after(() => rmSync(root, { recursive: true, force: true }));
-let n = 0;
-const fresh = () => path.join(root, `w${++n}`);
-
-function key(): WitnessKey {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return { privateKey, publicKey, store: 'file' };
-}
+const fresh = freshDirs('witness-');
+/** A folder of the tests' own files (key files, sockets). */
+const root = fresh();
+mkdirSync(root);
+const key = testKey;
 
 /**
  * A chain of `count` entries for terminal T: their bodies (the ledger's shape, witness/effects.ts
