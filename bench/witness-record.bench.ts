@@ -122,7 +122,7 @@ try {
   const carry = writeRecord(full, ROTATE - 64 * 1024);
   report('rotated: the most a start reads', full);
   const t = performance.now();
-  const r = rotateRecord(full, carry.lines(), new Date(), 8);
+  const r = rotateRecord(full, carry.lines(), new Date(), { keepArchives: 8, after: null });
   const rotateMs = performance.now() - t;
   const bare = bareRead(path.join(full, r.archive));
   const rec = figure({

@@ -14,8 +14,8 @@ import { SignedHead, TerminalId } from './wire.js';
 // rewritten; past a size it is rotated (witness/rotation.ts), the new file beginning with what a start needs.
 
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-/** A rotated record's name in the witness's folder: `record-` and its UTC time to the millisecond. */
-export const ArchiveName = z.string().regex(/^record-\d{8}T\d{9}Z\.jsonl$/);
+/** A rotated record's name in the witness's folder: `record-`, its number (8 digits) and its UTC time to the millisecond. */
+export const ArchiveName = z.string().regex(/^record-\d{8}-\d{8}T\d{9}Z\.jsonl$/);
 
 export const RecordLine = z.discriminatedUnion('k', [
   z.strictObject({ k: z.literal('head'), head: SignedHead }),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ArchiveName, RECORD_FILE, WitnessRecord, type RecordLine } from './record.js';
 
@@ -8,8 +8,9 @@ import { ArchiveName, RECORD_FILE, WitnessRecord, type RecordLine } from './reco
 // start parsed all of it. What a start needs of it is small and known: per terminal, the loss
 // accepted by hand (its `forget` lines), its first and newest head, and its newest fold and
 // checkpoint (a checkpoint is signed only at the witness's head, which only moves on, so an older
-// one can never be asked for again). So past `rotateBytes` the record is archived under its time,
-// a new one begun with those lines, and the archives beyond `keepArchives` removed, oldest first.
+// one can never be asked for again). So once the record has grown `rotateBytes` past what it
+// carried, it is archived (numbered, and named by its time), a new one begun with those lines, and
+// the archives beyond `keepArchives` removed, oldest first.
 
 /** The next record while it is written: renamed over `record.jsonl` once whole and fsynced. */
 export const NEXT_FILE = 'record.next.jsonl';
@@ -17,6 +18,8 @@ export const NEXT_FILE = 'record.next.jsonl';
 export const ROTATE_BYTES = 64 * 1024 * 1024;
 /** Archives kept (with the current record, about 0.5 GiB at most). */
 export const KEEP_ARCHIVES = 8;
+/** A rotation that failed (a full disk) is tried again after this long: each try reads the whole record. */
+export const ROTATE_RETRY_MS = 60_000;
 
 interface Carried {
   forgets: RecordLine[];
@@ -43,6 +46,13 @@ export class Carry {
     }
   }
 
+  /** The length of `lines()` as the record writes them. */
+  bytes(): number {
+    let n = 0;
+    for (const l of this.lines()) n += Buffer.byteLength(JSON.stringify(l)) + 1;
+    return n;
+  }
+
   /** The lines, in the order a start reads them: per terminal its forgets, then what came after the last. */
   lines(): RecordLine[] {
     const out: RecordLine[] = [];
@@ -56,53 +66,104 @@ export class Carry {
 
 export interface Rotated {
   archive: string;
+  /** The record's length when it was archived. */
   bytes: number;
+  /** The new record's length: the `carried` line and the lines carried. */
+  carriedBytes: number;
   removed: string[];
+  /** What failed once the rotation had taken (an archive not removed, the folder not synced): logged, never thrown. */
+  problems: string[];
 }
 
 /**
- * Archives `record.jsonl` as `record-<time>.jsonl` and puts a new record in its place: a `carried`
- * line naming the archive, then `carried`. The new record is written and fsynced under another
- * name first, the archive is a hard link, and the rename over the record is atomic: a power cut
- * at any point leaves a whole record (a leftover next file is removed at the start).
+ * Archives `record.jsonl` as the next `record-<n>-<time>.jsonl` and puts a new record in its
+ * place: a `carried` line naming the archive, then `carried`. The new record is written and
+ * fsynced under another name first, the archive is a hard link, and the rename over the record is
+ * atomic: a power cut at any point leaves a whole record (a leftover next file, or an archive that
+ * is a second name of the record, is removed at the start). A failure before the rename undoes
+ * what it made (a full disk is not held fuller by a half-written next file) and throws; once the
+ * rename has taken nothing throws, as the caller must then go on in the new record.
  */
-export function rotateRecord(dir: string, carried: readonly RecordLine[], now: Date, keepArchives: number): Rotated {
+export function rotateRecord(dir: string, carried: readonly RecordLine[], now: Date, o: { keepArchives: number; after: string | null }): Rotated {
   const record = path.join(dir, RECORD_FILE);
   const { sha256, bytes } = digestOf(record);
-  const archive = freeArchiveName(dir, now);
+  const archive = nextArchiveName(dir, now, o.after);
   const next = path.join(dir, NEXT_FILE);
-  rmSync(next, { force: true });
-  WitnessRecord.create(next, [{ k: 'carried', at: now.toISOString(), archive, bytes, sha256 }, ...carried]);
-  linkSync(record, path.join(dir, archive));
-  // rename(2) replaces the record in one step: a start sees the old record or the new one, never neither.
-  renameSync(next, record);
+  let linked = false;
+  try {
+    rmSync(next, { force: true });
+    WitnessRecord.create(next, [{ k: 'carried', at: now.toISOString(), archive, bytes, sha256 }, ...carried]);
+    linkSync(record, path.join(dir, archive));
+    linked = true;
+    // rename(2) replaces the record in one step: a start sees the old record or the new one, never neither.
+    renameSync(next, record);
+  } catch (e) {
+    attempt(() => rmSync(next, { force: true }));
+    if (linked) attempt(() => rmSync(path.join(dir, archive), { force: true }));
+    throw e;
+  }
+  const problems: string[] = [];
+  const carriedBytes = attempt(() => statSync(record).size, problems) ?? 0;
   const all = archivesIn(dir);
-  const removed = all.slice(0, Math.max(0, all.length - keepArchives));
-  for (const f of removed) rmSync(path.join(dir, f), { force: true });
-  syncDir(dir);
-  return { archive, bytes, removed };
+  const removed = all.slice(0, Math.max(0, all.length - o.keepArchives)).filter(
+    (f) =>
+      attempt(() => {
+        rmSync(path.join(dir, f), { force: true });
+        return true;
+      }, problems) === true,
+  );
+  attempt(() => syncDir(dir), problems);
+  return { archive, bytes, carriedBytes, removed, problems };
 }
 
-/** A next record a power cut left behind (the rename never happened): removed; what it held is in the record. */
-export function clearUnfinishedRotation(dir: string): string | null {
+/**
+ * What a power cut left of a rotation, removed at the start: a next record not yet renamed, and an
+ * archive linked to the record the rename never replaced (a second name of the live record, which
+ * would grow with it and hold a place among those kept). What they held is in the record.
+ */
+export function clearUnfinishedRotation(dir: string): string[] {
+  const cleared: string[] = [];
   const next = path.join(dir, NEXT_FILE);
-  if (!existsSync(next)) return null;
-  rmSync(next, { force: true });
-  syncDir(dir);
-  return next;
+  if (existsSync(next)) {
+    rmSync(next, { force: true });
+    cleared.push(next);
+  }
+  const record = path.join(dir, RECORD_FILE);
+  const live = existsSync(record) ? statSync(record).ino : null;
+  for (const f of archivesIn(dir)) {
+    if (statSync(path.join(dir, f)).ino !== live) continue;
+    rmSync(path.join(dir, f), { force: true });
+    cleared.push(path.join(dir, f));
+  }
+  if (cleared.length > 0) syncDir(dir);
+  return cleared;
 }
 
-/** The archives in the folder, oldest first (their names sort by time). */
+/** The archives in the folder, oldest first (their names sort by their number). */
 export function archivesIn(dir: string): string[] {
   return readdirSync(dir)
     .filter((f) => ArchiveName.safeParse(f).success)
     .sort();
 }
 
-function freeArchiveName(dir: string, now: Date): string {
-  for (let t = now.getTime(); ; t++) {
-    const name = `record-${new Date(t).toISOString().replace(/[-:.]/g, '')}.jsonl`;
-    if (!existsSync(path.join(dir, name))) return name;
+/**
+ * The next archive's name: numbered one past the newest in the folder or named by the record's
+ * `carried` line (`after`), so the archives sort in the order they were made whatever the clock
+ * says (a clock set back once named the newest archive oldest, and it was removed at once).
+ */
+function nextArchiveName(dir: string, now: Date, after: string | null): string {
+  const numberOf = (f: string) => Number(f.slice('record-'.length, 'record-'.length + 8));
+  const n = Math.max(0, ...archivesIn(dir).map(numberOf), after ? numberOf(after) : 0) + 1;
+  return `record-${String(n).padStart(8, '0')}-${now.toISOString().replace(/[-:.]/g, '')}.jsonl`;
+}
+
+/** `f()`, its failure kept in `problems` (or dropped) rather than thrown: undefined when it failed. */
+function attempt<T>(f: () => T, problems?: string[]): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    problems?.push(e instanceof Error ? e.message : String(e));
+    return undefined;
   }
 }
 

@@ -6,7 +6,7 @@ import { Effects, EffectsError } from './effects.js';
 import { HeadLost, HeadSlots, readSlots } from './head-slots.js';
 import type { WitnessKey } from './keys.js';
 import { RECORD_FILE, WitnessRecord, type RecordLine } from './record.js';
-import { Carry, clearUnfinishedRotation, KEEP_ARCHIVES, ROTATE_BYTES, rotateRecord } from './rotation.js';
+import { Carry, clearUnfinishedRotation, KEEP_ARCHIVES, ROTATE_BYTES, ROTATE_RETRY_MS, rotateRecord, type Rotated } from './rotation.js';
 import { checkpointStatement, exportPublicKey, headStatement, keyIdOf, signStatement } from './statement.js';
 import { Id, Request, TerminalId, type Answer, type Head, type RefusalReason, type SignedHead } from './wire.js';
 
@@ -70,6 +70,11 @@ export class Witness {
   private readonly checkpoints = new Map<string, { seq: number; stateSha256: string }>();
   /** What a rotation carries into the next record (witness/rotation.ts). */
   private readonly carry = new Carry();
+  /**
+   * The rotation's state: what the record carried when it began (it rotates once it has grown
+   * `rotateBytes` past that), the archive it names, and when a rotation that failed is tried again.
+   */
+  private readonly rotation = { carriedBytes: 0, archive: null as string | null, retryAt: 0 };
   /** terminal → its entries' effects, folded up to a head it signed (witness/effects.ts). */
   private readonly folds = new Map<string, Effects>();
   /** terminal → a stretch being folded that has not reached its head yet (`fold` in several requests). */
@@ -92,14 +97,10 @@ export class Witness {
     this.publicKey = exportPublicKey(o.key.publicKey);
     this.keyId = keyIdOf(o.key.publicKey);
     this.record = new WitnessRecord(path.join(o.dir, RECORD_FILE), o.log ? { log: o.log } : {});
-    const unfinished = clearUnfinishedRotation(o.dir);
-    if (unfinished)
-      o.log?.({
-        level: 'warn',
-        at: this.clock().toISOString(),
-        message: `${unfinished}: a rotation a power cut left unfinished; removed (the record is whole)`,
-      });
+    for (const f of clearUnfinishedRotation(o.dir))
+      o.log?.({ level: 'warn', at: this.clock().toISOString(), message: `${f}: left by a rotation a power cut stopped; removed (the record is whole)` });
     for (const line of this.record.lines()) this.load(line);
+    this.rotation.carriedBytes = this.carry.bytes();
     // Every terminal with a head file or a head in the record: one whose head is lost or damaged is
     // logged now, and its requests fail, answered; the others are served.
     const terminals = new Set([...readdirSync(path.join(o.dir, 'heads')).filter((f) => TerminalId.safeParse(f).success), ...this.recorded.keys()]);
@@ -117,6 +118,7 @@ export class Witness {
   /** One line of the record, read back at start. */
   private load(line: RecordLine): void {
     this.carry.take(line);
+    if (line.k === 'carried') this.rotation.archive = line.archive;
     // A loss accepted by hand starts the terminal's chain again: its earlier checkpoints, fold and heads go too.
     if (line.k === 'forget') {
       this.checkpoints.delete(line.terminal);
@@ -141,16 +143,25 @@ export class Witness {
    * tried again after the next line: the record as it stands is whole, so nothing is lost meanwhile.
    */
   private rotateWhenFull(): void {
+    const now = this.clock();
+    if (now.getTime() < this.rotation.retryAt) return;
+    let r: Rotated;
     try {
-      if (this.record.length() < (this.o.rotateBytes ?? ROTATE_BYTES)) return;
-      const now = this.clock();
-      const r = rotateRecord(this.o.dir, this.carry.lines(), now, this.o.keepArchives ?? KEEP_ARCHIVES);
-      // The record's file was replaced: the next line goes into the new one.
-      this.record.close();
-      this.o.log?.({ level: 'info', at: now.toISOString(), message: `${RECORD_FILE} rotated`, archive: r.archive, bytes: r.bytes, removed: r.removed });
+      if (this.record.length() < (this.o.rotateBytes ?? ROTATE_BYTES) + this.rotation.carriedBytes) return;
+      r = rotateRecord(this.o.dir, this.carry.lines(), now, { keepArchives: this.o.keepArchives ?? KEEP_ARCHIVES, after: this.rotation.archive });
     } catch (e) {
-      this.logFailure(null, null, e);
+      // Nothing took (rotateRecord undid what it made); tried again later, not at every line (each try reads the whole record).
+      this.rotation.retryAt = now.getTime() + ROTATE_RETRY_MS;
+      const message = e instanceof Error ? `${(e as NodeJS.ErrnoException).code ?? e.name}: ${e.message}` : String(e);
+      this.o.log?.({ level: 'error', at: now.toISOString(), message: `${RECORD_FILE} could not be rotated: ${message}`, retryInMs: ROTATE_RETRY_MS });
+      return;
     }
+    // The record's file was replaced: the next line goes into the new one.
+    this.record.close();
+    this.rotation.carriedBytes = r.carriedBytes;
+    this.rotation.archive = r.archive;
+    const { archive, bytes, removed, problems } = r;
+    this.o.log?.({ level: problems.length > 0 ? 'warn' : 'info', at: now.toISOString(), message: `${RECORD_FILE} rotated`, archive, bytes, removed, problems });
   }
 
   private recordedHead(terminal: string, seq: number, at: string): void {
