@@ -4,6 +4,8 @@ import { backoffDelay, type Backoff } from '../../engine/backoff.js';
 import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type BoundedLink, type LinkTiming } from '../server/bounded-socket.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { realClock, type Clock } from '../../hardware/clock.js';
+import { HANDSHAKE_MS } from './pinned-socket.js';
 
 type Hello = Extract<AgentMessage, { type: 'hello-device' }>;
 
@@ -21,6 +23,10 @@ export interface DeviceLinkOptions {
   random?: () => number;
   /** The send buffer cap and ping interval (default DEVICE_LINK_TIMING, the host's own; tests: smaller). */
   timing?: Partial<LinkTiming>;
+  /** The redial's clock and timers (default the real ones); a test runs them by hand. */
+  timers?: Clock;
+  /** How long an open link may wait for the host's `device-welcome` before it is cut (default HANDSHAKE_MS). */
+  welcomeMs?: number;
 }
 
 /**
@@ -42,6 +48,13 @@ export function directEnrolment(e: EnrolmentFile): EnrolmentFile {
 const REDIAL: Omit<Backoff, 'jitter'> = { baseMs: 200, capMs: 5000 };
 
 /**
+ * The ping intervals a welcomed link must hold before its loss starts the backoff over (45 s by
+ * default). A host that stops answering pings is cut within two; one that stops reading is cut at
+ * the send cap whenever that fills: either, cut sooner, is dialled again after a longer wait.
+ */
+const HELD_PINGS = 3;
+
+/**
  * A station agent's device link to its table host, whichever side runs the acceptor's driver:
  * dials, says `hello-device` with the station's enrolment, counts the link up at the host's
  * `device-welcome`, and dials again after a drop with a capped, jittered backoff. What crosses it
@@ -52,15 +65,20 @@ export class DeviceLink {
   private up = false;
   private stopped = false;
   private attempt = 0;
-  private retryTimer: NodeJS.Timeout | null = null;
+  private retryTimer: unknown = null;
+  private welcomeTimer: unknown = null;
+  /** When the link now open was welcomed (null: not yet). */
+  private welcomedAt: number | null = null;
   private readonly upListeners = new Set<(up: boolean) => void>();
   private readonly timing: LinkTiming;
   private readonly named: BoundedLink;
+  private readonly timers: Clock;
 
   constructor(private readonly o: DeviceLinkOptions) {
     directEnrolment(o.enrolment);
     this.timing = { ...DEVICE_LINK_TIMING, ...o.timing };
     this.named = { name: 'device link to the table', log: o.log };
+    this.timers = o.timers ?? realClock;
   }
 
   start(): void {
@@ -93,8 +111,9 @@ export class DeviceLink {
 
   stop(): void {
     this.stopped = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.retryTimer !== null) this.timers.clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.clearWelcomeTimer();
     this.socket?.terminate();
   }
 
@@ -103,9 +122,18 @@ export class DeviceLink {
     const ws = this.o.connect();
     this.socket = ws;
     ws.on('open', () => {
-      this.attempt = 0;
+      // The backoff is not reset here: a host (or whatever answers at its address) that takes the
+      // link and stalls would be dialled again after the first wait every time, a TLS handshake
+      // every 100-200 ms. Only a link welcomed and held resets it (close).
       // A host that reads and never answers (wedged, its kernel still taking bytes in) is cut too.
       keepAlive(ws, this.timing.pingMs, this.named);
+      // One that answers pings and never welcomes would hold the link down for ever.
+      this.welcomeTimer = this.timers.setTimeout(() => {
+        this.welcomeTimer = null;
+        if (this.socket !== ws || this.welcomedAt !== null) return;
+        this.o.log.warn({ welcomeMs: this.welcomeMs() }, 'device link to the table not welcomed in time: terminated');
+        ws.terminate();
+      }, this.welcomeMs());
       this.send({
         type: 'hello-device',
         protocol: DEVICE_PROTOCOL_VERSION,
@@ -120,15 +148,27 @@ export class DeviceLink {
     ws.on('close', () => {
       if (this.socket !== ws) return;
       this.socket = null;
+      this.clearWelcomeTimer();
+      if (this.welcomedAt !== null && this.timers.now() - this.welcomedAt >= HELD_PINGS * this.timing.pingMs) this.attempt = 0;
+      this.welcomedAt = null;
       this.setUp(false);
       if (this.stopped) return;
       // Backoff, capped and jittered: 250 agents reconnecting after a host restart spread out.
       const ms = backoffDelay(this.attempt++, { ...REDIAL, jitter: { share: 0.5, random: this.o.random ?? Math.random } });
-      this.retryTimer = setTimeout(() => {
+      this.retryTimer = this.timers.setTimeout(() => {
         this.retryTimer = null;
         this.dial();
       }, ms);
     });
+  }
+
+  private welcomeMs(): number {
+    return this.o.welcomeMs ?? HANDSHAKE_MS;
+  }
+
+  private clearWelcomeTimer(): void {
+    if (this.welcomeTimer !== null) this.timers.clearTimeout(this.welcomeTimer);
+    this.welcomeTimer = null;
   }
 
   private setUp(up: boolean): void {
@@ -140,7 +180,11 @@ export class DeviceLink {
   private receive(text: string): void {
     const d = decodeHostDeviceMessage(text);
     if (!d.ok) return this.o.log.warn({ error: d.error }, 'a message from the table fails its schema');
-    if (d.message.type === 'device-welcome') this.setUp(true);
+    if (d.message.type === 'device-welcome') {
+      this.clearWelcomeTimer();
+      this.welcomedAt ??= this.timers.now();
+      this.setUp(true);
+    }
     this.o.onMessage(d.message);
   }
 }
