@@ -6,6 +6,7 @@ import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '..
 import type { Currency } from '../../hardware/billacceptor/notes.js';
 import { RELAYED_EVENTS, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { AcceptorStatus } from './acceptor-status.js';
 import { DeviceLink, type DeviceLinkOptions } from './device-link.js';
 import { SasRelay } from './sas-relay.js';
 
@@ -54,6 +55,8 @@ export class DeviceRelay {
   private readonly waiting = new Map<string, Waiting>();
   /** The message id of each note's credit report, by escrow id: a report repeated is the same message. */
   private readonly creditIds = new Map<string, string>();
+  /** What the driver last said of the acceptor's status: said again on every new link. */
+  private readonly status = new AcceptorStatus();
 
   constructor(private readonly o: DeviceRelayOptions) {
     this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log) : null;
@@ -105,6 +108,10 @@ export class DeviceRelay {
     switch (m.type) {
       case 'device-welcome':
         this.openAcceptor(m);
+        // The host learns the acceptor's status only from what is relayed: what was lost with a
+        // cut is said again, and so is a status that did not change (the host raised
+        // bill-acceptor-lost when the link went).
+        for (const e of this.status.again()) this.send(e);
         // Whatever was asked and not answered is asked again: the host journals each escrow id once.
         for (const w of this.waiting.values()) this.send(w.message);
         return;
@@ -211,7 +218,9 @@ export class DeviceRelay {
     const detail = 'reason' in e && typeof e.reason === 'string' ? e.reason.slice(0, 400) : undefined;
     for (const t of RELAYED_EVENTS)
       if (t === e.type) {
-        this.send({ type: 'event', event: t, ...(detail ? { detail } : {}) });
+        const m = { type: 'event', event: t, ...(detail ? { detail } : {}) } as const;
+        this.status.note(m);
+        this.send(m);
         return;
       }
   }
