@@ -199,6 +199,7 @@ function openDataFolder(options: HostOptions): {
     // any of them stops the start-up with its reason, and nothing is touched. Witnessed, its
     // checkpoints are the witness's to sign: no key file beside the database is made or believed.
     const ledger = openLedger(dataDir, terminalId, options.witness ? { witnessed: true } : {});
+    ledger.onListenerError((err) => log.error({ err }, 'a listener of the ledger threw after a commit (the entries are committed; the others heard of them)'));
     return { dataDir, folderLock, log, closeLog, config, terminalId, ledger };
   } catch (e) {
     folderLock.release();

@@ -337,7 +337,7 @@ export class Ledger {
     const appended = results.flatMap((r) => (r.status === 'appended' ? [r.entry] : []));
     // Committed: the mark may say so (never before the commit, so it never names an entry the database lacks).
     if (appended.length > 0) this.#mark?.write(head);
-    if (appended.length > 0) for (const l of this.appendedListeners) l(appended);
+    if (appended.length > 0) this.tellAppended(appended);
     // The entries are committed whatever happens to the checkpoint: it is tried again at the next append.
     if (appended.length > 0) {
       try {
@@ -351,14 +351,44 @@ export class Ledger {
 
   private readonly appendedListeners = new Set<(entries: readonly JournalEntry[]) => void>();
 
+  /** Where a commit listener's throw is reported (the host's log); stderr until one is given. */
+  private listenerError: (e: unknown) => void = (e) => {
+    try {
+      process.stderr.write(`ledger: a listener of its commits threw (the entries are committed): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    } catch {
+      // Nowhere left to say it: the entries are committed all the same.
+    }
+  };
+
   /**
    * Called after every durable commit with the entries it wrote (never for duplicates), so that
-   * whoever mirrors the ledger (the table's credits) hears of entries others wrote. A listener must
-   * not throw: the entries are already committed, and the appender must not think otherwise.
+   * whoever mirrors the ledger (the table's credits) hears of entries others wrote. A listener
+   * should not throw; one that does is reported (`onListenerError`) and the others still hear:
+   * the entries are already committed, and the appender must not think otherwise.
    */
   onAppended(listener: (entries: readonly JournalEntry[]) => void): () => void {
     this.appendedListeners.add(listener);
     return () => this.appendedListeners.delete(listener);
+  }
+
+  /** Where a commit listener's throw goes from now on (the host: its log). */
+  onListenerError(report: (e: unknown) => void): void {
+    this.listenerError = report;
+  }
+
+  /** Each listener hears of the committed entries; one's throw neither reaches the appender nor silences the rest. */
+  private tellAppended(appended: readonly JournalEntry[]): void {
+    for (const l of this.appendedListeners) {
+      try {
+        l(appended);
+      } catch (e) {
+        try {
+          this.listenerError(e);
+        } catch {
+          // A reporter that throws is not the appender's fault either.
+        }
+      }
+    }
   }
 
   /** What deriving an entry reads, answered from the database as it stands inside the transaction. */
