@@ -4,6 +4,10 @@
 // (a bet placed reported refused), and the listeners after it (the table's credit mirror, the
 // witness link, the floor) never heard of the entries.
 import assert from 'node:assert/strict';
+import fs, { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { billCredit } from './fixtures.js';
 import { Ledger } from './ledger.js';
@@ -45,5 +49,28 @@ describe("the ledger's commit listeners", () => {
       said.join(''),
     );
     l.close();
+  });
+
+  it("the head mark's write failing after the commit is reported, and the append is the commit it made", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-mark-'));
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
+    const reported: unknown[] = [];
+    l.onListenerError((e) => reported.push(e));
+    const real = fs.writeSync;
+    fs.writeSync = function (fd: number, ...rest: unknown[]): number {
+      if (readlinkSync(`/proc/self/fd/${fd}`).endsWith('.head')) throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+      return (real as (...a: unknown[]) => number)(fd, ...rest);
+    } as typeof fs.writeSync;
+    syncBuiltinESMExports();
+    try {
+      assert.equal(l.append(billCredit(1, 10_000, 'note-1')).status, 'appended');
+    } finally {
+      fs.writeSync = real;
+      syncBuiltinESMExports();
+    }
+    assert.equal(l.credit(1), 10_000);
+    assert.match(String(reported[0]), /EIO/);
+    l.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -336,7 +336,15 @@ export class Ledger {
     this.head = head;
     const appended = results.flatMap((r) => (r.status === 'appended' ? [r.entry] : []));
     // Committed: the mark may say so (never before the commit, so it never names an entry the database lacks).
-    if (appended.length > 0) this.#mark?.write(head);
+    if (appended.length > 0) {
+      try {
+        this.#mark?.write(head);
+      } catch (e) {
+        // Behind the journal, the mark is what a power cut leaves too (docs/ledger.md, "A lost WAL"):
+        // the next commit writes it again. The appender is told of the commit it made.
+        this.reportAfterCommit(e);
+      }
+    }
     if (appended.length > 0) this.tellAppended(appended);
     // The entries are committed whatever happens to the checkpoint: it is tried again at the next append.
     if (appended.length > 0) {
@@ -354,7 +362,7 @@ export class Ledger {
   /** Where a commit listener's throw is reported (the host's log); stderr until one is given. */
   private listenerError: (e: unknown) => void = (e) => {
     try {
-      process.stderr.write(`ledger: a listener of its commits threw (the entries are committed): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.stderr.write(`ledger: after a commit (the entries are committed): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     } catch {
       // Nowhere left to say it: the entries are committed all the same.
     }
@@ -371,7 +379,16 @@ export class Ledger {
     return () => this.appendedListeners.delete(listener);
   }
 
-  /** Where a commit listener's throw goes from now on (the host: its log). */
+  /** A failure after the commit (a listener, the head mark): reported, never the appender's. */
+  private reportAfterCommit(e: unknown): void {
+    try {
+      this.listenerError(e);
+    } catch {
+      // A reporter that throws is not the appender's fault either.
+    }
+  }
+
+  /** Where a failure after a commit (a listener's throw, the head mark's write) goes from now on (the host: its log). */
   onListenerError(report: (e: unknown) => void): void {
     this.listenerError = report;
   }
@@ -382,11 +399,7 @@ export class Ledger {
       try {
         l(appended);
       } catch (e) {
-        try {
-          this.listenerError(e);
-        } catch {
-          // A reporter that throws is not the appender's fault either.
-        }
+        this.reportAfterCommit(e);
       }
     }
   }
