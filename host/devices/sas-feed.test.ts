@@ -235,18 +235,21 @@ describe('SAS exceptions fed from the journal', () => {
     assert.equal(f.feed.outstanding, 0);
   });
 
-  it('a reported-file that is not ours is not believed: the feed starts from this run’s power-up', () => {
+  // A damaged file with no previous copy: the feed cannot know what was acknowledged, so it reads the run before this one again (duplicates, never a loss) and says so with 70.
+  it('a reported-file that is not ours is not believed: the feed reads the earlier run again, after a 70, and logs an error', () => {
     append(billCredit(STATION, 10_000, 'old'));
     ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
     writeFileSync(path.join(dir, REPORTED_FILE), JSON.stringify({ v: 1, stations: { '1': { through: -5, acked: [] } } }));
-    assert.deepEqual(open().read(), [0x18, 0x17], 'not the note of the earlier run');
+    const { log, lines } = said();
+    assert.deepEqual(open(machine(), log).read(), [0x70, 0x17, 0x4c, 0x18, 0x17], 'the note of the earlier run is reported (before: [0x18, 0x17], it was not)');
+    assert.equal(lines.length, 1, JSON.stringify(lines));
   });
 
   it('a reported-file that is not JSON at all (cut, overwritten) is not believed either, and opens the feed', () => {
     append(billCredit(STATION, 10_000, 'old'));
     ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
     writeFileSync(path.join(dir, REPORTED_FILE), '{"v":1,"stations":{"1":{"through":99');
-    assert.deepEqual(open().read(), [0x18, 0x17]);
+    assert.deepEqual(open(machine(), said().log).read(), [0x70, 0x17, 0x4c, 0x18, 0x17]);
   });
   /** `n` 1-cent AFT transfers to the station: one priority 69 each, the host's own to make. */
   const transfers = (n: number, from = 0): NewEntry[] =>
@@ -297,10 +300,11 @@ describe('SAS exceptions fed from the journal', () => {
       JSON.stringify({ v: 1, stations: { [String(STATION)]: { through: note - 1, acked }, '2': { through: 'x' } } }),
     );
     const said: string[] = [];
-    const store = new ReportedStore(dir, { warn: (_o, msg) => said.push(msg) });
+    const store = new ReportedStore(dir, { warn: (_o, msg) => said.push(msg), error: (_o, msg) => said.push(msg) });
     assert.equal(store.of(STATION)?.through, note - 1, 'its `through` is kept');
     assert.equal(store.of(STATION)?.acked.length, ACKED_KEPT);
     assert.equal(store.of(2), null, 'a station whose part is not ours is not believed');
+    assert.equal(store.damaged(2), true, '… and its feed reads further back');
     assert.equal(said.length, 2, said.join('; '));
     const m = machine();
     new StationFeed(STATION, { ledger, store, machine: m, facts: journalFacts(ledger) });
@@ -324,7 +328,8 @@ describe('SAS exceptions fed from the journal', () => {
   const handpay = (txId: string): NewEntry => ({ type: 'credit.cancel', txId, payload: { station: STATION, amount: 500, reason: 'by hand' } });
   const said = (): { log: ReportedLog; lines: { detail: object; message: string }[] } => {
     const lines: { detail: object; message: string }[] = [];
-    return { log: { warn: (detail, message) => lines.push({ detail, message }) }, lines };
+    const push = (detail: object, message: string) => void lines.push({ detail, message });
+    return { log: { warn: push, error: push }, lines };
   };
 
   it('a priority exception the system never acknowledges no longer holds `through`: its key is kept apart, a restart reads from `through` and reports it once, nothing acknowledged twice (a review: one handpay, 2,000 rounds)', () => {

@@ -10,13 +10,14 @@
 // exception goes before the FIFO as SAS orders, one at a time. What waits behind the machine's
 // queue is bounded as SAS bounds a machine's (§2.2.1: a fixed queue that loses its oldest and
 // reports 70): past `FIFO_KEPT` the oldest is dropped and 70 raised, once for the episode.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { EXC } from '../../hardware/sas/constants.js';
 import { isPriority } from '../../hardware/sas/exceptions.js';
 import type { SasMachine } from '../../hardware/sas/machine.js';
 import { entriesOfTypes, newestEntriesOfType, PAYLOADS, roundEntriesOfTypes, type JournalEntry, type Ledger } from '../../ledger/index.js';
-import { readStateFile, writeStateFile } from '../tickets/state-file.js';
+import { readStateFileChecked, writeStateFile } from '../tickets/state-file.js';
 import { EXCEPTION_SOURCES, exceptionsOf, isExceptionSource, type JournalFacts } from './sas-exceptions.js';
 
 export const REPORTED_FILE = 'sas-reported.json';
@@ -46,6 +47,13 @@ export const FIFO_KEPT = 256;
 export const PRIORITY_KEPT = 4 * ACKED_KEPT;
 /** While it drops, the feed writes `through` every this many drops: a restart reads at most this much of the journal again. */
 export const FEED_SAVE_EVERY = 64;
+/**
+ * How far back, in journal entries before this run's `power.reset`, a station whose kept state is
+ * lost (`sas-reported.json` and its `.prev` both damaged) reads again, at most: from the run
+ * before this one, or this many entries, the nearer. What the system had acknowledged in them is
+ * reported again (a duplicate is harmless; a handpay never reported is not), with `70`.
+ */
+export const DAMAGED_REREAD = 10_000;
 /** The tag of the feed's own 70: its acknowledgement ends the overflow episode. */
 const OVERFLOW_TAG = 'overflow';
 
@@ -91,44 +99,95 @@ export function keptKeys(keys: Iterable<string>, bound = ACKED_KEPT): string[] {
   return inJournalOrder(all).slice(all.length - bound);
 }
 
-/** Where the store says what it could not believe (the host's log). */
+/** Where the store says what it could not believe or write (the host's log). */
 export interface ReportedLog {
   warn(detail: object, message: string): void;
+  error(detail: object, message: string): void;
 }
 
-/** What has been reported to each station's SAS host, kept in the data folder. */
+/** A station's part, if it is the feed's; its keys bounded as the feed keeps them (logged when cut). */
+function stationPart(part: unknown, where: { file: string; station: string }, log?: ReportedLog): StationState | null {
+  const p = StationReported.safeParse(part);
+  if (!p.success) return null;
+  const acked = keptKeys(p.data.acked);
+  // More keys than kept (a file of an earlier build): `through` is whole and believed; the oldest keys go (reported again, never lost).
+  if (acked.length < p.data.acked.length)
+    log?.warn(
+      { ...where, keys: p.data.acked.length, kept: acked.length },
+      'SAS reported-exceptions file: more acknowledged keys than kept; the oldest are let go',
+    );
+  const named = new Set(p.data.pending ?? []);
+  const pending = keptKeys(named, PRIORITY_KEPT);
+  // More than the feed ever keeps (an edited file): each costs a journal read at the start, so the newest only, as the feed drops its oldest.
+  if (pending.length < named.size)
+    log?.warn(
+      { ...where, keys: named.size, kept: pending.length },
+      'SAS reported-exceptions file: more pending priority keys than kept; the oldest are let go',
+    );
+  const { pending: _named, ...rest } = p.data;
+  return { ...rest, acked, ...(pending.length > 0 ? { pending } : {}) };
+}
+
+/**
+ * What has been reported to each station's SAS host, kept in the data folder, the file it replaced
+ * beside it (`.prev`). A missing file is first use; a damaged one (unreadable, a folder, not JSON,
+ * not ours: a bad sector, an edit) is logged as an error and its `.prev` read instead (older: what
+ * it says acknowledged is, and what it does not say is reported again); a station whose part is in
+ * neither is `damaged`, and its feed re-reads a bounded stretch of the journal (`DAMAGED_REREAD`).
+ */
 export class ReportedStore {
   private readonly stations = new Map<string, StationState>();
-  private readonly file: string;
+  private readonly lost = new Set<string>();
+  /** The file was not believed: a station absent from its previous copy may have been in it. */
+  private notBelieved = false;
+  readonly file: string;
 
   constructor(dataDir: string, log?: ReportedLog) {
     this.file = path.join(dataDir, REPORTED_FILE);
-    // A file that is not ours (or not JSON: cut, overwritten) is not believed: the feed starts from this run's power-up (docs/sas.md).
-    const read = readStateFile(this.file, Reported);
-    for (const [station, part] of Object.entries(read?.stations ?? {})) {
-      const p = StationReported.safeParse(part);
-      if (!p.success) {
-        log?.warn({ file: this.file, station }, "SAS reported-exceptions file: a station's part is not ours; its feed starts from this run's power-up");
-        continue;
-      }
-      const acked = keptKeys(p.data.acked);
-      // More keys than kept (a file of an earlier build): `through` is whole and believed; the oldest keys go (reported again, never lost).
-      if (acked.length < p.data.acked.length)
-        log?.warn(
-          { file: this.file, station, keys: p.data.acked.length, kept: acked.length },
-          'SAS reported-exceptions file: more acknowledged keys than kept; the oldest are let go',
-        );
-      const named = new Set(p.data.pending ?? []);
-      const pending = keptKeys(named, PRIORITY_KEPT);
-      // More than the feed ever keeps (an edited file): each costs a journal read at the start, so the newest only, as the feed drops its oldest.
-      if (pending.length < named.size)
-        log?.warn(
-          { file: this.file, station, keys: named.size, kept: pending.length },
-          'SAS reported-exceptions file: more pending priority keys than kept; the oldest are let go',
-        );
-      const { pending: _named, ...rest } = p.data;
-      this.stations.set(station, { ...rest, acked, ...(pending.length > 0 ? { pending } : {}) });
+    const prevFile = `${this.file}.prev`;
+    const main = readStateFileChecked(this.file, Reported);
+    // Read only when the file is not believed whole: it is older, never newer.
+    let prev: Record<string, unknown> | null | undefined;
+    const previous = (): Record<string, unknown> | null => {
+      if (prev !== undefined) return prev;
+      const read = readStateFileChecked(prevFile, Reported);
+      if (read.state === 'damaged') log?.error({ file: prevFile, why: read.why }, 'SAS reported-exceptions file: its previous copy is damaged too');
+      prev = read.state === 'ok' ? read.value.stations : null;
+      return prev;
+    };
+    let parts: Record<string, unknown> = {};
+    if (main.state === 'ok') parts = main.value.stations;
+    else if (main.state === 'damaged' || existsSync(prevFile)) {
+      // Gone while its previous copy is there is damage too (removed by hand): never first use, which would start at this run.
+      const why = main.state === 'damaged' ? main.why : 'missing while its previous copy is there';
+      parts = previous() ?? {};
+      this.notBelieved = true;
+      log?.error(
+        { file: this.file, why, previous: prev === null ? 'not usable' : 'read' },
+        prev === null
+          ? 'SAS reported-exceptions file damaged, its previous copy too: each feed reads a bounded stretch of the journal again and raises 70'
+          : 'SAS reported-exceptions file damaged: its previous copy is read (some exceptions are reported again, none lost)',
+      );
     }
+    for (const [station, part] of Object.entries(parts)) {
+      const where = { file: main.state === 'ok' ? this.file : prevFile, station };
+      const own = stationPart(part, where, log);
+      const got = own ?? (main.state === 'ok' ? stationPart(previous()?.[station], { ...where, file: prevFile }, log) : null);
+      if (got) this.stations.set(station, got);
+      else this.lost.add(station);
+      if (!own)
+        log?.error(
+          { ...where, previous: got ? 'read' : 'not usable' },
+          got
+            ? "SAS reported-exceptions file: a station's part is not ours; its previous copy is read"
+            : "SAS reported-exceptions file: a station's part is not ours, nor in its previous copy; its feed reads a bounded stretch of the journal again and raises 70",
+        );
+    }
+  }
+
+  /** What the station's feed kept is lost (its part damaged in both copies): its feed reads the journal again from further back. */
+  damaged(station: number): boolean {
+    return this.lost.has(String(station)) || (this.notBelieved && !this.stations.has(String(station)));
   }
 
   of(station: number): StationKept | null {
@@ -144,7 +203,7 @@ export class ReportedStore {
       ...(pending.length > 0 ? { pending: keptKeys(pending, PRIORITY_KEPT) } : {}),
       ...(overflow === true ? { overflow: true as const } : {}),
     });
-    writeStateFile(this.file, { v: 1, stations: Object.fromEntries(this.stations) });
+    writeStateFile(this.file, { v: 1, stations: Object.fromEntries(this.stations) }, { keepPrevious: true });
   }
 }
 
@@ -195,6 +254,8 @@ export class StationFeed {
   /** The episode's 70 raised and not acknowledged; drops since `through` was last written. */
   private overflow: boolean;
   private droppedUnsaved = 0;
+  /** A save failed (the disk refusing the file): made at the next append or acknowledgement; nothing read waits on it. */
+  private saveOwed = 0;
   /** Journal entries the start read (from `through + 1`): what a restart costs grows with it. */
   readonly readAtStart: number;
 
@@ -203,11 +264,12 @@ export class StationFeed {
     private readonly d: { ledger: Ledger; store: ReportedStore; machine: FeedMachine; facts: JournalFacts; log?: ReportedLog | undefined },
   ) {
     const kept = d.store.of(station);
-    // Never reported on before: from this run's power-up on (the journal's history is the system's to read as meters).
-    this.through = kept?.through ?? Math.max(0, (newestEntriesOfType(d.ledger, 'power.reset', 1)[0]?.seq ?? 1) - 1);
+    // Lost (both copies damaged): what the system had not acknowledged may lie before this run; 70 says some may be gone.
+    const lost = kept === null && d.store.damaged(station);
+    this.through = kept?.through ?? startOf(d.ledger, lost);
     this.acked = new Set(kept?.acked ?? []);
     this.readSeq = this.through;
-    this.overflow = kept?.overflow === true;
+    this.overflow = kept?.overflow === true || lost;
     if (this.overflow) this.d.machine.raise(EXC.bufferOverflow, OVERFLOW_TAG);
     this.takePending(kept?.pending ?? []);
     let read = 0;
@@ -222,6 +284,7 @@ export class StationFeed {
   /** Entries just journalled (the ledger's append listener). */
   appended(entries: readonly JournalEntry[]): void {
     for (const e of entries) if (e.seq > this.readSeq) this.take(e);
+    if (this.saveOwed > 0) this.trySave();
     this.feed();
   }
 
@@ -235,7 +298,8 @@ export class StationFeed {
       if (it) this.remove(it);
       this.acked.add(key);
     }
-    this.save();
+    // A failed save is owed, not thrown: the next exception is still raised (before, the feed stalled until the next append).
+    this.trySave();
     this.feed();
   }
 
@@ -312,8 +376,8 @@ export class StationFeed {
     if (!this.overflow) {
       this.overflow = true;
       this.d.machine.raise(EXC.bufferOverflow, OVERFLOW_TAG);
-      this.save();
-    } else if (this.droppedUnsaved >= FEED_SAVE_EVERY) this.save();
+      this.trySave();
+    } else if (this.droppedUnsaved >= FEED_SAVE_EVERY) this.trySave();
   }
 
   private remove(it: Item): void {
@@ -347,6 +411,29 @@ export class StationFeed {
   }
 
   /**
+   * `save`, a failure owed rather than thrown: thrown inside `take` it cut the batch short and the
+   * entries after it were never taken though `readSeq` had passed them (lost for good: a review).
+   * The file on disk stays the last written, older than the feed: a restart before a save succeeds
+   * reports some exceptions again and loses none. Logged when it begins to fail and when it is
+   * written again (not at each attempt: a disk that refuses every write would log each poll).
+   */
+  private trySave(): void {
+    try {
+      this.save();
+    } catch (err) {
+      if (this.saveOwed++ === 0)
+        this.d.log?.error(
+          { err, station: this.station, file: this.d.store.file },
+          'SAS reported-exceptions file not written: tried again at the next append or acknowledgement (a restart before then reports some exceptions again, loses none)',
+        );
+      return;
+    }
+    if (this.saveOwed > 0)
+      this.d.log?.warn({ station: this.station, file: this.d.store.file, failed: this.saveOwed }, 'SAS reported-exceptions file written again');
+    this.saveOwed = 0;
+  }
+
+  /**
    * Raises what waits, in journal order, while the queue takes it without losing anything. A
    * priority exception waits for the one before it to be acknowledged: the flags would report a
    * handpay reset (0x52) before its pending (0x51), a ticket inserted before the one printed; one
@@ -363,6 +450,17 @@ export class StationFeed {
       this.d.machine.raise(it.code, it.key);
     }
   }
+}
+
+/**
+ * Where a station's feed starts without a kept `through`: never reported on before, this run's
+ * power-up (the journal's history is the system's to read as meters); its kept state lost, the run
+ * before this one, at most `DAMAGED_REREAD` entries back.
+ */
+function startOf(ledger: Ledger, lost: boolean): number {
+  const [now, before] = newestEntriesOfType(ledger, 'power.reset', 2);
+  const thisRun = Math.max(0, (now?.seq ?? 1) - 1);
+  return lost ? Math.max(0, (before?.seq ?? 1) - 1, thisRun - DAMAGED_REREAD) : thisRun;
 }
 
 /** The journal entry a feed's tag (`seq.part`) comes from. */
