@@ -3,7 +3,7 @@
 // start must not silently drop what the casino system had not acknowledged. Wired as
 // host/start/sas-links.ts wires it: each call guarded, its error kept and swallowed.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -85,6 +85,7 @@ describe('sas-reported.json on a failing disk', () => {
     const batch = [before + 1, before + 2, before + 3].map((s) => `${s}.0`);
     rmSync(file(), { recursive: true });
     for (let i = 0; i < 5; i++) ledger.append(billCredit(STATION, 10_000, `after${i}`));
+    assert.ok(statSync(file()).isFile(), 'the save owed is made at the next append, the disk fine again');
     const first = f.read();
     f = restart(f);
     const heard = new Set([...first, ...f.read()]);

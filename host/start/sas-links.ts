@@ -203,7 +203,7 @@ export class SasLinks {
     this.d.tilts.raise('sas-link-down', { station, detail });
   }
 
-  /** A feed's failure (the data folder unwritable, say) is logged; the exception is fed again on the next append or acknowledgement. */
+  /** A failure in a feed or a note is logged and does not fail the appender or the poll; a feed's write of its file that fails is its own to log and try again (sas-feed.ts). */
   private guard(station: number, fn: () => void): void {
     try {
       fn();
