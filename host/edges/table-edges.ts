@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -20,18 +20,51 @@ const make = () => randomBytes(24).toString('base64url');
  * The NATS users' passwords in `<edgesDir>/users.json` (the host's and one per edge named), each
  * made the first time its user is missing, and each edge's written to `<edgesDir>/<edge>.password`.
  * An operator rotates an edge's password by deleting its line (docs/security.md, *Edges on NATS*).
+ * Each file is written only when its content changes, and replaced whole (writeWhole): a power cut
+ * leaves the old file or the new one. A users.json that cannot be read stops the start, naming it:
+ * made anew, every edge's password would change behind its machine's back.
  */
 export function edgePasswords(dir: string, names: readonly string[]): Map<string, string> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'users.json');
-  const passwords = existsSync(file) ? Passwords.parse(JSON.parse(readFileSync(file, 'utf8'))) : {};
+  const kept = existsSync(file) ? readPasswords(file) : {};
+  const passwords = { ...kept };
   passwords['host'] ??= make();
+  for (const name of names) passwords[name] ??= make();
+  const text = JSON.stringify(passwords, null, 1);
+  if (!existsSync(file) || text !== JSON.stringify(kept, null, 1)) writeWhole(file, text);
   for (const name of names) {
-    passwords[name] ??= make();
-    writeFileSync(path.join(dir, `${name}.password`), `${passwords[name]}\n`, { mode: 0o600 });
+    const edge = path.join(dir, `${name}.password`);
+    const line = `${passwords[name]}\n`;
+    if (!existsSync(edge) || readFileSync(edge, 'utf8') !== line) writeWhole(edge, line);
   }
-  writeFileSync(file, JSON.stringify(passwords, null, 1), { mode: 0o600, flush: true });
   return new Map(Object.entries(passwords));
+}
+
+/** users.json as kept, or an error naming it and what to do (it is never made anew by itself). */
+function readPasswords(file: string): z.infer<typeof Passwords> {
+  let why: string;
+  try {
+    const text = readFileSync(file, 'utf8');
+    if (text.trim() === '') why = 'it is empty';
+    else {
+      const parsed = Passwords.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+      why = 'it is not a list of NATS users and passwords';
+    }
+  } catch (e) {
+    why = e instanceof SyntaxError ? `it is cut short or not JSON (${e.message})` : `it cannot be read (${e instanceof Error ? e.message : String(e)})`;
+  }
+  throw new Error(
+    `edges: ${file} cannot be used: ${why}. Restore it from a backup of the data folder; or delete it, and the next start makes new passwords for the host and every edge (each edge's <edge>.password in ${path.dirname(file)} must then be carried to its machine again)`,
+  );
+}
+
+/** Written to a temporary file, flushed, and renamed into place, owner-only. */
+function writeWhole(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600, flush: true });
+  renameSync(tmp, file);
 }
 
 export interface TableEdges {
