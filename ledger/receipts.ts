@@ -45,11 +45,14 @@ export function readReceipt(dataDir: string): Receipt | null {
   return Receipt.parse(JSON.parse(readFileSync(file, 'utf8')));
 }
 
-/** Keeps `receipt` as the newest (written whole and renamed, owner-only). */
+/**
+ * Keeps `receipt` as the newest (written whole, flushed and renamed, owner-only): unflushed, a power
+ * cut after the rename could leave the name on an empty file, and the next start refuse it.
+ */
 export function keepReceipt(dataDir: string, receipt: Receipt): void {
   const file = path.join(dataDir, RECEIPT_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(receipt)}\n`, { mode: 0o600 });
+  writeFileSync(tmp, `${JSON.stringify(receipt)}\n`, { mode: 0o600, flush: true });
   renameSync(tmp, file);
 }
 

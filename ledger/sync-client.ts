@@ -2,7 +2,7 @@ import { backoffDelay } from '../engine/backoff.js';
 import type { Ledger } from './ledger.js';
 import { AckMismatchError, outboxStats, readBatch, recordAck, recordSyncError, syncAnchor } from './outbox.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from './sign.js';
-import { keepReceipt, readReceipt, receiptSigned } from './receipts.js';
+import { keepReceipt, readReceipt, RECEIPT_FILE, receiptSigned } from './receipts.js';
 import { checkAnswer, ErrorAnswer, HeartbeatAck, IngestAck, IngestGap, WireError } from './wire.js';
 
 export interface SyncLimits {
@@ -167,6 +167,8 @@ export class SyncClient {
     Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'heartbeat' | 'receiptsDir' | 'configOrders'>;
   private readonly receiptKey: string | undefined;
   private uncheckedSaid = false;
+  /** A receipt could not be written (said once until one is kept again). */
+  private receiptUnwritten = false;
   private readonly limits: Required<SyncLimits>;
   private readonly key: Buffer;
   private readonly path = '/v1/ingest';
@@ -450,11 +452,26 @@ export class SyncClient {
       if (!this.receiptKey) this.uncheckedSaid = true;
       return;
     }
+    let newer: boolean;
     try {
-      if ((readReceipt(dir)?.seq ?? -1) <= r.seq) keepReceipt(dir, r);
+      newer = (readReceipt(dir)?.seq ?? -1) <= r.seq;
     } catch {
-      // A receipt file that is not one (edited) is replaced by this good one.
+      // A receipt file that is not one (edited, or cut by a power loss) is replaced by this good one.
+      newer = true;
+    }
+    if (!newer) return;
+    try {
       keepReceipt(dir, r);
+      this.receiptUnwritten = false;
+    } catch (e) {
+      // The acknowledgement is recorded whatever the disk does: said once until a receipt is kept again.
+      if (this.receiptUnwritten) return;
+      this.receiptUnwritten = true;
+      const why = e instanceof Error ? e.message : String(e);
+      this.o.onAlarm?.({
+        kind: 'receipt-unwritten',
+        message: `the upstream's receipt of entry ${r.seq} could not be written to ${RECEIPT_FILE} (${why.slice(0, 200)}): the sync goes on; the kept receipt is older until the disk takes one`,
+      });
     }
   }
 

@@ -16,7 +16,7 @@ import { rowColumnProblems } from './row-columns.js';
 import { witnessProblems } from './witness-check.js';
 import { readReceipt, receiptProblems, RECEIPT_FILE } from './receipts.js';
 import { readCredentials } from './sign.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 export interface VerifyReport {
   ok: boolean;
@@ -500,8 +500,8 @@ function keptReceiptCheck(
   let receipt;
   try {
     receipt = readReceipt(dir);
-  } catch {
-    return { problems: [`upstream receipt: ${RECEIPT_FILE} is not a receipt`], checked: 'the upstream receipt kept' };
+  } catch (e) {
+    return { problems: [unreadableReceipt(path.join(dir, RECEIPT_FILE), e)], checked: 'the upstream receipt kept' };
   }
   if (!receipt) return { problems: [], checked: 'no upstream receipt kept' };
   const credentials = path.join(dir, 'upstream-credentials.json');
@@ -513,4 +513,21 @@ function keptReceiptCheck(
   }
   if (!key) return { problems: [], checked: 'the upstream receipt kept: not checked (no receipt key in the credentials; --upstream URL asks the upstream)' };
   return receiptProblems(ledger.terminalId, head, receipt, key, 'kept here', hashAt);
+}
+
+/**
+ * A kept receipt that cannot be read, named with what it is and what to do: a power cut can leave
+ * it empty or cut short (an earlier build did not flush it before the rename). Still a problem: the
+ * data folder can no longer show the journal reaches what the upstream acknowledged: only the
+ * upstream itself can say so, once the file is moved aside (the next acknowledgement keeps one).
+ */
+function unreadableReceipt(file: string, e: unknown): string {
+  let what = 'is not a receipt';
+  try {
+    if (readFileSync(file, 'utf8').trim() === '') what = 'is empty';
+    else if (e instanceof SyntaxError) what = 'is cut short or not JSON (a power cut while it was written?)';
+  } catch {
+    what = 'cannot be read';
+  }
+  return `upstream receipt: ${file} ${what}: move it aside and check the journal against the upstream itself (etg ledger verify --upstream URL) before the table starts again; the next acknowledgement keeps a new one`;
 }
