@@ -32,6 +32,11 @@ export async function run(argv: string[]): Promise<number> {
       registry.issue(o.for ?? '', by, hours * 3600_000),
     );
     if (!made.ok) throw new Error(made.detail);
+    // Journalled, not written (a full disk): the file would not work; the next start refuses the peer until made again.
+    if (made.unwritten)
+      throw new Error(
+        `${made.table}: the new credential is journalled, but the peer files could not be written (${made.unwritten}): no file made; free the disk and make it again`,
+      );
     // The secret leaves the host here, once: into the new file, or to standard output.
     if (fd === null) console.log(made.file);
     else {

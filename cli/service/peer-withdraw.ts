@@ -22,6 +22,10 @@ export async function run(argv: string[]): Promise<number> {
     registry.withdraw(o.for ?? '', by),
   );
   if (!r.ok) throw new Error(r.detail);
+  if (r.unwritten)
+    throw new Error(
+      `${r.table}: the withdrawal is journalled, but peer-credentials.json could not be written (${r.unwritten}): the next start refuses ${r.table} (peer-integrity) until two people withdraw it again with the disk freed`,
+    );
   console.log(JSON.stringify({ for: r.table, withdrawn: true }));
   return 0;
 }

@@ -162,11 +162,13 @@ export class HostTransfers {
 
   /**
    * The credential `table` dials this host with was made anew or withdrawn in service mode (its
-   * file journalled and written): taken as the file now holds it, and the peer's link into this
-   * host closed at once (it dials again with the new secret, or not at all).
+   * change journalled, its file written or not): taken as the file now holds it if the file is the
+   * journal's (else none: a withdrawal whose write failed leaves the old secret in the file), and
+   * the peer's link into this host closed at once (it dials again with the new secret, or not at all).
    */
   dialIn(table: TableId): void {
     this.o.credentials.reload(table);
+    if (!this.admits(table)) this.o.credentials.withhold(table);
     this.listener.disconnect(table);
   }
 

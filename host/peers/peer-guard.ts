@@ -33,6 +33,8 @@ export class PeerGuard {
   private problems = new Map<TableId, string>();
   /** The problems already logged, so a problem held is logged once, not at every message. */
   private logged = new Set<string>();
+  /** Peers whose change was journalled and its files not written (a full disk), with why: their problem says so. */
+  private readonly unwritten = new Map<TableId, string>();
 
   constructor(private readonly o: PeerGuardOptions) {
     // The first start of a folder whose journal knows no peer adopts its files as found, or journals that it has none.
@@ -54,6 +56,10 @@ export class PeerGuard {
     this.problems = files.ok ? auditPeers(this.o.ledger, files.files) : this.unreadable(files.error);
     // Unreadable files with no peer in force are a fault too: whatever they were meant to say is refused, not silently dropped.
     if (!files.ok && this.problems.size === 0) this.problems.set(UNREADABLE, `the peer files cannot be read (${files.error})`);
+    for (const [t, why] of this.unwritten) {
+      if (this.problems.has(t)) this.problems.set(t, why);
+      else this.unwritten.delete(t);
+    }
     for (const [peer, problem] of this.problems) {
       if (this.logged.has(problem)) continue;
       this.logged.add(problem);
@@ -68,9 +74,16 @@ export class PeerGuard {
     return !this.check().has(table);
   }
 
-  /** The host journalled a change to the peers and wrote the files: the next check reads them again whatever their times say. */
-  invalidate(): void {
+  /**
+   * The host journalled a change to the peer `table` and wrote its files, or could not (`unwritten`:
+   * why, worded as its problem while the files are not the journal's): the next check reads them
+   * again whatever their times say.
+   */
+  invalidate(table?: TableId, unwritten?: string): void {
     this.signature = null;
+    if (table === undefined) return;
+    if (unwritten === undefined) this.unwritten.delete(table);
+    else this.unwritten.set(table, unwritten);
   }
 
   private raise(): void {

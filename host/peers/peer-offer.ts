@@ -100,6 +100,8 @@ export const OFFER_REFUSALS = [
   'replayed',
   'superseded',
   'other-terminal-id',
+  // Not the file's: journalled as enrolled, the peer files could not be written (a full disk).
+  'unwritten',
 ] as const;
 export type OfferRefusal = (typeof OFFER_REFUSALS)[number];
 

@@ -31,11 +31,18 @@ export type CredentialRefusal = (typeof CREDENTIAL_REFUSALS)[number];
 export type CredentialRefused = { ok: false; detail: string; reason: CredentialRefusal };
 const refused = (reason: CredentialRefusal, detail: string): CredentialRefused => ({ ok: false, detail, reason });
 
-/** A peer's credential withdrawn or the peer revoked. */
-export type CredentialChange = { ok: true; table: TableId } | CredentialRefused;
+/** The guard's problem of a peer whose change was journalled and its files not written (a full disk). */
+const unwrittenProblem = (table: TableId, action: string, why: string): string =>
+  `peer table ${table}: its ${action} is journalled, and its files could not be written (${why}): refused until two people make the change again with the disk freed`;
+
+/**
+ * A peer's credential withdrawn or the peer revoked; `unwritten`: journalled and in force in this
+ * run, its files not written (why): the peer stays refused, at each start too, until they are.
+ */
+export type CredentialChange = { ok: true; table: TableId; unwritten?: string } | CredentialRefused;
 
 /** A new enrolment file for a peer: its text (holding the secret: handed once) and its credential's id. */
-export type PeerFileMade = { ok: true; table: TableId; file: string; credential: string } | CredentialRefused;
+export type PeerFileMade = { ok: true; table: TableId; file: string; credential: string; unwritten?: string } | CredentialRefused;
 
 /** What a credential action does once its checks passed: its entry, its files, whom it tells, its log line, what it returns. */
 interface CredentialPlan<T> {
@@ -226,8 +233,21 @@ export class PeerRegistry {
       type: 'peer.credential',
       payload: { table, action: 'enrol', by: [...by], digest: peerDigest(table, peer.data, theirs), credential: offer.credential, issuedAt: offer.issuedAt },
     });
-    writePeers(this.o.dataDir, next.data);
-    this.guard.invalidate();
+    try {
+      writePeers(this.o.dataDir, next.data);
+    } catch (e) {
+      // Journalled, not written: the guard refuses it (and raises the fault) until it is added again.
+      const why = (e instanceof Error ? e.message : String(e)).slice(0, 200);
+      this.guard.invalidate(table, unwrittenProblem(table, 'enrol', why));
+      this.guard.check();
+      this.o.log.error({ peer: table, by, error: why }, 'peers.json not written after an enrolment journalled by two people: the peer is refused');
+      return {
+        ok: false,
+        detail: `${table} is journalled as enrolled, but peers.json could not be written (${why}): it is refused until it is added again with the disk freed`,
+        refusal: 'unwritten',
+      };
+    }
+    this.guard.invalidate(table);
     for (const l of this.enrolled) l(peer.data);
     this.o.log.warn({ peer: table, stations, by, linked: this.links !== null, credential: offer.credential }, 'peer table enrolled by two people');
     return { ok: true, table };
@@ -339,7 +359,7 @@ export class PeerRegistry {
     tableText: string,
     plan: (table: TableId, peers: PeersFile) => CredentialRefused | CredentialPlan<T>,
     by: readonly [string, string],
-  ): ({ ok: true; table: TableId } & T) | CredentialRefused {
+  ): ({ ok: true; table: TableId; unwritten?: string } & T) | CredentialRefused {
     const t = TableId.safeParse(tableText);
     if (!t.success) return refused('not-a-table', 'not a table id');
     const table = t.data;
@@ -348,11 +368,23 @@ export class PeerRegistry {
     const step = plan(table, before.file);
     if ('ok' in step) return step;
     this.o.ledger.append({ type: 'peer.credential', payload: { table, by: [...by], ...step.journal } });
-    step.write();
-    this.guard.invalidate();
+    // In force from here, whatever the write does (as a remote station's revocation is): files not
+    // written (a full disk) are not the journal's, so the guard refuses the peer, the listeners take
+    // nothing from them, and the next start's check refuses it too, until the change is made again.
+    let unwritten: string | undefined;
+    try {
+      step.write();
+    } catch (e) {
+      unwritten = (e instanceof Error ? e.message : String(e)).slice(0, 200);
+    }
+    this.guard.invalidate(table, unwritten === undefined ? undefined : unwrittenProblem(table, step.journal.action, unwritten));
     for (const l of step.tell) l(table);
     this.o.log.warn({ peer: table, by, ...step.said[1] }, step.said[0]);
-    return { ok: true, table, ...step.made };
+    if (unwritten === undefined) return { ok: true, table, ...step.made };
+    this.o.log.error({ peer: table, by, error: unwritten }, 'peer files not written after a change journalled by two people: the peer is refused');
+    // Checked now, so the peer-integrity fault is raised whether or not this host carries transfers.
+    this.guard.check();
+    return { ok: true, table, unwritten, ...step.made };
   }
 
   private now(): number {

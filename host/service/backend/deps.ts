@@ -45,12 +45,19 @@ export interface PeerService {
     stations: readonly number[],
     by: readonly [string, string],
   ): { ok: true; table: string } | { ok: false; detail: string; refusal?: string };
-  /** `reason` of a refusal (host/peers/peer-registry.ts `CREDENTIAL_REFUSALS`), worded by the screen (`service.peers.refused.*`). */
-  revoke(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string; reason: string };
+  /**
+   * `reason` of a refusal (host/peers/peer-registry.ts `CREDENTIAL_REFUSALS`), worded by the screen
+   * (`service.peers.refused.*`). `unwritten` (here and below): journalled and in force in this run,
+   * the peer files not written (a full disk): the peer stays refused until the change is made again.
+   */
+  revoke(table: string, by: readonly [string, string]): { ok: true; table: string; unwritten?: string } | { ok: false; detail: string; reason: string };
   /** This table's enrolment file for the peer `table`: a new credential it dials this table with, journalled; the file (with the secret) returned once. */
-  issue(table: string, by: readonly [string, string]): { ok: true; table: string; file: string } | { ok: false; detail: string; reason: string };
+  issue(
+    table: string,
+    by: readonly [string, string],
+  ): { ok: true; table: string; file: string; unwritten?: string } | { ok: false; detail: string; reason: string };
   /** The credential `table` dials this table with, revoked (journalled); its link in closes. */
-  withdraw(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string; reason: string };
+  withdraw(table: string, by: readonly [string, string]): { ok: true; table: string; unwritten?: string } | { ok: false; detail: string; reason: string };
   /** `reason` of a refusal (host/peers/peer-registry.ts `SettlementRefusal`), worded by the screen (`service.peers.settleRefused.*`). */
   settle(
     serial: number,

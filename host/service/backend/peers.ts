@@ -27,6 +27,14 @@ const credentialRefused = (r: { detail: string; reason: string }, table: string)
   notice: { key: `service.peers.refused.${r.reason}`, values: { table: table.slice(0, 64) } },
 });
 
+/** An enrolment file refused, with the screen's words for why where there are some (`service.peers.fileRefused.*`). */
+const fileRefused = (r: { detail: string; refusal?: string }): BackendResult => ({
+  ok: false,
+  code: 'refused',
+  detail: r.detail,
+  ...(r.refusal ? { notice: { key: `service.peers.fileRefused.${r.refusal}`, values: {} } } : {}),
+});
+
 export type PeerActions = PeersPart & {
   sessionEnded(enterSeq: number): void;
   dispose(): void;
@@ -57,13 +65,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
     add(enrolment, stations, authorisedBy) {
       if (!d.peers) return refusedBy(serviceSaid('peersNone'), 'not-available');
       const r = d.peers.add(enrolment, stations, authorisedBy);
-      if (!r.ok)
-        return {
-          ok: false,
-          code: 'refused',
-          detail: r.detail,
-          ...(r.refusal ? { notice: { key: `service.peers.fileRefused.${r.refusal}`, values: {} } } : {}),
-        };
+      if (!r.ok) return fileRefused(r);
       changes.changed();
       return { ok: true, key: 'service.done.peerAdd', values: { table: r.table } };
     },
@@ -73,15 +75,17 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       if (!r.ok) return credentialRefused(r, table);
       journalDiscarded(files.discard(table, 'revoked'));
       changes.changed();
-      return { ok: true, key: 'service.done.peerRevoke', values: { table: r.table } };
+      return { ok: true, key: r.unwritten ? 'service.done.peerRevokeUnwritten' : 'service.done.peerRevoke', values: { table: r.table } };
     },
     issueFile(table, authorisedBy, session) {
       if (!d.peers) return refusedBy(serviceSaid('peersNone'), 'not-available');
       const r = d.peers.issue(table, authorisedBy);
       if (!r.ok) return credentialRefused(r, table);
-      journalDiscarded(files.hold(r.table, r.file, session));
-      timer.arm();
+      // Its credential journalled, not written (a full disk): a file that cannot work is not handed out, nor an older one.
+      journalDiscarded(r.unwritten ? files.discard(r.table, 're-enrolled') : files.hold(r.table, r.file, session));
       changes.changed();
+      if (r.unwritten) return { ok: false, code: 'refused', detail: r.unwritten, notice: { key: 'service.peers.issueUnwritten', values: { table: r.table } } };
+      timer.arm();
       return { ok: true, key: 'service.done.peerIssue', values: { table: r.table } };
     },
     withdraw(table, authorisedBy) {
@@ -90,7 +94,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       if (!r.ok) return credentialRefused(r, table);
       journalDiscarded(files.discard(r.table, 'revoked'));
       changes.changed();
-      return { ok: true, key: 'service.done.peerWithdraw', values: { table: r.table } };
+      return { ok: true, key: r.unwritten ? 'service.done.peerWithdrawUnwritten' : 'service.done.peerWithdraw', values: { table: r.table } };
     },
     settle(serial, as, reference, authorisedBy) {
       if (!d.peers) return refusedBy(serviceSaid('peersNone'), 'not-available');
