@@ -151,3 +151,4 @@ export { migrateStore, openSqliteStore, StoreOpenError, storeVersion, type Sqlit
 export { jackpotHits, jackpotMovements, jackpotPools, type JackpotHitRecord, type JackpotMovement } from './jackpot-queries.js';
 export { DataFolderBusy, lockDataFolder, LOCK_FILE, HOLDER_FILE, type DataFolderLock } from './data-folder-lock.js';
 export { rowsLost } from './rows-lost.js';
+export { writeFileWhole } from './whole-file.js';

@@ -1,7 +1,8 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileWhole } from './whole-file.js';
 
 // The upstream's receipts (upstream/receipts.ts, whose statement this repeats: the kiosk may not
 // import the service's code): each acknowledgement carries the service's Ed25519 signature over
@@ -51,9 +52,7 @@ export function readReceipt(dataDir: string): Receipt | null {
  */
 export function keepReceipt(dataDir: string, receipt: Receipt): void {
   const file = path.join(dataDir, RECEIPT_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(receipt)}\n`, { mode: 0o600, flush: true });
-  renameSync(tmp, file);
+  writeFileWhole(file, `${JSON.stringify(receipt)}\n`);
 }
 
 /**

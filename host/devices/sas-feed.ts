@@ -10,7 +10,6 @@
 // exception goes before the FIFO as SAS orders, one at a time. What waits behind the machine's
 // queue is bounded as SAS bounds a machine's (§2.2.1: a fixed queue that loses its oldest and
 // reports 70): past `FIFO_KEPT` the oldest is dropped and 70 raised, once for the episode.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { EXC } from '../../hardware/sas/constants.js';
@@ -157,7 +156,7 @@ export class ReportedStore {
     };
     let parts: Record<string, unknown> = {};
     if (main.state === 'ok') parts = main.value.stations;
-    else if (main.state === 'damaged' || existsSync(prevFile)) {
+    else if (main.state === 'damaged' || readStateFileChecked(prevFile, Reported).state !== 'missing') {
       // Gone while its previous copy is there is damage too (removed by hand): never first use, which would start at this run.
       const why = main.state === 'damaged' ? main.why : 'missing while its previous copy is there';
       parts = previous() ?? {};
@@ -192,6 +191,17 @@ export class ReportedStore {
 
   of(station: number): StationKept | null {
     return this.stations.get(String(station)) ?? null;
+  }
+
+  /**
+   * Where a station's feed starts when the file holds no part of it (a first use, or a part lost):
+   * kept with the others, so the next save of any station writes it. Before, such a station had no
+   * part until its own first save, and a restart meanwhile took it for a first use again: what its
+   * system had not acknowledged in the run before (or, lost, the stretch it re-read) was dropped.
+   */
+  remember(station: number, kept: StationKept): void {
+    if (this.stations.has(String(station))) return;
+    this.stations.set(String(station), { through: kept.through, acked: [], ...(kept.overflow === true ? { overflow: true as const } : {}) });
   }
 
   save(station: number, kept: StationKept): void {
@@ -270,6 +280,7 @@ export class StationFeed {
     this.acked = new Set(kept?.acked ?? []);
     this.readSeq = this.through;
     this.overflow = kept?.overflow === true || lost;
+    if (kept === null) d.store.remember(station, { through: this.through, acked: [], ...(lost ? { overflow: true as const } : {}) });
     if (this.overflow) this.d.machine.raise(EXC.bufferOverflow, OVERFLOW_TAG);
     this.takePending(kept?.pending ?? []);
     let read = 0;
@@ -278,6 +289,8 @@ export class StationFeed {
       this.take(e);
     }
     this.readAtStart = read;
+    // A lost part is written at once (its re-read stretch and its 70), not only with the next save.
+    if (lost) this.trySave();
     this.feed();
   }
 

@@ -1,8 +1,9 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { TableId } from '../../terms/transfer-terms.js';
 import { StationNumber } from '../../protocol/index.js';
+import { writeFileWhole } from '../../ledger/index.js';
 
 /** The file beside the ledger that names this host's peers (owner-only: it holds their secrets for us). */
 export const PEERS_FILE = 'peers.json';
@@ -62,9 +63,7 @@ export function readPeers(dataDir: string): PeersFile | null {
  */
 export function writePeers(dataDir: string, peers: PeersFile): void {
   const file = path.join(dataDir, PEERS_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(PeersFile.parse(peers), null, 1), { mode: 0o600, flush: true });
-  renameSync(tmp, file);
+  writeFileWhole(file, JSON.stringify(PeersFile.parse(peers), null, 1));
 }
 
 /** `peers.json`, or null when there is none or it cannot be read (the peer guard refuses the peers then, and raises the fault). */

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { TableId } from '../../terms/transfer-terms.js';
+import { writeFileWhole } from '../../ledger/index.js';
 
 /** The file beside the ledger that holds each peer table's credential, hashed (owner-only). */
 export const PEER_CREDENTIALS_FILE = 'peer-credentials.json';
@@ -98,8 +99,6 @@ export class PeerCredentials {
 
   private save(): void {
     if (!this.file) return;
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ v: 1, peers: this.peers }, null, 1), { mode: 0o600, flush: true });
-    renameSync(tmp, this.file);
+    writeFileWhole(this.file, JSON.stringify({ v: 1, peers: this.peers }, null, 1));
   }
 }

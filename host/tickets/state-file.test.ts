@@ -49,4 +49,13 @@ describe('state files', () => {
     writeFileSync(path.join(dir, 'ok.json'), '{"v":1}');
     assert.deepEqual(readStateFileChecked(path.join(dir, 'ok.json'), Schema), { state: 'ok', value: { v: 1 } });
   });
+
+  it('a previous copy that cannot be kept (a folder at `.prev`) never keeps the file itself from being written', () => {
+    const file = path.join(dir, 's.json');
+    writeStateFile(file, { v: 1, n: 1 }, { keepPrevious: true });
+    mkdirSync(`${file}.prev`);
+    writeStateFile(file, { v: 1, n: 2 }, { keepPrevious: true });
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { v: 1, n: 2 });
+    assert.deepEqual(readdirSync(dir).sort(), ['s.json', 's.json.prev']);
+  });
 });

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 
@@ -13,9 +13,11 @@ export type StateRead<T> = { state: 'ok'; value: T } | { state: 'missing' } | { 
 
 /** The file's value, told apart: absent; ours (JSON of `schema`); or there and not believed (unreadable, a folder, not JSON, not ours), with why. */
 export function readStateFileChecked<T>(file: string, schema: z.ZodType<T>): StateRead<T> {
-  if (!existsSync(file)) return { state: 'missing' };
   let json: unknown;
   try {
+    // Missing is "no such file" only: a file whose metadata cannot be read (EIO, a loop) is damage,
+    // never a first use (existsSync said false for any error).
+    if (statSync(file, { throwIfNoEntry: false }) === undefined) return { state: 'missing' };
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     return { state: 'damaged', why: err instanceof Error ? err.message : String(err) };
@@ -42,18 +44,38 @@ export function writeStateFile(file: string, value: unknown, options: { keepPrev
   const prevTmp = `${file}.prev.${process.pid}.tmp`;
   try {
     writeFileSync(tmp, JSON.stringify(value), { mode: 0o600, flush: true });
-    if (options.keepPrevious === true && existsSync(file)) {
-      rmSync(prevTmp, { force: true });
-      linkSync(file, prevTmp);
-      renameSync(prevTmp, `${file}.prev`);
-    }
+    if (options.keepPrevious === true && existsSync(file)) keepPrevious(file, prevTmp);
     renameSync(tmp, file);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    rmSync(prevTmp, { force: true });
+    removeQuietly(tmp);
+    removeQuietly(prevTmp);
     throw err;
   }
   syncFolder(path.dirname(file));
+}
+
+/**
+ * The file about to be replaced kept as `<file>.prev`, at best: a previous copy that cannot be kept
+ * (a folder in its place, a full disk) leaves the older one, and the file is written all the same
+ * (before, a folder at `.prev` kept the file itself from ever being written again).
+ */
+function keepPrevious(file: string, prevTmp: string): void {
+  try {
+    removeQuietly(prevTmp);
+    linkSync(file, prevTmp);
+    renameSync(prevTmp, `${file}.prev`);
+  } catch {
+    removeQuietly(prevTmp);
+  }
+}
+
+/** Removes a temporary file, whatever is in the way: its leftover is not worth the write that failed. */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // A folder in its place: left for whoever put it there.
+  }
 }
 
 function syncFolder(dir: string): void {
