@@ -9,18 +9,18 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
-import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { HostDeviceMessage } from '../../protocol/index.js';
 import type { Clock } from '../../hardware/clock.js';
 import { agentEnrolment } from './test-enrolment.js';
-import { DeviceLink } from './device-link.js';
+import { agentLink } from './test-device-link.js';
 
 const enrolment = agentEnrolment(202);
 const welcome: HostDeviceMessage = { type: 'device-welcome', pendingNote: null, enabled: true, accept: [], sas: true };
 const chunk = Buffer.alloc(48, 0x80).toString('base64');
 const CUTS = 8;
 const PING = 60_000;
+const TIMING = { maxBufferedBytes: 64 * 1024, pingMs: PING };
 
 async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -73,29 +73,6 @@ async function fakeHost(onLink: (ws: WebSocket, req: IncomingMessage) => void) {
   return host;
 }
 
-function agentLink(port: number, timers: Clock, welcomeMs = 10_000) {
-  const warnings: string[] = [];
-  const log = pino({ level: 'warn' }, { write: (s: string) => void warnings.push((JSON.parse(s) as { msg: string }).msg) });
-  const sockets: WebSocket[] = [];
-  const link = new DeviceLink({
-    enrolment,
-    acceptor: 'id003',
-    mode: 'relay',
-    log,
-    connect: () => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}`, { perMessageDeflate: false });
-      sockets.push(ws);
-      return ws;
-    },
-    onMessage: () => undefined,
-    random: () => 0,
-    timing: { maxBufferedBytes: 64 * 1024, pingMs: PING },
-    timers,
-    welcomeMs,
-  });
-  return { link, warnings, sockets };
-}
-
 /** The waits the backoff chose for the first `n` redials with a jitter of 0: the ceiling's lower half. */
 function backedOff(n: number): number[] {
   return Array.from({ length: n }, (_, i) => Math.min(5000, 200 * 2 ** i) / 2);
@@ -108,7 +85,7 @@ describe("a station agent's device link dialled again after a stall", { timeout:
       ws.send(JSON.stringify(welcome));
       req.socket.pause();
     });
-    const { link, warnings, sockets } = agentLink(host.port, t.timers);
+    const { link, warnings, sockets } = agentLink(host.port, { enrolment, timing: TIMING, timers: t.timers, welcomeMs: 10_000 });
     const waits: number[] = [];
     try {
       link.start();
@@ -123,7 +100,7 @@ describe("a station agent's device link dialled again after a stall", { timeout:
       await until('the last redial dialled', () => host.links === CUTS + 1);
       console.log(`a host that welcomes and stalls: ${CUTS} cuts, waits ${waits.join(', ')} ms (${waits.reduce((a, b) => a + b, 0)} ms in all)`);
       assert.deepEqual(waits, backedOff(CUTS));
-      assert.equal(warnings.filter((w) => w === 'device link to the table not reading, its send buffer over the cap: terminated').length, CUTS);
+      assert.equal(warnings.filter((w) => w.msg === 'device link to the table not reading, its send buffer over the cap: terminated').length, CUTS);
     } finally {
       link.stop();
       host.close();
@@ -134,7 +111,7 @@ describe("a station agent's device link dialled again after a stall", { timeout:
     const t = handTimers();
     const WELCOME = 7000;
     const host = await fakeHost(() => undefined);
-    const { link, warnings, sockets } = agentLink(host.port, t.timers, WELCOME);
+    const { link, warnings, sockets } = agentLink(host.port, { enrolment, timing: TIMING, timers: t.timers, welcomeMs: WELCOME });
     const waits: number[] = [];
     try {
       link.start();
@@ -150,7 +127,7 @@ describe("a station agent's device link dialled again after a stall", { timeout:
       console.log(`a host that never welcomes: ${CUTS} cuts, waits ${waits.join(', ')} ms`);
       assert.equal(link.connected(), false);
       assert.deepEqual(waits, backedOff(CUTS));
-      assert.equal(warnings.filter((w) => w === 'device link to the table not welcomed in time: terminated').length, CUTS);
+      assert.equal(warnings.filter((w) => w.msg === 'device link to the table not welcomed in time: terminated').length, CUTS);
     } finally {
       link.stop();
       host.close();
@@ -164,7 +141,7 @@ describe("a station agent's device link dialled again after a stall", { timeout:
       ws.send(JSON.stringify(welcome));
       drop = () => ws.terminate();
     });
-    const { link, sockets } = agentLink(host.port, t.timers);
+    const { link, sockets } = agentLink(host.port, { enrolment, timing: TIMING, timers: t.timers, welcomeMs: 10_000 });
     const waits: number[] = [];
     try {
       link.start();

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
-import pino from 'pino';
-import WebSocket, { WebSocketServer, type ServerOptions } from 'ws';
+import type WebSocket from 'ws';
+import { WebSocketServer, type ServerOptions } from 'ws';
 import type { HostDeviceMessage } from '../../protocol/index.js';
 import { agentEnrolment } from './test-enrolment.js';
-import { DeviceLink } from './device-link.js';
+import { agentLink } from './test-device-link.js';
 
 const enrolment = agentEnrolment(201);
 const welcome: HostDeviceMessage = { type: 'device-welcome', pendingNote: null, enabled: true, accept: [], sas: true };
@@ -48,33 +48,11 @@ async function fakeHost(onLink: (ws: WebSocket, req: IncomingMessage) => void, o
   return host;
 }
 
-/** A link to `port`, its warnings kept, and the client socket of each dial. */
-function agentLink(port: number, timing: { maxBufferedBytes?: number; pingMs?: number }) {
-  const warnings: Record<string, unknown>[] = [];
-  const log = pino({ level: 'warn' }, { write: (s: string) => void warnings.push(JSON.parse(s) as Record<string, unknown>) });
-  const sockets: WebSocket[] = [];
-  const link = new DeviceLink({
-    enrolment,
-    acceptor: 'id003',
-    mode: 'relay',
-    log,
-    connect: () => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}`, { perMessageDeflate: false });
-      sockets.push(ws);
-      return ws;
-    },
-    onMessage: () => undefined,
-    random: () => 0,
-    timing,
-  });
-  return { link, warnings, sockets };
-}
-
 describe("a station agent's device link to its table host", { timeout: 60_000 }, () => {
   it('a host that stops reading is cut at the send buffer cap, logged once, and dialled again', async () => {
     const MAX = 256 * 1024;
     const host = await fakeHost((_ws, req) => req.socket.pause());
-    const { link, warnings, sockets } = agentLink(host.port, { maxBufferedBytes: MAX, pingMs: 60_000 });
+    const { link, warnings, sockets } = agentLink(host.port, { enrolment, timing: { maxBufferedBytes: MAX, pingMs: 60_000 } });
     try {
       link.start();
       await until('the link up', () => link.connected());
@@ -106,7 +84,7 @@ describe("a station agent's device link to its table host", { timeout: 60_000 },
     const PING = 250;
     // It reads everything and never answers a ping (a wedged host whose kernel still takes bytes in).
     const host = await fakeHost(() => undefined, { autoPong: false });
-    const { link, warnings } = agentLink(host.port, { pingMs: PING });
+    const { link, warnings } = agentLink(host.port, { enrolment, timing: { pingMs: PING } });
     try {
       link.start();
       await until('the link up', () => link.connected());
@@ -126,7 +104,7 @@ describe("a station agent's device link to its table host", { timeout: 60_000 },
   it('an honest host under steady traffic keeps its one link, every message delivered', async () => {
     const PING = 250;
     const host = await fakeHost(() => undefined);
-    const { link, warnings } = agentLink(host.port, { maxBufferedBytes: 64 * 1024, pingMs: PING });
+    const { link, warnings } = agentLink(host.port, { enrolment, timing: { maxBufferedBytes: 64 * 1024, pingMs: PING } });
     try {
       link.start();
       await until('the link up', () => link.connected());
