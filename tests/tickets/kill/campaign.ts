@@ -238,6 +238,16 @@ async function present(r: Rig, host: RunningHost, barcode: string): Promise<void
   await until(() => ticketInEscrow(host.ledger, REDEEMER) === null, 30_000, 'the attempt ended in the journal');
 }
 
+/** Whether the cash-out became a handpay before any ticket was journalled: the trial tests nothing. */
+function handpaid(c: HostChild): boolean {
+  return c.written.includes('credit.cancel') && !c.written.includes('ticket.issue');
+}
+
+function untestedTrial(point: KillPoint, c: HostChild, t0: number): TrialResult {
+  const untested = `the cash-out became a handpay, not a ticket: the trial tested nothing (journalled ${c.told.join(', ')}; answered ${c.answers.join(', ')})`;
+  return { point, ended: 'none', upstream: '?', violations: [untested], untested, ms: Date.now() - t0 };
+}
+
 /** One trial: a fresh table, upstream and devices; the ticket's life killed at `point`. */
 export async function runTrial(point: KillPoint): Promise<TrialResult> {
   const t0 = Date.now();
@@ -258,17 +268,15 @@ export async function runTrial(point: KillPoint): Promise<TrialResult> {
       await until(() => r.printer.busy || !c.alive, 60_000, 'the printer printing');
       await c.kill();
     } else if (REDEMPTION.includes(point)) {
-      await c.until(() => c.written.includes('ticket.printed'), 60_000, 'the ticket printed');
+      await c.until(() => c.written.includes('ticket.printed') || handpaid(c), 60_000, 'the ticket printed');
+      if (handpaid(c)) return untestedTrial(point, c, t0);
       const [barcode] = heldPaper(r);
       if (!barcode) throw new Error('no ticket came out of the printer');
       r.printer.takeTicket();
       r.redeemer.insertTicket(barcode);
     }
     await c.until(() => !c.alive || c.written.includes('credit.cancel'), 240_000, `the host's death at ${point}`);
-    if (c.alive) {
-      const untested = `the cash-out became a handpay, not a ticket: the trial tested nothing (journalled ${c.told.join(', ')}; answered ${c.answers.join(', ')})`;
-      return { point, ended: 'none', upstream: '?', violations: [untested], untested, ms: Date.now() - t0 };
-    }
+    if (c.alive) return untestedTrial(point, c, t0);
     await c.exited;
     // The restart, on the same data folder and devices.
     host = await startTicketHost(r.dataDir, r.ports, r.url);
