@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { keepReceipt, RECEIPT_FILE } from './receipts.js';
+import { keepReceipt, Receipt, RECEIPT_FILE } from './receipts.js';
 import { writeFileWhole } from './whole-file.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'whole-file-'));
@@ -26,11 +26,27 @@ describe('a file written whole', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['blocked.json', 'f.json']);
   });
 
+  it('keeps the file it replaces as .prev when asked, and is written even when .prev cannot be kept', () => {
+    const dir = path.join(root, 'c');
+    mkdirSync(dir);
+    const file = path.join(dir, 'f.json');
+    writeFileWhole(file, '1', { keepPrevious: true, syncFolder: true });
+    writeFileWhole(file, '2', { keepPrevious: true, syncFolder: true });
+    assert.equal(readFileSync(`${file}.prev`, 'utf8'), '1');
+    const other = path.join(dir, 'g.json');
+    writeFileWhole(other, '1');
+    mkdirSync(`${other}.prev`);
+    writeFileSync(path.join(`${other}.prev`, 'x'), 'x');
+    writeFileWhole(other, '2', { keepPrevious: true });
+    assert.equal(readFileSync(other, 'utf8'), '2');
+    assert.deepEqual(readdirSync(dir).sort(), ['f.json', 'f.json.prev', 'g.json', 'g.json.prev']);
+  });
+
   it("the upstream's receipt: a write that fails leaves no temporary file beside it", () => {
     const dir = path.join(root, 'b');
     mkdirSync(path.join(dir, RECEIPT_FILE), { recursive: true });
     writeFileSync(path.join(dir, RECEIPT_FILE, 'x'), 'x');
-    assert.throws(() => keepReceipt(dir, { seq: 1 } as never));
+    assert.throws(() => keepReceipt(dir, Receipt.parse({ seq: 1, hash: 'a'.repeat(64), at: '2026-11-30T00:00:00Z', signature: 'AAAA' })));
     assert.deepEqual(readdirSync(dir), [RECEIPT_FILE]);
   });
 });

@@ -1,6 +1,6 @@
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import type { z } from 'zod';
+import { writeFileWhole } from '../../ledger/index.js';
 
 // The host's small state files in its data folder (the SAS files: docs/security.md lists them).
 // Here because host/tickets imports nothing of the host and host/devices may import it (the SAS
@@ -33,56 +33,10 @@ export function readStateFile<T>(file: string, schema: z.ZodType<T>): T | null {
 }
 
 /**
- * Writes `value` as JSON, readable by the kiosk user only, flushed to a temporary file and renamed
- * into place, then the folder flushed (the rename is not on disk until it is). A write that fails
- * removes its temporary file: a disk that refuses writes must not fill up with them.
- * `keepPrevious`: the file being replaced stays as `<file>.prev` (a second name for it, then
- * renamed: never a cut copy), for a reader whose file is damaged to fall back on.
+ * Writes `value` as JSON, readable by the kiosk user only, whole or not at all, then the folder
+ * flushed (ledger/whole-file.ts). `keepPrevious`: the file being replaced stays as `<file>.prev`,
+ * for a reader whose file is damaged to fall back on.
  */
 export function writeStateFile(file: string, value: unknown, options: { keepPrevious?: boolean } = {}): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const prevTmp = `${file}.prev.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, JSON.stringify(value), { mode: 0o600, flush: true });
-    if (options.keepPrevious === true && existsSync(file)) keepPrevious(file, prevTmp);
-    renameSync(tmp, file);
-  } catch (err) {
-    removeQuietly(tmp);
-    removeQuietly(prevTmp);
-    throw err;
-  }
-  syncFolder(path.dirname(file));
-}
-
-/**
- * The file about to be replaced kept as `<file>.prev`, at best: a previous copy that cannot be kept
- * (a folder in its place, a full disk) leaves the older one, and the file is written all the same
- * (before, a folder at `.prev` kept the file itself from ever being written again).
- */
-function keepPrevious(file: string, prevTmp: string): void {
-  try {
-    removeQuietly(prevTmp);
-    linkSync(file, prevTmp);
-    renameSync(prevTmp, `${file}.prev`);
-  } catch {
-    removeQuietly(prevTmp);
-  }
-}
-
-/** Removes a temporary file, whatever is in the way: its leftover is not worth the write that failed. */
-function removeQuietly(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // A folder in its place: left for whoever put it there.
-  }
-}
-
-function syncFolder(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileWhole(file, JSON.stringify(value), { keepPrevious: options.keepPrevious === true, syncFolder: true });
 }
