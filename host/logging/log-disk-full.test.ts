@@ -50,7 +50,7 @@ const parsed = (file: string) =>
   readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { msg?: string; lost?: number; n?: number });
+    .map((l) => JSON.parse(l) as { msg?: string; lost?: number; n?: number; app?: string });
 
 describe('the log on a full disk', () => {
   it('never throws at the call site; the lines refused are counted and said by the first line written after', () => {
@@ -75,6 +75,8 @@ describe('the log on a full disk', () => {
       ['before the disk filled', 'log lines lost: the disk refused them', 'the disk has room again'],
     );
     assert.equal(lines[1]?.lost, 1000);
+    assert.equal(lines[1]?.app, lines[2]?.app, 'the lost lines are said with the process that lost them');
+    assert.ok(lines[1]?.app, 'named');
     assert.ok(!lines.some((l) => l.n !== undefined), 'nothing refused was kept in memory and written later');
   });
 

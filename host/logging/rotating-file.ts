@@ -68,7 +68,7 @@ export class RotatingFile {
         if (this.size > 0 && this.size + bytes > this.limits.maxBytes) this.rotate();
       }
       if (this.lost) {
-        this.append(lostLine(this.lost));
+        this.append(lostLine(this.lost, appOf(line)));
         this.lost = null;
       }
       this.append(line);
@@ -228,6 +228,21 @@ function unlinkQuiet(file: string): void {
 }
 
 /** The line that says what the disk refused, in the log's own shape (pino's error level). */
-function lostLine(lost: { lines: number; since: string; error: string }): string {
-  return `${JSON.stringify({ level: 50, time: new Date().toISOString(), msg: 'log lines lost: the disk refused them', lost: lost.lines, since: lost.since, error: lost.error })}\n`;
+function lostLine(lost: { lines: number; since: string; error: string }, app: string | undefined): string {
+  const said = { level: 50, time: new Date().toISOString(), ...(app === undefined ? {} : { app }), msg: 'log lines lost: the disk refused them' };
+  return `${JSON.stringify({ ...said, lost: lost.lines, since: lost.since, error: lost.error })}\n`;
+}
+
+/**
+ * The process a line is from (its `app`): the file is shared by the host and Electron's main
+ * process, and the lost lines are the writer's own, so they are said under the name of the line
+ * that follows them from the same writer.
+ */
+function appOf(line: string): string | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'object' && v !== null && 'app' in v && typeof v.app === 'string' ? v.app : undefined;
+  } catch {
+    return undefined;
+  }
 }
