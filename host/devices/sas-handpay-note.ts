@@ -6,7 +6,7 @@
 // (the journal's 51 itself was acknowledged: the feed does not raise it again).
 import path from 'node:path';
 import { z } from 'zod';
-import { readStateFile, writeStateFile } from '../tickets/state-file.js';
+import { readStateFileSaid, writeStateFile, type StateFileLog } from '../tickets/state-file.js';
 
 export const HANDPAY_NOTE_FILE = 'sas-handpay-note.json';
 const Notes = z.strictObject({ v: z.literal(1), stations: z.record(z.string().regex(/^\d{1,4}$/), z.number().int().nonnegative()) });
@@ -16,10 +16,11 @@ export class HandpayNotes {
   private readonly file: string;
   private state: Notes = { v: 1, stations: {} };
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, log?: StateFileLog) {
     this.file = path.join(dataDir, HANDPAY_NOTE_FILE);
     // Not ours (cut, overwritten): no note; a handpay still pending is reported by its journal's 51 until acknowledged.
-    this.state = readStateFile(this.file, Notes) ?? this.state;
+    const consequence = 'no handpay reissue note: exception 51 is not reissued for a handpay whose 51 was acknowledged before';
+    this.state = readStateFileSaid(this.file, Notes, log, consequence) ?? this.state;
   }
 
   /** When the host acknowledged 51 at `station` without asking 1B since (the machine's clock), or null. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { SasDateTime, SasValidationRecord } from '../../hardware/sas/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketsPrintedAt, type PrintedTicket } from '../../ledger/ticket-queries.js';
-import { readStateFile, writeStateFile } from '../tickets/state-file.js';
+import { readStateFileSaid, writeStateFile, type StateFileLog } from '../tickets/state-file.js';
 
 export const VALIDATION_READ_FILE = 'sas-validation-read.json';
 /** The buffer's positions (0x4D's functions 01–1F). */
@@ -28,10 +28,11 @@ export class ValidationRecords {
   constructor(
     private readonly ledger: Ledger,
     dataDir: string,
+    log?: StateFileLog,
   ) {
     this.file = path.join(dataDir, VALIDATION_READ_FILE);
-    // Not JSON, or not ours: nothing read yet (the system reads the buffer's tickets again).
-    this.read = readStateFile(this.file, Read)?.stations ?? this.read;
+    const consequence = "nothing read yet: the casino system reads the buffer's tickets again (long poll 4D)";
+    this.read = readStateFileSaid(this.file, Read, log, consequence)?.stations ?? this.read;
   }
 
   /** 0x4D at `station`: 'current', 'look-ahead' or a buffer position 1–31. */

@@ -82,14 +82,14 @@ export class SasLinks {
   private readonly pollFailures: SampledLog;
 
   constructor(private readonly d: SasLinksDeps) {
-    this.validations = new ValidationRecords(d.ledger, d.dataDir);
+    this.validations = new ValidationRecords(d.ledger, d.dataDir, d.log);
     this.pollFailures = new SampledLog(d.log, () => performance.now(), 10_000);
   }
 
   /** Opens every configured station's link; a disable journalled before a restart stands; the journal's exceptions it has not reported are fed to it. */
   start(): void {
     const store = new ReportedStore(this.d.dataDir, this.d.log);
-    const notes = new HandpayNotes(this.d.dataDir);
+    const notes = new HandpayNotes(this.d.dataDir, this.d.log);
     const facts = journalFacts(this.d.ledger);
     for (const s of sasStations(this.d.config)) {
       const station = s.station;

@@ -21,7 +21,7 @@ import { REDEEM_STATUS, TicketRedemption, type RedemptionEnded, type SystemDecis
 import type { SasValidationId } from '../../hardware/sas/types.js';
 import type { TicketInEnd } from '../../ledger/ticket-queries.js';
 import type { RequestId, TICKET_RETURNS } from '../../terms/ticket-terms.js';
-import { readStateFile, writeStateFile } from './state-file.js';
+import { readStateFileSaid, writeStateFile, type StateFileLog } from './state-file.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 
 export const SAS_VALIDATION_FILE = 'sas-validation.json';
@@ -32,10 +32,10 @@ export class ValidationIdStore {
   private readonly file: string;
   private id: number | null = null;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, log?: StateFileLog) {
     this.file = path.join(dataDir, SAS_VALIDATION_FILE);
-    // Not JSON, or not ours: no id (the table prints no ticket until the system sets one by 0x4C).
-    this.id = readStateFile(this.file, Stored)?.machineId ?? null;
+    const consequence = 'no SAS validation id: no ticket is printed until the casino system sets one (long poll 4C)';
+    this.id = readStateFileSaid(this.file, Stored, log, consequence)?.machineId ?? null;
   }
 
   get(): number | null {

@@ -26,6 +26,22 @@ export function readStateFileChecked<T>(file: string, schema: z.ZodType<T>): Sta
   return parsed.success ? { state: 'ok', value: parsed.data } : { state: 'damaged', why: `not ours: ${parsed.error.issues[0]?.message ?? 'schema'}` };
 }
 
+/** Where a state file found damaged is said (the host's log). */
+export interface StateFileLog {
+  error(detail: object, message: string): void;
+}
+
+/**
+ * The file's value if it exists and is ours, else null; one found and not believed is logged as an
+ * error naming the file, why, and `consequence` (what the table does without it). A first use
+ * (no file) says nothing.
+ */
+export function readStateFileSaid<T>(file: string, schema: z.ZodType<T>, log: StateFileLog | undefined, consequence: string): T | null {
+  const read = readStateFileChecked(file, schema);
+  if (read.state === 'damaged') log?.error({ file, why: read.why }, `state file damaged, not believed: ${consequence}`);
+  return read.state === 'ok' ? read.value : null;
+}
+
 /** The file's value if it exists and is ours (JSON of `schema`); null when absent, cut by a power loss, overwritten or not ours. */
 export function readStateFile<T>(file: string, schema: z.ZodType<T>): T | null {
   const read = readStateFileChecked(file, schema);

@@ -39,7 +39,7 @@ export function sasTicketAuthority(
   unbelieved: ReadonlySet<number> = new Set(),
 ): { sas: SasAuthority; authority: TicketAuthority } {
   const sas = new SasAuthority({
-    store: new ValidationIdStore(dataDir),
+    store: new ValidationIdStore(dataDir, log),
     lastSequence: () => lastTicketIssued(ledger)?.terms.sequence ?? 0,
     paidHere: (validation) => ledger.byTxId(ticketStackedTxId(validation)) !== undefined,
     // Read only while no id is set (0x4C answers from the store after): a scan of the journal's tickets is rare.
