@@ -20,6 +20,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   win21: DEALER,
   dealerBlackjackBeats21: DEALER,
   dealerBlackjack: DEALER,
+  dealerBlackjackAtPeek: DEALER,
   splitOriginalOnly: ['dealerBlackjackTakes', ...DEALER],
   doubleOriginalOnly: ['dealerBlackjackTakes', 'doubleOn', ...DEALER],
   doubleOnElevenOriginalOnly: ['dealerBlackjackTakes', 'doubleOn', 'elevenDoubleOriginalOnly', ...DEALER],

@@ -20,12 +20,17 @@ const REFS = {
   win21: ['art.10 n.4', 'art.10 n.4', 'rule 23'],
   dealerBlackjackBeats21: ['art.10 n.6', 'art.10 n.6', 'rule 20'],
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
-  splitOriginalOnly: ['art.16 n.6', 'art.10 n.7', 'rule 23'],
+  // Found at the peek of procedure 3 (only Macau 2009 has it), before any player acted: Art. 12 n.2 is
+  // the dealer's Black Jack found after the players' cards; this one takes the bets «de imediato».
+  dealerBlackjackAtPeek: ['art.5 n.2 3)(4)', null, null],
+  // Portugal: none. Its rules take the whole stake against a dealer Black Jack (rule 23, «perdendo a
+  // aposta»), so `dealerBlackjackTakes` is fixed at `all` there and these lines are never made.
+  splitOriginalOnly: ['art.16 n.6', 'art.10 n.7', null],
   // 2009: Art. 17 n.3 itself limits a double of its n.1 1)-2); 2004: only the bank's offer of Art. 10 n.7.
-  doubleOriginalOnly: ['art.17 n.3', 'art.10 n.7', 'rule 23'],
+  doubleOriginalOnly: ['art.17 n.3', 'art.10 n.7', null],
   // A double of Art. 17 n.1 3) (two cards of 11): n.3 protects only modalities 1) and 2), so the
   // limited loss is the house's offer of Art. 10 n.7 (`elevenDoubleOriginalOnly`), when it makes it.
-  doubleOnElevenOriginalOnly: ['art.10 n.7', 'art.10 n.7', 'rule 23'],
+  doubleOnElevenOriginalOnly: ['art.10 n.7', 'art.10 n.7', null],
   evenMoney: ['art.10 n.3', 'art.10 n.3', 'rule 34'],
   insuranceWin: ['art.12 n.2', 'art.12 n.2', 'rule 33'],
   insuranceLose: ['art.12 n.3', 'art.12 n.3', 'rule 33'],
@@ -36,8 +41,9 @@ const REFS = {
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],
-  // A seat with open streak bets that does not bet: the obligation of 5)(2) vi) broken (our reading).
-  streakAbsent: ['art.13 5)(2) vi)', null, null],
+  // A seat with open streak bets that does not bet: the obligation of 5)(2) vi) broken. The text
+  // names no consequence, so the line says the loss is our reading, not the article's (a review).
+  streakAbsent: ['art.13 5)(2) vi), our reading: the text names no consequence', null, null],
   // The chip is collected whatever happens (rules 41, 48) and decided by the first cards alone (rule 46).
   jackpot: [null, null, 'rules 46, 48'],
   // An award: the cards rule 42 counts hold an approved combination (rule 43), the round's only one.

@@ -1,4 +1,5 @@
 import { isTenValue, type Card } from '../cards/card.js';
+import { articleOf, type Articles } from './bets/citation.js';
 import type { FirstCardsBet } from './bets/entry.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678 } from './hand.js';
 import { lineChoices } from './line-choices.js';
@@ -28,6 +29,9 @@ import { insuranceLines } from './settle/insurance.js';
 import { handContext, lineOf } from './settle/line.js';
 import { bustedBettors, loseToDealerBlackjack, resultAgainst, settleHand, type HandSettled } from './settle/main-bet.js';
 import { settleStreaks } from './settle/streak.js';
+
+/** The article that makes the dealer draw: Macau Art. 6 1) (2009 and 2004), Portugal rule 19. */
+const DEALER_DRAWS: Articles = ['art.6 1)', 'art.6 1)', 'rule 19'];
 
 /**
  * The round's procedure as functions of a working copy: cards come one at a time (from a seeded
@@ -246,7 +250,7 @@ function offersBehind(w: Work, k: number, from: number): void {
   offers(w, k + 1);
 }
 
-/** Procedure 3: the dealer checks the hole card on an ace or a ten (Art. 5 n.2 (3)(3)-(4)). */
+/** Procedure 3: the dealer checks the hole card on an ace or a ten (Art. 5 n.2 3)(3)-(4)). */
 function afterOffers(w: Work): void {
   const up = upCard(w);
   if (w.rules.holeCard === 'peek' && (up.rank === 'A' || isTenValue(up.rank))) {
@@ -397,7 +401,8 @@ function dealerDrawing(w: Work): void {
   // Only a hand still standing against the dealer makes the dealer draw (rule 22).
   const contested = w.seats.some((s) => s.hands.some((h) => h.status === 'stood'));
   if (!contested && !r.dealerDrawsWhenAllLost) return finish(w);
-  if (dealerDraws(w.dealer, r.dealerSoft17)) return void card(w, { to: 'dealer' }, 'dealer-draw', 'dealer draws (art.6 n.1)', { at: 'dealer-draw' });
+  if (dealerDraws(w.dealer, r.dealerSoft17))
+    return void card(w, { to: 'dealer' }, 'dealer-draw', `dealer draws (${articleOf(r.profile, DEALER_DRAWS)})`, { at: 'dealer-draw' });
   finish(w);
 }
 

@@ -135,7 +135,7 @@ function seatStreak(r: BlackjackRules, entry: SeatEntry, open: StreakState | und
 function seatStakes(r: BlackjackRules, entry: SeatEntry, first: readonly BlackjackBetEntry[], main: number): Stake[] {
   const behind = entry.behind ?? [];
   if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
-    throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
+    throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 2))`);
   }
   const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true, stayedOutSplit: false, stayedOutDouble: false }];
   let total = main;

@@ -170,7 +170,7 @@ function feedUnseen(w: Work): void {
 }
 
 /**
- * Art. 5 n.1 (2): an error in dealing that cannot be rectified cancels every card of the round,
+ * Art. 5 n.1 2): an error in dealing that cannot be rectified cancels every card of the round,
  * and a supervisor may void a round on hold: every bet of the round is returned. Lines already
  * written are replaced by returns; streak markers stay where they were.
  */

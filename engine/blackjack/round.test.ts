@@ -129,7 +129,7 @@ describe('Macau 2009: dealer drawing (Art. 6)', () => {
       overrides,
     ).dealer.cards;
 
-  it('art.6 n.6 literal reading (default hit-ace-six): hits A-6, stands on A-2-4', () => {
+  it('art.6 6) literal reading (default hit-ace-six): hits A-6, stands on A-2-4', () => {
     assert.deepEqual(standOn({}, ['AH', '6C', '2D']), ['AH', '6C', '2D']);
     assert.deepEqual(standOn({}, ['2H', 'AC', '4D']), ['2H', 'AC', '4D']);
   });
@@ -144,7 +144,7 @@ describe('Macau 2009: dealer drawing (Art. 6)', () => {
     assert.deepEqual(standOn({ dealerSoft17: 'stand' }, ['AH', '6C'], 'generic'), ['AH', '6C']);
   });
 
-  it('macau-2004 art.6 n.1: the dealer stands on every 17', () => {
+  it('macau-2004 art.6 1): the dealer stands on every 17', () => {
     const out = play('macau-2004', 1000, 'TS AH QD 6C', [
       [1, 0, 'decline-insurance'],
       [1, 0, 'stand'],
@@ -279,7 +279,7 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     ]);
   });
 
-  it('art.16 n.1: at most four hands by default; five with maxHands=5 (art.5 n.2 (3)(7))', () => {
+  it('art.16 n.1: at most four hands by default; five with maxHands=5 (art.5 n.2 3)(7))', () => {
     const cards = '8S 9H 8D 8C 8H 8S 2C 2D 2H 2S 3C TD';
     const split4: [number, number, string][] = [
       [1, 0, 'split'],
@@ -522,7 +522,7 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
       hand: 0,
       stake: 10,
       net: -10,
-      rule: 'macau-2009 art.13 5)(2) vi)',
+      rule: 'macau-2009 art.13 5)(2) vi), our reading: the text names no consequence',
       choices: ['winningStreak=true'],
       authorisation: 'TEST-DICJ',
       carried: true,
@@ -607,7 +607,8 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
 
   it('art.5 n.2 (3): procedure 3 deals a hole card and ends the round at once on a dealer Black Jack', () => {
     const out = play('macau-2009', 1000, '9S AH 9D KC', [[1, 0, 'insurance:500']], { dealProcedure: 'macau-3', holeCard: 'peek' });
-    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.12 n.2']]);
+    // Found at the peek, before any player acted: Art. 5 n.2 3)(4) («de imediato recolhe»), not Art. 12 n.2 (after the players' cards).
+    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.5 n.2 3)(4)']]);
     assert.equal(line(out, 'insurance').net, 1000);
   });
 

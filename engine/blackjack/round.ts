@@ -37,8 +37,8 @@ export function decideRound(r: RoundState, action: Action): RoundState {
 }
 
 /**
- * A card that must not count: exposed when it should not be (Art. 5 n.1 (1)), drawn by the
- * dealer unduly and shown (Art. 6 n.1; rule 19), the dealer's second card turned while dealt
+ * A card that must not count: exposed when it should not be (Art. 5 n.1 1)), drawn by the
+ * dealer unduly and shown (Art. 6 1); rule 19), the dealer's second card turned while dealt
  * (rule 17). It leaves the shoe and goes to the discards; the round expects the same card as before.
  */
 export function discardCard(r: RoundState, card: Card, why: string): RoundState {
@@ -55,7 +55,7 @@ export function holdUnseen(r: RoundState, card: Card): RoundState {
 }
 
 /**
- * Art. 5 n.1 (2): an error in dealing that cannot be rectified cancels every card of the round,
+ * Art. 5 n.1 2): an error in dealing that cannot be rectified cancels every card of the round,
  * and a supervisor may void a round on hold: every bet of the round is returned. Lines already
  * written are replaced by returns; streak markers stay where they were. Voiding twice is once.
  */

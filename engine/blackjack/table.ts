@@ -131,7 +131,7 @@ export function tableDecide(c: TableRules, t: TableState, action: Action): Table
   return afterRound(c, t, decideRound(inPlay(c, t.round), action), t.shoe);
 }
 
-/** A card that must not count (Art. 5 n.1 (1), Art. 6 n.1, rule 17): out of the shoe, into the discards. */
+/** A card that must not count (Art. 5 n.1 1), Art. 6 1), rule 17): out of the shoe, into the discards. */
 export function tableDiscard(c: TableRules, t: TableState, card: Card, why: string): TableState {
   if (!t.round || t.round.done) throw new RoundError('no round in play');
   const round = kept(discardCard(inPlay(c, t.round), card, why));

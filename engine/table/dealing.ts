@@ -77,7 +77,7 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
     t.refuse(`the default "${action}" would stake credit without the player`, 'illegal-action');
     return false;
   }
-  // Macau 2009 Art. 5 n.2 (3)(8): the maximum is «total, por mesa, … para cada jogada»: a double,
+  // Macau 2009 Art. 5 n.2 3)(8): the maximum is «total, por mesa, … para cada jogada»: a double,
   // a split or an insurance counts against it as the bets placed before the deal do.
   const roundMax = t.state.params.roundMax;
   const raised = r.stakes.reduce((a, x) => a + x.amount, 0);

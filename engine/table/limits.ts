@@ -41,7 +41,7 @@ export function limitBreaks(rules: LimitRules, c: LimitsToCheck): LimitBreak[] {
       if (l && l.max > spread.times * l.min) out.push({ kind: 'spread', what, rule: spread.rule, max: l.max, min: l.min, times: spread.times });
     }
   }
-  // A cap on the table's total per round is the operator's (Macau 2009 names it, Art. 5 n.2 (3)(8)); it must admit one minimum bet.
+  // A cap on the table's total per round is the operator's (Macau 2009 names it, Art. 5 n.2 3)(8)); it must admit one minimum bet.
   if (c.roundMax !== undefined && c.roundMax < c.limits.min) out.push({ kind: 'round-max', roundMax: c.roundMax, min: c.limits.min });
   return out;
 }

@@ -44,7 +44,7 @@ export interface TableParams {
   /** Limits of a bet type where they differ from the table's; `behind` is a bet behind a seat. */
   readonly betLimits: Readonly<Partial<Record<BetId | 'behind', Limits>>>;
   readonly timings: Timings;
-  /** The most all stations together may have on the table in one round, if the casino caps it (Macau 2009 Art. 5 n.2 (3)(8)). */
+  /** The most all stations together may have on the table in one round, if the casino caps it (Macau 2009 Art. 5 n.2 3)(8)). */
   readonly roundMax?: number;
   /** A progressive jackpot award above this is paid by an attendant (a handpay), not to the credit meter. */
   readonly jackpotHandpayAbove?: number;

@@ -120,7 +120,7 @@ export const WAR_PROFILES = {
     tiePays: 10,
     warBurns: 3,
   }),
-  /** No text: every value free, for analysis (`sim`, `round`); no table plays it (its lines still use the war rule ids, marked reconstructed). */
+  /** No text: every value free, for analysis (`sim`, `round`); no table plays it (its lines cite no article, only the profile: `warRulesOf('generic')`). */
   generic: parseWarProfile({
     id: 'generic',
     title: '«Desafio ao Casino» for analysis: every option free',

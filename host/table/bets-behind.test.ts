@@ -36,7 +36,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       assert.equal(refusal(place(t, 2, behind(2), 10_000)), 'behind-not-allowed', 'not on its own seat');
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       assert.equal(place(t, 3, behind(1), 10_000).ok, true);
-      assert.equal(refusal(place(t, 4, behind(1), 10_000)), 'behind-seat-full', 'three bettors per seat at most (art.20 n.1 (2))');
+      assert.equal(refusal(place(t, 4, behind(1), 10_000)), 'behind-seat-full', 'three bettors per seat at most (art.20 n.1 2))');
       assert.equal(place(t, 2, behind(1), 10_000).ok, true, 'a bettor already behind may add chips');
     } finally {
       t.close();

@@ -1,4 +1,4 @@
-// Macau 2009 Art. 5 n.2 (3)(8): «O casino pode estabelecer um montante máximo total, por mesa, como
+// Macau 2009 Art. 5 n.2 3)(8): «O casino pode estabelecer um montante máximo total, por mesa, como
 // limite para cada jogada.» The cap is on the round's total, so what a double, a split or an
 // insurance puts into play counts against it as much as the bets placed before the deal (issue 33 item 8).
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ function dealt(t: TestTable, cards: string): void {
   for (const c of cards.split(' ')) t.table.shoe.onCard(parseCard(c));
 }
 
-describe("the table's maximum per round counts what the round's decisions put into play (Macau 2009 Art. 5 n.2 (3)(8))", () => {
+describe("the table's maximum per round counts what the round's decisions put into play (Macau 2009 Art. 5 n.2 3)(8))", () => {
   it('a double that would take the round past the maximum is refused, naming the subparagraph; the hand plays on', () => {
     const t = open(30_000);
     try {

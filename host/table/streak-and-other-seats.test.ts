@@ -167,7 +167,7 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
       const r3 = lastSettle(t);
       assert.deepEqual(
         r3.lines.filter((l) => l.station === 1).map((l) => [l.bet, l.stake, l.net, l.rule, l.carried]),
-        [['streak3', 1_000, -1_000, 'macau-2009 art.13 5)(2) vi)', true]],
+        [['streak3', 1_000, -1_000, 'macau-2009 art.13 5)(2) vi), our reading: the text names no consequence', true]],
       );
       assert.equal(t.ledger.credit(1), 122_000);
       assert.equal(held(t, 1), 0);
@@ -202,7 +202,7 @@ describe('additional bets on another seat (Macau 2009 Art. 13 1)-3), Art. 20 n.1
       assert.equal(place(t, 4, { bet: 'behind', seat: 1 }, 10_000).ok, true);
       assert.equal(place(t, 4, { bet: 'anyPair', seat: 1 }, 1_000).ok, true);
       // A station betting only on the seat's hand is one of its bettors too.
-      assert.equal(refusal(place(t, 5, { bet: 'anyPair', seat: 1 }, 1_000)), 'behind-seat-full', 'three bettors on a seat at most (art.20 n.1 (2))');
+      assert.equal(refusal(place(t, 5, { bet: 'anyPair', seat: 1 }, 1_000)), 'behind-seat-full', 'three bettors on a seat at most (art.20 n.1 2))');
       // Station 3 bets only an additional bet: it does not play without an initial bet (art.13).
       assert.equal(place(t, 3, { bet: 'anyPair', seat: 2 }, 1_000).ok, true);
       close(t);

@@ -54,7 +54,7 @@ describe('dealer outcomes by exact recursion over the remaining shoe', () => {
     });
   }
 
-  it('hitting only A-6 (2009 Art. 6 n.6) is hitting soft 17 with a 6 up, standing with a 2 up, in between with an ace up', () => {
+  it('hitting only A-6 (2009 Art. 6 6)) is hitting soft 17 with a 6 up, standing with a 2 up, in between with an ace up', () => {
     const bust = (up: number, s: Soft17): number => {
       const shoe = Array.from(fullShoe(6));
       shoe[up]!--;

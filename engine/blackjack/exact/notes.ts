@@ -41,7 +41,7 @@ function shoeAndDealerNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote
   notes.push({
     topic: 'dealer',
     treatment: 'exact',
-    text: `dealer by exact recursion over the remaining shoe; soft 17 ${rules.dealerSoft17 === 'hit-ace-six' ? 'hit only as the two cards A-6 (2009 Art. 6 n.6 read literally)' : rules.dealerSoft17}; ${noPeek ? 'no peek: a dealer Black Jack meets the hands left standing after play' : 'peek on an ace or ten: a dealer Black Jack ends the round before any decision'}`,
+    text: `dealer by exact recursion over the remaining shoe; soft 17 ${rules.dealerSoft17 === 'hit-ace-six' ? 'hit only as the two cards A-6 (2009 Art. 6 6) read literally)' : rules.dealerSoft17}; ${noPeek ? 'no peek: a dealer Black Jack meets the hands left standing after play' : 'peek on an ace or ten: a dealer Black Jack ends the round before any decision'}`,
   });
   notes.push({
     topic: 'dealer Black Jack',

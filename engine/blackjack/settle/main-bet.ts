@@ -93,7 +93,9 @@ export function loseToDealerBlackjack(rules: BlackjackRules, s: Seat, h: Hand, l
   const lines: BlackjackSettlementLine[] = [];
   for (const st of h.stakes) {
     let net = -st.stake;
-    let key: RefKey = handTotal(h.cards, h.aceLocked).total === 21 ? 'dealerBlackjackBeats21' : 'dealerBlackjack';
+    // Under a peek every dealer Black Jack is found before the players act (the round ends there).
+    const taken: RefKey = rules.holeCard === 'peek' ? 'dealerBlackjackAtPeek' : 'dealerBlackjack';
+    let key: RefKey = handTotal(h.cards, h.aceLocked).total === 21 ? 'dealerBlackjackBeats21' : taken;
     if (split && limitSplits) {
       key = 'splitOriginalOnly';
       net = lostAlready.get(st.owner) ? 0 : -st.base;

@@ -10,6 +10,7 @@ const DEALER: readonly OptionKey[] = ['dealerSoft17', 'dealProcedure', 'holeCard
  */
 const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   bust: [],
+  dealerDraws: [],
   win: DEALER,
   lose: DEALER,
   dealerBust: DEALER,
@@ -20,6 +21,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   win21: DEALER,
   dealerBlackjackBeats21: DEALER,
   dealerBlackjack: DEALER,
+  dealerBlackjackAtPeek: DEALER,
   splitOriginalOnly: ['dealerBlackjackTakes', ...DEALER],
   doubleOriginalOnly: ['dealerBlackjackTakes', 'doubleOn', ...DEALER],
   doubleOnElevenOriginalOnly: ['dealerBlackjackTakes', 'doubleOn', 'elevenDoubleOriginalOnly', ...DEALER],

@@ -7,6 +7,8 @@ import { isRegulated, type ProfileId, type RegulatedProfileId } from '../../../e
  * under it; were one made, it would name the profile and cite no article).
  */
 const REFS = {
+  // 30 November (a review of the citations): the dealer's draw named per text (Portugal: rule 19).
+  dealerDraws: ['art.6 1)', 'art.6 1)', 'rule 19'],
   bust: ['art.7 n.2', 'art.7 n.2', 'rule 22'],
   win: ['art.9', 'art.9', 'rule 23'],
   lose: ['art.9', 'art.9', 'rule 23'],
@@ -19,6 +21,7 @@ const REFS = {
   win21: ['art.10 n.4', 'art.10 n.4', 'rule 23'],
   dealerBlackjackBeats21: ['art.10 n.6', 'art.10 n.6', 'rule 20'],
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
+  dealerBlackjackAtPeek: ['art.5 n.2 3)(4)', null, null],
   splitOriginalOnly: ['art.16 n.6', 'art.10 n.7', 'rule 23'],
   doubleOriginalOnly: ['art.17 n.3', 'art.10 n.7', 'rule 23'],
   // A double of Art. 17 n.1 3) (two cards of 11): n.3 protects only modalities 1) and 2), so the
@@ -40,7 +43,8 @@ const REFS = {
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],
   // A seat with open streak bets that does not bet: the obligation of 5)(2) vi) broken (our reading).
-  streakAbsent: ['art.13 5)(2) vi)', null, null],
+  // 30 November (a review of the citations): the loss said as our reading on the line.
+  streakAbsent: ['art.13 5)(2) vi), our reading: the text names no consequence', null, null],
   // The chip is collected whatever happens (rules 41, 48) and decided by the first cards alone (rule 46).
   jackpot: [null, null, 'rules 46, 48'],
   // An award: the cards rule 42 counts hold an approved combination (rule 43), paid smallest first (rule 50 a)).

@@ -770,7 +770,7 @@ export class BlackjackRound {
     // Only a hand still standing against the dealer makes the dealer draw (rule 22).
     if (contested.length === 0 && !r.dealerDrawsWhenAllLost) return;
     while (dealerDraws(this.dealer, r.dealerSoft17)) {
-      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-draw', 'dealer draws (art.6 n.1)'));
+      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-draw', `dealer draws (${ref(r.profile, 'dealerDraws')})`));
     }
   }
 
@@ -837,7 +837,9 @@ export class BlackjackRound {
       const idx = s.hands.indexOf(h);
       for (const st of h.stakes) {
         let net = -st.stake;
-        let key: RefKey = handTotal(h.cards, h.aceLocked).total === 21 ? 'dealerBlackjackBeats21' : 'dealerBlackjack';
+        // 30 November (a review of the citations): a Black Jack found at the peek cites Art. 5 n.2 3)(4).
+        const taken: RefKey = r.holeCard === 'peek' ? 'dealerBlackjackAtPeek' : 'dealerBlackjack';
+        let key: RefKey = handTotal(h.cards, h.aceLocked).total === 21 ? 'dealerBlackjackBeats21' : taken;
         if (split && limitSplits) {
           key = 'splitOriginalOnly';
           net = lostAlready.get(st.owner) ? 0 : -st.base;
