@@ -227,10 +227,21 @@ describe('SAS machine side: link rules (manual clock)', () => {
       const send = (bytes: number[]): void => bytes.forEach((b, i) => machine.char(b, i === 0));
       send([0x80 | 1]);
       send(appendCrc([A, 0x21, 0x34, 0x12]));
-      await new Promise((r) => setTimeout(r, 100));
-      send([0x80 | 1]);
-      send([0x80 | A]);
-      const answer = out.at(-1) ?? [];
+      // Until the read ends (its failure said, or the signature reported at a general poll), never a
+      // fixed sleep: 100 ms was too short for 200 KB on a loaded CI machine (a run of 1 December).
+      const poll = (): number[] => {
+        send([0x80 | 1]);
+        send([0x80 | A]);
+        return out.at(-1) ?? [];
+      };
+      let answer: number[] = [];
+      for (let i = 0; i < 1000; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        const failed = events.some((e) => e.type === 'poll-failed');
+        if (failAt !== null && !failed) continue;
+        answer = poll();
+        if (failAt !== null || answer[0] !== 0x00) break;
+      }
       machine.stop();
       if (failAt === null) {
         const sig = sasCrc(rom, 0x1234);
