@@ -15,16 +15,19 @@ import { Rng } from '../../engine/random/seeded-rng.js';
 import { Id003Simulator, serveDevice } from '../../hardware/index.js';
 import { entriesOfTypes, ledgerFile, openExistingLedger, openLedgerReader, verifyLedger, type EntryBody, type Payload } from '../../ledger/index.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
+import { bundledChild } from '../children/bundle.js';
 import { cuttable, freePort } from '../soak/net.js';
 
 const STATIONS = 5;
 const NOTES = 200;
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** A TypeScript file run by tsx, or (`bin/etg.js`) the command line, which registers tsx itself. */
-function start(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const loader = script.endsWith('.js') ? [] : ['--import', 'tsx'];
-  return spawn(process.execPath, [...loader, script, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * A child of ours from its bundle (tests/children/bundle.ts): the host and the agents start about
+ * thirty times in all, each through tsx a few seconds of a core loading our modules one by one.
+ */
+function start(bundle: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [bundle, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 async function until(what: string, ms: number, ok: () => boolean, detail: () => string = () => ''): Promise<void> {
@@ -37,6 +40,7 @@ async function until(what: string, ms: number, ok: () => boolean, detail: () => 
 
 describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, () => {
   it('200 notes, the host and the agents killed at random, the network cut: not one credit lost or doubled', async (t) => {
+    const [hostBundle, etgBundle] = await Promise.all([bundledChild('tests/host/stadium-host-child.ts'), bundledChild('tests/children/etg-entry.ts')]);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-soak-'));
     const dataDir = path.join(dir, 'host');
     const enrolments = path.join(dir, 'enrolments.json');
@@ -53,7 +57,7 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
     /** The host's last warnings, kept for a failure's message (which station, what its driver said). */
     const warnings: string[] = [];
     const startHost = async () => {
-      const child = start('tests/host/stadium-host-child.ts', [], {
+      const child = start(hostBundle, [], {
         STADIUM_SOAK: JSON.stringify({ dataDir, stations: STATIONS, lanPort, viaOrigin: `https://127.0.0.1:${proxy.port}`, out: enrolments }),
       });
       starting = child;
@@ -76,7 +80,7 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
     });
     const agentFiles: string[] = [];
     const startAgent = (i: number) => {
-      agents[i] = start('bin/etg.js', [
+      agents[i] = start(etgBundle, [
         'station-agent',
         '--enrolment',
         agentFiles[i] as string,
