@@ -64,12 +64,16 @@ describe('refusals on /peer spend the client log budget (review of the link betw
         0,
       );
       let left = CONNECTIONS;
+      const t0 = Date.now();
       await Promise.all(
         Array.from({ length: 6 }, async () => {
           while (left-- > 0) await refusedHello(lan.port);
         }),
       );
       await lan.close();
+      // The budget refills `perMinute` as the refusals go on: on a loaded machine the 300 took 14 s
+      // (a CI run of 1 December), so what it allowed is the burst and that refill, not the burst alone.
+      const allowed = CLIENT_BUDGET.burst + Math.ceil((CLIENT_BUDGET.perMinute * (Date.now() - t0)) / 60_000);
       assert.equal(listener.refused.get('not-hello'), CONNECTIONS, 'every hello was refused');
       // The log file is written synchronously: each refusal's line is on disk before its close.
       const lines = [HOST_LOG, `${HOST_LOG}.1`]
@@ -79,7 +83,7 @@ describe('refusals on /peer spend the client log budget (review of the link betw
         .filter((l) => l.includes('"peer link refused"'));
       const longest = Math.max(0, ...lines.map((l) => Buffer.byteLength(l)));
       t.diagnostic(`${lines.length} refusal lines of ${CONNECTIONS} refusals, the longest ${longest} bytes`);
-      assert.ok(lines.length <= CLIENT_BUDGET.burst + 1, `${lines.length} refusal lines written, over the client's budget of ${CLIENT_BUDGET.burst}`);
+      assert.ok(lines.length <= allowed + 1, `${lines.length} refusal lines written, over the client's budget of ${allowed} (burst and refill)`);
       assert.ok(lines.length > 0, 'the first refusals are logged');
       assert.ok(
         lines.every((l) => l.includes('"client":"127.0.0.1"')),
