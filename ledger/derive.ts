@@ -418,12 +418,15 @@ function settleJackpot(d: Derivation, p: Payload<'jackpot.settle'>): void {
     const pool = -d.view.balance(acct);
     if (sum([pool, l.funded]) !== l.before)
       throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: the ledger holds ${pool} (+${l.funded} funded now), the table ${l.before}`);
-    if (l.award > sum([l.before, l.contribution])) throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: awards ${l.award} exceed the pool`);
-    if (sum([l.before, l.contribution, -l.award, l.seed]) !== l.after)
-      throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: ${l.before} + ${l.contribution} − ${l.award} + ${l.seed} is not ${l.after}`);
-    // The pool grows by what the house moves to it: funding, the chips' increment and the
-    // reset seed; it pays the awards back to the house, which paid them to the players.
-    const delta = sum([l.funded, l.contribution, -l.award, l.seed]);
+    // Rounding equal shares up (rule 50 b)) costs the house less than one unit a sharer.
+    const rounding = l.rounding ?? 0;
+    if (rounding > 0 && rounding >= l.hits) throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: a rounding of ${rounding} for ${l.hits} hits`);
+    if (l.award > sum([l.before, l.contribution, rounding])) throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: awards ${l.award} exceed the pool`);
+    if (sum([l.before, l.contribution, rounding, -l.award, l.seed]) !== l.after)
+      throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: ${l.before} + ${l.contribution} + ${rounding} − ${l.award} + ${l.seed} is not ${l.after}`);
+    // The pool grows by what the house moves to it: funding, the chips' increment, the rounding
+    // of shared awards and the reset seed; it pays the awards back to the house, which paid them.
+    const delta = sum([l.funded, l.contribution, rounding, -l.award, l.seed]);
     d.post(acct, -delta);
     house = sum([house, delta]);
     const m = (name: string, v: number) => {
@@ -433,6 +436,7 @@ function settleJackpot(d: Derivation, p: Payload<'jackpot.settle'>): void {
     m('progressiveHits', l.hits);
     m('progressiveWins', l.award);
     m('progressiveSeeds', sum([l.funded, l.seed]));
+    m('progressiveRounding', rounding);
   }
   d.post(account.house, house);
 }

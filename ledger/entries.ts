@@ -320,6 +320,11 @@ export const PAYLOADS = {
           carryIn: z.number().int().min(1).max(99_999_999).optional(),
           award: minor,
           hits: z.number().int().nonnegative().max(4096),
+          /**
+           * What the house adds before the award so the holders sharing the pool (rule 50 b)) get
+           * equal shares rounded up: fewer than the hits; absent when none (older journals).
+           */
+          rounding: z.number().int().min(1).max(4095).optional(),
           seed: minor,
           after: minor,
         }),

@@ -53,6 +53,8 @@ export interface JackpotMovement {
   readonly before: number;
   readonly contribution: number;
   readonly award: number;
+  /** What the house added before the award so shared awards are rounded up (rule 50 b)); 0 when none. */
+  readonly rounding: number;
   /** What the house added: a start value, a reset seed, a reset. */
   readonly seed: number;
   readonly after: number;
@@ -72,6 +74,7 @@ export function jackpotMovements(ledger: Ledger, limit = 40): JackpotMovement[] 
         before: l.before,
         contribution: l.contribution,
         award: l.award,
+        rounding: l.rounding ?? 0,
         seed: l.funded + l.seed,
         after: l.after,
       });
@@ -82,7 +85,7 @@ export function jackpotMovements(ledger: Ledger, limit = 40): JackpotMovement[] 
     // The pool's posting is −(what the house added): the pool before is `to` less that.
     const added = -(body.postings.find(([acct]) => acct === account.jackpotPool(p.level))?.[1] ?? 0);
     const before = p.to - added;
-    out.push({ seq: e.seq, ts: e.ts, roundId: null, level: p.level, before, contribution: 0, award: 0, seed: p.to - before, after: p.to });
+    out.push({ seq: e.seq, ts: e.ts, roundId: null, level: p.level, before, contribution: 0, award: 0, rounding: 0, seed: p.to - before, after: p.to });
   }
   return out.sort((a, b) => b.seq - a.seq).slice(0, limit);
 }

@@ -43,12 +43,14 @@ const METERS = [
   ['powerResets', { unit: 'count', kept: 'table', gli: 'Power resets' }],
   ['configChanges', { unit: 'count', kept: 'table', gli: 'Configuration changes' }],
   // The progressive jackpot (Portugal rules 38–50), per level (`progressiveWins.main`), GLI-12's
-  // progressive meters. The pool of a level is seeds + contributions − wins (the ledger's
+  // progressive meters. The pool of a level is seeds + rounding + contributions − wins (the ledger's
   // `jackpot:<level>:pool` balance; the export shows it as `progressivePool.<level>`).
   ['progressiveContributions', { unit: 'money', kept: 'table', gli: 'Progressive contributions' }],
   ['progressiveHits', { unit: 'count', kept: 'table', gli: 'Progressive hits' }],
   ['progressiveWins', { unit: 'money', kept: 'table', gli: 'Progressive wins' }],
   ['progressiveSeeds', { unit: 'money', kept: 'table', gli: 'Progressive seed (start and reset values)' }],
+  // Not a seed: what the house added so a shared pool paid equal shares rounded up (rule 50 b)).
+  ['progressiveRounding', { unit: 'money', kept: 'table', gli: 'Progressive shared-award rounding (house)' }],
   ['progressiveResets', { unit: 'count', kept: 'table', gli: 'Progressive resets' }],
   ['progressivePool', { unit: 'money', kept: 'table', gli: 'Progressive current amount' }],
 ] as const satisfies readonly (readonly [name: string, spec: MeterSpec])[];
@@ -58,7 +60,15 @@ const BY_NAME = new Map<string, MeterSpec>(METERS);
 const ORDER = new Map<string, number>(METERS.map(([name], i) => [name, i]));
 
 /** Meters kept per progressive level, `<name>.<level>`. */
-const PER_LEVEL = new Set(['progressiveContributions', 'progressiveHits', 'progressiveWins', 'progressiveSeeds', 'progressiveResets', 'progressivePool']);
+const PER_LEVEL = new Set([
+  'progressiveContributions',
+  'progressiveHits',
+  'progressiveWins',
+  'progressiveSeeds',
+  'progressiveRounding',
+  'progressiveResets',
+  'progressivePool',
+]);
 
 /** `billsIn.50000` → `billsIn` and the note (minor units); `progressiveWins.main` → `progressiveWins` and its level; any other name → itself. */
 export function meterBase(name: string): { base: string; note?: number; level?: string } {

@@ -310,6 +310,8 @@ function jackpotPage() {
           before: MinorUnits,
           contribution: MinorUnits,
           award: MinorUnits,
+          /** The house's rounding up of shared awards (Portugal rule 50 b)), 0 when none. */
+          rounding: MinorUnits,
           seed: MinorUnits,
           after: MinorUnits,
         }),

@@ -121,7 +121,10 @@ function playFromArgs(values: ReturnType<typeof options<typeof command.options>>
     } else {
       for (const h of out.hands) console.log(`seat ${h.seat} hand ${h.hand}: ${h.cards.join(' ')} = ${h.total}`);
       console.log(`dealer: ${out.dealer.cards.join(' ')} = ${out.dealer.total}`);
-      for (const m of out.jackpot?.moves ?? []) console.log(`jackpot ${m.level}: ${m.before} + ${m.contribution} − ${m.award} + ${m.seed} = ${m.after}`);
+      for (const m of out.jackpot?.moves ?? [])
+        console.log(
+          `jackpot ${m.level}: ${m.before} + ${m.contribution}${m.rounding ? ` + ${m.rounding} rounding` : ''} − ${m.award} + ${m.seed} = ${m.after}`,
+        );
       for (const l of out.settlements) {
         console.log(
           `seat ${l.seat}${l.owner ? ` (${l.owner})` : ''} ${l.bet}${l.hand !== undefined ? ` hand ${l.hand}` : ''}: stake ${l.stake} net ${l.net > 0 ? '+' : ''}${l.net}  [${l.rule}]${l.choices?.length ? ` [${l.choices.join(', ')}${l.authorisation ? `; authorised ${l.authorisation}` : ''}]` : ''}`,

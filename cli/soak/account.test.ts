@@ -111,6 +111,51 @@ describe('soak accounting', () => {
     }
   });
 
+  it('holds each jackpot pool against its movements, the house’s rounding up of a shared award included (Portugal rule 50 b))', () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-1' });
+    try {
+      const stations = [1, 2];
+      for (const s of stations) l.append(billCredit(s, 100_000, `b${s}`));
+      l.appendMany([
+        ...stations.map((s) => bet(s, 'r1', 100, `r1:bet:${s}`, s, 'jackpot')),
+        {
+          type: 'round.settle',
+          txId: 'r1:settle',
+          payload: {
+            roundId: 'r1',
+            tableId: 'T1',
+            game: 'blackjack',
+            profile: 'portugal-2001',
+            shoeId: 'shoe-1',
+            cards: [],
+            decisions: [],
+            // 1,000,015 shared by two: 500,008 each, the house adding 1.
+            lines: stations.map((s) => ({ station: s, seat: s, bet: 'jackpot', stake: 100, net: 500_008 - 100, rule: 'portugal-2001 rules 42-43, 50 b)' })),
+          },
+        },
+      ]);
+      const level = {
+        level: 'main',
+        before: 1_000_000,
+        funded: 1_000_000,
+        contribution: 15,
+        award: 1_000_016,
+        hits: 2,
+        rounding: 1,
+        seed: 1_000_000,
+        after: 1_000_000,
+      };
+      const hits = stations.map((s) => ({ station: s, seat: s, hand: 0, combination: 'suited-blackjack', level: 'main', amount: 500_008 }));
+      l.append({ type: 'jackpot.settle', txId: 'r1:jackpot', payload: { roundId: 'r1', tableId: 'T1', reference: 'TEST', levels: [level], hits } });
+      const jp = accountFor(l).jackpot;
+      assert.deepEqual(jp.problems, []);
+      assert.deepEqual(jp.levels.main, { contributions: 15, awards: 1_000_016, seeded: 2_000_000, rounded: 1, pool: 1_000_000, ledgerPool: 1_000_000 });
+      assert.equal(jp.conserved, true);
+    } finally {
+      l.close();
+    }
+  });
+
   it('says not conserved when a credit meter holds money the journal does not account for', () => {
     const l = journal();
     try {

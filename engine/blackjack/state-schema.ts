@@ -195,6 +195,8 @@ const levelMove = z.strictObject({
   carryIn: count.optional(),
   award: amount,
   hits: count,
+  // The house's rounding up of a shared award (Portugal rule 50 b)), absent when none.
+  rounding: count.optional(),
   seed: amount,
   after: amount,
 });

@@ -436,6 +436,11 @@ export interface ProgressiveLevelMove {
   readonly carryIn?: number;
   readonly award: number;
   readonly hits: number;
+  /**
+   * What the house adds to the pool before the award so the holders sharing it (Portugal rule
+   * 50 b)) get equal shares rounded up, never down: fewer units than the sharers; absent when none.
+   */
+  readonly rounding?: number;
   /** What the house adds after an award so the pool is back at its reset value (Portugal rule 44). */
   readonly seed: number;
   readonly after: number;

@@ -5,7 +5,7 @@
 // must give every settlement line and every level's move the live table journalled.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -14,6 +14,12 @@ import { parseCard } from '../../engine/cards/card.js';
 import type { JournalEntry } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
 import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
+import { jackpotProblem } from '../tilts/jackpot-controller.js';
+import { openLedger, verifyLedger } from '../../ledger/index.js';
+import { tableParams } from '../config/table-params.js';
+import { silent } from '../testing/table-kit.js';
+import { recoverTable, type Recovered } from './recover.js';
+import { openTableGame } from './table-game.js';
 
 // The example's awards under an increment that leaves fractions of a unit (rule 40): 100 × 11.11%
 // is 7.777 units to `main` and 3.333 to `minor`, so every round carries a fraction to the next.
@@ -42,8 +48,30 @@ interface Payload {
   cards?: { card: string; to: string }[];
   decisions?: { seat: number; hand?: number; action: string }[];
   lines?: { seat: number; bet: string; hand?: number; stake: number; net: number; rule: string }[];
-  levels?: { level: string; before: number; contribution: number; carryIn?: number; award: number; hits: number; seed: number; after: number }[];
+  levels?: {
+    level: string;
+    before: number;
+    contribution: number;
+    carryIn?: number;
+    award: number;
+    hits: number;
+    rounding?: number;
+    seed: number;
+    after: number;
+  }[];
 }
+/** A level's move as the replay gives it (`funded` is the journal's alone: the replay starts from `before`). */
+const move = (l: NonNullable<Payload['levels']>[number]) => [
+  l.level,
+  l.before,
+  l.contribution,
+  l.carryIn ?? 0,
+  l.award,
+  l.hits,
+  l.rounding ?? 0,
+  l.seed,
+  l.after,
+];
 const payloadOf = (e: JournalEntry) => (JSON.parse(e.body) as { payload: Payload }).payload;
 
 /** The round file of a settled round, from the journal only; the program is the table's configured one. */
@@ -126,7 +154,6 @@ describe('etg round replays the live table’s Portugal jackpot rounds (rules 38
         const out = replay(file);
         const key = (l: NonNullable<Payload['lines']>[number]) => [l.seat, l.bet, l.hand ?? 0, l.stake, l.net, l.rule];
         assert.deepEqual((out.settlements ?? []).map(key), lines.map(key), `round ${roundId}: the same lines`);
-        const move = (l: NonNullable<Payload['levels']>[number]) => [l.level, l.before, l.contribution, l.carryIn ?? 0, l.award, l.hits, l.seed, l.after];
         assert.deepEqual((out.jackpot?.moves ?? []).map(move), levels.map(move), `round ${roundId}: the same moves of the pools`);
         carried += Object.keys(file.jackpot.carry ?? {}).length;
         hits += levels.reduce((n, l) => n + l.hits, 0);
@@ -135,6 +162,65 @@ describe('etg round replays the live table’s Portugal jackpot rounds (rules 38
       assert.equal(hits, 2, 'two hits replayed');
     } finally {
       t.close();
+    }
+  });
+
+  it('a pool shared by two suited Black Jacks that does not divide: equal shares rounded up, the house’s unit journalled and replayed (rule 50 b))', () => {
+    // The pool taken by a suited Black Jack (figures of a test): two in one round share it.
+    const program: JackpotProgram = { ...PROGRAM, awards: [{ combination: 'suited-blackjack', level: 'main', pays: 'pool' }] };
+    const t = testTable({
+      game: 'blackjack',
+      config: { profile: 'portugal-2001', profileAuthorisation: AUTHORISATION, profileOptions: { ...OPTIONS, jackpotProgram: program } },
+    });
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      credit(t.ledger, 2, 1_000_000);
+      for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+      for (const s of [1, 2]) {
+        assert.equal(place(t, s, { bet: 'main' }, 10_000).ok, true);
+        assert.equal(place(t, s, { bet: 'jackpot' }, program.stake).ok, true);
+      }
+      t.clock.runOut(t.table.reads.view().endsAt);
+      const roundId = t.table.reads.view().roundId ?? assert.fail('no round');
+      // A-K of spades and A-K of diamonds against 17: 1,000,000 + 15 (7.777 a chip, two chips) to share.
+      for (const c of 'AS AD 9C KS KD 8C'.split(' ')) t.table.shoe.onCard(parseCard(c));
+      assert.equal(t.table.reads.view().phase, 'results');
+      const { file, lines, levels } = roundFile([...t.ledger.entries(1)], roundId, program);
+      const main = levels.find((l) => l.level === 'main') ?? assert.fail('no main level');
+      assert.deepEqual(
+        [main.before, main.contribution, main.award, main.hits, main.rounding, main.seed, main.after],
+        [1_000_000, 15, 1_000_016, 2, 1, 1_000_000, 1_000_000],
+        '500,008 each: the house adds the unit that does not divide',
+      );
+      assert.deepEqual(
+        lines.filter((l) => l.bet === 'jackpot').map((l) => [l.seat, l.stake + l.net]),
+        [
+          [1, 500_008],
+          [2, 500_008],
+        ],
+      );
+      const out = replay(file);
+      assert.deepEqual((out.jackpot?.moves ?? []).map(move), levels.map(move), 'the replay gives the same moves, the rounding included');
+      assert.equal(t.ledger.meters('table')['progressiveRounding.main'], 1);
+      assert.equal(jackpotProblem(t.ledger, t.table), null, 'the table and the ledger hold the same pools');
+      const v = verifyLedger(t.ledger);
+      assert.equal(v.ok, true, v.problems.join('; '));
+      // Started again with the round on the table: the checkpoint the restart writes holds its move,
+      // rounding included, and the next start folds from it rather than refusing it.
+      t.stop();
+      testTable({ game: 'blackjack', config: t.config, dir: t.dir }).stop();
+      const ledger = openLedger(t.dir, 'T-FLOOR');
+      try {
+        const recovered = openTableGame(t.config, (game): Recovered<unknown, unknown> =>
+          recoverTable({ ledger, game, params: tableParams(t.config), log: silent }),
+        );
+        assert.equal(recovered.report.checkpointRefused, null);
+        assert.ok(recovered.report.foldedFrom > 0, 'folded from the checkpoint');
+      } finally {
+        ledger.close();
+      }
+    } finally {
+      rmSync(t.dir, { recursive: true, force: true });
     }
   });
 });

@@ -13,8 +13,11 @@ export interface JackpotAccount {
   handpaid: number;
   handpayRequests: number;
   hits: number;
-  /** Each level: the house's funding, the chips' increment, the awards and the seeds summed; the pool they leave; the ledger's balance. */
-  levels: Record<string, { contributions: number; awards: number; seeded: number; pool: number; ledgerPool: number }>;
+  /**
+   * Each level: the chips' increment, the awards, the house's funding and seeds, and what the house
+   * added to round shared awards up (rule 50 b)), summed; the pool they leave; the ledger's balance.
+   */
+  levels: Record<string, { contributions: number; awards: number; seeded: number; rounded: number; pool: number; ledgerPool: number }>;
   /** Every settled round with jackpot chips has one `jackpot.settle`, none another; each pool is what its movements leave; awards agree. */
   conserved: boolean;
   problems: string[];
@@ -52,11 +55,12 @@ export function foldJackpot(f: JackpotFold, type: EntryType, p: Record<string, u
     const j = p as Payload<'jackpot.settle'>;
     f.settled.set(j.roundId, (f.settled.get(j.roundId) ?? 0) + 1);
     for (const l of j.levels) {
-      const lv = (jp.levels[l.level] ??= { contributions: 0, awards: 0, seeded: 0, pool: 0, ledgerPool: 0 });
+      const lv = (jp.levels[l.level] ??= { contributions: 0, awards: 0, seeded: 0, rounded: 0, pool: 0, ledgerPool: 0 });
       lv.contributions += l.contribution;
       lv.awards += l.award;
       lv.seeded += l.funded + l.seed;
-      lv.pool += l.funded + l.contribution - l.award + l.seed;
+      lv.rounded += l.rounding ?? 0;
+      lv.pool += l.funded + l.contribution + (l.rounding ?? 0) - l.award + l.seed;
       jp.awardsFromPools += l.award;
       jp.hits += l.hits;
     }

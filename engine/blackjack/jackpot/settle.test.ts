@@ -94,7 +94,7 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     assert.throws(() => openRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }] }), /needs the jackpot program/);
   });
 
-  it('rule 50: smaller awards first, the rest of the pool split among the top holders, the indivisible unit stays', () => {
+  it('rule 50: smaller awards first, the rest of the pool split among the top holders, the odd unit rounded up by the house', () => {
     const { results, moves } = settleJackpot(
       [
         { seat: 1, hand: 0, stake: 1, cards: cards('AS AS AS AS') },
@@ -127,9 +127,48 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     );
     assert.deepEqual(
       odd.results.map((r) => r.award),
-      [5_000, 5_000],
+      [5_001, 5_001],
     );
-    assert.equal(odd.moves[0]?.after, 10_000, 'the odd unit (10,001 / 2) stays in the pool, counted in its reset');
+    assert.deepEqual(
+      odd.moves,
+      [{ level: 'main', before: 10_000, funded: 0, contribution: 1, award: 10_002, hits: 2, rounding: 1, seed: 10_000, after: 10_000 }],
+      'the odd unit (10,001 / 2) is added by the house, not kept by it',
+    );
+  });
+
+  it('rule 50 b): a pool that does not divide is shared in equal shares rounded up, the house covering the units (never rounded against the player)', () => {
+    const program: JackpotProgram = { ...ONE_LEVEL, levels: [{ level: 'main', start: 1_000_000, reset: 1_000_000, share: 10_000 }] };
+    const aces = ['AS AS AS AS', 'AD AD AD AD', 'AH AH AH AH'];
+    // 1,000,020 + 50% of the chips of 1 (one unit for two or three chips): 1,000,021 to share.
+    for (const [n, share, rounding] of [
+      [2, 500_011, 1],
+      [3, 333_341, 2],
+    ] as const) {
+      const entries = aces.slice(0, n).map((c, i) => ({ seat: i + 1, hand: 0, stake: 1, cards: cards(c) }));
+      const { results, moves, state } = settleJackpot(entries, at(program, { main: 1_000_020 }));
+      const awards = results.map((r) => r.award);
+      assert.deepEqual(awards, Array<number>(n).fill(share), `${n} sharers: each ⌈1,000,021 / ${n}⌉`);
+      assert.ok(
+        awards.every((a) => a * n >= 1_000_021),
+        'no sharer gets less than an equal part of the pool',
+      );
+      const move = moves[0]!;
+      assert.deepEqual(move, {
+        level: 'main',
+        before: 1_000_020,
+        funded: 0,
+        contribution: 1,
+        award: share * n,
+        hits: n,
+        rounding,
+        seed: 1_000_000,
+        after: 1_000_000,
+      });
+      assert.ok(rounding <= n - 1, 'the house covers less than one unit a sharer');
+      // The house's top-up (the rounding before the award, the seed after it) is exactly what keeps the pool whole.
+      assert.equal(move.before + move.contribution + rounding - move.award + move.seed, move.after);
+      assert.equal(state.pools.main, 1_000_000, 'back at its reset value (rule 44)');
+    }
   });
 
   it('rule 40: the fraction of a minor unit a round leaves is carried to the next, never kept by the house (issue 33 item 11)', () => {

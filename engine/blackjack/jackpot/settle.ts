@@ -63,9 +63,10 @@ export function bestAward(program: JackpotProgram, cards: readonly Card[]): Jack
  * percentage of it increments the pools (rule 40). Awards are paid whatever the main result
  * (rule 43). Per level, when several combinations win in one round (rule 50): the fixed awards
  * are paid from the smallest to the largest, then what remains of the pool goes to the holders
- * of the combination that takes the pool, split equally (rule 50 b); the indivisible minor units
- * stay in the pool). A fixed award is never more than the pool holds. After an award the house
- * brings the pool back up to its reset value (rule 44).
+ * of the combination that takes the pool, split equally (rule 50 b)): each share is rounded up,
+ * the house adding the units that do not divide to the pool first (`rounding`, fewer than the
+ * sharers), so no share is rounded against the player. A fixed award is never more than the
+ * pool holds. After an award the house brings the pool back up to its reset value (rule 44).
  */
 export function settleJackpot(
   entries: readonly JackpotEntry[],
@@ -94,10 +95,14 @@ export function settleJackpot(
       paid += pay;
     }
     const top = winners.filter((w) => w.award.pays === 'pool');
+    let rounding = 0;
     if (top.length > 0) {
-      const share = Math.floor(remaining / top.length);
+      // Equal shares, rounded up: no payout is rounded against the player. The house adds the
+      // units that do not divide (fewer than one a sharer) to the pool before the award.
+      const share = Math.ceil(remaining / top.length);
+      rounding = share * top.length - remaining;
       for (const w of top) awards.set(w.e, { amount: share, shared: top.length > 1 });
-      remaining -= share * top.length;
+      remaining = 0;
       paid += share * top.length;
     }
     const seed = winners.length > 0 ? Math.max(0, level.reset - remaining) : 0;
@@ -111,6 +116,7 @@ export function settleJackpot(
       ...(carryIn > 0 ? { carryIn } : {}),
       award: paid,
       hits: winners.length,
+      ...(rounding > 0 ? { rounding } : {}),
       seed,
       after,
     });

@@ -697,7 +697,31 @@ describe('service Jackpot page (Portugal rules 38–50)', () => {
           pools: [{ level: 'main', pool: 1_000_016, held: 1_000_016 }],
           stopped: true,
           history: [
-            { seq: 9, ts: '2026-01-01T00:00:00.000Z', roundId: 'R-2', level: 'main', before: 1_000_000, contribution: 16, award: 0, seed: 0, after: 1_000_016 },
+            {
+              seq: 9,
+              ts: '2026-01-01T00:00:00.000Z',
+              roundId: 'R-2',
+              level: 'main',
+              before: 1_000_000,
+              contribution: 16,
+              award: 0,
+              rounding: 0,
+              seed: 0,
+              after: 1_000_016,
+            },
+            // A pool of 1,000,031 shared by two (rule 50 b)): 500,016 each, the house adding 1.
+            {
+              seq: 10,
+              ts: '2026-01-01T00:01:00.000Z',
+              roundId: 'R-3',
+              level: 'main',
+              before: 1_000_016,
+              contribution: 15,
+              award: 1_000_032,
+              rounding: 1,
+              seed: 1_000_000,
+              after: 1_000_000,
+            },
           ],
           hits: [{ seq: 9, ts: '2026-01-01T00:00:00.000Z', roundId: 'R-2', station: 1, seat: 1, combination: 'three-sevens', level: 'main', amount: 20_000 }],
         },
@@ -709,6 +733,8 @@ describe('service Jackpot page (Portugal rules 38–50)', () => {
       const money = (n: number) => formatMoney(n, 'MOP', language);
       assert.ok(text.includes(money(1_000_016)), `${language}: the pool`);
       assert.ok(text.includes(t('jackpot.stopped')), `${language}: the chip stopped`);
+      const shared = rows.find((r) => r.includes('R-3')) ?? '';
+      assert.ok(shared.includes(money(1)) && shared.includes(money(1_000_032)), `${language}: the house's rounding shown in the move: ${shared}`);
       assert.ok(text.includes(t('jackpot.combination.three-sevens')) && text.includes('R-2') && text.includes(money(20_000)), `${language}: the award`);
       const reset = buttons.find((b) => b.id === 'act-jackpot-reset-main');
       assert.ok(reset, `${language}: the reset`);

@@ -20,13 +20,14 @@ export function jackpotPage(page: Extract<ServicePage, { page: 'jackpot' }>, k: 
   for (const m of page.history.slice(0, 12))
     rows.push(
       '  ' +
-        t(m.roundId === null ? 'service.jackpot.resetRow' : 'service.jackpot.moveRow', {
+        t(m.roundId === null ? 'service.jackpot.resetRow' : m.rounding > 0 ? 'service.jackpot.moveRowRounded' : 'service.jackpot.moveRow', {
           at: localTime(m.ts).slice(0, 16),
           round: m.roundId ?? '',
           level: m.level,
           before: money(m.before),
           contribution: money(m.contribution),
           award: money(m.award),
+          rounding: money(m.rounding),
           seed: money(m.seed),
           after: money(m.after),
         }),
