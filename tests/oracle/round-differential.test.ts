@@ -19,7 +19,9 @@ import { freshCards, shuffled } from '../../engine/cards/shoe.js';
 import { cardCode, type Card } from '../../engine/cards/card.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
-import { openJackpot, type JackpotState } from '../../engine/blackjack/jackpot/settle.js';
+import { openJackpot, settleJackpot, type JackpotEntry, type JackpotState } from '../../engine/blackjack/jackpot/settle.js';
+import type { JackpotProgram } from '../../engine/blackjack/jackpot/program.js';
+import { parseCard } from '../../engine/cards/card.js';
 import {
   dealCard,
   dealerView,
@@ -37,6 +39,7 @@ import {
 } from '../../engine/blackjack/round.js';
 import { resolveRules, type BlackjackRules, type ProfileId } from '../../engine/blackjack/rules.js';
 import { BlackjackRound as OldRound } from './blackjack-round-v1/round.js';
+import { settleChips } from './blackjack-round-v1/jackpot.js';
 
 const scenario = fc.record({
   profile: fc.constantFrom<ProfileId>('macau-2009', 'macau-2004', 'portugal-2001', 'generic'),
@@ -237,5 +240,88 @@ describe('blackjack round: the catalogue settles as the round before it did', ()
         [...stats.bets].some((b) => b.startsWith(`${bet} `)),
         `no ${bet} line was compared`,
       );
+  });
+});
+
+/**
+ * Shared pools are rare in dealt rounds (four suited aces twice in one round): the two jackpot
+ * settlements are also compared on chips whose cards are chosen, pools that do not divide among
+ * their holders included (rule 50 b)).
+ */
+describe('Portugal jackpot: the frozen copy settles the chips as the engine does', () => {
+  const HANDS = ['AS AS AS AS', 'AD AD AD AD', 'AS AH AD AC', '7S 7S 7S', '6H 8H 7H', '7S 7H 7D', 'AH KH', 'QC AC', 'AD TS', '5S 5S', '2C 3D', '9H 9D 4C'];
+  // One level, three combinations taking the pool, two fixed awards (figures of a test).
+  const SHARED: JackpotProgram = {
+    reference: 'TEST',
+    stake: 7,
+    incrementBasisPoints: 3_333,
+    levels: [{ level: 'main', start: 70_000, reset: 70_000, share: 10_000 }],
+    awards: [
+      { combination: 'four-aces-suited', level: 'main', pays: 'pool' },
+      { combination: 'four-aces', level: 'main', pays: 'pool' },
+      { combination: 'three-sevens-suited', level: 'main', pays: { fixed: 50_000 } },
+      { combination: 'three-sevens', level: 'main', pays: { fixed: 700 } },
+      { combination: 'suited-blackjack', level: 'main', pays: 'pool' },
+    ],
+  };
+  const chips = fc.array(fc.record({ hand: fc.nat(HANDS.length - 1), chip: fc.boolean() }), { minLength: 1, maxLength: 9 });
+  const pool = fc.integer({ min: 0, max: 3_000_000 });
+
+  it('same awards, moves and pools: fixed awards first, equal shares rounded up, the house covering the units', () => {
+    let roundedUp = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(EXAMPLE_JACKPOT_PROGRAM, SHARED),
+        chips,
+        pool,
+        pool,
+        fc.nat(99_999_999),
+        fc.nat(2_000_000),
+        (program, cs, a, b, carry, unfunded) => {
+          const entries: JackpotEntry[] = cs.map((c, i) => ({
+            seat: i + 1,
+            hand: 0,
+            stake: c.chip ? program.stake : 0,
+            cards: HANDS[c.hand]!.split(' ').map(parseCard),
+          }));
+          const levels = program.levels.map((l) => l.level);
+          const state: JackpotState = {
+            program,
+            pools: Object.fromEntries(levels.map((l, i) => [l, i === 0 ? a : b])),
+            unfunded: Object.fromEntries(levels.map((l) => [l, Math.min(unfunded, a)])),
+            ...(carry > 0 ? { carry: Object.fromEntries(levels.map((l) => [l, carry])) } : {}),
+          };
+          const engine = settleJackpot(entries, state);
+          assert.deepEqual(engine, settleChips(entries, state));
+          if (engine.moves.some((m) => (m.rounding ?? 0) > 0)) roundedUp++;
+        },
+      ),
+      { numRuns: 2_000, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
+    );
+    assert.ok(roundedUp > 50, `only ${roundedUp} settlements shared a pool that does not divide`);
+  });
+
+  it('1,000,021 shared by two and by three holders: 500,011 and 333,341 each, the house adding 1 and 2', () => {
+    const one: JackpotProgram = {
+      ...SHARED,
+      stake: 1,
+      incrementBasisPoints: 5_000,
+      levels: [{ level: 'main', start: 1_000_000, reset: 1_000_000, share: 10_000 }],
+    };
+    for (const [n, share, rounding] of [
+      [2, 500_011, 1],
+      [3, 333_341, 2],
+    ] as const) {
+      const entries = ['AS AS AS AS', 'AD AD AD AD', 'AH AH AH AH']
+        .slice(0, n)
+        .map((h, i) => ({ seat: i + 1, hand: 0, stake: 1, cards: h.split(' ').map(parseCard) }));
+      const out = settleChips(entries, { program: one, pools: { main: 1_000_020 }, unfunded: { main: 0 } });
+      assert.deepEqual(
+        out.results.map((r) => r.award),
+        Array<number>(n).fill(share),
+      );
+      assert.equal(out.moves[0]?.rounding, rounding);
+      assert.equal(out.state.pools.main, 1_000_000);
+    }
   });
 });

@@ -2,14 +2,8 @@ import { cardCode, isTenValue, parseCard, type Card, type CardCode } from '../..
 import { ShoeInventory } from '../../../engine/cards/shoe.js';
 import type { SettlementLine } from '../../../engine/settlement/settlement-line.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from '../../../engine/blackjack/hand.js';
-import {
-  poolsInPlay,
-  settleJackpot,
-  type JackpotEntry,
-  type JackpotLevelMove,
-  type JackpotResult,
-  type JackpotState,
-} from '../../../engine/blackjack/jackpot/settle.js';
+import type { JackpotEntry, JackpotLevelMove, JackpotResult, JackpotState } from '../../../engine/blackjack/jackpot/settle.js';
+import { poolsShown, settleChips } from './jackpot.js';
 import { lineChoices, type LineContext, type LineMarks } from './line-choices.js';
 import { ref, stayedOutRef, type RefKey } from './refs.js';
 import { isRegulated, type BlackjackRules } from '../../../engine/blackjack/rules.js';
@@ -517,7 +511,7 @@ export class BlackjackRound {
 
   /** The pools this round plays for: the chips are collected before the deal (rule 48) and the display incremented (rule 41). */
   jackpotPools(): Record<string, number> | undefined {
-    return this.setup.jackpot ? poolsInPlay(this.setup.jackpot, this.jackpotStakes()) : undefined;
+    return this.setup.jackpot ? poolsShown(this.setup.jackpot, this.jackpotStakes()) : undefined;
   }
 
   /** Streak markers as the round started: those carried in, and the seats' new streak bets at no wins. */
@@ -977,7 +971,7 @@ export class BlackjackRound {
       }
     }
     if (jackpotEntries.length > 0 && this.setup.jackpot) {
-      const out = settleJackpot(jackpotEntries, this.setup.jackpot);
+      const out = settleChips(jackpotEntries, this.setup.jackpot);
       this.jackpotOut = out;
       for (const x of out.results) {
         if (x.stake === 0 && x.award === 0) continue;
