@@ -53,9 +53,14 @@ describe('a transfer settled by two people (service mode, Peers page)', { timeou
       await signIn(screen, SUP);
       assert.equal((await screen.press({ name: 'service-page', page: 'peers' })).type, 'ack');
       const listed = await screen.until((x) => x.page?.page === 'peers' && x.page.open.length === 1, 'the open transfer on the Peers page');
-      assert.deepEqual(listed.page?.page === 'peers' ? listed.page.open : null, [
-        { serial: 1, station: 103, to: BJ, amount: 4_000, phase: 'offering', disputed: null, answers: true, settleable: false },
-      ]);
+      // Offered, or already recalled: the recall comes 1 s after the offer, and on a loaded machine the
+      // sign-in and the page took longer than that (a CI run of 1 December saw 'recalling' here).
+      const open = listed.page?.page === 'peers' ? listed.page.open : [];
+      assert.ok(['offering', 'recalling'].includes(open[0]?.phase ?? ''), `phase ${open[0]?.phase}`);
+      assert.deepEqual(
+        open.map((o) => ({ ...o, phase: 'offering' })),
+        [{ serial: 1, station: 103, to: BJ, amount: 4_000, phase: 'offering', disputed: null, answers: true, settleable: false }],
+      );
       // Its link down proves nothing yet: bj-1 may be restarting with the credit journalled and its
       // "taken" lost (a review: settled at once, the station had the credit at both tables).
       assert.equal(
