@@ -116,11 +116,14 @@ function blackjackTableFacts(g: BlackjackTableSetup): GameFacts {
       },
       // A remote station has no seat of its own: it bets behind a seat, within Art. 20 / rules 15-16.
       remote: 'behind',
-      // Art. 13 (2009): "Para além da aposta inicial e aposta de seguro, o jogador pode ainda fazer
-      // uma das seguintes apostas"; the other texts name no additional bet beside their rules, and
-      // the round needs a main bet on every seat it deals.
+      // Art. 13 (2009 and 2004, the same words): "Para além da aposta inicial e aposta de seguro, o
+      // jogador pode ainda fazer uma das seguintes apostas" (2004 was left out until a review of the
+      // citations); Portugal names no additional bet, and the round needs a main bet on every seat it deals.
       // Portugal rule 45: «Apenas poderão jogar para o jackpot os jogadores que tenham feito a sua aposta no jogo principal».
-      initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : program ? 'portugal-2001 rule 45' : null },
+      initialBet: {
+        bet: 'main',
+        rule: profileId === 'macau-2009' || profileId === 'macau-2004' ? `${profileId} art.13` : program ? 'portugal-2001 rule 45' : null,
+      },
       limitRules: blackjackLimitRules(rules, catalogue, program?.stake),
       payTable: blackjackPayTable(rules, catalogue),
       corrections: blackjackCorrections(profileId),

@@ -234,3 +234,28 @@ describe('additional bets on another seat (Macau 2009 Art. 13 1)-3), Art. 20 n.1
     }
   });
 });
+
+describe('Macau 2004 Art. 13: an additional bet on another seat needs an initial bet too', () => {
+  // «Para além da aposta inicial e aposta de seguro, o jogador pode ainda fazer uma das seguintes
+  // apostas: 1) Em «qualquer par» de uma ou mais mãos de qualquer jogador», the same words as 2009's
+  // Art. 13. Before a review of the citations, the 2004 table named no rule for it, and a station
+  // with only an any pair on another seat's hand played it.
+  it('a station that bets only any pair on seat 1 does not play it: it stays credit, told why', () => {
+    const t = testTable({ game: 'blackjack', config: { ...SIDE_LIMITS, profile: 'macau-2004' } });
+    try {
+      for (const s of [1, 2]) credit(t.ledger, s, 100_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, 'main', 10_000).ok, true);
+      assert.equal(place(t, 2, { bet: 'anyPair', seat: 1 }, 1_000).ok, true);
+      close(t);
+      assert.deepEqual(
+        t.table.reads.station(2).betting.unplayed?.map((u) => [u.bet, u.seat, u.reason]),
+        [['anyPair', 1, 'needs-initial-bet']],
+      );
+      assert.equal(t.ledger.credit(2), 100_000, 'nothing of station 2 moved');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+});
