@@ -10,6 +10,7 @@ import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachi
 import type { TableConfig } from '../config/table-config.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
+import type { TiltKind } from '../tilts/tilt-kinds.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteSas } from '../devices/remote-sas.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
@@ -33,6 +34,14 @@ import { unrefTimers } from '../table/timers.js';
 
 /** The kiosk's accounting denomination: one minor unit (docs/sas.md, "The meter map"). */
 const DENOMINATION_MINOR = 1;
+/** A station's faults that only its SAS link raises and clears: the system's orders (`ordered`) and the link's outage. */
+const SAS_STATION_FAULTS: ReadonlySet<TiltKind> = new Set<TiltKind>([
+  'sas-aft-locked',
+  'sas-play-disabled',
+  'sas-bills-disabled',
+  'sas-link-down',
+  'sas-link-stop',
+]);
 /** The acceptor's reason while the casino's system has disabled it (beside the technician's and the faults'). */
 export const SAS_BILLS_REASON = 'tilt:sas-bills-disabled' as const;
 
@@ -91,6 +100,7 @@ export class SasLinks {
     const store = new ReportedStore(this.d.dataDir, this.d.log);
     const notes = new HandpayNotes(this.d.dataDir, this.d.log);
     const facts = journalFacts(this.d.ledger);
+    this.clearUnlinked();
     for (const s of sasStations(this.d.config)) {
       const station = s.station;
       // A lock never survives a restart (docs/sas.md, "The game lock"): its timer went with the run.
@@ -162,6 +172,20 @@ export class SasLinks {
         // A pending lock takes effect once its station's round is over; after this append has been heard by all.
         if (this.locks.size > 0) queueMicrotask(() => this.checkLocks());
       });
+  }
+
+  /**
+   * A station the configuration no longer gives a SAS link: what its casino system ordered (a game
+   * lock, play or the acceptor disabled) and its link's own faults clear only by themselves, through
+   * a link that will never answer again, so the start ends them, each with why in the journal
+   * (docs/sas.md, "The host's wiring"). Before, the player's credit stayed frozen under a lock no one
+   * could clear until SAS was configured again (a review).
+   */
+  private clearUnlinked(): void {
+    const linked = new Set(sasStations(this.d.config).map((s) => s.station));
+    for (const t of this.d.tilts.list())
+      if (t.station !== undefined && !linked.has(t.station) && SAS_STATION_FAULTS.has(t.kind))
+        this.d.tilts.conditionGone(t.kind, t.station, tiltDetailSaid('sasLinkRemoved'));
   }
 
   /** What the feed raises into: exception 0x68 also names the ticket's end it reports, which 0x71 FF answers (§15.12). */
