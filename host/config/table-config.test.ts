@@ -61,6 +61,52 @@ describe('table configuration as data', () => {
     assert.match(twice.error?.message ?? '', /SAS address 3 on serial:\/dev\/ttyS4 is another station's/);
   });
 
+  it('one SAS line spelled two ways is one line: the device path is normalised, so one address on it twice is refused', () => {
+    const base = simulatedTableConfig('war');
+    const withSas = (sas: Record<number, unknown>) => ({ ...base, stations: base.stations.map((s) => (sas[s.station] ? { ...s, sas: sas[s.station] } : s)) });
+    const ok = TableConfig.safeParse(withSas({ 1: { link: 'serial:/dev/./ttyS0', address: 1 }, 2: { link: 'uart:/dev/serial/../ttyS1', address: 1 } }));
+    assert.ok(ok.success, ok.success ? '' : ok.error.message);
+    assert.equal(ok.data.stations[0]?.sas?.link, 'serial:/dev/ttyS0');
+    assert.equal(ok.data.stations[1]?.sas?.link, 'uart:/dev/ttyS1');
+    for (const [one, other] of [
+      ['serial:/dev/ttyS0', 'serial:/dev/./ttyS0'],
+      ['serial:/dev/ttyS0', 'uart://dev//ttyS0'],
+      ['uart:/dev/ttyS0', 'serial:/dev/pts/../ttyS0'],
+    ]) {
+      const twice = TableConfig.safeParse(withSas({ 1: { link: one, address: 5 }, 2: { link: other, address: 5 } }));
+      assert.equal(twice.success, false, `${one} and ${other}`);
+      assert.match(twice.error?.message ?? '', /station 2: SAS address 5 on .*\/dev\/ttyS0 is another station's/);
+    }
+    assert.equal(TableConfig.safeParse(withSas({ 1: { link: 'tcp:10.0.0.5:4001', address: 1 } })).data?.stations[0]?.sas?.link, 'tcp:10.0.0.5:4001');
+  });
+
+  it('no two stations share an AFT asset number, seated or remote: the message names both', () => {
+    const base = { ...simulatedTableConfig('war'), remoteStations: 2 };
+    const withSas = (sas: Record<number, unknown>, remoteSas: unknown[] = []) => ({
+      ...base,
+      remoteSas,
+      stations: base.stations.map((s) => (sas[s.station] ? { ...s, sas: sas[s.station] } : s)),
+    });
+    const aft = (assetNumber: number) => ({ assetNumber, limit: 100_000 });
+    const ok = TableConfig.safeParse(
+      withSas({ 1: { link: 'serial:/dev/ttyS0', address: 1, aft: aft(99) }, 2: { link: 'serial:/dev/ttyS1', address: 1, aft: aft(100) } }, [
+        { station: 101, address: 1, aft: aft(101), relayedMoney: 'accept-unverified' },
+      ]),
+    );
+    assert.ok(ok.success, ok.success ? '' : ok.error.message);
+    // The review's configuration: one line (spelled two ways), one address, one asset: one 0x72 credited both.
+    const seated = TableConfig.safeParse(
+      withSas({ 1: { link: 'serial:/dev/ttyS0', address: 5, aft: aft(99) }, 2: { link: 'serial:/dev/ttyS1', address: 5, aft: aft(99) } }),
+    );
+    assert.equal(seated.success, false);
+    assert.match(seated.error?.message ?? '', /AFT asset number 99 is station 1's and station 2's/);
+    const remote = TableConfig.safeParse(
+      withSas({ 1: { link: 'serial:/dev/ttyS0', address: 1, aft: aft(7) } }, [{ station: 102, address: 1, aft: aft(7), relayedMoney: 'accept-unverified' }]),
+    );
+    assert.equal(remote.success, false);
+    assert.match(remote.error?.message ?? '', /AFT asset number 7 is station 1's and station 102's/);
+  });
+
   it('remote stations: up to 2,000 (through edges past the 1,000 one host was measured to carry); more are refused', () => {
     const base = simulatedTableConfig('baccarat');
     const remote = (n: number) => ({ ...base, remoteStations: n, connections: { lan: { perAddress: 16, total: 2 * n + 10 } } });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { hasLanguage } from '../../locales/index.js';
@@ -25,6 +26,20 @@ const SasStation = {
   /** AFT, the casino system's cashless transfers (docs/sas.md, "AFT"): the station's asset number and the most one transfer may put on its credit (minor units). Absent: 0x72/0x74 are ignored. */
   aft: z.strictObject({ assetNumber: z.number().int().min(1).max(0xff_ff_ff_ff), limit: MinorUnits.positive().default(5_000_000) }).optional(),
 };
+
+/**
+ * A device path said two ways (`/dev/./ttyS0`, `//dev/ttyS0`, `/dev/pts/../ttyS0`) is one device:
+ * kept in its normal form, so that two stations cannot be put at one address of one line under two
+ * spellings (a review: both then answered, and one 0x72 credited both). Pure, as a schema must be:
+ * a symbolic link (`/dev/serial/by-id/…`) is resolved where the host opens the links
+ * (host/start/sas-links.ts), which refuses two stations at one address of one device.
+ */
+function normalLink(link: string): string {
+  const m = /^(uart|serial):(\/.*)$/.exec(link);
+  if (!m?.[1] || !m[2]) return link;
+  const normal = path.posix.normalize(m[2]);
+  return `${m[1]}:${normal.length > 1 ? normal.replace(/\/+$/, '') : normal}`;
+}
 
 /**
  * A remote station's SAS link (docs/sas.md, "Remote stations"): its line is on the station's own
@@ -60,7 +75,10 @@ const Station = z.strictObject({
    */
   sas: z
     .strictObject({
-      link: z.string().regex(/^(uart:\/[\w.\-/]+|serial:\/.+|tcp:[^:\s]+:\d{1,5})$/, 'uart:/dev/PATH, serial:/dev/PATH or tcp:HOST:PORT'),
+      link: z
+        .string()
+        .regex(/^(uart:\/[\w.\-/]+|serial:\/.+|tcp:[^:\s]+:\d{1,5})$/, 'uart:/dev/PATH, serial:/dev/PATH or tcp:HOST:PORT')
+        .transform(normalLink),
       ...SasStation,
       /**
        * Who numbers this station's cash-out tickets (docs/sas.md, "System validation at a station"):
@@ -272,6 +290,7 @@ export const TableConfig = z
         message: `${c.remoteStations} remote stations hold ${2 * c.remoteStations} connections: connections.lan.total is ${c.connections.lan.total}`,
       });
     checkRemoteSas(c, ctx);
+    checkAssetNumbers(c, ctx);
     checkStationProtocols(c, ctx);
     const stations = new Set<number>();
     const sasAt = new Set<string>();
@@ -325,6 +344,29 @@ function checkRemoteSas(
           'AFT there needs relayedMoney: "accept-unverified", and then only the casino system\'s reconciliation of its AFT log against the meters finds a forged one (docs/sas.md)',
       });
   });
+}
+
+/**
+ * No two stations, seated or remote, share an AFT asset number: a 0x72 names the machine by it, and
+ * two stations that both hear one (one line, one address) would both take the transfer (a review:
+ * one 0x72 credited both). Asset numbers are the floor's, one per machine.
+ */
+function checkAssetNumbers(
+  c: {
+    stations: readonly { station: number; sas?: { aft?: { assetNumber: number } | undefined } | undefined }[];
+    remoteSas: readonly { station: number; aft?: { assetNumber: number } | undefined }[];
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const owner = new Map<number, number>();
+  const all = [...c.stations.map((s) => ({ station: s.station, aft: s.sas?.aft })), ...c.remoteSas];
+  for (const { station, aft } of all) {
+    if (!aft) continue;
+    const first = owner.get(aft.assetNumber);
+    if (first === undefined) owner.set(aft.assetNumber, station);
+    else
+      ctx.addIssue({ code: 'custom', message: `AFT asset number ${aft.assetNumber} is station ${first}'s and station ${station}'s: each machine has its own` });
+  }
 }
 
 /** Each station `remoteAcceptors.stationProtocols` pins is one of the table's remote stations. */

@@ -3,6 +3,7 @@
 // table's identity and the clock, and turns the host's commands into journalled faults — disable
 // play (0x01) holds the station like any station fault until 0x02; disable the bill acceptor
 // (0x06) is its own reason at the acceptor until 0x07. The link going silent is a fault too.
+import { realpathSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { interByteLimitMs, openSasLink, SasLink } from '../../hardware/sas/link.js';
 import type { SasMachine } from '../../hardware/sas/machine.js';
@@ -97,6 +98,7 @@ export class SasLinks {
 
   /** Opens every configured station's link; a disable journalled before a restart stands; the journal's exceptions it has not reported are fed to it. */
   start(): void {
+    refuseOneDeviceTwice(sasStations(this.d.config));
     const store = new ReportedStore(this.d.dataDir, this.d.log);
     const notes = new HandpayNotes(this.d.dataDir, this.d.log);
     const facts = journalFacts(this.d.ledger);
@@ -356,6 +358,37 @@ export class SasLinks {
   /** The program's files as the start hashed them, in the manifest's order, read part by part at each 0x21 (program-image.ts). */
   private romImage(): AsyncIterable<Uint8Array> {
     return programImage(this.d.program.root, this.d.program.files);
+  }
+}
+
+/**
+ * Two stations at one address of one device both answer every poll to it: one 0x72 would credit
+ * both (a review). The configuration refuses one path spelled two ways (its schema normalises
+ * them); a device named through a symbolic link (`/dev/serial/by-id/…`) is found only here, where the
+ * links open, and refused before any is: the host does not start.
+ */
+function refuseOneDeviceTwice(stations: readonly { station: number; sas: StationSas }[]): void {
+  const at = new Map<string, number>();
+  for (const { station, sas } of stations) {
+    const m = /^(?:uart|serial):(.*)$/.exec(sas.link);
+    if (!m?.[1]) continue;
+    const device = deviceOf(m[1]);
+    const key = `${device}#${sas.address}`;
+    const other = at.get(key);
+    if (other !== undefined)
+      throw new Error(
+        `stations ${other} and ${station}: SAS address ${sas.address} on one device (${device}, the configuration names it two ways): each station needs its own address`,
+      );
+    at.set(key, station);
+  }
+}
+
+/** The device a path names, its symbolic links followed; a path that does not resolve (not plugged in yet) as it is. */
+function deviceOf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
   }
 }
 
