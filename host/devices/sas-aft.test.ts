@@ -118,4 +118,26 @@ describe('AFT: a transfer killed at each journal step is applied exactly once', 
       assert.equal(s.interrogate(0)?.status, AFT_STATUS.full);
     });
   }
+
+  it('a transaction id already journalled is 81 only to a request for this asset with an acceptable key: another asset is 93, a key not registered 88', () => {
+    const s = station(ledger);
+    assert.equal(s.transfer(ask(0x00, 1_000, 'DONE-1')).status, AFT_STATUS.full);
+    const current = s.interrogate(0);
+    // Before (a review): 81 to all three, so anyone could probe which ids exist, and a request for another machine's asset read "not unique".
+    assert.equal(s.transfer({ ...ask(0x00, 1_000, 'DONE-1'), assetNumber: ASSET + 1 }).status, AFT_STATUS.assetMismatch);
+    assert.equal(s.transfer({ ...ask(0x00, 1_000, 'DONE-1'), keyZero: false, key: new Uint8Array(20).fill(7) }).status, AFT_STATUS.notRegistered);
+    assert.equal(
+      s.transfer({ ...ask(0x00, 1_000, 'UNSEEN'), assetNumber: ASSET + 1 }).status,
+      AFT_STATUS.assetMismatch,
+      'the same answer whether the id exists or not',
+    );
+    // The system's own retry (its asset, an acceptable key) is still 81, and not made the current transaction.
+    assert.equal(s.transfer(ask(0x00, 1_000, 'UNSEEN-2')).status, AFT_STATUS.full);
+    const moved = s.interrogate(0);
+    assert.equal(s.transfer(ask(0x00, 1_000, 'DONE-1')).status, AFT_STATUS.notUnique);
+    assert.deepEqual(s.interrogate(0), moved, 'index 00 still reads the transfer that moved');
+    assert.notDeepEqual(moved, current);
+    assert.equal(entryCount(ledger, ['aft.in']), 2);
+    assert.equal(ledger.credit(STATION), 12_000);
+  });
 });

@@ -58,6 +58,10 @@ export class StationAft implements SasAftSide {
 
   transfer(q: AftRequest): AftRecord {
     const newest = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
+    // Whose request it is comes first: the asset and the key. A request for another machine is 93
+    // whether its id was seen here or not, so no one learns which ids exist (it was 81 first: a review).
+    const stranger = this.stranger(q);
+    if (stranger !== null) return this.refused(q, stranger, newest);
     // Not unique: refused, but not made the current transaction. The system that lost the answer
     // and sent the transfer again must still read, at index 00, the transfer that moved.
     if (this.d.ledger.byTxId(aftTxId(this.d.station, q.transactionId))) return this.refusal81(q);
@@ -98,15 +102,18 @@ export class StationAft implements SasAftSide {
     return record;
   }
 
-  /** Whatever makes the request one the station cannot take, before its amount is looked at. */
-  private refusal(q: AftRequest): number | null {
+  /** A request not for this station (another asset number) or without its key (88/89), or null. */
+  private stranger(q: AftRequest): number | null {
     if (q.assetNumber !== this.d.assetNumber) return AFT_STATUS.assetMismatch;
-    if (!/^[\x20-\x7e]{1,20}$/.test(q.transactionId)) return AFT_STATUS.idNotValid;
     // A key of zeros needs no registration (Table 8.3d); any other must be the one 0x73 registered.
-    if (!q.keyZero) {
-      const key = this.d.registration?.check(q.key) ?? 'not-registered';
-      if (key !== 'ok') return key === 'mismatch' ? AFT_STATUS.keyMismatch : AFT_STATUS.notRegistered;
-    }
+    if (q.keyZero) return null;
+    const key = this.d.registration?.check(q.key) ?? 'not-registered';
+    return key === 'ok' ? null : key === 'mismatch' ? AFT_STATUS.keyMismatch : AFT_STATUS.notRegistered;
+  }
+
+  /** Whatever else makes the request one the station cannot take, before its amount is looked at. */
+  private refusal(q: AftRequest): number | null {
+    if (!/^[\x20-\x7e]{1,20}$/.test(q.transactionId)) return AFT_STATUS.idNotValid;
     if (q.type !== AFT_TYPE.toMachine && q.type !== AFT_TYPE.toHost) return AFT_STATUS.notValidFunction;
     if (q.flags & AFT_FLAG.onlyIfLocked && !this.d.lock?.locked()) return AFT_STATUS.notLocked;
     if (q.flags & AFT_FLAG.receipt) return AFT_STATUS.receiptUnavailable;
