@@ -9,8 +9,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { aftRegisterPoll, REGISTER_CODE, REGISTRATION_STATUS, type AftRegisterRequest } from '../../hardware/sas/aft-register.js';
 import { entryCount, Ledger, newestEntriesOfType } from '../../ledger/index.js';
+import { connectionOf } from '../../ledger/ledger.js';
 import { exceptionsOf } from './sas-exceptions.js';
-import { StationAftRegistration } from './sas-aft-register.js';
+import { AFT_REGISTRATIONS_BURST, AFT_REGISTRATIONS_EVERY_MS, StationAftRegistration } from './sas-aft-register.js';
 
 const STATION = 2;
 const ASSET = 4_000_000_001;
@@ -114,5 +115,53 @@ describe('AFT registration at a station: journalled, read back, checked', () => 
     };
     assert.throws(() => aftRegisterPoll(poll, side), /disk full/);
     assert.equal(count(), 0);
+  });
+
+  it('changes from 0x73 are rationed: past the burst one is not taken (answered as the registration stands, nothing journalled) until time gives another', () => {
+    let now = 0;
+    const side = new StationAftRegistration({ ledger, station: STATION, assetNumber: ASSET, now: () => now });
+    const statuses: number[] = [];
+    // A system (or anyone on the line) alternating initialise and unregister: each taken one is a journal entry.
+    for (let i = 0; i < 40; i++)
+      statuses.push(side.register(i % 2 === 0 ? full(REGISTER_CODE.initialise, ZEROS, 0) : { code: REGISTER_CODE.unregister }).status);
+    assert.equal(count(), AFT_REGISTRATIONS_BURST, `at most ${AFT_REGISTRATIONS_BURST} journalled (before: 40)`);
+    const after = statuses.slice(AFT_REGISTRATIONS_BURST);
+    assert.ok(
+      after.every((s) => s === REGISTRATION_STATUS.notRegistered),
+      'a change not taken reports the registration as it stands',
+    );
+    assert.equal(side.register({ code: REGISTER_CODE.read }).status, REGISTRATION_STATUS.notRegistered, 'a read costs nothing');
+    now += AFT_REGISTRATIONS_EVERY_MS;
+    assert.equal(side.register(full(REGISTER_CODE.initialise, ZEROS, 0)).status, REGISTRATION_STATUS.ready, 'taken once time gave one back');
+    assert.equal(count(), AFT_REGISTRATIONS_BURST + 1);
+    assert.equal(reg().register({ code: REGISTER_CODE.read }).status, REGISTRATION_STATUS.ready, 'the journal says the same after a restart');
+  });
+
+  it('the registration is read from the journal once, then kept as each change is journalled, by this station or another writer', () => {
+    const side = reg();
+    side.register(full(REGISTER_CODE.initialise, ZEROS, 0));
+    const db = connectionOf(ledger);
+    const prepare = db.prepare.bind(db);
+    let lookups = 0;
+    db.prepare = ((sql: string) => {
+      if (sql.includes('aft.register')) lookups++;
+      return prepare(sql);
+    }) as typeof db.prepare;
+    try {
+      // What each 0x74 poll asks (AFT status bit 3) and each 0x72 with a key.
+      for (let i = 0; i < 100; i++) assert.equal(side.registered(), false);
+      assert.equal(side.check(KEY), 'not-registered');
+      side.register(full(REGISTER_CODE.register));
+      assert.equal(side.registered(), true);
+      assert.equal(side.check(KEY), 'ok');
+      // The operator's side journals through its own instance: this one follows the journal.
+      side.register(full(REGISTER_CODE.initialise, ZEROS, 0));
+      side.register(full(REGISTER_CODE.requestAcknowledgement));
+      assert.equal(reg().operatorAnswer(true, 'op-1'), true);
+      assert.equal(side.register({ code: REGISTER_CODE.read }).status, REGISTRATION_STATUS.ready);
+      assert.equal(lookups, 1, 'one lookup: the operator instance reading at its construction (before: one per call)');
+    } finally {
+      db.prepare = prepare;
+    }
   });
 });

@@ -27,8 +27,20 @@ import {
   type SasAftRegistrationSide,
 } from '../../hardware/sas/aft-register.js';
 import { newestAftRegistration } from '../../ledger/aft-queries.js';
-import { NO_KEY, type AftRegistrationStatus } from '../../ledger/aft-register-terms.js';
-import type { Ledger, Payload } from '../../ledger/index.js';
+import { AFT_REGISTER_PAYLOADS, NO_KEY, type AftRegistrationStatus } from '../../ledger/aft-register-terms.js';
+import type { JournalEntry, Ledger, Payload } from '../../ledger/index.js';
+
+/**
+ * Changes a 0x73 makes at a station (each an `aft.register` entry, fsynced): `AFT_REGISTRATIONS_BURST`
+ * at once, then one every `AFT_REGISTRATIONS_EVERY_MS`. One past that is not taken: answered with
+ * the registration as it stands, as any request that changes nothing (its status tells the system
+ * it was not), nothing journalled, taken when the system asks again later. Before (a review), a
+ * system or anyone on the line alternating 00 and 80 journalled every toggle, as the lock and the
+ * play orders are bounded (`AFT_LOCKS_*`, `SAS_CHANGES_*`). An honest system registers a station
+ * a few times in its life. Reads (FF) and the operator's events are not rationed.
+ */
+export const AFT_REGISTRATIONS_BURST = 10;
+export const AFT_REGISTRATIONS_EVERY_MS = 5_000;
 
 const STATUS_CODE: Readonly<Record<AftRegistrationStatus, number>> = {
   ready: REGISTRATION_STATUS.ready,
@@ -47,26 +59,74 @@ export interface StationAftRegistrationDeps {
   station: number;
   /** The station's configured asset number (`stations[].sas.aft.assetNumber`). */
   assetNumber: number;
+  /** The clock of the changes' bound (`AFT_REGISTRATIONS_*`); `performance.now` unless a test drives it. */
+  now?: () => number;
 }
 
 /** What a 0x72's registration key means here. */
 export type KeyCheck = 'ok' | 'not-registered' | 'mismatch';
 
 export class StationAftRegistration implements SasAftRegistrationSide {
-  constructor(private readonly d: StationAftRegistrationDeps) {}
+  /**
+   * The registration as the journal's newest entry for the station has it: read once, then kept as
+   * each `aft.register` of the station is committed (by this instance or another writer of the
+   * ledger, the operator's side). Every 0x74 asks it (AFT status bit 3), and the lookup was a
+   * `json_extract` over every registration entry of the table, newest first (a review: 115 ms for a
+   * station never registered after 80,000 of another's).
+   */
+  private current: Standing;
+  /** Changes left to take (`AFT_REGISTRATIONS_*`), as of `rationAt`. */
+  private ration: number = AFT_REGISTRATIONS_BURST;
+  private rationAt: number;
+  private readonly now: () => number;
+  private readonly offAppended: () => void;
+
+  constructor(private readonly d: StationAftRegistrationDeps) {
+    this.current = this.read(newestAftRegistration(d.ledger, d.station)?.payload);
+    this.now = d.now ?? (() => performance.now());
+    this.rationAt = this.now();
+    this.offAppended = d.ledger.onAppended((entries) => this.heard(entries));
+  }
+
+  /** Stops following the journal (the host's close). */
+  dispose(): void {
+    this.offAppended();
+  }
 
   /** The registration as journalled; one made for another asset number (the configuration changed since) is none. */
   standing(): Standing {
-    const e = newestAftRegistration(this.d.ledger, this.d.station)?.payload;
-    if (!e || e.assetNumber !== this.d.assetNumber) return { status: 'not-registered', key: NO_KEY, posId: 0 };
-    return { status: e.status, key: e.key, posId: e.posId };
+    return this.current;
   }
 
   register(q: AftRegisterRequest): AftRegistrationView {
     const now = this.standing();
     const next = this.decide(q, now);
-    if (next) this.append(next.event, next.to);
-    return this.view(next?.to ?? now);
+    if (!next || !this.rationed()) return this.view(now);
+    this.append(next.event, next.to);
+    return this.view(next.to);
+  }
+
+  /** One change of the ration taken, refilled at one per `AFT_REGISTRATIONS_EVERY_MS` up to the burst; false when none is left. */
+  private rationed(): boolean {
+    const now = this.now();
+    this.ration = Math.min(AFT_REGISTRATIONS_BURST, this.ration + Math.max(0, now - this.rationAt) / AFT_REGISTRATIONS_EVERY_MS);
+    this.rationAt = now;
+    if (this.ration < 1) return false;
+    this.ration -= 1;
+    return true;
+  }
+
+  private read(e: Entry | undefined): Standing {
+    if (!e || e.assetNumber !== this.d.assetNumber) return { status: 'not-registered', key: NO_KEY, posId: 0 };
+    return { status: e.status, key: e.key, posId: e.posId };
+  }
+
+  private heard(entries: readonly JournalEntry[]): void {
+    for (const e of entries) {
+      if (e.type !== 'aft.register') continue;
+      const p = AFT_REGISTER_PAYLOADS['aft.register'].safeParse((JSON.parse(e.body) as { payload?: unknown }).payload);
+      if (p.success && p.data.station === this.d.station) this.current = this.read(p.data);
+    }
   }
 
   private decide(q: AftRegisterRequest, now: Standing): { event: Entry['event']; to: Standing } | null {

@@ -85,6 +85,8 @@ export class SasLinks {
   private readonly links = new Map<number, SasLink>();
   private readonly feeds = new Map<number, StationFeed>();
   private readonly locks = new Map<number, StationAftLock>();
+  /** Each AFT station's registration (0x73), which follows the journal until the close. */
+  private readonly registrations = new Map<number, StationAftRegistration>();
   private offAppended: (() => void) | null = null;
   private offRemote: (() => void) | null = null;
   private readonly validations: ValidationRecords;
@@ -257,6 +259,8 @@ export class SasLinks {
     // A cash-out still waiting for the system's number is given up unended: the next start's restart rule makes it a handpay.
     this.d.systemValidations?.close();
     this.locks.clear();
+    for (const r of this.registrations.values()) r.dispose();
+    this.registrations.clear();
     // Poll failures held back since their last line are said now, not lost with the process.
     this.pollFailures.close();
     await Promise.all([...this.links.values()].map((l) => l.close()));
@@ -321,6 +325,8 @@ export class SasLinks {
     const refuseOut = (): string | null => d.cashOutRefusal(station) ?? d.tilts.refusal(station, 'cash-out', 'sas-aft-locked')?.reason ?? null;
     const lock = new StationAftLock({ station, tilts: d.tilts, roundOpen: () => d.roundOpen(station), refuseIn, refuseOut, timers: LOCK_TIMERS });
     this.locks.set(station, lock);
+    const registration = new StationAftRegistration({ ledger: d.ledger, station, assetNumber: aft.assetNumber });
+    this.registrations.set(station, registration);
     return {
       aft: new StationAft({
         ledger: d.ledger,
@@ -331,7 +337,7 @@ export class SasLinks {
         refuseOut,
         local: (ms) => localNow(new Date(ms)),
         lock,
-        registration: new StationAftRegistration({ ledger: d.ledger, station, assetNumber: aft.assetNumber }),
+        registration,
         onLockError: (err) => d.log.error({ err, station }, 'AFT: the transfer is done but its game lock did not end (its fault stays until a restart)'),
       }),
     };
