@@ -3,7 +3,7 @@
 // ends, a condition that no longer holds when the round ends, a refresh while pending, 99.99 s.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LOCK_STATUS, StationAftLock } from './sas-aft-lock.js';
+import { AFT_LOCK_LONGEST_MS, AFT_LOCK_REST_MS, LOCK_STATUS, StationAftLock } from './sas-aft-lock.js';
 
 function rig() {
   let now = 0;
@@ -25,6 +25,7 @@ function rig() {
     roundOpen: () => w.roundOpen,
     refuseIn: () => w.refuseIn,
     refuseOut: () => w.refuseOut,
+    now: () => now,
     timers: {
       setTimeout: (fn, ms) => {
         timers.set(next, { at: now + ms, fn });
@@ -144,5 +145,55 @@ describe('the AFT game lock', () => {
     lock.check();
     assert.equal(lock.status(), LOCK_STATUS.locked);
     assert.deepEqual(journal, ['raise sas-aft-locked 3', 'clear sas-aft-locked 3: tiltDetail.aftLockCancelled', 'raise sas-aft-locked 3']);
+  });
+
+  it('asking again before each timeout cannot hold a station locked for ever: 99.99 s of lock at most, then the player has a rest before the next', () => {
+    const { lock, journal, advance } = rig();
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 9999 });
+    // Before (a review): each request while locked reset the timer, so asking every 99 s held the station without end.
+    for (let i = 0; i < 3; i++) {
+      advance(33_000);
+      lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 9999 });
+    }
+    assert.equal(lock.status(), LOCK_STATUS.locked, 'a re-lock within the bound is honoured');
+    advance(AFT_LOCK_LONGEST_MS - 99_000 - 1);
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    advance(1);
+    assert.equal(lock.status(), LOCK_STATUS.none, `ended ${AFT_LOCK_LONGEST_MS} ms after it took effect, though the last request asked 99.99 s from 99 s`);
+    assert.deepEqual(journal, ['raise sas-aft-locked 3', 'clear sas-aft-locked 3: tiltDetail.aftLockLongest']);
+    // A new lock at once continues the same hold, which has no time left: not taken (FF), nothing journalled.
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 9999 });
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    advance(AFT_LOCK_REST_MS - 1);
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 9999 });
+    assert.equal(lock.status(), LOCK_STATUS.none, 'not before the rest is over');
+    assert.equal(journal.length, 2);
+    advance(AFT_LOCK_REST_MS);
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 9999 });
+    assert.equal(lock.status(), LOCK_STATUS.locked, 'after a rest with no lock, a new hold');
+  });
+
+  it('locks ended by a cancel and taken again count as one hold; short honest locks are not cut', () => {
+    const { lock, journal, advance } = rig();
+    // An honest system: lock, a transfer a few seconds later (here: a cancel), the next one later on.
+    for (let i = 0; i < 5; i++) {
+      lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+      assert.equal(lock.status(), LOCK_STATUS.locked, `lock ${i + 1}`);
+      advance(2_000);
+      lock.request({ code: 0x80, condition: 0, timeoutHundredths: 0 });
+      advance(1_000);
+    }
+    // Lock and cancel back to back to dodge the bound: 60 s held over many locks, then one asking 99.99 s ends at the bound.
+    for (let i = 0; i < 12; i++) {
+      lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 9999 });
+      assert.equal(lock.status(), LOCK_STATUS.locked);
+      advance(5_000);
+      lock.request({ code: 0x80, condition: 0, timeoutHundredths: 0 });
+    }
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 9999 });
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    advance(AFT_LOCK_LONGEST_MS - 70_000);
+    assert.equal(lock.status(), LOCK_STATUS.none, 'the hold had 10 s + 60 s already');
+    assert.equal(journal.at(-1), 'clear sas-aft-locked 3: tiltDetail.aftLockLongest');
   });
 });

@@ -6,8 +6,9 @@
 // station takes no bet, note or cash-out: the lock is a journalled station fault (`sas-aft-locked`,
 // on the player's screen and the service page, and exception 6F "game locked" from the journal
 // when it takes effect). It ends at its timeout (measured from when it took effect; a pending
-// lock's from the request), on a cancel (80), when a transfer completes, and with the host's run
-// (a lock never survives a restart: the timer that ends it is gone).
+// lock's from the request), on a cancel (80), when a transfer completes, with the host's run
+// (a lock never survives a restart: the timer that ends it is gone), and when the hold it belongs
+// to reaches `AFT_LOCK_LONGEST_MS` (re-locks included: a system cannot hold a station for ever).
 import type { AftLockRequest } from '../../hardware/sas/types.js';
 import { tiltDetailSaid, type Said } from '../../locales/said.js';
 
@@ -24,6 +25,21 @@ export const LOCK_STATUS = { locked: 0x00, pending: 0x40, none: 0xff } as const;
  */
 export const AFT_LOCKS_BURST = 10;
 export const AFT_LOCKS_EVERY_MS = 5_000;
+
+/**
+ * How long a station may be held by locks: `AFT_LOCK_LONGEST_MS` of lock at most (the longest one
+ * 0x74 can ask, 99.99 s), counted over every lock that follows another within `AFT_LOCK_REST_MS` of
+ * its end (a re-lock while locked, or a lock after a cancel or a timeout: one hold). A re-lock takes
+ * its new timeout only up to what the hold has left; a lock asked with nothing left is not taken
+ * (FF, nothing journalled) until the station has been free `AFT_LOCK_REST_MS`. Before (a review), a
+ * request while locked reset the timer and cost no ration, so a system asking every 99 s kept the
+ * player from betting or cashing out for as long as it liked; counting re-locks against the ration
+ * would not have stopped it (one lock every 5 s is allowed), and a cap on one lock alone would not
+ * either (the system cancels and locks again). The rest lets the player bet (the next lock is then
+ * pending until the round is over) or cash out. An honest system holds a station seconds per transfer.
+ */
+export const AFT_LOCK_LONGEST_MS = 99_990;
+export const AFT_LOCK_REST_MS = 10_000;
 
 /** Transfer condition bits the station can honour: to the machine (0), from it (1). A printer (2) or a bonus (3) it never does. */
 const CONDITION = { toMachine: 0x01, fromMachine: 0x02, unsupported: 0x0c } as const;
@@ -58,15 +74,21 @@ export type AftLockEnd =
   | 'aftLockConditionAtRoundEnd'
   | 'aftLockTimeout'
   | 'aftLockTimeoutPending'
-  | 'aftLockTransferDone';
+  | 'aftLockTransferDone'
+  | 'aftLockLongest';
 
-type State = { kind: 'none' } | { kind: 'pending' | 'locked'; condition: number; timeoutMs: number; timer: unknown };
+type State =
+  | { kind: 'none' }
+  | { kind: 'pending'; condition: number; timeoutMs: number; timer: unknown }
+  | { kind: 'locked'; condition: number; timeoutMs: number; timer: unknown; since: number };
 
 export class StationAftLock {
   private state: State = { kind: 'none' };
   /** Locks left to take (`AFT_LOCKS_*`), as of `rationAt`. */
   private ration: number = AFT_LOCKS_BURST;
   private rationAt: number;
+  /** The hold the locks make (`AFT_LOCK_LONGEST_MS`): lock time used before the current lock, and when the last lock ended. */
+  private hold: { used: number; endedAt: number } | null = null;
   private readonly now: () => number;
 
   constructor(private readonly d: StationAftLockDeps) {
@@ -81,14 +103,14 @@ export class StationAftLock {
     const timeoutMs = q.timeoutHundredths * 10;
     if (this.state.kind === 'locked') {
       if (!this.conditionHolds(q.condition)) return this.release('aftLockConditionGone');
-      return this.arm('locked', q.condition, timeoutMs);
+      return this.armLocked(q.condition, timeoutMs, this.state.since);
     }
     if (this.d.roundOpen()) {
       if (this.state.kind === 'pending') return;
       return this.arm('pending', q.condition, timeoutMs);
     }
-    // Past the bound, not locked (FF): the system asks again, as after any lock it was not given.
-    if (!this.conditionHolds(q.condition) || !this.rationed()) return;
+    // Past the bounds, not locked (FF): the system asks again, as after any lock it was not given.
+    if (!this.conditionHolds(q.condition) || this.holdLeft() <= 0 || !this.rationed()) return;
     this.take(q.condition, timeoutMs);
   }
 
@@ -97,6 +119,7 @@ export class StationAftLock {
     const s = this.state;
     if (s.kind !== 'pending' || this.d.roundOpen()) return;
     if (!this.conditionHolds(s.condition)) return this.release('aftLockConditionAtRoundEnd');
+    if (this.holdLeft() <= 0) return this.release('aftLockLongest');
     this.take(s.condition, s.timeoutMs);
   }
 
@@ -120,7 +143,16 @@ export class StationAftLock {
     if (s.kind === 'none') return;
     this.d.timers.clearTimeout(s.timer);
     this.state = { kind: 'none' };
-    if (s.kind === 'locked') this.d.tilts.conditionGone('sas-aft-locked', this.d.station, tiltDetailSaid(why));
+    if (s.kind !== 'locked') return;
+    const now = this.now();
+    this.hold = { used: (this.hold?.used ?? 0) + Math.max(0, now - s.since), endedAt: now };
+    this.d.tilts.conditionGone('sas-aft-locked', this.d.station, tiltDetailSaid(why));
+  }
+
+  /** What the hold has left before a lock takes effect: all of it once the station has been free `AFT_LOCK_REST_MS`. */
+  private holdLeft(): number {
+    if (this.hold && this.now() - this.hold.endedAt >= AFT_LOCK_REST_MS) this.hold = null;
+    return AFT_LOCK_LONGEST_MS - (this.hold?.used ?? 0);
   }
 
   /**
@@ -132,13 +164,22 @@ export class StationAftLock {
   private take(condition: number, timeoutMs: number): void {
     if (this.state.kind !== 'locked')
       this.d.tilts.raise('sas-aft-locked', { station: this.d.station, say: tiltDetailSaid('sasAftLock', { poll: '0x74', ms: timeoutMs }) });
-    this.arm('locked', condition, timeoutMs);
+    this.armLocked(condition, timeoutMs, this.now());
   }
 
-  private arm(kind: 'pending' | 'locked', condition: number, timeoutMs: number): void {
+  private arm(kind: 'pending', condition: number, timeoutMs: number): void {
     if (this.state.kind !== 'none') this.d.timers.clearTimeout(this.state.timer);
-    const timer = this.d.timers.setTimeout(() => this.release(kind === 'locked' ? 'aftLockTimeout' : 'aftLockTimeoutPending'), timeoutMs);
+    const timer = this.d.timers.setTimeout(() => this.release('aftLockTimeoutPending'), timeoutMs);
     this.state = { kind, condition, timeoutMs, timer };
+  }
+
+  /** Locked since `since`, for the timeout asked but never past what the hold has left (`AFT_LOCK_LONGEST_MS`). */
+  private armLocked(condition: number, timeoutMs: number, since: number): void {
+    if (this.state.kind !== 'none') this.d.timers.clearTimeout(this.state.timer);
+    const left = AFT_LOCK_LONGEST_MS - (this.hold?.used ?? 0) - (this.now() - since);
+    const capped = left < timeoutMs;
+    const timer = this.d.timers.setTimeout(() => this.release(capped ? 'aftLockLongest' : 'aftLockTimeout'), Math.max(0, capped ? left : timeoutMs));
+    this.state = { kind: 'locked', condition, timeoutMs, timer, since };
   }
 
   /** One lock of the ration taken, refilled at one per `AFT_LOCKS_EVERY_MS` up to the burst; false when none is left. */
