@@ -238,7 +238,7 @@ export const TableConfig = z
     profileAuthorisationEffective: z.iso.date().optional(),
     /**
      * The most all stations together may bet on the table in one round (minor units), if the
-     * casino sets one (Macau 2009 Art. 5 n.2 (3)(8)); absent, only each bet's maximum applies.
+     * casino sets one (Macau 2009 Art. 5 n.2 3)(8)); absent, only each bet's maximum applies.
      */
     roundMax: MinorUnits.positive().optional(),
     /** A handpay above this amount (minor units) is confirmed by two people (issue 9). */
