@@ -11,7 +11,7 @@ import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { Ledger } from '../../ledger/index.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
-import { SasLinks } from './sas-links.js';
+import { quietSasLinks } from './sas-links-test-kit.js';
 
 it('refuses to open two stations at one SAS address of one device named through a symbolic link, naming both', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-devices-'));
@@ -28,18 +28,7 @@ it('refuses to open two stations at one SAS address of one device named through 
       stations: base.stations.map((s) => (links[s.station] ? { ...s, sas: { link: links[s.station], address: 5 } } : s)),
     });
     const log = pino({ level: 'silent' });
-    const sas = new SasLinks({
-      config,
-      ledger,
-      tilts: new TiltManager({ ledger, log }),
-      billAcceptors: { setInhibited: () => {} } as never,
-      log,
-      pendingHandpay: () => null,
-      roundOpen: () => false,
-      cashOutRefusal: () => null,
-      program: { root: dir, files: [] },
-      dataDir: dir,
-    });
+    const sas = quietSasLinks({ config, ledger, tilts: new TiltManager({ ledger, log }), log, dir });
     assert.throws(
       () => sas.start(),
       (e: Error) => /stations 1 and 2/.test(e.message) && /SAS address 5/.test(e.message) && e.message.includes(device),

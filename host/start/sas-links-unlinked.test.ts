@@ -11,7 +11,7 @@ import pino from 'pino';
 import { simulatedTableConfig } from '../config/table-config.js';
 import { entriesOfTypes, Ledger } from '../../ledger/index.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
-import { SasLinks } from './sas-links.js';
+import { quietSasLinks } from './sas-links-test-kit.js';
 
 const SAS_FAULTS = ['sas-aft-locked', 'sas-play-disabled', 'sas-bills-disabled', 'sas-link-stop', 'sas-link-down'] as const;
 
@@ -49,18 +49,7 @@ describe('a station whose SAS link was removed from the configuration', () => {
         stations: base.stations.map((s) => (s.station === 1 ? { ...s, sas: { link: `serial:${path.join(dir, 'no-such-port')}`, address: 1 } } : s)),
       };
       assert.ok(config.stations.every((s) => s.station === 1 || !s.sas) && config.remoteSas.length === 0);
-      const links = new SasLinks({
-        config,
-        ledger,
-        tilts,
-        billAcceptors: { setInhibited: () => {} } as never,
-        log,
-        pendingHandpay: () => null,
-        roundOpen: () => false,
-        cashOutRefusal: () => null,
-        program: { root: dir, files: [] },
-        dataDir: dir,
-      });
+      const links = quietSasLinks({ config, ledger, tilts, log, dir });
       links.start();
       await links.close();
       assert.deepEqual(

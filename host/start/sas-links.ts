@@ -50,7 +50,8 @@ export interface SasLinksDeps {
   config: TableConfig;
   ledger: Ledger;
   tilts: TiltManager;
-  billAcceptors: BillAcceptors;
+  /** Only the inhibit the system's 0x06/0x07 set (a narrow need: a test gives just that). */
+  billAcceptors: Pick<BillAcceptors, 'setInhibited'>;
   log: Logger;
   /** The station's pending handpay (amount in minor units), or null. */
   pendingHandpay: (station: number) => { amount: number } | null;
