@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { aftRegisterPoll, REGISTER_CODE, REGISTRATION_STATUS, type AftRegisterRequest } from '../../hardware/sas/aft-register.js';
 import { entryCount, Ledger, newestEntriesOfType } from '../../ledger/index.js';
-import { connectionOf } from '../../ledger/ledger.js';
+import { newestAftRegistration } from '../../ledger/aft-queries.js';
 import { exceptionsOf } from './sas-exceptions.js';
 import { AFT_REGISTRATIONS_BURST, AFT_REGISTRATIONS_EVERY_MS, StationAftRegistration } from './sas-aft-register.js';
 
@@ -138,30 +138,25 @@ describe('AFT registration at a station: journalled, read back, checked', () => 
   });
 
   it('the registration is read from the journal once, then kept as each change is journalled, by this station or another writer', () => {
-    const side = reg();
-    side.register(full(REGISTER_CODE.initialise, ZEROS, 0));
-    const db = connectionOf(ledger);
-    const prepare = db.prepare.bind(db);
     let lookups = 0;
-    db.prepare = ((sql: string) => {
-      if (sql.includes('aft.register')) lookups++;
-      return prepare(sql);
-    }) as typeof db.prepare;
-    try {
-      // What each 0x74 poll asks (AFT status bit 3) and each 0x72 with a key.
-      for (let i = 0; i < 100; i++) assert.equal(side.registered(), false);
-      assert.equal(side.check(KEY), 'not-registered');
-      side.register(full(REGISTER_CODE.register));
-      assert.equal(side.registered(), true);
-      assert.equal(side.check(KEY), 'ok');
-      // The operator's side journals through its own instance: this one follows the journal.
-      side.register(full(REGISTER_CODE.initialise, ZEROS, 0));
-      side.register(full(REGISTER_CODE.requestAcknowledgement));
-      assert.equal(reg().operatorAnswer(true, 'op-1'), true);
-      assert.equal(side.register({ code: REGISTER_CODE.read }).status, REGISTRATION_STATUS.ready);
-      assert.equal(lookups, 1, 'one lookup: the operator instance reading at its construction (before: one per call)');
-    } finally {
-      db.prepare = prepare;
-    }
+    const newest: typeof newestAftRegistration = (l, station) => {
+      lookups++;
+      return newestAftRegistration(l, station);
+    };
+    const counted = () => new StationAftRegistration({ ledger, station: STATION, assetNumber: ASSET, newest });
+    const side = counted();
+    side.register(full(REGISTER_CODE.initialise, ZEROS, 0));
+    // What each 0x74 poll asks (AFT status bit 3) and each 0x72 with a key.
+    for (let i = 0; i < 100; i++) assert.equal(side.registered(), false);
+    assert.equal(side.check(KEY), 'not-registered');
+    side.register(full(REGISTER_CODE.register));
+    assert.equal(side.registered(), true);
+    assert.equal(side.check(KEY), 'ok');
+    // The operator's side journals through its own instance: this one follows the journal.
+    side.register(full(REGISTER_CODE.initialise, ZEROS, 0));
+    side.register(full(REGISTER_CODE.requestAcknowledgement));
+    assert.equal(counted().operatorAnswer(true, 'op-1'), true);
+    assert.equal(side.register({ code: REGISTER_CODE.read }).status, REGISTRATION_STATUS.ready);
+    assert.equal(lookups, 2, "two lookups: each instance's at its construction, this one's and the operator's (before: one per call)");
   });
 });

@@ -61,6 +61,8 @@ export interface StationAftRegistrationDeps {
   assetNumber: number;
   /** The clock of the changes' bound (`AFT_REGISTRATIONS_*`); `performance.now` unless a test drives it. */
   now?: () => number;
+  /** The journal's newest registration of the station: `newestAftRegistration` unless a test counts its calls. */
+  newest?: typeof newestAftRegistration;
 }
 
 /** What a 0x72's registration key means here. */
@@ -70,9 +72,9 @@ export class StationAftRegistration implements SasAftRegistrationSide {
   /**
    * The registration as the journal's newest entry for the station has it: read once, then kept as
    * each `aft.register` of the station is committed (by this instance or another writer of the
-   * ledger, the operator's side). Every 0x74 asks it (AFT status bit 3), and the lookup was a
-   * `json_extract` over every registration entry of the table, newest first (a review: 115 ms for a
-   * station never registered after 80,000 of another's).
+   * ledger, the operator's side). Every 0x74 asks it (AFT status bit 3), and the lookup was a scan
+   * of every registration entry of the table, newest first (a review: 115 ms for a station never
+   * registered after 80,000 of another's).
    */
   private current: Standing;
   /** Changes left to take (`AFT_REGISTRATIONS_*`), as of `rationAt`. */
@@ -82,7 +84,7 @@ export class StationAftRegistration implements SasAftRegistrationSide {
   private readonly offAppended: () => void;
 
   constructor(private readonly d: StationAftRegistrationDeps) {
-    this.current = this.read(newestAftRegistration(d.ledger, d.station)?.payload);
+    this.current = this.read((d.newest ?? newestAftRegistration)(d.ledger, d.station)?.payload);
     this.now = d.now ?? (() => performance.now());
     this.rationAt = this.now();
     this.offAppended = d.ledger.onAppended((entries) => this.heard(entries));
