@@ -101,23 +101,25 @@ export const layers = {
       recovery: [],
       logging: [],
       metrics: [],
+      // The one rate limiter (a token bucket over a clock handed in): screens, links and SAS rations.
+      limits: [],
       // Remote stations: enrolment, credentials, the table's TLS certificate.
       stadium: [],
       // Credit moved between table hosts (issue 34): a pure protocol over the ledger's transfer entries.
       transfers: [],
       // The links between table hosts of a floor carrying transfers (issue 34): peers' credentials, the pinned links.
-      peers: ['screens', 'stadium', 'transfers'],
+      peers: ['limits', 'screens', 'stadium', 'transfers'],
       // Cash-out tickets (issue 47): the validation authority's interface, its guard and its upstream client.
       tickets: [],
       table: ['config'],
       tilts: ['table'],
-      devices: ['config', 'recovery', 'stadium', 'table', 'tickets'],
+      devices: ['config', 'limits', 'recovery', 'stadium', 'table', 'tickets'],
       floor: ['config', 'devices', 'table', 'tickets', 'tilts'],
       service: ['config', 'devices', 'floor', 'stadium', 'table', 'tickets', 'tilts'],
-      screens: ['config', 'floor', 'logging', 'service', 'stadium', 'table'],
-      server: ['peers', 'screens', 'stadium'],
+      screens: ['config', 'floor', 'limits', 'logging', 'service', 'stadium', 'table'],
+      server: ['limits', 'peers', 'screens', 'stadium'],
       // The stadium's fan-out on NATS (issue 55): the host's publisher, the edge process and its listener.
-      edges: ['screens', 'stadium'],
+      edges: ['limits', 'screens', 'stadium'],
       // The station agent runs on a remote station's machine: its acceptor, its screen, its link to the host.
       'station-agent': ['server', 'stadium'],
       autoplay: ['config', 'floor', 'screens', 'table'],
@@ -130,6 +132,7 @@ export const layers = {
         'devices',
         'edges',
         'floor',
+        'limits',
         'logging',
         'metrics',
         'peers',

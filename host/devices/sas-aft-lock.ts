@@ -9,6 +9,7 @@
 // lock's from the request), on a cancel (80), when a transfer completes, with the host's run
 // (a lock never survives a restart: the timer that ends it is gone), and when the hold it belongs
 // to reaches `AFT_LOCK_LONGEST_MS` (re-locks included: a system cannot hold a station for ever).
+import { TokenBucket } from '../limits/token-bucket.js';
 import type { AftLockRequest } from '../../hardware/sas/types.js';
 import { tiltDetailSaid, type Said } from '../../locales/said.js';
 
@@ -84,16 +85,15 @@ type State =
 
 export class StationAftLock {
   private state: State = { kind: 'none' };
-  /** Locks left to take (`AFT_LOCKS_*`), as of `rationAt`. */
-  private ration: number = AFT_LOCKS_BURST;
-  private rationAt: number;
+  /** Locks left to take (`AFT_LOCKS_BURST`, then one per `AFT_LOCKS_EVERY_MS`). */
+  private readonly ration: TokenBucket;
   /** The hold the locks make (`AFT_LOCK_LONGEST_MS`): lock time used before the current lock, and when the last lock ended. */
   private hold: { used: number; endedAt: number } | null = null;
   private readonly now: () => number;
 
   constructor(private readonly d: StationAftLockDeps) {
     this.now = d.now ?? (() => performance.now());
-    this.rationAt = this.now();
+    this.ration = new TokenBucket(AFT_LOCKS_BURST, 1000 / AFT_LOCKS_EVERY_MS, this.now);
   }
 
   /** 0x74 lock code 00 or 80. A lock asked again while locked takes the new timeout (§8.4); a timeout of 0 asks for nothing: it ends the lock. */
@@ -110,7 +110,7 @@ export class StationAftLock {
       return this.arm('pending', q.condition, timeoutMs);
     }
     // Past the bounds, not locked (FF): the system asks again, as after any lock it was not given.
-    if (!this.conditionHolds(q.condition) || this.holdLeft() <= 0 || !this.rationed()) return;
+    if (!this.conditionHolds(q.condition) || this.holdLeft() <= 0 || !this.ration.take()) return;
     this.take(q.condition, timeoutMs);
   }
 
@@ -180,16 +180,6 @@ export class StationAftLock {
     const capped = left < timeoutMs;
     const timer = this.d.timers.setTimeout(() => this.release(capped ? 'aftLockLongest' : 'aftLockTimeout'), Math.max(0, capped ? left : timeoutMs));
     this.state = { kind: 'locked', condition, timeoutMs, timer, since };
-  }
-
-  /** One lock of the ration taken, refilled at one per `AFT_LOCKS_EVERY_MS` up to the burst; false when none is left. */
-  private rationed(): boolean {
-    const now = this.now();
-    this.ration = Math.min(AFT_LOCKS_BURST, this.ration + Math.max(0, now - this.rationAt) / AFT_LOCKS_EVERY_MS);
-    this.rationAt = now;
-    if (this.ration < 1) return false;
-    this.ration -= 1;
-    return true;
   }
 
   private conditionHolds(condition: number): boolean {

@@ -19,6 +19,7 @@
 // A request naming another asset number, a register or acknowledgement request with a key of
 // zeros, and a register from any status but ready change nothing: the answer is the registration
 // as it stands (its asset number tells the system it named another machine).
+import { TokenBucket } from '../limits/token-bucket.js';
 import {
   REGISTER_CODE,
   REGISTRATION_STATUS,
@@ -77,16 +78,15 @@ export class StationAftRegistration implements SasAftRegistrationSide {
    * registered after 80,000 of another's).
    */
   private current: Standing;
-  /** Changes left to take (`AFT_REGISTRATIONS_*`), as of `rationAt`. */
-  private ration: number = AFT_REGISTRATIONS_BURST;
-  private rationAt: number;
+  /** Changes left to take (`AFT_REGISTRATIONS_BURST`, then one per `AFT_REGISTRATIONS_EVERY_MS`). */
+  private readonly ration: TokenBucket;
   private readonly now: () => number;
   private readonly offAppended: () => void;
 
   constructor(private readonly d: StationAftRegistrationDeps) {
     this.current = this.read((d.newest ?? newestAftRegistration)(d.ledger, d.station)?.payload);
     this.now = d.now ?? (() => performance.now());
-    this.rationAt = this.now();
+    this.ration = new TokenBucket(AFT_REGISTRATIONS_BURST, 1000 / AFT_REGISTRATIONS_EVERY_MS, this.now);
     this.offAppended = d.ledger.onAppended((entries) => this.heard(entries));
   }
 
@@ -103,19 +103,9 @@ export class StationAftRegistration implements SasAftRegistrationSide {
   register(q: AftRegisterRequest): AftRegistrationView {
     const now = this.standing();
     const next = this.decide(q, now);
-    if (!next || !this.rationed()) return this.view(now);
+    if (!next || !this.ration.take()) return this.view(now);
     this.append(next.event, next.to);
     return this.view(next.to);
-  }
-
-  /** One change of the ration taken, refilled at one per `AFT_REGISTRATIONS_EVERY_MS` up to the burst; false when none is left. */
-  private rationed(): boolean {
-    const now = this.now();
-    this.ration = Math.min(AFT_REGISTRATIONS_BURST, this.ration + Math.max(0, now - this.rationAt) / AFT_REGISTRATIONS_EVERY_MS);
-    this.rationAt = now;
-    if (this.ration < 1) return false;
-    this.ration -= 1;
-    return true;
   }
 
   private read(e: Entry | undefined): Standing {

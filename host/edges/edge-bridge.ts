@@ -4,7 +4,7 @@ import { StorageType, type Msg, type NatsConnection, type Subscription } from 'n
 import { decodeClientMessage, encode, protocolError, stationOf, stationView, type HostMessage, type ViewName } from '../../protocol/index.js';
 import type { ViewHub, ViewSink } from '../screens/view-hub.js';
 import { INCOMING_LIMITS } from '../screens/screen-session.js';
-import { TokenBucket } from '../screens/token-bucket.js';
+import { TokenBucket } from '../limits/token-bucket.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import { checkStationProof, newNonce } from '../stadium/station-proof.js';
 import { holdWrites, writeNow } from './nats-flush.js';

@@ -11,7 +11,7 @@ import {
 } from '../../protocol/index.js';
 import { Outbox, OUTBOX_LIMITS, SharedMessage, type Update } from '../screens/outbox.js';
 import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS } from '../screens/screen-session.js';
-import { TokenBucket } from '../screens/token-bucket.js';
+import { TokenBucket } from '../limits/token-bucket.js';
 import type { Edge, EdgeHolder } from './edge.js';
 
 let nextSession = 1;

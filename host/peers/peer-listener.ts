@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { TableId } from '../../terms/transfer-terms.js';
-import { TokenBucket } from '../screens/token-bucket.js';
+import { TokenBucket } from '../limits/token-bucket.js';
 import type { PeerCredentials } from './peer-credentials.js';
 import { decodePeer, PEER_PROTOCOL_VERSION, PeerHello, PeerInbound, type PeerWelcome } from './peer-wire.js';
 

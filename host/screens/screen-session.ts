@@ -16,7 +16,7 @@ import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { LaunchTokens } from './launch-tokens.js';
 import { Outbox, SharedMessage, type OutboxLimits } from './outbox.js';
 import { RefusalLog } from './refusal-log.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../limits/token-bucket.js';
 import type { ApplyResult, ViewHub, ViewSink } from './view-hub.js';
 
 /**

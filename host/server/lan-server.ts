@@ -3,7 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { STATION_CLOSE_REASONS, type ScreenSession, type ScreenTransport } from '../screens/screen-session.js';
-import { TokenBucket } from '../screens/token-bucket.js';
+import { TokenBucket } from '../limits/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { PeerConnection } from '../peers/peer-listener.js';
 import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type LinkTiming } from './bounded-socket.js';

@@ -17,7 +17,7 @@ import type { RemoteSas } from '../devices/remote-sas.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
 import { programImage } from './program-image.js';
 import { SampledLog } from '../logging/sampled-log.js';
-import { TokenBucket } from '../screens/token-bucket.js';
+import { TokenBucket } from '../limits/token-bucket.js';
 import { journalFacts, ReportedStore, seqOf, StationFeed, type FeedMachine } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
