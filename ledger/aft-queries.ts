@@ -30,7 +30,23 @@ interface Row {
 
 const Body = z.object({ payload: z.unknown() });
 
-const COLUMNS = 'j.seq AS seq, j.type AS type, j.body AS body, j.ts AS ts, a.ordinal AS ordinal, a.cumulative AS cumulative';
+/**
+ * A transfer's cumulative as the 0x72 answer gives it: the meter of its direction (A0 in, B8 out;
+ * 0x2F), which a clear of the station's meters (`meter.clear`, scope `station:N`, two people and
+ * the regulator's reference) sets to 0. The index keeps the journal's whole sum; what it held at
+ * the station's last clear before the transfer is taken off here. Clears are a few in a cabinet's
+ * life: the lookup walks the `meter.clear` entries by their type's index. (A review: after a clear,
+ * the answer went on from the old sum while meter A0 started again at 0.)
+ */
+const CUMULATIVE = `a.cumulative - COALESCE((
+    SELECT b.cumulative FROM aft_transfers AS b
+     WHERE b.station = a.station AND b.direction = a.direction
+       AND b.seq < (SELECT MAX(c.seq) FROM journal AS c
+                     WHERE c.type = 'meter.clear' AND c.seq < a.seq
+                       AND json_extract(c.body, '$.payload.scope') = 'station:' || a.station)
+     ORDER BY b.seq DESC LIMIT 1), 0)`;
+
+const COLUMNS = `j.seq AS seq, j.type AS type, j.body AS body, j.ts AS ts, a.ordinal AS ordinal, ${CUMULATIVE} AS cumulative`;
 
 /**
  * The station's transfers, newest first, skipping `skip`, at most `limit`: the rows of migration

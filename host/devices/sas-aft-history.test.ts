@@ -126,4 +126,36 @@ describe('AFT interrogation: every index answered from the index as the journal 
     const other = station(ledger, OTHER);
     assert.deepEqual([other.interrogate(47)?.transactionId, other.interrogate(47)?.cumulative], ['T173', 174 * 5]);
   });
+
+  it("after a clear of the station's meters, a transfer's cumulative counts from the clear, as meter A0/B8 does (0x2F); one before it keeps its own", () => {
+    const aft = station(ledger);
+    const before = aft.interrogate(0x81);
+    ledger.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: 'DICJ-2026-0007', scope: `station:${STATION}`, reason: 'board swap' } });
+    // A clear of another station's meters, or of the table's, leaves this station's A0 as it was.
+    ledger.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: 'DICJ-2026-0008', scope: `station:${OTHER}`, reason: 'board swap' } });
+    const transfer = (id: string, type: number, cashable: number) =>
+      aft.transfer({
+        code: 0,
+        type,
+        cashable,
+        restricted: 0,
+        nonRestricted: 0,
+        flags: 0,
+        assetNumber: ASSET,
+        keyZero: true,
+        key: new Uint8Array(20),
+        transactionId: id,
+      });
+    const firstIn = transfer('AFTER-1', AFT_TYPE.toMachine, 700);
+    const secondIn = transfer('AFTER-2', AFT_TYPE.toMachine, 40);
+    const out = transfer('AFTER-3', AFT_TYPE.toHost, 25);
+    const meters = ledger.meters(`station:${STATION}`);
+    assert.deepEqual([firstIn.cumulative, secondIn.cumulative, out.cumulative], [700, 740, 25], 'each direction counts from the clear');
+    assert.deepEqual([meters['aftInAmount'], meters['aftOutAmount']], [740, 25], "the station's meters A0 and B8 say the same");
+    assert.deepEqual([aft.interrogate(0x81)?.cumulative, aft.interrogate(0x82)?.cumulative, aft.interrogate(0x83)?.cumulative], [25, 740, 700]);
+    assert.equal(aft.interrogate(0x84)?.cumulative, before?.cumulative, 'a transfer from before the clear keeps the cumulative it was answered with');
+    // Station 4's clear came after all its transfers: its history answers as before.
+    assert.equal(station(ledger, OTHER).interrogate(0x81)?.cumulative, 300 * 5);
+    assert.deepEqual(verifyLedger(ledger).problems, []);
+  });
 });
