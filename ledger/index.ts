@@ -57,6 +57,7 @@ export {
   openTilts,
   pendingHandpays,
   unresolvedEscrows,
+  escrowResolved,
   pendingTableHold,
   serviceDisabledDevices,
   type HeldRead,

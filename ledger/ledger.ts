@@ -13,6 +13,7 @@ import { checkpointInternals, CHECKPOINT_EVERY, LedgerCheckpoints, type Checkpoi
 import { LedgerRounds } from './ledger-rounds.js';
 import { LedgerRefusal } from './refusal.js';
 import { checkpointKey } from './sign.js';
+import { ESCROW_RESOLVED_SQL, HANDPAY_CONFIRMED_SQL } from './migrations.js';
 
 /**
  * Late-corrected rounds whose record version the ledger keeps by round (`Ledger.#lateVersions`): as
@@ -285,9 +286,8 @@ export class Ledger {
       creditBefore: db.prepare('SELECT credit_before FROM round_bets WHERE round_id = ? AND station = ? ORDER BY seq LIMIT 1'),
       roundClosed: db.prepare('SELECT 1 FROM rounds WHERE round_id = ?'),
       recordOf: db.prepare('SELECT record FROM rounds WHERE round_id = ?'),
-      escrowResolved: db.prepare(`SELECT 1 FROM journal WHERE type IN ('bill.credit', 'bill.return')
-        AND json_extract(body, '$.payload.escrowSeq') = ?`),
-      confirmOf: db.prepare("SELECT seq FROM journal WHERE type = 'handpay.confirm' AND json_extract(body, '$.payload.requestTxId') = ?"),
+      escrowResolved: db.prepare(ESCROW_RESOLVED_SQL),
+      confirmOf: db.prepare(HANDPAY_CONFIRMED_SQL),
       outbox: db.prepare('INSERT INTO outbox (seq, queued_at) VALUES (?, ?)'),
     };
   }

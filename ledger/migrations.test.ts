@@ -7,7 +7,8 @@ import { canonicalJson } from './canonical.js';
 import { openDatabase } from './db.js';
 import { billCredit, settledRound, bet } from './fixtures.js';
 import { connectionOf, Ledger } from './ledger.js';
-import { LATEST_VERSION, migrate, MIGRATIONS, schemaVersion } from './migrations.js';
+import { ESCROW_RESOLVED_SQL, HANDPAY_CONFIRMED_SQL, LATEST_VERSION, migrate, MIGRATIONS, schemaVersion } from './migrations.js';
+import { UNRESOLVED_ESCROWS } from './floor-queries.js';
 import { TableId, transferTxId } from '../terms/transfer-terms.js';
 import { verifyLedger } from './verify.js';
 import { VALIDATION_SEEN_SQL } from './system-validation-queries.js';
@@ -31,6 +32,13 @@ function reference(): Ledger {
     l.append({ type, payload: { station, transactionId: `A${i}`, amount: 100 + i, requested: 100 + i, assetNumber: 7 }, txId: `aft:${station}:A${i}` });
   }
   l.append({ type: 'meter.clear', payload: { who: 's', authorisation: 'A-1', scope: 'station:1', reason: 'test' } });
+  // Notes in escrow: one credited, one returned, one left open (migration 11's index), and a handpay paid.
+  const note = { station: 1, device: 'ba-1', denomination: 10_000, currency: 'HKD' };
+  const escrows = [0, 1, 2].map(() => l.append({ type: 'bill.escrow', payload: note }).entry.seq);
+  l.append({ type: 'bill.credit', txId: 'escrow-credit', payload: { ...note, escrowSeq: escrows[0] } });
+  l.append({ type: 'bill.return', payload: { ...note, reason: 'test', escrowSeq: escrows[1] } });
+  l.append({ type: 'credit.cancel', txId: 'cancel-1', payload: { station: 1, amount: 5_000, reason: 'test' } });
+  l.append({ type: 'handpay.confirm', txId: 'confirm-1', payload: { station: 1, requestTxId: 'cancel-1', amount: 5_000, attendant: 'att-1' } });
   return l;
 }
 
@@ -71,6 +79,8 @@ const DERIVED: Record<number, string[]> = {
   // An index only (its use is tested below); the journal is as it was.
   9: ['SELECT COUNT(*) AS n FROM journal'],
   10: ['SELECT * FROM aft_transfers ORDER BY seq'],
+  // Two indexes only (their use is tested below); the journal is as it was.
+  11: ['SELECT COUNT(*) AS n FROM journal'],
 };
 
 describe('migrations', () => {
@@ -241,6 +251,28 @@ describe('migrations', () => {
     assert.match(plan(), /USING INDEX journal_validation/, 'a lookup in the index, not a scan');
     assert.deepEqual([seen(theirs), seen(never)], before);
     assert.deepEqual(before, [true, false]);
+  });
+
+  it('11 (escrows and handpays resolved): a ledger written at 10 answers whether an escrow or a handpay is resolved from an index, the same as before it', () => {
+    const ref = reference();
+    const db = atVersion(ref, 10);
+    const escrows = db.prepare("SELECT seq FROM journal WHERE type = 'bill.escrow' ORDER BY seq").pluck().all() as number[];
+    const answers = () => [
+      ...escrows.map((seq) => db.prepare(ESCROW_RESOLVED_SQL).get(seq) !== undefined),
+      ...['cancel-1', 'cancel-2'].map((tx) => db.prepare(HANDPAY_CONFIRMED_SQL).get(tx) !== undefined),
+      (db.prepare(UNRESOLVED_ESCROWS).all() as { seq: number }[]).map((r) => r.seq),
+    ];
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.includes('?') ? [1] : [])) as { detail: string }[]).map((r) => r.detail).join('; ');
+    const before = answers();
+    assert.deepEqual(before, [true, true, false, true, false, [escrows[2]]]);
+    assert.doesNotMatch(plan(ESCROW_RESOLVED_SQL), /journal_escrow/, 'no index before it');
+    assert.deepEqual(migrate(db, 11), [11]);
+    // Each is a lookup in its index, not a walk of every credit, return or confirm ever journalled.
+    assert.match(plan(ESCROW_RESOLVED_SQL), /USING INDEX journal_escrow/);
+    assert.match(plan(HANDPAY_CONFIRMED_SQL), /USING INDEX journal_handpay_confirm/);
+    assert.match(plan(UNRESOLVED_ESCROWS), /USING INDEX journal_escrow/);
+    assert.deepEqual(answers(), before);
   });
 
   it("10 (aft transfers): the index holds each transfer's place and cumulative, and verification names a row that differs", () => {

@@ -233,6 +233,20 @@ export const MIGRATIONS: readonly Migration[] = [
       rebuildAftTransfers(db);
     },
   },
+  {
+    version: 11,
+    name: 'escrows and handpays resolved',
+    up(db) {
+      // Every note credited or returned asks whether its escrow is already resolved, and every
+      // handpay confirmed whether it was paid before: without an index each read every credit and
+      // return (or confirm) ever journalled, by their type's index and the body's JSON, on the
+      // host's one thread inside the append (a review: 67 ms a note at 10,000 notes, growing by
+      // about 6.5 µs for each one journalled, where the append's fsync costs about 4). As
+      // migration 9: the expression and the WHERE are the queries' own, word for word.
+      db.exec(CREATE_ESCROW_INDEX);
+      db.exec(CREATE_HANDPAY_CONFIRM_INDEX);
+    },
+  },
 ];
 
 /** The validation number of the entries that carry one (migration 9's index; validationNumberSeen's query). */
@@ -240,6 +254,19 @@ export const VALIDATION_KEY = "json_extract(body, '$.payload.validation')";
 export const VALIDATION_TYPES = "type IN ('ticket.validation.end', 'ticket.redeem.request')";
 /** Migration 9's index, as it made it (the 0x58 benchmark makes it again after its baseline). */
 export const CREATE_VALIDATION_INDEX = `CREATE INDEX journal_validation ON journal(${VALIDATION_KEY}) WHERE ${VALIDATION_TYPES}`;
+
+/** The escrow a note's credit or return resolves (migration 11's index; the escrow's lookup in an append and in a replay). */
+export const ESCROW_KEY = "json_extract(body, '$.payload.escrowSeq')";
+export const ESCROW_TYPES = "type IN ('bill.credit', 'bill.return')";
+export const CREATE_ESCROW_INDEX = `CREATE INDEX journal_escrow ON journal(${ESCROW_KEY}) WHERE ${ESCROW_TYPES}`;
+/** Whether the escrow at `?` (its `bill.escrow` seq) is credited or returned: a lookup in `journal_escrow`. */
+export const ESCROW_RESOLVED_SQL = `SELECT 1 FROM journal WHERE ${ESCROW_TYPES} AND ${ESCROW_KEY} = ?`;
+/** The request a `handpay.confirm` pays (migration 11's index). */
+export const HANDPAY_CONFIRM_KEY = "json_extract(body, '$.payload.requestTxId')";
+export const HANDPAY_CONFIRM_TYPES = "type = 'handpay.confirm'";
+export const CREATE_HANDPAY_CONFIRM_INDEX = `CREATE INDEX journal_handpay_confirm ON journal(${HANDPAY_CONFIRM_KEY}) WHERE ${HANDPAY_CONFIRM_TYPES}`;
+/** The confirm of the handpay requested with the transaction id `?`, if any: a lookup in `journal_handpay_confirm`. */
+export const HANDPAY_CONFIRMED_SQL = `SELECT seq FROM journal WHERE ${HANDPAY_CONFIRM_TYPES} AND ${HANDPAY_CONFIRM_KEY} = ?`;
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 

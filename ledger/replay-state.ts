@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { CheckpointState } from './checkpoint.js';
 import { roundIdOf, type Derived, type LedgerView, type StoredEntry } from './derive.js';
 import { account, type EntryType } from './entries.js';
+import { ESCROW_KEY, ESCROW_TYPES, HANDPAY_CONFIRM_KEY, HANDPAY_CONFIRM_TYPES } from './migrations.js';
 import { correctionOfMisread, roundEntryOfRow, roundRecord, type ClosingEntry, type RoundEntry, type RoundRecord } from '../terms/round-record.js';
 
 /** A bet of an open round, as the `round_bets` projection holds it. */
@@ -201,11 +202,7 @@ function statements(db: Database.Database) {
     txSeq: db.prepare('SELECT seq FROM journal WHERE tx_id = ?').pluck(),
     closedBefore: db.prepare("SELECT 1 FROM journal WHERE round_id = ? AND seq <= ? AND type IN ('round.settle', 'round.void') LIMIT 1"),
     roundBefore: db.prepare('SELECT seq, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq'),
-    resolvedBefore: db.prepare(
-      "SELECT 1 FROM journal WHERE type IN ('bill.credit', 'bill.return') AND seq <= ? AND json_extract(body, '$.payload.escrowSeq') = ? LIMIT 1",
-    ),
-    confirmedBefore: db.prepare(
-      "SELECT 1 FROM journal WHERE type = 'handpay.confirm' AND seq <= ? AND json_extract(body, '$.payload.requestTxId') = ? LIMIT 1",
-    ),
+    resolvedBefore: db.prepare(`SELECT 1 FROM journal WHERE ${ESCROW_TYPES} AND seq <= ? AND ${ESCROW_KEY} = ? LIMIT 1`),
+    confirmedBefore: db.prepare(`SELECT 1 FROM journal WHERE ${HANDPAY_CONFIRM_TYPES} AND seq <= ? AND ${HANDPAY_CONFIRM_KEY} = ? LIMIT 1`),
   };
 }

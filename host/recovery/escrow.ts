@@ -1,6 +1,6 @@
 import type { EscrowedNote } from '../../hardware/billacceptor/types.js';
 import { isCurrency } from '../../hardware/billacceptor/notes.js';
-import { lastNoteCredit, unresolvedEscrows, type Ledger } from '../../ledger/index.js';
+import { escrowResolved, lastNoteCredit, unresolvedEscrows, type Ledger } from '../../ledger/index.js';
 
 /** The transaction id a note's escrow is journalled under (the credit rule): `<device>:<escrowId>:escrow`. */
 export const escrowTxId = (device: string, escrowId: string) => `${device}:${escrowId}:escrow`;
@@ -66,7 +66,7 @@ function idFromTxId(ledger: Ledger, e: OpenEscrow): string | null {
 export function journalReturn(ledger: Ledger, station: number, device: string, note: EscrowedNote, reason: string): boolean {
   const escrow = ledger.byTxId(escrowTxId(device, note.escrowId));
   if (!escrow) return false;
-  if (!unresolvedEscrows(ledger).some((e) => e.seq === escrow.seq)) return false;
+  if (escrow.type !== 'bill.escrow' || escrowResolved(ledger, escrow.seq)) return false;
   ledger.append({
     type: 'bill.return',
     payload: { station, device, denomination: note.amount, currency: note.currency, reason, escrowSeq: escrow.seq },
