@@ -26,6 +26,7 @@ import { answeredOrders, credentialsFile, Ledger, readCredentials, SyncClient } 
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
+import { ledgerHandpaidWins } from '../../ledger/testing/handpay-sums.js';
 import { HostChild } from '../../cli/soak/child.js';
 import { bundledChild } from '../children/bundle.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream } from '../../upstream/index.js';
@@ -113,8 +114,8 @@ async function startHosts(): Promise<Record<string, string>> {
 }
 // Killed with this process whatever ends it (a failed spec, a timeout): no host outlives the floor.
 process.once('exit', () => children.forEach((c) => c.child.process.kill('SIGKILL')));
-/** Each stopped host's table meters and currency, read from its ledger once its tail was sent. */
-const stopped = new Map<string, { currency: string; meters: Record<string, number> }>();
+/** Each stopped host's table meters, round payouts paid by hand and currency, read from its ledger once its tail was sent. */
+const stopped = new Map<string, { currency: string; meters: Record<string, number>; handpaidWins: number }>();
 /** Each stopped host's settled rounds as its journal has them (id and time, in journal order): what the floor's rows may carry. */
 const settledRounds: Record<string, { roundId: string; at: string }[]> = {};
 async function stopHosts(): Promise<void> {
@@ -128,7 +129,11 @@ async function stopHosts(): Promise<void> {
         while ((await client.syncOnce()) === 'sent');
         if (client.status().lagEntries > 0) throw new Error(`${credentials.terminalId}: ${client.status().lagEntries} entries not taken`);
         // The child runs the simulated table's configuration of its game: that currency.
-        stopped.set(credentials.terminalId, { currency: simulatedTableConfig(c.game).currency, meters: ledger.meters('table') });
+        stopped.set(credentials.terminalId, {
+          currency: simulatedTableConfig(c.game).currency,
+          meters: ledger.meters('table'),
+          handpaidWins: ledgerHandpaidWins(ledger),
+        });
         settledRounds[credentials.terminalId] = [...ledger.entries()].flatMap((e) =>
           e.type === 'round.settle' && e.roundId ? [{ roundId: e.roundId, at: e.ts }] : [],
         );
@@ -142,7 +147,7 @@ async function stopHosts(): Promise<void> {
 }
 
 /** Every table's own meters and currency, once it has sent all it journalled (the live hosts only once stopped). */
-async function ledgerMeters(): Promise<Record<string, { currency: string; meters: Record<string, number> }>> {
+async function ledgerMeters(): Promise<Record<string, { currency: string; meters: Record<string, number>; handpaidWins: number }>> {
   for (const t of tables.values()) {
     t.client.kick();
     for (let i = 0; i < 100 && t.client.status().lagEntries > 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -150,8 +155,9 @@ async function ledgerMeters(): Promise<Record<string, { currency: string; meters
   }
   await drain();
   const answer = Object.fromEntries(stopped);
-  for (const [id, t] of tables) answer[id] = { currency: currencies[id]?.code ?? 'MOP', meters: t.ledger.meters('table') };
-  answer.T4 = { currency: liveConfig.currency, meters: live.ledger.meters('table') };
+  for (const [id, t] of tables)
+    answer[id] = { currency: currencies[id]?.code ?? 'MOP', meters: t.ledger.meters('table'), handpaidWins: ledgerHandpaidWins(t.ledger) };
+  answer.T4 = { currency: liveConfig.currency, meters: live.ledger.meters('table'), handpaidWins: ledgerHandpaidWins(live.ledger) };
   return answer;
 }
 

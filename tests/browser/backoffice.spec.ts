@@ -217,7 +217,9 @@ test('accounting downloads the gaming day CSV, its totals equal to the tables’
   expect(rows.filter((r) => /^總計,/.test(r)).map((r) => r.split(',')[2])).toEqual(['HKD', 'MOP']);
   // The totals equal the tables' own ledgers: every table's line, read back to minor units, is its
   // ledger's table meters, and each currency's total is its tables' ledgers added up.
-  const { tables } = (await send('ledgers')) as unknown as { tables: Record<string, { currency: string; meters: Record<string, number> }> };
+  const { tables } = (await send('ledgers')) as unknown as {
+    tables: Record<string, { currency: string; meters: Record<string, number>; handpaidWins: number }>;
+  };
   const cells = rows.map((r) => r.split(','));
   const head = cells[0] ?? [];
   const col = (key: string) => {
@@ -225,14 +227,16 @@ test('accounting downloads the gaming day CSV, its totals equal to the tables’
     expect(i, key).toBeGreaterThan(2);
     return i;
   };
-  const fromLedger = (m: Record<string, number>): Record<string, number> => ({
+  const fromLedger = (m: Record<string, number>, handpaidWins = 0): Record<string, number> => ({
     drop: m.totalBillsIn ?? 0,
     creditsIn: m.totalIn ?? 0,
     creditsOut: m.totalOut ?? 0,
     wagered: m.creditsWagered ?? 0,
     won: m.creditsWon ?? 0,
-    // A voided round's stakes went back: no win (docs/backoffice.md, the gaming day report).
-    win: (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0),
+    // A voided round's stakes went back: no win; a payout paid by hand was paid, if not to the
+    // credit meter (docs/backoffice.md, the gaming day report).
+    handpaidWins,
+    win: (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0) - handpaidWins,
     voidRefunds: m.voidRefunds ?? 0,
     aftInAmount: m.aftInAmount ?? 0,
     aftOutAmount: m.aftOutAmount ?? 0,
@@ -251,7 +255,7 @@ test('accounting downloads the gaming day CSV, its totals equal to the tables’
     const id = line[0] ?? '';
     const own = tables[id]!;
     expect(line[2], id).toBe(own.currency);
-    const expected = fromLedger(own.meters);
+    const expected = fromLedger(own.meters, own.handpaidWins);
     expect(fromCsv(line), id).toEqual(expected);
     const sum = totals.get(own.currency) ?? fromLedger({});
     for (const k of Object.keys(sum)) sum[k] = (sum[k] ?? 0) + (expected[k] ?? 0);

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { reportCsv } from '../../backoffice/src/csv.js';
 import { COUNTS, MONEY, type CountColumn, type MoneyColumn } from '../../backoffice/src/report-model.js';
 import { correctionCsvCells, correctionPageCells, correctionsHead } from '../../backoffice/src/corrections.js';
-import { CORRECTION_ARTICLE, everyColumn, ledgerTransfers, transfer, VOID_RULE } from './report-scenario.js';
+import { CORRECTION_ARTICLE, everyColumn, ledgerHandpaidWins, ledgerTransfers, transfer, VOID_RULE } from './report-scenario.js';
 import { z } from 'zod';
 import { TableDetail } from '../../backoffice/src/api.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
@@ -176,7 +176,9 @@ for (const kind of DATABASES) {
         jackpots: (x) => Object.entries(x).reduce((a, [k, v]) => a + (k.startsWith('progressiveWins.') ? v : 0), 0),
         wagered: m('creditsWagered'),
         won: m('creditsWon'),
-        win: (x) => m('creditsWagered')(x) - m('creditsWon')(x) - m('voidRefunds')(x),
+        // The round payouts paid by hand are no credit won: their `handpay.request` is where the house's loss is.
+        handpaidWins: (_x, l, s) => ledgerHandpaidWins(l, s),
+        win: (x, l, s) => m('creditsWagered')(x) - m('creditsWon')(x) - m('voidRefunds')(x) - ledgerHandpaidWins(l, s),
         voidRefunds: m('voidRefunds'),
         transfersIn: (_x, l, s) => ledgerTransfers(l, s).in,
         transfersOut: (_x, l, s) => ledgerTransfers(l, s).out,
@@ -255,10 +257,11 @@ for (const kind of DATABASES) {
         const id = ledger.terminalId;
         const line = api.find((l) => l.terminalId === id && l.bet === 'main');
         assert.ok(line, id);
-        // Six rounds of 2,500 to 5,000 avos at each of its stations (3 at T1, 4 at T2), and at T2 a
-        // seventh of 2,500 at station 1 beside a winning-streak bet: the initial bets.
+        // Six rounds of 2,500 to 5,000 avos at each of its stations (3 at T1, 4 at T2), the round of
+        // 1,000 at station 1 whose jackpot was paid by hand, and at T2 one more of 2,500 at station 1
+        // beside a winning-streak bet: the initial bets.
         const stations = 3 + i;
-        const [rounds, wagered] = id === 'T2' ? [7, stations * 22_500 + 2_500] : [6, stations * 22_500];
+        const [rounds, wagered] = id === 'T2' ? [8, stations * 22_500 + 1_000 + 2_500] : [7, stations * 22_500 + 1_000];
         assert.deepEqual(
           [line.game, line.profile, line.bet, line.rounds, line.wagered, line.currency?.code],
           ['blackjack', 'macau-2009', 'main', rounds, wagered, 'MOP'],
@@ -269,7 +272,11 @@ for (const kind of DATABASES) {
         // The table's bets' actual wins add up to the meters' win.
         const m = ledger.meters('table');
         const actual = api.filter((l) => l.terminalId === id).reduce((a, l) => a + l.actual, 0);
-        assert.equal(actual, (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0), `${id}: the actual wins are the meters’ win`);
+        const win = (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0) - ledgerHandpaidWins(ledger);
+        assert.equal(actual, win, `${id}: the actual wins are the meters’ win, less the payouts paid by hand`);
+        // And the report's own win says the same: the jackpot paid by hand is the house's loss, not its win.
+        const reported = day.lines.find((l) => l.terminalId === id && l.scope === 'table');
+        assert.deepEqual([reported?.win, reported?.handpaidWins], [actual, 8_000], `${id}: the report's win is the house's result`);
       }
       // The streak bet has no published edge: no theoretical win and no difference, never a 0.
       const streak = api.find((l) => l.bet === 'streak2');
@@ -286,7 +293,15 @@ for (const kind of DATABASES) {
         actual: 1_000,
         difference: null,
       });
-      assert.equal(api.length, 3, 'T1 main, T2 main, T2 streak2');
+      assert.deepEqual(
+        api.filter((l) => l.bet === 'jackpot').map((l) => [l.terminalId, l.wagered, l.actual]),
+        [
+          ['T1', 500, -7_500],
+          ['T2', 500, -7_500],
+        ],
+        'the jackpot paid by hand: the house lost its net',
+      );
+      assert.equal(api.length, 5, 'T1 main and jackpot, T2 main, jackpot and streak2');
 
       // The CSV: its own section under its title, each line's figures back to minor units equal to the API's.
       const rows = parse(reportCsv(createI18n('en'), day));
@@ -354,8 +369,8 @@ for (const kind of DATABASES) {
         const m = ledger.meters('table');
         assert.equal(
           (plots.tables.find((x) => x.terminalId === id)?.win ?? []).reduce((x, y) => x + y, 0),
-          (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0),
-          `${id}: the hours' win`,
+          (m.creditsWagered ?? 0) - (m.creditsWon ?? 0) - (m.voidRefunds ?? 0) - ledgerHandpaidWins(ledger),
+          `${id}: the hours' win, less the payouts paid by hand`,
         );
         const mine = lines.filter((l) => l.terminalId === id);
         assert.ok(mine.length > 0, id);
@@ -373,10 +388,11 @@ for (const kind of DATABASES) {
         const expected = mine.reduce((a, l) => a + (l.wagered * (l.edge ?? 0)) / 100, 0);
         assert.ok(Math.abs(sum((h) => h.expected) - expected) < 1e-6, `${id}: expectation`);
         // Every round in one hour: T1's 3 stations, T2's 4, each staking 2,500 + 500r on the main bet in
-        // round r, T2's seventh round 2,500 at one station; σ² = Σ_rounds (Σ stakes · s)².
+        // round r, the hand-paid jackpot's round 1,000 at one station, T2's last round 2,500 at one station;
+        // σ² = Σ_rounds (Σ stakes · s)².
         const s = Math.sqrt(betVarianceOf('blackjack', 'macau-2009', 'main') ?? Number.NaN);
         const stations = id === 'T1' ? 3 : 4;
-        let sq = id === 'T2' ? (2_500 * s) ** 2 : 0;
+        let sq = (1_000 * s) ** 2 + (id === 'T2' ? (2_500 * s) ** 2 : 0);
         for (let r = 0; r < 6; r++) sq += (stations * (2_500 + 500 * r) * s) ** 2;
         const busy = hours.filter((h) => h.initial > 0);
         assert.equal(busy.length, 1, `${id}: one hour of rounds`);

@@ -41,7 +41,7 @@ export function everyColumn(id: string, peer: string, settled: string, incoming:
     aft('aft.out', 2, 6_000),
     { type: 'credit.cancel', txId: `${id}-cancel`, payload: { station: 1, amount: 3_000, reason: 'cash-out at the cage' } },
     paid(`${id}-cancel`, 3_000),
-    { type: 'handpay.request', txId: `${id}-hp`, payload: { station: 1, amount: 8_000, reason: 'jackpot' } },
+    ...handPaidJackpot(id),
     paid(`${id}-hp`, 8_000),
     { type: 'bet.place', txId: `${voided}:bet:1`, payload: { station: 1, roundId: voided, tableId: id, bets: [{ seat: 1, bet: 'main', amount: 2_000 }] } },
     { type: 'round.void', txId: `${voided}:void`, payload: { ...core, roundId: voided, reason: 'the shoe jammed', authorisedBy: ['sup-1'], rule: VOID_RULE } },
@@ -80,5 +80,46 @@ export function everyColumn(id: string, peer: string, settled: string, incoming:
   ];
 }
 
-// The ledger's own transfer sums (its SQL stays in ledger/): re-exported for the report's test.
+/**
+ * A round at station 1 whose jackpot award is paid by hand (engine/table/dealing.ts): 1,000 on the
+ * main bet, lost, and 500 on the jackpot bet, which wins 7,500; the award, 8,000 with its stake, is
+ * above the table's handpay amount, so the settlement credits none of it and the same transaction
+ * asks an attendant to pay it (`handpay.request`, where the house's loss is journalled). The
+ * house's result on the round: 1,000 − 7,500 = −6,500.
+ */
+export function handPaidJackpot(id: string): NewEntry[] {
+  const roundId = `${id}-hp-round`;
+  const core = { roundId, tableId: id, game: 'blackjack' as const, profile: 'macau-2009', cards: [], decisions: [] };
+  const line = (bet: string, stake: number, net: number, rule: string) => ({ station: 1, seat: 1, bet, hand: 0, stake, net, rule });
+  return [
+    {
+      type: 'bet.place',
+      txId: `${roundId}:bet:1`,
+      payload: {
+        station: 1,
+        roundId,
+        tableId: id,
+        bets: [
+          { seat: 1, bet: 'main', amount: 1_000 },
+          { seat: 1, bet: 'jackpot', amount: 500 },
+        ],
+      },
+    },
+    {
+      type: 'round.settle',
+      txId: `${roundId}:settle`,
+      payload: {
+        ...core,
+        lines: [
+          line('main', 1_000, -1_000, 'macau-2009 art.12 dealer higher'),
+          { ...line('jackpot', 500, 7_500, 'portugal-2001 rules 40-43 jackpot award'), handpay: 8_000 },
+        ],
+      },
+    },
+    { type: 'handpay.request', txId: `${id}-hp`, payload: { station: 1, amount: 8_000, reason: 'jackpot', detail: `round ${roundId} seat 1` } },
+  ];
+}
+
+// The ledger's own transfer and hand-paid sums (their SQL stays in ledger/): re-exported for the report's test.
 export { ledgerTransfers } from '../../ledger/testing/transfer-sums.js';
+export { ledgerHandpaidWins } from '../../ledger/testing/handpay-sums.js';

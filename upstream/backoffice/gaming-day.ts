@@ -57,11 +57,21 @@ export interface ReportLine {
   creditsIn: number;
   creditsOut: number;
   handpays: number;
+  /** Paid by the attendant, at the confirm: cash-outs by hand (`credit.cancel`) and round payouts paid by hand alike. */
   handpaid: number;
+  /**
+   * Round payouts paid by hand (a jackpot award or a win above the limit): the `handpay.request`s
+   * journalled in the day, by the settlement's time, where the house's loss on them is journalled.
+   * The settlement credits none of it, so `won` leaves it out; the win takes it off.
+   */
+  handpaidWins: number;
   jackpots: number;
   wagered: number;
   won: number;
-  /** wagered − won − void refunds: what the house kept of the play (a voided round's stakes went back). */
+  /**
+   * wagered − won − void refunds − handpaid wins: what the house kept of the play (a voided round's
+   * stakes went back; a payout paid by hand was paid all the same, only not to the credit meter).
+   */
   win: number;
   rounds: number;
   voids: number;
@@ -127,6 +137,7 @@ const empty = (terminalId: string, scope: string): ReportLine => ({
   creditsOut: 0,
   handpays: 0,
   handpaid: 0,
+  handpaidWins: 0,
   jackpots: 0,
   wagered: 0,
   won: 0,
@@ -229,7 +240,15 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
       else l.transfersOut -= amount;
     }
   }
-  for (const l of lines.values()) l.win = l.wagered - l.won - l.voidRefunds;
+  const h = await sql.query<CurrencyRow & { station: number | null; amount: number | null }>(
+    `SELECT j.terminal_id, c.code, c.exponent, ${stationOf("j.doc->'payload'->'station'")} AS station, ${intOf("j.doc->'payload'->'amount'")} AS amount
+     FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type = 'handpay.request'
+       AND ${stationOf("j.doc->'payload'->'station'")} IS NOT NULL AND ${intOf("j.doc->'payload'->'amount'")} IS NOT NULL`,
+    [from, to],
+  );
+  for (const r of h.rows) for (const l of [line(r, 'table'), line(r, `station:${r.station}`)]) l.handpaidWins += Number(r.amount ?? 0);
+  // The round payouts paid by hand are the house's loss as much as the credit won (the reviewer's finding of 1 December).
+  for (const l of lines.values()) l.win = l.wagered - l.won - l.voidRefunds - l.handpaidWins;
   const order = (s: string) => (s === 'table' ? -1 : Number(/^station:(\d+)$/.exec(s)?.[1] ?? Number.MAX_SAFE_INTEGER));
   return [...lines.values()].sort(
     (a, b) => a.terminalId.localeCompare(b.terminalId) || order(a.scope) - order(b.scope) || currencyOrder(a.currency, b.currency),

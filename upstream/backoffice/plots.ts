@@ -2,7 +2,7 @@ import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import type { GamingDayWindow } from './gaming-day.js';
 import { hourlyStakes, hourTheoretical, type HourTheoretical, type RoundStake } from './hourly-theoretical.js';
-import { arrayOf, intOf, meterFits } from './journal-figures.js';
+import { arrayOf, intOf, meterFits, stationOf } from './journal-figures.js';
 
 /**
  * One table's figures in one currency hour by hour through a gaming day (a slot an hour, money in minor
@@ -16,6 +16,7 @@ export interface HourlySeries {
   /** What was wagered less what voided rounds gave back: the wagers that played. */
   wagered: number[];
   won: number[];
+  /** wagered − won − the round payouts paid by hand (their `handpay.request`s, by the settlement's hour): the house's result. */
   win: number[];
   /** The longest time an entry of that hour took to reach the upstream (received − journalled), seconds; null with none. */
   lagMax: (number | null)[];
@@ -70,6 +71,14 @@ export async function hourlyPlots(sql: Sql, date: string, window: GamingDayWindo
      FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 GROUP BY 1, 2, 3, 4`,
     [from, to],
   );
+  // The round payouts paid by hand: no credit won, but the house's loss all the same (gaming-day.ts `handpaidWins`).
+  const hp = await sql.query<CurrencyRow & { hour: number; amount: number | null }>(
+    `SELECT j.terminal_id, c.code, c.exponent, floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour, SUM(${intOf("j.doc->'payload'->'amount'")}) AS amount
+     FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type = 'handpay.request'
+       AND ${stationOf("j.doc->'payload'->'station'")} IS NOT NULL AND ${intOf("j.doc->'payload'->'amount'")} IS NOT NULL
+     GROUP BY 1, 2, 3, 4`,
+    [from, to],
+  );
   const stakes = await hourlyStakes(sql, from, to);
   const series = new Map<string, HourlySeries>();
   const of = (r: CurrencyRow) => {
@@ -95,9 +104,18 @@ export async function hourlyPlots(sql: Sql, date: string, window: GamingDayWindo
     const h = Number(r.hour);
     if (h >= 0 && h < HOURS) s.lagMax[h] = Math.max(0, Number(r.lag));
   }
+  const handpaid = new Map<HourlySeries, number[]>();
+  for (const r of hp.rows) {
+    const s = of(r);
+    const h = Number(r.hour);
+    if (h < 0 || h >= HOURS) continue;
+    const row = handpaid.get(s) ?? Array<number>(HOURS).fill(0);
+    row[h] = (row[h] ?? 0) + Number(r.amount ?? 0);
+    handpaid.set(s, row);
+  }
   const heard = new Set([...series.values()].map((s) => s.terminalId));
   for (const r of await currenciesAtEnd(sql, to)) if (!heard.has(r.terminal_id)) of(r);
-  for (const s of series.values()) s.win = s.wagered.map((w, i) => w - (s.won[i] ?? 0));
+  for (const s of series.values()) s.win = s.wagered.map((w, i) => w - (s.won[i] ?? 0) - (handpaid.get(s)?.[i] ?? 0));
   return {
     date,
     from: from.toISOString(),
