@@ -21,7 +21,7 @@ export function correctionsHead(t: i18n['t']): string[] {
   ];
 }
 
-/** What the entry was, in words: a round voided, a dealing error corrected, or a dealing error that voided its round. */
+/** What the entry was, in words: a round voided, a dealing error corrected, one that voided its round, or a hold lifted that voided none. */
 function kind(t: i18n['t'], c: Correction): string {
   return t(`backoffice.report.kinds.${c.kind}`);
 }

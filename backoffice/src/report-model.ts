@@ -68,7 +68,7 @@ export const GamingDayReport = z.object({
       seq: z.number(),
       ts: z.string(),
       type: z.string(),
-      kind: z.enum(['void', 'corrected', 'error-void']),
+      kind: z.enum(['void', 'corrected', 'error-void', 'hold-lifted']),
       roundId: z.string().nullable(),
       article: z.string(),
       detail: z.string(),

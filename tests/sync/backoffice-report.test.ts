@@ -446,14 +446,21 @@ for (const kind of DATABASES) {
 
     it('lists the day’s voids and corrections with their articles, in the CSV as on the printable page', async () => {
       const day = await report('2026-11-25');
-      // Each table voided a round under its article and corrected an exposed card under its own.
+      // Each table voided a round under its article and corrected an exposed card under its own. At
+      // T2 the void lifted a hold for a dealing error: one line, the void's, with the misread's
+      // detail, never the misread again. At T1 a hold after its round was paid was lifted by a
+      // "void" that voided nothing: no round voided, said so.
       assert.deepEqual(
         day.corrections.map((c) => [c.terminalId, c.type, c.kind, c.roundId, c.article]),
-        ['T1', 'T2'].flatMap((id) => [
-          [id, 'round.void', 'void', `${id}-void`, VOID_RULE],
-          [id, 'misread', 'corrected', `${id}-r0`, CORRECTION_ARTICLE],
-        ]),
+        [
+          ['T1', 'round.void', 'void', 'T1-void', VOID_RULE],
+          ['T1', 'misread', 'corrected', 'T1-r0', CORRECTION_ARTICLE],
+          ['T1', 'misread', 'hold-lifted', 'T1-r0', ''],
+          ['T2', 'round.void', 'error-void', 'T2-void', VOID_RULE],
+          ['T2', 'misread', 'corrected', 'T2-r0', CORRECTION_ARTICLE],
+        ],
       );
+      assert.equal(day.corrections[3]?.detail, 'the shoe jammed; out-of-turn hold lifted by a void: the shoe jammed');
       const en = createI18n('en');
       const rows = parse(reportCsv(en, day));
       const title = rows.findIndex((r) => r[0] === 'Voids and corrections');
@@ -475,8 +482,20 @@ for (const kind of DATABASES) {
         CORRECTION_ARTICLE,
         'exposed-card; the dealer exposed a card',
       ]);
+      assert.deepEqual(lines[2]?.slice(3), ['Dealing error: hold lifted (round not voided)', '', 'out-of-turn hold lifted by a void: the shoe jammed']);
+      assert.deepEqual(lines[3]?.slice(3), ['Dealing error: round voided', VOID_RULE, 'the shoe jammed; out-of-turn hold lifted by a void: the shoe jammed']);
       // The ledgers' reconciliation is untouched: the section's lines are no table's nor station's.
       assert.equal(rows.filter((r) => r[0] === 'T1' && r[1] === '').length, 1);
+      const lifted = {
+        en: 'Dealing error: hold lifted (round not voided)',
+        pt: 'Erro de distribuição: espera levantada (jogada não anulada)',
+        'zh-Hant': '派牌錯誤：解除暫停，牌局未作廢',
+        'zh-Hans': '派牌错误：解除暂停，牌局未作废',
+      } as const;
+      for (const [language, word] of Object.entries(lifted)) {
+        const w = words(language === 'en' || language === 'pt' || language === 'zh-Hans' ? language : 'zh-Hant');
+        assert.equal(correctionPageCells(w, day.corrections[2]!)[3], word, language);
+      }
       // The printable page: the same article and words, its time in Macau's, in each language.
       const says = { en: 'Round voided', pt: 'Jogada anulada', 'zh-Hant': '牌局作廢', 'zh-Hans': '牌局作废' } as const;
       for (const [language, word] of Object.entries(says)) {

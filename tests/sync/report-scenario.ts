@@ -44,6 +44,9 @@ export function everyColumn(id: string, peer: string, settled: string, incoming:
     ...handPaidJackpot(id),
     paid(`${id}-hp`, 8_000),
     { type: 'bet.place', txId: `${voided}:bet:1`, payload: { station: 1, roundId: voided, tableId: id, bets: [{ seat: 1, bet: 'main', amount: 2_000 }] } },
+    // At T2 the void lifts a hold for a dealing error, as the engine journals it: the misread's
+    // resolution, then the void (engine/table/holds.ts): one line of the report, a dealing error that voided its round.
+    ...(id === 'T2' ? [liftedByVoid(id, voided)] : []),
     { type: 'round.void', txId: `${voided}:void`, payload: { ...core, roundId: voided, reason: 'the shoe jammed', authorisedBy: ['sup-1'], rule: VOID_RULE } },
     {
       type: 'misread',
@@ -56,6 +59,9 @@ export function everyColumn(id: string, peer: string, settled: string, incoming:
         article: CORRECTION_ARTICLE,
       },
     },
+    // At T1 a hold in the results phase, after the round settled and was paid, lifted by a "void"
+    // that voids no round: the misread says round-void, and no `round.void` follows.
+    ...(id === 'T1' ? [liftedByVoid(id, settled)] : []),
     {
       type: 'jackpot.reset',
       txId: `${id}-jackpot-reset`,
@@ -78,6 +84,14 @@ export function everyColumn(id: string, peer: string, settled: string, incoming:
     { type: 'transfer.reverse', txId: transferTxId('close', reversed.id), payload: { transfer: reversed, reason: 'over-limit' } },
     { type: 'transfer.in', txId: transferTxId('decide', incoming.id), payload: { transfer: incoming } },
   ];
+}
+
+/** The misread a void journals when it lifts a hold (engine/table/holds.ts `voidRound`). */
+function liftedByVoid(id: string, roundId: string): NewEntry {
+  return {
+    type: 'misread',
+    payload: { tableId: id, roundId, detail: 'out-of-turn hold lifted by a void: the shoe jammed', resolution: 'round-void', confirmedBy: ['sup-1', 'sup-2'] },
+  };
 }
 
 /**

@@ -97,8 +97,13 @@ export interface Correction {
   seq: number;
   ts: string;
   type: string;
-  /** What it was: a round voided (`round.void`), a dealing error corrected, or one that voided its round (a `misread`'s resolution). */
-  kind: 'void' | 'corrected' | 'error-void';
+  /**
+   * What it was: a round voided (`round.void`), a dealing error corrected, one that voided its
+   * round (the `round.void`'s line, carrying its `misread`'s detail), or a hold lifted by a "void"
+   * that voided no round (a `misread` resolved `round-void` after its round was settled and paid,
+   * in the results phase: no `round.void` of that round exists).
+   */
+  kind: 'void' | 'corrected' | 'error-void' | 'hold-lifted';
   roundId: string | null;
   /** The article that decided it (a void's `rule`, a correction's `article`), or the reason given. */
   article: string;
@@ -255,6 +260,51 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
   );
 }
 
+type CorrectionRow = { terminal_id: string; seq: number; ts: Date; type: string; payload: unknown; voided: boolean };
+
+/**
+ * The day's voids and corrections, one line each. A void that lifted a hold for a dealing error is
+ * journalled as the hold's `misread` (resolved `round-void`) and then the `round.void`: one line,
+ * the void's, a dealing error that voided its round, with the misread's detail. A misread resolved
+ * `round-void` whose round no `round.void` ended (a hold lifted after the round was settled and
+ * paid) voided nothing: said so. One whose `round.void` falls in another day keeps its own line.
+ */
+function correctionsOf(rows: readonly CorrectionRow[]): Correction[] {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  // A payload that is no object (rows an earlier version stored: ingest refuses them now) says nothing.
+  const fields = (p: unknown): Record<string, unknown> => (p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {});
+  const round = (r: CorrectionRow) => `${r.terminal_id}\u0000${text(fields(r.payload).roundId)}`;
+  const listedVoids = new Set(rows.filter((r) => r.type === 'round.void' && text(fields(r.payload).roundId)).map(round));
+  const merged = new Map<string, string[]>();
+  const out: Correction[] = [];
+  for (const r of rows) {
+    const p = fields(r.payload);
+    const detail = [text(p.reason), text(p.correction), text(p.detail), text(p.uncorrectable)].filter(Boolean);
+    const lifted = r.type === 'misread' && p.resolution === 'round-void';
+    if (lifted && r.voided && listedVoids.has(round(r))) {
+      merged.set(round(r), [...(merged.get(round(r)) ?? []), ...detail]);
+      continue;
+    }
+    const kind = r.type === 'round.void' ? 'void' : !lifted ? 'corrected' : r.voided ? 'error-void' : 'hold-lifted';
+    out.push({
+      terminalId: r.terminal_id,
+      seq: Number(r.seq),
+      ts: new Date(r.ts).toISOString(),
+      type: r.type,
+      kind,
+      roundId: text(p.roundId) || null,
+      article: text(p.rule) || text(p.article) || text(p.reason),
+      detail: detail.join('; '),
+    });
+  }
+  // The misreads come before their void (the same transaction): their detail joins the void's line.
+  for (const l of out) {
+    const more = l.type === 'round.void' ? merged.get(`${l.terminalId}\u0000${l.roundId ?? ''}`) : undefined;
+    if (more) Object.assign(l, { kind: 'error-void', detail: [l.detail, ...more].filter(Boolean).join('; ') });
+  }
+  return out;
+}
+
 /**
  * The gaming day's report from the journal: its lines (dayLines), so a day's figures are the
  * ledgers' meters moved in that day, to the avo, each in the currency it was journalled in; hold
@@ -262,27 +312,16 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
  */
 export async function gamingDayReport(sql: Sql, date: string, window: GamingDayWindow): Promise<GamingDayReport> {
   const { from, to, startHour } = window;
-  const c = await sql.query<{ terminal_id: string; seq: number; ts: Date; type: string; payload: Record<string, unknown> }>(
-    `SELECT terminal_id, seq, ts, type, doc->'payload' AS payload FROM journal
-     WHERE ts >= $1 AND ts < $2 AND (type = 'round.void' OR (type = 'misread' AND doc->'payload'->>'resolution' IN ('corrected', 'round-void')))
-     ORDER BY terminal_id, seq`,
+  const c = await sql.query<CorrectionRow>(
+    `SELECT j.terminal_id, j.seq, j.ts, j.type, j.doc->'payload' AS payload,
+       j.type = 'misread' AND EXISTS (SELECT 1 FROM journal v WHERE v.doc->'payload'->>'roundId' = j.doc->'payload'->>'roundId'
+         AND v.terminal_id = j.terminal_id AND v.type = 'round.void') AS voided
+     FROM journal j
+     WHERE j.ts >= $1 AND j.ts < $2 AND (j.type = 'round.void' OR (j.type = 'misread' AND j.doc->'payload'->>'resolution' IN ('corrected', 'round-void')))
+     ORDER BY j.terminal_id, j.seq`,
     [from, to],
   );
-  const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  // A payload that is no object (rows an earlier version stored: ingest refuses them now) says nothing.
-  const fields = (p: unknown): Record<string, unknown> => (p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {});
-  const corrections = c.rows
-    .map((row) => ({ ...row, payload: fields(row.payload) }))
-    .map((r) => ({
-      terminalId: r.terminal_id,
-      seq: Number(r.seq),
-      ts: new Date(r.ts).toISOString(),
-      type: r.type,
-      kind: r.type === 'round.void' ? ('void' as const) : r.payload.resolution === 'round-void' ? ('error-void' as const) : ('corrected' as const),
-      roundId: text(r.payload.roundId) || null,
-      article: text(r.payload.rule) || text(r.payload.article) || text(r.payload.reason),
-      detail: [text(r.payload.reason), text(r.payload.correction), text(r.payload.detail), text(r.payload.uncorrectable)].filter(Boolean).join('; '),
-    }));
+  const corrections = correctionsOf(c.rows);
   return {
     date,
     from: from.toISOString(),
