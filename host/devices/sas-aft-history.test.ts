@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { AFT_STATUS, AFT_TYPE } from '../../hardware/sas/aft.js';
-import type { AftRecord } from '../../hardware/sas/types.js';
+import type { AftRecord, AftRequest } from '../../hardware/sas/types.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger, verifyLedger } from '../../ledger/index.js';
 import { StationAft } from './sas-aft.js';
@@ -70,6 +70,20 @@ describe('AFT interrogation: every index answered from the index as the journal 
       local: () => ({ year: 2026, month: 1, day: 1, hour: 0, minute: 0, second: 0 }),
     });
 
+  /** A full in-house transfer of cashable credit with a key of zeros (no registration needed). */
+  const inHouse = (transactionId: string, type: number, cashable: number): AftRequest => ({
+    code: 0,
+    type,
+    cashable,
+    restricted: 0,
+    nonRestricted: 0,
+    flags: 0,
+    assetNumber: ASSET,
+    keyZero: true,
+    key: new Uint8Array(20),
+    transactionId,
+  });
+
   /** What the answer must be for the modelled transfer `t` reported at `position`. */
   const expected = (t: Modelled, position: number) => ({
     position,
@@ -103,18 +117,7 @@ describe('AFT interrogation: every index answered from the index as the journal 
 
   it('a transfer decided by the station gets the next position and cumulative, and an empty history answers none', () => {
     const aft = station(ledger);
-    const r = aft.transfer({
-      code: 0,
-      type: AFT_TYPE.toMachine,
-      cashable: 900,
-      restricted: 0,
-      nonRestricted: 0,
-      flags: 0,
-      assetNumber: ASSET,
-      keyZero: true,
-      key: new Uint8Array(20),
-      transactionId: 'NEW',
-    });
+    const r = aft.transfer(inHouse('NEW', AFT_TYPE.toMachine, 900));
     const ins = model.filter((t) => t.type === 'aft.in');
     const cumulative = (ins[ins.length - 1]?.cumulative ?? 0) + 900;
     model.push({ id: 'NEW', type: 'aft.in', amount: 900, requested: 900, ordinal: 301, cumulative });
@@ -133,19 +136,7 @@ describe('AFT interrogation: every index answered from the index as the journal 
     ledger.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: 'DICJ-2026-0007', scope: `station:${STATION}`, reason: 'board swap' } });
     // A clear of another station's meters, or of the table's, leaves this station's A0 as it was.
     ledger.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: 'DICJ-2026-0008', scope: `station:${OTHER}`, reason: 'board swap' } });
-    const transfer = (id: string, type: number, cashable: number) =>
-      aft.transfer({
-        code: 0,
-        type,
-        cashable,
-        restricted: 0,
-        nonRestricted: 0,
-        flags: 0,
-        assetNumber: ASSET,
-        keyZero: true,
-        key: new Uint8Array(20),
-        transactionId: id,
-      });
+    const transfer = (id: string, type: number, cashable: number) => aft.transfer(inHouse(id, type, cashable));
     const firstIn = transfer('AFTER-1', AFT_TYPE.toMachine, 700);
     const secondIn = transfer('AFTER-2', AFT_TYPE.toMachine, 40);
     const out = transfer('AFTER-3', AFT_TYPE.toHost, 25);
