@@ -75,3 +75,11 @@ export function stayedOutRef(profile: ProfileId, split: boolean, double: boolean
   const pt = `${rules.length > 1 ? 'rules' : 'rule'} ${rules.join(', ')}`;
   return profile === 'portugal-2001' ? pt : `art.20 silent, as portugal-2001 ${pt}`;
 }
+
+/**
+ * What sets the amount an insurance may take, which a refused amount names (no settlement line
+ * quotes it): from half to the whole bet in Macau (Art. 12 n.1), up to half in Portugal (rule 33).
+ */
+export function insuranceAmountRef(profile: ProfileId): string {
+  return articleOf(profile, ['art.12 n.1', 'art.12 n.1', 'rule 33']);
+}

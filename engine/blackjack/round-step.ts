@@ -5,6 +5,7 @@ import type { SideBetId } from './bets/entry.js';
 import { poolsInPlay } from './jackpot/settle.js';
 import { answer, begin, type Work } from './round-procedure.js';
 import { handViews, validateAndBuild } from './round-seats.js';
+import { insuranceAmountRef } from './refs.js';
 import {
   RoundError,
   type Action,
@@ -145,7 +146,8 @@ function checkedAction(r: RoundState, action: Action): Action {
   if (action.type === 'insurance') {
     const range = cur.insurance;
     if (!range || !Number.isSafeInteger(action.amount) || action.amount < range.min || action.amount > range.max) {
-      throw new RoundError(`insurance of ${action.amount} for seat ${cur.seat}: must be a whole amount from ${range?.min} to ${range?.max}`);
+      const article = insuranceAmountRef(r.setup.rules.profile);
+      throw new RoundError(`insurance of ${action.amount} for seat ${cur.seat}: must be a whole amount from ${range?.min} to ${range?.max} (${article})`);
     }
   }
   return action;

@@ -156,7 +156,7 @@ describe('Macau 2009: dealer drawing (Art. 6)', () => {
 
 describe('Macau 2009: insurance (Art. 12)', () => {
   it('n.1: from half to the full bet; n.2: pays 2:1 when the dealer has Black Jack', () => {
-    assert.throws(() => play('macau-2009', 1000, 'TS AH QD KC', [[1, 0, 'insurance:400']]), /from 500 to 1000/);
+    assert.throws(() => play('macau-2009', 1000, 'TS AH QD KC', [[1, 0, 'insurance:400']]), /from 500 to 1000 \(macau-2009 art\.12 n\.1\)/);
     assert.throws(() => play('macau-2009', 1000, 'TS AH QD KC', [[1, 0, 'insurance:1001']]), ScriptError);
     const out = play('macau-2009', 1000, 'TS AH QD KC', [
       [1, 0, 'insurance:1000'],
@@ -680,7 +680,7 @@ describe('Portugal 2001 (rules 17–37)', () => {
   });
 
   it('rule 33: insurance up to half the bet', () => {
-    assert.throws(() => play('portugal-2001', 1000, 'TS AH QD 7C', [[1, 0, 'insurance:501']]), /from 1 to 500/);
+    assert.throws(() => play('portugal-2001', 1000, 'TS AH QD 7C', [[1, 0, 'insurance:501']]), /from 1 to 500 \(portugal-2001 rule 33\)/);
   });
 
   it('rule 35: the 6-7-8 prize comes on top of the main result', () => {

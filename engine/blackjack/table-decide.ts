@@ -2,6 +2,7 @@ import type { DecisionRequest, DecisionTaken, NotFollowed, Outcome, RoundStake }
 import { RoundError, stakesOf, type Action, type ActionType, type Expectation } from './round.js';
 import { tableDecide } from './table.js';
 import { ownerTotals } from './table-bets.js';
+import { insuranceAmountRef } from './refs.js';
 import {
   DECLINE_FOLLOW,
   FOLLOW_OFFERS,
@@ -33,7 +34,7 @@ export function blackjackDecide(g: BlackjackTableSetup, s: BlackjackTableShoe, r
   if (action === undefined) return { ok: false, reason: `"${d.action}" is not legal now (legal: ${x.legal.join(', ')})`, refusal: 'illegal-action' };
   // A bettor behind is asked for its own insurance once the seat insures (rule 15): it pays it.
   const insurer = r.owners[x.decider];
-  const priced = priceDecision(s, r, x, action, d, insurer);
+  const priced = priceDecision(g, s, r, x, action, d, insurer);
   if (!priced.ok) return priced;
   const credit = creditFor(g, priced.cost, d, x.hand, action, insurer);
   if (!credit.ok) return credit;
@@ -61,6 +62,7 @@ export function blackjackDecide(g: BlackjackTableSetup, s: BlackjackTableShoe, r
  * own station (undefined) and every bettor behind whose stake follows a double or a split (Art. 20).
  */
 function priceDecision(
+  g: BlackjackTableSetup,
   s: BlackjackTableShoe,
   r: BlackjackTableRound,
   x: DecisionDue,
@@ -73,7 +75,10 @@ function priceDecision(
   if (action === 'insurance') {
     const max = x.insurance?.max ?? 0;
     const insure = Math.min(d.amount ?? max, max);
-    if (!x.insurance || insure < x.insurance.min) return { ok: false, reason: 'insurance amount out of range', refusal: 'illegal-action' };
+    if (!x.insurance || insure < x.insurance.min) {
+      const range = x.insurance ? `from ${x.insurance.min} to ${x.insurance.max}` : 'none offered';
+      return { ok: false, reason: `insurance of ${insure}: must be ${range} (${insuranceAmountRef(g.rules.profile)})`, refusal: 'illegal-action' };
+    }
     add(insurer, insure);
     return { ok: true, act: { type: 'insurance', amount: insure }, cost };
   }

@@ -95,6 +95,11 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       t.table.shoe.onCard(parseCard('9D')); // seat 1: 19
       assert.ok(t.table.reads.station(1).decision?.legal.includes('insurance'));
       assert.equal(t.table.reads.station(2).decision, null);
+      // Under half the bet: refused, and the detail names the article that sets the range.
+      const under = submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'insurance', amount: 9_999 }));
+      assert.equal(under.ok, false);
+      assert.match(under.ok ? '' : under.error.detail, /from 10000 to 20000 \(macau-2009 art\.12 n\.1\)/);
+      assert.equal(t.ledger.credit(1), 80_000, 'nothing taken for a refused insurance');
       assert.equal(submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 })).ok, true);
       assert.equal(t.ledger.credit(1), 70_000, 'the seat paid its own insurance');
       assert.ok(t.table.reads.station(2).decision?.legal.includes('insurance'), 'now the bettor behind is asked');
