@@ -7,12 +7,14 @@ import { canonicalJson } from './canonical.js';
 import { openDatabase } from './db.js';
 import { billCredit, settledRound, bet } from './fixtures.js';
 import { connectionOf, Ledger } from './ledger.js';
-import { ESCROW_RESOLVED_SQL, HANDPAY_CONFIRMED_SQL, LATEST_VERSION, migrate, MIGRATIONS, schemaVersion } from './migrations.js';
+import { ESCROW_RESOLVED_SQL, HANDPAY_CONFIRMED_SQL, LATEST_VERSION, migrate, MIGRATIONS, schemaVersion, TICKET_TYPES } from './migrations.js';
 import { UNRESOLVED_ESCROWS } from './floor-queries.js';
 import { TableId, transferTxId } from '../terms/transfer-terms.js';
 import { verifyLedger } from './verify.js';
 import { VALIDATION_SEEN_SQL } from './system-validation-queries.js';
-import { redeemRequest } from './ticket-fixtures.js';
+import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted } from './ticket-fixtures.js';
+import { TICKET_LOG_AT_STATION_SQL, TICKET_LOG_SQL } from './ticket-log.js';
+import { TICKET_ENTRY_TYPES } from '../terms/ticket-terms.js';
 import { validationNumber } from '../terms/validation-number.js';
 
 /** A ledger with some of everything, written by the current code. */
@@ -81,6 +83,8 @@ const DERIVED: Record<number, string[]> = {
   10: ['SELECT * FROM aft_transfers ORDER BY seq'],
   // Two indexes only (their use is tested below); the journal is as it was.
   11: ['SELECT COUNT(*) AS n FROM journal'],
+  // An index only (its use is tested below); the journal is as it was.
+  12: ['SELECT COUNT(*) AS n FROM journal'],
 };
 
 describe('migrations', () => {
@@ -273,6 +277,51 @@ describe('migrations', () => {
     assert.match(plan(HANDPAY_CONFIRMED_SQL), /USING INDEX journal_handpay_confirm/);
     assert.match(plan(UNRESOLVED_ESCROWS), /USING INDEX journal_escrow/);
     assert.deepEqual(answers(), before);
+  });
+
+  it("12 (ticket entries by station): a ledger written at 11 lists a station's newest ticket entries from the index, the same as before it", () => {
+    const ref = reference();
+    const rid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    // Station 3 quiet (one ticket out, long ago); stations 1 and 2 busy, out and in.
+    ref.append(ticketIssue(validationNumber(7, 1), 1, 1_000, 3));
+    ref.append(ticketPrinted(validationNumber(7, 1), 3));
+    for (let i = 2; i < 40; i++) {
+      const v = validationNumber(7, i);
+      const station = 1 + (i % 2);
+      if (i % 3 === 0) ref.appendMany([redeemRequest(rid(i), v, station), redeemApproved(rid(i), v, station, 100), redeemStacked(rid(i), v, station, 100)]);
+      else if (i % 3 === 1) ref.appendMany([redeemRequest(rid(i), v, station), redeemReturned(rid(i), v, station)]);
+      else ref.appendMany([ticketIssue(v, i, 100, station), ticketPrinted(v, station)]);
+    }
+    const db = atVersion(ref, 11);
+    const listed = (station: number, limit: number) => (db.prepare(TICKET_LOG_AT_STATION_SQL).all(station, limit) as { seq: number }[]).map((r) => r.seq);
+    const answers = () => [
+      listed(1, 12),
+      listed(2, 500),
+      listed(3, 12),
+      listed(4, 12),
+      (db.prepare(TICKET_LOG_SQL).all(12) as { seq: number }[]).map((r) => r.seq),
+    ];
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.includes('= ?') ? [1, 1] : [1])) as { detail: string }[]).map((r) => r.detail).join('; ');
+    const before = answers();
+    assert.equal(before[2]?.length, 2, "the quiet station's two entries");
+    assert.deepEqual(before[3], [], 'a station with none');
+    const all = db.prepare('SELECT type, body FROM journal').all() as { type: string; body: string }[];
+    const ofStation2 = all.filter((r) => r.type.startsWith('ticket.') && (JSON.parse(r.body) as { payload: { station: number } }).payload.station === 2);
+    assert.equal(before[1]?.length, ofStation2.length, "every entry of station 2's");
+    assert.doesNotMatch(plan(TICKET_LOG_AT_STATION_SQL), /journal_ticket_station/, 'no index before it');
+    assert.deepEqual(migrate(db, 12), [12]);
+    // A walk back from the station's last row in the index: no other station's entry read, no sort.
+    assert.match(plan(TICKET_LOG_AT_STATION_SQL), /SEARCH journal USING INDEX journal_ticket_station \(<expr>=\?\)/);
+    assert.doesNotMatch(plan(TICKET_LOG_AT_STATION_SQL), /TEMP B-TREE/);
+    assert.deepEqual(answers(), before);
+  });
+
+  it('12: its index covers every ticket entry type there is (a type added needs a migration that adds it)', () => {
+    assert.deepEqual(
+      TICKET_TYPES.match(/'[^']+'/g)?.map((t) => t.slice(1, -1)),
+      [...TICKET_ENTRY_TYPES],
+    );
   });
 
   it("10 (aft transfers): the index holds each transfer's place and cumulative, and verification names a row that differs", () => {

@@ -247,6 +247,19 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(CREATE_HANDPAY_CONFIRM_INDEX);
     },
   },
+  {
+    version: 12,
+    name: 'ticket entries by station',
+    up(db) {
+      // A station's ticket recall (the player's, ledger/ticket-log.ts) asks for the station's
+      // newest ticket entries: without an index SQLite reads every ticket entry of the table, each
+      // body's JSON, and stops only at the limit, so a quiet station's recall walks them all, on the
+      // host's one thread (a review: 184 ms on a 30-day journal). The station and seq over the
+      // ticket entries only: the station's newest are the index's last rows under its number. As
+      // migration 9: the expression and the WHERE are the query's own, word for word.
+      db.exec(CREATE_TICKET_STATION_INDEX);
+    },
+  },
 ];
 
 /** The validation number of the entries that carry one (migration 9's index; validationNumberSeen's query). */
@@ -267,6 +280,17 @@ export const HANDPAY_CONFIRM_TYPES = "type = 'handpay.confirm'";
 export const CREATE_HANDPAY_CONFIRM_INDEX = `CREATE INDEX journal_handpay_confirm ON journal(${HANDPAY_CONFIRM_KEY}) WHERE ${HANDPAY_CONFIRM_TYPES}`;
 /** The confirm of the handpay requested with the transaction id `?`, if any: a lookup in `journal_handpay_confirm`. */
 export const HANDPAY_CONFIRMED_SQL = `SELECT seq FROM journal WHERE ${HANDPAY_CONFIRM_TYPES} AND ${HANDPAY_CONFIRM_KEY} = ?`;
+
+/** The station of a ticket entry (migration 12's index; a station's ticket recall). */
+export const TICKET_STATION_KEY = "json_extract(body, '$.payload.station')";
+/**
+ * The ticket entry types (terms/ticket-terms.ts, TICKET_ENTRY_TYPES), spelled out: the index's
+ * WHERE is fixed when it ships, and SQLite uses a partial index only for literals that imply it
+ * (bound parameters do not). A type added there fails the migrations test until a migration adds it.
+ */
+export const TICKET_TYPES =
+  "type IN ('ticket.issue', 'ticket.printed', 'ticket.void', 'ticket.redeem.request', 'ticket.redeem.approved', 'ticket.redeem.stacked', 'ticket.redeem.returned')";
+export const CREATE_TICKET_STATION_INDEX = `CREATE INDEX journal_ticket_station ON journal(${TICKET_STATION_KEY}, seq) WHERE ${TICKET_TYPES}`;
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 

@@ -1,4 +1,5 @@
 import { connectionOf, type Ledger } from './ledger.js';
+import { TICKET_STATION_KEY, TICKET_TYPES } from './migrations.js';
 import { ticketOutTxId } from './ticket-postings.js';
 import { parseTicketEntry, TICKET_ENTRY_TYPES, type RequestId, type TicketEntry } from '../terms/ticket-terms.js';
 import type { ValidationNumber } from '../terms/validation-number.js';
@@ -66,6 +67,14 @@ function fold(was: TicketLogRow | undefined, e: TicketEntry, at: Row): TicketLog
   }
 }
 
+/** The table's newest ticket entries (`?`: how many). */
+export const TICKET_LOG_SQL = `SELECT seq, ts, type, body FROM journal WHERE ${TICKET_TYPES} ORDER BY seq DESC LIMIT ?`;
+/**
+ * A station's newest ticket entries (`?`: the station, how many): a walk back from the station's
+ * last row in migration 12's index, not every ticket entry of the table read and sorted.
+ */
+export const TICKET_LOG_AT_STATION_SQL = `SELECT seq, ts, type, body FROM journal WHERE ${TICKET_TYPES} AND ${TICKET_STATION_KEY} = ? ORDER BY seq DESC LIMIT ?`;
+
 /**
  * The last `limit` tickets out and the last `limit` tickets in (each attempt at a station is one),
  * newest first, of the table or of one station. An entry the journal holds that does not read as a ticket entry is skipped (the
@@ -74,14 +83,10 @@ function fold(was: TicketLogRow | undefined, e: TicketEntry, at: Row): TicketLog
  */
 export function ticketLog(ledger: Ledger, limit = TICKET_RECALL, station?: number): { out: TicketLogRow[]; in: TicketLogRow[] } {
   const db = connectionOf(ledger);
-  const types = TICKET_ENTRY_TYPES.map(() => '?').join(', ');
   // A ticket out is at most 2 entries, one in at most 4 (request, approved, stacked or returned):
   // 6 × limit of the newest entries hold the newest `limit` of each way. `station`: that
   // station's own only (the player's recall), every entry of a ticket naming the same station.
-  const atStation = station === undefined ? '' : "AND json_extract(body, '$.payload.station') = ?";
-  const rows = db
-    .prepare(`SELECT seq, ts, type, body FROM journal WHERE type IN (${types}) ${atStation} ORDER BY seq DESC LIMIT ?`)
-    .all(...TICKET_ENTRY_TYPES, ...(station === undefined ? [] : [station]), 6 * limit) as Row[];
+  const rows = (station === undefined ? db.prepare(TICKET_LOG_SQL).all(6 * limit) : db.prepare(TICKET_LOG_AT_STATION_SQL).all(station, 6 * limit)) as Row[];
   const byKey = new Map<string, TicketLogRow>();
   for (const row of rows.reverse()) {
     const e = entryOf(row);
