@@ -283,3 +283,34 @@ describe('a ticket in the acceptor leaves without an end', () => {
     );
   });
 });
+
+describe('the attempts an acceptor left, remembered this run: bounded for a process that runs for weeks', () => {
+  it('each is forgotten once its end is journalled (by the host or a person); while open it is never handed to the acceptor again', async (t) => {
+    const ROUNDS = 150;
+    const base = simulatedTableConfig('war');
+    const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 1) });
+    const { ledger } = tmpLedger(t);
+    const tickets = new TicketIn({ config, ledger, log: silent, authority: register() });
+    const left = () => (Reflect.get(tickets, 'left') as Set<string>).size;
+    const id = (n: number) => `c1c3a1d2-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const most: number[] = [];
+    for (let i = 1; i <= ROUNDS; i++) {
+      // An attempt the acceptor left unapproved (a lost link, a kill): the next ticket's barcode ends it.
+      ledger.append(redeemRequest(id(10_000 + i), validationNumber(31, 10_000 + i), 1));
+      const ticket = { validationNumber: validationNumber(31, 100 + i), escrowId: id(i) };
+      assert.equal(await tickets.escrow(1, ticket), 'stack');
+      assert.equal(ledger.byTxId(ticketInTxId(id(10_000 + i), 'end'))?.type, 'ticket.redeem.returned');
+      // Approved, then jammed: held for a person, and not the acceptor's at its power-up report.
+      tickets.acceptorLeft(1, ticket, 'jam');
+      assert.equal(tickets.pendingFor(1), null, 'a held ticket is never handed to the acceptor again');
+      const [h] = tickets.held();
+      assert.ok(h);
+      most.push(left());
+      assert.equal(tickets.settleByHand({ station: 1, seq: h.seq, last4: h.last4 }, i % 2 ? 'stacked' : 'returned', TECH).ok, true);
+      assert.equal(tickets.held().length, 0);
+    }
+    assert.equal(ledger.credit(1), 2_500 * Math.ceil(ROUNDS / 2), 'every other one found in the cashbox');
+    assert.equal(Math.max(...most), 1, 'at most the held one while it is open');
+    assert.equal(left(), 0, `none once every attempt has its end (${2 * ROUNDS} left)`);
+  });
+});

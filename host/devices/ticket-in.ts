@@ -80,7 +80,12 @@ export class TicketIn {
    * word ends them. An approved attempt with no end that is not here is held for a person.
    */
   private readonly working = new Set<string>();
-  /** Attempts an acceptor left without an end (this run): never handed to a driver again. */
+  /**
+   * Attempts an acceptor left without an end (this run): never handed to a driver again. Each is
+   * forgotten when its end is journalled (`credited`, `returned`, the only ways one ends): an ended
+   * attempt is never read as open again, so nothing asks of it, and the set holds at most the
+   * attempts still open (those held for a person) rather than one per ticket left since the start.
+   */
   private readonly left = new Set<string>();
 
   constructor(private readonly deps: TicketInDeps) {}
@@ -234,6 +239,7 @@ export class TicketIn {
       txId: ticketStackedTxId(at.validation),
     });
     this.working.delete(at.requestId);
+    this.left.delete(at.requestId);
     this.showEnd(station, { state: 'credited', validation: at.validation, amount: approved.amount, at: Date.now() }, !byHand);
     this.deps.log.info({ station, validation: at.validation, amount: approved.amount, ...byHand }, 'ticket in: stacked and credited');
   }
@@ -264,6 +270,7 @@ export class TicketIn {
   private returned(station: number, at: Attempt, reason: TicketReturn, decided?: { settledBy?: string[] }): void {
     this.deps.ledger.append({ type: 'ticket.redeem.returned', payload: { ...at, reason, ...decided }, txId: ticketInTxId(at.requestId, 'end') });
     this.working.delete(at.requestId);
+    this.left.delete(at.requestId);
     this.showEnd(station, { state: 'returned', validation: at.validation, reason, at: Date.now() }, !decided);
     this.deps.log.info({ station, validation: at.validation, reason, ...decided }, 'ticket in: returned');
     void this.deps.authority?.cancel(at.requestId, at);

@@ -125,3 +125,41 @@ describe('a ticket at a station whose SAS line its own machine relays: that mach
     }
   });
 });
+
+describe('the approved amounts the authority keeps for 0x71 FF: bounded for a process that runs for weeks', () => {
+  const APPROVALS = 300;
+  const kept = (sas: object) => (Reflect.get(sas, 'attempts') as Map<unknown, unknown>).size;
+  const rid = (n: number) => RequestId.parse(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`);
+
+  it('one per station however many approvals no confirm or cancel follows (each left for a person, a newer ticket begun), and a confirm still reports its amount', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
+    try {
+      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }));
+      const approve = async (n: number, station: number) => {
+        const validation = validationNumber(0x0b_ee_f0, n);
+        const asked = sas.redeem({ requestId: rid(n), validation, station, currency: 'MOP', limit: 5_000_000 });
+        const cycle = sas.redemption(station);
+        assert.deepEqual(cycle.escrow(), { validation }, '0x70 names the ticket');
+        cycle.redeem(TRANSFER.cashable, 100 + n, validation);
+        assert.deepEqual(await asked, { kind: 'approved', requestId: rid(n), validation, amount: 100 + n, currency: 'MOP' });
+        return validation;
+      };
+      for (const station of [1, 2]) sas.redemption(station);
+      // Approved, then neither confirmed nor cancelled: the acceptor left each (held for a person), the next ticket came.
+      for (let n = 1; n <= APPROVALS; n++) await approve(n, 1 + (n % 2));
+      assert.equal(kept(sas), 2, `one per station, not one per approval (${APPROVALS})`);
+      // The station's newest approval confirmed: 0x71 FF says redeemed, with the amount approved.
+      const last = APPROVALS;
+      sas.confirm(rid(last), { station: 1 + (last % 2), validation: validationNumber(0x0b_ee_f0, last) });
+      const { status, amount } = sas.redemption(1 + (last % 2)).redeem(TRANSFER.statusRequest, 0, '');
+      assert.deepEqual({ status, amount }, { status: 0x00, amount: 100 + last });
+      // The other station's newest approval cancelled: none kept.
+      sas.cancel(rid(last - 1), { station: 1 + ((last - 1) % 2), validation: validationNumber(0x0b_ee_f0, last - 1) });
+      assert.equal(kept(sas), 0);
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -94,7 +94,15 @@ function endedOf(e: TicketInEnd): RedemptionEnded {
 
 export class SasAuthority implements TicketAuthority {
   private readonly cycles = new Map<number, TicketRedemption>();
-  private readonly attempts = new Map<RequestId, { station: number; amount: number }>();
+  /**
+   * Each station's newest approval, for `confirm` to say the amount stacked (0x71 FF). One per
+   * station, not one per attempt: `end` acts only on the station's current cycle, the one whose
+   * number it names, and a newer ticket's `begin` replaces it, so an older approval's amount
+   * could never be said again. Kept per attempt, an approval that no confirm or cancel followed
+   * (left by the acceptor, held for a person; an answer after its attempt ended) stayed for the
+   * life of the process. Matched by number: the cycle `end` ends is the one with that number.
+   */
+  private readonly attempts = new Map<number, { requestId: RequestId; validation: string; amount: number }>();
 
   constructor(private readonly d: SasAuthorityDeps) {}
 
@@ -155,20 +163,25 @@ export class SasAuthority implements TicketAuthority {
     if (this.d.paidHere(q.validation)) return { kind: 'refused', requestId: q.requestId, reason: 'already-paid' };
     const d: SystemDecision = await cycle.begin(q.validation, q.limit, q.requestId);
     if (d.kind === 'refused') return { kind: 'refused', requestId: q.requestId, reason: d.reason };
-    this.attempts.set(q.requestId, { station: q.station, amount: d.amount });
+    this.attempts.set(q.station, { requestId: q.requestId, validation: q.validation, amount: d.amount });
     return { kind: 'approved', requestId: q.requestId, validation: q.validation, amount: d.amount, currency: q.currency };
   }
 
   confirm(requestId: RequestId, t: TicketAt): Promise<AuthorityAck> {
-    const a = this.attempts.get(requestId);
-    this.attempts.delete(requestId);
-    this.cycles.get(t.station)?.end(t.validation, 'stacked', a?.amount ?? 0);
+    const a = this.attempts.get(t.station);
+    this.forget(requestId, t.station);
+    this.cycles.get(t.station)?.end(t.validation, 'stacked', a?.validation === t.validation ? a.amount : 0);
     return Promise.resolve({ ok: true });
   }
 
   cancel(requestId: RequestId, t: TicketAt): Promise<AuthorityAck> {
-    this.attempts.delete(requestId);
+    this.forget(requestId, t.station);
     this.cycles.get(t.station)?.end(t.validation, 'returned');
     return Promise.resolve({ ok: true });
+  }
+
+  /** The attempt ended: its approval is forgotten (another, newer one of the station's is kept). */
+  private forget(requestId: RequestId, station: number): void {
+    if (this.attempts.get(station)?.requestId === requestId) this.attempts.delete(station);
   }
 }
