@@ -73,9 +73,21 @@ export function ticketMachineIds(ledger: Ledger): number[] {
   return rows.flatMap((r) => (r && typeof r === 'object' && 'id' in r && typeof r.id === 'number' ? [r.id] : []));
 }
 
+/**
+ * The tickets in print, read at a start: every issue is journalled under `ticket:out:<number>` and
+ * its end under the same and `:end` (ledger/derive.ts refuses any other), side by side in the
+ * transaction-id index, so the walk is a range of that index with each end looked up beside it, and
+ * a row is read only for a ticket in print. Through the type index instead, every issue's row was
+ * read for its id (a review: 187 ms at the first read, 60–70 after, on a 30-day journal of 14,152
+ * issues; about 10 now, the same journal and load). `+type`: the type index must not be chosen for the outer rows.
+ */
+export const TICKETS_IN_PRINT_SQL = `SELECT seq, body FROM journal WHERE seq IN (
+    SELECT i.seq FROM journal AS i WHERE i.tx_id > 'ticket:out:' AND i.tx_id < 'ticket:out;' AND i.tx_id NOT LIKE '%:end'
+      AND NOT EXISTS (SELECT 1 FROM journal AS e WHERE e.tx_id = i.tx_id || ':end')) AND +type = 'ticket.issue' ORDER BY seq`;
+
 /** Tickets issued and neither printed nor voided (a print in progress, or cut short by a kill), oldest first. */
 export function ticketsInPrint(ledger: Ledger): IssuedTicket[] {
-  const rows = connectionOf(ledger).prepare(`SELECT seq, body FROM journal AS i WHERE ${IN_PRINT} ORDER BY seq`).all() as { seq: number; body: string }[];
+  const rows = connectionOf(ledger).prepare(TICKETS_IN_PRINT_SQL).all() as { seq: number; body: string }[];
   return rows.map(issued).filter((t): t is IssuedTicket => t !== null);
 }
 
