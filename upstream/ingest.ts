@@ -3,6 +3,7 @@ import { raiseAlarm, raiseRepeatableAlarm } from './alarm.js';
 import type { Db, Sql } from './sql.js';
 import { Refused, type Head, type IngestBatch, type IngestEntry, type IngestResult } from './ingest/batch.js';
 import { freshRows } from './ingest/fresh-rows.js';
+import { ENTRY_SKEW_MS, noteMisdated } from './ingest/misdated.js';
 import { checkPlacement, countDuplicates } from './ingest/retransmit.js';
 import { storeFresh } from './ingest/store.js';
 
@@ -20,12 +21,14 @@ export { checkEntryBody } from './ingest/entry-body.js';
  * - new entries must chain: SHA-256(body) is their content hash, and each hash links to the
  *   previous; they are inserted with ON CONFLICT (terminal_id, seq) DO NOTHING, and the meter
  *   deltas they carry are added to the meters projection.
+ * New entries dated before the table's last nothing-unsent heartbeat, or ahead of their receipt, by
+ * more than `skewMs` are stored too, and kept apart and alarmed (ingest/misdated.ts).
  * The answer is the acknowledgement: the head's sequence and hash after the batch.
  */
-export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> {
+export async function ingest(db: Db, batch: IngestBatch, skewMs = ENTRY_SKEW_MS): Promise<IngestResult> {
   const t = batch.terminalId;
   try {
-    return await db.transaction((tx) => ingestUnderLock(tx, batch));
+    return await db.transaction((tx) => ingestUnderLock(tx, batch, skewMs));
   } catch (e) {
     if (!(e instanceof Refused)) throw e;
     const r = e.result;
@@ -35,7 +38,7 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
 }
 
 /** The batch against the terminal's head, whose row it locks; a refusal is thrown (and the transaction rolled back). */
-async function ingestUnderLock(tx: Sql, batch: IngestBatch): Promise<IngestResult> {
+async function ingestUnderLock(tx: Sql, batch: IngestBatch, skewMs: number): Promise<IngestResult> {
   const t = batch.terminalId;
   const headRow = await tx.query<Head>('SELECT seq, hash FROM heads WHERE terminal_id = $1 FOR UPDATE', [t]);
   const head = headRow.rows[0];
@@ -56,5 +59,6 @@ async function ingestUnderLock(tx: Sql, batch: IngestBatch): Promise<IngestResul
   }
   const last = fresh[fresh.length - 1] as IngestEntry;
   await storeFresh(tx, t, freshRows(t, fresh, prev), fresh.length, last);
+  await noteMisdated(tx, t, (fresh[0] as IngestEntry).seq, last.seq, skewMs);
   return { status: 200, ackedSeq: last.seq, headHash: last.hash, inserted: fresh.length, duplicates };
 }

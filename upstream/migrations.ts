@@ -7,6 +7,7 @@ import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
 import { REFUSALS_INDEX_SQL } from './tickets.js';
 import { LAST_HEALTH_AT_SQL } from './backoffice/report-sync.js';
 import { ALARMS_BY_TABLE_SQL } from './backoffice/alarm-acks.js';
+import { MISDATED_ENTRIES_SQL } from './ingest/misdated.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -201,6 +202,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 16,
     name: "the alarms by table, newest first (the back office's list)",
     sql: ALARMS_BY_TABLE_SQL,
+  },
+  {
+    version: 17,
+    name: "entries dated before their table's last nothing-unsent heartbeat or ahead of their receipt (a complete day changed)",
+    sql: MISDATED_ENTRIES_SQL,
   },
 ];
 

@@ -115,7 +115,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   const { now: budgetClock, ...budgetLimits } = options.ingestBudget ?? {};
   const budget = new IngestBudget({ ...DEFAULT_INGEST_BUDGET, ...budgetLimits }, budgetClock);
-  limited(limits.ingest, (scope) => terminalRoutes(scope, { db, signedBy, replays, metrics, receipts, budget }));
+  limited(limits.ingest, (scope) => terminalRoutes(scope, { db, signedBy, replays, metrics, receipts, budget, maxSkewMs: maxSkew }));
   // The validation authority (issue 47): tickets issued, printed, voided, redeemed, confirmed, cancelled.
   limited(limits.tickets, (scope) =>
     ticketRoutes(scope, { db, signedBy, replays, refusals: { count: limits.ticketRefusals, windowMs: TICKET_REFUSAL_WINDOW_MS } }),

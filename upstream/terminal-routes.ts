@@ -28,6 +28,8 @@ export interface TerminalRouteContext {
   readonly receipts: ReceiptSigner;
   /** Each terminal's entries and bytes a minute (upstream/ingest-budget.ts). */
   readonly budget: IngestBudget;
+  /** The skew a signed request may have: an entry dated further from what its table said, or from now, is misdated (ingest/misdated.ts). */
+  readonly maxSkewMs: number;
 }
 
 /** Every signed route of a kiosk (in the scope of their own rate limit). */
@@ -39,7 +41,7 @@ export function terminalRoutes(scope: ZodApp, ctx: TerminalRouteContext): void {
 }
 
 /** A batch of a terminal's journal: stored once, in order, and answered with a signed receipt of the head. */
-function ingestRoute(scope: ZodApp, { db, signedBy, replays, metrics, receipts, budget }: TerminalRouteContext): void {
+function ingestRoute(scope: ZodApp, { db, signedBy, replays, metrics, receipts, budget, maxSkewMs }: TerminalRouteContext): void {
   scope.post(
     '/v1/ingest',
     {
@@ -93,7 +95,7 @@ function ingestRoute(scope: ZodApp, { db, signedBy, replays, metrics, receipts, 
           .code(429)
           .send({ error: 'over-budget', message: `this terminal's entries or bytes a minute are spent; again in ${Math.ceil(wait / 1000)} s` });
       }
-      const r = await ingest(db, batch);
+      const r = await ingest(db, batch, maxSkewMs);
       metrics.ingested.inc({ result: r.status === 200 ? '200' : r.error });
       if (r.status !== 200) {
         req.log.warn({ terminal, result: r }, 'ingest refused');
@@ -153,11 +155,14 @@ function heartbeatRoute(scope: ZodApp, { db, signedBy, metrics }: TerminalRouteC
       if (!signed) return reply;
       const { terminal } = signed;
       if (req.body.terminalId !== terminal) return reply.code(403).send({ error: 'foreign-stream', message: 'a terminal may report only for itself' });
-      await db.query('UPDATE terminals SET last_seen_at = now(), last_health = $2::jsonb, last_health_at = now() WHERE terminal_id = $1', [
-        terminal,
-        JSON.stringify(req.body.health),
-      ]);
       const sync = req.body.health.sync;
+      // Nothing unsent: every entry journalled by now is here, so one that comes later dated before now is misdated (ingest/misdated.ts).
+      const caughtUp = typeof sync === 'object' && sync.lagEntries === 0;
+      await db.query(
+        `UPDATE terminals SET last_seen_at = now(), last_health = $2::jsonb, last_health_at = now(),
+           caught_up_at = CASE WHEN $3 THEN now() ELSE caught_up_at END WHERE terminal_id = $1`,
+        [terminal, JSON.stringify(req.body.health), caughtUp],
+      );
       await noteCurrency(db, terminal, req.body.health.currency, sync && sync !== 'off' ? (sync.lagEntries ?? 0) : 0, req.body.health.ledger?.head);
       metrics.heartbeats.inc();
       return { ok: true as const, serverTime: new Date().toISOString() };

@@ -26,6 +26,7 @@ const KINDS = [
   'ticket-foreign-issuer',
   'ticket-foreign-terminal',
   'backoffice-setting-unreadable',
+  'entry-misdated',
 ] as const;
 type Kind = (typeof KINDS)[number];
 const isKind = (k: string): k is Kind => KINDS.some((x) => x === k);
@@ -41,6 +42,7 @@ const Mismatch = z.object({ held: z.string(), journal: z.string(), seq: z.number
 const Fault = z.object({ seq: z.number(), fault: z.string(), count: z.number().optional() });
 const Refused = z.object({ validation: z.string(), station: z.number(), reason: z.string() });
 const Stray = z.object({ seq: z.number(), order: z.string() });
+const Misdated = z.object({ entries: z.number(), firstSeq: z.number(), lastSeq: z.number() });
 
 /** What a table's fault or a refused ticket says in codes and numbers (the same in every language): the entry and the fault, the ticket and why. */
 function tableDetail(a: Alarm): string {
@@ -51,6 +53,9 @@ function tableDetail(a: Alarm): string {
   if (refused?.success) return ` (${refused.data.validation} @${refused.data.station}: ${refused.data.reason})`;
   const stray = a.kind === 'config-answer-stray' ? Stray.safeParse(a.detail) : null;
   if (stray?.success) return ` (#${stray.data.seq} → ${stray.data.order})`;
+  // A batch's misdated entries are one alarm: the first and last seq, and how many (upstream/ingest/misdated.ts).
+  const misdated = a.kind === 'entry-misdated' ? Misdated.safeParse(a.detail) : null;
+  if (misdated?.success) return ` (#${misdated.data.firstSeq}–#${misdated.data.lastSeq} ×${misdated.data.entries})`;
   return '';
 }
 

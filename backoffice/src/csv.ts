@@ -73,8 +73,7 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string 
   }
   // Last, after a blank line, how far the tables' journals had come when it was read (report-sync.ts):
   // a file taken away says it was provisional as the page does. Instants as the report gives them (UTC).
-  const sync = syncWords(t, report.sync, (iso) => iso);
-  lines.push([], [sync.said], ...sync.behind.map((line) => [line]));
+  for (const b of syncWords(t, report.sync, (iso) => iso).blocks) lines.push([], [b.said], ...b.lines.map((line) => [line]));
   return `\ufeff${lines.map((cells) => cells.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 

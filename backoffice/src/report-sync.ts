@@ -7,6 +7,7 @@ export const ReportSync = z.object({
   readAt: z.string(),
   dayOver: z.boolean(),
   complete: z.boolean(),
+  changedAfterComplete: z.boolean(),
   tables: z.array(
     z.object({
       terminalId: z.string(),
@@ -14,21 +15,52 @@ export const ReportSync = z.object({
       lastSeen: z.string().nullable(),
       unsent: z.number().int().nullable(),
       complete: z.boolean(),
+      changed: z.object({ entries: z.number().int(), firstReceivedAt: z.string(), lastReceivedAt: z.string() }).nullable(),
     }),
   ),
 });
 export type ReportSync = z.infer<typeof ReportSync>;
 
-/** The sync's words: its state, its sentence, and a line for each table behind (provisional only); `time` writes an instant. */
-export function syncWords(
-  t: Words['t'],
-  s: ReportSync,
-  time: (iso: string) => string,
-): { state: 'open' | 'complete' | 'provisional'; said: string; behind: string[] } {
+/** A sentence, and a line under it for each table it names. */
+export interface SyncBlock {
+  said: string;
+  lines: string[];
+}
+
+export type SyncState = 'open' | 'complete' | 'provisional' | 'changed';
+
+/**
+ * The sync's words: its state and its sentences, each with a line for each table it names; `time`
+ * writes an instant. A day some table changed after it had said the day was complete says so first
+ * (upstream/ingest/misdated.ts), instead of a plain "complete".
+ */
+export function syncWords(t: Words['t'], s: ReportSync, time: (iso: string) => string): { state: SyncState; blocks: SyncBlock[] } {
   const at = time(s.readAt);
-  if (!s.dayOver) return { state: 'open', said: t('backoffice.report.sync.open', { at }), behind: [] };
-  if (s.complete) return { state: 'complete', said: t('backoffice.report.sync.complete', { at }), behind: [] };
-  const behind = s.tables
+  if (!s.dayOver) return { state: 'open', blocks: [{ said: t('backoffice.report.sync.open', { at }), lines: [] }] };
+  const changed = s.tables.flatMap((x) =>
+    x.changed === null
+      ? []
+      : [
+          t('backoffice.report.sync.changedTable', {
+            table: x.terminalId,
+            count: x.changed.entries,
+            first: time(x.changed.firstReceivedAt),
+            last: time(x.changed.lastReceivedAt),
+          }),
+        ],
+  );
+  if (s.complete) {
+    if (changed.length === 0) return { state: 'complete', blocks: [{ said: t('backoffice.report.sync.complete', { at }), lines: [] }] };
+    return { state: 'changed', blocks: [{ said: t('backoffice.report.sync.changed', { at }), lines: changed }] };
+  }
+  const provisional = { said: t('backoffice.report.sync.provisional', { at }), lines: behind(t, s, time) };
+  if (changed.length === 0) return { state: 'provisional', blocks: [provisional] };
+  return { state: 'changed', blocks: [{ said: t('backoffice.report.sync.changedToo'), lines: changed }, provisional] };
+}
+
+/** A line for each table that had not sent its whole journal past the day's end. */
+function behind(t: Words['t'], s: ReportSync, time: (iso: string) => string): string[] {
+  return s.tables
     .filter((x) => !x.complete)
     .map((x) => {
       if (x.lastSeen === null) return t('backoffice.report.sync.never', { table: x.terminalId });
@@ -37,21 +69,23 @@ export function syncWords(
         ? t('backoffice.report.sync.tableUnknown', { table: x.terminalId, seen })
         : t('backoffice.report.sync.table', { table: x.terminalId, seen, count: x.unsent });
     });
-  return { state: 'provisional', said: t('backoffice.report.sync.provisional', { at }), behind };
 }
 
 /**
  * Whether the figures may still change: the day not over, or the tables that had not sent their
  * whole journal past its end when it was read, each with when it was last heard and what it said
- * it had yet to send. Printed with the report, so a signed copy says what it was read before.
+ * it had yet to send; and whether they changed after a table had said the day was complete.
+ * Printed with the report, so a signed copy says what it was read before.
  */
 export function syncNote(w: Words, s: ReportSync, time: Intl.DateTimeFormat): HTMLElement {
-  const { state, said, behind } = syncWords(w.t, s, (iso) => time.format(new Date(iso)));
-  if (state !== 'provisional') return h('p', { class: 'report-sync', 'data-testid': 'report-sync', 'data-state': state }, said);
+  const { state, blocks } = syncWords(w.t, s, (iso) => time.format(new Date(iso)));
+  const only = blocks[0];
+  if (blocks.length === 1 && only && only.lines.length === 0) {
+    return h('p', { class: 'report-sync', 'data-testid': 'report-sync', 'data-state': state }, only.said);
+  }
   return h(
     'div',
     { class: 'report-sync', 'data-testid': 'report-sync', 'data-state': state },
-    h('p', {}, said),
-    h('ul', {}, ...behind.map((line) => h('li', {}, line))),
+    ...blocks.flatMap((b) => [h('p', {}, b.said), h('ul', {}, ...b.lines.map((line) => h('li', {}, line)))]),
   );
 }

@@ -21,7 +21,7 @@ interface Sync {
   readAt: string;
   dayOver: boolean;
   complete: boolean;
-  tables: { terminalId: string; syncedSeq: number; lastSeen: string | null; unsent: number | null; complete: boolean }[];
+  tables: { terminalId: string; syncedSeq: number; lastSeen: string | null; unsent: number | null; complete: boolean; changed: unknown }[];
 }
 
 async function read(kit: BackofficeKit, cookie: string, date: string): Promise<{ sync: Sync; body: string }> {
@@ -97,7 +97,7 @@ describe("a gaming day's report read before every table has sent that day's jour
       const silent = await read(kit, who.cookie, '2026-11-25');
       assert.deepEqual(
         silent.sync.tables.find((t) => t.terminalId === 'T3'),
-        { terminalId: 'T3', syncedSeq: 0, lastSeen: null, unsent: null, complete: false },
+        { terminalId: 'T3', syncedSeq: 0, lastSeen: null, unsent: null, complete: false, changed: null },
       );
       assert.equal(silent.sync.complete, false);
 

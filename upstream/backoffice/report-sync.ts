@@ -24,6 +24,14 @@ export interface TableSync {
   unsent: number | null;
   /** A heartbeat after the day's end said nothing was unsent: nothing of the day is still to come from it. */
   complete: boolean;
+  /** Entries dated in the day that came after such a heartbeat (ingest/misdated.ts): the day changed after it was complete. */
+  changed: ChangedAfterComplete | null;
+}
+
+export interface ChangedAfterComplete {
+  entries: number;
+  firstReceivedAt: string;
+  lastReceivedAt: string;
 }
 
 export interface ReportSync {
@@ -31,8 +39,10 @@ export interface ReportSync {
   readAt: string;
   /** Whether the day had ended when it was read. */
   dayOver: boolean;
-  /** The day is over and every table is complete: the figures will not change. */
+  /** The day is over and every table is complete: nothing of the day is still to come. */
   complete: boolean;
+  /** A table sent entries dated in the day after it had said, past the day's end, that nothing was unsent. */
+  changedAfterComplete: boolean;
   tables: TableSync[];
 }
 
@@ -45,6 +55,7 @@ export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now
     [window.from, window.to],
   );
   const dayOver = now >= window.to;
+  const changed = await changedAfterComplete(sql, window);
   const tables = r.rows.map((x) => {
     const unsent = typeof x.unsent === 'number' && Number.isSafeInteger(x.unsent) && x.unsent >= 0 ? x.unsent : null;
     const lastSeen = x.last_seen_at === null ? null : new Date(x.last_seen_at);
@@ -55,7 +66,30 @@ export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now
       lastSeen: lastSeen?.toISOString() ?? null,
       unsent,
       complete: dayOver && told !== null && told >= window.to && unsent === 0,
+      changed: changed.get(x.terminal_id) ?? null,
     };
   });
-  return { readAt: now.toISOString(), dayOver, complete: dayOver && tables.every((t) => t.complete), tables };
+  const complete = dayOver && tables.every((t) => t.complete);
+  return { readAt: now.toISOString(), dayOver, complete, changedAfterComplete: tables.some((t) => t.changed !== null), tables };
+}
+
+/**
+ * Each table's entries dated in the day that were misdated back (ingest/misdated.ts) past a
+ * heartbeat after the day's end that said nothing was unsent: the table had said the day was
+ * complete, and then it changed. One dated within the skew before that heartbeat is not among them
+ * (an honest clock may be that far off): a day completed by a heartbeat within minutes of its end
+ * may still take entries of its last minutes without a word.
+ */
+async function changedAfterComplete(sql: Sql, window: { from: Date; to: Date }): Promise<Map<string, ChangedAfterComplete>> {
+  const r = await sql.query<{ terminal_id: string; entries: number; first: Date; last: Date }>(
+    `SELECT terminal_id, count(*)::int AS entries, min(received_at) AS first, max(received_at) AS last FROM misdated_entries
+     WHERE kind = 'backdated' AND ts >= $1 AND ts < $2 AND caught_up_at >= $2 GROUP BY terminal_id`,
+    [window.from, window.to],
+  );
+  return new Map(
+    r.rows.map((x) => [
+      x.terminal_id,
+      { entries: Number(x.entries), firstReceivedAt: new Date(x.first).toISOString(), lastReceivedAt: new Date(x.last).toISOString() },
+    ]),
+  );
 }
