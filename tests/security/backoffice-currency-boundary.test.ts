@@ -38,8 +38,10 @@ describe("a table's change of currency, reported by a heartbeat built before the
           [16, 'HKD'],
         ],
       );
-      // 16–20 were never read against the patacas: no mismatch to alarm.
-      const alarms = await kit.db.query<{ kind: string }>(`SELECT kind FROM alarms WHERE terminal_id = 'T1' ORDER BY id`);
+      // 16–20 were never read against the patacas: no mismatch to alarm. (The currencies' alarms only: the
+      // entries are dated 25 November by this test, and came after a heartbeat of today saying nothing
+      // was unsent, so they are misdated too: upstream/ingest/misdated.ts.)
+      const alarms = await kit.db.query<{ kind: string }>(`SELECT kind FROM alarms WHERE terminal_id = 'T1' AND kind LIKE 'currency-%' ORDER BY id`);
       assert.deepEqual(
         alarms.rows.map((a) => a.kind),
         ['currency-changed'],
