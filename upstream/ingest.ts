@@ -59,6 +59,6 @@ async function ingestUnderLock(tx: Sql, batch: IngestBatch, skewMs: number): Pro
   }
   const last = fresh[fresh.length - 1] as IngestEntry;
   await storeFresh(tx, t, freshRows(t, fresh, prev), fresh.length, last);
-  await noteMisdated(tx, t, (fresh[0] as IngestEntry).seq, last.seq, skewMs);
+  await noteMisdated(tx, t, head.seq + 1, last.seq, skewMs);
   return { status: 200, ackedSeq: last.seq, headHash: last.hash, inserted: fresh.length, duplicates };
 }

@@ -17,6 +17,7 @@ import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
 import { reportCsv } from '../../backoffice/src/csv.js';
 import { kindWord } from '../../backoffice/src/alarms.js';
 import { GamingDayReport } from '../../backoffice/src/report-model.js';
+import { syncWords, type ReportSync } from '../../backoffice/src/report-sync.js';
 import { createI18n } from '../../locales/i18n.js';
 import { DATABASES } from '../sync/upstream-databases.js';
 
@@ -164,3 +165,32 @@ for (const database of DATABASES) {
     });
   });
 }
+
+describe('a day that changed after it was complete, and is provisional again, in words', () => {
+  it('says the changed tables first, then the provisional sentence with the tables behind, in each language', () => {
+    const changed = { entries: 2, firstReceivedAt: '2026-11-27T01:00:00.000Z', lastReceivedAt: '2026-11-27T01:05:00.000Z' };
+    const sync: ReportSync = {
+      readAt: '2026-11-27T02:00:00.000Z',
+      dayOver: true,
+      complete: false,
+      changedAfterComplete: true,
+      tables: [
+        { terminalId: 'T1', syncedSeq: 9, lastSeen: '2026-11-27T01:05:00.000Z', unsent: 0, complete: true, changed },
+        { terminalId: 'T2', syncedSeq: 3, lastSeen: '2026-11-25T20:00:00.000Z', unsent: 4, complete: false, changed: null },
+      ],
+    };
+    for (const lang of ['en', 'pt', 'zh-Hant', 'zh-Hans'] as const) {
+      const { state, blocks } = syncWords(createI18n(lang).t, sync, (iso) => iso);
+      assert.equal(state, 'changed', lang);
+      assert.deepEqual(
+        blocks.map((b) => b.lines.length),
+        [1, 1],
+        lang,
+      );
+      const [first, second] = blocks;
+      assert.match(first?.lines[0] ?? '', /^T1.*2.*2026-11-27T01:00:00\.000Z.*2026-11-27T01:05:00\.000Z/, lang);
+      assert.match(second?.lines[0] ?? '', /^T2/, lang);
+      assert.doesNotMatch(JSON.stringify(blocks), /backoffice\.report/, lang);
+    }
+  });
+});
