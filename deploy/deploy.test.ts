@@ -208,9 +208,10 @@ describe('systemd units (systemd-analyze verify)', () => {
     const session = read('deploy/x11/kiosk-session');
     assert.match(session, /xset s off -dpms s noblank/);
     assert.match(session, /xinput map-to-output/);
-    assert.match(session, /systemd-notify WATCHDOG=1/);
-    const sh = spawnSync('sh', ['-n', path.join(root, 'deploy/x11/kiosk-session')]);
-    assert.equal(sh.status, 0, 'the session script parses');
+    assert.match(session, /kiosk-watchdog" "\$PORT" &/);
+    assert.match(read('deploy/x11/kiosk-watchdog'), /systemd-notify WATCHDOG=1/);
+    for (const s of ['deploy/x11/kiosk-session', 'deploy/x11/kiosk-watchdog'])
+      assert.equal(spawnSync('sh', ['-n', path.join(root, s)]).status, 0, `${s} parses`);
     for (const s of ['deploy/upstream/backup.sh', 'deploy/upstream/restore.sh', 'deploy/debian/postinst.sh', 'deploy/debian/postrm.sh'])
       assert.equal(spawnSync('sh', ['-n', path.join(root, s)]).status, 0, s);
   });
