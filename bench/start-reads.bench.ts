@@ -7,7 +7,10 @@
 // month of each type is added once (a busy table's, generously: 50 faults a day, 250 SAS system
 // validations, 10 setting changes, 100 transfers out, a few credentials), then each read is timed
 // on a ledger opened afresh (its first read, as at a start) and again (warm), mean of 5.
-// No baseline: these figures decide whether any read needs an index (docs/ledger.md).
+// Baseline in the same run: a bare SQLite scan of the whole journal (every row, no parsing), the
+// floor of anything that reads it all; each read is printed as a share of it, so a read that grows
+// with the journal rather than its own type shows as a share near 1. The figures decide whether a
+// read needs an index (docs/ledger.md).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +30,7 @@ import {
 } from '../ledger/floor-queries.js';
 import { entryCount } from '../ledger/journal-queries.js';
 import { Ledger } from '../ledger/ledger.js';
+import { bareScanRowsPerSecond } from '../ledger/testing/bare-commits.js';
 import { lastValidationRequests } from '../ledger/system-validation-queries.js';
 import { systemEnd, systemRequest } from '../ledger/ticket-fixtures.js';
 import { ticketMachineIds, ticketsInOpenWalked, ticketsInPrint } from '../ledger/ticket-queries.js';
@@ -110,8 +114,10 @@ const reads: [string, (l: Ledger) => unknown][] = [
   ['pending table hold (pendingTableHold)', pendingTableHold],
 ];
 
+const bare = bareScanRowsPerSecond(file);
+console.log(`baseline: a bare SQLite scan of the whole journal, ${bare.rows} rows in ${bare.ms.toFixed(1)} ms`);
 const ledger = Ledger.open({ file, terminalId: 'T-BENCH' });
-console.log('read                                                            first ms   warm ms (mean of 5)');
+console.log('read                                                            first ms   warm ms (mean of 5)   first / bare scan');
 for (const [name, read] of reads) {
   let t = performance.now();
   read(ledger);
@@ -122,7 +128,8 @@ for (const [name, read] of reads) {
     read(ledger);
     warm += performance.now() - t;
   }
-  console.log(`  ${name.padEnd(62)} ${first.toFixed(2).padStart(8)} ${(warm / 5).toFixed(2).padStart(9)}`);
+  const share = `${((first / bare.ms) * 100).toFixed(1)} %`;
+  console.log(`  ${name.padEnd(62)} ${first.toFixed(2).padStart(8)} ${(warm / 5).toFixed(2).padStart(9)} ${share.padStart(19)}`);
 }
 ledger.close();
 if (dir) rmSync(dir, { recursive: true, force: true });
