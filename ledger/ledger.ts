@@ -1,4 +1,5 @@
 import { schemaProblems } from './schema-check.js';
+import { wroteOne } from './write-check.js';
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
@@ -445,7 +446,7 @@ export class Ledger {
     const contentHash = sha256Hex(text);
     const hash = chainHash(head.hash, contentHash);
 
-    d.postings.forEach(([acct, amount], i) => this.stmt.insertPosting.run(seq, i, acct, amount));
+    d.postings.forEach(([acct, amount], i) => wroteOne(this.stmt.insertPosting.run(seq, i, acct, amount), 'postings', seq));
     const entry: JournalEntry = {
       seq,
       ts,
@@ -458,10 +459,10 @@ export class Ledger {
       prevHash: head.hash,
       hash,
     };
-    this.stmt.insertJournal.run(entry);
-    for (const [acct, amount] of d.postings) this.stmt.addBalance.run(acct, amount);
+    wroteOne(this.stmt.insertJournal.run(entry), 'journal', seq);
+    for (const [acct, amount] of d.postings) wroteOne(this.stmt.addBalance.run(acct, amount), 'balances', seq);
     for (const [scope, name, delta] of d.meters) {
-      if (this.stmt.bumpMeter.run(delta, seq, scope, name).changes === 0) this.stmt.newMeter.run(scope, name, delta, seq);
+      if (this.stmt.bumpMeter.run(delta, seq, scope, name).changes === 0) wroteOne(this.stmt.newMeter.run(scope, name, delta, seq), 'meters', seq);
     }
     const p = d.projection;
     if (p?.kind === 'bet') projectBet(this.#db, seq, p.roundId, p.station, p.amount, p.creditBefore);
@@ -483,7 +484,7 @@ export class Ledger {
       }
     }
     if (type === 'aft.in' || type === 'aft.out') projectAftTransfer(this.#db, seq, type, payload.station as number, payload.amount as number);
-    this.stmt.outbox.run(seq, ts);
+    wroteOne(this.stmt.outbox.run(seq, ts), 'outbox', seq);
     return { status: 'appended', entry };
   }
 

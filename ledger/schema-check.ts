@@ -11,13 +11,13 @@ interface SchemaRow {
   sql: string | null;
 }
 
+// Every row, SQLite's own names included: its `sqlite_autoindex_*` come from the migrations' own
+// constraints, and a row written by hand into `sqlite_schema` (writable_schema) under a name
+// beginning `sqlite_` is loaded and run at the next open like any other. The check once skipped
+// names LIKE 'sqlite_%', which also skipped `sqliteAudit`, a name anyone may CREATE (LIKE reads `_`
+// as any one character, and ignores case).
 const rowsOf = (db: Database.Database): Map<string, SchemaRow> =>
-  new Map(
-    (db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as SchemaRow[]).map((r) => [
-      `${r.type} ${r.name}`,
-      r,
-    ]),
-  );
+  new Map((db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY type, name').all() as SchemaRow[]).map((r) => [`${r.type} ${r.name}`, r]));
 
 /** Whitespace is not meaning: SQLite keeps the text as written, so compare it folded. */
 const fold = (sql: string | null) => (sql ?? '').replace(/\s+/g, ' ').trim();
@@ -28,7 +28,13 @@ export function schemaProblems(db: Database.Database): string[] {
   try {
     migrate(reference, schemaVersion(db));
     const want = rowsOf(reference);
+    // ANALYZE's statistics tables, exactly as SQLite makes them, may be there or not: they hold
+    // figures for the query planner and change no answer. Matched by type, name and whole text: a
+    // trigger given a statistics table's name is still named.
+    reference.exec('ANALYZE');
+    const statistics = [...rowsOf(reference)].filter(([key]) => !want.has(key));
     const have = rowsOf(db);
+    for (const [key, row] of statistics) if (fold(have.get(key)?.sql ?? null) === fold(row.sql)) have.delete(key);
     const problems: string[] = [];
     for (const [key, w] of want) {
       const h = have.get(key);

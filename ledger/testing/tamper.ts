@@ -137,6 +137,20 @@ export function alterSchemaInFile(dataDir: string, ddl: string): void {
 }
 
 /**
+ * Writes a schema object straight into `sqlite_schema`, as the `sqlite3` shell's `.dbconfig defensive
+ * off` and `PRAGMA writable_schema` let anyone with the file do: SQLite refuses `CREATE` of a name
+ * beginning `sqlite_` (its own), but loads such a row at the next open and runs it.
+ */
+export function plantSchemaRowInFile(dataDir: string, row: { type: 'trigger' | 'index' | 'view' | 'table'; name: string; table: string; sql: string }): void {
+  editLedgerFile(dataDir, (db) => {
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare('INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES (?, ?, ?, 0, ?)').run(row.type, row.name, row.table, row.sql);
+    db.pragma('writable_schema = OFF');
+  });
+}
+
+/**
  * Moves entry `seq` to another round in the `round_id` column (no hash covers it; recall and evidence
  * read it), the update trigger lifted and put back word for word.
  */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openExistingLedger, openLedger } from '../../ledger/index.js';
-import { alterSchemaInFile, deleteLastEntryInFile, dropTriggersInFile } from '../../ledger/testing/tamper.js';
+import { alterSchemaInFile, deleteLastEntryInFile, dropTriggersInFile, plantSchemaRowInFile } from '../../ledger/testing/tamper.js';
 import { appendSynthetic } from '../../ledger/testing/synthetic.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'ledger-tamper-'));
@@ -41,6 +41,26 @@ const CASES: { name: string; edit: (dir: string) => void; says: RegExp }[] = [
   },
   { name: 'the append-only triggers dropped', edit: (dir) => dropTriggersInFile(dir, ['journal_no_update', 'journal_no_delete']), says: /trigger/i },
   { name: 'a table altered (a column added)', edit: (dir) => alterSchemaInFile(dir, 'ALTER TABLE journal ADD COLUMN note TEXT'), says: /schema/i },
+  // Both triggers below drop every later entry's outbox row unseen: the entries are journalled and
+  // never sent upstream. Before, the check listed only names NOT LIKE 'sqlite_%', and LIKE reads `_`
+  // as any one character and ignores case: so it passed `sqliteAudit` (plain SQL) and `sqlite_sync`
+  // (written into the schema table), and the start and verify said nothing.
+  {
+    name: 'a trigger hidden behind a name LIKE sqlite_% (sqliteAudit: plain CREATE TRIGGER)',
+    edit: (dir) => alterSchemaInFile(dir, 'CREATE TRIGGER sqliteAudit BEFORE INSERT ON outbox BEGIN SELECT RAISE(IGNORE); END'),
+    says: /trigger sqliteAudit is not one the migrations create/,
+  },
+  {
+    name: "a trigger named as SQLite's own (sqlite_sync), written into sqlite_schema with writable_schema",
+    edit: (dir) =>
+      plantSchemaRowInFile(dir, {
+        type: 'trigger',
+        name: 'sqlite_sync',
+        table: 'outbox',
+        sql: 'CREATE TRIGGER sqlite_sync BEFORE INSERT ON outbox BEGIN SELECT RAISE(IGNORE); END',
+      }),
+    says: /trigger sqlite_sync is not one the migrations create/,
+  },
 ];
 
 describe('etg ledger verify refuses what the start refuses (issue 29 item 1)', () => {
