@@ -53,6 +53,30 @@ describe('event log', () => {
     }
   });
 
+  it('by time, newest by its own time (then by seq), when the clock was stepped back', () => {
+    // Minutes 1–4, then the clock put back 3 minutes: entries 5 and 6 are dated between 1 and 3.
+    const minute = (m: number) => new Date(Date.UTC(2025, 0, 1, 0, m, 30));
+    const times = [1, 2, 3, 4, 1, 2].map(minute);
+    let i = 0;
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-1', clock: () => times[i++] ?? minute(59) });
+    try {
+      for (let n = 1; n <= 6; n++) l.append({ type: 'door.open', payload: { door: `d${n}` } });
+      const window = { from: minute(2).toISOString(), to: minute(3).toISOString() };
+      // In the window: seqs 2 (minute 2), 3 (minute 3), 6 (minute 2).
+      assert.deepEqual(seqs(eventLog(l, window, page)), [3, 6, 2]);
+      assert.deepEqual(seqs(eventLog(l, { from: minute(2).toISOString() }, page)), [4, 3, 6, 2]);
+      assert.deepEqual(seqs(eventLog(l, { to: minute(1).toISOString() }, page)), [5, 1]);
+      const pages = [0, 1, 2].map((offset) => eventLog(l, window, { offset, limit: 1 }));
+      assert.deepEqual(pages.map(seqs), [[3], [6], [2]], 'pages in the same order, none twice');
+      assert.deepEqual(
+        pages.map((p) => p.more),
+        [true, true, false],
+      );
+    } finally {
+      l.close();
+    }
+  });
+
   it('by a severity: its types, or faults of its kinds, and with the known kinds, faults of any other kind', () => {
     const l = journal();
     try {

@@ -24,12 +24,19 @@ const KIND = "json_extract(body, '$.payload.kind')";
 // An empty list still has to be valid SQL: `IN ('')` matches no type and no kind.
 const marks = (xs: readonly unknown[]) => xs.map(() => '?').join(',') || "''";
 
-/** A page of the journal, newest first, and whether older entries follow it. */
-export function eventLog(ledger: Ledger, filter: EventLogFilter, page: { offset: number; limit: number }): { entries: JournalEntry[]; more: boolean } {
+/**
+ * The SQL of a page of the event log (null: nothing can match). Newest first: by seq, or with a time
+ * bound by the entries' own time, then seq. The time order is what migration 13's index on `ts`
+ * gives without reading the rest of the journal: in seq order SQLite read every entry newer than
+ * the window (or all of them, when fewer than a page matched), on the host's one thread, at every
+ * change of the table while the page was open. The two orders differ only where the clock was put
+ * back, and a window asked by time is read by time.
+ */
+export function eventLogQuery(filter: EventLogFilter, page: { offset: number; limit: number }): { sql: string; args: (string | number)[] } | null {
   const where: string[] = [];
   const args: (string | number)[] = [];
   if (filter.types) {
-    if (filter.types.length === 0) return { entries: [], more: false };
+    if (filter.types.length === 0) return null;
     where.push(`type IN (${marks(filter.types)})`);
     args.push(...filter.types);
   }
@@ -47,9 +54,17 @@ export function eventLog(ledger: Ledger, filter: EventLogFilter, page: { offset:
     where.push('ts <= ?');
     args.push(filter.to);
   }
-  const sql = `SELECT * FROM journal ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ? OFFSET ?`;
+  const order = filter.from || filter.to ? 'ts DESC, seq DESC' : 'seq DESC';
+  const sql = `SELECT * FROM journal ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  return { sql, args: [...args, page.limit + 1, page.offset] };
+}
+
+/** A page of the journal, newest first (`eventLogQuery`), and whether older entries follow it. */
+export function eventLog(ledger: Ledger, filter: EventLogFilter, page: { offset: number; limit: number }): { entries: JournalEntry[]; more: boolean } {
+  const q = eventLogQuery(filter, page);
+  if (!q) return { entries: [], more: false };
   const rows = connectionOf(ledger)
-    .prepare(sql)
-    .all(...args, page.limit + 1, page.offset) as JournalRow[];
+    .prepare(q.sql)
+    .all(...q.args) as JournalRow[];
   return { more: rows.length > page.limit, entries: rows.slice(0, page.limit).map(rowToEntry) };
 }

@@ -14,6 +14,7 @@ import { verifyLedger } from './verify.js';
 import { VALIDATION_SEEN_SQL } from './system-validation-queries.js';
 import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted } from './ticket-fixtures.js';
 import { TICKET_LOG_AT_STATION_SQL, TICKET_LOG_SQL } from './ticket-log.js';
+import { eventLogQuery } from './event-log.js';
 import { TICKET_ENTRY_TYPES } from '../terms/ticket-terms.js';
 import { validationNumber } from '../terms/validation-number.js';
 
@@ -85,6 +86,8 @@ const DERIVED: Record<number, string[]> = {
   11: ['SELECT COUNT(*) AS n FROM journal'],
   // An index only (its use is tested below); the journal is as it was.
   12: ['SELECT COUNT(*) AS n FROM journal'],
+  // An index only (its use is tested below); the journal is as it was.
+  13: ['SELECT COUNT(*) AS n FROM journal'],
 };
 
 describe('migrations', () => {
@@ -315,6 +318,35 @@ describe('migrations', () => {
     assert.match(plan(TICKET_LOG_AT_STATION_SQL), /SEARCH journal USING INDEX journal_ticket_station \(<expr>=\?\)/);
     assert.doesNotMatch(plan(TICKET_LOG_AT_STATION_SQL), /TEMP B-TREE/);
     assert.deepEqual(answers(), before);
+  });
+
+  it('13 (entries by time): a ledger written at 12 lists a time window of the event log from the index, the same as before it', () => {
+    const ref = reference();
+    const db = atVersion(ref, 12);
+    const times = (db.prepare('SELECT ts FROM journal ORDER BY seq').pluck().all() as string[]).toSorted();
+    const [first, last] = [times[0] ?? '', times.at(-1) ?? ''];
+    const filters = [{ from: first, to: last }, { from: first }, { to: last }, { types: ['bill.credit', 'door.open'], from: first, to: last }];
+    const listed = () =>
+      filters.flatMap((f) =>
+        [0, 3].map((offset) => {
+          const q = eventLogQuery(f, { offset, limit: 5 });
+          return q ? (db.prepare(q.sql).all(...q.args) as { seq: number }[]).map((r) => r.seq) : [];
+        }),
+      );
+    const plan = (f: (typeof filters)[number]) => {
+      const q = eventLogQuery(f, { offset: 0, limit: 5 });
+      return q ? (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.args) as { detail: string }[]).map((r) => r.detail).join('; ') : '';
+    };
+    const before = listed();
+    assert.equal(before[0]?.length, 6, 'a whole page and the one that says more follow');
+    assert.match(plan({ from: first, to: last }), /TEMP B-TREE/, 'every row of the window read and sorted before it');
+    assert.deepEqual(migrate(db, 13), [13]);
+    // Walked back from the window's newest time: no row outside it read, no sort, stopped at the page.
+    for (const f of filters.slice(0, 3)) {
+      assert.match(plan(f), /SEARCH journal USING INDEX journal_ts \(ts[<>]/, JSON.stringify(f));
+      assert.doesNotMatch(plan(f), /TEMP B-TREE/, JSON.stringify(f));
+    }
+    assert.deepEqual(listed(), before);
   });
 
   it('12: its index covers every ticket entry type there is (a type added needs a migration that adds it)', () => {
