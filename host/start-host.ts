@@ -260,13 +260,12 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const { metrics, sessions, stopCountingTilts } = countHost(o, rt);
   const shoe = makeShoe(options, o, rt, metrics);
   const { hub, floor, gateRemote } = wireFloor(o, rt);
-  const disk = routeSignals(dataDir, o, rt);
+  const signals = routeSignals(dataDir, o, rt);
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(hub.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const stadium = lateStadium(hub);
   const { service, backend, accounts, peers } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service });
-  const health = healthSnapshot(o, rt, { shoe, floor });
-  syncEvents.health = health; // each heartbeat carries this snapshot upstream
+  const health = (syncEvents.health = healthSnapshot(o, rt, { shoe, floor })); // each heartbeat carries this snapshot upstream
   const { remoteStations, connections, remoteAcceptors, remoteSas } = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
   const { openSession, sent, close: closeRefusals } = screenSessions(options, { hub, tokens, log, remoteStations, connections, sessions });
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
@@ -291,7 +290,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   log.info({ origin, dataDir, tableId: config.tableId, terminalId: o.terminalId, ledger: ledger.file }, 'table host started');
   const started: Started = {
     stopCountingTilts,
-    disk,
+    ...signals,
     devices,
     floor,
     table: rt.table,
@@ -326,6 +325,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     floor,
     log,
     recovery: rt.recovery,
+    ledgerCheck: signals.ledgerCheck,
     service,
     transfers,
     stadium: { stations: remoteStations, acceptors: remoteAcceptors, connections, lanOrigin, certificate, enrol },

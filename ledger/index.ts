@@ -39,6 +39,7 @@ export { LATEST_VERSION, MIGRATIONS, NewerSchemaError } from './migrations.js';
 export type { RoundRecord } from '../terms/round-record.js';
 export { evidenceBundle, verifyEvidence, type EvidenceBundle } from './evidence.js';
 export { verifyLedger, type VerifyOptions, type VerifyReport } from './verify.js';
+export { checkLedgerFile, type FileCheckResult } from './file-check.js';
 export { checkpointStats, latestCheckpoint, type Checkpoint, type CheckpointCheck, type CheckpointState } from './checkpoint.js';
 export { outboxStats, readBatch, recordAck, syncAnchor, type SyncAnchor, type WireEntry } from './outbox.js';
 export { Credentials, readCredentials, signRequest, SIGNATURE_HEADERS } from './sign.js';

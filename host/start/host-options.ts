@@ -1,7 +1,7 @@
 import type { DeviceLinkTiming } from '../server/lan-server.js';
 import type { Logger } from 'pino';
 import type { ViewName } from '../../protocol/index.js';
-import type { DataFolderLock, Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
+import type { DataFolderLock, FileCheckResult, Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
 import type { Timings } from '../../engine/table/state.js';
 import type { RoundPlan } from '../autoplay/round-script.js';
 import type { BuildKind } from '../config/build-kind.js';
@@ -130,6 +130,8 @@ export interface RunningHost {
   log: Logger;
   /** What the start-up recovery found: ledger verification, the round resumed or voided. */
   recovery: RecoveryReport;
+  /** The whole ledger file's check in the background (host/tilts/ledger-file-watch.ts): the first one's result. */
+  ledgerCheck: { first: Promise<FileCheckResult> };
   /** Service mode's view (sign-in, pages, two-person actions). */
   service: ServiceHost;
   /** The transfers of stations' credit with the peer tables (issue 34), when the data folder names peers (`peers.json`). */

@@ -13,6 +13,8 @@ import type { TableRuntime } from './table-runtime.js';
 export interface Started {
   stopCountingTilts: () => void;
   disk: { stop(): void };
+  /** The ledger file's check in the background: a check running is ended (its worker holds the file). */
+  ledgerCheck: { stop(): Promise<void> };
   devices: RunningDevices;
   floor: FloorServices;
   table: LiveTable;
@@ -46,6 +48,7 @@ export interface Started {
 export async function shutdown(s: Started): Promise<void> {
   s.stopCountingTilts();
   s.disk.stop();
+  await s.ledgerCheck.stop();
   s.devices.autoplay?.stop();
   s.devices.stopAttendant();
   s.devices.stopDealer();

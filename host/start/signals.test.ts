@@ -15,7 +15,7 @@ import type { SyncEvents, WitnessEvents } from './opened.js';
 import { routeSignals } from './signals.js';
 
 describe('the sync client’s alarms at the table', () => {
-  it('journals a bad receipt as the upstream-receipt fault, once while it stands; other alarms are no fault', () => {
+  it('journals a bad receipt as the upstream-receipt fault, once while it stands; other alarms are no fault', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'signals-'));
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
     try {
@@ -23,12 +23,13 @@ describe('the sync client’s alarms at the table', () => {
       const tilts = new TiltManager({ ledger, log });
       const syncEvents: SyncEvents = { stopNewBets: () => undefined, clean: true, health: () => ({}), configOrders: () => undefined, alarm: () => undefined };
       const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
-      const disk = routeSignals(
+      const { disk, ledgerCheck } = routeSignals(
         dir,
-        { log, sync: null, syncEvents, witness: null, witnessEvents },
+        { ledger, log, sync: null, syncEvents, witness: null, witnessEvents },
         { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
       );
       disk.stop();
+      await ledgerCheck.stop();
       syncEvents.alarm({ kind: 'ack-mismatch', message: 'the upstream acknowledged less than before' });
       syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 7 does not verify with the receipt key' });
       syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 9 does not verify with the receipt key' });

@@ -1,4 +1,5 @@
 import { DiskSpaceMonitor } from '../tilts/disk-space.js';
+import { LedgerFileWatch } from '../tilts/ledger-file-watch.js';
 import { tiltDetailSaid } from '../../locales/said.js';
 import { onUpstreamSignal, onWitnessSignal } from '../tilts/tilt-sources.js';
 import type { Opened } from './opened.js';
@@ -6,14 +7,15 @@ import type { TableRuntime } from './table-runtime.js';
 
 /**
  * What stops new bets from outside the table, each through its fault: the upstream beyond its
- * offline limit, the witness behind (or refusing the journal), the disk under the ledger filling.
- * Returns the disk monitor, started.
+ * offline limit, the witness behind (or refusing the journal), the disk under the ledger filling;
+ * and what halts the table from the ledger's file, checked whole in the background. Returns the
+ * disk monitor and the file's check, started.
  */
 export function routeSignals(
   dataDir: string,
-  { log, sync, syncEvents, witness, witnessEvents }: Pick<Opened, 'log' | 'sync' | 'syncEvents' | 'witness' | 'witnessEvents'>,
+  { ledger, log, sync, syncEvents, witness, witnessEvents }: Pick<Opened, 'ledger' | 'log' | 'sync' | 'syncEvents' | 'witness' | 'witnessEvents'>,
   { tilts, recovery, timers }: Pick<TableRuntime, 'tilts' | 'recovery' | 'timers'>,
-): DiskSpaceMonitor {
+): { disk: DiskSpaceMonitor; ledgerCheck: LedgerFileWatch } {
   // New bets stop through the upstream-offline fault, so every stop has one place and one record.
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, tiltDetailSaid('unsyncedBeyondLimit'));
   // The signal fires on changes only: state the current one (a restored fault may have gone).
@@ -40,5 +42,9 @@ export function routeSignals(
   // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
   const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
   disk.start();
-  return disk;
+  // Off the host's thread, while the table plays: an index forged or a page gone bad past the size
+  // the open checks whole halts the table (ledger-integrity), as a failed verification does.
+  const ledgerCheck = new LedgerFileWatch({ file: ledger.file, tilts, log, timers });
+  ledgerCheck.start();
+  return { disk, ledgerCheck };
 }

@@ -151,6 +151,61 @@ export function plantSchemaRowInFile(dataDir: string, row: { type: 'trigger' | '
 }
 
 /**
+ * Pads the file past the size up to which its open checks every page (ledger/db.ts,
+ * `FULL_CHECK_BYTES`): a table of zeros made and dropped leaves free pages. A cabinet's ledger is
+ * that large within days.
+ */
+export function padLedgerFile(dataDir: string, megabytes = 40): void {
+  editLedgerFile(dataDir, (db) => {
+    db.exec(
+      `CREATE TABLE pad (x BLOB); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${megabytes}) INSERT INTO pad SELECT zeroblob(1000000) FROM n; DROP TABLE pad;`,
+    );
+  });
+}
+
+/**
+ * Rebuilds an index of the journal so that it leaves entry `seq` out, then puts its SQL back word
+ * for word: the schema reads as the migrations made it, the rows and their hashes are untouched,
+ * and a read through the index no longer finds the entry (a review, 1 December).
+ */
+export function indexLeavingOutInFile(dataDir: string, index: string, seq: number): void {
+  const file = ledgerFile(dataDir);
+  const db = new BetterSqlite(file);
+  const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck().get(index) as string;
+  db.unsafeMode(true);
+  db.pragma('writable_schema = ON');
+  db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'index' AND name = ?").run(`${sql.replace(/ WHERE .*$/s, '')} WHERE seq <> ${seq}`, index);
+  db.close();
+  const again = new BetterSqlite(file);
+  again.exec(`REINDEX ${index}`);
+  again.unsafeMode(true);
+  again.pragma('writable_schema = ON');
+  again.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'index' AND name = ?").run(sql, index);
+  again.close();
+}
+
+/**
+ * Swaps the journal's UNIQUE index on `tx_id` (SQLite's `sqlite_autoindex_journal_1`) for one that
+ * lacks entry `seq`, by their root pages: the schema rows' type, name and SQL are unchanged. The
+ * append's duplicate check then misses that transaction (a review, 1 December).
+ */
+export function txIdIndexWithoutInFile(dataDir: string, seq: number): void {
+  const file = ledgerFile(dataDir);
+  const db = new BetterSqlite(file);
+  db.exec(`CREATE UNIQUE INDEX forged ON journal(tx_id) WHERE seq <> ${seq}`);
+  const root = (name: string) => db.prepare('SELECT rootpage FROM sqlite_schema WHERE name = ?').pluck().get(name) as number;
+  const [auto, forged] = [root('sqlite_autoindex_journal_1'), root('forged')];
+  db.unsafeMode(true);
+  db.pragma('writable_schema = ON');
+  db.prepare('UPDATE sqlite_schema SET rootpage = ? WHERE name = ?').run(forged, 'sqlite_autoindex_journal_1');
+  db.prepare('UPDATE sqlite_schema SET rootpage = ? WHERE name = ?').run(auto, 'forged');
+  db.close();
+  const again = new BetterSqlite(file);
+  again.exec('DROP INDEX forged');
+  again.close();
+}
+
+/**
  * Moves entry `seq` to another round in the `round_id` column (no hash covers it; recall and evidence
  * read it), the update trigger lifted and put back word for word.
  */

@@ -1,0 +1,87 @@
+// The ledger's whole-file check in the background (ledger/file-check.ts) against the index
+// forgeries a review found on 1 December: past 32 MiB the open checks only the state tables, the
+// default verify skips integrity_check, and the schema check reads an index's SQL, not its rows. So
+// an index rebuilt to leave an entry out (a service account's disabling, a peer's revocation: every
+// fold that reads by type) or a tx_id index swapped for one without a note's entry (the note then
+// credited twice) passed the start, the schema check and verify, with or without the witness.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { billCredit } from './fixtures.js';
+import { checkLedgerFile } from './file-check.js';
+import { ledgerFile, openLedger, verifyLedger } from './index.js';
+import { indexLeavingOutInFile, padLedgerFile, txIdIndexWithoutInFile } from './testing/tamper.js';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'file-check-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+/** A closed ledger of a few notes past 32 MiB; the seq of note `note-2`. */
+function ledgerPastTheOpenCheck(name: string): { dir: string; seq: number } {
+  const dir = path.join(root, name);
+  const l = openLedger(dir, 'T1');
+  for (let i = 1; i <= 4; i++) l.append(billCredit(1 + (i % 3), 10_000, `note-${i}`));
+  const seq = l.byTxId('note-2')?.seq ?? 0;
+  // A checkpoint, as a running table has: the default verify (and the start's) goes on from it.
+  l.checkpoints.write();
+  l.close();
+  padLedgerFile(dir);
+  return { dir, seq };
+}
+
+describe('the whole-file check in the background', () => {
+  it('passes a ledger as its own code wrote it, while it is open and written', async () => {
+    const { dir } = ledgerPastTheOpenCheck('clean');
+    const l = openLedger(dir, 'T1');
+    try {
+      const check = checkLedgerFile(ledgerFile(dir));
+      l.append(billCredit(1, 10_000, 'note-while'));
+      assert.deepEqual(await check, { ok: true, problems: [] });
+    } finally {
+      l.close();
+    }
+  });
+
+  it('names the type index rebuilt to leave an entry out, which the start and the default verify pass', async () => {
+    const { dir, seq } = ledgerPastTheOpenCheck('type-index');
+    indexLeavingOutInFile(dir, 'journal_type', seq);
+    const l = openLedger(dir, 'T1');
+    try {
+      assert.equal(l.byTxId('note-2')?.seq, seq, 'the open passed it');
+      const v = verifyLedger(l, { from: 'checkpoint' });
+      assert.ok(v.ok, 'and the default verify: ' + v.problems.join('; '));
+    } finally {
+      l.close();
+    }
+    const r = await checkLedgerFile(ledgerFile(dir));
+    assert.equal(r.ok, false);
+    assert.ok(
+      r.problems.some((p) => p.includes('journal_type')),
+      r.problems.join('\n'),
+    );
+  });
+
+  it("names the tx_id index swapped for one without a note's entry, with which the note is credited twice", async () => {
+    const { dir, seq } = ledgerPastTheOpenCheck('tx-id');
+    txIdIndexWithoutInFile(dir, seq);
+    const l = openLedger(dir, 'T1');
+    try {
+      assert.equal(l.byTxId('note-2'), undefined, 'the duplicate check no longer finds it');
+    } finally {
+      l.close();
+    }
+    const r = await checkLedgerFile(ledgerFile(dir));
+    assert.equal(r.ok, false);
+    assert.ok(
+      r.problems.some((p) => p.includes('sqlite_autoindex_journal_1')),
+      r.problems.join('\n'),
+    );
+  });
+
+  it('says why when the file cannot be read', async () => {
+    const r = await checkLedgerFile(path.join(root, 'no-such', 'ledger.sqlite'));
+    assert.equal(r.ok, false);
+    assert.match(r.problems[0] ?? '', /could not run: .*(does not exist|unable to open)/i, r.problems.join(';'));
+  });
+});
