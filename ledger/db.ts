@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { migrate } from './migrations.js';
+import { LATEST_VERSION, migrate, NewerSchemaError, schemaVersion } from './migrations.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
 
@@ -26,8 +26,20 @@ export class LedgerOpenError extends Error {
 export interface OpenDbOptions {
   /** Stop after this migration (tests of a migration open the database one step behind). */
   migrateTo?: number;
+  /**
+   * A reader's open (the ledger tools, `openExistingLedger(dir, { readonly: true })`): an existing
+   * file, on a read-only connection, at the schema it holds. Never migrated: a newer schema is
+   * refused (NewerSchemaError), one older than `OLDEST_READABLE` refused by name.
+   */
   readonly?: boolean;
 }
+
+/**
+ * The oldest schema a read-only open reads as it is. Below it the tables the ledger's reads name
+ * (the outbox and sync anchor, migration 4; the checkpoints, migration 5) are not there, and a
+ * reader may not add them: it refuses the file, naming its version and this build's.
+ */
+export const OLDEST_READABLE = 5;
 
 /**
  * Opens the ledger database with every durability setting checked, not assumed:
@@ -41,8 +53,8 @@ export interface OpenDbOptions {
  * - numbered migrations, refusing a database written by newer software.
  */
 export function openDatabase(file: string, options: OpenDbOptions = {}): Database.Database {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const db = new Database(file, { readonly: options.readonly ?? false });
+  if (file !== ':memory:' && !options.readonly) mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   try {
     if (!options.readonly) {
       const mode = db.pragma('journal_mode = WAL', { simple: true });
@@ -63,11 +75,24 @@ export function openDatabase(file: string, options: OpenDbOptions = {}): Databas
         throw new LedgerOpenError(`integrity_check failed: ${integrity.map((r) => r.integrity_check).join('; ')}`);
       }
     }
-    if (!options.readonly) migrate(db, options.migrateTo);
+    if (options.readonly) readableAsItIs(db, file);
+    else migrate(db, options.migrateTo);
     return db;
   } catch (e) {
     db.close();
     throw e;
+  }
+}
+
+/** What a read-only open refuses instead of migrating: a schema newer than this build, or older than `OLDEST_READABLE`. */
+function readableAsItIs(db: Database.Database, file: string): void {
+  const version = schemaVersion(db);
+  if (version > LATEST_VERSION) throw new NewerSchemaError(version, LATEST_VERSION);
+  if (version < OLDEST_READABLE) {
+    throw new LedgerOpenError(
+      `ledger database ${file} is at schema ${version}, older than the oldest this build reads without migrating it ` +
+        `(${OLDEST_READABLE}; this build's is ${LATEST_VERSION}); it was opened read-only and left as it is`,
+    );
   }
 }
 

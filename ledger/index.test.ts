@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -29,5 +29,24 @@ describe('startLedgerSync (for npm start -- --upstream URL --terminal-id ID)', (
     assert.equal(again.terminalId, 'T-7');
     again.close();
     assert.throws(() => openExistingLedger(path.join(tmp, 'nothing')), /no ledger/);
+  });
+});
+
+describe('openExistingLedger(dir, { readonly: true }) (the tools that only read)', () => {
+  it('reads the ledger and refuses to append to it, the head mark left as it was', () => {
+    const dir = path.join(tmp, 'ro');
+    const writer = openLedger(dir, 'T-3');
+    writer.append({ type: 'door.open', payload: { door: 'main' } });
+    writer.close();
+    const mark = readFileSync(path.join(dir, 'ledger.sqlite.head'));
+    const reader = openExistingLedger(dir, { readonly: true });
+    try {
+      assert.equal(reader.headOf().seq, 1);
+      assert.throws(() => reader.append({ type: 'door.close', payload: { door: 'main' } }), /opened read-only/);
+      assert.equal(reader.headOf().seq, 1);
+    } finally {
+      reader.close();
+    }
+    assert.deepEqual(readFileSync(path.join(dir, 'ledger.sqlite.head')), mark);
   });
 });

@@ -92,8 +92,13 @@ export function openLedger(dataDir: string, terminalId: string, options: Omit<Le
   return Ledger.open({ ...options, dataDir, terminalId });
 }
 
-/** Opens an existing ledger whatever its terminal (the tools: verify, export, evidence). */
-export function openExistingLedger(dataDir: string, options: { tailCheck?: boolean } = {}): Ledger {
+/**
+ * Opens an existing ledger whatever its terminal. `readonly`: the tools that only read it (verify,
+ * export, evidence, recall, meters, status, backup), which leave it as they found it: never
+ * migrated, its head mark read and not written (`LedgerOptions.readonly`). Without it, the writer's
+ * open (the host, `ledger sync`, the service accounts' commands), which migrates.
+ */
+export function openExistingLedger(dataDir: string, options: { tailCheck?: boolean; readonly?: boolean } = {}): Ledger {
   const file = ledgerFile(dataDir);
   if (!existsSync(file)) throw new LedgerOpenError(`no ledger at ${file}`);
   const probe = new Database(file, { readonly: true, fileMustExist: true });

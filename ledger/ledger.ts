@@ -35,6 +35,13 @@ export interface LedgerOptions {
   /** Stop migrating at this version (migration tests only). */
   migrateTo?: number;
   /**
+   * A reader's open (the ledger tools: verify, export, evidence, recall, meters, status, backup):
+   * a read-only connection, the file at the schema it holds (never migrated: ledger/db.ts), the
+   * head mark read and compared but never written, no checkpoint key made, no checkpoint written,
+   * and `append` refused. What it verifies is left as it was found.
+   */
+  readonly?: boolean;
+  /**
    * Re-hash the newest entries on open (default true). Only the diagnostic tools (verify,
    * export) turn it off, so that they can still open a damaged ledger and report on it.
    */
@@ -168,7 +175,9 @@ export class Ledger {
   #lateFloor = 0;
   private readonly stmt: ReturnType<Ledger['prepare']>;
   #closed = false;
-  /** The head kept outside the database (a lost WAL is noticed at the next open); null for `:memory:` and diagnostic opens. */
+  /** Opened read-only (`LedgerOptions.readonly`): appends are refused. */
+  readonly #readonly: boolean;
+  /** The head kept outside the database (a lost WAL is noticed at the next open); null for `:memory:`, diagnostic opens and readers. */
   #mark: HeadMark | null = null;
   /** Its signed checkpoints: the state after an entry, from which a start verifies and folds. */
   readonly checkpoints: LedgerCheckpoints;
@@ -182,7 +191,8 @@ export class Ledger {
   static open(options: LedgerOptions): Ledger {
     const file = options.file ?? (options.dataDir ? ledgerFile(options.dataDir) : undefined);
     if (!file) throw new TypeError('Ledger.open needs dataDir or file');
-    const db = openDatabase(file, options.migrateTo !== undefined ? { migrateTo: options.migrateTo } : {});
+    const readonly = options.readonly ?? false;
+    const db = openDatabase(file, { readonly, ...(options.migrateTo !== undefined ? { migrateTo: options.migrateTo } : {}) });
     try {
       const tailCheck = options.tailCheck ?? true;
       // Witnessed: no key file beside the database is made or believed (docs/ledger.md, "The witness").
@@ -192,8 +202,8 @@ export class Ledger {
           ? options.checkpointKey
           : file === ':memory:'
             ? randomBytes(32)
-            : checkpointKey(file, tailCheck);
-      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()), tailCheck, {
+            : checkpointKey(file, tailCheck && !readonly);
+      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()), tailCheck ? (readonly ? 'read' : 'own') : 'none', {
         key,
         witnessed: options.witnessed ?? false,
         every: options.checkpointEvery ?? CHECKPOINT_EVERY,
@@ -204,7 +214,18 @@ export class Ledger {
     }
   }
 
-  private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date, tailCheck: boolean, checkpoints: CheckpointSigning) {
+  /**
+   * `tailCheck`: `own`, the writer's start (schema, tail and head mark checked, the mark kept from
+   * then on); `read`, a reader's (the same checks, the mark only read); `none`, a diagnostic open.
+   */
+  private constructor(
+    db: Database.Database,
+    file: string,
+    terminalId: string,
+    clock: () => Date,
+    tailCheck: 'own' | 'read' | 'none',
+    checkpoints: CheckpointSigning,
+  ) {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(terminalId)) throw new LedgerOpenError(`bad terminal id "${terminalId}"`);
     this.#db = db;
     this.file = file;
@@ -214,6 +235,7 @@ export class Ledger {
       throw new LedgerOpenError(`this ledger belongs to terminal ${stored.value}, not ${terminalId}`);
     }
     if (!stored) db.prepare("INSERT INTO meta (key, value) VALUES ('terminal_id', ?)").run(terminalId);
+    this.#readonly = db.readonly;
     this.terminalId = terminalId;
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
@@ -236,7 +258,7 @@ export class Ledger {
       },
       checkpoints,
     );
-    if (tailCheck) {
+    if (tailCheck !== 'none') {
       // The schema as its migrations make it: a dropped append-only trigger stops the start
       // (ledger/schema-check.ts; `etg ledger verify` runs the same check).
       const schema = schemaProblems(db);
@@ -245,8 +267,11 @@ export class Ledger {
       // Writers only: a diagnostic open (tailCheck off) must still open a rolled-back ledger to report on it.
       const mark = HeadMark.of(file);
       mark?.check(this.head, (seq) => (this.stmt.bySeq.get(seq) as JournalRow | undefined)?.hash);
-      mark?.write(this.head, true);
-      this.#mark = mark;
+      // A reader leaves the mark as it found it (a verification must not change what it verifies).
+      if (tailCheck === 'own') {
+        mark?.write(this.head, true);
+        this.#mark = mark;
+      }
     }
   }
 
@@ -317,6 +342,7 @@ export class Ledger {
    * writes nothing; the same id with other content is refused (and so is the whole batch).
    */
   appendMany(entries: readonly NewEntry[]): AppendResult[] {
+    if (this.#readonly) throw new LedgerOpenError(`${this.file} was opened read-only (a tool's open): it appends nothing`);
     let head = this.head;
     // IMMEDIATE: the write lock is taken before the head is read. Another process may have appended
     // since this one last did (the service accounts' command line journals while the host runs):

@@ -8,8 +8,13 @@ export { UsageError } from '../tool.js';
 export const DATA_DIR = { type: 'string', value: 'DIR', help: "the kiosk's data folder (holds ledger.sqlite)" } as const;
 export const JSON_OUTPUT = { type: 'boolean', help: 'print JSON' } as const;
 
-/** `diagnostic` tools (verify, export) open a damaged ledger too, to report on it. */
+/**
+ * The ledger for a tool that only reads it: opened read-only, so that it is left as it was found
+ * (never migrated, its head mark not rewritten, no checkpoint key made: a verification must not
+ * change the evidence it verifies). The tools that write (`sync`, `demo`) open it themselves.
+ * `diagnostic` tools (verify, export) open a damaged ledger too, to report on it.
+ */
 export function openFromArgs(dataDir: string | undefined, usage: string, diagnostic = false): Ledger {
   if (!dataDir) throw new UsageError(`--data-dir is required\n${usage}`);
-  return openExistingLedger(dataDir, { tailCheck: !diagnostic });
+  return openExistingLedger(dataDir, { tailCheck: !diagnostic, readonly: true });
 }

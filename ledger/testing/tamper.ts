@@ -2,6 +2,7 @@
 // that verification, the start-up tail check and the host's halt catch it. Nothing the kiosk
 // runs imports this (tests/lint/ledger-private.test.ts holds that), and `ledger/index.ts` does
 // not export it.
+import { closeSync, openSync, readSync } from 'node:fs';
 import BetterSqlite from 'better-sqlite3';
 import type Database from 'better-sqlite3';
 import { ledgerFile } from '../db.js';
@@ -248,4 +249,25 @@ export function resignCheckpointState(ledger: Ledger, seq: number, state: string
   if (!key || !hash) throw new Error(`checkpoint ${seq}: no key file, or no entry ${seq}, to sign it with`);
   tamperCheckpoint(ledger, seq, 'state', state);
   tamperCheckpoint(ledger, seq, 'signature', signCheckpoint(key, ledger.terminalId, seq, hash, state));
+}
+
+/** Sets `PRAGMA user_version` by hand (a file written by a newer build, or made to look so). */
+export function setUserVersionInFile(dataDir: string, version: number): void {
+  editLedgerFile(dataDir, (db) => db.pragma(`user_version = ${Math.trunc(version)}`));
+}
+
+/**
+ * The file's `user_version` from its header (bytes 60-63, big-endian), read without SQLite: a
+ * connection, even a read-only one, leaves -wal and -shm files beside it. Only what the main file
+ * holds: a closed ledger's (its last close checkpointed the WAL into it).
+ */
+export function userVersionInFile(dataDir: string): number {
+  const fd = openSync(ledgerFile(dataDir), 'r');
+  try {
+    const header = Buffer.alloc(64);
+    readSync(fd, header, 0, 64, 0);
+    return header.readUInt32BE(60);
+  } finally {
+    closeSync(fd);
+  }
 }
