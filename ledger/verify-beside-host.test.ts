@@ -52,8 +52,8 @@ describe('verify beside a host appending', () => {
     const writer = startWriter();
     try {
       await writer.ready;
-      // The tool opens the ledger once, as `etg ledger verify` does, and the host goes on appending.
-      const tool = openExistingLedger(dir, { tailCheck: false });
+      // The tool opens the ledger once, as `etg ledger verify` does (read-only), and the host goes on appending.
+      const tool = openExistingLedger(dir, { tailCheck: false, readonly: true });
       try {
         // Until the host has appended during a dozen verifications (a loaded machine may starve it a while).
         const seen: number[] = [];
