@@ -37,7 +37,7 @@ describe('the whole-file check in the background', () => {
     try {
       const check = checkLedgerFile(ledgerFile(dir));
       l.append(billCredit(1, 10_000, 'note-while'));
-      assert.deepEqual(await check, { ok: true, problems: [] });
+      assert.deepEqual(await check, { ok: true, ran: true, problems: [] });
     } finally {
       l.close();
     }
@@ -55,7 +55,7 @@ describe('the whole-file check in the background', () => {
       l.close();
     }
     const r = await checkLedgerFile(ledgerFile(dir));
-    assert.equal(r.ok, false);
+    assert.deepEqual([r.ok, r.ran], [false, true]);
     assert.ok(
       r.problems.some((p) => p.includes('journal_type')),
       r.problems.join('\n'),
@@ -82,6 +82,7 @@ describe('the whole-file check in the background', () => {
   it('says why when the file cannot be read', async () => {
     const r = await checkLedgerFile(path.join(root, 'no-such', 'ledger.sqlite'));
     assert.equal(r.ok, false);
+    assert.equal(r.ran, false, 'and that it said nothing of the file');
     assert.match(r.problems[0] ?? '', /could not run: .*(does not exist|unable to open)/i, r.problems.join(';'));
   });
 });

@@ -10,7 +10,10 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 export interface FileCheckResult {
+  /** The check ran and found nothing. */
   ok: boolean;
+  /** Whether the check ran to its end: one that could not (the file not there, the worker ended) says nothing of the file. */
+  ran: boolean;
   /** SQLite's words for each problem (at most `MAX_PROBLEMS`), or why the check could not run. */
   problems: string[];
 }
@@ -27,9 +30,9 @@ try {
   db = new Database(workerData.file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   const rows = db.pragma('integrity_check(' + workerData.max + ')');
-  parentPort.postMessage({ problems: rows.map((r) => r.integrity_check).filter((s) => s !== 'ok') });
+  parentPort.postMessage({ ran: true, problems: rows.map((r) => r.integrity_check).filter((s) => s !== 'ok') });
 } catch (e) {
-  parentPort.postMessage({ problems: ['the check could not run: ' + String((e && e.message) || e)] });
+  parentPort.postMessage({ ran: false, problems: ['the check could not run: ' + String((e && e.message) || e)] });
 } finally {
   if (db) db.close();
 }
@@ -40,18 +43,23 @@ try {
  * the worker (a host stopping does not wait for a check of a large file).
  */
 export function checkLedgerFile(file: string, signal?: AbortSignal): Promise<FileCheckResult> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   return new Promise((resolve) => {
     let settled = false;
-    const done = (problems: string[]) => {
+    const done = (ran: boolean, problems: string[]) => {
       if (settled) return;
       settled = true;
-      resolve({ ok: problems.length === 0, problems });
+      resolve({ ok: ran && problems.length === 0, ran, problems });
     };
-    const worker = new Worker(WORKER, { eval: true, workerData: { file, driver, max: MAX_PROBLEMS } });
-    worker.once('message', (m: { problems: string[] }) => done(m.problems));
-    worker.once('error', (e) => done([`the check could not run: ${e.message}`]));
-    worker.once('exit', (code) => done([`the check could not run: its worker ended (${code})`]));
+    let worker: Worker;
+    try {
+      const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+      worker = new Worker(WORKER, { eval: true, workerData: { file, driver, max: MAX_PROBLEMS } });
+    } catch (e) {
+      return done(false, [`the check could not run: ${e instanceof Error ? e.message : String(e)}`]);
+    }
+    worker.once('message', (m: { ran: boolean; problems: string[] }) => done(m.ran, m.problems));
+    worker.once('error', (e) => done(false, [`the check could not run: ${e.message}`]));
+    worker.once('exit', (code) => done(false, [`the check could not run: its worker ended (${code})`]));
     signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
   });
 }

@@ -16,22 +16,26 @@ function handCheck() {
 const settle = () => new Promise((r) => setImmediate(r));
 
 describe('the ledger file watch', () => {
-  it('checks at the start and a day after each check; a failure halts the table with its words', async () => {
+  it('checks at the start and a day after each check; one that could not run raises nothing; a failure halts the table', async () => {
     const t = testTable();
     const { calls, check } = handCheck();
     const watch = new LedgerFileWatch({ file: 'ledger.sqlite', tilts: t.tilts, log: silent, timers: t.clock.timers, check });
     try {
       watch.start();
       assert.equal(calls.length, 1, 'one check at the start');
-      calls[0]?.answer({ ok: true, problems: [] });
-      assert.deepEqual(await watch.first, { ok: true, problems: [] });
+      calls[0]?.answer({ ok: true, ran: true, problems: [] });
+      assert.deepEqual(await watch.first, { ok: true, ran: true, problems: [] });
       await settle();
       t.clock.advance(LEDGER_FILE_CHECK_EVERY_MS - 1);
       assert.equal(calls.length, 1, 'none before a day has passed');
       t.clock.advance(1);
       assert.equal(calls.length, 2, 'the next a day later');
       assert.equal(t.tilts.list().length, 0);
-      calls[1]?.answer({ ok: false, problems: ['row 2 missing from index journal_type'] });
+      calls[1]?.answer({ ok: false, ran: false, problems: ['the check could not run: database is locked'] });
+      await settle();
+      assert.equal(t.tilts.list().length, 0, 'a check that could not run raises nothing');
+      t.clock.advance(LEDGER_FILE_CHECK_EVERY_MS);
+      calls[2]?.answer({ ok: false, ran: true, problems: ['row 2 missing from index journal_type'] });
       await settle();
       const fault = t.tilts.list().find((f) => f.kind === 'ledger-integrity');
       assert.ok(fault, 'the ledger-integrity fault');
@@ -50,7 +54,7 @@ describe('the ledger file watch', () => {
       watch.start();
       const stopping = watch.stop();
       assert.equal(calls[0]?.signal.aborted, true, 'the running check is told to stop');
-      calls[0]?.answer({ ok: false, problems: ['the check could not run: stopped'] });
+      calls[0]?.answer({ ok: false, ran: false, problems: ['the check could not run: its worker ended (1)'] });
       await stopping;
       t.clock.advance(2 * LEDGER_FILE_CHECK_EVERY_MS);
       assert.equal(calls.length, 1, 'no check after the stop');

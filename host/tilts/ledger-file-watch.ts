@@ -38,7 +38,7 @@ export class LedgerFileWatch {
   }
 
   start(): void {
-    if (this.o.file === ':memory:') return this.resolveFirst({ ok: true, problems: [] });
+    if (this.o.file === ':memory:') return this.resolveFirst({ ok: true, ran: true, problems: [] });
     void this.once();
   }
 
@@ -59,6 +59,8 @@ export class LedgerFileWatch {
     if (this.stopped) return this.resolveFirst(r);
     const ms = this.o.timers.now() - started;
     if (r.ok) this.o.log.info({ ms }, 'ledger file checked: every page, row and index');
+    // A check that could not run says nothing of the file: said in the log, tried again at the next.
+    else if (!r.ran) this.o.log.error({ ms, problems: r.problems }, 'ledger file check could not run');
     else {
       this.o.log.error({ ms, problems: r.problems }, 'ledger file check failed');
       this.o.tilts.raise('ledger-integrity', { detail: r.problems.slice(0, 5).join('; ').slice(0, 300), say: tiltDetailSaid('ledgerFileCheck') });
