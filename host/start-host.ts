@@ -264,7 +264,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(hub.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const stadium = lateStadium(hub);
-  const { service, backend, accounts, peers } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service });
+  const { service, backend, accounts, peers } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service, signals });
   const health = (syncEvents.health = healthSnapshot(o, rt, { shoe, floor })); // each heartbeat carries this snapshot upstream
   const { remoteStations, connections, remoteAcceptors, remoteSas } = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
   const { openSession, sent, close: closeRefusals } = screenSessions(options, { hub, tokens, log, remoteStations, connections, sessions });

@@ -1,13 +1,15 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { schemaProblems, type SchemaReference } from './schema-check.js';
 
 /**
  * A small SQLite database beside the ledger, for state that must be durable and locked but is
  * not journal (the service accounts: host/service/accounts-db.ts). The ledger owns better-sqlite3
  * (lint: layering), so other layers open their databases through here, with the ledger's rules:
- * WAL, synchronous=FULL, foreign keys, trusted_schema off, a busy timeout, a quick check, and
- * numbered migrations by `PRAGMA user_version`.
+ * WAL, synchronous=FULL, foreign keys, trusted_schema off, a busy timeout, a quick check, the
+ * schema against its own migrations (ledger/schema-check.ts), and numbered migrations by
+ * `PRAGMA user_version`.
  */
 export type SqliteDb = Database.Database;
 
@@ -23,11 +25,22 @@ export function storeVersion(db: SqliteDb): number {
   return Number(db.pragma('user_version', { simple: true }));
 }
 
-/** Applies the missing migrations up to `to`, each in one transaction with its version bump. */
-export function migrateStore(db: SqliteDb, migrations: readonly StoreMigration[], to = migrations.at(-1)?.version ?? 0): number[] {
+/** The store's version; a store from newer software is refused. */
+function versionOf(db: SqliteDb, migrations: readonly StoreMigration[]): number {
   const latest = migrations.at(-1)?.version ?? 0;
   const from = storeVersion(db);
   if (from > latest) throw new StoreOpenError(`${db.name} is at version ${from}, newer than this software (${latest})`);
+  return from;
+}
+
+/** The schema a store's migrations make, for the schema check. */
+export const storeSchema = (migrations: readonly StoreMigration[]): SchemaReference => ({
+  build: (reference, version) => void migrateStore(reference, migrations, version),
+});
+
+/** Applies the missing migrations up to `to`, each in one transaction with its version bump. */
+export function migrateStore(db: SqliteDb, migrations: readonly StoreMigration[], to = migrations.at(-1)?.version ?? 0): number[] {
+  const from = versionOf(db, migrations);
   const applied: number[] = [];
   for (const m of migrations) {
     if (m.version <= from || m.version > to) continue;
@@ -54,10 +67,31 @@ export function openSqliteStore(file: string, migrations: readonly StoreMigratio
     db.pragma('busy_timeout = 5000');
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new StoreOpenError(`${file} is damaged: ${String(check)}`);
+    refuseForeignSchema(db, migrations);
     migrateStore(db, migrations, to);
     return db;
   } catch (e) {
     db.close();
     throw e;
   }
+}
+
+/**
+ * The schema as the store's migrations make it, checked at the file's version before migrating it:
+ * a trigger planted in the file (one that sets the accounts' failure count back to none turns the
+ * lockout off) would otherwise run inside the migrations' own writes, an object planted under a name
+ * a later migration creates would stop the start with SQLite's "already exists" instead of its name,
+ * and a refused file is left as found (not moved to a version older software cannot open). The
+ * migrations that follow are the reference's own, so they add nothing a second check would find.
+ */
+function refuseForeignSchema(db: SqliteDb, migrations: readonly StoreMigration[]): void {
+  // The version and the schema read in one snapshot: another process may migrate the file meanwhile.
+  const found = db.transaction(() => {
+    const version = versionOf(db, migrations);
+    return { version, problems: schemaProblems(db, storeSchema(migrations)) };
+  })();
+  if (found.problems.length > 0)
+    throw new StoreOpenError(
+      `${db.name} (version ${found.version}) is not as its migrations make it, so it is not opened (a schema object added, changed or dropped outside this software): ${found.problems.join('; ')}`,
+    );
 }

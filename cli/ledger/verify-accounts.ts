@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { JournalledAccounts, ledgerAccountJournal } from '../../host/service/account-journal.js';
 import { ACCOUNTS_DB, AccountStore } from '../../host/service/accounts.js';
-import type { Ledger } from '../../ledger/index.js';
+import { StoreOpenError, type Ledger } from '../../ledger/index.js';
 
 /** What `etg ledger verify` says of the service accounts: what it checked, and each account that differs. */
 export interface AccountsReport {
@@ -12,9 +12,10 @@ export interface AccountsReport {
 
 /**
  * The service accounts store of the data folder against the journal's `service.account` entries
- * (host/service/accounts-audit.ts): each row's PIN hash (by its journalled digest), role, name,
- * disabled state and lock must be what the journal says, and every journalled account must have
- * its row. A change the journal holds and its maker had not yet applied (a command cut between
+ * (host/service/accounts-audit.ts), once it opens (a store refused at open, its schema not its
+ * migrations' among others, is reported: ledger/sqlite-store.ts): each row's PIN hash (by its
+ * journalled digest), role, name, disabled state and lock must be what the journal says, and
+ * every journalled account must have its row. A change the journal holds and its maker had not yet applied (a command cut between
  * its two steps) is counted as applied, as the host would apply it. Nothing is changed.
  */
 export function verifyAccounts(dataDir: string, ledger: Ledger): AccountsReport {
@@ -28,7 +29,14 @@ export function verifyAccounts(dataDir: string, ledger: Ledger): AccountsReport 
         }
       : { checked: 'service accounts: none in this folder', problems: [] };
   }
-  const store = new AccountStore(dataDir, { journal });
+  let store: AccountStore;
+  try {
+    store = new AccountStore(dataDir, { journal });
+  } catch (e) {
+    // Refused at open (ledger/sqlite-store.ts): damaged, from newer software, or its schema not its migrations'.
+    if (!(e instanceof StoreOpenError)) throw e;
+    return { checked: 'service accounts against the journal', problems: [`service accounts: ${e.message}`] };
+  }
   try {
     const r = store.auditReadOnly();
     if (!r.adopted) return { checked: `service accounts (${r.accounts}): not journalled yet (the host adopts them at its next start)`, problems: [] };

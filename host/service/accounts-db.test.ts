@@ -222,4 +222,50 @@ describe('service accounts database', () => {
       s.close();
     }
   });
+
+  it('a store as its migrations make it opens at each of its versions, and after an ANALYZE (schema check: no false refusal)', () => {
+    for (let version = 0; version <= ACCOUNTS_LATEST; version++) {
+      const dir = folder();
+      openAccountsDb(dir, version).close();
+      const again = openAccountsDb(dir, version);
+      try {
+        assert.equal(storeVersion(again), version, 'reopened at its version');
+        again.exec('ANALYZE');
+      } finally {
+        again.close();
+      }
+      // The statistics ANALYZE made (none on an empty file) pass at the file's version and after the migrations.
+      openAccountsDb(dir, version).close();
+      const latest = openAccountsDb(dir);
+      try {
+        assert.equal(storeVersion(latest), ACCOUNTS_LATEST);
+        latest.exec('ANALYZE');
+        if (version > 0) assert.ok(latest.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get(), 'the statistics table is there');
+      } finally {
+        latest.close();
+      }
+      openAccountsDb(dir).close();
+    }
+  });
+
+  it("refuses, at the file's version and before migrating it, an object its migrations do not make, naming each difference", () => {
+    const dir = folder();
+    const v1 = openAccountsDb(dir, 1);
+    try {
+      // A table migration 2 would create, planted early; and an index dropped.
+      v1.exec('CREATE TABLE proposals (x); DROP INDEX unjournalled_staff');
+    } finally {
+      v1.close();
+    }
+    assert.throws(
+      () => openAccountsDb(dir),
+      (e: Error) => {
+        assert.ok(e instanceof StoreOpenError, String(e));
+        assert.match(e.message, /service-accounts\.sqlite \(version 1\)/);
+        assert.match(e.message, /schema: table proposals is not one the migrations create/);
+        assert.match(e.message, /schema: index unjournalled_staff is missing \(the migrations create it\)/);
+        return true;
+      },
+    );
+  });
 });

@@ -19,9 +19,34 @@ export function startService(
   options: HostOptions,
   o: Pick<Opened, 'config' | 'ledger' | 'sync' | 'log' | 'layout' | 'manifest' | 'softwareVersion'>,
   { table, billAcceptors, printers, timers, tilts }: Pick<TableRuntime, 'table' | 'billAcceptors' | 'printers' | 'timers' | 'tilts'>,
-  w: { shoe: TableShoe; floor: FloorServices; hub: ViewHub; metrics: HostMetrics; stadium: StadiumService },
+  w: {
+    shoe: TableShoe;
+    floor: FloorServices;
+    hub: ViewHub;
+    metrics: HostMetrics;
+    stadium: StadiumService;
+    signals: { disk: { stop(): void }; ledgerCheck: { stop(): Promise<void> } };
+  },
 ): { service: ServiceHost; backend: LiveServiceBackend; accounts: AccountStore; peers: PeerRegistry } {
   const { config, ledger, log } = o;
+  // Checked against the journal at start and at every sign-in; its locks run on the host's clock.
+  // Its own database, closed at the host's stop (host/start/shutdown.ts). Opened first: a store
+  // refused at open (damaged, from newer software, or its schema not its migrations':
+  // ledger/sqlite-store.ts) stops the start with its reason, touching nothing; the disk-space
+  // timer and the ledger file's check started before it are stopped, or they would keep the
+  // refused process alive.
+  let accounts: AccountStore;
+  try {
+    accounts = new AccountStore(dataDir, {
+      journal: ledgerAccountJournal(ledger),
+      now: () => timers.now(),
+      onPinCheck: (outcome) => w.metrics.pinChecked(outcome),
+    });
+  } catch (e) {
+    w.signals.disk.stop();
+    void w.signals.ledgerCheck.stop();
+    throw e;
+  }
   // The peer files checked against the journal from here on (adopted at a folder's first start); two people change them in service mode.
   const peers = new PeerRegistry({
     dataDir,
@@ -52,13 +77,6 @@ export function startService(
     stadium: w.stadium,
     peers,
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
-  });
-  // Checked against the journal at start and at every sign-in; its locks run on the host's clock.
-  // Its own database, closed at the host's stop (host/start/shutdown.ts).
-  const accounts = new AccountStore(dataDir, {
-    journal: ledgerAccountJournal(ledger),
-    now: () => timers.now(),
-    onPinCheck: (outcome) => w.metrics.pinChecked(outcome),
   });
   const service = new ServiceHost({
     accounts,

@@ -76,3 +76,29 @@ export function pinRecordOf(dataDir: string, staff: string): ReturnType<typeof P
     db.close();
   }
 }
+
+/** Adds a schema object by plain SQL, as any SQLite client may (a trigger, a table). */
+export function plantSchema(dataDir: string, sql: string): void {
+  const db = openAccountsDb(dataDir);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Writes a row straight into `sqlite_schema` with `writable_schema`, under a name SQLite refuses to
+ * CREATE (`sqlite_…`): it loads and runs the row at the next open like any other.
+ */
+export function plantSchemaRow(dataDir: string, row: { type: 'trigger'; name: string; table: string; sql: string }): void {
+  const db = openAccountsDb(dataDir);
+  try {
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare('INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES (?, ?, ?, 0, ?)').run(row.type, row.name, row.table, row.sql);
+    db.pragma('writable_schema = OFF');
+  } finally {
+    db.close();
+  }
+}
