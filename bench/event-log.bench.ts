@@ -77,7 +77,8 @@ console.log(`the event log's first page (${page.limit}) of a window, over ${head
 cases.forEach((c, i) => {
   // The same entries where a window holds no more than a page: beyond, each order keeps its own newest page.
   const same = before.answers[i] === after.answers[i] ? 'the same entries' : 'its own newest page of the window';
-  console.log(`  ${c.name.padEnd(30)} before ${(before.ms[i] ?? 0).toFixed(2)} ms, after ${(after.ms[i] ?? 0).toFixed(2)} ms (${same})`);
+  const [b = 0, a = 0] = [before.ms[i], after.ms[i]];
+  console.log(`  ${c.name.padEnd(30)} before ${b.toFixed(2)} ms, after ${a.toFixed(2)} ms, ${(a / b).toFixed(4)} of before (${same})`);
 });
 console.log(`  the index made in ${(made / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB of the file`);
 figure({

@@ -79,6 +79,13 @@ describe('the whole-file check in the background', () => {
     );
   });
 
+  it('makes no worker when stopped before it began, and says so', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const r = await checkLedgerFile(path.join(root, 'no-such', 'ledger.sqlite'), stop.signal);
+    assert.deepEqual(r, { ok: false, ran: false, problems: ['the check could not run: stopped before it began'] });
+  });
+
   it('says why when the file cannot be read', async () => {
     const r = await checkLedgerFile(path.join(root, 'no-such', 'ledger.sqlite'));
     assert.equal(r.ok, false);

@@ -50,6 +50,8 @@ export function checkLedgerFile(file: string, signal?: AbortSignal): Promise<Fil
       settled = true;
       resolve({ ok: ran && problems.length === 0, ran, problems });
     };
+    // Stopped before it began (a start refused right after it): no worker is made.
+    if (signal?.aborted) return done(false, ['the check could not run: stopped before it began']);
     let worker: Worker;
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');

@@ -270,7 +270,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // Ordered by time (ledger/event-log.ts), the window is a walk back from its newest row here.
       // `ts` is one of the columns no hash covers: a start compares it with its body
       // (ledger/row-columns.ts) as before.
-      db.exec('CREATE INDEX journal_ts ON journal(ts)');
+      db.exec(CREATE_TS_INDEX);
     },
   },
 ];
@@ -304,6 +304,9 @@ export const TICKET_STATION_KEY = "json_extract(body, '$.payload.station')";
 export const TICKET_TYPES =
   "type IN ('ticket.issue', 'ticket.printed', 'ticket.void', 'ticket.redeem.request', 'ticket.redeem.approved', 'ticket.redeem.stacked', 'ticket.redeem.returned')";
 export const CREATE_TICKET_STATION_INDEX = `CREATE INDEX journal_ticket_station ON journal(${TICKET_STATION_KEY}, seq) WHERE ${TICKET_TYPES}`;
+
+/** Migration 13's index: the journal by time (the event log's windows, ledger/event-log.ts). */
+export const CREATE_TS_INDEX = 'CREATE INDEX journal_ts ON journal(ts)';
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
