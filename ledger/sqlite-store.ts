@@ -25,11 +25,11 @@ export function storeVersion(db: SqliteDb): number {
   return Number(db.pragma('user_version', { simple: true }));
 }
 
-/** The store's version; a store from newer software is refused. */
-function versionOf(db: SqliteDb, migrations: readonly StoreMigration[]): number {
+/** The store's version; a store from newer software is refused. `name` is its file's (a copy in memory has none). */
+function versionOf(db: SqliteDb, migrations: readonly StoreMigration[], name = db.name): number {
   const latest = migrations.at(-1)?.version ?? 0;
   const from = storeVersion(db);
-  if (from > latest) throw new StoreOpenError(`${db.name} is at version ${from}, newer than this software (${latest})`);
+  if (from > latest) throw new StoreOpenError(`${name} is at version ${from}, newer than this software (${latest})`);
   return from;
 }
 
@@ -39,8 +39,8 @@ export const storeSchema = (migrations: readonly StoreMigration[]): SchemaRefere
 });
 
 /** Applies the missing migrations up to `to`, each in one transaction with its version bump. */
-export function migrateStore(db: SqliteDb, migrations: readonly StoreMigration[], to = migrations.at(-1)?.version ?? 0): number[] {
-  const from = versionOf(db, migrations);
+export function migrateStore(db: SqliteDb, migrations: readonly StoreMigration[], to = migrations.at(-1)?.version ?? 0, name = db.name): number[] {
+  const from = versionOf(db, migrations, name);
   const applied: number[] = [];
   for (const m of migrations) {
     if (m.version <= from || m.version > to) continue;
@@ -62,18 +62,56 @@ export function openSqliteStore(file: string, migrations: readonly StoreMigratio
   try {
     if (db.pragma('journal_mode = WAL', { simple: true }) !== 'wal') throw new StoreOpenError(`${file} could not use WAL`);
     db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('trusted_schema = OFF');
     db.pragma('busy_timeout = 5000');
-    const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new StoreOpenError(`${file} is damaged: ${String(check)}`);
-    refuseForeignSchema(db, migrations);
-    migrateStore(db, migrations, to);
+    checkAndMigrate(db, file, migrations, to);
     return db;
   } catch (e) {
     db.close();
     throw e;
   }
+}
+
+/**
+ * A copy of `file` in memory, read in one snapshot on a read-only connection, then checked and
+ * migrated as `openSqliteStore` does the file itself: for a tool that must answer what the host
+ * would find at its next start and write nothing to the folder it reads (`etg ledger verify` of a
+ * folder copied off a cabinet as evidence, or beside a host of another build). Changes made to
+ * the copy stay in memory.
+ */
+export function copySqliteStore(file: string, migrations: readonly StoreMigration[], to?: number): SqliteDb {
+  const db = existsSync(file) ? new Database(imageOf(file)) : new Database(':memory:'); // none: as `openSqliteStore` would make it
+  try {
+    checkAndMigrate(db, file, migrations, to);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** The committed pages of `file`, those still in its -wal included, read in one snapshot. */
+function imageOf(file: string): Buffer {
+  const source = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    source.pragma('busy_timeout = 5000');
+    const image = source.serialize();
+    // An in-memory database cannot be in WAL mode: the header's read and write versions (bytes 18
+    // and 19, SQLite's file format §1.3) are set back to the rollback journal's, or it will not open.
+    if (image.length >= 20) image[18] = image[19] = 1;
+    return image;
+  } finally {
+    source.close();
+  }
+}
+
+/** What every store's connection is checked and brought to before it is used. `name` is the file's, for what it says. */
+function checkAndMigrate(db: SqliteDb, name: string, migrations: readonly StoreMigration[], to?: number): void {
+  db.pragma('foreign_keys = ON');
+  db.pragma('trusted_schema = OFF');
+  const check = db.pragma('quick_check', { simple: true });
+  if (check !== 'ok') throw new StoreOpenError(`${name} is damaged: ${String(check)}`);
+  refuseForeignSchema(db, name, migrations);
+  migrateStore(db, migrations, to, name);
 }
 
 /**
@@ -84,14 +122,14 @@ export function openSqliteStore(file: string, migrations: readonly StoreMigratio
  * and a refused file is left as found (not moved to a version older software cannot open). The
  * migrations that follow are the reference's own, so they add nothing a second check would find.
  */
-function refuseForeignSchema(db: SqliteDb, migrations: readonly StoreMigration[]): void {
+function refuseForeignSchema(db: SqliteDb, name: string, migrations: readonly StoreMigration[]): void {
   // The version and the schema read in one snapshot: another process may migrate the file meanwhile.
   const found = db.transaction(() => {
-    const version = versionOf(db, migrations);
+    const version = versionOf(db, migrations, name);
     return { version, problems: schemaProblems(db, storeSchema(migrations)) };
   })();
   if (found.problems.length > 0)
     throw new StoreOpenError(
-      `${db.name} (version ${found.version}) is not as its migrations make it, so it is not opened (a schema object added, changed or dropped outside this software): ${found.problems.join('; ')}`,
+      `${name} (version ${found.version}) is not as its migrations make it, so it is not opened (a schema object added, changed or dropped outside this software): ${found.problems.join('; ')}`,
     );
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { JournalledAccounts, ledgerAccountJournal } from '../../host/service/account-journal.js';
 import { ACCOUNTS_DB, AccountStore } from '../../host/service/accounts.js';
+import { LEGACY_ACCOUNTS_FILE } from '../../host/service/accounts-db.js';
 import { StoreOpenError, type Ledger } from '../../ledger/index.js';
 
 /** What `etg ledger verify` says of the service accounts: what it checked, and each account that differs. */
@@ -16,11 +17,14 @@ export interface AccountsReport {
  * migrations' among others, is reported: ledger/sqlite-store.ts): each row's PIN hash (by its
  * journalled digest), role, name, disabled state and lock must be what the journal says, and
  * every journalled account must have its row. A change the journal holds and its maker had not yet applied (a command cut between
- * its two steps) is counted as applied, as the host would apply it. Nothing is changed.
+ * its two steps) is counted as applied, as the host would apply it. The store is read into memory
+ * and checked, migrated and (an old JSON file not imported yet) imported there, as the host would
+ * at its next start: nothing in the folder is written (a copy taken off a cabinet is evidence).
  */
 export function verifyAccounts(dataDir: string, ledger: Ledger): AccountsReport {
   const journal = ledgerAccountJournal(ledger);
-  if (!existsSync(path.join(dataDir, ACCOUNTS_DB))) {
+  // An old JSON file alone is what the host would import at its next start: checked as such, below.
+  if (!existsSync(path.join(dataDir, ACCOUNTS_DB)) && !existsSync(path.join(dataDir, LEGACY_ACCOUNTS_FILE))) {
     const known = new JournalledAccounts(journal).refresh();
     return known.adopted
       ? {
@@ -31,7 +35,7 @@ export function verifyAccounts(dataDir: string, ledger: Ledger): AccountsReport 
   }
   let store: AccountStore;
   try {
-    store = new AccountStore(dataDir, { journal });
+    store = new AccountStore(dataDir, { journal, inMemoryCopy: true });
   } catch (e) {
     // Refused at open (ledger/sqlite-store.ts): damaged, from newer software, or its schema not its migrations'.
     if (!(e instanceof StoreOpenError)) throw e;

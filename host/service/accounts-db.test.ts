@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { StoreOpenError, storeVersion } from '../../ledger/index.js';
-import { ACCOUNTS_LATEST, LEGACY_ACCOUNTS_FILE, openAccountsDb } from './accounts-db.js';
+import { ACCOUNTS_DB, ACCOUNTS_LATEST, copyAccountsDb, LEGACY_ACCOUNTS_FILE, openAccountsDb } from './accounts-db.js';
 import { AccountError, AccountStore } from './accounts.js';
 import { hashPin } from './pin-hash.js';
 
@@ -266,6 +266,31 @@ describe('service accounts database', () => {
         assert.match(e.message, /schema: index unjournalled_staff is missing \(the migrations create it\)/);
         return true;
       },
+    );
+  });
+
+  it('a copy in memory (etg ledger verify) holds what is still in the -wal of a store open beside it, is checked as the file, and changes nothing on disk', () => {
+    const dir = folder();
+    const host = openAccountsDb(dir);
+    try {
+      host.pragma('wal_autocheckpoint = 0'); // the host's change stays in the -wal, as between checkpoints
+      host.prepare("INSERT INTO meta (key, value) VALUES ('seen', 'in the wal')").run();
+      const copy = copyAccountsDb(dir);
+      try {
+        assert.equal(copy.prepare("SELECT value FROM meta WHERE key = 'seen'").pluck().get(), 'in the wal');
+        copy.prepare("UPDATE meta SET value = 'changed in memory' WHERE key = 'seen'").run();
+      } finally {
+        copy.close();
+      }
+      assert.equal(host.prepare("SELECT value FROM meta WHERE key = 'seen'").pluck().get(), 'in the wal');
+      host.exec('CREATE TABLE planted (x)');
+    } finally {
+      host.close();
+    }
+    assert.throws(
+      () => copyAccountsDb(dir),
+      (e: Error) =>
+        e instanceof StoreOpenError && e.message.includes(`${path.join(dir, ACCOUNTS_DB)} (version ${ACCOUNTS_LATEST})`) && /table planted/.test(e.message),
     );
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { openSqliteStore, type SqliteDb, type StoreMigration } from '../../ledger/index.js';
+import { copySqliteStore, openSqliteStore, type SqliteDb, type StoreMigration } from '../../ledger/index.js';
 
 /**
  * The service accounts' own SQLite database, `<dataDir>/service-accounts.sqlite` (mode 0600).
@@ -75,14 +75,20 @@ export function openAccountsDb(dataDir: string, to = ACCOUNTS_LATEST): SqliteDb 
   return openSqliteStore(path.join(dataDir, ACCOUNTS_DB), ACCOUNTS_MIGRATIONS, to);
 }
 
+/** The accounts database of `dataDir` copied into memory, checked and migrated there; the file is only read. */
+export function copyAccountsDb(dataDir: string): SqliteDb {
+  return copySqliteStore(path.join(dataDir, ACCOUNTS_DB), ACCOUNTS_MIGRATIONS);
+}
+
 /**
  * The one-time import of the old JSON file. `insert` writes the parsed accounts inside the same
  * transaction that records the import (with the file's SHA-256), so a crash leaves either nothing
  * imported or everything. The file is renamed after the commit; a crash in between is finished on
  * the next open (same hash: renamed, not imported twice). A JSON file that appears after the
- * import with other content is left where it is and never read.
+ * import with other content is left where it is and never read. Into a copy in memory
+ * (`rename: false`), the file is imported and left where it is.
  */
-export function importLegacyOnce(db: SqliteDb, dataDir: string, insert: (text: string) => number): { imported: number } | null {
+export function importLegacyOnce(db: SqliteDb, dataDir: string, o: { rename: boolean }, insert: (text: string) => number): { imported: number } | null {
   const legacy = path.join(dataDir, LEGACY_ACCOUNTS_FILE);
   if (!existsSync(legacy)) return null;
   const text = readFileSync(legacy, 'utf8');
@@ -97,7 +103,7 @@ export function importLegacyOnce(db: SqliteDb, dataDir: string, insert: (text: s
       return n;
     })
     .immediate();
-  if (recorded() === sha) {
+  if (o.rename && recorded() === sha) {
     try {
       renameSync(legacy, `${legacy}.imported`);
     } catch (e) {

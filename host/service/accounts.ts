@@ -5,7 +5,7 @@ import { Pin, StaffNumber } from '../../protocol/index.js';
 import { JournalledAccounts, type AccountEntry, type AccountJournal } from './account-journal.js';
 import { AccountError, AccountsFile, applyChange, Change, type Account } from './account-record.js';
 import { serviceSaid } from '../../locales/said.js';
-import { ACCOUNTS_DB, importLegacyOnce, openAccountsDb } from './accounts-db.js';
+import { ACCOUNTS_DB, copyAccountsDb, importLegacyOnce, openAccountsDb } from './accounts-db.js';
 import { auditAccount, auditAccounts } from './accounts-audit.js';
 import { changeAccounts, isJournalled, markJournalled, putAccount, readAccounts } from './account-rows.js';
 import { hashPin, pinDigest, samePinHash, SCRYPT_PARAMS, verifyPin, type PinHash } from './pin-hash.js';
@@ -52,6 +52,11 @@ export interface AccountStoreOptions {
   journal?: AccountJournal | null;
   /** Called for each PIN compared with an account's hash, or with a decoy for an unknown staff number (metrics). */
   onPinCheck?: (outcome: 'right' | 'wrong' | 'unknown') => void;
+  /**
+   * Work on a copy of the store in memory, as the host would find it at its next start (migrated,
+   * an old JSON file imported), and write nothing to the folder: `etg ledger verify`.
+   */
+  inMemoryCopy?: boolean;
 }
 
 /** A dummy hash, checked once to learn how long a PIN check takes before any real one has run. */
@@ -113,9 +118,9 @@ export class AccountStore {
     this.journalled = this.journal ? new JournalledAccounts(this.journal) : null;
     this.onPinCheck = o.onPinCheck ?? (() => undefined);
     this.file = path.join(dataDir, ACCOUNTS_DB);
-    this.db = openAccountsDb(dataDir);
+    this.db = o.inMemoryCopy ? copyAccountsDb(dataDir) : openAccountsDb(dataDir);
     try {
-      importLegacyOnce(this.db, dataDir, (text) => {
+      importLegacyOnce(this.db, dataDir, { rename: !o.inMemoryCopy }, (text) => {
         let parsed: z.infer<typeof AccountsFile>;
         try {
           parsed = AccountsFile.parse(JSON.parse(text));

@@ -102,3 +102,24 @@ export function plantSchemaRow(dataDir: string, row: { type: 'trigger'; name: st
     db.close();
   }
 }
+
+/**
+ * A store as an earlier build left it: made at `version` of the migrations and holding one account
+ * (its PIN hash given), never migrated further. Not an attack: what `etg ledger verify` may be
+ * given beside a host of another build, or on a folder copied off a cabinet that ran one.
+ */
+export function earlierBuildsStore(
+  dataDir: string,
+  version: number,
+  a: { staff: string; name: string; role: string; pin: ReturnType<typeof PinRecord.parse> },
+): void {
+  const db = openAccountsDb(dataDir, version);
+  try {
+    db.prepare(
+      `INSERT INTO accounts (staff, name, role, pin, created_at, created_by, failures, locked_until, journalled_seq, disabled)
+       VALUES (?, ?, ?, ?, '2025-01-01T00:00:00.000Z', 'first-run set-up', 0, NULL, NULL, 0)`,
+    ).run(a.staff, a.name, a.role, JSON.stringify(a.pin));
+  } finally {
+    db.close();
+  }
+}
