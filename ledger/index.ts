@@ -154,7 +154,16 @@ export function startLedgerSync(options: StartSyncOptions): SyncClient {
   client.start();
   return client;
 }
-export { copySqliteStore, migrateStore, openSqliteStore, StoreOpenError, storeVersion, type SqliteDb, type StoreMigration } from './sqlite-store.js';
+export {
+  copySqliteStore,
+  migrateStore,
+  openSqliteStore,
+  StoreOpenError,
+  storeSchemaProblems,
+  storeVersion,
+  type SqliteDb,
+  type StoreMigration,
+} from './sqlite-store.js';
 export { jackpotHits, jackpotMovements, jackpotPools, type JackpotHitRecord, type JackpotMovement } from './jackpot-queries.js';
 export { DataFolderBusy, lockDataFolder, LOCK_FILE, HOLDER_FILE, type DataFolderLock } from './data-folder-lock.js';
 export { rowsLost } from './rows-lost.js';

@@ -38,6 +38,16 @@ export const storeSchema = (migrations: readonly StoreMigration[]): SchemaRefere
   build: (reference, version) => void migrateStore(reference, migrations, version),
 });
 
+/**
+ * The open store's schema against its migrations, now: the open checks it once, and an object
+ * planted by another process afterwards acts on every later write (a store of locks whose failure
+ * count a trigger sets back to none). Run inside a write transaction, nothing can be planted between
+ * the check and the writes it guards (a schema change needs the same lock).
+ */
+export function storeSchemaProblems(db: SqliteDb, migrations: readonly StoreMigration[]): string[] {
+  return schemaProblems(db, storeSchema(migrations));
+}
+
 /** Applies the missing migrations up to `to`, each in one transaction with its version bump. */
 export function migrateStore(db: SqliteDb, migrations: readonly StoreMigration[], to = migrations.at(-1)?.version ?? 0, name = db.name): number[] {
   const from = versionOf(db, migrations, name);

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { z } from 'zod';
-import { canonicalJson, type SqliteDb } from '../../ledger/index.js';
+import { canonicalJson, storeSchemaProblems, type SqliteDb } from '../../ledger/index.js';
 import { Pin, StaffNumber } from '../../protocol/index.js';
 import { JournalledAccounts, type AccountEntry, type AccountJournal } from './account-journal.js';
 import { AccountError, AccountsFile, applyChange, Change, type Account } from './account-record.js';
 import { serviceSaid } from '../../locales/said.js';
-import { ACCOUNTS_DB, copyAccountsDb, importLegacyOnce, openAccountsDb } from './accounts-db.js';
+import { ACCOUNTS_DB, ACCOUNTS_MIGRATIONS, copyAccountsDb, importLegacyOnce, openAccountsDb } from './accounts-db.js';
 import { auditAccount, auditAccounts } from './accounts-audit.js';
 import { changeAccounts, isJournalled, markJournalled, putAccount, readAccounts } from './account-rows.js';
 import { hashPin, pinDigest, samePinHash, SCRYPT_PARAMS, verifyPin, type PinHash } from './pin-hash.js';
@@ -301,6 +301,9 @@ export class AccountStore {
     this.reconcile(true);
     return this.db
       .transaction((): Reservation => {
+        // First, under the write lock: a trigger planted while the host runs would act on the writes below.
+        const planted = this.plantedSchema();
+        if (planted.length) return { kind: 'done', result: { ok: false, reason: 'integrity', problems: planted } };
         const row = this.find(staff);
         const problems = this.problemsOf(staff, row);
         if (problems.length) return { kind: 'done', result: { ok: false, reason: 'integrity', problems, ...(row ? { account: row } : {}) } };
@@ -326,6 +329,8 @@ export class AccountStore {
   private settle(staff: string, checked: PinHash, good: boolean): CheckResult {
     return this.db
       .transaction((): CheckResult => {
+        const planted = this.plantedSchema(); // as in `reserve`: planted while the PIN was hashed
+        if (planted.length) return { ok: false, reason: 'integrity', problems: planted };
         this.db.prepare('UPDATE accounts SET checking_until = NULL WHERE staff = ?').run(staff);
         const row = this.find(staff);
         if (!row) return { ok: false, reason: 'unknown' };
@@ -341,6 +346,14 @@ export class AccountStore {
         return { ok: false, reason: 'bad-pin', account: row };
       })
       .immediate();
+  }
+
+  /**
+   * What differs from the schema the store's migrations make (a trigger, table or index planted by
+   * another process since the open checked it), each named: `service-accounts.sqlite: schema: …`.
+   */
+  private plantedSchema(): string[] {
+    return storeSchemaProblems(this.db, ACCOUNTS_MIGRATIONS).map((p) => `${ACCOUNTS_DB}: ${p}`);
   }
 
   /** How the row differs from the journal; nothing while the accounts are not journalled yet. */

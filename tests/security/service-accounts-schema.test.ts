@@ -184,3 +184,30 @@ describe('the accounts store schema against its migrations, at open', () => {
     }
   });
 });
+
+// The same triggers planted while the host runs (its store open, the schema checked at its open
+// only): by the kiosk user's second process, between two sign-ins.
+describe('the accounts store schema against its migrations, at every PIN check', () => {
+  for (const attack of attacks) {
+    it(`${attack.what}, planted while the store is open: the next check is refused as integrity, naming it, before its attempt is counted`, async () => {
+      const dir = await folder();
+      const ledger = openLedger(dir, 'T1');
+      try {
+        const store = openAsTheStart(dir, ledger);
+        try {
+          attack.plant(dir);
+          const seen = await guess(store);
+          assert.deepEqual(seen, { wrong: { integrity: 40 }, right: 'integrity' });
+          assert.equal(store.find('1001')?.failures, 0, 'no attempt counted');
+          const r = await store.check('1001', ANA.pin);
+          assert.ok(!r.ok && r.reason === 'integrity', JSON.stringify(r));
+          assert.match(r.problems.join('; '), new RegExp(`schema: ${attack.named} is not one the migrations create`));
+        } finally {
+          store.close();
+        }
+      } finally {
+        ledger.close();
+      }
+    });
+  }
+});
