@@ -153,4 +153,30 @@ describe('a start that fails part-way stops what it started', () => {
       }
     },
   );
+
+  it("the edges' NATS port taken (openStadium, the start's last step, refuses): everything before it is stopped", { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'start-partial-edges-'));
+    const blocker = await listening();
+    const taken = (blocker.address() as net.AddressInfo).port;
+    const base = simulatedTableConfig('baccarat');
+    const config = (port: number) =>
+      TableConfig.parse({ ...base, tableId: 'T-PARTIAL', remoteStations: 2, edges: { names: ['edge-1'], nats: { host: '127.0.0.1', port } } });
+    const { log, errors } = capturingLog();
+    try {
+      const before = resources();
+      await assert.rejects(
+        startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), config: config(taken), logger: log, simulatedDealer: { dealMs: 5 }, autoplay: true }),
+      );
+      const errorsAtRefusal = errors.length;
+      await assertNothingLeft(dir, before, errorsAtRefusal, errors);
+      const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), config: config(0), logger: log, simulatedDealer: false });
+      assert.ok(running.edges, 'the second start runs its edges');
+      await running.close();
+      await turns();
+      assert.deepEqual(grown(before), [], 'the second start stops cleanly');
+    } finally {
+      blocker.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
