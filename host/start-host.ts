@@ -33,6 +33,7 @@ import { openHttp, openLan } from './start/listeners.js';
 import { startDevices, type RunningDevices } from './start/devices.js';
 import { enroller } from './start/enrol.js';
 import { shutdown, type Started } from './start/shutdown.js';
+import { StartStops } from './start/stops.js';
 import { openTransfers } from './start/transfers.js';
 import { readPeersOrNull } from './peers/peer-config.js';
 import { sendRoundsAtOnce } from './start/rounds-upstream.js';
@@ -252,28 +253,82 @@ function writeManifest(dataDir: string, manifest: ProgramManifest): void {
   renameSync(tmp, file);
 }
 
-/** The table and everything around it, wired step by step (`host/start/`), in the order they must start. */
+/**
+ * The table and everything around it, wired step by step (`host/start/`), in the order they must
+ * start. Each step's stops are kept as it starts: a step that throws has what the steps before it
+ * started stopped, the newest first (host/start/stops.ts), before `startHost` releases the ledger.
+ */
 async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
+  const stops = new StartStops(o.log);
+  try {
+    const t = wireTable(options, o, stops);
+    return await openOutward(options, o, t, stops);
+  } catch (e) {
+    await stops.unwind();
+    throw e;
+  }
+}
+
+/** The table, its floor, the signals that stop it, service mode and the screens' sessions: nothing listening yet. */
+function wireTable(options: HostOptions, o: Opened, stops: StartStops) {
   const dataDir = path.resolve(options.dataDir);
-  const { config, ledger, log, syncEvents } = o;
+  const { log, syncEvents } = o;
   const rt = openTableRuntime(options, o);
+  stops.add('the faults', () => rt.tilts.close());
+  stops.add('the table', () => rt.table.stop());
   const { metrics, sessions, stopCountingTilts } = countHost(o, rt);
+  stops.add('the count of faults', stopCountingTilts);
   const shoe = makeShoe(options, o, rt, metrics);
+  stops.add('the shoe', () => shoe.close());
   const { hub, floor, gateRemote } = wireFloor(o, rt);
+  stops.add('the floor services', () => floor.close());
   const signals = routeSignals(dataDir, o, rt);
+  stops.add('the ledger file check', () => signals.ledgerCheck.stop());
+  stops.add('the disk-space monitor', () => signals.disk.stop());
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(hub.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const stadium = lateStadium(hub);
-  const { service, backend, accounts, peers } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service, signals });
+  const { service, backend, accounts, peers } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service }, stops);
   const health = (syncEvents.health = healthSnapshot(o, rt, { shoe, floor })); // each heartbeat carries this snapshot upstream
-  const { remoteStations, connections, remoteAcceptors, remoteSas } = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
-  const { openSession, sent, close: closeRefusals } = screenSessions(options, { hub, tokens, log, remoteStations, connections, sessions });
+  const remote = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
+  stops.add('the remote acceptors', () => remote.remoteAcceptors.closeAll());
+  const screens = screenSessions(options, { hub, tokens, log, remoteStations: remote.remoteStations, connections: remote.connections, sessions });
+  stops.add("the screens' refusals", () => screens.close());
+  return {
+    dataDir,
+    rt,
+    metrics,
+    stopCountingTilts,
+    shoe,
+    hub,
+    floor,
+    gateRemote,
+    signals,
+    tokens,
+    stadium,
+    service,
+    backend,
+    accounts,
+    peers,
+    health,
+    remote,
+    screens,
+  };
+}
+
+/** The listeners, the transfers with peer tables, the devices and the edges, over the table `wireTable` made. */
+async function openOutward(options: HostOptions, o: Opened, t: ReturnType<typeof wireTable>, stops: StartStops): Promise<RunningHost> {
+  const { config, ledger, log } = o;
+  const { dataDir, rt, metrics, shoe, hub, floor, tokens, stadium, service, peers, health, remote, screens } = t;
+  const { openSession } = screens;
+  const { remoteStations, connections, remoteAcceptors, remoteSas } = remote;
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Made once the devices are open (below); the sim controls ask for it when used.
   let devices: RunningDevices | null = null;
   const sim = simToken ? simControls(simToken, { ...rt, simDealer: () => devices?.simDealer ?? null }) : null;
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
-  gateRemote(remoteAcceptors);
+  stops.add('the HTTP server', () => server.close());
+  t.gateRemote(remoteAcceptors);
   const transfers = openTransfers(dataDir, o, rt.table, peers);
   if (transfers) hub.attachTransfers(transfers);
   const { lan, certificate } = await openLan(dataDir, options, o, {
@@ -282,21 +337,23 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     metrics,
     ...(transfers ? { openPeer: (send, close, peerLog) => transfers.listener.open(send, close, peerLog) } : {}),
   });
+  if (lan) stops.add('the LAN listener', () => lan.close());
   transfers?.start();
+  if (transfers) stops.add('the transfers', () => transfers.stop());
   warnOpenFiles(config, lan !== null, log);
-  devices = startDevices(options, o, rt, { shoe, floor, tokens, openSession, remoteSas });
+  devices = startDevices(options, o, rt, { shoe, floor, tokens, openSession, remoteSas }, stops);
   const origin = `http://127.0.0.1:${server.port}`;
   const { lanOrigin, enrol, edges } = await openStadium(dataDir, o, rt, { hub, stadium, lan, certificate, remoteStations, connections, remoteAcceptors });
   log.info({ origin, dataDir, tableId: config.tableId, terminalId: o.terminalId, ledger: ledger.file }, 'table host started');
   const started: Started = {
-    stopCountingTilts,
-    ...signals,
+    stopCountingTilts: t.stopCountingTilts,
+    ...t.signals,
     devices,
     floor,
     table: rt.table,
     service,
-    serviceBackend: backend,
-    accounts,
+    serviceBackend: t.backend,
+    accounts: t.accounts,
     remoteAcceptors,
     transfers,
     lan,
@@ -305,7 +362,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     shoe,
     rt,
     opened: o,
-    closeRefusals,
+    closeRefusals: screens.close,
   };
   return {
     origin,
@@ -315,7 +372,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
       urls: tokens.entries().map(([view, token]) => ({ view, token, url: `${origin}/${view}?token=${encodeURIComponent(token)}` })),
       hub,
       open: openSession,
-      sent,
+      sent: screens.sent,
     },
     devices: { billAcceptors: rt.billAcceptors, printers: rt.printers, shoe },
     ledger,
@@ -325,7 +382,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     floor,
     log,
     recovery: rt.recovery,
-    ledgerCheck: signals.ledgerCheck,
+    ledgerCheck: t.signals.ledgerCheck,
     service,
     transfers,
     stadium: { stations: remoteStations, acceptors: remoteAcceptors, connections, lanOrigin, certificate, enrol },

@@ -158,7 +158,10 @@ export async function startNatsServer(
     } catch (e) {
       c.kill('SIGKILL');
       // Its last words (`Error listening on port: …: address already in use`) come after its exit.
-      await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
+      // The wait's own timer is cleared: a refused start's process is not kept alive by it (tests/host/start-partial-failure.test.ts).
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise((r) => (wait = setTimeout(r, 1000)))]);
+      clearTimeout(wait);
       const asked = port || options.port;
       throw new Error(`${e instanceof Error ? e.message : String(e)}${asked ? ` on ${hostPort(host, asked)}` : ''}: ${err.trim()}`, { cause: e });
     }

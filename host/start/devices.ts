@@ -11,6 +11,7 @@ import type { ScreenSessions } from './screen-sessions.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
+import type { StartStops } from './stops.js';
 
 /** What runs once the devices are open, and how each stops. */
 export interface RunningDevices {
@@ -34,11 +35,14 @@ export function startDevices(
   o: Pick<Opened, 'config' | 'ledger' | 'log' | 'syncEvents' | 'layout' | 'manifest'>,
   rt: Pick<TableRuntime, 'billAcceptors' | 'printers' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers' | 'tilts' | 'sasTickets'>,
   w: { shoe: TableShoe; floor: FloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession']; remoteSas?: RemoteSas },
+  stops: StartStops,
 ): RunningDevices {
   const { config, ledger, log, syncEvents } = o;
   const { billAcceptors, printers, game, recovery, paramsNow, table, timers } = rt;
   billAcceptors.start();
+  stops.add('the bill acceptors', () => billAcceptors.close());
   printers.start();
+  stops.add('the printers', () => printers.close());
   // Tickets a kill left in print: each printer is asked once it answers (docs/tito.md).
   void w.floor.tickets.recover().catch((err: unknown) => log.error({ err }, 'tickets in print at start could not be settled'));
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
@@ -50,6 +54,7 @@ export function startDevices(
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   const simDealer = w.shoe.simulator() && dealer !== false ? new SimDealer(table, w.shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;
   const stopDealer = simDealer ? simDealer.start() : () => undefined;
+  stops.add('the simulated dealer', stopDealer);
   const autoplay = options.autoplay
     ? new Autoplay({
         config,
@@ -74,6 +79,7 @@ export function startDevices(
       })
     : null;
   autoplay?.start();
+  if (autoplay) stops.add('the simulated players', () => autoplay.stop());
   // Simulated players cash out now and then: a simulated attendant pays their handpays and
   // settles the tickets a kill left held, as the simulated printer's paper says.
   const attendant = {
@@ -85,8 +91,9 @@ export function startDevices(
     },
   };
   const stopAttendant = options.autoplay ? startSimAttendant(attendant, timers, log) : () => undefined;
+  stops.add('the simulated attendant', stopAttendant);
   // The casino's system polls the stations once they play (their meters and disables are the journal's).
-  const sas = openSasLinks(options, o, rt, w.floor, w.remoteSas);
+  const sas = openSasLinks(options, o, rt, w.floor, w.remoteSas, stops);
   return { simDealer, printers, autoplay, stopDealer, stopAttendant, sas };
 }
 

@@ -32,6 +32,7 @@ import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
 import { unrefTimers } from '../table/timers.js';
+import type { StartStops } from './stops.js';
 
 /** The kiosk's accounting denomination: one minor unit (docs/sas.md, "The meter map"). */
 const DENOMINATION_MINOR = 1;
@@ -420,6 +421,7 @@ export function openSasLinks(
   { tilts, billAcceptors, sasTickets, table }: Pick<TableRuntime, 'tilts' | 'billAcceptors' | 'sasTickets' | 'table'>,
   floor: Pick<FloorServices, 'handpays' | 'tickets'>,
   remoteSas?: RemoteSasLinks,
+  stops?: StartStops,
 ): SasLinks {
   const sas = new SasLinks({
     config,
@@ -437,6 +439,8 @@ export function openSasLinks(
     ...(remoteSas ? { remoteSas } : {}),
     ...(options.sasTiming ? { timing: options.sasTiming } : {}),
   });
+  // A link that fails to open after others did (or a configuration refused before any) leaves them to `stops`.
+  stops?.add('the SAS links', () => sas.close());
   sas.start();
   return sas;
 }

@@ -12,6 +12,7 @@ import { createI18n } from '../../locales/i18n.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
+import type { StartStops } from './stops.js';
 
 /** Service mode: its backend over the host's services, and its sign-in, pages and two-person actions on the hub. */
 export function startService(
@@ -25,28 +26,21 @@ export function startService(
     hub: ViewHub;
     metrics: HostMetrics;
     stadium: StadiumService;
-    signals: { disk: { stop(): void }; ledgerCheck: { stop(): Promise<void> } };
   },
+  stops: StartStops,
 ): { service: ServiceHost; backend: LiveServiceBackend; accounts: AccountStore; peers: PeerRegistry } {
   const { config, ledger, log } = o;
   // Checked against the journal at start and at every sign-in; its locks run on the host's clock.
   // Its own database, closed at the host's stop (host/start/shutdown.ts). Opened first: a store
   // refused at open (damaged, from newer software, or its schema not its migrations':
-  // ledger/sqlite-store.ts) stops the start with its reason, touching nothing; the disk-space
-  // timer and the ledger file's check started before it are stopped, or they would keep the
-  // refused process alive.
-  let accounts: AccountStore;
-  try {
-    accounts = new AccountStore(dataDir, {
-      journal: ledgerAccountJournal(ledger),
-      now: () => timers.now(),
-      onPinCheck: (outcome) => w.metrics.pinChecked(outcome),
-    });
-  } catch (e) {
-    w.signals.disk.stop();
-    void w.signals.ledgerCheck.stop();
-    throw e;
-  }
+  // ledger/sqlite-store.ts) stops the start with its reason, touching nothing; what the start
+  // began before it (the disk-space timer, the ledger file's check) is stopped by `stops`.
+  const accounts = new AccountStore(dataDir, {
+    journal: ledgerAccountJournal(ledger),
+    now: () => timers.now(),
+    onPinCheck: (outcome) => w.metrics.pinChecked(outcome),
+  });
+  stops.add('the service accounts', () => accounts.close());
   // The peer files checked against the journal from here on (adopted at a folder's first start); two people change them in service mode.
   const peers = new PeerRegistry({
     dataDir,
@@ -84,6 +78,10 @@ export function startService(
     timers,
     onRefused: (reason) => w.metrics.signInRefused(reason),
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
+  });
+  stops.add('service mode', () => {
+    service.stop();
+    backend.dispose();
   });
   w.hub.attachService(service);
   return { service, backend, accounts, peers };
