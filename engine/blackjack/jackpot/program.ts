@@ -74,10 +74,31 @@ export function jackpotProgramProblems(p: JackpotProgram): string[] {
   const combos = new Set<string>();
   for (const a of p.awards) {
     if (!ids.has(a.level)) out.push(`the award for ${a.combination} takes from level "${a.level}", which the program does not have`);
+    out.push(
+      ...shortFixedAward(
+        a,
+        p.levels.find((l) => l.level === a.level),
+      ),
+    );
     if (combos.has(a.combination)) out.push(`${a.combination} has two awards (portugal-2001 rule 43: one award per combination)`);
     combos.add(a.combination);
   }
   return out;
+}
+
+/**
+ * A level pays a fixed award out of what it holds (rule 50 a) orders the awards; no rule says what
+ * a fixed award gets when its level cannot pay it whole, and the engine pays what the level holds:
+ * docs/rules/blackjack.md). A level holds at least what it starts and resets at, so an award no
+ * larger than both is paid whole to one winner; a larger one would be paid short at the first hit
+ * after the table opens or an award resets the level. Such a program is refused.
+ */
+function shortFixedAward(a: JackpotAwardLine, level: JackpotLevel | undefined): string[] {
+  if (!level || a.pays === 'pool') return [];
+  const below = [...(a.pays.fixed > level.start ? [`starts at ${level.start}`] : []), ...(a.pays.fixed > level.reset ? [`resets to ${level.reset}`] : [])];
+  return below.length === 0
+    ? []
+    : [`${a.combination} pays a fixed ${a.pays.fixed} from level "${a.level}", which ${below.join(' and ')}: one hit there would be paid short`];
 }
 
 /** The program, parsed and checked; throws `JackpotProgramError` naming every problem. */

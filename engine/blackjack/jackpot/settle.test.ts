@@ -64,6 +64,28 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     assert.deepEqual(contributions(EXAMPLE_JACKPOT_PROGRAM, 3), { main: 0, minor: 0 });
   });
 
+  it('a fixed award above what its level starts or resets to is refused: one hit after a reset would be paid short', () => {
+    // The reviewer's program: a level of 10,000 and three 7s paying a fixed 50,000, accepted before
+    // and paid 10,000 to a single winner (the level pays what it holds, docs/rules/blackjack.md).
+    const short: JackpotProgram = {
+      ...ONE_LEVEL,
+      awards: [
+        { combination: 'four-aces-suited', level: 'main', pays: 'pool' },
+        { combination: 'three-sevens', level: 'main', pays: { fixed: 50_000 } },
+      ],
+    };
+    assert.throws(
+      () => parseJackpotProgram(short),
+      (e: unknown) =>
+        e instanceof JackpotProgramError &&
+        /three-sevens pays a fixed 50000 from level "main", which starts at 10000/.test(e.message) &&
+        /resets to 10000/.test(e.message),
+    );
+    const later = { ...short, levels: [{ level: 'main', start: 60_000, reset: 10_000, share: 10_000 }] };
+    assert.throws(() => parseJackpotProgram(later), /three-sevens pays a fixed 50000 from level "main", which resets to 10000/);
+    assert.doesNotThrow(() => parseJackpotProgram({ ...short, levels: [{ level: 'main', start: 50_000, reset: 50_000, share: 10_000 }] }));
+  });
+
   it('rule 44: a level starting or reset below 10,000 × the stake is refused, naming the rule', () => {
     assert.doesNotThrow(() => parseJackpotProgram(EXAMPLE_JACKPOT_PROGRAM));
     const low = { ...EXAMPLE_JACKPOT_PROGRAM, levels: [{ level: 'main', start: 999_999, reset: 1_000_000, share: 10_000 }] };
