@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { repeatedDetail } from './alarms.js';
+import { kindWord, repeatedDetail, supervisorDetail } from './alarms.js';
 import { words } from './i18n.js';
 
 // A refusal its table repeats within the hour goes into the alarm it repeats (upstream/alarm.ts
@@ -22,5 +22,39 @@ describe('an alarm its table repeated', () => {
     const en = words('en');
     for (const d of [{ claimed: 'F-B' }, null, { repeated: { count: 'many', lastAt: 'x' } }, { repeated: { count: 0, lastAt: '2026-11-30T10:59:00.000Z' } }])
       assert.equal(repeatedDetail(en, { detail: d }), '', JSON.stringify(d));
+  });
+});
+
+// An account a table's journal made a supervisor (upstream/ingest/supervisor-accounts.ts): the page
+// names the kind in its own words and says who, how and by whom; the adoption's one alarm, how many
+// and their staff numbers. Before, the kind was "Other (supervisor-account)" with no detail.
+describe('a supervisor account a table journalled', () => {
+  const made = { seq: 12, staff: '1004', name: 'Bruno', action: 'add', role: 'supervisor', by: 'Ana (1001)' };
+
+  it('is its own kind in each language', () => {
+    for (const l of ['en', 'pt', 'zh-Hant', 'zh-Hans'] as const) {
+      const word = kindWord(words(l).t, 'supervisor-account');
+      assert.doesNotMatch(word, /supervisor-account/, l);
+      assert.match(word, l === 'pt' ? /supervisor/ : l === 'en' ? /supervisor/ : /主管/, l);
+    }
+  });
+
+  it('says who, how and by whom, ×count for a batch’s rest; the adoption lists the staff numbers', () => {
+    const a = (detail: unknown) => ({ kind: 'supervisor-account', detail });
+    assert.equal(supervisorDetail(words('en'), a(made)), ' (#12 Bruno (1004): added as supervisor by Ana (1001))');
+    assert.equal(supervisorDetail(words('pt'), a({ ...made, action: 'reset-pin' })), ' (#12 Bruno (1004): com PIN redefinido por Ana (1001))');
+    assert.equal(supervisorDetail(words('zh-Hant'), a({ ...made, action: 'role' })), ' (#12 Bruno（1004）：由 Ana (1001) 改為主管)');
+    assert.equal(supervisorDetail(words('zh-Hans'), a({ ...made, action: 'enable' })), ' (#12 Bruno（1004）：由 Ana (1001) 重新启用)');
+    assert.equal(supervisorDetail(words('en'), a({ ...made, count: 40, seqs: [11] })), ' (#12 Bruno (1004): added as supervisor by Ana (1001) ×40)');
+    const adopted = { seq: 3, action: 'adopt', role: 'supervisor', count: 3, staff: ['1001', '1002', '1004'] };
+    assert.equal(supervisorDetail(words('en'), a(adopted)), ' (#3: 3 supervisors adopted as found (1001, 1002 and 1004))');
+    assert.match(supervisorDetail(words('en'), a({ ...adopted, count: 4_000 })), /4000 supervisors adopted as found \(1001, 1002, 1004 and …\)/);
+    assert.match(supervisorDetail(words('zh-Hant'), a(adopted)), /按現狀記錄 3 個主管帳戶/);
+  });
+
+  it('says nothing of another kind, or of a detail that is not one', () => {
+    assert.equal(supervisorDetail(words('en'), { kind: 'kiosk-integrity', detail: made }), '');
+    for (const d of [null, { seq: 1 }, { ...made, staff: 5 }])
+      assert.equal(supervisorDetail(words('en'), { kind: 'supervisor-account', detail: d }), '', JSON.stringify(d));
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Alarm } from './api.js';
 import { h } from './dom.js';
-import type { Words } from './i18n.js';
+import { listWords, type Words } from './i18n.js';
 
 const KINDS = [
   'divergence',
@@ -27,6 +27,7 @@ const KINDS = [
   'ticket-foreign-terminal',
   'backoffice-setting-unreadable',
   'entry-misdated',
+  'supervisor-account',
 ] as const;
 type Kind = (typeof KINDS)[number];
 const isKind = (k: string): k is Kind => KINDS.some((x) => x === k);
@@ -57,6 +58,32 @@ function tableDetail(a: Alarm): string {
   const misdated = a.kind === 'entry-misdated' ? Misdated.safeParse(a.detail) : null;
   if (misdated?.success) return ` (#${misdated.data.firstSeq}–#${misdated.data.lastSeq} ×${misdated.data.entries})`;
   return '';
+}
+
+const Made = z.object({ seq: z.number(), staff: z.string(), name: z.string(), action: z.string(), by: z.string(), count: z.number().optional() });
+const Adopted = z.object({ seq: z.number(), action: z.literal('adopt'), count: z.number(), staff: z.array(z.string()) });
+const ACCOUNT_ACTIONS = ['add', 'role', 'enable', 'reset-pin', 'unlock'] as const;
+const isAccountAction = (x: string): x is (typeof ACCOUNT_ACTIONS)[number] => ACCOUNT_ACTIONS.some((k) => k === x);
+
+/**
+ * A supervisor account a table's journal made (upstream/ingest/supervisor-accounts.ts): who, how and
+ * by whom, ×count when a batch held more than the alarms each; or the adoption's one alarm, how
+ * many supervisors and their staff numbers (the first 100 listed; … when there were more).
+ */
+export function supervisorDetail(w: Pick<Words, 't' | 'language'>, a: Pick<Alarm, 'kind' | 'detail'>): string {
+  if (a.kind !== 'supervisor-account') return '';
+  const adopted = Adopted.safeParse(a.detail);
+  if (adopted.success) {
+    const { seq, count, staff } = adopted.data;
+    const listed = listWords(w.language, staff.length < count ? [...staff, '…'] : staff);
+    return ` (${w.t('backoffice.alarms.supervisorsAdopted', { seq, count, staff: listed })})`;
+  }
+  const made = Made.safeParse(a.detail);
+  if (!made.success) return '';
+  const { seq, staff, name, by, count } = made.data;
+  const code = made.data.action;
+  const action = isAccountAction(code) ? w.t(`backoffice.alarms.accountActions.${code}`) : code;
+  return ` (${w.t('backoffice.alarms.supervisorAccount', { seq, staff, name, action, by })}${count === undefined ? '' : ` ×${count}`})`;
 }
 
 const Repeated = z.object({ repeated: z.object({ count: z.number().int().positive(), lastAt: z.string() }) });
@@ -104,7 +131,7 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
       const li = h(
         'li',
         { 'data-alarm': String(a.id), 'data-open': String(a.clearedAt === null) },
-        h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}${currencyDetail(a)}${tableDetail(a)}`),
+        h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}${currencyDetail(a)}${tableDetail(a)}${supervisorDetail(w, a)}`),
         ` ${a.terminalId ?? ''} — ${t('backoffice.alarms.raised')} ${w.time(a.raisedAt)}${repeatedDetail(w, a)}`,
         a.clearedAt === null ? ` (${t('backoffice.alarms.open')})` : ` (${t('backoffice.alarms.cleared')} ${w.time(a.clearedAt)})`,
         acks,

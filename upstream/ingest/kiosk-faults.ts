@@ -60,7 +60,7 @@ export async function raiseKioskFaultAlarms(tx: Sql, terminal: string, cols: Jou
 }
 
 /** The entry's payload as an object ({} when the body has none): the body was checked to be JSON by the ingest. */
-function payloadOf(body: string): Record<string, unknown> {
+export function payloadOf(body: string): Record<string, unknown> {
   const doc = JSON.parse(body) as unknown;
   const payload = typeof doc === 'object' && doc !== null && 'payload' in doc ? doc.payload : null;
   return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
