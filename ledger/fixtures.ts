@@ -18,15 +18,19 @@ export function bet(station: number, roundId: string, amount: number, txId: stri
 /**
  * A settled blackjack round for `stations` (one seat each, seat = station), each staking
  * `stake`; station s's outcome cycles win (3:2 blackjack), lose, push, win 1:1, surrender.
+ * Each line's net and citation are what the engine writes for that result under Macau 2009
+ * (engine/blackjack/refs.ts, settle/main-bet.ts mainNet): typed here, as the ledger imports no
+ * engine value, and held to the engine's by tests/engine/ledger-fixture-citations.test.ts.
  */
 export function settledRound(roundId: string, stations: readonly number[], stake: number, offset = 0): { bets: NewEntry[]; settle: NewEntry } {
   const bets = stations.map((s) => bet(s, roundId, stake, `${roundId}:bet:${s}`));
   const outcomes: [number, string][] = [
-    [Math.floor((stake * 3) / 2), 'macau-2009 art.10 n.1 blackjack pays 3:2'],
-    [-stake, 'macau-2009 art.12 dealer higher'],
-    [0, 'macau-2009 art.12 push'],
-    [stake, 'macau-2009 art.12 player higher pays 1:1'],
-    [-Math.floor(stake / 2), 'macau-2009 art.16 surrender half'],
+    // Art. 10 n.2 «ganha uma vez e meia»; a fraction of a unit goes to the player, as the engine pays it.
+    [Math.ceil((stake * 3) / 2), 'macau-2009 art.10 n.2'],
+    [-stake, 'macau-2009 art.9'],
+    [0, 'macau-2009 art.11 n.1 2)'],
+    [stake, 'macau-2009 art.9'],
+    [0 - Math.floor(stake / 2), 'macau-2009 art.18 n.1'],
   ];
   const cards: { card: string; to: string }[] = [];
   let c = offset;

@@ -126,7 +126,7 @@ for (const kind of DATABASES) {
               txId: 'T2-r6:settle',
               payload: {
                 ...round,
-                lines: [line('main', 2_500, 2_500, 'macau-2009 art.12 player higher pays 1:1'), line('streak2', 1_000, -1_000, 'macau-2009 art.13 5)(2) vi)')],
+                lines: [line('main', 2_500, 2_500, 'macau-2009 art.9'), line('streak2', 1_000, -1_000, 'macau-2009 art.13 5)(2) vi)')],
               },
             },
           ]);

@@ -7,7 +7,7 @@ import type { NewEntry } from '../../ledger/entries.js';
 import { TableId, transferTxId, type Transfer } from '../../terms/transfer-terms.js';
 
 /** The article of the void and of the correction in the scenario (Macau 2009 Art. 6 1), Art. 5 n.1 1); engine/blackjack/table-corrections.ts). */
-export const VOID_RULE = 'macau-2009 art.6 1)';
+export const VOID_RULE = 'macau-2009 art.5 n.1 2)';
 export const CORRECTION_ARTICLE = 'macau-2009 art.5 n.1 1)';
 
 /** A transfer of station 1's credit from `from` to `to`, the `serial`th of `from`. */
@@ -124,10 +124,7 @@ export function handPaidJackpot(id: string): NewEntry[] {
       txId: `${roundId}:settle`,
       payload: {
         ...core,
-        lines: [
-          line('main', 1_000, -1_000, 'macau-2009 art.12 dealer higher'),
-          { ...line('jackpot', 500, 7_500, 'portugal-2001 rules 40-43 jackpot award'), handpay: 8_000 },
-        ],
+        lines: [line('main', 1_000, -1_000, 'macau-2009 art.9'), { ...line('jackpot', 500, 7_500, 'portugal-2001 rules 40-43 jackpot award'), handpay: 8_000 }],
       },
     },
     { type: 'handpay.request', txId: `${id}-hp`, payload: { station: 1, amount: 8_000, reason: 'jackpot', detail: `round ${roundId} seat 1` } },
