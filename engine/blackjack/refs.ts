@@ -18,6 +18,11 @@ const REFS = {
   blackjack: ['art.10 n.2', 'art.10 n.2', 'rule 21'],
   blackjackVs21: ['art.10 n.5', 'art.10 n.5', 'rules 20-21'],
   win21: ['art.10 n.4', 'art.10 n.4', 'rule 23'],
+  // Two cards of 21 on a split hand, won (against the dealer's total or bust): paid 1:1 by the
+  // general rule, and not Black Jack by Art. 10 n.6, second sentence («O total de 21 pontos nas
+  // apostas desdobradas não é considerado «Black Jack»»); Portugal rule 20 («Não se considera
+  // blackjack, mas sim o total de 21, se aquela combinação resultar do desdobramento de um par»).
+  split21: ['art.9, art.10 n.6', 'art.9, art.10 n.6', 'rules 20, 23'],
   dealerBlackjackBeats21: ['art.10 n.6', 'art.10 n.6', 'rule 20'],
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
   // Found at the peek of procedure 3 (only Macau 2009 has it), before any player acted: Art. 12 n.2 is
@@ -38,6 +43,8 @@ const REFS = {
   fiveCard: ['art.19 n.1', 'art.19 n.1', null],
   special678: ['art.15', 'art.15', 'rule 35'],
   streakWin: ['art.13 5)(2) i), art.14 n.5', null, null],
+  // The round won by a majority of the seat's split hands: Art. 16 n.7 1) makes it a win.
+  streakSplitWin: ['art.13 5)(2) i), art.14 n.5, art.16 n.7 1)', null, null],
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],

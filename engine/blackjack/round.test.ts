@@ -272,10 +272,19 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
   });
 
   it('art.16 n.3: 21 with split aces is not Black Jack (art.10 n.6) and pays 1:1', () => {
+    // Art. 10 n.6, second sentence: «O total de 21 pontos nas apostas desdobradas não é
+    // considerado «Black Jack»»: the line paid 1:1 cites it beside Art. 9 (2004: the same words).
     const out = play('macau-2009', 1000, 'AS 9H AD KC 5D 9S', [[1, 0, 'split']]);
     assert.deepEqual(mains(out), [
-      [0, 1000, 'macau-2009 art.9'],
+      [0, 1000, 'macau-2009 art.9, art.10 n.6'],
       [1, -1000, 'macau-2009 art.9'],
+    ]);
+    assert.deepEqual(mains(play('macau-2004', 1000, 'AS 9H AD KC 5D 9S', [[1, 0, 'split']]))[0], [0, 1000, 'macau-2004 art.9, art.10 n.6']);
+    // Against a dealer who busts too: still 1:1, still not Black Jack.
+    const bust = play('macau-2009', 1000, 'AS 6H AD KC 5D TS 9C', [[1, 0, 'split']]);
+    assert.deepEqual(mains(bust), [
+      [0, 1000, 'macau-2009 art.9, art.10 n.6'],
+      [1, 1000, 'macau-2009 art.9'],
     ]);
   });
 
@@ -580,6 +589,21 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
       open,
     );
     assert.equal(line(lost, 'streak3').rule, 'macau-2009 art.16 n.7 3)');
+    // 8-8 split against a 6: 18 and 18, the dealer busts → both won, the marker advances by n.7 1).
+    const won = play(
+      'macau-2009',
+      100,
+      '8S 6H 8D TC QC TD 9C',
+      [
+        [1, 0, 'split'],
+        [1, 0, 'stand'],
+        [1, 1, 'stand'],
+      ],
+      o,
+      [{ seat: 1, bets: { '2': 10 }, wins: 1 }],
+    );
+    assert.equal(line(won, 'streak2').net, 30);
+    assert.equal(line(won, 'streak2').rule, 'macau-2009 art.13 5)(2) i), art.14 n.5, art.16 n.7 1)');
     // one hand loses (18 v 19), one wins (20) → marker unchanged.
     const kept = play(
       'macau-2009',
@@ -652,7 +676,8 @@ describe('Portugal 2001 (rules 17–37)', () => {
     // A split hand is not an initial bet: ace and king after splitting aces is 21, paid 1:1.
     const split = play('portugal-2001', 1000, 'AS 9H AD 9S KC 5D', [[1, 0, 'split']]);
     assert.equal(split.hands[0]?.total, 21);
-    assert.equal(mains(split)[0]?.[1], 1000);
+    // Rule 20: «Não se considera blackjack, mas sim o total de 21, se aquela combinação resultar do desdobramento de um par».
+    assert.deepEqual(mains(split)[0], [0, 1000, 'portugal-2001 rules 20, 23']);
   });
 
   it('rule 17: hole card dealt face down; rule 22: no third dealer card when every hand is lost', () => {

@@ -17,6 +17,9 @@
 // jackpot's shared pool rounded up, for which the copy now settles the jackpot with its own code
 // written from rules 40-50 (blackjack-round-v1/jackpot.ts) instead of calling the engine's: that
 // part is a second implementation on purpose. Whether to delete the rest stays the owner's call.
+// Later on 1 December a second review's citations were copied the same way (a split hand's two-card
+// 21 cites art.10 n.6 / rule 20 beside art.9 / rule 23; a streak won by a majority of split hands
+// cites art.16 n.7 1)): wording only, the nets, hands and markers compared unchanged.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

@@ -23,6 +23,7 @@ export function mainNet(key: RefKey, x: number): number {
       return Math.ceil((3 * x) / 2);
     case 'win':
     case 'win21':
+    case 'split21':
     case 'dealerBust':
     case 'evenMoney':
       return x;
@@ -51,8 +52,10 @@ export function resultAgainst(dealer: readonly Card[], h: Hand): RefKey {
   const dt = handTotal(dealer).total;
   if (h.status === 'blackjack') return dealer.length > 2 && dt === 21 ? 'blackjackVs21' : 'blackjack';
   const pt = handTotal(h.cards, h.aceLocked).total;
-  if (dt > 21) return 'dealerBust';
-  if (pt > dt) return pt === 21 && h.cards.length > 2 ? 'win21' : 'win';
+  // Art. 10 n.6, rule 20: two cards of 21 on a split hand win as 21, not as Black Jack.
+  const split21 = h.fromSplit && pt === 21 && h.cards.length === 2;
+  if (dt > 21) return split21 ? 'split21' : 'dealerBust';
+  if (pt > dt) return split21 ? 'split21' : pt === 21 && h.cards.length > 2 ? 'win21' : 'win';
   if (pt < dt) return 'lose';
   return 'push';
 }

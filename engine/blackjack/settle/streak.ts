@@ -43,7 +43,7 @@ export function settleStreaks(
   for (const s of seats) {
     const st = s.streak;
     if (!st) continue;
-    const { result, loseKey } = roundResult(s);
+    const { result, winKey, loseKey } = roundResult(s);
     const bets = { ...st.bets };
     let wins = st.wins;
     if (result === 'win') {
@@ -52,7 +52,7 @@ export function settleStreaks(
         const k = `${lvl}` as const;
         const stake = bets[k];
         if (stake !== undefined && lvl <= wins) {
-          line(s.seat, lvl, stake, STREAK_PAYS[lvl] * stake, st.carried, 'streakWin');
+          line(s.seat, lvl, stake, STREAK_PAYS[lvl] * stake, st.carried, winKey);
           delete bets[k];
         }
       }
@@ -78,12 +78,13 @@ export function settleStreaks(
   return { lines, streaks: out, held };
 }
 
-/** The seat's round for its streak: surrendered is lost (Art. 18 n.3); split hands count by majority (Art. 16 n.7). */
-function roundResult(s: Seat): { result: 'win' | 'tie' | 'lose'; loseKey: RefKey } {
-  if (s.surrendered) return { result: 'lose', loseKey: 'streakSurrender' };
+/** The seat's round for its streak: surrendered is lost (Art. 18 n.3); split hands count by majority (Art. 16 n.7 1)-3)). */
+function roundResult(s: Seat): { result: 'win' | 'tie' | 'lose'; winKey: RefKey; loseKey: RefKey } {
+  if (s.surrendered) return { result: 'lose', winKey: 'streakWin', loseKey: 'streakSurrender' };
   const outcomes = s.hands.map((h) => h.outcome ?? 'push');
   const wins = outcomes.filter((o) => o === 'win').length;
   const losses = outcomes.filter((o) => o === 'lose').length;
   const result = wins > losses ? 'win' : wins < losses ? 'lose' : 'tie';
-  return { result, loseKey: s.hands.length > 1 && result === 'lose' ? 'streakSplitLose' : 'streakLose' };
+  const split = s.hands.length > 1;
+  return { result, winKey: split ? 'streakSplitWin' : 'streakWin', loseKey: split ? 'streakSplitLose' : 'streakLose' };
 }

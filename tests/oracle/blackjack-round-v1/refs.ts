@@ -19,6 +19,9 @@ const REFS = {
   blackjack: ['art.10 n.2', 'art.10 n.2', 'rule 21'],
   blackjackVs21: ['art.10 n.5', 'art.10 n.5', 'rules 20-21'],
   win21: ['art.10 n.4', 'art.10 n.4', 'rule 23'],
+  // 1 December (a second review of the citations): two cards of 21 on a split hand, won, cite
+  // Art. 10 n.6 (second sentence) and Portugal rule 20 beside the 1:1 of Art. 9 / rule 23.
+  split21: ['art.9, art.10 n.6', 'art.9, art.10 n.6', 'rules 20, 23'],
   dealerBlackjackBeats21: ['art.10 n.6', 'art.10 n.6', 'rule 20'],
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
   dealerBlackjackAtPeek: ['art.5 n.2 3)(4)', null, null],
@@ -39,6 +42,8 @@ const REFS = {
   overUnder: ['art.13 3), art.14 n.3', 'art.13 3), art.14 n.3', null],
   perfectPairs: ['art.13 4), art.14 n.4', null, null],
   streakWin: ['art.13 5)(2) i), art.14 n.5', null, null],
+  // 1 December: a round won by a majority of split hands cites Art. 16 n.7 1) too.
+  streakSplitWin: ['art.13 5)(2) i), art.14 n.5, art.16 n.7 1)', null, null],
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],

@@ -802,8 +802,10 @@ export class BlackjackRound {
           continue;
         }
         const pt = handTotal(h.cards, h.aceLocked).total;
-        if (dt > 21) this.settleHand(s, h, 'dealerBust');
-        else if (pt > dt) this.settleHand(s, h, pt === 21 && h.cards.length > 2 ? 'win21' : 'win');
+        // 1 December (citations): two cards of 21 on a split hand cite Art. 10 n.6 / rule 20.
+        const split21 = h.fromSplit && pt === 21 && h.cards.length === 2;
+        if (dt > 21) this.settleHand(s, h, split21 ? 'split21' : 'dealerBust');
+        else if (pt > dt) this.settleHand(s, h, split21 ? 'split21' : pt === 21 && h.cards.length > 2 ? 'win21' : 'win');
         else if (pt < dt) this.settleHand(s, h, 'lose');
         else this.settleHand(s, h, 'push');
       }
@@ -870,6 +872,7 @@ export class BlackjackRound {
           break;
         case 'win':
         case 'win21':
+        case 'split21':
         case 'dealerBust':
         case 'evenMoney':
           net = x;
@@ -1022,7 +1025,9 @@ export class BlackjackRound {
           const k = `${lvl}` as const;
           const stake = bets[k];
           if (stake !== undefined && lvl <= wins) {
-            this.streakLine(s.seat, lvl, stake, STREAK_PAYS[lvl] * stake, ref(p, 'streakWin'), st.carried, 'streakWin');
+            // 1 December (citations): a win by a majority of split hands cites Art. 16 n.7 1) too.
+            const winKey: RefKey = s.hands.length > 1 ? 'streakSplitWin' : 'streakWin';
+            this.streakLine(s.seat, lvl, stake, STREAK_PAYS[lvl] * stake, ref(p, winKey), st.carried, winKey);
             delete bets[k];
           }
         }
