@@ -455,9 +455,10 @@ export const OPTIONS = {
     spec: int(1, 10),
     about: 'most bettors on one seat',
     rules: {
+      // Only alternative 2) of Art. 20 n.1 names a number; under 1) and 3) the house's, held to the same three.
       'macau-2009': operator(3, m9('art.20 n.1 2) (at most three; the director may reduce it)'), { min: 1, max: 3 }),
       'macau-2004': operator(3, m4('art.20 n.1 2)'), { min: 1, max: 3 }),
-      'portugal-2001': operator(10, pt('rule 15 (limited by the table maximum)'), { min: 1, max: 10 }),
+      'portugal-2001': operator(10, pt('rule 15 (no number: a seat is limited by the table maximum)'), { min: 1, max: 10 }),
     },
   } as OptionDef<number>,
   behindFollows: {

@@ -1,5 +1,5 @@
 import { articleOf, type Articles } from './bets/citation.js';
-import { isRegulated, type ProfileId } from './rules.js';
+import { isRegulated, type BlackjackRules, type ProfileId } from './rules.js';
 
 /**
  * The article that decides each kind of settlement of the main bet, the insurance, the streak
@@ -89,4 +89,20 @@ export function stayedOutRef(profile: ProfileId, split: boolean, double: boolean
  */
 export function insuranceAmountRef(profile: ProfileId): string {
   return articleOf(profile, ['art.12 n.1', 'art.12 n.1', 'rule 33']);
+}
+
+/**
+ * What fixes the most bettors on one seat, which a refusal names. Macau Art. 20 n.1 2) does («Podem
+ * apostar no mesmo lugar no máximo três jogadores», the director may reduce it), in the alternative
+ * the house plays when `betBehind` is `seated-or-nearest`; its alternatives 1) and 3) name no
+ * number, nor does Portugal rule 15 (a seat's bets are limited by the table maximum only: «não
+ * atinja ainda o máximo aprovado para essa banca»). There the cap is the house's option alone.
+ */
+export function behindCapRef(r: Pick<BlackjackRules, 'profile' | 'betBehind' | 'maxBettorsPerSeat'>): string {
+  const house = `the house's maxBettorsPerSeat=${r.maxBettorsPerSeat}`;
+  if (!isRegulated(r.profile)) return house;
+  if (r.profile === 'portugal-2001') return `${house}; portugal-2001 rule 15 limits a seat only by the table maximum`;
+  if (r.betBehind === 'seated-or-nearest') return `${r.profile} art.20 n.1 2)`;
+  const alternative = r.betBehind === 'seated' ? ' 1)' : r.betBehind === 'highest-bet' ? ' 3)' : '';
+  return `${house}; ${r.profile} art.20 n.1${alternative} sets no number`;
 }

@@ -3,6 +3,7 @@ import { firstCardsBets } from './bets/catalogue.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
 import type { StreakLevel } from './bets/streak.js';
 import { handTotal, isNaturalPair, rankValue } from './hand.js';
+import { behindCapRef } from './refs.js';
 import type { BlackjackRules } from './rules.js';
 import {
   RoundError,
@@ -135,7 +136,7 @@ function seatStreak(r: BlackjackRules, entry: SeatEntry, open: StreakState | und
 function seatStakes(r: BlackjackRules, entry: SeatEntry, first: readonly BlackjackBetEntry[], main: number): Stake[] {
   const behind = entry.behind ?? [];
   if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
-    throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 2))`);
+    throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (${behindCapRef(r)})`);
   }
   const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true, stayedOutSplit: false, stayedOutDouble: false }];
   let total = main;

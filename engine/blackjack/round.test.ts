@@ -968,6 +968,34 @@ describe('bets behind and insurance (Portugal rule 15)', () => {
   });
 });
 
+describe('the most bettors on one seat: what fixes the number (Macau Art. 20 n.1 2); the house elsewhere)', () => {
+  const over = (profile: ProfileId, behind: number, options: Record<string, unknown>) => () =>
+    openRound({
+      rules: resolveRules(profile, { authorisation: 'TEST-DICJ', ...options }),
+      seats: [{ seat: 1, bets: { main: 100 }, behind: Array.from({ length: behind }, (_, j) => ({ owner: `b${j}`, main: 100 })) }],
+    });
+  it('alternative 2) («no máximo três jogadores», the director may reduce it) cites art.20 n.1 2)', () => {
+    assert.throws(over('macau-2009', 3, { betBehind: 'seated-or-nearest' }), { message: 'seat 1: at most 3 bettors per seat (macau-2009 art.20 n.1 2))' });
+    assert.throws(over('macau-2004', 2, { betBehind: 'seated-or-nearest', maxBettorsPerSeat: 2 }), {
+      message: 'seat 1: at most 2 bettors per seat (macau-2004 art.20 n.1 2))',
+    });
+  });
+  it("alternatives 1) and 3) set no number: the cap is the house's option, and the line says so", () => {
+    assert.throws(over('macau-2009', 3, {}), {
+      message: "seat 1: at most 3 bettors per seat (the house's maxBettorsPerSeat=3; macau-2009 art.20 n.1 1) sets no number)",
+    });
+    assert.throws(over('macau-2004', 2, { betBehind: 'highest-bet', maxBettorsPerSeat: 2 }), {
+      message: "seat 1: at most 2 bettors per seat (the house's maxBettorsPerSeat=2; macau-2004 art.20 n.1 3) sets no number)",
+    });
+  });
+  it('Portugal rule 15 limits a seat only by the table maximum: the cap is the house option, never Art. 20', () => {
+    assert.throws(over('portugal-2001', 2, { maxBettorsPerSeat: 2 }), {
+      message: "seat 1: at most 2 bettors per seat (the house's maxBettorsPerSeat=2; portugal-2001 rule 15 limits a seat only by the table maximum)",
+    });
+    assert.doesNotThrow(over('portugal-2001', 1, { maxBettorsPerSeat: 2 }));
+  });
+});
+
 describe("additional bets on another player's hand (Art. 13 1))", () => {
   it('a standing bettor may bet any pair on a seat without a main bet', () => {
     const seats: SeatEntry[] = [{ seat: 4, bets: { main: 1000 }, behind: [{ owner: 'p', main: 0, anyPair: 50 }] }];

@@ -12,6 +12,7 @@ import { gameIdentity } from '../table/game-identity.js';
 import { BLACKJACK_CATALOGUE } from './bets/catalogue.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
 import { blackjackCorrections } from './table-corrections.js';
+import { behindCapRef } from './refs.js';
 import { seatBets, sideStakes, streakMark } from './table-bets.js';
 import { RoundError, type SeatEntry, type StreakState } from './round.js';
 import { isLastRound, shoeNext } from './shoe-session.js';
@@ -113,6 +114,7 @@ function blackjackTableFacts(g: BlackjackTableSetup): GameFacts {
       behind: {
         maxBettorsPerSeat: rules.maxBettorsPerSeat,
         rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
+        cap: behindCapRef(rules),
       },
       // A remote station has no seat of its own: it bets behind a seat, within Art. 20 / rules 15-16.
       remote: 'behind',

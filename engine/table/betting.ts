@@ -147,7 +147,8 @@ export function spotName(spot: Spot): string {
 /**
  * Why a station may not bet behind `seat` now, or null. Refused outright: a game without bets
  * behind, the station's own seat, a seat nobody controls, and a seat whose bettors are already
- * as many as the profile allows (Art. 20 n.1 (2): three).
+ * as many as the table allows (Art. 20 n.1 2)'s three, or the house's number where the text
+ * names none: the detail says which, `BehindRule.cap`).
  */
 function behindRefusal<S, R>(t: Turn<S, R>, station: number, seat: number): { detail: string; refusal: RefusalReason } | null {
   const rule = t.game.rules.behind;
@@ -161,7 +162,7 @@ function behindRefusal<S, R>(t: Turn<S, R>, station: number, seat: number): { de
   const others = new Set(s.chips.filter((c) => c.station !== station && here(c)).map((c) => c.station)).size;
   const mine = s.chips.some((c) => c.station === station && here(c));
   if (!mine && others + 1 >= rule.maxBettorsPerSeat)
-    return no(`seat ${seat} already has ${others + 1} bettors, the most allowed (${rule.rule})`, 'behind-seat-full');
+    return no(`seat ${seat} already has ${others + 1} bettors, the most allowed (${rule.cap})`, 'behind-seat-full');
   return null;
 }
 

@@ -195,8 +195,10 @@ export interface DecisionTaken<S, R> {
 /** Bets behind another station's seat, as the profile allows them (Macau Art. 20; Portugal rules 15–16). */
 export interface BehindRule {
   readonly maxBettorsPerSeat: number;
-  /** The article that fixes the limit, for a refusal's detail. */
+  /** The article that allows bets behind a seat, for a refusal's detail. */
   readonly rule: string;
+  /** What fixes `maxBettorsPerSeat`: the article where the text names a number, else the house's option (a refusal's detail). */
+  readonly cap: string;
 }
 
 /**

@@ -123,7 +123,8 @@ export const REFUSAL_REASONS = [
   'one-additional-bet',
   // A remote station at a game where it only bets behind a seat (blackjack: Macau Art. 20, Portugal rules 15-16).
   'behind-only',
-  // The seat already has as many bettors as the profile allows (Macau Art. 20 n.1 (2), Portugal rule 15).
+  // The seat already has as many bettors as the table allows (Macau Art. 20 n.1 2) where the house plays
+  // that alternative; otherwise the house's maxBettorsPerSeat, as Portugal rule 15 names no number).
   'behind-seat-full',
   // An additional bet whose station has no initial bet on its seat (blackjack: Macau 2009 Art. 13,
   // "para além da aposta inicial"): it stays credit at the close of betting.

@@ -36,7 +36,13 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       assert.equal(refusal(place(t, 2, behind(2), 10_000)), 'behind-not-allowed', 'not on its own seat');
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       assert.equal(place(t, 3, behind(1), 10_000).ok, true);
-      assert.equal(refusal(place(t, 4, behind(1), 10_000)), 'behind-seat-full', 'three bettors per seat at most (art.20 n.1 2))');
+      const fourth = place(t, 4, behind(1), 10_000);
+      assert.equal(refusal(fourth), 'behind-seat-full', "three bettors per seat at most: the house's cap, as alternative 1) names no number");
+      // Art. 20 n.1 2) («no máximo três jogadores») is another alternative than the one played here.
+      assert.equal(
+        fourth.ok ? '' : fourth.error.detail,
+        "seat 1 already has 3 bettors, the most allowed (the house's maxBettorsPerSeat=3; macau-2009 art.20 n.1 1) sets no number)",
+      );
       assert.equal(place(t, 2, behind(1), 10_000).ok, true, 'a bettor already behind may add chips');
     } finally {
       t.close();
@@ -458,6 +464,41 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       again.close();
     }
   });
+});
+
+describe("a seat full of bettors: the refusal names what fixes the number (Art. 20 n.1 2), or the house's option)", () => {
+  const cases: [string, Parameters<typeof testTable>[0], string][] = [
+    [
+      'macau-2009 alternative 2)',
+      { game: 'blackjack', config: { profileOptions: { betBehind: 'seated-or-nearest' }, profileAuthorisation: 'DICJ-2026-7' } },
+      'macau-2009 art.20 n.1 2)',
+    ],
+    [
+      'macau-2009 alternative 3)',
+      { game: 'blackjack', config: { profileOptions: { betBehind: 'highest-bet' }, profileAuthorisation: 'DICJ-2026-7' } },
+      "the house's maxBettorsPerSeat=3; macau-2009 art.20 n.1 3) sets no number",
+    ],
+    [
+      'portugal-2001 (rule 15: the table maximum only)',
+      { game: 'blackjack', config: { profile: 'portugal-2001', profileOptions: { maxBettorsPerSeat: 3 } } },
+      "the house's maxBettorsPerSeat=3; portugal-2001 rule 15 limits a seat only by the table maximum",
+    ],
+  ];
+  for (const [name, options, cap] of cases) {
+    it(name, () => {
+      const t = testTable(options);
+      try {
+        for (const s of [1, 2, 3, 4]) credit(t.ledger, s, 100_000);
+        assert.equal(place(t, 2, behind(1), 10_000).ok, true);
+        assert.equal(place(t, 3, behind(1), 10_000).ok, true);
+        const fourth = place(t, 4, behind(1), 10_000);
+        assert.equal(refusal(fourth), 'behind-seat-full');
+        assert.equal(fourth.ok ? '' : fourth.error.detail, `seat 1 already has 3 bettors, the most allowed (${cap})`);
+      } finally {
+        t.close();
+      }
+    });
+  }
 });
 
 describe('bets behind (Art. 20 n.1 (3), authorised: the highest bet decides)', () => {

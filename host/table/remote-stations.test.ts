@@ -1,7 +1,7 @@
 // Remote stations (a stadium) as the table plays them: at baccarat on their own spots, settled on
 // the stadium box like a seat and paid at their own station; at war on their own spots too, the
 // box dealt its own card like a seat, each station deciding for itself after a tie (Art. 7 n.4);
-// at blackjack only behind a seat, within Macau 2009 Art. 20 n.1 (2)'s three bettors.
+// at blackjack only behind a seat, within the seat's three bettors (Macau 2009 Art. 20 n.1 2)'s number, the house's under alternative 1)).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';

@@ -202,7 +202,11 @@ describe('additional bets on another seat (Macau 2009 Art. 13 1)-3), Art. 20 n.1
       assert.equal(place(t, 4, { bet: 'behind', seat: 1 }, 10_000).ok, true);
       assert.equal(place(t, 4, { bet: 'anyPair', seat: 1 }, 1_000).ok, true);
       // A station betting only on the seat's hand is one of its bettors too.
-      assert.equal(refusal(place(t, 5, { bet: 'anyPair', seat: 1 }, 1_000)), 'behind-seat-full', 'three bettors on a seat at most (art.20 n.1 2))');
+      assert.equal(
+        refusal(place(t, 5, { bet: 'anyPair', seat: 1 }, 1_000)),
+        'behind-seat-full',
+        "three bettors on a seat at most (the house's cap under alternative 1); art.20 n.1 2) names three)",
+      );
       // Station 3 bets only an additional bet: it does not play without an initial bet (art.13).
       assert.equal(place(t, 3, { bet: 'anyPair', seat: 2 }, 1_000).ok, true);
       close(t);
