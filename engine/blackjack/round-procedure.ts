@@ -5,7 +5,8 @@ import { dealerDraws, handTotal, isNaturalPair, isSpecial678 } from './hand.js';
 import { lineChoices } from './line-choices.js';
 import { ref, type RefKey } from './refs.js';
 import type { BlackjackRules } from './rules.js';
-import { canDouble, canSplit, splitHand } from './round-seats.js';
+import type { Bar } from './move-bars.js';
+import { canDouble, splitBar, splitHand, surrenderBar } from './round-seats.js';
 import {
   RoundError,
   type Action,
@@ -290,7 +291,7 @@ function playOpenHand(w: Work, k: number, i: number): boolean {
   if (!h.splitAces) return handLoop(w, k, i);
   // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again.
   if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit))
-    return ask(w, s, i, 'play', ['split', 'stand'], { at: 'resplit-aces', k, i });
+    return ask(w, s, i, 'play', [...SPLIT_ACE_MOVES], { at: 'resplit-aces', k, i });
   h.status = 'stood';
   return false;
 }
@@ -324,25 +325,60 @@ function handLoop(w: Work, k: number, i: number): boolean {
 
 /** The hand's own decision, with what is legal now. */
 function handDecision(w: Work, k: number, i: number): boolean {
-  const r = w.rules;
   const s = seat(w, k);
   const h = hand(s, i);
-  const t = handTotal(h.cards, h.aceLocked);
-  if (t.total === 21 || h.doubled) {
+  if (handTotal(h.cards, h.aceLocked).total === 21 || h.doubled) {
     h.status = 'stood';
     return false;
   }
+  return ask(w, s, i, 'play', playMoves(w.rules, s, h, upCard(w).rank === 'A', w.additionalDealt).legal, { at: 'play', k, i });
+}
+
+/** A split ace that drew an ace: split it again or stand, nothing else (Art. 16 n.3; rule 26). */
+const SPLIT_ACE_MOVES: readonly ActionType[] = ['split', 'stand'];
+
+/** The answers to the questions other than a hand's play: refused as "no such question" at a hand's play. */
+const ANSWERS: readonly ActionType[] = ['insurance', 'decline-insurance', 'even-money', 'decline-even-money', 'take-five-card-half', 'continue'];
+
+/**
+ * What a hand may do at its own decision, and why each other move of play may not be made: the
+ * one function that makes the legal list, whose bars a refused move quotes (`barOf`).
+ */
+export function playMoves(
+  r: BlackjackRules,
+  s: Seat,
+  h: Hand,
+  upAce: boolean,
+  additionalDealt: boolean,
+): { legal: ActionType[]; barred: Partial<Record<ActionType, Bar>> } {
   const legal: ActionType[] = ['hit'];
-  if (t.total >= r.minStandTotal) legal.push('stand');
-  if (h.cards.length === 2 && !h.acted) {
-    if (canDouble(r, h).ok) legal.push('double');
-    if (canSplit(r, s, h)) legal.push('split');
-    // Art. 18 n.2, rule 36: decided before the dealer deals any additional card (literal
-    // reading, the default), or at the hand's own first decision (`surrenderMoment`).
-    const inTime = r.surrenderMoment === 'hand-first-decision' || !w.additionalDealt;
-    if (!h.fromSplit && inTime && r.surrender !== 'none' && (r.surrender === 'late' || upCard(w).rank !== 'A')) legal.push('surrender');
+  const barred: Partial<Record<ActionType, Bar>> = {};
+  const allow = (a: ActionType, bar: Bar | null) => (bar === null ? legal.push(a) : (barred[a] = bar));
+  allow('stand', handTotal(h.cards, h.aceLocked).total >= r.minStandTotal ? null : 'stand-low');
+  const first = h.cards.length === 2 && !h.acted;
+  const dbl = canDouble(r, h);
+  allow('double', !first ? 'double-first-two' : dbl.ok ? null : dbl.bar);
+  allow('split', first ? splitBar(r, s, h) : 'split-first-two');
+  allow('surrender', first ? surrenderBar(r, h, upAce, additionalDealt) : 'surrender-late');
+  return { legal, barred };
+}
+
+/**
+ * Why `type` may not answer the question the round waits on, or null when it may: at a hand's
+ * play, the bar `playMoves` gave it; at a split ace's, one card to each; at another question
+ * (insurance, even money, five cards), that question comes first.
+ */
+export function barOf(w: Work, type: ActionType): Bar | null {
+  const at = w.resume;
+  const x = w.expected;
+  if (x.kind !== 'decision' || x.legal.includes(type)) return null;
+  if (at.at === 'play') {
+    const s = peek(w, at.k);
+    const bar = playMoves(w.rules, s, hand(s, at.i), upCard(w).rank === 'A', w.additionalDealt).barred[type];
+    return bar ?? (ANSWERS.includes(type) ? 'no-question' : null);
   }
-  return ask(w, s, i, 'play', legal, { at: 'play', k, i });
+  if (at.at === 'resplit-aces') return ANSWERS.includes(type) ? 'no-question' : 'split-aces-one-card';
+  return 'other-question';
 }
 
 function play(w: Work, k: number, i: number, a: Action, legal: readonly ActionType[]): boolean {

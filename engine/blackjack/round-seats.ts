@@ -3,6 +3,7 @@ import { firstCardsBets } from './bets/catalogue.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
 import type { StreakLevel } from './bets/streak.js';
 import { handTotal, isNaturalPair, rankValue } from './hand.js';
+import type { Bar } from './move-bars.js';
 import { behindCapRef } from './refs.js';
 import type { BlackjackRules } from './rules.js';
 import {
@@ -216,25 +217,51 @@ function checkLimits(r: BlackjackRules, amount: number, what: string): void {
   }
 }
 
-/** Whether a hand may double now, and whether the double locks a soft ace at one (Art. 17; rules 29–32). */
-export function canDouble(r: BlackjackRules, h: Hand): { ok: boolean; lockAce: boolean } {
-  const no = { ok: false, lockAce: false };
-  if (h.cards.length !== 2 || h.acted || h.splitAces) return no;
-  if (h.fromSplit && !r.doubleAfterSplit) return no;
+/**
+ * Whether a hand may double now, and whether the double locks a soft ace at one (Art. 17; rules
+ * 29–32); if not, why (move-bars.ts), which a refused double says.
+ */
+export function canDouble(r: BlackjackRules, h: Hand): { ok: true; lockAce: boolean } | { ok: false; lockAce: false; bar: Bar } {
+  const no = (bar: Bar) => ({ ok: false as const, lockAce: false as const, bar });
+  if (h.cards.length !== 2 || h.acted) return no('double-first-two');
+  if (h.splitAces) return no('double-split-aces');
+  if (h.fromSplit && !r.doubleAfterSplit) return no('double-after-split');
   if (r.doubleOn === 'any-two') return { ok: true, lockAce: false };
   const allowed = r.doubleOn === 'nine-to-eleven' ? [9, 10, 11] : r.doubleOn === 'ten-eleven' ? [10, 11] : [11];
   const t = handTotal(h.cards);
   if (allowed.includes(t.total)) return { ok: true, lockAce: false };
   if (allowed.includes(t.hard) && r.softDoubleAceLocked) return { ok: true, lockAce: true };
-  return no;
+  return no('double-total');
+}
+
+/** Why a hand may not split now (Art. 16; rules 25–28), or null when it may. */
+export function splitBar(r: BlackjackRules, s: Seat, h: Hand): Bar | null {
+  if (h.cards.length !== 2) return 'split-first-two';
+  if (s.hands.length >= r.maxHands) return 'split-max-hands';
+  if (h.fromSplit && !r.resplit) return 'resplit-off';
+  if (h.fromSplit && s.declinedResplit && !r.resplitAfterDecline) return 'resplit-declined';
+  const [a, b] = h.cards as [Card, Card];
+  const pair = r.splitPairsBy === 'rank' ? a.rank === b.rank : rankValue(a.rank) === rankValue(b.rank);
+  return pair ? null : h.fromSplit ? 'resplit-not-pair' : 'split-not-pair';
 }
 
 /** Whether a hand may split now (Art. 16; rules 25–28). */
 export function canSplit(r: BlackjackRules, s: Seat, h: Hand): boolean {
-  if (h.cards.length !== 2 || s.hands.length >= r.maxHands) return false;
-  if (h.fromSplit && (!r.resplit || (s.declinedResplit && !r.resplitAfterDecline))) return false;
-  const [a, b] = h.cards as [Card, Card];
-  return r.splitPairsBy === 'rank' ? a.rank === b.rank : rankValue(a.rank) === rankValue(b.rank);
+  return splitBar(r, s, h) === null;
+}
+
+/**
+ * Why a hand may not surrender now, or null when it may: never against an ace (Art. 18 n.1, rule
+ * 36) unless `late`; decided before the dealer deals any additional card (Art. 18 n.2, rule 36:
+ * the literal reading, the default) or at the hand's own first decision (`surrenderMoment`); not
+ * a hand of a split. On the hand's first two cards only (its caller's check).
+ */
+export function surrenderBar(r: BlackjackRules, h: Hand, upAce: boolean, additionalDealt: boolean): Bar | null {
+  if (r.surrender === 'none') return 'surrender-off';
+  if (r.surrender !== 'late' && upAce) return 'surrender-vs-ace';
+  if (r.surrenderMoment !== 'hand-first-decision' && additionalDealt) return 'surrender-late';
+  if (h.fromSplit) return 'surrender-split';
+  return null;
 }
 
 /**

@@ -3,12 +3,14 @@ import { ShoeInventory } from '../cards/shoe.js';
 import { BLACKJACK_CATALOGUE, firstCardsBets } from './bets/catalogue.js';
 import type { SideBetId } from './bets/entry.js';
 import { poolsInPlay } from './jackpot/settle.js';
-import { answer, begin, type Work } from './round-procedure.js';
+import { barReason } from './move-bars.js';
+import { answer, barOf, begin, type Work } from './round-procedure.js';
 import { handViews, validateAndBuild } from './round-seats.js';
 import { insuranceAmountRef } from './refs.js';
 import {
   RoundError,
   type Action,
+  type ActionType,
   type RoundEvent,
   type RoundSetup,
   type RoundState,
@@ -128,7 +130,10 @@ function checkedAction(r: RoundState, action: Action): Action {
     );
   }
   if (!cur.legal.includes(action.type)) {
-    throw new RoundError(`"${action.type}" is not legal for seat ${cur.seat} hand ${cur.hand} now (${cur.offer}); legal: ${cur.legal.join(', ')}`);
+    const why = whyIllegal(r, action.type);
+    throw new RoundError(
+      `"${action.type}" is not legal for seat ${cur.seat} hand ${cur.hand} now (${cur.offer})${why ? `: ${why}` : ''}; legal: ${cur.legal.join(', ')}`,
+    );
   }
   if ((action.type === 'double' || action.type === 'split') && action.notFollowing !== undefined) {
     const stakes = r.procedure.seats.find((x) => x.seat === cur.seat)?.hands[cur.hand]?.stakes ?? [];
@@ -151,6 +156,16 @@ function checkedAction(r: RoundState, action: Action): Action {
     }
   }
   return action;
+}
+
+/**
+ * Why a decision `type` is not legal at the question the round waits on, with the article of its
+ * profile (or the house's option) that bars it: the bar of the function that made the legal list
+ * (round-procedure.ts `barOf`); null when it is legal, or no decision is awaited.
+ */
+export function whyIllegal(r: RoundState, type: ActionType): string | null {
+  const bar = barOf(thaw(r), type);
+  return bar === null ? null : barReason(r.setup.rules, bar);
 }
 
 /**

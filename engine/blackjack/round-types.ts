@@ -74,18 +74,25 @@ export type CardTarget = { readonly to: 'burn' } | { readonly to: 'dealer' } | {
 export type CardStep =
   'burn-round' | 'first' | 'dealer-up' | 'second' | 'dealer-hole' | 'split-second' | 'hit' | 'double' | 'burn-dealer-second' | 'dealer-second' | 'dealer-draw';
 
-export type ActionType =
-  | 'hit'
-  | 'stand'
-  | 'double'
-  | 'split'
-  | 'surrender'
-  | 'insurance'
-  | 'decline-insurance'
-  | 'even-money'
-  | 'decline-even-money'
-  | 'take-five-card-half'
-  | 'continue';
+/** Every decision the round asks for, of a hand's play and of the questions before and during it. */
+export const ACTION_TYPES = [
+  'hit',
+  'stand',
+  'double',
+  'split',
+  'surrender',
+  'insurance',
+  'decline-insurance',
+  'even-money',
+  'decline-even-money',
+  'take-five-card-half',
+  'continue',
+] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export function isActionType(a: string): a is ActionType {
+  return (ACTION_TYPES as readonly string[]).includes(a);
+}
 
 export type Action =
   | { readonly type: Exclude<ActionType, 'insurance' | 'double' | 'split'> }

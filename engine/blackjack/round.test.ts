@@ -329,7 +329,10 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
       [1, 1, 'split'],
     ];
     assert.throws(() => play('macau-2009', 1000, cards, decisions), /"split" is not legal/);
-    assert.throws(() => play('macau-2009', 1000, cards, decisions), /seat 1 hand 1 now \(play\); legal: hit, stand, double/);
+    assert.throws(
+      () => play('macau-2009', 1000, cards, decisions),
+      /seat 1 hand 1 now \(play\): no split after the player declined one \(macau-2009 art\.16 n\.5\); legal: hit, stand, double/,
+    );
     assert.throws(() => play('macau-2009', 1000, cards, decisions, { resplitAfterDecline: true }), /fixed at false by macau-2009 art\.16 n\.5/);
     const out = play('generic', 1000, `${cards} 9D`, [...decisions, [1, 1, 'stand'], [1, 2, 'stand']], { resplitAfterDecline: true });
     assert.deepEqual(

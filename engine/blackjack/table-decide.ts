@@ -1,5 +1,6 @@
 import type { DecisionRequest, DecisionTaken, NotFollowed, Outcome, RoundStake } from '../table/game.js';
-import { RoundError, stakesOf, type Action, type ActionType, type Expectation } from './round.js';
+import { isActionType, RoundError, stakesOf, type Action, type ActionType, type Expectation } from './round.js';
+import { whyIllegal } from './round-step.js';
 import { tableDecide } from './table.js';
 import { ownerTotals } from './table-bets.js';
 import { insuranceAmountRef } from './refs.js';
@@ -31,7 +32,11 @@ export function blackjackDecide(g: BlackjackTableSetup, s: BlackjackTableShoe, r
   const x = roundOf(s).expected;
   if (x.kind !== 'decision' || x.seat !== d.seat) return { ok: false, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' };
   const action = x.legal.find((a) => a === d.action);
-  if (action === undefined) return { ok: false, reason: `"${d.action}" is not legal now (legal: ${x.legal.join(', ')})`, refusal: 'illegal-action' };
+  if (action === undefined) {
+    // Why, with its article: the bar of the function that left it out of the legal list.
+    const why = isActionType(d.action) ? whyIllegal(roundOf(s), d.action) : null;
+    return { ok: false, reason: `"${d.action}" is not legal now${why ? `: ${why}` : ''} (legal: ${x.legal.join(', ')})`, refusal: 'illegal-action' };
+  }
   // A bettor behind is asked for its own insurance once the seat insures (rule 15): it pays it.
   const insurer = r.owners[x.decider];
   const priced = priceDecision(g, s, r, x, action, d, insurer);

@@ -191,7 +191,8 @@ function decideOnBox(shoe: WarTableShoe, coup: WarCoup, d: DecisionRequest): War
   const e = warExpected(coup);
   if (e.kind !== 'box-decisions' || !e.stations.includes(d.station))
     return { ok: false, reason: `station ${d.station} has no decision to make on the box`, refusal: 'no-decision' };
-  if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
+  if (d.action !== 'war' && d.action !== 'surrender')
+    return { ok: false, reason: `"${d.action}" is not war or surrender (${WAR_RULES.tieChoice})`, refusal: 'illegal-action' };
   const raise = coup.box?.bettors.find((b) => b.station === d.station)?.bets.main ?? 0;
   if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
   return {
@@ -207,7 +208,8 @@ function decideOnBox(shoe: WarTableShoe, coup: WarCoup, d: DecisionRequest): War
 function decideAtSeat(shoe: WarTableShoe, coup: WarCoup, d: DecisionRequest): WarDecided {
   const e = warExpected(coup);
   if (e.kind !== 'decisions' || !e.seats.includes(d.seat)) return { ok: false, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' };
-  if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
+  if (d.action !== 'war' && d.action !== 'surrender')
+    return { ok: false, reason: `"${d.action}" is not war or surrender (${WAR_RULES.tieChoice})`, refusal: 'illegal-action' };
   // Going to war doubles the initial bet (Art. 7 n.5): the raise must be covered by credit.
   const raise = coup.seats.find((s) => s.seat === d.seat)?.bets.main ?? 0;
   if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };

@@ -37,6 +37,45 @@ describe('a seat decides its own hand; bets are made before the deal', () => {
     }
   });
 
+  it('a move the rules leave out now is refused, its detail saying why with the article (Art. 16 n.1)', () => {
+    const t = testTable({ game: 'blackjack' });
+    try {
+      credit(t.ledger, 1, 100_000);
+      burnShoeStart(t);
+      assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+      t.clock.runOut(t.table.reads.view().endsAt);
+      for (const c of ['TS', '9H', '8D']) t.table.shoe.onCard(parseCard(c)); // seat 1: 18 against a 9
+      const r = t.table.commands.decide(1, 'split');
+      assert.equal(!r.ok && r.refusal, 'illegal-action');
+      assert.equal(
+        r.ok ? '' : r.reason,
+        '"split" is not legal now: a split only of a pair of the same value (macau-2009 art.16 n.1) (legal: hit, stand, double, surrender)',
+      );
+      assert.equal(t.ledger.credit(1), 90_000, 'nothing taken');
+      assert.deepEqual(t.table.commands.decide(1, 'stand'), { ok: true });
+    } finally {
+      t.close();
+    }
+  });
+
+  it('war: a tie offers war or surrender only, and another move is refused naming Art. 7 n.4', () => {
+    const t = testTable({ game: 'war' });
+    try {
+      credit(t.ledger, 1, 100_000);
+      burnShoeStart(t);
+      assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+      t.clock.runOut(t.table.reads.view().endsAt);
+      for (const c of ['7S', '7D']) t.table.shoe.onCard(parseCard(c)); // seat 1 ties the croupier
+      assert.deepEqual(t.table.reads.station(1).decision?.legal, ['war', 'surrender']);
+      const r = t.table.commands.decide(1, 'hit');
+      assert.equal(!r.ok && r.refusal, 'illegal-action');
+      assert.equal(r.ok ? '' : r.reason, '"hit" is not war or surrender (macau-war [art.7] n.4)');
+      assert.deepEqual(t.table.commands.decide(1, 'surrender'), { ok: true });
+    } finally {
+      t.close();
+    }
+  });
+
   it('Portugal rule 13: a bet is made before the deal begins; none is taken once the cards are dealt', () => {
     const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001', limits: { min: 10_000, max: 300_000 } } });
     try {
