@@ -546,6 +546,43 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
     );
   });
 
+  it('a seat a fault kept from betting gets its open streak stakes back and its streak ends: a house reading, citing no article', () => {
+    const rules = resolveRules('macau-2009', { winningStreak: true, authorisation: 'TEST-DICJ' });
+    const open: StreakState[] = [
+      { seat: 1, bets: { '2': 10, '4': 5 }, wins: 1 },
+      { seat: 3, bets: { '3': 7 }, wins: 1 },
+    ];
+    // Seat 1's station was disabled by a device fault in the betting window; seat 3's player chose not to bet.
+    let r = openRound({ rules, seats: [{ seat: 2, bets: { main: 100 } }], streaks: open, keptOut: [1] });
+    for (const c of ['TS', '9H', 'QD']) r = dealCard(r, parseCard(c));
+    r = decideRound(r, { type: 'stand' });
+    r = dealCard(r, parseCard('8C'));
+    assert.equal(r.expected.kind, 'done');
+    const rule = 'macau-2009 house reading, no article: a fault kept the station from betting';
+    assert.deepEqual(
+      r.lines.filter((l) => l.seat !== 2).map((l) => [l.seat, l.bet, l.stake, l.net, l.rule, l.carried]),
+      [
+        [1, 'streak2', 10, 0, rule, true],
+        [1, 'streak4', 5, 0, rule, true],
+        [3, 'streak3', 7, -7, 'macau-2009 art.13 5)(2) vi), our reading: the text names no consequence', true],
+      ],
+    );
+    assert.deepEqual(r.streaks, [], 'both streaks end: no stake stays held');
+    assert.deepEqual(r.held, []);
+  });
+
+  it('a kept-out seat that bet after all (the fault cleared in the window) plays its streak as usual', () => {
+    const rules = resolveRules('macau-2009', { winningStreak: true, authorisation: 'TEST-DICJ' });
+    let r = openRound({ rules, seats: [{ seat: 1, bets: { main: 100 } }], streaks: [{ seat: 1, bets: { '2': 10 }, wins: 1 }], keptOut: [1] });
+    for (const c of ['TS', '9H', '9D']) r = dealCard(r, parseCard(c));
+    r = decideRound(r, { type: 'stand' });
+    r = dealCard(r, parseCard('8C'));
+    assert.deepEqual(
+      r.lines.filter((l) => l.bet === 'streak2').map((l) => [l.net, l.rule]),
+      [[30, 'macau-2009 art.13 5)(2) i), art.14 n.5']],
+    );
+  });
+
   it('new streak stakes still open after the round are held; carried ones are marked on their lines', () => {
     const rules = resolveRules('macau-2009', { winningStreak: true, authorisation: 'TEST-DICJ' });
     let r = openRound({ rules, seats: [{ seat: 1, bets: { main: 100, streak: { '2': 10, '5': 20 } } }] });

@@ -1,0 +1,199 @@
+// A held winning-streak stake (Macau 2009 Art. 13 5)) is the player's money in play: it must never
+// be lost to a device fault that kept the station from betting, nor stranded in the ledger's
+// held:<n> account when the table opens under a game identity whose fold no longer knows the streak.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseCard } from '../../engine/cards/card.js';
+import { account } from '../../ledger/entries.js';
+import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
+import type { BetId } from '../../protocol/index.js';
+import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
+import { onBillAcceptorEvent } from '../tilts/tilt-sources.js';
+import { SwitchingTable } from './switching-table.js';
+import { gameSwitch } from './game-switch.js';
+import { tableParams } from '../config/table-params.js';
+import { TableConfig } from '../config/table-config.js';
+import { silent } from '../testing/table-kit.js';
+
+const SIDE = { min: 500, max: 50_000 };
+const SIDE_LIMITS = { betLimits: { anyPair: SIDE, sevens: SIDE, over13: SIDE, under13: SIDE, streak2: SIDE, streak3: SIDE, streak4: SIDE, streak5: SIDE } };
+const STREAK = { ...SIDE_LIMITS, profileOptions: { winningStreak: true }, profileAuthorisation: 'DICJ-TEST-16' };
+// The same table without the streak: its limits name no streak spot (a switch refuses limits of bets the game lacks).
+const NO_STREAK = { betLimits: { anyPair: SIDE, sevens: SIDE, over13: SIDE, under13: SIDE }, profileAuthorisation: 'DICJ-TEST-16' };
+const KEPT_OUT = 'macau-2009 house reading, no article: a fault kept the station from betting';
+
+const place = (t: TestTable, station: number, bet: BetId, amount: number) =>
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount }));
+const decide = (t: TestTable, station: number) =>
+  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action: 'stand' }));
+const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
+const cards = (t: TestTable, codes: string) => {
+  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
+};
+const close = (t: TestTable) => t.clock.runOut(t.table.reads.view().endsAt);
+const held = (t: Pick<TestTable, 'ledger'>, station: number) => 0 - t.ledger.balance(account.heldBets(station));
+function burnShoeStart(t: TestTable) {
+  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
+}
+function lastSettle(t: TestTable) {
+  const last = [...entriesOfTypes(t.ledger, ['round.settle'])].at(-1);
+  assert.ok(last);
+  return (JSON.parse(last.body) as EntryBody).payload as { lines: { station: number; bet: string; stake: number; net: number; rule: string; carried?: true }[] };
+}
+
+/** The reviewer's round 1: station 1 bets main 10,000 and streak3 5,000 and wins: 105,000 credit, 5,000 held. */
+function wonRoundWithStreak(t: TestTable): void {
+  credit(t.ledger, 1, 100_000);
+  credit(t.ledger, 2, 100_000);
+  burnShoeStart(t);
+  assert.equal(place(t, 1, 'main', 10_000).ok, true);
+  assert.equal(place(t, 1, 'streak3', 5_000).ok, true);
+  close(t);
+  cards(t, 'TS 9H 9D');
+  assert.equal(decide(t, 1).ok, true);
+  cards(t, '8C');
+  assert.equal(t.table.reads.view().phase, 'results');
+  assert.equal(t.ledger.credit(1), 105_000);
+  assert.equal(held(t, 1), 5_000);
+  close(t);
+  assert.equal(t.table.reads.view().phase, 'betting');
+}
+
+/** A round station 2 plays alone (19 against 17). */
+function station2Round(t: TestTable): void {
+  assert.equal(place(t, 2, 'main', 10_000).ok, true);
+  close(t);
+  cards(t, 'TH 9D 9H');
+  assert.equal(decide(t, 2).ok, true);
+  cards(t, '8H');
+  assert.equal(t.table.reads.view().phase, 'results');
+}
+
+describe('held winning-streak stakes (Macau 2009 Art. 13 5))', () => {
+  it('a station a device fault kept from betting gets its held streak stake back, its streak ended (a house reading, no article)', () => {
+    const t = testTable({ game: 'blackjack', config: STREAK });
+    try {
+      wonRoundWithStreak(t);
+      t.tilts.raise('bill-jam', { station: 1 });
+      assert.equal(refusal(place(t, 1, 'main', 10_000)), 'station-disabled');
+      station2Round(t);
+      assert.deepEqual(
+        lastSettle(t)
+          .lines.filter((l) => l.station === 1)
+          .map((l) => [l.bet, l.stake, l.net, l.rule, l.carried]),
+        [['streak3', 5_000, 0, KEPT_OUT, true]],
+      );
+      assert.equal(t.ledger.credit(1), 110_000, 'the stake is back on the credit');
+      assert.equal(held(t, 1), 0);
+      assert.equal(t.table.reads.station(1).betting.streak, undefined, 'the streak ended');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a fault raised and cleared within the window still counts: the station was kept out for part of it', () => {
+    const t = testTable({ game: 'blackjack', config: STREAK });
+    try {
+      wonRoundWithStreak(t);
+      t.tilts.raise('bill-jam', { station: 1 });
+      onBillAcceptorEvent(t.tilts, 1, { type: 'faultCleared' });
+      const cleared = t.tilts.clear('bill-jam', 1, { user: 'att-1', role: 'attendant' });
+      assert.equal(cleared.ok, true, JSON.stringify(cleared));
+      station2Round(t);
+      assert.deepEqual(
+        lastSettle(t)
+          .lines.filter((l) => l.station === 1)
+          .map((l) => [l.net, l.rule]),
+        [[0, KEPT_OUT]],
+      );
+      assert.equal(t.ledger.credit(1), 110_000);
+      assert.equal(held(t, 1), 0);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('control: a player who chooses not to bet still loses the open streak stake (our reading of 5)(2) vi))', () => {
+    const t = testTable({ game: 'blackjack', config: STREAK });
+    try {
+      wonRoundWithStreak(t);
+      station2Round(t);
+      assert.deepEqual(
+        lastSettle(t)
+          .lines.filter((l) => l.station === 1)
+          .map((l) => [l.net, l.rule]),
+        [[-5_000, 'macau-2009 art.13 5)(2) vi), our reading: the text names no consequence']],
+      );
+      assert.equal(t.ledger.credit(1), 105_000);
+      assert.equal(held(t, 1), 0);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a restart under rule options without the streak returns the held stake to the credit, journalled, before the table plays', () => {
+    const first = testTable({ game: 'blackjack', config: STREAK });
+    let again: TestTable | undefined;
+    try {
+      wonRoundWithStreak(first);
+      first.stop();
+      again = testTable({ game: 'blackjack', dir: first.dir, config: NO_STREAK });
+      assert.equal(again.ledger.credit(1), 110_000, 'the held stake is back on the credit');
+      assert.equal(held(again, 1), 0);
+      const returns = [...entriesOfTypes(again.ledger, ['held.return'])].map((e) => (JSON.parse(e.body) as EntryBody).payload);
+      assert.deepEqual(
+        returns.map((p) => [p.station, p.amount]),
+        [[1, 5_000]],
+      );
+      assert.equal(again.table.reads.station(1).betting.streak, undefined);
+      assert.equal(verifyLedger(again.ledger).ok, true);
+      // Another round: nothing comes back twice, nothing stays held.
+      station2Round(again);
+      assert.equal(again.ledger.credit(1), 110_000);
+      assert.equal(held(again, 1), 0);
+      assert.equal(verifyLedger(again.ledger).ok, true);
+    } finally {
+      if (again) again.close();
+      else first.close();
+    }
+  });
+
+  it('control: a restart under the same rule options keeps the streak and its held stake', () => {
+    const first = testTable({ game: 'blackjack', config: STREAK });
+    let again: TestTable | undefined;
+    try {
+      wonRoundWithStreak(first);
+      first.stop();
+      again = testTable({ game: 'blackjack', dir: first.dir, config: STREAK });
+      assert.equal(again.ledger.credit(1), 105_000);
+      assert.equal(held(again, 1), 5_000);
+      assert.deepEqual(again.table.reads.station(1).betting.streak, { wins: 1, open: [{ bet: 'streak3', amount: 5_000 }] });
+      assert.equal([...entriesOfTypes(again.ledger, ['held.return'])].length, 0);
+    } finally {
+      if (again) again.close();
+      else first.close();
+    }
+  });
+
+  it('the live rule switch between shoes returns the held stakes the same way before the new game plays', () => {
+    const t = testTable({ game: 'blackjack', config: STREAK });
+    try {
+      wonRoundWithStreak(t);
+      const table = new SwitchingTable(t.table);
+      const next = TableConfig.parse({ ...t.config, ...NO_STREAK, profileOptions: {} });
+      const sw = gameSwitch({ ledger: t.ledger, log: silent, timers: t.clock.timers, table, params: () => tableParams(next) });
+      assert.equal(sw.refusal(next), null);
+      sw.switchTo(next);
+      assert.equal(t.ledger.credit(1), 110_000);
+      assert.equal(held(t, 1), 0);
+      assert.equal(table.reads.station(1).betting.streak, undefined);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+      table.stop();
+    } finally {
+      t.close();
+    }
+  });
+});
