@@ -37,6 +37,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   streakSurrender: ['winningStreak', 'surrender', 'surrenderMoment'],
   streakSplitLose: ['winningStreak'],
   streakAbsent: ['winningStreak'],
+  streakKeptOut: ['winningStreak'],
   jackpot: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotHit: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotAward: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],

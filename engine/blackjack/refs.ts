@@ -51,6 +51,9 @@ const REFS = {
   // A seat with open streak bets that does not bet: the obligation of 5)(2) vi) broken. The text
   // names no consequence, so the line says the loss is our reading, not the article's (a review).
   streakAbsent: ['art.13 5)(2) vi), our reading: the text names no consequence', null, null],
+  // A seat whose station a fault kept from betting (engine/table: `keptOut`): no player's choice and
+  // no article's case, so the line cites none and says the return of the stake is the house's reading.
+  streakKeptOut: ['house reading, no article: a fault kept the station from betting', null, null],
   // The chip is collected whatever happens (rules 41, 48) and decided by the first cards alone (rule 46).
   jackpot: [null, null, 'rules 46, 48'],
   // An award: the cards rule 42 counts hold an approved combination (rule 43), the round's only one.

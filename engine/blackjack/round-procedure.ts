@@ -467,7 +467,7 @@ function finish(w: Work): void {
   const side = additionalLines(w.rules, w.firstCards, w.seats, w.setup.jackpot);
   w.lines.push(...side.lines);
   if (side.jackpot) w.jackpot = side.jackpot;
-  const streaks = settleStreaks(w.rules, w.seats, w.setup.streaks ?? []);
+  const streaks = settleStreaks(w.rules, w.seats, w.setup.streaks ?? [], w.setup.keptOut);
   w.lines.push(...streaks.lines);
   w.streaks = streaks.streaks;
   w.held = streaks.held;

@@ -57,6 +57,11 @@ export interface RoundSetup {
   readonly rules: BlackjackRules;
   readonly seats: readonly SeatEntry[];
   readonly streaks?: readonly StreakState[];
+  /**
+   * Seats whose station a fault kept from betting in this round's window (the table decides:
+   * engine/table/betting.ts). Not dealt, their open streak stakes are returned, not lost.
+   */
+  readonly keptOut?: readonly number[];
   /** The first round after a shuffle: per-round burns do not apply (the shoe-start burn did). */
   readonly firstRoundOfShoe?: boolean;
   /** The jackpot's program and pools as the round starts (Portugal rules 38–50). */

@@ -61,6 +61,7 @@ const setup = z.strictObject({
   rules: RULES_SCHEMA,
   seats: z.array(seatEntry),
   streaks: z.array(streakState).optional(),
+  keptOut: z.array(seat).optional(),
   firstRoundOfShoe: z.boolean().optional(),
   jackpot: jackpotState.optional(),
   out: cardsOut.optional(),

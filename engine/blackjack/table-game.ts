@@ -82,7 +82,7 @@ export function blackjackTableGame(
       resetProgressive: (s, level, to) => resetProgressive(g, s, level, to),
     },
     round: {
-      startRound: (s, seats) => startRound(g, s, seats),
+      startRound: (s, seats, _stadium, keptOut) => startRound(g, s, seats, keptOut),
       pending: (s, r) => blackjackPending(g, s, r),
       takeCard: (s, r, card) => takeCard(g, s, r, card),
       decide: (s, r, d) => blackjackDecide(g, s, r, d),
@@ -154,7 +154,12 @@ function takeBurn(g: BlackjackTableSetup, s: BlackjackTableShoe, card: Card): Ou
 }
 
 /** A round for the seats that bet, each bettor behind named for the engine by its station. */
-function startRound(g: BlackjackTableSetup, s: BlackjackTableShoe, seats: readonly SeatStakes[]): { shoe: BlackjackTableShoe; round: BlackjackTableRound } {
+function startRound(
+  g: BlackjackTableSetup,
+  s: BlackjackTableShoe,
+  seats: readonly SeatStakes[],
+  keptOut: readonly number[] = [],
+): { shoe: BlackjackTableShoe; round: BlackjackTableRound } {
   const owners: Record<string, number> = {};
   const entries: SeatEntry[] = seats.map((x) => {
     // With `bettor-chooses` (Portugal rules 28, 30) every bettor behind *may* follow: the engine
@@ -166,7 +171,7 @@ function startRound(g: BlackjackTableSetup, s: BlackjackTableShoe, seats: readon
     });
     return { seat: x.seat, bets: seatBets(g.catalogue, x.bets), ...(behind.length ? { behind } : {}) };
   });
-  return { shoe: moved(startTableRound(g.table, s.table, entries)), round: { owners, staged: null, notFollowed: [] } };
+  return { shoe: moved(startTableRound(g.table, s.table, entries, keptOut)), round: { owners, staged: null, notFollowed: [] } };
 }
 
 function takeCard(

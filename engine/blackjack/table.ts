@@ -83,15 +83,18 @@ function afterRound(c: TableRules, t: TableState, played: RoundState, shoe: Shoe
   };
 }
 
-/** Closes the betting and starts a round with these bets (validated by the round). */
-export function startTableRound(c: TableRules, t: TableState, seats: readonly SeatEntry[]): TableState {
+/** Closes the betting and starts a round with these bets (validated by the round); `keptOut`: seats a fault kept from betting. */
+export function startTableRound(c: TableRules, t: TableState, seats: readonly SeatEntry[], keptOut: readonly number[] = []): TableState {
   const phase = tablePhase(t);
   if (phase !== 'betting') throw new RoundError(`cannot start a round now: ${phase === 'round' ? 'a round is in play' : `the shoe needs a ${phase}`}`);
   const step = shoeNext(t.shoe);
+  // Only the seats with open streak stakes matter to the round: its setup names no other.
+  const kept = keptOut.filter((x) => t.streaks.some((st) => st.seat === x));
   const round = openRound({
     rules: c.rules,
     seats,
     streaks: t.streaks,
+    ...(kept.length > 0 ? { keptOut: kept } : {}),
     firstRoundOfShoe: step.kind === 'round' && step.firstRoundOfShoe,
     out: t.shoe.out,
     catalogue: c.catalogue,

@@ -37,7 +37,26 @@ export function openBetting<S, R>(t: Turn<S, R>): void {
     results: null,
     held: [],
   });
+  // A new window: the stations kept out are the ones the faults in force keep out now.
+  const { keptOut: _last, ...state } = t.state;
+  void _last;
+  t.state = state;
+  keepOut(t);
   t.schedule('betting', t.state.params.timings.bettingMs);
+}
+
+/**
+ * Adds to the window's kept-out stations those the faults keep from betting now: a disabled
+ * station, every station while new bets are stopped. Only while betting is open; a station once
+ * kept out stays so for the whole window, whether or not it bets after the fault clears.
+ */
+export function keepOut<S, R>(t: Turn<S, R>): void {
+  const s = t.state;
+  if (s.phase !== 'betting') return;
+  const now = s.faults.newBetsStopped ? s.params.stations.map((x) => x.station) : s.faults.disabled;
+  const was = s.keptOut ?? [];
+  const added = now.filter((x) => !was.includes(x));
+  if (added.length > 0) t.set({ keptOut: [...was, ...added].sort((a, b) => a - b) });
 }
 
 /** The behind spots a station is offered: every other seat a station controls, if the game has them. */
@@ -324,7 +343,8 @@ export function closeBetting<S, R>(t: Turn<S, R>): void {
   }
   t.set({ chips: [], unplayed: closed.unplayed, placed: closed.stations.flatMap((x) => x.inPlay) });
   if (closed.seats.length === 0 && closed.stadium.length === 0) return openBetting(t);
-  const started = t.game.round.startRound(t.state.shoe, closed.seats, closed.stadium);
+  const kept = (t.state.keptOut ?? []).map((x) => seatOf(t.state.params, x)).filter((x): x is number => x !== undefined && x !== STADIUM_SEAT);
+  const started = t.game.round.startRound(t.state.shoe, closed.seats, closed.stadium, kept);
   t.set({ shoe: started.shoe, round: started.round, phase: 'dealing' });
   t.log('info', 'bets closed', { roundId, seats: closed.seats.map((x) => x.seat), remote: closed.stadium.length });
   advance(t);

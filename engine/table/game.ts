@@ -315,8 +315,10 @@ export interface RoundMoves<S, R> {
   /**
    * A new round for the seats that bet, and the remote stations' own bets on the stadium box
    * (games with `remote: 'own-spots'`); throws only on a bug (the table checks bets first).
+   * `keptOut`: the seats whose station a fault kept from betting in the window (a game that carries
+   * stakes across rounds, a winning streak, returns theirs rather than taking them).
    */
-  startRound(shoe: S, seats: readonly SeatStakes[], stadium?: readonly StadiumStakes[]): { shoe: S; round: R };
+  startRound(shoe: S, seats: readonly SeatStakes[], stadium?: readonly StadiumStakes[], keptOut?: readonly number[]): { shoe: S; round: R };
   pending(shoe: S, round: R): Pending;
   /** Places the card the round expects; `to` records where it went (`seat:3:hand:0`, `banker`, `burn`…). */
   takeCard(shoe: S, round: R, card: Card): Outcome<{ shoe: S; round: R; to: string }>;

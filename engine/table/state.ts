@@ -223,6 +223,12 @@ export interface TableState<S, R> {
    * transaction id, so no two share one. A serial, kept across `open`. Absent in older states and until one.
    */
   readonly jackpotResets?: { readonly at: number; readonly n: number };
+  /**
+   * The stations a fault kept from betting at some moment of the betting window open now (disabled,
+   * or every station while new bets were stopped): the round it opens returns their open streak
+   * stakes rather than taking them (engine/blackjack/settle/streak.ts). Absent when none, and in older states.
+   */
+  readonly keptOut?: readonly number[];
 }
 
 /** A progressive jackpot award: the round, the seat and its station, the combination, the level, the amount. */

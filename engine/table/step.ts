@@ -1,4 +1,4 @@
-import { clearBets, closeBetting, openBetting, placeBet } from './betting.js';
+import { clearBets, closeBetting, keepOut, openBetting, placeBet } from './betting.js';
 import { decide, decisionTimedOut, jackpotPaid, resumeCountdown, settle } from './dealing.js';
 import type { Effect, JournalRecord } from './effects.js';
 import type { GameDefinition, Outcome } from './game.js';
@@ -233,6 +233,7 @@ function faults<S, R>(t: Turn<S, R>, input: InputOf<'faults'>): void {
   }
   const off = next.disabled.filter((s) => !was.disabled.includes(s));
   if (off.length > 0 && t.state.phase === 'betting') t.set({ chips: t.state.chips.filter((c) => !off.includes(c.station)) });
+  keepOut(t);
 }
 
 /** What the world must do because the state changed: the countdown to run, the shoe's gate. */

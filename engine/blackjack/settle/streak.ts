@@ -10,12 +10,15 @@ import type { Seat } from '../round-seats.js';
  * each seat's marker; levels reached are paid, a lost round loses every open level, a tie leaves
  * them. A seat with open streak bets that does not bet this round breaks the obligation of Art. 13
  * 5)(2) vi) ("o jogador deve apostar nos jogos seguintes, consecutivamente"): the text names no
- * other consequence, so its streak bets are lost (our reading; docs/rules/blackjack.md).
+ * other consequence, so its streak bets are lost (our reading; docs/rules/blackjack.md). A seat
+ * whose station a fault kept from betting (`keptOut`) broke no obligation: its open streak stakes
+ * are returned and its streak ends (the house's reading, no article: docs/rules/blackjack.md).
  */
 export function settleStreaks(
   rules: BlackjackRules,
   seats: readonly Seat[],
   carriedIn: readonly StreakState[],
+  keptOut: readonly number[] = [],
 ): { lines: BlackjackSettlementLine[]; streaks: StreakState[]; held: HeldStreakStake[] } {
   const p = rules.profile;
   const lines: BlackjackSettlementLine[] = [];
@@ -37,7 +40,9 @@ export function settleStreaks(
     if (dealt.has(absent.seat)) continue;
     for (const lvl of STREAK_LEVELS) {
       const stake = absent.bets[`${lvl}`];
-      if (stake !== undefined) line(absent.seat, lvl, stake, -stake, true, 'streakAbsent');
+      if (stake === undefined) continue;
+      if (keptOut.includes(absent.seat)) line(absent.seat, lvl, stake, 0, true, 'streakKeptOut');
+      else line(absent.seat, lvl, stake, -stake, true, 'streakAbsent');
     }
   }
   for (const s of seats) {
