@@ -238,6 +238,7 @@ const DERIVERS: { readonly [T in EntryType]: Deriver<T> } = {
   misread: tableMeter('misreads'),
   'jackpot.reset': resetJackpot,
   'jackpot.settle': settleJackpot,
+  'held.return': returnHeld,
   'credit.cancel': cancelCredit,
   'handpay.request': requestHandpay,
   'handpay.confirm': confirmHandpay,
@@ -395,6 +396,20 @@ function postReturns(
   }
   d.post(account.house, house);
   d.meters.push(['table', type === 'round.settle' ? 'gamesPlayed' : 'voidedRounds', 1]);
+}
+
+/**
+ * Held stakes given back to the credit outside a round (the table opened afresh): at most what the
+ * station holds. Metered as a refund of a wager (`voidRefunds`): the game they were wagered on was
+ * never decided.
+ */
+function returnHeld(d: Derivation, p: Payload<'held.return'>): void {
+  const held = d.view.heldBets(p.station);
+  if (p.amount > held) throw new LedgerRefusal('bad-line', `station ${p.station} has ${held} held, not the ${p.amount} returned`);
+  d.creditChange(p.station, p.amount);
+  d.post(account.heldBets(p.station), p.amount);
+  d.post(account.stationCredit(p.station), -p.amount);
+  d.both(p.station, 'voidRefunds', p.amount);
 }
 
 function resetJackpot(d: Derivation, p: Payload<'jackpot.reset'>): void {

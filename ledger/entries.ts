@@ -134,6 +134,14 @@ export const PAYLOADS = {
   }),
   // A round's bets, its settlement or void, a dealing error and its resolution (terms/round-terms.ts).
   ...ROUND_PAYLOADS,
+  /**
+   * Stakes held past their round (a winning streak, Macau 2009 Art. 13 5)), the station's whole
+   * `held:<n>`, given back to its credit because the table opened afresh (another game, profile or
+   * rule options, a journal it could not fold): the streak the stakes rode on is gone with the old
+   * game's state, so they are returned, not left held (host/table/start-table.ts). The house's
+   * reading: no article covers it.
+   */
+  'held.return': z.strictObject({ tableId: id, station, amount: positive, reason: text }),
   /** Credits removed from a station's meter to be paid by an attendant (GLI "cancelled credits"). */
   'credit.cancel': z.strictObject({ station, amount: positive, reason: text }),
   /** A win paid by hand without passing through the credit meter (jackpot, win above the limit). */
@@ -384,6 +392,7 @@ export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
   'bet.place',
   'round.settle',
   'round.void',
+  'held.return',
   'credit.cancel',
   'handpay.request',
   'handpay.confirm',

@@ -45,6 +45,7 @@ const JOURNAL_TYPES = [
   'bet.place',
   'round.settle',
   'round.void',
+  'held.return',
   'jackpot.settle',
   'handpay.request',
   'shoe.change',

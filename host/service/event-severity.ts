@@ -22,6 +22,8 @@ const WARNING = new Set([
   'credit.cancel',
   'handpay.request',
   'handpay.confirm',
+  // Streak stakes given back when the table opened under another game or rule set.
+  'held.return',
   'service.action',
   'service.account',
   'station.credential',

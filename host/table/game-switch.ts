@@ -34,7 +34,10 @@ export interface GameSwitchDeps {
  * `restoreRestartChanges`). Only between rounds (no round open, no chips on the spots, no hold,
  * not halted), on a shoe of the same decks, under the rule set's authorisation as a start
  * requires it, with its limits and bets; a table playing a progressive jackpot keeps its pools in
- * its game, so it does not switch (a start is needed to carry them).
+ * its game, so it does not switch (a start is needed to carry them). Open winning streaks do not
+ * stop it: opened afresh, the table returns their held stakes to the stations' credits, journalled
+ * before it plays (start-table.ts `returnHeldStakes`), as a restart under other rules does. A
+ * refusal would wait on streaks a busy table may always have open, holding the switch off for good.
  */
 export function gameSwitch(d: GameSwitchDeps): RuleSwitch {
   return {

@@ -25,6 +25,28 @@ export interface OpenedTable {
 }
 
 /**
+ * The table opens afresh (another game, profile or rule options, whose identity its journal never
+ * opened under; or a journal it could not fold): the old game's state, and every winning streak in
+ * it, is gone, so the stakes the ledger still holds for them (`held:<n>`, Macau 2009 Art. 13 5))
+ * go back to each station's credit, journalled (`held.return`) before the table opens and plays.
+ * Returned rather than carried into the new game: it may play no streak, and a stake held for a
+ * streak no game will settle would stay held for ever. Every such account is emptied, whatever
+ * station it is, so none is stranded by a station removed from the configuration either.
+ */
+function returnHeldStakes(ledger: Ledger, tableId: string, log: Logger): void {
+  for (const [name, balance] of Object.entries(ledger.balances())) {
+    const station = /^held:(\d+)$/.exec(name)?.[1];
+    // Credit-normal: what is held is the balance's opposite.
+    const amount = 0 - balance;
+    if (station === undefined || amount <= 0) continue;
+    const reason = 'the table opened under another game or rule set: the winning streak ends and its held stakes are returned';
+    const txId = `${tableId}:held-return:${station}:${ledger.headOf().seq + 1}`;
+    ledger.append({ type: 'held.return', txId, payload: { tableId, station: Number(station), amount, reason } });
+    log.warn({ station: Number(station), amount }, 'held streak stakes returned: the table opened afresh');
+  }
+}
+
+/**
  * The table of one game, rebuilt from the journal: the runtime over the folded state, listening
  * to the ledger; rounds the ledger holds open that the table will not go on with are voided by
  * the recovery rules (every bet returned).
@@ -62,8 +84,10 @@ export function openTable<S, R>(
             : 'interrupted round of a table opened anew';
       voidStrayRounds({ ledger, table: runtime, log, report, reason });
       const at = timers.now();
-      if (!recovered.opened) runtime.input({ kind: 'open', at, params: now, game: game.identity });
-      else if (JSON.stringify(runtime.state.params) !== JSON.stringify(now)) runtime.configure(now);
+      if (!recovered.opened) {
+        returnHeldStakes(ledger, now.tableId, log);
+        runtime.input({ kind: 'open', at, params: now, game: game.identity });
+      } else if (JSON.stringify(runtime.state.params) !== JSON.stringify(now)) runtime.configure(now);
       if (!switched) runtime.input({ kind: 'resume', at, newShoe: newShoe || report.voided.length > 0 });
       if (report.tableHold) log.warn({ hold: report.tableHold }, 'the table was on hold between rounds: held again until resolved');
       if (report.resumedRound)

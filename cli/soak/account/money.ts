@@ -46,6 +46,13 @@ export function foldMoney(m: MoneyFold, type: EntryType, p: Record<string, unkno
       m.betsByRound.delete(s.roundId);
       break;
     }
+    case 'held.return': {
+      // Held stakes given back outside a round (the table opened afresh): out of play, as a void's.
+      const amount = (p as Payload<'held.return'>).amount;
+      m.held -= amount;
+      m.voidReturned += amount;
+      break;
+    }
     case 'round.void': {
       const v = p as Payload<'round.void'>;
       m.rounds++;

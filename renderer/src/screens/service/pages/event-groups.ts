@@ -1,7 +1,7 @@
 /** The event log's type groups: every journal entry type is in one (ledger/entries.ts). */
 export const EVENT_GROUPS = {
   service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'station.credential', 'peer.credential', 'service.test', 'service.action'],
-  round: ['table.input', 'bet.place', 'round.decision', 'round.settle', 'round.void'],
+  round: ['table.input', 'bet.place', 'round.decision', 'round.settle', 'round.void', 'held.return'],
   card: ['card.read', 'misread', 'shoe.change'],
   bill: ['bill.escrow', 'bill.credit', 'bill.return', 'bill.refused', 'cashbox.drop'],
   handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
