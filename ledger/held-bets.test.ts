@@ -100,4 +100,29 @@ describe('held bets (winning streak across rounds)', () => {
     assert.equal(l.balance(account.house), -1_000, 'the house has the lost streak stake');
     assert.equal(verifyLedger(l).ok, true);
   });
+
+  it('gives held stakes back to the credit outside a round (held.return: the table opened afresh), never more than is held', () => {
+    const l = fresh();
+    l.append(billCredit(1, 50_000, 'b1'));
+    l.append(bet(1, 'r1', 1_000, 'r1:bet', 1, 'streak3'));
+    l.append({
+      type: 'round.settle',
+      txId: 'r1:settle',
+      payload: { ...core('r1'), lines: [], held: [{ station: 1, seat: 1, bet: 'streak3', amount: 1_000 }] },
+    });
+    assert.equal(l.credit(1), 49_000);
+    const back = (amount: number, txId: string): NewEntry => ({
+      type: 'held.return',
+      txId,
+      payload: { tableId: 'T1', station: 1, amount, reason: 'reopened' },
+    });
+    assert.throws(() => l.append(back(1_001, 'T1:held-return:1:a')), refusedWith('bad-line'));
+    l.append(back(1_000, 'T1:held-return:1:b'));
+    assert.equal(l.credit(1), 50_000, 'the stake is back on the credit');
+    assert.equal(l.balance(account.heldBets(1)), 0);
+    assert.equal(l.balance(account.house), 0, 'the house takes nothing');
+    assert.equal(l.meters('station:1').voidRefunds, 1_000, 'metered as a wager refunded');
+    assert.throws(() => l.append(back(1_000, 'T1:held-return:1:c')), refusedWith('bad-line'), 'nothing is held any more');
+    assert.equal(verifyLedger(l).ok, true);
+  });
 });

@@ -119,6 +119,28 @@ describe('held winning-streak stakes (Macau 2009 Art. 13 5))', () => {
     }
   });
 
+  it('new bets stopped for part of the window (the shoe lid open) keeps every station out: the held stake comes back', () => {
+    const t = testTable({ game: 'blackjack', config: STREAK });
+    try {
+      wonRoundWithStreak(t);
+      t.tilts.raise('shoe-lid-open', {});
+      assert.equal(refusal(place(t, 1, 'main', 10_000)), 'bets-paused');
+      t.tilts.conditionGone('shoe-lid-open');
+      station2Round(t);
+      assert.deepEqual(
+        lastSettle(t)
+          .lines.filter((l) => l.station === 1)
+          .map((l) => [l.net, l.rule]),
+        [[0, KEPT_OUT]],
+      );
+      assert.equal(t.ledger.credit(1), 110_000);
+      assert.equal(held(t, 1), 0);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
   it('control: a player who chooses not to bet still loses the open streak stake (our reading of 5)(2) vi))', () => {
     const t = testTable({ game: 'blackjack', config: STREAK });
     try {
@@ -131,6 +153,28 @@ describe('held winning-streak stakes (Macau 2009 Art. 13 5))', () => {
         [[-5_000, 'macau-2009 art.13 5)(2) vi), our reading: the text names no consequence']],
       );
       assert.equal(t.ledger.credit(1), 105_000);
+      assert.equal(held(t, 1), 0);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a cash-out leaves the held stake held (not on the meter): the next round dealt without the station settles it, nothing stranded', () => {
+    const t = testTable({ game: 'blackjack', config: STREAK });
+    try {
+      wonRoundWithStreak(t);
+      assert.equal(t.floor.gate.cashOut(1, 'handpay').ok, true);
+      assert.equal(t.ledger.credit(1), 0);
+      assert.equal(held(t, 1), 5_000, 'the held stake is not part of the cash-out');
+      station2Round(t);
+      assert.deepEqual(
+        lastSettle(t)
+          .lines.filter((l) => l.station === 1)
+          .map((l) => [l.net, l.carried]),
+        [[-5_000, true]],
+        'a player who cashed out and does not bet is read as choosing not to (5)(2) vi))',
+      );
       assert.equal(held(t, 1), 0);
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
