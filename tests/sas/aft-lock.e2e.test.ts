@@ -180,18 +180,21 @@ describe('AFT game lock (0x74) through the host start', () => {
 
   it('the same poll again is the same answer and one journal entry; a lock over a lock keeps one fault with the new timeout', async () => {
     const n = raised();
-    const bytes = appendCrc([ADDRESS, 0x74, 0x00, COND_IN, ...bcd(40, 2)]);
+    // A lock of 1 s, asked again at 0.6 s for 2.5 s, read at 1.5 s: the first would have ended
+    // 0.5 s before, the second ends 1.6 s after. Margins of a second or more: a whole-suite run on
+    // a loaded machine failed the 0.15 s ones this had (1 December; passes alone).
+    const bytes = appendCrc([ADDRESS, 0x74, 0x00, COND_IN, ...bcd(100, 2)]);
     await h.pollOther();
     const first = await h.exchange(bytes, 'variable');
     const again = await h.exchange(bytes, 'variable');
     assert.deepEqual(again, first);
     assert.equal(raised(), n + 1);
-    await sleep(250);
-    assert.equal((await A.status74(h, 0x00, COND_IN, 60)).lock, A.LOCK.locked, 'asked again before it ran out');
-    await sleep(300);
+    await sleep(600);
+    assert.equal((await A.status74(h, 0x00, COND_IN, 250)).lock, A.LOCK.locked, 'asked again before it ran out');
+    await sleep(900);
     assert.equal((await A.status74(h)).lock, A.LOCK.locked, 'the new timeout counts (the first would have ended)');
     assert.equal(raised(), n + 1, 'one fault');
-    await until(() => !held(), 'the new timeout to run out', 2_000);
+    await until(() => !held(), 'the new timeout to run out', 5_000);
   });
 
   it('with a bet on the table the lock is pending (nothing journalled), and takes effect when the round is over; bets in play still settle; AFT out then works', async () => {
