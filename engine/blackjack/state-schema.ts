@@ -4,7 +4,7 @@ import { BET_IDS, JACKPOT_COMBINATIONS, type BetId } from '../table/vocabulary.j
 import { JackpotProgram } from './jackpot/program.js';
 import type { JackpotState } from './jackpot/settle.js';
 import { OPTION_KEYS, OPTIONS, PROFILE_IDS, type OptionDef, type Spec } from './option-table.js';
-import type { RoundSetup, RoundState } from './round-types.js';
+import { ACTION_TYPES, type RoundSetup, type RoundState } from './round-types.js';
 import type { BlackjackRules } from './rules.js';
 import type { ShoeState } from './shoe-session.js';
 import type { BlackjackTableRound, BlackjackTableShoe } from './table-setup.js';
@@ -81,19 +81,7 @@ const event = z.union([
   z.strictObject({ held: card }),
   z.strictObject({ void: text }),
 ]);
-const actionType = z.enum([
-  'hit',
-  'stand',
-  'double',
-  'split',
-  'surrender',
-  'insurance',
-  'decline-insurance',
-  'even-money',
-  'decline-even-money',
-  'take-five-card-half',
-  'continue',
-]);
+const actionType = z.enum(ACTION_TYPES);
 const cardStep = z.enum([
   'burn-round',
   'first',

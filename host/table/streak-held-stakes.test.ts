@@ -46,6 +46,19 @@ function lastSettle(t: TestTable) {
 }
 
 /** The reviewer's round 1: station 1 bets main 10,000 and streak3 5,000 and wins: 105,000 credit, 5,000 held. */
+/** Station 1's held 5,000 came back with station 2's round: one line, net 0, the house's reading; the ledger verifies. */
+function assertStakeBack(t: TestTable): void {
+  assert.deepEqual(
+    lastSettle(t)
+      .lines.filter((l) => l.station === 1)
+      .map((l) => [l.net, l.rule]),
+    [[0, KEPT_OUT]],
+  );
+  assert.equal(t.ledger.credit(1), 110_000);
+  assert.equal(held(t, 1), 0);
+  assert.equal(verifyLedger(t.ledger).ok, true);
+}
+
 function wonRoundWithStreak(t: TestTable): void {
   credit(t.ledger, 1, 100_000);
   credit(t.ledger, 2, 100_000);
@@ -105,15 +118,7 @@ describe('held winning-streak stakes (Macau 2009 Art. 13 5))', () => {
       const cleared = t.tilts.clear('bill-jam', 1, { user: 'att-1', role: 'attendant' });
       assert.equal(cleared.ok, true, JSON.stringify(cleared));
       station2Round(t);
-      assert.deepEqual(
-        lastSettle(t)
-          .lines.filter((l) => l.station === 1)
-          .map((l) => [l.net, l.rule]),
-        [[0, KEPT_OUT]],
-      );
-      assert.equal(t.ledger.credit(1), 110_000);
-      assert.equal(held(t, 1), 0);
-      assert.equal(verifyLedger(t.ledger).ok, true);
+      assertStakeBack(t);
     } finally {
       t.close();
     }
@@ -127,15 +132,7 @@ describe('held winning-streak stakes (Macau 2009 Art. 13 5))', () => {
       assert.equal(refusal(place(t, 1, 'main', 10_000)), 'bets-paused');
       t.tilts.conditionGone('shoe-lid-open');
       station2Round(t);
-      assert.deepEqual(
-        lastSettle(t)
-          .lines.filter((l) => l.station === 1)
-          .map((l) => [l.net, l.rule]),
-        [[0, KEPT_OUT]],
-      );
-      assert.equal(t.ledger.credit(1), 110_000);
-      assert.equal(held(t, 1), 0);
-      assert.equal(verifyLedger(t.ledger).ok, true);
+      assertStakeBack(t);
     } finally {
       t.close();
     }
