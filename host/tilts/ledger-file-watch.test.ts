@@ -54,7 +54,7 @@ describe('the ledger file watch', () => {
       watch.start();
       const stopping = watch.stop();
       assert.equal(calls[0]?.signal.aborted, true, 'the running check is told to stop');
-      calls[0]?.answer({ ok: false, ran: false, problems: ['the check could not run: its worker ended (1)'] });
+      calls[0]?.answer({ ok: false, ran: false, problems: ['the check could not run: its process ended (1)'] });
       await stopping;
       t.clock.advance(2 * LEDGER_FILE_CHECK_EVERY_MS);
       assert.equal(calls.length, 1, 'no check after the stop');

@@ -42,7 +42,7 @@ export class LedgerFileWatch {
     void this.once();
   }
 
-  /** No check after this; one running is ended, and waited for (its worker holds the file open). */
+  /** No check after this; one running is ended, and waited for (its process holds the file open). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.abort.abort();
