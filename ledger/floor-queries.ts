@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { tiltSaid, type TiltSaidPayload } from '../terms/said.js';
-import { PAYLOADS } from './entries.js';
+import { account, PAYLOADS } from './entries.js';
 import { connectionOf, type EntryBody, type Ledger } from './ledger.js';
 import { ESCROW_KEY, ESCROW_RESOLVED_SQL, ESCROW_TYPES } from './migrations.js';
 
@@ -312,4 +312,23 @@ export function unresolvedEscrowOf(r: { seq: number; body: string }): Unresolved
 export function unresolvedEscrows(ledger: Ledger): UnresolvedEscrow[] {
   const rows = connectionOf(ledger).prepare(UNRESOLVED_ESCROWS).all() as { seq: number; body: string }[];
   return rows.map(unresolvedEscrowOf);
+}
+
+/**
+ * What the ledger holds past their rounds, per station (`held:<n>`: winning-streak stakes), the
+ * stations holding nothing left out: every such account, whether or not the configuration still
+ * names its station (a table opening afresh returns them all, host/table/start-table.ts).
+ */
+export function heldStakes(ledger: Ledger): Record<number, number> {
+  const rows = connectionOf(ledger).prepare("SELECT account, balance FROM balances WHERE account LIKE 'held:%' AND balance < 0").all() as {
+    account: string;
+    balance: number;
+  }[];
+  const held: Record<number, number> = {};
+  for (const r of rows) {
+    const station = Number(r.account.slice(r.account.indexOf(':') + 1));
+    // Only an account the ledger names so: `account.heldBets` of the number read back.
+    if (Number.isSafeInteger(station) && account.heldBets(station) === r.account) held[station] = 0 - r.balance;
+  }
+  return held;
 }

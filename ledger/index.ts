@@ -54,6 +54,7 @@ export {
   newestOrderMade,
   configChanges,
   heldRead,
+  heldStakes,
   lastNoteCredit,
   openTilts,
   pendingHandpays,

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { GameDefinition } from '../../engine/table/game.js';
 import type { TableParams } from '../../engine/table/state.js';
-import type { Ledger } from '../../ledger/index.js';
+import { heldStakes, type Ledger } from '../../ledger/index.js';
 import { recoverTable, voidStrayRounds, type RecoveryReport } from './recover.js';
 import { TableRuntime, type LiveTable } from './runtime.js';
 import type { GroupCommit } from './command-batch.js';
@@ -34,15 +34,12 @@ export interface OpenedTable {
  * station it is, so none is stranded by a station removed from the configuration either.
  */
 function returnHeldStakes(ledger: Ledger, tableId: string, log: Logger): void {
-  for (const [name, balance] of Object.entries(ledger.balances())) {
-    const station = /^held:(\d+)$/.exec(name)?.[1];
-    // Credit-normal: what is held is the balance's opposite.
-    const amount = 0 - balance;
-    if (station === undefined || amount <= 0) continue;
+  for (const [held, amount] of Object.entries(heldStakes(ledger))) {
+    const station = Number(held);
     const reason = 'the table opened under another game or rule set: the winning streak ends and its held stakes are returned';
     const txId = `${tableId}:held-return:${station}:${ledger.headOf().seq + 1}`;
-    ledger.append({ type: 'held.return', txId, payload: { tableId, station: Number(station), amount, reason } });
-    log.warn({ station: Number(station), amount }, 'held streak stakes returned: the table opened afresh');
+    ledger.append({ type: 'held.return', txId, payload: { tableId, station, amount, reason } });
+    log.warn({ station, amount }, 'held streak stakes returned: the table opened afresh');
   }
 }
 
