@@ -5,6 +5,7 @@ import type { StreakLevel } from './bets/streak.js';
 import type { JackpotLevelMove, JackpotResult, JackpotState } from './jackpot/settle.js';
 import type { BlackjackRules } from './rules.js';
 import type { ActRefusal } from '../table/act-refusal.js';
+import type { DecisionAction } from '../table/vocabulary.js';
 
 /** A blackjack round's inputs and outputs as plain data (the round itself: round.ts). */
 
@@ -79,7 +80,11 @@ export type CardTarget = { readonly to: 'burn' } | { readonly to: 'dealer' } | {
 export type CardStep =
   'burn-round' | 'first' | 'dealer-up' | 'second' | 'dealer-hole' | 'split-second' | 'hit' | 'double' | 'burn-dealer-second' | 'dealer-second' | 'dealer-draw';
 
-/** Every decision the round asks for, of a hand's play and of the questions before and during it. */
+/**
+ * Every decision the round asks for, of a hand's play and of the questions before and during it.
+ * Each is one the table words (`DECISION_ACTIONS`, which adds war's and a bettor behind's): one
+ * missing there fails to compile, not on a screen.
+ */
 export const ACTION_TYPES = [
   'hit',
   'stand',
@@ -92,7 +97,7 @@ export const ACTION_TYPES = [
   'decline-even-money',
   'take-five-card-half',
   'continue',
-] as const;
+] as const satisfies readonly DecisionAction[];
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 export function isActionType(a: string): a is ActionType {
