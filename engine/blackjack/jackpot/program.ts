@@ -113,7 +113,7 @@ export function parseJackpotProgram(input: unknown): JackpotProgram {
 /** Where a level's increment stands in parts of 100,000,000 of a minor unit: what the floor left over, carried to the next round. */
 export type JackpotCarry = Readonly<Record<string, number>>;
 
-const PARTS = 100_000_000;
+const PARTS = 100_000_000n;
 
 /**
  * What a round's jackpot chips add to each level (rule 40): the increment percentage of the
@@ -129,11 +129,14 @@ export function carriedContributions(
 ): { added: Record<string, number>; carry: Record<string, number> } {
   const added: Record<string, number> = {};
   const left: Record<string, number> = {};
+  if (!Number.isSafeInteger(totalStake) || totalStake < 0) throw new RangeError(`the jackpot chips of a round must be whole minor units: ${totalStake}`);
   for (const l of p.levels) {
-    // Integer arithmetic: stake × bp × share fits in a safe integer for any realistic round.
-    const parts = totalStake * p.incrementBasisPoints * l.share + (carry[l.level] ?? 0);
-    added[l.level] = Math.floor(parts / PARTS);
-    left[l.level] = parts % PARTS;
+    // In BigInt: stake × basis points × share is 10^8 parts a unit staked, past 2^53 from about
+    // 9 × 10^7 units of chips in a round, where a double counts in steps and its remainder is
+    // wrong. What a level receives is at most the stake, so it is a safe number again.
+    const parts = BigInt(totalStake) * BigInt(p.incrementBasisPoints) * BigInt(l.share) + BigInt(carry[l.level] ?? 0);
+    added[l.level] = Number(parts / PARTS);
+    left[l.level] = Number(parts % PARTS);
   }
   return { added, carry: left };
 }

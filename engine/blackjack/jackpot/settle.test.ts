@@ -5,7 +5,7 @@ import { dealCard, decideRound, openRound, RoundError, type RoundState } from '.
 import { resolveRules } from '../rules.js';
 import { BLACKJACK_CATALOGUE } from '../bets/catalogue.js';
 import { openTable, startTableRound, tableCardOut, tablePhase, tableShuffled, voidTableRound } from '../table.js';
-import { contributions, EXAMPLE_JACKPOT_PROGRAM, JackpotProgramError, parseJackpotProgram, type JackpotProgram } from './program.js';
+import { carriedContributions, contributions, EXAMPLE_JACKPOT_PROGRAM, JackpotProgramError, parseJackpotProgram, type JackpotProgram } from './program.js';
 import { openJackpot, poolsInPlay, settleJackpot, type JackpotState } from './settle.js';
 
 const cards = (s: string): Card[] => s.split(' ').map(parseCard);
@@ -206,6 +206,22 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     }
     assert.deepEqual(added, [0, 1, 0, 1]);
     assert.equal(state.pools.main, 10_002);
+  });
+
+  it('rule 40 in whole units however large the chips: stake × basis points × share past 2^53 loses no unit and carries the exact fraction', () => {
+    // 20% of the chips, 80% of that to `main` and 20% to `minor`: 1.6 × 10^7 parts a unit staked.
+    // 10^9 units of chips in a round (a stadium's, or a large chip) is 1.6 × 10^16 parts, past
+    // Number.MAX_SAFE_INTEGER: a double there counts in steps of 2 and its remainder is wrong.
+    const stake = 1_000_000_007;
+    const carry = { main: 99_999_999, minor: 12_345_678 };
+    const { added, carry: left } = carriedContributions(EXAMPLE_JACKPOT_PROGRAM, stake, carry);
+    for (const l of EXAMPLE_JACKPOT_PROGRAM.levels) {
+      const parts = BigInt(stake) * BigInt(EXAMPLE_JACKPOT_PROGRAM.incrementBasisPoints) * BigInt(l.share) + BigInt(carry[l.level as 'main' | 'minor']);
+      assert.equal(added[l.level], Number(parts / 100_000_000n), `${l.level}: the whole units`);
+      assert.equal(left[l.level], Number(parts % 100_000_000n), `${l.level}: the fraction carried`);
+    }
+    // A total no integer holds is refused, not rounded.
+    assert.throws(() => carriedContributions(EXAMPLE_JACKPOT_PROGRAM, 2 ** 53), RangeError);
   });
 
   it('a fixed award is never more than its level holds', () => {
