@@ -1,5 +1,5 @@
 import { schemaProblems } from './schema-check.js';
-import { wroteOne } from './write-check.js';
+import { schemaCookie, schemaStillChecked, wroteOne } from './write-check.js';
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
@@ -175,6 +175,8 @@ export class Ledger {
   #lateFloor = 0;
   private readonly stmt: ReturnType<Ledger['prepare']>;
   #closed = false;
+  /** SQLite's schema cookie when the schema was last found the migrations' (`schemaStillChecked`). */
+  #schemaChecked: number | null = null;
   /** Opened read-only (`LedgerOptions.readonly`): appends are refused. */
   readonly #readonly: boolean;
   /** The head kept outside the database (a lost WAL is noticed at the next open); null for `:memory:`, diagnostic opens and readers. */
@@ -263,6 +265,7 @@ export class Ledger {
       // (ledger/schema-check.ts; `etg ledger verify` runs the same check).
       const schema = schemaProblems(db);
       if (schema.length > 0) throw new LedgerOpenError(`ledger integrity failure: ${schema.join('; ')}`);
+      this.#schemaChecked = schemaCookie(db);
       this.checkTail();
       // Writers only: a diagnostic open (tailCheck off) must still open a rolled-back ledger to report on it.
       const mark = HeadMark.of(file);
@@ -349,6 +352,8 @@ export class Ledger {
     // the chain goes on from the head the database holds, not from the one this process remembers.
     const results = this.#db
       .transaction(() => {
+        // A trigger planted by a second connection while this one runs: checked before any row.
+        this.#schemaChecked = schemaStillChecked(this.#db, this.#schemaChecked);
         const stored = this.stmt.head.get() as { seq: number; hash: string } | undefined;
         if (stored) head = stored;
         const out: AppendResult[] = [];

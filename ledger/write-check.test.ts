@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import { after, describe, it } from 'node:test';
-import { billCredit } from './fixtures.js';
-import { ledgerFile, openLedger, verifyLedger } from './index.js';
+import { bet, billCredit } from './fixtures.js';
+import { ledgerFile, openLedger, verifyLedger, type NewEntry } from './index.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'write-check-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -38,7 +38,12 @@ describe('an append whose row a hidden trigger skipped is refused, whole', () =>
         for (const [j, event] of skip.events.entries())
           other.exec(`CREATE TRIGGER ${names[j]} BEFORE ${event} ON ${skip.table} BEGIN SELECT RAISE(IGNORE); END`);
 
-        assert.throws(() => ledger.append(billCredit(1, 50000, 'note-2')), new RegExp(`ledger write lost: .*${skip.table}`));
+        // Since the schema cookie's check, the trigger is named before any row is written (the rows'
+        // count, `wroteOne`, stays behind it).
+        assert.throws(
+          () => ledger.append(billCredit(1, 50000, 'note-2')),
+          /ledger schema changed while open: schema: trigger sqliteHide(INSERT|UPDATE) is not one the migrations create/,
+        );
         assert.deepEqual(ledger.headOf(), before.head, 'nothing journalled');
         assert.equal(ledger.credit(1), before.credit, 'no credit shown');
         assert.equal((other.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n, 1, 'nothing queued to send');
@@ -46,6 +51,65 @@ describe('an append whose row a hidden trigger skipped is refused, whole', () =>
         for (const n of names) other.exec(`DROP TRIGGER ${n}`);
         assert.equal(ledger.append(billCredit(1, 50000, 'note-2')).status, 'appended', 'the same note once the trigger is gone');
         assert.equal(ledger.credit(1), 60000);
+        const report = verifyLedger(ledger);
+        assert.ok(report.ok, report.problems.join('\n'));
+      } finally {
+        other.close();
+        ledger.close();
+      }
+    });
+  }
+});
+
+// The review of 1 December: a statement's count is its own rows, so an AFTER trigger undoes a row
+// already counted, and the tables counted were five of those an append writes (the open rounds,
+// the recall and the AFT index were not). Before: each append below said `appended` (the outbox
+// row deleted: an entry never sent upstream; a 50,000 note journalled and 10,000 shown; a bet taken
+// whose round a restart's recovery would not void). Now the append reads SQLite's schema cookie
+// under its write lock, and a schema changed since the last check is checked again whole.
+const PLANTED: { name: string; sql: string; entry: () => NewEntry }[] = [
+  {
+    name: 'an AFTER INSERT trigger that deletes the outbox row',
+    sql: 'CREATE TRIGGER sqliteGone AFTER INSERT ON outbox BEGIN DELETE FROM outbox WHERE seq = NEW.seq; END',
+    entry: () => billCredit(1, 50000, 'note-2'),
+  },
+  {
+    name: 'an AFTER UPDATE trigger that puts a balance back',
+    sql: 'CREATE TRIGGER sqliteBack AFTER UPDATE ON balances BEGIN UPDATE balances SET balance = OLD.balance WHERE account = NEW.account; END',
+    entry: () => billCredit(1, 50000, 'note-2'),
+  },
+  {
+    name: 'a trigger that skips the open round of a bet',
+    sql: 'CREATE TRIGGER sqliteNoBet BEFORE INSERT ON round_bets BEGIN SELECT RAISE(IGNORE); END',
+    entry: () => bet(1, 'R1', 500, 'R1:bet:1'),
+  },
+  {
+    name: 'a view, harmless itself: the schema is not what the migrations make',
+    sql: 'CREATE VIEW credits AS SELECT * FROM balances',
+    entry: () => billCredit(1, 50000, 'note-2'),
+  },
+];
+
+describe('a schema changed while the ledger is open refuses the next append, whole', () => {
+  for (const [i, planted] of PLANTED.entries()) {
+    it(planted.name, () => {
+      const dir = path.join(root, `planted-${i}`);
+      const ledger = openLedger(dir, 'T1');
+      const other = new BetterSqlite(ledgerFile(dir));
+      try {
+        ledger.append(billCredit(1, 10000, 'note-1'));
+        const before = { head: ledger.headOf(), credit: ledger.credit(1) };
+        other.exec(planted.sql);
+        assert.throws(
+          () => ledger.append(planted.entry()),
+          /ledger schema changed while open: schema: (trigger|view) (sqlite\w+|credits) is not one the migrations create/,
+        );
+        assert.deepEqual(ledger.headOf(), before.head, 'nothing journalled');
+        assert.equal(ledger.credit(1), before.credit, 'no credit shown');
+        assert.equal((other.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n, 1, 'nothing queued to send');
+
+        other.exec(planted.sql.replace(/^CREATE (TRIGGER|VIEW) (\w+).*$/s, 'DROP $1 $2'));
+        assert.equal(ledger.append(planted.entry()).status, 'appended', 'the same entry once the schema is the migrations’ again');
         const report = verifyLedger(ledger);
         assert.ok(report.ok, report.problems.join('\n'));
       } finally {
