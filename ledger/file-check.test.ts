@@ -5,7 +5,8 @@
 // fold that reads by type) or a tx_id index swapped for one without a note's entry (the note then
 // credited twice) passed the start, the schema check and verify, with or without the witness.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { getEventListeners } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -16,6 +17,16 @@ import { indexLeavingOutInFile, padLedgerFile, txIdIndexWithoutInFile } from './
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'file-check-'));
 after(() => rmSync(root, { recursive: true, force: true }));
+
+/** Bytes written over a closed file's, where a disk's fault or a hand would. */
+function overwrite(file: string, offset: number, bytes: Buffer): void {
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, bytes, 0, bytes.length, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** A closed ledger of a few notes past 32 MiB; the seq of note `note-2`. */
 function ledgerPastTheOpenCheck(name: string): { dir: string; seq: number } {
@@ -77,6 +88,34 @@ describe('the whole-file check in the background', () => {
       r.problems.some((p) => p.includes('sqlite_autoindex_journal_1')),
       r.problems.join('\n'),
     );
+  });
+
+  // The review of 1 December: damage to the header or the schema's pages makes SQLite throw
+  // (SQLITE_NOTADB, SQLITE_CORRUPT) rather than answer with rows, and the check said it "could not
+  // run", which the host only logs (a running host goes on, its schema cached, until a restart
+  // refuses the file). SQLite naming the damage is a finding: the table halts on it.
+  for (const [what, offset, bytes] of [
+    ['the header', 0, Buffer.from('NOT SQLITE')],
+    ['the first page’s b-tree type', 100, Buffer.from([0x00])],
+  ] as const) {
+    it(`names damage to ${what} (SQLite throws) as a problem found, not a check that could not run`, async () => {
+      const dir = path.join(root, `damaged-${offset}`);
+      const l = openLedger(dir, 'T1');
+      for (let i = 1; i < 20; i++) l.append(billCredit(1, 100 * i, `note-${i}`));
+      l.close();
+      overwrite(ledgerFile(dir), offset, bytes);
+      const r = await checkLedgerFile(ledgerFile(dir));
+      assert.equal(r.ran, true, r.problems.join('; '));
+      assert.equal(r.ok, false);
+      assert.match(r.problems[0] ?? '', /SQLITE_(NOTADB|CORRUPT)/);
+    });
+  }
+
+  it('leaves no listener on a signal that outlives its checks (a host checks daily for months on one)', async () => {
+    const { dir } = ledgerPastTheOpenCheck('listeners');
+    const watch = new AbortController();
+    for (let i = 0; i < 5; i++) assert.equal((await checkLedgerFile(ledgerFile(dir), watch.signal)).ok, true);
+    assert.equal(getEventListeners(watch.signal, 'abort').length, 0, 'each finished check let go of the signal (and of its process)');
   });
 
   it('makes no process when stopped before it began, and says so', async () => {

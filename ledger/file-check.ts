@@ -38,7 +38,13 @@ try {
   const rows = db.pragma('integrity_check(' + Number(max) + ')');
   out = { ran: true, problems: rows.map((r) => r.integrity_check).filter((s) => s !== 'ok') };
 } catch (e) {
-  out = { ran: false, problems: ['the check could not run: ' + String((e && e.message) || e)] };
+  // SQLite naming damage it met before any row (the header, the schema's pages) is a finding;
+  // anything else (the file not there, the driver) says nothing of the file.
+  const code = String((e && e.code) || '');
+  const said = String((e && e.message) || e);
+  out = /^SQLITE_(CORRUPT|NOTADB)/.test(code)
+    ? { ran: true, problems: [code + ': ' + said] }
+    : { ran: false, problems: ['the check could not run: ' + said] };
 } finally {
   if (db) db.close();
 }
@@ -53,14 +59,17 @@ process.stdout.write(JSON.stringify(out));
 export function checkLedgerFile(file: string, signal?: AbortSignal): Promise<FileCheckResult> {
   return new Promise((resolve) => {
     let settled = false;
+    let child: ReturnType<typeof spawn> | undefined;
+    // The signal may outlive many checks (a host's watch, daily for months): each lets go of it.
+    const stop = () => void child?.kill('SIGKILL');
     const done = (ran: boolean, problems: string[]) => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener('abort', stop);
       resolve({ ok: ran && problems.length === 0, ran, problems });
     };
     // Stopped before it began (a start refused right after it): no process is made.
     if (signal?.aborted) return done(false, ['the check could not run: stopped before it began']);
-    let child: ReturnType<typeof spawn>;
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
       // Under Electron the host's executable is Electron's, which runs a script as Node only so told.
@@ -88,7 +97,7 @@ export function checkLedgerFile(file: string, signal?: AbortSignal): Promise<Fil
       if (code === 0 && r) return done(r.ran, r.problems);
       done(false, [`the check could not run: its process ended (${code ?? 'no code'})${err ? `: ${err.trim().slice(0, 500)}` : ''}`]);
     });
-    signal?.addEventListener('abort', () => void child.kill('SIGKILL'), { once: true });
+    signal?.addEventListener('abort', stop, { once: true });
   });
 }
 

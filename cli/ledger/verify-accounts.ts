@@ -19,7 +19,9 @@ export interface AccountsReport {
  * every journalled account must have its row. A change the journal holds and its maker had not yet applied (a command cut between
  * its two steps) is counted as applied, as the host would apply it. The store is read into memory
  * and checked, migrated and (an old JSON file not imported yet) imported there, as the host would
- * at its next start: nothing in the folder is written (a copy taken off a cabinet is evidence).
+ * at its next start: neither the store's bytes nor any file of the folder is changed (a copy taken off a
+ * cabinet is evidence), though SQLite leaves an empty `-wal` and a `-shm` beside a WAL database it
+ * read, if none were there, as the ledger's read-only tools do (docs/ledger.md).
  */
 export function verifyAccounts(dataDir: string, ledger: Ledger): AccountsReport {
   const journal = ledgerAccountJournal(ledger);
