@@ -273,18 +273,14 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
 function wireTable(options: HostOptions, o: Opened, stops: StartStops) {
   const dataDir = path.resolve(options.dataDir);
   const { log, syncEvents } = o;
-  const rt = openTableRuntime(options, o);
-  stops.add('the faults', () => rt.tilts.close());
-  stops.add('the table', () => rt.table.stop());
+  const rt = openTableRuntime(options, o, stops);
   const { metrics, sessions, stopCountingTilts } = countHost(o, rt);
   stops.add('the count of faults', stopCountingTilts);
   const shoe = makeShoe(options, o, rt, metrics);
   stops.add('the shoe', () => shoe.close());
   const { hub, floor, gateRemote } = wireFloor(o, rt);
   stops.add('the floor services', () => floor.close());
-  const signals = routeSignals(dataDir, o, rt);
-  stops.add('the ledger file check', () => signals.ledgerCheck.stop());
-  stops.add('the disk-space monitor', () => signals.disk.stop());
+  const signals = routeSignals(dataDir, o, rt, stops);
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(hub.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const stadium = lateStadium(hub);

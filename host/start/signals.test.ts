@@ -13,6 +13,7 @@ import { realTimers } from '../table/timers.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import type { SyncEvents, WitnessEvents } from './opened.js';
 import { routeSignals } from './signals.js';
+import { StartStops } from './stops.js';
 
 describe('the sync client’s alarms at the table', () => {
   it('journals a bad receipt as the upstream-receipt fault, once while it stands; other alarms are no fault', async () => {
@@ -27,6 +28,7 @@ describe('the sync client’s alarms at the table', () => {
         dir,
         { ledger, log, sync: null, syncEvents, witness: null, witnessEvents },
         { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
+        new StartStops(log),
       );
       disk.stop();
       await ledgerCheck.stop();

@@ -3,19 +3,31 @@ import { LedgerFileWatch } from '../tilts/ledger-file-watch.js';
 import { tiltDetailSaid } from '../../locales/said.js';
 import { onUpstreamSignal, onWitnessSignal } from '../tilts/tilt-sources.js';
 import type { Opened } from './opened.js';
+import type { StartStops } from './stops.js';
 import type { TableRuntime } from './table-runtime.js';
 
 /**
  * What stops new bets from outside the table, each through its fault: the upstream beyond its
  * offline limit, the witness behind (or refusing the journal), the disk under the ledger filling;
  * and what halts the table from the ledger's file, checked whole in the background. Returns the
- * disk monitor and the file's check, started.
+ * disk monitor and the file's check, started. Each is in `stops` as it starts: a step that
+ * refuses after (a current state's entry refused by the ledger, no timer to be had) takes the
+ * signals back to where they went before the table existed and stops the timers, so the sync
+ * client does not journal into the faults of a table that never opened
+ * (tests/host/start-table-runtime-failure.test.ts). The witness link started here is stopped with
+ * the ledger (`Opened.release`), after it is flushed.
  */
 export function routeSignals(
   dataDir: string,
   { ledger, log, sync, syncEvents, witness, witnessEvents }: Pick<Opened, 'ledger' | 'log' | 'sync' | 'syncEvents' | 'witness' | 'witnessEvents'>,
   { tilts, recovery, timers }: Pick<TableRuntime, 'tilts' | 'recovery' | 'timers'>,
+  stops: StartStops,
 ): { disk: DiskSpaceMonitor; ledgerCheck: LedgerFileWatch } {
+  const before = { sync: { stopNewBets: syncEvents.stopNewBets, alarm: syncEvents.alarm }, witness: { ...witnessEvents } };
+  stops.add('the signals routed to the faults', () => {
+    Object.assign(syncEvents, before.sync);
+    Object.assign(witnessEvents, before.witness);
+  });
   // New bets stop through the upstream-offline fault, so every stop has one place and one record.
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, tiltDetailSaid('unsyncedBeyondLimit'));
   // The signal fires on changes only: state the current one (a restored fault may have gone).
@@ -41,10 +53,12 @@ export function routeSignals(
   }
   // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
   const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
+  stops.add('the disk-space monitor', () => disk.stop());
   disk.start();
   // Off the host's thread, while the table plays: an index forged or a page gone bad past the size
   // the open checks whole halts the table (ledger-integrity), as a failed verification does.
   const ledgerCheck = new LedgerFileWatch({ file: ledger.file, tilts, log, timers });
+  stops.add('the ledger file check', () => ledgerCheck.stop());
   ledgerCheck.start();
   return { disk, ledgerCheck };
 }

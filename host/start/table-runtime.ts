@@ -24,6 +24,7 @@ import { TiltManager } from '../tilts/tilt-manager.js';
 import { onBillAcceptorEvent } from '../tilts/tilt-sources.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
+import type { StartStops } from './stops.js';
 import { SampledLog } from '../logging/sampled-log.js';
 
 /** The table rebuilt from its journal, and what it needs before any device opens. */
@@ -54,14 +55,20 @@ export interface TableRuntime {
 
 /**
  * Faults restored, the credit rule and the seated acceptors made, then the table recovered from
- * its journal (before any device opens) and its configuration checked against its game.
+ * its journal (before any device opens) and its configuration checked against its game. The
+ * faults and the table are in `stops` as each is made: a check that refuses after the table is
+ * rebuilt (a bet limited that the game does not have, limits that break its rules, the rule set's
+ * entry refused by the ledger) leaves no runtime listening to the ledger or holding its
+ * checkpoints (tests/host/start-table-runtime-failure.test.ts).
  */
 export function openTableRuntime(
   options: HostOptions,
   { config, ledger, log, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'manifest'>,
+  stops: StartStops,
 ): TableRuntime {
   // Faults outlive a restart: the journal's open ones are current again before any device speaks.
   const tilts = new TiltManager({ ledger, log });
+  stops.add('the faults', () => tilts.close());
   tilts.restore();
   // One credit rule for every acceptor, seated or remote: the host decides each credit.
   const credits = tableCreditRule({ config, ledger, log, fault: (station, say) => tilts.raise('bill-cheat', { station, say }) });
@@ -96,6 +103,7 @@ export function openTableRuntime(
   const groupCommit = options.groupCommit === undefined ? GROUP_COMMIT : options.groupCommit;
   const game = openTableGame(config, (g) => openTable(g, { ledger, log, timers, params, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) }));
   const table = new SwitchingTable(game.table);
+  stops.add('the table', () => table.stop());
   const recovery = game.report;
   const ruleSwitch = gameSwitch({ ledger, log, timers, table, params: paramsNow, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) });
   const unknownBets = unknownBetTypes(config, table.game.rules.bets);

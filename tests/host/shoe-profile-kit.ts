@@ -12,6 +12,7 @@ import { wireFloorServices, type WiredFloorServices } from '../../host/floor/flo
 import { RemoteConfig } from '../../host/floor/remote-config.js';
 import { configOrderAlarm } from '../../host/start/floor.js';
 import { openTableRuntime, type TableRuntime } from '../../host/start/table-runtime.js';
+import { StartStops } from '../../host/start/stops.js';
 import { manualTimers } from '../../host/testing/manual-timers.js';
 import { signOrder } from '../../host/testing/remote-orders.js';
 import { credit } from '../../host/testing/table-kit.js';
@@ -78,6 +79,8 @@ export function openShoeHost(dir: string): ShoeHost {
   const rt = openTableRuntime(
     { dataDir: dir, rendererDir: dir, timers: clock.timers },
     { config, ledger, log: silent, manifest: { mode: 'tsx', hash: 'shoe-profile-test', files: [] } },
+    // Started whole or not at all: the kit's `stop` is what stops it.
+    new StartStops(silent),
   );
   const floor = wireFloorServices({
     config,
