@@ -317,6 +317,8 @@ interface Returned {
   net: number;
   heldOut: number;
   handpay: number;
+  /** False for a station the settlement names not dealt in (`notDealtIn`): no game of its own is counted. */
+  dealt: boolean;
 }
 
 function closeRound(d: Derivation, p: Payload<'round.settle'> | Payload<'round.void'>, type: 'round.settle' | 'round.void'): void {
@@ -340,7 +342,7 @@ function closeRound(d: Derivation, p: Payload<'round.settle'> | Payload<'round.v
 /** What a settlement's lines and held stakes return per station. */
 function settledReturns(p: Payload<'round.settle'>, wagered: ReadonlyMap<number, number>): Map<number, Returned> {
   const returned = new Map<number, Returned>();
-  const of = (s: number) => returned.get(s) ?? { stake: 0, carried: 0, net: 0, heldOut: 0, handpay: 0 };
+  const of = (s: number) => returned.get(s) ?? { stake: 0, carried: 0, net: 0, heldOut: 0, handpay: 0, dealt: true };
   for (const l of p.lines) {
     if (l.net < -l.stake) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: loses more than its stake`);
     if (!wagered.has(l.station) && !l.carried) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
@@ -355,13 +357,33 @@ function settledReturns(p: Payload<'round.settle'>, wagered: ReadonlyMap<number,
     const r = of(h.station);
     returned.set(h.station, { ...r, heldOut: sum([r.heldOut, h.amount]) });
   }
+  if (p.notDealtIn !== undefined) markNotDealtIn(p, wagered, returned);
   return returned;
+}
+
+/**
+ * The stations a settlement names not dealt in: each has lines and bet nothing in the round, and
+ * they are all of those (a settlement that names any names every one), ascending. A settlement
+ * without the list (the journals written before it) counts a game for every station with a line.
+ */
+function markNotDealtIn(p: Payload<'round.settle'>, wagered: ReadonlyMap<number, number>, returned: Map<number, Returned>): void {
+  const listed = p.notDealtIn ?? [];
+  const expected = [...returned.keys()].filter((s) => !wagered.has(s)).sort((a, b) => a - b);
+  if (listed.join() !== expected.join())
+    throw new LedgerRefusal(
+      'bad-line',
+      `round ${p.roundId} names stations ${listed.join(', ')} not dealt in; the stations with lines and no bet are ${expected.join(', ') || 'none'}`,
+    );
+  for (const s of listed) {
+    const r = returned.get(s);
+    if (r) returned.set(s, { ...r, dealt: false });
+  }
 }
 
 /** A void returns every stake. */
 function voidedReturns(wagered: ReadonlyMap<number, number>): Map<number, Returned> {
   const returned = new Map<number, Returned>();
-  for (const [s, amount] of wagered) returned.set(s, { stake: amount, carried: 0, net: 0, heldOut: 0, handpay: 0 });
+  for (const [s, amount] of wagered) returned.set(s, { stake: amount, carried: 0, net: 0, heldOut: 0, handpay: 0, dealt: true });
   return returned;
 }
 
@@ -387,9 +409,14 @@ function postReturns(
     d.post(account.stationCredit(s), -credited);
     house = sum([house, r.net, -r.handpay]);
     if (type === 'round.settle') {
+      // What the lines paid back is coin out whether or not the station played: a stake held from an
+      // earlier round (its coin in then) comes back through the credit meter here.
       d.both(s, 'creditsWon', credited);
-      d.meters.push([`station:${s}`, 'gamesPlayed', 1]);
-      d.meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
+      // A game is one the station wagered on (SAS's games played): a station not dealt in played none.
+      if (r.dealt) {
+        d.meters.push([`station:${s}`, 'gamesPlayed', 1]);
+        d.meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
+      }
     } else {
       d.both(s, 'voidRefunds', r.stake);
     }

@@ -93,6 +93,14 @@ export const ROUND_PAYLOADS = {
     ...roundCore,
     lines: z.array(settlementLine).max(8192).readonly(),
     held: z.array(heldStake).min(1).max(64).readonly().optional(),
+    /**
+     * The stations with lines here that bet nothing in the round: their lines are only stakes held
+     * from earlier rounds (`carried`: a winning streak returned to a station a fault kept out, or
+     * lost by one that did not bet). The round is no game of theirs: the ledger counts them no game
+     * played, won, lost or tied (docs/sas.md). Absent when there are none, and in the journals
+     * written before it, whose settlements counted a game for every station with a line.
+     */
+    notDealtIn: z.array(station).min(1).max(64).readonly().optional(),
     /** How the round moved each seat's winning-streak marker: recall shows it before and after. */
     streaks: z
       .array(z.strictObject({ station, seat, before: streakMark.nullable(), after: streakMark.nullable() }))

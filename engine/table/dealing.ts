@@ -219,10 +219,17 @@ export function settle<S, R>(t: Turn<S, R>): void {
     const station = stationAt(t.state.params, m.seat);
     return station === undefined ? [] : [{ ...m, station }];
   });
+  const notDealtIn = notDealtInOf(lines, held);
   t.write({
     type: 'round.settle',
     txId: `${t.state.roundId}:settle`,
-    payload: { ...roundCore(t), lines, ...(held.length > 0 ? { held } : {}), ...(streaks.length > 0 ? { streaks } : {}) },
+    payload: {
+      ...roundCore(t),
+      lines,
+      ...(held.length > 0 ? { held } : {}),
+      ...(notDealtIn.length > 0 ? { notDealtIn } : {}),
+      ...(streaks.length > 0 ? { streaks } : {}),
+    },
   });
   for (const l of lines) t.credit(l.station, l.stake + l.net - (l.handpay ?? 0));
   writeProgressive(t, lines, settled.progressive);
@@ -267,6 +274,16 @@ function writeProgressive<S, R>(t: Turn<S, R>, lines: readonly SettledLine[], pr
   });
   const hit = hits.at(-1);
   if (hit) t.set({ lastJackpotHit: { roundId, seat: hit.seat, station: hit.station, combination: hit.combination, level: hit.level, amount: hit.amount } });
+}
+
+/**
+ * The stations whose lines are only stakes held from earlier rounds (a winning streak settled for a
+ * station that did not bet: kept out by a fault, or not betting), ascending. A station that bet has
+ * a line of this round's stake or a stake held past it. The ledger counts them no game (docs/sas.md).
+ */
+function notDealtInOf(lines: readonly SettledLine[], held: readonly { station: number }[]): number[] {
+  const bettors = new Set([...lines.filter((l) => !l.carried).map((l) => l.station), ...held.map((h) => h.station)]);
+  return [...new Set(lines.map((l) => l.station))].filter((s) => !bettors.has(s)).sort((a, b) => a - b);
 }
 
 /** The round's record as journalled with its settlement or its void. */

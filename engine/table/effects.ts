@@ -53,6 +53,8 @@ export type JournalRecord =
       readonly payload: RoundCore & {
         readonly lines: readonly SettledLine[];
         readonly held?: readonly { readonly station: number; readonly seat: number; readonly bet: LineBet; readonly amount: number }[];
+        /** The stations whose lines are only stakes held from earlier rounds: they bet nothing in this one, and the ledger counts them no game. */
+        readonly notDealtIn?: readonly number[];
         /** How the round moved each seat's winning-streak marker (Macau 2009 Art. 13 5)), with the seat's station. */
         readonly streaks?: readonly (StreakMove & { readonly station: number })[];
       };

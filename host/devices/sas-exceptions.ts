@@ -181,8 +181,13 @@ function moreExceptionsOf(entry: SourceEntry, station: number, facts: JournalFac
       return [EXC.gameStarted];
     }
     case 'round.settle': {
+      // The game that ends is the one its 7E started: a station with only held stakes of earlier
+      // rounds (`carried` lines: not dealt in) bet nothing here, and neither started nor ended one.
+      // A station that bet has a line of this round's stake, or a stake held past it.
       const p = PAYLOADS[entry.type].safeParse(entry.payload);
-      return p.success && p.data.lines.some((l) => l.station === station) ? [EXC.gameEnded] : [];
+      if (!p.success) return [];
+      const bet = p.data.lines.some((l) => l.station === station && !l.carried) || (p.data.held ?? []).some((h) => h.station === station);
+      return bet ? [EXC.gameEnded] : [];
     }
     case 'round.void': {
       const p = PAYLOADS[entry.type].safeParse(entry.payload);
