@@ -202,3 +202,43 @@ describe('game ended (7F) of a settlement: the stations that bet in the round', 
     assert.deepEqual([1, 2, 3, 4, 5].map(ended), [[], [EXC.gameEnded], [EXC.gameEnded], [], []]);
   });
 });
+
+describe('control: baccarat and war settle no held stakes, and their rounds count as before', () => {
+  // Ranks that never repeat back to back: no war tie (a decision) and no baccarat draw rule needs a particular card.
+  const RUN = ['KS', '2H', 'QD', '3C', 'JH', '4S', 'TD', '5C', '9H', '6S', '8D', '7C'];
+  for (const [game, bet] of [
+    ['baccarat', 'banker'],
+    ['war', 'main'],
+  ] as const) {
+    it(`${game}: the station that bet plays a game (7E, 7F); the one that did not has none; no settlement names a station not dealt in`, () => {
+      const t = testTable({ game });
+      try {
+        credit(t.ledger, 1, 100_000);
+        credit(t.ledger, 2, 100_000);
+        const since = lastSeq(t);
+        let placed = false;
+        for (let i = 0; i < 400 && [...entriesOfTypes(t.ledger, ['round.settle'])].length === 0; i++) {
+          const view = t.table.reads.view();
+          const cue = t.table.reads.cue();
+          if (view.phase === 'betting' && !placed) placed = t.table.commands.placeBet(1, { bet }, 10_000).ok;
+          else if (cue?.kind === 'card') t.table.shoe.onCard(parseCard(RUN[i % RUN.length] ?? '2C'));
+          else if (cue?.kind === 'shuffle') t.table.shoe.onNewShoe();
+          else if (view.endsAt !== null) t.clock.runOut(view.endsAt);
+          else t.clock.advance(1_000);
+        }
+        const settle = [...entriesOfTypes(t.ledger, ['round.settle'])].at(-1);
+        assert.ok(settle, 'a round settled');
+        const payload = (JSON.parse(settle.body) as EntryBody).payload;
+        assert.equal(payload.notDealtIn, undefined);
+        const one = stationSnapshot(t, 1, since);
+        const two = stationSnapshot(t, 2, since);
+        assert.deepEqual([one.ledger.gamesPlayed, one.sas.gamesPlayed, one.ledger.creditsWagered], [1, 1, 10_000]);
+        assert.deepEqual(one.gameExceptions, [EXC.gameStarted, EXC.gameEnded]);
+        assert.deepEqual([two.ledger.gamesPlayed, two.gameExceptions, two.recalled], [0, [], []]);
+        assert.equal(verifyLedger(t.ledger).ok, true);
+      } finally {
+        t.close();
+      }
+    });
+  }
+});
