@@ -78,7 +78,12 @@ export const CommandBody = lazily('CommandBody', () =>
     z.strictObject({ name: z.literal('decide'), action: DecisionAction, amount: MinorUnits.positive().optional() }),
     /** Asks for the station's whole credit to be paid by an attendant (handpay); the station locks until paid. */
     /** `via`: the player's choice; absent, a ticket where the station's printer can print one, else a handpay (docs/tito.md). */
-    z.strictObject({ name: z.literal('cash-out'), via: z.enum(['ticket', 'handpay']).optional() }),
+    /**
+     * `endsStreak`: the player confirmed cashing out while the station holds an open winning-streak
+     * stake (Macau 2009 Art. 13 5)), which a round dealt without this station's bet then loses; the
+     * host refuses such a cash-out without it (`streak-held`). Only `true`, or absent.
+     */
+    z.strictObject({ name: z.literal('cash-out'), via: z.enum(['ticket', 'handpay']).optional(), endsStreak: z.literal(true).optional() }),
     /** A station's credit moved between the tables it follows (protocol/transfer-requests.ts). */
     ...transferCommands(),
     /** Service mode: sign-in, pages, actions and the second person's confirmation (protocol/service.ts). */

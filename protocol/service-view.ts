@@ -139,7 +139,16 @@ function cashoutPage({ EventRow }: ServiceRows) {
     page: z.literal('cashout'),
     /** Null when the handpay queue is not connected on this build. */
     pending: z
-      .array(z.strictObject({ station: Station, amount: MinorUnits, requestTxId: Short, twoPerson: z.boolean() }))
+      .array(
+        z.strictObject({
+          station: Station,
+          amount: MinorUnits,
+          requestTxId: Short,
+          twoPerson: z.boolean(),
+          /** What the station's open winning-streak bets still hold: not part of this handpay. */
+          streakHeld: MinorUnits.positive().optional(),
+        }),
+      )
       .max(16)
       .nullable(),
     cancelled: z.array(EventRow).max(20),

@@ -139,6 +139,10 @@ export const REFUSAL_REASONS = [
   'not-home-table',
   'not-away-table',
   'unknown-table',
+  // A cash-out while the station holds an open winning-streak stake (Macau 2009 Art. 13 5)), not
+  // confirmed by the player: the stake stays held and a round dealt without this station's bet
+  // loses it (5)(2) vi), our reading). The command's `endsStreak` says the player was told.
+  'streak-held',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

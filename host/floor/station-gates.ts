@@ -5,6 +5,7 @@ import type { Handpays } from './handpays.js';
 import type { NoTicket, TicketOut } from './ticket-out.js';
 import type { TicketIn } from '../devices/ticket-in.js';
 import { validationTxId } from '../../terms/system-validation-terms.js';
+import { ref } from '../../engine/blackjack/refs.js';
 
 /** Which approved tickets in the host holds for a person (the acceptor left them without an end), told per station as that changes. */
 export interface HeldTicketsIn {
@@ -20,8 +21,11 @@ export interface StationGate {
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null;
   notices(station: number | null): TiltNotice[];
   cashout(station: number): CashoutState;
-  /** `via`: the player's choice; absent, a ticket where the station's printer can print one, else a handpay. */
-  cashOut(station: number, via?: 'ticket' | 'handpay'): Outcome;
+  /**
+   * `via`: the player's choice; absent, a ticket where the station's printer can print one, else a
+   * handpay. `endsStreak`: the player confirmed cashing out with a winning-streak stake held.
+   */
+  cashOut(station: number, via?: 'ticket' | 'handpay', endsStreak?: boolean): Outcome;
   onChange(listener: () => void): () => void;
 }
 
@@ -37,6 +41,8 @@ export class StationGates implements StationGate {
     private readonly onHandpayChange: (listener: () => void) => () => void,
     private readonly tickets: TicketOut | null = null,
     private readonly ticketsIn: Pick<TicketIn, 'lastAt' | 'onChange' | 'isHeld'> | null = null,
+    /** What the station's open winning-streak stakes hold in the ledger (its held-bets account). */
+    private readonly streakHeld: (station: number) => number = () => 0,
   ) {}
 
   get heldIn(): HeldTicketsIn | null {
@@ -94,11 +100,13 @@ export class StationGates implements StationGate {
     return r;
   }
 
-  cashOut(station: number, via?: 'ticket' | 'handpay'): Outcome {
+  cashOut(station: number, via?: 'ticket' | 'handpay', endsStreak = false): Outcome {
     const tickets = this.tickets;
     if (via === 'handpay' || !tickets) {
       const held = tickets?.holdAt(station);
       if (held) return { ok: false, reason: held, refusal: 'cash-out-pending' };
+      const unconfirmed = this.handpays.refusal(station) ?? this.streakRefusal(station, endsStreak);
+      if (unconfirmed) return unconfirmed;
       this.fellBack.delete(station);
       return this.handpays.cashOut(station);
     }
@@ -106,6 +114,8 @@ export class StationGates implements StationGate {
     if (refused) return refused;
     const held = tickets.holdAt(station);
     if (held) return { ok: false, reason: held, refusal: 'cash-out-pending' };
+    const unconfirmed = this.streakRefusal(station, endsStreak);
+    if (unconfirmed) return unconfirmed;
     // No ticket can be printed now (no printer, over the ticket limit, the printer at fault): an attendant pays.
     const why = tickets.whyNot(station, tickets.creditOf(station));
     if (why !== null) return this.handpayFor(station, why);
@@ -117,6 +127,24 @@ export class StationGates implements StationGate {
       () => {},
     );
     return { ok: true };
+  }
+
+  /**
+   * A cash-out the player has not confirmed while the station holds an open winning-streak stake:
+   * refused, so that nobody loses the stake by leaving untold (the screen asks first, but a station
+   * is an untrusted peer and the host decides). Asked only once every other refusal has passed: a
+   * cash-out that could not go ahead anyway says why, not this.
+   */
+  private streakRefusal(station: number, endsStreak: boolean): Extract<Outcome, { ok: false }> | null {
+    const amount = this.streakHeld(station);
+    if (endsStreak || amount <= 0) return null;
+    return {
+      ok: false,
+      reason:
+        `station ${station} holds ${amount} on open winning-streak bets: they are not cashed out, and a round dealt without ` +
+        `this station's bet loses them (${ref('macau-2009', 'streakAbsent')}); the player must confirm (endsStreak)`,
+      refusal: 'streak-held',
+    };
   }
 
   onChange(listener: () => void): () => void {

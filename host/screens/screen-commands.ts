@@ -156,7 +156,7 @@ export class ScreenCommands {
     }
     const gated = floor?.refuse(station, command.name);
     if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
-    const r = floor?.cashOut(station, command.via) ?? {
+    const r = floor?.cashOut(station, command.via, command.endsStreak === true) ?? {
       ok: false as const,
       reason: 'cash-out is not available at this table',
       refusal: 'cash-out-empty' as const,

@@ -32,7 +32,8 @@ export type TiltSummary = NonNullable<Extract<ServicePage, { page: 'status' }>['
 export type ConfigItem = Extract<ServicePage, { page: 'config' }>['items'][number];
 export type ConfigPage = Omit<Extract<ServicePage, { page: 'config' }>, 'page' | 'items'>;
 export type MeterScope = Extract<ServicePage, { page: 'meters' }>['scopes'][number];
-export type PendingHandpay = { station: number; amount: number; requestTxId: string };
+/** `streakHeld`: what the station's open winning-streak bets hold, not part of the handpay (docs/rules/blackjack.md). */
+export type PendingHandpay = { station: number; amount: number; requestTxId: string; streakHeld?: number };
 
 /** Two people named on every two-person act: the supervisor who started it, then the confirmer. */
 export type AuthorisedBy = [supervisor: string, second: string];

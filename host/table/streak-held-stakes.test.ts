@@ -161,7 +161,8 @@ describe('held winning-streak stakes (Macau 2009 Art. 13 5))', () => {
     const t = testTable({ game: 'blackjack', config: STREAK });
     try {
       wonRoundWithStreak(t);
-      assert.equal(t.floor.gate.cashOut(1, 'handpay').ok, true);
+      assert.equal(t.floor.gate.cashOut(1, 'handpay').ok, false, 'refused until the player confirms (host/floor/cashout-streak.test.ts)');
+      assert.equal(t.floor.gate.cashOut(1, 'handpay', true).ok, true);
       assert.equal(t.ledger.credit(1), 0);
       assert.equal(held(t, 1), 5_000, 'the held stake is not part of the cash-out');
       station2Round(t);

@@ -1,3 +1,4 @@
+import { account } from '../../../ledger/index.js';
 import { serviceSaid } from '../../config/refusal-words.js';
 import { refusedBy } from '../refusal-words.js';
 import type { CashoutPart } from '../service-backend.js';
@@ -6,11 +7,20 @@ import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 
 /** The handpays waiting at the stations, and an attendant's confirmation (with a witness above the two-person amount). */
-export function handpays(d: Pick<LiveBackendDeps, 'floor'>, journal: ServiceJournal, changes: Changes): Pick<CashoutPart, 'pending' | 'confirmHandpay'> {
+export function handpays(
+  d: Pick<LiveBackendDeps, 'floor' | 'ledger'>,
+  journal: ServiceJournal,
+  changes: Changes,
+): Pick<CashoutPart, 'pending' | 'confirmHandpay'> {
   return {
     pending() {
       // Every pending one (the page shows the first 16; a confirm looks its request up here).
-      return d.floor.handpays.pending().map((p) => ({ station: p.station, amount: p.amount, requestTxId: p.requestTxId }));
+      return d.floor.handpays.pending().map((p) => {
+        // The attendant is told of a winning-streak stake the station still holds: it is not in
+        // this handpay, and a round dealt without the station's bet loses it (the player confirmed that).
+        const held = -d.ledger.balance(account.heldBets(p.station));
+        return { station: p.station, amount: p.amount, requestTxId: p.requestTxId, ...(held > 0 ? { streakHeld: held } : {}) };
+      });
     },
 
     confirmHandpay(station, requestTxId, authorisedBy) {

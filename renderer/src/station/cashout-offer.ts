@@ -15,7 +15,60 @@ export function offersHandpay(state: Pick<StationState, 'cashout'>): boolean {
 /**
  * The command a cash-out button sends. The ticket is the plain cash-out: the host prints a ticket
  * where it can and falls back to a handpay, saying why, where it cannot. A handpay is asked for by name.
+ * `endsStreak`: the player confirmed cashing out with a winning-streak stake held (`CashoutConfirm`).
  */
-export function cashoutCommand(via: CashoutVia): CommandBody {
-  return via === 'handpay' ? { name: 'cash-out', via: 'handpay' } : { name: 'cash-out' };
+export function cashoutCommand(via: CashoutVia, endsStreak = false): CommandBody {
+  const confirmed = endsStreak ? { endsStreak: true as const } : {};
+  return via === 'handpay' ? { name: 'cash-out', via: 'handpay', ...confirmed } : { name: 'cash-out', ...confirmed };
+}
+
+/** The part of a station's view a cash-out's confirmation reads: its own seat's streak marker. */
+export type StreakView = { betting: Pick<StationState['betting'], 'streak'> };
+
+/**
+ * What the station's open winning-streak bets hold (Macau 2009 Art. 13 5)), as its view shows
+ * them: the amounts a cash-out leaves in play, and a round dealt without this station's bet loses.
+ */
+export function streakHeld(state: StreakView): number {
+  return state.betting.streak?.open.reduce((a, o) => a + o.amount, 0) ?? 0;
+}
+
+/** How long the player has to press again to confirm (the warning is said for as long). */
+export const STREAK_CONFIRM_MS = 10_000;
+
+/** What a press of a cash-out button does: send the command, or first say what the player would lose. */
+export type CashoutPress = { kind: 'send'; command: CommandBody } | { kind: 'confirm'; via: CashoutVia; amount: number };
+
+/**
+ * A cash-out with a winning-streak stake held is confirmed by a second press of the same button,
+ * within `STREAK_CONFIRM_MS` and for the same amount held: the first says the amount and that a
+ * round dealt without this station's bet loses it (Art. 13 5)(2) vi), the engine's reading). Only
+ * the confirmed command carries `endsStreak`; the host refuses the cash-out without it anyway.
+ */
+export class CashoutConfirm {
+  private armed: { via: CashoutVia; amount: number; until: number } | null = null;
+
+  constructor(private readonly windowMs = STREAK_CONFIRM_MS) {}
+
+  press(via: CashoutVia, state: StreakView, now: number): CashoutPress {
+    const amount = streakHeld(state);
+    const a = this.armed;
+    this.armed = null;
+    if (amount <= 0) return { kind: 'send', command: cashoutCommand(via) };
+    if (a && a.via === via && a.amount === amount && now < a.until) return { kind: 'send', command: cashoutCommand(via, true) };
+    this.armed = { via, amount, until: now + this.windowMs };
+    return { kind: 'confirm', via, amount };
+  }
+
+  /** The button waiting for its confirming press now, or null (the window over, or nothing held any more). */
+  armedFor(state: StreakView, now: number): CashoutVia | null {
+    const a = this.armed;
+    if (a && (now >= a.until || streakHeld(state) !== a.amount)) this.armed = null;
+    return this.armed?.via ?? null;
+  }
+
+  /** When the confirming press is no longer taken (−Infinity: none awaited). */
+  get endsAt(): number {
+    return this.armed?.until ?? -Infinity;
+  }
 }

@@ -8,7 +8,7 @@ import { RecallPanel } from './recall-panel.js';
 import { ReplayPanel } from './replay-panel.js';
 import { StationRoadsPanel } from './roads-panel.js';
 import { StationPlay } from './station-play.js';
-import { cashoutCommand, offersHandpay } from './cashout-offer.js';
+import { CashoutConfirm, offersHandpay, STREAK_CONFIRM_MS, type CashoutVia } from './cashout-offer.js';
 import { Button } from '../ui/button.js';
 import { LanguageSwitch } from '../screens/language-switch.js';
 import { Notice } from '../ui/notice.js';
@@ -19,6 +19,7 @@ import { COLORS, DESIGN, TOUCH, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
 import { liveText } from '../ui/live-text.js';
 import { CachedLayer } from '../pixi/cached-layer.js';
+import { NEVER } from '../anim/wake.js';
 import type { Screen, ScreenContext } from '../screens/screen.js';
 import type { MessageKey } from '../../../locales/i18n.js';
 
@@ -86,6 +87,8 @@ export class StationScreen implements Screen {
   /** The cash-out's full width in this layout (two thirds when the handpay is offered beside it). */
   private readonly cashoutWidth: number;
   private cashoutShown = true;
+  /** A cash-out with a winning-streak stake held waits for its confirming press (cashout-offer.ts). */
+  private readonly confirm = new CashoutConfirm();
   private readonly recallButton: Button;
   private readonly replayButton: Button;
   private readonly helpButton: Button;
@@ -131,8 +134,8 @@ export class StationScreen implements Screen {
     this.undo = tool('bet-undo', SIDE.row1, 1, () => this.play.queue.run(this.play.plan.undo()));
     this.clear = tool('bet-clear', SIDE.row1, 2, () => ctx.command({ name: 'clear-bets' }));
     this.cashoutWidth = options.compact ? third : SIDE.width;
-    this.cashout = tool('cash-out', SIDE.row2, 0, () => ctx.command(cashoutCommand('ticket')), this.cashoutWidth);
-    this.handpay = tool('cash-out-handpay', SIDE.row2, 2, () => ctx.command(cashoutCommand('handpay')));
+    this.cashout = tool('cash-out', SIDE.row2, 0, () => this.cashOut('ticket'), this.cashoutWidth);
+    this.handpay = tool('cash-out-handpay', SIDE.row2, 2, () => this.cashOut('handpay'));
     this.handpay.visible = false;
     this.recallButton = tool('open-recall', SIDE.row3, 0, () => this.open('recall'));
     this.replayButton = tool('open-replay', SIDE.row3, 1, () => this.open('replay'));
@@ -220,16 +223,7 @@ export class StationScreen implements Screen {
     this.repeat.setEnabled(open && this.play.plan.canRepeat(state.betting.bets));
     this.undo.setEnabled(open && this.play.plan.canUndo());
     this.clear.setEnabled(open && state.betting.bets.length > 0);
-    const ticket = state.cashout?.ticket;
-    const inPrint = ticket?.state === 'printing' || ticket?.state === 'unresolved' ? ticket : null;
-    const pending = state.cashout?.pending ?? inPrint;
-    // Where the station prints tickets, the cash-out is a ticket and a handpay is asked for beside it.
-    const choice = offersHandpay(state);
-    const idle = choice ? 'desk.cashoutTicket' : 'desk.cashout';
-    this.cashout.setLabel(t(pending ? 'desk.cashoutPending' : idle), pending ? formatMoney(pending.amount, state.currency, state.language) : '');
-    this.cashout.setEnabled(pending === null && state.credit > 0);
-    this.offerHandpay(choice, t);
-    this.handpay.setEnabled(pending === null && state.credit > 0);
+    this.showCashout(state, t, now);
     // The own part says how many rounds the recall holds; the list itself comes when a panel asks for it.
     const rounds = state.recalled?.rounds ?? state.recall?.length ?? 0;
     // Recall also holds the player's own tickets ("Your tickets"): a player who only cashed out or put a ticket in may open it.
@@ -252,6 +246,39 @@ export class StationScreen implements Screen {
     this.play.sharpen(resolution);
   }
 
+  /** The cash-out buttons: pending, or a ticket and a handpay, or the one waiting for its confirming press. */
+  private showCashout(state: StationState, t: TFunction, now: number): void {
+    const ticket = state.cashout?.ticket;
+    const inPrint = ticket?.state === 'printing' || ticket?.state === 'unresolved' ? ticket : null;
+    const pending = state.cashout?.pending ?? inPrint;
+    // Where the station prints tickets, the cash-out is a ticket and a handpay is asked for beside it.
+    const choice = offersHandpay(state);
+    const idle = choice ? 'desk.cashoutTicket' : 'desk.cashout';
+    const armed = pending === null ? this.confirm.armedFor(state, now) : null;
+    this.cashout.setLabel(t(pending ? 'desk.cashoutPending' : idle), pending ? formatMoney(pending.amount, state.currency, state.language) : '');
+    this.cashout.setEnabled(pending === null && state.credit > 0);
+    this.offerHandpay(choice, t);
+    this.handpay.setEnabled(pending === null && state.credit > 0);
+    if (armed) (armed === 'ticket' ? this.cashout : this.handpay).setLabel(t('desk.cashoutStreakAgain'));
+  }
+
+  /**
+   * A cash-out press: sent at once, or, with a winning-streak stake held, the amount and what
+   * follows said first (Macau 2009 Art. 13 5)(2) vi)) and sent, acknowledged, on the next press.
+   */
+  private cashOut(via: CashoutVia): void {
+    const { state, t } = this;
+    if (!state || !t) return;
+    const now = this.ctx.clock.now();
+    const r = this.confirm.press(via, state, now);
+    if (r.kind === 'send') this.ctx.command(r.command);
+    else {
+      this.notice.show(t('desk.cashoutStreak', { amount: r.amount, currency: state.currency }), now, STREAK_CONFIRM_MS);
+      this.ctx.emit('cashout:confirm-streak');
+    }
+    this.showCashout(state, t, now);
+  }
+
   /** Whether the cash-out is offered here (one of several tables: at the station's home only, its place is the leave's elsewhere). */
   offerCashout(shown: boolean): void {
     this.cashoutShown = shown;
@@ -270,6 +297,10 @@ export class StationScreen implements Screen {
 
   tick(nowMs: number): number {
     let next = Math.min(this.clock.update(nowMs), this.notice.tick(nowMs));
+    // The confirming press no longer taken: the button says what it does again.
+    const confirmEnds = this.confirm.endsAt;
+    if (confirmEnds !== -Infinity && nowMs >= confirmEnds && this.state && this.t) this.showCashout(this.state, this.t, nowMs);
+    next = Math.min(next, confirmEnds > nowMs ? confirmEnds : NEVER);
     if (this.t) next = Math.min(next, this.play.tick(nowMs, this.t), this.replay.tick(nowMs, this.t));
     return next;
   }

@@ -7,8 +7,8 @@ export class ShowFor {
 
   constructor(private readonly ms: number) {}
 
-  show(now: number): void {
-    this.until = now + this.ms;
+  show(now: number, ms = this.ms): void {
+    this.until = now + ms;
   }
 
   shown(now: number): boolean {

@@ -38,11 +38,12 @@ export class Notice extends Container {
     this.visible = false;
   }
 
-  show(message: string, now: number): void {
+  /** `ms`: how long it is said, longer than a refusal for a question the player answers (a confirmation). */
+  show(message: string, now: number, ms?: number): void {
     this.text.text = message;
     this.text.scale.set(1);
     if (this.text.height > this.area.height - 20) this.text.scale.set((this.area.height - 20) / this.text.height);
-    this.time.show(now);
+    this.time.show(now, ms);
     this.visible = true;
   }
 

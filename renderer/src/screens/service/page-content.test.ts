@@ -765,3 +765,23 @@ describe('service rule change: its own effective day (issue 51)', () => {
     assert.match(actionSummary(action, undefined, fmt), /DICJ-2027\/1.*in effect from 2027-03-01/);
   });
 });
+
+describe('service Cash-out page', () => {
+  it("says, under a handpay's row, the winning-streak stake its station still holds, in each language", () => {
+    for (const language of ['en', 'pt', 'zh-Hant', 'zh-Hans'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
+      const pending = [
+        { station: 1, amount: 105_000, requestTxId: 'r1', twoPerson: false, streakHeld: 5_000 },
+        { station: 3, amount: 7_000, requestTxId: 'r3', twoPerson: false },
+      ];
+      const rows = pageContent(state, { page: 'cashout', pending, cancelled: [], twoPersonAbove: 1_000_000 }, t, INITIAL_CHOICES, none).rows;
+      const said = rows.filter((r) => r.includes(t('service.field.streakHeld', { amount: '' }).slice(0, 6)));
+      assert.equal(said.length, 1, `${language}: ${rows.join(' | ')}`);
+      const at = rows.indexOf(said[0] ?? '');
+      assert.ok(rows[at - 1]?.includes(formatMoney(105_000, 'MOP', language)), `${language}: under station 1's row: ${rows[at - 1]}`);
+      assert.ok(said[0]?.includes(formatMoney(5_000, 'MOP', language)), `${language}: ${said[0]}`);
+    }
+  });
+});

@@ -12,6 +12,8 @@ export function cashoutPage(page: Extract<ServicePage, { page: 'cashout' }>, k: 
     page.pending.forEach((p, i) => {
       const row = t('service.field.pendingRow', { station: p.station, amount: money(p.amount), two: p.twoPerson ? t('service.field.twoPerson') : '' });
       rows.push('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
+      // Not paid by this handpay: the attendant can tell the player where it is.
+      if (p.streakHeld !== undefined) rows.push('     ' + t('service.field.streakHeld', { amount: money(p.streakHeld) }));
       btn(
         `handpay-${i + 1}`,
         t('service.action.handpay-confirm-row', { n: i + 1 }),
