@@ -24,7 +24,11 @@ export function sasMetersOf(m: StationLedgerMeters, denominationMinor: number): 
   const s = m.station;
   return {
     coinIn: credits(s.creditsWagered),
-    coinOut: credits(s.creditsWon),
+    // A void's refund (and a held stake returned, `held.return`) comes back to the credit meter as
+    // a win does: coin in took the stake when it was wagered and never gives it back, so coin out
+    // must, or the system's reconciliation of the credit meter is short by it and coin in − coin
+    // out counts the voided stake as the house's win (docs/sas.md, "The meter map").
+    coinOut: credits((s.creditsWon ?? 0) + (s.voidRefunds ?? 0)),
     jackpot: credits(s.jackpotHandpays),
     handpaidCancelledCredits: credits(s.handpaidCancelledCredits),
     cancelledCredits: credits(s.cancelledCredits),

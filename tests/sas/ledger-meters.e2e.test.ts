@@ -65,6 +65,38 @@ describe('SAS meters from the ledger', () => {
     assert.equal(sasMetersOf(ledgerMeters(l), 100).coinIn, 100, 'an accounting denomination of 1.00 counts whole units');
   });
 
+  it('the credit meter balances against the SAS meters when a round is voided: its stakes come back as coin out', () => {
+    // A casino system reconciles a machine by its meters: credits = in (bills, tickets, AFT) +
+    // coin out − coin in − out (tickets, AFT, cancelled credits). A void's refund was metered
+    // `voidRefunds` alone, which is no SAS meter: the credit rose by the stakes with no meter
+    // beside it, and coin in − coin out counted the voided stakes as the house's win.
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-1' });
+    l.append(billCredit(STATION, 50_000, 'note-1'));
+    l.appendMany(settledRound('r1', [STATION], 4_000).bets);
+    l.append({
+      type: 'round.void',
+      txId: 'r1:void',
+      payload: {
+        roundId: 'r1',
+        tableId: 'T1',
+        game: 'blackjack',
+        profile: 'macau-2009',
+        cards: [],
+        decisions: [],
+        reason: 'card anomaly',
+        authorisedBy: ['sup-1', 'dealer-9'],
+      },
+    });
+    const { bets, settle } = settledRound('r2', [STATION], 10_000); // a blackjack: 15,000 won at 3:2
+    l.appendMany([...bets, settle]);
+    const m = sasMetersOf(ledgerMeters(l), 1);
+    assert.equal(m.currentCredits, 65_000);
+    const balance = m.billsInCredits + m.ticketInCredits + m.aftInCredits + m.coinOut - m.coinIn - m.ticketOutCredits - m.aftOutCredits - m.cancelledCredits;
+    assert.equal(balance, m.currentCredits, JSON.stringify(m));
+    assert.equal(m.coinIn - m.coinOut, -15_000, "coin in − coin out is the house's result: the voided round none of it");
+    assert.equal(m.gamesPlayed, 1, 'the voided round is no game played');
+  });
+
   describe('over a socat pty pair, read by the host simulator', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-ledger-'));
     const l = Ledger.open({ file: ':memory:', terminalId: 'T-1' });
