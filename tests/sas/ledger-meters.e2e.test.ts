@@ -89,12 +89,22 @@ describe('SAS meters from the ledger', () => {
     });
     const { bets, settle } = settledRound('r2', [STATION], 10_000); // a blackjack: 15,000 won at 3:2
     l.appendMany([...bets, settle]);
-    const m = sasMetersOf(ledgerMeters(l), 1);
-    assert.equal(m.currentCredits, 65_000);
-    const balance = m.billsInCredits + m.ticketInCredits + m.aftInCredits + m.coinOut - m.coinIn - m.ticketOutCredits - m.aftOutCredits - m.cancelledCredits;
-    assert.equal(balance, m.currentCredits, JSON.stringify(m));
-    assert.equal(m.coinIn - m.coinOut, -15_000, "coin in − coin out is the house's result: the voided round none of it");
-    assert.equal(m.gamesPlayed, 1, 'the voided round is no game played');
+    const all = sasMetersOf(ledgerMeters(l), 1);
+    // Every meter the balance reads must be there: one missing reads NaN and fails the balance.
+    const m = (k: keyof typeof all): number => all[k] ?? Number.NaN;
+    assert.equal(m('currentCredits'), 65_000);
+    const balance =
+      m('billsInCredits') +
+      m('ticketInCredits') +
+      m('aftInCredits') +
+      m('coinOut') -
+      m('coinIn') -
+      m('ticketOutCredits') -
+      m('aftOutCredits') -
+      m('cancelledCredits');
+    assert.equal(balance, m('currentCredits'), JSON.stringify(all));
+    assert.equal(m('coinIn') - m('coinOut'), -15_000, "coin in − coin out is the house's result: the voided round none of it");
+    assert.equal(m('gamesPlayed'), 1, 'the voided round is no game played');
   });
 
   describe('over a socat pty pair, read by the host simulator', () => {
