@@ -1,6 +1,9 @@
 import { articleOf, type Articles } from './bets/citation.js';
 import { isRegulated, type BlackjackRules, type ProfileId } from './rules.js';
 
+/** What a Macau line says of a hand still in play against a dealer over 21: no article says it wins. */
+const HOUSE_DEALER_BUST = 'house reading, no article: the dealer over 21 loses';
+
 /**
  * The article that decides each kind of settlement of the main bet, the insurance, the streak
  * and the jackpot, per profile: [macau-2009, macau-2004, portugal-2001] (bets/citation.ts). A
@@ -11,8 +14,12 @@ const REFS = {
   bust: ['art.7 n.2', 'art.7 n.2', 'rule 22'],
   win: ['art.9', 'art.9', 'rule 23'],
   lose: ['art.9', 'art.9', 'rule 23'],
-  // Art. 7 n.2 is the player's bust: the dealer's bust is decided by the general rule of Art. 9.
-  dealerBust: ['art.9', 'art.9', 'rule 23'],
+  // The dealer over 21, a hand still in play (a review, 1 December): no Macau article says it wins.
+  // Art. 9 pays «mais pontos que a banca», which a dealer's 25 has; Art. 7 n.2 names the dealer over
+  // 21 only to say a player who busts loses «ainda que o mesmo suceda à banca». So the line cites no
+  // article. Portugal does say it: rule 1 b) makes the aim 21 «ou a que, sendo inferior, dela mais se
+  // aproxime» for both parties, and rule 23 pays the total «mais próximo de 21 que o da banca».
+  dealerBust: [HOUSE_DEALER_BUST, HOUSE_DEALER_BUST, 'rules 1 b), 23'],
   push: ['art.11 n.1 2)', 'art.11 2)', 'rule 24'],
   blackjackPush: ['art.11 n.1 1)', 'art.11 1)', 'rule 21'],
   blackjack: ['art.10 n.2', 'art.10 n.2', 'rule 21'],
@@ -23,6 +30,9 @@ const REFS = {
   // apostas desdobradas não é considerado «Black Jack»»); Portugal rule 20 («Não se considera
   // blackjack, mas sim o total de 21, se aquela combinação resultar do desdobramento de um par»).
   split21: ['art.9, art.10 n.6', 'art.9, art.10 n.6', 'rules 20, 23'],
+  // The same hand against a dealer over 21: still not Black Jack (Art. 10 n.6, rule 20); the win
+  // itself is the house's reading in Macau (dealerBust), rules 1 b) and 23 in Portugal.
+  split21DealerBust: [`art.10 n.6; ${HOUSE_DEALER_BUST}`, `art.10 n.6; ${HOUSE_DEALER_BUST}`, 'rules 1 b), 20, 23'],
   dealerBlackjackBeats21: ['art.10 n.6', 'art.10 n.6', 'rule 20'],
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
   // Found at the peek of procedure 3 (only Macau 2009 has it), before any player acted: Art. 12 n.2 is
@@ -65,6 +75,9 @@ const REFS = {
 } as const satisfies Record<string, Articles>;
 
 export type RefKey = keyof typeof REFS;
+
+/** Every kind of line (a test holds each citation to the journal's length). */
+export const REF_KEYS = Object.keys(REFS) as RefKey[];
 
 export function ref(profile: ProfileId, key: RefKey): string {
   // The generic profile plays by no text: its lines name the profile and cite no article.

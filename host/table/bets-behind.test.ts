@@ -198,11 +198,11 @@ describe("a bettor behind without the credit to follow the seat's double or spli
         assert.equal(t.ledger.credit(3), 120_000, 'station 3 won 20 000 on its doubled 20 000');
         assert.deepEqual(
           stationLines(t, 2).map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]),
-          [[1, 'main', 10_000, 10_000, `${profile} art.9; art.20 silent, as portugal-2001 rule 30`]],
+          [[1, 'main', 10_000, 10_000, `${profile} house reading, no article: the dealer over 21 loses; art.20 silent, as portugal-2001 rule 30`]],
         );
         assert.deepEqual(
           stationLines(t, 3).map((l) => [l.stake, l.net, l.rule]),
-          [[20_000, 20_000, `${profile} art.9`]],
+          [[20_000, 20_000, `${profile} house reading, no article: the dealer over 21 loses`]],
         );
         // Conserved: what came in (210 000) and every line's net, nothing in play any more.
         const nets = (t.ledger.rounds.recall({ station: 1, limit: 1 })[0]?.lines ?? []).reduce((a, l) => a + l.net, 0);
@@ -354,7 +354,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       t.table.shoe.onCard(parseCard('TC')); // seat 1: 21
       t.table.shoe.onCard(parseCard('8S')); // dealer 16 + 8: bust
       assert.equal(t.table.reads.view().phase, 'results');
-      assert.deepEqual(lines(t, 2), [[0, 20_000, 20_000, 'portugal-2001 rule 23']], "a bet that followed is settled as the seat's own");
+      assert.deepEqual(lines(t, 2), [[0, 20_000, 20_000, 'portugal-2001 rules 1 b), 23']], "a bet that followed is settled as the seat's own");
       assert.equal(t.ledger.credit(2), 120_000);
       assert.deepEqual(decisions(t), [
         [1, 'double', false, []],
@@ -376,7 +376,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(t.ledger.credit(2), 90_000);
       assert.equal(t.table.reads.station(2).betting.notFollowed, undefined, 'declining is not reported as a want of credit');
       for (const c of ['TC', '8S']) t.table.shoe.onCard(parseCard(c));
-      assert.deepEqual(lines(t, 2), [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 30']]);
+      assert.deepEqual(lines(t, 2), [[0, 10_000, 10_000, 'portugal-2001 rules 1 b), 23; rule 30']]);
       assert.deepEqual(decisions(t), [
         [1, 'double', false, []],
         [2, 'decline-follow', false, ['station:2']],
@@ -426,10 +426,10 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
           lines(t, 2),
           follow
             ? [
-                [0, 10_000, 10_000, 'portugal-2001 rule 23'],
-                [1, 10_000, 10_000, 'portugal-2001 rule 23'],
+                [0, 10_000, 10_000, 'portugal-2001 rules 1 b), 23'],
+                [1, 10_000, 10_000, 'portugal-2001 rules 1 b), 23'],
               ]
-            : [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 28']],
+            : [[0, 10_000, 10_000, 'portugal-2001 rules 1 b), 23; rule 28']],
         );
         assert.deepEqual(decisions(t)[1], follow ? [2, 'follow-split', false, []] : [2, 'decline-follow', true, ['station:2']]);
         assert.equal(verifyLedger(t.ledger).ok, true);

@@ -30,7 +30,10 @@ describe('a permitted choice at the live table', () => {
 
       const recalled = t.ledger.rounds.recall({ station: 1, limit: 1 })[0];
       const line = recalled?.lines.find((l) => l.bet === 'main');
-      assert.deepEqual([line?.rule, line?.choices, line?.authorisation], ['macau-2009 art.9', ['dealerSoft17=hit'], 'DICJ-2026/42']);
+      assert.deepEqual(
+        [line?.rule, line?.choices, line?.authorisation],
+        ['macau-2009 house reading, no article: the dealer over 21 loses', ['dealerSoft17=hit'], 'DICJ-2026/42'],
+      );
 
       const bundle = evidenceBundle(t.ledger, recalled?.roundId ?? '');
       assert.ok(bundle);
@@ -50,7 +53,10 @@ describe('a permitted choice at the live table', () => {
     try {
       playBust(t);
       const line = t.ledger.rounds.recall({ station: 1, limit: 1 })[0]?.lines.find((l) => l.bet === 'main');
-      assert.deepEqual([line?.rule, line?.choices, line?.authorisation], ['macau-2009 art.9', undefined, undefined]);
+      assert.deepEqual(
+        [line?.rule, line?.choices, line?.authorisation],
+        ['macau-2009 house reading, no article: the dealer over 21 loses', undefined, undefined],
+      );
     } finally {
       t.close();
     }

@@ -20,6 +20,9 @@
 // Later on 1 December a second review's citations were copied the same way (a split hand's two-card
 // 21 cites art.10 n.6 / rule 20 beside art.9 / rule 23; a streak won by a majority of split hands
 // cites art.16 n.7 1)): wording only, the nets, hands and markers compared unchanged.
+// Later still on 1 December a third review's were copied on purpose: a hand still in play against a
+// dealer over 21 cites no Macau article (the house's reading; Art. 9 does not say it) and
+// Portugal `rules 1 b), 23` (a split hand's two-card 21 there: `split21DealerBust`); wording only.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

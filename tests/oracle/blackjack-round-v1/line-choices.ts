@@ -20,6 +20,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   blackjackVs21: ['blackjackPays', ...DEALER],
   win21: DEALER,
   split21: DEALER,
+  split21DealerBust: DEALER,
   dealerBlackjackBeats21: DEALER,
   dealerBlackjack: DEALER,
   dealerBlackjackAtPeek: DEALER,

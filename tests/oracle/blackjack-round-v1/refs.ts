@@ -1,5 +1,7 @@
 import { isRegulated, type ProfileId, type RegulatedProfileId } from '../../../engine/blackjack/rules.js';
 
+const HOUSE_DEALER_BUST = 'house reading, no article: the dealer over 21 loses';
+
 /**
  * The article that decides each kind of settlement, per profile: [macau-2009, macau-2004,
  * portugal-2001]. A settlement line's `rule` is `<profile> <article>`, e.g. `macau-2009 art.10 n.5`;
@@ -12,8 +14,10 @@ const REFS = {
   bust: ['art.7 n.2', 'art.7 n.2', 'rule 22'],
   win: ['art.9', 'art.9', 'rule 23'],
   lose: ['art.9', 'art.9', 'rule 23'],
-  // Art. 7 n.2 is the player's bust: the dealer's bust is decided by the general rule of Art. 9.
-  dealerBust: ['art.9', 'art.9', 'rule 23'],
+  // 1 December (a third review of the citations, copied on purpose): no Macau article says a hand
+  // still in play wins against a dealer over 21 (Art. 9's «mais pontos» does not), so the line is
+  // the house's reading, citing none; Portugal rules 1 b) and 23 say it.
+  dealerBust: [HOUSE_DEALER_BUST, HOUSE_DEALER_BUST, 'rules 1 b), 23'],
   push: ['art.11 n.1 2)', 'art.11 2)', 'rule 24'],
   blackjackPush: ['art.11 n.1 1)', 'art.11 1)', 'rule 21'],
   blackjack: ['art.10 n.2', 'art.10 n.2', 'rule 21'],
@@ -22,6 +26,7 @@ const REFS = {
   // 1 December (a second review of the citations): two cards of 21 on a split hand, won, cite
   // Art. 10 n.6 (second sentence) and Portugal rule 20 beside the 1:1 of Art. 9 / rule 23.
   split21: ['art.9, art.10 n.6', 'art.9, art.10 n.6', 'rules 20, 23'],
+  split21DealerBust: [`art.10 n.6; ${HOUSE_DEALER_BUST}`, `art.10 n.6; ${HOUSE_DEALER_BUST}`, 'rules 1 b), 20, 23'],
   dealerBlackjackBeats21: ['art.10 n.6', 'art.10 n.6', 'rule 20'],
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
   dealerBlackjackAtPeek: ['art.5 n.2 3)(4)', null, null],

@@ -1,0 +1,51 @@
+// Citations a review left in doubt, each settled against the text (docs/rules/blackjack.md,
+// "Citations settled"): a wrong citation is worse than none, so where no article says it the line
+// says it is the house's reading and names no article.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { REF_KEYS, ref } from './refs.js';
+import { resolveRules, type ProfileId } from './rules.js';
+import { runScript } from './script.js';
+
+function mains(profile: ProfileId, cards: string, decisions: [number, number, string][]): [number, number, string][] {
+  const out = runScript(resolveRules(profile, {}), {
+    seats: [{ seat: 1, bets: { main: 1000 } }],
+    cards: cards.split(/\s+/),
+    decisions: decisions.map(([seat, hand, action]) => ({ seat, hand, action })),
+  });
+  return out.settlements.filter((l) => l.bet === 'main').map((l) => [l.hand ?? 0, l.net, l.rule]);
+}
+
+const MACAU_BUST = 'house reading, no article: the dealer over 21 loses';
+
+describe('a dealer bust: what each text says of the dealer over 21', () => {
+  // 18 against 6, 10, 9: the dealer's 25 is «mais pontos» than 18, so Art. 9 read as written would
+  // take the bet; Art. 7 n.2 names the dealer over 21 only for a player who busts too.
+  for (const profile of ['macau-2009', 'macau-2004'] as const) {
+    it(`${profile}: the standing hand wins as the house's reading, citing no article (not art.9)`, () => {
+      assert.deepEqual(mains(profile, 'TS 6H 8D TC 9C', [[1, 0, 'stand']]), [[0, 1000, `${profile} ${MACAU_BUST}`]]);
+    });
+  }
+
+  it('portugal-2001: rule 1 b) (21 or the total below it nearest to it) with rule 23 (nearer to 21 wins)', () => {
+    assert.deepEqual(mains('portugal-2001', 'TS 6H 8D TC 9C', [[1, 0, 'stand']]), [[0, 1000, 'portugal-2001 rules 1 b), 23']]);
+  });
+
+  it("a split hand's two-card 21 against a dealer bust: not Black Jack (art.10 n.6), the win the house's reading", () => {
+    assert.deepEqual(mains('macau-2009', 'AS 6H AD KC 5D TS 9C', [[1, 0, 'split']]), [
+      [0, 1000, `macau-2009 art.10 n.6; ${MACAU_BUST}`],
+      [1, 1000, `macau-2009 ${MACAU_BUST}`],
+    ]);
+    assert.deepEqual(mains('portugal-2001', 'AS 6H AD KC TS 5D 9C', [[1, 0, 'split']])[0], [0, 1000, 'portugal-2001 rules 1 b), 20, 23']);
+  });
+});
+
+describe('every citation fits the journal', () => {
+  // A settlement line's `rule` is at most 128 characters in the ledger (terms/round-terms.ts); a bet
+  // behind that stayed out of a split and a double appends the longest suffix a main line takes.
+  it('each kind of line, under each text, with the longest suffix, is at most 128 characters', () => {
+    const suffix = '; art.20 silent, as portugal-2001 rules 28, 30';
+    for (const profile of ['macau-2009', 'macau-2004', 'portugal-2001'] as const)
+      for (const key of REF_KEYS) assert.ok(ref(profile, key).length + suffix.length <= 128, `${profile} ${key}: ${ref(profile, key)}`);
+  });
+});
