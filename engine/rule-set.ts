@@ -66,6 +66,9 @@ export function stableJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
 }
 
+/** 56/2004 names no authorisation of the house's choices: a live table asks for one all the same. */
+const MACAU_2004_AUTHORISATION = 'macau-2004 house reading, no article: 56/2004 subjects no house choice to prior authorisation';
+
 /**
  * The article that subjects the house's determination of a profile's rule set to prior
  * authorisation, as the texts on file word it:
@@ -73,7 +76,9 @@ export function stableJson(value: unknown): string {
  * - Macau 2009 Art. 21 n.1 ("A determinação, pela casa, das opções previstas nos artigos 1.º … está
  *   sujeita a prévia autorização da Direcção de Inspeção e Coordenação de Jogos"), with n.2 (the
  *   waivers of Arts. 15, 18) and n.3 (Par Perfeito, Winning Streak);
- * - 56/2004 has no such article (it was revoked by 57/2009, whose Art. 21 n.1 is named for it);
+ * - 56/2004 has no such article: its Despacho approves the regulation (n.1) and the annex subjects
+ *   none of the house's alternatives to prior authorisation. The 2009 text that revoked it is not
+ *   its to cite (a review, 1 December), so the record says the requirement is the house's reading;
  * - the baccarat regulation's Art. 19 (as 73/2005 words it: the alternatives of Arts. 2, 3, 7, 12, 18);
  * - Portugal: the rules are those the Portaria 1364/2001 approves (its 1.º), and the jackpot's
  *   combinations and proportions are "aprovadas pela Inspecção-Geral de Jogos" (rule 43);
@@ -84,6 +89,7 @@ export function authorisationArticle(game: GameKind, profile: string): string {
   switch (game) {
     case 'blackjack':
       if (profile === 'portugal-2001') return 'portugal-2001 Portaria 1364/2001 1.º, rule 43';
+      if (profile === 'macau-2004') return MACAU_2004_AUTHORISATION;
       return 'macau-2009 art.21 n.1';
     case 'baccarat':
       return 'macau-baccarat art.19';

@@ -3,6 +3,7 @@
 // says it is the house's reading and names no article.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { authorisationArticle } from '../rule-set.js';
 import { REF_KEYS, ref } from './refs.js';
 import { resolveRules, type ProfileId } from './rules.js';
 import { runScript } from './script.js';
@@ -47,5 +48,17 @@ describe('every citation fits the journal', () => {
     const suffix = '; art.20 silent, as portugal-2001 rules 28, 30';
     for (const profile of ['macau-2009', 'macau-2004', 'portugal-2001'] as const)
       for (const key of REF_KEYS) assert.ok(ref(profile, key).length + suffix.length <= 128, `${profile} ${key}: ${ref(profile, key)}`);
+  });
+});
+
+describe('the authorisation a macau-2004 table names', () => {
+  // 56/2004 has no article like 2009's Art. 21: its Despacho approves the regulation (n.1) and the
+  // annex subjects none of the house's alternatives to prior authorisation. The 2009 article, of
+  // a text that revoked it, is not 2004's to cite.
+  it("is the house's reading with no article, never the 2009 text's art.21", () => {
+    const article = authorisationArticle('blackjack', 'macau-2004');
+    assert.doesNotMatch(article, /macau-2009|art\.21/);
+    assert.match(article, /^macau-2004 house reading, no article: /);
+    assert.equal(authorisationArticle('blackjack', 'macau-2009'), 'macau-2009 art.21 n.1');
   });
 });
