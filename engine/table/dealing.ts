@@ -64,6 +64,7 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
     action,
     ...(amount !== undefined ? { amount } : {}),
     canAfford: (cost, bettor) => cost <= creditOf(t.state, payer(bettor)),
+    ...(auto ? { auto } : {}),
   });
   if (!r.ok) {
     t.refuse(r.reason, r.refusal);
@@ -147,7 +148,8 @@ function addInPlay(placed: InPlay[], x: InPlay): void {
 
 /**
  * The countdown ran out: the stated default, which puts no credit into play (a war tie surrenders,
- * Art. 7 n.4 1); a blackjack hand stands or declines).
+ * the loss of Art. 7 n.4 1), the default itself the house's reading; a blackjack hand stands or
+ * declines). The game is told the decision is the timeout's (`auto`): its line may say so.
  *
  * Should the game refuse even that (it never should: the default is legal and costs nothing the
  * station lacks), the table holds (`default-refused`, journalled) rather than guess another

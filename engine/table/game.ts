@@ -181,6 +181,8 @@ export interface DecisionRequest {
   readonly amount?: number;
   /** Whether the seat's station (`bettor` absent) or the station betting behind can stake `amount` more. */
   readonly canAfford: (amount: number, bettor?: number) => boolean;
+  /** The countdown ran out and the table takes the stated default: no act of the player's (a line may say so). */
+  readonly auto?: boolean;
 }
 
 export interface DecisionTaken<S, R> {

@@ -72,6 +72,8 @@ export interface WarBox {
   readonly card?: Card;
   /** Each bettor's choice after a tie, by station. */
   readonly decisions: Readonly<Record<number, WarAction>>;
+  /** The stations whose decision was the timeout's default, not their own (absent: none). */
+  readonly timedOut?: readonly number[];
   readonly war?: SeatWar;
 }
 
@@ -85,6 +87,11 @@ export interface WarCoup {
   readonly cards: readonly Card[];
   readonly croupier?: Card;
   readonly decisions: Readonly<Record<number, WarAction>>;
+  /**
+   * The seats whose decision was the timeout's default (absent: none). Art. 7 n.4 gives the player
+   * the choice and says nothing of a player who does not make it, so their line cites no article.
+   */
+  readonly timedOut?: readonly number[];
   /** Wars in seat order, by seat number. */
   readonly wars: Readonly<Record<number, SeatWar>>;
 }
@@ -234,24 +241,25 @@ export function warTakeCard(c: WarCoup, card: Card): WarCoup {
   return { ...c, wars: { ...c.wars, [seat]: warWith(c.wars[seat] ?? { seatBurns: [], croupierBurns: [] }, e, card) } };
 }
 
-/** Records a seat's choice after a tie (Art. 7 n.4). */
-export function warDecide(c: WarCoup, seat: number, action: WarAction): WarCoup {
+/** Records a seat's choice after a tie (Art. 7 n.4), or the timeout's default taken for it (`timedOut`). */
+export function warDecide(c: WarCoup, seat: number, action: WarAction, timedOut = false): WarCoup {
   const e = warExpected(c);
   if (e.kind !== 'decisions' || !e.seats.includes(seat)) {
     const why = seatsToDecide(c).includes(seat) ? 'has already decided' : 'has no decision to make (no tie on a main bet it may take to war)';
     throw new WarInputError(`seat ${seat} ${why}`);
   }
   if (action !== 'war' && action !== 'surrender') throw new WarInputError(`seat ${seat}: action must be "war" or "surrender", got "${String(action)}"`);
-  return { ...c, decisions: { ...c.decisions, [seat]: action } };
+  return { ...c, decisions: { ...c.decisions, [seat]: action }, ...(timedOut ? { timedOut: [...(c.timedOut ?? []), seat] } : {}) };
 }
 
-/** Records a box bettor's choice after a tie (Art. 7 n.4), for its own bet. */
-export function warDecideOnBox(c: WarCoup, station: number, action: WarAction): WarCoup {
+/** Records a box bettor's choice after a tie (Art. 7 n.4), for its own bet, or the timeout's default taken for it. */
+export function warDecideOnBox(c: WarCoup, station: number, action: WarAction, timedOut = false): WarCoup {
   const e = warExpected(c);
   if (e.kind !== 'box-decisions' || !e.stations.includes(station) || !c.box) {
     const why = boxStationsToDecide(c).includes(station) ? 'has already decided' : 'has no decision to make on the box';
     throw new WarInputError(`station ${station} ${why}`);
   }
   if (action !== 'war' && action !== 'surrender') throw new WarInputError(`station ${station}: action must be "war" or "surrender", got "${String(action)}"`);
-  return { ...c, box: { ...c.box, decisions: { ...c.box.decisions, [station]: action } } };
+  const box = { ...c.box, decisions: { ...c.box.decisions, [station]: action } };
+  return { ...c, box: timedOut ? { ...box, timedOut: [...(c.box.timedOut ?? []), station] } : box };
 }

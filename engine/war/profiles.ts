@@ -58,6 +58,8 @@ export const WAR_RULES = {
   lose: 'macau-war [art.7] n.2',
   tieBetWins: 'macau-war [art.7] n.3',
   surrender: 'macau-war [art.7] n.4 al.1',
+  // The timeout's default: n.4 gives the player the choice, not a default (engine/war/table-game.ts).
+  surrenderTimedOut: 'macau-war house reading, no article: a tie left undecided in time surrenders',
   // A tie's choice: «pode optar por: 1) Perder metade do valor da aposta inicial; ou 2) Desafiar a casa».
   tieChoice: 'macau-war [art.7] n.4',
   warHigher: 'macau-war [art.7] n.5 al.1',

@@ -29,6 +29,8 @@ interface Played {
   readonly bets: WarBets;
   readonly card: Card;
   readonly decision: WarAction | undefined;
+  /** The decision was the timeout's default, not the player's. */
+  readonly timedOut: boolean;
   readonly war: SeatWar | undefined;
 }
 
@@ -42,7 +44,7 @@ function settleBettor(p: Played, croupier: Card, profile: Pick<WarProfile, 'tieP
     if (first > 0) out.push(mainLine(p.seat, main, main, rules.win));
     else if (first < 0) out.push(mainLine(p.seat, main, -main, rules.lose));
     else if (p.decision === undefined) out.push(mainLine(p.seat, main, 0, rules.mainReturned));
-    else if (p.decision === 'surrender') out.push(mainLine(p.seat, main, 0 - Math.floor(main / 2), rules.surrender));
+    else if (p.decision === 'surrender') out.push(mainLine(p.seat, main, 0 - Math.floor(main / 2), p.timedOut ? rules.surrenderTimedOut : rules.surrender));
     else {
       if (p.war?.seatCard === undefined || p.war.croupierCard === undefined) throw new Error('unreachable: war without its cards');
       const r = compareCards(p.war.seatCard, p.war.croupierCard);
@@ -77,7 +79,12 @@ export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays' | 
     const s = c.seats[i] as WarCoup['seats'][number];
     const card = c.cards[i];
     if (card === undefined) throw new Error('unreachable: complete coup with a seat missing its card');
-    for (const l of settleBettor({ seat: s.seat, bets: s.bets, card, decision: c.decisions[s.seat], war: c.wars[s.seat] }, croupier, profile, rules))
+    for (const l of settleBettor(
+      { seat: s.seat, bets: s.bets, card, decision: c.decisions[s.seat], timedOut: c.timedOut?.includes(s.seat) === true, war: c.wars[s.seat] },
+      croupier,
+      profile,
+      rules,
+    ))
       out.push(l);
   }
   return out;
@@ -96,7 +103,12 @@ export function settleWarBox(c: WarCoup, profile: Pick<WarProfile, 'tiePays' | '
   const card = box.card;
   if (card === undefined) throw new Error('unreachable: complete coup with the box missing its card');
   return box.bettors.flatMap((b) =>
-    settleBettor({ seat, bets: b.bets, card, decision: box.decisions[b.station], war: box.war }, croupier, profile, rules).map((line) => ({
+    settleBettor(
+      { seat, bets: b.bets, card, decision: box.decisions[b.station], timedOut: box.timedOut?.includes(b.station) === true, war: box.war },
+      croupier,
+      profile,
+      rules,
+    ).map((line) => ({
       station: b.station,
       line,
     })),

@@ -23,6 +23,7 @@ const warCoup = z.strictObject({
       bettors: z.array(z.strictObject({ station, bets })),
       card: card.optional(),
       decisions: z.record(z.number().int().min(1), action),
+      timedOut: z.array(station).optional(),
       war: seatWar.optional(),
     })
     .optional(),
@@ -32,6 +33,7 @@ const warCoup = z.strictObject({
   cards: z.array(card),
   croupier: card.optional(),
   decisions: z.record(seat, action),
+  timedOut: z.array(seat).optional(),
   wars: z.record(seat, seatWar),
 });
 

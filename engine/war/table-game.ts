@@ -15,14 +15,16 @@ import { newWarShoe, warAfterCoup, warCutCardOut } from './shoe-session.js';
 export type { WarTableShoe } from './state-schema.js';
 
 /**
- * What a tied seat that lets its decision time run out takes: surrender half, Art. 7 n.4 1)
- * («Perder metade do valor da aposta inicial»). Of the two choices n.4 gives the player, only war
- * puts more money in play, and n.5 makes that the player's own act: «o jogador dobra a aposta
- * inicial». The table never stakes credit without the player (no timeout does, in any game:
- * engine/table/dealing.ts), and holding the table for an absent player would stop every other
- * seat's coup, which the text does not provide for either. The line cites `[art.7] n.4 al.1`.
- * The same holds for a tie bettor's main bet under `mainBetOnTieWithTieBet: choose` (the reading
- * that gives these players n.4's choice too): its timeout surrenders.
+ * What a tied seat that lets its decision time run out takes: surrender half, the loss of Art. 7
+ * n.4 1) («Perder metade do valor da aposta inicial»). The default itself is the house's reading:
+ * n.4 gives the player the choice («pode optar por») and says nothing of a player who does not make
+ * it. Of the two choices only war puts more money in play, and n.5 makes that the player's own
+ * act: «o jogador dobra a aposta inicial». The table never stakes credit without the player (no
+ * timeout does, in any game: engine/table/dealing.ts), and holding the table for an absent player
+ * would stop every other seat's coup, which the text does not provide for either. So the line of a
+ * timed-out surrender cites no article (`WAR_RULES.surrenderTimedOut`); one chosen in time cites
+ * `[art.7] n.4 al.1`. The same holds for a tie bettor's main bet under `mainBetOnTieWithTieBet:
+ * choose` (the reading that gives these players n.4's choice too): its timeout surrenders.
  */
 export const WAR_TIMEOUT_DEFAULT: WarAction = 'surrender';
 
@@ -198,7 +200,7 @@ function decideOnBox(shoe: WarTableShoe, coup: WarCoup, d: DecisionRequest): War
   return {
     ok: true,
     shoe,
-    round: warDecideOnBox(coup, d.station, d.action),
+    round: warDecideOnBox(coup, d.station, d.action, d.auto === true),
     stakes: d.action === 'war' ? [{ seat: STADIUM_SEAT, bet: 'main', amount: raise }] : [],
     notFollowing: [],
   };
@@ -216,7 +218,7 @@ function decideAtSeat(shoe: WarTableShoe, coup: WarCoup, d: DecisionRequest): Wa
   return {
     ok: true,
     shoe,
-    round: warDecide(coup, d.seat, d.action),
+    round: warDecide(coup, d.seat, d.action, d.auto === true),
     stakes: d.action === 'war' ? [{ seat: d.seat, bet: 'main', amount: raise }] : [],
     notFollowing: [],
   };

@@ -153,6 +153,27 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
     assert.deepEqual(war('4S 3C 3D 3H AS'), [[1, 'main', 10000, -10000, 'macau-war [art.7] n.5 al.3']]);
   });
 
+  it("a tie left undecided in time surrenders as the house's reading, citing no article: n.4 gives the choice, not a default", () => {
+    // Art. 7 n.4: the player «pode optar por» surrender or war; nothing says what happens when it does not choose.
+    const TIMED_OUT = 'macau-war house reading, no article: a tie left undecided in time surrenders';
+    const tied = (timedOut: boolean) => {
+      let c = newWarCoup([{ seat: 1, bets: { main: 5000 } }], MACAU, [{ station: 101, bets: { main: 800 } }]);
+      for (const card of cards('8S 8C 8H')) c = warTakeCard(c, card);
+      c = warDecide(c, 1, 'surrender', timedOut);
+      return warDecideOnBox(c, 101, 'surrender', timedOut);
+    };
+    const lines = (c: WarCoup) => [...net(c), ...settleWarBox(c, MACAU, 0).map(({ station, line }) => [station, line.bet, line.stake, line.net, line.rule])];
+    assert.deepEqual(lines(tied(true)), [
+      [1, 'main', 5000, -2500, TIMED_OUT],
+      [101, 'main', 800, -400, TIMED_OUT],
+    ]);
+    // Chosen in time, the same surrender is the player's own under n.4 1).
+    assert.deepEqual(lines(tied(false)), [
+      [1, 'main', 5000, -2500, 'macau-war [art.7] n.4 al.1'],
+      [101, 'main', 800, -400, 'macau-war [art.7] n.4 al.1'],
+    ]);
+  });
+
   it('surrender loses half the initial bet, an odd minor unit rounded to the player (n.4 al.1)', () => {
     assert.deepEqual(net(play([{ seat: 1, bets: { main: 5000 } }], '8S 8H', { 1: 'surrender' })), [[1, 'main', 5000, -2500, 'macau-war [art.7] n.4 al.1']]);
     assert.equal(settleWarCoup(play([{ seat: 1, bets: { main: 101 } }], '8S 8H', { 1: 'surrender' }), MACAU)[0]?.net, -50);

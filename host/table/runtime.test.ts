@@ -145,7 +145,8 @@ describe('the table runtime', () => {
     assert.deepEqual([decision.action, decision.auto, decision.roundId], ['surrender', true, roundId], 'journalled as automatic');
     assert.deepEqual(
       (c.reads.view().results ?? []).map((l) => [l.net, l.rule]),
-      [[-5_000, 'macau-war [art.7] n.4 al.1']],
+      // The default is the house's reading: n.4 gives the player the choice, not what a timeout takes.
+      [[-5_000, 'macau-war house reading, no article: a tie left undecided in time surrenders']],
     );
     assert.equal(ledger.credit(1), before - 5_000, 'half the initial bet lost; nothing more was staked');
   });
@@ -202,8 +203,8 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       assert.deepEqual(
         (t.table.reads.view().results ?? []).map((l) => [l.seat, l.net, l.rule]),
         [
-          [1, -5_000, 'macau-war [art.7] n.4 al.1'],
-          [2, -5_000, 'macau-war [art.7] n.4 al.1'],
+          [1, -5_000, 'macau-war house reading, no article: a tie left undecided in time surrenders'],
+          [2, -5_000, 'macau-war house reading, no article: a tie left undecided in time surrenders'],
         ],
       );
       assert.deepEqual([t.ledger.credit(1), t.ledger.credit(2)], [5_000, 45_000], 'no credit was staked without the player');
@@ -245,7 +246,7 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       assert.deepEqual(
         (t.table.reads.view().results ?? []).map((l) => [String(l.bet), l.net, l.rule]),
         [
-          ['main', -5_000, 'macau-war [art.7] n.4 al.1'],
+          ['main', -5_000, 'macau-war house reading, no article: a tie left undecided in time surrenders'],
           ['tie', 100_000, 'macau-war [art.7] n.3'],
         ],
       );
