@@ -7,6 +7,8 @@ import { authorisationArticle } from '../rule-set.js';
 import { REF_KEYS, ref } from './refs.js';
 import { resolveRules, type ProfileId } from './rules.js';
 import { runScript } from './script.js';
+import { parseCard } from '../cards/card.js';
+import { dealCard, openRound, voidRound } from './round.js';
 
 function mains(profile: ProfileId, cards: string, decisions: [number, number, string][]): [number, number, string][] {
   const out = runScript(resolveRules(profile, {}), {
@@ -60,5 +62,31 @@ describe('the authorisation a macau-2004 table names', () => {
     assert.doesNotMatch(article, /macau-2009|art\.21/);
     assert.match(article, /^macau-2004 house reading, no article: /);
     assert.equal(authorisationArticle('blackjack', 'macau-2009'), 'macau-2009 art.21 n.1');
+  });
+});
+
+describe('a void round cites the article only for a dealing error that could not be put right', () => {
+  const dealt = (profile: ProfileId) => {
+    let r = openRound({ rules: resolveRules(profile, {}), seats: [{ seat: 1, bets: { main: 100 } }] });
+    for (const c of ['9S', '7D']) r = dealCard(r, parseCard(c));
+    return r;
+  };
+  it('macau: art.5 n.1 2) for an uncorrectable dealing error, no article for any other reason', () => {
+    for (const profile of ['macau-2009', 'macau-2004'] as const) {
+      assert.equal(
+        voidRound(dealt(profile), 'card to the wrong hand, cards drawn on', true).lines[0]?.rule,
+        `${profile} art.5 n.1 2): card to the wrong hand, cards drawn on`,
+      );
+      assert.equal(
+        voidRound(dealt(profile), 'the shoe stopped reading').lines[0]?.rule,
+        `${profile} house reading, no article: round void: the shoe stopped reading`,
+      );
+    }
+  });
+  it('portugal: no rule voids a round, whatever the reason', () => {
+    assert.equal(
+      voidRound(dealt('portugal-2001'), 'card to the wrong hand', true).lines[0]?.rule,
+      'portugal-2001 house reading, no article: round void: card to the wrong hand',
+    );
   });
 });

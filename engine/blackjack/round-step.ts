@@ -71,7 +71,7 @@ export function openRoundState(setup: RoundSetup): RoundState {
 
 /** The round after one event: a card, a decision, a discard, a card held unseen (rule 18), a void. */
 export function stepRound(r: RoundState, e: RoundEvent): RoundState {
-  if ('void' in e) return r.voided ? r : voided(r, e.void);
+  if ('void' in e) return r.voided ? r : voided(r, e.void, e.dealingError === true);
   const cur = r.expected;
   const out: Partial<Record<CardCode, number>> = { ...r.out };
   const decks = r.setup.rules.decks;
@@ -189,20 +189,21 @@ function feedUnseen(w: Work): void {
 /**
  * Art. 5 n.1 2): an error in dealing that cannot be rectified cancels every card of the round,
  * and a supervisor may void a round on hold: every bet of the round is returned. Lines already
- * written are replaced by returns; streak markers stay where they were.
+ * written are replaced by returns, citing the article only for such an error (`dealingError`);
+ * streak markers stay where they were.
  */
-function voided(r: RoundState, why: string): RoundState {
+function voided(r: RoundState, why: string, dealingError: boolean): RoundState {
   const w = thaw(r);
   const catalogue = r.setup.catalogue ?? BLACKJACK_CATALOGUE;
   // The seat's additional bets a void returns, in the order their lines are written.
   const jackpot = catalogue.flatMap((b): SideBetId[] => (b.family === 'jackpot' && b.onVoid === 'returned' && b.id !== 'main' ? [b.id] : []));
   const returned = [...w.firstCards.filter((b) => b.onVoid === 'returned').map((b) => b.id), ...jackpot];
-  w.lines = voidLines(w.rules, w.seats, returned, w.firstCards, why);
+  w.lines = voidLines(w.rules, w.seats, returned, w.firstCards, why, dealingError);
   w.streaks = (r.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
   w.voided = true;
   w.expected = { kind: 'done' };
   w.resume = { at: 'done' };
-  return freeze(w, [...r.log, { void: why }], r.out, r.procedure.views, r);
+  return freeze(w, [...r.log, { void: why, ...(dealingError ? { dealingError: true as const } : {}) }], r.out, r.procedure.views, r);
 }
 
 /* ───────────── the state and its working copy ───────────── */

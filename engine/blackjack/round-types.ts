@@ -268,7 +268,8 @@ export type RoundEvent =
   | { readonly action: Action }
   | { readonly discard: Card; readonly why: string }
   | { readonly held: Card }
-  | { readonly void: string };
+  /** `dealingError`: an error in the deal that could not be rectified (Macau Art. 5 n.1 2)); absent, another reason. */
+  | { readonly void: string; readonly dealingError?: true };
 
 /** A stake on a seat's hand now, by bettor (the seat holder's owner is undefined). */
 export interface StakeView {

@@ -55,12 +55,14 @@ export function holdUnseen(r: RoundState, card: Card): RoundState {
 }
 
 /**
- * Art. 5 n.1 2): an error in dealing that cannot be rectified cancels every card of the round,
- * and a supervisor may void a round on hold: every bet of the round is returned. Lines already
- * written are replaced by returns; streak markers stay where they were. Voiding twice is once.
+ * A supervisor voids the round: every bet of the round is returned. Lines already written are
+ * replaced by returns; streak markers stay where they were. Voiding twice is once. Only an error in
+ * dealing that cannot be rectified (`dealingError`) is Macau Art. 5 n.1 2)'s («Na impossibilidade
+ * de rectificação do erro, são canceladas todas as cartas»): any other reason, and any reason under
+ * Portugal (no rule voids a round), is the house's reading and its lines cite no article.
  */
-export function voidRound(r: RoundState, why: string): RoundState {
-  return r.voided ? r : next(r, { void: why });
+export function voidRound(r: RoundState, why: string, dealingError = false): RoundState {
+  return r.voided ? r : next(r, { void: why, ...(dealingError ? { dealingError: true as const } : {}) });
 }
 
 /** Every stake on a seat's hands now: a host charges each bettor behind the stake a double or split of theirs follows (Art. 20). */

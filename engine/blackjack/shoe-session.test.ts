@@ -148,7 +148,7 @@ describe('corrections during a round (Art. 5 n.1)', () => {
     });
     for (const c of ['AS', '9D', '7H', 'KC', '9C']) round = dealCard(round, parseCard(c));
     assert.equal(round.lines.length, 1, 'the Black Jack was paid at once');
-    round = voidRound(round, 'misdeal');
+    round = voidRound(round, 'misdeal', true); // an error in dealing that cannot be rectified
     assert.equal(round.done, true);
     assert.deepEqual(
       round.lines.map((l) => [l.seat, l.bet, l.stake, l.net]),

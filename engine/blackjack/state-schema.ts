@@ -79,7 +79,7 @@ const event = z.union([
   z.strictObject({ action }),
   z.strictObject({ discard: card, why: text }),
   z.strictObject({ held: card }),
-  z.strictObject({ void: text }),
+  z.strictObject({ void: text, dealingError: z.literal(true).optional() }),
 ]);
 const actionType = z.enum(ACTION_TYPES);
 const cardStep = z.enum([

@@ -107,10 +107,9 @@ export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: rea
   const inPlay = s.phase === 'dealing' && s.placed.length > 0;
   // Misdrawn cards kept for the next player end in the discards with the round.
   discardHeld(t);
-  // Why no correction was possible, and the article that cancels a round that cannot be put right
-  // (none for a device's fault: that is no dealing error).
+  // Why no correction was possible, and the article that cancels a round that cannot be put right.
   const uncorrectable = given ?? factsAgainstCorrection(s.hold);
-  const rule = uncorrectable && uncorrectable !== 'device-fault' ? t.game.rules.voidRule : null;
+  const rule = voidArticle(t.game.rules.voidRule, s.hold, uncorrectable);
   const roundVoid: JournalRecord = {
     type: 'round.void',
     txId: `${s.roundId}:void`,
@@ -142,6 +141,26 @@ export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: rea
   t.set({ hold: null, chips: [], round: null });
   applyDeferredShoe(t);
   showResults(t, null);
+}
+
+/**
+ * The holds that are an error in the deal itself: a card out of turn, one too many, one laid at
+ * the wrong hand (the floor's report). These are what Macau blackjack Art. 5 n.1 2) («Em caso de
+ * erro na distribuição … Na impossibilidade de rectificação do erro, são canceladas todas as
+ * cartas») and war [Art. 6] («se verifique um erro … O lance … é considerado nulo se for de todo
+ * impossível corrigir o erro») speak of.
+ */
+const DEALING_ERRORS: readonly HoldReason[] = ['out-of-turn', 'extra-card', 'dealing-error'];
+
+/**
+ * The article a void cites: the game's `voidRule`, only for a dealing error that could not be put
+ * right. A card the reader could not read or that no shoe of the table holds, a device's fault, a
+ * void with no error on record: no text names them, so the void cites none (a review, 1 December:
+ * the house's reading, its `uncorrectable` and `reason` saying why).
+ */
+function voidArticle(voidRule: string | null, hold: Hold | null, uncorrectable: Uncorrectable | undefined): string | null {
+  if (!hold || !DEALING_ERRORS.includes(hold.reason)) return null;
+  return uncorrectable && uncorrectable !== 'device-fault' ? voidRule : null;
 }
 
 /**

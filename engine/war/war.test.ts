@@ -18,6 +18,8 @@ import {
   type WarSeat,
 } from './coup.js';
 import { exactWar } from './exact.js';
+import { WAR_OPTIONS } from './options.js';
+import { WAR_MIN_SEATS_RULE, warTableGame } from './table-game.js';
 import { parseWarProfile, WAR_PROFILES, WAR_RULES, warProfile } from './profiles.js';
 import { settleWarBox, settleWarCoup, voidWarCoup } from './settle.js';
 import { newWarShoe, warAfterCoup, warCutCardOut } from './shoe-session.js';
@@ -490,5 +492,46 @@ describe("the remote stations' box (a stadium): dealt like a seat, each bettor d
     );
     assert.throws(() => newWarCoup([], MACAU, [{ station: 101, bets: {} }]), /no bet on the box/);
     assert.throws(() => newWarCoup([], MACAU, []), /no seat has a bet/);
+  });
+});
+
+describe('the reconstructed article numbers (docs/rules/war.md, "How the numbers are reconstructed")', () => {
+  // The capture has no headings: each run of paragraphs numbered from 1., and each unnumbered
+  // paragraph alone, is one article, in order. Art. 1 material (items 1)-5)), 2 shuffle and cut
+  // (n.1-2), 3 a card out face up, 4 the order of the cards, 5 the deal (n.1-3), 6 the dealing
+  // error, 7 the results (n.1-5, n.4 and n.5 with items). A review checked each citation against it.
+  it("every bracketed article number is the one the text's structure gives", () => {
+    const table = warTableGame('macau');
+    const cited = {
+      ...WAR_RULES,
+      decks: WAR_OPTIONS.decks?.rules.macau?.article,
+      cutCardFromEnd: WAR_OPTIONS.cutCardFromEnd?.rules.macau?.article,
+      shuffling: WAR_OPTIONS.shuffling?.rules.macau?.article,
+      tiePaysOption: WAR_OPTIONS.tiePays?.rules.macau?.article,
+      warBurnsOption: WAR_OPTIONS.warBurns?.rules.macau?.article,
+      minSeats: WAR_MIN_SEATS_RULE,
+      corrections: table.rules.corrections.map((c) => ('rule' in c ? c.rule : c.forbiddenBy)).join(' | '),
+    };
+    assert.deepEqual(cited, {
+      win: 'macau-war [art.7] n.1',
+      lose: 'macau-war [art.7] n.2',
+      tieBetWins: 'macau-war [art.7] n.3',
+      surrender: 'macau-war [art.7] n.4 al.1',
+      surrenderTimedOut: 'macau-war house reading, no article: a tie left undecided in time surrenders',
+      tieChoice: 'macau-war [art.7] n.4',
+      warHigher: 'macau-war [art.7] n.5 al.1',
+      warTie: 'macau-war [art.7] n.5 al.2',
+      warLower: 'macau-war [art.7] n.5 al.3',
+      mainReturned: 'macau-war interp:main-returned-with-tie-bet',
+      void: 'macau-war [art.6]',
+      decks: 'macau-war [art.1] 1)',
+      cutCardFromEnd: 'macau-war [art.2] n.1 ("antes das últimas doze cartas, aproximadamente")',
+      shuffling: 'macau-war [art.1] 2)-4), [art.2] n.1-2',
+      tiePaysOption: 'macau-war [art.7] n.3',
+      warBurnsOption: 'macau-war [art.7] n.5',
+      minSeats: 'macau-war [art.1] 5)',
+      corrections: 'macau-war [art.6] | macau-war [art.6] | macau-war [art.3] | macau-war [art.3]',
+    });
+    assert.equal(table.rules.voidRule, 'macau-war [art.6]');
   });
 });

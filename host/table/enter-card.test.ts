@@ -119,6 +119,13 @@ function assertEveryBetReturned(t: TestTable, before: Map<number, number>): void
   assert.equal(verifyLedger(t.ledger).ok, true, 'balanced and chained');
 }
 
+/** What the last round.void says of why no correction was possible, and the article it cites (none: undefined). */
+function voidCites(t: TestTable): [unknown, unknown] {
+  const v = [...t.ledger.entries(1)].filter((e) => e.type === 'round.void').at(-1);
+  const p = (JSON.parse(v?.body ?? '{}') as { payload?: Record<string, unknown> }).payload ?? {};
+  return [p.uncorrectable, p.rule];
+}
+
 describe('cards read during a hold (issue 7 review, item 3)', () => {
   it('are journalled with their sequence and the round; an unreadable card then cannot be entered by hand, and the void names every read', () => {
     const t = testTable();
@@ -164,6 +171,9 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       assert.equal(misreads(t).filter((m) => m.resolution === 'card-entered').length, 0, 'nothing entered');
       assert.deepEqual(t.table.supervisor.voidRound('cards dealt during an unreadable hold', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
+      // A card the reader could not read is no error in the deal: [art.6] does not void this coup,
+      // so the void cites no article (the house's reading) and says why.
+      assert.deepEqual(voidCites(t), ['cards-after-error', undefined]);
       const resolved = misreads(t).at(-1);
       assert.deepEqual(
         [resolved?.roundId, resolved?.resolution, resolved?.confirmedBy, resolved?.shoeSequence],
@@ -250,6 +260,8 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       assert.match(JSON.stringify(t.table.supervisor.enterCard(parseCard('KS'), 'sup-1', 'wit-2')), /inventory hold is resolved by voiding/);
       assert.deepEqual(t.table.supervisor.voidRound('seven aces of spades in a six-deck shoe', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
+      // A card no shoe of the table can hold is no error in the deal either: no article.
+      assert.deepEqual(voidCites(t), ['card-unidentified', undefined]);
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [200]);
     } finally {
       t.close();

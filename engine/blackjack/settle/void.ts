@@ -5,10 +5,11 @@ import type { Seat } from '../round-seats.js';
 import { lineOf } from './line.js';
 
 /**
- * A void round (Macau Art. 5 n.1 2): an error in dealing that cannot be rectified cancels every
- * card of the round; a supervisor's void of a round on hold): every bet returned, each hand's
- * stakes, insurance, then the additional bets the catalogue returns (`returned`: the seat's, in
- * their order; the bettors' on the hand, of the first cards). Streak markers stay where they were.
+ * A void round: every bet returned, each hand's stakes, insurance, then the additional bets the
+ * catalogue returns (`returned`: the seat's, in their order; the bettors' on the hand, of the first
+ * cards). Streak markers stay where they were. The lines cite Macau Art. 5 n.1 2) only for an error
+ * in dealing that cannot be rectified (`dealingError`); any other void, and every Portuguese one
+ * (no rule of its text voids a round), is the house's reading and cites no article.
  */
 export function voidLines(
   rules: BlackjackRules,
@@ -16,14 +17,14 @@ export function voidLines(
   returned: readonly SideBetId[],
   firstCards: readonly FirstCardsBet[],
   why: string,
+  dealingError = false,
 ): BlackjackSettlementLine[] {
   const profile = rules.profile;
-  const rule =
-    profile === 'portugal-2001'
-      ? `portugal-2001 round void: ${why}`
-      : isRegulated(profile)
-        ? `${profile} art.5 n.1 2): ${why}`
-        : `${profile} round void: ${why}`;
+  const rule = !isRegulated(profile)
+    ? `${profile} round void: ${why}`
+    : dealingError && profile !== 'portugal-2001'
+      ? `${profile} art.5 n.1 2): ${why}`
+      : `${profile} house reading, no article: round void: ${why}`;
   const lines: BlackjackSettlementLine[] = [];
   for (const s of seats) {
     s.hands.forEach((h, i) => {

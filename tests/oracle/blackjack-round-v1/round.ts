@@ -373,12 +373,10 @@ export class BlackjackRound {
     if (this.voided) return;
     this.log.push({ void: why });
     const profile = this.rules.profile;
-    const rule =
-      profile === 'portugal-2001'
-        ? `portugal-2001 round void: ${why}`
-        : isRegulated(profile)
-          ? `${profile} art.5 n.1 2): ${why}`
-          : `${profile} round void: ${why}`;
+    // 1 December (a third review, copied on purpose): a void cites Art. 5 n.1 2) only for a dealing
+    // error that could not be rectified (the engine's `dealingError`, which this copy's voids never
+    // are); every other void is the house's reading, citing no article.
+    const rule = isRegulated(profile) ? `${profile} house reading, no article: round void: ${why}` : `${profile} round void: ${why}`;
     this.lines.length = 0;
     for (const s of this.seatList) {
       s.hands.forEach((h, i) => {
