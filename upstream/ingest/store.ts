@@ -9,6 +9,7 @@ import type { IngestEntry } from './batch.js';
 import type { FreshRows } from './fresh-rows.js';
 import { raiseKioskFaultAlarms } from './kiosk-faults.js';
 import { raiseSupervisorAccountAlarms } from './supervisor-accounts.js';
+import { raiseCredentialChangeAlarms } from './credential-changes.js';
 import { unreadableTransferSeqs } from '../transfers/synced-entries.js';
 
 /** Inserts the rows (ON CONFLICT DO NOTHING, which under the head's lock must insert every one), then moves the head to `last`. */
@@ -50,6 +51,8 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
   await raiseKioskFaultAlarms(tx, terminal, cols);
   // So does every account its journal makes a supervisor: a second process of the kiosk user can append one the table's audit passes.
   await raiseSupervisorAccountAlarms(tx, terminal, cols);
+  // And every change of who may talk to the table (its peers' and its remote stations' credentials): two people make one, or a second process.
+  await raiseCredentialChangeAlarms(tx, terminal, cols);
   // An answer to a configuration request the table was not sent is not believed (config-requests.ts), and is an alarm.
   await alarmStrayAnswers(tx, terminal, cols.seq);
   await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [terminal, last.seq, last.hash]);

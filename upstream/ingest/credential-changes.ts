@@ -1,0 +1,170 @@
+// Every change of who may talk to a table reaches the floor as an alarm: its peer tables'
+// credentials (`peer.credential` → `peer-credential`) and its remote stations'
+// (`station.credential` → `station-credential`). Each is made by two people in service mode, but a
+// second process of the kiosk user can append such an entry through the ledger's own code and
+// write the files to match: the table's checks and its witness pass it (docs/security.md,
+// "Service accounts", last paragraph). Two colluding staff pass them too. The upstream's copy of
+// the journal is where the floor hears of it. Raised in the batch's transaction, as the kiosk
+// faults are (kiosk-faults.ts), and bounded the same way per batch.
+import { z } from 'zod';
+import { raiseAlarm } from '../alarm.js';
+import type { Sql } from '../sql.js';
+import type { JournalColumns } from './fresh-rows.js';
+import { FAULT_ALARMS_EACH, payloadOf } from './kiosk-faults.js';
+
+export const PEER_CREDENTIAL_ALARM = 'peer-credential';
+export const STATION_CREDENTIAL_ALARM = 'station-credential';
+
+/** How many peers or stations an adoption's one alarm lists (its count says how many there were). */
+export const ADOPTED_LISTED = 100;
+
+/**
+ * What is read of an entry (ledger/service-payloads.ts, which the upstream does not import). Not
+ * strict: an entry with a field more is refused by the table's reading, and alarming it costs nothing.
+ * `held`: whether the entry leaves a credential in force (the host's fold: `digest` / `credential`
+ * or null).
+ */
+interface Read {
+  subject: string | number;
+  action: string;
+  by: string[];
+  held: boolean;
+}
+
+const PeerEntry = z.object({
+  table: z.string(),
+  action: z.enum(['enrol', 'revoke', 'adopt', 'issue', 'withdraw', 'none']),
+  by: z.array(z.string()).min(1),
+  digest: z.string().optional(),
+});
+const StationEntry = z.object({
+  station: z.number().int(),
+  action: z.enum(['enrol', 'revoke', 'adopt']),
+  by: z.array(z.string()).min(1),
+  credential: z.string().optional(),
+});
+
+interface Kind {
+  type: 'peer.credential' | 'station.credential';
+  alarm: string;
+  /** The detail's name for whom the credential is of, and for the adoption's list of them. */
+  subject: 'table' | 'station';
+  listed: 'tables' | 'stations';
+  read(payload: unknown): Read | null;
+  /** The earlier entries of these subjects (journal_type index; the subject as text). */
+  before: string;
+}
+
+const KINDS: readonly Kind[] = [
+  {
+    type: 'peer.credential',
+    alarm: PEER_CREDENTIAL_ALARM,
+    subject: 'table',
+    listed: 'tables',
+    read: (payload) => {
+      const p = PeerEntry.safeParse(payload);
+      return p.success
+        ? { subject: p.data.table.slice(0, 64), action: p.data.action, by: p.data.by, held: p.data.action !== 'revoke' && p.data.digest !== undefined }
+        : null;
+    },
+    before: `doc->'payload'->>'table'`,
+  },
+  {
+    type: 'station.credential',
+    alarm: STATION_CREDENTIAL_ALARM,
+    subject: 'station',
+    listed: 'stations',
+    read: (payload) => {
+      const p = StationEntry.safeParse(payload);
+      return p.success
+        ? { subject: p.data.station, action: p.data.action, by: p.data.by, held: p.data.action !== 'revoke' && p.data.credential !== undefined }
+        : null;
+    },
+    before: `doc->'payload'->>'station'`,
+  },
+];
+
+/**
+ * Raises `peer-credential` and `station-credential` for the batch's credential entries: each
+ * enrolment, issue, withdrawal and revocation `{seq, table | station, action, by}` (`replace`: an
+ * enrolment while a credential of that peer or station was in force, as the table's earlier
+ * entries leave it; never a digest nor a credential's id; at most two names, strings bounded), up
+ * to FAULT_ALARMS_EACH of a kind; past them one alarm more, the first's detail with their `count`
+ * and `seqs`. The adoptions of a batch are one alarm of their kind, `{seq, action: 'adopt', count,
+ * tables | stations}` (the first ADOPTED_LISTED), `late: true` when the table had journalled a
+ * credential entry of that type other than an adoption before (the host adopts only then: a first
+ * start). A peer `none` (a first start that found no peer: it trusts nobody) raises nothing.
+ */
+export async function raiseCredentialChangeAlarms(tx: Sql, terminal: string, cols: JournalColumns): Promise<void> {
+  for (const kind of KINDS) await raiseOfKind(tx, terminal, cols, kind);
+}
+
+async function raiseOfKind(tx: Sql, terminal: string, cols: JournalColumns, kind: Kind): Promise<void> {
+  const entries = entriesOf(cols, kind);
+  const first = entries[0];
+  if (!first) return;
+  const enrolled = entries.filter((e) => e.r.action === 'enrol').map((e) => String(e.r.subject));
+  const inForce = enrolled.length > 0 ? await inForceBefore(tx, terminal, kind, first.seq, [...new Set(enrolled)]) : new Map<string, boolean>();
+  const changes: Record<string, unknown>[] = [];
+  const adopted: { seq: number; subject: string | number }[] = [];
+  let late = false;
+  let otherBefore: boolean | null = null;
+  for (const { seq, r } of entries) {
+    if (r.action === 'adopt') {
+      otherBefore ??= await otherEntryBefore(tx, terminal, kind, first.seq);
+      late ||= otherBefore;
+      adopted.push({ seq, subject: r.subject });
+    } else if (r.action !== 'none') {
+      const action = r.action === 'enrol' && inForce.get(String(r.subject)) === true ? 'replace' : r.action;
+      changes.push({ seq, [kind.subject]: r.subject, action, by: r.by.slice(0, 2).map((b) => b.slice(0, 128)) });
+    }
+    if (r.action !== 'adopt') otherBefore = true;
+    if (r.action !== 'none') inForce.set(String(r.subject), r.held);
+  }
+  for (const d of changes.slice(0, FAULT_ALARMS_EACH)) await raiseAlarm(tx, terminal, kind.alarm, d);
+  const rest = changes.slice(FAULT_ALARMS_EACH);
+  if (rest[0]) await raiseAlarm(tx, terminal, kind.alarm, { ...rest[0], count: rest.length, seqs: rest.map((d) => d.seq) });
+  if (adopted[0]) {
+    await raiseAlarm(tx, terminal, kind.alarm, {
+      seq: adopted[0].seq,
+      action: 'adopt',
+      count: adopted.length,
+      [kind.listed]: adopted.slice(0, ADOPTED_LISTED).map((a) => a.subject),
+      ...(late ? { late: true } : {}),
+    });
+  }
+}
+
+/** The batch's entries of the kind that read as one (the others the table's reading refuses: no credential). */
+function entriesOf(cols: JournalColumns, kind: Kind): { seq: number; r: Read }[] {
+  const out: { seq: number; r: Read }[] = [];
+  for (let i = 0; i < cols.type.length; i++) {
+    if (cols.type[i] !== kind.type) continue;
+    const r = kind.read(payloadOf(cols.body[i] ?? ''));
+    if (r) out.push({ seq: cols.seq[i] as number, r });
+  }
+  return out;
+}
+
+/** Whether a credential of each of `subjects` is in force as the table's entries before `seq` leave it. */
+async function inForceBefore(tx: Sql, terminal: string, kind: Kind, seq: number, subjects: string[]): Promise<Map<string, boolean>> {
+  const r = await tx.query<{ body: string }>(
+    `SELECT body FROM journal WHERE terminal_id = $1 AND type = $2 AND seq < $3 AND ${kind.before} = ANY($4::text[]) ORDER BY seq`,
+    [terminal, kind.type, seq, subjects],
+  );
+  const inForce = new Map<string, boolean>();
+  for (const row of r.rows) {
+    const e = kind.read(payloadOf(row.body));
+    if (e && e.action !== 'none') inForce.set(String(e.subject), e.held);
+  }
+  return inForce;
+}
+
+/** Whether the table journalled an entry of the kind before `seq` that is not an adoption (a first start's adoption may span batches). */
+async function otherEntryBefore(tx: Sql, terminal: string, kind: Kind, seq: number): Promise<boolean> {
+  const r = await tx.query(
+    `SELECT 1 FROM journal WHERE terminal_id = $1 AND type = $2 AND seq < $3 AND (doc->'payload'->>'action') IS DISTINCT FROM 'adopt' LIMIT 1`,
+    [terminal, kind.type, seq],
+  );
+  return r.rows.length > 0;
+}
