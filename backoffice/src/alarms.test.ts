@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { kindWord, repeatedDetail, supervisorDetail } from './alarms.js';
+import { credentialDetail, kindWord, repeatedDetail, supervisorDetail } from './alarms.js';
 import { words } from './i18n.js';
 
 // A refusal its table repeats within the hour goes into the alarm it repeats (upstream/alarm.ts
@@ -56,5 +56,65 @@ describe('a supervisor account a table journalled', () => {
     assert.equal(supervisorDetail(words('en'), { kind: 'kiosk-integrity', detail: made }), '');
     for (const d of [null, { seq: 1 }, { ...made, staff: 5 }])
       assert.equal(supervisorDetail(words('en'), { kind: 'supervisor-account', detail: d }), '', JSON.stringify(d));
+  });
+});
+
+// Who may talk to a table, changed by its journal (upstream/ingest/credential-changes.ts): the page
+// names each kind in its own words and says which peer or station, what was done and by both people;
+// the adoption's one alarm, how many and which, and when it came late. Before, each kind was
+// "Other (peer-credential)" with no detail.
+describe('a peer’s or a station’s credential a table journalled', () => {
+  const peer = { seq: 40, table: 'bj-1', action: 'enrol', by: ['Ana (1001)', 'Rui (1002)'] };
+  const station = { seq: 41, station: 7, action: 'replace', by: ['Ana (1001)', 'Rui (1002)'] };
+  const a = (kind: string, detail: unknown) => ({ kind, detail });
+
+  it('is its own kind in each language', () => {
+    for (const l of ['en', 'pt', 'zh-Hant', 'zh-Hans'] as const)
+      for (const kind of ['peer-credential', 'station-credential']) {
+        const word = kindWord(words(l).t, kind);
+        assert.doesNotMatch(word, /-credential/, `${l} ${kind}`);
+        assert.match(word, l === 'en' ? /credential/ : l === 'pt' ? /credencial/ : /憑證|凭证/, `${l} ${kind}`);
+      }
+  });
+
+  it('says which peer or station, what was done and by both people, ×count for a batch’s rest', () => {
+    assert.equal(credentialDetail(words('en'), a('peer-credential', peer)), ' (#40 peer table bj-1: enrolled by Ana (1001) and Rui (1002))');
+    assert.equal(
+      credentialDetail(words('pt'), a('peer-credential', { ...peer, action: 'withdraw' })),
+      ' (#40 mesa par bj-1: credencial para se ligar a esta mesa retirada por Ana (1001) e Rui (1002))',
+    );
+    assert.equal(credentialDetail(words('zh-Hant'), a('peer-credential', { ...peer, action: 'revoke' })), ' (#40 同桌 bj-1：由 Ana (1001)及Rui (1002) 撤銷)');
+    assert.equal(
+      credentialDetail(words('en'), a('station-credential', station)),
+      ' (#41 station 7: new credential (the one in force replaced) by Ana (1001) and Rui (1002))',
+    );
+    assert.equal(
+      credentialDetail(words('zh-Hans'), a('station-credential', { ...station, action: 'revoke', by: ['Ana (1001)'] })),
+      ' (#41 投注机 7：由 Ana (1001) 撤销凭证)',
+    );
+    assert.match(credentialDetail(words('en'), a('peer-credential', { ...peer, count: 40, seqs: [51] })), /enrolled by Ana \(1001\) and Rui \(1002\) ×40\)$/);
+  });
+
+  it('the adoption: how many and which, … past the listed ones, and whether it came late', () => {
+    const peers = { seq: 3, action: 'adopt', count: 2, tables: ['bj-1', 'war-1'] };
+    assert.equal(credentialDetail(words('en'), a('peer-credential', peers)), ' (#3: 2 peer tables adopted as found (bj-1 and war-1))');
+    const stations = { seq: 4, action: 'adopt', count: 300, stations: [1, 2, 3] };
+    assert.equal(credentialDetail(words('en'), a('station-credential', stations)), ' (#4: 300 remote stations adopted as found (1, 2, 3 and …))');
+    assert.match(credentialDetail(words('en'), a('peer-credential', { ...peers, late: true })), /; not at a first start/);
+    assert.match(
+      credentialDetail(words('zh-Hant'), a('station-credential', { ...stations, count: 3, late: true })),
+      /按現狀記錄 3 個遙距投注機（1、2及3）；並非首次啟動/,
+    );
+    assert.match(
+      credentialDetail(words('pt'), a('peer-credential', { ...peers, count: 1, tables: ['bj-1'] })),
+      /1 mesa par adotada tal como encontrada \(bj-1\)/,
+    );
+  });
+
+  it('says nothing of another kind, or of a detail that is not one', () => {
+    assert.equal(credentialDetail(words('en'), a('supervisor-account', peer)), '');
+    assert.equal(credentialDetail(words('en'), a('station-credential', peer)), '', 'a peer’s detail under the station kind');
+    for (const d of [null, { seq: 1 }, { ...peer, by: 'Ana' }, { seq: 3, action: 'adopt', count: 2 }])
+      assert.equal(credentialDetail(words('en'), a('peer-credential', d)), '', JSON.stringify(d));
   });
 });

@@ -28,6 +28,8 @@ const KINDS = [
   'backoffice-setting-unreadable',
   'entry-misdated',
   'supervisor-account',
+  'peer-credential',
+  'station-credential',
 ] as const;
 type Kind = (typeof KINDS)[number];
 const isKind = (k: string): k is Kind => KINDS.some((x) => x === k);
@@ -86,6 +88,60 @@ export function supervisorDetail(w: Pick<Words, 't' | 'language'>, a: Pick<Alarm
   return ` (${w.t('backoffice.alarms.supervisorAccount', { seq, staff, name, action, by })}${count === undefined ? '' : ` ×${count}`})`;
 }
 
+const CredentialChanged = z.object({ seq: z.number(), action: z.string(), by: z.array(z.string()), count: z.number().optional() });
+const PeerChanged = CredentialChanged.extend({ table: z.string() });
+const StationChanged = CredentialChanged.extend({ station: z.number() });
+const CredentialsAdopted = z.object({
+  seq: z.number(),
+  action: z.literal('adopt'),
+  count: z.number(),
+  tables: z.array(z.string()).optional(),
+  stations: z.array(z.number()).optional(),
+  late: z.literal(true).optional(),
+});
+const PEER_ACTIONS = ['enrol', 'replace', 'issue', 'withdraw', 'revoke'] as const;
+const STATION_ACTIONS = ['enrol', 'replace', 'revoke'] as const;
+const isOf = <T extends string>(list: readonly T[], x: string): x is T => list.some((k) => k === x);
+
+/** The adoption's one alarm of a credential kind: how many, the first ones listed (… when there were more), and whether it came late. */
+function credentialsAdopted(w: Pick<Words, 't' | 'language'>, a: Pick<Alarm, 'kind' | 'detail'>): string | null {
+  const adopted = CredentialsAdopted.safeParse(a.detail);
+  const peers = a.kind === 'peer-credential';
+  const found = adopted.success ? (peers ? adopted.data.tables : adopted.data.stations?.map(String)) : undefined;
+  if (!adopted.success || !found) return null;
+  const { seq, count, late } = adopted.data;
+  const listed = listWords(w.language, found.length < count ? [...found, '…'] : found);
+  const said = peers
+    ? w.t('backoffice.alarms.peersAdopted', { seq, count, tables: listed })
+    : w.t('backoffice.alarms.stationsAdopted', { seq, count, stations: listed });
+  // The catalogue's words start with their language's separator.
+  return ` (${said}${late ? w.t('backoffice.alarms.adoptedLate') : ''})`;
+}
+
+/**
+ * A change of who may talk to a table, as its journal says (upstream/ingest/credential-changes.ts):
+ * the peer table or the station, what was done and by whom (both people), ×count when a batch held
+ * more than the alarms each; or the adoption's one alarm.
+ */
+export function credentialDetail(w: Pick<Words, 't' | 'language'>, a: Pick<Alarm, 'kind' | 'detail'>): string {
+  if (a.kind !== 'peer-credential' && a.kind !== 'station-credential') return '';
+  const adopted = credentialsAdopted(w, a);
+  if (adopted !== null) return adopted;
+  const times = (count: number | undefined) => (count === undefined ? '' : ` ×${count}`);
+  if (a.kind === 'peer-credential') {
+    const c = PeerChanged.safeParse(a.detail);
+    if (!c.success) return '';
+    const { seq, table, by, count } = c.data;
+    const action = isOf(PEER_ACTIONS, c.data.action) ? w.t(`backoffice.alarms.peerActions.${c.data.action}`) : c.data.action;
+    return ` (${w.t('backoffice.alarms.peerCredential', { seq, table, action, by: listWords(w.language, by) })}${times(count)})`;
+  }
+  const c = StationChanged.safeParse(a.detail);
+  if (!c.success) return '';
+  const { seq, station, by, count } = c.data;
+  const action = isOf(STATION_ACTIONS, c.data.action) ? w.t(`backoffice.alarms.stationActions.${c.data.action}`) : c.data.action;
+  return ` (${w.t('backoffice.alarms.stationCredential', { seq, station, action, by: listWords(w.language, by) })}${times(count)})`;
+}
+
 const Repeated = z.object({ repeated: z.object({ count: z.number().int().positive(), lastAt: z.string() }) });
 
 /**
@@ -131,7 +187,11 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
       const li = h(
         'li',
         { 'data-alarm': String(a.id), 'data-open': String(a.clearedAt === null) },
-        h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}${currencyDetail(a)}${tableDetail(a)}${supervisorDetail(w, a)}`),
+        h(
+          'strong',
+          {},
+          `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}${currencyDetail(a)}${tableDetail(a)}${supervisorDetail(w, a)}${credentialDetail(w, a)}`,
+        ),
         ` ${a.terminalId ?? ''} — ${t('backoffice.alarms.raised')} ${w.time(a.raisedAt)}${repeatedDetail(w, a)}`,
         a.clearedAt === null ? ` (${t('backoffice.alarms.open')})` : ` (${t('backoffice.alarms.cleared')} ${w.time(a.clearedAt)})`,
         acks,
