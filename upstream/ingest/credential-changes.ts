@@ -24,22 +24,25 @@ export const ADOPTED_LISTED = 100;
  * `held`: whether the entry leaves a credential in force (the host's fold: `digest` / `credential`
  * or null).
  */
-interface Read {
+export interface Read {
   subject: string | number;
   action: string;
   by: string[];
   held: boolean;
 }
 
+export const PEER_ACTIONS = ['enrol', 'revoke', 'adopt', 'issue', 'withdraw', 'none'] as const;
+export const STATION_ACTIONS = ['enrol', 'revoke', 'adopt'] as const;
+
 const PeerEntry = z.object({
   table: z.string(),
-  action: z.enum(['enrol', 'revoke', 'adopt', 'issue', 'withdraw', 'none']),
+  action: z.enum(PEER_ACTIONS),
   by: z.array(z.string()).min(1),
   digest: z.string().optional(),
 });
 const StationEntry = z.object({
   station: z.number().int(),
-  action: z.enum(['enrol', 'revoke', 'adopt']),
+  action: z.enum(STATION_ACTIONS),
   by: z.array(z.string()).min(1),
   credential: z.string().optional(),
 });
@@ -84,6 +87,21 @@ const KINDS: readonly Kind[] = [
   },
 ];
 
+/** An entry of `type` as the upstream reads it, or null when it does not read as one (or is of another type). */
+export function readCredential(type: string, payload: unknown): Read | null {
+  return KINDS.find((k) => k.type === type)?.read(payload) ?? null;
+}
+
+/**
+ * Whether a credential of the entry's peer or station is in force after it, as the host folds its
+ * entries (host/peers/peer-journal.ts `journalledPeers`, host/stadium/credential-journal.ts `read`):
+ * a revocation none, any other the digest it carries; a peer `none` names no peer and changes nothing.
+ * tests/security/credential-change-fold.test.ts keeps the two in step.
+ */
+export function foldInForce(inForce: Map<string, boolean>, r: Read): void {
+  if (r.action !== 'none') inForce.set(String(r.subject), r.held);
+}
+
 /**
  * Raises `peer-credential` and `station-credential` for the batch's credential entries: each
  * enrolment, issue, withdrawal and revocation `{seq, table | station, action, by}` (`replace`: an
@@ -119,7 +137,7 @@ async function raiseOfKind(tx: Sql, terminal: string, cols: JournalColumns, kind
       changes.push({ seq, [kind.subject]: r.subject, action, by: r.by.slice(0, 2).map((b) => b.slice(0, 128)) });
     }
     if (r.action !== 'adopt') otherBefore = true;
-    if (r.action !== 'none') inForce.set(String(r.subject), r.held);
+    foldInForce(inForce, r);
   }
   for (const d of changes.slice(0, FAULT_ALARMS_EACH)) await raiseAlarm(tx, terminal, kind.alarm, d);
   const rest = changes.slice(FAULT_ALARMS_EACH);
@@ -155,7 +173,7 @@ async function inForceBefore(tx: Sql, terminal: string, kind: Kind, seq: number,
   const inForce = new Map<string, boolean>();
   for (const row of r.rows) {
     const e = kind.read(payloadOf(row.body));
-    if (e && e.action !== 'none') inForce.set(String(e.subject), e.held);
+    if (e) foldInForce(inForce, e);
   }
   return inForce;
 }
