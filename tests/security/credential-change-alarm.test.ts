@@ -9,14 +9,14 @@
 // batch as the kiosk faults are; an adoption is one alarm a batch; `none` (a first start that found
 // no peer: nobody trusted) is none. No detail holds a digest or a credential's id.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { Ledger, SyncClient, type Credentials } from '../../ledger/index.js';
+import { describe, it } from 'node:test';
 import { TableId } from '../../terms/transfer-terms.js';
-import { enrolTerminal, startUpstream, type Db } from '../../upstream/index.js';
+import type { Db } from '../../upstream/index.js';
 import { FAULT_ALARMS_EACH } from '../../upstream/ingest/kiosk-faults.js';
 import { backofficeKit } from './backoffice-kit.js';
 import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
-import { DATABASES, openDatabase, type OpenDatabase } from '../sync/upstream-databases.js';
+import { DATABASES } from '../sync/upstream-databases.js';
+import { alarmRig, lastAlarmId, raisedAlarms, type RaisedAlarm } from './alarm-rig.js';
 
 const PEER = 'peer-credential';
 const STATION = 'station-credential';
@@ -52,24 +52,8 @@ type Entry = { type: 'peer.credential'; payload: ReturnType<typeof peer> } | { t
 const p = (payload: ReturnType<typeof peer>): Entry => ({ type: 'peer.credential', payload });
 const s = (payload: ReturnType<typeof station>): Entry => ({ type: 'station.credential', payload });
 
-interface Raised {
-  kind: string;
-  terminal: string | null;
-  detail: Record<string, unknown>;
-}
-
-async function raised(db: Db, after = 0): Promise<Raised[]> {
-  const r = await db.query<{ kind: string; terminal_id: string | null; detail: Record<string, unknown> }>(
-    'SELECT kind, terminal_id, detail FROM alarms WHERE kind = ANY($1::text[]) AND id > $2 ORDER BY id',
-    [[PEER, STATION], after],
-  );
-  return r.rows.map((x) => ({ kind: x.kind, terminal: x.terminal_id, detail: x.detail }));
-}
-
-async function lastAlarmId(db: Db): Promise<number> {
-  const r = await db.query<{ id: number | null }>('SELECT max(id)::int AS id FROM alarms');
-  return r.rows[0]?.id ?? 0;
-}
+type Raised = RaisedAlarm;
+const raised = (db: Db, after = 0): Promise<Raised[]> => raisedAlarms(db, [PEER, STATION], after);
 
 /** No detail carries a digest or a credential's id, under any name. */
 function noSecret(list: readonly Raised[]): void {
@@ -81,35 +65,14 @@ function noSecret(list: readonly Raised[]): void {
 
 for (const database of DATABASES) {
   describe(`peer and station credentials a table journals reach the floor as alarms (${database})`, () => {
-    let opened: OpenDatabase;
-    let db: Db;
-    let up: Awaited<ReturnType<typeof startUpstream>>;
-    let ledger: Ledger;
-    let client: SyncClient;
+    const rig = alarmRig(database, [PEER, STATION]);
     /** Appends the entries through the ledger's own code (as a second process of the kiosk user can), syncs, and gives the alarms it raised. */
     const journal = async (...entries: Entry[]): Promise<{ seqs: number[]; alarms: Raised[] }> => {
-      const from = await lastAlarmId(db);
       const typed = entries.map((e) => (e.type === 'peer.credential' ? { type: e.type, payload: { ...e.payload, table: TableId.parse(e.payload.table) } } : e));
-      const seqs = ledger.appendMany(typed).map((r) => r.entry.seq);
-      while ((await client.syncOnce()) === 'sent');
-      const alarms = await raised(db, from);
-      noSecret(alarms);
-      return { seqs, alarms };
+      const r = await rig.journal(typed);
+      noSecret(r.alarms);
+      return r;
     };
-
-    before(async () => {
-      opened = await openDatabase(database);
-      db = opened.db;
-      up = await startUpstream({ db });
-      const cred: Credentials = { ...(await enrolTerminal(db, 'T1', false)), upstream: up.url };
-      ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
-      client = new SyncClient(ledger, { url: up.url, credentials: cred });
-    });
-    after(async () => {
-      ledger?.close();
-      await up?.close();
-      await opened?.close();
-    });
 
     it('the first start: the stations adopted are one alarm naming them; no peer found (`none`) is none', async () => {
       const adopted = await journal(

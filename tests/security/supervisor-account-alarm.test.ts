@@ -7,13 +7,13 @@
 // batch's transaction (upstream/ingest/supervisor-accounts.ts), bounded per batch as the kiosk
 // faults are; the adoption (the one-time baseline) is one alarm. No detail holds a PIN digest.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { Ledger, SyncClient, type Credentials } from '../../ledger/index.js';
-import { enrolTerminal, startUpstream, type Db } from '../../upstream/index.js';
+import { describe, it } from 'node:test';
+import type { Db } from '../../upstream/index.js';
 import { FAULT_ALARMS_EACH } from '../../upstream/ingest/kiosk-faults.js';
 import { backofficeKit } from './backoffice-kit.js';
 import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
-import { DATABASES, openDatabase, type OpenDatabase } from '../sync/upstream-databases.js';
+import { DATABASES } from '../sync/upstream-databases.js';
+import { alarmRig, lastAlarmId, raisedAlarms, type RaisedAlarm } from './alarm-rig.js';
 
 const KIND = 'supervisor-account';
 const TS = '2026-12-01T02:00:00.000Z';
@@ -37,23 +37,8 @@ function account(staff: string, role: Role, action?: Action, extra: { by?: strin
   };
 }
 
-interface Raised {
-  terminal: string | null;
-  detail: Record<string, unknown>;
-}
-
-async function raised(db: Db, after = 0): Promise<Raised[]> {
-  const r = await db.query<{ terminal_id: string | null; detail: Record<string, unknown> }>(
-    'SELECT terminal_id, detail FROM alarms WHERE kind = $1 AND id > $2 ORDER BY id',
-    [KIND, after],
-  );
-  return r.rows.map((x) => ({ terminal: x.terminal_id, detail: x.detail }));
-}
-
-async function lastAlarmId(db: Db): Promise<number> {
-  const r = await db.query<{ id: number | null }>('SELECT max(id)::int AS id FROM alarms');
-  return r.rows[0]?.id ?? 0;
-}
+type Raised = Omit<RaisedAlarm, 'kind'>;
+const raised = async (db: Db, after = 0): Promise<Raised[]> => (await raisedAlarms(db, [KIND], after)).map(({ terminal, detail }) => ({ terminal, detail }));
 
 /** No detail carries a PIN digest, under any name. */
 function noPin(list: readonly Raised[]): void {
@@ -65,34 +50,14 @@ function noPin(list: readonly Raised[]): void {
 
 for (const database of DATABASES) {
   describe(`supervisor accounts a table journals reach the floor as alarms (${database})`, () => {
-    let opened: OpenDatabase;
-    let db: Db;
-    let up: Awaited<ReturnType<typeof startUpstream>>;
-    let ledger: Ledger;
-    let client: SyncClient;
+    const rig = alarmRig(database, [KIND]);
     /** Appends the payloads through the ledger's own code (as a second process of the kiosk user can), syncs, and gives the alarms it raised. */
     const journal = async (...payloads: ReturnType<typeof account>[]): Promise<{ seqs: number[]; alarms: Raised[] }> => {
-      const from = await lastAlarmId(db);
-      const seqs = ledger.appendMany(payloads.map((payload) => ({ type: 'service.account' as const, payload }))).map((r) => r.entry.seq);
-      while ((await client.syncOnce()) === 'sent');
-      const alarms = await raised(db, from);
+      const r = await rig.journal(payloads.map((payload) => ({ type: 'service.account' as const, payload })));
+      const alarms = r.alarms.map(({ terminal, detail }) => ({ terminal, detail }));
       noPin(alarms);
-      return { seqs, alarms };
+      return { seqs: r.seqs, alarms };
     };
-
-    before(async () => {
-      opened = await openDatabase(database);
-      db = opened.db;
-      up = await startUpstream({ db });
-      const cred: Credentials = { ...(await enrolTerminal(db, 'T1', false)), upstream: up.url };
-      ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
-      client = new SyncClient(ledger, { url: up.url, credentials: cred });
-    });
-    after(async () => {
-      ledger?.close();
-      await up?.close();
-      await opened?.close();
-    });
 
     it('the adoption of three supervisors (and a technician) is one alarm naming them', async () => {
       const { seqs, alarms } = await journal(
