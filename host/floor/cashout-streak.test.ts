@@ -4,20 +4,12 @@
 // the command says the player confirmed it (`endsStreak`), whatever the screen showed.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { parseCard } from '../../engine/cards/card.js';
 import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
-import { account } from '../../ledger/entries.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import { CommandBody, type BetId } from '../../protocol/index.js';
+import { CommandBody } from '../../protocol/index.js';
 import { handpays } from '../service/backend/handpays.js';
 import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
-
-const SIDE = { min: 500, max: 50_000 };
-const STREAK = {
-  betLimits: { anyPair: SIDE, sevens: SIDE, over13: SIDE, under13: SIDE, streak2: SIDE, streak3: SIDE, streak4: SIDE, streak5: SIDE },
-  profileOptions: { winningStreak: true },
-  profileAuthorisation: 'DICJ-TEST-16',
-};
+import { cards, close, held, place, station2Round, STREAK, wonRoundWithStreak } from '../testing/streak-rounds.js';
 
 const rigs: PrinterRig[] = [];
 after(async () => {
@@ -28,12 +20,6 @@ type Body = Parameters<TestTable['hub']['commands']['submit']>[2];
 const cmd = (t: TestTable, station: number, command: Body) =>
   submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), command));
 const refusal = (r: ReturnType<typeof cmd>) => (r.ok ? null : r.error.refusal);
-const place = (t: TestTable, station: number, bet: BetId, amount: number) => cmd(t, station, { name: 'place-bet', spot: { bet }, amount });
-const cards = (t: TestTable, codes: string) => {
-  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
-};
-const close = (t: TestTable) => t.clock.runOut(t.table.reads.view().endsAt);
-const held = (t: TestTable, station: number) => 0 - t.ledger.balance(account.heldBets(station));
 const station1Lines = (t: TestTable) => {
   const last = [...entriesOfTypes(t.ledger, ['round.settle'])].at(-1);
   assert.ok(last);
@@ -41,33 +27,6 @@ const station1Lines = (t: TestTable) => {
   return p.lines.filter((l) => l.station === 1).map((l) => [l.net, l.rule, l.carried]);
 };
 const LOST = [[-5_000, 'macau-2009 art.13 5)(2) vi), our reading: the text names no consequence', true]];
-
-/** Station 1 bets main 10,000 and streak3 5,000 and wins: 105,000 credit, 5,000 held; betting open again. */
-function wonRoundWithStreak(t: TestTable): void {
-  credit(t.ledger, 1, 100_000);
-  credit(t.ledger, 2, 100_000);
-  if (t.table.reads.cue()?.kind === 'shuffle') t.table.shoe.onNewShoe();
-  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
-  assert.equal(place(t, 1, 'main', 10_000).ok, true);
-  assert.equal(place(t, 1, 'streak3', 5_000).ok, true);
-  close(t);
-  cards(t, 'TS 9H 9D');
-  assert.equal(cmd(t, 1, { name: 'decide', action: 'stand' }).ok, true);
-  cards(t, '8C');
-  close(t);
-  assert.equal(t.table.reads.view().phase, 'betting');
-  assert.equal(held(t, 1), 5_000);
-}
-
-/** A round station 2 plays alone (19 against 17). */
-function station2Round(t: TestTable): void {
-  assert.equal(place(t, 2, 'main', 10_000).ok, true);
-  close(t);
-  cards(t, 'TH 9D 9H');
-  assert.equal(cmd(t, 2, { name: 'decide', action: 'stand' }).ok, true);
-  cards(t, '8H');
-  assert.equal(t.table.reads.view().phase, 'results');
-}
 
 describe('a cash-out with an open winning-streak stake held (Macau 2009 Art. 13 5)(2) vi))', () => {
   it('is refused until the player confirms (streak-held, the amount and the article in the detail); nothing moves', () => {

@@ -3,11 +3,9 @@
 // held:<n> account when the table opens under a game identity whose fold no longer knows the streak.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseCard } from '../../engine/cards/card.js';
-import { account } from '../../ledger/entries.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import type { BetId } from '../../protocol/index.js';
-import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
+import { testTable, type TestTable } from '../testing/table-kit.js';
+import { burnShoeStart, close, held, place, SIDE, station2Round, STREAK, wonRoundWithStreak } from '../testing/streak-rounds.js';
 import { onBillAcceptorEvent } from '../tilts/tilt-sources.js';
 import { SwitchingTable } from './switching-table.js';
 import { gameSwitch } from './game-switch.js';
@@ -15,28 +13,11 @@ import { tableParams } from '../config/table-params.js';
 import { TableConfig } from '../config/table-config.js';
 import { silent } from '../testing/table-kit.js';
 
-const SIDE = { min: 500, max: 50_000 };
-const SIDE_LIMITS = { betLimits: { anyPair: SIDE, sevens: SIDE, over13: SIDE, under13: SIDE, streak2: SIDE, streak3: SIDE, streak4: SIDE, streak5: SIDE } };
-const STREAK = { ...SIDE_LIMITS, profileOptions: { winningStreak: true }, profileAuthorisation: 'DICJ-TEST-16' };
 // The same table without the streak: its limits name no streak spot (a switch refuses limits of bets the game lacks).
 const NO_STREAK = { betLimits: { anyPair: SIDE, sevens: SIDE, over13: SIDE, under13: SIDE }, profileAuthorisation: 'DICJ-TEST-16' };
 const KEPT_OUT = 'macau-2009 house reading, no article: a fault kept the station from betting';
 
-const place = (t: TestTable, station: number, bet: BetId, amount: number) =>
-  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount }));
-const decide = (t: TestTable, station: number) =>
-  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action: 'stand' }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
-const cards = (t: TestTable, codes: string) => {
-  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
-};
-const close = (t: TestTable) => t.clock.runOut(t.table.reads.view().endsAt);
-const held = (t: Pick<TestTable, 'ledger'>, station: number) => 0 - t.ledger.balance(account.heldBets(station));
-/** A shoe ready for a round: loaded if the table asks for one, its start burned. */
-function burnShoeStart(t: TestTable) {
-  if (t.table.reads.cue()?.kind === 'shuffle') t.table.shoe.onNewShoe();
-  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
-}
 function lastSettle(t: TestTable) {
   const last = [...entriesOfTypes(t.ledger, ['round.settle'])].at(-1);
   assert.ok(last);
@@ -45,7 +26,6 @@ function lastSettle(t: TestTable) {
   };
 }
 
-/** The reviewer's round 1: station 1 bets main 10,000 and streak3 5,000 and wins: 105,000 credit, 5,000 held. */
 /** Station 1's held 5,000 came back with station 2's round: one line, net 0, the house's reading; the ledger verifies. */
 function assertStakeBack(t: TestTable): void {
   assert.deepEqual(
@@ -57,33 +37,6 @@ function assertStakeBack(t: TestTable): void {
   assert.equal(t.ledger.credit(1), 110_000);
   assert.equal(held(t, 1), 0);
   assert.equal(verifyLedger(t.ledger).ok, true);
-}
-
-function wonRoundWithStreak(t: TestTable): void {
-  credit(t.ledger, 1, 100_000);
-  credit(t.ledger, 2, 100_000);
-  burnShoeStart(t);
-  assert.equal(place(t, 1, 'main', 10_000).ok, true);
-  assert.equal(place(t, 1, 'streak3', 5_000).ok, true);
-  close(t);
-  cards(t, 'TS 9H 9D');
-  assert.equal(decide(t, 1).ok, true);
-  cards(t, '8C');
-  assert.equal(t.table.reads.view().phase, 'results');
-  assert.equal(t.ledger.credit(1), 105_000);
-  assert.equal(held(t, 1), 5_000);
-  close(t);
-  assert.equal(t.table.reads.view().phase, 'betting');
-}
-
-/** A round station 2 plays alone (19 against 17). */
-function station2Round(t: TestTable): void {
-  assert.equal(place(t, 2, 'main', 10_000).ok, true);
-  close(t);
-  cards(t, 'TH 9D 9H');
-  assert.equal(decide(t, 2).ok, true);
-  cards(t, '8H');
-  assert.equal(t.table.reads.view().phase, 'results');
 }
 
 describe('held winning-streak stakes (Macau 2009 Art. 13 5))', () => {

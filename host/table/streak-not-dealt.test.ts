@@ -10,56 +10,13 @@ import { parseCard } from '../../engine/cards/card.js';
 import { EXC } from '../../hardware/sas/constants.js';
 import { account } from '../../ledger/entries.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import type { BetId } from '../../protocol/index.js';
 import { EXCEPTION_SOURCES, exceptionsOf } from '../devices/sas-exceptions.js';
 import { journalFacts } from '../devices/sas-feed.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
-import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { held, station2Round, STREAK, wonRoundWithStreak } from '../testing/streak-rounds.js';
 
-const SIDE = { min: 500, max: 50_000 };
-const STREAK = {
-  betLimits: { anyPair: SIDE, sevens: SIDE, over13: SIDE, under13: SIDE, streak2: SIDE, streak3: SIDE, streak4: SIDE, streak5: SIDE },
-  profileOptions: { winningStreak: true },
-  profileAuthorisation: 'DICJ-TEST-16',
-};
-
-const place = (t: TestTable, station: number, bet: BetId, amount: number) =>
-  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount }));
-const decide = (t: TestTable, station: number) =>
-  submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action: 'stand' }));
-const cards = (t: TestTable, codes: string) => {
-  for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
-};
-const close = (t: TestTable) => t.clock.runOut(t.table.reads.view().endsAt);
-const held = (t: TestTable, station: number) => 0 - t.ledger.balance(account.heldBets(station));
 const lastSeq = (t: TestTable) => [...entriesOfTypes(t.ledger, ['round.settle', 'bet.place', 'bill.credit'])].at(-1)?.seq ?? 0;
-
-/** Round 1: station 1 bets main 10,000 and streak3 5,000 and wins: 105,000 credit, 5,000 held. */
-function wonRoundWithStreak(t: TestTable): void {
-  credit(t.ledger, 1, 100_000);
-  credit(t.ledger, 2, 100_000);
-  if (t.table.reads.cue()?.kind === 'shuffle') t.table.shoe.onNewShoe();
-  for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
-  assert.equal(place(t, 1, 'main', 10_000).ok, true);
-  assert.equal(place(t, 1, 'streak3', 5_000).ok, true);
-  close(t);
-  cards(t, 'TS 9H 9D');
-  assert.equal(decide(t, 1).ok, true);
-  cards(t, '8C');
-  assert.equal(t.ledger.credit(1), 105_000);
-  assert.equal(held(t, 1), 5_000);
-  close(t);
-}
-
-/** A round station 2 plays alone (19 against 17). */
-function station2Round(t: TestTable): void {
-  assert.equal(place(t, 2, 'main', 10_000).ok, true);
-  close(t);
-  cards(t, 'TH 9D 9H');
-  assert.equal(decide(t, 2).ok, true);
-  cards(t, '8H');
-  assert.equal(t.table.reads.view().phase, 'results');
-}
 
 /** What one station's meters, SAS meters, exceptions and recall show; `since` the seq before the round. */
 function stationSnapshot(t: TestTable, station: number, since: number) {
