@@ -314,6 +314,11 @@ export function unresolvedEscrows(ledger: Ledger): UnresolvedEscrow[] {
   return rows.map(unresolvedEscrowOf);
 }
 
+/** What one station's open winning-streak stakes hold (its `held:<n>` account), never below 0. */
+export function heldStakeOf(ledger: Ledger, station: number): number {
+  return Math.max(0, 0 - ledger.balance(account.heldBets(station)));
+}
+
 /**
  * What the ledger holds past their rounds, per station (`held:<n>`: winning-streak stakes), the
  * stations holding nothing left out: every such account, whether or not the configuration still

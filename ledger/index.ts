@@ -54,6 +54,7 @@ export {
   newestOrderMade,
   configChanges,
   heldRead,
+  heldStakeOf,
   heldStakes,
   lastNoteCredit,
   openTilts,

@@ -1,7 +1,7 @@
 import { watchJackpotController } from '../tilts/jackpot-controller.js';
 import type { Logger } from 'pino';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
-import { account, type Ledger, type VerifyReport } from '../../ledger/index.js';
+import { heldStakeOf, type Ledger, type VerifyReport } from '../../ledger/index.js';
 import { ConfigChanges, type ChangeableKey, type RuleSwitch } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors, InhibitReason } from '../devices/bill-acceptors.js';
@@ -67,11 +67,6 @@ function configApplied(d: FloorServicesDeps, key: ChangeableKey): void {
   d.onConfigApplied();
 }
 
-/** What a station's open winning-streak stakes hold: its held-bets account (ledger/held-bets.test.ts). */
-function streakHeld(ledger: Ledger): (station: number) => number {
-  return (station) => Math.max(0, -ledger.balance(account.heldBets(station)));
-}
-
 /**
  * Wires the faults, the handpays and the configuration changes to the rounds and the screens.
  * Called before the devices and the rounds start, so journalled configuration changes are in
@@ -110,7 +105,8 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     onChanged: () => handpayChanges.emit(),
     system: openSystemValidations(d, handpays),
   });
-  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets, d.ticketsIn ?? null, streakHeld(d.ledger));
+  const streakHeld = (station: number) => heldStakeOf(d.ledger, station);
+  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets, d.ticketsIn ?? null, streakHeld);
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
   // takes no notes either. Each fault is its own reason at the acceptor, beside a technician's
   // disable: the acceptor takes notes again only once every reason has gone.

@@ -2,7 +2,7 @@
 // tests play on it (host/table/streak-held-stakes, streak-not-dealt; host/floor/cashout-streak).
 import assert from 'node:assert/strict';
 import { parseCard } from '../../engine/cards/card.js';
-import { account } from '../../ledger/entries.js';
+import { heldStakeOf } from '../../ledger/index.js';
 import type { BetId } from '../../protocol/index.js';
 import { credit, submitted, type TestTable } from './table-kit.js';
 
@@ -23,7 +23,7 @@ export const cards = (t: TestTable, codes: string) => {
 };
 export const close = (t: TestTable) => t.clock.runOut(t.table.reads.view().endsAt);
 /** What the ledger holds of a station's streak stakes (`held:<n>`). */
-export const held = (t: Pick<TestTable, 'ledger'>, station: number) => 0 - t.ledger.balance(account.heldBets(station));
+export const held = (t: Pick<TestTable, 'ledger'>, station: number) => heldStakeOf(t.ledger, station);
 
 /** A shoe ready for a round: loaded if the table asks for one, its start burned. */
 export function burnShoeStart(t: TestTable) {

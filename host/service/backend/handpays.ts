@@ -1,4 +1,4 @@
-import { account } from '../../../ledger/index.js';
+import { heldStakeOf } from '../../../ledger/index.js';
 import { serviceSaid } from '../../config/refusal-words.js';
 import { refusedBy } from '../refusal-words.js';
 import type { CashoutPart } from '../service-backend.js';
@@ -18,7 +18,7 @@ export function handpays(
       return d.floor.handpays.pending().map((p) => {
         // The attendant is told of a winning-streak stake the station still holds: it is not in
         // this handpay, and a round dealt without the station's bet loses it (the player confirmed that).
-        const held = -d.ledger.balance(account.heldBets(p.station));
+        const held = heldStakeOf(d.ledger, p.station);
         return { station: p.station, amount: p.amount, requestTxId: p.requestTxId, ...(held > 0 ? { streakHeld: held } : {}) };
       });
     },
