@@ -34,6 +34,7 @@ export {
 } from './entries.js';
 // Not `openDatabase`: a raw connection would make the schema public again.
 export { LedgerOpenError, ledgerFile } from './db.js';
+export { LedgerWriteLost, onLedgerWriteLost } from './write-check.js';
 export { HeadMark, LedgerRollbackError } from './head-mark.js';
 export { LATEST_VERSION, MIGRATIONS, NewerSchemaError } from './migrations.js';
 export type { RoundRecord } from '../terms/round-record.js';

@@ -1,5 +1,5 @@
 import { schemaProblems } from './schema-check.js';
-import { schemaCookie, schemaStillChecked, wroteOne } from './write-check.js';
+import { LedgerWriteLost, schemaCookie, schemaStillChecked, tellWriteLost, wroteOne } from './write-check.js';
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
@@ -350,21 +350,19 @@ export class Ledger {
     // IMMEDIATE: the write lock is taken before the head is read. Another process may have appended
     // since this one last did (the service accounts' command line journals while the host runs):
     // the chain goes on from the head the database holds, not from the one this process remembers.
-    const results = this.#db
-      .transaction(() => {
-        // A trigger planted by a second connection while this one runs: checked before any row.
-        this.#schemaChecked = schemaStillChecked(this.#db, this.#schemaChecked);
-        const stored = this.stmt.head.get() as { seq: number; hash: string } | undefined;
-        if (stored) head = stored;
-        const out: AppendResult[] = [];
-        for (const e of entries) {
-          const r = this.appendOne(e, head, this.clock());
-          if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
-          out.push(r);
-        }
-        return out;
-      })
-      .immediate();
+    const results = this.#appendTransaction(() => {
+      // A trigger planted by a second connection while this one runs: checked before any row.
+      this.#schemaChecked = schemaStillChecked(this.#db, this.#schemaChecked);
+      const stored = this.stmt.head.get() as { seq: number; hash: string } | undefined;
+      if (stored) head = stored;
+      const out: AppendResult[] = [];
+      for (const e of entries) {
+        const r = this.appendOne(e, head, this.clock());
+        if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
+        out.push(r);
+      }
+      return out;
+    });
     this.head = head;
     const appended = results.flatMap((r) => (r.status === 'appended' ? [r.entry] : []));
     // Committed: the mark may say so (never before the commit, so it never names an entry the database lacks).
@@ -390,6 +388,16 @@ export class Ledger {
   }
 
   private readonly appendedListeners = new Set<(entries: readonly JournalEntry[]) => void>();
+
+  /** An append's IMMEDIATE transaction; a write refused as lost is told to its listeners (`onLedgerWriteLost`) before it is thrown. */
+  #appendTransaction<T>(body: () => T): T {
+    try {
+      return this.#db.transaction(body).immediate();
+    } catch (e) {
+      if (e instanceof LedgerWriteLost) tellWriteLost(this, e);
+      throw e;
+    }
+  }
 
   /** Where a commit listener's throw is reported (the host's log); stderr until one is given. */
   private listenerError: (e: unknown) => void = (e) => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import { after, describe, it } from 'node:test';
 import { bet, billCredit } from './fixtures.js';
-import { ledgerFile, openLedger, verifyLedger, type NewEntry } from './index.js';
+import { ledgerFile, LedgerWriteLost, onLedgerWriteLost, openLedger, verifyLedger, type NewEntry } from './index.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'write-check-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -100,6 +100,8 @@ describe('a schema changed while the ledger is open refuses the next append, who
         ledger.append(billCredit(1, 10000, 'note-1'));
         const before = { head: ledger.headOf(), credit: ledger.credit(1) };
         other.exec(planted.sql);
+        const heard: LedgerWriteLost[] = [];
+        const off = onLedgerWriteLost(ledger, (e) => heard.push(e));
         assert.throws(
           () => ledger.append(planted.entry()),
           /ledger schema changed while open: schema: (trigger|view) (sqlite\w+|credits) is not one the migrations create/,
@@ -107,6 +109,11 @@ describe('a schema changed while the ledger is open refuses the next append, who
         assert.deepEqual(ledger.headOf(), before.head, 'nothing journalled');
         assert.equal(ledger.credit(1), before.credit, 'no credit shown');
         assert.equal((other.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n, 1, 'nothing queued to send');
+        assert.equal(heard.length, 1, 'the host hears of the refusal (its ledger-integrity fault), whoever appended');
+        assert.ok(heard[0] instanceof LedgerWriteLost);
+        off();
+        assert.throws(() => ledger.append(planted.entry()), LedgerWriteLost);
+        assert.equal(heard.length, 1, 'a listener removed hears nothing');
 
         other.exec(planted.sql.replace(/^CREATE (TRIGGER|VIEW) (\w+).*$/s, 'DROP $1 $2'));
         assert.equal(ledger.append(planted.entry()).status, 'appended', 'the same entry once the schema is the migrations’ again');

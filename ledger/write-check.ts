@@ -9,6 +9,33 @@ export class LedgerWriteLost extends Error {
   override name = 'LedgerWriteLost';
 }
 
+/**
+ * Who hears of an append refused as `LedgerWriteLost` (the host: its `ledger-integrity` fault).
+ * Kept beside the ledger rather than on it, keyed by the ledger: the appender is told by the
+ * throw, but a refusal inside a group commit or a listener's append reaches no one who can halt
+ * the table, and the schema stays wrong for every append after it.
+ */
+const writeLostListeners = new WeakMap<object, Set<(e: LedgerWriteLost) => void>>();
+
+/** Calls `listener` at each append of `ledger` refused as `LedgerWriteLost`; returns its removal. */
+export function onLedgerWriteLost(ledger: object, listener: (e: LedgerWriteLost) => void): () => void {
+  const set = writeLostListeners.get(ledger) ?? new Set();
+  writeLostListeners.set(ledger, set);
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** Tells the listeners of `ledger`; one that throws is not the appender's fault (its own throw follows). */
+export function tellWriteLost(ledger: object, e: LedgerWriteLost): void {
+  for (const l of writeLostListeners.get(ledger) ?? []) {
+    try {
+      l(e);
+    } catch {
+      // The append's own refusal is thrown next all the same.
+    }
+  }
+}
+
 /** Throws unless the statement wrote exactly one row: inside the append's transaction, so nothing of it is kept. */
 export function wroteOne(info: Database.RunResult, table: string, seq: number): void {
   if (info.changes !== 1)

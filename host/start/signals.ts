@@ -1,5 +1,6 @@
 import { DiskSpaceMonitor } from '../tilts/disk-space.js';
 import { LedgerFileWatch } from '../tilts/ledger-file-watch.js';
+import { onLedgerWriteLost } from '../../ledger/index.js';
 import { tiltDetailSaid } from '../../locales/said.js';
 import { onUpstreamSignal, onWitnessSignal } from '../tilts/tilt-sources.js';
 import type { Opened } from './opened.js';
@@ -51,6 +52,24 @@ export function routeSignals(
     onWitnessSignal(tilts, false);
     if (recovery.ledgerVerified) witness.start();
   }
+  // A schema changed under the running host (a trigger planted through a second connection) makes
+  // the ledger refuse every append (ledger/write-check.ts): the table halts on it, by a fault held
+  // though its own entry cannot be written (host/tilts/tilt-manager.ts), so a technician sees why.
+  // The raise appends, and its refusal comes back here: once is enough.
+  let halting = false;
+  stops.add(
+    'the ledger write watch',
+    onLedgerWriteLost(ledger, (e) => {
+      if (halting) return;
+      halting = true;
+      try {
+        log.error({ err: e }, 'ledger write refused');
+        tilts.raise('ledger-integrity', { say: tiltDetailSaid('ledgerWriteLost', { problem: e.message.slice(0, 240) }) });
+      } finally {
+        halting = false;
+      }
+    }),
+  );
   // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
   const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
   stops.add('the disk-space monitor', () => disk.stop());

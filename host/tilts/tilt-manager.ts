@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { openTilts, type Ledger } from '../../ledger/index.js';
+import { LedgerWriteLost, openTilts, type Ledger } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
 import type { TiltSaidPayload } from '../../terms/said.js';
@@ -44,6 +44,12 @@ interface Held {
   raisedSeq: number;
   raisedAt: string;
   conditionPresent: boolean;
+  /**
+   * Held but not journalled: the ledger refused the raise's entry as it refuses every write (its
+   * schema changed while open). `raisedSeq` is then the last entry journalled before it. The raise
+   * is journalled before its clear, once the ledger takes writes again.
+   */
+  unjournalled?: true;
 }
 
 /** What the current faults stop, for the table's gates. */
@@ -179,28 +185,53 @@ export class TiltManager {
       }
       return;
     }
-    const r = this.deps.ledger.append({
-      type: 'tilt.raise',
-      payload: {
-        kind,
-        ...(where.station !== undefined ? { station: where.station } : {}),
-        ...(where.detail ? { detail: where.detail.slice(0, 2000) } : {}),
-        ...(said ? { say: said } : {}),
-      },
-    });
     const h: Held = {
       kind,
       ...(where.station !== undefined ? { station: where.station } : {}),
       ...(where.detail ? { detail: where.detail } : {}),
       ...(said ? { say: said } : {}),
-      raisedSeq: r.entry.seq,
-      raisedAt: r.entry.ts,
+      raisedSeq: 0,
+      raisedAt: '',
       conditionPresent: !spec.latched,
     };
+    if (!this.journalRaise(h)) {
+      if (existing) return;
+      h.unjournalled = true;
+      h.raisedSeq = this.deps.ledger.headOf().seq;
+      h.raisedAt = new Date(this.timers.now()).toISOString();
+      this.deps.log.error({ kind, detail: where.detail }, 'fault held but not journalled: the ledger refuses every write');
+    }
     if (existing) this.queued.set(key, [...(this.queued.get(key) ?? []), h]);
     else this.held.set(key, h);
-    this.deps.log.warn({ kind, station: where.station, detail: where.detail, seq: r.entry.seq }, 'fault raised');
+    if (!h.unjournalled) this.deps.log.warn({ kind, station: where.station, detail: where.detail, seq: h.raisedSeq }, 'fault raised');
     this.changed();
+  }
+
+  /**
+   * Journals `h`'s raise and takes its seq and time; false when the ledger refuses it as lost (its
+   * schema not the migrations') and the fault is the one that says so, `ledger-integrity`: that
+   * fault must halt the table though it cannot be written, or nothing shows a technician why every
+   * command fails. Any other refusal is thrown, as before.
+   */
+  private journalRaise(h: Held): boolean {
+    try {
+      const r = this.deps.ledger.append({
+        type: 'tilt.raise',
+        payload: {
+          kind: h.kind,
+          ...(h.station !== undefined ? { station: h.station } : {}),
+          ...(h.detail ? { detail: h.detail.slice(0, 2000) } : {}),
+          ...(h.say ? { say: h.say } : {}),
+        },
+      });
+      h.raisedSeq = r.entry.seq;
+      h.raisedAt = r.entry.ts;
+      delete h.unjournalled;
+      return true;
+    } catch (e) {
+      if (e instanceof LedgerWriteLost && h.kind === 'ledger-integrity') return false;
+      throw e;
+    }
   }
 
   /**
@@ -250,6 +281,7 @@ export class TiltManager {
     if (clears === 'resolution') return clearRefusal(serviceSaid('tiltClearsByResolution', { fault: kind }));
     if (!mayClear(by.role, clears)) return clearRefusal(serviceSaid(clears === 'supervisor' ? 'tiltNeedsSupervisor' : 'tiltNeedsAttendant', { fault: kind }));
     if (held.conditionPresent) return clearRefusal(serviceSaid('tiltStillHolds', { fault: kind }));
+    if (held.unjournalled && !this.journalRaise(held)) return clearRefusal(serviceSaid('tiltLedgerRefuses', { fault: kind }));
     this.journalClear(held, { automatic: false, by });
     return { ok: true };
   }

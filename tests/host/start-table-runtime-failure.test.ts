@@ -251,7 +251,7 @@ describe('routeSignals refused part-way stops what it had started', () => {
       assert.notEqual(syncEvents.stopNewBets, first.stopNewBets, 'routed to the faults while the start goes on');
       await ledgerCheck.first;
       await stops.unwind();
-      assert.deepEqual(said, ['the ledger file check', 'the disk-space monitor', 'the signals routed to the faults']);
+      assert.deepEqual(said, ['the ledger file check', 'the disk-space monitor', 'the ledger write watch', 'the signals routed to the faults']);
       assert.equal(active(), timersBefore, 'no timer of the disk monitor or the file check left');
       assert.equal(syncEvents.stopNewBets, first.stopNewBets);
     } finally {

@@ -1,0 +1,87 @@
+// A schema changed under the running host (a trigger planted through a second connection, by
+// anyone with the data folder's files) makes the ledger refuse every append whole
+// (ledger/write-check.ts). Refusing is not enough: the table must halt on a fault that says why,
+// though the fault's own entry cannot be written while the schema is wrong, or a technician sees a
+// table where every bet fails and no fault. The fault is held unjournalled and journalled before
+// its clear, once the ledger takes writes again; until then a supervisor's clear is refused.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { startHost } from '../../host/start-host.js';
+import { verifyLedger, type EntryBody } from '../../ledger/index.js';
+import { alterSchemaInFile, dropTriggersInFile } from '../../ledger/testing/tamper.js';
+
+const SUPERVISOR = { user: 'sup-1', role: 'supervisor' } as const;
+
+describe('a ledger that refuses every write while the host runs', () => {
+  it(
+    'halts the table on ledger-integrity, held though unjournalled; cleared only once the ledger writes again, the raise journalled before its clear',
+    { timeout: 120_000 },
+    async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'write-lost-'));
+      const running = await startHost({
+        dataDir: dir,
+        rendererDir: path.join(dir, 'none'),
+        logger: pino({ level: 'silent' }),
+        config: simulatedTableConfig('war'),
+        simulatedDealer: false,
+        timings: { bettingMs: 60_000, decisionMs: 60_000, resultsMs: 100 },
+      });
+      try {
+        for (let i = 0; i < 200 && !running.table.reads.station(1).betting.open; i++) await sleep(20);
+        for (const station of [1, 2])
+          running.ledger.append({
+            type: 'bill.credit',
+            payload: { station, device: `BA-${station}`, denomination: 50_000, currency: 'MOP' },
+            txId: `note-${station}`,
+          });
+        assert.equal(running.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'a bet before');
+        const headBefore = running.ledger.headOf().seq;
+
+        alterSchemaInFile(dir, 'CREATE TRIGGER planted BEFORE INSERT ON outbox BEGIN SELECT RAISE(IGNORE); END');
+        const refused = running.table.commands.placeBet(2, { bet: 'main' }, 10_000);
+        assert.equal(refused.ok, false, 'the bet is refused, not acknowledged unsent');
+
+        const fault = running.floor.tilts.list().find((t) => t.kind === 'ledger-integrity');
+        assert.ok(fault, 'the ledger-integrity fault is held');
+        assert.equal(fault.say?.key, 'tiltDetail.ledgerWriteLost');
+        assert.match(String(fault.say?.values.problem), /trigger planted is not one the migrations create/);
+        assert.equal(running.floor.tilts.refusal(3, 'bet')?.refusal, 'table-halted', 'the table is halted');
+        assert.equal(running.ledger.headOf().seq, headBefore, 'nothing was written');
+        const health = (await (await fetch(`${running.origin}/healthz`)).json()) as { table: { faults: string[] } };
+        assert.ok(health.table.faults.includes('ledger-integrity'), 'a monitor sees it');
+
+        const early = running.floor.tilts.clear('ledger-integrity', undefined, SUPERVISOR);
+        assert.equal(early.ok, false);
+        assert.equal(!early.ok && early.say.key, 'serviceRefusal.tiltLedgerRefuses', 'no clear while the ledger refuses');
+        assert.ok(
+          running.floor.tilts.list().some((t) => t.kind === 'ledger-integrity'),
+          'still held',
+        );
+
+        dropTriggersInFile(dir, ['planted']);
+        assert.deepEqual(running.floor.tilts.clear('ledger-integrity', undefined, SUPERVISOR), { ok: true });
+        const tail = [...running.ledger.entries(headBefore + 1)].map((e) => ({
+          seq: e.seq,
+          type: e.type,
+          payload: (JSON.parse(e.body) as EntryBody).payload as Record<string, unknown>,
+        }));
+        const raise = tail.find((e) => e.type === 'tilt.raise' && e.payload.kind === 'ledger-integrity');
+        const clear = tail.find((e) => e.type === 'tilt.clear' && e.payload.kind === 'ledger-integrity');
+        assert.ok(raise && clear, 'the raise and its clear are journalled');
+        assert.ok(raise.seq < clear.seq);
+        assert.equal(clear.payload.raisedSeq, raise.seq, 'the clear names the raise journalled late');
+        assert.match(String(raise.payload.detail), /refuses every write/);
+        assert.equal(verifyLedger(running.ledger).ok, true);
+      } finally {
+        await running.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
