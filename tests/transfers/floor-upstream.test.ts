@@ -85,6 +85,19 @@ describe("the floor soak's upstream verdict (issue 34)", () => {
       assert.deepEqual([v.transfers, v.completed, v.reversed, v.open, v.disagreements, v.alarms], [1, 1, 0, 0, 0, 0]);
       const other = await upstreamVerdict(u.up, tablesOf(ledgers), { transfers: 2, completed: 1, reversed: 1 });
       assert.deepEqual(other.problems, ['upstream: 1 transfers (1 completed, 0 reversed), the ledgers 2 (1 completed, 1 reversed)']);
+      // A station enrolled is the set-up's; its credential revoked during the soak never is (a
+      // review of 1 December: every credential alarm without `late` was set aside).
+      const war = ledgers.get(WAR);
+      assert.ok(war);
+      const credential = 'c'.repeat(64);
+      war.append({ type: 'station.credential', payload: { station: STATION, action: 'enrol', by: ['ana', 'rui'], credential } });
+      assert.equal(await drainToUpstream(war, path.join(at, WAR)), 1);
+      assert.deepEqual((await upstreamVerdict(u.up, tablesOf(ledgers), local)).problems, [], 'an enrolment is the set-up');
+      war.append({ type: 'station.credential', payload: { station: STATION, action: 'revoke', by: ['ana', 'rui'] } });
+      assert.equal(await drainToUpstream(war, path.join(at, WAR)), 1);
+      const revoked = await upstreamVerdict(u.up, tablesOf(ledgers), local);
+      assert.equal(revoked.problems.length, 1, revoked.problems.join('\n'));
+      assert.match(revoked.problems[0] ?? '', /^upstream: alarm station-credential at war-1: .*"action":"revoke"/);
     } finally {
       await u.close();
     }

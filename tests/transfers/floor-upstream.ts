@@ -95,7 +95,12 @@ export interface UpstreamVerdict {
  */
 function setUpsCredential(a: { kind: string; detail: unknown }): boolean {
   if (a.kind !== PEER_CREDENTIAL_ALARM && a.kind !== STATION_CREDENTIAL_ALARM) return false;
-  return !(typeof a.detail === 'object' && a.detail !== null && 'late' in a.detail);
+  if (typeof a.detail !== 'object' || a.detail === null || 'late' in a.detail) return false;
+  // Only what the set-up does: a first start's adoption of the peer files, a station's first
+  // enrolment. A revocation, a withdrawal, an issue or a replacement during the soak (a review of
+  // 1 December: every change without `late` was set aside) is a finding.
+  const action = 'action' in a.detail ? a.detail.action : undefined;
+  return action === 'adopt' || (a.kind === STATION_CREDENTIAL_ALARM && action === 'enrol');
 }
 
 export async function upstreamVerdict(
