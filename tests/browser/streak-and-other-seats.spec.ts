@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { drawnTexts, endBetting, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
+import { overlapping } from './layout-check.js';
 import { playToResult as play, setLanguage } from './play-station.js';
 
 /**
@@ -73,6 +74,45 @@ const WORDS = {
   },
 } as const;
 
+/** Part of the cash-out's warning with a streak stake held (desk.cashoutStreak), and the button's label while it waits for the second press. */
+const CASHOUT_WARNING = {
+  'zh-Hant': { part: '連勝即告結束', again: '再按一次以兌現' },
+  pt: { part: 'a sequência termina e perdem-se', again: 'Carregue de novo para levantar' },
+  en: { part: 'the streak ends and it is lost', again: 'Press again to cash out' },
+} as const;
+
+/**
+ * One press of Cash out with the streak stake held, in each language: the warning is drawn whole,
+ * over nothing else, the button asks for the second press, and a screenshot of each is kept for a
+ * person to read. No second press: the warning's time runs out (its label goes back) before the next.
+ */
+async function cashoutWarningReads(station: Page, testInfo: TestInfo): Promise<void> {
+  for (const lang of LANGUAGES) {
+    await setLanguage(station, lang);
+    await pressFor(station, 'cash-out', 'cashout:confirm-streak');
+    await expect.poll(() => hasText(station, CASHOUT_WARNING[lang].part), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => hasText(station, CASHOUT_WARNING[lang].again), { timeout: 20_000 }).toBe(true);
+    const boxes = await station.evaluate(() => window.__kiosk?.boxes() ?? []);
+    expect(overlapping(boxes), `${lang}: the warning covers nothing`).toEqual([]);
+    const warning = boxes.find((b) => b.kind === 'text' && b.label.includes(CASHOUT_WARNING[lang].part));
+    expect(warning, `${lang}: the warning's box`).toBeDefined();
+    if (warning) {
+      expect(
+        warning.x >= 0 && warning.y >= 0 && warning.x + warning.width <= SCREEN.width && warning.y + warning.height <= SCREEN.height,
+        `${lang}: on screen`,
+      ).toBe(true);
+      console.log(`cash-out warning ${lang}: ${Math.round(warning.width)}×${Math.round(warning.height)} px at ${SCREEN.width}×${SCREEN.height}`);
+      // Set smaller and wrapped across its panel (650 design pixels less 48 of margin), not scaled
+      // into the panel's middle: before, Portuguese took 212 of 401 px, in glyphs of about 12 px.
+      expect(warning.width, `${lang}: the warning uses its panel's width`).toBeGreaterThanOrEqual(0.75 * (650 - 48) * (SCREEN.width / 1920));
+    }
+    const file = testInfo.outputPath(`cashout-streak-${lang}.png`);
+    await station.screenshot({ path: file });
+    await testInfo.attach(`cashout-streak-${lang}`, { path: file, contentType: 'image/png' });
+    await expect.poll(() => hasText(station, CASHOUT_WARNING[lang].again), { timeout: 30_000 }).toBe(false);
+  }
+}
+
 /** Presses stand (or declines an offer) whenever the station is asked, until its result is shown (play-station.ts). */
 const playToResult = (station: Page) => play(station, ['action-stand', 'action-decline-insurance', 'action-decline-even-money']);
 
@@ -86,7 +126,7 @@ async function holdBetting(kiosk: Kiosk, station: Page): Promise<void> {
 
 test('blackjack: the winning streak and any pair on another seat, placed at stations, settled on the table and in recall, in three languages', async ({
   openScreen,
-}) => {
+}, testInfo) => {
   test.setTimeout(900_000);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'streak-spec-'));
   const configFile = path.join(dir, 'table.json');
@@ -156,6 +196,8 @@ test('blackjack: the winning streak and any pair on another seat, placed at stat
           await press(s1, 'recall-close');
           await press(s2, 'recall-close');
         }
+        // Station 1's streak stake is held: a cash-out now says what it leaves, first.
+        await cashoutWarningReads(s1, testInfo);
         await Promise.all([setLanguage(table, 'zh-Hant'), setLanguage(s1, 'zh-Hant'), setLanguage(s2, 'zh-Hant')]);
         await post(kiosk, 'end-countdown', { kind: 'results' });
       });

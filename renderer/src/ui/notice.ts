@@ -5,6 +5,10 @@ import { COLORS, textStyle } from './theme.js';
 
 export { NOTICE_MS };
 
+/** A notice's words at their size, and the smallest a longer one is set in before it is scaled (design pixels of 1920×1080). */
+const NOTICE_FONT_PX = 34;
+const NOTICE_FONT_MIN_PX = 22;
+
 /**
  * A refusal ("not enough credit", "over the maximum") said beside the credit meter, where the
  * player looks after a bet, covering no spot or chip. A newer message replaces an older one and
@@ -22,7 +26,7 @@ export class Notice extends Container {
     this.text = new Text({
       text: '',
       style: textStyle({
-        fontSize: 34,
+        fontSize: NOTICE_FONT_PX,
         fill: COLORS.warning,
         fontWeight: '700',
         wordWrap: true,
@@ -40,9 +44,18 @@ export class Notice extends Container {
 
   /** `ms`: how long it is said, longer than a refusal for a question the player answers (a confirmation). */
   show(message: string, now: number, ms?: number): void {
+    this.text.style.fontSize = NOTICE_FONT_PX;
     this.text.text = message;
     this.text.scale.set(1);
-    if (this.text.height > this.area.height - 20) this.text.scale.set((this.area.height - 20) / this.text.height);
+    // A long message is set smaller and wrapped again across the whole width: scaled as it was
+    // wrapped, its lines kept their length and the words shrank to half the panel's width (the
+    // cash-out's warning with a streak stake held, in Portuguese: glyphs of 12 px at 1280×720).
+    const room = this.area.height - 20;
+    for (let size = NOTICE_FONT_PX; this.text.height > room && size > NOTICE_FONT_MIN_PX;) {
+      size = Math.max(NOTICE_FONT_MIN_PX, size - 2);
+      this.text.style.fontSize = size;
+    }
+    if (this.text.height > room) this.text.scale.set(room / this.text.height);
     this.time.show(now, ms);
     this.visible = true;
   }
