@@ -61,17 +61,25 @@ export const SERVICE_PAYLOADS = {
    * journalled once as the registry (`remote-stations.json`) held it before credentials were
    * journalled. `credential`: a digest of the stored SHA-256 of its secret
    * (host/stadium/credential-journal.ts), never the secret; absent on a revocation. The registry is
-   * checked against these entries, so a credential swapped in the file connects no more.
+   * checked against these entries, so a credential swapped in the file connects no more. `none`:
+   * the first start whose journal had no station entry found no station in force in the registry,
+   * so there was nothing to adopt; it names no station and carries no credential. Journalled once:
+   * rows that appear in the registry after it are compared with the journal like any others
+   * (refused, not adopted), as a peer table's `none` closes the peers' adoption.
    */
-  'station.credential': z.strictObject({
-    station,
-    action: z.enum(['enrol', 'revoke', 'adopt']),
-    by: z.array(who).min(1).max(2),
-    credential: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .optional(),
-  }),
+  'station.credential': z
+    .strictObject({
+      station: station.optional(),
+      action: z.enum(['enrol', 'revoke', 'adopt', 'none']),
+      by: z.array(who).min(1).max(2),
+      credential: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    })
+    .refine((p) => (p.action === 'none' ? p.station === undefined && p.credential === undefined : p.station !== undefined), {
+      message: 'a station credential entry names its station, and `none` names none and carries no credential',
+    }),
   /**
    * A peer table this host trusts for transfers (issue 50): enrolled, revoked, or — `adopt` — journalled
    * once as the data folder's `peers.json` and `peer-credentials.json` held it when peers were first

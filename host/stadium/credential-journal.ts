@@ -24,14 +24,14 @@ export function credentialDigest(station: number, secretSha256: string, proofKey
 
 /** What the registry is checked against (host/stadium/remote-stations.ts). */
 export interface StationCredentialJournal {
-  /** Journals an enrolment, a revocation or an adoption; throws when the ledger refuses it (nothing changes then). */
+  /** Journals an enrolment, a revocation, an adoption or that none was found; throws when the ledger refuses it (nothing changes then). */
   record(entries: readonly CredentialEntry[]): void;
   /** The credential digest in force per station as the journal leaves it (null: revoked), and whether any entry exists. */
   read(): JournalledCredentials;
 }
 
 export interface JournalledCredentials {
-  /** Whether the registry was ever journalled (adopted or enrolled since): until then it is adopted as found. */
+  /** Whether the registry was ever journalled (adopted, found empty, or enrolled since): until then it is adopted as found. */
   any: boolean;
   inForce: ReadonlyMap<number, string | null>;
 }
@@ -45,6 +45,8 @@ export function ledgerStationJournal(ledger: Ledger): StationCredentialJournal {
       for (const e of entriesOfTypes(ledger, ['station.credential'])) {
         any = true;
         const p = PAYLOADS['station.credential'].parse((JSON.parse(e.body) as EntryBody).payload);
+        // `none` (a first start that found no station) names no station: it only closes the adoption.
+        if (p.station === undefined) continue;
         inForce.set(p.station, p.action === 'revoke' ? null : (p.credential ?? null));
       }
       return { any, inForce };

@@ -42,7 +42,13 @@ describe('remote stations’ credentials', () => {
       const entries: CredentialEntry[] = [];
       const journal: StationCredentialJournal = {
         record: (e) => void entries.push(...e),
-        read: () => ({ any: entries.length > 0, inForce: new Map(entries.map((e) => [e.station, e.action === 'revoke' ? null : (e.credential ?? null)])) }),
+        // `none` (the first open found no station) names no station.
+        read: () => ({
+          any: entries.length > 0,
+          inForce: new Map(
+            entries.flatMap((e) => (e.station === undefined ? [] : [[e.station, e.action === 'revoke' ? null : (e.credential ?? null)] as const])),
+          ),
+        }),
       };
       const stations = RemoteStations.inDataDir(dir, journal);
       const { secret } = stations.enrol(101, ['Ana Lei (1001)', 'Rui Sá (1002)']);

@@ -57,7 +57,8 @@ export class RemoteStations {
   /**
    * With a journal (the host's), every enrolment and revocation is journalled before the file
    * changes, and the registry is checked against the journal: a station whose row differs is
-   * refused (`problems()` says why). A registry never journalled is adopted once, as found.
+   * refused (`problems()` says why). A registry never journalled is adopted once, as found (or
+   * journalled as holding none).
    */
   constructor(
     private readonly file: string | null,
@@ -65,20 +66,31 @@ export class RemoteStations {
     private readonly journal: StationCredentialJournal | null = null,
   ) {
     this.stations = file && existsSync(file) ? Registry.parse(JSON.parse(readFileSync(file, 'utf8'))).stations : [];
-    if (journal && !journal.read().any) {
-      const found = this.inForce();
-      if (found.length > 0) {
-        journal.record(
-          found.map((s) => ({
-            station: s.station,
-            action: 'adopt' as const,
-            by: [...s.enrolledBy],
-            credential: credentialDigest(s.station, s.secretSha256, s.proofKey),
-          })),
-        );
-      }
-    }
+    if (journal && !journal.read().any) this.adopt(journal);
     this.audit();
+  }
+
+  /**
+   * The registry as found, journalled once (one `adopt` per station in force); when it holds none,
+   * that it held none (`none`), so the adoption closes: before, it stayed open at every start of a
+   * table without remote stations, and a row planted in the file months later (the hash and proof
+   * key of a secret the planter knows) was adopted at the next start and its machine greeted as
+   * the station. Now such a row is refused like any the journal does not hold.
+   */
+  private adopt(journal: StationCredentialJournal): void {
+    const found = this.inForce();
+    if (found.length === 0) {
+      journal.record([{ action: 'none', by: ['no remote stations at start'] }]);
+      return;
+    }
+    journal.record(
+      found.map((s) => ({
+        station: s.station,
+        action: 'adopt' as const,
+        by: [...s.enrolledBy],
+        credential: credentialDigest(s.station, s.secretSha256, s.proofKey),
+      })),
+    );
   }
 
   static inDataDir(dataDir: string, journal: StationCredentialJournal | null = null): RemoteStations {

@@ -10,6 +10,7 @@
 // no peer: nobody trusted) is none. No detail holds a digest or a credential's id.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { NewEntry } from '../../ledger/index.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import type { Db } from '../../upstream/index.js';
 import { FAULT_ALARMS_EACH } from '../../upstream/ingest/kiosk-faults.js';
@@ -230,3 +231,47 @@ describe('peer and station credentials from a hostile table', () => {
     }
   });
 });
+
+// Every start of a table journals `power.reset` first, and the host adopts only while the journal
+// holds no credential entry of the type: at the folder's first start, or at the first start of a
+// version that journals them. An adoption with a start before its own is the latter, or rows
+// planted in the files since: a person confirms it (late), whether or not the table journalled a
+// credential entry of the type before.
+const START: NewEntry = { type: 'power.reset', payload: { clean: true, softwareVersion: '0.0.0-test' } };
+const NO_STATION: NewEntry = { type: 'station.credential', payload: { action: 'none', by: ['no remote stations at start'] } };
+const asNew = (e: Entry): NewEntry => (e.type === 'peer.credential' ? { type: e.type, payload: { ...e.payload, table: TableId.parse(e.payload.table) } } : e);
+
+for (const database of DATABASES) {
+  describe(`an adoption at a table's later start (${database})`, () => {
+    const rig = alarmRig(database, [PEER, STATION]);
+    it('is late though the table journalled no credential of the type before (rows found at the upgrade, or planted)', async () => {
+      const first = await rig.journal([START, asNew(p(peer('bj-1', 'adopt', 1, ['adopted as found'])))]);
+      assert.deepEqual(
+        first.alarms,
+        [{ kind: PEER, terminal: 'T1', detail: { seq: first.seqs[1], action: 'adopt', count: 1, tables: ['bj-1'] } }],
+        'the first start',
+      );
+      const later = await rig.journal([
+        START,
+        asNew(s(station(101, 'adopt'))),
+        asNew(s(station(102, 'adopt'))),
+        asNew(p(peer('bj-2', 'adopt', 2, ['adopted as found']))),
+      ]);
+      assert.deepEqual(later.alarms, [
+        { kind: PEER, terminal: 'T1', detail: { seq: later.seqs[3], action: 'adopt', count: 1, tables: ['bj-2'], late: true } },
+        { kind: STATION, terminal: 'T1', detail: { seq: later.seqs[1], action: 'adopt', count: 2, stations: [101, 102], late: true } },
+      ]);
+    });
+  });
+
+  describe(`a first start that found no remote station (${database})`, () => {
+    const rig = alarmRig(database, [PEER, STATION]);
+    it('journals `none`, which raises nothing; a station adopted after it is late', async () => {
+      assert.deepEqual((await rig.journal([START, NO_STATION])).alarms, [], 'no station at start');
+      const planted = await rig.journal([asNew(s(station(101, 'adopt')))]);
+      assert.deepEqual(planted.alarms, [
+        { kind: STATION, terminal: 'T1', detail: { seq: planted.seqs[0], action: 'adopt', count: 1, stations: [101], late: true } },
+      ]);
+    });
+  });
+}

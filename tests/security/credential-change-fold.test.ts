@@ -21,7 +21,10 @@ const peerEntry = fc
   .map(({ table, action, digest: d }) => ({ table, action, by: BY, ...(d !== undefined && action !== 'revoke' ? { digest: d } : {}) }));
 const stationEntry = fc
   .record({ station: fc.integer({ min: 1, max: 3 }), action: fc.constantFrom(...STATION_ACTIONS), credential: fc.option(digest, { nil: undefined }) })
-  .map(({ station, action, credential }) => ({ station, action, by: BY, ...(credential !== undefined && action !== 'revoke' ? { credential } : {}) }));
+  // `none` names no station and carries no credential (the first start found none in force).
+  .map(({ station, action, credential }) =>
+    action === 'none' ? { action, by: BY } : { station, action, by: BY, ...(credential !== undefined && action !== 'revoke' ? { credential } : {}) },
+  );
 
 describe('the upstream folds peer and station credentials as the table does', () => {
   it('the actions it reads are the schema’s', () => {

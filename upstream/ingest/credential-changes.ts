@@ -32,7 +32,7 @@ export interface Read {
 }
 
 export const PEER_ACTIONS = ['enrol', 'revoke', 'adopt', 'issue', 'withdraw', 'none'] as const;
-export const STATION_ACTIONS = ['enrol', 'revoke', 'adopt'] as const;
+export const STATION_ACTIONS = ['enrol', 'revoke', 'adopt', 'none'] as const;
 
 const PeerEntry = z.object({
   table: z.string(),
@@ -41,7 +41,8 @@ const PeerEntry = z.object({
   digest: z.string().optional(),
 });
 const StationEntry = z.object({
-  station: z.number().int(),
+  /** Absent on `none` only (a first start that found no station in force): it names none. */
+  station: z.number().int().optional(),
   action: z.enum(STATION_ACTIONS),
   by: z.array(z.string()).min(1),
   credential: z.string().optional(),
@@ -79,9 +80,8 @@ const KINDS: readonly Kind[] = [
     listed: 'stations',
     read: (payload) => {
       const p = StationEntry.safeParse(payload);
-      return p.success
-        ? { subject: p.data.station, action: p.data.action, by: p.data.by, held: p.data.action !== 'revoke' && p.data.credential !== undefined }
-        : null;
+      if (!p.success || (p.data.station === undefined) !== (p.data.action === 'none')) return null;
+      return { subject: p.data.station ?? '', action: p.data.action, by: p.data.by, held: p.data.action !== 'revoke' && p.data.credential !== undefined };
     },
     before: `doc->'payload'->>'station'`,
   },
@@ -95,7 +95,7 @@ export function readCredential(type: string, payload: unknown): Read | null {
 /**
  * Whether a credential of the entry's peer or station is in force after it, as the host folds its
  * entries (host/peers/peer-journal.ts `journalledPeers`, host/stadium/credential-journal.ts `read`):
- * a revocation none, any other the digest it carries; a peer `none` names no peer and changes nothing.
+ * a revocation none, any other the digest it carries; a `none` names no peer nor station and changes nothing.
  * tests/security/credential-change-fold.test.ts keeps the two in step.
  */
 export function foldInForce(inForce: Map<string, boolean>, r: Read): void {
@@ -110,8 +110,11 @@ export function foldInForce(inForce: Map<string, boolean>, r: Read): void {
  * to FAULT_ALARMS_EACH of a kind; past them one alarm more, the first's detail with their `count`
  * and `seqs`. The adoptions of a batch are one alarm of their kind, `{seq, action: 'adopt', count,
  * tables | stations}` (the first ADOPTED_LISTED), `late: true` when the table had journalled a
- * credential entry of that type other than an adoption before (the host adopts only then: a first
- * start). A peer `none` (a first start that found no peer: it trusts nobody) raises nothing.
+ * credential entry of that type other than an adoption before (the host adopts only before one:
+ * `none` closes it), or had started before the start the adoption is of (two `power.reset` before
+ * it: the host journals one first at every start). An adoption at a later start is rows found at
+ * the first start of a version that journals them, or planted since: a person confirms which. A
+ * `none` (a first start that found no peer, or no remote station: nobody trusted) raises nothing.
  */
 export async function raiseCredentialChangeAlarms(tx: Sql, terminal: string, cols: JournalColumns): Promise<void> {
   for (const kind of KINDS) await raiseOfKind(tx, terminal, cols, kind);
@@ -142,6 +145,9 @@ async function raiseOfKind(tx: Sql, terminal: string, cols: JournalColumns, kind
   for (const d of changes.slice(0, FAULT_ALARMS_EACH)) await raiseAlarm(tx, terminal, kind.alarm, d);
   const rest = changes.slice(FAULT_ALARMS_EACH);
   if (rest[0]) await raiseAlarm(tx, terminal, kind.alarm, { ...rest[0], count: rest.length, seqs: rest.map((d) => d.seq) });
+  // The batch's last adoption has the most starts before it (one query, however many were adopted).
+  const last = adopted.at(-1);
+  if (last && !late) late = await startedBefore(tx, terminal, last.seq);
   if (adopted[0]) {
     await raiseAlarm(tx, terminal, kind.alarm, {
       seq: adopted[0].seq,
@@ -185,4 +191,18 @@ async function otherEntryBefore(tx: Sql, terminal: string, kind: Kind, seq: numb
     [terminal, kind.type, seq],
   );
   return r.rows.length > 0;
+}
+
+/**
+ * Whether the table had started before the start an entry at `seq` is of: two of its `power.reset`
+ * before it (the host journals one at every start, before it opens its peers and stations). A
+ * table that journals none is not the host's code, and its adoptions are marked late by the
+ * entries before them only.
+ */
+async function startedBefore(tx: Sql, terminal: string, seq: number): Promise<boolean> {
+  const r = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM journal WHERE terminal_id = $1 AND type = 'power.reset' AND seq < $2 LIMIT 2) AS s`,
+    [terminal, seq],
+  );
+  return (r.rows[0]?.n ?? 0) >= 2;
 }
