@@ -16,7 +16,9 @@ import type { TableRuntime } from './table-runtime.js';
  * signals back to where they went before the table existed and stops the timers, so the sync
  * client does not journal into the faults of a table that never opened
  * (tests/host/start-table-runtime-failure.test.ts). The witness link started here is stopped with
- * the ledger (`Opened.release`), after it is flushed.
+ * the ledger (`Opened.release`), after it is flushed, on a refused start as on a clean stop
+ * (tests/host/start-failure-witness.test.ts): the release runs after the unwind whenever the start
+ * refuses, so it needs no place in `stops`.
  */
 export function routeSignals(
   dataDir: string,
