@@ -21,6 +21,13 @@ export const FloorTableId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 export type FloorTableId = z.infer<typeof FloorTableId>;
 
 /**
+ * The player confirmed, on the station's screen, that credit leaves this table while it holds an
+ * open winning-streak stake (Macau 2009 Art. 13 5)): the stake stays held here and a round dealt
+ * without the station's bet loses it (docs/rules/blackjack.md). Only `true`, as on `cash-out`.
+ */
+const EndsStreak = z.literal(true);
+
+/**
  * The commands of a station's screen about its credit (a `command` on its `station/N` view, as
  * every other; `protocol/messages.ts` `CommandBody`). Each is answered as every command is: `ok`
  * once the host has journalled what it did (the debit of the transfer), or `error` with a refusal
@@ -33,17 +40,19 @@ export const transferCommands = () =>
      * host journals the debit (`transfer.out`) before it answers `ok`; the other table credits the
      * station when the transfer arrives. Refused at a table that is not the station's home
      * (`not-home-table`), for a table that is not this host's peer (`unknown-table`), over the credit
-     * (`over-credit`), or with bets in play (`bets-in-play`).
+     * (`over-credit`), or with bets in play (`bets-in-play`); after those, `streak-held` while this
+     * table holds an open winning-streak stake of the station's and `endsStreak` is absent.
      */
-    z.strictObject({ name: z.literal('move-credit'), to: FloorTableId, amount: MinorUnits.positive() }),
+    z.strictObject({ name: z.literal('move-credit'), to: FloorTableId, amount: MinorUnits.positive(), endsStreak: EndsStreak.optional() }),
     /**
      * To a table that is NOT the station's home: I leave this table. The host sends the station's
      * whole credit here home by a transfer (nothing to send: nothing journalled; `ok` once the
      * debit is journalled). A transfer from home still on its way arrives as credit here, which
      * goes home at the next `leave-table`. Refused with bets in play (`bets-in-play`); at the
-     * station's home table (`not-away-table`).
+     * station's home table (`not-away-table`); after those, with credit to send, `streak-held` as
+     * `move-credit`.
      */
-    z.strictObject({ name: z.literal('leave-table') }),
+    z.strictObject({ name: z.literal('leave-table'), endsStreak: EndsStreak.optional() }),
   ] as const;
 
 export const TransferCommand = lazily('TransferCommand', () => z.discriminatedUnion('name', transferCommands()));

@@ -26,6 +26,12 @@ export interface StationGate {
    * handpay. `endsStreak`: the player confirmed cashing out with a winning-streak stake held.
    */
   cashOut(station: number, via?: 'ticket' | 'handpay', endsStreak?: boolean): Outcome;
+  /**
+   * Credit leaving the station unconfirmed while it holds an open winning-streak stake here
+   * (`streak-held`), or null: asked by every way the player's credit leaves (a cash-out, a move to
+   * another table, leaving one) after that way's own refusals, and by AFT out (never confirmed).
+   */
+  streakRefusal(station: number, endsStreak: boolean): Extract<Outcome, { ok: false }> | null;
   onChange(listener: () => void): () => void;
 }
 
@@ -130,12 +136,12 @@ export class StationGates implements StationGate {
   }
 
   /**
-   * A cash-out the player has not confirmed while the station holds an open winning-streak stake:
-   * refused, so that nobody loses the stake by leaving untold (the screen asks first, but a station
-   * is an untrusted peer and the host decides). Asked only once every other refusal has passed: a
-   * cash-out that could not go ahead anyway says why, not this.
+   * A cash-out (or a move of the credit to another table) the player has not confirmed while the
+   * station holds an open winning-streak stake: refused, so that nobody loses the stake by leaving
+   * untold (the screen asks first, but a station is an untrusted peer and the host decides). Asked
+   * only once every other refusal has passed: a cash-out that could not go ahead anyway says why, not this.
    */
-  private streakRefusal(station: number, endsStreak: boolean): Extract<Outcome, { ok: false }> | null {
+  streakRefusal(station: number, endsStreak: boolean): Extract<Outcome, { ok: false }> | null {
     const amount = this.streakHeld(station);
     if (endsStreak || amount <= 0) return null;
     return {

@@ -291,8 +291,12 @@ export class HostTransfers {
     this.changed();
   }
 
-  /** A station's `move-credit` or `leave-table` (protocol/transfer-requests.ts). */
-  command(station: number, c: TransferCommand): Outcome {
+  /**
+   * A station's `move-credit` or `leave-table` (protocol/transfer-requests.ts). `gate`: the
+   * floor's last word, asked once every refusal of the transfer's own has passed and before the
+   * debit is journalled (an open winning-streak stake the player has not confirmed leaving).
+   */
+  command(station: number, c: TransferCommand, gate: () => Outcome | null = () => null): Outcome {
     const home = this.homeOf(station);
     if (c.name === 'move-credit') {
       if (home !== this.o.self) return { ok: false, reason: `station ${station}'s credit is moved from its home table ${home}`, refusal: 'not-home-table' };
@@ -300,13 +304,17 @@ export class HostTransfers {
       if (!to.success || !this.links.has(to.data)) return { ok: false, reason: `${c.to} is not a peer of this table`, refusal: 'unknown-table' };
       if (!this.admits(to.data)) return refusedPeer(to.data);
       if (this.o.betsInPlay(station)) return { ok: false, reason: `station ${station} has bets in play here`, refusal: 'bets-in-play' };
-      return this.startTransfer(station, to.data, c.amount);
+      if (c.amount > this.o.journal.credit(station))
+        return { ok: false, reason: `station ${station} has less credit than ${c.amount}`, refusal: 'over-credit' };
+      return gate() ?? this.startTransfer(station, to.data, c.amount);
     }
     if (home === this.o.self) return { ok: false, reason: `this is station ${station}'s home table`, refusal: 'not-away-table' };
     if (!this.admits(home)) return refusedPeer(home);
     if (this.o.betsInPlay(station)) return { ok: false, reason: `station ${station} has bets in play here`, refusal: 'bets-in-play' };
     const credit = this.o.journal.credit(station);
     if (credit <= 0) return { ok: true };
+    const refused = gate();
+    if (refused) return refused;
     this.counters.sentHome++;
     return this.startTransfer(station, home, credit);
   }

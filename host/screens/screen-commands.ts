@@ -17,7 +17,8 @@ import { isTableCommand, stationCommand, type TableCommandBody } from '../table/
 
 /** Where a station's credit moves between tables are decided (host/peers/host-transfers.ts). */
 export interface StationCreditMoves {
-  command(station: number, command: TransferCommand): Outcome;
+  /** `gate`: asked after the transfer's own refusals, before anything is journalled (StationGate.streakRefusal). */
+  command(station: number, command: TransferCommand, gate?: () => Outcome | null): Outcome;
   /** The station's transfers this host sent or took (its screen lists them). */
   transfersOf(station: number): StationTransfers;
   /** Calls back on each change to the transfers. */
@@ -144,7 +145,9 @@ export class ScreenCommands {
       // Credit leaving this table is gated as a cash-out is (a halted table, a locked station).
       const held = floor?.refuse(station, command.name);
       if (held) return { ok: false, error: protocolError('rejected', held.reason, { view, currentVersion: current, refusal: held.refusal }) };
-      const moved = this.routes.transfers()?.command(station, command) ?? {
+      // An open winning-streak stake stays here: the player must have confirmed leaving it (docs/rules/blackjack.md).
+      const streak = () => floor?.streakRefusal(station, command.endsStreak === true) ?? null;
+      const moved = this.routes.transfers()?.command(station, command, streak) ?? {
         ok: false as const,
         reason: 'this table has no peer tables',
         refusal: 'unknown-table' as const,

@@ -4,7 +4,7 @@ import { SimDealer } from '../devices/sim-dealer.js';
 import type { RemoteSas } from '../devices/remote-sas.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { Printers } from '../devices/printers.js';
-import { jackpotsPaidMeanwhile, type FloorServices } from '../floor/floor-services.js';
+import { jackpotsPaidMeanwhile, type WiredFloorServices } from '../floor/floor-services.js';
 import type { LaunchTokens } from '../screens/launch-tokens.js';
 import { openSasLinks, type SasLinks } from './sas-links.js';
 import type { ScreenSessions } from './screen-sessions.js';
@@ -34,7 +34,7 @@ export function startDevices(
   options: HostOptions,
   o: Pick<Opened, 'config' | 'ledger' | 'log' | 'syncEvents' | 'layout' | 'manifest'>,
   rt: Pick<TableRuntime, 'billAcceptors' | 'printers' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers' | 'tilts' | 'sasTickets'>,
-  w: { shoe: TableShoe; floor: FloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession']; remoteSas?: RemoteSas },
+  w: { shoe: TableShoe; floor: WiredFloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession']; remoteSas?: RemoteSas },
   stops: StartStops,
 ): RunningDevices {
   const { config, ledger, log, syncEvents } = o;
@@ -98,7 +98,7 @@ export function startDevices(
 }
 
 /** The held tickets as the simulated attendant sees them: each one's whole number, for the paper. */
-function attendantTickets(tickets: FloorServices['tickets']): AttendantTickets {
+function attendantTickets(tickets: WiredFloorServices['tickets']): AttendantTickets {
   return {
     held: () => tickets.held(),
     settleByHand: (station, last4, outcome, by) => tickets.settleByHand(station, last4, outcome, by),

@@ -2,7 +2,7 @@ import { routeConfigOrders } from '../floor/remote-config.js';
 import { isRemote } from '../../engine/table/state.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
-import { wireFloorServices, type FloorServices } from '../floor/floor-services.js';
+import { wireFloorServices, type WiredFloorServices } from '../floor/floor-services.js';
 import { ViewHub } from '../screens/view-hub.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Opened } from './opened.js';
@@ -10,7 +10,7 @@ import type { TableRuntime } from './table-runtime.js';
 
 export interface WiredFloor {
   hub: ViewHub;
-  floor: FloorServices;
+  floor: WiredFloorServices;
   /** The remote stations' acceptors, gated by the faults from the moment they exist. */
   gateRemote(remote: RemoteAcceptors): void;
 }

@@ -26,9 +26,12 @@ import { StationAftRegistration } from '../devices/sas-aft-register.js';
 import { HandpayNotes } from '../devices/sas-handpay-note.js';
 import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
+import type { Handpays } from '../floor/handpays.js';
+import type { TicketOut } from '../floor/ticket-out.js';
 import { EXC } from '../../hardware/sas/constants.js';
 import { tiltDetailSaid } from '../../locales/said.js';
-import type { FloorServices } from '../floor/floor-services.js';
+import type { WiredFloorServices } from '../floor/floor-services.js';
+import type { StationGate } from '../floor/station-gates.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
 import { unrefTimers } from '../table/timers.js';
@@ -412,6 +415,21 @@ function localNow(t: Date): SasDateTime {
   return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
 }
 
+/**
+ * Why the casino system may not take a station's credit by AFT now (0x72 type 80 answered 87, and
+ * 0x74 offers no transfer from it), or null: a handpay waiting, bets in play, no credit, a ticket
+ * in print, and an open winning-streak stake held (Macau 2009 Art. 13 5)). The last because the
+ * system, not the player, asks, and 0x72 carries no confirmation of the player's: the stake would
+ * stay held and be lost at the next round dealt without the station, nobody at the station told
+ * (docs/sas.md, "AFT out with a winning-streak stake held").
+ */
+export function aftOutRefusal(
+  floor: { handpays: Pick<Handpays, 'refusal'>; tickets: Pick<TicketOut, 'holdAt'>; gate: Pick<StationGate, 'streakRefusal'> },
+  station: number,
+): string | null {
+  return floor.handpays.refusal(station)?.reason ?? floor.tickets.holdAt(station) ?? floor.gate.streakRefusal(station, false)?.reason ?? null;
+}
+
 type RemoteSasLinks = NonNullable<SasLinksDeps['remoteSas']>;
 
 /** The stations' SAS links, opened once the devices are (docs/sas.md, "The host's wiring"). */
@@ -419,7 +437,7 @@ export function openSasLinks(
   options: { dataDir: string; sasTiming?: SasLinksDeps['timing'] },
   { config, ledger, log, layout, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'layout' | 'manifest'>,
   { tilts, billAcceptors, sasTickets, table }: Pick<TableRuntime, 'tilts' | 'billAcceptors' | 'sasTickets' | 'table'>,
-  floor: Pick<FloorServices, 'handpays' | 'tickets'>,
+  floor: Pick<WiredFloorServices, 'handpays' | 'tickets' | 'gate'>,
   remoteSas?: RemoteSasLinks,
   stops?: StartStops,
 ): SasLinks {
@@ -431,7 +449,7 @@ export function openSasLinks(
     log,
     pendingHandpay: (station) => floor.handpays.pendingAt(station),
     roundOpen: (station) => table.reads.hasBets(station),
-    cashOutRefusal: (station) => floor.handpays.refusal(station)?.reason ?? floor.tickets.holdAt(station),
+    cashOutRefusal: (station) => aftOutRefusal(floor, station),
     program: { root: layout.root, files: manifest.files.map(([file]) => file) },
     dataDir: options.dataDir,
     sasTickets,

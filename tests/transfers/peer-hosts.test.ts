@@ -129,4 +129,27 @@ describe('two table hosts move a station credit between them (issue 34)', () => 
       [],
     );
   });
+
+  it("asks the floor's gate (an unconfirmed winning-streak stake) only after its own refusals, and journals nothing it refuses", async () => {
+    const asked: string[] = [];
+    const gate = (name: string) => () => {
+      asked.push(name);
+      return { ok: false as const, reason: 'a streak stake held', refusal: 'streak-held' as const };
+    };
+    const refusal = (r: { ok: boolean; refusal?: string }) => (r.ok ? null : r.refusal);
+    const credit = host(BAC).ledger.credit(STATION);
+    const sent = outgoingTransfers(transfers(BAC).host.state).length;
+    // The transfer's own refusals keep their words: the gate is not asked.
+    assert.equal(refusal(transfers(WAR).command(STATION, { name: 'move-credit', to: BAC, amount: 100 }, gate('away'))), 'not-home-table');
+    assert.equal(refusal(transfers(BAC).command(STATION, { name: 'move-credit', to: 'bj-9', amount: 100 }, gate('unknown'))), 'unknown-table');
+    assert.equal(refusal(transfers(BAC).command(STATION, { name: 'move-credit', to: WAR, amount: credit + 1 }, gate('over'))), 'over-credit');
+    assert.equal(refusal(transfers(BAC).command(STATION, { name: 'leave-table' }, gate('home'))), 'not-away-table');
+    assert.equal(transfers(WAR).command(STATION, { name: 'leave-table' }, gate('nothing')).ok, true, 'nothing to send home: nothing leaves');
+    assert.deepEqual(asked, []);
+    // A move that would go ahead: the gate's refusal is the answer, and nothing is journalled or sent.
+    assert.equal(refusal(transfers(BAC).command(STATION, { name: 'move-credit', to: WAR, amount: 100 }, gate('move'))), 'streak-held');
+    assert.deepEqual(asked, ['move']);
+    assert.equal(host(BAC).ledger.credit(STATION), credit);
+    assert.equal(outgoingTransfers(transfers(BAC).host.state).length, sent);
+  });
 });
