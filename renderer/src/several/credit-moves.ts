@@ -6,6 +6,14 @@ import { SIDE, SIDE_THIRD } from '../station/station-screen.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { defaultMove, moveAmounts, stepMove } from './move-amounts.js';
+import { MoveConfirm, type MoveCommand } from './move-confirm.js';
+
+/** What the screen of several tables does for the moves: the time, and the question said where the player pressed. */
+export interface MoveAsk {
+  now(): number;
+  /** A winning-streak stake `amount` stays held at the table the credit leaves: said for the confirmation's window. */
+  ask(via: MoveCommand['name'], amount: number): void;
+}
 
 /**
  * At a focus table that is not the station's home, in the cash-out's row of its screen: leave
@@ -15,7 +23,9 @@ import { defaultMove, moveAmounts, stepMove } from './move-amounts.js';
  * The player chooses how much with − and + (between the two): the table's chips
  * in their 1-2-5 steps, up to what home holds (move-amounts.ts). What home holds is what the home
  * host last said. Nothing is shown moved before a host says so; a refusal is the host's, worded
- * in the player's language where the player pressed.
+ * in the player's language where the player pressed. With a winning-streak stake held at the
+ * table the credit leaves, the press first says so and the second sends it acknowledged
+ * (move-confirm.ts, as the cash-out: docs/rules/blackjack.md).
  */
 export class CreditMoves extends Container {
   private readonly move: Button;
@@ -26,16 +36,28 @@ export class CreditMoves extends Container {
   private amount = 0;
   private to = '';
   private redraw: () => void = () => undefined;
+  private readonly confirm = new MoveConfirm();
+  private views: { home: StationState | null; focus: StationState | null } = { home: null, focus: null };
 
-  constructor(toHome: (c: CommandBody) => void, toFocus: (c: CommandBody) => void) {
+  constructor(
+    toHome: (c: CommandBody) => void,
+    toFocus: (c: CommandBody) => void,
+    private readonly asks: MoveAsk,
+  ) {
     super();
-    this.leave = new Button('leave-table', SIDE_THIRD, 108, () => toFocus({ name: 'leave-table' }));
+    const press = (command: MoveCommand, to: (c: CommandBody) => void) => {
+      const r = this.confirm.press(command, this.views, asks.now());
+      if (r.kind === 'send') to(r.command);
+      else asks.ask(r.via, r.amount);
+      this.redraw();
+    };
+    this.leave = new Button('leave-table', SIDE_THIRD, 108, () => press({ name: 'leave-table' }, toFocus));
     this.leave.position.set(SIDE.x, SIDE.row2);
     // In the cash-out's row: leave, − and + (touch-sized), then the move with its amount to the row's end.
     const stepX = SIDE.x + SIDE_THIRD + 16;
     const moveX = stepX + 2 * (TOUCH.min + 8);
     this.move = new Button('move-credit', SIDE.x + SIDE.width - moveX, 108, () => {
-      if (this.amount > 0) toHome({ name: 'move-credit', to: this.to, amount: this.amount });
+      if (this.amount > 0) press({ name: 'move-credit', to: this.to, amount: this.amount }, toHome);
     });
     this.move.position.set(moveX, SIDE.row2);
     const step = (by: -1 | 1) => () => {
@@ -51,6 +73,7 @@ export class CreditMoves extends Container {
 
   show(focusIsHome: boolean, focusTable: string, focus: StationState | null, home: StationState | null, t: TFunction): void {
     this.visible = !focusIsHome && focus !== null;
+    this.views = { home, focus };
     if (!focus || focusIsHome) return;
     if (this.to !== focusTable) this.amount = 0;
     this.to = focusTable;
@@ -71,5 +94,12 @@ export class CreditMoves extends Container {
     this.more.setEnabled(this.amounts.indexOf(this.amount) < this.amounts.length - 1);
     this.leave.setLabel(t('several.leave'));
     this.leave.setEnabled(focus.betting.bets.length === 0 && focus.decision === null);
+    const armed = this.confirm.armed(this.views, this.asks.now());
+    if (armed) (armed === 'leave-table' ? this.leave : this.move).setLabel(t('several.again'));
+  }
+
+  /** When the confirming press is no longer taken (−Infinity: none awaited): the screen redraws the buttons then. */
+  get confirmEndsAt(): number {
+    return this.confirm.endsAt;
   }
 }

@@ -5,6 +5,7 @@ import type { CommandBody, StationState, StationTables } from '../../../protocol
 import { NEVER } from '../anim/wake.js';
 import type { ScreenContext } from '../screens/screen.js';
 import { StationScreen } from '../station/station-screen.js';
+import { STREAK_CONFIRM_MS } from '../station/cashout-offer.js';
 import { Button } from '../ui/button.js';
 import { DESIGN, TOUCH } from '../ui/theme.js';
 import { CreditMoves } from './credit-moves.js';
@@ -89,6 +90,7 @@ export class SeveralTablesScreen {
     this.moves = new CreditMoves(
       (c) => home?.command(c),
       (c) => this.tables[this.focus]?.command(c),
+      { now: () => ctx.clock.now(), ask: (via, amount) => this.askStreak(via, amount) },
     );
     this.transfers = new TransfersPanel({ x: 40, y: 170, width: 1150, height: 750 }, () => this.showTransfers(false));
     this.transfersButton = new Button('open-transfers', SEVERAL.transfersWidth, TOUCH.min, () => this.showTransfers(!this.transfers.visible));
@@ -122,8 +124,23 @@ export class SeveralTablesScreen {
     this.screens[this.focus]?.refused(messageKey);
   }
 
+  /**
+   * A move or a leave would take credit from a table holding a winning-streak stake: the amount
+   * and what follows said on the focus screen, where the player pressed, for the confirmation's window.
+   */
+  private askStreak(via: 'move-credit' | 'leave-table', amount: number): void {
+    const currency = this.states[this.focus]?.currency;
+    const key = via === 'move-credit' ? 'several.moveStreak' : 'several.leaveStreak';
+    this.screens[this.focus]?.say(this.t(key, { amount, currency }), STREAK_CONFIRM_MS);
+    this.ctx.emit(`moves:confirm-streak:${via}`);
+  }
+
   tick(now: number): number {
     let next = this.screens[this.focus]?.tick(now) ?? NEVER;
+    // The confirming press no longer taken: the buttons say what they do again.
+    const confirmEnds = this.moves.confirmEndsAt;
+    if (confirmEnds !== -Infinity && now >= confirmEnds) this.redraw();
+    if (confirmEnds > now) next = Math.min(next, confirmEnds);
     for (const tab of this.tabs) next = Math.min(next, tab.tick(now, this.t));
     return next;
   }

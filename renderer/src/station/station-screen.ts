@@ -310,6 +310,11 @@ export class StationScreen implements Screen {
   }
 
   /** A refused command: a repeat or undo in progress stops there, and the reason is said beside the meter. */
+  /** A question for the player (a confirmation the screen of several tables asks), said where refusals are for `ms`. */
+  say(message: string, ms: number): void {
+    this.notice.show(message, this.ctx.clock.now(), ms);
+  }
+
   refused(messageKey: MessageKey): void {
     this.play.queue.refused();
     this.notice.show(this.ctx.i18n.t(messageKey), this.ctx.clock.now());
