@@ -36,7 +36,7 @@ export class CreditMoves extends Container {
   private amount = 0;
   private to = '';
   private redraw: () => void = () => undefined;
-  private readonly confirm = new MoveConfirm();
+  private confirm = new MoveConfirm();
   private views: { home: StationState | null; focus: StationState | null } = { home: null, focus: null };
 
   constructor(
@@ -74,8 +74,14 @@ export class CreditMoves extends Container {
   show(focusIsHome: boolean, focusTable: string, focus: StationState | null, home: StationState | null, t: TFunction): void {
     this.visible = !focusIsHome && focus !== null;
     this.views = { home, focus };
+    // Asked before the early return: a window over is let go even while the moves are not shown.
+    const armed = this.confirm.armed(this.views, this.asks.now());
     if (!focus || focusIsHome) return;
-    if (this.to !== focusTable) this.amount = 0;
+    if (this.to !== focusTable) {
+      this.amount = 0;
+      // What was said was about the other table's leaving: another table asks afresh.
+      if (this.to !== '') this.confirm = new MoveConfirm();
+    }
     this.to = focusTable;
     this.redraw = () => this.show(focusIsHome, focusTable, focus, home, t);
     this.amounts = home === null ? [] : moveAmounts(focus.limits.min, home.credit);
@@ -94,7 +100,6 @@ export class CreditMoves extends Container {
     this.more.setEnabled(this.amounts.indexOf(this.amount) < this.amounts.length - 1);
     this.leave.setLabel(t('several.leave'));
     this.leave.setEnabled(focus.betting.bets.length === 0 && focus.decision === null);
-    const armed = this.confirm.armed(this.views, this.asks.now());
     if (armed) (armed === 'leave-table' ? this.leave : this.move).setLabel(t('several.again'));
   }
 
