@@ -264,6 +264,34 @@ for (const database of DATABASES) {
     });
   });
 
+  // The review of 1 December: the entries before an adoption were read as "any not an adoption",
+  // so an adoption journalled after the first start's adoption, with no start between (no
+  // `power.reset`: a table that is not the host's code), passed as a first one. One adoption is
+  // one append of the host's, its entries seq after seq, though a batch may cut it.
+  describe(`a second adoption after the first start's (${database})`, () => {
+    const rig = alarmRig(database, [PEER, STATION]);
+    it("is late; the first start's adoption cut across two batches is not", async () => {
+      const first = await rig.journal([asNew(p(peer('t-2', 'adopt', 1, ['adopted as found'])))]);
+      const rest = await rig.journal([asNew(p(peer('t-3', 'adopt', 2, ['adopted as found'])))]);
+      assert.deepEqual(
+        [...first.alarms, ...rest.alarms].map((a) => a.detail.late),
+        [undefined, undefined],
+        'one adoption in two batches',
+      );
+      await rig.journal([asNew(s(station(101, 'adopt')))]);
+      const hostile = await rig.journal([asNew(p(peer('evil-9', 'adopt', 9, ['adopted as found'])))]);
+      assert.deepEqual(hostile.alarms, [
+        { kind: PEER, terminal: 'T1', detail: { seq: hostile.seqs[0], action: 'adopt', count: 1, tables: ['evil-9'], late: true } },
+      ]);
+      const gap = await rig.journal([asNew(s(station(102, 'adopt'))), START, asNew(s(station(103, 'adopt')))]);
+      assert.deepEqual(
+        gap.alarms.map((a) => a.detail.late),
+        [true],
+        'adoptions not seq after seq are two: the later one is late',
+      );
+    });
+  });
+
   describe(`a first start that found no remote station (${database})`, () => {
     const rig = alarmRig(database, [PEER, STATION]);
     it('journals `none`, which raises nothing; a station adopted after it is late', async () => {

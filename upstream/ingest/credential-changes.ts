@@ -110,8 +110,8 @@ export function foldInForce(inForce: Map<string, boolean>, r: Read): void {
  * to FAULT_ALARMS_EACH of a kind; past them one alarm more, the first's detail with their `count`
  * and `seqs`. The adoptions of a batch are one alarm of their kind, `{seq, action: 'adopt', count,
  * tables | stations}` (the first ADOPTED_LISTED), `late: true` when the table had journalled a
- * credential entry of that type other than an adoption before (the host adopts only before one:
- * `none` closes it), or had started before the start the adoption is of (two `power.reset` before
+ * credential entry of that type before that is not the same adoption's (the host adopts only
+ * before one: `none` closes it; an adoption is one append, its entries seq after seq), or had started before the start the adoption is of (two `power.reset` before
  * it: the host journals one first at every start). An adoption at a later start is rows found at
  * the first start of a version that journals them, or planted since: a person confirms which. A
  * `none` (a first start that found no peer, or no remote station: nobody trusted) raises nothing.
@@ -129,11 +129,12 @@ async function raiseOfKind(tx: Sql, terminal: string, cols: JournalColumns, kind
   const changes: Record<string, unknown>[] = [];
   const adopted: { seq: number; subject: string | number }[] = [];
   let late = false;
-  let otherBefore: boolean | null = null;
+  let otherBefore = false;
   for (const { seq, r } of entries) {
     if (r.action === 'adopt') {
-      otherBefore ??= await otherEntryBefore(tx, terminal, kind, first.seq);
-      late ||= otherBefore;
+      const previous = adopted.at(-1);
+      // One adoption is one append of the host's (ledger appendMany): its entries follow each other.
+      late ||= otherBefore || (previous ? previous.seq !== seq - 1 : await notOneRunBefore(tx, terminal, kind, seq));
       adopted.push({ seq, subject: r.subject });
     } else if (r.action !== 'none') {
       const action = r.action === 'enrol' && inForce.get(String(r.subject)) === true ? 'replace' : r.action;
@@ -184,13 +185,20 @@ async function inForceBefore(tx: Sql, terminal: string, kind: Kind, seq: number,
   return inForce;
 }
 
-/** Whether the table journalled an entry of the kind before `seq` that is not an adoption (a first start's adoption may span batches). */
-async function otherEntryBefore(tx: Sql, terminal: string, kind: Kind, seq: number): Promise<boolean> {
-  const r = await tx.query(
-    `SELECT 1 FROM journal WHERE terminal_id = $1 AND type = $2 AND seq < $3 AND (doc->'payload'->>'action') IS DISTINCT FROM 'adopt' LIMIT 1`,
+/**
+ * Whether the table's entries of the kind before an adoption at `seq` are anything but the start of
+ * the same adoption: an entry that is not an adoption, or adoptions that do not run up to it seq by
+ * seq (an earlier adoption, then this one: a review of 1 December found a second adoption after the
+ * first start's passed as a first one). A first start's adoption may span batches.
+ */
+async function notOneRunBefore(tx: Sql, terminal: string, kind: Kind, seq: number): Promise<boolean> {
+  const r = await tx.query<{ n: number; lo: string | number | null; adopts: boolean | null }>(
+    `SELECT count(*)::int AS n, min(seq) AS lo, bool_and((doc->'payload'->>'action') IS NOT DISTINCT FROM 'adopt') AS adopts FROM journal WHERE terminal_id = $1 AND type = $2 AND seq < $3`,
     [terminal, kind.type, seq],
   );
-  return r.rows.length > 0;
+  const row = r.rows[0];
+  if (!row || row.n === 0) return false;
+  return row.adopts !== true || Number(row.lo) + row.n !== seq;
 }
 
 /**
