@@ -200,11 +200,41 @@ export class TiltManager {
       h.raisedSeq = this.deps.ledger.headOf().seq;
       h.raisedAt = new Date(this.timers.now()).toISOString();
       this.deps.log.error({ kind, detail: where.detail }, 'fault held but not journalled: the ledger refuses every write');
+      this.journalOnceWritable();
     }
     if (existing) this.queued.set(key, [...(this.queued.get(key) ?? []), h]);
     else this.held.set(key, h);
     if (!h.unjournalled) this.deps.log.warn({ kind, station: where.station, detail: where.detail, seq: h.raisedSeq }, 'fault raised');
     this.changed();
+  }
+
+  /** Removes the listener that journals unjournalled faults at the ledger's next commit, when one is set. */
+  private stopWaitingForWrites: (() => void) | null = null;
+  private journallingHeld = false;
+
+  /**
+   * The first commit the ledger makes again (whoever appends: a note, a clear, the shutdown) journals
+   * the faults held unjournalled, so a restart after the ledger was put right restores the halt from
+   * the journal (a review of 1 December: only the clear journalled it, and a restart before the clear
+   * left no trace of the halt).
+   */
+  private journalOnceWritable(): void {
+    if (this.stopWaitingForWrites) return;
+    this.stopWaitingForWrites = this.deps.ledger.onAppended(() => {
+      if (this.journallingHeld) return;
+      this.journallingHeld = true;
+      try {
+        const waiting = [...this.held.values()].filter((h) => h.unjournalled);
+        for (const h of waiting) if (!this.journalRaise(h)) return;
+        this.stopWaitingForWrites?.();
+        this.stopWaitingForWrites = null;
+        if (waiting.length > 0) this.changed();
+      } catch (e) {
+        this.deps.log.error({ err: e }, 'a fault held unjournalled could not be journalled');
+      } finally {
+        this.journallingHeld = false;
+      }
+    });
   }
 
   /**
@@ -262,6 +292,8 @@ export class TiltManager {
    */
   close(): void {
     this.closed = true;
+    this.stopWaitingForWrites?.();
+    this.stopWaitingForWrites = null;
     this.dropSettling();
   }
 

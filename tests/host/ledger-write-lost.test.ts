@@ -18,20 +18,22 @@ import { alterSchemaInFile, dropTriggersInFile } from '../../ledger/testing/tamp
 
 const SUPERVISOR = { user: 'sup-1', role: 'supervisor' } as const;
 
+const hostOptions = (dir: string) => ({
+  dataDir: dir,
+  rendererDir: path.join(dir, 'none'),
+  logger: pino({ level: 'silent' }),
+  config: simulatedTableConfig('war'),
+  simulatedDealer: false,
+  timings: { bettingMs: 60_000, decisionMs: 60_000, resultsMs: 100 },
+});
+
 describe('a ledger that refuses every write while the host runs', () => {
   it(
     'halts the table on ledger-integrity, held though unjournalled; cleared only once the ledger writes again, the raise journalled before its clear',
     { timeout: 120_000 },
     async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'write-lost-'));
-      const running = await startHost({
-        dataDir: dir,
-        rendererDir: path.join(dir, 'none'),
-        logger: pino({ level: 'silent' }),
-        config: simulatedTableConfig('war'),
-        simulatedDealer: false,
-        timings: { bettingMs: 60_000, decisionMs: 60_000, resultsMs: 100 },
-      });
+      const running = await startHost(hostOptions(dir));
       try {
         for (let i = 0; i < 200 && !running.table.reads.station(1).betting.open; i++) await sleep(20);
         for (const station of [1, 2])
@@ -65,6 +67,11 @@ describe('a ledger that refuses every write while the host runs', () => {
         );
 
         dropTriggersInFile(dir, ['planted']);
+        // The ledger's next commit, whoever makes it, journals the fault held (a restart then restores it).
+        running.ledger.append({ type: 'bill.credit', payload: { station: 3, device: 'BA-3', denomination: 10_000, currency: 'MOP' }, txId: 'note-3' });
+        const journalled = [...running.ledger.entries(headBefore + 1)].filter((e) => e.type === 'tilt.raise');
+        assert.equal(journalled.length, 1, 'the raise journalled at the first commit after the ledger was put right');
+        assert.equal(running.floor.tilts.refusal(3, 'bet')?.refusal, 'table-halted', 'still halted: a supervisor clears it');
         assert.deepEqual(running.floor.tilts.clear('ledger-integrity', undefined, SUPERVISOR), { ok: true });
         const tail = [...running.ledger.entries(headBefore + 1)].map((e) => ({
           seq: e.seq,
@@ -84,4 +91,33 @@ describe('a ledger that refuses every write while the host runs', () => {
       }
     },
   );
+
+  it('a restart after the ledger was put right, before any clear, restores the halt from the journal', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'write-lost-restart-'));
+    try {
+      const first = await startHost(hostOptions(dir));
+      try {
+        alterSchemaInFile(dir, 'CREATE TRIGGER planted BEFORE INSERT ON outbox BEGIN SELECT RAISE(IGNORE); END');
+        assert.throws(() =>
+          first.ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP' }, txId: 'n1' }),
+        );
+        assert.ok(first.floor.tilts.list().some((t) => t.kind === 'ledger-integrity'));
+        dropTriggersInFile(dir, ['planted']);
+        first.ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP' }, txId: 'n2' });
+      } finally {
+        await first.close();
+      }
+      const again = await startHost(hostOptions(dir));
+      try {
+        assert.ok(
+          again.floor.tilts.list().some((t) => t.kind === 'ledger-integrity'),
+          'the halt outlives the restart',
+        );
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
