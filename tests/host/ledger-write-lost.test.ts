@@ -12,13 +12,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { startHost } from '../../host/start-host.js';
+import { startHost, type HostOptions } from '../../host/start-host.js';
 import { verifyLedger, type EntryBody } from '../../ledger/index.js';
 import { alterSchemaInFile, dropTriggersInFile } from '../../ledger/testing/tamper.js';
 
 const SUPERVISOR = { user: 'sup-1', role: 'supervisor' } as const;
 
-const hostOptions = (dir: string) => ({
+const hostOptions = (dir: string): HostOptions => ({
   dataDir: dir,
   rendererDir: path.join(dir, 'none'),
   logger: pino({ level: 'silent' }),
