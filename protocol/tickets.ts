@@ -20,6 +20,7 @@ export const TICKET_RETURN_REASONS = [
   'acceptor-fault',
   'player-cancelled',
   'table-stopped',
+  'credit-limit',
 ] as const;
 export type TicketReturnReason = (typeof TICKET_RETURN_REASONS)[number];
 

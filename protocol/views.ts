@@ -137,6 +137,8 @@ export const CashoutState = lazily('CashoutState', () =>
         }),
       ])
       .optional(),
+    /** The last note the station's acceptor returned for a reason the player is told: its credit limit (docs/sas.md, "The station credit limit"). */
+    noteIn: z.strictObject({ state: z.literal('returned'), reason: z.literal('credit-limit'), at: z.number().int().nonnegative() }).optional(),
   }),
 );
 export type CashoutState = z.infer<typeof CashoutState>;

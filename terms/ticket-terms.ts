@@ -117,7 +117,8 @@ export type TicketRefusal = (typeof TICKET_REFUSALS)[number];
 export const TicketRefusal = z.enum(TICKET_REFUSALS);
 
 /** Why a table returned a ticket it asked about: a refusal, or its own reason after an approval. */
-export const TICKET_RETURNS = [...TICKET_REFUSALS, 'acceptor-returned', 'acceptor-fault', 'player-cancelled', 'table-stopped'] as const;
+/** `credit-limit`: the station's credit would pass the table's `creditLimit` (docs/sas.md, "The station credit limit"). */
+export const TICKET_RETURNS = [...TICKET_REFUSALS, 'acceptor-returned', 'acceptor-fault', 'player-cancelled', 'table-stopped', 'credit-limit'] as const;
 export const TicketReturn = z.enum(TICKET_RETURNS);
 
 const ticketOf = { validation: AnyTicketNumber, station: TicketStation };

@@ -10,6 +10,9 @@ import { checkTableOptions, DEFAULT_GAME, gameDefaults, tableGame } from '../../
 import { limitProblems } from '../../engine/table/limits.js';
 import { describeRuleRefusal } from '../../engine/table/rule-options.js';
 
+/** The largest credit SAS's current credits (long poll 0x1A: 4 BCD bytes, 8 digits) can say, in minor units. */
+export const SAS_CREDIT_MAX = 99_999_999;
+
 /** A bill acceptor's protocol: JCM ID-003 or Innovative SSP (hardware/billacceptor/{id003,ssp}). */
 const AcceptorProtocol = z.enum(['id003', 'ssp']);
 
@@ -244,6 +247,14 @@ export const TableConfig = z
     /** A handpay above this amount (minor units) is confirmed by two people (issue 9). */
     handpayTwoPersonAbove: MinorUnits.nonnegative().default(5_000_000),
     tickets: Tickets.default({ limit: 5_000_000, expiryDays: 90 }),
+    /**
+     * The most a station's credit meter may hold (minor units; docs/sas.md, "The station credit
+     * limit"): credit in (a note, a ticket, an AFT transfer, credit moved from another table) that
+     * would take it past this is refused before any money is taken; a win is paid whatever it
+     * makes. At most 99,999,999, what SAS's current credits (0x1A, 4 BCD bytes) can say: above it
+     * the casino's system reads the remainder.
+     */
+    creditLimit: MinorUnits.positive().max(SAS_CREDIT_MAX).default(SAS_CREDIT_MAX),
   })
   .superRefine((c, ctx) => {
     // The one guard of the rule options: a table plays only a profile a text governs, under what it allows.

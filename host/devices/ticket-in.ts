@@ -24,6 +24,7 @@ import type { TicketReturnReason } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import type { TicketAuthority } from '../tickets/authority.js';
+import { creditRoom, passesCreditLimit } from './credit-rule/credit-limit.js';
 
 /** What a station's screen says of the last ticket inserted there. */
 export type TicketInState =
@@ -169,6 +170,11 @@ export class TicketIn {
     const at: Attempt = { requestId: requestId.data, validation: validation.data, station, ...this.validatedBy() };
     const again = this.askedBefore(at);
     if (again) return again;
+    // A station already at its credit limit takes no ticket: the authority is not asked, so the ticket is never held pending.
+    if (creditRoom(this.deps.ledger, station, this.deps.config.creditLimit) === 0) {
+      this.show(station, { state: 'returned', validation: at.validation, reason: 'credit-limit', at: Date.now() });
+      return 'return';
+    }
     // A new barcode at the station: its acceptor has left every attempt before it there.
     for (const p of ticketsInOpen(this.deps.ledger, station)) if (p.requestId !== at.requestId) this.leave(p, 'a newer ticket in the acceptor');
     this.deps.ledger.append({ type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(at.requestId, 'request') });
@@ -180,6 +186,11 @@ export class TicketIn {
     // Ended while the authority was asked (the acceptor left it): an approval now moves nothing (the cancel went with the end).
     if (ticketInEnded(this.deps.ledger, at.requestId) !== undefined) return 'return';
     if (answer.kind === 'approved' && answer.currency === this.deps.config.currency) {
+      // Its amount known only now: one the station's credit cannot hold goes back, the redemption cancelled (the ticket stays valid).
+      if (passesCreditLimit(this.deps.ledger, station, answer.amount, this.deps.config.creditLimit)) {
+        this.returned(station, at, 'credit-limit');
+        return 'return';
+      }
       // Before the entry: a page built when it lands must not list it as held.
       this.working.add(at.requestId);
       this.deps.ledger.append({

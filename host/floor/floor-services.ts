@@ -17,6 +17,7 @@ import { TicketOut } from './ticket-out.js';
 import { openSystemValidations } from '../devices/sas-system-validation.js';
 import type { Printers } from '../devices/printers.js';
 import type { TicketIn } from '../devices/ticket-in.js';
+import type { CreditLimitNotes } from '../devices/credit-rule/credit-limit.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 
 /** The casino-floor services of a running table, for service mode (issue 9). */
@@ -50,6 +51,8 @@ export interface FloorServicesDeps {
   printers?: Pick<Printers, 'at'>;
   /** Tickets in at the acceptors: what each station's screen says of the last one, and the ones held for a person. */
   ticketsIn?: Pick<TicketIn, 'lastAt' | 'onChange' | 'held' | 'isHeld' | 'settleByHand'>;
+  /** The notes each station's acceptor returned at its credit limit (host/devices/credit-rule/credit-limit.ts). */
+  limitNotes?: Pick<CreditLimitNotes, 'lastAt' | 'onChange'>;
   /** The validation authority, told of each ticket at once (the synced journal tells it anyway). */
   authority?: TicketAuthority;
 }
@@ -106,7 +109,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     system: openSystemValidations(d, handpays),
   });
   const streakHeld = (station: number) => heldStakeOf(d.ledger, station);
-  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets, d.ticketsIn ?? null, streakHeld);
+  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets, d.ticketsIn ?? null, streakHeld, d.limitNotes ?? null);
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
   // takes no notes either. Each fault is its own reason at the acceptor, beside a technician's
   // disable: the acceptor takes notes again only once every reason has gone.

@@ -4,6 +4,7 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Handpays } from './handpays.js';
 import type { NoTicket, TicketOut } from './ticket-out.js';
 import type { TicketIn } from '../devices/ticket-in.js';
+import type { CreditLimitNotes } from '../devices/credit-rule/credit-limit.js';
 import { validationTxId } from '../../terms/system-validation-terms.js';
 import { ref } from '../../engine/blackjack/refs.js';
 
@@ -49,6 +50,8 @@ export class StationGates implements StationGate {
     private readonly ticketsIn: Pick<TicketIn, 'lastAt' | 'onChange' | 'isHeld'> | null = null,
     /** What the station's open winning-streak stakes hold in the ledger (its held-bets account). */
     private readonly streakHeld: (station: number) => number = () => 0,
+    /** The notes each station's acceptor returned at its credit limit: its screen says why. */
+    private readonly limitNotes: Pick<CreditLimitNotes, 'lastAt' | 'onChange'> | null = null,
   ) {}
 
   get heldIn(): HeldTicketsIn | null {
@@ -88,7 +91,16 @@ export class StationGates implements StationGate {
     const wait = this.tickets?.system?.waitingAt(station);
     const systemWait = wait ? { systemWait: { amount: wait.amount, at: wait.at } } : {};
     const prints = this.tickets?.hasPrinter(station) ? { printsTickets: true as const } : {};
-    return { pending: pending ? { ...pending, ...why } : null, ...prints, ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}), ...systemWait };
+    const noteAt = this.limitNotes?.lastAt(station);
+    const noteIn = noteAt != null ? { noteIn: { state: 'returned' as const, reason: 'credit-limit' as const, at: noteAt } } : {};
+    return {
+      pending: pending ? { ...pending, ...why } : null,
+      ...prints,
+      ...(ticket ? { ticket } : {}),
+      ...(ticketIn ? { ticketIn } : {}),
+      ...noteIn,
+      ...systemWait,
+    };
   }
 
   /** Each station's last cash-out that became a handpay for want of a ticket: its request and why. */
@@ -157,10 +169,12 @@ export class StationGates implements StationGate {
     const offTilts = this.tilts.onChange(listener);
     const offHandpays = this.onHandpayChange(listener);
     const offTickets = this.ticketsIn?.onChange(() => listener()) ?? (() => {});
+    const offNotes = this.limitNotes?.onChange(() => listener()) ?? (() => {});
     return () => {
       offTilts();
       offHandpays();
       offTickets();
+      offNotes();
     };
   }
 }

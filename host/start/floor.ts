@@ -44,10 +44,11 @@ export function wireFloor(
     billAcceptors,
     printers,
     ticketsIn,
+    limitNotes,
     authority,
     paramsNow,
     ruleSwitch,
-  }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'printers' | 'ticketsIn' | 'authority' | 'paramsNow' | 'ruleSwitch'>,
+  }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'printers' | 'ticketsIn' | 'limitNotes' | 'authority' | 'paramsNow' | 'ruleSwitch'>,
 ): WiredFloor {
   const hub = new ViewHub(config, softwareVersion, table, ledger);
   let remoteGate: RemoteAcceptors | null = null;
@@ -72,6 +73,7 @@ export function wireFloor(
     params: paramsNow,
     printers,
     ticketsIn,
+    limitNotes,
     ...(authority ? { authority } : {}),
     onConfigApplied: () => hub.configChanged(),
     ruleSwitch,

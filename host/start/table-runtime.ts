@@ -13,6 +13,7 @@ import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import type { CreditRule } from '../devices/credit-rule/credit-rule.js';
 import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
+import { CreditLimitNotes } from '../devices/credit-rule/credit-limit.js';
 import { GROUP_COMMIT } from '../table/command-batch.js';
 import type { RecoveryReport } from '../table/recover.js';
 import { gameSwitch } from '../table/game-switch.js';
@@ -38,6 +39,8 @@ export interface TableRuntime {
   printers: Printers;
   /** Tickets in at the stations' acceptors. */
   ticketsIn: TicketIn;
+  /** The notes each station's acceptor returned at its credit limit, for its screen. */
+  limitNotes: CreditLimitNotes;
   /** The validation authority (the upstream's or the casino system's, guarded), or null without one. */
   authority: TicketAuthority | null;
   /** The casino system's side of it (`tickets.authority: sas`), which the stations' SAS links answer from. */
@@ -71,7 +74,14 @@ export function openTableRuntime(
   stops.add('the faults', () => tilts.close());
   tilts.restore();
   // One credit rule for every acceptor, seated or remote: the host decides each credit.
-  const credits = tableCreditRule({ config, ledger, log, fault: (station, say) => tilts.raise('bill-cheat', { station, say }) });
+  const limitNotes = new CreditLimitNotes();
+  const credits = tableCreditRule({
+    config,
+    ledger,
+    log,
+    fault: (station, say) => tilts.raise('bill-cheat', { station, say }),
+    atCreditLimit: (station) => limitNotes.returned(station),
+  });
   const bySas =
     config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log, config.tickets.machineId, unbelievedSasLines(config)) : null;
   const authority = bySas ? bySas.authority : ticketAuthority(options, config, log);
@@ -123,6 +133,7 @@ export function openTableRuntime(
     billAcceptors,
     printers,
     ticketsIn,
+    limitNotes,
     authority,
     sasTickets: bySas?.sas ?? null,
     timers,

@@ -4,6 +4,7 @@ import type { EscrowDecision, EscrowedNote } from '../../../hardware/billaccepto
 import type { Ledger } from '../../../ledger/index.js';
 import { tiltDetailSaid, type Said } from '../../../locales/said.js';
 import { creditTxId, escrowTxId, journalReturn } from '../../recovery/escrow.js';
+import { passesCreditLimit } from './credit-limit.js';
 import { RefusalBudget } from './refusal-budget.js';
 import { stackedEscrow } from './stacked-escrow.js';
 import { judgeCredit, judgeEscrow, type AcceptorNow, type BillRefusal, type NoteClaim } from './verdict.js';
@@ -23,6 +24,10 @@ export interface CreditRuleDeps {
   fault: (station: number, say: Said) => void;
   /** The budget's clock (ms). */
   now?: () => number;
+  /** The most a station's credit may hold (minor units, the configuration's `creditLimit`, read at each note); absent: no limit. */
+  creditLimit?: () => number;
+  /** A note went back because it would have passed the credit limit: the station's screen says so. */
+  atCreditLimit?: (station: number) => void;
 }
 
 /** Where a claim comes from: the station, its acceptor's journal name, and whether it takes notes now. */
@@ -66,6 +71,8 @@ export class CreditRule {
       if (v.refusal) this.refuse(at, 'escrow', note, v.refusal, stacked?.seq);
       return 'return';
     }
+    // Before the escrow is journalled: a note the station's credit cannot hold goes back and moves nothing.
+    if (!stacked && this.passesLimit(at, note)) return 'return';
     // Journalled before the answer: after a power cut mid-stack the record says which note it was.
     this.d.ledger.append({
       type: 'bill.escrow',
@@ -103,6 +110,19 @@ export class CreditRule {
   /** The acceptor gave a note in escrow back: journalled against its escrow, once. Returns whether it wrote. */
   returned(at: AcceptorAt, note: EscrowedNote, reason: string): boolean {
     return journalReturn(this.d.ledger, at.station, at.device, note, reason);
+  }
+
+  /** Whether the note would take the station past its credit limit (docs/sas.md, "The station credit limit"): said to the player, not a security event. */
+  private passesLimit(at: AcceptorAt, note: NoteClaim): boolean {
+    const limit = this.d.creditLimit?.();
+    if (limit === undefined || !passesCreditLimit(this.d.ledger, at.station, note.amount, limit)) return false;
+    this.d.log.info({ station: at.station, device: at.device, amount: note.amount, limit }, 'note returned: the station is at its credit limit');
+    try {
+      this.d.atCreditLimit?.(at.station);
+    } catch (err) {
+      this.d.log.error({ err, station: at.station }, 'the station could not be told of a note returned at its credit limit');
+    }
+    return true;
   }
 
   private now(at: AcceptorAt): AcceptorNow {

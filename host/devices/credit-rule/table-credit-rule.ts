@@ -11,10 +11,12 @@ import { CreditRule } from './credit-rule.js';
  * station's acceptor fault (the host: `bill-cheat` through its tilt manager).
  */
 export function tableCreditRule(d: {
-  config: Pick<TableConfig, 'currency' | 'denominations'>;
+  config: Pick<TableConfig, 'currency' | 'denominations' | 'creditLimit'>;
   ledger: Ledger;
   log: Logger;
   fault: (station: number, say: Said) => void;
+  /** A note went back at the station's credit limit (host/devices/credit-rule/credit-limit.ts). */
+  atCreditLimit?: (station: number) => void;
 }): CreditRule {
   const { config } = d;
   return new CreditRule({
@@ -23,5 +25,8 @@ export function tableCreditRule(d: {
     currency: config.currency,
     accepted: () => config.denominations ?? NOTE_FACE_VALUES[config.currency],
     fault: d.fault,
+    // Read at each note: a configuration loaded with a lower limit holds from the next escrow.
+    creditLimit: () => config.creditLimit,
+    ...(d.atCreditLimit ? { atCreditLimit: d.atCreditLimit } : {}),
   });
 }

@@ -77,6 +77,7 @@ function configItems(d: Pick<LiveBackendDeps, 'config' | 'table' | 'sync'>): Con
     ...c.stations.map((s) => item(`station.${s.station}`, { seat: s.seat, billAcceptor: s.billAcceptor, protocol: s.billProtocol })),
     item('upstream', d.sync ? d.sync.status().upstream : 'off'),
     item('handpayTwoPersonAbove', c.handpayTwoPersonAbove),
+    item('creditLimit', c.creditLimit),
     item('roundMax', c.roundMax ?? null, d.table.game.rules.limitRules.roundMaxRule ?? undefined),
     item('profileOptions', c.profileOptions),
     item('profileAuthorisation', c.profileAuthorisation ?? ''),

@@ -32,3 +32,25 @@ describe('ticket words: the wait for the casino system', () => {
     }
   });
 });
+
+describe('ticket words: a note or a ticket returned at the station’s credit limit', () => {
+  it('says a note went back at the limit for a few seconds, newest of the words', () => {
+    const s = {
+      cashout: {
+        pending: null,
+        noteIn: { state: 'returned', reason: 'credit-limit', at: 2_000 },
+        ticket: { state: 'printed', amount: 5_000, validation: '0'.repeat(18), at: 900 },
+      },
+    } as unknown as StationState;
+    assert.deepEqual(ticketWords(s, 2_500), { key: 'desk.noteReturned.credit-limit', amount: 0, until: 12_000 });
+    assert.equal(ticketWords(s, 12_000), null);
+  });
+
+  it('the words are in all four catalogues', () => {
+    for (const l of LOCALES) {
+      const desk = catalogue(l).desk ?? {};
+      for (const key of ['noteReturned', 'ticketReturned'])
+        assert.ok(String((desk[key] as Record<string, unknown> | undefined)?.['credit-limit'] ?? '').length > 0, `${l}: desk.${key}.credit-limit`);
+    }
+  });
+});

@@ -11,6 +11,7 @@ const TICKET_SAID_MS = 10_000;
  */
 export type TicketKey =
   | `desk.ticketReturned.${TicketReturnReason}`
+  | 'desk.noteReturned.credit-limit'
   | 'desk.ticketChecking'
   | 'desk.ticketCredited'
   | 'desk.ticketPrinting'
@@ -25,11 +26,13 @@ export function ticketWords(s: StationState, now: number): { key: TicketKey; amo
   if (wait) return { key: 'desk.ticketAwaitingSystem', amount: wait.amount, until: NEVER };
   const out = s.cashout?.ticket;
   const into = s.cashout?.ticketIn;
+  const note = s.cashout?.noteIn;
   const lasting = (state: string) => state === 'printing' || state === 'unresolved' || state === 'checking';
-  const said = [out, into].filter((x) => x !== undefined && x !== null).sort((a, b) => b.at - a.at)[0];
+  const said = [out, into, note].filter((x) => x !== undefined && x !== null).sort((a, b) => b.at - a.at)[0];
   if (!said) return null;
   const until = lasting(said.state) ? NEVER : said.at + TICKET_SAID_MS;
   if (until <= now) return null;
+  if (said === note) return { key: 'desk.noteReturned.credit-limit', amount: 0, until };
   if (said.state === 'returned') return { key: `desk.ticketReturned.${said.reason}`, amount: 0, until };
   if (said.state === 'checking') return { key: 'desk.ticketChecking', amount: 0, until };
   if (said.state === 'credited') return { key: 'desk.ticketCredited', amount: said.amount, until };

@@ -185,6 +185,7 @@ export function formatConfigValue(key: string, json: string, f: ValueFormat): st
     case 'limits':
       return f.t('service.config.limitsValue', { min: money(obj(v).min), max: money(obj(v).max) });
     case 'handpayTwoPersonAbove':
+    case 'creditLimit':
       return money(v);
     case 'roundMax':
       return num(v) === null ? f.t('service.config.noRoundMax') : money(v);

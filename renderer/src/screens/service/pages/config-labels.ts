@@ -16,6 +16,7 @@ const WORDED_CONFIG_KEYS = [
   'shoe',
   'upstream',
   'handpayTwoPersonAbove',
+  'creditLimit',
   'roundMax',
   'profileOptions',
   'profileAuthorisation',
