@@ -13,6 +13,7 @@ import { aftTxId } from '../../ledger/aft-terms.js';
 import { aftTransferAtPosition, aftTransferBack, aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { StationAftRegistration } from './sas-aft-register.js';
+import { creditRoom } from './credit-rule/credit-limit.js';
 
 /** The history buffer's positions (0x72 interrogation 01–7F). */
 const HISTORY = 127;
@@ -23,6 +24,11 @@ export interface StationAftDeps {
   assetNumber: number;
   /** The most one transfer may put on the credit meter (minor units). */
   limit: number;
+  /**
+   * The most the station's credit may hold (the table's `creditLimit`, read at each request;
+   * docs/sas.md, "The station credit limit"): a transfer in never takes it past. Absent: no limit.
+   */
+  creditLimit?: () => number;
   /** Why the station cannot take credit now (a fault, a disable, a handpay waiting), or null. */
   refuseIn(): string | null;
   /** Why the station cannot give its credit now (bets in play, a handpay or a ticket waiting, a fault), or null. */
@@ -125,10 +131,16 @@ export class StationAft implements SasAftSide {
   /** The amount that moves: all of it, or (partial allowed) as much as the limit or the credit lets. */
   private amountOf(q: AftRequest): number | { status: number } {
     const asked = q.cashable ?? 0;
-    const room = q.type === AFT_TYPE.toMachine ? this.d.limit : this.d.ledger.credit(this.d.station);
+    const room = q.type === AFT_TYPE.toMachine ? this.roomIn() : this.d.ledger.credit(this.d.station);
     if (asked <= room) return asked;
     if (q.code !== 0x01 || room <= 0) return { status: q.type === AFT_TYPE.toMachine ? AFT_STATUS.overLimit : AFT_STATUS.notValidAmount };
     return room;
+  }
+
+  /** The most a transfer in may move now: the transfer limit, or less, what the credit limit leaves. */
+  private roomIn(): number {
+    const creditLimit = this.d.creditLimit?.();
+    return creditLimit === undefined ? this.d.limit : Math.min(this.d.limit, creditRoom(this.d.ledger, this.d.station, creditLimit));
   }
 
   private refused(q: AftRequest, status: number, newest: AftTransfer | undefined): AftRecord {
@@ -183,7 +195,8 @@ export class StationAft implements SasAftSide {
 
   status(): AftStatusView {
     const credit = this.d.ledger.credit(this.d.station);
-    const toMachine = this.d.refuseIn() === null ? 0x01 : 0;
+    const roomIn = this.roomIn();
+    const toMachine = this.d.refuseIn() === null && roomIn > 0 ? 0x01 : 0;
     const fromMachine = credit > 0 && this.d.refuseOut() === null ? 0x02 : 0;
     return {
       assetNumber: this.d.assetNumber,
@@ -191,7 +204,8 @@ export class StationAft implements SasAftSide {
       // Partial transfers to the host allowed (bit 1), registered (bit 3, Table 8.9d), in-house transfers enabled (bit 4), AFT enabled (bit 7).
       aftStatus: 0x02 | (this.d.registration?.registered() ? 0x08 : 0) | 0x10 | 0x80,
       cashable: credit,
-      transferLimit: this.d.limit,
+      // Our reading of §8: the limit a system may ask now, so it offers no transfer the station would refuse.
+      transferLimit: roomIn,
       lock: this.d.lock?.status() ?? LOCK_STATUS.none,
     };
   }

@@ -338,6 +338,7 @@ export class SasLinks {
         station,
         assetNumber: aft.assetNumber,
         limit: aft.limit,
+        creditLimit: () => d.config.creditLimit,
         refuseIn,
         refuseOut,
         local: (ms) => localNow(new Date(ms)),
