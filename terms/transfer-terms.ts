@@ -64,6 +64,11 @@ export const TRANSFER_REFUSALS = [
   'never-sent-there',
   /** The station's credit here would pass the largest safe integer: the ledger could not hold it. */
   'over-limit',
+  /**
+   * The station's credit here would pass the table's credit limit (`creditLimit`, docs/sas.md, "The
+   * station credit limit"). Not an alarm: the sender cannot know the credit here.
+   */
+  'credit-limit',
 ] as const;
 export type TransferRefusal = (typeof TRANSFER_REFUSALS)[number];
 
@@ -95,6 +100,11 @@ export const TRANSFER_ALARMS = [
   'never-sent-there',
   /** An offer refused for an amount the station's credit here could not hold. */
   'over-limit',
+  /**
+   * Offers refused at the station's credit limit past the link's allowance of refusals: within it
+   * such a refusal is no alarm (the sender cannot know the credit here); past it, a flood.
+   */
+  'credit-limit',
 ] as const;
 export type TransferAlarmReason = (typeof TRANSFER_ALARMS)[number];
 

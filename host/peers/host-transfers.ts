@@ -43,6 +43,8 @@ export interface HostTransfersOptions {
    * sent, each station's request, each tick. Absent: every peer of `peers` (tests, the bench).
    */
   readonly admits?: (table: TableId) => boolean;
+  /** The most a station's credit here may hold (the table's `creditLimit`): an offer past it is refused `credit-limit`. Absent: no limit. */
+  readonly creditLimit?: () => number;
 }
 
 /**
@@ -102,6 +104,7 @@ export class HostTransfers {
       currency: o.currency,
       homes: stationHomes(o.self, o.peers, o.stations),
       journal: o.journal,
+      ...(o.creditLimit ? { creditLimit: o.creditLimit } : {}),
       send: (out) => {
         const link = this.links.get(out.to);
         if (!this.admits(out.to)) o.log.warn({ to: out.to }, 'a transfer message for a peer table refused by its files: not sent');

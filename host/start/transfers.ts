@@ -43,6 +43,7 @@ export function openTransfers(
     // round's bets, kept in the state while its results are shown, no longer hold the credit.
     betsInPlay: (station) => table.reads.hasBets(station),
     admits: (peer) => guard.allows(peer),
+    creditLimit: () => config.creditLimit,
   });
   // A peer removed by two people in service mode: its link closed, its credential forgotten, at once.
   registry.onRevoke((t) => transfers.drop(t));

@@ -46,7 +46,7 @@ function fromItsSender(link: TableId, id: TransferId): boolean {
   return id.origin === link;
 }
 
-/** Why an offer is refused: each is also an alarm (a recall's refusal is not: an honest sender recalls). */
+/** Why an offer is refused: each is also an alarm but the credit limit (a recall's refusal is not: an honest sender recalls). */
 type OfferRefusal = Exclude<TransferRefusal, 'recalled'> & TransferAlarmReason;
 
 /**
@@ -74,6 +74,13 @@ function refusalOf(
   return undefined;
 }
 
+/** An offer the station's credit here cannot take under the table's credit limit (docs/sas.md, "The station credit limit"). */
+function overCreditLimit(t: Transfer, credit: (station: number) => number, limit: number): { reason: 'credit-limit'; detail: string } | undefined {
+  const now = credit(t.station);
+  if (now + t.amount <= limit) return undefined;
+  return { reason: 'credit-limit', detail: `${keyOf(t.id)}: ${t.amount} on station ${t.station}'s credit of ${now} passes its limit of ${limit}` };
+}
+
 /** An offer on other terms than the ones this table decided the id on (a refusal of a recall has none to compare). */
 function changedTerms(i: Incoming, t: Transfer): string | undefined {
   if (i.kind === 'taken') return sameTerms(i.transfer, t) ? undefined : `${keyOf(t.id)} offered again for ${t.amount}; taken for ${i.transfer.amount}`;
@@ -81,8 +88,17 @@ function changedTerms(i: Incoming, t: Transfer): string | undefined {
   return `${keyOf(t.id)} offered again for ${t.amount} ${t.currency} to station ${t.station}; refused (${i.reason}) as offered for ${i.offered.amount} ${i.offered.currency} to station ${i.offered.station}`;
 }
 
-/** An offer over `link`; `credit` is each station's credit now, as the journal's accounts say. */
-export function onOffer(state: TransferState, link: TableId, transfer: Transfer, credit: (station: number) => number): TransferEffects {
+/**
+ * An offer over `link`; `credit` is each station's credit now, as the journal's accounts say, and
+ * `creditLimit` the most it may hold here.
+ */
+export function onOffer(
+  state: TransferState,
+  link: TableId,
+  transfer: Transfer,
+  credit: (station: number) => number,
+  creditLimit = Number.MAX_SAFE_INTEGER,
+): TransferEffects {
   const id = transfer.id;
   if (!fromItsSender(link, id) || transfer.from !== link)
     return alarm(link, 'wrong-link', id, `${keyOf(id)} from ${transfer.from} offered over the link of ${link}`);
@@ -93,17 +109,18 @@ export function onOffer(state: TransferState, link: TableId, transfer: Transfer,
     const changed = changedTerms(decided, transfer);
     return changed ? { ...known, alarms: [{ reason: 'terms-changed', link, id, detail: changed }] } : known;
   }
-  const refusal = refusalOf(state, link, transfer, credit);
+  const refusal = refusalOf(state, link, transfer, credit) ?? overCreditLimit(transfer, credit, creditLimit);
   if (!refusal) return { journal: [{ type: 'transfer.in', payload: { transfer } }], send: [{ to: link, message: { kind: 'taken', transfer } }], alarms: [] };
   const over = overAllowance(state, link, id, `an offer refused (${refusal.reason}),`);
   // Past the link's allowance: raised only, nothing spent (the same offer again is refused the same way, or taken).
   if (over) return alarm(link, refusal.reason, id, `${refusal.detail}; ${over}`);
   // Journalled as every refusal (the id is spent; an honest sender reverses its debit on the
-  // answer) and raised: a table that offers what it may not is lying or misconfigured.
+  // answer) and raised: a table that offers what it may not is lying or misconfigured. Not the
+  // credit limit: the sender cannot know the credit here, and an honest table offers past it.
   return {
     journal: [{ type: 'transfer.refuse', payload: { id, reason: refusal.reason, offered: transfer } }],
     send: [{ to: link, message: { kind: 'refused', id, reason: refusal.reason } }],
-    alarms: [{ reason: refusal.reason, link, id, detail: refusal.detail }],
+    alarms: refusal.reason === 'credit-limit' ? [] : [{ reason: refusal.reason, link, id, detail: refusal.detail }],
   };
 }
 

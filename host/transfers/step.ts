@@ -27,7 +27,14 @@ export type TransferEvent =
    * A message as it came off the link named `link` (unparsed: a peer's bytes are distrusted here);
    * `credit`: a station's credit now, as the journal's accounts say (an offer must fit in it).
    */
-  | { readonly kind: 'receive'; readonly link: TableId; readonly message: unknown; readonly credit: (station: number) => number };
+  | {
+      readonly kind: 'receive';
+      readonly link: TableId;
+      readonly message: unknown;
+      readonly credit: (station: number) => number;
+      /** The most a station's credit here may hold (the table's `creditLimit`); absent, no limit but the largest safe integer. */
+      readonly creditLimit?: number;
+    };
 
 export interface TransferStep extends TransferEffects {
   /** The state once `journal` is appended: `apply` of each entry, so always the fold of the journal. */
@@ -66,7 +73,7 @@ function effectsOf(state: TransferState, event: TransferEvent): TransferEffects 
       const m = parsed.data;
       switch (m.kind) {
         case 'offer':
-          return onOffer(state, event.link, m.transfer, event.credit);
+          return onOffer(state, event.link, m.transfer, event.credit, event.creditLimit);
         case 'recall':
           return onRecall(state, event.link, m.id);
         case 'taken':

@@ -35,6 +35,8 @@ export interface TransferHostOptions {
   readonly alarm: (a: TransferAlarm) => void;
   /** The clock of the alarm budget's minute (milliseconds); Date.now when absent. */
   readonly now?: () => number;
+  /** The most a station's credit here may hold (the table's `creditLimit`, read at each offer); absent, no limit. */
+  readonly creditLimit?: () => number;
 }
 
 /**
@@ -93,7 +95,8 @@ export class TransferHost {
   }
 
   receive(link: TableId, message: unknown): void {
-    this.on({ kind: 'receive', link, message, credit: (station) => this.o.journal.credit(station) });
+    const limit = this.o.creditLimit?.();
+    this.on({ kind: 'receive', link, message, credit: (station) => this.o.journal.credit(station), ...(limit !== undefined ? { creditLimit: limit } : {}) });
   }
 
   private on(event: TransferEvent): { refused?: StartRefusal; settleRefused?: SettleRefusal } {
