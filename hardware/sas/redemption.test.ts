@@ -67,3 +67,14 @@ describe('0x71 FF answers the end 0x68 reported until the system has it', () => 
     assert.deepEqual(shown(status71(r)), { status: REDEEM_STATUS.waitingFor71, amount: 0, validation: SECOND });
   });
 });
+
+describe('a ticket the system approved that the station returns at its credit limit (docs/sas.md, "The station credit limit")', () => {
+  it('0x71 FF says 84 (above the machine’s credit limit), not 8B (the acceptor failed): nothing redeemed', async () => {
+    const r = new TicketRedemption();
+    const decided = r.begin(FIRST, LIMIT, 'a-1');
+    assert.equal(r.redeem(TRANSFER.cashable, 2_000, FIRST).status, REDEEM_STATUS.pending);
+    assert.deepEqual(await decided, { kind: 'approved', amount: 2_000 });
+    r.end(FIRST, 'credit-limit');
+    assert.deepEqual(shown(status71(r)), { status: REDEEM_STATUS.overLimit, amount: 0, validation: FIRST });
+  });
+});

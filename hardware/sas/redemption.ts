@@ -67,8 +67,8 @@ const REFUSAL_OF: ReadonlyMap<number, SystemRefusal> = new Map([
   [TRANSFER.overAutoRedemptionLimit, 'over-limit'],
 ]);
 
-/** How a cycle ended at the station. */
-export type RedemptionEnd = 'stacked' | 'returned' | 'timeout' | 'link-down';
+/** How a cycle ended at the station; `credit-limit`: returned because the station's credit would pass its limit. */
+export type RedemptionEnd = 'stacked' | 'returned' | 'timeout' | 'link-down' | 'credit-limit';
 
 /** A ticket's end as 0x71 FF reports it (Table 15.12d): 00 redeemed with its amount, or a rejection (80–8B). */
 export interface RedemptionEnded {
@@ -141,7 +141,9 @@ export class TicketRedemption {
     }
     c.amount = 0;
     if (was === 'refused') return; // the system's own refusal stands as the outcome
-    if (was === 'approved')
+    // Table 15.12d's 84 (above the machine's credit limit): the system reads why, not an acceptor's failure.
+    if (how === 'credit-limit') c.status = REDEEM_STATUS.overLimit;
+    else if (was === 'approved')
       c.status = REDEEM_STATUS.validatorFailure; // approved, then not stacked: the acceptor gave it back
     else c.status = how === 'link-down' ? REDEEM_STATUS.linkDown : REDEEM_STATUS.timeout;
   }

@@ -284,7 +284,7 @@ export class TicketIn {
     this.left.delete(at.requestId);
     this.showEnd(station, { state: 'returned', validation: at.validation, reason, at: Date.now() }, !decided);
     this.deps.log.info({ station, validation: at.validation, reason, ...decided }, 'ticket in: returned');
-    void this.deps.authority?.cancel(at.requestId, at);
+    void this.deps.authority?.cancel(at.requestId, reason === 'credit-limit' ? { ...at, why: reason } : at);
   }
 
   /**

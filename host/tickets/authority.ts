@@ -29,6 +29,8 @@ import type { ValidationNumber } from '../../terms/validation-number.js';
 export interface TicketAt {
   readonly validation: ValidationNumber;
   readonly station: number;
+  /** Why the table cancels (a cancel only): `credit-limit`, the station's credit would pass its limit. */
+  readonly why?: 'credit-limit';
 }
 
 /** One attempt to redeem: the ticket in escrow at a station. */

@@ -79,7 +79,7 @@ const REJECTED: ReadonlySet<(typeof TICKET_RETURNS)[number]> = new Set(['unknown
 
 /**
  * What 0x71 FF says of a journalled end (Table 15.12d), as the cycle would have: stacked is 00 with
- * the amount credited; returned after an approval 8B (the acceptor gave it back); over the limit
+ * the amount credited; returned after an approval 8B (the acceptor gave it back); over the limit (the ticket limit, or the station's credit limit)
  * 84; a refusal 80; anything else 88 (no decision believed in time). The journal keeps the table's
  * words, not the code: once the cycle is gone, a system's own 80/86 (`offline`) reads as 88 and
  * its 88 (`over-limit`) as 84 — rejected all the same.
@@ -88,7 +88,7 @@ function endedOf(e: TicketInEnd): RedemptionEnded {
   const of = (status: number, amount = 0): RedemptionEnded => ({ attempt: e.requestId, validation: e.validation, status, amount });
   if (e.kind === 'stacked') return of(REDEEM_STATUS.cashableRedeemed, e.amount);
   if (e.approved) return of(REDEEM_STATUS.validatorFailure);
-  if (e.reason === 'over-limit') return of(REDEEM_STATUS.overLimit);
+  if (e.reason === 'over-limit' || e.reason === 'credit-limit') return of(REDEEM_STATUS.overLimit);
   return of(REJECTED.has(e.reason) ? REDEEM_STATUS.rejectedByHost : REDEEM_STATUS.timeout);
 }
 
@@ -176,7 +176,7 @@ export class SasAuthority implements TicketAuthority {
 
   cancel(requestId: RequestId, t: TicketAt): Promise<AuthorityAck> {
     this.forget(requestId, t.station);
-    this.cycles.get(t.station)?.end(t.validation, 'returned');
+    this.cycles.get(t.station)?.end(t.validation, t.why === 'credit-limit' ? 'credit-limit' : 'returned');
     return Promise.resolve({ ok: true });
   }
 
