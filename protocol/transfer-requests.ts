@@ -83,6 +83,8 @@ export const StationTransfer = lazily('StationTransfer', () =>
     phase: z.enum(STATION_TRANSFER_PHASES),
     /** When the showing host journalled it (its debit, or its credit of a transfer it took): ISO 8601, the ledger's own time. */
     at: z.string().max(40).optional(),
+    /** Reversed because the receiving table's station credit limit would have been passed (docs/sas.md, "The station credit limit"). */
+    why: z.literal('credit-limit').optional(),
   }),
 );
 export type StationTransfer = z.infer<typeof StationTransfer>;

@@ -334,7 +334,12 @@ export class HostTransfers {
     for (const o of outgoingTransfers(s)) {
       if (o.transfer.station !== station) continue;
       const phase = o.phase === 'offering' ? 'in-flight' : o.phase;
-      shown.push({ ...this.terms(o.transfer), phase, open: phase === 'in-flight' || phase === 'recalling' });
+      shown.push({
+        ...this.terms(o.transfer),
+        phase,
+        ...(o.creditLimit ? { why: 'credit-limit' as const } : {}),
+        open: phase === 'in-flight' || phase === 'recalling',
+      });
     }
     for (const i of incomingDecisions(s))
       if (i.kind === 'taken' && i.transfer.station === station) shown.push({ ...this.terms(i.transfer), phase: 'completed', open: false });

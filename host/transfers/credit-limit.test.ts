@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
-import { initialState, outgoingOf, type TransferState } from './state.js';
+import { fold, initialState, outgoingOf, type TransferState } from './state.js';
 import { step, type TransferEvent, type TransferStep } from './step.js';
 
 const HOME = TableId.parse('home');
@@ -78,5 +78,8 @@ describe('transfers: the station credit limit at the receiver', () => {
       [['transfer.reverse', 'credit-limit']],
     );
     assert.equal(outgoingOf(home.state, { origin: HOME, serial: 1 })?.phase, 'reversed');
+    // Kept in the state (the journal's fold), so the station's list of moves says why it came back.
+    assert.equal(outgoingOf(home.state, { origin: HOME, serial: 1 })?.creditLimit, true);
+    assert.deepEqual(fold(HOME, 'MOP', HOMES, home.journal), home.state);
   });
 });

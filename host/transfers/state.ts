@@ -17,6 +17,8 @@ export interface Outgoing {
    * "never took it", still closes it as any open transfer.
    */
   readonly disputed?: Transfer;
+  /** Reversed on the receiver's `credit-limit`: the station's screen says why its credit came back. */
+  readonly creditLimit?: true;
 }
 
 /** A transfer id another host named to this one: taken (credited) or refused for ever. */
@@ -131,7 +133,7 @@ export function apply(state: TransferState, entry: TransferEntry): TransferState
     }
     case 'transfer.reverse': {
       const o = outgoing(state, entry.payload.transfer.id, true);
-      return withOutgoing(state, { ...o, phase: 'reversed' });
+      return withOutgoing(state, { ...o, phase: 'reversed', ...(entry.payload.reason === 'credit-limit' ? { creditLimit: true as const } : {}) });
     }
     case 'transfer.in':
       return withIncoming(state, entry.payload.transfer.id, { kind: 'taken', transfer: entry.payload.transfer });

@@ -30,7 +30,7 @@ export class TransfersPanel extends Panel {
         from: x.from,
         to: x.to,
         amount: formatMoney(x.amount, currency, language),
-        state: t(`several.phase.${x.phase}`),
+        state: x.why === 'credit-limit' ? t('several.reversedAtCreditLimit') : t(`several.phase.${x.phase}`),
       }),
     );
     this.body.text = rows.length ? rows.join('\n') : t('several.noTransfers');
