@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
+import { SPARE_REFUSALS } from './receiver.js';
 import { fold, initialState, outgoingOf, type TransferState } from './state.js';
 import { step, type TransferEvent, type TransferStep } from './step.js';
 
@@ -47,6 +48,17 @@ describe('transfers: the station credit limit at the receiver', () => {
     // Offered again for less under the same id: the journal's answer, and the changed terms raised.
     const again = bacc.hear(HOME, { kind: 'offer', transfer: { ...t, amount: 1 } });
     assert.deepEqual([again.journal, again.alarms.map((a) => a.reason)], [[], ['terms-changed']]);
+  });
+
+  it(`past the link's allowance (${SPARE_REFUSALS} refusals beyond those taken) a flood of such offers is the credit-limit alarm, neither journalled nor answered`, () => {
+    const bacc = new Host(BACC);
+    bacc.credit.set(103, LIMIT);
+    for (let serial = 1; serial <= SPARE_REFUSALS; serial++) {
+      const r = bacc.hear(HOME, { kind: 'offer', transfer: offer(serial, 1) });
+      assert.deepEqual([r.journal.map((e) => e.type), r.alarms], [['transfer.refuse'], []], `offer ${serial}: refused, no alarm`);
+    }
+    const flood = bacc.hear(HOME, { kind: 'offer', transfer: offer(SPARE_REFUSALS + 1, 1) });
+    assert.deepEqual([flood.journal, flood.send, flood.alarms.map((a) => a.reason)], [[], [], ['credit-limit']]);
   });
 
   it('the room exactly, or one unit under it: taken', () => {

@@ -44,6 +44,8 @@ export const LIES = [
   'offer-wrong-currency',
   /** An offer of its own for an amount the victim's credit for the station cannot hold. */
   'offer-over-limit',
+  /** An offer of its own that would take the station's credit at the victim past its credit limit (an alarm only past the link's allowance of refusals). */
+  'offer-past-credit-limit',
 ] as const;
 export type Lie = (typeof LIES)[number];
 
@@ -61,6 +63,8 @@ export interface Lying {
   readonly homes: StationHomes;
   /** A station's credit at a table now (the liar aims its over-limit offers at a credit it knows). */
   readonly credit: (table: TableId, station: number) => number;
+  /** Every table's station credit limit. */
+  readonly creditLimit: number;
 }
 
 /** The stations homed at `table`. */
@@ -166,6 +170,10 @@ export function tell(rng: Rng, lie: Lie, l: Lying): { to: TableId; message: unkn
         homedAt(l, l.liar).filter((s) => l.credit(victim.table, s) > 0),
       );
       return station === undefined ? undefined : forged(station, { amount: Number.MAX_SAFE_INTEGER });
+    }
+    case 'offer-past-credit-limit': {
+      const station = pick(rng, homedAt(l, l.liar));
+      return station === undefined ? undefined : forged(station, { amount: l.creditLimit - l.credit(victim.table, station) + 1 + rng.below(1000) });
     }
     case 'offer-not-for-you': {
       const elsewhere = pick(rng, [l.liar, ...l.others.map((o) => o.table).filter((t) => t !== victim.table)]) ?? l.liar;

@@ -14,6 +14,11 @@ import { LIES, tell, type Lie } from './lies.js';
 // when asked — one host that lies in every way the protocol's messages allow. The invariants are
 // checked after every step; then the faults stop and the world must settle.
 
+/**
+ * Every host's station credit limit (the table's `creditLimit`, docs/sas.md): the largest SAS can
+ * say. An honest world's credits stay far below it; the liar offers past it (`offer-past-credit-limit`).
+ */
+export const WORLD_CREDIT_LIMIT = 99_999_999;
 export interface WorldOptions {
   readonly seed: number;
   readonly hosts: 2 | 3;
@@ -262,7 +267,7 @@ export class World {
       this.stats.swallowed++;
       return;
     }
-    this.event(to, { kind: 'receive', link: w.from, message: w.message, credit: (s) => to.credit.get(s) ?? 0 });
+    this.event(to, { kind: 'receive', link: w.from, message: w.message, credit: (s) => to.credit.get(s) ?? 0, creditLimit: WORLD_CREDIT_LIMIT });
   }
 
   private isOffer(m: unknown): m is { kind: 'offer'; transfer: Transfer } {
@@ -328,6 +333,7 @@ export class World {
       forgedSerial: this.forgedSerial++,
       homes: this.homes,
       credit: (table, station) => this.hosts.find((h) => h.id === table)?.credit.get(station) ?? 0,
+      creditLimit: WORLD_CREDIT_LIMIT,
     });
     if (!said) return;
     this.stats.lies[lie]++;
