@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { AFT_STATUS, AFT_TYPE } from '../../hardware/sas/aft.js';
-import type { AftRequest } from '../../hardware/sas/types.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entryCount, Ledger } from '../../ledger/index.js';
+import { aftRequest, fixedLocal } from '../testing/aft-request.js';
 import { StationAft } from './sas-aft.js';
 
 const STATION = 3;
@@ -44,20 +44,10 @@ describe('AFT at the station credit limit', () => {
       creditLimit: () => LIMIT,
       refuseIn: () => null,
       refuseOut: () => null,
-      local: () => ({ year: 2026, month: 12, day: 1, hour: 12, minute: 0, second: 0 }),
+      local: fixedLocal(2026, 12, 1, 12),
     });
-  const ask = (cashable: number, transactionId: string, partial = false, type: number = AFT_TYPE.toMachine): AftRequest => ({
-    code: partial ? 0x01 : 0x00,
-    type,
-    cashable,
-    restricted: 0,
-    nonRestricted: 0,
-    flags: 0,
-    assetNumber: ASSET,
-    keyZero: true,
-    key: new Uint8Array(20),
-    transactionId,
-  });
+  const ask = (cashable: number, transactionId: string, partial = false, type: number = AFT_TYPE.toMachine) =>
+    aftRequest({ type, cashable, transactionId, assetNumber: ASSET, partial });
   const room = LIMIT - CREDIT;
 
   it('one unit over the room, full only: 84, nothing journalled, nothing moved', () => {

@@ -11,9 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { AFT_STATUS, AFT_TYPE } from '../../hardware/sas/aft.js';
-import type { AftRecord, AftRequest } from '../../hardware/sas/types.js';
+import type { AftRecord } from '../../hardware/sas/types.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger, verifyLedger } from '../../ledger/index.js';
+import { aftRequest, fixedLocal } from '../testing/aft-request.js';
 import { StationAft } from './sas-aft.js';
 
 const STATION = 3;
@@ -67,22 +68,11 @@ describe('AFT interrogation: every index answered from the index as the journal 
       limit: 1_000_000,
       refuseIn: () => null,
       refuseOut: () => null,
-      local: () => ({ year: 2026, month: 1, day: 1, hour: 0, minute: 0, second: 0 }),
+      local: fixedLocal(2026, 1, 1),
     });
 
   /** A full in-house transfer of cashable credit with a key of zeros (no registration needed). */
-  const inHouse = (transactionId: string, type: number, cashable: number): AftRequest => ({
-    code: 0,
-    type,
-    cashable,
-    restricted: 0,
-    nonRestricted: 0,
-    flags: 0,
-    assetNumber: ASSET,
-    keyZero: true,
-    key: new Uint8Array(20),
-    transactionId,
-  });
+  const inHouse = (transactionId: string, type: number, cashable: number) => aftRequest({ type, cashable, transactionId, assetNumber: ASSET });
 
   /** What the answer must be for the modelled transfer `t` reported at `position`. */
   const expected = (t: Modelled, position: number) => ({

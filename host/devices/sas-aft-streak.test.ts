@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AFT_STATUS, AFT_TYPE } from '../../hardware/sas/aft.js';
-import type { AftRequest } from '../../hardware/sas/types.js';
 import { entryCount, verifyLedger } from '../../ledger/index.js';
 import { aftOutRefusal } from '../start/sas-links.js';
 import { testTable, type TestTable } from '../testing/table-kit.js';
 import { held, station2Round, STREAK, wonRoundWithStreak } from '../testing/streak-rounds.js';
+import { aftRequest, fixedLocal } from '../testing/aft-request.js';
 import { StationAft } from './sas-aft.js';
 
 const ASSET = 77;
@@ -26,22 +26,11 @@ function aftAt(t: TestTable, station: number): StationAft {
     limit: 1_000_000,
     refuseIn: () => null,
     refuseOut: () => aftOutRefusal(t.floor, station),
-    local: () => ({ year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0 }),
+    local: fixedLocal(2026, 12, 1),
   });
 }
 
-const out = (cashable: number, transactionId: string): AftRequest => ({
-  code: 0x01,
-  type: AFT_TYPE.toHost,
-  cashable,
-  restricted: 0,
-  nonRestricted: 0,
-  flags: 0,
-  assetNumber: ASSET,
-  keyZero: true,
-  key: new Uint8Array(20),
-  transactionId,
-});
+const out = (cashable: number, transactionId: string) => aftRequest({ type: AFT_TYPE.toHost, cashable, transactionId, assetNumber: ASSET, partial: true });
 
 describe('AFT out with an open winning-streak stake held (Macau 2009 Art. 13 5)(2) vi))', () => {
   it('is refused 87 and 0x74 offers no transfer from the station; nothing is journalled', () => {

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { AFT_STATUS } from '../../hardware/sas/aft.js';
-import type { AftRequest } from '../../hardware/sas/types.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entryCount, Ledger } from '../../ledger/index.js';
+import { aftRequest } from '../testing/aft-request.js';
 import { StationAft, type StationAftDeps } from './sas-aft.js';
 
 const STATION = 3;
@@ -46,18 +46,7 @@ describe('AFT: a transfer killed at each journal step is applied exactly once', 
     },
   });
   const station = (l: Ledger) => new StationAft(deps(l));
-  const ask = (type: number, cashable: number, transactionId: string): AftRequest => ({
-    code: 0,
-    type,
-    cashable,
-    restricted: 0,
-    nonRestricted: 0,
-    flags: 0,
-    assetNumber: ASSET,
-    keyZero: true,
-    key: new Uint8Array(20),
-    transactionId,
-  });
+  const ask = (type: number, cashable: number, transactionId: string) => aftRequest({ type, cashable, transactionId, assetNumber: ASSET });
   const restart = (): void => {
     ledger.close();
     ledger = Ledger.open({ file, terminalId: 'T-AFT' });
