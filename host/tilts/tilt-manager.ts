@@ -244,6 +244,11 @@ export class TiltManager {
    * command fails. Any other refusal is thrown, as before.
    */
   private journalRaise(h: Held): boolean {
+    // The append's commit wakes the listener that journals held faults (journalOnceWritable) before
+    // `h` is marked journalled below: held off, it would raise `h` a second time (a review of 2
+    // December: the clear named the first raise, and a restart restored the second).
+    const outer = this.journallingHeld;
+    this.journallingHeld = true;
     try {
       const r = this.deps.ledger.append({
         type: 'tilt.raise',
@@ -261,6 +266,8 @@ export class TiltManager {
     } catch (e) {
       if (e instanceof LedgerWriteLost && h.kind === 'ledger-integrity') return false;
       throw e;
+    } finally {
+      this.journallingHeld = outer;
     }
   }
 

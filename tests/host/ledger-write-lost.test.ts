@@ -120,4 +120,48 @@ describe('a ledger that refuses every write while the host runs', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  // A review of 2 December: the clear's own raise, committed first, woke the listener that journals
+  // held faults before the raise had marked the fault journalled, so the fault was raised twice and
+  // the clear named only the first; the restart restored the second, a halt already cleared.
+  it(
+    "a supervisor's clear as the first write after the ledger was put right journals one raise, and the cleared halt stays cleared",
+    { timeout: 120_000 },
+    async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'write-lost-clear-first-'));
+      try {
+        const first = await startHost(hostOptions(dir));
+        try {
+          const head = first.ledger.headOf().seq;
+          alterSchemaInFile(dir, 'CREATE TRIGGER planted BEFORE INSERT ON outbox BEGIN SELECT RAISE(IGNORE); END');
+          assert.throws(() =>
+            first.ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP' }, txId: 'n1' }),
+          );
+          dropTriggersInFile(dir, ['planted']);
+          assert.deepEqual(first.floor.tilts.clear('ledger-integrity', undefined, SUPERVISOR), { ok: true });
+          const faults = [...first.ledger.entries(head + 1)]
+            .filter((e) => e.type === 'tilt.raise' || e.type === 'tilt.clear')
+            .map((e) => {
+              const p = (JSON.parse(e.body) as EntryBody).payload as { kind?: unknown; raisedSeq?: unknown };
+              return { seq: e.seq, type: e.type, kind: p.kind, raisedSeq: p.raisedSeq };
+            })
+            .filter((f) => f.kind === 'ledger-integrity');
+          assert.equal(faults.length, 2, JSON.stringify(faults));
+          assert.equal(faults[0]?.type, 'tilt.raise');
+          assert.equal(faults[1]?.type, 'tilt.clear');
+          assert.equal(faults[1]?.raisedSeq, faults[0]?.seq, 'the clear names the one raise');
+        } finally {
+          await first.close();
+        }
+        const again = await startHost(hostOptions(dir));
+        try {
+          assert.ok(!again.floor.tilts.list().some((t) => t.kind === 'ledger-integrity'), 'a cleared halt is not restored');
+        } finally {
+          await again.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
