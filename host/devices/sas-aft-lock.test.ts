@@ -12,7 +12,12 @@ function rig() {
   const journal: string[] = [];
   /** Appends the journal refuses next (the disk full). */
   const refusing = { raises: 0 };
-  const w: { roundOpen: boolean; refuseIn: string | null; refuseOut: string | null } = { roundOpen: false, refuseIn: null, refuseOut: null };
+  const w: { roundOpen: boolean; refuseIn: string | null; refuseOut: string | null; roomIn: number } = {
+    roundOpen: false,
+    refuseIn: null,
+    refuseOut: null,
+    roomIn: 1_000_000,
+  };
   const lock = new StationAftLock({
     station: 3,
     tilts: {
@@ -25,6 +30,7 @@ function rig() {
     roundOpen: () => w.roundOpen,
     refuseIn: () => w.refuseIn,
     refuseOut: () => w.refuseOut,
+    roomIn: () => w.roomIn,
     now: () => now,
     timers: {
       setTimeout: (fn, ms) => {
@@ -109,6 +115,33 @@ describe('the AFT game lock', () => {
     w.roundOpen = true;
     lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
     lock.request({ code: 0x80, condition: 0, timeoutHundredths: 0 });
+    w.roundOpen = false;
+    lock.check();
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    assert.deepEqual(journal, []);
+  });
+
+  // A review of 2 December: at the credit limit 0x74 offered no transfer to the station, yet a lock
+  // for one was taken, and the station sat out of play for a transfer it would answer 84.
+  it('refuses a lock for a transfer to the station when its credit limit leaves no room; one from it is taken', () => {
+    const { lock, w, journal } = rig();
+    w.roomIn = 0;
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    assert.equal(lock.status(), LOCK_STATUS.none);
+    assert.deepEqual(journal, []);
+    lock.request({ code: 0x00, condition: 0x03, timeoutHundredths: 500 });
+    assert.equal(lock.status(), LOCK_STATUS.none, 'both ways asked: the way in cannot be met');
+    lock.request({ code: 0x00, condition: 0x02, timeoutHundredths: 500 });
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    assert.deepEqual(journal, ['raise sas-aft-locked 3']);
+  });
+
+  it("a lock for a transfer to the station pending on a round is dropped when its round's win takes the room", () => {
+    const { lock, w, journal } = rig();
+    w.roundOpen = true;
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    assert.equal(lock.status(), LOCK_STATUS.pending);
+    w.roomIn = 0;
     w.roundOpen = false;
     lock.check();
     assert.equal(lock.status(), LOCK_STATUS.none);

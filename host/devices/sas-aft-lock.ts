@@ -62,6 +62,12 @@ export interface StationAftLockDeps {
   /** Why a transfer to the station (or from it) is impossible now, beside the round and the lock itself; null if possible. */
   refuseIn(): string | null;
   refuseOut(): string | null;
+  /**
+   * How much more credit the station may take in (the room its credit limit leaves,
+   * host/devices/credit-rule/credit-limit.ts); 0 fails a lock's "transfer to the machine" condition,
+   * as 0x74 offers none then. Absent: no limit.
+   */
+  roomIn?: () => number;
   timers: LockTimers;
   /** The clock of the locks' bound (`AFT_LOCKS_*`); `performance.now` unless a test drives it. */
   now?: () => number;
@@ -183,7 +189,7 @@ export class StationAftLock {
   }
 
   private conditionHolds(condition: number): boolean {
-    if ((condition & CONDITION.toMachine) !== 0 && this.d.refuseIn() !== null) return false;
+    if ((condition & CONDITION.toMachine) !== 0 && (this.d.refuseIn() !== null || this.d.roomIn?.() === 0)) return false;
     if ((condition & CONDITION.fromMachine) !== 0 && this.d.refuseOut() !== null) return false;
     return true;
   }

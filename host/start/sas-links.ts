@@ -22,6 +22,7 @@ import { journalFacts, ReportedStore, seqOf, StationFeed, type FeedMachine } fro
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
 import { StationAftLock } from '../devices/sas-aft-lock.js';
+import { creditRoom } from '../devices/credit-rule/credit-limit.js';
 import { StationAftRegistration } from '../devices/sas-aft-register.js';
 import { HandpayNotes } from '../devices/sas-handpay-note.js';
 import type { SasAuthority } from '../tickets/sas-authority.js';
@@ -328,7 +329,8 @@ export class SasLinks {
     const refuseIn = (): string | null =>
       d.pendingHandpay(station) ? 'a handpay waiting' : (d.tilts.refusal(station, 'bet', 'sas-aft-locked')?.reason ?? null);
     const refuseOut = (): string | null => d.cashOutRefusal(station) ?? d.tilts.refusal(station, 'cash-out', 'sas-aft-locked')?.reason ?? null;
-    const lock = new StationAftLock({ station, tilts: d.tilts, roundOpen: () => d.roundOpen(station), refuseIn, refuseOut, timers: LOCK_TIMERS });
+    const roomIn = (): number => creditRoom(d.ledger, station, d.config.creditLimit);
+    const lock = new StationAftLock({ station, tilts: d.tilts, roundOpen: () => d.roundOpen(station), refuseIn, refuseOut, roomIn, timers: LOCK_TIMERS });
     this.locks.set(station, lock);
     const registration = new StationAftRegistration({ ledger: d.ledger, station, assetNumber: aft.assetNumber });
     this.registrations.set(station, registration);

@@ -85,5 +85,9 @@ describe('AFT at the station credit limit through the host start', () => {
     const s = await A.status74(h);
     assert.deepEqual([s.limit, (s.available ?? 0) & 0x01, s.cashable], [0, 0, CREDIT_LIMIT]);
     assert.deepEqual([credit(), aftIns()], [CREDIT_LIMIT, 2]);
+    // A lock for a transfer in (condition bit 0) cannot be met at the limit: not taken, and the
+    // station stays in play (a review of 2 December: it was locked for a transfer answered 84).
+    assert.equal((await A.status74(h, 0x00, 0x01, 500)).lock, A.LOCK.none);
+    assert.ok(!running?.floor.tilts.list().some((t) => t.kind === 'sas-aft-locked'), 'no sas-aft-locked fault');
   });
 });
