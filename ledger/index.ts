@@ -73,6 +73,7 @@ export {
   type PendingHandpay,
   type PendingTableHold,
 } from './floor-queries.js';
+export { creditHeld, notesOnTheirWay } from './notes-on-their-way.js';
 export {
   closedRoundCount,
   entriesOfTypes,

@@ -11,6 +11,12 @@ export interface TransferJournal {
   append(entries: readonly TransferEntry[]): void;
   /** A station's credit now, as the journal's accounts say. */
   credit(station: number): number;
+  /**
+   * What counts against the station credit limit (docs/sas.md, "The station credit limit"): the
+   * credit, the notes told to stack and not credited yet, a ticket approved and not stacked yet.
+   * Absent (a model of the journal with no acceptors): the credit.
+   */
+  held?(station: number): number;
   /** When the transfer's debit (`transfer.out`) or credit (`transfer.in`) was journalled here, if the journal keeps times (the ledger does). */
   journalledAt?(id: TransferId): string | undefined;
 }

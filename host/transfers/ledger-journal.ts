@@ -1,4 +1,4 @@
-import { entriesOfTypes, type EntryBody, type Ledger } from '../../ledger/index.js';
+import { creditHeld, entriesOfTypes, type EntryBody, type Ledger } from '../../ledger/index.js';
 import {
   isTransferEntryType,
   parseTransferEntry,
@@ -30,6 +30,10 @@ export class LedgerTransferJournal implements TransferJournal {
 
   credit(station: number): number {
     return this.ledger.credit(station);
+  }
+
+  held(station: number): number {
+    return creditHeld(this.ledger, station);
   }
 
   /**

@@ -96,7 +96,11 @@ export class TransferHost {
 
   receive(link: TableId, message: unknown): void {
     const limit = this.o.creditLimit?.();
-    this.on({ kind: 'receive', link, message, credit: (station) => this.o.journal.credit(station), ...(limit !== undefined ? { creditLimit: limit } : {}) });
+    // An offer is measured against what the station holds or is owed here, not its meter alone: a
+    // note told to stack is credited whatever the meter then says (docs/sas.md, "The station credit limit").
+    const { journal } = this.o;
+    const held = (station: number) => journal.held?.(station) ?? journal.credit(station);
+    this.on({ kind: 'receive', link, message, credit: held, ...(limit !== undefined ? { creditLimit: limit } : {}) });
   }
 
   private on(event: TransferEvent): { refused?: StartRefusal; settleRefused?: SettleRefusal } {

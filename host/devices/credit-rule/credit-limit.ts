@@ -1,18 +1,10 @@
 import { Emitter } from '../../../hardware/clock.js';
-import type { Ledger } from '../../../ledger/index.js';
-import { ticketInEscrow } from '../../../ledger/ticket-queries.js';
+import { creditHeld, type Ledger } from '../../../ledger/index.js';
 
 // The station credit limit (docs/sas.md, "The station credit limit"): credit in that would take a
 // station's meter past the table's `creditLimit` is refused before any money is taken. Wins are
-// never held to it: they are the player's.
-
-/**
- * What a station holds or has been promised: its credit, and a ticket the authority approved that
- * its acceptor has not stacked yet (credited at the stacked point whatever the meter says then).
- */
-export function creditHeld(ledger: Ledger, station: number): number {
-  return ledger.credit(station) + (ticketInEscrow(ledger, station)?.approved?.amount ?? 0);
-}
+// never held to it: they are the player's. What counts against it is the ledger's `creditHeld`:
+// the credit, the notes told to stack and not yet credited, a ticket approved and not yet stacked.
 
 /** How much more credit in the station may take before it passes `limit` (0 at or above it). */
 export function creditRoom(ledger: Ledger, station: number, limit: number): number {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Currency } from '../../../hardware/billacceptor/notes.js';
 import type { EscrowDecision, EscrowedNote } from '../../../hardware/billacceptor/types.js';
-import type { Ledger } from '../../../ledger/index.js';
+import { notesOnTheirWay, type Ledger } from '../../../ledger/index.js';
 import { tiltDetailSaid, type Said } from '../../../locales/said.js';
 import { creditTxId, escrowTxId, journalReturn } from '../../recovery/escrow.js';
 import { passesCreditLimit } from './credit-limit.js';
@@ -61,6 +61,9 @@ export class CreditRule {
 
   constructor(private readonly d: CreditRuleDeps) {
     this.budget = new RefusalBudget({ burst: BURST, perMinute: PER_MINUTE, now: d.now ?? Date.now });
+    // The notes on their way to a cashbox are read from the journal once, here at the start, not
+    // inside the first AFT or transfer answer that measures the credit limit; followed after.
+    notesOnTheirWay(d.ledger, 0);
   }
 
   /** The escrow question: journals the escrow and answers "stack", or answers "return" (journalling nothing but a lie). */
@@ -71,7 +74,9 @@ export class CreditRule {
       if (v.refusal) this.refuse(at, 'escrow', note, v.refusal, stacked?.seq);
       return 'return';
     }
-    // Before the escrow is journalled: a note the station's credit cannot hold goes back and moves nothing.
+    // Before the escrow is journalled: a note the station's credit cannot hold goes back and moves
+    // nothing. From the escrow's entry on, the note counts against the limit (ledger
+    // notesOnTheirWay) until credited, so it is measured here once: asked again, it is not.
     if (!stacked && this.passesLimit(at, note)) return 'return';
     // Journalled before the answer: after a power cut mid-stack the record says which note it was.
     this.d.ledger.append({
