@@ -138,8 +138,9 @@ export const PAYLOADS = {
    * Stakes held past their round (a winning streak, Macau 2009 Art. 13 5)), the station's whole
    * `held:<n>`, given back to its credit because the table opened afresh (another game, profile or
    * rule options, a journal it could not fold): the streak the stakes rode on is gone with the old
-   * game's state, so they are returned, not left held (host/table/start-table.ts). The house's
-   * reading: no article covers it.
+   * game's state, so they are returned, not left held (host/table/start-table.ts); or, the seat's
+   * open streak only, because the configuration gave its seat to another station or to none
+   * (engine/table/seat-streaks.ts). The house's reading: no article covers either.
    */
   'held.return': z.strictObject({ tableId: id, station, amount: positive, reason: text }),
   /** Credits removed from a station's meter to be paid by an attendant (GLI "cancelled credits"). */

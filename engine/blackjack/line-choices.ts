@@ -39,6 +39,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   streakSplitLose: ['winningStreak'],
   streakAbsent: ['winningStreak'],
   streakKeptOut: ['winningStreak'],
+  streakSeatChanged: ['winningStreak'],
   jackpot: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotHit: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotAward: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],

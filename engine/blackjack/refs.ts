@@ -64,6 +64,10 @@ const REFS = {
   // A seat whose station a fault kept from betting (engine/table: `keptOut`): no player's choice and
   // no article's case, so the line cites none and says the return of the stake is the house's reading.
   streakKeptOut: ['house reading, no article: a fault kept the station from betting', null, null],
+  // A seat given to another station (or to none) by a change of the configuration, its streak open:
+  // the player whose credit paid the stake no longer plays that seat, and made no choice; no article
+  // has the case, so the stake goes back to that credit and the return cites none.
+  streakSeatChanged: ['house reading, no article: the seat was given to another station', null, null],
   // The chip is collected whatever happens (rules 41, 48) and decided by the first cards alone (rule 46).
   jackpot: [null, null, 'rules 46, 48'],
   // An award: the cards rule 42 counts hold an approved combination (rule 43), the round's only one.

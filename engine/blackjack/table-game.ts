@@ -12,11 +12,12 @@ import { gameIdentity } from '../table/game-identity.js';
 import { BLACKJACK_CATALOGUE } from './bets/catalogue.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
 import { blackjackCorrections } from './table-corrections.js';
-import { behindCapRef } from './refs.js';
+import { behindCapRef, ref } from './refs.js';
 import { seatBets, sideStakes, streakMark } from './table-bets.js';
 import { RoundError, type SeatEntry, type StreakState } from './round.js';
 import { isLastRound, shoeNext } from './shoe-session.js';
 import {
+  endTableStreaks,
   openTable,
   resetTableJackpot,
   startTableRound,
@@ -80,6 +81,10 @@ export function blackjackTableGame(
       shoeFinished: (s) => tablePhase(s.table) === 'shuffle',
       lastRoundOfShoe: (s) => isLastRound(g.rules, s.table.shoe),
       resetProgressive: (s, level, to) => resetProgressive(g, s, level, to),
+      endStreaks: (s, seats) => {
+        const { table, ended } = endTableStreaks(s.table, seats);
+        return { shoe: ended.length > 0 ? { ...s, table } : s, ended, rule: ref(g.rules.profile, 'streakSeatChanged') };
+      },
     },
     round: {
       startRound: (s, seats, _stadium, keptOut) => startRound(g, s, seats, keptOut),

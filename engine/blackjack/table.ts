@@ -176,3 +176,15 @@ export function voidTableRound(c: TableRules, t: TableState): TableState {
   const { round: _voided, ...rest } = t;
   return { ...rest, shoe: roundEnded(c.rules, t.shoe) };
 }
+
+/**
+ * The winning streaks of `seats` ended between rounds, their seats given to another station or to
+ * none (engine/table/seat-streaks.ts): the table without their markers, and what each one's open
+ * levels stake. Nothing ends while a round is in play (its seats' streaks are the round's).
+ */
+export function endTableStreaks(t: TableState, seats: readonly number[]): { readonly table: TableState; readonly ended: { seat: number; amount: number }[] } {
+  const ending = tablePhase(t) === 'round' ? [] : t.streaks.filter((st) => seats.includes(st.seat));
+  if (ending.length === 0) return { table: t, ended: [] };
+  const ended = ending.map((st) => ({ seat: st.seat, amount: Object.values(st.bets).reduce((a, b) => a + b, 0) }));
+  return { table: { ...t, streaks: t.streaks.filter((st) => !seats.includes(st.seat)) }, ended };
+}

@@ -87,6 +87,11 @@ export type JournalRecord =
         readonly duringHold?: true;
       };
     }
+  | {
+      readonly type: 'held.return';
+      readonly txId: string;
+      readonly payload: { readonly tableId: string; readonly station: number; readonly amount: number; readonly reason: string };
+    }
   | { readonly type: 'shoe.change'; readonly payload: { readonly tableId: string; readonly event: 'loaded' | 'cut-card'; readonly sequence?: number } }
   | {
       readonly type: 'handpay.request';

@@ -310,6 +310,12 @@ export interface ShoeMoves<S> {
    * it and not journalled, which the reset journals with it.
    */
   resetProgressive?(shoe: S, level: string, to: number): Outcome<{ shoe: S; unfunded: number }>;
+  /**
+   * Stakes carried between rounds on seats given to another station, or to none (the configuration
+   * changed): the winning streaks of `seats` end, between rounds only, and what each one's open
+   * levels stake comes back (`ended`), under `rule`. Absent where the game carries no stake.
+   */
+  endStreaks?(shoe: S, seats: readonly number[]): { shoe: S; ended: readonly { readonly seat: number; readonly amount: number }[]; rule: string };
 }
 
 /** A round from its bets to its settlement: what it waits for, each card and decision, the settlement, a void. */

@@ -10,6 +10,7 @@ import { expectsCard } from './queries.js';
 import { cutCard, shoeLoaded, takeCard } from './shoe.js';
 import type { TableParams, TableState } from './state.js';
 import { Turn } from './turn.js';
+import { endMovedStreaks } from './seat-streaks.js';
 
 export interface StepResult<S, R> {
   /** The new state; the very same object when the input changed nothing (then nothing is journalled). */
@@ -72,8 +73,11 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
   switch (input.kind) {
     case 'open':
       return open(t, input);
-    case 'configure':
-      return t.set({ params: withChipLimits(input.params, t.game.rules.limitRules) });
+    case 'configure': {
+      const before = t.state.params;
+      t.set({ params: withChipLimits(input.params, t.game.rules.limitRules) });
+      return endMovedStreaks(t, before);
+    }
     case 'resume':
       return resume(t, input);
     case 'place-bet':

@@ -14,25 +14,28 @@ export const STREAK = {
   profileAuthorisation: 'DICJ-TEST-16',
 };
 
-export const place = (t: TestTable, station: number, bet: BetId, amount: number) =>
+/** What the rounds need of a table: the test kit's, or a real host's (its runtime, hub, clock and ledger). */
+export type StreakTable = Pick<TestTable, 'table' | 'hub' | 'clock' | 'ledger'>;
+
+export const place = (t: StreakTable, station: number, bet: BetId, amount: number) =>
   submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount }));
-export const decide = (t: TestTable, station: number) =>
+export const decide = (t: StreakTable, station: number) =>
   submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action: 'stand' }));
-export const cards = (t: TestTable, codes: string) => {
+export const cards = (t: StreakTable, codes: string) => {
   for (const c of codes.split(' ')) t.table.shoe.onCard(parseCard(c));
 };
-export const close = (t: TestTable) => t.clock.runOut(t.table.reads.view().endsAt);
+export const close = (t: StreakTable) => t.clock.runOut(t.table.reads.view().endsAt);
 /** What the ledger holds of a station's streak stakes (`held:<n>`). */
 export const held = (t: Pick<TestTable, 'ledger'>, station: number) => heldStakeOf(t.ledger, station);
 
 /** A shoe ready for a round: loaded if the table asks for one, its start burned. */
-export function burnShoeStart(t: TestTable) {
+export function burnShoeStart(t: StreakTable) {
   if (t.table.reads.cue()?.kind === 'shuffle') t.table.shoe.onNewShoe();
   for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
 }
 
 /** Station 1 bets main 10,000 and streak3 5,000 and wins: 105,000 credit, 5,000 held; betting open again. */
-export function wonRoundWithStreak(t: TestTable): void {
+export function wonRoundWithStreak(t: StreakTable): void {
   credit(t.ledger, 1, 100_000);
   credit(t.ledger, 2, 100_000);
   burnShoeStart(t);
@@ -50,7 +53,7 @@ export function wonRoundWithStreak(t: TestTable): void {
 }
 
 /** A round station 2 plays alone (19 against 17), left at its results. */
-export function station2Round(t: TestTable): void {
+export function station2Round(t: StreakTable): void {
   assert.equal(place(t, 2, 'main', 10_000).ok, true);
   close(t);
   cards(t, 'TH 9D 9H');
