@@ -14,7 +14,7 @@ import {
 import type { TransferAlarm } from '../transfers/effects.js';
 import type { TransferJournal } from '../transfers/journal.js';
 import { incomingDecisions, outgoingOf, outgoingTransfers, type Outgoing, type StationHomes } from '../transfers/state.js';
-import type { SettleRefusal, StartRefusal } from '../transfers/sender.js';
+import { startTransfer as startRefusal, type SettleRefusal, type StartRefusal } from '../transfers/sender.js';
 import { TransferHost } from '../transfers/transfer-host.js';
 import { homeOf, type Peer, type PeersFile } from './peer-config.js';
 import type { PeerCredentials } from './peer-credentials.js';
@@ -309,14 +309,14 @@ export class HostTransfers {
       if (this.o.betsInPlay(station)) return { ok: false, reason: `station ${station} has bets in play here`, refusal: 'bets-in-play' };
       if (c.amount > this.o.journal.credit(station))
         return { ok: false, reason: `station ${station} has less credit than ${c.amount}`, refusal: 'over-credit' };
-      return gate() ?? this.startTransfer(station, to.data, c.amount);
+      return this.refusedStart(station, to.data, c.amount) ?? gate() ?? this.startTransfer(station, to.data, c.amount);
     }
     if (home === this.o.self) return { ok: false, reason: `this is station ${station}'s home table`, refusal: 'not-away-table' };
     if (!this.admits(home)) return refusedPeer(home);
     if (this.o.betsInPlay(station)) return { ok: false, reason: `station ${station} has bets in play here`, refusal: 'bets-in-play' };
     const credit = this.o.journal.credit(station);
     if (credit <= 0) return { ok: true };
-    const refused = gate();
+    const refused = this.refusedStart(station, home, credit) ?? gate();
     if (refused) return refused;
     this.counters.sentHome++;
     return this.startTransfer(station, home, credit);
@@ -365,6 +365,16 @@ export class HostTransfers {
   private changed(): void {
     this.o.onChange?.();
     for (const w of this.watchers) w();
+  }
+
+  /**
+   * What the transfer machine would refuse this start for (a station it has no home for, an amount
+   * no transfer carries...), asked of its state without a step: so that the floor's gate, asked
+   * after, never speaks for a transfer that could not go ahead anyway.
+   */
+  private refusedStart(station: number, to: TableId, amount: number): Extract<Outcome, { ok: false }> | null {
+    const r = startRefusal(this.host.state, { station, to, amount, available: this.o.journal.credit(station) });
+    return r.refused ? { ok: false, reason: `transfer refused: ${r.refused}`, refusal: START_REFUSALS[r.refused] } : null;
   }
 
   private startTransfer(station: number, to: TableId, amount: number): Outcome {

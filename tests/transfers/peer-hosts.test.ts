@@ -145,6 +145,12 @@ describe('two table hosts move a station credit between them (issue 34)', () => 
     assert.equal(refusal(transfers(BAC).command(STATION, { name: 'move-credit', to: WAR, amount: credit + 1 }, gate('over'))), 'over-credit');
     assert.equal(refusal(transfers(BAC).command(STATION, { name: 'leave-table' }, gate('home'))), 'not-away-table');
     assert.equal(transfers(WAR).command(STATION, { name: 'leave-table' }, gate('nothing')).ok, true, 'nothing to send home: nothing leaves');
+    // The transfer machine's own refusals too: a seated station's credit never leaves its table (a
+    // seat's number is each table's own), and no transfer carries nothing. A station holding a
+    // stake is not asked to confirm leaving it for a move that could not go ahead anyway.
+    host(BAC).ledger.append(billCredit(1, 500, 'bac-seat-note-1'));
+    assert.equal(refusal(transfers(BAC).command(1, { name: 'move-credit', to: WAR, amount: 100 }, gate('seated'))), 'not-a-station');
+    assert.equal(refusal(transfers(BAC).command(STATION, { name: 'move-credit', to: WAR, amount: 0 }, gate('nothing moved'))), 'over-credit');
     assert.deepEqual(asked, []);
     // A move that would go ahead: the gate's refusal is the answer, and nothing is journalled or sent.
     assert.equal(refusal(transfers(BAC).command(STATION, { name: 'move-credit', to: WAR, amount: 100 }, gate('move'))), 'streak-held');
