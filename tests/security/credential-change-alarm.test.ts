@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 import type { NewEntry } from '../../ledger/index.js';
 import { TableId } from '../../terms/transfer-terms.js';
 import type { Db } from '../../upstream/index.js';
+import { START_ENTRIES_READ } from '../../upstream/ingest/credential-changes.js';
 import { FAULT_ALARMS_EACH } from '../../upstream/ingest/kiosk-faults.js';
 import { backofficeKit } from './backoffice-kit.js';
 import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
@@ -211,6 +212,28 @@ describe('peer and station credentials from a hostile table', () => {
     }
   });
 
+  it(`more than START_ENTRIES_READ (${START_ENTRIES_READ}) faults and power resets before an adoption read as a table that ran: late`, async () => {
+    const kit = await backofficeKit();
+    try {
+      const liar = await lyingTable(kit.app, kit.db, 'T9');
+      const starts = (n: number): LyingEntry[] =>
+        Array.from({ length: n }, (_, i) =>
+          i % 2 === 0 ? { type: 'power.reset', ts: TS, payload: { clean: true } } : { type: 'tilt.raise', ts: TS, payload: { kind: 'upstream-offline' } },
+        );
+      assert.equal((await liar.send(starts(START_ENTRIES_READ - 1))).statusCode, 200);
+      const adopt: LyingEntry = { type: 'station.credential', ts: TS, payload: station(101, 'adopt') };
+      assert.equal((await liar.send([adopt])).statusCode, 200);
+      assert.equal((await raised(kit.db)).at(-1)?.detail.late, undefined, `${START_ENTRIES_READ - 1} entries before it: a first adoption`);
+      // Two more on another table: its own entries alone count.
+      const liar2 = await lyingTable(kit.app, kit.db, 'T8');
+      assert.equal((await liar2.send(starts(START_ENTRIES_READ + 1))).statusCode, 200);
+      assert.equal((await liar2.send([adopt])).statusCode, 200);
+      assert.equal((await raised(kit.db)).at(-1)?.detail.late, true, `${START_ENTRIES_READ + 1} entries before it`);
+    } finally {
+      await kit.close();
+    }
+  });
+
   it('an entry the table could not read (no action, a station that is no number) raises nothing, and breaks nothing else', async () => {
     const kit = await backofficeKit();
     try {
@@ -234,18 +257,26 @@ describe('peer and station credentials from a hostile table', () => {
 
 // Every start of a table journals `power.reset` first, and the host adopts only while the journal
 // holds no credential entry of the type: at the folder's first start, or at the first start of a
-// version that journals them. An adoption with a start before its own is the latter, or rows
-// planted in the files since: a person confirms it (late), whether or not the table journalled a
-// credential entry of the type before.
+// version that journals them. An adoption after a start that ran (opened its table: `table.input`)
+// is the latter, or rows planted in the files since: a person confirms it (late), whether or not
+// the table journalled a credential entry of the type before.
 const START: NewEntry = { type: 'power.reset', payload: { clean: true, softwareVersion: '0.0.0-test' } };
 const NO_STATION: NewEntry = { type: 'station.credential', payload: { action: 'none', by: ['no remote stations at start'] } };
+// What a start journals before its adoption step, and what a start that opens its table journals after it.
+const RULES: NewEntry = {
+  type: 'rules.record',
+  payload: { digest: 'a'.repeat(64), game: 'war', profile: 'macau', article: 'test article', demonstration: true, cause: 'open' },
+};
+const FAULT: NewEntry = { type: 'tilt.raise', payload: { kind: 'upstream-offline' } };
+const RESUME: NewEntry = { type: 'table.input', payload: { input: { kind: 'resume', at: 1, newShoe: false }, effects: 0 } };
+const NO_PEER: NewEntry = { type: 'peer.credential', payload: { table: TableId.parse('T1'), action: 'none', by: ['no peers at start'] } };
 const asNew = (e: Entry): NewEntry => (e.type === 'peer.credential' ? { type: e.type, payload: { ...e.payload, table: TableId.parse(e.payload.table) } } : e);
 
 for (const database of DATABASES) {
   describe(`an adoption at a table's later start (${database})`, () => {
     const rig = alarmRig(database, [PEER, STATION]);
     it('is late though the table journalled no credential of the type before (rows found at the upgrade, or planted)', async () => {
-      const first = await rig.journal([START, asNew(p(peer('bj-1', 'adopt', 1, ['adopted as found'])))]);
+      const first = await rig.journal([START, asNew(p(peer('bj-1', 'adopt', 1, ['adopted as found']))), RESUME]);
       assert.deepEqual(
         first.alarms,
         [{ kind: PEER, terminal: 'T1', detail: { seq: first.seqs[1], action: 'adopt', count: 1, tables: ['bj-1'] } }],
@@ -300,6 +331,48 @@ for (const database of DATABASES) {
       assert.deepEqual(planted.alarms, [
         { kind: STATION, terminal: 'T1', detail: { seq: planted.seqs[0], action: 'adopt', count: 1, stations: [101], late: true } },
       ]);
+    });
+  });
+}
+
+// The review of 2 December: a first start refused after its `power.reset` and before its
+// adoption (a configuration the game refuses, a store that does not open, a power cut) leaves
+// the power reset and what the start journals before the adoption step (the rule set on record,
+// the faults it restores, the service accounts and the peers adopted as found); the next start's
+// adoption, the folder's first, was marked late by its two power resets. A table that ran before
+// the adoption journalled more than that (every start that opens the table journals its
+// `table.input`, and rounds and money are entries), which no entry appended later takes back.
+const lateOf = (alarms: readonly Raised[]): unknown[] => alarms.map((a) => [a.kind, a.detail.action, a.detail.late]);
+
+for (const database of DATABASES) {
+  describe(`a first start refused before its adoption (${database})`, () => {
+    const rig = alarmRig(database, [PEER, STATION]);
+    it("leaves the next start's adoption a first one: not late", async () => {
+      assert.deepEqual((await rig.journal([START])).alarms, [], 'refused before the table was rebuilt');
+      // Refused again, at the remote stations' step: its rule set, a fault and its peers journalled.
+      assert.deepEqual((await rig.journal([START, RULES, FAULT, NO_PEER])).alarms, []);
+      const adopted = await rig.journal([START, RULES, asNew(s(station(101, 'adopt'))), asNew(s(station(102, 'adopt')))]);
+      assert.deepEqual(lateOf(adopted.alarms), [[STATION, 'adopt', undefined]]);
+    });
+  });
+
+  describe(`an adoption after a start that ran (${database})`, () => {
+    const rig = alarmRig(database, [PEER, STATION]);
+    it('is late, whatever "refused starts" are journalled after the run', async () => {
+      await rig.journal([START, RULES, RESUME]);
+      // A hostile host's fake refused starts between the run and the adoption change nothing.
+      await rig.journal([START, START, RULES, FAULT, START]);
+      const adopted = await rig.journal([START, RULES, asNew(s(station(101, 'adopt')))]);
+      assert.deepEqual(lateOf(adopted.alarms), [[STATION, 'adopt', true]]);
+    });
+  });
+
+  describe(`an adoption after a run with no power reset journalled (${database})`, () => {
+    const rig = alarmRig(database, [PEER, STATION]);
+    it('is late: a table that is not the host’s code is read by what it journalled', async () => {
+      await rig.journal([RESUME, FAULT]);
+      const adopted = await rig.journal([asNew(p(peer('bj-1', 'adopt', 1, ['adopted as found'])))]);
+      assert.deepEqual(lateOf(adopted.alarms), [[PEER, 'adopt', true]]);
     });
   });
 }

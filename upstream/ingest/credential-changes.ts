@@ -111,9 +111,10 @@ export function foldInForce(inForce: Map<string, boolean>, r: Read): void {
  * and `seqs`. The adoptions of a batch are one alarm of their kind, `{seq, action: 'adopt', count,
  * tables | stations}` (the first ADOPTED_LISTED), `late: true` when the table had journalled a
  * credential entry of that type before that is not the same adoption's (the host adopts only
- * before one: `none` closes it; an adoption is one append, its entries seq after seq), or had started before the start the adoption is of (two `power.reset` before
- * it: the host journals one first at every start). An adoption at a later start is rows found at
- * the first start of a version that journals them, or planted since: a person confirms which. A
+ * before one: `none` closes it; an adoption is one append, its entries seq after seq), or had run
+ * before it (`ranBefore`: an entry that no start journals before its adoption step; a start
+ * refused before it leaves none). An adoption after a run is rows found at the first start of a
+ * version that journals them, or planted since: a person confirms which. A
  * `none` (a first start that found no peer, or no remote station: nobody trusted) raises nothing.
  */
 export async function raiseCredentialChangeAlarms(tx: Sql, terminal: string, cols: JournalColumns): Promise<void> {
@@ -130,11 +131,15 @@ async function raiseOfKind(tx: Sql, terminal: string, cols: JournalColumns, kind
   const adopted: { seq: number; subject: string | number }[] = [];
   let late = false;
   let otherBefore = false;
+  /** Where the append of the batch's adoptions began (an earlier batch's seq when it was cut). */
+  let appendFrom: number | null = null;
   for (const { seq, r } of entries) {
     if (r.action === 'adopt') {
       const previous = adopted.at(-1);
       // One adoption is one append of the host's (ledger appendMany): its entries follow each other.
-      late ||= otherBefore || (previous ? previous.seq !== seq - 1 : await notOneRunBefore(tx, terminal, kind, seq));
+      if (late || otherBefore) late = true;
+      else if (previous) late = previous.seq !== seq - 1;
+      else late = (appendFrom = await oneRunFrom(tx, terminal, kind, seq)) === null;
       adopted.push({ seq, subject: r.subject });
     } else if (r.action !== 'none') {
       const action = r.action === 'enrol' && inForce.get(String(r.subject)) === true ? 'replace' : r.action;
@@ -146,9 +151,8 @@ async function raiseOfKind(tx: Sql, terminal: string, cols: JournalColumns, kind
   for (const d of changes.slice(0, FAULT_ALARMS_EACH)) await raiseAlarm(tx, terminal, kind.alarm, d);
   const rest = changes.slice(FAULT_ALARMS_EACH);
   if (rest[0]) await raiseAlarm(tx, terminal, kind.alarm, { ...rest[0], count: rest.length, seqs: rest.map((d) => d.seq) });
-  // The batch's last adoption has the most starts before it (one query, however many were adopted).
-  const last = adopted.at(-1);
-  if (last && !late) late = await startedBefore(tx, terminal, last.seq);
+  // Not late so far, the batch's adoptions are one append: what the table journalled before it (one query).
+  if (appendFrom !== null && !late) late = await ranBefore(tx, terminal, appendFrom);
   if (adopted[0]) {
     await raiseAlarm(tx, terminal, kind.alarm, {
       seq: adopted[0].seq,
@@ -186,31 +190,59 @@ async function inForceBefore(tx: Sql, terminal: string, kind: Kind, seq: number,
 }
 
 /**
- * Whether the table's entries of the kind before an adoption at `seq` are anything but the start of
- * the same adoption: an entry that is not an adoption, or adoptions that do not run up to it seq by
- * seq (an earlier adoption, then this one: a review of 1 December found a second adoption after the
- * first start's passed as a first one). A first start's adoption may span batches.
+ * Where the append of an adoption at `seq` began (`seq` when the table journalled no entry of the
+ * kind before it), or null when the table's entries of the kind before it are anything but the start
+ * of the same adoption: an entry that is not an adoption, or adoptions that do not run up to it seq
+ * by seq (an earlier adoption, then this one: a review of 1 December found a second adoption after
+ * the first start's passed as a first one). A first start's adoption may span batches.
  */
-async function notOneRunBefore(tx: Sql, terminal: string, kind: Kind, seq: number): Promise<boolean> {
+async function oneRunFrom(tx: Sql, terminal: string, kind: Kind, seq: number): Promise<number | null> {
   const r = await tx.query<{ n: number; lo: string | number | null; adopts: boolean | null }>(
     `SELECT count(*)::int AS n, min(seq) AS lo, bool_and((doc->'payload'->>'action') IS NOT DISTINCT FROM 'adopt') AS adopts FROM journal WHERE terminal_id = $1 AND type = $2 AND seq < $3`,
     [terminal, kind.type, seq],
   );
   const row = r.rows[0];
-  if (!row || row.n === 0) return false;
-  return row.adopts !== true || Number(row.lo) + row.n !== seq;
+  if (!row || row.n === 0) return seq;
+  return row.adopts === true && Number(row.lo) + row.n === seq ? Number(row.lo) : null;
 }
 
 /**
- * Whether the table had started before the start an entry at `seq` is of: two of its `power.reset`
- * before it (the host journals one at every start, before it opens its peers and stations). A
- * table that journals none is not the host's code, and its adoptions are marked late by the
- * entries before them only.
+ * More entries than this before an adoption are read as a table that ran (`ranBefore`): a refused
+ * start leaves a handful (its power reset, its rule set, a few faults, one entry per account and
+ * peer adopted), so this is a hundred refusals or more, and the query reads no further whatever a
+ * hostile table journals before its adoption.
  */
-async function startedBefore(tx: Sql, terminal: string, seq: number): Promise<boolean> {
-  const r = await tx.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM journal WHERE terminal_id = $1 AND type = 'power.reset' AND seq < $2 LIMIT 2) AS s`,
-    [terminal, seq],
+export const START_ENTRIES_READ = 2_000;
+
+/**
+ * The entries a start of the host journals before its adoption step, whether or not the start
+ * goes on (host/start-host.ts, in order): its `power.reset`; the faults restored and raised
+ * (`tilt.raise`, `tilt.clear`); the rule set on record at the table's opening (`rules.record`,
+ * cause `open`); the service accounts adopted as found (`service.account`); the peers adopted or
+ * found none (`peer.credential` `adopt` / `none`, before the stations' step). A start that opens
+ * the table journals its `table.input` (`open` or `resume`: host/table/start-table.ts) after the
+ * adoption; one that plays or takes money journals rounds and credits.
+ */
+const START_TYPES = ['power.reset', 'tilt.raise', 'tilt.clear', 'service.account'];
+
+/**
+ * Whether the table ran before an adoption appended from `seq`: it journalled an entry no start journals before
+ * its adoption step (`START_TYPES`), or more than START_ENTRIES_READ of them. A start refused or
+ * cut before the adoption (a configuration the game refuses, a power cut) leaves only those, and
+ * the next start's adoption is the folder's first; a table that opened its table before, under
+ * this version or an earlier one, did not. Read from the entries, not from the `power.reset`
+ * count: no entry appended after a run (a fake "refused start" of a hostile table) takes the
+ * run's entries back, and a table that journals no `power.reset` is read by what it did journal.
+ */
+async function ranBefore(tx: Sql, terminal: string, seq: number): Promise<boolean> {
+  const r = await tx.query<{ n: number; ran: boolean | null }>(
+    `SELECT count(*)::int AS n, bool_or(NOT COALESCE(
+        type = ANY($3::text[])
+        OR (type = 'rules.record' AND doc->'payload'->>'cause' = 'open')
+        OR (type IN ('peer.credential', 'station.credential') AND doc->'payload'->>'action' IN ('adopt', 'none')), false)) AS ran
+     FROM (SELECT type, doc FROM journal WHERE terminal_id = $1 AND seq < $2 ORDER BY seq LIMIT $4) AS s`,
+    [terminal, seq, START_TYPES, START_ENTRIES_READ + 1],
   );
-  return (r.rows[0]?.n ?? 0) >= 2;
+  const row = r.rows[0];
+  return row?.ran === true || (row?.n ?? 0) > START_ENTRIES_READ;
 }
