@@ -37,6 +37,8 @@ export class CreditMoves extends Container {
   private to = '';
   private redraw: () => void = () => undefined;
   private confirm = new MoveConfirm();
+  /** The focus table `confirm` was made at: its question is that table's. */
+  private confirmAt = '';
   private views: { home: StationState | null; focus: StationState | null } = { home: null, focus: null };
 
   constructor(
@@ -74,14 +76,18 @@ export class CreditMoves extends Container {
   show(focusIsHome: boolean, focusTable: string, focus: StationState | null, home: StationState | null, t: TFunction): void {
     this.visible = !focusIsHome && focus !== null;
     this.views = { home, focus };
+    // What was said was about the table then in focus (its leaving, the move to it): at every
+    // change of focus, home's included, the question is let go before the label reads it, so the
+    // button says "press again" only where the press sends (a review of 1 December: it read the
+    // previous table's question, and the press there asked afresh).
+    if (this.confirmAt !== focusTable) {
+      this.confirm = new MoveConfirm();
+      this.confirmAt = focusTable;
+    }
     // Asked before the early return: a window over is let go even while the moves are not shown.
     const armed = this.confirm.armed(this.views, this.asks.now());
     if (!focus || focusIsHome) return;
-    if (this.to !== focusTable) {
-      this.amount = 0;
-      // What was said was about the other table's leaving: another table asks afresh.
-      if (this.to !== '') this.confirm = new MoveConfirm();
-    }
+    if (this.to !== focusTable) this.amount = 0;
     this.to = focusTable;
     this.redraw = () => this.show(focusIsHome, focusTable, focus, home, t);
     this.amounts = home === null ? [] : moveAmounts(focus.limits.min, home.credit);
