@@ -17,6 +17,7 @@ import type { PeerEnrolment } from './peer-config.js';
 import { PeerCredentials } from './peer-credentials.js';
 import { PEER_LIMITS, PeerListener } from './peer-listener.js';
 import { PeerLink, pinnedPeerAgent, pinnedPeerSocket } from './peer-link.js';
+import { PEER_PROTOCOL_VERSION } from './peer-wire.js';
 
 // The link between two table hosts, attacked from the dialling side: every way a peer can lie
 // about who it is or what it sends is refused at the link, logged, and reaches neither the
@@ -156,7 +157,7 @@ describe('the link between two table hosts (issue 34)', () => {
     ] as const) {
       const was = refusedCount(why);
       const { ws, closed, reason } = await raw();
-      ws.send(JSON.stringify({ type: 'hello-peer', protocol: 1, table, secret }));
+      ws.send(JSON.stringify({ type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION, table, secret }));
       ws.send(JSON.stringify({ type: 'transfer', message: offer(9_000, 2) }));
       assert.equal(await closed, 4401);
       // One word on the wire for every refused hello: a stranger does not learn which tables this host refuses (a review).
@@ -169,12 +170,30 @@ describe('the link between two table hosts (issue 34)', () => {
 
   it('refuses malformed frames before and after the hello, and a second hello', async () => {
     const before = { entries: transferEntries(), credit: ledger.credit(STATION), received: received.length };
-    const hello = JSON.stringify({ type: 'hello-peer', protocol: 1, table: HOME, secret: secrets.get(HOME) });
+    const hello = JSON.stringify({ type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION, table: HOME, secret: secrets.get(HOME) });
     const cases: [string, string[], string | Buffer, string][] = [
       ['a transfer before any hello', [], JSON.stringify({ type: 'transfer', message: offer(9_000, 3) }), 'not-hello'],
       ['not JSON', [], '{"type":"hello-peer",', 'not-hello'],
-      ['a hello with an extra field', [], JSON.stringify({ type: 'hello-peer', protocol: 1, table: HOME, secret: secrets.get(HOME), as: 'war' }), 'not-hello'],
-      ['a hello of another protocol', [], JSON.stringify({ type: 'hello-peer', protocol: 2, table: HOME, secret: secrets.get(HOME) }), 'wrong-protocol'],
+      [
+        'a hello with an extra field',
+        [],
+        JSON.stringify({ type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION, table: HOME, secret: secrets.get(HOME), as: 'war' }),
+        'not-hello',
+      ],
+      [
+        'a hello of a later protocol',
+        [],
+        JSON.stringify({ type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION + 1, table: HOME, secret: secrets.get(HOME) }),
+        'wrong-protocol',
+      ],
+      // A table of the build before the credit limit reads a `credit-limit` refusal as malformed and
+      // never reverses its debit (a review of 2 December): it is not linked at all.
+      [
+        'a table that does not know the credit-limit refusal (protocol 1)',
+        [],
+        JSON.stringify({ type: 'hello-peer', protocol: 1, table: HOME, secret: secrets.get(HOME) }),
+        'wrong-protocol',
+      ],
       ['a binary frame', [hello], Buffer.from(JSON.stringify({ type: 'transfer', message: offer(9_000, 3) })), 'binary'],
       ['an unknown frame', [hello], JSON.stringify({ type: 'credit', station: STATION, amount: 9_000 }), 'malformed'],
       ['a frame over the size limit', [hello], JSON.stringify({ type: 'transfer', message: offer(9_000, 3), pad: 'x'.repeat(20_000) }), 'malformed'],
@@ -198,7 +217,7 @@ describe('the link between two table hosts (issue 34)', () => {
     const before = { entries: transferEntries(), credit: ledger.credit(STATION) };
     const was = refusedCount('rate');
     const { ws, closed, frames } = await raw();
-    ws.send(JSON.stringify({ type: 'hello-peer', protocol: 1, table: HOME, secret: secrets.get(HOME) }));
+    ws.send(JSON.stringify({ type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION, table: HOME, secret: secrets.get(HOME) }));
     await until('the welcome', () => frames.length === 1);
     const receivedBefore = received.length;
     // An offer already taken, asked again and again: answered from the journal, nothing journalled.

@@ -8,7 +8,14 @@ import { TableId } from '../../terms/transfer-terms.js';
 // link it dialled (the other's certificate pinned) and takes over the links dialled into it (the
 // dialler's secret checked): whichever way a message goes, both ends are authenticated.
 
-export const PEER_PROTOCOL_VERSION = 1;
+/**
+ * 2 since 2 December: a move may be refused `credit-limit` (the receiving station's credit limit).
+ * A table of version 1 read that refusal as malformed and never reversed its debit, the player's
+ * credit left in flight (a review): two tables that do not speak the same refusals do not link,
+ * and a move already in flight between them waits until both are upgraded, then is answered as
+ * any other (docs/transfers.md, "Upgrading a floor").
+ */
+export const PEER_PROTOCOL_VERSION = 2;
 
 /** A peer's secret as enrolment gives it: 256 random bits, base64url (43 characters). */
 const Secret = z.string().min(32).max(128);
