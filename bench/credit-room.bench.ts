@@ -1,66 +1,93 @@
-// What the station credit limit's measure costs a SAS answer (docs/sas.md, "The station credit
-// limit"): `creditRoom` for a station whose acceptor has taken NOTES notes (each an escrow and its
-// credit, all in the journal), one more note told to stack and not yet credited. Timed: the first
-// question of a ledger opened afresh (it reads the open escrows from the journal once, as the
-// credit rule does at a start), then the mean of many after (a map lookup for the notes, the
-// ledger's credit and the ticket in escrow by index). Run: `npx tsx bench/credit-room.bench.ts`.
+// The station credit limit's room (docs/sas.md, "The station credit limit"): `creditRoom` is read
+// at every note in escrow, ticket, AFT question and move in, so it must not grow with the journal.
+// A journal of N notes (a tenth of them with a ticket redeemed and a move out, each closed), then
+// two tickets approved and not stacked, three moves out in flight and one note told to stack and
+// not yet credited at station 101: the room's cost a call, and its parts (the credit, the notes on
+// their way, the tickets' walk, the moves' walk).
+//   npm run bench -- credit-room          (N = 20,000 and 80,000)
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import type { NewEntry } from '../ledger/entries.js';
-import { Ledger } from '../ledger/ledger.js';
+import { billCredit } from '../ledger/fixtures.js';
+import { notesOnTheirWay, openLedger, type Ledger, type NewEntry } from '../ledger/index.js';
+import { redeemApproved, redeemRequest, redeemStacked } from '../ledger/ticket-fixtures.js';
+import { ticketsApprovedOpen } from '../ledger/ticket-queries.js';
+import { transfersOutInFlight } from '../ledger/transfer-queries.js';
+import { TableId, transferTxId, type Transfer } from '../terms/transfer-terms.js';
+import { validationNumber } from '../terms/validation-number.js';
 import { creditRoom } from '../host/devices/credit-rule/credit-limit.js';
+import { QUICK } from './report.js';
 
-const NOTES = Number(process.env.BENCH_NOTES ?? 20_000);
-const CALLS = 20_000;
-const STATION = 1;
-const DEVICE = 'BA-1';
+const HOME = TableId.parse('home');
+const BACC = TableId.parse('baccarat');
+const LIMIT = 99_999_999;
+const CALLS = QUICK ? 200 : 5_000;
 
-function fill(ledger: Ledger): void {
-  ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
-  for (let i = 0; i < NOTES; i += 500) {
-    const escrows: NewEntry[] = [];
-    for (let j = i; j < Math.min(NOTES, i + 500); j++)
-      escrows.push({
-        type: 'bill.escrow',
-        txId: `${DEVICE}:n${j}:escrow`,
-        payload: { station: STATION, device: DEVICE, denomination: 1_000, currency: 'MOP', escrowId: `n${j}` },
-      });
-    const seqs = ledger.appendMany(escrows).map((r) => r.entry.seq);
-    ledger.appendMany(
-      seqs.map((escrowSeq, k) => ({
-        type: 'bill.credit',
-        txId: `${DEVICE}:n${i + k}:credit`,
-        payload: { station: STATION, device: DEVICE, denomination: 1_000, currency: 'MOP', escrowSeq },
-      })),
-    );
+function journalOf(ledger: Ledger, notes: number): void {
+  let serial = 0;
+  const move = (station: number): Transfer => ({ id: { origin: HOME, serial: ++serial }, currency: 'MOP', station, from: HOME, to: BACC, amount: 10 });
+  let batch: NewEntry[] = [];
+  for (let i = 0; i < notes; i++) {
+    const st = 101 + (i % 6);
+    batch.push({ ...billCredit(st, 100, `b${i}`, 'MOP') });
+    if (i % 10 === 0) {
+      const v = validationNumber(31, i + 1);
+      const r = `req-${String(i).padStart(6, '0')}`;
+      const t = move(st);
+      batch.push(redeemRequest(r, v, st), redeemApproved(r, v, st, 50), redeemStacked(r, v, st, 50));
+      batch.push({ type: 'transfer.out', payload: { transfer: t }, txId: transferTxId('out', t.id) });
+      batch.push({ type: 'transfer.complete', payload: { transfer: t }, txId: transferTxId('close', t.id) });
+    }
+    if (batch.length >= 500) {
+      ledger.appendMany(batch);
+      batch = [];
+    }
+  }
+  ledger.appendMany(batch);
+  for (let k = 0; k < 2; k++) {
+    const v = validationNumber(32, k + 1);
+    ledger.appendMany([redeemRequest(`req-open0${k}`, v, 101), redeemApproved(`req-open0${k}`, v, 101, 70)]);
+  }
+  for (let k = 0; k < 3; k++) {
+    const t = move(101);
+    ledger.append({ type: 'transfer.out', payload: { transfer: t }, txId: transferTxId('out', t.id) });
   }
   ledger.append({
     type: 'bill.escrow',
-    txId: `${DEVICE}:last:escrow`,
-    payload: { station: STATION, device: DEVICE, denomination: 1_000, currency: 'MOP', escrowId: 'last' },
+    txId: 'BA-101:last:escrow',
+    payload: { station: 101, device: 'BA-101', denomination: 1_000, currency: 'MOP', escrowId: 'last' },
   });
 }
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'credit-room-bench-'));
-try {
-  const file = path.join(dir, 'ledger.sqlite');
-  const filling = Ledger.open({ file, terminalId: 'T-BENCH' });
-  fill(filling);
-  filling.close();
-  const ledger = Ledger.open({ file, terminalId: 'T-BENCH' });
-  const limit = 99_999_999;
-  const expected = limit - NOTES * 1_000 - 1_000;
-  let t = performance.now();
-  const first = creditRoom(ledger, STATION, limit);
-  const firstMs = performance.now() - t;
-  if (first !== expected) throw new Error(`room ${first}, expected ${expected}`);
-  t = performance.now();
-  for (let i = 0; i < CALLS; i++) if (creditRoom(ledger, STATION, limit) !== expected) throw new Error('room changed');
-  const meanMs = (performance.now() - t) / CALLS;
-  ledger.close();
-  console.log(`creditRoom at ${NOTES} notes, one on its way: first ${firstMs.toFixed(3)} ms, then ${meanMs.toFixed(4)} ms a call (mean of ${CALLS})`);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+function perCall(f: (station: number) => number): number {
+  f(101);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < CALLS; i++) f(101 + (i % 6));
+  return Number(process.hrtime.bigint() - t0) / 1e6 / CALLS;
+}
+
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+for (const notes of QUICK ? [2_000] : [20_000, 80_000]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'credit-room-bench-'));
+  const ledger = openLedger(dir, 'SIM-WAR-01');
+  try {
+    journalOf(ledger, notes);
+    const parts = [
+      ['creditRoom', (s: number) => creditRoom(ledger, s, LIMIT)],
+      ['  credit', (s: number) => ledger.credit(s)],
+      ['  notes on their way', (s: number) => notesOnTheirWay(ledger, s)],
+      ['  tickets approved, open', (s: number) => ticketsApprovedOpen(ledger, s)],
+      ['  moves out in flight', (s: number) => transfersOutInFlight(ledger, s)],
+    ] as const;
+    for (const [name, f] of parts) console.log(`${notes} notes: ${name} ${perCall(f).toFixed(3)} ms a call`);
+    console.log(`${notes} notes: room at 101 ${creditRoom(ledger, 101, LIMIT)} (held beyond the credit: 2 tickets × 70 + 3 moves × 10 + 1 note × 1,000)`);
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,7 +1,8 @@
 import { PAYLOADS } from './entries.js';
 import { unresolvedEscrows } from './floor-queries.js';
 import type { EntryBody, JournalEntry, Ledger } from './ledger.js';
-import { ticketInEscrow } from './ticket-queries.js';
+import { ticketsApprovedOpen } from './ticket-queries.js';
+import { transfersOutInFlight } from './transfer-queries.js';
 
 // The notes a station's acceptor was told to stack and that are not credited yet: from the host's
 // "stack" (its `bill.escrow`, journalled before STACK is sent) to the credit point (`bill.credit`)
@@ -76,9 +77,12 @@ export function notesOnTheirWay(ledger: Ledger, station: number): number {
 
 /**
  * What a station holds or has been promised, the measure of the station credit limit: its credit,
- * the notes on their way to its cashbox, and a ticket the authority approved that its acceptor has
- * not stacked yet (credited at the stacked point whatever the meter says then).
+ * the notes on their way to its cashbox, and what may yet be credited to it whatever its meter says
+ * then: every ticket the authority approved there and no end settles yet (the acceptor stacks it,
+ * or a person settles one held when it jammed: each is credited at that point), and its credit
+ * debited for a move to another table not yet completed (the receiver's refusal reverses it,
+ * always: it is the player's money).
  */
 export function creditHeld(ledger: Ledger, station: number): number {
-  return ledger.credit(station) + notesOnTheirWay(ledger, station) + (ticketInEscrow(ledger, station)?.approved?.amount ?? 0);
+  return ledger.credit(station) + notesOnTheirWay(ledger, station) + ticketsApprovedOpen(ledger, station) + transfersOutInFlight(ledger, station);
 }
