@@ -45,6 +45,8 @@ export interface HostTransfersOptions {
   readonly admits?: (table: TableId) => boolean;
   /** The most a station's credit here may hold (the table's `creditLimit`): an offer past it is refused `credit-limit`. Absent: no limit. */
   readonly creditLimit?: () => number;
+  /** What a station holds or has been promised, held to `creditLimit` (credit-limit.ts `creditHeld`): the room every credit in is held to. Absent: its credit. */
+  readonly creditHeld?: (station: number) => number;
 }
 
 /**
@@ -105,6 +107,7 @@ export class HostTransfers {
       homes: stationHomes(o.self, o.peers, o.stations),
       journal: o.journal,
       ...(o.creditLimit ? { creditLimit: o.creditLimit } : {}),
+      ...(o.creditHeld ? { creditHeld: o.creditHeld } : {}),
       send: (out) => {
         const link = this.links.get(out.to);
         if (!this.admits(out.to)) o.log.warn({ to: out.to }, 'a transfer message for a peer table refused by its files: not sent');

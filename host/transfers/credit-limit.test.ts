@@ -4,10 +4,17 @@
 // answered so the sender reverses its debit (nothing lost), and no alarm: the sender cannot know
 // the credit here, so an honest table makes such an offer. The sender is distrusted all the same:
 // amounts one unit either side of the room, and an id offered again for less after its refusal.
+// Such a refusal is not counted against the link's allowance of refusals (a review: a player
+// pressing Move at a full station spent it, and later refusals on the link went unanswered, the
+// debits stranded); a flood of them is bounded by the host's budget a minute instead.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { entriesOfTypes, Ledger, verifyLedger } from '../../ledger/index.js';
+import { LedgerTransferJournal } from './ledger-journal.js';
 import { SPARE_REFUSALS } from './receiver.js';
+import { ALARM_BUDGET, ALARM_WINDOW_MS, AT_LIMIT_BUDGET, TransferHost } from './transfer-host.js';
 import { fold, initialState, outgoingOf, type TransferState } from './state.js';
 import { step, type TransferEvent, type TransferStep } from './step.js';
 
@@ -50,15 +57,67 @@ describe('transfers: the station credit limit at the receiver', () => {
     assert.deepEqual([again.journal, again.alarms.map((a) => a.reason)], [[], ['terms-changed']]);
   });
 
-  it(`past the link's allowance (${SPARE_REFUSALS} refusals beyond those taken) a flood of such offers is the credit-limit alarm, neither journalled nor answered`, () => {
+  it(`a player pressing Move again and again at a full station (${SPARE_REFUSALS + 2} moves of 1): every one refused and reversed, none left in flight`, () => {
+    const home = new Host(HOME);
+    home.credit.set(103, 1_000);
+    const bacc = new Host(BACC);
+    bacc.credit.set(103, LIMIT); // a win took it there
+    const unanswered: number[] = [];
+    for (let serial = 1; serial <= SPARE_REFUSALS + 2; serial++) {
+      const sent = home.on({ kind: 'start', station: 103, to: BACC, amount: 1, available: home.credit.get(103) ?? 0 }).send[0]?.message;
+      home.credit.set(103, (home.credit.get(103) ?? 0) - 1);
+      const reply = bacc.hear(HOME, sent).send[0]?.message;
+      if (!reply) {
+        unanswered.push(serial);
+        continue;
+      }
+      if (home.hear(BACC, reply).journal.some((e) => e.type === 'transfer.reverse')) home.credit.set(103, (home.credit.get(103) ?? 0) + 1);
+    }
+    assert.deepEqual(unanswered, []);
+    assert.equal(home.credit.get(103), 1_000);
+  });
+
+  it(`refusals at the credit limit leave the link's allowance of refusals whole: past ${SPARE_REFUSALS} of them, a recall of an offer lost on the wire is still refused (journalled and answered)`, () => {
     const bacc = new Host(BACC);
     bacc.credit.set(103, LIMIT);
-    for (let serial = 1; serial <= SPARE_REFUSALS; serial++) {
-      const r = bacc.hear(HOME, { kind: 'offer', transfer: offer(serial, 1) });
-      assert.deepEqual([r.journal.map((e) => e.type), r.alarms], [['transfer.refuse'], []], `offer ${serial}: refused, no alarm`);
-    }
-    const flood = bacc.hear(HOME, { kind: 'offer', transfer: offer(SPARE_REFUSALS + 1, 1) });
-    assert.deepEqual([flood.journal, flood.send, flood.alarms.map((a) => a.reason)], [[], [], ['credit-limit']]);
+    for (let serial = 1; serial <= SPARE_REFUSALS + 10; serial++) bacc.hear(HOME, { kind: 'offer', transfer: offer(serial, 1) });
+    const recall = bacc.hear(HOME, { kind: 'recall', id: { origin: HOME, serial: 1_000 } });
+    assert.deepEqual([recall.journal.map((e) => e.type), recall.send.map((s) => s.message.kind), recall.alarms], [['transfer.refuse'], ['refused'], []]);
+  });
+
+  it(`a flood of offers at a full station through the host: ${AT_LIMIT_BUDGET} refusals journalled a minute per link, the rest the credit-limit alarm within its budget, neither journalled nor answered; the next minute, answered again`, () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'bacc' });
+    ledger.append(billCredit(103, LIMIT, 'b1'));
+    const clock = { ms: 1_000_000 };
+    const sent: string[] = [];
+    const raised: string[] = [];
+    const bacc = new TransferHost({
+      now: () => clock.ms,
+      self: BACC,
+      currency: 'MOP',
+      homes: HOMES,
+      journal: new LedgerTransferJournal(ledger),
+      send: (o) => sent.push(o.message.kind),
+      alarm: (a) => raised.push(a.reason),
+      creditLimit: () => LIMIT,
+    });
+    const rows = () => [...entriesOfTypes(ledger, ['transfer.refuse', 'transfer.alarm'])].map((e) => e.type);
+    for (let serial = 1; serial <= 1_000; serial++) bacc.receive(HOME, { kind: 'offer', transfer: offer(serial, 1) });
+    assert.equal(sent.length, AT_LIMIT_BUDGET);
+    assert.equal(raised.length, 1_000 - AT_LIMIT_BUDGET);
+    assert.ok(raised.every((r) => r === 'credit-limit'));
+    const counts = (xs: string[]) => [xs.filter((x) => x === 'transfer.refuse').length, xs.filter((x) => x === 'transfer.alarm').length];
+    assert.deepEqual(counts(rows()), [AT_LIMIT_BUDGET, ALARM_BUDGET]);
+    // The honest sender asks again about an offer left unanswered: answered once the minute is over.
+    bacc.receive(HOME, { kind: 'offer', transfer: offer(500, 1) });
+    assert.equal(sent.length, AT_LIMIT_BUDGET);
+    clock.ms += ALARM_WINDOW_MS;
+    bacc.receive(HOME, { kind: 'offer', transfer: offer(500, 1) });
+    assert.deepEqual(sent.slice(AT_LIMIT_BUDGET), ['refused']);
+    // The link's allowance of refusals (lies) untouched: a recall of an id never seen is refused.
+    bacc.receive(HOME, { kind: 'recall', id: { origin: HOME, serial: 5_000 } });
+    assert.deepEqual(sent.slice(AT_LIMIT_BUDGET), ['refused', 'refused']);
+    assert.deepEqual(verifyLedger(ledger).problems, []);
   });
 
   it('the room exactly, or one unit under it: taken', () => {

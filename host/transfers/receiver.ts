@@ -30,7 +30,8 @@ function answer(state: TransferState, link: TableId, id: TransferId): TransferEf
  * honest recall may name any serial, and one transfer taken with a high serial would open every
  * serial below it. An honest link refuses rarely (an offer lost for a minute, then recalled), and
  * each transfer it has taken here allows one more; a peer past it gets neither entry nor answer
- * (it is asked again: the honest sender never reverses unanswered) and an alarm.
+ * (it is asked again: the honest sender never reverses unanswered) and an alarm. Not counted: a
+ * refusal at the credit limit, which the station's credit here justifies (`refusedAtLimit`).
  */
 export const SPARE_REFUSALS = 64;
 
@@ -74,11 +75,42 @@ function refusalOf(
   return undefined;
 }
 
-/** An offer the station's credit here cannot take under the table's credit limit (docs/sas.md, "The station credit limit"). */
-function overCreditLimit(t: Transfer, credit: (station: number) => number, limit: number): { reason: 'credit-limit'; detail: string } | undefined {
-  const now = credit(t.station);
-  if (now + t.amount <= limit) return undefined;
-  return { reason: 'credit-limit', detail: `${keyOf(t.id)}: ${t.amount} on station ${t.station}'s credit of ${now} passes its limit of ${limit}` };
+/** The table's credit limit as an offer is held to it (docs/sas.md, "The station credit limit"). */
+export interface CreditLimitAt {
+  /** The most a station here may hold. */
+  readonly limit: number;
+  /** What the station holds or has been promised: the room every other credit in is held to (its credit alone would miss a ticket approved and not yet stacked). */
+  readonly held: (station: number) => number;
+  /** The link's budget of `credit-limit` refusals is spent for now (transfer-host.ts): such an offer is neither journalled nor answered. */
+  readonly budgetSpent?: boolean;
+}
+
+/** An offer the station here cannot take under the table's credit limit. */
+function overCreditLimit(t: Transfer, at: CreditLimitAt): { reason: 'credit-limit'; detail: string } | undefined {
+  const now = at.held(t.station);
+  if (now + t.amount <= at.limit) return undefined;
+  return {
+    reason: 'credit-limit',
+    detail: `${keyOf(t.id)}: ${t.amount} on station ${t.station}'s credit and promised credit of ${now} passes its limit of ${at.limit}`,
+  };
+}
+
+/**
+ * A refusal at the credit limit: the receiver's own state justifies it, so it is not counted against
+ * the link's allowance of refusals (an honest player pressing Move toward a full station would spend
+ * it, and every later refusal on the link would go unanswered, the debits stranded). Journalled as
+ * every refusal (the id is spent; an honest sender reverses its debit on the answer) and no alarm:
+ * the sender cannot know the credit here. Bounded instead by the host's budget of such refusals a
+ * minute per link (transfer-host.ts): past it, only the alarm, and the sender, unanswered, asks again.
+ */
+function refusedAtLimit(link: TableId, t: Transfer, detail: string, at: CreditLimitAt): TransferEffects {
+  if (at.budgetSpent)
+    return alarm(link, 'credit-limit', t.id, `${detail}; neither journalled nor answered: the link's refusals at the credit limit this minute are spent`);
+  return {
+    journal: [{ type: 'transfer.refuse', payload: { id: t.id, reason: 'credit-limit', offered: t } }],
+    send: [{ to: link, message: { kind: 'refused', id: t.id, reason: 'credit-limit' } }],
+    alarms: [],
+  };
 }
 
 /** An offer on other terms than the ones this table decided the id on (a refusal of a recall has none to compare). */
@@ -90,14 +122,14 @@ function changedTerms(i: Incoming, t: Transfer): string | undefined {
 
 /**
  * An offer over `link`; `credit` is each station's credit now, as the journal's accounts say, and
- * `creditLimit` the most it may hold here.
+ * `creditLimit` the table's limit (none: the largest safe integer, held to the credit).
  */
 export function onOffer(
   state: TransferState,
   link: TableId,
   transfer: Transfer,
   credit: (station: number) => number,
-  creditLimit = Number.MAX_SAFE_INTEGER,
+  creditLimit: CreditLimitAt = { limit: Number.MAX_SAFE_INTEGER, held: credit },
 ): TransferEffects {
   const id = transfer.id;
   if (!fromItsSender(link, id) || transfer.from !== link)
@@ -109,18 +141,18 @@ export function onOffer(
     const changed = changedTerms(decided, transfer);
     return changed ? { ...known, alarms: [{ reason: 'terms-changed', link, id, detail: changed }] } : known;
   }
-  const refusal = refusalOf(state, link, transfer, credit) ?? overCreditLimit(transfer, credit, creditLimit);
+  const refusal = refusalOf(state, link, transfer, credit) ?? overCreditLimit(transfer, creditLimit);
   if (!refusal) return { journal: [{ type: 'transfer.in', payload: { transfer } }], send: [{ to: link, message: { kind: 'taken', transfer } }], alarms: [] };
+  if (refusal.reason === 'credit-limit') return refusedAtLimit(link, transfer, refusal.detail, creditLimit);
   const over = overAllowance(state, link, id, `an offer refused (${refusal.reason}),`);
   // Past the link's allowance: raised only, nothing spent (the same offer again is refused the same way, or taken).
   if (over) return alarm(link, refusal.reason, id, `${refusal.detail}; ${over}`);
   // Journalled as every refusal (the id is spent; an honest sender reverses its debit on the
-  // answer) and raised: a table that offers what it may not is lying or misconfigured. Not the
-  // credit limit: the sender cannot know the credit here, and an honest table offers past it.
+  // answer) and raised: a table that offers what it may not is lying or misconfigured.
   return {
     journal: [{ type: 'transfer.refuse', payload: { id, reason: refusal.reason, offered: transfer } }],
     send: [{ to: link, message: { kind: 'refused', id, reason: refusal.reason } }],
-    alarms: refusal.reason === 'credit-limit' ? [] : [{ reason: refusal.reason, link, id, detail: refusal.detail }],
+    alarms: [{ reason: refusal.reason, link, id, detail: refusal.detail }],
   };
 }
 

@@ -53,11 +53,12 @@ export interface TransferState {
    * Per offering table (an id's origin, the only link that may name it here): the ids of its this
    * host took and refused. A link may have only so many refused beyond those taken
    * (receiver.ts, `SPARE_REFUSALS`): a refusal is a durable entry that spends the id for ever.
+   * Refusals at the credit limit are not counted (the host bounds those a minute).
    */
   readonly decided: Readonly<Record<string, Decided>>;
 }
 
-/** How many ids of one origin this host took (`transfer.in`) and refused (`transfer.refuse`). */
+/** How many ids of one origin this host took (`transfer.in`) and refused (`transfer.refuse`, but at the credit limit). */
 export interface Decided {
   readonly taken: number;
   readonly refused: number;
@@ -107,6 +108,9 @@ function withIncoming(state: TransferState, id: TransferId, i: Incoming): Transf
   const before = getById(state.incoming, id);
   if (before) throw new TransferJournalError(`${keyOf(id)} is already ${before.kind}`);
   const d = decidedFrom(state, id.origin);
+  // A refusal at the credit limit is the station's state here, not the link's doing: not counted
+  // against the link's allowance of refusals (receiver.ts, `refusedAtLimit`).
+  if (i.kind === 'refused' && i.reason === 'credit-limit') return { ...state, incoming: setById(state.incoming, id, i) };
   const counted = i.kind === 'taken' ? { ...d, taken: d.taken + 1 } : { ...d, refused: d.refused + 1 };
   return { ...state, incoming: setById(state.incoming, id, i), decided: { ...state.decided, [id.origin]: counted } };
 }

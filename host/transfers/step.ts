@@ -34,6 +34,10 @@ export type TransferEvent =
       readonly credit: (station: number) => number;
       /** The most a station's credit here may hold (the table's `creditLimit`); absent, no limit but the largest safe integer. */
       readonly creditLimit?: number;
+      /** What a station holds or has been promised, held to `creditLimit` (credit-limit.ts `creditHeld`); absent, its credit. */
+      readonly held?: (station: number) => number;
+      /** The link's refusals at the credit limit this minute are spent (transfer-host.ts). */
+      readonly atLimitBudgetSpent?: boolean;
     };
 
 export interface TransferStep extends TransferEffects {
@@ -73,7 +77,11 @@ function effectsOf(state: TransferState, event: TransferEvent): TransferEffects 
       const m = parsed.data;
       switch (m.kind) {
         case 'offer':
-          return onOffer(state, event.link, m.transfer, event.credit, event.creditLimit);
+          return onOffer(state, event.link, m.transfer, event.credit, {
+            limit: event.creditLimit ?? Number.MAX_SAFE_INTEGER,
+            held: event.held ?? event.credit,
+            ...(event.atLimitBudgetSpent ? { budgetSpent: true } : {}),
+          });
         case 'recall':
           return onRecall(state, event.link, m.id);
         case 'taken':

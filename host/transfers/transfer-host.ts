@@ -1,4 +1,4 @@
-import type { TableId, TransferId } from '../../terms/transfer-terms.js';
+import type { TableId, TransferEntry, TransferId } from '../../terms/transfer-terms.js';
 import type { Outbound, TransferAlarm } from './effects.js';
 import type { TransferJournal } from './journal.js';
 import type { SettleRefusal, SettleTransfer, StartRefusal } from './sender.js';
@@ -14,6 +14,18 @@ import { step, type TransferEvent } from './step.js';
  */
 export const ALARM_BUDGET = 20;
 export const ALARM_WINDOW_MS = 60_000;
+
+/**
+ * Refusals at the credit limit journalled per link a minute (`ALARM_WINDOW_MS`). Such a refusal is
+ * the station's state here, not the link's lie, so it is not counted against the link's allowance
+ * of refusals (receiver.ts); but each is a journal row, so a flood of offers at a full station (a
+ * hostile table's 1-unit moves) must stay small. Past the budget an offer at the limit is the
+ * `credit-limit` alarm only (within the alarm budget), neither journalled nor answered: nothing is
+ * spent, and the honest sender, unanswered, asks again on its tick and is answered in the next
+ * minute, well before it recalls (60 s unanswered). A player's presses of Move at a full station
+ * are far fewer.
+ */
+export const AT_LIMIT_BUDGET = 20;
 
 /** Per link: when its minute began (its first alarm), alarms journalled since, and those past the budget (each reason's count, the last one). */
 interface Budget {
@@ -47,6 +59,8 @@ export interface TransferHostOptions {
 export class TransferHost {
   private current: TransferState;
   private readonly budget = new Map<TableId, Budget>();
+  /** Per link: when its minute of refusals at the credit limit began, and how many were journalled since. */
+  private readonly atLimit = new Map<TableId, { since: number; journalled: number }>();
 
   constructor(private readonly o: TransferHostOptions) {
     this.current = fold(o.self, o.currency, o.homes, o.journal.entries());
@@ -96,17 +110,44 @@ export class TransferHost {
 
   receive(link: TableId, message: unknown): void {
     const limit = this.o.creditLimit?.();
-    // An offer is measured against what the station holds or is owed here, not its meter alone: a
-    // note told to stack is credited whatever the meter then says (docs/sas.md, "The station credit limit").
     const { journal } = this.o;
-    const held = (station: number) => journal.held?.(station) ?? journal.credit(station);
-    this.on({ kind: 'receive', link, message, credit: held, ...(limit !== undefined ? { creditLimit: limit } : {}) });
+    const credit = (station: number): number => journal.credit(station);
+    // An offer is measured against what the station holds or is owed here, not its meter alone: a
+    // note told to stack, a ticket approved, a move out in flight are credited whatever the meter
+    // then says (docs/sas.md, "The station credit limit").
+    const held = (station: number): number => journal.held?.(station) ?? credit(station);
+    this.on({
+      kind: 'receive',
+      link,
+      message,
+      credit,
+      ...(limit !== undefined ? { creditLimit: limit, held } : {}),
+      ...(this.atLimitSpent(link) ? { atLimitBudgetSpent: true } : {}),
+    });
+  }
+
+  /** Whether the link's refusals at the credit limit this minute are spent. */
+  private atLimitSpent(link: TableId): boolean {
+    const a = this.atLimit.get(link);
+    if (a && this.now() - a.since >= ALARM_WINDOW_MS) this.atLimit.delete(link);
+    return (this.atLimit.get(link)?.journalled ?? 0) >= AT_LIMIT_BUDGET;
+  }
+
+  private countAtLimit(r: { journal: readonly TransferEntry[] }): void {
+    for (const e of r.journal) {
+      if (e.type !== 'transfer.refuse' || e.payload.reason !== 'credit-limit') continue;
+      const link = e.payload.id.origin;
+      const a = this.atLimit.get(link) ?? { since: this.now(), journalled: 0 };
+      a.journalled++;
+      this.atLimit.set(link, a);
+    }
   }
 
   private on(event: TransferEvent): { refused?: StartRefusal; settleRefused?: SettleRefusal } {
     const r = step(this.current, event);
     this.o.journal.append(r.journal);
     this.current = r.state;
+    this.countAtLimit(r);
     for (const a of r.alarms) {
       if (!a.journalled) this.journalAlarm(a);
       this.o.alarm(a);

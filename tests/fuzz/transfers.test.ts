@@ -18,9 +18,9 @@ describe('transfers: the seeded simulation', () => {
     for (const l of LIES) assert.ok(s.lies[l] > 0, `lie ${l} never told`);
     assert.ok(s.completed > 1000 && s.reversed > 100, `${s.completed} completed, ${s.reversed} reversed`);
     // Honest worlds raise no alarm (checked per step in the world); the liar's lies raise them.
-    // But the credit limit's: it is an alarm only past the link's allowance of refusals, which no
-    // world reaches (offers past the limit are told, `offer-past-credit-limit`, and refused);
-    // host/transfers/credit-limit.test.ts floods one link past it.
+    // But the credit limit's: it is an alarm only past the host's budget of such refusals a minute
+    // (transfer-host.ts), which these worlds of pure steps do not keep (offers past the limit are
+    // told, `offer-past-credit-limit`, and refused); host/transfers/credit-limit.test.ts floods a host past it.
     for (const a of TRANSFER_ALARMS) if (a !== 'credit-limit') assert.ok(s.alarms[a] > 0, `alarm ${a} never raised`);
     assert.ok(s.disagreements > 0, 'the liar never made the ledgers disagree');
   });

@@ -44,7 +44,7 @@ export const LIES = [
   'offer-wrong-currency',
   /** An offer of its own for an amount the victim's credit for the station cannot hold. */
   'offer-over-limit',
-  /** An offer of its own that would take the station's credit at the victim past its credit limit (an alarm only past the link's allowance of refusals). */
+  /** An offer of its own that would take the station's credit at the victim past its credit limit (refused, no alarm: the alarm is the host's, past its budget of such refusals a minute). */
   'offer-past-credit-limit',
 ] as const;
 export type Lie = (typeof LIES)[number];
