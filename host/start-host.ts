@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { openLedger, startLedgerSync, WitnessClient, WitnessLink, type Ledger, type SyncClient, type SyncOptions } from '../ledger/index.js';
 import { lockDataFolder, type DataFolderLock } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
-import { installKillSwitch } from './recovery/kill-switch.js';
+import { installKillSwitch, KILL_SWITCH_RECORD } from './recovery/kill-switch.js';
 import { prepareDataDir } from './data-dir.js';
 import { closeLogFile, createLogger } from './logger.js';
 import { PowerMarker } from './power-marker.js';
@@ -65,7 +65,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     await closeLog();
     throw e;
   });
-  if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
+  if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry, path.join(dataDir, KILL_SWITCH_RECORD));
   const power = new PowerMarker(dataDir);
   const syncEvents = beforeTheTable(log);
   let sync: SyncClient | null = null;
