@@ -7,7 +7,7 @@ describe('kill and restart at every step of a round: Portugal blackjack with the
     { timeout: 600_000 },
     async (t) => {
       const steps = await killAtEveryStep('blackjack-jackpot', 13);
-      t.diagnostic(steps.map((s) => `${s.k}:${s.killedAfter}→${s.outcome}`).join(' '));
+      t.diagnostic(steps.map((s) => `${s.k}:${s.killedTransaction.join('+')}→${s.outcome}`).join(' '));
     },
   );
 });
