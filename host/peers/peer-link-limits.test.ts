@@ -17,10 +17,11 @@ import { TableId, type Transfer } from '../../terms/transfer-terms.js';
 import { tableCertificate, type TableCertificate } from '../stadium/table-certificate.js';
 import type { PeerEnrolment } from './peer-config.js';
 import { PEER_MAX_FRAME, PEER_SEND_BUFFER, PeerLink, pinnedPeerAgent, pinnedPeerSocket } from './peer-link.js';
+import { PEER_PROTOCOL_VERSION } from './peer-wire.js';
 
 const WAR = TableId.parse('war-1');
 const BJ = TableId.parse('bj-1');
-const WELCOME = JSON.stringify({ type: 'peer-welcome', protocol: 1, table: BJ });
+const WELCOME = JSON.stringify({ type: 'peer-welcome', protocol: PEER_PROTOCOL_VERSION, table: BJ });
 
 const until = async (what: string, ok: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
