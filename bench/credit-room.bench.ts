@@ -3,7 +3,7 @@
 // A journal of N notes (a tenth of them with a ticket redeemed and a move out, each closed), then
 // two tickets approved and not stacked, three moves out in flight and one note told to stack and
 // not yet credited at station 101: the room's cost a call, and its parts (the credit, the notes on
-// their way, the tickets' walk, the moves' walk).
+// their way, the tickets' walk, the moves' walk), each beside the bare credit read of the same run.
 //   npm run bench -- credit-room          (N = 20,000 and 80,000)
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -84,7 +84,10 @@ for (const notes of QUICK ? [2_000] : [20_000, 80_000]) {
       ['  tickets approved, open', (s: number) => ticketsApprovedOpen(ledger, s)],
       ['  moves out in flight', (s: number) => transfersOutInFlight(ledger, s)],
     ] as const;
-    for (const [name, f] of parts) console.log(`${notes} notes: ${name} ${perCall(f).toFixed(3)} ms a call`);
+    const times = parts.map(([name, f]) => [name, perCall(f)] as const);
+    // The baseline, measured in this run: the bare credit read the room adds its parts to.
+    const bare = times.find(([name]) => name === '  credit')?.[1] ?? Number.NaN;
+    for (const [name, ms] of times) console.log(`${notes} notes: ${name} ${ms.toFixed(3)} ms a call (${(ms / bare).toFixed(1)}× the bare credit read)`);
     console.log(`${notes} notes: room at 101 ${creditRoom(ledger, 101, LIMIT)} (held beyond the credit: 2 tickets × 70 + 3 moves × 10 + 1 note × 1,000)`);
   } finally {
     ledger.close();
