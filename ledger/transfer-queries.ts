@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { connectionOf, type Ledger } from './ledger.js';
+import { PAYLOADS } from './entries.js';
+import { connectionOf, type EntryBody, type Ledger } from './ledger.js';
 import { transferTxId, type TransferId } from '../terms/transfer-terms.js';
 
 // Read-only queries of the journal's transfers between table hosts (docs/transfers.md) that the
@@ -35,9 +36,10 @@ function debitsSinceOf(db: Database.Database): Database.Statement {
 }
 
 function openOut(row: { seq: number; body: string }): OpenOut | null {
-  const body: unknown = JSON.parse(row.body);
-  const t = (body as { payload?: { transfer?: { id?: TransferId; station?: unknown; amount?: unknown } } }).payload?.transfer;
-  if (!t?.id || typeof t.station !== 'number' || typeof t.amount !== 'number') return null;
+  // The append checked the payload against its schema; read back through the same schema, not a cast.
+  const p = PAYLOADS['transfer.out'].safeParse((JSON.parse(row.body) as EntryBody).payload);
+  if (!p.success) return null;
+  const t = p.data.transfer;
   return { seq: row.seq, id: t.id, station: t.station, amount: t.amount };
 }
 
