@@ -43,10 +43,11 @@ export interface HostTransfersOptions {
    * sent, each station's request, each tick. Absent: every peer of `peers` (tests, the bench).
    */
   readonly admits?: (table: TableId) => boolean;
-  /** The most a station's credit here may hold (the table's `creditLimit`): an offer past it is refused `credit-limit`. Absent: no limit. */
+  /**
+   * The most a station's credit here may hold (the table's `creditLimit`): an offer past it is refused
+   * `credit-limit`. Absent: no limit. What a station holds is measured by the journal (`held`).
+   */
   readonly creditLimit?: () => number;
-  /** What a station holds or has been promised, held to `creditLimit` (credit-limit.ts `creditHeld`): the room every credit in is held to. Absent: its credit. */
-  readonly creditHeld?: (station: number) => number;
 }
 
 /**
@@ -107,7 +108,6 @@ export class HostTransfers {
       homes: stationHomes(o.self, o.peers, o.stations),
       journal: o.journal,
       ...(o.creditLimit ? { creditLimit: o.creditLimit } : {}),
-      ...(o.creditHeld ? { creditHeld: o.creditHeld } : {}),
       send: (out) => {
         const link = this.links.get(out.to);
         if (!this.admits(out.to)) o.log.warn({ to: out.to }, 'a transfer message for a peer table refused by its files: not sent');

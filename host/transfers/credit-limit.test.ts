@@ -13,7 +13,7 @@ import { TableId, type Transfer, type TransferEntry } from '../../terms/transfer
 import { billCredit } from '../../ledger/fixtures.js';
 import { entriesOfTypes, Ledger, verifyLedger } from '../../ledger/index.js';
 import { LedgerTransferJournal } from './ledger-journal.js';
-import { SPARE_REFUSALS } from './receiver.js';
+import { AT_LIMIT_SPARE, SPARE_REFUSALS } from './receiver.js';
 import { ALARM_BUDGET, ALARM_WINDOW_MS, AT_LIMIT_BUDGET, TransferHost } from './transfer-host.js';
 import { fold, initialState, outgoingOf, type TransferState } from './state.js';
 import { step, type TransferEvent, type TransferStep } from './step.js';
@@ -118,6 +118,35 @@ describe('transfers: the station credit limit at the receiver', () => {
     bacc.receive(HOME, { kind: 'recall', id: { origin: HOME, serial: 5_000 } });
     assert.deepEqual(sent.slice(AT_LIMIT_BUDGET), ['refused', 'refused']);
     assert.deepEqual(verifyLedger(ledger).problems, []);
+  });
+
+  it(`a link's refusals at the credit limit are bounded in all (a review: 20 a minute, for ever, at an empty station offered more than the whole limit): ${AT_LIMIT_SPARE} beyond the moves it had taken, then the alarm only; a move taken allows one more; a restart counts them from the journal`, () => {
+    const bacc = new Host(BACC);
+    const journalled = () => bacc.journal.filter((e) => e.type === 'transfer.refuse').length;
+    let serial = 0;
+    for (let i = 0; i < AT_LIMIT_SPARE + 5; i++) bacc.hear(HOME, { kind: 'offer', transfer: offer(++serial, LIMIT + 1) });
+    assert.equal(journalled(), AT_LIMIT_SPARE);
+    const past = bacc.hear(HOME, { kind: 'offer', transfer: offer(++serial, LIMIT + 1) });
+    assert.deepEqual([past.journal, past.send, past.alarms.map((a) => a.reason)], [[], [], ['credit-limit']]);
+    // One move taken from the link: one more refusal at the limit may be journalled, and no more.
+    assert.deepEqual(
+      bacc.hear(HOME, { kind: 'offer', transfer: offer(++serial, 1) }).journal.map((e) => e.type),
+      ['transfer.in'],
+    );
+    bacc.credit.set(103, 1);
+    assert.deepEqual(
+      bacc.hear(HOME, { kind: 'offer', transfer: offer(++serial, LIMIT) }).send.map((s) => s.message.kind),
+      ['refused'],
+    );
+    assert.deepEqual(bacc.hear(HOME, { kind: 'offer', transfer: offer(++serial, LIMIT) }).send, []);
+    // A restart folds the same count: still nothing journalled past the bound.
+    bacc.state = fold(BACC, 'MOP', HOMES, bacc.journal);
+    assert.deepEqual(bacc.hear(HOME, { kind: 'offer', transfer: offer(serial + 1, LIMIT + 1) }).journal, []);
+    // The link's allowance of lies is another count: a recall of an id never seen is still refused.
+    assert.deepEqual(
+      bacc.hear(HOME, { kind: 'recall', id: { origin: HOME, serial: 99_999 } }).send.map((s) => s.message.kind),
+      ['refused'],
+    );
   });
 
   it('the room exactly, or one unit under it: taken', () => {

@@ -35,6 +35,17 @@ function answer(state: TransferState, link: TableId, id: TransferId): TransferEf
  */
 export const SPARE_REFUSALS = 64;
 
+/**
+ * How many refusals at the credit limit a link may have journalled here beyond the ids this host
+ * took from it. Such a refusal is not the link's lie, so it spends nothing of `SPARE_REFUSALS`, but
+ * it is a durable row: a review found that a peer offering more than the whole limit, to any
+ * station, journalled 20 a minute for as long as it liked (28,800 a day). An honest link is refused
+ * at the limit now and then (a player pressing Move toward a full station) and takes far more than
+ * it is refused; past the bound an offer at the limit is the alarm only, unanswered, and the honest
+ * sender recalls it within a minute (a recall is counted against `SPARE_REFUSALS`, and reversed).
+ */
+export const AT_LIMIT_SPARE = 1_000;
+
 /** Whether this host may journal one more refusal of an id of the origin `link`; if not, the alarm's detail. */
 function overAllowance(state: TransferState, link: TableId, id: TransferId, what: string): string | undefined {
   const d = decidedFrom(state, link);
@@ -101,9 +112,18 @@ function overCreditLimit(t: Transfer, at: CreditLimitAt): { reason: 'credit-limi
  * it, and every later refusal on the link would go unanswered, the debits stranded). Journalled as
  * every refusal (the id is spent; an honest sender reverses its debit on the answer) and no alarm:
  * the sender cannot know the credit here. Bounded instead by the host's budget of such refusals a
- * minute per link (transfer-host.ts): past it, only the alarm, and the sender, unanswered, asks again.
+ * minute per link (transfer-host.ts), and in all by `AT_LIMIT_SPARE`: past either, only the alarm,
+ * and the sender, unanswered, asks again (or recalls).
  */
-function refusedAtLimit(link: TableId, t: Transfer, detail: string, at: CreditLimitAt): TransferEffects {
+function refusedAtLimit(state: TransferState, link: TableId, t: Transfer, detail: string, at: CreditLimitAt): TransferEffects {
+  const d = decidedFrom(state, link);
+  if (d.atLimit >= AT_LIMIT_SPARE + d.taken)
+    return alarm(
+      link,
+      'credit-limit',
+      t.id,
+      `${detail}; neither journalled nor answered: ${link} has ${d.atLimit} offers refused here at the credit limit and ${d.taken} taken (at most ${AT_LIMIT_SPARE} beyond those taken)`,
+    );
   if (at.budgetSpent)
     return alarm(link, 'credit-limit', t.id, `${detail}; neither journalled nor answered: the link's refusals at the credit limit this minute are spent`);
   return {
@@ -143,7 +163,7 @@ export function onOffer(
   }
   const refusal = refusalOf(state, link, transfer, credit) ?? overCreditLimit(transfer, creditLimit);
   if (!refusal) return { journal: [{ type: 'transfer.in', payload: { transfer } }], send: [{ to: link, message: { kind: 'taken', transfer } }], alarms: [] };
-  if (refusal.reason === 'credit-limit') return refusedAtLimit(link, transfer, refusal.detail, creditLimit);
+  if (refusal.reason === 'credit-limit') return refusedAtLimit(state, link, transfer, refusal.detail, creditLimit);
   const over = overAllowance(state, link, id, `an offer refused (${refusal.reason}),`);
   // Past the link's allowance: raised only, nothing spent (the same offer again is refused the same way, or taken).
   if (over) return alarm(link, refusal.reason, id, `${refusal.detail}; ${over}`);

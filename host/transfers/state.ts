@@ -53,15 +53,16 @@ export interface TransferState {
    * Per offering table (an id's origin, the only link that may name it here): the ids of its this
    * host took and refused. A link may have only so many refused beyond those taken
    * (receiver.ts, `SPARE_REFUSALS`): a refusal is a durable entry that spends the id for ever.
-   * Refusals at the credit limit are not counted (the host bounds those a minute).
+   * Refusals at the credit limit are counted apart (`atLimit`, receiver.ts `AT_LIMIT_SPARE`).
    */
   readonly decided: Readonly<Record<string, Decided>>;
 }
 
-/** How many ids of one origin this host took (`transfer.in`) and refused (`transfer.refuse`, but at the credit limit). */
+/** How many ids of one origin this host took (`transfer.in`), refused (`transfer.refuse`, but at the credit limit) and refused at the credit limit. */
 export interface Decided {
   readonly taken: number;
   readonly refused: number;
+  readonly atLimit: number;
 }
 
 export function initialState(self: TableId, currency: string, homes: StationHomes): TransferState {
@@ -73,7 +74,7 @@ export function decidedFrom(state: TransferState, link: TableId): Decided {
   return Object.hasOwn(state.decided, link) ? (state.decided[link] ?? NONE_DECIDED) : NONE_DECIDED;
 }
 
-const NONE_DECIDED: Decided = { taken: 0, refused: 0 };
+const NONE_DECIDED: Decided = { taken: 0, refused: 0, atLimit: 0 };
 
 /** The key of a (station, table) pair in `sentTo`: only ever built, never read back. */
 export function sentKey(station: number, to: TableId): string {
@@ -109,9 +110,9 @@ function withIncoming(state: TransferState, id: TransferId, i: Incoming): Transf
   if (before) throw new TransferJournalError(`${keyOf(id)} is already ${before.kind}`);
   const d = decidedFrom(state, id.origin);
   // A refusal at the credit limit is the station's state here, not the link's doing: not counted
-  // against the link's allowance of refusals (receiver.ts, `refusedAtLimit`).
-  if (i.kind === 'refused' && i.reason === 'credit-limit') return { ...state, incoming: setById(state.incoming, id, i) };
-  const counted = i.kind === 'taken' ? { ...d, taken: d.taken + 1 } : { ...d, refused: d.refused + 1 };
+  // against the link's allowance of refusals but apart (receiver.ts, `refusedAtLimit`).
+  const atLimit = i.kind === 'refused' && i.reason === 'credit-limit';
+  const counted = i.kind === 'taken' ? { ...d, taken: d.taken + 1 } : atLimit ? { ...d, atLimit: d.atLimit + 1 } : { ...d, refused: d.refused + 1 };
   return { ...state, incoming: setById(state.incoming, id, i), decided: { ...state.decided, [id.origin]: counted } };
 }
 
