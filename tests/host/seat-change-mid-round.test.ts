@@ -19,10 +19,10 @@ import { tableParams } from '../../host/config/table-params.js';
 import { startHost } from '../../host/start-host.js';
 import type { RunningHost } from '../../host/start/host-options.js';
 import { manualTimers } from '../../host/testing/manual-timers.js';
-import { burnShoeStart, cards, close, type StreakTable } from '../../host/testing/streak-rounds.js';
+import { burnShoeStart, cards, close, held, STREAK, wonRoundWithStreak, type StreakTable } from '../../host/testing/streak-rounds.js';
 import { credit, submitted } from '../../host/testing/table-kit.js';
 import { entriesOfTypes, tableJournal, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import type { BetId } from '../../protocol/index.js';
+import type { BetId, StationState } from '../../protocol/index.js';
 
 const silent = pino({ level: 'silent' });
 type Game = 'blackjack' | 'baccarat';
@@ -46,8 +46,8 @@ interface Started extends StreakTable {
 }
 
 let starts = 0;
-async function start(dir: string, game: Game, stations: ReturnType<typeof seated>): Promise<Started> {
-  const config = TableConfig.parse({ ...simulatedTableConfig(game), stations });
+async function start(dir: string, game: Game, stations: ReturnType<typeof seated>, extra: object = {}): Promise<Started> {
+  const config = TableConfig.parse({ ...simulatedTableConfig(game), ...extra, stations });
   const clock = manualTimers();
   // Each start an hour after the one before: a round's id has its time in it.
   clock.advance(++starts * 3_600_000);
@@ -146,6 +146,8 @@ describe('stations changing seats across a restart with a blackjack round in pla
         assert.equal(stand(t, 2).ok, false, 'station 2 did not bet on seat 1 and decides nothing there');
         assert.equal(t.table.reads.station(2).decision, null, 'station 2’s screen shows no decision of seat 1');
         assert.notEqual(t.table.reads.station(1).decision, null, 'station 1’s screen shows its own seat’s decision');
+        assert.equal((t.hub.state('station/1') as StationState).seat, 1, 'station 1’s screen names the seat its bet is on');
+        assert.equal((t.hub.state('station/2') as StationState).seat, 2);
         assert.equal(stand(t, 1).ok, true, 'station 1 stands on its own 19');
         assert.equal(stand(t, 2).ok, true, 'station 2 stands on its own 17');
       });
@@ -182,6 +184,7 @@ describe('stations changing seats across a restart with a blackjack round in pla
         cards(t, '9C');
         close(t);
         assert.equal(t.table.reads.view().phase, 'betting');
+        assert.equal((t.hub.state('station/1') as StationState).seat, 2, 'the next round: station 1 at its new seat');
         assert.deepEqual(
           seatsOf(t).filter((s) => s.station <= 2),
           [
@@ -251,6 +254,37 @@ describe('stations changing seats across a restart with a baccarat coup in play'
         const folded = foldJournal(tableJournal(t.ledger), baccaratTableGame(c.profile, tableOptions(c)), tableParams(c));
         assert.deepEqual(folded.problems, []);
         assert.equal(folded.state.credits[1], 110_000);
+      });
+    });
+  });
+});
+
+describe('stations changing seats with a round in play on a seat with an open winning streak (Macau 2009 Art. 13 5))', () => {
+  it('the round settles the streak to the station that paid it, and its held stake goes back to that station when the seat changes hands', async () => {
+    await withFolder(async (dir) => {
+      const first = await start(dir, 'blackjack', ALL, STREAK);
+      await closing(first, () => {
+        wonRoundWithStreak(first);
+        // The streak's second round: station 1 bets again and has 19 to decide on when the host stops.
+        assert.equal(place(first, 1, 'main', 10_000).ok, true);
+        close(first);
+        cards(first, 'TS 9D 9H');
+        assert.equal(first.ledger.credit(1), 95_000);
+      });
+      const t = await start(dir, 'blackjack', SWAPPED, STREAK);
+      await closing(t, () => {
+        assert.equal(stand(t, 1).ok, true, 'station 1 decides its own seat');
+        cards(t, '8C');
+        assert.equal(t.table.reads.view().phase, 'results');
+        assert.equal(t.ledger.credit(1), 115_000, 'station 1 is paid its round');
+        assert.equal(held(t, 1), 5_000, 'the streak goes on past the round, held under the station that paid it');
+        close(t);
+        assert.equal(t.table.reads.view().phase, 'betting');
+        assert.equal(held(t, 1), 0);
+        assert.equal(t.ledger.credit(1), 120_000, 'the new seating took seat 1 from station 1: its streak stake is back on its credit');
+        assert.equal(t.ledger.credit(2), 100_000, 'station 2 paid nothing and gains nothing');
+        assert.equal(t.table.reads.station(2).betting.streak, undefined);
+        assert.equal(verifyLedger(t.ledger).ok, true);
       });
     });
   });
