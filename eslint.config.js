@@ -30,7 +30,7 @@ export const layers = {
         ['words', ['vocabulary', 'pay-line', 'rule-options', 'act-refusal']],
         ['shapes', ['state', 'inputs', 'state-schema', 'game', 'bet-catalogue', 'field-options', 'effects', 'advisor', 'part-schemas']],
         ['rules', ['turn', 'queries', 'limits', 'held-cards', 'on-hold', 'shoe-change']],
-        ['phases', ['dealing', 'shoe', 'betting', 'holds', 'seat-streaks']],
+        ['phases', ['dealing', 'shoe', 'betting', 'holds', 'seat-streaks', 'seat-change']],
         ['step', ['step', 'views']],
         ['fold', ['fold']],
       ],

@@ -1,6 +1,7 @@
 import type { SeatStakes, StadiumStakes } from './game.js';
 import { available, creditOf } from './queries.js';
 import { hasStation, isRemote, seatOf, spotLimits, stationAt, type Chips, type InPlay, type TableState, type Unplayed } from './state.js';
+import { seatNextRound } from './seat-change.js';
 import type { Turn } from './turn.js';
 import {
   isBehind,
@@ -23,6 +24,8 @@ import { advance } from './dealing.js';
 
 /** A new round's betting window, with its countdown. */
 export function openBetting<S, R>(t: Turn<S, R>): void {
+  // The round before kept its seats to its end: the configuration's new ones apply from this window.
+  seatNextRound(t);
   const roundNo = t.state.roundNo + 1;
   t.set({
     phase: 'betting',

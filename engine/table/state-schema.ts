@@ -102,5 +102,6 @@ export function tableStateSchema<S, R>(shoe: z.ZodType<S>, round: z.ZodType<R>):
     jackpotUnpaid: z.strictObject({ roundId: text, seat, handpays: z.array(text) }).optional(),
     jackpotResets: z.strictObject({ at: int, n: int }).optional(),
     keptOut: z.array(station).optional(),
+    seatsNext: TableParamsSchema.shape.stations.optional(),
   });
 }

@@ -229,6 +229,12 @@ export interface TableState<S, R> {
    * stakes rather than taking them (engine/blackjack/settle/streak.ts). Absent when none, and in older states.
    */
   readonly keptOut?: readonly number[];
+  /**
+   * The seating a start's configuration gave while a round was in play: the round keeps the seats
+   * it was dealt with (`params.stations`) and these apply when the next betting window opens
+   * (engine/table/seat-change.ts). Absent otherwise, and in older states.
+   */
+  readonly seatsNext?: TableParams['stations'];
 }
 
 /** A progressive jackpot award: the round, the seat and its station, the combination, the level, the amount. */

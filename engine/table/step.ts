@@ -10,7 +10,7 @@ import { expectsCard } from './queries.js';
 import { cutCard, shoeLoaded, takeCard } from './shoe.js';
 import type { TableParams, TableState } from './state.js';
 import { Turn } from './turn.js';
-import { endMovedStreaks } from './seat-streaks.js';
+import { configure } from './seat-change.js';
 
 export interface StepResult<S, R> {
   /** The new state; the very same object when the input changed nothing (then nothing is journalled). */
@@ -73,11 +73,8 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
   switch (input.kind) {
     case 'open':
       return open(t, input);
-    case 'configure': {
-      const before = t.state.params;
-      t.set({ params: withChipLimits(input.params, t.game.rules.limitRules) });
-      return endMovedStreaks(t, before);
-    }
+    case 'configure':
+      return configure(t, input.params);
     case 'resume':
       return resume(t, input);
     case 'place-bet':

@@ -9,7 +9,7 @@ import {
   type StationTransfers,
 } from '../../protocol/index.js';
 import type { StationBettingView } from '../../engine/table/views.js';
-import { isRemote } from '../../engine/table/state.js';
+import { isRemote, seatOf } from '../../engine/table/state.js';
 import { stationKey, type SharedVersions } from './station-reads.js';
 import type { ViewSources } from './table-view.js';
 import type { StationGate } from '../floor/station-gates.js';
@@ -129,9 +129,11 @@ export function stationOwnFields(
   const cfg = c.stations.find((s) => s.station === station);
   if (!cfg && !isRemote(table.state.params, station)) throw new Error(`no station ${station} at this table`);
   const projected = table.reads.station(station);
+  // The table's seat, not the file's: a round in play keeps the seats it was dealt with (engine/table/seat-change.ts).
+  const seat = cfg ? (seatOf(table.state.params, station) ?? cfg.seat) : undefined;
   const own: StationOwnFields = {
     station,
-    ...(cfg ? { seat: cfg.seat } : {}),
+    ...(seat !== undefined ? { seat } : {}),
     language,
     credit: projected.credit,
     decision: projected.decision,
