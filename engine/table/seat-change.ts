@@ -21,7 +21,7 @@ function sameSeating(a: Seating, b: Seating): boolean {
  * sat there and are kept by seat, so under a new seating its decisions would be asked of, and its
  * returns paid to, a station that never staked them (the ledger refuses such a settlement and the
  * table would stand on hold). The player who bet plays the round out and is paid; the new seats
- * apply from the next betting window (`seatsNext`, the house's reading: docs/rules/seats.md). The
+ * apply from the next betting window (`seatsNext`, the house's reading: docs/table-host.md). The
  * rest of the configuration applies now, as it always has.
  */
 export function configure<S, R>(t: Turn<S, R>, params: TableParams): void {

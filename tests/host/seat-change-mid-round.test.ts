@@ -4,7 +4,7 @@
 // twice, stations 1 and 2 swapped between seats 1 and 2 at the second start): each bet's return goes
 // to the station that placed and paid it, a pending decision is taken only from the station whose
 // bet it is, nothing is paid twice, and the next round plays the new seats.
-// docs/rules/seats.md, "Stations changing seats".
+// docs/table-host.md, "Stations changing seats with a round in play".
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
