@@ -211,6 +211,33 @@ describe('stations changing seats across a restart with a blackjack round in pla
   });
 });
 
+/** Station 1 taken off the table, station 7 given its seat 1 (seat 7 empty). */
+const REPLACED = seated([7, 2, 3, 4, 5, 6].map((n, i) => [n, i + 1]));
+
+describe('a station taken off the table, its seat given to a station that sat elsewhere, with a blackjack round in play', () => {
+  it('station 1’s bet plays out at its stated default and is paid to station 1; station 7 decides nothing of it', async () => {
+    await withFolder(async (dir) => {
+      const t = await restartedMidRound(dir, 'blackjack', blackjackToDecision, REPLACED);
+      await closing(t, () => {
+        assert.equal(stand(t, 7).ok, false, 'station 7 did not bet on seat 1');
+        assert.equal((t.hub.state('station/7') as StationState).decision, null);
+        // Station 1 has no screen now: its decision times out to the stated default (stand on 19).
+        t.clock.runOut(t.table.reads.view().endsAt);
+        assert.equal(stand(t, 2).ok, true);
+        cards(t, '9C');
+        assert.equal(t.table.reads.view().phase, 'results');
+        assert.equal(t.ledger.credit(1), 110_000, 'station 1 is paid, and cashes out with an attendant as any station taken off');
+        assert.equal(t.ledger.credit(7), 0);
+        assert.equal(verifyLedger(t.ledger).ok, true);
+        close(t);
+        assert.equal(t.table.reads.view().phase, 'betting');
+        assert.equal((t.hub.state('station/7') as StationState).seat, 1, 'the next round: station 7 at seat 1');
+        assert.equal(place(t, 7, 'main', 10_000).ok, false, 'station 7 has no credit');
+      });
+    });
+  });
+});
+
 describe('stations changing seats across a restart with a baccarat coup in play', () => {
   it('each bet is settled to the station that placed it, once, and the ledger verifies', async () => {
     await withFolder(async (dir) => {
