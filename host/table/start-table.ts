@@ -81,10 +81,11 @@ export function openTable<S, R>(
             : 'interrupted round of a table opened anew';
       voidStrayRounds({ ledger, table: runtime, log, report, reason });
       const at = timers.now();
+      // A seating the last file gave for after the round in play is this file's to confirm or replace (engine/table/seat-change.ts).
       if (!recovered.opened) {
         returnHeldStakes(ledger, now.tableId, log);
         runtime.input({ kind: 'open', at, params: now, game: game.identity });
-      } else if (JSON.stringify(runtime.state.params) !== JSON.stringify(now)) runtime.configure(now);
+      } else if (JSON.stringify(runtime.state.params) !== JSON.stringify(now) || runtime.state.seatsNext !== undefined) runtime.configure(now);
       if (!switched) runtime.input({ kind: 'resume', at, newShoe: newShoe || report.voided.length > 0 });
       if (report.tableHold) log.warn({ hold: report.tableHold }, 'the table was on hold between rounds: held again until resolved');
       if (report.resumedRound)

@@ -281,6 +281,16 @@ describe('stations changing seats across a restart with a baccarat coup in play'
         const folded = foldJournal(tableJournal(t.ledger), baccaratTableGame(c.profile, tableOptions(c)), tableParams(c));
         assert.deepEqual(folded.problems, []);
         assert.equal(folded.state.credits[1], 110_000);
+        // The file gave the round's own seats back: nothing waits for the next round.
+        assert.equal(t.running.table.state.seatsNext, undefined);
+        close(t);
+        assert.deepEqual(
+          seatsOf(t).filter((s) => s.station <= 2),
+          [
+            { station: 1, seat: 1 },
+            { station: 2, seat: 2 },
+          ],
+        );
       });
     });
   });
