@@ -86,6 +86,17 @@ export const TiltNotice = z.strictObject({
 });
 export type TiltNotice = z.infer<typeof TiltNotice>;
 
+/**
+ * Why the station refused a transfer in from the casino system, as its player is told
+ * (`desk.aftRefused.<reason>`): past the station credit limit, past the most one transfer may
+ * bring (`aft.limit`), or the station unable to take credit now (a fault, a disable, a handpay
+ * waiting). The system's own faults (another asset, an id seen before, a malformed request) are not said.
+ */
+export const AFT_IN_REFUSALS = ['credit-limit', 'transfer-limit', 'unable-now'] as const;
+export type AftInRefusal = (typeof AFT_IN_REFUSALS)[number];
+/** The most an AFT amount's 5 BCD digits say (minor units). */
+export const AFT_AMOUNT_MAX = 9_999_999_999;
+
 /** A station's cash-out: a pending handpay locks the station until an attendant pays it. */
 export const CashoutState = lazily('CashoutState', () =>
   z.strictObject({
@@ -139,6 +150,19 @@ export const CashoutState = lazily('CashoutState', () =>
       .optional(),
     /** The last note the station's acceptor returned for a reason the player is told: its credit limit (docs/sas.md, "The station credit limit"). */
     noteIn: z.strictObject({ state: z.literal('returned'), reason: z.literal('credit-limit'), at: z.number().int().nonnegative() }).optional(),
+    /**
+     * The last transfer in the casino system sent by AFT (0x72 type 00) and the station refused, for
+     * a reason its player can act on (docs/sas.md, "AFT: the cashless wallet"): its amount as asked
+     * (5 BCD digits at most), and when. One, the newest: a system that floods refusals replaces it.
+     */
+    aftIn: z
+      .strictObject({
+        state: z.literal('refused'),
+        reason: z.enum(AFT_IN_REFUSALS),
+        amount: MinorUnits.positive().max(AFT_AMOUNT_MAX),
+        at: z.number().int().nonnegative(),
+      })
+      .optional(),
   }),
 );
 export type CashoutState = z.infer<typeof CashoutState>;

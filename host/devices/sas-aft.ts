@@ -14,6 +14,7 @@ import { aftTransferAtPosition, aftTransferBack, aftTransfersAt, type AftTransfe
 import type { Ledger } from '../../ledger/ledger.js';
 import type { StationAftRegistration } from './sas-aft-register.js';
 import { creditRoom } from './credit-rule/credit-limit.js';
+import type { AftInRefusal } from '../../protocol/index.js';
 
 /** The history buffer's positions (0x72 interrogation 01–7F). */
 const HISTORY = 127;
@@ -41,6 +42,19 @@ export interface StationAftDeps {
   registration?: StationAftRegistration;
   /** The lock did not end after a transfer (its fault's clear could not be journalled): for the log. */
   onLockError?: (err: unknown) => void;
+  /** What the station's player is told of its transfers in (host/floor/aft-notices.ts); absent, nothing. */
+  notice?: AftInNotice;
+  /** Telling the station's screen failed (the transfer is answered all the same): for the log. */
+  onNoticeError?: (err: unknown) => void;
+}
+
+/**
+ * The station's screen told of a transfer in refused for a reason its player can act on, with
+ * the amount asked, and told again when one moves (the refusal is then past).
+ */
+export interface AftInNotice {
+  refused(reason: AftInRefusal, amount: number): void;
+  moved(): void;
 }
 
 /** What a transfer needs of the game lock. */
@@ -72,9 +86,9 @@ export class StationAft implements SasAftSide {
     // and sent the transfer again must still read, at index 00, the transfer that moved.
     if (this.d.ledger.byTxId(aftTxId(this.d.station, q.transactionId))) return this.refusal81(q);
     const why = this.refusal(q);
-    if (why !== null) return this.refused(q, why, newest);
+    if (why !== null) return this.told(q, this.refused(q, why, newest));
     const amount = this.amountOf(q);
-    if (typeof amount !== 'number') return this.refused(q, amount.status, newest);
+    if (typeof amount !== 'number') return this.told(q, this.refused(q, amount.status, newest), amount.past);
     const type = q.type === AFT_TYPE.toMachine ? 'aft.in' : 'aft.out';
     this.d.ledger.append({
       type,
@@ -83,6 +97,7 @@ export class StationAft implements SasAftSide {
     });
     this.current = null;
     this.endLock();
+    if (type === 'aft.in') this.say((n) => n.moved());
     const t = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
     if (!t) throw new Error('an AFT transfer journalled and not found');
     return this.record(t, 0);
@@ -98,6 +113,28 @@ export class StationAft implements SasAftSide {
       this.d.lock?.release('aftLockTransferDone');
     } catch (err) {
       this.d.onLockError?.(err);
+    }
+  }
+
+  /**
+   * A transfer in refused, once it is known to be for this station: its player is told when the
+   * reason is one a player can act on (ask for less, or wait for the station); the system's own
+   * faults (a bad id, restricted credit, a lock it did not take, a receipt) are the system's to fix.
+   */
+  private told(q: AftRequest, record: AftRecord, past?: Past): AftRecord {
+    if (q.type !== AFT_TYPE.toMachine || record.cashable <= 0) return record;
+    const reason = record.status === AFT_STATUS.unableNow ? 'unable-now' : record.status === AFT_STATUS.overLimit ? (past ?? null) : null;
+    if (reason !== null) this.say((n) => n.refused(reason, record.cashable));
+    return record;
+  }
+
+  /** The screen told: a failure there (a listener's) is logged and never keeps the answer from the system. */
+  private say(tell: (notice: AftInNotice) => void): void {
+    if (!this.d.notice) return;
+    try {
+      tell(this.d.notice);
+    } catch (err) {
+      this.d.onNoticeError?.(err);
     }
   }
 
@@ -129,18 +166,27 @@ export class StationAft implements SasAftSide {
   }
 
   /** The amount that moves: all of it, or (partial allowed) as much as the limit or the credit lets. */
-  private amountOf(q: AftRequest): number | { status: number } {
+  private amountOf(q: AftRequest): number | { status: number; past: Past } {
     const asked = q.cashable ?? 0;
-    const room = q.type === AFT_TYPE.toMachine ? this.roomIn() : this.d.ledger.credit(this.d.station);
+    const inRoom = q.type === AFT_TYPE.toMachine ? this.roomsIn() : null;
+    const room = inRoom ? Math.min(inRoom.transfer, inRoom.credit) : this.d.ledger.credit(this.d.station);
     if (asked <= room) return asked;
-    if (q.code !== 0x01 || room <= 0) return { status: q.type === AFT_TYPE.toMachine ? AFT_STATUS.overLimit : AFT_STATUS.notValidAmount };
+    // Past both limits, the credit limit is the one the player is told: asking no more than the transfer limit would not do.
+    const past: Past = inRoom && asked > inRoom.credit ? 'credit-limit' : 'transfer-limit';
+    if (q.code !== 0x01 || room <= 0) return { status: q.type === AFT_TYPE.toMachine ? AFT_STATUS.overLimit : AFT_STATUS.notValidAmount, past };
     return room;
   }
 
   /** The most a transfer in may move now: the transfer limit, or less, what the credit limit leaves. */
   private roomIn(): number {
+    const { transfer, credit } = this.roomsIn();
+    return Math.min(transfer, credit);
+  }
+
+  /** What each limit leaves a transfer in: the transfer limit's, and the station credit limit's (Infinity without one). */
+  private roomsIn(): { transfer: number; credit: number } {
     const creditLimit = this.d.creditLimit?.();
-    return creditLimit === undefined ? this.d.limit : Math.min(this.d.limit, creditRoom(this.d.ledger, this.d.station, creditLimit));
+    return { transfer: this.d.limit, credit: creditLimit === undefined ? Infinity : creditRoom(this.d.ledger, this.d.station, creditLimit) };
   }
 
   private refused(q: AftRequest, status: number, newest: AftTransfer | undefined): AftRecord {
@@ -210,6 +256,9 @@ export class StationAft implements SasAftSide {
     };
   }
 }
+
+/** Which limit a transfer in over the room would pass, as its player is told. */
+type Past = Extract<AftInRefusal, 'credit-limit' | 'transfer-limit'>;
 
 function positionOf(t: AftTransfer): number {
   return ((t.ordinal - 1) % HISTORY) + 1;

@@ -91,7 +91,10 @@ describe('a transfer in refused by the station: its player is told, no one else'
     assert.equal(aft.transfer(askIn(1, 5_000, 'ONCE-1')).status, AFT_STATUS.notUnique);
     assert.equal(aft.transfer(askIn(1, 5_000, 'bad\u0001id')).status, AFT_STATUS.idNotValid);
     assert.equal(aft.transfer({ ...askIn(1, 5_000, 'R-1'), restricted: 100 }).status, AFT_STATUS.notValidAmount);
-    assert.equal(aft.transfer(aftRequest({ type: AFT_TYPE.toHost, cashable: 9_999_999, transactionId: 'OUT-1', assetNumber: ASSETS[1] ?? 0 })).status, AFT_STATUS.notValidAmount);
+    assert.equal(
+      aft.transfer(aftRequest({ type: AFT_TYPE.toHost, cashable: 9_999_999, transactionId: 'OUT-1', assetNumber: ASSETS[1] ?? 0 })).status,
+      AFT_STATUS.notValidAmount,
+    );
     assert.equal(view(1).cashout?.aftIn, undefined);
     assert.equal(view(2).cashout?.aftIn, undefined, "station 2's asset named at station 1's line: station 2 is told nothing either");
   });
@@ -102,6 +105,33 @@ describe('a transfer in refused by the station: its player is told, no one else'
     assert.equal(view(1).cashout?.aftIn?.reason, 'credit-limit');
     assert.equal(aft.transfer(askIn(1, 40, 'FITS')).status, AFT_STATUS.full);
     assert.equal(view(1).cashout?.aftIn, undefined);
+  });
+
+  it('a screen that fails to be told never keeps the answer from the system: the refusal and the transfer answered, the failure logged', () => {
+    const failures: unknown[] = [];
+    const aft = new StationAft({
+      ledger: t.ledger,
+      station: 1,
+      assetNumber: ASSETS[1] ?? 0,
+      limit: TRANSFER_LIMIT,
+      creditLimit: () => t.config.creditLimit,
+      refuseIn: () => null,
+      refuseOut: () => null,
+      local: fixedLocal(2026, 12, 2, 12),
+      notice: {
+        refused: () => {
+          throw new Error('listener');
+        },
+        moved: () => {
+          throw new Error('listener');
+        },
+      },
+      onNoticeError: (err) => failures.push(err),
+    });
+    assert.equal(aft.transfer(askIn(1, 5_000, 'T-1')).status, AFT_STATUS.overLimit);
+    assert.equal(aft.transfer(askIn(1, 50, 'T-2')).status, AFT_STATUS.full);
+    assert.equal(t.ledger.credit(1), CREDIT_LIMIT);
+    assert.equal(failures.length, 2);
   });
 
   it('a hostile system floods 10,000 refusals: one notice, the newest, replaced each time; the other station untouched', () => {

@@ -18,6 +18,7 @@ import { openSystemValidations } from '../devices/sas-system-validation.js';
 import type { Printers } from '../devices/printers.js';
 import type { TicketIn } from '../devices/ticket-in.js';
 import type { CreditLimitNotes } from '../devices/credit-rule/credit-limit.js';
+import { AftNotices } from './aft-notices.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 
 /** The casino-floor services of a running table, for service mode (issue 9). */
@@ -60,6 +61,8 @@ export interface FloorServicesDeps {
 /** The floor services with what the screens need of them (refusals, notices, cash-out). */
 export interface WiredFloorServices extends FloorServices {
   gate: StationGate;
+  /** What each station's screen is told of the AFT transfers in it refused (the SAS links tell it). */
+  aftNotices: AftNotices;
 }
 
 /** A configuration change took effect: the acceptors told the notes, the table its limits and timings, the screens. */
@@ -68,6 +71,21 @@ function configApplied(d: FloorServicesDeps, key: ChangeableKey): void {
   // Limits and timings are the table's to play by: an input, journalled like any other.
   if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax' || key === 'handpayTwoPersonAbove') d.table.configure(d.params());
   d.onConfigApplied();
+}
+
+/** What the screens see of the floor: refusals, notices, each station's cash-out and what its acceptor and AFT refused. */
+function gateOf(d: FloorServicesDeps, handpays: Handpays, handpayChanges: Emitter<void>, tickets: TicketOut, aftNotices: AftNotices): StationGates {
+  const streakHeld = (station: number) => heldStakeOf(d.ledger, station);
+  return new StationGates(
+    d.tilts,
+    handpays,
+    (listener) => handpayChanges.on(listener),
+    tickets,
+    d.ticketsIn ?? null,
+    streakHeld,
+    d.limitNotes ?? null,
+    aftNotices,
+  );
 }
 
 /**
@@ -108,8 +126,8 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     onChanged: () => handpayChanges.emit(),
     system: openSystemValidations(d, handpays),
   });
-  const streakHeld = (station: number) => heldStakeOf(d.ledger, station);
-  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets, d.ticketsIn ?? null, streakHeld, d.limitNotes ?? null);
+  const aftNotices = new AftNotices();
+  const gate = gateOf(d, handpays, handpayChanges, tickets, aftNotices);
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
   // takes no notes either. Each fault is its own reason at the acceptor, beside a technician's
   // disable: the acceptor takes notes again only once every reason has gone.
@@ -144,6 +162,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
   ];
   return {
     gate,
+    aftNotices,
     tilts: d.tilts,
     handpays,
     tickets,

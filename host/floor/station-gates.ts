@@ -5,6 +5,7 @@ import type { Handpays } from './handpays.js';
 import type { NoTicket, TicketOut } from './ticket-out.js';
 import type { TicketIn } from '../devices/ticket-in.js';
 import type { CreditLimitNotes } from '../devices/credit-rule/credit-limit.js';
+import type { AftNotices } from './aft-notices.js';
 import { validationTxId } from '../../terms/system-validation-terms.js';
 import { ref } from '../../engine/blackjack/refs.js';
 
@@ -52,6 +53,8 @@ export class StationGates implements StationGate {
     private readonly streakHeld: (station: number) => number = () => 0,
     /** The notes each station's acceptor returned at its credit limit: its screen says why. */
     private readonly limitNotes: Pick<CreditLimitNotes, 'lastAt' | 'onChange'> | null = null,
+    /** The transfers in each station refused from the casino system (AFT): its screen says why, no other's. */
+    private readonly aftNotices: Pick<AftNotices, 'lastAt' | 'onChange'> | null = null,
   ) {}
 
   get heldIn(): HeldTicketsIn | null {
@@ -93,12 +96,14 @@ export class StationGates implements StationGate {
     const prints = this.tickets?.hasPrinter(station) ? { printsTickets: true as const } : {};
     const noteAt = this.limitNotes?.lastAt(station);
     const noteIn = noteAt != null ? { noteIn: { state: 'returned' as const, reason: 'credit-limit' as const, at: noteAt } } : {};
+    const aftIn = this.aftNotices?.lastAt(station);
     return {
       pending: pending ? { ...pending, ...why } : null,
       ...prints,
       ...(ticket ? { ticket } : {}),
       ...(ticketIn ? { ticketIn } : {}),
       ...noteIn,
+      ...(aftIn ? { aftIn } : {}),
       ...systemWait,
     };
   }
@@ -170,11 +175,13 @@ export class StationGates implements StationGate {
     const offHandpays = this.onHandpayChange(listener);
     const offTickets = this.ticketsIn?.onChange(() => listener()) ?? (() => {});
     const offNotes = this.limitNotes?.onChange(() => listener()) ?? (() => {});
+    const offAft = this.aftNotices?.onChange(() => listener()) ?? (() => {});
     return () => {
       offTilts();
       offHandpays();
       offTickets();
       offNotes();
+      offAft();
     };
   }
 }

@@ -33,6 +33,7 @@ import { EXC } from '../../hardware/sas/constants.js';
 import { tiltDetailSaid } from '../../locales/said.js';
 import type { WiredFloorServices } from '../floor/floor-services.js';
 import type { StationGate } from '../floor/station-gates.js';
+import type { AftNotices } from '../floor/aft-notices.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
 import { unrefTimers } from '../table/timers.js';
@@ -76,6 +77,8 @@ export interface SasLinksDeps {
   systemValidations?: Pick<SystemValidations, 'at' | 'side' | 'close'> | undefined;
   /** The remote stations' SAS lines, relayed by their agents (`remoteSas`; docs/sas.md, "Remote stations"). */
   remoteSas?: Pick<RemoteSas, 'opener' | 'onOpen'>;
+  /** What each station's screen is told of the transfers in it refused (host/floor/aft-notices.ts). */
+  aftNotices?: Pick<AftNotices, 'at'>;
 }
 
 /** A station's SAS link as the configuration gives it: a seated station's port, or `agent` (a remote station's, relayed). */
@@ -347,6 +350,8 @@ export class SasLinks {
         lock,
         registration,
         onLockError: (err) => d.log.error({ err, station }, 'AFT: the transfer is done but its game lock did not end (its fault stays until a restart)'),
+        ...(d.aftNotices ? { notice: d.aftNotices.at(station) } : {}),
+        onNoticeError: (err) => d.log.error({ err, station }, 'AFT: the station screen could not be told of a transfer in (the system was answered)'),
       }),
     };
   }
@@ -440,7 +445,7 @@ export function openSasLinks(
   options: { dataDir: string; sasTiming?: SasLinksDeps['timing'] },
   { config, ledger, log, layout, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'layout' | 'manifest'>,
   { tilts, billAcceptors, sasTickets, table }: Pick<TableRuntime, 'tilts' | 'billAcceptors' | 'sasTickets' | 'table'>,
-  floor: Pick<WiredFloorServices, 'handpays' | 'tickets' | 'gate'>,
+  floor: Pick<WiredFloorServices, 'handpays' | 'tickets' | 'gate' | 'aftNotices'>,
   remoteSas?: RemoteSasLinks,
   stops?: StartStops,
 ): SasLinks {
@@ -457,6 +462,7 @@ export function openSasLinks(
     dataDir: options.dataDir,
     sasTickets,
     systemValidations: floor.tickets.system,
+    aftNotices: floor.aftNotices,
     ...(remoteSas ? { remoteSas } : {}),
     ...(options.sasTiming ? { timing: options.sasTiming } : {}),
   });
