@@ -3,7 +3,8 @@
 // the casino's system played by the host simulator. It asks one unit over the room, full only
 // (84, nothing journalled), the most 5 BCD digits say with partial allowed (the room moves, 01),
 // and again at the limit (84); 0x74 reports the room as the transfer limit, 0 and no transfer in
-// at the limit. The configuration's limit reaches the SAS link as the host wires it.
+// at the limit. The configuration's limit reaches the SAS link as the host wires it, and each 84
+// reaches station 1's screen (`cashout.aftIn`, with the amount asked) and no other's.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { entryCount } from '../../ledger/index.js';
+import type { StationState } from '../../protocol/index.js';
 import { SasHost, type HostIo } from './host/host.js';
 import { openPtyHost, ptyPair } from './host/io.js';
 import * as A from './host/aft.js';
@@ -41,6 +43,11 @@ describe('AFT at the station credit limit through the host start', () => {
   });
   const credit = (): number => running?.ledger.credit(STATION) ?? -1;
   const aftIns = (): number => (running ? entryCount(running.ledger, ['aft.in']) : -1);
+  /** What a station's screen is told of a transfer in refused (`cashout.aftIn`), or undefined. */
+  const said = (station: number) => {
+    const a = (running?.screens.hub.state(`station/${station}`) as StationState | undefined)?.cashout?.aftIn;
+    return a && { reason: a.reason, amount: a.amount };
+  };
   const ask = (id: string, cashable: number, more: Partial<A.TransferAsk> = {}): A.TransferAsk => ({ type: 0x00, cashable, asset: ASSET, id, ...more });
 
   before(async () => {
@@ -75,13 +82,18 @@ describe('AFT at the station credit limit through the host start', () => {
     assert.equal((await A.status74(h)).limit, room);
     assert.equal((await A.transfer72(h, ask('CL-IN-2', room + 1))).status, 0x84);
     assert.deepEqual([credit(), aftIns()], [AFT_LIMIT, 1]);
+    // The player at station 1 is told, with the amount; station 2's screen is told nothing.
+    assert.deepEqual(said(STATION), { reason: 'credit-limit', amount: room + 1 });
+    assert.equal(said(2), undefined);
   });
 
   it('the most 5 BCD digits say, partial allowed: the room moves (01); at the limit 84, and 0x74 offers nothing in', async () => {
     const t = await A.transfer72(h, ask('CL-IN-3', 9_999_999_999, { code: 0x01 }));
     assert.deepEqual([t.status, t.cashable], [0x01, CREDIT_LIMIT - AFT_LIMIT]);
     assert.equal(credit(), CREDIT_LIMIT);
+    assert.equal(said(STATION), undefined, 'a transfer in that moved takes the refusal away');
     assert.equal((await A.transfer72(h, ask('CL-IN-4', 1, { code: 0x01 }))).status, 0x84);
+    assert.deepEqual(said(STATION), { reason: 'credit-limit', amount: 1 });
     const s = await A.status74(h);
     assert.deepEqual([s.limit, (s.available ?? 0) & 0x01, s.cashable], [0, 0, CREDIT_LIMIT]);
     assert.deepEqual([credit(), aftIns()], [CREDIT_LIMIT, 2]);
