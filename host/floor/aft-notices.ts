@@ -2,7 +2,7 @@
 // station refused (docs/sas.md, "AFT: the cashless wallet"). Not a credit movement: nothing is
 // journalled, and a restart forgets it (the system, which got the refusal code, still knows).
 import { Emitter } from '../../hardware/clock.js';
-import type { AftInRefusal } from '../../protocol/index.js';
+import { AFT_AMOUNT_MAX, type AftInRefusal } from '../../protocol/index.js';
 import type { AftInNotice } from '../devices/sas-aft.js';
 
 export interface AftRefusalSaid {
@@ -23,6 +23,8 @@ export class AftNotices {
   at(station: number): AftInNotice {
     return {
       refused: (reason, amount) => {
+        // Only what the view's schema carries: an amount it would refuse would cost the station its whole view.
+        if (!Number.isSafeInteger(amount) || amount <= 0 || amount > AFT_AMOUNT_MAX) return;
         this.last.set(station, { state: 'refused', reason, amount, at: this.now() });
         this.changes.emit(station);
       },

@@ -146,6 +146,10 @@ describe('a transfer in refused by the station: its player is told, no one else'
     // 5 BCD digits' most: a number the schema carries as it is.
     aft.transfer(askIn(1, 9_999_999_999, 'HUGE'));
     assert.equal(view(1).cashout?.aftIn?.amount, 9_999_999_999);
+    // Past what 5 BCD digits say (a caller other than the 0x72 parser): not kept, the view stays one its schema carries.
+    t.floor.aftNotices.at(1).refused('credit-limit', 10_000_000_000);
+    t.floor.aftNotices.at(1).refused('credit-limit', 0.5);
+    assert.equal(view(1).cashout?.aftIn?.amount, 9_999_999_999);
     console.log(`# 10,000 refused transfers and their notices: ${ms.toFixed(0)} ms`);
   });
 });
