@@ -6,17 +6,36 @@ import { limitBreaks } from '../../engine/table/limits.js';
 import { checkTableOptions, knownProfiles, tableGame } from '../../engine/games.js';
 import { describeRuleRefusal, type RuleRefusal } from '../../engine/table/rule-options.js';
 import { describeIssues } from './load-config.js';
-import { TableConfig, tableOptions, unknownBetTypes } from './table-config.js';
+import { SAS_CREDIT_MAX, TableConfig, tableOptions, unknownBetTypes } from './table-config.js';
 import { GAME_KINDS, type BetId } from '../../engine/table/vocabulary.js';
 
 /**
  * What may change while the host runs. The game, the seats, the stations and the devices need a
  * restart with a new configuration file; so does the offline limit, which the sync client reads
  * once. The rule profile (another of the same game's) and its options change here and take effect
- * at the next start (RESTART_KEYS).
+ * at the next start (RESTART_KEYS). The station credit limit takes effect at once (IMMEDIATE_KEYS).
  */
-export const CHANGEABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove', 'roundMax', 'profileOptions', 'profile'] as const;
+export const CHANGEABLE_KEYS = [
+  'limits',
+  'betLimits',
+  'denominations',
+  'timings',
+  'handpayTwoPersonAbove',
+  'roundMax',
+  'creditLimit',
+  'profileOptions',
+  'profile',
+] as const;
 export type ChangeableKey = (typeof CHANGEABLE_KEYS)[number];
+
+/**
+ * Keys in effect as soon as they are journalled, a round in play or not: the station credit limit
+ * bears on credit coming in (a note, a ticket, AFT, a move from another table), never on a bet
+ * or a settlement, and every reader of a station's room reads the running configuration at each
+ * question (docs/sas.md, "The station credit limit"). Held to a round's end, a lowered limit would
+ * let credit in past it until then.
+ */
+export const IMMEDIATE_KEYS: ReadonlySet<ChangeableKey> = new Set(['creditLimit']);
 
 /**
  * Keys whose change is journalled at once but takes effect at the next start: the rule profile
@@ -183,6 +202,13 @@ export class ConfigChanges {
       this.atRestart.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
       return { ok: true, status: 'restart', seq: r.entry.seq };
     }
+    if (IMMEDIATE_KEYS.has(k)) {
+      // Journalled above, applied before the change is answered: the next credit in is measured by it.
+      this.assign(k, v.value);
+      this.deps.log.info({ key: k, seq: r.entry.seq }, 'configuration change in effect');
+      this.deps.onApplied?.(k);
+      return { ok: true, status: 'applied', seq: r.entry.seq };
+    }
     this.queue.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
     this.applyQueued();
     const status = this.queue.some((q) => q.seq === r.entry.seq) ? 'queued' : 'applied';
@@ -323,6 +349,11 @@ export class ConfigChanges {
   }
 
   private validate(key: ChangeableKey, after: unknown, authorisation: string): { ok: true; value: unknown } | ChangeRefusal {
+    if (key === 'creditLimit' && !creditLimitValue(after)) {
+      // Said before the schema: null would be the default (no limit but SAS's), and a schema's issue list is no words for a person.
+      const value = typeof after === 'string' ? JSON.stringify(after) : String(JSON.stringify(after) ?? after);
+      return refusal(said('creditLimitNotAmount', { value: value.slice(0, 40), max: SAS_CREDIT_MAX, currency: this.deps.config.currency }));
+    }
     const restart = RESTART_KEYS.has(key);
     // A rule set's change is checked against the rule set the next start opens under.
     const base = restart ? this.nextStart() : this.deps.config;
@@ -426,6 +457,11 @@ function limitBreakOf(candidate: Record<string, unknown>): Said | null {
   } catch {
     return null;
   }
+}
+
+/** A credit limit a table can hold: whole minor units, at least one, at most what SAS 0x1A can say. */
+function creditLimitValue(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= SAS_CREDIT_MAX;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -119,7 +119,13 @@ describe('the credit limit changed at runtime', () => {
     const r = readers(table);
     credit(table.ledger, STATION, 500_000);
     // The same changes over the running configuration, with a round that never ends.
-    const inPlay = new ConfigChanges({ config: table.config, ledger: table.ledger, log: silent, bets: () => table.table.game.rules.bets, betweenRounds: () => false });
+    const inPlay = new ConfigChanges({
+      config: table.config,
+      ledger: table.ledger,
+      log: silent,
+      bets: () => table.table.game.rules.bets,
+      betweenRounds: () => false,
+    });
     const answer = inPlay.change('creditLimit', 500_000, by);
     assert.ok(answer.ok, answer.ok ? '' : answer.reason);
     assert.equal(answer.status, 'applied');
