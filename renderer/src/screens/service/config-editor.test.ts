@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createI18n } from '../../../../locales/i18n.js';
 import { formatMoney } from '../../../../locales/money.js';
-import { draftFields, draftValue, formatConfigValue, setField, startDraft, toggleNote, typedValue } from './config-editor.js';
+import { draftFields, draftValue, formatConfigValue, isEditableKey, setField, startDraft, toggleNote, typedValue } from './config-editor.js';
 
 const table = { bets: ['main', 'anyPair'], notes: [10, 20, 50, 100, 500, 1000] };
 
@@ -24,6 +24,19 @@ describe('configuration editor', () => {
     assert.deepEqual(draftValue(d), { ok: true, value: '{"min":10000,"max":2000000}' });
     d = setField(d, 'min', 3_000_000);
     assert.deepEqual(draftValue(d), { ok: false, problem: { key: 'minAboveMax', values: { bet: '' } } });
+  });
+
+  it('edits the station credit limit on the pad: whole units typed, minor units sent, none or zero refused before a second person is called', () => {
+    assert.ok(isEditableKey('creditLimit'));
+    let d = startDraft('creditLimit', '99999999', table);
+    assert.deepEqual(
+      draftFields(d).map((f) => [f.name, f.unit, f.value]),
+      [['amount', 'money', 99_999_999]],
+    );
+    d = setField(d, 'amount', typedValue(draftFields(d)[0]!, '50000', 100));
+    assert.deepEqual(draftValue(d), { ok: true, value: '5000000' });
+    assert.deepEqual(draftValue(setField(d, 'amount', null)), { ok: false, problem: { key: 'missing', values: { field: 'amount' } } });
+    assert.deepEqual(draftValue(setField(d, 'amount', 0)), { ok: false, problem: { key: 'positive', values: { field: 'amount' } } });
   });
 
   it('edits timers in seconds and sends milliseconds', () => {

@@ -9,7 +9,7 @@ import { BetId } from '../../../../protocol/index.js';
  * The host validates the value again (the table configuration's schema) before a second person
  * is called, and again when the change is made.
  */
-export const EDITABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove', 'roundMax'] as const;
+export const EDITABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove', 'roundMax', 'creditLimit'] as const;
 export type EditableKey = (typeof EDITABLE_KEYS)[number];
 
 export function isEditableKey(key: string): key is EditableKey {
@@ -55,6 +55,7 @@ export function startDraft(key: EditableKey, current: string, table: { bets: rea
       break;
     case 'handpayTwoPersonAbove':
     case 'roundMax':
+    case 'creditLimit':
       fields.amount = num(v);
       break;
     case 'timings':
@@ -125,6 +126,11 @@ export function draftValue(d: ConfigDraft): { ok: true; value: string } | { ok: 
     }
     case 'handpayTwoPersonAbove':
       if (f.amount == null) return missing('amount');
+      return { ok: true, value: JSON.stringify(f.amount) };
+    case 'creditLimit':
+      // A limit of nothing would take no credit at all; the host also holds it to what SAS 0x1A can say.
+      if (f.amount == null) return missing('amount');
+      if (f.amount <= 0) return { ok: false, problem: { key: 'positive', values: { field: 'amount' } } };
       return { ok: true, value: JSON.stringify(f.amount) };
     case 'roundMax':
       // No amount (or 0): no cap on the table's total per round.
