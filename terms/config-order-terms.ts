@@ -3,8 +3,8 @@
 // upstream accepts that its table cannot read would be delivered, refused unread and sent again at
 // every heartbeat (a review of the configuration orders found one did exactly that).
 
-/** The settings an order may change: the four the back office proposes, no other (not the handpay threshold, the denominations…). */
-export const ORDER_KEYS = ['limits', 'betLimits', 'profileOptions', 'profile'] as const;
+/** The settings an order may change: the five the back office proposes, no other (not the handpay threshold, the denominations…). */
+export const ORDER_KEYS = ['limits', 'betLimits', 'creditLimit', 'profileOptions', 'profile'] as const;
 export type OrderKey = (typeof ORDER_KEYS)[number];
 
 /** The longest order text a table takes (host/floor/remote-config.ts); a longer one, signed, is refused in the journal. */
@@ -18,3 +18,9 @@ export const ORDER_AFTER_MAX = 8_192;
 
 /** The most bets one change of the bet limits may name: above any game's (engine/table/vocabulary.ts names 18 spots, and `behind`). */
 export const BET_LIMITS_MAX = 32;
+
+/**
+ * The most a station credit limit may be (minor units): what SAS's current credits (0x1A, 4 BCD
+ * bytes) can say, as the table's configuration holds it (host/config/table-config.ts SAS_CREDIT_MAX).
+ */
+export const CREDIT_LIMIT_MAX = 99_999_999;

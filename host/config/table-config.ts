@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { hasLanguage } from '../../locales/index.js';
 import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
+import { CREDIT_LIMIT_MAX } from '../../terms/config-order-terms.js';
 import { ConnectionLimitsConfig } from './connection-limits.js';
 import { DeviceSpec } from './device-spec.js';
 import { BET_IDS, REMOTE_STATION_BASE, type BetId } from '../../engine/table/vocabulary.js';
@@ -11,7 +12,7 @@ import { limitProblems } from '../../engine/table/limits.js';
 import { describeRuleRefusal } from '../../engine/table/rule-options.js';
 
 /** The largest credit SAS's current credits (long poll 0x1A: 4 BCD bytes, 8 digits) can say, in minor units. */
-export const SAS_CREDIT_MAX = 99_999_999;
+export const SAS_CREDIT_MAX = CREDIT_LIMIT_MAX;
 
 /** A bill acceptor's protocol: JCM ID-003 or Innovative SSP (hardware/billacceptor/{id003,ssp}). */
 const AcceptorProtocol = z.enum(['id003', 'ssp']);

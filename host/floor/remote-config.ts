@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { answeredOrders, newestOrderMade, type Ledger } from '../../ledger/index.js';
 import { ORDER_KEYS, ORDER_TEXT_MAX } from '../../terms/config-order-terms.js';
-import { refusal, type ChangeRefusal, type ConfigChanges } from '../config/config-changes.js';
+import { IMMEDIATE_KEYS, refusal, type ChangeRefusal, type ChangeableKey, type ConfigChanges } from '../config/config-changes.js';
 import { describeIssues } from '../config/load-config.js';
 import { said } from '../config/refusal-words.js';
 
@@ -13,7 +13,8 @@ import { said } from '../config/refusal-words.js';
 // Ed25519 signature (the key from the enrolment, which also checks its receipts) over this
 // terminal's name and the order's exact text, fit its schema, name two different people, and
 // pass the same guard as a change made at the table (ConfigChanges: the rule guard, the
-// authorisation). A good order is journalled and made only when the next shoe is loaded; an
+// authorisation). A good order is journalled and made only when the next shoe is loaded (the
+// station credit limit, which bears on no round, as it arrives: IMMEDIATE_KEYS); an
 // order the upstream signed that the table refuses is journalled as `config.refused`, which the
 // synced journal carries back to the back office. Each order of an answer is judged on its own:
 // one the upstream signed that the table cannot read (longer than it takes, off its schema, a
@@ -32,7 +33,7 @@ export function orderStatement(terminal: string, order: string): string {
 
 const Who = z.string().regex(/^[a-z0-9][a-z0-9._-]{1,31}$/);
 
-/** An order as the upstream writes it (upstream/backoffice/config-requests.ts): one of the four settings the back office proposes. */
+/** An order as the upstream writes it (upstream/backoffice/config-requests.ts): one of the settings the back office proposes (ORDER_KEYS). */
 export const ConfigOrder = z.strictObject({
   v: z.literal(1),
   id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -172,12 +173,22 @@ export class RemoteConfig {
     if (superseded) return this.refuse(o, superseded);
     const check = this.d.changes.check(o.key, o.after, o.authorisation);
     if (!check.ok) return this.refuse(o, check);
+    // The credit limit waits for no shoe: a limit lowered from the floor holds from the next credit in.
+    if (IMMEDIATE_KEYS.has(o.key as ChangeableKey)) return this.makeNow(o);
     this.waiting.set(o.id, o);
     this.signatures.set(o.id, signature);
     this.d.log.info(
       { order: o.id, key: o.key, proposedBy: o.proposedBy, approvedBy: o.approvedBy },
       'configuration order accepted: it is made at the next shoe',
     );
+  }
+
+  /** An order of a key in effect at once (IMMEDIATE_KEYS), checked already: journalled naming the order and made, or refused. */
+  private makeNow(o: ConfigOrder): void {
+    const r = this.d.changes.change(o.key, o.after, { who: o.proposedBy, witness: o.approvedBy, authorisation: o.authorisation, order: o.id });
+    if (!r.ok) return this.refuse(o, r);
+    this.answered.add(o.id);
+    this.d.log.info({ order: o.id, key: o.key, status: r.status, seq: r.seq }, 'configuration order journalled and made as it arrived');
   }
 
   /**
