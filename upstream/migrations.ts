@@ -1,6 +1,6 @@
 import type { Db, Sql } from './sql.js';
 import { BACKOFFICE_SQL } from './backoffice/schema.js';
-import { CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
+import { CONFIG_CREDIT_LIMIT_SQL, CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
 import { CURRENCY_SPANS_SQL, CURRENCY_WAITING_SQL, TABLE_CURRENCY_SQL } from './table-currency.js';
 import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
@@ -207,6 +207,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 17,
     name: "entries dated before their table's last nothing-unsent heartbeat or ahead of their receipt (a complete day changed)",
     sql: MISDATED_ENTRIES_SQL,
+  },
+  {
+    version: 18,
+    name: 'back office: a configuration request may change the station credit limit',
+    sql: CONFIG_CREDIT_LIMIT_SQL,
   },
 ];
 

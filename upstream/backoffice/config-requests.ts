@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BET_LIMITS_MAX, ORDER_AFTER_MAX } from '../../terms/config-order-terms.js';
+import { BET_LIMITS_MAX, CREDIT_LIMIT_MAX, ORDER_AFTER_MAX } from '../../terms/config-order-terms.js';
 import { said, type SaidPayload } from '../../terms/said.js';
 import { raiseAlarm } from '../alarm.js';
 import { iso } from '../queries.js';
@@ -7,10 +7,10 @@ import type { Db, Sql } from '../sql.js';
 import { audit } from './audit.js';
 
 // Configuration from the floor (issue 49 item 6; docs/backoffice.md): a user with the
-// `table-config` permission proposes a change of a table's limits, rule options or rule profile with the
+// `table-config` permission proposes a change of a table's limits, station credit limit, rule options or rule profile with the
 // regulator's authorisation reference; another user with that permission approves it (the
 // database refuses an approval by the proposer too); the table fetches it, signed by the
-// upstream, at its heartbeats and makes it at its next shoe, or refuses it. What the table did is
+// upstream, at its heartbeats and makes it at its next shoe (the credit limit as it arrives), or refuses it. What the table did is
 // read from its own synced journal (`config.change` or `config.refused` naming the request): the
 // back office never takes a table's word for it from anything but its chained journal.
 
@@ -21,6 +21,16 @@ import { audit } from './audit.js';
 export const CONFIG_PROFILE_SQL = `
   ALTER TABLE config_requests DROP CONSTRAINT config_requests_key_check;
   ALTER TABLE config_requests ADD CONSTRAINT config_requests_key_check CHECK (key IN ('limits', 'betLimits', 'profileOptions', 'profile'));
+`;
+
+/**
+ * Migration 18: a request may change a table's station credit limit (`creditLimit`, minor units;
+ * the table's guard holds it to what SAS 0x1A can say and makes it as it arrives). The CHECK on
+ * `key` widened again; nothing else moves.
+ */
+export const CONFIG_CREDIT_LIMIT_SQL = `
+  ALTER TABLE config_requests DROP CONSTRAINT config_requests_key_check;
+  ALTER TABLE config_requests ADD CONSTRAINT config_requests_key_check CHECK (key IN ('limits', 'betLimits', 'creditLimit', 'profileOptions', 'profile'));
 `;
 
 /** Migration 7: requests and their steps, both append-only (a trigger refuses UPDATE, DELETE, TRUNCATE). */
@@ -87,6 +97,9 @@ export const ConfigProposal = z
       authorisation: Reference,
       note: Note,
     }),
+    // The station credit limit in minor units, at most what SAS 0x1A can say (host/config/table-config.ts):
+    // a value the table could not hold is refused here, before a second person is asked to approve it.
+    z.strictObject({ key: z.literal('creditLimit'), after: z.number().int().min(1).max(CREDIT_LIMIT_MAX), authorisation: Reference, note: Note }),
     // A profile's name (`macau-2004`, `macau-no-commission`): whether the table's game has it is the table's to say.
     z.strictObject({ key: z.literal('profile'), after: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/), authorisation: Reference, note: Note }),
   ])
