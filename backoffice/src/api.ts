@@ -139,7 +139,7 @@ export type Settings = z.infer<typeof Settings>;
 export const ConfigRequest = z.object({
   id: z.number(),
   terminalId: z.string(),
-  key: z.enum(['limits', 'betLimits', 'profileOptions', 'profile']),
+  key: z.enum(['limits', 'betLimits', 'creditLimit', 'profileOptions', 'profile']),
   after: z.unknown(),
   authorisation: z.string(),
   note: z.string(),
@@ -172,6 +172,7 @@ export type ConfigRequest = z.infer<typeof ConfigRequest>;
 
 export type Proposal =
   | { key: 'limits'; after: { min: number; max: number }; authorisation: string; note: string }
+  | { key: 'creditLimit'; after: number; authorisation: string; note: string }
   | { key: 'profileOptions'; after: Record<string, string | number | boolean>; authorisation: string; note: string }
   | { key: 'profile'; after: string; authorisation: string; note: string };
 

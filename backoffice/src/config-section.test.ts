@@ -23,7 +23,17 @@ describe('the configuration form reads what was typed', () => {
   });
 
   it('a rule profile by its code, with the authorisation reference; anything else is no proposal', () => {
-    const fields = { key: 'profile', min: '', max: '', option: '', value: '', profile: ' macau-2004 ', authorisation: ' DICJ-2026/70 ', note: 'n' };
+    const fields = {
+      key: 'profile',
+      min: '',
+      max: '',
+      option: '',
+      value: '',
+      profile: ' macau-2004 ',
+      creditLimit: '',
+      authorisation: ' DICJ-2026/70 ',
+      note: 'n',
+    };
     assert.deepEqual(proposalOf(fields, 2), { key: 'profile', after: 'macau-2004', authorisation: 'DICJ-2026/70', note: 'n' });
     for (const profile of ['', 'Macau 2004', 'macau_2004', '2004', 'macau-2004; drop']) assert.equal(proposalOf({ ...fields, profile }, 2), null, profile);
     assert.equal(proposalOf({ ...fields, authorisation: '  ' }, 2), null);
@@ -36,6 +46,24 @@ describe('the configuration form reads what was typed', () => {
     });
     assert.equal(proposalOf({ ...fields, key: 'limits', min: '500', max: '100' }, 2), null);
     assert.deepEqual(proposalOf({ ...fields, key: 'profileOptions', option: 'surrender', value: 'late' }, 2)?.after, { surrender: 'late' });
+  });
+
+  it('a station credit limit in the major unit as minor units, whole and positive, up to what SAS 0x1A can say; anything else is no proposal', () => {
+    const fields = {
+      key: 'creditLimit',
+      min: '',
+      max: '',
+      option: '',
+      value: '',
+      profile: '',
+      creditLimit: '5000.50',
+      authorisation: 'DICJ-2026/CL',
+      note: '',
+    };
+    assert.deepEqual(proposalOf(fields, 2), { key: 'creditLimit', after: 500_050, authorisation: 'DICJ-2026/CL', note: '' });
+    assert.deepEqual(proposalOf({ ...fields, creditLimit: '999999.99' }, 2)?.after, 99_999_999);
+    for (const creditLimit of ['', '0', '-1', '1000000', '12.345', 'lots', '1e6']) assert.equal(proposalOf({ ...fields, creditLimit }, 2), null, creditLimit);
+    assert.equal(proposalOf({ ...fields, authorisation: '' }, 2), null);
   });
 
   it("offers the profiles of the table's own game only, not the one it plays, and none when the table has not said", () => {

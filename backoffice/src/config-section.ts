@@ -39,6 +39,13 @@ export function optionValue(text: string): string | number | boolean {
   return /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
 }
 
+/**
+ * The most a station credit limit may be (minor units: SAS 0x1A's 8 digits). The upstream holds a
+ * proposal to terms/config-order-terms.ts CREDIT_LIMIT_MAX, which this page's build cannot import;
+ * this only spares a supervisor a proposal the upstream would refuse.
+ */
+export const CREDIT_LIMIT_MAX = 99_999_999;
+
 /** What the form holds when it is sent. */
 export interface ProposalFields {
   key: string;
@@ -47,6 +54,8 @@ export interface ProposalFields {
   option: string;
   value: string;
   profile: string;
+  /** The station credit limit, in the major unit as typed. */
+  creditLimit: string;
   authorisation: string;
   note: string;
 }
@@ -64,6 +73,11 @@ export function proposalOf(f: ProposalFields, digits: number): Proposal | null {
     const min = decimalToMinor(f.min, digits);
     const max = decimalToMinor(f.max, digits);
     return min !== null && max !== null && min <= max ? { key: 'limits', after: { min, max }, authorisation, note } : null;
+  }
+  if (f.key === 'creditLimit') {
+    // The table holds it to what SAS 0x1A can say; the upstream refuses more before anyone approves it.
+    const limit = decimalToMinor(f.creditLimit, digits);
+    return limit !== null && limit <= CREDIT_LIMIT_MAX ? { key: 'creditLimit', after: limit, authorisation, note } : null;
   }
   if (f.key === 'profile') {
     const profile = f.profile.trim();
@@ -98,14 +112,16 @@ function summary(w: Words, r: ConfigRequest, money: (v: number) => string): stri
   const body =
     r.key === 'limits'
       ? range(after)
-      : typeof after === 'object' && after !== null
-        ? listWords(
-            w.language,
-            Object.entries(after).map(([k, v]) => `${k} = ${r.key === 'betLimits' ? range(v) : String(v)}`),
-          )
-        : r.key === 'profile'
-          ? profileWords(w.t, String(after))
-          : String(after);
+      : r.key === 'creditLimit' && typeof after === 'number'
+        ? money(after)
+        : typeof after === 'object' && after !== null
+          ? listWords(
+              w.language,
+              Object.entries(after).map(([k, v]) => `${k} = ${r.key === 'betLimits' ? range(v) : String(v)}`),
+            )
+          : r.key === 'profile'
+            ? profileWords(w.t, String(after))
+            : String(after);
   return `${w.t(`backoffice.config.key.${r.key}`)}: ${body}`;
 }
 
@@ -236,7 +252,7 @@ function form(w: Words, money: TableMoney | null, profiles: readonly string[], a
   const t = w.t;
   const currency = currencyLabel(money);
   const key = h('select', { name: 'key', 'data-testid': 'config-key' });
-  for (const k of ['limits', 'profileOptions', 'profile'] as const)
+  for (const k of ['limits', 'creditLimit', 'profileOptions', 'profile'] as const)
     if (k !== 'profile' || profiles.length > 0) key.append(h('option', { value: k }, t(`backoffice.config.key.${k}`)));
   const input = (name: string) => h('input', { name, 'data-testid': `config-${name}` });
   const min = input('min');
@@ -249,10 +265,13 @@ function form(w: Words, money: TableMoney | null, profiles: readonly string[], a
   const limits = h('span', {}, h('label', {}, t('backoffice.config.min', { currency }), min), h('label', {}, t('backoffice.config.max', { currency }), max));
   const rule = h('span', { hidden: '' }, h('label', {}, t('backoffice.config.option'), option), h('label', {}, t('backoffice.config.value'), value));
   const rules = h('span', { hidden: '' }, h('label', {}, t('backoffice.config.profileName'), profile));
+  const creditLimit = input('credit-limit');
+  const credit = h('span', { hidden: '' }, h('label', {}, t('backoffice.config.creditLimit', { currency }), creditLimit));
   key.addEventListener('change', () => {
     limits.hidden = key.value !== 'limits';
     rule.hidden = key.value !== 'profileOptions';
     rules.hidden = key.value !== 'profile';
+    credit.hidden = key.value !== 'creditLimit';
   });
   const f = h(
     'form',
@@ -261,6 +280,7 @@ function form(w: Words, money: TableMoney | null, profiles: readonly string[], a
     limits,
     rule,
     rules,
+    credit,
     h('label', {}, t('backoffice.config.authorisation'), authorisation),
     h('label', {}, t('backoffice.config.note'), note),
     h('button', { type: 'submit', 'data-testid': 'config-propose' }, t('backoffice.config.propose')),
@@ -275,6 +295,7 @@ function form(w: Words, money: TableMoney | null, profiles: readonly string[], a
         option: option.value,
         value: value.value,
         profile: profile.value,
+        creditLimit: creditLimit.value,
         authorisation: authorisation.value,
         note: note.value,
       },
