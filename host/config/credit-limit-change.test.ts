@@ -65,6 +65,9 @@ function readers(t: TestTable) {
   let escrow = 0;
   return {
     asked,
+    /** The acceptor's credit claim for the note escrowed as `escrowId`. */
+    stacked: (escrowId: string, amount: number) =>
+      notes.credit({ station: STATION, device: `BA-${STATION}`, enabled: true }, { escrowId, amount, denomination: amount / 100, currency: 'MOP' }),
     note: (amount: number) =>
       notes.escrow(
         { station: STATION, device: `BA-${STATION}`, enabled: true },
@@ -161,12 +164,17 @@ describe('the credit limit changed at runtime', () => {
     const table = testTable({ config: { creditLimit: 1_000_000 } });
     t.after(() => table.close());
     const r = readers(table);
-    credit(table.ledger, STATION, 800_000);
+    credit(table.ledger, STATION, 790_000);
+    // A note already taken into escrow (told to stack) under the old limit.
+    assert.equal(r.note(10_000), 'stack');
     const before = [...entriesOfTypes(table.ledger, ['bill.credit'])].length;
     const answer = table.floor.configChanges.change('creditLimit', 300_000, by);
     assert.ok(answer.ok, answer.ok ? '' : answer.reason);
-    assert.equal(table.ledger.credit(STATION), 800_000, 'the credit stays what it was');
+    assert.equal(table.ledger.credit(STATION), 790_000, 'the credit stays what it was');
     assert.equal([...entriesOfTypes(table.ledger, ['bill.credit'])].length, before);
+    // The note in the box is credited all the same: it was in before the limit came down.
+    assert.equal(r.stacked('E-1', 10_000).ok, true);
+    assert.equal(table.ledger.credit(STATION), 800_000);
     assert.equal(r.note(10_000), 'return');
     assert.equal(r.aftIn(1), AFT_STATUS.overLimit);
     assert.equal(r.moveIn(1), 'refused credit-limit');
