@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { answeredOrders, newestOrderMade, type Ledger } from '../../ledger/index.js';
 import { ORDER_KEYS, ORDER_TEXT_MAX } from '../../terms/config-order-terms.js';
-import { IMMEDIATE_KEYS, refusal, type ChangeRefusal, type ChangeableKey, type ConfigChanges } from '../config/config-changes.js';
+import { IMMEDIATE_KEYS, refusal, type ChangeRefusal, type ConfigChanges } from '../config/config-changes.js';
 import { describeIssues } from '../config/load-config.js';
 import { said } from '../config/refusal-words.js';
 
@@ -174,7 +174,7 @@ export class RemoteConfig {
     const check = this.d.changes.check(o.key, o.after, o.authorisation);
     if (!check.ok) return this.refuse(o, check);
     // The credit limit waits for no shoe: a limit lowered from the floor holds from the next credit in.
-    if (IMMEDIATE_KEYS.has(o.key as ChangeableKey)) return this.makeNow(o);
+    if ((IMMEDIATE_KEYS as ReadonlySet<string>).has(o.key)) return this.makeNow(o);
     this.waiting.set(o.id, o);
     this.signatures.set(o.id, signature);
     this.d.log.info(
