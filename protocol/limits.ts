@@ -1,5 +1,9 @@
-/** The screen protocol's version; a hello with another version is refused with a typed error. */
-export const PROTOCOL_VERSION = 7;
+/**
+ * The screen protocol's version; a hello with another version is refused with a typed error.
+ * 8: a station's cash-out may carry `aftIn` (an AFT transfer in refused, its player told), which a
+ * screen or station agent of version 7 reads as a malformed view (its schemas are strict).
+ */
+export const PROTOCOL_VERSION = 8;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is

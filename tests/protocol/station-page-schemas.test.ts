@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeHostMessage, encode } from '../../protocol/codec.js';
+import { PROTOCOL_VERSION } from '../../protocol/limits.js';
 import { ViewComposer } from '../../protocol/compose.js';
 import { NO_PAGES, TABLES_ONLY } from './schema-names.js';
 import { schemasBuilt } from '../../protocol/lazy.js';
@@ -15,7 +16,7 @@ describe('the schemas a station page builds', () => {
     assert.deepEqual([...schemasBuilt()], [], 'a schema built at load');
     const composer = new ViewComposer(STATION);
     const frames = [
-      encode({ type: 'welcome', ref: 'h1', protocol: 7, session: 's1', view: STATION }),
+      encode({ type: 'welcome', ref: 'h1', protocol: PROTOCOL_VERSION, session: 's1', view: STATION }),
       encode({ type: 'snapshot', view: STATION, version: 1, state: OWN }),
       encode({ type: 'public', part: 'round', version: 1, state: null }),
       encode({ type: 'public', part: 'panel', version: 1, state: { shoe: { id: 's1', coups: ['B7'] } } }),

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeHostMessage, encode } from '../../protocol/codec.js';
+import { PROTOCOL_VERSION } from '../../protocol/limits.js';
 import { ViewComposer } from '../../protocol/compose.js';
 import { schemasBuilt } from '../../protocol/lazy.js';
 import { TABLE_STATE as TABLE } from '../../protocol/testing/views.js';
@@ -14,7 +15,7 @@ describe('the schemas the table page builds', () => {
     assert.deepEqual([...schemasBuilt()], [], 'a schema built at load');
     const composer = new ViewComposer('table');
     const frames = [
-      encode({ type: 'welcome', ref: 'h1', protocol: 7, session: 's1', view: 'table' }),
+      encode({ type: 'welcome', ref: 'h1', protocol: PROTOCOL_VERSION, session: 's1', view: 'table' }),
       encode({ type: 'snapshot', view: 'table', version: 1, state: TABLE }),
       '["table",2,[["set",["language"],"pt"]]]',
       encode({ type: 'error', code: 'stale-version', messageKey: 'errors.stale-version', detail: 'x' }),
