@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decimalToMinor, optionValue, profileChoices, proposalOf } from './config-section.js';
+import { decimalToMinor, optionValue, profileChoices, proposalOf, stateKey } from './config-section.js';
 
 // The proposal form's reading of what a supervisor typed (issue 49 item 6): an amount becomes
 // whole minor units by its digits, never through a float; anything else is refused, not guessed.
@@ -75,5 +75,12 @@ describe('the configuration form reads what was typed', () => {
     assert.deepEqual(profileChoices({ profile: 'macau-2009' }), []);
     // A name that is no profile's code is not offered (the heartbeat is the table's word, checked).
     assert.deepEqual(profileChoices({ profiles: ['macau-2004', 'x" onclick="', 'macau-2004'] }), ['macau-2004']);
+  });
+
+  it("says a credit limit delivered is being made, not waiting for a shoe (the table makes it as it arrives); every other key's words as its state's", () => {
+    assert.equal(stateKey({ key: 'creditLimit', state: 'delivered' }), 'backoffice.config.state.deliveredAtOnce');
+    assert.equal(stateKey({ key: 'limits', state: 'delivered' }), 'backoffice.config.state.delivered');
+    for (const state of ['proposed', 'approved', 'applied', 'refused', 'withdrawn'] as const)
+      assert.equal(stateKey({ key: 'creditLimit', state }), `backoffice.config.state.${state}`);
   });
 });

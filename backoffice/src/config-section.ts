@@ -103,6 +103,17 @@ export function profileChoices(rules: TableRules | null): string[] {
   return [...new Set(all)].filter((p) => /^[a-z][a-z0-9-]{0,63}$/.test(p) && p !== rules?.profile);
 }
 
+/**
+ * The words of a request's state. A credit limit delivered is made by the table as it arrives
+ * (host/floor/remote-config.ts, IMMEDIATE_KEYS), not at the next shoe as the other keys are: until
+ * the journal syncs back it is said to be being made.
+ */
+export function stateKey(
+  r: Pick<ConfigRequest, 'key' | 'state'>,
+): 'backoffice.config.state.deliveredAtOnce' | `backoffice.config.state.${ConfigRequest['state']}` {
+  return r.key === 'creditLimit' && r.state === 'delivered' ? 'backoffice.config.state.deliveredAtOnce' : `backoffice.config.state.${r.state}`;
+}
+
 function summary(w: Words, r: ConfigRequest, money: (v: number) => string): string {
   const after = r.after;
   const range = (x: unknown) =>
@@ -185,7 +196,7 @@ export function notMadeList(w: Words, list: readonly ConfigRequest[], currencyOf
             h(
               'li',
               { 'data-request': String(r.id), 'data-state': r.state },
-              h('strong', {}, `${MARK[r.state]} ${w.t(`backoffice.config.state.${r.state}`)}`),
+              h('strong', {}, `${MARK[r.state]} ${w.t(stateKey(r))}`),
               ' ',
               h('a', { href: `#/table/${encodeURIComponent(r.terminalId)}` }, r.terminalId),
               ` — ${summary(w, r, (v) => formatTableMoney(v, currencyOf(r.terminalId), w.language, 'when-needed'))} (${r.authorisation}; ${r.proposedBy}, ${r.approvedBy ?? ''})`,
@@ -219,7 +230,7 @@ export function configSection(w: Words, list: readonly ConfigRequest[], currency
       r.authorisation,
       `${r.proposedBy} ${w.time(r.proposedAt)}`,
       r.approvedBy && r.approvedAt ? `${r.approvedBy} ${w.time(r.approvedAt)}` : '',
-      `${MARK[r.state]} ${t(`backoffice.config.state.${r.state}`)}`,
+      `${MARK[r.state]} ${t(stateKey(r))}`,
       answer(w, r),
       '',
     ]),
