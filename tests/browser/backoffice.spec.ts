@@ -368,7 +368,8 @@ test("the rule profile form offers the table's own game's profiles only; one pro
 
   // A table whose heartbeat names no profiles (T1's ledger fixture): no profile change is offered.
   await page.goto(`${url}#/table/T1`);
-  await expect(page.getByTestId('config-key').locator('option')).toHaveCount(2);
+  // The limits, the station credit limit and a rule option: never the profile.
+  await expect(page.getByTestId('config-key').locator('option')).toHaveCount(3);
   await expect(page.getByTestId('config-key').locator('option[value=profile]')).toHaveCount(0);
 });
 
