@@ -10,21 +10,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import pino from 'pino';
 import { blackjackTableGame } from '../../engine/blackjack/table-game.js';
 import { baccaratTableGame } from '../../engine/baccarat/table-game.js';
 import { foldJournal } from '../../engine/table/fold.js';
 import { simulatedTableConfig, TableConfig, tableOptions } from '../../host/config/table-config.js';
 import { tableParams } from '../../host/config/table-params.js';
-import { startHost } from '../../host/start-host.js';
-import type { RunningHost } from '../../host/start/host-options.js';
-import { manualTimers } from '../../host/testing/manual-timers.js';
+import { startAgain, type RestartedHost } from './restarted-host.js';
 import { burnShoeStart, cards, close, held, STREAK, wonRoundWithStreak, type StreakTable } from '../../host/testing/streak-rounds.js';
 import { credit, submitted } from '../../host/testing/table-kit.js';
 import { entriesOfTypes, tableJournal, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import type { BetId, StationState } from '../../protocol/index.js';
 
-const silent = pino({ level: 'silent' });
 type Game = 'blackjack' | 'baccarat';
 type Seating = { station: number; seat: number }[];
 const seated = (pairs: [number, number][]) => pairs.map(([station, seat]) => ({ station, seat, billAcceptor: 'sim' as const }));
@@ -40,27 +36,10 @@ const SWAPPED = seated([
   [7, 7],
 ]);
 
-interface Started extends StreakTable {
-  running: RunningHost;
-  config: TableConfig;
-}
+type Started = RestartedHost;
 
-let starts = 0;
-async function start(dir: string, game: Game, stations: ReturnType<typeof seated>, extra: object = {}): Promise<Started> {
-  const config = TableConfig.parse({ ...simulatedTableConfig(game), ...extra, stations });
-  const clock = manualTimers();
-  // Each start an hour after the one before: a round's id has its time in it.
-  clock.advance(++starts * 3_600_000);
-  const running = await startHost({
-    dataDir: dir,
-    rendererDir: path.join(dir, 'none'),
-    logger: silent,
-    config,
-    simulatedDealer: false,
-    timers: clock.timers,
-    groupCommit: null,
-  });
-  return { running, config, table: running.table, hub: running.screens.hub, clock, ledger: running.ledger };
+function start(dir: string, game: Game, stations: ReturnType<typeof seated>, extra: object = {}): Promise<Started> {
+  return startAgain(dir, TableConfig.parse({ ...simulatedTableConfig(game), ...extra, stations }));
 }
 
 const place = (t: StreakTable, station: number, bet: BetId, amount: number) =>

@@ -10,11 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import pino from 'pino';
 import { simulatedTableConfig, TableConfig, tableOptions } from '../../host/config/table-config.js';
-import { startHost } from '../../host/start-host.js';
-import type { RunningHost } from '../../host/start/host-options.js';
-import { manualTimers } from '../../host/testing/manual-timers.js';
+import { startAgain, type RestartedHost } from './restarted-host.js';
 import { burnShoeStart, held, station2Round, STREAK, wonRoundWithStreak, type StreakTable } from '../../host/testing/streak-rounds.js';
 import { submitted } from '../../host/testing/table-kit.js';
 import { entriesOfTypes, tableJournal, verifyLedger, type EntryBody } from '../../ledger/index.js';
@@ -22,7 +19,6 @@ import { blackjackTableGame } from '../../engine/blackjack/table-game.js';
 import { foldJournal } from '../../engine/table/fold.js';
 import { tableParams } from '../../host/config/table-params.js';
 
-const silent = pino({ level: 'silent' });
 const seated = (pairs: [number, number][]) => pairs.map(([station, seat]) => ({ station, seat, billAcceptor: 'sim' as const }));
 const ALL = seated([1, 2, 3, 4, 5, 6, 7].map((n) => [n, n]));
 /** Stations 1 and 3 change seats: seat 1 (station 1's streak) is station 3's now. */
@@ -48,28 +44,10 @@ const OTHERS_SWAPPED = seated([
   [7, 7],
 ]);
 
-interface Started extends StreakTable {
-  running: RunningHost;
-  config: TableConfig;
-}
+type Started = RestartedHost;
 
-let starts = 0;
-async function start(dir: string, stations: ReturnType<typeof seated>): Promise<Started> {
-  const config = TableConfig.parse({ ...simulatedTableConfig('blackjack'), ...STREAK, stations });
-  const clock = manualTimers();
-  // Each start an hour after the one before: a round's id has its time in it.
-  clock.advance(++starts * 3_600_000);
-  // Each command committed alone: the test's commands are answered at once (the group commit is tested elsewhere).
-  const running = await startHost({
-    dataDir: dir,
-    rendererDir: path.join(dir, 'none'),
-    logger: silent,
-    config,
-    simulatedDealer: false,
-    timers: clock.timers,
-    groupCommit: null,
-  });
-  return { running, config, table: running.table, hub: running.screens.hub, clock, ledger: running.ledger };
+function start(dir: string, stations: ReturnType<typeof seated>): Promise<Started> {
+  return startAgain(dir, TableConfig.parse({ ...simulatedTableConfig('blackjack'), ...STREAK, stations }));
 }
 
 /** Station 1 wins a round with streak3 5,000 open (held:1), then the host stops and starts again seated as `after`. */

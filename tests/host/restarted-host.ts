@@ -1,0 +1,35 @@
+import path from 'node:path';
+import pino from 'pino';
+import type { TableConfig } from '../../host/config/table-config.js';
+import { startHost } from '../../host/start-host.js';
+import type { RunningHost } from '../../host/start/host-options.js';
+import { manualTimers } from '../../host/testing/manual-timers.js';
+import type { StreakTable } from '../../host/testing/streak-rounds.js';
+
+/** A real host over a data folder that a test starts again and again (its configuration changed between starts). */
+export interface RestartedHost extends StreakTable {
+  running: RunningHost;
+  config: TableConfig;
+}
+
+let starts = 0;
+
+/**
+ * A real host over `dir` with the test's clock, no simulated dealer and each command committed
+ * alone (answered at once: the group commit is tested elsewhere). Each start is an hour after the
+ * one before in this process: a round's id has its time in it, so ids never repeat across starts.
+ */
+export async function startAgain(dir: string, config: TableConfig): Promise<RestartedHost> {
+  const clock = manualTimers();
+  clock.advance(++starts * 3_600_000);
+  const running = await startHost({
+    dataDir: dir,
+    rendererDir: path.join(dir, 'none'),
+    logger: pino({ level: 'silent' }),
+    config,
+    simulatedDealer: false,
+    timers: clock.timers,
+    groupCommit: null,
+  });
+  return { running, config, table: running.table, hub: running.screens.hub, clock, ledger: running.ledger };
+}
