@@ -195,24 +195,32 @@ export class ConfigChanges {
     });
     this.deps.log.info({ key: k, before, after: v.value, who, witness, authorisation, seq: r.entry.seq }, 'configuration change journalled');
     // The rule set and its authorisation on record after the change (issue 51): the new options'
-    // under the change's reference, else the running ones'.
+    // under the change's reference, else the running ones' (taken before the change is made).
     const rules = ruleRecordOf(RESTART_KEYS.has(k) ? this.withRuleSet(k, v.value, authorisation, by.effective) : this.deps.config);
+    // Made as journalled before the record is journalled: a journal that refuses the record (a
+    // full disk) must not leave this run on one value and the next start, which applies every
+    // journalled change, on another. The refusal still reaches the caller.
+    const status = this.make(k, v.value, r.entry.seq, authorisation);
     this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(rules, { changeSeq: r.entry.seq, nextStart: RESTART_KEYS.has(k) }) });
+    return { ok: true, status, seq: r.entry.seq };
+  }
+
+  /** A journalled change put in effect as its key allows: at the next start, at once, or at the round's end. */
+  private make(k: ChangeableKey, after: unknown, seq: number, authorisation: string): 'applied' | 'queued' | 'restart' {
     if (RESTART_KEYS.has(k)) {
-      this.atRestart.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
-      return { ok: true, status: 'restart', seq: r.entry.seq };
+      this.atRestart.push({ key: k, after, seq, authorisation });
+      return 'restart';
     }
     if (IMMEDIATE_KEYS.has(k)) {
-      // Journalled above, applied before the change is answered: the next credit in is measured by it.
-      this.assign(k, v.value);
-      this.deps.log.info({ key: k, seq: r.entry.seq }, 'configuration change in effect');
+      // Journalled, applied before the change is answered: the next credit in is measured by it.
+      this.assign(k, after);
+      this.deps.log.info({ key: k, seq }, 'configuration change in effect');
       this.deps.onApplied?.(k);
-      return { ok: true, status: 'applied', seq: r.entry.seq };
+      return 'applied';
     }
-    this.queue.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
+    this.queue.push({ key: k, after, seq, authorisation });
     this.applyQueued();
-    const status = this.queue.some((q) => q.seq === r.entry.seq) ? 'queued' : 'applied';
-    return { ok: true, status, seq: r.entry.seq };
+    return this.queue.some((q) => q.seq === seq) ? 'queued' : 'applied';
   }
 
   /**

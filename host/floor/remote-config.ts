@@ -185,7 +185,11 @@ export class RemoteConfig {
 
   /** An order of a key in effect at once (IMMEDIATE_KEYS), checked already: journalled naming the order and made, or refused. */
   private makeNow(o: ConfigOrder): void {
-    const r = this.d.changes.change(o.key, o.after, { who: o.proposedBy, witness: o.approvedBy, authorisation: o.authorisation, order: o.id });
+    const r = this.journalling(o, () =>
+      this.d.changes.change(o.key, o.after, { who: o.proposedBy, witness: o.approvedBy, authorisation: o.authorisation, order: o.id }),
+    );
+    // The journal refused it: made when the upstream sends it again, if the journal does not hold it.
+    if (r === null) return;
     if (!r.ok) return this.refuse(o, r);
     this.answered.add(o.id);
     this.d.log.info({ order: o.id, key: o.key, status: r.status, seq: r.seq }, 'configuration order journalled and made as it arrived');
@@ -225,21 +229,40 @@ export class RemoteConfig {
         this.refuse(o, superseded);
         continue;
       }
-      const r =
+      const r = this.journalling(o, () =>
         o.key === 'profile' || o.key === 'profileOptions'
           ? this.d.changes.switchRuleSet(o.key, o.after, { ...by, ...(signature ? { signature } : {}) })
-          : this.d.changes.change(o.key, o.after, by);
-      if (!r.ok && r.wait) {
-        // Not at this shoe (a round in play, chips on the spots): at the next one.
+          : this.d.changes.change(o.key, o.after, by),
+      );
+      // Refused by the journal and not in it, or not at this shoe (a round in play, chips on the spots): at the next one.
+      const wait = r === null ? (this.answered.has(o.id) ? null : 'the journal refused it') : !r.ok && r.wait ? r.reason : null;
+      if (wait !== null) {
         this.waiting.set(o.id, o);
         if (signature) this.signatures.set(o.id, signature);
-        this.d.log.warn({ order: o.id, key: o.key, reason: r.reason }, 'configuration order not made at this shoe: it waits for the next');
-      } else if (r.ok) {
+        this.d.log.warn({ order: o.id, key: o.key, reason: wait }, 'configuration order not made at this shoe: it waits for the next');
+      } else if (r?.ok) {
         this.answered.add(o.id);
         this.d.log.info({ order: o.id, key: o.key, status: r.status, seq: r.seq }, 'configuration order journalled at the shoe change');
-      } else {
+      } else if (r) {
         this.refuse(o, r);
       }
+    }
+  }
+
+  /**
+   * `make` run, or null when the journal refused a write inside it (a full disk: the ledger's own
+   * fault says so): the order is then answered if its `config.change` was journalled before the
+   * refusal (the change is in effect, as a start would make it), so it is never made twice when
+   * the upstream sends it again; else it is not answered, and is made when it comes again.
+   */
+  private journalling<R>(o: ConfigOrder, make: () => R): R | null {
+    try {
+      return make();
+    } catch (err) {
+      const journalled = answeredOrders(this.d.ledger).has(o.id);
+      if (journalled) this.answered.add(o.id);
+      this.d.log.error({ err, order: o.id, key: o.key, journalled }, 'configuration order: the journal refused a write while it was made');
+      return null;
     }
   }
 

@@ -1,0 +1,130 @@
+// A back-office order is made once: the journal is the answer (`answeredOrders`), and the upstream
+// sends its answer again at every heartbeat until the synced journal tells it the order was made.
+// A journal that refuses a write in the middle of making an order (a disk filling up: the
+// order's `config.change` taken, its `rules.record` refused; or the `config.change` itself
+// refused) must not make the order twice when it comes again, nor lose it: an order the journal
+// holds is answered; one it does not hold is made when it comes again (the credit limit) or at
+// the next shoe (the others), once.
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { Ledger, PAYLOADS } from '../../ledger/index.js';
+import { ConfigChanges } from '../config/config-changes.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
+import { journalOf, signOrder } from '../testing/remote-orders.js';
+import { RemoteConfig } from './remote-config.js';
+
+const TERMINAL = 'T-ORDER-FAULT';
+const upstream = generateKeyPairSync('ed25519');
+const publicKey = upstream.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+
+function answer(id: number, key: 'creditLimit' | 'limits', after: unknown) {
+  const o = {
+    v: 1,
+    id,
+    terminalId: TERMINAL,
+    key,
+    after,
+    authorisation: 'DICJ-2026/F',
+    proposedBy: 'ana',
+    proposedAt: '2026-12-02T10:00:00.000Z',
+    approvedBy: 'rui',
+    approvedAt: '2026-12-02T10:05:00.000Z',
+  };
+  return { orders: [signOrder(o, upstream.privateKey, TERMINAL)] };
+}
+
+function table() {
+  const ledger = Ledger.open({ file: ':memory:', terminalId: TERMINAL });
+  const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), creditLimit: 1_000_000 });
+  const log = pino({ level: 'silent' });
+  const changes = new ConfigChanges({ config, ledger, log, bets: ['banker', 'player', 'tie'], betweenRounds: () => true });
+  const remote = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger, changes, log });
+  /** How many `config.change` entries name order `id`. */
+  const made = (id: number) =>
+    journalOf(ledger).filter((e) => e.type === 'config.change' && PAYLOADS['config.change'].parse(JSON.parse(e.body).payload).order === id).length;
+  const newShoe = async () => {
+    ledger.append({ type: 'shoe.change', payload: { tableId: config.tableId, event: 'loaded' } });
+    await new Promise((r) => setImmediate(r));
+  };
+  /** The heartbeat's answer handed over as the sync client hands it: a throw out of it is the client's to log. */
+  const deliver = (a: unknown) => {
+    try {
+      remote.receive(a);
+    } catch {
+      // Before the mend the refusal came out of `receive`; what counts is what the journal and table hold after.
+    }
+  };
+  return { ledger, config, remote, made, newShoe, deliver, close: () => (remote.close(), ledger.close()) };
+}
+
+describe('a back-office order the journal refuses half way', () => {
+  it('the credit limit, its rules record refused: made once however often it comes again, and in effect', () => {
+    const t = table();
+    try {
+      refusingOnce(t.ledger, 'rules.record');
+      t.deliver(answer(1, 'creditLimit', 300_000));
+      t.deliver(answer(1, 'creditLimit', 300_000));
+      t.deliver(answer(1, 'creditLimit', 300_000));
+      assert.equal(t.made(1), 1);
+      assert.equal(t.config.creditLimit, 300_000);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('the credit limit, its change refused: made when it comes again, once', () => {
+    const t = table();
+    try {
+      refusingOnce(t.ledger, 'config.change');
+      t.deliver(answer(2, 'creditLimit', 300_000));
+      assert.equal(t.made(2), 0);
+      assert.equal(t.config.creditLimit, 1_000_000);
+      t.deliver(answer(2, 'creditLimit', 300_000));
+      t.deliver(answer(2, 'creditLimit', 300_000));
+      assert.equal(t.made(2), 1);
+      assert.equal(t.config.creditLimit, 300_000);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('the limits at a shoe, the rules record refused: made once, never again at the next shoes', async () => {
+    const t = table();
+    try {
+      const after = { min: t.config.limits.min * 2, max: t.config.limits.max };
+      t.deliver(answer(3, 'limits', after));
+      refusingOnce(t.ledger, 'rules.record');
+      await t.newShoe();
+      t.deliver(answer(3, 'limits', after));
+      await t.newShoe();
+      assert.equal(t.made(3), 1);
+      assert.deepEqual(t.config.limits, after);
+      assert.deepEqual(t.remote.pending(), []);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('the limits at a shoe, the change refused: it waits for the next shoe and is made there, once', async () => {
+    const t = table();
+    try {
+      const after = { min: t.config.limits.min * 2, max: t.config.limits.max };
+      t.deliver(answer(4, 'limits', after));
+      refusingOnce(t.ledger, 'config.change');
+      await t.newShoe();
+      assert.equal(t.made(4), 0);
+      assert.deepEqual(
+        t.remote.pending().map((o) => o.id),
+        [4],
+      );
+      await t.newShoe();
+      assert.equal(t.made(4), 1);
+      assert.deepEqual(t.config.limits, after);
+    } finally {
+      t.close();
+    }
+  });
+});
