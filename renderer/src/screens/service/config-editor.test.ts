@@ -37,6 +37,9 @@ describe('configuration editor', () => {
     assert.deepEqual(draftValue(d), { ok: true, value: '5000000' });
     assert.deepEqual(draftValue(setField(d, 'amount', null)), { ok: false, problem: { key: 'missing', values: { field: 'amount' } } });
     assert.deepEqual(draftValue(setField(d, 'amount', 0)), { ok: false, problem: { key: 'positive', values: { field: 'amount' } } });
+    // Nine digits on the pad reach 999,999,999 patacas; the host takes at most what SAS 0x1A can say.
+    assert.deepEqual(draftValue(setField(d, 'amount', 100_000_000)), { ok: false, problem: { key: 'aboveMax', values: { field: 'amount', max: 99_999_999 } } });
+    assert.deepEqual(draftValue(setField(d, 'amount', 99_999_999)), { ok: true, value: '99999999' });
   });
 
   it('edits timers in seconds and sends milliseconds', () => {

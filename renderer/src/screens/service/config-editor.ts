@@ -106,9 +106,16 @@ export function toggleNote(d: ConfigDraft, note: number): ConfigDraft {
   return { ...d, notes };
 }
 
+/**
+ * The most a station credit limit may be (minor units: SAS 0x1A's 8 digits). The host refuses more
+ * (terms/config-order-terms.ts CREDIT_LIMIT_MAX, which a screen cannot import; a test holds the
+ * copies equal); this spares two people an authorisation the host would refuse.
+ */
+export const CREDIT_LIMIT_MAX = 99_999_999;
+
 /** Why a draft cannot be sent yet: a locale key under `service.config.problem.` and its values. */
 export interface DraftProblem {
-  key: 'missing' | 'positive' | 'minAboveMax' | 'bothOrNeither' | 'noNotes';
+  key: 'missing' | 'positive' | 'aboveMax' | 'minAboveMax' | 'bothOrNeither' | 'noNotes';
   values?: Record<string, string | number>;
 }
 
@@ -131,6 +138,7 @@ export function draftValue(d: ConfigDraft): { ok: true; value: string } | { ok: 
       // A limit of nothing would take no credit at all; the host also holds it to what SAS 0x1A can say.
       if (f.amount == null) return missing('amount');
       if (f.amount <= 0) return { ok: false, problem: { key: 'positive', values: { field: 'amount' } } };
+      if (f.amount > CREDIT_LIMIT_MAX) return { ok: false, problem: { key: 'aboveMax', values: { field: 'amount', max: CREDIT_LIMIT_MAX } } };
       return { ok: true, value: JSON.stringify(f.amount) };
     case 'roundMax':
       // No amount (or 0): no cap on the table's total per round.

@@ -30,7 +30,12 @@ export function valueEditor(page: ConfigPageData, edit: ConfigDraft, fmt: ValueF
       '  ' +
         (v.ok
           ? t('service.config.new', { value: formatConfigValue(edit.key, v.value, fmt) })
-          : t(`service.config.problem.${v.problem.key}`, { ...(v.problem.values ?? {}), field: fieldLabel(String(v.problem.values?.field ?? ''), t) })),
+          : t(`service.config.problem.${v.problem.key}`, {
+              ...(v.problem.values ?? {}),
+              field: fieldLabel(String(v.problem.values?.field ?? ''), t),
+              // A bound is money in minor units: said in the table's currency.
+              ...(typeof v.problem.values?.max === 'number' ? { max: money(v.problem.values.max) } : {}),
+            })),
     ),
   );
   rows.push('', ...wrapRow(t('service.config.howItApplies')));
