@@ -35,13 +35,16 @@ describe('a transfer settled by two people (service mode, Peers page)', { timeou
     const dir = await folderWithAccounts();
     const ports = { bj: await freePort(), war: await freePort() };
     // bj-1's host never runs: its address answers nothing, as a table whose machine is gone. A
-    // tick of 100 ms, a recall after 1 s: what minutes are on a floor, in a test's time.
+    // tick of 100 ms, a recall after 5 s: what minutes are on a floor, in a test's time. Long
+    // enough for the sign-in and the first two-person request to come before the transfer is
+    // settleable (recalled, then silent as long again): with 1 s a machine at load 22 settled it
+    // at the first request, which this test expects refused.
     await enrolFloor(
       [
         { table: BJ, dataDir: path.join(dir, 'bj'), url: `https://127.0.0.1:${ports.bj}`, stations: [102] },
         { table: WAR, dataDir: dir, url: `https://127.0.0.1:${ports.war}`, stations: [103] },
       ],
-      { tickMs: 100, recallAfterSeconds: 1 },
+      { tickMs: 100, recallAfterSeconds: 5 },
     );
     const { running, screen } = await warHost(dir, ports.war);
     try {
@@ -53,7 +56,7 @@ describe('a transfer settled by two people (service mode, Peers page)', { timeou
       await signIn(screen, SUP);
       assert.equal((await screen.press({ name: 'service-page', page: 'peers' })).type, 'ack');
       const listed = await screen.until((x) => x.page?.page === 'peers' && x.page.open.length === 1, 'the open transfer on the Peers page');
-      // Offered, or already recalled: the recall comes 1 s after the offer, and on a loaded machine the
+      // Offered, or already recalled: the recall comes 5 s after the offer (1 s until 2 December), and on a loaded machine the
       // sign-in and the page took longer than that (a CI run of 1 December saw 'recalling' here).
       const open = listed.page?.page === 'peers' ? listed.page.open : [];
       assert.ok(['offering', 'recalling'].includes(open[0]?.phase ?? ''), `phase ${open[0]?.phase}`);
@@ -71,7 +74,7 @@ describe('a transfer settled by two people (service mode, Peers page)', { timeou
       const stuck = await screen.until(
         (x) => x.page?.page === 'peers' && x.page.open[0]?.phase === 'recalling' && x.page.open[0].settleable,
         'recalled and silent past the recall time',
-        20_000,
+        40_000,
       );
       assert.equal(stuck.page?.page === 'peers' ? stuck.page.open[0]?.answers : null, false);
 
