@@ -150,8 +150,18 @@ export const TRANSFER_PAYLOADS = {
     ),
   /** Receiver: the station is credited, once for this id. */
   'transfer.in': z.strictObject({ transfer: Transfer }),
-  /** Receiver: it never took the id and never will (the terms offered, when it was an offer it refused). No money moves. */
-  'transfer.refuse': z.strictObject({ id: TransferId, reason: z.enum(TRANSFER_REFUSALS), offered: Transfer.optional() }),
+  /**
+   * Receiver: it never took the id and never will (the terms offered, when it was an offer it
+   * refused). No money moves. `day`: on a refusal at the credit limit, the receiver's UTC date when
+   * it refused, by its own clock (never the peer's word): its bound on such refusals is a day's
+   * (host/transfers/state.ts `AT_LIMIT_SPARE`), folded from these. Absent on entries of a build before it.
+   */
+  'transfer.refuse': z.strictObject({
+    id: TransferId,
+    reason: z.enum(TRANSFER_REFUSALS),
+    offered: Transfer.optional(),
+    day: z.iso.date().optional(),
+  }),
   /**
    * A security event: a peer's message this host distrusted (`reason`) over the link of `link`,
    * about `id` when it named one; nothing else changed. Kept to a budget per link between two of

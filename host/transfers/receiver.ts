@@ -1,6 +1,6 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../terms/transfer-terms.js';
 import { type TransferAlarmReason, type TransferEffects } from './effects.js';
-import { decidedFrom, homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
+import { AT_LIMIT_SPARE, atLimitBound, atLimitOn, decidedFrom, homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
 
 // The receiving side: an id is decided once, taken (the station credited) or refused for ever,
 // journalled before the answer goes out; every later question about the id gets the same answer
@@ -36,15 +36,19 @@ function answer(state: TransferState, link: TableId, id: TransferId): TransferEf
 export const SPARE_REFUSALS = 64;
 
 /**
- * How many refusals at the credit limit a link may have journalled here beyond the ids this host
- * took from it. Such a refusal is not the link's lie, so it spends nothing of `SPARE_REFUSALS`, but
- * it is a durable row: a review found that a peer offering more than the whole limit, to any
- * station, journalled 20 a minute for as long as it liked (28,800 a day). An honest link is refused
- * at the limit now and then (a player pressing Move toward a full station) and takes far more than
- * it is refused; past the bound an offer at the limit is the alarm only, unanswered, and the honest
- * sender recalls it within a minute (a recall is counted against `SPARE_REFUSALS`, and reversed).
+ * How many refusals at the credit limit a link may have journalled here a day (the receiver's UTC
+ * date, stamped on each: `day`) beyond the ids this host took from it that day. Such a refusal is
+ * not the link's lie, so it spends nothing of `SPARE_REFUSALS`, but it is a durable row: a review
+ * found that a peer offering more than the whole limit, to any station, journalled 20 a minute for
+ * as long as it liked (28,800 a day). Past the bound an offer at the limit is the alarm only,
+ * unanswered, and the honest sender recalls it within a minute (a recall is counted against
+ * `SPARE_REFUSALS`, and reversed). A day, not the link's whole life: a second review (L2) found
+ * that a station often full (a player pressing Move again and again, a credit limit lowered) wore
+ * an honest link out after 1,000 more refusals than moves over weeks, for ever, restarts included.
+ * A lying link adds at most this many rows (and one per move taken) a day; an honest one is told
+ * to a technician at `AT_LIMIT_NEAR` of it, once a day (state.ts).
  */
-export const AT_LIMIT_SPARE = 1_000;
+export { AT_LIMIT_SPARE } from './state.js';
 
 /** Whether this host may journal one more refusal of an id of the origin `link`; if not, the alarm's detail. */
 function overAllowance(state: TransferState, link: TableId, id: TransferId, what: string): string | undefined {
@@ -94,6 +98,8 @@ export interface CreditLimitAt {
   readonly held: (station: number) => number;
   /** The link's budget of `credit-limit` refusals is spent for now (transfer-host.ts): such an offer is neither journalled nor answered. */
   readonly budgetSpent?: boolean;
+  /** The day a refusal now is counted in and stamped with (state.ts `atLimitDayOf`, of the host's clock); none: undated. */
+  readonly day?: string;
 }
 
 /** An offer the station here cannot take under the table's credit limit. */
@@ -112,24 +118,39 @@ function overCreditLimit(t: Transfer, at: CreditLimitAt): { reason: 'credit-limi
  * it, and every later refusal on the link would go unanswered, the debits stranded). Journalled as
  * every refusal (the id is spent; an honest sender reverses its debit on the answer) and no alarm:
  * the sender cannot know the credit here. Bounded instead by the host's budget of such refusals a
- * minute per link (transfer-host.ts), and in all by `AT_LIMIT_SPARE`: past either, only the alarm,
+ * minute per link (transfer-host.ts), and a day by `AT_LIMIT_SPARE`: past either, only the alarm,
  * and the sender, unanswered, asks again (or recalls).
  */
 function refusedAtLimit(state: TransferState, link: TableId, t: Transfer, detail: string, at: CreditLimitAt): TransferEffects {
-  const d = decidedFrom(state, link);
-  if (d.atLimit >= AT_LIMIT_SPARE + d.taken)
+  const d = atLimitOn(decidedFrom(state, link), at.day);
+  const { bound, near } = atLimitBound(d);
+  const today = at.day ?? 'undated';
+  if (d.atLimit >= bound)
     return alarm(
       link,
       'credit-limit',
       t.id,
-      `${detail}; neither journalled nor answered: ${link} has ${d.atLimit} offers refused here at the credit limit and ${d.taken} taken (at most ${AT_LIMIT_SPARE} beyond those taken)`,
+      `${detail}; neither journalled nor answered: ${link} has ${d.atLimit} offers refused here at the credit limit on ${today} and ${d.takenOnDay} taken since the first (at most ${AT_LIMIT_SPARE} beyond those taken, a day)`,
     );
   if (at.budgetSpent)
     return alarm(link, 'credit-limit', t.id, `${detail}; neither journalled nor answered: the link's refusals at the credit limit this minute are spent`);
+  // The refusal that reaches the share of the bound is also said once (the fold marks the day
+  // `warned`): an honest link saturated by a full station is seen before it goes unanswered.
+  const warn =
+    !d.warned && d.atLimit + 1 >= near
+      ? [
+          {
+            reason: 'credit-limit' as const,
+            link,
+            id: t.id,
+            detail: `${link} nears the bound of refusals at the credit limit: ${d.atLimit + 1} on ${today} of ${bound} (${AT_LIMIT_SPARE} and ${d.takenOnDay} taken); past it, offers at the limit go unanswered until the next day (UTC)`,
+          },
+        ]
+      : [];
   return {
-    journal: [{ type: 'transfer.refuse', payload: { id: t.id, reason: 'credit-limit', offered: t } }],
+    journal: [{ type: 'transfer.refuse', payload: { id: t.id, reason: 'credit-limit', offered: t, ...(at.day !== undefined ? { day: at.day } : {}) } }],
     send: [{ to: link, message: { kind: 'refused', id: t.id, reason: 'credit-limit' } }],
-    alarms: [],
+    alarms: warn,
   };
 }
 

@@ -24,8 +24,8 @@ export interface Outgoing {
 /** A transfer id another host named to this one: taken (credited) or refused for ever. */
 export type Incoming =
   | { readonly kind: 'taken'; readonly transfer: Transfer }
-  /** `offered`: the terms of the offer refused (none for a recall's refusal). */
-  | { readonly kind: 'refused'; readonly id: TransferId; readonly reason: TransferRefusal; readonly offered?: Transfer };
+  /** `offered`: the terms of the offer refused (none for a recall's refusal); `day`: a refusal at the credit limit's day (state.ts `atLimitDayOf`). */
+  | { readonly kind: 'refused'; readonly id: TransferId; readonly reason: TransferRefusal; readonly offered?: Transfer; readonly day?: string };
 
 /**
  * Each station this table has, and its home table (where its bill acceptor and credit belong:
@@ -53,16 +53,59 @@ export interface TransferState {
    * Per offering table (an id's origin, the only link that may name it here): the ids of its this
    * host took and refused. A link may have only so many refused beyond those taken
    * (receiver.ts, `SPARE_REFUSALS`): a refusal is a durable entry that spends the id for ever.
-   * Refusals at the credit limit are counted apart (`atLimit`, receiver.ts `AT_LIMIT_SPARE`).
+   * Refusals at the credit limit are counted apart, per day (`atLimit`, `AT_LIMIT_SPARE`).
    */
   readonly decided: Readonly<Record<string, Decided>>;
 }
 
-/** How many ids of one origin this host took (`transfer.in`), refused (`transfer.refuse`, but at the credit limit) and refused at the credit limit. */
+/**
+ * How many ids of one origin this host took (`transfer.in`), refused (`transfer.refuse`, but at the
+ * credit limit), and the link's refusals at the credit limit of one day (`atLimitDay`).
+ */
 export interface Decided {
   readonly taken: number;
   readonly refused: number;
+  /**
+   * Refusals at the credit limit journalled on `atLimitDay` (the day each is stamped with, `day`;
+   * absent: refusals stamped with none, journalled by a build before the days or by a step given no
+   * time, which count as one day of their own). A refusal of another day starts the count again.
+   */
   readonly atLimit: number;
+  readonly atLimitDay?: string;
+  /** Ids taken from the link since the first refusal at the limit of `atLimitDay` (each allows one more that day). */
+  readonly takenOnDay: number;
+  /** A refusal at the limit of `atLimitDay` reached `AT_LIMIT_NEAR` of the bound: the technician was told (receiver.ts). */
+  readonly warned?: true;
+}
+
+/**
+ * How many refusals at the credit limit a link may have journalled here a day beyond the ids this
+ * host took from it that day (receiver.ts, `refusedAtLimit`, says why). Here so that the fold and
+ * the receiver hold the same bound.
+ */
+export const AT_LIMIT_SPARE = 1_000;
+
+/** The share of the day's bound at which a technician is told that an honest link is saturated (once a day, folded: a restart says it no more). */
+export const AT_LIMIT_NEAR = 0.8;
+
+/** The link's bound on refusals at the limit for the day `d` counts, and the count at which the technician is told. */
+export function atLimitBound(d: Decided): { bound: number; near: number } {
+  const bound = AT_LIMIT_SPARE + d.takenOnDay;
+  return { bound, near: Math.ceil(bound * AT_LIMIT_NEAR) };
+}
+
+/**
+ * The day a refusal at the limit is counted in: the UTC date of the host's clock (`now`, ms), taken
+ * as an argument so the step stays pure (the fold reads the day stamped on the entry).
+ */
+export function atLimitDayOf(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** The link's count of refusals at the limit as it stands on `day`: another day's counts nothing. */
+export function atLimitOn(d: Decided, day: string | undefined): Decided {
+  if (d.atLimitDay === day) return d;
+  return { taken: d.taken, refused: d.refused, atLimit: 0, takenOnDay: 0, ...(day === undefined ? {} : { atLimitDay: day }) };
 }
 
 export function initialState(self: TableId, currency: string, homes: StationHomes): TransferState {
@@ -74,7 +117,7 @@ export function decidedFrom(state: TransferState, link: TableId): Decided {
   return Object.hasOwn(state.decided, link) ? (state.decided[link] ?? NONE_DECIDED) : NONE_DECIDED;
 }
 
-const NONE_DECIDED: Decided = { taken: 0, refused: 0, atLimit: 0 };
+const NONE_DECIDED: Decided = { taken: 0, refused: 0, atLimit: 0, takenOnDay: 0 };
 
 /** The key of a (station, table) pair in `sentTo`: only ever built, never read back. */
 export function sentKey(station: number, to: TableId): string {
@@ -108,12 +151,20 @@ function withOutgoing(state: TransferState, o: Outgoing): TransferState {
 function withIncoming(state: TransferState, id: TransferId, i: Incoming): TransferState {
   const before = getById(state.incoming, id);
   if (before) throw new TransferJournalError(`${keyOf(id)} is already ${before.kind}`);
-  const d = decidedFrom(state, id.origin);
-  // A refusal at the credit limit is the station's state here, not the link's doing: not counted
-  // against the link's allowance of refusals but apart (receiver.ts, `refusedAtLimit`).
-  const atLimit = i.kind === 'refused' && i.reason === 'credit-limit';
-  const counted = i.kind === 'taken' ? { ...d, taken: d.taken + 1 } : atLimit ? { ...d, atLimit: d.atLimit + 1 } : { ...d, refused: d.refused + 1 };
-  return { ...state, incoming: setById(state.incoming, id, i), decided: { ...state.decided, [id.origin]: counted } };
+  return { ...state, incoming: setById(state.incoming, id, i), decided: { ...state.decided, [id.origin]: counted(decidedFrom(state, id.origin), i) } };
+}
+
+/**
+ * The link's counts after one more id decided. A refusal at the credit limit is the station's state
+ * here, not the link's doing: not counted against the link's allowance of refusals but apart, per
+ * the day it is stamped with (receiver.ts, `refusedAtLimit`).
+ */
+function counted(d: Decided, i: Incoming): Decided {
+  if (i.kind === 'taken') return { ...d, taken: d.taken + 1, takenOnDay: d.takenOnDay + 1 };
+  if (i.reason !== 'credit-limit') return { ...d, refused: d.refused + 1 };
+  const on = atLimitOn(d, i.day);
+  const next = { ...on, atLimit: on.atLimit + 1 };
+  return next.atLimit >= atLimitBound(next).near ? { ...next, warned: true } : next;
 }
 
 /** The state after one journalled entry. Throws `TransferJournalError` for an entry this code could not have written. */
@@ -148,6 +199,7 @@ export function apply(state: TransferState, entry: TransferEntry): TransferState
         id: entry.payload.id,
         reason: entry.payload.reason,
         ...(entry.payload.offered ? { offered: entry.payload.offered } : {}),
+        ...(entry.payload.day !== undefined ? { day: entry.payload.day } : {}),
       });
     case 'transfer.alarm':
       return disputed(state, entry.payload);

@@ -14,7 +14,7 @@ import {
   type StartRefusal,
   type StartTransfer,
 } from './sender.js';
-import { apply, type TransferState } from './state.js';
+import { apply, atLimitDayOf, type TransferState } from './state.js';
 
 /** Everything that moves a host's transfers: its own asks, its timer, and what a peer says over a link. */
 export type TransferEvent =
@@ -38,6 +38,8 @@ export type TransferEvent =
       readonly held?: (station: number) => number;
       /** The link's refusals at the credit limit this minute are spent (transfer-host.ts). */
       readonly atLimitBudgetSpent?: boolean;
+      /** The host's clock (ms): the day a refusal at the credit limit is counted in and stamped with. Absent: undated (one day of their own). */
+      readonly now?: number;
     };
 
 export interface TransferStep extends TransferEffects {
@@ -81,6 +83,7 @@ function effectsOf(state: TransferState, event: TransferEvent): TransferEffects 
             limit: event.creditLimit ?? Number.MAX_SAFE_INTEGER,
             held: event.held ?? event.credit,
             ...(event.atLimitBudgetSpent ? { budgetSpent: true } : {}),
+            ...(event.now !== undefined ? { day: atLimitDayOf(event.now) } : {}),
           });
         case 'recall':
           return onRecall(state, event.link, m.id);

@@ -123,6 +123,7 @@ export class TransferHost {
       credit,
       ...(limit !== undefined ? { creditLimit: limit, held } : {}),
       ...(this.atLimitSpent(link) ? { atLimitBudgetSpent: true } : {}),
+      now: this.now(),
     });
   }
 
