@@ -120,7 +120,7 @@ describe('transfers: the station credit limit at the receiver', () => {
     assert.deepEqual(verifyLedger(ledger).problems, []);
   });
 
-  it(`a link's refusals at the credit limit are bounded in all (a review: 20 a minute, for ever, at an empty station offered more than the whole limit): ${AT_LIMIT_SPARE} beyond the moves it had taken, then the alarm only; a move taken allows one more; a restart counts them from the journal`, () => {
+  it(`a link's refusals at the credit limit are bounded (a review: 20 a minute, for ever, at an empty station offered more than the whole limit): ${AT_LIMIT_SPARE} beyond the moves it had taken, then the alarm only; a move taken allows one more; a restart counts them from the journal (a step given no clock: undated refusals, one day of their own; the days: at-limit-day.test.ts)`, () => {
     const bacc = new Host(BACC);
     const journalled = () => bacc.journal.filter((e) => e.type === 'transfer.refuse').length;
     let serial = 0;
