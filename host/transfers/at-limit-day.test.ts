@@ -14,6 +14,7 @@ import { LedgerTransferJournal } from './ledger-journal.js';
 import { AT_LIMIT_SPARE } from './receiver.js';
 import { ALARM_WINDOW_MS, AT_LIMIT_BUDGET, TransferHost } from './transfer-host.js';
 import type { TransferAlarm } from './effects.js';
+import { fold } from './state.js';
 
 const HOME = TableId.parse('home');
 const BACC = TableId.parse('baccarat');
@@ -132,6 +133,8 @@ describe('transfers: the bound on refusals at the credit limit, per day', () => 
     f.atDay(3);
     f.restart();
     assert.equal(f.pressMove(10), 10);
+    // The live state is the journal's fold (the day read from each entry's stamp, no clock).
+    assert.deepEqual(fold(BACC, 'MOP', HOMES, new LedgerTransferJournal(f.ledger).entries()), f.host.state);
   });
 
   it('the technician is told once a day, when a link reaches 80% of its bound; a restart does not say it again; the next day it is said again', () => {
