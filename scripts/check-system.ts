@@ -6,6 +6,7 @@
 // them, rather than after ten minutes of Node tests. scripts/system-needs.ts decides.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { machineLine, machineSpeed } from './machine-speed.js';
 import { installLine, plan, type Abilities, type Need } from './system-needs.js';
 
 function hasCjkFonts(): boolean {
@@ -66,6 +67,9 @@ function abilities(): Abilities {
   const sudo = !root && allowed && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0;
   return { apt: existsSync('/usr/bin/apt-get'), root, sudo, allowed };
 }
+
+// First, so a run's log says what machine its times were taken on (scripts/machine-speed.ts).
+console.log(machineLine(machineSpeed()));
 
 const missing = missingNeeds();
 const decided = plan(missing, abilities());
