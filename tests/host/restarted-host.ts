@@ -1,5 +1,5 @@
 import path from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import type { TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
 import type { RunningHost } from '../../host/start/host-options.js';
@@ -15,17 +15,30 @@ export interface RestartedHost extends StreakTable {
 let starts = 0;
 
 /**
+ * The hour of a start made in another process (a child the test kills): taken from this process's
+ * count, so the child's clock and the starts after it here never repeat an hour or run back.
+ */
+export function reserveStartHour(): number {
+  return ++starts;
+}
+
+/**
  * A real host over `dir` with the test's clock, no simulated dealer and each command committed
  * alone (answered at once: the group commit is tested elsewhere). Each start is an hour after the
- * one before in this process: a round's id has its time in it, so ids never repeat across starts.
+ * one before in this process (or `hour` hours on, for a child's start): a round's id has its time in it, so ids never repeat across starts.
  */
-export async function startAgain(dir: string, config: TableConfig): Promise<RestartedHost> {
+export async function startAgain(
+  dir: string,
+  config: TableConfig,
+  hour = reserveStartHour(),
+  logger: Logger = pino({ level: 'silent' }),
+): Promise<RestartedHost> {
   const clock = manualTimers();
-  clock.advance(++starts * 3_600_000);
+  clock.advance(hour * 3_600_000);
   const running = await startHost({
     dataDir: dir,
     rendererDir: path.join(dir, 'none'),
-    logger: pino({ level: 'silent' }),
+    logger,
     config,
     simulatedDealer: false,
     timers: clock.timers,
