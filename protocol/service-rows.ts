@@ -225,6 +225,15 @@ function tableRowSchemas() {
       })
       .optional(),
     newBets: z.boolean(),
+    /**
+     * A seating the configuration gave with a round in play, waiting for that round to end: each
+     * station it seats elsewhere (or newly), with its seat (docs/table-host.md, "Stations changing
+     * seats with a round in play").
+     */
+    seatsNext: z
+      .array(z.strictObject({ station: z.number().int().positive(), seat: z.number().int().positive() }))
+      .max(64)
+      .optional(),
     /** Closed by a supervisor in service mode (new bets may also stop for other faults). */
     closed: z.boolean().optional(),
     /** The card that caused the hold, when one was read. */

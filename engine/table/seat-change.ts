@@ -57,3 +57,14 @@ function dropSeatsNext<S, R>(t: Turn<S, R>): void {
   void _next;
   t.state = state;
 }
+
+/**
+ * What the technician is told of a seating waiting for the round in play (service mode's Status
+ * and Holds pages, /healthz): each station the waiting seating seats elsewhere than the round
+ * does, or newly, with its seat. Null when nothing waits.
+ */
+export function seatsWaiting(state: { params: { stations: Seating }; seatsNext?: Seating }): { station: number; seat: number }[] | null {
+  if (state.seatsNext === undefined) return null;
+  const now = new Map(state.params.stations.map((s) => [s.station, s.seat]));
+  return state.seatsNext.filter((s) => now.get(s.station) !== s.seat).map((s) => ({ station: s.station, seat: s.seat }));
+}

@@ -1,4 +1,5 @@
 import { isRegulatedProfile, knownProfiles } from '../../engine/games.js';
+import { seatsWaiting } from '../../engine/table/seat-change.js';
 import { minorDigits } from '../../locales/money.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { TableShoe } from '../devices/shoe.js';
@@ -37,8 +38,19 @@ export function healthSnapshot(
     ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
     recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
     // What a monitor needs to see a held or faulted table without opening service mode.
-    table: { phase: table.reads.view().phase, hold: table.reads.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
+    // A seating waiting for the round in play to end (a file changed while it was dealt): the stations it moves.
+    table: {
+      phase: table.reads.view().phase,
+      hold: table.reads.view().hold,
+      faults: floor.tilts.list().map((t) => t.kind),
+      ...seatsNextOf(table.state),
+    },
     sync: sync ? sync.status() : 'off',
     witness: witness ? witness.status() : 'off',
   });
+}
+
+function seatsNextOf(state: Parameters<typeof seatsWaiting>[0]): { seatsNext?: { station: number; seat: number }[] } {
+  const waiting = seatsWaiting(state);
+  return waiting !== null ? { seatsNext: waiting } : {};
 }

@@ -1,5 +1,6 @@
 import { cardCode } from '../../../engine/cards/card.js';
 import { bettingOpen } from '../../../engine/table/queries.js';
+import { seatsWaiting } from '../../../engine/table/seat-change.js';
 import type { FloorServices } from '../../floor/floor-services.js';
 import type { LiveTable } from '../../table/runtime.js';
 import type { TableSummary, HoldsPart, StatusPart } from '../service-backend.js';
@@ -15,6 +16,7 @@ export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floo
   return {
     table() {
       const v = d.table.reads.view();
+      const waiting = seatsWaiting(d.table.state);
       return {
         game: d.config.game,
         profile: d.config.profile,
@@ -28,6 +30,7 @@ export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floo
         ),
         newBets: v.phase === 'betting' ? bettingOpen(d.table.state) : !d.floor.tilts.effects().newBetsStopped,
         closed: tableClosed(d.floor),
+        ...(waiting !== null ? { seatsNext: waiting.slice(0, 64) } : {}),
       };
     },
     tilts() {

@@ -223,6 +223,44 @@ describe('service pages cut nothing', () => {
     assert.equal(new Set(buttons.map((b) => b.label)).size, buttons.length, 'no two buttons read alike');
   });
 
+  it('tells the technician a new seating waits for the round in play, and which stations it moves, in each language', () => {
+    for (const language of ['en', 'pt', 'zh-Hant', 'zh-Hans'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const table = { game: 'blackjack' as const, profile: 'macau-2009', phase: 'dealing' as const, roundId: 'R', hold: null, newBets: false };
+      const page = (seatsNext?: { station: number; seat: number }[]) => ({
+        page: 'status' as const,
+        table: { ...table, ...(seatsNext ? { seatsNext } : {}) },
+        tilts: [],
+        devices: [],
+        sync: null,
+        softwareVersion: '1',
+        programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
+      });
+      const headline = t('service.field.seatsNext');
+      assert.notEqual(headline, 'service.field.seatsNext', `${language}: worded`);
+      const waiting = pageContent(
+        state(),
+        page([
+          { station: 1, seat: 2 },
+          { station: 2, seat: 1 },
+        ]),
+        t,
+        INITIAL_CHOICES,
+        none,
+      ).rows;
+      assert.ok(
+        waiting.some((r) => r.includes(headline.slice(0, 10))),
+        `${language}: ${waiting.join('\n')}`,
+      );
+      assert.ok(waiting.includes('  ' + t('service.field.seatMove', { station: 1, seat: 2 })), `${language}: station 1's new seat`);
+      assert.ok(waiting.includes('  ' + t('service.field.seatMove', { station: 2, seat: 1 })), `${language}: station 2's new seat`);
+      assert.ok(t('service.field.seatMove', { station: 7, seat: 3 }).includes('7') && t('service.field.seatMove', { station: 7, seat: 3 }).includes('3'));
+      const none_ = pageContent(state(), page(), t, INITIAL_CHOICES, none).rows;
+      assert.ok(!none_.some((r) => r.includes(headline.slice(0, 10))), `${language}: nothing said when nothing waits`);
+    }
+  });
+
   it('game recall lists every bet and settlement line of a round; long lines wrap instead of being cut', async () => {
     const i18n = createI18n('en');
     const t = i18n.t.bind(i18n);

@@ -17,6 +17,11 @@ export function tableRows(tb: TableData, k: PageKit): void {
       second: t('service.field.round', { round: tb.roundId }),
     }),
   );
+  // A changed file's seating waits for the round in play: the technician sees it will apply, and when.
+  if (tb.seatsNext) {
+    wrap(t('service.field.seatsNext'));
+    for (const s of tb.seatsNext) rows.push('  ' + t('service.field.seatMove', { station: s.station, seat: s.seat }));
+  }
   rows.push(tb.hold ? t(`hold.${tb.hold}`) : t('service.field.noHold'));
   if (tb.hold && tb.holdReads) {
     // Every card that left the shoe since the hold began must be accounted for by its resolution.
