@@ -229,6 +229,20 @@ export function answeredOrders(ledger: Ledger): Set<number> {
 }
 
 /**
+ * Whether the journal holds back-office order `id` made: its `config.change`, and when
+ * `withRecord`, the `rules.record` that names that change (a rule set switched at a shoe is put in
+ * effect only after both are journalled: host/config/config-changes.ts `switchRuleSet`). Asked when
+ * a write failed part way through making the order (host/floor/remote-config.ts).
+ */
+export function orderJournalled(ledger: Ledger, id: number, withRecord: boolean): boolean {
+  const db = connectionOf(ledger);
+  const changes = db.prepare("SELECT seq FROM journal WHERE type = 'config.change' AND json_extract(body, '$.payload.order') = ?").all(id) as { seq: number }[];
+  if (!withRecord) return changes.length > 0;
+  const record = db.prepare("SELECT 1 FROM journal WHERE type = 'rules.record' AND json_extract(body, '$.payload.changeSeq') = ? LIMIT 1");
+  return changes.some((c) => record.get(c.seq) !== undefined);
+}
+
+/**
  * The newest back-office order made of each setting: the highest order id a `config.change` of
  * that key names. An older order of the same setting, delivered after it (held back on the way),
  * would undo the newer one: the table refuses it (host/floor/remote-config.ts).

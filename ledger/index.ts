@@ -52,6 +52,7 @@ export { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js
 export { entryCredits, roundProgress, tableJournal } from './table-journal.js';
 export {
   answeredOrders,
+  orderJournalled,
   newestOrderMade,
   configChanges,
   heldRead,

@@ -10,7 +10,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { Ledger, PAYLOADS } from '../../ledger/index.js';
-import { ConfigChanges } from '../config/config-changes.js';
+import { ConfigChanges, restoreRestartChanges } from '../config/config-changes.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { refusingOnce } from '../testing/refusing-ledger.js';
 import { journalOf, signOrder } from '../testing/remote-orders.js';
@@ -20,7 +20,7 @@ const TERMINAL = 'T-ORDER-FAULT';
 const upstream = generateKeyPairSync('ed25519');
 const publicKey = upstream.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
 
-function answer(id: number, key: 'creditLimit' | 'limits', after: unknown) {
+function answer(id: number, key: 'creditLimit' | 'limits' | 'profile', after: unknown) {
   const o = {
     v: 1,
     id,
@@ -38,9 +38,12 @@ function answer(id: number, key: 'creditLimit' | 'limits', after: unknown) {
 
 function table() {
   const ledger = Ledger.open({ file: ':memory:', terminalId: TERMINAL });
-  const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), creditLimit: 1_000_000 });
+  const config = TableConfig.parse({ ...simulatedTableConfig('baccarat', 'macau-commission'), creditLimit: 1_000_000 });
   const log = pino({ level: 'silent' });
-  const changes = new ConfigChanges({ config, ledger, log, bets: ['banker', 'player', 'tie'], betweenRounds: () => true });
+  /** The rule sets the table was switched to, in order (the game rebuilt under each). */
+  const switched: string[] = [];
+  const ruleSwitch = { refusal: () => null, switchTo: (c: TableConfig) => void switched.push(c.profile) };
+  const changes = new ConfigChanges({ config, ledger, log, bets: ['banker', 'player', 'tie'], betweenRounds: () => true, ruleSwitch });
   const remote = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger, changes, log });
   /** How many `config.change` entries name order `id`. */
   const made = (id: number) =>
@@ -57,7 +60,13 @@ function table() {
       // Before the mend the refusal came out of `receive`; what counts is what the journal and table hold after.
     }
   };
-  return { ledger, config, remote, made, newShoe, deliver, close: () => (remote.close(), ledger.close()) };
+  /** The profile a start over this journal would open under, the file still naming the old one. */
+  const restarted = () => {
+    const fresh = TableConfig.parse({ ...simulatedTableConfig('baccarat', 'macau-commission'), creditLimit: 1_000_000 });
+    restoreRestartChanges(ledger, fresh, log);
+    return fresh.profile;
+  };
+  return { ledger, config, remote, made, newShoe, deliver, switched, restarted, close: () => (remote.close(), ledger.close()) };
 }
 
 describe('a back-office order the journal refuses half way', () => {
@@ -123,6 +132,39 @@ describe('a back-office order the journal refuses half way', () => {
       await t.newShoe();
       assert.equal(t.made(4), 1);
       assert.deepEqual(t.config.limits, after);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a rule set at a shoe, its rules record refused: not switched without it, so made again at the next shoe; the table then plays what a start would', async () => {
+    const t = table();
+    try {
+      t.deliver(answer(5, 'profile', 'macau-no-commission'));
+      refusingOnce(t.ledger, 'rules.record');
+      await t.newShoe();
+      assert.deepEqual(t.switched, [], 'a switch is made after its record (the rebuilt game reads it)');
+      t.deliver(answer(5, 'profile', 'macau-no-commission'));
+      await t.newShoe();
+      assert.deepEqual(t.switched, ['macau-no-commission']);
+      assert.equal(t.config.profile, 'macau-no-commission');
+      assert.equal(t.restarted(), 'macau-no-commission');
+      assert.deepEqual(t.remote.pending(), []);
+      await t.newShoe();
+      assert.deepEqual(t.switched, ['macau-no-commission'], 'once made, never again');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a refusal the journal does not take is journalled when the order comes again', () => {
+    const t = table();
+    try {
+      refusingOnce(t.ledger, 'config.refused');
+      t.deliver(answer(6, 'creditLimit', -5));
+      t.deliver(answer(6, 'creditLimit', -5));
+      t.deliver(answer(6, 'creditLimit', -5));
+      assert.equal(journalOf(t.ledger).filter((e) => e.type === 'config.refused').length, 1);
     } finally {
       t.close();
     }

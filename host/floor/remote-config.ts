@@ -1,7 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { answeredOrders, newestOrderMade, type Ledger } from '../../ledger/index.js';
+import { answeredOrders, newestOrderMade, orderJournalled, type Ledger } from '../../ledger/index.js';
 import { ORDER_KEYS, ORDER_TEXT_MAX } from '../../terms/config-order-terms.js';
 import { IMMEDIATE_KEYS, refusal, type ChangeRefusal, type ConfigChanges } from '../config/config-changes.js';
 import { describeIssues } from '../config/load-config.js';
@@ -251,15 +251,18 @@ export class RemoteConfig {
 
   /**
    * `make` run, or null when the journal refused a write inside it (a full disk: the ledger's own
-   * fault says so): the order is then answered if its `config.change` was journalled before the
-   * refusal (the change is in effect, as a start would make it), so it is never made twice when
-   * the upstream sends it again; else it is not answered, and is made when it comes again.
+   * fault says so): the order is then answered if the journal holds it made, its `config.change`
+   * (and, for a rule set switched at a shoe, the record the switch waits for: it is made after
+   * both) written before the refusal, so it is in effect as a start would make it and never made
+   * twice when the upstream sends it again; else it is not answered, and is made when it comes
+   * again (a rule set whose record was refused: a second `config.change` for the order, at the next
+   * shoe, with its record and the switch; a start in between makes the first).
    */
   private journalling<R>(o: ConfigOrder, make: () => R): R | null {
     try {
       return make();
     } catch (err) {
-      const journalled = answeredOrders(this.d.ledger).has(o.id);
+      const journalled = orderJournalled(this.d.ledger, o.id, o.key === 'profile' || o.key === 'profileOptions');
       if (journalled) this.answered.add(o.id);
       this.d.log.error({ err, order: o.id, key: o.key, journalled }, 'configuration order: the journal refused a write while it was made');
       return null;
@@ -269,12 +272,18 @@ export class RemoteConfig {
   /** Journals the refusal with its English and what it says to a person (the back office shows the latter in its reader's language). */
   private refuse(o: Named, r: Pick<ChangeRefusal, 'reason' | 'say'>): void {
     const reason = r.reason;
-    this.answered.add(o.id);
     const people = { ...(o.proposedBy ? { who: o.proposedBy } : {}), ...(o.approvedBy ? { witness: o.approvedBy } : {}) };
-    this.d.ledger.append({
-      type: 'config.refused',
-      payload: { order: o.id, key: o.key, ...people, reason: reason.slice(0, 2000), say: r.say },
-    });
+    try {
+      this.d.ledger.append({
+        type: 'config.refused',
+        payload: { order: o.id, key: o.key, ...people, reason: reason.slice(0, 2000), say: r.say },
+      });
+    } catch (err) {
+      // Answered only once journalled: the upstream sends it again and it is refused then.
+      this.d.log.error({ err, order: o.id, key: o.key }, 'configuration order: the journal refused its refusal');
+      return;
+    }
+    this.answered.add(o.id);
     this.d.log.warn({ order: o.id, key: o.key, reason }, 'configuration order refused');
     // The upstream signed it and the table will not make it: someone must look (the back office lists it refused too).
     this.alarm(`refused:${o.id}`, `configuration order ${o.id} (${o.key}) refused by this table: ${reason.slice(0, 500)}`);
