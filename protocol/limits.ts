@@ -2,8 +2,10 @@
  * The screen protocol's version; a hello with another version is refused with a typed error.
  * 8: a station's cash-out may carry `aftIn` (an AFT transfer in refused, its player told), which a
  * screen or station agent of version 7 reads as a malformed view (its schemas are strict).
+ * 9: service mode's table row may carry `seatsNext` (a changed file's seating waiting for the
+ * round in play to end), which a version-8 service screen reads as a malformed page.
  */
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is
