@@ -7,6 +7,11 @@ import { manualTimers } from '../../host/testing/manual-timers.js';
 import type { StreakTable } from '../../host/testing/streak-rounds.js';
 
 /** A real host over a data folder that a test starts again and again (its configuration changed between starts). */
+/** Seats as (station, seat) pairs: every station at its own number's seat. */
+export const SEATED_AS_NUMBERED: [number, number][] = [1, 2, 3, 4, 5, 6, 7].map((n) => [n, n]);
+/** Stations 1 and 2 change seats: seat 1 (station 1's bet) is station 2's now, seat 2 station 1's. */
+export const SEATS_1_2_SWAPPED: [number, number][] = SEATED_AS_NUMBERED.map(([station, seat]) => [station, seat === 1 ? 2 : seat === 2 ? 1 : seat]);
+
 export interface RestartedHost extends StreakTable {
   running: RunningHost;
   config: TableConfig;

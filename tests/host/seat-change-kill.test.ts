@@ -21,21 +21,12 @@ import { submitted } from '../../host/testing/table-kit.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import type { BetId, StationState } from '../../protocol/index.js';
 import { bundledChild } from '../children/bundle.js';
-import { reserveStartHour, startAgain, type RestartedHost } from './restarted-host.js';
+import { reserveStartHour, SEATED_AS_NUMBERED, SEATS_1_2_SWAPPED, startAgain, type RestartedHost } from './restarted-host.js';
 import type { SeatKillChild } from './seat-kill-child.js';
 
 type Pairs = [number, number][];
-const ALL: Pairs = [1, 2, 3, 4, 5, 6, 7].map((n) => [n, n]);
-/** Stations 1 and 2 change seats: seat 1 (station 1's bet) is station 2's now, seat 2 station 1's. */
-const SWAPPED: Pairs = [
-  [1, 2],
-  [2, 1],
-  [3, 3],
-  [4, 4],
-  [5, 5],
-  [6, 6],
-  [7, 7],
-];
+const ALL: Pairs = SEATED_AS_NUMBERED;
+const SWAPPED: Pairs = SEATS_1_2_SWAPPED;
 const seating = (pairs: Pairs) => pairs.map(([station, seat]) => ({ station, seat }));
 /** Station 1 bets 10,000 and station 2 20,000; dealt up to seat 1's decision (19 and 17 against the dealer's 9). */
 const TO_DECISION = ['credit:1:100000', 'credit:2:100000', 'burn', 'place:1:main:10000', 'place:2:main:20000', 'close', 'cards:TS TH 9D 9H 7D'];

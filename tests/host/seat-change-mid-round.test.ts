@@ -15,7 +15,7 @@ import { baccaratTableGame } from '../../engine/baccarat/table-game.js';
 import { foldJournal } from '../../engine/table/fold.js';
 import { simulatedTableConfig, TableConfig, tableOptions } from '../../host/config/table-config.js';
 import { tableParams } from '../../host/config/table-params.js';
-import { startAgain, type RestartedHost } from './restarted-host.js';
+import { SEATED_AS_NUMBERED, SEATS_1_2_SWAPPED, startAgain, type RestartedHost } from './restarted-host.js';
 import { burnShoeStart, cards, close, held, STREAK, wonRoundWithStreak, type StreakTable } from '../../host/testing/streak-rounds.js';
 import { credit, submitted } from '../../host/testing/table-kit.js';
 import { entriesOfTypes, tableJournal, verifyLedger, type EntryBody } from '../../ledger/index.js';
@@ -24,17 +24,8 @@ import type { BetId, StationState } from '../../protocol/index.js';
 type Game = 'blackjack' | 'baccarat';
 type Seating = { station: number; seat: number }[];
 const seated = (pairs: [number, number][]) => pairs.map(([station, seat]) => ({ station, seat, billAcceptor: 'sim' as const }));
-const ALL = seated([1, 2, 3, 4, 5, 6, 7].map((n) => [n, n]));
-/** Stations 1 and 2 change seats: seat 1 (station 1's bet) is station 2's now, seat 2 station 1's. */
-const SWAPPED = seated([
-  [1, 2],
-  [2, 1],
-  [3, 3],
-  [4, 4],
-  [5, 5],
-  [6, 6],
-  [7, 7],
-]);
+const ALL = seated(SEATED_AS_NUMBERED);
+const SWAPPED = seated(SEATS_1_2_SWAPPED);
 
 type Started = RestartedHost;
 
