@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Emitter } from '../../hardware/clock.js';
 import type { EscrowDecision, EscrowedTicket } from '../../hardware/billacceptor/types.js';
+import type { NewEntry } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import {
@@ -243,12 +244,21 @@ export class TicketIn {
    * The station credited by `ticket.redeem.stacked`. `byHand`: a person settled it (`settledBy`
    * journalled), and the station's screen says so only if that ticket is the one it shows.
    */
-  private credited(station: number, at: Attempt, approved: { amount: number; currency: string }, byHand?: { settledBy: string[] }): void {
-    this.deps.ledger.append({
-      type: 'ticket.redeem.stacked',
-      payload: { ...at, amount: approved.amount, currency: approved.currency, ...byHand },
-      txId: ticketStackedTxId(at.validation),
-    });
+  private credited(
+    station: number,
+    at: Attempt,
+    approved: { amount: number; currency: string },
+    byHand?: { settledBy: string[] },
+    also: readonly NewEntry[] = [],
+  ): void {
+    this.deps.ledger.appendMany([
+      {
+        type: 'ticket.redeem.stacked',
+        payload: { ...at, amount: approved.amount, currency: approved.currency, ...byHand },
+        txId: ticketStackedTxId(at.validation),
+      },
+      ...also,
+    ]);
     this.working.delete(at.requestId);
     this.left.delete(at.requestId);
     this.showEnd(station, { state: 'credited', validation: at.validation, amount: approved.amount, at: Date.now() }, !byHand);
@@ -278,8 +288,8 @@ export class TicketIn {
    * the host's (the acceptor left it) or a person's (`settledBy` journalled); the station's screen
    * then says it only if that ticket is the one it shows.
    */
-  private returned(station: number, at: Attempt, reason: TicketReturn, decided?: { settledBy?: string[] }): void {
-    this.deps.ledger.append({ type: 'ticket.redeem.returned', payload: { ...at, reason, ...decided }, txId: ticketInTxId(at.requestId, 'end') });
+  private returned(station: number, at: Attempt, reason: TicketReturn, decided?: { settledBy?: string[] }, also: readonly NewEntry[] = []): void {
+    this.deps.ledger.appendMany([{ type: 'ticket.redeem.returned', payload: { ...at, reason, ...decided }, txId: ticketInTxId(at.requestId, 'end') }, ...also]);
     this.working.delete(at.requestId);
     this.left.delete(at.requestId);
     this.showEnd(station, { state: 'returned', validation: at.validation, reason, at: Date.now() }, !decided);
@@ -292,9 +302,15 @@ export class TicketIn {
    * the page shows it): `stacked`, found in the cashbox, the station credited; `returned`, not
    * there (back with the player, or still in the acceptor's path), `acceptor-fault`. Journalled
    * with `settledBy` before it is answered, the authority told after (confirm or cancel). One an
-   * acceptor still has, another than the one named, or one ended already is refused.
+   * acceptor still has, another than the one named, or one ended already is refused. `record`
+   * (service mode's record of who settled it) is journalled in the end's transaction: both or neither.
    */
-  settleByHand(ticket: { station: number; seq: number; last4: string }, outcome: TicketInSettlement, settledBy: readonly string[]): TicketInSettled {
+  settleByHand(
+    ticket: { station: number; seq: number; last4: string },
+    outcome: TicketInSettlement,
+    settledBy: readonly string[],
+    record?: (settled: { station: number; last4: string; amount: number }) => NewEntry,
+  ): TicketInSettled {
     const { station, last4 } = ticket;
     const p = ticketsInOpen(this.deps.ledger, station).find((a) => a.seq === ticket.seq);
     if (!p?.approved || this.working.has(p.requestId)) return refusal(serviceSaid('ticketInNoneHeld', { station }));
@@ -303,10 +319,11 @@ export class TicketIn {
     const by = settledBy.map((n) => n.slice(0, 80)).slice(0, 2);
     if (by.length === 0) return refusal(serviceSaid('ticketNoSettler'));
     const at = attemptOf(p);
-    if (outcome === 'returned') this.returned(station, at, 'acceptor-fault', { settledBy: by });
+    const also = record ? [record({ station, last4: shown, amount: p.approved.amount })] : [];
+    if (outcome === 'returned') this.returned(station, at, 'acceptor-fault', { settledBy: by }, also);
     else if (this.deps.ledger.byTxId(ticketStackedTxId(p.validation))) return refusal(serviceSaid('ticketInPaidHere', { shown }));
     else {
-      this.credited(station, at, p.approved, { settledBy: by });
+      this.credited(station, at, p.approved, { settledBy: by }, also);
       void this.confirmed(at);
     }
     return { ok: true, station, last4: shown, amount: p.approved.amount, outcome };

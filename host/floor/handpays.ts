@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { pendingHandpays, type Ledger, type PendingHandpay } from '../../ledger/index.js';
+import { pendingHandpays, type Ledger, type NewEntry, type PendingHandpay } from '../../ledger/index.js';
 import type { CashoutState } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { Outcome } from '../../engine/table/game.js';
@@ -90,9 +90,16 @@ export class Handpays {
 
   /**
    * The attendant paid the handpay: journalled, and the station unlocks. Above the two-person
-   * amount a witness other than the attendant must confirm too.
+   * amount a witness other than the attendant must confirm too. `also` (service mode's record of
+   * who confirmed it) is journalled in the same transaction: both or neither, never a payment the
+   * person is told failed.
    */
-  confirm(requestTxId: string, attendant: string, witness?: string): { ok: true; station: number; amount: number } | HandpayRefusal {
+  confirm(
+    requestTxId: string,
+    attendant: string,
+    witness?: string,
+    also: readonly NewEntry[] = [],
+  ): { ok: true; station: number; amount: number } | HandpayRefusal {
     const p = this.all().find((x) => x.requestTxId === requestTxId);
     if (!p) return handpayRefusal(serviceSaid('handpayNotPending', { request: requestTxId }));
     const who = attendant.trim();
@@ -103,11 +110,14 @@ export class Handpays {
       if (!second) return handpayRefusal(serviceSaid('handpayNeedsWitness', { above, currency }));
       if (second === who) return handpayRefusal(serviceSaid('handpaySameWitness'));
     }
-    this.deps.ledger.append({
-      type: 'handpay.confirm',
-      payload: { station: p.station, requestTxId, amount: p.amount, attendant: who, ...(second ? { witness: second } : {}) },
-      txId: `${requestTxId}:paid`,
-    });
+    this.deps.ledger.appendMany([
+      {
+        type: 'handpay.confirm',
+        payload: { station: p.station, requestTxId, amount: p.amount, attendant: who, ...(second ? { witness: second } : {}) },
+        txId: `${requestTxId}:paid`,
+      },
+      ...also,
+    ]);
     this.cache = null;
     this.deps.log.info({ station: p.station, amount: p.amount, requestTxId, attendant: who, witness: second }, 'handpay paid');
     this.deps.onChanged(p.station);

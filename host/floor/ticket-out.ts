@@ -4,6 +4,7 @@ import { blocking } from '../../hardware/printer/condition.js';
 import type { PrintAttempt } from '../../hardware/printer/judge.js';
 import { TEMPLATE_IDS } from '../../hardware/printer/template.js';
 import type { PrintOutcome, TicketPrinter } from '../../hardware/printer/types.js';
+import type { NewEntry } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { lastMachineTicket, lastTicketIssued, ticketsInPrint, type IssuedTicket } from '../../ledger/ticket-queries.js';
@@ -260,7 +261,13 @@ export class TicketOut {
    * Journalled (`ticket.void` / `ticket.printed` with `settledBy`) before it is answered; a ticket
    * the printer is still working on, another than the one named, or one ended already is refused.
    */
-  settleByHand(station: number, last4: string, outcome: HandSettlement, settledBy: readonly string[]): HandSettled {
+  settleByHand(
+    station: number,
+    last4: string,
+    outcome: HandSettlement,
+    settledBy: readonly string[],
+    record?: (settled: { last4: string; amount: number }) => NewEntry,
+  ): HandSettled {
     const t = this.inPrint.get(station);
     if (!t) return settleRefusal(serviceSaid('ticketNoneInPrint', { station }));
     const shown = t.terms.validation.slice(-4);
@@ -268,7 +275,9 @@ export class TicketOut {
     if (this.working.has(station)) return settleRefusal(serviceSaid('ticketPrinterWorking', { station, shown }));
     const by = settledBy.map((n) => n.slice(0, 80)).slice(0, 2);
     if (by.length === 0) return settleRefusal(serviceSaid('ticketNoSettler'));
-    const r = this.end(t, outcome === 'printed' ? { kind: 'printed' } : { kind: 'void', reason: 'settled by hand: not printed' }, by);
+    // Service mode's record of who settled it goes in the end's transaction: both or neither.
+    const also = record ? [record({ last4: shown, amount: t.terms.amount })] : [];
+    const r = this.end(t, outcome === 'printed' ? { kind: 'printed' } : { kind: 'void', reason: 'settled by hand: not printed' }, by, also);
     if (r.kind !== (outcome === 'printed' ? 'printed' : 'voided')) return settleRefusal(serviceSaid('ticketEndedAlready', { shown }));
     return { ok: true, station, last4: shown, amount: t.terms.amount, outcome };
   }
@@ -290,7 +299,7 @@ export class TicketOut {
     void this.tell('issue', () => this.deps.authority?.registerIssue(terms));
   }
 
-  private end(t: IssuedTicket, out: PrintOutcome | PersonVerdict, settledBy?: readonly string[]): TicketOutcome {
+  private end(t: IssuedTicket, out: PrintOutcome | PersonVerdict, settledBy?: readonly string[], also: readonly NewEntry[] = []): TicketOutcome {
     const { validation, station, amount } = t.terms;
     // Ended already (a person settled it while the printer was asked): the journal's end stands, never a second one.
     const ended = this.deps.ledger.byTxId(ticketOutTxId(validation, 'end'));
@@ -311,11 +320,12 @@ export class TicketOut {
     const why = 'kind' in out ? (out.kind === 'void' ? out.reason : '') : out.outcome === 'not-printed' ? out.reason : '';
     const reason = 'kind' in out ? why : `not printed: ${why}`;
     const who = settledBy ? { settledBy: [...settledBy] } : {};
-    this.deps.ledger.append(
+    this.deps.ledger.appendMany([
       printed
         ? { type: 'ticket.printed', payload: { validation, station, ...who }, txId: ticketOutTxId(validation, 'end') }
         : { type: 'ticket.void', payload: { validation, station, reason, ...who }, txId: ticketOutTxId(validation, 'end') },
-    );
+      ...also,
+    ]);
     this.inPrint.delete(station);
     this.last.set(station, { state: printed ? 'printed' : 'voided', amount, validation, at: this.deps.now().getTime() });
     this.deps.onChanged(station);

@@ -4,14 +4,10 @@ import { refusedBy } from '../refusal-words.js';
 import type { CashoutPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import type { ServiceJournal } from './service-journal.js';
+import { serviceActionEntry } from './service-journal.js';
 
 /** The handpays waiting at the stations, and an attendant's confirmation (with a witness above the two-person amount). */
-export function handpays(
-  d: Pick<LiveBackendDeps, 'floor' | 'ledger'>,
-  journal: ServiceJournal,
-  changes: Changes,
-): Pick<CashoutPart, 'pending' | 'confirmHandpay'> {
+export function handpays(d: Pick<LiveBackendDeps, 'floor' | 'ledger'>, changes: Changes): Pick<CashoutPart, 'pending' | 'confirmHandpay'> {
   return {
     pending() {
       // Every pending one (the page shows the first 16; a confirm looks its request up here).
@@ -27,9 +23,11 @@ export function handpays(
       const pending = d.floor.handpays.pending().find((p) => p.requestTxId === requestTxId);
       if (!pending || pending.station !== station) return refusedBy(serviceSaid('handpayNotAtStation', { request: requestTxId, station }));
       const [attendant = '', witness] = authorisedBy;
-      const r = d.floor.handpays.confirm(requestTxId, attendant, witness);
+      // The payment and who confirmed it in one transaction: a refused record refuses the payment too,
+      // so a person told it failed has paid nothing in the journal.
+      const record = serviceActionEntry(authorisedBy, 'handpay-confirm', `station ${station}: ${pending.amount} (${requestTxId})`);
+      const r = d.floor.handpays.confirm(requestTxId, attendant, witness, [record]);
       if (!r.ok) return refusedBy(r.say);
-      journal.action(authorisedBy, 'handpay-confirm', `station ${station}: ${r.amount} (${requestTxId})`);
       changes.changed();
       return { ok: true, key: 'service.done.handpay', values: { station } };
     },

@@ -31,7 +31,8 @@ export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>,
     reset(level, to, authorisation, authorisedBy) {
       const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation });
       if (!r.ok) return r.say ? refusedBy(r.say) : { ok: false, code: 'refused', detail: r.reason };
-      journal.action(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
+      // The table journalled the reset in its own transaction: it stands, and so does the answer (a retry would reset twice).
+      journal.recordAfter(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
       changes.changed();
       return { ok: true, key: 'service.done.jackpotReset', values: { level } };
     },

@@ -33,11 +33,11 @@ export type LiveServiceBackend = ServiceBackend & { dispose(): void };
 export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
   const now = d.now ?? Date.now;
   const changes = changeSignal();
-  const journal = serviceJournal(d.ledger, changes);
+  const journal = serviceJournal(d.ledger, changes, d.log);
   const trace = deviceTrace(d, now, changes);
   const tests = deviceTests(d, journal);
   const stations = enrolment(d, now, journal, changes);
-  const ticketPage = tickets(d, changes, journal);
+  const ticketPage = tickets(d, changes);
   const peers = peerActions(d, now, journal, changes);
   const unlisten = [d.table.onChange(() => changes.changed()), d.floor.tilts.onChange(() => changes.changed())];
   const summary = tableSummary(d);
@@ -64,11 +64,11 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
       testNote: tests.testNote,
       testCard: tests.testCard,
     },
-    meters: { ...meters(d, journal, changes), ...meterExports(d, now) },
+    meters: { ...meters(d, changes), ...meterExports(d, now) },
     recall: recall(d, now),
     events: { list: log.list },
     config: configuration(d, changes),
-    cashout: { ...handpays(d, journal, changes), cancelledCredits: log.cancelledCredits },
+    cashout: { ...handpays(d, changes), cancelledCredits: log.cancelledCredits },
     tickets: { page: ticketPage.page, held: ticketPage.held, settle: ticketPage.settle, heldIn: ticketPage.heldIn, settleIn: ticketPage.settleIn },
     sync: upstreamSync(d, journal),
     stations: { page: stations.page, enrol: stations.enrol, revoke: stations.revoke, takeEnrolment: stations.takeEnrolment },

@@ -7,7 +7,7 @@ import { refusedBy } from '../refusal-words.js';
 import type { MeterScope, MetersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import type { ServiceJournal } from './service-journal.js';
+import { serviceActionEntry } from './service-journal.js';
 
 /** Every scope's meters: the table's, then each station's, every meter of the catalogue listed (zero until counted). */
 export function readMeters(d: Pick<LiveBackendDeps, 'ledger' | 'config'>): MeterScope[] {
@@ -35,18 +35,17 @@ export function readMeters(d: Pick<LiveBackendDeps, 'ledger' | 'config'>): Meter
 }
 
 /** The Meters page, a meter clear (two people, the regulator's reference) and a cashbox drop count. */
-export function meters(
-  d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'stadium' | 'log'>,
-  journal: ServiceJournal,
-  changes: Changes,
-): Omit<MetersPart, 'csv' | 'json' | 'html'> {
+export function meters(d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'stadium' | 'log'>, changes: Changes): Omit<MetersPart, 'csv' | 'json' | 'html'> {
   return {
     scopes: () => readMeters(d),
     notes: () => [...NOTE_FACE_VALUES[d.config.currency]],
 
     clear(scope, authorisation, reason, authorisedBy) {
-      d.ledger.append({ type: 'meter.clear', payload: { who: authorisedBy.join(' / '), authorisation, scope, reason } });
-      journal.action(authorisedBy, 'meter-clear', `${scope} (${authorisation}): ${reason}`);
+      // One transaction: a clear refused with its record is not journalled, so a retry clears once.
+      d.ledger.appendMany([
+        { type: 'meter.clear', payload: { who: authorisedBy.join(' / '), authorisation, scope, reason } },
+        serviceActionEntry(authorisedBy, 'meter-clear', `${scope} (${authorisation}): ${reason}`),
+      ]);
       changes.changed();
       return { ok: true, key: 'service.done.meterClear', values: { scope } };
     },

@@ -29,7 +29,7 @@ export function roundActions(
       if (moved) return moved;
       const r = d.table.supervisor.voidRound(reason, authorisedBy, uncorrectable);
       if (!r.ok) return refused(r, 'no-round');
-      journal.action(authorisedBy, 'void-round', `round ${roundId}: ${reason}${uncorrectable ? ` (${uncorrectable})` : ''}`);
+      journal.recordAfter(authorisedBy, 'void-round', `round ${roundId}: ${reason}${uncorrectable ? ` (${uncorrectable})` : ''}`);
       return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
     },
 
@@ -40,7 +40,7 @@ export function roundActions(
       const r = d.table.supervisor.correct(correction, authorisedBy[0], authorisedBy[1]);
       if (!r.ok) return refused(r, 'refused');
       const article = rule && 'rule' in rule ? rule.rule : '';
-      journal.action(authorisedBy, 'correct', `round ${roundId}: ${correction} (${article})`);
+      journal.recordAfter(authorisedBy, 'correct', `round ${roundId}: ${correction} (${article})`);
       return { ok: true, key: 'service.done.correct', values: { correction, article } };
     },
 
@@ -49,7 +49,7 @@ export function roundActions(
       if (moved) return moved;
       const r = d.table.supervisor.reportDealingError(who);
       if (!r.ok) return refused(r, 'refused');
-      journal.action([who], 'dealing-error', `round ${roundId}`);
+      journal.recordAfter([who], 'dealing-error', `round ${roundId}`);
       return { ok: true, key: 'service.done.dealingError', values: { round: roundId } };
     },
 
@@ -58,7 +58,7 @@ export function roundActions(
       if (moved) return moved;
       const r = d.table.supervisor.enterCard(cardOf(card), authorisedBy[0], authorisedBy[1]);
       if (!r.ok) return refused(r, 'refused');
-      journal.action(authorisedBy, 'enter-card', `round ${roundId}: ${card}`);
+      journal.recordAfter(authorisedBy, 'enter-card', `round ${roundId}: ${card}`);
       return { ok: true, key: 'service.done.enterCard', values: { card } };
     },
   };

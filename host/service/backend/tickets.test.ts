@@ -19,7 +19,6 @@ import { TiltManager } from '../../tilts/tilt-manager.js';
 import { serviceSaid } from '../../../locales/said.js';
 import { TicketIn } from '../../devices/ticket-in.js';
 import { settleRefusal } from '../../floor/ticket-out.js';
-import { serviceJournal } from './service-journal.js';
 import { tickets } from './tickets.js';
 
 const condition = (c: Partial<PrinterCondition>): PrinterCondition => printerCondition({ lastTemplate: '0', firmware: 'GURSA-1', ...c });
@@ -183,7 +182,7 @@ describe('the Tickets page of service mode', () => {
     });
     const ticketsIn = new TicketIn({ config, ledger, log: pino({ level: 'silent' }), authority: null });
     const out = { held: () => [], settleByHand: () => settleRefusal(serviceSaid('ticketNoneInPrint', { station: 1 })) };
-    const page = tickets({ ledger, config, floor: { tickets: out, ticketsIn } }, changes, serviceJournal(ledger, changes));
+    const page = tickets({ ledger, config, floor: { tickets: out, ticketsIn } }, changes);
     const [held] = page.heldIn();
     assert.ok(held);
     assert.deepEqual({ ...held, since: '' }, { station: 3, seq: 1, last4: theirs.slice(-4), amount: 12_500, since: '' });

@@ -11,7 +11,7 @@ import { refusedBy } from '../refusal-words.js';
 import type { TicketsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import type { ServiceJournal } from './service-journal.js';
+import { serviceActionEntry } from './service-journal.js';
 
 // The hardware's list of printer faults and the screens' are one: a fault one adds is a compile error here until the other has it.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
@@ -71,7 +71,6 @@ type TicketsFloor = {
 export function tickets(
   d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'printers'> & { floor?: TicketsFloor },
   changes: Changes,
-  journal?: ServiceJournal,
 ): TicketsPart & { dispose(): void } {
   const off = [
     d.ledger.onAppended((entries) => {
@@ -103,13 +102,14 @@ export function tickets(
     held: () => d.floor?.tickets.held() ?? [],
     /**
      * A person settles a held ticket (docs/tito.md, "A ticket held after a jam"): the ticket's end
-     * (`ticket.void`, the credit back, or `ticket.printed`) is journalled naming them, then the
-     * service action, and only then is the screen told.
+     * (`ticket.void`, the credit back, or `ticket.printed`) is journalled naming them with the
+     * service action, in one transaction, and only then is the screen told.
      */
     settle(station, last4, outcome, authorisedBy) {
-      const r = d.floor?.tickets.settleByHand(station, last4, outcome, authorisedBy) ?? settleRefusal(serviceSaid('ticketsNone'));
+      const record = (s: { last4: string; amount: number }) =>
+        serviceActionEntry(authorisedBy, 'ticket-settle', `station ${station}: ticket …${s.last4} ${outcome} (${s.amount})`);
+      const r = d.floor?.tickets.settleByHand(station, last4, outcome, authorisedBy, record) ?? settleRefusal(serviceSaid('ticketsNone'));
       if (!r.ok) return refusedBy(r.say);
-      journal?.action(authorisedBy, 'ticket-settle', `station ${station}: ticket …${r.last4} ${outcome} (${r.amount})`);
       changes.changed();
       return {
         ok: true,
@@ -122,14 +122,15 @@ export function tickets(
     /**
      * A person settles a ticket in the acceptor left (docs/tito.md, "A ticket in held after an
      * acceptor's dispute"): its end (`ticket.redeem.stacked`, the station credited, or
-     * `ticket.redeem.returned`) is journalled naming them, then the service action, and only then
-     * is the screen told.
+     * `ticket.redeem.returned`) is journalled naming them with the service action, in one
+     * transaction, and only then is the screen told.
      */
     settleIn(ticket, outcome, authorisedBy) {
       const none = settleRefusal(serviceSaid('ticketInNoneHeld', { station: ticket.station }));
-      const r = d.floor?.ticketsIn?.settleByHand(ticket, outcome, authorisedBy) ?? none;
+      const record = (s: { station: number; last4: string; amount: number }) =>
+        serviceActionEntry(authorisedBy, 'ticket-in-settle', `station ${s.station}: ticket in …${s.last4} ${outcome} (${s.amount})`);
+      const r = d.floor?.ticketsIn?.settleByHand(ticket, outcome, authorisedBy, record) ?? none;
       if (!r.ok) return refusedBy(r.say);
-      journal?.action(authorisedBy, 'ticket-in-settle', `station ${r.station}: ticket in …${r.last4} ${outcome} (${r.amount})`);
       changes.changed();
       return {
         ok: true,
