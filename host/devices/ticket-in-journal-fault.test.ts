@@ -1,0 +1,230 @@
+// A ticket in whose approval (or end) the journal refuses (docs/tito.md, "A journal that refuses
+// the approval"; review finding M1). The authority approved the ticket, so it holds it pending for
+// this attempt; the journal refused `ticket.redeem.approved` (a full disk), so STACK never went and
+// the station can never credit it. Until this change the escrow's throw became the driver's own
+// return (`host`), read as "journalled when it answered": nothing was, the attempt stayed open
+// with no end, the authority was never told to cancel, and the player's ticket was refused
+// `pending-elsewhere` at every other table until the next ticket at that station or a restart.
+// Now the authority is told to cancel at once (no approval journalled: nothing can credit it
+// here), and the end is journalled (`acceptor-fault`, what a start journals over the same journal),
+// at once if the journal takes it, else at the station's next ticket; an attempt whose approval
+// was journalled and whose end is refused is held for a person, as a start holds it.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { openLedger, type Ledger } from '../../ledger/index.js';
+import { redeemRequest } from '../../ledger/ticket-fixtures.js';
+import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { ticketsInOpen } from '../../ledger/ticket-queries.js';
+import { validationNumber } from '../../terms/validation-number.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
+import { silent } from '../testing/table-kit.js';
+import type { TicketAuthority } from '../tickets/authority.js';
+import { TicketIn } from './ticket-in.js';
+
+const TICKET = validationNumber(31, 5);
+const OTHER = validationNumber(31, 6);
+const TECH = ['Bo Chan (1002)'];
+const id = (n: number) => `b1c3a1d2-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/**
+ * An authority as the floor's register behaves: a ticket approved once is pending for that
+ * attempt (refused `pending-elsewhere` meanwhile), confirmed it is paid, cancelled it is
+ * redeemable again. Every word it is told is recorded.
+ */
+function register(amount = 2_500): TicketAuthority & { words: string[]; state: Map<string, string> } {
+  const state = new Map<string, string>();
+  const pendingFor = new Map<string, string>();
+  const words: string[] = [];
+  const ok = async () => ({ ok: true }) as const;
+  return {
+    words,
+    state,
+    machineId: async () => ({ ok: true, machineId: 1 }),
+    registerIssue: ok,
+    registerPrinted: ok,
+    registerVoid: ok,
+    redeem: async (r) => {
+      words.push(`redeem ${r.requestId}`);
+      const s = state.get(r.validation) ?? 'printed';
+      if (s === 'redeemed') return { kind: 'refused', requestId: r.requestId, reason: 'already-paid' };
+      if (s === 'pending') return { kind: 'refused', requestId: r.requestId, reason: 'pending-elsewhere' };
+      state.set(r.validation, 'pending');
+      pendingFor.set(r.validation, r.requestId);
+      return { kind: 'approved', requestId: r.requestId, validation: r.validation, amount, currency: r.currency };
+    },
+    confirm: async (rid, t) => {
+      words.push(`confirm ${rid}`);
+      if (pendingFor.get(t.validation) === rid) state.set(t.validation, 'redeemed');
+      return { ok: true };
+    },
+    cancel: async (rid, t) => {
+      words.push(`cancel ${rid}`);
+      if (pendingFor.get(t.validation) === rid) state.set(t.validation, 'printed');
+      return { ok: true };
+    },
+  };
+}
+
+function station1(t: { after: (fn: () => void) => void }, over: Record<string, unknown> = {}) {
+  const base = simulatedTableConfig('war');
+  const config = TableConfig.parse({ ...base, ...over, stations: base.stations.slice(0, 1) });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ticket-in-fault-'));
+  const ledger = openLedger(dir, 'SIM-WAR-01');
+  t.after(() => {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { config, ledger };
+}
+
+/** The escrow asked as the ID-003 driver asks it: a throw is its own return, `host`. */
+async function insert(tickets: TicketIn, validationNumber: string, escrowId: string): Promise<'stack' | 'return' | 'threw'> {
+  const ticket = { validationNumber, escrowId };
+  try {
+    const d = await tickets.escrow(1, ticket);
+    if (d === 'return') tickets.deviceReturned(1, ticket, 'host');
+    return d;
+  } catch {
+    tickets.deviceReturned(1, ticket, 'host');
+    return 'threw';
+  }
+}
+
+/** The same ticket at another table of the floor: the authority's answer. */
+async function elsewhere(authority: TicketAuthority, config: TableConfig, validation: string) {
+  const r = await authority.redeem({ requestId: id(999), validation, station: 9, currency: config.currency, limit: 1e9 } as never);
+  return r.kind === 'approved' ? 'approved' : r.reason;
+}
+
+function endOf(ledger: Ledger, requestId: string): unknown {
+  const e = ledger.byTxId(ticketInTxId(requestId, 'end'));
+  return e ? { type: e.type, reason: (JSON.parse(e.body) as { payload: { reason?: string } }).payload.reason } : null;
+}
+
+describe('ticket in: its approval refused by the journal', () => {
+  it('the authority told to cancel at once, the attempt ended, the ticket back, nothing credited; a restart finds nothing open', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    refusingOnce(ledger, 'ticket.redeem.approved');
+    assert.equal(await insert(tickets, TICKET, id(1)), 'threw', 'the journal’s refusal is the escrow’s fault: the driver returns the ticket');
+    assert.ok(authority.words.includes(`cancel ${id(1)}`), `the authority told to cancel: ${authority.words.join(', ')}`);
+    assert.equal(authority.state.get(TICKET), 'printed');
+    assert.equal(await elsewhere(authority, config, TICKET), 'approved', 'the player’s ticket is good at another table at once');
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' }, 'the attempt ended');
+    assert.equal(ledger.byTxId(ticketInTxId(id(1), 'approved')), undefined);
+    assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined, 'nothing credited');
+    assert.deepEqual(((s) => s && { state: s.state, reason: s.state === 'returned' ? s.reason : null })(tickets.lastAt(1)), {
+      state: 'returned',
+      reason: 'acceptor-fault',
+    });
+    assert.equal(tickets.pendingFor(1), null, 'no phantom escrow handed to the driver');
+    const again = new TicketIn({ config, ledger, log: silent, authority });
+    again.recover();
+    assert.equal(again.pendingFor(1), null, 'a start over the same journal hands no phantom escrow either');
+    assert.deepEqual(again.held(), []);
+  });
+
+  it('the approval and its end both refused: cancelled at once, no phantom this run, the end journalled at the station’s next ticket', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    refusingOnce(ledger, 'ticket.redeem.approved');
+    refusingOnce(ledger, 'ticket.redeem.returned');
+    assert.equal(await insert(tickets, TICKET, id(1)), 'threw');
+    assert.equal(authority.state.get(TICKET), 'printed', 'cancelled though its end could not be journalled (no approval journalled: nothing credits it here)');
+    assert.equal(endOf(ledger, id(1)), null, 'the journal took no end');
+    assert.equal(tickets.pendingFor(1), null, 'not handed to the driver again this run: the unit gave it back');
+    assert.deepEqual(tickets.held(), [], 'never approved in the journal: nobody is asked to settle it');
+    // The journal takes writes again: the next ticket at that station ends the older attempt first.
+    assert.equal(await insert(tickets, OTHER, id(2)), 'stack');
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' });
+    assert.deepEqual(
+      ticketsInOpen(ledger, 1).map((p) => p.requestId),
+      [id(2)],
+    );
+    assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined, 'nothing credited for the first');
+  });
+
+  it('a start over a journal that refused both: the unit’s first report ends it, as before (a kill before the answer leaves the same journal)', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    const append = ledger.append;
+    refusingOnce(ledger, 'ticket.redeem.approved');
+    refusingOnce(ledger, 'ticket.redeem.returned');
+    await insert(tickets, TICKET, id(1));
+    ledger.append = append; // the disk freed before the start
+    const again = new TicketIn({ config, ledger, log: silent, authority });
+    again.recover();
+    const p = again.pendingFor(1);
+    assert.deepEqual(p, { validationNumber: TICKET, escrowId: id(1), stackSent: false }, 'never STACK: the driver may only return it');
+    again.deviceReturned(1, p, 'power-up');
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' });
+    assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined);
+  });
+});
+
+describe('ticket in: its end refused by the journal', () => {
+  it('the credit-limit return after the approval: cancelled though refused, ended at the next ticket', async (t) => {
+    const { config, ledger } = station1(t, { creditLimit: 1_000 });
+    const authority = register(2_500);
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    refusingOnce(ledger, 'ticket.redeem.returned');
+    assert.equal(await insert(tickets, TICKET, id(1)), 'threw');
+    assert.equal(authority.state.get(TICKET), 'printed', 'the approval cancelled (`credit-limit`): the ticket good elsewhere');
+    assert.equal(await elsewhere(authority, config, TICKET), 'approved');
+    assert.equal(tickets.pendingFor(1), null);
+    assert.equal(await insert(tickets, OTHER, id(2)), 'return', 'still at its limit');
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' });
+  });
+
+  it('an attempt the acceptor left (a kill between the request and the answer): cancelled though refused, not skipped for the rest of the run', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    // The authority approved the attempt; the kill came before its approval was journalled.
+    await authority.redeem({ requestId: id(1), validation: TICKET, station: 1, currency: config.currency, limit: 1e9 } as never);
+    ledger.append(redeemRequest(id(1), TICKET, 1));
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    refusingOnce(ledger, 'ticket.redeem.returned');
+    assert.equal(await insert(tickets, OTHER, id(2)), 'threw', 'the older attempt’s end refused: the new ticket goes back');
+    assert.equal(authority.state.get(TICKET), 'printed', 'the older attempt cancelled at the authority at once');
+    assert.equal(endOf(ledger, id(1)), null);
+    assert.equal(await insert(tickets, OTHER, id(3)), 'stack', 'the next ticket: the journal takes writes again');
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' }, 'ended, not skipped');
+    assert.deepEqual(
+      ticketsInOpen(ledger, 1).map((p) => p.requestId),
+      [id(3)],
+    );
+  });
+
+  it('an approved attempt the acceptor returned, its end refused: not cancelled, held for a person at once (as a start holds it)', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    const ticket = { validationNumber: TICKET, escrowId: id(1) };
+    assert.equal(await tickets.escrow(1, ticket), 'stack');
+    refusingOnce(ledger, 'ticket.redeem.returned');
+    assert.throws(() => tickets.deviceReturned(1, ticket, 'device'), /SQLITE_FULL/);
+    assert.equal(authority.state.get(TICKET), 'pending', 'its approval is journalled: only a person may end it (a cancel now could pay it twice)');
+    assert.ok(!authority.words.includes(`cancel ${id(1)}`));
+    const live = tickets.held().map((h) => h.seq);
+    assert.equal(live.length, 1, 'held for a person now, not at the next start');
+    const again = new TicketIn({ config, ledger, log: silent, authority });
+    again.recover();
+    assert.deepEqual(
+      again.held().map((h) => h.seq),
+      live,
+      'a start holds the same',
+    );
+    const h = tickets.held()[0];
+    assert.ok(h);
+    assert.equal(tickets.settleByHand({ station: 1, seq: h.seq, last4: h.last4 }, 'returned', TECH).ok, true);
+    assert.equal(authority.state.get(TICKET), 'printed');
+    assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined);
+  });
+});
