@@ -184,8 +184,9 @@ export class TicketIn {
     const answer = authority
       ? await authority.redeem({ ...at, currency: this.deps.config.currency, limit: this.deps.config.tickets.limit })
       : ({ kind: 'refused', requestId: at.requestId, reason: 'offline' } as const);
-    // Ended while the authority was asked (the acceptor left it): an approval now moves nothing (the cancel went with the end).
-    if (ticketInEnded(this.deps.ledger, at.requestId) !== undefined) return 'return';
+    // Ended while the authority was asked (the acceptor left it), or its end refused by the journal meanwhile (`endRefused`):
+    // an approval now moves nothing (the cancel went with the end, or with its refusal).
+    if (ticketInEnded(this.deps.ledger, at.requestId) !== undefined || this.left.has(at.requestId)) return 'return';
     if (answer.kind === 'approved' && answer.currency === this.deps.config.currency) {
       // Its amount known only now: one the station's credit cannot hold goes back, the redemption cancelled (the ticket stays valid).
       if (passesCreditLimit(this.deps.ledger, station, answer.amount, this.deps.config.creditLimit)) {
@@ -194,15 +195,35 @@ export class TicketIn {
       }
       // Before the entry: a page built when it lands must not list it as held.
       this.working.add(at.requestId);
-      this.deps.ledger.append({
-        type: 'ticket.redeem.approved',
-        payload: { ...at, amount: answer.amount, currency: answer.currency },
-        txId: ticketInTxId(at.requestId, 'approved'),
-      });
+      try {
+        this.deps.ledger.append({
+          type: 'ticket.redeem.approved',
+          payload: { ...at, amount: answer.amount, currency: answer.currency },
+          txId: ticketInTxId(at.requestId, 'approved'),
+        });
+      } catch (err) {
+        this.approvalRefused(station, at);
+        throw err;
+      }
       return 'stack';
     }
     this.returned(station, at, answer.kind === 'refused' ? answer.reason : 'other-currency');
     return 'return';
+  }
+
+  /**
+   * The journal refused the approval: STACK never goes (the throw returns the ticket), so nothing
+   * can credit it here, yet the authority holds the ticket pending for this attempt. It ends as a
+   * start over this journal ends it (`acceptor-fault`, the authority told to cancel): at once if the
+   * journal takes the end, else cancelled anyway and its end owed (`endRefused`).
+   */
+  private approvalRefused(station: number, at: Attempt): void {
+    this.working.delete(at.requestId);
+    try {
+      this.returned(station, at, 'acceptor-fault');
+    } catch {
+      // Cancelled and left by `endRefused`; the escrow rethrows the approval's refusal.
+    }
   }
 
   /**
@@ -277,7 +298,7 @@ export class TicketIn {
 
   /** The acceptor gave back a ticket the host was asked about (after an approval: it did not stack). */
   deviceReturned(station: number, ticket: EscrowedTicket, reason: 'host' | 'escrow-timeout' | 'power-up' | 'device'): void {
-    if (reason === 'host') return; // the host's own return, journalled when it answered
+    if (reason === 'host') return; // the host's own return: journalled when it answered, or its refusal handled there (endRefused)
     const pending = ticketInEscrow(this.deps.ledger, station);
     if (!pending || pending.requestId !== ticket.escrowId) return;
     this.returned(station, attemptOf(pending), reason === 'device' ? 'acceptor-returned' : 'acceptor-fault');
@@ -289,11 +310,37 @@ export class TicketIn {
    * then says it only if that ticket is the one it shows.
    */
   private returned(station: number, at: Attempt, reason: TicketReturn, decided?: { settledBy?: string[] }, also: readonly NewEntry[] = []): void {
-    this.deps.ledger.appendMany([{ type: 'ticket.redeem.returned', payload: { ...at, reason, ...decided }, txId: ticketInTxId(at.requestId, 'end') }, ...also]);
+    try {
+      this.deps.ledger.appendMany([{ type: 'ticket.redeem.returned', payload: { ...at, reason, ...decided }, txId: ticketInTxId(at.requestId, 'end') }, ...also]);
+    } catch (err) {
+      this.endRefused(at, reason);
+      throw err;
+    }
     this.working.delete(at.requestId);
     this.left.delete(at.requestId);
     this.showEnd(station, { state: 'returned', validation: at.validation, reason, at: Date.now() }, !decided);
     this.deps.log.info({ station, validation: at.validation, reason, ...decided }, 'ticket in: returned');
+    void this.deps.authority?.cancel(at.requestId, reason === 'credit-limit' ? { ...at, why: reason } : at);
+  }
+
+  /**
+   * The journal refused an attempt's end: the attempt stays open in it, and is now what a start
+   * over that journal makes of it. Never handed to a driver again this run (`left`). With no
+   * approval journalled, STACK never went and nothing can credit it here: the authority is told
+   * to cancel now, so the player's ticket is good at another table at once, and the end is
+   * journalled when the station's acceptor is next left (its next ticket; a start hands it to the
+   * driver, which may only return it). With an approval journalled, only a person may end it (a
+   * cancel now, then a person finding it stacked, would pay it twice): held for one now.
+   */
+  private endRefused(at: Attempt, reason: TicketReturn): void {
+    this.working.delete(at.requestId);
+    this.left.add(at.requestId);
+    this.changes.emit(at.station);
+    if (this.deps.ledger.byTxId(ticketInTxId(at.requestId, 'approved'))) {
+      this.deps.log.error({ station: at.station, validation: at.validation, reason }, 'ticket in: its end refused by the journal: held for a person');
+      return;
+    }
+    this.deps.log.error({ station: at.station, validation: at.validation, reason }, 'ticket in: its end refused by the journal: cancelled, the end owed');
     void this.deps.authority?.cancel(at.requestId, reason === 'credit-limit' ? { ...at, why: reason } : at);
   }
 
@@ -336,15 +383,19 @@ export class TicketIn {
     return open;
   }
 
-  /** The acceptor has left an attempt with no end: ended here if never approved (no STACK went), else held for a person. */
+  /**
+   * The acceptor has left an attempt with no end: ended here if never approved (no STACK went), else
+   * held for a person. One never approved is still open only because the journal refused its end:
+   * ended again each time (`endRefused`), never skipped for the rest of the run.
+   */
   private leave(p: OpenTicketIn, why: string): void {
-    if (this.left.has(p.requestId)) return;
-    this.working.delete(p.requestId);
-    this.left.add(p.requestId);
     if (!p.approved) {
       this.returned(p.station, attemptOf(p), 'acceptor-fault', {});
       return;
     }
+    if (this.left.has(p.requestId)) return;
+    this.working.delete(p.requestId);
+    this.left.add(p.requestId);
     this.deps.log.warn(
       { station: p.station, validation: p.validation, amount: p.approved.amount, why },
       'ticket in: approved and left by the acceptor without an end: held for a person (service mode, Tickets)',
