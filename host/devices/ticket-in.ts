@@ -385,8 +385,8 @@ export class TicketIn {
 
   /**
    * The acceptor has left an attempt with no end: ended here if never approved (no STACK went), else
-   * held for a person. One never approved is still open only because the journal refused its end:
-   * ended again each time (`endRefused`), never skipped for the rest of the run.
+   * held for a person. One never approved is ended each time it is left: one whose end the journal
+   * refused before (`endRefused`) is tried again, never skipped for the rest of the run.
    */
   private leave(p: OpenTicketIn, why: string): void {
     if (!p.approved) {
