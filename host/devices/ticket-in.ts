@@ -311,7 +311,10 @@ export class TicketIn {
    */
   private returned(station: number, at: Attempt, reason: TicketReturn, decided?: { settledBy?: string[] }, also: readonly NewEntry[] = []): void {
     try {
-      this.deps.ledger.appendMany([{ type: 'ticket.redeem.returned', payload: { ...at, reason, ...decided }, txId: ticketInTxId(at.requestId, 'end') }, ...also]);
+      this.deps.ledger.appendMany([
+        { type: 'ticket.redeem.returned', payload: { ...at, reason, ...decided }, txId: ticketInTxId(at.requestId, 'end') },
+        ...also,
+      ]);
     } catch (err) {
       this.endRefused(at, reason);
       throw err;
