@@ -20,6 +20,7 @@ import { validationNumber } from '../../terms/validation-number.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { silent } from '../testing/table-kit.js';
 import type { TicketAuthority } from '../tickets/authority.js';
+import { ticketRegister as register } from './test-ticket-register.js';
 import { BillAcceptors } from './bill-acceptors.js';
 import { tableCreditRule } from './credit-rule/table-credit-rule.js';
 import { TicketIn } from './ticket-in.js';
@@ -28,45 +29,6 @@ const TICKET = validationNumber(31, 5);
 const OTHER = validationNumber(31, 6);
 const LAST4 = TICKET.slice(-4);
 const TECH = ['Bo Chan (1002)'];
-
-/**
- * An authority as the floor's register behaves: a ticket approved once is pending for that
- * attempt (refused `pending-elsewhere` meanwhile), confirmed it is paid, cancelled it is
- * redeemable again. Every word it is told is recorded.
- */
-function register(amount = 2_500): TicketAuthority & { words: string[]; state: Map<string, string> } {
-  const state = new Map<string, string>();
-  const pendingFor = new Map<string, string>();
-  const words: string[] = [];
-  const ok = async () => ({ ok: true }) as const;
-  return {
-    words,
-    state,
-    machineId: async () => ({ ok: true, machineId: 1 }),
-    registerIssue: ok,
-    registerPrinted: ok,
-    registerVoid: ok,
-    redeem: async (r) => {
-      words.push(`redeem ${r.validation}`);
-      const s = state.get(r.validation) ?? 'printed';
-      if (s === 'redeemed') return { kind: 'refused', requestId: r.requestId, reason: 'already-paid' };
-      if (s === 'pending') return { kind: 'refused', requestId: r.requestId, reason: 'pending-elsewhere' };
-      state.set(r.validation, 'pending');
-      pendingFor.set(r.validation, r.requestId);
-      return { kind: 'approved', requestId: r.requestId, validation: r.validation, amount, currency: r.currency };
-    },
-    confirm: async (id, t) => {
-      words.push(`confirm ${id}`);
-      if (pendingFor.get(t.validation) === id) state.set(t.validation, 'redeemed');
-      return { ok: true };
-    },
-    cancel: async (id, t) => {
-      words.push(`cancel ${id}`);
-      if (pendingFor.get(t.validation) === id) state.set(t.validation, 'printed');
-      return { ok: true };
-    },
-  };
-}
 
 function tmpLedger(t: { after: (fn: () => void) => void }): { ledger: Ledger; dir: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ticket-in-held-'));

@@ -11,6 +11,7 @@ import { validationNumber, type ValidationNumber } from '../../terms/validation-
 import { chainHash, genesisHash, sha256Hex } from '../../upstream/chain.js';
 import type { IngestBatch } from '../../upstream/ingest.js';
 import { enrolTerminal, startUpstream, type Db, type RunningUpstream } from '../../upstream/index.js';
+import { ticketByNumber } from '../../upstream/ticket-queries.js';
 
 export const DAY = 86_400_000;
 
@@ -105,4 +106,15 @@ export async function printed(table: FloorTable, amount: number, o: { station?: 
 /** A redemption request at `station` of a table playing in `currency`. */
 export function redemption(t: { validation: ValidationNumber }, station = 1, o: { currency?: string; limit?: number } = {}): RedeemRequest {
   return { requestId: RequestId.parse(requestId()), validation: t.validation, station, currency: o.currency ?? 'MOP', limit: o.limit ?? 10_000_000 };
+}
+
+/** The ticket's state at the upstream once it is `want`, or as it stands after 5 s of asking (the table tells the upstream asynchronously). */
+export async function stateOf(db: Db, validation: string, want: string): Promise<string | undefined> {
+  let state: string | undefined;
+  for (let i = 0; i < 500; i++) {
+    state = (await ticketByNumber(db, validation)).ticket?.state;
+    if (state === want) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return state;
 }

@@ -12,21 +12,10 @@ import { simulatedTableConfig, TableConfig } from '../../host/config/table-confi
 import { TicketIn } from '../../host/devices/ticket-in.js';
 import { silent } from '../../host/testing/table-kit.js';
 import { Ledger } from '../../ledger/ledger.js';
-import { ticketByNumber } from '../../upstream/ticket-queries.js';
 import { migrateUpstream, openPglite, type Db, type RunningUpstream } from '../../upstream/index.js';
-import { printed, redemption, startFloor, type FloorTable } from './kit.js';
+import { printed, redemption, startFloor, stateOf, type FloorTable } from './kit.js';
 
 const TECH = ['Bo Chan (1002)'];
-
-async function stateOf(db: Db, validation: string, want: string): Promise<string | undefined> {
-  let state: string | undefined;
-  for (let i = 0; i < 500; i++) {
-    state = (await ticketByNumber(db, validation)).ticket?.state;
-    if (state === want) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return state;
-}
 
 describe('a ticket in held after an acceptor’s dispute, at the upstream', () => {
   let db: Db;

@@ -11,19 +11,8 @@ import { TicketIn } from '../../host/devices/ticket-in.js';
 import { refusingOnce } from '../../host/testing/refusing-ledger.js';
 import { silent } from '../../host/testing/table-kit.js';
 import { Ledger } from '../../ledger/ledger.js';
-import { ticketByNumber } from '../../upstream/ticket-queries.js';
 import { migrateUpstream, openPglite, type Db, type RunningUpstream } from '../../upstream/index.js';
-import { printed, redemption, startFloor, type FloorTable } from './kit.js';
-
-async function stateOf(db: Db, validation: string, want: string): Promise<string | undefined> {
-  let state: string | undefined;
-  for (let i = 0; i < 500; i++) {
-    state = (await ticketByNumber(db, validation)).ticket?.state;
-    if (state === want) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return state;
-}
+import { printed, redemption, startFloor, stateOf, type FloorTable } from './kit.js';
 
 describe('a ticket in whose approval the journal refuses, at the upstream', () => {
   let db: Db;
