@@ -1,7 +1,9 @@
 // The tickets' test kit: tickets as a table issues them, and a table's journal batch holding ticket
 // entries as the host's integration will journal them (terms/ticket-terms.ts), hashed and chained
 // as the ledger does (upstream/chain.ts states the same chain), for the upstream's ingest.
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { after, before } from 'node:test';
 import type { RedeemRequest, TicketAuthority } from '../../host/tickets/authority.js';
 import { guardAuthority, type GuardEvent } from '../../host/tickets/guard.js';
 import { UpstreamAuthority } from '../../host/tickets/upstream-authority.js';
@@ -10,7 +12,7 @@ import { RequestId, TICKET_PAYLOADS, type TicketEntryType, type TicketTerms } fr
 import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { chainHash, genesisHash, sha256Hex } from '../../upstream/chain.js';
 import type { IngestBatch } from '../../upstream/ingest.js';
-import { enrolTerminal, startUpstream, type Db, type RunningUpstream } from '../../upstream/index.js';
+import { enrolTerminal, migrateUpstream, openPglite, startUpstream, type Db, type RunningUpstream } from '../../upstream/index.js';
 import { ticketByNumber } from '../../upstream/ticket-queries.js';
 
 export const DAY = 86_400_000;
@@ -117,4 +119,36 @@ export async function stateOf(db: Db, validation: string, want: string): Promise
     await new Promise((r) => setTimeout(r, 10));
   }
   return state;
+}
+
+/**
+ * A floor for a suite: an upstream on PGlite and two enrolled tables, the first issuing tickets
+ * and the second redeeming them, made before the suite's tests and closed after them.
+ */
+export function floorOfTwo(): { readonly db: Db; readonly issuer: FloorTable; readonly redeemer: FloorTable } {
+  let made: { db: Db; up: RunningUpstream; issuer: FloorTable; redeemer: FloorTable } | undefined;
+  before(async () => {
+    const db = await openPglite();
+    await migrateUpstream(db);
+    const floor = await startFloor(db, 2);
+    const [issuer, redeemer] = floor.tables;
+    if (!issuer || !redeemer) throw new Error('the floor has not two tables');
+    made = { db, up: floor.up, issuer, redeemer };
+  });
+  after(async () => {
+    await made?.up.close();
+    await made?.db.close();
+  });
+  const ready = () => made ?? assert.fail('the floor is made before the suite’s tests');
+  return {
+    get db() {
+      return ready().db;
+    },
+    get issuer() {
+      return ready().issuer;
+    },
+    get redeemer() {
+      return ready().redeemer;
+    },
+  };
 }

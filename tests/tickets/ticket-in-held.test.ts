@@ -7,45 +7,30 @@
 // The acceptor's own dispute is driven through a real ID-003 simulator in
 // host/devices/ticket-in-held.test.ts; here the acceptor's word is the event the driver sends.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { TicketIn } from '../../host/devices/ticket-in.js';
 import { silent } from '../../host/testing/table-kit.js';
 import { Ledger } from '../../ledger/ledger.js';
-import { migrateUpstream, openPglite, type Db, type RunningUpstream } from '../../upstream/index.js';
-import { printed, redemption, startFloor, stateOf, type FloorTable } from './kit.js';
+import { floorOfTwo, printed, redemption, stateOf } from './kit.js';
 
 const TECH = ['Bo Chan (1002)'];
 
 describe('a ticket in held after an acceptor’s dispute, at the upstream', () => {
-  let db: Db;
-  let up: RunningUpstream;
-  let issuer: FloorTable;
-  let redeemer: FloorTable;
-  before(async () => {
-    db = await openPglite();
-    await migrateUpstream(db);
-    const floor = await startFloor(db, 2);
-    up = floor.up;
-    [issuer, redeemer] = floor.tables as [FloorTable, FloorTable];
-  });
-  after(async () => {
-    await up.close();
-    await db.close();
-  });
+  const floor = floorOfTwo();
 
   /** The redeeming table's host with the ticket approved at its station 2, then left by the acceptor (a protocol broken after STACK). */
   async function heldAtStation2(amount: number) {
     const base = simulatedTableConfig('war');
     const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 2) });
-    const ledger = Ledger.open({ file: ':memory:', terminalId: redeemer.id });
-    const tickets = new TicketIn({ config, ledger, log: silent, authority: redeemer.authority });
-    const t = await printed(issuer, amount);
+    const ledger = Ledger.open({ file: ':memory:', terminalId: floor.redeemer.id });
+    const tickets = new TicketIn({ config, ledger, log: silent, authority: floor.redeemer.authority });
+    const t = await printed(floor.issuer, amount);
     const escrowed = { validationNumber: t.validation, escrowId: redemption(t).requestId };
     assert.equal(await tickets.escrow(2, escrowed), 'stack');
     tickets.acceptorLeft(2, escrowed, 'escrow-changed');
-    assert.equal(await stateOf(db, t.validation, 'pending'), 'pending');
-    const elsewhere = await issuer.authority.redeem(redemption(t, 1));
+    assert.equal(await stateOf(floor.db, t.validation, 'pending'), 'pending');
+    const elsewhere = await floor.issuer.authority.redeem(redemption(t, 1));
     assert.deepEqual(elsewhere.kind === 'refused' ? elsewhere.reason : elsewhere.kind, 'pending-elsewhere', 'held for the open attempt');
     const [held] = tickets.held();
     assert.ok(held);
@@ -56,12 +41,12 @@ describe('a ticket in held after an acceptor’s dispute, at the upstream', () =
     const { ledger, tickets, t, held } = await heldAtStation2(4_200);
     assert.equal(tickets.settleByHand({ station: 2, seq: held.seq, last4: held.last4 }, 'returned', TECH).ok, true);
     assert.equal(ledger.credit(2), 0);
-    assert.equal(await stateOf(db, t.validation, 'printed'), 'printed', 'redeemable again');
+    assert.equal(await stateOf(floor.db, t.validation, 'printed'), 'printed', 'redeemable again');
     const again = redemption(t, 1);
-    const paid = await issuer.authority.redeem(again);
+    const paid = await floor.issuer.authority.redeem(again);
     assert.equal(paid.kind === 'approved' ? paid.amount : paid.kind, 4_200);
-    assert.deepEqual(await issuer.authority.confirm(again.requestId, again), { ok: true });
-    assert.equal(await stateOf(db, t.validation, 'redeemed'), 'redeemed');
+    assert.deepEqual(await floor.issuer.authority.confirm(again.requestId, again), { ok: true });
+    assert.equal(await stateOf(floor.db, t.validation, 'redeemed'), 'redeemed');
     ledger.close();
   });
 
@@ -69,8 +54,8 @@ describe('a ticket in held after an acceptor’s dispute, at the upstream', () =
     const { ledger, tickets, t, held } = await heldAtStation2(3_100);
     assert.equal(tickets.settleByHand({ station: 2, seq: held.seq, last4: held.last4 }, 'stacked', TECH).ok, true);
     assert.equal(ledger.credit(2), 3_100);
-    assert.equal(await stateOf(db, t.validation, 'redeemed'), 'redeemed');
-    const late = await issuer.authority.redeem(redemption(t, 1));
+    assert.equal(await stateOf(floor.db, t.validation, 'redeemed'), 'redeemed');
+    const late = await floor.issuer.authority.redeem(redemption(t, 1));
     assert.equal(late.kind === 'refused' ? late.reason : late.kind, 'already-paid');
     ledger.close();
   });

@@ -5,49 +5,34 @@
 // `pending-elsewhere` at every other table; now the table cancels at once, and it pays once at the
 // next table. The unit tests of the host's side: host/devices/ticket-in-journal-fault.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { TicketIn } from '../../host/devices/ticket-in.js';
 import { refusingOnce } from '../../host/testing/refusing-ledger.js';
 import { silent } from '../../host/testing/table-kit.js';
 import { Ledger } from '../../ledger/ledger.js';
-import { migrateUpstream, openPglite, type Db, type RunningUpstream } from '../../upstream/index.js';
-import { printed, redemption, startFloor, stateOf, type FloorTable } from './kit.js';
+import { floorOfTwo, printed, redemption, stateOf } from './kit.js';
 
 describe('a ticket in whose approval the journal refuses, at the upstream', () => {
-  let db: Db;
-  let up: RunningUpstream;
-  let issuer: FloorTable;
-  let redeemer: FloorTable;
-  before(async () => {
-    db = await openPglite();
-    await migrateUpstream(db);
-    const floor = await startFloor(db, 2);
-    up = floor.up;
-    [issuer, redeemer] = floor.tables as [FloorTable, FloorTable];
-  });
-  after(async () => {
-    await up.close();
-    await db.close();
-  });
+  const floor = floorOfTwo();
 
   it('the upstream told to cancel at once: printed again, and it pays once at another table', async () => {
     const base = simulatedTableConfig('war');
     const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 2) });
-    const ledger = Ledger.open({ file: ':memory:', terminalId: redeemer.id });
-    const tickets = new TicketIn({ config, ledger, log: silent, authority: redeemer.authority });
-    const t = await printed(issuer, 2_700);
+    const ledger = Ledger.open({ file: ':memory:', terminalId: floor.redeemer.id });
+    const tickets = new TicketIn({ config, ledger, log: silent, authority: floor.redeemer.authority });
+    const t = await printed(floor.issuer, 2_700);
     const escrowed = { validationNumber: t.validation, escrowId: redemption(t).requestId };
     refusingOnce(ledger, 'ticket.redeem.approved');
     await assert.rejects(tickets.escrow(2, escrowed), /SQLITE_FULL/);
     tickets.deviceReturned(2, escrowed, 'host');
     assert.equal(ledger.credit(2), 0);
-    assert.equal(await stateOf(db, t.validation, 'printed'), 'printed', 'redeemable again, not pending for an attempt that ended');
+    assert.equal(await stateOf(floor.db, t.validation, 'printed'), 'printed', 'redeemable again, not pending for an attempt that ended');
     const again = redemption(t, 1);
-    const paid = await issuer.authority.redeem(again);
+    const paid = await floor.issuer.authority.redeem(again);
     assert.equal(paid.kind === 'approved' ? paid.amount : paid.kind, 2_700, 'not pending-elsewhere');
-    assert.deepEqual(await issuer.authority.confirm(again.requestId, again), { ok: true });
-    assert.equal(await stateOf(db, t.validation, 'redeemed'), 'redeemed');
+    assert.deepEqual(await floor.issuer.authority.confirm(again.requestId, again), { ok: true });
+    assert.equal(await stateOf(floor.db, t.validation, 'redeemed'), 'redeemed');
     ledger.close();
   });
 });
