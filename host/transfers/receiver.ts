@@ -1,6 +1,6 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../terms/transfer-terms.js';
 import { type TransferAlarmReason, type TransferEffects } from './effects.js';
-import { AT_LIMIT_SPARE, atLimitBound, atLimitOn, decidedFrom, homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
+import { AT_LIMIT_SPARE, atLimitBound, atLimitOn, decidedFrom, refusedOn, homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
 
 // The receiving side: an id is decided once, taken (the station credited) or refused for ever,
 // journalled before the answer goes out; every later question about the id gets the same answer
@@ -22,7 +22,8 @@ function answer(state: TransferState, link: TableId, id: TransferId): TransferEf
 }
 
 /**
- * How many ids a link may have refused here beyond the ids this host took from it. A refusal is
+ * How many ids a link may have refused here a day (the receiver's UTC date, stamped on each: `day`)
+ * beyond the ids this host took from it. A refusal is
  * a durable entry that spends the id for ever (a recall of an id never seen must be, so that the
  * offer still on the wire is refused too: an honest sender reverses on it), so without a bound a
  * peer could journal one a message (recalls of serials 1, 2, 3…, or offers it knows are refused).
@@ -32,6 +33,10 @@ function answer(state: TransferState, link: TableId, id: TransferId): TransferEf
  * each transfer it has taken here allows one more; a peer past it gets neither entry nor answer
  * (it is asked again: the honest sender never reverses unanswered) and an alarm. Not counted: a
  * refusal at the credit limit, which the station's credit here justifies (`refusedAtLimit`).
+ * A day, not the link's whole life: an honest table whose offers were lost while this one was
+ * unreachable (a restart, a switch replaced, a night closed) recalls each, and a link that moved
+ * rarely wore its allowance out for good over weeks; from then on a lost offer's debit stayed in
+ * flight. A lying link adds at most this many rows a day (and one per id taken).
  */
 export const SPARE_REFUSALS = 64;
 
@@ -50,11 +55,16 @@ export const SPARE_REFUSALS = 64;
  */
 export { AT_LIMIT_SPARE } from './state.js';
 
-/** Whether this host may journal one more refusal of an id of the origin `link`; if not, the alarm's detail. */
-function overAllowance(state: TransferState, link: TableId, id: TransferId, what: string): string | undefined {
-  const d = decidedFrom(state, link);
+/** Whether this host may journal one more refusal of an id of the origin `link` on `day`; if not, the alarm's detail. */
+function overAllowance(state: TransferState, link: TableId, id: TransferId, what: string, day: string | undefined): string | undefined {
+  const d = refusedOn(decidedFrom(state, link), day);
   if (d.refused < SPARE_REFUSALS + d.taken) return undefined;
-  return `${what} ${keyOf(id)}: neither journalled nor answered, ${link} has ${d.refused} ids refused here and ${d.taken} taken (at most ${SPARE_REFUSALS} refused beyond those taken)`;
+  return `${what} ${keyOf(id)}: neither journalled nor answered, ${link} has ${d.refused} ids refused here on ${day ?? 'undated'} and ${d.taken} taken (at most ${SPARE_REFUSALS} refused a day beyond those taken)`;
+}
+
+/** A refusal's stamp: the receiver's day, by its own clock (none when the step was given no time). */
+function dated(day: string | undefined): { day?: string } {
+  return day === undefined ? {} : { day };
 }
 
 /** Only the sender may speak of its transfer: the id's origin is the link it came over. */
@@ -98,7 +108,7 @@ export interface CreditLimitAt {
   readonly held: (station: number) => number;
   /** The link's budget of `credit-limit` refusals is spent for now (transfer-host.ts): such an offer is neither journalled nor answered. */
   readonly budgetSpent?: boolean;
-  /** The day a refusal now is counted in and stamped with (state.ts `atLimitDayOf`, of the host's clock); none: undated. */
+  /** The day a refusal now is counted in and stamped with (state.ts `refusalDayOf`, of the host's clock); none: undated. */
   readonly day?: string;
 }
 
@@ -148,7 +158,7 @@ function refusedAtLimit(state: TransferState, link: TableId, t: Transfer, detail
         ]
       : [];
   return {
-    journal: [{ type: 'transfer.refuse', payload: { id: t.id, reason: 'credit-limit', offered: t, ...(at.day !== undefined ? { day: at.day } : {}) } }],
+    journal: [{ type: 'transfer.refuse', payload: { id: t.id, reason: 'credit-limit', offered: t, ...dated(at.day) } }],
     send: [{ to: link, message: { kind: 'refused', id: t.id, reason: 'credit-limit' } }],
     alarms: warn,
   };
@@ -185,13 +195,13 @@ export function onOffer(
   const refusal = refusalOf(state, link, transfer, credit) ?? overCreditLimit(transfer, creditLimit);
   if (!refusal) return { journal: [{ type: 'transfer.in', payload: { transfer } }], send: [{ to: link, message: { kind: 'taken', transfer } }], alarms: [] };
   if (refusal.reason === 'credit-limit') return refusedAtLimit(state, link, transfer, refusal.detail, creditLimit);
-  const over = overAllowance(state, link, id, `an offer refused (${refusal.reason}),`);
+  const over = overAllowance(state, link, id, `an offer refused (${refusal.reason}),`, creditLimit.day);
   // Past the link's allowance: raised only, nothing spent (the same offer again is refused the same way, or taken).
   if (over) return alarm(link, refusal.reason, id, `${refusal.detail}; ${over}`);
   // Journalled as every refusal (the id is spent; an honest sender reverses its debit on the
   // answer) and raised: a table that offers what it may not is lying or misconfigured.
   return {
-    journal: [{ type: 'transfer.refuse', payload: { id, reason: refusal.reason, offered: transfer } }],
+    journal: [{ type: 'transfer.refuse', payload: { id, reason: refusal.reason, offered: transfer, ...dated(creditLimit.day) } }],
     send: [{ to: link, message: { kind: 'refused', id, reason: refusal.reason } }],
     alarms: [{ reason: refusal.reason, link, id, detail: refusal.detail }],
   };
@@ -201,14 +211,14 @@ export function onOffer(
  * A recall over `link`: the journalled answer, or, for an id never seen, a refusal journalled (the
  * id spent) within the link's allowance; past it, an alarm (`unknown-transfer`) and no answer.
  */
-export function onRecall(state: TransferState, link: TableId, id: TransferId): TransferEffects {
+export function onRecall(state: TransferState, link: TableId, id: TransferId, day?: string): TransferEffects {
   if (!fromItsSender(link, id)) return alarm(link, 'wrong-link', id, `a recall of ${keyOf(id)} over the link of ${link}`);
   const known = answer(state, link, id);
   if (known) return known;
-  const over = overAllowance(state, link, id, 'a recall of an id never offered here,');
+  const over = overAllowance(state, link, id, 'a recall of an id never offered here,', day);
   if (over) return alarm(link, 'unknown-transfer', id, over);
   return {
-    journal: [{ type: 'transfer.refuse', payload: { id, reason: 'recalled' } }],
+    journal: [{ type: 'transfer.refuse', payload: { id, reason: 'recalled', ...dated(day) } }],
     send: [{ to: link, message: { kind: 'refused', id, reason: 'recalled' } }],
     alarms: [],
   };

@@ -24,7 +24,7 @@ export interface Outgoing {
 /** A transfer id another host named to this one: taken (credited) or refused for ever. */
 export type Incoming =
   | { readonly kind: 'taken'; readonly transfer: Transfer }
-  /** `offered`: the terms of the offer refused (none for a recall's refusal); `day`: a refusal at the credit limit's day (state.ts `atLimitDayOf`). */
+  /** `offered`: the terms of the offer refused (none for a recall's refusal); `day`: the day it was refused on (`refusalDayOf`). */
   | { readonly kind: 'refused'; readonly id: TransferId; readonly reason: TransferRefusal; readonly offered?: Transfer; readonly day?: string };
 
 /**
@@ -51,7 +51,7 @@ export interface TransferState {
   readonly incoming: IdMap<Incoming>;
   /**
    * Per offering table (an id's origin, the only link that may name it here): the ids of its this
-   * host took and refused. A link may have only so many refused beyond those taken
+   * host took and refused. A link may have only so many refused a day beyond those taken
    * (receiver.ts, `SPARE_REFUSALS`): a refusal is a durable entry that spends the id for ever.
    * Refusals at the credit limit are counted apart, per day (`atLimit`, `AT_LIMIT_SPARE`).
    */
@@ -59,12 +59,20 @@ export interface TransferState {
 }
 
 /**
- * How many ids of one origin this host took (`transfer.in`), refused (`transfer.refuse`, but at the
- * credit limit), and the link's refusals at the credit limit of one day (`atLimitDay`).
+ * How many ids of one origin this host took (`transfer.in`), refused on one day (`transfer.refuse`,
+ * but at the credit limit: `refusedDay`), and the link's refusals at the credit limit of one day
+ * (`atLimitDay`).
  */
 export interface Decided {
   readonly taken: number;
+  /**
+   * Refusals but at the credit limit journalled on `refusedDay` (the day each is stamped with;
+   * absent: stamped with none, by a build before the days or a step given no time, which count as
+   * one day of their own). A refusal of another day starts the count again (receiver.ts
+   * `SPARE_REFUSALS` says why).
+   */
   readonly refused: number;
+  readonly refusedDay?: string;
   /**
    * Refusals at the credit limit journalled on `atLimitDay` (the day each is stamped with, `day`;
    * absent: refusals stamped with none, journalled by a build before the days or by a step given no
@@ -95,17 +103,25 @@ export function atLimitBound(d: Decided): { bound: number; near: number } {
 }
 
 /**
- * The day a refusal at the limit is counted in: the UTC date of the host's clock (`now`, ms), taken
- * as an argument so the step stays pure (the fold reads the day stamped on the entry).
+ * The day a refusal is counted in: the UTC date of the host's clock (`now`, ms), taken as an
+ * argument so the step stays pure (the fold reads the day stamped on the entry).
  */
-export function atLimitDayOf(now: number): string {
+export function refusalDayOf(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
 
 /** The link's count of refusals at the limit as it stands on `day`: another day's counts nothing. */
 export function atLimitOn(d: Decided, day: string | undefined): Decided {
   if (d.atLimitDay === day) return d;
-  return { taken: d.taken, refused: d.refused, atLimit: 0, takenOnDay: 0, ...(day === undefined ? {} : { atLimitDay: day }) };
+  const { atLimitDay: _day, warned: _warned, ...rest } = d;
+  return { ...rest, atLimit: 0, takenOnDay: 0, ...(day === undefined ? {} : { atLimitDay: day }) };
+}
+
+/** The link's count of the other refusals as it stands on `day`: another day's counts nothing. */
+export function refusedOn(d: Decided, day: string | undefined): Decided {
+  if (d.refusedDay === day) return d;
+  const { refusedDay: _day, ...rest } = d;
+  return { ...rest, refused: 0, ...(day === undefined ? {} : { refusedDay: day }) };
 }
 
 export function initialState(self: TableId, currency: string, homes: StationHomes): TransferState {
@@ -161,7 +177,10 @@ function withIncoming(state: TransferState, id: TransferId, i: Incoming): Transf
  */
 function counted(d: Decided, i: Incoming): Decided {
   if (i.kind === 'taken') return { ...d, taken: d.taken + 1, takenOnDay: d.takenOnDay + 1 };
-  if (i.reason !== 'credit-limit') return { ...d, refused: d.refused + 1 };
+  if (i.reason !== 'credit-limit') {
+    const on = refusedOn(d, i.day);
+    return { ...on, refused: on.refused + 1 };
+  }
   const on = atLimitOn(d, i.day);
   const next = { ...on, atLimit: on.atLimit + 1 };
   return next.atLimit >= atLimitBound(next).near ? { ...next, warned: true } : next;

@@ -14,7 +14,7 @@ import {
   type StartRefusal,
   type StartTransfer,
 } from './sender.js';
-import { apply, atLimitDayOf, type TransferState } from './state.js';
+import { apply, refusalDayOf, type TransferState } from './state.js';
 
 /** Everything that moves a host's transfers: its own asks, its timer, and what a peer says over a link. */
 export type TransferEvent =
@@ -83,10 +83,10 @@ function effectsOf(state: TransferState, event: TransferEvent): TransferEffects 
             limit: event.creditLimit ?? Number.MAX_SAFE_INTEGER,
             held: event.held ?? event.credit,
             ...(event.atLimitBudgetSpent ? { budgetSpent: true } : {}),
-            ...(event.now !== undefined ? { day: atLimitDayOf(event.now) } : {}),
+            ...(event.now !== undefined ? { day: refusalDayOf(event.now) } : {}),
           });
         case 'recall':
-          return onRecall(state, event.link, m.id);
+          return onRecall(state, event.link, m.id, event.now !== undefined ? refusalDayOf(event.now) : undefined);
         case 'taken':
           return onTaken(state, event.link, m.transfer);
         case 'refused':
