@@ -14,13 +14,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import pino, { type Logger as PinoLogger } from 'pino';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { redeemRequest } from '../../ledger/ticket-fixtures.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import { ticketsInOpen } from '../../ledger/ticket-queries.js';
 import { validationNumber } from '../../terms/validation-number.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
-import { refusingOnce } from '../testing/refusing-ledger.js';
+import { refusingOnce, refusingUntilReleased } from '../testing/refusing-ledger.js';
 import { silent } from '../testing/table-kit.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import { ticketRegister as register } from './test-ticket-register.js';
@@ -188,5 +189,122 @@ describe('ticket in: its end refused by the journal', () => {
     assert.equal(tickets.settleByHand({ station: 1, seq: h.seq, last4: h.last4 }, 'returned', TECH).ok, true);
     assert.equal(authority.state.get(TICKET), 'printed');
     assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined);
+  });
+});
+
+/** A logger whose lines a test reads. */
+function capturing(): { log: PinoLogger; lines: { level: number; msg: string; alarm?: string; station?: number }[] } {
+  const lines: { level: number; msg: string; alarm?: string; station?: number }[] = [];
+  const log = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as (typeof lines)[number]) });
+  return { log, lines };
+}
+
+const cancels = (authority: { words: string[] }, requestId: string) => authority.words.filter((w) => w === `cancel ${requestId}`).length;
+/** Any write of the table's: the journal's next commit once the disk is freed. */
+const anyWrite = (ledger: Ledger) => ledger.append({ type: 'tilt.raise', payload: { kind: 'disk-low' } });
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('ticket in: a journal that keeps refusing the end (a full disk at start)', () => {
+  it('a start comes up: the station’s ticket in closed (a ticket there goes back, nobody asked), an alarm logged, the end journalled at the journal’s next commit', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    // A kill left an attempt the authority approved (its approval never journalled) behind a newer one at the station.
+    await authority.redeem({ requestId: id(1), validation: TICKET, station: 1, currency: config.currency, limit: 1e9 } as never);
+    ledger.append(redeemRequest(id(1), TICKET, 1));
+    ledger.append(redeemRequest(id(2), OTHER, 1));
+    const release = refusingUntilReleased(ledger);
+    const { log, lines } = capturing();
+    const tickets = new TicketIn({ config, ledger, log, authority });
+    assert.doesNotThrow(() => tickets.recover(), 'a full disk at start does not stop the host');
+    assert.equal(authority.state.get(TICKET), 'printed', 'the older attempt cancelled at once: the ticket good at another table');
+    const alarm = lines.find((l) => l.alarm === 'ticket-in-closed');
+    assert.ok(alarm && alarm.level >= 50 && alarm.station === 1, `an error with an alarm for the technician: ${JSON.stringify(lines)}`);
+    const THIRD = validationNumber(31, 7);
+    assert.equal(await insert(tickets, THIRD, id(3)), 'return', 'the station takes no ticket while the end is owed');
+    assert.ok(!authority.words.includes(`redeem ${id(3)}`), 'the authority not asked: nothing held pending for it');
+    assert.deepEqual(((s) => s && { state: s.state, validation: s.validation })(tickets.lastAt(1)), { state: 'returned', validation: THIRD });
+    assert.equal(ledger.byTxId(ticketInTxId(id(3), 'request')), undefined);
+    assert.equal(endOf(ledger, id(1)), null);
+    release();
+    anyWrite(ledger);
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' }, 'ended at the next commit, no ticket needed');
+    assert.equal(await insert(tickets, THIRD, id(4)), 'stack', 'the station takes tickets again');
+    assert.equal(cancels(authority, id(1)), 1, 'cancelled once');
+    assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined, 'never credited');
+    assert.deepEqual(tickets.held(), []);
+  });
+
+  it('the old cancel sent once a run, not again at each new ticket while the journal refuses (a start sends it once more)', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    await authority.redeem({ requestId: id(1), validation: TICKET, station: 1, currency: config.currency, limit: 1e9 } as never);
+    ledger.append(redeemRequest(id(1), TICKET, 1));
+    const release = refusingUntilReleased(ledger, 'ticket.redeem.returned');
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    for (const n of [2, 3, 4]) {
+      assert.equal(await insert(tickets, OTHER, id(n)), 'return');
+      await tick();
+    }
+    assert.equal(cancels(authority, id(1)), 1, `once, not once a ticket: ${authority.words.join(', ')}`);
+    const again = new TicketIn({ config, ledger, log: silent, authority });
+    assert.doesNotThrow(() => again.recover());
+    await insert(again, OTHER, id(5));
+    await insert(again, OTHER, id(6));
+    await tick();
+    assert.equal(cancels(authority, id(1)), 2, 'a start is a new run: once more');
+    release();
+    assert.equal(await insert(again, OTHER, id(7)), 'stack');
+    await tick();
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' });
+    assert.equal(cancels(authority, id(1)), 2, 'the end journalled: its cancel taken already, not sent again (the synced end tells the upstream too)');
+    for (const n of [2, 3, 4, 5, 6]) assert.equal(ledger.byTxId(ticketInTxId(id(n), 'request')), undefined, 'the refused tickets never journalled');
+  });
+
+  it('a cancel the authority did not take is sent again when the end is journalled', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    const cancel = authority.cancel;
+    let down = true;
+    authority.cancel = async (rid, at) =>
+      down ? (authority.words.push(`cancel ${rid}`), { ok: false, reason: 'offline', detail: 'down' } as const) : cancel(rid, at);
+    await authority.redeem({ requestId: id(1), validation: TICKET, station: 1, currency: config.currency, limit: 1e9 } as never);
+    ledger.append(redeemRequest(id(1), TICKET, 1));
+    const release = refusingUntilReleased(ledger, 'ticket.redeem.returned');
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    await insert(tickets, OTHER, id(2));
+    await insert(tickets, OTHER, id(3));
+    await tick();
+    assert.equal(cancels(authority, id(1)), 1, 'not again at each ticket, taken or not');
+    down = false;
+    release();
+    anyWrite(ledger);
+    await tick();
+    assert.equal(cancels(authority, id(1)), 2, 'sent again with the end');
+    assert.equal(authority.state.get(TICKET), 'printed');
+  });
+
+  it('the approval and its end refused, a start before the disk is freed: the unit’s first report tries the end, the attempt cancelled once, never stacked; ended once the journal takes writes', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    refusingOnce(ledger, 'ticket.redeem.approved');
+    const release = refusingUntilReleased(ledger, 'ticket.redeem.returned');
+    assert.equal(await insert(tickets, TICKET, id(1)), 'threw');
+    assert.equal(cancels(authority, id(1)), 1);
+    const again = new TicketIn({ config, ledger, log: silent, authority });
+    assert.doesNotThrow(() => again.recover());
+    const p = again.pendingFor(1);
+    assert.deepEqual(p, { validationNumber: TICKET, escrowId: id(1), stackSent: false }, 'never STACK: the driver may only return it');
+    assert.throws(() => again.deviceReturned(1, p, 'power-up'), /SQLITE_FULL/, 'its end refused (the acceptors log it)');
+    assert.equal(cancels(authority, id(1)), 2, 'once in this run');
+    assert.equal(again.pendingFor(1), null, 'not handed to the driver again');
+    await assert.rejects(again.stacked(1, p), /without an approval/, 'a unit that says it stacked it is not believed');
+    assert.equal(await insert(again, OTHER, id(2)), 'return', 'the station closed');
+    assert.equal(cancels(authority, id(1)), 2);
+    release();
+    anyWrite(ledger);
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' });
+    assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined);
+    assert.equal(await insert(again, OTHER, id(3)), 'stack');
   });
 });

@@ -27,3 +27,28 @@ export function refusingOnce(ledger: Ledger, type: string): void {
     return append(entry);
   };
 }
+
+/**
+ * Every write of an entry of `type` (every write at all, with no type) refused as a full disk
+ * refuses it, until the returned `release` is called: a disk that stays full across several
+ * attempts, or across a start, and is freed later. Stacks with `refusingOnce` on the same ledger.
+ */
+export function refusingUntilReleased(ledger: Ledger, type?: string): () => void {
+  const appendMany = ledger.appendMany.bind(ledger);
+  let refusing = true;
+  const refuse = (entries: readonly { type: string }[]) => {
+    if (refusing && (type === undefined || entries.some((e) => e.type === type))) throw new Error('SQLITE_FULL: database or disk is full');
+  };
+  ledger.appendMany = (entries) => {
+    refuse(entries);
+    return appendMany(entries);
+  };
+  const append = ledger.append.bind(ledger);
+  ledger.append = (entry) => {
+    refuse([entry]);
+    return append(entry);
+  };
+  return () => {
+    refusing = false;
+  };
+}
