@@ -154,7 +154,7 @@ describe('ticket in: its end refused by the journal', () => {
     ledger.append(redeemRequest(id(1), TICKET, 1));
     const tickets = new TicketIn({ config, ledger, log: silent, authority });
     refusingOnce(ledger, 'ticket.redeem.returned');
-    assert.equal(await insert(tickets, OTHER, id(2)), 'threw', 'the older attempt’s end refused: the new ticket goes back');
+    assert.equal(await insert(tickets, OTHER, id(2)), 'return', 'the older attempt’s end refused: the station closed, the new ticket goes back unasked');
     assert.equal(authority.state.get(TICKET), 'printed', 'the older attempt cancelled at the authority at once');
     assert.equal(endOf(ledger, id(1)), null);
     assert.equal(await insert(tickets, OTHER, id(3)), 'stack', 'the next ticket: the journal takes writes again');

@@ -89,6 +89,22 @@ export class TicketIn {
    * attempts still open (those held for a person) rather than one per ticket left since the start.
    */
   private readonly left = new Set<string>();
+  /**
+   * Stations whose ticket in is closed: the journal refused the end of an attempt there that was
+   * never approved (a full disk), so the station takes no ticket until that end is journalled
+   * (`reopenIfOwedNone`): each new ticket there goes back unasked, and nothing is held pending.
+   */
+  private readonly closed = new Set<number>();
+  /**
+   * The cancels sent this run for attempts whose end the journal refused: true once the authority
+   * took one. Sent once a run (a start sends it once more), not at each new ticket while the
+   * journal refuses; at the end's journalling again only if none was taken.
+   */
+  private readonly cancelled = new Map<string, boolean>();
+  /** Unsubscribes the retry of the owed ends at the journal's next commit; set while a station is closed. */
+  private stopRetrying: (() => void) | null = null;
+  /** Ending attempts already (a start, a new ticket, a retry): a commit meanwhile does not retry the owed ends within it. */
+  private ending = false;
 
   constructor(private readonly deps: TicketInDeps) {}
 
@@ -123,13 +139,21 @@ export class TicketIn {
    * At a start, before the acceptors open: every attempt with no end that no acceptor can be asked
    * about (not its station's newest, or one its acceptor left since). One never approved
    * is ended here, returned `acceptor-fault`: its approval was not journalled, so STACK never went
-   * and no money moved. An approved one is held for a person (`held`).
+   * and no money moved. An approved one is held for a person (`held`). Never throws: an end the
+   * journal refuses (a full disk at boot) closes its station's ticket in instead (`endRefused`).
    */
   recover(): void {
-    for (const p of ticketsInOpen(this.deps.ledger)) {
-      if (p.requestId === this.stillInAcceptor(p.station)?.requestId) continue;
-      this.leave(p, 'restart: behind a newer attempt, or left by the acceptor since');
-    }
+    this.endingNow(() => {
+      for (const p of ticketsInOpen(this.deps.ledger)) {
+        if (p.requestId === this.stillInAcceptor(p.station)?.requestId) continue;
+        try {
+          this.leave(p, 'restart: behind a newer attempt, or left by the acceptor since');
+        } catch {
+          // A journal that refuses writes at the start (a full disk): `endRefused` closed the station,
+          // cancelled the attempt and raised the alarm; the end is journalled at the next commit.
+        }
+      }
+    });
   }
 
   /**
@@ -177,7 +201,11 @@ export class TicketIn {
       return 'return';
     }
     // A new barcode at the station: its acceptor has left every attempt before it there.
-    for (const p of ticketsInOpen(this.deps.ledger, station)) if (p.requestId !== at.requestId) this.leave(p, 'a newer ticket in the acceptor');
+    if (!this.leftBefore(at)) {
+      // An end the journal still refuses: the station is closed, the ticket goes back unasked (nothing journalled, nothing pending).
+      this.show(station, { state: 'returned', validation: at.validation, reason: 'acceptor-fault', at: Date.now() });
+      return 'return';
+    }
     this.deps.ledger.append({ type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(at.requestId, 'request') });
     this.show(station, { state: 'checking', validation: at.validation, at: Date.now() });
     const authority = this.deps.authority;
@@ -224,6 +252,26 @@ export class TicketIn {
     } catch {
       // Cancelled and left by `endRefused`; the escrow rethrows the approval's refusal.
     }
+  }
+
+  /**
+   * Ends the station's attempts before `at` (its acceptor left them for it): false when the
+   * journal refused an end that closes the station (never approved; `endRefused`).
+   */
+  private leftBefore(at: Attempt): boolean {
+    return this.endingNow(() => {
+      for (const p of ticketsInOpen(this.deps.ledger, at.station))
+        if (p.requestId !== at.requestId) {
+          try {
+            this.leave(p, 'a newer ticket in the acceptor');
+          } catch (err) {
+            if (!this.closed.has(at.station)) throw err;
+            return false;
+          }
+        }
+      this.reopenIfOwedNone(at.station); // ended meanwhile by another's retry, say
+      return true;
+    });
   }
 
   /**
@@ -323,17 +371,22 @@ export class TicketIn {
     this.left.delete(at.requestId);
     this.showEnd(station, { state: 'returned', validation: at.validation, reason, at: Date.now() }, !decided);
     this.deps.log.info({ station, validation: at.validation, reason, ...decided }, 'ticket in: returned');
-    void this.deps.authority?.cancel(at.requestId, reason === 'credit-limit' ? { ...at, why: reason } : at);
+    // Its cancel went when its end was refused and the authority took it: not sent again (the synced end says it too).
+    const taken = this.cancelled.get(at.requestId) === true;
+    this.cancelled.delete(at.requestId);
+    if (!taken) void this.deps.authority?.cancel(at.requestId, reason === 'credit-limit' ? { ...at, why: reason } : at);
+    this.reopenIfOwedNone(station);
   }
 
   /**
    * The journal refused an attempt's end: the attempt stays open in it, and is now what a start
    * over that journal makes of it. Never handed to a driver again this run (`left`). With no
    * approval journalled, STACK never went and nothing can credit it here: the authority is told
-   * to cancel now, so the player's ticket is good at another table at once, and the end is
-   * journalled when the station's acceptor is next left (its next ticket; a start hands it to the
-   * driver, which may only return it). With an approval journalled, only a person may end it (a
-   * cancel now, then a person finding it stacked, would pay it twice): held for one now.
+   * to cancel (once a run), so the player's ticket is good at another table at once, and the
+   * station's ticket in is closed until its end is journalled (`close`: at the journal's next
+   * commit, or the station's next ticket; a start hands it to the driver, which may only return
+   * it). With an approval journalled, only a person may end it (a cancel now, then a person finding
+   * it stacked, would pay it twice): held for one now.
    */
   private endRefused(at: Attempt, reason: TicketReturn): void {
     this.working.delete(at.requestId);
@@ -343,8 +396,75 @@ export class TicketIn {
       this.deps.log.error({ station: at.station, validation: at.validation, reason }, 'ticket in: its end refused by the journal: held for a person');
       return;
     }
-    this.deps.log.error({ station: at.station, validation: at.validation, reason }, 'ticket in: its end refused by the journal: cancelled, the end owed');
-    void this.deps.authority?.cancel(at.requestId, reason === 'credit-limit' ? { ...at, why: reason } : at);
+    this.close(at.station, at.validation);
+    if (this.cancelled.has(at.requestId)) return; // sent this run already: once a run, not once a ticket
+    this.cancelled.set(at.requestId, false);
+    const cancel = this.deps.authority?.cancel(at.requestId, reason === 'credit-limit' ? { ...at, why: reason } : at);
+    void cancel?.then(
+      (ack) => {
+        if (ack.ok && this.cancelled.has(at.requestId)) this.cancelled.set(at.requestId, true);
+      },
+      () => undefined,
+    );
+  }
+
+  /**
+   * The station's ticket in closed, its end owed: an error with an alarm for the technician (once
+   * a closing), and the owed ends tried again at the journal's next commit (whoever's: a note, a
+   * bet, a fault), as well as at the station's next ticket.
+   */
+  private close(station: number, validation: string): void {
+    if (this.closed.has(station)) {
+      this.deps.log.warn({ station, validation }, 'ticket in: an end refused again by the journal: the station stays closed to tickets');
+      return;
+    }
+    this.closed.add(station);
+    this.deps.log.error(
+      { alarm: 'ticket-in-closed', station, validation },
+      'ticket in closed at this station: the journal refuses the end of an attempt never approved (the authority told to cancel); no ticket is taken there until the journal takes it (a full disk? free it)',
+    );
+    this.stopRetrying ??= this.deps.ledger.onAppended(() => this.retryOwed());
+  }
+
+  /** The journal took a write: the ends owed at closed stations are tried again. */
+  private retryOwed(): void {
+    if (this.ending) return;
+    this.endingNow(() => {
+      for (const station of [...this.closed])
+        for (const p of this.owedAt(station)) {
+          try {
+            this.returned(p.station, attemptOf(p), 'acceptor-fault', {});
+          } catch {
+            // Refused again: the station stays closed (`endRefused`), tried at the next commit.
+          }
+        }
+      for (const station of [...this.closed]) this.reopenIfOwedNone(station);
+    });
+  }
+
+  /** Attempts at the station never approved whose end the journal refused (this run): owed. */
+  private owedAt(station: number): OpenTicketIn[] {
+    return ticketsInOpen(this.deps.ledger, station).filter((p) => !p.approved && this.left.has(p.requestId));
+  }
+
+  private reopenIfOwedNone(station: number): void {
+    if (!this.closed.has(station) || this.owedAt(station).length > 0) return;
+    this.closed.delete(station);
+    this.deps.log.warn({ station }, 'ticket in open again at this station: the journal took the owed end');
+    if (this.closed.size === 0) {
+      this.stopRetrying?.();
+      this.stopRetrying = null;
+    }
+  }
+
+  private endingNow<T>(fn: () => T): T {
+    const outer = this.ending;
+    this.ending = true;
+    try {
+      return fn();
+    } finally {
+      this.ending = outer;
+    }
   }
 
   /**
