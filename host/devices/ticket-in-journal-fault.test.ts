@@ -25,6 +25,8 @@ import { refusingOnce, refusingUntilReleased } from '../testing/refusing-ledger.
 import { silent } from '../testing/table-kit.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import { ticketRegister as register } from './test-ticket-register.js';
+import { BillAcceptors } from './bill-acceptors.js';
+import { tableCreditRule } from './credit-rule/table-credit-rule.js';
 import { TicketIn } from './ticket-in.js';
 
 const TICKET = validationNumber(31, 5);
@@ -306,5 +308,45 @@ describe('ticket in: a journal that keeps refusing the end (a full disk at start
     assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' });
     assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined);
     assert.equal(await insert(again, OTHER, id(3)), 'stack');
+  });
+});
+
+async function until(ok: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('ticket in: the acceptors started over a full disk', () => {
+  it('the start comes up, the simulated unit’s tickets go back until the disk is freed, then one pays once', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    await authority.redeem({ requestId: id(1), validation: TICKET, station: 1, currency: config.currency, limit: 1e9 } as never);
+    ledger.append(redeemRequest(id(1), TICKET, 1));
+    ledger.append(redeemRequest(id(2), OTHER, 1));
+    const release = refusingUntilReleased(ledger, 'ticket.redeem.returned');
+    const tickets = new TicketIn({ config, ledger, log: silent, authority });
+    const credits = tableCreditRule({ config, ledger, log: silent, fault: () => undefined });
+    const acceptors = new BillAcceptors({ config, ledger, log: silent, credits, tickets });
+    t.after(() => acceptors.close());
+    assert.doesNotThrow(() => acceptors.start(), 'BillAcceptors.start (the host start) over a journal that refuses the ends');
+    const THIRD = validationNumber(31, 7);
+    const sim = acceptors.simulator(1);
+    assert.ok(sim?.insertTicket);
+    sim.insertTicket(THIRD);
+    await until(() => tickets.lastAt(1)?.validation === THIRD && tickets.lastAt(1)?.state === 'returned', 'the ticket back at a closed station');
+    assert.ok(!authority.words.some((w) => w.startsWith('redeem ') && w !== `redeem ${id(1)}`), `nobody asked: ${authority.words.join(', ')}`);
+    assert.equal(ledger.credit(1), 0);
+    release();
+    anyWrite(ledger);
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' });
+    await until(() => !sim.busy, 'the unit idle');
+    sim.insertTicket(THIRD);
+    await until(() => tickets.lastAt(1)?.state === 'credited', 'the ticket credited once the disk is freed');
+    assert.equal(ledger.credit(1), 2_500);
+    assert.equal(authority.state.get(TICKET), 'printed', 'the old attempt’s ticket good elsewhere, never credited here');
+    assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined);
   });
 });
