@@ -24,7 +24,9 @@ export type ActRefusal =
         | 'decision-followed'
         | 'card-not-of-round'
         | 'jackpot-between-rounds'
-        | 'jackpot-none';
+        | 'jackpot-none'
+        /** The journal refused the act with its record (a full disk): nothing was done (host/table/runtime.ts). */
+        | 'not-journalled';
     }
   | { readonly why: 'needs-two'; readonly act: 'card-entry' | 'void' | 'correction' }
   | { readonly why: 'hold-voids' | 'already-on-hold'; readonly hold: HoldReason }

@@ -27,6 +27,7 @@ const NAMES: Record<Exclude<Why, 'needs-two' | 'cards-after-hold'>, ServiceRefus
   'dealt-face-up': 'roundDealtFaceUp',
   'jackpot-between-rounds': 'jackpotBetweenRounds',
   'jackpot-none': 'jackpotNone',
+  'not-journalled': 'actNotJournalled',
   'jackpot-no-level': 'jackpotNoLevel',
   'jackpot-below-minimum': 'jackpotBelowMinimum',
   'jackpot-below-held': 'jackpotBelowHeld',

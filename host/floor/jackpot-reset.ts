@@ -1,4 +1,4 @@
-import { jackpotPools, type Ledger } from '../../ledger/index.js';
+import { jackpotPools, type Ledger, type NewEntry } from '../../ledger/index.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
@@ -17,8 +17,10 @@ export interface JackpotResetRequest {
 /**
  * Two people set a progressive level (Portugal rules 40, 44), on the authority's reference. What
  * the ledger holds of the level is the players': the reset is refused below it here, before the
- * table is asked, so a refusal never reaches the journal as a write the ledger turns down (which
- * would hold the table). The table refuses the rest (the level, rule 44's minimum, a round in play).
+ * table is asked, so a refusal never reaches the journal as a write the ledger turns down. The
+ * table refuses the rest (the level, rule 44's minimum, a round in play). `also` (service mode's
+ * record of who reset it) is journalled in the reset's own transaction: both or neither.
+ *
  * Every refusal says a key of the catalogues (`say`, `serviceRefusal.*`; the table's from the
  * facts it gives, host/floor/act-said.ts) and its English (`reason`, the log's, the en catalogue's);
  * a table refusal that gives no facts, its English only.
@@ -26,12 +28,13 @@ export interface JackpotResetRequest {
 export function resetJackpotLevel(
   d: { ledger: Ledger; table: LiveTable; config: Pick<TableConfig, 'currency'> },
   r: JackpotResetRequest,
+  also: readonly NewEntry[] = [],
 ): { ok: true } | { ok: false; reason: string; say?: Said } {
   const refused = (say: Said) => ({ ok: false as const, reason: inEnglish(say), say });
   if (r.supervisor === r.witness) return refused(serviceSaid('jackpotSamePerson'));
   const held = jackpotPools(d.ledger).find((p) => p.level === r.level)?.pool ?? 0;
   if (r.to < held) return refused(serviceSaid('jackpotBelowHeld', { level: r.level, held, currency: d.config.currency }));
-  const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r });
+  const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r }, also);
   if (out.ok) return { ok: true };
   return out.act ? refused(actSaid(out.act, d.config.currency)) : { ok: false, reason: out.reason };
 }

@@ -120,7 +120,7 @@ describe('a peer credential change journalled, its files not written (issue 50 i
     const h = host(dir);
     try {
       const changes = changeSignal();
-      const part = peerActions({ peers: h.registry, log: h.options.log }, () => 0, serviceJournal(h.ledger, changes, h.options.log), changes);
+      const part = peerActions({ peers: h.registry, log: h.options.log }, () => 0, serviceJournal(h.ledger, changes), changes);
       h.block();
       const withdrawn = part.withdraw('war-1', [...by]);
       h.free();

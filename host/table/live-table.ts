@@ -6,6 +6,7 @@ import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '.
 import type { TableExtras } from '../../engine/games.js';
 import type { RoundViewData, StadiumView, StationBettingView, StationInputs, StationTableView } from '../../engine/table/views.js';
 import type { Correction, DecisionAction, HoldReason, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
+import type { NewEntry } from '../../ledger/index.js';
 
 import type { StationCommand } from './station-command.js';
 
@@ -33,15 +34,21 @@ export interface ShoeFeed {
   onNewShoe(sequence?: number): void;
 }
 
-/** What two people at the table (a supervisor and a witness) may do to a round: service mode's hold and void screens. */
+/**
+ * What two people at the table (a supervisor and a witness) may do to a round: service mode's hold
+ * and void screens. Each takes `also`, the entries that record the act beside the table's own (service
+ * mode's `service.action`: who authorised what), journalled in the step's transaction after its
+ * entries: the step and its record are written together or not at all. Refused by the journal, the
+ * act is refused (`act.why` `not-journalled`) and the table is as it was, not held.
+ */
 export interface SupervisorCommands {
-  enterCard(card: Card, supervisor: string, witness: string): Outcome;
+  enterCard(card: Card, supervisor: string, witness: string, also?: readonly NewEntry[]): Outcome;
   /** The last resort: every bet of the round returned; `uncorrectable` says why no correction was possible. */
-  voidRound(reason: string, authorisedBy: string[], uncorrectable?: Uncorrectable): Outcome;
+  voidRound(reason: string, authorisedBy: string[], uncorrectable?: Uncorrectable, also?: readonly NewEntry[]): Outcome;
   /** A supervisor stops the round for a dealing error seen at the table. */
-  reportDealingError(by: string): Outcome;
+  reportDealingError(by: string, also?: readonly NewEntry[]): Outcome;
   /** Two people correct the dealing error the table holds for, as its text orders. */
-  correct(correction: Correction, supervisor: string, witness: string): Outcome;
+  correct(correction: Correction, supervisor: string, witness: string, also?: readonly NewEntry[]): Outcome;
 }
 
 /**
@@ -109,8 +116,11 @@ export interface LiveTable {
   readonly countdowns: Countdowns;
   /** The projections: the round, the stations, the table display, the dealer's cue, the hold (table-reads.ts). */
   readonly reads: TableReads;
-  /** Feeds one input; the outcome says whether it was taken (a command may be refused). */
-  input(input: TableInput): Outcome;
+  /**
+   * Feeds one input; the outcome says whether it was taken (a command may be refused). `also`: a
+   * person's record of the act, journalled in the step's own transaction (SupervisorCommands).
+   */
+  input(input: TableInput, also?: readonly NewEntry[]): Outcome;
   /**
    * A station's command, committed with the others arriving within the group-commit window in
    * one durable transaction (group commit); settles once that commit returned, never before.

@@ -24,11 +24,19 @@ export type { Countdowns, GameFacts, HoldState, LiveTable, NamedCommands, ShoeFe
 export type { StationCommand } from './station-command.js';
 
 /**
+ * The acts of people at the table (service mode's two-person acts, a dealing error reported, a
+ * jackpot level reset): a write the journal refuses is their answer, refused, and does not hold
+ * the table.
+ */
+const PERSONS_ACTS: ReadonlySet<TableInput['kind']> = new Set(['void', 'correct', 'enter-card', 'dealing-error', 'jackpot-reset']);
+
+/**
  * The shell around the table's state machine. Each input is stepped; what the step journals is
  * written with the input in one ledger transaction before anything else happens; then the
  * countdown and the shoe's gate are set as the step asked, its log lines written, and whoever
  * listens is told. A write the ledger refuses changes nothing but to put the table on hold
- * (itself journalled if the ledger still takes that).
+ * (itself journalled if the ledger still takes that); a person's act is refused to them instead.
+ * A person's act may carry its own record (`also`), written in the step's transaction.
  *
  * The ledger's entries that others write (a note credited, a cash-out) reach the table as
  * `credit` inputs: the state plays against the credit the ledger holds, and a fold of the
@@ -134,32 +142,38 @@ export class TableRuntime<S, R> implements LiveTable {
     return () => this.listeners.delete(listener);
   }
 
-  input(input: TableInput): Outcome {
+  input(input: TableInput, also: readonly NewEntry[] = []): Outcome {
     this.settle();
-    return this.inputNow(input);
+    return this.inputNow(input, also);
   }
 
   /** One input, stepped and journalled now (the station commands waiting for their group commit stay waiting). */
-  private inputNow(input: TableInput): Outcome {
+  private inputNow(input: TableInput, also: readonly NewEntry[] = []): Outcome {
     const before = this.current;
     const r = step(before, input, this.d.game);
     if (r.refused) {
       this.runEffects(r.effects);
       return r.refused;
     }
-    if (r.state === before) {
+    const changed = r.state !== before;
+    if (input.kind !== 'credit' && (changed || also.length > 0)) {
+      try {
+        this.journalMany(changed ? [{ input, journal: r.journal }] : [], also);
+      } catch (e) {
+        this.d.log.error({ err: e, input: input.kind }, 'the ledger refused what the table was to journal: nothing of it happened');
+        const reason = `could not be journalled: ${e instanceof Error ? e.message : String(e)}`;
+        // A person's act is answered as refused to the person standing there, and nothing of it
+        // happened at the table: no hold for it (the table's own next write holds it if the
+        // journal still refuses). Anything else the table did by itself, so it holds.
+        if (PERSONS_ACTS.has(input.kind)) return { ok: false, reason, act: { why: 'not-journalled' } };
+        this.refused(input, e);
+        return { ok: false, reason };
+      }
+    }
+    if (!changed) {
       this.runEffects(r.effects);
       this.followUp(r.effects);
       return { ok: true };
-    }
-    if (input.kind !== 'credit') {
-      try {
-        this.journal(input, r.journal);
-      } catch (e) {
-        this.d.log.error({ err: e, input: input.kind }, 'the ledger refused what the table was to journal: nothing of it happened');
-        this.refused(input, e);
-        return { ok: false, reason: `could not be journalled: ${e instanceof Error ? e.message : String(e)}` };
-      }
     }
     this.apply(r.state, r.effects);
     if (input.kind !== 'credit') this.checkpoint();
@@ -238,12 +252,19 @@ export class TableRuntime<S, R> implements LiveTable {
     this.journalMany([{ input, journal: records }]);
   }
 
-  /** Each input with its records, in one durable transaction. */
-  private journalMany(steps: readonly { input: TableInput; journal: readonly JournalRecord[] }[]): void {
-    const entries: NewEntry[] = steps.flatMap(({ input, journal: records }) => [
-      { type: 'table.input' as const, payload: { input: journalledInput(input), effects: records.length } },
-      ...records,
-    ]);
+  /**
+   * Each input with its records, then `also` (a person's record of the act: not the table's, so
+   * after the records the fold checks, where the fold reads it as any other entry), in one
+   * durable transaction.
+   */
+  private journalMany(steps: readonly { input: TableInput; journal: readonly JournalRecord[] }[], also: readonly NewEntry[] = []): void {
+    const entries: NewEntry[] = [
+      ...steps.flatMap(({ input, journal: records }) => [
+        { type: 'table.input' as const, payload: { input: journalledInput(input), effects: records.length } },
+        ...records,
+      ]),
+      ...also,
+    ];
     const before = this.d.ledger.headOf().seq;
     this.writing = true;
     try {
@@ -368,18 +389,21 @@ export class TableRuntime<S, R> implements LiveTable {
   };
 
   readonly supervisor: SupervisorCommands = {
-    enterCard: (card, supervisor, witness) => this.input({ kind: 'enter-card', at: this.now(), card, supervisor, witness }),
-    voidRound: (reason, authorisedBy, uncorrectable) =>
-      this.input({
-        kind: 'void',
-        at: this.now(),
-        reason: reason.slice(0, 2000) || 'void',
-        authorisedBy: authorisedBy.slice(0, 4),
-        ...(uncorrectable ? { uncorrectable } : {}),
-      }),
-    reportDealingError: (by) => this.input({ kind: 'dealing-error', at: this.now(), by: by.slice(0, 128) }),
-    correct: (correction, supervisor, witness) =>
-      this.input({ kind: 'correct', at: this.now(), correction, supervisor: supervisor.slice(0, 128), witness: witness.slice(0, 128) }),
+    enterCard: (card, supervisor, witness, also) => this.input({ kind: 'enter-card', at: this.now(), card, supervisor, witness }, also),
+    voidRound: (reason, authorisedBy, uncorrectable, also) =>
+      this.input(
+        {
+          kind: 'void',
+          at: this.now(),
+          reason: reason.slice(0, 2000) || 'void',
+          authorisedBy: authorisedBy.slice(0, 4),
+          ...(uncorrectable ? { uncorrectable } : {}),
+        },
+        also,
+      ),
+    reportDealingError: (by, also) => this.input({ kind: 'dealing-error', at: this.now(), by: by.slice(0, 128) }, also),
+    correct: (correction, supervisor, witness, also) =>
+      this.input({ kind: 'correct', at: this.now(), correction, supervisor: supervisor.slice(0, 128), witness: witness.slice(0, 128) }, also),
   };
 
   setFaults(gates: FaultGates): void {

@@ -1,6 +1,7 @@
 import type { Outcome } from '../../engine/table/game.js';
 import type { TableInput } from '../../engine/table/inputs.js';
 import type { FaultGates, TableParams, TableState } from '../../engine/table/state.js';
+import type { NewEntry } from '../../ledger/index.js';
 import type { Countdowns, GameFacts, LiveTable, NamedCommands, ShoeFeed, StationCommand, SupervisorCommands, TableReads } from './live-table.js';
 
 /**
@@ -67,8 +68,8 @@ export class SwitchingTable implements LiveTable {
     return this.inner.game;
   }
 
-  input(input: TableInput): Outcome {
-    return this.inner.input(input);
+  input(input: TableInput, also?: readonly NewEntry[]): Outcome {
+    return this.inner.input(input, also);
   }
 
   submit(command: StationCommand): Outcome | Promise<Outcome> {

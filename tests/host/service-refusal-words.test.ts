@@ -33,7 +33,7 @@ import { routeAction } from '../../host/service/action-routes.js';
 import { fakeBackend } from '../../host/service/testing/fake-backend.js';
 import { memoryAccountJournal } from '../../host/service/testing/memory-account-journal.js';
 import type { BackendResult } from '../../host/service/service-backend.js';
-import { credit, silent, submitted, testTable, type TestTable } from '../../host/testing/table-kit.js';
+import { credit, submitted, testTable, type TestTable } from '../../host/testing/table-kit.js';
 import { createI18n } from '../../locales/i18n.js';
 import { refusalWords } from '../../backoffice/src/config-section.js';
 import { assertSectionEverywhere, assertWordsEverywhere, LANGUAGES, wordsIn } from './said-kit.js';
@@ -94,7 +94,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
-      const part = jackpot(t, serviceJournal(t.ledger, changes, silent), changes);
+      const part = jackpot(t, changes);
       t.ledger.append({
         type: 'jackpot.reset',
         txId: 'elsewhere',
@@ -115,7 +115,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
-      const part = tableActions({ ...t, shoe: { simulator: () => null } }, serviceJournal(t.ledger, changes, silent));
+      const part = tableActions({ ...t, shoe: { simulator: () => null } }, serviceJournal(t.ledger, changes));
       // A card the shoe could not read in a round in play: a hold, cleared by its resolution.
       credit(t.ledger, 2, 50_000);
       const bet = { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 } as const;
@@ -162,8 +162,7 @@ describe('service-mode refusals are said by key in every language', () => {
   it('round actions: a round that has moved on is refused by its key, as stale', () => {
     const t = testTable();
     try {
-      const changes = changeSignal();
-      const part = roundActions(t, serviceJournal(t.ledger, changes, silent));
+      const part = roundActions(t);
       const r = part.reportDealingError('R-GONE', 'sup-1');
       assert.equal(r.ok === false && r.code, 'stale-round');
       assertWordsEverywhere(noticeOf(r, 'serviceRefusal.roundStale'), 'roundStale');
@@ -176,7 +175,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
-      const journal = serviceJournal(t.ledger, changes, silent);
+      const journal = serviceJournal(t.ledger, changes);
       // The table's devices as the backend sees them: no acceptor at any station, a shoe whose test never draws.
       const billAcceptors = {
         statuses: () => [],
@@ -215,7 +214,7 @@ describe('service-mode refusals are said by key in every language', () => {
   it("devices: an acceptor that takes no notes names each cause in the reader's words, the technician's switch and each fault", async () => {
     const t = testTable();
     try {
-      const journal = serviceJournal(t.ledger, changeSignal(), silent);
+      const journal = serviceJournal(t.ledger, changeSignal());
       // Station 2's acceptor, switched off by a technician and jammed.
       const billAcceptors = {
         statuses: () => [{ station: 2, device: 'BA-2', spec: 'sim', state: 'ready', lastEvent: null }],
@@ -247,7 +246,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
-      const journal = serviceJournal(t.ledger, changes, silent);
+      const journal = serviceJournal(t.ledger, changes);
       const part = meters({ ...t, stadium: undefined, log: pino({ level: 'silent' }) }, changes);
       const by = ['sup-1', 'sup-2'] as [string, string];
       const cases: [string, BackendResult][] = [
@@ -296,7 +295,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
-      const part = enrolment({ stadium: undefined, log: pino({ level: 'silent' }) }, () => 0, serviceJournal(t.ledger, changes, silent), changes);
+      const part = enrolment({ stadium: undefined, log: pino({ level: 'silent' }) }, () => 0, serviceJournal(t.ledger, changes), changes);
       const cases: [string, BackendResult][] = [
         ['serviceRefusal.stationNotRemote', part.enrol(7, ['sup-1', 'sup-2'], { enterSeq: 1, who: 'Ana Lei (1001)' })],
         ['serviceRefusal.stationNoCredential', part.revoke(7, ['sup-1', 'sup-2'])],
@@ -312,7 +311,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
-      const part = peerActions({ peers: undefined, log: pino({ level: 'silent' }) }, () => 0, serviceJournal(t.ledger, changes, silent), changes);
+      const part = peerActions({ peers: undefined, log: pino({ level: 'silent' }) }, () => 0, serviceJournal(t.ledger, changes), changes);
       const by = ['sup-1', 'sup-2'] as [string, string];
       const results = [
         part.add('{}', [], by),
@@ -334,7 +333,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
-      const journal = serviceJournal(t.ledger, changes, silent);
+      const journal = serviceJournal(t.ledger, changes);
       const actor = { by: ['sup-1', 'sup-2'], role: 'supervisor' as const, session: null };
       const b = fakeBackend().backend;
       const noDevices = {
@@ -412,8 +411,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable({ game: 'blackjack' });
     const war = testTable({ game: 'war' });
     try {
-      const changes = changeSignal();
-      const part = roundActions(t, serviceJournal(t.ledger, changes, silent));
+      const part = roundActions(t);
       const round = () => t.table.reads.view().roundId ?? '';
       const two = ['sup-1', 'wit-2'] as [string, string];
       const dealt = (x: TestTable, codes: string) => {
@@ -445,7 +443,7 @@ describe('service-mode refusals are said by key in every language', () => {
       dealt(t, '9C'); // a card read during the hold: the deal cannot be put right
       cases.push(['serviceRefusal.roundCardsAfterCorrection', part.correct(round(), 'exposed-card', two)]);
       // War keeps a card come out face up (Art. 3): no exposed-card correction.
-      const warPart = roundActions(war, serviceJournal(war.ledger, changes, silent));
+      const warPart = roundActions(war);
       credit(war.ledger, 1, 50_000);
       assert.equal(war.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       war.clock.runOut(war.table.reads.view().endsAt);
@@ -469,7 +467,7 @@ describe('service-mode refusals are said by key in every language', () => {
   it('round actions: a card entered by hand refused by its key (one person, cards read after the unreadable one)', () => {
     const t = testTable({ game: 'blackjack' });
     try {
-      const part = roundActions(t, serviceJournal(t.ledger, changeSignal(), silent));
+      const part = roundActions(t);
       const round = () => t.table.reads.view().roundId ?? '';
       credit(t.ledger, 1, 100_000);
       for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
@@ -489,7 +487,7 @@ describe('service-mode refusals are said by key in every language', () => {
   it("jackpot: the table's refusals of a reset (no progressive here, a round in play) by their keys", () => {
     const t = testTable({ game: 'blackjack' });
     try {
-      const part = jackpot(t, serviceJournal(t.ledger, changeSignal(), silent), changeSignal());
+      const part = jackpot(t, changeSignal());
       const cases: [string, BackendResult][] = [['serviceRefusal.jackpotNone', part.reset('main', 2_000_000, 'IGJ-2026-17', ['S1', 'W1'])]];
       credit(t.ledger, 1, 100_000);
       for (let i = 0; i < 20 && t.table.reads.cue()?.kind === 'card'; i++) t.table.shoe.onCard(parseCard('2C'));
@@ -520,6 +518,7 @@ describe('service-mode refusals are said by key in every language', () => {
       'card-not-of-round': [{ why: 'card-not-of-round' }],
       'jackpot-between-rounds': [{ why: 'jackpot-between-rounds' }],
       'jackpot-none': [{ why: 'jackpot-none' }],
+      'not-journalled': [{ why: 'not-journalled' }],
       'needs-two': [
         { why: 'needs-two', act: 'card-entry' },
         { why: 'needs-two', act: 'void' },
@@ -546,7 +545,7 @@ describe('service-mode refusals are said by key in every language', () => {
       keys.add(s.key);
       assertWordsEverywhere(s, a.why);
     }
-    assert.equal(keys.size, 30, 'each its own key');
+    assert.equal(keys.size, 31, 'each its own key');
     // Amounts are money in the table's currency, never minor units.
     const below = actSaid({ why: 'jackpot-below-minimum', to: 999_999, stake: 100, min: 1_000_000, article: 'portugal-2001 rule 44' }, 'MOP');
     assert.match(wordsIn('en', below), /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(portugal-2001 rule 44\)$/);

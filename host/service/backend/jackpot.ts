@@ -5,10 +5,10 @@ import { refusedBy } from '../refusal-words.js';
 import type { JackpotPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import type { ServiceJournal } from './service-journal.js';
+import { serviceActionEntry } from './service-journal.js';
 
 /** Portugal's progressive (rules 38–50): its pools, movements and awards; a level reset by two people. */
-export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, journal: ServiceJournal, changes: Changes): JackpotPart {
+export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, changes: Changes): JackpotPart {
   return {
     page() {
       const view = d.table.reads.progressive();
@@ -29,10 +29,10 @@ export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>,
     },
 
     reset(level, to, authorisation, authorisedBy) {
-      const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation });
+      // Who reset it, in the reset's own transaction: refused, neither is journalled and the person is told so.
+      const record = serviceActionEntry(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
+      const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation }, [record]);
       if (!r.ok) return r.say ? refusedBy(r.say) : { ok: false, code: 'refused', detail: r.reason };
-      // The table journalled the reset in its own transaction: it stands, and so does the answer (a retry would reset twice).
-      journal.recordAfter(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
       changes.changed();
       return { ok: true, key: 'service.done.jackpotReset', values: { level } };
     },

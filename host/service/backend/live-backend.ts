@@ -33,7 +33,7 @@ export type LiveServiceBackend = ServiceBackend & { dispose(): void };
 export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
   const now = d.now ?? Date.now;
   const changes = changeSignal();
-  const journal = serviceJournal(d.ledger, changes, d.log);
+  const journal = serviceJournal(d.ledger, changes);
   const trace = deviceTrace(d, now, changes);
   const tests = deviceTests(d, journal);
   const stations = enrolment(d, now, journal, changes);
@@ -56,7 +56,7 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
       },
     },
     status: { tilts: summary.tilts, clearTilt: switches.clearTilt, ...programCheck(d, now, journal, changes) },
-    holds: { table: summary.table, newShoe: switches.newShoe, setTableOpen: switches.setTableOpen, ...roundActions(d, journal) },
+    holds: { table: summary.table, newShoe: switches.newShoe, setTableOpen: switches.setTableOpen, ...roundActions(d) },
     devices: {
       trace: trace.trace,
       frames: trace.frames,
@@ -81,7 +81,7 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
       takeFile: peers.takeFile,
       settle: peers.settle,
     },
-    jackpot: jackpot(d, journal, changes),
+    jackpot: jackpot(d, changes),
     sessions: {
       ...accessJournal(d),
       // A session's end discards what waited for it alone: a station's enrolment file, a peer's.

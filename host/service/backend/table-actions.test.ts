@@ -13,7 +13,6 @@ function actions(t: TestTable) {
   const journalled: string[] = [];
   const journal: ServiceJournal = {
     action: (_by, action, detail) => void journalled.push(`${action}: ${detail}`),
-    recordAfter: (_by, action, detail) => journalled.push(`${action}: ${detail}`) > 0,
     test: () => undefined,
   };
   // A real shoe (no simulator): the supervisor's declaration is the new shoe.
