@@ -169,7 +169,15 @@ export {
   type SqliteDb,
   type StoreMigration,
 } from './sqlite-store.js';
-export { jackpotHits, jackpotMovements, jackpotPools, type JackpotHitRecord, type JackpotMovement } from './jackpot-queries.js';
+export {
+  jackpotHits,
+  jackpotMovements,
+  jackpotPools,
+  jackpotResetUnder,
+  type JackpotHitRecord,
+  type JackpotMovement,
+  type JackpotResetRecord,
+} from './jackpot-queries.js';
 export { DataFolderBusy, lockDataFolder, LOCK_FILE, HOLDER_FILE, type DataFolderLock } from './data-folder-lock.js';
 export { rowsLost } from './rows-lost.js';
 export { writeFileWhole } from './whole-file.js';

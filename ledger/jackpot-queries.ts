@@ -89,3 +89,28 @@ export function jackpotMovements(ledger: Ledger, limit = 40): JackpotMovement[] 
   }
   return out.sort((a, b) => b.seq - a.seq).slice(0, limit);
 }
+
+/** A reset as the journal holds it: its entry, level, new pool and the reference as journalled. */
+export interface JackpotResetRecord {
+  readonly seq: number;
+  readonly level: string;
+  readonly to: number;
+  readonly authorisation: string;
+}
+
+/**
+ * The reset journalled under this authority's reference (rules 40, 44), the first if several (a
+ * journal from before a reference was taken once), or null. The reference as a person types it:
+ * blanks around it and the letters' case do not make another one.
+ */
+export function jackpotResetUnder(ledger: Ledger, authorisation: string): JackpotResetRecord | null {
+  const row = connectionOf(ledger)
+    .prepare(
+      `SELECT seq, body FROM journal WHERE type = 'jackpot.reset'
+    AND upper(trim(json_extract(body, '$.payload.authorisation'))) = upper(trim(?)) ORDER BY seq LIMIT 1`,
+    )
+    .get(authorisation) as { seq: number; body: string } | undefined;
+  if (!row) return null;
+  const p = (JSON.parse(row.body) as EntryBody).payload as Payload<'jackpot.reset'>;
+  return { seq: row.seq, level: p.level, to: p.to, authorisation: p.authorisation };
+}

@@ -1,4 +1,4 @@
-import { jackpotPools, type Ledger, type NewEntry } from '../../ledger/index.js';
+import { jackpotPools, jackpotResetUnder, type Ledger, type NewEntry } from '../../ledger/index.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
@@ -21,6 +21,12 @@ export interface JackpotResetRequest {
  * table refuses the rest (the level, rule 44's minimum, a round in play). `also` (service mode's
  * record of who reset it) is journalled in the reset's own transaction: both or neither.
  *
+ * One reference authorises one reset: a reset asked under a reference the journal already holds
+ * (a person asking again after being told it was done, a double tap, or another level or amount
+ * under the same paper) is refused, naming the reset it authorised, and nothing is journalled.
+ * Answering it "done" again would tell the person nothing of what happened; resetting again would
+ * show an inspector two resets on one authority's word (docs/rules/blackjack.md, "The controller").
+ *
  * Every refusal says a key of the catalogues (`say`, `serviceRefusal.*`; the table's from the
  * facts it gives, host/floor/act-said.ts) and its English (`reason`, the log's, the en catalogue's);
  * a table refusal that gives no facts, its English only.
@@ -32,6 +38,17 @@ export function resetJackpotLevel(
 ): { ok: true } | { ok: false; reason: string; say?: Said } {
   const refused = (say: Said) => ({ ok: false as const, reason: inEnglish(say), say });
   if (r.supervisor === r.witness) return refused(serviceSaid('jackpotSamePerson'));
+  const used = jackpotResetUnder(d.ledger, r.authorisation);
+  if (used)
+    return refused(
+      serviceSaid('jackpotAuthorisationUsed', {
+        authorisation: used.authorisation,
+        level: used.level,
+        to: used.to,
+        currency: d.config.currency,
+        seq: used.seq,
+      }),
+    );
   const held = jackpotPools(d.ledger).find((p) => p.level === r.level)?.pool ?? 0;
   if (r.to < held) return refused(serviceSaid('jackpotBelowHeld', { level: r.level, held, currency: d.config.currency }));
   const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r }, also);

@@ -13,6 +13,7 @@ import { inEnglish, type Said } from '../../host/config/refusal-words.js';
 import { changeSignal } from '../../host/service/backend/changes.js';
 import { handpays } from '../../host/service/backend/handpays.js';
 import { jackpot } from '../../host/service/backend/jackpot.js';
+import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { deviceTests } from '../../host/service/backend/device-tests.js';
 import { devices } from '../../host/service/backend/devices.js';
 import type { LiveBackendDeps } from '../../host/service/backend/deps.js';
@@ -495,6 +496,26 @@ describe('service-mode refusals are said by key in every language', () => {
       t.clock.runOut(t.table.reads.view().endsAt);
       cases.push(['serviceRefusal.jackpotBetweenRounds', part.reset('main', 2_000_000, 'IGJ-2026-17', ['S1', 'W1'])]);
       for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('jackpot: a reset under an authorisation a reset already used, by its key, naming that reset', () => {
+    const t = testTable({
+      game: 'blackjack',
+      config: {
+        profile: 'portugal-2001',
+        profileAuthorisation: 'TEST-IGJ',
+        profileOptions: { jackpot: true, jackpotCards: 3, jackpotProgram: EXAMPLE_JACKPOT_PROGRAM },
+      },
+    });
+    try {
+      const part = jackpot(t, changeSignal());
+      assert.equal(part.reset('main', 2_000_000, 'IGJ-2026-17', ['S1', 'W1']).ok, true);
+      const s = noticeOf(part.reset('main', 2_000_000, ' igj-2026-17 ', ['S1', 'W1']), 'serviceRefusal.jackpotAuthorisationUsed');
+      assertWordsEverywhere(s, 'jackpotAuthorisationUsed');
+      assert.match(wordsIn('en', s), /^authorisation IGJ-2026-17 was used already: it reset level main to MOP\$20,000 \(journal entry \d+\)/);
     } finally {
       t.close();
     }

@@ -3,7 +3,7 @@
 // journal that refuses the record once (a full disk). Both are written in one transaction or
 // neither: refused, the person is told it failed, nothing is journalled, the table is exactly as
 // it was (no hold of its own for a request it did not take), and the same request again is taken
-// once.
+// once. And a jackpot reset asked again after it was done is not journalled twice.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../../engine/blackjack/jackpot/program.js';
@@ -162,6 +162,35 @@ describe('a table step in service mode and its service.action record: one transa
       );
       assert.notEqual(before, 2_000_000);
       assert.equal(pool(), 2_000_000);
+    } finally {
+      t.close();
+    }
+  });
+});
+
+describe('a jackpot reset asked again after it was done', () => {
+  it('the same authorisation again is refused by key, naming the reset it authorised: one reset journalled', () => {
+    const t = testTable(portugal());
+    try {
+      const page = jackpot({ ledger: t.ledger, table: t.table, config: t.config } as never, changes);
+      const done = page.reset('main', 2_000_000, 'IGJ-2026-17', BY);
+      assert.equal(done.ok, true, JSON.stringify(done));
+      const [resets, acts, head] = [count(t.ledger, 'jackpot.reset'), count(t.ledger, 'service.action'), t.ledger.headOf().seq];
+      const reset = entries(t.ledger).find((e) => e.type === 'jackpot.reset');
+      for (const [level, to] of [
+        ['main', 2_000_000],
+        ['main', 2_500_000],
+        ['minor', 1_000_000],
+      ] as const) {
+        const again = page.reset(level, to, 'IGJ-2026-17', BY);
+        assert.ok(!again.ok, `${level} → ${to} under a used authorisation: ${JSON.stringify(again)}`);
+        assert.equal(again.notice?.key, 'serviceRefusal.jackpotAuthorisationUsed');
+        assert.deepEqual(again.notice?.values, { authorisation: 'IGJ-2026-17', level: 'main', to: 2_000_000, currency: t.config.currency, seq: reset?.seq });
+      }
+      assert.equal(count(t.ledger, 'jackpot.reset'), resets, 'one reset for one authorisation');
+      assert.equal(count(t.ledger, 'service.action'), acts);
+      assert.equal(t.ledger.headOf().seq, head, 'nothing journalled for the refusals');
+      assert.equal(page.reset('main', 2_000_000, 'IGJ-2026-18', BY).ok, true, 'a new authorisation resets again');
     } finally {
       t.close();
     }
