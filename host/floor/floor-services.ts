@@ -85,6 +85,7 @@ function gateOf(d: FloorServicesDeps, handpays: Handpays, handpayChanges: Emitte
     streakHeld,
     d.limitNotes ?? null,
     aftNotices,
+    d.log,
   );
 }
 

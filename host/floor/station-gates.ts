@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { CommandBody, CashoutState, RefusalReason, TiltNotice } from '../../protocol/index.js';
 import type { Outcome } from '../../engine/table/game.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
@@ -55,6 +56,8 @@ export class StationGates implements StationGate {
     private readonly limitNotes: Pick<CreditLimitNotes, 'lastAt' | 'onChange'> | null = null,
     /** The transfers in each station refused from the casino system (AFT): its screen says why, no other's. */
     private readonly aftNotices: Pick<AftNotices, 'lastAt' | 'onChange'> | null = null,
+    /** Where a cash-out that failed after its command was answered is said (a journal that refused its write). */
+    private readonly log: Pick<Logger, 'error'> | null = null,
   ) {}
 
   get heldIn(): HeldTicketsIn | null {
@@ -116,7 +119,13 @@ export class StationGates implements StationGate {
     // Set before the handpay is journalled: journalling it tells the station's screen at once.
     if (why === 'no-printer') this.fellBack.delete(station);
     else this.fellBack.set(station, { requestTxId: null, why });
-    const r = this.handpays.cashOut(station, requestId === undefined ? undefined : validationTxId(requestId, 'handpay'));
+    let r: Outcome;
+    try {
+      r = this.handpays.cashOut(station, requestId === undefined ? undefined : validationTxId(requestId, 'handpay'));
+    } catch (err) {
+      this.fellBack.delete(station);
+      throw err;
+    }
     const requestTxId = this.handpays.state(station).pending?.requestTxId;
     if (r.ok && requestTxId && why !== 'no-printer') this.fellBack.set(station, { requestTxId, why });
     else this.fellBack.delete(station);
@@ -125,6 +134,13 @@ export class StationGates implements StationGate {
 
   cashOut(station: number, via?: 'ticket' | 'handpay', endsStreak = false): Outcome {
     const tickets = this.tickets;
+    // The handpay a system-validated cash-out owes (the journal refused it): pressed again, it is journalled now, under the request's id.
+    const owed = tickets?.owedAt(station);
+    if (owed) {
+      const r = this.handpayFor(station, owed.why, owed.requestId);
+      if (r.ok) tickets?.owe(station, null);
+      return r;
+    }
     if (via === 'handpay' || !tickets) {
       const held = tickets?.holdAt(station);
       if (held) return { ok: false, reason: held, refusal: 'cash-out-pending' };
@@ -143,13 +159,30 @@ export class StationGates implements StationGate {
     const why = tickets.whyNot(station, tickets.creditOf(station));
     if (why !== null) return this.handpayFor(station, why);
     // The print runs on; the station is locked until it ends, and its screen is told each step.
-    void tickets.cashOut(station).then(
-      (out) => {
-        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.handpayFor(station, out.reason, out.requestId);
-      },
-      () => {},
-    );
+    // Its command was answered already: what fails from here is logged, never thrown (a plain-Node host exits on an unhandled rejection).
+    void tickets
+      .cashOut(station)
+      .then((out) => {
+        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.fallBack(tickets, station, out.reason, out.requestId);
+      })
+      .catch((err: unknown) => this.log?.error({ err, station }, 'cash-out: failed after it was answered'));
     return { ok: true };
+  }
+
+  /**
+   * A ticket cash-out that printed nothing becomes a handpay. One the journal refuses leaves the
+   * station as a restart would find it: a cash-out that asked the casino system is owed its handpay
+   * by the restart rule (docs/sas.md), so the station is held for it and the next press journals it;
+   * one that did not left nothing in the journal, the credit on the meter as it was, free to cash
+   * out again. Either way the screen is told (it no longer waits for the system).
+   */
+  private fallBack(tickets: TicketOut, station: number, why: NoTicket, requestId: string | undefined): void {
+    try {
+      this.handpayFor(station, why, requestId);
+    } catch (err) {
+      this.log?.error({ err, station, requestId }, 'cash-out: the journal refused the handpay a ticket fell back to');
+      tickets.owe(station, requestId === undefined ? null : { requestId, why });
+    }
   }
 
   /**

@@ -14,6 +14,8 @@ import { validationTxId } from '../../terms/system-validation-terms.js';
 import { endOpenValidations } from '../devices/sas-system-validation.js';
 import { simulatedTableConfig } from '../config/table-config.js';
 import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
+import { unhandledDuring } from '../testing/unhandled.js';
 
 const rigs: PrinterRig[] = [];
 after(async () => {
@@ -141,6 +143,71 @@ describe('the hold of a cash-out waiting for the casino system’s number', () =
       assert.equal(denied.cashout?.systemWait ?? null, null, 'no longer waiting');
     } finally {
       t.close();
+    }
+  });
+});
+
+describe('a denial whose handpay the journal refuses (a full disk between the end and the handpay)', () => {
+  /** Station 1 cashes out 30,000, the system denies it, and the journal refuses the handpay's `credit.cancel` once. */
+  async function refusedHandpay(t: TestTable, side: SasSystemValidationSide): Promise<string> {
+    credit(t.ledger, 1, 30_000);
+    assert.equal(cmd(t, { name: 'cash-out' }).ok, true);
+    await until(() => side.pending() !== null);
+    refusingOnce(t.ledger, 'credit.cancel');
+    assert.equal(side.receive(0, '0000000000000000'), 0x00, 'system id 00: denied');
+    await until(() => entryCount(t.ledger, ['ticket.validation.end']) === 1);
+    const [request] = newestEntriesOfType(t.ledger, 'ticket.validation.request', 1);
+    return (JSON.parse(request?.body ?? '{}') as { payload: { requestId: string } }).payload.requestId;
+  }
+
+  it('is no unhandled rejection; the screen stops waiting; the station is held for the handpay the restart rule owes, and a second press journals it', async () => {
+    const { t, side } = await systemTable();
+    try {
+      let requestId = '';
+      const unhandled = await unhandledDuring(async () => {
+        requestId = await refusedHandpay(t, side);
+      });
+      assert.deepEqual(unhandled, [], 'no unhandled rejection');
+      assert.equal(t.floor.handpays.pendingAt(1), null, 'the journal took no handpay');
+      assert.equal(t.ledger.credit(1), 30_000);
+      const after = t.hub.state('station/1');
+      assert.ok(after.kind === 'station');
+      assert.equal(after.cashout?.systemWait ?? null, null, 'the screen no longer says it waits for the casino system');
+      // The restart rule makes this request's handpay (docs/sas.md): until it is journalled, nothing moves the credit.
+      assert.equal(refusalOf(t, { name: 'place-bet', spot: { bet: 'main' }, amount: 1_000 }), 'station-locked');
+      assert.equal(refusalOf(t, { name: 'move-credit', to: 'bj-2', amount: 1_000 }), 'station-locked');
+      assert.equal(refusalOf(t, { name: 'leave-table' }), 'station-locked');
+      assert.match(t.floor.tickets.holdAt(1) ?? '', /handpay its cash-out owes/, 'AFT out asks the same hold');
+      assert.equal(refusalOf(t, { name: 'cash-out' }), null, 'the cash-out pressed again journals the handpay the request owes');
+      assert.equal(refusalOf(t, { name: 'cash-out', via: 'handpay' }), 'cash-out-pending', 'once');
+      assert.equal(t.floor.handpays.pendingAt(1)?.requestTxId, validationTxId(requestId, 'handpay'), 'under the request’s own id');
+      assert.equal(t.floor.handpays.pendingAt(1)?.amount, 30_000);
+      assert.equal(entryCount(t.ledger, ['credit.cancel']), 1, 'one handpay (the second press found it pending)');
+      assert.deepEqual(endOpenValidations(t.ledger), [], 'the restart rule finds it paid');
+      const paid = t.hub.state('station/1');
+      assert.ok(paid.kind === 'station');
+      assert.equal(paid.cashout?.pending?.why, 'no-system-number', 'the screen says why');
+      assert.equal(t.floor.tickets.holdAt(1), null, 'the handpay holds the station from here (handpays.pendingAt), not the ticket side');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a restart before the second press makes the same handpay: what the live hold kept is what the restart pays', async () => {
+    const { t, side } = await systemTable();
+    let again: TestTable | null = null;
+    try {
+      let requestId = '';
+      assert.deepEqual(await unhandledDuring(async () => void (requestId = await refusedHandpay(t, side))), []);
+      assert.notEqual(t.floor.tickets.holdAt(1), null, 'held while running');
+      t.stop();
+      again = testTable({ dir: t.dir, config: { tickets: t.config.tickets, stations: t.config.stations } });
+      assert.equal(again.floor.handpays.pendingAt(1)?.requestTxId, validationTxId(requestId, 'handpay'));
+      assert.equal(again.floor.handpays.pendingAt(1)?.amount, 30_000, 'the amount the request held: the credit the hold kept');
+      assert.equal(again.ledger.credit(1), 0);
+    } finally {
+      (again ?? t).close();
     }
   });
 });

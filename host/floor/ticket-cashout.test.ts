@@ -3,6 +3,8 @@ import { after, describe, it } from 'node:test';
 import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
 import { verifyLedger } from '../../ledger/index.js';
 import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
+import { unhandledDuring } from '../testing/unhandled.js';
 
 const rigs: PrinterRig[] = [];
 after(async () => {
@@ -114,6 +116,37 @@ describe('the station’s cash-out: a ticket where the printer can print one, el
       const again = cmd(t, 1, { name: 'cash-out' });
       assert.equal(again.ok ? null : again.error.refusal, 'cash-out-pending');
       assert.equal(t.ledger.credit(1), 10_000, 'the ticket’s credit neither printed nor given back');
+    } finally {
+      t.close();
+    }
+  });
+});
+
+describe('a cash-out whose ticket and then whose handpay the journal refuses (a full disk)', () => {
+  it('is no unhandled rejection: the credit stays on the meter unheld, as a restart finds it, and the next cash-out prints', async () => {
+    const { t, r } = await tableWithPrinter();
+    try {
+      credit(t.ledger, 1, 30_000);
+      refusingOnce(t.ledger, 'ticket.issue');
+      refusingOnce(t.ledger, 'credit.cancel');
+      const unhandled = await unhandledDuring(async () => {
+        assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true);
+        await until(() => t.floor.tickets.holdAt(1) === null);
+      });
+      assert.deepEqual(unhandled, [], 'no unhandled rejection');
+      assert.equal(t.ledger.credit(1), 30_000, 'nothing journalled: the credit where it was');
+      assert.equal(t.floor.handpays.pending().length, 0);
+      assert.equal(r.sim.paper.length, 0);
+      const s = t.hub.state('station/1');
+      assert.ok(s.kind === 'station');
+      assert.equal(s.cashout?.pending ?? null, null, 'no handpay shown');
+      assert.equal(s.cashout?.ticket ?? null, null, 'no ticket shown');
+      // Nothing journalled is owed: a restart finds the credit on the meter, and so does this run.
+      assert.equal(t.floor.tickets.holdAt(1), null);
+      assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true, 'the player may press again');
+      await until(() => t.ledger.meters('station:1').ticketsOut === 1);
+      assert.equal(t.ledger.credit(1), 0);
+      assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
     }

@@ -103,6 +103,12 @@ export class TicketOut {
   private readonly cashing = new Map<number, number>();
   /** Each station's last ticket, for its screen (`CashoutState.ticket`). */
   private readonly last = new Map<number, NonNullable<CashoutState['ticket']>>();
+  /**
+   * Stations whose cash-out asked the casino system, got no ticket, and whose handpay the journal
+   * refused: the restart rule owes that request its handpay (docs/sas.md), so this run holds the
+   * credit for it as a restart would, until the handpay is journalled (the player's next cash-out).
+   */
+  private readonly owed = new Map<number, { requestId: string; why: NoTicket }>();
 
   /** The id the upstream holds for this table, once it has said (null: not yet, or no upstream). */
   private floorId: number | null = null;
@@ -153,10 +159,27 @@ export class TicketOut {
   holdAt(station: number): string | null {
     const t = this.inPrint.get(station);
     if (t) return `station ${station} is locked until ticket ${t.terms.validation} is printed or voided`;
+    if (this.owed.has(station)) return `station ${station} is locked until the handpay its cash-out owes is journalled (the journal refused it)`;
     const w = this.deps.system?.waitingAt(station);
     if (w) return `station ${station} is locked while its cash-out of ${w.amount} waits for the casino system's validation number`;
     const cashing = this.cashing.get(station);
     return cashing === undefined ? null : `station ${station} is locked while its cash-out of ${cashing} is issued`;
+  }
+
+  /** The system-validated cash-out whose handpay the journal refused at `station`, if any: the next cash-out there journals it. */
+  owedAt(station: number): { requestId: string; why: NoTicket } | null {
+    return this.owed.get(station) ?? null;
+  }
+
+  /**
+   * The handpay of a cash-out that asked the casino system (`requestId`) was refused by the
+   * journal: the station is held for it, and its screen told (it no longer waits for the system).
+   * `null`: its handpay is journalled now, the hold is the pending handpay's.
+   */
+  owe(station: number, owed: { requestId: string; why: NoTicket } | null): void {
+    if (owed) this.owed.set(station, owed);
+    else this.owed.delete(station);
+    this.deps.onChanged(station);
   }
 
   /** Whether the station has a ticket printer (its screen offers the ticket and, on request, a handpay). */
