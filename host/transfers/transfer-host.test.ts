@@ -4,6 +4,7 @@ import { entriesOfTypes, Ledger, verifyLedger, type EntryBody } from '../../ledg
 import { TableId } from '../../terms/transfer-terms.js';
 import { LedgerTransferJournal } from './ledger-journal.js';
 import { ALARM_BUDGET, ALARM_WINDOW_MS, TransferHost } from './transfer-host.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
 
 // A host's alarms at a lying peer are security events: journalled (synced upstream, kept for
 // ever), so a flood of lies is kept to a budget per link a minute, and what the budget left out is
@@ -15,6 +16,7 @@ const WAR = TableId.parse('war');
 function host() {
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'home' });
   const raised: string[] = [];
+  const sent: unknown[] = [];
   const clock = { ms: 1_000_000 };
   const h = new TransferHost({
     now: () => clock.ms,
@@ -22,11 +24,11 @@ function host() {
     currency: 'MOP',
     homes: { 3: HOME },
     journal: new LedgerTransferJournal(ledger),
-    send: () => {},
+    send: (out) => void sent.push(out.message),
     alarm: (a) => raised.push(a.reason),
   });
   const alarms = () => [...entriesOfTypes(ledger, ['transfer.alarm'])].map((e) => (JSON.parse(e.body) as EntryBody).payload);
-  return { ledger, h, raised, alarms, clock };
+  return { ledger, h, raised, sent, alarms, clock };
 }
 
 describe('transfers: a host journals its alarms', () => {
@@ -93,5 +95,28 @@ describe('transfers: a host journals its alarms', () => {
     // Nothing is lost: the journalled alarms and the summaries' counts are every alarm raised.
     const counted = all.reduce((n, p) => n + (typeof p.suppressed === 'number' ? p.suppressed : 1), 0);
     assert.equal(counted, raised.length);
+  });
+});
+
+describe('transfers: a step whose alarm the journal refuses (a full disk)', () => {
+  // WAR offers the credit of a station this table does not have: the step journals the refusal,
+  // answers it and raises `unknown-station`. The alarm goes in the step's own transaction.
+  const offer = { kind: 'offer', transfer: { id: { origin: WAR, serial: 7 }, currency: 'MOP', station: 9, from: WAR, to: HOME, amount: 100 } };
+  const refusals = (ledger: Ledger) => [...entriesOfTypes(ledger, ['transfer.refuse'])].length;
+
+  it('is the whole step refused, nothing sent; the peer asks again and gets its answer with the alarm journalled, once each', () => {
+    const { ledger, h, sent, alarms } = host();
+    refusingOnce(ledger, 'transfer.alarm');
+    assert.throws(() => h.receive(WAR, offer), /SQLITE_FULL/, 'the journal refused (the link guard logs it: nothing sent)');
+    assert.deepEqual([refusals(ledger), alarms().length, sent.length], [0, 0, 0], 'neither the refusal nor its alarm nor its answer');
+    h.receive(WAR, offer);
+    assert.deepEqual(
+      alarms().map((p) => p.reason),
+      ['unknown-station'],
+      'the alarm journalled',
+    );
+    assert.equal(refusals(ledger), 1);
+    assert.deepEqual(sent, [{ kind: 'refused', id: offer.transfer.id, reason: 'unknown-station' }], 'answered once');
+    assert.deepEqual(verifyLedger(ledger).problems, []);
   });
 });

@@ -53,8 +53,8 @@ export interface TransferHostOptions {
 
 /**
  * A host's transfers over its journal: started from what the journal folds to; every event
- * stepped, its entries appended (one transaction), and only then its messages sent. An append the
- * journal refuses leaves the state as it was and sends nothing.
+ * stepped, its entries and its alarms appended (one transaction), and only then its messages sent.
+ * An append the journal refuses leaves the state as it was and sends nothing.
  */
 export class TransferHost {
   private current: TransferState;
@@ -146,35 +146,59 @@ export class TransferHost {
 
   private on(event: TransferEvent): { refused?: StartRefusal; settleRefused?: SettleRefusal } {
     const r = step(this.current, event);
-    this.o.journal.append(r.journal);
+    const alarms = this.budgeted(r.alarms);
+    // The step's alarms in its own transaction: a refused alarm refuses the step, which the peer
+    // asks again. Before, the step stood and the refused alarm threw past its sends, and the
+    // alarm was never journalled (the repeat was answered from the journal, with no alarm).
+    this.o.journal.append([...r.journal, ...alarms.entries]);
+    alarms.count();
     this.current = r.state;
     this.countAtLimit(r);
-    for (const a of r.alarms) {
-      if (!a.journalled) this.journalAlarm(a);
-      this.o.alarm(a);
-    }
+    for (const a of r.alarms) this.o.alarm(a);
     for (const s of r.send) this.o.send(s);
     return { ...(r.refused ? { refused: r.refused } : {}), ...(r.settleRefused ? { settleRefused: r.settleRefused } : {}) };
   }
 
-  /** A security event in the journal, within the link's budget (docs/security.md). */
-  private journalAlarm(a: TransferAlarm): void {
+  /**
+   * Which of a step's alarms are journalled (security events, docs/security.md), within each
+   * link's budget; `count` takes them from the budget once the step's transaction is journalled.
+   * A minute over with no tick since (a stopped timer) is summed up first, in a transaction of its own.
+   */
+  private budgeted(alarms: readonly TransferAlarm[]): { entries: TransferEntry[]; count: () => void } {
     const now = this.now();
-    const before = this.budget.get(a.link);
-    // A minute over with no tick since (a stopped timer): summed up before the new minute begins.
-    if (before && now - before.since >= ALARM_WINDOW_MS) this.sumUp(a.link, before);
+    const entries: TransferEntry[] = [];
+    const counts: (() => void)[] = [];
+    const planned = new Map<TableId, number>();
+    for (const a of alarms) {
+      // Already in the step's journal (the alarm that marks a transfer disputed): outside any budget.
+      if (a.journalled) continue;
+      const before = this.budget.get(a.link);
+      if (before && now - before.since >= ALARM_WINDOW_MS) this.sumUp(a.link, before);
+      const used = (this.budget.get(a.link)?.journalled ?? 0) + (planned.get(a.link) ?? 0);
+      const journalled = used < ALARM_BUDGET;
+      if (journalled) {
+        planned.set(a.link, (planned.get(a.link) ?? 0) + 1);
+        entries.push({
+          type: 'transfer.alarm',
+          payload: { link: a.link, reason: a.reason, ...(a.id ? { id: a.id } : {}), detail: a.detail.slice(0, 500) },
+        });
+      }
+      counts.push(() => this.countAlarm(a, journalled, now));
+    }
+    return { entries, count: () => counts.forEach((c) => c()) };
+  }
+
+  /** An alarm journalled, or left out past the link's budget (summed up after its minute). */
+  private countAlarm(a: TransferAlarm, journalled: boolean, now: number): void {
     const b = this.budget.get(a.link) ?? { since: now, journalled: 0, suppressed: 0, reasons: new Map(), last: null };
     this.budget.set(a.link, b);
-    if (b.journalled >= ALARM_BUDGET) {
-      b.suppressed++;
-      b.reasons.set(a.reason, (b.reasons.get(a.reason) ?? 0) + 1);
-      b.last = a;
+    if (journalled) {
+      b.journalled++;
       return;
     }
-    this.o.journal.append([
-      { type: 'transfer.alarm', payload: { link: a.link, reason: a.reason, ...(a.id ? { id: a.id } : {}), detail: a.detail.slice(0, 500) } },
-    ]);
-    b.journalled++;
+    b.suppressed++;
+    b.reasons.set(a.reason, (b.reasons.get(a.reason) ?? 0) + 1);
+    b.last = a;
   }
 
   /**
