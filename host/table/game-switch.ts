@@ -61,9 +61,19 @@ export function gameSwitch(d: GameSwitchDeps): RuleSwitch {
             ...(d.groupCommit ? { groupCommit: d.groupCommit } : {}),
           }),
         );
-        opened.resume({ newShoe: false, params: d.params(), switched: true });
-        // The faults in force stay in force (the new game's fold starts without them, as a start's does).
-        if (faults.newBetsStopped !== null || faults.disabled.length > 0 || (faults.jackpotStopped ?? null) !== null) opened.table.setFaults(faults);
+        try {
+          opened.resume({ newShoe: false, params: d.params(), switched: true });
+          // The faults in force stay in force (the new game's fold starts without them, as a start's does).
+          if (faults.newBetsStopped !== null || faults.disabled.length > 0 || (faults.jackpotStopped ?? null) !== null) opened.table.setFaults(faults);
+        } catch (err) {
+          // Half opened, it listens to the ledger already: stopped, or it would hear every write as its table's.
+          opened.table.stop();
+          d.log.error(
+            { err, game: next.game, profile: next.profile },
+            'rule set switch: the new game could not be opened; the table takes nothing until it is started again',
+          );
+          throw err;
+        }
         return opened.table;
       });
       d.log.info({ game: next.game, profile: d.table.game.profile }, 'rule set switched at the shoe change: the game rebuilt');

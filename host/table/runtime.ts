@@ -143,6 +143,9 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   input(input: TableInput, also: readonly NewEntry[] = []): Outcome {
+    // Stopped, it hears nothing of the ledger (notes, transfers, another writer): what it would
+    // step is stale. A switch whose next game failed to build leaves it the table's (switching-table.ts).
+    if (this.stopped) return { ok: false, reason: 'the table is stopped: it takes nothing until it is started again', refusal: 'table-halted' };
     this.settle();
     return this.inputNow(input, also);
   }

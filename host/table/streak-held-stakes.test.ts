@@ -12,6 +12,7 @@ import { gameSwitch } from './game-switch.js';
 import { tableParams } from '../config/table-params.js';
 import { TableConfig } from '../config/table-config.js';
 import { silent } from '../testing/table-kit.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
 
 // The same table without the streak: its limits name no streak spot (a switch refuses limits of bets the game lacks).
 const NO_STREAK = { betLimits: { anyPair: SIDE, sevens: SIDE, over13: SIDE, under13: SIDE }, profileAuthorisation: 'DICJ-TEST-16' };
@@ -198,6 +199,36 @@ describe('held winning-streak stakes (Macau 2009 Art. 13 5))', () => {
       table.stop();
     } finally {
       t.close();
+    }
+  });
+
+  it('a switch whose new game the journal refuses to open leaves no game playing on unheard; a restart opens the journalled one', () => {
+    const t = testTable({ game: 'blackjack', config: STREAK });
+    let again: TestTable | undefined;
+    try {
+      wonRoundWithStreak(t);
+      const table = new SwitchingTable(t.table);
+      const next = TableConfig.parse({ ...t.config, ...NO_STREAK, profileOptions: {} });
+      const sw = gameSwitch({ ledger: t.ledger, log: silent, timers: t.clock.timers, table, params: () => tableParams(next) });
+      assert.equal(sw.refusal(next), null);
+      // The new game's first write (the held stake returned, before it opens) refused: a full disk.
+      refusingOnce(t.ledger, 'held.return');
+      assert.throws(() => sw.switchTo(next), /SQLITE_FULL/);
+      const head = t.ledger.headOf().seq;
+      // The old game is stopped (it hears the ledger no more) and the new one was never built: nothing may play on it.
+      const bet = table.commands.placeBet(1, { bet: 'main' }, 10_000);
+      assert.equal(bet.ok, false, 'a bet on a game that hears nothing of the ledger');
+      assert.equal(t.ledger.headOf().seq, head, 'nothing journalled');
+      assert.equal(held(t, 1), 5_000, 'the stake still held: the journal took nothing of the switch’s game');
+      t.stop();
+      // The journal has the rule set switched: a start opens that game and returns the stake, as the switch would have.
+      again = testTable({ game: 'blackjack', dir: t.dir, config: { ...t.config, ...NO_STREAK, profileOptions: {} } });
+      assert.equal(again.ledger.credit(1), 110_000);
+      assert.equal(held(again, 1), 0);
+      assert.equal(verifyLedger(again.ledger).ok, true);
+    } finally {
+      if (again) again.close();
+      else t.close();
     }
   });
 });

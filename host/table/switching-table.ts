@@ -97,13 +97,22 @@ export class SwitchingTable implements LiveTable {
    * Stops the running game's runtime: it hears nothing more of the ledger, and what it held for
    * a group commit is refused (between shoes there is none). `build` then makes the next one,
    * which the table is from then on. The listeners are told.
+   *
+   * Stopped first: the next game's build journals (held stakes returned, its `open`), which the
+   * running one must not hear as its own table's. A build that throws (the journal refusing
+   * those writes, a profile that does not open) leaves the stopped one, which takes no input: the
+   * journal already holds the switch, so the old game may not play on, and the next start builds
+   * the journalled one (docs/table-host.md). The throw goes to the switch's caller.
    */
   switchTo(build: () => LiveTable): void {
     this.off();
     this.inner.stop();
-    this.inner = build();
-    this.off = this.inner.onChange(() => this.changed());
-    this.changed();
+    try {
+      this.inner = build();
+    } finally {
+      this.off = this.inner.onChange(() => this.changed());
+      this.changed();
+    }
   }
 
   private changed(): void {
