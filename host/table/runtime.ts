@@ -193,7 +193,9 @@ export class TableRuntime<S, R> implements LiveTable {
     try {
       this.journal(hold, r.journal);
     } catch (again) {
-      // Held in memory only: a restart folds the journal as it stands, without this hold.
+      // Held in memory only (the safe side: nothing plays). A restart folds the journal without it,
+      // but its own resume is a write refused the same way while the fault lasts, and holds again
+      // (docs/table-host.md, "A ledger hold the journal refuses"; ledger-hold-restart.test.ts).
       this.d.log.error({ err: again }, 'the hold could not be journalled either');
     }
     this.apply(r.state, r.effects);
