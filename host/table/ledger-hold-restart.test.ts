@@ -36,7 +36,7 @@ describe('a ledger hold the journal refused too (in memory only), at the next st
   it('the fault still there: the start’s own resume is refused and holds the table again, in memory', () => {
     const t = heldInMemory();
     const ledger = openLedger(t.dir, 'T-FLOOR');
-    let opened: ReturnType<typeof openTableGame> | null = null;
+    let stop = (): void => {};
     try {
       const inputs = [...entriesOfTypes(ledger, ['table.input'])].length;
       // The journal refuses the table's writes still (the resume's, then its hold's).
@@ -44,13 +44,14 @@ describe('a ledger hold the journal refused too (in memory only), at the next st
       refusingOnce(ledger, 'table.input');
       const clock = manualTimers();
       const params = tableParams(t.config);
-      opened = openTableGame(t.config, (game) => openTable(game, { ledger, log: silent, timers: clock.timers, params }));
+      const opened = openTableGame(t.config, (game) => openTable(game, { ledger, log: silent, timers: clock.timers, params }));
+      stop = () => opened.table.stop();
       opened.resume({ newShoe: false, params });
       assert.equal(opened.table.state.hold?.reason, 'ledger', 'held again: not silently unheld');
       assert.equal(opened.table.commands.placeBet(1, { bet: 'main' }, 10_000).ok, false);
       assert.equal([...entriesOfTypes(ledger, ['table.input'])].length, inputs, 'nothing journalled');
     } finally {
-      opened?.table.stop();
+      stop();
       ledger.close();
       testTable({ dir: t.dir }).close();
     }
