@@ -222,9 +222,12 @@ export interface JackpotPart {
 export interface SessionJournal {
   /** Returns the entry's seq, which the session's exit names. */
   enter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number;
-  /** `confirmed`: the session of a second person, opened by their PIN on the first person's pad, ends with the act. */
+  /**
+   * `confirmed`: the session of a second person, opened by their PIN on the first person's pad, ends with the act.
+   * Never throws (a session ends from a timer or a socket's close): an exit the journal refuses is held and logged.
+   */
   exit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop' | 'confirmed', enterSeq: number): void;
-  /** A session ended: what waited for it alone (an enrolment file) is discarded, journalled. */
+  /** A session ended: what waited for it alone (an enrolment file) is discarded, journalled. Never throws, as `exit`. */
   ended(enterSeq: number): void;
   /**
    * At start: every session the journal shows entered and never exited (the host was killed or

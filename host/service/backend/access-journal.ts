@@ -1,16 +1,46 @@
-import { openServiceSessions } from '../../../ledger/index.js';
+import { openServiceSessions, type NewEntry } from '../../../ledger/index.js';
 import type { SessionJournal } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 
-/** Who entered and left service mode, who was refused, and the security faults of sign-in. */
+/**
+ * Who entered and left service mode, who was refused, and the security faults of sign-in.
+ *
+ * An exit the journal refuses (a full disk) is not thrown: a session ends from its idle timer or
+ * its screen's socket closing, where a throw ends the host process, and the session is over in
+ * memory already (a person gone must not stay signed in). It is logged at error level and held,
+ * then journalled before service mode's next access entry (an enter, an exit, a refusal); should
+ * the host stop first, the next start journals it as `power-loss` (`closeOpen`).
+ */
 export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log' | 'floor'>): Omit<SessionJournal, 'ended'> {
+  const held: NewEntry[] = [];
+  const journalHeld = (): void => {
+    try {
+      while (held.length > 0) {
+        d.ledger.append(held[0] as NewEntry);
+        held.shift();
+      }
+    } catch (err) {
+      d.log.warn({ err, held: held.length }, 'service exits refused by the journal are refused again: still held');
+    }
+  };
   return {
     enter(who, staff, role) {
+      journalHeld();
       return d.ledger.append({ type: 'service.enter', payload: { who, staff, role } }).entry.seq;
     },
 
     exit(who, staff, reason, enterSeq) {
-      d.ledger.append({ type: 'service.exit', payload: { who, staff, reason, enterSeq } });
+      journalHeld();
+      const entry: NewEntry = { type: 'service.exit', payload: { who, staff, reason, enterSeq } };
+      try {
+        d.ledger.append(entry);
+      } catch (err) {
+        held.push(entry);
+        d.log.error(
+          { err, who, staff, reason, enterSeq },
+          'a service session ended, and the journal refused its service.exit: held, journalled at the next access entry (as power-loss at the next start if the host stops first)',
+        );
+      }
     },
 
     closeOpen() {
@@ -22,6 +52,7 @@ export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log' | 'floor
     },
 
     denied(staff, reason, lockedUntil) {
+      journalHeld();
       d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
     },
 

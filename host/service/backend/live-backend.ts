@@ -86,8 +86,16 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
       ...accessJournal(d),
       // A session's end discards what waited for it alone: a station's enrolment file, a peer's.
       ended(enterSeq) {
-        stations.sessionEnded(enterSeq);
-        peers.sessionEnded(enterSeq);
+        // Called from a session's timer or its screen's close, where a throw ends the host: each part on its own.
+        for (const [part, ended] of [
+          ['stations', stations.sessionEnded],
+          ['peers', peers.sessionEnded],
+        ] as const)
+          try {
+            ended(enterSeq);
+          } catch (err) {
+            d.log.error({ err, part, enterSeq }, 'a service session ended; what waited for it could not be discarded whole');
+          }
       },
     },
     onChange: changes.onChange,
