@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
 import { serviceSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
@@ -32,15 +33,22 @@ export interface Enrolment extends StationsPart {
 export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () => number, journal: ServiceJournal, changes: Changes): Enrolment {
   /** Enrolment files waiting for their one download, each by the session that enrolled its station. */
   const enrolments = new EnrolmentDownloads(now);
+  // The file is gone whatever the journal says (its secret must not stay in memory), and a discard
+  // comes from a timer or a session's end, where a throw ends the host: a refused record is logged.
   const journalDiscarded = (files: readonly DiscardedFile[]): void => {
     for (const f of files)
-      journal.action([f.owner.who], 'enrolment-discarded', `station ${f.station}: ${ENROLMENT_DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
+      journal.recordAfter([f.owner.who], 'enrolment-discarded', `station ${f.station}: ${ENROLMENT_DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
   };
   // The secret does not stay in memory past its deadline, whether or not anyone looks.
-  const timer = expiryTimer(enrolments, now, (gone) => {
-    journalDiscarded(gone);
-    if (gone.length > 0) changes.changed();
-  });
+  const timer = expiryTimer(
+    enrolments,
+    now,
+    (gone) => {
+      journalDiscarded(gone);
+      if (gone.length > 0) changes.changed();
+    },
+    d.log,
+  );
 
   return {
     page: (viewer) => stationRows(d.stadium, enrolments, viewer),
@@ -115,11 +123,15 @@ function stationRows(st: StadiumService | undefined, enrolments: EnrolmentDownlo
   };
 }
 
-/** A timer at the next file's deadline: files past it are discarded (handed to `expired`), then it is set for the next. */
+/**
+ * A timer at the next file's deadline: files past it are discarded (handed to `expired`), then it
+ * is set for the next. A throw of `expired` is logged: out of a timer it would end the host.
+ */
 export function expiryTimer<K extends number | string>(
   enrolments: EnrolmentDownloads<K>,
   now: () => number,
   expired: (gone: readonly DiscardedFile<K>[]) => void,
+  log: Pick<Logger, 'error'>,
 ): { arm(): void; dispose(): void } {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const arm = (): void => {
@@ -130,7 +142,11 @@ export function expiryTimer<K extends number | string>(
     timer = setTimeout(
       () => {
         timer = null;
-        expired(enrolments.expire());
+        try {
+          expired(enrolments.expire());
+        } catch (err) {
+          log.error({ err }, 'enrolment files expired and were discarded; what follows their discard failed');
+        }
         arm();
       },
       Math.max(0, next - now()) + 10,

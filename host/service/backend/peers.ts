@@ -51,12 +51,14 @@ export type PeerActions = PeersPart & {
 export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () => number, journal: ServiceJournal, changes: Changes): PeerActions {
   const files = new EnrolmentDownloads<string>(now);
   const journalDiscarded = (gone: readonly DiscardedFile<string>[]): void => {
-    for (const f of gone) journal.action([f.owner.who], 'peer-file-discarded', `peer ${f.station}: ${DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
+    // Gone whatever the journal says, from a timer or a session's end too: a refused record is logged (as a station's file's).
+    for (const f of gone) journal.recordAfter([f.owner.who], 'peer-file-discarded', `peer ${f.station}: ${DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
   };
-  const timer = expiryTimer(files, now, (gone) => {
+  const expired = (gone: readonly DiscardedFile<string>[]): void => {
     journalDiscarded(gone);
     if (gone.length > 0) changes.changed();
-  });
+  };
+  const timer = expiryTimer(files, now, expired, d.log);
   return {
     page(viewer) {
       const page = d.peers?.list() ?? { transfers: false, open: [], peers: [] };
