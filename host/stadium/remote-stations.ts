@@ -29,6 +29,10 @@ export type EnrolledStation = z.infer<typeof Enrolled>;
 
 const Registry = z.strictObject({ v: z.literal(1), stations: z.array(Enrolled).max(1000) });
 
+/** Where a listener's throw is said (the host's log). */
+export type ListenerLog = { error(fields: object, message: string): void };
+const consoleLog: ListenerLog = { error: (fields, message) => console.error(message, fields) };
+
 /** A new credential: the secret, 256 random bits, base64url (43 characters). */
 export interface Credential {
   readonly station: number;
@@ -64,6 +68,7 @@ export class RemoteStations {
     private readonly file: string | null,
     private readonly clock: () => Date = () => new Date(),
     private readonly journal: StationCredentialJournal | null = null,
+    private readonly log: ListenerLog = consoleLog,
   ) {
     this.stations = file && existsSync(file) ? Registry.parse(JSON.parse(readFileSync(file, 'utf8'))).stations : [];
     if (journal && !journal.read().any) this.adopt(journal);
@@ -93,8 +98,8 @@ export class RemoteStations {
     );
   }
 
-  static inDataDir(dataDir: string, journal: StationCredentialJournal | null = null): RemoteStations {
-    return new RemoteStations(path.join(dataDir, REMOTE_STATIONS_FILE), () => new Date(), journal);
+  static inDataDir(dataDir: string, journal: StationCredentialJournal | null = null, log: ListenerLog = consoleLog): RemoteStations {
+    return new RemoteStations(path.join(dataDir, REMOTE_STATIONS_FILE), () => new Date(), journal, log);
   }
 
   /** How the registry differs from the journal, one line per station (none without a journal). */
@@ -140,7 +145,7 @@ export class RemoteStations {
     ].sort((a, b) => a.station - b.station);
     this.save();
     this.audit();
-    for (const l of [...this.changeListeners]) l();
+    this.tell('change', this.changeListeners, station);
     return { station, secret };
   }
 
@@ -151,7 +156,7 @@ export class RemoteStations {
     this.revokeNow(station, by);
     this.save();
     this.audit();
-    for (const l of [...this.changeListeners]) l();
+    this.tell('change', this.changeListeners, station);
     return true;
   }
 
@@ -191,7 +196,24 @@ export class RemoteStations {
   private revokeNow(station: number, by: [string, string]): void {
     const at = this.clock().toISOString();
     this.stations = this.stations.map((s) => (s.station === station && s.revokedAt === undefined ? { ...s, revokedAt: at, revokedBy: [...by] } : s));
-    for (const l of [...this.revokedListeners]) l(station);
+    this.tell('revoked', this.revokedListeners, station);
+  }
+
+  /**
+   * Each listener on its own: the change is journalled already, so one listener's throw (a fault
+   * the full journal refuses) must not leave the registry unsaved, nor the listeners after it
+   * untold (the edge bridge would keep the station attached). Logged, never thrown.
+   */
+  private tell(what: 'revoked' | 'change', listeners: ReadonlySet<(station: number) => void>, station: number): void {
+    for (const l of [...listeners])
+      try {
+        l(station);
+      } catch (err) {
+        this.log.error(
+          { err, station, what },
+          "a remote station's credential changed; one who listens for it failed (the others are told, the registry saved)",
+        );
+      }
   }
 
   private save(): void {

@@ -22,7 +22,7 @@ export function openRemoteStations(
   { credits, table, tilts, billAcceptors }: Pick<TableRuntime, 'credits' | 'table' | 'tilts' | 'billAcceptors'>,
   build: BuildKind,
 ): { remoteStations: RemoteStations; connections: RemoteStationConnections; remoteAcceptors: RemoteAcceptors; remoteSas: RemoteSas } {
-  const remoteStations = RemoteStations.inDataDir(dataDir, ledgerStationJournal(ledger));
+  const remoteStations = RemoteStations.inDataDir(dataDir, ledgerStationJournal(ledger), log);
   for (const problem of remoteStations.problems()) log.error({ problem }, 'remote station refused: its registry row differs from the journal');
   const connections = new RemoteStationConnections(remoteStations);
   // The remote stations' SAS lines, relayed by their agents (docs/sas.md, "Remote stations").
