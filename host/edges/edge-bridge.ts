@@ -136,10 +136,26 @@ export class EdgeBridge {
         this.ownSent.delete(s);
       }),
     );
-    this.subs.push(nc.subscribe(this.subjects.challengeAll, { callback: (err, m) => err || this.challenge(m) }));
-    this.subs.push(nc.subscribe(this.subjects.attachAll, { callback: (err, m) => err || this.attach(m) }));
-    this.subs.push(nc.subscribe(this.subjects.commandAll, { callback: (err, m) => err || this.command(m) }));
+    this.subs.push(nc.subscribe(this.subjects.challengeAll, { callback: this.guarded('challenge', (m) => this.challenge(m)) }));
+    this.subs.push(nc.subscribe(this.subjects.attachAll, { callback: this.guarded('attachment', (m) => this.attach(m)) }));
+    this.subs.push(nc.subscribe(this.subjects.commandAll, { callback: this.guarded('command', (m) => this.command(m)) }));
     void this.watchStatus();
+  }
+
+  /**
+   * A subscription's callback that never throws: nats.js catches a throw out of one and stops
+   * reading the connection without closing it, so every edge would hear nothing more from the host
+   * until the ping check reconnects (minutes). Logged instead.
+   */
+  private guarded(what: string, handle: (m: Msg) => void): (err: Error | null, m: Msg) => void {
+    return (err, m) => {
+      if (err) return;
+      try {
+        handle(m);
+      } catch (e) {
+        this.deps.log.error({ err: e, subject: m.subject }, `an edge's ${what} could not be handled`);
+      }
+    };
   }
 
   /** After NATS comes back (its memory stream gone with it): the stream again, and every last value. */
@@ -361,9 +377,19 @@ export class EdgeBridge {
       return void answer(protocolError('invalid-message', `${c.type} is the edge's to answer`, { ...('id' in c ? { ref: c.id } : {}) }));
     if (c.view !== view) return void answer(protocolError('forbidden-view', `this station may not act for ${c.view}`, { ref: c.id, view: c.view }));
     this.counters.commands++;
-    const result = this.deps.hub.commands.submit(view, c.version, c.command);
+    // A command the table could not take (its journal refused a write: a full disk) is refused, as a screen's is.
+    const failed = (err: unknown) => {
+      this.deps.log.error({ err, station, edge }, 'a command through an edge failed: refused');
+      answer(protocolError('internal', 'the table could not take this command', { ref: c.id }));
+    };
+    let result: ReturnType<typeof this.deps.hub.commands.submit>;
+    try {
+      result = this.deps.hub.commands.submit(view, c.version, c.command);
+    } catch (err) {
+      return failed(err);
+    }
     const reply = (r: Awaited<typeof result>) => answer(r.ok ? { type: 'ack', ref: c.id, view, version: r.version } : { ...r.error, ref: c.id });
-    if (result instanceof Promise) void result.then(reply, (err: unknown) => this.deps.log.error({ err, station }, 'a command through an edge failed'));
+    if (result instanceof Promise) void result.then(reply, failed);
     else reply(result);
   }
 
