@@ -132,7 +132,7 @@ export class RemoteConfig {
     this.answered = answeredOrders(d.ledger);
     this.off = d.ledger.onAppended((entries) => {
       // After the append that journalled the new shoe has returned (a listener must not append inside it).
-      if (entries.some((e) => e.type === 'shoe.change' && ShoeLoaded.safeParse(JSON.parse(e.body)).success)) queueMicrotask(() => this.atShoeChange());
+      if (entries.some((e) => e.type === 'shoe.change' && ShoeLoaded.safeParse(JSON.parse(e.body)).success)) queueMicrotask(() => this.atShoeChangeGuarded());
     });
   }
 
@@ -218,6 +218,18 @@ export class RemoteConfig {
    * no round is in play), a rule set switched now, between shoes, the game rebuilt under it
    * (`switchRuleSet`: journalled with the order and the upstream's signature over it), or refused.
    */
+  /** In a microtask, where a throw ends the host: what was not made waits for the next shoe, the throw logged. */
+  private atShoeChangeGuarded(): void {
+    try {
+      this.atShoeChange();
+    } catch (err) {
+      this.d.log.error(
+        { err, waiting: this.waiting.size },
+        'configuration orders at the shoe change: stopped by a failure; what was not made waits for the next shoe',
+      );
+    }
+  }
+
   private atShoeChange(): void {
     for (const o of this.pending()) {
       this.waiting.delete(o.id);
@@ -294,7 +306,13 @@ export class RemoteConfig {
     if (this.reported.size > 1000) this.reported.clear();
     this.reported.add(id);
     this.d.log.error({ alarm: 'config-order' }, message);
-    this.d.onAlarm?.(message);
+    try {
+      this.d.onAlarm?.(message);
+    } catch (err) {
+      // Its fault refused (a full journal): said again when its cause comes again, not thrown into the shoe change or the sync.
+      this.reported.delete(id);
+      this.d.log.error({ err, alarm: 'config-order' }, 'the configuration order alarm could not be raised');
+    }
   }
 }
 
