@@ -44,35 +44,55 @@ export interface Started {
  * the listeners, the devices, the service accounts' database once no request can reach it, then
  * the ledger and the data folder, and last the log file: nothing of the folder is left open, no
  * WAL beside a database (issue 52 item 6; tests/host/clean-shutdown.test.ts).
+ *
+ * Each step runs whatever the one before did, its failure logged: service mode's exits refused by
+ * a full journal rejected the whole shutdown, and the devices, the ledger, the folder's lock and
+ * the log were never closed (host/start/shutdown-steps.test.ts). Never rejects.
  */
 export async function shutdown(s: Started): Promise<void> {
-  s.stopCountingTilts();
-  s.disk.stop();
-  await s.ledgerCheck.stop();
-  s.devices.autoplay?.stop();
-  s.devices.stopAttendant();
-  s.devices.stopDealer();
-  s.floor.close();
-  s.table.stop();
-  // Whoever is signed in to service mode is journalled out before the ledger closes.
-  s.service.stop();
-  s.serviceBackend.dispose();
-  s.remoteAcceptors.closeAll();
-  s.transfers?.stop();
-  await s.edges?.close();
-  await s.lan?.close();
-  await s.server.close();
-  // No screen is left to refuse: the counts still held back are said.
-  s.closeRefusals();
-  await s.shoe.close();
-  await s.devices.sas.close();
-  await s.rt.billAcceptors.close();
-  await s.devices.printers.close();
-  // No device is left to speak: a clear still waiting is dropped, the fault restored at the next start.
-  s.rt.tilts.close();
-  s.accounts.close();
-  await s.opened.release();
-  s.opened.log.info('table host stopped');
-  s.opened.log.flush();
-  await s.opened.closeLog();
+  const log = s.opened.log;
+  const steps: [string, () => unknown][] = [
+    ['the count of faults', () => s.stopCountingTilts()],
+    ['the disk watch', () => s.disk.stop()],
+    ["the ledger file's check", () => s.ledgerCheck.stop()],
+    ['the simulated players', () => s.devices.autoplay?.stop()],
+    ['the attendant', () => s.devices.stopAttendant()],
+    ['the dealer', () => s.devices.stopDealer()],
+    ['the floor services', () => s.floor.close()],
+    ['the table', () => s.table.stop()],
+    // Whoever is signed in to service mode is journalled out before the ledger closes.
+    ['service mode', () => s.service.stop()],
+    ["service mode's backend", () => s.serviceBackend.dispose()],
+    ['the remote acceptors', () => s.remoteAcceptors.closeAll()],
+    ['the transfers', () => s.transfers?.stop()],
+    ['the edges', () => s.edges?.close()],
+    ['the LAN listener', () => s.lan?.close()],
+    ['the HTTP server', () => s.server.close()],
+    // No screen is left to refuse: the counts still held back are said.
+    ["the screens' refusals", () => s.closeRefusals()],
+    ['the shoe', () => s.shoe.close()],
+    ['the SAS links', () => s.devices.sas.close()],
+    ['the bill acceptors', () => s.rt.billAcceptors.close()],
+    ['the printers', () => s.devices.printers.close()],
+    // No device is left to speak: a clear still waiting is dropped, the fault restored at the next start.
+    ['the faults', () => s.rt.tilts.close()],
+    ['the service accounts', () => s.accounts.close()],
+    ['the ledger and the data folder', () => s.opened.release()],
+  ];
+  let failed = 0;
+  for (const [what, step] of steps)
+    try {
+      await step();
+    } catch (err) {
+      failed++;
+      log.error({ err, what }, 'the host stopping: a step failed; the others still run');
+    }
+  log.info({ failed }, 'table host stopped');
+  try {
+    log.flush();
+    await s.opened.closeLog();
+  } catch (err) {
+    // The log itself failed: said where the supervisor's journal reads it.
+    console.error('the host stopping: its log could not be closed', err);
+  }
 }
