@@ -5,6 +5,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataFolderBusy, type DataFolderLock } from '../ledger/index.js';
+import { exitOnUncaught } from '../host/process-faults.js';
 import { lockHostFolder, startHost, type RunningHost } from '../host/start-host.js';
 import { START_COMMAND } from './start/command.js';
 import { runInElectron } from './start/electron.js';
@@ -36,6 +37,8 @@ export async function run(argv: string[]): Promise<number> {
   const electron = plan.values.headless || plan.values.browser ? null : findElectron(root);
   if (electron) return runInElectron(electron, root, plan, folderLock);
   const running = await startKioskHost(plan, folderLock);
+  // What nothing else caught ends the process, logged, for its supervisor (systemd, a shell) to start it again.
+  exitOnUncaught(running.log);
   announceHost(running, plan);
   stopOnSignals(running, plan.values.headless ? [] : openScreenWindows(running, plan));
   return new Promise<number>(() => undefined);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ScreenPort, type HostReady } from '../protocol/index.js';
 import { defaultDataDir } from './data-dir.js';
 import { HOST_ARGS, hostOptionsFromArgs, type HostArgValues } from './launch-options.js';
+import { exitOnUncaught } from './process-faults.js';
 import { startHost } from './start-host.js';
 
 /** The parts of Electron's MessagePortMain and ParentPort this file uses. */
@@ -42,6 +43,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 const running = await startHost({ dataDir, rendererDir, port, ...hostOptionsFromArgs(values as HostArgValues) });
+// What nothing else caught ends the process, logged, and Electron's main process starts it again (electron/kiosk-host.ts).
+exitOnUncaught(running.log);
 const ready: HostReady = {
   type: 'host-ready',
   origin: running.origin,
