@@ -62,7 +62,7 @@ describe('an enrolment file discarded while the journal refuses its record', () 
       screenConnected: () => false,
       acceptorConnected: () => false,
     } as unknown as StadiumService;
-    const part = enrolment({ stadium, log }, () => Date.now(), serviceJournal(ledger, changes, log), changes);
+    const part = enrolment({ stadium, log }, () => Date.now(), serviceJournal(ledger, changes), changes);
     try {
       assert.equal(part.enrol(101, ['Ana', 'Rui'], session).ok, true);
       refusingOnce(ledger, 'service.action');
@@ -80,7 +80,7 @@ describe('an enrolment file discarded while the journal refuses its record', () 
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-EXP' });
     const { seen, log } = errors();
     const peers = { issue: () => ({ ok: true, table: 'T-B', file: 'file-T-B' }) } as unknown as PeerService;
-    const part = peerActions({ peers, log }, () => Date.now(), serviceJournal(ledger, changes, log), changes);
+    const part = peerActions({ peers, log }, () => Date.now(), serviceJournal(ledger, changes), changes);
     try {
       assert.equal(part.issueFile('T-B', ['Ana', 'Rui'], session).ok, true);
       refusingOnce(ledger, 'service.action');

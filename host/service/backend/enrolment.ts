@@ -5,7 +5,7 @@ import { refusedBy } from '../refusal-words.js';
 import type { StationsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps, StadiumService } from './deps.js';
-import type { ServiceJournal } from './service-journal.js';
+import { recordOrLog, type ServiceJournal } from './service-journal.js';
 
 /** The journal's words for a refused enrolment download and a discarded file. */
 const ENROLMENT_REFUSED: Record<EnrolmentRefusal, string> = {
@@ -37,7 +37,7 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
   // comes from a timer or a session's end, where a throw ends the host: a refused record is logged.
   const journalDiscarded = (files: readonly DiscardedFile[]): void => {
     for (const f of files)
-      journal.recordAfter([f.owner.who], 'enrolment-discarded', `station ${f.station}: ${ENROLMENT_DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
+      recordOrLog(journal, d.log, [f.owner.who], 'enrolment-discarded', `station ${f.station}: ${ENROLMENT_DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
   };
   // The secret does not stay in memory past its deadline, whether or not anyone looks.
   const timer = expiryTimer(

@@ -5,7 +5,7 @@ import type { BackendResult, PeersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import { expiryTimer } from './enrolment.js';
-import type { ServiceJournal } from './service-journal.js';
+import { recordOrLog, type ServiceJournal } from './service-journal.js';
 
 const REFUSED: Record<EnrolmentRefusal, string> = {
   'no-file': 'no enrolment file waits (downloaded, discarded, or never made): make it again',
@@ -52,7 +52,8 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
   const files = new EnrolmentDownloads<string>(now);
   const journalDiscarded = (gone: readonly DiscardedFile<string>[]): void => {
     // Gone whatever the journal says, from a timer or a session's end too: a refused record is logged (as a station's file's).
-    for (const f of gone) journal.recordAfter([f.owner.who], 'peer-file-discarded', `peer ${f.station}: ${DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
+    for (const f of gone)
+      recordOrLog(journal, d.log, [f.owner.who], 'peer-file-discarded', `peer ${f.station}: ${DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
   };
   const expired = (gone: readonly DiscardedFile<string>[]): void => {
     journalDiscarded(gone);

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Ledger, NewEntry } from '../../../ledger/index.js';
 import type { Changes } from './changes.js';
 
@@ -31,4 +32,17 @@ export function serviceJournal(ledger: Ledger, changes: Changes): ServiceJournal
       changes.changed();
     },
   };
+}
+
+/**
+ * The record of something already done that no person waits on (an enrolment file discarded at
+ * its deadline, from a timer or a session's end): it stands whatever becomes of its record, so a
+ * record the journal refuses is logged, never thrown (thrown from a timer, it ended the host).
+ */
+export function recordOrLog(journal: ServiceJournal, log: Pick<Logger, 'error'>, by: readonly string[], action: string, detail: string): void {
+  try {
+    journal.action(by, action, detail);
+  } catch (err) {
+    log.error({ err, by, action, detail }, 'done; its service.action record was refused by the journal');
+  }
 }
