@@ -86,7 +86,7 @@ describe("a fault's detail is said by key in every language", () => {
       assert.match(disk.detail, /^10 MiB free of 8192 MiB under /);
       assertWordsEverywhere(disk.say, 'diskLow');
 
-      const part = tableActions({ ...t, shoe: { simulator: () => null } }, serviceJournal(t.ledger, changeSignal()));
+      const part = tableActions({ ...t, shoe: { simulator: () => null }, log: silent }, serviceJournal(t.ledger, changeSignal()));
       assert.equal(part.setTableOpen(false, 'Ana Lei (1001)').ok, true);
       const closed = journalled(t, 'table-closed');
       assert.equal(closed.detail, 'closed in service mode by Ana Lei (1001)');
@@ -136,7 +136,7 @@ describe("a fault's detail is said by key in every language", () => {
       assert.equal(tiltSaid.parse(cleared('disk-low').say).key, 'tiltDetail.diskLow');
       // A person clears a jam: the act's journal detail in codes, its done notice the fault's words.
       const journal = serviceJournal(t.ledger, changeSignal());
-      const part = tableActions({ ...t, shoe: { simulator: () => null } }, journal);
+      const part = tableActions({ ...t, shoe: { simulator: () => null }, log: silent }, journal);
       onBillAcceptorEvent(t.tilts, 2, { type: 'jam', where: 'stacker' });
       onBillAcceptorEvent(t.tilts, 2, { type: 'faultCleared' });
       const r = part.clearTilt('bill-jam', 2, 'tech-1', 'technician');

@@ -34,7 +34,7 @@ import { routeAction } from '../../host/service/action-routes.js';
 import { fakeBackend } from '../../host/service/testing/fake-backend.js';
 import { memoryAccountJournal } from '../../host/service/testing/memory-account-journal.js';
 import type { BackendResult } from '../../host/service/service-backend.js';
-import { credit, submitted, testTable, type TestTable } from '../../host/testing/table-kit.js';
+import { credit, silent, submitted, testTable, type TestTable } from '../../host/testing/table-kit.js';
 import { createI18n } from '../../locales/i18n.js';
 import { refusalWords } from '../../backoffice/src/config-section.js';
 import { assertSectionEverywhere, assertWordsEverywhere, LANGUAGES, wordsIn } from './said-kit.js';
@@ -116,7 +116,7 @@ describe('service-mode refusals are said by key in every language', () => {
     const t = testTable();
     try {
       const changes = changeSignal();
-      const part = tableActions({ ...t, shoe: { simulator: () => null } }, serviceJournal(t.ledger, changes));
+      const part = tableActions({ ...t, shoe: { simulator: () => null }, log: silent }, serviceJournal(t.ledger, changes));
       // A card the shoe could not read in a round in play: a hold, cleared by its resolution.
       credit(t.ledger, 2, 50_000);
       const bet = { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 } as const;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../../engine/cards/card.js';
-import { credit, testTable, type TestTable, submitted } from '../../testing/table-kit.js';
+import { credit, silent, testTable, type TestTable, submitted } from '../../testing/table-kit.js';
 import type { ServiceJournal } from './service-journal.js';
 import { tableActions } from './table-actions.js';
 
@@ -16,7 +16,7 @@ function actions(t: TestTable) {
     test: () => undefined,
   };
   // A real shoe (no simulator): the supervisor's declaration is the new shoe.
-  return { act: tableActions({ table: t.table, shoe: { simulator: () => null }, floor: t.floor }, journal), journalled };
+  return { act: tableActions({ table: t.table, shoe: { simulator: () => null }, floor: t.floor, log: silent }, journal), journalled };
 }
 
 function burnShoeStart(t: TestTable) {

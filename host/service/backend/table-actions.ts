@@ -4,7 +4,7 @@ import { refusedBy } from '../refusal-words.js';
 import type { LiveTable } from '../../table/runtime.js';
 import type { HoldsPart, StatusPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
-import type { ServiceJournal } from './service-journal.js';
+import { recordOrLog, type ServiceJournal } from './service-journal.js';
 import { tableClosed } from './table-summary.js';
 
 /**
@@ -13,11 +13,18 @@ import { tableClosed } from './table-summary.js';
  */
 const shoeSpent = (table: LiveTable): boolean => table.state.needsShuffle || table.reads.tableExtras(0).lastRound === true;
 
-/** The table's switches: a new shoe, the table closed or reopened, a fault cleared. */
+/**
+ * The table's switches: a new shoe, the table closed or reopened, a fault cleared. Each switch is
+ * journalled by its own part first (the shoe's entries, the fault's raise or clear, which name who
+ * cleared it), so it stands whatever becomes of its `service.action` record: a record the journal
+ * refuses is logged, and the person told the switch is done. Thrown, it told them it had failed,
+ * and a retried new shoe declared a second shoe (table-actions-record-refused.test.ts).
+ */
 export function tableActions(
-  d: Pick<LiveBackendDeps, 'table' | 'floor'> & { shoe: Pick<LiveBackendDeps['shoe'], 'simulator'> },
+  d: Pick<LiveBackendDeps, 'table' | 'floor'> & { shoe: Pick<LiveBackendDeps['shoe'], 'simulator'>; log: Parameters<typeof recordOrLog>[1] },
   journal: ServiceJournal,
 ): Pick<HoldsPart, 'newShoe' | 'setTableOpen'> & Pick<StatusPart, 'clearTilt'> {
+  const record = (who: string, action: string, detail: string): void => recordOrLog(journal, d.log, [who], action, detail);
   return {
     newShoe(who) {
       if (d.table.reads.view().phase === 'dealing') return refusedBy(serviceSaid('tableDealing'), 'busy');
@@ -29,7 +36,7 @@ export function tableActions(
       // its own loading, and this is the supervisor's declaration that a new shoe is in.
       if (sim) sim.loadShoe();
       else d.table.shoe.onNewShoe();
-      journal.action([who], 'new-shoe', sim ? 'simulated' : 'declared');
+      record(who, 'new-shoe', sim ? 'simulated' : 'declared');
       return { ok: true, key: 'service.done.newShoe' };
     },
 
@@ -42,7 +49,7 @@ export function tableActions(
         const r = tilts.clear('table-closed', undefined, { user: who, role: 'supervisor' });
         if (!r.ok) return refusedBy(r.say);
       }
-      journal.action([who], open ? 'table-open' : 'table-close', '');
+      record(who, open ? 'table-open' : 'table-close', '');
       return { ok: true, key: open ? 'service.done.tableOpen' : 'service.done.tableClose' };
     },
 
@@ -50,7 +57,7 @@ export function tableActions(
       const r = d.floor.tilts.clear(kind, station, { user: who, role });
       if (!r.ok) return refusedBy(r.say);
       // The journal's detail in codes (the fault's kind, its station), as the tilt.clear entry beside it: no sentence of the host's.
-      journal.action([who], 'clear-tilt', station !== undefined ? `${kind} station=${station}` : kind);
+      record(who, 'clear-tilt', station !== undefined ? `${kind} station=${station}` : kind);
       // The screen says the fault by its words (`fault`, locales/said.ts), never its code.
       return { ok: true, key: 'service.done.clearTilt', values: { fault: kind } };
     },
