@@ -162,10 +162,11 @@ export class StationAftLock {
   }
 
   /**
-   * The fault is journalled first and the lock armed after: a journal that refuses the fault (the
-   * disk full) throws out of here with the state as it was (none, or still pending), so the poll is
-   * answered nothing and its retry locks again. Armed first, the retry was answered 00 locked with
-   * no fault held and nothing refused (a review: F2). Exception 6F comes from this entry.
+   * The fault is raised first and the lock armed after: armed first with its fault refused, the
+   * retry was answered 00 locked with no fault held and nothing refused (a review: F2). A journal
+   * that refuses the fault's entry (the disk full) no longer throws: the tilt manager holds it
+   * unjournalled, the station stopped, and journals it at the ledger's next commit. Exception 6F
+   * comes from this entry (a fake's throw, or a fault of the wrong scope).
    */
   private take(condition: number, timeoutMs: number): void {
     if (this.state.kind !== 'locked')

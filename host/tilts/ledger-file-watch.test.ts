@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FileCheckResult } from '../../ledger/index.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
 import { silent, testTable } from '../testing/table-kit.js';
 import { LEDGER_FILE_CHECK_EVERY_MS, LedgerFileWatch } from './ledger-file-watch.js';
 
@@ -41,6 +42,36 @@ describe('the ledger file watch', () => {
       assert.ok(fault, 'the ledger-integrity fault');
       assert.ok(t.tilts.refusal(1, 'bet'), 'bets stop');
     } finally {
+      await watch.stop();
+      t.close();
+    }
+  });
+
+  it('a failure whose fault the journal refuses (the disk full): the fault held, the next check still set, nothing unhandled (a review of 2 December, L1)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const t = testTable();
+    const { calls, check } = handCheck();
+    const watch = new LedgerFileWatch({ file: 'ledger.sqlite', tilts: t.tilts, log: silent, timers: t.clock.timers, check });
+    try {
+      watch.start();
+      refusingOnce(t.ledger, 'tilt.raise');
+      calls[0]?.answer({ ok: false, ran: true, problems: ['row 2 missing from index journal_type'] });
+      await settle();
+      await settle();
+      assert.ok(
+        t.tilts.list().some((f) => f.kind === 'ledger-integrity'),
+        'held though unjournalled',
+      );
+      assert.ok(t.tilts.refusal(1, 'bet'), 'bets stop');
+      t.clock.advance(LEDGER_FILE_CHECK_EVERY_MS);
+      assert.equal(calls.length, 2, 'the next check a day later');
+      calls[1]?.answer({ ok: true, ran: true, problems: [] });
+      await settle();
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
       await watch.stop();
       t.close();
     }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { LedgerWriteLost, openTilts, type Ledger } from '../../ledger/index.js';
+import { openTilts, type Ledger } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
 import type { TiltSaidPayload } from '../../terms/said.js';
@@ -45,11 +45,20 @@ interface Held {
   raisedAt: string;
   conditionPresent: boolean;
   /**
-   * Held but not journalled: the ledger refused the raise's entry as it refuses every write (its
-   * schema changed while open). `raisedSeq` is then the last entry journalled before it. The raise
-   * is journalled before its clear, once the ledger takes writes again.
+   * Held but not journalled: the ledger refused the raise's entry (its disk full, its schema
+   * changed while open). `raisedSeq` is then the last entry journalled before it. The raise is
+   * journalled at the ledger's next commit, and always before its clear.
    */
   unjournalled?: true;
+  /** Its condition went but the journal refused the clear: still held (the safe side), the clear retried at the ledger's next commit or when its condition is seen gone again. */
+  clearing?: ClearHow;
+}
+
+/** How a fault is cleared: by its condition going (`automatic`) or by a person (`by`), and why (`say`). */
+interface ClearHow {
+  automatic: boolean;
+  by?: Actor;
+  say?: Said;
 }
 
 /** What the current faults stop, for the table's gates. */
@@ -179,6 +188,8 @@ export class TiltManager {
     const again = existing && 'each' in spec && ![existing, ...(this.queued.get(key) ?? [])].some((h) => h.detail === where.detail);
     if (existing && !again) {
       this.unsettle(key);
+      // The condition is back before a refused clear was journalled: there is nothing to clear.
+      delete existing.clearing;
       if (!existing.conditionPresent && !spec.latched) {
         existing.conditionPresent = true;
         this.changed();
@@ -195,11 +206,9 @@ export class TiltManager {
       conditionPresent: !spec.latched,
     };
     if (!this.journalRaise(h)) {
-      if (existing) return;
       h.unjournalled = true;
-      h.raisedSeq = this.deps.ledger.headOf().seq;
+      h.raisedSeq = this.headSeq();
       h.raisedAt = new Date(this.timers.now()).toISOString();
-      this.deps.log.error({ kind, detail: where.detail }, 'fault held but not journalled: the ledger refuses every write');
       this.journalOnceWritable();
     }
     if (existing) this.queued.set(key, [...(this.queued.get(key) ?? []), h]);
@@ -208,40 +217,56 @@ export class TiltManager {
     this.changed();
   }
 
+  /** The last entry journalled; 0 when the ledger cannot say (closed as the host stops). */
+  private headSeq(): number {
+    try {
+      return this.deps.ledger.headOf().seq;
+    } catch {
+      return 0;
+    }
+  }
+
   /** Removes the listener that journals unjournalled faults at the ledger's next commit, when one is set. */
   private stopWaitingForWrites: (() => void) | null = null;
   private journallingHeld = false;
 
   /**
-   * The first commit the ledger makes again (whoever appends: a note, a clear, the shutdown) journals
-   * the faults held unjournalled, so a restart after the ledger was put right restores the halt from
-   * the journal (a review of 1 December: only the clear journalled it, and a restart before the clear
-   * left no trace of the halt).
+   * The first commit the ledger makes again (whoever appends: a note, a transfer, the shutdown)
+   * journals the faults held unjournalled, then the clears it refused, so a restart after the
+   * ledger was put right restores the halt from the journal (a review of 1 December: only the
+   * clear journalled it, and a restart before the clear left no trace of the halt).
    */
   private journalOnceWritable(): void {
-    if (this.stopWaitingForWrites) return;
+    if (this.stopWaitingForWrites || this.closed) return;
     this.stopWaitingForWrites = this.deps.ledger.onAppended(() => {
       if (this.journallingHeld) return;
       this.journallingHeld = true;
       try {
-        const waiting = [...this.held.values()].filter((h) => h.unjournalled);
-        for (const h of waiting) if (!this.journalRaise(h)) return;
+        if (!this.journalWaiting()) return;
         this.stopWaitingForWrites?.();
         this.stopWaitingForWrites = null;
-        if (waiting.length > 0) this.changed();
-      } catch (e) {
-        this.deps.log.error({ err: e }, 'a fault held unjournalled could not be journalled');
       } finally {
         this.journallingHeld = false;
       }
     });
   }
 
+  /** Journals the raises held unjournalled (oldest first), then the clears refused; false when the journal refuses one (the rest wait for the next commit). */
+  private journalWaiting(): boolean {
+    const all = [...this.held.values(), ...[...this.queued.values()].flat()];
+    const raises = all.filter((h) => h.unjournalled).sort((a, b) => a.raisedSeq - b.raisedSeq);
+    for (const h of raises) if (!this.journalRaise(h)) return false;
+    if (raises.length > 0) this.changed();
+    for (const h of [...this.held.values()]) if (h.clearing && !this.journalClear(h, h.clearing)) return false;
+    return true;
+  }
+
   /**
-   * Journals `h`'s raise and takes its seq and time; false when the ledger refuses it as lost (its
-   * schema not the migrations') and the fault is the one that says so, `ledger-integrity`: that
-   * fault must halt the table though it cannot be written, or nothing shows a technician why every
-   * command fails. Any other refusal is thrown, as before.
+   * Journals `h`'s raise and takes its seq and time; false when the ledger refuses it (its disk
+   * full, its schema not the migrations'), logged at error level: the caller holds the fault
+   * unjournalled. Never thrown: faults are raised from timers, sockets' close and device loops,
+   * where a throw ends the host process (a review of 2 December), and a fault that cannot be
+   * written must still stop the table, or nothing shows a technician why every command fails.
    */
   private journalRaise(h: Held): boolean {
     // The append's commit wakes the listener that journals held faults (journalOnceWritable) before
@@ -261,11 +286,16 @@ export class TiltManager {
       });
       h.raisedSeq = r.entry.seq;
       h.raisedAt = r.entry.ts;
+      const late = h.unjournalled === true;
       delete h.unjournalled;
+      if (late) this.deps.log.warn({ kind: h.kind, station: h.station, seq: h.raisedSeq }, 'fault held unjournalled now journalled');
       return true;
     } catch (e) {
-      if (e instanceof LedgerWriteLost && h.kind === 'ledger-integrity') return false;
-      throw e;
+      this.deps.log.error(
+        { err: e, kind: h.kind, station: h.station, detail: h.detail },
+        'fault held but not journalled: the ledger refused its entry; journalled at its next commit',
+      );
+      return false;
     } finally {
       this.journallingHeld = outer;
     }
@@ -285,7 +315,10 @@ export class TiltManager {
     const spec = tiltSpec(kind);
     const { clears } = spec;
     if (clears === 'auto' && spec.ordered !== true && this.flaps(key)) return this.settle(key, held, say);
-    if (clears === 'auto' || clears === 'resolution') return this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
+    if (clears === 'auto' || clears === 'resolution') {
+      this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
+      return;
+    }
     if (held.conditionPresent) {
       held.conditionPresent = false;
       this.changed();
@@ -320,8 +353,8 @@ export class TiltManager {
     if (clears === 'resolution') return clearRefusal(serviceSaid('tiltClearsByResolution', { fault: kind }));
     if (!mayClear(by.role, clears)) return clearRefusal(serviceSaid(clears === 'supervisor' ? 'tiltNeedsSupervisor' : 'tiltNeedsAttendant', { fault: kind }));
     if (held.conditionPresent) return clearRefusal(serviceSaid('tiltStillHolds', { fault: kind }));
-    if (held.unjournalled && !this.journalRaise(held)) return clearRefusal(serviceSaid('tiltLedgerRefuses', { fault: kind }));
-    this.journalClear(held, { automatic: false, by });
+    // Refused, the person is told and clears again: not retried later in their name.
+    if (!this.journalClear(held, { automatic: false, by }, { retry: false })) return clearRefusal(serviceSaid('tiltLedgerRefuses', { fault: kind }));
     return { ok: true };
   }
 
@@ -439,12 +472,7 @@ export class TiltManager {
         { kind: held.kind, station: held.station, flips: f.flips, sinceMs: this.timers.now() - f.since, settleMs: ms },
         'a flapping fault settled',
       );
-      try {
-        this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
-      } catch (e) {
-        // The journal refused (the disk full, or closed as the host stops): the fault stays held; its source's next word clears it.
-        this.deps.log.error({ err: e, kind: held.kind, station: held.station }, 'a settled fault could not be journalled as cleared');
-      }
+      this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
     }, ms);
   }
 
@@ -479,21 +507,26 @@ export class TiltManager {
     f.settling = null;
   }
 
-  /** A clear's `say` (a `tiltDetail.*` key) is journalled with the same in English as its `detail`, as a raise's. */
-  private journalClear(held: Held, how: { automatic: boolean; by?: Actor; say?: Said }): void {
-    const said = how.say ? { key: how.say.key, values: { ...how.say.values } } : undefined;
-    this.deps.ledger.append({
-      type: 'tilt.clear',
-      payload: {
-        kind: held.kind,
-        ...(held.station !== undefined ? { station: held.station } : {}),
-        raisedSeq: held.raisedSeq,
-        automatic: how.automatic,
-        ...(how.by ? { by: how.by.user, role: how.by.role } : {}),
-        ...(how.say ? { detail: inEnglish(how.say).slice(0, 2000) } : {}),
-        ...(said ? { say: said } : {}),
-      },
-    });
+  /**
+   * Journals `held`'s clear (its raise first, if held unjournalled) and lets it go; false when the
+   * journal refuses either, logged at error level: the fault stays held (the safe side), never
+   * cleared in memory only, and (`retry`) its clear is retried at the ledger's next commit. A
+   * clear's `say` (a `tiltDetail.*` key) is journalled with the same in English as its `detail`,
+   * as a raise's.
+   */
+  private journalClear(held: Held, how: ClearHow, opts: { retry: boolean } = { retry: true }): boolean {
+    if ((held.unjournalled && !this.journalRaise(held)) || !this.appendClear(held, how)) {
+      if (opts.retry) {
+        held.clearing = how;
+        this.journalOnceWritable();
+      }
+      if (how.automatic && held.conditionPresent) {
+        held.conditionPresent = false;
+        this.changed();
+      }
+      return false;
+    }
+    delete held.clearing;
     const key = keyOf(held.kind, held.station);
     if (how.automatic && tiltSpec(held.kind).clears === 'auto')
       this.clearedAt.set(key, [...(this.clearedAt.get(key) ?? []), this.timers.now()].slice(-FLAP_CLEARS));
@@ -504,6 +537,38 @@ export class TiltManager {
     else this.queued.delete(key);
     this.deps.log.info({ kind: held.kind, station: held.station, by: how.by, automatic: how.automatic }, 'fault cleared');
     this.changed();
+    return true;
+  }
+
+  /** The `tilt.clear` entry; false when the journal refuses it (logged at error level). */
+  private appendClear(held: Held, how: ClearHow): boolean {
+    const said = how.say ? { key: how.say.key, values: { ...how.say.values } } : undefined;
+    // Held off as a raise's (journalRaise): the commit would wake the listener for this same clear.
+    const outer = this.journallingHeld;
+    this.journallingHeld = true;
+    try {
+      this.deps.ledger.append({
+        type: 'tilt.clear',
+        payload: {
+          kind: held.kind,
+          ...(held.station !== undefined ? { station: held.station } : {}),
+          raisedSeq: held.raisedSeq,
+          automatic: how.automatic,
+          ...(how.by ? { by: how.by.user, role: how.by.role } : {}),
+          ...(how.say ? { detail: inEnglish(how.say).slice(0, 2000) } : {}),
+          ...(said ? { say: said } : {}),
+        },
+      });
+      return true;
+    } catch (e) {
+      this.deps.log.error(
+        { err: e, kind: held.kind, station: held.station, by: how.by },
+        how.by ? 'fault not cleared: the ledger refused its clear' : 'fault still held: the ledger refused its clear; retried at its next commit',
+      );
+      return false;
+    } finally {
+      this.journallingHeld = outer;
+    }
   }
 
   private changed(): void {
