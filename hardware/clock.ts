@@ -27,6 +27,35 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   });
 }
 
+/**
+ * Who hears of a throw from a device's listener or hook, which the drivers catch so the device's
+ * loop goes on (the host: its log, at error level). A listener's throw is a fault the host did not
+ * handle (a fault's raise the journal refused, a bug): swallowed silently, it left no trace (a
+ * review of 2 December, L3). Until the host says, stderr.
+ */
+const listenerFaultSinks = new Set<(err: unknown) => void>();
+
+/** Calls `sink` with each throw a driver caught from a listener or hook; returns its removal. */
+export function onListenerFault(sink: (err: unknown) => void): () => void {
+  listenerFaultSinks.add(sink);
+  return () => listenerFaultSinks.delete(sink);
+}
+
+/** Tells the sinks of a listener's throw (stderr if none); never throws itself. */
+export function listenerFault(err: unknown): void {
+  if (listenerFaultSinks.size === 0) {
+    console.error('a device listener threw:', err);
+    return;
+  }
+  for (const sink of [...listenerFaultSinks]) {
+    try {
+      sink(err);
+    } catch {
+      // The sink is the last resort: nothing further can be told.
+    }
+  }
+}
+
 /** A tiny typed event emitter (no Node EventEmitter so listeners' types are checked). */
 export class Emitter<E> {
   private listeners = new Set<(e: E) => void>();
@@ -45,8 +74,9 @@ export class Emitter<E> {
     for (const fn of [...this.listeners]) {
       try {
         fn(e);
-      } catch {
-        // A listener's bug must not stop the device loop; the host logs its own errors.
+      } catch (err) {
+        // A listener's throw must not stop the device's loop; the host hears of it (and logs it).
+        listenerFault(err);
       }
     }
   }

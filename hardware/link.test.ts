@@ -5,6 +5,7 @@
 // that had come and gone, and the host's close never returned.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { onListenerFault } from './clock.js';
 import { Link } from './link.js';
 import { BasePort, type BytePort } from './transport/byte-port.js';
 
@@ -93,5 +94,42 @@ describe('Link backoff', () => {
     // Growing from 10 ms: 10, 20, 40, … 640 fit in a second: at most 8 sessions. Reset after each, about 100.
     assert.ok(sessions <= 8, `${sessions} sessions in a second`);
     assert.ok(downs <= 8, `${downs} outages reported`);
+  });
+});
+
+describe('Link: a hook that throws', () => {
+  it('the down hook throwing (a fault the journal refused): the port is opened again, the throw reported, nothing unhandled (a review of 2 December, H3)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const reported: unknown[] = [];
+    const stopReporting = onListenerFault((e) => void reported.push(e));
+    let opens = 0;
+    const link = new Link(
+      async () => {
+        opens++;
+        throw new Error('ENOENT: no such device');
+      },
+      {
+        session: async () => undefined,
+        down: () => {
+          throw new Error('SQLITE_FULL: database or disk is full');
+        },
+        up: () => undefined,
+      },
+      { reconnectBaseMs: 10, reconnectMaxMs: 20 },
+    );
+    try {
+      link.start();
+      await new Promise((r) => setTimeout(r, 300));
+      assert.ok(opens >= 3, `the port opened ${opens} times`);
+      assert.deepEqual(unhandled, []);
+      assert.equal(reported.length, 1, 'the throw reported once (the outage is reported once)');
+      assert.match(String(reported[0]), /SQLITE_FULL/);
+    } finally {
+      await within(link.stop(), 2_000, 'the stop');
+      stopReporting();
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

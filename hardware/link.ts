@@ -3,7 +3,7 @@
 // treated like a power cut of the device: the next session starts with the protocol's
 // power-up/sync sequence and resolves whatever was in flight.
 import { backoffDelay } from '../engine/backoff.js';
-import { realClock, sleep, type Clock } from './clock.js';
+import { listenerFault, realClock, sleep, type Clock } from './clock.js';
 import type { BytePort, PortOpener } from './transport/byte-port.js';
 import type { FrameTap } from './wire-frame.js';
 
@@ -63,7 +63,9 @@ export class Link {
   }
 
   start(): void {
-    this.running ??= this.loop();
+    // Nothing is expected to reach here (the hooks' throws are caught in the loop); whatever does
+    // is told, never left an unhandled rejection that ends the process.
+    this.running ??= this.loop().catch(listenerFault);
   }
 
   /** Called by the session once the device has answered. */
@@ -115,7 +117,13 @@ export class Link {
       // Reported once per outage, and also when the device was absent from the start.
       if (!this.isDown) {
         this.isDown = true;
-        this.hooks.down(reason);
+        // Outside the try above: a throw here (a fault's raise the journal refused) ended the loop,
+        // the port never opened again, and its promise rejected unhandled (a review of 2 December).
+        try {
+          this.hooks.down(reason);
+        } catch (e) {
+          listenerFault(e);
+        }
       }
       this.backoff = new AbortController();
       const stop = (): void => this.backoff?.abort();

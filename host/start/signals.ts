@@ -1,6 +1,7 @@
 import { DiskSpaceMonitor } from '../tilts/disk-space.js';
 import { LedgerFileWatch } from '../tilts/ledger-file-watch.js';
 import { onLedgerWriteLost } from '../../ledger/index.js';
+import { onListenerFault } from '../../hardware/clock.js';
 import { tiltDetailSaid } from '../../locales/said.js';
 import { onUpstreamSignal, onWitnessSignal } from '../tilts/tilt-sources.js';
 import type { Opened } from './opened.js';
@@ -71,6 +72,12 @@ export function routeSignals(
         halting = false;
       }
     }),
+  );
+  // A throw a device's driver caught from a listener or hook (hardware/clock.ts), logged: it was
+  // swallowed without a trace (a review of 2 December, L3).
+  stops.add(
+    'the device listener fault log',
+    onListenerFault((err) => log.error({ err }, 'a device listener threw (caught: the device goes on)')),
   );
   // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
   const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
