@@ -61,7 +61,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const { dataDir, folderLock, log, closeLog, config, terminalId, ledger } = openDataFolder(options);
   // The witness before anything is verified or journalled: its key and the newest head it signed
   // are what the start's verification checks the journal against. No answer, no start.
-  const { witness, witnessEvents } = await attachWitness(options, ledger, () => folderLock.release()).catch(async (e: unknown) => {
+  const { witness, witnessEvents } = await attachWitness(options, ledger, log, () => folderLock.release()).catch(async (e: unknown) => {
     await closeLog();
     throw e;
   });
@@ -104,6 +104,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
         onAlarm: (alarm) => syncEvents.alarm(alarm),
         onError: syncFailureLog(log),
+        onCallbackError: (err) => log.error({ err }, 'an upstream sync signal could not be taken (caught: the sync goes on)'),
         heartbeat: { snapshot: () => syncEvents.health() },
         configOrders: (answer) => syncEvents.configOrders(answer),
       });
@@ -218,6 +219,7 @@ function openDataFolder(options: HostOptions): {
 async function attachWitness(
   options: HostOptions,
   ledger: Ledger,
+  log: Logger,
   releaseFolder: () => void,
 ): Promise<{ witness: WitnessLink | null; witnessEvents: WitnessEvents }> {
   const witnessEvents: WitnessEvents = {
@@ -232,6 +234,7 @@ async function attachWitness(
       ...(w.limits ? { limits: w.limits } : {}),
       onStopNewBets: (stop) => witnessEvents.stop(stop),
       onAlarm: (alarm) => witnessEvents.alarm(alarm),
+      onCallbackError: (err) => log.error({ err }, 'a ledger witness signal could not be taken (caught: the link goes on)'),
     });
     return { witness, witnessEvents };
   } catch (e) {

@@ -189,6 +189,44 @@ describe('sync client', () => {
     assert.equal(up.stored.length, l.headOf().seq);
   });
 
+  it('a stop-new-bets signal whose receiver throws (its fault refused by a full journal): the loop goes on, the signal given again, the throw reported (a review of 2 December, H4)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const l = kiosk(1);
+      const up = new FakeUpstream();
+      up.fail = () => 500;
+      const signals: boolean[] = [];
+      const thrown: unknown[] = [];
+      let refuse = 1;
+      const c = new SyncClient(l, {
+        url: 'http://127.0.0.1:1',
+        credentials: { terminalId: 'C1', key: KEY },
+        fetch: up.fetch,
+        limits: { maxUnsyncedEntries: 10 },
+        onStopNewBets: (s) => {
+          signals.push(s);
+          if (refuse-- > 0) throw new Error('SQLITE_FULL: database or disk is full');
+        },
+        onCallbackError: (e) => void thrown.push(e),
+        backoffBaseMs: 1,
+        backoffCapMs: 2,
+        idleMs: 5,
+      });
+      c.start();
+      for (let i = 0; i < 400 && signals.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+      up.fail = () => 'ok';
+      for (let i = 0; i < 400 && signals.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+      await c.stop();
+      assert.deepEqual(signals, [true, true, false], 'given again after the throw, then the loop went on to sync');
+      assert.equal(thrown.length, 1);
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('reports lag in entries and seconds', () => {
     let now = new Date('2025-01-01T00:00:00Z');
     const l = Ledger.open({ file: ':memory:', terminalId: 'C1', clock: () => now });

@@ -34,6 +34,8 @@ export interface SyncOptions {
   onError?: (message: string, reason: SyncErrorReason, streak: number) => void;
   /** Divergence or refusal by the upstream: a technician must look; syncing holds at that point. */
   onAlarm?: (alarm: { kind: string; message: string }) => void;
+  /** A callback above threw (the host's fault refused by a full journal): caught so the loop goes on, told here (the host logs it). */
+  onCallbackError?: (err: unknown) => void;
   /**
    * The kiosk's heartbeat: every `intervalMs` (default 30 s) its health snapshot goes to
    * `POST /v1/heartbeat`, signed like a batch, whether or not there is anything to sync, so the
@@ -163,8 +165,10 @@ class HttpError extends Error {
  */
 export class SyncClient {
   private readonly ledger: Ledger;
-  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'limits' | 'heartbeat' | 'receiptsDir' | 'configOrders'>> &
-    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'heartbeat' | 'receiptsDir' | 'configOrders'>;
+  private readonly o: Required<
+    Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'onCallbackError' | 'limits' | 'heartbeat' | 'receiptsDir' | 'configOrders'>
+  > &
+    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'onCallbackError' | 'heartbeat' | 'receiptsDir' | 'configOrders'>;
   private readonly receiptKey: string | undefined;
   private uncheckedSaid = false;
   /** A receipt could not be written (said once until one is kept again). */
@@ -301,11 +305,19 @@ export class SyncClient {
     return s;
   }
 
+  /**
+   * Outside the loop's try: a receiver's throw rejected the loop, whose promise no one handles (the
+   * host process ended; a review of 2 December, H4). Caught, the signal counts as not given, and is
+   * given again at the loop's next pass.
+   */
   private checkLimits(): void {
     const s = this.status();
-    if (s.stopNewBets !== this.stopSignal) {
-      this.stopSignal = s.stopNewBets;
+    if (s.stopNewBets === this.stopSignal) return;
+    try {
       this.o.onStopNewBets?.(s.stopNewBets, s);
+      this.stopSignal = s.stopNewBets;
+    } catch (e) {
+      this.o.onCallbackError?.(e);
     }
   }
 

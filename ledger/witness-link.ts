@@ -39,6 +39,8 @@ export interface WitnessLinkOptions {
    * protocol; raised once until a request passes, the link trying again meanwhile): someone must look.
    */
   onAlarm?: (alarm: { kind: 'witness-refused' | 'witness-protocol'; message: string }) => void;
+  /** A callback above threw (the host's fault refused by a full journal): caught so the loop goes on, told here (the host logs it). */
+  onCallbackError?: (err: unknown) => void;
   /** Waits between tries while the witness does not answer: doubling from this (default 250 ms) up to 10 s. */
   retryMs?: number;
   /**
@@ -245,11 +247,28 @@ export class WitnessLink {
     });
   }
 
+  /**
+   * Outside the loop's try: a receiver's throw rejected the loop, whose promise no one handles (the
+   * host process ended; a review of 2 December, H4). Caught, the signal counts as not given, and is
+   * given again at the loop's next pass.
+   */
   private checkLimits(): void {
     const s = this.status();
-    if (s.stopNewBets !== this.stopSignal) {
-      this.stopSignal = s.stopNewBets;
+    if (s.stopNewBets === this.stopSignal) return;
+    try {
       this.o.onStopNewBets?.(s.stopNewBets, s);
+      this.stopSignal = s.stopNewBets;
+    } catch (e) {
+      this.o.onCallbackError?.(e);
+    }
+  }
+
+  /** The alarm, raised from the loop's catch: a receiver's throw there is caught and told, as a signal's (checkLimits). */
+  private alarm(alarm: { kind: 'witness-refused' | 'witness-protocol'; message: string }): void {
+    try {
+      this.o.onAlarm?.(alarm);
+    } catch (e) {
+      this.o.onCallbackError?.(e);
     }
   }
 
@@ -314,14 +333,14 @@ export class WitnessLink {
     if (e instanceof WitnessRefused) {
       this.state = 'refused';
       this.refusal = e;
-      this.o.onAlarm?.({ kind: 'witness-refused', message: this.lastError });
+      this.alarm({ kind: 'witness-refused', message: this.lastError });
       this.pendingCheckpoint?.reject(e);
       this.pendingCheckpoint = null;
       return 1000;
     }
     if (e instanceof WitnessProtocolError && !this.protocolAlarmed) {
       this.protocolAlarmed = true;
-      this.o.onAlarm?.({ kind: 'witness-protocol', message: this.lastError });
+      this.alarm({ kind: 'witness-protocol', message: this.lastError });
     }
     this.state = 'offline';
     this.failures++;

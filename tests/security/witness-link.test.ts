@@ -39,7 +39,7 @@ async function until(ok: () => boolean): Promise<void> {
 }
 
 /** A witness listening on its own socket, a witnessed ledger in its own folder, and a link between them (started). */
-async function linked(o: { checkpointEvery?: number; terminal?: string } = {}) {
+async function linked(o: { checkpointEvery?: number; terminal?: string; alarmThrows?: boolean } = {}) {
   const dir = path.join(root, `t${++n}`);
   const socket = path.join(dir, 'w.sock');
   const logged: Record<string, unknown>[] = [];
@@ -49,8 +49,13 @@ async function linked(o: { checkpointEvery?: number; terminal?: string } = {}) {
   const ledger = openLedger(path.join(dir, 'data'), terminal, { witnessed: true, checkpointEvery: o.checkpointEvery ?? 0 });
   const alarms: Alarm[] = [];
   const stops: boolean[] = [];
+  const told: unknown[] = [];
   const link = await WitnessLink.attach(ledger, new WitnessClient(socket), {
-    onAlarm: (a) => alarms.push(a),
+    onAlarm: (a) => {
+      alarms.push(a);
+      if (o.alarmThrows) throw new Error('SQLITE_FULL: database or disk is full');
+    },
+    onCallbackError: (e: unknown) => void told.push(e),
     onStopNewBets: (s) => stops.push(s),
     batchMs: 0,
     retryMs: 20,
@@ -62,7 +67,7 @@ async function linked(o: { checkpointEvery?: number; terminal?: string } = {}) {
     await listening.close();
     witness.close();
   };
-  return { dir, witness, ledger, link, alarms, stops, logged, close };
+  return { dir, witness, ledger, link, alarms, stops, told, logged, close };
 }
 
 const note = (ledger: Ledger, txId: string) =>
@@ -118,6 +123,33 @@ describe('the witness link', () => {
       assert.deepEqual(t.stops, [true]);
       await assert.rejects(t.link.flush(100), /not-derived/);
     } finally {
+      await t.close();
+    }
+  });
+
+  it('an alarm whose receiver throws (its fault refused by a full journal): the loop goes on and stops new bets, the throw told, nothing unhandled (a review of 2 December, H4)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const t = await linked({ checkpointEvery: 4, alarmThrows: true });
+    try {
+      note(t.ledger, 'n1');
+      await t.link.flush();
+      const other = openLedger(path.join(t.dir, 'data'), 'T6', { witnessed: true });
+      tamperBalance(other, 'station:3:credit', -90_000);
+      tamperBalance(other, 'cashbox:3:10000', 90_000);
+      other.close();
+      for (let i = 0; i < 5; i++) reset(t.ledger);
+      await t.link.flush().catch(() => undefined);
+      await t.ledger.checkpoints.signed();
+      await until(() => t.stops.length > 0);
+      await sleep(50);
+      assert.equal(t.alarms[0]?.kind, 'witness-refused');
+      assert.deepEqual(t.stops, [true], 'the loop went on past the throw to stop new bets');
+      assert.equal(t.told.length, 1);
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
       await t.close();
     }
   });
