@@ -6,7 +6,7 @@ import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
 import { tableCreditRule } from '../../host/devices/credit-rule/table-credit-rule.js';
 import { openTable } from '../../host/table/start-table.js';
 import { TiltManager } from '../../host/tilts/tilt-manager.js';
-import { Ledger, rowsLost, SyncClient, verifyLedger } from '../../ledger/index.js';
+import { Ledger, openTilts, rowsLost, SyncClient, verifyLedger } from '../../ledger/index.js';
 import type { LinkFault } from './fake-upstream.js';
 import { FaultyLedger, Killed, type WriteFault } from './faulty-ledger.js';
 import { FakeAcceptor } from '../fake-acceptor/fake-acceptor.js';
@@ -76,8 +76,8 @@ export function boot<S, R>(w: SimWorld<S, R>): Host {
 }
 
 /**
- * Tilts persist: the faults held before the kill are the faults held after it (but for the one
- * whose raise or clear the kill committed and the process never heard of).
+ * Tilts persist: the faults the journal held before the kill are the faults held after it. A
+ * fault the journal refused to write was held in memory only, and goes with the process.
  */
 function checkTiltsKept(w: SimWorld<unknown, unknown>, tilts: TiltManager): void {
   const before = w.tiltsBefore;
@@ -113,6 +113,9 @@ const tiltKeys = (t: TiltManager) =>
     .map((x) => `${x.kind}${x.station !== undefined ? `@${x.station}` : ''}`)
     .sort();
 
+/** The faults the journal holds open (a raise without its clear), as `tiltKeys` names them. */
+const journalTiltKeys = (ledger: Ledger) => [...new Set(openTilts(ledger).map((x) => `${x.kind}${x.station !== undefined ? `@${x.station}` : ''}`))].sort();
+
 /** Each station's credit is the same at the table and in the ledger (unless the host is dead). */
 export function checkCredits(w: SimWorld<unknown, unknown>, h: Host, when: string): void {
   if (h.faulty.killed) return;
@@ -140,7 +143,9 @@ async function crash<S, R>(w: SimWorld<S, R>, h: Host): Promise<Host> {
   w.kills++;
   const k = h.faulty.killed;
   fault(w, k?.committed ? 'kill-after-commit' : 'kill-before-commit', k ? `at write ${k.write} (${k.types.join(', ')})` : '');
-  w.tiltsBefore = tiltKeys(h.tilts);
+  // What the journal held: a fault whose raise the journal refused is held in memory only
+  // (host/tilts/tilt-manager.ts), and a kill before the next commit loses it with the process.
+  w.tiltsBefore = journalTiltKeys(h.ledger);
   const last = h.ledger.entry(h.ledger.headOf().seq);
   w.tiltInFlight = k?.committed === true && (last?.type ?? '').startsWith('tilt.');
   h.table.stop();
