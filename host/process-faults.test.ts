@@ -3,21 +3,22 @@
 // awaits, is logged at fatal level with its stack in the host's own log file, and the process
 // exits non-zero (70) for its supervisor to start it again; it never goes on.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { childCase, runInChild } from './testing/in-child.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-if (process.env.PROCESS_FAULTS_CHILD) {
+const child = childCase();
+if (child) {
   const { createLogger } = await import('./logger.js');
   const { exitOnUncaught } = await import('./process-faults.js');
   const log = createLogger(process.env.PROCESS_FAULTS_DIR ?? '', { console: null });
   exitOnUncaught(log);
-  if (process.env.PROCESS_FAULTS_CHILD === 'throw')
+  if (child === 'throw')
     setTimeout(() => {
       throw new Error('SQLITE_FULL: database or disk is full');
     }, 10);
@@ -32,11 +33,7 @@ if (process.env.PROCESS_FAULTS_CHILD) {
     for (const how of ['throw', 'reject'])
       it(`an uncaught ${how === 'throw' ? 'exception in a timer' : 'rejection'}: logged fatal with its stack, the process exits 70`, () => {
         const dir = mkdtempSync(path.join(os.tmpdir(), 'process-faults-'));
-        const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-          env: { ...process.env, PROCESS_FAULTS_CHILD: how, PROCESS_FAULTS_DIR: dir },
-          encoding: 'utf8',
-          timeout: 30_000,
-        });
+        const r = runInChild(import.meta.url, { case: how, env: { PROCESS_FAULTS_DIR: dir }, expectStatus: 70 });
         assert.equal(r.status, 70, `exit ${r.status}: ${r.stdout} ${r.stderr.slice(0, 400)}`);
         assert.doesNotMatch(r.stdout, /went on/);
         const lines = readFileSync(path.join(dir, 'host.log'), 'utf8')

@@ -5,11 +5,10 @@
 // December, H5). Now the lock is released, the fault held (the safe side) and cleared at the
 // ledger's next commit.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { childCase, heldKinds, runInChild } from '../testing/in-child.js';
 
-if (process.env.ZZ_CHILD) {
+if (childCase()) {
   const pino = (await import('pino')).default;
   const { Ledger } = await import('../../ledger/index.js');
   const { TiltManager } = await import('../tilts/tilt-manager.js');
@@ -21,45 +20,18 @@ if (process.env.ZZ_CHILD) {
   const tilts = new TiltManager({ ledger, log });
   const lock = new StationAftLock({ station: 1, tilts, roundOpen: () => false, refuseIn: () => null, refuseOut: () => null, timers: realTimers });
   lock.request({ code: 0x00, condition: 0x00, timeoutHundredths: 20 }); // 200 ms
-  console.log(
-    'locked:',
-    lock.locked(),
-    'faults:',
-    tilts
-      .list()
-      .map((t) => t.kind)
-      .join(','),
-  );
+  console.log('locked:', lock.locked(), 'faults:', heldKinds(tilts));
   refusingOnce(ledger, 'tilt.clear');
   setTimeout(() => {
-    console.log(
-      'host still alive; locked:',
-      lock.locked(),
-      'faults:',
-      tilts
-        .list()
-        .map((t) => t.kind)
-        .join(','),
-    );
+    console.log('host still alive; locked:', lock.locked(), 'faults:', heldKinds(tilts));
     ledger.append({ type: 'service.denied', payload: { staff: '1', reason: 'unknown' } });
-    console.log(
-      'after a commit; faults:',
-      tilts
-        .list()
-        .map((t) => t.kind)
-        .join(','),
-    );
+    console.log('after a commit; faults:', heldKinds(tilts));
     process.exit(0);
   }, 1000);
 } else {
   describe('an AFT lock times out while the journal is full', () => {
     it('the host process survives; the fault is held until its clear is journalled', () => {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-        env: { ...process.env, ZZ_CHILD: '1' },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      console.log(`child exit ${r.status}\nstdout: ${r.stdout}\nstderr (head): ${r.stderr.split('\n').slice(0, 9).join('\n')}`);
+      const r = runInChild(import.meta.url);
       assert.equal(r.status, 0, 'the host process died');
       assert.match(r.stdout, /host still alive; locked: false faults: sas-aft-locked\n/);
       assert.match(r.stdout, /after a commit; faults: \n/);

@@ -3,11 +3,10 @@
 // device.dispose())`; dispose → RemoteAcceptors.closed → onEvent(disconnected) →
 // tilts.raise('bill-acceptor-lost') → ledger.append throws, inside ws's 'close' listener.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { childCase, heldKinds, runInChild } from '../testing/in-child.js';
 
-if (process.env.ZZ_CHILD === '1') {
+if (childCase()) {
   const pino = (await import('pino')).default;
   const { WebSocketServer, WebSocket } = await import('ws');
   const { Ledger } = await import('../../ledger/index.js');
@@ -52,24 +51,13 @@ if (process.env.ZZ_CHILD === '1') {
     agent.send(JSON.stringify({ type: 'hello-device', protocol: DEVICE_PROTOCOL_VERSION, station: 101, secret: 'x'.repeat(40), acceptor: 'id003' })),
   );
   setTimeout(() => {
-    console.log(
-      'host still alive; faults:',
-      tilts
-        .list()
-        .map((t) => t.kind)
-        .join(','),
-    );
+    console.log('host still alive; faults:', heldKinds(tilts));
     process.exit(0);
   }, 1500);
 } else {
   describe('a station agent disconnects while the journal is full', () => {
     it('the host process survives and the acceptor loss is held', () => {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-        env: { ...process.env, ZZ_CHILD: '1' },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
-      console.log(`child exit ${r.status}\nstdout: ${r.stdout}\nstderr (head): ${r.stderr.split('\n').slice(0, 8).join('\n')}`);
+      const r = runInChild(import.meta.url, { timeoutMs: 20_000 });
       assert.equal(r.status, 0, 'the host process died');
       assert.match(r.stdout, /host still alive; faults: bill-acceptor-lost\n/);
     });

@@ -4,15 +4,15 @@
 // the refusal is logged at error level, and the exit is journalled at service mode's next write.
 // Each end runs in a child process: a throw there is the child's death, not this runner's.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { childCase, runInChild, stderrHead } from '../testing/in-child.js';
 
-if (process.env.SERVICE_EXIT_CHILD) {
+const child = childCase();
+if (child) {
   const pino = (await import('pino')).default;
   const { Ledger } = await import('../../ledger/index.js');
   const { refusingOnce } = await import('../testing/refusing-ledger.js');
@@ -46,7 +46,7 @@ if (process.env.SERVICE_EXIT_CHILD) {
   const types = () => [...ledger.entries(1)].flatMap((e) => (e.type.startsWith('service.') ? [e.type] : []));
   await signIn();
   refusingOnce(ledger, 'service.exit');
-  if (process.env.SERVICE_EXIT_CHILD === 'close') setImmediate(() => host.screenGone('c1'));
+  if (child === 'close') setImmediate(() => host.screenGone('c1'));
   await new Promise((r) => setTimeout(r, 800));
   const signedInAfterEnd = host.state('c1', 'en').signedIn;
   const afterEnd = types();
@@ -57,12 +57,8 @@ if (process.env.SERVICE_EXIT_CHILD) {
   describe('a service session ended while the journal refuses its exit', () => {
     for (const how of ['idle', 'close'])
       it(`its ${how} end: the host lives, the session is over, the refusal logged, the exit journalled at the next write`, () => {
-        const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-          env: { ...process.env, SERVICE_EXIT_CHILD: how },
-          encoding: 'utf8',
-          timeout: 60_000,
-        });
-        assert.equal(r.status, 0, `the host process died: ${r.stderr.split('\n').slice(0, 9).join('\n')}`);
+        const r = runInChild(import.meta.url, { case: how, timeoutMs: 60_000 });
+        assert.equal(r.status, 0, `the host process died: ${stderrHead(r.stderr)}`);
         const seen = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as {
           signedInAfterEnd: unknown;
           afterEnd: string[];

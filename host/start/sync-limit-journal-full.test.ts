@@ -5,11 +5,10 @@
 // built the same way (ledger/witness-link.ts:299 checkLimits, :317/:324 onAlarm → tilts.raise).
 // A review of 2 December, H4.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { childCase, heldKinds, runInChild } from '../testing/in-child.js';
 
-if (process.env.ZZ_CHILD) {
+if (childCase()) {
   const pino = (await import('pino')).default;
   const { Ledger } = await import('../../ledger/index.js');
   const { SyncClient } = await import('../../ledger/sync-client.js');
@@ -32,24 +31,13 @@ if (process.env.ZZ_CHILD) {
   });
   client.start();
   setTimeout(() => {
-    console.log(
-      'host still alive; faults:',
-      tilts
-        .list()
-        .map((t) => t.kind)
-        .join(','),
-    );
+    console.log('host still alive; faults:', heldKinds(tilts));
     process.exit(0);
   }, 1500);
 } else {
   describe('the upstream offline beyond its limit while the journal is full', () => {
     it('the host process survives and new bets are stopped', () => {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-        env: { ...process.env, ZZ_CHILD: '1' },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      console.log(`child exit ${r.status}\nstdout: ${r.stdout}\nstderr (head): ${r.stderr.split('\n').slice(0, 9).join('\n')}`);
+      const r = runInChild(import.meta.url);
       assert.equal(r.status, 0, 'the host process died');
       assert.match(r.stdout, /host still alive; faults: upstream-offline\n/);
     });

@@ -4,11 +4,10 @@
 // ??= this.loop()`): an unhandled rejection, the host process ends (and the loop, had it lived, is
 // over: the port is never opened again). A review of 2 December, H3.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { childCase, heldKinds, runInChild } from '../../host/testing/in-child.js';
 
-if (process.env.ZZ_CHILD) {
+if (childCase()) {
   const pino = (await import('pino')).default;
   const { Ledger } = await import('../../ledger/index.js');
   const { TiltManager } = await import('../../host/tilts/tilt-manager.js');
@@ -31,23 +30,13 @@ if (process.env.ZZ_CHILD) {
   });
   link.start();
   setTimeout(() => {
-    console.log(
-      `host still alive; opens: ${opens > 2 ? 'several' : opens}; faults: ${tilts
-        .list()
-        .map((t) => t.kind)
-        .join(',')}`,
-    );
+    console.log(`host still alive; opens: ${opens > 2 ? 'several' : opens}; faults: ${heldKinds(tilts)}`);
     process.exit(0);
   }, 1000);
 } else {
   describe('a SAS port lost while the journal is full', () => {
     it('the host process survives, the port is opened again, the link-down is held', () => {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-        env: { ...process.env, ZZ_CHILD: '1' },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      console.log(`child exit ${r.status}\nstdout: ${r.stdout}\nstderr (head): ${r.stderr.split('\n').slice(0, 9).join('\n')}`);
+      const r = runInChild(import.meta.url);
       assert.equal(r.status, 0, 'the host process died');
       assert.match(r.stdout, /host still alive; opens: several; faults: sas-link-down\n/);
     });
