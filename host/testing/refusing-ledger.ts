@@ -7,16 +7,22 @@ import type { Ledger } from '../../ledger/index.js';
  * of a path that journals two entries, where the journal may take the first and refuse the second.
  */
 export function refusingOnce(ledger: Ledger, type: string): void {
-  const appendMany = ledger.appendMany.bind(ledger);
   let armed = true;
-  // `append` is `appendMany` of one (ledger.ts), so patching the batch covers both; both patched
-  // all the same, should that ever change.
-  const refuse = (entries: readonly { type: string }[]) => {
+  refuseWrites(ledger, (entries) => {
     if (armed && entries.some((e) => e.type === type)) {
       armed = false;
       throw new Error('SQLITE_FULL: database or disk is full');
     }
-  };
+  });
+}
+
+/**
+ * Puts `refuse` (which throws to refuse) before every write of `ledger`. `append` is `appendMany`
+ * of one (ledger.ts), so patching the batch covers both; both patched all the same, should that
+ * ever change.
+ */
+function refuseWrites(ledger: Ledger, refuse: (entries: readonly { type: string }[]) => void): void {
+  const appendMany = ledger.appendMany.bind(ledger);
   ledger.appendMany = (entries) => {
     refuse(entries);
     return appendMany(entries);
@@ -34,20 +40,10 @@ export function refusingOnce(ledger: Ledger, type: string): void {
  * attempts, or across a start, and is freed later. Stacks with `refusingOnce` on the same ledger.
  */
 export function refusingUntilReleased(ledger: Ledger, type?: string): () => void {
-  const appendMany = ledger.appendMany.bind(ledger);
   let refusing = true;
-  const refuse = (entries: readonly { type: string }[]) => {
+  refuseWrites(ledger, (entries) => {
     if (refusing && (type === undefined || entries.some((e) => e.type === type))) throw new Error('SQLITE_FULL: database or disk is full');
-  };
-  ledger.appendMany = (entries) => {
-    refuse(entries);
-    return appendMany(entries);
-  };
-  const append = ledger.append.bind(ledger);
-  ledger.append = (entry) => {
-    refuse([entry]);
-    return append(entry);
-  };
+  });
   return () => {
     refusing = false;
   };
