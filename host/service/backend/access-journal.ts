@@ -15,8 +15,8 @@ export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log' | 'floor
   const held: NewEntry[] = [];
   const journalHeld = (): void => {
     try {
-      while (held.length > 0) {
-        d.ledger.append(held[0] as NewEntry);
+      for (let next = held[0]; next !== undefined; next = held[0]) {
+        d.ledger.append(next);
         held.shift();
       }
     } catch (err) {
