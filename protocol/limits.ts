@@ -4,8 +4,10 @@
  * screen or station agent of version 7 reads as a malformed view (its schemas are strict).
  * 9: service mode's table row may carry `seatsNext` (a changed file's seating waiting for the
  * round in play to end), which a version-8 service screen reads as a malformed page.
+ * 10: a fault of a new kind, `ticket-in-closed` (a station closed to tickets), in a station's
+ * faults and service mode's rows, whose strict kind a version-9 screen reads as a malformed view.
  */
-export const PROTOCOL_VERSION = 9;
+export const PROTOCOL_VERSION = 10;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is

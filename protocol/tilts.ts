@@ -35,6 +35,7 @@ export const TILT_KINDS = [
   'config-order',
   'printer-offline',
   'printer-paper-out',
+  'ticket-in-closed',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);
 export type TiltKind = z.infer<typeof TiltKind>;

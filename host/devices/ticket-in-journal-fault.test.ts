@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import pino, { type Logger as PinoLogger } from 'pino';
-import { openLedger, type Ledger } from '../../ledger/index.js';
+import { openLedger, openTilts, verifyLedger, type Ledger } from '../../ledger/index.js';
 import { redeemRequest } from '../../ledger/ticket-fixtures.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import { ticketsInOpen } from '../../ledger/ticket-queries.js';
@@ -27,6 +27,7 @@ import type { TicketAuthority } from '../tickets/authority.js';
 import { ticketRegister as register } from './test-ticket-register.js';
 import { BillAcceptors } from './bill-acceptors.js';
 import { tableCreditRule } from './credit-rule/table-credit-rule.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
 import { TicketIn } from './ticket-in.js';
 
 const TICKET = validationNumber(31, 5);
@@ -348,5 +349,137 @@ describe('ticket in: the acceptors started over a full disk', () => {
     assert.equal(ledger.credit(1), 2_500);
     assert.equal(authority.state.get(TICKET), 'printed', 'the old attempt’s ticket good elsewhere, never credited here');
     assert.equal(ledger.byTxId(ticketStackedTxId(TICKET)), undefined);
+  });
+});
+
+// The closing was a log line only (an error with `alarm: 'ticket-in-closed'`): no screen, no
+// service mode row, no /healthz showed it, and a technician found a station that silently gave
+// every ticket back. It is now the station's fault `ticket-in-closed`: raised when the station
+// closes (held unjournalled while the journal refuses its entry too), shown at that station and
+// to staff, stopping no play (only ticket in there, which the station refuses by itself), and
+// cleared by itself once the station takes tickets again.
+const note = (ledger: Ledger) => ledger.append({ type: 'service.denied', payload: { staff: '1', reason: 'unknown' } });
+const closedAt = (tilts: TiltManager) => tilts.list().flatMap((f) => (f.kind === 'ticket-in-closed' ? [f.station] : []));
+function closedEntries(ledger: Ledger): { type: string; seq: number; raisedSeq?: number; station?: number; automatic?: boolean }[] {
+  return [...ledger.entries(1)].flatMap((e) => {
+    const p = (JSON.parse(e.body) as { payload: { kind?: string; raisedSeq?: number; station?: number; automatic?: boolean } }).payload;
+    return e.type.startsWith('tilt.') && p.kind === 'ticket-in-closed'
+      ? [{ type: e.type, seq: e.seq, station: p.station, ...(e.type === 'tilt.clear' ? { raisedSeq: p.raisedSeq, automatic: p.automatic } : {}) }]
+      : [];
+  });
+}
+
+describe('ticket in closed: the station’s fault', () => {
+  it('raised when the station closes (held while the journal refuses it), shown at that station, stopping no play; cleared when it reopens', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    await authority.redeem({ requestId: id(1), validation: TICKET, station: 1, currency: config.currency, limit: 1e9 } as never);
+    ledger.append(redeemRequest(id(1), TICKET, 1));
+    ledger.append(redeemRequest(id(2), OTHER, 1));
+    const release = refusingUntilReleased(ledger);
+    const tilts = new TiltManager({ ledger, log: silent });
+    const tickets = new TicketIn({ config, ledger, log: silent, authority, faults: tilts });
+    assert.doesNotThrow(() => tickets.recover());
+    assert.deepEqual(closedAt(tilts), [1], 'the closing is a fault of station 1');
+    assert.deepEqual(closedEntries(ledger), [], 'its entry refused too: held unjournalled');
+    assert.deepEqual(
+      tilts.notices(1).filter((n) => n.kind === 'ticket-in-closed'),
+      [{ kind: 'ticket-in-closed', severity: 'warning', disables: 'nothing', station: 1 }],
+      'the station’s screen shows it',
+    );
+    assert.deepEqual(
+      tilts.notices(2).filter((n) => n.kind === 'ticket-in-closed'),
+      [],
+      'not another station’s',
+    );
+    const e = tilts.effects();
+    assert.deepEqual(
+      { halted: e.halted, newBetsStopped: e.newBetsStopped, disabled: [...e.disabledStations], jackpotStopped: e.jackpotStopped },
+      { halted: false, newBetsStopped: false, disabled: [], jackpotStopped: false },
+      'the table plays on: only ticket in at that station is refused',
+    );
+    assert.equal(tilts.refusal(1, 'bet'), null, 'a bet at that station is taken');
+    assert.equal(await insert(tickets, validationNumber(31, 7), id(3)), 'return');
+    assert.deepEqual(closedAt(tilts), [1], 'one fault however many tickets go back');
+    release();
+    note(ledger);
+    await tick();
+    assert.deepEqual(endOf(ledger, id(1)), { type: 'ticket.redeem.returned', reason: 'acceptor-fault' });
+    assert.deepEqual(closedAt(tilts), [], 'cleared with the reopening');
+    const [raise, clear, ...more] = closedEntries(ledger);
+    assert.deepEqual(raise && { type: raise.type, station: raise.station }, { type: 'tilt.raise', station: 1 }, 'the raise journalled at the next commit');
+    assert.deepEqual(clear && { type: clear.type, raisedSeq: clear.raisedSeq, automatic: clear.automatic }, {
+      type: 'tilt.clear',
+      raisedSeq: raise?.seq,
+      automatic: true,
+    });
+    assert.deepEqual(more, []);
+    assert.deepEqual(
+      openTilts(ledger).map((f) => f.kind),
+      [],
+      'a restart restores nothing',
+    );
+    assert.equal(verifyLedger(ledger).ok, true);
+  });
+
+  it('closed by a new ticket while another fault is held unjournalled too (a full disk raises its own): one raise, one clear, none left open', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    await authority.redeem({ requestId: id(1), validation: TICKET, station: 1, currency: config.currency, limit: 1e9 } as never);
+    ledger.append(redeemRequest(id(1), TICKET, 1));
+    const release = refusingUntilReleased(ledger);
+    const tilts = new TiltManager({ ledger, log: silent });
+    tilts.raise('disk-low', { detail: 'test' });
+    const tickets = new TicketIn({ config, ledger, log: silent, authority, faults: tilts });
+    assert.equal(await insert(tickets, OTHER, id(2)), 'return', 'the older attempt’s end refused: the station closed');
+    assert.deepEqual(closedAt(tilts), [1]);
+    release();
+    note(ledger);
+    await tick();
+    assert.deepEqual(closedAt(tilts), []);
+    assert.deepEqual(
+      closedEntries(ledger).map((x) => x.type),
+      ['tilt.raise', 'tilt.clear'],
+      'raised once, cleared once',
+    );
+    assert.deepEqual(
+      openTilts(ledger).map((f) => f.kind),
+      ['disk-low'],
+      'a restart restores the disk’s fault only',
+    );
+    assert.equal(await insert(tickets, OTHER, id(3)), 'stack');
+  });
+
+  it('a start: a restored fault clears once the station has nothing owed; it stays (not raised twice) while the journal still refuses the end', async (t) => {
+    const { config, ledger } = station1(t);
+    const authority = register();
+    new TiltManager({ ledger, log: silent }).raise('ticket-in-closed', { station: 1 });
+    // The disk freed before this start: nothing is owed.
+    const tilts = new TiltManager({ ledger, log: silent });
+    tilts.restore();
+    assert.deepEqual(closedAt(tilts), [1]);
+    new TicketIn({ config, ledger, log: silent, authority, faults: tilts }).recover();
+    await tick();
+    assert.deepEqual(closedAt(tilts), [], 'cleared at the start: the station is open');
+    assert.deepEqual(openTilts(ledger), []);
+    // Another closing, then a start over a journal that still refuses the end.
+    await authority.redeem({ requestId: id(1), validation: TICKET, station: 1, currency: config.currency, limit: 1e9 } as never);
+    ledger.append(redeemRequest(id(1), TICKET, 1));
+    ledger.append(redeemRequest(id(2), OTHER, 1));
+    const release = refusingUntilReleased(ledger, 'ticket.redeem.returned');
+    new TicketIn({ config, ledger, log: silent, authority, faults: tilts }).recover();
+    assert.deepEqual(closedAt(tilts), [1]);
+    const again = new TiltManager({ ledger, log: silent });
+    again.restore();
+    const tickets = new TicketIn({ config, ledger, log: silent, authority, faults: again });
+    tickets.recover();
+    await tick();
+    assert.deepEqual(closedAt(again), [1], 'still closed: the fault stays');
+    assert.equal(closedEntries(ledger).filter((x) => x.type === 'tilt.raise').length, 2, 'the first closing’s and the second’s, no more');
+    release();
+    note(ledger);
+    await tick();
+    assert.deepEqual(closedAt(again), []);
+    assert.deepEqual(openTilts(ledger), []);
   });
 });

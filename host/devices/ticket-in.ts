@@ -62,6 +62,17 @@ export interface TicketInDeps {
   log: Logger;
   /** The validation authority, behind its guard (host/tickets/guard.ts); absent: every ticket goes back `offline`. */
   authority: TicketAuthority | null;
+  /**
+   * The table's faults (its TiltManager): a station closed to tickets is its fault
+   * `ticket-in-closed` while it lasts, so the screens, service mode and /healthz show it.
+   */
+  faults?: TicketInFaults;
+}
+
+/** Where a station's closing to tickets is raised and cleared (the table's TiltManager; never throws). */
+export interface TicketInFaults {
+  raise(kind: 'ticket-in-closed', at: { station: number }): void;
+  conditionGone(kind: 'ticket-in-closed', station: number): void;
 }
 
 /**
@@ -154,6 +165,9 @@ export class TicketIn {
         }
       }
     });
+    // A station closed when the host stopped is open at this start unless an end refused just now
+    // closed it again: its fault, restored from the journal, goes.
+    for (const { station } of this.deps.config.stations) if (!this.closed.has(station)) this.faultGone(station);
   }
 
   /**
@@ -424,6 +438,7 @@ export class TicketIn {
       'ticket in closed at this station: the journal refuses the end of an attempt never approved (the authority told to cancel); no ticket is taken there until the journal takes it (a full disk? free it)',
     );
     this.stopRetrying ??= this.deps.ledger.onAppended(() => this.retryOwed());
+    this.fault(() => this.deps.faults?.raise('ticket-in-closed', { station }));
   }
 
   /** The journal took a write: the ends owed at closed stations are tried again. */
@@ -454,6 +469,24 @@ export class TicketIn {
     if (this.closed.size === 0) {
       this.stopRetrying?.();
       this.stopRetrying = null;
+    }
+    // Cleared once the write that reopened it has unwound: this runs inside the journal's commit
+    // listeners (`retryOwed`), where the fault's own raise may be mid-journalling (held
+    // unjournalled, written at that same commit), and a clear there journalled the raise twice.
+    queueMicrotask(() => this.faultGone(station));
+  }
+
+  /** The station's closing fault goes, unless the station closed again meanwhile. */
+  private faultGone(station: number): void {
+    if (!this.closed.has(station)) this.fault(() => this.deps.faults?.conditionGone('ticket-in-closed', station));
+  }
+
+  /** A fault's raise or clear never ends what it reports on (a test's sink may throw; the TiltManager does not). */
+  private fault(act: () => void): void {
+    try {
+      act();
+    } catch (err) {
+      this.deps.log.error({ err }, 'ticket in: its closing fault could not be raised or cleared');
     }
   }
 

@@ -85,7 +85,7 @@ export function openTableRuntime(
   const bySas =
     config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log, config.tickets.machineId, unbelievedSasLines(config)) : null;
   const authority = bySas ? bySas.authority : ticketAuthority(options, config, log);
-  const ticketsIn = new TicketIn({ config, ledger, log, authority });
+  const ticketsIn = new TicketIn({ config, ledger, log, authority, faults: tilts });
   const billAcceptors = new BillAcceptors({
     config,
     ledger,

@@ -73,7 +73,11 @@ export interface TiltSpec {
  *   void, printed): the station plays on, and an attendant or technician works it and clears it;
  * - a ticket printer out of paper or not answering: the station plays on (a cash-out is then a
  *   handpay, docs/tito.md); journalled so staff see it and the casino's system hears it (SAS
- *   exceptions 61 and 60, docs/sas.md), cleared when the printer says it is fixed.
+ *   exceptions 61 and 60, docs/sas.md), cleared when the printer says it is fixed;
+ * - a station closed to tickets (the journal refuses the end of a ticket in never approved there, a
+ *   full disk: host/devices/ticket-in.ts `close`): the station gives every ticket back by itself,
+ *   and its notes, bets and cash-outs go on, so the fault stops nothing more; shown at the station
+ *   (a player stops inserting tickets there) and to staff, cleared when the station takes tickets again.
  */
 export const TILTS = {
   'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
@@ -114,6 +118,7 @@ export const TILTS = {
   'config-order': { scope: 'table', severity: 'warning', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true, each: true },
   'printer-offline': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'printer-paper-out': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
+  'ticket-in-closed': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;
