@@ -31,7 +31,12 @@ export interface ShoeFeed {
   onCard(card: Card, sequence?: number): void;
   onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void;
   onCutCard(sequence?: number): void;
-  onNewShoe(sequence?: number): void;
+  /**
+   * A new shoe: the device's report of its loading, or a supervisor's declaration, which carries
+   * its `service.action` record as `also` (journalled in the step's transaction, as
+   * SupervisorCommands'): refused by the journal, the declaration is refused, the table as it was.
+   */
+  onNewShoe(sequence?: number, also?: readonly NewEntry[]): Outcome;
 }
 
 /**

@@ -168,7 +168,8 @@ export class TableRuntime<S, R> implements LiveTable {
         // A person's act is answered as refused to the person standing there, and nothing of it
         // happened at the table: no hold for it (the table's own next write holds it if the
         // journal still refuses). Anything else the table did by itself, so it holds.
-        if (PERSONS_ACTS.has(input.kind)) return { ok: false, reason, act: { why: 'not-journalled' } };
+        // An input carrying a person's record (`also`: a new shoe a supervisor declares) is theirs too.
+        if (PERSONS_ACTS.has(input.kind) || also.length > 0) return { ok: false, reason, act: { why: 'not-journalled' } };
         this.refused(input, e);
         return { ok: false, reason };
       }
@@ -390,7 +391,7 @@ export class TableRuntime<S, R> implements LiveTable {
       if (!r.ok && held) throw new Error(r.reason);
     },
     onCutCard: (sequence) => void this.input({ kind: 'cut-card', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) }),
-    onNewShoe: (sequence) => void this.input({ kind: 'shoe-loaded', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) }),
+    onNewShoe: (sequence, also) => this.input({ kind: 'shoe-loaded', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) }, also),
   };
 
   readonly supervisor: SupervisorCommands = {

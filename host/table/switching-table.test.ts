@@ -14,7 +14,7 @@ function runtimeWithShoe(seen: string[]): LiveTable {
     onCard: (card) => void seen.push(`runtime:${cardCode(card)}`),
     onAnomaly: () => undefined,
     onCutCard: () => undefined,
-    onNewShoe: () => undefined,
+    onNewShoe: () => ({ ok: true }),
   };
   return { shoe, onChange: () => () => undefined, stop: () => undefined } as unknown as LiveTable;
 }

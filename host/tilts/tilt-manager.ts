@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { openTilts, type Ledger } from '../../ledger/index.js';
+import { openTilts, type Ledger, type NewEntry } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
 import type { TiltSaidPayload } from '../../terms/said.js';
@@ -341,9 +341,11 @@ export class TiltManager {
    * A person clears a fault (service mode). Refused for a role that may not clear it, for a fault
    * that clears by itself or by its resolution, and while its condition still holds. Each refusal
    * names the fault as `fault` (its words in the reader's language, locales/said.ts); a kind that is
-   * none (typed by someone) has no words, and is named as typed (`kind`).
+   * none (typed by someone) has no words, and is named as typed (`kind`). `also`: the person's
+   * record of the clear (service mode's `service.action`), journalled in the clear's own
+   * transaction: refused, neither is written and the fault is still held.
    */
-  clear(kind: string, station: number | undefined, by: Actor): { ok: true } | TiltClearRefusal {
+  clear(kind: string, station: number | undefined, by: Actor, also: readonly NewEntry[] = []): { ok: true } | TiltClearRefusal {
     if (!isTiltKind(kind)) return clearRefusal(serviceSaid('tiltUnknown', { kind: kind.slice(0, 64) }));
     const held = this.held.get(keyOf(kind, station));
     if (!held)
@@ -354,7 +356,7 @@ export class TiltManager {
     if (!mayClear(by.role, clears)) return clearRefusal(serviceSaid(clears === 'supervisor' ? 'tiltNeedsSupervisor' : 'tiltNeedsAttendant', { fault: kind }));
     if (held.conditionPresent) return clearRefusal(serviceSaid('tiltStillHolds', { fault: kind }));
     // Refused, the person is told and clears again: not retried later in their name.
-    if (!this.journalClear(held, { automatic: false, by }, { retry: false })) return clearRefusal(serviceSaid('tiltLedgerRefuses', { fault: kind }));
+    if (!this.journalClear(held, { automatic: false, by }, { retry: false, also })) return clearRefusal(serviceSaid('tiltLedgerRefuses', { fault: kind }));
     return { ok: true };
   }
 
@@ -514,8 +516,8 @@ export class TiltManager {
    * clear's `say` (a `tiltDetail.*` key) is journalled with the same in English as its `detail`,
    * as a raise's.
    */
-  private journalClear(held: Held, how: ClearHow, opts: { retry: boolean } = { retry: true }): boolean {
-    if ((held.unjournalled && !this.journalRaise(held)) || !this.appendClear(held, how)) {
+  private journalClear(held: Held, how: ClearHow, opts: { retry: boolean; also?: readonly NewEntry[] } = { retry: true }): boolean {
+    if ((held.unjournalled && !this.journalRaise(held)) || !this.appendClear(held, how, opts.also)) {
       if (opts.retry) {
         held.clearing = how;
         this.journalOnceWritable();
@@ -540,14 +542,14 @@ export class TiltManager {
     return true;
   }
 
-  /** The `tilt.clear` entry; false when the journal refuses it (logged at error level). */
-  private appendClear(held: Held, how: ClearHow): boolean {
+  /** The `tilt.clear` entry, with `also` in its transaction; false when the journal refuses it (logged at error level). */
+  private appendClear(held: Held, how: ClearHow, also: readonly NewEntry[] = []): boolean {
     const said = how.say ? { key: how.say.key, values: { ...how.say.values } } : undefined;
     // Held off as a raise's (journalRaise): the commit would wake the listener for this same clear.
     const outer = this.journallingHeld;
     this.journallingHeld = true;
     try {
-      this.deps.ledger.append({
+      const clear: NewEntry = {
         type: 'tilt.clear',
         payload: {
           kind: held.kind,
@@ -558,7 +560,9 @@ export class TiltManager {
           ...(how.say ? { detail: inEnglish(how.say).slice(0, 2000) } : {}),
           ...(said ? { say: said } : {}),
         },
-      });
+      };
+      if (also.length > 0) this.deps.ledger.appendMany([clear, ...also]);
+      else this.deps.ledger.append(clear);
       return true;
     } catch (e) {
       this.deps.log.error(

@@ -5,9 +5,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../../engine/cards/card.js';
+import { entriesOfTypes } from '../../../ledger/index.js';
 import { credit, silent, testTable, type TestTable, submitted } from '../../testing/table-kit.js';
 import type { ServiceJournal } from './service-journal.js';
 import { tableActions } from './table-actions.js';
+
+/** The service.action records the journal holds, as `action: detail` (a declared shoe's goes in its step's write). */
+const recorded = (t: TestTable) =>
+  [...entriesOfTypes(t.ledger, ['service.action'])].map((e) => {
+    const p = (JSON.parse(e.body) as { payload: { action: string; detail: string } }).payload;
+    return `${p.action}: ${p.detail}`;
+  });
 
 function actions(t: TestTable) {
   const journalled: string[] = [];
@@ -43,12 +51,12 @@ describe('a new shoe from service mode before the shoe is spent (Portugal rule 1
       assert.match(r.detail, /portugal-2001 rule 12/);
       assert.deepEqual(r.notice, { key: 'service.ruleRefusal.shoe-end-with-stakes', values: { article: 'portugal-2001 rule 12' } });
       assert.equal(t.table.state.shoeNo, shoeNo, 'the shoe is the same');
-      assert.deepEqual(journalled, [], 'nothing declared');
+      assert.deepEqual([...journalled, ...recorded(t)], [], 'nothing declared');
       assert.equal(submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), { name: 'clear-bets' })).ok, true);
       const again = act.newShoe('sup');
       assert.equal(again.ok, true, 'no player bets: play is interrupted');
       assert.equal(t.table.state.shoeNo, shoeNo + 1);
-      assert.deepEqual(journalled, ['new-shoe: declared']);
+      assert.deepEqual([...journalled, ...recorded(t)], ['new-shoe: declared']);
     } finally {
       t.close();
     }

@@ -2,9 +2,10 @@ import { serviceSaid } from '../../config/refusal-words.js';
 import { tiltDetailSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
 import type { LiveTable } from '../../table/runtime.js';
-import type { HoldsPart, StatusPart } from '../service-backend.js';
+import type { Outcome } from '../../../engine/table/game.js';
+import type { BackendResult, HoldsPart, StatusPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
-import { recordOrLog, type ServiceJournal } from './service-journal.js';
+import { recordOrLog, serviceActionEntry, type ServiceJournal } from './service-journal.js';
 import { tableClosed } from './table-summary.js';
 
 /**
@@ -13,12 +14,19 @@ import { tableClosed } from './table-summary.js';
  */
 const shoeSpent = (table: LiveTable): boolean => table.state.needsShuffle || table.reads.tableExtras(0).lastRound === true;
 
+/** The table's refusal of a declared new shoe as the person is told it: the journal's by key. */
+const shoeRefused = (r: Extract<Outcome, { ok: false }>): BackendResult =>
+  r.act?.why === 'not-journalled' ? refusedBy(serviceSaid('actNotJournalled')) : { ok: false, code: 'refused', detail: r.reason };
+
 /**
- * The table's switches: a new shoe, the table closed or reopened, a fault cleared. Each switch is
- * journalled by its own part first (the shoe's entries, the fault's raise or clear, which name who
- * cleared it), so it stands whatever becomes of its `service.action` record: a record the journal
- * refuses is logged, and the person told the switch is done. Thrown, it told them it had failed,
- * and a retried new shoe declared a second shoe (table-actions-record-refused.test.ts).
+ * The table's switches: a new shoe, the table closed or reopened, a fault cleared. A declared new
+ * shoe, a reopening and a fault cleared carry their `service.action` record in their own write (the
+ * table's `shoe-loaded` step, the fault's `tilt.clear`): both are written or neither, so a refusal
+ * is told as such, the table as it was, and asking again makes the switch once
+ * (table-actions-record-refused.test.ts). Two stand whatever becomes of their record, which a
+ * journal refusing it only logs: the table closed (its fault is held even when the journal refuses
+ * its raise: the safe side) and a simulated shoe reloaded (its load comes back from the device, as
+ * a real shoe's does, in a write of its own).
  */
 export function tableActions(
   d: Pick<LiveBackendDeps, 'table' | 'floor'> & { shoe: Pick<LiveBackendDeps['shoe'], 'simulator'>; log: Parameters<typeof recordOrLog>[1] },
@@ -34,9 +42,13 @@ export function tableActions(
       const sim = d.shoe.simulator();
       // A simulated shoe is reloaded (its shoeLoaded event starts the new shoe); a real shoe reports
       // its own loading, and this is the supervisor's declaration that a new shoe is in.
-      if (sim) sim.loadShoe();
-      else d.table.shoe.onNewShoe();
-      record(who, 'new-shoe', sim ? 'simulated' : 'declared');
+      if (sim) {
+        sim.loadShoe();
+        record(who, 'new-shoe', 'simulated');
+      } else {
+        const r = d.table.shoe.onNewShoe(undefined, [serviceActionEntry([who], 'new-shoe', 'declared')]);
+        if (!r.ok) return shoeRefused(r);
+      }
       return { ok: true, key: 'service.done.newShoe' };
     },
 
@@ -44,20 +56,23 @@ export function tableActions(
       // A closed table is a fault of its own (table-closed: new bets stop, a supervisor reopens), so
       // no other fault's clearing, such as the upstream coming back, reopens it.
       const tilts = d.floor.tilts;
-      if (!open) tilts.raise('table-closed', { say: tiltDetailSaid('tableClosed', { who }) });
-      else if (tableClosed(d.floor)) {
-        const r = tilts.clear('table-closed', undefined, { user: who, role: 'supervisor' });
-        if (!r.ok) return refusedBy(r.say);
+      if (!open) {
+        tilts.raise('table-closed', { say: tiltDetailSaid('tableClosed', { who }) });
+        record(who, 'table-close', '');
+        return { ok: true, key: 'service.done.tableClose' };
       }
-      record(who, open ? 'table-open' : 'table-close', '');
-      return { ok: true, key: open ? 'service.done.tableOpen' : 'service.done.tableClose' };
+      if (tableClosed(d.floor)) {
+        const r = tilts.clear('table-closed', undefined, { user: who, role: 'supervisor' }, [serviceActionEntry([who], 'table-open', '')]);
+        if (!r.ok) return refusedBy(r.say);
+      } else record(who, 'table-open', '');
+      return { ok: true, key: 'service.done.tableOpen' };
     },
 
     clearTilt(kind, station, who, role) {
-      const r = d.floor.tilts.clear(kind, station, { user: who, role });
-      if (!r.ok) return refusedBy(r.say);
       // The journal's detail in codes (the fault's kind, its station), as the tilt.clear entry beside it: no sentence of the host's.
-      record(who, 'clear-tilt', station !== undefined ? `${kind} station=${station}` : kind);
+      const entry = serviceActionEntry([who], 'clear-tilt', station !== undefined ? `${kind} station=${station}` : kind);
+      const r = d.floor.tilts.clear(kind, station, { user: who, role }, [entry]);
+      if (!r.ok) return refusedBy(r.say);
       // The screen says the fault by its words (`fault`, locales/said.ts), never its code.
       return { ok: true, key: 'service.done.clearTilt', values: { fault: kind } };
     },
