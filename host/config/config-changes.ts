@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { configChanges, digestsOfReference, type Ledger } from '../../ledger/index.js';
+import { configChanges, digestsOfReference, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
 import { localDay, recordPayload, ruleRecordOf, sameReferenceSaid } from './authorisation.js';
 import { inEnglish, limitSaid, ruleSaid, said, type Said } from './refusal-words.js';
 import { limitBreaks } from '../../engine/table/limits.js';
@@ -227,16 +227,19 @@ export class ConfigChanges {
    * A change of the rule profile or its options made at a shoe change (issue 49 item 6): checked
    * as `change` checks it, and by the table (`ruleSwitch.refusal`: between rounds, the same decks,
    * the limits and bets, the authorisation a start requires); refused with nothing journalled.
-   * Else journalled (`config.change` with `at: shoe`, the order and its signature, then its
-   * `rules.record`, in force from there), put in the running configuration with every rule-set
-   * change journalled for the next start, and the game rebuilt under it. Without a `ruleSwitch`
-   * (no table behind these changes) it is `change`: in effect at the next start.
+   * Else journalled (`config.change` with `at: shoe`, the order and its signature, and its
+   * `rules.record`, in one transaction: `journalSwitch`), put in the running configuration with
+   * every rule-set change journalled for the next start, and the game rebuilt under it. A game
+   * that cannot be built then (the journal refusing its opening writes) leaves the table taking
+   * nothing until a start, which opens the journalled rule set: answered `restart-needed` with its
+   * words (`configRefusal.switchNeedsRestart`), not thrown. Without a `ruleSwitch` (no table behind
+   * these changes) it is `change`: in effect at the next start.
    */
   switchRuleSet(
     key: 'profile' | 'profileOptions',
     after: unknown,
     by: ShoeAuthority,
-  ): { ok: true; status: 'switched' | 'restart'; seq: number } | ChangeRefusal {
+  ): { ok: true; status: 'switched' | 'restart'; seq: number } | { ok: true; status: 'restart-needed'; seq: number; say: Said } | ChangeRefusal {
     const sw = this.deps.ruleSwitch;
     const { signature, ...authority } = by;
     if (!sw) {
@@ -252,23 +255,17 @@ export class ConfigChanges {
     const refused = sw.refusal(next);
     if (refused) return refusal(refused.say, refused.wait ? { wait: true } : {});
     const before = this.pendingValue(key);
-    const r = this.deps.ledger.append({
-      type: 'config.change',
-      payload: {
-        who,
-        witness,
-        authorisation,
-        key,
-        before: before ?? null,
-        after: v.value ?? null,
-        ...(by.order !== undefined ? { order: by.order } : {}),
-        ...(signature ? { signature } : {}),
-        at: 'shoe' as const,
-      },
+    const r = this.journalSwitch(next, {
+      who,
+      witness,
+      authorisation,
+      key,
+      before: before ?? null,
+      after: v.value ?? null,
+      ...(by.order !== undefined ? { order: by.order } : {}),
+      ...(signature ? { signature } : {}),
+      at: 'shoe' as const,
     });
-    // In effect from the day it was journalled, as a start reads it (restoreRestartChanges): both records agree.
-    if (next.profileAuthorisation) next.profileAuthorisationEffective = r.entry.ts.slice(0, 10);
-    this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(ruleRecordOf(next), { changeSeq: r.entry.seq }) });
     this.deps.log.info({ key, before, after: v.value, who, witness, authorisation, order: by.order, seq: r.entry.seq }, 'rule set switched at the shoe change');
     // Every rule-set change journalled for the next start is in this one (nextStart): in effect now.
     const config = this.deps.config;
@@ -282,9 +279,41 @@ export class ConfigChanges {
       delete config.profileAuthorisationEffective;
     }
     this.atRestart.splice(0);
-    sw.switchTo(config);
+    try {
+      sw.switchTo(config);
+    } catch (err) {
+      // Journalled, so in force from the next start; the table, its game not built, takes nothing
+      // until then (switching-table.ts). The truth is a restart needed, not a failure.
+      this.deps.log.error({ err, key, seq: r.entry.seq }, 'rule set switched in the journal but its game could not be built: a restart is needed');
+      return { ok: true, status: 'restart-needed', seq: r.entry.seq, say: said('switchNeedsRestart', { game: config.game, profile: config.profile }) };
+    }
     this.deps.onApplied?.(key);
     return { ok: true, status: 'switched', seq: r.entry.seq };
+  }
+
+  /**
+   * A switch's `config.change` and the `rules.record` of the rule set it puts in force (`next`,
+   * its authorisation's day set here), in one transaction: both or neither (two appends, a journal
+   * refusing the second left a change with no record). The record names the change by the seq it
+   * is written at, the one after the head, and its day as the change's (in effect from the day it
+   * was journalled, as a start reads it: restoreRestartChanges).
+   */
+  private journalSwitch(next: TableConfig, change: Extract<NewEntry, { type: 'config.change' }>['payload']): { entry: JournalEntry } {
+    const seq = this.deps.ledger.headOf().seq + 1;
+    if (next.profileAuthorisation) next.profileAuthorisationEffective = new Date().toISOString().slice(0, 10);
+    const record = recordPayload(ruleRecordOf(next), { changeSeq: seq });
+    const [r] = this.deps.ledger.appendMany([
+      { type: 'config.change', payload: change },
+      { type: 'rules.record', payload: record },
+    ]);
+    if (!r) throw new Error('unreachable');
+    // Another process's write between the head read and the transaction (the accounts' command line), or midnight between the two.
+    if (r.entry.seq !== seq || (next.profileAuthorisationEffective && r.entry.ts.slice(0, 10) !== next.profileAuthorisationEffective))
+      this.deps.log.error(
+        { seq: r.entry.seq, named: seq, ts: r.entry.ts, effective: next.profileAuthorisationEffective },
+        'rule set switched: its rules.record names another seq or day than its change was written at',
+      );
+    return r;
   }
 
   /** Changes journalled in this run that take effect at the next start. */

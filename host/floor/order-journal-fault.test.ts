@@ -1,8 +1,8 @@
 // A back-office order is made once: the journal is the answer (`answeredOrders`), and the upstream
 // sends its answer again at every heartbeat until the synced journal tells it the order was made.
 // A journal that refuses a write in the middle of making an order (a disk filling up: the
-// order's `config.change` taken, its `rules.record` refused; or the `config.change` itself
-// refused) must not make the order twice when it comes again, nor lose it: an order the journal
+// order's `config.change` taken, its `rules.record` refused (a rule set's two are one write: both
+// refused); or the `config.change` itself refused) must not make the order twice when it comes again, nor lose it: an order the journal
 // holds is answered; one it does not hold is made when it comes again (the credit limit) or at
 // the next shoe (the others), once.
 import assert from 'node:assert/strict';
@@ -36,15 +36,17 @@ function answer(id: number, key: 'creditLimit' | 'limits' | 'profile', after: un
   return { orders: [signOrder(o, upstream.privateKey, TERMINAL)] };
 }
 
-function table() {
+function table(build: () => void = () => undefined) {
   const ledger = Ledger.open({ file: ':memory:', terminalId: TERMINAL });
   const config = TableConfig.parse({ ...simulatedTableConfig('baccarat', 'macau-commission'), creditLimit: 1_000_000 });
   const log = pino({ level: 'silent' });
   /** The rule sets the table was switched to, in order (the game rebuilt under each). */
   const switched: string[] = [];
-  const ruleSwitch = { refusal: () => null, switchTo: (c: TableConfig) => void switched.push(c.profile) };
+  const ruleSwitch = { refusal: () => null, switchTo: (c: TableConfig) => (build(), void switched.push(c.profile)) };
   const changes = new ConfigChanges({ config, ledger, log, bets: ['banker', 'player', 'tie'], betweenRounds: () => true, ruleSwitch });
-  const remote = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger, changes, log });
+  /** The alarms raised (the `config-order` fault's), in order. */
+  const alarms: string[] = [];
+  const remote = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger, changes, log, onAlarm: (m) => void alarms.push(m) });
   /** How many `config.change` entries name order `id`. */
   const made = (id: number) =>
     journalOf(ledger).filter((e) => e.type === 'config.change' && PAYLOADS['config.change'].parse(JSON.parse(e.body).payload).order === id).length;
@@ -66,7 +68,7 @@ function table() {
     restoreRestartChanges(ledger, fresh, log);
     return fresh.profile;
   };
-  return { ledger, config, remote, made, newShoe, deliver, switched, restarted, close: () => (remote.close(), ledger.close()) };
+  return { ledger, config, remote, made, newShoe, deliver, switched, restarted, alarms, close: () => (remote.close(), ledger.close()) };
 }
 
 describe('a back-office order the journal refuses half way', () => {
@@ -152,6 +154,47 @@ describe('a back-office order the journal refuses half way', () => {
       assert.deepEqual(t.remote.pending(), []);
       await t.newShoe();
       assert.deepEqual(t.switched, ['macau-no-commission'], 'once made, never again');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a rule set at a shoe, its rules record refused: its change not journalled either (one write), made at the next shoe with its record', async () => {
+    const t = table();
+    try {
+      t.deliver(answer(7, 'profile', 'macau-no-commission'));
+      refusingOnce(t.ledger, 'rules.record');
+      await t.newShoe();
+      assert.equal(t.made(7), 0, 'no change journalled without its record');
+      assert.equal(t.restarted(), 'macau-commission', 'a start opens the rule set in force');
+      assert.deepEqual(
+        t.remote.pending().map((o) => o.id),
+        [7],
+      );
+      await t.newShoe();
+      assert.equal(t.made(7), 1);
+      assert.deepEqual(t.switched, ['macau-no-commission']);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a rule set whose new game cannot be built: answered as journalled, a restart needed (an alarm says so), never made again', async () => {
+    let fail = true;
+    const t = table(() => {
+      if (fail) throw new Error('SQLITE_FULL: database or disk is full');
+    });
+    try {
+      t.deliver(answer(8, 'profile', 'macau-no-commission'));
+      await t.newShoe();
+      fail = false;
+      assert.equal(t.made(8), 1);
+      assert.deepEqual(t.remote.pending(), []);
+      assert.equal(t.alarms.filter((a) => /restart/.test(a)).length, 1, t.alarms.join('; '));
+      assert.equal(t.restarted(), 'macau-no-commission');
+      t.deliver(answer(8, 'profile', 'macau-no-commission'));
+      await t.newShoe();
+      assert.equal(t.made(8), 1, 'once');
     } finally {
       t.close();
     }

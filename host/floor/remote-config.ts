@@ -5,7 +5,7 @@ import { answeredOrders, newestOrderMade, orderJournalled, type Ledger } from '.
 import { ORDER_KEYS, ORDER_TEXT_MAX } from '../../terms/config-order-terms.js';
 import { IMMEDIATE_KEYS, refusal, type ChangeRefusal, type ConfigChanges } from '../config/config-changes.js';
 import { describeIssues } from '../config/load-config.js';
-import { said } from '../config/refusal-words.js';
+import { inEnglish, said } from '../config/refusal-words.js';
 
 // Configuration from the floor (issue 49 item 6; docs/backoffice.md): a change a back-office user
 // proposed and a second one approved reaches the table as an order signed by the upstream. The
@@ -255,6 +255,8 @@ export class RemoteConfig {
       } else if (r?.ok) {
         this.answered.add(o.id);
         this.d.log.info({ order: o.id, key: o.key, status: r.status, seq: r.seq }, 'configuration order journalled at the shoe change');
+        // Made, but its game not built: the table takes nothing until a start, which someone must make.
+        if ('say' in r) this.alarm(`restart:${o.id}`, `configuration order ${o.id} (${o.key}): ${inEnglish(r.say)}`);
       } else if (r) {
         this.refuse(o, r);
       }
@@ -264,11 +266,11 @@ export class RemoteConfig {
   /**
    * `make` run, or null when the journal refused a write inside it (a full disk: the ledger's own
    * fault says so): the order is then answered if the journal holds it made, its `config.change`
-   * (and, for a rule set switched at a shoe, the record the switch waits for: it is made after
-   * both) written before the refusal, so it is in effect as a start would make it and never made
-   * twice when the upstream sends it again; else it is not answered, and is made when it comes
-   * again (a rule set whose record was refused: a second `config.change` for the order, at the next
-   * shoe, with its record and the switch; a start in between makes the first).
+   * (and, for a rule set switched at a shoe, the record the switch waits for, written in the
+   * change's own transaction: config-changes.ts `journalSwitch`) written before the refusal, so it
+   * is in effect as a start would make it and never made twice when the upstream sends it again;
+   * else it is not answered, and is made when it comes again (a rule set whose record was refused:
+   * neither written, made at the next shoe).
    */
   private journalling<R>(o: ConfigOrder, make: () => R): R | null {
     try {

@@ -1,0 +1,101 @@
+// A rule set switched at a shoe change (`ConfigChanges.switchRuleSet`) journals its `config.change`
+// and the `rules.record` naming it. Written as two appends, a journal that refused the second (a disk
+// filling up) left a change with no record of the rule set it put in force; now one batch: both or
+// neither. And a switch journalled whose new game cannot be built (the table, stopped, refuses
+// every input until it is started again) is answered as what it is: journalled, in force at the
+// next start, a restart needed; not as a failure, nor thrown.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { Ledger, PAYLOADS, type JournalEntry } from '../../ledger/index.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
+import { journalOf } from '../testing/remote-orders.js';
+import { ConfigChanges, restoreRestartChanges } from './config-changes.js';
+import { simulatedTableConfig, TableConfig } from './table-config.js';
+
+const BY = { who: 'ana', witness: 'rui', authorisation: 'DICJ-2026/R' };
+const log = pino({ level: 'silent' });
+const fresh = () => TableConfig.parse(simulatedTableConfig('baccarat', 'macau-commission'));
+
+function table(switchTo: (c: TableConfig) => void = () => undefined) {
+  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-RULE-SWITCH' });
+  const config = fresh();
+  const changes = new ConfigChanges({
+    config,
+    ledger,
+    log,
+    bets: ['banker', 'player', 'tie'],
+    betweenRounds: () => true,
+    ruleSwitch: { refusal: () => null, switchTo },
+  });
+  const of = (type: string) => journalOf(ledger).filter((e) => e.type === type);
+  /** Every batch the ledger is asked to write from now on, as its entries' types. */
+  const seen: string[][] = [];
+  const appendMany = ledger.appendMany.bind(ledger);
+  ledger.appendMany = (es) => {
+    seen.push(es.map((e) => e.type));
+    return appendMany(es);
+  };
+  const append = ledger.append.bind(ledger);
+  ledger.append = (e) => {
+    seen.push([e.type]);
+    return append(e);
+  };
+  return { ledger, config, changes, of, seen };
+}
+
+const payload = (e: JournalEntry | undefined) => (JSON.parse((e as JournalEntry).body) as { payload: Record<string, unknown> }).payload;
+
+describe('a rule set switched at a shoe: its change and its record in one write', () => {
+  it('journalled as one batch, the record naming the change and its day', () => {
+    const t = table();
+    const r = t.changes.switchRuleSet('profile', 'macau-no-commission', BY);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(t.seen, [['config.change', 'rules.record']]);
+    const change = t.of('config.change')[0] as JournalEntry;
+    const record = PAYLOADS['rules.record'].parse(payload(t.of('rules.record')[0]));
+    assert.equal(record.changeSeq, change.seq);
+    assert.equal(record.effective, change.ts.slice(0, 10));
+    assert.equal(t.config.profile, 'macau-no-commission');
+    t.ledger.close();
+  });
+
+  it('its record refused: neither journalled, the table on its rule set, a start too; asked again, both once', () => {
+    const t = table();
+    refusingOnce(t.ledger, 'rules.record');
+    assert.throws(() => t.changes.switchRuleSet('profile', 'macau-no-commission', BY), /SQLITE_FULL/);
+    assert.equal(t.of('config.change').length, 0, 'no change without its record');
+    assert.equal(t.of('rules.record').length, 0);
+    assert.equal(t.config.profile, 'macau-commission');
+    const started = fresh();
+    restoreRestartChanges(t.ledger, started, log);
+    assert.equal(started.profile, 'macau-commission', 'a start opens the rule set in force');
+    const r = t.changes.switchRuleSet('profile', 'macau-no-commission', BY);
+    assert.ok(r.ok);
+    assert.equal(t.of('config.change').length, 1);
+    assert.equal(t.of('rules.record').length, 1);
+    t.ledger.close();
+  });
+});
+
+describe('a rule set switched whose new game cannot be built', () => {
+  it('answered as journalled with a restart needed (its words by key), not thrown; a start opens it', () => {
+    const t = table(() => {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    });
+    let r: ReturnType<ConfigChanges['switchRuleSet']> | 'threw';
+    try {
+      r = t.changes.switchRuleSet('profile', 'macau-no-commission', BY);
+    } catch {
+      r = 'threw';
+    }
+    assert.ok(r !== 'threw' && r.ok, `answered, not thrown: ${JSON.stringify(r)}`);
+    assert.equal(r.status, 'restart-needed');
+    assert.equal('say' in r ? r.say?.key : undefined, 'configRefusal.switchNeedsRestart');
+    assert.equal(r.seq, (t.of('config.change')[0] as JournalEntry).seq);
+    const started = fresh();
+    restoreRestartChanges(t.ledger, started, log);
+    assert.equal(started.profile, 'macau-no-commission');
+    t.ledger.close();
+  });
+});
