@@ -5,7 +5,9 @@
 // (the safe side) and cleared at the ledger's next commit.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { PrinterEvent } from '../../hardware/printer/types.js';
 import { childCase, heldKinds, runInChild } from '../testing/in-child.js';
+import type { PrinterDevice } from './printers.js';
 
 if (childCase()) {
   const pino = (await import('pino')).default;
@@ -14,6 +16,7 @@ if (childCase()) {
   const { refusingOnce } = await import('../testing/refusing-ledger.js');
   const { simulatedTableConfig } = await import('../config/table-config.js');
   const { Printers } = await import('./printers.js');
+  const { printerCondition } = await import('../../hardware/printer/test-condition.js');
   const log = pino({ level: 'silent' });
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-ZZ' });
   const tilts = new TiltManager({ ledger, log });
@@ -21,21 +24,30 @@ if (childCase()) {
   const first = config.stations[0];
   assert.ok(first);
   assert.equal(first.station, 1);
-  let emit: (e: unknown) => void = () => undefined;
-  const fakePrinter = { on: (l: (e: unknown) => void) => ((emit = l), () => undefined) };
+  let emit: (e: PrinterEvent) => void = () => undefined;
+  // A printer that only speaks: this test prints nothing, so a print or a resolve here is a defect.
+  const fakePrinter: PrinterDevice = {
+    protocol: 'tcl',
+    condition: null,
+    on: (l) => ((emit = l), () => undefined),
+    onFrame: () => () => undefined,
+    start: () => undefined,
+    print: () => Promise.reject(new Error('no ticket is printed in this test')),
+    resolve: () => Promise.reject(new Error('no ticket is printed in this test')),
+    close: async () => undefined,
+  };
   const printers = new Printers({
     config: { ...config, stations: [{ ...first, printer: 'fake' }] },
     log,
-    // The printer's driver is a class of a dozen members; this one emits, and Printers only listens.
-    open: (() => fakePrinter) as never,
+    open: () => fakePrinter,
     faults: tilts,
     paperBackMs: 100,
   });
   printers.start();
-  emit({ type: 'condition', condition: { faults: ['paper-out'] } });
+  emit({ type: 'condition', condition: printerCondition({ faults: ['paper-out'] }) });
   console.log('faults:', heldKinds(tilts));
   refusingOnce(ledger, 'tilt.clear');
-  emit({ type: 'condition', condition: { faults: [] } });
+  emit({ type: 'condition', condition: printerCondition({ faults: [] }) });
   setTimeout(() => {
     console.log('host still alive; faults:', heldKinds(tilts));
     ledger.append({ type: 'service.denied', payload: { staff: '1', reason: 'unknown' } });

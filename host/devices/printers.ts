@@ -2,9 +2,12 @@ import type { Logger } from 'pino';
 import { Emitter } from '../../hardware/clock.js';
 import { openPrinter, type OpenedPrinter } from '../../hardware/open.js';
 import type { PrinterCondition } from '../../hardware/printer/condition.js';
-import type { TicketPrinter } from '../../hardware/printer/types.js';
+import type { PrinterEvent, TicketPrinter } from '../../hardware/printer/types.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { SampledLines } from './sampled-lines.js';
+
+/** A station's printer as Printers holds it: the ticket printer, and the simulator behind a `sim` spec. */
+export type PrinterDevice = TicketPrinter & Pick<OpenedPrinter, 'simulator'>;
 
 /** What service mode shows of a station's printer. */
 export interface PrinterStatus {
@@ -21,8 +24,12 @@ export interface PrinterStatus {
 export interface PrinterDeps {
   config: TableConfig;
   log: Logger;
-  /** For tests: the device factory (default: the TCL driver, over the simulator for `sim`). */
-  open?: typeof openPrinter;
+  /**
+   * For tests: the device factory (default: the TCL driver, over the simulator for `sim`). A
+   * printer is what `at` hands the ticket-out path, and its simulator where there is one: not the
+   * driver class, whose private members no fake can have.
+   */
+  open?: (spec: string) => PrinterDevice;
   /** Told whenever a printer's state changes (its station's screen and service mode look again). */
   onChange?: (station: number) => void;
   now?: () => number;
@@ -45,7 +52,7 @@ export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out';
 
 /** One ticket printer per station that has one in the configuration (`stations[].printer`), through the hardware layer. */
 export class Printers {
-  private readonly devices = new Map<number, OpenedPrinter>();
+  private readonly devices = new Map<number, PrinterDevice>();
   private readonly status = new Map<number, PrinterStatus>();
   private readonly changes = new Emitter<number>();
   /** Stations whose paper came back, with what cancels their paper-out clear still to come. */
@@ -95,7 +102,7 @@ export class Printers {
   }
 
   /** A link lost is `printer-offline` until the printer answers; paper out is `printer-paper-out` until a status says otherwise. */
-  private fault(station: number, e: Parameters<Parameters<OpenedPrinter['on']>[0]>[0]): void {
+  private fault(station: number, e: PrinterEvent): void {
     const f = this.deps.faults;
     if (!f) return;
     if (e.type === 'disconnected') f.raise('printer-offline', { station, detail: e.reason.slice(0, 400) });

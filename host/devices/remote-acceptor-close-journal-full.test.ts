@@ -21,8 +21,13 @@ if (childCase()) {
   const acceptors = new RemoteAcceptors({
     ledger,
     log,
-    credits: {} as never,
-    stations: { verify: () => true, onRevoked: () => () => undefined } as never,
+    // No note moves in this test: a claim reaching the credit rule is a defect.
+    credits: {
+      escrow: () => assert.fail('no note is escrowed in this test'),
+      credit: () => assert.fail('no note is credited in this test'),
+      returned: () => assert.fail('no note is returned in this test'),
+    },
+    stations: { verify: () => true, onRevoked: () => () => undefined },
     hasStation: () => true,
     accepted: () => [100],
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),

@@ -30,7 +30,12 @@ describe('a revocation while the journal refuses the fault its agent link raises
     const acceptors = new RemoteAcceptors({
       ledger,
       log,
-      credits: {} as never,
+      // No note moves in this test: a claim reaching the credit rule is a defect.
+      credits: {
+        escrow: () => assert.fail('no note is escrowed in this test'),
+        credit: () => assert.fail('no note is credited in this test'),
+        returned: () => assert.fail('no note is returned in this test'),
+      },
       stations,
       hasStation: () => true,
       accepted: () => [100],

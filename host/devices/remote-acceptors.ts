@@ -18,8 +18,9 @@ export interface RemoteAcceptorDeps {
   ledger: Ledger;
   log: Logger;
   /** The one credit rule (host/devices/credit-rule/), the seated acceptors' too: an agent only claims, the host decides. */
-  credits: CreditRule;
-  stations: RemoteStations;
+  credits: Pick<CreditRule, 'escrow' | 'credit' | 'returned'>;
+  /** The enrolled stations: an agent's secret checked, and its link ended when its station is revoked. */
+  stations: Pick<RemoteStations, 'verify' | 'onRevoked'>;
   /** Whether the table has this remote station now (the configuration's count). */
   hasStation: (station: number) => boolean;
   /** The notes the table takes (face values), as the configuration says now. */

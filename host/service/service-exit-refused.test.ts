@@ -37,7 +37,10 @@ if (child) {
   await setUp.add({ name: 'Ana', role: 'supervisor', pin: '482915', staff: '1001' }, null);
   setUp.close();
   const accounts = new AccountStore(dir, { scrypt: FAST, journal: memoryAccountJournal().journal });
-  const sessions = { ...accessJournal({ ledger, log, floor: {} as never }), ended: () => undefined };
+  const sessions = {
+    ...accessJournal({ ledger, log, floor: { tilts: { raise: () => assert.fail('no security fault is raised in this test') } } }),
+    ended: () => undefined,
+  };
   const host = new ServiceHost({ accounts, backend: fakeBackend({ sessions }).backend, timers: realTimers, idleMs: 300, confirmMs: 30_000 });
   const signIn = async () => {
     host.apply('c1', { name: 'service-sign-in', staff: '1001', pin: '482915' });

@@ -13,14 +13,20 @@ export function scriptedPrinters(deps: Omit<PrinterDeps, 'config' | 'open'>): { 
   const printers = new Printers({
     ...deps,
     config: { ...c, stations: [{ ...first, printer: 'script' }] },
-    open: () =>
-      ({
-        on: (l: (e: PrinterEvent) => void) => {
-          listener = l;
-          return () => undefined;
-        },
-        close: async () => undefined,
-      }) as never,
+    open: () => ({
+      protocol: 'tcl',
+      condition: null,
+      on: (l) => {
+        listener = l;
+        return () => undefined;
+      },
+      onFrame: () => () => undefined,
+      start: () => undefined,
+      // The scripted printer only speaks: a ticket printed on it would be the test's defect.
+      print: () => Promise.reject(new Error('the scripted printer prints nothing')),
+      resolve: () => Promise.reject(new Error('the scripted printer prints nothing')),
+      close: async () => undefined,
+    }),
   });
   printers.start();
   return { printers, emit: (e) => listener(e) };

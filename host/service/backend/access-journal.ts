@@ -1,6 +1,7 @@
 import { openServiceSessions, type NewEntry } from '../../../ledger/index.js';
 import type { SessionJournal } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
+import type { TiltManager } from '../../tilts/tilt-manager.js';
 
 /**
  * Who entered and left service mode, who was refused, and the security faults of sign-in.
@@ -11,7 +12,7 @@ import type { LiveBackendDeps } from './deps.js';
  * then journalled before service mode's next access entry (an enter, an exit, a refusal); should
  * the host stop first, the next start journals it as `power-loss` (`closeOpen`).
  */
-export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log' | 'floor'>): Omit<SessionJournal, 'ended'> {
+export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log'> & { floor: { tilts: Pick<TiltManager, 'raise'> } }): Omit<SessionJournal, 'ended'> {
   const held: NewEntry[] = [];
   const journalHeld = (): void => {
     try {
