@@ -26,6 +26,38 @@ async function until(test: () => boolean, what: string, ms = 15_000): Promise<vo
   }
 }
 
+/**
+ * The station's credit reaching `amount`, heard from the ledger's commits (a named event), not
+ * polled against a wall clock: on a loaded machine the enable, the unit's next polls, the escrow
+ * and the credit journal can take longer than any fixed budget, and the test's own time-out bounds it.
+ */
+function credited(running: RunningHost, station: number, amount: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (running.ledger.credit(station) === amount) return resolve();
+    const off = running.ledger.onAppended(() => {
+      if (running.ledger.credit(station) !== amount) return;
+      off();
+      resolve();
+    });
+  });
+}
+
+/**
+ * `n` status reports of the station's acceptor saying DISABLE (its wire trace), counted from now: so
+ * many polls at which an inhibited unit left the note at its slot, however slowly the machine runs
+ * (a 2 s sleep is fewer polls the more loaded it is).
+ */
+function disabledReports(running: RunningHost, station: number, n: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const off = running.devices.billAcceptors.onFrame((s, f) => {
+      if (s !== station || f.dir !== 'rx' || !f.meaning.startsWith('DISABLE') || ++seen < n) return;
+      off();
+      resolve();
+    });
+  });
+}
+
 /** A technician signed in to the service screen over WebSocket, on the Devices page. */
 async function technician(running: RunningHost) {
   const token = running.screens.urls.find((s) => s.view === 'service')?.token;
@@ -139,16 +171,17 @@ describe("a technician's disable of a bill acceptor", () => {
         // by key, each cause in the screen's words (never the codes joined in English).
         assert.equal(await screen.testNote(2), 'serviceRefusal.deviceInhibited');
 
-        // A note offered now is not taken (about a dozen status polls, several times what a note needs).
+        // A note offered now is not taken (a dozen status polls, several times what a note needs).
+        const polls = disabledReports(first, 2, 12);
         sim.insertNote(100);
-        await sleep(2000);
+        await polls;
         assert.equal(escrows(first), 0, 'no note was taken into escrow');
         assert.equal(first.ledger.credit(2), 0);
         assert.equal(screen.row('BA-2')?.enabled, false);
 
         // Enabled by the technician: it takes notes again (the note waiting at the slot goes in).
         assert.equal(await screen.setEnabled('BA-2', true), 'service.done.enabled');
-        await until(() => first.ledger.credit(2) === 10_000, 'the note credited once enabled');
+        await credited(first, 2, 10_000);
         assert.equal(screen.row('BA-2')?.enabled, true);
         assert.equal(screen.row('BA-2')?.inhibitedBy, undefined);
 
@@ -181,11 +214,12 @@ describe("a technician's disable of a bill acceptor", () => {
         assert.deepEqual(screen.row('BA-2')?.inhibitedBy, ['service-disable']);
         const sim = second.devices.billAcceptors.simulator(2);
         assert.ok(sim);
+        const polls = disabledReports(second, 2, 12);
         sim.insertNote(100);
-        await sleep(2000);
+        await polls;
         assert.equal(second.ledger.credit(2), 10_000, 'no note taken after the restart');
         assert.equal(await screen.setEnabled('BA-2', true), 'service.done.enabled');
-        await until(() => second.ledger.credit(2) === 20_000, 'the note credited once enabled');
+        await credited(second, 2, 20_000);
         await screen.close();
       } finally {
         await second.close();
