@@ -45,12 +45,15 @@ export class Handpays {
 
   /**
    * The station asks to cash out its whole credit. `txId`: the id the handpay must go under (a
-   * cash-out that asked the casino system first: `validationTxId(request, 'handpay')`), else a new one.
+   * cash-out that asked the casino system first: `validationTxId(request, 'handpay')`), else a new
+   * one. `upTo`: the amount that request told the casino system; the handpay under its id pays no
+   * more (the restart rule's amount, docs/sas.md), and credit beyond it stays on the station.
    */
-  cashOut(station: number, txId?: string): Outcome<{ requestTxId: string; amount: number }> {
+  cashOut(station: number, txId?: string, upTo?: number): Outcome<{ requestTxId: string; amount: number }> {
     const refused = this.refusal(station);
     if (refused) return refused;
-    const amount = this.deps.ledger.credit(station);
+    const credit = this.deps.ledger.credit(station);
+    const amount = upTo === undefined ? credit : Math.min(upTo, credit);
     // Unique across restarts and tables: the ledger refuses a reused id with other content.
     const requestTxId = txId ?? `${this.deps.config.tableId}:cashout:${station}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
     this.deps.ledger.append({ type: 'credit.cancel', payload: { station, amount, reason: 'cash-out by handpay' }, txId: requestTxId });

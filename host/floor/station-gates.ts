@@ -3,7 +3,7 @@ import type { CommandBody, CashoutState, RefusalReason, TiltNotice } from '../..
 import type { Outcome } from '../../engine/table/game.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Handpays } from './handpays.js';
-import type { NoTicket, TicketOut } from './ticket-out.js';
+import type { NoTicket, OwedHandpay, TicketOut } from './ticket-out.js';
 import type { TicketIn } from '../devices/ticket-in.js';
 import type { CreditLimitNotes } from '../devices/credit-rule/credit-limit.js';
 import type { AftNotices } from './aft-notices.js';
@@ -114,14 +114,18 @@ export class StationGates implements StationGate {
   /** Each station's last cash-out that became a handpay for want of a ticket: its request and why. */
   private readonly fellBack = new Map<number, { requestTxId: string | null; why: Exclude<NoTicket, 'no-printer'> }>();
 
-  /** `requestId`: the casino system was asked first; its handpay goes under the request's id (the restart rule finds it). */
-  private handpayFor(station: number, why: NoTicket, requestId?: string): Outcome {
+  /**
+   * `asked`: the casino system was asked first; its handpay goes under the request's id (the restart
+   * rule finds it) and is the amount the request held, as the restart rule's is: the id names what the
+   * casino system was told, and a note taken since stays on the station to be cashed out on its own.
+   */
+  private handpayFor(station: number, why: NoTicket, asked?: Pick<OwedHandpay, 'requestId' | 'held'>): Outcome {
     // Set before the handpay is journalled: journalling it tells the station's screen at once.
     if (why === 'no-printer') this.fellBack.delete(station);
     else this.fellBack.set(station, { requestTxId: null, why });
     let r: Outcome;
     try {
-      r = this.handpays.cashOut(station, requestId === undefined ? undefined : validationTxId(requestId, 'handpay'));
+      r = asked ? this.handpays.cashOut(station, validationTxId(asked.requestId, 'handpay'), asked.held) : this.handpays.cashOut(station);
     } catch (err) {
       this.fellBack.delete(station);
       throw err;
@@ -137,7 +141,7 @@ export class StationGates implements StationGate {
     // The handpay a system-validated cash-out owes (the journal refused it): pressed again, it is journalled now, under the request's id.
     const owed = tickets?.owedAt(station);
     if (owed) {
-      const r = this.handpayFor(station, owed.why, owed.requestId);
+      const r = this.handpayFor(station, owed.why, owed);
       if (r.ok) tickets?.owe(station, null);
       return r;
     }
@@ -163,7 +167,7 @@ export class StationGates implements StationGate {
     void tickets
       .cashOut(station)
       .then((out) => {
-        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.fallBack(tickets, station, out.reason, out.requestId);
+        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.fallBack(tickets, station, out);
       })
       .catch((err: unknown) => this.log?.error({ err, station }, 'cash-out: failed after it was answered'));
     return { ok: true };
@@ -176,12 +180,15 @@ export class StationGates implements StationGate {
    * one that did not left nothing in the journal, the credit on the meter as it was, free to cash
    * out again. Either way the screen is told (it no longer waits for the system).
    */
-  private fallBack(tickets: TicketOut, station: number, why: NoTicket, requestId: string | undefined): void {
+  private fallBack(tickets: TicketOut, station: number, out: { reason: NoTicket; requestId?: string; held?: number }): void {
+    const { reason: why, requestId, held } = out;
+    // A request always names its amount; one without is the table's own cash-out, which owes nothing.
+    const asked = requestId !== undefined && held !== undefined ? { requestId, held } : undefined;
     try {
-      this.handpayFor(station, why, requestId);
+      this.handpayFor(station, why, asked);
     } catch (err) {
       this.log?.error({ err, station, requestId }, 'cash-out: the journal refused the handpay a ticket fell back to');
-      tickets.owe(station, requestId === undefined ? null : { requestId, why });
+      tickets.owe(station, asked ? { ...asked, why } : null);
     }
   }
 

@@ -145,6 +145,23 @@ describe('the hold of a cash-out waiting for the casino system’s number', () =
       t.close();
     }
   });
+  it('a note in during the wait, then a denial: the handpay under the request’s id is the amount it held, the note stays', async () => {
+    const { t, side } = await systemTable();
+    try {
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, { name: 'cash-out' }).ok, true);
+      await until(() => side.pending() !== null);
+      credit(t.ledger, 1, 5_000);
+      assert.equal(side.receive(0, '0000000000000000'), 0x00, 'system id 00: denied');
+      await until(() => t.floor.handpays.pendingAt(1) !== null);
+      assert.equal(t.floor.handpays.pendingAt(1)?.amount, 30_000, 'the amount the casino system was told');
+      assert.equal(t.ledger.credit(1), 5_000, 'the note is still the player’s');
+      assert.deepEqual(endOpenValidations(t.ledger), []);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
 });
 
 describe('a denial whose handpay the journal refuses (a full disk between the end and the handpay)', () => {
@@ -206,6 +223,55 @@ describe('a denial whose handpay the journal refuses (a full disk between the en
       assert.equal(again.floor.handpays.pendingAt(1)?.requestTxId, validationTxId(requestId, 'handpay'));
       assert.equal(again.floor.handpays.pendingAt(1)?.amount, 30_000, 'the amount the request held: the credit the hold kept');
       assert.equal(again.ledger.credit(1), 0);
+    } finally {
+      (again ?? t).close();
+    }
+  });
+
+  // A note taken while the station is held for the owed handpay: the request's id names 30,000 (what
+  // the casino system was told), so its handpay is 30,000 on both paths; the note stays on the
+  // station, cashable once the handpay is paid, never in the request's handpay nor paid twice.
+  it('a note in while held: the live retry pays the request’s amount, the note stays cashable', async () => {
+    const { t, side } = await systemTable();
+    try {
+      const requestId = await refusedHandpay(t, side);
+      await until(() => t.floor.tickets.owedAt(1) !== null);
+      credit(t.ledger, 1, 5_000);
+      assert.equal(refusalOf(t, { name: 'cash-out' }), null, 'the press journals the owed handpay');
+      const owed = t.floor.handpays.pendingAt(1);
+      assert.equal(owed?.requestTxId, validationTxId(requestId, 'handpay'));
+      assert.equal(owed?.amount, 30_000, 'the amount the casino system was told under this request');
+      assert.equal(t.ledger.credit(1), 5_000, 'the note is still the player’s');
+      assert.deepEqual(endOpenValidations(t.ledger), [], 'the restart rule finds nothing more to pay');
+      assert.equal(t.ledger.credit(1), 5_000, 'nor takes the note');
+      assert.equal(t.floor.handpays.confirm(owed?.requestTxId ?? '', 'att-1', 'att-2').ok, true);
+      assert.equal(refusalOf(t, { name: 'cash-out', via: 'handpay' }), null, 'the note cashes out on its own');
+      assert.equal(t.floor.handpays.pendingAt(1)?.amount, 5_000);
+      assert.equal(t.ledger.credit(1), 0);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a note in while held, then a restart: the same handpay of the request’s amount, the note stays cashable', async () => {
+    const { t, side } = await systemTable();
+    let again: TestTable | null = null;
+    try {
+      const requestId = await refusedHandpay(t, side);
+      await until(() => t.floor.tickets.owedAt(1) !== null);
+      credit(t.ledger, 1, 5_000);
+      t.stop();
+      again = testTable({ dir: t.dir, config: { tickets: t.config.tickets, stations: t.config.stations } });
+      const owed = again.floor.handpays.pendingAt(1);
+      assert.equal(owed?.requestTxId, validationTxId(requestId, 'handpay'));
+      assert.equal(owed?.amount, 30_000, 'the amount the casino system was told under this request');
+      assert.equal(again.ledger.credit(1), 5_000, 'the note is still the player’s');
+      assert.equal(again.floor.handpays.confirm(owed?.requestTxId ?? '', 'att-1', 'att-2').ok, true);
+      assert.equal(submitted(again.hub.commands.submit('station/1', again.hub.version('station/1'), { name: 'cash-out', via: 'handpay' })).ok, true);
+      assert.equal(again.floor.handpays.pendingAt(1)?.amount, 5_000);
+      assert.equal(again.ledger.credit(1), 0);
+      assert.equal(verifyLedger(again.ledger).ok, true);
     } finally {
       (again ?? t).close();
     }

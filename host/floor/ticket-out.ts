@@ -56,14 +56,24 @@ export type NoTicket = HandpayWhy | 'no-printer';
 
 export type TicketOutcome =
   | { kind: 'printed'; validation: TicketTerms['validation']; amount: number }
-  /** Nothing was journalled: the credit is on the meter as it was. `requestId`: the casino system was asked first (its handpay goes under `validationTxId(requestId, 'handpay')`). */
-  | { kind: 'no-ticket'; reason: NoTicket; requestId?: string }
+  /**
+   * Nothing was journalled: the credit is on the meter as it was. `requestId`: the casino system was
+   * asked first for `held` (its handpay goes under `validationTxId(requestId, 'handpay')`, for that amount).
+   */
+  | { kind: 'no-ticket'; reason: NoTicket; requestId?: string; held?: number }
   /** Journalled, then not printed (from the printer's own status): the credit went back. */
   | { kind: 'voided'; validation: TicketTerms['validation']; amount: number; reason: string }
   /** The printer could not say: the ticket stays in print, the station locked, until the printer or a person settles it. */
   | { kind: 'unresolved'; validation: TicketTerms['validation']; amount: number; reason: string };
 
 const DAY_MS = 86_400_000;
+
+/** The handpay a system-validated cash-out owes: its request, the amount the request told the casino system, why no ticket. */
+export interface OwedHandpay {
+  requestId: string;
+  held: number;
+  why: NoTicket;
+}
 
 /** A cash-out's number: the table's own, or the casino system's (its request named); or why none (`requestId`: the system was asked). */
 type Numbered =
@@ -108,7 +118,7 @@ export class TicketOut {
    * refused: the restart rule owes that request its handpay (docs/sas.md), so this run holds the
    * credit for it as a restart would, until the handpay is journalled (the player's next cash-out).
    */
-  private readonly owed = new Map<number, { requestId: string; why: NoTicket }>();
+  private readonly owed = new Map<number, OwedHandpay>();
 
   /** The id the upstream holds for this table, once it has said (null: not yet, or no upstream). */
   private floorId: number | null = null;
@@ -167,7 +177,7 @@ export class TicketOut {
   }
 
   /** The system-validated cash-out whose handpay the journal refused at `station`, if any: the next cash-out there journals it. */
-  owedAt(station: number): { requestId: string; why: NoTicket } | null {
+  owedAt(station: number): OwedHandpay | null {
     return this.owed.get(station) ?? null;
   }
 
@@ -176,7 +186,7 @@ export class TicketOut {
    * journal: the station is held for it, and its screen told (it no longer waits for the system).
    * `null`: its handpay is journalled now, the hold is the pending handpay's.
    */
-  owe(station: number, owed: { requestId: string; why: NoTicket } | null): void {
+  owe(station: number, owed: OwedHandpay | null): void {
     if (owed) this.owed.set(station, owed);
     else this.owed.delete(station);
     this.deps.onChanged(station);
@@ -223,7 +233,7 @@ export class TicketOut {
     const numbered: Numbered = this.deps.system?.at(station) ? await this.systemNumber(station, amount) : await this.number();
     const printer = this.deps.printerAt(station);
     const requestId = numbered.ok ? ('system' in numbered ? numbered.system.requestId : undefined) : numbered.requestId;
-    const asked = requestId === undefined ? {} : { requestId };
+    const asked = requestId === undefined ? {} : { requestId, held: amount };
     if (!printer || !numbered.ok) return { kind: 'no-ticket', reason: numbered.ok ? 'no-printer' : numbered.reason, ...asked };
     const now = this.deps.now();
     const issued = {
