@@ -1,3 +1,4 @@
+import { authorityReference } from '../terms/authority-reference.js';
 import { newestEntriesOfType } from './journal-queries.js';
 import type { EntryBody } from './derive.js';
 import { account, type Payload } from './entries.js';
@@ -101,16 +102,21 @@ export interface JackpotResetRecord {
 /**
  * The reset journalled under this authority's reference (rules 40, 44), the first if several (a
  * journal from before a reference was taken once), or null. The reference as a person types it:
- * blanks around it and the letters' case do not make another one.
+ * full-width forms, the letters' case and blanks around it do not make another one
+ * (`authorityReference`, terms/authority-reference.ts). Compared here, not in SQL: SQLite's upper()
+ * folds ASCII letters only and knows no NFKC, and a journal written before the form holds references
+ * as typed. Resets are a few a year, so reading each one's reference is cheap.
  */
 export function jackpotResetUnder(ledger: Ledger, authorisation: string): JackpotResetRecord | null {
-  const row = connectionOf(ledger)
-    .prepare(
-      `SELECT seq, body FROM journal WHERE type = 'jackpot.reset'
-    AND upper(trim(json_extract(body, '$.payload.authorisation'))) = upper(trim(?)) ORDER BY seq LIMIT 1`,
-    )
-    .get(authorisation) as { seq: number; body: string } | undefined;
-  if (!row) return null;
-  const p = (JSON.parse(row.body) as EntryBody).payload as Payload<'jackpot.reset'>;
-  return { seq: row.seq, level: p.level, to: p.to, authorisation: p.authorisation };
+  const wanted = authorityReference(authorisation);
+  if (!wanted) return null;
+  const rows = connectionOf(ledger).prepare(`SELECT seq, body FROM journal WHERE type = 'jackpot.reset' ORDER BY seq`).all() as {
+    seq: number;
+    body: string;
+  }[];
+  for (const row of rows) {
+    const p = (JSON.parse(row.body) as EntryBody).payload as Payload<'jackpot.reset'>;
+    if (authorityReference(p.authorisation) === wanted) return { seq: row.seq, level: p.level, to: p.to, authorisation: p.authorisation };
+  }
+  return null;
 }

@@ -1,4 +1,5 @@
 import { jackpotPools, jackpotResetUnder, type Ledger, type NewEntry } from '../../ledger/index.js';
+import { authorityReference } from '../../terms/authority-reference.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
@@ -10,7 +11,7 @@ export interface JackpotResetRequest {
   readonly to: number;
   readonly supervisor: string;
   readonly witness: string;
-  /** The authority's reference for the reset (rules 40, 44). */
+  /** The authority's reference for the reset (rules 40, 44): journalled in its one form (`authorityReference`). */
   readonly authorisation: string;
 }
 
@@ -33,10 +34,13 @@ export interface JackpotResetRequest {
  */
 export function resetJackpotLevel(
   d: { ledger: Ledger; table: LiveTable; config: Pick<TableConfig, 'currency'> },
-  r: JackpotResetRequest,
+  asked: JackpotResetRequest,
   also: readonly NewEntry[] = [],
 ): { ok: true } | { ok: false; reason: string; say?: Said } {
   const refused = (say: Said) => ({ ok: false as const, reason: inEnglish(say), say });
+  // The reference in its one form from here on: what is compared is what is journalled.
+  const r = { ...asked, authorisation: authorityReference(asked.authorisation) };
+  if (!r.authorisation) return refused(serviceSaid('jackpotNoAuthorisation'));
   if (r.supervisor === r.witness) return refused(serviceSaid('jackpotSamePerson'));
   const used = jackpotResetUnder(d.ledger, r.authorisation);
   if (used)

@@ -1,5 +1,6 @@
 import { jackpotHits, jackpotMovements, jackpotPools } from '../../../ledger/index.js';
 import { JackpotCombination } from '../../../protocol/index.js';
+import { authorityReference } from '../../../terms/authority-reference.js';
 import { resetJackpotLevel } from '../../floor/jackpot-reset.js';
 import { refusedBy } from '../refusal-words.js';
 import type { JackpotPart } from '../service-backend.js';
@@ -28,7 +29,9 @@ export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>,
       };
     },
 
-    reset(level, to, authorisation, authorisedBy) {
+    reset(level, to, typed, authorisedBy) {
+      // The record names the reference as the reset journals it (resetJackpotLevel makes the same form).
+      const authorisation = authorityReference(typed);
       // Who reset it, in the reset's own transaction: refused, neither is journalled and the person is told so.
       const record = serviceActionEntry(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
       const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation }, [record]);
