@@ -58,6 +58,14 @@ export class TableRuntime<S, R> implements LiveTable {
   private standsAt = -1;
   /** The projections, of the state as it stands once the commands waiting for their group commit are committed. */
   readonly reads: TableReads;
+  /**
+   * The ledger hold the journal refused too (`refused`): held in memory only, with the entries its
+   * step wrote. A person's act at it (a void, a correction) journals it first, in the act's own
+   * transaction (`late`), so it never resolves a hold the journal does not hold (a false record, and
+   * a journal whose fold refuses the resolution). The table's own writes do not: a restart with the
+   * fault gone opens unheld, as nothing of the refused input happened (ledger-hold-restart.test.ts).
+   */
+  private unjournalledHold: { input: Extract<TableInput, { kind: 'journal-refused' }>; journal: readonly JournalRecord[] } | null = null;
   /** Station commands waiting for their group commit (null: each is committed as it comes). */
   private readonly batch: CommandBatch | null;
 
@@ -161,7 +169,10 @@ export class TableRuntime<S, R> implements LiveTable {
     const changed = r.state !== before;
     if (input.kind !== 'credit' && (changed || also.length > 0)) {
       try {
-        this.journalMany(changed ? [{ input, journal: r.journal }] : [], also);
+        // A person's act at a hold the journal never had journals that hold first, in its own transaction.
+        const late = PERSONS_ACTS.has(input.kind) ? this.late() : [];
+        this.journalMany([...late, ...(changed ? [{ input, journal: r.journal }] : [])], also);
+        if (late.length > 0) this.unjournalledHold = null;
       } catch (e) {
         this.d.log.error({ err: e, input: input.kind }, 'the ledger refused what the table was to journal: nothing of it happened');
         const reason = `could not be journalled: ${e instanceof Error ? e.message : String(e)}`;
@@ -185,10 +196,25 @@ export class TableRuntime<S, R> implements LiveTable {
     return { ok: true };
   }
 
+  /**
+   * The hold held in memory only, as the journal takes it now: its own step's entries, and an input
+   * that says when it began and that it is journalled late (docs/table-host.md, "A ledger hold the
+   * journal refuses"). Nothing played since it began (nothing plays while it holds), so a fold puts
+   * the same hold back at this point.
+   */
+  private late(): { input: TableInput; journal: readonly JournalRecord[] }[] {
+    const held = this.unjournalledHold;
+    if (!held || this.current.hold === null) return [];
+    const now = new Date(this.d.timers.now()).toISOString();
+    const began = new Date(held.input.at).toISOString();
+    const reason = `journalled late (${now}): the journal refused this hold's own entry when it began (${began}); ${held.input.reason}`;
+    return [{ input: { ...held.input, reason: reason.slice(0, 2000) }, journal: held.journal }];
+  }
+
   /** The ledger refused a step's entries: the table holds, journalled if the ledger takes that much. */
   private refused(input: TableInput, e: unknown): void {
     const at = 'at' in input ? input.at : this.d.timers.now();
-    const hold: TableInput = { kind: 'journal-refused', at, reason: (e instanceof Error ? e.message : String(e)).slice(0, 2000) };
+    const hold = { kind: 'journal-refused' as const, at, reason: (e instanceof Error ? e.message : String(e)).slice(0, 2000) };
     const r = step(this.current, hold, this.d.game);
     if (r.state === this.current) return this.runEffects(r.effects);
     try {
@@ -198,6 +224,7 @@ export class TableRuntime<S, R> implements LiveTable {
       // but its own resume is a write refused the same way while the fault lasts, and holds again
       // (docs/table-host.md, "A ledger hold the journal refuses"; ledger-hold-restart.test.ts).
       this.d.log.error({ err: again }, 'the hold could not be journalled either');
+      this.unjournalledHold = { input: hold, journal: r.journal };
     }
     this.apply(r.state, r.effects);
   }
