@@ -36,7 +36,8 @@ export function boot<S, R>(w: SimWorld<S, R>): Host {
   note(w, `start ${w.starts}: journal head ${ledger.headOf().seq}`);
   const opened = openTable(w.def, { ledger, log: silent, timers: clock.timers, params });
   if (!opened.report.ledgerVerified) violated(w, `the ledger did not verify at start: ${opened.report.problems.join('; ')}`);
-  const tilts = new TiltManager({ ledger, log: silent });
+  // The simulation's clock: a fault's retry (and a flapping clear's wait) run in its time, dropped at a kill.
+  const tilts = new TiltManager({ ledger, log: silent, timers: clock.timers });
   tilts.restore();
   const sims = new Map<number, FakeAcceptor>();
   const order = [...w.stations];

@@ -29,5 +29,7 @@ export function manualTimers() {
     if (endsAt === null) throw new Error('no countdown is running');
     advance(endsAt - now);
   };
-  return { timers, advance, runOut, now: () => now };
+  /** How many timers are set and not yet fired or cleared (a timer an owner forgot to stop shows here). */
+  const pending = () => due.length;
+  return { timers, advance, runOut, now: () => now, pending };
 }

@@ -48,3 +48,23 @@ export function refusingUntilReleased(ledger: Ledger, type?: string): () => void
     refusing = false;
   };
 }
+
+/**
+ * Every write of an entry of `type` refused with the error `error` makes (a schema's CHECK, a
+ * bug: anything but a full disk), until `release`; `attempts` counts the writes of that type tried.
+ */
+export function refusingWith(ledger: Ledger, type: string, error: () => Error): { release: () => void; attempts: () => number } {
+  let refusing = true;
+  let attempts = 0;
+  refuseWrites(ledger, (entries) => {
+    if (!entries.some((e) => e.type === type)) return;
+    attempts++;
+    if (refusing) throw error();
+  });
+  return {
+    release: () => {
+      refusing = false;
+    },
+    attempts: () => attempts,
+  };
+}

@@ -2,10 +2,11 @@ import type { Logger } from 'pino';
 import { openTilts, type Ledger, type NewEntry } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
-import type { TiltSaidPayload } from '../../terms/said.js';
 import { unrefTimers, type Timers } from '../table/timers.js';
 import { mayClear, type Actor } from './staff.js';
-import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind, type TiltSpec } from './tilt-kinds.js';
+import type { ClearHow, CurrentTilt, Held, TiltEffects } from './tilt-held.js';
+import { RefusalLog, RetryTimer } from './tilt-refusals.js';
+import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind } from './tilt-kinds.js';
 
 /** A fault's clearing refused: what it says to a person (`say`, a key of the catalogues), the same in English for the log (`reason`). */
 export type TiltClearRefusal = { ok: false; reason: string; say: Said };
@@ -14,64 +15,7 @@ function clearRefusal(say: Said): TiltClearRefusal {
   return { ok: false, reason: inEnglish(say), say };
 }
 
-/** A current fault as service mode lists it: what it is, since when, and how it clears. */
-export interface CurrentTilt extends TiltSpec {
-  kind: TiltKind;
-  station?: number;
-  messageKey: string;
-  clearsKey: string;
-  /** In English: the log's and the journal's words. */
-  detail?: string;
-  /** The same as a key of the catalogues (`tiltDetail.*`) and its parameters, where the host words it: what service mode shows. */
-  say?: TiltSaid;
-  /** The `tilt.raise` entry and its time. */
-  raisedSeq: number;
-  raisedAt: string;
-  /** Whether the condition still holds (a person may clear only once it has gone). */
-  conditionPresent: boolean;
-  /** Whether a person may clear it now (with the right role). */
-  clearable: boolean;
-}
-
-/** A fault's detail as a key of the catalogues' `tiltDetail` section and its parameters, as the journal carries it. */
-export type TiltSaid = TiltSaidPayload;
-
-interface Held {
-  kind: TiltKind;
-  station?: number;
-  detail?: string;
-  say?: TiltSaid;
-  raisedSeq: number;
-  raisedAt: string;
-  conditionPresent: boolean;
-  /**
-   * Held but not journalled: the ledger refused the raise's entry (its disk full, its schema
-   * changed while open). `raisedSeq` is then the last entry journalled before it. The raise is
-   * journalled at the ledger's next commit, and always before its clear.
-   */
-  unjournalled?: true;
-  /** Its condition went but the journal refused the clear: still held (the safe side), the clear retried at the ledger's next commit or when its condition is seen gone again. */
-  clearing?: ClearHow;
-}
-
-/** How a fault is cleared: by its condition going (`automatic`) or by a person (`by`), and why (`say`). */
-interface ClearHow {
-  automatic: boolean;
-  by?: Actor;
-  say?: Said;
-}
-
-/** What the current faults stop, for the table's gates. */
-export interface TiltEffects {
-  /** The whole table is halted (no bets, no decisions, the round paused). */
-  halted: boolean;
-  /** New bets are refused at every station. */
-  newBetsStopped: boolean;
-  /** Stations that take no bets and no cash-out. */
-  disabledStations: ReadonlySet<number>;
-  /** The progressive jackpot's chip is refused (its controller is at fault); the table plays on. */
-  jackpotStopped: boolean;
-}
+export type { CurrentTilt, TiltEffects, TiltSaid } from './tilt-held.js';
 
 const keyOf = (kind: string, station?: number) => (station === undefined ? kind : `${kind}@${station}`);
 
@@ -129,10 +73,16 @@ export class TiltManager {
   private readonly flapSaidAt = new Map<string, number>();
   private readonly timers: Timers;
   private closed = false;
+  /** Each entry refused and not yet journalled (`raise kind@station`, `clear …`): for the rate of its log lines. */
+  private readonly refusals: RefusalLog;
+  /** The retry of the faults held unjournalled (docs/table-host.md, "A fault the journal refuses"). */
+  private readonly retry: RetryTimer;
 
-  /** `timers`: the clock and the settle timer of a flapping fault (a test's manual clock; else the host's, unref'd: a clear waiting never holds the process open). */
+  /** `timers`: the clock, the settle timer of a flapping fault and the retry of a fault held unjournalled (a test's manual clock; else the host's, unref'd: a clear waiting never holds the process open). */
   constructor(private readonly deps: { ledger: Ledger; log: Logger; timers?: Timers }) {
     this.timers = deps.timers ?? unrefTimers;
+    this.refusals = new RefusalLog({ log: deps.log, timers: this.timers });
+    this.retry = new RetryTimer(this.timers, () => this.closed || this.retryHeld());
   }
 
   /**
@@ -144,6 +94,8 @@ export class TiltManager {
     this.held.clear();
     this.queued.clear();
     this.dropSettling();
+    this.stopRetrying();
+    this.refusals.clear();
     for (const t of openTilts(this.deps.ledger)) {
       if (!isTiltKind(t.kind)) {
         // Only a newer version could have journalled it (a downgrade): say so, do not guess.
@@ -209,7 +161,7 @@ export class TiltManager {
       h.unjournalled = true;
       h.raisedSeq = this.headSeq();
       h.raisedAt = new Date(this.timers.now()).toISOString();
-      this.journalOnceWritable();
+      if (!h.stuck) this.journalOnceWritable();
     }
     if (existing) this.queued.set(key, [...(this.queued.get(key) ?? []), h]);
     else this.held.set(key, h);
@@ -231,33 +183,53 @@ export class TiltManager {
   private journallingHeld = false;
 
   /**
-   * The first commit the ledger makes again (whoever appends: a note, a transfer, the shutdown)
+   * The first commit the ledger makes again (whoever appends: a note, a transfer, the shutdown),
+   * or the retry timer (`RETRY_FIRST_MS`, backed off to `RETRY_MAX_MS`) if that comes first,
    * journals the faults held unjournalled, then the clears it refused, so a restart after the
    * ledger was put right restores the halt from the journal (a review of 1 December: only the
-   * clear journalled it, and a restart before the clear left no trace of the halt).
+   * clear journalled it, and a restart before the clear left no trace of the halt). Both stop once
+   * nothing waits, and at `close`.
    */
   private journalOnceWritable(): void {
-    if (this.stopWaitingForWrites || this.closed) return;
-    this.stopWaitingForWrites = this.deps.ledger.onAppended(() => {
-      if (this.journallingHeld) return;
-      this.journallingHeld = true;
-      try {
-        if (!this.journalWaiting()) return;
-        this.stopWaitingForWrites?.();
-        this.stopWaitingForWrites = null;
-      } finally {
-        this.journallingHeld = false;
-      }
-    });
+    if (this.closed) return;
+    this.stopWaitingForWrites ??= this.deps.ledger.onAppended(() => void this.retryHeld());
+    this.retry.arm();
   }
 
-  /** Journals the raises held unjournalled (oldest first), then the clears refused; false when the journal refuses one (the rest wait for the next commit). */
+  /** Journals what waits (`journalWaiting`); true, and the commit listener and the timer stopped, once nothing does. */
+  private retryHeld(): boolean {
+    if (this.journallingHeld) return false;
+    this.journallingHeld = true;
+    try {
+      if (!this.journalWaiting()) return false;
+      this.stopRetrying();
+      return true;
+    } finally {
+      this.journallingHeld = false;
+    }
+  }
+
+  private stopRetrying(): void {
+    this.stopWaitingForWrites?.();
+    this.stopWaitingForWrites = null;
+    this.retry.stop();
+  }
+
+  /**
+   * Journals the raises held unjournalled (oldest first), then the clears refused; false when the
+   * journal refuses one for a reason that may pass (the rest wait for the next try). One refused
+   * for good (`stuck`) is passed over: it stays held, and is not tried again here.
+   */
   private journalWaiting(): boolean {
     const all = [...this.held.values(), ...[...this.queued.values()].flat()];
-    const raises = all.filter((h) => h.unjournalled).sort((a, b) => a.raisedSeq - b.raisedSeq);
-    for (const h of raises) if (!this.journalRaise(h)) return false;
-    if (raises.length > 0) this.changed();
-    for (const h of [...this.held.values()]) if (h.clearing && !this.journalClear(h, h.clearing)) return false;
+    const raises = all.filter((h) => h.unjournalled && !h.stuck).sort((a, b) => a.raisedSeq - b.raisedSeq);
+    let journalled = false;
+    for (const h of raises) {
+      if (this.journalRaise(h)) journalled = true;
+      else if (!h.stuck) return false;
+    }
+    if (journalled) this.changed();
+    for (const h of [...this.held.values()]) if (h.clearing && !h.stuck && !this.journalClear(h, h.clearing) && !h.stuck) return false;
     return true;
   }
 
@@ -288,13 +260,12 @@ export class TiltManager {
       h.raisedAt = r.entry.ts;
       const late = h.unjournalled === true;
       delete h.unjournalled;
-      if (late) this.deps.log.warn({ kind: h.kind, station: h.station, seq: h.raisedSeq }, 'fault held unjournalled now journalled');
+      delete h.stuck;
+      const refusals = this.wentThrough('raise', h);
+      if (late) this.deps.log.warn({ kind: h.kind, station: h.station, seq: h.raisedSeq, refusals }, 'fault held unjournalled now journalled');
       return true;
     } catch (e) {
-      this.deps.log.error(
-        { err: e, kind: h.kind, station: h.station, detail: h.detail },
-        'fault held but not journalled: the ledger refused its entry; journalled at its next commit',
-      );
+      this.refused('raise', h, e, 'fault held but not journalled: the ledger refused its entry; retried at its next commit and on a timer');
       return false;
     } finally {
       this.journallingHeld = outer;
@@ -314,6 +285,12 @@ export class TiltManager {
     if (!held) return;
     const spec = tiltSpec(kind);
     const { clears } = spec;
+    // Refused for good: its condition gone is shown, nothing tried at a source's poll rate.
+    if (held.stuck) {
+      if (!held.conditionPresent) return;
+      held.conditionPresent = false;
+      return this.changed();
+    }
     if (clears === 'auto' && spec.ordered !== true && this.flaps(key)) return this.settle(key, held, say);
     if (clears === 'auto' || clears === 'resolution') {
       this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
@@ -332,8 +309,7 @@ export class TiltManager {
    */
   close(): void {
     this.closed = true;
-    this.stopWaitingForWrites?.();
-    this.stopWaitingForWrites = null;
+    this.stopRetrying();
     this.dropSettling();
   }
 
@@ -355,6 +331,8 @@ export class TiltManager {
     if (clears === 'resolution') return clearRefusal(serviceSaid('tiltClearsByResolution', { fault: kind }));
     if (!mayClear(by.role, clears)) return clearRefusal(serviceSaid(clears === 'supervisor' ? 'tiltNeedsSupervisor' : 'tiltNeedsAttendant', { fault: kind }));
     if (held.conditionPresent) return clearRefusal(serviceSaid('tiltStillHolds', { fault: kind }));
+    // A person's clear tries again what was refused for good (at a person's pace, not a poll's).
+    delete held.stuck;
     // Refused, the person is told and clears again: not retried later in their name.
     if (!this.journalClear(held, { automatic: false, by }, { retry: false, also })) return clearRefusal(serviceSaid('tiltLedgerRefuses', { fault: kind }));
     return { ok: true };
@@ -518,10 +496,9 @@ export class TiltManager {
    */
   private journalClear(held: Held, how: ClearHow, opts: { retry: boolean; also?: readonly NewEntry[] } = { retry: true }): boolean {
     if ((held.unjournalled && !this.journalRaise(held)) || !this.appendClear(held, how, opts.also)) {
-      if (opts.retry) {
-        held.clearing = how;
-        this.journalOnceWritable();
-      }
+      if (opts.retry) held.clearing = how;
+      // A person's clear is not retried in their name, but the raise it found unjournalled is.
+      if (!held.stuck && (opts.retry || held.unjournalled)) this.journalOnceWritable();
       if (how.automatic && held.conditionPresent) {
         held.conditionPresent = false;
         this.changed();
@@ -563,16 +540,40 @@ export class TiltManager {
       };
       if (also.length > 0) this.deps.ledger.appendMany([clear, ...also]);
       else this.deps.ledger.append(clear);
+      const refusals = this.wentThrough('clear', held);
+      if (refusals !== undefined)
+        this.deps.log.warn({ kind: held.kind, station: held.station, refusals }, "the fault's clear journalled after the ledger refused it");
       return true;
     } catch (e) {
-      this.deps.log.error(
-        { err: e, kind: held.kind, station: held.station, by: how.by },
-        how.by ? 'fault not cleared: the ledger refused its clear' : 'fault still held: the ledger refused its clear; retried at its next commit',
-      );
+      // A person's clear refused is said each time: they are told, and try again at a person's pace.
+      if (how.by) this.deps.log.error({ err: e, kind: held.kind, station: held.station, by: how.by }, 'fault not cleared: the ledger refused its clear');
+      else
+        this.refused(
+          'clear',
+          held,
+          e,
+          'fault still held: the ledger refused its clear; retried at its next commit, on a timer and when its condition is seen gone',
+        );
       return false;
     } finally {
       this.journallingHeld = outer;
     }
+  }
+
+  /** Logs a refusal of `h`'s `op` (`RefusalLog`); one no retry mends makes `h` `stuck`. */
+  private refused(op: 'raise' | 'clear', h: Held, err: unknown, msg: string): void {
+    const forGood = this.refusals.refused(`${op} ${keyOf(h.kind, h.station)}`, err, {
+      fields: { kind: h.kind, station: h.station },
+      entry: { op, detail: h.detail, say: h.say, ...(op === 'clear' ? { raisedSeq: h.raisedSeq } : {}) },
+      msg,
+      fatal: `fault held but its ${op} refused by the ledger for a reason no retry mends (not a full disk): the table stays stopped as the fault says; not retried until a person clears it or the host restarts`,
+    });
+    if (forGood) h.stuck = true;
+  }
+
+  /** `h`'s `op` journalled: how many times it was refused before, if it was. */
+  private wentThrough(op: 'raise' | 'clear', h: Held): number | undefined {
+    return this.refusals.wentThrough(`${op} ${keyOf(h.kind, h.station)}`);
   }
 
   private changed(): void {
