@@ -39,6 +39,12 @@ export interface Held {
    * changed while open). `raisedSeq` is then the last entry journalled before it. The raise is
    * journalled at the ledger's next commit, and always before its clear.
    */
+  /**
+   * Its raise's append is running: that commit's listeners (ticket in reopening a station) run
+   * before the append returns, and a clear asked there waits (`clearing`) rather than journal the
+   * raise a second time.
+   */
+  raising?: true;
   unjournalled?: true;
   /** Its condition went but the journal refused the clear: still held (the safe side), the clear retried at the ledger's next commit, by the retry timer, or when its condition is seen gone again. */
   clearing?: ClearHow;

@@ -55,6 +55,35 @@ describe('a fault the journal refuses', () => {
     }
   });
 
+  it('a condition seen gone by another commit listener while the held raise is being journalled: one raise, one clear', () => {
+    // The held raise's own commit wakes every listener of the ledger before the raise's append
+    // returns. One of them (ticket in reopening a station) finding the condition gone must not
+    // journal the raise a second time: the clear would name the first, and a restart restore the
+    // second (found by the ticket-in-closed fault's helper, 2 December).
+    const { ledger, tilts, note, tiltEntries } = rig();
+    try {
+      refusingOnce(ledger, 'tilt.raise');
+      tilts.raise('ticket-in-closed', { station: 3 });
+      const stop = ledger.onAppended((entries) => {
+        if (entries.some((e) => e.type === 'tilt.raise')) tilts.conditionGone('ticket-in-closed', 3);
+      });
+      note();
+      stop();
+      note();
+      const entries = tiltEntries();
+      assert.deepEqual(
+        entries.map((e) => e.type),
+        ['tilt.raise', 'tilt.clear'],
+        'the raise journalled once, then its clear',
+      );
+      assert.equal(entries[1]?.payload.raisedSeq, entries[0]?.seq, 'the clear names the one raise');
+      assert.deepEqual(openTilts(ledger), [], 'a restart restores nothing');
+      assert.deepEqual(tilts.list(), []);
+    } finally {
+      ledger.close();
+    }
+  });
+
   it('an automatic clear refused keeps the fault held, is retried at the next commit, and names its raise', () => {
     const { ledger, tilts, note, tiltEntries, errors } = rig();
     try {

@@ -246,6 +246,7 @@ export class TiltManager {
     // December: the clear named the first raise, and a restart restored the second).
     const outer = this.journallingHeld;
     this.journallingHeld = true;
+    h.raising = true;
     try {
       const r = this.deps.ledger.append({
         type: 'tilt.raise',
@@ -268,6 +269,7 @@ export class TiltManager {
       this.refused('raise', h, e, 'fault held but not journalled: the ledger refused its entry; retried at its next commit and on a timer');
       return false;
     } finally {
+      delete h.raising;
       this.journallingHeld = outer;
     }
   }
@@ -495,7 +497,10 @@ export class TiltManager {
    * as a raise's.
    */
   private journalClear(held: Held, how: ClearHow, opts: { retry: boolean; also?: readonly NewEntry[] } = { retry: true }): boolean {
-    if ((held.unjournalled && !this.journalRaise(held)) || !this.appendClear(held, how, opts.also)) {
+    // A raise still being appended (`raising`: a listener of its own commit asks this clear) is not
+    // journalled again: the clear waits, and the pass journalling it (journalWaiting) writes it next.
+    const raised = !held.unjournalled || (!held.raising && this.journalRaise(held));
+    if (!raised || !this.appendClear(held, how, opts.also)) {
       if (opts.retry) held.clearing = how;
       // A person's clear is not retried in their name, but the raise it found unjournalled is.
       if (!held.stuck && (opts.retry || held.unjournalled)) this.journalOnceWritable();
