@@ -5,7 +5,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataFolderBusy, type DataFolderLock } from '../ledger/index.js';
-import { exitOnUncaught } from '../host/process-faults.js';
+import { lastResortFromStart, type LastResort } from '../host/process-faults.js';
 import { lockHostFolder, startHost, type RunningHost } from '../host/start-host.js';
 import { START_COMMAND } from './start/command.js';
 import { runInElectron } from './start/electron.js';
@@ -36,19 +36,31 @@ export async function run(argv: string[]): Promise<number> {
   }
   const electron = plan.values.headless || plan.values.browser ? null : findElectron(root);
   if (electron) return runInElectron(electron, root, plan, folderLock);
-  const running = await startKioskHost(plan, folderLock);
-  // What nothing else caught ends the process, logged, for its supervisor (systemd, a shell) to start it again.
-  exitOnUncaught(running.log);
+  // What nothing else caught ends the process, logged, for its supervisor (systemd, a shell) to
+  // start it again: from before the start, so a fault while the host starts is caught too, and
+  // in host.log from the moment it opens.
+  const lastResort = lastResortFromStart();
+  const running = await startKioskHost(plan, folderLock, lastResort);
+  lastResort.logTo(running.log);
   announceHost(running, plan);
   stopOnSignals(running, plan.values.headless ? [] : openScreenWindows(running, plan));
   return new Promise<number>(() => undefined);
 }
 
 /** The host in this process; it holds the lock from here and releases it when it stops or fails to start. */
-async function startKioskHost(plan: StartPlan, folderLock: DataFolderLock): Promise<RunningHost> {
+async function startKioskHost(plan: StartPlan, folderLock: DataFolderLock, lastResort: LastResort): Promise<RunningHost> {
   try {
-    return await startHost({ dataDir: plan.dataDir, folderLock, rendererDir: path.join(root, 'dist/renderer'), port: plan.port, ...plan.hostOptions });
+    return await startHost({
+      dataDir: plan.dataDir,
+      folderLock,
+      rendererDir: path.join(root, 'dist/renderer'),
+      port: plan.port,
+      ...plan.hostOptions,
+      onLog: (log) => lastResort.logTo(log),
+    });
   } catch (e) {
+    // The host wrote its fatal line and closed its log: what falls after is said on stderr.
+    lastResort.logTo(null);
     // A ledger that fails its checks, missing upstream credentials, a port in use: say which, touch nothing.
     throw new Error(`the kiosk cannot start: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }

@@ -15,10 +15,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const child = childCase();
 if (child) {
   const { createLogger } = await import('./logger.js');
-  const { exitOnUncaught } = await import('./process-faults.js');
-  const log = createLogger(process.env.PROCESS_FAULTS_DIR ?? '', { console: null });
-  exitOnUncaught(log);
-  if (child === 'throw')
+  const { exitOnUncaught, lastResortFromStart } = await import('./process-faults.js');
+  // 'before-log': installed before the host's log exists, as the entries do before the start.
+  if (child === 'before-log') lastResortFromStart();
+  else exitOnUncaught(createLogger(process.env.PROCESS_FAULTS_DIR ?? '', { console: null }));
+  if (child === 'throw' || child === 'before-log')
     setTimeout(() => {
       throw new Error('SQLITE_FULL: database or disk is full');
     }, 10);
@@ -45,9 +46,27 @@ if (child) {
         assert.match(fatal.err?.stack ?? '', /SQLITE_FULL[\s\S]*process-faults\.test\.ts/);
       });
 
-    it('both entries of the host process install it: the utility process and the plain-Node start', () => {
-      for (const entry of [path.join(here, 'utility-process.ts'), path.join(here, '../cli/start.ts')])
-        assert.match(readFileSync(entry, 'utf8'), /exitOnUncaught\(running\.log\)/, entry);
+    it('before the host has a log: the fatal line with its stack on stderr as JSON, the process exits 70', () => {
+      const r = runInChild(import.meta.url, { case: 'before-log', expectStatus: 70 });
+      assert.equal(r.status, 70, `exit ${r.status}: ${r.stdout} ${r.stderr.slice(0, 400)}`);
+      assert.doesNotMatch(r.stdout, /went on/);
+      const fatal = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; err?: { stack?: string } })
+        .find((l) => l.level === 60);
+      assert.ok(fatal, r.stderr.slice(0, 400));
+      assert.match(fatal.err?.stack ?? '', /SQLITE_FULL[\s\S]*process-faults\.test\.ts/);
+    });
+
+    it('both entries of the host process install it before the start and point it at the host log: the utility process and the plain-Node start', () => {
+      for (const entry of [path.join(here, 'utility-process.ts'), path.join(here, '../cli/start.ts')]) {
+        const text = readFileSync(entry, 'utf8');
+        const installed = text.indexOf('lastResortFromStart()');
+        assert.ok(installed > 0, entry);
+        assert.ok(installed < text.indexOf('startHost('), `${entry}: installed after the start`);
+        assert.match(text, /onLog: \(log\) => lastResort\.logTo\(log\)/, entry);
+      }
     });
   });
 }

@@ -1,7 +1,10 @@
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 
 /** The host's exit status after an exception nothing handled (EX_SOFTWARE): its supervisor restarts it. */
 export const UNCAUGHT_EXIT = 70;
+
+/** What the last resort writes with: the host's log, or the stand-in on stderr before it opens. */
+export type FatalLog = Pick<Logger, 'fatal' | 'flush'>;
 
 /**
  * The last resort of the host's process: an exception thrown where nothing catches it (a timer, a
@@ -10,16 +13,18 @@ export const UNCAUGHT_EXIT = 70;
  * non-zero so its supervisor (Electron's main process, systemd) starts it again. It never goes on:
  * what threw may have left the table half way through a step, and a fresh start rebuilds it from
  * the journal. The parts that can fail in the ordinary way (a full disk) catch their own failures;
- * this is for what they missed. Returns the handlers' removal (tests).
+ * this is for what they missed. `log` may be a function: the log of the moment, read at the fault
+ * (`lastResortFromStart`). Returns the handlers' removal (tests).
  */
-export function exitOnUncaught(log: Pick<Logger, 'fatal' | 'flush'>, exit: (code: number) => void = (code) => process.exit(code)): () => void {
+export function exitOnUncaught(log: FatalLog | (() => FatalLog), exit: (code: number) => void = (code) => process.exit(code)): () => void {
   let exiting = false;
   const fatal = (kind: 'uncaughtException' | 'unhandledRejection') => (err: unknown) => {
     if (exiting) return;
     exiting = true;
     try {
-      log.fatal({ err, kind }, 'an exception nothing handled: the host exits for its supervisor to start it again');
-      log.flush();
+      const to = typeof log === 'function' ? log() : log;
+      to.fatal({ err, kind }, 'an exception nothing handled: the host exits for its supervisor to start it again');
+      to.flush();
     } catch (logged) {
       console.error('an exception nothing handled, and the log failed too: the host exits', err, logged);
     } finally {
@@ -33,5 +38,30 @@ export function exitOnUncaught(log: Pick<Logger, 'fatal' | 'flush'>, exit: (code
   return () => {
     process.off('uncaughtException', onException);
     process.off('unhandledRejection', onRejection);
+  };
+}
+
+/** The last resort installed before the host starts, and where it writes. */
+export interface LastResort {
+  /** From here on it writes to `log` (the host's, once it exists: `HostOptions.onLog`); null: back to stderr (the host's log closed). */
+  logTo(log: FatalLog | null): void;
+  remove(): void;
+}
+
+/**
+ * The last resort installed first thing in a host process's entry, before its start: a throw or a
+ * rejection nobody handles while the host starts (a device's open failing in the background) ends
+ * the process as it would once started, exit 70. Until the host's log opens it writes one JSON
+ * line to stderr (the supervisor's journal keeps it), then to host.log from `logTo`.
+ */
+export function lastResortFromStart(exit?: (code: number) => void): LastResort {
+  const onStderr: FatalLog = pino({ base: { app: 'table-host' } }, pino.destination({ dest: 2, sync: true }));
+  let current: FatalLog = onStderr;
+  const remove = exitOnUncaught(() => current, exit);
+  return {
+    logTo(log) {
+      current = log ?? onStderr;
+    },
+    remove,
   };
 }

@@ -62,6 +62,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   // The witness before anything is verified or journalled: its key and the newest head it signed
   // are what the start's verification checks the journal against. No answer, no start.
   const { witness, witnessEvents } = await attachWitness(options, ledger, log, () => folderLock.release()).catch(async (e: unknown) => {
+    startFailed(log, e);
     await closeLog();
     throw e;
   });
@@ -127,9 +128,23 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     };
     return await serve(options, opened);
   } catch (e) {
+    startFailed(log, e);
     await release();
     await closeLog();
     throw e;
+  }
+}
+
+/**
+ * A start that fails says why in host.log, the last line before its log closes: the process's
+ * stderr goes where a shell or the supervisor's journal put it, and may be lost with a relaunch.
+ */
+function startFailed(log: Logger, e: unknown): void {
+  try {
+    log.fatal({ err: e }, `the table host could not start: ${e instanceof Error ? e.message : String(e)}`);
+    log.flush();
+  } catch {
+    // The log itself failed (a full disk): the caller's throw still says why, on stderr.
   }
 }
 
@@ -174,9 +189,9 @@ function openDataFolder(options: HostOptions): {
   const { dataDir, logDir } = prepareDataDir(options.dataDir);
   const folderLock = options.folderLock ?? lockHostFolder(dataDir);
   let closeLog = (): Promise<void> => Promise.resolve();
+  let log: Logger | null = null;
   try {
     if (folderLock.dataDir !== dataDir) throw new Error(`the lock handed to the host is on ${folderLock.dataDir}, not on its data folder ${dataDir}`);
-    let log: Logger;
     if (options.logger) log = options.logger;
     else {
       const own = createLogger(logDir, {
@@ -186,6 +201,7 @@ function openDataFolder(options: HostOptions): {
       closeLog = () => closeLogFile(own.logFile);
       log = own;
     }
+    options.onLog?.(log);
     const config = TableConfig.parse(options.config ?? simulatedTableConfig());
     // A production build takes relayed acceptors only: a configuration that turns that off stops here.
     relayOnlyFor(config.remoteAcceptors.relayOnly, options.build ?? BUILD);
@@ -201,9 +217,13 @@ function openDataFolder(options: HostOptions): {
     // any of them stops the start-up with its reason, and nothing is touched. Witnessed, its
     // checkpoints are the witness's to sign: no key file beside the database is made or believed.
     const ledger = openLedger(dataDir, terminalId, options.witness ? { witnessed: true } : {});
-    ledger.onListenerError((err) => log.error({ err }, 'a listener of the ledger threw after a commit (the entries are committed; the others heard of them)'));
+    const opened = log;
+    ledger.onListenerError((err) =>
+      opened.error({ err }, 'a listener of the ledger threw after a commit (the entries are committed; the others heard of them)'),
+    );
     return { dataDir, folderLock, log, closeLog, config, terminalId, ledger };
   } catch (e) {
+    if (log) startFailed(log, e);
     folderLock.release();
     void closeLog();
     throw e;

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { ScreenPort, type HostReady } from '../protocol/index.js';
 import { defaultDataDir } from './data-dir.js';
 import { HOST_ARGS, hostOptionsFromArgs, type HostArgValues } from './launch-options.js';
-import { exitOnUncaught } from './process-faults.js';
+import { lastResortFromStart } from './process-faults.js';
 import { startHost } from './start-host.js';
 
 /** The parts of Electron's MessagePortMain and ParentPort this file uses. */
@@ -42,9 +42,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number, not "${String(values.port)}"`);
   process.exit(2);
 }
-const running = await startHost({ dataDir, rendererDir, port, ...hostOptionsFromArgs(values as HostArgValues) });
-// What nothing else caught ends the process, logged, and Electron's main process starts it again (electron/kiosk-host.ts).
-exitOnUncaught(running.log);
+// What nothing else caught ends the process, logged, and Electron's main process starts it again
+// (electron/kiosk-host.ts): from before the start, and in host.log from the moment it opens.
+const lastResort = lastResortFromStart();
+const running = await startHost({ dataDir, rendererDir, port, ...hostOptionsFromArgs(values as HostArgValues), onLog: (log) => lastResort.logTo(log) }).catch(
+  (e: unknown) => {
+    // Its cause is in host.log (startHost's fatal line); here for whoever reads the process's stderr.
+    lastResort.logTo(null);
+    console.error('the table host could not start:', e);
+    process.exit(1);
+  },
+);
+lastResort.logTo(running.log);
 const ready: HostReady = {
   type: 'host-ready',
   origin: running.origin,
