@@ -8,6 +8,7 @@ import type { ViewName } from '../protocol/index.js';
 import { defaultDataDir } from '../host/data-dir.js';
 import { PAGE_V8_FLAGS } from '../host/screens/page-v8-flags.js';
 import { createLogger } from '../host/logger.js';
+import { exitOnUncaught } from '../host/process-faults.js';
 import { KNOWN_BRIDGES } from '../hardware/transport/usb-serial.js';
 import { keepDisplayAwake } from './display-awake.js';
 import { watchDisplays } from './displays.js';
@@ -39,6 +40,7 @@ export function startKiosk(e: KioskElectron, o: KioskOptions): RunningKiosk | nu
   const { app } = e;
   const k = kioskOf(e, o);
   const { log } = k;
+  if (o.lastResort) exitOnUncaught(log, (code) => relaunchAfterFault(k, code));
 
   // Before `ready`: sandbox every renderer, serve the screens from a privileged custom scheme,
   // and prefer X11 (Wayland ignores window bounds, so one window per display needs X11). The pages'
@@ -82,6 +84,18 @@ export function startKiosk(e: KioskElectron, o: KioskOptions): RunningKiosk | nu
     });
 
   return { ready, log, windows: () => new Map(k.windows), outOfService: () => k.outOfService };
+}
+
+/**
+ * The main process's last resort, after the fault is logged fatal with its stack and the log
+ * flushed (host/process-faults.ts): what threw may have left a window or the host's port half
+ * made, so it never goes on. It relaunches as when the table host dies (the count on the command
+ * line, exit 70 rather than 1 for the session's supervisor to tell a fault), and past the relaunch
+ * policy shows the out-of-service page rather than loop or leave a desktop; already quitting, it exits.
+ */
+function relaunchAfterFault(k: Kiosk, code: number): void {
+  if (k.quitting) return k.e.app.exit(code);
+  relaunch(k, 'an exception nothing handled in the main process', code);
 }
 
 /** The kiosk's state at start, from its command line. */

@@ -20,6 +20,11 @@ export interface KioskOptions {
   readMounts?: () => string;
   /** The arguments a relaunch starts again with (default: this process's, after the executable). */
   relaunchArgv?: string[];
+  /**
+   * Installs the main process's last resort (electron/main.ts does; the tests of the other
+   * handlers leave it off, as it would take the test runner's own exceptions): kiosk-main.ts.
+   */
+  lastResort?: boolean;
 }
 
 export interface Kiosk {

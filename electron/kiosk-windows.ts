@@ -16,7 +16,7 @@ import { APP_ORIGIN, isBlockedKey, isServiceKey } from './security.js';
  * Relaunches the app, counting consecutive relaunches on the relaunched process's command line;
  * past the policy's limit, the out-of-service page instead (never a desktop or a black screen).
  */
-export function relaunch(k: Kiosk, why: string): void {
+export function relaunch(k: Kiosk, why: string, exitCode = 1): void {
   if (k.quitting || k.outOfService) return;
   const d = relaunchDecision(k.relaunches, k.startedAt, k.now());
   if (d.action === 'out-of-service') {
@@ -27,7 +27,7 @@ export function relaunch(k: Kiosk, why: string): void {
   k.log.error({ why, relaunch: d.count }, 'relaunching the kiosk');
   k.log.flush();
   k.e.app.relaunch({ args: relaunchArgs(k.o.relaunchArgv ?? process.argv.slice(1), d.count) });
-  k.e.app.exit(1);
+  k.e.app.exit(exitCode);
 }
 
 /** The table host stopped and every display showing the out-of-service page. */

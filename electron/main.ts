@@ -6,5 +6,7 @@ import { startKiosk } from './kiosk-main.js';
 const kiosk = startKiosk(electron, {
   argv: process.argv.slice(electron.app.isPackaged ? 1 : 2),
   here: __dirname, // dist/electron (CommonJS bundle)
+  // What nothing handles here is logged fatal in host.log and the kiosk relaunches (not Electron's own dialog).
+  lastResort: true,
 });
 if (!kiosk) process.exit(0);
