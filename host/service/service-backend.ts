@@ -230,6 +230,12 @@ export interface SessionJournal {
   /** A session ended: what waited for it alone (an enrolment file) is discarded, journalled. Never throws, as `exit`. */
   ended(enterSeq: number): void;
   /**
+   * The host stopping, service mode stopped, the ledger not yet closed: the exits the journal
+   * refused (held by `exit`) tried once more; those still refused logged at error, each with its
+   * reason, since the next start can only call them `power-loss`. Never throws.
+   */
+  journalHeldAtStop(): void;
+  /**
    * At start: every session the journal shows entered and never exited (the host was killed or
    * lost power) gets its `service.exit` with reason `power-loss`. Returns how many.
    */

@@ -29,7 +29,7 @@ function started(fails: ReadonlySet<string>) {
     floor: { close: step('floor') },
     table: { stop: step('table') },
     service: { stop: step('service') },
-    serviceBackend: { dispose: step('serviceBackend') },
+    serviceBackend: { dispose: step('serviceBackend'), sessions: { journalHeldAtStop: step('heldExits') } },
     accounts: { close: step('accounts') },
     remoteAcceptors: { closeAll: step('remoteAcceptors') },
     transfers: { stop: step('transfers') },
@@ -50,15 +50,15 @@ describe('the host shutdown when a step fails', () => {
     await shutdown(s);
     assert.equal(ran.at(0), 'stopCountingTilts');
     assert.deepEqual(ran.slice(-3), ['release', 'log.flush', 'closeLog']);
-    assert.equal(ran.length, 25);
+    assert.equal(ran.length, 26);
     assert.deepEqual(errors, []);
   });
 
   it('service mode refused its exits (and the devices throw too): every later step still runs, each failure logged', async () => {
     const { s, ran, errors } = started(new Set(['service', 'sas', 'release']));
     await assert.doesNotReject(shutdown(s));
-    assert.equal(ran.length, 25, ran.join(', '));
-    for (const name of ['serviceBackend', 'remoteAcceptors', 'server', 'printers', 'accounts', 'release', 'log.flush', 'closeLog'])
+    assert.equal(ran.length, 26, ran.join(', '));
+    for (const name of ['heldExits', 'serviceBackend', 'remoteAcceptors', 'server', 'printers', 'accounts', 'release', 'log.flush', 'closeLog'])
       assert.ok(ran.includes(name), name);
     assert.equal(errors.length, 3, JSON.stringify(errors));
   });

@@ -40,7 +40,8 @@ export interface Started {
 
 /**
  * The host stopped: what makes rounds first (simulated players, the dealer, the floor, the
- * table), then service mode (whoever is signed in is journalled out before the ledger closes),
+ * table), then service mode (whoever is signed in is journalled out before the ledger closes, and
+ * the exits the journal refused while the host ran are tried once more, else logged),
  * the listeners, the devices, the service accounts' database once no request can reach it, then
  * the ledger and the data folder, and last the log file: nothing of the folder is left open, no
  * WAL beside a database (issue 52 item 6; tests/host/clean-shutdown.test.ts).
@@ -62,6 +63,8 @@ export async function shutdown(s: Started): Promise<void> {
     ['the table', () => s.table.stop()],
     // Whoever is signed in to service mode is journalled out before the ledger closes.
     ['service mode', () => s.service.stop()],
+    // Exits the journal refused while the host ran (held): once more before the ledger closes, or logged.
+    ["service mode's held exits", () => s.serviceBackend.sessions.journalHeldAtStop()],
     ["service mode's backend", () => s.serviceBackend.dispose()],
     ['the remote acceptors', () => s.remoteAcceptors.closeAll()],
     ['the transfers', () => s.transfers?.stop()],

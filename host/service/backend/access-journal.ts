@@ -9,8 +9,10 @@ import type { TiltManager } from '../../tilts/tilt-manager.js';
  * An exit the journal refuses (a full disk) is not thrown: a session ends from its idle timer or
  * its screen's socket closing, where a throw ends the host process, and the session is over in
  * memory already (a person gone must not stay signed in). It is logged at error level and held,
- * then journalled before service mode's next access entry (an enter, an exit, a refusal); should
- * the host stop first, the next start journals it as `power-loss` (`closeOpen`).
+ * then journalled before service mode's next access entry (an enter, an exit, a refusal), or at
+ * the host's stop (`journalHeldAtStop`, a shutdown step before the ledger closes). A journal that
+ * still refuses it then has it logged with its reason: the next start journals the session as
+ * ended by `power-loss` (`closeOpen`), and the log says how it really ended.
  */
 export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log'> & { floor: { tilts: Pick<TiltManager, 'raise'> } }): Omit<SessionJournal, 'ended'> {
   const held: NewEntry[] = [];
@@ -39,7 +41,19 @@ export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log'> & { flo
         held.push(entry);
         d.log.error(
           { err, who, staff, reason, enterSeq },
-          'a service session ended, and the journal refused its service.exit: held, journalled at the next access entry (as power-loss at the next start if the host stops first)',
+          'a service session ended, and the journal refused its service.exit: held, journalled at the next access entry or at the host stop',
+        );
+      }
+    },
+
+    journalHeldAtStop() {
+      journalHeld();
+      // Still refused: the ledger closes next, and the next start can only say power-loss.
+      for (const entry of held.splice(0)) {
+        const { who, staff, reason, enterSeq } = entry.payload as { who: string; staff: string; reason: string; enterSeq: number };
+        d.log.error(
+          { who, staff, reason, enterSeq },
+          'the host stopping: a service exit the journal still refuses is not journalled (the next start records it as power-loss); its true end is this line',
         );
       }
     },

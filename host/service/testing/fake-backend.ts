@@ -88,6 +88,7 @@ function sessionFakes(journal: { type: string; payload: Record<string, unknown> 
     enter: (who, staff, role) => journal.push({ type: 'service.enter', payload: { who, staff, role } }),
     exit: (who, staff, reason, enterSeq) => void journal.push({ type: 'service.exit', payload: { who, staff, reason, enterSeq } }),
     ended: () => undefined,
+    journalHeldAtStop: () => undefined,
     closeOpen: () => 0,
     denied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
     // As the tilt manager journals it: the detail in English, and by key where it was said so.
