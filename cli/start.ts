@@ -50,14 +50,16 @@ export async function run(argv: string[]): Promise<number> {
 /** The host in this process; it holds the lock from here and releases it when it stops or fails to start. */
 async function startKioskHost(plan: StartPlan, folderLock: DataFolderLock, lastResort: LastResort): Promise<RunningHost> {
   try {
-    return await startHost({
-      dataDir: plan.dataDir,
-      folderLock,
-      rendererDir: path.join(root, 'dist/renderer'),
-      port: plan.port,
-      ...plan.hostOptions,
-      onLog: (log) => lastResort.logTo(log),
-    });
+    return await startHost(
+      {
+        dataDir: plan.dataDir,
+        folderLock,
+        rendererDir: path.join(root, 'dist/renderer'),
+        port: plan.port,
+        ...plan.hostOptions,
+      },
+      { onLog: (log) => lastResort.logTo(log) },
+    );
   } catch (e) {
     // The host wrote its fatal line and closed its log: what falls after is said on stderr.
     lastResort.logTo(null);

@@ -65,7 +65,7 @@ if (child) {
         const installed = text.indexOf('lastResortFromStart()');
         assert.ok(installed > 0, entry);
         assert.ok(installed < text.indexOf('startHost('), `${entry}: installed after the start`);
-        assert.match(text, /onLog: \(log\) => lastResort\.logTo\(log\)/, entry);
+        assert.match(text, /\{ onLog: \(log\) => lastResort\.logTo\(log\) \}/, entry);
       }
     });
   });

@@ -43,7 +43,7 @@ export function exitOnUncaught(log: FatalLog | (() => FatalLog), exit: (code: nu
 
 /** The last resort installed before the host starts, and where it writes. */
 export interface LastResort {
-  /** From here on it writes to `log` (the host's, once it exists: `HostOptions.onLog`); null: back to stderr (the host's log closed). */
+  /** From here on it writes to `log` (the host's, once it exists: `startHost`'s `onLog`); null: back to stderr (the host's log closed). */
   logTo(log: FatalLog | null): void;
   remove(): void;
 }

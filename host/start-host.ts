@@ -40,6 +40,16 @@ import { sendRoundsAtOnce } from './start/rounds-upstream.js';
 
 export type { HostOptions, RunningHost } from './start/host-options.js';
 
+/** What the process starting the host is told while it starts (beside the host's options, which say what to start). */
+export interface StartWatch {
+  /**
+   * Told the host's log as soon as it exists, before anything else of the start: the entries point
+   * their last resort at it (host/process-faults.ts `lastResortFromStart`), so what nobody handles
+   * during the start is in host.log, not on stderr alone.
+   */
+  onLog?: (log: Logger) => void;
+}
+
 /** The sync client starts before the table exists; its signals are routed once it does (host/start/signals.ts). */
 function beforeTheTable(log: Logger): SyncEvents {
   return {
@@ -57,8 +67,8 @@ function beforeTheTable(log: Logger): SyncEvents {
  * witness, the power reset and the sync) here, then the table and everything around it wired by
  * the steps in `host/start/`, in the order `serve` lists them.
  */
-export async function startHost(options: HostOptions): Promise<RunningHost> {
-  const { dataDir, folderLock, log, closeLog, config, terminalId, ledger } = openDataFolder(options);
+export async function startHost(options: HostOptions, watch: StartWatch = {}): Promise<RunningHost> {
+  const { dataDir, folderLock, log, closeLog, config, terminalId, ledger } = openDataFolder(options, watch);
   // The witness before anything is verified or journalled: its key and the newest head it signed
   // are what the start's verification checks the journal against. No answer, no start.
   const { witness, witnessEvents } = await attachWitness(options, ledger, log, () => folderLock.release()).catch(async (e: unknown) => {
@@ -177,7 +187,10 @@ export function lockHostFolder(dir: string): DataFolderLock {
  * log, the configuration and the ledger; the lock is released (and the log closed) if any of them fails.
  * `closeLog` closes the log file the host opened here (none when the caller gave its own logger).
  */
-function openDataFolder(options: HostOptions): {
+function openDataFolder(
+  options: HostOptions,
+  watch: StartWatch,
+): {
   dataDir: string;
   folderLock: { release(): void };
   log: Logger;
@@ -201,7 +214,7 @@ function openDataFolder(options: HostOptions): {
       closeLog = () => closeLogFile(own.logFile);
       log = own;
     }
-    options.onLog?.(log);
+    watch.onLog?.(log);
     const config = TableConfig.parse(options.config ?? simulatedTableConfig());
     // A production build takes relayed acceptors only: a configuration that turns that off stops here.
     relayOnlyFor(config.remoteAcceptors.relayOnly, options.build ?? BUILD);

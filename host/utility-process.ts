@@ -45,14 +45,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 // What nothing else caught ends the process, logged, and Electron's main process starts it again
 // (electron/kiosk-host.ts): from before the start, and in host.log from the moment it opens.
 const lastResort = lastResortFromStart();
-const running = await startHost({ dataDir, rendererDir, port, ...hostOptionsFromArgs(values as HostArgValues), onLog: (log) => lastResort.logTo(log) }).catch(
-  (e: unknown) => {
-    // Its cause is in host.log (startHost's fatal line); here for whoever reads the process's stderr.
-    lastResort.logTo(null);
-    console.error('the table host could not start:', e);
-    process.exit(1);
-  },
-);
+const running = await startHost(
+  { dataDir, rendererDir, port, ...hostOptionsFromArgs(values as HostArgValues) },
+  { onLog: (log) => lastResort.logTo(log) },
+).catch((e: unknown) => {
+  // Its cause is in host.log (startHost's fatal line); here for whoever reads the process's stderr.
+  lastResort.logTo(null);
+  console.error('the table host could not start:', e);
+  process.exit(1);
+});
 lastResort.logTo(running.log);
 const ready: HostReady = {
   type: 'host-ready',

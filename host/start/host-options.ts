@@ -46,12 +46,6 @@ export interface HostOptions {
   /** Which build this is (default: host/config/build-kind.ts's BUILD): a production one refuses the modes kept for tests. */
   build?: BuildKind;
   logger?: Logger;
-  /**
-   * Told the host's log as soon as it exists, before anything else of the start: the entries point
-   * their last resort at it (host/process-faults.ts `lastResortFromStart`), so what nobody handles
-   * during the start is in host.log, not on stderr alone.
-   */
-  onLog?: (log: Logger) => void;
   /** The size cap of `logs/host.log` and how many rotated files to keep (default 20 MiB, 5). */
   logRotation?: RotationLimits;
   /** Each client's log budget (host/logging/client-budget.ts); default CLIENT_BUDGET. */

@@ -23,7 +23,7 @@ if (child) {
   const { Ledger } = await import('../../ledger/index.js');
   // The journal of this process, made hostile at the start's first write (power.reset).
   const append = Ledger.prototype.append;
-  Ledger.prototype.append = function (this: InstanceType<typeof Ledger>, e) {
+  Ledger.prototype.append = function (this: typeof Ledger.prototype, e) {
     if (e.type === 'power.reset') {
       if (how === 'refused') throw new Error(REFUSED);
       // Nobody awaits it: as a device opened in the background whose open fails.
