@@ -186,3 +186,79 @@ describe('a raise refused for a reason a retry cannot mend', () => {
     }
   });
 });
+
+// A read-only review of 2 December found three ways the retry still lost a fault.
+describe('what the retry missed (a review of 2 December)', () => {
+  it("a failing disk (better-sqlite3's extended code, SQLITE_IOERR_WRITE) is retried, not held for good", () => {
+    const { ledger, tilts, run, tiltTypes } = rig();
+    try {
+      const ioErr = () => Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' });
+      const disk = refusingWith(ledger, 'tilt.raise', ioErr);
+      tilts.raise('upstream-offline');
+      disk.release();
+      run(60_000, 1_000);
+      assert.deepEqual(tiltTypes(), ['tilt.raise'], 'journalled by the timer once the disk writes again');
+      tilts.conditionGone('upstream-offline');
+      assert.deepEqual(tilts.list(), [], 'and cleared when its condition goes');
+      assert.equal(tilts.effects().newBetsStopped, false);
+    } finally {
+      tilts.close();
+      ledger.close();
+    }
+  });
+
+  it('a fault raised and refused while the retry pass journals a clear is still retried', () => {
+    const { ledger, tilts, run } = rig();
+    try {
+      tilts.raise('upstream-offline');
+      const clearDisk = refusingWith(ledger, 'tilt.clear', diskFull);
+      tilts.conditionGone('upstream-offline');
+      // A part of the host reacting to the fault list raises another fault, whose raise the disk refuses.
+      let raiseDisk: { release: () => void } | null = null;
+      tilts.onChange(() => {
+        if (!raiseDisk && tilts.list().every((t) => t.kind !== 'upstream-offline')) {
+          raiseDisk = refusingWith(ledger, 'tilt.raise', diskFull);
+          tilts.raise('shoe-lost');
+        }
+      });
+      clearDisk.release();
+      run(2_000, 1_000);
+      assert.deepEqual(
+        tilts.list().map((t) => t.kind),
+        ['shoe-lost'],
+      );
+      assert.ok(raiseDisk, 'the listener raised shoe-lost during the pass');
+      (raiseDisk as { release: () => void }).release();
+      run(300_000, 1_000);
+      assert.deepEqual(
+        openTilts(ledger).map((t) => t.kind),
+        ['shoe-lost'],
+        'shoe-lost journalled by the retry',
+      );
+    } finally {
+      tilts.close();
+      ledger.close();
+    }
+  });
+
+  it('a raise refused for good, of a fault that clears by itself, goes when its condition goes (as a restart would drop it), logged', () => {
+    const { ledger, tilts, tiltTypes, lines } = rig();
+    try {
+      const bug = () => Object.assign(new Error('CHECK constraint failed'), { code: 'SQLITE_CONSTRAINT_CHECK' });
+      refusingWith(ledger, 'tilt.raise', bug);
+      tilts.raise('upstream-offline');
+      assert.equal(tilts.effects().newBetsStopped, true, 'held: the table stops as the fault says');
+      tilts.conditionGone('upstream-offline');
+      assert.deepEqual(tilts.list(), [], 'let go: no person may clear a fault that clears by itself');
+      assert.equal(tilts.effects().newBetsStopped, false);
+      assert.deepEqual(tiltTypes(), [], 'neither its raise nor a clear in the journal');
+      assert.ok(
+        lines.some((l) => l.level >= 50 && l.kind === 'upstream-offline' && /never journalled/.test(l.msg)),
+        'the log says it went unjournalled',
+      );
+    } finally {
+      tilts.close();
+      ledger.close();
+    }
+  });
+});

@@ -201,12 +201,20 @@ export class TiltManager {
     if (this.journallingHeld) return false;
     this.journallingHeld = true;
     try {
-      if (!this.journalWaiting()) return false;
+      // A listener of the pass's own writes may have raised (or cleared) a fault the journal refused:
+      // it waits too, and the retry goes on for it.
+      if (!this.journalWaiting() || this.anythingWaits()) return false;
       this.stopRetrying();
       return true;
     } finally {
       this.journallingHeld = false;
     }
+  }
+
+  /** A raise held unjournalled, or a clear refused, that a retry may still journal. */
+  private anythingWaits(): boolean {
+    const all = [...this.held.values(), ...[...this.queued.values()].flat()];
+    return all.some((h) => !h.stuck && (h.unjournalled === true || h.clearing !== undefined));
   }
 
   private stopRetrying(): void {
@@ -289,6 +297,9 @@ export class TiltManager {
     const { clears } = spec;
     // Refused for good: its condition gone is shown, nothing tried at a source's poll rate.
     if (held.stuck) {
+      // Never journalled, and clearing by itself: no person may clear it, and a restart would drop
+      // it (the journal has nothing of it). It goes now, as a restart would let it; the log has it.
+      if (held.unjournalled && (clears === 'auto' || clears === 'resolution')) return this.letGoUnjournalled(key, held);
       if (!held.conditionPresent) return;
       held.conditionPresent = false;
       return this.changed();
@@ -302,6 +313,20 @@ export class TiltManager {
       held.conditionPresent = false;
       this.changed();
     }
+  }
+
+  /** `held`, whose raise the journal refused for good, goes from memory: nothing of it was journalled. */
+  private letGoUnjournalled(key: string, held: Held): void {
+    const [next, ...rest] = this.queued.get(key) ?? [];
+    if (next) this.held.set(key, next);
+    else this.held.delete(key);
+    if (rest.length > 0) this.queued.set(key, rest);
+    else this.queued.delete(key);
+    this.deps.log.error(
+      { kind: held.kind, station: held.station, detail: held.detail },
+      'fault let go, its condition gone: its raise was never journalled (refused for a reason no retry mends); only this log has it',
+    );
+    this.changed();
   }
 
   /**

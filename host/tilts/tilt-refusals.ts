@@ -28,7 +28,9 @@ export const RETRY_MAX_MS = 30_000;
 export const REFUSAL_SUMMARY_MS = 60_000;
 
 /** The SQLite result codes (better-sqlite3's `code`, or a message beginning with one) of a journal that may take the write later. */
-const MENDABLE_SQLITE = /^SQLITE_(FULL|IOERR|BUSY|LOCKED|READONLY|NOMEM|CANTOPEN)\b/;
+// With their extended codes, as better-sqlite3 reports them (SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC,
+// SQLITE_READONLY_DBMOVED, SQLITE_BUSY_SNAPSHOT): a failing disk says IOERR_WRITE, not IOERR.
+const MENDABLE_SQLITE = /^SQLITE_(FULL|IOERR|BUSY|LOCKED|READONLY|NOMEM|CANTOPEN)(_[A-Z]+)*(?![A-Za-z0-9_])/;
 /** The same as the system says it: no space, no quota, an I/O error, a read-only remount, no file handle left. */
 const MENDABLE_ERRNO = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EAGAIN', 'EBUSY', 'EMFILE', 'ENFILE']);
 
