@@ -1,8 +1,8 @@
 // The shapes the tilt manager (host/tilts/tilt-manager.ts) holds and hands out.
 import type { TiltSaidPayload } from '../../terms/said.js';
-import type { Said } from '../../locales/said.js';
+import { inEnglish, type Said } from '../../locales/said.js';
 import type { Actor } from './staff.js';
-import type { TiltKind, TiltSpec } from './tilt-kinds.js';
+import type { TiltClearance, TiltKind, TiltSpec } from './tilt-kinds.js';
 
 /** A current fault as service mode lists it: what it is, since when, and how it clears. */
 export interface CurrentTilt extends TiltSpec {
@@ -73,4 +73,18 @@ export interface TiltEffects {
   disabledStations: ReadonlySet<number>;
   /** The progressive jackpot's chip is refused (its controller is at fault); the table plays on. */
   jackpotStopped: boolean;
+}
+
+/** A fault's clearing refused: what it says to a person (`say`, a key of the catalogues), the same in English for the log (`reason`). */
+export type TiltClearRefusal = { ok: false; reason: string; say: Said };
+
+export function clearRefusal(say: Said): TiltClearRefusal {
+  return { ok: false, reason: inEnglish(say), say };
+}
+
+/** A held fault's place: its kind, at its station if it has one. */
+export const keyOf = (kind: string, station?: number) => (station === undefined ? kind : `${kind}@${station}`);
+
+export function isPersonCleared(clears: TiltClearance): boolean {
+  return clears === 'attendant' || clears === 'supervisor';
 }

@@ -4,20 +4,11 @@ import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
 import { unrefTimers, type Timers } from '../table/timers.js';
 import { mayClear, type Actor } from './staff.js';
-import type { ClearHow, CurrentTilt, Held, TiltEffects } from './tilt-held.js';
+import { clearRefusal, isPersonCleared, keyOf, type ClearHow, type CurrentTilt, type Held, type TiltClearRefusal, type TiltEffects } from './tilt-held.js';
 import { RefusalLog, RetryTimer } from './tilt-refusals.js';
-import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind } from './tilt-kinds.js';
+import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltKind } from './tilt-kinds.js';
 
-/** A fault's clearing refused: what it says to a person (`say`, a key of the catalogues), the same in English for the log (`reason`). */
-export type TiltClearRefusal = { ok: false; reason: string; say: Said };
-
-function clearRefusal(say: Said): TiltClearRefusal {
-  return { ok: false, reason: inEnglish(say), say };
-}
-
-export type { CurrentTilt, TiltEffects, TiltSaid } from './tilt-held.js';
-
-const keyOf = (kind: string, station?: number) => (station === undefined ? kind : `${kind}@${station}`);
+export type { CurrentTilt, TiltClearRefusal, TiltEffects, TiltSaid } from './tilt-held.js';
 
 /**
  * A fault that clears itself (`clears: 'auto'`) cleared this many times at one place (its kind and
@@ -201,9 +192,8 @@ export class TiltManager {
     if (this.journallingHeld) return false;
     this.journallingHeld = true;
     try {
-      // A listener of the pass's own writes may have raised (or cleared) a fault the journal refused:
-      // it waits too, and the retry goes on for it.
-      if (!this.journalWaiting() || this.anythingWaits()) return false;
+      // A listener of the pass's own writes may have raised (or cleared) a fault the journal refused.
+      if (!this.journalWaiting() || this.allHeld().some((h) => !h.stuck && (h.unjournalled || h.clearing))) return false;
       this.stopRetrying();
       return true;
     } finally {
@@ -211,10 +201,8 @@ export class TiltManager {
     }
   }
 
-  /** A raise held unjournalled, or a clear refused, that a retry may still journal. */
-  private anythingWaits(): boolean {
-    const all = [...this.held.values(), ...[...this.queued.values()].flat()];
-    return all.some((h) => !h.stuck && (h.unjournalled === true || h.clearing !== undefined));
+  private allHeld(): Held[] {
+    return [...this.held.values(), ...[...this.queued.values()].flat()];
   }
 
   private stopRetrying(): void {
@@ -229,8 +217,9 @@ export class TiltManager {
    * for good (`stuck`) is passed over: it stays held, and is not tried again here.
    */
   private journalWaiting(): boolean {
-    const all = [...this.held.values(), ...[...this.queued.values()].flat()];
-    const raises = all.filter((h) => h.unjournalled && !h.stuck).sort((a, b) => a.raisedSeq - b.raisedSeq);
+    const raises = this.allHeld()
+      .filter((h) => h.unjournalled && !h.stuck)
+      .sort((a, b) => a.raisedSeq - b.raisedSeq);
     let journalled = false;
     for (const h of raises) {
       if (this.journalRaise(h)) journalled = true;
@@ -295,11 +284,14 @@ export class TiltManager {
     if (!held) return;
     const spec = tiltSpec(kind);
     const { clears } = spec;
-    // Refused for good: its condition gone is shown, nothing tried at a source's poll rate.
+    // Refused for good: its condition gone is shown, nothing tried at a source's poll rate. One never
+    // journalled that no person may clear goes now, as a restart would drop it; only the log has it.
     if (held.stuck) {
-      // Never journalled, and clearing by itself: no person may clear it, and a restart would drop
-      // it (the journal has nothing of it). It goes now, as a restart would let it; the log has it.
-      if (held.unjournalled && (clears === 'auto' || clears === 'resolution')) return this.letGoUnjournalled(key, held);
+      if (held.unjournalled && (clears === 'auto' || clears === 'resolution')) {
+        this.nextInLine(key);
+        this.deps.log.error({ kind, station, detail: held.detail }, 'fault let go, its condition gone: its raise refused for good, never journalled');
+        return this.changed();
+      }
       if (!held.conditionPresent) return;
       held.conditionPresent = false;
       return this.changed();
@@ -315,18 +307,13 @@ export class TiltManager {
     }
   }
 
-  /** `held`, whose raise the journal refused for good, goes from memory: nothing of it was journalled. */
-  private letGoUnjournalled(key: string, held: Held): void {
+  /** The fault at `key` goes: the next raise queued behind it, if any, is held in its place. */
+  private nextInLine(key: string): void {
     const [next, ...rest] = this.queued.get(key) ?? [];
     if (next) this.held.set(key, next);
     else this.held.delete(key);
     if (rest.length > 0) this.queued.set(key, rest);
     else this.queued.delete(key);
-    this.deps.log.error(
-      { kind: held.kind, station: held.station, detail: held.detail },
-      'fault let go, its condition gone: its raise was never journalled (refused for a reason no retry mends); only this log has it',
-    );
-    this.changed();
   }
 
   /**
@@ -539,11 +526,7 @@ export class TiltManager {
     const key = keyOf(held.kind, held.station);
     if (how.automatic && tiltSpec(held.kind).clears === 'auto')
       this.clearedAt.set(key, [...(this.clearedAt.get(key) ?? []), this.timers.now()].slice(-FLAP_CLEARS));
-    const [next, ...rest] = this.queued.get(key) ?? [];
-    if (next) this.held.set(key, next);
-    else this.held.delete(key);
-    if (rest.length > 0) this.queued.set(key, rest);
-    else this.queued.delete(key);
+    this.nextInLine(key);
     this.deps.log.info({ kind: held.kind, station: held.station, by: how.by, automatic: how.automatic }, 'fault cleared');
     this.changed();
     return true;
@@ -609,8 +592,4 @@ export class TiltManager {
   private changed(): void {
     for (const l of this.listeners) l();
   }
-}
-
-function isPersonCleared(clears: TiltClearance): boolean {
-  return clears === 'attendant' || clears === 'supervisor';
 }
