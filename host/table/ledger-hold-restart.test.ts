@@ -6,9 +6,10 @@
 // nothing was journalled that a hold would have to settle.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseCard } from '../../engine/cards/card.js';
 import { entriesOfTypes, openLedger } from '../../ledger/index.js';
 import { tableParams } from '../config/table-params.js';
-import { refusingOnce } from '../testing/refusing-ledger.js';
+import { refusingOnce, refusingUntilReleased } from '../testing/refusing-ledger.js';
 import { credit, manualTimers, silent, submitted, testTable, type TestTable } from '../testing/table-kit.js';
 import { openTable } from './start-table.js';
 import { openTableGame } from './table-game.js';
@@ -17,17 +18,25 @@ type Command = Parameters<TestTable['hub']['commands']['submit']>[2];
 const cmd = (t: TestTable, command: Command) => submitted(t.hub.commands.submit('station/1', t.hub.version('station/1'), command));
 const BET: Command = { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 };
 
-/** A war table whose bet the journal refused, and then the hold's own entry: held in memory only, stopped. */
-function heldInMemory(): TestTable {
+/**
+ * A war table whose bet the journal refused, and then the hold's own entry and every write of the
+ * table after it (its faults' input) until it stopped: held in memory only, stopped. `tookAWrite`:
+ * the journal took the table's writes again before the stop, so the next (a card the shoe read
+ * during the hold) journalled the hold first, late.
+ */
+function heldInMemory(tookAWrite = false): TestTable {
   const t = testTable();
   credit(t.ledger, 1, 50_000);
-  refusingOnce(t.ledger, 'table.input');
-  refusingOnce(t.ledger, 'table.input');
+  const release = refusingUntilReleased(t.ledger, 'table.input');
   const r = cmd(t, BET);
   assert.equal(r.ok, false, 'the bet refused: it could not be journalled');
   assert.equal(t.table.state.hold?.reason, 'ledger', 'held');
   assert.equal(t.ledger.credit(1), 50_000, 'no chip, no credit moved');
   assert.equal(cmd(t, BET).ok, false, 'nothing plays while it holds');
+  if (tookAWrite) {
+    release();
+    t.table.shoe.onCard(parseCard('5S'), 7);
+  }
   t.stop();
   return t;
 }
@@ -64,6 +73,18 @@ describe('a ledger hold the journal refused too (in memory only), at the next st
       assert.equal(again.table.state.hold, null);
       assert.equal(again.ledger.credit(1), 50_000);
       assert.equal(cmd(again, BET).ok, true);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('the journal took a write after the hold (the table journalled it then, late): the table opens held, for two people to void', () => {
+    const t = heldInMemory(true);
+    const again = testTable({ dir: t.dir });
+    try {
+      assert.equal(again.table.state.hold?.reason, 'ledger', 'the hold the journal holds, restored');
+      assert.equal(again.ledger.credit(1), 50_000, 'the refused bet took nothing');
+      assert.equal(cmd(again, BET).ok, false, 'nothing plays until it is voided');
     } finally {
       again.close();
     }

@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { foldJournal } from '../../engine/table/fold.js';
+import { parseCard } from '../../engine/cards/card.js';
 import { entriesOfTypes, tableJournal } from '../../ledger/index.js';
-import { refusingOnce, refusingUntilReleased } from '../testing/refusing-ledger.js';
+import { refusingUntilReleased } from '../testing/refusing-ledger.js';
 import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
 import { openTableGame } from './table-game.js';
 
@@ -17,14 +18,17 @@ const cmd = (t: TestTable, command: Command) => submitted(t.hub.commands.submit(
 const BET: Command = { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 };
 const BY = ['Ana Lei (1001)', 'Bo Chan (1002)'] as const;
 
-/** A war table whose bet the journal refused, and then the hold's own entry: held in memory only. */
+/**
+ * A war table whose bet the journal refused, and then the hold's own entry and the table's every
+ * write after it (its faults' input): held in memory only. Then the journal takes writes again.
+ */
 function heldInMemory(): TestTable {
   const t = testTable();
   credit(t.ledger, 1, 50_000);
-  refusingOnce(t.ledger, 'table.input');
-  refusingOnce(t.ledger, 'table.input');
+  const release = refusingUntilReleased(t.ledger, 'table.input');
   assert.equal(cmd(t, BET).ok, false);
   assert.equal(t.table.state.hold?.reason, 'ledger', 'held');
+  release();
   assert.equal([...entriesOfTypes(t.ledger, ['misread'])].length, 0, 'the hold is in memory only');
   return t;
 }
@@ -71,6 +75,25 @@ describe('a void of a ledger hold the journal never had', () => {
         ['pending', 'round-void'],
       );
       assert.deepEqual(folds(t), []);
+    } finally {
+      t.close();
+    }
+  });
+
+  it("the table's own write during the hold (a card read) journals the hold first: the journal folds, after the read and after the void", () => {
+    // A read-only review of 2 December: only a person's act journalled the late hold, so a card
+    // read during it was journalled as a misread with no hold before it, and the fold refused it.
+    const t = heldInMemory();
+    try {
+      t.table.shoe.onCard(parseCard('5S'), 7);
+      assert.deepEqual(folds(t), [], 'the journal folds after the read');
+      assert.match(String(inputs(t).find((i) => i.kind === 'journal-refused')?.reason), /journalled late/);
+      const r = t.table.input({ kind: 'void', at: Date.now(), reason: 'journal back: lift the hold', authorisedBy: [...BY] });
+      assert.equal(r.ok, true, JSON.stringify(r));
+      assert.equal(t.table.state.hold, null, 'lifted');
+      assert.equal(inputs(t).filter((i) => i.kind === 'journal-refused').length, 1, 'the hold journalled once');
+      assert.deepEqual(folds(t), [], 'the journal folds after the void');
+      assert.equal(t.ledger.credit(1), 50_000);
     } finally {
       t.close();
     }

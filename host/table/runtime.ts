@@ -60,10 +60,11 @@ export class TableRuntime<S, R> implements LiveTable {
   readonly reads: TableReads;
   /**
    * The ledger hold the journal refused too (`refused`): held in memory only, with the entries its
-   * step wrote. A person's act at it (a void, a correction) journals it first, in the act's own
-   * transaction (`late`), so it never resolves a hold the journal does not hold (a false record, and
-   * a journal whose fold refuses the resolution). The table's own writes do not: a restart with the
-   * fault gone opens unheld, as nothing of the refused input happened (ledger-hold-restart.test.ts).
+   * step wrote. The next write at it (a person's void or correction, a card the shoe read during
+   * it) journals it first, in that write's own transaction (`late`), so the journal never resolves
+   * or records at a hold it does not hold (a false record, and a journal whose fold refuses it). A
+   * restart before any such write opens unheld, as nothing of the refused input happened
+   * (ledger-hold-restart.test.ts).
    */
   private unjournalledHold: { input: Extract<TableInput, { kind: 'journal-refused' }>; journal: readonly JournalRecord[] } | null = null;
   /** Station commands waiting for their group commit (null: each is committed as it comes). */
@@ -169,10 +170,7 @@ export class TableRuntime<S, R> implements LiveTable {
     const changed = r.state !== before;
     if (input.kind !== 'credit' && (changed || also.length > 0)) {
       try {
-        // A person's act at a hold the journal never had journals that hold first, in its own transaction.
-        const late = PERSONS_ACTS.has(input.kind) ? this.late() : [];
-        this.journalMany([...late, ...(changed ? [{ input, journal: r.journal }] : [])], also);
-        if (late.length > 0) this.unjournalledHold = null;
+        this.journalMany(changed ? [{ input, journal: r.journal }] : [], also);
       } catch (e) {
         this.d.log.error({ err: e, input: input.kind }, 'the ledger refused what the table was to journal: nothing of it happened');
         const reason = `could not be journalled: ${e instanceof Error ? e.message : String(e)}`;
@@ -291,8 +289,13 @@ export class TableRuntime<S, R> implements LiveTable {
    * durable transaction.
    */
   private journalMany(steps: readonly { input: TableInput; journal: readonly JournalRecord[] }[], also: readonly NewEntry[] = []): void {
+    // Whatever is written at a hold the journal never had (a person's void, a card the shoe read
+    // during it) journals that hold first, in the same transaction: else the fold meets a write
+    // from a held table with no hold before it (a review of 2 December: a read during it, then the
+    // fold refused the journal).
+    const late = this.late();
     const entries: NewEntry[] = [
-      ...steps.flatMap(({ input, journal: records }) => [
+      ...[...late, ...steps].flatMap(({ input, journal: records }) => [
         { type: 'table.input' as const, payload: { input: journalledInput(input), effects: records.length } },
         ...records,
       ]),
@@ -306,6 +309,7 @@ export class TableRuntime<S, R> implements LiveTable {
       // stands at a known seq.
       const head = this.d.ledger.headOf().seq;
       this.standsAt = this.standsAt === before && head === before + written ? head : -1;
+      if (late.length > 0) this.unjournalledHold = null;
     } finally {
       this.writing = false;
     }
