@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { Ledger, openTilts, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import { refusingOnce } from '../testing/refusing-ledger.js';
+import { refusingOnce, refusingUntilReleased } from '../testing/refusing-ledger.js';
 import { TiltManager } from './tilt-manager.js';
 
 function rig() {
@@ -79,6 +79,36 @@ describe('a fault the journal refuses', () => {
       assert.equal(entries[1]?.payload.raisedSeq, entries[0]?.seq, 'the clear names the one raise');
       assert.deepEqual(openTilts(ledger), [], 'a restart restores nothing');
       assert.deepEqual(tilts.list(), []);
+    } finally {
+      ledger.close();
+    }
+  });
+
+  it("two held raises: the second cleared by a listener of the first one's commit is raised once, cleared once", () => {
+    // The pass journalling held raises worked from a list taken before it began: a second fault
+    // raised and cleared by a listener of the first one's commit was raised again after its clear
+    // (a restart then restored it as open).
+    const { ledger, tilts, note, tiltEntries } = rig();
+    try {
+      const release = refusingUntilReleased(ledger, 'tilt.raise');
+      tilts.raise('disk-low');
+      tilts.raise('ticket-in-closed', { station: 3 });
+      release();
+      const stop = ledger.onAppended((entries) => {
+        if (entries.some((e) => e.type === 'tilt.raise')) tilts.conditionGone('ticket-in-closed', 3);
+      });
+      note();
+      stop();
+      const ours = tiltEntries().filter((e) => e.payload.kind === 'ticket-in-closed');
+      assert.deepEqual(
+        ours.map((e) => e.type),
+        ['tilt.raise', 'tilt.clear'],
+      );
+      assert.deepEqual(
+        openTilts(ledger).map((t) => t.kind),
+        ['disk-low'],
+        'a restart restores disk-low only',
+      );
     } finally {
       ledger.close();
     }

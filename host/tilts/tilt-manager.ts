@@ -222,6 +222,8 @@ export class TiltManager {
       .sort((a, b) => a.raisedSeq - b.raisedSeq);
     let journalled = false;
     for (const h of raises) {
+      // Journalled (and perhaps cleared) meanwhile by a listener of an earlier raise's commit.
+      if (!h.unjournalled) continue;
       if (this.journalRaise(h)) journalled = true;
       else if (!h.stuck) return false;
     }
