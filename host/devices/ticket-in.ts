@@ -470,10 +470,9 @@ export class TicketIn {
       this.stopRetrying?.();
       this.stopRetrying = null;
     }
-    // Cleared once the write that reopened it has unwound: this runs inside the journal's commit
-    // listeners (`retryOwed`), where the fault's own raise may be mid-journalling (held
-    // unjournalled, written at that same commit), and a clear there journalled the raise twice.
-    queueMicrotask(() => this.faultGone(station));
+    // Inside the journal's commit listeners (`retryOwed`) the fault's own raise may be
+    // mid-journalling: the tilt manager makes such a clear wait for it (`raising`), never a second raise.
+    this.faultGone(station);
   }
 
   /** The station's closing fault goes, unless the station closed again meanwhile. */
