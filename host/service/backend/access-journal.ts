@@ -15,7 +15,7 @@ import type { TiltManager } from '../../tilts/tilt-manager.js';
  * ended by `power-loss` (`closeOpen`), and the log says how it really ended.
  */
 export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log'> & { floor: { tilts: Pick<TiltManager, 'raise'> } }): Omit<SessionJournal, 'ended'> {
-  const held: NewEntry[] = [];
+  const held: Extract<NewEntry, { type: 'service.exit' }>[] = [];
   const journalHeld = (): void => {
     try {
       for (let next = held[0]; next !== undefined; next = held[0]) {
@@ -34,7 +34,7 @@ export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log'> & { flo
 
     exit(who, staff, reason, enterSeq) {
       journalHeld();
-      const entry: NewEntry = { type: 'service.exit', payload: { who, staff, reason, enterSeq } };
+      const entry = { type: 'service.exit' as const, payload: { who, staff, reason, enterSeq } };
       try {
         d.ledger.append(entry);
       } catch (err) {
@@ -50,7 +50,7 @@ export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log'> & { flo
       journalHeld();
       // Still refused: the ledger closes next, and the next start can only say power-loss.
       for (const entry of held.splice(0)) {
-        const { who, staff, reason, enterSeq } = entry.payload as { who: string; staff: string; reason: string; enterSeq: number };
+        const { who, staff, reason, enterSeq } = entry.payload;
         d.log.error(
           { who, staff, reason, enterSeq },
           'the host stopping: a service exit the journal still refuses is not journalled (the next start records it as power-loss); its true end is this line',
