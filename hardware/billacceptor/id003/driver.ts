@@ -195,6 +195,9 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   }
 
   private async configure(): Promise<void> {
+    // Marked before the exchange, not after: a change of the accepted notes while it runs
+    // (`settingsChanged`) unmarks it, and the next idle configures again (after, it was overwritten).
+    this.configured = true;
     const ca = await this.transact(CMD.GET_CURRENCY_ASSIGN);
     if (ca?.code === CMD.GET_CURRENCY_ASSIGN && ca.data.length >= 4) {
       const table = new Map<number, number>();
@@ -223,7 +226,6 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       await this.setting(CMD.SET_BARCODE_FUNCTION, [BARCODE_I2OF5, BARCODE_LENGTH]);
       await this.setting(CMD.SET_BAR_INHIBIT, [BAR_INHIBIT_NOTES_AND_TICKETS]);
     }
-    this.configured = true;
     this.appliedEnabled = null;
   }
 
@@ -263,8 +265,11 @@ export class Id003BillAcceptor extends BillAcceptorBase {
 
   private async applyEnable(): Promise<void> {
     if (this.appliedEnabled === this.wantEnabled) return;
-    await this.setting(CMD.SET_INHIBIT, [this.wantEnabled ? 0 : 1]);
-    this.appliedEnabled = this.wantEnabled;
+    // What the unit was sent is what it holds: `enable()`/`disable()` may change the wish while the
+    // command is on the wire, and the next poll must then send it (not take it for applied).
+    const sent = this.wantEnabled;
+    await this.setting(CMD.SET_INHIBIT, [sent ? 0 : 1]);
+    this.appliedEnabled = sent;
   }
 
   private async onStatus(s: Id003Frame): Promise<void> {

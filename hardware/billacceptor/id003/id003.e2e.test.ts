@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FAST, acceptorRig, sum, wireDamageRun, type RigOptions } from '../acceptor-rig.js';
+import { FAST, acceptorRig, sum, untilEnabled, wireDamageRun, type RigOptions } from '../acceptor-rig.js';
 import { EventRecorder } from '../../sim/recorder.js';
 import { FakeUsbBus } from '../../transport/fake-usb.js';
 import { LINE_8E1_9600 } from '../../transport/byte-port.js';
@@ -79,6 +79,61 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
       r.credits.map((c) => c.denomination),
       [100],
     );
+    await r.dev.close();
+  });
+
+  it('disabled while its enable is on the wire: the disable is sent at the next poll, not one later', async () => {
+    // The inhibit the unit was sent is what it holds, whatever the host wants by the time it
+    // echoes: recording the wanted state as applied left the unit enabled one more poll (a note
+    // could be taken then with the station disabled).
+    const r = rig({ enabled: false });
+    await r.rec.until(() => r.rec.of('idle').some((e) => !e.enabled), 3000, 'disabled');
+    let raced = false;
+    const off = r.dev.onFrame((f) => {
+      if (raced || f.dir !== 'tx' || !f.meaning.startsWith('SET INHIBIT [00]')) return;
+      raced = true;
+      r.dev.disable();
+    });
+    r.dev.enable();
+    const isInhibit = (f: { code: number; data: Uint8Array }, v: number) => f.code === CMD.SET_INHIBIT && f.data[0] === v;
+    await r.rec.until(
+      () => {
+        const sent = r.sim.received;
+        const on = sent.findIndex((f) => isInhibit(f, 0));
+        return on >= 0 && sent.slice(on).some((f) => isInhibit(f, 1));
+      },
+      3000,
+      'the disable sent after the enable',
+    );
+    off();
+    const sent = r.sim.received;
+    const on = sent.findIndex((f) => isInhibit(f, 0));
+    const offAt = on + sent.slice(on).findIndex((f) => isInhibit(f, 1));
+    const polls = sent.slice(on + 1, offAt).filter((f) => f.code === CMD.STATUS_REQUEST).length;
+    assert.equal(raced, true);
+    assert.equal(polls, 1, `${polls} status polls between the enable and the disable`);
+    await r.dev.close();
+  });
+
+  it('denominations changed while the unit is being configured: the new inhibits are sent too', async () => {
+    const r = rig({ accept: [100, 500] });
+    let raced = false;
+    const off = r.dev.onFrame((f) => {
+      if (raced || f.dir !== 'tx' || !f.meaning.startsWith('SET DENOMINATION')) return;
+      raced = true;
+      r.dev.setAccepted([100]);
+    });
+    await r.rec.until(() => r.sim.received.filter((f) => f.code === CMD.SET_DENOMINATION).length >= 2, 3000, 'the changed inhibits sent');
+    off();
+    await untilEnabled(r);
+    r.sim.insertNote(500);
+    r.sim.insertNote(100);
+    await r.rec.untilCount('stacked');
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100],
+    );
+    assert.deepEqual(r.sim.returned, [500]);
     await r.dev.close();
   });
 

@@ -263,7 +263,11 @@ export class SspBillAcceptor extends BillAcceptorBase {
       while (!signal.aborted) {
         if (this.needSetup) await this.setup();
         if (this.appliedEnabled !== this.wantEnabled) {
-          if (await this.ok([this.wantEnabled ? CMD.ENABLE : CMD.DISABLE])) this.appliedEnabled = this.wantEnabled;
+          // What the validator was sent is what it holds: `enable()`/`disable()` while the command is
+          // on the wire leaves the other wish to send at the next turn (taken for applied, a
+          // disable then was never sent, and an enabled validator reports nothing that would say so).
+          const sent = this.wantEnabled;
+          if (await this.ok([sent ? CMD.ENABLE : CMD.DISABLE])) this.appliedEnabled = sent;
         }
         this.judgeLateReplies();
         if (this.conflictSeen) {
@@ -330,6 +334,9 @@ export class SspBillAcceptor extends BillAcceptorBase {
   }
 
   private async setup(): Promise<void> {
+    // Down before the exchange, not after: a change of the accepted notes or a SLAVE RESET while it
+    // runs raises it again, and the next turn sets up again (after, it overwrote them).
+    this.needSetup = false;
     let v = this.maxVersion;
     while (v >= 4) {
       const r = await this.transact([CMD.HOST_PROTOCOL_VERSION, v]);
@@ -359,7 +366,6 @@ export class SspBillAcceptor extends BillAcceptorBase {
     const mask = this.dataset.inhibitMask(this.accepted);
     await this.ok([CMD.SET_INHIBITS, mask & 0xff, (mask >> 8) & 0xff]);
     this.appliedEnabled = null; // inhibits and enable do not survive a reset: always re-send
-    this.needSetup = false;
   }
 
   /** Handles one POLL reply; false means "ask again with the same flag" (credit not journalled). */

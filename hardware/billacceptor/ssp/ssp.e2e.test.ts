@@ -77,6 +77,55 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     await r.dev.close();
   });
 
+  it('disabled while its ENABLE is on the wire: the DISABLE follows (the validator is not left taking notes)', async () => {
+    // The state the validator was sent is what it holds, whatever the host wants by the reply:
+    // taking the wish for applied left it enabled for good (no DISABLED event to say otherwise).
+    const r = rig({ enabled: false });
+    const cmds = () => r.sim.received.map((f) => f.data[0]);
+    await r.rec.until(() => cmds().includes(CMD.DISABLE), 3000, 'disabled at setup');
+    let raced = false;
+    const off = r.dev.onFrame((f) => {
+      if (raced || f.dir !== 'tx' || !f.meaning.startsWith('ENABLE ·')) return;
+      raced = true;
+      r.dev.disable();
+    });
+    r.dev.enable();
+    await r.rec.until(
+      () => {
+        const c = cmds();
+        const on = c.lastIndexOf(CMD.ENABLE);
+        return on >= 0 && c.slice(on).includes(CMD.DISABLE);
+      },
+      3000,
+      'a DISABLE sent after the ENABLE',
+    );
+    off();
+    assert.equal(raced, true);
+    await r.dev.close();
+  });
+
+  it('denominations changed while the validator is being set up: the new inhibits are sent too', async () => {
+    // The simulated validator reports SLAVE RESET at its first POLL and is set up again: the change
+    // is made during that second setup's SET INHIBITS, when nothing else would send them again.
+    const r = rig({ accept: [100, 500] });
+    let seen = 0;
+    const off = r.dev.onFrame((f) => {
+      if (f.dir !== 'tx' || !f.meaning.startsWith('SET INHIBITS ·')) return;
+      if (++seen === 2) r.dev.setAccepted([100]);
+    });
+    await r.rec.until(() => r.sim.received.filter((f) => f.data[0] === CMD.SET_INHIBITS).length >= 3, 3000, 'the changed inhibits sent');
+    off();
+    await enabled(r);
+    r.sim.insertNote(500);
+    r.sim.insertNote(100);
+    await r.rec.untilCount('stacked');
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100],
+    );
+    await r.dev.close();
+  });
+
   it('the sequence flag alternates and a retry after a lost reply reuses it (no lost credit)', async () => {
     const r = rig();
     await enabled(r);
