@@ -266,7 +266,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
           // What the validator was sent is what it holds: `enable()`/`disable()` while the command is
           // on the wire leaves the other wish to send at the next turn (taken for applied, a
           // disable then was never sent, and an enabled validator reports nothing that would say so).
-          const sent = this.wantEnabled;
+          const sent: boolean = this.wantEnabled;
           if (await this.ok([sent ? CMD.ENABLE : CMD.DISABLE])) this.appliedEnabled = sent;
         }
         this.judgeLateReplies();
