@@ -127,6 +127,8 @@ export class ByteRelay {
     this.opening = true;
     try {
       const port = await this.opener();
+      // Stopped while it opened: its stop found no port to close (sas-relay.ts does the same).
+      if (this.stopped) return void (await port.close());
       this.portAttempt = 0;
       this.port = port;
       port.onData((bytes) => {
