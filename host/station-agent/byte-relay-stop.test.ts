@@ -51,7 +51,7 @@ describe('a relaying agent stopped while its port opens', { timeout: 30_000 }, (
         if (d.ok) heard.push(d.message);
       });
     });
-    let opened: ((p: BytePort) => void) | null = null;
+    const opening: { resolve?: (p: BytePort) => void } = {};
     const relay = new ByteRelay({
       enrolment: agentEnrolment(202),
       spec: 'sim',
@@ -59,14 +59,14 @@ describe('a relaying agent stopped while its port opens', { timeout: 30_000 }, (
       currency: 'MOP',
       log: pino({ level: 'silent' }),
       connect: () => new WebSocket(`ws://127.0.0.1:${port}`, { perMessageDeflate: false }),
-      openPort: () => ({ opener: () => new Promise<BytePort>((resolve) => (opened = resolve)) }),
+      openPort: () => ({ opener: () => new Promise<BytePort>((resolve) => (opening.resolve = resolve)) }),
     });
     try {
       relay.start();
-      await until('the port opening', () => opened !== null);
+      await until('the port opening', () => opening.resolve !== undefined);
       await relay.stop();
       const late = quietPort();
-      opened?.(late);
+      opening.resolve?.(late);
       await until('the late port closed', () => late.closes > 0);
       assert.equal(late.closes, 1);
       assert.deepEqual(
