@@ -3,7 +3,8 @@
 // opportunity), and the priority exceptions, which are never queued: each is a flag until the
 // host acknowledges it, and a set flag is always reported before the queue, highest first in
 // the order of PRIORITY_ORDER. An exception leaves only when the host acknowledges it (an implied
-// ACK, §3.1); a repeated poll (an implied NACK) is answered with the same exception. Each may
+// ACK, §3.1), or, a flag raised untagged (the machine's own reissued 51), when its raiser
+// withdraws it; a repeated poll (an implied NACK) is answered with the same exception. Each may
 // carry its raiser's tag (the host's: the journal entry it comes from), handed back when the host
 // acknowledges it or when an overflow loses it, so the raiser knows which of its events the host has.
 import { EXC, PRIORITY_ORDER } from './constants.js';
@@ -64,6 +65,17 @@ export class ExceptionQueue {
     }
     if (this.fifo[0]?.code === code) return this.fifo.shift() ?? null;
     return null;
+  }
+
+  /**
+   * Removes a priority exception's flag raised without a tag (its raiser's own, no event anyone
+   * waits to hear acknowledged), before a general poll reports it; true if there was one. A tagged
+   * flag stays.
+   */
+  withdrawUntagged(code: number): boolean {
+    const flag = this.flags.get(code);
+    if (!flag || flag.tag !== undefined) return false;
+    return this.flags.delete(code);
   }
 
   /** Whether a priority exception's flag is set (raising it again would not report it twice). */

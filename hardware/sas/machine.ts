@@ -82,6 +82,11 @@ export class SasMachine {
   };
   /** When the host last acknowledged 51 without asking 1B since (§7.8.1), or null. */
   private handpayAckedAt: number | null = null;
+  /**
+   * A 51 waits since the reissue's time came (the copy, or the journal's own): the kept note was
+   * left as it was, so a 1B must still clear it though `handpayAckedAt` is null.
+   */
+  private handpayReissued = false;
   /** Answers sent, for diagnostics and the fuzz. */
   answered = 0;
 
@@ -202,7 +207,7 @@ export class SasMachine {
   }
 
   private longPoll(bytes: Uint8Array, command: number): void {
-    if (command === LP.handpayInfo && this.handpayAckedAt !== null) this.noteHandpay(null);
+    if (command === LP.handpayInfo && (this.handpayAckedAt !== null || this.handpayReissued)) this.handpayAsked();
     const reply = this.attempt(command, 'answer', () => {
       const r = respond(bytes, this.options.game);
       if (r.kind === 'rom') this.computeRom(r.seed);
@@ -262,9 +267,20 @@ export class SasMachine {
     this.events.emit({ type: 'link-down', reason });
   }
 
+  /**
+   * 1B asked: the reissue ends. A copy of 51 the watchdog raised and no general poll has reported
+   * yet is withdrawn: it asked for this 1B, and its acknowledgement would start the reissue again
+   * with the handpay just read. The journal's 51 (tagged) stays to be reported.
+   */
+  private handpayAsked(): void {
+    this.exceptions.withdrawUntagged(EXC.handpayPending);
+    this.noteHandpay(null);
+  }
+
   /** The reissue's note changed: the caller keeps it (a restart takes it back as `handpayAckedAt`). */
   private noteHandpay(ackedAt: number | null): void {
     this.handpayAckedAt = ackedAt;
+    this.handpayReissued = false;
     this.events.emit({ type: 'handpay-note', ackedAt });
   }
 
@@ -278,6 +294,7 @@ export class SasMachine {
     if (every === null || this.handpayAckedAt === null || now - this.handpayAckedAt < every) return;
     if (this.options.game.handpay() === null) return this.noteHandpay(null);
     this.handpayAckedAt = null;
+    this.handpayReissued = true;
     if (!this.exceptions.flagged(EXC.handpayPending)) this.raise(EXC.handpayPending);
   }
 

@@ -373,6 +373,39 @@ describe('SAS machine side: link rules (manual clock)', () => {
       );
     });
 
+    // The ordering tests/sas/handpay-reissue.e2e.test.ts met once: the watchdog raised the copy of
+    // 51 and the host asked 1B before a general poll read it. 1B left the kept note (the copy's
+    // reissue leaves it as it was) and the copy, whose acknowledgement started the reissue again.
+    it('1B asked while a reissued 51 waits unread: the note is reported cleared and no 51 comes again', () => {
+      const r = acknowledged51();
+      cycle(r, 16_000);
+      assert.equal(r.machine.exceptions.peek(), 0x51, 'the copy waits, unread');
+      r.send([A, 0x1b]);
+      assert.equal(r.take()[0]?.bytes[1], 0x1b);
+      assert.deepEqual(
+        r.events.flatMap((e) => (e.type === 'handpay-note' ? [e.ackedAt === null] : [])),
+        [false, true],
+        'the kept note cleared by 1B',
+      );
+      assert.equal(general(r), 0x00, '1B answered what the copy asked for');
+      cycle(r, 40_000);
+      assert.equal(general(r), 0x00);
+    });
+
+    it('1B asked while the journal’s own 51 waits at the reissue time: the note is reported cleared, the journal’s 51 still reported', () => {
+      const r = acknowledged51();
+      r.machine.raise(0x51, 'journal');
+      cycle(r, 16_000);
+      r.send([A, 0x1b]);
+      r.take();
+      assert.deepEqual(
+        r.events.flatMap((e) => (e.type === 'handpay-note' ? [e.ackedAt === null] : [])),
+        [false, true],
+      );
+      assert.equal(general(r), 0x51, 'an event of the journal is never withdrawn');
+      assert.ok(r.events.some((e) => e.type === 'exception-acked' && e.tag === 'journal'));
+    });
+
     it('the operator’s setting for a system that never asks 1B (§7.8.2): never reissued', () => {
       const r = acknowledged51({ handpayReissueMs: null });
       cycle(r, 40_000);
