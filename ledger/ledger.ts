@@ -343,8 +343,10 @@ export class Ledger {
    * Appends entries in one durable transaction: all are written or none. An entry whose
    * transaction id is already journalled with identical type and payload is a duplicate and
    * writes nothing; the same id with other content is refused (and so is the whole batch).
+   * `then`: entries made from these as written (their seq, ts), appended after them in the same
+   * transaction: one that names another by seq or day cannot name it wrongly, whoever else writes.
    */
-  appendMany(entries: readonly NewEntry[]): AppendResult[] {
+  appendMany(entries: readonly NewEntry[], then?: (written: readonly AppendResult[]) => readonly NewEntry[]): AppendResult[] {
     if (this.#readonly) throw new LedgerOpenError(`${this.file} was opened read-only (a tool's open): it appends nothing`);
     let head = this.head;
     // IMMEDIATE: the write lock is taken before the head is read. Another process may have appended
@@ -356,11 +358,15 @@ export class Ledger {
       const stored = this.stmt.head.get() as { seq: number; hash: string } | undefined;
       if (stored) head = stored;
       const out: AppendResult[] = [];
-      for (const e of entries) {
-        const r = this.appendOne(e, head, this.clock());
-        if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
-        out.push(r);
-      }
+      const write = (batch: readonly NewEntry[]) => {
+        for (const e of batch) {
+          const r = this.appendOne(e, head, this.clock());
+          if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
+          out.push(r);
+        }
+      };
+      write(entries);
+      if (then) write(then([...out]));
       return out;
     });
     this.head = head;

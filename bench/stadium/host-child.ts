@@ -142,8 +142,8 @@ running.screens.hub.publicPart = (part) => {
 // Every durable commit, and the bets it carried (a bet is its `table.input` entry).
 const counts = { commits: 0, bets: 0, betCommits: 0 };
 const appendMany = running.ledger.appendMany.bind(running.ledger);
-running.ledger.appendMany = (entries) => {
-  const r = appendMany(entries);
+running.ledger.appendMany = (entries, then) => {
+  const r = appendMany(entries, then);
   if (reading && ++reading.commits === 1) reading.committed = process.hrtime.bigint();
   if (measuring) {
     counts.commits++;

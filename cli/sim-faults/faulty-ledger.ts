@@ -48,7 +48,7 @@ export class FaultyLedger {
   ) {
     this.faults = faults;
     const appendMany = ledger.appendMany.bind(ledger);
-    ledger.appendMany = (entries) => {
+    ledger.appendMany = (entries, then) => {
       if (this.killed) throw this.killed;
       const n = ++this.writes;
       this.written.push(entries.map((e) => e.type));
@@ -64,7 +64,7 @@ export class FaultyLedger {
             entries.map((e) => e.type),
           ));
       }
-      const out = appendMany(entries);
+      const out = appendMany(entries, then);
       for (const f of this.faults)
         if (f.kind === 'kill' && f.at === n && f.committed)
           throw (this.killed = new Killed(

@@ -294,25 +294,19 @@ export class ConfigChanges {
   /**
    * A switch's `config.change` and the `rules.record` of the rule set it puts in force (`next`,
    * its authorisation's day set here), in one transaction: both or neither (two appends, a journal
-   * refusing the second left a change with no record). The record names the change by the seq it
-   * is written at, the one after the head, and its day as the change's (in effect from the day it
-   * was journalled, as a start reads it: restoreRestartChanges).
+   * refusing the second left a change with no record). The record is made inside the transaction
+   * from the change as written: it names the change by its seq and takes its day from its ts (in
+   * effect from the day it was journalled, as a start reads it: restoreRestartChanges). Predicted
+   * before the transaction, another process's write (the accounts' command line) or midnight
+   * between the two made it name another entry or day.
    */
   private journalSwitch(next: TableConfig, change: Extract<NewEntry, { type: 'config.change' }>['payload']): { entry: JournalEntry } {
-    const seq = this.deps.ledger.headOf().seq + 1;
-    if (next.profileAuthorisation) next.profileAuthorisationEffective = new Date().toISOString().slice(0, 10);
-    const record = recordPayload(ruleRecordOf(next), { changeSeq: seq });
-    const [r] = this.deps.ledger.appendMany([
-      { type: 'config.change', payload: change },
-      { type: 'rules.record', payload: record },
-    ]);
+    const [r] = this.deps.ledger.appendMany([{ type: 'config.change', payload: change }], ([written]) => {
+      if (!written) throw new Error('unreachable');
+      if (next.profileAuthorisation) next.profileAuthorisationEffective = written.entry.ts.slice(0, 10);
+      return [{ type: 'rules.record', payload: recordPayload(ruleRecordOf(next), { changeSeq: written.entry.seq }) }];
+    });
     if (!r) throw new Error('unreachable');
-    // Another process's write between the head read and the transaction (the accounts' command line), or midnight between the two.
-    if (r.entry.seq !== seq || (next.profileAuthorisationEffective && r.entry.ts.slice(0, 10) !== next.profileAuthorisationEffective))
-      this.deps.log.error(
-        { seq: r.entry.seq, named: seq, ts: r.entry.ts, effective: next.profileAuthorisationEffective },
-        'rule set switched: its rules.record names another seq or day than its change was written at',
-      );
     return r;
   }
 

@@ -32,9 +32,19 @@ function table(switchTo: (c: TableConfig) => void = () => undefined) {
   /** Every batch the ledger is asked to write from now on, as its entries' types. */
   const seen: string[][] = [];
   const appendMany = ledger.appendMany.bind(ledger);
-  ledger.appendMany = (es) => {
-    seen.push(es.map((e) => e.type));
-    return appendMany(es);
+  ledger.appendMany = (es, then) => {
+    const batch = es.map((e): string => e.type);
+    seen.push(batch);
+    // The entries made inside the transaction from those written are of the same batch.
+    return appendMany(
+      es,
+      then &&
+        ((written) => {
+          const more = then(written);
+          batch.push(...more.map((e) => e.type));
+          return more;
+        }),
+    );
   };
   const append = ledger.append.bind(ledger);
   ledger.append = (e) => {

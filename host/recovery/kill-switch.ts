@@ -34,8 +34,8 @@ export function installKillSwitch(
   let count = 0;
   const transactions: number[] = [];
   const appendMany = ledger.appendMany.bind(ledger);
-  ledger.appendMany = (entries) => {
-    const results = appendMany(entries);
+  ledger.appendMany = (entries, then) => {
+    const results = appendMany(entries, then);
     let inRound = 0;
     for (const r of results) {
       if (r.status !== 'appended' || !r.entry.roundId) continue;

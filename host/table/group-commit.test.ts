@@ -18,9 +18,9 @@ const WINDOW = { windowMs: 2 };
 function watchCommits(t: TestTable, fail: (entries: readonly NewEntry[]) => boolean = () => false) {
   const commits: number[][] = [];
   const appendMany = t.ledger.appendMany.bind(t.ledger);
-  t.ledger.appendMany = (entries) => {
+  t.ledger.appendMany = (entries, then) => {
     if (fail(entries)) throw new Error('injected: the disk refused the commit');
-    const r = appendMany(entries);
+    const r = appendMany(entries, then);
     const bets = entries.flatMap((e) => {
       const station = e.type === 'table.input' && e.payload.input.kind === 'place-bet' ? e.payload.input.station : null;
       return typeof station === 'number' ? [station] : [];
@@ -176,9 +176,9 @@ describe('group commit of station commands', () => {
       const committed = new Set<string>();
       let refuse = false;
       const appendMany = t.ledger.appendMany.bind(t.ledger);
-      t.ledger.appendMany = (entries) => {
+      t.ledger.appendMany = (entries, then) => {
         if (refuse && entries.some((e) => e.type === 'table.input')) throw new Error('injected: the disk refused the commit');
-        const r = appendMany(entries);
+        const r = appendMany(entries, then);
         for (const e of entries)
           if (e.type === 'table.input' && e.payload.input.kind === 'place-bet')
             committed.add(`${String(e.payload.input.station)}:${String(e.payload.input.amount)}`);

@@ -23,9 +23,19 @@ export function refusingOnce(ledger: Ledger, type: string): void {
  */
 function refuseWrites(ledger: Ledger, refuse: (entries: readonly { type: string }[]) => void): void {
   const appendMany = ledger.appendMany.bind(ledger);
-  ledger.appendMany = (entries) => {
+  ledger.appendMany = (entries, then) => {
     refuse(entries);
-    return appendMany(entries);
+    // Entries made inside the transaction from those written (appendMany's `then`) are refused
+    // there: the throw rolls the whole batch back, as SQLite refusing a row of it would.
+    return appendMany(
+      entries,
+      then &&
+        ((written) => {
+          const more = then(written);
+          refuse(more);
+          return more;
+        }),
+    );
   };
   const append = ledger.append.bind(ledger);
   ledger.append = (entry) => {

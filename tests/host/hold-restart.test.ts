@@ -176,12 +176,12 @@ describe('a hold between rounds across a kill', () => {
         // in; it takes the hold's entries.
         const appendMany = first.ledger.appendMany.bind(first.ledger);
         let refused = false;
-        first.ledger.appendMany = (entries) => {
+        first.ledger.appendMany = (entries, then) => {
           if (entries.some((e) => e.type === 'card.read') && !refused) {
             refused = true;
             throw new Error('SQLITE_FULL: database or disk is full');
           }
-          return appendMany(entries);
+          return appendMany(entries, then);
         };
         first.devices.shoe.simulator()?.drawCard();
         for (let i = 0; i < 200 && first.table.reads.view().hold === null; i++) await sleep(20);

@@ -74,8 +74,8 @@ describe('a kill at every step of a rule profile switched at the shoe change', (
         host.remote.receive(profileOrder(7).answer);
         credit = host.ledger.credit(1);
         const appendMany = host.ledger.appendMany.bind(host.ledger);
-        host.ledger.appendMany = (entries) => {
-          const results = appendMany(entries);
+        host.ledger.appendMany = (entries, then) => {
+          const results = appendMany(entries, then);
           // The transaction is durable: a kill now leaves this on disk.
           const last = entries.at(-1);
           const step = last?.type === 'shoe.change' || !entries[0] || entries[0].type !== 'table.input' ? (last?.type ?? '?') : 'table.input';

@@ -40,9 +40,9 @@ function answer(act: () => BackendResult): BackendResult | 'threw' {
 function batches(ledger: Ledger): string[][] {
   const seen: string[][] = [];
   const appendMany = ledger.appendMany.bind(ledger);
-  ledger.appendMany = (es) => {
+  ledger.appendMany = (es, then) => {
     seen.push(es.map((e) => e.type));
-    return appendMany(es);
+    return appendMany(es, then);
   };
   const append = ledger.append.bind(ledger);
   ledger.append = (e) => {

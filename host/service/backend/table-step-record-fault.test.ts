@@ -38,9 +38,9 @@ const payload = (e: JournalEntry) => (JSON.parse(e.body) as { payload: Record<st
 function batches(ledger: Ledger): string[][] {
   const seen: string[][] = [];
   const appendMany = ledger.appendMany.bind(ledger);
-  ledger.appendMany = (es) => {
+  ledger.appendMany = (es, then) => {
     seen.push(es.map((e) => e.type));
-    return appendMany(es);
+    return appendMany(es, then);
   };
   return seen;
 }

@@ -12,8 +12,8 @@ if (!dataDir || !machinePty) throw new Error('usage: register-child DATA_DIR MAC
 const running = await startAftStation(dataDir, machinePty);
 const ledger = running.ledger;
 const appendMany = ledger.appendMany.bind(ledger);
-ledger.appendMany = (entries) => {
-  const out = appendMany(entries);
+ledger.appendMany = (entries, then) => {
+  const out = appendMany(entries, then);
   if (entries.some((e) => e.type === 'aft.register' && e.payload.status === 'registered')) process.kill(process.pid, 'SIGKILL');
   return out;
 };

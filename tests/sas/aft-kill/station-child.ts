@@ -18,10 +18,10 @@ if (arm) {
   const ledger = running.ledger;
   const appendMany = ledger.appendMany.bind(ledger);
   const armed = (entries: Parameters<typeof appendMany>[0]): boolean => entries.some((e) => e.txId === aftTxId(STATION, arm.id));
-  ledger.appendMany = (entries) => {
+  ledger.appendMany = (entries, then) => {
     const hit = armed(entries);
     if (hit && arm.at === 'before-commit') process.kill(process.pid, 'SIGKILL');
-    const out = appendMany(entries);
+    const out = appendMany(entries, then);
     if (hit && arm.at === 'after-commit') process.kill(process.pid, 'SIGKILL');
     return out;
   };

@@ -15,8 +15,8 @@ if (at === 'restart') {
   // The start after a kill: SIGKILLed right after the restart rule's `restart` end commits (inside
   // the start, before anything else is journalled by it).
   const appendMany = Ledger.prototype.appendMany;
-  Ledger.prototype.appendMany = function (this: Ledger, entries) {
-    const out = appendMany.call(this, entries);
+  Ledger.prototype.appendMany = function (this: Ledger, entries, then) {
+    const out = appendMany.call(this, entries, then);
     if (entries.some((e) => e.type === 'ticket.validation.end' && (e.payload as { outcome?: string }).outcome === 'restart'))
       process.kill(process.pid, 'SIGKILL');
     return out;
@@ -29,8 +29,8 @@ const type = KILL_AFTER[at as KillPoint];
 const running = await startSystemValidationStation(dataDir, machinePty);
 const ledger = running.ledger;
 const appendMany = ledger.appendMany.bind(ledger);
-ledger.appendMany = (entries) => {
-  const out = appendMany(entries);
+ledger.appendMany = (entries, then) => {
+  const out = appendMany(entries, then);
   if (entries.some((e) => e.type === type)) process.kill(process.pid, 'SIGKILL');
   return out;
 };

@@ -19,12 +19,12 @@ const running = await startTicketHost(dataDir, ports, upstream);
 const ledger = running.ledger;
 const appendMany = ledger.appendMany.bind(ledger);
 let armed = arm;
-ledger.appendMany = (entries) => {
+ledger.appendMany = (entries, then) => {
   const hit = armed !== null && entries.some((e) => e.type === armed?.type);
   const at = hit ? armed?.at : undefined;
   if (hit) armed = null;
   if (at === 'before-commit') process.kill(process.pid, 'SIGKILL');
-  const out = appendMany(entries);
+  const out = appendMany(entries, then);
   process.stdout.write(`${JSON.stringify({ kind: 'wrote', types: entries.map((e) => e.type), notes: entries.map(note) })}\n`);
   if (at === 'after-commit') process.kill(process.pid, 'SIGKILL');
   return out;
