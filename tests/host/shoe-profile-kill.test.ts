@@ -77,7 +77,8 @@ describe('a kill at every step of a rule profile switched at the shoe change', (
         host.ledger.appendMany = (entries, then) => {
           const results = appendMany(entries, then);
           // The transaction is durable: a kill now leaves this on disk.
-          const last = entries.at(-1);
+          // The last written, `then`'s entries too (the switch's record is made inside the transaction).
+          const last = results.at(-1)?.entry;
           const step = last?.type === 'shoe.change' || !entries[0] || entries[0].type !== 'table.input' ? (last?.type ?? '?') : 'table.input';
           const dir = path.join(root, `k${steps.length}`);
           copyAsKilled(live, dir);
