@@ -358,15 +358,13 @@ export class Ledger {
       const stored = this.stmt.head.get() as { seq: number; hash: string } | undefined;
       if (stored) head = stored;
       const out: AppendResult[] = [];
-      const write = (batch: readonly NewEntry[]) => {
-        for (const e of batch) {
-          const r = this.appendOne(e, head, this.clock());
-          if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
-          out.push(r);
-        }
+      const write = (e: NewEntry) => {
+        const r = this.appendOne(e, head, this.clock());
+        if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
+        out.push(r);
       };
-      write(entries);
-      if (then) write(then([...out]));
+      entries.forEach(write);
+      then?.([...out]).forEach(write);
       return out;
     });
     this.head = head;
