@@ -25,6 +25,7 @@ import type { TicketReturnReason } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import type { TicketAuthority } from '../tickets/authority.js';
+import { clearRemovedClosings } from './ticket-in-removed.js';
 import { creditRoom, passesCreditLimit } from './credit-rule/credit-limit.js';
 
 /** What a station's screen says of the last ticket inserted there. */
@@ -72,7 +73,9 @@ export interface TicketInDeps {
 /** Where a station's closing to tickets is raised and cleared (the table's TiltManager; never throws). */
 export interface TicketInFaults {
   raise(kind: 'ticket-in-closed', at: { station: number }): void;
-  conditionGone(kind: 'ticket-in-closed', station: number): void;
+  conditionGone(kind: 'ticket-in-closed', station: number, say?: Said): void;
+  /** The faults open now: a start finds those of stations the configuration no longer has. */
+  list(): readonly { kind: string; station?: number }[];
 }
 
 /**
@@ -168,6 +171,7 @@ export class TicketIn {
     // A station closed when the host stopped is open at this start unless an end refused just now
     // closed it again: its fault, restored from the journal, goes.
     for (const { station } of this.deps.config.stations) if (!this.closed.has(station)) this.faultGone(station);
+    this.fault(() => clearRemovedClosings(this.deps.faults, this.deps.config));
   }
 
   /**

@@ -1,0 +1,52 @@
+// A station closed to tickets (`ticket-in-closed`) clears only when it reopens, and only a station
+// the configuration still has is ever watched reopening: a station removed from the configuration
+// while closed kept its fault open for ever (on /healthz, in service mode, restored from the
+// journal at each start; a review). The start that no longer has the station now clears it, with
+// why in the journal.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { entriesOfTypes, openLedger, openTilts } from '../../ledger/index.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { silent } from '../testing/table-kit.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
+import { ticketRegister as register } from './test-ticket-register.js';
+import { TicketIn } from './ticket-in.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('ticket in closed at a station removed from the configuration', () => {
+  it('a start without the station clears its fault, journalled with why', async (t) => {
+    const base = simulatedTableConfig('war');
+    assert.ok(base.stations.length >= 3, 'the simulated table has a station 3');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ticket-in-removed-'));
+    const ledger = openLedger(dir, 'SIM-WAR-01');
+    t.after(() => {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    // The last run closed station 3 to tickets; this start's configuration has no station 3.
+    new TiltManager({ ledger, log: silent }).raise('ticket-in-closed', { station: 3 });
+    const config = TableConfig.parse({ ...base, stations: base.stations.filter((s) => s.station !== 3) });
+    const tilts = new TiltManager({ ledger, log: silent });
+    tilts.restore();
+    new TicketIn({ config, ledger, log: silent, authority: register(), faults: tilts }).recover();
+    await tick();
+    assert.deepEqual(
+      tilts.list().filter((f) => f.kind === 'ticket-in-closed'),
+      [],
+      'no closing fault left for a station no longer configured',
+    );
+    assert.deepEqual(openTilts(ledger), [], 'a further start restores none');
+    const clears = [...entriesOfTypes(ledger, ['tilt.clear'])].map(
+      (e) => (JSON.parse(e.body) as { payload: { kind: string; station?: number; automatic?: boolean; detail?: string; say?: { key: string } } }).payload,
+    );
+    assert.deepEqual(
+      clears.map((c) => ({ kind: c.kind, station: c.station, automatic: c.automatic, say: c.say?.key })),
+      [{ kind: 'ticket-in-closed', station: 3, automatic: true, say: 'tiltDetail.ticketInStationRemoved' }],
+    );
+    assert.match(clears[0]?.detail ?? '', /no longer in the configuration/);
+  });
+});
