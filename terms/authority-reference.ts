@@ -17,6 +17,14 @@
 // Blanks inside a reference are kept: 'AB 12' and 'AB12' may be two references, and nothing here
 // can tell.
 
+/**
+ * The longest reference the journal holds, in its one form (the table's `jackpot-reset` input and
+ * the ledger's entry take no more). Checked on the form, not as typed: NFKC and the case round trip
+ * can lengthen a reference ('ﬃ' → 'FFI', '㎏' → 'KG', 'ß' → 'SS'), so one typed within the service
+ * message's 64 characters can be far longer in the form.
+ */
+export const AUTHORITY_REFERENCE_MAX = 128;
+
 /** The one form of an authority's reference: equal for any two ways of typing it; '' for blanks only. */
 export function authorityReference(typed: string): string {
   return typed.normalize('NFKC').toLowerCase().toUpperCase().normalize('NFKC').trim();

@@ -1,5 +1,5 @@
 import { jackpotPools, jackpotResetUnder, type Ledger, type NewEntry } from '../../ledger/index.js';
-import { authorityReference } from '../../terms/authority-reference.js';
+import { AUTHORITY_REFERENCE_MAX, authorityReference } from '../../terms/authority-reference.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
@@ -41,6 +41,8 @@ export function resetJackpotLevel(
   // The reference in its one form from here on: what is compared is what is journalled.
   const r = { ...asked, authorisation: authorityReference(asked.authorisation) };
   if (!r.authorisation) return refused(serviceSaid('jackpotNoAuthorisation'));
+  const length = r.authorisation.length;
+  if (length > AUTHORITY_REFERENCE_MAX) return refused(serviceSaid('jackpotAuthorisationTooLong', { length, max: AUTHORITY_REFERENCE_MAX }));
   if (r.supervisor === r.witness) return refused(serviceSaid('jackpotSamePerson'));
   const used = jackpotResetUnder(d.ledger, r.authorisation);
   if (used)

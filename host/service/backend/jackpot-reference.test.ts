@@ -93,6 +93,39 @@ describe('a jackpot authorisation reference, typed another way', () => {
     }
   });
 
+  it('a reference within the 64 characters typed that normalises past the 128 journalled: refused as too long, nothing journalled', () => {
+    const t = testTable(portugal());
+    try {
+      const page = jackpot({ ledger: t.ledger, table: t.table, config: t.config } as never, changes);
+      // 'ﬃ' (one character, a ligature) is 'FFI' in NFKC, '㎏' is 'KG', 'ß' upper case 'SS', U+FDFA
+      // eighteen characters: each typed within 64, past 128 in the one form (the second by one).
+      for (const typed of ['IGJ-' + 'ﬃ'.repeat(60), '㎏'.repeat(63) + 'ﬃ', 'ß'.repeat(63) + '\uFDFA']) {
+        assert.ok(typed.length <= 64, typed);
+        const r = page.reset('main', 2_000_000, typed, BY);
+        assert.equal(r.ok, false, typed);
+        assert.equal(r.notice?.key, 'serviceRefusal.jackpotAuthorisationTooLong', JSON.stringify(r));
+        assert.equal(r.notice?.values?.max, 128);
+        assert.ok(Number(r.notice?.values?.length) > 128, JSON.stringify(r.notice?.values));
+      }
+      assert.equal(resets(t.ledger).length, 0, 'nothing reset');
+      assert.equal([...t.ledger.entries(1)].filter((e) => e.type === 'service.action').length, 0, 'nor its record');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a reference that normalises to exactly 128 characters is taken and journalled whole', () => {
+    const t = testTable(portugal());
+    try {
+      const page = jackpot({ ledger: t.ledger, table: t.table, config: t.config } as never, changes);
+      // 'ß' upper-cases to 'SS': 64 typed, 128 journalled.
+      assert.equal(page.reset('main', 2_000_000, 'ß'.repeat(64), BY).ok, true);
+      assert.equal(authorisationOf(resets(t.ledger)[0]), 'SS'.repeat(64));
+    } finally {
+      t.close();
+    }
+  });
+
   it('a reference of blanks only (an ideographic space) is none: refused by key, nothing journalled', () => {
     const t = testTable(portugal());
     try {
