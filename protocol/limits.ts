@@ -6,8 +6,10 @@
  * round in play to end), which a version-8 service screen reads as a malformed page.
  * 10: a fault of a new kind, `ticket-in-closed` (a station closed to tickets), in a station's
  * faults and service mode's rows, whose strict kind a version-9 screen reads as a malformed view.
+ * 11: a fault of a new kind, `restart-needed` (a rule set switched whose game could not be built),
+ * in the table's faults and service mode's rows, which a version-10 screen reads as malformed.
  */
-export const PROTOCOL_VERSION = 10;
+export const PROTOCOL_VERSION = 11;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is

@@ -36,6 +36,7 @@ export const TILT_KINDS = [
   'printer-offline',
   'printer-paper-out',
   'ticket-in-closed',
+  'restart-needed',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);
 export type TiltKind = z.infer<typeof TiltKind>;

@@ -91,6 +91,17 @@ export interface ConfigChangeDeps {
   onApplied?: (key: ChangeableKey) => void;
   /** The host's rebuild of the game between shoes (host/table/game-switch.ts); absent: a rule set changes at a start only. */
   ruleSwitch?: RuleSwitch;
+  /**
+   * The table's faults (its TiltManager): a switch journalled whose game could not be built is the
+   * fault `restart-needed`, so the screens, service mode and /healthz say why the table takes nothing.
+   */
+  faults?: RuleSwitchFaults;
+}
+
+/** Where a table left without its game is raised, and cleared by the start that builds it (the TiltManager; never throws). */
+export interface RuleSwitchFaults {
+  raise(kind: 'restart-needed'): void;
+  conditionGone(kind: 'restart-needed'): void;
 }
 
 /** The host's side of a rule set switched at a shoe change (made by host/table/game-switch.ts). */
@@ -139,6 +150,9 @@ export class ConfigChanges {
    * before anything reads the config). A change that no longer validates is skipped and logged.
    */
   restore(): number {
+    // The start has built the game of the rule set journalled (restoreRestartChanges): a switch's
+    // fault restored from the journal is over, and only a start ends it (no person may clear it).
+    this.deps.faults?.conditionGone('restart-needed');
     let applied = 0;
     for (const c of configChanges(this.deps.ledger)) {
       if (!(CHANGEABLE_KEYS as readonly string[]).includes(c.key)) continue;
@@ -285,6 +299,7 @@ export class ConfigChanges {
       // Journalled, so in force from the next start; the table, its game not built, takes nothing
       // until then (switching-table.ts). The truth is a restart needed, not a failure.
       this.deps.log.error({ err, key, seq: r.entry.seq }, 'rule set switched in the journal but its game could not be built: a restart is needed');
+      this.deps.faults?.raise('restart-needed');
       return { ok: true, status: 'restart-needed', seq: r.entry.seq, say: said('switchNeedsRestart', { game: config.game, profile: config.profile }) };
     }
     this.deps.onApplied?.(key);

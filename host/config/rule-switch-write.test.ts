@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import { Ledger, PAYLOADS, type JournalEntry } from '../../ledger/index.js';
 import { refusingOnce } from '../testing/refusing-ledger.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
 import { journalOf } from '../testing/remote-orders.js';
 import { ConfigChanges, restoreRestartChanges } from './config-changes.js';
 import { simulatedTableConfig, TableConfig } from './table-config.js';
@@ -17,13 +18,15 @@ const BY = { who: 'ana', witness: 'rui', authorisation: 'DICJ-2026/R' };
 const log = pino({ level: 'silent' });
 const fresh = () => TableConfig.parse(simulatedTableConfig('baccarat', 'macau-commission'));
 
-function table(switchTo: (c: TableConfig) => void = () => undefined) {
-  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-RULE-SWITCH' });
+function table(switchTo: (c: TableConfig) => void = () => undefined, ledger = Ledger.open({ file: ':memory:', terminalId: 'T-RULE-SWITCH' })) {
   const config = fresh();
+  const tilts = new TiltManager({ ledger, log });
+  tilts.restore();
   const changes = new ConfigChanges({
     config,
     ledger,
     log,
+    faults: tilts,
     bets: ['banker', 'player', 'tie'],
     betweenRounds: () => true,
     ruleSwitch: { refusal: () => null, switchTo },
@@ -51,7 +54,7 @@ function table(switchTo: (c: TableConfig) => void = () => undefined) {
     seen.push([e.type]);
     return append(e);
   };
-  return { ledger, config, changes, of, seen };
+  return { ledger, config, changes, of, seen, tilts };
 }
 
 const payload = (e: JournalEntry | undefined) => (JSON.parse((e as JournalEntry).body) as { payload: Record<string, unknown> }).payload;
@@ -106,6 +109,40 @@ describe('a rule set switched whose new game cannot be built', () => {
     const started = fresh();
     restoreRestartChanges(t.ledger, started, log);
     assert.equal(started.profile, 'macau-no-commission');
+    t.ledger.close();
+  });
+});
+
+describe('a rule set switched whose new game cannot be built: the table faulted until a start', () => {
+  const SUPERVISOR = { user: 'sup', role: 'supervisor' } as const;
+  it('restart-needed halts the table (bets refused with it), no person clears it, the next start ends it', () => {
+    const t = table(() => {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    });
+    const r = t.changes.switchRuleSet('profile', 'macau-no-commission', BY);
+    assert.ok(r.ok && r.status === 'restart-needed', JSON.stringify(r));
+    assert.deepEqual(
+      t.tilts.list().map((f) => f.kind),
+      ['restart-needed'],
+    );
+    const refused = t.tilts.refusal(1, 'bet');
+    assert.equal(refused?.refusal, 'table-halted');
+    assert.match(refused?.reason ?? '', /restart-needed/);
+    assert.equal(t.tilts.clear('restart-needed', undefined, SUPERVISOR).ok, false, 'a person cannot clear it');
+    assert.deepEqual(
+      t.tilts.list().map((f) => f.kind),
+      ['restart-needed'],
+    );
+    // The start: the faults restored from the journal, then the rule set journalled opened.
+    const next = table(undefined, t.ledger);
+    assert.deepEqual(
+      next.tilts.list().map((f) => f.kind),
+      ['restart-needed'],
+      'restored from the journal',
+    );
+    next.changes.restore();
+    assert.deepEqual(next.tilts.list(), [], 'gone once the start has built the game');
+    assert.equal(next.tilts.refusal(1, 'bet'), null);
     t.ledger.close();
   });
 });

@@ -112,6 +112,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     bets: () => d.table.game.rules.bets,
     betweenRounds: () => d.table.reads.betweenRounds(),
     ...(d.ruleSwitch ? { ruleSwitch: d.ruleSwitch } : {}),
+    faults: d.tilts,
     onApplied: (key) => configApplied(d, key),
   });
   const restored = configChanges.restore();

@@ -77,7 +77,11 @@ export interface TiltSpec {
  * - a station closed to tickets (the journal refuses the end of a ticket in never approved there, a
  *   full disk: host/devices/ticket-in.ts `close`): the station gives every ticket back by itself,
  *   and its notes, bets and cash-outs go on, so the fault stops nothing more; shown at the station
- *   (a player stops inserting tickets there) and to staff, cleared when the station takes tickets again.
+ *   (a player stops inserting tickets there) and to staff, cleared when the station takes tickets again;
+ * - a rule set switched at a shoe change, journalled, whose game could not be built (the journal
+ *   refusing its opening writes: host/config/config-changes.ts `switchRuleSet`): the table has no
+ *   game and takes nothing, so it halts; only the next start, which opens the journalled rule set,
+ *   resolves it (no person's clear could build the game).
  */
 export const TILTS = {
   'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
@@ -119,6 +123,7 @@ export const TILTS = {
   'printer-offline': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'printer-paper-out': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'ticket-in-closed': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
+  'restart-needed': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;
