@@ -56,36 +56,7 @@ export function routeSignals(
     onWitnessSignal(tilts, false);
     if (recovery.ledgerVerified) witness.start();
   }
-  // A schema changed under the running host (a trigger planted through a second connection) makes
-  // the ledger refuse every append (ledger/write-check.ts): the table halts on it, by a fault held
-  // though its own entry cannot be written (host/tilts/tilt-manager.ts), so a technician sees why.
-  // The raise appends, and its refusal comes back here: once is enough. Every write is refused
-  // while it lasts, and a busy table asks for many: the first is logged in full, the rest counted
-  // and said at most once a minute (RefusalLog), or the log and the disk under it flooded.
-  let halting = false;
-  const refusals = new RefusalLog({ log, timers });
-  const said = { fields: {}, entry: {}, msg: 'ledger write refused', fatal: 'ledger write refused' };
-  stops.add(
-    'the ledger write watch',
-    onLedgerWriteLost(ledger, (e) => {
-      if (halting) return;
-      halting = true;
-      try {
-        refusals.refused('ledger-write-lost', e, said);
-        tilts.raise('ledger-integrity', { say: tiltDetailSaid('ledgerWriteLost', { problem: e.message.slice(0, 240) }) });
-      } finally {
-        halting = false;
-      }
-    }),
-  );
-  // Put right: how many were refused in all, and a next loss said in full again.
-  stops.add(
-    'the ledger write watch, put right',
-    ledger.onAppended(() => {
-      const total = refusals.wentThrough('ledger-write-lost');
-      if (total !== undefined) log.warn({ refused: total }, 'the ledger takes writes again');
-    }),
-  );
+  watchLedgerWrites(ledger, log, tilts, timers, stops);
   // A throw a device's driver caught from a listener or hook (hardware/clock.ts), logged: it was
   // swallowed without a trace (a review of 2 December, L3).
   stops.add(
@@ -102,4 +73,45 @@ export function routeSignals(
   stops.add('the ledger file check', () => ledgerCheck.stop());
   ledgerCheck.start();
   return { disk, ledgerCheck };
+}
+
+/**
+ * A schema changed under the running host (a trigger planted through a second connection) makes
+ * the ledger refuse every append (ledger/write-check.ts): the table halts on it, by a fault held
+ * though its own entry cannot be written (host/tilts/tilt-manager.ts), so a technician sees why.
+ * Every write is refused while it lasts, and a busy table asks for many: the first is logged in
+ * full, the rest counted and said at most once a minute (RefusalLog), or the log and the disk
+ * under it flooded; the first write after it is put right says how many there were.
+ */
+function watchLedgerWrites(
+  ledger: Opened['ledger'],
+  log: Opened['log'],
+  tilts: TableRuntime['tilts'],
+  timers: TableRuntime['timers'],
+  stops: StartStops,
+): void {
+  // The raise appends, and its refusal comes back here: once is enough.
+  let halting = false;
+  const refusals = new RefusalLog({ log, timers });
+  const said = { fields: {}, entry: {}, msg: 'ledger write refused', fatal: 'ledger write refused' };
+  stops.add(
+    'the ledger write watch',
+    onLedgerWriteLost(ledger, (e) => {
+      if (halting) return;
+      halting = true;
+      try {
+        refusals.refused('ledger-write-lost', e, said);
+        tilts.raise('ledger-integrity', { say: tiltDetailSaid('ledgerWriteLost', { problem: e.message.slice(0, 240) }) });
+      } finally {
+        halting = false;
+      }
+    }),
+  );
+  stops.add(
+    'the ledger write watch, put right',
+    ledger.onAppended(() => {
+      const total = refusals.wentThrough('ledger-write-lost');
+      if (total !== undefined) log.warn({ refused: total }, 'the ledger takes writes again');
+    }),
+  );
 }
