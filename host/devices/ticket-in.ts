@@ -171,7 +171,7 @@ export class TicketIn {
     // A station closed when the host stopped is open at this start unless an end refused just now
     // closed it again: its fault, restored from the journal, goes.
     for (const { station } of this.deps.config.stations) if (!this.closed.has(station)) this.faultGone(station);
-    this.fault(() => clearRemovedClosings(this.deps.faults, this.deps.config));
+    this.fault(() => clearRemovedClosings(this.deps.faults, this.deps.config, (station) => this.closed.has(station)));
   }
 
   /**
