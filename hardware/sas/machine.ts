@@ -207,13 +207,15 @@ export class SasMachine {
   }
 
   private longPoll(bytes: Uint8Array, command: number): void {
-    if (command === LP.handpayInfo && (this.handpayAckedAt !== null || this.handpayReissued)) this.handpayAsked();
     const reply = this.attempt(command, 'answer', () => {
       const r = respond(bytes, this.options.game);
       if (r.kind === 'rom') this.computeRom(r.seed);
       return r;
     });
     if (reply === FAILED || reply.kind === 'ignore') return;
+    // Only a 1B answered ends the reissue (before its answer goes, so the note is kept first): one
+    // left unanswered (its read failed) leaves the copy of 51 and the note for the host's retry.
+    if (command === LP.handpayInfo && (this.handpayAckedAt !== null || this.handpayReissued)) this.handpayAsked();
     this.answer(bytes, reply.bytes, reply.kind === 'send' ? reply.onAck : undefined);
   }
 

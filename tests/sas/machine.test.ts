@@ -392,6 +392,34 @@ describe('SAS machine side: link rules (manual clock)', () => {
       assert.equal(general(r), 0x00);
     });
 
+    // A review of 3 December: 1B ended the reissue before its answer was read, so a 1B whose read
+    // failed (unanswered, for the host to ask again) had withdrawn the copy and cleared the note.
+    it('1B whose read fails is unanswered: the copy of 51 and the note stay for the host to ask again', () => {
+      const r = acknowledged51();
+      cycle(r, 16_000);
+      assert.equal(r.machine.exceptions.peek(), 0x51, 'the copy waits, unread');
+      const pending = r.game.pendingHandpay;
+      r.game.handpay = () => {
+        throw new Error('SQLITE_IOERR: the journal cannot be read');
+      };
+      r.send([A, 0x1b]);
+      assert.deepEqual(r.take(), [], 'unanswered');
+      assert.deepEqual(
+        r.events.flatMap((e) => (e.type === 'handpay-note' ? [e.ackedAt === null] : [])),
+        [false],
+        'the note kept',
+      );
+      assert.equal(r.machine.exceptions.peek(), 0x51, 'the copy still waits');
+      r.game.handpay = () => pending;
+      r.send([A, 0x1b]);
+      assert.equal(r.take()[0]?.bytes[1], 0x1b, 'asked again: answered');
+      assert.deepEqual(
+        r.events.flatMap((e) => (e.type === 'handpay-note' ? [e.ackedAt === null] : [])),
+        [false, true],
+        'then the note cleared',
+      );
+    });
+
     it('1B asked while the journal’s own 51 waits at the reissue time: the note is reported cleared, the journal’s 51 still reported', () => {
       const r = acknowledged51();
       r.machine.raise(0x51, 'journal');
