@@ -40,7 +40,7 @@ export function startKiosk(e: KioskElectron, o: KioskOptions): RunningKiosk | nu
   const { app } = e;
   const k = kioskOf(e, o);
   const { log } = k;
-  if (o.lastResort) exitOnUncaught(log, (code) => relaunchAfterFault(k, code));
+  if (o.lastResort) exitOnUncaught(log, (code) => relaunchAfterFault(k, code), { laterFaults: 'logged' });
 
   // Before `ready`: sandbox every renderer, serve the screens from a privileged custom scheme,
   // and prefer X11 (Wayland ignores window bounds, so one window per display needs X11). The pages'
@@ -92,6 +92,8 @@ export function startKiosk(e: KioskElectron, o: KioskOptions): RunningKiosk | nu
  * made, so it never goes on. It relaunches as when the table host dies (the count on the command
  * line, exit 70 rather than 1 for the session's supervisor to tell a fault), and past the relaunch
  * policy shows the out-of-service page rather than loop or leave a desktop; already quitting, it exits.
+ * Only the first fault comes here: on the out-of-service page the process lives on, and each later
+ * fault is logged with its stack and count, never a second relaunch (`laterFaults: 'logged'`).
  */
 function relaunchAfterFault(k: Kiosk, code: number): void {
   if (k.quitting) return k.e.app.exit(code);

@@ -4,7 +4,10 @@
 // last resort: the throw ended it (Electron's own dialog on a desktop), nothing in host.log, and
 // nothing relaunched the kiosk. Now it is logged fatal with its stack in host.log, flushed, and the
 // kiosk relaunches itself as it does when the table host dies (exit 70, the relaunch counted on the
-// command line), or shows the out-of-service page past the relaunch policy.
+// command line), or shows the out-of-service page past the relaunch policy. Past it the process
+// lives on, and a later fault was dropped without a line (the guard was one-shot, for a process
+// that exits): now each later one is logged with its stack and its count, and nothing relaunches
+// or exits again.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,7 +27,8 @@ if (child) {
   const { electron, fake } = resetFake();
   fake.screen.displays.push({ id: 1, bounds: { x: 0, y: 0, width: 1920, height: 1080 } });
   const log = createLogger(path.join(dir, 'logs'), { app: 'kiosk-main', console: null });
-  const relaunches = child === 'past-policy' ? ['--relaunches=3'] : [];
+  const pastPolicy = child === 'past-policy' || child === 'later-faults';
+  const relaunches = pastPolicy ? ['--relaunches=3'] : [];
   const kiosk = startKiosk(electron, {
     argv: [`--data-dir=${dir}`, '--screens=table', ...relaunches],
     here: path.join(dir, 'dist/electron'),
@@ -39,13 +43,20 @@ if (child) {
     if (child === 'reject') void Promise.reject(new Error('EMFILE: too many open files, watch'));
     else throw new Error('EMFILE: too many open files, watch');
   }, 20);
+  // After the first fault has been dealt with (the fake's exit returns, as past the policy the
+  // real process goes on): a second throw, then a rejection.
+  if (child === 'later-faults' || child === 'throw')
+    setTimeout(() => {
+      setTimeout(() => void Promise.reject(new Error('ENOSPC: third fault')), 20);
+      throw new Error('ENOSPC: second fault');
+    }, 200);
   // The fake's `app.exit` records its code and returns: what the main process did is said here.
   setTimeout(() => {
     console.log(JSON.stringify({ exitCodes: fake.app.exitCodes, relaunched: fake.app.relaunched, outOfService: kiosk.outOfService() }));
     process.exit(0);
   }, 600);
 } else {
-  type Line = { level: number; msg: string; app?: string; err?: { stack?: string } };
+  type Line = { level: number; msg: string; app?: string; kind?: string; faults?: number; err?: { stack?: string } };
   const run = (how: string) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'main-faults-'));
     const r = runInChild(import.meta.url, { case: how, env: { MAIN_FAULTS_DIR: dir } });
@@ -74,6 +85,36 @@ if (child) {
       const { seen } = run('past-policy');
       assert.deepEqual(seen.relaunched, []);
       assert.equal(seen.outOfService, true);
+    });
+
+    const laterLines = (lines: Line[]) => lines.filter((l) => l.err && /ENOSPC/.test(l.err.stack ?? ''));
+
+    it('past the policy, later faults: each logged with its stack and count, still out of service, no relaunch or exit', () => {
+      const { seen, lines } = run('later-faults');
+      assert.deepEqual(seen.relaunched, []);
+      assert.deepEqual(seen.exitCodes, []);
+      assert.equal(seen.outOfService, true);
+      const later = laterLines(lines);
+      assert.deepEqual(
+        later.map((l) => [l.faults, l.kind]),
+        [
+          [2, 'uncaughtException'],
+          [3, 'unhandledRejection'],
+        ],
+      );
+      assert.match(later[0]?.err?.stack ?? '', /second fault[\s\S]*main-last-resort\.test\.ts/);
+      assert.match(later[1]?.err?.stack ?? '', /third fault[\s\S]*main-last-resort\.test\.ts/);
+      assert.equal(lines.filter((l) => l.level === 60 && l.err).length, 1, 'only the first fault is fatal');
+    });
+
+    it('a fault after the relaunch was asked for: logged, not a second relaunch or exit', () => {
+      const { seen, lines } = run('throw');
+      assert.deepEqual(seen.exitCodes, [70]);
+      assert.equal(seen.relaunched.length, 1);
+      assert.deepEqual(
+        laterLines(lines).map((l) => l.faults),
+        [2, 3],
+      );
     });
 
     it('electron/main.ts installs it', () => {

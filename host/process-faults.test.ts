@@ -18,8 +18,27 @@ if (child) {
   const { exitOnUncaught, lastResortFromStart } = await import('./process-faults.js');
   // 'before-log': installed before the host's log exists, as the entries do before the start.
   if (child === 'before-log') lastResortFromStart();
-  else exitOnUncaught(createLogger(process.env.PROCESS_FAULTS_DIR ?? '', { console: null }));
-  if (child === 'throw' || child === 'before-log')
+  else if (child === 'log-throws') {
+    // As Electron's main process installs it (its exit returns), with a log that always throws.
+    const exits: number[] = [];
+    let tries = 0;
+    const broken = () => {
+      tries += 1;
+      throw new Error('EIO: the log is gone');
+    };
+    exitOnUncaught({ fatal: broken, error: broken, flush: broken }, (code) => exits.push(code), { laterFaults: 'logged' });
+    for (const at of [10, 30, 50])
+      setTimeout(() => {
+        throw new Error(`SQLITE_FULL: fault at ${at}`);
+      }, at);
+    setTimeout(() => {
+      console.log(JSON.stringify({ exits, tries }));
+      process.exit(0);
+    }, 300);
+  } else exitOnUncaught(createLogger(process.env.PROCESS_FAULTS_DIR ?? '', { console: null }));
+  if (child === 'log-throws') {
+    // its own timers above
+  } else if (child === 'throw' || child === 'before-log')
     setTimeout(() => {
       throw new Error('SQLITE_FULL: database or disk is full');
     }, 10);
@@ -57,6 +76,16 @@ if (child) {
         .find((l) => l.level === 60);
       assert.ok(fatal, r.stderr.slice(0, 400));
       assert.match(fatal.err?.stack ?? '', /SQLITE_FULL[\s\S]*process-faults\.test\.ts/);
+    });
+
+    it('faults after the first, logged where the process goes on, with a log that throws: no loop, no second exit, the process lives', () => {
+      const r = runInChild(import.meta.url, { case: 'log-throws' });
+      assert.equal(r.status, 0, `exit ${r.status}: ${r.stderr.slice(0, 400)}`);
+      const seen = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { exits: number[]; tries: number };
+      assert.deepEqual(seen.exits, [70]);
+      // The first fault's fatal, then one `error` per later fault: each tried once, never again.
+      assert.equal(seen.tries, 3);
+      assert.equal((r.stderr.match(/another exception nothing handled, and the log failed too/g) ?? []).length, 2);
     });
 
     it('both entries of the host process install it before the start and point it at the host log: the utility process and the plain-Node start', () => {

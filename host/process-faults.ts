@@ -3,8 +3,34 @@ import pino, { type Logger } from 'pino';
 /** The host's exit status after an exception nothing handled (EX_SOFTWARE): its supervisor restarts it. */
 export const UNCAUGHT_EXIT = 70;
 
-/** What the last resort writes with: the host's log, or the stand-in on stderr before it opens. */
-export type FatalLog = Pick<Logger, 'fatal' | 'flush'>;
+/** What the last resort writes with: the host's log, or the stand-in on stderr before it opens (`error`: the faults after the first). */
+export type FatalLog = Pick<Logger, 'fatal' | 'error' | 'flush'>;
+
+/** What the last resort does with the faults after the first. */
+export interface LastResortOptions {
+  /**
+   * 'ignored' (the host's): its process is exiting. 'logged': `exit` may leave the process running
+   * (Electron's main process past its relaunch policy, on the out-of-service page), and each later
+   * fault is logged at error level with its stack and `faults`, its count, nothing else done.
+   */
+  laterFaults?: 'ignored' | 'logged';
+}
+
+/**
+ * A fault after the first, logged only. A log that throws is not let out of the handler (Node would
+ * end the process, exit 7) nor retried: one line on stderr, and if that fails too, nothing.
+ */
+function logLater(log: () => FatalLog, fault: { err: unknown; kind: string; faults: number }): void {
+  try {
+    log().error(fault, 'another exception nothing handled after the first: logged only, the process goes on as the first left it');
+  } catch (logged) {
+    try {
+      console.error('another exception nothing handled, and the log failed too', fault, logged);
+    } catch {
+      // stderr gone as well: nowhere left to write.
+    }
+  }
+}
 
 /**
  * The last resort of the host's process: an exception thrown where nothing catches it (a timer, a
@@ -16,11 +42,18 @@ export type FatalLog = Pick<Logger, 'fatal' | 'flush'>;
  * this is for what they missed. `log` may be a function: the log of the moment, read at the fault
  * (`lastResortFromStart`). Returns the handlers' removal (tests).
  */
-export function exitOnUncaught(log: FatalLog | (() => FatalLog), exit: (code: number) => void = (code) => process.exit(code)): () => void {
-  let exiting = false;
+export function exitOnUncaught(
+  log: FatalLog | (() => FatalLog),
+  exit: (code: number) => void = (code) => process.exit(code),
+  { laterFaults = 'ignored' }: LastResortOptions = {},
+): () => void {
+  let faults = 0;
   const fatal = (kind: 'uncaughtException' | 'unhandledRejection') => (err: unknown) => {
-    if (exiting) return;
-    exiting = true;
+    faults += 1;
+    if (faults > 1) {
+      if (laterFaults === 'logged') logLater(typeof log === 'function' ? log : () => log, { err, kind, faults });
+      return;
+    }
     try {
       const to = typeof log === 'function' ? log() : log;
       to.fatal({ err, kind }, 'an exception nothing handled: the host exits for its supervisor to start it again');
