@@ -65,13 +65,10 @@ export class FaultyLedger {
           ));
       }
       const out = appendMany(entries, then);
-      for (const f of this.faults)
-        if (f.kind === 'kill' && f.at === n && f.committed)
-          throw (this.killed = new Killed(
-            n,
-            true,
-            entries.map((e) => e.type),
-          ));
+      // What the transaction wrote, `then`'s entries (made from these as written) included.
+      const types = out.map((r) => r.entry.type);
+      this.written[this.written.length - 1] = types;
+      for (const f of this.faults) if (f.kind === 'kill' && f.at === n && f.committed) throw (this.killed = new Killed(n, true, types));
       return out;
     };
     // A dead process writes no checkpoint either (the runtime, told its write failed, would
