@@ -94,24 +94,24 @@ function watchLedgerWrites(
   let halting = false;
   const refusals = new RefusalLog({ log, timers });
   const said = { fields: {}, entry: {}, msg: 'ledger write refused', fatal: 'ledger write refused' };
-  stops.add(
-    'the ledger write watch',
-    onLedgerWriteLost(ledger, (e) => {
-      if (halting) return;
-      halting = true;
-      try {
-        refusals.refused('ledger-write-lost', e, said);
-        tilts.raise('ledger-integrity', { say: tiltDetailSaid('ledgerWriteLost', { problem: e.message.slice(0, 240) }) });
-      } finally {
-        halting = false;
-      }
-    }),
-  );
-  stops.add(
-    'the ledger write watch, put right',
-    ledger.onAppended(() => {
-      const total = refusals.wentThrough('ledger-write-lost');
-      if (total !== undefined) log.warn({ refused: total }, 'the ledger takes writes again');
-    }),
-  );
+  const offLost = onLedgerWriteLost(ledger, (e) => {
+    if (halting) return;
+    halting = true;
+    try {
+      refusals.refused('ledger-write-lost', e, said);
+      tilts.raise('ledger-integrity', { say: tiltDetailSaid('ledgerWriteLost', { problem: e.message.slice(0, 240) }) });
+    } finally {
+      halting = false;
+    }
+  });
+  // Put right: how many were refused in all, and a next loss said in full again.
+  const offAppended = ledger.onAppended(() => {
+    const total = refusals.wentThrough('ledger-write-lost');
+    if (total !== undefined) log.warn({ refused: total }, 'the ledger takes writes again');
+  });
+  // One step of the start's stops, both listeners (the start's unwind names its steps).
+  stops.add('the ledger write watch', () => {
+    offLost();
+    offAppended();
+  });
 }
