@@ -1,3 +1,4 @@
+import { AUTHORITY_REFERENCE_MAX } from '../terms/authority-reference.js';
 import { MeterScope } from '../terms/stations.js';
 import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
@@ -50,8 +51,8 @@ export const BILL_REFUSALS = [
 
 const authorisation = {
   who,
-  /** The regulator's or the casino's authorisation reference for this act. */
-  authorisation: z.string().min(1).max(128),
+  /** The regulator's or the casino's authorisation reference for this act (the service screen checks the same limit on its one form). */
+  authorisation: z.string().min(1).max(AUTHORITY_REFERENCE_MAX),
 };
 
 export const PAYLOADS = {
