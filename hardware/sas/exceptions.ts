@@ -4,7 +4,7 @@
 // host acknowledges it, and a set flag is always reported before the queue, highest first in
 // the order of PRIORITY_ORDER. An exception leaves only when the host acknowledges it (an implied
 // ACK, §3.1), or, a flag raised untagged (the machine's own reissued 51), when its raiser
-// withdraws it; a repeated poll (an implied NACK) is answered with the same exception. Each may
+// withdraws it or a tagged raise of the same code takes it over; a repeated poll (an implied NACK) is answered with the same exception. Each may
 // carry its raiser's tag (the host's: the journal entry it comes from), handed back when the host
 // acknowledges it or when an overflow loses it, so the raiser knows which of its events the host has.
 import { EXC, PRIORITY_ORDER } from './constants.js';
@@ -31,14 +31,18 @@ export class ExceptionQueue {
   }
 
   /**
-   * Queues an exception (a priority one sets its flag; raised again while set, it is reported once
-   * and keeps its first tag); returns the exception lost to an overflow, if any.
+   * Queues an exception (a priority one sets its flag); returns the exception lost to an overflow,
+   * if any. A priority exception raised again while its flag is set is reported once: a tagged
+   * raise takes over a flag raised untagged (the machine's own copy of 51, nobody's event: its one
+   * report now answers for the raiser's, whose tag comes back at its acknowledgement); otherwise
+   * the flag keeps the tag it has. A raiser that must hear each of its events acknowledged raises
+   * the next only once no tagged flag of that code waits (`claimed`), as the journal's feed does.
    */
   raise(code: number, tag?: string): Queued | null {
     if (code === EXC.none || !Number.isInteger(code) || code < 0 || code > 0xff) throw new RangeError(`not an exception code: ${code}`);
     const item: Queued = tag === undefined ? { code } : { code, tag };
     if (PRIORITY.has(code)) {
-      if (!this.flags.has(code)) this.flags.set(code, item);
+      if (!this.claimed(code)) this.flags.set(code, item);
       return null;
     }
     let lost: Queued | null = null;
@@ -81,6 +85,11 @@ export class ExceptionQueue {
   /** Whether a priority exception's flag is set (raising it again would not report it twice). */
   flagged(code: number): boolean {
     return this.flags.has(code);
+  }
+
+  /** Whether a priority exception's flag is set with a raiser's tag (a tagged raise now would not be heard acknowledged). */
+  claimed(code: number): boolean {
+    return this.flags.get(code)?.tag !== undefined;
   }
 
   /** Exceptions in the FIFO (not the flags): room left is `capacity − queued`. */

@@ -457,7 +457,8 @@ export class StationFeed {
     for (const it of this.items) {
       if (it.raised) continue;
       const priority = isPriority(it.code);
-      if (priority ? this.count.priorityOut > 0 || q.flagged(it.code) : q.queued >= q.capacity) return;
+      // A flag of its code raised untagged (the machine's copy of 51) is taken over: its one report is this exception's.
+      if (priority ? this.count.priorityOut > 0 || q.claimed(it.code) : q.queued >= q.capacity) return;
       it.raised = true;
       if (priority) this.count.priorityOut++;
       this.d.machine.raise(it.code, it.key);
