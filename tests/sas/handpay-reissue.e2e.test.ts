@@ -68,6 +68,10 @@ describe('SAS: exception 51 reissued after a restart while the handpay is pendin
     await host.pollOther();
     return got;
   };
+  /** Waits for `condition` (checked every 20 ms, at most 10 s); fails naming `what`. */
+  const until = async (what: string, condition: () => boolean): Promise<void> => {
+    for (const t0 = Date.now(); !condition(); await sleep(20)) if (Date.now() - t0 > 10_000) assert.fail(`${what}: not within 10 s`);
+  };
   const metersMatch = async (what: string): Promise<void> => {
     const m = r().ledger.meters(`station:${STATION}`);
     const v = (name: string): number => m[name] ?? 0;
@@ -109,7 +113,10 @@ describe('SAS: exception 51 reissued after a restart while the handpay is pendin
     assert.ok(r().floor.handpays.cashOut(STATION).ok, 'cash-out by handpay');
     // Read and acknowledged (the poll after it), well within the reissue time.
     assert.ok((await pollFor(800)).includes(HANDPAY_PENDING));
-    assert.notEqual(new HandpayNotes(dataDir).of(STATION), null, 'the note is in the data folder');
+    // pollFor's last acknowledgement is only written to the port (the machine is in this process,
+    // the bytes go through socat): the note is awaited, and the host stopped only once the machine
+    // has kept it. Read at once, on a loaded machine it was not there yet and this failed.
+    await until('the note is in the data folder', () => new HandpayNotes(dataDir).of(STATION) !== null);
     await r().close();
     running = null;
     await start();
