@@ -14,14 +14,20 @@ const ADDRESS = 5;
 const HANDPAY_PENDING = 0x51;
 
 /** A machine behind a wire: answers each host message addressed to it after `delayMs(message)` (and after its earlier answers), through the fallback framing with no wake-up bit. */
-function slowMachine(delayMs: (m: number[]) => number): HostIo & { polls: number[][] } {
+function slowMachine(delayMs: (m: number[]) => number, exceptions: number[] = []): HostIo & { polls: number[][] } {
   const listeners: ((b: Uint8Array) => void)[] = [];
   const reader = new WireReader();
   let current: number[] = [];
   const polls: number[][] = [];
   let lastAt = 0;
+  /** The general poll's answer: `exceptions` in turn (then 51), the same again for a poll repeated (§3.2). */
+  let exception = HANDPAY_PENDING;
   const answer = (m: number[]): number[] | null => {
-    if (m.length === 1 && m[0] === (0x80 | ADDRESS)) return [HANDPAY_PENDING];
+    if (m.length === 1 && m[0] === (0x80 | ADDRESS)) {
+      const repeated = polls.at(-2)?.length === 1 && polls.at(-2)?.[0] === (0x80 | ADDRESS);
+      if (!repeated) exception = exceptions.shift() ?? HANDPAY_PENDING;
+      return [exception];
+    }
     if (m[0] !== ADDRESS) return null;
     if (m[1] === 0x1a) return appendCrc([ADDRESS, 0x1a, 0x00, 0x00, 0x12, 0x34]);
     if (m[1] === 0x10) return appendCrc([ADDRESS, 0x10, 0x00, 0x00, 0x00, 0x77]);
@@ -74,5 +80,21 @@ describe('the host simulator matches answers to polls', () => {
     assert.deepEqual(b.slice(0, 6), [ADDRESS, 0x10, 0x00, 0x00, 0x00, 0x77]);
     assert.equal(h.retries, 0, 'the late 0x1A was not read as a bad answer to 0x10');
     assert.equal(h.stale, 8);
+  });
+
+  it('a general poll answered after the window is asked again (the implied NACK): its late copy is not read as the next general poll’s exception', async () => {
+    let late = 1;
+    // The first general poll answered 150 ms after it is heard, after the 100 ms window.
+    const io = slowMachine((m) => (m[0] === (0x80 | ADDRESS) && late-- > 0 ? 150 : 5), [0x51, 0x00]);
+    const h = new SasHost(io, ADDRESS, { answerTimeoutMs: 100 });
+    assert.equal(await h.generalPollRetried(), 0x51);
+    assert.equal(h.retries, 1, 'asked again after the window');
+    assert.deepEqual(
+      io.polls.map((p) => p[0] === (0x80 | ADDRESS)),
+      [false, true, true],
+      'the same general poll again, not acknowledged between',
+    );
+    assert.equal(await h.generalPollRetried(), 0x00, 'the next poll’s own exception, not the copy of 51');
+    assert.equal(h.stale, 1, 'the copy (1 byte) was dropped');
   });
 });

@@ -157,6 +157,26 @@ export class SasHost {
     return a[0] ?? -1;
   }
 
+  /**
+   * A general poll asked again with the same byte (the implied NACK, §3.2) when its answer does not
+   * come within the window, at most twice, as `poll` asks a long poll again: on a loaded machine an
+   * answer can take longer than the window. The copies the attempts that timed out still owe (the
+   * same byte: a repeated poll is answered alike) are waited for and dropped.
+   */
+  async generalPollRetried(): Promise<number> {
+    await this.pollOther();
+    const t0 = Date.now();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (attempt > 0) this.retries++;
+      const a = await this.exchange([0x80 | this.address], 1);
+      const code = a?.[0];
+      if (code === undefined) continue;
+      if (attempt > 0) await this.dropCopies(attempt, Date.now() - t0 + this.timeoutMs);
+      return code;
+    }
+    throw new Error('no answer to a general poll in three polls');
+  }
+
   /** The same general poll again, without acknowledging: the implied NACK. */
   async generalPollAgain(): Promise<number | null> {
     const a = await this.exchange([0x80 | this.address], 1);
