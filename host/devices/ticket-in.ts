@@ -151,17 +151,22 @@ export class TicketIn {
 
   /**
    * At a start, before the acceptors open: every attempt with no end that no acceptor can be asked
-   * about (not its station's newest, or one its acceptor left since). One never approved
+   * about (not its station's newest, one its acceptor left since, or any at a station no longer
+   * configured). One never approved
    * is ended here, returned `acceptor-fault`: its approval was not journalled, so STACK never went
    * and no money moved. An approved one is held for a person (`held`). Never throws: an end the
    * journal refuses (a full disk at boot) closes its station's ticket in instead (`endRefused`).
    */
   recover(): void {
     this.endingNow(() => {
+      // A station the configuration no longer has has no acceptor to report its newest attempt:
+      // left like any other, not kept open for a return that may never come (docs/tito.md).
+      const configured = new Set(this.deps.config.stations.map((s) => s.station));
       for (const p of ticketsInOpen(this.deps.ledger)) {
-        if (p.requestId === this.stillInAcceptor(p.station)?.requestId) continue;
+        const gone = !configured.has(p.station);
+        if (!gone && p.requestId === this.stillInAcceptor(p.station)?.requestId) continue;
         try {
-          this.leave(p, 'restart: behind a newer attempt, or left by the acceptor since');
+          this.leave(p, gone ? 'restart: its station no longer in the configuration' : 'restart: behind a newer attempt, or left by the acceptor since');
         } catch {
           // A journal that refuses writes at the start (a full disk): `endRefused` closed the station,
           // cancelled the attempt and raised the alarm; the end is journalled at the next commit.
