@@ -110,7 +110,10 @@ describe('an open ticket in at a station removed from the configuration', () => 
     ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 10_000, currency: 'MOP' }, txId: 'a-commit' });
     await tick();
     assert.deepEqual(ends(ledger), [{ type: 'ticket.redeem.returned', requestId: id(3), reason: 'acceptor-fault' }]);
-    assert.deepEqual(first.tilts.list().filter((f) => f.kind === 'ticket-in-closed'), []);
+    assert.deepEqual(
+      first.tilts.list().filter((f) => f.kind === 'ticket-in-closed'),
+      [],
+    );
     assert.deepEqual(first.authority.words, [`cancel ${id(3)}`], 'cancelled once');
     const again = start(ledger, base);
     await tick();
