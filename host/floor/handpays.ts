@@ -54,6 +54,9 @@ export class Handpays {
     if (refused) return refused;
     const credit = this.deps.ledger.credit(station);
     const amount = upTo === undefined ? credit : Math.min(upTo, credit);
+    // A request that held nothing pays nothing: refused here, not left to the journal's schema to throw at the station.
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      return { ok: false, reason: `station ${station}: a cash-out of ${amount} pays nothing`, refusal: 'cash-out-empty' };
     // Unique across restarts and tables: the ledger refuses a reused id with other content.
     const requestTxId = txId ?? `${this.deps.config.tableId}:cashout:${station}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
     this.deps.ledger.append({ type: 'credit.cancel', payload: { station, amount, reason: 'cash-out by handpay' }, txId: requestTxId });
