@@ -40,7 +40,11 @@ export function startKiosk(e: KioskElectron, o: KioskOptions): RunningKiosk | nu
   const { app } = e;
   const k = kioskOf(e, o);
   const { log } = k;
-  if (o.lastResort) exitOnUncaught(log, (code) => relaunchAfterFault(k, code), { laterFaults: 'logged' });
+  if (o.lastResort)
+    exitOnUncaught(log, (code) => relaunchAfterFault(k, code), {
+      laterFaults: 'logged',
+      then: "the kiosk's main process relaunches (past its relaunch policy: the out-of-service page)",
+    });
 
   // Before `ready`: sandbox every renderer, serve the screens from a privileged custom scheme,
   // and prefer X11 (Wayland ignores window bounds, so one window per display needs X11). The pages'

@@ -69,6 +69,9 @@ if (child) {
     const fatal = lines.find((l) => l.level === 60 && l.err);
     assert.ok(fatal, JSON.stringify(lines.map((l) => l.msg)));
     assert.equal(fatal.app, 'kiosk-main');
+    // The first line a technician reads: the process that failed and what follows, not "the host exits".
+    assert.match(fatal.msg, /the kiosk's main process relaunches/);
+    assert.doesNotMatch(fatal.msg, /host exits/);
     assert.match(fatal.err?.stack ?? '', /EMFILE[\s\S]*main-last-resort\.test\.ts/);
     return { seen, lines };
   };

@@ -14,7 +14,14 @@ export interface LastResortOptions {
    * fault is logged at error level with its stack and `faults`, its count, nothing else done.
    */
   laterFaults?: 'ignored' | 'logged';
+  /**
+   * What follows the first fault, said on its fatal line: the first line a technician reads in the
+   * log. Default: the host's (it exits for its supervisor); Electron's main process relaunches.
+   */
+  then?: string;
 }
+
+const HOST_EXITS = 'the host exits for its supervisor to start it again';
 
 /**
  * A fault after the first, logged only. A log that throws is not let out of the handler (Node would
@@ -45,7 +52,7 @@ function logLater(log: () => FatalLog, fault: { err: unknown; kind: string; faul
 export function exitOnUncaught(
   log: FatalLog | (() => FatalLog),
   exit: (code: number) => void = (code) => process.exit(code),
-  { laterFaults = 'ignored' }: LastResortOptions = {},
+  { laterFaults = 'ignored', then = HOST_EXITS }: LastResortOptions = {},
 ): () => void {
   let faults = 0;
   const fatal = (kind: 'uncaughtException' | 'unhandledRejection') => (err: unknown) => {
@@ -56,10 +63,10 @@ export function exitOnUncaught(
     }
     try {
       const to = typeof log === 'function' ? log() : log;
-      to.fatal({ err, kind }, 'an exception nothing handled: the host exits for its supervisor to start it again');
+      to.fatal({ err, kind }, `an exception nothing handled: ${then}`);
       to.flush();
     } catch (logged) {
-      console.error('an exception nothing handled, and the log failed too: the host exits', err, logged);
+      console.error(`an exception nothing handled, and the log failed too: ${then}`, err, logged);
     } finally {
       exit(UNCAUGHT_EXIT);
     }
