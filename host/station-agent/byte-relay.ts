@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { backoffDelay } from '../../engine/backoff.js';
+import { realClock, type Clock } from '../../hardware/clock.js';
 import { openBillAcceptorPort } from '../../hardware/open.js';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
 import type { BillAcceptorSimControls } from '../../hardware/billacceptor/sim-controls.js';
@@ -8,6 +9,7 @@ import type { SimCable } from '../../hardware/open.js';
 import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
 import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { closeAtStop, openSettled } from './close-at-stop.js';
 import { DeviceLink } from './device-link.js';
 import { SasRelay } from './sas-relay.js';
 
@@ -24,6 +26,8 @@ export interface ByteRelayOptions {
   sas?: string;
   /** For tests: the acceptor's port (default: the spec's, hardware/open.ts). */
   openPort?: typeof openBillAcceptorPort;
+  /** For tests: the clock of the ports' retries (default: real time). */
+  clock?: Clock;
 }
 
 /** The most bytes one message carries (a few frames of either protocol). */
@@ -43,18 +47,21 @@ export class ByteRelay {
   private readonly link: DeviceLink;
   private readonly sas: SasRelay | null;
   private port: BytePort | null = null;
-  private opening = false;
+  /** The open in flight: a stop waits for it, so the port it hands over is closed before the stop resolves. */
+  private opened: Promise<void> | null = null;
   private readonly opener: PortOpener;
+  private readonly clock: Clock;
   private readonly sim: (BillAcceptorSimControls & SimCable) | undefined;
   private stopped = false;
   private portAttempt = 0;
-  private timers = new Set<NodeJS.Timeout>();
+  private timers = new Set<unknown>();
 
   constructor(private readonly o: ByteRelayOptions) {
     const opened = (o.openPort ?? openBillAcceptorPort)(o.spec, { protocol: o.protocol, currency: o.currency });
     this.opener = opened.opener;
     this.sim = opened.simulator;
-    this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log) : null;
+    this.clock = o.clock ?? realClock;
+    this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log, undefined, this.clock) : null;
     this.link = new DeviceLink({
       enrolment: o.enrolment,
       acceptor: o.protocol,
@@ -83,17 +90,20 @@ export class ByteRelay {
     return this.link.onLink(listener);
   }
 
+  /** Resolves once an open in flight has settled (at most `OPEN_WAIT_MS`) and the ports are closed; nothing is sent nor armed after it. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) this.clock.clearTimeout(t);
     this.timers.clear();
     this.link.stop();
     await this.sas?.stop();
-    await this.port?.close();
+    await openSettled(this.opened, this.clock);
+    await closeAtStop(this.port, this.o.log, 'acceptor');
   }
 
   private later(ms: number, run: () => void): void {
-    const t = setTimeout(() => {
+    if (this.stopped) return;
+    const t = this.clock.setTimeout(() => {
       this.timers.delete(t);
       run();
     }, ms);
@@ -108,7 +118,7 @@ export class ByteRelay {
     if (this.sas?.receive(m)) return;
     if (m.type === 'device-welcome') {
       if (this.port) this.send({ type: 'port', open: true });
-      else void this.openPort();
+      else this.open();
       return;
     }
     if (m.type === 'bytes') {
@@ -122,32 +132,35 @@ export class ByteRelay {
     if (m.type === 'refused') this.o.log.warn({ reason: m.reason }, 'the table refused a message');
   }
 
+  private open(): void {
+    if (this.opened || this.port || this.stopped) return;
+    this.opened = this.openPort().finally(() => (this.opened = null));
+  }
+
   private async openPort(): Promise<void> {
-    if (this.opening || this.port || this.stopped) return;
-    this.opening = true;
+    let port: BytePort;
     try {
-      const port = await this.opener();
-      // Stopped while it opened: its stop found no port to close (sas-relay.ts does the same).
-      if (this.stopped) return void (await port.close());
-      this.portAttempt = 0;
-      this.port = port;
-      port.onData((bytes) => {
-        for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
-      });
-      port.onClose((err) => {
-        if (this.port !== port) return;
-        this.port = null;
-        this.send({ type: 'port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
-        if (!this.stopped) this.later(this.portBackoff(), () => void this.openPort());
-      });
-      this.send({ type: 'port', open: true });
+      port = await this.opener();
     } catch (e) {
+      if (this.stopped) return; // nothing to tell a stopped link, nothing to retry
       this.o.log.warn({ err: e instanceof Error ? e.message : String(e) }, "the acceptor's port did not open");
       this.send({ type: 'port', open: false, detail: (e instanceof Error ? e.message : String(e)).slice(0, 400) });
-      this.later(this.portBackoff(), () => void this.openPort());
-    } finally {
-      this.opening = false;
+      return this.later(this.portBackoff(), () => this.open());
     }
+    // Stopped while it opened: its stop found no port to close, and waits for this one's close (sas-relay.ts does the same).
+    if (this.stopped) return closeAtStop(port, this.o.log, 'acceptor');
+    this.portAttempt = 0;
+    this.port = port;
+    port.onData((bytes) => {
+      for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
+    });
+    port.onClose((err) => {
+      if (this.port !== port || this.stopped) return;
+      this.port = null;
+      this.send({ type: 'port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
+      this.later(this.portBackoff(), () => this.open());
+    });
+    this.send({ type: 'port', open: true });
   }
 
   /** From 250 ms, doubled, capped at 5 s; no jitter: the port is this station's own, no crowd comes back with it. */

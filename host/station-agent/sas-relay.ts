@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import { backoffDelay } from '../../engine/backoff.js';
+import { realClock, type Clock } from '../../hardware/clock.js';
 import { sasOpener } from '../../hardware/sas/link.js';
 import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
 import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
+import { closeAtStop, openSettled } from './close-at-stop.js';
 
 /** The most bytes one message carries (its base64 stays under the schema's 4,096 characters). */
 const CHUNK = 2048;
@@ -16,10 +18,11 @@ const CHUNK = 2048;
  */
 export class SasRelay {
   private port: BytePort | null = null;
-  private opening = false;
+  /** The open in flight: a stop waits for it, so the port it hands over is closed before the stop resolves. */
+  private opened: Promise<void> | null = null;
   private stopped = false;
   private attempt = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: unknown = null;
   private readonly opener: PortOpener;
 
   constructor(
@@ -27,6 +30,7 @@ export class SasRelay {
     private readonly send: (m: AgentMessage) => void,
     private readonly log: Logger,
     opener?: PortOpener,
+    private readonly clock: Clock = realClock,
   ) {
     this.opener = opener ?? sasOpener(spec);
   }
@@ -36,7 +40,7 @@ export class SasRelay {
     if (m.type === 'device-welcome') {
       if (m.sas !== true) return false;
       if (this.port) this.send({ type: 'sas-port', open: true });
-      else void this.openPort();
+      else this.open();
       return false; // the acceptor's relay reads the welcome too
     }
     if (m.type !== 'sas-bytes') return false;
@@ -46,48 +50,54 @@ export class SasRelay {
     return true;
   }
 
+  /** Resolves once an open in flight has settled (at most `OPEN_WAIT_MS`) and the port is closed; nothing is sent nor armed after it. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
-    await this.port?.close();
+    await openSettled(this.opened, this.clock);
+    await closeAtStop(this.port, this.log, 'sas');
+  }
+
+  private open(): void {
+    if (this.opened || this.port || this.stopped) return;
+    this.opened = this.openPort().finally(() => (this.opened = null));
   }
 
   private async openPort(): Promise<void> {
-    if (this.opening || this.port || this.stopped) return;
-    this.opening = true;
+    let port: BytePort;
     try {
-      const port = await this.opener();
-      if (this.stopped) return void (await port.close());
-      this.attempt = 0;
-      this.port = port;
-      port.onData((bytes) => {
-        for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'sas-bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
-      });
-      port.onClose((err) => {
-        if (this.port !== port) return;
-        this.port = null;
-        this.send({ type: 'sas-port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
-        this.retry();
-      });
-      this.send({ type: 'sas-port', open: true });
+      port = await this.opener();
     } catch (e) {
+      if (this.stopped) return; // nothing to tell a stopped link, nothing to retry
       const detail = (e instanceof Error ? e.message : String(e)).slice(0, 400);
       this.log.warn({ err: detail }, "the station's SAS port did not open");
       this.send({ type: 'sas-port', open: false, detail });
-      this.retry();
-    } finally {
-      this.opening = false;
+      return this.retry();
     }
+    // Stopped while it opened: its stop found no port to close, and waits for this one's close.
+    if (this.stopped) return closeAtStop(port, this.log, 'sas');
+    this.attempt = 0;
+    this.port = port;
+    port.onData((bytes) => {
+      for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'sas-bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
+    });
+    port.onClose((err) => {
+      if (this.port !== port || this.stopped) return;
+      this.port = null;
+      this.send({ type: 'sas-port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
+      this.retry();
+    });
+    this.send({ type: 'sas-port', open: true });
   }
 
   /** From 250 ms, doubled, capped at 5 s: the port is this station's own. */
   private retry(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(
+    this.timer = this.clock.setTimeout(
       () => {
         this.timer = null;
-        void this.openPort();
+        this.open();
       },
       backoffDelay(this.attempt++, { baseMs: 250, capMs: 5000 }),
     );
