@@ -125,7 +125,7 @@ export class FramedShoe extends ShoeBase {
 
   protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
     const parser = new ShoeFrameParser();
-    const ch = new FrameChannel(port, (b) => parser.push(b), this.clock, {
+    const ch = new FrameChannel(port, (b) => this.resultsTaken(parser.push(b)), this.clock, {
       // Built only for a listener: a device flooding the wire cost a hex string per frame.
       tx: (bytes) => {
         if (this.tracing) this.frame(shoeTx(bytes));
@@ -169,12 +169,6 @@ export class FramedShoe extends ShoeBase {
             this.events.emit({ type: 'status', locked: (flags & HELLO_FLAGS.LOCKED) !== 0, lidOpen: (flags & HELLO_FLAGS.LID_OPEN) !== 0 });
           continue;
         }
-        if (f.type === MSG.CMD_RESULT) {
-          const seq = rdU16(f.payload, 0);
-          this.pending.get(seq)?.(f.payload[2] ?? RESULT.REFUSED);
-          this.pending.delete(seq);
-          continue;
-        }
         if (await this.onEvent(f, state)) state.requested = null;
       }
     } finally {
@@ -183,6 +177,24 @@ export class FramedShoe extends ShoeBase {
       this.ch = null;
       ch.dispose();
     }
+  }
+
+  /**
+   * Command results are taken as they are parsed, not queued with the events: the session reads
+   * the next event only once the last is journalled, and a LOCK's answer that waited behind a slow
+   * journal write timed out, leaving the host a shoe it took for one that cannot lock. A result
+   * for no command on its way (late, forged, repeated) names nothing and is dropped, as before.
+   * The trace still sees it: the channel's tap sees only what is queued.
+   */
+  private resultsTaken(frames: ShoeFrame[]): ShoeFrame[] {
+    return frames.filter((f) => {
+      if (f.type !== MSG.CMD_RESULT) return true;
+      if (this.tracing) this.frame(shoeRx(f, encodeShoeFrame(f.seq, f.type, f.payload)));
+      const seq = rdU16(f.payload, 0);
+      this.pending.get(seq)?.(f.payload[2] ?? RESULT.REFUSED);
+      this.pending.delete(seq);
+      return false;
+    });
   }
 
   /**
