@@ -9,7 +9,6 @@
 // station whose bet it is; the ledger verifies and the credit is conserved; the next round plays
 // the file's seats. docs/table-host.md, "Stations changing seats with a round in play".
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,9 +19,8 @@ import { burnShoeStart, cards, close } from '../../host/testing/streak-rounds.js
 import { submitted } from '../../host/testing/table-kit.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import type { BetId, StationState } from '../../protocol/index.js';
-import { bundledChild } from '../children/bundle.js';
-import { reserveStartHour, SEATED_AS_NUMBERED, SEATS_1_2_SWAPPED, startAgain, type RestartedHost } from './restarted-host.js';
-import type { SeatKillChild } from './seat-kill-child.js';
+import { SEATED_AS_NUMBERED, SEATS_1_2_SWAPPED, startAgain, type RestartedHost } from './restarted-host.js';
+import { killedAfter as killedGame } from './seat-kill-run.js';
 
 type Pairs = [number, number][];
 const ALL: Pairs = SEATED_AS_NUMBERED;
@@ -37,41 +35,8 @@ const start = (dir: string, pairs: Pairs) =>
     TableConfig.parse({ ...simulatedTableConfig('blackjack'), stations: pairs.map(([station, seat]) => ({ station, seat, billAcceptor: 'sim' as const })) }),
   );
 
-interface ChildSaid {
-  phase: string;
-  seatsNext: { station: number; seat: number }[] | null;
-  refused: string[];
-}
-
-let childScript = '';
-/** A real host in a child over `dataDir`, seated `seats`, that plays `steps` and is then SIGKILLed. */
-async function killedAfter(dataDir: string, seats: Pairs, steps: string[]): Promise<ChildSaid> {
-  const arg: SeatKillChild = { dataDir, game: 'blackjack', seats, hour: reserveStartHour(), steps };
-  const child = spawn(process.execPath, [childScript], {
-    env: { ...process.env, SEAT_KILL_CHILD: JSON.stringify(arg) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // A test abandoned at its timeout never runs its finally: the child must not outlive this process.
-  const orphan = () => child.kill('SIGKILL');
-  process.once('exit', orphan);
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-  try {
-    const said = await new Promise<ChildSaid>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const line = out.split('\n').find((l) => l.startsWith('{'));
-        if (line && out.includes('\n')) resolve(JSON.parse(line) as ChildSaid);
-      });
-      void exited.then((signal) => reject(new Error(`the killed run's host ended (${signal}) before it was ready`)));
-    });
-    child.kill('SIGKILL');
-    assert.equal(await exited, 'SIGKILL', 'the host was killed, not stopped');
-    return said;
-  } finally {
-    process.removeListener('exit', orphan);
-  }
-}
+/** A blackjack host killed after `steps` (seat-kill-run.ts). */
+const killedAfter = (dataDir: string, seats: Pairs, steps: string[]) => killedGame('blackjack', dataDir, seats, steps);
 
 const stand = (t: RestartedHost, station: number) =>
   submitted(t.hub.commands.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action: 'stand' }));
@@ -165,7 +130,6 @@ describe('stations changing seats with a blackjack round in play, the host kille
   };
 
   before(async () => {
-    childScript = await bundledChild('tests/host/seat-kill-child.ts');
     const said = await killedAfter(killedMidRound, ALL, TO_DECISION);
     assert.deepEqual(said, { phase: 'dealing', seatsNext: null, refused: [] });
   });

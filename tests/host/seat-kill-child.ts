@@ -7,12 +7,12 @@ import { startAgain } from './restarted-host.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { burnShoeStart, cards, close } from '../../host/testing/streak-rounds.js';
 import { credit, submitted } from '../../host/testing/table-kit.js';
-import type { BetId } from '../../protocol/index.js';
+import { DecisionAction, type BetId } from '../../protocol/index.js';
 
-/** The child's orders: `credit:<station>:<amount>`, `burn`, `place:<station>:<bet>:<amount>`, `close`, `cards:<codes>`, `stand:<station>`. */
+/** The child's orders: `credit:<station>:<amount>`, `burn`, `place:<station>:<bet>:<amount>`, `close`, `cards:<codes>`, `stand:<station>`, `decide:<station>:<action>`. */
 export interface SeatKillChild {
   dataDir: string;
-  game: 'blackjack' | 'baccarat';
+  game: 'blackjack' | 'baccarat' | 'war';
   seats: [number, number][];
   hour: number;
   steps: string[];
@@ -34,6 +34,7 @@ for (const step of arg.steps) {
   else if (what === 'close') close(t);
   else if (what === 'cards') cards(t, a);
   else if (what === 'stand') submit(Number(a), { name: 'decide', action: 'stand' });
+  else if (what === 'decide') submit(Number(a), { name: 'decide', action: DecisionAction.parse(b) });
   else throw new Error(`unknown step ${step}`);
 }
 // What the test checks before it kills: how far the table got, and that no step was refused.
