@@ -88,6 +88,31 @@ describe('an open ticket in at a station removed from the configuration', () => 
     assert.deepEqual(ends(ledger), [{ type: 'ticket.redeem.stacked', requestId: id(2), reason: undefined }], 'credited once');
   });
 
+  it('approved and still held when the station returns: handed to its acceptor as at any start, and its word ends it once (docs/tito.md)', async (t) => {
+    const ledger = journal(t);
+    ledger.append(redeemRequest(id(4), validationNumber(41, 4), 3));
+    ledger.append(redeemApproved(id(4), validationNumber(41, 4), 3, 2_500));
+    const first = start(ledger, without3);
+    await tick();
+    assert.equal(first.tickets.held().length, 1, 'held while the station is gone');
+    const again = start(ledger, base);
+    await tick();
+    assert.deepEqual(
+      again.tickets.pendingFor(3),
+      { validationNumber: validationNumber(41, 4), escrowId: id(4), stackSent: true },
+      'its acceptor’s first report answers for it, STACK taken as sent',
+    );
+    assert.deepEqual(again.tickets.held(), [], 'not also listed for a person while the acceptor has it');
+    // The unit powers up without it (ID-003 POWER UP from stack-sent: given back).
+    again.tickets.deviceReturned(3, { validationNumber: validationNumber(41, 4), escrowId: id(4) }, 'power-up');
+    again.tickets.deviceReturned(3, { validationNumber: validationNumber(41, 4), escrowId: id(4) }, 'power-up');
+    await tick();
+    assert.deepEqual(ends(ledger), [{ type: 'ticket.redeem.returned', requestId: id(4), reason: 'acceptor-fault' }], 'one end');
+    assert.deepEqual(again.authority.words, [`cancel ${id(4)}`], 'cancelled once: the ticket pays again');
+    assert.equal(ledger.credit(3), 0, 'never credited');
+    assert.deepEqual(first.authority.words, [], 'the start without the station cancelled nothing');
+  });
+
   it('its end refused by the journal: owed, the station closed, then journalled once', async (t) => {
     const ledger = journal(t);
     ledger.append(redeemRequest(id(3), validationNumber(41, 3), 3));
