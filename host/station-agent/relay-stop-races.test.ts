@@ -5,7 +5,9 @@
 // the same device again could find it still held. Now nothing is sent and no timer armed after a
 // stop, `stop()` resolves only once the open in flight has settled and its port is closed, and a
 // close that rejects is logged, never thrown to nobody. Both relays: the acceptor's bytes
-// (byte-relay.ts) and the SAS link's (sas-relay.ts).
+// (byte-relay.ts) and the SAS link's (sas-relay.ts). The acceptor's case also holds the audit of
+// 3 December before it (a flag read before an await, the state written after): the late port is
+// closed and the host is never told it is open.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
@@ -13,7 +15,7 @@ import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Clock } from '../../hardware/clock.js';
 import type { BytePort } from '../../hardware/transport/byte-port.js';
-import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
+import { decodeAgentMessage, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import { ByteRelay } from './byte-relay.js';
 import { OPEN_WAIT_MS } from './close-at-stop.js';
 import { SasRelay } from './sas-relay.js';
@@ -66,11 +68,13 @@ function port(closing: () => Promise<void>): BytePort & { closes: number } {
   };
 }
 
-/** An opener that hands over its port when the test says. */
+/** An opener that hands over its port when the test says; `called` settles at its first call. */
 function heldOpener() {
-  const h: { resolve?: (p: BytePort) => void; calls: number } = { calls: 0 };
+  let first: () => void = () => {};
+  const h: { resolve?: (p: BytePort) => void; calls: number; called: Promise<void> } = { calls: 0, called: new Promise((r) => (first = r)) };
   const opener = () => {
     h.calls++;
+    first();
     return new Promise<BytePort>((resolve) => (h.resolve = resolve));
   };
   return { h, opener };
@@ -148,7 +152,14 @@ describe('the acceptor byte relay stopped while its port opens', { timeout: 30_0
     await once(server, 'listening');
     const address = server.address();
     const at = typeof address === 'object' && address ? address.port : 0;
-    server.on('connection', (ws) => ws.send(JSON.stringify({ type: 'device-welcome', pendingNote: null, enabled: true, accept: [500] })));
+    const heard: AgentMessage[] = [];
+    server.on('connection', (ws) => {
+      ws.send(JSON.stringify({ type: 'device-welcome', pendingNote: null, enabled: true, accept: [500] }));
+      ws.on('message', (data) => {
+        const d = decodeAgentMessage(String(data));
+        if (d.ok) heard.push(d.message);
+      });
+    });
     const { log, lines } = capturedLog();
     const { clock, armed } = countingClock();
     const { h, opener } = heldOpener();
@@ -164,7 +175,7 @@ describe('the acceptor byte relay stopped while its port opens', { timeout: 30_0
     });
     try {
       relay.start();
-      for (let i = 0; i < 1500 && h.calls === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await h.called;
       assert.equal(h.calls, 1, 'the port opening');
       let stopped = false;
       const stopping = relay.stop().then(() => (stopped = true));
@@ -177,6 +188,11 @@ describe('the acceptor byte relay stopped while its port opens', { timeout: 30_0
       assert.equal(armed(), 0, 'no retry armed after the stop');
       assert.ok(!lines.some((l) => /did not open/.test(l)), lines.join(' | '));
       assert.ok(lines.includes('a port closing at the stop failed'), lines.join(' | '));
+      assert.deepEqual(
+        heard.filter((m) => m.type === 'port' && m.open),
+        [],
+        'the host never told the late port is open',
+      );
     } finally {
       await relay.stop();
       for (const c of server.clients) c.terminate();
