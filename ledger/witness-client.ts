@@ -151,6 +151,16 @@ export class WitnessClient {
     this.drop(new WitnessUnreachable('the witness client was closed'));
   }
 
+  /**
+   * The head a refusal carries, checked like any other: a `stale` answer's head is where the link
+   * goes on from, so an unsigned one would move it with no key at all (a process on the socket).
+   */
+  private refusalHead(head: SignedHead, request: DistributiveOmit<Request, 'id'>): SignedHead {
+    if (!this.identity || !('terminal' in request)) throw new WitnessProtocolError(`a refusal of ${request.op} carries a head`);
+    this.checkHead(this.identity.publicKey, head, request.terminal);
+    return head;
+  }
+
   private checkHead(publicKey: KeyObject, head: SignedHead, terminal: string): void {
     if (head.terminal !== terminal) throw new WitnessProtocolError(`the witness answered with a head of ${head.terminal}, not ${terminal}`);
     if (!statementSigned(publicKey, headStatement(head), head.signature))
@@ -176,7 +186,7 @@ export class WitnessClient {
     // `failed` is the witness's own fault (its disk, a file it cannot read), logged on its side: the
     // same request may succeed once mended, so it is waited out like a witness gone, never a refusal.
     if (answer.ok === false && answer.error === 'failed') throw new WitnessUnreachable(`the witness failed (its own fault): ${answer.message}`);
-    if (answer.ok === false) throw new WitnessRefused(answer.error, answer.message, answer.head);
+    if (answer.ok === false) throw new WitnessRefused(answer.error, answer.message, answer.head && this.refusalHead(answer.head, request));
     const r = schema.safeParse(answer);
     if (!r.success) throw new WitnessProtocolError(`the witness answered ${request.op} out of protocol`);
     return r.data;

@@ -3,6 +3,7 @@ import { backoffDelay, type Backoff } from '../engine/backoff.js';
 import { MAX_LINKS, type RefusalReason, type SignedHead } from '../witness/wire.js';
 import { genesisHash } from './canonical.js';
 import { connectionOf, internalsOf, type Ledger } from './ledger.js';
+import { UnwitnessedAges } from './unwitnessed-ages.js';
 import { WitnessProtocolError, WitnessRefused, WitnessUnreachable, type WitnessClient, type WitnessIdentity } from './witness-client.js';
 
 /** The bodies one `fold` request carries at most, in characters (the witness takes 4 MiB a line). */
@@ -102,7 +103,8 @@ export class WitnessLink {
   /** The `witness-protocol` alarm was raised since the last request that passed (once per stretch). */
   private protocolAlarmed = false;
   private stopSignal = false;
-  private unwitnessedSince: number | null = null;
+  /** When the entries not yet witnessed were journalled, oldest first (`UnwitnessedAges`). */
+  private readonly ages = new UnwitnessedAges();
   private running: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   /** Work came while the loop was not waiting (a request in flight, or just started): its next wait is skipped. */
@@ -168,11 +170,12 @@ export class WitnessLink {
   start(): void {
     if (this.running) return;
     this.state = 'idle';
-    this.unsubscribe = this.ledger.onAppended(() => {
-      this.unwitnessedSince ??= this.clock().getTime();
+    this.unsubscribe = this.ledger.onAppended((entries) => {
+      const first = entries[0];
+      if (first) this.ages.appended(first.seq, this.clock().getTime());
       this.poke();
     });
-    if (this.ledger.headOf().seq > this.witnessed.seq) this.unwitnessedSince = this.clock().getTime();
+    if (this.ledger.headOf().seq > this.witnessed.seq) this.ages.appended(this.witnessed.seq + 1, this.clock().getTime());
     this.running = this.loop().finally(() => {
       this.running = null;
       this.state = 'stopped';
@@ -213,7 +216,8 @@ export class WitnessLink {
   status(): WitnessStatus {
     const headSeq = this.ledger.headOf().seq;
     const lagEntries = Math.max(0, headSeq - this.witnessed.seq);
-    const lagSeconds = lagEntries > 0 && this.unwitnessedSince !== null ? Math.max(0, Math.floor((this.clock().getTime() - this.unwitnessedSince) / 1000)) : 0;
+    const since = lagEntries > 0 ? this.ages.oldest() : null;
+    const lagSeconds = since !== null ? Math.max(0, Math.floor((this.clock().getTime() - since) / 1000)) : 0;
     const limits = { maxUnwitnessedEntries: 1000, maxUnwitnessedSeconds: 60, ...this.o.limits };
     return {
       state: this.state,
@@ -447,7 +451,7 @@ export class WitnessLink {
   private accept(signed: SignedHead): void {
     this.signed = signed;
     this.witnessed = { seq: signed.seq, hash: signed.hash };
-    if (this.witnessed.seq >= this.ledger.headOf().seq) this.unwitnessedSince = null;
+    this.ages.witnessedThrough(signed.seq, this.ledger.headOf().seq);
   }
 }
 
