@@ -101,7 +101,8 @@ export const layers = {
       recovery: [],
       logging: [],
       metrics: [],
-      // The one rate limiter (a token bucket over a clock handed in): screens, links and SAS rations.
+      // The one rate limiter (a token bucket over a clock handed in): screens, links and SAS rations;
+      // and a link's two bounds (its send buffer cap, its pings), the same for every WebSocket link.
       limits: [],
       // Remote stations: enrolment, credentials, the table's TLS certificate.
       stadium: [],
@@ -121,7 +122,7 @@ export const layers = {
       // The stadium's fan-out on NATS (issue 55): the host's publisher, the edge process and its listener.
       edges: ['limits', 'screens', 'stadium'],
       // The station agent runs on a remote station's machine: its acceptor, its screen, its link to the host.
-      'station-agent': ['server', 'stadium'],
+      'station-agent': ['limits', 'server', 'stadium'],
       autoplay: ['config', 'floor', 'screens', 'table'],
       testing: ['config', 'devices', 'floor', 'screens', 'table', 'tilts'],
       // The start's steps (host/start-host.ts calls them in order): the composition root's own

@@ -7,6 +7,7 @@ import type { TableId } from '../../terms/transfer-terms.js';
 import type { TransferMessage } from '../transfers/messages.js';
 import type { PeerEnrolment } from './peer-config.js';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
+import { DEVICE_LINK_TIMING, keepAlive, type BoundedLink } from '../limits/bounded-socket.js';
 import { decodePeer, PEER_PROTOCOL_VERSION, PeerWelcome, type PeerInbound } from './peer-wire.js';
 
 /** The TLS settings of a link to a peer: its certificate from the enrolment is the only trust anchor, and its SHA-256 must match. */
@@ -46,7 +47,19 @@ export interface PeerLinkOptions {
   readonly onLink?: (up: boolean) => void;
   /** The redial's jitter, in [0, 1) (default Math.random); a test passes a seeded one. */
   readonly random?: () => number;
+  /** The ping interval (default 15 s, the device link's) and how long an open link may wait for the peer's welcome (default 10 s). */
+  readonly timing?: { readonly pingMs?: number; readonly welcomeMs?: number };
 }
+
+/** How long an open link waits for the peer's welcome before it is cut (the pinned socket's own handshake time-out). */
+export const PEER_WELCOME_MS = 10_000;
+
+/**
+ * The ping intervals a welcomed link must hold before its loss starts the backoff over (45 s by
+ * default), as the station agent's device link: a peer that welcomes and cuts (or stalls and is
+ * cut) is dialled again at a growing wait, never a TLS handshake every 100 ms.
+ */
+const HELD_PINGS = 3;
 
 /** Redials from 200 ms, doubled, capped at 5 s; the upper half of each wait random, so the links of a floor's tables restarted at once spread out. */
 const REDIAL: Omit<Backoff, 'jitter'> = { baseMs: 200, capMs: 5000 };
@@ -64,12 +77,17 @@ export class PeerLink {
   private stopped = false;
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | null = null;
+  private welcomeTimer: NodeJS.Timeout | null = null;
+  /** When the link now open was welcomed (null: not yet). */
+  private welcomedAt: number | null = null;
   private readonly agent: Agent | null;
+  private readonly named: BoundedLink;
   /** Messages sent, and dropped because the link was down. */
   readonly counts = { sent: 0, dropped: 0, dials: 0 };
 
   constructor(private readonly o: PeerLinkOptions) {
     this.agent = o.connect ? null : pinnedPeerAgent(o.peer);
+    this.named = { name: `link to peer table ${o.peer.table}`, log: o.log };
   }
 
   get table(): TableId {
@@ -115,8 +133,18 @@ export class PeerLink {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.clearWelcomeTimer();
     this.socket?.terminate();
     this.agent?.destroy();
+  }
+
+  private pingMs(): number {
+    return this.o.timing?.pingMs ?? DEVICE_LINK_TIMING.pingMs;
+  }
+
+  private clearWelcomeTimer(): void {
+    if (this.welcomeTimer) clearTimeout(this.welcomeTimer);
+    this.welcomeTimer = null;
   }
 
   private dial(): void {
@@ -125,6 +153,16 @@ export class PeerLink {
     const ws = this.o.connect ? this.o.connect() : pinnedPeerSocket(this.o.peer, this.agent ?? pinnedPeerAgent(this.o.peer));
     this.socket = ws;
     ws.on('open', () => {
+      // A peer that reads and never answers (wedged, its kernel still taking bytes) is cut by the
+      // pings; one that answers them and never welcomes, at the deadline: each held the link down.
+      keepAlive(ws, this.pingMs(), this.named);
+      const welcomeMs = this.o.timing?.welcomeMs ?? PEER_WELCOME_MS;
+      this.welcomeTimer = setTimeout(() => {
+        this.welcomeTimer = null;
+        if (this.socket !== ws || this.welcomedAt !== null) return;
+        this.o.log.warn({ peer: this.o.peer.table, welcomeMs }, 'link to a peer table not welcomed in time: terminated');
+        ws.terminate();
+      }, welcomeMs);
       const hello: PeerInbound = { type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION, table: this.o.self, secret: this.o.peer.secret };
       ws.send(JSON.stringify(hello));
     });
@@ -133,6 +171,9 @@ export class PeerLink {
     ws.on('close', (code, reason) => {
       if (this.socket !== ws) return;
       this.socket = null;
+      this.clearWelcomeTimer();
+      if (this.welcomedAt !== null && Date.now() - this.welcomedAt >= HELD_PINGS * this.pingMs()) this.attempt = 0;
+      this.welcomedAt = null;
       this.setUp(false);
       if (this.stopped) return;
       if (code >= 4000) this.o.log.warn({ peer: this.o.peer.table, code, reason: String(reason) }, 'a peer table closed the link');
@@ -154,7 +195,9 @@ export class PeerLink {
       ws.terminate();
       return;
     }
-    this.attempt = 0;
+    // The backoff starts over only once the link has held (close): a peer that welcomes and cuts is no link.
+    this.clearWelcomeTimer();
+    this.welcomedAt = Date.now();
     this.setUp(true);
   }
 

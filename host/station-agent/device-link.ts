@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { backoffDelay, type Backoff } from '../../engine/backoff.js';
 import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
-import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type BoundedLink, type LinkTiming } from '../server/bounded-socket.js';
+import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type BoundedLink, type LinkTiming } from '../limits/bounded-socket.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { realClock, type Clock } from '../../hardware/clock.js';
 import { HANDSHAKE_MS } from './pinned-socket.js';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { decodeHostMessage, stationView, ViewComposer, type HostMessage } from '../../protocol/index.js';
-import { DEVICE_LINK_TIMING, keepAlive, sendBounded } from '../server/bounded-socket.js';
+import { DEVICE_LINK_TIMING, keepAlive, sendBounded } from '../limits/bounded-socket.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { proveStation } from '../stadium/station-proof.js';
 
