@@ -6,18 +6,16 @@
 // link counted as up. Both peers here hold the enrolled certificate: a real but lying peer.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { TableId, type Transfer } from '../../terms/transfer-terms.js';
 import { tableCertificate, type TableCertificate } from '../stadium/table-certificate.js';
-import type { PeerEnrolment } from './peer-config.js';
 import { PEER_MAX_FRAME, PEER_SEND_BUFFER, PeerLink, pinnedPeerAgent, pinnedPeerSocket } from './peer-link.js';
 import { PEER_PROTOCOL_VERSION } from './peer-wire.js';
+import { lyingPeer } from './test-lying-peer.js';
 
 const WAR = TableId.parse('war-1');
 const BJ = TableId.parse('bj-1');
@@ -31,37 +29,6 @@ const until = async (what: string, ok: () => boolean, ms = 10_000) => {
   }
 };
 
-/** bj-1's side: its enrolled certificate on `/peer`, answering each hello with `onHello`. */
-async function lyingPeer(cert: TableCertificate, onHello: (ws: WebSocket, socket: Socket) => void) {
-  const server: Server = createServer({ key: cert.key, cert: cert.cert });
-  const wss = new WebSocketServer({ server, path: '/peer' });
-  let hellos = 0;
-  wss.on('connection', (ws, req) =>
-    ws.once('message', () => {
-      hellos++;
-      onHello(ws, req.socket);
-    }),
-  );
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  const enrolment: PeerEnrolment = {
-    table: BJ,
-    url: `https://127.0.0.1:${port}`,
-    certificate: cert.cert,
-    fingerprint: cert.fingerprint,
-    secret: 's'.repeat(43),
-  };
-  return {
-    enrolment,
-    hellos: () => hellos,
-    close: async () => {
-      for (const c of wss.clients) c.terminate();
-      wss.close();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
-
 describe('the link this host dials to a peer holds a lying peer to bounds (review of the link between table hosts)', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'peer-link-limits-'));
   let cert: TableCertificate;
@@ -71,7 +38,7 @@ describe('the link this host dials to a peer holds a lying peer to bounds (revie
   it('closes the link at a frame over its cap, never buffering it whole, and dials again', async () => {
     // 8 MiB: far over the cap, far under ws's default 100 MiB.
     const frame = Buffer.alloc(8 * 1024 * 1024, 0x61);
-    const peer = await lyingPeer(cert, (ws) => {
+    const peer = await lyingPeer(cert, BJ, (ws) => {
       ws.send(WELCOME);
       ws.send(frame, { binary: false });
     });
@@ -95,7 +62,7 @@ describe('the link this host dials to a peer holds a lying peer to bounds (revie
   });
 
   it('cuts a link whose peer does not read once its send buffer passes the cap, and dials again', async () => {
-    const peer = await lyingPeer(cert, (ws, socket) => {
+    const peer = await lyingPeer(cert, BJ, (ws, socket) => {
       ws.send(WELCOME);
       // Then never read again: the TCP window closes and this host's send buffer fills.
       socket.pause();

@@ -6,18 +6,16 @@
 // of asks had piled up; one that welcomed and cut at once was dialled again every 100 ms.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
 import { TableId } from '../../terms/transfer-terms.js';
 import { tableCertificate, type TableCertificate } from '../stadium/table-certificate.js';
 import type { PeerEnrolment } from './peer-config.js';
 import { PeerLink } from './peer-link.js';
 import { PEER_PROTOCOL_VERSION } from './peer-wire.js';
+import { lyingPeer } from './test-lying-peer.js';
 
 const WAR = TableId.parse('war-2');
 const BJ = TableId.parse('bj-2');
@@ -31,37 +29,6 @@ const until = async (what: string, ok: () => boolean, ms = 10_000) => {
   }
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** bj-2's side, holding its enrolled certificate: each hello answered by `onHello`. */
-async function stallingPeer(cert: TableCertificate, onHello: (ws: WebSocket, socket: Socket) => void) {
-  const server: Server = createServer({ key: cert.key, cert: cert.cert });
-  const wss = new WebSocketServer({ server, path: '/peer' });
-  let hellos = 0;
-  wss.on('connection', (ws, req) =>
-    ws.once('message', () => {
-      hellos++;
-      onHello(ws, req.socket);
-    }),
-  );
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  const enrolment: PeerEnrolment = {
-    table: BJ,
-    url: `https://127.0.0.1:${port}`,
-    certificate: cert.cert,
-    fingerprint: cert.fingerprint,
-    secret: 's'.repeat(43),
-  };
-  return {
-    enrolment,
-    hellos: () => hellos,
-    close: async () => {
-      for (const c of wss.clients) c.terminate();
-      wss.close();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
 
 describe('the link this host dials to a peer, against a peer that stalls', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'peer-link-stall-'));
@@ -79,7 +46,7 @@ describe('the link this host dials to a peer, against a peer that stalls', () =>
     });
 
   it('a peer that takes the link and never welcomes it (its pings answered) is cut at the welcome deadline and dialled again', async () => {
-    const peer = await stallingPeer(cert, () => undefined);
+    const peer = await lyingPeer(cert, BJ, () => undefined);
     const logs: { msg: string }[] = [];
     const link = linkTo(peer.enrolment, logs, { pingMs: 60_000, welcomeMs: 300 });
     link.start();
@@ -97,7 +64,7 @@ describe('the link this host dials to a peer, against a peer that stalls', () =>
   });
 
   it('a peer that welcomes and then answers no ping (wedged, its kernel still taking bytes) is cut within two ping intervals', async () => {
-    const peer = await stallingPeer(cert, (ws, socket) => {
+    const peer = await lyingPeer(cert, BJ, (ws, socket) => {
       ws.send(WELCOME);
       // Reads nothing more: no pong ever goes back.
       setTimeout(() => socket.pause(), 20);
@@ -119,7 +86,7 @@ describe('the link this host dials to a peer, against a peer that stalls', () =>
   });
 
   it('a peer that welcomes and cuts at once is dialled again at a growing wait, not every 100 ms', async () => {
-    const peer = await stallingPeer(cert, (ws) => {
+    const peer = await lyingPeer(cert, BJ, (ws) => {
       ws.send(WELCOME);
       setTimeout(() => ws.terminate(), 5);
     });
@@ -140,7 +107,7 @@ describe('the link this host dials to a peer, against a peer that stalls', () =>
   it('a link that held for three ping intervals starts its backoff over when it drops', async () => {
     const cuts: number[] = [];
     const hellos: number[] = [];
-    const peer = await stallingPeer(cert, (ws) => {
+    const peer = await lyingPeer(cert, BJ, (ws) => {
       hellos.push(Date.now());
       ws.send(WELCOME);
       setTimeout(() => {
