@@ -14,7 +14,10 @@ const Enrolled = z.strictObject({
   secretSha256: z.string().regex(/^[0-9a-f]{64}$/),
   enrolledAt: z.string().max(40),
 });
-const Registry = z.strictObject({ v: z.literal(1), peers: z.array(Enrolled).max(64) });
+/** The most peer tables the file holds a credential for: one more is refused before it is journalled (peer-registry.ts), so the file always reads. */
+export const MAX_PEER_CREDENTIALS = 64;
+
+const Registry = z.strictObject({ v: z.literal(1), peers: z.array(Enrolled).max(MAX_PEER_CREDENTIALS) });
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();

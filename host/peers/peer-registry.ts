@@ -5,7 +5,7 @@ import { TableId, TransferSettlement } from '../../terms/transfer-terms.js';
 import type { SettleRefusal } from '../transfers/sender.js';
 import { readTableCertificate } from '../stadium/table-certificate.js';
 import { Peer, PeersFile, readPeers, writePeers } from './peer-config.js';
-import { PeerCredentials } from './peer-credentials.js';
+import { MAX_PEER_CREDENTIALS, PEER_CREDENTIALS_FILE, PeerCredentials } from './peer-credentials.js';
 import { PeerGuard } from './peer-guard.js';
 import { journalledPeers, offerHistory, peerDigest, peerProblems, type PeerFiles } from './peer-journal.js';
 import { checkPeerOffer, makePeerOffer, type OfferRefusal } from './peer-offer.js';
@@ -26,10 +26,27 @@ export const CREDENTIAL_REFUSALS = [
   'no-credential',
   'not-a-peer',
   'transfers-open',
+  'too-many-credentials',
 ] as const;
 export type CredentialRefusal = (typeof CREDENTIAL_REFUSALS)[number];
 export type CredentialRefused = { ok: false; detail: string; reason: CredentialRefusal };
 const refused = (reason: CredentialRefusal, detail: string): CredentialRefused => ({ ok: false, detail, reason });
+
+/**
+ * Why one more credential for `table` cannot be issued: the credentials file cannot be read (its
+ * write would fail after the journal took the issue), or it holds `MAX_PEER_CREDENTIALS` other
+ * tables already (a file of one more would never read again: every peer refused at the next start).
+ */
+function credentialsFull(dataDir: string, table: TableId): CredentialRefused | null {
+  let tables: TableId[];
+  try {
+    tables = PeerCredentials.inDataDir(dataDir).tables();
+  } catch (e) {
+    return refused('unreadable', `${PEER_CREDENTIALS_FILE} cannot be read: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
+  }
+  if (tables.includes(table) || tables.length < MAX_PEER_CREDENTIALS) return null;
+  return refused('too-many-credentials', `${PEER_CREDENTIALS_FILE} holds credentials for ${tables.length} peer tables, the most it takes: withdraw one first`);
+}
 
 /** The guard's problem of a peer whose change was journalled and its files not written (a full disk). */
 const unwrittenProblem = (table: TableId, action: string, why: string): string =>
@@ -268,6 +285,8 @@ export class PeerRegistry {
         if (!this.o.url) return refused('no-address', 'this table has no fixed LAN address for its peers to dial (lan.host, lan.port)');
         const certificate = readTableCertificate(this.o.dataDir);
         if (!certificate) return refused('no-certificate', 'this table has no certificate yet: it is made at the first start with a LAN listener');
+        const full = credentialsFull(this.o.dataDir, table);
+        if (full) return full;
         const secret = randomBytes(32).toString('base64url');
         const credential = randomBytes(16).toString('hex');
         const issuedAt = new Date(this.now());
