@@ -53,7 +53,7 @@ describe('peer registry: the credentials file kept readable', () => {
     assert.equal(PeerCredentials.inDataDir(dir).tables().length, MAX_PEER_CREDENTIALS);
   });
 
-  it('refuses to issue while the credentials file cannot be read, journalling nothing (it threw before)', () => {
+  it('refuses to issue, withdraw or remove while the credentials file cannot be read, journalling nothing (issue journalled it, the other two threw)', () => {
     const file = path.join(dir, PEER_CREDENTIALS_FILE);
     const kept = readFileSync(file, 'utf8');
     writeFileSync(file, '{ not json');
@@ -61,6 +61,11 @@ describe('peer registry: the credentials file kept readable', () => {
       const before = count();
       const r = registry().issue('war-1', by);
       assert.equal(r.ok ? null : r.reason, 'unreadable');
+      // Withdrawing or removing a peer read the file too, and threw its parse error to the screen.
+      const w = registry().withdraw('war-1', by);
+      assert.equal(w.ok ? null : w.reason, 'unreadable');
+      const v = registry().revoke('war-1', by);
+      assert.equal(v.ok ? null : v.reason, 'unreadable');
       assert.equal(count(), before);
     } finally {
       writeFileSync(file, kept);

@@ -36,12 +36,13 @@ describe('the link this host dials to a peer, against a peer that stalls', () =>
   before(async () => (cert = await tableCertificate(dir, BJ, ['127.0.0.1'])));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const linkTo = (enrolment: PeerEnrolment, logs: { msg: string }[], timing: { pingMs: number; welcomeMs: number }) =>
+  /** The link to `enrolment`, its log lines kept; the redial's jitter `random` (0: each wait's lower half). */
+  const linkTo = (enrolment: PeerEnrolment, logs: { msg: string }[], timing: { pingMs: number; welcomeMs: number }, random = 0) =>
     new PeerLink({
       self: WAR,
       peer: enrolment,
       log: pino({ level: 'info' }, { write: (l: string) => void logs.push(JSON.parse(l)) }),
-      random: () => 0,
+      random: () => random,
       timing,
     });
 
@@ -117,13 +118,7 @@ describe('the link this host dials to a peer, against a peer that stalls', () =>
     });
     const logs: { msg: string }[] = [];
     // The upper end of each wait (random near 1): 200, 400, 800, 1,600 ms if the backoff grew.
-    const link = new PeerLink({
-      self: WAR,
-      peer: peer.enrolment,
-      log: pino({ level: 'info' }, { write: (l: string) => void logs.push(JSON.parse(l)) }),
-      random: () => 0.999,
-      timing: { pingMs: 100, welcomeMs: 5_000 },
-    });
+    const link = linkTo(peer.enrolment, logs, { pingMs: 100, welcomeMs: 5_000 }, 0.999);
     link.start();
     try {
       await until('five links', () => hellos.length >= 5, 15_000);

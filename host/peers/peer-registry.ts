@@ -38,14 +38,20 @@ const refused = (reason: CredentialRefusal, detail: string): CredentialRefused =
  * tables already (a file of one more would never read again: every peer refused at the next start).
  */
 function credentialsFull(dataDir: string, table: TableId): CredentialRefused | null {
-  let tables: TableId[];
+  const credentials = readCredentials(dataDir);
+  if (!(credentials instanceof PeerCredentials)) return credentials;
+  const tables = credentials.tables();
+  if (tables.includes(table) || tables.length < MAX_PEER_CREDENTIALS) return null;
+  return refused('too-many-credentials', `${PEER_CREDENTIALS_FILE} holds credentials for ${tables.length} peer tables, the most it takes: withdraw one first`);
+}
+
+/** The credentials file, or the refusal of an action that must read it (it cannot be: `unreadable`, nothing journalled). */
+function readCredentials(dataDir: string): PeerCredentials | CredentialRefused {
   try {
-    tables = PeerCredentials.inDataDir(dataDir).tables();
+    return PeerCredentials.inDataDir(dataDir);
   } catch (e) {
     return refused('unreadable', `${PEER_CREDENTIALS_FILE} cannot be read: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
   }
-  if (tables.includes(table) || tables.length < MAX_PEER_CREDENTIALS) return null;
-  return refused('too-many-credentials', `${PEER_CREDENTIALS_FILE} holds credentials for ${tables.length} peer tables, the most it takes: withdraw one first`);
 }
 
 /** The guard's problem of a peer whose change was journalled and its files not written (a full disk). */
@@ -324,7 +330,8 @@ export class PeerRegistry {
     return this.credentialStep(
       tableText,
       (table, peers) => {
-        const credentials = PeerCredentials.inDataDir(this.o.dataDir);
+        const credentials = readCredentials(this.o.dataDir);
+        if (!(credentials instanceof PeerCredentials)) return credentials;
         if (credentials.secretSha256(table) === null) return refused('no-credential', `${table} holds no credential to dial this table`);
         const peer = peers.peers.find((p) => p.enrolment.table === table);
         return {
@@ -344,7 +351,8 @@ export class PeerRegistry {
     return this.credentialStep(
       tableText,
       (table, peers) => {
-        const credentials = PeerCredentials.inDataDir(this.o.dataDir);
+        const credentials = readCredentials(this.o.dataDir);
+        if (!(credentials instanceof PeerCredentials)) return credentials;
         const listed = peers.peers.some((p) => p.enrolment.table === table);
         if (!listed && credentials.secretSha256(table) === null) return refused('not-a-peer', `${table} is not a peer of this table`);
         // Removed, its link closed for good: a transfer to it still open would never hear its answer.
