@@ -102,7 +102,8 @@ export const layers = {
       logging: [],
       metrics: [],
       // The one rate limiter (a token bucket over a clock handed in): screens, links and SAS rations;
-      // and a link's two bounds (its send buffer cap, its pings), the same for every WebSocket link.
+      // a link's two bounds (its send buffer cap, its pings), the same for every WebSocket link; and
+      // the one redial of a link or port that tries again.
       limits: [],
       // Remote stations: enrolment, credentials, the table's TLS certificate.
       stadium: [],

@@ -2,12 +2,13 @@ import { Agent } from 'node:https';
 import type { PeerCertificate } from 'node:tls';
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
-import { backoffDelay, type Backoff } from '../../engine/backoff.js';
+import { realClock } from '../../hardware/clock.js';
 import type { TableId } from '../../terms/transfer-terms.js';
 import type { TransferMessage } from '../transfers/messages.js';
 import type { PeerEnrolment } from './peer-config.js';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { DEVICE_LINK_TIMING, keepAlive, type BoundedLink } from '../limits/bounded-socket.js';
+import { linkRedial, type Redial } from '../limits/redial.js';
 import { decodePeer, PEER_PROTOCOL_VERSION, PeerWelcome, type PeerInbound } from './peer-wire.js';
 
 /** The TLS settings of a link to a peer: its certificate from the enrolment is the only trust anchor, and its SHA-256 must match. */
@@ -55,16 +56,6 @@ export interface PeerLinkOptions {
 export const PEER_WELCOME_MS = 10_000;
 
 /**
- * The ping intervals a welcomed link must hold before its loss starts the backoff over (45 s by
- * default), as the station agent's device link: a peer that welcomes and cuts (or stalls and is
- * cut) is dialled again at a growing wait, never a TLS handshake every 100 ms.
- */
-const HELD_PINGS = 3;
-
-/** Redials from 200 ms, doubled, capped at 5 s; the upper half of each wait random, so the links of a floor's tables restarted at once spread out. */
-const REDIAL: Omit<Backoff, 'jitter'> = { baseMs: 200, capMs: 5000 };
-
-/**
  * The link this host dials to one peer table, and sends its transfer messages over: the peer's
  * certificate pinned, `hello-peer` with the secret the peer enrolled this host with, up only once
  * the peer's welcome names the table enrolled. Dialled again after a drop, backing off from
@@ -75,11 +66,8 @@ export class PeerLink {
   private socket: WebSocket | null = null;
   private up = false;
   private stopped = false;
-  private attempt = 0;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private welcomeTimer: NodeJS.Timeout | null = null;
-  /** When the link now open was welcomed (null: not yet). */
-  private welcomedAt: number | null = null;
+  /** The dials: the backoff, the welcome's deadline, and whether the link held. */
+  private readonly redial: Redial;
   private readonly agent: Agent | null;
   private readonly named: BoundedLink;
   /** Messages sent, and dropped because the link was down. */
@@ -88,6 +76,7 @@ export class PeerLink {
   constructor(private readonly o: PeerLinkOptions) {
     this.agent = o.connect ? null : pinnedPeerAgent(o.peer);
     this.named = { name: `link to peer table ${o.peer.table}`, log: o.log };
+    this.redial = linkRedial(this.pingMs(), o.random ?? Math.random, realClock);
   }
 
   get table(): TableId {
@@ -131,20 +120,13 @@ export class PeerLink {
 
   stop(): void {
     this.stopped = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    this.clearWelcomeTimer();
+    this.redial.stop();
     this.socket?.terminate();
     this.agent?.destroy();
   }
 
   private pingMs(): number {
     return this.o.timing?.pingMs ?? DEVICE_LINK_TIMING.pingMs;
-  }
-
-  private clearWelcomeTimer(): void {
-    if (this.welcomeTimer) clearTimeout(this.welcomeTimer);
-    this.welcomeTimer = null;
   }
 
   private dial(): void {
@@ -157,12 +139,11 @@ export class PeerLink {
       // pings; one that answers them and never welcomes, at the deadline: each held the link down.
       keepAlive(ws, this.pingMs(), this.named);
       const welcomeMs = this.o.timing?.welcomeMs ?? PEER_WELCOME_MS;
-      this.welcomeTimer = setTimeout(() => {
-        this.welcomeTimer = null;
-        if (this.socket !== ws || this.welcomedAt !== null) return;
+      this.redial.expectWelcome(welcomeMs, () => {
+        if (this.socket !== ws) return;
         this.o.log.warn({ peer: this.o.peer.table, welcomeMs }, 'link to a peer table not welcomed in time: terminated');
         ws.terminate();
-      }, welcomeMs);
+      });
       const hello: PeerInbound = { type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION, table: this.o.self, secret: this.o.peer.secret };
       ws.send(JSON.stringify(hello));
     });
@@ -171,17 +152,9 @@ export class PeerLink {
     ws.on('close', (code, reason) => {
       if (this.socket !== ws) return;
       this.socket = null;
-      this.clearWelcomeTimer();
-      if (this.welcomedAt !== null && Date.now() - this.welcomedAt >= HELD_PINGS * this.pingMs()) this.attempt = 0;
-      this.welcomedAt = null;
       this.setUp(false);
-      if (this.stopped) return;
-      if (code >= 4000) this.o.log.warn({ peer: this.o.peer.table, code, reason: String(reason) }, 'a peer table closed the link');
-      const ms = backoffDelay(this.attempt++, { ...REDIAL, jitter: { share: 0.5, random: this.o.random ?? Math.random } });
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = null;
-        this.dial();
-      }, ms);
+      if (!this.stopped && code >= 4000) this.o.log.warn({ peer: this.o.peer.table, code, reason: String(reason) }, 'a peer table closed the link');
+      this.redial.lost(() => this.dial());
     });
   }
 
@@ -196,8 +169,7 @@ export class PeerLink {
       return;
     }
     // The backoff starts over only once the link has held (close): a peer that welcomes and cuts is no link.
-    this.clearWelcomeTimer();
-    this.welcomedAt = Date.now();
+    this.redial.up();
     this.setUp(true);
   }
 

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
-import { backoffDelay } from '../../engine/backoff.js';
 import { realClock, type Clock } from '../../hardware/clock.js';
 import { openBillAcceptorPort } from '../../hardware/open.js';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
@@ -9,6 +8,7 @@ import type { SimCable } from '../../hardware/open.js';
 import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
 import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { PORT_HELD_MS, Redial } from '../limits/redial.js';
 import { closeAtStop, openSettled } from './close-at-stop.js';
 import { DeviceLink } from './device-link.js';
 import { SasRelay } from './sas-relay.js';
@@ -41,7 +41,8 @@ const CHUNK = 2048;
  * validator's encryption runs end to end between the host and the validator (docs/security.md).
  * The port is opened once the host has greeted the link and kept open across the link's drops (the
  * device keeps its state; the host's driver resynchronises by polling); a port that goes is
- * opened again with backoff and the host is told.
+ * opened again with backoff and the host is told (the backoff starts over only after a port that
+ * held open, PORT_HELD_MS: one that goes as it opens is not opened every 250 ms).
  */
 export class ByteRelay {
   private readonly link: DeviceLink;
@@ -53,14 +54,15 @@ export class ByteRelay {
   private readonly clock: Clock;
   private readonly sim: (BillAcceptorSimControls & SimCable) | undefined;
   private stopped = false;
-  private portAttempt = 0;
-  private timers = new Set<unknown>();
+  /** The port's tries: from 250 ms, doubled, capped at 5 s; no jitter: the port is this station's own, no crowd comes back with it. */
+  private readonly redial: Redial;
 
   constructor(private readonly o: ByteRelayOptions) {
     const opened = (o.openPort ?? openBillAcceptorPort)(o.spec, { protocol: o.protocol, currency: o.currency });
     this.opener = opened.opener;
     this.sim = opened.simulator;
     this.clock = o.clock ?? realClock;
+    this.redial = new Redial({ backoff: { baseMs: 250, capMs: 5000 }, heldMs: PORT_HELD_MS, clock: this.clock });
     this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log, undefined, this.clock) : null;
     this.link = new DeviceLink({
       enrolment: o.enrolment,
@@ -93,21 +95,11 @@ export class ByteRelay {
   /** Resolves once an open in flight has settled (at most `OPEN_WAIT_MS`) and the ports are closed; nothing is sent nor armed after it. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers) this.clock.clearTimeout(t);
-    this.timers.clear();
+    this.redial.stop();
     this.link.stop();
     await this.sas?.stop();
     await openSettled(this.opened, this.clock);
     await closeAtStop(this.port, this.o.log, 'acceptor');
-  }
-
-  private later(ms: number, run: () => void): void {
-    if (this.stopped) return;
-    const t = this.clock.setTimeout(() => {
-      this.timers.delete(t);
-      run();
-    }, ms);
-    this.timers.add(t);
   }
 
   private send(m: AgentMessage): void {
@@ -145,11 +137,12 @@ export class ByteRelay {
       if (this.stopped) return; // nothing to tell a stopped link, nothing to retry
       this.o.log.warn({ err: e instanceof Error ? e.message : String(e) }, "the acceptor's port did not open");
       this.send({ type: 'port', open: false, detail: (e instanceof Error ? e.message : String(e)).slice(0, 400) });
-      return this.later(this.portBackoff(), () => this.open());
+      this.redial.lost(() => this.open());
+      return;
     }
     // Stopped while it opened: its stop found no port to close, and waits for this one's close (sas-relay.ts does the same).
     if (this.stopped) return closeAtStop(port, this.o.log, 'acceptor');
-    this.portAttempt = 0;
+    this.redial.up();
     this.port = port;
     port.onData((bytes) => {
       for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
@@ -158,13 +151,8 @@ export class ByteRelay {
       if (this.port !== port || this.stopped) return;
       this.port = null;
       this.send({ type: 'port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
-      this.later(this.portBackoff(), () => this.open());
+      this.redial.lost(() => this.open());
     });
     this.send({ type: 'port', open: true });
-  }
-
-  /** From 250 ms, doubled, capped at 5 s; no jitter: the port is this station's own, no crowd comes back with it. */
-  private portBackoff(): number {
-    return backoffDelay(this.portAttempt++, { baseMs: 250, capMs: 5000 });
   }
 }

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
-import { backoffDelay, type Backoff } from '../../engine/backoff.js';
 import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type BoundedLink, type LinkTiming } from '../limits/bounded-socket.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { realClock, type Clock } from '../../hardware/clock.js';
+import { linkRedial, type Redial } from '../limits/redial.js';
 import { HANDSHAKE_MS } from './pinned-socket.js';
 
 type Hello = Extract<AgentMessage, { type: 'hello-device' }>;
@@ -44,16 +44,6 @@ export function directEnrolment(e: EnrolmentFile): EnrolmentFile {
   return e;
 }
 
-/** Redials from 200 ms, doubled, capped at 5 s; the upper half of each wait random. */
-const REDIAL: Omit<Backoff, 'jitter'> = { baseMs: 200, capMs: 5000 };
-
-/**
- * The ping intervals a welcomed link must hold before its loss starts the backoff over (45 s by
- * default). A host that stops answering pings is cut within two; one that stops reading is cut at
- * the send cap whenever that fills: either, cut sooner, is dialled again after a longer wait.
- */
-const HELD_PINGS = 3;
-
 /**
  * A station agent's device link to its table host, whichever side runs the acceptor's driver:
  * dials, says `hello-device` with the station's enrolment, counts the link up at the host's
@@ -64,21 +54,17 @@ export class DeviceLink {
   private socket: WebSocket | null = null;
   private up = false;
   private stopped = false;
-  private attempt = 0;
-  private retryTimer: unknown = null;
-  private welcomeTimer: unknown = null;
-  /** When the link now open was welcomed (null: not yet). */
-  private welcomedAt: number | null = null;
+  /** The dials: the backoff, the welcome's deadline, and whether the link held. */
+  private readonly redial: Redial;
   private readonly upListeners = new Set<(up: boolean) => void>();
   private readonly timing: LinkTiming;
   private readonly named: BoundedLink;
-  private readonly timers: Clock;
 
   constructor(private readonly o: DeviceLinkOptions) {
     directEnrolment(o.enrolment);
     this.timing = { ...DEVICE_LINK_TIMING, ...o.timing };
     this.named = { name: 'device link to the table', log: o.log };
-    this.timers = o.timers ?? realClock;
+    this.redial = linkRedial(this.timing.pingMs, o.random ?? Math.random, o.timers ?? realClock);
   }
 
   start(): void {
@@ -111,9 +97,7 @@ export class DeviceLink {
 
   stop(): void {
     this.stopped = true;
-    if (this.retryTimer !== null) this.timers.clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    this.clearWelcomeTimer();
+    this.redial.stop();
     this.socket?.terminate();
   }
 
@@ -128,12 +112,12 @@ export class DeviceLink {
       // A host that reads and never answers (wedged, its kernel still taking bytes in) is cut too.
       keepAlive(ws, this.timing.pingMs, this.named);
       // One that answers pings and never welcomes would hold the link down for ever.
-      this.welcomeTimer = this.timers.setTimeout(() => {
-        this.welcomeTimer = null;
-        if (this.socket !== ws || this.welcomedAt !== null) return;
-        this.o.log.warn({ welcomeMs: this.welcomeMs() }, 'device link to the table not welcomed in time: terminated');
+      const welcomeMs = this.o.welcomeMs ?? HANDSHAKE_MS;
+      this.redial.expectWelcome(welcomeMs, () => {
+        if (this.socket !== ws) return;
+        this.o.log.warn({ welcomeMs }, 'device link to the table not welcomed in time: terminated');
         ws.terminate();
-      }, this.welcomeMs());
+      });
       this.send({
         type: 'hello-device',
         protocol: DEVICE_PROTOCOL_VERSION,
@@ -148,27 +132,9 @@ export class DeviceLink {
     ws.on('close', () => {
       if (this.socket !== ws) return;
       this.socket = null;
-      this.clearWelcomeTimer();
-      if (this.welcomedAt !== null && this.timers.now() - this.welcomedAt >= HELD_PINGS * this.timing.pingMs) this.attempt = 0;
-      this.welcomedAt = null;
       this.setUp(false);
-      if (this.stopped) return;
-      // Backoff, capped and jittered: 250 agents reconnecting after a host restart spread out.
-      const ms = backoffDelay(this.attempt++, { ...REDIAL, jitter: { share: 0.5, random: this.o.random ?? Math.random } });
-      this.retryTimer = this.timers.setTimeout(() => {
-        this.retryTimer = null;
-        this.dial();
-      }, ms);
+      this.redial.lost(() => this.dial());
     });
-  }
-
-  private welcomeMs(): number {
-    return this.o.welcomeMs ?? HANDSHAKE_MS;
-  }
-
-  private clearWelcomeTimer(): void {
-    if (this.welcomeTimer !== null) this.timers.clearTimeout(this.welcomeTimer);
-    this.welcomeTimer = null;
   }
 
   private setUp(up: boolean): void {
@@ -181,8 +147,7 @@ export class DeviceLink {
     const d = decodeHostDeviceMessage(text);
     if (!d.ok) return this.o.log.warn({ error: d.error }, 'a message from the table fails its schema');
     if (d.message.type === 'device-welcome') {
-      this.clearWelcomeTimer();
-      this.welcomedAt ??= this.timers.now();
+      this.redial.up();
       this.setUp(true);
     }
     this.o.onMessage(d.message);

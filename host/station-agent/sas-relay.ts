@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import { backoffDelay } from '../../engine/backoff.js';
 import { realClock, type Clock } from '../../hardware/clock.js';
 import { sasOpener } from '../../hardware/sas/link.js';
 import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
 import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
+import { PORT_HELD_MS, Redial } from '../limits/redial.js';
 import { closeAtStop, openSettled } from './close-at-stop.js';
 
 /** The most bytes one message carries (its base64 stays under the schema's 4,096 characters). */
@@ -14,15 +14,16 @@ const CHUNK = 2048;
  * bytes are (byte-relay.ts): the agent opens the station's own SAS port (`serial:PATH` or
  * `tcp:HOST:PORT`) once the table host has greeted the link and said it runs the station's SAS
  * machine (`device-welcome` with `sas`), and carries its bytes both ways unread. The port is kept
- * across the link's drops; one that goes is opened again with backoff and the host is told.
+ * across the link's drops; one that goes is opened again with backoff and the host is told (the
+ * backoff starts over only after a port that held open, PORT_HELD_MS).
  */
 export class SasRelay {
   private port: BytePort | null = null;
   /** The open in flight: a stop waits for it, so the port it hands over is closed before the stop resolves. */
   private opened: Promise<void> | null = null;
   private stopped = false;
-  private attempt = 0;
-  private timer: unknown = null;
+  /** From 250 ms, doubled, capped at 5 s, no jitter: the port is this station's own, no crowd comes back with it. */
+  private readonly redial: Redial;
   private readonly opener: PortOpener;
 
   constructor(
@@ -33,6 +34,7 @@ export class SasRelay {
     private readonly clock: Clock = realClock,
   ) {
     this.opener = opener ?? sasOpener(spec);
+    this.redial = new Redial({ backoff: { baseMs: 250, capMs: 5000 }, heldMs: PORT_HELD_MS, clock });
   }
 
   /** A message from the host; whether it was the SAS relay's. */
@@ -53,8 +55,7 @@ export class SasRelay {
   /** Resolves once an open in flight has settled (at most `OPEN_WAIT_MS`) and the port is closed; nothing is sent nor armed after it. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    this.timer = null;
+    this.redial.stop();
     await openSettled(this.opened, this.clock);
     await closeAtStop(this.port, this.log, 'sas');
   }
@@ -73,11 +74,12 @@ export class SasRelay {
       const detail = (e instanceof Error ? e.message : String(e)).slice(0, 400);
       this.log.warn({ err: detail }, "the station's SAS port did not open");
       this.send({ type: 'sas-port', open: false, detail });
-      return this.retry();
+      this.redial.lost(() => this.open());
+      return;
     }
     // Stopped while it opened: its stop found no port to close, and waits for this one's close.
     if (this.stopped) return closeAtStop(port, this.log, 'sas');
-    this.attempt = 0;
+    this.redial.up();
     this.port = port;
     port.onData((bytes) => {
       for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'sas-bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
@@ -86,20 +88,8 @@ export class SasRelay {
       if (this.port !== port || this.stopped) return;
       this.port = null;
       this.send({ type: 'sas-port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
-      this.retry();
+      this.redial.lost(() => this.open());
     });
     this.send({ type: 'sas-port', open: true });
-  }
-
-  /** From 250 ms, doubled, capped at 5 s: the port is this station's own. */
-  private retry(): void {
-    if (this.stopped) return;
-    this.timer = this.clock.setTimeout(
-      () => {
-        this.timer = null;
-        this.open();
-      },
-      backoffDelay(this.attempt++, { baseMs: 250, capMs: 5000 }),
-    );
   }
 }
