@@ -100,7 +100,7 @@ async function boot(): Promise<void> {
   const snapshot = showSnapshots({ i18n, view: launch.view, shown, root, resolution, frames, emit });
   link = new HostLink({ launch, shown, frames, emit, snapshot: (state) => void snapshot(state) });
   loss.reportTo(link.report);
-  await link.connect(0);
+  await link.connect();
   emit(`ready:${stationOf(launch.view) === null ? launch.view : 'station'}`);
 }
 

@@ -1,8 +1,8 @@
-import { backoffDelay, type Backoff } from '../../../engine/backoff.js';
 import type { CommandBody, ProtocolError, ReportBody, ViewState } from '../../../protocol/index.js';
 import { refusalKey } from '../../../protocol/index.js';
 import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
 import { HostClient } from '../connection/host-client.js';
+import { Reconnects, type ReconnectSource } from '../connection/reconnects.js';
 import type { Launch } from '../connection/launch.js';
 import type { FrameLoop } from '../pixi/frames.js';
 import type { Screen } from '../screens/screen.js';
@@ -14,15 +14,12 @@ export interface HostLinkDeps {
   readonly frames: FrameLoop;
   readonly emit: (event: string) => void;
   readonly snapshot: (state: ViewState) => void;
+  /** The reconnects' clock and random numbers (default the page's); a test passes its own. */
+  readonly reconnects?: ReconnectSource;
 }
 
 /** Errors that reconnecting cannot cure: the screen stays on them until an attendant fixes what they name. */
 const FATAL: ReadonlySet<ProtocolError['code']> = new Set(['unauthorized', 'protocol-version', 'forbidden-view']);
-/**
- * Reconnects wait from 500 ms, doubled, capped at 10 s (a first failure is attempt 1: 1 s). No
- * jitter: a screen reconnects to its own host or station agent on the same machine.
- */
-export const RECONNECT: Backoff = { baseMs: 500, capMs: 10_000 };
 
 /** Errors that refuse one command: said, never silently dropped, and the message clears itself. */
 const REFUSED: ReadonlySet<ProtocolError['code']> = new Set(['rejected', 'stale-version', 'rate-limited']);
@@ -38,7 +35,12 @@ export class HostLink {
   /** The refusal on the banner now (screens without a place of their own for it). */
   private banner = 0;
 
-  constructor(private readonly d: HostLinkDeps) {}
+  /** The waits between tries (connection/reconnects.ts): longer at each loss, over only after a link that held. */
+  private readonly reconnects: Reconnects;
+
+  constructor(private readonly d: HostLinkDeps) {
+    this.reconnects = new Reconnects(d.reconnects);
+  }
 
   /** Whether the station screen shows its recall now: kept across reconnects (each link's client asks for it anew). */
   private recallWanted = false;
@@ -71,7 +73,7 @@ export class HostLink {
     this.client?.command(command);
   }
 
-  async connect(attempt: number): Promise<void> {
+  async connect(): Promise<void> {
     const { launch, shown, frames, emit } = this.d;
     let transport;
     try {
@@ -79,12 +81,12 @@ export class HostLink {
     } catch {
       shown.setStatus('status.offline');
       frames.request();
-      this.retry(attempt + 1);
+      this.retry();
       return;
     }
     this.client = new HostClient(transport, launch.view, {
       snapshot: (_view, _version, state) => {
-        attempt = 0;
+        this.reconnects.up();
         this.d.snapshot(state);
       },
       error: (e: ProtocolError) => this.error(e),
@@ -93,7 +95,7 @@ export class HostLink {
         emit('closed');
         shown.setStatus(this.fatal ?? 'status.offline');
         frames.request();
-        if (!this.fatal) this.retry(attempt + 1);
+        if (!this.fatal) this.retry();
       },
     });
     if (this.recallWanted) this.client.wantRecall(true);
@@ -102,8 +104,8 @@ export class HostLink {
     this.flushReports();
   }
 
-  private retry(attempt: number): void {
-    setTimeout(() => void this.connect(attempt), backoffDelay(attempt, RECONNECT));
+  private retry(): void {
+    setTimeout(() => void this.connect(), this.reconnects.next());
   }
 
   private error(e: ProtocolError): void {

@@ -1,7 +1,6 @@
 import type { i18n as I18n } from 'i18next';
 import type { Container } from 'pixi.js';
-import { backoffDelay } from '../../../engine/backoff.js';
-import { RECONNECT } from '../boot/host-link.js';
+import { Reconnects } from '../connection/reconnects.js';
 import { listenForPresses, type FrameLoop } from '../pixi/frames.js';
 import { sharpenTexts } from '../pixi/crisp.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
@@ -61,23 +60,23 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
   });
   o.reportsTo?.((body) => clients.forEach((c) => c?.report(body)));
   const fatal: (MessageKey | null)[] = o.tables.tables.map(() => null);
-
   o.tables.tables.forEach((table, index) => {
     const view = stationView(table.station);
-    const retry = (attempt: number) => setTimeout(() => void connect(attempt), backoffDelay(attempt, RECONNECT));
-    const connect = async (attempt: number): Promise<void> => {
+    const reconnects = new Reconnects(); // each table's own: one restarting over and over slows no other
+    const retry = () => setTimeout(() => void connect(), reconnects.next());
+    const connect = async (): Promise<void> => {
       let transport: Transport;
       try {
         transport = await o.connect(index);
       } catch {
         screen.setLink(index, false, 'status.offline');
         o.drawn();
-        retry(attempt + 1);
+        retry();
         return;
       }
       const client = new HostClient(transport, view, {
         snapshot: (_view, _version, state) => {
-          attempt = 0;
+          reconnects.up();
           if (state.kind !== 'station') return;
           newest[index] = state;
           screen.render(index, state);
@@ -102,14 +101,14 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
           o.ctx.emit(`closed:${table.tableId}`);
           screen.setLink(index, false, fatal[index] ?? 'status.offline');
           o.drawn();
-          if (!fatal[index]) retry(attempt + 1);
+          if (!fatal[index]) retry();
         },
       });
       clients[index] = client;
       if (recallWanted[index]) client.wantRecall(true);
       client.start(o.token);
     };
-    void connect(0);
+    void connect();
   });
   return screen;
 }

@@ -1,0 +1,127 @@
+// A screen's reconnects to its host. Before: the waits started over at every snapshot, and had no
+// jitter. A host that sent the snapshot and cut (overloaded, cutting screens at their send cap, or
+// restarting over and over) was reconnected to after 1 s every time, a whole snapshot a second;
+// and a stadium's screens, which lose their table at the same instant when it restarts, came back
+// at the same instants, each a TLS handshake at the table through its station agent. Now the waits
+// start over only after a link that held 30 s from its snapshot, and the upper half of each is
+// random. The waits are read from the timers the link sets (never run by time).
+import assert from 'node:assert/strict';
+import { describe, it, mock } from 'node:test';
+import { encode } from '../../../protocol/index.js';
+import type { Transport } from '../connection/transport-contract.js';
+import { RECONNECT_HELD_MS } from '../connection/reconnects.js';
+import { HostLink, type HostLinkDeps } from './host-link.js';
+
+const SNAPSHOT = encode({
+  type: 'snapshot',
+  view: 'station/2',
+  version: 1,
+  state: {
+    kind: 'station',
+    station: 2,
+    seat: 2,
+    game: 'blackjack',
+    currency: 'MOP',
+    limits: { min: 10000, max: 500000 },
+    language: 'zh-Hant',
+    credit: 50000,
+    betting: { open: true, spots: [{ bet: 'main', min: 10000, max: 500000 }], bets: [] },
+    decision: null,
+  },
+});
+
+/** A host the test plays: each link it takes answers with a snapshot when told, and is cut when told. */
+function playedHost() {
+  const links: { snapshot(): void; cut(): void }[] = [];
+  const connect = (): Promise<Transport> => {
+    let message: (data: unknown) => void = () => {};
+    let close: () => void = () => {};
+    links.push({ snapshot: () => message(SNAPSHOT), cut: () => close() });
+    return Promise.resolve({
+      send: () => {},
+      onMessage: (h) => void (message = h),
+      onClose: (h) => void (close = h),
+      close: () => {},
+    });
+  };
+  return { links, connect };
+}
+
+/** The link's retry timers, kept for the test to run; their waits. */
+function heldTimers() {
+  const armed: { fn: () => void; ms: number }[] = [];
+  mock.method(globalThis, 'setTimeout', (fn: () => void, ms: number) => {
+    armed.push({ fn, ms });
+    return 0;
+  });
+  return armed;
+}
+
+function link(connect: () => Promise<Transport>, now: () => number, random: () => number): HostLink {
+  const deps: HostLinkDeps = {
+    launch: { view: 'station/2', token: 't', connect, several: null },
+    shown: { setStatus: () => {} } as unknown as HostLinkDeps['shown'],
+    frames: { request: () => {} } as unknown as HostLinkDeps['frames'],
+    emit: () => {},
+    snapshot: () => {},
+    reconnects: { now, random },
+  };
+  return new HostLink(deps);
+}
+
+const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe("a screen's reconnects to its host", () => {
+  it('a host that sends the snapshot and cuts: each wait longer, to the cap (before: 1 s each); a link that held starts over', async () => {
+    const armed = heldTimers();
+    try {
+      let clock = 0;
+      const host = playedHost();
+      await link(
+        host.connect,
+        () => clock,
+        () => 0.999_999,
+      ).connect();
+      const waits: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const l = host.links.at(-1) ?? assert.fail('no link');
+        l.snapshot();
+        clock += 5_000;
+        l.cut();
+        const t = armed.shift() ?? assert.fail('no reconnect armed');
+        waits.push(t.ms);
+        t.fn();
+        await settle();
+      }
+      assert.deepEqual(waits, [999, 1999, 3999, 7999, 9999, 9999]);
+      const l = host.links.at(-1) ?? assert.fail('no link');
+      l.snapshot();
+      clock += RECONNECT_HELD_MS;
+      l.cut();
+      assert.equal(armed.shift()?.ms, 999, 'a link that held 30 s: the first wait again');
+    } finally {
+      mock.restoreAll();
+    }
+  });
+
+  it('250 screens that lost their table at once come back spread over the upper half of the wait (before: all at 1 s)', async () => {
+    const armed = heldTimers();
+    try {
+      for (let i = 0; i < 250; i++) {
+        const host = playedHost();
+        await link(host.connect, () => 0, Math.random).connect();
+        host.links[0]?.snapshot();
+        host.links[0]?.cut();
+      }
+      const waits = armed.map((t) => t.ms);
+      assert.equal(waits.length, 250);
+      assert.ok(
+        waits.every((ms) => ms >= 500 && ms <= 1000),
+        'each within the upper half of 1 s',
+      );
+      assert.ok(new Set(waits).size > 100, `spread: ${new Set(waits).size} distinct waits of 250`);
+    } finally {
+      mock.restoreAll();
+    }
+  });
+});
