@@ -72,17 +72,31 @@ describe("a gaming day's report read before every table has sent that day's jour
           .at(-1),
         `"Complete: when this report was read (${whole.sync.readAt}), every table had sent its journal past the end of the day."`,
       );
-      await kit.db.query(`UPDATE terminals SET last_seen_at = '2026-11-25T20:00:00Z', last_health_at = '2026-11-25T20:00:00Z' WHERE terminal_id = 'T1'`);
+      await kit.db.query(
+        `UPDATE terminals SET last_seen_at = '2026-11-25T20:00:00Z', last_health_at = '2026-11-25T20:00:00Z', caught_up_at = '2026-11-25T20:00:00Z' WHERE terminal_id = 'T1'`,
+      );
       const late = await read(kit, who.cookie, '2026-11-25');
       assert.equal(late.sync.complete, false);
       assert.equal(late.sync.tables.find((t) => t.terminalId === 'T1')?.complete, false);
 
       // Heard after the day's end only by a batch (even one refused): its last heartbeat, the only word on
       // what it had yet to send, came before the end (a second review: that made the day complete).
-      await kit.db.query(`UPDATE terminals SET last_seen_at = now(), last_health_at = '2026-11-25T21:59:00Z' WHERE terminal_id = 'T1'`);
+      await kit.db.query(
+        `UPDATE terminals SET last_seen_at = now(), last_health_at = '2026-11-25T21:59:00Z', caught_up_at = '2026-11-25T21:59:00Z' WHERE terminal_id = 'T1'`,
+      );
       assert.equal((await read(kit, who.cookie, '2026-11-25')).sync.complete, false);
       assert.equal((await t1.heartbeat({ sync: { lagEntries: 0 } })).statusCode, 200);
       assert.equal((await read(kit, who.cookie, '2026-11-25')).sync.complete, true);
+
+      // A later heartbeat that says some of today's entries are unsent (a busy table, every minute)
+      // says nothing of a day whose end it had already said it was past with nothing unsent: the
+      // day stays complete (before: it read provisional again at each such heartbeat, "3 entries
+      // not yet received", flickering with the floor's traffic).
+      assert.equal((await t1.heartbeat({ sync: { lagEntries: 3 } })).statusCode, 200);
+      const busy = await read(kit, who.cookie, '2026-11-25');
+      assert.equal(busy.sync.tables.find((t) => t.terminalId === 'T1')?.complete, true);
+      assert.equal(busy.sync.complete, true);
+      assert.equal((await t1.heartbeat({ sync: { lagEntries: 0 } })).statusCode, 200);
 
       // A table enrolled after the day ended is none of its tables; one enrolled before and never heard from is.
       await lyingTable(kit.app, kit.db, 'T4');

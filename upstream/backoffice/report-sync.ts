@@ -5,7 +5,10 @@ import type { Sql } from '../sql.js';
 // already read change. The report says so rather than let a reading stand as final: each table's
 // seq held here, when it was last heard (any signed request), the entries its last heartbeat said it
 // had yet to send; complete only when the day is over and every table sent a heartbeat after its end
-// that said nothing was unsent (any request is not enough: see LAST_HEALTH_AT_SQL).
+// that said nothing was unsent (any request is not enough: see LAST_HEALTH_AT_SQL). Its *last*
+// heartbeat is not the one to read: a busy table's says some of today's entries are unsent every
+// minute, and a day complete at one reading read provisional again at the next (a review of 4
+// December); `caught_up_at` (migration 17) is when it last said nothing was unsent.
 
 /**
  * Migration 14: when the table's last heartbeat came (`last_health` is what it said). `last_seen_at`
@@ -22,7 +25,7 @@ export interface TableSync {
   lastSeen: string | null;
   /** The entries its last heartbeat said it had yet to send; null: it never said (no heartbeat, or sync off). */
   unsent: number | null;
-  /** A heartbeat after the day's end said nothing was unsent: nothing of the day is still to come from it. */
+  /** A heartbeat after the day's end said nothing was unsent (whatever later ones said of later entries): nothing of the day is still to come from it. */
   complete: boolean;
   /** Entries dated in the day that came after such a heartbeat (ingest/misdated.ts): the day changed after it was complete. */
   changed: ChangedAfterComplete | null;
@@ -48,8 +51,8 @@ export interface ReportSync {
 
 /** Every table enrolled before the day ended and not revoked before it began (a revoked one sends nothing more). */
 export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now: Date): Promise<ReportSync> {
-  const r = await sql.query<{ terminal_id: string; seq: number; last_seen_at: Date | null; last_health_at: Date | null; unsent: unknown }>(
-    `SELECT t.terminal_id, h.seq, t.last_seen_at, t.last_health_at, t.last_health->'sync'->'lagEntries' AS unsent
+  const r = await sql.query<{ terminal_id: string; seq: number; last_seen_at: Date | null; caught_up_at: Date | null; unsent: unknown }>(
+    `SELECT t.terminal_id, h.seq, t.last_seen_at, t.caught_up_at, t.last_health->'sync'->'lagEntries' AS unsent
      FROM terminals t JOIN heads h USING (terminal_id)
      WHERE t.enrolled_at < $2 AND (t.revoked_at IS NULL OR t.revoked_at >= $1) ORDER BY t.terminal_id`,
     [window.from, window.to],
@@ -59,13 +62,14 @@ export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now
   const tables = r.rows.map((x) => {
     const unsent = typeof x.unsent === 'number' && Number.isSafeInteger(x.unsent) && x.unsent >= 0 ? x.unsent : null;
     const lastSeen = x.last_seen_at === null ? null : new Date(x.last_seen_at);
-    const told = x.last_health_at === null ? null : new Date(x.last_health_at);
+    // When it last said nothing was unsent: every entry it had journalled by then was here.
+    const caughtUp = x.caught_up_at === null ? null : new Date(x.caught_up_at);
     return {
       terminalId: x.terminal_id,
       syncedSeq: Number(x.seq),
       lastSeen: lastSeen?.toISOString() ?? null,
       unsent,
-      complete: dayOver && told !== null && told >= window.to && unsent === 0,
+      complete: dayOver && caughtUp !== null && caughtUp >= window.to,
       changed: changed.get(x.terminal_id) ?? null,
     };
   });
