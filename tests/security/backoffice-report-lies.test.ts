@@ -77,6 +77,11 @@ const LIES: [string, LyingEntry[]][] = [
       },
     ],
   ],
+  // A review of 4 December: the hand pays the report subtracts from the win were not checked at ingest.
+  ['a hand pay of a negative amount', [{ type: 'handpay.request', ts: TS, payload: { station: 1, amount: -5000, reason: 'jackpot' } }]],
+  ['a hand pay at a station no table has', [{ type: 'handpay.request', ts: TS, payload: { station: 7777, amount: 5000, reason: 'jackpot' } }]],
+  ['a hand pay past 2^53', [{ type: 'handpay.request', ts: TS, payload: { station: 1, amount: 2 ** 53 + 2, reason: 'win-limit' } }]],
+  ['a hand pay whose amount is a word', [{ type: 'handpay.request', ts: TS, payload: { station: 1, amount: 'x', reason: 'jackpot' } }]],
   ['a void whose payload is null', [{ type: 'round.void', ts: TS, payload: null }]],
   ['a misread whose payload is a list', [{ type: 'misread', ts: TS, payload: [1, 2] }]],
 ];
@@ -152,6 +157,8 @@ describe("a table's journal whose figures do not fit", () => {
       wagered: number;
       transfersIn: number;
       transfersOut: number;
+      handpaidWins: number;
+      win: number;
     }[];
     const table = (t: string) => lines.find((l) => l.terminalId === t && l.scope === 'table');
     assert.equal(table('T1')?.drop, 12_345);
@@ -160,6 +167,13 @@ describe("a table's journal whose figures do not fit", () => {
     assert.equal(table('T9')?.wagered, 0);
     assert.equal(table('T9')?.transfersIn, 0);
     assert.equal(table('T9')?.transfersOut, 0);
+    assert.equal(table('T9')?.handpaidWins, 0);
+    assert.equal(table('T9')?.win, 0);
+    assert.deepEqual(
+      lines.filter((l) => l.terminalId === 'T9').map((l) => l.scope),
+      ['table'],
+      'no line for a station no table has (its honest entry is on the table meters only)',
+    );
     await plotsRead(kit, who.cookie);
     const page = GamingDayReport.safeParse(report.json);
     assert.ok(page.success, page.error?.message);

@@ -1,7 +1,7 @@
 import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
-import { arrayOf, intOf, meterFits, meterScopeFits, stationOf } from './journal-figures.js';
+import { arrayOf, handpayFits, intOf, meterFits, meterScopeFits, stationOf } from './journal-figures.js';
 
 /**
  * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
@@ -247,8 +247,7 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
   }
   const h = await sql.query<CurrencyRow & { station: number | null; amount: number | null }>(
     `SELECT j.terminal_id, c.code, c.exponent, ${stationOf("j.doc->'payload'->'station'")} AS station, ${intOf("j.doc->'payload'->'amount'")} AS amount
-     FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type = 'handpay.request'
-       AND ${stationOf("j.doc->'payload'->'station'")} IS NOT NULL AND ${intOf("j.doc->'payload'->'amount'")} IS NOT NULL`,
+     FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type = 'handpay.request' AND ${handpayFits("j.doc->'payload'")}`,
     [from, to],
   );
   for (const r of h.rows) for (const l of [line(r, 'table'), line(r, `station:${r.station}`)]) l.handpaidWins += Number(r.amount ?? 0);

@@ -12,6 +12,15 @@ export const intOf = (jsonb: string): string =>
 export const stationOf = (jsonb: string): string =>
   `(CASE WHEN jsonb_typeof(${jsonb}) = 'number' AND (${jsonb})::text ~ '^[0-9]{1,4}$' THEN (${jsonb})::text::int END)`;
 
+/**
+ * Of a `handpay.request`'s payload `p`: whether it holds what a ledger writes there (ledger/entries.ts):
+ * a station of a table (1 to 2100) and a positive safe amount. An earlier upstream stored any, and
+ * the report subtracts the amount from the win: a negative one raised it, one past 2^53 failed the
+ * page's schema for every table of the day.
+ */
+export const handpayFits = (p: string): string =>
+  `(${stationOf(`${p}->'station'`)} BETWEEN 1 AND 2100 AND ${intOf(`${p}->'amount'`)} BETWEEN 1 AND ${Number.MAX_SAFE_INTEGER})`;
+
 /** The elements of a jsonb array, none when it is not one (for `jsonb_array_elements`). */
 export const arrayOf = (jsonb: string): string => `(CASE WHEN jsonb_typeof(${jsonb}) = 'array' THEN ${jsonb} ELSE '[]'::jsonb END)`;
 

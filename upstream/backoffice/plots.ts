@@ -2,7 +2,7 @@ import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import type { GamingDayWindow } from './gaming-day.js';
 import { hourlyStakes, hourTheoretical, type HourTheoretical, type RoundStake } from './hourly-theoretical.js';
-import { arrayOf, intOf, meterFits, stationOf } from './journal-figures.js';
+import { arrayOf, handpayFits, intOf, meterFits } from './journal-figures.js';
 
 /**
  * One table's figures in one currency hour by hour through a gaming day (a slot an hour, money in minor
@@ -74,8 +74,7 @@ export async function hourlyPlots(sql: Sql, date: string, window: GamingDayWindo
   // The round payouts paid by hand: no credit won, but the house's loss all the same (gaming-day.ts `handpaidWins`).
   const hp = await sql.query<CurrencyRow & { hour: number; amount: number | null }>(
     `SELECT j.terminal_id, c.code, c.exponent, floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour, SUM(${intOf("j.doc->'payload'->'amount'")}) AS amount
-     FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type = 'handpay.request'
-       AND ${stationOf("j.doc->'payload'->'station'")} IS NOT NULL AND ${intOf("j.doc->'payload'->'amount'")} IS NOT NULL
+     FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type = 'handpay.request' AND ${handpayFits("j.doc->'payload'")}
      GROUP BY 1, 2, 3, 4`,
     [from, to],
   );

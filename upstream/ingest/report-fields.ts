@@ -75,6 +75,13 @@ const BetFigures = z.object({ bets: z.array(z.object({ bet, amount: safe.min(0) 
  */
 const SettleFigures = z.object({ game: z.enum(ROUND_GAMES), profile: name, lines: z.array(z.object({ bet, net: safe })).max(8192) });
 
+/**
+ * A hand pay's station and amount (handpay.request, ledger/entries.ts): the report subtracts the
+ * amount from the win, and has a line for the station (a review of 4 December: unchecked, a
+ * negative amount raised the win, station 7777 had a line, and one past 2^53 failed the page).
+ */
+const HandpayFigures = z.object({ station: z.number().int().min(1).max(MAX_METER_STATION), amount: safe.min(1) });
+
 // A Map, not an object: a type is the table's word, and `toString` is no entry type (found by the ingest fuzz).
 const PAYLOAD_FIGURES = new Map<string, z.ZodType>([
   ['transfer.in', TransferFigures],
@@ -82,6 +89,7 @@ const PAYLOAD_FIGURES = new Map<string, z.ZodType>([
   ['transfer.reverse', TransferFigures],
   ['bet.place', BetFigures],
   ['round.settle', SettleFigures],
+  ['handpay.request', HandpayFigures],
 ]);
 
 /** Why the body's figures cannot be read back, in words; null when they can. */
