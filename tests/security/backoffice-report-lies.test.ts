@@ -12,6 +12,8 @@ import { describe, it } from 'node:test';
 import { kitOfSuite, type BackofficeKit } from './backoffice-kit.js';
 import { lyingBody, lyingTable, type LyingEntry } from './lying-journal-kit.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
+import { reportCsv } from '../../backoffice/src/csv.js';
+import { createI18n } from '../../locales/i18n.js';
 
 const DAY = '2026-11-26';
 const TS = '2026-11-26T02:00:00.000Z'; // 10:00 in Macau, inside the gaming day from 06:00
@@ -82,6 +84,9 @@ const LIES: [string, LyingEntry[]][] = [
   ['a hand pay at a station no table has', [{ type: 'handpay.request', ts: TS, payload: { station: 7777, amount: 5000, reason: 'jackpot' } }]],
   ['a hand pay past 2^53', [{ type: 'handpay.request', ts: TS, payload: { station: 1, amount: 2 ** 53 + 2, reason: 'win-limit' } }]],
   ['a hand pay whose amount is a word', [{ type: 'handpay.request', ts: TS, payload: { station: 1, amount: 'x', reason: 'jackpot' } }]],
+  // The same review: a note's denomination is read from the meter's name, and the CSV writes it as money.
+  ['a note denomination past 2^53', [{ type: 'bill.credit', ts: TS, meters: [['table', 'billsIn.99999999999999999999', 1]] }]],
+  ['a note denomination with a leading zero', [{ type: 'bill.credit', ts: TS, meters: [['table', 'billsIn.007', 1]] }]],
   ['a void whose payload is null', [{ type: 'round.void', ts: TS, payload: null }]],
   ['a misread whose payload is a list', [{ type: 'misread', ts: TS, payload: [1, 2] }]],
 ];
@@ -159,6 +164,7 @@ describe("a table's journal whose figures do not fit", () => {
       transfersOut: number;
       handpaidWins: number;
       win: number;
+      notes: Record<string, number>;
     }[];
     const table = (t: string) => lines.find((l) => l.terminalId === t && l.scope === 'table');
     assert.equal(table('T1')?.drop, 12_345);
@@ -177,6 +183,9 @@ describe("a table's journal whose figures do not fit", () => {
     await plotsRead(kit, who.cookie);
     const page = GamingDayReport.safeParse(report.json);
     assert.ok(page.success, page.error?.message);
+    assert.deepEqual(table('T9')?.notes, {}, 'no denomination but a ledger’s');
+    // The CSV the page downloads: before, a denomination past 2^53 threw in it, for every table.
+    assert.match(reportCsv(createI18n('en'), page.data), /T1/);
   });
 });
 

@@ -2,6 +2,7 @@ import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
 import { arrayOf, handpayFits, intOf, meterFits, meterScopeFits, stationOf } from './journal-figures.js';
+import { noteDenomination } from '../ingest/report-fields.js';
 
 /**
  * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
@@ -163,8 +164,10 @@ const empty = (terminalId: string, scope: string): ReportLine => ({
 
 /** Which line field a ledger meter adds to (docs/ledger.md, "Meters"). */
 function add(line: ReportLine, name: string, value: number): void {
-  const note = /^billsIn\.(\d+)$/.exec(name);
-  if (note?.[1]) line.notes[note[1]] = (line.notes[note[1]] ?? 0) + value;
+  const note = noteDenomination(name);
+  if (note !== null) line.notes[note] = (line.notes[note] ?? 0) + value;
+  // Rows an earlier upstream stored: a note meter no ledger writes counts for nothing.
+  else if (name.startsWith('billsIn.')) return;
   else if (name === 'totalBillsIn') line.drop += value;
   else if (name === 'totalIn') line.creditsIn += value;
   else if (name === 'totalOut') line.creditsOut += value;

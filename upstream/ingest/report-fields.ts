@@ -33,8 +33,22 @@ export const isMeterScope = (scope: string): boolean => MeterScope.safeParse(sco
 /** The highest station a table has, as terms/stations.ts holds it. */
 export const MAX_METER_STATION = REMOTE_STATION_BASE + MAX_REMOTE_STATIONS;
 
+/**
+ * Of a meter's name: whether it is not a note's (`billsIn.N`), or N is a denomination as a ledger
+ * writes it (a positive safe integer, no leading zero: ledger/derive.ts). The report reads N as the
+ * note's value and the CSV writes it as money: `billsIn.99999999999999999999` stored made every
+ * table's CSV of the day throw, and `billsIn.007` a column of its own (a review of 4 December).
+ */
+const isNoteDenominationOrOther = (meter: string): boolean => !meter.startsWith('billsIn.') || noteDenomination(meter) !== null;
+
+/** The denomination a `billsIn.N` meter counts (null: not such a meter, or N no ledger's denomination). */
+export function noteDenomination(meter: string): string | null {
+  const n = /^billsIn\.([1-9][0-9]{0,15})$/.exec(meter)?.[1];
+  return n !== undefined && Number.isSafeInteger(Number(n)) ? n : null;
+}
+
 /** Each meter delta as the ledger derives it (ledger/entries.ts, MeterDelta): scope, name, a safe integer. */
-const Meters = z.array(z.tuple([name.refine(isMeterScope), name, safe]));
+const Meters = z.array(z.tuple([name.refine(isMeterScope), name.refine(isNoteDenominationOrOther), safe]));
 
 /**
  * An entry's credits as the ledger derives them (ledger/derive.ts): [station, credit before, credit
