@@ -8,6 +8,8 @@ export const ReportSync = z.object({
   dayOver: z.boolean(),
   complete: z.boolean(),
   changedAfterComplete: z.boolean(),
+  /** Tables whose figures of the day are past what any table takes in a day (upstream/backoffice/gaming-day.ts): left out of the report. */
+  outOfRange: z.array(z.string()),
   tables: z.array(
     z.object({
       terminalId: z.string(),
@@ -35,6 +37,14 @@ export type SyncState = 'open' | 'complete' | 'provisional' | 'changed';
  * (upstream/ingest/misdated.ts), instead of a plain "complete".
  */
 export function syncWords(t: Words['t'], s: ReportSync, time: (iso: string) => string): { state: SyncState; blocks: SyncBlock[] } {
+  const { state, blocks } = journalWords(t, s, time);
+  if (s.outOfRange.length === 0) return { state, blocks };
+  const left = { said: t('backoffice.report.sync.outOfRange'), lines: s.outOfRange.map((table) => t('backoffice.report.sync.outOfRangeTable', { table })) };
+  return { state, blocks: [left, ...blocks] };
+}
+
+/** How far the tables' journals had come: the day open, complete, provisional or changed after it was complete. */
+function journalWords(t: Words['t'], s: ReportSync, time: (iso: string) => string): { state: SyncState; blocks: SyncBlock[] } {
   const at = time(s.readAt);
   if (!s.dayOver) return { state: 'open', blocks: [{ said: t('backoffice.report.sync.open', { at }), lines: [] }] };
   const changed = s.tables.flatMap((x) =>

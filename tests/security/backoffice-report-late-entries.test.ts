@@ -174,6 +174,7 @@ describe('a day that changed after it was complete, and is provisional again, in
       dayOver: true,
       complete: false,
       changedAfterComplete: true,
+      outOfRange: [],
       tables: [
         { terminalId: 'T1', syncedSeq: 9, lastSeen: '2026-11-27T01:05:00.000Z', unsent: 0, complete: true, changed },
         { terminalId: 'T2', syncedSeq: 3, lastSeen: '2026-11-25T20:00:00.000Z', unsent: 4, complete: false, changed: null },

@@ -121,6 +121,29 @@ export interface TicketLiability {
   currencies: { currency: string; tickets: number; amount: number }[];
 }
 
+/**
+ * The most any figure of a table's report line may hold for one gaming day: 2^41 minor units
+ * (2.2 × 10^12 avos, 22 billion patacas), past anything a table takes in a day, and 4,096 tables of
+ * it still total under 2^53, so the floor's totals stay exact. Each meter delta and bet is checked
+ * at ingest, their sum cannot be: a table whose deltas were each safe and their sum past 2^53 made
+ * a line the page's schema refuses, so no one could open that day's report, for any table (a review
+ * of 4 December). Such a table's lines are left out, and the report names it.
+ */
+export const DAY_FIGURE_BOUND = 2 ** 41;
+
+const fits = (n: number | null): boolean => n === null || (Number.isSafeInteger(n) && Math.abs(n) <= DAY_FIGURE_BOUND);
+
+/** The tables with a figure past DAY_FIGURE_BOUND in any of their lines, the theoretical ones too. */
+function pastBound(lines: readonly ReportLine[], theoretical: readonly TheoreticalLine[]): Set<string> {
+  const out = new Set<string>();
+  for (const l of lines) {
+    const figures = Object.values(l).filter((v): v is number => typeof v === 'number');
+    if (!figures.every(fits) || !Object.values(l.notes).every(fits)) out.add(l.terminalId);
+  }
+  for (const l of theoretical) if (![l.rounds, l.wagered, l.theoretical, l.actual, l.difference].every(fits)) out.add(l.terminalId);
+  return out;
+}
+
 export interface GamingDayReport {
   date: string;
   from: string;
@@ -131,6 +154,8 @@ export interface GamingDayReport {
   theoretical: TheoreticalLine[];
   corrections: Correction[];
   liability: TicketLiability;
+  /** The tables whose figures of the day are past DAY_FIGURE_BOUND: none of their lines is above. */
+  outOfRange: string[];
 }
 
 const empty = (terminalId: string, scope: string): ReportLine => ({
@@ -324,13 +349,17 @@ export async function gamingDayReport(sql: Sql, date: string, window: GamingDayW
     [from, to],
   );
   const corrections = correctionsOf(c.rows);
+  const lines = await dayLines(sql, from, to);
+  const theoretical = await theoreticalLines(sql, from, to);
+  const outOfRange = pastBound(lines, theoretical);
   return {
     date,
     from: from.toISOString(),
     to: to.toISOString(),
     startHour,
-    lines: await dayLines(sql, from, to),
-    theoretical: await theoreticalLines(sql, from, to),
+    lines: lines.filter((l) => !outOfRange.has(l.terminalId)),
+    theoretical: theoretical.filter((l) => !outOfRange.has(l.terminalId)),
+    outOfRange: [...outOfRange].sort(),
     corrections,
     liability: await liabilityAt(sql, to),
   };
