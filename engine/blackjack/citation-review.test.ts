@@ -34,6 +34,18 @@ describe('a dealer bust: what each text says of the dealer over 21', () => {
     assert.deepEqual(mains('portugal-2001', 'TS 6H 8D TC 9C', [[1, 0, 'stand']]), [[0, 1000, 'portugal-2001 rules 1 b), 23']]);
   });
 
+  // A review of 4 December: Art. 10 n.4 pays a 21 of more than two cards 1:1 «se a banca não tiver
+  // «Black Jack» ou 21 pontos»; a dealer over 21 has neither, so that case has its article.
+  for (const profile of ['macau-2009', 'macau-2004'] as const) {
+    it(`${profile}: a 21 of three cards against a dealer bust cites art.10 n.4, not the house's reading`, () => {
+      assert.deepEqual(mains(profile, '5S 6H 6D TC TS 9C', [[1, 0, 'hit']]), [[0, 1000, `${profile} art.10 n.4`]]);
+    });
+  }
+
+  it('portugal-2001: a 21 of three cards against a dealer bust cites rules 1 b), 23 as any hand there', () => {
+    assert.deepEqual(mains('portugal-2001', '5S 6H 6D TC TS 9C', [[1, 0, 'hit']]), [[0, 1000, 'portugal-2001 rules 1 b), 23']]);
+  });
+
   it("a split hand's two-card 21 against a dealer bust: not Black Jack (art.10 n.6), the win the house's reading", () => {
     assert.deepEqual(mains('macau-2009', 'AS 6H AD KC 5D TS 9C', [[1, 0, 'split']]), [
       [0, 1000, `macau-2009 art.10 n.6; ${MACAU_BUST}`],

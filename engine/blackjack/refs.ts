@@ -20,6 +20,9 @@ const REFS = {
   // article. Portugal does say it: rule 1 b) makes the aim 21 «ou a que, sendo inferior, dela mais se
   // aproxime» for both parties, and rule 23 pays the total «mais próximo de 21 que o da banca».
   dealerBust: [HOUSE_DEALER_BUST, HOUSE_DEALER_BUST, 'rules 1 b), 23'],
+  // A 21 of more than two cards against a dealer over 21 (a review, 4 December): Art. 10 n.4 pays it
+  // 1:1 «se a banca não tiver «Black Jack» ou 21 pontos», which a dealer over 21 has not.
+  win21DealerBust: ['art.10 n.4', 'art.10 n.4', 'rules 1 b), 23'],
   push: ['art.11 n.1 2)', 'art.11 2)', 'rule 24'],
   blackjackPush: ['art.11 n.1 1)', 'art.11 1)', 'rule 21'],
   blackjack: ['art.10 n.2', 'art.10 n.2', 'rule 21'],

@@ -234,7 +234,7 @@ export function canDouble(r: BlackjackRules, h: Hand): { ok: true; lockAce: bool
   return no('double-total');
 }
 
-/** Why a hand may not split now (Art. 16; rules 25–28), or null when it may. */
+/** Why a hand may not split now (Art. 16; rules 26–28), or null when it may. */
 export function splitBar(r: BlackjackRules, s: Seat, h: Hand): Bar | null {
   if (h.cards.length !== 2) return 'split-first-two';
   if (s.hands.length >= r.maxHands) return 'split-max-hands';
@@ -245,7 +245,7 @@ export function splitBar(r: BlackjackRules, s: Seat, h: Hand): Bar | null {
   return pair ? null : h.fromSplit ? 'resplit-not-pair' : 'split-not-pair';
 }
 
-/** Whether a hand may split now (Art. 16; rules 25–28). */
+/** Whether a hand may split now (Art. 16; rules 26–28). */
 export function canSplit(r: BlackjackRules, s: Seat, h: Hand): boolean {
   return splitBar(r, s, h) === null;
 }

@@ -268,10 +268,12 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
       ],
       'three cards asked for on the first split hand (split aces take one: n.3)',
     );
-    // The dealer busts: both hands win as the house's reading (no article says it; refs.ts dealerBust).
+    // The dealer busts: the first hand (19) wins as the house's reading (no article says it;
+    // refs.ts dealerBust); the second, 21 in three cards, by Art. 10 n.4, which pays such a 21 when
+    // the bank has neither Black Jack nor 21 (refs.ts win21DealerBust).
     assert.deepEqual(mains(out), [
       [0, 1000, `macau-2009 ${DEALER_BUST}`],
-      [1, 1000, `macau-2009 ${DEALER_BUST}`],
+      [1, 1000, 'macau-2009 art.10 n.4'],
     ]);
   });
 

@@ -23,6 +23,8 @@
 // Later still on 1 December a third review's were copied on purpose: a hand still in play against a
 // dealer over 21 cites no Macau article (the house's reading; Art. 9 does not say it) and
 // Portugal `rules 1 b), 23` (a split hand's two-card 21 there: `split21DealerBust`); wording only.
+// On 4 December a fourth review's was copied on purpose: a 21 of three cards or more against a
+// dealer over 21 cites art.10 n.4 (`win21DealerBust`; Portugal unchanged); wording only.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

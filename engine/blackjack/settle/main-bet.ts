@@ -26,6 +26,7 @@ export function mainNet(key: RefKey, x: number): number {
     case 'split21':
     case 'split21DealerBust':
     case 'dealerBust':
+    case 'win21DealerBust':
     case 'evenMoney':
       return x;
     case 'special678':
@@ -55,7 +56,7 @@ export function resultAgainst(dealer: readonly Card[], h: Hand): RefKey {
   const pt = handTotal(h.cards, h.aceLocked).total;
   // Art. 10 n.6, rule 20: two cards of 21 on a split hand win as 21, not as Black Jack.
   const split21 = h.fromSplit && pt === 21 && h.cards.length === 2;
-  if (dt > 21) return split21 ? 'split21DealerBust' : 'dealerBust';
+  if (dt > 21) return split21 ? 'split21DealerBust' : pt === 21 && h.cards.length > 2 ? 'win21DealerBust' : 'dealerBust';
   if (pt > dt) return split21 ? 'split21' : pt === 21 && h.cards.length > 2 ? 'win21' : 'win';
   if (pt < dt) return 'lose';
   return 'push';

@@ -14,6 +14,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   win: DEALER,
   lose: DEALER,
   dealerBust: DEALER,
+  win21DealerBust: DEALER,
   push: DEALER,
   blackjackPush: DEALER,
   blackjack: ['blackjackPays', ...DEALER],

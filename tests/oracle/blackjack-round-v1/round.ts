@@ -802,7 +802,8 @@ export class BlackjackRound {
         const pt = handTotal(h.cards, h.aceLocked).total;
         // 1 December (citations): two cards of 21 on a split hand cite Art. 10 n.6 / rule 20.
         const split21 = h.fromSplit && pt === 21 && h.cards.length === 2;
-        if (dt > 21) this.settleHand(s, h, split21 ? 'split21DealerBust' : 'dealerBust');
+        // 4 December (citations): a 21 of more than two cards against a dealer bust cites art.10 n.4.
+        if (dt > 21) this.settleHand(s, h, split21 ? 'split21DealerBust' : pt === 21 && h.cards.length > 2 ? 'win21DealerBust' : 'dealerBust');
         else if (pt > dt) this.settleHand(s, h, split21 ? 'split21' : pt === 21 && h.cards.length > 2 ? 'win21' : 'win');
         else if (pt < dt) this.settleHand(s, h, 'lose');
         else this.settleHand(s, h, 'push');
@@ -873,6 +874,7 @@ export class BlackjackRound {
         case 'split21':
         case 'split21DealerBust':
         case 'dealerBust':
+        case 'win21DealerBust':
         case 'evenMoney':
           net = x;
           break;
