@@ -198,11 +198,11 @@ describe("a bettor behind without the credit to follow the seat's double or spli
         assert.equal(t.ledger.credit(3), 120_000, 'station 3 won 20 000 on its doubled 20 000');
         assert.deepEqual(
           stationLines(t, 2).map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]),
-          [[1, 'main', 10_000, 10_000, `${profile} house reading, no article: the dealer over 21 loses; art.20 silent, as portugal-2001 rule 30`]],
+          [[1, 'main', 10_000, 10_000, `${profile} art.10 n.4; art.20 silent, as portugal-2001 rule 30`]],
         );
         assert.deepEqual(
           stationLines(t, 3).map((l) => [l.stake, l.net, l.rule]),
-          [[20_000, 20_000, `${profile} house reading, no article: the dealer over 21 loses`]],
+          [[20_000, 20_000, `${profile} art.10 n.4`]],
         );
         // Conserved: what came in (210 000) and every line's net, nothing in play any more.
         const nets = (t.ledger.rounds.recall({ station: 1, limit: 1 })[0]?.lines ?? []).reduce((a, l) => a + l.net, 0);

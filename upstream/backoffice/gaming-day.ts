@@ -213,7 +213,12 @@ function add(line: ReportLine, name: string, value: number): void {
   else if (name === 'ticketsVoided') line.ticketsVoided += value;
 }
 
-/** The ticket liability at the end of the window (or now, if sooner), from the authority's register. */
+/**
+ * The ticket liability at the end of the window (or now, if sooner), from the authority's register.
+ * An expired ticket counts while a redemption of it was pending at that instant: read from the
+ * attempts' own times, never from the register's `pending_at`, which a return clears (a past day's
+ * figure then changed with the reading's time: a review of 4 December).
+ */
 async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability> {
   const r = await sql.query<{ at: Date; currency: string | null; tickets: number; amount: number | null }>(
     `WITH t AS (SELECT LEAST($1::timestamptz, now()) AS at)
@@ -221,7 +226,8 @@ async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability> {
      FROM t LEFT JOIN tickets k ON k.issued_at < t.at
        AND (k.redeemed_at IS NULL OR k.redeemed_at >= t.at)
        AND (k.voided_at IS NULL OR k.voided_at >= t.at)
-       AND (k.expires_at > t.at OR (k.pending_at IS NOT NULL AND k.pending_at < t.at))
+       AND (k.expires_at > t.at OR EXISTS (SELECT 1 FROM ticket_redemptions r WHERE r.validation = k.validation
+         AND r.outcome <> 'refused' AND r.asked_at < t.at AND (r.closed_at IS NULL OR r.closed_at >= t.at)))
      GROUP BY t.at, k.currency ORDER BY k.currency`,
     [to],
   );
