@@ -7,28 +7,12 @@
 // random. The waits are read from the timers the link sets (never run by time).
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
-import { encode } from '../../../protocol/index.js';
 import type { Transport } from '../connection/transport-contract.js';
 import { RECONNECT_HELD_MS } from '../connection/reconnects.js';
+import { stationSnapshot } from '../connection/test-snapshot.js';
 import { HostLink, type HostLinkDeps } from './host-link.js';
 
-const SNAPSHOT = encode({
-  type: 'snapshot',
-  view: 'station/2',
-  version: 1,
-  state: {
-    kind: 'station',
-    station: 2,
-    seat: 2,
-    game: 'blackjack',
-    currency: 'MOP',
-    limits: { min: 10000, max: 500000 },
-    language: 'zh-Hant',
-    credit: 50000,
-    betting: { open: true, spots: [{ bet: 'main', min: 10000, max: 500000 }], bets: [] },
-    decision: null,
-  },
-});
+const SNAPSHOT = stationSnapshot(1);
 
 /** A host the test plays: each link it takes answers with a snapshot when told, and is cut when told. */
 function playedHost() {

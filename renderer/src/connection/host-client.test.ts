@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encode, protocolError, type CommandBody } from '../../../protocol/index.js';
 import { HostClient, RESENDS } from './host-client.js';
+import { stationSnapshot as snapshot } from './test-snapshot.js';
 import type { Transport } from './transport-contract.js';
 
 /** A transport the test plays the host on: what the screen sent, and a way to answer it. */
@@ -23,26 +24,6 @@ function fakeHost(): { transport: Transport; sent: { id: string; version: number
       close: () => undefined,
     },
   };
-}
-
-function snapshot(version: number): string {
-  return encode({
-    type: 'snapshot',
-    view: 'station/2',
-    version,
-    state: {
-      kind: 'station',
-      station: 2,
-      seat: 2,
-      game: 'blackjack',
-      currency: 'MOP',
-      limits: { min: 10000, max: 500000 },
-      language: 'zh-Hant',
-      credit: 50000,
-      betting: { open: true, spots: [{ bet: 'main', min: 10000, max: 500000 }], bets: [] },
-      decision: null,
-    },
-  });
 }
 
 /** The host refuses a command made against an older version, naming the current one. */
