@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { backoffDelay } from './backoff.js';
+import { HeldBackoff, backoffDelay } from './backoff.js';
 import { nextUint32, seedRng, type RngState } from './random/seeded-rng.js';
 
 /** A seeded random in [0, 1), as a test passes in: the same waits every run. */
@@ -95,5 +95,23 @@ describe('backoff: doubled from a base, capped, jittered by a random passed in',
     };
     assert.deepEqual(waits(7), waits(7));
     assert.notDeepEqual(waits(7), waits(8));
+  });
+});
+
+describe('HeldBackoff: waits that start over only after the link held', () => {
+  it('grows at each loss of a link that did not hold, and starts over after one that held', () => {
+    const w = new HeldBackoff({ baseMs: 100, capMs: 800 }, 1000);
+    const waits: number[] = [];
+    for (let t = 0; t < 5; t++) {
+      w.up(t * 1000);
+      waits.push(w.next(t * 1000 + 999));
+    }
+    assert.deepEqual(waits, [100, 200, 400, 800, 800]);
+    w.up(10_000);
+    w.up(10_500); // said again while up: still up since 10,000
+    assert.equal(w.isUp(), true);
+    assert.equal(w.next(11_000), 100, 'held 1,000 ms: the first wait again');
+    assert.equal(w.isUp(), false);
+    assert.equal(w.next(11_001), 200, 'a try that failed (never up) does not start over');
   });
 });

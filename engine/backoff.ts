@@ -36,3 +36,37 @@ export function backoffDelay(attempt: number, b: Backoff): number {
   const r = Math.min(1, Math.max(0, b.jitter.random() || 0));
   return Math.floor(ceiling * (1 - share + share * r));
 }
+
+/**
+ * The waits of one link that tries again, which start over only once the link had held: a peer
+ * that takes the link and cuts it (or a port that goes as it opens) is tried at a growing wait,
+ * never at the first one over and over. Pure: the times are passed in. The host's links and ports
+ * (host/limits/redial.ts) and the screens' reconnects (renderer/src/connection/reconnects.ts).
+ */
+export class HeldBackoff {
+  private attempt = 0;
+  private upAt: number | null = null;
+
+  constructor(
+    private readonly backoff: Backoff,
+    /** How long the link must have been up for its loss to start the waits over. */
+    private readonly heldMs: number,
+  ) {}
+
+  /** The link came up at `now` (said again while up, it changes nothing). */
+  up(now: number): void {
+    this.upAt ??= now;
+  }
+
+  /** Whether the link is up (`up` said since the last `next`). */
+  isUp(): boolean {
+    return this.upAt !== null;
+  }
+
+  /** The link went, or a try failed, at `now`: the wait before the next try (the first again if the link had held). */
+  next(now: number): number {
+    if (this.upAt !== null && now - this.upAt >= this.heldMs) this.attempt = 0;
+    this.upAt = null;
+    return backoffDelay(this.attempt++, this.backoff);
+  }
+}

@@ -3,7 +3,7 @@
 // (each reset its backoff at every open until a stall review, then each grew the same fix), and
 // the agent's two port relays (which still reset theirs at every open: a port that went as it
 // opened was opened again every 250 ms for as long as it went on).
-import { backoffDelay, type Backoff } from '../../engine/backoff.js';
+import { HeldBackoff, type Backoff } from '../../engine/backoff.js';
 import type { Clock } from '../../hardware/clock.js';
 
 /**
@@ -31,6 +31,14 @@ export function linkRedial(pingMs: number, random: () => number, clock: Clock): 
   return new Redial({ backoff: { ...LINK_BACKOFF, jitter: { share: 0.5, random } }, heldMs: LINK_HELD_PINGS * pingMs, clock });
 }
 
+/**
+ * The tries of a station's own port (its acceptor's, its SAS line's): from 250 ms, doubled, capped
+ * at 5 s, no jitter (no crowd comes back with it), over only after a port held PORT_HELD_MS.
+ */
+export function portRedial(clock: Clock): Redial {
+  return new Redial({ backoff: { baseMs: 250, capMs: 5000 }, heldMs: PORT_HELD_MS, clock });
+}
+
 export interface RedialOptions {
   /** The waits between tries. */
   readonly backoff: Backoff;
@@ -47,17 +55,13 @@ export interface RedialOptions {
  * owe a welcome by a deadline (`expectWelcome`): one that never welcomes is cut, not held down.
  */
 export class Redial {
-  private attempt = 0;
-  private upAt: number | null = null;
+  private readonly waits: HeldBackoff;
   private retryTimer: unknown = null;
   private welcomeTimer: unknown = null;
   private stopped = false;
 
-  constructor(private readonly o: RedialOptions) {}
-
-  /** Whether the link is up now (`up` said since the last loss). */
-  isUp(): boolean {
-    return this.upAt !== null;
+  constructor(private readonly o: RedialOptions) {
+    this.waits = new HeldBackoff(o.backoff, o.heldMs);
   }
 
   /** The link opened and owes its welcome within `ms`: `late` runs if `up` has not been said by then. */
@@ -66,14 +70,14 @@ export class Redial {
     if (this.stopped) return;
     this.welcomeTimer = this.o.clock.setTimeout(() => {
       this.welcomeTimer = null;
-      if (this.upAt === null && !this.stopped) late();
+      if (!this.waits.isUp() && !this.stopped) late();
     }, ms);
   }
 
   /** The link is up (welcomed; a port opened). Said again while up, it changes nothing. */
   up(): void {
     this.clearWelcome();
-    this.upAt ??= this.o.clock.now();
+    this.waits.up(this.o.clock.now());
   }
 
   /**
@@ -82,11 +86,9 @@ export class Redial {
    */
   lost(again: () => void): number | null {
     this.clearWelcome();
-    if (this.upAt !== null && this.o.clock.now() - this.upAt >= this.o.heldMs) this.attempt = 0;
-    this.upAt = null;
+    const ms = this.waits.next(this.o.clock.now());
     if (this.stopped) return null;
     if (this.retryTimer !== null) this.o.clock.clearTimeout(this.retryTimer);
-    const ms = backoffDelay(this.attempt++, this.o.backoff);
     this.retryTimer = this.o.clock.setTimeout(() => {
       this.retryTimer = null;
       if (!this.stopped) again();

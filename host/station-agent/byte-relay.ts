@@ -8,7 +8,7 @@ import type { SimCable } from '../../hardware/open.js';
 import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
 import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
-import { PORT_HELD_MS, Redial } from '../limits/redial.js';
+import { portRedial, type Redial } from '../limits/redial.js';
 import { closeAtStop, openSettled } from './close-at-stop.js';
 import { DeviceLink } from './device-link.js';
 import { SasRelay } from './sas-relay.js';
@@ -54,7 +54,7 @@ export class ByteRelay {
   private readonly clock: Clock;
   private readonly sim: (BillAcceptorSimControls & SimCable) | undefined;
   private stopped = false;
-  /** The port's tries: from 250 ms, doubled, capped at 5 s; no jitter: the port is this station's own, no crowd comes back with it. */
+  /** The port's tries (portRedial). */
   private readonly redial: Redial;
 
   constructor(private readonly o: ByteRelayOptions) {
@@ -62,7 +62,7 @@ export class ByteRelay {
     this.opener = opened.opener;
     this.sim = opened.simulator;
     this.clock = o.clock ?? realClock;
-    this.redial = new Redial({ backoff: { baseMs: 250, capMs: 5000 }, heldMs: PORT_HELD_MS, clock: this.clock });
+    this.redial = portRedial(this.clock);
     this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log, undefined, this.clock) : null;
     this.link = new DeviceLink({
       enrolment: o.enrolment,

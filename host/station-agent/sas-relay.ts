@@ -3,7 +3,7 @@ import { realClock, type Clock } from '../../hardware/clock.js';
 import { sasOpener } from '../../hardware/sas/link.js';
 import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
 import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
-import { PORT_HELD_MS, Redial } from '../limits/redial.js';
+import { portRedial, type Redial } from '../limits/redial.js';
 import { closeAtStop, openSettled } from './close-at-stop.js';
 
 /** The most bytes one message carries (its base64 stays under the schema's 4,096 characters). */
@@ -22,7 +22,7 @@ export class SasRelay {
   /** The open in flight: a stop waits for it, so the port it hands over is closed before the stop resolves. */
   private opened: Promise<void> | null = null;
   private stopped = false;
-  /** From 250 ms, doubled, capped at 5 s, no jitter: the port is this station's own, no crowd comes back with it. */
+  /** The port's tries (portRedial). */
   private readonly redial: Redial;
   private readonly opener: PortOpener;
 
@@ -34,7 +34,7 @@ export class SasRelay {
     private readonly clock: Clock = realClock,
   ) {
     this.opener = opener ?? sasOpener(spec);
-    this.redial = new Redial({ backoff: { baseMs: 250, capMs: 5000 }, heldMs: PORT_HELD_MS, clock });
+    this.redial = portRedial(clock);
   }
 
   /** A message from the host; whether it was the SAS relay's. */

@@ -1,13 +1,12 @@
-import { backoffDelay, type Backoff } from '../../../engine/backoff.js';
+import { HeldBackoff, type Backoff } from '../../../engine/backoff.js';
 
 /**
- * A screen's reconnects wait from 500 ms, doubled, capped at 10 s (a first failure is attempt 1:
- * 1 s), the upper half of each wait random. A remote station's screen reaches its table through
+ * A screen's reconnects wait from 1 s, doubled, capped at 10 s, the upper half of each wait random. A remote station's screen reaches its table through
  * its station agent, which dials the table for each link the screen opens: a stadium's 250
  * screens lose their table at the same instant when it restarts, and without the jitter came back
  * at the same instants too, each with its TLS handshake and its whole snapshot.
  */
-export const RECONNECT: Backoff = { baseMs: 500, capMs: 10_000 };
+export const RECONNECT: Backoff = { baseMs: 1000, capMs: 10_000 };
 
 /**
  * How long a link must have held after its snapshot for its loss to start the waits over. A host
@@ -26,21 +25,19 @@ const pageSource: ReconnectSource = { now: () => Date.now(), random: Math.random
 
 /** The waits of one screen link's reconnects. */
 export class Reconnects {
-  private attempt = 0;
-  private upAt: number | null = null;
+  private readonly waits: HeldBackoff;
 
-  constructor(private readonly source: ReconnectSource = pageSource) {}
+  constructor(private readonly source: ReconnectSource = pageSource) {
+    this.waits = new HeldBackoff({ ...RECONNECT, jitter: { share: 0.5, random: source.random } }, RECONNECT_HELD_MS);
+  }
 
   /** The host sent the link's snapshot: the link is up. */
   up(): void {
-    this.upAt ??= this.source.now();
+    this.waits.up(this.source.now());
   }
 
   /** The link went, or a connect failed: the wait before the next try (ms). */
   next(): number {
-    if (this.upAt !== null && this.source.now() - this.upAt >= RECONNECT_HELD_MS) this.attempt = 0;
-    this.upAt = null;
-    this.attempt++;
-    return backoffDelay(this.attempt, { ...RECONNECT, jitter: { share: 0.5, random: this.source.random } });
+    return this.waits.next(this.source.now());
   }
 }
