@@ -15,25 +15,7 @@ import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
 import { startWitness, writeNewKeyFile } from '../../witness/index.js';
-
-function resources(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const r of process.getActiveResourcesInfo()) out.set(r, (out.get(r) ?? 0) + 1);
-  return out;
-}
-
-function grown(before: Map<string, number>): string[] {
-  const out: string[] = [];
-  for (const [kind, n] of resources()) {
-    if (kind === 'FSReqCallback' || kind === 'FSReqPromise' || kind === 'FileHandle') continue;
-    if (n > (before.get(kind) ?? 0)) out.push(`${kind}: ${before.get(kind) ?? 0} -> ${n}`);
-  }
-  return out;
-}
-
-async function turns(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
-}
+import { leftAfter, resources, turns } from './leftovers.js';
 
 function listening(): Promise<net.Server> {
   return new Promise((resolve, reject) => {
@@ -69,10 +51,8 @@ describe('a start refused after its witness link started', () => {
         }),
         /EADDRINUSE/,
       );
-      await turns();
       await new Promise((r) => setTimeout(r, 200));
-      await turns();
-      assert.deepEqual(grown(before), [], 'nothing of the witness link (nor of the host) left');
+      assert.deepEqual(await leftAfter(before), [], 'nothing of the witness link (nor of the host) left');
     } finally {
       blocker.close();
       await witness.close();

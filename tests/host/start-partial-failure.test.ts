@@ -17,28 +17,7 @@ import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
 import { openLedger, verifyLedger } from '../../ledger/index.js';
-
-/** The process's active resources (what keeps it alive: listeners, sockets, ref'd timers), counted by kind. */
-function resources(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const r of process.getActiveResourcesInfo()) out.set(r, (out.get(r) ?? 0) + 1);
-  return out;
-}
-
-/** The kinds of which there are more now than in `before` (a file read or write in flight is not the host's). */
-function grown(before: Map<string, number>): string[] {
-  const out: string[] = [];
-  for (const [kind, n] of resources()) {
-    if (kind === 'FSReqCallback' || kind === 'FSReqPromise' || kind === 'FileHandle') continue;
-    if (n > (before.get(kind) ?? 0)) out.push(`${kind}: ${before.get(kind) ?? 0} -> ${n}`);
-  }
-  return out;
-}
-
-/** A few turns of the event loop: a close's callbacks run (no wait on the clock). */
-async function turns(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
-}
+import { leftAfter, resources, turns } from './leftovers.js';
 
 /** Whether this process can listen on `port` at 127.0.0.1 now (the host's server gone from it). */
 function canListen(port: number): Promise<boolean> {
@@ -78,8 +57,7 @@ async function assertNothingLeft(dir: string, before: Map<string, number>, error
   assert.ok(port > 0, 'the HTTP server had listened before the failing step');
   assert.equal(await canListen(port), true, `the HTTP port ${port} is free after the refused start`);
   // That listener's own handle is gone a turn after its close.
-  await turns();
-  assert.deepEqual(grown(before), [], 'no handle, socket or timer of the host left after the refused start');
+  assert.deepEqual(await leftAfter(before), [], 'no handle, socket or timer of the host left after the refused start');
   assert.deepEqual(errors.slice(errorsAtRefusal), [], 'nothing of the host ran (and failed) after the refused start');
   // The ledger closed whole: another opener finds it verified and not held.
   const ledger = openLedger(dir, 'T-PARTIAL');
@@ -109,8 +87,7 @@ describe('a start that fails part-way stops what it started', () => {
       const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), config: config(0), logger: log, simulatedDealer: false });
       assert.ok(running.stadium.lanOrigin, 'the second start listens on the LAN');
       await running.close();
-      await turns();
-      assert.deepEqual(grown(before), [], 'the second start stops cleanly');
+      assert.deepEqual(await leftAfter(before), [], 'the second start stops cleanly');
     } finally {
       blocker.close();
       rmSync(dir, { recursive: true, force: true });
@@ -146,8 +123,7 @@ describe('a start that fails part-way stops what it started', () => {
         const fixed = TableConfig.parse({ ...twice, stations: base.stations });
         const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), config: fixed, logger: log, simulatedDealer: false });
         await running.close();
-        await turns();
-        assert.deepEqual(grown(before), [], 'the second start stops cleanly');
+        assert.deepEqual(await leftAfter(before), [], 'the second start stops cleanly');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -174,8 +150,7 @@ describe('a start that fails part-way stops what it started', () => {
       const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), config: config(0), logger: log, simulatedDealer: false });
       assert.ok(running.edges, 'the second start runs its edges');
       await running.close();
-      await turns();
-      assert.deepEqual(grown(before), [], 'the second start stops cleanly');
+      assert.deepEqual(await leftAfter(before), [], 'the second start stops cleanly');
     } finally {
       blocker.close();
       rmSync(dir, { recursive: true, force: true });
