@@ -40,8 +40,9 @@ export function backoffDelay(attempt: number, b: Backoff): number {
 /**
  * The waits of one link that tries again, which start over only once the link had held: a peer
  * that takes the link and cuts it (or a port that goes as it opens) is tried at a growing wait,
- * never at the first one over and over. Pure: the times are passed in. The host's links and ports
- * (host/limits/redial.ts) and the screens' reconnects (renderer/src/connection/reconnects.ts).
+ * never at the first one over and over. Pure: the times are passed in. The devices' links
+ * (hardware/link.ts), the host's links and ports (host/limits/redial.ts) and the screens'
+ * reconnects (renderer/src/connection/reconnects.ts).
  */
 export class HeldBackoff {
   private attempt = 0;

@@ -2,7 +2,7 @@
 // link is lost, then reconnect with exponential backoff. An unplug or a dropped TCP connection is
 // treated like a power cut of the device: the next session starts with the protocol's
 // power-up/sync sequence and resolves whatever was in flight.
-import { backoffDelay } from '../engine/backoff.js';
+import { HeldBackoff } from '../engine/backoff.js';
 import { listenerFault, realClock, sleep, type Clock } from './clock.js';
 import type { BytePort, PortOpener } from './transport/byte-port.js';
 import type { FrameTap } from './wire-frame.js';
@@ -34,9 +34,15 @@ export class Link {
   readonly clock: Clock;
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
-  private sessionUp = false;
-  /** When the current session's device first answered. */
-  private upSince = 0;
+  /**
+   * The reconnect waits, which start over only after a session that stayed up as long as the
+   * longest wait: a device that answers once per connection and drops it (or a flood that ends
+   * each session) was reconnected every base delay, each outage reported (a review: a printer
+   * flapping offline journalled a raise and a clear per reconnect). No jitter: a device's link is
+   * its own, no crowd of links comes back with it, and a fuzz campaign on virtual time replays the
+   * same waits.
+   */
+  private readonly waits: HeldBackoff;
   private isDown = false;
   private everUp = false;
   private port: BytePort | null = null;
@@ -45,13 +51,11 @@ export class Link {
   constructor(
     private readonly opener: PortOpener,
     private readonly hooks: LinkHooks,
-    private readonly options: LinkOptions = {},
+    options: LinkOptions = {},
   ) {
     this.clock = options.clock ?? realClock;
-  }
-
-  private get maxWait(): number {
-    return this.options.reconnectMaxMs ?? 10_000;
+    const capMs = options.reconnectMaxMs ?? 10_000;
+    this.waits = new HeldBackoff({ baseMs: options.reconnectBaseMs ?? 250, capMs }, capMs);
   }
 
   get signal(): AbortSignal {
@@ -70,8 +74,7 @@ export class Link {
 
   /** Called by the session once the device has answered. */
   markUp(): void {
-    if (!this.sessionUp) this.upSince = this.clock.now();
-    this.sessionUp = true;
+    this.waits.up(this.clock.now());
     if (!this.everUp || this.isDown) {
       const again = this.everUp;
       this.everUp = true;
@@ -91,10 +94,8 @@ export class Link {
   }
 
   private async loop(): Promise<void> {
-    let attempt = 0;
     while (!this.stopped) {
       let reason = 'link lost';
-      this.sessionUp = false;
       try {
         this.port = await this.opener();
         // Stopped while the port was being opened: the stop's abort has come and gone, and a
@@ -109,11 +110,7 @@ export class Link {
         await p?.close().catch(() => undefined);
       }
       if (this.stopped) break;
-      // The backoff starts over only after a session that stayed up as long as the longest wait: a
-      // device that answers once per connection and drops it (or a flood that ends each session)
-      // was reconnected every base delay, each outage reported (a review: a printer flapping
-      // offline journalled a raise and a clear per reconnect).
-      if (this.sessionUp && this.clock.now() - this.upSince >= this.maxWait) attempt = 0;
+      const wait = this.waits.next(this.clock.now());
       // Reported once per outage, and also when the device was absent from the start.
       if (!this.isDown) {
         this.isDown = true;
@@ -128,9 +125,6 @@ export class Link {
       this.backoff = new AbortController();
       const stop = (): void => this.backoff?.abort();
       this.abort.signal.addEventListener('abort', stop, { once: true });
-      // No jitter: a device's link is its own, no crowd of links comes back with it, and a fuzz
-      // campaign on virtual time replays the same waits.
-      const wait = backoffDelay(attempt++, { baseMs: this.options.reconnectBaseMs ?? 250, capMs: this.maxWait });
       await sleep(this.clock, wait, this.backoff.signal);
       this.abort.signal.removeEventListener('abort', stop);
       this.backoff = null;
