@@ -47,7 +47,10 @@ export class UpstreamMetrics {
         registers: [r],
         async collect() {
           this.reset();
-          for (const f of await figures()) this.inc({ terminal: f.terminalId, game: gameOf(f) }, f.meters[c.meter] ?? 0);
+          for (const f of await figures()) {
+            // A meter that cannot be a counter's value is left out (etg_upstream_terminal_meters_unreadable), never read as 0.
+            if (!f.metersUnreadable.includes(c.meter)) this.inc({ terminal: f.terminalId, game: gameOf(f) }, f.meters[c.meter] ?? 0);
+          }
         },
       });
     }
@@ -102,6 +105,11 @@ function terminalGauges(r: Registry, figures: () => Promise<Figures>): void {
   perTerminal('etg_upstream_terminal_last_ingest_timestamp_seconds', 'the last batch that moved the head, Unix time', (f) => f.lastIngestAt.getTime() / 1000);
   perTerminal('etg_upstream_terminal_head_seq', 'highest contiguous journal entry stored', (f) => f.headSeq);
   perTerminal('etg_upstream_terminal_revoked', '1 when the terminal key is revoked', (f) => (f.revoked ? 1 : 0));
+  perTerminal(
+    'etg_upstream_terminal_meters_unreadable',
+    "the terminal's table meters left out of the counters: below zero or past a safe integer, as no ledger's meter is",
+    (f) => f.metersUnreadable.length,
+  );
   const lag = (f: Figures[number], k: 'lagEntries' | 'lagSeconds'): number | null => {
     const s = f.health?.sync;
     return s && typeof s === 'object' && typeof (s as Record<string, unknown>)[k] === 'number' ? ((s as Record<string, number>)[k] ?? null) : null;

@@ -169,9 +169,18 @@ export async function terminalFigures(sql: Sql) {
     `SELECT t.terminal_id, h.seq, h.updated_at, t.last_seen_at, t.last_health, t.revoked_at IS NOT NULL AS revoked
      FROM terminals t JOIN heads h USING (terminal_id) ORDER BY t.terminal_id`,
   );
-  const m = await sql.query<{ terminal_id: string; name: string; value: number }>(`SELECT terminal_id, name, value FROM meters WHERE scope = 'table'`);
+  // A counter's value is never below zero, and read as a JS number it must be exact: a table's meter
+  // that is neither (the table's deltas are its word) is left out and counted, not given to
+  // prom-client, whose refusal of a negative one failed the whole floor's scrape (a review of 4 December).
+  const m = await sql.query<{ terminal_id: string; name: string; value: number; fits: boolean }>(
+    `SELECT terminal_id, name, value, value BETWEEN 0 AND ${Number.MAX_SAFE_INTEGER} AS fits FROM meters WHERE scope = 'table'`,
+  );
   const meters = new Map<string, Record<string, number>>();
-  for (const r of m.rows) meters.set(r.terminal_id, { ...meters.get(r.terminal_id), [r.name]: r.value });
+  const unreadable = new Map<string, string[]>();
+  for (const r of m.rows) {
+    if (r.fits) meters.set(r.terminal_id, { ...meters.get(r.terminal_id), [r.name]: r.value });
+    else unreadable.set(r.terminal_id, [...(unreadable.get(r.terminal_id) ?? []), r.name]);
+  }
   return t.rows.map((r) => ({
     terminalId: r.terminal_id,
     headSeq: r.seq,
@@ -180,6 +189,8 @@ export async function terminalFigures(sql: Sql) {
     health: withinBounds(r.last_health),
     revoked: r.revoked,
     meters: meters.get(r.terminal_id) ?? {},
+    /** The names of its table meters left out of `meters`: below zero or past a safe integer. */
+    metersUnreadable: unreadable.get(r.terminal_id) ?? [],
   }));
 }
 

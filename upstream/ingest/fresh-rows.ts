@@ -18,10 +18,16 @@ export interface JournalColumns {
   readonly body: string[];
 }
 
+/** One meter's deltas in the batch, summed exactly, and the first entry that moves it (named in a refusal). */
+export interface MeterSum {
+  delta: bigint;
+  readonly seq: number;
+}
+
 export interface FreshRows {
   readonly cols: JournalColumns;
   /** The meter deltas, summed by `scope NUL name`. */
-  readonly meters: Map<string, number>;
+  readonly meters: Map<string, MeterSum>;
   /** The ticket entries by their seq; `null` for one that does not fit its schema. */
   readonly tickets: { seq: number; entry: TicketEntry | null }[];
 }
@@ -30,7 +36,7 @@ export interface FreshRows {
 export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevHash: string): FreshRows {
   let prev = prevHash;
   const cols: JournalColumns = { seq: [], type: [], tx: [], ts: [], content: [], prev: [], hash: [], body: [] };
-  const meters = new Map<string, number>();
+  const meters = new Map<string, MeterSum>();
   const tickets: FreshRows['tickets'] = [];
   for (const e of fresh) {
     const content = sha256Hex(e.body);
@@ -43,7 +49,7 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
       });
     }
     const body = checkEntryBody(terminal, e);
-    if (Array.isArray(body.meters)) addMeters(meters, body.meters as unknown[]);
+    if (Array.isArray(body.meters)) addMeters(meters, body.meters as unknown[], e.seq);
     cols.seq.push(e.seq);
     cols.type.push(body.type);
     cols.tx.push(typeof body.txId === 'string' ? body.txId : null);
@@ -58,11 +64,35 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
   return { cols, meters, tickets };
 }
 
-/** An entry's meter deltas (`[scope, name, delta]`), added; what is not of that form is skipped. */
-function addMeters(meters: Map<string, number>, deltas: unknown[]): void {
+/**
+ * An entry's meter deltas (`[scope, name, delta]`), added exactly (what is not of that form is
+ * skipped). A sum past a safe integer refuses the batch: summed as JS numbers, two deltas of
+ * 2^53 − 1 and one of 3 were projected as 18,014,398,509,481,984, and a stream of them overflowed
+ * the database's bigint into a 500 (a review of 4 December). No ledger's meter leaves the safe
+ * integers (ledger/derive.ts), so no honest table is refused.
+ */
+function addMeters(meters: Map<string, MeterSum>, deltas: unknown[], seq: number): void {
   for (const m of deltas) {
     if (!Array.isArray(m) || typeof m[0] !== 'string' || typeof m[1] !== 'string' || !Number.isSafeInteger(m[2])) continue;
     const k = `${m[0]}\u0000${m[1]}`;
-    meters.set(k, (meters.get(k) ?? 0) + (m[2] as number));
+    const sum = meters.get(k) ?? { delta: 0n, seq };
+    sum.delta += BigInt(m[2] as number);
+    if (!isSafeMeter(sum.delta)) throw meterPastSafe(seq, m[0], m[1], sum.delta);
+    meters.set(k, sum);
   }
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Whether a meter's value (a projection, or a batch's deltas summed) is a safe integer, as every ledger's is. */
+export const isSafeMeter = (v: bigint): boolean => v <= SAFE && v >= -SAFE;
+
+/** The refusal of a batch that takes a meter past a safe integer. */
+export function meterPastSafe(seq: number, scope: string, name: string, value: bigint): Refused {
+  return new Refused({
+    status: 422,
+    error: 'bad-entry',
+    seq,
+    message: `seq ${seq}: meter ${scope} ${name} would reach ${value}, past a safe integer (2^53 - 1), as no ledger's meter does`,
+  });
 }
