@@ -34,6 +34,17 @@ import { z } from 'zod';
 /** The largest machine id and sequence: three bytes each. 0 is no id and no ticket. */
 export const MACHINE_ID_MAX = 0xff_ff_ff;
 export const SEQUENCE_MAX = 0xff_ff_ff;
+/**
+ * The machine ids split in two halves, so that no table numbers under an id the upstream gave
+ * another. A table configured with an id (`tickets.machineId`) may print under it offline before
+ * it ever asks; the upstream, asked by a table with none, assigns the next free id. Drawn from one
+ * range, an id assigned to one table could be the one another was configured with and printing
+ * under: the same id and sequence is the same number, paid once, at the amount of whichever table
+ * registered it first (a review of 4 December). A configuration names the lower half; the upstream
+ * assigns from the upper.
+ */
+export const CONFIGURED_MACHINE_ID_MAX = 0x7f_ff_ff;
+export const ASSIGNED_MACHINE_ID_MIN = CONFIGURED_MACHINE_ID_MAX + 1;
 /** The system id of a number the machine made itself (SAS: secure enhanced validation). */
 export const MACHINE_SYSTEM_ID = '00';
 

@@ -1,4 +1,4 @@
-import { parseValidationNumber } from '../terms/validation-number.js';
+import { ASSIGNED_MACHINE_ID_MIN, MACHINE_ID_MAX, parseValidationNumber } from '../terms/validation-number.js';
 import {
   isSystemNumbered,
   termsConsistent,
@@ -73,28 +73,31 @@ const WORD_SKEW_MS = 5 * 60_000;
 
 /**
  * The table's validation id: assigned on its first ask, the same ever after. The id its
- * configuration names (`proposed`) when no table holds it, else the next free one: a table that
- * was told an id in its configuration keeps its numbers the floor's, and two tables never share one.
+ * configuration names (`proposed`) when no table holds it, else the next free one of the ids the
+ * upstream assigns (the upper half, terms/validation-number.ts): a table that was told an id in
+ * its configuration keeps its numbers the floor's, and two tables never share one.
  */
 export async function machineIdOf(db: Db, terminal: string, proposed?: number): Promise<number> {
   return db.transaction(async (tx) => {
     // Two tables asking at once must not both take MAX + 1, nor both claim one id.
     await tx.query('SELECT pg_advisory_xact_lock(727275)');
     if (proposed !== undefined) await claimFree(tx, terminal, proposed);
-    // The lowest id after one held whose next is free (MAX + 1 while the ids run without a gap): a
-    // table that claimed the top of the range must not leave the next table without one. Only
-    // for a table with none: the id's CHECK is tested before ON CONFLICT, so an insert at the
-    // top of the range would fail even for a table that has its id.
+    // The lowest free id of the upper half (ASSIGNED_MACHINE_ID_MIN, or the lowest one after an id
+    // held there whose next is free): never one a configuration may name, which a table offline
+    // may be printing under. A table that claimed the top of the range must not leave the next
+    // table without one. Only for a table with none: the id's CHECK is tested before ON CONFLICT,
+    // so an insert at the top of the range would fail even for a table that has its id.
     await tx.query(
       `INSERT INTO ticket_machines (machine_id, terminal_id)
-       SELECT COALESCE(
-         (SELECT m.machine_id + 1 FROM ticket_machines m
-          WHERE m.machine_id < 16777215 AND NOT EXISTS (SELECT 1 FROM ticket_machines n WHERE n.machine_id = m.machine_id + 1)
-          ORDER BY m.machine_id LIMIT 1),
-         1), $1
-       WHERE NOT EXISTS (SELECT 1 FROM ticket_machines WHERE terminal_id = $1)
+       SELECT MIN(c.id), $1 FROM (
+         SELECT $2::int AS id
+         UNION ALL SELECT m.machine_id + 1 FROM ticket_machines m WHERE m.machine_id >= $2 AND m.machine_id < $3
+       ) c
+       WHERE NOT EXISTS (SELECT 1 FROM ticket_machines n WHERE n.machine_id = c.id)
+         AND NOT EXISTS (SELECT 1 FROM ticket_machines WHERE terminal_id = $1)
+       HAVING MIN(c.id) IS NOT NULL
        ON CONFLICT (terminal_id) DO NOTHING`,
-      [terminal],
+      [terminal, ASSIGNED_MACHINE_ID_MIN, MACHINE_ID_MAX],
     );
     const r = await tx.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
     const id = r.rows[0]?.machine_id;

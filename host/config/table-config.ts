@@ -4,6 +4,7 @@ import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { hasLanguage } from '../../locales/index.js';
 import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { CREDIT_LIMIT_MAX } from '../../terms/config-order-terms.js';
+import { CONFIGURED_MACHINE_ID_MAX } from '../../terms/validation-number.js';
 import { ConnectionLimitsConfig } from './connection-limits.js';
 import { DeviceSpec } from './device-spec.js';
 import { BET_IDS, REMOTE_STATION_BASE, type BetId } from '../../engine/table/vocabulary.js';
@@ -101,12 +102,18 @@ const Station = z.strictObject({
  * Cash-out tickets (issue 47, docs/tito.md). `limit`: the most one ticket pays (minor units);
  * above it a cash-out is a handpay. `expiryDays`: how long a ticket is redeemable. `machineId`:
  * the validation id this table numbers its tickets under, when the floor assigns it by
- * configuration rather than through the validation authority (a table offline at its first cash-out).
+ * configuration rather than through the validation authority (a table offline at its first
+ * cash-out): the lower half of the ids only, the upper being the ones the upstream assigns.
  */
 const Tickets = z.strictObject({
   limit: MinorUnits.positive().default(5_000_000),
   expiryDays: z.number().int().min(1).max(3650).default(90),
-  machineId: z.number().int().min(1).max(0xff_ff_ff).optional(),
+  machineId: z
+    .number()
+    .int()
+    .min(1)
+    .max(CONFIGURED_MACHINE_ID_MAX, { message: `a configured validation id is 1..${CONFIGURED_MACHINE_ID_MAX}: the ids above are the upstream's to assign` })
+    .optional(),
   /**
    * Who validates this table's tickets (docs/sas.md, "Tickets through SAS"): `upstream` (the
    * floor's own authority, docs/tito.md) or `sas` (the casino's system over each station's SAS

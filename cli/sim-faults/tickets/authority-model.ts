@@ -1,6 +1,7 @@
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from '../../../host/tickets/authority.js';
 import type { JournalEntry } from '../../../ledger/index.js';
 import { isTicketEntryType, parseTicketEntry, type RequestId, type TicketTerms } from '../../../terms/ticket-terms.js';
+import { ASSIGNED_MACHINE_ID_MIN } from '../../../terms/validation-number.js';
 
 // The validation authority of the simulated floor: an in-memory model of the upstream's register
 // (upstream/tickets.ts; docs/tito.md, "The upstream as the authority"), as fake-upstream.ts models
@@ -144,12 +145,16 @@ export class AuthorityModel {
     if (last) this.synced.set(table, Math.max(from, last.seq));
   }
 
-  /** The upstream's rule (upstream/tickets.ts, machineIdOf): a table's id once given is its own; the one proposed if no table holds it, else the next free one. */
+  /**
+   * The upstream's rule (upstream/tickets.ts, machineIdOf): a table's id once given is its own; the
+   * one proposed if no table holds it, else the next free one of the ids the upstream assigns.
+   */
   private machineIdOf(table: string, proposed?: number): number {
     const had = this.machineIds.get(table);
     if (had !== undefined) return had;
     const taken = new Set(this.machineIds.values());
-    const id = proposed !== undefined && !taken.has(proposed) ? proposed : Math.max(0, ...taken) + 1;
+    const assigned = [...taken].filter((id) => id >= ASSIGNED_MACHINE_ID_MIN);
+    const id = proposed !== undefined && !taken.has(proposed) ? proposed : Math.max(ASSIGNED_MACHINE_ID_MIN - 1, ...assigned) + 1;
     this.machineIds.set(table, id);
     return id;
   }
