@@ -1,4 +1,5 @@
 import { iso } from './queries.js';
+import { floorOutstanding, type TableOutstanding } from './figure-bound.js';
 import type { Sql } from './sql.js';
 
 // The tickets' queries (issue 47 item 5): one ticket by its validation number, with every attempt
@@ -88,18 +89,18 @@ export async function ticketByNumber(sql: Sql, validation: string) {
  * station and no one has been paid it — per currency, at the database's clock. A pending ticket
  * counts, even past its expiry (approved in time, not paid until
  * stacked); one issued and not yet confirmed printed counts too (its credit
- * is gone from the meter until its table voids it).
+ * is gone from the meter until its table voids it). A table whose tickets out in a currency are
+ * past TABLE_FIGURE_BOUND is left out and named (`outOfRange`): three tickets of 2^53 − 1 made the
+ * floor's figure inexact, and the route answered 500 (a review of 4 December).
  */
 export async function ticketLiability(sql: Sql) {
-  const r = await sql.query<{ currency: string; tickets: number; amount: number }>(
-    `SELECT currency, COUNT(*)::int AS tickets, SUM(amount)::bigint AS amount FROM tickets
-     WHERE state = 'pending' OR (state IN ('issued', 'printed') AND expires_at > now()) GROUP BY currency ORDER BY currency`,
+  // Per table, summed exactly (text), so that one table's amounts (its word) cannot make the floor's inexact (figure-bound.ts).
+  const r = await sql.query<TableOutstanding>(
+    `SELECT terminal_id, currency, COUNT(*)::int AS tickets, SUM(amount)::text AS amount FROM tickets
+     WHERE state = 'pending' OR (state IN ('issued', 'printed') AND expires_at > now()) GROUP BY terminal_id, currency`,
   );
   const now = await sql.query<{ now: Date }>('SELECT now() AS now');
-  return {
-    asOf: iso(now.rows[0]?.now ?? new Date()),
-    currencies: r.rows.map((x) => ({ currency: x.currency, tickets: x.tickets, amount: Number(x.amount) })),
-  };
+  return { asOf: iso(now.rows[0]?.now ?? new Date()), ...floorOutstanding(r.rows) };
 }
 
 /** A ticket as a table's page lists it: the number's last four digits only (a ticket is paid to whoever holds its number). */

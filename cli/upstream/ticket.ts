@@ -35,6 +35,7 @@ export async function run(argv: string[]): Promise<number> {
         console.log(`ticket liability at ${l.asOf}:`);
         for (const c of l.currencies) console.log(`  ${c.currency}: ${c.tickets} tickets, ${money(c.amount, c.currency)}`);
         if (l.currencies.length === 0) console.log('  none');
+        if (l.outOfRange.length > 0) console.log(`  left out (tickets out past what a table takes in a day): ${l.outOfRange.join(', ')}`);
       }
       return 0;
     }

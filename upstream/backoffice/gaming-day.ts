@@ -1,3 +1,4 @@
+import { floorOutstanding, TABLE_FIGURE_BOUND } from '../figure-bound.js';
 import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
@@ -122,14 +123,13 @@ export interface TicketLiability {
 }
 
 /**
- * The most any figure of a table's report line may hold for one gaming day: 2^41 minor units
- * (2.2 × 10^12 avos, 22 billion patacas), past anything a table takes in a day, and 4,096 tables of
- * it still total under 2^53, so the floor's totals stay exact. Each meter delta and bet is checked
- * at ingest, their sum cannot be: a table whose deltas were each safe and their sum past 2^53 made
- * a line the page's schema refuses, so no one could open that day's report, for any table (a review
- * of 4 December). Such a table's lines are left out, and the report names it.
+ * The most any figure of a table's report line may hold for one gaming day (upstream/figure-bound.ts):
+ * a table whose deltas were each safe and their sum past 2^53 made a line the page's schema
+ * refuses, so no one could open that day's report, for any table (a review of 4 December). Such a
+ * table's lines are left out, and the report names it; so is a table whose tickets out at the
+ * day's end are past it (its liability left out).
  */
-export const DAY_FIGURE_BOUND = 2 ** 41;
+export const DAY_FIGURE_BOUND = TABLE_FIGURE_BOUND;
 
 const fits = (n: number | null): boolean => n === null || (Number.isSafeInteger(n) && Math.abs(n) <= DAY_FIGURE_BOUND);
 
@@ -154,7 +154,7 @@ export interface GamingDayReport {
   theoretical: TheoreticalLine[];
   corrections: Correction[];
   liability: TicketLiability;
-  /** The tables whose figures of the day are past DAY_FIGURE_BOUND: none of their lines is above. */
+  /** The tables whose figures of the day (or tickets out at its end) are past DAY_FIGURE_BOUND: none of their lines is above, nor in the liability. */
   outOfRange: string[];
 }
 
@@ -219,23 +219,24 @@ function add(line: ReportLine, name: string, value: number): void {
  * attempts' own times, never from the register's `pending_at`, which a return clears (a past day's
  * figure then changed with the reading's time: a review of 4 December).
  */
-async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability> {
-  const r = await sql.query<{ at: Date; currency: string | null; tickets: number; amount: number | null }>(
+async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability & { outOfRange: string[] }> {
+  const r = await sql.query<{ at: Date; terminal_id: string | null; currency: string | null; tickets: number; amount: string | null }>(
     `WITH t AS (SELECT LEAST($1::timestamptz, now()) AS at)
-     SELECT t.at, k.currency, COUNT(k.validation)::int AS tickets, SUM(k.amount)::bigint AS amount
+     SELECT t.at, k.terminal_id, k.currency, COUNT(k.validation)::int AS tickets, SUM(k.amount)::text AS amount
      FROM t LEFT JOIN tickets k ON k.issued_at < t.at
        AND (k.redeemed_at IS NULL OR k.redeemed_at >= t.at)
        AND (k.voided_at IS NULL OR k.voided_at >= t.at)
        AND (k.expires_at > t.at OR EXISTS (SELECT 1 FROM ticket_redemptions r WHERE r.validation = k.validation
          AND r.outcome <> 'refused' AND r.asked_at < t.at AND (r.closed_at IS NULL OR r.closed_at >= t.at)))
-     GROUP BY t.at, k.currency ORDER BY k.currency`,
+     GROUP BY t.at, k.terminal_id, k.currency`,
     [to],
   );
   const at = r.rows[0]?.at ?? to;
-  return {
-    asOf: new Date(at).toISOString(),
-    currencies: r.rows.filter((x) => x.currency !== null).map((x) => ({ currency: x.currency ?? '', tickets: x.tickets, amount: Number(x.amount ?? 0) })),
-  };
+  // Per table, summed exactly: one table's tickets past the bound are left out and named (upstream/figure-bound.ts).
+  const rows = r.rows.flatMap((x) =>
+    x.terminal_id !== null && x.currency !== null ? [{ ...x, terminal_id: x.terminal_id, currency: x.currency, amount: x.amount ?? '0' }] : [],
+  );
+  return { asOf: new Date(at).toISOString(), ...floorOutstanding(rows) };
 }
 
 /** The journal's rows as the report's queries read them: the currency in force at each entry's seq (c.code, c.exponent). */
@@ -357,7 +358,8 @@ export async function gamingDayReport(sql: Sql, date: string, window: GamingDayW
   const corrections = correctionsOf(c.rows);
   const lines = await dayLines(sql, from, to);
   const theoretical = await theoreticalLines(sql, from, to);
-  const outOfRange = pastBound(lines, theoretical);
+  const { outOfRange: ticketsOutOfRange, ...liability } = await liabilityAt(sql, to);
+  const outOfRange = new Set([...pastBound(lines, theoretical), ...ticketsOutOfRange]);
   return {
     date,
     from: from.toISOString(),
@@ -367,6 +369,6 @@ export async function gamingDayReport(sql: Sql, date: string, window: GamingDayW
     theoretical: theoretical.filter((l) => !outOfRange.has(l.terminalId)),
     outOfRange: [...outOfRange].sort(),
     corrections,
-    liability: await liabilityAt(sql, to),
+    liability,
   };
 }

@@ -1,0 +1,50 @@
+/**
+ * The most any one table's figure may hold where the floor's figures sum every table's: 2^41 minor
+ * units (2.2 × 10^12 avos, 22 billion patacas), past anything a table takes in a day or has out on
+ * tickets, and 4,096 tables of it still total under 2^53, so the floor's totals stay exact. The
+ * figures are a table's word (each meter delta, bet and ticket amount checked a safe integer on
+ * its own); their sum is not, and past 2^53 it is inexact and refused by the pages' and routes'
+ * schemas, for every table. A table past it is left out of the floor's figure and named (reviews of
+ * 4 December: the gaming day's lines, the ticket liability).
+ */
+export const TABLE_FIGURE_BOUND = 2 ** 41;
+
+/** Whether a table's summed figure (as the database's exact text, or a number) is within TABLE_FIGURE_BOUND either way. */
+export function withinTableBound(figure: string | number | bigint | null): boolean {
+  if (figure === null) return true;
+  try {
+    const v = BigInt(figure);
+    return v <= BigInt(TABLE_FIGURE_BOUND) && v >= -BigInt(TABLE_FIGURE_BOUND);
+  } catch {
+    return false;
+  }
+}
+
+/** Outstanding figures of one table in one currency, as the database summed them (`amount` as exact text). */
+export interface TableOutstanding {
+  readonly terminal_id: string;
+  readonly currency: string;
+  readonly tickets: number;
+  readonly amount: string;
+}
+
+/**
+ * Each table's outstanding tickets summed into the floor's, per currency; a table with any
+ * currency past TABLE_FIGURE_BOUND is left out of every currency and named.
+ */
+export function floorOutstanding(rows: readonly TableOutstanding[]): {
+  currencies: { currency: string; tickets: number; amount: number }[];
+  outOfRange: string[];
+} {
+  const out = new Set(rows.filter((r) => !withinTableBound(r.amount)).map((r) => r.terminal_id));
+  const sums = new Map<string, { tickets: number; amount: number }>();
+  for (const r of rows) {
+    if (out.has(r.terminal_id)) continue;
+    const s = sums.get(r.currency) ?? { tickets: 0, amount: 0 };
+    sums.set(r.currency, { tickets: s.tickets + r.tickets, amount: s.amount + Number(r.amount) });
+  }
+  return {
+    currencies: [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([currency, s]) => ({ currency, ...s })),
+    outOfRange: [...out].sort(),
+  };
+}
