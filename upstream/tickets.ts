@@ -129,6 +129,16 @@ export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms, 
     await raiseAlarm(sql, terminal, 'ticket-disagreement', { validation: t.validation, issuedAt: t.issuedAt, what: 'issued ahead of the upstream’s clock' });
     return no('issued-ahead', 'the ticket is dated ahead of the upstream’s clock');
   }
+  // Said as what it is: a ticket dated wrong is no number of another table's (termsConsistent refuses both).
+  if (!(Date.parse(t.expiresAt) > Date.parse(t.issuedAt))) {
+    await raiseAlarm(sql, terminal, 'ticket-disagreement', {
+      validation: t.validation,
+      issuedAt: t.issuedAt,
+      expiresAt: t.expiresAt,
+      what: 'expires when or before it is issued',
+    });
+    return no('bad-dates', 'the ticket expires when or before it is issued');
+  }
   let mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
   if (mine.rows.length === 0 && termsConsistent(t)) {
     await sql.query('SELECT pg_advisory_xact_lock(727275)');

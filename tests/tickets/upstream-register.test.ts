@@ -458,4 +458,19 @@ describe('the upstream as validation authority (migration 6)', () => {
     assert.equal(r.status, 200);
     assert.equal((await unjournalled()).length, 1, 'once');
   });
+
+  it('a ticket that expires when it is issued (or before) is refused as such, not as another issuer’s (a review of 4 December)', async () => {
+    await enrolTerminal(db, 'X');
+    const mX = await machineIdOf(db, 'X');
+    const bad = ticket(mX, 1, 500, { days: 0 });
+    // Before: { ok: false, error: 'foreign-issuer' } and a ticket-foreign-issuer alarm, for a number the table does make.
+    assert.deepEqual(await registerIssue(db, 'X', bad), { ok: false, error: 'bad-dates', message: 'the ticket expires when or before it is issued' });
+    assert.deepEqual(
+      (await alarms(db, 'X')).map((a) => [a.kind, (a.detail as { what?: string }).what]),
+      [['ticket-disagreement', 'expires when or before it is issued']],
+    );
+    assert.equal((await ticketByNumber(db, bad.validation)).ticket, null);
+    // The table's own numbers stay its own: the next, with its dates right, is registered.
+    assert.deepEqual(await registerIssue(db, 'X', ticket(mX, 2, 500)), { ok: true });
+  });
 });
