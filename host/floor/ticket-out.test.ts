@@ -137,6 +137,35 @@ describe('cash-out to a ticket', () => {
     assert.equal(idOf(await table(funded(), new Map([[3, r2]]), config(), upstream(null)).cashOut(3)), 4242);
   });
 
+  it('tells the authority a ticket was printed only after it was told the ticket was issued (a review of 4 December)', async () => {
+    // The two words went out unordered: a printed that overtook its issue was refused unknown-ticket,
+    // and the ticket stayed issued (refused everywhere) until the table's journal synced.
+    const heard: string[] = [];
+    let issueAnswered: () => void = () => {};
+    const slowIssue = new Promise<void>((resolve) => (issueAnswered = resolve));
+    const upstream: TicketAuthority = {
+      machineId: async () => ({ ok: true, machineId: 777 }),
+      registerIssue: async () => {
+        await slowIssue;
+        heard.push('issue');
+        return { ok: true };
+      },
+      registerPrinted: async () => (heard.push('printed'), { ok: true }),
+      registerVoid: async () => (heard.push('void'), { ok: true }),
+      redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
+      confirm: async () => ({ ok: true }),
+      cancel: async () => ({ ok: true }),
+    };
+    const r = await readyPrinter();
+    const out = await table(funded(), new Map([[3, r]]), config(), upstream).cashOut(3);
+    assert.equal(out.kind, 'printed');
+    await new Promise((done) => setTimeout(done, 20));
+    assert.deepEqual(heard, [], 'printed waits for the issue, still unanswered');
+    issueAnswered();
+    await until(() => heard.length === 2);
+    assert.deepEqual(heard, ['issue', 'printed']);
+  });
+
   it('journals nothing and keeps the credit when there is no ticket to print: no printer, over the limit, no machine id', async () => {
     const r = await readyPrinter();
     const l = funded();

@@ -120,6 +120,13 @@ export class TicketOut {
    */
   private readonly owed = new Map<number, OwedHandpay>();
 
+  /**
+   * The issue's word to the authority for each ticket in print, settled when answered (or failed):
+   * its end's word waits for it. Sent unordered, a printed that overtook its issue was refused as an
+   * unknown ticket, which stayed issued, refused at every table, until the journal synced (a review
+   * of 4 December). Held only while the ticket is in print in this run.
+   */
+  private readonly issueTold = new Map<string, Promise<void>>();
   /** The id the upstream holds for this table, once it has said (null: not yet, or no upstream). */
   private floorId: number | null = null;
   private askingFloorId: Promise<number | null> | null = null;
@@ -329,7 +336,10 @@ export class TicketOut {
     this.last.set(terms.station, { state: 'printing', amount: terms.amount, validation: terms.validation, at: this.deps.now().getTime() });
     this.deps.log.info({ station: terms.station, amount: terms.amount, validation: terms.validation }, 'cash-out: ticket issued, printing');
     this.deps.onChanged(terms.station);
-    void this.tell('issue', () => this.deps.authority?.registerIssue(terms));
+    this.issueTold.set(
+      terms.validation,
+      this.tell('issue', () => this.deps.authority?.registerIssue(terms)),
+    );
   }
 
   private end(t: IssuedTicket, out: PrintOutcome | PersonVerdict, settledBy?: readonly string[], also: readonly NewEntry[] = []): TicketOutcome {
@@ -363,7 +373,13 @@ export class TicketOut {
     this.last.set(station, { state: printed ? 'printed' : 'voided', amount, validation, at: this.deps.now().getTime() });
     this.deps.onChanged(station);
     const at = { validation, station };
-    void this.tell(printed ? 'printed' : 'void', () => (printed ? this.deps.authority?.registerPrinted(at) : this.deps.authority?.registerVoid(at)));
+    // After the issue's word, answered or not: a printed that overtook it was refused as an unknown ticket.
+    const issued = this.issueTold.get(validation);
+    this.issueTold.delete(validation);
+    void (async () => {
+      await issued;
+      await this.tell(printed ? 'printed' : 'void', () => (printed ? this.deps.authority?.registerPrinted(at) : this.deps.authority?.registerVoid(at)));
+    })();
     this.deps.log.info({ station, validation, amount, settledBy }, printed ? 'ticket printed' : 'ticket not printed: credit given back');
     return printed ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: why };
   }
