@@ -18,6 +18,8 @@ export const ReportSync = z.object({
       unsent: z.number().int().nullable(),
       complete: z.boolean(),
       changed: z.object({ entries: z.number().int(), firstReceivedAt: z.string(), lastReceivedAt: z.string() }).nullable(),
+      /** Entries received in the day dated after its end (a clock fast): in no figure of the day. */
+      datedAfter: z.object({ entries: z.number().int(), earliest: z.string(), latest: z.string() }).nullable(),
     }),
   ),
 });
@@ -38,9 +40,23 @@ export type SyncState = 'open' | 'complete' | 'provisional' | 'changed';
  */
 export function syncWords(t: Words['t'], s: ReportSync, time: (iso: string) => string): { state: SyncState; blocks: SyncBlock[] } {
   const { state, blocks } = journalWords(t, s, time);
-  if (s.outOfRange.length === 0) return { state, blocks };
-  const left = { said: t('backoffice.report.sync.outOfRange'), lines: s.outOfRange.map((table) => t('backoffice.report.sync.outOfRangeTable', { table })) };
-  return { state, blocks: [left, ...blocks] };
+  const first: SyncBlock[] = [];
+  if (s.outOfRange.length > 0)
+    first.push({ said: t('backoffice.report.sync.outOfRange'), lines: s.outOfRange.map((table) => t('backoffice.report.sync.outOfRangeTable', { table })) });
+  const after = s.tables.flatMap((x) =>
+    x.datedAfter === null
+      ? []
+      : [
+          t('backoffice.report.sync.datedAfterTable', {
+            table: x.terminalId,
+            count: x.datedAfter.entries,
+            first: time(x.datedAfter.earliest),
+            last: time(x.datedAfter.latest),
+          }),
+        ],
+  );
+  if (after.length > 0) first.push({ said: t('backoffice.report.sync.datedAfter'), lines: after });
+  return { state, blocks: [...first, ...blocks] };
 }
 
 /** How far the tables' journals had come: the day open, complete, provisional or changed after it was complete. */

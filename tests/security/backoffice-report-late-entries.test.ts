@@ -163,6 +163,34 @@ for (const database of DATABASES) {
         await kit.close();
       }
     });
+
+    it('says, in the report of the day they were received in, the entries a table sent then dated after that day (a clock fast): they are in no figure of it', async () => {
+      // Before (a review of 4 December): a table whose clock was a year fast played the day; its
+      // entries left the day for the one their clock named, and the day read complete with no word.
+      const { kit, tables, who } = await kitWith(database, 'T1', 'T2');
+      const [t1, t2] = tables;
+      try {
+        assert.ok(t1 && t2);
+        const yearAhead = ['2027-11-25T02:00:00.000Z', '2027-11-25T03:00:00.000Z'];
+        assert.equal((await t1.send([notes('2026-11-25T02:00:00.000Z'), ...yearAhead.map((ts) => notes(ts, 500))])).statusCode, 200);
+        assert.equal((await t2.send([notes('2026-11-25T02:00:00.000Z')])).statusCode, 200);
+        // Received during the day (the upstream's own clock is the machine's: the receipt is set to the day's).
+        await kit.db.query(`UPDATE misdated_entries SET received_at = '2026-11-25T04:00:00Z' WHERE terminal_id = 'T1'`);
+        assert.equal((await t1.heartbeat(caughtUp)).statusCode, 200);
+        assert.equal((await t2.heartbeat(caughtUp)).statusCode, 200);
+        const r = await report(kit, who.cookie);
+        assert.equal(dropOf(r, 'T1'), 100, 'the entries dated a year ahead are in no figure of the day');
+        const t1Sync = r.sync.tables.find((t) => t.terminalId === 'T1');
+        assert.deepEqual(t1Sync?.datedAfter, { entries: 2, earliest: yearAhead[0], latest: yearAhead[1] });
+        assert.equal(r.sync.tables.find((t) => t.terminalId === 'T2')?.datedAfter, null);
+        const csv = reportCsv(createI18n('en'), r).trimEnd().split('\r\n');
+        const said = csv.findIndex((l) => /^"?Dated after this day/.test(l));
+        assert.ok(said >= 0, csv.slice(-6).join('\n'));
+        assert.match(csv[said + 1] ?? '', /^"?T1: 2 entries received in this day, dated from 2027-11-25T02:00:00\.000Z to 2027-11-25T03:00:00\.000Z/);
+      } finally {
+        await kit.close();
+      }
+    });
   });
 }
 
@@ -176,8 +204,8 @@ describe('a day that changed after it was complete, and is provisional again, in
       changedAfterComplete: true,
       outOfRange: [],
       tables: [
-        { terminalId: 'T1', syncedSeq: 9, lastSeen: '2026-11-27T01:05:00.000Z', unsent: 0, complete: true, changed },
-        { terminalId: 'T2', syncedSeq: 3, lastSeen: '2026-11-25T20:00:00.000Z', unsent: 4, complete: false, changed: null },
+        { terminalId: 'T1', syncedSeq: 9, lastSeen: '2026-11-27T01:05:00.000Z', unsent: 0, complete: true, changed, datedAfter: null },
+        { terminalId: 'T2', syncedSeq: 3, lastSeen: '2026-11-25T20:00:00.000Z', unsent: 4, complete: false, changed: null, datedAfter: null },
       ],
     };
     for (const lang of ['en', 'pt', 'zh-Hant', 'zh-Hans'] as const) {

@@ -111,7 +111,7 @@ describe("a gaming day's report read before every table has sent that day's jour
       const silent = await read(kit, who.cookie, '2026-11-25');
       assert.deepEqual(
         silent.sync.tables.find((t) => t.terminalId === 'T3'),
-        { terminalId: 'T3', syncedSeq: 0, lastSeen: null, unsent: null, complete: false, changed: null },
+        { terminalId: 'T3', syncedSeq: 0, lastSeen: null, unsent: null, complete: false, changed: null, datedAfter: null },
       );
       assert.equal(silent.sync.complete, false);
 

@@ -29,6 +29,15 @@ export interface TableSync {
   complete: boolean;
   /** Entries dated in the day that came after such a heartbeat (ingest/misdated.ts): the day changed after it was complete. */
   changed: ChangedAfterComplete | null;
+  /** Entries received in the day dated after its end (ingest/misdated.ts, 'ahead'): a clock fast; in no figure of the day. */
+  datedAfter: DatedAfter | null;
+}
+
+export interface DatedAfter {
+  entries: number;
+  /** The earliest and latest of their own times. */
+  earliest: string;
+  latest: string;
 }
 
 export interface ChangedAfterComplete {
@@ -59,6 +68,7 @@ export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now
   );
   const dayOver = now >= window.to;
   const changed = await changedAfterComplete(sql, window);
+  const after = await datedAfter(sql, window);
   const tables = r.rows.map((x) => {
     const unsent = typeof x.unsent === 'number' && Number.isSafeInteger(x.unsent) && x.unsent >= 0 ? x.unsent : null;
     const lastSeen = x.last_seen_at === null ? null : new Date(x.last_seen_at);
@@ -71,6 +81,7 @@ export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now
       unsent,
       complete: dayOver && caughtUp !== null && caughtUp >= window.to,
       changed: changed.get(x.terminal_id) ?? null,
+      datedAfter: after.get(x.terminal_id) ?? null,
     };
   });
   const complete = dayOver && tables.every((t) => t.complete);
@@ -95,5 +106,22 @@ async function changedAfterComplete(sql: Sql, window: { from: Date; to: Date }):
       x.terminal_id,
       { entries: Number(x.entries), firstReceivedAt: new Date(x.first).toISOString(), lastReceivedAt: new Date(x.last).toISOString() },
     ]),
+  );
+}
+
+/**
+ * Each table's entries received in the day dated after its end by more than the skew (ingest/misdated.ts,
+ * 'ahead'): a clock fast, or a lie. The day's figures are read by each entry's own time, so these
+ * are in none of its figures, and the day read complete with no word of them (a review of 4
+ * December): the report of the day they came in says so.
+ */
+async function datedAfter(sql: Sql, window: { from: Date; to: Date }): Promise<Map<string, DatedAfter>> {
+  const r = await sql.query<{ terminal_id: string; entries: number; earliest: Date; latest: Date }>(
+    `SELECT terminal_id, count(*)::int AS entries, min(ts) AS earliest, max(ts) AS latest FROM misdated_entries
+     WHERE kind = 'ahead' AND received_at >= $1 AND received_at < $2 AND ts >= $2 GROUP BY terminal_id`,
+    [window.from, window.to],
+  );
+  return new Map(
+    r.rows.map((x) => [x.terminal_id, { entries: Number(x.entries), earliest: new Date(x.earliest).toISOString(), latest: new Date(x.latest).toISOString() }]),
   );
 }
