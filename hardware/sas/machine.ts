@@ -8,8 +8,8 @@ import { crc16Kermit } from '../crc.js';
 import { Emitter, realClock, type Clock } from '../clock.js';
 import { EXC, LP } from './constants.js';
 import { ExceptionQueue } from './exceptions.js';
-import { RequestAssembler, type Heard } from './request.js';
-import { respond, withCrc } from './responder.js';
+import { hasCrc, RequestAssembler, type Heard } from './request.js';
+import { crcOk, respond, withCrc } from './responder.js';
 import type { SasGameSide, SasLinkEvent } from './types.js';
 
 export interface SasMachineOptions {
@@ -158,6 +158,11 @@ export class SasMachine {
       return;
     }
     if (!this.synced) return;
+    // A poll whose CRC is wrong was not received (§2.2.2): ignored whole, before it is taken as an
+    // implied ACK. Taken as one, the host's retry with a bit flipped on the line ran the ACK's
+    // effect (an exception popped, a ticket record marked read), and its clean retry was answered
+    // as a new poll: what the host never had was lost (a review of 4 December).
+    if (h.kind === 'long' && h.known && hasCrc(h.command) && !crcOk(h.bytes)) return;
     const poll = h.kind === 'general' ? Uint8Array.of(0x80 | h.address) : h.bytes;
     if (this.pending && sameBytes(this.pending.poll, poll)) return this.repeat(this.pending);
     // What the ACK does was not done: this poll is left unanswered, as if lost, and its retry acknowledges again.

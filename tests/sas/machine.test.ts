@@ -104,6 +104,31 @@ describe('SAS machine side: link rules (manual clock)', () => {
     assert.deepEqual(r.take()[0]?.bytes, [0x00]);
   });
 
+  it('a long poll whose CRC is wrong is ignored whole: never an implied ACK of the last answer (a review of 4 December)', () => {
+    // Before: the poll acknowledged the answer before its CRC was read, so the host's retry with a bit
+    // flipped on the line ran the ACK's effect (an exception popped, a 0x4D ticket record marked read),
+    // and the clean retry after it was answered as a new poll: what the host never received was lost.
+    const r = rig();
+    r.send([0x80 | 1]);
+    r.machine.raise(0x11);
+    r.send([0x80 | A]);
+    const bad = appendCrc([A, 0x2f, 3, 0, 0, 0x00]);
+    bad[bad.length - 1] = (bad[bad.length - 1] ?? 0) ^ 0x01;
+    r.send(bad);
+    r.send([0x80 | A]);
+    assert.deepEqual(
+      r.take().map((o) => o.bytes),
+      [[0x11], [0x11]],
+      'the general poll again is the repeat of the answer not acknowledged, nothing to the bad poll',
+    );
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 0);
+    // A clean poll of another address is the ACK.
+    r.send([0x80 | 1]);
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take()[0]?.bytes, [0x00]);
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 1);
+  });
+
   describe('the same command with other data is a new poll (an implied ACK), not a repeat (§3.2)', () => {
     /** 0x74's game lock status in its answer (after address, command, length and the asset number). */
     const lockOf = (answer: number[] | undefined): number | undefined => answer?.[7];
