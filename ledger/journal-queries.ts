@@ -1,3 +1,5 @@
+import { sha256Hex } from './canonical.js';
+import { LedgerOpenError } from './db.js';
 import { parsePayload, type EntryType, type Payload } from './entries.js';
 import { connectionOf, rowToEntry, type JournalEntry, type JournalRow, type Ledger } from './ledger.js';
 
@@ -5,14 +7,25 @@ import { connectionOf, rowToEntry, type JournalEntry, type JournalRow, type Ledg
 
 const PAGE = 1000;
 
-/** Entries of the given types from `fromSeq` on, in order, read a page at a time. */
+/**
+ * Entries of the given types from `fromSeq` on, in order, read a page at a time, each body hashed
+ * against its content hash. The host acts on old bodies read this way (the stations' and peers'
+ * credentials, the service accounts, the transfers), and the start, verifying from the newest
+ * checkpoint, re-hashes only the newest entries: a body rewritten under its hash columns by a
+ * second process (its trigger dropped and put back) was trusted (a review of 4 December). The
+ * content hash is what the chain, the head mark and the witness cover.
+ */
 export function* entriesOfTypes(ledger: Ledger, types: readonly EntryType[], fromSeq = 1): IterableIterator<JournalEntry> {
   if (types.length === 0) return;
   const page = connectionOf(ledger).prepare(`SELECT * FROM journal WHERE seq >= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq LIMIT ${PAGE}`);
   let next = fromSeq;
   for (;;) {
     const rows = page.all(next, ...types) as JournalRow[];
-    for (const r of rows) yield rowToEntry(r);
+    for (const r of rows) {
+      if (sha256Hex(r.body) !== r.content_hash)
+        throw new LedgerOpenError(`ledger integrity failure: journal entry ${r.seq} (${r.type}) does not hash to its content hash: its body was changed`);
+      yield rowToEntry(r);
+    }
     if (rows.length < PAGE) return;
     next = (rows[rows.length - 1]?.seq ?? next) + 1;
   }
