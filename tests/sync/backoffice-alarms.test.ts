@@ -165,13 +165,17 @@ for (const kind of DATABASES) {
       const inPrint = await redeem(db, 'T2', ask(t3.validation));
       assert.deepEqual([inPrint.kind, inPrint.kind === 'refused' ? inPrint.reason : null], ['refused', 'unknown']);
       const raised = await list('ticket-refused');
+      // The back office serves a ticket's number by its last four digits (tests/security/backoffice-ticket-numbers.test.ts).
+      const last4 = (v: string) => `…${v.slice(-4)}`;
       assert.deepEqual(
-        raised.map((a) => [a.terminalId, a.detail.validation, a.detail.station, a.detail.reason]).sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
+        raised
+          .map((a) => [a.terminalId, a.detail.validation, a.detail.station, a.detail.reason])
+          .sort((x, y) => String(x[3]).localeCompare(String(y[3])) || String(x[1]).localeCompare(String(y[1]))),
         [
-          ['T2', forged, 4, 'unknown'],
-          ['T2', '001111111111111111', 4, 'unknown'],
-          ['T2', t.validation, 4, 'already-paid'],
-        ].sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
+          ['T2', last4(forged), 4, 'unknown'],
+          ['T2', last4('001111111111111111'), 4, 'unknown'],
+          ['T2', last4(t.validation), 4, 'already-paid'],
+        ].sort((x, y) => String(x[3]).localeCompare(String(y[3])) || String(x[1]).localeCompare(String(y[1]))),
       );
       await worked(raised.find((a) => a.detail.reason === 'already-paid') as Alarm, 'surveillance reviewing station 4');
     });

@@ -70,7 +70,7 @@ export async function workedAlarms(sql: Sql, options: { terminal?: string; open?
     id: Number(x.id),
     terminalId: x.terminal_id,
     kind: x.kind,
-    detail: x.detail,
+    detail: withoutTicketNumbers(x.detail),
     raisedAt: iso(x.raised_at),
     clearedAt: x.cleared_at === null ? null : iso(x.cleared_at),
     acks: byAlarm.get(Number(x.id)) ?? [],
@@ -85,4 +85,18 @@ export async function acknowledge(sql: Sql, alarmId: number, by: string, address
   await sql.query('INSERT INTO alarm_acks (alarm_id, user_name, note) VALUES ($1, $2, $3)', [alarmId, by, note]);
   await audit(sql, { actor: by, address, action: 'alarm.acknowledge', detail: { alarmId, note } });
   return true;
+}
+
+/**
+ * An alarm's detail as the back office serves it: a ticket's number cut to its last four digits
+ * and no sequence beside it. A ticket is paid to whoever holds its number, and an alarm can name
+ * one still payable (the real ticket a table refused for its guesses presented, refused `offline`):
+ * its whole number went to every role (a review of 4 December). The numbering scheme is public,
+ * so an id and a sequence make the number too. The alarm keeps it whole in the database, for the
+ * query token and `etg upstream ticket`.
+ */
+export function withoutTicketNumbers(detail: unknown): unknown {
+  if (detail === null || typeof detail !== 'object' || Array.isArray(detail) || !('validation' in detail)) return detail;
+  const { validation, sequence: _sequence, ...rest } = detail as Record<string, unknown>;
+  return { ...rest, validation: typeof validation === 'string' ? `…${validation.slice(-4)}` : validation };
 }
