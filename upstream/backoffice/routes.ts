@@ -135,8 +135,15 @@ async function signInRoute(signIn: FastifyInstance, db: Db, throttle: SignInThro
       await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'wrong-name-or-password' } });
       return reply.code(401).send({ error: 'wrong-name-or-password', message: 'wrong name or password' });
     }
+    const opened = await openSession(db, user, address, now());
+    if (!opened) {
+      // Its password was replaced (or the user disabled) while it was checked: as a wrong password, never a session on the old one.
+      begun.attempt.abandoned();
+      await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'changed-while-checked' } });
+      return reply.code(401).send({ error: 'wrong-name-or-password', message: 'wrong name or password' });
+    }
     begun.attempt.succeeded();
-    const { token, session } = await openSession(db, user, address, now());
+    const { token, session } = opened;
     await audit(db, { actor: user.name, address, action: 'sign-in', detail: { role: user.role } });
     setSessionCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now()) / 1000));
     return { name: user.name, role: user.role, permissions: permissionsOf(user.role), csrf: session.csrf };

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Sql } from '../sql.js';
+import type { Db, Sql } from '../sql.js';
 import { BackofficeRole } from './roles.js';
-import type { BackofficeUser } from './users.js';
+import type { BackofficeUser, CheckedUser } from './users.js';
 
 /** A session ends after this long without a request… */
 export const IDLE_MS = 30 * 60_000;
@@ -22,16 +22,28 @@ export interface Session extends BackofficeUser {
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A new session: the cookie's secret (sent once, in the Set-Cookie) and its CSRF token. */
-export async function openSession(sql: Sql, user: BackofficeUser, address: string, now: number): Promise<{ token: string; session: Session }> {
+export async function openSession(db: Db, user: CheckedUser, address: string, now: number): Promise<{ token: string; session: Session } | null> {
   const token = randomBytes(32).toString('base64url');
   const csrf = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now + IDLE_MS);
-  await sql.query(
-    `INSERT INTO backoffice_sessions (token_hash, user_name, csrf, address, created_at, expires_at, ends_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [digest(token), user.name, csrf, address, new Date(now), expiresAt, new Date(now + ABSOLUTE_MS)],
-  );
-  return { token, session: { ...user, id: digest(token), csrf, expiresAt } };
+  // Only while the password is still the one checked, and the user enabled: the check takes
+  // scrypt's time, and a password replaced meanwhile ended the sessions open then, not this one,
+  // which lived its 12 hours on the old password (a review of 4 December). The row is held until
+  // the session is in, so a replacement waits for it, and then ends it with the others.
+  const opened = await db.transaction(async (tx) => {
+    const still = await tx.query('SELECT 1 FROM backoffice_users WHERE name = $1 AND password_hash = $2 AND disabled_at IS NULL FOR UPDATE', [
+      user.name,
+      user.checked,
+    ]);
+    if (still.rows.length === 0) return false;
+    await tx.query(
+      `INSERT INTO backoffice_sessions (token_hash, user_name, csrf, address, created_at, expires_at, ends_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [digest(token), user.name, csrf, address, new Date(now), expiresAt, new Date(now + ABSOLUTE_MS)],
+    );
+    return true;
+  });
+  return opened ? { token, session: { name: user.name, role: user.role, id: digest(token), csrf, expiresAt } } : null;
 }
 
 /**

@@ -61,7 +61,7 @@ let decoy: Promise<string> | undefined;
  * The user whose password this is, or null. An unknown or disabled name costs the same scrypt
  * as a wrong password (a decoy hash), so the answer's time does not say which names exist.
  */
-export async function checkPassword(sql: Sql, name: string, password: string): Promise<BackofficeUser | null> {
+export async function checkPassword(sql: Sql, name: string, password: string): Promise<CheckedUser | null> {
   const r = await sql.query<{ name: string; role: string; password_hash: string }>(
     'SELECT name, role, password_hash FROM backoffice_users WHERE name = $1 AND disabled_at IS NULL',
     [name],
@@ -74,5 +74,10 @@ export async function checkPassword(sql: Sql, name: string, password: string): P
   }
   if (!(await verifyPassword(password, row.password_hash))) return null;
   const role = BackofficeRole.safeParse(row.role);
-  return role.success ? { name: row.name, role: role.data } : null;
+  return role.success ? { name: row.name, role: role.data, checked: row.password_hash } : null;
+}
+
+/** A user whose password was checked, and the stored hash it was checked against (a session opens only while it is still the one). */
+export interface CheckedUser extends BackofficeUser {
+  readonly checked: string;
 }
