@@ -167,6 +167,7 @@ function buttons(w: Words, r: ConfigRequest, a: ConfigActions, say: (m: string) 
 function errorText(w: Words, e: unknown): string {
   if (e instanceof ApiError) {
     if (e.code === 'same-person') return w.t('backoffice.config.error.same-person');
+    if (e.code === 'proposer-gone') return w.t('backoffice.config.error.proposer-gone');
     if (e.code === 'decided') return w.t('backoffice.config.error.decided');
     if (e.code === 'role') return w.t('backoffice.config.error.role');
     if (e.code === 'too-many-open') return w.t('backoffice.config.error.too-many-open');

@@ -5,8 +5,9 @@
 // PostgreSQL cluster of its own, with the same assertions.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { enrolTerminal } from '../../upstream/index.js';
-import { backofficeKit, post, signIn, type BackofficeKit } from './backoffice-kit.js';
+import { enrolTerminal, putUser } from '../../upstream/index.js';
+import { disableUser } from '../../upstream/backoffice/users.js';
+import { backofficeKit, FAST, PASSWORD, post, signIn, type BackofficeKit } from './backoffice-kit.js';
 import { DATABASES } from '../sync/upstream-databases.js';
 
 const LIMITS = { key: 'limits', after: { min: 20_000, max: 1_000_000 }, authorisation: 'DICJ-2026/49', note: 'evening limits' };
@@ -79,6 +80,28 @@ for (const kind of DATABASES) {
       // The record stays as it was written.
       await assert.rejects(kit.db.query("UPDATE config_requests SET after = '{}' WHERE id = $1", [id]), /append-only/);
       await assert.rejects(kit.db.query('DELETE FROM config_request_steps WHERE request_id = $1', [id]), /append-only/);
+    });
+
+    it('a request whose proposer may no longer propose (another role, or disabled) cannot be approved (a review of 4 December)', async () => {
+      // Before: approved, and the value signed and sent to the table under the proposer's name.
+      await putUser(kit.db, { name: 'sam', role: 'supervisor', password: PASSWORD, by: 'test' }, FAST);
+      await putUser(kit.db, { name: 'ana', role: 'supervisor', password: PASSWORD, by: 'test' }, FAST);
+      const administrator = await signIn(kit.app, 'administrator');
+      for (const change of ['role', 'disabled'] as const) {
+        const sam = await signIn(kit.app, 'sam');
+        const made = await post(kit.app, sam, '/backoffice/api/tables/T1/config-requests', LIMITS);
+        assert.equal(made.statusCode, 200, made.body);
+        if (change === 'role') await putUser(kit.db, { name: 'sam', role: 'viewer', password: PASSWORD, replace: true, by: 'test' }, FAST);
+        else await disableUser(kit.db, 'sam', 'test');
+        const approve = await post(kit.app, administrator, `/backoffice/api/config-requests/${made.json().id}/approve`);
+        assert.equal(approve.statusCode, 409, `${change}: ${approve.body}`);
+        assert.equal(approve.json().error, 'proposer-gone');
+        if (change === 'role') await putUser(kit.db, { name: 'sam', role: 'supervisor', password: PASSWORD, replace: true, by: 'test' }, FAST);
+      }
+      // A proposer who still may: approved.
+      const ana = await signIn(kit.app, 'ana');
+      const fine = await post(kit.app, ana, '/backoffice/api/tables/T1/config-requests', LIMITS);
+      assert.equal((await post(kit.app, administrator, `/backoffice/api/config-requests/${fine.json().id}/approve`)).statusCode, 200);
     });
 
     it('a withdrawn request cannot be approved', async () => {

@@ -5,6 +5,7 @@ import { raiseAlarm } from '../alarm.js';
 import { iso } from '../queries.js';
 import type { Db, Sql } from '../sql.js';
 import { audit } from './audit.js';
+import { BackofficeRole, permissionsOf } from './roles.js';
 
 // Configuration from the floor (issue 49 item 6; docs/backoffice.md): a user with the
 // `table-config` permission proposes a change of a table's limits, station credit limit, rule options or rule profile with the
@@ -322,6 +323,18 @@ export async function decideConfig(db: Db, id: number, step: 'approved' | 'withd
     if (!row) throw new ConfigRequestError(404, 'no-request', 'no such request');
     if (step === 'approved' && row.proposed_by === by)
       throw new ConfigRequestError(403, 'same-person', 'the second person must be someone else: you proposed this change');
+    // The value is the proposer's, signed and sent under their name: not once they may no longer
+    // propose it (another role, or disabled: a review of 4 December found it approved all the same).
+    if (step === 'approved') {
+      const p = await tx.query<{ role: string }>('SELECT role FROM backoffice_users WHERE name = $1 AND disabled_at IS NULL', [row.proposed_by]);
+      const role = BackofficeRole.safeParse(p.rows[0]?.role);
+      if (!role.success || !permissionsOf(role.data).includes('table-config'))
+        throw new ConfigRequestError(
+          409,
+          'proposer-gone',
+          'the person who proposed this may no longer propose it (another role, or disabled): withdraw it, and propose it again',
+        );
+    }
     const steps = await tx.query<{ step: string }>("SELECT step FROM config_request_steps WHERE request_id = $1 AND step IN ('approved', 'withdrawn')", [id]);
     if (steps.rows.length > 0) throw new ConfigRequestError(409, 'decided', `the request is already ${steps.rows[0]?.step}`);
     await tx.query('INSERT INTO config_request_steps (request_id, step, by_name) VALUES ($1, $2, $3)', [id, step, by]);
