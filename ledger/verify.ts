@@ -414,9 +414,10 @@ class JournalReplay {
       add(`${where}: body disagrees with its row`);
     }
     if (!samePostings(own, body.postings)) add(`${where}: postings table differs from the body`);
-    let sum = 0;
-    for (const [, amount] of own) sum += amount;
-    if (sum !== 0) add(`${where}: postings do not balance`);
+    // Summed exactly: in floats, [2^53 − 1, 2, −(2^53 − 1), −1] balanced (a review of 4 December).
+    let sum = 0n;
+    for (const [, amount] of own) sum += Number.isSafeInteger(amount) ? BigInt(amount) : 1n;
+    if (sum !== 0n) add(`${where}: postings do not balance`);
     if (!ENTRY_TYPES.includes(body.type)) {
       add(`${where}: unknown type ${String(body.type)}`);
       return;

@@ -73,7 +73,7 @@ export class Effects {
     public seq: number,
     public hash: string,
     private readonly balances: Map<string, number>,
-    /** `scope\nname` → value. */
+    /** `meterKey(scope, name)` → value. */
     private readonly meters: Map<string, number>,
     /** roundId → its bets, in seq order. */
     private readonly bets: Map<string, OpenBet[]>,
@@ -87,7 +87,7 @@ export class Effects {
   static of(terminal: string, s: EffectsSnapshot): Effects {
     const bets = new Map<string, OpenBet[]>();
     for (const b of s.openBets) bets.set(b[0], [...(bets.get(b[0]) ?? []), b]);
-    return new Effects(terminal, s.seq, s.hash, new Map(s.balances), new Map(s.meters.map(([sc, n, v]) => [`${sc}\n${n}`, v])), bets);
+    return new Effects(terminal, s.seq, s.hash, new Map(s.balances), new Map(s.meters.map(([sc, n, v]) => [meterKey(sc, n), v])), bets);
   }
 
   copy(): Effects {
@@ -120,11 +120,15 @@ export class Effects {
     if (!r.success) throw new EffectsError('bad-entry', `the body of entry ${seq} is not an entry's body: ${r.error.issues[0]?.path.join('.') ?? ''}`);
     const b = r.data;
     if (b.seq !== seq || b.terminal !== this.terminal) throw new EffectsError('bad-chain', `a body of ${b.terminal} entry ${b.seq} where entry ${seq} follows`);
-    let sum = 0;
-    for (const [, amount] of b.postings) sum += amount;
-    if (sum !== 0) throw new EffectsError('bad-entry', `the postings of entry ${seq} sum to ${sum}, not 0`);
-    for (const [account, amount] of b.postings) this.balances.set(account, (this.balances.get(account) ?? 0) + amount);
-    for (const [scope, name, delta] of b.meters) this.meters.set(`${scope}\n${name}`, (this.meters.get(`${scope}\n${name}`) ?? 0) + delta);
+    // Summed exactly: in floats, [2^53 − 1, 2, −(2^53 − 1), −1] summed to 0 (a review of 4 December).
+    let sum = 0n;
+    for (const [, amount] of b.postings) sum += BigInt(amount);
+    if (sum !== 0n) throw new EffectsError('bad-entry', `the postings of entry ${seq} sum to ${sum}, not 0`);
+    for (const [account, amount] of b.postings) this.balances.set(account, safeSum(this.balances.get(account) ?? 0, amount, `balance of ${account}`, seq));
+    for (const [scope, name, delta] of b.meters) {
+      const key = meterKey(scope, name);
+      this.meters.set(key, safeSum(this.meters.get(key) ?? 0, delta, `meter ${scope} ${name}`, seq));
+    }
     this.fold(b, seq);
     this.seq = seq;
     this.hash = chainHash(this.hash, digest('sha256', text, 'hex'));
@@ -170,15 +174,26 @@ export class Effects {
       throw new EffectsError('not-derived', `the state is of ${s.terminal} entry ${s.seq}, not of entry ${this.seq}`);
     }
     const mine = this.snapshot();
+    // Each key once, zeros included: the zeros were dropped first, so an account named twice, once as
+    // 0, passed, and the host's seed (the last wins) read it as 0 (a review of 4 December).
+    onceEach(
+      'balance of',
+      s.balances.map(([k]) => k),
+    );
+    onceEach(
+      'meter',
+      s.meters.map(([sc, n]) => meterKey(sc, n)),
+    );
     differs(
       'balance of',
       s.balances.filter(([, v]) => v !== 0).map(([k, v]) => [k, v]),
       mine.balances.map(([k, v]) => [k, v]),
     );
+    // Keyed by both parts as a list: joined with a space, ("x y", "z") and ("x", "y z") were one meter.
     differs(
       'meter',
-      s.meters.filter(([, , v]) => v !== 0).map(([sc, n, v]) => [`${sc} ${n}`, v]),
-      mine.meters.map(([sc, n, v]) => [`${sc} ${n}`, v]),
+      s.meters.filter(([, , v]) => v !== 0).map(([sc, n, v]) => [meterKey(sc, n), v]),
+      mine.meters.map(([sc, n, v]) => [meterKey(sc, n), v]),
     );
     differs(
       'open bet',
@@ -203,7 +218,24 @@ function byKey(a: [string, number], b: [string, number]): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
+/** A meter's scope and name as one key that no other pair makes (a scope may hold a newline or a space). */
+function meterKey(scope: string, name: string): string {
+  return JSON.stringify([scope, name]);
+}
+
 function splitMeter(k: string): [string, string] {
-  const i = k.indexOf('\n');
-  return [k.slice(0, i), k.slice(i + 1)];
+  const [scope, name] = JSON.parse(k) as [string, string];
+  return [scope, name];
+}
+
+/** Throws when the state names a key more than once (zero or not). */
+function onceEach(what: string, keys: string[]): void {
+  if (new Set(keys).size !== keys.length) throw new EffectsError('not-derived', `the state names a ${what} twice`);
+}
+
+/** A balance or meter moved by `delta`, refused once it is no longer a safe integer (the ledger's are). */
+function safeSum(value: number, delta: number, what: string, seq: number): number {
+  const next = value + delta;
+  if (!Number.isSafeInteger(next)) throw new EffectsError('bad-entry', `entry ${seq} takes the ${what} past a safe integer`);
+  return next;
 }
