@@ -96,17 +96,8 @@ export async function reportSync(sql: Sql, window: { from: Date; to: Date }, now
  * may still take entries of its last minutes without a word.
  */
 async function changedAfterComplete(sql: Sql, window: { from: Date; to: Date }): Promise<Map<string, ChangedAfterComplete>> {
-  const r = await sql.query<{ terminal_id: string; entries: number; first: Date; last: Date }>(
-    `SELECT terminal_id, count(*)::int AS entries, min(received_at) AS first, max(received_at) AS last FROM misdated_entries
-     WHERE kind = 'backdated' AND ts >= $1 AND ts < $2 AND caught_up_at >= $2 GROUP BY terminal_id`,
-    [window.from, window.to],
-  );
-  return new Map(
-    r.rows.map((x) => [
-      x.terminal_id,
-      { entries: Number(x.entries), firstReceivedAt: new Date(x.first).toISOString(), lastReceivedAt: new Date(x.last).toISOString() },
-    ]),
-  );
+  const r = await misdatedByTable(sql, window, 'received_at', "kind = 'backdated' AND ts >= $1 AND ts < $2 AND caught_up_at >= $2");
+  return new Map([...r].map(([t, x]) => [t, { entries: x.entries, firstReceivedAt: x.first, lastReceivedAt: x.last }]));
 }
 
 /**
@@ -116,12 +107,22 @@ async function changedAfterComplete(sql: Sql, window: { from: Date; to: Date }):
  * December): the report of the day they came in says so.
  */
 async function datedAfter(sql: Sql, window: { from: Date; to: Date }): Promise<Map<string, DatedAfter>> {
-  const r = await sql.query<{ terminal_id: string; entries: number; earliest: Date; latest: Date }>(
-    `SELECT terminal_id, count(*)::int AS entries, min(ts) AS earliest, max(ts) AS latest FROM misdated_entries
-     WHERE kind = 'ahead' AND received_at >= $1 AND received_at < $2 AND ts >= $2 GROUP BY terminal_id`,
+  const r = await misdatedByTable(sql, window, 'ts', "kind = 'ahead' AND received_at >= $1 AND received_at < $2 AND ts >= $2");
+  return new Map([...r].map(([t, x]) => [t, { entries: x.entries, earliest: x.first, latest: x.last }]));
+}
+
+/** Each table's misdated entries that `where` picks ($1, $2: the day's window): how many, and the first and last of `time`. */
+async function misdatedByTable(
+  sql: Sql,
+  window: { from: Date; to: Date },
+  time: 'received_at' | 'ts',
+  where: string,
+): Promise<Map<string, { entries: number; first: string; last: string }>> {
+  const r = await sql.query<{ terminal_id: string; entries: number; first: Date; last: Date }>(
+    `SELECT terminal_id, count(*)::int AS entries, min(${time}) AS first, max(${time}) AS last FROM misdated_entries WHERE ${where} GROUP BY terminal_id`,
     [window.from, window.to],
   );
   return new Map(
-    r.rows.map((x) => [x.terminal_id, { entries: Number(x.entries), earliest: new Date(x.earliest).toISOString(), latest: new Date(x.latest).toISOString() }]),
+    r.rows.map((x) => [x.terminal_id, { entries: Number(x.entries), first: new Date(x.first).toISOString(), last: new Date(x.last).toISOString() }]),
   );
 }
