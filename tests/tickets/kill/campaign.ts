@@ -177,7 +177,8 @@ async function rig(): Promise<Rig> {
   const up = await startUpstream({ db, limits: { tickets: 1_000_000, ingest: 1_000_000, ticketRefusals: 1_000_000 }, backoffice: false, logger: false });
   const terminal = ticketKillConfig({ printer: p.port, cashierAcceptor: a1.port, redeemerAcceptor: a2.port, machineId: 1 }).tableId;
   const c = await enrolTerminal(db, terminal);
-  const ports: Ports = { printer: p.port, cashierAcceptor: a1.port, redeemerAcceptor: a2.port, machineId: await machineIdOf(db, terminal) };
+  // The id the table's configuration names (the lower half: terms/validation-number.ts), claimed at the upstream for it.
+  const ports: Ports = { printer: p.port, cashierAcceptor: a1.port, redeemerAcceptor: a2.port, machineId: await machineIdOf(db, terminal, 1) };
   writeFileSync(credentialsFile(dataDir), JSON.stringify({ terminalId: c.terminalId, key: c.key, receiptKey: c.receiptKey, upstream: up.url }), {
     mode: 0o600,
   });
