@@ -1,6 +1,15 @@
 import path from 'node:path';
-import { askUpstreamHead, credentialsFile, readCredentials, receiptProblems, useWitnessForVerify, verifyLedger, WitnessClient } from '../../ledger/index.js';
-import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options } from './common.js';
+import {
+  askUpstreamHead,
+  credentialsFile,
+  readCredentials,
+  receiptProblems,
+  useWitnessForVerify,
+  verifyLedger,
+  WitnessClient,
+  type Ledger,
+} from '../../ledger/index.js';
+import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options, UsageError } from './common.js';
 import { verifyAccounts } from './verify-accounts.js';
 import { verifyStations } from './verify-stations.js';
 
@@ -8,7 +17,7 @@ export const command = defineCommand({
   name: 'ledger verify',
   summary:
     "First what the host's start checks, in both modes: the head mark (a journal shorter than one\ncommitted here before) and the schema and its append-only triggers against the migrations. Then\nfrom the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Then the service accounts store against the journal's account\nentries, and the remote stations' credentials against the journal's. Exit 0 when everything matches, 1 on any mismatch.\nThe ledger is only read: never migrated (an older schema is verified as it is), its head mark never rewritten.",
-  usage: 'usage: etg ledger verify --data-dir DIR [--full] [--witness SOCKET] [--upstream URL] [--json]',
+  usage: 'usage: etg ledger verify --data-dir DIR [--full] [--witness SOCKET --terminal ID] [--upstream URL] [--json]',
   options: {
     'data-dir': DATA_DIR,
     full: { type: 'boolean', help: 'replay from the first entry, not from the newest checkpoint' },
@@ -16,6 +25,11 @@ export const command = defineCommand({
       type: 'string',
       value: 'SOCKET',
       help: "check the journal against the newest head the ledger witness signed, and its\ncheckpoints with the witness's key (default: $ETG_WITNESS_SOCKET); an unanswered\nwitness is a failure",
+    },
+    terminal: {
+      type: 'string',
+      value: 'ID',
+      help: "the terminal this folder is (the table id of its configuration, or the host's\n--terminal-id): a journal naming another is a mismatch; required with --witness, whose\nheads are kept by terminal id",
     },
     upstream: {
       type: 'string',
@@ -26,22 +40,36 @@ export const command = defineCommand({
   },
 });
 
+/** The journal's terminal against the one named, then against the witness's newest head of it: the problems found. */
+async function againstWitness(ledger: Ledger, socket: string | undefined, terminal: string | undefined): Promise<string[]> {
+  if (terminal !== undefined && ledger.terminalId !== terminal)
+    return [
+      `the journal names terminal ${ledger.terminalId}, not ${terminal}: it is not that terminal's journal${socket ? ', and was not checked against the witness' : ''}`,
+    ];
+  if (!socket) return [];
+  const client = new WitnessClient(socket, { timeoutMs: 10_000 });
+  try {
+    await useWitnessForVerify(ledger, client);
+    return [];
+  } catch (e) {
+    return [`witness: ${e instanceof Error ? e.message : String(e)}: the journal was not checked against it`];
+  } finally {
+    client.close();
+  }
+}
+
 export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
-  const ledger = openFromArgs(v['data-dir'], command.usage, true);
   const socket = v.witness ?? process.env.ETG_WITNESS_SOCKET;
-  const witnessProblems: string[] = [];
+  const terminal = v.terminal === undefined ? undefined : String(v.terminal);
+  // The journal's own id is whatever its writer chose, and the witness takes an id it has never
+  // seen from genesis: a journal re-forged under a new id, its chain given to the witness, would
+  // match that witness's head for it. The auditor names the terminal, as the host's configuration does.
+  if (socket && terminal === undefined)
+    throw new UsageError(`--terminal is required with --witness (or $ETG_WITNESS_SOCKET): the terminal id the witness knows this table by\n${command.usage}`);
+  const ledger = openFromArgs(v['data-dir'], command.usage, true);
   try {
-    if (socket) {
-      const client = new WitnessClient(String(socket), { timeoutMs: 10_000 });
-      try {
-        await useWitnessForVerify(ledger, client);
-      } catch (e) {
-        witnessProblems.push(`witness: ${e instanceof Error ? e.message : String(e)}: the journal was not checked against it`);
-      } finally {
-        client.close();
-      }
-    }
+    const witnessProblems = await againstWitness(ledger, socket, terminal);
     const r = verifyLedger(ledger, { from: v.full ? 'genesis' : 'checkpoint' });
     if (v.upstream) {
       // The upstream asked directly: its key over the URL's TLS, its head now (ledger/upstream-head.ts).

@@ -16,11 +16,12 @@ import { HeadMark, Ledger, ledgerFile, openExistingLedger, type EntryBody, type 
 export function reforge(
   dataDir: string,
   edit: (entry: JournalEntry, payload: Record<string, unknown>) => Record<string, unknown>,
-  options: { upTo?: number } = {},
+  options: { upTo?: number; terminalId?: string } = {},
 ): { seq: number; hash: string } {
   const source = openExistingLedger(dataDir, { tailCheck: false });
   const entries = [...source.entries(1, options.upTo)];
-  const terminalId = source.terminalId;
+  // Under another terminal id: a chain the witness has never seen, so takes from genesis.
+  const terminalId = options.terminalId ?? source.terminalId;
   source.close();
   const keyFile = path.join(dataDir, 'ledger-checkpoint.key');
   if (!existsSync(keyFile)) writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });

@@ -103,7 +103,11 @@ async function startRefuses(dir: string, says: RegExp): Promise<void> {
 describe('the ledger witness against an attacker with every file of the data folder', { timeout: 180_000 }, () => {
   it("a journal re-forged with the ledger's own code, a note of 100 made 1000, the mark and checkpoint key used: refused by verify (both modes) and the start", async () => {
     const { dir, terminal } = await witnessedFolder('reforge');
-    assert.equal((await verify(dir, '--witness', socket)).code, 0, 'the untouched folder verifies against its witness (the control)');
+    assert.equal(
+      (await verify(dir, '--witness', socket, '--terminal', path.basename(dir))).code,
+      0,
+      'the untouched folder verifies against its witness (the control)',
+    );
     let changed = 0;
     const head = reforge(dir, (e, p) => {
       if ((e.type === 'bill.escrow' || e.type === 'bill.credit') && p.denomination === NOTE_100) {
@@ -122,7 +126,7 @@ describe('the ledger witness against an attacker with every file of the data fol
     probe.close();
 
     for (const full of [[], ['--full']]) {
-      const r = await verify(dir, '--witness', socket, ...full);
+      const r = await verify(dir, '--witness', socket, '--terminal', path.basename(dir), ...full);
       assert.equal(r.code, 1, `verify ${full.join(' ')} exits 1: ${r.out}`);
       assert.match(r.out, /MISMATCH: witness: entry \d+ of the journal is not the one the witness .* signed .*rewritten/, r.out);
     }
@@ -139,12 +143,41 @@ describe('the ledger witness against an attacker with every file of the data fol
     await startRefuses(dir, /witness: entry \d+ of the journal is not the one/);
   });
 
+  it('a journal re-forged under a new terminal id, its chain given to the witness from genesis: verify needs the terminal named, and refuses the journal', async () => {
+    const { dir, terminal } = await witnessedFolder('renamed');
+    const renamed = `${terminal}-forged`;
+    const head = reforge(
+      dir,
+      (e, p) => ((e.type === 'bill.escrow' || e.type === 'bill.credit') && p.denomination === NOTE_100 ? { ...p, denomination: NOTE_1000 } : p),
+      { terminalId: renamed },
+    );
+    // The witness takes a terminal it has never seen from genesis: the attacker has it sign the forged chain.
+    const client = new WitnessClient(socket);
+    const forged = openExistingLedger(dir, { tailCheck: false });
+    const links = [...forged.entries()].map((e) => e.contentHash);
+    assert.equal(forged.credit(3), NOTE_1000);
+    forged.close();
+    await client.witness(renamed, { seq: 0, hash: genesisHash(renamed) }, links, head);
+    client.close();
+    // The journal's own id is whatever its writer chose: verify is told which terminal it checks.
+    const unnamed = await verify(dir, '--witness', socket);
+    assert.equal(unnamed.code, 2, unnamed.out);
+    assert.match(unnamed.out, /--terminal is required with --witness/, unnamed.out);
+    for (const full of [[], ['--full']]) {
+      const r = await verify(dir, '--witness', socket, '--terminal', terminal, ...full);
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, new RegExp(`MISMATCH: the journal names terminal ${renamed}, not ${terminal}`), r.out);
+    }
+    // The start names its terminal from its configuration, and refuses the folder.
+    await assert.rejects(start(dir), new RegExp(renamed));
+  });
+
   it('the last entries deleted (the journal, its outbox and projections left consistent) and the head mark rewritten to match: refused', async () => {
     const { dir } = await witnessedFolder('deleted');
     dropNewest(dir, 2);
     assert.equal((await verify(dir)).code, 0, 'without the witness, nothing shows they are gone');
     for (const full of [[], ['--full']]) {
-      const r = await verify(dir, '--witness', socket, ...full);
+      const r = await verify(dir, '--witness', socket, '--terminal', path.basename(dir), ...full);
       assert.equal(r.code, 1, r.out);
       assert.match(r.out, /witness: the journal ends at entry \d+, but the witness .* signed entry \d+/, r.out);
     }
@@ -159,7 +192,7 @@ describe('the ledger witness against an attacker with every file of the data fol
     truncateSync(path.join(image, 'ledger.sqlite-wal'), 0);
     rewriteMark(image);
     assert.equal((await verify(image)).code, 0, 'without the witness, the shorter journal verifies');
-    const r = await verify(image, '--witness', socket);
+    const r = await verify(image, '--witness', socket, '--terminal', path.basename(image));
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /witness: the journal ends at entry \d+, but the witness .* signed entry \d+/, r.out);
     await startRefuses(image, /witness: the journal ends at entry/);
@@ -168,7 +201,7 @@ describe('the ledger witness against an attacker with every file of the data fol
   it('a witness that does not answer: verify exits 1 saying so, and the host does not start', async () => {
     const { dir } = await witnessedFolder('down');
     const gone = path.join(root, 'nobody.sock');
-    const r = await verify(dir, '--witness', gone);
+    const r = await verify(dir, '--witness', gone, '--terminal', path.basename(dir));
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /witness: .*cannot be reached/, r.out);
     await assert.rejects(

@@ -114,7 +114,7 @@ describe("a remote station's credential swapped in remote-stations.json", { time
         : p,
     );
     assert.equal((await verify(dir)).code, 0, 'without the witness the folder is consistent again (the limit)');
-    const r = await verify(dir, '--witness', socket);
+    const r = await verify(dir, '--witness', socket, '--terminal', 'swap-and-reforge');
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /witness: entry \d+ of the journal is not the one the witness .* signed/, r.out);
   });
@@ -206,16 +206,18 @@ describe('a service account swapped in its store, and its journal entry rewritte
       simulatedDealer: false,
       witness: { socket },
     });
+    // The terminal the host's configuration names: the auditor names it to verify.
+    const terminal = running.ledger.terminalId;
     await running.close();
     try {
-      assert.equal((await verify(dir, '--witness', socket)).code, 0, 'the untouched folder (the control)');
+      assert.equal((await verify(dir, '--witness', socket, '--terminal', terminal)).code, 0, 'the untouched folder (the control)');
       // The supervisor's PIN hash copied into the technician's row, and the journal's digest of the
       // technician's PIN rebuilt to match, with the ledger's own code.
       copyPinHash(dir, SUP.staff, TECH.staff);
       const digest = pinDigest(TECH.staff, pinRecordOf(dir, TECH.staff));
       reforge(dir, (e, p) => (e.type === 'service.account' && p.staff === TECH.staff && typeof p.pin === 'string' ? { ...p, pin: digest } : p));
       assert.equal((await verify(dir)).code, 0, 'without the witness, store and journal agree again (the limit)');
-      const r = await verify(dir, '--witness', socket);
+      const r = await verify(dir, '--witness', socket, '--terminal', terminal);
       assert.equal(r.code, 1, r.out);
       assert.match(r.out, /witness: entry \d+ of the journal is not the one the witness .* signed/, r.out);
     } finally {

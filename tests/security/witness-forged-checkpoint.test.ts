@@ -55,7 +55,7 @@ function verify(dir: string, ...args: string[]): Promise<{ code: number | null; 
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['bin/etg.js', 'ledger', 'verify', '--data-dir', dir, '--witness', socket, ...args],
+      ['bin/etg.js', 'ledger', 'verify', '--data-dir', dir, '--witness', socket, '--terminal', path.basename(dir), ...args],
       { encoding: 'utf8', env: { ...process.env, ETG_WITNESS_SOCKET: '' } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, out: stdout + stderr }),
     );
