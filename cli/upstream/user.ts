@@ -6,13 +6,14 @@ export const command = defineCommand({
   name: 'upstream user',
   summary:
     "Makes a back-office user (docs/backoffice.md) with a role, or replaces one's password and role,\nor disables one, or lists them. The password is read from --password-file or from standard\ninput (never from the command line, which other users of the machine can see). With PGlite, run\nthis while the service is stopped. Every change is written to the upstream's audit log.",
-  usage: `usage: etg upstream user (--pg URL | --data-dir DIR) (--name NAME --role ${BackofficeRole.options.join('|')} [--password-file F] [--replace] | --name NAME --disable | --list) [--json]`,
+  usage: `usage: etg upstream user (--pg URL | --data-dir DIR) (--name NAME --role ${BackofficeRole.options.join('|')} [--password-file F] [--replace [--enable]] | --name NAME --disable | --list) [--json]`,
   options: {
     ...DB_OPTIONS,
     name: { type: 'string', value: 'NAME', help: 'the user (a-z 0-9 . _ -, 2 to 32 characters)' },
     role: { type: 'string', value: 'ROLE', help: BackofficeRole.options.join(', ') },
     'password-file': { type: 'string', value: 'F', help: 'the password, in the first line of F (default: standard input)' },
-    replace: { type: 'boolean', help: "set an existing user's password and role (ends their sessions)" },
+    replace: { type: 'boolean', help: "set an existing user's password and role (ends their sessions); a disabled user stays disabled" },
+    enable: { type: 'boolean', help: 'with --replace: enable a disabled user again' },
     disable: { type: 'boolean', help: 'disable the user (ends their sessions; the audit log keeps their name)' },
     list: { type: 'boolean', help: 'list the users and their roles' },
   },
@@ -28,6 +29,7 @@ export async function run(argv: string[]): Promise<number> {
   const choice = dbChoice(v, command.usage);
   if (!v.list && !v.name) throw new UsageError(`--name (or --list) is required\n${command.usage}`);
   if (!v.list && !v.disable && !v.role) throw new UsageError(`--role is required\n${command.usage}`);
+  if (v.enable && !v.replace) throw new UsageError(`--enable goes with --replace (a user is enabled again with a new password)\n${command.usage}`);
   const db = await openUpstreamDb(choice);
   const by = `cli:${process.env.USER ?? process.getuid?.() ?? 'unknown'}`;
   try {
@@ -42,8 +44,19 @@ export async function run(argv: string[]): Promise<number> {
       console.log(v.json ? JSON.stringify({ name, disabled: done }) : done ? `disabled ${name}` : `no enabled user ${name}`);
       return done ? 0 : 1;
     }
-    const user = await putUser(db, { name, role: String(v.role), password: password(v['password-file']), replace: v.replace === true, by });
-    console.log(v.json ? JSON.stringify(user) : `${v.replace ? 'replaced' : 'added'} ${user.name} (${user.role})`);
+    const user = await putUser(db, {
+      name,
+      role: String(v.role),
+      password: password(v['password-file']),
+      replace: v.replace === true,
+      enable: v.enable === true,
+      by,
+    });
+    console.log(
+      v.json
+        ? JSON.stringify(user)
+        : `${v.replace ? 'replaced' : 'added'} ${user.name} (${user.role})${user.disabled ? ', still disabled (--enable enables it)' : ''}`,
+    );
     return 0;
   } catch (e) {
     if (e instanceof UserError) throw new UsageError(e.message);

@@ -13,9 +13,9 @@ export interface BackofficeUser {
 /** Makes a user (or, with `replace`, sets an existing one's role and password); audited as done by `by`. */
 export async function putUser(
   db: Db,
-  u: { name: string; role: string; password: string; replace?: boolean; by: string },
+  u: { name: string; role: string; password: string; replace?: boolean; enable?: boolean; by: string },
   params?: ScryptParams,
-): Promise<BackofficeUser> {
+): Promise<BackofficeUser & { disabled: boolean }> {
   const name = UserName.safeParse(u.name);
   if (!name.success) throw new UserError('a user name is 2 to 32 of a-z 0-9 . _ - (starting with a letter or digit)');
   const role = BackofficeRole.safeParse(u.role);
@@ -25,15 +25,29 @@ export async function putUser(
   return db.transaction(async (tx) => {
     const exists = (await tx.query('SELECT 1 FROM backoffice_users WHERE name = $1', [name.data])).rows.length > 0;
     if (exists && !u.replace) throw new UserError(`user ${name.data} exists (--replace sets a new password and role)`);
-    if (exists) {
-      await tx.query('UPDATE backoffice_users SET role = $2, password_hash = $3, disabled_at = NULL WHERE name = $1', [name.data, role.data, hash]);
-      // A new password ends every session the old one opened.
-      await tx.query('UPDATE backoffice_sessions SET ended_at = now() WHERE user_name = $1 AND ended_at IS NULL', [name.data]);
-    } else {
+    if (!exists) {
       await tx.query('INSERT INTO backoffice_users (name, role, password_hash) VALUES ($1, $2, $3)', [name.data, role.data, hash]);
+      await audit(tx, { actor: u.by, address: null, action: 'user.add', detail: { name: name.data, role: role.data } });
+      return { name: name.data, role: role.data, disabled: false };
     }
-    await audit(tx, { actor: u.by, address: null, action: exists ? 'user.replace' : 'user.add', detail: { name: name.data, role: role.data } });
-    return { name: name.data, role: role.data };
+    // A disabled user stays so through a new password (someone who left, their password reset by
+    // an administrator, must not get the back office back by it): enabled again only when asked.
+    const was = await tx.query<{ disabled: boolean }>('SELECT disabled_at IS NOT NULL AS disabled FROM backoffice_users WHERE name = $1 FOR UPDATE', [
+      name.data,
+    ]);
+    const wasDisabled = was.rows[0]?.disabled === true;
+    const enable = wasDisabled && u.enable === true;
+    await tx.query('UPDATE backoffice_users SET role = $2, password_hash = $3, disabled_at = CASE WHEN $4 THEN NULL ELSE disabled_at END WHERE name = $1', [
+      name.data,
+      role.data,
+      hash,
+      enable,
+    ]);
+    // A new password ends every session the old one opened.
+    await tx.query('UPDATE backoffice_sessions SET ended_at = now() WHERE user_name = $1 AND ended_at IS NULL', [name.data]);
+    const state = !wasDisabled ? {} : enable ? { enabled: true } : { disabled: true };
+    await audit(tx, { actor: u.by, address: null, action: 'user.replace', detail: { name: name.data, role: role.data, ...state } });
+    return { name: name.data, role: role.data, disabled: wasDisabled && !enable };
   });
 }
 
