@@ -36,7 +36,9 @@ export function sameOrigin(req: FastifyRequest): boolean {
  * that expiry, which is never past the session's absolute end.
  */
 export async function authorise(sql: Sql, req: FastifyRequest, reply: FastifyReply, need: Permission, now: number): Promise<Session | null> {
-  const token = cookieValue(req.headers.cookie, SECURE_COOKIE) ?? cookieValue(req.headers.cookie, COOKIE);
+  // Over HTTPS the `__Host-` cookie only: the plain name can be set by a page of the same host over
+  // HTTP or by a sibling sub-domain, and would sign the user in as whoever planted it.
+  const token = cookieValue(req.headers.cookie, req.protocol === 'https' ? SECURE_COOKIE : COOKIE);
   const session = token ? await findSession(sql, token, now) : null;
   if (!session || !token) {
     await reply.code(401).send({ error: 'signed-out', message: 'sign in first' });
