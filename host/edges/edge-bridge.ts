@@ -39,6 +39,8 @@ const NONCE_MS = 10_000;
 const text = new TextDecoder();
 /** What the host's NATS client may hold of one change before writing it (a settlement at 2,000 stations is about 400 KiB). */
 const CHANGE_BYTES = 1 << 20;
+/** After a reconnection, the stream refused: asked again after this long, doubling up to `most`. */
+const STREAM_RETRY_MS = { first: 250, most: 5000 } as const;
 
 /**
  * The table host's side of the edges (issue 55): the hub's updates go to NATS instead of to
@@ -84,6 +86,11 @@ export class EdgeBridge {
   private readonly stops: (() => void)[] = [];
   private readonly subs: Subscription[] = [];
   private closed = false;
+  /** Reconnections to NATS so far: a stream still being made again for an older one stops asking. */
+  private reconnections = 0;
+  /** The wait before the stream is asked for again, and its end now (at close). */
+  private retry: NodeJS.Timeout | null = null;
+  private wakeRetry: (() => void) | null = null;
   /** Published in the hub's change under way and not yet written (`changeDone` writes it). */
   private unwritten = false;
   /** A public part among it: written before the change's first own part (`send`). */
@@ -158,18 +165,41 @@ export class EdgeBridge {
     };
   }
 
-  /** After NATS comes back (its memory stream gone with it): the stream again, and every last value. */
+  /**
+   * After NATS comes back (its memory stream gone with it): every last value and each held
+   * station's own part whole at once, live (an edge back before the host had its own ask for them
+   * fall on nobody: a table waiting for bets would change nothing more), and the stream made again,
+   * asked until it is (a server just started may refuse it, a loaded one time out), the last
+   * values then published into it for the edges that come back later.
+   */
   private async watchStatus(): Promise<void> {
     for await (const s of this.deps.nc.status()) {
       if (this.closed) return;
       if (s.type !== 'reconnect') continue;
+      for (const [subject, data] of this.last) this.deps.nc.publish(subject, data);
+      for (const station of this.held.keys()) this.sendOwn(station, true);
+      writeNow(this.deps.nc);
+      void this.remakeStream(++this.reconnections);
+    }
+  }
+
+  /** The stream again after the `round`th reconnection, asked until made (a later reconnection takes over). */
+  private async remakeStream(round: number): Promise<void> {
+    for (let wait: number = STREAM_RETRY_MS.first; !this.closed && round === this.reconnections; wait = Math.min(2 * wait, STREAM_RETRY_MS.most)) {
       try {
         await this.ensureStream();
+        if (this.closed) return;
         for (const [subject, data] of this.last) this.deps.nc.publish(subject, data);
-        for (const station of this.held.keys()) this.sendOwn(station, true);
         this.deps.log.info({ subjects: this.last.size }, 'NATS reconnected: last values published again');
+        return;
       } catch (err) {
-        this.deps.log.warn({ err }, 'NATS reconnected, but the stream could not be made again');
+        this.deps.log.warn({ err, againInMs: wait }, 'NATS reconnected, but the stream could not be made again: asked again');
+        await new Promise<void>((resolve) => {
+          this.retry = setTimeout(resolve, wait);
+          this.wakeRetry = resolve;
+        });
+        this.retry = null;
+        this.wakeRetry = null;
       }
     }
   }
@@ -427,6 +457,8 @@ export class EdgeBridge {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.wakeRetry?.();
     for (const stop of this.stops.splice(0)) stop();
     for (const s of this.subs.splice(0)) s.unsubscribe();
   }
