@@ -31,13 +31,16 @@ export const TicketLabels = z.object({
 });
 export type TicketLabels = z.infer<typeof TicketLabels>;
 
+/** The longest table id the ticket's table line carries (the table's configuration refuses a longer one at a table with a printer). */
+export const TICKET_TABLE_CHARS = 20;
+
 export const TicketData = z.object({
   validationNumber: ValidationNumber,
   /** Integer minor units (avos, cents): the figures are made from it here, never from a float. */
   amount: z.object({ minor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), currency: z.enum(['HKD', 'MOP']) }),
   /** The amount in words, from locales' pure functions (financial numerals in Chinese). */
   amountInWords: z.object({ zh: Line(80), pt: Line(200) }),
-  table: Line(20),
+  table: Line(TICKET_TABLE_CHARS),
   station: z.number().int().min(1).max(9999),
   ticketNumber: z.number().int().min(1).max(99_999_999),
   issuedAt: Stamp,

@@ -382,3 +382,21 @@ describe('the example configuration (docs/examples/table-config.json)', () => {
     assert.deepEqual(unknownBetTypes(c, tableGame(c.game, c.profile, c.profileOptions).rules.bets), []);
   });
 });
+
+describe('a table id its tickets can carry (a review of 4 December)', () => {
+  // Before: the configuration took ids of up to 32 characters and the ticket's table line 20:
+  // every cash-out of a table named with 21 to 32 failed the ticket's schema and became a handpay.
+  const sim = simulatedTableConfig();
+  const withPrinter = (tableId: string) => ({ ...sim, tableId, stations: sim.stations.map((s, i) => (i === 0 ? { ...s, printer: 'serial:/dev/ttyS1' } : s)) });
+  it('refuses an id longer than the ticket prints at a table with a ticket printer, naming the limit', () => {
+    const long = 'MACAU-LISBOA-BACCARAT-07-B';
+    const r = TableConfig.safeParse(withPrinter(long));
+    assert.equal(r.success, false);
+    assert.ok(
+      r.error?.issues.some((i) => i.path.join('.') === 'tableId' && /at most 20 characters/.test(i.message)),
+      JSON.stringify(r.error?.issues),
+    );
+    assert.equal(TableConfig.safeParse(withPrinter('MACAU-BACCARAT-07')).success, true, 'one of 17 is printed');
+    assert.equal(TableConfig.safeParse({ ...sim, tableId: long }).success, true, 'a table without printers prints no ticket');
+  });
+});

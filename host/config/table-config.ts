@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
+import { TICKET_TABLE_CHARS } from '../../hardware/printer/ticket.js';
 import { hasLanguage } from '../../locales/index.js';
 import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { CREDIT_LIMIT_MAX } from '../../terms/config-order-terms.js';
@@ -122,6 +123,16 @@ const Tickets = z.strictObject({
    */
   authority: z.enum(['upstream', 'sas']).optional(),
 });
+
+/** Every ticket names its table: an id its line cannot carry fails every ticket's schema, and every cash-out is a handpay. */
+function checkTicketTableId(c: { tableId: string; stations: readonly { printer?: unknown }[] }, ctx: z.RefinementCtx): void {
+  if (c.tableId.length > TICKET_TABLE_CHARS && c.stations.some((s) => s.printer !== undefined))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['tableId'],
+      message: `a table with a ticket printer has an id of at most ${TICKET_TABLE_CHARS} characters (the ticket prints it): this one has ${c.tableId.length}`,
+    });
+}
 
 /** A table's configuration is data, validated before the host starts (docs/architecture.md). */
 export const TableConfig = z
@@ -265,6 +276,7 @@ export const TableConfig = z
     creditLimit: MinorUnits.positive().max(SAS_CREDIT_MAX).default(SAS_CREDIT_MAX),
   })
   .superRefine((c, ctx) => {
+    checkTicketTableId(c, ctx);
     // The one guard of the rule options: a table plays only a profile a text governs, under what it allows.
     const refused = checkTableOptions(c.game, c.profile, tableOptions(c), true);
     for (const r of refused) {
