@@ -15,6 +15,7 @@ import { TicketOut } from './ticket-out.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { ticketPaper } from './ticket-paper.js';
+import { refusingOnce } from '../testing/refusing-ledger.js';
 
 const rigs: PrinterRig[] = [];
 after(async () => {
@@ -266,5 +267,23 @@ describe('cash-out to a ticket', () => {
     assert.equal(l.byTxId(ticketOutTxId(v, 'end'))?.type, 'ticket.void');
     assert.equal(l.credit(3), 123_450);
     assert.equal(sim.paper.length, 0);
+  });
+});
+
+describe("the printer's verdict refused by the journal (a full disk; a review of 4 December)", () => {
+  // Before: the refusal went up as the cash-out's failure, and the station's screen said
+  // "printing" for good: the player held a whole ticket the authority had as only issued.
+  it('leaves the ticket in print, held for a person, and the station told it is unresolved', async () => {
+    const r = await readyPrinter();
+    const l = funded();
+    const out = table(l, new Map([[3, r]]));
+    refusingOnce(l, 'ticket.printed');
+    const result = await out.cashOut(3);
+    assert.equal(result.kind, 'unresolved');
+    assert.equal(r.sim.paper.length, 1, 'the paper came out');
+    assert.equal(out.lastAt(3)?.state, 'unresolved');
+    assert.equal(ticketsInPrint(l).length, 1);
+    assert.equal(out.held().length, 1, 'held for a person to settle');
+    assert.equal(l.credit(3), 0);
   });
 });

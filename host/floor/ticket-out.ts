@@ -268,7 +268,7 @@ export class TicketOut {
       .finally(() => this.working.delete(station));
     if (!journalled)
       return { kind: 'no-ticket', reason: out.outcome === 'not-printed' && out.reason === 'not-ready' ? 'printer-not-ready' : 'not-printed', ...asked };
-    return this.end({ seq: 0, terms }, out);
+    return this.endOrHold({ seq: 0, terms }, out);
   }
 
   /** Asks a printer again about a ticket left in print (it reconnected; a person asked). */
@@ -283,7 +283,24 @@ export class TicketOut {
     const attempt: PrintAttempt = { validationNumber: t.terms.validation, template, before: t.print.before };
     this.working.add(t.terms.station);
     const out = await printer.resolve(attempt).finally(() => this.working.delete(t.terms.station));
-    return this.end(t, out);
+    return this.endOrHold(t, out);
+  }
+
+  /**
+   * The printer's verdict journalled; refused by the journal (a full disk), the ticket stays in
+   * print and the station is told it is unresolved, held for a person (the service page's held
+   * tickets) or a restart's question to the printer: never "printing" for good.
+   */
+  private endOrHold(t: IssuedTicket, out: PrintOutcome): TicketOutcome {
+    try {
+      return this.end(t, out);
+    } catch (err) {
+      const { validation, station, amount } = t.terms;
+      this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
+      this.deps.onChanged(station);
+      this.deps.log.error({ err, station, validation }, "ticket: the journal refused the printer's verdict; the ticket stays in print, held for a person");
+      return { kind: 'unresolved', validation, amount, reason: 'not-journalled' };
+    }
   }
 
   /** The tickets in print that no printer is working on now: held for a person. */
