@@ -5,7 +5,7 @@ import type { StreakLevel } from './bets/streak.js';
 import { handTotal, isNaturalPair, rankValue } from './hand.js';
 import type { Bar } from './move-bars.js';
 import { behindCapRef } from './refs.js';
-import type { BlackjackRules } from './rules.js';
+import { describeRules, type BlackjackRules } from './rules.js';
 import {
   RoundError,
   type BehindBet,
@@ -211,9 +211,11 @@ function refuseUnknown(bets: object, known: readonly string[], who: string): voi
 function checkLimits(r: BlackjackRules, amount: number, what: string): void {
   if (r.minBet <= 0) return;
   if (amount < r.minBet) throw new RoundError(`${what} ${amount} is below the table minimum ${r.minBet}`);
-  if (r.betInMultiplesOfMinimum && amount % r.minBet !== 0) throw new RoundError(`${what} ${amount} must be a multiple of the minimum ${r.minBet} (rule 14)`);
+  // Each cites its profile's article (Portugal's rules 14 and 37; a house's choice elsewhere), as the live table's limits do (limit-rules.ts).
+  if (r.betInMultiplesOfMinimum && amount % r.minBet !== 0)
+    throw new RoundError(`${what} ${amount} must be a multiple of the minimum ${r.minBet} (${describeRules(r).betInMultiplesOfMinimum.article})`);
   if (r.maxBetMultiple > 0 && amount > r.maxBetMultiple * r.minBet) {
-    throw new RoundError(`${what} ${amount} is above ${r.maxBetMultiple}× the minimum (rule 37)`);
+    throw new RoundError(`${what} ${amount} is above ${r.maxBetMultiple}× the minimum (${describeRules(r).maxBetMultiple.article})`);
   }
 }
 

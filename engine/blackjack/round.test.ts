@@ -770,6 +770,18 @@ describe('Portugal 2001 (rules 17–37)', () => {
     assert.throws(() => play('portugal-2001', 3100, 'TS 9H QD 8C', [[1, 0, 'stand']], o), /30× the minimum/);
     assert.throws(() => play('portugal-2001', 150, 'TS 9H QD 8C', [[1, 0, 'stand']], o), /multiple of the minimum/);
     assert.doesNotThrow(() => play('portugal-2001', 3000, 'TS 9H QD 8C', [[1, 0, 'stand']], o));
+    // Each refusal cites its profile's article: Portugal's rules, and on a Macau table (the house's
+    // choices there) no rule of another text (a review: "(rule 14)" was quoted at Macau tables).
+    assert.throws(() => play('portugal-2001', 150, 'TS 9H QD 8C', [[1, 0, 'stand']], o), /\(portugal-2001 rule 14\)/);
+    const macau = { minBet: 100, betInMultiplesOfMinimum: true, maxBetMultiple: 5 };
+    for (const [amount, says] of [
+      [150, /multiple of the minimum 100 \(macau-2009 \(not in the text\)\)$/],
+      [600, /above 5× the minimum \(macau-2009 \(not in the text\)\)$/],
+    ] as const)
+      assert.throws(
+        () => play('macau-2009', amount, 'TS 9H QD 8C', [[1, 0, 'stand']], macau),
+        (e: Error) => says.test(e.message) && !/rule \d/.test(e.message),
+      );
   });
 
   it('rules 15, 28, 30: a back bet that does not follow the split rides on the first hand', () => {
