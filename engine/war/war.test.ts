@@ -431,7 +431,7 @@ describe('«Desafio ao Casino» the longest coup', () => {
       const hands = seats + (box ? 1 : 0);
       assert.equal(longestWarCoup(hands, MACAU.warBurns), everyHandAtWar(seats, box), `${seats} seats${box ? ' and the box' : ''}`);
     }
-    // More than the cards behind the Macau cut card (about twelve, Art. 1 n.1) once two hands go to war.
+    // More than the cards behind the Macau cut card (about twelve, [Art. 2] n.1) once two hands go to war.
     assert.ok(longestWarCoup(2, MACAU.warBurns) > MACAU.cutCardFromEnd);
   });
 });
