@@ -62,6 +62,8 @@ export interface TicketPrinter {
   start(): void;
   /** The last condition read, or null before the first reply. */
   readonly condition: PrinterCondition | null;
+  /** Connected with the ticket layout defined (the printer took it): otherwise a print is never sent. */
+  readonly ready: boolean;
   /** Prints one ticket; always resolves (never throws, never hangs past `printTimeoutMs`). */
   print(request: PrintRequest): Promise<PrintOutcome>;
   /**

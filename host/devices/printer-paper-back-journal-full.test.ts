@@ -29,6 +29,7 @@ if (childCase()) {
   const fakePrinter: PrinterDevice = {
     protocol: 'tcl',
     condition: null,
+    ready: false,
     on: (l) => ((emit = l), () => undefined),
     onFrame: () => () => undefined,
     start: () => undefined,

@@ -287,3 +287,28 @@ describe("the printer's verdict refused by the journal (a full disk; a review of
     assert.equal(l.credit(3), 0);
   });
 });
+
+describe('a printer that refused the ticket layout (a review of 4 December)', () => {
+  // Before: it read idle and ready, every cash-out was sent to it, refused, and told the player
+  // "not printed"; now no ticket is tried, the reason given is the printer's.
+  it('takes no ticket: the cash-out is refused as the printer not ready, nothing journalled', async () => {
+    const sim = new TclPrinterSimulator();
+    // A printer without the layout's font: every template definition a data error.
+    Object.assign(sim, { template: () => Object.assign(Reflect.get(sim, 'm') as object, { dataError: true }) });
+    const p = newHost(sim);
+    let refused = false;
+    p.on((e) => {
+      if (e.type === 'failure' && /refused the ticket layout/.test(e.reason)) refused = true;
+    });
+    await until(() => refused);
+    await until(() => p.condition?.extended === true && !p.condition.busy);
+    const l = funded();
+    const before = l.headOf().seq;
+    const out = table(l, new Map([[3, p]]));
+    assert.equal(out.whyNot(3, l.credit(3)), 'printer-not-ready');
+    assert.deepEqual(await out.cashOut(3), { kind: 'no-ticket', reason: 'printer-not-ready' });
+    assert.equal(sim.paper.length, 0);
+    assert.equal(l.headOf().seq, before, 'nothing journalled');
+    assert.equal(l.credit(3), 123_450);
+  });
+});

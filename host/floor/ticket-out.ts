@@ -85,7 +85,8 @@ type Numbered =
 function printerWhyNot(printer: TicketPrinter): NoTicket | null {
   const c = printer.condition;
   if (c?.faults.includes('paper-out')) return 'paper-out';
-  if (!c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
+  // A printer that refused the ticket's layout (a font it lacks, another firmware) looks idle, and would take no ticket.
+  if (!printer.ready || !c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
   return null;
 }
 

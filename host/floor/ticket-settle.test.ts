@@ -49,6 +49,9 @@ async function held(
         get condition() {
           return r.p.condition;
         },
+        get ready() {
+          return r.p.ready;
+        },
         print: (q) => r.p.print(q),
         resolve: (a) => Promise.resolve(late(a.validationNumber)),
         close: () => r.p.close(),

@@ -16,6 +16,7 @@ export function scriptedPrinters(deps: Omit<PrinterDeps, 'config' | 'open'>): { 
     open: () => ({
       protocol: 'tcl',
       condition: null,
+      ready: false,
       on: (l) => {
         listener = l;
         return () => undefined;

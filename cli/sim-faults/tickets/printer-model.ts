@@ -91,6 +91,11 @@ export class SimPrinter implements TicketPrinter {
   start(): void {}
   async close(): Promise<void> {}
 
+  /** The model's printer always holds the layout (its faults are jams and lost links). */
+  get ready(): boolean {
+    return true;
+  }
+
   get condition(): PrinterCondition {
     const t = this.truth;
     return condition({
