@@ -55,6 +55,8 @@ export class Printers {
   private readonly devices = new Map<number, PrinterDevice>();
   private readonly status = new Map<number, PrinterStatus>();
   private readonly changes = new Emitter<number>();
+  /** A printer's link up (connected, or back after a loss): its station's ticket in print is asked about again. */
+  private readonly links = new Emitter<number>();
   /** Stations whose paper came back, with what cancels their paper-out clear still to come. */
   private readonly paperBack = new Map<number, () => void>();
 
@@ -63,6 +65,11 @@ export class Printers {
 
   constructor(private readonly deps: PrinterDeps) {
     this.sampledLog = deps.sampledLog ?? { warn: (_kind, fields, msg) => deps.log.warn(fields, msg), close: () => undefined };
+  }
+
+  /** A printer's link came up (before its layout is defined: a question asked now is answered first). */
+  onLinkUp(listener: (station: number) => void): () => void {
+    return this.links.on(listener);
   }
 
   /** A printer's link or status changed (service mode's Tickets page looks again). */
@@ -96,6 +103,7 @@ export class Printers {
         }
         this.deps.onChange?.(s.station);
         this.changes.emit(s.station);
+        if (e.type === 'connected' || e.type === 'reconnected') this.links.emit(s.station);
       });
       this.devices.set(s.station, p);
     }

@@ -49,7 +49,7 @@ export interface FloorServicesDeps {
   /** The game rebuilt under a rule set switched at a shoe change (absent: a rule set changes at a start). */
   ruleSwitch?: RuleSwitch;
   /** The stations' ticket printers (cash-out to a ticket, docs/tito.md); absent: handpays only. */
-  printers?: Pick<Printers, 'at'>;
+  printers?: Pick<Printers, 'at'> & Partial<Pick<Printers, 'onLinkUp'>>;
   /** Tickets in at the acceptors: what each station's screen says of the last one, and the ones held for a person. */
   ticketsIn?: Pick<TicketIn, 'lastAt' | 'onChange' | 'held' | 'isHeld' | 'settleByHand'>;
   /** The notes each station's acceptor returned at its credit limit (host/devices/credit-rule/credit-limit.ts). */
@@ -90,6 +90,26 @@ function gateOf(d: FloorServicesDeps, handpays: Handpays, handpayChanges: Emitte
 }
 
 /**
+ * Cash-out tickets, and their printers' links: a ticket left in print whose printer answered only
+ * after the start's question timed out, or came back after a loss, is asked about again.
+ */
+function ticketOut(d: FloorServicesDeps, handpays: Handpays, changed: () => void): TicketOut {
+  const tickets = new TicketOut({
+    config: d.config,
+    ledger: d.ledger,
+    log: d.log,
+    printerAt: (s) => d.printers?.at(s),
+    ...(d.authority ? { authority: d.authority } : {}),
+    faults: d.tilts,
+    now: () => new Date(),
+    onChanged: changed,
+    system: openSystemValidations(d, handpays),
+  });
+  d.printers?.onLinkUp?.((station) => tickets.printerBack(station));
+  return tickets;
+}
+
+/**
  * Wires the faults, the handpays and the configuration changes to the rounds and the screens.
  * Called before the devices and the rounds start, so journalled configuration changes are in
  * effect before the first note or bet.
@@ -117,17 +137,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
   });
   const restored = configChanges.restore();
   if (restored > 0) d.log.info({ restored }, 'journalled configuration changes in effect');
-  const tickets = new TicketOut({
-    config: d.config,
-    ledger: d.ledger,
-    log: d.log,
-    printerAt: (s) => d.printers?.at(s),
-    ...(d.authority ? { authority: d.authority } : {}),
-    faults: d.tilts,
-    now: () => new Date(),
-    onChanged: () => handpayChanges.emit(),
-    system: openSystemValidations(d, handpays),
-  });
+  const tickets = ticketOut(d, handpays, () => handpayChanges.emit());
   const aftNotices = new AftNotices();
   const gate = gateOf(d, handpays, handpayChanges, tickets, aftNotices);
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table

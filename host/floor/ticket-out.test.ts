@@ -312,3 +312,52 @@ describe('a printer that refused the ticket layout (a review of 4 December)', ()
     assert.equal(l.credit(3), 123_450);
   });
 });
+
+describe('a printer that answers only after the start asked about its ticket (a review of 4 December)', () => {
+  // Before: the start's question timed out (printTimeoutMs), and nothing asked again when the
+  // printer connected: the ticket waited for a person, the station locked, though the printer could say.
+  it('is asked again when its link comes up, and the ticket is settled by its answer', async () => {
+    const sim = new TclPrinterSimulator();
+    const first = newHost(sim);
+    await until(() => first.ready);
+    const l = funded();
+    const v = validationNumber(4242, 1);
+    const terms = {
+      validation: v,
+      machineId: 4242,
+      sequence: 1,
+      station: 3,
+      amount: 123_450,
+      currency: 'MOP' as const,
+      issuedAt: '2026-11-26T10:00:00.000Z',
+      expiresAt: '2027-02-24T10:00:00.000Z',
+    };
+    // Journalled with its attempt, and the host dies before the command (the printer never printed it).
+    await first.print({
+      ticket: ticketPaper(terms, 'T-01'),
+      onSend: (a) => {
+        l.append({ type: 'ticket.issue', payload: { ...terms, print: { template: a.template, before: a.before } }, txId: ticketOutTxId(v, 'issue') });
+        void first.close();
+        throw new Error('power cut');
+      },
+    });
+    // The next host's printer is still enumerating: its port opens after the start's question timed out.
+    const opensAt = Date.now() + FAST_PRINTER.printTimeoutMs! + 500;
+    const late = new TclPrinter(async () => {
+      if (Date.now() < opensAt) throw new Error('no such device (USB enumerating)');
+      return new LoopbackPort(sim);
+    }, FAST_PRINTER);
+    hosts.push(late);
+    const out = table(l, new Map([[3, late]]));
+    // As the host's printers do (host/devices/printers.ts onLinkUp, wired in floor-services.ts).
+    late.on((e) => e.type === 'connected' && out.printerBack(3));
+    late.start();
+    await out.recover();
+    assert.equal(out.isPrinting(3), true, 'the start could not ask it');
+    assert.equal(out.lastAt(3)?.state, 'unresolved');
+    await until(() => !out.isPrinting(3), FAST_PRINTER.printTimeoutMs! + 3000);
+    assert.equal(l.byTxId(ticketOutTxId(v, 'end'))?.type, 'ticket.void');
+    assert.equal(l.credit(3), 123_450, 'the credit back');
+    assert.equal(sim.paper.length, 0);
+  });
+});

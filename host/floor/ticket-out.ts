@@ -304,6 +304,18 @@ export class TicketOut {
     }
   }
 
+  /**
+   * A station's printer connected (or came back): its ticket in print that nobody is asking about
+   * (the start's question timed out before the printer answered, or the link went mid-ticket) is
+   * asked about again, before the printer's layout is defined (the driver answers questions first:
+   * the layout's CLEAR must not touch the evidence). Without it the ticket waited for a person.
+   */
+  printerBack(station: number): void {
+    const t = this.inPrint.get(station);
+    if (!t || this.working.has(station)) return;
+    this.settle(t).catch((err: unknown) => this.deps.log.error({ err, station }, 'ticket: a ticket in print could not be asked about again'));
+  }
+
   /** The tickets in print that no printer is working on now: held for a person. */
   held(): HeldTicket[] {
     return [...this.inPrint.values()]
