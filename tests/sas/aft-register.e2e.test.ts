@@ -157,8 +157,17 @@ describe('AFT registration (0x73) through the host start', () => {
     assert.equal((await register73(h, REG.register, record(ZEROS))).status, REG_STATUS.ready, 'a key of zeros registers nothing');
     const bytes = register73Bytes(ADDRESS, REG.register, record(keyOf(4)));
     await h.pollOther();
-    const first = await h.exchange(bytes, 'variable');
-    const again = await h.exchange(bytes, 'variable');
+    // Unanswered in the window (a loaded machine: a CI run once timed out the second), the same poll
+    // again: the implied NACK asks for the same answer, never a second registration.
+    const answered = async (): Promise<number[] | null> => {
+      for (let i = 0; i < 3; i++) {
+        const a = await h.exchange(bytes, 'variable');
+        if (a !== null) return a;
+      }
+      return null;
+    };
+    const first = await answered();
+    const again = await answered();
     assert.ok(first);
     assert.deepEqual(again, first, 'the implied NACK: the same bytes');
     assert.deepEqual(read73(first), { status: REG_STATUS.registered, asset: ASSET, key: keyOf(4), pos: POS });
