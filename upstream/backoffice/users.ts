@@ -23,19 +23,19 @@ export async function putUser(
   if ([...u.password].length < MIN_PASSWORD_LENGTH) throw new UserError(`a password has at least ${MIN_PASSWORD_LENGTH} characters`);
   const hash = await hashPassword(u.password, params);
   return db.transaction(async (tx) => {
-    const exists = (await tx.query('SELECT 1 FROM backoffice_users WHERE name = $1', [name.data])).rows.length > 0;
-    if (exists && !u.replace) throw new UserError(`user ${name.data} exists (--replace sets a new password and role)`);
-    if (!exists) {
+    // Held until the transaction ends: its disabled state is read once, and kept unless `enable`.
+    const row = (
+      await tx.query<{ disabled: boolean }>('SELECT disabled_at IS NOT NULL AS disabled FROM backoffice_users WHERE name = $1 FOR UPDATE', [name.data])
+    ).rows[0];
+    if (row && !u.replace) throw new UserError(`user ${name.data} exists (--replace sets a new password and role)`);
+    if (!row) {
       await tx.query('INSERT INTO backoffice_users (name, role, password_hash) VALUES ($1, $2, $3)', [name.data, role.data, hash]);
       await audit(tx, { actor: u.by, address: null, action: 'user.add', detail: { name: name.data, role: role.data } });
       return { name: name.data, role: role.data, disabled: false };
     }
     // A disabled user stays so through a new password (someone who left, their password reset by
     // an administrator, must not get the back office back by it): enabled again only when asked.
-    const was = await tx.query<{ disabled: boolean }>('SELECT disabled_at IS NOT NULL AS disabled FROM backoffice_users WHERE name = $1 FOR UPDATE', [
-      name.data,
-    ]);
-    const wasDisabled = was.rows[0]?.disabled === true;
+    const wasDisabled = row.disabled;
     const enable = wasDisabled && u.enable === true;
     await tx.query('UPDATE backoffice_users SET role = $2, password_hash = $3, disabled_at = CASE WHEN $4 THEN NULL ELSE disabled_at END WHERE name = $1', [
       name.data,
