@@ -297,6 +297,8 @@ export class TicketOut {
       return this.end(t, out);
     } catch (err) {
       const { validation, station, amount } = t.terms;
+      // Only the journal's refusal holds the ticket: a throw after its end was journalled is no such thing.
+      if (this.deps.ledger.byTxId(ticketOutTxId(validation, 'end'))) throw err;
       this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
       this.deps.onChanged(station);
       this.deps.log.error({ err, station, validation }, "ticket: the journal refused the printer's verdict; the ticket stays in print, held for a person");
