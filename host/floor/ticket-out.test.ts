@@ -9,7 +9,7 @@ import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { ticketsInPrint } from '../../ledger/ticket-queries.js';
-import { parseValidationNumber, validationNumber } from '../../terms/validation-number.js';
+import { parseValidationNumber, validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { simulatedTableConfig, type TableConfig } from '../config/table-config.js';
 import { TicketOut } from './ticket-out.js';
 import type { TicketAuthority } from '../tickets/authority.js';
@@ -75,6 +75,35 @@ function funded(amount = 123_450): Ledger {
   const l = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
   l.append(billCredit(3, amount, 'bill-3'));
   return l;
+}
+
+/**
+ * A host that journals a ticket's issue with its attempt, as TicketOut's onSend does, and dies
+ * before the print command: the ticket left in print for the next host (the printer never printed it).
+ */
+async function issuedThenKilled(sim: TclPrinterSimulator, l: Ledger): Promise<ValidationNumber> {
+  const first = newHost(sim);
+  await until(() => first.ready);
+  const v = validationNumber(4242, 1);
+  const terms = {
+    validation: v,
+    machineId: 4242,
+    sequence: 1,
+    station: 3,
+    amount: 123_450,
+    currency: 'MOP' as const,
+    issuedAt: '2026-11-26T10:00:00.000Z',
+    expiresAt: '2027-02-24T10:00:00.000Z',
+  };
+  await first.print({
+    ticket: ticketPaper(terms, 'T-01'),
+    onSend: (a) => {
+      l.append({ type: 'ticket.issue', payload: { ...terms, print: { template: a.template, before: a.before } }, txId: ticketOutTxId(v, 'issue') });
+      void first.close();
+      throw new Error('power cut');
+    },
+  });
+  return v;
 }
 
 describe('cash-out to a ticket', () => {
@@ -221,45 +250,8 @@ describe('cash-out to a ticket', () => {
 
   it('after a kill between the entry and the print command, the next host voids the ticket and gives the credit back', async () => {
     const sim = new TclPrinterSimulator();
-    const first = newHost(sim);
-    await until(() => first.ready);
     const l = funded();
-    const v = validationNumber(4242, 1);
-    // The host journals the issue with its attempt, as TicketOut's onSend does, and dies before the command.
-    await first.print({
-      ticket: ticketPaper(
-        {
-          validation: v,
-          machineId: 4242,
-          sequence: 1,
-          station: 3,
-          amount: 123_450,
-          currency: 'MOP',
-          issuedAt: '2026-11-26T10:00:00.000Z',
-          expiresAt: '2027-02-24T10:00:00.000Z',
-        },
-        'T-01',
-      ),
-      onSend: (a) => {
-        l.append({
-          type: 'ticket.issue',
-          payload: {
-            validation: v,
-            machineId: 4242,
-            sequence: 1,
-            station: 3,
-            amount: 123_450,
-            currency: 'MOP',
-            issuedAt: '2026-11-26T10:00:00.000Z',
-            expiresAt: '2027-02-24T10:00:00.000Z',
-            print: { template: a.template, before: a.before },
-          },
-          txId: ticketOutTxId(v, 'issue'),
-        });
-        void first.close();
-        throw new Error('power cut');
-      },
-    });
+    const v = await issuedThenKilled(sim, l);
     assert.equal(l.credit(3), 0);
     const second = newHost(sim);
     await table(l, new Map([[3, second]])).recover();
@@ -318,29 +310,9 @@ describe('a printer that answers only after the start asked about its ticket (a 
   // printer connected: the ticket waited for a person, the station locked, though the printer could say.
   it('is asked again when its link comes up, and the ticket is settled by its answer', async () => {
     const sim = new TclPrinterSimulator();
-    const first = newHost(sim);
-    await until(() => first.ready);
     const l = funded();
-    const v = validationNumber(4242, 1);
-    const terms = {
-      validation: v,
-      machineId: 4242,
-      sequence: 1,
-      station: 3,
-      amount: 123_450,
-      currency: 'MOP' as const,
-      issuedAt: '2026-11-26T10:00:00.000Z',
-      expiresAt: '2027-02-24T10:00:00.000Z',
-    };
     // Journalled with its attempt, and the host dies before the command (the printer never printed it).
-    await first.print({
-      ticket: ticketPaper(terms, 'T-01'),
-      onSend: (a) => {
-        l.append({ type: 'ticket.issue', payload: { ...terms, print: { template: a.template, before: a.before } }, txId: ticketOutTxId(v, 'issue') });
-        void first.close();
-        throw new Error('power cut');
-      },
-    });
+    const v = await issuedThenKilled(sim, l);
     // The next host's printer is still enumerating: its port opens after the start's question timed out.
     const opensAt = Date.now() + FAST_PRINTER.printTimeoutMs! + 500;
     const late = new TclPrinter(async () => {
