@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildServer, enrolTerminal, openPglite, migrateUpstream, type Db } from '../../upstream/index.js';
-import { gamingDayReport, gamingDayWindow } from '../../upstream/backoffice/gaming-day.js';
+import { gamingDayOf, gamingDayReport, gamingDayWindow } from '../../upstream/backoffice/gaming-day.js';
 import { ticketLiability } from '../../upstream/ticket-queries.js';
 import { machineIdOf, registerIssue, registerPrinted } from '../../upstream/tickets.js';
 import { ticket } from './kit.js';
@@ -49,7 +49,9 @@ describe("the floor's ticket liability against a table's tickets of any amount",
   });
 
   it("the day's report: the liability at its end the honest figure, the liar named among the tables left out", async () => {
-    const day = new Date().toISOString().slice(0, 10);
+    // The gaming day under way, in Macau's time: the UTC date was another day from 16:00 UTC on (the
+    // CI of 4 December ran then and found no ticket in a day that had already ended).
+    const day = gamingDayOf(new Date(), 0);
     const report = await gamingDayReport(db, day, { ...gamingDayWindow(day, 0), startHour: 0 });
     assert.deepEqual(report.liability.currencies, [{ currency: 'MOP', tickets: 1, amount: 2_500 }]);
     assert.ok(report.outOfRange.includes('LIAR'), JSON.stringify(report.outOfRange));
