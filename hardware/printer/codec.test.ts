@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { asciiBytes, concatBytes } from '../bytes.js';
 import { blocking, conditionOf } from './condition.js';
 import { COMMAND, TclReplyParser, encodeCommand, encodeStatus, escapeField, hasControlCharacter, parseCommand, unescapeField, type TclStatus } from './tcl.js';
-import { layoutCommands, printCommand, regions, ticketFields } from './template.js';
+import { layoutCommands, nextTemplate, printCommand, regions, ticketFields } from './template.js';
 import { formatAmountFigures, formatValidationNumber, TicketData } from './ticket.js';
 import { sampleTicket } from './test-ticket.js';
 
@@ -140,14 +140,29 @@ describe('the ticket', () => {
     assert.ok(cmd.startsWith('^P|B|1|'));
     assert.ok(cmd.endsWith('|^'));
   });
-  it('the layout defines every region and both templates', () => {
+  it('the layout defines every region and the three templates', () => {
     const cmds = layoutCommands().map(text);
     assert.equal(cmds.filter((c) => c.startsWith('^R|')).length, regions().length);
     assert.deepEqual(
       cmds.filter((c) => c.startsWith('^T|')).map((c) => c.slice(0, 5)),
-      ['^T|A|', '^T|B|'],
+      ['^T|A|', '^T|B|', '^T|C|'],
     );
     assert.equal(cmds[0], '^R|a|R|20|20|470|60||0|1|7|1|1|0|0||^');
+  });
+  it('the next template follows the last named, skipping it and every unconfirmed one; none when all are excluded', () => {
+    assert.deepEqual(
+      ['', 'A', 'B', 'C', 'junk'].map((last) => nextTemplate(last)),
+      ['A', 'B', 'C', 'A', 'A'],
+    );
+    assert.equal(nextTemplate('A', new Set(['B'])), 'C');
+    assert.equal(nextTemplate('C', new Set(['A'])), 'B');
+    assert.equal(nextTemplate('', new Set(['A', 'B'])), 'C');
+    assert.equal(nextTemplate('A', new Set(['B', 'C'])), null);
+    assert.equal(nextTemplate('', new Set(['A', 'B', 'C'])), null);
+  });
+  it('flush and reset, as [A] and [P] write them', () => {
+    assert.equal(text(COMMAND.FLUSH), '^F|A|^');
+    assert.equal(text(COMMAND.RESET), '^r|^');
   });
   it('refuses a ticket whose validation number is not 18 digits, or whose words carry control characters', () => {
     assert.equal(TicketData.safeParse(sampleTicket()).success, true);

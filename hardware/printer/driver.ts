@@ -9,7 +9,7 @@ import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import type { WireFrame } from '../wire-frame.js';
 import { blocking, conditionKey, conditionOf, type PrinterCondition } from './condition.js';
 import { PrintJudge, resolveAttempt, type NotPrintedReason, type PrintAttempt, type Verdict } from './judge.js';
-import { layoutCommands, otherTemplate, printCommand } from './template.js';
+import { layoutCommands, nextTemplate, printCommand, type TemplateId } from './template.js';
 import { COMMAND, TclReplyParser, type TclStatus } from './tcl.js';
 import { TicketData } from './ticket.js';
 import { tclRx, tclTx } from './trace.js';
@@ -66,6 +66,16 @@ export class TclPrinter implements TicketPrinter {
   private job: Job | null = null;
   private readonly asked: Pending[] = [];
   private nudge: AbortController | null = null;
+  /**
+   * Templates of jobs whose command went and that were never judged printed: the printer may still
+   * hold one in its buffer and print it late, so no ticket takes them (they are forgotten only when
+   * the printer reports the reset the driver asked for).
+   */
+  private readonly unconfirmed = new Set<TemplateId>();
+  /** A job went unconfirmed: its buffer is to be flushed (or the printer reset) before the next command. */
+  private purgeDue = false;
+  /** When the driver sent a reset the printer has not yet reported (its layout is defined again only after). */
+  private resetSentAt: number | null = null;
   private garbage = 0;
 
   constructor(
@@ -165,7 +175,10 @@ export class TclPrinter implements TicketPrinter {
       this.observe(this.first);
       while (!signal.aborted) {
         // Questions about jobs sent before are answered first: the layout's CLEAR and DELETE must not touch the evidence.
-        const due = this.clock.now() - this.setupAt >= this.o.settleMs && !this.job?.orphan && this.asked.length === 0;
+        if (this.purgeDue && !this.job && this.asked.length === 0) await this.purge();
+        // A reset never reported within settleMs: the layout is defined again, the templates still avoided.
+        if (this.resetSentAt !== null && this.clock.now() - this.resetSentAt >= this.o.settleMs) this.resetSentAt = null;
+        const due = this.clock.now() - this.setupAt >= this.o.settleMs && !this.job?.orphan && this.asked.length === 0 && this.resetSentAt === null;
         if (due && (!this.layoutReady || (this.cond?.reset && !this.job?.judge))) await this.setup();
         if (this.job && !this.job.judge) await this.send(this.job);
         this.answerOrphan();
@@ -224,6 +237,28 @@ export class TclPrinter implements TicketPrinter {
     }
   }
 
+  /**
+   * After a job sent and not judged printed (a review of 4 December: a printer that held a job past
+   * its verdict printed it when the next command came, and the next ticket, on the same template,
+   * read as printed): what the printer still holds is flushed; when no template is left that
+   * avoids the last printed and every unconfirmed one, the printer is reset (its RAM and buffer
+   * lost) and the layout defined again.
+   */
+  private async purge(): Promise<void> {
+    const ch = this.ch;
+    if (!ch) throw new LinkLostError();
+    this.purgeDue = false;
+    if (nextTemplate(this.cond?.lastTemplate ?? '', this.unconfirmed) !== null) return ch.write(COMMAND.FLUSH);
+    await ch.write(COMMAND.RESET);
+    this.resetSentAt = this.clock.now();
+    this.layoutReady = false;
+    this.setupAt = -Infinity;
+    this.events.emit({
+      type: 'failure',
+      reason: `tickets on templates ${[...this.unconfirmed].join(', ')} were never confirmed printed: the printer was reset`,
+    });
+  }
+
   /** The job's command, if the printer is ready for it: the host journals the attempt first. */
   private async send(job: Job): Promise<void> {
     const ch = this.ch;
@@ -231,7 +266,13 @@ export class TclPrinter implements TicketPrinter {
     if (!ch || !c) return this.finish(job, NOT_SENT);
     const chuteFull = this.o.refuseWhenChuteFull && c.paperInChute;
     if (!this.layoutReady || !c.extended || c.busy || c.reset || blocking(c).length > 0 || chuteFull) return this.finish(job, notPrinted('not-ready'));
-    const attempt: PrintAttempt = { validationNumber: job.validationNumber, template: otherTemplate(c.lastTemplate), before: c.lastTemplate };
+    const template = nextTemplate(c.lastTemplate, this.unconfirmed);
+    if (!template) {
+      this.finish(job, notPrinted('not-ready'));
+      this.purgeDue = true;
+      return;
+    }
+    const attempt: PrintAttempt = { validationNumber: job.validationNumber, template, before: c.lastTemplate };
     try {
       await job.request.onSend?.(attempt);
     } catch {
@@ -251,6 +292,11 @@ export class TclPrinter implements TicketPrinter {
   private observe(c: PrinterCondition): void {
     const prev = this.cond;
     this.cond = c;
+    if (c.reset && this.resetSentAt !== null) {
+      // The reset the driver asked for: the printer's buffer is gone with its RAM.
+      this.resetSentAt = null;
+      this.unconfirmed.clear();
+    }
     const key = conditionKey(c);
     if (key !== this.lastKey) {
       this.lastKey = key;
@@ -275,11 +321,17 @@ export class TclPrinter implements TicketPrinter {
     if (this.job !== job) return;
     this.job = null;
     this.clock.clearTimeout(job.timer);
+    if (job.attempt && v.outcome !== 'printed') this.unconfirmedJob(job.attempt.template);
     const out = this.outcome(job.validationNumber, v, job.attempt);
     if (v.evidence.repeated)
       this.events.emit({ type: 'protocolViolation', rule: 'repeated-print', report: `more than one print cycle for ${job.validationNumber}` });
     this.events.emit({ type: 'printed', outcome: out });
     job.resolve(out);
+  }
+
+  private unconfirmedJob(template: TemplateId): void {
+    this.unconfirmed.add(template);
+    this.purgeDue = true;
   }
 
   /** A job whose session ended after its command went: judged like a journalled attempt. */
@@ -303,6 +355,8 @@ export class TclPrinter implements TicketPrinter {
     if (i < 0) return;
     this.asked.splice(i, 1);
     this.clock.clearTimeout(p.timer);
+    // A job found not printed after a restart may still wait in the printer's buffer, as one just sent.
+    if (v.outcome !== 'printed') this.unconfirmedJob(p.attempt.template);
     p.resolve(this.outcome(p.attempt.validationNumber, v, p.attempt));
   }
 

@@ -6,12 +6,24 @@
 // - `stale-validation`: the job is never printed; the validation flag never clears and the status names the template anyway;
 // - `reset-mid-print`: the status says the printer was reset in the middle of the job (it was not);
 // - `wrong-template`: the job completes and the status names the other template;
-// - `garbage`: every reply is bytes that are no status; `silence`: no reply at all.
+// - `garbage`: every reply is bytes that are no status; `silence`: no reply at all;
+// - `held-till-next`: the job waits in the printer's buffer, nothing in the status moving, and starts
+//   when the next print command comes (a flush, `^F|A|^`, empties the buffer);
+// - `held-past-flush`: the same, and a flush leaves it there (only a reset or a power cut loses it).
 import { FLAG } from './tcl.js';
 import type { TclStatus } from './tcl.js';
 
 export type PrinterLie =
-  'jam-claims-printed' | 'jam-silent' | 'print-twice' | 'stale-validation' | 'reset-mid-print' | 'wrong-template' | 'garbage' | 'silence';
+  | 'jam-claims-printed'
+  | 'jam-silent'
+  | 'print-twice'
+  | 'stale-validation'
+  | 'reset-mid-print'
+  | 'wrong-template'
+  | 'garbage'
+  | 'silence'
+  | 'held-till-next'
+  | 'held-past-flush';
 
 export const PRINTER_LIES: readonly PrinterLie[] = [
   'jam-claims-printed',
@@ -22,6 +34,8 @@ export const PRINTER_LIES: readonly PrinterLie[] = [
   'wrong-template',
   'garbage',
   'silence',
+  'held-till-next',
+  'held-past-flush',
 ];
 
 /** The status as the lying printer tells it (the lies that are told in the status rather than done). */

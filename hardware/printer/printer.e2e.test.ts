@@ -45,7 +45,7 @@ describe('TCL printer end to end over the fake FTDI bridge', () => {
     await r.p.close();
   });
 
-  it('consecutive tickets alternate the two templates, so the status names which job was last', async () => {
+  it('consecutive tickets rotate the three templates, so the status names which job was last', async () => {
     const r = rig();
     await ready(r);
     const templates: string[] = [];
@@ -55,7 +55,7 @@ describe('TCL printer end to end over the fake FTDI bridge', () => {
       templates.push(out.attempt?.template ?? '?');
       r.sim.takeTicket();
     }
-    assert.deepEqual(templates, ['A', 'B', 'A']);
+    assert.deepEqual(templates, ['A', 'B', 'C']);
     assert.deepEqual(
       r.sim.paper.map((t) => t.barcode.slice(-1)),
       ['1', '2', '3'],
@@ -229,6 +229,35 @@ describe('a ticket in flight when the host died: resolved from the printer by a 
     const out = await second.resolve(attempt);
     assert.equal(out.outcome === 'not-printed' && out.reason, 'ignored');
     assert.equal(sim.paper.length, 0);
+    await second.close();
+  });
+
+  it('a job the printer still holds, found not printed by the next host: flushed before its next ticket', async () => {
+    const sim = new TclPrinterSimulator({ keepReceived: true });
+    const first = newHost(sim);
+    const rec = new EventRecorder<PrinterEvent>();
+    first.on(rec.listener);
+    await ready({ p: first, rec });
+    sim.tell('held-till-next', 1);
+    let attempt: PrintAttempt | undefined;
+    const printing = first.print({ ticket: ticket(13), onSend: (a) => void (attempt = a) });
+    await rec.until(() => sim.received.some((c) => c.startsWith('^P|')));
+    await first.close();
+    await printing;
+    assert.ok(attempt);
+    const second = newHost(sim);
+    const rec2 = new EventRecorder<PrinterEvent>();
+    second.on(rec2.listener);
+    const out = await second.resolve(attempt);
+    assert.equal(out.outcome === 'not-printed' && out.reason, 'ignored');
+    await ready({ p: second, rec: rec2 });
+    const next = await second.print({ ticket: ticket(14) });
+    assert.deepEqual(
+      sim.paper.map((t) => t.barcode.slice(-2)),
+      next.outcome === 'printed' ? ['14'] : sim.paper.map((t) => t.barcode.slice(-2)),
+      'printed: the paper out is ticket 14 alone',
+    );
+    assert.equal(next.outcome, 'printed', JSON.stringify(next));
     await second.close();
   });
 });

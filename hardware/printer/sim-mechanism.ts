@@ -23,6 +23,10 @@ export interface Mechanism {
   job: Job | null;
   /** A job's second print, to start at the next step (the print-twice lie). */
   again: Job | null;
+  /** A job in the buffer that has not started (the held lies): the next print command starts it. */
+  held: Job | null;
+  /** Jobs behind the one printing, started in order as it ends. */
+  queued: Job[];
   busy: boolean;
   valdone: boolean;
   barcodeAccessed: boolean;

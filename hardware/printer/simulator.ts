@@ -129,6 +129,7 @@ export class TclPrinterSimulator extends PoweredDevice<PrinterStep, string> {
       return;
     }
     if (letter === 'r') return this.powerUp();
+    if (letter === 'F' && fields[0] === 'A') return this.flush();
     if (letter === 'R') return this.region(fields);
     if (letter === 'T') return this.template(fields);
     if (letter === 'P') return this.printJob(fields);
@@ -155,8 +156,16 @@ export class TclPrinterSimulator extends PoweredDevice<PrinterStep, string> {
     const [template, copies, ...fields] = f;
     const regions = template === undefined ? undefined : this.m.templates.get(template);
     if (!template || !regions || copies !== '1' || fields.length !== regions.length) return void (this.m.dataError = true);
+    const held = this.m.held;
+    if (held) {
+      // The job left in the buffer starts now; this one waits behind it.
+      this.m.held = null;
+      this.start(held);
+      this.m.queued.push({ template, fields, barcode: this.barcodeOf(regions, fields), step: 'taken', lie: null, cycles: 1 });
+      return;
+    }
     if (this.m.job || this.hardFault()) return void (this.m.commandError = true);
-    const barcode = fields[regions.findIndex((r) => this.m.regions.get(r) === 'barcode')] ?? '';
+    const barcode = this.barcodeOf(regions, fields);
     const lie = this.takeLie();
     if (lie === 'garbage' || lie === 'silence') this.onWire = lie;
     if (lie === 'stale-validation') {
@@ -165,7 +174,21 @@ export class TclPrinterSimulator extends PoweredDevice<PrinterStep, string> {
       return;
     }
     if (lie === 'jam-claims-printed' || lie === 'jam-silent') this.armedJam.add('barcode');
+    if (lie === 'held-till-next' || lie === 'held-past-flush') {
+      this.m.held = { template, fields, barcode, step: 'taken', lie, cycles: 1 };
+      return;
+    }
     this.start({ template, fields, barcode, step: 'taken', lie, cycles: lie === 'print-twice' ? 2 : 1 });
+  }
+
+  private barcodeOf(regions: readonly string[], fields: readonly string[]): string {
+    return fields[regions.findIndex((r) => this.m.regions.get(r) === 'barcode')] ?? '';
+  }
+
+  /** `^F|A|^`: the jobs in the buffer that have not started are dropped (not the one printing). */
+  private flush(): void {
+    if (this.m.held?.lie !== 'held-past-flush') this.m.held = null;
+    this.m.queued = [];
   }
 
   private takeLie(): PrinterLie | null {
@@ -200,6 +223,8 @@ export class TclPrinterSimulator extends PoweredDevice<PrinterStep, string> {
       this.m.again = null;
       return;
     }
+    const queued = this.m.job ? undefined : this.m.queued.shift();
+    if (queued) return this.start(queued);
     const job = this.m.job;
     if (!job) return;
     if (this.power.armedFor(job.step)) return this.cutMidJob();
@@ -260,6 +285,8 @@ function freshMechanism(): Mechanism {
     templates: new Map(),
     job: null,
     again: null,
+    held: null,
+    queued: [],
     busy: false,
     valdone: true,
     barcodeAccessed: false,

@@ -48,6 +48,10 @@ export const COMMAND = {
   CLEAR_JAM: encodeCommand('C', ['j']),
   /** Delete every region the host defined in RAM. */
   DELETE_REGIONS: encodeCommand('R', ['$', 'DR']),
+  /** Flush every job waiting in the printer's buffer ([A], [P]: `^F|A|^`). */
+  FLUSH: encodeCommand('F', ['A']),
+  /** Reset the printer: its RAM (the layout, the last template, the buffer) is lost ([A], [P]: `^r|^`). */
+  RESET: encodeCommand('r'),
 } as const;
 
 /** Status flag bits, by byte (flags1…flags5). Bit 6 (0x40) is set in every flag byte. */

@@ -1,18 +1,28 @@
 // The cash-out ticket's layout in TCL: print regions (`^R|…|^`) and the template that lists them
 // (`^T|…|^`), defined in the printer's RAM at every session, and the print command (`^P|…|^`) that
-// fills them. The same layout is defined under two template ids, and consecutive tickets use the
-// other one: the `P<t>` field of the status (the last template printed) then says which job the
-// printer finished last, the only trace of a job the status carries (docs/protocols/tcl.md,
-// "Which ticket was printed").
+// fills them. The same layout is defined under three template ids, and each ticket takes one the
+// printer did not name last: the `P<t>` field of the status (the last template printed) then says
+// which job the printer finished last, the only trace of a job the status carries. The third lets
+// a ticket also avoid the template of a job sent and never confirmed printed, which a printer could
+// still be holding (docs/protocols/tcl.md, "Which ticket was printed").
 import { encodeCommand } from './tcl.js';
 import { formatAmountFigures, formatValidationNumber, type TicketData } from './ticket.js';
 
-/** The two template ids a ticket alternates between. */
-export const TEMPLATE_IDS = ['A', 'B'] as const;
+/** The template ids a ticket rotates through. */
+export const TEMPLATE_IDS = ['A', 'B', 'C'] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
-export function otherTemplate(last: string): TemplateId {
-  return last === 'A' ? 'B' : 'A';
+/**
+ * The template for the next ticket: the first after `last` in rotation that is neither `last` nor
+ * one of `avoid` (jobs sent and never confirmed printed); null when every one is excluded.
+ */
+export function nextTemplate(last: string, avoid: ReadonlySet<string> = new Set()): TemplateId | null {
+  const from = TEMPLATE_IDS.findIndex((id) => id === last) + 1;
+  for (let i = 0; i < TEMPLATE_IDS.length; i++) {
+    const id = TEMPLATE_IDS[(from + i) % TEMPLATE_IDS.length];
+    if (id !== undefined && id !== last && !avoid.has(id)) return id;
+  }
+  return null;
 }
 
 /** TCL's object id of an Interleaved 2 of 5 barcode region (Aristocrat's TclProtocolConstants). */

@@ -46,6 +46,8 @@ describe('a printer that lies', () => {
     'wrong-template': { outcome: 'unknown' },
     garbage: { outcome: 'unknown', violation: 'garbage' },
     silence: { outcome: 'unknown' },
+    'held-till-next': { outcome: 'not-printed' },
+    'held-past-flush': { outcome: 'not-printed' },
   };
 
   for (const lie of PRINTER_LIES) {
@@ -99,9 +101,71 @@ describe('a printer that lies', () => {
   });
 });
 
+// A review of 4 December: a printer that held job 1 past settleMs (judged not printed, its number
+// voided) and printed it when job 2's command came made job 2 read as printed, on the same template,
+// with job 1's voided number on the paper. After any verdict but printed for a job whose command
+// went, the driver flushes the printer's buffer, and the next ticket avoids that job's template.
+describe("a job held in the printer's buffer past its verdict", () => {
+  const barcodes = (r: PrinterRig): string[] => r.sim.paper.map((t) => t.barcode.replace(/^0+/, ''));
+
+  it('flushed: the next ticket is printed alone, and the held one never comes out', async () => {
+    const r = rig();
+    await layoutDefined(r);
+    r.sim.tell('held-till-next', 1);
+    const first = await timedPrint(r, 1);
+    assert.equal(first.outcome, 'not-printed', JSON.stringify(first));
+    const second = await timedPrint(r, 2);
+    assert.deepEqual(barcodes(r), second.outcome === 'printed' ? ['2'] : barcodes(r), 'printed: the paper out is ticket 2 alone');
+    assert.equal(second.outcome, 'printed', JSON.stringify(second));
+    assert.ok(r.sim.received.includes('^F|A|^'), 'the buffer was flushed');
+    r.sim.takeTicket();
+    assert.equal((await timedPrint(r, 3)).outcome, 'printed');
+    assert.deepEqual(barcodes(r), ['2', '3'], 'ticket 1 never printed');
+    await r.p.close();
+  });
+
+  it('a printer deaf to the flush: the late print is not taken for the next ticket (unknown), and its template is avoided', async () => {
+    const r = rig();
+    await layoutDefined(r);
+    r.sim.tell('held-past-flush', 1);
+    const first = await timedPrint(r, 1);
+    assert.equal(first.outcome, 'not-printed', JSON.stringify(first));
+    const second = await timedPrint(r, 2);
+    assert.notEqual(second.attempt?.template, first.attempt?.template, 'ticket 2 avoids the template of the job held');
+    assert.equal(second.outcome, 'unknown', `${JSON.stringify(second)} with paper ${JSON.stringify(barcodes(r))}`);
+    await r.rec.until(() => barcodes(r).length === 2, 2000, 'both jobs out');
+    assert.deepEqual(barcodes(r), ['1', '2']);
+    r.sim.takeTicket();
+    const third = await timedPrint(r, 3);
+    assert.equal(third.outcome, 'printed', JSON.stringify(third));
+    assert.deepEqual(barcodes(r), ['1', '2', '3']);
+    await r.p.close();
+  });
+
+  it('when every template is named last or unconfirmed, the printer is reset and its layout defined again', async () => {
+    const r = rig();
+    await layoutDefined(r);
+    assert.equal((await timedPrint(r, 1)).outcome, 'printed');
+    r.sim.takeTicket();
+    for (const n of [2, 3]) {
+      r.sim.faults.jam('printing');
+      const out = await timedPrint(r, n);
+      assert.equal(out.outcome, 'unknown', JSON.stringify(out));
+      r.sim.faults.clearJam();
+      await r.rec.until(() => r.p.condition?.faults.includes('paper-jam') === false, 2000, 'the jam cleared');
+    }
+    await r.rec.until(() => r.sim.received.includes('^r|^'), 2000, 'the printer reset');
+    await layoutDefined(r);
+    const fourth = await timedPrint(r, 4);
+    assert.equal(fourth.outcome, 'printed', JSON.stringify(fourth));
+    assert.ok(reallyPrinted(r, 4));
+    await r.p.close();
+  });
+});
+
 describe('fuzz: lies, jams, power cuts and wire damage together', () => {
   const steps: PrinterStep[] = ['taken', 'printing', 'barcode', 'validated', 'cutting'];
-  it('printed implies the ticket came out whole with its barcode (but for the one undetectable lie); nothing hangs', async () => {
+  it('printed implies the ticket came out whole with its barcode (but for the one undetectable lie), and so for the ticket after it; nothing hangs', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.record({
@@ -121,6 +185,10 @@ describe('fuzz: lies, jams, power cuts and wire damage together', () => {
             const out = await timedPrint(r, 77);
             if (out.outcome === 'printed') assert.ok(reallyPrinted(r, 77), `printed, yet: ${JSON.stringify(r.sim.paper)} ${JSON.stringify(out)}`);
             if (out.outcome === 'not-printed') assert.equal(r.sim.paper.length, 0, JSON.stringify(out));
+            // The next ticket, on an honest wire: printed only if it came out (not an earlier job printed late).
+            r.sim.takeTicket();
+            const next = await timedPrint(r, 78);
+            if (next.outcome === 'printed') assert.ok(reallyPrinted(r, 78), `78 printed, yet: ${JSON.stringify(r.sim.paper)} ${JSON.stringify(next)}`);
           } finally {
             await r.p.close();
           }

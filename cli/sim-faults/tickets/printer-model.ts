@@ -1,6 +1,6 @@
 import type { PrinterCondition, PrinterFault } from '../../../hardware/printer/condition.js';
 import { PrintJudge, resolveAttempt, type PrintAttempt } from '../../../hardware/printer/judge.js';
-import { otherTemplate } from '../../../hardware/printer/template.js';
+import { nextTemplate } from '../../../hardware/printer/template.js';
 import type { PrintOutcome, PrintRequest, TicketPrinter } from '../../../hardware/printer/types.js';
 
 // A ticket printer for the fault simulation, at the level of its status replies (not its bytes:
@@ -110,7 +110,7 @@ export class SimPrinter implements TicketPrinter {
     const t = this.truth;
     const n = request.ticket.validationNumber;
     const before = this.condition;
-    const attempt: PrintAttempt = { validationNumber: n, template: otherTemplate(t.lastTemplate), before: t.lastTemplate };
+    const attempt: PrintAttempt = { validationNumber: n, template: nextTemplate(t.lastTemplate) ?? 'A', before: t.lastTemplate };
     try {
       await request.onSend?.(attempt);
     } catch {
