@@ -455,9 +455,9 @@ export const OPTIONS = {
     spec: int(1, 10),
     about: 'most bettors on one seat',
     rules: {
-      // Only alternative 2) of Art. 20 n.1 names a number; under 1) and 3) the house's, held to the same three.
-      'macau-2009': operator(3, m9('art.20 n.1 2) (at most three; the director may reduce it)'), { min: 1, max: 3 }),
-      'macau-2004': operator(3, m4('art.20 n.1 2)'), { min: 1, max: 3 }),
+      // Only 2) names a number; a table on it is held to three by rules.ts's consistency check.
+      'macau-2009': operator(3, m9('art.20 n.1 (alternative 2) alone names a number: at most three)'), { min: 1, max: 10 }),
+      'macau-2004': operator(3, m4('art.20 n.1 (alternative 2) alone names a number: at most three)'), { min: 1, max: 10 }),
       'portugal-2001': operator(10, pt('rule 15 (no number: a seat is limited by the table maximum)'), { min: 1, max: 10 }),
     },
   } as OptionDef<number>,
@@ -465,8 +465,8 @@ export const OPTIONS = {
     spec: e('always', 'bettor-chooses'),
     about: 'back bets on a split or double: always follow the deciding player, or each bettor chooses (if not, a split back bet rides on the first hand)',
     rules: {
-      'macau-2009': fixed('always', m9('art.20 n.1 1) ("é o jogador sentado que decide a jogada")')),
-      'macau-2004': fixed('always', m4('art.20 n.1 1)')),
+      'macau-2009': fixed('always', m9('art.20 n.1 1)-3) (one player decides the play for the seat)')),
+      'macau-2004': fixed('always', m4('art.20 n.1 1)-3) (one player decides the play for the seat)')),
       'portugal-2001': fixed('bettor-chooses', pt('rules 15, 28, 30')),
     },
   } as OptionDef<string>,

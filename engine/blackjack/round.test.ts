@@ -1046,6 +1046,21 @@ describe('the most bettors on one seat: what fixes the number (Macau Art. 20 n.1
       message: "seat 1: at most 2 bettors per seat (the house's maxBettorsPerSeat=2; macau-2004 art.20 n.1 3) sets no number)",
     });
   });
+  it('a house on alternative 1) or 3) may take four or more on a seat; alternative 2) alone is held to three, citing 2) (a review of 4 December)', () => {
+    assert.deepEqual(checkRules('macau-2009', { authorisation: 'TEST-DICJ', betBehind: 'highest-bet', maxBettorsPerSeat: 5 }), []);
+    assert.deepEqual(checkRules('macau-2004', { maxBettorsPerSeat: 4 }), []);
+    assert.doesNotThrow(over('macau-2009', 3, { betBehind: 'highest-bet', maxBettorsPerSeat: 4 }));
+    const refused = checkRules('macau-2009', { authorisation: 'TEST-DICJ', betBehind: 'seated-or-nearest', maxBettorsPerSeat: 4 });
+    assert.deepEqual(
+      refused.map((r) => [r.option, r.article]),
+      [['maxBettorsPerSeat', 'macau-2009 art.20 n.1 2)']],
+    );
+    // What the option itself cites names no alternative as fixing the number for all three.
+    const info = ruleOptionInfos('macau-2009').find((i) => i.key === 'maxBettorsPerSeat');
+    assert.ok(info && !/art\.20 n\.1 2\)/.test(info.article ?? ''), JSON.stringify(info));
+    const follows = ruleOptionInfos('macau-2004').find((i) => i.key === 'behindFollows');
+    assert.ok(follows && !/n\.1 1\)$/.test(follows.article ?? ''), JSON.stringify(follows));
+  });
   it('Portugal rule 15 limits a seat only by the table maximum: the cap is the house option, never Art. 20', () => {
     assert.throws(over('portugal-2001', 2, { maxBettorsPerSeat: 2 }), {
       message: "seat 1: at most 2 bettors per seat (the house's maxBettorsPerSeat=2; portugal-2001 rule 15 limits a seat only by the table maximum)",

@@ -219,6 +219,12 @@ function consistencyProblems(r: BlackjackRules): RuleRefusal[] {
   // The offer of Art. 10 n.7 is of a double of modality 3): with doubles on any two cards Art. 17 n.3 already limits the loss.
   if (r.profile === 'macau-2009' && r.elevenDoubleOriginalOnly && r.doubleOn !== 'eleven')
     no('elevenDoubleOriginalOnly', art('art.10 n.7, art.17 n.3'), 'needs doubleOn=eleven (Art. 17 n.1 3)); other doubles are limited by Art. 17 n.3 itself');
+  if (regulated && r.profile !== 'portugal-2001' && r.betBehind === 'seated-or-nearest' && r.maxBettorsPerSeat > 3)
+    no(
+      'maxBettorsPerSeat',
+      art('art.20 n.1 2)'),
+      'with betBehind=seated-or-nearest (alternative 2) at most three bet on one seat ("no máximo três jogadores")',
+    );
   if (r.cutCardFromEnd >= r.decks * 52) no('cutCardFromEnd', null, `must be below the ${r.decks * 52} cards of the shoe`);
   return out;
 }
