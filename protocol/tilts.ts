@@ -35,6 +35,7 @@ export const TILT_KINDS = [
   'config-order',
   'printer-offline',
   'printer-paper-out',
+  'printer-misbehaved',
   'ticket-in-closed',
   'restart-needed',
 ] as const;

@@ -48,7 +48,7 @@ export interface PrinterDeps {
 const PAPER_BACK_MS = 10_000;
 
 /** The printer's faults the table journals. */
-export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out';
+export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out' | 'printer-misbehaved';
 
 /** One ticket printer per station that has one in the configuration (`stations[].printer`), through the hardware layer. */
 export class Printers {
@@ -109,11 +109,18 @@ export class Printers {
     }
   }
 
-  /** A link lost is `printer-offline` until the printer answers; paper out is `printer-paper-out` until a status says otherwise. */
+  /**
+   * A link lost is `printer-offline` until the printer answers; paper out is `printer-paper-out`
+   * until a status says otherwise; a refused layout, a print nobody asked for or a repeated one, a
+   * reset to drop held jobs is `printer-misbehaved`, until an attendant clears it.
+   */
   private fault(station: number, e: PrinterEvent): void {
     const f = this.deps.faults;
     if (!f) return;
     if (e.type === 'disconnected') f.raise('printer-offline', { station, detail: e.reason.slice(0, 400) });
+    // What no honest printer does; garbage on the wire is a cable's noise, `printer-offline` once the link goes.
+    else if (e.type === 'failure') f.raise('printer-misbehaved', { station, detail: e.reason.slice(0, 400) });
+    else if (e.type === 'protocolViolation' && e.rule !== 'garbage') f.raise('printer-misbehaved', { station, detail: `${e.rule}: ${e.report}`.slice(0, 400) });
     else if (e.type === 'connected' || e.type === 'reconnected') f.conditionGone('printer-offline', station);
     else if (e.type === 'condition') {
       if (e.condition.faults.includes('paper-out')) {

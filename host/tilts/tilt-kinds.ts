@@ -122,6 +122,9 @@ export const TILTS = {
   'config-order': { scope: 'table', severity: 'warning', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true, each: true },
   'printer-offline': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'printer-paper-out': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
+  // The printer did what the protocol shows no honest printer does (refused the layout, printed a job
+  // nobody asked for or one twice, held jobs until the driver reset it): latched, for a person to look.
+  'printer-misbehaved': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'attendant', latched: true, staffOnly: true },
   'ticket-in-closed': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
   'restart-needed': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
