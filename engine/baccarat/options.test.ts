@@ -154,3 +154,29 @@ describe('«6 Sortudo» (Lucky 6) where the table offers it (Art. 13 n.1 4)(3), 
     assert.equal(g.screens.prizeOf(lines[1]!), 'side-bet');
   });
 });
+
+describe('the prizes of Art. 17 n.1–4, whose text is not on file (a review of 4 December)', () => {
+  it('the player 1:1, the tie 8:1 and the pairs 11:1 are a reading, not fixed by the text; another figure is still refused, naming that', () => {
+    for (const [key, figure] of [
+      ['payouts.player.win', 1],
+      ['payouts.tie.win', 8],
+      ['payouts.playerPair.win', 11],
+      ['payouts.bankerPair.win', 11],
+    ] as const) {
+      const info = baccaratOptionInfos('macau-commission').find((i) => i.key === key);
+      assert.ok(info, key);
+      assert.equal(info.class, 'interpretation', key);
+      assert.equal(info.default, figure);
+      assert.match(info.article ?? '', /art\.17 \(n\.1–4 not on file/, key);
+      const refused = checkBaccaratOptions('macau-commission', { [key]: figure + 1, authorisation: 'DICJ 9/2026' }, true);
+      assert.deepEqual(
+        refused.map((r) => [r.option, r.reason]),
+        [[key, 'not-offered']],
+        key,
+      );
+    }
+    // The prizes the text on file does fix stay fixed: Art. 18's and «6 Sortudo»'s (Art. 17 n.5).
+    for (const key of ['banker.commissionBasisPoints', 'payouts.lucky6Two.win'])
+      assert.equal(baccaratOptionInfos('macau-commission').find((i) => i.key === key)?.class, 'fixed', key);
+  });
+});

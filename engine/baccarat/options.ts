@@ -7,8 +7,8 @@ import { BACCARAT_RULES, BURN_FORMULAS, baccaratProfile, isRegulatedBaccaratProf
  * (the banker's commission, or no commission and a win on 6 at 50%) fixes the banker's figures
  * of each alternative, and Art. 19 puts the choice of the alternative (the
  * `macau-no-commission` profile) under DICJ prior authorisation. The prizes of the other bets are
- * Art. 17's (its n.1–4 were not found): fixed at the standard Macau figures, citing the bet's
- * article and Art. 17 without its number.
+ * Art. 17's (its n.1–4 were not found): a reading at the figures Macau tables pay, which no table
+ * changes, citing the bet's article and Art. 17 without its number (`prize`).
  */
 const ART18_1 = BACCARAT_RULES.commission;
 const ART18_2 = BACCARAT_RULES.noCommission;
@@ -33,6 +33,17 @@ const choice = (value: unknown, article: string, others: readonly unknown[]): Op
   class: 'choice',
   alternatives: others.map((v) => ({ value: v, kind: 'choice' as const })),
   authorisation: { article: BACCARAT_AUTHORISATION_RULE },
+});
+/**
+ * A prize of Art. 17 n.1–4, whose text is not on file: the figure Macau tables pay (8 to 1 and 11 to
+ * 1 are also the revoked OE 70/2000 Art. 6 n.1's), a reading with no other value offered. It was
+ * `fixed`, as if the text on file fixed it (a review of 4 December).
+ */
+const prize = (value: number, article: string): OptionRule => ({
+  value,
+  article: `${article} (n.1–4 not on file: the figure Macau tables pay)`,
+  class: 'interpretation',
+  alternatives: [],
 });
 const operator = (value: unknown): OptionRule => ({ value, article: null, class: 'operator' });
 const both = (rule: OptionRule) => ({ 'macau-commission': rule, 'macau-no-commission': rule });
@@ -92,9 +103,9 @@ export const BACCARAT_OPTIONS: FieldCatalogue = {
     about: 'a banker win on 6 pays this share of the stake, basis points',
     rules: { 'macau-no-commission': fixed(5000, ART18_2) },
   },
-  'payouts.player.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player bet pays win : per', rules: both(fixed(1, BACCARAT_RULES.player)) },
-  'payouts.tie.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'tie bet pays win : per', rules: both(fixed(8, BACCARAT_RULES.tie)) },
-  'payouts.playerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player pair pays win : per', rules: both(fixed(11, BACCARAT_RULES.pair)) },
+  'payouts.player.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player bet pays win : per', rules: both(prize(1, BACCARAT_RULES.player)) },
+  'payouts.tie.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'tie bet pays win : per', rules: both(prize(8, BACCARAT_RULES.tie)) },
+  'payouts.playerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player pair pays win : per', rules: both(prize(11, BACCARAT_RULES.pair)) },
   'payouts.lucky6Two.win': {
     spec: { kind: 'int', min: 0, max: 1000 },
     about: 'Lucky 6 on two cards pays win : per',
@@ -105,7 +116,7 @@ export const BACCARAT_OPTIONS: FieldCatalogue = {
     about: 'Lucky 6 on three cards pays win : per',
     rules: both(fixed(20, BACCARAT_RULES.lucky6)),
   },
-  'payouts.bankerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'banker pair pays win : per', rules: both(fixed(11, BACCARAT_RULES.pair)) },
+  'payouts.bankerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'banker pair pays win : per', rules: both(prize(11, BACCARAT_RULES.pair)) },
 };
 
 /** Each profile's own alternative of Art. 18: the choice its lines name, and the authorisation it needs. */
