@@ -680,6 +680,8 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
     // Found at the peek, before any player acted: Art. 5 n.2 3)(4) («de imediato recolhe»), not Art. 12 n.2 (after the players' cards).
     assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.5 n.2 3)(4)']]);
     assert.equal(line(out, 'insurance').net, 1000);
+    // The insurance's 2 to 1 is Art. 12 n.2's, its moment the peek's (a review of 4 December: it cited n.2 alone, which is after the players' cards).
+    assert.equal(line(out, 'insurance').rule, 'macau-2009 art.12 n.2 (2 to 1), at the peek: art.5 n.2 3)(3)-(4)');
   });
 
   it('the live path: the round tells which card is expected for whom', () => {

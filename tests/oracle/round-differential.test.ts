@@ -24,7 +24,9 @@
 // dealer over 21 cites no Macau article (the house's reading; Art. 9 does not say it) and
 // Portugal `rules 1 b), 23` (a split hand's two-card 21 there: `split21DealerBust`); wording only.
 // On 4 December a fourth review's was copied on purpose: a 21 of three cards or more against a
-// dealer over 21 cites art.10 n.4 (`win21DealerBust`; Portugal unchanged); wording only.
+// dealer over 21 cites art.10 n.4 (`win21DealerBust`; Portugal unchanged); wording only. Later
+// that day a fifth: insurance won against a Black Jack found at the peek cites art.12 n.2 (2 to 1)
+// with the peek's moment, art.5 n.2 3)(3)-(4) (`insuranceWinAtPeek`); wording only.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

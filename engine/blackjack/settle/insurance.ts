@@ -7,7 +7,8 @@ import { lineOf } from './line.js';
 
 /**
  * Insurance (Macau Art. 12 n.2–3; Portugal rule 33), the seat's and its bettors' behind (rule 15):
- * 2 to 1 against the dealer's Black Jack, lost otherwise.
+ * 2 to 1 against the dealer's Black Jack (found at the peek under procedure 3: Art. 5 n.2 3)(3)-(4)),
+ * lost otherwise.
  */
 export function insuranceLines(rules: BlackjackRules, seats: readonly Seat[], dealerBlackjack: boolean): BlackjackSettlementLine[] {
   const p = rules.profile;
@@ -17,8 +18,8 @@ export function insuranceLines(rules: BlackjackRules, seats: readonly Seat[], de
     for (const [owner, amount] of bets) {
       if (amount <= 0) continue;
       const behind = { behind: owner !== undefined };
-      if (dealerBlackjack)
-        out.push(lineOf(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, 'insuranceWin'), owner, lineChoices(rules, 'insuranceWin', behind)));
+      const win = rules.holeCard === 'peek' ? 'insuranceWinAtPeek' : 'insuranceWin';
+      if (dealerBlackjack) out.push(lineOf(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, win), owner, lineChoices(rules, win, behind)));
       else out.push(lineOf(s.seat, 'insurance', 0, amount, -amount, ref(p, 'insuranceLose'), owner, lineChoices(rules, 'insuranceLose', behind)));
     }
   }

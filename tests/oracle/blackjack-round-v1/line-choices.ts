@@ -30,6 +30,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   doubleOnElevenOriginalOnly: ['dealerBlackjackTakes', 'doubleOn', 'elevenDoubleOriginalOnly', ...DEALER],
   evenMoney: ['evenMoney'],
   insuranceWin: ['insuranceMax', 'insuranceMin', ...DEALER],
+  insuranceWinAtPeek: ['insuranceMax', 'insuranceMin', ...DEALER],
   insuranceLose: ['insuranceMax', 'insuranceMin', ...DEALER],
   surrender: ['surrender', 'surrenderMoment'],
   fiveCard: ['fiveCardHalfPay'],

@@ -40,6 +40,7 @@ const REFS = {
   doubleOnElevenOriginalOnly: ['art.10 n.7', 'art.10 n.7', 'rule 23'],
   evenMoney: ['art.10 n.3', 'art.10 n.3', 'rule 34'],
   insuranceWin: ['art.12 n.2', 'art.12 n.2', 'rule 33'],
+  insuranceWinAtPeek: ['art.12 n.2 (2 to 1), at the peek: art.5 n.2 3)(3)-(4)', null, null],
   insuranceLose: ['art.12 n.3', 'art.12 n.3', 'rule 33'],
   surrender: ['art.18 n.1', 'art.18 n.1', 'rule 36'],
   fiveCard: ['art.19 n.1', 'art.19 n.1', null],

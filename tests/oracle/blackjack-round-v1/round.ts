@@ -777,7 +777,9 @@ export class BlackjackRound {
       for (const [owner, amount] of bets) {
         if (amount <= 0) continue;
         const behind = { behind: owner !== undefined };
-        if (dealerBlackjack) this.line(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, 'insuranceWin'), owner, this.marks('insuranceWin', behind));
+        // 4 December (a review of the citations, copied on purpose): found at the peek, the moment is Art. 5 n.2 3)(3)-(4)'s.
+        const win = this.rules.holeCard === 'peek' ? 'insuranceWinAtPeek' : 'insuranceWin';
+        if (dealerBlackjack) this.line(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, win), owner, this.marks(win, behind));
         else this.line(s.seat, 'insurance', 0, amount, -amount, ref(p, 'insuranceLose'), owner, this.marks('insuranceLose', behind));
       }
     }
