@@ -39,9 +39,10 @@ export function onOtherSeats(
   rules: BlackjackRules,
   profileId: RegulatedProfileId,
 ): { bets: BetId[]; rule: string } | undefined {
-  const { bets, subparagraphs } = onOtherSeatsOf(catalogue, rules);
+  const { bets, subparagraphs, byReading } = onOtherSeatsOf(catalogue, rules);
   if (bets.length === 0) return undefined;
-  return { bets, rule: `${profileId} art.13 ${subparagraphs.join(', ')}` };
+  const read = byReading.length > 0 ? `${byReading.join(', ')} by our reading of «antes da distribuição da primeira carta de qualquer mão»` : '';
+  return { bets, rule: `${profileId} art.13 ${[subparagraphs.join(', '), read].filter((x) => x !== '').join('; ')}` };
 }
 
 /** A seat's engine streak state as the table shows and records it. */

@@ -29,7 +29,13 @@ export function firstCardsBets(catalogue: readonly BlackjackBetEntry[]): FirstCa
 }
 
 /** The additional bets a station may place on another seat's hand under these rules, and the subparagraphs of Art. 13 that let it. */
-export function onOtherSeatsOf(catalogue: readonly BlackjackBetEntry[], rules: BlackjackRules): { bets: BetId[]; subparagraphs: string[] } {
+export function onOtherSeatsOf(
+  catalogue: readonly BlackjackBetEntry[],
+  rules: BlackjackRules,
+): { bets: BetId[]; subparagraphs: string[]; byReading: string[] } {
   const offered = catalogue.filter((b) => b.onOtherSeats !== undefined && b.offered(rules));
-  return { bets: offered.map((b) => b.id), subparagraphs: [...new Set(offered.map((b) => b.onOtherSeats))].filter((x): x is string => x !== undefined) };
+  const of = (reading: boolean) => [
+    ...new Set(offered.flatMap((b) => (b.onOtherSeats !== undefined && (b.onOtherSeatsByReading === true) === reading ? [b.onOtherSeats] : []))),
+  ];
+  return { bets: offered.map((b) => b.id), subparagraphs: of(false), byReading: of(true) };
 }

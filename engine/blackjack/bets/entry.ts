@@ -34,6 +34,12 @@ interface BlackjackBet extends BetEntry<BlackjackRules> {
    */
   readonly onOtherSeats?: string;
   /**
+   * The subparagraph says only when the bet is placed («antes da distribuição da primeira carta de
+   * qualquer mão»: 2), 3)), not that another player's hand may carry it: on another seat's hand by
+   * our reading of «qualquer mão», and the table's rule says so.
+   */
+  readonly onOtherSeatsByReading?: true;
+  /**
    * A void round (Macau Art. 5 n.1 2), a supervisor's void): its stake is returned, or (the winning
    * streak) its markers stay where they were before the round.
    */

@@ -42,6 +42,7 @@ const side = (id: 'over13' | 'under13', settleOrder: number, wins: (total: numbe
     family: 'first-cards',
     settleOrder,
     onOtherSeats: '3)',
+    onOtherSeatsByReading: true,
     offered: (r: BlackjackRules) => r.overUnder13,
     payLines: (r: BlackjackRules) => [payLine(id, odds(OVER_UNDER_PAYS, 1), articleOf(r.profile, OVER_UNDER.articles), true)],
     settle: (c, stake, r) => [

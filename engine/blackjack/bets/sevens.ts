@@ -28,6 +28,7 @@ export const sevens = firstCardsBet({
   family: 'first-cards',
   settleOrder: 2,
   onOtherSeats: '2)',
+  onOtherSeatsByReading: true,
   offered: (r) => r.sevens,
   payLines: (r) => {
     const rule = articleOf(r.profile, SEVENS.articles);
