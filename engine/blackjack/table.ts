@@ -1,7 +1,7 @@
 import type { Card } from '../cards/card.js';
 import type { Rng } from '../random/seeded-rng.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
-import { START_TIMES_STAKE } from './jackpot/program.js';
+import { RESET_READING, START_TIMES_STAKE } from './jackpot/program.js';
 import type { JackpotState } from './jackpot/settle.js';
 import { dealCard, decideRound, discardCard, openRound, RoundError, type Action, type RoundState, type SeatEntry, type StreakState } from './round.js';
 import type { BlackjackRules } from './rules.js';
@@ -158,7 +158,7 @@ export function resetTableJackpot(t: TableState, level: string, to: number): { r
   if (!def) throw new RoundError(`the jackpot has no level "${level}"`, { why: 'jackpot-no-level', level });
   const stake = j.program.stake;
   const min = stake * START_TIMES_STAKE;
-  const article = 'portugal-2001 rule 44';
+  const article = RESET_READING;
   if (to < min)
     throw new RoundError(`${to} is below 10,000 × the chip of ${stake} = ${min} (${article})`, { why: 'jackpot-below-minimum', to, stake, min, article });
   const held = j.pools[level] ?? 0;

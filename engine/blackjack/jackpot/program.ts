@@ -15,6 +15,12 @@ import { JACKPOT_COMBINATIONS } from './combinations.js';
 const minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const levelId = z.string().regex(/^[a-z][a-z0-9-]{0,23}$/);
 
+/**
+ * Rule 44 sets only the «valor de arranque» (at least 10,000 times the stake); that the pool brought
+ * back after an award, or a level set again, is held to it too is our reading (a review of 4 December).
+ */
+export const RESET_READING = 'portugal-2001 rule 44, our reading: the «valor de arranque» again after an award';
+
 export const JackpotLevel = z.strictObject({
   level: levelId,
   /** «valor de arranque» (rule 44): the pool when the table opens with this program. */
@@ -67,7 +73,7 @@ export function jackpotProgramProblems(p: JackpotProgram): string[] {
     ids.add(l.level);
     // Every level is a jackpot of its own: each starts (and starts again) at 10,000 stakes at least.
     if (l.start < min) out.push(`level "${l.level}" starts at ${l.start}, below 10,000 × the stake of ${p.stake} = ${min} (portugal-2001 rule 44)`);
-    if (l.reset < min) out.push(`level "${l.level}" resets to ${l.reset}, below 10,000 × the stake of ${p.stake} = ${min} (portugal-2001 rule 44)`);
+    if (l.reset < min) out.push(`level "${l.level}" resets to ${l.reset}, below 10,000 × the stake of ${p.stake} = ${min} (${RESET_READING})`);
   }
   const shares = p.levels.reduce((t, l) => t + l.share, 0);
   if (shares !== 10_000) out.push(`the levels' shares of the increment sum to ${shares} basis points, not 10,000 (portugal-2001 rule 40)`);

@@ -94,7 +94,8 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
       (e: unknown) => e instanceof JackpotProgramError && /starts at 999999.*rule 44/.test(e.message),
     );
     const lowReset = { ...EXAMPLE_JACKPOT_PROGRAM, levels: [{ level: 'main', start: 1_000_000, reset: 5, share: 10_000 }] };
-    assert.throws(() => parseJackpotProgram(lowReset), /resets to 5.*rule 44/);
+    // Rule 44 names only the start value; the reset held to it is our reading, and the refusal says so (a review of 4 December).
+    assert.throws(() => parseJackpotProgram(lowReset), /resets to 5.*rule 44, our reading: the «valor de arranque» again after an award/);
     assert.throws(() => parseJackpotProgram({ ...EXAMPLE_JACKPOT_PROGRAM, stake: 0 }), JackpotProgramError);
     assert.throws(
       () => parseJackpotProgram({ ...EXAMPLE_JACKPOT_PROGRAM, levels: [{ level: 'main', start: 1_000_000, reset: 1_000_000, share: 9_000 }] }),
