@@ -193,7 +193,10 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       assert.match(reason(reset(2_000_000, 'S1')), /two different people/);
       // The table's own refusals said by key too (serviceRefusal.*), their English the en catalogue's, amounts as money.
       const below = reset(999_999, 'W1', 'minor');
-      assert.match(reason(below), /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(portugal-2001 rule 44\)$/);
+      assert.match(
+        reason(below),
+        /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(portugal-2001 rule 44, our reading: the «valor de arranque» again after an award\)$/,
+      );
       assert.equal(!below.ok && below.say?.key, 'serviceRefusal.jackpotBelowMinimum');
       const grand = reset(1_000_000, 'W1', 'grand');
       assert.match(reason(grand), /no level "grand"/);
