@@ -69,7 +69,7 @@ export class TclPrinter implements TicketPrinter {
   /**
    * Templates of jobs whose command went and that were never judged printed: the printer may still
    * hold one in its buffer and print it late, so no ticket takes them (they are forgotten only when
-   * the printer reports the reset the driver asked for).
+   * the printer reports a reset: the one the driver asked for, or a power cycle).
    */
   private readonly unconfirmed = new Set<TemplateId>();
   /** A job went unconfirmed: its buffer is to be flushed (or the printer reset) before the next command. */
@@ -175,7 +175,8 @@ export class TclPrinter implements TicketPrinter {
       this.observe(this.first);
       while (!signal.aborted) {
         // Questions about jobs sent before are answered first: the layout's CLEAR and DELETE must not touch the evidence.
-        if (this.purgeDue && !this.job && this.asked.length === 0) await this.purge();
+        // Only once the printer is idle: a job still in the engine is not cut, and its evidence stays.
+        if (this.purgeDue && !this.job && this.asked.length === 0 && this.cond?.busy === false) await this.purge();
         // A reset never reported within settleMs: the layout is defined again, the templates still avoided.
         if (this.resetSentAt !== null && this.clock.now() - this.resetSentAt >= this.o.settleMs) this.resetSentAt = null;
         const due = this.clock.now() - this.setupAt >= this.o.settleMs && !this.job?.orphan && this.asked.length === 0 && this.resetSentAt === null;
@@ -292,8 +293,9 @@ export class TclPrinter implements TicketPrinter {
   private observe(c: PrinterCondition): void {
     const prev = this.cond;
     this.cond = c;
-    if (c.reset && this.resetSentAt !== null) {
-      // The reset the driver asked for: the printer's buffer is gone with its RAM.
+    if (c.reset) {
+      // The printer was reset (the one the driver asked for, or a power cycle by a technician): its
+      // buffer is gone with its RAM. A printer that never reports one stays refused until then.
       this.resetSentAt = null;
       this.unconfirmed.clear();
     }
