@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import type { PrinterEvent } from '../../hardware/printer/types.js';
 import { entriesOfTypes, Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig } from '../config/table-config.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
-import { Printers, type PrinterDevice } from './printers.js';
+import { speakingPrinter } from '../testing/speaking-printer.js';
+import { Printers } from './printers.js';
 
 function rig() {
   const log = pino({ level: 'silent' });
@@ -21,23 +21,12 @@ function rig() {
   const config = simulatedTableConfig();
   const first = config.stations[0];
   assert.ok(first);
-  let emit: (e: PrinterEvent) => void = () => undefined;
-  const fake: PrinterDevice = {
-    protocol: 'tcl',
-    condition: null,
-    ready: false,
-    on: (l) => ((emit = l), () => undefined),
-    onFrame: () => () => undefined,
-    start: () => undefined,
-    print: () => Promise.reject(new Error('no ticket is printed in this test')),
-    resolve: () => Promise.reject(new Error('no ticket is printed in this test')),
-    close: async () => undefined,
-  };
-  const printers = new Printers({ config: { ...config, stations: [{ ...first, printer: 'fake' }] }, log, open: () => fake, faults: tilts });
+  const fake = speakingPrinter();
+  const printers = new Printers({ config: { ...config, stations: [{ ...first, printer: 'fake' }] }, log, open: () => fake.device, faults: tilts });
   printers.start();
   const raised = () =>
     [...entriesOfTypes(ledger, ['tilt.raise'])].map((e) => (JSON.parse(e.body) as { payload: { kind: string; station?: number; detail?: string } }).payload);
-  return { emit: (e: PrinterEvent) => emit(e), raised, station: first.station, close: () => ledger.close() };
+  return { emit: fake.emit, raised, station: first.station, close: () => ledger.close() };
 }
 
 describe("a printer's misbehaviour is a fault at its station", () => {

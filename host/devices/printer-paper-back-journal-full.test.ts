@@ -5,9 +5,7 @@
 // (the safe side) and cleared at the ledger's next commit.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PrinterEvent } from '../../hardware/printer/types.js';
 import { childCase, heldKinds, runInChild } from '../testing/in-child.js';
-import type { PrinterDevice } from './printers.js';
 
 if (childCase()) {
   const pino = (await import('pino')).default;
@@ -24,19 +22,8 @@ if (childCase()) {
   const first = config.stations[0];
   assert.ok(first);
   assert.equal(first.station, 1);
-  let emit: (e: PrinterEvent) => void = () => undefined;
-  // A printer that only speaks: this test prints nothing, so a print or a resolve here is a defect.
-  const fakePrinter: PrinterDevice = {
-    protocol: 'tcl',
-    condition: null,
-    ready: false,
-    on: (l) => ((emit = l), () => undefined),
-    onFrame: () => () => undefined,
-    start: () => undefined,
-    print: () => Promise.reject(new Error('no ticket is printed in this test')),
-    resolve: () => Promise.reject(new Error('no ticket is printed in this test')),
-    close: async () => undefined,
-  };
+  const { speakingPrinter } = await import('../testing/speaking-printer.js');
+  const { device: fakePrinter, emit } = speakingPrinter();
   const printers = new Printers({
     config: { ...config, stations: [{ ...first, printer: 'fake' }] },
     log,
