@@ -9,7 +9,7 @@ import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import type { WireFrame } from '../wire-frame.js';
 import { blocking, conditionKey, conditionOf, type PrinterCondition } from './condition.js';
 import { PrintJudge, resolveAttempt, type NotPrintedReason, type PrintAttempt, type Verdict } from './judge.js';
-import { layoutCommands, nextTemplate, printCommand, type TemplateId } from './template.js';
+import { layoutCommands, nextTemplate, printCommand, TEMPLATE_IDS, type TemplateId } from './template.js';
 import { COMMAND, TclReplyParser, type TclStatus } from './tcl.js';
 import { TicketData } from './ticket.js';
 import { tclRx, tclTx } from './trace.js';
@@ -71,9 +71,20 @@ export class TclPrinter implements TicketPrinter {
    * hold one in its buffer and print it late, so no ticket takes them (they are forgotten only when
    * the printer reports a reset: the one the driver asked for, or a power cycle).
    */
-  private readonly unconfirmed = new Set<TemplateId>();
+  private readonly unconfirmed = new Set<TemplateId>(TEMPLATE_IDS);
   /** A job went unconfirmed: its buffer is to be flushed (or the printer reset) before the next command. */
-  private purgeDue = false;
+  private purgeDue = true;
+  /**
+   * A new driver cannot know what the printer holds from before it (a restart of the host: the old
+   * driver's unconfirmed templates are gone), so every template starts unconfirmed and the printer
+   * is reset once, after the questions asked at the start are answered: `due`, then `sent` until the
+   * printer reports a reset (null). Only a reset never reported is a fault.
+   */
+  private fromBefore: 'due' | 'sent' | null = 'due';
+  /** The printer reset since the driver started (asked or seen): its memory of earlier jobs is gone. */
+  private wiped = false;
+  /** This driver's jobs sent since the last reset and not judged printed: still answerable from the status. */
+  private readonly sinceWipe = new Set<string>();
   /** When the driver sent a reset the printer has not yet reported (its layout is defined again only after). */
   private resetSentAt: number | null = null;
   private garbage = 0;
@@ -251,13 +262,23 @@ export class TclPrinter implements TicketPrinter {
     this.purgeDue = false;
     if (nextTemplate(this.cond?.lastTemplate ?? '', this.unconfirmed) !== null) return ch.write(COMMAND.FLUSH);
     await ch.write(COMMAND.RESET);
+    this.wipe();
     this.resetSentAt = this.clock.now();
     this.layoutReady = false;
     this.setupAt = -Infinity;
+    if (this.fromBefore === 'due') return void (this.fromBefore = 'sent');
     this.events.emit({
       type: 'failure',
-      reason: `tickets on templates ${[...this.unconfirmed].join(', ')} were never confirmed printed: the printer was reset`,
+      reason:
+        this.fromBefore === 'sent'
+          ? 'the printer did not report the reset sent at start: a ticket it held from before could print late, so none is printed until it is power-cycled'
+          : `tickets on templates ${[...this.unconfirmed].join(', ')} were never confirmed printed: the printer was reset`,
     });
+  }
+
+  private wipe(): void {
+    this.wiped = true;
+    this.sinceWipe.clear();
   }
 
   /** The job's command, if the printer is ready for it: the host journals the attempt first. */
@@ -298,6 +319,8 @@ export class TclPrinter implements TicketPrinter {
       // buffer is gone with its RAM. A printer that never reports one stays refused until then.
       this.resetSentAt = null;
       this.unconfirmed.clear();
+      this.fromBefore = null;
+      this.wipe();
     }
     const key = conditionKey(c);
     if (key !== this.lastKey) {
@@ -323,7 +346,10 @@ export class TclPrinter implements TicketPrinter {
     if (this.job !== job) return;
     this.job = null;
     this.clock.clearTimeout(job.timer);
-    if (job.attempt && v.outcome !== 'printed') this.unconfirmedJob(job.attempt.template);
+    if (job.attempt && v.outcome !== 'printed') {
+      this.unconfirmedJob(job.attempt.template);
+      this.sinceWipe.add(job.validationNumber);
+    }
     const out = this.outcome(job.validationNumber, v, job.attempt);
     if (v.evidence.repeated)
       this.events.emit({ type: 'protocolViolation', rule: 'repeated-print', report: `more than one print cycle for ${job.validationNumber}` });
@@ -349,7 +375,11 @@ export class TclPrinter implements TicketPrinter {
     const c = this.cond;
     const first = this.first;
     if (!c || !first || this.job || c.busy || this.clock.now() - this.sessionAt < this.o.settleMs) return;
-    for (const p of [...this.asked]) this.answer(p, resolveAttempt(p.attempt, first, c));
+    for (const p of [...this.asked]) {
+      // After a reset the printer names no template: a job from before it proves neither way.
+      const gone = this.wiped && !this.sinceWipe.has(p.attempt.validationNumber);
+      this.answer(p, gone ? { outcome: 'unknown', reason: 'printer-restarted', evidence: NO_EVIDENCE } : resolveAttempt(p.attempt, first, c));
+    }
   }
 
   private answer(p: Pending, v: Verdict): void {

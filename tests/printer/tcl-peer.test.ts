@@ -5,11 +5,13 @@ import { describe, it } from 'node:test';
 import { EventRecorder } from '../../hardware/sim/recorder.js';
 import { LoopbackPort } from '../../hardware/transport/loopback.js';
 import { TclPrinter } from '../../hardware/printer/driver.js';
-import { FAST_PRINTER } from '../../hardware/printer/printer-rig.js';
+import { FAST_PRINTER, ticketNo } from '../../hardware/printer/printer-rig.js';
 import { TclPrinterSimulator } from '../../hardware/printer/simulator.js';
 import { sampleTicket } from '../../hardware/printer/test-ticket.js';
 import type { PrinterEvent } from '../../hardware/printer/types.js';
 import { PeerPrinter, peerHostPrint } from './tcl-peer.js';
+
+const barcodes = (peer: PeerPrinter): string[] => peer.printed.map((f) => f.find((x) => /^[0-9]{18}$/.test(x)) ?? '?');
 
 describe('TCL: our driver and simulator against an independent peer', () => {
   it("the driver prints on the peer's printer: printed, every field as sent (escapes and UTF-8 included)", async () => {
@@ -31,6 +33,54 @@ describe('TCL: our driver and simulator against an independent peer', () => {
       assert.equal(rec.of('protocolViolation').length, 0);
     } finally {
       await p.close();
+    }
+  });
+
+  it('a job the peer held in its buffer is flushed before the next ticket: the peer prints that ticket alone', async () => {
+    const peer = new PeerPrinter();
+    const p = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
+    const rec = new EventRecorder<PrinterEvent>();
+    p.on(rec.listener);
+    p.start();
+    try {
+      await rec.until(() => p.ready, 3000, 'layout defined on the peer');
+      peer.holdNext = true;
+      const held = await p.print({ ticket: ticketNo(1) });
+      assert.equal(held.outcome === 'not-printed' && held.reason, 'ignored', JSON.stringify(held));
+      const next = await p.print({ ticket: ticketNo(2) });
+      assert.equal(next.outcome, 'printed', JSON.stringify(next));
+      assert.deepEqual(barcodes(peer), ['000000000000000002'], 'ticket 1 was flushed, never printed');
+      assert.deepEqual(peer.refused, [], 'the peer took every command (the flush included)');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a new driver resets the peer at its start: a job an earlier host left in the buffer is lost, not printed as the next ticket', async () => {
+    const peer = new PeerPrinter();
+    const first = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
+    const rec = new EventRecorder<PrinterEvent>();
+    first.on(rec.listener);
+    first.start();
+    await rec.until(() => first.ready, 3000, 'layout defined on the peer');
+    peer.holdNext = true;
+    const printing = first.print({ ticket: ticketNo(1) });
+    await new Promise((r) => setTimeout(r, 40)); // the command went; the host stops before any verdict or flush
+    await first.close();
+    assert.equal((await printing).outcome, 'unknown');
+    const second = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
+    const rec2 = new EventRecorder<PrinterEvent>();
+    second.on(rec2.listener);
+    second.start();
+    try {
+      await rec2.until(() => second.ready, 3000, 'the layout defined (after the reset, on a new driver)');
+      const out = await second.print({ ticket: ticketNo(2) });
+      assert.equal(out.outcome, 'printed', JSON.stringify(out));
+      assert.deepEqual(barcodes(peer), ['000000000000000002']);
+      assert.equal(peer.resets, 1, 'one reset, at the start');
+      assert.deepEqual(peer.refused, []);
+    } finally {
+      await second.close();
     }
   });
 

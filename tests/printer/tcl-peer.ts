@@ -33,8 +33,17 @@ export class PeerPrinter implements DeviceSide {
   private validated = true;
   private resetFlag = true;
   private badCommand = false;
+  /** Jobs taken and not started: the page's buffer, which a flush empties and a reset loses. */
+  private buffer: PeerJob[] = [];
+  private holding = false;
+  /** Set by a test: the next job waits in the buffer until another print command comes (the page's held job). */
+  holdNext = false;
   /** Tickets the peer printed: their fields, in order. */
   readonly printed: string[][] = [];
+  /** Commands the peer refused (a command error), by letter. */
+  readonly refused: string[] = [];
+  /** Resets the peer took (`^r|^`). */
+  resets = 0;
 
   attach(sink: ((b: Uint8Array) => void) | null): void {
     this.sink = sink;
@@ -69,12 +78,44 @@ export class PeerPrinter implements DeviceSide {
     if (letter === 'R' && fields[0] === '$') return this.regions.clear();
     if (letter === 'R' && fields[0]) return void this.regions.add(fields[0]);
     if (letter === 'T' && fields[0] && fields.slice(4).every((r) => this.regions.has(r))) return void this.templates.set(fields[0], fields.length - 4);
-    if (letter === 'P' && fields[0] && !this.job && this.templates.get(fields[0]) === fields.length - 2) {
-      this.job = { template: fields[0], fields: fields.slice(2).map(unescape), polls: 0 };
-      this.validated = false;
+    if (letter === 'F' && fields[0] === 'A') {
+      this.buffer = [];
+      this.holding = false;
       return;
     }
+    if (letter === 'r') {
+      this.resets++;
+      return this.powerUp();
+    }
+    if (letter === 'P' && fields[0] && (!this.job || this.holding) && this.templates.get(fields[0]) === fields.length - 2) {
+      this.buffer.push({ template: fields[0], fields: fields.slice(2).map(unescape), polls: 0 });
+      this.holding = this.holdNext;
+      this.holdNext = false;
+      return this.startNext();
+    }
     this.badCommand = true;
+    this.refused.push(letter ?? '');
+  }
+
+  /** The page's reset: RAM (regions, templates, the last template named) and the buffer lost, the reset flag set. */
+  private powerUp(): void {
+    this.templates.clear();
+    this.regions.clear();
+    this.buffer = [];
+    this.job = null;
+    this.holding = false;
+    this.last = '';
+    this.validated = true;
+    this.badCommand = false;
+    this.resetFlag = true;
+  }
+
+  private startNext(): void {
+    if (this.job || this.holding) return;
+    const next = this.buffer.shift();
+    if (!next) return;
+    this.job = next;
+    this.validated = false;
   }
 
   private status(): void {
@@ -86,6 +127,7 @@ export class PeerPrinter implements DeviceSide {
         this.printed.push(job.fields);
         this.last = job.template;
         this.job = null;
+        this.startNext();
       }
     }
     const busy = this.job !== null;
