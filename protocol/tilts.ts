@@ -36,6 +36,8 @@ export const TILT_KINDS = [
   'printer-offline',
   'printer-paper-out',
   'printer-misbehaved',
+  'printer-jam',
+  'printer-fault',
   'ticket-in-closed',
   'restart-needed',
 ] as const;

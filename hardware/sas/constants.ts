@@ -70,6 +70,8 @@ export const EXC = {
   systemValidationRequest: 0x57,
   printerCommError: 0x60,
   printerPaperOut: 0x61,
+  /** Table A-1 (`GeneralExceptionCode.cs`: `PrinterPaperLow = 0x74`, then power off, power on, ribbon, carriage jam). */
+  printerCarriageJam: 0x78,
   ticketInserted: 0x67,
   ticketTransferComplete: 0x68,
   aftTransferComplete: 0x69,

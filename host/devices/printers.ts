@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Emitter } from '../../hardware/clock.js';
 import { openPrinter, type OpenedPrinter } from '../../hardware/open.js';
-import type { PrinterCondition } from '../../hardware/printer/condition.js';
+import { blocking, type PrinterCondition, type PrinterFault } from '../../hardware/printer/condition.js';
 import type { PrinterEvent, TicketPrinter } from '../../hardware/printer/types.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { SampledLines } from './sampled-lines.js';
@@ -33,7 +33,7 @@ export interface PrinterDeps {
   /** Told whenever a printer's state changes (its station's screen and service mode look again). */
   onChange?: (station: number) => void;
   now?: () => number;
-  /** How long a printer must say paper, with no word of paper out, before `printer-paper-out` clears (default 10 s). */
+  /** How long a printer must say paper (or no mechanism fault) before `printer-paper-out` (or `printer-fault`) clears (default 10 s). */
   paperBackMs?: number;
   /** Violations and failures, sampled per printer and kind (the host's SampledLog); without it, each is logged. */
   sampledLog?: SampledLines;
@@ -48,7 +48,26 @@ export interface PrinterDeps {
 const PAPER_BACK_MS = 10_000;
 
 /** The printer's faults the table journals. */
-export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out' | 'printer-misbehaved';
+export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out' | 'printer-misbehaved' | 'printer-jam' | 'printer-fault';
+
+/** The faults that clear by themselves once the printer has stopped reporting them for `paperBackMs`. */
+type StandingKind = 'printer-paper-out' | 'printer-jam' | 'printer-fault';
+
+const OWN_FAULT: readonly PrinterFault[] = ['paper-out', 'paper-jam'];
+/** Bits a printer sets beside a fault of its own (the simulator's system error with paper out, a jam, the head open). */
+const SUMMARY: readonly PrinterFault[] = ['system-error', 'offline'];
+
+/**
+ * What `printer-fault` names: the faults that stop a ticket, but paper out and a jam (faults of
+ * their own) and a command or data error (the driver's `^C|^` clears them: blocking() leaves them
+ * out); a summary bit only when nothing else explains it.
+ */
+export function mechanismFaults(c: PrinterCondition): PrinterFault[] {
+  const stops = blocking(c);
+  const named = stops.filter((x) => !OWN_FAULT.includes(x) && !SUMMARY.includes(x));
+  if (named.length > 0 || stops.some((x) => OWN_FAULT.includes(x))) return named;
+  return stops.filter((x) => SUMMARY.includes(x));
+}
 
 /** One ticket printer per station that has one in the configuration (`stations[].printer`), through the hardware layer. */
 export class Printers {
@@ -57,8 +76,8 @@ export class Printers {
   private readonly changes = new Emitter<number>();
   /** A printer's link up (connected, or back after a loss): its station's ticket in print is asked about again. */
   private readonly links = new Emitter<number>();
-  /** Stations whose paper came back, with what cancels their paper-out clear still to come. */
-  private readonly paperBack = new Map<number, () => void>();
+  /** Per station and kind (`printer-paper-out`, `printer-fault`): what cancels a clear still to come. */
+  private readonly goneSince = new Map<string, () => void>();
 
   /** Violations and failures: the first of a kind at once, then one a second per printer and kind, with the count. */
   private readonly sampledLog: SampledLines;
@@ -110,8 +129,9 @@ export class Printers {
   }
 
   /**
-   * A link lost is `printer-offline` until the printer answers; paper out is `printer-paper-out`
-   * until a status says otherwise; a refused layout, a print nobody asked for or a repeated one, a
+   * A link lost is `printer-offline` until the printer answers; paper out is `printer-paper-out`, a
+   * jam `printer-jam`, the head open or another fault of the mechanism `printer-fault`, until the
+   * statuses say otherwise; a refused layout, a print nobody asked for or a repeated one, a
    * reset to drop held jobs is `printer-misbehaved`, until an attendant clears it.
    */
   private fault(station: number, e: PrinterEvent): void {
@@ -123,28 +143,33 @@ export class Printers {
     else if (e.type === 'protocolViolation' && e.rule !== 'garbage') f.raise('printer-misbehaved', { station, detail: `${e.rule}: ${e.report}`.slice(0, 400) });
     else if (e.type === 'connected' || e.type === 'reconnected') f.conditionGone('printer-offline', station);
     else if (e.type === 'condition') {
-      if (e.condition.faults.includes('paper-out')) {
-        this.paperBack.get(station)?.();
-        this.paperBack.delete(station);
-        f.raise('printer-paper-out', { station });
-      } else this.clearPaperOutLater(station, f);
+      this.standing(f, 'printer-paper-out', station, e.condition.faults.includes('paper-out') ? {} : null);
+      this.standing(f, 'printer-jam', station, e.condition.faults.includes('paper-jam') ? {} : null);
+      const stops = mechanismFaults(e.condition);
+      this.standing(f, 'printer-fault', station, stops.length > 0 ? { detail: stops.join(', ') } : null);
     }
   }
 
   /**
-   * Paper out is raised at once and cleared only once the printer has said paper for `paperBackMs`
-   * (default 10 s) without a word of paper out: a printer whose sensor flips at every poll
-   * journalled a raise and a clear per flip for as long as it went on (a review: 20 entries in 10
-   * s). The fault stops nothing at the station; a cash-out meanwhile is a handpay.
+   * A fault the printer's status says (`said`) is raised at once; one it no longer says is cleared
+   * only once it has said none for `paperBackMs` (default 10 s): a printer whose sensor flips at
+   * every poll journalled a raise and a clear per flip for as long as it went on (a review: 20
+   * entries in 10 s). Neither stops anything at the station; a cash-out meanwhile is a handpay.
    */
-  private clearPaperOutLater(station: number, f: NonNullable<PrinterDeps['faults']>): void {
-    if (this.paperBack.has(station)) return;
+  private standing(f: NonNullable<PrinterDeps['faults']>, kind: StandingKind, station: number, said: { detail?: string } | null): void {
+    const key = `${kind}:${station}`;
+    if (said) {
+      this.goneSince.get(key)?.();
+      this.goneSince.delete(key);
+      return f.raise(kind, { station, ...said });
+    }
+    if (this.goneSince.has(key)) return;
     const t = setTimeout(() => {
-      this.paperBack.delete(station);
-      f.conditionGone('printer-paper-out', station);
+      this.goneSince.delete(key);
+      f.conditionGone(kind, station);
     }, this.deps.paperBackMs ?? PAPER_BACK_MS);
     t.unref();
-    this.paperBack.set(station, () => clearTimeout(t));
+    this.goneSince.set(key, () => clearTimeout(t));
   }
 
   at(station: number): TicketPrinter | undefined {
@@ -163,8 +188,8 @@ export class Printers {
   async close(): Promise<void> {
     await Promise.all([...this.devices.values()].map((p) => p.close()));
     this.devices.clear();
-    for (const cancel of this.paperBack.values()) cancel();
-    this.paperBack.clear();
+    for (const cancel of this.goneSince.values()) cancel();
+    this.goneSince.clear();
     this.sampledLog.close();
   }
 }

@@ -68,9 +68,13 @@ const FAULT_RAISED: Readonly<Record<string, number>> = {
   'table-closed': MORE_EXC.outOfService,
   // §8.4: the lock the casino system asked for (0x74) has taken effect.
   'sas-aft-locked': EXC.gameLocked,
-  // Table A-1: 60 printer communication error, 61 printer paper out (the station's ticket printer).
+  // Table A-1: 60 printer communication error, 61 printer paper out, 78 printer carriage jam (the
+  // station's ticket printer; a paper jam reported as 78 as the public Aristocrat platform does);
+  // its other mechanism faults are a general tilt, as there (docs/sas.md).
   'printer-offline': EXC.printerCommError,
   'printer-paper-out': EXC.printerPaperOut,
+  'printer-jam': EXC.printerCarriageJam,
+  'printer-fault': EXC.generalTilt,
 };
 const FAULT_CLEARED: Readonly<Record<string, number>> = { 'stacker-removed': EXC.cashboxInstalled };
 

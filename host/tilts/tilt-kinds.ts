@@ -125,6 +125,11 @@ export const TILTS = {
   // The printer did what the protocol shows no honest printer does (refused the layout, printed a job
   // nobody asked for or one twice, held jobs until the driver reset it): latched, for a person to look.
   'printer-misbehaved': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'attendant', latched: true, staffOnly: true },
+  // The printer stopped for a paper jam, or for another fault of its mechanism (the head open, a
+  // cutter, head, voltage or temperature error): a cash-out meanwhile is a handpay; each clears by
+  // itself once the printer has stopped reporting it for a while.
+  'printer-jam': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
+  'printer-fault': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'ticket-in-closed': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
   'restart-needed': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;

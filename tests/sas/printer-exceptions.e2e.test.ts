@@ -2,8 +2,9 @@
 // journal"): a real host with station 1's simulated printer and its SAS link on a socat pty pair.
 // Paper out is journalled as the station's `printer-paper-out` fault and the host simulator reads
 // exception 61 once, however many status polls the printer answers meanwhile; the printer's
-// cable pulled (its link lost) is `printer-offline` and exception 60, once. A fault cleared and raised
-// again is a new exception; nothing comes twice.
+// cable pulled (its link lost) is `printer-offline` and exception 60, once; a jam is `printer-jam`
+// and 78 (carriage jam), the head open `printer-fault` and 20 (general tilt), once each. A fault
+// cleared and raised again is a new exception; nothing comes twice.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +20,7 @@ import { openPtyHost, ptyPair } from './host/io.js';
 const STATION = 1;
 const ADDRESS = 11;
 // Table A-1 (SAS 6.02 Appendix A), written here from the document, not from the machine side.
-const A1 = { powerApplied: 0x17, printerCommError: 0x60, printerPaperOut: 0x61 } as const;
+const A1 = { powerApplied: 0x17, generalTilt: 0x20, printerCommError: 0x60, printerPaperOut: 0x61, printerCarriageJam: 0x78 } as const;
 
 async function until(test: () => boolean, what: string, ms = 20_000): Promise<void> {
   const t0 = Date.now();
@@ -97,6 +98,21 @@ describe("the ticket printer's faults as SAS exceptions", { timeout: 180_000 }, 
     assert.deepEqual(await drain(), [A1.printerPaperOut]);
     printer().faults.paperOut(false);
     await until(() => !held('printer-paper-out'), 'cleared again');
+  });
+
+  it('a jam is 78 and the head open 20, once each while they last; cleared, nothing more', async () => {
+    printer().faults.jam();
+    printer().faults.openHead(true);
+    await until(() => held('printer-jam') && held('printer-fault'), 'the jam and the head-open faults');
+    await sleep(1_000); // several status polls, each still jammed and open
+    assert.deepEqual(
+      (await drain()).sort((a, b) => a - b),
+      [A1.generalTilt, A1.printerCarriageJam],
+    );
+    printer().faults.clearJam();
+    printer().faults.openHead(false);
+    await until(() => !held('printer-jam') && !held('printer-fault'), 'both cleared');
+    assert.deepEqual(await drain(), [], 'a fault cleared has no code of its own');
   });
 
   it('a printer unplugged is 60 once; plugged back, nothing more', async () => {

@@ -14,17 +14,17 @@ import { until } from './shoe-wire-kit.js';
 const condition = (paperOut: boolean): PrinterCondition => printerCondition({ faults: paperOut ? ['paper-out'] : [], firmware: 'GURX1' });
 
 it('paper out flipping at every poll: raised at once, one raise and no clear while it flips, one clear once it stays back', async () => {
-  // A fault journalled as the TiltManager does: once when raised, once when cleared.
-  let held = false;
+  // A fault journalled as the TiltManager does: once when raised, once when cleared, per kind.
+  const held = new Set<PrinterFaultKind>();
   const journal: string[] = [];
   const faults = {
     raise: (kind: PrinterFaultKind) => {
-      if (!held) journal.push(`raise ${kind}`);
-      held = true;
+      if (!held.has(kind)) journal.push(`raise ${kind}`);
+      held.add(kind);
     },
     conditionGone: (kind: PrinterFaultKind) => {
-      if (held) journal.push(`clear ${kind}`);
-      held = false;
+      if (held.has(kind)) journal.push(`clear ${kind}`);
+      held.delete(kind);
     },
   };
   const { printers, emit } = scriptedPrinters({ log: pino({ level: 'silent' }), faults, paperBackMs: 300 });

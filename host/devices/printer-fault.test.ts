@@ -1,0 +1,125 @@
+// A ticket printer that stops for a jam or another fault of its mechanism (the head open, a cutter
+// or head error, a voltage or temperature error): before, only the service page's printer state
+// said `fault`, and every cash-out at the station became a handpay with no fault anyone was told
+// of. Now a jam is `printer-jam` (SAS 78, carriage jam) and the others `printer-fault` (SAS 20,
+// general tilt, naming the faults) at the printer's station, each cleared by itself once the
+// printer has reported it no more for a while (the paper's debounce: a flapping sensor journals
+// one raise). Paper out keeps its own fault (`printer-paper-out`, SAS 61); a command or data
+// error (cleared by the driver's ^C|^) is none.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import type { PrinterFault } from '../../hardware/printer/condition.js';
+import { printerCondition } from '../../hardware/printer/test-condition.js';
+import { entriesOfTypes, Ledger } from '../../ledger/index.js';
+import { simulatedTableConfig } from '../config/table-config.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
+import { speakingPrinter } from '../testing/speaking-printer.js';
+import { Printers } from './printers.js';
+
+function rig() {
+  const log = pino({ level: 'silent' });
+  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-PF' });
+  const tilts = new TiltManager({ ledger, log });
+  const config = simulatedTableConfig();
+  const first = config.stations[0];
+  assert.ok(first);
+  const fake = speakingPrinter();
+  const printers = new Printers({
+    config: { ...config, stations: [{ ...first, printer: 'fake' }] },
+    log,
+    open: () => fake.device,
+    faults: tilts,
+    paperBackMs: 150,
+  });
+  printers.start();
+  const of = (type: 'tilt.raise' | 'tilt.clear') =>
+    [...entriesOfTypes(ledger, [type])].map((e) => (JSON.parse(e.body) as { payload: { kind: string; station?: number; detail?: string } }).payload);
+  const says = (faults: PrinterFault[]) => fake.emit({ type: 'condition', condition: printerCondition({ faults, firmware: 'GURX1' }) });
+  return {
+    says,
+    raised: (kind = 'printer-fault') => of('tilt.raise').filter((t) => t.kind === kind),
+    cleared: (kind = 'printer-fault') => of('tilt.clear').filter((t) => t.kind === kind),
+    all: () => of('tilt.raise'),
+    station: first.station,
+    active: (kind = 'printer-fault') => tilts.list().some((t) => t.kind === kind),
+    close: async () => {
+      await printers.close();
+      ledger.close();
+    },
+  };
+}
+
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("a printer's mechanism fault is a fault at its station", () => {
+  const cases = [
+    ['paper-jam', 'printer-jam'],
+    ['platen-up', 'printer-fault'],
+    ['cutter-error', 'printer-fault'],
+    ['head-error', 'printer-fault'],
+    ['voltage-error', 'printer-fault'],
+    ['temperature-error', 'printer-fault'],
+  ] as const;
+  for (const [fault, kind] of cases) {
+    it(`${fault}: ${kind} raised at its station; cleared once the printer reports it no more`, async () => {
+      const r = rig();
+      try {
+        r.says([fault, 'system-error']);
+        const got = r.raised(kind);
+        assert.equal(got.length, 1, JSON.stringify(r.all()));
+        assert.equal(got[0]?.station, r.station);
+        if (kind === 'printer-fault') assert.match(got[0]?.detail ?? '', new RegExp(fault));
+        assert.equal(r.all().length, 1, 'one fault, of its own kind');
+        r.says([]);
+        await settle(400);
+        assert.equal(r.cleared(kind).length, 1, 'cleared by itself');
+        assert.equal(r.active(kind), false);
+      } finally {
+        await r.close();
+      }
+    });
+  }
+
+  it('the system-error bit alone (no fault named beside it) is printer-fault', () => {
+    const r = rig();
+    try {
+      r.says(['system-error']);
+      assert.match(r.raised()[0]?.detail ?? '', /system-error/);
+    } finally {
+      void r.close();
+    }
+  });
+
+  it('a jam flapping at every poll: one raise, no clear while it flaps, one clear once it stays gone', async () => {
+    const r = rig();
+    try {
+      for (let i = 0; i < 12; i++) {
+        r.says(i % 2 === 0 ? ['paper-jam', 'platen-up'] : []);
+        await settle(20);
+      }
+      assert.deepEqual([r.raised('printer-jam').length, r.raised().length], [1, 1]);
+      assert.deepEqual([r.cleared('printer-jam').length, r.cleared().length], [0, 0]);
+      r.says([]);
+      await settle(400);
+      assert.deepEqual([r.cleared('printer-jam').length, r.cleared().length], [1, 1]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('paper out and a command error are neither (paper out has its own); the system-error bit beside a fault of its own is no other', async () => {
+    const r = rig();
+    try {
+      r.says(['paper-out', 'system-error']);
+      r.says(['paper-jam', 'system-error']);
+      r.says(['paper-out']);
+      r.says(['command-error']);
+      r.says(['data-error']);
+      assert.deepEqual(r.raised(), []);
+      assert.ok(r.all().some((t) => t.kind === 'printer-paper-out'));
+    } finally {
+      await r.close();
+    }
+  });
+});
