@@ -38,6 +38,7 @@ export const TILT_KINDS = [
   'printer-misbehaved',
   'printer-jam',
   'printer-fault',
+  'ticket-held',
   'ticket-in-closed',
   'restart-needed',
 ] as const;

@@ -48,14 +48,14 @@ export const IngestRefused = z.strictObject({ error: z.enum(['bad-chain', 'bad-e
 /**
  * A heartbeat's faults (`table.faults`: the kinds of the table's current faults, host/tilts/
  * tilt-kinds.ts, one per place it holds one) at most: every station kind at each of the 2,007
- * stations a table may have (seats 1–7, remote 101–2100) and every table kind once is 36,142 with
- * today's 18 station and 16 table kinds (32,768 was passed when the printer's jam and mechanism
+ * stations a table may have (seats 1–7, remote 101–2100) and every table kind once is 38,149 with
+ * today's 19 station and 16 table kinds (32,768 was passed when the printer's jam and mechanism
  * faults came: the honest heartbeat's test caught it). Each is a kind's name (the longest today 21
  * characters): 65,536 of at most 64 characters stay well inside the 8 MiB body limit.
  */
 export const MAX_FAULTS = 65_536;
 const FAULT_LENGTH = 64;
-/** Different kinds among them at most (34 kinds today): the floor's row names each once. */
+/** Different kinds among them at most (35 kinds today): the floor's row names each once. */
 export const MAX_FAULT_KINDS = 64;
 const Faults = z
   .array(z.string().max(FAULT_LENGTH))

@@ -27,8 +27,11 @@ export interface TicketOutDeps {
   printerAt: (station: number) => TicketPrinter | undefined;
   /** Told of each ticket as soon as it is journalled (a fast path: the synced journal reaches it anyway). */
   authority?: TicketAuthority;
-  /** Where a printer's late verdict that differs from a person's settlement becomes a journalled fault to work. */
-  faults: Pick<TiltManager, 'raise'>;
+  /**
+   * Where a ticket held for a person (`ticket-held`, cleared when it ends) and a printer's late
+   * verdict that differs from a person's settlement (`ticket-late-verdict`) become journalled faults.
+   */
+  faults: Pick<TiltManager, 'raise' | 'conditionGone'>;
   now: () => Date;
   /** A station's credit or lock changed: its screen must be told. */
   onChanged: (station: number) => void;
@@ -272,6 +275,21 @@ export class TicketOut {
     return this.endOrHold({ seq: 0, terms }, out);
   }
 
+  /**
+   * The ticket stays in print, held for a person: the station told, and the floor too (`ticket-held`
+   * at the station, its last four digits: the whole number never leaves the host for a screen).
+   */
+  private unresolved(terms: Pick<TicketTerms, 'station' | 'amount' | 'validation'>): void {
+    const { station, amount, validation } = terms;
+    this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
+    this.deps.onChanged(station);
+    this.deps.faults.raise('ticket-held', { station, detail: `…${validation.slice(-4)}` });
+  }
+
+  private heldGone(station: number): void {
+    this.deps.faults.conditionGone('ticket-held', station);
+  }
+
   /** Asks a printer again about a ticket left in print (it reconnected; a person asked). */
   async settle(t: IssuedTicket): Promise<TicketOutcome> {
     const printer = this.deps.printerAt(t.terms.station);
@@ -299,8 +317,7 @@ export class TicketOut {
       const { validation, station, amount } = t.terms;
       // Only the journal's refusal holds the ticket: a throw after its end was journalled is no such thing.
       if (this.deps.ledger.byTxId(ticketOutTxId(validation, 'end'))) throw err;
-      this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
-      this.deps.onChanged(station);
+      this.unresolved(t.terms);
       this.deps.log.error({ err, station, validation }, "ticket: the journal refused the printer's verdict; the ticket stays in print, held for a person");
       return { kind: 'unresolved', validation, amount, reason: 'not-journalled' };
     }
@@ -380,14 +397,14 @@ export class TicketOut {
     const ended = this.deps.ledger.byTxId(ticketOutTxId(validation, 'end'));
     if (ended) {
       if (this.inPrint.get(station)?.terms.validation === validation) this.inPrint.delete(station);
+      if (!this.inPrint.has(station)) this.heldGone(station);
       const was = ended.type === 'ticket.printed';
       if (!('outcome' in out && out.outcome === 'unknown') && was !== ('kind' in out ? out.kind === 'printed' : out.outcome === 'printed'))
         this.disagreement(t, { printed: was, body: ended.body }, 'outcome' in out ? out : { outcome: out.kind === 'printed' ? 'printed' : 'not-printed' });
       return was ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: 'ended already' };
     }
     if ('outcome' in out && out.outcome === 'unknown') {
-      this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
-      this.deps.onChanged(station);
+      this.unresolved(t.terms);
       this.deps.log.warn({ station, validation, reason: out.reason }, 'ticket: the printer cannot say whether it printed; the station waits');
       return { kind: 'unresolved', validation, amount, reason: out.reason };
     }
@@ -402,6 +419,7 @@ export class TicketOut {
       ...also,
     ]);
     this.inPrint.delete(station);
+    this.heldGone(station);
     this.last.set(station, { state: printed ? 'printed' : 'voided', amount, validation, at: this.deps.now().getTime() });
     this.deps.onChanged(station);
     const at = { validation, station };

@@ -130,6 +130,9 @@ export const TILTS = {
   // itself once the printer has stopped reporting it for a while.
   'printer-jam': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'printer-fault': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
+  // A cash-out ticket the printer could not judge, held for a person (the station's bets and cash-out
+  // wait on it already): the floor hears of it; cleared when it ends (settled, or the printer's verdict).
+  'ticket-held': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'ticket-in-closed': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
   'restart-needed': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
