@@ -72,4 +72,22 @@ describe('a ticket held for a person is a fault at its station', () => {
     assert.notEqual(out.kind, 'unresolved', JSON.stringify(out));
     assert.deepEqual(heldFault(tilts), []);
   });
+
+  it('a ticket left in print whose printer is gone from the configuration: held at the start, the fault raised', async () => {
+    const { l } = await heldAt3();
+    const tilts = new TiltManager({ ledger: l, log: pino({ level: 'silent' }) });
+    const c = simulatedTableConfig();
+    const next = new TicketOut({
+      config: { ...c, tickets: { ...c.tickets, machineId: 4242 } },
+      ledger: l,
+      log: pino({ level: 'silent' }),
+      printerAt: () => undefined,
+      faults: tilts,
+      now: () => new Date('2026-11-26T10:00:00.000Z'),
+      onChanged: () => undefined,
+    });
+    await next.recover();
+    assert.equal(next.lastAt(3)?.state, 'unresolved', 'the screen says to wait for an attendant, not "printing"');
+    assert.equal(heldFault(tilts).length, 1);
+  });
 });

@@ -296,7 +296,9 @@ export class TicketOut {
     const template = TEMPLATE_IDS.find((id) => id === t.print?.template);
     if (!printer || !t.print || !template) {
       // No command was ever sent for it (a kill between the entry and the bytes cannot happen: the
-      // entry is written in onSend, just before them), or the printer is gone from the configuration.
+      // entry is written in onSend, just before them), or the printer is gone from the configuration:
+      // no printer can answer, so the ticket waits for a person.
+      this.unresolved(t.terms);
       return { kind: 'unresolved', validation: t.terms.validation, amount: t.terms.amount, reason: printer ? 'no-attempt' : 'no-printer' };
     }
     const attempt: PrintAttempt = { validationNumber: t.terms.validation, template, before: t.print.before };
