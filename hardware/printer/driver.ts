@@ -77,10 +77,12 @@ export class TclPrinter implements TicketPrinter {
   /**
    * A new driver cannot know what the printer holds from before it (a restart of the host: the old
    * driver's unconfirmed templates are gone), so every template starts unconfirmed and the printer
-   * is reset once, after the questions asked at the start are answered: `due`, then `sent` until the
-   * printer reports a reset (null). Only a reset never reported is a fault.
+   * is reset, after the questions asked at the start are answered: `due`, then `sent` until the
+   * printer reports a reset (null). A reset not reported within settleMs is sent once more
+   * (`resent`: one lost on the wire is no fault); a second one not reported is (`unreported`: the
+   * layout is not defined, so the station reads not ready, until the printer reports a reset).
    */
-  private fromBefore: 'due' | 'sent' | null = 'due';
+  private fromBefore: 'due' | 'sent' | 'resent' | 'unreported' | null = 'due';
   /** The printer reset since the driver started (asked or seen): its memory of earlier jobs is gone. */
   private wiped = false;
   /** This driver's jobs sent since the last reset and not judged printed: still answerable from the status. */
@@ -189,8 +191,13 @@ export class TclPrinter implements TicketPrinter {
         // Only once the printer is idle: a job still in the engine is not cut, and its evidence stays.
         if (this.purgeDue && !this.job && this.asked.length === 0 && this.cond?.busy === false) await this.purge();
         // A reset never reported within settleMs: the layout is defined again, the templates still avoided.
-        if (this.resetSentAt !== null && this.clock.now() - this.resetSentAt >= this.o.settleMs) this.resetSentAt = null;
-        const due = this.clock.now() - this.setupAt >= this.o.settleMs && !this.job?.orphan && this.asked.length === 0 && this.resetSentAt === null;
+        if (this.resetSentAt !== null && this.clock.now() - this.resetSentAt >= this.o.settleMs) this.resetUnreported();
+        const due =
+          this.clock.now() - this.setupAt >= this.o.settleMs &&
+          !this.job?.orphan &&
+          this.asked.length === 0 &&
+          this.resetSentAt === null &&
+          !this.startResetHolds();
         if (due && (!this.layoutReady || (this.cond?.reset && !this.job?.judge))) await this.setup();
         if (this.job && !this.job.judge) await this.send(this.job);
         this.answerOrphan();
@@ -259,20 +266,44 @@ export class TclPrinter implements TicketPrinter {
   private async purge(): Promise<void> {
     const ch = this.ch;
     if (!ch) throw new LinkLostError();
-    this.purgeDue = false;
-    if (nextTemplate(this.cond?.lastTemplate ?? '', this.unconfirmed) !== null) return ch.write(COMMAND.FLUSH);
+    // Due until written: a link lost on the way sends it again in the next session.
+    if (nextTemplate(this.cond?.lastTemplate ?? '', this.unconfirmed) !== null) {
+      await ch.write(COMMAND.FLUSH);
+      this.purgeDue = false;
+      return;
+    }
     await ch.write(COMMAND.RESET);
+    this.purgeDue = false;
     this.wipe();
     this.resetSentAt = this.clock.now();
     this.layoutReady = false;
     this.setupAt = -Infinity;
-    if (this.fromBefore === 'due') return void (this.fromBefore = 'sent');
+    if (this.fromBefore === 'due' || this.fromBefore === 'sent') {
+      this.fromBefore = this.fromBefore === 'due' ? 'sent' : 'resent';
+      return;
+    }
+    this.events.emit({
+      type: 'failure',
+      reason: `tickets on templates ${[...this.unconfirmed].join(', ')} were never confirmed printed: the printer was reset`,
+    });
+  }
+
+  /** The start's reset is still to be written (no layout before it: the station would read ready), or went unreported twice. */
+  private startResetHolds(): boolean {
+    if (this.fromBefore === 'unreported') return true;
+    return this.purgeDue && (this.fromBefore === 'due' || this.fromBefore === 'sent');
+  }
+
+  /** A reset sent and not reported within settleMs: the start's is sent once more, then is a fault; others define the layout again. */
+  private resetUnreported(): void {
+    this.resetSentAt = null;
+    if (this.fromBefore === 'sent') this.purgeDue = true;
+    if (this.fromBefore !== 'resent') return;
+    this.fromBefore = 'unreported';
     this.events.emit({
       type: 'failure',
       reason:
-        this.fromBefore === 'sent'
-          ? 'the printer did not report the reset sent at start: a ticket it held from before could print late, so none is printed until it is power-cycled'
-          : `tickets on templates ${[...this.unconfirmed].join(', ')} were never confirmed printed: the printer was reset`,
+        'the printer did not report the reset sent at start, twice: a ticket it held from before could print late, so none is printed until it reports a reset (a power cycle)',
     });
   }
 
@@ -387,8 +418,9 @@ export class TclPrinter implements TicketPrinter {
     if (i < 0) return;
     this.asked.splice(i, 1);
     this.clock.clearTimeout(p.timer);
-    // A job found not printed after a restart may still wait in the printer's buffer, as one just sent.
-    if (v.outcome !== 'printed') this.unconfirmedJob(p.attempt.template);
+    // A job found not printed after a restart may still wait in the printer's buffer, as one just sent;
+    // one the printer's restart (or the driver's reset) answers for has gone with its buffer.
+    if (v.outcome !== 'printed' && v.reason !== 'printer-restarted') this.unconfirmedJob(p.attempt.template);
     p.resolve(this.outcome(p.attempt.validationNumber, v, p.attempt));
   }
 
