@@ -13,15 +13,21 @@ import { PeerPrinter, peerHostPrint } from './tcl-peer.js';
 
 const barcodes = (peer: PeerPrinter): string[] => peer.printed.map((f) => f.find((x) => /^[0-9]{18}$/.test(x)) ?? '?');
 
+/** Our driver started on the peer's printer, once the layout is defined there. */
+async function driverOn(peer: PeerPrinter): Promise<{ p: TclPrinter; rec: EventRecorder<PrinterEvent> }> {
+  const p = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
+  const rec = new EventRecorder<PrinterEvent>();
+  p.on(rec.listener);
+  p.start();
+  await rec.until(() => p.ready, 3000, 'layout defined on the peer');
+  return { p, rec };
+}
+
 describe('TCL: our driver and simulator against an independent peer', () => {
   it("the driver prints on the peer's printer: printed, every field as sent (escapes and UTF-8 included)", async () => {
     const peer = new PeerPrinter();
-    const p = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
-    const rec = new EventRecorder<PrinterEvent>();
-    p.on(rec.listener);
-    p.start();
+    const { p, rec } = await driverOn(peer);
     try {
-      await rec.until(() => p.ready, 3000, 'layout defined on the peer');
       const t = sampleTicket({ labels: { ...sampleTicket().labels, title: 'CASH|OUT ^ ~ 兌現' } });
       const out = await p.print({ ticket: t });
       assert.equal(out.outcome, 'printed', JSON.stringify(out));
@@ -38,12 +44,8 @@ describe('TCL: our driver and simulator against an independent peer', () => {
 
   it('a job the peer held in its buffer is flushed before the next ticket: the peer prints that ticket alone', async () => {
     const peer = new PeerPrinter();
-    const p = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
-    const rec = new EventRecorder<PrinterEvent>();
-    p.on(rec.listener);
-    p.start();
+    const { p } = await driverOn(peer);
     try {
-      await rec.until(() => p.ready, 3000, 'layout defined on the peer');
       peer.holdNext = true;
       const held = await p.print({ ticket: ticketNo(1) });
       assert.equal(held.outcome === 'not-printed' && held.reason, 'ignored', JSON.stringify(held));
@@ -58,22 +60,14 @@ describe('TCL: our driver and simulator against an independent peer', () => {
 
   it('a new driver resets the peer at its start: a job an earlier host left in the buffer is lost, not printed as the next ticket', async () => {
     const peer = new PeerPrinter();
-    const first = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
-    const rec = new EventRecorder<PrinterEvent>();
-    first.on(rec.listener);
-    first.start();
-    await rec.until(() => first.ready, 3000, 'layout defined on the peer');
+    const { p: first } = await driverOn(peer);
     peer.holdNext = true;
     const printing = first.print({ ticket: ticketNo(1) });
     await new Promise((r) => setTimeout(r, 40)); // the command went; the host stops before any verdict or flush
     await first.close();
     assert.equal((await printing).outcome, 'unknown');
-    const second = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
-    const rec2 = new EventRecorder<PrinterEvent>();
-    second.on(rec2.listener);
-    second.start();
+    const { p: second } = await driverOn(peer); // ready only after the reset: no layout before it
     try {
-      await rec2.until(() => second.ready, 3000, 'the layout defined (after the reset, on a new driver)');
       const out = await second.print({ ticket: ticketNo(2) });
       assert.equal(out.outcome, 'printed', JSON.stringify(out));
       assert.deepEqual(barcodes(peer), ['000000000000000002']);
