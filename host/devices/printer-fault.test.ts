@@ -15,7 +15,7 @@ import { entriesOfTypes, Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig } from '../config/table-config.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { speakingPrinter } from '../testing/speaking-printer.js';
-import { Printers } from './printers.js';
+import { clearRemovedPrinterFaults, Printers } from './printers.js';
 
 function rig() {
   const log = pino({ level: 'silent' });
@@ -120,6 +120,48 @@ describe("a printer's mechanism fault is a fault at its station", () => {
       assert.ok(r.all().some((t) => t.kind === 'printer-paper-out'));
     } finally {
       await r.close();
+    }
+  });
+
+  it('restored at a station whose printer is gone from the configuration: cleared at the start, saying why (a review)', () => {
+    const log = pino({ level: 'silent' });
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-PF' });
+    try {
+      const before = new TiltManager({ ledger, log });
+      for (const kind of ['printer-jam', 'printer-fault', 'printer-paper-out', 'printer-offline', 'printer-misbehaved'] as const)
+        before.raise(kind, { station: 2, detail: 'as the printer said' });
+      const after = new TiltManager({ ledger, log });
+      after.restore();
+      const config = simulatedTableConfig();
+      clearRemovedPrinterFaults(after, { ...config, stations: config.stations.map((s) => ({ ...s, printer: undefined })) });
+      assert.deepEqual(
+        after.list().map((t) => t.kind),
+        ['printer-misbehaved'],
+        'the auto faults end; a latched one waits for a person',
+      );
+      const clears = [...entriesOfTypes(ledger, ['tilt.clear'])].map((e) => e.body);
+      assert.equal(clears.length, 4);
+      assert.ok(clears.every((b) => b.includes('tiltDetail.printerRemoved')));
+    } finally {
+      ledger.close();
+    }
+  });
+
+  it('a station that still has its printer keeps them (its printer clears them when it says so)', () => {
+    const log = pino({ level: 'silent' });
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-PF' });
+    try {
+      new TiltManager({ ledger, log }).raise('printer-jam', { station: 2 });
+      const after = new TiltManager({ ledger, log });
+      after.restore();
+      const config = simulatedTableConfig();
+      clearRemovedPrinterFaults(after, { ...config, stations: config.stations.map((s) => ({ ...s, printer: 'sim' })) });
+      assert.deepEqual(
+        after.list().map((t) => t.kind),
+        ['printer-jam'],
+      );
+    } finally {
+      ledger.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import { openPrinter, type OpenedPrinter } from '../../hardware/open.js';
 import { blocking, type PrinterCondition, type PrinterFault } from '../../hardware/printer/condition.js';
 import type { PrinterEvent, TicketPrinter } from '../../hardware/printer/types.js';
 import type { TableConfig } from '../config/table-config.js';
+import { tiltDetailSaid, type Said } from '../../locales/said.js';
 import type { SampledLines } from './sampled-lines.js';
 
 /** A station's printer as Printers holds it: the ticket printer, and the simulator behind a `sim` spec. */
@@ -67,6 +68,25 @@ export function mechanismFaults(c: PrinterCondition): PrinterFault[] {
   const named = stops.filter((x) => !OWN_FAULT.includes(x) && !SUMMARY.includes(x));
   if (named.length > 0 || stops.some((x) => OWN_FAULT.includes(x))) return named;
   return stops.filter((x) => SUMMARY.includes(x));
+}
+
+const AUTO_PRINTER_FAULTS: readonly PrinterFaultKind[] = ['printer-offline', 'printer-paper-out', 'printer-jam', 'printer-fault'];
+const isAutoPrinterFault = (kind: string): kind is PrinterFaultKind => AUTO_PRINTER_FAULTS.some((k) => k === kind);
+
+/**
+ * A station the configuration no longer gives a printer: its printer's faults restored from the
+ * journal clear only by themselves, from a printer that will never answer again, so the start ends
+ * them, with why (a review: they stayed for good, refused to everyone, and the casino's system never
+ * heard them end). `printer-misbehaved` is latched: a person clears it after looking.
+ */
+export function clearRemovedPrinterFaults(
+  faults: { list(): readonly { kind: string; station?: number }[]; conditionGone(kind: PrinterFaultKind, station: number, say?: Said): void },
+  config: TableConfig,
+): void {
+  const printed = new Set(config.stations.filter((s) => s.printer).map((s) => s.station));
+  for (const t of faults.list())
+    if (t.station !== undefined && !printed.has(t.station) && isAutoPrinterFault(t.kind))
+      faults.conditionGone(t.kind, t.station, tiltDetailSaid('printerRemoved'));
 }
 
 /** One ticket printer per station that has one in the configuration (`stations[].printer`), through the hardware layer. */

@@ -90,4 +90,25 @@ describe('a ticket held for a person is a fault at its station', () => {
     assert.equal(next.lastAt(3)?.state, 'unresolved', 'the screen says to wait for an attendant, not "printing"');
     assert.equal(heldFault(tilts).length, 1);
   });
+
+  it('restored at the start with no ticket in print (its end journalled, its clear not, before a kill): cleared (a review)', async () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
+    const log = pino({ level: 'silent' });
+    new TiltManager({ ledger: l, log }).raise('ticket-held', { station: 3, detail: '…7528' });
+    const tilts = new TiltManager({ ledger: l, log });
+    tilts.restore();
+    assert.equal(heldFault(tilts).length, 1);
+    const c = simulatedTableConfig();
+    const next = new TicketOut({
+      config: { ...c, tickets: { ...c.tickets, machineId: 4242 } },
+      ledger: l,
+      log,
+      printerAt: () => undefined,
+      faults: tilts,
+      now: () => new Date('2026-11-26T10:00:00.000Z'),
+      onChanged: () => undefined,
+    });
+    await next.recover();
+    assert.deepEqual(heldFault(tilts), []);
+  });
 });

@@ -12,6 +12,7 @@ import type { TicketTerms } from '../../terms/ticket-terms.js';
 import { SEQUENCE_MAX, validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import type { CashoutState, HandpayWhy } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
+import { tiltDetailSaid } from '../../locales/said.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
@@ -31,7 +32,7 @@ export interface TicketOutDeps {
    * Where a ticket held for a person (`ticket-held`, cleared when it ends) and a printer's late
    * verdict that differs from a person's settlement (`ticket-late-verdict`) become journalled faults.
    */
-  faults: Pick<TiltManager, 'raise' | 'conditionGone'>;
+  faults: Pick<TiltManager, 'raise' | 'conditionGone' | 'list'>;
   now: () => Date;
   /** A station's credit or lock changed: its screen must be told. */
   onChanged: (station: number) => void;
@@ -146,6 +147,10 @@ export class TicketOut {
       this.inPrint.set(t.terms.station, t);
       this.last.set(t.terms.station, { state: 'printing', amount: t.terms.amount, validation: t.terms.validation, at: this.deps.now().getTime() });
     }
+    // A ticket ended just before a kill, its `ticket-held` clear not yet journalled: nothing is held there.
+    for (const f of this.deps.faults.list())
+      if (f.kind === 'ticket-held' && f.station !== undefined && !this.inPrint.has(f.station))
+        this.deps.faults.conditionGone('ticket-held', f.station, tiltDetailSaid('ticketHeldEnded'));
     await Promise.all([...this.inPrint.values()].map((t) => this.settle(t)));
   }
 

@@ -3,7 +3,7 @@ import { startSimAttendant, type AttendantTickets } from '../autoplay/sim-attend
 import { SimDealer } from '../devices/sim-dealer.js';
 import type { RemoteSas } from '../devices/remote-sas.js';
 import type { TableShoe } from '../devices/shoe.js';
-import type { Printers } from '../devices/printers.js';
+import { clearRemovedPrinterFaults, type Printers } from '../devices/printers.js';
 import { jackpotsPaidMeanwhile, type WiredFloorServices } from '../floor/floor-services.js';
 import type { LaunchTokens } from '../screens/launch-tokens.js';
 import { openSasLinks, type SasLinks } from './sas-links.js';
@@ -42,6 +42,7 @@ export function startDevices(
   billAcceptors.start();
   stops.add('the bill acceptors', () => billAcceptors.close());
   printers.start();
+  clearRemovedPrinterFaults(rt.tilts, config);
   stops.add('the printers', () => printers.close());
   // Tickets a kill left in print: each printer is asked once it answers (docs/tito.md).
   void w.floor.tickets.recover().catch((err: unknown) => log.error({ err }, 'tickets in print at start could not be settled'));
