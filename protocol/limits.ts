@@ -8,8 +8,11 @@
  * faults and service mode's rows, whose strict kind a version-9 screen reads as a malformed view.
  * 11: a fault of a new kind, `restart-needed` (a rule set switched whose game could not be built),
  * in the table's faults and service mode's rows, which a version-10 screen reads as malformed.
+ * 12: the ticket printer's and the held ticket's fault kinds, `printer-misbehaved` (added without a
+ * new version on 4 December: a miss), `printer-jam`, `printer-fault` and `ticket-held`, in a
+ * station's faults and service mode's rows, which a version-11 screen reads as malformed.
  */
-export const PROTOCOL_VERSION = 11;
+export const PROTOCOL_VERSION = 12;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is
