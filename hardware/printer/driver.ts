@@ -190,7 +190,8 @@ export class TclPrinter implements TicketPrinter {
         // Questions about jobs sent before are answered first: the layout's CLEAR and DELETE must not touch the evidence.
         // Only once the printer is idle: a job still in the engine is not cut, and its evidence stays.
         if (this.purgeDue && !this.job && this.asked.length === 0 && this.cond?.busy === false) await this.purge();
-        // A reset never reported within settleMs: the layout is defined again, the templates still avoided.
+        // A reset never reported within settleMs: the start's is sent again, then is a fault (resetUnreported);
+        // after another's, the layout is defined again, the templates still avoided.
         if (this.resetSentAt !== null && this.clock.now() - this.resetSentAt >= this.o.settleMs) this.resetUnreported();
         const due =
           this.clock.now() - this.setupAt >= this.o.settleMs &&
