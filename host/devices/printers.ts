@@ -34,7 +34,7 @@ export interface PrinterDeps {
   /** Told whenever a printer's state changes (its station's screen and service mode look again). */
   onChange?: (station: number) => void;
   now?: () => number;
-  /** How long a printer must say paper (or no mechanism fault) before `printer-paper-out` (or `printer-fault`) clears (default 10 s). */
+  /** How long a printer must say paper (no jam, no other mechanism fault) before `printer-paper-out` (`printer-jam`, `printer-fault`) clears (default 10 s). */
   paperBackMs?: number;
   /** Violations and failures, sampled per printer and kind (the host's SampledLog); without it, each is logged. */
   sampledLog?: SampledLines;
@@ -52,7 +52,8 @@ const PAPER_BACK_MS = 10_000;
 export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out' | 'printer-misbehaved' | 'printer-jam' | 'printer-fault';
 
 /** The faults that clear by themselves once the printer has stopped reporting them for `paperBackMs`. */
-type StandingKind = 'printer-paper-out' | 'printer-jam' | 'printer-fault';
+const STANDING = ['printer-paper-out', 'printer-jam', 'printer-fault'] as const satisfies readonly PrinterFaultKind[];
+type StandingKind = (typeof STANDING)[number];
 
 const OWN_FAULT: readonly PrinterFault[] = ['paper-out', 'paper-jam'];
 /** Bits a printer sets beside a fault of its own (the simulator's system error with paper out, a jam, the head open). */
@@ -63,14 +64,15 @@ const SUMMARY: readonly PrinterFault[] = ['system-error', 'offline'];
  * their own) and a command or data error (the driver's `^C|^` clears them: blocking() leaves them
  * out); a summary bit only when nothing else explains it.
  */
-export function mechanismFaults(c: PrinterCondition): PrinterFault[] {
+function mechanismFaults(c: PrinterCondition): PrinterFault[] {
   const stops = blocking(c);
   const named = stops.filter((x) => !OWN_FAULT.includes(x) && !SUMMARY.includes(x));
   if (named.length > 0 || stops.some((x) => OWN_FAULT.includes(x))) return named;
   return stops.filter((x) => SUMMARY.includes(x));
 }
 
-const AUTO_PRINTER_FAULTS: readonly PrinterFaultKind[] = ['printer-offline', 'printer-paper-out', 'printer-jam', 'printer-fault'];
+/** The faults that clear only by the printer's word: its link back, or its statuses (`printer-misbehaved` waits for a person). */
+const AUTO_PRINTER_FAULTS: readonly PrinterFaultKind[] = ['printer-offline', ...STANDING];
 const isAutoPrinterFault = (kind: string): kind is PrinterFaultKind => AUTO_PRINTER_FAULTS.some((k) => k === kind);
 
 /**
@@ -96,7 +98,7 @@ export class Printers {
   private readonly changes = new Emitter<number>();
   /** A printer's link up (connected, or back after a loss): its station's ticket in print is asked about again. */
   private readonly links = new Emitter<number>();
-  /** Per station and kind (`printer-paper-out`, `printer-fault`): what cancels a clear still to come. */
+  /** Per station and standing kind (`printer-paper-out`, `printer-jam`, `printer-fault`): what cancels a clear still to come. */
   private readonly goneSince = new Map<string, () => void>();
 
   /** Violations and failures: the first of a kind at once, then one a second per printer and kind, with the count. */
