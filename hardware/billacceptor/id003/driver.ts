@@ -16,7 +16,7 @@ import { BAR_INHIBIT_NOTES_AND_TICKETS, BARCODE_I2OF5, BARCODE_LENGTH, CMD, ESCR
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
 import { offerTicket, stepTicket, type TicketUnit } from './ticket-steps.js';
 import { TicketCycle, classifyTicketEscrow, isTicketEscrow } from './tickets.js';
-import { ID003_TRANSITIONS, classifyEscrow, describeStatus, id003ReportOf, type Id003Report } from './transitions.js';
+import { ID003_JOURNALLED_STACK, ID003_TRANSITIONS, classifyEscrow, describeStatus, id003ReportOf, type Id003Report } from './transitions.js';
 
 type ReturnReason = Extract<BillAcceptorEvent, { type: 'returned' }>['reason'];
 
@@ -311,7 +311,9 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   /** One report through the transition table. Reports that wait for an answer (VEND VALID, POWER UP, ESCROW) are acted on every time. */
   private async step(report: Id003Report, s: Id003Frame, changed: boolean): Promise<void> {
     if (this.repeatsCreditBeforeStart(report === 'vend-valid')) return this.ack();
-    const cell = ID003_TRANSITIONS[this.cycle.phase][report];
+    const journalled = this.stackFromJournal ? ID003_JOURNALLED_STACK[report] : undefined;
+    this.stackFromJournal = false;
+    const cell = journalled ?? ID003_TRANSITIONS[this.cycle.phase][report];
     if (isFault(cell)) {
       if (report.startsWith('power-up')) this.powerUpEvent(report, changed, false);
       this.violation(cell.fault, describeStatus(s));
@@ -357,6 +359,10 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       case 'settle':
         // Back at idle: a note never told to stack (or told to go back) went back.
         if (this.cycle.phase === 'escrow' || this.cycle.phase === 'return-sent') this.noteReturned('device');
+        this.enter('idle');
+        return;
+      case 'journal-returned':
+        this.noteReturned('device');
         this.enter('idle');
         return;
       case 'power-up-return':

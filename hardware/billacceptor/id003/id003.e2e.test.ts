@@ -331,6 +331,51 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await b.close();
   });
 
+  // The journal says "stack" (the escrow is written before the answer), but the answer never
+  // reached the unit: a station agent's link cut with it on its way, or the host killed between
+  // the entry and STACK. The unit gave the note back (the driver's escrow timeout), and the driver
+  // that did so stopped before anyone heard its return. The next driver finds the unit idle: no
+  // VEND VALID and no POWER UP WITH BILL IN STACKER, so the note never reached the cashbox. Seen in
+  // the stadium soak (4 December): read as note-vanished, the escrow stayed open in the ledger.
+  it('after a restart, a journalled pending note the unit gave back before it is said returned, not vanished', async () => {
+    const sim = new Id003Simulator();
+    const bus = new FakeUsbBus();
+    bus.plug(sim, { kind: 'ftdi' });
+    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 });
+    let journalled: EscrowedNote | null = null;
+    // The host journals the escrow and its "stack" is lost on the way: the driver times out.
+    const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST, onEscrow: (n) => ((journalled = n), new Promise(() => undefined)) });
+    const ra = new EventRecorder<BillAcceptorEvent>();
+    a.on(ra.listener);
+    a.start();
+    await ra.until(() => ra.of('idle').some((e) => e.enabled));
+    sim.insertNote(500);
+    await ra.untilCount('returned');
+    await ra.until(() => sim.inPath === null);
+    await a.close(); // killed before its return was heard
+    const credits: Credit[] = [];
+    const b = new Id003BillAcceptor(opener, {
+      currency: 'HKD',
+      enabled: true,
+      ...FAST,
+      pendingNote: { ...journalled!, stackSent: true },
+      onCredit: (c) => void credits.push(c),
+    });
+    const rb = new EventRecorder<BillAcceptorEvent>();
+    b.on(rb.listener);
+    b.start();
+    await rb.until(() => rb.of('idle').some((e) => e.enabled));
+    await rb.untilCount('returned');
+    assert.deepEqual(
+      rb.of('returned').map((e) => e.note?.escrowId),
+      [journalled!.escrowId],
+    );
+    assert.deepEqual(rb.of('protocolViolation'), []);
+    assert.deepEqual(credits, []);
+    assert.deepEqual(sim.cashbox, []);
+    await b.close();
+  });
+
   // The host stopped after journalling a credit and before its ACK: the unit repeats VEND VALID
   // to the next host, whose driver starts idle. Seen in the stadium soak (a relayed acceptor, the
   // host killed at random): taken as a credit out of nowhere, the station was held as a cheat.

@@ -45,6 +45,8 @@ export type Id003Action =
   | 'returning'
   /** The cycle is over; a note escrowed and never told to stack went back. */
   | 'settle'
+  /** The note known only from the journal went back before this session (ID003_JOURNALLED_STACK). */
+  | 'journal-returned'
   /** POWER UP: the note (if any, never told to stack or told to return) went back; RESET. */
   | 'power-up-return'
   /** POWER UP WITH BILL IN STACKER for the note told to stack: credit (recovered), RESET. */
@@ -142,6 +144,25 @@ export const ID003_TRANSITIONS: TransitionTable<Id003Report, Id003Action> = {
     'power-up-acceptor': 'power-up',
     'power-up-stacker': 'power-up',
   },
+};
+
+/**
+ * The unit's first report of a session whose note is known only from the journal (`pendingNote`,
+ * "stack" answered before a restart), where it differs from `stack-sent`'s: the journal records the
+ * host's answer, not that STACK reached the unit. A station agent's link may have been cut with the
+ * answer on its way, or the host killed between the entry and STACK; the previous driver then gave
+ * the note back on its escrow timeout and may have stopped before its return was heard. A unit
+ * idle or taking a new note did not stack this one: a stacked note reports VEND VALID until
+ * acknowledged, and no driver acknowledges one before the host journalled its credit. Another note
+ * in escrow is a new one, as after any gap. Every other first report (STACKING, VEND VALID, the
+ * POWER UP codes, the same note in escrow) is read as from `stack-sent`, and so is every report
+ * after the first.
+ */
+export const ID003_JOURNALLED_STACK: Readonly<Partial<Record<Id003Report, Id003Action>>> = {
+  idle: 'journal-returned',
+  accepting: 'journal-returned',
+  'escrow-other': 'replace',
+  'escrow-new': 'replace',
 };
 
 /** A status as a violation names it: its code, and its data bytes if it has any. */
