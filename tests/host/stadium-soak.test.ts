@@ -183,9 +183,12 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
           l.close();
         }
       };
-      // Seen once in a whole CI run (29 November, 17:15): an escrow still open 60 s after every note
-      // was out of every acceptor. Each open escrow, what its station's acceptor holds and did, its
-      // agent, and the host's last warnings for it are in the failure.
+      // Seen twice in a whole CI run (29 November, 4 December): an escrow still open 60 s after every
+      // note was out of every acceptor, at a station whose agent runs the driver. The mechanism found
+      // (remote-escrow-answer-lost.test.ts): a "stack" that never reached the agent, the note given
+      // back on its escrow timeout, the agent killed before its return was heard, and the next agent's
+      // driver reading the idle unit as note-vanished. Each open escrow, what its station's acceptor
+      // holds and did, its agent, and the host's last warnings for it are in the failure.
       const openEscrows = () =>
         unresolved()
           .map((e) => {
