@@ -15,6 +15,14 @@ import { Id003Simulator } from './simulator.js';
 
 const rig = (extra: RigOptions = {}) => acceptorRig('id003', 'HKD', extra);
 
+/** A simulated unit on the fake FTDI bridge, outliving the drivers a test opens on it in turn (a host restart). */
+function unitOnUsb(): { sim: Id003Simulator; opener: () => Promise<UsbSerialPort> } {
+  const sim = new Id003Simulator();
+  const bus = new FakeUsbBus();
+  bus.plug(sim, { kind: 'ftdi' });
+  return { sim, opener: async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 }) };
+}
+
 describe('ID-003 end to end over the fake FTDI bridge', () => {
   it('credits a note once, at VEND VALID, and ACKs only after the credit callback resolved', async () => {
     const box: { sim?: Id003Simulator } = {};
@@ -297,10 +305,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
   });
 
   it('after a restart, a journalled pending note is credited on POWER UP WITH BILL IN STACKER', async () => {
-    const sim = new Id003Simulator();
-    const bus = new FakeUsbBus();
-    bus.plug(sim, { kind: 'ftdi' });
-    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 });
+    const { sim, opener } = unitOnUsb();
     let journalled: EscrowedNote | null = null;
     const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST, onEscrow: (n) => ((journalled = n), 'stack') });
     const ra = new EventRecorder<BillAcceptorEvent>();
@@ -338,10 +343,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
   // VEND VALID and no POWER UP WITH BILL IN STACKER, so the note never reached the cashbox. Seen in
   // the stadium soak (4 December): read as note-vanished, the escrow stayed open in the ledger.
   it('after a restart, a journalled pending note the unit gave back before it is said returned, not vanished', async () => {
-    const sim = new Id003Simulator();
-    const bus = new FakeUsbBus();
-    bus.plug(sim, { kind: 'ftdi' });
-    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 });
+    const { sim, opener } = unitOnUsb();
     let journalled: EscrowedNote | null = null;
     // The host journals the escrow and its "stack" is lost on the way: the driver times out.
     const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST, onEscrow: (n) => ((journalled = n), new Promise(() => undefined)) });
@@ -381,10 +383,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
   // host killed at random): taken as a credit out of nowhere, the station was held as a cheat.
   for (const known of [true, false])
     it(`after a restart, a VEND VALID still repeating for the last credit ${known ? 'is acknowledged and credits nothing' : 'with no credit on record is a violation'}`, async () => {
-      const sim = new Id003Simulator();
-      const bus = new FakeUsbBus();
-      bus.plug(sim, { kind: 'ftdi' });
-      const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 });
+      const { sim, opener } = unitOnUsb();
       const journalled: Credit[] = [];
       let stopped: Promise<void> | null = null;
       const a: Id003BillAcceptor = new Id003BillAcceptor(opener, {
@@ -432,10 +431,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     });
 
   it('a power-up with a bill in the stacker and nothing on record asks for reconciliation', async () => {
-    const sim = new Id003Simulator();
-    const bus = new FakeUsbBus();
-    bus.plug(sim, { kind: 'ftdi' });
-    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 });
+    const { sim, opener } = unitOnUsb();
     const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST });
     const ra = new EventRecorder<BillAcceptorEvent>();
     a.on(ra.listener);
