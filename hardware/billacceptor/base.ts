@@ -22,13 +22,6 @@ export abstract class BillAcceptorBase implements BillAcceptor {
   protected cycle: NoteCycle = IDLE;
   /** Escrow ids already credited (bounded): a replayed credit report never credits twice. */
   private creditedIds: string[] = [];
-  /**
-   * The note of the cycle is known only from the journal (`pendingNote` with `stackSent`) until the
-   * unit's first report of it this session: whether STACK ever reached the unit is not known.
-   * The ID-003 driver reads that report by ID003_JOURNALLED_STACK; SSP's events, lost with the
-   * session, cannot tell a note given back from one stacked (docs/protocols/id003.md).
-   */
-  protected stackFromJournal = false;
   /** `options.lastCredit` until the unit's first report that is not a credit report. */
   private creditBeforeStart: EscrowedNote | null = null;
   protected readonly opts: Required<Pick<BillAcceptorOptions, 'escrowTimeoutMs' | 'pollIntervalMs' | 'replyTimeoutMs' | 'retries' | 'stackTimeoutMs'>> &
@@ -47,7 +40,6 @@ export abstract class BillAcceptorBase implements BillAcceptor {
     if (options.pendingNote) {
       const { stackSent, ...note } = options.pendingNote;
       this.cycle = { phase: stackSent ? 'stack-sent' : 'escrow', note, returnEmitted: false };
-      this.stackFromJournal = stackSent;
     } else if (options.lastCredit) {
       this.creditBeforeStart = options.lastCredit;
       this.creditedIds.push(options.lastCredit.escrowId);

@@ -40,6 +40,13 @@ export class Id003BillAcceptor extends BillAcceptorBase {
    * unit may have moved on unseen, e.g. given one note back and taken another.
    */
   private gap = true;
+  /**
+   * The note of the cycle is known only from the journal (`pendingNote` with `stackSent`) until the
+   * unit's first report of it this session: whether STACK ever reached the unit is not known, and
+   * that report is read by ID003_JOURNALLED_STACK. SSP has no such rule: its events, lost with the
+   * session, cannot tell a note given back from one stacked (docs/protocols/id003.md).
+   */
+  private stackFromJournal: boolean;
   /** Why the note of a `return-sent` cycle goes back (the host's reason, said when the unit takes RETURN). */
   private returnReason: ReturnReason = 'host';
   /** The note whose STACKING was said (once per note). */
@@ -53,6 +60,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     // Aristocrat polls every 150 ms and allows 50 ms per reply (more during initialisation); a
     // USB bridge adds its latency, hence 200 ms. Escrow auto-return after 5 s (GDS practice).
     super(opener, options, { pollIntervalMs: 150, replyTimeoutMs: 200, escrowTimeoutMs: 5000, stackTimeoutMs: 10_000 });
+    this.stackFromJournal = options.pendingNote?.stackSent === true;
     NOTE_FACE_VALUES[this.currency].forEach((v, i) => this.table.set(ESCROW_CODE_FIRST + i, v));
     this.tickets = new TicketCycle((e) => this.emit(e), options, options.pendingTicket);
     this.ticketUnit = {
