@@ -378,6 +378,58 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await b.close();
   });
 
+  it('after a restart, another note in escrow as the first report: the journalled one is said returned, the new one asked and credited', async () => {
+    const { sim, opener } = unitOnUsb();
+    const offered: EscrowedNote[] = [];
+    // The host's "stack" for the first note is lost on the way; the second is never answered.
+    const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST, onEscrow: (n) => (offered.push(n), new Promise(() => undefined)) });
+    const ra = new EventRecorder<BillAcceptorEvent>();
+    a.on(ra.listener);
+    a.start();
+    await ra.until(() => ra.of('idle').some((e) => e.enabled));
+    sim.insertNote(500);
+    await ra.untilCount('returned');
+    await ra.until(() => sim.inPath === null);
+    // The customer feeds another note; the driver is killed while the unit holds it in escrow.
+    sim.insertNote(100);
+    await ra.until(() => offered.length === 2);
+    await a.close();
+    assert.equal(sim.state, 'escrow');
+    const journalled = offered[0]!;
+    const asked: EscrowedNote[] = [];
+    const credits: Credit[] = [];
+    const b = new Id003BillAcceptor(opener, {
+      currency: 'HKD',
+      enabled: true,
+      ...FAST,
+      pendingNote: { ...journalled, stackSent: true },
+      onEscrow: (n) => (asked.push(n), 'stack'),
+      onCredit: (c) => void credits.push(c),
+    });
+    const rb = new EventRecorder<BillAcceptorEvent>();
+    b.on(rb.listener);
+    b.start();
+    await rb.untilCount('stacked');
+    assert.deepEqual(
+      rb.of('returned').map((e) => e.note?.escrowId),
+      [journalled.escrowId],
+    );
+    // Said returned before the new note was asked about: the host's escrows stay one at a time.
+    assert.ok(rb.types().indexOf('returned') < rb.types().indexOf('escrowed'));
+    assert.deepEqual(rb.of('protocolViolation'), []);
+    assert.deepEqual(
+      asked.map((n) => n.denomination),
+      [100],
+    );
+    assert.notEqual(asked[0]!.escrowId, journalled.escrowId);
+    assert.deepEqual(
+      credits.map((c) => c.denomination),
+      [100],
+    );
+    assert.deepEqual(sim.cashbox, [100]);
+    await b.close();
+  });
+
   // The host stopped after journalling a credit and before its ACK: the unit repeats VEND VALID
   // to the next host, whose driver starts idle. Seen in the stadium soak (a relayed acceptor, the
   // host killed at random): taken as a credit out of nowhere, the station was held as a cheat.
