@@ -5,7 +5,7 @@
 // (§3.3), chirps when no address byte has come for 5 s and reports the link down then or after
 // 30 s without an implied ACK (§4.2–4.3). Time is the injected clock's; nothing here waits.
 import { crc16Kermit } from '../crc.js';
-import { Emitter, realClock, type Clock } from '../clock.js';
+import { elapsedOf, Emitter, realClock, type Clock } from '../clock.js';
 import { EXC, LP } from './constants.js';
 import { ExceptionQueue } from './exceptions.js';
 import { hasCrc, RequestAssembler, type Heard } from './request.js';
@@ -97,10 +97,10 @@ export class SasMachine {
     this.assembler = new RequestAssembler(
       options.address,
       (h) => this.heard(h),
-      () => this.clock.now(),
+      () => elapsedOf(this.clock),
       options.interByteMs ?? 5,
     );
-    this.lastAddressAt = this.lastAckAt = this.clock.now();
+    this.lastAddressAt = this.lastAckAt = elapsedOf(this.clock);
     this.handpayAckedAt = options.handpayAckedAt ?? null;
   }
 
@@ -143,7 +143,7 @@ export class SasMachine {
 
   /** One received character. */
   char(byte: number, wake: boolean): void {
-    if (wake) this.lastAddressAt = this.clock.now();
+    if (wake) this.lastAddressAt = elapsedOf(this.clock);
     this.assembler.char(byte, wake);
   }
 
@@ -184,12 +184,12 @@ export class SasMachine {
    * answer stays pending, so that the host's next poll acknowledges it again.
    */
   private acknowledge(cycle = false): boolean {
-    if (cycle) this.lastAckAt = this.clock.now();
+    if (cycle) this.lastAckAt = elapsedOf(this.clock);
     const p = this.pending;
     if (!p) return true;
     if (p.onAck && this.attempt(p.poll.length > 1 ? (p.poll[1] ?? null) : null, 'ack', p.onAck) === FAILED) return false;
     this.pending = null;
-    this.lastAckAt = this.clock.now();
+    this.lastAckAt = elapsedOf(this.clock);
     return true;
   }
 
@@ -254,18 +254,19 @@ export class SasMachine {
   private markUp(): void {
     if (this.state === 'up') return;
     this.state = 'up';
-    this.lastAckAt = this.clock.now();
+    this.lastAckAt = elapsedOf(this.clock);
     this.events.emit({ type: 'link-up', again: this.everUp });
     this.everUp = true;
   }
 
   /** The watchdog's turn: chirp while silent; report the link down once per outage. */
   private watch(): void {
-    const now = this.clock.now();
+    // The link's silences on the monotonic clock; the handpay's reissue on the wall clock, whose note outlives a restart.
+    const now = elapsedOf(this.clock);
     const silent = now - this.lastAddressAt >= (this.options.silenceMs ?? 5000);
     if (silent) this.options.write(Uint8Array.of(this.options.address), true);
     // The station read in a timer's turn: a failure here would leave the timer (the host's process) and never arm it again.
-    this.attempt(LP.handpayInfo, 'watchdog', () => this.reissueHandpay(now));
+    this.attempt(LP.handpayInfo, 'watchdog', () => this.reissueHandpay(this.clock.now()));
     const reason = silent ? 'no-address' : now - this.lastAckAt >= (this.options.ackTimeoutMs ?? 30_000) ? 'no-ack' : null;
     if (reason === null || this.state === 'down') return;
     this.state = 'down';
