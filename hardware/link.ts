@@ -3,7 +3,7 @@
 // treated like a power cut of the device: the next session starts with the protocol's
 // power-up/sync sequence and resolves whatever was in flight.
 import { HeldBackoff } from '../engine/backoff.js';
-import { listenerFault, realClock, sleep, type Clock } from './clock.js';
+import { elapsedOf, listenerFault, realClock, sleep, type Clock } from './clock.js';
 import type { BytePort, PortOpener } from './transport/byte-port.js';
 import type { FrameTap } from './wire-frame.js';
 
@@ -74,7 +74,7 @@ export class Link {
 
   /** Called by the session once the device has answered. */
   markUp(): void {
-    this.waits.up(this.clock.now());
+    this.waits.up(elapsedOf(this.clock));
     if (!this.everUp || this.isDown) {
       const again = this.everUp;
       this.everUp = true;
@@ -110,7 +110,7 @@ export class Link {
         await p?.close().catch(() => undefined);
       }
       if (this.stopped) break;
-      const wait = this.waits.next(this.clock.now());
+      const wait = this.waits.next(elapsedOf(this.clock));
       // Reported once per outage, and also when the device was absent from the start.
       if (!this.isDown) {
         this.isDown = true;

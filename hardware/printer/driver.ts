@@ -3,7 +3,7 @@
 // time and judges it from the status replies alone (judge.ts). Every wait is bounded by the clock:
 // a silent or raving printer makes a print `unknown` or `not-printed`, never a hang. Facts:
 // docs/protocols/tcl.md.
-import { Emitter, realClock, sleep, type Clock } from '../clock.js';
+import { elapsedOf, Emitter, realClock, sleep, type Clock } from '../clock.js';
 import { FrameChannel, Link, LinkLostError } from '../link.js';
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import type { WireFrame } from '../wire-frame.js';
@@ -182,7 +182,7 @@ export class TclPrinter implements TicketPrinter {
     this.setupAt = -Infinity;
     try {
       this.first = await this.poll();
-      this.sessionAt = this.clock.now();
+      this.sessionAt = elapsedOf(this.clock);
       this.link.markUp();
       this.events.emit({ type: 'connected', firmware: this.first.firmware });
       this.observe(this.first);
@@ -192,9 +192,9 @@ export class TclPrinter implements TicketPrinter {
         if (this.purgeDue && !this.job && this.asked.length === 0 && this.cond?.busy === false) await this.purge();
         // A reset never reported within settleMs: the start's is sent again, then is a fault (resetUnreported);
         // after another's, the layout is defined again, the templates still avoided.
-        if (this.resetSentAt !== null && this.clock.now() - this.resetSentAt >= this.o.settleMs) this.resetUnreported();
+        if (this.resetSentAt !== null && elapsedOf(this.clock) - this.resetSentAt >= this.o.settleMs) this.resetUnreported();
         const due =
-          this.clock.now() - this.setupAt >= this.o.settleMs &&
+          elapsedOf(this.clock) - this.setupAt >= this.o.settleMs &&
           !this.job?.orphan &&
           this.asked.length === 0 &&
           this.resetSentAt === null &&
@@ -243,7 +243,7 @@ export class TclPrinter implements TicketPrinter {
   private async setup(): Promise<void> {
     const ch = this.ch;
     if (!ch) throw new LinkLostError();
-    this.setupAt = this.clock.now();
+    this.setupAt = elapsedOf(this.clock);
     await ch.write(COMMAND.CLEAR);
     await ch.write(COMMAND.DELETE_REGIONS);
     for (const c of layoutCommands(this.options)) await ch.write(c);
@@ -276,7 +276,7 @@ export class TclPrinter implements TicketPrinter {
     await ch.write(COMMAND.RESET);
     this.purgeDue = false;
     this.wipe();
-    this.resetSentAt = this.clock.now();
+    this.resetSentAt = elapsedOf(this.clock);
     this.layoutReady = false;
     this.setupAt = -Infinity;
     if (this.fromBefore === 'due' || this.fromBefore === 'sent') {
@@ -334,7 +334,7 @@ export class TclPrinter implements TicketPrinter {
     }
     if (this.job !== job) return; // timed out while the host journalled
     job.attempt = attempt;
-    job.judge = new PrintJudge(attempt.template, c, this.clock.now(), this.o.settleMs);
+    job.judge = new PrintJudge(attempt.template, c, elapsedOf(this.clock), this.o.settleMs);
     try {
       await ch.write(printCommand(attempt.template, job.request.ticket));
     } catch {
@@ -362,7 +362,7 @@ export class TclPrinter implements TicketPrinter {
     const job = this.job;
     if (job?.orphan) return;
     if (job?.judge) {
-      const v = job.judge.observe(c, this.clock.now());
+      const v = job.judge.observe(c, elapsedOf(this.clock));
       if (v) this.finish(job, v);
       return;
     }
@@ -398,7 +398,7 @@ export class TclPrinter implements TicketPrinter {
   private answerOrphan(): void {
     const job = this.job;
     const c = this.cond;
-    if (!job?.attempt || !job.orphan || !c || !this.first || c.busy || this.clock.now() - this.sessionAt < this.o.settleMs) return;
+    if (!job?.attempt || !job.orphan || !c || !this.first || c.busy || elapsedOf(this.clock) - this.sessionAt < this.o.settleMs) return;
     this.finish(job, resolveAttempt(job.attempt, this.first, c));
   }
 
@@ -406,7 +406,7 @@ export class TclPrinter implements TicketPrinter {
   private answerAsked(): void {
     const c = this.cond;
     const first = this.first;
-    if (!c || !first || this.job || c.busy || this.clock.now() - this.sessionAt < this.o.settleMs) return;
+    if (!c || !first || this.job || c.busy || elapsedOf(this.clock) - this.sessionAt < this.o.settleMs) return;
     for (const p of [...this.asked]) {
       // After a reset the printer names no template: a job from before it proves neither way.
       const gone = this.wiped && !this.sinceWipe.has(p.attempt.validationNumber);

@@ -2,6 +2,7 @@
 // (duplicates re-acknowledged and dropped, a gap answered with REPLAY_FROM), ACK only after the
 // host's onEvent resolved, commands with resend and a heartbeat. Spec: docs/protocols/shoe.md.
 import { FrameChannel, LinkLostError } from '../link.js';
+import { elapsedOf } from '../clock.js';
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import { toHex } from '../bytes.js';
 import { shoeRx, shoeTx } from '../wire-frame.js';
@@ -256,7 +257,7 @@ export class FramedShoe extends ShoeBase {
    */
   private async reAck(seq: number): Promise<void> {
     const ack = this.lastAcked || seq;
-    const now = this.clock.now();
+    const now = elapsedOf(this.clock);
     if (this.reAcked?.seq === ack && now - this.reAcked.at < REACK_MS) return;
     this.reAcked = { seq: ack, at: now };
     await this.write(MSG.ACK, 0, u16(ack));
@@ -307,9 +308,9 @@ export class FramedShoe extends ShoeBase {
     const retries = this.opts.retries ?? 3;
     for (let i = 0; i < retries; i++) {
       await ch.write(encodeShoeFrame(0, MSG.GET_STATUS));
-      const until = this.clock.now() + this.timeout;
-      while (this.clock.now() < until) {
-        const f = await ch.next(Math.max(1, until - this.clock.now()));
+      const until = elapsedOf(this.clock) + this.timeout;
+      while (elapsedOf(this.clock) < until) {
+        const f = await ch.next(Math.max(1, until - elapsedOf(this.clock)));
         if (f?.type === MSG.HELLO) return { hello: f, early };
         // Bounded: a device that floods events and never answers costs no memory; what is not kept
         // comes back as a gap, and a replay. An event under sequence 0 is kept too: handled after

@@ -4,7 +4,7 @@
 // the agent's two port relays (which still reset theirs at every open: a port that went as it
 // opened was opened again every 250 ms for as long as it went on).
 import { HeldBackoff, type Backoff } from '../../engine/backoff.js';
-import type { Clock } from '../../hardware/clock.js';
+import { elapsedOf, type Clock } from '../../hardware/clock.js';
 
 /**
  * How long a station's own port (its acceptor's, its SAS line's) must have stayed open for its
@@ -77,7 +77,7 @@ export class Redial {
   /** The link is up (welcomed; a port opened). Said again while up, it changes nothing. */
   up(): void {
     this.clearWelcome();
-    this.waits.up(this.o.clock.now());
+    this.waits.up(elapsedOf(this.o.clock));
   }
 
   /**
@@ -86,7 +86,7 @@ export class Redial {
    */
   lost(again: () => void): number | null {
     this.clearWelcome();
-    const ms = this.waits.next(this.o.clock.now());
+    const ms = this.waits.next(elapsedOf(this.o.clock));
     if (this.stopped) return null;
     if (this.retryTimer !== null) this.o.clock.clearTimeout(this.retryTimer);
     this.retryTimer = this.o.clock.setTimeout(() => {

@@ -3,7 +3,7 @@
 // it only after the host's credit callback resolved. Every status report moves the note cycle
 // through the table in transitions.ts, and a report the table does not allow is a
 // `protocolViolation`, never a credit. Facts: docs/protocols/id003.md.
-import { sleep } from '../../clock.js';
+import { elapsedOf, sleep } from '../../clock.js';
 import { bytesAscii } from '../../bytes.js';
 import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
@@ -99,9 +99,9 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       if (attempt > 0 || unasked > 0) this.gap = true;
       await ch.write(encodeId003(code, data));
       if (!expect) return null;
-      const deadline = this.clock.now() + this.opts.replyTimeoutMs;
+      const deadline = elapsedOf(this.clock) + this.opts.replyTimeoutMs;
       for (;;) {
-        const f = await ch.next(Math.max(1, deadline - this.clock.now()));
+        const f = await ch.next(Math.max(1, deadline - elapsedOf(this.clock)));
         if (!f) break;
         if (answers(f)) return f;
         this.gap = true;
@@ -131,9 +131,9 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       const garbledBefore = this.parser.errors;
       await ch.write(encodeId003(code));
       if (attempt === 0) written?.();
-      const deadline = this.clock.now() + this.opts.replyTimeoutMs;
+      const deadline = elapsedOf(this.clock) + this.opts.replyTimeoutMs;
       for (;;) {
-        const f = await ch.next(Math.max(1, deadline - this.clock.now()));
+        const f = await ch.next(Math.max(1, deadline - elapsedOf(this.clock)));
         if (!f) break;
         if (f.code === CMD.ACK) return 'ack';
         // A garbled frame before it may have been this command's ACK, the INVALID COMMAND the

@@ -5,7 +5,7 @@
 // validator take; the next POLL, which acknowledges it, is sent after the host's credit callback
 // resolved. Every note event moves the note cycle through the table in transitions.ts, and one the
 // table does not allow is a `protocolViolation`, never a credit. Facts: docs/protocols/ssp.md.
-import { sleep } from '../../clock.js';
+import { elapsedOf, sleep } from '../../clock.js';
 import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
 import { sspRx, sspTx } from '../../wire-frame.js';
@@ -166,9 +166,9 @@ export class SspBillAcceptor extends BillAcceptorBase {
       for (let attempt = 0; attempt < this.opts.retries; attempt++) {
         ch.clear();
         await ch.write(bytes);
-        const deadline = this.clock.now() + this.opts.replyTimeoutMs;
-        while (this.clock.now() < deadline) {
-          const f = await ch.next(Math.max(1, deadline - this.clock.now()));
+        const deadline = elapsedOf(this.clock) + this.opts.replyTimeoutMs;
+        while (elapsedOf(this.clock) < deadline) {
+          const f = await ch.next(Math.max(1, deadline - elapsedOf(this.clock)));
           if (!f) break;
           if (f.seqId !== seqId) {
             this.judgeLate(f); // a late reply to an earlier packet: the same again, or a second answer to it
@@ -524,7 +524,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
         this.enter('idle');
         return true;
       case 'watch': {
-        const now = this.clock.now();
+        const now = elapsedOf(this.clock);
         this.quietSince ??= now;
         if (now - this.quietSince >= this.opts.stackTimeoutMs) {
           this.quietSince = null;

@@ -85,7 +85,7 @@ export class SspSimulator extends BillSimulatorBase<SspNote, SspFrame> implement
   private phase: Phase = 'idle';
   private fault: 'jam' | 'full' | 'removed' | 'failed' | null = null;
   private fraud = false;
-  private lastCommandAt = Date.now();
+  private lastCommandAt = performance.now();
 
   constructor(options: SspSimOptions = {}) {
     super(options, LINE_8N2_9600);
@@ -205,7 +205,8 @@ export class SspSimulator extends BillSimulatorBase<SspNote, SspFrame> implement
       wrapped = true;
     }
     const inner = body[0] ?? -1;
-    const now = Date.now();
+    // The unit's own timers: a validator keeps time of its own, not the host's wall clock.
+    const now = performance.now();
     if (this.phase === 'escrow' && now - this.lastCommandAt > this.escrowTimeoutMs) this.startReject();
     if (now - this.lastCommandAt > this.idleDisableMs) this.enabled = false;
     this.lastCommandAt = now;
