@@ -93,7 +93,7 @@ export class HostTransfers {
   private peers: PeersFile;
   /** Started (its links dialled): a peer enrolled afterwards is dialled at once. */
   private started = false;
-  /** When each open transfer was first seen open by this run (a restart waits again: it recalls later, never earlier). */
+  /** When each open transfer was first seen open by this run, on the monotonic clock (a restart waits again: it recalls later, never earlier). */
   private readonly openSince = new Map<string, number>();
   /** When this run first saw each of its transfers recalling (by serial): a receiver silent past the recall time since cannot answer. */
   private readonly recallingSince = new Map<number, number>();
@@ -214,7 +214,7 @@ export class HostTransfers {
   private answers(o: Outgoing): boolean {
     if (o.phase !== 'recalling') return true;
     const since = this.recallingSince.get(o.transfer.id.serial);
-    return since === undefined || Date.now() - since < this.recallAfterMs();
+    return since === undefined || performance.now() - since < this.recallAfterMs();
   }
 
   private recallAfterMs(): number {
@@ -272,7 +272,9 @@ export class HostTransfers {
     // A file edited with no transfer under way is seen within a tick (and raised) all the same.
     for (const t of this.links.keys()) this.admits(t);
     this.guard(() => this.host.tick());
-    const now = Date.now();
+    // This run's waits, on the monotonic clock: a wall clock stepped forward (NTP, a technician
+    // setting the time) recalled an offer at once and made it a person's to settle at the next tick.
+    const now = performance.now();
     const recallAfter = this.recallAfterMs();
     const open = new Set<string>();
     const recalling = new Set<number>();
