@@ -63,6 +63,7 @@ export {
   pendingHandpays,
   unresolvedEscrows,
   escrowResolved,
+  type UnresolvedEscrow,
   pendingTableHold,
   serviceDisabledDevices,
   type HeldRead,

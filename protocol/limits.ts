@@ -11,8 +11,10 @@
  * 12: the ticket printer's and the held ticket's fault kinds, `printer-misbehaved` (added without a
  * new version on 4 December: a miss), `printer-jam`, `printer-fault` and `ticket-held`, in a
  * station's faults and service mode's rows, which a version-11 screen reads as malformed.
+ * 13: service mode's `note-settle` action and the Devices page's `notesHeld` (notes no acceptor will
+ * end, for a person to settle): a version-12 screen reads such a page as malformed.
  */
-export const PROTOCOL_VERSION = 12;
+export const PROTOCOL_VERSION = 13;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is

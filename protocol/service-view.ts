@@ -47,6 +47,9 @@ function statusPage({ TableRow, TiltRow, DeviceRow, SyncRow }: ServiceRows) {
 }
 
 /** The devices and one device's trace and frames. */
+/** The notes held for a person a Devices page lists (more wait on the next settlement). */
+export const NOTES_HELD_SHOWN = 8;
+
 function devicesPage({ DeviceRow, TraceRow, FrameRow }: ServiceRows) {
   return z.strictObject({
     page: z.literal('devices'),
@@ -57,6 +60,15 @@ function devicesPage({ DeviceRow, TraceRow, FrameRow }: ServiceRows) {
     trace: z.array(TraceRow).max(60),
     /** The chosen device's frames, newest first. */
     frames: z.array(FrameRow).max(80),
+    /**
+     * Notes the host answered "stack" to that no acceptor will end (left in a protocol's dispute,
+     * behind a newer note, or at a station gone), each waiting for a person to say whether it is in
+     * the cashbox (`seq`: its escrow entry, which the action names). The oldest first; absent: none.
+     */
+    notesHeld: z
+      .array(z.strictObject({ station: Station, seq: z.number().int().positive(), amount: MinorUnits, since: Iso, twoPerson: z.boolean() }))
+      .max(NOTES_HELD_SHOWN)
+      .optional(),
   });
 }
 

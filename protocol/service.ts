@@ -111,6 +111,17 @@ function moneyActions() {
       outcome: z.enum(['stacked', 'returned']),
     }),
     /**
+     * A person settles a note the host answered "stack" to and no acceptor will end: `stacked`,
+     * found in the cashbox, the station credited; `returned`, not there. `seq` names its escrow entry
+     * (the host checks it is held for a person, at `station`).
+     */
+    noteSettle: z.strictObject({
+      kind: z.literal('note-settle'),
+      station: Station,
+      seq: z.number().int().positive(),
+      outcome: z.enum(['stacked', 'returned']),
+    }),
+    /**
      * Two people counted a station's cashbox at the drop (`notes`: face value in major units and how
      * many): the host sets it against the notes credited there since its previous drop, journals the
      * reconciliation (`cashbox.drop`) and says the difference.
@@ -207,6 +218,7 @@ export const ServiceAction = z.lazy(() => {
     m.handpayConfirm,
     m.ticketSettle,
     m.ticketInSettle,
+    m.noteSettle,
     r.newShoe,
     r.tableOpen,
     d.testNote,
@@ -243,6 +255,7 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   // As a handpay: only above the two-person amount.
   'ticket-settle',
   'ticket-in-settle',
+  'note-settle',
   'station-enrol',
   'station-revoke',
   'peer-add',

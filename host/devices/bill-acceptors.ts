@@ -10,6 +10,8 @@ import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { lastCreditFor, pendingNoteFor } from '../recovery/escrow.js';
 import type { TicketIn } from './ticket-in.js';
+import { REMOTE_STATION_BASE } from '../../terms/stations.js';
+import { NotesHeld } from './notes-held.js';
 import type { CreditRule } from './credit-rule/credit-rule.js';
 
 /** What service mode and /healthz show of one station's acceptor. */
@@ -77,7 +79,16 @@ export class BillAcceptors {
   /** Stations in service mode's note test: the next note is returned, reported, never credited. */
   private readonly noteTests = new Map<number, (note: EscrowedNote) => void>();
 
-  constructor(private readonly deps: BillAcceptorDeps) {}
+  /** Notes answered "stack" that no acceptor will end: a person's to settle (service mode, Devices). */
+  readonly notes: NotesHeld;
+
+  constructor(private readonly deps: BillAcceptorDeps) {
+    const configured = new Set([
+      ...deps.config.stations.map((s) => s.station),
+      ...Array.from({ length: deps.config.remoteStations }, (_, i) => REMOTE_STATION_BASE + 1 + i),
+    ]);
+    this.notes = new NotesHeld({ ledger: deps.ledger, configured: () => configured });
+  }
 
   start(): void {
     // The attempts no acceptor can be asked about are settled before any acceptor is told of one.
@@ -115,6 +126,9 @@ export class BillAcceptors {
     // A technician's disable stands until a technician enables the device again, restart or not.
     if (serviceDisabledDevices(this.deps.ledger).includes(device)) this.reasons(station).add('service-disable');
     this.status.set(station, { station, device, spec, protocol, state: 'connecting', lastEvent: null });
+    const pendingNote = pendingNoteFor(this.deps.ledger, device);
+    // Handed to this driver: its word ends the note again, whatever an earlier driver left.
+    if (pendingNote) this.notes.handed(device, pendingNote.escrowId);
     const acceptor = open({
       protocol,
       currency: config.currency,
@@ -122,7 +136,7 @@ export class BillAcceptors {
       ...(protocol === 'ssp' && config.sspDataset ? { dataset: config.sspDataset } : {}),
       enabled: this.reasons(station).size === 0,
       // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
-      pendingNote: pendingNoteFor(this.deps.ledger, device),
+      pendingNote,
       // A credit journalled just before the host stopped may be unacknowledged: its repeat is no cheat.
       lastCredit: lastCreditFor(this.deps.ledger, device),
       onEscrow: (note) => this.escrow(station, device, note),
@@ -250,6 +264,12 @@ export class BillAcceptors {
     if (!s) return;
     // Before the fault is journalled: the Tickets page it refreshes lists the ticket left held.
     if ((e.type === 'protocolViolation' || e.type === 'jam') && e.ticket) this.ticketLeft(station, e.ticket, e.type === 'jam' ? 'jam' : e.rule);
+    // …and the Devices page the note left held: in dispute, the driver never credits it after.
+    if (e.type === 'protocolViolation' && e.note && this.notes.acceptorLeft(s.device, e.note.escrowId))
+      this.deps.log.warn(
+        { station, device: s.device, escrowId: e.note.escrowId, rule: e.rule },
+        'note left by its acceptor without an end: held for a person (service mode, Devices)',
+      );
     this.deps.onEvent?.(station, e);
     s.lastEvent = e.type;
     if (e.type === 'ticketReturned') {

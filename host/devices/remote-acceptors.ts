@@ -9,6 +9,7 @@ import type { CreditRule } from './credit-rule/credit-rule.js';
 import { MessagePort } from '../../hardware/transport/message-port.js';
 import type { PortOpener } from '../../hardware/transport/byte-port.js';
 import type { BillAcceptors } from './bill-acceptors.js';
+import type { NotesHeld } from './notes-held.js';
 import type { RemoteSas } from './remote-sas.js';
 
 /** What a link's message is for its rate: the acceptor's (a note every few seconds) or its SAS line's (a poll every few tens of ms). */
@@ -33,6 +34,8 @@ export interface RemoteAcceptorDeps {
    * the transport. Absent: relay mode is refused.
    */
   relayed?: Pick<BillAcceptors, 'attachRelayed' | 'wake'>;
+  /** The host's notes held for a person (the seated acceptors'): a note handed to an agent's driver is its acceptor's again. */
+  notes?: Pick<NotesHeld, 'handed'>;
   /** The eSSP fixed key of the remote validators (held here only); relayed SSP always runs encrypted. */
   esspFixedKey?: bigint;
   /** Refuse agents that run the driver themselves (`mode: driver`): only relayed acceptors. */
@@ -310,6 +313,8 @@ export class RemoteAcceptors {
     // every one but the last went back to the customer before the next was taken in.
     for (const e of openEscrows(this.d.ledger, device).slice(0, -1)) journalReturn(this.d.ledger, m.station, device, e.note, 'a later note was taken in');
     const pending = pendingNoteFor(this.d.ledger, device);
+    // Handed to this agent's driver: its word ends the note again (the host's notes held, service mode).
+    if (pending) this.d.notes?.handed(device, pending.escrowId);
     const credited = pending ? null : lastCreditFor(this.d.ledger, device);
     link.send({
       type: 'device-welcome',

@@ -57,6 +57,8 @@ export function routeAction(b: ServiceBackend, a: Exclude<ServiceAction, { kind:
       return b.tickets.settle(a.station, a.ticket, a.outcome, by);
     case 'ticket-in-settle':
       return b.tickets.settleIn({ station: a.station, seq: a.seq, last4: a.ticket }, a.outcome, by);
+    case 'note-settle':
+      return b.devices.settleNote({ station: a.station, seq: a.seq }, a.outcome, by);
     case 'sync-retry':
       return b.sync.retry(who);
     case 'program-hash':

@@ -1,4 +1,4 @@
-import { SERVICE_PAGE_SIZE, type EventFilter, type ServicePage, type ServicePageName } from '../../protocol/index.js';
+import { NOTES_HELD_SHOWN, SERVICE_PAGE_SIZE, type EventFilter, type ServicePage, type ServicePageName } from '../../protocol/index.js';
 import type { DevicesPart, ServiceBackend } from './service-backend.js';
 
 /** What the signed-in screen asked to see. */
@@ -36,7 +36,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
       };
     }
     case 'devices':
-      return devicesPage(b.devices, req.device);
+      return devicesPage(b.devices, req.device, b.cabinet.twoPersonHandpayAbove);
     case 'meters':
       return { page: 'meters', currency: b.cabinet.currency, notes: b.meters.notes().slice(0, 16), scopes: b.meters.scopes().slice(0, 8) };
     case 'recall': {
@@ -83,7 +83,17 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
   }
 }
 
-/** The Devices page: every device, and the chosen one's decoded events and frames. */
-function devicesPage(b: DevicesPart, device: string | null): ServicePage {
-  return { page: 'devices', device, devices: b.list(), trace: b.trace(device, 60), frames: device ? b.frames(device, 80) : [] };
+/** The Devices page: every device, and the chosen one's decoded events and frames; the notes held for a person. */
+function devicesPage(b: DevicesPart, device: string | null, twoPersonAbove: number): ServicePage {
+  const held = b.heldNotes().slice(0, NOTES_HELD_SHOWN);
+  return {
+    page: 'devices',
+    device,
+    devices: b.list(),
+    trace: b.trace(device, 60),
+    frames: device ? b.frames(device, 80) : [],
+    ...(held.length > 0
+      ? { notesHeld: held.map((n) => ({ station: n.station, seq: n.seq, amount: n.amount, since: n.since, twoPerson: n.amount > twoPersonAbove })) }
+      : {}),
+  };
 }

@@ -17,6 +17,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'handpay-confirm',
     'ticket-settle',
     'ticket-in-settle',
+    'note-settle',
     'clear-tilt',
   ]),
   supervisor: new Set([
@@ -29,6 +30,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'handpay-confirm',
     'ticket-settle',
     'ticket-in-settle',
+    'note-settle',
     'new-shoe',
     'table-open',
     'test-note',

@@ -3,6 +3,7 @@ import type { CardCode } from '../../engine/cards/card.js';
 import type { Said } from '../../locales/said.js';
 import type { Correction, Uncorrectable } from '../../engine/table/vocabulary.js';
 import type { EnrollingSession } from '../stadium/enrolment-downloads.js';
+import type { HeldNote, NoteSettlement } from '../devices/notes-held.js';
 
 /**
  * What service mode needs from the rest of the host. The live implementation
@@ -111,6 +112,10 @@ export interface DevicesPart {
   reconnect(device: string, who: string): BackendResult;
   /** Resolves when a note was inserted (and returned) or the test timed out. */
   testNote(station: number, who: string): Promise<BackendResult>;
+  /** Notes answered "stack" that no acceptor will end, oldest first: a person's to settle. */
+  heldNotes(): HeldNote[];
+  /** A person settles a held note: in the cashbox (credited) or not (returned), journalled with who. */
+  settleNote(note: { station: number; seq: number }, outcome: NoteSettlement, by: readonly string[]): BackendResult;
   testCard(who: string): Promise<BackendResult>;
 }
 

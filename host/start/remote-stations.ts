@@ -38,6 +38,7 @@ export function openRemoteStations(
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
     // A relaying agent's acceptor is driven here, by the seated stations' code.
     relayed: billAcceptors,
+    notes: billAcceptors.notes,
     // Relay only in a production build (issue 50); an agent that runs the driver is for tests.
     relayOnly: relayOnlyFor(config.remoteAcceptors.relayOnly, build),
     ...(config.remoteAcceptors.esspFixedKey ? { esspFixedKey: BigInt(`0x${config.remoteAcceptors.esspFixedKey}`) } : {}),

@@ -275,6 +275,8 @@ describe('service mode on a live host', () => {
     await still({ kind: 'ticket-settle', station: 1, ticket: '0000', outcome: 'void' }, /^serviceRefusal\.ticketNoneInPrint$/);
     // No ticket in held at station 1 either (host/devices/ticket-in-held.test.ts settles them).
     await still({ kind: 'ticket-in-settle', station: 1, seq: 1, ticket: '0000', outcome: 'stacked' }, /^serviceRefusal\.ticketInNoneHeld$/);
+    // Nor a note held for a person (tests/security/note-settle.test.ts settles one).
+    await still({ kind: 'note-settle', station: 1, seq: 1, outcome: 'stacked' }, /^serviceRefusal\.noteNoneHeld$/);
     await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
     await still({ kind: 'table-open', open: false }, /^service\.done\.tableClose$/);
     assert.ok(

@@ -6,7 +6,7 @@ import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { DeviceTrace } from './device-trace.js';
 import { stationOfDevice } from './event-text.js';
-import type { ServiceJournal } from './service-journal.js';
+import { serviceActionEntry, type ServiceJournal } from './service-journal.js';
 
 type Deps = Pick<LiveBackendDeps, 'billAcceptors' | 'shoe'>;
 
@@ -16,9 +16,29 @@ export function devices(
   trace: Pick<DeviceTrace, 'shoeIdentity'>,
   journal: ServiceJournal,
   changes: Changes,
-): Pick<DevicesPart, 'list' | 'setEnabled' | 'reconnect'> {
+): Pick<DevicesPart, 'list' | 'setEnabled' | 'reconnect' | 'heldNotes' | 'settleNote'> {
   return {
     list: () => [...acceptorRows(d), shoeRow(d, trace.shoeIdentity())],
+
+    heldNotes: () => d.billAcceptors.notes.held(),
+
+    /**
+     * A person settles a note held for them (docs/service-mode.md, "A note held for a person"): its
+     * end (`bill.credit`, or `bill.return`) is journalled against its escrow with the service action
+     * naming them, in one transaction, and only then is the screen told.
+     */
+    settleNote(note, outcome, by) {
+      const record = (s: { station: number; amount: number; currency: string }) =>
+        serviceActionEntry(by, 'note-settle', `station ${s.station}: note of escrow ${note.seq} ${outcome} (${s.amount} ${s.currency})`);
+      const r = d.billAcceptors.notes.settleByHand(note, outcome, by.map((n) => n.slice(0, 80)).slice(0, 2), record);
+      if (!r.ok) return refusedBy(r.say);
+      changes.changed();
+      return {
+        ok: true,
+        key: outcome === 'stacked' ? 'service.done.noteStacked' : 'service.done.noteReturned',
+        values: { station: r.station, amount: r.amount, currency: r.currency },
+      };
+    },
 
     setEnabled(device, enabled, who) {
       const station = stationOfDevice(device);

@@ -66,6 +66,8 @@ function deviceFakes(record: ReturnType<typeof recorder>, ok: (key: string) => B
     reconnect: record('devices.reconnect', () => ok('service.done.reconnect')),
     testNote: (...args) => Promise.resolve(record('devices.testNote', () => ok('service.done.testNote'))(...args)),
     testCard: (...args) => Promise.resolve(record('devices.testCard', () => ok('service.done.testCard'))(...args)),
+    heldNotes: () => [],
+    settleNote: record('devices.settleNote', () => ok('service.done.noteStacked')),
   };
 }
 

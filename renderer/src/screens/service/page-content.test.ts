@@ -58,6 +58,34 @@ describe('service Devices page', () => {
   });
 });
 
+describe('service Devices page: notes held for a person', () => {
+  it('lists each held note in the screen’s words with its two settlements, which name its escrow entry', () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const acts: unknown[] = [];
+      const session = { role: 'technician', name: 'Bo Chan', staff: '1002' };
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true, session } as unknown as ServiceState;
+      const notesHeld = [{ station: 3, seq: 41, amount: 50_000, since: '2026-12-05T04:00:00.000Z', twoPerson: false }];
+      const page = { page: 'devices' as const, device: 'BA-1', devices: [row({ device: 'BA-1', station: 1 })], trace: [], frames: [], notesHeld };
+      const out = pageContent(state, page, t, INITIAL_CHOICES, { ...none, act: (a) => void acts.push(a) });
+      const text = out.rows.join('\n');
+      assert.ok(text.includes(t('service.notesHeld.title')), `${language}: ${text}`);
+      const stacked = out.buttons.find((b) => b.id === 'note-stacked-41');
+      const returned = out.buttons.find((b) => b.id === 'note-returned-41');
+      assert.ok(stacked && returned, `${language}: ${out.buttons.map((b) => b.id).join(' ')}`);
+      stacked.press();
+      returned.press();
+      assert.deepEqual(acts, [
+        { kind: 'note-settle', station: 3, seq: 41, outcome: 'stacked' },
+        { kind: 'note-settle', station: 3, seq: 41, outcome: 'returned' },
+      ]);
+      const without = pageContent(state, { ...page, notesHeld: undefined }, t, INITIAL_CHOICES, none);
+      assert.ok(!without.rows.join('\n').includes(t('service.notesHeld.title')), 'nothing held: no heading');
+    }
+  });
+});
+
 describe('service Devices and Sync rows: codes said in words', () => {
   it("say each device's link, the shoe's open lid and the sync's state in the screen's language, never the host's code", () => {
     for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {

@@ -62,6 +62,12 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
       fmt.t('service.action.station', { station: action.station }),
       joined(`…${action.ticket}`, fmt.t(`service.tickets.settleIn.${action.outcome}`)),
     );
+  // A held note: its station, its amount as the page lists it, and where the person says it is.
+  if (action.kind === 'note-settle') {
+    const row = page?.page === 'devices' ? page.notesHeld?.find((n) => n.seq === action.seq) : undefined;
+    const where = fmt.t(`service.notesHeld.settle.${action.outcome}`);
+    return joined(fmt.t('service.action.station', { station: action.station }), row ? joined(fmt.money(row.amount), where) : where);
+  }
   // The transfer the second person confirms as the page lists it, how it is settled, and on what reference.
   if (action.kind === 'transfer-settle') {
     const row = page?.page === 'peers' ? page.open.find((o) => o.serial === action.serial) : undefined;

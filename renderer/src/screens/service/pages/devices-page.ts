@@ -1,6 +1,7 @@
 import type { ServicePage } from '../../../../../protocol/index.js';
 import { deviceRows } from './device-rows.js';
 import type { PageKit } from './kit.js';
+import { localTime } from './time.js';
 
 /** The Devices page: one row per device and the chosen one in full, with its trace and frames, and the tests and switches a technician runs. */
 export function devicesPage(page: Extract<ServicePage, { page: 'devices' }>, k: PageKit): void {
@@ -8,6 +9,8 @@ export function devicesPage(page: Extract<ServicePage, { page: 'devices' }>, k: 
   // The device the host traces is the one on screen; until the host has it, the screen's choice.
   const device = page.device ?? c.device;
   const chosen = page.devices.find((d) => d.device === device);
+  // Notes a person must settle first: each counts against its station's credit limit until then.
+  notesHeldRows(page.notesHeld ?? [], k);
   // One short row per device and the chosen one in full: its trace stays on the first screen.
   deviceRows(page.devices, k, device);
   if (chosen?.switchable === false) wrap(t('service.field.notSwitchable', { device: chosen.device }));
@@ -51,4 +54,33 @@ export function devicesPage(page: Extract<ServicePage, { page: 'devices' }>, k: 
     }
     btn('act-device-reconnect', t('service.action.device-reconnect'), () => a.act({ kind: 'device-reconnect', device }));
   }
+}
+
+/**
+ * Notes the host answered "stack" to that no acceptor will end, each with its two settlements (a
+ * technician alone, or a supervisor and a second person above the two-person amount): in the
+ * cashbox, the station credited, or not there, returned. Each action names the note's escrow entry.
+ */
+function notesHeldRows(held: NonNullable<Extract<ServicePage, { page: 'devices' }>['notesHeld']>, k: PageKit): void {
+  const { t, a, money, canAct, rows, wrap, btn } = k;
+  if (held.length === 0) return;
+  rows.push(t('service.notesHeld.title'));
+  wrap('  ' + t('service.notesHeld.how'));
+  held.forEach((n, i) => {
+    const row = t('service.notesHeld.row', {
+      station: n.station,
+      amount: money(n.amount),
+      at: localTime(n.since),
+      two: n.twoPerson ? t('service.field.twoPerson') : '',
+    });
+    wrap('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
+    for (const outcome of ['stacked', 'returned'] as const)
+      btn(
+        `note-${outcome}-${n.seq}`,
+        t(outcome === 'stacked' ? 'service.action.note-stacked-row' : 'service.action.note-returned-row', { n: i + 1 }),
+        () => a.act({ kind: 'note-settle', station: n.station, seq: n.seq, outcome }),
+        canAct,
+      );
+  });
+  rows.push('');
 }

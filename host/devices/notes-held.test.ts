@@ -1,0 +1,196 @@
+// A note the host answered "stack" to that no acceptor will end (it broke its protocol over it, took
+// another since, or its station is gone) waited open for ever: counted against the station's credit
+// limit, listed open in the back office, with no way for the floor to close it. A person now looks in
+// the cashbox and settles it; one an acceptor still has is never theirs to settle.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { entriesOfTypes, notesOnTheirWay, openLedger, type EntryBody, type Ledger } from '../../ledger/index.js';
+import type { openBillAcceptor } from '../../hardware/open.js';
+import type { BillAcceptorEvent, BillAcceptorOptions, EscrowedNote } from '../../hardware/billacceptor/types.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { escrowTxId } from '../recovery/escrow.js';
+import { silent } from '../testing/table-kit.js';
+import { BillAcceptors } from './bill-acceptors.js';
+import { tableCreditRule } from './credit-rule/table-credit-rule.js';
+import { serviceActionEntry } from '../service/backend/service-journal.js';
+import { NotesHeld, RETURNED_BY_HAND } from './notes-held.js';
+
+const BY = ['Ana Lei'];
+
+function escrow(ledger: Ledger, station: number, escrowId: string, denomination = 50_000): number {
+  const device = `BA-${station}`;
+  const payload = { station, device, denomination, currency: 'MOP', escrowId };
+  return ledger.append({ type: 'bill.escrow', payload, txId: escrowTxId(device, escrowId) }).entry.seq;
+}
+
+function withLedger(body: (ledger: Ledger, notes: NotesHeld, configured: Set<number>) => void): void {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'notes-held-'));
+  const ledger = openLedger(dir, 'T1');
+  const configured = new Set([1, 2]);
+  try {
+    body(ledger, new NotesHeld({ ledger, configured: () => configured }), configured);
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const payloadsOf = (ledger: Ledger, type: 'bill.credit' | 'bill.return' | 'service.action') =>
+  [...entriesOfTypes(ledger, [type])].map((e) => ({ seq: e.seq, ...((JSON.parse(e.body) as EntryBody).payload as Record<string, unknown>) }));
+
+describe('notes held for a person (service mode, Devices)', () => {
+  it('the newest open escrow at its device is its acceptor’s: not held, and a settlement of it is refused', () => {
+    withLedger((ledger, notes) => {
+      const seq = escrow(ledger, 1, 'e1');
+      assert.deepEqual(notes.held(), []);
+      const r = notes.settleByHand({ station: 1, seq }, 'returned', BY);
+      assert.equal(!r.ok && r.say.key, 'serviceRefusal.noteNoneHeld');
+      assert.deepEqual(payloadsOf(ledger, 'bill.return'), []);
+    });
+  });
+
+  it('left by its acceptor (a protocol broken over it): held; settled as not in the cashbox, returned with the record in one commit', () => {
+    withLedger((ledger, notes) => {
+      const seq = escrow(ledger, 1, 'e1');
+      assert.equal(notes.acceptorLeft('BA-1', 'e1'), true);
+      assert.deepEqual(
+        notes.held().map((n) => [n.station, n.seq, n.device, n.amount, n.currency]),
+        [[1, seq, 'BA-1', 50_000, 'MOP']],
+      );
+      assert.equal(notesOnTheirWay(ledger, 1), 50_000, 'counted against the credit limit while held');
+      const record = (s: { station: number; amount: number }) => serviceActionEntry(BY, 'note-settle', `station ${s.station}: note returned (${s.amount})`);
+      const r = notes.settleByHand({ station: 1, seq }, 'returned', BY, record);
+      assert.deepEqual(r, { ok: true, station: 1, amount: 50_000, currency: 'MOP', outcome: 'returned' });
+      const [ret] = payloadsOf(ledger, 'bill.return');
+      const [act] = payloadsOf(ledger, 'service.action');
+      assert.deepEqual(
+        { ...ret, seq: 0 },
+        { seq: 0, station: 1, device: 'BA-1', denomination: 50_000, currency: 'MOP', reason: RETURNED_BY_HAND, escrowSeq: seq },
+      );
+      assert.equal(act?.seq, (ret?.seq ?? 0) + 1, 'the record beside it, appended with it');
+      assert.deepEqual(notes.held(), []);
+      assert.equal(notesOnTheirWay(ledger, 1), 0);
+      assert.equal(ledger.credit(1), 0);
+      const again = notes.settleByHand({ station: 1, seq }, 'stacked', BY);
+      assert.equal(!again.ok && again.say.key, 'serviceRefusal.noteNoneHeld', 'a note settled is settled once');
+    });
+  });
+
+  it('behind a newer escrow at its device: held; found in the cashbox, credited to the station once', () => {
+    withLedger((ledger, notes) => {
+      const older = escrow(ledger, 2, 'e1', 10_000);
+      const newer = escrow(ledger, 2, 'e2', 20_000);
+      assert.deepEqual(
+        notes.held().map((n) => n.seq),
+        [older],
+      );
+      assert.equal(notes.settleByHand({ station: 2, seq: newer }, 'stacked', BY).ok, false, 'the newest stays its acceptor’s');
+      assert.deepEqual(notes.settleByHand({ station: 2, seq: older }, 'stacked', BY), {
+        ok: true,
+        station: 2,
+        amount: 10_000,
+        currency: 'MOP',
+        outcome: 'stacked',
+      });
+      assert.equal(ledger.credit(2), 10_000);
+      assert.deepEqual(
+        payloadsOf(ledger, 'bill.credit').map((p) => (p as Record<string, unknown>)['escrowSeq']),
+        [older],
+      );
+      assert.equal(notesOnTheirWay(ledger, 2), 20_000, 'the newer note is still on its way');
+    });
+  });
+
+  it('refused: another station’s note named, no one named as settling it', () => {
+    withLedger((ledger, notes) => {
+      const seq = escrow(ledger, 1, 'e1');
+      notes.acceptorLeft('BA-1', 'e1');
+      assert.equal(notes.settleByHand({ station: 2, seq }, 'returned', BY).ok, false);
+      const nobody = notes.settleByHand({ station: 1, seq }, 'returned', []);
+      assert.equal(!nobody.ok && nobody.say.key, 'serviceRefusal.ticketNoSettler');
+      assert.equal(notes.held().length, 1);
+    });
+  });
+
+  it('handed to a driver again (a restart, a new relayed link): its acceptor’s again, not held', () => {
+    withLedger((ledger, notes) => {
+      escrow(ledger, 1, 'e1');
+      notes.acceptorLeft('BA-1', 'e1');
+      notes.handed('BA-1', 'e1');
+      assert.deepEqual(notes.held(), []);
+    });
+  });
+
+  it('at a station no longer configured: held; a note resolved already is never left', () => {
+    withLedger((ledger, notes, configured) => {
+      const seq = escrow(ledger, 2, 'e1');
+      configured.delete(2);
+      assert.deepEqual(
+        notes.held().map((n) => n.seq),
+        [seq],
+      );
+      assert.equal(notes.settleByHand({ station: 2, seq }, 'returned', BY).ok, true);
+      assert.equal(notes.acceptorLeft('BA-2', 'e1'), false);
+      assert.equal(notes.acceptorLeft('BA-2', 'no-such'), false);
+    });
+  });
+});
+
+/** A station's acceptor whose events the test says (the wiring of BillAcceptors, not a driver). */
+function scriptedAcceptor(): { open: typeof openBillAcceptor; say: (e: BillAcceptorEvent) => void; handed: () => EscrowedNote | null } {
+  const listeners = new Set<(e: BillAcceptorEvent) => void>();
+  let pending: EscrowedNote | null = null;
+  const open = ((_spec: string, o: BillAcceptorOptions) => {
+    pending = o.pendingNote ?? null;
+    return {
+      protocol: 'id003',
+      currency: o.currency,
+      on: (l: (e: BillAcceptorEvent) => void) => (listeners.add(l), () => listeners.delete(l)),
+      onFrame: () => () => undefined,
+      start: () => undefined,
+      enable: () => undefined,
+      disable: () => undefined,
+      setAccepted: () => undefined,
+      close: () => Promise.resolve(),
+    };
+  }) as unknown as typeof openBillAcceptor;
+  return { open, say: (e) => listeners.forEach((l) => l(e)), handed: () => pending };
+}
+
+describe('the seated acceptors and their notes held', () => {
+  it('a protocol broken over the note journalled in escrow leaves it held; a restart hands it to the new driver again', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'notes-held-'));
+    const base = simulatedTableConfig('war');
+    const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 1) });
+    const ledger = openLedger(dir, 'T1');
+    try {
+      const start = () => {
+        const device = scriptedAcceptor();
+        const credits = tableCreditRule({ config, ledger, log: silent, fault: () => undefined });
+        const acceptors = new BillAcceptors({ config, ledger, log: silent, credits, open: device.open });
+        acceptors.start();
+        return { acceptors, device };
+      };
+      const first = start();
+      const seq = escrow(ledger, 1, 'e1', 10_000);
+      assert.deepEqual(first.acceptors.notes.held(), []);
+      const note = { escrowId: 'e1', amount: 10_000, denomination: 100, currency: 'HKD', code: 0 } as EscrowedNote;
+      first.device.say({ type: 'protocolViolation', rule: 'note-vanished', report: 'idle', note });
+      assert.deepEqual(
+        first.acceptors.notes.held().map((n) => n.seq),
+        [seq],
+      );
+      void first.acceptors.close();
+      const second = start();
+      assert.equal(second.device.handed()?.escrowId, 'e1', 'the new driver is handed the note');
+      assert.deepEqual(second.acceptors.notes.held(), [], 'its word ends it again');
+      void second.acceptors.close();
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
