@@ -23,6 +23,24 @@ function unitOnUsb(): { sim: Id003Simulator; opener: () => Promise<UsbSerialPort
   return { sim, opener: async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 }) };
 }
 
+/**
+ * A driver whose host journals the escrow of a 500 and whose "stack" is lost on the way (a link cut,
+ * the host killed): the driver times out and the unit gives the note back. Every note offered is kept
+ * and never answered. Returns once the note is out of the unit.
+ */
+async function stackAnswerLost(sim: Id003Simulator, opener: () => Promise<UsbSerialPort>) {
+  const offered: EscrowedNote[] = [];
+  const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST, onEscrow: (n) => (offered.push(n), new Promise(() => undefined)) });
+  const ra = new EventRecorder<BillAcceptorEvent>();
+  a.on(ra.listener);
+  a.start();
+  await ra.until(() => ra.of('idle').some((e) => e.enabled));
+  sim.insertNote(500);
+  await ra.untilCount('returned');
+  await ra.until(() => sim.inPath === null);
+  return { a, ra, offered };
+}
+
 describe('ID-003 end to end over the fake FTDI bridge', () => {
   it('credits a note once, at VEND VALID, and ACKs only after the credit callback resolved', async () => {
     const box: { sim?: Id003Simulator } = {};
@@ -344,23 +362,15 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
   // the stadium soak (4 December): read as note-vanished, the escrow stayed open in the ledger.
   it('after a restart, a journalled pending note the unit gave back before it is said returned, not vanished', async () => {
     const { sim, opener } = unitOnUsb();
-    let journalled: EscrowedNote | null = null;
-    // The host journals the escrow and its "stack" is lost on the way: the driver times out.
-    const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST, onEscrow: (n) => ((journalled = n), new Promise(() => undefined)) });
-    const ra = new EventRecorder<BillAcceptorEvent>();
-    a.on(ra.listener);
-    a.start();
-    await ra.until(() => ra.of('idle').some((e) => e.enabled));
-    sim.insertNote(500);
-    await ra.untilCount('returned');
-    await ra.until(() => sim.inPath === null);
+    const { a, offered } = await stackAnswerLost(sim, opener);
     await a.close(); // killed before its return was heard
+    const journalled = offered[0]!;
     const credits: Credit[] = [];
     const b = new Id003BillAcceptor(opener, {
       currency: 'HKD',
       enabled: true,
       ...FAST,
-      pendingNote: { ...journalled!, stackSent: true },
+      pendingNote: { ...journalled, stackSent: true },
       onCredit: (c) => void credits.push(c),
     });
     const rb = new EventRecorder<BillAcceptorEvent>();
@@ -370,7 +380,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await rb.untilCount('returned');
     assert.deepEqual(
       rb.of('returned').map((e) => e.note?.escrowId),
-      [journalled!.escrowId],
+      [journalled.escrowId],
     );
     assert.deepEqual(rb.of('protocolViolation'), []);
     assert.deepEqual(credits, []);
@@ -380,16 +390,8 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
 
   it('after a restart, another note in escrow as the first report: the journalled one is said returned, the new one asked and credited', async () => {
     const { sim, opener } = unitOnUsb();
-    const offered: EscrowedNote[] = [];
-    // The host's "stack" for the first note is lost on the way; the second is never answered.
-    const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST, onEscrow: (n) => (offered.push(n), new Promise(() => undefined)) });
-    const ra = new EventRecorder<BillAcceptorEvent>();
-    a.on(ra.listener);
-    a.start();
-    await ra.until(() => ra.of('idle').some((e) => e.enabled));
-    sim.insertNote(500);
-    await ra.untilCount('returned');
-    await ra.until(() => sim.inPath === null);
+    // The second note is never answered either.
+    const { a, ra, offered } = await stackAnswerLost(sim, opener);
     // The customer feeds another note; the driver is killed while the unit holds it in escrow.
     sim.insertNote(100);
     await ra.until(() => offered.length === 2);
