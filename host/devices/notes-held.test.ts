@@ -115,7 +115,7 @@ describe('notes held for a person (service mode, Devices)', () => {
     });
   });
 
-  it('handed to a driver again (a restart, a new relayed link): its acceptor’s again, not held', () => {
+  it('handed to a driver again (a restart, a driver-mode agent’s hello): its acceptor’s again, not held', () => {
     withLedger((ledger, notes) => {
       escrow(ledger, 1, 'e1');
       notes.acceptorLeft('BA-1', 'e1');

@@ -33,7 +33,7 @@ export const RETURNED_BY_HAND = 'settled by hand: not in the cashbox';
  * start (`pendingNote`) and its word (a credit, a return) ends it. Held for a person are:
  * - one the acceptor left: it broke its protocol over it (SSP's `note-vanished`, a credit of
  *   another value, an escrow changed after STACK…), in dispute until idle, never credited after;
- *   left until a driver is handed it again (a restart, a relayed station's new link);
+ *   left until a driver is handed it again (a restart; a remote agent that runs the driver, at its hello: a relayed station's driver is the host's, opened once a run);
  * - one behind a newer escrow at its device (an acceptor holds one note at a time: whatever became
  *   of it, its acceptor took another since and will never speak of it);
  * - one at a station no longer configured.
