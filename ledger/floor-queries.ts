@@ -296,6 +296,18 @@ export function escrowResolved(ledger: Ledger, seq: number): boolean {
   return connectionOf(ledger).prepare(ESCROW_RESOLVED_SQL).get(seq) !== undefined;
 }
 
+/**
+ * Whether a later note was journalled in escrow at `device` than the escrow at `seq`, resolved or
+ * not: an acceptor holds one note at a time, so it has moved on from that one. A range scan from
+ * `seq` (the escrow asked about is recent, or rare).
+ */
+export function laterEscrowAt(ledger: Ledger, device: string, seq: number): boolean {
+  const row = connectionOf(ledger)
+    .prepare("SELECT 1 FROM journal WHERE seq > ? AND type = 'bill.escrow' AND json_extract(body, '$.payload.device') = ? LIMIT 1")
+    .get(seq, device);
+  return row !== undefined;
+}
+
 /** A note journalled in escrow and neither credited nor returned. */
 export interface UnresolvedEscrow {
   seq: number;

@@ -62,6 +62,7 @@ export {
   openTilts,
   pendingHandpays,
   unresolvedEscrows,
+  laterEscrowAt,
   escrowResolved,
   type UnresolvedEscrow,
   pendingTableHold,

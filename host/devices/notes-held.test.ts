@@ -11,7 +11,7 @@ import { entriesOfTypes, notesOnTheirWay, openLedger, type EntryBody, type Ledge
 import type { openBillAcceptor } from '../../hardware/open.js';
 import type { BillAcceptorEvent, BillAcceptorOptions, EscrowedNote } from '../../hardware/billacceptor/types.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
-import { escrowTxId } from '../recovery/escrow.js';
+import { escrowTxId, pendingNoteFor } from '../recovery/escrow.js';
 import { silent } from '../testing/table-kit.js';
 import { BillAcceptors } from './bill-acceptors.js';
 import { tableCreditRule } from './credit-rule/table-credit-rule.js';
@@ -42,7 +42,7 @@ const payloadsOf = (ledger: Ledger, type: 'bill.credit' | 'bill.return' | 'servi
   [...entriesOfTypes(ledger, [type])].map((e) => ({ seq: e.seq, ...((JSON.parse(e.body) as EntryBody).payload as Record<string, unknown>) }));
 
 describe('notes held for a person (service mode, Devices)', () => {
-  it('the newest open escrow at its device is its acceptor’s: not held, and a settlement of it is refused', () => {
+  it('an open escrow with no later one at its device is its acceptor’s: not held, and a settlement of it is refused', () => {
     withLedger((ledger, notes) => {
       const seq = escrow(ledger, 1, 'e1');
       assert.deepEqual(notes.held(), []);
@@ -101,6 +101,25 @@ describe('notes held for a person (service mode, Devices)', () => {
         [older],
       );
       assert.equal(notesOnTheirWay(ledger, 2), 20_000, 'the newer note is still on its way');
+    });
+  });
+
+  it('behind a newer escrow that was credited since: still held, and never handed to the driver at a restart', () => {
+    withLedger((ledger, notes) => {
+      const older = escrow(ledger, 2, 'e1', 10_000);
+      const newer = escrow(ledger, 2, 'e2', 20_000);
+      ledger.append({
+        type: 'bill.credit',
+        payload: { station: 2, device: 'BA-2', denomination: 20_000, currency: 'MOP', escrowSeq: newer },
+        txId: 'BA-2:e2:credit',
+      });
+      assert.deepEqual(
+        notes.held().map((n) => n.seq),
+        [older],
+        'its acceptor took another note since: it will never speak of this one',
+      );
+      assert.equal(pendingNoteFor(ledger, 'BA-2'), null, 'a driver asked about it would read the unit’s reports as this note’s');
+      assert.equal(notes.settleByHand({ station: 2, seq: older }, 'returned', BY).ok, true);
     });
   });
 

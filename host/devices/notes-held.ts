@@ -1,4 +1,4 @@
-import { escrowResolved, unresolvedEscrows, type Ledger, type NewEntry, type UnresolvedEscrow } from '../../ledger/index.js';
+import { escrowResolved, laterEscrowAt, unresolvedEscrows, type Ledger, type NewEntry, type UnresolvedEscrow } from '../../ledger/index.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import { creditTxId, escrowTxId, returnTxId } from '../recovery/escrow.js';
 
@@ -28,8 +28,8 @@ export const RETURNED_BY_HAND = 'settled by hand: not in the cashbox';
  * station's cashbox and the acceptor's path, asks the player, and settles each (docs/service-mode.md,
  * "A note held for a person"). Until then the note counts against the station's credit limit.
  *
- * An open escrow is the acceptor's while it is the newest open one at its device, at a station the
- * configuration has, and its acceptor has not left it in this run: the driver is handed it at its
+ * An open escrow is the acceptor's while no later note was journalled in escrow at its device
+ * (resolved or not), its station is in the configuration, and its acceptor has not left it in this run: the driver is handed it at its
  * start (`pendingNote`) and its word (a credit, a return) ends it. Held for a person are:
  * - one the acceptor left: it broke its protocol over it (SSP's `note-vanished`, a credit of
  *   another value, an escrow changed after STACK…), in dispute until idle, never credited after;
@@ -44,7 +44,7 @@ export class NotesHeld {
 
   constructor(private readonly d: { ledger: Ledger; configured: () => ReadonlySet<number> }) {}
 
-  /** A driver was handed the note (the newest open escrow at its device, at its start): its word ends it again. */
+  /** A driver was handed the note (an open escrow with no later one at its device, at its start): its word ends it again. */
   handed(device: string, escrowId: string): void {
     const e = this.d.ledger.byTxId(escrowTxId(device, escrowId));
     if (e) this.left.delete(e.seq);
@@ -91,11 +91,8 @@ export class NotesHeld {
   }
 
   private heldEscrows(): UnresolvedEscrow[] {
-    const open = unresolvedEscrows(this.d.ledger);
-    const newest = new Map<string, number>();
-    for (const e of open) newest.set(e.device, e.seq);
     const configured = this.d.configured();
-    return open.filter((e) => this.left.has(e.seq) || newest.get(e.device) !== e.seq || !configured.has(e.station));
+    return unresolvedEscrows(this.d.ledger).filter((e) => this.left.has(e.seq) || !configured.has(e.station) || laterEscrowAt(this.d.ledger, e.device, e.seq));
   }
 
   private heldNote(e: UnresolvedEscrow): HeldNote {

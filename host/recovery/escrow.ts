@@ -1,6 +1,6 @@
 import type { EscrowedNote } from '../../hardware/billacceptor/types.js';
 import { isCurrency } from '../../hardware/billacceptor/notes.js';
-import { escrowResolved, lastNoteCredit, unresolvedEscrows, type Ledger } from '../../ledger/index.js';
+import { escrowResolved, laterEscrowAt, lastNoteCredit, unresolvedEscrows, type Ledger } from '../../ledger/index.js';
 
 /** The transaction id a note's escrow is journalled under (the credit rule): `<device>:<escrowId>:escrow`. */
 export const escrowTxId = (device: string, escrowId: string) => `${device}:${escrowId}:escrow`;
@@ -17,7 +17,9 @@ export const returnTxId = (device: string, escrowId: string) => `${device}:${esc
  */
 export function pendingNoteFor(ledger: Ledger, device: string): (EscrowedNote & { stackSent: boolean }) | null {
   const last = openEscrows(ledger, device).at(-1);
-  return last ? { ...last.note, stackSent: true } : null;
+  // Behind a later escrow (one credited since, say), the unit's reports are another note's: a person's to settle.
+  if (!last || laterEscrowAt(ledger, device, last.seq)) return null;
+  return { ...last.note, stackSent: true };
 }
 
 /**
