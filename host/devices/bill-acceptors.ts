@@ -264,10 +264,11 @@ export class BillAcceptors {
     if (!s) return;
     // Before the fault is journalled: the Tickets page it refreshes lists the ticket left held.
     if ((e.type === 'protocolViolation' || e.type === 'jam') && e.ticket) this.ticketLeft(station, e.ticket, e.type === 'jam' ? 'jam' : e.rule);
-    // …and the Devices page the note left held: in dispute, the driver never credits it after.
-    if (e.type === 'protocolViolation' && e.note && this.notes.acceptorLeft(s.device, e.note.escrowId))
+    // …and the Devices page the note left held: in dispute, or jammed (the driver went idle and
+    // forgot it; the attendant takes it out), the driver never credits it after.
+    if ((e.type === 'protocolViolation' || e.type === 'jam') && e.note && this.notes.acceptorLeft(s.device, e.note.escrowId))
       this.deps.log.warn(
-        { station, device: s.device, escrowId: e.note.escrowId, rule: e.rule },
+        { station, device: s.device, escrowId: e.note.escrowId, rule: e.type === 'jam' ? 'jam' : e.rule },
         'note left by its acceptor without an end: held for a person (service mode, Devices)',
       );
     this.deps.onEvent?.(station, e);

@@ -180,7 +180,7 @@ function scriptedAcceptor(): { open: typeof openBillAcceptor; say: (e: BillAccep
 }
 
 describe('the seated acceptors and their notes held', () => {
-  it('a protocol broken over the note journalled in escrow leaves it held; a restart hands it to the new driver again', () => {
+  it('a protocol broken over the note journalled in escrow, or a jam with it in the path, leaves it held; a restart hands it to the new driver again', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'notes-held-'));
     const base = simulatedTableConfig('war');
     const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 1) });
@@ -207,6 +207,16 @@ describe('the seated acceptors and their notes held', () => {
       assert.equal(second.device.handed()?.escrowId, 'e1', 'the new driver is handed the note');
       assert.deepEqual(second.acceptors.notes.held(), [], 'its word ends it again');
       void second.acceptors.close();
+      const third = start();
+      // Jammed in its path: the driver forgot it. A jam naming a note never journalled (told to go back) holds nothing.
+      third.device.say({ type: 'jam', where: 'stacker', note });
+      third.device.say({ type: 'jam', where: 'acceptor', note: { ...note, escrowId: 'never-stacked' } });
+      assert.deepEqual(
+        third.acceptors.notes.held().map((n) => n.seq),
+        [seq],
+      );
+      assert.equal(third.acceptors.notes.acceptorLeft('BA-1', 'e1'), false, 'left once: one warning, not one per report');
+      void third.acceptors.close();
     } finally {
       ledger.close();
       rmSync(dir, { recursive: true, force: true });

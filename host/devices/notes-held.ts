@@ -33,6 +33,7 @@ export const RETURNED_BY_HAND = 'settled by hand: not in the cashbox';
  * start (`pendingNote`) and its word (a credit, a return) ends it. Held for a person are:
  * - one the acceptor left: it broke its protocol over it (SSP's `note-vanished`, a credit of
  *   another value, an escrow changed after STACK…), in dispute until idle, never credited after;
+ *   or it jammed with the note in its path (the driver goes idle and forgets it);
  *   left until a driver is handed it again (a restart; a remote agent that runs the driver, at its hello: a relayed station's driver is the host's, opened once a run);
  * - one behind a newer escrow at its device (an acceptor holds one note at a time: whatever became
  *   of it, its acceptor took another since and will never speak of it);
@@ -50,10 +51,13 @@ export class NotesHeld {
     if (e) this.left.delete(e.seq);
   }
 
-  /** The acceptor broke its protocol over the note: it will neither credit nor return it in this run. Whether it was one held open. */
+  /**
+   * The acceptor broke its protocol over the note, or jammed with it in its path: it will neither
+   * credit nor return it in this run. Whether it is an open escrow left now (not already left).
+   */
   acceptorLeft(device: string, escrowId: string): boolean {
     const e = this.d.ledger.byTxId(escrowTxId(device, escrowId));
-    if (e?.type !== 'bill.escrow' || escrowResolved(this.d.ledger, e.seq)) return false;
+    if (e?.type !== 'bill.escrow' || this.left.has(e.seq) || escrowResolved(this.d.ledger, e.seq)) return false;
     this.left.add(e.seq);
     return true;
   }

@@ -53,6 +53,29 @@ describe('faults from the simulated devices', () => {
     assert.ok(!kinds(running).includes('bill-jam@2'));
   });
 
+  it('a note that jams after the host answered "stack" is held for a person: the driver forgot it, no acceptor will end it', async () => {
+    const acceptors = running.devices.billAcceptors;
+    const sim = acceptors.simulator(4);
+    assert.ok(sim);
+    for (let i = 0; i < 400 && acceptors.statuses()[3]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+    // The unit jams in the stacker while the host decides: its next report is the jam, the note in its path.
+    const off = acceptors.onEvent((station, e) => {
+      if (station === 4 && e.type === 'escrowed') sim.faults.jam('stacker');
+    });
+    sim.insertNote(100);
+    await until(running, () => kinds(running).includes('bill-jam@4'));
+    off();
+    const escrows = [...running.ledger.entries(4)].filter((e) => e.type === 'bill.escrow');
+    assert.equal(escrows.length, 1, 'the host answered "stack": the note journalled in escrow');
+    assert.deepEqual(
+      acceptors.notes.held().map((n) => [n.station, n.seq, n.amount]),
+      [[4, escrows[0]?.seq, 10_000]],
+      'listed on the Devices page, to settle once the attendant has taken it out',
+    );
+    sim.faults.clear();
+    assert.deepEqual(sim.jammed, [100]);
+  });
+
   it('raises a removed stacker, and an open shoe lid that clears itself when closed', async () => {
     running.devices.billAcceptors.simulator(3)?.faults.removeStacker();
     await until(running, () => kinds(running).includes('stacker-removed@3'));
