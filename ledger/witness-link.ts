@@ -53,7 +53,12 @@ export interface WitnessLinkOptions {
   batchMs?: number;
   /** How long the loop waits with nothing to send before it looks again (default 1 s); an append wakes it at once. */
   idleMs?: number;
-  clock?: () => Date;
+  /**
+   * Milliseconds on a clock that only moves forward, for the age of what waits (default
+   * `performance.now`): on the wall clock, a step back (NTP, a technician setting the time) hid a
+   * witness gone for the step's length, and a step forward stopped new bets at once.
+   */
+  monotonic?: () => number;
 }
 
 export interface WitnessStatus {
@@ -121,7 +126,7 @@ export class WitnessLink {
     resolve: (s: string) => void;
     reject: (e: Error) => void;
   } | null = null;
-  private readonly clock: () => Date;
+  private readonly monotonic: () => number;
 
   private constructor(
     private readonly ledger: Ledger,
@@ -132,7 +137,7 @@ export class WitnessLink {
   ) {
     this.signed = head;
     this.witnessed = head ? { seq: head.seq, hash: head.hash } : { seq: 0, hash: genesisHash(ledger.terminalId) };
-    this.clock = o.clock ?? (() => new Date());
+    this.monotonic = o.monotonic ?? (() => performance.now());
   }
 
   /**
@@ -143,7 +148,7 @@ export class WitnessLink {
    * start on a journal nobody outside it can vouch for.
    */
   static async attach(ledger: Ledger, client: WitnessClient, o: WitnessLinkOptions & { waitMs?: number } = {}): Promise<WitnessLink> {
-    const until = Date.now() + (o.waitMs ?? 60_000);
+    const until = performance.now() + (o.waitMs ?? 60_000);
     const retry = witnessRetry(o);
     for (let attempt = 0; ; attempt++) {
       try {
@@ -160,7 +165,7 @@ export class WitnessLink {
         return link;
       } catch (e) {
         const delay = backoffDelay(attempt, retry);
-        if (!(e instanceof WitnessUnreachable) || Date.now() + delay > until) throw e;
+        if (!(e instanceof WitnessUnreachable) || performance.now() + delay > until) throw e;
         await sleep(delay);
       }
     }
@@ -172,10 +177,10 @@ export class WitnessLink {
     this.state = 'idle';
     this.unsubscribe = this.ledger.onAppended((entries) => {
       const first = entries[0];
-      if (first) this.ages.appended(first.seq, this.clock().getTime());
+      if (first) this.ages.appended(first.seq, this.monotonic());
       this.poke();
     });
-    if (this.ledger.headOf().seq > this.witnessed.seq) this.ages.appended(this.witnessed.seq + 1, this.clock().getTime());
+    if (this.ledger.headOf().seq > this.witnessed.seq) this.ages.appended(this.witnessed.seq + 1, this.monotonic());
     this.running = this.loop().finally(() => {
       this.running = null;
       this.state = 'stopped';
@@ -198,10 +203,10 @@ export class WitnessLink {
    */
   async flush(timeoutMs = 10_000): Promise<void> {
     const target = this.ledger.headOf().seq;
-    const until = Date.now() + timeoutMs;
+    const until = performance.now() + timeoutMs;
     while (this.witnessed.seq < target || this.pendingCheckpoint !== null) {
       if (this.state === 'refused') throw this.refusal ?? new WitnessRefused('diverging', this.lastError ?? 'refused', this.signed);
-      if (Date.now() > until)
+      if (performance.now() > until)
         throw new WitnessUnreachable(`the witness did not reach entry ${target} within ${timeoutMs} ms (${this.lastError ?? 'no answer'})`);
       this.wake?.();
       await sleep(1);
@@ -217,7 +222,7 @@ export class WitnessLink {
     const headSeq = this.ledger.headOf().seq;
     const lagEntries = Math.max(0, headSeq - this.witnessed.seq);
     const since = lagEntries > 0 ? this.ages.oldest() : null;
-    const lagSeconds = since !== null ? Math.max(0, Math.floor((this.clock().getTime() - since) / 1000)) : 0;
+    const lagSeconds = since !== null ? Math.max(0, Math.floor((this.monotonic() - since) / 1000)) : 0;
     const limits = { maxUnwitnessedEntries: 1000, maxUnwitnessedSeconds: 60, ...this.o.limits };
     return {
       state: this.state,
@@ -314,7 +319,7 @@ export class WitnessLink {
         if (did) {
           this.protocolAlarmed = false;
           // The next head waits out the batch interval; what is committed meanwhile goes with it.
-          waitMs = Math.max(0, (this.o.batchMs ?? 100) - (Date.now() - this.lastSentAt));
+          waitMs = Math.max(0, (this.o.batchMs ?? 100) - (performance.now() - this.lastSentAt));
           hold = true;
         }
       } catch (e) {
@@ -391,7 +396,7 @@ export class WitnessLink {
       const last = rows[rows.length - 1];
       if (!last || last[0] !== to || rows.length !== to - this.witnessed.seq)
         throw new WitnessUnreachable(`entries ${this.witnessed.seq + 1}–${to} cannot be read`);
-      this.lastSentAt = Date.now();
+      this.lastSentAt = performance.now();
       try {
         const signed = await this.client.witness(
           this.ledger.terminalId,

@@ -31,13 +31,14 @@ export class KeyStore {
 
   async key(terminalId: string): Promise<Buffer | null> {
     const hit = this.cache.get(terminalId);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.key;
+    // The monotonic clock: on the wall clock a step back kept a revoked key for the step's length.
+    if (hit && performance.now() - hit.at < this.ttlMs) return hit.key;
     const r = await this.db.query<{ key: Buffer | Uint8Array }>('SELECT key FROM terminals WHERE terminal_id = $1 AND revoked_at IS NULL', [terminalId]);
     const raw = r.rows[0]?.key;
     const key = raw ? Buffer.from(raw) : null;
     // Bounded: a flood of forged terminal ids must not grow the cache without end.
     if (this.cache.size >= this.capacity) this.cache.delete(this.cache.keys().next().value ?? '');
-    this.cache.set(terminalId, { key, at: Date.now() });
+    this.cache.set(terminalId, { key, at: performance.now() });
     return key;
   }
 

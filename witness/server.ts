@@ -64,7 +64,7 @@ export async function listenWitness(witness: Witness, where: Listen, limits: Con
         idlest.socket.destroy();
       }
     }
-    const conn: Conn = { socket, lastLine: Date.now(), partialSince: null, stalledSince: null };
+    const conn: Conn = { socket, lastLine: performance.now(), partialSince: null, stalledSince: null };
     open.set(socket, conn);
     socket.on('close', () => open.delete(socket));
     serveConnection(witness, conn, limits.maxBufferedBytes ?? 1024 * 1024);
@@ -96,9 +96,13 @@ export async function listenWitness(witness: Witness, where: Listen, limits: Con
   return { address: where.socket, stats, close };
 }
 
-/** Ends the connections past a limit: stalled mid-line, not taking their answers, or idle too long. */
+/**
+ * Ends the connections past a limit: stalled mid-line, not taking their answers, or idle too long.
+ * Measured on the monotonic clock: on the wall clock a step forward cut every client at once, and
+ * a step back spared a stalled one for the step's length.
+ */
 function sweepConnections(open: Map<net.Socket, Conn>, limits: ConnectionLimits): void {
-  const now = Date.now();
+  const now = performance.now();
   for (const c of open.values()) {
     const partial = c.partialSince !== null && now - c.partialSince > (limits.partialLineMs ?? 30_000);
     const stalled = c.stalledSince !== null && now - c.stalledSince > (limits.stalledMs ?? 30_000);
@@ -171,7 +175,7 @@ function serveConnection(witness: Witness, conn: Conn, maxBuffered: number): voi
   });
   socket.on('data', (chunk: string) => {
     const { lines, overflow } = reader.push(chunk);
-    const now = Date.now();
+    const now = performance.now();
     if (lines.length > 0) conn.lastLine = now;
     conn.partialSince = reader.partial ? (conn.partialSince !== null && lines.length === 0 ? conn.partialSince : now) : null;
     for (const line of lines) {

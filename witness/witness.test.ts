@@ -620,6 +620,33 @@ describe('the socket, against a hostile client', () => {
     }
   });
 
+  it('a wall clock stepped an hour at every reading (NTP, a technician) neither spares a stalled line nor cuts a live client as idle', async () => {
+    const w = new Witness({ dir: fresh(), key: key() });
+    const socket = path.join(root, 'steps.sock');
+    const l = await listenWitness(w, { socket }, { partialLineMs: 300, idleMs: 3_000, sweepMs: 50 });
+    const wall = Date.now;
+    let readings = 0;
+    try {
+      for (const direction of [1, -1]) {
+        Date.now = () => wall() + direction * 3_600_000 * ++readings;
+        const live = await connect(socket);
+        live.write('{"id":1,"op":"hello"}\n');
+        const stalled = await connect(socket);
+        stalled.write('{"id":2,"op":"hel');
+        const t0 = performance.now();
+        await closed(stalled);
+        assert.ok(performance.now() - t0 >= 250 && performance.now() - t0 < 3_000, `the stalled line ended after ${performance.now() - t0} ms`);
+        assert.equal(live.destroyed, false, `a client that spoke a moment ago is not idle (step ${direction})`);
+        live.destroy();
+        Date.now = wall;
+      }
+    } finally {
+      Date.now = wall;
+      await l.close();
+      w.close();
+    }
+  });
+
   it('stops reading from a client that sends requests and never reads the answers', async () => {
     const w = new Witness({ dir: fresh(), key: key() });
     const socket = path.join(root, 'flood.sock');

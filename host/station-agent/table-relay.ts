@@ -37,11 +37,15 @@ export const TABLE_SEND_BUFFER = SCREEN_FLOOD.bytes;
 
 type Flood = { messages: number; bytes: number; windowMs: number };
 
-/** A count of messages and bytes over a window: whether one more makes more than `limit` this window. */
+/**
+ * A count of messages and bytes over a window: whether one more makes more than `limit` this window.
+ * On the monotonic clock: a wall clock stepped back would hold one window open for the step, and
+ * cut a link that keeps to its limit.
+ */
 function floodWindow(limit: Flood): (bytes: number) => boolean {
-  let window = { start: Date.now(), messages: 0, bytes: 0 };
+  let window = { start: performance.now(), messages: 0, bytes: 0 };
   return (bytes) => {
-    const now = Date.now();
+    const now = performance.now();
     if (now - window.start >= limit.windowMs) window = { start: now, messages: 0, bytes: 0 };
     window.messages++;
     window.bytes += bytes;

@@ -45,8 +45,14 @@ export interface TransferHostOptions {
   /** Hands a message to the link of `to` (it may be lost: the next tick asks again). */
   readonly send: (out: Outbound) => void;
   readonly alarm: (a: TransferAlarm) => void;
-  /** The clock of the alarm budget's minute (milliseconds); Date.now when absent. */
+  /** The wall clock (ms since the epoch): the day a refusal at the credit limit is counted in. Date.now when absent. */
   readonly now?: () => number;
+  /**
+   * The clock of the alarm budgets' minutes (ms, only moving forward): `now` when a test gives one
+   * and no `monotonic`, else `performance.now`. On the wall clock a step back held a minute open for
+   * the step's length, every alarm past its budget unjournalled meanwhile.
+   */
+  readonly monotonic?: () => number;
   /** The most a station's credit here may hold (the table's `creditLimit`, read at each offer); absent, no limit. */
   readonly creditLimit?: () => number;
 }
@@ -94,7 +100,7 @@ export class TransferHost {
   }
 
   tick(): void {
-    const now = this.now();
+    const now = this.elapsed();
     for (const [link, b] of this.budget) if (now - b.since >= ALARM_WINDOW_MS) this.sumUp(link, b);
     this.on({ kind: 'tick' });
   }
@@ -106,6 +112,10 @@ export class TransferHost {
 
   private now(): number {
     return this.o.now?.() ?? Date.now();
+  }
+
+  private elapsed(): number {
+    return this.o.monotonic?.() ?? this.o.now?.() ?? performance.now();
   }
 
   receive(link: TableId, message: unknown): void {
@@ -130,7 +140,7 @@ export class TransferHost {
   /** Whether the link's refusals at the credit limit this minute are spent. */
   private atLimitSpent(link: TableId): boolean {
     const a = this.atLimit.get(link);
-    if (a && this.now() - a.since >= ALARM_WINDOW_MS) this.atLimit.delete(link);
+    if (a && this.elapsed() - a.since >= ALARM_WINDOW_MS) this.atLimit.delete(link);
     return (this.atLimit.get(link)?.journalled ?? 0) >= AT_LIMIT_BUDGET;
   }
 
@@ -138,7 +148,7 @@ export class TransferHost {
     for (const e of r.journal) {
       if (e.type !== 'transfer.refuse' || e.payload.reason !== 'credit-limit') continue;
       const link = e.payload.id.origin;
-      const a = this.atLimit.get(link) ?? { since: this.now(), journalled: 0 };
+      const a = this.atLimit.get(link) ?? { since: this.elapsed(), journalled: 0 };
       a.journalled++;
       this.atLimit.set(link, a);
     }
@@ -165,7 +175,7 @@ export class TransferHost {
    * A minute over with no tick since (a stopped timer) is summed up first, in a transaction of its own.
    */
   private budgeted(alarms: readonly TransferAlarm[]): { entries: TransferEntry[]; count: () => void } {
-    const now = this.now();
+    const now = this.elapsed();
     const entries: TransferEntry[] = [];
     const counts: (() => void)[] = [];
     const planned = new Map<TableId, number>();

@@ -17,13 +17,18 @@ import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
 import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
 import { Ledger } from '../../ledger/ledger.js';
 
-/** The real TiltManager over an in-memory journal, on a clock the test advances; what it logged at warn. */
-function rig() {
+/**
+ * The real TiltManager over an in-memory journal, on a clock the test advances; what it logged at
+ * warn. `wallSteps`: its wall clock also jumps an hour at every reading (NTP, a technician).
+ */
+function rig(wallSteps = false) {
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
   const clock = manualTimers();
   const warnings: string[] = [];
   const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) });
-  const tilts = new TiltManager({ ledger, log, timers: clock.timers });
+  let readings = 0;
+  const timers = wallSteps ? { ...clock.timers, now: () => clock.now() + 3_600_000 * ++readings, monotonic: clock.now } : clock.timers;
+  const tilts = new TiltManager({ ledger, log, timers });
   /** The `tilt.raise` and `tilt.clear` entries of one kind, in that order. */
   const count = (kind: string): [number, number] => {
     const entries = [...ledger.entries(1)].filter(
@@ -69,6 +74,24 @@ for (const [kind, bad] of [
     }
   });
 }
+
+it('a wall clock that jumps an hour at every reading does not hide the flapping: the window is measured on the monotonic clock', () => {
+  const { ledger, clock, tilts, count, held } = rig(true);
+  try {
+    for (let i = 0; i < 1000; i++) {
+      onBillAcceptorEvent(tilts, 2, { type: 'stackerFull' });
+      onBillAcceptorEvent(tilts, 2, { type: 'idle', enabled: true });
+      clock.advance(100);
+    }
+    const [raises, clears] = count('stacker-full');
+    assert.ok(raises + clears <= BOUND, `${raises} raises and ${clears} clears`);
+    assert.ok(held('stacker-full', 2), 'held while it flaps');
+    clock.advance(FLAP_SETTLE_MS);
+    assert.ok(!held('stacker-full', 2), 'cleared once the condition stayed gone');
+  } finally {
+    ledger.close();
+  }
+});
 
 // The AFT lock is the casino system's order: the station must be locked, and unlocked, when the
 // system says (its fault is `ordered`, never held by the manager). Its bound is at the source: locks

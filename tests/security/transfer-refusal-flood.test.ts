@@ -90,4 +90,30 @@ describe('a peer that recalls ids it never offered, or offers what is refused, i
     w.receive(V, { kind: 'recall', id: { origin: V, serial: 3001 } });
     assert.deepEqual(wire.splice(0), [{ to: V, message: { kind: 'refused', id: { origin: V, serial: 3001 }, reason: 'recalled' } }]);
   });
+
+  it('the alarm budget’s minute is measured on the monotonic clock: a wall clock stepped back an hour at every reading still sums up a flood within the minute', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: W });
+    const clock = { ms: 1_000_000 };
+    let readings = 0;
+    const w = new TransferHost({
+      self: W,
+      currency: 'MOP',
+      homes: { [AT_V]: V },
+      journal: new LedgerTransferJournal(ledger),
+      send: () => {},
+      alarm: () => {},
+      now: () => Date.UTC(2026, 11, 5) - 3_600_000 * ++readings,
+      monotonic: () => clock.ms,
+    });
+    const alarms = () => [...entriesOfTypes(ledger, ['transfer.alarm'])].map((e) => (JSON.parse(e.body) as { payload: { suppressed?: number } }).payload);
+    try {
+      for (let i = 0; i < ALARM_BUDGET + 5; i++) w.receive(V, { kind: 'junk', i });
+      assert.equal(alarms().length, ALARM_BUDGET);
+      clock.ms += 61_000;
+      w.tick();
+      assert.equal(alarms().at(-1)?.suppressed, 5, 'the five past the budget, summed up at the minute’s end');
+    } finally {
+      ledger.close();
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, describe, it, mock } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listenWitness } from '../../witness/server.js';
 import { Witness } from '../../witness/witness.js';
@@ -26,7 +26,7 @@ let n = 0;
 const reset = (ledger: Ledger) => ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: 'test' } });
 
 async function until(ok: () => boolean, ms = 5_000): Promise<void> {
-  for (const end = Date.now() + ms; !ok() && Date.now() < end;) await sleep(10);
+  for (const end = performance.now() + ms; !ok() && performance.now() < end;) await sleep(10);
 }
 
 /** A client to a real witness whose requests a test may fail or follow with a commit of its own. */
@@ -46,7 +46,7 @@ class ScriptedClient extends WitnessClient {
   }
 }
 
-async function linked() {
+async function linked(o: { ownClock?: boolean; maxUnwitnessedSeconds?: number } = {}) {
   const dir = path.join(root, `t${++n}`);
   const socket = path.join(dir, 'w.sock');
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -57,7 +57,8 @@ async function linked() {
   const stops: boolean[] = [];
   const client = new ScriptedClient(socket);
   const link = await WitnessLink.attach(ledger, client, {
-    clock: () => new Date(clock.now),
+    ...(o.ownClock ? {} : { monotonic: () => clock.now }),
+    ...(o.maxUnwitnessedSeconds ? { limits: { maxUnwitnessedSeconds: o.maxUnwitnessedSeconds } } : {}),
     onStopNewBets: (s) => stops.push(s),
     batchMs: 0,
     retryMs: 10,
@@ -122,6 +123,29 @@ describe('the witness link: how far behind the journal the witness is', () => {
       assert.equal(t.link.status().stopNewBets, false);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the witness link: its age limit and a wall clock stepped (NTP, a technician)', () => {
+  const HOUR = 3_600_000;
+  it('a step back does not hide a witness gone past the limit; a step forward does not age entries just appended', async () => {
+    const wall = Date.now();
+    mock.timers.enable({ apis: ['Date'], now: wall });
+    const t = await linked({ ownClock: true, maxUnwitnessedSeconds: 1 });
+    try {
+      t.client.down = true;
+      reset(t.ledger);
+      mock.timers.setTime(wall + HOUR);
+      await until(() => t.link.status().state === 'offline');
+      assert.equal(t.link.status().lagSeconds, 0, 'an entry a moment old is not an hour behind');
+      assert.deepEqual(t.stops, []);
+      mock.timers.setTime(wall - HOUR);
+      await until(() => t.stops.length > 0, 3_000);
+      assert.deepEqual(t.stops, [true], 'the witness has not answered for more than the limit, whatever the wall clock says');
+    } finally {
+      await t.close();
+      mock.timers.reset();
     }
   });
 });
