@@ -36,7 +36,8 @@ export interface HttpServerDeps {
    */
   simControls?: {
     token: string;
-    insertNote(station: number, note: number): string | null;
+    /** `jamAfterStack`: the acceptor jams with the note in its path once the host has journalled it in escrow (a note held for a person). */
+    insertNote(station: number, note: number, lie?: { jamAfterStack: true }): string | null;
     /** The next card the simulated dealer pulls reads as unreadable; null, or why not. */
     unreadableNext(): string | null;
     /** The dealer draws a card now that the table did not ask for (a dealing error to correct); null, or why not. */

@@ -20,7 +20,7 @@ describe("the sim controls' end of a countdown", () => {
     const t = testTable({ game: 'baccarat' });
     try {
       const sim = simControls('token', {
-        billAcceptors: { simulator: () => null },
+        billAcceptors: { simulator: () => null, onEvent: () => () => true },
         printers: { simulator: () => null },
         table: t.table,
         simDealer: () => null,

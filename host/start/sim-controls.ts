@@ -7,7 +7,7 @@ import type { LiveTable } from '../table/runtime.js';
 
 /** What the controls reach: the simulated devices, the table and its dealer. */
 export interface SimControlDevices {
-  billAcceptors: Pick<BillAcceptors, 'simulator'>;
+  billAcceptors: Pick<BillAcceptors, 'simulator' | 'onEvent'>;
   printers: Pick<Printers, 'simulator'>;
   table: LiveTable;
   simDealer: () => SimDealer | null;
@@ -15,15 +15,25 @@ export interface SimControlDevices {
 
 /**
  * The simulated devices' control channel (`--sim-controls`, tests and demos): a note or a ticket
- * inserted (the acceptor made to break its protocol after STACK, if asked), the dealer's next card unreadable or a card misdrawn, the dealer held after some cards, an acceptor jammed, a countdown ended or
+ * inserted (the acceptor made to break its protocol after STACK, or to jam with the note once the
+ * host has decided on it, if asked), the dealer's next card unreadable or a card misdrawn, the dealer held after some cards, an acceptor jammed, a countdown ended or
  * frozen. The dealer is made once the devices open, after the server listens: it is asked for when used.
  */
 export function simControls(token: string, { billAcceptors, printers, table, simDealer }: SimControlDevices): NonNullable<HttpServerDeps['simControls']> {
   return {
     token,
-    insertNote: (station: number, note: number) => {
+    insertNote: (station: number, note: number, lie?: { jamAfterStack: true }) => {
       const sim = billAcceptors.simulator(station);
       if (!sim) return `station ${station} has no simulated bill acceptor`;
+      // As host/devices' floor test does: the unit jams in the stacker while the host decides, the
+      // note in its path; the host journals it in escrow and answers STACK, which the jam never ends.
+      if (lie) {
+        const off = billAcceptors.onEvent((at, e) => {
+          if (at !== station || e.type !== 'escrowed') return;
+          off();
+          sim.faults.jam('stacker');
+        });
+      }
       sim.insertNote(note);
       return null;
     },

@@ -324,3 +324,43 @@ test("two-person handpay above the table's amount: a second person confirms it",
   station.close();
   expect(pageErrors).toEqual([]);
 });
+
+test('a note jammed after the host answered "stack" is held for a person: listed on the Devices page in every language, settled in the cashbox by a technician, credited once', async ({
+  page,
+  serviceKiosk,
+  pageErrors,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const station = await stationClient(serviceKiosk.screens['station/4']!);
+  // The simulated acceptor jams in the stacker once the host has journalled the note in escrow.
+  await simControl(serviceKiosk, 'insert-note', { station: 4, note: 100, jamAfterStack: true });
+  await page.goto(serviceKiosk.screens['service']!);
+  await waitForEvent(page, 'snapshot:service');
+  await signIn(page, TECH);
+  /** The test id of the held note's settlement, found by its caption (it names the escrow entry, which only the host knows). */
+  const settleButton = async (lang: Lang, outcome: 'stacked' | 'returned'): Promise<string | null> => {
+    const caption = tr(lang, `service.action.note-${outcome}-row`, { n: 1 });
+    const boxes = await page.evaluate(() => window.__kiosk?.boxes() ?? []);
+    return boxes.find((b) => b.kind === 'text' && b.label === caption && b.owner?.startsWith(`note-${outcome}-`))?.owner ?? null;
+  };
+  for (const lang of LANGUAGES) {
+    await pressUntilShown(page, `language-${lang}`, tr(lang, 'service.pages.devices'));
+    await pressUntilShown(page, 'page-devices', tr(lang, 'service.notesHeld.title'));
+    const row = tr(lang, 'service.notesHeld.row', { station: 4 }).split(' · ')[0]!;
+    expect(await texts(page)).toContain(tr(lang, 'punctuation.numbered', { n: 1, text: row }));
+    for (const outcome of ['stacked', 'returned'] as const) await expect.poll(() => settleButton(lang, outcome)).toMatch(new RegExp(`^note-${outcome}-\\d+$`));
+    await screenshot(page, testInfo, `service-notes-held-${lang}`);
+  }
+  await pressUntilShown(page, 'language-en', tr('en', 'service.pages.devices'));
+  await pressUntilShown(page, 'page-devices', tr('en', 'service.notesHeld.title'));
+  expect(await texts(page)).toMatch(/1\. station 4 · MOP\$100 · since /);
+  // Never credited on the jam: the attendant takes the note out and says where it was.
+  expect(station.state()?.credit ?? 0).toBe(0);
+  await press(page, (await settleButton('en', 'stacked'))!);
+  await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(10_000);
+  await expect.poll(() => texts(page)).not.toContain(tr('en', 'service.notesHeld.title'));
+  await screenshot(page, testInfo, 'service-notes-held-settled-en');
+  await simControl(serviceKiosk, 'bill-fault', { station: 4, fault: 'clear' });
+  station.close();
+  expect(pageErrors).toEqual([]);
+});

@@ -4,11 +4,13 @@ import { PRINTER_SIM_FAULTS, type HostApp, type SimControls } from '../http-deps
 
 /** Simulated mode's control channel for tests and demos (`--sim-controls`): each route needs the sim token. */
 export function simControlRoutes(app: HostApp, sim: SimControls): void {
-  app.post<{ Body: { station?: unknown; note?: unknown } }>('/sim/insert-note', async (req, reply) => {
+  // `jamAfterStack`: the acceptor jams with the note once the host has journalled it in escrow (a note held for a person).
+  app.post<{ Body: { station?: unknown; note?: unknown; jamAfterStack?: unknown } }>('/sim/insert-note', async (req, reply) => {
     if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
-    const { station, note } = req.body ?? {};
-    if (typeof station !== 'number' || typeof note !== 'number') return reply.code(400).send({ error: 'station and note (face value) are numbers' });
-    const refused = sim.insertNote(station, note);
+    const { station, note, jamAfterStack } = req.body ?? {};
+    if (typeof station !== 'number' || typeof note !== 'number' || (jamAfterStack !== undefined && jamAfterStack !== true))
+      return reply.code(400).send({ error: 'station and note (face value) are numbers (and jamAfterStack, if given, is true)' });
+    const refused = sim.insertNote(station, note, jamAfterStack ? { jamAfterStack } : undefined);
     return refused ? reply.code(409).send({ error: refused }) : { ok: true };
   });
   // `swapAfterStack`: the acceptor breaks its protocol once told to STACK (another barcode in escrow): the ticket held for a person.
