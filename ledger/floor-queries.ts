@@ -297,14 +297,20 @@ export function escrowResolved(ledger: Ledger, seq: number): boolean {
 }
 
 /**
- * Whether a later note was journalled in escrow at `device` than the escrow at `seq`, resolved or
- * not: an acceptor holds one note at a time, so it has moved on from that one. A range scan from
- * `seq` (the escrow asked about is recent, or rare).
+ * Whether the acceptor has left the note journalled in escrow at `seq`, as the journal shows: a
+ * later note was journalled in escrow at its `device`, resolved or not (an acceptor holds one note
+ * at a time, so it has moved on from that one), or its station's `bill-jam` fault was raised since
+ * (the driver forgot the note at the jam and an attendant took it out: the unit's next word is not
+ * about it; as a ticket's, `acceptorMovedOnSince`). A range scan from `seq` (the escrow asked
+ * about is recent, or rare).
  */
-export function laterEscrowAt(ledger: Ledger, device: string, seq: number): boolean {
+export function noteLeftSince(ledger: Ledger, at: { device: string; station: number }, seq: number): boolean {
   const row = connectionOf(ledger)
-    .prepare("SELECT 1 FROM journal WHERE seq > ? AND type = 'bill.escrow' AND json_extract(body, '$.payload.device') = ? LIMIT 1")
-    .get(seq, device);
+    .prepare(
+      `SELECT 1 FROM journal WHERE seq > ? AND ((type = 'bill.escrow' AND json_extract(body, '$.payload.device') = ?)
+         OR (type = 'tilt.raise' AND json_extract(body, '$.payload.kind') = 'bill-jam' AND json_extract(body, '$.payload.station') = ?)) LIMIT 1`,
+    )
+    .get(seq, at.device, at.station);
   return row !== undefined;
 }
 

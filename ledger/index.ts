@@ -62,7 +62,7 @@ export {
   openTilts,
   pendingHandpays,
   unresolvedEscrows,
-  laterEscrowAt,
+  noteLeftSince,
   escrowResolved,
   type UnresolvedEscrow,
   pendingTableHold,

@@ -123,6 +123,30 @@ describe('notes held for a person (service mode, Devices)', () => {
     });
   });
 
+  it('jammed (its station’s bill-jam fault journalled after it): held across a restart, never handed to the driver again', () => {
+    withLedger((ledger, notes) => {
+      const jam = (station: number) => ledger.append({ type: 'tilt.raise', payload: { kind: 'bill-jam', station, detail: 'jam in the stacker' } });
+      jam(1);
+      const before = escrow(ledger, 1, 'e0');
+      const seq = escrow(ledger, 2, 'e1');
+      jam(2);
+      // A fresh model, as at a start: only the journal says the acceptor jammed over it.
+      const fresh = new NotesHeld({ ledger, configured: () => new Set([1, 2]) });
+      assert.deepEqual(
+        fresh.held().map((n) => n.seq),
+        [seq],
+        'a jam before a note, or at another station, leaves it its acceptor’s',
+      );
+      assert.equal(pendingNoteFor(ledger, 'BA-2'), null, 'the attendant took it out: the unit’s next word is not about it');
+      assert.equal(pendingNoteFor(ledger, 'BA-1')?.escrowId, 'e0');
+      assert.deepEqual(
+        notes.held().map((n) => n.seq),
+        [seq],
+      );
+      assert.notEqual(before, seq);
+    });
+  });
+
   it('refused: another station’s note named, no one named as settling it', () => {
     withLedger((ledger, notes) => {
       const seq = escrow(ledger, 1, 'e1');

@@ -1,4 +1,4 @@
-import { escrowResolved, laterEscrowAt, unresolvedEscrows, type Ledger, type NewEntry, type UnresolvedEscrow } from '../../ledger/index.js';
+import { escrowResolved, noteLeftSince, unresolvedEscrows, type Ledger, type NewEntry, type UnresolvedEscrow } from '../../ledger/index.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import { creditTxId, escrowTxId, returnTxId } from '../recovery/escrow.js';
 
@@ -29,14 +29,15 @@ export const RETURNED_BY_HAND = 'settled by hand: not in the cashbox';
  * "A note held for a person"). Until then the note counts against the station's credit limit.
  *
  * An open escrow is the acceptor's while no later note was journalled in escrow at its device
- * (resolved or not), its station is in the configuration, and its acceptor has not left it in this run: the driver is handed it at its
+ * (resolved or not) nor a jam at its station, its station is in the configuration, and its acceptor has not left it in this run: the driver is handed it at its
  * start (`pendingNote`) and its word (a credit, a return) ends it. Held for a person are:
  * - one the acceptor left: it broke its protocol over it (SSP's `note-vanished`, a credit of
  *   another value, an escrow changed after STACK…), in dispute until idle, never credited after;
- *   or it jammed with the note in its path (the driver goes idle and forgets it);
+ *   or it jammed with the note in its path (the driver goes idle and forgets it; held for good
+ *   once the station's `bill-jam` raise is journalled: `noteLeftSince`);
  *   left until a driver is handed it again (a restart; a remote agent that runs the driver, at its hello: a relayed station's driver is the host's, opened once a run);
  * - one behind a newer escrow at its device (an acceptor holds one note at a time: whatever became
- *   of it, its acceptor took another since and will never speak of it);
+ *   of it, its acceptor took another since and will never speak of it), or a jam at its station;
  * - one at a station no longer configured.
  */
 export class NotesHeld {
@@ -96,7 +97,7 @@ export class NotesHeld {
 
   private heldEscrows(): UnresolvedEscrow[] {
     const configured = this.d.configured();
-    return unresolvedEscrows(this.d.ledger).filter((e) => this.left.has(e.seq) || !configured.has(e.station) || laterEscrowAt(this.d.ledger, e.device, e.seq));
+    return unresolvedEscrows(this.d.ledger).filter((e) => this.left.has(e.seq) || !configured.has(e.station) || noteLeftSince(this.d.ledger, e, e.seq));
   }
 
   private heldNote(e: UnresolvedEscrow): HeldNote {

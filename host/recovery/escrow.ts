@@ -1,6 +1,6 @@
 import type { EscrowedNote } from '../../hardware/billacceptor/types.js';
 import { isCurrency } from '../../hardware/billacceptor/notes.js';
-import { escrowResolved, laterEscrowAt, lastNoteCredit, unresolvedEscrows, type Ledger } from '../../ledger/index.js';
+import { escrowResolved, noteLeftSince, lastNoteCredit, unresolvedEscrows, type Ledger } from '../../ledger/index.js';
 
 /** The transaction id a note's escrow is journalled under (the credit rule): `<device>:<escrowId>:escrow`. */
 export const escrowTxId = (device: string, escrowId: string) => `${device}:${escrowId}:escrow`;
@@ -17,8 +17,9 @@ export const returnTxId = (device: string, escrowId: string) => `${device}:${esc
  */
 export function pendingNoteFor(ledger: Ledger, device: string): (EscrowedNote & { stackSent: boolean }) | null {
   const last = openEscrows(ledger, device).at(-1);
-  // Behind a later escrow (one credited since, say), the unit's reports are another note's: a person's to settle.
-  if (!last || laterEscrowAt(ledger, device, last.seq)) return null;
+  // Behind a later escrow (one credited since, say), the unit's reports are another note's; after
+  // its station's jam, an attendant's hands had it: a person's to settle either way.
+  if (!last || noteLeftSince(ledger, { device, station: last.station }, last.seq)) return null;
   return { ...last.note, stackSent: true };
 }
 
@@ -46,12 +47,12 @@ type OpenEscrow = ReturnType<typeof unresolvedEscrows>[number];
  * gives it by its transaction id, taken only if it is exactly `escrowTxId(device, id)`. An entry
  * with neither, or in a currency no acceptor takes, is left out (it was not written by this rule).
  */
-export function openEscrows(ledger: Ledger, device: string): { seq: number; note: EscrowedNote }[] {
+export function openEscrows(ledger: Ledger, device: string): { seq: number; station: number; note: EscrowedNote }[] {
   return unresolvedEscrows(ledger).flatMap((e) => {
     const escrowId = e.device === device ? (e.escrowId ?? idFromTxId(ledger, e)) : null;
     if (escrowId === null || !isCurrency(e.currency)) return [];
     // The journal writes the note's amount in minor units; the driver's note carries both.
-    return [{ seq: e.seq, note: { escrowId, amount: e.denomination, denomination: e.denomination / 100, currency: e.currency, code: 0 } }];
+    return [{ seq: e.seq, station: e.station, note: { escrowId, amount: e.denomination, denomination: e.denomination / 100, currency: e.currency, code: 0 } }];
   });
 }
 

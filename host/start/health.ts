@@ -22,7 +22,8 @@ export function healthSnapshot(
   { table, billAcceptors, recovery }: Pick<TableRuntime, 'table' | 'billAcceptors' | 'recovery'>,
   { shoe, floor }: { shoe: TableShoe; floor: FloorServices },
 ): () => Record<string, unknown> {
-  const started = Date.now();
+  // The monotonic clock: a wall clock set back an hour made the uptime a heartbeat carries negative.
+  const started = performance.now();
   return () => ({
     tableId: config.tableId,
     game: config.game,
@@ -32,7 +33,7 @@ export function healthSnapshot(
     profiles: knownProfiles(config.game).filter((p) => isRegulatedProfile(config.game, p) === true),
     currency: tableCurrency(config),
     version: softwareVersion,
-    uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    uptimeSeconds: Math.round((performance.now() - started) / 1000),
     terminalId,
     devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
     ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
