@@ -90,6 +90,55 @@ describe('faults from the simulated devices', () => {
   });
 });
 
+describe('a jammed note across a restart', () => {
+  it('stays held for a person: the new driver is not handed it, and the unit idle after the jam never says it given back', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-jam-restart-'));
+    const start = () => startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false });
+    try {
+      const first = await start();
+      let seq = 0;
+      try {
+        const acceptors = first.devices.billAcceptors;
+        const sim = acceptors.simulator(2);
+        assert.ok(sim);
+        for (let i = 0; i < 400 && acceptors.statuses()[1]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+        const off = acceptors.onEvent((station, e) => {
+          if (station === 2 && e.type === 'escrowed') sim.faults.jam('acceptor');
+        });
+        sim.insertNote(500);
+        await until(first, () => kinds(first).includes('bill-jam@2'));
+        off();
+        seq = acceptors.notes.held()[0]?.seq ?? 0;
+        assert.ok(seq > 0, 'held');
+        // The attendant takes the note out; the table is restarted before anyone settles it.
+        sim.faults.clear();
+      } finally {
+        await first.close();
+      }
+      const second = await start();
+      try {
+        const acceptors = second.devices.billAcceptors;
+        for (let i = 0; i < 400 && acceptors.statuses()[1]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+        // A few of the unit's idle reports.
+        await new Promise((r) => setTimeout(r, 500));
+        assert.deepEqual(
+          acceptors.notes.held().map((n) => [n.station, n.seq, n.amount]),
+          [[2, seq, 50_000]],
+        );
+        assert.deepEqual(
+          [...second.ledger.entries(seq)].filter((e) => e.type === 'bill.return' || e.type === 'bill.credit'),
+          [],
+          'neither given back nor credited on the unit’s word',
+        );
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('ledger verification at start', () => {
   it('halts the table when an entry older than the open-time tail check was altered', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-verify-'));
