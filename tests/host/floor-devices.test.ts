@@ -28,6 +28,24 @@ function until(running: RunningHost, predicate: () => boolean): Promise<void> {
 
 const kinds = (running: RunningHost) => running.floor.tilts.list().map((t) => `${t.kind}${t.station ? `@${t.station}` : ''}`);
 
+/**
+ * A note into `station`'s simulated acceptor, which jams (`where`) while the host decides on it: its
+ * next report is the jam with the note in its path, after the host journalled it in escrow.
+ */
+async function noteJammed(running: RunningHost, station: number, note: number, where: 'acceptor' | 'stacker') {
+  const acceptors = running.devices.billAcceptors;
+  const sim = acceptors.simulator(station);
+  assert.ok(sim);
+  for (let i = 0; i < 400 && acceptors.statuses()[station - 1]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+  const off = acceptors.onEvent((at, e) => {
+    if (at === station && e.type === 'escrowed') sim.faults.jam(where);
+  });
+  sim.insertNote(note);
+  await until(running, () => kinds(running).includes(`bill-jam@${station}`));
+  off();
+  return sim;
+}
+
 describe('faults from the simulated devices', () => {
   let running: RunningHost;
   let dir: string;
@@ -55,16 +73,7 @@ describe('faults from the simulated devices', () => {
 
   it('a note that jams after the host answered "stack" is held for a person: the driver forgot it, no acceptor will end it', async () => {
     const acceptors = running.devices.billAcceptors;
-    const sim = acceptors.simulator(4);
-    assert.ok(sim);
-    for (let i = 0; i < 400 && acceptors.statuses()[3]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
-    // The unit jams in the stacker while the host decides: its next report is the jam, the note in its path.
-    const off = acceptors.onEvent((station, e) => {
-      if (station === 4 && e.type === 'escrowed') sim.faults.jam('stacker');
-    });
-    sim.insertNote(100);
-    await until(running, () => kinds(running).includes('bill-jam@4'));
-    off();
+    const sim = await noteJammed(running, 4, 100, 'stacker');
     const escrows = [...running.ledger.entries(4)].filter((e) => e.type === 'bill.escrow');
     assert.equal(escrows.length, 1, 'the host answered "stack": the note journalled in escrow');
     assert.deepEqual(
@@ -99,15 +108,7 @@ describe('a jammed note across a restart', () => {
       let seq = 0;
       try {
         const acceptors = first.devices.billAcceptors;
-        const sim = acceptors.simulator(2);
-        assert.ok(sim);
-        for (let i = 0; i < 400 && acceptors.statuses()[1]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
-        const off = acceptors.onEvent((station, e) => {
-          if (station === 2 && e.type === 'escrowed') sim.faults.jam('acceptor');
-        });
-        sim.insertNote(500);
-        await until(first, () => kinds(first).includes('bill-jam@2'));
-        off();
+        const sim = await noteJammed(first, 2, 500, 'acceptor');
         seq = acceptors.notes.held()[0]?.seq ?? 0;
         assert.ok(seq > 0, 'held');
         // The attendant takes the note out; the table is restarted before anyone settles it.
