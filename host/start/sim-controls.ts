@@ -28,10 +28,11 @@ export function simControls(token: string, { billAcceptors, printers, table, sim
       // As host/devices' floor test does: the unit jams in the stacker while the host decides, the
       // note in its path; the host journals it in escrow and answers STACK, which the jam never ends.
       if (lie) {
+        // A note the unit refuses before escrow ends the ask: a later note is not jammed by it.
         const off = billAcceptors.onEvent((at, e) => {
-          if (at !== station || e.type !== 'escrowed') return;
+          if (at !== station || (e.type !== 'escrowed' && e.type !== 'rejected')) return;
           off();
-          sim.faults.jam('stacker');
+          if (e.type === 'escrowed') sim.faults.jam('stacker');
         });
       }
       sim.insertNote(note);
