@@ -8,22 +8,9 @@ import { acceptorRig, untilEnabled } from './billacceptor/acceptor-rig.js';
 import { openShoe, type OpenedShoe } from './open.js';
 import { layoutDefined, printerRig, ticketNo } from './printer/printer-rig.js';
 import { EventRecorder } from './sim/recorder.js';
+import { withSteppingWallClock } from './sim/stepping-wall-clock.js';
 import type { ShoeSimulator } from './shoe/simulator.js';
 import type { ShoeEvent } from './shoe/types.js';
-
-const HOUR = 3_600_000;
-
-/** Runs `body` with a wall clock that moves `direction` hours at each reading. */
-async function withSteppingWallClock<T>(direction: 1 | -1, body: () => Promise<T>): Promise<T> {
-  const wall = Date.now;
-  let readings = 0;
-  Date.now = () => wall() + direction * HOUR * ++readings;
-  try {
-    return await body();
-  } finally {
-    Date.now = wall;
-  }
-}
 
 for (const direction of [1, -1] as const) {
   const way = direction === 1 ? 'forward' : 'back';

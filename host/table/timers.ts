@@ -3,8 +3,9 @@ export interface Timers {
   /** The wall clock (ms since the epoch): what is journalled and shown. */
   now(): number;
   /**
-   * Milliseconds on a clock that only moves forward, for how long something lasted (default: `now`,
-   * as a test's manual clock is both). The wall clock steps when NTP or a technician sets the time.
+   * Milliseconds on a clock that only moves forward, for how long something lasted, read through
+   * `elapsedOf` (hardware/clock.ts: a Timers is a Clock); a test's manual clock without it is read
+   * through `now`. The wall clock steps when NTP or a technician sets the time.
    */
   monotonic?(): number;
   setTimeout(fn: () => void, ms: number): unknown;
@@ -13,11 +14,6 @@ export interface Timers {
 
 function isNodeTimeout(h: unknown): h is NodeJS.Timeout {
   return typeof h === 'object' && h !== null && 'hasRef' in h;
-}
-
-/** A reading of `timers`' monotonic clock, for intervals: its wall clock where it has none. */
-export function elapsedNow(timers: Timers): number {
-  return timers.monotonic?.() ?? timers.now();
 }
 
 export const realTimers: Timers = {

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { openTilts, type Ledger, type NewEntry } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
 import { inEnglish, serviceSaid, type Said } from '../../locales/said.js';
-import { elapsedNow, unrefTimers, type Timers } from '../table/timers.js';
+import { elapsedOf } from '../../hardware/clock.js';
+import { unrefTimers, type Timers } from '../table/timers.js';
 import { mayClear, type Actor } from './staff.js';
 import { clearRefusal, isPersonCleared, keyOf, type ClearHow, type CurrentTilt, type Held, type TiltClearRefusal, type TiltEffects } from './tilt-held.js';
 import { RefusalLog, RetryTimer } from './tilt-refusals.js';
@@ -430,11 +431,11 @@ export class TiltManager {
     const f = this.flapping.get(key);
     // An episode whose condition came back and stayed past the window is over (a review of the
     // change: it was counted as flapping for good, each later clear held FLAP_SETTLE_MS).
-    if (f && f.settling === null && elapsedNow(this.timers) - f.lastFlip >= FLAP_WINDOW_MS) this.flapping.delete(key);
+    if (f && f.settling === null && elapsedOf(this.timers) - f.lastFlip >= FLAP_WINDOW_MS) this.flapping.delete(key);
     else if (f) return true;
     const times = this.clearedAt.get(key) ?? [];
     const oldest = times[0];
-    return times.length >= FLAP_CLEARS && oldest !== undefined && elapsedNow(this.timers) - oldest < FLAP_WINDOW_MS;
+    return times.length >= FLAP_CLEARS && oldest !== undefined && elapsedOf(this.timers) - oldest < FLAP_WINDOW_MS;
   }
 
   /**
@@ -444,7 +445,7 @@ export class TiltManager {
    */
   private settleMs(key: string): number {
     const last = this.lastSettled.get(key);
-    if (last && elapsedNow(this.timers) - last.at < FLAP_WINDOW_MS) return Math.min(2 * last.ms, FLAP_SETTLE_MAX_MS);
+    if (last && elapsedOf(this.timers) - last.at < FLAP_WINDOW_MS) return Math.min(2 * last.ms, FLAP_SETTLE_MAX_MS);
     this.lastSettled.delete(key);
     return FLAP_SETTLE_MS;
   }
@@ -463,9 +464,9 @@ export class TiltManager {
       f.settling = null;
       this.flapping.delete(key);
       if (this.held.get(key) !== held) return;
-      this.lastSettled.set(key, { ms, at: elapsedNow(this.timers) });
+      this.lastSettled.set(key, { ms, at: elapsedOf(this.timers) });
       this.deps.log.info(
-        { kind: held.kind, station: held.station, flips: f.flips, sinceMs: elapsedNow(this.timers) - f.since, settleMs: ms },
+        { kind: held.kind, station: held.station, flips: f.flips, sinceMs: elapsedOf(this.timers) - f.since, settleMs: ms },
         'a flapping fault settled',
       );
       this.journalClear(held, { automatic: true, ...(say ? { say } : {}) });
@@ -480,7 +481,7 @@ export class TiltManager {
   }
 
   private startFlapping(key: string, held: Held, settleMs: number): Flapping {
-    const f: Flapping = { since: elapsedNow(this.timers), flips: 0, lastFlip: elapsedNow(this.timers), settling: null, ms: settleMs };
+    const f: Flapping = { since: elapsedOf(this.timers), flips: 0, lastFlip: elapsedOf(this.timers), settling: null, ms: settleMs };
     this.flapping.set(key, f);
     const said = this.flapSaidAt.get(key);
     if (said === undefined || f.since - said >= FLAP_WINDOW_MS) {
@@ -498,7 +499,7 @@ export class TiltManager {
     const f = this.flapping.get(key);
     if (!f) return;
     f.flips++;
-    f.lastFlip = elapsedNow(this.timers);
+    f.lastFlip = elapsedOf(this.timers);
     if (f.settling !== null) this.timers.clearTimeout(f.settling);
     f.settling = null;
   }
@@ -527,7 +528,7 @@ export class TiltManager {
     delete held.clearing;
     const key = keyOf(held.kind, held.station);
     if (how.automatic && tiltSpec(held.kind).clears === 'auto')
-      this.clearedAt.set(key, [...(this.clearedAt.get(key) ?? []), elapsedNow(this.timers)].slice(-FLAP_CLEARS));
+      this.clearedAt.set(key, [...(this.clearedAt.get(key) ?? []), elapsedOf(this.timers)].slice(-FLAP_CLEARS));
     this.nextInLine(key);
     this.deps.log.info({ kind: held.kind, station: held.station, by: how.by, automatic: how.automatic }, 'fault cleared');
     this.changed();
