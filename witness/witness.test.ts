@@ -363,7 +363,7 @@ describe('the ledger witness', () => {
     const k = key();
     const c = chain(20);
     let clock = 0;
-    let w = new Witness({ dir, key: k, clock: () => new Date(1_800_000_000_000 + clock), headEveryMs: 1 });
+    let w = new Witness({ dir, key: k, clock: () => new Date(1_800_000_000_000 + clock), monotonic: () => clock, headEveryMs: 1 });
     assert.ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links.slice(0, 5), to: at(c, 5) }).ok);
     const file = path.join(dir, 'heads', 'T');
     const old = readFileSync(file);

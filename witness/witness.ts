@@ -21,7 +21,14 @@ export interface WitnessOptions {
    * each); the first head of another is refused `unknown-terminal`. Default 64.
    */
   maxTerminals?: number;
+  /** The wall clock: the times the witness writes (a head's, a line's). */
   clock?: () => Date;
+  /**
+   * The monotonic clock, in ms, its limits are measured on (a head's and a refusal's interval, the
+   * failures' log limit, a failed rotation's retry): on the wall clock a step back (NTP at boot, a
+   * technician) kept every refusal out of the record for the step's length. Default `performance.now`.
+   */
+  monotonic?: () => number;
   /** A head goes into the record at most this often (the newest is always in its slots). Default 60 s. */
   headEveryMs?: number;
   /** Refusals go into the record at most this often (the rest are counted). Default 10 s. */
@@ -74,7 +81,7 @@ export class Witness {
    * The rotation's state: what the record carried when it began (it rotates once it has grown
    * `rotateBytes` past that), the archive it names, and when a rotation that failed is tried again.
    */
-  private readonly rotation = { carriedBytes: 0, archive: null as string | null, retryAt: 0 };
+  private readonly rotation = { carriedBytes: 0, archive: null as string | null, retryAt: -Infinity };
   /** terminal → its entries' effects, folded up to a head it signed (witness/effects.ts). */
   private readonly folds = new Map<string, Effects>();
   /** terminal → a stretch being folded that has not reached its head yet (`fold` in several requests). */
@@ -84,16 +91,19 @@ export class Witness {
   private readonly recorded = new Map<string, { seq: number; at: string }>();
   /** The terminals with a head file or a head in the record: those `maxTerminals` counts. */
   private readonly held = new Set<string>();
-  private refusals = { at: 0, unrecorded: 0 };
-  private failures = { at: 0, unlogged: 0 };
+  // -Infinity: the first refusal and failure are recorded however soon after the start they come.
+  private refusals = { at: -Infinity, unrecorded: 0 };
+  private failures = { at: -Infinity, unlogged: 0 };
   private readonly record: WitnessRecord;
   private readonly clock: () => Date;
+  private readonly monotonic: () => number;
   private readonly publicKey: string;
   private readonly keyId: string;
 
   constructor(private readonly o: WitnessOptions) {
     mkdirSync(path.join(o.dir, 'heads'), { recursive: true, mode: 0o700 });
     this.clock = o.clock ?? (() => new Date());
+    this.monotonic = o.monotonic ?? (() => performance.now());
     this.publicKey = exportPublicKey(o.key.publicKey);
     this.keyId = keyIdOf(o.key.publicKey);
     this.record = new WitnessRecord(path.join(o.dir, RECORD_FILE), o.log ? { log: o.log } : {});
@@ -143,15 +153,15 @@ export class Witness {
    * tried again after the next line: the record as it stands is whole, so nothing is lost meanwhile.
    */
   private rotateWhenFull(): void {
+    if (this.monotonic() < this.rotation.retryAt) return;
     const now = this.clock();
-    if (now.getTime() < this.rotation.retryAt) return;
     let r: Rotated;
     try {
       if (this.record.length() < (this.o.rotateBytes ?? ROTATE_BYTES) + this.rotation.carriedBytes) return;
       r = rotateRecord(this.o.dir, this.carry.lines(), now, { keepArchives: this.o.keepArchives ?? KEEP_ARCHIVES, after: this.rotation.archive });
     } catch (e) {
       // Nothing took (rotateRecord undid what it made); tried again later, not at every line (each try reads the whole record).
-      this.rotation.retryAt = now.getTime() + ROTATE_RETRY_MS;
+      this.rotation.retryAt = this.monotonic() + ROTATE_RETRY_MS;
       const message = e instanceof Error ? `${(e as NodeJS.ErrnoException).code ?? e.name}: ${e.message}` : String(e);
       this.o.log?.({ level: 'error', at: now.toISOString(), message: `${RECORD_FILE} could not be rotated: ${message}`, retryInMs: ROTATE_RETRY_MS });
       return;
@@ -259,7 +269,7 @@ export class Witness {
 
   /** A failure of the witness's own, on its log (rate-limited: a loop of the same request cannot flood the journal). */
   private logFailure(id: number | null, terminal: string | null, e: unknown): void {
-    const now = this.clock().getTime();
+    const now = this.monotonic();
     if (now - this.failures.at < 1_000) {
       this.failures.unlogged++;
       return;
@@ -334,7 +344,7 @@ export class Witness {
     this.slots(terminal).write(signed);
     this.newest.set(terminal, signed);
     this.held.add(terminal);
-    const now = this.clock().getTime();
+    const now = this.monotonic();
     const last = this.lastRecorded.get(terminal);
     if (current === null || last === undefined || now - last >= (this.o.headEveryMs ?? 60_000)) {
       try {
@@ -443,7 +453,7 @@ export class Witness {
   }
 
   private refusal(id: number | null, e: Refused, terminal: string | null): Answer {
-    const now = this.clock().getTime();
+    const now = this.monotonic();
     if (now - this.refusals.at >= (this.o.refusalEveryMs ?? 10_000)) {
       const line = { k: 'refused', at: this.clock().toISOString(), terminal, error: e.reason, message: e.message, repeated: this.refusals.unrecorded } as const;
       this.o.log?.({ level: 'warn', ...line });

@@ -60,7 +60,7 @@ export function fuzzWitnessWire(frames: number, seed: number): WitnessFuzzReport
   const dir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'witness-fuzz-'));
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   let now = Date.parse('2026-01-01T00:00:00Z');
-  const witness = new Witness({ dir, key: { privateKey, publicKey, store: 'file' }, clock: () => new Date(now) });
+  const witness = new Witness({ dir, key: { privateKey, publicKey, store: 'file' }, clock: () => new Date(now), monotonic: () => now });
   const known = new Map<string, Known>(TERMINALS.map((t) => [t, { seq: 0, hash: genesis(t) }]));
   const report: WitnessFuzzReport = { frames: 0, lines: 0, answered: {}, headsSigned: 0, checkpointsSigned: 0 };
   const reader = new LineReader();
