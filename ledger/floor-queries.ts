@@ -299,18 +299,21 @@ export function escrowResolved(ledger: Ledger, seq: number): boolean {
 /**
  * Whether the acceptor has left the note journalled in escrow at `seq`, as the journal shows: a
  * later note was journalled in escrow at its `device`, resolved or not (an acceptor holds one note
- * at a time, so it has moved on from that one), or its station's `bill-jam` fault was raised since
- * (the driver forgot the note at the jam and an attendant took it out: the unit's next word is not
- * about it; as a ticket's, `acceptorMovedOnSince`). A range scan from `seq` (the escrow asked
- * about is recent, or rare).
+ * at a time, so it has moved on from that one), or since then its station's `bill-jam` fault was
+ * raised (the driver forgot the note at the jam and an attendant took it out: the unit's next word
+ * is not about it; as a ticket's, `acceptorMovedOnSince`), or its `bill-cheat` fault naming this
+ * note's `escrowId` (the unit broke its protocol over it: its word on it is not taken again after a
+ * restart either; a violation naming no note, or another, leaves it the acceptor's). A range scan
+ * from `seq` (the escrow asked about is recent, or rare).
  */
-export function noteLeftSince(ledger: Ledger, at: { device: string; station: number }, seq: number): boolean {
+export function noteLeftSince(ledger: Ledger, at: { device: string; station: number; escrowId?: string | undefined }, seq: number): boolean {
   const row = connectionOf(ledger)
     .prepare(
       `SELECT 1 FROM journal WHERE seq > ? AND ((type = 'bill.escrow' AND json_extract(body, '$.payload.device') = ?)
-         OR (type = 'tilt.raise' AND json_extract(body, '$.payload.kind') = 'bill-jam' AND json_extract(body, '$.payload.station') = ?)) LIMIT 1`,
+         OR (type = 'tilt.raise' AND json_extract(body, '$.payload.station') = ? AND (json_extract(body, '$.payload.kind') = 'bill-jam'
+           OR (json_extract(body, '$.payload.kind') = 'bill-cheat' AND json_extract(body, '$.payload.say.values.escrow') = ?)))) LIMIT 1`,
     )
-    .get(seq, at.device, at.station);
+    .get(seq, at.device, at.station, at.escrowId ?? null);
   return row !== undefined;
 }
 

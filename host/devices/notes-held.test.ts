@@ -17,6 +17,8 @@ import { BillAcceptors } from './bill-acceptors.js';
 import { tableCreditRule } from './credit-rule/table-credit-rule.js';
 import { serviceActionEntry } from '../service/backend/service-journal.js';
 import { NotesHeld, RETURNED_BY_HAND } from './notes-held.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
+import { onBillAcceptorEvent } from '../tilts/tilt-sources.js';
 
 const BY = ['Ana Lei'];
 
@@ -147,6 +149,39 @@ describe('notes held for a person (service mode, Devices)', () => {
     });
   });
 
+  it('a protocol broken over it (its station’s bill-cheat raise naming its escrow): held across a restart, never handed to the driver again', () => {
+    withLedger((ledger) => {
+      const cheat = (station: number, escrowId?: string) =>
+        ledger.append({
+          type: 'tilt.raise',
+          payload: {
+            kind: 'bill-cheat',
+            station,
+            detail: 'device broke its protocol',
+            say: escrowId
+              ? {
+                  key: 'tiltDetail.protocolBrokenNote',
+                  values: { rule: 'note-vanished', report: 'idle', denomination: 100, currency: 'MOP', escrow: escrowId },
+                }
+              : { key: 'tiltDetail.protocolBroken', values: { rule: 'dataset-changed', report: 'a new dataset' } },
+          },
+        });
+      const named = escrow(ledger, 1, 'e1');
+      cheat(1, 'e1');
+      escrow(ledger, 2, 'e2');
+      cheat(2); // a violation that names no note (the unit's dataset changed) leaves e2 its acceptor's
+      cheat(2, 'e9'); // …and so does one naming another note
+      // A fresh model, as at a start: only the journal says the unit broke its protocol over e1.
+      const fresh = new NotesHeld({ ledger, configured: () => new Set([1, 2]) });
+      assert.deepEqual(
+        fresh.held().map((n) => n.seq),
+        [named],
+      );
+      assert.equal(pendingNoteFor(ledger, 'BA-1'), null, 'the unit that lied about it is not asked about it again');
+      assert.equal(pendingNoteFor(ledger, 'BA-2')?.escrowId, 'e2');
+    });
+  });
+
   it('refused: another station’s note named, no one named as settling it', () => {
     withLedger((ledger, notes) => {
       const seq = escrow(ledger, 1, 'e1');
@@ -204,16 +239,16 @@ function scriptedAcceptor(): { open: typeof openBillAcceptor; say: (e: BillAccep
 }
 
 describe('the seated acceptors and their notes held', () => {
-  it('a protocol broken over the note journalled in escrow, or a jam with it in the path, leaves it held; a restart hands it to the new driver again', () => {
+  it('a protocol broken over the note journalled in escrow, or a jam with it in the path, leaves it held; with no fault journalled over it, a restart hands it to the new driver again', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'notes-held-'));
     const base = simulatedTableConfig('war');
     const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 1) });
     const ledger = openLedger(dir, 'T1');
     try {
-      const start = () => {
+      const start = (onEvent?: (station: number, e: BillAcceptorEvent) => void) => {
         const device = scriptedAcceptor();
         const credits = tableCreditRule({ config, ledger, log: silent, fault: () => undefined });
-        const acceptors = new BillAcceptors({ config, ledger, log: silent, credits, open: device.open });
+        const acceptors = new BillAcceptors({ config, ledger, log: silent, credits, open: device.open, ...(onEvent ? { onEvent } : {}) });
         acceptors.start();
         return { acceptors, device };
       };
@@ -241,6 +276,22 @@ describe('the seated acceptors and their notes held', () => {
       );
       assert.equal(third.acceptors.notes.acceptorLeft('BA-1', 'e1'), false, 'left once: one warning, not one per report');
       void third.acceptors.close();
+      const again = start();
+      assert.equal(again.device.handed()?.escrowId, 'e1', 'no fault was journalled over it: handed again');
+      void again.acceptors.close();
+      // As the host runs: the station's faults journalled by the tilt manager from the unit's events.
+      const tilts = new TiltManager({ ledger, log: silent });
+      const fourth = start((station, e) => onBillAcceptorEvent(tilts, station, e));
+      fourth.device.say({ type: 'protocolViolation', rule: 'note-vanished', report: 'idle', note });
+      void fourth.acceptors.close();
+      const fifth = start();
+      assert.equal(fifth.device.handed(), null, 'its bill-cheat raise names it: the unit is not asked about it again');
+      assert.deepEqual(
+        fifth.acceptors.notes.held().map((n) => n.seq),
+        [seq],
+      );
+      void fifth.acceptors.close();
+      tilts.close();
     } finally {
       ledger.close();
       rmSync(dir, { recursive: true, force: true });

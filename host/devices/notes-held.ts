@@ -33,9 +33,11 @@ export const RETURNED_BY_HAND = 'settled by hand: not in the cashbox';
  * start (`pendingNote`) and its word (a credit, a return) ends it. Held for a person are:
  * - one the acceptor left: it broke its protocol over it (SSP's `note-vanished`, a credit of
  *   another value, an escrow changed after STACK…), in dispute until idle, never credited after;
- *   or it jammed with the note in its path (the driver goes idle and forgets it; held for good
- *   once the station's `bill-jam` raise is journalled: `noteLeftSince`);
- *   left until a driver is handed it again (a restart; a remote agent that runs the driver, at its hello: a relayed station's driver is the host's, opened once a run);
+ *   or it jammed with the note in its path (the driver goes idle and forgets it). Held for good
+ *   once the journal shows it (`noteLeftSince`): the station's `bill-jam` raise, or its
+ *   `bill-cheat` raise naming the note's escrow; a mark the journal does not show (no fault
+ *   journalled over it) lasts until a driver is handed the note again (a restart; a remote agent
+ *   that runs the driver, at its hello: a relayed station's driver is the host's, opened once a run);
  * - one behind a newer escrow at its device (an acceptor holds one note at a time: whatever became
  *   of it, its acceptor took another since and will never speak of it), or a jam at its station;
  * - one at a station no longer configured.

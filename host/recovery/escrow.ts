@@ -18,8 +18,9 @@ export const returnTxId = (device: string, escrowId: string) => `${device}:${esc
 export function pendingNoteFor(ledger: Ledger, device: string): (EscrowedNote & { stackSent: boolean }) | null {
   const last = openEscrows(ledger, device).at(-1);
   // Behind a later escrow (one credited since, say), the unit's reports are another note's; after
-  // its station's jam, an attendant's hands had it: a person's to settle either way.
-  if (!last || noteLeftSince(ledger, { device, station: last.station }, last.seq)) return null;
+  // its station's jam, an attendant's hands had it; after a protocol broken over it, the unit's word
+  // on it is not taken: a person's to settle in each case.
+  if (!last || noteLeftSince(ledger, { device, station: last.station, escrowId: last.note.escrowId }, last.seq)) return null;
   return { ...last.note, stackSent: true };
 }
 
