@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
 import type { Ledger } from '../../ledger/index.js';
 import { decodeAgentMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
-import { journalReturn, lastCreditFor, openEscrows, pendingNoteFor } from '../recovery/escrow.js';
+import { lastCreditFor, pendingNoteFor } from '../recovery/escrow.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { InhibitReason } from './bill-acceptors.js';
 import type { CreditRule } from './credit-rule/credit-rule.js';
@@ -308,10 +308,9 @@ export class RemoteAcceptors {
     this.status.set(m.station, { station: m.station, device, connected: true, protocol: m.acceptor, lastEvent: 'connected' });
     this.d.sas?.attach(m.station, link);
     if (relay) return this.helloRelay(link, m.station, m.acceptor);
-    // An acceptor holds one note at a time, and a note reaches VEND VALID only to be credited
-    // (the device holds it there until acknowledged): of several escrows the ledger holds open,
-    // every one but the last went back to the customer before the next was taken in.
-    for (const e of openEscrows(this.d.ledger, device).slice(0, -1)) journalReturn(this.d.ledger, m.station, device, e.note, 'a later note was taken in');
+    // Of several escrows the journal holds open at the device, every one but the last is held for a
+    // person (notes-held.ts: behind a newer escrow): its acceptor took another note since, and
+    // whether it went into the cashbox or back to the player no agent will say.
     const pending = pendingNoteFor(this.d.ledger, device);
     // Handed to this agent's driver: its word ends the note again (the host's notes held, service mode).
     if (pending) this.d.notes?.handed(device, pending.escrowId);
