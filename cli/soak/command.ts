@@ -15,7 +15,7 @@ export const SOAK_COMMAND = defineCommand({
     authorisation: {
       type: 'string',
       value: 'REF',
-      help: "the regulator's authorisation reference of the profile's choice (baccarat\nmacau-no-commission, Art. 19), as etg start, sim and round take it",
+      help: "the regulator's authorisation reference of the profile's choice (baccarat\nmacau-no-commission, Art. 19), as etg start takes it",
     },
     jackpot: {
       type: 'boolean',
