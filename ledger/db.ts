@@ -80,8 +80,19 @@ export function openDatabase(file: string, options: OpenDbOptions = {}): Databas
     return db;
   } catch (e) {
     db.close();
-    throw e;
+    throw unreadableFile(e, file);
   }
+}
+
+/**
+ * SQLite's own words for a file that is not a database, or one damaged past reading, say no file
+ * ("file is not a database"): the host's start and the tools said only that. The same, naming it.
+ */
+export function unreadableFile(e: unknown, file: string): unknown {
+  const code = (e as { code?: unknown }).code;
+  if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new LedgerOpenError(`${file} is not a SQLite database, or is damaged past reading (${message}): restore the data folder from its backup`);
 }
 
 /** What a read-only open refuses instead of migrating: a schema newer than this build, or older than `OLDEST_READABLE`. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -48,5 +48,27 @@ describe('openExistingLedger(dir, { readonly: true }) (the tools that only read)
       reader.close();
     }
     assert.deepEqual(readFileSync(path.join(dir, 'ledger.sqlite.head')), mark);
+  });
+});
+
+describe('openExistingLedger on a file that is no ledger', () => {
+  it('says what is wrong with it: not a SQLite database, a database with no ledger in it, an empty file', () => {
+    const cases: [string, Buffer, RegExp][] = [
+      ['noise', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256)), /is not a SQLite database/],
+      ['empty', Buffer.alloc(0), /holds no ledger \(no meta table\)/],
+    ];
+    for (const [name, bytes, said] of cases) {
+      const dir = path.join(tmp, `bad-${name}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'ledger.sqlite'), bytes);
+      assert.throws(() => openExistingLedger(dir, { readonly: true }), said, name);
+    }
+  });
+
+  it('the writer’s open (the host’s start) names the file that is not a database', () => {
+    const dir = path.join(tmp, 'bad-writer');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'ledger.sqlite'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256)));
+    assert.throws(() => openLedger(dir, 'T-1'), /bad-writer\/ledger\.sqlite is not a SQLite database/);
   });
 });

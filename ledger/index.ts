@@ -108,17 +108,28 @@ export function openLedger(dataDir: string, terminalId: string, options: Omit<Le
 export function openExistingLedger(dataDir: string, options: { tailCheck?: boolean; readonly?: boolean } = {}): Ledger {
   const file = ledgerFile(dataDir);
   if (!existsSync(file)) throw new LedgerOpenError(`no ledger at ${file}`);
-  const probe = new Database(file, { readonly: true, fileMustExist: true });
-  let terminalId: string | undefined;
-  try {
-    terminalId = (probe.prepare("SELECT value FROM meta WHERE key = 'terminal_id'").get() as { value: string } | undefined)?.value;
-  } catch {
-    terminalId = undefined;
-  } finally {
-    probe.close();
-  }
+  const terminalId = terminalOf(file);
   if (!terminalId) throw new LedgerOpenError(`${file} names no terminal`);
   return Ledger.open({ dataDir, terminalId, ...options });
+}
+
+/** The terminal a ledger file names, or a clear error: a file that is not SQLite, or holds no ledger, is said so (before, both read as naming no terminal). */
+function terminalOf(file: string): string | undefined {
+  let probe: Database.Database | undefined;
+  try {
+    probe = new Database(file, { readonly: true, fileMustExist: true });
+    return (probe.prepare("SELECT value FROM meta WHERE key = 'terminal_id'").get() as { value: string } | undefined)?.value;
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const message = e instanceof Error ? e.message : String(e);
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw new LedgerOpenError(`${file} is not a SQLite database (${message}): restore the data folder from its backup`);
+    if (/no such table: meta/.test(message))
+      throw new LedgerOpenError(`${file} holds no ledger (no meta table): the wrong file, or one never written by the kiosk`);
+    throw new LedgerOpenError(`${file} cannot be read: ${message}`);
+  } finally {
+    probe?.close();
+  }
 }
 
 /** Where the kiosk keeps the credentials printed by `npm run upstream -- enroll`. */
