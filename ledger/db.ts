@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { LATEST_VERSION, migrate, NewerSchemaError, schemaVersion } from './migrations.js';
+import { unreadableFileSaid } from './unreadable-file.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
 
@@ -80,19 +81,9 @@ export function openDatabase(file: string, options: OpenDbOptions = {}): Databas
     return db;
   } catch (e) {
     db.close();
-    throw unreadableFile(e, file);
+    const said = unreadableFileSaid(e, file);
+    throw said === null ? e : new LedgerOpenError(said);
   }
-}
-
-/**
- * SQLite's own words for a file that is not a database, or one damaged past reading, say no file
- * ("file is not a database"): the host's start and the tools said only that. The same, naming it.
- */
-export function unreadableFile(e: unknown, file: string): unknown {
-  const code = (e as { code?: unknown }).code;
-  if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return e;
-  const message = e instanceof Error ? e.message : String(e);
-  return new LedgerOpenError(`${file} is not a SQLite database, or is damaged past reading (${message}): restore the data folder from its backup`);
 }
 
 /** What a read-only open refuses instead of migrating: a schema newer than this build, or older than `OLDEST_READABLE`. */

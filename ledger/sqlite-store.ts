@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { schemaProblems, type SchemaReference } from './schema-check.js';
+import { unreadableFileSaid } from './unreadable-file.js';
 
 /**
  * A small SQLite database beside the ledger, for state that must be durable and locked but is
@@ -77,7 +78,8 @@ export function openSqliteStore(file: string, migrations: readonly StoreMigratio
     return db;
   } catch (e) {
     db.close();
-    throw e;
+    const said = unreadableFileSaid(e, file);
+    throw said === null ? e : new StoreOpenError(said);
   }
 }
 

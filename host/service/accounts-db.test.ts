@@ -293,4 +293,13 @@ describe('service accounts database', () => {
         e instanceof StoreOpenError && e.message.includes(`${path.join(dir, ACCOUNTS_DB)} (version ${ACCOUNTS_LATEST})`) && /table planted/.test(e.message),
     );
   });
+
+  it('a file that is not SQLite is refused naming it (the start said only "file is not a database")', () => {
+    const dir = folder();
+    writeFileSync(path.join(dir, ACCOUNTS_DB), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256)));
+    assert.throws(
+      () => openAccountsDb(dir),
+      (e: Error) => e instanceof StoreOpenError && e.message.startsWith(`${path.join(dir, ACCOUNTS_DB)} is not a SQLite database`),
+    );
+  });
 });
