@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -61,6 +61,23 @@ describe('remote stations’ credentials', () => {
       assert.equal(reopened.verify(101, secret), true, 'the secret still connects to the host');
       assert.equal(reopened.proofKey(101), null, 'the key is the file’s word only: not used');
       assert.deepEqual(reopened.proofKeys(), [], 'nor published to the edges');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a registry that does not read stops the start naming the file and what to do, and is never replaced', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'remote-stations-'));
+    try {
+      const file = path.join(dir, 'remote-stations.json');
+      for (const text of ['{"stations": [{"station": 101, "secretSha', JSON.stringify({ stations: [{ station: 'one' }] })]) {
+        writeFileSync(file, text);
+        assert.throws(
+          () => RemoteStations.inDataDir(dir),
+          (e: Error) => e.message.startsWith(`remote stations: ${file} cannot be used: `) && /Restore it from a backup of the data folder/.test(e.message),
+        );
+        assert.equal(readFileSync(file, 'utf8'), text, 'left as found, for whoever restores it');
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -70,7 +70,7 @@ export class RemoteStations {
     private readonly journal: StationCredentialJournal | null = null,
     private readonly log: ListenerLog = consoleLog,
   ) {
-    this.stations = file && existsSync(file) ? Registry.parse(JSON.parse(readFileSync(file, 'utf8'))).stations : [];
+    this.stations = file && existsSync(file) ? readRegistry(file) : [];
     if (journal && !journal.read().any) this.adopt(journal);
     this.audit();
   }
@@ -222,4 +222,24 @@ export class RemoteStations {
     writeFileSync(tmp, JSON.stringify({ v: 1, stations: this.stations }, null, 1), { mode: 0o600, flush: true });
     renameSync(tmp, this.file);
   }
+}
+
+/**
+ * The registry as kept, or an error naming the file, why and what to do. It is never made anew by
+ * itself: started empty, the next enrolment would write the file whole and every station in it
+ * would be gone (and the journal's stations refused as missing from it). Before, the start said
+ * only JSON.parse's or zod's words.
+ */
+function readRegistry(file: string): EnrolledStation[] {
+  let why: string;
+  try {
+    const parsed = Registry.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (parsed.success) return parsed.data.stations;
+    why = `it is not a registry of remote stations (${parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'}: ${i.message}`).join('; ')})`;
+  } catch (e) {
+    why = e instanceof SyntaxError ? `it is not JSON (${e.message})` : `it cannot be read (${e instanceof Error ? e.message : String(e)})`;
+  }
+  throw new Error(
+    `remote stations: ${file} cannot be used: ${why}. Restore it from a backup of the data folder (the journal's station.credential entries say which stations it held); the table does not start without it`,
+  );
 }
