@@ -14,16 +14,16 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('readCredentials', () => {
   it('names the file, what is wrong with it and what to do', () => {
     const cases: [string, string, RegExp][] = [
-      ['cut', '{"terminalId": "T1", "ke', /is not JSON/],
-      ['shape', JSON.stringify({ terminalId: 'T1' }), /is not a terminal's credentials: key: /],
-      ['extra', JSON.stringify({ terminalId: 'T1', key: 'k'.repeat(44), secret: 'x' }), /is not a terminal's credentials: .*secret/],
+      ['cut', '{"terminalId": "T1", "ke', /: it is not JSON \(/],
+      ['shape', JSON.stringify({ terminalId: 'T1' }), /: it is not a terminal's credentials \(key: /],
+      ['extra', JSON.stringify({ terminalId: 'T1', key: 'k'.repeat(44), secret: 'x' }), /: it is not a terminal's credentials \(the file: .*secret/],
     ];
     for (const [name, text, said] of cases) {
       const file = path.join(dir, `${name}.json`);
       writeFileSync(file, text);
       assert.throws(
         () => readCredentials(file),
-        (e: Error) => e.message.startsWith(`upstream credentials ${file} `) && said.test(e.message) && /etg upstream enroll/.test(e.message),
+        (e: Error) => e.message.startsWith(`upstream credentials ${file}: `) && said.test(e.message) && /etg upstream enroll/.test(e.message),
         name,
       );
     }

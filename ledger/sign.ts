@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { jsonTextAs } from '../terms/json-text.js';
 
 /**
  * Signed requests, one secret key per terminal (issued by `npm run upstream -- enroll`):
@@ -31,19 +32,15 @@ export type Credentials = z.infer<typeof Credentials>;
 /** The credentials saved at `file`, or an error naming it, what is wrong and what to do (JSON.parse's or zod's words alone named no file). */
 export function readCredentials(file: string): Credentials {
   const redo = `restore it from the data folder's backup, or have the upstream's operator issue this terminal's key again ("etg upstream enroll --terminal-id ID --rotate") and save it there`;
-  let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (e) {
-    const why = e instanceof SyntaxError ? `is not JSON (${e.message})` : `cannot be read (${e instanceof Error ? e.message : String(e)})`;
-    throw new Error(`upstream credentials ${file} ${why}: ${redo}`, { cause: e });
+    throw new Error(`upstream credentials ${file} cannot be read (${e instanceof Error ? e.message : String(e)}): ${redo}`, { cause: e });
   }
-  const parsed = Credentials.safeParse(raw);
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'}: ${i.message}`).join('; ');
-    throw new Error(`upstream credentials ${file} is not a terminal's credentials: ${why}: ${redo}`);
-  }
-  return parsed.data;
+  const read = jsonTextAs(text, Credentials, "a terminal's credentials");
+  if (!read.ok) throw new Error(`upstream credentials ${file}: ${read.why}: ${redo}`);
+  return read.data;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { jsonTextAs } from '../../terms/json-text.js';
 
 /**
  * What a remote station's machine keeps after its enrolment (owner-only): which station it is,
@@ -20,8 +21,21 @@ export const EnrolmentFile = z.strictObject({
 });
 export type EnrolmentFile = z.infer<typeof EnrolmentFile>;
 
+/**
+ * The enrolment kept at `file`, or an error naming it, why and what to do: a technician at the
+ * station's machine read only JSON.parse's words, or zod's issues as raw JSON.
+ */
 export function readEnrolment(file: string): EnrolmentFile {
-  return EnrolmentFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const redo = "a station's machine keeps the file service mode gave it at enrolment: copy it again from where it was saved, or enrol the station again";
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`enrolment ${file} cannot be read (${e instanceof Error ? e.message : String(e)}): ${redo}`, { cause: e });
+  }
+  const read = jsonTextAs(text, EnrolmentFile, "a station's enrolment");
+  if (!read.ok) throw new Error(`enrolment ${file}: ${read.why}: ${redo}`);
+  return read.data;
 }
 
 export function writeEnrolment(file: string, e: EnrolmentFile): void {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PROOF_KEY, proofKeyOf } from './station-proof.js';
 import { auditCredentials, credentialDigest, type StationCredentialJournal } from './credential-journal.js';
+import { jsonTextAs } from '../../terms/json-text.js';
 
 /** The file beside the ledger that holds each enrolled remote station's credential, hashed. */
 export const REMOTE_STATIONS_FILE = 'remote-stations.json';
@@ -233,11 +234,11 @@ export class RemoteStations {
 function readRegistry(file: string): EnrolledStation[] {
   let why: string;
   try {
-    const parsed = Registry.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    if (parsed.success) return parsed.data.stations;
-    why = `it is not a registry of remote stations (${parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'}: ${i.message}`).join('; ')})`;
+    const read = jsonTextAs(readFileSync(file, 'utf8'), Registry, 'a registry of remote stations');
+    if (read.ok) return read.data.stations;
+    why = read.why;
   } catch (e) {
-    why = e instanceof SyntaxError ? `it is not JSON (${e.message})` : `it cannot be read (${e instanceof Error ? e.message : String(e)})`;
+    why = `it cannot be read (${e instanceof Error ? e.message : String(e)})`;
   }
   throw new Error(
     `remote stations: ${file} cannot be used: ${why}. Restore it from a backup of the data folder (the journal's station.credential entries say which stations it held); the table does not start without it`,
