@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { jsonTextAs } from '../../terms/json-text.js';
 import { EdgeName } from './subjects.js';
 
 /**
@@ -27,9 +28,20 @@ export const EdgeConfig = z.strictObject({
 });
 export type EdgeConfig = z.infer<typeof EdgeConfig>;
 
-/** The file parsed, its paths made absolute from its folder. */
+/**
+ * The file parsed, its paths made absolute from its folder; or an error naming it, the field that
+ * is wrong and what to do (before: JSON.parse's words, or zod's issues as raw JSON).
+ */
 export function readEdgeConfig(file: string): EdgeConfig {
-  const c = EdgeConfig.parse(JSON.parse(readFileSync(file, 'utf8')));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`edge configuration ${file} cannot be read (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+  const read = jsonTextAs(text, EdgeConfig, "an edge's configuration");
+  if (!read.ok) throw new Error(`edge configuration ${file}: ${read.why}: docs/stadium.md, "Edges on NATS", says what it holds`);
+  const c = read.data;
   const dir = path.dirname(path.resolve(file));
   return {
     ...c,
