@@ -63,8 +63,22 @@ export const command = defineCommand({
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-function secret(file: unknown, env: string | undefined): string | undefined {
-  return file ? readFileSync(String(file), 'utf8').trim() : env;
+/**
+ * The token in the file given by `option`, or the environment's when none is given. A file given
+ * that is empty or cannot be read is refused: read as none, an empty admin file started the
+ * service on the token its data folder keeps, and an empty query or metrics file switched that
+ * token off, each without a word.
+ */
+function secret(option: string, file: unknown, env: string | undefined): string | undefined {
+  if (file === undefined || file === false) return env;
+  let text: string;
+  try {
+    text = readFileSync(String(file), 'utf8').trim();
+  } catch (e) {
+    throw new UsageError(`--${option} ${String(file)} cannot be read (${e instanceof Error ? e.message : String(e)})\n${command.usage}`, { cause: e });
+  }
+  if (text === '') throw new UsageError(`--${option} ${String(file)} is empty: it holds the token\n${command.usage}`);
+  return text;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -75,12 +89,12 @@ export async function run(argv: string[]): Promise<number> {
   const port = Number(m?.[2]);
   if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
   const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
-  const given = secret(v['admin-token-file'], process.env.UPSTREAM_ADMIN_TOKEN);
+  const given = secret('admin-token-file', v['admin-token-file'], process.env.UPSTREAM_ADMIN_TOKEN);
   // An embedded upstream keeps its own token in its data folder when none is given (first run).
   const kept: DataDirToken | undefined = !given && db.dataDir ? dataDirAdminToken(db.dataDir) : undefined;
   const admin = given || kept?.token;
-  const query = secret(v['query-token-file'], process.env.UPSTREAM_QUERY_TOKEN);
-  const metricsToken = secret(v['metrics-token-file'], process.env.UPSTREAM_METRICS_TOKEN);
+  const query = secret('query-token-file', v['query-token-file'], process.env.UPSTREAM_QUERY_TOKEN);
+  const metricsToken = secret('metrics-token-file', v['metrics-token-file'], process.env.UPSTREAM_METRICS_TOKEN);
   // No anonymous administration, not even from loopback (a proxy on this host is loopback too).
   if (!admin)
     throw new UsageError(`an admin token is required: --admin-token-file F or UPSTREAM_ADMIN_TOKEN (or --data-dir, which keeps one)\n${command.usage}`);
