@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import path from 'node:path';
 import { AdminTokenError, checkTokens, DEFAULT_SKEW_MARGIN_SECONDS, startUpstream, upstreamLogger, type AdminTokens } from '../../upstream/index.js';
 import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
@@ -81,6 +82,31 @@ function secret(option: string, file: unknown, env: string | undefined): string 
   return text;
 }
 
+/**
+ * The certificate and key files, read and tried together before anything starts, or refused naming
+ * them: a file that is not PEM, or a key that is not the certificate's, said only OpenSSL's words
+ * ("error:0480006C:PEM routines::no start line") once the database was open.
+ */
+function tlsPair(certFile: string, keyFile: string): { cert: Buffer; key: Buffer } {
+  const read = (option: string, file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (e) {
+      throw new UsageError(`--${option} ${file} cannot be read (${e instanceof Error ? e.message : String(e)})\n${command.usage}`, { cause: e });
+    }
+  };
+  const pair = { cert: read('tls-cert', certFile), key: read('tls-key', keyFile) };
+  try {
+    createSecureContext(pair);
+  } catch (e) {
+    throw new UsageError(
+      `--tls-cert ${certFile} and --tls-key ${keyFile} are not a certificate and its private key in PEM (${e instanceof Error ? e.message : String(e)})\n${command.usage}`,
+      { cause: e },
+    );
+  }
+  return pair;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
   // No silent in-memory default: an upstream that forgets on restart is worse than none.
@@ -112,7 +138,7 @@ export async function run(argv: string[]): Promise<number> {
         .filter(Boolean)
     : false;
   if (Boolean(v['tls-cert']) !== Boolean(v['tls-key'])) throw new UsageError(`--tls-cert and --tls-key go together\n${command.usage}`);
-  const tls = v['tls-cert'] ? { cert: readFileSync(String(v['tls-cert'])), key: readFileSync(String(v['tls-key'])) } : undefined;
+  const tls = v['tls-cert'] ? tlsPair(String(v['tls-cert']), String(v['tls-key'])) : undefined;
   const openAfterSeconds = Number(v['transfer-open-after'] ?? '300');
   if (!Number.isFinite(openAfterSeconds) || openAfterSeconds <= 0) throw new UsageError(`--transfer-open-after must be a number of seconds\n${command.usage}`);
   const skewMarginSeconds = Number(v['transfer-clock-skew'] ?? String(DEFAULT_SKEW_MARGIN_SECONDS));

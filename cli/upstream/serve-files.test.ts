@@ -1,13 +1,16 @@
-// A token file given to `etg upstream serve` that is empty or missing. Before, an empty
+// A file given to `etg upstream serve` that does not read. A token file empty or missing: before, an empty
 // --admin-token-file was read as none: with --data-dir the service started on the token it keeps
 // in its folder instead, the operator's file silently ignored; an empty --query-token-file or
 // --metrics-token-file switched that token off without a word; a missing one said only ENOENT.
+// A TLS certificate or key that is not PEM, or a key not the certificate's: before, OpenSSL's words
+// alone ("error:0480006C:PEM routines::no start line"), naming neither file.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { tableCertificate } from '../../host/stadium/table-certificate.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'serve-token-files-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,6 +36,31 @@ describe('etg upstream serve: a token file that is empty or missing', () => {
     ];
     for (const [args, said] of cases) {
       const r = serve(args);
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, said);
+    }
+  });
+
+  it('a TLS certificate or key that is not PEM, or a key that is not the certificate’s, is refused naming the files', async () => {
+    const notPem = path.join(dir, 'not.pem');
+    writeFileSync(notPem, '{"not": "pem"}');
+    // Two certificates made as a table makes its own: the first's certificate with the second's key.
+    const one = await tableCertificate(path.join(dir, 't1'), 'T1', ['127.0.0.1']);
+    const two = await tableCertificate(path.join(dir, 't2'), 'T2', ['127.0.0.1']);
+    const cert = path.join(dir, 'cert.pem');
+    const otherKey = path.join(dir, 'other-key.pem');
+    writeFileSync(cert, one.cert);
+    writeFileSync(otherKey, two.key);
+    const cases: [string[], RegExp][] = [
+      [
+        ['--tls-cert', cert, '--tls-key', otherKey],
+        /--tls-cert .*cert\.pem and --tls-key .*other-key\.pem are not a certificate and its private key in PEM \(.*mismatch/,
+      ],
+      [['--tls-cert', notPem, '--tls-key', notPem], /--tls-cert .*not\.pem and --tls-key .*not\.pem are not a certificate and its private key in PEM/],
+      [['--tls-cert', path.join(dir, 'none.pem'), '--tls-key', notPem], /--tls-cert .*none\.pem cannot be read \(ENOENT/],
+    ];
+    for (const [args, said] of cases) {
+      const r = serve(['--admin-token-file', GOOD, ...args]);
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, said);
     }
