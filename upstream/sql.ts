@@ -85,6 +85,18 @@ export interface PgliteDb extends Db {
   dump(): Promise<Blob>;
 }
 
+/** PGlite in `dataDir`, or an error naming the folder and what to do: PGlite's own words ("PGlite failed to initialize properly") named neither. */
+async function pgliteIn(dataDir: string): Promise<PGlite> {
+  try {
+    return await PGlite.create(dataDir);
+  } catch (e) {
+    throw new Error(
+      `the upstream's embedded database in ${dataDir} cannot be opened (${e instanceof Error ? e.message : String(e)}): restore the folder from its backup (an empty folder starts a new database, which knows no table and no ticket)`,
+      { cause: e },
+    );
+  }
+}
+
 /**
  * Embedded PGlite (WebAssembly PostgreSQL) in `dataDir`, or in memory without one; in memory, from
  * the data directory `from` (a `dump()`) instead of an empty cluster. The tests' seam: an in-memory
@@ -93,7 +105,7 @@ export interface PgliteDb extends Db {
  */
 export async function openPglite(dataDir?: string, from?: Blob): Promise<PgliteDb> {
   keepWasmCode();
-  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create(from ? { loadDataDir: from } : {});
+  const db = dataDir ? await pgliteIn(dataDir) : await PGlite.create(from ? { loadDataDir: from } : {});
   // PGlite runs one statement at a time; serialise transactions so two requests never interleave inside one.
   let queue: Promise<unknown> = Promise.resolve();
   const q = async <T>(text: string, params?: unknown[], via: Pick<PGlite, 'query'> = db) => {
