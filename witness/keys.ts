@@ -50,7 +50,15 @@ export function readKeyFile(file: string): KeyObject {
   if (!existsSync(file)) throw new KeyFileError(`no witness key at ${file} (make one with: etg witness keygen --out ${file})`);
   const mode = statSync(file).mode & 0o777;
   if ((mode & 0o077) !== 0) throw new KeyFileError(`${file} is readable by others (mode ${mode.toString(8)}): chmod 600 it, and make a new key if it leaked`);
-  const key = createPrivateKey(readFileSync(file));
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(readFileSync(file));
+  } catch (e) {
+    // OpenSSL's words alone ("DECODER routines::unsupported") named no file.
+    throw new KeyFileError(
+      `${file} is not a private key in PEM (${e instanceof Error ? e.message : String(e)}): restore the witness's key file from where it is kept`,
+    );
+  }
   if (key.asymmetricKeyType !== 'ed25519') throw new KeyFileError(`${file} holds a ${String(key.asymmetricKeyType)} key, not ed25519`);
   return key;
 }

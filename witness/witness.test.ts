@@ -512,13 +512,17 @@ describe('the ledger witness', () => {
     w.close();
   });
 
-  it('refuses a key file others can read, and never replaces one', () => {
+  it('refuses a key file others can read, or that is not a key, and never replaces one', () => {
     const file = path.join(root, 'k.pem');
     const made = writeNewKeyFile(file);
     assert.deepEqual(createPublicKey(readKeyFile(file)).export({ format: 'jwk' }), createPublicKey(made).export({ format: 'jwk' }));
     assert.throws(() => writeNewKeyFile(file), /never replaced/);
     chmodSync(file, 0o640);
     assert.throws(() => readKeyFile(file), /readable by others/);
+    // Not a key at all: named, not OpenSSL's "DECODER routines::unsupported" alone.
+    const garbage = path.join(root, 'garbage.pem');
+    writeFileSync(garbage, 'garbage\n', { mode: 0o600 });
+    assert.throws(() => readKeyFile(garbage), new RegExp(`^KeyFileError: ${garbage} is not a private key in PEM \\(.*\\): `));
   });
 });
 
