@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { DATA_DIR, defineCommand, openFromArgs, options, UsageError } from './common.js';
 
 export const command = defineCommand({
@@ -13,6 +14,9 @@ export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
   if (!v.out) throw new UsageError(`--out is required\n${command.usage}`);
   if (existsSync(v.out)) throw new UsageError(`${v.out} exists; refusing to overwrite`);
+  // SQLite's own words ("the directory does not exist") named neither the folder nor the file.
+  const folder = path.dirname(path.resolve(v.out));
+  if (!existsSync(folder)) throw new UsageError(`no folder ${folder} to write the copy in: make it first`);
   const ledger = openFromArgs(v['data-dir'], command.usage, true);
   try {
     await ledger.backup(v.out);

@@ -47,7 +47,8 @@ describe('etg ledger', () => {
     assert.equal((JSON.parse(ledger('status', '--data-dir', dir, '--json').out) as { lagEntries: number }).lagEntries, exported.entries.length + 4);
     const copy = path.join(tmp, 'copy');
     const b = ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite'));
-    assert.equal(b.code, 1, 'the target folder does not exist yet');
+    assert.equal(b.code, 2, 'the target folder does not exist yet');
+    assert.match(b.err, new RegExp(`no folder ${copy} to write the copy in: make it first`), 'named (before: SQLite’s "the directory does not exist")');
     mkdirSync(copy);
     const backedUp = ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite'), '--json');
     assert.equal(backedUp.code, 0, backedUp.err);
