@@ -14,6 +14,7 @@ if (childCase()) {
   const { onBillAcceptorEvent } = await import('../tilts/tilt-sources.js');
   const { refusingOnce } = await import('../testing/refusing-ledger.js');
   const { RemoteAcceptors } = await import('./remote-acceptors.js');
+  const { noNoteMoves } = await import('../testing/no-note-moves.js');
   const { DEVICE_PROTOCOL_VERSION } = await import('../../protocol/index.js');
   const log = pino({ level: 'silent' });
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-ZZ' });
@@ -21,12 +22,7 @@ if (childCase()) {
   const acceptors = new RemoteAcceptors({
     ledger,
     log,
-    // No note moves in this test: a claim reaching the credit rule is a defect.
-    credits: {
-      escrow: () => assert.fail('no note is escrowed in this test'),
-      credit: () => assert.fail('no note is credited in this test'),
-      returned: () => assert.fail('no note is returned in this test'),
-    },
+    credits: noNoteMoves(),
     stations: { verify: () => true, onRevoked: () => () => undefined },
     hasStation: () => true,
     accepted: () => [100],

@@ -18,6 +18,7 @@ import { refusingOnce } from '../testing/refusing-ledger.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { onBillAcceptorEvent } from '../tilts/tilt-sources.js';
 import { RemoteAcceptors } from './remote-acceptors.js';
+import { noNoteMoves } from '../testing/no-note-moves.js';
 
 describe('a revocation while the journal refuses the fault its agent link raises', () => {
   it('every revocation listener is told and the registry saved, or the revocation is refused whole', () => {
@@ -30,12 +31,7 @@ describe('a revocation while the journal refuses the fault its agent link raises
     const acceptors = new RemoteAcceptors({
       ledger,
       log,
-      // No note moves in this test: a claim reaching the credit rule is a defect.
-      credits: {
-        escrow: () => assert.fail('no note is escrowed in this test'),
-        credit: () => assert.fail('no note is credited in this test'),
-        returned: () => assert.fail('no note is returned in this test'),
-      },
+      credits: noNoteMoves(),
       stations,
       hasStation: () => true,
       accepted: () => [100],

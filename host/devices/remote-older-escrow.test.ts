@@ -12,6 +12,7 @@ import { DEVICE_PROTOCOL_VERSION } from '../../protocol/index.js';
 import { escrowTxId } from '../recovery/escrow.js';
 import { NotesHeld } from './notes-held.js';
 import { RemoteAcceptors, remoteDevice } from './remote-acceptors.js';
+import { noNoteMoves } from '../testing/no-note-moves.js';
 
 const STATION = 101;
 
@@ -32,11 +33,7 @@ describe('a driver-mode agent greeted with two open escrows at its acceptor', ()
     const acceptors = new RemoteAcceptors({
       ledger,
       log,
-      credits: {
-        escrow: () => assert.fail('no note is escrowed in this test'),
-        credit: () => assert.fail('no note is credited in this test'),
-        returned: () => assert.fail('no note is returned in this test'),
-      },
+      credits: noNoteMoves(),
       stations: { verify: () => true, onRevoked: () => () => undefined },
       hasStation: (s) => s === STATION,
       accepted: () => [100],
