@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ledgerFile, LedgerOpenError } from './db.js';
+import { unreadableFileSaid } from './unreadable-file.js';
 import { Ledger, type LedgerOptions } from './ledger.js';
 import { readCredentials, type Credentials } from './sign.js';
 import { SyncClient, type SyncOptions } from './sync-client.js';
@@ -120,10 +121,9 @@ function terminalOf(file: string): string | undefined {
     probe = new Database(file, { readonly: true, fileMustExist: true });
     return (probe.prepare("SELECT value FROM meta WHERE key = 'terminal_id'").get() as { value: string } | undefined)?.value;
   } catch (e) {
-    const code = (e as { code?: unknown }).code;
+    const said = unreadableFileSaid(e, file);
+    if (said !== null) throw new LedgerOpenError(said);
     const message = e instanceof Error ? e.message : String(e);
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
-      throw new LedgerOpenError(`${file} is not a SQLite database (${message}): restore the data folder from its backup`);
     if (/no such table: meta/.test(message))
       throw new LedgerOpenError(`${file} holds no ledger (no meta table): the wrong file, or one never written by the kiosk`);
     throw new LedgerOpenError(`${file} cannot be read: ${message}`);
