@@ -301,7 +301,8 @@ export class RemoteAcceptors {
       return link.close(1008, 'acceptor protocol');
     }
     // One agent per station: the newer link wins (the old one is a killed agent's, or a cut one).
-    this.links.get(m.station)?.close(1000, 'replaced by a newer link');
+    const older = this.links.get(m.station);
+    if (older) this.replaced(older);
     link.station = m.station;
     this.links.set(m.station, link);
     const device = remoteDevice(m.station);
@@ -346,6 +347,17 @@ export class RemoteAcceptors {
   /** Whether the agent is to open the station's SAS port (the configuration relays it). */
   private sasWelcome(station: number): { sas?: true } {
     return this.d.sas?.has(station) ? { sas: true } : {};
+  }
+
+  /**
+   * A station's older link, replaced: ended now, as a revoked one is. ws holds a link whose peer
+   * does not answer the close frame for the 30 s of the handshake, and its messages were still
+   * handled as the station's: a machine that kept its first link unread and greeted again had the
+   * older one credit a note after the station's revocation (which ends only the link in force).
+   */
+  private replaced(older: Link): void {
+    older.ended = true;
+    older.close(1000, 'replaced by a newer link');
   }
 
   private closed(link: Link): void {

@@ -3,7 +3,8 @@
 // keeps asking the SAS machine for answers (the host queued them for it without bound); SAS bytes
 // at the message rate but hundreds of times a real line's bytes (each handed to the SAS machine at
 // once); a revoked link still handled for the 30 s of ws's close handshake (two forged transfers
-// were credited after the revocation); and the lines a link causes, written past its client's log
+// were credited after the revocation), and a link replaced by a newer one the same (a note
+// credited after the revocation); and the lines a link causes, written past its client's log
 // budget. The host runs with a one-second ping here (the production interval is DEVICE_LINK_TIMING's).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -202,5 +203,27 @@ describe("a station's own machine abusing its device link", { timeout: 120_000 }
     console.log(`after the revocation: closed ${l.closed()}, credit ${running.ledger.credit(102)}`);
     assert.equal(running.ledger.credit(102), 0);
     assert.equal(l.replies.filter((r) => r.includes('"decision"') || r.includes('"journalled"')).length, 0, 'nothing answered');
+  });
+
+  it('a link replaced by a newer one is handled no more: after the revocation, the older one claims nothing either', async () => {
+    // The machine keeps its first link and greets again: the first is replaced, and it never reads
+    // the host's close frame, so ws holds it for the 30 s of a close handshake.
+    const older = await open(103, '127.0.0.8', 'driver');
+    older.raw().pause();
+    const newer = await open(103, '127.0.0.9', 'driver');
+    assert.equal(running.stadium.stations.revoke(103, BY), true);
+    assert.equal(running.stadium.acceptors.connected(103), false);
+    // The older link says the acceptor is back (clearing the loss its revocation raised), then a note.
+    const note = { escrowId: 'replaced-1', amount: 50_000, denomination: 500, currency: 'MOP' };
+    older.ws.send(JSON.stringify({ type: 'event', event: 'connected' }));
+    older.ws.send(JSON.stringify({ type: 'event', event: 'idle' }));
+    await new Promise((r) => setTimeout(r, 300));
+    older.ws.send(JSON.stringify({ type: 'escrow', id: 'e1', ...note }));
+    older.ws.send(JSON.stringify({ type: 'credit', id: 'c1', ...note, recovered: false }));
+    older.raw().resume();
+    await until('the older link closed', () => older.closed() !== null);
+    console.log(`a replaced link after the revocation: closed ${older.closed()}, credit ${running.ledger.credit(103)}`);
+    assert.equal(running.ledger.credit(103), 0, 'nothing credited (before: 50,000)');
+    newer.stop();
   });
 });
