@@ -8,6 +8,7 @@ import type { BillAcceptors, InhibitReason } from '../devices/bill-acceptors.js'
 import { Emitter } from '../../hardware/clock.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { TableParams } from '../../engine/table/state.js';
+import { REMOTE_STATION_BASE } from '../../engine/table/vocabulary.js';
 import { applyTiltEffects } from '../tilts/tilt-effects.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import { verifyForTilts, watchHolds } from '../tilts/tilt-sources.js';
@@ -71,6 +72,27 @@ function configApplied(d: FloorServicesDeps, key: ChangeableKey): void {
   // Limits and timings are the table's to play by: an input, journalled like any other.
   if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax' || key === 'handpayTwoPersonAbove') d.table.configure(d.params());
   d.onConfigApplied();
+}
+
+/**
+ * The stations whose acceptors the current faults may inhibit or release: the seated ones, any a
+ * fault names, any still inhibited, and while a fault halts the table every remote one, whose
+ * acceptor takes no notes then either (docs/table-host.md, "Effects"). Before, a halt reached no
+ * remote station no fault named: during a `ledger-integrity` halt a stadium's agents were still
+ * answered "stack" and their notes credited into the journal the table had stopped on.
+ */
+function stationsToGate(
+  config: Pick<TableConfig, 'stations' | 'remoteStations'>,
+  current: ReturnType<TiltManager['list']>,
+  applied: ReadonlyMap<number, unknown>,
+): Set<number> {
+  const halted = current.some((t) => t.disables === 'table');
+  return new Set<number>([
+    ...config.stations.map((s) => s.station),
+    ...current.flatMap((t) => (t.station !== undefined ? [t.station] : [])),
+    ...applied.keys(),
+    ...(halted ? Array.from({ length: config.remoteStations }, (_, i) => REMOTE_STATION_BASE + 1 + i) : []),
+  ]);
 }
 
 /** What the screens see of the floor: refusals, notices, each station's cash-out and what its acceptor and AFT refused. */
@@ -146,13 +168,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
   const applied = new Map<number, Set<InhibitReason>>();
   const gateAcceptors = () => {
     const current = d.tilts.list();
-    // The seated stations, and any remote station a fault names or named (a stadium's other stations need nothing).
-    const stations = new Set<number>([
-      ...d.config.stations.map((s) => s.station),
-      ...current.flatMap((t) => (t.station !== undefined ? [t.station] : [])),
-      ...applied.keys(),
-    ]);
-    for (const station of stations) {
+    for (const station of stationsToGate(d.config, current, applied)) {
       const want = new Set<InhibitReason>(
         current.filter((t) => t.disables === 'table' || (t.disables === 'station' && t.station === station)).map((t) => `tilt:${t.kind}` as const),
       );
@@ -160,7 +176,9 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
       // New reasons first: one fault giving way to another never lets a note in between.
       for (const r of want) if (!had.has(r)) d.billAcceptors.setInhibited(station, r, true);
       for (const r of had) if (!want.has(r)) d.billAcceptors.setInhibited(station, r, false);
-      applied.set(station, want);
+      // A station with no reason left is not kept: a stadium's stations are looked at again only when a fault concerns them.
+      if (want.size > 0) applied.set(station, want);
+      else applied.delete(station);
     }
   };
   gateAcceptors();

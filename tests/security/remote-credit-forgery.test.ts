@@ -170,4 +170,25 @@ describe('a compromised station machine reports credits the host never saw go in
     const report = verifyLedger(running.ledger);
     assert.equal(report.ok, true, report.problems.join('; '));
   });
+
+  it('a fault that halts the table inhibits a remote station no fault names, as every seated one: its escrow is returned', async () => {
+    const d = device(108);
+    const before = running.ledger.credit(108);
+    assert.equal(d.enabled(), true);
+    running.floor.tilts.raise('ledger-integrity', { detail: 'the file check failed' });
+    const until = Date.now() + 2_000;
+    while (d.enabled() !== false && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const r = await d.insert('halted-1', 500, 'MOP');
+    console.log(`a note at a remote station while the table is halted: told to take notes ${d.enabled()}, answered ${r.decision}`);
+    assert.equal(d.enabled(), false, 'its agent told to take no notes');
+    assert.equal(r.decision, 'return');
+    assert.equal(running.ledger.credit(108), before, 'nothing credited (before: 500.00 more)');
+    // The supervisor clears it: the station takes notes again.
+    assert.deepEqual(running.floor.tilts.clear('ledger-integrity', undefined, { user: 'sup-1', role: 'supervisor' }), { ok: true });
+    const back = Date.now() + 2_000;
+    while (d.enabled() !== true && Date.now() < back) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(d.enabled(), true, 'its agent told to take notes again');
+    assert.equal((await d.insert('after-halt-1', 500, 'MOP')).credited, true);
+    assert.equal(running.ledger.credit(108), before + 50_000);
+  });
 });
