@@ -4,17 +4,18 @@
 // first ask (JetStream not ready yet on a server just started, a request timed out on a loaded
 // machine) left every edge without the versions published while NATS was down: an edge that came
 // back before the host had its own ask for them (`askOwn`) fall on nobody, and a table waiting for
-// bets changed nothing more. Now the live values go out at once, and the stream is asked for again
-// until it is made, the last values then published again into it.
+// bets changed nothing more. Now the live values go out at once. (Since 5 December there is no
+// stream: an edge asks the host for the last values, `last.<edge>`, answered on its own subjects.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { NatsConnection, Status } from 'nats';
+import type { Msg, NatsConnection, Status } from 'nats';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import { silent, testTable } from '../testing/table-kit.js';
 import { EdgeBridge } from './edge-bridge.js';
+import { edgeInbox } from './subjects.js';
 
-/** A NATS connection whose status events the test pushes, and whose stream can be refused `refusals` times. */
-function flakyNats(log: string[], refusals: { left: number }) {
+/** A NATS connection whose status events the test pushes; each subscription's callback by subject, to hand it messages. */
+function fakeNats(log: string[]) {
   const events: Status[] = [];
   let wake: (() => void) | null = null;
   const status = async function* () {
@@ -24,19 +25,12 @@ function flakyNats(log: string[], refusals: { left: number }) {
       else await new Promise<void>((r) => (wake = r));
     }
   };
-  const refuse = async () => {
-    if (refusals.left > 0) {
-      refusals.left--;
-      log.push('stream refused');
-      throw new Error('503 no responders: JetStream not ready');
-    }
-    log.push('stream made');
-    return {};
-  };
-  const streams = { info: async () => Promise.reject(new Error('stream not found')), update: refuse, add: refuse };
+  const callbacks = new Map<string, (err: Error | null, m: Msg) => void>();
   const nc = {
-    jetstreamManager: async () => ({ streams }),
-    subscribe: () => ({ unsubscribe: () => undefined }),
+    subscribe: (subject: string, o: { callback: (err: Error | null, m: Msg) => void }) => {
+      callbacks.set(subject, o.callback);
+      return { unsubscribe: () => undefined };
+    },
     status,
     publish: (subject: string) => log.push(`pub ${subject}`),
     protocol: { pendingLimit: 32 * 1024, flushPending: () => undefined },
@@ -46,6 +40,12 @@ function flakyNats(log: string[], refusals: { left: number }) {
     reconnect() {
       events.push({ type: 'reconnect', data: '127.0.0.1:4222' } as Status);
       wake?.();
+    },
+    /** A request on `subject` as an edge makes it, answered on `reply` (pushed to `answers`). */
+    request(subject: string, reply: string, answers: string[]) {
+      const m = { subject, reply, data: new Uint8Array(0), respond: (d: Uint8Array) => answers.push(new TextDecoder().decode(d)) };
+      const callback = [...callbacks].find(([s]) => new RegExp(`^${s.replace(/\./g, '\\.').replace(/\*/g, '[^.]+')}$`).test(subject))?.[1];
+      callback?.(null, m as unknown as Msg);
     },
   };
 }
@@ -61,30 +61,46 @@ async function until(ok: () => boolean, what: string, log: string[]): Promise<vo
 }
 
 describe("the edges' publisher after NATS came back (issue 55)", () => {
-  it('publishes its last values and held stations whole at once, and makes its stream again when it is refused at first', async () => {
+  it('publishes its last values and held stations whole at once', async () => {
     const t = testTable({ game: 'baccarat', config: { remoteStations: 2 } });
     const log: string[] = [];
-    const refusals = { left: 0 };
-    const { nc, reconnect } = flakyNats(log, refusals);
+    const { nc, reconnect } = fakeNats(log);
     const bridge = await EdgeBridge.start({ hub: t.hub, stations, nc, tableId: t.config.tableId, log: silent });
     try {
       bridge['hold'](101, 'edge-1');
       log.length = 0;
-      // NATS came back, and its JetStream refuses the stream twice.
-      refusals.left = 2;
       reconnect();
       await until(() => log.some((l) => l.endsWith('.101.own')), "the held station's own part published again", log);
       assert.ok(
-        log.some((l) => /\.pub\.round$/.test(l)),
-        `the public parts published again: ${log.join(', ')}`,
+        log.some((l) => /\.pub\.round$/.test(l)) && log.some((l) => /\.enrol$/.test(l)),
+        `the public parts and the enrolment published again: ${log.join(', ')}`,
       );
-      await until(() => log.includes('stream made'), 'the stream made again', log);
-      const made = log.indexOf('stream made');
+    } finally {
+      await bridge.close();
+      t.close();
+    }
+  });
+
+  it('sends an edge that asks the last values on its own subjects before its answer, at most 8 at once', async () => {
+    const t = testTable({ game: 'baccarat', config: { remoteStations: 2 } });
+    const log: string[] = [];
+    const { nc, request } = fakeNats(log);
+    const bridge = await EdgeBridge.start({ hub: t.hub, stations, nc, tableId: t.config.tableId, log: silent });
+    const root = `etg.${t.config.tableId}`;
+    try {
+      log.length = 0;
+      const answers: string[] = [];
+      request(`${root}.last.edge-2`, `${edgeInbox('edge-2')}.a`, answers);
+      assert.deepEqual(answers, ['{"ok":true}']);
+      assert.ok(log.includes(`pub ${root}.edge.edge-2.enrol`) && log.includes(`pub ${root}.edge.edge-2.pub`), log.join(', '));
       assert.ok(
-        log.slice(made).some((l) => /\.pub\.round$/.test(l)),
-        `the last values published into the stream once made: ${log.join(', ')}`,
+        log.every((l) => l.startsWith(`pub ${root}.edge.edge-2.`)),
+        `on edge-2's subjects only: ${log.join(', ')}`,
       );
-      assert.equal(log.filter((l) => l === 'stream refused').length, 2);
+      // A flood of asks: each costs the host every part, so past a few it is refused, counted.
+      for (let i = 0; i < 50; i++) request(`${root}.last.edge-2`, `${edgeInbox('edge-2')}.a`, answers);
+      assert.equal(answers.filter((a) => a === '{"ok":true}').length, 8);
+      assert.ok(bridge.counters.refused >= 40);
     } finally {
       await bridge.close();
       t.close();

@@ -12,9 +12,7 @@ import { EdgeBridge } from './edge-bridge.js';
 
 /** A NATS connection that writes nothing: `log` has `pub <subject>` per publish, `write` per write of what it held. */
 function recordingNats(log: string[]): NatsConnection {
-  const streams = { info: async () => ({}), update: async () => ({}), add: async () => ({}) };
   const nc = {
-    jetstreamManager: async () => ({ streams }),
     subscribe: () => ({ unsubscribe: () => undefined }),
     status: () => (async function* () {})(),
     publish: (subject: string) => log.push(`pub ${subject}`),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { StorageType, type Msg, type NatsConnection, type Subscription } from 'nats';
+import type { Msg, NatsConnection, Subscription } from 'nats';
 import { decodeClientMessage, encode, protocolError, stationOf, stationView, type HostMessage, type ViewName } from '../../protocol/index.js';
 import type { ViewHub, ViewSink } from '../screens/view-hub.js';
 import { INCOMING_LIMITS } from '../screens/screen-session.js';
@@ -39,14 +39,14 @@ const NONCE_MS = 10_000;
 const text = new TextDecoder();
 /** What the host's NATS client may hold of one change before writing it (a settlement at 2,000 stations is about 400 KiB). */
 const CHANGE_BYTES = 1 << 20;
-/** After a reconnection, the stream refused: asked again after this long, doubling up to `most`. */
-const STREAM_RETRY_MS = { first: 250, most: 5000 } as const;
+/** An edge's asks for the last values (at its start and after each reconnection to NATS): at once, and sustained. */
+const CATCH_UPS = { burst: 8, perSecond: 1 } as const;
 
 /**
  * The table host's side of the edges (issue 55): the hub's updates go to NATS instead of to
  * sockets, each once. The public parts (the round, the panel) are published once per change on
  * the table's public subjects, whatever the number of stations; each remote station's own part
- * (and its recall, when asked for) on its own subject. JetStream keeps the last of each.
+ * (and its recall, when asked for) on its own subject. The bridge keeps the last of each public part.
  *
  * A station attaches at an edge by proving its secret on a nonce this bridge issued to that edge
  * (host/stadium/station-proof.ts; the edge greets each new connection with one): the edge relays
@@ -58,6 +58,12 @@ const STREAM_RETRY_MS = { first: 250, most: 5000 } as const;
  * the edge that attached that station, so an edge cannot act for a station it does not hold, and
  * NATS lets each edge's user publish under its own name only. Each command is then checked by the
  * hub and the table's state machine exactly as a screen's: the edges decide nothing.
+ *
+ * An edge that starts, or comes back to NATS, asks this bridge for the last values (`last.<edge>`)
+ * and is sent them on its own subjects. It is given no other responder than this bridge, which
+ * answers on the edge's own inbox only: NATS bounds the subjects an edge publishes on, never the
+ * reply subject it names, and JetStream's API (which the edges once read the last values from)
+ * writes its answer wherever that says, the table's enrolment and another edge's subjects included.
  */
 export class EdgeBridge {
   /** A new one at each start: an edge that sees it change forgets what it had (versions start again). */
@@ -69,7 +75,9 @@ export class EdgeBridge {
   private readonly buckets = new Map<number, TokenBucket>();
   /** Each edge's refusals answered and logged (its NATS user names it: as many as the edges configured). */
   private readonly refusals = new Map<string, TokenBucket>();
-  /** The last message published on each kept subject: published again whole after NATS restarts. */
+  /** Each edge's asks for the last values. */
+  private readonly catchUps = new Map<string, TokenBucket>();
+  /** The last message published on each public subject and on the enrolment: sent an edge that asks, and again to all after NATS restarts. */
   private readonly last = new Map<string, Uint8Array>();
   /** Each station's last recall as encoded: sent again after NATS restarts. */
   private readonly lastRecall = new Map<number, Uint8Array>();
@@ -86,11 +94,6 @@ export class EdgeBridge {
   private readonly stops: (() => void)[] = [];
   private readonly subs: Subscription[] = [];
   private closed = false;
-  /** Reconnections to NATS so far: a stream still being made again for an older one stops asking. */
-  private reconnections = 0;
-  /** The wait before the stream is asked for again, and its end now (at close). */
-  private retry: NodeJS.Timeout | null = null;
-  private wakeRetry: (() => void) | null = null;
   /** Published in the hub's change under way and not yet written (`changeDone` writes it). */
   private unwritten = false;
   /** A public part among it: written before the change's first own part (`send`). */
@@ -101,29 +104,10 @@ export class EdgeBridge {
     holdWrites(deps.nc, CHANGE_BYTES);
   }
 
-  static async start(deps: EdgeBridgeDeps): Promise<EdgeBridge> {
+  static start(deps: EdgeBridgeDeps): Promise<EdgeBridge> {
     const bridge = new EdgeBridge(deps);
-    await bridge.ensureStream();
     bridge.open();
-    return bridge;
-  }
-
-  /** The stream that keeps the last value of each subject: in memory, one message a subject. */
-  private async ensureStream(): Promise<void> {
-    const jsm = await this.deps.nc.jetstreamManager();
-    const config = {
-      name: this.subjects.stream,
-      subjects: this.subjects.kept,
-      max_msgs_per_subject: 1,
-      storage: StorageType.Memory,
-      allow_direct: true,
-    };
-    try {
-      await jsm.streams.info(this.subjects.stream);
-      await jsm.streams.update(this.subjects.stream, config);
-    } catch {
-      await jsm.streams.add(config);
-    }
+    return Promise.resolve(bridge);
   }
 
   private open(): void {
@@ -146,6 +130,7 @@ export class EdgeBridge {
     this.subs.push(nc.subscribe(this.subjects.challengeAll, { callback: this.guarded('challenge', (m) => this.challenge(m)) }));
     this.subs.push(nc.subscribe(this.subjects.attachAll, { callback: this.guarded('attachment', (m) => this.attach(m)) }));
     this.subs.push(nc.subscribe(this.subjects.commandAll, { callback: this.guarded('command', (m) => this.command(m)) }));
+    this.subs.push(nc.subscribe(this.subjects.lastAll, { callback: this.guarded('ask for the last values', (m) => this.catchUp(m)) }));
     void this.watchStatus();
   }
 
@@ -166,11 +151,9 @@ export class EdgeBridge {
   }
 
   /**
-   * After NATS comes back (its memory stream gone with it): every last value and each held
-   * station's own part whole at once, live (an edge back before the host had its own ask for them
-   * fall on nobody: a table waiting for bets would change nothing more), and the stream made again,
-   * asked until it is (a server just started may refuse it, a loaded one time out), the last
-   * values then published into it for the edges that come back later.
+   * After NATS comes back: every last value and each held station's own part whole at once, live
+   * (an edge back before the host had its own ask for them fall on nobody: a table waiting for
+   * bets would change nothing more); an edge back after the host asks for them (`catchUp`).
    */
   private async watchStatus(): Promise<void> {
     for await (const s of this.deps.nc.status()) {
@@ -179,29 +162,27 @@ export class EdgeBridge {
       for (const [subject, data] of this.last) this.deps.nc.publish(subject, data);
       for (const station of this.held.keys()) this.sendOwn(station, true);
       writeNow(this.deps.nc);
-      void this.remakeStream(++this.reconnections);
+      this.deps.log.info({ subjects: this.last.size }, 'NATS reconnected: last values published again');
     }
   }
 
-  /** The stream again after the `round`th reconnection, asked until made (a later reconnection takes over). */
-  private async remakeStream(round: number): Promise<void> {
-    for (let wait: number = STREAM_RETRY_MS.first; !this.closed && round === this.reconnections; wait = Math.min(2 * wait, STREAM_RETRY_MS.most)) {
-      try {
-        await this.ensureStream();
-        if (this.closed) return;
-        for (const [subject, data] of this.last) this.deps.nc.publish(subject, data);
-        this.deps.log.info({ subjects: this.last.size }, 'NATS reconnected: last values published again');
-        return;
-      } catch (err) {
-        this.deps.log.warn({ err, againInMs: wait }, 'NATS reconnected, but the stream could not be made again: asked again');
-        await new Promise<void>((resolve) => {
-          this.retry = setTimeout(resolve, wait);
-          this.wakeRetry = resolve;
-        });
-        this.retry = null;
-        this.wakeRetry = null;
-      }
+  /**
+   * `last.<edge>`: the last value of each public part and the enrolment, on that edge's own
+   * subjects (an edge that starts, or came back to NATS, is whole at once), then the answer on its
+   * inbox, which comes after them. At most `CATCH_UPS` an edge: each costs the host every part.
+   */
+  private catchUp(m: Msg): void {
+    const edge = m.subject.split('.').at(-1) ?? '';
+    let bucket = this.catchUps.get(edge);
+    if (!bucket) this.catchUps.set(edge, (bucket = new TokenBucket(CATCH_UPS.burst, CATCH_UPS.perSecond, () => performance.now())));
+    if (!bucket.take()) {
+      if (this.refused(edge, {}, 'an edge asked for the last values too often: not sent')) this.answer(m, edge, JSON.stringify({ ok: false }));
+      return;
     }
+    for (const [subject, data] of this.last)
+      this.deps.nc.publish(subject === this.subjects.enrol ? this.subjects.edgeEnrol(edge) : this.subjects.edgePublic(edge), data);
+    this.answer(m, edge, JSON.stringify({ ok: true }));
+    writeNow(this.deps.nc);
   }
 
   /**
@@ -427,7 +408,7 @@ export class EdgeBridge {
    * Answers a request on the asking edge's own inbox only. The reply subject is the one field of a
    * message its NATS permissions do not bound, and the host's user may publish anywhere: answered
    * as given, an edge could have the host write on the enrolment or a station's kept subject, or
-   * call the stream's API (`$JS.API.STREAM.PURGE.<stream>` empties it).
+   * call JetStream's API.
    */
   private answer(m: Msg, edge: string, reply: string): void {
     if (!m.reply) return;
@@ -457,8 +438,6 @@ export class EdgeBridge {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
-    this.wakeRetry?.();
     for (const stop of this.stops.splice(0)) stop();
     for (const s of this.subs.splice(0)) s.unsubscribe();
   }

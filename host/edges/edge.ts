@@ -1,10 +1,19 @@
 import type { Logger } from 'pino';
-import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
+import type { Msg, NatsConnection, Subscription } from 'nats';
 import type { Update } from '../screens/outbox.js';
 import { checkStationProof } from '../stadium/station-proof.js';
 import { NoncePool } from './nonce-pool.js';
 import { ChainedOwn, MAX_CHAIN } from './own-chain.js';
-import { AttachAnswer, ChallengeAnswer, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
+import {
+  AttachAnswer,
+  ChallengeAnswer,
+  decodeUpdate,
+  LastAnswer,
+  PublishedEnrolment,
+  tableSubjects,
+  type PublishedUpdate,
+  type TableSubjects,
+} from './subjects.js';
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -57,7 +66,6 @@ export class Edge {
   private readonly held = new Map<number, Held>();
   private epoch: string | null = null;
   private readonly subs: Subscription[] = [];
-  private jsm: JetStreamManager | null = null;
   /** Nonces from the host, asked for in batches, to greet new connections with. */
   private readonly pool: NoncePool;
 
@@ -87,24 +95,27 @@ export class Edge {
   }
 
   private async open(): Promise<void> {
-    this.jsm = await this.nc.jetstreamManager({ checkAPI: false });
     // Live first, then the last values: an update that came meanwhile is newer and is kept.
-    this.subs.push(this.nc.subscribe(this.subjects.publicAll, { callback: (err, m) => err || this.take(m, false) }));
+    this.subs.push(this.nc.subscribe(this.subjects.publicAll, { callback: (err, m) => err || this.takeData(m.data) }));
     this.subs.push(this.nc.subscribe(this.subjects.enrol, { callback: (err, m) => err || this.takeEnrolment(m.data) }));
     this.subs.push(this.nc.subscribe(this.subjects.edgeAll(this.name), { callback: (err, m) => err || this.takeMine(m) }));
     await this.catchUp();
     void this.watchStatus();
   }
 
-  /** The last value of every subject the edge follows, from the stream (at start, and after NATS came back). */
+  /**
+   * The last value of every public part and the enrolment, from the host (at start, and after NATS
+   * came back): it sends them on this edge's own subjects, then answers. A host not there yet
+   * publishes them to every edge itself once it is back.
+   */
   private async catchUp(): Promise<void> {
-    const enrol = await this.last(this.subjects.enrol);
-    if (enrol) this.takeEnrolment(enrol);
-    for (const part of ['round', 'panel']) {
-      const data = await this.last(this.subjects.publicPart(part));
-      if (data) this.takeData(data, true);
+    try {
+      const r = await this.nc.request(this.subjects.last(this.name), new Uint8Array(0), { timeout: 5000 });
+      if (!LastAnswer.parse(JSON.parse(text.decode(r.data))).ok) this.log.warn('the host sent no last values: asked too often');
+    } catch (err) {
+      this.log.warn({ err }, 'the host did not answer an ask for the last values');
     }
-    // The own parts are in no stream (any edge could read them there): the host sends them again.
+    // The own parts, the host sends again when asked: each station's.
     for (const station of this.held.keys()) this.askOwn(station);
   }
 
@@ -116,23 +127,15 @@ export class Edge {
     this.nc.publish(this.subjects.command(this.name, station), utf8.encode(JSON.stringify(resync)));
   }
 
-  /** What the host publishes for this edge: a held station's own part or recall, or that it attached elsewhere. */
+  /** What the host publishes for this edge: a held station's own part or recall, that it attached elsewhere, or the last values asked for. */
   private takeMine(m: Msg): void {
-    if (!m.subject.endsWith('.gone')) return this.takeData(m.data, false);
+    if (m.subject === this.subjects.edgeEnrol(this.name)) return this.takeEnrolment(m.data);
+    if (!m.subject.endsWith('.gone')) return this.takeData(m.data);
     const station = Number(m.subject.split('.').at(-2));
     const h = this.held.get(station);
     if (!h) return;
     this.held.delete(station);
     for (const holder of [...h.holders]) holder.revoked('attached at another edge');
-  }
-
-  private async last(subject: string): Promise<Uint8Array | null> {
-    try {
-      const m = await this.jsm?.streams.getMessage(this.subjects.stream, { last_by_subj: subject });
-      return m?.data ?? null;
-    } catch {
-      return null;
-    }
   }
 
   private async watchStatus(): Promise<void> {
@@ -141,11 +144,7 @@ export class Edge {
     }
   }
 
-  private take(m: Msg, stored: boolean): void {
-    this.takeData(m.data, stored);
-  }
-
-  private takeData(data: Uint8Array, stored: boolean): void {
+  private takeData(data: Uint8Array): void {
     this.counters.received++;
     // A copy of NATS's bytes (its buffer is its own), handed to the stations as they came.
     const u = decodeUpdate(data.slice());
@@ -153,11 +152,7 @@ export class Edge {
       this.counters.dropped++;
       return;
     }
-    if (u.epoch !== this.epoch) {
-      // A stored value of another epoch than the live one is an old host's: dropped.
-      if (stored && this.epoch !== null) return void this.counters.dropped++;
-      this.newEpoch(u.epoch);
-    }
+    if (u.epoch !== this.epoch) this.newEpoch(u.epoch);
     if (u.slot.startsWith('public:')) {
       if (!this.newer(this.parts.get(u.slot), u)) return;
       this.parts.set(u.slot, u);

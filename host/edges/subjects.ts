@@ -12,30 +12,34 @@ import { NONCE, PROOF, PROOF_KEY } from '../stadium/station-proof.js';
  * - `etg.<table>.edge.<edge>.st.<station>.own` / `.recall`: a station's own part, its recall, on
  *   the subjects of the one edge that holds the station (the host publishes there only), and
  *   `.gone` when the station attached at another edge (this one closes its connections).
+ * - `etg.<table>.edge.<edge>.pub` / `.enrol`: the last public parts and enrolment, sent to that
+ *   edge alone when it asks for them (`last.<edge>`).
  * - `etg.<table>.enrol`: the enrolled stations' public proof keys (never a secret, nor its hash).
  * - `etg.<table>.challenge.<edge>`: an edge asking the host for nonces to greet its connections with (request).
  * - `etg.<table>.attach.<edge>`: an edge attaching a station with its proof on that nonce (request).
  * - `etg.<table>.cmd.<edge>.<station>`: a station's command through its edge (request).
+ * - `etg.<table>.last.<edge>`: an edge asking for the last public parts and enrolment (request).
  *
- * The stream `ETG_<table>` keeps the last message of every `pub` subject and of `enrol`
- * (`max_msgs_per_subject: 1`), so an edge is whole at once; it holds nothing of a station's own,
- * since an edge may read the stream's last value of any subject in it. A station's own parts are
- * sent to the edge that attaches it, whole, when it attaches. The stream is in memory: display
- * state only, which the host publishes again whole after a restart of NATS (the money is in the
- * host's journal, never here).
+ * Every request an edge may make is answered by the host, on the edge's own inbox only: no
+ * JetStream, whose API answers wherever the request's reply subject says (an edge could have the
+ * server write on the enrolment, a public part or another edge's subjects). A station's own parts
+ * are sent to the edge that attaches it, whole, when it attaches. What the edges are sent is
+ * display state only, which the host publishes again whole after a restart of NATS (the money is
+ * in the host's journal, never here).
  */
 export function tableSubjects(tableId: string) {
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(tableId)) throw new Error(`a table id NATS can name: ${tableId}`);
   const root = `etg.${tableId}`;
   return {
     root,
-    stream: `ETG_${tableId.replace(/-/g, '_')}`,
-    kept: [`${root}.pub.>`, `${root}.enrol`],
     publicPart: (part: string) => `${root}.pub.${part}`,
     publicAll: `${root}.pub.>`,
     own: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.own`,
     recall: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.recall`,
     gone: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.gone`,
+    /** The last public parts and enrolment, sent to one edge that asked (`last`). */
+    edgePublic: (edge: string) => `${root}.edge.${edge}.pub`,
+    edgeEnrol: (edge: string) => `${root}.edge.${edge}.enrol`,
     /** Everything published for one edge (its user may read these and no other edge's). */
     edgeAll: (edge: string) => `${root}.edge.${edge}.>`,
     enrol: `${root}.enrol`,
@@ -45,6 +49,8 @@ export function tableSubjects(tableId: string) {
     attachAll: `${root}.attach.*`,
     command: (edge: string, station: number) => `${root}.cmd.${edge}.${station}`,
     commandAll: `${root}.cmd.*.*`,
+    last: (edge: string) => `${root}.last.${edge}`,
+    lastAll: `${root}.last.*`,
   };
 }
 export type TableSubjects = ReturnType<typeof tableSubjects>;
@@ -132,18 +138,21 @@ export const ChallengeAnswer = z.strictObject({ nonces: z.array(z.string().regex
 /** An edge attaching a station: the host's nonce and the station's proof on it, which the host checks itself. */
 export const Attach = z.strictObject({ station: z.number().int().positive(), nonce: z.string().regex(NONCE), proof: z.string().regex(PROOF) });
 export const AttachAnswer = z.strictObject({ ok: z.boolean() });
+/** The host's answer to an edge's ask for the last values, after it sent them (`ok`) or not (asked too often). */
+export const LastAnswer = AttachAnswer;
 
 /**
- * An edge's NATS permissions: it may publish only its own commands, challenges and attachments
- * (and ask the stream for a subject's last value: the stream holds public parts and the
- * enrolment only), and read only its table's public parts and enrolment, what the host publishes
- * for this edge (the own parts of the stations it holds), and its own replies (its connection's
+ * An edge's NATS permissions: it may publish only its own commands, challenges, attachments and
+ * asks for the last values, each answered by the host on the edge's own inbox (never JetStream's
+ * API: the server answers that on whatever reply subject the edge names), and read only its
+ * table's public parts and enrolment, what the host publishes for this edge (the own parts of the
+ * stations it holds, the last values it asked for), and its own replies (its connection's
  * `inboxPrefix` is `edgeInbox(edge)`). Nothing of another edge's stations, nor of another table.
  */
 export function edgePermissions(tableId: string, edge: string): { publish: string[]; subscribe: string[] } {
   const s = tableSubjects(tableId);
   return {
-    publish: [`${s.root}.cmd.${edge}.*`, s.challenge(edge), s.attach(edge), `$JS.API.STREAM.MSG.GET.${s.stream}`],
+    publish: [`${s.root}.cmd.${edge}.*`, s.challenge(edge), s.attach(edge), s.last(edge)],
     subscribe: [s.publicAll, s.edgeAll(edge), s.enrol, `${edgeInbox(edge)}.>`],
   };
 }

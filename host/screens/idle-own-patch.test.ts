@@ -130,9 +130,7 @@ describe("the idle stations' change at the results' end, worked out once (issue 
   it("through the edges' publisher: each idle station's patch on its own edge's subject for it, naming its own view", async () => {
     const t = testTable({ game: 'baccarat', config: { remoteStations: REMOTE } });
     const published: { subject: string; data: Uint8Array }[] = [];
-    const streams = { info: async () => ({}), update: async () => ({}), add: async () => ({}) };
     const nc = {
-      jetstreamManager: async () => ({ streams }),
       subscribe: () => ({ unsubscribe: () => undefined }),
       status: () => (async function* () {})(),
       publish: (subject: string, data: Uint8Array) => published.push({ subject, data }),

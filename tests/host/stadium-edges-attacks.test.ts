@@ -3,7 +3,8 @@
 // (1) a station connecting through it never sends its secret, and what it does send (a proof on
 // one nonce the host issued to that edge) cannot be used again, nor by another edge, nor on another
 // nonce; (2) it reads the own parts of the stations attached through it only: another edge's
-// station's parts are refused it on every subject and through the stream's API.
+// station's parts are refused it on every subject, and JetStream's API is refused it; (3) nothing it
+// may publish has the server write on a subject the host or another edge trusts (its reply subject).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
 import { proveStation } from '../../host/stadium/station-proof.js';
 import { Edge } from '../../host/edges/edge.js';
-import { edgeInbox, tableSubjects } from '../../host/edges/subjects.js';
+import { decodeUpdate, edgeInbox, edgePermissions, PublishedEnrolment, tableSubjects } from '../../host/edges/subjects.js';
 import type { StationState } from '../../protocol/index.js';
 import { log, startEdgeTable, type EdgeTable } from './edges-kit.js';
 
@@ -29,6 +30,9 @@ async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** The JetStream stream the host kept the last values in until 5 December (the edges read it through JetStream's API). */
+const STREAM = 'ETG_SIM_BAC_01';
 
 describe('a hostile edge', { timeout: 120_000 }, () => {
   let t: EdgeTable;
@@ -91,11 +95,14 @@ describe('a hostile edge', { timeout: 120_000 }, () => {
         ['id', 'nonce', 'proof', 'protocol', 'station', 'type'],
         'the first frame: the proof on the greeting’s nonce, no secret',
       );
-      // Nor does anything the edge may read on NATS hold it: the enrolment carries public keys.
-      const enrol = await (
-        await nats.jetstreamManager({ checkAPI: false })
-      ).streams.getMessage(tableSubjects(t.tableId).stream, { last_by_subj: tableSubjects(t.tableId).enrol });
-      const published = new TextDecoder().decode(enrol.data);
+      // Nor does anything the edge may read on NATS hold it: the enrolment (the last, as an edge asks for it) carries public keys.
+      const s = tableSubjects(t.tableId);
+      const enrol = nats.subscribe(s.edgeEnrol('edge-2'), { max: 1 });
+      await nats.request(s.last('edge-2'), new Uint8Array(0), { timeout: 5000 });
+      const published = await (async () => {
+        for await (const m of enrol) return new TextDecoder().decode(m.data);
+        return '';
+      })();
       assert.ok(published.includes('"station":103') && !published.includes(secretHash) && !published.includes(enrolment.secret), published);
 
       // What it heard, used elsewhere: another edge cannot spend the nonce (issued to edge-2).
@@ -159,10 +166,10 @@ describe('a hostile edge', { timeout: 120_000 }, () => {
       assert.deepEqual(read, [], 'nothing read on another edge’s subjects, nor on the table’s, nor on all');
       assert.ok(errors.length >= 4, `the server refused the subscriptions: ${errors.join('; ')}`);
       assert.ok(mine.length > 0 && mine.every((x) => x.startsWith(`${s.root}.edge.edge-2.st.102.`)), mine.join());
-      // Nor through the stream's API, which it may ask: station 101's part is in no stream.
+      // Nor through JetStream's API, which it may not ask (nor is station 101's part in any stream).
       const jsm = await hostile.jetstreamManager({ checkAPI: false });
       for (const subject of [s.own('edge-1', 101), `${s.root}.st.101.own`]) {
-        const got = await jsm.streams.getMessage(s.stream, { last_by_subj: subject }).then(
+        const got = await jsm.streams.getMessage(STREAM, { last_by_subj: subject }).then(
           (m) => new TextDecoder().decode(m.data),
           () => null,
         );
@@ -173,6 +180,44 @@ describe('a hostile edge', { timeout: 120_000 }, () => {
       onEdge2.terminate();
       device.close();
       void watching;
+    }
+  });
+  it('cannot have the server write on the table’s or another edge’s subjects by the reply subject of what it may publish', async () => {
+    const { running, tableId } = t;
+    const s = tableSubjects(tableId);
+    const a = running.stadium.enrol(102, ['Ana Lei (1001)', 'Rui Sá (1002)']);
+    // Every message on the subjects the edges believe to be the host's, as a watcher with every permission sees it.
+    const host = await t.natsAs('host');
+    const forged: string[] = [];
+    const td = new TextDecoder();
+    const watch = (subject: string, hosts: (data: Uint8Array, subject: string) => boolean) =>
+      host.subscribe(subject, { callback: (err, m) => err || hosts(m.data, m.subject) || forged.push(`${m.subject}: ${td.decode(m.data).slice(0, 120)}`) });
+    const isUpdate = (data: Uint8Array, subject: string) => subject.endsWith('.gone') || decodeUpdate(data.slice()) !== null;
+    watch(s.enrol, (data) => PublishedEnrolment.safeParse(JSON.parse(td.decode(data))).success);
+    watch(s.publicAll, isUpdate);
+    watch(s.edgeAll('edge-1'), isUpdate);
+    watch(`${s.root}.cmd.edge-1.>`, () => false);
+    await host.flush();
+    // The hostile edge-2 publishes on each subject its user may (and on the stream's API, which it
+    // may or may not), each time naming as its reply a subject the edges and the host trust.
+    const hostile = await t.natsAs('edge-2', edgeInbox('edge-2'));
+    const mayPublish = edgePermissions(tableId, 'edge-2').publish.map((p) => p.replace(/\*$/, '102'));
+    const asks = [...new Set([...mayPublish, `$JS.API.STREAM.MSG.GET.${STREAM}`, `$JS.API.DIRECT.GET.${STREAM}`])];
+    const targets = [s.enrol, s.publicPart('round'), s.command('edge-1', 102), s.own('edge-1', 102)];
+    const body = new TextEncoder().encode(JSON.stringify({ last_by_subj: s.publicPart('round') }));
+    for (const subject of asks) for (const reply of targets) hostile.publish(subject, body, { reply });
+    await hostile.flush();
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(forged, [], 'nothing but the host’s own messages on the subjects it owns');
+    // An edge started after the lies is whole: it knows station 102 and lets it in.
+    const late = await t.startEdge('edge-1');
+    const station = new HeadlessStation(late.at(a), pinnedAgent(late.at(a)));
+    try {
+      await station.connect();
+      await until('station 102 whole through the edge started after', () => station.latest() !== null);
+    } finally {
+      station.terminate();
+      await late.kill();
     }
   });
 });
