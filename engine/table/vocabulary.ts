@@ -209,6 +209,11 @@ export const MAX_REMOTE_STATIONS = 2000;
 /** The highest station number any table has: the last remote station. */
 export const MAX_STATION = REMOTE_STATION_BASE + MAX_REMOTE_STATIONS;
 
+/** The numbers of a table's `count` remote stations: 101, 102, … */
+export function remoteStationNumbers(count: number): number[] {
+  return Array.from({ length: count }, (_, i) => REMOTE_STATION_BASE + 1 + i);
+}
+
 /**
  * The stadium box: where the remote stations of a game whose remote stations bet on their own
  * spots (baccarat) play. It is no seat of the felt: bet and settlement lines of a remote station's

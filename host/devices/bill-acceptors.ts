@@ -10,7 +10,7 @@ import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { lastCreditFor, pendingNoteFor } from '../recovery/escrow.js';
 import type { TicketIn } from './ticket-in.js';
-import { REMOTE_STATION_BASE } from '../../terms/stations.js';
+import { remoteStationNumbers } from '../../engine/table/vocabulary.js';
 import { NotesHeld } from './notes-held.js';
 import type { CreditRule } from './credit-rule/credit-rule.js';
 
@@ -83,10 +83,7 @@ export class BillAcceptors {
   readonly notes: NotesHeld;
 
   constructor(private readonly deps: BillAcceptorDeps) {
-    const configured = new Set([
-      ...deps.config.stations.map((s) => s.station),
-      ...Array.from({ length: deps.config.remoteStations }, (_, i) => REMOTE_STATION_BASE + 1 + i),
-    ]);
+    const configured = new Set([...deps.config.stations.map((s) => s.station), ...remoteStationNumbers(deps.config.remoteStations)]);
     this.notes = new NotesHeld({ ledger: deps.ledger, configured: () => configured });
   }
 

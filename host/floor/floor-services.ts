@@ -8,7 +8,7 @@ import type { BillAcceptors, InhibitReason } from '../devices/bill-acceptors.js'
 import { Emitter } from '../../hardware/clock.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { TableParams } from '../../engine/table/state.js';
-import { REMOTE_STATION_BASE } from '../../engine/table/vocabulary.js';
+import { remoteStationNumbers } from '../../engine/table/vocabulary.js';
 import { applyTiltEffects } from '../tilts/tilt-effects.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import { verifyForTilts, watchHolds } from '../tilts/tilt-sources.js';
@@ -91,7 +91,7 @@ function stationsToGate(
     ...config.stations.map((s) => s.station),
     ...current.flatMap((t) => (t.station !== undefined ? [t.station] : [])),
     ...applied.keys(),
-    ...(halted ? Array.from({ length: config.remoteStations }, (_, i) => REMOTE_STATION_BASE + 1 + i) : []),
+    ...(halted ? remoteStationNumbers(config.remoteStations) : []),
   ]);
 }
 

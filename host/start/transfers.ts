@@ -1,5 +1,5 @@
 import { TableId } from '../../terms/transfer-terms.js';
-import { REMOTE_STATION_BASE } from '../../protocol/index.js';
+import { remoteStationNumbers } from '../../engine/table/vocabulary.js';
 import { HostTransfers } from '../peers/host-transfers.js';
 import { readPeersOrNull } from '../peers/peer-config.js';
 import { PeerCredentials } from '../peers/peer-credentials.js';
@@ -36,7 +36,7 @@ export function openTransfers(
     currency: config.currency,
     journal: new LedgerTransferJournal(ledger),
     peers,
-    stations: Array.from({ length: config.remoteStations }, (_, i) => REMOTE_STATION_BASE + 1 + i),
+    stations: remoteStationNumbers(config.remoteStations),
     credentials,
     log,
     // The engine's own question (chips on a spot, or a bet in the round being dealt): a settled
