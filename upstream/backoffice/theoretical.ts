@@ -52,14 +52,24 @@ export const firstSettlements = (columns = ''): string =>
     ORDER BY j.terminal_id, j.doc->'payload'->>'roundId', j.seq`;
 
 /**
- * SQL: the bets of the settlement `s` (a row of firstSettlements): the elements `b` of its table's
- * `bet.place` entries of the round journalled before it (a bet placed after the round settled is
- * no bet of it), on bets the games have ($3: ingest refuses others since; an earlier upstream
- * stored any name, and 25,000 names made as many lines).
+ * SQL: the initial bets of the settlement `s` (a row of firstSettlements): the elements `b` of its
+ * table's `bet.place` entries of the round journalled before it (a bet placed after the round
+ * settled is no bet of it), on bets the games have ($3: ingest refuses others since; an earlier
+ * upstream stored any name, and 25,000 names made as many lines).
+ *
+ * A station's first `bet.place` of the round holds its bets of the betting window; a later one is a
+ * decision's stake. One on a bet of its own (blackjack's double, split, insurance) is counted under
+ * that bet; one that raises a bet the window placed, on the same seat (war's going to war, journalled
+ * on `main`: engine/war/table-game.ts), is no initial bet: the published edge and variance are per
+ * unit of the initial bet with the raise's result in them, and read as one it made the theoretical
+ * win larger by every war gone to (a review).
  */
 export const betsOf = (s: string, b = 'b'): string =>
-  `journal p ON p.terminal_id = ${s}.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = ${s}.round_id AND p.seq < ${s}.seq,
-     jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) ${b}`;
+  `journal p ON p.terminal_id = ${s}.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = ${s}.round_id AND p.seq < ${s}.seq
+     LEFT JOIN LATERAL (SELECT w.seq, w.doc->'payload'->'bets' AS bets FROM journal w WHERE w.terminal_id = p.terminal_id AND w.type = 'bet.place'
+       AND w.doc->'payload'->>'roundId' = ${s}.round_id AND w.doc->'payload'->'station' = p.doc->'payload'->'station' ORDER BY w.seq LIMIT 1) w ON true,
+     LATERAL (SELECT e FROM jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) e
+       WHERE p.seq = w.seq OR NOT ${arrayOf('w.bets')} @> jsonb_build_array(jsonb_build_object('bet', e->'bet', 'seat', e->'seat'))) ${b}(${b})`;
 
 /** SQL: of a bet or line element `x`, whether it names a bet the games have ($3). */
 export const namesBet = (x: string): string => `jsonb_typeof(${x}->'bet') = 'string' AND ${x}->>'bet' = ANY($3::text[])`;
