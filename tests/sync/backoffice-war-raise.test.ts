@@ -8,19 +8,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { cardOf } from '../../engine/cards/card.js';
-import type { JournalRecord } from '../../engine/table/effects.js';
 import type { TableInput } from '../../engine/table/inputs.js';
-import type { TableParams, TableState } from '../../engine/table/state.js';
-import { initialTable, step } from '../../engine/table/step.js';
+import type { TableParams } from '../../engine/table/state.js';
 import { warTableGame } from '../../engine/war/table-game.js';
-import { Ledger, SyncClient } from '../../ledger/index.js';
 import type { NewEntry } from '../../ledger/entries.js';
-import { billCredit } from '../../ledger/fixtures.js';
 import { HOUSE_EDGES, betVarianceOf } from '../../terms/house-edges.js';
-import { enrolTerminal, putUser, startUpstream } from '../../upstream/index.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
-import { signInHttp } from './backoffice-http.js';
-import { openDatabase, type OpenDatabase } from './upstream-databases.js';
+import { engineTable, syncedBackoffice } from './engine-journal.js';
 
 const params: TableParams = {
   tableId: 'WAR-1',
@@ -38,62 +32,29 @@ const params: TableParams = {
  * seat 1 ties the croupier and goes to war (a raise of 1,000), seat 2 wins.
  */
 function warJournal(): NewEntry[] {
-  const game = warTableGame('macau');
-  let state: TableState<unknown, unknown> = initialTable(params, game) as TableState<unknown, unknown>;
-  const out: NewEntry[] = [billCredit(1, 10_000, 'n1', 'MOP'), billCredit(2, 10_000, 'n2', 'MOP')];
-  const feed = (input: TableInput) => {
-    const r = step(state as never, input, game);
-    assert.ok(!r.refused, `${input.kind} refused: ${JSON.stringify(r.refused)}`);
-    for (const e of r.journal as readonly JournalRecord[]) out.push(e as NewEntry);
-    state = r.state as TableState<unknown, unknown>;
-    for (const e of r.effects) if (e.type === 'next') feed({ kind: e.input, at: 0 } as TableInput);
-  };
-  feed({ kind: 'open', at: 1, params, game: 'war/macau' });
-  feed({ kind: 'credit', station: 1, balance: 10_000 } as TableInput);
-  feed({ kind: 'credit', station: 2, balance: 10_000 } as TableInput);
-  feed({ kind: 'place-bet', at: 2, station: 1, spot: { bet: 'main' }, amount: 1_000 });
-  feed({ kind: 'place-bet', at: 3, station: 2, spot: { bet: 'main' }, amount: 1_000 });
-  feed({ kind: 'timer', at: 1_001, countdown: state.countdown?.id ?? 0 } as TableInput);
+  const t = engineTable(warTableGame('macau'), params, 10_000);
+  t.feed({ kind: 'place-bet', at: 2, station: 1, spot: { bet: 'main' }, amount: 1_000 });
+  t.feed({ kind: 'place-bet', at: 3, station: 2, spot: { bet: 'main' }, amount: 1_000 });
+  t.feed({ kind: 'timer', at: 1_001, countdown: t.state.countdown?.id ?? 0 });
   // Seat 1 a 7, seat 2 a king, the croupier a 7: seat 1 ties.
-  for (const card of ['7S', 'KD', '7D'] as const) feed({ kind: 'card', at: 1_100, card: cardOf(card) });
-  feed({ kind: 'decide', at: 1_200, station: 1, action: 'war' } as TableInput);
+  for (const card of ['7S', 'KD', '7D'] as const) t.feed({ kind: 'card', at: 1_100, card: cardOf(card) });
+  t.feed({ kind: 'decide', at: 1_200, station: 1, action: 'war' } as TableInput);
   // The burns and the war's cards, until the coup is settled: seat 1 wins its war.
   for (const card of ['2C', '3C', '4C', 'AS', '5H', '6H', '8H', '9H'] as const) {
-    if (state.phase === 'results') break;
-    feed({ kind: 'card', at: 1_300, card: cardOf(card) });
+    if (t.state.phase === 'results') break;
+    t.feed({ kind: 'card', at: 1_300, card: cardOf(card) });
   }
-  assert.equal(state.phase, 'results', 'the coup is settled');
-  return out;
+  assert.equal(t.state.phase, 'results', 'the coup is settled');
+  return t.entries;
 }
 
 describe('back office: hold against theoretical of a war table that goes to war', () => {
-  let opened: OpenDatabase;
-  let up: Awaited<ReturnType<typeof startUpstream>>;
-  let ledger: Ledger;
-  let cookie = '';
+  let backoffice: Awaited<ReturnType<typeof syncedBackoffice>>;
   const entries = warJournal();
-  before(async () => {
-    opened = await openDatabase('pglite');
-    await putUser(opened.db, { name: 'cash', role: 'accounting', password: 'correct horse battery', by: 'test' }, { N: 2 ** 10, r: 8, p: 1 });
-    up = await startUpstream({ db: opened.db, backoffice: {} });
-    const cred = await enrolTerminal(opened.db, 'W1', false);
-    // 10:00 in Macau on 25 November, in the gaming day of the 25th.
-    ledger = Ledger.open({ file: ':memory:', terminalId: 'W1', clock: () => new Date('2026-11-25T02:00:00Z') });
-    ledger.appendMany(entries);
-    const client = new SyncClient(ledger, {
-      url: up.url,
-      credentials: { ...cred, upstream: up.url },
-      heartbeat: { snapshot: () => ({ currency: { code: 'MOP', exponent: 2 } }) },
-    });
-    while ((await client.syncOnce()) === 'sent');
-    ({ cookie } = await signInHttp(up.url, 'cash', 'correct horse battery'));
-  });
-  after(async () => {
-    ledger.close();
-    await up.close();
-    await opened.close();
-  });
-  const get = async (route: string) => (await fetch(`${up.url}/backoffice/api/reports/${route}?date=2026-11-25`, { headers: { cookie } })).json();
+  // 10:00 in Macau on 25 November, in the gaming day of the 25th.
+  before(async () => (backoffice = await syncedBackoffice('W1', entries, new Date('2026-11-25T02:00:00Z'))));
+  after(() => backoffice.close());
+  const get = (route: string) => backoffice.get(route, '2026-11-25');
 
   it('the journal holds the raise as a further bet on the main bet, after the cards', () => {
     const bets = entries.filter((e) => e.type === 'bet.place').map((e) => (e.payload as { readonly bets: readonly { bet: string; amount: number }[] }).bets);

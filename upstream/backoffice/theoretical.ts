@@ -63,12 +63,18 @@ export const firstSettlements = (columns = ''): string =>
  * on `main`: engine/war/table-game.ts), is no initial bet: the published edge and variance are per
  * unit of the initial bet with the raise's result in them, and read as one it made the theoretical
  * win larger by every war gone to (a review).
+ *
+ * A bet behind a seat (blackjack's `behind`, Macau 2009 Art. 20: engine/table/betting.ts) is a main
+ * bet on that seat's hand: the settlement's line for it is the hand's `main`, paid to the bettor's
+ * station, so it is read as `main`. Read as a bet of its own, the main bet's actual win held the
+ * bets behind and its initial bets did not (a stadium's remote stations all bet behind), and
+ * `behind` had a line of stakes with no edge and no win (a review).
  */
 export const betsOf = (s: string, b = 'b'): string =>
   `journal p ON p.terminal_id = ${s}.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = ${s}.round_id AND p.seq < ${s}.seq
      LEFT JOIN LATERAL (SELECT w.seq, w.doc->'payload'->'bets' AS bets FROM journal w WHERE w.terminal_id = p.terminal_id AND w.type = 'bet.place'
        AND w.doc->'payload'->>'roundId' = ${s}.round_id AND w.doc->'payload'->'station' = p.doc->'payload'->'station' ORDER BY w.seq LIMIT 1) w ON true,
-     LATERAL (SELECT e FROM jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) e
+     LATERAL (SELECT CASE WHEN e->>'bet' = 'behind' THEN jsonb_set(e, '{bet}', '"main"') ELSE e END FROM jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) e
        WHERE p.seq = w.seq OR NOT ${arrayOf('w.bets')} @> jsonb_build_array(jsonb_build_object('bet', e->'bet', 'seat', e->'seat'))) ${b}(${b})`;
 
 /** SQL: of a bet or line element `x`, whether it names a bet the games have ($3). */
