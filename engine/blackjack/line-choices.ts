@@ -45,6 +45,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   jackpot: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotHit: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotAward: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
+  jackpotAwardShort: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotShared: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
 };
 

@@ -80,6 +80,10 @@ const REFS = {
   jackpotHit: [null, null, 'rules 42-43'],
   // An award when the round has more than one winning combination: paid smallest first (rule 50 a)).
   jackpotAward: [null, null, 'rules 42-43, 50 a)'],
+  // A fixed award its level could not pay whole, paid what the level held: rule 50 a) orders the
+  // awards, and no rule says what such an award gets (docs/rules/blackjack.md), so the line says
+  // the amount is the house's reading. Reached only with several awards in one round.
+  jackpotAwardShort: [null, null, 'rules 42-43, 50 a); house reading, no article: short, level empty'],
   // The top award of a level held by more than one player: split between them (rule 50 b)).
   jackpotShared: [null, null, 'rules 42-43, 50 b)'],
 } as const satisfies Record<string, Articles>;

@@ -307,6 +307,37 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     );
   });
 
+  it('a fixed award its level cannot pay whole is paid what the level holds, its line saying that is the house reading (rules 42-43, 50 a) do not say it)', () => {
+    // Two suited Black Jacks of a fixed 6,000 each from a level of 10,000: rule 50 a) pays the
+    // smaller first; the second is paid what is left, which no rule says.
+    const program: JackpotProgram = {
+      ...ONE_LEVEL,
+      awards: [
+        { combination: 'four-aces-suited', level: 'main', pays: 'pool' },
+        { combination: 'suited-blackjack', level: 'main', pays: { fixed: 6_000 } },
+      ],
+    };
+    const r = play(
+      openRound({
+        rules: rules({ jackpotCards: 2 }),
+        seats: [
+          { seat: 1, bets: { main: 1, jackpot: 1 } },
+          { seat: 2, bets: { main: 1, jackpot: 1 } },
+        ],
+        jackpot: openJackpot(parseJackpotProgram(program)),
+      }),
+      'AH AS 5C KH KS 9D',
+    );
+    assert.equal(r.done, true);
+    assert.deepEqual(
+      r.lines.filter((l) => l.bet === 'jackpot').map((l) => [l.seat, l.net, l.rule]),
+      [
+        [1, 5_999, 'portugal-2001 rules 42-43, 50 a)'],
+        [2, 4_000, 'portugal-2001 rules 42-43, 50 a); house reading, no article: short, level empty'],
+      ],
+    );
+  });
+
   it('rule 42, the other reading (jackpotSplitCards: each-hand): each split hand on its own cards', () => {
     const opened = openRound({
       rules: rules({ jackpotSplitCards: 'each-hand' }),

@@ -1,6 +1,7 @@
 import type { Card } from '../../cards/card.js';
 import { articleOf } from '../bets/citation.js';
 import type { FirstCardsBet } from '../bets/entry.js';
+import type { JackpotProgram } from '../jackpot/program.js';
 import { settleJackpot, type JackpotEntry, type JackpotLevelMove, type JackpotResult, type JackpotState } from '../jackpot/settle.js';
 import { choicesOf, lineChoices } from '../line-choices.js';
 import { ref } from '../refs.js';
@@ -53,10 +54,20 @@ export function additionalLines(
   const several = out.results.filter((x) => x.award > 0).length > 1;
   for (const x of out.results) {
     if (x.stake === 0 && x.award === 0) continue;
-    const key = x.award > 0 ? (x.shared ? 'jackpotShared' : several ? 'jackpotAward' : 'jackpotHit') : 'jackpot';
+    const key =
+      x.award > 0 ? (x.shared ? 'jackpotShared' : paidShort(out.state.program, x) ? 'jackpotAwardShort' : several ? 'jackpotAward' : 'jackpotHit') : 'jackpot';
     lines.push(lineOf(x.seat, 'jackpot', x.hand, x.stake, x.award - x.stake, ref(p, key), undefined, lineChoices(rules, key)));
   }
   return { lines, jackpot: out };
+}
+
+/**
+ * Whether an award is a fixed one paid less than its amount, its level holding less (rule 50 a)
+ * orders the awards and says nothing of that case: docs/rules/blackjack.md).
+ */
+function paidShort(program: JackpotProgram, x: JackpotResult): boolean {
+  const line = program.awards.find((a) => a.combination === x.combination && a.level === x.level);
+  return line !== undefined && line.pays !== 'pool' && x.award < line.pays.fixed;
 }
 
 /** The cards a seat's jackpot chip is looked at on. */
