@@ -97,7 +97,8 @@ export const PAYLOADS = {
   'bill.refused': z.strictObject({
     station,
     device: id,
-    claim: z.enum(['escrow', 'credit']),
+    /** `return`: a note said to be back with the customer (from schema 14). */
+    claim: z.enum(['escrow', 'credit', 'return']),
     reason: z.enum(BILL_REFUSALS),
     escrowId: id,
     denomination: positive,

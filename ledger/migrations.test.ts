@@ -88,6 +88,8 @@ const DERIVED: Record<number, string[]> = {
   12: ['SELECT COUNT(*) AS n FROM journal'],
   // An index only (its use is tested below); the journal is as it was.
   13: ['SELECT COUNT(*) AS n FROM journal'],
+  // No table: the version says the journal may hold refused returns (tested below).
+  14: [],
 };
 
 describe('migrations', () => {
@@ -223,6 +225,36 @@ describe('migrations', () => {
       /twice/,
     );
     assert.deepEqual(verifyLedger(l).problems, []);
+  });
+
+  it('14 (refused returns): a ledger at 13 takes a refused return after it, which moves nothing and verifies', () => {
+    const ref = reference();
+    const db = atVersion(ref, 13);
+    assert.deepEqual(migrate(db, 14), [14]);
+    assert.equal(schemaVersion(db), 14);
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-14' });
+    try {
+      const escrow = l.append({
+        type: 'bill.escrow',
+        payload: { station: 101, device: 'BA-101', denomination: 50_000, currency: 'MOP' },
+        txId: 'BA-101:e1:escrow',
+      });
+      const payload = {
+        station: 101,
+        device: 'BA-101',
+        claim: 'return',
+        reason: 'escrow-mismatch',
+        escrowId: 'e1',
+        denomination: 10_000,
+        currency: 'MOP',
+      } as const;
+      const refused = l.append({ type: 'bill.refused', payload: { ...payload, escrowSeq: escrow.entry.seq } });
+      assert.deepEqual((JSON.parse(refused.entry.body) as { postings: unknown[] }).postings, []);
+      assert.throws(() => l.append({ type: 'bill.refused', payload: { ...payload, claim: 'stack' as never } }), /claim/);
+      assert.deepEqual(verifyLedger(l).problems, []);
+    } finally {
+      l.close();
+    }
   });
 
   it('8 (transfers): a transfer debited, completed, and one credited from another table journal after it and verify', () => {

@@ -273,6 +273,16 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(CREATE_TS_INDEX);
     },
   },
+  {
+    version: 14,
+    name: 'refused returns',
+    up() {
+      // No table changes: from this version the journal may hold `bill.refused` entries whose
+      // claim is `return` (a note said to be back with the customer that is not its escrow's
+      // note, host/devices/credit-rule/verdict.ts), which the code before it cannot read; it
+      // refuses the file as newer rather than fail to verify it.
+    },
+  },
 ];
 
 /** The validation number of the entries that carry one (migration 9's index; validationNumberSeen's query). */

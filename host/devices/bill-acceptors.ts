@@ -279,8 +279,8 @@ export class BillAcceptors {
     }
     if (e.type === 'returned' && e.note) {
       try {
-        if (this.deps.credits.returned(this.at(station, s.device), e.note, e.reason))
-          this.deps.log.info({ station, device: s.device, amount: e.note.amount, reason: e.reason }, 'note in escrow returned');
+        const r = this.deps.credits.returned(this.at(station, s.device), e.note, e.reason);
+        if (r.ok && r.wrote) this.deps.log.info({ station, device: s.device, amount: e.note.amount, reason: e.reason }, 'note in escrow returned');
       } catch (err) {
         this.deps.log.error({ err, station }, 'the return of a note in escrow could not be journalled');
       }

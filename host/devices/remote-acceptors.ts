@@ -222,9 +222,10 @@ export class RemoteAcceptors {
         return link.send({ type: 'journalled', ref: m.id });
       }
       case 'returned': {
-        if (this.d.credits.returned(at, { ...m, code: 0 }, m.reason))
-          this.d.log.info({ station, device, amount: m.amount, reason: m.reason }, 'remote note in escrow returned');
-        this.track(station, 'returned');
+        const r = this.d.credits.returned(at, { ...m, code: 0 }, m.reason);
+        this.track(station, r.ok ? 'returned' : `return refused: ${r.reason}`);
+        if (!r.ok) return link.send({ type: 'refused', ref: m.id, reason: `return refused: ${r.reason}` });
+        if (r.wrote) this.d.log.info({ station, device, amount: m.amount, reason: m.reason }, 'remote note in escrow returned');
         return link.send({ type: 'journalled', ref: m.id });
       }
       case 'event':

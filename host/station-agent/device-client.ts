@@ -170,6 +170,12 @@ export class DeviceClient {
     return this.ask({ type: 'credit', id: o.id ?? this.id(), ...note, recovered: o.recovered ?? false });
   }
 
+  /** A note in escrow back with the customer, as reported; resolves with the host's answer. */
+  async returned(note: LinkNote, reason: string, o: { id?: string } = {}): Promise<HostDeviceMessage> {
+    await this.welcome;
+    return this.ask({ type: 'returned', id: o.id ?? this.id(), ...note, reason });
+  }
+
   close(): void {
     this.socket.close();
   }

@@ -7,7 +7,7 @@ import { creditTxId, escrowTxId, journalReturn } from '../../recovery/escrow.js'
 import { passesCreditLimit } from './credit-limit.js';
 import { RefusalBudget } from './refusal-budget.js';
 import { stackedEscrow } from './stacked-escrow.js';
-import { judgeCredit, judgeEscrow, type AcceptorNow, type BillRefusal, type NoteClaim } from './verdict.js';
+import { judgeCredit, judgeEscrow, judgeReturn, type AcceptorNow, type BillRefusal, type NoteClaim } from './verdict.js';
 
 export interface CreditRuleDeps {
   ledger: Ledger;
@@ -40,6 +40,9 @@ export interface AcceptorAt {
 
 /** A credit claim: the note, and the message it came in (a station agent's id; none from the host's own drivers). */
 export type CreditClaim = NoteClaim & { readonly ref?: string | undefined };
+
+/** A return: journalled (`wrote`: false when there was nothing to journal, a resend), or refused as a lie. */
+export type ReturnOutcome = { readonly ok: true; readonly wrote: boolean } | { readonly ok: false; readonly reason: BillRefusal };
 
 export type CreditOutcome =
   { readonly ok: true; readonly seq: number; readonly status: 'appended' | 'duplicate' } | { readonly ok: false; readonly reason: BillRefusal };
@@ -112,9 +115,18 @@ export class CreditRule {
     return { ok: true, seq: r.entry.seq, status: v.kind === 'duplicate' ? 'duplicate' : r.status };
   }
 
-  /** The acceptor gave a note in escrow back: journalled against its escrow, once. Returns whether it wrote. */
-  returned(at: AcceptorAt, note: EscrowedNote, reason: string): boolean {
-    return journalReturn(this.d.ledger, at.station, at.device, note, reason);
+  /**
+   * The acceptor gave a note in escrow back: journalled against its escrow, once, for that
+   * escrow's note only. Another note under the escrow's id is refused, as a credit for it is.
+   */
+  returned(at: AcceptorAt, note: EscrowedNote, reason: string): ReturnOutcome {
+    const stacked = stackedEscrow(this.d.ledger, at.device, note.escrowId);
+    const v = judgeReturn(note, stacked);
+    if (v.kind === 'refused') {
+      this.refuse(at, 'return', note, v.refusal, stacked?.seq);
+      return { ok: false, reason: v.refusal };
+    }
+    return { ok: true, wrote: v.kind === 'return' && journalReturn(this.d.ledger, at.station, at.device, note, reason) };
   }
 
   /** Whether the note would take the station past its credit limit (docs/sas.md, "The station credit limit"): said to the player, not a security event. */
@@ -134,7 +146,7 @@ export class CreditRule {
     return { currency: this.d.currency, accepted: this.d.accepted(), enabled: at.enabled };
   }
 
-  private refuse(at: AcceptorAt, claim: 'escrow' | 'credit', note: NoteClaim, reason: BillRefusal, escrowSeq: number | undefined): void {
+  private refuse(at: AcceptorAt, claim: 'escrow' | 'credit' | 'return', note: NoteClaim, reason: BillRefusal, escrowSeq: number | undefined): void {
     const what = tiltDetailSaid('noteRefused', {
       claim,
       reason,

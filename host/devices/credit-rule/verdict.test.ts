@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { judgeCredit, judgeEscrow, type AcceptorNow, type NoteClaim, type StackedEscrow } from './verdict.js';
+import { judgeCredit, judgeEscrow, judgeReturn, type AcceptorNow, type NoteClaim, type StackedEscrow } from './verdict.js';
 
 // Whatever an acceptor's side claims, in any state the host can be in: the rule stacks only a note
 // of the table that it takes while the acceptor takes notes, and credits only the unresolved escrow
@@ -95,5 +95,23 @@ describe('the credit rule (verdict.ts)', () => {
     assert.deepEqual(judgeCredit(a, { ...n(100), ref: 'm1' }, { ...open, resolution: { kind: 'credit', ref: 'm1' } }), { kind: 'duplicate' });
     // The escrow was stacked while the acceptor took notes: a fault since does not take the note in the cashbox back.
     assert.deepEqual(judgeCredit({ ...a, enabled: false, accepted: [] }, n(100), open), { kind: 'credit' });
+  });
+
+  it("journals a return only against the unresolved escrow it stacked, for that escrow's note; another note under its id is a refusal", () => {
+    fc.assert(
+      fc.property(claim, stacked, (c, s) => {
+        const n = toNote(c);
+        const v = judgeReturn(n, s);
+        if (!s || s.resolution) return assert.deepEqual(v, { kind: 'nothing' });
+        const same = n.amount === s.amount && n.currency === s.currency && n.amount === n.denomination * 100;
+        assert.deepEqual(v, same ? { kind: 'return' } : { kind: 'refused', refusal: 'escrow-mismatch' });
+      }),
+    );
+    const open: StackedEscrow = { seq: 5, amount: 50_000, currency: 'MOP', resolution: null };
+    const n = (d: number, currency = 'MOP'): NoteClaim => ({ escrowId: 'e1', amount: d * 100, denomination: d, currency });
+    assert.deepEqual(judgeReturn(n(100), open), { kind: 'refused', refusal: 'escrow-mismatch' });
+    assert.deepEqual(judgeReturn(n(500, 'HKD'), open), { kind: 'refused', refusal: 'escrow-mismatch' });
+    assert.deepEqual(judgeReturn(n(500), open), { kind: 'return' });
+    assert.deepEqual(judgeReturn(n(500), { ...open, resolution: { kind: 'credit', ref: null } }), { kind: 'nothing' });
   });
 });

@@ -86,6 +86,20 @@ export function judgeCredit(now: AcceptorNow, n: NoteClaim & { readonly ref?: st
   return { kind: 'credit' };
 }
 
+/**
+ * A note said to be back with the customer. `return`: journalled against its escrow; `nothing`:
+ * no escrow the host stacked, or one already credited or returned (a resend, or the device's word
+ * against the journal's: a credit stands); refused: another note than the escrow's (another
+ * amount or currency) is a lie, and the escrow stays open for the true note's report or a person.
+ */
+export type ReturnVerdict = { readonly kind: 'return' } | { readonly kind: 'nothing' } | { readonly kind: 'refused'; readonly refusal: BillRefusal };
+
+export function judgeReturn(n: NoteClaim, stacked: StackedEscrow | null): ReturnVerdict {
+  if (!stacked || stacked.resolution) return { kind: 'nothing' };
+  if (!sameNote(stacked, n)) return { kind: 'refused', refusal: 'escrow-mismatch' };
+  return { kind: 'return' };
+}
+
 /** Why no escrow was ever answered "stack" for a note that is a note of the table. */
 function whyNoEscrow(now: AcceptorNow, n: NoteClaim): BillRefusal {
   if (!now.accepted.includes(n.denomination)) return 'note-not-accepted';
