@@ -1,5 +1,5 @@
 import * as x509 from '@peculiar/x509';
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -20,13 +20,29 @@ function pem(label: string, der: ArrayBuffer): string {
   return `-----BEGIN ${label}-----\n${b64.replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
 }
 
-/** The table's certificate as its data folder holds it (made at the first start with a LAN listener), or null. */
+/**
+ * The table's certificate as its data folder holds it (made at the first start with a LAN
+ * listener), or null when either file is missing (a first start, or one cut between the two
+ * writes). A pair that does not read, or a key that is not the certificate's, is refused naming
+ * both files: OpenSSL's words name none, and making a new pair in its place would cut every
+ * remote station and peer table that pins this one.
+ */
 export function readTableCertificate(dataDir: string): TableCertificate | null {
   const keyFile = path.join(dataDir, 'tls', 'table-key.pem');
   const certFile = path.join(dataDir, 'tls', 'table-cert.pem');
   if (!existsSync(keyFile) || !existsSync(certFile)) return null;
   const cert = readFileSync(certFile, 'utf8');
-  return { key: readFileSync(keyFile, 'utf8'), cert, fingerprint: new X509Certificate(cert).fingerprint256 };
+  const key = readFileSync(keyFile, 'utf8');
+  try {
+    const x = new X509Certificate(cert);
+    if (!x.checkPrivateKey(createPrivateKey(key))) throw new Error('the key is not the certificate’s');
+    return { key, cert, fingerprint: x.fingerprint256 };
+  } catch (e) {
+    throw new Error(
+      `the table's TLS key ${keyFile} and certificate ${certFile} do not read as a pair (${e instanceof Error ? e.message : String(e)}): restore the tls folder from the data folder's backup. Only if none is left, remove both files to make a new pair at the next start: every remote station and peer table must then be enrolled again (they pin the old certificate)`,
+      { cause: e },
+    );
+  }
 }
 
 /**
