@@ -102,8 +102,9 @@ export const layers = {
       logging: [],
       metrics: [],
       // The one rate limiter (a token bucket over a clock handed in): screens, links and SAS rations;
-      // a link's two bounds (its send buffer cap, its pings), the same for every WebSocket link; and
-      // the one redial of a link or port that tries again.
+      // a link's two bounds (its send buffer cap, its pings), the same for every WebSocket link; the
+      // one redial of a link or port that tries again; and the one connection guard of a listener
+      // (the host's two, an edge's).
       limits: [],
       // Remote stations: enrolment, credentials, the table's TLS certificate.
       stadium: [],

@@ -5,11 +5,26 @@ import { jsonTextAs } from '../../terms/json-text.js';
 import { EdgeName } from './subjects.js';
 
 /**
+ * What the edge's listener admits at once (`ConnectionGuard`): 8 from one client address, as the
+ * host's LAN listener (a station's machine holds one screen connection at an edge, a few while a
+ * cut one is replaced), and 600 in all, which leaves room under the common `ulimit -n 1024`. An
+ * edge holding more stations raises `total` with its open-files limit.
+ */
+export const EDGE_CAPS = { perAddress: 8, total: 600 } as const;
+
+const EdgeCaps = z
+  .strictObject({
+    perAddress: z.number().int().min(1).max(4096).default(EDGE_CAPS.perAddress),
+    total: z.number().int().min(1).max(4096).default(EDGE_CAPS.total),
+  })
+  .refine((c) => c.perAddress <= c.total, { message: 'perAddress may not be more than total' });
+
+/**
  * An edge's configuration file (`etg edge --config FILE`): which edge it is, of which table, the
  * table's NATS server with this edge's own user (its password in a file of its own, owner-only,
  * as the table's host wrote it: `<host data>/edges/<name>.password`) and the server's certificate,
  * which it pins (`<host data>/edges/tls/table-cert.pem`: NATS speaks TLS only), where it listens for the
- * stations, and its folder (its TLS certificate, made on its first start, under `tls/`). Paths
+ * stations and how many connections it admits there (`listen.connections`), and its folder (its TLS certificate, made on its first start, under `tls/`). Paths
  * are taken from the file's own folder.
  */
 export const EdgeConfig = z.strictObject({
@@ -22,8 +37,12 @@ export const EdgeConfig = z.strictObject({
     certificateFile: z.string().min(1).max(4096),
   }),
   listen: z
-    .strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(0) })
-    .default({ host: '127.0.0.1', port: 0 }),
+    .strictObject({
+      host: z.string().min(1).max(255).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(0),
+      connections: EdgeCaps.default(EDGE_CAPS),
+    })
+    .default({ host: '127.0.0.1', port: 0, connections: EDGE_CAPS }),
   dataDir: z.string().min(1).max(4096),
 });
 export type EdgeConfig = z.infer<typeof EdgeConfig>;

@@ -5,12 +5,20 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { OUTBOX_LIMITS } from '../screens/outbox.js';
+import { ConnectionGuard, type ConnectionLimits } from '../limits/connection-guard.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { Edge } from './edge.js';
 import { EdgeSession } from './edge-session.js';
 import { textFrame, TurnBatch } from './socket-turn.js';
 
 const TEXT_FRAME = { binary: false } as const;
+
+/**
+ * A connection that has not proved its station within 10 s (from its accept, then again from its
+ * upgrade) is not a station's: longer than the host's own 5 s, the proof goes on to the host over
+ * NATS and back (its attachment) before the station is welcomed.
+ */
+export const EDGE_HELLO_MS = 10_000;
 
 /**
  * A station's session on its WebSocket. Its messages are written to the TLS socket under it (the
@@ -41,14 +49,22 @@ function stationSession(edge: Edge, socket: WebSocket, stream: Socket, batch: Tu
   return session;
 }
 
-/** The edge's listener for stations: TLS with the edge's own certificate (the stations pin it), `/ws` only. */
+/**
+ * The edge's listener for stations: TLS with the edge's own certificate (the stations pin it), `/ws`
+ * only. Guarded as the host's own LAN listener is (`ConnectionGuard`): every TCP connection counted
+ * from its accept against `caps` (per client address, in all) and closed unless its station proved
+ * itself within `EDGE_HELLO_MS`, so sockets that never say a word cannot take the edge's file
+ * descriptors (nor, upgraded, a nonce and a session each) from the real stations.
+ */
 export async function createEdgeServer(
   edge: Edge,
-  deps: { log: Logger; certificate: TableCertificate; host: string; port: number },
+  deps: { log: Logger; certificate: TableCertificate; host: string; port: number; caps: { perAddress: number; total: number }; helloMs?: number },
 ): Promise<{
   origin: string;
   port: number;
   sessions: () => number;
+  /** Connections open under the guard, and those it closed by reason. */
+  connections: () => ReturnType<ConnectionGuard['stats']>;
   /** Messages and bytes written to the stations, summed over every connection opened. */
   sent: () => { messages: number; bytes: number };
   /** Writes to the stations' sockets so far: one a socket a turn that wrote to it (`TurnBatch`). */
@@ -63,6 +79,9 @@ export async function createEdgeServer(
     bodyLimit: 1024,
     requestTimeout: 10_000,
   });
+  const limits: ConnectionLimits = { helloMs: deps.helloMs ?? EDGE_HELLO_MS, ...deps.caps };
+  const guard = new ConnectionGuard(limits, { listener: 'edge', log: deps.log });
+  guard.attach(app.server);
   await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
   const open = new Set<EdgeSession>();
   const sockets = new Set<{ terminate(): void }>();
@@ -74,11 +93,9 @@ export async function createEdgeServer(
     const session = stationSession(edge, socket, req.raw.socket, batch, deps.log);
     open.add(session);
     sockets.add(socket);
-    // A connection that has not proved who it is within 10 s is not a station's.
-    const hello = setTimeout(() => !session.welcomed() && session.close(1008, 'no hello'), 10_000);
+    guard.watch(req.socket, () => session.welcomed());
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => {
-      clearTimeout(hello);
       open.delete(session);
       sockets.delete(socket);
       gone.messages += session.outbox.counters.sent;
@@ -94,6 +111,7 @@ export async function createEdgeServer(
     origin: `https://${deps.host.includes(':') ? `[${deps.host}]` : deps.host}:${port}`,
     port,
     sessions: () => open.size,
+    connections: () => guard.stats(),
     sent: () => {
       const n = { ...gone };
       for (const s of open) {
@@ -105,11 +123,13 @@ export async function createEdgeServer(
     writes: () => batch.counters.uncorked,
     close: async () => {
       for (const s of open) s.close(1001, 'edge stopping');
+      guard.close();
       await app.close();
     },
     // As a crash would: every socket cut without a close frame (the tests' edge killed mid-coup).
     kill: async () => {
       for (const s of sockets) s.terminate();
+      guard.close();
       await app.close();
     },
   };

@@ -40,7 +40,13 @@ export async function startEdge(config: EdgeConfig, log: Logger): Promise<Runnin
   try {
     const edge = await Edge.start({ name: config.name, tableId: config.tableId, nc, log });
     const certificate = await tableCertificate(config.dataDir, config.name, [config.listen.host]);
-    const server = await createEdgeServer(edge, { log, certificate, host: config.listen.host, port: config.listen.port });
+    const server = await createEdgeServer(edge, {
+      log,
+      certificate,
+      host: config.listen.host,
+      port: config.listen.port,
+      caps: config.listen.connections,
+    });
     return {
       edge,
       origin: server.origin,

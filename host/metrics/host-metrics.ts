@@ -45,7 +45,7 @@ export class HostMetrics {
       labelNames: ['reason'] as const,
       registers: [r],
     });
-    // Connections that did not earn their keep (host/server/connection-guard.ts).
+    // Connections that did not earn their keep (host/limits/connection-guard.ts).
     this.guardCloses = new Counter({
       name: 'etg_connections_closed_total',
       help: 'connections the listeners closed since the host started, by listener (local, lan) and reason (refused: over a cap; evicted: idle, closed to make room; no-hello: no hello in time; idle: an HTTP connection kept alive after its answers)',

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Language } from '../../protocol/index.js';
 import type { TimerKind } from '../../engine/table/state.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
-import type { ConnectionLimits, GuardClose } from './connection-guard.js';
+import type { ConnectionLimits, GuardClose } from '../limits/connection-guard.js';
 
 /**
  * What `/sim/printer-fault` does to a station's simulated printer: out of paper or jammed now (its

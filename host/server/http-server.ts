@@ -1,5 +1,5 @@
 import Fastify, { LogController } from 'fastify';
-import { ConnectionGuard, clientLog } from './connection-guard.js';
+import { ConnectionGuard, clientLog } from '../limits/connection-guard.js';
 import type { HttpServerDeps } from './http-deps.js';
 import { metricsRoute } from './routes/metrics.js';
 import { screenPageRoutes } from './routes/screen-pages.js';

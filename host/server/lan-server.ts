@@ -7,7 +7,7 @@ import { TokenBucket } from '../limits/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { PeerConnection } from '../peers/peer-listener.js';
 import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type LinkTiming } from '../limits/bounded-socket.js';
-import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from './connection-guard.js';
+import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from '../limits/connection-guard.js';
 
 /** One connection of a station agent's bill acceptor, as the host's remote acceptors take it. */
 export interface DeviceConnection {

@@ -1,7 +1,7 @@
 import type { HostMetrics } from '../metrics/host-metrics.js';
 import { listenRemembering } from '../recovery/port-memory.js';
 import type { ScreenTransport, ScreenSession } from '../screens/screen-session.js';
-import type { ConnectionLimits } from '../server/connection-guard.js';
+import type { ConnectionLimits } from '../limits/connection-guard.js';
 import { createHttpServer, type HttpServerDeps } from '../server/http-server.js';
 import { createLanServer, type LanServerDeps } from '../server/lan-server.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';

@@ -1,7 +1,7 @@
 // The device client (host/station-agent/device-client.ts) a load generator and the security
 // tests credit remote stations with. Issue 30: the stadium bench's client processes waited for
 // ever on a note: the host had closed a station's device link right after its upgrade (the hello
-// deadline, host/server/connection-guard.ts), and nothing settled the client's welcome or its
+// deadline, host/limits/connection-guard.ts), and nothing settled the client's welcome or its
 // questions when the socket closed. Each case here is a table that closes the link (or never
 // answers) at a point of a note: every promise the client gave out must fail, naming the station
 // and what it waited for, within moments.

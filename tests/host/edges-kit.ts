@@ -89,7 +89,8 @@ export async function startEdgeTable(options: { edges: readonly string[]; remote
       const nc = await natsAs(name, edgeInbox(name), servers);
       const edge = await Edge.start({ name, tableId, nc, log });
       const certificate = await tableCertificate(path.join(dir, name), name, ['127.0.0.1']);
-      const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0 });
+      // Every station of the tests dials from 127.0.0.1: one address's cap is the total.
+      const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0, caps: { perAddress: 256, total: 256 } });
       let dead = false;
       const kill = async () => {
         if (dead) return;

@@ -83,7 +83,7 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
     const edge = await Edge.start({ name: 'edge-1', tableId, nc: await natsConn('edge-1'), log });
     closers.push(() => edge.close());
     const certificate = await tableCertificate(path.join(dir, 'edge-1'), 'edge-1', ['127.0.0.1']);
-    const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0 });
+    const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0, caps: { perAddress: 256, total: 256 } });
     closers.push(() => server.close());
     const atEdge: EnrolmentFile = { ...enrolment, host: server.origin, certificate: certificate.cert, fingerprint: certificate.fingerprint, edge: true };
 

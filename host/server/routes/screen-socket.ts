@@ -1,6 +1,6 @@
 import fastifyWebsocket from '@fastify/websocket';
 import { MAX_MESSAGE_BYTES } from '../../../protocol/index.js';
-import { clientLog, ConnectionGuard } from '../connection-guard.js';
+import { clientLog, ConnectionGuard } from '../../limits/connection-guard.js';
 import type { HostApp, HttpServerDeps } from '../http-deps.js';
 
 /**

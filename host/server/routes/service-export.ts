@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { Language } from '../../../protocol/index.js';
-import { clientLog } from '../connection-guard.js';
+import { clientLog } from '../../limits/connection-guard.js';
 import type { HostApp, HttpServerDeps, ServiceExportKind } from '../http-deps.js';
 
 /** Service mode's exports (meters, a round's evidence, a station's enrolment, this table's enrolment file for a peer), answered only for the signed-in session's export token (`?t=`). */

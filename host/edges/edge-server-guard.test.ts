@@ -1,0 +1,157 @@
+// The edge's listener for remote stations, attacked from the LAN as the table host's own LAN
+// listener is (tests/security/idle-sockets.test.ts): sockets that never say a word, a TLS
+// connection that dribbles its upgrade request and never ends it, and WebSockets that are greeted
+// with a challenge and then only ping. Before, the edge had no cap per client address nor in all
+// and no deadline before the upgrade: every such socket stayed open (a file descriptor each, and a
+// nonce and a session each once upgraded), until the edge ran out of descriptors and a real
+// station could not connect. Its listener is now guarded by the host's own ConnectionGuard.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import WebSocket from 'ws';
+import { PROTOCOL_VERSION } from '../../protocol/index.js';
+import { newNonce, proveStation } from '../stadium/station-proof.js';
+import { tableCertificate, type TableCertificate } from '../stadium/table-certificate.js';
+import type { Edge } from './edge.js';
+import { createEdgeServer } from './edge-server.js';
+
+const HELLO_MS = 600;
+const CAPS = { perAddress: 4, total: 12 };
+const TABLE = 'guard-table';
+const STATION = 101;
+const SECRET = 'station-101-secret-0123456789abcdef';
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What the listener asks of its edge, up to a station's welcome: a nonce each, the proof checked, the attachment taken. */
+function fakeEdge(): { edge: Edge; nonces: () => number } {
+  let nonces = 0;
+  const edge = {
+    nonce: () => {
+      nonces++;
+      return Promise.resolve(newNonce());
+    },
+    verify: (station: number, nonce: string, proof: string) => station === STATION && proof === proveStation(SECRET, TABLE, station, nonce),
+    attach: () => Promise.resolve(true),
+    hold: () => undefined,
+    release: () => undefined,
+  };
+  return { edge: edge as unknown as Edge, nonces: () => nonces };
+}
+
+interface Hostile {
+  closed: boolean;
+  destroy(): void;
+}
+
+function track(s: { on(e: 'close', l: () => void): unknown; on(e: 'error', l: () => void): unknown }, destroy: () => void): Hostile {
+  const h: Hostile = { closed: false, destroy };
+  s.on('error', () => undefined);
+  s.on('close', () => (h.closed = true));
+  return h;
+}
+
+/** A TCP connection that never sends a byte (not even a TLS hello). */
+function silentTcp(port: number, localAddress: string): Hostile {
+  const s = net.connect({ port, host: '127.0.0.1', localAddress });
+  return track(s, () => s.destroy());
+}
+
+/** TLS done, then an upgrade request dribbled a header at a time and never ended. */
+function slowUpgrade(port: number, ca: string, localAddress: string): Hostile {
+  const s = tls.connect({ socket: net.connect({ port, host: '127.0.0.1', localAddress }), host: '127.0.0.1', ca });
+  let n = 0;
+  const drip = setInterval(() => s.writable && s.write(n++ === 0 ? 'GET /ws HTTP/1.1\r\nHost: edge\r\n' : `X-Drip-${n}: 1\r\n`), 100);
+  s.on('close', () => clearInterval(drip));
+  return track(s, () => s.destroy());
+}
+
+/** A WebSocket that takes its challenge and never says hello, pinging to look alive. */
+function pingingWebSocket(port: number, ca: string, localAddress: string): Hostile {
+  const ws = new WebSocket(`wss://127.0.0.1:${port}/ws`, { ca, localAddress, perMessageDeflate: false });
+  const ping = setInterval(() => ws.readyState === ws.OPEN && ws.ping(), 100);
+  ws.on('close', () => clearInterval(ping));
+  return track(ws, () => ws.terminate());
+}
+
+/** A real station from `localAddress`: the answer to its proof (`welcome`, or what went wrong) and its socket. */
+function station(port: number, ca: string, localAddress: string): Promise<{ answer: string; ws: WebSocket }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`wss://127.0.0.1:${port}/ws`, { ca, localAddress, perMessageDeflate: false });
+    const done = (answer: string) => {
+      clearTimeout(timer);
+      resolve({ answer, ws });
+    };
+    const timer = setTimeout(() => done('timed out'), 5000);
+    ws.on('message', (d: Buffer) => {
+      const m = JSON.parse(d.toString()) as { type: string; nonce?: string };
+      if (m.type !== 'challenge' || m.nonce === undefined) return done(m.type);
+      const proof = proveStation(SECRET, TABLE, STATION, m.nonce);
+      ws.send(JSON.stringify({ type: 'hello-station', id: 'h', protocol: PROTOCOL_VERSION, station: STATION, nonce: m.nonce, proof }));
+    });
+    ws.on('error', (e) => done(`error: ${e.message}`));
+    ws.on('close', (code) => done(`closed ${code}`));
+  });
+}
+
+const open = (xs: readonly Hostile[]) => xs.filter((x) => !x.closed).length;
+
+describe('the edge’s listener for stations, attacked', () => {
+  let dir = '';
+  let certificate: TableCertificate;
+  let server: Awaited<ReturnType<typeof createEdgeServer>>;
+  let fake: ReturnType<typeof fakeEdge>;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'edge-guard-'));
+    certificate = await tableCertificate(dir, 'edge-guard', ['127.0.0.1']);
+    fake = fakeEdge();
+    const log = pino({ level: 'silent' });
+    server = await createEdgeServer(fake.edge, { log, certificate, host: '127.0.0.1', port: 0, caps: CAPS, helloMs: HELLO_MS });
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds at most its cap of one address’s silent sockets, and that address’s real station is still welcomed', async () => {
+    const hostile = Array.from({ length: 30 }, () => silentTcp(server.port, '127.0.0.1'));
+    try {
+      await tick(200);
+      assert.ok(open(hostile) <= CAPS.perAddress, `${open(hostile)} of 30 silent sockets from one address open at once (cap ${CAPS.perAddress})`);
+      const real = await station(server.port, certificate.cert, '127.0.0.1');
+      assert.equal(real.answer, 'welcome');
+      await tick(3 * HELLO_MS);
+      assert.equal(real.ws.readyState, WebSocket.OPEN, 'a station whose proof was taken is kept past the deadline');
+      assert.equal(open(hostile), 0, 'every silent socket closed');
+      real.ws.terminate();
+    } finally {
+      for (const h of hostile) h.destroy();
+    }
+  });
+
+  it('closes a dribbled upgrade and a WebSocket that only pings within the hello deadline, and holds at most its total from many addresses', async () => {
+    const hostile: Hostile[] = [];
+    for (let i = 0; i < 10; i++) {
+      const address = `127.0.3.${1 + i}`;
+      hostile.push(slowUpgrade(server.port, certificate.cert, address), pingingWebSocket(server.port, certificate.cert, address));
+      hostile.push(silentTcp(server.port, address));
+    }
+    try {
+      await tick(300);
+      assert.ok(open(hostile) <= CAPS.total, `${open(hostile)} of 30 hostile sockets open at once (cap ${CAPS.total} in all)`);
+      const real = await station(server.port, certificate.cert, '127.0.0.2');
+      assert.equal(real.answer, 'welcome');
+      await tick(3 * HELLO_MS);
+      assert.equal(open(hostile), 0, 'every hostile socket closed within the deadline');
+      real.ws.terminate();
+    } finally {
+      for (const h of hostile) h.destroy();
+    }
+  });
+});
