@@ -8,17 +8,12 @@
 // here credits nothing, is journalled as a security event (`bill.refused`) and raises the
 // station's acceptor fault (`bill-cheat`), which disables the station.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
-import { startHost, type RunningHost } from '../../host/start-host.js';
-import { DeviceClient, type LinkNote } from '../../host/station-agent/device-client.js';
-import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
-import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
+import type { RunningHost } from '../../host/start-host.js';
+import type { LinkNote } from '../../host/station-agent/device-client.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
+import { hostWithAgents, type AgentsAtHost } from './agents-at-host.js';
 
 const note = (escrowId: string, denomination: number, currency: 'HKD' | 'MOP' = 'MOP', amount = denomination * 100): LinkNote => ({
   escrowId,
@@ -28,40 +23,18 @@ const note = (escrowId: string, denomination: number, currency: 'HKD' | 'MOP' = 
 });
 
 describe('a compromised station machine reports credits the host never saw go into a cashbox', { timeout: 120_000 }, () => {
-  let dataDir: string;
+  let at: AgentsAtHost;
   let running: RunningHost;
-  let agent: ReturnType<typeof pinnedAgent>;
-  const devices = new Map<number, DeviceClient>();
 
   before(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'credit-forgery-'));
     // A MOP table that does not take the 1000 note.
     const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: 12, denominations: [10, 20, 50, 100, 500] });
-    running = await startHost({
-      dataDir,
-      rendererDir: path.join(dataDir, 'no-renderer'),
-      config,
-      logger: pino({ level: 'silent' }),
-      simulatedDealer: false,
-    });
-    let first: EnrolmentFile | null = null;
-    for (let station = 101; station <= 108; station++) {
-      const e = running.stadium.enrol(station, ['Ana Lei (1001)', 'Rui Sá (1002)']);
-      first ??= e;
-      agent ??= pinnedAgent(e);
-      const d = new DeviceClient(e, agent);
-      await d.ready();
-      devices.set(station, d);
-    }
+    at = await hostWithAgents('credit-forgery-', config, [101, 102, 103, 104, 105, 106, 107, 108]);
+    running = at.running;
   });
-  after(async () => {
-    for (const d of devices.values()) d.close();
-    agent?.destroy();
-    await running?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => at?.close());
 
-  const device = (station: number) => devices.get(station) as DeviceClient;
+  const device = (station: number) => at.device(station);
   const refusals = (station: number) =>
     [...entriesOfTypes(running.ledger, ['bill.refused'])]
       .map((e) => (JSON.parse(e.body) as EntryBody).payload)

@@ -6,18 +6,14 @@
 // anything else is a security event (`bill.refused`, claim `return`), the station's acceptor
 // fault, and the escrow stays open for the true note's report or a person's look.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { stackedEscrow } from '../../host/devices/credit-rule/stacked-escrow.js';
 import { remoteDevice } from '../../host/devices/remote-acceptors.js';
-import { startHost, type RunningHost } from '../../host/start-host.js';
-import { DeviceClient, type LinkNote } from '../../host/station-agent/device-client.js';
-import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
+import type { RunningHost } from '../../host/start-host.js';
+import type { LinkNote } from '../../host/station-agent/device-client.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
+import { hostWithAgents, type AgentsAtHost } from './agents-at-host.js';
 
 const note = (escrowId: string, denomination: number, currency: 'HKD' | 'MOP' = 'MOP'): LinkNote => ({
   escrowId,
@@ -27,31 +23,17 @@ const note = (escrowId: string, denomination: number, currency: 'HKD' | 'MOP' = 
 });
 
 describe('a compromised station machine reports the return of another note than the stacked one', { timeout: 120_000 }, () => {
-  let dataDir: string;
+  let at: AgentsAtHost;
   let running: RunningHost;
-  let agent: ReturnType<typeof pinnedAgent>;
-  const devices = new Map<number, DeviceClient>();
 
   before(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'return-forgery-'));
     const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: 4 });
-    running = await startHost({ dataDir, rendererDir: path.join(dataDir, 'no-renderer'), config, logger: pino({ level: 'silent' }), simulatedDealer: false });
-    for (let station = 101; station <= 103; station++) {
-      const e = running.stadium.enrol(station, ['Ana Lei (1001)', 'Rui Sá (1002)']);
-      agent ??= pinnedAgent(e);
-      const d = new DeviceClient(e, agent);
-      await d.ready();
-      devices.set(station, d);
-    }
+    at = await hostWithAgents('return-forgery-', config, [101, 102, 103]);
+    running = at.running;
   });
-  after(async () => {
-    for (const d of devices.values()) d.close();
-    agent?.destroy();
-    await running?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => at?.close());
 
-  const device = (station: number) => devices.get(station) as DeviceClient;
+  const device = (station: number) => at.device(station);
   const payloads = (type: 'bill.return' | 'bill.refused', station: number) =>
     [...entriesOfTypes(running.ledger, [type])].map((e) => (JSON.parse(e.body) as EntryBody).payload).filter((p) => p.station === station);
   const open = (station: number, escrowId: string) => stackedEscrow(running.ledger, remoteDevice(station), escrowId)?.resolution === null;
