@@ -29,19 +29,23 @@ const SECRET = 'station-101-secret-0123456789abcdef';
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What the listener asks of its edge, up to a station's welcome: a nonce each, the proof checked, the attachment taken. */
-function fakeEdge(): { edge: Edge; nonces: () => number } {
+function fakeEdge(): { edge: Edge; nonces: () => number; unspent: () => number } {
   let nonces = 0;
+  const out = new Set<string>();
   const edge = {
     nonce: () => {
       nonces++;
-      return Promise.resolve(newNonce());
+      const n = newNonce();
+      out.add(n);
+      return Promise.resolve(n);
     },
+    giveBack: (n: string) => out.delete(n),
     verify: (station: number, nonce: string, proof: string) => station === STATION && proof === proveStation(SECRET, TABLE, station, nonce),
     attach: () => Promise.resolve(true),
     hold: () => undefined,
     release: () => undefined,
   };
-  return { edge: edge as unknown as Edge, nonces: () => nonces };
+  return { edge: edge as unknown as Edge, nonces: () => nonces, unspent: () => out.size };
 }
 
 interface Hostile {
@@ -101,6 +105,22 @@ function station(port: number, ca: string, localAddress: string): Promise<{ answ
 
 const open = (xs: readonly Hostile[]) => xs.filter((x) => !x.closed).length;
 
+/** A WebSocket that takes its challenge and goes at once, or first says a hello with a made-up proof on it. */
+function takesAndGoes(port: number, ca: string, localAddress: string, lie: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`wss://127.0.0.1:${port}/ws`, { ca, localAddress, perMessageDeflate: false });
+    ws.on('message', (d: Buffer) => {
+      const m = JSON.parse(d.toString()) as { type: string; nonce?: string };
+      if (m.type !== 'challenge') return;
+      if (!lie) return ws.terminate();
+      const hello = { type: 'hello-station', id: 'h', protocol: PROTOCOL_VERSION, station: STATION, nonce: m.nonce, proof: 'A'.repeat(43) };
+      ws.send(JSON.stringify(hello));
+    });
+    ws.on('error', () => undefined);
+    ws.on('close', () => resolve());
+  });
+}
+
 describe('the edge’s listener for stations, attacked', () => {
   let dir = '';
   let certificate: TableCertificate;
@@ -153,5 +173,26 @@ describe('the edge’s listener for stations, attacked', () => {
     } finally {
       for (const h of hostile) h.destroy();
     }
+  });
+
+  it('gives back the nonce of every connection that went without proving a station, and spends only a proved one', async () => {
+    const before = fake.nonces();
+    const kept = fake.unspent();
+    // Ten at a time, from ten addresses: under the caps, so each is greeted.
+    for (const lie of [false, true])
+      await Promise.all(Array.from({ length: 10 }, (_, i) => takesAndGoes(server.port, certificate.cert, `127.0.4.${1 + i}`, lie)));
+    const until = Date.now() + 2000;
+    while (fake.unspent() > kept && Date.now() < until) await tick(20);
+    assert.equal(fake.nonces() - before, 20, 'each connection was greeted with a nonce');
+    assert.equal(
+      fake.unspent() - kept,
+      0,
+      `every unproved connection's nonce given back (${fake.unspent() - kept} of 20 kept: each one of the host's nonces wasted)`,
+    );
+    const real = await station(server.port, certificate.cert, '127.0.0.1');
+    assert.equal(real.answer, 'welcome');
+    real.ws.terminate();
+    await tick(100);
+    assert.equal(fake.unspent() - kept, 1, "the proved station's nonce was spent, never given back");
   });
 });

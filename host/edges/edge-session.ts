@@ -95,14 +95,17 @@ export class EdgeSession implements EdgeHolder {
       if (m.secret !== undefined) return this.refuse(protocolError('unauthorized', 'a station proves its secret here, never sends it', { ref: m.id }), true);
       if (m.nonce === undefined || m.proof === undefined)
         return this.refuse(protocolError('unauthorized', 'a station proves its secret on the nonce it was greeted with', { ref: m.id }), true);
-      // The proof on the nonce this connection was greeted with, once.
+      // The proof on the nonce this connection was greeted with, once. Not yet spent: a refusal
+      // before the host is asked closes the connection, which gives the nonce back (dispose).
       const offered = await this.offered;
-      this.offered = Promise.resolve(null);
       if (offered === null || offered !== m.nonce)
         return this.refuse(protocolError('unauthorized', 'a proof on a nonce this connection was not given', { ref: m.id }), true);
       this.station = m.station;
       // The published key first (a stranger costs the host nothing), then the host's own check.
-      if (!this.edge.verify(m.station, m.nonce, m.proof) || !(await this.edge.attach(m.station, m.nonce, m.proof)))
+      if (!this.edge.verify(m.station, m.nonce, m.proof)) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
+      // Sent to the host with a proof: spent there, whatever its answer.
+      this.offered = Promise.resolve(null);
+      if (!(await this.edge.attach(m.station, m.nonce, m.proof)))
         return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
       this.granted = true;
       this.log.info({ session: this.id, station: m.station }, 'station connected to the edge');
@@ -175,5 +178,7 @@ export class EdgeSession implements EdgeHolder {
     this.closed = true;
     this.outbox.close();
     if (this.subscribed) this.edge.release(this);
+    // Never proved a station on it (gone before its hello, or refused before the host was asked): offered again.
+    void this.offered.then((nonce) => nonce !== null && this.edge.giveBack(nonce));
   }
 }

@@ -240,6 +240,11 @@ export class Edge {
     return this.pool.take();
   }
 
+  /** A nonce a connection was greeted with and never proved a station on: offered again while fresh (NoncePool.giveBack). */
+  giveBack(nonce: string): void {
+    this.pool.giveBack(nonce);
+  }
+
   /** A nonce for a station enrolled for edges, or null (tests: what a hostile edge can have). */
   async challenge(station: number): Promise<string | null> {
     return this.enrolled.has(station) ? this.pool.take() : null;
@@ -253,6 +258,7 @@ export class Edge {
   async attach(station: number, nonce: string, proof: string): Promise<boolean> {
     if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null, askedAt: -Infinity });
     let ok = false;
+    this.pool.spent(nonce);
     try {
       const r = await this.nc.request(this.subjects.attach(this.name), utf8.encode(JSON.stringify({ station, nonce, proof })), { timeout: 5000 });
       ok = AttachAnswer.parse(JSON.parse(text.decode(r.data))).ok;

@@ -12,6 +12,8 @@ const OFFER_MS = 4000;
  */
 export class NoncePool {
   private readonly fresh: { nonce: string; at: number }[] = [];
+  /** Nonces offered to a connection and not yet spent or given back, with when they came: pruned past `OFFER_MS`, so bounded by the greetings of 4 s. */
+  private readonly offered = new Map<string, number>();
   private readonly waiting: ((nonce: string | null) => void)[] = [];
   private asking = false;
 
@@ -27,10 +29,39 @@ export class NoncePool {
     });
   }
 
+  /**
+   * A nonce this pool offered that its connection never proved a station on (it went before its
+   * hello, or its proof failed the edge's own check, so the host never saw it): offered again
+   * while fresh. A connection that takes its challenge and goes then costs the host nothing; before,
+   * each wasted one of the edge's share at the host (2,048 for 10 s), and a flood of them at some
+   * 205 a second from the LAN left real stations "the table gave no nonce". Safe to offer again: a
+   * nonce is good only on the connection it greeted, and only with the station's proof on it.
+   */
+  giveBack(nonce: string): void {
+    const at = this.offered.get(nonce);
+    if (at === undefined) return;
+    this.offered.delete(nonce);
+    if (this.now() - at > OFFER_MS) return;
+    const i = this.fresh.findIndex((f) => f.at > at);
+    this.fresh.splice(i === -1 ? this.fresh.length : i, 0, { nonce, at });
+    this.serve();
+  }
+
+  /** The nonce was sent to the host with a proof (spent there, whatever the answer): never offered again. */
+  spent(nonce: string): void {
+    this.offered.delete(nonce);
+  }
+
   private serve(): void {
     const now = this.now();
     while (this.fresh.length > 0 && now - (this.fresh[0]?.at ?? 0) > OFFER_MS) this.fresh.shift();
-    while (this.waiting.length > 0 && this.fresh.length > 0) this.waiting.shift()?.(this.fresh.shift()?.nonce ?? null);
+    for (const [nonce, at] of this.offered) if (now - at > OFFER_MS) this.offered.delete(nonce);
+    while (this.waiting.length > 0 && this.fresh.length > 0) {
+      const f = this.fresh.shift();
+      if (!f) break;
+      this.offered.set(f.nonce, f.at);
+      this.waiting.shift()?.(f.nonce);
+    }
     if (this.waiting.length === 0 || this.asking) return;
     this.asking = true;
     const count = Math.min(MAX_NONCES_ASKED, Math.max(16, this.waiting.length * 2));
