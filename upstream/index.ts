@@ -5,6 +5,7 @@ import { migrateUpstream } from './migrations.js';
 import { buildServer, type RateLimits } from './server.js';
 import type { AdminTokens } from './admin-auth.js';
 import { connectPg, openPglite, type Db } from './sql.js';
+import type { PgliteFolderLock } from './folder-lock.js';
 import { TransferReconciler, type TransferWatch } from './transfers.js';
 import { oneAtATime } from './one-at-a-time.js';
 import type { BackofficeServerOptions } from './backoffice/index.js';
@@ -14,7 +15,8 @@ export { buildServer, API_VERSION, DEFAULT_LIMITS, type RateLimits, type ServerO
 export { AdminTokenError, checkTokens, MIN_TOKEN_LENGTH, type AdminTokens, type Role } from './admin-auth.js';
 export { upstreamLogger } from './logger.js';
 export { UpstreamMetrics, METER_COUNTERS } from './metrics.js';
-export { connectPg, openPglite, type Db, type Sql } from './sql.js';
+export { connectPg, openPglite, type Db, type FolderLockChoice, type Sql } from './sql.js';
+export { lockPgliteFolder, PgliteFolderBusy, UPSTREAM_HOLDER_FILE, UPSTREAM_LOCK_FILE, type FolderHolder, type PgliteFolderLock } from './folder-lock.js';
 export { migrateUpstream, UPSTREAM_LATEST, UPSTREAM_MIGRATIONS, UpstreamSchemaError } from './migrations.js';
 export { enrolTerminal, EnrolError, revokeTerminal } from './auth.js';
 export { ingest, type IngestBatch, type IngestResult } from './ingest.js';
@@ -32,9 +34,23 @@ export {
   type TransferWatch,
 } from './transfers.js';
 
-/** `--pg URL` → PostgreSQL; otherwise PGlite in `dataDir` (in memory when neither is given). */
-export async function openUpstreamDb(options: { pg?: string; dataDir?: string }): Promise<Db> {
-  const db = options.pg ? connectPg(options.pg) : await openPglite(options.dataDir);
+/** Where the upstream's database is, and for a PGlite folder whose its lock is (upstream/folder-lock.ts). */
+export interface UpstreamDbChoice {
+  pg?: string;
+  dataDir?: string;
+  /** The folder's lock, taken by the caller before it touched the folder (the caller releases it). */
+  folderLock?: PgliteFolderLock;
+  /** Otherwise the lock is taken on opening, naming this in a refusal ("etg upstream enroll"), and released on close. */
+  holder?: string;
+}
+
+/**
+ * `--pg URL` → PostgreSQL (no folder, no lock); otherwise PGlite in `dataDir` under the folder's
+ * lock (PgliteFolderBusy when another process holds it), or in memory when neither is given.
+ */
+export async function openUpstreamDb(options: UpstreamDbChoice): Promise<Db> {
+  const folder = options.folderLock ? { lock: options.folderLock } : { holder: options.holder ?? 'the upstream' };
+  const db = options.pg ? connectPg(options.pg) : await openPglite(options.dataDir, undefined, folder);
   try {
     await migrateUpstream(db);
   } catch (e) {
@@ -54,6 +70,9 @@ export interface RunningUpstream {
 export async function startUpstream(options: {
   pg?: string;
   dataDir?: string;
+  /** The folder's lock, taken before anything touched the folder (UpstreamDbChoice). */
+  folderLock?: PgliteFolderLock;
+  holder?: string;
   host?: string;
   port?: number;
   tokens?: AdminTokens;

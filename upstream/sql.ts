@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { lockPgliteFolder, type PgliteFolderLock } from './folder-lock.js';
 
 /** The few things the service asks of a database, so PostgreSQL (`pg`) and embedded PGlite are interchangeable. */
 export interface Sql {
@@ -98,14 +100,40 @@ async function pgliteIn(dataDir: string): Promise<PGlite> {
 }
 
 /**
+ * Whose the folder's lock is (upstream/folder-lock.ts): one the caller took before it touched the
+ * folder, and releases itself; or the name openPglite takes it under, released by `close()`.
+ */
+export type FolderLockChoice = { readonly lock: PgliteFolderLock } | { readonly holder: string };
+
+/** The folder's lock for this open: what `close()` releases (nothing, when it is the caller's). */
+function folderLockFor(dataDir: string, folder: FolderLockChoice): { release(): void } {
+  if (!('lock' in folder)) return lockPgliteFolder(dataDir, folder.holder);
+  if (folder.lock.dataDir !== path.resolve(dataDir)) throw new Error(`the lock given is ${folder.lock.dataDir}'s, not ${path.resolve(dataDir)}'s`);
+  return { release() {} };
+}
+
+/** PGlite in `dataDir` under the folder's lock, taken before PGlite reads or writes anything there. */
+async function lockedPgliteIn(dataDir: string, folder: FolderLockChoice): Promise<{ db: PGlite; lock: { release(): void } }> {
+  const lock = folderLockFor(dataDir, folder);
+  try {
+    return { db: await pgliteIn(dataDir), lock };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+/**
  * Embedded PGlite (WebAssembly PostgreSQL) in `dataDir`, or in memory without one; in memory, from
  * the data directory `from` (a `dump()`) instead of an empty cluster. The tests' seam: an in-memory
  * cluster runs initdb, most of a second, and a test that wants many migrated databases migrates one
- * and opens the others from its dump.
+ * and opens the others from its dump. A folder is opened under its lock (one process per folder):
+ * held elsewhere, PgliteFolderBusy is thrown before PGlite touches it.
  */
-export async function openPglite(dataDir?: string, from?: Blob): Promise<PgliteDb> {
+export async function openPglite(dataDir?: string, from?: Blob, folder: FolderLockChoice = { holder: 'the upstream' }): Promise<PgliteDb> {
   keepWasmCode();
-  const db = dataDir ? await pgliteIn(dataDir) : await PGlite.create(from ? { loadDataDir: from } : {});
+  const opened = dataDir ? await lockedPgliteIn(dataDir, folder) : { db: await PGlite.create(from ? { loadDataDir: from } : {}), lock: null };
+  const db = opened.db;
   // PGlite runs one statement at a time; serialise transactions so two requests never interleave inside one.
   let queue: Promise<unknown> = Promise.resolve();
   const q = async <T>(text: string, params?: unknown[], via: Pick<PGlite, 'query'> = db) => {
@@ -128,7 +156,13 @@ export async function openPglite(dataDir?: string, from?: Blob): Promise<PgliteD
       queue = run.catch(() => undefined);
       return run;
     },
-    close: () => db.close(),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        opened.lock?.release();
+      }
+    },
     dump: () => db.dumpDataDir('none'),
   };
 }

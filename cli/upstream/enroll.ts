@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { enrolTerminal, openUpstreamDb } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
+import { enrolTerminal } from '../../upstream/index.js';
+import { dbChoice, DB_OPTIONS, defineCommand, openToolDb, options, UsageError } from './common.js';
 
 export const command = defineCommand({
   name: 'upstream enroll',
@@ -19,7 +19,7 @@ export const command = defineCommand({
 export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
   if (!v['terminal-id']) throw new UsageError(`--terminal-id is required\n${command.usage}`);
-  const db = await openUpstreamDb(dbChoice(v, command.usage));
+  const db = await openToolDb(dbChoice(v, command.usage), 'etg upstream enroll');
   try {
     const c = await enrolTerminal(db, String(v['terminal-id']), v.rotate === true);
     const text = `${JSON.stringify({ ...c, ...(v['upstream-url'] ? { upstream: String(v['upstream-url']) } : {}) }, null, 2)}\n`;

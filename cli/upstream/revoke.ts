@@ -1,5 +1,5 @@
-import { openUpstreamDb, revokeTerminal } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
+import { revokeTerminal } from '../../upstream/index.js';
+import { dbChoice, DB_OPTIONS, defineCommand, openToolDb, options, UsageError } from './common.js';
 
 export const command = defineCommand({
   name: 'upstream revoke',
@@ -11,7 +11,7 @@ export const command = defineCommand({
 export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
   if (!v['terminal-id']) throw new UsageError(`--terminal-id is required\n${command.usage}`);
-  const db = await openUpstreamDb(dbChoice(v, command.usage));
+  const db = await openToolDb(dbChoice(v, command.usage), 'etg upstream revoke');
   try {
     const terminalId = v['terminal-id'];
     const done = await revokeTerminal(db, terminalId);

@@ -1,8 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
-import { AdminTokenError, checkTokens, DEFAULT_SKEW_MARGIN_SECONDS, startUpstream, upstreamLogger, type AdminTokens } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
+import {
+  AdminTokenError,
+  checkTokens,
+  DEFAULT_SKEW_MARGIN_SECONDS,
+  startUpstream,
+  upstreamLogger,
+  type AdminTokens,
+  type PgliteFolderLock,
+} from '../../upstream/index.js';
+import { dbChoice, DB_OPTIONS, defineCommand, lockToolFolder, options, UsageError } from './common.js';
 import { dataDirAdminToken, type DataDirToken } from './first-run-token.js';
 
 /**
@@ -111,6 +119,19 @@ export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
   // No silent in-memory default: an upstream that forgets on restart is worse than none.
   const db = dbChoice(v, command.usage);
+  // The folder's lock first, before its admin token is read or made: one process per PGlite folder.
+  const folderLock = lockToolFolder(db, 'etg upstream serve');
+  try {
+    return await serveUnder(v, db, folderLock);
+  } finally {
+    folderLock?.release();
+  }
+}
+
+type Values = ReturnType<typeof options<typeof command.options>>;
+
+/** The service on the database chosen, the folder (with --data-dir) held by this process. */
+async function serveUnder(v: Values, db: { pg?: string; dataDir?: string }, folderLock: PgliteFolderLock | undefined): Promise<number> {
   const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
   const port = Number(m?.[2]);
   if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
@@ -148,6 +169,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${wanted}`);
   const running = await startUpstream({
     ...db,
+    ...(folderLock ? { folderLock } : {}),
     host,
     port,
     logger: upstreamLogger(level),

@@ -1,7 +1,6 @@
 import { parseValidationNumber } from '../../terms/validation-number.js';
-import { openUpstreamDb } from '../../upstream/index.js';
 import { ticketByNumber, ticketLiability } from '../../upstream/ticket-queries.js';
-import { dbChoice, DB_OPTIONS, defineCommand, UsageError } from './common.js';
+import { dbChoice, DB_OPTIONS, defineCommand, openToolDb, UsageError } from './common.js';
 import { parseCommand } from '../command.js';
 
 export const command = defineCommand({
@@ -26,7 +25,7 @@ export async function run(argv: string[]): Promise<number> {
   if (positionals.length > 1 || (v.liability ? number !== undefined : number === undefined)) {
     throw new UsageError(`upstream ticket: give one validation number, or --liability\n${command.usage}`);
   }
-  const db = await openUpstreamDb(dbChoice(v, command.usage));
+  const db = await openToolDb(dbChoice(v, command.usage), 'etg upstream ticket');
   try {
     if (v.liability) {
       const l = await ticketLiability(db);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { BackofficeRole, disableUser, listUsers, openUpstreamDb, putUser, UserError } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
+import { BackofficeRole, disableUser, listUsers, putUser, UserError } from '../../upstream/index.js';
+import { dbChoice, DB_OPTIONS, defineCommand, openToolDb, options, UsageError } from './common.js';
 
 export const command = defineCommand({
   name: 'upstream user',
@@ -30,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!v.list && !v.name) throw new UsageError(`--name (or --list) is required\n${command.usage}`);
   if (!v.list && !v.disable && !v.role) throw new UsageError(`--role is required\n${command.usage}`);
   if (v.enable && !v.replace) throw new UsageError(`--enable goes with --replace (a user is enabled again with a new password)\n${command.usage}`);
-  const db = await openUpstreamDb(choice);
+  const db = await openToolDb(choice, 'etg upstream user');
   const by = `cli:${process.env.USER ?? process.getuid?.() ?? 'unknown'}`;
   try {
     if (v.list) {

@@ -1,5 +1,5 @@
-import { listTerminals, openUpstreamDb, verifyChain } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, defineCommand, options } from './common.js';
+import { listTerminals, verifyChain } from '../../upstream/index.js';
+import { dbChoice, DB_OPTIONS, defineCommand, openToolDb, options } from './common.js';
 
 export const command = defineCommand({
   name: 'upstream verify',
@@ -14,7 +14,7 @@ export const command = defineCommand({
 
 export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
-  const db = await openUpstreamDb(dbChoice(v, command.usage));
+  const db = await openToolDb(dbChoice(v, command.usage), 'etg upstream verify');
   try {
     const ids = v['terminal-id'] ? [String(v['terminal-id'])] : (await listTerminals(db)).map((t) => t.terminalId);
     let ok = true;
