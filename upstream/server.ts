@@ -15,6 +15,7 @@ import type { Db } from './sql.js';
 import { terminalRoutes } from './terminal-routes.js';
 import { DEFAULT_INGEST_BUDGET, IngestBudget, type IngestBudgetLimits } from './ingest-budget.js';
 import { ticketRoutes, type ZodApp } from './ticket-routes.js';
+import { thrownSaid } from './thrown-said.js';
 
 export interface ServerOptions {
   db: Db;
@@ -100,7 +101,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       await db.query('SELECT 1');
       return { ok: true, database: db.kind };
     } catch (e) {
-      return reply.code(503).send({ ok: false, database: db.kind, error: e instanceof Error ? e.message : String(e) });
+      return reply.code(503).send({ ok: false, database: db.kind, error: thrownSaid(e) });
     }
   });
 

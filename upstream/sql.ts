@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { lockPgliteFolder, type PgliteFolderLock } from './folder-lock.js';
+import { thrownSaid } from './thrown-said.js';
 
 /** The few things the service asks of a database, so PostgreSQL (`pg`) and embedded PGlite are interchangeable. */
 export interface Sql {
@@ -93,7 +94,7 @@ async function pgliteIn(dataDir: string): Promise<PGlite> {
     return await PGlite.create(dataDir);
   } catch (e) {
     throw new Error(
-      `the upstream's embedded database in ${dataDir} cannot be opened (${e instanceof Error ? e.message : String(e)}): restore the folder from its backup (an empty folder starts a new database, which knows no table and no ticket)`,
+      `the upstream's embedded database in ${dataDir} cannot be opened (${thrownSaid(e)}): restore the folder from its backup (an empty folder starts a new database, which knows no table and no ticket)`,
       { cause: e },
     );
   }
