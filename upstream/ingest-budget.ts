@@ -29,7 +29,8 @@ export class IngestBudget {
   private readonly left = new Map<string, Left>();
   constructor(
     private readonly limits: IngestBudgetLimits = DEFAULT_INGEST_BUDGET,
-    private readonly now: () => number = Date.now,
+    /** Milliseconds on a clock that never steps: a wall clock set forward would refill the budget at once. */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Takes the batch from the terminal's budget: 0 when taken, else the milliseconds until it would fit. */

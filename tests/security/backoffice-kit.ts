@@ -22,14 +22,19 @@ export interface BackofficeKit {
 }
 
 /** One user per role, named after it (`viewer`, `supervisor`…), all with PASSWORD. */
-export async function backofficeKit(options: { signInPerMinute?: number; database?: Database } = {}): Promise<BackofficeKit> {
+/**
+ * `clock` moves the sessions and, unless `throttleOnItsOwnClock`, the sign-in throttle with them
+ * (production's throttle reads a monotonic clock of its own).
+ */
+export async function backofficeKit(options: { signInPerMinute?: number; database?: Database; throttleOnItsOwnClock?: boolean } = {}): Promise<BackofficeKit> {
   const opened = await openDatabase(options.database ?? 'pglite');
   const db = opened.db;
   const clock = { now: Date.UTC(2026, 10, 26, 8, 0, 0) };
   let app: FastifyInstance;
   try {
     for (const role of ROLES) await putUser(db, { name: role, role, password: PASSWORD, by: 'test' }, FAST);
-    app = await buildServer({ db, backoffice: { now: () => clock.now, signInPerMinute: options.signInPerMinute ?? 10_000 } });
+    const throttle = options.throttleOnItsOwnClock ? {} : { throttleNow: () => clock.now };
+    app = await buildServer({ db, backoffice: { now: () => clock.now, ...throttle, signInPerMinute: options.signInPerMinute ?? 10_000 } });
   } catch (e) {
     await opened.close();
     throw e;

@@ -172,6 +172,25 @@ describe('back office sign-in: wrong passwords sent at once', () => {
   });
 });
 
+describe("back office sign-in: the throttle's clock is not the wall clock", () => {
+  it('a wall clock set forward an hour does not open a locked address', async () => {
+    const kit = await backofficeKit({ throttleOnItsOwnClock: true });
+    try {
+      const attacker = '203.0.113.78';
+      const attempt = (password: string) =>
+        kit.app.inject({ method: 'POST', url: '/backoffice/api/sign-in', payload: { name: 'supervisor', password }, remoteAddress: attacker });
+      for (let i = 0; i <= FREE; i++) assert.equal((await attempt(`guess-${i}`)).statusCode, 401);
+      assert.equal((await attempt(PASSWORD)).statusCode, 429, 'locked after FREE + 1 wrong passwords');
+      // The sessions' clock (the wall clock) jumps an hour; the lock's second has not passed.
+      kit.clock.now += 60 * 60_000;
+      const after = await attempt(PASSWORD);
+      assert.equal(after.statusCode, 429, after.body);
+    } finally {
+      await kit.close();
+    }
+  });
+});
+
 describe('back office: the session cookie lives as long as the session', () => {
   /** The one Set-Cookie of an answer: its value and attributes (`max-age` as a number). */
   function cookieOf(headers: Record<string, unknown>): { value: string; maxAge: number; flags: string[] } | null {

@@ -14,8 +14,13 @@ import { checkPassword } from './users.js';
 
 export interface BackofficeOptions {
   db: Db;
-  /** The clock of sessions and the sign-in throttle (tests move it). */
+  /** The clock of sessions: the wall clock, as their times are stored (tests move it). */
   now?: () => number;
+  /**
+   * The sign-in throttle's clock: a lock is a span of time, so by default a monotonic one that a
+   * wall clock stepped forward cannot open nor one stepped back prolong (tests move it).
+   */
+  throttleNow?: () => number;
   /** Sign-in attempts per client address and minute, before any password is checked. */
   signInPerMinute?: number;
   /** Told of every session a sign-out ended here (the live floor closes its streams at once). */
@@ -39,7 +44,7 @@ export async function registerBackofficeApi(
 ): Promise<void> {
   const { db } = options;
   const now = options.now ?? Date.now;
-  const throttle = new SignInThrottle(now);
+  const throttle = new SignInThrottle(options.throttleNow);
   const signedIn = (req: FastifyRequest, reply: FastifyReply, need: Permission) => authorise(db, req, reply, need, now());
 
   await app.register(

@@ -55,3 +55,33 @@ describe('SignInThrottle', () => {
     assert.equal(fresh.filter((b) => 'attempt' in b).length, FREE + 1, 'forgotten: FREE + 1 at once again');
   });
 });
+
+// The lock is a span of time, not a date: a wall clock stepped (NTP, a technician, a VM resumed)
+// must neither open a locked pair at once nor keep it locked for the size of the step.
+describe("SignInThrottle's own clock", () => {
+  function lockedForASecond(t: SignInThrottle): void {
+    for (let i = 0; i <= FREE; i++) {
+      const b = t.begin('ana', ADDRESS);
+      assert.ok('attempt' in b, `attempt ${i} let through`);
+      b.attempt.failed();
+    }
+  }
+
+  it('a wall clock set forward an hour does not open a locked pair', (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: Date.UTC(2026, 11, 5, 8) });
+    const throttle = new SignInThrottle();
+    lockedForASecond(throttle);
+    t.mock.timers.setTime(Date.UTC(2026, 11, 5, 9));
+    const after = throttle.begin('ana', ADDRESS);
+    assert.ok('waitMs' in after && after.waitMs > 0 && after.waitMs <= 1000, JSON.stringify(after));
+  });
+
+  it('a wall clock set back a day does not keep a pair locked for a day', (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: Date.UTC(2026, 11, 5, 8) });
+    const throttle = new SignInThrottle();
+    lockedForASecond(throttle);
+    t.mock.timers.setTime(Date.UTC(2026, 11, 4, 8));
+    const after = throttle.begin('ana', ADDRESS);
+    assert.ok('attempt' in after || after.waitMs <= 1000, JSON.stringify(after));
+  });
+});

@@ -41,7 +41,8 @@ export interface Attempt {
 
 export class SignInThrottle {
   private readonly pairs = new Map<string, Pair>();
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `now` counts milliseconds on a clock that never steps (a stepped wall clock would open or prolong a lock). */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   private key(account: string, address: string): string {
     return `${account}\u0000${address}`;
