@@ -1,7 +1,7 @@
 // Issue 55, a stall of the edges' soak (a station's own part left 3 versions behind for good after
 // nats-server came back): the host's bridge republished its last values and its held stations'
 // own parts after a reconnection only once it had made its stream again. A stream not made at the
-// first ask (JetStream not ready yet on a server just started, a request timed out on a loaded
+// first ask (a server just started, a request timed out on a loaded
 // machine) left every edge without the versions published while NATS was down: an edge that came
 // back before the host had its own ask for them (`askOwn`) fall on nobody, and a table waiting for
 // bets changed nothing more. Now the live values go out at once. (Since 5 December there is no

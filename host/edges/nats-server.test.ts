@@ -74,6 +74,18 @@ describe('the stadium NATS server: the port it listens on is the one it bound', 
     assert.deepEqual(portsFiles(path.join(dir, 'own')), []);
   });
 
+  it('runs no JetStream: nothing uses it, and it would keep 256 MB of memory and a store on disk for whoever may reach its API', async () => {
+    const own = path.join(dir, 'no-js');
+    const nats = await startNatsServer({ dir: own, users: [{ user: 'host', password: 'a-password-for-the-test' }] });
+    try {
+      const info = JSON.parse((await firstLine(nats.port)).replace(/^INFO /, '')) as Record<string, unknown>;
+      assert.notEqual(info.jetstream, true, 'the server announces JetStream');
+      assert.ok(!readdirSync(own).includes('js'), 'a JetStream store folder was made');
+    } finally {
+      await nats.close();
+    }
+  });
+
   it("killed (SIGKILL leaves its ports file) and started again: a dead server's file is removed, not read as the new one's", async () => {
     const own = path.join(dir, 'killed');
     const nats = await startNatsServer({ dir: own, host: '0.0.0.0' });

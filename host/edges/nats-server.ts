@@ -23,7 +23,7 @@ export interface NatsServer {
   stop(): Promise<void>;
   /** Kills it at once (SIGKILL), as a crash would. */
   kill(): Promise<void>;
-  /** Starts it again on the same port (its JetStream keeps memory streams only: they come back empty). */
+  /** Starts it again on the same port (it keeps nothing: the host publishes the display state again). */
   restart(): Promise<void>;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
@@ -40,7 +40,8 @@ export interface NatsServerTls {
 
 /**
  * The server's configuration: on `host` (the loopback unless the table's configuration names an
- * address), JetStream on, one account holding every user, and with `tls` a `tls` block, which
+ * address), no JetStream (nothing uses it since the edges stopped reading the last values from
+ * it; on, it kept 256 MB of memory and a store on disk for whoever may reach its API), one account holding every user, and with `tls` a `tls` block, which
  * makes the server require TLS of every client before it reads anything (a client in clear is
  * closed after the INFO; docs/security.md, *Edges on NATS*). Its handshake may take 10 s, not
  * the server's default 2: on a loaded machine the tests' handshakes were cut at 2 s.
@@ -58,9 +59,8 @@ export function natsConfig(port: number | 'any', dir: string, users: readonly Na
   return [
     `listen: ${quote(hostPort(host, at))}`,
     `ports_file_dir: ${quote(dir)}`,
-    `jetstream { store_dir: ${quote(path.join(dir, 'js'))}, max_memory_store: 256MB, max_file_store: 64MB }`,
     ...(tls ? [`tls { cert_file: ${quote(tls.certFile)}, key_file: ${quote(tls.keyFile)}, timeout: 10 }`] : []),
-    ...(users.length ? ['accounts {', '  ETG {', '    jetstream: enabled', '    users: [', userLines.join(',\n'), '    ]', '  }', '}'] : []),
+    ...(users.length ? ['accounts {', '  ETG {', '    users: [', userLines.join(',\n'), '    ]', '  }', '}'] : []),
     '',
   ].join('\n');
 }
@@ -121,7 +121,7 @@ export function portOf(text: string): number | null {
 }
 
 /**
- * Starts Debian's nats-server with JetStream on a free loopback port in a folder of its own (the
+ * Starts Debian's nats-server on a free loopback port in a folder of its own (the
  * tests', the bench's, and `npm start`'s when the table is configured with edges). Only a table
  * with edges needs it: nothing else starts one.
  */
