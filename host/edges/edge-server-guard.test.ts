@@ -17,8 +17,8 @@ import WebSocket from 'ws';
 import { PROTOCOL_VERSION } from '../../protocol/index.js';
 import { newNonce, proveStation } from '../stadium/station-proof.js';
 import { tableCertificate, type TableCertificate } from '../stadium/table-certificate.js';
-import type { Edge } from './edge.js';
-import { createEdgeServer } from './edge-server.js';
+import type { Edge, EdgeHolder } from './edge.js';
+import { createEdgeServer, EDGE_CLOSE_GRACE_MS } from './edge-server.js';
 
 const HELLO_MS = 600;
 const CAPS = { perAddress: 4, total: 12 };
@@ -29,9 +29,10 @@ const SECRET = 'station-101-secret-0123456789abcdef';
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What the listener asks of its edge, up to a station's welcome: a nonce each, the proof checked, the attachment taken. */
-function fakeEdge(): { edge: Edge; nonces: () => number; unspent: () => number } {
+function fakeEdge(): { edge: Edge; nonces: () => number; unspent: () => number; held: EdgeHolder[] } {
   let nonces = 0;
   const out = new Set<string>();
+  const held: EdgeHolder[] = [];
   const edge = {
     nonce: () => {
       nonces++;
@@ -42,10 +43,10 @@ function fakeEdge(): { edge: Edge; nonces: () => number; unspent: () => number }
     giveBack: (n: string) => out.delete(n),
     verify: (station: number, nonce: string, proof: string) => station === STATION && proof === proveStation(SECRET, TABLE, station, nonce),
     attach: () => Promise.resolve(true),
-    hold: () => undefined,
-    release: () => undefined,
+    hold: (h: EdgeHolder) => void held.push(h),
+    release: (h: EdgeHolder) => void held.splice(held.indexOf(h) >>> 0, 1),
   };
-  return { edge: edge as unknown as Edge, nonces: () => nonces, unspent: () => out.size };
+  return { edge: edge as unknown as Edge, nonces: () => nonces, unspent: () => out.size, held };
 }
 
 interface Hostile {
@@ -194,5 +195,26 @@ describe('the edge’s listener for stations, attacked', () => {
     real.ws.terminate();
     await tick(100);
     assert.equal(fake.unspent() - kept, 1, "the proved station's nonce was spent, never given back");
+  });
+
+  it('cuts a station the host moved to another edge that never answers the close, freeing its slot', async () => {
+    const real = await station(server.port, certificate.cert, '127.0.0.1');
+    assert.equal(real.answer, 'welcome');
+    real.ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: `station/${STATION}` }));
+    const until = Date.now() + 2000;
+    while (fake.held.length === 0 && Date.now() < until) await tick(20);
+    const holder = fake.held[0];
+    assert.ok(holder, 'the station subscribed');
+    const slots = server.connections().open;
+    // Hostile, or its machine gone: it reads nothing more, so it never answers the edge's close frame.
+    real.ws.pause();
+    holder.revoked('attached at another edge');
+    await tick(2 * EDGE_CLOSE_GRACE_MS);
+    assert.equal(
+      server.connections().open,
+      slots - 1,
+      `the moved station's connection still counted under the caps ${2 * EDGE_CLOSE_GRACE_MS} ms after its close (ws waits 30 s for the answer)`,
+    );
+    real.ws.terminate();
   });
 });

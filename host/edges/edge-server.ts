@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { OUTBOX_LIMITS } from '../screens/outbox.js';
+import { closeAndCut } from '../limits/bounded-socket.js';
 import { ConnectionGuard, type ConnectionLimits } from '../limits/connection-guard.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { Edge } from './edge.js';
@@ -19,6 +20,15 @@ const TEXT_FRAME = { binary: false } as const;
  * NATS and back (its attachment) before the station is welcomed.
  */
 export const EDGE_HELLO_MS = 10_000;
+
+/**
+ * How long a connection the edge closed (its station moved to another edge or revoked, a refusal,
+ * a full send buffer) has to answer the close frame before its socket is cut. A station answers at
+ * once; one that never does (hostile, or its machine gone) held its slot under the caps for the 30 s
+ * of ws's close handshake. A wait, not a cut at once as at the host's listener: the edge's writes
+ * are corked to the turn's end (socket-turn.ts), so a cut at once would drop the close frame itself.
+ */
+export const EDGE_CLOSE_GRACE_MS = 1000;
 
 /**
  * A station's session on its WebSocket. Its messages are written to the TLS socket under it (the
@@ -39,7 +49,8 @@ function stationSession(edge: Edge, socket: WebSocket, stream: Socket, batch: Tu
         socket.send(m.bytes, TEXT_FRAME);
       },
       buffered: () => socket.bufferedAmount,
-      close: (code, reason) => socket.close(code, reason),
+      // Every close is the edge's own (a move, a revocation, a refusal): the socket is cut if unanswered.
+      close: (code, reason) => closeAndCut(socket, code, reason, EDGE_CLOSE_GRACE_MS),
     },
     log,
     // At least the socket's own high-water mark: the outbox waits for its `drain`, which only a stream past its mark emits.

@@ -56,3 +56,18 @@ export function keepAlive(socket: WebSocket, ms: number, link: BoundedLink): voi
   timer.unref();
   socket.on('close', () => clearInterval(timer));
 }
+
+/**
+ * Closes a link its listener is done with and cuts it, so that its slot under the listener's caps
+ * (connection-guard.ts) is free at once, not after the 30 s ws waits for a peer's answer to the
+ * close frame (one that never reads, hostile or gone, never answers): cut at once, or when
+ * `graceMs` pass without the peer's answer (a well-behaved peer answers at once and the link
+ * closes cleanly before).
+ */
+export function closeAndCut(socket: WebSocket, code: number, reason: string, graceMs = 0): void {
+  socket.close(code, reason);
+  if (graceMs <= 0) return socket.terminate();
+  const timer = setTimeout(() => socket.terminate(), graceMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}

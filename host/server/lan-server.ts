@@ -6,7 +6,7 @@ import { STATION_CLOSE_REASONS, type ScreenSession, type ScreenTransport } from 
 import { TokenBucket } from '../limits/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { PeerConnection } from '../peers/peer-listener.js';
-import { DEVICE_LINK_TIMING, keepAlive, sendBounded, type LinkTiming } from '../limits/bounded-socket.js';
+import { closeAndCut, DEVICE_LINK_TIMING, keepAlive, sendBounded, type LinkTiming } from '../limits/bounded-socket.js';
 import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from '../limits/connection-guard.js';
 
 /** One connection of a station agent's bill acceptor, as the host's remote acceptors take it. */
@@ -156,9 +156,9 @@ function serveScreens(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
       send: (text) => socket.send(text),
       write: (m, written) => socket.send(m.bytes, TEXT_FRAME, () => written()),
       close: (code, reason) => {
-        socket.close(code, reason);
         // Its slot under the listener's caps is free at once, not after the 30 s of a close handshake.
-        if (reason === STATION_CLOSE_REASONS.revoked || reason === STATION_CLOSE_REASONS.replaced) socket.terminate();
+        if (reason === STATION_CLOSE_REASONS.revoked || reason === STATION_CLOSE_REASONS.replaced) closeAndCut(socket, code, reason);
+        else socket.close(code, reason);
       },
     });
     guard.watch(req.socket, () => session.view() !== null);
@@ -177,9 +177,9 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
     const device = deps.openDevice(
       (text, written) => sendBounded(socket, text, timing.maxBufferedBytes, { name: DEVICE_LINK_NAME, log }, written),
       (code, reason) => {
-        socket.close(code, reason);
         // Nothing more of a link cut for its conduct or its credential is read: not the 30 s of a close handshake.
-        if (reason === 'rate limit' || reason === 'credential revoked') socket.terminate();
+        if (reason === 'rate limit' || reason === 'credential revoked') closeAndCut(socket, code, reason);
+        else socket.close(code, reason);
       },
       linkRates(log),
       log,
@@ -192,8 +192,7 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
       if (isBinary) socket.close(1003, 'text frames only');
       else if (!rate.take()) {
         log.warn({ ...DEVICE_LINK_LIMITS }, 'station device link over its message rate: closed');
-        socket.close(1008, 'rate limit');
-        socket.terminate();
+        closeAndCut(socket, 1008, 'rate limit');
       } else device.receive(data.toString());
     });
     socket.on('close', () => device.dispose());
@@ -232,10 +231,7 @@ function servePeers(app: LanApp, openPeer: NonNullable<LanServerDeps['openPeer']
     if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
     const peer = openPeer(
       (text) => socket.send(text),
-      (code, reason) => {
-        socket.close(code, reason);
-        socket.terminate();
-      },
+      (code, reason) => closeAndCut(socket, code, reason),
       log,
     );
     guard.watch(req.socket, () => peer.greeted());
