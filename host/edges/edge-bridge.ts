@@ -169,7 +169,8 @@ export class EdgeBridge {
   /**
    * `last.<edge>`: the last value of each public part and the enrolment, on that edge's own
    * subjects (an edge that starts, or came back to NATS, is whole at once), then the answer on its
-   * inbox, which comes after them. At most `CATCH_UPS` an edge: each costs the host every part.
+   * inbox, which comes after them, naming the stations the edge holds. At most `CATCH_UPS` an edge:
+   * each costs the host every part.
    */
   private catchUp(m: Msg): void {
     const edge = m.subject.split('.').at(-1) ?? '';
@@ -181,7 +182,7 @@ export class EdgeBridge {
     }
     for (const [subject, data] of this.last)
       this.deps.nc.publish(subject === this.subjects.enrol ? this.subjects.edgeEnrol(edge) : this.subjects.edgePublic(edge), data);
-    this.answer(m, edge, JSON.stringify({ ok: true }));
+    this.answer(m, edge, JSON.stringify({ ok: true, held: this.heldAt(edge) }));
     writeNow(this.deps.nc);
   }
 
@@ -429,6 +430,11 @@ export class EdgeBridge {
     if (!bucket.take()) return false;
     this.deps.log.warn({ edge, ...fields }, line);
     return true;
+  }
+
+  /** The stations `edge` holds (the edge closes its connections of any other: a `gone` it never heard). */
+  private heldAt(edge: string): number[] {
+    return [...this.held].filter(([, e]) => e === edge).map(([s]) => s);
   }
 
   /** Which edge holds a station (tests, the bench). */

@@ -104,19 +104,45 @@ export class Edge {
   }
 
   /**
-   * The last value of every public part and the enrolment, from the host (at start, and after NATS
-   * came back): it sends them on this edge's own subjects, then answers. A host not there yet
-   * publishes them to every edge itself once it is back.
+   * The last value of every public part and the enrolment, from the host (at start, after NATS
+   * came back, and when the host started again): it sends them on this edge's own subjects, then
+   * answers, naming the stations it holds here (`dropNotHeld`). A host not there yet publishes them
+   * to every edge itself once it is back.
    */
   private async catchUp(): Promise<void> {
+    // The connections held as the ask goes: the host's answer follows every attachment asked before it.
+    const asked = [...this.held].map(([station, h]) => [station, [...h.holders]] as const).filter(([, hs]) => hs.length > 0);
     try {
       const r = await this.nc.request(this.subjects.last(this.name), new Uint8Array(0), { timeout: 5000 });
-      if (!LastAnswer.parse(JSON.parse(text.decode(r.data))).ok) this.log.warn('the host sent no last values: asked too often');
+      const answer = LastAnswer.parse(JSON.parse(text.decode(r.data)));
+      if (!answer.ok) this.log.warn('the host sent no last values: asked too often');
+      if (answer.held) this.dropNotHeld(asked, new Set(answer.held));
     } catch (err) {
       this.log.warn({ err }, 'the host did not answer an ask for the last values');
     }
     // The own parts, the host sends again when asked: each station's.
     for (const station of this.held.keys()) this.askOwn(station);
+  }
+
+  /**
+   * The connections of the stations the host no longer holds at this edge, closed: moved to another
+   * edge while this one was away from NATS (the host's `gone` is a plain NATS message, never kept
+   * for an absent edge), or held by a host that started again since (it holds none). Left open, such
+   * a connection was shown the public parts but never its own part, and each of its commands was
+   * answered `unauthorized`. Only those held when the edge asked (`asked`): one attached since is
+   * not in the answer and is the host's.
+   */
+  private dropNotHeld(asked: readonly (readonly [number, readonly EdgeHolder[]])[], held: ReadonlySet<number>): void {
+    for (const [station, holders] of asked) {
+      if (held.has(station)) continue;
+      const h = this.held.get(station);
+      // Those still held (one closed meanwhile, or by an answer before this one, is not again).
+      const dropped = holders.filter((holder) => h?.holders.delete(holder));
+      if (!h || dropped.length === 0) continue;
+      if (h.holders.size === 0) this.held.delete(station);
+      this.log.info({ station, connections: dropped.length }, 'the host does not hold this station at this edge: its connections closed');
+      for (const holder of dropped) holder.revoked('not attached here at the table');
+    }
   }
 
   /** Asks the host for a held station's own part whole (after a reconnection, or a patch that did not follow). */
@@ -152,7 +178,12 @@ export class Edge {
       this.counters.dropped++;
       return;
     }
-    if (u.epoch !== this.epoch) this.newEpoch(u.epoch);
+    if (u.epoch !== this.epoch) {
+      const again = this.epoch !== null;
+      this.newEpoch(u.epoch);
+      // The host started again and holds no station: asked which (its answer closes the connections it does not hold).
+      if (again) void this.catchUp();
+    }
     if (u.slot.startsWith('public:')) {
       if (!this.newer(this.parts.get(u.slot), u)) return;
       this.parts.set(u.slot, u);

@@ -138,8 +138,12 @@ export const ChallengeAnswer = z.strictObject({ nonces: z.array(z.string().regex
 /** An edge attaching a station: the host's nonce and the station's proof on it, which the host checks itself. */
 export const Attach = z.strictObject({ station: z.number().int().positive(), nonce: z.string().regex(NONCE), proof: z.string().regex(PROOF) });
 export const AttachAnswer = z.strictObject({ ok: z.boolean() });
-/** The host's answer to an edge's ask for the last values, after it sent them (`ok`) or not (asked too often). */
-export const LastAnswer = AttachAnswer;
+/**
+ * The host's answer to an edge's ask for the last values, after it sent them (`ok`) or not (asked
+ * too often), with the stations the host holds at that edge (`held`; absent from a host before 5
+ * December): the edge closes its connections of any other (a `gone` it never heard).
+ */
+export const LastAnswer = z.strictObject({ ok: z.boolean(), held: z.array(z.number().int()).max(65_536).optional() });
 
 /**
  * An edge's NATS permissions: it may publish only its own commands, challenges, attachments and

@@ -1,0 +1,132 @@
+// A lost `gone` (a review of the edges, 5 December): the host tells the edge that held a station
+// before that the station attached at another edge on a plain NATS message, which NATS does not
+// keep for an edge that is away (its link down, or cut as a slow consumer). The edge's old
+// connection of that station then stayed open for good: shown the public parts but never its own
+// part again, each command answered `unauthorized` (which the station's screen takes as fatal). Now
+// the host's answer to an edge's ask for the last values (at its start, after each reconnection to
+// NATS, and when the host's epoch changes) names the stations it holds at that edge, and the edge
+// closes its connections of any other it held when it asked.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Msg, NatsConnection, Status } from 'nats';
+import { SharedMessage, wholeUpdate } from '../screens/outbox.js';
+import { silent } from '../testing/table-kit.js';
+import { Edge, type EdgeHolder } from './edge.js';
+import { encodeUpdate, tableSubjects } from './subjects.js';
+
+const TABLE = 'catch-up-table';
+const subjects = tableSubjects(TABLE);
+const utf8 = new TextEncoder();
+
+/** The host as edge-1's NATS connection sees it: the stations it holds at edge-1 (`held`), what it answers an ask for the last values. */
+function fakeHost() {
+  const events: Status[] = [];
+  let wake: (() => void) | null = null;
+  const callbacks = new Map<string, (err: Error | null, m: Msg) => void>();
+  const host = { held: new Set<number>(), answer: (held: number[]): object => ({ ok: true, held }), asks: 0 };
+  const nc = {
+    subscribe: (subject: string, o: { callback: (err: Error | null, m: Msg) => void }) => {
+      callbacks.set(subject, o.callback);
+      return { unsubscribe: () => undefined };
+    },
+    status: async function* () {
+      for (;;) {
+        const e = events.shift();
+        if (e) yield e;
+        else await new Promise<void>((r) => (wake = r));
+      }
+    },
+    publish: () => undefined,
+    request: (subject: string) => {
+      let answer: object = { ok: false };
+      if (subject === subjects.last('edge-1')) {
+        host.asks++;
+        answer = host.answer([...host.held]);
+      } else if (subject === subjects.attach('edge-1')) answer = { ok: true };
+      return Promise.resolve({ data: utf8.encode(JSON.stringify(answer)) });
+    },
+  };
+  return {
+    nc: nc as unknown as NatsConnection,
+    host,
+    reconnect() {
+      events.push({ type: 'reconnect', data: '127.0.0.1:4222' } as Status);
+      wake?.();
+    },
+    /** A public part as the host publishes it, in `epoch`. */
+    publishRound(epoch: string, version: number) {
+      const data = encodeUpdate(epoch, 'public:round', wholeUpdate(version, new SharedMessage('{"round":1}')));
+      callbacks.get(subjects.publicAll)?.(null, { subject: subjects.publicPart('round'), data } as unknown as Msg);
+    },
+  };
+}
+
+function holder(station: number) {
+  const why: string[] = [];
+  const h: EdgeHolder = { station, deliver: () => undefined, forgetAll: () => undefined, revoked: (w) => void why.push(w ?? 'revoked') };
+  return { h, why };
+}
+
+async function until(ok: () => boolean, what: string): Promise<void> {
+  const t0 = Date.now();
+  while (!ok()) {
+    assert.ok(Date.now() - t0 < 3000, what);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A connection of `station` at `edge`, attached while the host held it there. */
+async function holding(f: ReturnType<typeof fakeHost>, edge: Edge, station: number) {
+  f.host.held.add(station);
+  assert.ok(await edge.attach(station, `nonce-${station}`, 'proof'));
+  const c = holder(station);
+  edge.hold(c.h);
+  return c;
+}
+
+const start = (f: ReturnType<typeof fakeHost>) => Edge.start({ name: 'edge-1', tableId: TABLE, nc: f.nc, log: silent });
+
+describe("an edge's connections checked against the host's attachments", () => {
+  it('closes the connection of a station the host moved to another edge while this one was away from NATS', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    const c = await holding(f, edge, 101);
+    const kept = await holding(f, edge, 102);
+    try {
+      // Station 101 attached at edge-2 while edge-1's link was down: the host's `gone` fell on nobody.
+      f.host.held.delete(101);
+      f.reconnect();
+      await until(() => c.why.length > 0, 'the old connection of station 101 still open after the reconnection (its `gone` lost)');
+      assert.deepEqual(edge.stations(), [102]);
+      assert.deepEqual(kept.why, [], 'a station the host still holds here is kept');
+    } finally {
+      edge.close();
+    }
+  });
+
+  it('closes every connection the host does not know after it started again (a new epoch), and none when the host names no stations', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    const c = await holding(f, edge, 101);
+    try {
+      f.publishRound('epoch-1', 1);
+      // An older host's answer names no stations: nothing is closed on it.
+      f.host.answer = () => ({ ok: true });
+      f.reconnect();
+      const asked = f.host.asks;
+      await until(() => f.host.asks > asked, 'the edge asked again');
+      await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(c.why, []);
+      // The host restarted: it holds nothing, and its first part comes in a new epoch.
+      f.host.answer = (held) => ({ ok: true, held });
+      f.host.held.clear();
+      f.publishRound('epoch-2', 1);
+      await until(() => c.why.length > 0, 'the connection still open after the host started again');
+      await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(c.why, ['not attached here at the table'], 'closed once');
+      assert.deepEqual(edge.stations(), []);
+    } finally {
+      edge.close();
+    }
+  });
+});
