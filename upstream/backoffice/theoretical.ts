@@ -52,17 +52,31 @@ export const firstSettlements = (columns = ''): string =>
     ORDER BY j.terminal_id, j.doc->'payload'->>'roundId', j.seq`;
 
 /**
+ * Blackjack's decisions that raise the main bet's hand: a double's or a split's further stake is
+ * journalled as a bet of its own (engine/blackjack/table-decide.ts) and settled on the hand's `main`
+ * line, its stake the hand's (engine/blackjack/settle/main-bet.ts), and the main bet's published
+ * edge and variance are per unit of the initial bet with doubling and splitting in them.
+ * Insurance is no raise: a wager of its own, settled on its own line (Macau Art. 12 n.2–3; Portugal rule 33: engine/blackjack/settle/insurance.ts).
+ */
+const RAISES = ['double', 'split'];
+
+/** SQL: of a bet element `x`, whether it is no raise of a bet placed (RAISES). */
+const notRaise = (x: string): string => `${x}->>'bet' NOT IN (${RAISES.map((r) => `'${r}'`).join(', ')})`;
+
+/**
  * SQL: the initial bets of the settlement `s` (a row of firstSettlements): the elements `b` of its
  * table's `bet.place` entries of the round journalled before it (a bet placed after the round
  * settled is no bet of it), on bets the games have ($3: ingest refuses others since; an earlier
  * upstream stored any name, and 25,000 names made as many lines).
  *
  * A station's first `bet.place` of the round holds its bets of the betting window; a later one is a
- * decision's stake. One on a bet of its own (blackjack's double, split, insurance) is counted under
- * that bet; one that raises a bet the window placed, on the same seat (war's going to war, journalled
- * on `main`: engine/war/table-game.ts), is no initial bet: the published edge and variance are per
- * unit of the initial bet with the raise's result in them, and read as one it made the theoretical
- * win larger by every war gone to (a review).
+ * decision's stake. One on a bet of its own (blackjack's insurance) is counted under that bet; one
+ * that raises a bet the window placed, on the same seat (war's going to war, journalled on `main`:
+ * engine/war/table-game.ts), is no initial bet: the published edge and variance are per unit of the
+ * initial bet with the raise's result in them, and read as one it made the theoretical win larger
+ * by every war gone to (a review). Nor is blackjack's double or split (RAISES), journalled under a
+ * name of its own: read as a bet, each made a line of stakes with no edge and a win of 0, its
+ * result being in the main bet's (a review).
  *
  * A bet behind a seat (blackjack's `behind`, Macau 2009 Art. 20: engine/table/betting.ts) is a main
  * bet on that seat's hand: the settlement's line for it is the hand's `main`, paid to the bettor's
@@ -75,7 +89,7 @@ export const betsOf = (s: string, b = 'b'): string =>
      LEFT JOIN LATERAL (SELECT w.seq, w.doc->'payload'->'bets' AS bets FROM journal w WHERE w.terminal_id = p.terminal_id AND w.type = 'bet.place'
        AND w.doc->'payload'->>'roundId' = ${s}.round_id AND w.doc->'payload'->'station' = p.doc->'payload'->'station' ORDER BY w.seq LIMIT 1) w ON true,
      LATERAL (SELECT CASE WHEN e->>'bet' = 'behind' THEN jsonb_set(e, '{bet}', '"main"') ELSE e END FROM jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) e
-       WHERE p.seq = w.seq OR NOT ${arrayOf('w.bets')} @> jsonb_build_array(jsonb_build_object('bet', e->'bet', 'seat', e->'seat'))) ${b}(${b})`;
+       WHERE ${notRaise('e')} AND (p.seq = w.seq OR NOT ${arrayOf('w.bets')} @> jsonb_build_array(jsonb_build_object('bet', e->'bet', 'seat', e->'seat')))) ${b}(${b})`;
 
 /** SQL: of a bet or line element `x`, whether it names a bet the games have ($3). */
 export const namesBet = (x: string): string => `jsonb_typeof(${x}->'bet') = 'string' AND ${x}->>'bet' = ANY($3::text[])`;
