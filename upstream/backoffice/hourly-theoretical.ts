@@ -3,7 +3,7 @@ import type { Sql } from '../sql.js';
 import { LINE_BET_NAMES } from '../ingest/report-fields.js';
 import { currencyKey, currencyOf } from '../table-currency.js';
 import { arrayOf, intOf } from './journal-figures.js';
-import { betsOf, firstSettlements, namesBet } from './theoretical.js';
+import { betsOf, firstSettlements, lineBetOf, namesBet } from './theoretical.js';
 
 /**
  * Hold against the theoretical edge hour by hour (issue 49 item 5), per table, over the rounds
@@ -91,7 +91,7 @@ export async function hourlyStakes(sql: Sql, from: Date, to: Date): Promise<Map<
   );
   const w = await sql.query<{ terminal_id: string; round_id: string; bet: string; house: number }>(
     `WITH s AS (${firstSettlements()})
-     SELECT s.terminal_id, s.round_id, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS house
+     SELECT s.terminal_id, s.round_id, ${lineBetOf('l')} AS bet, -SUM(${intOf("l->'net'")}) AS house
      FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE ${namesBet('l')} GROUP BY 1, 2, 3`,
     [from, to, LINE_BET_NAMES],
   );

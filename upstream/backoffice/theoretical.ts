@@ -91,6 +91,15 @@ export const betsOf = (s: string, b = 'b'): string =>
      LATERAL (SELECT CASE WHEN e->>'bet' = 'behind' THEN jsonb_set(e, '{bet}', '"main"') ELSE e END FROM jsonb_array_elements(${arrayOf("p.doc->'payload'->'bets'")}) e
        WHERE ${notRaise('e')} AND (p.seq = w.seq OR NOT ${arrayOf('w.bets')} @> jsonb_build_array(jsonb_build_object('bet', e->'bet', 'seat', e->'seat')))) ${b}(${b})`;
 
+/**
+ * SQL: the bet a settlement line `l` is a result of. Blackjack's 6-7-8 prize paid on top of the
+ * hand's result (Portugal 2001 rule 35; a Macau table's `in-addition` option) is settled on a line
+ * of its own, `bonus678`, of stake 0 (engine/blackjack/round-procedure.ts), and the main bet's
+ * published edge under a profile that pays it so has the prize in it: it is the main bet's. Read
+ * as a bet of its own, the main bet's actual win left the prize out (a review).
+ */
+export const lineBetOf = (l: string): string => `CASE WHEN ${l}->>'bet' = 'bonus678' THEN 'main' ELSE ${l}->>'bet' END`;
+
 /** SQL: of a bet or line element `x`, whether it names a bet the games have ($3). */
 export const namesBet = (x: string): string => `jsonb_typeof(${x}->'bet') = 'string' AND ${x}->>'bet' = ANY($3::text[])`;
 
@@ -108,7 +117,7 @@ export async function theoreticalLines(sql: Sql, from: Date, to: Date): Promise<
   );
   const a = await sql.query<Group & { actual: number }>(
     `WITH s AS (${firstSettlements()})
-     SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, l->>'bet' AS bet, -SUM(${intOf("l->'net'")}) AS actual
+     SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, ${lineBetOf('l')} AS bet, -SUM(${intOf("l->'net'")}) AS actual
      FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE ${namesBet('l')} GROUP BY 1, 2, 3, 4, 5, 6`,
     [from, to, LINE_BET_NAMES],
   );
