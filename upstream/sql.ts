@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { lockPgliteFolder, type PgliteFolderLock } from './folder-lock.js';
+import { beginFirstStart, endFirstStart } from './pglite-first-start.js';
 import { thrownSaid } from './thrown-said.js';
 
 /** The few things the service asks of a database, so PostgreSQL (`pg`) and embedded PGlite are interchangeable. */
@@ -88,10 +89,19 @@ export interface PgliteDb extends Db {
   dump(): Promise<Blob>;
 }
 
-/** PGlite in `dataDir`, or an error naming the folder and what to do: PGlite's own words ("PGlite failed to initialize properly") named neither. */
+/**
+ * PGlite in `dataDir`, or an error naming the folder and what to do: PGlite's own words ("PGlite
+ * failed to initialize properly") named neither. A first start stopped before PGlite opened the
+ * database it was making is made again (upstream/pglite-first-start.ts).
+ */
 async function pgliteIn(dataDir: string): Promise<PGlite> {
+  const dir = path.resolve(dataDir);
+  const first = beginFirstStart(dir);
+  if (first === 'again') console.error(`the first start of the upstream's data folder ${dir} was stopped before it finished: its new database is made again`);
   try {
-    return await PGlite.create(dataDir);
+    const db = await PGlite.create(dataDir);
+    if (first !== 'none') endFirstStart(dir);
+    return db;
   } catch (e) {
     throw new Error(
       `the upstream's embedded database in ${dataDir} cannot be opened (${thrownSaid(e)}): restore the folder from its backup (an empty folder starts a new database, which knows no table and no ticket)`,

@@ -167,6 +167,10 @@ async function serveUnder(v: Values, db: { pg?: string; dataDir?: string }, fold
   const wanted = process.env.LOG_LEVEL ?? 'info';
   const level = LOG_LEVELS.find((l) => l === wanted);
   if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${wanted}`);
+  // Listened for before the database is opened: a stop during the start (systemd's, while PGlite
+  // makes a fresh folder's database) lets the start finish, then closes; it no longer ended the
+  // process mid-write.
+  const stop = stopSignal();
   const running = await startUpstream({
     ...db,
     ...(folderLock ? { folderLock } : {}),
@@ -179,6 +183,12 @@ async function serveUnder(v: Values, db: { pg?: string; dataDir?: string }, fold
     transfers: { openAfterSeconds, skewMarginSeconds, everySeconds: 60 },
     backoffice: { pageDir: String(v['backoffice-dir'] ?? defaultBackofficeDir()) },
   });
+  const early = stop.received();
+  if (early) {
+    console.error(`upstream serve: ${early} during the start: stopped once started, its database closed and its folder released`);
+    await running.close();
+    return 0;
+  }
   console.log(
     JSON.stringify({
       listening: running.url,
@@ -192,11 +202,26 @@ async function serveUnder(v: Values, db: { pg?: string; dataDir?: string }, fold
       `${kept.made ? 'made an admin token' : 'admin token'}: ${kept.file} (owner-only). Use it as\n  curl -H "Authorization: Bearer $(cat ${kept.file})" ${running.url}/v1/terminals\n(the admin and query routes: docs/upstream.md); later starts use the same file`,
     );
   }
-  await new Promise<void>((resolve) => {
-    const done = () => resolve();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+  await stop.signal;
   await running.close();
   return 0;
+}
+
+/**
+ * The first SIGINT or SIGTERM: `signal` resolves with it, `received()` says whether it came. Its
+ * listeners go with it, so that a second signal ends the process at once (Node's default).
+ */
+function stopSignal(): { signal: Promise<NodeJS.Signals>; received(): NodeJS.Signals | undefined } {
+  let got: NodeJS.Signals | undefined;
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    const on = (s: NodeJS.Signals) => {
+      got = s;
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(s);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+  return { signal, received: () => got };
 }
