@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
 import {
@@ -183,6 +184,10 @@ async function serveUnder(v: Values, db: { pg?: string; dataDir?: string }, fold
     transfers: { openAfterSeconds, skewMarginSeconds, everySeconds: 60 },
     backoffice: { pageDir: String(v['backoffice-dir'] ?? defaultBackofficeDir()) },
   });
+  // PGlite's initdb does not let the event loop poll: a signal sent during it is seen once the loop
+  // has polled (a turn of it, from the check phase to the next).
+  await setImmediate();
+  await setImmediate();
   const early = stop.received();
   if (early) {
     console.error(`upstream serve: ${early} during the start: stopped once started, its database closed and its folder released`);
