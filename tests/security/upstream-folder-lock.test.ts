@@ -9,27 +9,16 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { ADMIN, UPSTREAM_CLI, UPSTREAM_ENV, upstreamChildren } from '../sync/upstream-children.js';
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'upstream-folder-lock-'));
-const cli = [path.resolve('bin/etg.js'), 'upstream'];
-const ADMIN = 'test-admin-token-0123456789abcdef';
-const env = { ...process.env, LOG_LEVEL: 'warn', UPSTREAM_ADMIN_TOKEN: ADMIN };
-const children: ChildProcess[] = [];
-after(async () => {
-  for (const c of children) {
-    if (c.exitCode !== null || c.signalCode !== null) continue;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGKILL');
-    await exited;
-  }
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { tmp, children } = upstreamChildren('upstream-folder-lock');
+const cli = UPSTREAM_CLI;
+const env = UPSTREAM_ENV;
 
 interface Serving {
   child: ChildProcess;

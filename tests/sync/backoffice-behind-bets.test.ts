@@ -8,48 +8,26 @@
 // through a ledger, synced to the upstream.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { cardOf } from '../../engine/cards/card.js';
-import { blackjackTableGame } from '../../engine/blackjack/table-game.js';
-import type { TableParams } from '../../engine/table/state.js';
-import type { NewEntry } from '../../ledger/entries.js';
 import { HOUSE_EDGES, betVarianceOf } from '../../terms/house-edges.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
-import { engineTable, syncedBackoffice } from './engine-journal.js';
-
-const params: TableParams = {
-  tableId: 'BJ-1',
-  stations: [
-    { station: 1, seat: 1 },
-    { station: 2, seat: 2 },
-  ],
-  limits: { min: 100, max: 100_000 },
-  betLimits: {},
-  timings: { bettingMs: 1_000, decisionMs: 1_000, resultsMs: 500 },
-};
+import { blackjackRoundJournal, seatedParams } from './blackjack-round-journal.js';
+import { syncedBackoffice } from './engine-journal.js';
 
 /**
  * One round: station 1 bets 1,000 on its seat's main bet, station 2 bets 2,000 behind seat 1 and
  * nothing of its own. Seat 1 stands on 20 against the dealer's 17: both win.
  */
-function behindJournal(): NewEntry[] {
-  const game = blackjackTableGame('macau-2009');
-  const t = engineTable(game, params, 10_000);
-  // The shoe's first burns, before any bet.
-  for (let i = 0; i < 20 && game.shoe.shoeCue(t.state.shoe); i++) t.feed({ kind: 'card', at: 2, card: cardOf('2C') });
-  t.feed({ kind: 'place-bet', at: 3, station: 1, spot: { bet: 'main' }, amount: 1_000 });
-  t.feed({ kind: 'place-bet', at: 3, station: 2, spot: { bet: 'behind', seat: 1 }, amount: 2_000 });
-  t.feed({ kind: 'timer', at: 1_001, countdown: t.state.countdown?.id ?? 0 });
-  const cards: ('KS' | '7D' | 'QH' | 'KD' | 'KC')[] = ['KS', '7D', 'QH', 'KD'];
-  for (let i = 0; t.state.phase === 'dealing' && i < 20; i++) {
-    const round = t.state.round;
-    assert.ok(round !== null);
-    const due = game.round.pending(t.state.shoe, round);
-    if (due.kind === 'decision') t.feed({ kind: 'decide', at: 1_100, station: 1, action: 'stand' });
-    else if (due.kind === 'card') t.feed({ kind: 'card', at: 1_100, card: cardOf(cards.shift() ?? 'KC') });
-  }
-  assert.equal(t.state.phase, 'results', 'the round is settled');
-  return t.entries;
-}
+const behindJournal = () =>
+  blackjackRoundJournal({
+    profile: 'macau-2009',
+    params: seatedParams('BJ-1', 2),
+    bets: [
+      { station: 1, spot: { bet: 'main' }, amount: 1_000 },
+      { station: 2, spot: { bet: 'behind', seat: 1 }, amount: 2_000 },
+    ],
+    cards: { 1: ['KS', 'QH'], dealer: ['7D', 'KD'] },
+    decisions: { 1: ['stand'] },
+  });
 
 describe('back office: hold against theoretical of a blackjack table with a bet behind a seat', () => {
   let backoffice: Awaited<ReturnType<typeof syncedBackoffice>>;

@@ -7,49 +7,20 @@
 // through a ledger, synced to the upstream.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { cardOf, type CardCode } from '../../engine/cards/card.js';
-import { blackjackTableGame } from '../../engine/blackjack/table-game.js';
-import type { TableParams } from '../../engine/table/state.js';
-import type { NewEntry } from '../../ledger/entries.js';
 import { HOUSE_EDGES, betVarianceOf } from '../../terms/house-edges.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
-import { engineTable, syncedBackoffice } from './engine-journal.js';
-
-const params: TableParams = {
-  tableId: 'PT-1',
-  stations: [{ station: 1, seat: 1 }],
-  limits: { min: 100, max: 100_000 },
-  betLimits: {},
-  timings: { bettingMs: 1_000, decisionMs: 1_000, resultsMs: 500 },
-};
+import { blackjackRoundJournal, seatedParams } from './blackjack-round-journal.js';
+import { syncedBackoffice } from './engine-journal.js';
 
 /** One round: station 1 bets 1,000; its hand 6, 7 of spades draws the 8 of spades and stands on 21; the dealer stands on 17. */
-function bonusJournal(): NewEntry[] {
-  const game = blackjackTableGame('portugal-2001');
-  const t = engineTable(game, params, 10_000);
-  for (let i = 0; i < 20 && game.shoe.shoeCue(t.state.shoe); i++) t.feed({ kind: 'card', at: 2, card: cardOf('2C') });
-  t.feed({ kind: 'place-bet', at: 3, station: 1, spot: { bet: 'main' }, amount: 1_000 });
-  t.feed({ kind: 'timer', at: 1_001, countdown: t.state.countdown?.id ?? 0 });
-  const cards: Record<string, CardCode[]> = { 1: ['6S', '7S', '8S'], dealer: ['TD', '7C'] };
-  const decisions = ['hit', 'stand'];
-  for (let i = 0; t.state.phase === 'dealing' && i < 40; i++) {
-    const round = t.state.round;
-    assert.ok(round !== null);
-    const due = game.round.pending(t.state.shoe, round);
-    if (due.kind === 'decision') {
-      const action = decisions.shift() ?? 'stand';
-      assert.ok(due.legal.includes(action as never), `${action} not in ${due.legal.join(', ')}`);
-      t.feed({ kind: 'decide', at: 1_100, station: 1, action } as never);
-    } else if (due.kind === 'card') {
-      const to = due.cue.to === 'dealer' ? 'dealer' : String(due.cue.seat);
-      const card = cards[to]?.shift();
-      assert.ok(card, `no card left for ${to}`);
-      t.feed({ kind: 'card', at: 1_100, card: cardOf(card) });
-    }
-  }
-  assert.equal(t.state.phase, 'results', 'the round is settled');
-  return t.entries;
-}
+const bonusJournal = () =>
+  blackjackRoundJournal({
+    profile: 'portugal-2001',
+    params: seatedParams('PT-1', 1),
+    bets: [{ station: 1, spot: { bet: 'main' }, amount: 1_000 }],
+    cards: { 1: ['6S', '7S', '8S'], dealer: ['TD', '7C'] },
+    decisions: { 1: ['hit', 'stand'] },
+  });
 
 describe('back office: hold against theoretical of a blackjack table that pays the 6-7-8 prize in addition', () => {
   let backoffice: Awaited<ReturnType<typeof syncedBackoffice>>;

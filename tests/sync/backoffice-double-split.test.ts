@@ -8,58 +8,27 @@
 // journal (the engine's own step), through a ledger, synced to the upstream.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { cardOf, type CardCode } from '../../engine/cards/card.js';
-import { blackjackTableGame } from '../../engine/blackjack/table-game.js';
-import type { TableParams } from '../../engine/table/state.js';
-import type { NewEntry } from '../../ledger/entries.js';
 import { HOUSE_EDGES, betVarianceOf } from '../../terms/house-edges.js';
 import { GamingDayReport, Plots } from '../../backoffice/src/report-model.js';
-import { engineTable, syncedBackoffice } from './engine-journal.js';
-
-const params: TableParams = {
-  tableId: 'BJ-2',
-  stations: [
-    { station: 1, seat: 1 },
-    { station: 2, seat: 2 },
-  ],
-  limits: { min: 100, max: 100_000 },
-  betLimits: {},
-  timings: { bettingMs: 1_000, decisionMs: 1_000, resultsMs: 500 },
-};
+import { blackjackRoundJournal, seatedParams } from './blackjack-round-journal.js';
+import { syncedBackoffice } from './engine-journal.js';
 
 /**
  * One round: stations 1 and 2 bet 1,000 each on their seats' main bets. The dealer shows an ace:
  * seat 1 insures for 500, seat 2 declines. Seat 1 (5, 6) doubles and draws a king; seat 2 (8, 8)
  * splits, its hands 8, 10 and 8, 9 stand. The dealer has no Black Jack and busts.
  */
-function doubleSplitJournal(): NewEntry[] {
-  const game = blackjackTableGame('macau-2009');
-  const t = engineTable(game, params, 10_000);
-  // The shoe's first burns, before any bet.
-  for (let i = 0; i < 20 && game.shoe.shoeCue(t.state.shoe); i++) t.feed({ kind: 'card', at: 2, card: cardOf('2C') });
-  t.feed({ kind: 'place-bet', at: 3, station: 1, spot: { bet: 'main' }, amount: 1_000 });
-  t.feed({ kind: 'place-bet', at: 3, station: 2, spot: { bet: 'main' }, amount: 1_000 });
-  t.feed({ kind: 'timer', at: 1_001, countdown: t.state.countdown?.id ?? 0 });
-  const cards: Record<string, CardCode[]> = { 1: ['5S', '6H', 'KD'], 2: ['8S', '8H', 'TD', '9C'], dealer: ['AS', '5D', 'KC', '9D'] };
-  const decisions: Record<number, string[]> = { 1: ['insurance', 'double'], 2: ['decline-insurance', 'split', 'stand', 'stand'] };
-  for (let i = 0; t.state.phase === 'dealing' && i < 40; i++) {
-    const round = t.state.round;
-    assert.ok(round !== null);
-    const due = game.round.pending(t.state.shoe, round);
-    if (due.kind === 'decision') {
-      const action = decisions[due.seat]?.shift() ?? 'stand';
-      assert.ok(due.legal.includes(action as never), `seat ${due.seat}: ${action} not in ${due.legal.join(', ')}`);
-      t.feed({ kind: 'decide', at: 1_100, station: due.seat, action, ...(action === 'insurance' ? { amount: 500 } : {}) } as never);
-    } else if (due.kind === 'card') {
-      const to = due.cue.to === 'dealer' ? 'dealer' : String(due.cue.seat);
-      const card = cards[to]?.shift();
-      assert.ok(card, `no card left for ${to}`);
-      t.feed({ kind: 'card', at: 1_100, card: cardOf(card) });
-    }
-  }
-  assert.equal(t.state.phase, 'results', 'the round is settled');
-  return t.entries;
-}
+const doubleSplitJournal = () =>
+  blackjackRoundJournal({
+    profile: 'macau-2009',
+    params: seatedParams('BJ-2', 2),
+    bets: [
+      { station: 1, spot: { bet: 'main' }, amount: 1_000 },
+      { station: 2, spot: { bet: 'main' }, amount: 1_000 },
+    ],
+    cards: { 1: ['5S', '6H', 'KD'], 2: ['8S', '8H', 'TD', '9C'], dealer: ['AS', '5D', 'KC', '9D'] },
+    decisions: { 1: [{ action: 'insurance', amount: 500 }, 'double'], 2: ['decline-insurance', 'split', 'stand', 'stand'] },
+  });
 
 describe('back office: hold against theoretical of a blackjack table that doubles, splits and insures', () => {
   let backoffice: Awaited<ReturnType<typeof syncedBackoffice>>;

@@ -9,25 +9,14 @@
 // start ended the process at once (signal, exit 143), without a word.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { ADMIN, UPSTREAM_CLI, UPSTREAM_ENV, upstreamChildren } from './upstream-children.js';
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'upstream-first-run-stop-'));
-const cli = [path.resolve('bin/etg.js'), 'upstream', 'serve'];
-const ADMIN = 'test-admin-token-0123456789abcdef';
-const env = { ...process.env, LOG_LEVEL: 'warn', UPSTREAM_ADMIN_TOKEN: ADMIN };
-const children: ChildProcess[] = [];
-after(async () => {
-  for (const c of children) {
-    if (c.exitCode !== null || c.signalCode !== null) continue;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGKILL');
-    await exited;
-  }
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { tmp, children } = upstreamChildren('upstream-first-run-stop');
+const cli = [...UPSTREAM_CLI, 'serve'];
+const env = UPSTREAM_ENV;
 
 interface Ended {
   code: number | null;
