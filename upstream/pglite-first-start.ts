@@ -20,7 +20,7 @@ const POSTGRES_ENTRY = /^(PG_VERSION|base|global|pg_[a-z_]+|postgresql(\.auto)?\
 const FIRST_NORMAL_OID = 16384;
 
 /** A relation's file numbered as one initdb does not make (`base/<db>/<n>`, `<n>.1`, `<n>_fsm`…): a table made later. */
-function holdsTables(dir: string): boolean {
+export function holdsTables(dir: string): boolean {
   const base = path.join(dir, 'base');
   if (!existsSync(base)) return false;
   return readdirSync(base).some((db) => readdirSync(path.join(base, db)).some((f) => Number(/^\d+/.exec(f)?.[0] ?? 0) >= FIRST_NORMAL_OID));

@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { lockPgliteFolder, type PgliteFolderLock } from './folder-lock.js';
-import { beginFirstStart, endFirstStart } from './pglite-first-start.js';
+import { beginFirstStart, endFirstStart, holdsTables } from './pglite-first-start.js';
 import { thrownSaid } from './thrown-said.js';
 
 /** The few things the service asks of a database, so PostgreSQL (`pg`) and embedded PGlite are interchangeable. */
@@ -103,11 +103,25 @@ async function pgliteIn(dataDir: string): Promise<PGlite> {
     if (first !== 'none') endFirstStart(dir);
     return db;
   } catch (e) {
-    throw new Error(
-      `the upstream's embedded database in ${dataDir} cannot be opened (${thrownSaid(e)}): restore the folder from its backup (an empty folder starts a new database, which knows no table and no ticket)`,
-      { cause: e },
-    );
+    throw new Error(`the upstream's embedded database in ${dataDir} cannot be opened (${thrownSaid(e)}): ${damagedFolderAdvice(dir)}`, { cause: e });
   }
+}
+
+/**
+ * What to do with a folder PGlite cannot open. One holding no table of the upstream's is a first
+ * start stopped before it finished by a version before the first-start mark (no backup holds it):
+ * "restore it from its backup" alone sent the technician looking for one.
+ */
+function damagedFolderAdvice(dir: string): string {
+  const restore = 'restore the folder from its backup (an empty folder starts a new database, which knows no table and no ticket)';
+  let none: boolean;
+  try {
+    none = !holdsTables(dir);
+  } catch {
+    none = false; // a folder that cannot even be listed is no first start of ours
+  }
+  if (!none) return restore;
+  return `it holds no table of the upstream's, so it is a first start stopped before it finished: delete ${dir} and start again (if it ever served, ${restore} instead)`;
 }
 
 /**
