@@ -23,8 +23,9 @@ export interface BackofficeKit {
 
 /** One user per role, named after it (`viewer`, `supervisor`…), all with PASSWORD. */
 /**
- * `clock` moves the sessions and, unless `throttleOnItsOwnClock`, the sign-in throttle with them
- * (production's throttle reads a monotonic clock of its own).
+ * `clock` moves the sessions and, unless `throttleOnItsOwnClock`, the sign-in throttle with them;
+ * with it, the throttle reads a clock of its own that stands still, as a monotonic clock does while
+ * the wall clock is stepped (production's throttle reads `performance.now`).
  */
 export async function backofficeKit(options: { signInPerMinute?: number; database?: Database; throttleOnItsOwnClock?: boolean } = {}): Promise<BackofficeKit> {
   const opened = await openDatabase(options.database ?? 'pglite');
@@ -33,7 +34,8 @@ export async function backofficeKit(options: { signInPerMinute?: number; databas
   let app: FastifyInstance;
   try {
     for (const role of ROLES) await putUser(db, { name: role, role, password: PASSWORD, by: 'test' }, FAST);
-    const throttle = options.throttleOnItsOwnClock ? {} : { throttleNow: () => clock.now };
+    const still = clock.now;
+    const throttle = { throttleNow: options.throttleOnItsOwnClock ? () => still : () => clock.now };
     app = await buildServer({ db, backoffice: { now: () => clock.now, ...throttle, signInPerMinute: options.signInPerMinute ?? 10_000 } });
   } catch (e) {
     await opened.close();
