@@ -21,6 +21,7 @@ import type { Edge, EdgeHolder } from './edge.js';
 import { createEdgeServer, EDGE_CLOSE_GRACE_MS } from './edge-server.js';
 
 const HELLO_MS = 600;
+const PING_MS = 400;
 const CAPS = { perAddress: 4, total: 12 };
 const TABLE = 'guard-table';
 const STATION = 101;
@@ -85,9 +86,9 @@ function pingingWebSocket(port: number, ca: string, localAddress: string): Hosti
 }
 
 /** A real station from `localAddress`: the answer to its proof (`welcome`, or what went wrong) and its socket. */
-function station(port: number, ca: string, localAddress: string): Promise<{ answer: string; ws: WebSocket }> {
+function station(port: number, ca: string, localAddress: string, autoPong = true): Promise<{ answer: string; ws: WebSocket }> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`wss://127.0.0.1:${port}/ws`, { ca, localAddress, perMessageDeflate: false });
+    const ws = new WebSocket(`wss://127.0.0.1:${port}/ws`, { ca, localAddress, perMessageDeflate: false, autoPong });
     const done = (answer: string) => {
       clearTimeout(timer);
       resolve({ answer, ws });
@@ -133,7 +134,7 @@ describe('the edge’s listener for stations, attacked', () => {
     certificate = await tableCertificate(dir, 'edge-guard', ['127.0.0.1']);
     fake = fakeEdge();
     const log = pino({ level: 'silent' });
-    server = await createEdgeServer(fake.edge, { log, certificate, host: '127.0.0.1', port: 0, caps: CAPS, helloMs: HELLO_MS });
+    server = await createEdgeServer(fake.edge, { log, certificate, host: '127.0.0.1', port: 0, caps: CAPS, helloMs: HELLO_MS, pingMs: PING_MS });
   });
   after(async () => {
     await server.close();
@@ -216,5 +217,24 @@ describe('the edge’s listener for stations, attacked', () => {
       `the moved station's connection still counted under the caps ${2 * EDGE_CLOSE_GRACE_MS} ms after its close (ws waits 30 s for the answer)`,
     );
     real.ws.terminate();
+  });
+
+  it('cuts a welcomed station that answers no ping (its machine gone without a word), freeing its slot and its hold', async () => {
+    const gone = await station(server.port, certificate.cert, '127.0.0.1', false);
+    assert.equal(gone.answer, 'welcome');
+    const holders = fake.held.length;
+    gone.ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: `station/${STATION}` }));
+    const until = Date.now() + 2000;
+    while (fake.held.length === holders && Date.now() < until) await tick(20);
+    assert.equal(fake.held.length, holders + 1, 'the station subscribed');
+    const closed = new Promise<number>((resolve) => gone.ws.once('close', () => resolve(Date.now())));
+    const from = Date.now();
+    const at = await Promise.race([closed, tick(5 * PING_MS).then(() => null)]);
+    assert.ok(at !== null, `a station that answers no ping still connected ${5 * PING_MS} ms on (pinged every ${PING_MS} ms)`);
+    assert.ok(at - from <= 3 * PING_MS, `cut within two pings and a little (${at - from} ms)`);
+    // The client hears its socket end a moment before the edge's session is disposed.
+    const released = Date.now() + 2000;
+    while (fake.held.length > holders && Date.now() < released) await tick(20);
+    assert.equal(fake.held.length, holders, 'its hold released');
   });
 });

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { OUTBOX_LIMITS } from '../screens/outbox.js';
-import { closeAndCut } from '../limits/bounded-socket.js';
+import { closeAndCut, keepAlive, SCREEN_PING_MS } from '../limits/bounded-socket.js';
 import { ConnectionGuard, type ConnectionLimits } from '../limits/connection-guard.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { Edge } from './edge.js';
@@ -69,7 +69,15 @@ function stationSession(edge: Edge, socket: WebSocket, stream: Socket, batch: Tu
  */
 export async function createEdgeServer(
   edge: Edge,
-  deps: { log: Logger; certificate: TableCertificate; host: string; port: number; caps: { perAddress: number; total: number }; helloMs?: number },
+  deps: {
+    log: Logger;
+    certificate: TableCertificate;
+    host: string;
+    port: number;
+    caps: { perAddress: number; total: number };
+    helloMs?: number;
+    pingMs?: number;
+  },
 ): Promise<{
   origin: string;
   port: number;
@@ -83,38 +91,12 @@ export async function createEdgeServer(
   close: () => Promise<void>;
   kill: () => Promise<void>;
 }> {
-  const app = Fastify({
-    loggerInstance: deps.log,
-    logController: new LogController({ disableRequestLogging: true }),
-    https: { key: deps.certificate.key, cert: deps.certificate.cert, minVersion: 'TLSv1.2' },
-    bodyLimit: 1024,
-    requestTimeout: 10_000,
-  });
+  const app = edgeApp(deps);
   const limits: ConnectionLimits = { helloMs: deps.helloMs ?? EDGE_HELLO_MS, ...deps.caps };
   const guard = new ConnectionGuard(limits, { listener: 'edge', log: deps.log });
   guard.attach(app.server);
   await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
-  const open = new Set<EdgeSession>();
-  const sockets = new Set<{ terminate(): void }>();
-  const gone = { messages: 0, bytes: 0 };
-  // Every station's writes of a turn held and let go together (one TLS record per socket per turn).
-  const batch = new TurnBatch();
-  app.get('/ws', { websocket: true }, (socket, req) => {
-    if (req.headers.origin !== undefined) return socket.close(1008, 'origin');
-    const session = stationSession(edge, socket, req.raw.socket, batch, deps.log);
-    open.add(session);
-    sockets.add(socket);
-    guard.watch(req.socket, () => session.welcomed());
-    socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
-    socket.on('close', () => {
-      open.delete(session);
-      sockets.delete(socket);
-      gone.messages += session.outbox.counters.sent;
-      gone.bytes += session.outbox.counters.bytes;
-      session.dispose();
-    });
-    socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'edge websocket error'));
-  });
+  const { open, sockets, gone, batch } = serveStations(app, edge, deps, guard);
   await app.listen({ host: deps.host, port: deps.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : deps.port;
@@ -144,4 +126,52 @@ export async function createEdgeServer(
       await app.close();
     },
   };
+}
+
+type EdgeServerDeps = Parameters<typeof createEdgeServer>[1];
+
+/** The HTTPS server with the edge's certificate: small bodies, no request logs. */
+function edgeApp(deps: EdgeServerDeps) {
+  return Fastify({
+    loggerInstance: deps.log,
+    logController: new LogController({ disableRequestLogging: true }),
+    https: { key: deps.certificate.key, cert: deps.certificate.cert, minVersion: 'TLSv1.2' },
+    bodyLimit: 1024,
+    requestTimeout: 10_000,
+  });
+}
+
+/** The stations' connections at the edge: open sessions and sockets, and what the closed ones were sent. */
+interface EdgeStations {
+  open: Set<EdgeSession>;
+  sockets: Set<{ terminate(): void }>;
+  gone: { messages: number; bytes: number };
+  batch: TurnBatch;
+}
+
+/** `/ws`: a station's session, watched by the guard until it proves itself and pinged for as long as it is open. */
+function serveStations(app: ReturnType<typeof edgeApp>, edge: Edge, deps: EdgeServerDeps, guard: ConnectionGuard): EdgeStations {
+  const open = new Set<EdgeSession>();
+  const sockets = new Set<{ terminate(): void }>();
+  const gone = { messages: 0, bytes: 0 };
+  // Every station's writes of a turn held and let go together (one TLS record per socket per turn).
+  const batch = new TurnBatch();
+  app.get('/ws', { websocket: true }, (socket, req) => {
+    if (req.headers.origin !== undefined) return socket.close(1008, 'origin');
+    const session = stationSession(edge, socket, req.raw.socket, batch, deps.log);
+    open.add(session);
+    sockets.add(socket);
+    guard.watch(req.socket, () => session.welcomed());
+    keepAlive(socket, deps.pingMs ?? SCREEN_PING_MS, { name: 'station screen link', log: deps.log });
+    socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
+    socket.on('close', () => {
+      open.delete(session);
+      sockets.delete(socket);
+      gone.messages += session.outbox.counters.sent;
+      gone.bytes += session.outbox.counters.bytes;
+      session.dispose();
+    });
+    socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'edge websocket error'));
+  });
+  return { open, sockets, gone, batch };
 }

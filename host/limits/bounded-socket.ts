@@ -17,6 +17,14 @@ export interface LinkTiming {
  */
 export const DEVICE_LINK_TIMING: LinkTiming = { maxBufferedBytes: 1024 * 1024, pingMs: 15_000 };
 
+/**
+ * A remote station's screen link is pinged as its device link is, at the host's LAN listener and
+ * at an edge: a station's machine switched off or unplugged says nothing, and its connection stayed
+ * open until TCP gave up (many minutes; never, on a link with nothing to send), its slot under the
+ * listener's caps taken and its screen shown connected in service mode all that while.
+ */
+export const SCREEN_PING_MS = DEVICE_LINK_TIMING.pingMs;
+
 /** How a link is named in its log lines ("station device link", "device link to the table"). */
 export interface BoundedLink {
   name: string;

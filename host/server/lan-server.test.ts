@@ -17,6 +17,7 @@ import { tableCertificate } from '../stadium/table-certificate.js';
 import { createLanServer } from './lan-server.js';
 
 const MAX = 256 * 1024;
+const PING_MS = 400;
 
 async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
@@ -67,6 +68,45 @@ describe("the LAN listener's device links", { timeout: 60_000 }, () => {
       assert.equal(cut.length, 1);
       assert.equal(cut[0]?.client, '127.0.0.1');
       assert.ok((cut[0]?.buffered as number) > MAX);
+    } finally {
+      ws.terminate();
+      await lan.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the LAN listener's screen links", { timeout: 60_000 }, () => {
+  // A station's machine switched off or unplugged says nothing: its TCP connection stays open on
+  // the host until TCP gives up (many minutes), and service mode showed its screen connected.
+  it('a remote station that answers no ping is cut within two pings, its session ended', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lan-screen-ping-'));
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+    let ended: number | null = null;
+    const session = { id: 'screen-1', view: () => 'station/1', receive: () => undefined, dispose: () => (ended = Date.now()) };
+    const lan = await createLanServer(
+      {
+        log,
+        openSession: () => session as unknown as ScreenSession,
+        openDevice: () => ({ receive: () => undefined, dispose: () => undefined, greeted: () => true }),
+        certificate: await tableCertificate(dir, 'T1', ['127.0.0.1']),
+        connections: { helloMs: 10_000, perAddress: 8, total: 16 },
+        screenPingMs: PING_MS,
+      },
+      '127.0.0.1',
+      0,
+    );
+    // Its TLS and TCP stay up; only its pongs are gone (autoPong off), as a vanished machine's.
+    const ws = new WebSocket(`wss://127.0.0.1:${lan.port}/ws`, { rejectUnauthorized: false, perMessageDeflate: false, autoPong: false });
+    try {
+      await new Promise((r) => ws.once('open', r));
+      const from = Date.now();
+      await until(`the session ended (pinged every ${PING_MS} ms)`, () => ended !== null, 5 * PING_MS);
+      assert.ok(ended !== null && ended - from <= 3 * PING_MS, `within two pings and a little (${ended === null ? '-' : ended - from} ms)`);
+      const cut = lines.filter((l) => l.msg === 'station screen link answered no ping: terminated');
+      assert.equal(cut.length, 1);
+      assert.equal(cut[0]?.client, '127.0.0.1');
     } finally {
       ws.terminate();
       await lan.close();

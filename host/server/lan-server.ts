@@ -6,7 +6,7 @@ import { STATION_CLOSE_REASONS, type ScreenSession, type ScreenTransport } from 
 import { TokenBucket } from '../limits/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { PeerConnection } from '../peers/peer-listener.js';
-import { closeAndCut, DEVICE_LINK_TIMING, keepAlive, sendBounded, type LinkTiming } from '../limits/bounded-socket.js';
+import { closeAndCut, DEVICE_LINK_TIMING, keepAlive, SCREEN_PING_MS, sendBounded, type LinkTiming } from '../limits/bounded-socket.js';
 import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from '../limits/connection-guard.js';
 
 /** One connection of a station agent's bill acceptor, as the host's remote acceptors take it. */
@@ -42,6 +42,8 @@ export interface LanServerDeps {
   onGuardClose?: (reason: GuardClose) => void;
   /** A device link's send buffer cap and ping interval (default DEVICE_LINK_TIMING; tests: shorter). */
   deviceLink?: Partial<DeviceLinkTiming>;
+  /** A remote station's screen link's ping interval (default SCREEN_PING_MS; tests: shorter). */
+  screenPingMs?: number;
 }
 
 /** A device link's message or relayed bytes: handled, refused (dropped and counted), or the link is closed. */
@@ -162,6 +164,7 @@ function serveScreens(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
       },
     });
     guard.watch(req.socket, () => session.view() !== null);
+    keepAlive(socket, deps.screenPingMs ?? SCREEN_PING_MS, { name: 'station screen link', log });
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => session.dispose());
     socket.on('error', (err) => log.warn({ err, session: session.id }, 'LAN websocket error'));
