@@ -114,13 +114,13 @@ async function pgliteIn(dataDir: string): Promise<PGlite> {
  */
 function damagedFolderAdvice(dir: string): string {
   const restore = 'restore the folder from its backup (an empty folder starts a new database, which knows no table and no ticket)';
-  let none: boolean;
+  let tables: boolean;
   try {
-    none = !holdsTables(dir);
+    tables = holdsTables(dir);
   } catch {
-    none = false; // a folder that cannot even be listed is no first start of ours
+    tables = true; // a folder that cannot even be listed is no first start of ours: told to restore
   }
-  if (!none) return restore;
+  if (tables) return restore;
   return `it holds no table of the upstream's, so it is a first start stopped before it finished: delete ${dir} and start again (if it ever served, ${restore} instead)`;
 }
 
