@@ -101,7 +101,8 @@ const Station = z.strictObject({
 
 /**
  * Cash-out tickets (issue 47, docs/tito.md). `limit`: the most one ticket pays (minor units);
- * above it a cash-out is a handpay. `expiryDays`: how long a ticket is redeemable. `machineId`:
+ * above it a cash-out is a handpay. `expiryDays`: how long a ticket is redeemable (until that many days after
+ * its issue end in Macau, the day its paper prints as its last). `machineId`:
  * the validation id this table numbers its tickets under, when the floor assigns it by
  * configuration rather than through the validation authority (a table offline at its first
  * cash-out): the lower half of the ids only, the upper being the ones the upstream assigns.

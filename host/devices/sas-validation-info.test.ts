@@ -10,7 +10,9 @@ import { describe, it } from 'node:test';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { ticketIssue, ticketPrinted } from '../../ledger/ticket-fixtures.js';
+import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { validationNumber } from '../../terms/validation-number.js';
+import { ticketPaper } from '../floor/ticket-paper.js';
 import { ValidationRecords } from './sas-validation-info.js';
 
 describe('0x4D: the ticket amount in cents, whatever the accounting denomination', () => {
@@ -28,6 +30,40 @@ describe('0x4D: the ticket amount in cents, whatever the accounting denomination
       assert.equal(records.of(1, 'look-ahead')?.record.amount, 12_347);
       assert.equal(records.of(1, 1)?.record.amount, 12_347);
     } finally {
+      l.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("0x4D: the expiry date is the ticket's last valid day, as its paper prints it (a review of 6 December)", () => {
+  it("a ticket that expires as a day in Macau ends reads that day, not the next (the floor's clock in Macau's time)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-4d-'));
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-4D' });
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Macau';
+    try {
+      l.append(billCredit(1, 12_347, 'bill-1'));
+      const v = validationNumber(7, 1);
+      // Issued at 18:00 in Macau on 26 November, 90 days: valid until 24 February, expiring as that day ends there.
+      const terms = {
+        validation: v,
+        machineId: 7,
+        sequence: 1,
+        station: 1,
+        amount: 12_347,
+        currency: 'MOP',
+        issuedAt: '2026-11-26T10:00:00.000Z',
+        expiresAt: '2027-02-24T16:00:00.000Z',
+      };
+      assert.equal(ticketPaper(terms, 'T-4D').expiresOn, '2027-02-24');
+      l.append({ type: 'ticket.issue', payload: terms, txId: ticketOutTxId(v, 'issue') });
+      l.append(ticketPrinted(v));
+      const records = new ValidationRecords(l, dir);
+      assert.deepEqual(records.of(1, 1)?.record.expires, { year: 2027, month: 2, day: 24 });
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
       l.close();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -61,7 +61,8 @@ export class ValidationRecords {
 
   private record(t: PrintedTicket, index: number): SasValidationRecord {
     const issued = local(new Date(t.terms.issuedAt));
-    const expires = local(new Date(t.terms.expiresAt));
+    // The last day it is valid, as its paper prints it: a ticket expires as a day ends (host/floor/ticket-paper.ts), the instant the next begins.
+    const expires = local(new Date(Date.parse(t.terms.expiresAt) - 1));
     return {
       type: CASHABLE_TICKET,
       index,

@@ -333,3 +333,46 @@ describe('a printer that answers only after the start asked about its ticket (a 
     assert.equal(sim.paper.length, 0);
   });
 });
+
+describe('the expiry the ticket prints is the one the authority holds (a review of 6 December)', () => {
+  // The paper says "有效期至 VÁLIDO ATÉ <day>" (valid until that day, in Macau's time); the authority
+  // refuses a ticket from its journalled `expiresAt` on. Until 6 December that instant was the hour
+  // of issue, N days later: a ticket issued at 18:00 was refused `expired` from 18:00 of the very
+  // day its paper says it is valid until.
+  async function printedAt(iso: string): Promise<{ expiresAt: number; paperDay: string }> {
+    const r = await readyPrinter();
+    const l = funded();
+    const out = new TicketOut({
+      config: config({ expiryDays: 90 }),
+      ledger: l,
+      log: pino({ level: 'silent' }),
+      printerAt: (s) => (s === 3 ? r.p : undefined),
+      faults: new TiltManager({ ledger: l, log: pino({ level: 'silent' }) }),
+      now: () => new Date(iso),
+      onChanged: () => {},
+    });
+    const printed = await out.cashOut(3);
+    assert.equal(printed.kind, 'printed');
+    const issue = l.byTxId(ticketOutTxId(validationNumber(4242, 1), 'issue'));
+    const body = JSON.parse(issue?.body ?? '{}') as { payload: { expiresAt: string } };
+    const line = r.sim.paper[0]?.fields.find((f) => /VÁLIDO ATÉ/.test(f)) ?? '';
+    return { expiresAt: Date.parse(body.payload.expiresAt), paperDay: line.slice(-10) };
+  }
+
+  /** The instant Macau's day `day` (YYYY-MM-DD) ends: the next one begins at 16:00 UTC of `day`. */
+  const endOfMacauDay = (day: string) => Date.parse(`${day}T16:00:00.000Z`);
+
+  for (const [iso, macau] of [
+    ['2026-11-26T10:00:00.000Z', '18:00 in Macau'],
+    ['2026-11-26T15:59:59.999Z', 'the last moment of a day in Macau'],
+    ['2026-11-26T16:00:00.000Z', 'midnight in Macau (a new day there, the same UTC date)'],
+    ['2026-11-25T16:30:00.000Z', '00:30 in Macau'],
+  ] as const) {
+    it(`a ticket printed at ${macau} is redeemable until its printed day ends in Macau, and not a day more`, async () => {
+      const { expiresAt, paperDay } = await printedAt(iso);
+      assert.match(paperDay, /^\d{4}-\d{2}-\d{2}$/);
+      assert.equal(expiresAt, endOfMacauDay(paperDay), `expires ${new Date(expiresAt).toISOString()}, its paper says valid until ${paperDay}`);
+      assert.ok(expiresAt - Date.parse(iso) >= 90 * 86_400_000, 'at least the days configured');
+    });
+  }
+});

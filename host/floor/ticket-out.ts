@@ -18,7 +18,7 @@ import type { TicketAuthority } from '../tickets/authority.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
 import { ticketFaultDetail } from './ticket-fault.js';
-import { ticketPaper } from './ticket-paper.js';
+import { ticketExpiresAt, ticketPaper } from './ticket-paper.js';
 
 export interface TicketOutDeps {
   config: TableConfig;
@@ -69,8 +69,6 @@ export type TicketOutcome =
   | { kind: 'voided'; validation: TicketTerms['validation']; amount: number; reason: string }
   /** The printer could not say: the ticket stays in print, the station locked, until the printer or a person settles it. */
   | { kind: 'unresolved'; validation: TicketTerms['validation']; amount: number; reason: string };
-
-const DAY_MS = 86_400_000;
 
 /** The handpay a system-validated cash-out owes: its request, the amount the request told the casino system, why no ticket. */
 export interface OwedHandpay {
@@ -258,7 +256,7 @@ export class TicketOut {
       amount,
       currency: this.deps.config.currency,
       issuedAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + this.deps.config.tickets.expiryDays * DAY_MS).toISOString(),
+      expiresAt: ticketExpiresAt(now, this.deps.config.tickets.expiryDays).toISOString(),
     };
     const terms: TicketTerms =
       'system' in numbered

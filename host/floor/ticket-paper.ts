@@ -13,10 +13,30 @@ function label(key: keyof TicketData['labels']): string {
   return `${zh} ${pt}`;
 }
 
+const MACAU_OFFSET_MS = 8 * 3_600_000;
+const DAY_MS = 86_400_000;
+
 /** `2026-11-26 16:40:12` in Macau's time (UTC+8, no summer time), as the ticket prints it. */
 function macauStamp(iso: string): string {
-  const t = new Date(Date.parse(iso) + 8 * 3_600_000).toISOString();
+  const t = new Date(Date.parse(iso) + MACAU_OFFSET_MS).toISOString();
   return `${t.slice(0, 10)} ${t.slice(11, 19)}`;
+}
+
+/**
+ * When a ticket issued at `issued` stops being redeemable: as the day in Macau `days` after its
+ * issue ends (the instant the next one begins there). The paper prints that day as the last it is
+ * valid ("valid until", `expiresOn`), and a player reads it so. Until 6 December the expiry was the
+ * hour of issue `days` later: a ticket issued at 18:00 was refused `expired` from 18:00 of the day
+ * its paper named, and one issued just after midnight named the day after its expiry.
+ */
+export function ticketExpiresAt(issued: Date, days: number): Date {
+  const macauDay = Math.floor((issued.getTime() + MACAU_OFFSET_MS) / DAY_MS) + days;
+  return new Date((macauDay + 1) * DAY_MS - MACAU_OFFSET_MS);
+}
+
+/** The last day in Macau a ticket expiring at `expiresAt` is valid: the day of the instant before. */
+function lastDayValid(expiresAt: string): string {
+  return macauStamp(new Date(Date.parse(expiresAt) - 1).toISOString()).slice(0, 10);
 }
 
 export function ticketPaper(terms: TicketTerms, tableId: string): TicketData {
@@ -29,7 +49,7 @@ export function ticketPaper(terms: TicketTerms, tableId: string): TicketData {
     station: terms.station,
     ticketNumber: terms.sequence,
     issuedAt: macauStamp(terms.issuedAt),
-    expiresOn: macauStamp(terms.expiresAt).slice(0, 10),
+    expiresOn: lastDayValid(terms.expiresAt),
     labels: {
       title: label('title'),
       validation: label('validation'),
