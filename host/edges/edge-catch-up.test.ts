@@ -5,7 +5,10 @@
 // part again, each command answered `unauthorized` (which the station's screen takes as fatal). Now
 // the host's answer to an edge's ask for the last values (at its start, after each reconnection to
 // NATS, and when the host's epoch changes) names the stations it holds at that edge, and the edge
-// closes its connections of any other it held when it asked.
+// closes its connections of any other it held when it asked. An ask that failed (the host
+// restarting, a timeout) or was refused is made again, 1 s later then twice as long each time up to
+// 30 s, until answered (a review, 6 December: before, such a connection stayed open until the next
+// reconnection or epoch change).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Msg, NatsConnection, Status } from 'nats';
@@ -23,7 +26,8 @@ function fakeHost() {
   const events: Status[] = [];
   let wake: (() => void) | null = null;
   const callbacks = new Map<string, (err: Error | null, m: Msg) => void>();
-  const host = { held: new Set<number>(), answer: (held: number[]): object => ({ ok: true, held }), asks: 0 };
+  // `failing`: how many asks for the last values fail next (no responder: the host restarting, or a timeout), each `failsAfter` ms after it was made.
+  const host = { held: new Set<number>(), answer: (held: number[]): object => ({ ok: true, held }), asks: 0, failing: 0, failsAfter: 0 };
   const nc = {
     subscribe: (subject: string, o: { callback: (err: Error | null, m: Msg) => void }) => {
       callbacks.set(subject, o.callback);
@@ -41,6 +45,10 @@ function fakeHost() {
       let answer: object = { ok: false };
       if (subject === subjects.last('edge-1')) {
         host.asks++;
+        if (host.failing > 0) {
+          host.failing--;
+          return new Promise((_, reject) => setTimeout(() => reject(new Error('503')), host.failsAfter));
+        }
         answer = host.answer([...host.held]);
       } else if (subject === subjects.attach('edge-1')) answer = { ok: true };
       return Promise.resolve({ data: utf8.encode(JSON.stringify(answer)) });
@@ -84,7 +92,10 @@ async function holding(f: ReturnType<typeof fakeHost>, edge: Edge, station: numb
   return c;
 }
 
-const start = (f: ReturnType<typeof fakeHost>) => Edge.start({ name: 'edge-1', tableId: TABLE, nc: f.nc, log: silent });
+/** Asks for the last values that failed are made again after 10 ms, then 20, 40, at most 40 (production: 1 s doubling to 30 s). */
+const RETRY = { firstMs: 10, maxMs: 40 };
+const start = (f: ReturnType<typeof fakeHost>) => Edge.start({ name: 'edge-1', tableId: TABLE, nc: f.nc, log: silent, catchUpRetry: RETRY });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("an edge's connections checked against the host's attachments", () => {
   it('closes the connection of a station the host moved to another edge while this one was away from NATS', async () => {
@@ -128,5 +139,64 @@ describe("an edge's connections checked against the host's attachments", () => {
     } finally {
       edge.close();
     }
+  });
+
+  it('asks again for the last values when an ask failed, and closes then the connection the host moved away', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    const c = await holding(f, edge, 101);
+    try {
+      // Station 101 moved to edge-2 while edge-1 was away; back on NATS, its first two asks find no host (restarting).
+      f.host.held.delete(101);
+      f.host.failing = 2;
+      const asked = f.host.asks;
+      f.reconnect();
+      await until(() => c.why.length > 0, 'the old connection of station 101 still open: the failed ask for the last values was not made again');
+      assert.equal(f.host.asks - asked, 3, 'two failed asks, then the one answered');
+      assert.deepEqual(c.why, ['not attached here at the table']);
+      assert.deepEqual(edge.stations(), []);
+      await sleep(100);
+      assert.equal(f.host.asks - asked, 3, 'no ask after the answer');
+    } finally {
+      edge.close();
+    }
+  });
+
+  it('asks again after an answer that sent nothing (asked too often)', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    const c = await holding(f, edge, 101);
+    try {
+      f.host.held.delete(101);
+      let refusals = 1;
+      f.host.answer = (held) => (refusals-- > 0 ? { ok: false } : { ok: true, held });
+      f.reconnect();
+      await until(() => c.why.length > 0, 'the old connection still open: an answer that sent nothing was not asked again');
+    } finally {
+      edge.close();
+    }
+  });
+
+  it('stops asking when the edge closes, and runs one series of asks at a time', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    await holding(f, edge, 101);
+    f.host.failing = Infinity;
+    f.host.failsAfter = 15;
+    // The host's epoch changes five times in a row, each while the ask before is still out: each new series of asks replaces the one before.
+    f.publishRound('epoch-0', 1);
+    for (let i = 1; i <= 5; i++) f.publishRound(`epoch-${i}`, 1);
+    const reconnected = f.host.asks;
+    f.reconnect();
+    await until(() => f.host.asks > reconnected, 'the edge asked after its reconnection');
+    const from = f.host.asks;
+    await sleep(400);
+    const asks = f.host.asks - from;
+    // One series asks every 55 ms once its waits reached their cap (15 ms an ask, 40 between): about 7 in 400 ms; six at once, about 45.
+    assert.ok(asks >= 1 && asks <= 16, `${asks} asks in 400 ms, one series of asks expected (about 7)`);
+    edge.close();
+    const closed = f.host.asks;
+    await sleep(150);
+    assert.equal(f.host.asks, closed, 'asked again after the edge closed');
   });
 });

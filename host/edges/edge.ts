@@ -39,6 +39,13 @@ interface Held {
 /** How long an ask for a station's own part whole stands before a patch that does not follow asks again. */
 const ASK_AGAIN_MS = 1000;
 
+/** The waits before an ask for the last values the host did not answer is made again: the first, doubled after each, at most `maxMs`. */
+export interface CatchUpRetry {
+  readonly firstMs: number;
+  readonly maxMs: number;
+}
+const CATCH_UP_RETRY: CatchUpRetry = { firstMs: 1000, maxMs: 30_000 };
+
 export interface EdgeCounters {
   /** Messages taken from NATS, and those dropped as older than what the edge holds or malformed. */
   received: number;
@@ -68,12 +75,17 @@ export class Edge {
   private readonly subs: Subscription[] = [];
   /** Nonces from the host, asked for in batches, to greet new connections with. */
   private readonly pool: NoncePool;
+  /** The series of asks for the last values under way (a newer one ends the one before), and its next ask's timer. */
+  private catchUps = 0;
+  private askAgain: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
 
   private constructor(
     readonly name: string,
     private readonly nc: NatsConnection,
     private readonly tableId: string,
     private readonly log: Logger,
+    private readonly retry: CatchUpRetry,
   ) {
     this.subjects = tableSubjects(tableId);
     this.pool = new NoncePool(async (count) => {
@@ -88,8 +100,8 @@ export class Edge {
   }
 
   /** `nc`'s `inboxPrefix` must be `edgeInbox(name)`: the host answers an edge on its own inbox only. */
-  static async start(options: { name: string; tableId: string; nc: NatsConnection; log: Logger }): Promise<Edge> {
-    const edge = new Edge(options.name, options.nc, options.tableId, options.log);
+  static async start(options: { name: string; tableId: string; nc: NatsConnection; log: Logger; catchUpRetry?: CatchUpRetry }): Promise<Edge> {
+    const edge = new Edge(options.name, options.nc, options.tableId, options.log, options.catchUpRetry ?? CATCH_UP_RETRY);
     await edge.open();
     return edge;
   }
@@ -107,21 +119,38 @@ export class Edge {
    * The last value of every public part and the enrolment, from the host (at start, after NATS
    * came back, and when the host started again): it sends them on this edge's own subjects, then
    * answers, naming the stations it holds here (`dropNotHeld`). A host not there yet publishes them
-   * to every edge itself once it is back.
+   * to every edge itself once it is back; but only the answer says which stations it holds here,
+   * so an ask that failed (no responder: the host restarting; a timeout) or was refused (asked too
+   * often) is made again, 1 s later, then 2, 4… 30 s at most, until the host answers (`askLast`).
+   * Resolves after the first ask. A new catch-up (a reconnection, a new epoch) replaces the series
+   * of asks under way, and closing the edge stops it.
    */
   private async catchUp(): Promise<void> {
+    if (this.closed) return;
+    const series = ++this.catchUps;
+    clearTimeout(this.askAgain);
+    await this.askLast(series, this.retry.firstMs);
+  }
+
+  /** One ask for the last values of the series `series`; if unanswered, the next one `wait` ms later (twice as long after it). */
+  private async askLast(series: number, wait: number): Promise<void> {
     // The connections held as the ask goes: the host's answer follows every attachment asked before it.
     const asked = [...this.held].map(([station, h]) => [station, [...h.holders]] as const).filter(([, hs]) => hs.length > 0);
+    let answered = false;
     try {
       const r = await this.nc.request(this.subjects.last(this.name), new Uint8Array(0), { timeout: 5000 });
       const answer = LastAnswer.parse(JSON.parse(text.decode(r.data)));
-      if (!answer.ok) this.log.warn('the host sent no last values: asked too often');
+      answered = answer.ok;
+      if (!answer.ok) this.log.warn({ askAgainMs: wait }, 'the host sent no last values: asked too often');
       if (answer.held) this.dropNotHeld(asked, new Set(answer.held));
     } catch (err) {
-      this.log.warn({ err }, 'the host did not answer an ask for the last values');
+      this.log.warn({ err, askAgainMs: wait }, 'the host did not answer an ask for the last values');
     }
-    // The own parts, the host sends again when asked: each station's.
-    for (const station of this.held.keys()) this.askOwn(station);
+    // The own parts, the host sends again when asked: each station's it still holds here (one that did not answer would not hear).
+    if (answered) for (const station of this.held.keys()) this.askOwn(station);
+    if (answered || this.closed || series !== this.catchUps) return;
+    this.askAgain = setTimeout(() => void this.askLast(series, Math.min(2 * wait, this.retry.maxMs)), wait);
+    this.askAgain.unref();
   }
 
   /**
@@ -340,6 +369,8 @@ export class Edge {
   }
 
   close(): void {
+    this.closed = true;
+    clearTimeout(this.askAgain);
     for (const s of this.subs.splice(0)) s.unsubscribe();
     this.held.clear();
   }
