@@ -26,8 +26,19 @@ function fakeHost() {
   const events: Status[] = [];
   let wake: (() => void) | null = null;
   const callbacks = new Map<string, (err: Error | null, m: Msg) => void>();
-  // `failing`: how many asks for the last values fail next (no responder: the host restarting, or a timeout), each `failsAfter` ms after it was made.
-  const host = { held: new Set<number>(), answer: (held: number[]): object => ({ ok: true, held }), asks: 0, failing: 0, failsAfter: 0 };
+  // `failing`: how many asks for the last values fail next (no responder: the host restarting, or a timeout), each `failsAfter` ms after it was made;
+  // the others are answered `answersAfter` ms after. `gated`: each attachment waits for the test to answer it (`attachments`).
+  const host = {
+    held: new Set<number>(),
+    answer: (held: number[]): object => ({ ok: true, held }),
+    asks: 0,
+    failing: 0,
+    failsAfter: 0,
+    answersAfter: 0,
+    gated: false,
+    attachments: [] as ((ok: boolean) => void)[],
+  };
+  const reply = (answer: object) => ({ data: utf8.encode(JSON.stringify(answer)) });
   const nc = {
     subscribe: (subject: string, o: { callback: (err: Error | null, m: Msg) => void }) => {
       callbacks.set(subject, o.callback);
@@ -49,9 +60,13 @@ function fakeHost() {
           host.failing--;
           return new Promise((_, reject) => setTimeout(() => reject(new Error('503')), host.failsAfter));
         }
-        answer = host.answer([...host.held]);
-      } else if (subject === subjects.attach('edge-1')) answer = { ok: true };
-      return Promise.resolve({ data: utf8.encode(JSON.stringify(answer)) });
+        const answered = host.answer([...host.held]);
+        return new Promise((resolve) => setTimeout(() => resolve(reply(answered)), host.answersAfter));
+      } else if (subject === subjects.attach('edge-1')) {
+        if (host.gated) return new Promise((resolve) => host.attachments.push((ok) => resolve(reply({ ok }))));
+        answer = { ok: true };
+      }
+      return Promise.resolve(reply(answer));
     },
   };
   return {
@@ -66,13 +81,19 @@ function fakeHost() {
       const data = encodeUpdate(epoch, 'public:round', wholeUpdate(version, new SharedMessage('{"round":1}')));
       callbacks.get(subjects.publicAll)?.(null, { subject: subjects.publicPart('round'), data } as unknown as Msg);
     },
+    /** A station's own part, whole, as the host sends it to edge-1 (after its answer to an attachment). */
+    publishOwn(epoch: string, station: number, version: number) {
+      const data = encodeUpdate(epoch, `view:station/${station}`, wholeUpdate(version, new SharedMessage('{"own":1}')));
+      callbacks.get(subjects.edgeAll('edge-1'))?.(null, { subject: subjects.own('edge-1', station), data } as unknown as Msg);
+    },
   };
 }
 
 function holder(station: number) {
   const why: string[] = [];
-  const h: EdgeHolder = { station, deliver: () => undefined, forgetAll: () => undefined, revoked: (w) => void why.push(w ?? 'revoked') };
-  return { h, why };
+  const got: string[] = [];
+  const h: EdgeHolder = { station, deliver: (slot) => void got.push(slot), forgetAll: () => undefined, revoked: (w) => void why.push(w ?? 'revoked') };
+  return { h, why, got };
 }
 
 async function until(ok: () => boolean, what: string): Promise<void> {
@@ -198,5 +219,93 @@ describe("an edge's connections checked against the host's attachments", () => {
     const closed = f.host.asks;
     await sleep(150);
     assert.equal(f.host.asks, closed, 'asked again after the edge closed');
+  });
+});
+
+// A station whose connection to an edge dropped dials the same edge again: its new connection's
+// attachment may be under way at the host when the edge sees the old connection close. The edge
+// forgot the station then (its last connection gone), so the host's answer and the own part it
+// sends after found nothing: the new connection, attached, was closed 'attached at another edge'
+// as it subscribed, and the station had to dial again.
+describe("a station's attachment under way while its connections before go", () => {
+  /** Answers the attachment asked `n`th (from 0) and, if `ok`, sends the station's own part right after, as EdgeBridge.attach does. */
+  const answerAttachment = (f: ReturnType<typeof fakeHost>, n: number, ok: boolean, station: number) => {
+    f.host.attachments[n]?.(ok);
+    if (ok) f.publishOwn('epoch-1', station, 7);
+  };
+
+  it('keeps the station for its new connection when its old one closes meanwhile', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    f.publishRound('epoch-1', 1);
+    const old = await holding(f, edge, 101);
+    try {
+      f.host.gated = true;
+      const attached = edge.attach(101, 'nonce-2', 'proof');
+      edge.release(old.h);
+      answerAttachment(f, 0, true, 101);
+      assert.ok(await attached);
+      const c = holder(101);
+      edge.hold(c.h);
+      assert.deepEqual(c.why, [], 'the new connection closed as it subscribed');
+      assert.deepEqual(edge.stations(), [101]);
+      assert.ok(c.got.includes('view:station/101'), 'the own part the host sent after its answer was kept for the new connection');
+    } finally {
+      edge.close();
+    }
+  });
+
+  it('keeps the station for an attachment the host takes when another one under way is refused', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    f.publishRound('epoch-1', 1);
+    try {
+      f.host.gated = true;
+      const refused = edge.attach(101, 'nonce-1', 'proof');
+      const taken = edge.attach(101, 'nonce-2', 'proof');
+      answerAttachment(f, 0, false, 101);
+      assert.equal(await refused, false);
+      answerAttachment(f, 1, true, 101);
+      assert.ok(await taken);
+      const c = holder(101);
+      edge.hold(c.h);
+      assert.deepEqual(c.why, [], 'the connection the host attached closed as it subscribed');
+      assert.ok(c.got.includes('view:station/101'));
+      // Both answered, no connection: a refused attachment alone forgets the station.
+      edge.release(c.h);
+      const again = edge.attach(102, 'nonce-3', 'proof');
+      answerAttachment(f, 2, false, 102);
+      assert.equal(await again, false);
+      assert.deepEqual(edge.stations(), []);
+    } finally {
+      edge.close();
+    }
+  });
+
+  it('keeps the station for its new connection when an answer to the last values asked before closes its old one', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    f.publishRound('epoch-1', 1);
+    const old = await holding(f, edge, 101);
+    try {
+      // 101 moved to edge-2 while edge-1 was away; back, edge-1 asks for the last values, and 101 dials edge-1 again.
+      f.host.held.delete(101);
+      f.host.answersAfter = 30;
+      const asked = f.host.asks;
+      f.reconnect();
+      await until(() => f.host.asks > asked, 'the edge asked after its reconnection');
+      f.host.gated = true;
+      const attached = edge.attach(101, 'nonce-2', 'proof');
+      // The host answers the ask made first (101 is not held here), then the attachment.
+      await until(() => old.why.length > 0, 'the old connection of 101 closed by the answer');
+      answerAttachment(f, 0, true, 101);
+      assert.ok(await attached);
+      const c = holder(101);
+      edge.hold(c.h);
+      assert.deepEqual(c.why, [], 'the new connection closed as it subscribed');
+      assert.deepEqual(edge.stations(), [101]);
+    } finally {
+      edge.close();
+    }
   });
 });

@@ -71,6 +71,8 @@ export class Edge {
   private enrolled = new Map<number, string>();
   private readonly parts = new Map<string, PublishedUpdate>();
   private readonly held = new Map<number, Held>();
+  /** Attachments asked of the host and not yet answered, per station: its entry in `held` is kept for them (`forgetIfUnheld`). */
+  private readonly attaching = new Map<number, number>();
   private epoch: string | null = null;
   private readonly subs: Subscription[] = [];
   /** Nonces from the host, asked for in batches, to greet new connections with. */
@@ -168,7 +170,7 @@ export class Edge {
       // Those still held (one closed meanwhile, or by an answer before this one, is not again).
       const dropped = holders.filter((holder) => h?.holders.delete(holder));
       if (!h || dropped.length === 0) continue;
-      if (h.holders.size === 0) this.held.delete(station);
+      this.forgetIfUnheld(station);
       this.log.info({ station, connections: dropped.length }, 'the host does not hold this station at this edge: its connections closed');
       for (const holder of dropped) holder.revoked('not attached here at the table');
     }
@@ -317,6 +319,7 @@ export class Edge {
    */
   async attach(station: number, nonce: string, proof: string): Promise<boolean> {
     if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null, askedAt: -Infinity });
+    this.attaching.set(station, (this.attaching.get(station) ?? 0) + 1);
     let ok = false;
     this.pool.spent(nonce);
     try {
@@ -325,8 +328,23 @@ export class Edge {
     } catch (err) {
       this.log.warn({ err, station }, 'the host did not answer an attachment');
     }
-    if (!ok && this.held.get(station)?.holders.size === 0) this.held.delete(station);
+    const left = (this.attaching.get(station) ?? 1) - 1;
+    if (left > 0) this.attaching.set(station, left);
+    else this.attaching.delete(station);
+    if (!ok) this.forgetIfUnheld(station);
     return ok;
+  }
+
+  /**
+   * A station forgotten once no connection holds it here and no attachment of it is under way.
+   * One under way keeps it (its old connection closed, another attachment refused, or an answer
+   * to the last values asked before it dropped the old one meanwhile): the host's answer, and the
+   * own part it sends right after (often read before the attachment's answer is acted on), are
+   * for that station here. Forgotten, the new connection was closed 'attached at another edge' as
+   * it subscribed (`hold`), and its own part was dropped.
+   */
+  private forgetIfUnheld(station: number): void {
+    if (this.held.get(station)?.holders.size === 0 && !this.attaching.has(station)) this.held.delete(station);
   }
 
   /** A connection of `holder.station`, attached, subscribed: it is sent what the edge holds now, then every update. */
@@ -340,9 +358,7 @@ export class Edge {
   }
 
   release(holder: EdgeHolder): void {
-    const h = this.held.get(holder.station);
-    if (!h || !h.holders.delete(holder) || h.holders.size > 0) return;
-    this.held.delete(holder.station);
+    if (this.held.get(holder.station)?.holders.delete(holder)) this.forgetIfUnheld(holder.station);
   }
 
   /** What the edge holds for a slot, whole (a screen's resync of a part the edge keeps). */
