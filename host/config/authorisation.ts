@@ -95,10 +95,3 @@ export function recordPayload(record: RuleRecord, cause: { changeSeq: number; ne
     ...(cause !== 'open' && cause.nextStart ? { takesEffect: 'next-start' as const } : {}),
   };
 }
-
-/** The host's calendar day, YYYY-MM-DD, in its own time zone (where the authorisation's date is read). */
-export function localDay(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}

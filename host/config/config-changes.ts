@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { configChanges, digestsOfReference, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
-import { localDay, recordPayload, ruleRecordOf, sameReferenceSaid } from './authorisation.js';
+import { recordPayload, ruleRecordOf, sameReferenceSaid } from './authorisation.js';
 import { inEnglish, limitSaid, ruleSaid, said, type Said } from './refusal-words.js';
 import { limitBreaks } from '../../engine/table/limits.js';
 import { checkTableOptions, knownProfiles, tableGame } from '../../engine/games.js';
@@ -8,6 +8,7 @@ import { describeRuleRefusal, type RuleRefusal } from '../../engine/table/rule-o
 import { describeIssues } from './load-config.js';
 import { SAS_CREDIT_MAX, TableConfig, tableOptions, unknownBetTypes } from './table-config.js';
 import { GAME_KINDS, type BetId } from '../../engine/table/vocabulary.js';
+import { macauDay } from './macau-time.js';
 
 /**
  * What may change while the host runs. The game, the seats, the stations and the devices need a
@@ -375,7 +376,7 @@ export class ConfigChanges {
     return TableConfig.parse({
       ...rest,
       [key]: value,
-      ...(reference ? { profileAuthorisation: reference, profileAuthorisationEffective: effective ?? localDay(Date.now()) } : {}),
+      ...(reference ? { profileAuthorisation: reference, profileAuthorisationEffective: effective ?? macauDay(Date.now()) } : {}),
     });
   }
 
@@ -523,7 +524,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function restoreRestartChanges(ledger: Ledger, config: TableConfig, log: Logger): number {
   let applied = 0;
-  const today = localDay(Date.now());
+  const today = macauDay(Date.now());
   for (const c of configChanges(ledger)) {
     if (c.key !== 'profileOptions' && c.key !== 'profile') continue;
     // Authorised from a later day: the rules in force stay until a start on or after it.

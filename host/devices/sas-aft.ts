@@ -34,7 +34,7 @@ export interface StationAftDeps {
   refuseIn(): string | null;
   /** Why the station cannot give its credit now (bets in play, a handpay or a ticket waiting, a fault), or null. */
   refuseOut(): string | null;
-  /** The floor's local time of an instant (ms), as the machine's clock (0x7E) shows it. */
+  /** The floor's time of an instant (ms), Macau's, as the machine's clock (0x7E) shows it (host/config/macau-time.ts). */
   local(ms: number): SasDateTime;
   /** The station's game lock (host/devices/sas-aft-lock.ts); absent, the station never locks. */
   lock?: AftLock;

@@ -69,3 +69,44 @@ describe("0x4D: the expiry date is the ticket's last valid day, as its paper pri
     }
   });
 });
+
+describe("0x4D: a ticket's times in Macau's, whatever zone the cabinet's system was installed with", () => {
+  // The paper, the screens and the back office show Macau's time (UTC+8) by name; the record the
+  // casino system reads read the process's zone: on a cabinet left in UTC it said a ticket printed
+  // 18:00 on its paper was issued at 10:00, and a ticket issued between 00:00 and 08:00 in Macau
+  // on the day before.
+  for (const zone of ['UTC', 'America/New_York']) {
+    it(`with TZ=${zone}: issued 18:00 on 26 November, valid until 24 February, as the paper says`, () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-4d-'));
+      const l = Ledger.open({ file: ':memory:', terminalId: 'T-4D' });
+      const tz = process.env.TZ;
+      process.env.TZ = zone;
+      try {
+        l.append(billCredit(1, 12_347, 'bill-1'));
+        const v = validationNumber(7, 1);
+        const terms = {
+          validation: v,
+          machineId: 7,
+          sequence: 1,
+          station: 1,
+          amount: 12_347,
+          currency: 'MOP',
+          issuedAt: '2026-11-26T10:00:00.000Z',
+          expiresAt: '2027-02-24T16:00:00.000Z',
+        };
+        const paper = ticketPaper(terms, 'T-4D');
+        assert.equal(paper.issuedAt, '2026-11-26 18:00:00');
+        l.append({ type: 'ticket.issue', payload: terms, txId: ticketOutTxId(v, 'issue') });
+        l.append(ticketPrinted(v));
+        const record = new ValidationRecords(l, dir).of(1, 1)?.record;
+        assert.deepEqual(record?.at, { year: 2026, month: 11, day: 26, hour: 18, minute: 0, second: 0 });
+        assert.deepEqual(record?.expires, { year: 2027, month: 2, day: 24 });
+      } finally {
+        if (tz === undefined) delete process.env.TZ;
+        else process.env.TZ = tz;
+        l.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});

@@ -7,9 +7,10 @@
 // buffer by position, 1 the newest (our reading: the document's position numbering is the machine's).
 import path from 'node:path';
 import { z } from 'zod';
-import type { SasDateTime, SasValidationRecord } from '../../hardware/sas/types.js';
+import type { SasValidationRecord } from '../../hardware/sas/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketsPrintedAt, type PrintedTicket } from '../../ledger/ticket-queries.js';
+import { macauTime } from '../config/macau-time.js';
 import { readStateFileSaid, writeStateFile, type StateFileLog } from '../tickets/state-file.js';
 
 export const VALIDATION_READ_FILE = 'sas-validation-read.json';
@@ -60,9 +61,10 @@ export class ValidationRecords {
   }
 
   private record(t: PrintedTicket, index: number): SasValidationRecord {
-    const issued = local(new Date(t.terms.issuedAt));
-    // The last day it is valid, as its paper prints it: a ticket expires as a day ends (host/floor/ticket-paper.ts), the instant the next begins.
-    const expires = local(new Date(Date.parse(t.terms.expiresAt) - 1));
+    // Macau's time, as its paper prints them (host/config/macau-time.ts), whatever the cabinet's zone.
+    const issued = macauTime(Date.parse(t.terms.issuedAt));
+    // The last day it is valid: a ticket expires as a day ends (host/floor/ticket-paper.ts), the instant the next begins.
+    const expires = macauTime(Date.parse(t.terms.expiresAt) - 1);
     return {
       type: CASHABLE_TICKET,
       index,
@@ -73,9 +75,4 @@ export class ValidationRecords {
       expires: { year: expires.year, month: expires.month, day: expires.day },
     };
   }
-}
-
-/** The floor's local time, as the machine's clock (0x7E) shows it. */
-function local(t: Date): SasDateTime {
-  return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
 }

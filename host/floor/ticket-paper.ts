@@ -1,5 +1,6 @@
 import type { TicketData } from '../../hardware/printer/ticket.js';
 import type { TicketTerms } from '../../terms/ticket-terms.js';
+import { MACAU_OFFSET_MS, macauDay, macauStamp } from '../config/macau-time.js';
 import { amountInWordsPt, amountInWordsZh, catalogues, wordAt } from '../../locales/index.js';
 
 // What a cash-out ticket prints (docs/tito.md): the terms journalled in `ticket.issue`, in the
@@ -13,14 +14,7 @@ function label(key: keyof TicketData['labels']): string {
   return `${zh} ${pt}`;
 }
 
-const MACAU_OFFSET_MS = 8 * 3_600_000;
 const DAY_MS = 86_400_000;
-
-/** `2026-11-26 16:40:12` in Macau's time (UTC+8, no summer time), as the ticket prints it. */
-function macauStamp(iso: string): string {
-  const t = new Date(Date.parse(iso) + MACAU_OFFSET_MS).toISOString();
-  return `${t.slice(0, 10)} ${t.slice(11, 19)}`;
-}
 
 /**
  * When a ticket issued at `issued` stops being redeemable: as the day in Macau `days` after its
@@ -30,13 +24,13 @@ function macauStamp(iso: string): string {
  * its paper named, and one issued just after midnight named the day after its expiry.
  */
 export function ticketExpiresAt(issued: Date, days: number): Date {
-  const macauDay = Math.floor((issued.getTime() + MACAU_OFFSET_MS) / DAY_MS) + days;
-  return new Date((macauDay + 1) * DAY_MS - MACAU_OFFSET_MS);
+  const lastDay = Math.floor((issued.getTime() + MACAU_OFFSET_MS) / DAY_MS) + days;
+  return new Date((lastDay + 1) * DAY_MS - MACAU_OFFSET_MS);
 }
 
 /** The last day in Macau a ticket expiring at `expiresAt` is valid: the day of the instant before. */
 function lastDayValid(expiresAt: string): string {
-  return macauStamp(new Date(Date.parse(expiresAt) - 1).toISOString()).slice(0, 10);
+  return macauDay(Date.parse(expiresAt) - 1);
 }
 
 export function ticketPaper(terms: TicketTerms, tableId: string): TicketData {
@@ -48,7 +42,7 @@ export function ticketPaper(terms: TicketTerms, tableId: string): TicketData {
     table: tableId,
     station: terms.station,
     ticketNumber: terms.sequence,
-    issuedAt: macauStamp(terms.issuedAt),
+    issuedAt: macauStamp(Date.parse(terms.issuedAt)),
     expiresOn: lastDayValid(terms.expiresAt),
     labels: {
       title: label('title'),

@@ -7,7 +7,8 @@ import { realpathSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { interByteLimitMs, openSasLink, SasLink } from '../../hardware/sas/link.js';
 import type { SasMachine } from '../../hardware/sas/machine.js';
-import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo } from '../../hardware/sas/types.js';
+import type { HandpayResetResult, SasGameSide, SasHandpay, SasMachineInfo } from '../../hardware/sas/types.js';
+import { macauTime } from '../config/macau-time.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
@@ -311,7 +312,8 @@ export class SasLinks {
         d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, !enabled);
         return true;
       },
-      now: () => localNow(new Date()),
+      // Macau's time, as the tickets and screens give it, whatever zone the cabinet's system has (host/config/macau-time.ts).
+      now: () => macauTime(Date.now()),
       // The host's clock is the operating system's (NTP): the casino's system may read it, not set it.
       setTime: () => false,
       handpay: () => handpayOf(d.pendingHandpay(station)),
@@ -346,7 +348,7 @@ export class SasLinks {
         creditLimit: () => d.config.creditLimit,
         refuseIn,
         refuseOut,
-        local: (ms) => localNow(new Date(ms)),
+        local: macauTime,
         lock,
         registration,
         onLockError: (err) => d.log.error({ err, station }, 'AFT: the transfer is done but its game lock did not end (its fault stays until a restart)'),
@@ -417,10 +419,6 @@ const LOCK_TIMERS = unrefTimers;
 function handpayOf(p: { amount: number } | null): SasHandpay | null {
   // 0x80: cancelled credits (Table 7.8.2c); the kiosk's handpays are cash-outs paid by an attendant.
   return p ? { progressiveGroup: 0, level: 0x80, amount: Math.floor(p.amount / DENOMINATION_MINOR), partialPay: 0, resetId: 0 } : null;
-}
-
-function localNow(t: Date): SasDateTime {
-  return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
 }
 
 /**

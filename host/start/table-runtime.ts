@@ -1,7 +1,7 @@
 import type { TableParams } from '../../engine/table/state.js';
 import { limitProblems } from '../../engine/table/limits.js';
 import { digestsOfReference } from '../../ledger/index.js';
-import { liveOpenRefusal, localDay, recordPayload, ruleRecordOf } from '../config/authorisation.js';
+import { liveOpenRefusal, recordPayload, ruleRecordOf } from '../config/authorisation.js';
 import { restoreRestartChanges, type RuleSwitch } from '../config/config-changes.js';
 import { unbelievedSasLines, unknownBetTypes } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
@@ -27,6 +27,7 @@ import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
 import type { StartStops } from './stops.js';
 import { SampledLog } from '../logging/sampled-log.js';
+import { macauDay } from '../config/macau-time.js';
 
 /** The table rebuilt from its journal, and what it needs before any device opens. */
 export interface TableRuntime {
@@ -104,7 +105,7 @@ export function openTableRuntime(
   // The authorisation on record (issue 51): a live table opens only under a reference for its whole
   // rule set; a demonstration table (every device simulated) opens without one and says so.
   const rules = ruleRecordOf(config);
-  const refused = liveOpenRefusal(rules, rules.reference ? digestsOfReference(ledger, rules.reference) : [], localDay(Date.now()));
+  const refused = liveOpenRefusal(rules, rules.reference ? digestsOfReference(ledger, rules.reference) : [], macauDay(Date.now()));
   if (refused) throw new Error(refused);
   if (rules.demonstration) log.warn({ digest: rules.digest, reference: rules.reference }, 'a demonstration table: every device simulated, no live play');
   else log.info({ digest: rules.digest, reference: rules.reference, effective: rules.effective }, 'rule set and its authorisation on record');

@@ -3,7 +3,7 @@ import { tableGame } from '../../engine/games.js';
 import { limitBreaks } from '../../engine/table/limits.js';
 import type { TableParams } from '../../engine/table/state.js';
 import { digestsOfReference, type Ledger } from '../../ledger/index.js';
-import { liveOpenSaid, localDay, ruleRecordOf } from '../config/authorisation.js';
+import { liveOpenSaid, ruleRecordOf } from '../config/authorisation.js';
 import type { RuleSwitch } from '../config/config-changes.js';
 import { limitSaid, said, type Said } from '../config/refusal-words.js';
 import { tableOptions, unknownBetTypes, type TableConfig } from '../config/table-config.js';
@@ -12,6 +12,7 @@ import { openTable } from './start-table.js';
 import type { SwitchingTable } from './switching-table.js';
 import { openTableGame } from './table-game.js';
 import type { Timers } from './timers.js';
+import { macauDay } from '../config/macau-time.js';
 
 export interface GameSwitchDeps {
   ledger: Ledger;
@@ -93,5 +94,5 @@ function permanentRefusal(d: Pick<GameSwitchDeps, 'table' | 'ledger'>, next: Tab
   const broken = limitBreaks(game.rules.limitRules, next)[0];
   if (broken) return limitSaid(broken, named, next.currency);
   const record = ruleRecordOf(next);
-  return liveOpenSaid(record, record.reference ? digestsOfReference(d.ledger, record.reference) : [], localDay(Date.now()));
+  return liveOpenSaid(record, record.reference ? digestsOfReference(d.ledger, record.reference) : [], macauDay(Date.now()));
 }
