@@ -5,7 +5,7 @@ import { ENTRY_TYPES } from '../../ledger/index.js';
 import { INITIAL_CHOICES } from '../../renderer/src/screens/service/pages/choices.js';
 import { eventFilter } from '../../renderer/src/screens/service/pages/event-filter.js';
 import { EVENT_GROUPS } from '../../renderer/src/screens/service/pages/event-groups.js';
-import { localTime, typedTime } from '../../renderer/src/screens/service/pages/time.js';
+import { macauTime, typedTime } from '../../renderer/src/screens/service/pages/time.js';
 
 describe('event log filters', () => {
   it('every journal entry type is in exactly one type group the screen offers', () => {
@@ -41,9 +41,10 @@ describe('event log filters', () => {
     const to = typedTime('202601100930');
     assert.ok(from !== null && to !== null);
     const f = eventFilter({ ...INITIAL_CHOICES, eventSince: 'custom', eventFrom: from, eventTo: to }, now);
-    assert.equal(f.from, new Date(2026, 0, 10, 8, 0).toISOString());
-    assert.equal(f.to, new Date(2026, 0, 10, 9, 30, 59, 999).toISOString(), 'the last minute is included whole');
-    assert.equal(localTime(from), '2026-01-10 08:00:00');
+    // Typed in Macau's time (UTC+8), whatever the zone the test runs in.
+    assert.equal(f.from, '2026-01-10T00:00:00.000Z');
+    assert.equal(f.to, '2026-01-10T01:30:59.999Z', 'the last minute is included whole');
+    assert.equal(macauTime(from), '2026-01-10 08:00:00');
     for (const bad of ['202602300800', '202601102500', '2026011008', 'abcdefghijkl']) assert.equal(typedTime(bad), null, bad);
   });
 });

@@ -1,7 +1,7 @@
 import type { ServicePage } from '../../../../../protocol/index.js';
 import { deviceRows } from './device-rows.js';
 import type { PageKit } from './kit.js';
-import { localTime } from './time.js';
+import { macauTime } from './time.js';
 
 /** The Devices page: one row per device and the chosen one in full, with its trace and frames, and the tests and switches a technician runs. */
 export function devicesPage(page: Extract<ServicePage, { page: 'devices' }>, k: PageKit): void {
@@ -70,7 +70,7 @@ function notesHeldRows(held: NonNullable<Extract<ServicePage, { page: 'devices' 
     const row = t('service.notesHeld.row', {
       station: n.station,
       amount: money(n.amount),
-      at: localTime(n.since),
+      at: macauTime(n.since),
       two: n.twoPerson ? t('service.field.twoPerson') : '',
     });
     wrap('  ' + t('punctuation.numbered', { n: i + 1, text: row }));

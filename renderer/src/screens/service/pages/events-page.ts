@@ -5,7 +5,7 @@ import { eventFilter } from './event-filter.js';
 import { GROUP_NAMES } from './event-groups.js';
 import { faultDetailWords } from './fault-detail.js';
 import { cycle, shorten, wrapRow } from './rows.js';
-import { localTime, typedTime } from './time.js';
+import { macauTime, typedTime } from './time.js';
 import type { PageKit } from './kit.js';
 
 /** The event log: its filter above the entries, the filter buttons (severity, type groups, span, typed ends) and the pages. */
@@ -16,7 +16,7 @@ export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: Pa
   else rows.push(t('service.field.page', { from: page.offset + 1, to: page.offset + page.entries.length }));
   for (const e of page.entries) {
     const what = t('punctuation.labelled', { label: typeWords(e.type, k), value: entryWords(e, k) });
-    rows.push(shorten(`#${e.seq} ${localTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${what}`));
+    rows.push(shorten(`#${e.seq} ${macauTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${what}`));
   }
   const refilter = (u: Partial<PageChoices>) => {
     a.choose(u);
@@ -56,7 +56,7 @@ export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: Pa
     const value = c[key];
     btn(
       `filter-${end}`,
-      t(`service.action.${end}`, { at: value === null ? '—' : localTime(value).slice(0, 16) }),
+      t(`service.action.${end}`, { at: value === null ? '—' : macauTime(value).slice(0, 16) }),
       () =>
         a.ask({
           title: t('service.pages.events'),
@@ -120,8 +120,8 @@ function eventsHeader(k: PageKit): void {
   const when =
     c.eventSince === 'custom'
       ? t('service.field.between', {
-          from: c.eventFrom === null ? '…' : localTime(c.eventFrom).slice(0, 16),
-          to: c.eventTo === null ? '…' : localTime(c.eventTo).slice(0, 16),
+          from: c.eventFrom === null ? '…' : macauTime(c.eventFrom).slice(0, 16),
+          to: c.eventTo === null ? '…' : macauTime(c.eventTo).slice(0, 16),
         })
       : t(`service.since.${c.eventSince}`);
   rows.push(...wrapRow(t('service.field.filterNow', { severity, types, when })));

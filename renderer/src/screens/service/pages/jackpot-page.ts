@@ -1,6 +1,6 @@
 import type { ServicePage } from '../../../../../protocol/index.js';
 import { minorDigits } from '../../../../../locales/money.js';
-import { localTime } from './time.js';
+import { macauTime } from './time.js';
 import type { PageKit } from './kit.js';
 
 /** The progressive jackpot (Portugal, rules 38–50): the pools, their movements, the last awards, and a level's reset. */
@@ -21,7 +21,7 @@ export function jackpotPage(page: Extract<ServicePage, { page: 'jackpot' }>, k: 
     rows.push(
       '  ' +
         t(m.roundId === null ? 'service.jackpot.resetRow' : m.rounding > 0 ? 'service.jackpot.moveRowRounded' : 'service.jackpot.moveRow', {
-          at: localTime(m.ts).slice(0, 16),
+          at: macauTime(m.ts).slice(0, 16),
           round: m.roundId ?? '',
           level: m.level,
           before: money(m.before),
@@ -38,7 +38,7 @@ export function jackpotPage(page: Extract<ServicePage, { page: 'jackpot' }>, k: 
     rows.push(
       '  ' +
         t('service.jackpot.hitRow', {
-          at: localTime(h.ts).slice(0, 16),
+          at: macauTime(h.ts).slice(0, 16),
           round: h.roundId,
           station: h.station,
           seat: h.seat,

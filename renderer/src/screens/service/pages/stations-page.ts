@@ -1,5 +1,5 @@
 import type { ServicePage } from '../../../../../protocol/index.js';
-import { localTime } from './time.js';
+import { macauTime } from './time.js';
 import type { PageKit } from './kit.js';
 
 /** Remote stations: the table's LAN address and certificate, the enrolled stations, enrolment and revocation. */
@@ -16,7 +16,7 @@ export function stationsPage(page: Extract<ServicePage, { page: 'stations' }>, k
       '  ' +
         t('service.field.stationRow', {
           station: x.station,
-          since: x.enrolledAt ? localTime(x.enrolledAt) : '—',
+          since: x.enrolledAt ? macauTime(x.enrolledAt) : '—',
           screen: t(x.screen ? 'service.field.connected' : 'service.field.notConnected'),
           acceptor: t(x.acceptor ? 'service.field.connected' : 'service.field.notConnected'),
         }),

@@ -3,7 +3,7 @@ import { deviceRows } from './device-rows.js';
 import { faultDetailWords } from './fault-detail.js';
 import { syncRows } from './sync-rows.js';
 import { tableRows } from './table-rows.js';
-import { localTime } from './time.js';
+import { macauTime } from './time.js';
 import type { PageKit } from './kit.js';
 
 /** The Status page: the table and its hold, the program hash, the faults (each cleared by its own button), locked accounts, the upstream link, the devices. */
@@ -39,7 +39,7 @@ export function statusPage(page: Extract<ServicePage, { page: 'status' }>, k: Pa
   if (page.locked?.length) {
     rows.push(t('service.field.locked'));
     for (const x of page.locked) {
-      wrap('  ' + t('service.field.lockedRow', { name: x.name, staff: x.staff, until: localTime(x.until) }));
+      wrap('  ' + t('service.field.lockedRow', { name: x.name, staff: x.staff, until: macauTime(x.until) }));
       btn(`act-account-unlock-${x.staff}`, t('service.action.account-unlock', { name: x.name }), () => a.act({ kind: 'account-unlock', staff: x.staff }), sup);
     }
   }

@@ -1,6 +1,6 @@
 import type { ServiceAction, ServicePage, TicketRow } from '../../../../../protocol/index.js';
 import type { MessageKey } from '../../../../../locales/i18n.js';
-import { localTime } from './time.js';
+import { macauTime } from './time.js';
 import type { PageKit } from './kit.js';
 
 type TicketsPage = Extract<ServicePage, { page: 'tickets' }>;
@@ -23,7 +23,7 @@ export function ticketsPage(page: TicketsPage, k: PageKit): void {
           station: p.station,
           state: t(`service.tickets.printerState.${p.state}`),
           paper: t(`service.tickets.paper.${p.paper ?? 'unknown'}`),
-          at: p.changedAt ? localTime(p.changedAt) : t('service.tickets.never'),
+          at: p.changedAt ? macauTime(p.changedAt) : t('service.tickets.never'),
         }),
     );
     const flags = [
@@ -98,7 +98,7 @@ function heldRows<H extends HeldOut | HeldIn, O extends string>(held: readonly H
       station: h.station,
       last4: h.last4,
       amount: money(h.amount),
-      at: localTime(h.since),
+      at: macauTime(h.since),
       two: h.twoPerson ? t('service.field.twoPerson') : '',
     });
     wrap('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
@@ -119,7 +119,7 @@ function faultRows(page: TicketsPage, k: PageKit): void {
   wrap('  ' + t('service.tiltHow.ticket-late-verdict'));
   for (const f of page.faults) {
     const said = f.printer === 'printed' ? t('service.tickets.faultSaid.printed') : t('service.tickets.faultSaid.not-printed', { reason: f.reason ?? '—' });
-    const values = { station: f.station, last4: f.last4, amount: money(f.amount), by: f.by, at: localTime(f.since), said };
+    const values = { station: f.station, last4: f.last4, amount: money(f.amount), by: f.by, at: macauTime(f.since), said };
     wrap('  ' + t(f.settled === 'printed' ? 'service.tickets.faultSettledPrinted' : 'service.tickets.faultSettledVoid', values));
     const clear = { kind: 'clear-tilt' as const, tilt: 'ticket-late-verdict', station: f.station };
     btn(
@@ -137,7 +137,7 @@ function ticketRows(list: readonly TicketRow[], title: 'service.tickets.out' | '
   if (list.length === 0) rows.push('  ' + t('service.tickets.none'));
   for (const r of list) {
     const values = {
-      at: localTime(r.ts),
+      at: macauTime(r.ts),
       station: r.station,
       last4: r.last4,
       amount: r.amount === null ? t('service.tickets.never') : money(r.amount),
