@@ -288,7 +288,7 @@ export class ConfigChanges {
     config.profileOptions = next.profileOptions;
     if (next.profileAuthorisation) {
       config.profileAuthorisation = next.profileAuthorisation;
-      config.profileAuthorisationEffective = next.profileAuthorisationEffective ?? r.entry.ts.slice(0, 10);
+      config.profileAuthorisationEffective = next.profileAuthorisationEffective ?? macauDay(Date.parse(r.entry.ts));
     } else {
       delete config.profileAuthorisation;
       delete config.profileAuthorisationEffective;
@@ -319,7 +319,7 @@ export class ConfigChanges {
   private journalSwitch(next: TableConfig, change: Extract<NewEntry, { type: 'config.change' }>['payload']): { entry: JournalEntry } {
     const [r] = this.deps.ledger.appendMany([{ type: 'config.change', payload: change }], ([written]) => {
       if (!written) throw new Error('unreachable');
-      if (next.profileAuthorisation) next.profileAuthorisationEffective = written.entry.ts.slice(0, 10);
+      if (next.profileAuthorisation) next.profileAuthorisationEffective = macauDay(Date.parse(written.entry.ts));
       return [{ type: 'rules.record', payload: recordPayload(ruleRecordOf(next), { changeSeq: written.entry.seq }) }];
     });
     if (!r) throw new Error('unreachable');
@@ -545,7 +545,7 @@ export function restoreRestartChanges(ledger: Ledger, config: TableConfig, log: 
     // The change's reference is the rule set's from the day it was journalled (its effective date).
     if (parsed.data.profileAuthorisation) {
       config.profileAuthorisation = parsed.data.profileAuthorisation;
-      config.profileAuthorisationEffective = c.effective ?? c.ts.slice(0, 10);
+      config.profileAuthorisationEffective = c.effective ?? macauDay(Date.parse(c.ts));
     } else {
       delete config.profileAuthorisation;
       delete config.profileAuthorisationEffective;

@@ -12,6 +12,7 @@ import pino from 'pino';
 import { openLedger, PAYLOADS, verifyLedger, type JournalEntry, type Ledger } from '../../ledger/index.js';
 import { journalOf } from '../testing/remote-orders.js';
 import { ConfigChanges } from './config-changes.js';
+import { macauDay } from './macau-time.js';
 import { simulatedTableConfig, TableConfig } from './table-config.js';
 
 const BY = { who: 'ana', witness: 'rui', authorisation: 'DICJ-2026/R' };
@@ -66,18 +67,36 @@ describe("a rule set's switch: its record names the change as written", () => {
 
   it("the journal's clock past midnight while the host's day is still the one before: the record's day is its change's", () => {
     const sub = mkdtempSync(path.join(dir, 'midnight-'));
-    // The entry is stamped one second into tomorrow (UTC, as its ts is written); the host reads today.
-    const tomorrow = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:01Z`);
-    tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);
+    // The entry is stamped one second into tomorrow (Macau's, the day the host reads); the host reads today.
+    const tomorrow = new Date(Date.parse(`${macauDay(Date.now())}T00:00:01+08:00`) + 86_400_000);
     const ledger = openLedger(sub, 'T-SWITCH-DAY', { clock: () => tomorrow });
     try {
       const r = switching(ledger).switchRuleSet('profile', 'macau-no-commission', BY);
       assert.ok(r.ok, JSON.stringify(r));
       const { change, record } = written(ledger);
-      assert.equal(change.ts.slice(0, 10), tomorrow.toISOString().slice(0, 10));
-      assert.equal(record.effective, change.ts.slice(0, 10), "the record's day is the day its change was written");
+      assert.equal(change.ts, tomorrow.toISOString());
+      assert.notEqual(macauDay(Date.parse(change.ts)), macauDay(Date.now()));
+      assert.equal(record.effective, macauDay(Date.parse(change.ts)), "the record's day is the day its change was written");
       assert.equal(record.changeSeq, change.seq);
       assert.equal(verifyLedger(ledger).ok, true);
+    } finally {
+      ledger.close();
+    }
+  });
+
+  it("a switch at 04:00 in Macau (20:00 UTC the day before): the record's day is Macau's, the day it is checked against", () => {
+    const sub = mkdtempSync(path.join(dir, 'macau-day-'));
+    // Macau's day is the one a live table's authorisation is checked against (macauDay): a record
+    // dated by its entry's UTC date named the day before for the first 8 hours of each day.
+    const at = new Date('2026-12-06T20:00:00.000Z');
+    const ledger = openLedger(sub, 'T-SWITCH-MACAU', { clock: () => at });
+    try {
+      const r = switching(ledger).switchRuleSet('profile', 'macau-no-commission', BY);
+      assert.ok(r.ok, JSON.stringify(r));
+      const { change, record } = written(ledger);
+      assert.equal(change.ts, at.toISOString());
+      assert.equal(record.effective, '2026-12-07', "the record's day is Macau's day of its change");
+      assert.equal(macauDay(Date.parse(change.ts)), '2026-12-07');
     } finally {
       ledger.close();
     }

@@ -12,6 +12,7 @@ import { refusingOnce } from '../testing/refusing-ledger.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { journalOf } from '../testing/remote-orders.js';
 import { ConfigChanges, restoreRestartChanges } from './config-changes.js';
+import { macauDay } from './macau-time.js';
 import { simulatedTableConfig, TableConfig } from './table-config.js';
 
 const BY = { who: 'ana', witness: 'rui', authorisation: 'DICJ-2026/R' };
@@ -68,7 +69,7 @@ describe('a rule set switched at a shoe: its change and its record in one write'
     const change = t.of('config.change')[0] as JournalEntry;
     const record = PAYLOADS['rules.record'].parse(payload(t.of('rules.record')[0]));
     assert.equal(record.changeSeq, change.seq);
-    assert.equal(record.effective, change.ts.slice(0, 10));
+    assert.equal(record.effective, macauDay(Date.parse(change.ts)));
     assert.equal(t.config.profile, 'macau-no-commission');
     t.ledger.close();
   });
