@@ -252,6 +252,45 @@ describe('checkpoints', () => {
     tool.close();
   });
 
+  it("a host's start after its key file was deleted verifies from genesis, and the new key's checkpoints are believed", () => {
+    const dir = path.join(tmp, 'keyfile-lost');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-F', checkpointEvery: 20 });
+    for (let i = 0; i < 45; i++) l.append(billCredit(1, 10_000, `n${i}`));
+    l.close();
+    rmSync(checkpointKeyFile(path.join(dir, 'ledger.sqlite')));
+    // The host's open (tail check, writer): it makes a new key. The checkpoints the lost key signed
+    // can never be checked again; they are not a forgery, and cost only a verification from genesis.
+    const host = Ledger.open({ dataDir: dir, terminalId: 'T-F', checkpointEvery: 20 });
+    const r = verifyLedger(host, { from: 'checkpoint' });
+    assert.deepEqual(r.problems, [], 'the table would hold for a ledger that is intact');
+    assert.equal(r.mode, 'full');
+    for (let i = 45; i < 65; i++) host.append(billCredit(1, 10_000, `n${i}`));
+    host.close();
+    const again = Ledger.open({ dataDir: dir, terminalId: 'T-F' });
+    const next = verifyLedger(again, { from: 'checkpoint' });
+    assert.deepEqual(next.problems, [], 'the next start');
+    assert.equal(next.fromSeq, 60, "from the new key's checkpoint");
+    again.close();
+    // A tool opening the folder read-only sees the same.
+    const tool = Ledger.open({ dataDir: dir, terminalId: 'T-F', readonly: true });
+    assert.equal(verifyLedger(tool, { from: 'checkpoint' }).fromSeq, 60);
+    tool.close();
+  });
+
+  it('a start killed before its new key wrote a checkpoint still verifies from genesis at the next', () => {
+    const dir = path.join(tmp, 'keyfile-lost-killed');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-F', checkpointEvery: 20 });
+    for (let i = 0; i < 45; i++) l.append(billCredit(1, 10_000, `n${i}`));
+    l.close();
+    rmSync(checkpointKeyFile(path.join(dir, 'ledger.sqlite')));
+    Ledger.open({ dataDir: dir, terminalId: 'T-F', checkpointEvery: 20 }).close();
+    const again = Ledger.open({ dataDir: dir, terminalId: 'T-F' });
+    const r = verifyLedger(again, { from: 'checkpoint' });
+    assert.deepEqual(r.problems, []);
+    assert.equal(r.mode, 'full');
+    again.close();
+  });
+
   it('property: from any checkpoint, verification agrees with the full check on an intact ledger and catches any byte altered after it', () => {
     const op = fc.oneof(
       fc.record({ k: fc.constant('bill' as const), s: fc.integer({ min: 1, max: 3 }) }),

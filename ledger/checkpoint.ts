@@ -2,6 +2,7 @@ import { checkpointStatement, statementSigned } from '../witness/statement.js';
 import { chainHash, sha256Hex } from './canonical.js';
 import { ANY_WITNESS_SIGNATURE_PREFIX, connectionOf, internalsOf, WITNESS_SIGNATURE_PREFIX, type Ledger, type LedgerWitnessView } from './ledger.js';
 import { sameSignature, signCheckpoint } from './sign.js';
+import { lostKeyUpTo } from './checkpoint-key.js';
 
 // Checkpoints: a signed statement, every `checkpointEvery` entries and at every start, of the
 // ledger's state after one entry — its seq and hash, every balance, meter and open bet, and the
@@ -73,6 +74,8 @@ export function latestCheckpoint(ledger: Ledger, options: { withTable?: boolean 
     // Only the signer's own: a key-file checkpoint is no starting point for a witnessed ledger, nor one the witness signed for a key.
     // Of the witness's, only the v2 ones (a state it derived); v1 rows (any state at its head) are no starting point.
     ...(signer ? [signer.kind === 'witness' ? `signature LIKE '${WITNESS_SIGNATURE_PREFIX}%'` : `signature NOT LIKE '${ANY_WITNESS_SIGNATURE_PREFIX}%'`] : []),
+    // Of the key file's, none a lost key signed (ledger/checkpoint-key.ts): those no key here can check.
+    ...(signer?.kind === 'key' ? [`seq > ${lostKeyUpTo(db)}`] : []),
   ];
   const row = db
     .prepare(

@@ -13,7 +13,7 @@ import { parseRecord, stationsOfRecord } from '../terms/round-record.js';
 import { checkpointInternals, CHECKPOINT_EVERY, LedgerCheckpoints, type CheckpointSigning } from './ledger-checkpoints.js';
 import { LedgerRounds } from './ledger-rounds.js';
 import { LedgerRefusal } from './refusal.js';
-import { checkpointKey } from './sign.js';
+import { checkpointKeyOf } from './checkpoint-key.js';
 import { ESCROW_RESOLVED_SQL, HANDPAY_CONFIRMED_SQL } from './migrations.js';
 
 /**
@@ -204,7 +204,7 @@ export class Ledger {
           ? options.checkpointKey
           : file === ':memory:'
             ? randomBytes(32)
-            : checkpointKey(file, tailCheck && !readonly);
+            : checkpointKeyOf(db, file, tailCheck && !readonly);
       return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()), tailCheck ? (readonly ? 'read' : 'own') : 'none', {
         key,
         witnessed: options.witnessed ?? false,

@@ -68,7 +68,8 @@ export function checkpointKeyFile(ledgerFile: string): string {
 
 /**
  * The terminal's checkpoint key, created on first use. Without it (a copy of the database alone,
- * a key deleted) no checkpoint verifies, and a start verifies the whole journal again.
+ * a key deleted) no checkpoint verifies, and a start verifies the whole journal again: the writer
+ * makes the key through `checkpointKeyOf` (checkpoint-key.ts), which sets the lost key's aside.
  */
 export function checkpointKey(ledgerFile: string, create: boolean): Buffer | null {
   const file = checkpointKeyFile(ledgerFile);
