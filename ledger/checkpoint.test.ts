@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -289,6 +289,27 @@ describe('checkpoints', () => {
     assert.deepEqual(r.problems, []);
     assert.equal(r.mode, 'full');
     again.close();
+  });
+
+  it('a key file left empty (a power cut as it was made) is a lost key: the host starts, verifying from genesis', () => {
+    const dir = path.join(tmp, 'keyfile-empty');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-F', checkpointEvery: 20 });
+    for (let i = 0; i < 45; i++) l.append(billCredit(1, 10_000, `n${i}`));
+    l.close();
+    const keyFile = checkpointKeyFile(path.join(dir, 'ledger.sqlite'));
+    writeFileSync(keyFile, '');
+    const tool = Ledger.open({ dataDir: dir, terminalId: 'T-F', readonly: true });
+    assert.equal(verifyLedger(tool, { from: 'checkpoint' }).mode, 'full', 'a reader: no key, from genesis');
+    tool.close();
+    const host = Ledger.open({ dataDir: dir, terminalId: 'T-F' });
+    const r = verifyLedger(host, { from: 'checkpoint' });
+    assert.deepEqual(r.problems, []);
+    assert.equal(r.mode, 'full');
+    host.close();
+    assert.equal(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64').length, 32, 'a new key in its place');
+    // Something else in it is no cut write: refused as before, naming the file.
+    writeFileSync(keyFile, 'not a key\n');
+    assert.throws(() => Ledger.open({ dataDir: dir, terminalId: 'T-F' }), /does not hold a 32-byte key/);
   });
 
   it('property: from any checkpoint, verification agrees with the full check on an intact ledger and catches any byte altered after it', () => {

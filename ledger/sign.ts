@@ -1,8 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { jsonTextAs } from '../terms/json-text.js';
+import { writeFileWhole } from './whole-file.js';
 
 /**
  * Signed requests, one secret key per terminal (issued by `npm run upstream -- enroll`):
@@ -70,18 +71,19 @@ export function checkpointKeyFile(ledgerFile: string): string {
  * The terminal's checkpoint key, created on first use. Without it (a copy of the database alone,
  * a key deleted) no checkpoint verifies, and a start verifies the whole journal again: the writer
  * makes the key through `checkpointKeyOf` (checkpoint-key.ts), which sets the lost key's aside.
+ * An empty file is no key either: what a power cut leaves of one cut as it was made. It is written
+ * whole and flushed, folder included (whole-file.ts), so that a start does not find it so.
  */
 export function checkpointKey(ledgerFile: string, create: boolean): Buffer | null {
   const file = checkpointKeyFile(ledgerFile);
-  if (existsSync(file)) {
-    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (text !== '') {
+    const key = Buffer.from(text, 'base64');
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
     return key;
   }
   if (!create) return null;
   const key = randomBytes(32);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${key.toString('base64')}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileWhole(file, `${key.toString('base64')}\n`, { syncFolder: true });
   return key;
 }
