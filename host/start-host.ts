@@ -102,6 +102,7 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
       type: 'power.reset',
       payload: { clean, softwareVersion: SOFTWARE_VERSION, programHash: manifest.hash, programMode: manifest.mode, programFiles: manifest.files.length },
     });
+    power.recorded();
     log.info({ programHash: manifest.hash, mode: manifest.mode, files: manifest.files.length }, 'program files hashed');
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
     if (options.upstream ?? config.upstream) {

@@ -6,7 +6,7 @@
 // start that fails writes a fatal line naming its cause to host.log, and what nothing handled
 // during the start is logged fatal with its stack there and exits 70 as it would after.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -97,5 +97,18 @@ if (child) {
         assert.match(fatal.err?.stack ?? '', /serial port could not be opened[\s\S]*start-faults\.test\.ts/);
       });
     }
+
+    // An unclean stop is told by the marker `host.running` (host/power-marker.ts) and recorded by
+    // the next start's `power.reset` (clean: false). A start that could not journal that entry (a
+    // full disk) removed the marker as it gave up, so the start after read a clean stop: the kill
+    // or power cut was in no entry at all.
+    it('a start that could not journal its power reset leaves an unclean stop for the next start to record', () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'start-faults-'));
+      const marker = path.join(dir, 'host.running');
+      writeFileSync(marker, '12345\n');
+      const r = runInChild(import.meta.url, { case: 'cli:refused', env: { START_FAULTS_DIR: dir }, expectStatus: 1, timeoutMs: 60_000 });
+      assert.notEqual(r.status, 0, r.stdout);
+      assert.ok(existsSync(marker), 'the unclean stop before it forgotten: the marker removed by a start that recorded nothing');
+    });
   });
 }
