@@ -11,6 +11,8 @@ export const MAX_LINKS = 10_000;
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** The longest entry body a `fold` carries (the kiosk sends at most 1 MiB of bodies a request). */
 export const MAX_BODY_CHARS = 1024 * 1024;
+/** The longest message a refusal carries (the witness cuts what it quotes of a request to it). */
+export const MAX_MESSAGE_CHARS = 2000;
 
 const Seq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -107,7 +109,7 @@ export const Refusal = z.strictObject({
   id: Id.nullable(),
   ok: z.literal(false),
   error: z.enum(REFUSALS),
-  message: z.string().max(2000),
+  message: z.string().max(MAX_MESSAGE_CHARS),
   /** The witness's head for the terminal, when the request named one. */
   head: SignedHead.nullable(),
 });

@@ -8,7 +8,7 @@ import type { WitnessKey } from './keys.js';
 import { RECORD_FILE, WitnessRecord, type RecordLine } from './record.js';
 import { Carry, clearUnfinishedRotation, KEEP_ARCHIVES, ROTATE_BYTES, ROTATE_RETRY_MS, rotateRecord, type Rotated } from './rotation.js';
 import { checkpointStatement, exportPublicKey, headStatement, keyIdOf, signStatement } from './statement.js';
-import { Id, Request, TerminalId, type Answer, type Head, type RefusalReason, type SignedHead } from './wire.js';
+import { Id, MAX_MESSAGE_CHARS, Request, TerminalId, type Answer, type Head, type RefusalReason, type SignedHead } from './wire.js';
 
 export interface WitnessOptions {
   /** The witness's own folder (its head slots and record); nobody else may write it. */
@@ -241,7 +241,7 @@ export class Witness {
       if (e instanceof Refused) return this.refusal(r.id, e, terminal);
       this.logFailure(r.id, terminal, e);
       // A lost head says so (which file, what to do): trying again later will not mend it.
-      if (e instanceof HeadLost) return { id: r.id, ok: false, error: 'failed', message: e.message.slice(0, 2000), head: null };
+      if (e instanceof HeadLost) return { id: r.id, ok: false, error: 'failed', message: e.message.slice(0, MAX_MESSAGE_CHARS), head: null };
       return { id: r.id, ok: false, error: 'failed', message: 'the witness could not do it (its own fault, logged): try again later', head: null };
     }
   }
@@ -453,9 +453,13 @@ export class Witness {
   }
 
   private refusal(id: number | null, e: Refused, terminal: string | null): Answer {
+    // Cut to the protocol's length: a message quotes the request (a body's terminal, a state's keys),
+    // which a hostile peer makes megabytes long; whole, the answer was out of protocol and each
+    // recorded refusal pushed the archives out by megabytes.
+    const message = e.message.slice(0, MAX_MESSAGE_CHARS);
     const now = this.monotonic();
     if (now - this.refusals.at >= (this.o.refusalEveryMs ?? 10_000)) {
-      const line = { k: 'refused', at: this.clock().toISOString(), terminal, error: e.reason, message: e.message, repeated: this.refusals.unrecorded } as const;
+      const line = { k: 'refused', at: this.clock().toISOString(), terminal, error: e.reason, message, repeated: this.refusals.unrecorded } as const;
       this.o.log?.({ level: 'warn', ...line });
       this.refusals = { at: now, unrecorded: 0 };
       try {
@@ -466,6 +470,6 @@ export class Witness {
         this.logFailure(id, terminal, err);
       }
     } else this.refusals.unrecorded++;
-    return { id, ok: false, error: e.reason, message: e.message, head: e.head };
+    return { id, ok: false, error: e.reason, message, head: e.head };
   }
 }
