@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { lockWitnessFolder } from './folder-lock.js';
 import { readSlots } from './head-slots.js';
 import { RECORD_FILE, WitnessRecord } from './record.js';
 import { TerminalId, type SignedHead } from './wire.js';
@@ -16,6 +17,17 @@ export function forgetTerminal(dir: string, terminal: string, by: string, clock:
   // from starting, and an id that is a path would remove another file than a head file.
   const problem = terminalIdProblem(terminal);
   if (problem) throw new Error(problem);
+  // Never beside a running witness (WitnessFolderBusy): it would go on from the head in its memory,
+  // writing into the head file removed here, and the next start would find the forget undone.
+  const lock = lockWitnessFolder(dir, { create: false });
+  try {
+    return forgetHeld(dir, terminal, by, clock);
+  } finally {
+    lock?.release();
+  }
+}
+
+function forgetHeld(dir: string, terminal: string, by: string, clock: () => Date): SignedHead | null {
   const file = path.join(dir, 'heads', terminal);
   // Both slots read as found (the key is not needed to forget): the newest well-formed one is named.
   let head: SignedHead | null = null;

@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { forgetTerminal, terminalIdProblem } from '../../witness/index.js';
+import { forgetTerminal, terminalIdProblem, WitnessFolderBusy } from '../../witness/index.js';
 import { DIR, defineCommand, options, UsageError } from './common.js';
 
 export const command = defineCommand({
@@ -20,7 +20,14 @@ export function run(argv: string[]): number {
   const problem = terminalIdProblem(String(v.terminal));
   if (problem) throw new UsageError(`--terminal: ${problem}`);
   const by = `${String(v.by)} (as ${userInfo().username})`;
-  const head = forgetTerminal(String(v.dir), String(v.terminal), by);
+  let head;
+  try {
+    head = forgetTerminal(String(v.dir), String(v.terminal), by);
+  } catch (e) {
+    // The witness serves the folder: the user's to resolve (stop it), as a held data folder is (exit 2).
+    if (e instanceof WitnessFolderBusy) throw new UsageError(e.message);
+    throw e;
+  }
   const out = { terminal: String(v.terminal), forgotten: head };
   console.log(v.json ? JSON.stringify(out) : head ? `forgot head ${head.seq} of ${out.terminal} (signed ${head.at})` : `no head of ${out.terminal} was held`);
   return 0;
