@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { syncPath } from './sync-path.js';
 import { ArchiveName, RECORD_FILE, WitnessRecord, type RecordLine } from './record.js';
 
 // The witness's record rotated. Each checkpoint adds the witness's fold (every balance and meter
@@ -112,7 +113,7 @@ export function rotateRecord(dir: string, carried: readonly RecordLine[], now: D
         return true;
       }, problems) === true,
   );
-  attempt(() => syncDir(dir), problems);
+  attempt(() => syncPath(dir), problems);
   return { archive, bytes, carriedBytes, removed, problems };
 }
 
@@ -135,7 +136,7 @@ export function clearUnfinishedRotation(dir: string): string[] {
     rmSync(path.join(dir, f), { force: true });
     cleared.push(path.join(dir, f));
   }
-  if (cleared.length > 0) syncDir(dir);
+  if (cleared.length > 0) syncPath(dir);
   return cleared;
 }
 
@@ -181,13 +182,4 @@ function digestOf(file: string): { sha256: string; bytes: number } {
     closeSync(fd);
   }
   return { sha256: h.digest('hex'), bytes };
-}
-
-function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

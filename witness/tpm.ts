@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { syncPath } from './sync-path.js';
 
 // The witness's key sealed in a TPM 2.0, through Debian's tpm2-tools (tpm2_createprimary,
 // tpm2_create, tpm2_load, tpm2_unseal). The private key (PKCS#8 DER, 48 bytes) is generated here,
@@ -100,9 +101,13 @@ export function sealNewKey(o: TpmOptions): KeyObject {
     }
     t.run('tpm2_create', ['-Q', '-C', 'primary.ctx', ...policy, '-a', attributes, '-i', '-', '-u', 'sealed.pub', '-r', 'sealed.priv'], der);
     t.flush();
-    // Moved into place only once sealed: a half-made blob never stands as the key.
+    // Moved into place only once sealed and on disk, the folder flushed after: a half-made blob
+    // never stands as the key, nor does an empty one a power cut left of a rename not yet written
+    // (the witness could not start again, and its key is lost: the documented recovery).
+    for (const f of ['sealed.pub', 'sealed.priv']) syncPath(path.join(work, f));
     renameSync(path.join(work, 'sealed.pub'), path.join(o.dir, SEALED_PUB));
     renameSync(path.join(work, 'sealed.priv'), path.join(o.dir, SEALED_PRIV));
+    syncPath(o.dir);
   });
   der.fill(0);
   // Unsealed again at once: a key this TPM cannot give back is no key.
