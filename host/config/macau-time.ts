@@ -1,3 +1,5 @@
+import type { SasDateTime } from '../../hardware/sas/types.js';
+
 /**
  * Macau's offset from UTC: +8 all year (Macau keeps no summer time). Every time the kiosk prints,
  * shows or tells the floor is Macau's by name, whatever zone the cabinet's operating system was
@@ -8,14 +10,7 @@
 export const MACAU_OFFSET_MS = 8 * 3_600_000;
 
 /** A moment as Macau's calendar and clock read it (SAS's date and time fields take these). */
-export interface MacauTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+export type MacauTime = SasDateTime;
 
 export function macauTime(ms: number): MacauTime {
   const t = new Date(ms + MACAU_OFFSET_MS);

@@ -1,5 +1,4 @@
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { LogController } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
@@ -8,6 +7,7 @@ import { OUTBOX_LIMITS } from '../screens/outbox.js';
 import { closeAndCut, keepAlive, SCREEN_PING_MS } from '../limits/bounded-socket.js';
 import { ConnectionGuard, type ConnectionLimits } from '../limits/connection-guard.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
+import { tlsListener } from '../stadium/tls-listener.js';
 import type { Edge } from './edge.js';
 import { EdgeSession } from './edge-session.js';
 import { textFrame, TurnBatch } from './socket-turn.js';
@@ -91,7 +91,7 @@ export async function createEdgeServer(
   close: () => Promise<void>;
   kill: () => Promise<void>;
 }> {
-  const app = edgeApp(deps);
+  const app = tlsListener(deps.log, deps.certificate);
   const limits: ConnectionLimits = { helloMs: deps.helloMs ?? EDGE_HELLO_MS, ...deps.caps };
   const guard = new ConnectionGuard(limits, { listener: 'edge', log: deps.log });
   guard.attach(app.server);
@@ -130,17 +130,6 @@ export async function createEdgeServer(
 
 type EdgeServerDeps = Parameters<typeof createEdgeServer>[1];
 
-/** The HTTPS server with the edge's certificate: small bodies, no request logs. */
-function edgeApp(deps: EdgeServerDeps) {
-  return Fastify({
-    loggerInstance: deps.log,
-    logController: new LogController({ disableRequestLogging: true }),
-    https: { key: deps.certificate.key, cert: deps.certificate.cert, minVersion: 'TLSv1.2' },
-    bodyLimit: 1024,
-    requestTimeout: 10_000,
-  });
-}
-
 /** The stations' connections at the edge: open sessions and sockets, and what the closed ones were sent. */
 interface EdgeStations {
   open: Set<EdgeSession>;
@@ -150,7 +139,7 @@ interface EdgeStations {
 }
 
 /** `/ws`: a station's session, watched by the guard until it proves itself and pinged for as long as it is open. */
-function serveStations(app: ReturnType<typeof edgeApp>, edge: Edge, deps: EdgeServerDeps, guard: ConnectionGuard): EdgeStations {
+function serveStations(app: ReturnType<typeof tlsListener>, edge: Edge, deps: EdgeServerDeps, guard: ConnectionGuard): EdgeStations {
   const open = new Set<EdgeSession>();
   const sockets = new Set<{ terminate(): void }>();
   const gone = { messages: 0, bytes: 0 };

@@ -1,10 +1,10 @@
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { STATION_CLOSE_REASONS, type ScreenSession, type ScreenTransport } from '../screens/screen-session.js';
 import { TokenBucket } from '../limits/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
+import { tlsListener } from '../stadium/tls-listener.js';
 import type { PeerConnection } from '../peers/peer-listener.js';
 import { closeAndCut, DEVICE_LINK_TIMING, keepAlive, SCREEN_PING_MS, sendBounded, type LinkTiming } from '../limits/bounded-socket.js';
 import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from '../limits/connection-guard.js';
@@ -102,7 +102,7 @@ export async function createLanServer(
   host: string,
   port: number,
 ): Promise<{ host: string; port: number; close: () => Promise<void>; connections: () => ReturnType<ConnectionGuard['stats']> }> {
-  const app = lanApp(deps);
+  const app = tlsListener(deps.log, deps.certificate);
   // Counted from the TCP accept, before TLS: a socket that never even starts its handshake is closed too.
   const guard = new ConnectionGuard(deps.connections, { listener: 'lan', log: deps.log, ...(deps.onGuardClose ? { onClose: deps.onGuardClose } : {}) });
   guard.attach(app.server);
@@ -126,18 +126,7 @@ export async function createLanServer(
   };
 }
 
-/** The HTTPS server with the table's certificate: small bodies, no request logs. */
-function lanApp(deps: LanServerDeps) {
-  return Fastify({
-    loggerInstance: deps.log,
-    logController: new LogController({ disableRequestLogging: true }),
-    https: { key: deps.certificate.key, cert: deps.certificate.cert, minVersion: 'TLSv1.2' },
-    bodyLimit: 1024,
-    requestTimeout: 10_000,
-  });
-}
-
-type LanApp = ReturnType<typeof lanApp>;
+type LanApp = ReturnType<typeof tlsListener>;
 
 /** Station agents are not browsers: a page that reached the LAN port is refused (true when closed). */
 function refuseBrowsers(origin: string | undefined, log: Logger, close: (code: number, reason: string) => void): boolean {
