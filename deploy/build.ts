@@ -19,6 +19,7 @@ import { build, type Plugin } from 'esbuild';
 import { cataloguesPlugin } from '../cli/esbuild-catalogues.js';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { CABINET_DEFINE } from '../host/config/build-kind.js';
 import { buildElectron } from '../scripts/build-electron.js';
@@ -208,7 +209,11 @@ export function upstreamDependencies(): Record<string, string> {
 export async function packAsar(appDir: string, resourcesDir: string): Promise<string> {
   mkdirSync(resourcesDir, { recursive: true });
   const asar = path.join(resourcesDir, 'app.asar');
-  await createPackageWithOptions(appDir, asar, { unpack: '*.node' });
+  const out = await createPackageWithOptions(appDir, asar, { unpack: '*.node' });
+  // @electron/asar 3.4 resolves on its write stream's end() call, not its finish: the archive's
+  // last bytes may not be written yet. Read at once on a loaded machine, app.asar's package.json
+  // came back as blanks (a CI run of 6 December). Done only once the stream has finished.
+  await finished(out);
   return asar;
 }
 
