@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { RECORD_FILE } from './record.js';
-import { freshDirs, Journal, ok, refused, testKey } from './test-kit.js';
+import { freshDirs, Journal, lines, ok, refused, testKey } from './test-kit.js';
 import { Witness } from './witness.js';
 import { Answer } from './wire.js';
 
@@ -41,6 +41,39 @@ describe('a refusal that quotes a hostile request', () => {
       logged.every((l) => l.length < 10_000),
       `a log line of ${Math.max(...logged.map((l) => l.length))} characters`,
     );
+    w.close();
+  });
+});
+
+describe('a flood of one refusal', () => {
+  it('does not keep another kind out of the record and the log', () => {
+    // Refusals are recorded at most once per allowance, the rest counted. With one allowance for
+    // all of them, a peer sending a bad request every second kept a `diverging` refusal (a
+    // rewritten journal) out of the record and the log for good: only counted in the next line.
+    const dir = fresh();
+    const mono = { ms: 0 };
+    const logged: Record<string, unknown>[] = [];
+    const w = new Witness({ dir, key: testKey(), terminals: ['T'], monotonic: () => mono.ms, refusalEveryMs: 10_000, log: (l) => logged.push(l) });
+    const j = new Journal('T', 2);
+    j.add(2);
+    ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: j.head(0), links: j.links, to: j.head() }));
+    const flood = () => refused(w.handle({ id: 2, op: 'head', terminal: 'X' }));
+    assert.equal(flood(), 'unknown-terminal');
+    mono.ms += 1_000;
+    const forged = new Journal('T', 3);
+    forged.add(2);
+    assert.equal(refused(w.handle({ id: 3, op: 'witness', terminal: 'T', from: forged.head(0), links: forged.links, to: forged.head() })), 'diverging');
+    for (let i = 0; i < 30; i++) {
+      mono.ms += 1_000;
+      flood();
+    }
+    const errors = lines(path.join(dir, RECORD_FILE)).flatMap((l) => (l.k === 'refused' ? [l.error] : []));
+    assert.ok(errors.includes('diverging'), `the record's refusals: ${errors.join(', ')}`);
+    assert.ok(
+      logged.some((l) => l.error === 'diverging'),
+      'the diverging refusal is logged',
+    );
+    assert.ok(errors.filter((e) => e === 'unknown-terminal').length <= 4, 'the flood is still held to its allowance');
     w.close();
   });
 });

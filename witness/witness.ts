@@ -31,7 +31,7 @@ export interface WitnessOptions {
   monotonic?: () => number;
   /** A head goes into the record at most this often (the newest is always in its slots). Default 60 s. */
   headEveryMs?: number;
-  /** Refusals go into the record at most this often (the rest are counted). Default 10 s. */
+  /** Refusals of each reason go into the record at most this often (the rest are counted). Default 10 s. */
   refusalEveryMs?: number;
   /** The record is rotated once it holds this many bytes (witness/rotation.ts). Default 64 MiB. */
   rotateBytes?: number;
@@ -92,7 +92,11 @@ export class Witness {
   /** The terminals with a head file or a head in the record: those `maxTerminals` counts. */
   private readonly held = new Set<string>();
   // -Infinity: the first refusal and failure are recorded however soon after the start they come.
-  private refusals = { at: -Infinity, unrecorded: 0 };
+  /**
+   * One allowance per reason (a closed set, so bounded): with one for all, a peer sending a bad
+   * request every second kept a `diverging` refusal out of the record and the log for good.
+   */
+  private readonly refusals = new Map<RefusalReason, { at: number; unrecorded: number }>();
   private failures = { at: -Infinity, unlogged: 0 };
   private readonly record: WitnessRecord;
   private readonly clock: () => Date;
@@ -458,10 +462,11 @@ export class Witness {
     // recorded refusal pushed the archives out by megabytes.
     const message = e.message.slice(0, MAX_MESSAGE_CHARS);
     const now = this.monotonic();
-    if (now - this.refusals.at >= (this.o.refusalEveryMs ?? 10_000)) {
-      const line = { k: 'refused', at: this.clock().toISOString(), terminal, error: e.reason, message, repeated: this.refusals.unrecorded } as const;
+    const last = this.refusals.get(e.reason) ?? { at: -Infinity, unrecorded: 0 };
+    if (now - last.at >= (this.o.refusalEveryMs ?? 10_000)) {
+      const line = { k: 'refused', at: this.clock().toISOString(), terminal, error: e.reason, message, repeated: last.unrecorded } as const;
       this.o.log?.({ level: 'warn', ...line });
-      this.refusals = { at: now, unrecorded: 0 };
+      this.refusals.set(e.reason, { at: now, unrecorded: 0 });
       try {
         this.append(line);
         this.rotateWhenFull();
@@ -469,7 +474,7 @@ export class Witness {
         // The refusal is answered all the same; that the record could not take it is logged.
         this.logFailure(id, terminal, err);
       }
-    } else this.refusals.unrecorded++;
+    } else last.unrecorded++; // the map's own entry: a reason never recorded always takes the branch above
     return { id, ok: false, error: e.reason, message, head: e.head };
   }
 }
