@@ -21,6 +21,8 @@ const FOLD_CHARS = 1024 * 1024;
  */
 const CHECKPOINT_INTEGRITY: ReadonlySet<RefusalReason> = new Set(['not-derived', 'bad-entry', 'checkpoint-conflict', 'bad-chain', 'diverging']);
 
+export type WitnessAlarmKind = 'witness-refused' | 'witness-protocol' | 'witness-backwards';
+
 export interface WitnessLimits {
   /** Stop new bets when more entries than this are not yet witnessed (default 1,000)… */
   maxUnwitnessedEntries?: number;
@@ -37,9 +39,10 @@ export interface WitnessLinkOptions {
    * the witness signed them) or the host's own checkpoint (`not-derived`, `bad-entry`,
    * `checkpoint-conflict`: the state the ledger holds is not its entries'), or answers out of
    * protocol (`witness-protocol`: a signature that does not verify with its key, a line not of the
-   * protocol; raised once until a request passes, the link trying again meanwhile): someone must look.
+   * protocol; raised once until a request passes, the link trying again meanwhile), or its head went
+   * back below one it had signed (`witness-backwards`, the link going on from it): someone must look.
    */
-  onAlarm?: (alarm: { kind: 'witness-refused' | 'witness-protocol'; message: string }) => void;
+  onAlarm?: (alarm: { kind: WitnessAlarmKind; message: string }) => void;
   /** A callback above threw (the host's fault refused by a full journal): caught so the loop goes on, told here (the host logs it). */
   onCallbackError?: (err: unknown) => void;
   /** Waits between tries while the witness does not answer: doubling from this (default 250 ms) up to 10 s. */
@@ -273,7 +276,7 @@ export class WitnessLink {
   }
 
   /** The alarm, raised from the loop's catch: a receiver's throw there is caught and told, as a signal's (checkLimits). */
-  private alarm(alarm: { kind: 'witness-refused' | 'witness-protocol'; message: string }): void {
+  private alarm(alarm: { kind: WitnessAlarmKind; message: string }): void {
     try {
       this.o.onAlarm?.(alarm);
     } catch (e) {
@@ -409,6 +412,7 @@ export class WitnessLink {
         // The witness is further on than this link thought (another link of this terminal): go on
         // from its head, provided the journal holds it.
         if (!(e instanceof WitnessRefused) || e.reason !== 'stale' || !e.head || !this.onOurChain(e.head)) throw e;
+        if (e.head.seq < this.witnessed.seq) this.wentBack(e.head.seq);
         this.accept(e.head);
       }
       this.state = 'idle';
@@ -447,6 +451,19 @@ export class WitnessLink {
       this.folded = at;
     }
     if (at.seq !== seq || at.hash !== hash) throw new WitnessUnreachable(`the witness's fold stands at entry ${at.seq}, past the checkpoint ${seq}`);
+  }
+
+  /**
+   * The witness no longer holds heads it signed (its folder restored from an older copy, or
+   * swapped): the journal they vouched for could be rewritten there unseen. The link still goes on
+   * from its head, so it signs those entries again, but someone must look (as the upstream's
+   * `ack-backwards`).
+   */
+  private wentBack(to: number): void {
+    this.alarm({
+      kind: 'witness-backwards',
+      message: `the witness's head went back from entry ${this.witnessed.seq} to ${to}: it lost heads it had signed; they are signed again from there`,
+    });
   }
 
   private onOurChain(head: SignedHead): boolean {
