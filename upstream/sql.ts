@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { lockPgliteFolder, type PgliteFolderLock } from './folder-lock.js';
 import { beginFirstStart, endFirstStart, holdsTables } from './pglite-first-start.js';
+import { createFlushedPglite } from './pglite-flushed.js';
 import { thrownSaid } from './thrown-said.js';
 
 /** The few things the service asks of a database, so PostgreSQL (`pg`) and embedded PGlite are interchangeable. */
@@ -99,7 +100,7 @@ async function pgliteIn(dataDir: string): Promise<PGlite> {
   const first = beginFirstStart(dir);
   if (first === 'again') console.error(`the first start of the upstream's data folder ${dir} was stopped before it finished: its new database is made again`);
   try {
-    const db = await PGlite.create(dataDir);
+    const db = await createFlushedPglite(dataDir);
     if (first !== 'none') endFirstStart(dir);
     return db;
   } catch (e) {
