@@ -362,7 +362,7 @@ async function openOutward(options: HostOptions, o: Opened, t: ReturnType<typeof
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
   stops.add('the HTTP server', () => server.close());
   t.gateRemote(remoteAcceptors);
-  const transfers = openTransfers(dataDir, o, rt.table, peers);
+  const transfers = openTransfers(dataDir, o, rt.table, peers, rt.tilts);
   if (transfers) hub.attachTransfers(transfers);
   const { lan, certificate } = await openLan(dataDir, options, o, {
     openSession,

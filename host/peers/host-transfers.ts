@@ -48,6 +48,8 @@ export interface HostTransfersOptions {
    * `credit-limit`. Absent: no limit. What a station holds is measured by the journal (`held`).
    */
   readonly creditLimit?: () => number;
+  /** Whether a station is under the casino system's AFT game lock now (docs/sas.md, "The game lock"): an offer to it waits. Absent: none is. */
+  readonly locked?: (station: number) => boolean;
 }
 
 /**
@@ -108,6 +110,7 @@ export class HostTransfers {
       homes: stationHomes(o.self, o.peers, o.stations),
       journal: o.journal,
       ...(o.creditLimit ? { creditLimit: o.creditLimit } : {}),
+      ...(o.locked ? { locked: o.locked } : {}),
       send: (out) => {
         const link = this.links.get(out.to);
         if (!this.admits(out.to)) o.log.warn({ to: out.to }, 'a transfer message for a peer table refused by its files: not sent');

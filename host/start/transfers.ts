@@ -5,6 +5,7 @@ import { readPeersOrNull } from '../peers/peer-config.js';
 import { PeerCredentials } from '../peers/peer-credentials.js';
 import type { PeerRegistry } from '../peers/peer-registry.js';
 import type { LiveTable } from '../table/runtime.js';
+import type { TiltManager } from '../tilts/tilt-manager.js';
 import { LedgerTransferJournal } from '../transfers/ledger-journal.js';
 import type { Opened } from './opened.js';
 
@@ -20,6 +21,7 @@ export function openTransfers(
   { config, ledger, log }: Pick<Opened, 'config' | 'ledger' | 'log'>,
   table: LiveTable,
   registry: PeerRegistry,
+  tilts: Pick<TiltManager, 'list'>,
 ): HostTransfers | null {
   // The files are checked against the journal's peer.credential entries (issue 50): a peer swapped,
   // added or removed in them is neither dialled nor let in, and is a fault.
@@ -44,6 +46,8 @@ export function openTransfers(
     betsInPlay: (station) => table.reads.hasBets(station),
     admits: (peer) => guard.allows(peer),
     creditLimit: () => config.creditLimit,
+    // The casino system's AFT game lock (host/devices/sas-aft-lock.ts) is the station's fault while it holds.
+    locked: (station) => tilts.list().some((t) => t.kind === 'sas-aft-locked' && t.station === station),
   });
   // A peer removed by two people in service mode: its link closed, its credential forgotten, at once.
   registry.onRevoke((t) => transfers.drop(t));

@@ -1,5 +1,5 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../terms/transfer-terms.js';
-import { type TransferAlarmReason, type TransferEffects } from './effects.js';
+import { NO_EFFECTS, type TransferAlarmReason, type TransferEffects } from './effects.js';
 import { AT_LIMIT_SPARE, atLimitBound, atLimitOn, decidedFrom, refusedOn, homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
 
 // The receiving side: an id is decided once, taken (the station credited) or refused for ever,
@@ -172,8 +172,9 @@ function changedTerms(i: Incoming, t: Transfer): string | undefined {
 }
 
 /**
- * An offer over `link`; `credit` is each station's credit now, as the journal's accounts say, and
- * `creditLimit` the table's limit (none: the largest safe integer, held to the credit).
+ * An offer over `link`; `credit` is each station's credit now, as the journal's accounts say,
+ * `creditLimit` the table's limit (none: the largest safe integer, held to the credit), and
+ * `locked` whether a station is under the casino system's AFT game lock now.
  */
 export function onOffer(
   state: TransferState,
@@ -181,6 +182,7 @@ export function onOffer(
   transfer: Transfer,
   credit: (station: number) => number,
   creditLimit: CreditLimitAt = { limit: Number.MAX_SAFE_INTEGER, held: credit },
+  locked: (station: number) => boolean = () => false,
 ): TransferEffects {
   const id = transfer.id;
   if (!fromItsSender(link, id) || transfer.from !== link)
@@ -193,6 +195,11 @@ export function onOffer(
     return changed ? { ...known, alarms: [{ reason: 'terms-changed', link, id, detail: changed }] } : known;
   }
   const refusal = refusalOf(state, link, transfer, credit) ?? overCreditLimit(transfer, creditLimit);
+  // The casino system's AFT game lock holds the station's credit meter still between its 0x74 and
+  // its 0x72 (SAS 6.02 §8.4; docs/sas.md, "The game lock"), as it holds notes, tickets and bets off:
+  // a move in waits, neither journalled nor answered (nothing spent), and the honest sender's next
+  // ask after the lock (at most 99.99 s) is taken. What moves no credit here is answered as ever.
+  if (!refusal && locked(transfer.station)) return NO_EFFECTS;
   if (!refusal) return { journal: [{ type: 'transfer.in', payload: { transfer } }], send: [{ to: link, message: { kind: 'taken', transfer } }], alarms: [] };
   if (refusal.reason === 'credit-limit') return refusedAtLimit(state, link, transfer, refusal.detail, creditLimit);
   const over = overAllowance(state, link, id, `an offer refused (${refusal.reason}),`, creditLimit.day);

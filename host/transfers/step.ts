@@ -40,6 +40,8 @@ export type TransferEvent =
       readonly atLimitBudgetSpent?: boolean;
       /** The host's clock (ms): the day a refusal at the credit limit is counted in and stamped with. Absent: undated (one day of their own). */
       readonly now?: number;
+      /** Whether a station is under the casino system's AFT game lock now (an offer to it waits). Absent: none is. */
+      readonly locked?: (station: number) => boolean;
     };
 
 export interface TransferStep extends TransferEffects {
@@ -79,12 +81,19 @@ function effectsOf(state: TransferState, event: TransferEvent): TransferEffects 
       const m = parsed.data;
       switch (m.kind) {
         case 'offer':
-          return onOffer(state, event.link, m.transfer, event.credit, {
-            limit: event.creditLimit ?? Number.MAX_SAFE_INTEGER,
-            held: event.held ?? event.credit,
-            ...(event.atLimitBudgetSpent ? { budgetSpent: true } : {}),
-            ...(event.now !== undefined ? { day: refusalDayOf(event.now) } : {}),
-          });
+          return onOffer(
+            state,
+            event.link,
+            m.transfer,
+            event.credit,
+            {
+              limit: event.creditLimit ?? Number.MAX_SAFE_INTEGER,
+              held: event.held ?? event.credit,
+              ...(event.atLimitBudgetSpent ? { budgetSpent: true } : {}),
+              ...(event.now !== undefined ? { day: refusalDayOf(event.now) } : {}),
+            },
+            event.locked,
+          );
         case 'recall':
           return onRecall(state, event.link, m.id, event.now !== undefined ? refusalDayOf(event.now) : undefined);
         case 'taken':

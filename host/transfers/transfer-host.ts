@@ -55,6 +55,8 @@ export interface TransferHostOptions {
   readonly monotonic?: () => number;
   /** The most a station's credit here may hold (the table's `creditLimit`, read at each offer); absent, no limit. */
   readonly creditLimit?: () => number;
+  /** Whether a station is under the casino system's AFT game lock now (read at each offer: one to it waits); absent, none is. */
+  readonly locked?: (station: number) => boolean;
 }
 
 /**
@@ -133,6 +135,7 @@ export class TransferHost {
       credit,
       ...(limit !== undefined ? { creditLimit: limit, held } : {}),
       ...(this.atLimitSpent(link) ? { atLimitBudgetSpent: true } : {}),
+      ...(this.o.locked ? { locked: this.o.locked } : {}),
       now: this.now(),
     });
   }

@@ -1,0 +1,93 @@
+// Credit moved in from another table while the casino system holds the station's AFT game lock
+// (SAS 6.02 §8.4; docs/sas.md, "The game lock"; docs/transfers.md). The system locks a station so
+// that nothing else changes its credit meter between its 0x74 (which reports the credit and the
+// room a transfer in has) and its 0x72: the locked station takes no bet, note, ticket or cash-out.
+// A move in is credit in like a note: taken during the lock, a system's transfer out of the credit
+// it read leaves the move behind on the station, and its transfer in of the room it read is
+// refused 84. So an offer the station would take waits, neither journalled nor answered (the
+// honest sender asks again every tick), and is taken once the lock has ended; an offer refused for
+// good, an id already decided and a recall are answered as ever (none moves credit here).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
+import { TransferHost } from './transfer-host.js';
+import { initialState, type TransferState } from './state.js';
+import { step, type TransferStep } from './step.js';
+
+const HOME = TableId.parse('home');
+const BACC = TableId.parse('baccarat');
+const HOMES = { 103: HOME, 104: HOME };
+
+const offer = (serial: number, amount: number, station = 103): Transfer => ({
+  id: { origin: HOME, serial },
+  currency: 'MOP',
+  station,
+  from: HOME,
+  to: BACC,
+  amount,
+});
+
+class Receiver {
+  state: TransferState = initialState(BACC, 'MOP', HOMES);
+  readonly locked = new Set<number>();
+  hear(message: unknown): TransferStep {
+    const r = step(this.state, { kind: 'receive', link: HOME, message, credit: () => 0, locked: (s) => this.locked.has(s) });
+    this.state = r.state;
+    return r;
+  }
+}
+
+describe('transfers: a move in waits while the station is under the AFT game lock', () => {
+  it('an offer to a locked station is neither journalled nor answered; once the lock ends, the same offer is taken', () => {
+    const bacc = new Receiver();
+    bacc.locked.add(103);
+    const t = offer(1, 5_000);
+    const waiting = bacc.hear({ kind: 'offer', transfer: t });
+    assert.deepEqual([waiting.journal, waiting.send, waiting.alarms], [[], [], []], 'credit moved onto a locked station');
+    // Another station of the table is not held by the lock.
+    const other = offer(2, 700, 104);
+    assert.deepEqual(bacc.hear({ kind: 'offer', transfer: other }).journal, [{ type: 'transfer.in', payload: { transfer: other } }]);
+    bacc.locked.delete(103);
+    const taken = bacc.hear({ kind: 'offer', transfer: t });
+    assert.deepEqual(taken.journal, [{ type: 'transfer.in', payload: { transfer: t } }]);
+    assert.deepEqual(taken.send, [{ to: HOME, message: { kind: 'taken', transfer: t } }]);
+  });
+
+  it('what moves no credit here is answered as ever under the lock: a refusal for good, an id decided, a recall', () => {
+    const bacc = new Receiver();
+    const decided = offer(1, 100);
+    bacc.hear({ kind: 'offer', transfer: decided });
+    bacc.locked.add(103);
+    // Decided before the lock: the journal's answer.
+    assert.deepEqual(bacc.hear({ kind: 'offer', transfer: decided }).send, [{ to: HOME, message: { kind: 'taken', transfer: decided } }]);
+    // In another currency: refused for good (the sender reverses its debit), lock or not.
+    const dollars = { ...offer(2, 100), currency: 'HKD' };
+    assert.deepEqual(bacc.hear({ kind: 'offer', transfer: dollars }).send, [
+      { to: HOME, message: { kind: 'refused', id: dollars.id, reason: 'wrong-currency' } },
+    ]);
+    // The sender gave up waiting: its recall is refused, and its debit goes back to the station there.
+    const recalled = bacc.hear({ kind: 'recall', id: offer(3, 100).id });
+    assert.deepEqual(recalled.send, [{ to: HOME, message: { kind: 'refused', id: offer(3, 100).id, reason: 'recalled' } }]);
+  });
+
+  it("the host asks its table whether the station is locked at each offer (TransferHost's `locked`)", () => {
+    const journal: TransferEntry[] = [];
+    const locked = new Set([103]);
+    const sent: unknown[] = [];
+    const host = new TransferHost({
+      self: BACC,
+      currency: 'MOP',
+      homes: HOMES,
+      journal: { entries: () => journal, append: (es) => journal.push(...es), credit: () => 0 },
+      send: (out) => sent.push(out.message),
+      alarm: () => {},
+      locked: (s) => locked.has(s),
+    });
+    const t = offer(1, 5_000);
+    host.receive(HOME, { kind: 'offer', transfer: t });
+    assert.deepEqual([journal, sent], [[], []], 'credit moved onto a locked station');
+    locked.clear();
+    host.receive(HOME, { kind: 'offer', transfer: t });
+    assert.deepEqual(journal, [{ type: 'transfer.in', payload: { transfer: t } }]);
+  });
+});
