@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { serviceSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
 import type { BackendResult, DevicesPart } from '../service-backend.js';
@@ -9,7 +10,10 @@ export interface DeviceTests extends Pick<DevicesPart, 'testNote' | 'testCard'> 
   dispose(): void;
 }
 
-export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 'table' | 'testTimeoutMs'>, journal: ServiceJournal): DeviceTests {
+export function deviceTests(
+  d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 'table' | 'testTimeoutMs'> & Partial<Pick<LiveBackendDeps, 'log'>>,
+  journal: ServiceJournal,
+): DeviceTests {
   /** Tests waiting for the technician. */
   const running = new Set<() => void>();
 
@@ -27,7 +31,7 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
         clearTimeout(timer);
         disarm();
         running.delete(stopNow);
-        resolve(r());
+        resolve(journalled(r, d.log));
       };
       const disarm = arm((v) => finish(() => onValue(v)));
       const timer = setTimeout(() => finish(onTimeout), d.testTimeoutMs ?? 60_000);
@@ -83,4 +87,19 @@ export function deviceTests(d: Pick<LiveBackendDeps, 'billAcceptors' | 'shoe' | 
       for (const end of [...running]) end();
     },
   };
+}
+
+/**
+ * A test's answer, which journals its `service.test` record. It runs in a device's callback (the
+ * acceptor's escrow, the shoe's card) or the test's timer, where a throw reaches the device or ends
+ * the host and leaves the test unanswered: a record the journal refuses (a full disk) is answered
+ * as not journalled instead.
+ */
+function journalled(r: () => BackendResult, log: Pick<Logger, 'error'> | undefined): BackendResult {
+  try {
+    return r();
+  } catch (err) {
+    log?.error({ err }, 'a device test ended; the journal refused its service.test record');
+    return refusedBy(serviceSaid('actNotJournalled'));
+  }
 }
