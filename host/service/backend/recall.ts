@@ -35,12 +35,15 @@ function recallRound(r: RecallRecord, station: number | null, table: LiveBackend
     game: r.game,
     profile: r.profile,
     cards: r.cards,
-    decisions: r.decisions.map((x) => ({
-      seat: x.seat,
-      ...(x.hand !== undefined ? { hand: x.hand } : {}),
-      action: x.action,
-      ...(x.auto ? { auto: true } : {}),
-    })),
+    // A tie on war's stadium box has each of its stations decide (up to 2,000): cut as the bets are.
+    decisions: seatedFirst(r.decisions)
+      .slice(0, 512)
+      .map((x) => ({
+        seat: x.seat,
+        ...(x.hand !== undefined ? { hand: x.hand } : {}),
+        action: x.action,
+        ...(x.auto ? { auto: true } : {}),
+      })),
     ...(r.game === table.game.kind && table.game.presentation.actionWords ? { actionWords: { ...table.game.presentation.actionWords } } : {}),
     // One station's recall shows its own; a stadium round's whole record (hundreds of stations)
     // is cut to the page's limits here, the seated stations first: the export has all of it.
@@ -66,6 +69,12 @@ function recallRound(r: RecallRecord, station: number | null, table: LiveBackend
         }
       : {}),
   };
+}
+
+/** The decisions with the seats' and the seated stations' (1–7) first, each group in the order made. */
+function seatedFirst<T extends { station?: number }>(xs: readonly T[]): T[] {
+  const remote = (x: T) => Number(x.station !== undefined && x.station > MAX_STATIONS);
+  return [...xs].sort((a, b) => remote(a) - remote(b));
 }
 
 /** A station's own items, or every item with the seated stations' (1–7) first. */

@@ -1,0 +1,55 @@
+// Game recall of a stadium round. After a tie on casino war's stadium box every remote station on
+// it decides for its own bet (docs/stadium.md), each decision journalled: a table of 2,000 remote
+// stations journals up to 2,000 decisions in one round. The recall page carries at most 512 (the
+// service page's schema), so the page cuts them to its limits as it does the bets and lines, the
+// seated stations' first; the evidence export has all of them.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Ledger, type RoundRecord } from '../../../ledger/index.js';
+import { REMOTE_STATION_BASE, ServicePage } from '../../../protocol/index.js';
+import type { LiveBackendDeps } from './deps.js';
+import { recall } from './recall.js';
+
+const STATIONS = 600;
+
+/** A war round at a stadium table: the seats' decisions, then each remote station's on the box. */
+function stadiumTie(): RoundRecord {
+  const remote = Array.from({ length: STATIONS }, (_, i) => ({ seat: 0, station: REMOTE_STATION_BASE + 1 + i, action: 'war' }));
+  return {
+    roundId: 'R-1',
+    tableId: 'T-1',
+    game: 'war',
+    profile: 'macau-war',
+    status: 'settled',
+    seq: 9,
+    ts: '2026-12-06T06:00:00.000Z',
+    tzOffsetMin: 480,
+    cards: [
+      { card: '7H', to: 'seat:1' },
+      { card: '7S', to: 'box' },
+      { card: '7D', to: 'dealer' },
+    ],
+    decisions: [...remote, { seat: 1, station: 1, action: 'surrender' }],
+    bets: [],
+    lines: [],
+    credits: [],
+    entrySeqs: [1, 9],
+  } as unknown as RoundRecord;
+}
+
+describe('game recall of a stadium round with more decisions than a page carries', () => {
+  it('the page is within its schema, the seated station’s decision first', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-RC' });
+    try {
+      const round = stadiumTie();
+      ledger.rounds.recall = () => [round];
+      const d = { ledger, table: { game: { kind: 'war', presentation: {} } }, config: { tableId: 'T-1' } } as unknown as LiveBackendDeps;
+      const r = recall(d, () => Date.now()).rounds({ station: null, offset: 0, limit: 3 });
+      const page = ServicePage.safeParse({ page: 'recall', station: null, offset: 0, more: r.more, rounds: r.rounds });
+      assert.ok(page.success, `the recall page is out of its schema: ${page.error?.issues[0]?.path.join('.')} ${page.error?.issues[0]?.message}`);
+      assert.deepEqual(r.rounds[0]?.decisions[0], { seat: 1, action: 'surrender' }, 'the seated station’s decision is kept');
+    } finally {
+      ledger.close();
+    }
+  });
+});
