@@ -22,13 +22,21 @@ export type PeerProblem = (typeof PEER_PROBLEMS)[number];
  */
 export const SERVICE_PAGE_SIZE = { events: 40, recall: 3, tickets: 35 } as const;
 
+/**
+ * The devices and the faults a Status or Devices page carries. A stadium table's relayed remote
+ * acceptors are devices of the host (and their faults its faults), up to 2,000: the host picks
+ * which are shown (host/service/shown-rows.ts).
+ */
+export const DEVICES_SHOWN = 16;
+export const TILTS_SHOWN = 64;
+
 /** The table at a glance: its round, faults, devices, upstream link, program and locked accounts. */
 function statusPage({ TableRow, TiltRow, DeviceRow, SyncRow }: ServiceRows) {
   return z.strictObject({
     page: z.literal('status'),
     table: TableRow,
-    tilts: z.array(TiltRow).max(64).nullable(),
-    devices: z.array(DeviceRow).max(16),
+    tilts: z.array(TiltRow).max(TILTS_SHOWN).nullable(),
+    devices: z.array(DeviceRow).max(DEVICES_SHOWN),
     sync: SyncRow.nullable(),
     softwareVersion: Short,
     programHash: z.strictObject({
@@ -55,7 +63,7 @@ function devicesPage({ DeviceRow, TraceRow, FrameRow }: ServiceRows) {
     page: z.literal('devices'),
     /** The device whose trace is shown; null: every device's events, no frames. */
     device: Short.nullable(),
-    devices: z.array(DeviceRow).max(16),
+    devices: z.array(DeviceRow).max(DEVICES_SHOWN),
     /** Decoded device events, newest first (the chosen device's only, when one is chosen). */
     trace: z.array(TraceRow).max(60),
     /** The chosen device's frames, newest first. */

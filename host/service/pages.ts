@@ -1,5 +1,6 @@
 import { NOTES_HELD_SHOWN, SERVICE_PAGE_SIZE, type EventFilter, type ServicePage, type ServicePageName } from '../../protocol/index.js';
 import type { DevicesPart, ServiceBackend } from './service-backend.js';
+import { shownDevices, shownTilts } from './shown-rows.js';
 
 /** What the signed-in screen asked to see. */
 export interface PageRequest {
@@ -23,8 +24,8 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
       return {
         page: 'status',
         table: b.holds.table(),
-        tilts: b.status.tilts(),
-        devices: b.devices.list(),
+        tilts: shownTilts(b.status.tilts()),
+        devices: shownDevices(b.devices.list()),
         sync: b.sync.summary(),
         softwareVersion: b.cabinet.softwareVersion,
         programHash: {
@@ -89,7 +90,7 @@ function devicesPage(b: DevicesPart, device: string | null, twoPersonAbove: numb
   return {
     page: 'devices',
     device,
-    devices: b.list(),
+    devices: shownDevices(b.list(), device),
     trace: b.trace(device, 60),
     frames: device ? b.frames(device, 80) : [],
     ...(held.length > 0
