@@ -16,6 +16,8 @@ export interface LyingEntry {
   payload?: unknown;
   meters?: unknown;
   credits?: unknown;
+  /** The body's text as the liar writes it, from JSON.stringify's (a number written `5000.0`, which JSON.parse reads as 5000). */
+  text?: (body: string) => string;
 }
 
 export interface LyingTable {
@@ -27,7 +29,7 @@ export interface LyingTable {
 
 /** An entry's body text as the liar writes it, entry `seq` of `terminal`'s journal. */
 export function lyingBody(terminal: string, seq: number, e: LyingEntry): string {
-  return JSON.stringify({
+  const body = JSON.stringify({
     terminal,
     seq,
     ts: e.ts,
@@ -37,6 +39,7 @@ export function lyingBody(terminal: string, seq: number, e: LyingEntry): string 
     meters: e.meters ?? [],
     ...(e.credits === undefined ? {} : { credits: e.credits }),
   });
+  return e.text ? e.text(body) : body;
 }
 
 export async function lyingTable(app: App, db: Db, terminal: string): Promise<LyingTable> {

@@ -4,13 +4,23 @@
 // that fails on one row fails for every table of its gaming day, for good. Sums are numeric, never
 // cast to bigint: a total past bigint's range would fail the report the same way.
 
-/** The integer a jsonb value holds, as numeric; NULL when it holds none. */
+/**
+ * The integer a jsonb value holds, as numeric; NULL when it holds none. As the ingest read it:
+ * JSON.parse makes `5000.0` (or `5000.00000000000001`) the integer 5000, which the ingest took
+ * (report-fields.ts) and added to the table's meters, where jsonb keeps the digits as written. Read
+ * only as digits alone, such a figure counted for nothing in the report and plots while the meters
+ * held it (a review of 6 December). Digits with a fraction are read as the double JSON.parse makes
+ * of them, an integer or nothing (through bigint, which takes a double exactly where numeric keeps
+ * only 15 digits of it); a text longer than that (past a double's range) is never cast.
+ */
 export const intOf = (jsonb: string): string =>
-  `(CASE WHEN jsonb_typeof(${jsonb}) = 'number' AND (${jsonb})::text ~ '^-?[0-9]{1,16}$' THEN (${jsonb})::text::numeric END)`;
+  `(CASE WHEN jsonb_typeof(${jsonb}) <> 'number' THEN NULL
+     WHEN (${jsonb})::text ~ '^-?[0-9]{1,16}$' THEN (${jsonb})::text::numeric
+     WHEN (${jsonb})::text ~ '^-?[0-9]{1,16}[.][0-9]{1,32}$' THEN
+       (CASE WHEN (${jsonb})::text::float8 = trunc((${jsonb})::text::float8) THEN (${jsonb})::text::float8::bigint::numeric END) END)`;
 
 /** A station's number (1–9999) a jsonb value holds; NULL when it holds none. */
-export const stationOf = (jsonb: string): string =>
-  `(CASE WHEN jsonb_typeof(${jsonb}) = 'number' AND (${jsonb})::text ~ '^[0-9]{1,4}$' THEN (${jsonb})::text::int END)`;
+export const stationOf = (jsonb: string): string => `(CASE WHEN ${intOf(jsonb)} BETWEEN 0 AND 9999 THEN ${intOf(jsonb)}::int END)`;
 
 /**
  * Of a `handpay.request`'s payload `p`: whether it holds what a ledger writes there (ledger/entries.ts):
