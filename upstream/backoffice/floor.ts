@@ -65,9 +65,30 @@ const Credits = (v: unknown): [number, number, number][] => (Array.isArray(v) ? 
  */
 export class FloorProjection {
   private readonly seen = new Map<string, Seen>();
+  /** Each table's read under way, which the next read of it waits for. */
+  private readonly reading = new Map<string, Promise<Seen>>();
   constructor(private readonly sql: Sql) {}
 
-  private async catchUp(terminalId: string): Promise<Seen> {
+  /**
+   * One read of a table at a time: two at once (the floor's push and a table's page) went to the
+   * database apart, and on PostgreSQL's pool of connections could be answered out of order; the
+   * older answer, applied last, put the table's stations, last round and seq read back as they were.
+   */
+  private catchUp(terminalId: string): Promise<Seen> {
+    const before = this.reading.get(terminalId);
+    const read = (before ?? Promise.resolve()).then(
+      () => this.readOn(terminalId),
+      () => this.readOn(terminalId),
+    );
+    this.reading.set(terminalId, read);
+    const forget = () => {
+      if (this.reading.get(terminalId) === read) this.reading.delete(terminalId);
+    };
+    void read.then(forget, forget);
+    return read;
+  }
+
+  private async readOn(terminalId: string): Promise<Seen> {
     const s = this.seen.get(terminalId) ?? { seq: 0, profile: null, lastRound: null, credits: new Map<number, number>() };
     const r = await this.sql.query<{ seq: number; type: string; profile: string | null; round_id: string | null; ts: Date; credits: unknown }>(
       `SELECT seq, type, doc->'payload'->>'profile' AS profile, doc->'payload'->>'roundId' AS round_id, ts, doc->'credits' AS credits FROM journal
