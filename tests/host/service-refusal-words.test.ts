@@ -264,7 +264,7 @@ describe('service-mode refusals are said by key in every language', () => {
             by,
           ),
         ],
-        ['serviceRefusal.syncNoUpstream', upstreamSync({ sync: null }, journal).retry('tech-1')],
+        ['serviceRefusal.syncNoUpstream', upstreamSync({ sync: null, log: silent }, journal).retry('tech-1')],
       ];
       for (const [key, r] of cases) assertWordsEverywhere(noticeOf(r, key), key);
       assert.equal(part.dropCount(1, [{ note: 100, count: 1 }], by).ok, true, 'a count the table can take is taken');

@@ -2,11 +2,11 @@ import { manifestDiff, programManifest } from '../program-hash.js';
 import type { StatusPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import type { ServiceJournal } from './service-journal.js';
+import { recordedFirst, type ServiceJournal } from './service-journal.js';
 
 /** The program's hash at start and on demand, a different one traced to its files. */
 export function programCheck(
-  d: Pick<LiveBackendDeps, 'program'>,
+  d: Pick<LiveBackendDeps, 'program' | 'log'>,
   now: () => number,
   journal: ServiceJournal,
   changes: Changes,
@@ -22,9 +22,11 @@ export function programCheck(
       // A different hash is traced to its files: changed, added or removed since the start.
       const diff = manifestDiff(start, current);
       const changed = [...diff.changed, ...diff.added.map((p) => `+${p}`), ...diff.removed.map((p) => `-${p}`)];
-      latestHash = { hash: current.hash, at: new Date(now()).toISOString(), changed: changed.slice(0, 16) };
       const detail = `${current.hash} over ${current.files.length} files (${current.mode})${changed.length ? `; differs from the start in ${changed.length}: ${changed.join(', ')}` : ''}`;
-      journal.action([who], 'program-hash', detail);
+      // Journalled first: a hash the journal has no record of is never shown.
+      const refused = recordedFirst(journal, d.log, [who], 'program-hash', detail);
+      if (refused) return refused;
+      latestHash = { hash: current.hash, at: new Date(now()).toISOString(), changed: changed.slice(0, 16) };
       changes.changed();
       return {
         ok: true,

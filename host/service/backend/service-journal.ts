@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
 import type { Ledger, NewEntry } from '../../../ledger/index.js';
+import { serviceSaid } from '../../../locales/said.js';
+import { refusedBy } from '../refusal-words.js';
+import type { BackendResult } from '../service-backend.js';
 import type { Changes } from './changes.js';
 
 /** What service mode journals of its own acts: an action (one or two people) and a device test. */
@@ -44,5 +47,27 @@ export function recordOrLog(journal: ServiceJournal, log: Pick<Logger, 'error'>,
     journal.action(by, action, detail);
   } catch (err) {
     log.error({ err, by, action, detail }, 'done; its service.action record was refused by the journal');
+  }
+}
+
+/**
+ * The record of an act whose only trace is that record (a sync retry kicked, a program hash shown),
+ * journalled before the act: null when the journal took it, and the act may follow; else the
+ * answer that nothing was done (a full disk), the refusal logged. The act done first and its record
+ * refused after, the technician was told it failed (with SQLite's words) when it had happened.
+ */
+export function recordedFirst(
+  journal: ServiceJournal,
+  log: Pick<Logger, 'error'>,
+  by: readonly string[],
+  action: string,
+  detail: string,
+): Extract<BackendResult, { ok: false }> | null {
+  try {
+    journal.action(by, action, detail);
+    return null;
+  } catch (err) {
+    log.error({ err, by, action }, 'not done: the journal refused its service.action record');
+    return refusedBy(serviceSaid('actNotJournalled'));
   }
 }

@@ -2,10 +2,10 @@ import { serviceSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
 import type { SyncPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
-import type { ServiceJournal } from './service-journal.js';
+import { recordedFirst, type ServiceJournal } from './service-journal.js';
 
 /** The upstream link's state, and a retry now. */
-export function upstreamSync(d: Pick<LiveBackendDeps, 'sync'>, journal: ServiceJournal): SyncPart {
+export function upstreamSync(d: Pick<LiveBackendDeps, 'sync' | 'log'>, journal: ServiceJournal): SyncPart {
   return {
     summary() {
       if (!d.sync) return null;
@@ -27,8 +27,10 @@ export function upstreamSync(d: Pick<LiveBackendDeps, 'sync'>, journal: ServiceJ
 
     retry(who) {
       if (!d.sync) return refusedBy(serviceSaid('syncNoUpstream'));
+      // Journalled first: a retry the journal has no record of is never kicked.
+      const refused = recordedFirst(journal, d.log, [who], 'sync-retry', '');
+      if (refused) return refused;
       d.sync.kick();
-      journal.action([who], 'sync-retry', '');
       return { ok: true, key: 'service.done.syncRetry' };
     },
   };
