@@ -245,7 +245,11 @@ export interface SessionJournal {
    * lost power) gets its `service.exit` with reason `power-loss`. Returns how many.
    */
   closeOpen(): number;
-  denied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role' | 'integrity', lockedUntil?: string): void;
+  /**
+   * A refused PIN check journalled (`service.denied`); false when the journal refused the record (a
+   * full disk): logged, never thrown, for the PIN is refused all the same and the screen says so.
+   */
+  denied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role' | 'integrity', lockedUntil?: string): boolean;
   /**
    * A security event of service mode, raised as its fault (journalled once, until a supervisor
    * clears it; shown on the Status page and on /metrics): a burst of PINs over the limits, or an

@@ -177,8 +177,8 @@ export class ServiceHost {
       this.o.backend.sessions.raiseFault('service-sign-in-burst', { say: tiltDetailSaid('signInBurstUncounted') });
       return;
     }
-    if (newLock) this.locksJournalled.set(staff, lockedUntil);
-    this.o.backend.sessions.denied(staff, reason, lockedUntil);
+    // A lock is taken as journalled once the journal took it: refused (a full disk), the next refusal journals it.
+    if (this.o.backend.sessions.denied(staff, reason, lockedUntil) && newLock) this.locksJournalled.set(staff, lockedUntil);
   }
 }
 

@@ -68,7 +68,15 @@ export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log'> & { flo
 
     denied(staff, reason, lockedUntil) {
       journalHeld();
-      d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
+      // The PIN is refused whether or not its record is taken (the accounts store counted it):
+      // a refused record is logged, not thrown, so the screen still says the PIN was refused.
+      try {
+        d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
+        return true;
+      } catch (err) {
+        d.log.error({ err, staff, reason, lockedUntil }, 'a PIN refused; the journal refused its service.denied record');
+        return false;
+      }
     },
 
     raiseFault(kind, at) {

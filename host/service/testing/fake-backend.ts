@@ -92,7 +92,10 @@ function sessionFakes(journal: { type: string; payload: Record<string, unknown> 
     ended: () => undefined,
     journalHeldAtStop: () => undefined,
     closeOpen: () => 0,
-    denied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
+    denied: (staff, reason) => {
+      journal.push({ type: 'service.denied', payload: { staff, reason } });
+      return true;
+    },
     // As the tilt manager journals it: the detail in English, and by key where it was said so.
     raiseFault: (kind, at) =>
       void journal.push({ type: 'tilt.raise', payload: 'say' in at ? { kind, detail: inEnglish(at.say), say: at.say } : { kind, detail: at.detail } }),
