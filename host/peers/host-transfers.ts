@@ -48,7 +48,7 @@ export interface HostTransfersOptions {
    * `credit-limit`. Absent: no limit. What a station holds is measured by the journal (`held`).
    */
   readonly creditLimit?: () => number;
-  /** Whether a station is under the casino system's AFT game lock now (docs/sas.md, "The game lock"): an offer to it waits. Absent: none is. */
+  /** Whether a station is under the casino system's AFT game lock now (docs/sas.md, "The game lock"): an offer to it, and the reversal of a move out of it, wait. Absent: none is. */
   readonly locked?: (station: number) => boolean;
 }
 

@@ -91,3 +91,76 @@ describe('transfers: a move in waits while the station is under the AFT game loc
     assert.deepEqual(journal, [{ type: 'transfer.in', payload: { transfer: t } }]);
   });
 });
+
+// The other way: a move out of a locked station that the receiving table refuses. The station's
+// gate holds a move out off during the lock, but one debited before it may be answered during it;
+// its reversal puts the credit back on the station between the system's 0x74 and its 0x72. So a
+// refusal waits while the station is locked, neither journalled nor acted on: the receiver has
+// journalled it and answers it again at the sender's every ask (an offer or a recall), so the
+// next answer after the lock reverses the debit. Nothing is lost: the transfer stays open.
+class Sender {
+  state: TransferState = initialState(HOME, 'MOP', { 103: HOME, 104: HOME });
+  readonly locked = new Set<number>();
+  on(event: Parameters<typeof step>[1]): TransferStep {
+    const r = step(this.state, event);
+    this.state = r.state;
+    return r;
+  }
+  hear(message: unknown): TransferStep {
+    return this.on({ kind: 'receive', link: BACC, message, credit: () => 0, locked: (s) => this.locked.has(s) });
+  }
+}
+
+describe('transfers: a move out refused while its station is under the AFT game lock waits to be reversed', () => {
+  it("a refusal heard during the lock reverses nothing; the receiver's answer to the next ask after it does", () => {
+    const home = new Sender();
+    const started = home.on({ kind: 'start', station: 103, to: BACC, amount: 2_000, available: 5_000 });
+    const t = (started.journal[0] as Extract<TransferEntry, { type: 'transfer.out' }>).payload.transfer;
+    home.locked.add(103);
+    const refused = { kind: 'refused', id: t.id, reason: 'credit-limit' };
+    const waiting = home.hear(refused);
+    assert.deepEqual([waiting.journal, waiting.send, waiting.alarms], [[], [], []], 'credit came back onto a locked station');
+    // Still open: the tick asks again, and the receiver answers again from its journal.
+    assert.deepEqual(home.on({ kind: 'tick' }).send, [{ to: BACC, message: { kind: 'offer', transfer: t } }]);
+    home.locked.delete(103);
+    assert.deepEqual(home.hear(refused).journal, [{ type: 'transfer.reverse', payload: { transfer: t, reason: 'credit-limit' } }]);
+  });
+
+  it('a recalled transfer is reversed by the answer to a recall after the lock, not during it; a taken one completes as ever', () => {
+    const home = new Sender();
+    const a = (home.on({ kind: 'start', station: 103, to: BACC, amount: 100, available: 500 }).journal[0] as Extract<TransferEntry, { type: 'transfer.out' }>)
+      .payload.transfer;
+    const b = (home.on({ kind: 'start', station: 103, to: BACC, amount: 200, available: 400 }).journal[0] as Extract<TransferEntry, { type: 'transfer.out' }>)
+      .payload.transfer;
+    home.on({ kind: 'recall', id: a.id });
+    home.locked.add(103);
+    const refused = { kind: 'refused', id: a.id, reason: 'recalled' };
+    assert.deepEqual(home.hear(refused).journal, [], 'credit came back onto a locked station');
+    // "Taken" moves nothing onto the station (its debit was before the lock): it completes.
+    assert.deepEqual(home.hear({ kind: 'taken', transfer: b }).journal, [{ type: 'transfer.complete', payload: { transfer: b } }]);
+    assert.deepEqual(home.on({ kind: 'tick' }).send, [{ to: BACC, message: { kind: 'recall', id: a.id } }]);
+    home.locked.delete(103);
+    assert.deepEqual(home.hear(refused).journal, [{ type: 'transfer.reverse', payload: { transfer: a, reason: 'recalled' } }]);
+  });
+
+  it("the host asks its table whether the station is locked at each refusal (TransferHost's `locked`)", () => {
+    const journal: TransferEntry[] = [];
+    const locked = new Set([103]);
+    const host = new TransferHost({
+      self: HOME,
+      currency: 'MOP',
+      homes: HOMES,
+      journal: { entries: () => journal, append: (es) => journal.push(...es), credit: () => 5_000 },
+      send: () => {},
+      alarm: () => {},
+      locked: (s) => locked.has(s),
+    });
+    host.start(103, BACC, 1_000);
+    const t = (journal[0] as Extract<TransferEntry, { type: 'transfer.out' }>).payload.transfer;
+    host.receive(BACC, { kind: 'refused', id: t.id, reason: 'credit-limit' });
+    assert.equal(journal.length, 1, 'credit came back onto a locked station');
+    locked.clear();
+    host.receive(BACC, { kind: 'refused', id: t.id, reason: 'credit-limit' });
+    assert.deepEqual(journal.slice(1), [{ type: 'transfer.reverse', payload: { transfer: t, reason: 'credit-limit' } }]);
+  });
+});

@@ -103,12 +103,26 @@ function mismatch(link: TableId, o: Outgoing, terms: Transfer): TransferEffects 
   };
 }
 
-/** The receiver says it never took the transfer and never will. */
-export function onRefused(state: TransferState, link: TableId, id: TransferId, reason: TransferRefusal): TransferEffects {
+/**
+ * The receiver says it never took the transfer and never will; `locked` whether a station is under
+ * the casino system's AFT game lock now.
+ */
+export function onRefused(
+  state: TransferState,
+  link: TableId,
+  id: TransferId,
+  reason: TransferRefusal,
+  locked: (station: number) => boolean = () => false,
+): TransferEffects {
   const o = answered(state, link, id);
   if (!('phase' in o)) return o;
   if (o.phase === 'reversed') return NO_EFFECTS;
   if (o.phase === 'completed') return alarm(link, 'contradiction', id, `"never took it" after "taken": the transfer stays complete`);
+  // The reversal puts the credit back on the station: not between the casino system's 0x74 and its
+  // 0x72 (SAS 6.02 §8.4; docs/sas.md, "The game lock"). The refusal waits, nothing journalled: the
+  // receiver journalled it and answers it again at each ask (offer or recall, every tick), so the
+  // first answer after the lock (at most 99.99 s) reverses the debit.
+  if (locked(o.transfer.station)) return NO_EFFECTS;
   return { journal: [{ type: 'transfer.reverse', payload: { transfer: o.transfer, reason } }], send: [], alarms: [] };
 }
 

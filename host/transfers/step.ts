@@ -40,7 +40,7 @@ export type TransferEvent =
       readonly atLimitBudgetSpent?: boolean;
       /** The host's clock (ms): the day a refusal at the credit limit is counted in and stamped with. Absent: undated (one day of their own). */
       readonly now?: number;
-      /** Whether a station is under the casino system's AFT game lock now (an offer to it waits). Absent: none is. */
+      /** Whether a station is under the casino system's AFT game lock now (an offer to it, and a refusal of a move out of it, wait). Absent: none is. */
       readonly locked?: (station: number) => boolean;
     };
 
@@ -99,7 +99,7 @@ function effectsOf(state: TransferState, event: TransferEvent): TransferEffects 
         case 'taken':
           return onTaken(state, event.link, m.transfer);
         case 'refused':
-          return onRefused(state, event.link, m.id, m.reason);
+          return onRefused(state, event.link, m.id, m.reason, event.locked);
       }
     }
   }

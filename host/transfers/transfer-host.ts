@@ -55,7 +55,7 @@ export interface TransferHostOptions {
   readonly monotonic?: () => number;
   /** The most a station's credit here may hold (the table's `creditLimit`, read at each offer); absent, no limit. */
   readonly creditLimit?: () => number;
-  /** Whether a station is under the casino system's AFT game lock now (read at each offer: one to it waits); absent, none is. */
+  /** Whether a station is under the casino system's AFT game lock now (read at each offer and refusal: an offer to it, and the reversal of a move out of it, wait); absent, none is. */
   readonly locked?: (station: number) => boolean;
 }
 
