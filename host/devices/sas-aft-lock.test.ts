@@ -12,11 +12,12 @@ function rig() {
   const journal: string[] = [];
   /** Appends the journal refuses next (the disk full). */
   const refusing = { raises: 0 };
-  const w: { roundOpen: boolean; refuseIn: string | null; refuseOut: string | null; roomIn: number } = {
+  const w: { roundOpen: boolean; refuseIn: string | null; refuseOut: string | null; roomIn: number; moving: string | null } = {
     roundOpen: false,
     refuseIn: null,
     refuseOut: null,
     roomIn: 1_000_000,
+    moving: null,
   };
   const lock = new StationAftLock({
     station: 3,
@@ -31,6 +32,7 @@ function rig() {
     refuseIn: () => w.refuseIn,
     refuseOut: () => w.refuseOut,
     roomIn: () => w.roomIn,
+    creditMoving: () => w.moving,
     now: () => now,
     timers: {
       setTimeout: (fn, ms) => {
@@ -132,6 +134,30 @@ describe('the AFT game lock', () => {
     lock.request({ code: 0x00, condition: 0x03, timeoutHundredths: 500 });
     assert.equal(lock.status(), LOCK_STATUS.none, 'both ways asked: the way in cannot be met');
     lock.request({ code: 0x00, condition: 0x02, timeoutHundredths: 500 });
+    assert.equal(lock.status(), LOCK_STATUS.locked);
+    assert.deepEqual(journal, ['raise sas-aft-locked 3']);
+  });
+
+  // A review of 6 December: a ticket cash-out under way (in print, or waiting for its number) holds
+  // the station's credit off every way out, and the lock for a transfer to the station (or for none
+  // named) looked at nothing of it: granted while the ticket printed, the ticket's void after a
+  // failed print put its amount back on the station during the lock, and a ticket numbered then
+  // took the credit off it (ticket.issue).
+  it('takes no lock while a ticket cash-out is under way at the station, whatever the condition; once it has ended, the lock is taken', () => {
+    const { lock, w, journal } = rig();
+    w.moving = 'station 3 is locked until ticket 001234 is printed or voided';
+    for (const condition of [0x00, 0x01, 0x02, 0x03]) {
+      lock.request({ code: 0x00, condition, timeoutHundredths: 500 });
+      assert.equal(lock.status(), LOCK_STATUS.none, `a lock (condition ${condition}) granted while a ticket prints`);
+    }
+    assert.deepEqual(journal, []);
+    w.roundOpen = true;
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
+    w.roundOpen = false;
+    lock.check();
+    assert.equal(lock.status(), LOCK_STATUS.none, 'a pending lock taken at the round end while a ticket prints');
+    w.moving = null;
+    lock.request({ code: 0x00, condition: 0x01, timeoutHundredths: 500 });
     assert.equal(lock.status(), LOCK_STATUS.locked);
     assert.deepEqual(journal, ['raise sas-aft-locked 3']);
   });

@@ -2,7 +2,8 @@
 // casino's system locks a station before it moves money so nothing else changes the credit meter
 // meanwhile. The station grants a lock only when it can: no round in progress for it (bets on the
 // table: the lock is pending and takes effect when the round is over) and the transfers the system
-// names in the transfer condition possible now (else it is not locked at all). While locked, the
+// names in the transfer condition possible now, and no ticket cash-out under way (else it is not
+// locked at all). While locked, the
 // station takes no bet, note or cash-out: the lock is a journalled station fault (`sas-aft-locked`,
 // on the player's screen and the service page, and exception 6F "game locked" from the journal
 // when it takes effect). It ends at its timeout (measured from when it took effect; a pending
@@ -68,6 +69,13 @@ export interface StationAftLockDeps {
    * as 0x74 offers none then. Absent: no limit.
    */
   roomIn?: () => number;
+  /**
+   * Why the station's credit is on the move now, whatever the condition names: a ticket cash-out
+   * under way (host/floor/ticket-out.ts `holdAt`: numbered, printing, or waiting for the system's
+   * number). Its `ticket.issue` takes the credit off and a void after a failed print puts it back,
+   * so no lock is taken meanwhile (FF; a pending one is dropped at its round's end). Absent: never.
+   */
+  creditMoving?: () => string | null;
   timers: LockTimers;
   /** The clock of the locks' bound (`AFT_LOCKS_*`); `performance.now` unless a test drives it. */
   now?: () => number;
@@ -190,6 +198,7 @@ export class StationAftLock {
   }
 
   private conditionHolds(condition: number): boolean {
+    if (this.d.creditMoving?.() != null) return false;
     if ((condition & CONDITION.toMachine) !== 0 && (this.d.refuseIn() !== null || this.d.roomIn?.() === 0)) return false;
     if ((condition & CONDITION.fromMachine) !== 0 && this.d.refuseOut() !== null) return false;
     return true;

@@ -178,7 +178,8 @@ export class TicketOut {
    * Why the station's credit is held by a ticket now, or null: one in print, a cash-out waiting for
    * the casino system's number, or one under way between its start and its `ticket.issue`. Every
    * path that moves the station's credit out asks it: bets, cash-outs, AFT out, `move-credit`,
-   * `leave-table` (StationGates.refuse, host/start/sas-links.ts).
+   * `leave-table` (StationGates.refuse, host/start/sas-links.ts); and the AFT game lock, which is
+   * not taken meanwhile (host/devices/sas-aft-lock.ts `creditMoving`).
    */
   holdAt(station: number): string | null {
     const t = this.inPrint.get(station);

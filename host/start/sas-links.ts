@@ -66,6 +66,8 @@ export interface SasLinksDeps {
   roundOpen: (station: number) => boolean;
   /** Why the station cannot give its credit away now (a handpay waiting, bets in play, no credit, a ticket in print), or null (AFT out). */
   cashOutRefusal: (station: number) => string | null;
+  /** Why the station's credit is on the move now (a ticket cash-out under way), or null: no AFT game lock is taken meanwhile. Absent: never. */
+  creditMoving?: (station: number) => string | null;
   /** The running program: its root and files (host/service/program-hash.ts), for long poll 0x21. */
   program: { root: string; files: readonly string[] };
   /** The data folder: what each station's SAS host acknowledged is kept there (`sas-reported.json`). */
@@ -335,7 +337,18 @@ export class SasLinks {
       d.pendingHandpay(station) ? 'a handpay waiting' : (d.tilts.refusal(station, 'bet', 'sas-aft-locked')?.reason ?? null);
     const refuseOut = (): string | null => d.cashOutRefusal(station) ?? d.tilts.refusal(station, 'cash-out', 'sas-aft-locked')?.reason ?? null;
     const roomIn = (): number => creditRoom(d.ledger, station, d.config.creditLimit);
-    const lock = new StationAftLock({ station, tilts: d.tilts, roundOpen: () => d.roundOpen(station), refuseIn, refuseOut, roomIn, timers: LOCK_TIMERS });
+    // A ticket cash-out under way moves the credit (its issue takes it, a void puts it back): no lock meanwhile, whatever the condition.
+    const creditMoving = (): string | null => d.creditMoving?.(station) ?? null;
+    const lock = new StationAftLock({
+      station,
+      tilts: d.tilts,
+      roundOpen: () => d.roundOpen(station),
+      refuseIn,
+      refuseOut,
+      roomIn,
+      creditMoving,
+      timers: LOCK_TIMERS,
+    });
     this.locks.set(station, lock);
     const registration = new StationAftRegistration({ ledger: d.ledger, station, assetNumber: aft.assetNumber });
     this.registrations.set(station, registration);
@@ -456,6 +469,7 @@ export function openSasLinks(
     pendingHandpay: (station) => floor.handpays.pendingAt(station),
     roundOpen: (station) => table.reads.hasBets(station),
     cashOutRefusal: (station) => aftOutRefusal(floor, station),
+    creditMoving: (station) => floor.tickets.holdAt(station),
     program: { root: layout.root, files: manifest.files.map(([file]) => file) },
     dataDir: options.dataDir,
     sasTickets,

@@ -23,8 +23,11 @@ import { SasHost, type HostIo } from './host/host.js';
 import { openPtyHost, ptyPair } from './host/io.js';
 import { SV, awaitException, pendingCashout57, receive58 } from './host/system-validation.js';
 import * as T from './host/tickets.js';
+import * as A from './host/aft.js';
 
 const ADDRESS = 12;
+/** Station 1's AFT asset number: the casino system may also lock it (0x74) for a transfer. */
+const ASSET = 48_000_012;
 // Long enough that a loaded machine finishes the lying steps before it (a run at load 16 took 14 s for them).
 const TIMEOUT_MS = 30_000;
 // The silent system's host: nothing but the wait runs before its timeout, so it need not be long.
@@ -77,7 +80,11 @@ function systemValidationFloor(name: string, timeoutMs: number) {
     const config: TableConfig = simulatedTableConfig('war');
     config.stations = config.stations.map((s) =>
       s.station === 1
-        ? { ...s, printer: 'sim', sas: { link: `serial:${pair.machine}`, address: ADDRESS, validation: 'system' } }
+        ? {
+            ...s,
+            printer: 'sim',
+            sas: { link: `serial:${pair.machine}`, address: ADDRESS, validation: 'system', aft: { assetNumber: ASSET, limit: 500_000 } },
+          }
         : s.station === 2
           ? { ...s, sas: { link: `serial:${pair2.machine}`, address: ADDRESS } }
           : s,
@@ -132,6 +139,7 @@ describe('SAS system validation at a station, through the host start', () => {
   let first = '';
   it('a cash-out waits (journalled, 57, the station locked), lies refused (81, nothing journalled), the number taken once and printed', async () => {
     await note();
+    const raisedBefore = entryCount(r().ledger, ['tilt.raise']);
     await until(() => r().floor.tickets.whyNot(1, r().ledger.credit(1)) === null, 'the printer ready');
     assert.deepEqual(gate().cashOut(1), { ok: true });
     await awaitException(f.h, 0x57);
@@ -139,6 +147,11 @@ describe('SAS system validation at a station, through the host start', () => {
     assert.equal(r().ledger.credit(1), 10_000, 'the credit still on the meter');
     assert.match(gate().refuse(1, 'place-bet')?.reason ?? '', /waits for the casino system/);
     assert.equal(gate().cashOut(1).ok, false, 'a second cash-out meanwhile is refused');
+    // The AFT game lock is not taken while the cash-out is under way (docs/sas.md, "The game lock"):
+    // the ticket's issue would take the credit off the locked station (a review of 6 December).
+    for (const condition of [0x00, 0x01])
+      assert.equal((await A.status74(f.h, 0x00, condition, 500)).lock, A.LOCK.none, `a lock (condition ${condition}) granted while the cash-out waits`);
+    assert.equal(entryCount(r().ledger, ['tilt.raise']) - raisedBefore, 0, 'no sas-aft-locked fault');
     assert.deepEqual(await pendingCashout57(f.h), { type: SV.cashable, amount: 10_000 }, 'the amount is the machine’s: 0x58 carries none');
     assert.equal(await receive58(f.h, 0, '', [0x1a, ...Array<number>(8).fill(0x11)]), SV.rejected, 'system id not BCD');
     assert.equal(await receive58(f.h, 0, '', [0x12, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0xf1]), SV.rejected, 'number not BCD');
