@@ -3,10 +3,9 @@
 // meanwhile. The station grants a lock only when it can: no round in progress for it (bets on the
 // table: the lock is pending and takes effect when the round is over) and the transfers the system
 // names in the transfer condition possible now, and no ticket cash-out under way (else it is not
-// locked at all). While locked, the
-// station takes no bet, note or cash-out: the lock is a journalled station fault (`sas-aft-locked`,
-// on the player's screen and the service page, and exception 6F "game locked" from the journal
-// when it takes effect). It ends at its timeout (measured from when it took effect; a pending
+// locked at all). While locked, the station takes no bet, note or cash-out: the lock is a
+// journalled station fault (`sas-aft-locked`, on the player's screen and the service page, and
+// exception 6F "game locked" from the journal when it takes effect). It ends at its timeout (measured from when it took effect; a pending
 // lock's from the request), on a cancel (80), when a transfer completes, with the host's run
 // (a lock never survives a restart: the timer that ends it is gone), and when the hold it belongs
 // to reaches `AFT_LOCK_LONGEST_MS` (re-locks included: a system cannot hold a station for ever).
