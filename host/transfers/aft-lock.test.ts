@@ -164,3 +164,36 @@ describe('transfers: a move out refused while its station is under the AFT game 
     assert.deepEqual(journal.slice(1), [{ type: 'transfer.reverse', payload: { transfer: t, reason: 'credit-limit' } }]);
   });
 });
+
+describe("transfers: two people's reversal of a move out waits for the end of the AFT game lock", () => {
+  it("is refused 'station-locked' while the station is locked, journalling nothing; a completion is settled as ever; after the lock the reversal is", () => {
+    const journal: TransferEntry[] = [];
+    const locked = new Set<number>();
+    const host = new TransferHost({
+      self: HOME,
+      currency: 'MOP',
+      homes: HOMES,
+      journal: { entries: () => journal, append: (es) => journal.push(...es), credit: () => 5_000 },
+      send: () => {},
+      alarm: () => {},
+      locked: (s) => locked.has(s),
+    });
+    host.start(103, BACC, 1_000);
+    host.start(103, BACC, 500);
+    const [a, b] = journal.map((e) => (e as Extract<TransferEntry, { type: 'transfer.out' }>).payload.transfer);
+    assert.ok(a && b);
+    const settled = { by: ['ana', 'rui'] as [string, string], reference: 'INC-9' };
+    locked.add(103);
+    // The reversal puts the credit back on the station: not between the system's 0x74 and its 0x72.
+    assert.deepEqual(host.settle({ id: a.id, as: 'reversed', settled, receiverAnswers: false }), { refused: 'station-locked' });
+    assert.equal(journal.length, 2, 'credit came back onto a locked station');
+    // A completion moves nothing onto the station (its debit was before the lock).
+    assert.deepEqual(host.settle({ id: b.id, as: 'completed', settled, receiverAnswers: false }), {});
+    locked.clear();
+    assert.deepEqual(host.settle({ id: a.id, as: 'reversed', settled, receiverAnswers: false }), {});
+    assert.deepEqual(journal.slice(2), [
+      { type: 'transfer.complete', payload: { transfer: b, settled } },
+      { type: 'transfer.reverse', payload: { transfer: a, settled } },
+    ]);
+  });
+});

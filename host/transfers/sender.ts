@@ -129,9 +129,10 @@ export function onRefused(
 /**
  * Why two people's settlement of a transfer is refused: `unknown-transfer`, this host never sent
  * it; `closed`, its journal already closes it; `receiver-answers`, it is open, not disputed, and
- * its receiver can still answer (recall it and wait: its answer decides, not a person's guess).
+ * its receiver can still answer (recall it and wait: its answer decides, not a person's guess);
+ * `station-locked`, a reversal while the casino system holds the station's AFT game lock.
  */
-export type SettleRefusal = 'unknown-transfer' | 'closed' | 'receiver-answers';
+export type SettleRefusal = 'unknown-transfer' | 'closed' | 'receiver-answers' | 'station-locked';
 
 /** Two people's settlement of an open transfer (service mode): `receiverAnswers`, its receiver's link is up. */
 export interface SettleTransfer {
@@ -147,11 +148,18 @@ export interface SettleTransfer {
  * as the closing with their names (`settled`). Nothing asks the receiver about it again: the
  * upstream's reconciliation checks it against the receiver's ledger (a disagreement with its money).
  */
-export function settleTransfer(state: TransferState, s: SettleTransfer): TransferEffects & { settleRefused?: SettleRefusal } {
+export function settleTransfer(
+  state: TransferState,
+  s: SettleTransfer,
+  locked: (station: number) => boolean = () => false,
+): TransferEffects & { settleRefused?: SettleRefusal } {
   const o = outgoingOf(state, s.id);
   if (!o) return { ...NO_EFFECTS, settleRefused: 'unknown-transfer' };
   if (o.phase === 'completed' || o.phase === 'reversed') return { ...NO_EFFECTS, settleRefused: 'closed' };
   if (!o.disputed && s.receiverAnswers) return { ...NO_EFFECTS, settleRefused: 'receiver-answers' };
+  // A reversal puts the credit back on the station: not between the casino system's 0x74 and its
+  // 0x72, as a refusal heard then waits (onRefused). A completion moves nothing onto it.
+  if (s.as === 'reversed' && locked(o.transfer.station)) return { ...NO_EFFECTS, settleRefused: 'station-locked' };
   const entry =
     s.as === 'completed'
       ? ({ type: 'transfer.complete', payload: { transfer: o.transfer, settled: s.settled } } as const)

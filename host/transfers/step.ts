@@ -21,7 +21,11 @@ export type TransferEvent =
   | ({ readonly kind: 'start' } & StartTransfer)
   | { readonly kind: 'recall'; readonly id: TransferId }
   /** Two people close an open transfer no answer will close (service mode). */
-  | ({ readonly kind: 'settle' } & SettleTransfer)
+  | ({
+      readonly kind: 'settle';
+      /** Whether a station is under the casino system's AFT game lock now (a reversal onto it is refused). Absent: none is. */
+      readonly locked?: (station: number) => boolean;
+    } & SettleTransfer)
   | { readonly kind: 'tick' }
   /**
    * A message as it came off the link named `link` (unparsed: a peer's bytes are distrusted here);
@@ -72,7 +76,7 @@ function effectsOf(state: TransferState, event: TransferEvent): TransferEffects 
     case 'recall':
       return recallTransfer(state, event.id);
     case 'settle':
-      return settleTransfer(state, event);
+      return settleTransfer(state, event, event.locked);
     case 'tick':
       return askAgain(state);
     case 'receive': {

@@ -97,7 +97,7 @@ export class TransferHost {
 
   /** Two people close an open transfer no answer will close (service mode); a refusal journals nothing. */
   settle(s: SettleTransfer): { refused?: SettleRefusal } {
-    const r = this.on({ kind: 'settle', ...s });
+    const r = this.on({ kind: 'settle', ...s, ...(this.o.locked ? { locked: this.o.locked } : {}) });
     return r.settleRefused ? { refused: r.settleRefused } : {};
   }
 
