@@ -32,6 +32,10 @@ const LIES: [string, LyingEntry[]][] = [
   ['a meter that is no triple', [{ type: 'bill.credit', ts: TS, meters: [{ scope: 'table' }] }]],
   ['a transfer whose station is a word', [{ type: 'transfer.in', ts: TS, payload: { transfer: { station: 'x', amount: 100 } } }]],
   ['a transfer whose amount is a fraction', [{ type: 'transfer.out', ts: TS, payload: { transfer: { station: 2, amount: 0.5 } } }]],
+  // A review of 6 December: a transfer's station was any of 1–9999, a report line each ("station:N").
+  ['a transfer at a station no table has (7777)', [{ type: 'transfer.in', ts: TS, payload: { transfer: { station: 7777, amount: 100 } } }]],
+  ['a transfer at a station no table has (50)', [{ type: 'transfer.out', ts: TS, payload: { transfer: { station: 50, amount: 100 } } }]],
+  ['a reversal at a station no table has (2101)', [{ type: 'transfer.reverse', ts: TS, payload: { transfer: { station: 2101, amount: 100 } } }]],
   [
     'bets that are an object',
     [

@@ -2,7 +2,7 @@ import { floorOutstanding, TABLE_FIGURE_BOUND } from '../figure-bound.js';
 import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
-import { arrayOf, handpayFits, intOf, meterFits, meterScopeFits, stationOf } from './journal-figures.js';
+import { arrayOf, handpayFits, intOf, meterFits, meterScopeFits, stationOf, tableStationFits } from './journal-figures.js';
 import { noteDenomination } from '../ingest/report-fields.js';
 
 /**
@@ -268,7 +268,7 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
   const t = await sql.query<CurrencyRow & { type: string; station: number | null; amount: number | null }>(
     `SELECT j.terminal_id, c.code, c.exponent, j.type, ${stationOf("j.doc->'payload'->'transfer'->'station'")} AS station, ${intOf("j.doc->'payload'->'transfer'->'amount'")} AS amount
      FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type IN ('transfer.in', 'transfer.out', 'transfer.reverse')
-       AND ${stationOf("j.doc->'payload'->'transfer'->'station'")} IS NOT NULL AND ${intOf("j.doc->'payload'->'transfer'->'amount'")} IS NOT NULL`,
+       AND ${tableStationFits("j.doc->'payload'->'transfer'->'station'")} AND ${intOf("j.doc->'payload'->'transfer'->'amount'")} IS NOT NULL`,
     [from, to],
   );
   for (const r of t.rows) {

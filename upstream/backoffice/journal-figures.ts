@@ -3,6 +3,7 @@
 // (upstream/ingest/report-fields.ts); an upstream of an earlier version stored them, and a report
 // that fails on one row fails for every table of its gaming day, for good. Sums are numeric, never
 // cast to bigint: a total past bigint's range would fail the report the same way.
+import { MAX_REMOTE_STATIONS, REMOTE_STATION_BASE, SEATED_STATIONS } from '../../terms/stations.js';
 
 /**
  * The integer a jsonb value holds, as numeric; NULL when it holds none. As the ingest read it:
@@ -21,6 +22,15 @@ export const intOf = (jsonb: string): string =>
 
 /** A station's number (1–9999) a jsonb value holds; NULL when it holds none. */
 export const stationOf = (jsonb: string): string => `(CASE WHEN ${intOf(jsonb)} BETWEEN 0 AND 9999 THEN ${intOf(jsonb)}::int END)`;
+
+/**
+ * Of a jsonb value: whether it names a station some table may have, seated 1–7 or remote 101–2100
+ * (terms/stations.ts, as the ingest holds a transfer's station to it: upstream/ingest/report-fields.ts).
+ * The report has a line per station a transfer names: an earlier upstream stored any of 1–9999, so
+ * one table could add thousands of "station:N" lines to every report of its day.
+ */
+export const tableStationFits = (jsonb: string): string =>
+  `(${intOf(jsonb)} BETWEEN 1 AND ${SEATED_STATIONS} OR ${intOf(jsonb)} BETWEEN ${REMOTE_STATION_BASE + 1} AND ${REMOTE_STATION_BASE + MAX_REMOTE_STATIONS})`;
 
 /**
  * Of a `handpay.request`'s payload `p`: whether it holds what a ledger writes there (ledger/entries.ts):

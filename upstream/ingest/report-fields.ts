@@ -69,8 +69,12 @@ export function isCreditTriple(c: unknown): c is [number, number, number] {
 
 const isCredit = (n: unknown): boolean => Number.isSafeInteger(n) && (n as number) >= 0;
 
-/** A transfer's station and amount (terms/transfer-terms.ts): the gaming day's transfers in and out. */
-const TransferFigures = z.object({ transfer: z.object({ station: z.number().int().min(1).max(9999), amount: safe.min(0) }) });
+/**
+ * A transfer's station and amount (terms/transfer-terms.ts): the gaming day's transfers in and out.
+ * The station one a table may have, as its credits' (a ledger's transfer moves that station's
+ * credit): the report has a line per station, and 1–9999 let one table add ~8,000 (a review of 6 December).
+ */
+const TransferFigures = z.object({ transfer: z.object({ station: z.number().int().refine(isTableStation), amount: safe.min(0) }) });
 
 const bet = z.enum(LINE_BET_NAMES);
 
