@@ -95,4 +95,40 @@ describe("one table's flood of alarms", () => {
       await kit.close();
     }
   });
+
+  // A review of 6 December: each table was cut to its newest 20, but the list to the newest 200 of
+  // those: eleven busy tables (220) pushed a quiet table's one older alarm off the page entirely.
+  it('eleven busy tables: a quiet table with one older alarm is still listed, and every count of more is right', async () => {
+    const kit = await backofficeKit();
+    try {
+      const raise = (terminal: string, n: number) =>
+        kit.db.query(`INSERT INTO alarms (terminal_id, kind, detail) SELECT $1, 'kiosk-integrity', '{}'::jsonb FROM generate_series(1, $2::int)`, [
+          terminal,
+          n,
+        ]);
+      await raise('Q1', 1);
+      const busy = Array.from({ length: 11 }, (_, i) => `B${i + 1}`);
+      for (const b of busy) await raise(b, 25);
+      const who = await signIn(kit.app, 'viewer');
+      for (const url of ['/backoffice/api/alarms', '/backoffice/api/alarms?open=1']) {
+        const list = await listed(kit, who.cookie, url);
+        assert.equal(list.filter((a) => a.terminalId === 'Q1').length, 1, `${url}: the quiet table's alarm among ${list.length}`);
+        assert.ok(list.length <= 200 + 12, `${url}: bounded (${list.length})`);
+        const ids = list.map((a) => a.id);
+        assert.deepEqual(
+          ids,
+          [...ids].sort((a, b) => b - a),
+          'newest first',
+        );
+        for (const b of busy) {
+          const mine = list.filter((a) => a.terminalId === b);
+          assert.ok(mine.length > 0 && mine.length <= 20, `${b}: ${mine.length} listed`);
+          assert.equal(mine.at(-1)?.more, 25 - mine.length, `${b}: the oldest listed says how many more`);
+          assert.equal(mine.slice(0, -1).filter((a) => a.more !== undefined).length, 0);
+        }
+      }
+    } finally {
+      await kit.close();
+    }
+  });
 });

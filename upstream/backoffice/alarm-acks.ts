@@ -23,14 +23,21 @@ export const ALARMS_PER_TABLE = 20;
 
 /**
  * The list (`workedAlarms`): $1 one table or every one, $2 open ones only, $3 how many at most, $4 how
- * many of each table's. Read by table, newest first: the index of migration 16.
+ * many of each table's. Read by table, newest first: the index of migration 16. Of each table's
+ * newest $4 (rn), the list takes every table's newest first, then every table's second… (k) up to
+ * $3, and each table's newest whatever $3: at most $3 + one a table. Cut at the newest $3 of all, ten
+ * busy tables (20 each) pushed every other table's alarms off the page (a review of 6 December).
+ * A table's listed are its newest m; the oldest of them says how many more its own page has.
  */
-export const WORKED_ALARMS_SQL = `SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
-            CASE WHEN rn = $4 AND n > $4 THEN n - $4 END AS more
-     FROM (SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
-                  row_number() OVER (PARTITION BY terminal_id ORDER BY id DESC) AS rn, COUNT(*) OVER (PARTITION BY terminal_id) AS n
-           FROM alarms WHERE ($1::text IS NULL OR terminal_id = $1) AND (NOT $2::boolean OR cleared_at IS NULL)) a
-     WHERE rn <= $4 ORDER BY id DESC LIMIT $3`;
+export const WORKED_ALARMS_SQL = `SELECT id, terminal_id, kind, detail, raised_at, cleared_at, CASE WHEN rn = m AND n > m THEN n - m END AS more
+     FROM (SELECT *, COUNT(*) OVER (PARTITION BY terminal_id) AS m
+           FROM (SELECT *, row_number() OVER (ORDER BY rn, id DESC) AS k
+                 FROM (SELECT id, terminal_id, kind, detail, raised_at, cleared_at,
+                              row_number() OVER (PARTITION BY terminal_id ORDER BY id DESC) AS rn, COUNT(*) OVER (PARTITION BY terminal_id) AS n
+                       FROM alarms WHERE ($1::text IS NULL OR terminal_id = $1) AND (NOT $2::boolean OR cleared_at IS NULL)) a
+                 WHERE rn <= $4) b
+           WHERE rn = 1 OR k <= $3) c
+     ORDER BY id DESC`;
 
 /**
  * Migration 16: the alarms by table, newest first, in the order the list reads them (a table's
@@ -44,7 +51,8 @@ type AlarmRow = { id: number; terminal_id: string | null; kind: string; detail: 
 /**
  * Alarms, newest first, each with every acknowledgement it was given (who, when, what note). Of
  * every table's, each table's newest ALARMS_PER_TABLE (the service's own, with no table, as one),
- * the oldest listed of a table with more carrying how many more (`more`); of one table's, its newest.
+ * at most `limit` but each table's newest always, the oldest listed of a table with more carrying
+ * how many more (`more`); of one table's, its newest `limit`.
  */
 export async function workedAlarms(sql: Sql, options: { terminal?: string; open?: boolean; limit?: number } = {}): Promise<WorkedAlarm[]> {
   const r = await sql.query<AlarmRow>(WORKED_ALARMS_SQL, [
