@@ -154,7 +154,12 @@ export interface GamingDayReport {
   theoretical: TheoreticalLine[];
   corrections: Correction[];
   liability: TicketLiability;
-  /** The tables whose figures of the day (or tickets out at its end) are past DAY_FIGURE_BOUND: none of their lines is above, nor in the liability. */
+  /**
+   * The tables whose figures of the day (or tickets out at its end) are past DAY_FIGURE_BOUND: none
+   * of their lines nor of their hold against theoretical is above. The liability leaves out only the
+   * tables whose own tickets out are past it (liabilityAt): a table named for its day's figures has
+   * its tickets in it still; the corrections list every table's.
+   */
   outOfRange: string[];
 }
 
