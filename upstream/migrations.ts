@@ -1,6 +1,6 @@
 import type { Db, Sql } from './sql.js';
 import { BACKOFFICE_SQL } from './backoffice/schema.js';
-import { CONFIG_CREDIT_LIMIT_SQL, CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
+import { CONFIG_CREDIT_LIMIT_SQL, CONFIG_CURRENCY_SQL, CONFIG_PROFILE_SQL, CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
 import { CURRENCY_SPANS_SQL, CURRENCY_WAITING_SQL, TABLE_CURRENCY_SQL } from './table-currency.js';
 import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
@@ -212,6 +212,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 18,
     name: 'back office: a configuration request may change the station credit limit',
     sql: CONFIG_CREDIT_LIMIT_SQL,
+  },
+  {
+    version: 19,
+    name: "back office: a configuration request keeps the currency of its amounts (the table's when proposed)",
+    sql: CONFIG_CURRENCY_SQL,
   },
 ];
 

@@ -9,6 +9,7 @@ import { describeIssues } from './load-config.js';
 import { SAS_CREDIT_MAX, TableConfig, tableOptions, unknownBetTypes } from './table-config.js';
 import { GAME_KINDS, type BetId } from '../../engine/table/vocabulary.js';
 import { macauDay } from './macau-time.js';
+import { minorDigits } from '../../locales/money.js';
 
 /**
  * What may change while the host runs. The game, the seats, the stations and the devices need a
@@ -329,6 +330,11 @@ export class ConfigChanges {
   /** Changes journalled in this run that take effect at the next start. */
   forRestart(): QueuedChange[] {
     return this.atRestart.map((q) => ({ ...q }));
+  }
+
+  /** The table's currency as its amounts are in it: ISO 4217 code and minor-unit exponent (as its heartbeat names it). */
+  currency(): { code: string; exponent: number } {
+    return { code: this.deps.config.currency, exponent: minorDigits(this.deps.config.currency) };
   }
 
   /**

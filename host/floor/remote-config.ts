@@ -2,7 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { answeredOrders, newestOrderMade, orderJournalled, type Ledger } from '../../ledger/index.js';
-import { ORDER_KEYS, ORDER_TEXT_MAX } from '../../terms/config-order-terms.js';
+import { ORDER_KEYS, ORDER_TEXT_MAX, OrderCurrency } from '../../terms/config-order-terms.js';
 import { IMMEDIATE_KEYS, refusal, type ChangeRefusal, type ConfigChanges } from '../config/config-changes.js';
 import { describeIssues } from '../config/load-config.js';
 import { inEnglish, said } from '../config/refusal-words.js';
@@ -33,9 +33,14 @@ export function orderStatement(terminal: string, order: string): string {
 
 const Who = z.string().regex(/^[a-z0-9][a-z0-9._-]{1,31}$/);
 
-/** An order as the upstream writes it (upstream/backoffice/config-requests.ts): one of the settings the back office proposes (ORDER_KEYS). */
+/**
+ * An order as the upstream writes it (upstream/backoffice/config-requests.ts): one of the settings
+ * the back office proposes (ORDER_KEYS). Version 2 names the currency an amount was proposed in
+ * (`currency`, the table's as the upstream held it then: ORDER_CURRENCY_KEYS); version 1, an order
+ * proposed before, names none and is read as before.
+ */
 export const ConfigOrder = z.strictObject({
-  v: z.literal(1),
+  v: z.union([z.literal(1), z.literal(2)]),
   id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   terminalId: z.string().max(64),
   key: z.enum(ORDER_KEYS),
@@ -45,6 +50,7 @@ export const ConfigOrder = z.strictObject({
   proposedAt: z.iso.datetime({ offset: true }),
   approvedBy: Who,
   approvedAt: z.iso.datetime({ offset: true }),
+  currency: OrderCurrency.optional(),
 });
 export type ConfigOrder = z.infer<typeof ConfigOrder>;
 
@@ -77,7 +83,7 @@ export interface RemoteConfigDeps {
   /** The upstream's public key (DER, base64) from the enrolment; without it no order is believed. */
   publicKey: string | undefined;
   ledger: Ledger;
-  changes: Pick<ConfigChanges, 'check' | 'change' | 'switchRuleSet'>;
+  changes: Pick<ConfigChanges, 'check' | 'change' | 'switchRuleSet' | 'currency'>;
   log: Logger;
   /** An answer or an order that is not the upstream's word: a technician must look. */
   onAlarm?: (message: string) => void;
@@ -169,6 +175,8 @@ export class RemoteConfig {
     if (o.terminalId !== this.d.terminalId) return this.alarm(`terminal:${signature}`, `a configuration order for terminal ${o.terminalId} came here: refused`);
     if (this.answered.has(o.id) || this.waiting.has(o.id)) return;
     if (o.proposedBy === o.approvedBy) return this.refuse(o, refusal(said('orderSamePerson')));
+    const currency = this.otherCurrency(o);
+    if (currency) return this.refuse(o, currency);
     const superseded = this.superseded(o);
     if (superseded) return this.refuse(o, superseded);
     const check = this.d.changes.check(o.key, o.after, o.authorisation);
@@ -205,6 +213,19 @@ export class RemoteConfig {
       return this.alarm(`terminal:${signature}`, `a configuration order for terminal ${named.terminalId} came here: refused`);
     if (this.answered.has(named.id) || this.waiting.has(named.id)) return;
     this.refuse(named, why);
+  }
+
+  /**
+   * A refusal when the order's amounts were proposed in another currency than this table's (code or
+   * minor-unit exponent): its minor units would be taken as this currency's (a table's currency
+   * changes with its configuration file and a restart; the order was proposed before). An order
+   * that names none (v1) is taken as before.
+   */
+  private otherCurrency(o: ConfigOrder): ChangeRefusal | null {
+    const own = this.d.changes.currency();
+    if (!o.currency || (o.currency.code === own.code && o.currency.exponent === own.exponent)) return null;
+    const words = { ordered: o.currency.code, orderedDigits: o.currency.exponent, own: own.code, ownDigits: own.exponent };
+    return refusal(said('orderOtherCurrency', words));
   }
 
   /** A refusal when a newer order of the same setting was made already (an older one, held back on the way, would undo it). */

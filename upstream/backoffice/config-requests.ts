@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BET_LIMITS_MAX, CREDIT_LIMIT_MAX, ORDER_AFTER_MAX } from '../../terms/config-order-terms.js';
+import { BET_LIMITS_MAX, CREDIT_LIMIT_MAX, ORDER_AFTER_MAX, ORDER_CURRENCY_KEYS } from '../../terms/config-order-terms.js';
 import { said, type SaidPayload } from '../../terms/said.js';
 import { raiseAlarm } from '../alarm.js';
 import { iso } from '../queries.js';
@@ -32,6 +32,19 @@ export const CONFIG_PROFILE_SQL = `
 export const CONFIG_CREDIT_LIMIT_SQL = `
   ALTER TABLE config_requests DROP CONSTRAINT config_requests_key_check;
   ALTER TABLE config_requests ADD CONSTRAINT config_requests_key_check CHECK (key IN ('limits', 'betLimits', 'creditLimit', 'profileOptions', 'profile'));
+`;
+
+/**
+ * Migration 19: the currency the upstream held for the table when a request of a setting with
+ * amounts was proposed (ORDER_CURRENCY_KEYS; NULL for another setting, a table that never named its
+ * currency, and every request proposed before). Its order names it (v2) and the table refuses it in
+ * another currency: an order's amounts are minor units, and a table's currency changes with its
+ * configuration file (a review of 6 December).
+ */
+export const CONFIG_CURRENCY_SQL = `
+  ALTER TABLE config_requests ADD COLUMN currency text CHECK (currency ~ '^[A-Z]{3}$');
+  ALTER TABLE config_requests ADD COLUMN currency_exponent int CHECK (currency_exponent BETWEEN 0 AND 4);
+  ALTER TABLE config_requests ADD CONSTRAINT config_requests_currency_whole CHECK ((currency IS NULL) = (currency_exponent IS NULL));
 `;
 
 /** Migration 7: requests and their steps, both append-only (a trigger refuses UPDATE, DELETE, TRUNCATE). */
@@ -158,10 +171,12 @@ type Row = {
   approved_at: Date | null;
   withdrawn_by: string | null;
   delivered_at: Date | null;
+  currency: string | null;
+  currency_exponent: number | null;
 };
 
 const SELECT = `
-  SELECT r.id, r.terminal_id, r.key, r.after, r.authorisation, r.note, r.proposed_by, r.proposed_at,
+  SELECT r.id, r.terminal_id, r.key, r.after, r.authorisation, r.note, r.proposed_by, r.proposed_at, r.currency, r.currency_exponent,
          a.by_name AS approved_by, a.at AS approved_at, w.by_name AS withdrawn_by, d.at AS delivered_at
   FROM config_requests r
   LEFT JOIN config_request_steps a ON a.request_id = r.id AND a.step = 'approved'
@@ -279,8 +294,12 @@ export const OPEN_REQUESTS_MAX = 20;
  */
 export async function proposeConfig(db: Db, terminal: string, p: ConfigProposal, by: string, address: string): Promise<ConfigRequest> {
   const id = await db.transaction(async (tx) => {
-    const known = await tx.query('SELECT 1 FROM terminals WHERE terminal_id = $1 AND revoked_at IS NULL FOR UPDATE', [terminal]);
-    if (known.rows.length === 0) throw new ConfigRequestError(404, 'no-table', 'no such terminal');
+    const known = await tx.query<{ currency: string | null; currency_exponent: number | null }>(
+      'SELECT currency, currency_exponent FROM terminals WHERE terminal_id = $1 AND revoked_at IS NULL FOR UPDATE',
+      [terminal],
+    );
+    const table = known.rows[0];
+    if (!table) throw new ConfigRequestError(404, 'no-table', 'no such terminal');
     const open = await tx.query<{ n: number }>(
       `SELECT COUNT(*)::int AS n FROM config_requests r
        LEFT JOIN config_request_steps w ON w.request_id = r.id AND w.step = 'withdrawn'
@@ -294,9 +313,12 @@ export async function proposeConfig(db: Db, terminal: string, p: ConfigProposal,
         'too-many-open',
         `the table has ${OPEN_REQUESTS_MAX} requests open already: approve or withdraw some, or wait for the table to answer the approved ones`,
       );
+    // The amounts are in the table's currency as held now: the order names it (CONFIG_CURRENCY_SQL).
+    const money = ORDER_CURRENCY_KEYS.includes(p.key);
     const r = await tx.query<{ id: number }>(
-      'INSERT INTO config_requests (terminal_id, key, after, authorisation, note, proposed_by) VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING id',
-      [terminal, p.key, JSON.stringify(p.after), p.authorisation, p.note, by],
+      `INSERT INTO config_requests (terminal_id, key, after, authorisation, note, proposed_by, currency, currency_exponent)
+       VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8) RETURNING id`,
+      [terminal, p.key, JSON.stringify(p.after), p.authorisation, p.note, by, money ? table.currency : null, money ? table.currency_exponent : null],
     );
     const made = Number(r.rows[0]?.id);
     await audit(tx, {
@@ -346,6 +368,28 @@ export async function decideConfig(db: Db, id: number, step: 'approved' | 'withd
 }
 
 /**
+ * A request's order as the table reads it (host/floor/remote-config.ts, ConfigOrder): v2 names the
+ * currency of its amounts, which the table refuses in another; v1, as ever, none (a request proposed
+ * before migration 19, of a setting with no amounts, or of a table that never named its currency).
+ */
+function orderText(r: ConfigRequest, terminal: string, x: Pick<Row, 'currency' | 'currency_exponent'>): string {
+  const currency = x.currency === null || x.currency_exponent === null ? null : { code: x.currency, exponent: Number(x.currency_exponent) };
+  return JSON.stringify({
+    v: currency ? 2 : 1,
+    id: r.id,
+    terminalId: terminal,
+    key: r.key,
+    after: r.after,
+    authorisation: r.authorisation,
+    proposedBy: r.proposedBy,
+    proposedAt: r.proposedAt,
+    approvedBy: r.approvedBy,
+    approvedAt: r.approvedAt,
+    ...(currency ? { currency } : {}),
+  });
+}
+
+/**
  * The orders a table is to carry out: approved, not withdrawn, not yet answered in its journal.
  * Each one's exact text, which the caller signs. The first delivery is noted (and audited).
  */
@@ -355,30 +399,17 @@ export async function ordersFor(sql: Sql, terminal: string): Promise<string[]> {
      ORDER BY r.id LIMIT 50`,
     [terminal],
   );
-  const due = r.rows.map((x) => shape(x, null));
   const texts: string[] = [];
-  for (const r of due) {
-    if (r.deliveredAt === null) {
+  for (const x of r.rows) {
+    const order = shape(x, null);
+    if (order.deliveredAt === null) {
       const fresh = await sql.query(
         "INSERT INTO config_request_steps (request_id, step) VALUES ($1, 'delivered') ON CONFLICT (request_id, step) DO NOTHING RETURNING id",
-        [r.id],
+        [order.id],
       );
-      if (fresh.rows.length > 0) await audit(sql, { actor: null, address: null, action: 'config.deliver', detail: { request: r.id, terminal } });
+      if (fresh.rows.length > 0) await audit(sql, { actor: null, address: null, action: 'config.deliver', detail: { request: order.id, terminal } });
     }
-    texts.push(
-      JSON.stringify({
-        v: 1,
-        id: r.id,
-        terminalId: terminal,
-        key: r.key,
-        after: r.after,
-        authorisation: r.authorisation,
-        proposedBy: r.proposedBy,
-        proposedAt: r.proposedAt,
-        approvedBy: r.approvedBy,
-        approvedAt: r.approvedAt,
-      }),
-    );
+    texts.push(orderText(order, terminal, x));
   }
   return texts;
 }
