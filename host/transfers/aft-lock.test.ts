@@ -111,6 +111,22 @@ class Sender {
   }
 }
 
+/** The sending table's host, its stations with 5,000 each, its journal and which stations the test locks. */
+function homeHost(lockedAtFirst: number[]): { journal: TransferEntry[]; locked: Set<number>; host: TransferHost } {
+  const journal: TransferEntry[] = [];
+  const locked = new Set(lockedAtFirst);
+  const host = new TransferHost({
+    self: HOME,
+    currency: 'MOP',
+    homes: HOMES,
+    journal: { entries: () => journal, append: (es) => journal.push(...es), credit: () => 5_000 },
+    send: () => {},
+    alarm: () => {},
+    locked: (s) => locked.has(s),
+  });
+  return { journal, locked, host };
+}
+
 describe('transfers: a move out refused while its station is under the AFT game lock waits to be reversed', () => {
   it("a refusal heard during the lock reverses nothing; the receiver's answer to the next ask after it does", () => {
     const home = new Sender();
@@ -144,17 +160,7 @@ describe('transfers: a move out refused while its station is under the AFT game 
   });
 
   it("the host asks its table whether the station is locked at each refusal (TransferHost's `locked`)", () => {
-    const journal: TransferEntry[] = [];
-    const locked = new Set([103]);
-    const host = new TransferHost({
-      self: HOME,
-      currency: 'MOP',
-      homes: HOMES,
-      journal: { entries: () => journal, append: (es) => journal.push(...es), credit: () => 5_000 },
-      send: () => {},
-      alarm: () => {},
-      locked: (s) => locked.has(s),
-    });
+    const { journal, locked, host } = homeHost([103]);
     host.start(103, BACC, 1_000);
     const t = (journal[0] as Extract<TransferEntry, { type: 'transfer.out' }>).payload.transfer;
     host.receive(BACC, { kind: 'refused', id: t.id, reason: 'credit-limit' });
@@ -167,17 +173,7 @@ describe('transfers: a move out refused while its station is under the AFT game 
 
 describe("transfers: two people's reversal of a move out waits for the end of the AFT game lock", () => {
   it("is refused 'station-locked' while the station is locked, journalling nothing; a completion is settled as ever; after the lock the reversal is", () => {
-    const journal: TransferEntry[] = [];
-    const locked = new Set<number>();
-    const host = new TransferHost({
-      self: HOME,
-      currency: 'MOP',
-      homes: HOMES,
-      journal: { entries: () => journal, append: (es) => journal.push(...es), credit: () => 5_000 },
-      send: () => {},
-      alarm: () => {},
-      locked: (s) => locked.has(s),
-    });
+    const { journal, locked, host } = homeHost([]);
     host.start(103, BACC, 1_000);
     host.start(103, BACC, 500);
     const [a, b] = journal.map((e) => (e as Extract<TransferEntry, { type: 'transfer.out' }>).payload.transfer);
