@@ -86,6 +86,9 @@ const LIES: [string, LyingEntry[]][] = [
   // A review of 4 December: the hand pays the report subtracts from the win were not checked at ingest.
   ['a hand pay of a negative amount', [{ type: 'handpay.request', ts: TS, payload: { station: 1, amount: -5000, reason: 'jackpot' } }]],
   ['a hand pay at a station no table has', [{ type: 'handpay.request', ts: TS, payload: { station: 7777, amount: 5000, reason: 'jackpot' } }]],
+  // A review of 6 December (the second): stations 8–100 are no table's, as for transfers above.
+  ['a hand pay at a station no table has (50)', [{ type: 'handpay.request', ts: TS, payload: { station: 50, amount: 5000, reason: 'jackpot' } }]],
+  ['a meter at a station no table has (station:50)', [{ type: 'bill.credit', ts: TS, meters: [['station:50', 'totalBillsIn', 100]] }]],
   ['a hand pay past 2^53', [{ type: 'handpay.request', ts: TS, payload: { station: 1, amount: 2 ** 53 + 2, reason: 'win-limit' } }]],
   ['a hand pay whose amount is a word', [{ type: 'handpay.request', ts: TS, payload: { station: 1, amount: 'x', reason: 'jackpot' } }]],
   // The same review: a note's denomination is read from the meter's name, and the CSV writes it as money.

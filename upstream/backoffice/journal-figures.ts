@@ -23,34 +23,37 @@ export const intOf = (jsonb: string): string =>
 /** A station's number (1–9999) a jsonb value holds; NULL when it holds none. */
 export const stationOf = (jsonb: string): string => `(CASE WHEN ${intOf(jsonb)} BETWEEN 0 AND 9999 THEN ${intOf(jsonb)}::int END)`;
 
+/** Of an SQL integer: whether it numbers a station some table may have (terms/stations.ts, isTableStation). */
+const stationNumberFits = (n: string): string =>
+  `(${n} BETWEEN 1 AND ${SEATED_STATIONS} OR ${n} BETWEEN ${REMOTE_STATION_BASE + 1} AND ${REMOTE_STATION_BASE + MAX_REMOTE_STATIONS})`;
+
 /**
  * Of a jsonb value: whether it names a station some table may have, seated 1–7 or remote 101–2100
  * (terms/stations.ts, as the ingest holds a transfer's station to it: upstream/ingest/report-fields.ts).
  * The report has a line per station a transfer names: an earlier upstream stored any of 1–9999, so
  * one table could add thousands of "station:N" lines to every report of its day.
  */
-export const tableStationFits = (jsonb: string): string =>
-  `(${intOf(jsonb)} BETWEEN 1 AND ${SEATED_STATIONS} OR ${intOf(jsonb)} BETWEEN ${REMOTE_STATION_BASE + 1} AND ${REMOTE_STATION_BASE + MAX_REMOTE_STATIONS})`;
+export const tableStationFits = (jsonb: string): string => stationNumberFits(intOf(jsonb));
 
 /**
  * Of a `handpay.request`'s payload `p`: whether it holds what a ledger writes there (ledger/entries.ts):
- * a station of a table (1 to 2100) and a positive safe amount. An earlier upstream stored any, and
+ * a station some table may have (1–7, 101–2100) and a positive safe amount. An earlier upstream stored any, and
  * the report subtracts the amount from the win: a negative one raised it, one past 2^53 failed the
  * page's schema for every table of the day.
  */
 export const handpayFits = (p: string): string =>
-  `(${stationOf(`${p}->'station'`)} BETWEEN 1 AND 2100 AND ${intOf(`${p}->'amount'`)} BETWEEN 1 AND ${Number.MAX_SAFE_INTEGER})`;
+  `(${tableStationFits(`${p}->'station'`)} AND ${intOf(`${p}->'amount'`)} BETWEEN 1 AND ${Number.MAX_SAFE_INTEGER})`;
 
 /** The elements of a jsonb array, none when it is not one (for `jsonb_array_elements`). */
 export const arrayOf = (jsonb: string): string => `(CASE WHEN jsonb_typeof(${jsonb}) = 'array' THEN ${jsonb} ELSE '[]'::jsonb END)`;
 
 /**
- * Of a meter triple `m`: whether its scope is one a ledger writes, `table` or `station:N` (N from 1
- * to 2100, upstream/ingest/report-fields.ts, isMeterScope); an earlier upstream stored any, and
+ * Of a meter triple `m`: whether its scope is one a ledger writes, `table` or `station:N` (N a
+ * station some table may have, terms/stations.ts, MeterScope); an earlier upstream stored any, and
  * the report has a line per scope.
  */
 export const meterScopeFits = (m: string): string =>
-  `(CASE WHEN ${m}->>0 ~ '^station:[1-9][0-9]{0,3}$' THEN substr(${m}->>0, 9)::int <= 2100 ELSE ${m}->>0 = 'table' END)`;
+  `(CASE WHEN ${m}->>0 ~ '^station:[1-9][0-9]{0,3}$' THEN ${stationNumberFits(`substr(${m}->>0, 9)::int`)} ELSE ${m}->>0 = 'table' END)`;
 
 /** Of a meter triple `m`: whether it is [text, text, integer]. */
 export const meterFits = (m: string): string =>

@@ -96,9 +96,10 @@ const SettleFigures = z.object({ game: z.enum(ROUND_GAMES), profile: name, lines
 /**
  * A hand pay's station and amount (handpay.request, ledger/entries.ts): the report subtracts the
  * amount from the win, and has a line for the station (a review of 4 December: unchecked, a
- * negative amount raised the win, station 7777 had a line, and one past 2^53 failed the page).
+ * negative amount raised the win, station 7777 had a line, and one past 2^53 failed the page). Its
+ * station one a table may have, as a transfer's: 8–100 are no table's (a second review of 6 December).
  */
-const HandpayFigures = z.object({ station: z.number().int().min(1).max(MAX_METER_STATION), amount: safe.min(1) });
+const HandpayFigures = z.object({ station: z.number().int().refine(isTableStation), amount: safe.min(1) });
 
 // A Map, not an object: a type is the table's word, and `toString` is no entry type (found by the ingest fuzz).
 const PAYLOAD_FIGURES = new Map<string, z.ZodType>([
