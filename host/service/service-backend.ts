@@ -225,8 +225,11 @@ export interface JackpotPart {
 
 /** The access journal of service sessions, and the security faults of signing in. */
 export interface SessionJournal {
-  /** Returns the entry's seq, which the session's exit names. */
-  enter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number;
+  /**
+   * Returns the entry's seq, which the session's exit names; null when the journal refused it (a
+   * full disk: logged), and then no session starts.
+   */
+  enter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number | null;
   /**
    * `confirmed`: the session of a second person, opened by their PIN on the first person's pad, ends with the act.
    * Never throws (a session ends from a timer or a socket's close): an exit the journal refuses is held and logged.

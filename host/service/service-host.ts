@@ -397,6 +397,7 @@ class ServiceConsole {
     const now = this.o.timers.now();
     // Journalled first: a session that is not in the journal never starts.
     const enterSeq = this.o.backend.sessions.enter(r.account.name, r.account.staff, r.account.role);
+    if (enterSeq === null) return this.notJournalled();
     this.session = { account: r.account, enterSeq, idleEndsAt: now + this.idleMs, exportToken: randomBytes(24).toString('base64url'), timer: null };
     this.touch(this.session);
     this.request = FIRST_PAGE;
@@ -438,11 +439,18 @@ class ServiceConsole {
     this.clearConfirm();
     const second = r.account;
     const enterSeq = this.o.backend.sessions.enter(second.name, second.staff, second.role);
+    if (enterSeq === null) return this.notJournalled();
     try {
       this.outcome(await this.execute(pending.action, [label(first.account), label(second)]));
     } finally {
       this.o.backend.sessions.exit(second.name, second.staff, 'confirmed', enterSeq);
     }
+  }
+
+  /** A session the journal refused to open (its `service.enter`, logged): nothing was done. */
+  private notJournalled(): void {
+    const said = serviceSaid('actNotJournalled');
+    this.say({ ok: false, key: said.key, values: { ...said.values } });
   }
 
   /** A PIN check that refused: journalled (but a busy account, which checked nothing), told to the screen, counted. */

@@ -29,7 +29,13 @@ export function accessJournal(d: Pick<LiveBackendDeps, 'ledger' | 'log'> & { flo
   return {
     enter(who, staff, role) {
       journalHeld();
-      return d.ledger.append({ type: 'service.enter', payload: { who, staff, role } }).entry.seq;
+      // Refused (a full disk), no session starts: logged, and the screen says so in its own words.
+      try {
+        return d.ledger.append({ type: 'service.enter', payload: { who, staff, role } }).entry.seq;
+      } catch (err) {
+        d.log.error({ err, who, staff, role }, 'a PIN accepted; the journal refused its service.enter record: no session started');
+        return null;
+      }
     },
 
     exit(who, staff, reason, enterSeq) {
