@@ -8,7 +8,7 @@ type Correction = GamingDayReport['corrections'][number];
  * The day's voids and corrections (upstream/backoffice/gaming-day.ts), one line each, on the
  * printable page and in the CSV alike: the table, the round (or the entry's seq when it names
  * none), when, what it was (a round voided, a dealing error corrected), the article that decided it
- * (a void's `rule`, a correction's `article`, else the reason given) and the detail.
+ * (a void's `rule`, a correction's `article`; empty when none did) and the detail (the reason given).
  */
 export function correctionsHead(t: i18n['t']): string[] {
   return [

@@ -4,6 +4,9 @@ import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency 
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
 import { arrayOf, handpayFits, intOf, meterFits, meterScopeFits, stationOf, tableStationFits } from './journal-figures.js';
 import { noteDenomination } from '../ingest/report-fields.js';
+import { correctionsOf, type Correction, type CorrectionRow } from './corrections.js';
+
+export type { Correction } from './corrections.js';
 
 /**
  * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
@@ -92,24 +95,6 @@ export interface ReportLine {
   ticketsOutAmount: number;
   /** Tickets issued and voided before they printed (their credit went back to the station). */
   ticketsVoided: number;
-}
-
-export interface Correction {
-  terminalId: string;
-  seq: number;
-  ts: string;
-  type: string;
-  /**
-   * What it was: a round voided (`round.void`), a dealing error corrected, one that voided its
-   * round (the `round.void`'s line, carrying its `misread`'s detail), or a hold lifted by a "void"
-   * that voided no round (a `misread` resolved `round-void` after its round was settled and paid,
-   * in the results phase: no `round.void` of that round exists).
-   */
-  kind: 'void' | 'corrected' | 'error-void' | 'hold-lifted';
-  roundId: string | null;
-  /** The article that decided it (a void's `rule`, a correction's `article`), or the reason given. */
-  article: string;
-  detail: string;
 }
 
 /**
@@ -297,51 +282,6 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
   return [...lines.values()].sort(
     (a, b) => a.terminalId.localeCompare(b.terminalId) || order(a.scope) - order(b.scope) || currencyOrder(a.currency, b.currency),
   );
-}
-
-type CorrectionRow = { terminal_id: string; seq: number; ts: Date; type: string; payload: unknown; voided: boolean };
-
-/**
- * The day's voids and corrections, one line each. A void that lifted a hold for a dealing error is
- * journalled as the hold's `misread` (resolved `round-void`) and then the `round.void`: one line,
- * the void's, a dealing error that voided its round, with the misread's detail. A misread resolved
- * `round-void` whose round no `round.void` ended (a hold lifted after the round was settled and
- * paid) voided nothing: said so. One whose `round.void` falls in another day keeps its own line.
- */
-function correctionsOf(rows: readonly CorrectionRow[]): Correction[] {
-  const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  // A payload that is no object (rows an earlier version stored: ingest refuses them now) says nothing.
-  const fields = (p: unknown): Record<string, unknown> => (p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {});
-  const round = (r: CorrectionRow) => `${r.terminal_id}\u0000${text(fields(r.payload).roundId)}`;
-  const listedVoids = new Set(rows.filter((r) => r.type === 'round.void' && text(fields(r.payload).roundId)).map(round));
-  const merged = new Map<string, string[]>();
-  const out: Correction[] = [];
-  for (const r of rows) {
-    const p = fields(r.payload);
-    const detail = [text(p.reason), text(p.correction), text(p.detail), text(p.uncorrectable)].filter(Boolean);
-    const lifted = r.type === 'misread' && p.resolution === 'round-void';
-    if (lifted && r.voided && listedVoids.has(round(r))) {
-      merged.set(round(r), [...(merged.get(round(r)) ?? []), ...detail]);
-      continue;
-    }
-    const kind = r.type === 'round.void' ? 'void' : !lifted ? 'corrected' : r.voided ? 'error-void' : 'hold-lifted';
-    out.push({
-      terminalId: r.terminal_id,
-      seq: Number(r.seq),
-      ts: new Date(r.ts).toISOString(),
-      type: r.type,
-      kind,
-      roundId: text(p.roundId) || null,
-      article: text(p.rule) || text(p.article) || text(p.reason),
-      detail: detail.join('; '),
-    });
-  }
-  // The misreads come before their void (the same transaction): their detail joins the void's line.
-  for (const l of out) {
-    const more = l.type === 'round.void' ? merged.get(`${l.terminalId}\u0000${l.roundId ?? ''}`) : undefined;
-    if (more) Object.assign(l, { kind: 'error-void', detail: [l.detail, ...more].filter(Boolean).join('; ') });
-  }
-  return out;
 }
 
 /**
