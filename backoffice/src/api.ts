@@ -150,6 +150,8 @@ export const ConfigRequest = z.object({
   withdrawnBy: z.string().nullable(),
   deliveredAt: z.string().nullable(),
   state: z.enum(['proposed', 'withdrawn', 'approved', 'delivered', 'applied', 'refused']),
+  /** The currency of its amounts when it was proposed (null: none named); the page shows them in it. */
+  currency: TableMoney.nullable(),
   outcome: z
     .object({
       seq: z.number(),

@@ -114,6 +114,15 @@ export function stateKey(
   return r.key === 'creditLimit' && r.state === 'delivered' ? 'backoffice.config.state.deliveredAtOnce' : `backoffice.config.state.${r.state}`;
 }
 
+/**
+ * What a request changes, in words, its amounts in the currency it was proposed in (the upstream
+ * keeps it with the request); the table's own only for a request that named none. A table's
+ * currency changes with its configuration: limits proposed at a MOP table are MOP amounts still.
+ */
+export function requestSummary(w: Words, r: ConfigRequest, table: TableMoney | null): string {
+  return summary(w, r, (v) => formatTableMoney(v, r.currency ?? table, w.language, 'when-needed'));
+}
+
 function summary(w: Words, r: ConfigRequest, money: (v: number) => string): string {
   const after = r.after;
   const range = (x: unknown) =>
@@ -200,7 +209,7 @@ export function notMadeList(w: Words, list: readonly ConfigRequest[], currencyOf
               h('strong', {}, `${MARK[r.state]} ${w.t(stateKey(r))}`),
               ' ',
               h('a', { href: `#/table/${encodeURIComponent(r.terminalId)}` }, r.terminalId),
-              ` — ${summary(w, r, (v) => formatTableMoney(v, currencyOf(r.terminalId), w.language, 'when-needed'))} (${r.authorisation}; ${r.proposedBy}, ${r.approvedBy ?? ''})`,
+              ` — ${requestSummary(w, r, currencyOf(r.terminalId))} (${r.authorisation}; ${r.proposedBy}, ${r.approvedBy ?? ''})`,
               r.state === 'refused' ? h('div', {}, answer(w, r)) : null,
             ),
           ),
@@ -211,7 +220,6 @@ export function notMadeList(w: Words, list: readonly ConfigRequest[], currencyOf
 /** The section: the requests, newest first, then the form for those who may propose. */
 export function configSection(w: Words, list: readonly ConfigRequest[], currency: TableMoney | null, a: ConfigActions, rules: TableRules | null): HTMLElement {
   const t = w.t;
-  const money = (v: number) => formatTableMoney(v, currency, w.language, 'when-needed');
   const message = h('p', { class: 'error', role: 'alert' });
   const say = (m: string) => (message.textContent = m);
   const rows = table(
@@ -227,7 +235,7 @@ export function configSection(w: Words, list: readonly ConfigRequest[], currency
     ],
     list.map((r) => [
       String(r.id),
-      summary(w, r, money),
+      requestSummary(w, r, currency),
       r.authorisation,
       `${r.proposedBy} ${w.time(r.proposedAt)}`,
       r.approvedBy && r.approvedAt ? `${r.approvedBy} ${w.time(r.approvedAt)}` : '',

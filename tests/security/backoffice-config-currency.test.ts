@@ -10,6 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import { ordersFor } from '../../upstream/backoffice/index.js';
 import { backofficeKit, post, signIn, type BackofficeKit } from './backoffice-kit.js';
 import { lyingTable } from './lying-journal-kit.js';
+import { ConfigRequest } from '../../backoffice/src/api.js';
+import { requestSummary } from '../../backoffice/src/config-section.js';
+import { words } from '../../backoffice/src/i18n.js';
+import { z } from 'zod';
 
 const LIMITS = { key: 'limits', after: { min: 20_000, max: 1_000_000 }, authorisation: 'DICJ-2026/49', note: '' };
 
@@ -48,6 +52,33 @@ describe("a configuration order names the currency of its request's amounts", ()
         [profile, 1, undefined],
       ],
     );
+  });
+
+  it('the page shows a request proposed in MOP in MOP, after the table became HKD', async () => {
+    await lyingTable(kit.app, kit.db, 'T3');
+    await held('T3', 'MOP', 2);
+    const limits = await propose('T3', LIMITS);
+    const profile = await propose('T3', { key: 'profile', after: 'macau-2004', authorisation: 'DICJ-2026/52', note: '' });
+    await held('T3', 'HKD', 2);
+    const r = await kit.app.inject({
+      method: 'GET',
+      url: '/backoffice/api/config-requests',
+      headers: { cookie: (await signIn(kit.app, 'supervisor')).cookie },
+    });
+    assert.equal(r.statusCode, 200, r.body);
+    // As the page reads the list: its own schema.
+    const list = z
+      .array(ConfigRequest)
+      .parse(r.json())
+      .filter((x) => x.terminalId === 'T3');
+    const of = (id: number) => list.find((x) => x.id === id);
+    assert.deepEqual(of(limits)?.currency, { code: 'MOP', exponent: 2 });
+    assert.equal(of(profile)?.currency, null, 'a profile holds no amount');
+    const request = of(limits);
+    assert.ok(request);
+    const shown = requestSummary(words('en'), request, { code: 'HKD', exponent: 2 });
+    assert.match(shown, /MOP/, shown);
+    assert.doesNotMatch(shown, /HK\$|HKD/, shown);
   });
 
   it('a table that never named its currency: the order names none, as before (v1)', async () => {

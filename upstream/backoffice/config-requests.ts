@@ -141,6 +141,12 @@ export interface ConfigRequest {
   deliveredAt: string | null;
   state: RequestState;
   /**
+   * The currency of its amounts: the table's when it was proposed (migration 19), which its order
+   * names; null for a setting with no amounts, a table that never named its currency, or a request
+   * proposed before. The page shows its amounts in it, never in a currency the table took since.
+   */
+  currency: { code: string; exponent: number } | null;
+  /**
    * The table's journal entry that answered it: the change made, or the refusal with its reason
    * (English) and what it says to a person (`said`: a key of the catalogues and its parameters,
    * null from a table that did not say one, or said one that does not fit its schema).
@@ -267,6 +273,7 @@ function shape(x: Row, outcome: ConfigRequest['outcome'] | undefined): ConfigReq
     withdrawnBy: x.withdrawn_by,
     deliveredAt: x.delivered_at === null ? null : iso(x.delivered_at),
     state,
+    currency: x.currency === null || x.currency_exponent === null ? null : { code: x.currency, exponent: Number(x.currency_exponent) },
     outcome: outcome ?? null,
   };
 }
