@@ -69,8 +69,8 @@ export const TableInput = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('settle'), at }),
   /** The countdown numbered `countdown` ran out. */
   z.strictObject({ kind: z.literal('timer'), at, countdown: z.number().int().nonnegative() }),
-  /** A card read by the shoe, in the order it left the shoe. */
-  z.strictObject({ kind: z.literal('card'), at, card: CardSchema, sequence: sequence.optional() }),
+  /** A card read by the shoe, in the order it left the shoe; `burn` when the shoe says it was burnt (its burn mode). */
+  z.strictObject({ kind: z.literal('card'), at, card: CardSchema, sequence: sequence.optional(), burn: z.literal(true).optional() }),
   /** The shoe could not read a card, or read one of another deck set. */
   z.strictObject({
     kind: z.literal('anomaly'),

@@ -20,8 +20,13 @@ function journalled<S, R>(t: Turn<S, R>, sequence: number | undefined): void {
   if (sequence !== undefined) t.set({ sequences: [...t.state.sequences, sequence] });
 }
 
-/** A card read by the shoe (or entered by hand), in the order it left the shoe. */
-export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): void {
+/**
+ * A card read by the shoe (or entered by hand), in the order it left the shoe. `burnt`: the shoe
+ * says the dealer burnt it (its burn mode, docs/protocols/shoe.md); where the table waits for a card
+ * of the round, not a burn, it went to the burns, not where the table would place it: a card out of
+ * turn, for a person to look at (a correction discards it, or the round is voided).
+ */
+export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number, burnt = false): void {
   const code = cardCode(card);
   if (sequence !== undefined && t.state.sequences.includes(sequence)) {
     return t.log('warn', 'card re-reported with a sequence already journalled: not placed again', { card: code, sequence });
@@ -32,7 +37,8 @@ export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): vo
   if (!takeFromInventory(t, card)) return putOnHold(t, 'inventory', { card }, sequence);
   const { round } = t.state;
   if (t.state.phase === 'dealing' && round !== null) {
-    if (t.game.round.pending(t.state.shoe, round).kind !== 'card') return putOnHold(t, 'out-of-turn', { card }, sequence);
+    const pending = t.game.round.pending(t.state.shoe, round);
+    if (pending.kind !== 'card' || (burnt && pending.cue.to !== 'burn')) return putOnHold(t, 'out-of-turn', { card }, sequence);
     const r = t.game.round.takeCard(t.state.shoe, round, card);
     if (!r.ok) return putOnHold(t, 'out-of-turn', { card }, sequence);
     t.write({

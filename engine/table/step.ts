@@ -88,7 +88,7 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
     case 'settle':
       return settle(t);
     case 'card':
-      return takeCard(t, input.card, input.sequence);
+      return takeCard(t, input.card, input.sequence, input.burn === true);
     case 'anomaly':
       return anomaly(t, input.reason, input.card ?? null, input.sequence);
     case 'cut-card':

@@ -360,7 +360,8 @@ export class TableShoe {
           return;
         }
         // The driver parsed the card at the device edge into a code; this is its value, not a second parse.
-        this.controller.shoe.onCard(cardOf(e.card), e.sequence);
+        // The shoe's burn flag goes with it: a burnt card where the table waits for a card of the round is a hold.
+        this.controller.shoe.onCard(cardOf(e.card), e.sequence, e.burn);
         return;
       case 'unreadable':
         if (this.cardTest) {

@@ -28,7 +28,8 @@ export type GameFacts = Pick<GameDefinition<unknown, unknown>, 'kind' | 'profile
 
 /** What the shoe (its driver, the simulator) tells the table. */
 export interface ShoeFeed {
-  onCard(card: Card, sequence?: number): void;
+  /** `burnt`: the shoe says the dealer burnt the card (its burn mode); the table holds if it waits for another card. */
+  onCard(card: Card, sequence?: number, burnt?: boolean): void;
   onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void;
   onCutCard(sequence?: number): void;
   /**

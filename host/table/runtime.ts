@@ -405,9 +405,9 @@ export class TableRuntime<S, R> implements LiveTable {
    * shoe delivers it again. (A plain object: the benches wrap its `onCard` to time it.)
    */
   readonly shoe: ShoeFeed = {
-    onCard: (card, sequence) => {
+    onCard: (card, sequence, burnt) => {
       const held = this.current.hold !== null;
-      const r = this.input({ kind: 'card', at: this.now(), card, ...(sequence !== undefined ? { sequence } : {}) });
+      const r = this.input({ kind: 'card', at: this.now(), card, ...(sequence !== undefined ? { sequence } : {}), ...(burnt ? { burn: true as const } : {}) });
       if (!r.ok && held) throw new Error(r.reason);
     },
     onAnomaly: (reason, card, sequence) => {

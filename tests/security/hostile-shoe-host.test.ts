@@ -128,3 +128,19 @@ it("war: the cut card's count is the cards reported: the round goes on and settl
   assert.equal(r.hold, null);
   assert.equal(r.settled, 1);
 });
+
+// A card the shoe says was burnt (CARD_DRAWN flags bit 1: the dealer's burn mode, docs/protocols/
+// shoe.md) while the table waits for a card of the round: the dealer laid it with the burns, not at
+// seat 1. Taken as seat 1's card, the round settled on a card nobody saw dealt to the seat and the
+// next card out (the seat's, on the felt) as the croupier's.
+it("war: the shoe reads seat 1's card as a burn: the round holds, the card out of turn, nothing settles", async () => {
+  const r = await warRound((port) => {
+    port.send(encodeShoeFrame(11, MSG.CARD_DRAWN, [...u16(1), 10, 0, 90, 1])); // TS, burnt
+    port.send(cardFrame(12, 2, 2, 2)); // 2D
+    port.send(cardFrame(13, 3, 9, 0)); // 9S
+    return 13;
+  });
+  assert.equal(r.settled, 0, `no round settled (phase ${r.phase}, hold ${r.hold})`);
+  assert.equal(r.credit, 40_000, 'the stake stays staked');
+  assert.equal(r.hold, 'out-of-turn');
+});
