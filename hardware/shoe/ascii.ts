@@ -66,6 +66,11 @@ export function parseAsciiLine(line: string): AsciiLine | null {
   }
 }
 
+/** A line the splitter dropped as damaged (over-long, a control or 8-bit byte in it): its printable part, for the record. */
+export interface DamagedLine {
+  damaged: string;
+}
+
 /** Splits a byte stream into lines: CR, LF or CRLF; drops over-long lines and non-ASCII bytes. */
 export class LineSplitter {
   private buf = '';
@@ -73,11 +78,19 @@ export class LineSplitter {
   dropped = 0;
 
   push(bytes: Uint8Array): string[] {
-    const out: string[] = [];
+    return this.pushItems(bytes).filter((l) => typeof l === 'string');
+  }
+
+  /** The lines, and in their place the damaged ones the splitter dropped (the adapter reads each as an unreadable read). */
+  pushItems(bytes: Uint8Array): (string | DamagedLine)[] {
+    const out: (string | DamagedLine)[] = [];
     for (const b of bytes) {
       if (b === 0x0a || b === 0x0d) {
         if (!this.overflow && this.buf.length > 0) out.push(this.buf);
-        if (this.overflow) this.dropped++;
+        if (this.overflow) {
+          this.dropped++;
+          out.push({ damaged: this.buf });
+        }
         this.buf = '';
         this.overflow = false;
       } else if (b >= 0x20 && b < 0x7f) {
@@ -95,10 +108,24 @@ export class LineSplitter {
     return this.buf.length > 0 || this.overflow;
   }
 
-  discard(): void {
+  /** Drops the partial line; returns what it held. */
+  discard(): string {
+    const held = this.buf;
     this.buf = '';
     this.overflow = false;
+    return held;
   }
+}
+
+/**
+ * What came before the last complete `[Section]<Tag>` group of a line (a line cut short and glued
+ * to this one, or an event whose line end was lost); null when nothing did.
+ */
+export function gluedBefore(line: string): string | null {
+  const s = line.trim();
+  const last = [...s.matchAll(/(?:\[([^\]]*)\])?<([^<>]*)>/g)].at(-1);
+  const before = last ? s.slice(0, last.index).trim() : '';
+  return before.length > 0 ? before : null;
 }
 
 /**
@@ -107,18 +134,19 @@ export class LineSplitter {
  * a run of drops), handed to `dropped` when its turn comes.
  */
 class LineQueue {
-  private readonly items: (string | { dropped: number })[] = [];
+  private readonly items: (string | DamagedLine | { dropped: number })[] = [];
   private running: Promise<void> | null = null;
 
   constructor(
     private readonly line: (line: string) => Promise<void>,
     private readonly dropped: (n: number) => Promise<void>,
+    private readonly damaged: (text: string) => Promise<void>,
   ) {}
 
-  push(line: string): void {
+  push(line: string | DamagedLine): void {
     const last = this.items.at(-1);
     if (this.items.length < ASCII_LINES_WAITING) this.items.push(line);
-    else if (typeof last === 'object') last.dropped++;
+    else if (typeof last === 'object' && 'dropped' in last) last.dropped++;
     else this.items.push({ dropped: 1 });
     this.running ??= this.run();
   }
@@ -126,7 +154,7 @@ class LineQueue {
   private async run(): Promise<void> {
     try {
       for (let item = this.items.shift(); item !== undefined; item = this.items.shift()) {
-        await (typeof item === 'string' ? this.line(item) : this.dropped(item.dropped));
+        await (typeof item === 'string' ? this.line(item) : 'damaged' in item ? this.damaged(item.damaged) : this.dropped(item.dropped));
       }
     } finally {
       this.running = null;
@@ -176,6 +204,7 @@ export class AsciiShoe extends ShoeBase {
     const lines = new LineQueue(
       (line) => this.onLine(line),
       (n) => this.onDropped(n),
+      (text) => this.onDamaged(text),
     );
     let staleTimer: unknown = null;
     const lineTimeout = this.opts.lineTimeoutMs ?? 2000;
@@ -183,17 +212,18 @@ export class AsciiShoe extends ShoeBase {
       this.clock.clearTimeout(staleTimer);
       staleTimer = splitter.partial
         ? this.clock.setTimeout(() => {
-            splitter.discard();
+            const held = splitter.discard();
             this.events.emit({ type: 'warning', text: 'partial line timed out and was discarded' });
+            lines.push({ damaged: held });
           }, lineTimeout)
         : null;
     };
     const off = port.onData((bytes) => {
-      const got = splitter.push(bytes);
+      const got = splitter.pushItems(bytes);
       armStale();
       for (const line of got) {
         // The vendor's stream has no frames: each line is one, shown as text (built only for a listener).
-        if (this.tracing) this.frame({ dir: 'rx', hex: hex(asciiBytes(line)), meaning: `line "${line}"` });
+        if (this.tracing && typeof line === 'string') this.frame({ dir: 'rx', hex: hex(asciiBytes(line)), meaning: `line "${line}"` });
         lines.push(line);
       }
     });
@@ -225,7 +255,24 @@ export class AsciiShoe extends ShoeBase {
     await this.deliver({ type: 'unreadable', sequence, index: this.index, reason: `${n} lines dropped unread`, burn: false });
   }
 
+  /**
+   * A line damaged on the wire (over-long, a control or 8-bit byte in it, cut short and glued to the
+   * next or never ended): no CRC and no resend, it is gone, and it may have been a card the dealer
+   * drew. It stands as an unreadable read in its place, so the table holds rather than let the next
+   * card take its place in the deal (as the lines a flood drops, `onDropped`).
+   */
+  private async onDamaged(text: string): Promise<void> {
+    const shown = JSON.stringify(text.slice(0, 60));
+    this.events.emit({ type: 'warning', text: `damaged line ${shown}: read as an unreadable card` });
+    const sequence = this.seq + 1;
+    this.seq = sequence;
+    this.index++;
+    await this.deliver({ type: 'unreadable', sequence, index: this.index, reason: `damaged line ${shown}`, burn: false, raw: text.slice(0, MAX_LINE) });
+  }
+
   private async onLine(line: string): Promise<void> {
+    const glued = gluedBefore(line);
+    if (glued !== null) await this.onDamaged(glued);
     const p = parseAsciiLine(line);
     if (!p) {
       this.events.emit({ type: 'warning', text: `unrecognised line: ${JSON.stringify(line.slice(0, 60))}` });

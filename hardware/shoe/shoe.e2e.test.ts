@@ -311,14 +311,18 @@ describe('ASCII shoe end to end', () => {
     await new Promise((res) => setTimeout(res, 120));
     const order = shuffledShoe(8, 4);
     // The noisy line is damaged and dropped; the truncated one is glued to the third, whose
-    // complete tag at the end of the line is read. No card is invented.
+    // complete tag at the end of the line is read. No card is invented, and none is lost: each
+    // damaged line stands as an unreadable read in its place (the table holds).
     assert.deepEqual(cards(r), [order[2]]);
+    const kinds = () => r.journal.filter((e) => e.type === 'card' || e.type === 'unreadable').map((e) => e.type);
+    assert.deepEqual(kinds(), ['unreadable', 'unreadable', 'card']);
     r.sim.wireFault('truncate');
     r.sim.drawCard();
     await r.rec.until(() => r.rec.of('warning').some((w) => /timed out/.test(w.text)), 2000, 'stale partial line');
     r.sim.drawCard();
     await r.rec.untilCount('card', 2);
     assert.deepEqual(cards(r), [order[2], order[4]]);
+    assert.deepEqual(kinds(), ['unreadable', 'unreadable', 'card', 'unreadable', 'card']);
     await r.dev.close();
   });
 });

@@ -176,3 +176,55 @@ describe('an ASCII shoe that floods its stream', () => {
     await shoe.close();
   });
 });
+
+// An ASCII stream has no CRC and no resend: a line damaged on the wire (a control or 8-bit byte in
+// it, a line cut short and glued to the next, one cut short and never ended) is gone for good. It
+// may have been a card the dealer drew: dropped with a warning only, the next card out took its place
+// in the deal (seat 1's card lost, the croupier's read as seat 1's). Each stands as an unreadable
+// read in its place in the stream, so the table holds, as for the lines a flood drops.
+describe('an ASCII shoe whose lines come damaged', () => {
+  async function stream(bytes: string[], waitFor: (journal: SequencedShoeEvent[]) => boolean): Promise<SequencedShoeEvent[]> {
+    const port = new ScriptedShoePort();
+    const journal: SequencedShoeEvent[] = [];
+    const shoe = new AsciiShoe(async () => port, { onEvent: (e) => void journal.push(e), reconnectBaseMs: 10_000, lineTimeoutMs: 50 });
+    const events: ShoeEvent[] = [];
+    shoe.on((e) => events.push(e));
+    shoe.start();
+    try {
+      await until(() => events.some((e) => e.type === 'connected'), 'connected');
+      for (const b of bytes) {
+        port.send(Uint8Array.from(b, (c) => c.charCodeAt(0)));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await until(() => waitFor(journal), 'the reads journalled');
+      return journal;
+    } finally {
+      await shoe.close();
+    }
+  }
+  const reads = (journal: SequencedShoeEvent[]) => journal.map((e) => (e.type === 'card' ? e.card : e.type === 'unreadable' ? 'unreadable' : e.type));
+
+  it('a card line with a control byte in it, then a good card: an unreadable read before the card', async () => {
+    const journal = await stream(['[Game]<Card:\x004S>\n', '[Game]<Card:9H>\n'], (j) => j.some((e) => e.type === 'card'));
+    assert.deepEqual(reads(journal), ['unreadable', '9H']);
+    assert.deepEqual(
+      journal.map((e) => ('index' in e ? e.index : null)),
+      [1, 2],
+    );
+  });
+
+  it('a card line cut short and glued to the next: an unreadable read, then the card at its end', async () => {
+    const journal = await stream(['[Game]<Card:4', '[Game]<Card:9H>\n'], (j) => j.some((e) => e.type === 'card'));
+    assert.deepEqual(reads(journal), ['unreadable', '9H']);
+  });
+
+  it('a card line cut short and never ended: an unreadable read once its line times out', async () => {
+    const journal = await stream(['[Game]<Card:4'], (j) => j.length > 0);
+    assert.deepEqual(reads(journal), ['unreadable']);
+  });
+
+  it('whole lines are read as ever: no unreadable read is made up', async () => {
+    const journal = await stream(['[Game]<Card:4S>\r\n', '[Shoe]<CutCard>\n', '[Game]<Card:9H>\n'], (j) => j.filter((e) => e.type === 'card').length === 2);
+    assert.deepEqual(reads(journal), ['4S', 'cutCard', '9H']);
+  });
+});
