@@ -8,6 +8,7 @@ import { ShoeBase } from './base.js';
 import { parseVendorCard, partsOf, type CardCode } from './card-code.js';
 import type { SequencedShoeEvent, ShoeOptions } from './types.js';
 import { asciiBytes } from '../bytes.js';
+import { sleep } from '../clock.js';
 import { hex } from '../wire-frame.js';
 
 export const MAX_LINE = 120;
@@ -178,6 +179,8 @@ export class AsciiShoe extends ShoeBase {
   readonly protocol = 'ascii' as const;
   private seq: number;
   private index = 0;
+  /** Aborted when the session's stream ends (closed, or the adapter stopped): a read offered again stops being offered. */
+  private ended: AbortSignal | null = null;
 
   constructor(opener: PortOpener, options: ShoeOptions = {}) {
     super(opener, options);
@@ -206,6 +209,8 @@ export class AsciiShoe extends ShoeBase {
       (n) => this.onDropped(n),
       (text) => this.onDamaged(text),
     );
+    const ended = new AbortController();
+    this.ended = ended.signal;
     let staleTimer: unknown = null;
     const lineTimeout = this.opts.lineTimeoutMs ?? 2000;
     const armStale = (): void => {
@@ -231,8 +236,12 @@ export class AsciiShoe extends ShoeBase {
     this.events.emit({ type: 'connected', protocol: 'ascii' });
     try {
       await new Promise<void>((resolve) => {
-        port.onClose(() => resolve());
-        signal.addEventListener('abort', () => resolve(), { once: true });
+        const end = (): void => {
+          ended.abort();
+          resolve();
+        };
+        port.onClose(end);
+        signal.addEventListener('abort', end, { once: true });
       });
       await lines.drained();
     } finally {
@@ -252,7 +261,7 @@ export class AsciiShoe extends ShoeBase {
     const sequence = this.seq + 1;
     this.seq = sequence;
     this.index++;
-    await this.deliver({ type: 'unreadable', sequence, index: this.index, reason: `${n} lines dropped unread`, burn: false });
+    await this.deliverRead({ type: 'unreadable', sequence, index: this.index, reason: `${n} lines dropped unread`, burn: false });
   }
 
   /**
@@ -267,7 +276,7 @@ export class AsciiShoe extends ShoeBase {
     const sequence = this.seq + 1;
     this.seq = sequence;
     this.index++;
-    await this.deliver({ type: 'unreadable', sequence, index: this.index, reason: `damaged line ${shown}`, burn: false, raw: text.slice(0, MAX_LINE) });
+    await this.deliverRead({ type: 'unreadable', sequence, index: this.index, reason: `damaged line ${shown}`, burn: false, raw: text.slice(0, MAX_LINE) });
   }
 
   private async onLine(line: string): Promise<void> {
@@ -316,10 +325,25 @@ export class AsciiShoe extends ShoeBase {
         e = { type: 'burnMode', sequence, on: p.on };
         break;
     }
-    // No ACK to withhold here: a journal failure is reported and the event still counts as seen.
     this.seq = sequence;
     if (e.type === 'card' || e.type === 'unreadable') this.index++;
     if (e.type === 'shoeLoaded') this.index = 0;
-    await this.deliver(e);
+    // A read is offered again until journalled (`deliverRead`); any other event whose entry is refused is reported and counts as seen.
+    await (e.type === 'card' || e.type === 'unreadable' ? this.deliverRead(e) : this.deliver(e));
+  }
+
+  /**
+   * A card read (or one that stands for a card) until the host journalled it. The framed shoe sends
+   * an event again until its ACK; a stream says each line once, so the adapter offers the same read
+   * again (its sequence and index), backing off to 2 s, until it is taken or the stream ends: a card
+   * that left the shoe is never in no record while the table goes on (the host refuses a read it
+   * cannot journal on hold: host/table/runtime.ts). The lines behind it wait in the queue.
+   */
+  private async deliverRead(e: SequencedShoeEvent): Promise<void> {
+    const ended = this.ended;
+    for (let attempt = 0; !(await this.deliver(e)); attempt++) {
+      if (!ended || ended.aborted) return;
+      await sleep(this.clock, Math.min(2000, 100 * 2 ** Math.min(attempt, 5)), ended);
+    }
   }
 }

@@ -228,3 +228,38 @@ describe('an ASCII shoe whose lines come damaged', () => {
     assert.deepEqual(reads(journal), ['4S', 'cutCard', '9H']);
   });
 });
+
+// The framed shoe sends a read again until the host journalled it (its ACK withheld); an ASCII
+// stream says each line once. A card whose journal entry was refused (the journal busy, the table on
+// hold: host/table/runtime.ts throws so the read is not lost) "still counted as seen": the card that
+// left the shoe was in no record, and a person could enter a card for an unreadable one with another
+// card gone unseen. The adapter now offers the same read again until it is journalled.
+it('an ASCII card line whose journal entry is refused once is offered again, under its own sequence, until journalled', async () => {
+  const port = new ScriptedShoePort();
+  const journal: SequencedShoeEvent[] = [];
+  let refused = 0;
+  const shoe = new AsciiShoe(async () => port, {
+    onEvent: (e) => {
+      if (e.type === 'card' && refused++ < 2) throw new Error('journal busy');
+      journal.push(e);
+    },
+    reconnectBaseMs: 10_000,
+  });
+  const events: ShoeEvent[] = [];
+  shoe.on((e) => events.push(e));
+  shoe.start();
+  try {
+    await until(() => events.some((e) => e.type === 'connected'), 'connected');
+    port.send(new TextEncoder().encode('[Game]<Card:4S>\n[Game]<Card:9H>\n'));
+    await until(() => journal.length === 2, 'both cards journalled');
+    assert.deepEqual(
+      journal.map((e) => (e.type === 'card' ? [e.card, e.sequence, e.index] : e.type)),
+      [
+        ['4S', 1, 1],
+        ['9H', 2, 2],
+      ],
+    );
+  } finally {
+    await shoe.close();
+  }
+});
