@@ -327,6 +327,20 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     assert.equal(resolveRules('generic', { dealProcedure: 'macau-3', holeCard: 'peek', maxHands: 4 }).maxHands, 4, 'the analysis profile takes any count');
   });
 
+  it('art.5 n.2 3)(7): «separar os pares até quatro vezes, fazendo cinco mãos»: no more than five hands under procedure 3', () => {
+    const p3 = { dealProcedure: 'macau-3', holeCard: 'peek', authorisation: 'TEST-DICJ' };
+    assert.equal(resolveRules('macau-2009', { ...p3, maxHands: 5 }).maxHands, 5);
+    for (const maxHands of [6, 8, 99])
+      assert.throws(
+        () => resolveRules('macau-2009', { ...p3, maxHands }),
+        new RegExp(`maxHands=${maxHands} does not fit the other options by macau-2009 art\\.5 n\\.2 3\\)\\(7\\)`),
+        `maxHands=${maxHands} lets the player split a fifth time`,
+      );
+    // Procedures 1 and 2 are held to Art. 16 n.1 alone («até quatro ou mais mãos»): the house's number.
+    assert.equal(resolveRules('macau-2009', { maxHands: 8, authorisation: 'TEST-DICJ' }).maxHands, 8);
+    assert.equal(resolveRules('generic', { dealProcedure: 'macau-3', holeCard: 'peek', maxHands: 8 }).maxHands, 8, 'the analysis profile takes any count');
+  });
+
   it('art.16 n.5: having declined to split a pair formed after a split, the player may not split a later one', () => {
     const cards = '8S 9H 8D 8C 8H TC QS';
     const decisions: [number, number, string][] = [

@@ -179,9 +179,9 @@ function merged(profile: ProfileId, overrides: Readonly<Record<string, unknown>>
   const out: Record<string, unknown> = { profile, ...data };
   if (Object.hasOwn(overrides, 'authorisation')) out.authorisation = overrides.authorisation;
   if (isRegulated(profile)) {
-    // Procedure 3 gives the player up to five hands (Art. 5 n.2 3)(7)); procedure 2 deals the
+    // Procedure 3 gives the player five hands, no fewer and no more (Art. 5 n.2 3)(7)); procedure 2 deals the
     // players' cards face up, procedure 3 too unless its alternative 3)(5) is chosen.
-    if (out.dealProcedure === 'macau-3' && !('maxHands' in overrides)) out.maxHands = Math.max(5, Number(out.maxHands));
+    if (out.dealProcedure === 'macau-3' && !('maxHands' in overrides)) out.maxHands = 5;
     if ((out.dealProcedure === 'macau-2' || out.dealProcedure === 'macau-3') && !('playerCardsFaceUp' in overrides)) out.playerCardsFaceUp = true;
   }
   out.choices = choices;
@@ -201,8 +201,10 @@ function consistencyProblems(r: BlackjackRules): RuleRefusal[] {
     out.push({ reason: 'inconsistent', option, value: JSON.stringify(r[option]), article, allowed: why });
   const regulated = isRegulated(r.profile);
   const art = (a: string) => (regulated ? `${r.profile} ${a}` : null);
-  if (regulated && r.dealProcedure === 'macau-3' && r.maxHands < 5)
-    no('maxHands', art('art.5 n.2 3)(7)'), 'with procedure 3 the player may split up to four times, making five hands');
+  // «O jogador pode, no âmbito deste procedimento («hole card»), separar os pares até quatro vezes,
+  // fazendo cinco mãos»: the player's permission (no fewer) and its bound (no more) under procedure 3.
+  if (regulated && r.dealProcedure === 'macau-3' && r.maxHands !== 5)
+    no('maxHands', art('art.5 n.2 3)(7)'), 'with procedure 3 the player may split up to four times, making five hands: maxHands=5');
   if (r.dealProcedure === 'macau-3' && r.holeCard !== 'peek') no('holeCard', art('art.5 n.2 3)(3)'), 'dealProcedure=macau-3 (hole card) needs holeCard=peek');
   if ((r.dealProcedure === 'macau-1' || r.dealProcedure === 'macau-2') && r.holeCard === 'peek')
     no('holeCard', art('art.5 n.2 3)'), 'holeCard=peek is procedure 3: set dealProcedure=macau-3');
