@@ -42,8 +42,10 @@ export type Soft17 = 'stand' | 'hit' | 'hit-ace-six';
 /**
  * Whether the dealer draws, from the hand's hard sum (aces as 1), whether it holds an ace and
  * how many cards it has. `hit-ace-six` is the literal reading of the 2009 text's definition
- * (Art. 6 6)): the "Soft 17" is a hand holding a 6 and an ace; with a soft total of 17 that is
- * exactly the two cards A-6 (hard sum 7). Shared by the round and the simulators.
+ * (Art. 6 6)): the "Soft 17" is a hand holding a 6 and an ace «a que é atribuído o valor de um
+ * ponto»; with a soft total of 17 that is exactly the two cards A-6 (hard sum 7). After the draw
+ * the hand counts as any other: whether its ace should stay at one point is an open reading
+ * (docs/rules/blackjack.md, "Soft 17"). Shared by the round and the simulators.
  */
 export function dealerDrawsOn(hard: number, hasAce: boolean, cards: number, soft17: Soft17): boolean {
   const soft = hasAce && hard + 10 <= 21;
