@@ -289,8 +289,10 @@ function playOpenHand(w: Work, k: number, i: number): boolean {
   const h = hand(s, i);
   if (h.status !== 'open') return false;
   if (!h.splitAces) return handLoop(w, k, i);
-  // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again.
-  if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit))
+  // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again, «uma ou
+  // mais vezes»: whatever an ace before it did, as n.5's limit after a split declined is of pairs
+  // «que não seja um ás» (Portugal rule 27 has none).
+  if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands)
     return ask(w, s, i, 'play', [...SPLIT_ACE_MOVES], { at: 'resplit-aces', k, i });
   h.status = 'stood';
   return false;

@@ -250,6 +250,30 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     assert.deepEqual(out.dealer.cards, ['9H', 'TD'], 'procedure 1: the dealer gets the second card after the players');
   });
 
+  it("art.16 n.3: aces split again «uma ou mais vezes», after an ace not split too (n.5's limit is of pairs «que não seja um ás»)", () => {
+    const out = play('macau-2009', 1000, 'AS 9H AD AC AH 7H KD TD', [
+      [1, 0, 'split'],
+      [1, 0, 'stand'], // the first split ace's ace is not split again
+      [1, 1, 'split'], // the second's may still be (n.3)
+    ]);
+    assert.deepEqual(
+      out.hands.map((h) => h.cards),
+      [
+        ['AS', 'AC'],
+        ['AD', '7H'],
+        ['AH', 'KD'],
+      ],
+    );
+    assert.deepEqual(
+      mains(out).map(([hand, net]) => [hand, net]),
+      [
+        [0, -1000],
+        [1, -1000],
+        [2, 1000],
+      ],
+    );
+  });
+
   it('art.16 n.4: a split pair other than aces may take any number of cards until it busts', () => {
     const out = play('macau-2009', 1000, '8S 6H 8D 2C 2D 3C 2H 3S TS 9C TD', [
       [1, 0, 'split'],

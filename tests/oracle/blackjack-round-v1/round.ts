@@ -615,7 +615,9 @@ export class BlackjackRound {
     if (h.status !== 'open') return;
     if (h.splitAces) {
       // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again.
-      if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit)) {
+      // 6 December (a review of the rules, copied on purpose): «uma ou mais vezes», whatever an ace
+      // before it did: Art. 16 n.5's limit after a split declined is of pairs «que não seja um ás».
+      if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands) {
         const a = yield* this.ask(s, i, 'play', ['split', 'stand']);
         if (a.type === 'split') {
           this.split(s, i, a.notFollowing);
