@@ -36,6 +36,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   special678: ['bonus678'],
   streakWin: ['winningStreak'],
   streakSplitWin: ['winningStreak'],
+  streakSplitWinByReading: ['winningStreak'],
   streakLose: ['winningStreak'],
   streakSurrender: ['winningStreak', 'surrender', 'surrenderMoment'],
   streakSplitLose: ['winningStreak'],

@@ -61,6 +61,11 @@ const REFS = {
   streakWin: ['art.13 5)(2) i), art.14 n.5', null, null],
   // The round won by a majority of the seat's split hands: Art. 16 n.7 1) makes it a win.
   streakSplitWin: ['art.13 5)(2) i), art.14 n.5, art.16 n.7 1)', null, null],
+  // More split hands won than lost, but no majority of them (a push among them: one won of two):
+  // n.7 1) needs «a maioria das mãos separadas», 2) as many won as lost, 3) more lost than won. None
+  // fits, so the round counted won is our reading and the line cites no paragraph of n.7 (nor
+  // Art. 13 5)(2) i), to keep within the journal's 128 characters; Art. 14 n.5 is the prize's).
+  streakSplitWinByReading: ['art.14 n.5; house reading, no article: more split hands won than lost', null, null],
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],

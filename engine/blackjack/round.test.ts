@@ -656,6 +656,32 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
     });
   });
 
+  it('art.16 n.7: split hands that win more than they lose but not a majority (a push among them) advance the streak as our reading, not by n.7 1)', () => {
+    // 8-8 split against a 9: 18 pushes the dealer's 18, 19 wins: one of two hands won, none lost.
+    const out = play(
+      'macau-2009',
+      100,
+      '8S 9H 8D TC AC 9C',
+      [
+        [1, 0, 'split'],
+        [1, 0, 'stand'],
+        [1, 1, 'stand'],
+      ],
+      o,
+      [{ seat: 1, bets: { '2': 10 }, wins: 1 }],
+    );
+    assert.deepEqual(
+      mains(out).map(([hand, net]) => [hand, net]),
+      [
+        [0, 0],
+        [1, 100],
+      ],
+    );
+    assert.equal(line(out, 'streak2').net, 30);
+    // «ganhar a maioria das mãos separadas, v.g. 2 em 3»: one of two is no majority, and n.7 2)-3) do not fit either.
+    assert.equal(line(out, 'streak2').rule, 'macau-2009 art.14 n.5; house reading, no article: more split hands won than lost');
+  });
+
   it('art.16 n.7: split hands count by majority; a draw keeps the marker', () => {
     const open: StreakState[] = [{ seat: 1, bets: { '3': 10 }, wins: 1 }];
     // 8-8 split against a 9: both hands 18 against the dealer's 19 → loss.

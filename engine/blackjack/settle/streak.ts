@@ -83,7 +83,11 @@ export function settleStreaks(
   return { lines, streaks: out, held };
 }
 
-/** The seat's round for its streak: surrendered is lost (Art. 18 n.3); split hands count by majority (Art. 16 n.7 1)-3)). */
+/**
+ * The seat's round for its streak: surrendered is lost (Art. 18 n.3); split hands count won when
+ * more won than lost (Art. 16 n.7 1) where they are a majority; our reading where pushes leave
+ * them none), kept when as many, lost when fewer (n.7 2)-3)).
+ */
 function roundResult(s: Seat): { result: 'win' | 'tie' | 'lose'; winKey: RefKey; loseKey: RefKey } {
   if (s.surrendered) return { result: 'lose', winKey: 'streakWin', loseKey: 'streakSurrender' };
   const outcomes = s.hands.map((h) => h.outcome ?? 'push');
@@ -91,5 +95,7 @@ function roundResult(s: Seat): { result: 'win' | 'tie' | 'lose'; winKey: RefKey;
   const losses = outcomes.filter((o) => o === 'lose').length;
   const result = wins > losses ? 'win' : wins < losses ? 'lose' : 'tie';
   const split = s.hands.length > 1;
-  return { result, winKey: split ? 'streakSplitWin' : 'streakWin', loseKey: split ? 'streakSplitLose' : 'streakLose' };
+  // Art. 16 n.7 1) is a majority of the split hands; more won than lost with pushes among them is not one.
+  const winKey: RefKey = !split ? 'streakWin' : 2 * wins > outcomes.length ? 'streakSplitWin' : 'streakSplitWinByReading';
+  return { result, winKey, loseKey: split ? 'streakSplitLose' : 'streakLose' };
 }

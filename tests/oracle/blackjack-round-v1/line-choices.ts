@@ -42,6 +42,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   perfectPairs: ['perfectPairs', 'oneSideBetPerPlayer'],
   streakWin: ['winningStreak'],
   streakSplitWin: ['winningStreak'],
+  streakSplitWinByReading: ['winningStreak'],
   streakLose: ['winningStreak'],
   streakSurrender: ['winningStreak', 'surrender', 'surrenderMoment'],
   streakSplitLose: ['winningStreak'],

@@ -53,6 +53,7 @@ const REFS = {
   streakWin: ['art.13 5)(2) i), art.14 n.5', null, null],
   // 1 December: a round won by a majority of split hands cites Art. 16 n.7 1) too.
   streakSplitWin: ['art.13 5)(2) i), art.14 n.5, art.16 n.7 1)', null, null],
+  streakSplitWinByReading: ['art.14 n.5; house reading, no article: more split hands won than lost', null, null],
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],

@@ -1031,7 +1031,10 @@ export class BlackjackRound {
           const stake = bets[k];
           if (stake !== undefined && lvl <= wins) {
             // 1 December (citations): a win by a majority of split hands cites Art. 16 n.7 1) too.
-            const winKey: RefKey = s.hands.length > 1 ? 'streakSplitWin' : 'streakWin';
+            // 6 December (citations, copied on purpose): more won than lost but no majority (pushes
+            // among them) is our reading, citing no paragraph of n.7.
+            const splitWins = s.hands.filter((h) => h.outcome === 'win').length;
+            const winKey: RefKey = s.hands.length === 1 ? 'streakWin' : 2 * splitWins > s.hands.length ? 'streakSplitWin' : 'streakSplitWinByReading';
             this.streakLine(s.seat, lvl, stake, STREAK_PAYS[lvl] * stake, ref(p, winKey), st.carried, winKey);
             delete bets[k];
           }
