@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay, type Backoff } from '../engine/backoff.js';
 import { MAX_LINKS, type RefusalReason, type SignedHead } from '../witness/wire.js';
 import { genesisHash } from './canonical.js';
+import { latestCheckpoint } from './checkpoint.js';
 import { connectionOf, internalsOf, type Ledger } from './ledger.js';
 import { UnwitnessedAges } from './unwitnessed-ages.js';
 import { WitnessProtocolError, WitnessRefused, WitnessUnreachable, type WitnessClient, type WitnessIdentity } from './witness-client.js';
@@ -184,6 +185,7 @@ export class WitnessLink {
       this.poke();
     });
     if (this.ledger.headOf().seq > this.witnessed.seq) this.ages.appended(this.witnessed.seq + 1, this.monotonic());
+    this.behindItsCheckpoint();
     this.running = this.loop().finally(() => {
       this.running = null;
       this.state = 'stopped';
@@ -463,6 +465,21 @@ export class WitnessLink {
     this.alarm({
       kind: 'witness-backwards',
       message: `the witness's head went back from entry ${this.witnessed.seq} to ${to}: it lost heads it had signed; they are signed again from there`,
+    });
+  }
+
+  /**
+   * At the start: a witness head below a checkpoint the witness signed (the ledger keeps them,
+   * under its key) went back while the host was stopped. The witness signs a checkpoint only at an
+   * entry its fold reached, never past its head, so an honest witness is never behind its own;
+   * a head merely behind the journal (a kill before the last heads reached it) is not a sign.
+   */
+  private behindItsCheckpoint(): void {
+    const c = latestCheckpoint(this.ledger);
+    if (c.status !== 'ok' || c.checkpoint.seq <= this.witnessed.seq) return;
+    this.alarm({
+      kind: 'witness-backwards',
+      message: `the witness's head is entry ${this.witnessed.seq}, but it signed the checkpoint at entry ${c.checkpoint.seq}: it lost heads it had signed (its folder restored from an older copy or swapped, or this terminal forgotten); they are signed again from there`,
     });
   }
 

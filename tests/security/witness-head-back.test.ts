@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openLedger, type Ledger } from '../../ledger/index.js';
+import { checkpointStats, openLedger, type Ledger } from '../../ledger/index.js';
 import { WitnessClient } from '../../ledger/witness-client.js';
 import { WitnessLink } from '../../ledger/witness-link.js';
 import { listenWitness } from '../../witness/server.js';
@@ -72,6 +72,84 @@ describe("the witness's head going back under a running link", () => {
     } finally {
       await link.stop();
       ledger.close();
+      await listening.close();
+      witness.close();
+    }
+  });
+});
+
+// The same while the host is stopped: the host's start found the witness's head merely behind its
+// journal (what a kill before the last heads reached it leaves) and said nothing. But the ledger
+// keeps the checkpoints the witness signed, and the witness signs one only at an entry it holds
+// (its fold goes no further than its head): a witness head below such a checkpoint is one that lost
+// heads it had signed. Now the link's start raises the alarm; an honest restart raises none.
+describe("the witness's head going back while the host is stopped", () => {
+  const open = async (dir: string, socket: string) => {
+    const ledger = openLedger(path.join(dir, 'data'), 'T2', { witnessed: true, checkpointEvery: 4 });
+    const alarms: { kind: string; message: string }[] = [];
+    const link = await WitnessLink.attach(ledger, new WitnessClient(socket), { onAlarm: (a) => alarms.push(a), batchMs: 0, retryMs: 10, idleMs: 20 });
+    link.start();
+    return {
+      ledger,
+      link,
+      alarms,
+      close: async () => {
+        await link.stop();
+        ledger.close();
+      },
+    };
+  };
+
+  it("raises the alarm at the link's start, naming the checkpoint it signed and its head; an honest restart raises none", async () => {
+    const dir = path.join(root, 'stopped');
+    const socket = path.join(dir, 'w.sock');
+    const folder = path.join(dir, 'witness');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const key = { privateKey, publicKey, store: 'file' as const };
+    let witness = new Witness({ dir: folder, key });
+    let listening = await listenWitness(witness, { socket });
+    let host = await open(dir, socket);
+    try {
+      reset(host.ledger);
+      reset(host.ledger);
+      await until(() => host.link.status().witnessedSeq === 2);
+      await listening.close();
+      witness.close();
+      cpSync(folder, `${folder}.copy`, { recursive: true });
+      witness = new Witness({ dir: folder, key });
+      listening = await listenWitness(witness, { socket });
+      for (let i = 0; i < 5; i++) reset(host.ledger);
+      await host.link.flush();
+      await host.ledger.checkpoints.signed();
+      const signedAt = checkpointStats(host.ledger).lastSeq ?? 0;
+      assert.ok(signedAt > 2, `a checkpoint the witness signed past entry 2: ${signedAt}`);
+      await host.close();
+
+      // An honest restart: the witness as it was.
+      host = await open(dir, socket);
+      await sleep(50);
+      assert.deepEqual(host.alarms, [], 'nothing went back');
+      await host.close();
+
+      // Stopped, the witness's folder put back as it was at head 2, under the same key and socket.
+      await listening.close();
+      witness.close();
+      rmSync(folder, { recursive: true });
+      cpSync(`${folder}.copy`, folder, { recursive: true });
+      witness = new Witness({ dir: folder, key });
+      listening = await listenWitness(witness, { socket });
+      host = await open(dir, socket);
+      await until(() => host.alarms.length > 0);
+      assert.deepEqual(
+        host.alarms.map((a) => a.kind),
+        ['witness-backwards'],
+        `alarms: ${JSON.stringify(host.alarms)}`,
+      );
+      assert.match(host.alarms[0]?.message ?? '', new RegExp(`\\b${signedAt}\\b.*\\b2\\b|\\b2\\b.*\\b${signedAt}\\b`));
+      await until(() => witness.headOf('T2')?.seq === host.ledger.headOf().seq);
+      assert.equal(witness.headOf('T2')?.seq, host.ledger.headOf().seq, 'the witness signs the lost entries again');
+    } finally {
+      await host.close();
       await listening.close();
       witness.close();
     }
