@@ -503,7 +503,15 @@ export class SyncClient {
         },
         body,
         signal: abort.signal,
+        // Never followed: a 307/308 would send this body and its signature to wherever it points
+        // (http too), and the acknowledgement from there would be believed.
+        redirect: 'manual',
       });
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel();
+        const to = (res.headers.get('location') ?? '').slice(0, 200);
+        throw new HttpError(res.status, { error: 'redirect', message: `a redirect${to ? ` to ${to}` : ''}, not followed` });
+      }
       const text = await boundedText(res, path);
       let json: unknown;
       try {
