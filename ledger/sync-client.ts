@@ -3,6 +3,8 @@ import type { Ledger } from './ledger.js';
 import { AckMismatchError, outboxStats, readBatch, recordAck, recordSyncError, syncAnchor } from './outbox.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from './sign.js';
 import { keepReceipt, readReceipt, RECEIPT_FILE, receiptSigned } from './receipts.js';
+import { AnswerTooLarge, boundedText } from './bounded-answer.js';
+export { ANSWER_BYTES_MAX } from './bounded-answer.js';
 import { checkAnswer, ErrorAnswer, HeartbeatAck, IngestAck, IngestGap, WireError } from './wire.js';
 
 export interface SyncLimits {
@@ -100,45 +102,6 @@ export function syncErrorReason(err: unknown): SyncErrorReason {
   // fetch's own failure (refused, reset, no route, a name not found): the upstream was not reached.
   if (err instanceof TypeError && err.message === 'fetch failed') return { reason: 'unreachable' };
   return { reason: 'other' };
-}
-
-/**
- * The most an upstream's answer is read to. The largest honest one is the configuration orders': at
- * most 50 orders of at most 16,384 characters each (host/floor/remote-config.ts), each at most 3
- * bytes a character once in the answer's JSON, some 2.5 MB; an acknowledgement is a few hundred bytes.
- */
-export const ANSWER_BYTES_MAX = 4 * 1024 * 1024;
-
-/** An upstream's answer longer than ANSWER_BYTES_MAX: not read past it (only the timeout bounded it before). */
-class AnswerTooLarge extends Error {
-  constructor(path: string) {
-    super(`upstream answered ${path} with more than ${ANSWER_BYTES_MAX} bytes: not read`);
-    this.name = 'AnswerTooLarge';
-  }
-}
-
-/** A response's body as text, read to ANSWER_BYTES_MAX at most (its said length checked first). */
-async function boundedText(res: Response, path: string): Promise<string> {
-  const said = Number(res.headers.get('content-length') ?? 0);
-  const reader = res.body?.getReader();
-  if (said > ANSWER_BYTES_MAX) {
-    await reader?.cancel();
-    throw new AnswerTooLarge(path);
-  }
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > ANSWER_BYTES_MAX) {
-      await reader.cancel();
-      throw new AnswerTooLarge(path);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** An upstream's 200 answer that is not JSON. */

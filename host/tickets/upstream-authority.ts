@@ -1,3 +1,4 @@
+import { boundedText } from '../../ledger/bounded-answer.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from '../../ledger/sign.js';
 import type { RequestId, TicketTerms } from '../../terms/ticket-terms.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
@@ -18,6 +19,17 @@ export interface UpstreamAuthorityOptions {
   readonly timeoutMs?: number;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
+}
+
+/** The most a ticket answer is read to: the largest honest one (an approval) is a few hundred bytes. */
+const ANSWER_BYTES_MAX = 64 * 1024;
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly offline: boolean; readonly detail: string };
@@ -58,8 +70,15 @@ export class UpstreamAuthority implements TicketAuthority {
         },
         body,
         signal: AbortSignal.timeout(this.timeoutMs),
+        // Never followed: a 307/308 would carry the signed request to wherever it points, and an
+        // approval from there (it read the request, so it can echo it) would be paid.
+        redirect: 'manual',
       });
-      const json: unknown = await res.json().catch(() => null);
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel();
+        return { ok: false, offline: true, detail: `${res.status} a redirect, not followed` };
+      }
+      const json = parsed(await boundedText(res, path, ANSWER_BYTES_MAX));
       if (res.status === 200) return { ok: true, value: json };
       const refusal = Refusal.safeParse(json);
       const detail = `${res.status} ${refusal.success ? `${refusal.data.error}${refusal.data.message ? `: ${refusal.data.message}` : ''}` : '(no refusal body)'}`;
