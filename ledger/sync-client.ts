@@ -117,7 +117,9 @@ class HttpError extends Error {
     readonly status: number,
     readonly body: Record<string, unknown>,
   ) {
-    super(`upstream answered ${status}: ${typeof body.error === 'string' ? body.error : ''} ${typeof body.message === 'string' ? body.message : ''}`.trim());
+    // Cut: the refusal's words are the upstream's, up to the answer's 4 MiB, and the host logs them at every retry.
+    const said = (v: unknown, max: number) => (typeof v === 'string' ? (v.length > max ? `${v.slice(0, max)}…` : v) : '');
+    super(`upstream answered ${status}: ${said(body.error, 64)} ${said(body.message, 300)}`.trim());
   }
 }
 
