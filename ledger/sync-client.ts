@@ -97,11 +97,24 @@ export function syncErrorReason(err: unknown): SyncErrorReason {
     return { reason: 'refused', status: err.status, ...code };
   }
   if (err instanceof AckMismatchError) return { reason: 'ackMismatch' };
-  if (err instanceof WireError || err instanceof NotJsonAnswer || err instanceof AnswerTooLarge) return { reason: 'badAnswer' };
+  if (err instanceof WireError || err instanceof ShortAck || err instanceof NotJsonAnswer || err instanceof AnswerTooLarge) return { reason: 'badAnswer' };
   if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return { reason: 'timeout' };
   // fetch's own failure (refused, reset, no route, a name not found): the upstream was not reached.
   if (err instanceof TypeError && err.message === 'fetch failed') return { reason: 'unreachable' };
   return { reason: 'other' };
+}
+
+/**
+ * A 200 acknowledging less than the batch sent: an honest upstream answers its head, at or past the
+ * batch's last entry, once it stored them all. Recorded (it may go backwards, which is an alarm),
+ * then a failed sync, waited out: taken as 'sent', a liar alternating it with a whole
+ * acknowledgement had the batch sent again at once, as fast as it answered.
+ */
+class ShortAck extends Error {
+  constructor(acked: number, first: number, last: number) {
+    super(`the upstream acknowledged entry ${acked} of a batch of entries ${first}–${last}: it answered 200 for entries it does not hold`);
+    this.name = 'ShortAck';
+  }
 }
 
 /** An upstream's 200 answer that is not JSON. */
@@ -344,6 +357,8 @@ export class SyncClient {
       this.backwards(anchor.ackedSeq, ack.ackedSeq);
       recordAck(this.ledger, ack.ackedSeq, ack.headHash, this.o.now());
       this.keep(ack);
+      const last = batch.entries[batch.entries.length - 1]!;
+      if (ack.ackedSeq < last.seq) throw new ShortAck(ack.ackedSeq, batch.entries[0]!.seq, last.seq);
       this.failures = 0;
       this.lastReason = null;
       if (!this.stopped()) this.state = 'idle';
@@ -355,7 +370,11 @@ export class SyncClient {
       // 'replay': a path that delivered our request twice; the upstream refused the copy and says
       // where its head is, exactly as for a gap.
       const gap = err instanceof HttpError && err.status === 409 ? IngestGap.safeParse(err.body) : null;
-      if (gap?.success) {
+      // A gap or a copy answered at the head already acknowledged moves nothing: a failure, waited out
+      // (taken as 'sent', the loop asked again at once, as fast as the upstream answered).
+      if (gap?.success && gap.data.ackedSeq === anchor.ackedSeq) {
+        message = `the upstream answered ${gap.data.error} at entry ${gap.data.ackedSeq}, where this table's acknowledgement already stands: nothing moved`;
+      } else if (gap?.success) {
         // The upstream holds less than we thought (restored from a backup): resend from its head,
         // provided its head is a point of our own chain.
         try {
