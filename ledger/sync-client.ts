@@ -159,6 +159,9 @@ export class SyncClient {
   /** Why the last sync of this run failed (the anchor keeps only its text). */
   private lastReason: SyncErrorReason | null = null;
   private stopSignal = false;
+  /** Gaps followed in this run (the acknowledgement rewound to the upstream's head), and whether the last send was one. */
+  private rewinds = 0;
+  private rewound = false;
   private running: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private abort: AbortController | null = null;
@@ -334,7 +337,16 @@ export class SyncClient {
       }
       this.checkLimits();
       if (this.stopped()) break;
-      if (result === 'sent') continue;
+      if (result === 'sent' && !this.rewound) continue;
+      if (result === 'sent') {
+        // A gap followed: the next send waits, longer at each rewind of this run (an honest restore
+        // rewinds once; a liar alternating a gap below with an acknowledgement past it was followed at once).
+        this.rewound = false;
+        await this.sleep(
+          backoffDelay(this.rewinds - 1, { baseMs: this.o.backoffBaseMs, capMs: this.o.backoffCapMs, jitter: { share: 1, random: this.o.random } }),
+        );
+        continue;
+      }
       if (result === 'empty') {
         this.state = 'idle';
         await this.sleep(this.o.idleMs);
@@ -380,6 +392,8 @@ export class SyncClient {
         try {
           this.backwards(anchor.ackedSeq, gap.data.ackedSeq);
           recordAck(this.ledger, gap.data.ackedSeq, gap.data.headHash, this.o.now());
+          this.rewinds++;
+          this.rewound = true;
           this.failures = 0;
           this.lastReason = null;
           return 'sent';

@@ -16,7 +16,12 @@ const T = 'NP1';
 
 type Plan = (n: number, body: { entries: { seq: number; hash: string }[] }) => Response;
 
-async function requestsIn(ms: number, plan: Plan, maxBatchEntries = 500): Promise<{ requests: number; acked: number; errors: string[] }> {
+async function requestsIn(
+  ms: number,
+  plan: Plan,
+  maxBatchEntries = 500,
+  onAlarm?: (kind: string) => void,
+): Promise<{ requests: number; acked: number; errors: string[] }> {
   const ledger = Ledger.open({ file: ':memory:', terminalId: T });
   for (let i = 1; i <= 6; i++) ledger.append(billCredit(1 + (i % 7), 10_000, `np-${i}`));
   let requests = 0;
@@ -28,6 +33,7 @@ async function requestsIn(ms: number, plan: Plan, maxBatchEntries = 500): Promis
     maxBatchEntries,
     random: () => 1,
     onError: (m) => errors.push(m),
+    onAlarm: (a) => onAlarm?.(a.kind),
     fetch: async (_u, init) => {
       // As a socket answers: in a later turn of the event loop, never within the caller's.
       await new Promise((r) => setImmediate(r));
@@ -68,5 +74,22 @@ describe('an upstream whose answers never move the acknowledgement on', () => {
       2,
     );
     assert.ok(r.requests <= 8, `${r.requests} requests in 0.7 s`);
+  });
+});
+
+describe('an upstream that rewinds the acknowledgement again and again', () => {
+  it('a 409 gap at entry 0, then a 200 past the batch, and again: each rewind after the first waited out longer', async () => {
+    const alarms: string[] = [];
+    const r = await requestsIn(
+      700,
+      (n, b) => {
+        const last = b.entries[b.entries.length - 1]!;
+        return n % 2 === 0 ? json(200, { ackedSeq: last.seq, headHash: last.hash }) : json(409, { error: 'gap', ackedSeq: 0, headHash: genesisHash(T) });
+      },
+      2,
+      (kind) => alarms.push(kind),
+    );
+    assert.ok(r.requests <= 10, `${r.requests} requests in 0.7 s`);
+    assert.ok(alarms.length >= 1 && alarms.every((k) => k === 'ack-backwards'), JSON.stringify(alarms.slice(0, 3)));
   });
 });
