@@ -6,6 +6,8 @@ import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
 /** The agent's link a SAS relay rides on: the station it was greeted as (its credential) and its send. */
 export interface SasRelayLink {
   send(m: HostDeviceMessage): void;
+  /** The link's own log (the station's client budget, host/logger.ts); the host's when it has none. */
+  readonly log?: Logger;
 }
 
 /** The most bytes one message carries (its base64 stays under the schema's 4,096 characters). */
@@ -25,7 +27,7 @@ type SasMessage = Extract<AgentMessage, { type: 'sas-port' | 'sas-bytes' }>;
  */
 export class RemoteSas {
   /** Each configured station's current relay: the link, whether its agent has the SAS port open, and the port the machine has now. */
-  private readonly relays = new Map<number, { link: SasRelayLink; open: boolean; current: MessagePort | null }>();
+  private readonly relays = new Map<number, { link: SasRelayLink; open: boolean; current: MessagePort | null; said?: string }>();
   private readonly openListeners = new Set<(station: number) => void>();
 
   constructor(
@@ -68,7 +70,10 @@ export class RemoteSas {
     r.open = m.open;
     if (!m.open) r.current?.end(`the station's SAS port went: ${m.detail ?? 'closed'}`);
     else if (!wasOpen) for (const l of this.openListeners) l(station);
-    this.log.info({ station, open: m.open, detail: m.detail }, "a remote station's SAS port");
+    // Said when it changes (or says why anew), in the station's own log: the agent may send these at the SAS line's rate.
+    const said = `${m.open}:${m.detail ?? ''}`;
+    if (said !== r.said) (link.log ?? this.log).info({ station, open: m.open, detail: m.detail }, "a remote station's SAS port");
+    r.said = said;
     return null;
   }
 
