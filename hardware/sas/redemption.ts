@@ -127,10 +127,16 @@ export class TicketRedemption {
     this.reported = { end, read };
   }
 
-  /** The station ended the cycle: `stacked` (paid) for `amount`, or the ticket went back (returned, the deadline passed, the link went down). */
-  end(validation: string, how: RedemptionEnd, amount = 0): void {
+  /**
+   * The station ended the cycle: `stacked` (paid) for `amount`, or the ticket went back (returned,
+   * the deadline passed, the link went down). `attempt`: the station's attempt that ended; the end
+   * of an older attempt of the same ticket (one held for a person, settled while the ticket, in
+   * again, is in a new cycle) is not this cycle's, and changes nothing.
+   */
+  end(validation: string, how: RedemptionEnd, amount = 0, attempt: string | null = null): void {
     const c = this.cycle;
     if (!c || c.validation !== validation || c.state === 'ended') return;
+    if (attempt !== null && c.attempt !== null && c.attempt !== attempt) return;
     const was = c.state;
     c.state = 'ended';
     this.settle(c, { kind: 'refused', reason: 'offline', code: REDEEM_STATUS.timeout }); // a decision nobody waits for any more

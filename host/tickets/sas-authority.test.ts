@@ -163,3 +163,37 @@ describe('the approved amounts the authority keeps for 0x71 FF: bounded for a pr
     }
   });
 });
+
+describe('an end for an older attempt of the same ticket at the station: not the current cycle’s end', () => {
+  const rid = (n: number) => RequestId.parse(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`);
+
+  it('a held attempt settled returned by a person while the same ticket, inserted again, is approved there leaves the new cycle approved and then redeemed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
+    try {
+      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }));
+      const validation = validationNumber(0x0b_ee_f0, 5);
+      const cycle = sas.redemption(1);
+      const approve = async (n: number) => {
+        const asked = sas.redeem({ requestId: rid(n), validation, station: 1, currency: 'MOP', limit: 5_000_000 });
+        assert.deepEqual(cycle.escrow(), { validation });
+        cycle.redeem(TRANSFER.cashable, 2_500, validation);
+        assert.equal((await asked).kind, 'approved');
+      };
+      // Attempt 1 approved, then left by the acceptor (held for a person); the ticket came back out and is inserted again.
+      await approve(1);
+      await approve(2);
+      // The person settles attempt 1: not in the cashbox, returned. Attempt 2 is still approved and about to stack.
+      await sas.cancel(rid(1), { station: 1, validation });
+      const mid = cycle.redeem(TRANSFER.statusRequest, 0, '');
+      assert.equal(mid.status, 0x40, 'attempt 2 still pending at 0x71 FF (not 8B, validator failure: the system would release a ticket being paid)');
+      // Attempt 2 stacks and the station is credited: the system must read it redeemed.
+      await sas.confirm(rid(2), { station: 1, validation });
+      const { status, amount } = cycle.redeem(TRANSFER.statusRequest, 0, '');
+      assert.deepEqual({ status, amount }, { status: 0x00, amount: 2_500 });
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

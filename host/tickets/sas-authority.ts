@@ -170,13 +170,13 @@ export class SasAuthority implements TicketAuthority {
   confirm(requestId: RequestId, t: TicketAt): Promise<AuthorityAck> {
     const a = this.attempts.get(t.station);
     this.forget(requestId, t.station);
-    this.cycles.get(t.station)?.end(t.validation, 'stacked', a?.validation === t.validation ? a.amount : 0);
+    this.cycles.get(t.station)?.end(t.validation, 'stacked', a?.requestId === requestId ? a.amount : 0, requestId);
     return Promise.resolve({ ok: true });
   }
 
   cancel(requestId: RequestId, t: TicketAt): Promise<AuthorityAck> {
     this.forget(requestId, t.station);
-    this.cycles.get(t.station)?.end(t.validation, t.why === 'credit-limit' ? 'credit-limit' : 'returned');
+    this.cycles.get(t.station)?.end(t.validation, t.why === 'credit-limit' ? 'credit-limit' : 'returned', 0, requestId);
     return Promise.resolve({ ok: true });
   }
 
