@@ -193,8 +193,13 @@ export async function registerPrinted(sql: Sql, terminal: string, t: TicketAt): 
   return OK; // printed already, or further on
 }
 
-/** Not printed, the credit given back: never redeemable. A printed ticket voided is an alarm (its paper may be out). */
-export async function registerVoid(sql: Sql, terminal: string, t: TicketAt): Promise<TicketWord> {
+/**
+ * Not printed, the credit given back: never redeemable. A printed ticket voided is an alarm (its
+ * paper may be out). Only the table's journal voids a printed ticket: its host sends one end per
+ * ticket, so a void word after a printed one is not its host's (the table's key in other hands),
+ * and the paper a player holds stays redeemable; the journal, synced, says which end it was.
+ */
+export async function registerVoid(sql: Sql, terminal: string, t: TicketAt, said: 'word' | 'journal' = 'word'): Promise<TicketWord> {
   const from = (state: string) =>
     sql.query(`UPDATE tickets SET state = 'voided', voided_at = now() WHERE validation = $1 AND terminal_id = $2 AND state = $3`, [
       t.validation,
@@ -202,6 +207,10 @@ export async function registerVoid(sql: Sql, terminal: string, t: TicketAt): Pro
       state,
     ]);
   if ((await from('issued')).rowCount === 1) return OK;
+  if (said === 'word' && (await stateOf(sql, t.validation, terminal)) === 'printed') {
+    await raiseAlarm(sql, terminal, 'ticket-disagreement', { validation: t.validation, what: 'a void word for a ticket printed' });
+    return no('not-voidable', 'the ticket is printed: only the table’s journal voids it');
+  }
   if ((await from('printed')).rowCount === 1) {
     await raiseAlarm(sql, terminal, 'ticket-disagreement', { validation: t.validation, what: 'voided after it was printed' });
     return OK;
@@ -463,7 +472,7 @@ export async function applyTicketEntries(tx: Sql, terminal: string, entries: rea
         await registerPrinted(tx, terminal, e.payload);
         break;
       case 'ticket.void':
-        await registerVoid(tx, terminal, e.payload);
+        await registerVoid(tx, terminal, e.payload, 'journal');
         break;
       case 'ticket.redeem.stacked':
         await confirmIn(tx, terminal, e.payload.requestId, e.payload, e.payload.amount);

@@ -473,4 +473,36 @@ describe('the upstream as validation authority (migration 6)', () => {
     // The table's own numbers stay its own: the next, with its dates right, is registered.
     assert.deepEqual(await registerIssue(db, 'X', ticket(mX, 2, 500)), { ok: true });
   });
+
+  it("a printed ticket is not voided by its table's word, only by its journal: the same table's key in other hands cannot void paper a player holds", async () => {
+    await enrolTerminal(db, 'T-V');
+    const mV = await machineIdOf(db, 'T-V');
+    const paper = ticket(mV, 1, 4_200);
+    await registerIssue(db, 'T-V', paper);
+    assert.deepEqual(await registerPrinted(db, 'T-V', paper), { ok: true });
+    // The table's host sends one end per ticket: a void word after its printed word is not its host's.
+    const w = await registerVoid(db, 'T-V', paper);
+    assert.equal(w.ok ? 'ok' : w.error, 'not-voidable');
+    assert.equal((await ticketByNumber(db, paper.validation)).ticket?.state, 'printed', 'still redeemable');
+    assert.ok(
+      (await ticketLiability(db)).currencies.some((c) => c.currency === 'MOP' && c.amount >= 4_200),
+      'still owed by the floor',
+    );
+    const what = (await alarms(db, 'T-V')).map((a) => (a.detail as { what?: string }).what);
+    assert.ok(what.includes('a void word for a ticket printed'), what.join());
+    assert.equal((await redeem(db, 'T-2', ask(paper))).kind, 'approved', 'the player is paid');
+    // The journal, the table's truth, still voids a ticket a word said printed (its printer did not print it).
+    const unprinted = ticket(mV, 2, 300);
+    await registerIssue(db, 'T-V', unprinted);
+    await registerPrinted(db, 'T-V', unprinted);
+    const j = new FakeJournal('T-V');
+    await ingest(
+      db,
+      j.batch([
+        { type: 'ticket.issue', payload: unprinted },
+        { type: 'ticket.void', payload: { validation: unprinted.validation, station: unprinted.station, reason: 'not printed: paper out' } },
+      ]),
+    );
+    assert.equal((await ticketByNumber(db, unprinted.validation)).ticket?.state, 'voided');
+  });
 });
