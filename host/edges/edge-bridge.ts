@@ -72,6 +72,9 @@ export class EdgeBridge {
   private readonly subjects: TableSubjects;
   /** Which edge holds each station (the last one that attached it with its secret). */
   private readonly held = new Map<number, string>();
+  /** The number of each station's hold (`held`): a `gone` names the one it ended, an attachment's answer the one it made. */
+  private readonly holdNo = new Map<number, number>();
+  private holds = 0;
   private readonly buckets = new Map<number, TokenBucket>();
   /** Each edge's refusals answered and logged (its NATS user names it: as many as the edges configured). */
   private readonly refusals = new Map<string, TokenBucket>();
@@ -124,6 +127,7 @@ export class EdgeBridge {
     this.stops.push(
       stations.onRevoked((s) => {
         this.held.delete(s);
+        this.holdNo.delete(s);
         this.ownSent.delete(s);
       }),
     );
@@ -341,7 +345,7 @@ export class EdgeBridge {
     } catch {
       answered = this.refused(edge, {}, 'an edge sent a malformed attachment: refused');
     }
-    if (answered) this.answer(m, edge, JSON.stringify({ ok }));
+    if (answered) this.answer(m, edge, JSON.stringify(ok ? { ok, hold: this.holdNo.get(station) } : { ok }));
     // After the answer: the edge's copy of the station's part, whole.
     if (ok) this.sendOwn(station, false);
   }
@@ -356,9 +360,12 @@ export class EdgeBridge {
   /** `edge` holds `station` now; the edge that held it before is told it is gone (it closes its connections). */
   private hold(station: number, edge: string): void {
     const was = this.held.get(station);
+    const ended = this.holdNo.get(station);
     this.held.set(station, edge);
+    this.holdNo.set(station, ++this.holds);
     this.ownSent.delete(station);
-    if (was !== undefined && was !== edge) this.deps.nc.publish(this.subjects.gone(was, station), new Uint8Array(0));
+    // Naming the hold it ends: the old edge keeps an attachment of its own the host took after this (`Edge.takeMine`).
+    if (was !== undefined && was !== edge) this.deps.nc.publish(this.subjects.gone(was, station), utf8.encode(JSON.stringify({ hold: ended })));
   }
 
   /** `cmd.<edge>.<station>`: a station's message through the edge that holds it, checked as a screen's. */

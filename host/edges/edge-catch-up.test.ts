@@ -36,7 +36,9 @@ function fakeHost() {
     failsAfter: 0,
     answersAfter: 0,
     gated: false,
-    attachments: [] as ((ok: boolean) => void)[],
+    attachments: [] as ((ok: boolean, hold?: number) => void)[],
+    /** The host's attachments so far, each numbered (the answer's `hold`). */
+    holds: 0,
   };
   const reply = (answer: object) => ({ data: utf8.encode(JSON.stringify(answer)) });
   const nc = {
@@ -63,8 +65,8 @@ function fakeHost() {
         const answered = host.answer([...host.held]);
         return new Promise((resolve) => setTimeout(() => resolve(reply(answered)), host.answersAfter));
       } else if (subject === subjects.attach('edge-1')) {
-        if (host.gated) return new Promise((resolve) => host.attachments.push((ok) => resolve(reply({ ok }))));
-        answer = { ok: true };
+        if (host.gated) return new Promise((resolve) => host.attachments.push((ok, hold) => resolve(reply({ ok, ...(hold === undefined ? {} : { hold }) }))));
+        answer = { ok: true, hold: ++host.holds };
       }
       return Promise.resolve(reply(answer));
     },
@@ -80,6 +82,11 @@ function fakeHost() {
     publishRound(epoch: string, version: number) {
       const data = encodeUpdate(epoch, 'public:round', wholeUpdate(version, new SharedMessage('{"round":1}')));
       callbacks.get(subjects.publicAll)?.(null, { subject: subjects.publicPart('round'), data } as unknown as Msg);
+    },
+    /** The host's `gone` to edge-1 for `station`: it attached at another edge, which ended edge-1's hold numbered `hold`. */
+    gone(station: number, hold: number) {
+      const data = utf8.encode(JSON.stringify({ hold }));
+      callbacks.get(subjects.edgeAll('edge-1'))?.(null, { subject: subjects.gone('edge-1', station), data } as unknown as Msg);
     },
     /** A station's own part, whole, as the host sends it to edge-1 (after its answer to an attachment). */
     publishOwn(epoch: string, station: number, version: number) {
@@ -304,6 +311,55 @@ describe("a station's attachment under way while its connections before go", () 
       edge.hold(c.h);
       assert.deepEqual(c.why, [], 'the new connection closed as it subscribed');
       assert.deepEqual(edge.stations(), [101]);
+    } finally {
+      edge.close();
+    }
+  });
+
+  // A station moved to edge-2 and dialled edge-1 again at once (its machine's list of edges, or a
+  // hostile edge-2 that drops it): the host's `gone` for edge-1's old hold comes while edge-1's new
+  // attachment is under way. Before, the `gone` forgot the station whatever was under way, so the
+  // new connection, attached at the host (after the `gone`), was closed 'attached at another edge'
+  // as it subscribed and its own part dropped; and one the host had taken before the move was kept
+  // as attached when the `gone` came with its answer.
+  it('keeps the station for an attachment the host took after the `gone` for its old connection', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    f.publishRound('epoch-1', 1);
+    const old = await holding(f, edge, 101);
+    try {
+      f.host.gated = true;
+      const attached = edge.attach(101, 'nonce-2', 'proof');
+      // Moved to edge-2 (hold 2), which ends edge-1's hold 1; then edge-1's attachment taken (hold 3).
+      f.gone(101, 1);
+      assert.deepEqual(old.why, ['attached at another edge'], 'the old connection closed by the gone');
+      f.host.attachments[0]?.(true, 3);
+      f.publishOwn('epoch-1', 101, 7);
+      assert.ok(await attached);
+      const c = holder(101);
+      edge.hold(c.h);
+      assert.deepEqual(c.why, [], 'the new connection closed as it subscribed');
+      assert.deepEqual(edge.stations(), [101]);
+      assert.ok(c.got.includes('view:station/101'), 'the own part the host sent after its answer was kept for the new connection');
+    } finally {
+      edge.close();
+    }
+  });
+
+  it('refuses an attachment the `gone` that came with its answer ended', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    f.publishRound('epoch-1', 1);
+    const old = await holding(f, edge, 101);
+    try {
+      f.host.gated = true;
+      const attached = edge.attach(101, 'nonce-2', 'proof');
+      // The host took edge-1's attachment (hold 2), then edge-2's (hold 3), which ended hold 2: the gone is read before the answer is acted on.
+      f.host.attachments[0]?.(true, 2);
+      f.gone(101, 2);
+      assert.equal(await attached, false, 'an attachment the host ended since taken as attached');
+      assert.deepEqual(old.why, ['attached at another edge']);
+      assert.deepEqual(edge.stations(), []);
     } finally {
       edge.close();
     }

@@ -8,6 +8,7 @@ import {
   AttachAnswer,
   ChallengeAnswer,
   decodeUpdate,
+  Gone,
   LastAnswer,
   PublishedEnrolment,
   tableSubjects,
@@ -34,6 +35,9 @@ interface Held {
   recall: PublishedUpdate | null;
   /** When the edge last asked the host for the own part whole (a patch that did not follow what it held), ms. */
   askedAt: number;
+  /** The number of the host's latest hold of the station here (its attachment's answer), and the latest a `gone` ended (0: none). */
+  hold: number;
+  ended: number;
 }
 
 /** How long an ask for a station's own part whole stands before a patch that does not follow asks again. */
@@ -191,8 +195,16 @@ export class Edge {
     const station = Number(m.subject.split('.').at(-2));
     const h = this.held.get(station);
     if (!h) return;
-    this.held.delete(station);
-    for (const holder of [...h.holders]) holder.revoked('attached at another edge');
+    const ended = goneHold(m.data);
+    // A hold before the one taken here since (never from an honest host, whose answer comes after its `gone`).
+    if (ended < h.hold) return;
+    // Every connection held now is of a hold it ended; an attachment under way keeps the station
+    // (the host may have taken it after this `gone`: its answer says, `attach`).
+    h.ended = Math.max(h.ended, ended);
+    const holders = [...h.holders];
+    h.holders.clear();
+    this.forgetIfUnheld(station);
+    for (const holder of holders) holder.revoked('attached at another edge');
   }
 
   private async watchStatus(): Promise<void> {
@@ -318,13 +330,14 @@ export class Edge {
    * host sends here is kept for its connections.
    */
   async attach(station: number, nonce: string, proof: string): Promise<boolean> {
-    if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null, askedAt: -Infinity });
+    if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null, askedAt: -Infinity, hold: 0, ended: 0 });
     this.attaching.set(station, (this.attaching.get(station) ?? 0) + 1);
     let ok = false;
     this.pool.spent(nonce);
     try {
       const r = await this.nc.request(this.subjects.attach(this.name), utf8.encode(JSON.stringify({ station, nonce, proof })), { timeout: 5000 });
-      ok = AttachAnswer.parse(JSON.parse(text.decode(r.data))).ok;
+      const a = AttachAnswer.parse(JSON.parse(text.decode(r.data)));
+      ok = a.ok && this.notEnded(station, a.hold);
     } catch (err) {
       this.log.warn({ err, station }, 'the host did not answer an attachment');
     }
@@ -333,6 +346,22 @@ export class Edge {
     else this.attaching.delete(station);
     if (!ok) this.forgetIfUnheld(station);
     return ok;
+  }
+
+  /**
+   * Whether the hold an attachment was answered with still stands: a `gone` read before the
+   * answer was acted on (both came in one read from NATS) may have ended it, the station attached
+   * at another edge since. Kept as the latest hold here when it stands.
+   */
+  private notEnded(station: number, hold: number | undefined): boolean {
+    const h = this.held.get(station);
+    if (hold === undefined || !h) return true;
+    if (hold <= h.ended) {
+      this.log.info({ station, hold }, 'an attachment the host took was ended since (the station attached at another edge)');
+      return false;
+    }
+    h.hold = Math.max(h.hold, hold);
+    return true;
   }
 
   /**
@@ -389,5 +418,14 @@ export class Edge {
     clearTimeout(this.askAgain);
     for (const s of this.subs.splice(0)) s.unsubscribe();
     this.held.clear();
+  }
+}
+
+/** The hold a `gone` ended: every hold, for one that names none (a host before 6 December). */
+function goneHold(data: Uint8Array): number {
+  try {
+    return Gone.parse(JSON.parse(text.decode(data))).hold;
+  } catch {
+    return Infinity;
   }
 }

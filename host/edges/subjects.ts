@@ -137,7 +137,15 @@ export const ChallengeAnswer = z.strictObject({ nonces: z.array(z.string().regex
 
 /** An edge attaching a station: the host's nonce and the station's proof on it, which the host checks itself. */
 export const Attach = z.strictObject({ station: z.number().int().positive(), nonce: z.string().regex(NONCE), proof: z.string().regex(PROOF) });
-export const AttachAnswer = z.strictObject({ ok: z.boolean() });
+/**
+ * The host's answer to an attachment: taken or not, and when taken the hold's number (`hold`, one
+ * count of the host's for all stations and edges, so a later attachment has a larger number). A
+ * `gone` names the hold it ended (`Gone`), so an edge tells a `gone` for the connections it held
+ * before from one for an attachment answered since (absent: a host before 6 December).
+ */
+export const AttachAnswer = z.strictObject({ ok: z.boolean(), hold: z.number().int().positive().optional() });
+/** The payload of `gone`: the number of the hold at this edge it ended (empty from a host before 6 December: every hold). */
+export const Gone = z.strictObject({ hold: z.number().int().positive() });
 /**
  * The host's answer to an edge's ask for the last values, after it sent them (`ok`) or not (asked
  * too often), with the stations the host holds at that edge (`held`; absent from a host before 5
