@@ -400,3 +400,20 @@ describe('a table id its tickets can carry (a review of 4 December)', () => {
     assert.equal(TableConfig.safeParse({ ...sim, tableId: long }).success, true, 'a table without printers prints no ticket');
   });
 });
+
+describe('edges in the configuration', () => {
+  // The table's NATS server has one user for the host (full rights) and one per edge named, each
+  // with the edge's password in <data>/edges/<name>.password, carried to that edge's machine. An
+  // edge named `host` was given the host's own password in `host.password` (and a second user
+  // `host` in the server's configuration); an edge named twice, two users of one name.
+  it("edges: no edge named 'host' (the host's own NATS user), none named twice", () => {
+    const sim = simulatedTableConfig('baccarat');
+    const withEdges = (names: string[]) => TableConfig.safeParse({ ...sim, remoteStations: 10, edges: { names } });
+    assert.equal(withEdges(['edge-1', 'edge-2']).success, true);
+    for (const names of [['host'], ['edge-1', 'host'], ['edge-1', 'edge-1']]) {
+      const r = withEdges(names);
+      assert.equal(r.success, false, JSON.stringify(names));
+      assert.match(r.error?.message ?? '', /edge/, JSON.stringify(names));
+    }
+  });
+});

@@ -167,10 +167,18 @@ export const TableConfig = z
      */
     edges: z
       .strictObject({
+        // Each its own NATS user: never `host` (the host's, with every right; its password would be
+        // written to host.password for an edge's machine), nor one name twice.
         names: z
-          .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/))
+          .array(
+            z
+              .string()
+              .regex(/^[A-Za-z0-9_-]{1,32}$/)
+              .refine((n) => n !== 'host', "an edge may not be named 'host': that is the table host's own NATS user"),
+          )
           .min(1)
-          .max(64),
+          .max(64)
+          .refine((ns) => new Set(ns).size === ns.length, 'an edge is named twice: each edge is a NATS user of its own'),
         nats: z
           .strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(4222) })
           .default({ host: '127.0.0.1', port: 4222 }),

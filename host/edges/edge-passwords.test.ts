@@ -61,4 +61,17 @@ describe("the edges' NATS passwords on disk", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("refuses an edge named 'host', whose file would carry the host's own password to an edge's machine", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'edge-passwords-'));
+    try {
+      assert.throws(() => edgePasswords(dir, ['edge-1', 'host']), /host/);
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.endsWith('.password')),
+        [],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

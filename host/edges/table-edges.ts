@@ -25,6 +25,8 @@ const make = () => randomBytes(24).toString('base64url');
  * made anew, every edge's password would change behind its machine's back.
  */
 export function edgePasswords(dir: string, names: readonly string[]): Map<string, string> {
+  // The host's own user has every right: an edge of that name would be handed its password.
+  if (names.includes('host')) throw new Error(`edges: an edge may not be named 'host' (the table host's own NATS user)`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'users.json');
   const kept = existsSync(file) ? readPasswords(file) : {};
