@@ -364,4 +364,39 @@ describe("a station's attachment under way while its connections before go", () 
       edge.close();
     }
   });
+
+  // The host's hold numbers start again with the host (a new epoch): what the edge kept of the
+  // numbers before must not refuse the new host's attachment nor hide its `gone`.
+  it('takes the holds of a host started again, whose numbers start again', async () => {
+    const f = fakeHost();
+    const edge = await start(f);
+    f.publishRound('epoch-1', 1);
+    f.host.held.add(101);
+    try {
+      f.host.gated = true;
+      const first = edge.attach(101, 'nonce-1', 'proof');
+      f.host.attachments[0]?.(true, 40);
+      assert.ok(await first);
+      const c1 = holder(101);
+      edge.hold(c1.h);
+      const second = edge.attach(101, 'nonce-2', 'proof');
+      f.gone(101, 40);
+      f.host.attachments[1]?.(true, 41);
+      assert.ok(await second);
+      const c2 = holder(101);
+      edge.hold(c2.h);
+      // The host started again: its holds count from 1.
+      f.publishRound('epoch-2', 1);
+      const third = edge.attach(101, 'nonce-3', 'proof');
+      f.host.attachments[2]?.(true, 1);
+      assert.equal(await third, true, "the new host's attachment refused by the numbers of the one before");
+      const c3 = holder(101);
+      edge.hold(c3.h);
+      assert.deepEqual(c3.why, []);
+      f.gone(101, 1);
+      assert.deepEqual(c3.why, ['attached at another edge'], "the new host's gone not heard");
+    } finally {
+      edge.close();
+    }
+  });
 });

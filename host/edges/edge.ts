@@ -35,7 +35,7 @@ interface Held {
   recall: PublishedUpdate | null;
   /** When the edge last asked the host for the own part whole (a patch that did not follow what it held), ms. */
   askedAt: number;
-  /** The number of the host's latest hold of the station here (its attachment's answer), and the latest a `gone` ended (0: none). */
+  /** The number of the host's latest hold of the station here (its attachment's answer), and the latest a `gone` ended while an attachment was under way (0: none). */
   hold: number;
   ended: number;
 }
@@ -343,7 +343,13 @@ export class Edge {
     }
     const left = (this.attaching.get(station) ?? 1) - 1;
     if (left > 0) this.attaching.set(station, left);
-    else this.attaching.delete(station);
+    else {
+      this.attaching.delete(station);
+      // What a `gone` ended is for the attachments under way then only: kept, it would refuse the
+      // holds of a host started since, whose numbers start again.
+      const h = this.held.get(station);
+      if (h) h.ended = 0;
+    }
     if (!ok) this.forgetIfUnheld(station);
     return ok;
   }
@@ -351,7 +357,8 @@ export class Edge {
   /**
    * Whether the hold an attachment was answered with still stands: a `gone` read before the
    * answer was acted on (both came in one read from NATS) may have ended it, the station attached
-   * at another edge since. Kept as the latest hold here when it stands.
+   * at another edge since. When it stands it is the hold here (the host's answers come in the
+   * order it took them; a host started again numbers from 1 again).
    */
   private notEnded(station: number, hold: number | undefined): boolean {
     const h = this.held.get(station);
@@ -360,7 +367,7 @@ export class Edge {
       this.log.info({ station, hold }, 'an attachment the host took was ended since (the station attached at another edge)');
       return false;
     }
-    h.hold = Math.max(h.hold, hold);
+    h.hold = hold;
     return true;
   }
 
