@@ -241,6 +241,15 @@ describe("a station's attachment under way while its connections before go", () 
     if (ok) f.publishOwn('epoch-1', station, 7);
   };
 
+  /** A new connection of `station` subscribing at `edge`: it must be kept (not closed 'attached at another edge'), the station held. */
+  const subscribedKept = (edge: Awaited<ReturnType<typeof start>>, station: number) => {
+    const c = holder(station);
+    edge.hold(c.h);
+    assert.deepEqual(c.why, [], 'the new connection closed as it subscribed');
+    assert.deepEqual(edge.stations(), [station]);
+    return c;
+  };
+
   it('keeps the station for its new connection when its old one closes meanwhile', async () => {
     const f = fakeHost();
     const edge = await start(f);
@@ -252,10 +261,7 @@ describe("a station's attachment under way while its connections before go", () 
       edge.release(old.h);
       answerAttachment(f, 0, true, 101);
       assert.ok(await attached);
-      const c = holder(101);
-      edge.hold(c.h);
-      assert.deepEqual(c.why, [], 'the new connection closed as it subscribed');
-      assert.deepEqual(edge.stations(), [101]);
+      const c = subscribedKept(edge, 101);
       assert.ok(c.got.includes('view:station/101'), 'the own part the host sent after its answer was kept for the new connection');
     } finally {
       edge.close();
@@ -307,10 +313,7 @@ describe("a station's attachment under way while its connections before go", () 
       await until(() => old.why.length > 0, 'the old connection of 101 closed by the answer');
       answerAttachment(f, 0, true, 101);
       assert.ok(await attached);
-      const c = holder(101);
-      edge.hold(c.h);
-      assert.deepEqual(c.why, [], 'the new connection closed as it subscribed');
-      assert.deepEqual(edge.stations(), [101]);
+      subscribedKept(edge, 101);
     } finally {
       edge.close();
     }
@@ -336,10 +339,7 @@ describe("a station's attachment under way while its connections before go", () 
       f.host.attachments[0]?.(true, 3);
       f.publishOwn('epoch-1', 101, 7);
       assert.ok(await attached);
-      const c = holder(101);
-      edge.hold(c.h);
-      assert.deepEqual(c.why, [], 'the new connection closed as it subscribed');
-      assert.deepEqual(edge.stations(), [101]);
+      const c = subscribedKept(edge, 101);
       assert.ok(c.got.includes('view:station/101'), 'the own part the host sent after its answer was kept for the new connection');
     } finally {
       edge.close();

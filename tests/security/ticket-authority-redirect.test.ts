@@ -5,26 +5,14 @@
 // ticket the authority never marked redeemed, so it stayed redeemable elsewhere. And the answer was
 // read whole (`res.json()`), however large, bounded only by the timeout.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { bodyOf, listen } from './http-peer-kit.js';
 import { UpstreamAuthority } from '../../host/tickets/upstream-authority.js';
 import { validationNumber } from '../../terms/validation-number.js';
 import { redemption } from '../tickets/kit.js';
 
 const credentials = { terminalId: 'TA1', key: Buffer.alloc(32, 9).toString('base64') };
-
-function listen(s: Server): Promise<string> {
-  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
-}
-
-function bodyOf(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
 
 /** Another host: approves every redemption it reads, word for word. */
 const elsewhere: string[] = [];

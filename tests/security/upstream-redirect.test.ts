@@ -5,26 +5,14 @@
 // it knows their hashes) was recorded: entries marked synced that the upstream never stored. The
 // sync client must take a redirect as a failed request, send nothing on, and believe nothing of it.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { bodyOf, listen } from './http-peer-kit.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger, SyncClient, syncAnchor } from '../../ledger/index.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const TERMINAL = 'RD1';
-
-function listen(s: Server): Promise<string> {
-  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
-}
-
-function bodyOf(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
 
 /** The other host: it takes whatever comes and acknowledges the last entry with the hash it was sent. */
 const elsewhere: { paths: string[]; bodies: string[] } = { paths: [], bodies: [] };
