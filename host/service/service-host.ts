@@ -449,8 +449,7 @@ class ServiceConsole {
 
   /** A session the journal refused to open (its `service.enter`, logged): nothing was done. */
   private notJournalled(): void {
-    const said = serviceSaid('actNotJournalled');
-    this.say({ ok: false, key: said.key, values: { ...said.values } });
+    this.outcome(refusedBy(serviceSaid('actNotJournalled')));
   }
 
   /** A PIN check that refused: journalled (but a busy account, which checked nothing), told to the screen, counted. */
