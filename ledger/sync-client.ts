@@ -166,6 +166,8 @@ export class SyncClient {
   private wake: (() => void) | null = null;
   private abort: AbortController | null = null;
   private heartbeatTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The heartbeats under way (each with its orders), aborted and waited for by `stop`. */
+  private readonly beats = new Set<{ abort: AbortController; done: Promise<boolean> }>();
   private lastHeartbeat: { at: string; ok: boolean; error: string | null } | null = null;
 
   constructor(ledger: Ledger, options: SyncOptions) {
@@ -215,15 +217,30 @@ export class SyncClient {
     this.heartbeatTimer.unref?.();
   }
 
-  /** One heartbeat now: true when the upstream acknowledged it. Never throws; the outcome is in status(). */
+  /**
+   * One heartbeat now: true when the upstream acknowledged it. Never throws; the outcome is in
+   * status(). Each is kept while under way, so `stop` aborts it and waits for it: an answer that
+   * came after the stop would ask for orders and hand them to a host that has closed its ledger.
+   */
   async sendHeartbeat(): Promise<boolean> {
+    const abort = new AbortController();
+    const beat = { abort, done: this.heartbeatOnce(abort) };
+    this.beats.add(beat);
+    try {
+      return await beat.done;
+    } finally {
+      this.beats.delete(beat);
+    }
+  }
+
+  private async heartbeatOnce(abort: AbortController): Promise<boolean> {
     const at = this.o.now().toISOString();
     try {
       const health = this.o.heartbeat?.snapshot() ?? {};
       const body = JSON.stringify({ terminalId: this.ledger.terminalId, at, health });
-      checkAnswer(HeartbeatAck, 'heartbeat acknowledgement', await this.signedPost('/v1/heartbeat', body, new AbortController()));
+      checkAnswer(HeartbeatAck, 'heartbeat acknowledgement', await this.signedPost('/v1/heartbeat', body, abort));
       this.lastHeartbeat = { at, ok: true, error: null };
-      await this.askOrders();
+      await this.askOrders(abort);
       return true;
     } catch (e) {
       this.lastHeartbeat = { at, ok: false, error: e instanceof Error ? e.message : String(e) };
@@ -237,12 +254,14 @@ export class SyncClient {
   }
 
   /** The back office's orders for this terminal, handed to `configOrders`; a failure waits for the next heartbeat. */
-  private async askOrders(): Promise<void> {
+  private async askOrders(abort: AbortController): Promise<void> {
     const take = this.o.configOrders;
-    if (!take) return;
+    // Stopped while the heartbeat was answered: nothing is asked, nor handed over.
+    if (!take || abort.signal.aborted) return;
     try {
       const body = JSON.stringify({ terminalId: this.ledger.terminalId });
-      take(await this.signedPost('/v1/config-orders', body, new AbortController()));
+      const answer = await this.signedPost('/v1/config-orders', body, abort);
+      if (!abort.signal.aborted) take(answer);
     } catch {
       // An older service has no such route, or the request failed: asked again after the next heartbeat.
     }
@@ -253,8 +272,10 @@ export class SyncClient {
     this.state = 'stopped';
     if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     this.abort?.abort();
+    const beats = [...this.beats];
+    for (const b of beats) b.abort.abort();
     this.wake?.();
-    await r;
+    await Promise.all([r, ...beats.map((b) => b.done)]);
   }
 
   /** New entries were journalled: send them now rather than at the next poll. */
