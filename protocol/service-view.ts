@@ -20,7 +20,7 @@ export type PeerProblem = (typeof PEER_PROBLEMS)[number];
  * Items per page of the event log and of game recall. Three rounds of the largest size the ledger
  * accepts still make a snapshot under MAX_HOST_MESSAGE_BYTES (`service.test.ts` builds them).
  */
-export const SERVICE_PAGE_SIZE = { events: 40, recall: 3, tickets: 35 } as const;
+export const SERVICE_PAGE_SIZE = { events: 40, recall: 3, tickets: 35, meters: 8 } as const;
 
 /**
  * The devices and the faults a Status or Devices page carries. A stadium table's relayed remote
@@ -87,12 +87,17 @@ function metersPage() {
     currency: Short,
     /** The currency's face values (major units): what a drop count asks for. */
     notes: z.array(z.number().int().positive()).max(16),
-    /** `table` and `station:N`; each meter's value is minor units of `currency` (`unit: money`) or a count. */
+    /**
+     * `table` and `station:N`, a page of them from `offset` (a stadium table's remote stations follow
+     * its seats); each meter's value is minor units of `currency` (`unit: money`) or a count.
+     */
+    offset: z.number().int().min(0),
+    more: z.boolean(),
     scopes: z
       .array(
         z.strictObject({ scope: Short, meters: z.array(z.strictObject({ name: Short, unit: z.enum(['money', 'count']), value: z.number().int() })).max(80) }),
       )
-      .max(8),
+      .max(SERVICE_PAGE_SIZE.meters),
   });
 }
 

@@ -69,3 +69,43 @@ describe('the Status and Devices pages of a stadium table with many remote accep
     );
   });
 });
+
+/** The table's meters, the seven seats' and 40 remote stations' (101–140), in the order `readMeters` gives them. */
+const SCOPES = ['table', ...Array.from({ length: 7 }, (_, i) => `station:${i + 1}`), ...Array.from({ length: 40 }, (_, i) => `station:${101 + i}`)].map(
+  (scope) => ({ scope, meters: [{ name: 'totalIn', unit: 'money' as const, value: 100 }] }),
+);
+
+describe('the Meters page of a stadium table', () => {
+  const withScopes = () => {
+    const b = stadium();
+    return { ...b, meters: { ...b.meters, scopes: () => SCOPES } };
+  };
+  const meters = (offset: number) => {
+    const page = inSchema(buildPage(withScopes(), { ...FIRST_PAGE, page: 'meters', offset }, 1));
+    assert.equal(page.page, 'meters');
+    if (page.page !== 'meters') throw new Error('not the meters page');
+    return page;
+  };
+
+  it('pages through every scope, a remote station’s included, and says when more follow', () => {
+    const seen: string[] = [];
+    let offset = 0;
+    for (let n = 0; n < 10; n++) {
+      const page = meters(offset);
+      assert.equal(page.offset, offset);
+      seen.push(...page.scopes.map((s) => s.scope));
+      if (!page.more) break;
+      offset += page.scopes.length;
+    }
+    assert.deepEqual(
+      seen,
+      SCOPES.map((s) => s.scope),
+    );
+    assert.equal(meters(0).scopes[0]?.scope, 'table', 'the first page opens with the table');
+  });
+
+  it('an offset past the end shows no scope and no more', () => {
+    const page = meters(10_000);
+    assert.deepEqual([page.scopes.length, page.more], [0, false]);
+  });
+});

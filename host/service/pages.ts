@@ -38,8 +38,13 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
     }
     case 'devices':
       return devicesPage(b.devices, req.device, b.cabinet.twoPersonHandpayAbove);
-    case 'meters':
-      return { page: 'meters', currency: b.cabinet.currency, notes: b.meters.notes().slice(0, 16), scopes: b.meters.scopes().slice(0, 8) };
+    case 'meters': {
+      // A page of scopes: the table and its seats first, a stadium table's remote stations on the pages after.
+      const all = b.meters.scopes();
+      const scopes = all.slice(req.offset, req.offset + SERVICE_PAGE_SIZE.meters);
+      const more = req.offset + scopes.length < all.length;
+      return { page: 'meters', currency: b.cabinet.currency, notes: b.meters.notes().slice(0, 16), offset: req.offset, more, scopes };
+    }
     case 'recall': {
       const r = b.recall.rounds({ station: req.station, offset: req.offset, limit: SERVICE_PAGE_SIZE.recall });
       return { page: 'recall', station: req.station, offset: req.offset, more: r.more, rounds: r.rounds };

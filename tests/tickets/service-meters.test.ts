@@ -88,7 +88,7 @@ describe("GLI-11's ticket meters on service mode's Meters page", () => {
           signedIn: true,
           session: { name: 'Cy', staff: '1003', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
         } as ServiceState;
-        const page = { page: 'meters' as const, currency: 'MOP', notes: [100, 500, 1000], scopes };
+        const page = { page: 'meters' as const, currency: 'MOP', notes: [100, 500, 1000], offset: 0, more: false, scopes };
         const rows = (scope: string) => pageContent(state, page, t, { ...INITIAL_CHOICES, meterScope: scope }, none).rows;
         const row = (name: (typeof TICKET_METERS)[number], value: string) => '  ' + t('service.field.meterRow', { name: t(`service.meter.${name}`), value });
         const table = rows('table');

@@ -425,7 +425,7 @@ describe('service Meters page', () => {
       } as ServiceState;
       const all = pageContent(
         state,
-        { page: 'meters', currency: 'MOP', notes: [10, 20, 50, 100, 500, 1000], scopes },
+        { page: 'meters', currency: 'MOP', notes: [10, 20, 50, 100, 500, 1000], offset: 0, more: false, scopes },
         t,
         { ...INITIAL_CHOICES, meterScope: 'all' },
         none,
@@ -437,7 +437,7 @@ describe('service Meters page', () => {
       assert.ok(!/totalIn|=\d|150000/.test(text), `${language}: no raw names or minor units: ${text}`);
       const oneStation = pageContent(
         state,
-        { page: 'meters', currency: 'MOP', notes: [10, 20, 50, 100, 500, 1000], scopes },
+        { page: 'meters', currency: 'MOP', notes: [10, 20, 50, 100, 500, 1000], offset: 0, more: false, scopes },
         t,
         { ...INITIAL_CHOICES, meterScope: 'station:7' },
         none,
@@ -446,6 +446,28 @@ describe('service Meters page', () => {
       assert.ok(oneStation.buttons.some((b) => b.id === 'meters-station-7' && b.active));
       assert.ok(['export-csv', 'export-json', 'export-print'].every((id) => oneStation.buttons.some((b) => b.id === id)));
     }
+  });
+
+  it("turns to a stadium table's remote stations' meters, and shows every scope of the page turned to", () => {
+    const i18n = createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true } as ServiceState;
+    const opened: unknown[] = [];
+    const chosen: unknown[] = [];
+    const actions: PageActions = { ...none, open: (page, extra) => opened.push([page, extra]), choose: (c) => chosen.push(c) };
+    const scopes = [101, 102].map((n) => ({ scope: `station:${n}`, meters: [{ name: 'totalIn', unit: 'money' as const, value: 1 }] }));
+    const page = { page: 'meters' as const, currency: 'MOP', notes: [100], offset: 8, more: true, scopes };
+    const { buttons } = pageContent(state, page, t, { ...INITIAL_CHOICES, meterScope: 'station:3' }, actions);
+    const press = (id: string) => buttons.find((b) => b.id === id)?.press();
+    press('page-next');
+    press('page-prev');
+    assert.deepEqual(opened, [
+      ['meters', { offset: 16 }],
+      ['meters', { offset: 0 }],
+    ]);
+    assert.deepEqual(chosen, [{ meterScope: 'all' }, { meterScope: 'all' }], 'a page turned shows all its scopes');
+    const first = pageContent(state, { ...page, offset: 0, more: false }, t, INITIAL_CHOICES, actions);
+    assert.ok(!first.buttons.some((b) => b.id.startsWith('page-')), 'a table whose scopes fit one page shows no page buttons');
   });
 });
 
@@ -698,7 +720,7 @@ describe('service manual card entry', () => {
         signedIn: true,
         session: { name: 'Ana', staff: '1001', role, currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
       }) as ServiceState;
-    const page = { page: 'meters' as const, currency: 'MOP', notes: [100, 500, 1000], scopes: [] };
+    const page = { page: 'meters' as const, currency: 'MOP', notes: [100, 500, 1000], offset: 0, more: false, scopes: [] };
     const asked: AskRequest[] = [];
     const acted: ServiceAction[] = [];
     const { buttons } = pageContent(state('supervisor'), page, t, INITIAL_CHOICES, { ...none, ask: (r) => void asked.push(r), act: (x) => void acted.push(x) });

@@ -1,4 +1,4 @@
-import type { ServicePage } from '../../../../../protocol/index.js';
+import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
 import { intlLocale, minorDigits } from '../../../../../locales/money.js';
 import { meterLabel, scopeLabel } from './meter-labels.js';
 import type { PageKit } from './kit.js';
@@ -23,6 +23,16 @@ export function metersPage(page: Extract<ServicePage, { page: 'meters' }>, k: Pa
       true,
       c.meterScope === scope,
     );
+  }
+  // A stadium table's remote stations' meters are on the pages after the table's and its seats'
+  // (every scope is in the exports); a page turned shows all its scopes.
+  const at = (offset: number) => () => {
+    a.choose({ meterScope: 'all' });
+    a.open('meters', { offset });
+  };
+  if (page.offset > 0 || page.more) {
+    btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.meters)), page.offset > 0);
+    btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.meters), page.more);
   }
   btn('export-csv', t('service.action.export-csv'), () => a.download('/service/export/meters.csv'));
   btn('export-json', t('service.action.export-json'), () => a.download('/service/export/meters.json'));
