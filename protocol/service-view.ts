@@ -20,7 +20,7 @@ export type PeerProblem = (typeof PEER_PROBLEMS)[number];
  * Items per page of the event log and of game recall. Three rounds of the largest size the ledger
  * accepts still make a snapshot under MAX_HOST_MESSAGE_BYTES (`service.test.ts` builds them).
  */
-export const SERVICE_PAGE_SIZE = { events: 40, recall: 3, tickets: 35, meters: 8 } as const;
+export const SERVICE_PAGE_SIZE = { events: 40, recall: 3, tickets: 35, meters: 8, cashout: 16 } as const;
 
 /**
  * The devices and the faults a Status or Devices page carries. A stadium table's relayed remote
@@ -162,6 +162,9 @@ function configPage({ ConfigChangeRow }: ServiceRows) {
 function cashoutPage({ EventRow }: ServiceRows) {
   return z.strictObject({
     page: z.literal('cashout'),
+    /** The handpays waiting are a page from `offset`, oldest first; `more`: others wait after them. */
+    offset: z.number().int().min(0),
+    more: z.boolean(),
     /** Null when the handpay queue is not connected on this build. */
     pending: z
       .array(
@@ -174,7 +177,7 @@ function cashoutPage({ EventRow }: ServiceRows) {
           streakHeld: MinorUnits.positive().optional(),
         }),
       )
-      .max(16)
+      .max(SERVICE_PAGE_SIZE.cashout)
       .nullable(),
     cancelled: z.array(EventRow).max(20),
     twoPersonAbove: MinorUnits,

@@ -109,3 +109,37 @@ describe('the Meters page of a stadium table', () => {
     assert.deepEqual([page.scopes.length, page.more], [0, false]);
   });
 });
+
+describe('the Cash-out page of a stadium table', () => {
+  /** 40 handpays waiting: the seven seats' and 33 remote stations' (a busy close). */
+  const PENDING = [...Array.from({ length: 7 }, (_, i) => i + 1), ...Array.from({ length: 33 }, (_, i) => 101 + i)].map((station) => ({
+    station,
+    amount: 10_000 * station,
+    requestTxId: `req-${station}`,
+  }));
+  const withPending = () => {
+    const b = stadium();
+    return { ...b, cashout: { ...b.cashout, pending: () => PENDING } };
+  };
+  const cashout = (offset: number) => {
+    const page = inSchema(buildPage(withPending(), { ...FIRST_PAGE, page: 'cashout', offset }, 1));
+    if (page.page !== 'cashout') throw new Error('not the cash-out page');
+    return page;
+  };
+
+  it('pages through every handpay waiting, so each can be confirmed, and says when more follow', () => {
+    const seen: string[] = [];
+    let offset = 0;
+    for (let n = 0; n < 10; n++) {
+      const page = cashout(offset);
+      assert.equal(page.offset, offset);
+      seen.push(...(page.pending ?? []).map((p) => p.requestTxId));
+      if (!page.more) break;
+      offset += page.pending?.length ?? 0;
+    }
+    assert.deepEqual(
+      seen,
+      PENDING.map((p) => p.requestTxId),
+    );
+  });
+});

@@ -60,10 +60,14 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
       return { page: 'holds', table, closed: table.closed ?? !table.newBets };
     }
     case 'cashout': {
+      // A page of the handpays waiting: with many remote stations, more than one page may wait at a close.
       const pending = b.cashout.pending();
+      const shown = pending?.slice(req.offset, req.offset + SERVICE_PAGE_SIZE.cashout) ?? null;
       return {
         page: 'cashout',
-        pending: pending ? pending.slice(0, 16).map((p) => ({ ...p, twoPerson: p.amount > b.cabinet.twoPersonHandpayAbove })) : null,
+        offset: req.offset,
+        more: pending !== null && req.offset + (shown?.length ?? 0) < pending.length,
+        pending: shown ? shown.map((p) => ({ ...p, twoPerson: p.amount > b.cabinet.twoPersonHandpayAbove })) : null,
         cancelled: b.cashout.cancelledCredits(20),
         twoPersonAbove: b.cabinet.twoPersonHandpayAbove,
       };

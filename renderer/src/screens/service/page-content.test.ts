@@ -864,12 +864,39 @@ describe('service Cash-out page', () => {
         { station: 1, amount: 105_000, requestTxId: 'r1', twoPerson: false, streakHeld: 5_000 },
         { station: 3, amount: 7_000, requestTxId: 'r3', twoPerson: false },
       ];
-      const rows = pageContent(state, { page: 'cashout', pending, cancelled: [], twoPersonAbove: 1_000_000 }, t, INITIAL_CHOICES, none).rows;
+      const rows = pageContent(
+        state,
+        { page: 'cashout', offset: 0, more: false, pending, cancelled: [], twoPersonAbove: 1_000_000 },
+        t,
+        INITIAL_CHOICES,
+        none,
+      ).rows;
       const said = rows.filter((r) => r.includes(t('service.field.streakHeld', { amount: '' }).slice(0, 6)));
       assert.equal(said.length, 1, `${language}: ${rows.join(' | ')}`);
       const at = rows.indexOf(said[0] ?? '');
       assert.ok(rows[at - 1]?.includes(formatMoney(105_000, 'MOP', language)), `${language}: under station 1's row: ${rows[at - 1]}`);
       assert.ok(said[0]?.includes(formatMoney(5_000, 'MOP', language)), `${language}: ${said[0]}`);
     }
+  });
+
+  it('numbers a later page on from the first, confirms each by its own request, and turns the pages', () => {
+    const i18n = createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const session = { name: 'Ana', staff: '1001', role: 'attendant', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) };
+    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session } as ServiceState;
+    const acted: unknown[] = [];
+    const opened: unknown[] = [];
+    const actions: PageActions = { ...none, act: (x) => acted.push(x), open: (page, extra) => opened.push([page, extra]) };
+    const pending = [{ station: 117, amount: 9_000, requestTxId: 'r117', twoPerson: false }];
+    const page = { page: 'cashout' as const, offset: 16, more: true, pending, cancelled: [], twoPersonAbove: 1_000_000 };
+    const { rows, buttons } = pageContent(state, page, t, { ...INITIAL_CHOICES }, actions);
+    const row = t('service.field.pendingRow', { station: 117, amount: formatMoney(9_000, 'MOP', 'en'), two: '' });
+    assert.ok(rows.includes('  ' + t('punctuation.numbered', { n: 17, text: row })), rows.join(' | '));
+    for (const id of ['handpay-17', 'page-next', 'page-prev']) buttons.find((b) => b.id === id)?.press();
+    assert.deepEqual(acted, [{ kind: 'handpay-confirm', station: 117, requestTxId: 'r117' }]);
+    assert.deepEqual(opened, [
+      ['cashout', { offset: 32 }],
+      ['cashout', { offset: 0 }],
+    ]);
   });
 });

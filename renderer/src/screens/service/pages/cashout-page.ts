@@ -1,4 +1,4 @@
-import type { ServicePage } from '../../../../../protocol/index.js';
+import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
 import { shorten } from './rows.js';
 import type { PageKit } from './kit.js';
 
@@ -9,7 +9,9 @@ export function cashoutPage(page: Extract<ServicePage, { page: 'cashout' }>, k: 
   if (page.pending === null) rows.push('  ' + t('service.field.pendingOff'));
   else if (page.pending.length === 0) rows.push('  ' + t('service.field.pendingNone'));
   else
-    page.pending.forEach((p, i) => {
+    page.pending.forEach((p, at) => {
+      // Numbered through the pages: the 17th waiting is 17 on the second page.
+      const i = page.offset + at;
       const row = t('service.field.pendingRow', { station: p.station, amount: money(p.amount), two: p.twoPerson ? t('service.field.twoPerson') : '' });
       rows.push('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
       // Not paid by this handpay: the attendant can tell the player where it is.
@@ -21,6 +23,11 @@ export function cashoutPage(page: Extract<ServicePage, { page: 'cashout' }>, k: 
         canAct,
       );
     });
+  const to = (offset: number) => () => a.open('cashout', { offset });
+  if (page.offset > 0 || page.more) {
+    btn('page-prev', t('service.action.prev'), to(Math.max(0, page.offset - SERVICE_PAGE_SIZE.cashout)), page.offset > 0);
+    btn('page-next', t('service.action.next'), to(page.offset + SERVICE_PAGE_SIZE.cashout), page.more);
+  }
   rows.push(t('service.field.twoPersonAbove', { amount: money(page.twoPersonAbove) }), '', t('service.field.cancelledCredits'));
   for (const e of page.cancelled) rows.push(shorten(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`));
 }
