@@ -283,7 +283,7 @@ export const PAYLOADS = {
     station: station.optional(),
     action: z.string().min(1).max(32),
     auto: z.boolean().optional(),
-    /** For decisions that name an amount (insurance). */
+    /** What a decision that names an amount (insurance) took from the deciding station; never the number its screen sent. */
     amount: positive.optional(),
     /**
      * A double or split: the bettors behind (`station:<n>`) who could not cover their share and

@@ -102,20 +102,6 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
     for (const x of stakes) addInPlay(placed, { station: st, bet: x.bet, ...(x.bettor !== undefined ? { seat: x.seat } : {}), amount: x.amount });
   }
   const notFollowing = r.notFollowing.map(bettorLabel);
-  t.write({
-    type: 'round.decision',
-    payload: {
-      tableId: t.tableId,
-      roundId,
-      seat: p.seat,
-      ...(p.hand !== undefined ? { hand: p.hand } : {}),
-      station,
-      action,
-      ...(auto ? { auto } : {}),
-      ...(amount !== undefined && amount > 0 ? { amount } : {}),
-      ...(notFollowing.length > 0 ? { notFollowing } : {}),
-    },
-  });
   const decision: Decision = {
     seat: p.seat,
     ...(p.hand !== undefined ? { hand: p.hand } : {}),
@@ -124,11 +110,20 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
     ...(auto ? { auto } : {}),
     ...(notFollowing.length > 0 ? { notFollowing } : {}),
   };
+  // What the decision took from its station (an insurance's), never the amount its screen named (clamped, or ignored by a stand).
+  const taken = amount === undefined ? 0 : (byStation.get(station) ?? []).reduce((a, x) => a + x.amount, 0);
+  t.write({ type: 'round.decision', payload: decisionPayload(t.tableId, roundId, decision, taken) });
   t.set({ shoe: r.shoe, round: r.round, placed, decisions: [...t.state.decisions, decision] });
   if (notFollowing.length > 0)
     t.log('info', 'bets behind that do not follow the double or split stay at their stake', { roundId, seat: p.seat, action, notFollowing });
   advance(t, p.decider.kind === 'stadium');
   return true;
+}
+
+/** A decision as journalled (`round.decision`), with the amount it took from its station where it took one. */
+function decisionPayload(tableId: string, roundId: string, d: Decision, taken: number) {
+  const { notFollowing, ...decided } = d;
+  return { tableId, roundId, ...decided, ...(taken > 0 ? { amount: taken } : {}), ...(notFollowing ? { notFollowing } : {}) };
 }
 
 /** How the round record names a bettor behind a seat. */
