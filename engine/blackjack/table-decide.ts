@@ -78,9 +78,9 @@ function priceDecision(
   const cost: Costs = new Map();
   const add = (bettor: number | undefined, n: number) => cost.set(bettor, (cost.get(bettor) ?? 0) + n);
   if (action === 'insurance') {
-    const max = x.insurance?.max ?? 0;
-    const insure = Math.min(d.amount ?? max, max);
-    if (!x.insurance || insure < x.insurance.min) {
+    // No amount named: the largest. One outside the range is refused, never trimmed (the host judges each amount as it came).
+    const insure = d.amount ?? x.insurance?.max ?? 0;
+    if (!x.insurance || insure < x.insurance.min || insure > x.insurance.max) {
       const range = x.insurance ? `from ${x.insurance.min} to ${x.insurance.max}` : 'none offered';
       return { ok: false, reason: `insurance of ${insure}: must be ${range} (${insuranceAmountRef(g.rules.profile)})`, refusal: 'illegal-action' };
     }

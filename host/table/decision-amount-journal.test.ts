@@ -32,7 +32,7 @@ function decide(t: TestTable, action: 'insurance' | 'decline-insurance' | 'stand
 }
 
 describe("a decision's amount in the journal is what the decision took, not what the screen sent", () => {
-  it('an insurance asked far over its maximum: the largest is taken, and the journal says that amount', () => {
+  it('an insurance over its maximum is refused naming the range and the article (Art. 12 n.1), nothing taken; one within it is journalled at its amount', () => {
     const t = open();
     try {
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
@@ -40,11 +40,18 @@ describe("a decision's amount in the journal is what the decision took, not what
       for (const c of '5S AH 6D 9C'.split(' ')) t.table.shoe.onCard(parseCard(c));
       assert.ok(t.table.reads.station(1).decision?.legal.includes('insurance'));
       const before = t.ledger.credit(1);
-      assert.equal(decide(t, 'insurance', 5_000_000_000).ok, true);
-      const staked = before - t.ledger.credit(1);
-      assert.ok(staked > 0 && staked <= 20_000, `insured ${staked}`);
-      const insured = decisions(t).find((d) => d.action === 'insurance');
-      assert.equal(insured?.amount, staked, 'the journal names the insurance taken');
+      for (const amount of [5_000_000_000, 20_001]) {
+        const r = decide(t, 'insurance', amount);
+        assert.equal(r.ok, false, `an insurance of ${amount} on a bet of 20,000 was taken`);
+        assert.equal(!r.ok && r.error.refusal, 'illegal-action');
+        assert.match(!r.ok ? r.error.detail : '', /from 10000 to 20000 .*art\.12 n\.1/);
+      }
+      assert.equal(t.ledger.credit(1), before, 'nothing taken');
+      assert.deepEqual(decisions(t), [], 'nothing journalled');
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('insurance'), 'the offer is still due');
+      assert.equal(decide(t, 'insurance', 15_000).ok, true);
+      assert.equal(before - t.ledger.credit(1), 15_000);
+      assert.equal(decisions(t).find((d) => d.action === 'insurance')?.amount, 15_000, 'the journal names the insurance taken');
     } finally {
       t.close();
     }
