@@ -42,6 +42,8 @@ export function decide<S, R>(t: Turn<S, R>, station: number, action: DecisionAct
   if (s.faults.halted) return t.refuse(`the table is halted: ${s.faults.halted}`, 'table-halted');
   const p = pendingOf(s, t.game);
   if (!p || p.kind !== 'decision' || s.hold || !decidesNow(s, p, station)) return t.refuse('no decision is due from this station', 'no-decision');
+  // Fields that contradict each other are refused, not ignored: only an insurance names an amount.
+  if (amount !== undefined && action !== 'insurance') return t.refuse(`"${action}" names no amount (only an insurance does)`, 'illegal-action');
   applyDecision(t, station, p, action, false, amount);
 }
 

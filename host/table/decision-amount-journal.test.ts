@@ -57,18 +57,29 @@ describe("a decision's amount in the journal is what the decision took, not what
     }
   });
 
-  it('a stand or a declined insurance sent with an amount journals none: nothing was staked', () => {
+  it('a stand or a declined insurance sent with an amount is refused (only an insurance names one); without it, taken, and journalled with none', () => {
     const t = open();
     try {
       assert.deepEqual(t.table.commands.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
       t.clock.runOut(t.table.reads.view().endsAt);
       for (const c of '5S AH 6D 9C'.split(' ')) t.table.shoe.onCard(parseCard(c));
       const before = t.ledger.credit(1);
-      assert.equal(decide(t, 'decline-insurance', 777).ok, true);
+      const refused = decide(t, 'decline-insurance', 777);
+      assert.equal(!refused.ok && refused.error.refusal, 'illegal-action', 'a declined insurance naming 777');
+      assert.equal(decide(t, 'decline-insurance').ok, true);
       assert.ok(t.table.reads.station(1).decision?.legal.includes('stand'));
-      assert.equal(decide(t, 'stand', 999).ok, true);
+      const stand = decide(t, 'stand', 999);
+      assert.equal(!stand.ok && stand.error.refusal, 'illegal-action', 'a stand naming 999');
+      assert.ok(t.table.reads.station(1).decision?.legal.includes('stand'), 'the decision is still due');
+      assert.equal(decide(t, 'stand').ok, true);
       assert.equal(t.ledger.credit(1), before, 'nothing was staked');
-      for (const d of decisions(t)) assert.equal(d.amount, undefined, `${String(d.action)} journalled with an amount`);
+      assert.deepEqual(
+        decisions(t).map((d) => [d.action, d.amount]),
+        [
+          ['decline-insurance', undefined],
+          ['stand', undefined],
+        ],
+      );
     } finally {
       t.close();
     }
