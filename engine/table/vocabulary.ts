@@ -143,6 +143,9 @@ export const REFUSAL_REASONS = [
   // confirmed by the player: the stake stays held and a round dealt without this station's bet
   // loses it (5)(2) vi), our reading). The command's `endsStreak` says the player was told.
   'streak-held',
+  // A credit move while the station already has as many under way as a station may
+  // (host/transfers/sender.ts, MAX_OPEN_PER_STATION): they arrive or come back first.
+  'transfers-open',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

@@ -69,6 +69,7 @@ const START_REFUSALS = {
   'to-self': 'unknown-table',
   'unknown-station': 'not-a-station',
   'away-to-away': 'not-home-table',
+  'too-many-open': 'transfers-open',
 } as const satisfies Record<StartRefusal, RefusalReason>;
 
 /** A peer whose files are not the journal's (the peer-integrity fault is raised): no credit moves to or from it. */

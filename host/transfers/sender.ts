@@ -1,5 +1,6 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal, type TransferSettlement } from '../../terms/transfer-terms.js';
 import { NO_EFFECTS, type Outbound, type TransferAlarmReason, type TransferEffects } from './effects.js';
+import { valuesOf } from './id-map.js';
 import { homeOf, outgoingOf, outgoingTransfers, type Outgoing, type TransferState } from './state.js';
 
 // The sending side: the host that holds the station's credit debits it (journalled) before it
@@ -10,7 +11,15 @@ import { homeOf, outgoingOf, outgoingTransfers, type Outgoing, type TransferStat
  * `unknown-station`: this table has no such station; `away-to-away`: a station away from home
  * sends its credit here only home (its home's peers would refuse it elsewhere: homed-elsewhere).
  */
-export type StartRefusal = 'insufficient-credit' | 'to-self' | 'bad-amount' | 'bad-currency' | 'unknown-station' | 'away-to-away';
+export type StartRefusal = 'insufficient-credit' | 'to-self' | 'bad-amount' | 'bad-currency' | 'unknown-station' | 'away-to-away' | 'too-many-open';
+
+/**
+ * A station's credit moves under way at once (offered or recalled, a disputed one too: none closed).
+ * A screen may ask one move after another, each a debit journalled and offered again at every tick
+ * until its peer answers: one that sent its credit 1 at a time to a peer that does not answer made
+ * as many as it had units. A player following several tables may move to each at once.
+ */
+export const MAX_OPEN_PER_STATION = 4;
 
 /** A transfer asked for by the host (a bet at another table, a station leaving): the station's credit now is `available`. */
 export interface StartTransfer {
@@ -27,6 +36,7 @@ export function startTransfer(state: TransferState, ask: StartTransfer): Transfe
   if (home === undefined) return { ...NO_EFFECTS, refused: 'unknown-station' };
   if (home !== state.self && ask.to !== home) return { ...NO_EFFECTS, refused: 'away-to-away' };
   if (ask.amount > ask.available) return { ...NO_EFFECTS, refused: 'insufficient-credit' };
+  if (openOf(state, ask.station) >= MAX_OPEN_PER_STATION) return { ...NO_EFFECTS, refused: 'too-many-open' };
   const transfer: Transfer = {
     id: { origin: state.self, serial: state.lastSerial + 1 },
     currency: state.currency,
@@ -36,6 +46,13 @@ export function startTransfer(state: TransferState, ask: StartTransfer): Transfe
     amount: ask.amount,
   };
   return { journal: [{ type: 'transfer.out', payload: { transfer } }], send: [offer(transfer)], alarms: [] };
+}
+
+/** How many of the station's credit moves are under way (none closed). */
+function openOf(state: TransferState, station: number): number {
+  let n = 0;
+  for (const o of valuesOf(state.outgoing)) if (o.transfer.station === station && (o.phase === 'offering' || o.phase === 'recalling')) n++;
+  return n;
 }
 
 /** Ask for an open transfer back: from now on the sender asks the receiver to refuse it, never to take it. */

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
 import { fold, initialState, outgoingOf, TransferJournalError, type TransferState } from './state.js';
 import { step, type TransferEvent, type TransferStep } from './step.js';
+import { MAX_OPEN_PER_STATION } from './sender.js';
 
 // The transfer protocol's two sides, one step at a time, and the attacks a lying peer can make
 // with the messages the protocol allows (docs/transfers.md). Written before the machine.
@@ -477,5 +478,26 @@ describe('transfers: two people settle what no answer will close', () => {
       const r = bacc.on({ kind: 'settle', id, as: 'completed', settled, receiverAnswers: false });
       assert.deepEqual([r.settleRefused, r.journal], ['unknown-transfer', []]);
     }
+  });
+});
+
+describe('transfers: a station’s moves under way at once', () => {
+  it('are at most MAX_OPEN_PER_STATION: a screen sending many small moves to a peer that does not answer is refused past them, journalling nothing', () => {
+    const home = new Host(HOME);
+    for (let i = 0; i < MAX_OPEN_PER_STATION; i++) started(home, 1);
+    const before = home.journal.length;
+    assert.equal(home.on({ kind: 'start', station: 3, to: BACC, amount: 1, available: 1000 }).refused, 'too-many-open');
+    assert.equal(home.on({ kind: 'start', station: 3, to: WAR, amount: 1, available: 1000 }).refused, 'too-many-open', 'to any peer');
+    assert.equal(home.journal.length, before, 'nothing journalled');
+    // Another station's moves are its own.
+    assert.equal(home.on({ kind: 'start', station: 4, to: BACC, amount: 1, available: 1000 }).refused, undefined);
+    // One closed (taken on its terms), and the station may move again.
+    const first = outgoingOf(home.state, { origin: HOME, serial: 1 });
+    assert.ok(first);
+    assert.deepEqual(
+      home.hear(BACC, { kind: 'taken', transfer: first.transfer }).journal.map((e) => e.type),
+      ['transfer.complete'],
+    );
+    assert.equal(home.on({ kind: 'start', station: 3, to: BACC, amount: 1, available: 1000 }).refused, undefined);
   });
 });
