@@ -193,6 +193,29 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     assert.deepEqual(r.sim.cashbox, [500]);
   });
 
+  it('replies lost after a credit, then the next note in escrow: the credited note is never said returned', async () => {
+    // An honest unit on a lossy wire: the replies after the VEND VALID's ACK are lost (STACKED, the
+    // idle state and ACCEPTING go unseen), and the next report is the second note's ESCROW. The
+    // first note is in the cashbox and credited; "returned" would say it went back to the player.
+    const r = driverRig('id003');
+    id003(r).afterReport(STATUS.VEND_VALID, { kind: 'mute' }, { kind: 'mute' }, { kind: 'mute' }, { kind: 'mute' });
+    assert.ok(await untilEnabled(r));
+    insert(r, 100);
+    insert(r, 20);
+    await finish(r);
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100, 20],
+    );
+    assert.deepEqual(violations(r), []);
+    const credited = new Set(r.credits.map((c) => c.escrowId));
+    assert.deepEqual(
+      r.events.filter((e) => e.type === 'returned' && e.note && credited.has(e.note.escrowId)),
+      [],
+      'a credited note said returned',
+    );
+  });
+
   it('POWER UP WITH BILL IN STACKER for a note the host told to go back: credit-after-return, nothing credited', async () => {
     const r = driverRig('id003');
     id003(r).afterCommand(ID003.RETURN, { kind: 'status', code: STATUS.POWER_UP_BILL_IN_STACKER });

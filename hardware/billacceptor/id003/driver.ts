@@ -339,7 +339,8 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       case 'offer':
         return this.offer(s, report === 'escrow-same');
       case 'replace':
-        this.noteReturned('device');
+        // The note of the cycle went back unseen, unless it was credited: that one is in the cashbox.
+        if (this.cycle.phase !== 'credited') this.noteReturned('device');
         this.enter('idle');
         return this.offer(s, false);
       case 'stack-again':

@@ -120,7 +120,8 @@ export async function stepTicket(u: TicketUnit, report: Id003Report, s: Id003Fra
     case 'offer':
       return offerTicket(u, s.data, report === 'escrow-same');
     case 'replace':
-      c.returned('device');
+      // The ticket of the cycle went back unseen, unless it was stacked: that one is in the cashbox.
+      if (c.phase !== 'credited') c.returned('device');
       c.enter('idle');
       return isTicketEscrow(s.data) ? offerTicket(u, s.data, false) : u.offerNote(s.data[0] ?? 0);
     case 'stack-again':

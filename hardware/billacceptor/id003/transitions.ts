@@ -31,7 +31,7 @@ export type Id003Action =
   | 'none'
   /** Ask the host about the note in escrow (a new one, or the same again), then STACK or RETURN. */
   | 'offer'
-  /** The note of the cycle went back unseen (across a gap); a new one is offered. */
+  /** The note of the cycle went back unseen (across a gap), unless it was credited; a new one is offered. */
   | 'replace'
   | 'stack-again'
   | 'return-again'

@@ -478,7 +478,8 @@ export class SspBillAcceptor extends BillAcceptorBase {
         await this.onRead(ch, report === 'read-same');
         return true;
       case 'replace':
-        this.noteReturned('device');
+        // The note of the cycle went back unseen, unless it was credited: that one is in the cashbox.
+        if (this.cycle.phase !== 'credited') this.noteReturned('device');
         this.enter('idle');
         await this.onRead(ch, false);
         return true;

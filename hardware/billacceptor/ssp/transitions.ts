@@ -40,7 +40,7 @@ export type SspAction =
   | 'none'
   /** Ask the host about the note in escrow (HOLD meanwhile), then let the next POLL take it or REJECT it. */
   | 'offer'
-  /** The note of the cycle went back unseen (a new session); a new one is offered. */
+  /** The note of the cycle went back unseen (a new session), unless it was credited; a new one is offered. */
   | 'replace'
   | 'reject-again'
   /** Credit (journalled by the host first); the next POLL, which acknowledges it, waits for that. */
