@@ -139,14 +139,14 @@ export abstract class BillAcceptorBase implements BillAcceptor {
   }
 
   /**
-   * Whether a credit report with no note in the cycle is the unit still repeating the credit the
-   * host journalled before it restarted (`lastCredit`): it is then acknowledged and credits
-   * nothing. Only among the unit's first reports: the first other report ends it, and a credit
+   * The note a credit report with no note in the cycle is, when it is the unit still repeating the
+   * credit the host journalled before it restarted (`lastCredit`): it is then acknowledged and
+   * credits nothing. Only among the unit's first reports: the first other report ends it, and a credit
    * report out of nowhere after that is a violation again.
    */
-  protected repeatsCreditBeforeStart(isCreditReport: boolean): boolean {
+  protected repeatsCreditBeforeStart(isCreditReport: boolean): EscrowedNote | null {
     if (!isCreditReport) this.creditBeforeStart = null;
-    return isCreditReport && this.cycle.phase === 'idle' && this.creditBeforeStart !== null;
+    return isCreditReport && this.cycle.phase === 'idle' ? this.creditBeforeStart : null;
   }
 
   protected wasCredited(escrowId: string): boolean {

@@ -151,7 +151,8 @@ export interface BillAcceptorOptions {
    * there after it. A host that stopped between journalling a credit and acknowledging it leaves
    * the unit repeating its credit report (ID-003's VEND VALID repeats until ACK): that repeat, among
    * the unit's first reports, is acknowledged and credits nothing, rather than taken for a credit
-   * out of nowhere (a protocol violation, and the station held as a cheat).
+   * out of nowhere (a protocol violation, and the station held as a cheat); and ID-003's POWER UP
+   * WITH BILL IN STACKER there (the unit's power cut with the host's) is that note, not one to value.
    */
   lastCredit?: EscrowedNote | null;
   /**

@@ -318,7 +318,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
 
   /** One report through the transition table. Reports that wait for an answer (VEND VALID, POWER UP, ESCROW) are acted on every time. */
   private async step(report: Id003Report, s: Id003Frame, changed: boolean): Promise<void> {
-    if (this.repeatsCreditBeforeStart(report === 'vend-valid')) return this.ack();
+    if (await this.repeatOfLastCredit(report, changed)) return;
     const journalled = this.stackFromJournal ? ID003_JOURNALLED_STACK[report] : undefined;
     this.stackFromJournal = false;
     const cell = journalled ?? ID003_TRANSITIONS[this.cycle.phase][report];
@@ -394,6 +394,24 @@ export class Id003BillAcceptor extends BillAcceptorBase {
         this.enter('idle');
         return this.reset();
     }
+  }
+
+  /**
+   * A report among the unit's first that repeats the credit journalled before a restart
+   * (`lastCredit`): VEND VALID is acknowledged; POWER UP WITH BILL IN STACKER (its VEND VALID
+   * unacknowledged when the power went, the host's with it) is that note, owed nothing and valued by
+   * the journal, and RESET. Nothing is credited. False when the report is no such repeat.
+   */
+  private async repeatOfLastCredit(report: Id003Report, changed: boolean): Promise<boolean> {
+    const before = this.repeatsCreditBeforeStart(report === 'vend-valid' || report === 'power-up-stacker');
+    if (!before) return false;
+    if (report === 'vend-valid') {
+      await this.ack();
+      return true;
+    }
+    if (changed) this.emit({ type: 'powerUp', notePending: 'stacker', note: before, creditOwed: false });
+    await this.reset();
+    return true;
   }
 
   /** A new item in escrow: a ticket (0x6F) takes the ticket's path, a note the note's. */

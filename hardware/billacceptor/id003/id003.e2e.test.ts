@@ -484,6 +484,58 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
       await b.close();
     });
 
+  // The same, with the unit's power cut too (a power cut kills the host and the unit at once): the
+  // note told VEND VALID and never acknowledged comes back as POWER UP WITH BILL IN STACKER. It is
+  // the credit journalled last, not a note for a person to value and credit again.
+  it('after a restart, a POWER UP WITH BILL IN STACKER for the last credit credits nothing and asks for no reconciliation', async () => {
+    const { sim, opener } = unitOnUsb();
+    const journalled: Credit[] = [];
+    let stopped: Promise<void> | null = null;
+    const a: Id003BillAcceptor = new Id003BillAcceptor(opener, {
+      currency: 'HKD',
+      enabled: true,
+      ...FAST,
+      onEscrow: () => 'stack',
+      onCredit: (c) => {
+        journalled.push(c);
+        stopped = a.close();
+        throw new Error('the power went');
+      },
+    });
+    const ra = new EventRecorder<BillAcceptorEvent>();
+    a.on(ra.listener);
+    a.start();
+    await ra.until(() => ra.of('idle').some((e) => e.enabled));
+    sim.insertNote(100);
+    await ra.until(() => journalled.length === 1 && stopped !== null);
+    await stopped;
+    assert.equal(sim.state, 'vend-valid');
+    sim.powerCut();
+    sim.powerOn();
+    const credit = journalled[0]!;
+    const credits: Credit[] = [];
+    const b = new Id003BillAcceptor(opener, {
+      currency: 'HKD',
+      enabled: true,
+      ...FAST,
+      lastCredit: { escrowId: credit.escrowId, amount: credit.amount, denomination: credit.denomination, currency: credit.currency, code: 0 },
+      onCredit: (c) => void credits.push(c),
+    });
+    const rb = new EventRecorder<BillAcceptorEvent>();
+    b.on(rb.listener);
+    b.start();
+    await rb.until(() => rb.of('idle').some((e) => e.enabled));
+    assert.deepEqual(sim.cashbox, [100]);
+    assert.deepEqual(credits, [], 'credited once, by the first host');
+    assert.deepEqual(rb.of('unvaluedCredit'), [], 'no note for a person to value: it is the last credit');
+    assert.deepEqual(rb.of('protocolViolation'), []);
+    assert.deepEqual(
+      rb.of('powerUp').map((e) => [e.notePending, e.creditOwed, e.note?.escrowId]),
+      [['stacker', false, credit.escrowId]],
+    );
+    await b.close();
+  });
+
   it('a power-up with a bill in the stacker and nothing on record asks for reconciliation', async () => {
     const { sim, opener } = unitOnUsb();
     const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST });
