@@ -165,6 +165,12 @@ export interface BillAcceptorOptions {
   onTicketStacked?: (ticket: EscrowedTicket, recovered: boolean) => void | Promise<void>;
   /** Default 15 s: an authority's round trip, longer than a note's decision. */
   ticketEscrowTimeoutMs?: number;
+  /**
+   * The ticket the host journalled stacked last at this unit, from before a restart, when nothing
+   * was taken there since: a host stopped between that entry and the ACK leaves the unit repeating
+   * VEND VALID (ID-003), acknowledged among its first reports and telling nothing, as `lastCredit`'s.
+   */
+  lastTicket?: EscrowedTicket | null;
   /** A ticket the host journalled as escrowed (and told to stack) but never saw stacked, from before a restart. */
   pendingTicket?: (EscrowedTicket & { stackSent: boolean }) | null;
   /** Start accepting as soon as the device is ready (default false: call enable()). */

@@ -147,11 +147,13 @@ export class BillAcceptors {
     this.devices.set(station, acceptor);
   }
 
-  private ticketOptions(station: number, tickets: TicketIn): Pick<BillAcceptorOptions, 'onTicket' | 'onTicketStacked' | 'pendingTicket'> {
+  private ticketOptions(station: number, tickets: TicketIn): Pick<BillAcceptorOptions, 'onTicket' | 'onTicketStacked' | 'pendingTicket' | 'lastTicket'> {
     return {
       onTicket: (t) => tickets.escrow(station, t),
       onTicketStacked: (t) => tickets.stacked(station, t),
       pendingTicket: tickets.pendingFor(station),
+      // A ticket stacked just before the host stopped may be unacknowledged: its repeat is no cheat.
+      lastTicket: tickets.lastStackedFor(station),
     };
   }
 

@@ -145,6 +145,23 @@ describe('ticket in at a station’s acceptor', () => {
     );
   });
 
+  // A host stopped between journalling a ticket stacked and the unit's ACK: the unit repeats its
+  // VEND VALID to the next host, whose driver must know it is that ticket's (the driver's `lastTicket`).
+  it('the ticket stacked last at a station is handed to its driver, until the station takes anything after it', async (t) => {
+    const authority = fakeAuthority();
+    const { tickets } = rig(t, authority);
+    const escrowed = { validationNumber: TICKET, escrowId: '5a2e8c31-9d4b-4f6a-8e2c-7b1d3f5a9c04' };
+    assert.equal(tickets.lastStackedFor(2), null, 'nothing stacked yet');
+    assert.equal(await tickets.escrow(2, escrowed), 'stack');
+    assert.equal(tickets.lastStackedFor(2), null, 'approved, not stacked: the pending ticket');
+    await tickets.stacked(2, escrowed);
+    assert.deepEqual(tickets.lastStackedFor(2), escrowed);
+    assert.equal(tickets.lastStackedFor(1), null, 'another station’s');
+    const next = { validationNumber: validationNumber(31, 6), escrowId: '8f4c2a1e-6b3d-4e5f-9a7c-2d1e0f3b4a5c' };
+    assert.equal(await tickets.escrow(2, next), 'stack');
+    assert.equal(tickets.lastStackedFor(2), null, 'another ticket taken since');
+  });
+
   it('the same escrow asked about again after its attempt ended is returned without asking anyone', async (t) => {
     const authority = fakeAuthority((r) => ({ kind: 'refused', requestId: r.requestId, reason: 'expired' }));
     const { ledger, tickets } = rig(t, guardAuthority(authority));

@@ -4,6 +4,7 @@ import type { NewEntry } from '../../ledger/index.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import {
   acceptorMovedOnSince,
+  lastTicketInEnd,
   ticketInEnded,
   ticketInEscrow,
   ticketInOpen,
@@ -96,6 +97,21 @@ export class TicketIn {
       this.changes.emit(station);
     }
     return { validationNumber: p.validation, escrowId: p.requestId, stackSent: p.approved !== null };
+  }
+
+  /**
+   * The ticket journalled stacked last at the station, while its acceptor has taken nothing since
+   * (no attempt after it, no note escrowed, no protocol broken, no jam): a host stopped between that
+   * entry and the acceptor's ACK leaves the unit repeating its credit report to the next driver,
+   * which acknowledges it and tells nothing (the driver's `lastTicket`).
+   */
+  lastStackedFor(station: number): EscrowedTicket | null {
+    const ledger = this.deps.ledger;
+    const end = lastTicketInEnd(ledger, station);
+    if (end?.kind !== 'stacked' || ticketsInOpen(ledger, station).length > 0) return null;
+    const entry = ledger.byTxId(ticketStackedTxId(end.validation));
+    if (!entry || acceptorMovedOnSince(ledger, station, entry.seq)) return null;
+    return { validationNumber: end.validation, escrowId: end.requestId };
   }
 
   /**

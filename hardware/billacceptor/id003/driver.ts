@@ -11,7 +11,7 @@ import { id003Rx, id003Tx } from '../../wire-frame.js';
 import { BillAcceptorBase } from '../base.js';
 import { isFault } from '../note-phase.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
-import type { BillAcceptorEvent, BillAcceptorOptions } from '../types.js';
+import type { BillAcceptorEvent, BillAcceptorOptions, EscrowedTicket } from '../types.js';
 import { BAR_INHIBIT_NOTES_AND_TICKETS, BARCODE_I2OF5, BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, ESCROW_CODE_LAST, REJECT_REASONS, STATUS } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
 import { offerTicket, stepTicket, type TicketUnit } from './ticket-steps.js';
@@ -49,6 +49,8 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   private stackFromJournal: boolean;
   /** Why the note of a `return-sent` cycle goes back (the host's reason, said when the unit takes RETURN). */
   private returnReason: ReturnReason = 'host';
+  /** `options.lastTicket` until the unit's first report that is not a credit report (as the base's `lastCredit`). */
+  private ticketBeforeStart: EscrowedTicket | null;
   /** The note whose STACKING was said (once per note). */
   private stackingShown: string | null = null;
   firmware: string | undefined;
@@ -61,6 +63,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     // USB bridge adds its latency, hence 200 ms. Escrow auto-return after 5 s (GDS practice).
     super(opener, options, { pollIntervalMs: 150, replyTimeoutMs: 200, escrowTimeoutMs: 5000, stackTimeoutMs: 10_000 });
     this.stackFromJournal = options.pendingNote?.stackSent === true;
+    this.ticketBeforeStart = options.pendingNote || options.pendingTicket ? null : (options.lastTicket ?? null);
     NOTE_FACE_VALUES[this.currency].forEach((v, i) => this.table.set(ESCROW_CODE_FIRST + i, v));
     this.tickets = new TicketCycle((e) => this.emit(e), options, options.pendingTicket);
     this.ticketUnit = {
@@ -398,18 +401,22 @@ export class Id003BillAcceptor extends BillAcceptorBase {
 
   /**
    * A report among the unit's first that repeats the credit journalled before a restart
-   * (`lastCredit`): VEND VALID is acknowledged; POWER UP WITH BILL IN STACKER (its VEND VALID
+   * (`lastCredit`, or the ticket stacked last, `lastTicket`): VEND VALID is acknowledged; POWER UP WITH BILL IN STACKER (its VEND VALID
    * unacknowledged when the power went, the host's with it) is that note, owed nothing and valued by
    * the journal, and RESET. Nothing is credited. False when the report is no such repeat.
    */
   private async repeatOfLastCredit(report: Id003Report, changed: boolean): Promise<boolean> {
-    const before = this.repeatsCreditBeforeStart(report === 'vend-valid' || report === 'power-up-stacker');
-    if (!before) return false;
+    const creditReport = report === 'vend-valid' || report === 'power-up-stacker';
+    const note = this.repeatsCreditBeforeStart(creditReport);
+    // The ticket stacked last, when the host's last word at this unit was a ticket's.
+    const ticket = creditReport && this.cycle.phase === 'idle' ? this.ticketBeforeStart : null;
+    if (!creditReport) this.ticketBeforeStart = null;
+    if (!note && !ticket) return false;
     if (report === 'vend-valid') {
       await this.ack();
       return true;
     }
-    if (changed) this.emit({ type: 'powerUp', notePending: 'stacker', note: before, creditOwed: false });
+    if (changed) this.emit({ type: 'powerUp', notePending: 'stacker', ...(ticket ? { ticket } : note ? { note } : {}), creditOwed: false });
     await this.reset();
     return true;
   }

@@ -145,6 +145,50 @@ describe('ID-003 barcode tickets end to end', () => {
     await r.dev.close();
   });
 
+  // The host stopped after journalling the ticket stacked and before the ACK (the authority's
+  // confirmation is awaited in between): the unit repeats VEND VALID to the next host, whose
+  // driver starts idle. As for a note's credit (`lastCredit`), that repeat is no cheat.
+  it('after a restart, a VEND VALID still repeating for the ticket stacked last is acknowledged, told nothing, no violation', async () => {
+    const sim = new Id003Simulator({ currency: 'MOP' });
+    const told: EscrowedTicket[] = [];
+    let stopped: Promise<void> | null = null;
+    const first: Id003BillAcceptor = new Id003BillAcceptor(async () => new LoopbackPort(sim), {
+      currency: 'MOP',
+      enabled: true,
+      ...FAST,
+      onTicket: () => 'stack',
+      onTicketStacked: (t) => {
+        told.push(t);
+        stopped = first.close();
+        throw new Error('the host was killed');
+      },
+    });
+    const rec = new EventRecorder<BillAcceptorEvent>();
+    first.on(rec.listener);
+    first.start();
+    await rec.until(() => rec.of('idle').some((e) => e.enabled));
+    sim.insertTicket(TICKET);
+    await rec.until(() => told.length === 1 && stopped !== null, 3000, 'told stacked');
+    await stopped;
+    const stacked: EscrowedTicket[] = [];
+    const second = new Id003BillAcceptor(async () => new LoopbackPort(sim), {
+      currency: 'MOP',
+      enabled: true,
+      ...FAST,
+      onTicket: () => 'stack',
+      onTicketStacked: (t) => void stacked.push(t),
+      lastTicket: told[0]!,
+    });
+    const rec2 = new EventRecorder<BillAcceptorEvent>();
+    second.on(rec2.listener);
+    second.start();
+    await rec2.until(() => sim.ticketsStacked.length === 1, 3000, 'the ACK stacks it');
+    await rec2.until(() => rec2.of('idle').some((e) => e.enabled), 3000, 'idle');
+    assert.deepEqual(rec2.of('protocolViolation'), []);
+    assert.deepEqual(stacked, [], 'told once, by the first host');
+    await second.close();
+  });
+
   it('a restart with the ticket journalled as told to stack: the power-up with it in the stacker tells it stacked (recovered)', async () => {
     const sim = new Id003Simulator({ currency: 'MOP' });
     const journal: EscrowedTicket[] = [];
