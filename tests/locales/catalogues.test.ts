@@ -173,6 +173,22 @@ describe('locale catalogues', () => {
     assert.doesNotMatch(source.get('game.war') ?? '', /[A-Za-z]/);
   });
 
+  // The 2005 regulation of «Desafio ao Casino»: on a tie the player may «perder metade do valor da
+  // aposta inicial» or «desafiar a casa». «Desistência» is blackjack's surrender (2009 text, Art. 18),
+  // a different act, and «guerra» is no word of the text.
+  it("say the war game's tie choices in pt in the 2005 regulation's words", () => {
+    const pt = flatten(catalogueOf('pt'));
+    const keys = ['action.war', 'action.warSurrender', 'felt.arc.war', 'desk.offer.war', 'help.war.rules', 'help.war.pays', 'cardPlace.seatWar'];
+    for (const key of keys) {
+      assert.ok(pt.has(key), key);
+      assert.doesNotMatch(pt.get(key) ?? '', /desist|guerra/i, key);
+    }
+    for (const key of ['felt.arc.war', 'desk.offer.war', 'help.war.rules']) {
+      assert.match(pt.get(key) ?? '', /desafiar a casa/i, key);
+      assert.match(pt.get(key) ?? '', /perder metade/i, key);
+    }
+  });
+
   it('have a message for every protocol error code', () => {
     for (const code of ErrorCode.options) assert.ok(source.has(`errors.${code}`), code);
   });

@@ -13,6 +13,18 @@ const ONE_TERM: readonly { lang: string; concept: string; kept: RegExp; refused:
   { lang: 'pt', concept: 'a player station', kept: /\bpostos?\b/, refused: /\besta(?:ção|ções)\b/i },
   { lang: 'zh-Hant', concept: 'a player station', kept: /投注機/, refused: /投注站/ },
   { lang: 'zh-Hans', concept: 'a player station', kept: /投注机/, refused: /投注站/ },
+  // Service mode's own title (service.title): 維修模式 / 维护模式, never a second name on one page.
+  { lang: 'zh-Hant', concept: 'service mode', kept: /維修模式/, refused: /服務模式|維護模式/ },
+  { lang: 'zh-Hans', concept: 'service mode', kept: /维护模式/, refused: /服务模式|维修模式/ },
+  // The 2009 text (Art. 6) says 博牌 for taking a card and 博彩者 for the player; 要牌 and 玩家 are
+  // the mainland words zh-Hans uses (docs/zh-hans-vocabulary.md), not the Traditional catalogue's.
+  { lang: 'zh-Hant', concept: 'taking a card (hit)', kept: /博牌/, refused: /要牌/ },
+  { lang: 'zh-Hant', concept: 'the player', kept: /博彩者/, refused: /玩家/ },
+  // Going to war («Desafiar a casa», the 2005 regulation, Art. on the tie): 挑戰莊家 / 开战 (action.war).
+  { lang: 'zh-Hant', concept: 'going to war', kept: /挑戰莊家/, refused: /開戰/ },
+  { lang: 'zh-Hans', concept: 'going to war', kept: /开战/, refused: /挑战庄家/ },
+  // The 2005 regulation of «Desafio ao Casino» says «desafiar a casa»; it has no «guerra».
+  { lang: 'pt', concept: 'going to war', kept: /\bdesafiar a casa\b/i, refused: /\bguerra\b/i },
 ];
 
 /** Every text of a catalogue with its key. */

@@ -28,7 +28,7 @@ describe('results, offers and prizes in words', () => {
       'A banca mostra um Ás: aposta de seguro?',
       'Tem «Black Jack»: aceita o pagamento imediato?',
       'Cinco cartas: receber metade agora?',
-      'Empate: guerra ou desistir com metade?',
+      'Empate: desafiar a casa ou perder metade?',
       'O lugar 2 dobrou a aposta: dobrar a sua aposta atrás (100\u00a0MOP$)?',
       'O lugar 2 separou o par: acompanhar com aposta igual na segunda mão (100\u00a0MOP$)?',
       'Dealer shows an ace: take insurance?',
