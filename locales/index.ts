@@ -117,6 +117,18 @@ export function languageIntl(tag: string): string {
 }
 
 /**
+ * What a screen that failed to start shows (renderer/src/main.ts): each language's own words
+ * (`language.screenFailed`), in the order offered. A page holds every catalogue's `language`
+ * section from the start, so no language needs fetching when nothing else has started.
+ */
+export function screenFailedWords(): string[] {
+  return languages.flatMap((tag) => {
+    const words = catalogues[tag]?.language.screenFailed ?? wordAt(languageSections[tag], 'screenFailed');
+    return words === undefined ? [] : [words];
+  });
+}
+
+/**
  * A language's catalogue, fetched if the page does not hold it yet (then held for good); undefined
  * for a language with no catalogue or one short of the source's sections.
  */

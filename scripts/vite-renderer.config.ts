@@ -7,7 +7,8 @@ const here = fileURLToPath(new URL('../renderer', import.meta.url));
 
 /**
  * `<catalogue>.json?language`: that catalogue's `language` section alone (its own name, its Intl
- * locale), so the page can label every language's button while holding only the catalogues shown
+ * locale, what a screen that failed to start says), so the page can label every language's button,
+ * and say a failed start in every language, while holding only the catalogues shown
  * (locales/catalogue-files.screens.ts). Vite's JSON plugin takes no query.
  */
 const languageSection: Plugin = {

@@ -5,6 +5,7 @@ import { showSnapshots } from './boot/show-snapshots.js';
 import { resolveLaunch } from './connection/launch.js';
 import { loadFonts } from './fonts.js';
 import { createI18n } from '../../locales/i18n.js';
+import { screenFailedWords } from '../../locales/index.js';
 import { intlLocale } from '../../locales/money.js';
 import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
@@ -109,7 +110,7 @@ boot().catch((e: unknown) => {
   document.body.textContent = '';
   const p = document.createElement('p');
   p.style.cssText = 'color:#ffb347;font:32px sans-serif;padding:2em';
-  // Before the catalogues load there is no language yet: show the three official lines.
-  p.textContent = '無法啟動畫面，請通知職員 · Erro ao iniciar o ecrã: chame um funcionário · Screen failed to start: call an attendant';
+  // No language is chosen yet: say it in every language offered, each in its own words.
+  p.textContent = screenFailedWords().join(' · ');
   document.body.appendChild(p);
 });
