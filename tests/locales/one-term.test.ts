@@ -23,6 +23,13 @@ const ONE_TERM: readonly { lang: string; concept: string; kept: RegExp; refused:
   // Going to war («Desafiar a casa», the 2005 regulation, Art. on the tie): 挑戰莊家 / 开战 (action.war).
   { lang: 'zh-Hant', concept: 'going to war', kept: /挑戰莊家/, refused: /開戰/ },
   { lang: 'zh-Hans', concept: 'going to war', kept: /开战/, refused: /挑战庄家/ },
+  // The gaming table: the 2009 text's 博彩桌 in zh-Hant (賭枱 is no word of it), the mainland 赌台 in
+  // zh-Hans (docs/zh-hans-vocabulary.md); the Traditional catalogue writes the table character 檯 (開檯, 本檯).
+  { lang: 'zh-Hant', concept: 'the gaming table', kept: /博彩桌/, refused: /賭[枱檯桌台]/ },
+  { lang: 'zh-Hant', concept: 'the table character', kept: /檯/, refused: /枱/ },
+  { lang: 'zh-Hans', concept: 'the gaming table', kept: /赌台/, refused: /博彩桌|赌桌/ },
+  // The dealer's card face up: 莊家牌面為A (the 2009 text, Art. 12), 牌面向上 (Art. 5); never 明牌.
+  { lang: 'zh-Hant', concept: 'a card face up', kept: /牌面/, refused: /明牌/ },
   // The 2005 regulation of «Desafio ao Casino» says «desafiar a casa»; it has no «guerra».
   { lang: 'pt', concept: 'going to war', kept: /\bdesafiar a casa\b/i, refused: /\bguerra\b/i },
 ];
