@@ -30,6 +30,9 @@ const ONE_TERM: readonly { lang: string; concept: string; kept: RegExp; refused:
   { lang: 'zh-Hans', concept: 'the gaming table', kept: /赌台/, refused: /博彩桌|赌桌/ },
   // The dealer's card face up: 莊家牌面為A (the 2009 text, Art. 12), 牌面向上 (Art. 5); never 明牌.
   { lang: 'zh-Hant', concept: 'a card face up', kept: /牌面/, refused: /明牌/ },
+  // Even money (docs/terms-for-review.md): «pagamento imediato», the offer's own words; «pagamento
+  // igual» is a calque of the English and said the button's act differently from its question.
+  { lang: 'pt', concept: 'even money', kept: /\bpagamento imediato\b/i, refused: /\bpagamento igual\b/i },
   // The 2005 regulation of «Desafio ao Casino» says «desafiar a casa»; it has no «guerra».
   { lang: 'pt', concept: 'going to war', kept: /\bdesafiar a casa\b/i, refused: /\bguerra\b/i },
 ];
