@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../sql.js';
 import { acknowledge, workedAlarms } from './alarm-acks.js';
 import { audit, auditTrail } from './audit.js';
-import { authorise, setSessionCookie } from './guard.js';
+import { authorise, sameOrigin, setSessionCookie } from './guard.js';
 import { permissionsOf, type Permission } from './roles.js';
 import { endSession, openSession, type Session } from './sessions.js';
 import { readSettings, Settings, writeSettings } from './settings.js';
@@ -121,6 +121,13 @@ async function signInRoute(signIn: FastifyInstance, db: Db, throttle: SignInThro
   signIn.withTypeProvider<ZodTypeProvider>().post('/sign-in', { schema: { hide: true, body: SignIn } }, async (req, reply) => {
     const { name, password } = req.body;
     const address = req.ip;
+    // Login CSRF: another site's page signing the browser in under the attacker's name, so that the
+    // victim's next actions are done, and read, in that account. Refused like any state change from
+    // another origin (a review of 6 December found it signed in), before the throttle counts anything.
+    if (!sameOrigin(req)) {
+      await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'cross-site' } });
+      return reply.code(403).send({ error: 'csrf', message: 'a sign-in from another origin is refused' });
+    }
     const begun = throttle.begin(name, address);
     if ('waitMs' in begun) {
       const wait = begun.waitMs;
