@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { disableUser, enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
+import { MAX_STREAMS_PER_USER } from '../../upstream/backoffice/floor-hub.js';
 import { IDLE_MS } from '../../upstream/backoffice/sessions.js';
 import { MAX_FAULT_KINDS } from '../../upstream/schemas.js';
 import { signInHttp, type HttpSession } from '../sync/backoffice-http.js';
@@ -85,7 +86,7 @@ describe('back office: the live floor stream ends with its session and drops a c
   before(async () => {
     db = await openPglite();
     await migrateUpstream(db);
-    for (const name of ['ana', 'rui', 'ines', 'tom', 'eva']) await putUser(db, { name, role: 'viewer', password: PASSWORD, by: 'test' }, FAST);
+    for (const name of ['ana', 'rui', 'ines', 'tom', 'eva', 'max', 'lia']) await putUser(db, { name, role: 'viewer', password: PASSWORD, by: 'test' }, FAST);
     // A floor of twelve tables each with the longest fault list a heartbeat may carry (64 kinds of
     // 64 characters: upstream/schemas.ts): every push is some 50 KB.
     for (let i = 1; i <= 12; i++) {
@@ -184,5 +185,26 @@ describe('back office: the live floor stream ends with its session and drops a c
     assert.equal(await reader.next(), 'rows');
     assert.ok(read > 0);
     assert.equal((await dropped()).length, 1, 'only the client that never read');
+  });
+
+  it("one user's streams are bounded, over every session of theirs: past the bound the oldest is closed, nobody else's", async () => {
+    // A hostile viewer (or a stolen cookie) opening stream after stream, signing in again for more:
+    // each one is a socket the upstream writes the whole floor to, and holds up to the bound unsent for.
+    const lia = await signInHttp(up.url, 'lia', PASSWORD);
+    const other = await open(lia.cookie);
+    const sessions = [await signInHttp(up.url, 'max', PASSWORD), await signInHttp(up.url, 'max', PASSWORD)];
+    const opened: Sse[] = [];
+    for (let i = 0; i < MAX_STREAMS_PER_USER + 4; i++) opened.push(await open((sessions[i % 2] as HttpSession).cookie));
+    // The oldest four are closed (drain fails the test if a stream never ends), not told their session ended: it did not.
+    for (const s of opened.slice(0, 4)) assert.ok(!(await drain(s)).includes('ended'));
+    for (const s of opened.slice(4)) assert.equal(await s.next(), 'rows', 'the newest go on');
+    assert.equal(await other.next(), 'rows', "another user's stream goes on");
+    const closed = await db.query<{ actor: string; reason: string }>(
+      "SELECT actor, detail->>'reason' AS reason FROM audit_log WHERE action = 'floor.stream.dropped' AND detail->>'reason' = 'too-many-streams'",
+    );
+    assert.deepEqual(
+      closed.rows.map((r) => r.actor),
+      ['max', 'max', 'max', 'max'],
+    );
   });
 });

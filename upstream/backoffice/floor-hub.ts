@@ -8,6 +8,8 @@ import { readSettings } from './settings.js';
 
 /** An SSE comment this often keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 15_000;
+/** The most streams one user may hold open at once, over all their sessions (a few screens each with a tab or two). */
+export const MAX_STREAMS_PER_USER = 8;
 /** A stream told that its session ended is closed this long after, whether or not its client read the news. */
 const GRACE_MS = 2_000;
 
@@ -102,8 +104,26 @@ export class FloorHub {
     const client: Client = { res, ...owner };
     this.clients.set(res, client);
     res.on('close', () => this.clients.delete(res));
+    this.boundStreamsOf(owner.user);
     const floor = await this.rows();
     if (this.clients.has(res)) this.write(client, `retry: 2000\nevent: floor\ndata: ${JSON.stringify(floor)}\n\n`);
+  }
+
+  /**
+   * At most MAX_STREAMS_PER_USER streams of one user, over all their sessions: past it their oldest
+   * is closed (its page reconnects, and closes the then oldest: a user with more tabs than that
+   * takes turns), with an audit entry. Without it a signed-in user (or a stolen cookie) opened
+   * streams without end, each written the whole floor and held up to the unsent bound (a review of
+   * 6 December): a few thousand were gigabytes.
+   */
+  private boundStreamsOf(user: string): void {
+    const theirs = [...this.clients.values()].filter((c) => c.user === user);
+    for (const c of theirs.slice(0, Math.max(0, theirs.length - MAX_STREAMS_PER_USER))) {
+      this.clients.delete(c.res);
+      c.res.end();
+      setTimeout(() => c.res.destroy(), GRACE_MS).unref();
+      this.note(c, 'floor.stream.dropped', { reason: 'too-many-streams', limit: MAX_STREAMS_PER_USER });
+    }
   }
 
   /** The streams whose session is no longer live are told and closed; the database is asked each time. */
