@@ -56,11 +56,7 @@ export async function registerBackofficeApi(
         if (holdsNul(req.body) || holdsNul(req.query) || holdsNul(req.params))
           return reply.code(400).send({ error: 'bad-request', message: 'a text holds a NUL character, which no field takes' });
       });
-      // Nothing the back office answers is for a cache or another site's frame.
-      scope.addHook('onSend', async (_req, reply) => {
-        reply.header('cache-control', 'no-store');
-        reply.header('x-frame-options', 'DENY');
-      });
+      neverAPage(scope);
       scope.register((signIn) => signInRoute(signIn, db, throttle, now, options.signInPerMinute ?? 30));
 
       scope.register(async (inner) => {
@@ -113,6 +109,22 @@ export async function registerBackofficeApi(
     },
     { prefix: '/backoffice/api' },
   );
+}
+
+/**
+ * Nothing the back office answers is for a cache or another site's frame, nor ever a page: an
+ * answer carries what tables and people wrote (alarm details, a round's entries), and a browser
+ * sent to its address must neither sniff it as HTML nor run anything in it. An address under the
+ * API that names no route is answered in the scope, with the same headers.
+ */
+function neverAPage(scope: FastifyInstance): void {
+  scope.addHook('onSend', async (_req, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  });
+  scope.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'no-route', message: 'no such route' }));
 }
 
 /** Sign-in, behind its own per-address limit and the throttle of wrong passwords; every attempt audited. */
