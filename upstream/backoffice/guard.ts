@@ -17,13 +17,16 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Whether a browser's Origin (or, lacking it, Referer) is this service's own. A request without
  * either is not a browser's cross-site one (browsers send Origin with every POST), so it passes
- * here and is left to the CSRF token.
+ * here and is left to the CSRF token. The host the browser asked is Fastify's `req.host`: the
+ * Host header, or behind a proxy the service trusts (`trustProxy`) the X-Forwarded-Host it sets;
+ * a proxy that sends its own Host (127.0.0.1:8787) had every POST of the page refused, and a peer
+ * the service does not trust names nothing by that header.
  */
 export function sameOrigin(req: FastifyRequest): boolean {
   const origin = req.headers.origin ?? req.headers.referer;
   if (origin === undefined) return true;
   try {
-    return new URL(origin).host === req.headers.host;
+    return new URL(origin).host === req.host;
   } catch {
     return false;
   }
