@@ -4,7 +4,7 @@
 // over the real route).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FREE, SignInThrottle } from './throttle.js';
+import { clientOf, FREE, SignInThrottle } from './throttle.js';
 
 const ADDRESS = '203.0.113.5';
 
@@ -83,5 +83,20 @@ describe("SignInThrottle's own clock", () => {
     t.mock.timers.setTime(Date.UTC(2026, 11, 4, 8));
     const after = throttle.begin('ana', ADDRESS);
     assert.ok('attempt' in after || after.waitMs <= 1000, JSON.stringify(after));
+  });
+
+  it('counts an IPv6 address as its /64, in any of its written forms, and an IPv4 one (mapped too) as itself', () => {
+    const net = clientOf('2001:db8:7:1::5');
+    for (const a of [
+      '2001:0db8:0007:0001:0000:0000:0000:0009',
+      '2001:DB8:7:1:ffff::1',
+      '2001:db8:7:1:1:2:3.4.5.6',
+      'fe80::1%eth0'.replace('fe80', '2001:db8:7:1'),
+    ])
+      assert.equal(clientOf(a), net, a);
+    assert.notEqual(clientOf('2001:db8:7:2::5'), net);
+    assert.equal(clientOf('::1:2:3:4:5:1.2.3.4'), clientOf('0:1:2:3:4:5:102:304'));
+    assert.equal(clientOf('::ffff:203.0.113.5'), '203.0.113.5');
+    assert.equal(clientOf('203.0.113.5'), '203.0.113.5');
   });
 });

@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 /**
  * Wrong passwords, counted per account and client address. The first FREE failures cost nothing;
  * each one after that locks the pair for twice as long as the one before (1 s, 2 s, 4 s, …), never
@@ -45,7 +46,7 @@ export class SignInThrottle {
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   private key(account: string, address: string): string {
-    return `${account}\u0000${address}`;
+    return `${account}\u0000${clientOf(address)}`;
   }
 
   /**
@@ -100,4 +101,26 @@ export class SignInThrottle {
     }
     return p;
   }
+}
+
+/**
+ * The client an address is counted as: an IPv4 address itself (an IPv4-mapped IPv6 one too), and
+ * of an IPv6 address its /64, one subscriber's network. Counted per IPv6 address, a guesser holding
+ * a /64 had 2^64 addresses, each with its FREE guesses (a review of 6 December).
+ */
+export function clientOf(address: string): string {
+  const bare = address.replace(/%.*$/, '').toLowerCase();
+  if (!isIPv6(bare)) return bare;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (mapped?.[1]) return mapped[1];
+  const [head = '', tail = ''] = bare.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = bare.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
+  // An embedded IPv4 tail (a.b.c.d) is two groups.
+  const size = (gs: string[]) => gs.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const groups = bare.includes('::') ? [...left, ...Array<string>(8 - size(left) - size(right)).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
