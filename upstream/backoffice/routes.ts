@@ -124,7 +124,9 @@ function neverAPage(scope: FastifyInstance): void {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
   });
-  scope.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'no-route', message: 'no such route' }));
+  // A route, not a not-found handler: with the page built, the page's files answer every address
+  // under /backoffice/ (its wildcard), this scope's included, and this one is the nearer match.
+  scope.all('/*', { schema: { hide: true } }, (_req, reply) => reply.code(404).send({ error: 'no-route', message: 'no such route' }));
 }
 
 /** Sign-in, behind its own per-address limit and the throttle of wrong passwords; every attempt audited. */
