@@ -88,18 +88,27 @@ function causeKey(code: string): string | null {
   return m ? `tilt.${m[1]}` : null;
 }
 
+/** A ticket printer's fault's key (`paper-jam`, `platen-up`: its words on the Tickets page). */
+function printerFaultKey(code: string): string | null {
+  return CODE.test(code) ? `service.tickets.fault.${code}` : null;
+}
+
+/** The parameters that are lists of codes separated by spaces, and the key of each code's words. */
+const LISTS: Readonly<Record<string, (code: string) => string | null>> = { causes: causeKey, printerFaults: printerFaultKey };
+
 /**
- * A parameter as the reader says it. `causes` is a list of codes separated by spaces, each said by
- * its words, for the catalogue's `{{causes, list}}` to join in the reader's way (never a comma in
- * code); every other parameter a code by its noun, else as it is.
+ * A parameter as the reader says it. `causes` (`printerFaults`) is a list of codes separated by
+ * spaces, each said by its words, for the catalogue's `{{causes, list}}` to join in the reader's
+ * way (never a comma in code); every other parameter a code by its noun, else as it is.
  */
 function wordOf(t: Translate, name: string, value: SaidValue): SaidValue | string[] {
-  if (name !== 'causes' || typeof value !== 'string') return nounOf(t, name, value);
+  const keyOf = Object.hasOwn(LISTS, name) ? LISTS[name] : undefined;
+  if (keyOf === undefined || typeof value !== 'string') return nounOf(t, name, value);
   return value
     .split(' ')
     .filter((code) => code !== '')
     .map((code) => {
-      const key = causeKey(code);
+      const key = keyOf(code);
       return key !== null && isMessageKey(key) ? t(key, {}) : code;
     });
 }

@@ -252,7 +252,11 @@ export class TclPrinter implements TicketPrinter {
     const refused = c.faults.includes('data-error') || c.faults.includes('command-error');
     this.layoutReady = c.extended && !refused && !c.reset;
     if (refused) {
-      this.events.emit({ type: 'failure', reason: `the printer refused the ticket layout (${c.faults.join(', ')})` });
+      this.events.emit({
+        type: 'failure',
+        reason: `the printer refused the ticket layout (${c.faults.join(', ')})`,
+        failure: { code: 'layout-refused', faults: c.faults },
+      });
       await ch.write(COMMAND.CLEAR);
     }
   }
@@ -286,6 +290,7 @@ export class TclPrinter implements TicketPrinter {
     this.events.emit({
       type: 'failure',
       reason: `tickets on templates ${[...this.unconfirmed].join(', ')} were never confirmed printed: the printer was reset`,
+      failure: { code: 'reset-held-jobs' },
     });
   }
 
@@ -305,6 +310,7 @@ export class TclPrinter implements TicketPrinter {
       type: 'failure',
       reason:
         'the printer did not report the reset sent at start, twice: a ticket it held from before could print late, so none is printed until it reports a reset (a power cycle)',
+      failure: { code: 'reset-unreported' },
     });
   }
 

@@ -3,7 +3,7 @@
 // that a ticket in flight at a power cut can be asked about afterwards.
 import type { Clock } from '../clock.js';
 import type { WireFrame } from '../wire-frame.js';
-import type { PrinterCondition } from './condition.js';
+import type { PrinterCondition, PrinterFault } from './condition.js';
 import type { PrintAttempt, Verdict } from './judge.js';
 import type { LayoutOptions } from './template.js';
 import type { TicketData } from './ticket.js';
@@ -18,6 +18,15 @@ export type PrintOutcome = Verdict & { validationNumber: string; attempt?: Print
  */
 export type PrinterViolation = 'unsolicited-print' | 'repeated-print' | 'garbage';
 
+/**
+ * What a printer's failure was, by code (the host words it in the reader's language; `reason` is
+ * the same in English, for the log):
+ * - `layout-refused`: the printer refused the ticket layout, with the faults it set;
+ * - `reset-held-jobs`: jobs sent and never confirmed printed left no template free: the printer was reset to lose them;
+ * - `reset-unreported`: the reset sent at start was never reported, twice: no ticket until the printer reports one.
+ */
+export type PrinterFailure = { code: 'layout-refused'; faults: readonly PrinterFault[] } | { code: 'reset-held-jobs' } | { code: 'reset-unreported' };
+
 export type PrinterEvent =
   | { type: 'connected'; firmware: string }
   | { type: 'disconnected'; reason: string }
@@ -26,7 +35,7 @@ export type PrinterEvent =
   | { type: 'condition'; condition: PrinterCondition }
   | { type: 'printed'; outcome: PrintOutcome }
   | { type: 'protocolViolation'; rule: PrinterViolation; report: string }
-  | { type: 'failure'; reason: string };
+  | { type: 'failure'; reason: string; failure: PrinterFailure };
 
 export interface PrinterOptions extends LayoutOptions {
   /** Status poll while idle (Aristocrat polls a TCL printer every 500 ms, 100 ms while printing). */

@@ -34,7 +34,9 @@ function rig() {
   });
   printers.start();
   const of = (type: 'tilt.raise' | 'tilt.clear') =>
-    [...entriesOfTypes(ledger, [type])].map((e) => (JSON.parse(e.body) as { payload: { kind: string; station?: number; detail?: string } }).payload);
+    [...entriesOfTypes(ledger, [type])].map(
+      (e) => (JSON.parse(e.body) as { payload: { kind: string; station?: number; detail?: string; say?: { values: { printerFaults?: string } } } }).payload,
+    );
   const says = (faults: PrinterFault[]) => fake.emit({ type: 'condition', condition: printerCondition({ faults, firmware: 'GURX1' }) });
   return {
     says,
@@ -69,7 +71,7 @@ describe("a printer's mechanism fault is a fault at its station", () => {
         const got = r.raised(kind);
         assert.equal(got.length, 1, JSON.stringify(r.all()));
         assert.equal(got[0]?.station, r.station);
-        if (kind === 'printer-fault') assert.match(got[0]?.detail ?? '', new RegExp(fault));
+        if (kind === 'printer-fault') assert.equal(got[0]?.say?.values.printerFaults, fault, 'named by its code, said by its words');
         assert.equal(r.all().length, 1, 'one fault, of its own kind');
         r.says([]);
         await settle(400);
@@ -85,7 +87,8 @@ describe("a printer's mechanism fault is a fault at its station", () => {
     const r = rig();
     try {
       r.says(['system-error']);
-      assert.match(r.raised()[0]?.detail ?? '', /system-error/);
+      assert.equal(r.raised()[0]?.say?.values.printerFaults, 'system-error');
+      assert.match(r.raised()[0]?.detail ?? '', /system fault/);
     } finally {
       void r.close();
     }

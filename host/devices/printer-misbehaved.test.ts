@@ -33,7 +33,7 @@ describe("a printer's misbehaviour is a fault at its station", () => {
   it('a refused layout, an unsolicited or repeated print, a reset to drop held jobs: printer-misbehaved, journalled once while it stands', () => {
     const r = rig();
     try {
-      r.emit({ type: 'failure', reason: 'the printer refused the ticket layout (data-error)' });
+      r.emit({ type: 'failure', reason: 'the printer refused the ticket layout (data-error)', failure: { code: 'layout-refused', faults: ['data-error'] } });
       const first = r.raised().filter((t) => t.kind === 'printer-misbehaved');
       assert.equal(first.length, 1, JSON.stringify(r.raised()));
       assert.equal(first[0]?.station, r.station);
@@ -46,13 +46,13 @@ describe("a printer's misbehaviour is a fault at its station", () => {
     }
   });
 
-  it('an unsolicited print alone raises it, naming the rule', () => {
+  it('an unsolicited print alone raises it, saying what the printer did', () => {
     const r = rig();
     try {
       r.emit({ type: 'protocolViolation', rule: 'unsolicited-print', report: 'print cycle with no job (busy true)' });
       const got = r.raised().filter((t) => t.kind === 'printer-misbehaved');
       assert.equal(got.length, 1);
-      assert.match(got[0]?.detail ?? '', /unsolicited-print/);
+      assert.match(got[0]?.detail ?? '', /a print cycle that no ticket asked for/);
     } finally {
       r.close();
     }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Emitter } from '../../hardware/clock.js';
 import { openPrinter, type OpenedPrinter } from '../../hardware/open.js';
 import { blocking, type PrinterCondition, type PrinterFault } from '../../hardware/printer/condition.js';
-import type { PrinterEvent, TicketPrinter } from '../../hardware/printer/types.js';
+import type { PrinterEvent, PrinterFailure, TicketPrinter } from '../../hardware/printer/types.js';
 import type { TableConfig } from '../config/table-config.js';
 import { tiltDetailSaid, type Said } from '../../locales/said.js';
 import type { SampledLines } from './sampled-lines.js';
@@ -42,7 +42,10 @@ export interface PrinterDeps {
    * The faults a printer's link and paper are journalled as (`printer-offline`, `printer-paper-out`):
    * staff see them, and the casino's system hears them as SAS exceptions 60 and 61 (docs/sas.md).
    */
-  faults?: { raise(kind: PrinterFaultKind, where: { station: number; detail?: string }): void; conditionGone(kind: PrinterFaultKind, station: number): void };
+  faults?: {
+    raise(kind: PrinterFaultKind, where: { station: number; detail?: string; say?: Said }): void;
+    conditionGone(kind: PrinterFaultKind, station: number): void;
+  };
 }
 
 /** Paper back this long, with no word of paper out, before the fault clears (`clearPaperOutLater`). */
@@ -69,6 +72,12 @@ function mechanismFaults(c: PrinterCondition): PrinterFault[] {
   const named = stops.filter((x) => !OWN_FAULT.includes(x) && !SUMMARY.includes(x));
   if (named.length > 0 || stops.some((x) => OWN_FAULT.includes(x))) return named;
   return stops.filter((x) => SUMMARY.includes(x));
+}
+
+/** A printer's failure in the reader's words (a `tiltDetail.*` key). */
+function failureSaid(failure: PrinterFailure): Said {
+  if (failure.code === 'layout-refused') return tiltDetailSaid('printerLayoutRefused', { printerFaults: failure.faults.join(' ') });
+  return tiltDetailSaid(failure.code === 'reset-held-jobs' ? 'printerResetHeldJobs' : 'printerResetUnreported');
 }
 
 /** The faults that clear only by the printer's word: its link back, or its statuses (`printer-misbehaved` waits for a person). */
@@ -160,15 +169,16 @@ export class Printers {
     const f = this.deps.faults;
     if (!f) return;
     if (e.type === 'disconnected') f.raise('printer-offline', { station, detail: e.reason.slice(0, 400) });
-    // What no honest printer does; garbage on the wire is a cable's noise, `printer-offline` once the link goes.
-    else if (e.type === 'failure') f.raise('printer-misbehaved', { station, detail: e.reason.slice(0, 400) });
-    else if (e.type === 'protocolViolation' && e.rule !== 'garbage') f.raise('printer-misbehaved', { station, detail: `${e.rule}: ${e.report}`.slice(0, 400) });
+    // What no honest printer does, said by key (its English report stays in the log); garbage on the wire is a cable's noise, `printer-offline` once the link goes.
+    else if (e.type === 'failure') f.raise('printer-misbehaved', { station, say: failureSaid(e.failure) });
+    else if (e.type === 'protocolViolation' && e.rule !== 'garbage')
+      f.raise('printer-misbehaved', { station, say: tiltDetailSaid(e.rule === 'repeated-print' ? 'printerRepeatedPrint' : 'printerUnsolicitedPrint') });
     else if (e.type === 'connected' || e.type === 'reconnected') f.conditionGone('printer-offline', station);
     else if (e.type === 'condition') {
       this.standing(f, 'printer-paper-out', station, e.condition.faults.includes('paper-out') ? {} : null);
       this.standing(f, 'printer-jam', station, e.condition.faults.includes('paper-jam') ? {} : null);
       const stops = mechanismFaults(e.condition);
-      this.standing(f, 'printer-fault', station, stops.length > 0 ? { detail: stops.join(', ') } : null);
+      this.standing(f, 'printer-fault', station, stops.length > 0 ? { say: tiltDetailSaid('printerFaults', { printerFaults: stops.join(' ') }) } : null);
     }
   }
 
@@ -178,7 +188,7 @@ export class Printers {
    * every poll journalled a raise and a clear per flip for as long as it went on (a review: 20
    * entries in 10 s). Neither stops anything at the station; a cash-out meanwhile is a handpay.
    */
-  private standing(f: NonNullable<PrinterDeps['faults']>, kind: StandingKind, station: number, said: { detail?: string } | null): void {
+  private standing(f: NonNullable<PrinterDeps['faults']>, kind: StandingKind, station: number, said: { say?: Said } | null): void {
     const key = `${kind}:${station}`;
     if (said) {
       this.goneSince.get(key)?.();

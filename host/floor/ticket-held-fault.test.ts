@@ -55,6 +55,8 @@ describe('a ticket held for a person is a fault at its station', () => {
     assert.equal(f[0]?.station, 3);
     assert.match(f[0]?.detail ?? '', new RegExp(`…${LAST4}`));
     assert.doesNotMatch(f[0]?.detail ?? '', new RegExp(validationNumber(4242, 1)), 'the whole number never leaves the host for a screen');
+    // Said by key, as service mode's fault list shows a detail (a review: the last four digits reached no screen).
+    assert.deepEqual(f[0]?.say, { key: 'tiltDetail.ticketHeld', values: { last4: LAST4 } });
     assert.equal(t.settleByHand(3, LAST4, 'void', ['Ana Lei (1001)']).ok, true);
     assert.deepEqual(heldFault(tilts), [], 'cleared once settled');
   });
