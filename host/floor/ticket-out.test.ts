@@ -334,6 +334,32 @@ describe('a printer that answers only after the start asked about its ticket (a 
   });
 });
 
+describe('a printer whose link comes up while the start asks about its ticket, too late for it to answer in time', () => {
+  // Before: the printer answers a question only once it has been idle settleMs into its session,
+  // so a link up within settleMs of the question's deadline let it time out; printerBack skipped the
+  // station (its question still out), nothing asked again, and the driver's start reset then wiped
+  // what the printer could have said: the ticket waited for a person, the station locked.
+  it('is asked again, and the ticket is settled by its answer', async () => {
+    const sim = new TclPrinterSimulator();
+    const l = funded();
+    const v = await issuedThenKilled(sim, l);
+    const opensAt = Date.now() + FAST_PRINTER.printTimeoutMs! - FAST_PRINTER.settleMs! / 2;
+    const late = new TclPrinter(async () => {
+      if (Date.now() < opensAt) throw new Error('no such device (USB enumerating)');
+      return new LoopbackPort(sim);
+    }, FAST_PRINTER);
+    hosts.push(late);
+    const out = table(l, new Map([[3, late]]));
+    late.on((e) => e.type === 'connected' && out.printerBack(3));
+    late.start();
+    await out.recover();
+    await until(() => !out.isPrinting(3), FAST_PRINTER.printTimeoutMs! + 3000).catch(() => undefined);
+    assert.equal(l.byTxId(ticketOutTxId(v, 'end'))?.type, 'ticket.void', `still ${out.lastAt(3)?.state}`);
+    assert.equal(l.credit(3), 123_450, 'the credit back');
+    assert.equal(sim.paper.length, 0);
+  });
+});
+
 describe('the expiry the ticket prints is the one the authority holds (a review of 6 December)', () => {
   // The paper says "有效期至 VÁLIDO ATÉ <day>" (valid until that day, in Macau's time); the authority
   // refuses a ticket from its journalled `expiresAt` on. Until 6 December that instant was the hour

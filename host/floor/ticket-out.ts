@@ -112,6 +112,11 @@ export class TicketOut {
   private nextSequence: number | null = null;
   /** Stations whose printer is working on a ticket now (a print, or a question after a restart): no person settles it meanwhile. */
   private readonly working = new Set<number>();
+  /**
+   * Stations whose printer's link came up while a question about their ticket was out: one that then
+   * times out is asked again (the printer answers only once settleMs idle into its session).
+   */
+  private readonly linkUpWhileAsked = new Set<number>();
   /** Stations whose cash-out is under way and not yet journalled (its amount): each is held as a ticket in print is. */
   private readonly cashing = new Map<number, number>();
   /** Each station's last ticket, for its screen (`CashoutState.ticket`). */
@@ -306,8 +311,14 @@ export class TicketOut {
       return { kind: 'unresolved', validation: t.terms.validation, amount: t.terms.amount, reason: printer ? 'no-attempt' : 'no-printer' };
     }
     const attempt: PrintAttempt = { validationNumber: t.terms.validation, template, before: t.print.before };
-    this.working.add(t.terms.station);
-    const out = await printer.resolve(attempt).finally(() => this.working.delete(t.terms.station));
+    const station = t.terms.station;
+    this.working.add(station);
+    this.linkUpWhileAsked.delete(station);
+    const out = await printer.resolve(attempt).finally(() => this.working.delete(station));
+    // Its link came up too late for this question (a review: it timed out, and the driver's start
+    // reset then wiped what the printer could say): asked again, before the driver's loop goes on.
+    const noAnswer = out.outcome === 'unknown' && (out.reason === 'timeout' || out.reason === 'link-lost');
+    if (this.linkUpWhileAsked.delete(station) && noAnswer && this.inPrint.get(station)?.terms.validation === t.terms.validation) return this.settle(t);
     return this.endOrHold(t, out);
   }
 
@@ -337,6 +348,7 @@ export class TicketOut {
    */
   printerBack(station: number): void {
     const t = this.inPrint.get(station);
+    if (t && this.working.has(station)) this.linkUpWhileAsked.add(station);
     if (!t || this.working.has(station)) return;
     this.settle(t).catch((err: unknown) => this.deps.log.error({ err, station }, 'ticket: a ticket in print could not be asked about again'));
   }
