@@ -360,6 +360,29 @@ describe('a printer whose link comes up while the start asks about its ticket, t
   });
 });
 
+describe('a printer whose link goes mid-ticket and comes back too late for the print to be answered in time', () => {
+  // The same for a cash-out's own print: its job, left open across the reconnect, is answered only
+  // once the printer is idle settleMs into the new session; back within settleMs of the print's
+  // deadline, the print timed out and the ticket waited for a person though the printer could say.
+  it('is asked again, and the ticket is settled by its answer', async () => {
+    const r = await readyPrinter();
+    const l = funded();
+    const out = table(l, new Map([[3, r]]));
+    r.p.on((e) => (e.type === 'connected' || e.type === 'reconnected') && out.printerBack(3));
+    const deadline = Date.now() + FAST_PRINTER.printTimeoutMs!;
+    const printing = out.cashOut(3);
+    await until(() => r.sim.received.some((c) => c.startsWith('^P|')));
+    r.sim.unplug();
+    await new Promise((res) => setTimeout(res, deadline - FAST_PRINTER.settleMs! / 2 - Date.now()));
+    r.sim.replug();
+    const got = await printing;
+    await until(() => !out.isPrinting(3), FAST_PRINTER.printTimeoutMs! + 3000).catch(() => undefined);
+    assert.equal(l.byTxId(ticketOutTxId(validationNumber(4242, 1), 'end'))?.type, 'ticket.printed', `${got.kind}, then ${out.lastAt(3)?.state}`);
+    assert.equal(l.credit(3), 0, 'printed, not given back');
+    assert.equal(r.sim.paper.length, 1);
+  });
+});
+
 describe('the expiry the ticket prints is the one the authority holds (a review of 6 December)', () => {
   // The paper says "有效期至 VÁLIDO ATÉ <day>" (valid until that day, in Macau's time); the authority
   // refuses a ticket from its journalled `expiresAt` on. Until 6 December that instant was the hour

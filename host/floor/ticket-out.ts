@@ -270,6 +270,7 @@ export class TicketOut {
         : { validation: validationNumber(numbered.machineId, numbered.sequence), machineId: numbered.machineId, ...issued };
     let journalled = false;
     this.working.add(station);
+    this.linkUpWhileAsked.delete(station);
     const out = await printer
       .print({
         ticket: ticketPaper(terms, this.deps.config.tableId),
@@ -281,6 +282,9 @@ export class TicketOut {
       .finally(() => this.working.delete(station));
     if (!journalled)
       return { kind: 'no-ticket', reason: out.outcome === 'not-printed' && out.reason === 'not-ready' ? 'printer-not-ready' : 'not-printed', ...asked };
+    // Its link lost mid-ticket and back too late for the print's answer: asked as a ticket left in print is.
+    const held = this.inPrint.get(station);
+    if (held && this.askAgain(terms, out)) return this.settle(held);
     return this.endOrHold({ seq: 0, terms }, out);
   }
 
@@ -317,9 +321,14 @@ export class TicketOut {
     const out = await printer.resolve(attempt).finally(() => this.working.delete(station));
     // Its link came up too late for this question (a review: it timed out, and the driver's start
     // reset then wiped what the printer could say): asked again, before the driver's loop goes on.
-    const noAnswer = out.outcome === 'unknown' && (out.reason === 'timeout' || out.reason === 'link-lost');
-    if (this.linkUpWhileAsked.delete(station) && noAnswer && this.inPrint.get(station)?.terms.validation === t.terms.validation) return this.settle(t);
+    if (this.askAgain(t.terms, out)) return this.settle(t);
     return this.endOrHold(t, out);
+  }
+
+  /** The printer's link came up while it was asked, and it could not answer in time (timed out, or lost its link again): to ask again. */
+  private askAgain(terms: Pick<TicketTerms, 'station' | 'validation'>, out: PrintOutcome): boolean {
+    const noAnswer = out.outcome === 'unknown' && (out.reason === 'timeout' || out.reason === 'link-lost');
+    return this.linkUpWhileAsked.delete(terms.station) && noAnswer && this.inPrint.get(terms.station)?.terms.validation === terms.validation;
   }
 
   /**
