@@ -284,7 +284,7 @@ export class TicketOut {
       return { kind: 'no-ticket', reason: out.outcome === 'not-printed' && out.reason === 'not-ready' ? 'printer-not-ready' : 'not-printed', ...asked };
     // Its link lost mid-ticket and back too late for the print's answer: asked as a ticket left in print is.
     const held = this.inPrint.get(station);
-    if (held && this.askAgain(terms, out)) return this.settle(held);
+    if (held && this.askAgain(terms, out)) return this.settle(held, true);
     return this.endOrHold({ seq: 0, terms }, out);
   }
 
@@ -304,7 +304,7 @@ export class TicketOut {
   }
 
   /** Asks a printer again about a ticket left in print (it reconnected; a person asked). */
-  async settle(t: IssuedTicket): Promise<TicketOutcome> {
+  async settle(t: IssuedTicket, again = false): Promise<TicketOutcome> {
     const printer = this.deps.printerAt(t.terms.station);
     const template = TEMPLATE_IDS.find((id) => id === t.print?.template);
     if (!printer || !t.print || !template) {
@@ -321,7 +321,8 @@ export class TicketOut {
     const out = await printer.resolve(attempt).finally(() => this.working.delete(station));
     // Its link came up too late for this question (a review: it timed out, and the driver's start
     // reset then wiped what the printer could say): asked again, before the driver's loop goes on.
-    if (this.askAgain(t.terms, out)) return this.settle(t);
+    // Once: a printer whose link flaps at every question has its ticket held for a person meanwhile (its next link up asks again).
+    if (!again && this.askAgain(t.terms, out)) return this.settle(t, true);
     return this.endOrHold(t, out);
   }
 
