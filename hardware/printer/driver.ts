@@ -372,6 +372,9 @@ export class TclPrinter implements TicketPrinter {
       if (v) this.finish(job, v);
       return;
     }
+    // While a question is out, a print cycle is the job asked about finishing (one a killed host left
+    // in the engine) or another from before: its answer reads it, and it is no print nobody asked for.
+    if (this.asked.length > 0) return;
     if (prev && !c.reset && ((c.busy && !prev.busy) || (c.validationDone && !prev.validationDone)))
       this.events.emit({
         type: 'protocolViolation',
