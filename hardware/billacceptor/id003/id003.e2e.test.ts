@@ -432,35 +432,42 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await b.close();
   });
 
+  /**
+   * A note of 100 credited (journalled) by a host that dies before it acknowledges it (killed, or
+   * the power gone): the unit is left repeating VEND VALID for the next driver.
+   */
+  async function creditThenKilled() {
+    const { sim, opener } = unitOnUsb();
+    const journalled: Credit[] = [];
+    let stopped: Promise<void> | null = null;
+    const a: Id003BillAcceptor = new Id003BillAcceptor(opener, {
+      currency: 'HKD',
+      enabled: true,
+      ...FAST,
+      onEscrow: () => 'stack',
+      onCredit: (c) => {
+        journalled.push(c);
+        stopped = a.close();
+        throw new Error('the host was killed');
+      },
+    });
+    const ra = new EventRecorder<BillAcceptorEvent>();
+    a.on(ra.listener);
+    a.start();
+    await ra.until(() => ra.of('idle').some((e) => e.enabled));
+    sim.insertNote(100);
+    await ra.until(() => journalled.length === 1 && stopped !== null);
+    await stopped;
+    assert.equal(sim.state, 'vend-valid', 'the unit waits for the ACK it never got');
+    return { sim, opener, credit: journalled[0]! };
+  }
+
   // The host stopped after journalling a credit and before its ACK: the unit repeats VEND VALID
   // to the next host, whose driver starts idle. Seen in the stadium soak (a relayed acceptor, the
   // host killed at random): taken as a credit out of nowhere, the station was held as a cheat.
   for (const known of [true, false])
     it(`after a restart, a VEND VALID still repeating for the last credit ${known ? 'is acknowledged and credits nothing' : 'with no credit on record is a violation'}`, async () => {
-      const { sim, opener } = unitOnUsb();
-      const journalled: Credit[] = [];
-      let stopped: Promise<void> | null = null;
-      const a: Id003BillAcceptor = new Id003BillAcceptor(opener, {
-        currency: 'HKD',
-        enabled: true,
-        ...FAST,
-        onEscrow: () => 'stack',
-        onCredit: (c) => {
-          journalled.push(c);
-          // The host dies here: journalled, never acknowledged.
-          stopped = a.close();
-          throw new Error('the host was killed');
-        },
-      });
-      const ra = new EventRecorder<BillAcceptorEvent>();
-      a.on(ra.listener);
-      a.start();
-      await ra.until(() => ra.of('idle').some((e) => e.enabled));
-      sim.insertNote(100);
-      await ra.until(() => journalled.length === 1 && stopped !== null);
-      await stopped;
-      assert.equal(sim.state, 'vend-valid', 'the unit waits for the ACK it never got');
-      const credit = journalled[0]!;
+      const { sim, opener, credit } = await creditThenKilled();
       const credits: Credit[] = [];
       const b = new Id003BillAcceptor(opener, {
         currency: 'HKD',
@@ -488,31 +495,9 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
   // note told VEND VALID and never acknowledged comes back as POWER UP WITH BILL IN STACKER. It is
   // the credit journalled last, not a note for a person to value and credit again.
   it('after a restart, a POWER UP WITH BILL IN STACKER for the last credit credits nothing and asks for no reconciliation', async () => {
-    const { sim, opener } = unitOnUsb();
-    const journalled: Credit[] = [];
-    let stopped: Promise<void> | null = null;
-    const a: Id003BillAcceptor = new Id003BillAcceptor(opener, {
-      currency: 'HKD',
-      enabled: true,
-      ...FAST,
-      onEscrow: () => 'stack',
-      onCredit: (c) => {
-        journalled.push(c);
-        stopped = a.close();
-        throw new Error('the power went');
-      },
-    });
-    const ra = new EventRecorder<BillAcceptorEvent>();
-    a.on(ra.listener);
-    a.start();
-    await ra.until(() => ra.of('idle').some((e) => e.enabled));
-    sim.insertNote(100);
-    await ra.until(() => journalled.length === 1 && stopped !== null);
-    await stopped;
-    assert.equal(sim.state, 'vend-valid');
+    const { sim, opener, credit } = await creditThenKilled();
     sim.powerCut();
     sim.powerOn();
-    const credit = journalled[0]!;
     const credits: Credit[] = [];
     const b = new Id003BillAcceptor(opener, {
       currency: 'HKD',
