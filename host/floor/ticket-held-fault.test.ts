@@ -5,6 +5,7 @@
 // ticket's last four digits, and cleared once the ticket ends: by a person's settlement, or by the
 // printer's own later verdict.
 import assert from 'node:assert/strict';
+import { tiltSaid } from '../../terms/said.js';
 import { after, describe, it } from 'node:test';
 import pino from 'pino';
 import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
@@ -56,7 +57,8 @@ describe('a ticket held for a person is a fault at its station', () => {
     assert.match(f[0]?.detail ?? '', new RegExp(`…${LAST4}`));
     assert.doesNotMatch(f[0]?.detail ?? '', new RegExp(validationNumber(4242, 1)), 'the whole number never leaves the host for a screen');
     // Said by key, as service mode's fault list shows a detail (a review: the last four digits reached no screen).
-    assert.deepEqual(f[0]?.say, { key: 'tiltDetail.ticketHeld', values: { last4: LAST4 } });
+    assert.deepEqual(f[0]?.say, { key: 'tiltDetail.ticketHeld', values: { lastDigits: LAST4 } });
+    assert.ok(tiltSaid.safeParse(f[0]?.say).success, 'a say the journal takes');
     assert.equal(t.settleByHand(3, LAST4, 'void', ['Ana Lei (1001)']).ok, true);
     assert.deepEqual(heldFault(tilts), [], 'cleared once settled');
   });

@@ -296,7 +296,7 @@ export class TicketOut {
     const { station, amount, validation } = terms;
     this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
     this.deps.onChanged(station);
-    this.deps.faults.raise('ticket-held', { station, say: tiltDetailSaid('ticketHeld', { last4: validation.slice(-4) }) });
+    this.deps.faults.raise('ticket-held', { station, say: tiltDetailSaid('ticketHeld', { lastDigits: validation.slice(-4) }) });
   }
 
   private heldGone(station: number): void {
