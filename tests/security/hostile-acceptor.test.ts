@@ -178,21 +178,6 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     caught(r, 'note-vanished', 20);
   });
 
-  it('POWER UP (no bill anywhere) while the note told to stack is stacking: note-vanished, never said returned (a reset mid-stack)', async () => {
-    // The note goes on into the cashbox (the RESET finds it past the point of no return); the unit
-    // says it holds no note. Said returned, the journal would close the escrow as given back and the
-    // cashbox would hold a note no entry accounts for: a player's note gone without an alarm.
-    const r = driverRig('id003');
-    id003(r).afterReport(STATUS.STACKING, { kind: 'status', code: STATUS.POWER_UP, unchecked: true });
-    assert.ok(await untilEnabled(r));
-    insert(r, 500);
-    await finish(r);
-    assert.deepEqual(r.credits, []);
-    caught(r, 'note-vanished', 500);
-    assert.ok(!r.events.some((e) => e.type === 'returned'), 'a note told to stack is not taken back on the unit’s word');
-    assert.deepEqual(r.sim.cashbox, [500]);
-  });
-
   it('replies lost after a credit, then the next note in escrow: the credited note is never said returned', async () => {
     // An honest unit on a lossy wire: the replies after the VEND VALID's ACK are lost (STACKED, the
     // idle state and ACCEPTING go unseen), and the next report is the second note's ESCROW. The
