@@ -23,11 +23,7 @@ export function cashoutPage(page: Extract<ServicePage, { page: 'cashout' }>, k: 
         canAct,
       );
     });
-  const to = (offset: number) => () => a.open('cashout', { offset });
-  if (page.offset > 0 || page.more) {
-    btn('page-prev', t('service.action.prev'), to(Math.max(0, page.offset - SERVICE_PAGE_SIZE.cashout)), page.offset > 0);
-    btn('page-next', t('service.action.next'), to(page.offset + SERVICE_PAGE_SIZE.cashout), page.more);
-  }
+  k.pager(page, SERVICE_PAGE_SIZE.cashout, (offset) => a.open('cashout', { offset }));
   rows.push(t('service.field.twoPersonAbove', { amount: money(page.twoPersonAbove) }), '', t('service.field.cancelledCredits'));
   for (const e of page.cancelled) rows.push(shorten(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`));
 }

@@ -77,9 +77,7 @@ export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: Pa
     );
   }
   // The host's page holds forty entries; the screen scrolls through them, then asks for the next forty.
-  const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
-  btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.events)), page.offset > 0);
-  btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.events), page.more);
+  k.pager(page, SERVICE_PAGE_SIZE.events, (offset) => a.open('events', { offset, filter: page.filter }));
 }
 
 /**

@@ -28,6 +28,8 @@ export interface PageKit {
   /** Adds a row, wrapped across as many rows as it takes. */
   wrap: (text: string) => void;
   btn: Btn;
+  /** Previous and Next over a page of `size` rows from `page.offset`, each shown only where there is one; `open` asks for the page at an offset. */
+  pager: (page: { offset: number; more: boolean }, size: number, open: (offset: number) => void) => void;
 }
 
 export function pageKit(state: ServiceState, t: TFunction, c: PageChoices, a: PageActions): PageKit {
@@ -36,6 +38,9 @@ export function pageKit(state: ServiceState, t: TFunction, c: PageChoices, a: Pa
   const role = state.session?.role;
   const rows: string[] = [];
   const buttons: PageButton[] = [];
+  const btn: Btn = (id, label, press, show = true, active = false) => {
+    if (show) buttons.push({ id, label, press, active });
+  };
   return {
     state,
     t,
@@ -49,8 +54,10 @@ export function pageKit(state: ServiceState, t: TFunction, c: PageChoices, a: Pa
     rows,
     buttons,
     wrap: (text: string) => void rows.push(...wrapRow(text)),
-    btn: (id, label, press, show = true, active = false) => {
-      if (show) buttons.push({ id, label, press, active });
+    btn,
+    pager: (page, size, open) => {
+      btn('page-prev', t('service.action.prev'), () => open(Math.max(0, page.offset - size)), page.offset > 0);
+      btn('page-next', t('service.action.next'), () => open(page.offset + size), page.more);
     },
   };
 }

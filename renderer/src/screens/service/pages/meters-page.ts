@@ -26,14 +26,10 @@ export function metersPage(page: Extract<ServicePage, { page: 'meters' }>, k: Pa
   }
   // A stadium table's remote stations' meters are on the pages after the table's and its seats'
   // (every scope is in the exports); a page turned shows all its scopes.
-  const at = (offset: number) => () => {
+  k.pager(page, SERVICE_PAGE_SIZE.meters, (offset) => {
     a.choose({ meterScope: 'all' });
     a.open('meters', { offset });
-  };
-  if (page.offset > 0 || page.more) {
-    btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.meters)), page.offset > 0);
-    btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.meters), page.more);
-  }
+  });
   btn('export-csv', t('service.action.export-csv'), () => a.download('/service/export/meters.csv'));
   btn('export-json', t('service.action.export-json'), () => a.download('/service/export/meters.json'));
   btn('export-print', t('service.action.export-print'), () => a.view(`/service/export/meters.html?lang=${encodeURIComponent(language)}`));

@@ -66,7 +66,5 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
     a.choose({ recallStation: next });
     a.open('recall', next === null ? {} : { station: next });
   });
-  const at = (offset: number) => () => a.open('recall', { offset, ...(station !== null ? { station } : {}) });
-  btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.recall)), page.offset > 0);
-  btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.recall), page.more);
+  k.pager(page, SERVICE_PAGE_SIZE.recall, (offset) => a.open('recall', { offset, ...(station !== null ? { station } : {}) }));
 }
