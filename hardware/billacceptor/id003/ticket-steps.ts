@@ -8,7 +8,7 @@ import { isFault, type Phase } from '../note-phase.js';
 import type { BillAcceptorEvent, EscrowDecision, EscrowedTicket } from '../types.js';
 import { CMD, STATUS } from './constants.js';
 import type { Id003Frame } from './frame.js';
-import { ID003_TRANSITIONS, describeStatus, type Id003Report } from './transitions.js';
+import { ID003_JOURNALLED_STACK, ID003_TRANSITIONS, describeStatus, type Id003Report } from './transitions.js';
 import { isTicketEscrow, readTicketEscrow, type TicketCycle } from './tickets.js';
 
 export interface TicketUnit {
@@ -103,7 +103,8 @@ function powerUp(u: TicketUnit, report: Id003Report, changed: boolean, creditOwe
 /** One status report of the ticket's cycle through the transition table. */
 export async function stepTicket(u: TicketUnit, report: Id003Report, s: Id003Frame, changed: boolean): Promise<void> {
   const c = u.cycle;
-  const cell = ID003_TRANSITIONS[c.phase][report];
+  const journalled = c.firstReportFromJournal() ? ID003_JOURNALLED_STACK[report] : undefined;
+  const cell = journalled ?? ID003_TRANSITIONS[c.phase][report];
   if (isFault(cell)) {
     if (report.startsWith('power-up')) powerUp(u, report, changed, false);
     c.violation(cell.fault, describeStatus(s));
@@ -141,6 +142,10 @@ export async function stepTicket(u: TicketUnit, report: Id003Report, s: Id003Fra
       return;
     case 'settle':
       if (c.phase === 'escrow' || c.phase === 'return-sent') c.returned('device');
+      c.enter('idle');
+      return;
+    case 'journal-returned':
+      c.returned('device');
       c.enter('idle');
       return;
     case 'power-up-return':

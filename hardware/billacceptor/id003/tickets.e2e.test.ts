@@ -228,6 +228,62 @@ describe('ID-003 barcode tickets end to end', () => {
     await second.close();
   });
 
+  // The journal says "stack" (written before the answer), but the answer never reached the unit:
+  // the host killed between the entry and STACK, or a station agent's link cut with it on its way.
+  // The driver then gave the ticket back on its escrow timeout and stopped before its return was
+  // heard. The next driver's first report is all it has; as for a note (ID003_JOURNALLED_STACK),
+  // an idle unit, or one powered up with nothing in its path, did not stack this ticket.
+  for (const powerCycled of [false, true]) {
+    it(`a restart with the ticket journalled as told to stack, the unit ${powerCycled ? 'powered up with no ticket (POWER UP 0x40)' : 'idle'}: said returned, no violation`, async () => {
+      const sim = new Id003Simulator({ currency: 'MOP' });
+      const asked: EscrowedTicket[] = [];
+      const first = new Id003BillAcceptor(async () => new LoopbackPort(sim), {
+        currency: 'MOP',
+        enabled: true,
+        ...FAST,
+        onTicket: (t) => (asked.push(t), new Promise<never>(() => undefined)),
+        ticketEscrowTimeoutMs: 300,
+      });
+      opened.push({ dev: first });
+      const rec = new EventRecorder<BillAcceptorEvent>();
+      first.on(rec.listener);
+      first.start();
+      await rec.until(() => rec.of('idle').some((e) => e.enabled), 3000, 'enabled');
+      sim.insertTicket(TICKET);
+      await rec.untilCount('ticketReturned');
+      await rec.until(() => sim.inPath === null, 3000, 'the ticket out of the unit');
+      await first.close(); // killed before its return was heard
+      const told = asked[0];
+      assert.ok(told);
+      if (powerCycled) {
+        sim.powerCut();
+        sim.powerOn();
+      }
+      const stacked: string[] = [];
+      const second = new Id003BillAcceptor(async () => new LoopbackPort(sim), {
+        currency: 'MOP',
+        enabled: true,
+        ...FAST,
+        onTicket: () => 'stack',
+        onTicketStacked: (t) => void stacked.push(t.escrowId),
+        pendingTicket: { ...told, stackSent: true },
+      });
+      opened.push({ dev: second });
+      const rec2 = new EventRecorder<BillAcceptorEvent>();
+      second.on(rec2.listener);
+      second.start();
+      await rec2.until(() => rec2.of('idle').some((e) => e.enabled), 3000, 'enabled again');
+      await rec2.untilCount('ticketReturned');
+      assert.deepEqual(
+        rec2.of('ticketReturned').map((e) => e.ticket.escrowId),
+        [told.escrowId],
+      );
+      assert.deepEqual(rec2.of('protocolViolation'), []);
+      assert.deepEqual(stacked, []);
+      assert.deepEqual(sim.ticketsStacked, []);
+    });
+  }
+
   it('notes and tickets one after the other', async () => {
     const r = rig();
     await enabled(r);

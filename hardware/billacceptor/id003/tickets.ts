@@ -54,6 +54,7 @@ export class TicketCycle {
   returnReason: ReturnReason = 'host';
   /** Escrow ids already told stacked (bounded): a repeated VEND VALID never tells it twice. */
   private told: string[] = [];
+  private stackFromJournal = false;
 
   constructor(
     private readonly emit: Emit,
@@ -63,7 +64,19 @@ export class TicketCycle {
     if (pending) {
       const { stackSent, ...ticket } = pending;
       this.state = { phase: stackSent ? 'stack-sent' : 'escrow', ticket, returnEmitted: false };
+      this.stackFromJournal = stackSent;
     }
+  }
+
+  /**
+   * Whether the report being read is the unit's first of a ticket known only from the journal as
+   * told to stack (as the note's, driver.ts): whether STACK ever reached the unit is not known, so
+   * that report is read by ID003_JOURNALLED_STACK. True once; every later report is false.
+   */
+  firstReportFromJournal(): boolean {
+    const first = this.stackFromJournal;
+    this.stackFromJournal = false;
+    return first;
   }
 
   get phase(): Phase {
