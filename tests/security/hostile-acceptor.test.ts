@@ -201,6 +201,21 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     );
   });
 
+  it('POWER UP (no bill anywhere) while the note told to stack is stacking: note-vanished, never said returned (a reset mid-stack)', async () => {
+    // The note goes on into the cashbox (the RESET finds it past the point of no return); the unit
+    // says it holds no note. Said returned, the journal would close the escrow as given back and the
+    // cashbox would hold a note no entry accounts for: a player's note gone without an alarm.
+    const r = driverRig('id003');
+    id003(r).afterReport(STATUS.STACKING, { kind: 'status', code: STATUS.POWER_UP, unchecked: true });
+    assert.ok(await untilEnabled(r));
+    insert(r, 500);
+    await finish(r);
+    assert.deepEqual(r.credits, []);
+    caught(r, 'note-vanished', 500);
+    assert.ok(!r.events.some((e) => e.type === 'returned'), 'a note told to stack is not taken back on the unit’s word');
+    assert.deepEqual(r.sim.cashbox, [500]);
+  });
+
   it('POWER UP WITH BILL IN STACKER for a note the host told to go back: credit-after-return, nothing credited', async () => {
     const r = driverRig('id003');
     id003(r).afterCommand(ID003.RETURN, { kind: 'status', code: STATUS.POWER_UP_BILL_IN_STACKER });

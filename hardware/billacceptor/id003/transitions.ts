@@ -97,7 +97,9 @@ export const ID003_TRANSITIONS: TransitionTable<Id003Report, Id003Action> = {
     'vend-valid': 'credit',
     stacked: { fault: 'note-vanished' },
     returning: 'returning',
-    'power-up': 'power-up-return',
+    // POWER UP with no bill is the idle state after a reset: the unit holds no note, yet it neither
+    // credited nor gave back the one told to stack (a note in its path is 0x41 or 0x42).
+    'power-up': { fault: 'note-vanished' },
     'power-up-acceptor': 'power-up-return',
     'power-up-stacker': 'recover-credit',
   },
@@ -152,15 +154,17 @@ export const ID003_TRANSITIONS: TransitionTable<Id003Report, Id003Action> = {
  * host's answer, not that STACK reached the unit. A station agent's link may have been cut with the
  * answer on its way, or the host killed between the entry and STACK; the previous driver then gave
  * the note back on its escrow timeout and may have stopped before its return was heard. A unit
- * idle or taking a new note did not stack this one: a stacked note reports VEND VALID until
- * acknowledged, and no driver acknowledges one before the host journalled its credit. Another note
- * in escrow is a new one, as after any gap. Every other first report (STACKING, VEND VALID, the
- * POWER UP codes, the same note in escrow) is read as from `stack-sent`, and so is every report
- * after the first.
+ * idle, or powered up with no bill (POWER UP 0x40: its note given back, then the power cut), or
+ * taking a new note did not stack this one: a stacked note reports VEND VALID until acknowledged,
+ * and no driver acknowledges one before the host journalled its credit. Another note in escrow is a
+ * new one, as after any gap. Every other first report (STACKING, VEND VALID, the POWER UP codes
+ * with a bill, the same note in escrow) is read as from `stack-sent`, and so is every report after
+ * the first.
  */
 export const ID003_JOURNALLED_STACK: Readonly<Partial<Record<Id003Report, Id003Action>>> = {
   idle: 'journal-returned',
   accepting: 'journal-returned',
+  'power-up': 'power-up-return',
   'escrow-other': 'replace',
   'escrow-new': 'replace',
 };
