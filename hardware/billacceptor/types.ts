@@ -89,7 +89,8 @@ export type BillAcceptorEvent =
  * - `credit-repeated`: a credit point, or a note in escrow, again after a note was credited;
  * - `credit-value-mismatch`: a credit of another value than the note in escrow (SSP names the channel);
  * - `escrow-changed`: another note in escrow while one was held or told to stack;
- * - `note-vanished`: a note told to stack that left the escrow without a credit point or a return;
+ * - `note-vanished`: a note told to stack that left the escrow without a credit point or a return,
+ *   or is still reported on its way after `stackTimeoutMs`;
  * - `credited-note-returned`: a note already credited reported as given back;
  * - `returned-while-stacking`: a note the host told to stack reported as given back at power-up
  *   (SSP's NOTE CLEARED FROM FRONT), or by REJECTING / REJECTED after the device said it was
@@ -178,7 +179,8 @@ export interface BillAcceptorOptions {
   escrowTimeoutMs?: number;
   /**
    * A note told to stack that the device then reports nothing of (no stacking, credit or return)
-   * for this long is a `note-vanished` violation (SSP, whose events can be left out of a reply).
+   * for this long is a `note-vanished` violation (SSP, whose events can be left out of a reply);
+   * for ID-003, a note or ticket still reported stacking, or still in escrow, for this long.
    */
   stackTimeoutMs?: number;
   pollIntervalMs?: number;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CMD as ID003, STATUS } from '../../hardware/billacceptor/id003/constants.js';
 import { acceptorRig, untilEnabled as acceptorEnabled, type AcceptorRig } from '../../hardware/billacceptor/acceptor-rig.js';
+import { Id003Simulator } from '../../hardware/billacceptor/id003/simulator.js';
 import { EVENT } from '../../hardware/billacceptor/ssp/constants.js';
 import type { BillAcceptorEvent, ViolationRule } from '../../hardware/billacceptor/types.js';
 import { driverRig, insert, settled, untilEnabled, type DriverRig } from '../fuzz/driver-rig.js';
@@ -198,6 +199,38 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
       r.events.filter((e) => e.type === 'returned' && e.note && credited.has(e.note.escrowId)),
       [],
       'a credited note said returned',
+    );
+  });
+
+  it('STACKING for longer than the stack timeout (the unit never reaches its credit point): note-vanished, nothing credited', async () => {
+    // A unit told to stack says STACKING at every poll and never VEND VALID, nor a jam or a return:
+    // the player's note taken, no credit and no alarm, the acceptor stuck for as long as it lies.
+    // After stackTimeoutMs (the rig's 2 s) the note is held for a person, as SSP's quiet polls are.
+    const r = driverRig('id003');
+    const stacking = Array.from({ length: 250 }, () => ({ kind: 'status' as const, code: STATUS.STACKING, unchecked: true as const }));
+    id003(r).afterCommand(ID003.STACK_1, ...stacking);
+    assert.ok(await untilEnabled(r));
+    insert(r, 500);
+    await finish(r);
+    assert.deepEqual(r.credits, []);
+    caught(r, 'note-vanished', 500);
+    assert.ok(!r.events.some((e) => e.type === 'returned'), 'a note told to stack is not said returned');
+  });
+
+  it('a ticket told to stack, then STACKING past the stack timeout: note-vanished for the ticket, the host never told it stacked', async () => {
+    const stacked: string[] = [];
+    const r = driverRig('id003', { currency: 'MOP', onTicket: () => 'stack', onTicketStacked: (t) => void stacked.push(t.validationNumber) });
+    const stacking = Array.from({ length: 250 }, () => ({ kind: 'status' as const, code: STATUS.STACKING, unchecked: true as const }));
+    id003(r).afterCommand(ID003.STACK_1, ...stacking);
+    assert.ok(await untilEnabled(r));
+    assert.ok(r.sim instanceof Id003Simulator);
+    r.sim.insertTicket('123456789012345678');
+    await r.time.runFor(8_000);
+    await r.driver.close();
+    assert.deepEqual(stacked, []);
+    assert.deepEqual(
+      violations(r).map((v) => [v.rule, v.ticket?.validationNumber]),
+      [['note-vanished', '123456789012345678']],
     );
   });
 

@@ -9,12 +9,13 @@ import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
 import { id003Rx, id003Tx } from '../../wire-frame.js';
 import { BillAcceptorBase } from '../base.js';
-import { isFault } from '../note-phase.js';
+import { isFault, type Phase } from '../note-phase.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorEvent, BillAcceptorOptions, EscrowedTicket } from '../types.js';
 import { BAR_INHIBIT_NOTES_AND_TICKETS, BARCODE_I2OF5, BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, ESCROW_CODE_LAST, REJECT_REASONS, STATUS } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
 import { offerTicket, stepTicket, type TicketUnit } from './ticket-steps.js';
+import { StackStall } from './stack-stall.js';
 import { TicketCycle, classifyTicketEscrow, isTicketEscrow } from './tickets.js';
 import { ID003_JOURNALLED_STACK, ID003_TRANSITIONS, classifyEscrow, describeStatus, id003ReportOf, type Id003Report } from './transitions.js';
 
@@ -57,6 +58,8 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   /** The barcode ticket's cycle, beside the note's (tickets.ts), and what its steps may do on the wire. */
   private readonly tickets: TicketCycle;
   private readonly ticketUnit: TicketUnit;
+  /** A note told to stack still on its way (stack-stall.ts); the ticket's own is in ticketUnit. */
+  private readonly stackStall: StackStall;
 
   constructor(opener: PortOpener, options: BillAcceptorOptions) {
     // Aristocrat polls every 150 ms and allows 50 ms per reply (more during initialisation); a
@@ -66,8 +69,10 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     this.ticketBeforeStart = options.pendingNote || options.pendingTicket ? null : (options.lastTicket ?? null);
     NOTE_FACE_VALUES[this.currency].forEach((v, i) => this.table.set(ESCROW_CODE_FIRST + i, v));
     this.tickets = new TicketCycle((e) => this.emit(e), options, options.pendingTicket);
+    this.stackStall = new StackStall(this.clock, this.opts.stackTimeoutMs);
     this.ticketUnit = {
       cycle: this.tickets,
+      stackStall: new StackStall(this.clock, this.opts.stackTimeoutMs),
       clock: this.clock,
       pollIntervalMs: this.opts.pollIntervalMs,
       escrowTimeoutMs: options.ticketEscrowTimeoutMs ?? 15_000,
@@ -319,12 +324,20 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     }
   }
 
+  /** A note told to stack still said on its way past the stack timeout (stack-stall.ts): note-vanished. */
+  private stackStalled(cell: (typeof ID003_TRANSITIONS)[Phase][Id003Report], s: Id003Frame): boolean {
+    if (!this.stackStall.stalled(this.cycle.phase === 'stack-sent' && (cell === 'stacking' || cell === 'stack-again'))) return false;
+    this.violation('note-vanished', `${describeStatus(s)}, ${this.stackStall.limit} ms after STACK, no credit point`);
+    return true;
+  }
+
   /** One report through the transition table. Reports that wait for an answer (VEND VALID, POWER UP, ESCROW) are acted on every time. */
   private async step(report: Id003Report, s: Id003Frame, changed: boolean): Promise<void> {
     if (await this.repeatOfLastCredit(report, changed)) return;
     const journalled = this.stackFromJournal ? ID003_JOURNALLED_STACK[report] : undefined;
     this.stackFromJournal = false;
     const cell = journalled ?? ID003_TRANSITIONS[this.cycle.phase][report];
+    if (this.stackStalled(cell, s)) return;
     if (isFault(cell)) {
       if (report.startsWith('power-up')) this.powerUpEvent(report, changed, false);
       this.violation(cell.fault, describeStatus(s));

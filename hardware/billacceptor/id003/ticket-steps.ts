@@ -9,10 +9,13 @@ import type { BillAcceptorEvent, EscrowDecision, EscrowedTicket } from '../types
 import { CMD, STATUS } from './constants.js';
 import type { Id003Frame } from './frame.js';
 import { ID003_JOURNALLED_STACK, ID003_TRANSITIONS, describeStatus, type Id003Report } from './transitions.js';
+import type { StackStall } from './stack-stall.js';
 import { isTicketEscrow, readTicketEscrow, type TicketCycle } from './tickets.js';
 
 export interface TicketUnit {
   readonly cycle: TicketCycle;
+  /** The ticket told to stack still on its way (stack-stall.ts). */
+  readonly stackStall: StackStall;
   readonly clock: Clock;
   readonly pollIntervalMs: number;
   readonly escrowTimeoutMs: number;
@@ -105,6 +108,10 @@ export async function stepTicket(u: TicketUnit, report: Id003Report, s: Id003Fra
   const c = u.cycle;
   const journalled = c.firstReportFromJournal() ? ID003_JOURNALLED_STACK[report] : undefined;
   const cell = journalled ?? ID003_TRANSITIONS[c.phase][report];
+  if (u.stackStall.stalled(c.phase === 'stack-sent' && (cell === 'stacking' || cell === 'stack-again'))) {
+    c.violation('note-vanished', `${describeStatus(s)}, ${u.stackStall.limit} ms after STACK, no credit point`);
+    return;
+  }
   if (isFault(cell)) {
     if (report.startsWith('power-up')) powerUp(u, report, changed, false);
     c.violation(cell.fault, describeStatus(s));
