@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MAX_PUBLISHED_UPDATE_BYTES } from './subjects.js';
 
 /** Where Debian's `nats-server` package puts the server (NATS_SERVER overrides). */
 export function natsServerPath(): string {
@@ -59,6 +60,8 @@ export function natsConfig(port: number | 'any', dir: string, users: readonly Na
   return [
     `listen: ${quote(hostPort(host, at))}`,
     `ports_file_dir: ${quote(dir)}`,
+    // An update carries its patch and its whole in one message: over the default 1 MiB (subjects.ts).
+    `max_payload: ${MAX_PUBLISHED_UPDATE_BYTES}`,
     ...(tls ? [`tls { cert_file: ${quote(tls.certFile)}, key_file: ${quote(tls.keyFile)}, timeout: 10 }`] : []),
     ...(users.length ? ['accounts {', '  ETG {', '    users: [', userLines.join(',\n'), '    ]', '  }', '}'] : []),
     '',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_STATION } from '../../protocol/index.js';
+import { MAX_HOST_MESSAGE_BYTES, MAX_STATION } from '../../protocol/index.js';
 import { SharedMessage, type Update } from '../screens/outbox.js';
 import { NONCE, PROOF, PROOF_KEY } from '../stadium/station-proof.js';
 
@@ -69,6 +69,13 @@ export const EdgeName = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
  * before; the edge makes the whole itself if a connection needs it, `own-chain.ts`). The message
  * then ends with the patch.
  */
+/**
+ * The largest message encodeUpdate makes: a patch and a whole, each at most the protocol's largest
+ * host message, and a head of a few dozen bytes. The stadium's NATS server is configured to take
+ * it (nats-server.ts, `max_payload`): its default, 1 MiB, is less.
+ */
+export const MAX_PUBLISHED_UPDATE_BYTES = 2 * MAX_HOST_MESSAGE_BYTES + 4096;
+
 export function encodeUpdate(epoch: string, slot: string, update: Update, withWhole = true): Uint8Array {
   const patch = update.patch?.bytes ?? EMPTY;
   if (!withWhole && patch.byteLength === 0) throw new Error('an update published without its whole needs its patch');
