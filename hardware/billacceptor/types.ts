@@ -104,6 +104,7 @@ export type BillAcceptorEvent =
  * - `dataset-changed`: the device values a channel or escrow code otherwise than it first did (SSP's
  *   SETUP REQUEST, ID-003's currency-assign table, read again after a reset or reconnect): that
  *   channel or code takes no note until the host restarts;
+ * - `return-refused`: a note or ticket told to go back still in escrow after `stackTimeoutMs` (ID-003);
  * - `clearing-without-reset`: SSP's NOTE CLEARED FROM FRONT / INTO CASHBOX (power-up reports)
  *   in the middle of a session, with no reset: nothing is credited or said returned for it;
  * - `unreadable-report`: a report the driver cannot read (an event SSP's version in use does not
@@ -126,6 +127,7 @@ export type ViolationRule =
   | 'dataset-mismatch'
   | 'dataset-changed'
   | 'clearing-without-reset'
+  | 'return-refused'
   | 'unreadable-report'
   | 'reply-conflict';
 

@@ -234,6 +234,19 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     );
   });
 
+  it('RETURN refused again and again, the note kept in escrow past the stack timeout: return-refused, nothing credited', async () => {
+    // The player's note stays in the unit's escrow, neither credited nor given back, for as long as
+    // the unit refuses: no report a technician would see. After stackTimeoutMs it is held for a person.
+    const r = driverRig('id003');
+    for (let i = 0; i < 400; i++) id003(r).tell({ kind: 'refuse', command: 'return', execute: false });
+    assert.ok(await untilEnabled(r));
+    insert(r, 100, 'return');
+    await finish(r);
+    assert.deepEqual(r.credits, []);
+    caught(r, 'return-refused', 100);
+    assert.deepEqual(r.sim.returned, [100], 'given back once the unit takes RETURN');
+  });
+
   it('POWER UP (no bill anywhere) while the note told to stack is stacking: note-vanished, never said returned (a reset mid-stack)', async () => {
     // The note goes on into the cashbox (the RESET finds it past the point of no return); the unit
     // says it holds no note. Said returned, the journal would close the escrow as given back and the

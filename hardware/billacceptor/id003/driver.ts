@@ -9,7 +9,7 @@ import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
 import { id003Rx, id003Tx } from '../../wire-frame.js';
 import { BillAcceptorBase } from '../base.js';
-import { isFault, type Phase } from '../note-phase.js';
+import { isFault, type Step } from '../note-phase.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorEvent, BillAcceptorOptions, EscrowedTicket } from '../types.js';
 import { BAR_INHIBIT_NOTES_AND_TICKETS, BARCODE_I2OF5, BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, ESCROW_CODE_LAST, REJECT_REASONS, STATUS } from './constants.js';
@@ -17,7 +17,7 @@ import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
 import { offerTicket, stepTicket, type TicketUnit } from './ticket-steps.js';
 import { StackStall } from './stack-stall.js';
 import { TicketCycle, classifyTicketEscrow, isTicketEscrow } from './tickets.js';
-import { ID003_JOURNALLED_STACK, ID003_TRANSITIONS, classifyEscrow, describeStatus, id003ReportOf, type Id003Report } from './transitions.js';
+import { ID003_JOURNALLED_STACK, ID003_TRANSITIONS, classifyEscrow, describeStatus, id003ReportOf, type Id003Action, type Id003Report } from './transitions.js';
 
 type ReturnReason = Extract<BillAcceptorEvent, { type: 'returned' }>['reason'];
 
@@ -324,11 +324,11 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     }
   }
 
-  /** A note told to stack still said on its way past the stack timeout (stack-stall.ts): note-vanished. */
-  private stackStalled(cell: (typeof ID003_TRANSITIONS)[Phase][Id003Report], s: Id003Frame): boolean {
-    if (!this.stackStall.stalled(this.cycle.phase === 'stack-sent' && (cell === 'stacking' || cell === 'stack-again'))) return false;
-    this.violation('note-vanished', `${describeStatus(s)}, ${this.stackStall.limit} ms after STACK, no credit point`);
-    return true;
+  /** A note told to stack or to go back whose command is still not carried out past the stack timeout (stack-stall.ts): a violation. */
+  private stalled(cell: Step<Id003Action>, s: Id003Frame): boolean {
+    const broken = this.stackStall.check(this.cycle.phase, cell);
+    if (broken) this.violation(broken.rule, `${describeStatus(s)}, ${broken.after}`);
+    return broken !== null;
   }
 
   /** One report through the transition table. Reports that wait for an answer (VEND VALID, POWER UP, ESCROW) are acted on every time. */
@@ -337,7 +337,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     const journalled = this.stackFromJournal ? ID003_JOURNALLED_STACK[report] : undefined;
     this.stackFromJournal = false;
     const cell = journalled ?? ID003_TRANSITIONS[this.cycle.phase][report];
-    if (this.stackStalled(cell, s)) return;
+    if (this.stalled(cell, s)) return;
     if (isFault(cell)) {
       if (report.startsWith('power-up')) this.powerUpEvent(report, changed, false);
       this.violation(cell.fault, describeStatus(s));

@@ -108,10 +108,8 @@ export async function stepTicket(u: TicketUnit, report: Id003Report, s: Id003Fra
   const c = u.cycle;
   const journalled = c.firstReportFromJournal() ? ID003_JOURNALLED_STACK[report] : undefined;
   const cell = journalled ?? ID003_TRANSITIONS[c.phase][report];
-  if (u.stackStall.stalled(c.phase === 'stack-sent' && (cell === 'stacking' || cell === 'stack-again'))) {
-    c.violation('note-vanished', `${describeStatus(s)}, ${u.stackStall.limit} ms after STACK, no credit point`);
-    return;
-  }
+  const broken = u.stackStall.check(c.phase, cell);
+  if (broken) return c.violation(broken.rule, `${describeStatus(s)}, ${broken.after}`);
   if (isFault(cell)) {
     if (report.startsWith('power-up')) powerUp(u, report, changed, false);
     c.violation(cell.fault, describeStatus(s));
