@@ -89,4 +89,18 @@ describe('resolving a journalled attempt after a restart', () => {
     assert.deepEqual(outcome(resolveAttempt(attempt, idle(), idle({ lastTemplate: 'A', validationDone: false }))), ['unknown', 'no-validation-number']);
     assert.deepEqual(outcome(resolveAttempt({ ...attempt, before: 'A' }, idle(), idle({ lastTemplate: 'A' }))), ['unknown', 'inconsistent']);
   });
+  it('unknown, never not printed, when the printer still names the template before but stands in a fault the job may have met (a jam after its barcode)', () => {
+    // The printer never ended the job, so it names the template before; but the jam stopped a job
+    // it had taken, maybe with its barcode printed whole: voided, the player could hold paper that reads valid.
+    const jammed = idle({ lastTemplate: 'B', faults: ['paper-jam', 'system-error'], topOfForm: false });
+    assert.deepEqual(outcome(resolveAttempt(attempt, jammed, jammed)), ['unknown', 'fault-while-printing']);
+    assert.deepEqual(outcome(resolveAttempt(attempt, idle({ lastTemplate: 'B', faults: ['paper-out'] }), idle({ lastTemplate: 'B' }))), [
+      'unknown',
+      'fault-while-printing',
+    ]);
+    assert.deepEqual(outcome(resolveAttempt(attempt, idle({ lastTemplate: 'B', faults: ['data-error'] }), idle({ lastTemplate: 'B' }))), [
+      'not-printed',
+      'ignored',
+    ]);
+  });
 });

@@ -139,15 +139,19 @@ export interface PrintAttempt {
  * A ticket sent before a restart of the host (or a link loss), judged from the printer's status
  * now: `first` is the session's first status (read before the driver cleared any flag), `now` the
  * printer idle. Printed when the printer names this attempt's template as its last, with its
- * validation number done; not printed when it still names the template before; unknown otherwise,
- * or when the printer itself restarted (its memory of the job is gone).
+ * validation number done; not printed when it still names the template before and stands in no
+ * fault; unknown otherwise, or when the printer itself restarted (its memory of the job is gone).
+ * A fault in either status (the driver sends no command to a printer in one, so it came after) may
+ * have stopped the job part-way, its barcode printed whole on paper the player holds: a jam after
+ * the barcode leaves the template before named, and was read as not printed, voided (a review of
+ * 6 December); it is `unknown`, the ticket held for a person who looks at the printer.
  */
 export function resolveAttempt(a: PrintAttempt, first: PrinterCondition, now: PrinterCondition): Verdict {
   const evidence: PrintEvidence = {
     started: now.lastTemplate === a.template,
     validationPrinted: now.lastTemplate === a.template && now.validationDone,
     lastTemplate: now.lastTemplate,
-    faults: blocking(now),
+    faults: [...new Set([...blocking(first), ...blocking(now)])],
     repeated: false,
   };
   if (!first.extended || !now.extended) return { outcome: 'unknown', reason: 'short-status', evidence };
@@ -158,6 +162,9 @@ export function resolveAttempt(a: PrintAttempt, first: PrinterCondition, now: Pr
     if (now.validationDone && evidence.faults.length === 0) return { outcome: 'printed', evidence };
     return { outcome: 'unknown', reason: now.validationDone ? 'fault-while-printing' : 'no-validation-number', evidence };
   }
-  if (now.lastTemplate === a.before) return { outcome: 'not-printed', reason: 'ignored', evidence };
+  if (now.lastTemplate === a.before)
+    return evidence.faults.length > 0
+      ? { outcome: 'unknown', reason: 'fault-while-printing', evidence }
+      : { outcome: 'not-printed', reason: 'ignored', evidence };
   return { outcome: 'unknown', reason: 'inconsistent', evidence };
 }

@@ -212,6 +212,30 @@ describe('a ticket in flight when the host died: resolved from the printer by a 
     await second.close();
   });
 
+  it('command sent, the ticket jams after its barcode, host gone: the next host cannot say (held for a person), never not printed', async () => {
+    const sim = new TclPrinterSimulator({ keepReceived: true });
+    const first = newHost(sim);
+    const rec = new EventRecorder<PrinterEvent>();
+    first.on(rec.listener);
+    await ready({ p: first, rec });
+    sim.faults.jam('validated');
+    let attempt: PrintAttempt | undefined;
+    const printing = first.print({ ticket: ticket(15), onSend: (a) => void (attempt = a) });
+    await rec.until(() => sim.paper.length > 0);
+    await first.close(); // the host dies before it journals the printer's verdict
+    await printing;
+    assert.ok(attempt);
+    assert.deepEqual(
+      sim.paper.map((t) => [t.barcode, t.whole, t.barcodeComplete]),
+      [['000000000000000015', false, true]],
+      'the paper: cut short, its barcode whole',
+    );
+    const second = newHost(sim);
+    const out = await second.resolve(attempt);
+    assert.deepEqual([out.outcome, 'reason' in out && out.reason], ['unknown', 'fault-while-printing']);
+    await second.close();
+  });
+
   it('attempt journalled, host gone before the command: the next host finds it not printed', async () => {
     const sim = new TclPrinterSimulator({ keepReceived: true });
     const first = newHost(sim);

@@ -248,6 +248,34 @@ describe('cash-out to a ticket', () => {
     assert.equal(restarted.isPrinting(3), false);
   });
 
+  it('a ticket jammed after its barcode stays held for a person across a restart: never voided while its paper may read valid', async () => {
+    const sim = new TclPrinterSimulator();
+    const first = newHost(sim);
+    await until(() => first.ready);
+    const l = funded();
+    sim.faults.jam('validated');
+    const before = await table(l, new Map([[3, first]])).cashOut(3);
+    assert.equal(before.kind, 'unresolved', 'held in the run that printed it');
+    await first.close(); // the host restarts before anyone settles it
+    const v = validationNumber(4242, 1);
+    assert.deepEqual(
+      sim.paper.map((t) => [t.barcode, t.whole, t.barcodeComplete]),
+      [[v, false, true]],
+      'the paper: cut short, its barcode whole',
+    );
+    const second = newHost(sim);
+    const restarted = table(l, new Map([[3, second]]));
+    await restarted.recover();
+    await second.close();
+    assert.equal(l.byTxId(ticketOutTxId(v, 'end')), undefined, 'not voided (nor printed) by the restart');
+    assert.equal(l.credit(3), 0, 'the credit stays with the ticket until a person settles it');
+    assert.deepEqual(
+      restarted.held().map((h) => [h.station, h.last4]),
+      [[3, v.slice(-4)]],
+      'held for a person',
+    );
+  });
+
   it('after a kill between the entry and the print command, the next host voids the ticket and gives the credit back', async () => {
     const sim = new TclPrinterSimulator();
     const l = funded();
