@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * A printer's late verdict that differs from a person's settlement of a held ticket (docs/tito.md,
  * "A ticket held after a jam"), as the `ticket-late-verdict` fault journals it in its `tilt.raise`
@@ -36,4 +38,12 @@ export function readTicketFault(detail: string): TicketFault | null {
     printer: m[5] === 'printed' ? 'printed' : 'not-printed',
     ...(m[6] ? { reason: m[6] } : {}),
   };
+}
+
+/** Who settled a ticket's end, read back from its entry (absent: the printer's own verdict ended it). */
+const SettledBy = z.object({ payload: z.object({ settledBy: z.array(z.string()).optional() }) });
+
+/** The names that settled a ticket's end (its entry's body), or `the printer`. */
+export function settledByOf(body: string): string {
+  return SettledBy.safeParse(JSON.parse(body)).data?.payload.settledBy?.join(', ') ?? 'the printer';
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Logger } from 'pino';
 import { blocking } from '../../hardware/printer/condition.js';
 import type { PrintAttempt } from '../../hardware/printer/judge.js';
@@ -17,7 +16,7 @@ import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
-import { ticketFaultDetail } from './ticket-fault.js';
+import { settledByOf, ticketFaultDetail } from './ticket-fault.js';
 import { ticketExpiresAt, ticketPaper } from './ticket-paper.js';
 
 export interface TicketOutDeps {
@@ -92,9 +91,6 @@ function printerWhyNot(printer: TicketPrinter): NoTicket | null {
   return null;
 }
 
-/** Who settled a ticket's end, read back from its entry (absent: the printer's own verdict ended it). */
-const SettledBy = z.object({ payload: z.object({ settledBy: z.array(z.string()).optional() }) });
-
 /** A person's word on a held ticket, as `end` takes it beside the printer's. */
 type PersonVerdict = { kind: 'printed' } | { kind: 'void'; reason: string };
 
@@ -157,6 +153,15 @@ export class TicketOut {
     await Promise.all([...this.inPrint.values()].map((t) => this.settle(t)));
   }
 
+  /** The station's screen told; its throw changes nothing the journal holds (a review of 6 December: after an issue, no print and a handpay). */
+  private changed(station: number): void {
+    try {
+      this.deps.onChanged(station);
+    } catch (err) {
+      this.deps.log.error({ err, station }, "ticket: a station's screen could not be told of a change");
+    }
+  }
+
   /** SAS system validation: the stations the casino's system numbers tickets for, and their 0x57/0x58 sides (host/start/sas-links.ts). */
   get system(): SystemValidations | undefined {
     return this.deps.system;
@@ -209,7 +214,7 @@ export class TicketOut {
   owe(station: number, owed: OwedHandpay | null): void {
     if (owed) this.owed.set(station, owed);
     else this.owed.delete(station);
-    this.deps.onChanged(station);
+    this.changed(station);
   }
 
   /** Whether the station has a ticket printer (its screen offers the ticket and, on request, a handpay). */
@@ -280,6 +285,8 @@ export class TicketOut {
         },
       })
       .finally(() => this.working.delete(station));
+    // What the journal holds: a throw after the entry (the driver reads any as not journalled) leaves a ticket to end.
+    journalled ||= this.deps.ledger.byTxId(ticketOutTxId(terms.validation, 'issue')) !== undefined;
     if (!journalled)
       return { kind: 'no-ticket', reason: out.outcome === 'not-printed' && out.reason === 'not-ready' ? 'printer-not-ready' : 'not-printed', ...asked };
     // Its link lost mid-ticket and back too late for the print's answer: asked as a ticket left in print is.
@@ -295,7 +302,7 @@ export class TicketOut {
   private unresolved(terms: Pick<TicketTerms, 'station' | 'amount' | 'validation'>): void {
     const { station, amount, validation } = terms;
     this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
-    this.deps.onChanged(station);
+    this.changed(station);
     this.deps.faults.raise('ticket-held', { station, say: tiltDetailSaid('ticketHeld', { lastDigits: validation.slice(-4) }) });
   }
 
@@ -412,7 +419,7 @@ export class TicketOut {
     this.inPrint.set(terms.station, { seq: 0, terms, print: { template: attempt.template, before: attempt.before } });
     this.last.set(terms.station, { state: 'printing', amount: terms.amount, validation: terms.validation, at: this.deps.now().getTime() });
     this.deps.log.info({ station: terms.station, amount: terms.amount, validation: terms.validation }, 'cash-out: ticket issued, printing');
-    this.deps.onChanged(terms.station);
+    this.changed(terms.station);
     this.issueTold.set(
       terms.validation,
       this.tell('issue', () => this.deps.authority?.registerIssue(terms)),
@@ -449,7 +456,7 @@ export class TicketOut {
     this.inPrint.delete(station);
     this.heldGone(station);
     this.last.set(station, { state: printed ? 'printed' : 'voided', amount, validation, at: this.deps.now().getTime() });
-    this.deps.onChanged(station);
+    this.changed(station);
     const at = { validation, station };
     // After the issue's word, answered or not: a printed that overtook it was refused as an unknown ticket.
     const issued = this.issueTold.get(validation);
@@ -475,7 +482,7 @@ export class TicketOut {
     out: { outcome: 'printed' } | { outcome: 'not-printed'; reason?: string },
   ): void {
     const { validation, station, amount } = t.terms;
-    const who = SettledBy.safeParse(JSON.parse(ended.body)).data?.payload.settledBy?.join(', ') ?? 'the printer';
+    const who = settledByOf(ended.body);
     const reason = 'reason' in out && out.reason ? { reason: out.reason } : {};
     const f = { last4: validation.slice(-4), amount, settled: ended.printed ? 'printed' : 'void', by: who, printer: out.outcome, ...reason } as const;
     const detail = ticketFaultDetail(f);
@@ -556,9 +563,9 @@ export class TicketOut {
     if (!system) return { ok: false, reason: 'no-machine-id' };
     // The wait is set as `ask` returns: the screen is told then (it shows the wait), and again at its end.
     const asking = system.ask(station, amount);
-    this.deps.onChanged(station);
+    this.changed(station);
     const n = await asking;
-    this.deps.onChanged(station);
+    this.changed(station);
     if (n.kind !== 'number') {
       this.deps.log.warn({ station, amount, outcome: n.kind }, 'cash-out: the casino system gave no validation number; a handpay instead');
       return { ok: false, reason: 'no-system-number', ...(n.kind === 'unavailable' ? {} : { requestId: n.requestId }) };
