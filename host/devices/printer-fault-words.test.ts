@@ -98,4 +98,18 @@ describe("a printer's fault is said by key, in the reader's language", () => {
     }
     assert.equal(said.size, events.length, 'each misbehaviour its own words');
   });
+
+  it("printer-offline says by key that the printer stopped answering, never the link's English (a review of 6 December)", async () => {
+    const r = rig();
+    try {
+      r.emit({ type: 'disconnected', reason: 'TCL: no status reply after 3 requests' });
+      const [f] = r.raised('printer-offline');
+      assert.ok(f, 'raised');
+      assert.equal(f.say?.key, 'tiltDetail.printerOffline');
+      for (const l of languages) assert.doesNotMatch(words(l, f.say), /TCL|status reply/, `${l}: ${words(l, f.say)}`);
+      assert.match(words('zh-Hant', f.say), /打印機/);
+    } finally {
+      await r.close();
+    }
+  });
 });

@@ -168,7 +168,8 @@ export class Printers {
   private fault(station: number, e: PrinterEvent): void {
     const f = this.deps.faults;
     if (!f) return;
-    if (e.type === 'disconnected') f.raise('printer-offline', { station, detail: e.reason.slice(0, 400) });
+    // Said by key (service mode shows a detail only so); the link's English reason goes with it, for the journal's reader.
+    if (e.type === 'disconnected') f.raise('printer-offline', { station, say: tiltDetailSaid('printerOffline', { report: e.reason }) });
     // What no honest printer does, said by key (its English report stays in the log); garbage on the wire is a cable's noise, `printer-offline` once the link goes.
     else if (e.type === 'failure') f.raise('printer-misbehaved', { station, say: failureSaid(e.failure) });
     else if (e.type === 'protocolViolation' && e.rule !== 'garbage')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tiltDetailSaid, type Said } from '../../locales/said.js';
 
 /**
  * A printer's late verdict that differs from a person's settlement of a held ticket (docs/tito.md,
@@ -22,6 +23,39 @@ export interface TicketFault {
 export function ticketFaultDetail(f: TicketFault): string {
   const said = f.printer === 'printed' ? 'printed' : `not printed${f.reason ? ` (${f.reason})` : ''}`;
   return `ticket …${f.last4} of ${f.amount} settled ${f.settled} by ${f.by}; the printer later said ${said}`;
+}
+
+/**
+ * The fault's detail said by key (`tilt.raise`'s `say`), as service mode's fault list shows a
+ * detail, in the reader's language; the Tickets page reads it back (readTicketFaultSaid). The
+ * English `detail` beside it is the catalogue's, so journals before 6 December (English only) are read by readTicketFault.
+ */
+export function ticketFaultSaid(f: TicketFault, currency: string): Said {
+  const values = { lastDigits: f.last4, amount: f.amount, currency, by: f.by, ...(f.reason ? { reason: f.reason } : {}) };
+  return tiltDetailSaid(f.settled === 'printed' ? 'ticketLateVerdictPrinted' : 'ticketLateVerdictVoid', values);
+}
+
+const SAID = z.object({
+  key: z.enum(['tiltDetail.ticketLateVerdictPrinted', 'tiltDetail.ticketLateVerdictVoid']),
+  values: z.object({
+    lastDigits: z.string().regex(/^\d{4}$/),
+    amount: z.number().int().nonnegative().max(999_999_999_999_999),
+    by: z.string().min(1).max(200),
+    reason: z
+      .string()
+      .regex(/^[\w-]{1,40}$/)
+      .optional(),
+  }),
+});
+
+/** The fault read back from its say; null for any other (the page then reads its detail). */
+export function readTicketFaultSaid(say: unknown): TicketFault | null {
+  const r = SAID.safeParse(say);
+  if (!r.success) return null;
+  const { lastDigits, amount, by, reason } = r.data.values;
+  // Settled one way, the printer said the other: the fault is raised only where they differ.
+  const settled = r.data.key === 'tiltDetail.ticketLateVerdictPrinted' ? 'printed' : 'void';
+  return { last4: lastDigits, amount, settled, by, printer: settled === 'printed' ? 'not-printed' : 'printed', ...(reason ? { reason } : {}) };
 }
 
 const DETAIL = /^ticket …(\d{4}) of (\d{1,15}) settled (printed|void) by (.{1,200}); the printer later said (printed|not printed)(?: \(([\w-]{1,40})\))?$/u;

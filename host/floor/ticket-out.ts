@@ -16,7 +16,7 @@ import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
-import { settledByOf, ticketFaultDetail } from './ticket-fault.js';
+import { settledByOf, ticketFaultDetail, ticketFaultSaid } from './ticket-fault.js';
 import { ticketExpiresAt, ticketPaper } from './ticket-paper.js';
 
 export interface TicketOutDeps {
@@ -490,7 +490,7 @@ export class TicketOut {
       { station, validation, detail },
       'ticket: a late verdict differs from the settlement journalled; the journal stands, a fault is raised',
     );
-    this.deps.faults.raise('ticket-late-verdict', { station, detail });
+    this.deps.faults.raise('ticket-late-verdict', { station, say: ticketFaultSaid(f, t.terms.currency) });
   }
 
   /**

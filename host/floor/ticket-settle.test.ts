@@ -163,6 +163,9 @@ describe('a ticket held after a jam, settled by a person', () => {
     assert.equal(open[0]?.station, 3);
     assert.match(open[0]?.detail ?? '', new RegExp(`…${LAST4}.*settled printed.*Ana Lei \\(1001\\).*not printed`));
     assert.doesNotMatch(open[0]?.detail ?? '', new RegExp(V), 'the whole number never goes to a screen');
+    // Said by key, as service mode's fault list shows a detail (a review of 6 December: English only, no reader saw which ticket).
+    assert.equal(open[0]?.say?.key, 'tiltDetail.ticketLateVerdictPrinted');
+    assert.deepEqual(open[0]?.say?.values, { lastDigits: LAST4, amount: 123_450, currency: 'MOP', by: 'Ana Lei (1001)', reason: 'ignored' });
     const [listed] = tilts.list();
     assert.equal(listed?.kind, 'ticket-late-verdict');
     assert.equal(listed?.clearable, true, 'a person clears it once they have worked it');
@@ -194,8 +197,8 @@ describe('a ticket held after a jam, settled by a person', () => {
     await t.settle(second);
     const open = openTilts(l);
     assert.equal(open.length, 2, 'each late verdict is journalled (tilt.raise), not only logged');
-    assert.match(open[0]?.detail ?? '', new RegExp(`…${LAST4} of 123450 settled printed by Ana Lei`));
-    assert.match(open[1]?.detail ?? '', new RegExp(`…${last4b} of 20000 settled printed by Bo Chan`));
+    assert.match(open[0]?.detail ?? '', new RegExp(`…${LAST4} of MOP\\$1,234\\.50 settled printed by Ana Lei`));
+    assert.match(open[1]?.detail ?? '', new RegExp(`…${last4b} of MOP\\$200 settled printed by Bo Chan`));
     // The faults as a host rebuilt from the journal holds them: the oldest listed first, the next once it is cleared.
     const tilts = new TiltManager({ ledger: l, log });
     tilts.restore();
@@ -227,6 +230,7 @@ describe('a ticket held after a jam, settled by a person', () => {
     const open = openTilts(l);
     assert.equal(open[0]?.kind, 'ticket-late-verdict');
     assert.match(open[0]?.detail ?? '', /settled void.*printed/);
+    assert.equal(open[0]?.say?.key, 'tiltDetail.ticketLateVerdictVoid');
   });
 
   it('refuses while the printer is still working on the ticket: only its verdict or a held ticket can be settled', async () => {

@@ -16,7 +16,7 @@ import type { PrinterStatus } from '../../devices/printers.js';
 import { changeSignal } from './changes.js';
 import { ticketFaultDetail } from '../../floor/ticket-fault.js';
 import { TiltManager } from '../../tilts/tilt-manager.js';
-import { serviceSaid } from '../../../locales/said.js';
+import { serviceSaid, type Said } from '../../../locales/said.js';
 import { TicketIn } from '../../devices/ticket-in.js';
 import { settleRefusal } from '../../floor/ticket-out.js';
 import { tickets } from './tickets.js';
@@ -162,6 +162,20 @@ describe('the Tickets page of service mode', () => {
     assert.equal(tilts.clear('ticket-late-verdict', 2, { user: 'Bo Chan (1002)', role: 'technician' }).ok, true);
     const after = ServicePage.parse({ page: 'tickets', ...page.page(), held: [], heldIn: [] });
     assert.deepEqual(after.page === 'tickets' ? after.faults : null, [], 'gone once worked and cleared');
+    page.dispose();
+    ledger.close();
+  });
+
+  it('lists a ticket fault journalled by key (its say, a review of 6 December) as well as one journalled in English only', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
+    const page = tickets({ ledger, config: simulatedTableConfig('baccarat') }, changeSignal());
+    const tilts = new TiltManager({ ledger, log: pino({ level: 'silent' }) });
+    const values = { lastDigits: '8765', amount: 20_000, currency: 'MOP', by: 'Bo Chan (1002)' };
+    tilts.raise('ticket-late-verdict', { station: 4, say: { key: 'tiltDetail.ticketLateVerdictVoid', values } as Said });
+    const built = ServicePage.parse({ page: 'tickets', ...page.page(), held: [], heldIn: [] });
+    assert.deepEqual(built.page === 'tickets' ? built.faults.map(({ since: _, ...f }) => f) : null, [
+      { station: 4, last4: '8765', amount: 20_000, settled: 'void', by: 'Bo Chan (1002)', printer: 'printed' },
+    ]);
     page.dispose();
     ledger.close();
   });

@@ -4,7 +4,7 @@ import { ticketLog, type TicketLogRow } from '../../../ledger/ticket-log.js';
 import { lastMachineTicket } from '../../../ledger/ticket-queries.js';
 import { TICKET_RETURN_REASONS, type PrinterFaultName, type PrinterRow, type TicketRow } from '../../../protocol/index.js';
 import type { PrinterStatus } from '../../devices/printers.js';
-import { readTicketFault } from '../../floor/ticket-fault.js';
+import { readTicketFault, readTicketFaultSaid } from '../../floor/ticket-fault.js';
 import { settleRefusal } from '../../floor/ticket-out.js';
 import { serviceSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
@@ -92,7 +92,8 @@ export function tickets(
         printers: (d.printers?.statuses() ?? []).map(printerRow),
         // Read from the journal: the fault record is the `tilt.raise` entry, open until its `tilt.clear`.
         faults: openTilts(d.ledger).flatMap((f) => {
-          const read = f.kind === 'ticket-late-verdict' && f.station !== undefined ? readTicketFault(f.detail ?? '') : null;
+          // Said by key since 6 December; an older one by its English detail.
+          const read = f.kind === 'ticket-late-verdict' && f.station !== undefined ? (readTicketFaultSaid(f.say) ?? readTicketFault(f.detail ?? '')) : null;
           return read && f.station !== undefined ? [{ station: f.station, since: f.ts, ...read, by: read.by.slice(0, 128) }] : [];
         }),
         out: log.out.map((r) => ticketRow(r)),
