@@ -59,6 +59,8 @@ export class TclPrinter implements TicketPrinter {
   private lastKey = '';
   /** The session's first status, read before any flag was cleared (resolve() reads the reset flag from it). */
   private first: PrinterCondition | null = null;
+  /** A print cycle (busy, or the validation flag low) seen in this session: a template named since `first` needs one. */
+  private cycled = false;
   private sessionAt = 0;
   private layoutReady = false;
   /** When the layout was last sent: a printer that refuses it is asked again at most every settleMs. */
@@ -180,6 +182,7 @@ export class TclPrinter implements TicketPrinter {
     this.ch = ch;
     this.layoutReady = false;
     this.setupAt = -Infinity;
+    this.cycled = false;
     try {
       this.first = await this.poll();
       this.sessionAt = elapsedOf(this.clock);
@@ -352,6 +355,7 @@ export class TclPrinter implements TicketPrinter {
   private observe(c: PrinterCondition): void {
     const prev = this.cond;
     this.cond = c;
+    if (c.busy || !c.validationDone) this.cycled = true;
     if (c.reset) {
       // The printer was reset (the one the driver asked for, or a power cycle by a technician): its
       // buffer is gone with its RAM. A printer that never reports one stays refused until then.
@@ -408,7 +412,7 @@ export class TclPrinter implements TicketPrinter {
     const job = this.job;
     const c = this.cond;
     if (!job?.attempt || !job.orphan || !c || !this.first || c.busy || elapsedOf(this.clock) - this.sessionAt < this.o.settleMs) return;
-    this.finish(job, resolveAttempt(job.attempt, this.first, c));
+    this.finish(job, resolveAttempt(job.attempt, this.first, c, this.cycled));
   }
 
   /** Journalled attempts, answered once the printer is idle and has had settleMs to start anything in its buffer. */
@@ -419,7 +423,7 @@ export class TclPrinter implements TicketPrinter {
     for (const p of [...this.asked]) {
       // After a reset the printer names no template: a job from before it proves neither way.
       const gone = this.wiped && !this.sinceWipe.has(p.attempt.validationNumber);
-      this.answer(p, gone ? { outcome: 'unknown', reason: 'printer-restarted', evidence: NO_EVIDENCE } : resolveAttempt(p.attempt, first, c));
+      this.answer(p, gone ? { outcome: 'unknown', reason: 'printer-restarted', evidence: NO_EVIDENCE } : resolveAttempt(p.attempt, first, c, this.cycled));
     }
   }
 

@@ -89,6 +89,15 @@ describe('resolving a journalled attempt after a restart', () => {
     assert.deepEqual(outcome(resolveAttempt(attempt, idle(), idle({ lastTemplate: 'A', validationDone: false }))), ['unknown', 'no-validation-number']);
     assert.deepEqual(outcome(resolveAttempt({ ...attempt, before: 'A' }, idle(), idle({ lastTemplate: 'A' }))), ['unknown', 'inconsistent']);
   });
+  it('unknown when the template came to be named after the first status with no print cycle seen (a printer naming a job it never ran)', () => {
+    assert.deepEqual(outcome(resolveAttempt(attempt, idle(), idle({ lastTemplate: 'A' }), false)), ['unknown', 'inconsistent']);
+    assert.deepEqual(outcome(resolveAttempt(attempt, idle(), idle({ lastTemplate: 'A' }), true)), ['printed', '']);
+    assert.deepEqual(
+      outcome(resolveAttempt(attempt, idle({ lastTemplate: 'A' }), idle({ lastTemplate: 'A' }), false)),
+      ['printed', ''],
+      'ended before the session',
+    );
+  });
   it('unknown, never not printed, when the printer still names the template before but stands in a fault the job may have met (a jam after its barcode)', () => {
     // The printer never ended the job, so it names the template before; but the jam stopped a job
     // it had taken, maybe with its barcode printed whole: voided, the player could hold paper that reads valid.

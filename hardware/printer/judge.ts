@@ -144,9 +144,11 @@ export interface PrintAttempt {
  * A fault in either status (the driver sends no command to a printer in one, so it came after) may
  * have stopped the job part-way, its barcode printed whole on paper the player holds: a jam after
  * the barcode leaves the template before named, and was read as not printed, voided (a review of
- * 6 December); it is `unknown`, the ticket held for a person who looks at the printer.
+ * 6 December); it is `unknown`, the ticket held for a person who looks at the printer. `cycled`:
+ * a print cycle (busy, or the validation flag low) was seen since `first`; a template that came to
+ * be named after `first` without one is a job the printer never ran (`inconsistent`).
  */
-export function resolveAttempt(a: PrintAttempt, first: PrinterCondition, now: PrinterCondition): Verdict {
+export function resolveAttempt(a: PrintAttempt, first: PrinterCondition, now: PrinterCondition, cycled = true): Verdict {
   const evidence: PrintEvidence = {
     started: now.lastTemplate === a.template,
     validationPrinted: now.lastTemplate === a.template && now.validationDone,
@@ -159,6 +161,8 @@ export function resolveAttempt(a: PrintAttempt, first: PrinterCondition, now: Pr
   if (now.busy) return { outcome: 'unknown', reason: 'timeout', evidence };
   if (a.before === a.template) return { outcome: 'unknown', reason: 'inconsistent', evidence };
   if (now.lastTemplate === a.template) {
+    // Named during this session with no print cycle seen in it (busy, or the validation flag low): a printer that names a job it never ran.
+    if (first.lastTemplate !== a.template && !cycled) return { outcome: 'unknown', reason: 'inconsistent', evidence };
     if (now.validationDone && evidence.faults.length === 0) return { outcome: 'printed', evidence };
     return { outcome: 'unknown', reason: now.validationDone ? 'fault-while-printing' : 'no-validation-number', evidence };
   }

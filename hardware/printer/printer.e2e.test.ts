@@ -8,6 +8,7 @@ import { TclPrinter } from './driver.js';
 import type { PrintAttempt } from './judge.js';
 import { TclPrinterSimulator } from './simulator.js';
 import { FAST_PRINTER, layoutDefined, printerRig, ticketNo, type PrinterRig } from './printer-rig.js';
+import { printCommand } from './template.js';
 import type { PrinterEvent, PrinterOptions } from './types.js';
 
 const open: OpenedPrinter[] = [];
@@ -233,6 +234,30 @@ describe('a ticket in flight when the host died: resolved from the printer by a 
     const second = newHost(sim);
     const out = await second.resolve(attempt);
     assert.deepEqual([out.outcome, 'reason' in out && out.reason], ['unknown', 'fault-while-printing']);
+    await second.close();
+  });
+
+  it('a printer that names the template asked about with no print cycle in front of the next host (stale-validation) is not believed', async () => {
+    const sim = new TclPrinterSimulator({ keepReceived: true });
+    const first = newHost(sim);
+    const rec = new EventRecorder<PrinterEvent>();
+    first.on(rec.listener);
+    await ready({ p: first, rec });
+    assert.equal((await first.print({ ticket: ticket(16) })).outcome, 'printed');
+    sim.takeTicket();
+    await first.close();
+    // The old host's last command, on the next template, reached the printer as the host died; the printer lies about it.
+    sim.tell('stale-validation', 1);
+    sim.receive(printCommand('B', ticket(17)));
+    const second = newHost(sim);
+    const out = await second.resolve({ validationNumber: ticket(17).validationNumber, template: 'B', before: 'A' });
+    assert.deepEqual(
+      sim.paper.map((t) => t.barcode.slice(-2)),
+      ['16'],
+      'ticket 17 never came out',
+    );
+    assert.notEqual(out.outcome, 'printed', JSON.stringify(out));
+    assert.equal(out.outcome === 'unknown' && out.reason, 'inconsistent');
     await second.close();
   });
 
