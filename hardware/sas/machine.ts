@@ -43,6 +43,12 @@ export interface SasMachineOptions {
   handpayAckedAt?: number | null;
 }
 
+/**
+ * §8 (AFT game lock): exception 6F is issued as the lock takes effect and reissued every five
+ * seconds while the machine stays locked (as the public Aristocrat platform's lock handler does).
+ */
+export const GAME_LOCKED_REISSUE_MS = 5_000;
+
 /** What `attempt` gives when the station's part failed (no reply of the responder's is a symbol). */
 const FAILED: unique symbol = Symbol('failed');
 
@@ -87,6 +93,8 @@ export class SasMachine {
    * left as it was, so a 1B must still clear it though `handpayAckedAt` is null.
    */
   private handpayReissued = false;
+  /** When 6F was last issued for the lock in force (the monotonic clock), or null while the station is not locked. */
+  private lockReportedAt: number | null = null;
   /** Answers sent, for diagnostics and the fuzz. */
   answered = 0;
 
@@ -267,6 +275,7 @@ export class SasMachine {
     if (silent) this.options.write(Uint8Array.of(this.options.address), true);
     // The station read in a timer's turn: a failure here would leave the timer (the host's process) and never arm it again.
     this.attempt(LP.handpayInfo, 'watchdog', () => this.reissueHandpay(this.clock.now()));
+    this.attempt(LP.aftStatus, 'watchdog', () => this.reissueLocked(now));
     const reason = silent ? 'no-address' : now - this.lastAckAt >= (this.options.ackTimeoutMs ?? 30_000) ? 'no-ack' : null;
     if (reason === null || this.state === 'down') return;
     this.state = 'down';
@@ -304,6 +313,23 @@ export class SasMachine {
     this.handpayAckedAt = null;
     this.handpayReissued = true;
     if (!this.exceptions.flagged(EXC.handpayPending)) this.raise(EXC.handpayPending);
+  }
+
+  /**
+   * §8: 6F again every 5 s while the station is locked (the first is the journal's, raised as the
+   * lock took effect). A copy the lock's end finds unreported is withdrawn: the station is no longer
+   * locked. A flag still waiting is not raised twice.
+   */
+  private reissueLocked(now: number): void {
+    if (!(this.options.game.aft?.locked() ?? false)) {
+      if (this.lockReportedAt !== null) this.exceptions.withdrawUntagged(EXC.gameLocked);
+      this.lockReportedAt = null;
+      return;
+    }
+    if (this.lockReportedAt === null) this.lockReportedAt = now;
+    if (now - this.lockReportedAt < GAME_LOCKED_REISSUE_MS) return;
+    this.lockReportedAt = now;
+    if (!this.exceptions.flagged(EXC.gameLocked)) this.raise(EXC.gameLocked);
   }
 
   /** Long poll 0x21: the seeded CRC over the running program, a chunk per turn; reported at a general poll (§6.1). A new request restarts it. */

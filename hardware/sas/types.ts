@@ -213,6 +213,8 @@ export interface SasAftSide {
   lock(request: AftLockRequest): void;
   /** 0x74. */
   status(): AftStatusView;
+  /** Whether the station is locked now (0x74's status 00): the machine reissues exception 6F every 5 s while it is (§8). */
+  locked(): boolean;
   /** 0x73 (registration, hardware/sas/aft-register.ts); absent, 0x73 is ignored as unknown. */
   readonly registration?: SasAftRegistrationSide;
 }

@@ -239,6 +239,10 @@ export class StationAft implements SasAftSide {
     this.d.lock?.request(q);
   }
 
+  locked(): boolean {
+    return this.d.lock?.locked() ?? false;
+  }
+
   status(): AftStatusView {
     const credit = this.d.ledger.credit(this.d.station);
     const roomIn = this.roomIn();

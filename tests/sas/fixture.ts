@@ -113,7 +113,7 @@ export class MemoryGame implements SasGameSide {
 export class MemoryAft implements SasAftSide {
   readonly transfers: AftRequest[] = [];
   readonly locks: AftLockRequest[] = [];
-  private locked = false;
+  private isLocked = false;
   private cumulative = 0;
 
   transfer(request: AftRequest): AftRecord {
@@ -128,10 +128,13 @@ export class MemoryAft implements SasAftSide {
   }
   lock(request: AftLockRequest): void {
     this.locks.push(request);
-    this.locked = request.code === 0x00;
+    this.isLocked = request.code === 0x00;
+  }
+  locked(): boolean {
+    return this.isLocked;
   }
   status(): AftStatusView {
-    return { assetNumber: 1, availableTransfers: 0x03, aftStatus: 0x92, cashable: 0, transferLimit: 1_000_000, lock: this.locked ? 0x00 : 0xff };
+    return { assetNumber: 1, availableTransfers: 0x03, aftStatus: 0x92, cashable: 0, transferLimit: 1_000_000, lock: this.isLocked ? 0x00 : 0xff };
   }
 }
 
