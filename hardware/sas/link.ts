@@ -4,7 +4,7 @@
 // stream). All three carry the same stream to and from the machine (wire.ts). The machine and its exception queue outlive the port: a
 // dropped connection is opened again with the drivers' backoff (hardware/link.ts), and the host
 // that comes back finds the exceptions it had not acknowledged.
-import { realClock, type Clock } from '../clock.js';
+import { elapsedOf, realClock, type Clock } from '../clock.js';
 import { Link } from '../link.js';
 import type { BytePort, LineSettings, PortOpener } from '../transport/byte-port.js';
 import { SerialBytePort } from '../transport/serial.js';
@@ -44,6 +44,37 @@ export function interByteLimitMs(spec: string): number {
   return spec === 'agent' || spec.startsWith('tcp:') ? 250 : 50;
 }
 
+/**
+ * The bytes a SAS link takes from its port, at most: twice what a SAS line carries (§1.2: 19,200
+ * baud, 11-bit characters, 1,746 a second, each up to 3 bytes in the fallback stream: a character
+ * with the wake-up bit is FF 00 b, wire.ts), after a burst of two seconds of it. A real UART cannot
+ * pass it; a `tcp:` terminal server or a pty's far end could send without end, and every poll was
+ * decoded, answered and written: a host flooding polls held the table host's event loop (0.5–2 s
+ * late at every turn, measured on 6 December) for as long as it liked. Bytes past it are dropped
+ * and counted (`overBudget`), as line noise: the next wake-up character starts afresh. A relayed
+ * line is held to its own budget before it gets here (host/server/lan-server.ts, RELAYED_BYTE_LIMITS).
+ */
+export const SAS_LINE_BYTES = { burst: 4 * 3 * 1_746, perSecond: 2 * 3 * 1_746 } as const;
+
+/** A byte budget on the link's clock: `take(n)` gives how many of `n` bytes it takes now. */
+class ByteBudget {
+  private tokens: number = SAS_LINE_BYTES.burst;
+  private at: number;
+
+  constructor(private readonly clock: Clock) {
+    this.at = elapsedOf(clock);
+  }
+
+  take(n: number): number {
+    const now = elapsedOf(this.clock);
+    this.tokens = Math.min(SAS_LINE_BYTES.burst, this.tokens + (Math.max(0, now - this.at) * SAS_LINE_BYTES.perSecond) / 1000);
+    this.at = now;
+    const taken = Math.min(n, Math.floor(this.tokens));
+    this.tokens -= taken;
+    return taken;
+  }
+}
+
 export interface SasLinkOptions extends Omit<SasMachineOptions, 'write'> {
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
@@ -61,10 +92,13 @@ export class SasLink {
   private framing = 0;
   private decoder: WakeupDecoder | null = null;
   private readonly hooks: Pick<SasLinkOptions, 'onPortDown' | 'onPortUp'>;
+  private readonly budget: ByteBudget;
+  private dropped = 0;
 
   constructor(opener: PortOpener, options: SasLinkOptions) {
     const clock: Clock = options.clock ?? realClock;
     this.hooks = options;
+    this.budget = new ByteBudget(clock);
     this.machine = new SasMachine({ ...options, clock, write: (bytes, wake) => this.write(bytes, wake) });
     this.link = new Link(
       opener,
@@ -97,6 +131,11 @@ export class SasLink {
     return this.framing + (this.decoder?.badEscapes ?? 0);
   }
 
+  /** Received bytes dropped past the line's budget (`SAS_LINE_BYTES`): a peer sending faster than a SAS line carries. */
+  get overBudget(): number {
+    return this.dropped;
+  }
+
   start(): void {
     this.machine.start();
     this.link.start();
@@ -125,7 +164,11 @@ export class SasLink {
     this.port = port;
     this.link.markUp(); // the port is open; whether the host speaks is the machine's link-up
     return new Promise<void>((resolve) => {
-      const offData = port.onData((chunk) => decoder.push(chunk, sink));
+      const offData = port.onData((chunk) => {
+        const taken = this.budget.take(chunk.length);
+        this.dropped += chunk.length - taken;
+        if (taken > 0) decoder.push(taken === chunk.length ? chunk : chunk.subarray(0, taken), sink);
+      });
       const done = (): void => {
         this.framing += decoder.badEscapes;
         if (this.decoder === decoder) this.decoder = null;
