@@ -73,6 +73,7 @@ function parseTransfer(b: Uint8Array): AftRequest | null {
   const key = b.subarray(AT.key, AT.key + 20);
   return {
     code: b[AT.code] ?? 0,
+    index: b[AT.index] ?? 0,
     type: b[AT.type] ?? 0,
     cashable: fromBcd(b, AT.cashable, AT.cashable + 5),
     restricted: fromBcd(b, AT.restricted, AT.restricted + 5),

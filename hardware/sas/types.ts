@@ -151,6 +151,8 @@ export type SasLinkEvent =
 export interface AftRequest {
   /** 00 full transfer only, 01 partial transfers allowed. */
   code: number;
+  /** The transaction index as sent: a transfer must carry 00 (§8.3); absent, 00. */
+  index?: number;
   type: number;
   cashable: number | null;
   restricted: number | null;

@@ -156,6 +156,8 @@ export class StationAft implements SasAftSide {
 
   /** Whatever else makes the request one the station cannot take, before its amount is looked at. */
   private refusal(q: AftRequest): number | null {
+    // §8.3: a transfer is initiated at index 00 only (01–FF are the interrogation's history positions).
+    if ((q.index ?? 0) !== 0) return AFT_STATUS.notValidFunction;
     if (!/^[\x20-\x7e]{1,20}$/.test(q.transactionId)) return AFT_STATUS.idNotValid;
     if (q.type !== AFT_TYPE.toMachine && q.type !== AFT_TYPE.toHost) return AFT_STATUS.notValidFunction;
     if (q.flags & AFT_FLAG.onlyIfLocked && !this.d.lock?.locked()) return AFT_STATUS.notLocked;
