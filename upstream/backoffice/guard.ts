@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../sql.js';
 import { may, type Permission } from './roles.js';
-import { COOKIE, cookieValue, findSession, sameToken, SECURE_COOKIE, type Session } from './sessions.js';
+import { COOKIE, cookieValue, findSession, keepAlive, sameToken, SECURE_COOKIE, type Session } from './sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,18 +15,21 @@ export const CSRF_HEADER = 'x-csrf-token';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Whether a browser's Origin (or, lacking it, Referer) is this service's own. A request without
- * either is not a browser's cross-site one (browsers send Origin with every POST), so it passes
- * here and is left to the CSRF token. The host the browser asked is Fastify's `req.host`: the
- * Host header, or behind a proxy the service trusts (`trustProxy`) the X-Forwarded-Host it sets;
- * a proxy that sends its own Host (127.0.0.1:8787) had every POST of the page refused, and a peer
- * the service does not trust names nothing by that header.
+ * Whether a browser's Origin (or, lacking it, Referer) is this service's own: its scheme, host and
+ * port (RFC 6454's origin). A request without either is not a browser's cross-site one (browsers
+ * send Origin with every POST), so it passes here and is left to the CSRF token. The host the
+ * browser asked is Fastify's `req.host`: the Host header, or behind a proxy the service trusts
+ * (`trustProxy`) the X-Forwarded-Host it sets; a proxy that sends its own Host (127.0.0.1:8787) had
+ * every POST of the page refused, and a peer the service does not trust names nothing by that
+ * header. The scheme is `req.protocol` (X-Forwarded-Proto, from a trusted proxy only): until a
+ * review of 6 December the host alone was compared, and a page of the same host over the other
+ * scheme (`https://host` for the plain `http://host`, or the reverse) was taken as the back office.
  */
 export function sameOrigin(req: FastifyRequest): boolean {
   const origin = req.headers.origin ?? req.headers.referer;
   if (origin === undefined) return true;
   try {
-    return new URL(origin).host === req.host;
+    return new URL(origin).origin === new URL(`${req.protocol}://${req.host}`).origin;
   } catch {
     return false;
   }
@@ -35,27 +38,29 @@ export function sameOrigin(req: FastifyRequest): boolean {
 /**
  * The session of the request's cookie, checked for `need`; a state-changing method also needs its
  * CSRF token and a same-origin Origin. Sends the refusal and answers null when any is missing. A
- * session found has had its idle expiry moved on (`findSession`), and its cookie is sent again to
- * that expiry, which is never past the session's absolute end.
+ * request that has the token (or needs none) has its session's idle expiry moved on (`keepAlive`),
+ * and its cookie is sent again to that expiry, which is never past the session's absolute end; one
+ * refused for its token or origin moves nothing and renews no cookie.
  */
 export async function authorise(sql: Sql, req: FastifyRequest, reply: FastifyReply, need: Permission, now: number): Promise<Session | null> {
   // Over HTTPS the `__Host-` cookie only: the plain name can be set by a page of the same host over
   // HTTP or by a sibling sub-domain, and would sign the user in as whoever planted it.
   const token = cookieValue(req.headers.cookie, req.protocol === 'https' ? SECURE_COOKIE : COOKIE);
-  const session = token ? await findSession(sql, token, now) : null;
-  if (!session || !token) {
+  const found = token ? await findSession(sql, token, now) : null;
+  if (!found || !token) {
     await reply.code(401).send({ error: 'signed-out', message: 'sign in first' });
     return null;
   }
-  // The idle expiry moved on: the browser is told, or it drops the cookie 30 minutes after sign-in.
-  setSessionCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now) / 1000));
   if (!SAFE.has(req.method)) {
     const given = req.headers[CSRF_HEADER];
-    if (typeof given !== 'string' || !sameToken(given, session.csrf) || !sameOrigin(req)) {
+    if (typeof given !== 'string' || !sameToken(given, found.csrf) || !sameOrigin(req)) {
       await reply.code(403).send({ error: 'csrf', message: 'the request lacks its CSRF token or comes from another origin' });
       return null;
     }
   }
+  const session = await keepAlive(sql, found, now);
+  // The idle expiry moved on: the browser is told, or it drops the cookie 30 minutes after sign-in.
+  setSessionCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now) / 1000));
   if (!may(session.role, need)) {
     await reply.code(403).send({ error: 'role', message: `the ${session.role} role may not ${need}` });
     return null;

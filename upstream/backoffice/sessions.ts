@@ -17,6 +17,8 @@ export interface Session extends BackofficeUser {
   id: string;
   csrf: string;
   expiresAt: Date;
+  /** Its absolute end: the idle expiry is never moved past it. */
+  endsBy: Date;
 }
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -26,6 +28,7 @@ export async function openSession(db: Db, user: CheckedUser, address: string, no
   const token = randomBytes(32).toString('base64url');
   const csrf = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now + IDLE_MS);
+  const endsBy = new Date(now + ABSOLUTE_MS);
   // Only while the password is still the one checked, and the user enabled: the check takes
   // scrypt's time, and a password replaced meanwhile ended the sessions open then, not this one,
   // which lived its 12 hours on the old password (a review of 4 December). The row is held until
@@ -39,16 +42,17 @@ export async function openSession(db: Db, user: CheckedUser, address: string, no
     await tx.query(
       `INSERT INTO backoffice_sessions (token_hash, user_name, csrf, address, created_at, expires_at, ends_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [digest(token), user.name, csrf, address, new Date(now), expiresAt, new Date(now + ABSOLUTE_MS)],
+      [digest(token), user.name, csrf, address, new Date(now), expiresAt, endsBy],
     );
     return true;
   });
-  return opened ? { token, session: { name: user.name, role: user.role, id: digest(token), csrf, expiresAt } } : null;
+  return opened ? { token, session: { name: user.name, role: user.role, id: digest(token), csrf, expiresAt, endsBy } } : null;
 }
 
 /**
- * The live session of a cookie's secret, its idle expiry moved on; null when there is none: never
- * opened, signed out, expired, or its user disabled since.
+ * The live session of a cookie's secret, as it stands (its idle expiry not moved: `keepAlive` does,
+ * once the request is taken); null when there is none: never opened, signed out, expired, or its
+ * user disabled since.
  */
 export async function findSession(sql: Sql, token: string, now: number): Promise<Session | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
@@ -60,12 +64,24 @@ export async function findSession(sql: Sql, token: string, now: number): Promise
   );
   const row = r.rows[0];
   if (!row) return null;
-  if (new Date(row.expires_at).getTime() <= now || new Date(row.ends_by).getTime() <= now) return null;
+  const expiresAt = new Date(row.expires_at);
+  const endsBy = new Date(row.ends_by);
+  if (expiresAt.getTime() <= now || endsBy.getTime() <= now) return null;
   const role = BackofficeRole.safeParse(row.role);
   if (!role.success) return null;
-  const expiresAt = new Date(Math.min(now + IDLE_MS, new Date(row.ends_by).getTime()));
-  await sql.query('UPDATE backoffice_sessions SET expires_at = $2 WHERE token_hash = $1', [id, expiresAt]);
-  return { id, name: row.user_name, role: role.data, csrf: row.csrf, expiresAt };
+  return { id, name: row.user_name, role: role.data, csrf: row.csrf, expiresAt, endsBy };
+}
+
+/**
+ * A request of the session taken: its idle expiry moved on to IDLE_MS from now, never past its
+ * absolute end. Only a request the guard took is activity; one refused for its CSRF token or its
+ * origin (another page posting at the back office) moved it too until a review of 6 December, so
+ * such a page could keep a session alive for its 12 hours.
+ */
+export async function keepAlive(sql: Sql, session: Session, now: number): Promise<Session> {
+  const expiresAt = new Date(Math.min(now + IDLE_MS, session.endsBy.getTime()));
+  await sql.query('UPDATE backoffice_sessions SET expires_at = $2 WHERE token_hash = $1', [session.id, expiresAt]);
+  return { ...session, expiresAt };
 }
 
 /**
