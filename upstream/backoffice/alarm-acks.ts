@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Db, Sql } from '../sql.js';
 import { iso } from '../queries.js';
 import { audit } from './audit.js';
 
@@ -20,6 +20,14 @@ export interface WorkedAlarm {
  * the newest 200 of all (a review); the rest of a table's are on its own page (`terminal`).
  */
 export const ALARMS_PER_TABLE = 20;
+
+/**
+ * How many acknowledgements one alarm takes. Each is appended, never replaced, and every list of
+ * alarms carries each one's whole list: unbounded, one signed-in user (or a stolen cookie) posting
+ * notes of 1,000 characters at 1,200 requests a minute grew one alarm's list, and every alarms page
+ * and table page with it, without end (a review of 6 December). A further one is refused.
+ */
+export const ALARM_ACKS_MAX = 20;
 
 /**
  * The list (`workedAlarms`): $1 one table or every one, $2 open ones only, $3 how many at most, $4 how
@@ -86,13 +94,21 @@ export async function workedAlarms(sql: Sql, options: { terminal?: string; open?
   }));
 }
 
-/** Appends an acknowledgement (never replaces one) and audits it; false when there is no such alarm. */
-export async function acknowledge(sql: Sql, alarmId: number, by: string, address: string, note: string): Promise<boolean> {
-  const exists = await sql.query('SELECT 1 FROM alarms WHERE id = $1', [alarmId]);
-  if (exists.rows.length === 0) return false;
-  await sql.query('INSERT INTO alarm_acks (alarm_id, user_name, note) VALUES ($1, $2, $3)', [alarmId, by, note]);
-  await audit(sql, { actor: by, address, action: 'alarm.acknowledge', detail: { alarmId, note } });
-  return true;
+/**
+ * Appends an acknowledgement (never replaces one) and audits it: 'no-alarm' when there is no such
+ * alarm, 'full' when it holds ALARM_ACKS_MAX already. The alarm's row is held while its
+ * acknowledgements are counted, so requests at once cannot all pass the count.
+ */
+export async function acknowledge(db: Db, alarmId: number, by: string, address: string, note: string): Promise<'ok' | 'no-alarm' | 'full'> {
+  return db.transaction(async (tx) => {
+    const exists = await tx.query('SELECT 1 FROM alarms WHERE id = $1 FOR UPDATE', [alarmId]);
+    if (exists.rows.length === 0) return 'no-alarm';
+    const held = await tx.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM alarm_acks WHERE alarm_id = $1', [alarmId]);
+    if (Number(held.rows[0]?.n ?? 0) >= ALARM_ACKS_MAX) return 'full';
+    await tx.query('INSERT INTO alarm_acks (alarm_id, user_name, note) VALUES ($1, $2, $3)', [alarmId, by, note]);
+    await audit(tx, { actor: by, address, action: 'alarm.acknowledge', detail: { alarmId, note } });
+    return 'ok';
+  });
 }
 
 /**

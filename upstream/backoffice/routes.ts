@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../sql.js';
-import { acknowledge, workedAlarms } from './alarm-acks.js';
+import { acknowledge, ALARM_ACKS_MAX, workedAlarms } from './alarm-acks.js';
 import { audit, auditTrail } from './audit.js';
 import { authorise, sameOrigin, setSessionCookie } from './guard.js';
 import { permissionsOf, type Permission } from './roles.js';
@@ -96,8 +96,10 @@ export async function registerBackofficeApi(
         api.post('/alarms/:id/acknowledge', { schema: { hide: true, params: AlarmParams, body: Ack } }, async (req, reply) => {
           const s = await signedIn(req, reply, 'acknowledge');
           if (!s) return reply;
-          if (!(await acknowledge(db, req.params.id, s.name, req.ip, req.body.note)))
-            return reply.code(404).send({ error: 'no-alarm', message: 'no such alarm' });
+          const done = await acknowledge(db, req.params.id, s.name, req.ip, req.body.note);
+          if (done === 'no-alarm') return reply.code(404).send({ error: 'no-alarm', message: 'no such alarm' });
+          if (done === 'full')
+            return reply.code(409).send({ error: 'acks-full', message: `the alarm holds ${ALARM_ACKS_MAX} acknowledgements, the most it takes` });
           return { ok: true };
         });
         api.get('/audit', { schema: { hide: true } }, async (req, reply) => {
