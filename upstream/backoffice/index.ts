@@ -99,7 +99,13 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
         await app.register(fastifyStatic, { root, prefix: '/backoffice/', index: 'index.html' });
         app.addHook('onSend', async (req, reply) => {
           if (req.url.startsWith('/backoffice/') && !req.url.startsWith('/backoffice/api/')) {
-            reply.header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
+            // default-src covers neither: the page's forms are sent by script alone (fetch), and it
+            // names no <base>. Without them, markup slipped into the page could post the sign-in
+            // form's password to another site, or move every relative address there (a review of 6 December).
+            reply.header(
+              'content-security-policy',
+              "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'",
+            );
             reply.header('x-content-type-options', 'nosniff');
           }
         });
