@@ -42,3 +42,25 @@ export function currencyLabel(currency: TableMoney | null): string {
 export function sameMoney(a: TableMoney | null, b: TableMoney | null): boolean {
   return a === null || b === null ? a === b : a.code === b.code && a.exponent === b.exponent;
 }
+
+/**
+ * A currency named by its code alone (a ticket's, from the validation authority's register), with
+ * ISO 4217's minor-unit exponent as Intl has it, as the gaming-day report writes the liability
+ * (`minorDigits`): null for a code that is not three capital letters.
+ */
+export function moneyOfCode(code: string): TableMoney | null {
+  if (!/^[A-Z]{3}$/.test(code)) return null;
+  const exponent = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  return { code, exponent };
+}
+
+/**
+ * An amount of a ticket on its table's page, in the ticket's own currency: the table's when it is
+ * the table's code, else by the ticket's currency's own exponent. Until a review of 6 December one
+ * in another currency took the table's exponent (1,234 yen on a pataca table written ¥12.34), and on
+ * a table that never named its currency every ticket was minor units behind ¤ though its currency is known.
+ */
+export function formatTicketMoney(minor: number, code: string, table: TableMoney | null, language: Language): string {
+  if (table !== null && code === table.code) return formatTableMoney(minor, table, language);
+  return formatTableMoney(minor, moneyOfCode(code), language);
+}

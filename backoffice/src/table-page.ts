@@ -4,7 +4,7 @@ import { entryWords, faultWords } from './codes.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
 import { listWords, type Words } from './i18n.js';
-import { currencyLabel, formatTableMoney } from './money.js';
+import { currencyLabel, formatTableMoney, formatTicketMoney } from './money.js';
 
 type Ack = (id: number, note: string) => Promise<void>;
 
@@ -59,7 +59,7 @@ export function tablePage(
       list.map((e) => [`${e.seq} ${entryWords(t, e.type)}`, w.time(e.ts), amountOf(e.payload, money)]),
     );
   const name = d.health?.tableId ?? d.terminalId;
-  const tickets = ticketsSection(w, d, money);
+  const tickets = ticketsSection(w, d);
   return h(
     'section',
     { class: 'table-page', 'data-testid': 'table-page' },
@@ -103,11 +103,10 @@ export function tablePage(
  * issued (per currency), the newest it issued with where each stands, the newest redeemed here.
  * A ticket is named by the last four digits of its number only, as at the kiosk.
  */
-function ticketsSection(w: Words, d: TableDetail, money: (v: number) => string): HTMLElement[] {
+function ticketsSection(w: Words, d: TableDetail): HTMLElement[] {
   const t = w.t;
-  // A ticket in another currency than the table's (none should be) is shown in its own, by the table's exponent.
-  const amount = (v: number, code: string) =>
-    d.currency === null || code === d.currency.code ? money(v) : formatTableMoney(v, { code, exponent: d.currency.exponent }, w.language);
+  // A ticket in another currency than the table's (none should be) is shown in its own, by its own exponent.
+  const amount = (v: number, code: string) => formatTicketMoney(v, code, d.currency, w.language);
   const out = d.tickets.outstanding;
   const owed = out.length
     ? out.map((o) => t('backoffice.table.ticketsOutstanding', { count: o.tickets, amount: amount(o.amount, o.currency) })).join(' · ')
