@@ -1,7 +1,6 @@
-import { minorDigits, minorToDecimal } from '../../locales/money.js';
-import { Currency } from '../../protocol/index.js';
+import { minorToDecimal } from '../../locales/money.js';
 import type { i18n } from 'i18next';
-import { currencyLabel } from './money.js';
+import { currencyLabel, moneyOfCode } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
 import { correctionCsvCells, correctionsHead } from './corrections.js';
 import { theoreticalCsvCells, theoreticalHead } from './theoretical.js';
@@ -62,13 +61,15 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string 
   // The outstanding ticket liability after a blank line: its label, as of when, currency, tickets, amount.
   if (report.liability.currencies.length > 0) lines.push([]);
   for (const c of report.liability.currencies) {
-    const d = Currency.safeParse(c.currency);
+    // In its own currency's major unit, whatever code the register holds (a table's word): any other
+    // than MOP and HKD was written as its bare minor units until a review of 6 December.
+    const money = moneyOfCode(c.currency);
     lines.push([
       t('backoffice.report.liability'),
       report.liability.asOf,
       c.currency,
       String(c.tickets),
-      d.success ? minorToDecimal(c.amount, minorDigits(d.data)) : String(c.amount),
+      money ? minorToDecimal(c.amount, money.exponent) : String(c.amount),
     ]);
   }
   // Last, after a blank line, how far the tables' journals had come when it was read (report-sync.ts):

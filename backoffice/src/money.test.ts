@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatTableMoney, formatTicketMoney } from './money.js';
+import { formatTableMoney, formatTicketMoney, moneyOfCode } from './money.js';
 
 // A table's page lists its tickets from the validation authority's register, each in the currency
 // it was issued in. One in another currency than the table's (a table that changed currency, or a
@@ -21,5 +21,19 @@ describe("a ticket's amount on its table's page", () => {
   it("is in its currency on the page of a table that never named one, and the table's own as the table's", () => {
     assert.equal(formatTicketMoney(1234, 'MOP', null, 'en'), formatTableMoney(1234, mop, 'en'));
     assert.equal(formatTicketMoney(1234, 'MOP', mop, 'pt'), formatTableMoney(1234, mop, 'pt'));
+  });
+});
+
+// The report's liability line on the page (report-page.ts) writes each currency so: one other than
+// MOP and HKD was its bare minor units ("1234" for 1.234 dinars) until a review of 6 December.
+describe('a currency named by its code alone', () => {
+  it("takes ISO 4217's exponent from Intl, and is written in its major unit as the pataca is", () => {
+    assert.deepEqual(
+      ['MOP', 'HKD', 'JPY', 'KWD'].map((c) => moneyOfCode(c)?.exponent),
+      [2, 2, 0, 3],
+    );
+    assert.match(formatTableMoney(1234, moneyOfCode('KWD'), 'en'), /1\.234/);
+    assert.equal(moneyOfCode('mop'), null);
+    assert.equal(formatTableMoney(1234, moneyOfCode('m0p'), 'en'), '¤1,234');
   });
 });

@@ -1,10 +1,9 @@
-import { formatMoney, intlLocale } from '../../locales/money.js';
-import { Currency } from '../../protocol/index.js';
+import { intlLocale } from '../../locales/money.js';
 import { api } from './api.js';
 import { reportCsv } from './csv.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
-import { currencyLabel, formatTableMoney } from './money.js';
+import { currencyLabel, formatTableMoney, moneyOfCode } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
 import { table } from './table-page.js';
 import { correctionPageCells, correctionsHead } from './corrections.js';
@@ -116,8 +115,8 @@ function liabilityLines(w: Words, r: GamingDayReport): HTMLElement {
     'ul',
     { 'data-testid': 'liability' },
     ...r.liability.currencies.map((c) => {
-      const currency = Currency.safeParse(c.currency);
-      const amount = currency.success ? formatMoney(c.amount, currency.data, w.language, { fraction: 'always' }) : String(c.amount);
+      // In its own currency, whatever code the register holds: any other than MOP and HKD was its bare minor units.
+      const amount = formatTableMoney(c.amount, moneyOfCode(c.currency), w.language);
       return h('li', {}, t('backoffice.report.liabilityLine', { currency: c.currency, tickets: c.tickets, amount, at }));
     }),
   );
