@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { credentialDetail, kindWord, repeatedDetail, supervisorDetail } from './alarms.js';
+import { ackRefusal, credentialDetail, kindWord, repeatedDetail, supervisorDetail } from './alarms.js';
+import { ApiError } from './api.js';
 import { words } from './i18n.js';
 
 // A refusal its table repeats within the hour goes into the alarm it repeats (upstream/alarm.ts
@@ -116,5 +117,22 @@ describe('a peer’s or a station’s credential a table journalled', () => {
     assert.equal(credentialDetail(words('en'), a('station-credential', peer)), '', 'a peer’s detail under the station kind');
     for (const d of [null, { seq: 1 }, { ...peer, by: 'Ana' }, { seq: 3, action: 'adopt', count: 2 }])
       assert.equal(credentialDetail(words('en'), a('peer-credential', d)), '', JSON.stringify(d));
+  });
+});
+
+// An acknowledgement the upstream refuses (the alarm holds the most it takes, 409 acks-full; no
+// such alarm; a role that may not) is said under its form in the page's language. Before, the
+// page's form dropped the refusal (an unhandled rejection) and the user saw nothing happen.
+describe('an acknowledgement refused', () => {
+  it('says why in each language', () => {
+    for (const l of ['en', 'pt', 'zh-Hant', 'zh-Hans'] as const) {
+      const w = words(l);
+      const full = ackRefusal(w, new ApiError(409, 'acks-full'));
+      assert.match(full, /20/, l);
+      assert.doesNotMatch(full, /backoffice\.|acks-full/, l);
+      assert.doesNotMatch(ackRefusal(w, new ApiError(404, 'no-alarm')), /backoffice\.|no-alarm/, l);
+      assert.equal(ackRefusal(w, new ApiError(403, 'role')), w.t('backoffice.alarms.notAllowed'), l);
+      assert.equal(ackRefusal(w, new Error('offline')), w.t('backoffice.error.load', { message: 'offline' }), l);
+    }
   });
 });

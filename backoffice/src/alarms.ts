@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Alarm } from './api.js';
+import { ApiError, type Alarm } from './api.js';
 import { h } from './dom.js';
 import { listWords, type Words } from './i18n.js';
 
@@ -206,13 +206,38 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
           placeholder: t('backoffice.alarms.note'),
         });
         const form = h('form', { class: 'ack' }, note, h('button', { type: 'submit' }, t('backoffice.alarms.acknowledge')));
+        // Said under the form only when refused: no empty alert beside every alarm.
+        const refused = h('p', { class: 'error', role: 'alert', 'data-testid': 'ack-refused' });
         form.addEventListener('submit', (e) => {
           e.preventDefault();
-          void ack(a.id, note.value.trim());
+          refused.remove();
+          void ack(a.id, note.value.trim()).catch((err: unknown) => {
+            refused.textContent = ackRefusal(w, err);
+            form.after(refused);
+          });
         });
         li.append(form);
       }
       return li;
     }),
   );
+}
+
+/**
+ * The most acknowledgements one alarm takes: the upstream's ALARM_ACKS_MAX
+ * (upstream/backoffice/alarm-acks.ts), which this page's build cannot import.
+ */
+export const ALARM_ACKS_MAX = 20;
+
+/**
+ * Why an acknowledgement was refused, in the page's words. Before, the form dropped a refusal (an
+ * unhandled rejection): the user saw nothing happen.
+ */
+export function ackRefusal(w: Words, e: unknown): string {
+  if (e instanceof ApiError) {
+    if (e.code === 'acks-full') return w.t('backoffice.alarms.refused.acks-full', { max: ALARM_ACKS_MAX });
+    if (e.code === 'no-alarm') return w.t('backoffice.alarms.refused.no-alarm');
+    if (e.code === 'role') return w.t('backoffice.alarms.notAllowed');
+  }
+  return w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) });
 }

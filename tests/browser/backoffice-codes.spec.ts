@@ -100,6 +100,17 @@ const ROUNDS: Record<string, ReturnType<typeof round>> = {
   'T1-r3': round('T1', 'T1-r3', 'blackjack', NEW_PROFILE, ['hit'], ['main']),
 };
 
+/** An alarm that holds the most acknowledgements it takes (upstream/backoffice/alarm-acks.ts ALARM_ACKS_MAX). */
+const FULL_ALARM = {
+  id: 7,
+  terminalId: 'T1',
+  kind: 'divergence',
+  detail: {},
+  raisedAt: at,
+  clearedAt: null,
+  acks: Array.from({ length: 20 }, (_, i) => ({ by: 'ana', at, note: `look ${i}` })),
+};
+
 let server: Server;
 let origin = '';
 test.beforeAll(async () => {
@@ -115,6 +126,10 @@ test.beforeAll(async () => {
       return void res.write(`event: floor\ndata: ${JSON.stringify(FLOOR)}\n\n`);
     }
     if (url === '/backoffice/api/config-requests') return json([]);
+    if (url === '/backoffice/api/alarms') return json([FULL_ALARM]);
+    // The upstream's answer to one more acknowledgement of an alarm that holds the most it takes.
+    if (url === `/backoffice/api/alarms/${FULL_ALARM.id}/acknowledge`)
+      return void res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'acks-full', message: 'full' }));
     if (url === '/backoffice/api/tables/T1') return json(TABLE);
     const evidence = /^\/backoffice\/api\/tables\/T1\/rounds\/([^/]+)\/evidence$/.exec(url)?.[1];
     if (evidence && ROUNDS[evidence]) return json(ROUNDS[evidence]);
@@ -202,3 +217,20 @@ for (const language of languages) {
     }
   });
 }
+
+// An acknowledgement the upstream refuses is said under its form in the page's language; before,
+// the form dropped the refusal (an unhandled rejection) and nothing on the page changed.
+test('an acknowledgement refused (the alarm holds the most it takes) is said under its form, in each language', async ({ browser }) => {
+  for (const language of languages) {
+    // A page of its own for each language: the same address again would only move its hash.
+    const page = await browser.newPage();
+    await open(page, language, '/alarms');
+    const alarm = page.locator(`li[data-alarm="${FULL_ALARM.id}"]`);
+    await alarm.locator('input[name=note]').fill('one more');
+    await alarm.locator('form.ack button[type=submit]').click();
+    const said = wordAt(catalogues[language], 'backoffice.alarms.refused.acks-full')?.replace('{{max}}', '20');
+    expect(said, language).toBeTruthy();
+    await expect(alarm.getByTestId('ack-refused')).toHaveText(said ?? '');
+    await page.close();
+  }
+});
