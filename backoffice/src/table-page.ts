@@ -141,13 +141,20 @@ function ticketsSection(w: Words, d: TableDetail): HTMLElement[] {
   ];
 }
 
+/**
+ * An entry's amount. The journal is the table's, and the ingest stores a jackpot's, a transfer's
+ * completion or a hand pay's confirmation without reading its figures: an amount that is not whole
+ * minor units (0.5, past 2^53) is shown as the table wrote it behind ⚠. Formatting it threw, and the
+ * whole page was «Could not load» (a review of 6 December).
+ */
 function amountOf(payload: unknown, money: (v: number) => string): string {
   if (typeof payload !== 'object' || payload === null) return '';
+  const said = (v: number) => (Number.isSafeInteger(v) ? money(v) : `⚠ ${String(v)}`);
   const amount = Reflect.get(payload, 'amount');
-  if (typeof amount === 'number') return money(amount);
+  if (typeof amount === 'number') return said(amount);
   const transfer = Reflect.get(payload, 'transfer');
   const inner = typeof transfer === 'object' && transfer !== null ? Reflect.get(transfer, 'amount') : undefined;
-  return typeof inner === 'number' ? money(inner) : '';
+  return typeof inner === 'number' ? said(inner) : '';
 }
 
 export function table(head: string[], rows: (string | Node)[][]): HTMLElement {

@@ -70,6 +70,18 @@ const TABLE = {
   tickets: { issued: [], redeemed: [], outstanding: [] },
   alarms: [],
 };
+/**
+ * A table whose journal holds amounts no ledger writes, in entries the ingest stores without
+ * reading their figures (a jackpot's, a transfer's completion, a hand pay's confirmation): the
+ * journal is the table's.
+ */
+const ODD_TABLE = {
+  ...TABLE,
+  terminalId: 'T2',
+  jackpots: [{ seq: 1, type: 'jackpot.settle', ts: at, payload: { amount: 0.5 } }],
+  handpays: [{ seq: 2, type: 'handpay.confirm', ts: at, payload: { amount: -1e300 } }],
+  transfers: [{ seq: 3, type: 'transfer.complete', ts: at, payload: { transfer: { amount: 2 ** 60 } } }],
+};
 const ACTIONS = ['hit', 'stand', 'double', 'split', 'surrender', 'insurance', 'decline-insurance', 'even-money', NEW_ACTION];
 const BETS = ['main', 'perfectPairs', 'sevens', 'over13', 'behind', 'insurance', 'double', 'split', NEW_BET];
 const round = (terminalId: string, roundId: string, game: string, profile: string, actions: string[], bets: string[]) => ({
@@ -131,6 +143,7 @@ test.beforeAll(async () => {
     if (url === `/backoffice/api/alarms/${FULL_ALARM.id}/acknowledge`)
       return void res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'acks-full', message: 'full' }));
     if (url === '/backoffice/api/tables/T1') return json(TABLE);
+    if (url === '/backoffice/api/tables/T2') return json(ODD_TABLE);
     const evidence = /^\/backoffice\/api\/tables\/T1\/rounds\/([^/]+)\/evidence$/.exec(url)?.[1];
     if (evidence && ROUNDS[evidence]) return json(ROUNDS[evidence]);
     const file = path.join(root, url.replace(/^\/backoffice\//, '') || 'index.html');
@@ -233,4 +246,15 @@ test('an acknowledgement refused (the alarm holds the most it takes) is said und
     await expect(alarm.getByTestId('ack-refused')).toHaveText(said ?? '');
     await page.close();
   }
+});
+
+// A table's journal is its own: an entry the ingest stores without reading its figures can name an
+// amount no ledger writes (half a minor unit, past 2^53). Its page is still shown, that amount as
+// the table wrote it behind ⚠; before, formatting it threw, and the whole page (stations, alarms,
+// tickets) was «Could not load».
+test("a table's page shows an amount no ledger writes as written, and the rest of the page", async ({ page }) => {
+  await open(page, 'en', '/table/T2');
+  await expect(page.getByTestId('table-page')).toBeVisible();
+  const amounts = page.locator('[data-testid=table-page] table.grid tbody tr td:nth-child(3)');
+  await expect(amounts).toHaveText(['⚠ 0.5', '⚠ -1e+300', `⚠ ${2 ** 60}`]);
 });
