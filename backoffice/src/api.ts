@@ -73,6 +73,8 @@ export const TableDetail = z.object({
     })
     .nullable(),
   currency: TableMoney.nullable(),
+  /** The table's currencies by journal seq, each from `fromSeq` up to the next's: what an entry or a round was in (`currencyAt`). */
+  currencies: z.array(TableMoney.extend({ fromSeq: z.number().int() })).default([]),
   faults: z.array(z.string()),
   table: z.record(z.string(), z.number()),
   stations: z.array(z.object({ station: z.number(), credit: z.number(), meters: z.record(z.string(), z.number()) })),

@@ -6,6 +6,7 @@ import { configSection, notMadeList } from './config-section.js';
 import { clear, h } from './dom.js';
 import { FloorView } from './floor.js';
 import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
+import { currencyAt } from './money.js';
 import { roundPage } from './round-page.js';
 import { tablePage } from './table-page.js';
 
@@ -160,7 +161,8 @@ async function roundRoute(id: string, roundId: string): Promise<HTMLElement> {
   const backToTable = () => (location.hash = `#/table/${encodeURIComponent(id)}`);
   try {
     const [evidence, detail] = await Promise.all([api.evidence(id, roundId), api.table(id)]);
-    return roundPage(w, evidence, detail.currency, backToTable);
+    // In the currency the table held when it closed the round (its span), not the table's of now.
+    return roundPage(w, evidence, currencyAt(detail, evidence.round.seq), backToTable);
   } catch (e) {
     const refusal = e instanceof ApiError ? REFUSALS.find((r) => r === e.code) : undefined;
     if (!refusal) throw e;

@@ -64,3 +64,23 @@ export function formatTicketMoney(minor: number, code: string, table: TableMoney
   if (table !== null && code === table.code) return formatTableMoney(minor, table, language);
   return formatTableMoney(minor, moneyOfCode(code), language);
 }
+
+/**
+ * The currency a table held at one seq of its journal: its span from the greatest seq not past it
+ * (`currencies`, the upstream's currency_spans), as the reports read each entry; the table's
+ * currency of now when it has no span that far back (a table that never named one, or an upstream
+ * older than the spans).
+ */
+export function currencyAt(
+  d: { currency: TableMoney | null; currencies: readonly { fromSeq: number; code: string; exponent: number }[] },
+  seq: number,
+): TableMoney | null {
+  let held: TableMoney | null = null;
+  let from = -Infinity;
+  for (const s of d.currencies)
+    if (s.fromSeq <= seq && s.fromSeq > from) {
+      from = s.fromSeq;
+      held = { code: s.code, exponent: s.exponent };
+    }
+  return held ?? d.currency;
+}

@@ -4,7 +4,7 @@ import { entryWords, faultWords } from './codes.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
 import { listWords, type Words } from './i18n.js';
-import { currencyLabel, formatTableMoney, formatTicketMoney } from './money.js';
+import { currencyAt, currencyLabel, formatTableMoney, formatTicketMoney } from './money.js';
 
 type Ack = (id: number, note: string) => Promise<void>;
 
@@ -56,7 +56,8 @@ export function tablePage(
   const entries = (list: TableDetail['jackpots']) =>
     table(
       [t('backoffice.table.entry'), t('backoffice.table.time'), t('backoffice.table.amount')],
-      list.map((e) => [`${e.seq} ${entryWords(t, e.type)}`, w.time(e.ts), amountOf(e.payload, money)]),
+      // Each in the currency the table held when it journalled it (its span), not the table's of now.
+      list.map((e) => [`${e.seq} ${entryWords(t, e.type)}`, w.time(e.ts), amountOf(e.payload, (v) => formatTableMoney(v, currencyAt(d, e.seq), w.language))]),
     );
   const name = d.health?.tableId ?? d.terminalId;
   const tickets = ticketsSection(w, d);

@@ -123,6 +123,26 @@ const FULL_ALARM = {
   acks: Array.from({ length: 20 }, (_, i) => ({ by: 'ana', at, note: `look ${i}` })),
 };
 
+/**
+ * A table that changed from Hong Kong dollars to patacas at seq 55: a jackpot paid before (seq 10)
+ * and after (seq 60), and a round closed before (seq 50).
+ */
+const CHANGED_TABLE = {
+  ...TABLE,
+  terminalId: 'T3',
+  currency: { code: 'MOP', exponent: 2 },
+  currencies: [
+    { fromSeq: 1, code: 'HKD', exponent: 2 },
+    { fromSeq: 55, code: 'MOP', exponent: 2 },
+  ],
+  jackpots: [
+    { seq: 60, type: 'jackpot.settle', ts: at, payload: { amount: 2000 } },
+    { seq: 10, type: 'jackpot.settle', ts: at, payload: { amount: 1000 } },
+  ],
+  handpays: [],
+  transfers: [],
+};
+
 let server: Server;
 let origin = '';
 test.beforeAll(async () => {
@@ -144,6 +164,8 @@ test.beforeAll(async () => {
       return void res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'acks-full', message: 'full' }));
     if (url === '/backoffice/api/tables/T1') return json(TABLE);
     if (url === '/backoffice/api/tables/T2') return json(ODD_TABLE);
+    if (url === '/backoffice/api/tables/T3') return json(CHANGED_TABLE);
+    if (url === '/backoffice/api/tables/T3/rounds/T3-r1/evidence') return json(round('T3', 'T3-r1', 'blackjack', 'macau-2009', ['hit'], ['main']));
     const evidence = /^\/backoffice\/api\/tables\/T1\/rounds\/([^/]+)\/evidence$/.exec(url)?.[1];
     if (evidence && ROUNDS[evidence]) return json(ROUNDS[evidence]);
     const file = path.join(root, url.replace(/^\/backoffice\//, '') || 'index.html');
@@ -257,4 +279,23 @@ test("a table's page shows an amount no ledger writes as written, and the rest o
   await expect(page.getByTestId('table-page')).toBeVisible();
   const amounts = page.locator('[data-testid=table-page] table.grid tbody tr td:nth-child(3)');
   await expect(amounts).toHaveText(['⚠ 0.5', '⚠ -1e+300', `⚠ ${2 ** 60}`]);
+});
+
+// A table that changed currency: a jackpot and a round are shown in the currency the table held
+// when it journalled them (the spans the upstream keeps, as the reports read them). Before, each
+// was in the table's currency of now: the jackpot paid and the round played in Hong Kong dollars
+// were labelled patacas.
+test("a table's entries and a round's recall are in the currency the table held at their seq", async ({ page }) => {
+  const fmt = (code: string, minor: number) =>
+    page.evaluate(
+      ([c, m]) => new Intl.NumberFormat('en-MO', { style: 'currency', currency: c, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(m / 100),
+      [code, minor] as const,
+    );
+  await open(page, 'en', '/table/T3');
+  await expect(page.getByTestId('table-page')).toBeVisible();
+  await expect(page.locator('[data-testid=table-page] table.grid tbody tr td:nth-child(3)')).toHaveText([await fmt('MOP', 2000), await fmt('HKD', 1000)]);
+  await page.goto(`${origin}/backoffice/#/table/T3/round/T3-r1`);
+  const recall = page.getByTestId('round-recall');
+  await expect(recall).toHaveAttribute('data-round', 'T3-r1');
+  await expect(recall.locator('table.grid').first().locator('tbody tr td:nth-child(4)')).toHaveText([await fmt('HKD', 100)]);
 });

@@ -14,6 +14,12 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
   const row = t.rows[0];
   if (!row) return null;
   const health = KioskHealth.safeParse(row.last_health);
+  // The table's currencies by seq (migration 13), as the reports read each entry: the page reads an
+  // entry or a round in the one in force at its seq, not the table's of now (a review of 6 December).
+  const spans = await sql.query<{ from_seq: number; code: string; exponent: number }>(
+    'SELECT from_seq, code, exponent FROM currency_spans WHERE terminal_id = $1 ORDER BY from_seq',
+    [terminalId],
+  );
   const credits = await projection.stationCredits(terminalId);
   const m = await sql.query<{ scope: string; name: string; value: number }>(
     'SELECT scope, name, value FROM meters WHERE terminal_id = $1 ORDER BY scope, name',
@@ -37,6 +43,8 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
     health: health.success ? health.data : null,
     /** Every amount on the page is minor units of this (null: the table has not named one yet). */
     currency: row.currency === null ? null : { code: row.currency, exponent: Number(row.currency_exponent) },
+    /** Each from `fromSeq` up to the next's: the currency the table held when it journalled an entry. */
+    currencies: spans.rows.map((x) => ({ fromSeq: Number(x.from_seq), code: x.code, exponent: Number(x.exponent) })),
     faults: health.success ? (health.data.table?.faults ?? []) : [],
     table: meters.get('table') ?? {},
     stations: [...stationNumbers]
