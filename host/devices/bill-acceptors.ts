@@ -106,6 +106,24 @@ export class BillAcceptors {
     this.add(station, `relay:${station}`, protocol, (options) => openBillAcceptorOn(opener, { ...options, ...ssp }));
   }
 
+  /**
+   * A relayed station's agent now runs the driver itself (`mode: driver`): the host's own driver
+   * of it goes, said nothing more of (its port's end is no lost acceptor: the agent's is there).
+   * Before, it stayed, opening ports over the dead relaying link and saying the acceptor lost.
+   */
+  detachRelayed(station: number): Promise<void> {
+    const d = this.devices.get(station);
+    if (!d || this.status.get(station)?.spec !== `relay:${station}`) return Promise.resolve();
+    this.devices.delete(station);
+    this.status.delete(station);
+    this.detached.add(d);
+    this.deps.log.info({ station }, "the station's agent runs its acceptor's driver now: the host's driver of it let go");
+    return d.close();
+  }
+
+  /** Drivers let go (detachRelayed): whatever they say after is not heard. */
+  private readonly detached = new WeakSet<OpenedBillAcceptor>();
+
   /** Reconnects a station's driver now rather than after its backoff (the relayed port came back). */
   wake(station: number): void {
     const d = this.devices.get(station);
@@ -140,8 +158,11 @@ export class BillAcceptors {
       onCredit: (credit) => this.credit(station, device, credit),
       ...(this.deps.tickets ? this.ticketOptions(station, this.deps.tickets) : {}),
     });
-    acceptor.on((e) => this.track(station, e));
+    acceptor.on((e) => {
+      if (!this.detached.has(acceptor)) this.track(station, e);
+    });
     acceptor.onFrame((f) => {
+      if (this.detached.has(acceptor)) return;
       for (const l of this.frameListeners) l(station, f);
     });
     this.devices.set(station, acceptor);

@@ -33,7 +33,7 @@ export interface RemoteAcceptorDeps {
    * relay`): the seated stations' BillAcceptors, so a relayed station is their code path after
    * the transport. Absent: relay mode is refused.
    */
-  relayed?: Pick<BillAcceptors, 'attachRelayed' | 'wake'>;
+  relayed?: Pick<BillAcceptors, 'attachRelayed' | 'detachRelayed' | 'wake'>;
   /** The host's notes held for a person (the seated acceptors'): a note handed to an agent's driver is its acceptor's again. */
   notes?: Pick<NotesHeld, 'handed'>;
   /** The eSSP fixed key of the remote validators (held here only); relayed SSP always runs encrypted. */
@@ -310,6 +310,7 @@ export class RemoteAcceptors {
     this.status.set(m.station, { station: m.station, device, connected: true, protocol: m.acceptor, lastEvent: 'connected' });
     this.d.sas?.attach(m.station, link);
     if (relay) return this.helloRelay(link, m.station, m.acceptor);
+    this.dropRelay(m.station, link);
     // Of several escrows the journal holds open at the device, every one but the last is held for a
     // person (notes-held.ts: behind a newer escrow): its acceptor took another note since, and
     // whether it went into the cashbox or back to the player no agent will say.
@@ -343,6 +344,20 @@ export class RemoteAcceptors {
     });
     link.send({ type: 'device-welcome', pendingNote: null, enabled: this.enabled(station), accept: [...this.d.accepted()], ...this.sasWelcome(station) });
     link.log.info({ station, protocol }, 'station agent connected (relay)');
+  }
+
+  /**
+   * A station that relayed its acceptor greets running the driver itself: the relay's entry and the
+   * host's own driver of it go. Before, both stayed: the driver kept opening ports whose bytes went
+   * to the replaced link, and said the acceptor lost while the agent's answered.
+   */
+  private dropRelay(station: number, link: Link): void {
+    const r = this.relays.get(station);
+    this.relays.delete(station);
+    // Let go first, so the end of its port is not heard as a lost acceptor. The relaying link may
+    // have closed before (its entry gone): the driver, opened once, stays until let go here.
+    this.d.relayed?.detachRelayed(station).catch((err: unknown) => link.log.warn({ err, station }, "the host's driver of a relayed acceptor did not close"));
+    r?.current?.end('the station agent runs the driver now');
   }
 
   /** Whether the agent is to open the station's SAS port (the configuration relays it). */

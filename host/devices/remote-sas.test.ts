@@ -27,7 +27,7 @@ function rig(configured: number[]) {
     stations,
     hasStation: (s) => s > 100 && s <= 104,
     accepted: () => [100],
-    relayed: { attachRelayed: () => undefined, wake: () => undefined },
+    relayed: { attachRelayed: () => undefined, detachRelayed: () => Promise.resolve(), wake: () => undefined },
     sas,
   });
   /** The listener's rate, as a budget of SAS messages a link may send (lan-server.ts holds the real buckets). */
