@@ -64,7 +64,7 @@ export class ConnectionGuard {
 
   constructor(
     private readonly limits: ConnectionLimits,
-    private readonly o: { listener: 'local' | 'lan' | 'edge'; log: Logger; onClose?: (reason: GuardClose) => void },
+    private readonly o: { listener: 'local' | 'lan' | 'edge' | 'station-screen'; log: Logger; onClose?: (reason: GuardClose) => void },
   ) {}
 
   /** Guards every connection `server` accepts (for an HTTPS server: the TCP connection, before TLS). */

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { decodeClientMessage, encode, MAX_MESSAGE_BYTES, protocolError, StationTables, stationView } from '../../protocol/index.js';
+import { ConnectionGuard, type ConnectionLimits } from '../limits/connection-guard.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { screenCsp } from '../server/security-headers.js';
 import { relayTable, type TableRelayOptions } from './table-relay.js';
@@ -19,7 +20,18 @@ export interface ScreenRelayOptions {
   port?: number;
   /** A table's flood limit per screen link (tests set it low). */
   flood?: TableRelayOptions['flood'];
+  /** How the screen port admits connections (default SCREEN_PORT_LIMITS; tests: a shorter deadline). */
+  connections?: ConnectionLimits;
 }
+
+/**
+ * The station's screen port admits this many connections at once (all from the loopback, so the
+ * per-address cap is the total), each to say its hello within 5 s (the host's own deadline): a
+ * screen of 8 tables holds 8 WebSockets, a reload's overlap as many again, and a browser's page
+ * load a few HTTP connections. Before (a review), a connection that never said its hello was held
+ * for ever: any local process could pile silent sockets up until the agent ran out of descriptors.
+ */
+export const SCREEN_PORT_LIMITS: ConnectionLimits = { helloMs: 5000, perAddress: 64, total: 64 };
 
 /**
  * The station's own screen, served to the browser on this machine (loopback only) and relayed
@@ -43,6 +55,9 @@ export async function startScreenRelay(o: ScreenRelayOptions): Promise<{ url: st
   const view = stationView(home.enrolment.station);
   const app = Fastify({ loggerInstance: o.log, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 });
   await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
+  // Counted from the TCP accept: a connection says its hello with the launch token in time (or asks for a file), or is closed.
+  const guard = new ConnectionGuard(o.connections ?? SCREEN_PORT_LIMITS, { listener: 'station-screen', log: o.log });
+  guard.attach(app.server);
   let hosts = new Set<string>();
   app.addHook('onRequest', async (req, reply) => {
     if (!hosts.has(req.headers.host ?? '')) return reply.code(421).send({ error: 'misdirected request' });
@@ -54,11 +69,15 @@ export async function startScreenRelay(o: ScreenRelayOptions): Promise<{ url: st
       local.send(encode(protocolError(code, detail)));
       local.close(1008, code);
     };
+    // Kept once its hello names the launch token; closed at the hello deadline otherwise.
+    let greeted = false;
+    guard.watch(req.socket, () => greeted);
     // The first message is the screen's hello with the local launch token; the rest is the table relay's.
     local.once('message', (data) => {
       const d = decodeClientMessage(String(data));
       if (!d.ok || d.message.type !== 'hello') return refuse('hello-required', 'hello with the local launch token first');
       if (!tokenOk(d.message.token)) return refuse('unauthorized', 'unknown launch token');
+      greeted = true;
       relayTable(local, { enrolment: table.enrolment, connect: table.connect, log: o.log, ...(o.flood ? { flood: o.flood } : {}) }, d.message);
     });
   };
@@ -84,5 +103,13 @@ export async function startScreenRelay(o: ScreenRelayOptions): Promise<{ url: st
   hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   // A screen of several tables is told so in its address; one of one table is the station screen as before.
   const several = o.tables.length > 1 ? '&tables=1' : '';
-  return { url: `http://127.0.0.1:${port}/${view}?token=${encodeURIComponent(token)}${several}`, token, port, close: () => app.close() };
+  return {
+    url: `http://127.0.0.1:${port}/${view}?token=${encodeURIComponent(token)}${several}`,
+    token,
+    port,
+    close: async () => {
+      guard.close();
+      await app.close();
+    },
+  };
 }
