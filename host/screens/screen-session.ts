@@ -76,6 +76,15 @@ export interface IncomingLimits {
  */
 export const INCOMING_LIMITS: IncomingLimits = { burst: 40, perSecond: 20, dropAfter: 40, refused: { burst: 40, perSecond: 1 } };
 
+/**
+ * The parts a screen may ask for whole (`resync`), each part counted: an honest screen asks for a
+ * part at most once a second (protocol/compose.ts, `retryMs`), four parts at most, and a station
+ * agent's relay asks for its own besides the browser's recall. Past it a resync is refused
+ * (`rate-limited`, a protocol error): held to the message rate alone, one screen could have 80
+ * whole parts a second written to it for 60-byte messages.
+ */
+export const RESYNC_LIMITS = { burst: 24, perSecond: 6 } as const;
+
 let nextSession = 1;
 
 export interface ScreenSessionOptions {
@@ -109,6 +118,8 @@ export class ScreenSession {
   private readonly bucket: TokenBucket | null;
   /** Stale and rejected commands, which the protocol-error count does not count. */
   private readonly refusedBucket: TokenBucket | null;
+  /** The parts asked for whole (RESYNC_LIMITS). */
+  private readonly resyncBucket: TokenBucket | null;
   private readonly incoming: IncomingLimits;
   /** This client's log: under its address until its hello, then under its view (each client has its own log budget). */
   private log: Logger;
@@ -139,6 +150,7 @@ export class ScreenSession {
     const now = options.now ?? (() => performance.now());
     this.bucket = options.incoming === null ? null : new TokenBucket(this.incoming.burst, this.incoming.perSecond, now);
     this.refusedBucket = options.incoming === null ? null : new TokenBucket(this.incoming.refused.burst, this.incoming.refused.perSecond, now);
+    this.resyncBucket = options.incoming === null ? null : new TokenBucket(RESYNC_LIMITS.burst, RESYNC_LIMITS.perSecond, now);
     this.refusals = options.refusals ?? new RefusalLog(hostLog, now);
     this.outbox = new Outbox({ write }, options.limits, () => {
       this.log.warn({ session: this.id, view: this.granted }, 'screen reads none of its replies: closed');
@@ -227,9 +239,16 @@ export class ScreenSession {
     }
     if (m.type === 'resync') {
       // The screen lost track of these parts: each goes whole now, then patches follow it again.
-      // Nothing is answered but the parts: a resync costs the host no more than a subscribe.
-      for (const part of m.parts) this.outbox.forget(part === 'own' ? `view:${m.view}` : part === 'recall' ? `recall:${m.view}` : `public:${part}`);
-      return this.host.resend(m.view, this.id, this.sink, m.parts);
+      // Nothing is answered but the parts, each counted against the screen's resync budget.
+      const parts = [...new Set(m.parts)];
+      if (this.resyncBucket && !this.resyncBucket.take(parts.length)) {
+        const { burst, perSecond } = RESYNC_LIMITS;
+        return this.refuse(
+          protocolError('rate-limited', `more than ${burst} parts asked for whole at once or ${perSecond} a second`, { ref: m.id, view: m.view }),
+        );
+      }
+      for (const part of parts) this.outbox.forget(part === 'own' ? `view:${m.view}` : part === 'recall' ? `recall:${m.view}` : `public:${part}`);
+      return this.host.resend(m.view, this.id, this.sink, parts);
     }
     const result = this.host.commands.submit(m.view, m.version, m.command, this.id);
     // A bet or a decision is answered once its group commit is durable; replies keep the commands' order.
