@@ -37,7 +37,8 @@ export const RETURNED_BY_HAND = 'settled by hand: not in the cashbox';
  *   once the journal shows it (`noteLeftSince`): the station's `bill-jam` raise, or its
  *   `bill-cheat` raise naming the note's escrow; a mark the journal does not show (no fault
  *   journalled over it) lasts until a driver is handed the note again (a restart; a remote agent
- *   that runs the driver, at its hello: a relayed station's driver is the host's, opened once a run);
+ *   that runs the driver, at its hello: a relayed station's driver is the host's, opened once a run, or
+ *   again after such an agent let it go);
  * - one behind a newer escrow at its device (an acceptor holds one note at a time: whatever became
  *   of it, its acceptor took another since and will never speak of it), or a jam at its station;
  * - one at a station no longer configured.

@@ -10,7 +10,7 @@ import {
   type ProtocolError,
 } from '../../protocol/index.js';
 import { Outbox, OUTBOX_LIMITS, SharedMessage, type Update } from '../screens/outbox.js';
-import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS } from '../screens/screen-session.js';
+import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS, RESYNC_LIMITS } from '../screens/screen-session.js';
 import { TokenBucket } from '../limits/token-bucket.js';
 import type { Edge, EdgeHolder } from './edge.js';
 
@@ -43,6 +43,8 @@ export class EdgeSession implements EdgeHolder {
   private closed = false;
   private errors = 0;
   private readonly bucket = new TokenBucket(INCOMING_LIMITS.burst, INCOMING_LIMITS.perSecond, () => performance.now());
+  /** The parts asked for whole, as at the table's own listener (RESYNC_LIMITS). */
+  private readonly resyncBucket = new TokenBucket(RESYNC_LIMITS.burst, RESYNC_LIMITS.perSecond, () => performance.now());
   readonly outbox: Outbox;
   private handling: Promise<void> = Promise.resolve();
   /** The host's answers keep the order of the commands. */
@@ -123,12 +125,15 @@ export class EdgeSession implements EdgeHolder {
     if (!this.subscribed) return this.refuse(protocolError('not-subscribed', `${m.type} before subscribing`, { ref: m.id, view: m.view }));
     const text = raw ?? JSON.stringify(m);
     if (m.type === 'resync') {
-      for (const part of m.parts) {
+      const parts = [...new Set(m.parts)];
+      if (!this.resyncBucket.take(parts.length))
+        return this.refuse(protocolError('rate-limited', 'more parts asked for whole than a screen asks', { ref: m.id, view: m.view }));
+      for (const part of parts) {
         const slot = part === 'own' ? `view:${view}` : part === 'recall' ? `recall:${view}` : `public:${part}`;
         this.outbox.forget(slot);
         if (part !== 'recall') this.edge.resend(this, slot);
       }
-      if (m.parts.includes('recall')) await this.edge.forward(this.station, text, false);
+      if (parts.includes('recall')) await this.edge.forward(this.station, text, false);
       return;
     }
     const answer = this.edge.forward(this.station, text, true);
