@@ -33,7 +33,7 @@ describe('a station that relayed its acceptor, then runs the driver itself', { t
 
   before(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'relay-then-driver-'));
-    const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: 2, remoteAcceptors: { relayOnly: false } });
+    const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: 3, remoteAcceptors: { relayOnly: false } });
     running = await startHost({ dataDir, rendererDir: path.join(dataDir, 'none'), config, logger: silent, simulatedDealer: false });
   });
   after(async () => {
@@ -86,6 +86,27 @@ describe('a station that relayed its acceptor, then runs the driver itself', { t
     driving.simulator()?.insertNote(500);
     await until('the note credited', () => running.ledger.credit(station) === 50_000, 15_000);
   }
+
+  it('and back to relaying: the host drives the acceptor again, and credits its note', async () => {
+    await relayThenDriver(103, true);
+    for (const stop of stops.splice(0)) await stop();
+    const enrolment = running.stadium.enrol(103, ['Ana Lei (1001)', 'Rui Sá (1002)']);
+    const agent = pinnedAgent(enrolment);
+    stops.push(async () => agent.destroy());
+    const relayed = new ByteRelay({
+      enrolment,
+      spec: 'sim',
+      protocol: 'id003',
+      currency: 'MOP',
+      log: silent,
+      connect: () => pinnedSocket(enrolment, agent, '/station-device'),
+    });
+    relayed.start();
+    stops.push(() => relayed.stop());
+    await until('the host drives BA-103 again', () => running.devices.billAcceptors.statuses().some((s) => s.station === 103 && s.state === 'ready'));
+    relayed.simulator()?.insertNote(100);
+    await until('the note credited', () => running.ledger.credit(103) === 60_000, 15_000);
+  });
 
   it("the relaying link replaced by the driving one: the host's driver let go, no lost acceptor, the agent's note credited", () => relayThenDriver(101, false));
   it("the relaying agent stopped, then one that drives: the host's driver let go, the agent's note credited", () => relayThenDriver(102, true));
