@@ -119,7 +119,8 @@ export class RemoteAcceptors {
     return {
       receive: (text) => this.receive(link, text),
       dispose: () => this.closed(link),
-      greeted: () => link.station !== null,
+      // Earned while in force: one replaced or revoked (its close frame perhaps never answered) may be evicted for a newcomer.
+      greeted: () => link.station !== null && !link.ended,
     };
   }
 

@@ -84,7 +84,7 @@ describe("the LAN listener's screen links", { timeout: 60_000 }, () => {
     const lines: Record<string, unknown>[] = [];
     const log = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
     let ended: number | null = null;
-    const session = { id: 'screen-1', view: () => 'station/1', receive: () => undefined, dispose: () => (ended = Date.now()) };
+    const session = { id: 'screen-1', view: () => 'station/1', closed: () => ended !== null, receive: () => undefined, dispose: () => (ended = Date.now()) };
     const lan = await createLanServer(
       {
         log,

@@ -152,7 +152,8 @@ function serveScreens(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
         else socket.close(code, reason);
       },
     });
-    guard.watch(req.socket, () => session.view() !== null);
+    // Earned while its session is open: one the host closed (its close frame unanswered, ws waits 30 s) may be evicted for a newcomer.
+    guard.watch(req.socket, () => session.view() !== null && !session.closed());
     keepAlive(socket, deps.screenPingMs ?? SCREEN_PING_MS, { name: 'station screen link', log });
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => session.dispose());

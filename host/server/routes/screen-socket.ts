@@ -28,8 +28,8 @@ export async function screenSocketRoute(app: HostApp, deps: HttpServerDeps, guar
       write: (m, written) => socket.send(m.bytes, { binary: false }, () => written()),
       close: (code, reason) => socket.close(code, reason),
     });
-    // Kept once its hello is accepted; closed at the hello deadline otherwise.
-    guard.watch(req.socket, () => session.view() !== null);
+    // Kept once its hello is accepted and while its session is open; closed at the hello deadline otherwise.
+    guard.watch(req.socket, () => session.view() !== null && !session.closed());
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => session.dispose());
     socket.on('error', (err) => deps.log.child({ client }).warn({ err, session: session.id }, 'websocket error'));
