@@ -35,7 +35,7 @@ describe('the station agent’s screen port: connections must say their hello', 
       tables: [{ enrolment, connect: () => new WebSocket(`ws://127.0.0.1:${tablePort}`) }],
       log: pino({ level: 'silent' }),
       rendererDir: '/nonexistent',
-      connections: { helloMs: 400, perAddress: 16, total: 16 },
+      connections: { helloMs: 1000, perAddress: 16, total: 16 },
     });
     const origin = `http://127.0.0.1:${relay.port}`;
     const bare: net.Socket[] = [];
@@ -67,7 +67,7 @@ describe('the station agent’s screen port: connections must say their hello', 
         'every silent connection closed',
         () => bare.every((s) => s.destroyed || s.readyState === 'closed') && silent.every((w) => w.readyState === WebSocket.CLOSED),
       );
-      await new Promise((r) => setTimeout(r, 600));
+      await new Promise((r) => setTimeout(r, 1200));
       assert.equal(browser.readyState, WebSocket.OPEN, 'the screen that said its hello is kept past the deadline');
     } finally {
       for (const s of bare) s.destroy();
