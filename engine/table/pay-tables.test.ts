@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { tableGame } from '../games.js';
 import { payRef, type Pays } from './pay-line.js';
 import type { GameKind } from './vocabulary.js';
+import { WAR_RULES } from '../war/profiles.js';
 
 /** The pay table a station's help shows for a game under a profile (and options). */
 const payTable = (game: GameKind, profile: string, options: Readonly<Record<string, unknown>> = {}) => [...tableGame(game, profile, options).rules.payTable];
@@ -54,6 +55,17 @@ describe('the help pay table comes from the active profile', () => {
     assert.equal(pays(w).tieBet, '10:1');
     assert.equal(pays(w).surrender, 'half returned');
     assert.equal(w.find((l) => l.item === 'tieBet')?.rule, 'macau-war [art.7] n.3');
+  });
+
+  it('war lists every way its settlement pays, the tie at war (Art. 7 n.5 al.2) too', () => {
+    const w = payTable('war', 'macau');
+    // «Em caso de empate, o jogador ganha o valor em jogo e ainda um montante igual ao da aposta
+    // inicial»: the first bet and the raise each paid 1 to 1 (net +2B on the 2B staked), not the
+    // war won's raise paid and first bet returned (net +B). engine/war/war.test.ts settles it so (ratio 2).
+    assert.equal(pays(w).warTie, '1:1');
+    assert.equal(w.find((l) => l.item === 'warTie')?.rule, WAR_RULES.warTie);
+    const paying = new Set([WAR_RULES.win, WAR_RULES.tieBetWins, WAR_RULES.warHigher, WAR_RULES.warTie]);
+    assert.deepEqual(new Set(w.filter((l) => paying.has(l.rule as never)).map((l) => l.rule)), paying, 'each paying rule has its line');
   });
 
   it('no line pays a decimal, a zero or a negative ratio', () => {

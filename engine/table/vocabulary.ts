@@ -266,6 +266,7 @@ export const PAY_ITEMS = [
   'streak5',
   'tieBet',
   'warHigher',
+  'warTie',
 ] as const;
 export type PayItem = (typeof PAY_ITEMS)[number];
 
