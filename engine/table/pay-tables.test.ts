@@ -53,7 +53,9 @@ describe('the help pay table comes from the active profile', () => {
   it('war pays its tie bet as the profile says', () => {
     const w = payTable('war', 'macau');
     assert.equal(pays(w).tieBet, '10:1');
-    assert.equal(pays(w).surrender, 'half returned');
+    // «Perder metade do valor da aposta inicial» (Art. 7 n.4 al.1), not blackjack's surrender (放棄牌局, «desistência»).
+    assert.equal(pays(w).warSurrender, 'half returned');
+    assert.equal(pays(w).surrender, undefined);
     assert.equal(w.find((l) => l.item === 'tieBet')?.rule, 'macau-war [art.7] n.3');
   });
 

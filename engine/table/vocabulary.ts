@@ -267,6 +267,7 @@ export const PAY_ITEMS = [
   'tieBet',
   'warHigher',
   'warTie',
+  'warSurrender',
 ] as const;
 export type PayItem = (typeof PAY_ITEMS)[number];
 

@@ -7,7 +7,8 @@ export function warPayTable(p: WarProfile): PayLine[] {
   return [
     payLine('win', odds(1, 1), rules.win),
     payLine('tieBet', odds(p.tiePays, 1), rules.tieBetWins),
-    payLine('surrender', { kind: 'returned', part: 'half' }, rules.surrender),
+    // «Perder metade do valor da aposta inicial»: war's own words, not blackjack's surrender.
+    payLine('warSurrender', { kind: 'returned', part: 'half' }, rules.surrender),
     payLine('warHigher', odds(1, 1), rules.warHigher),
     // Art. 7 n.5 al.2: a tie at war pays the pot and an amount equal to the first bet: both bets 1 to 1.
     payLine('warTie', odds(1, 1), rules.warTie),

@@ -28,6 +28,14 @@ const ONE_TERM: readonly { lang: string; concept: string; kept: RegExp; refused:
   { lang: 'zh-Hant', concept: 'the gaming table', kept: /博彩桌/, refused: /賭[枱檯桌台]/ },
   { lang: 'zh-Hant', concept: 'the table character', kept: /檯/, refused: /枱/ },
   { lang: 'zh-Hans', concept: 'the gaming table', kept: /赌台/, refused: /博彩桌|赌桌/ },
+  // This table (and that one): the table character of each catalogue, 本檯 / 本台 (該檯 / 该台); 桌 is
+  // the gaming table's 博彩桌 only (and the peer table's 同桌), and 此 a second word for 本.
+  { lang: 'zh-Hant', concept: 'this table', kept: /本檯/, refused: /[本此該]桌|此檯/ },
+  { lang: 'zh-Hans', concept: 'this table', kept: /本台/, refused: /[本此该]桌|此台/ },
+  // The 2009 text (Art. 12): a player «作出» the additional bet 保險投注; nobody buys it (買保險).
+  { lang: 'zh-Hant', concept: 'insurance', kept: /保險投注/, refused: /買保險|購買保險/ },
+  // The 2009 text (Art. 7) says 超過二十一點 for a bust; 爆 is the street's word.
+  { lang: 'zh-Hant', concept: 'a bust', kept: /超過二十一點/, refused: /爆/ },
   // The dealer's card face up: 莊家牌面為A (the 2009 text, Art. 12), 牌面向上 (Art. 5); never 明牌.
   { lang: 'zh-Hant', concept: 'a card face up', kept: /牌面/, refused: /明牌/ },
   // Even money (docs/terms-for-review.md): «pagamento imediato», the offer's own words; «pagamento

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Graphics, Sprite, Texture, type Container } from 'pixi.js';
+import { Graphics, Sprite, Text, Texture, type Container } from 'pixi.js';
 import type { HistoryEntry } from '../../../protocol/index.js';
 import { createI18n } from '../../../locales/i18n.js';
 import { HistoryStrip } from './history-strip.js';
@@ -58,5 +58,15 @@ describe("the table display's history strip (issue 52: the still layer that cach
     assert.equal(graphics(strip), 1);
     assert.equal(strip.sharpen(), false);
     strip.destroy({ children: true });
+  });
+
+  it("shows a dealer's bust as its total, over twenty-one, in every language: the regulation's word for it (超過二十一點, 2009 Art. 7) fits no column", () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const strip = new HistoryStrip(area);
+      strip.show([entry(1), { ...entry(2), dealer: ['TS', '6H', '8C'], dealerTotal: 24 }], createI18n(language).getFixedT(language));
+      const shown = strip.children.filter((c): c is Text => c instanceof Text && c.visible).map((c) => c.text);
+      assert.deepEqual(shown.slice(1), ['17', '24'], language);
+      strip.destroy({ children: true });
+    }
   });
 });

@@ -55,7 +55,7 @@ export class HistoryStrip extends Container {
     this.visible = history !== undefined;
     if (!history) return;
     this.title.text = t('felt.history');
-    const key = history.map((h) => h.roundId).join() + t('felt.bust');
+    const key = history.map((h) => h.roundId).join();
     if (key === this.shown) return;
     this.shown = key;
     this.recent = history.slice(-HISTORY_SHOWN);
@@ -66,7 +66,8 @@ export class HistoryStrip extends Container {
       if (!h) return;
       const x = 14 + colW * i + colW / 2;
       const bust = h.dealerTotal !== null && h.dealerTotal > 21;
-      cell.text = h.dealerTotal === null ? (h.dealer[0] ?? '') : bust ? t('felt.bust') : String(h.dealerTotal);
+      // A bust is its total, over twenty-one, in its colour: the regulation's word (超過二十一點, 2009 Art. 7) fits no column.
+      cell.text = h.dealerTotal === null ? (h.dealer[0] ?? '') : String(h.dealerTotal);
       cell.style.fill = bust ? '#7dff9a' : COLORS.ivory;
       cell.position.set(x, 74);
     });
