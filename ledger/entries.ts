@@ -5,7 +5,7 @@ import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
 import { TICKET_JOURNAL_PAYLOADS } from '../terms/system-validation-terms.js';
 import { AFT_JOURNAL_PAYLOADS } from './aft-terms.js';
-import { said, tiltSaid } from '../terms/said.js';
+import { journalSaid, said, tiltSaid } from '../terms/said.js';
 import { id, minor, positive, seat, station, text, who } from '../terms/payload-fields.js';
 import { SERVICE_PAYLOADS } from './service-payloads.js';
 import { TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
@@ -259,8 +259,11 @@ export const PAYLOADS = {
     detail: text.optional(),
     say: tiltSaid.optional(),
   }),
-  /** The only way a meter goes down: every meter of the scope back to zero, authorised. */
-  'meter.clear': z.strictObject({ ...authorisation, scope: MeterScope, reason: text }),
+  /**
+   * The only way a meter goes down: every meter of the scope back to zero, authorised. `reason`: a person's words, or the host's English; `say`, what was done as a key of the
+   * catalogues and its parameters (the scope, the authorisation), for the event log to say.
+   */
+  'meter.clear': z.strictObject({ ...authorisation, scope: MeterScope, reason: text, say: journalSaid.optional() }),
   /**
    * A card the shoe read and the engine placed, journalled before any screen is told: a killed
    * host replays a round's cards from these. `roundId` is absent for a card outside a round (a

@@ -48,6 +48,11 @@ export function tiltDetailSaid(name: TiltDetailName, values: Record<string, Said
   return { key: `tiltDetail.${name}`, values: bounded(values) };
 }
 
+/** A `journalSaid.<name>` key with its parameters: what the journal says of an act (a meter clear's `say`). */
+export function journalSaidOf(name: keyof Catalogue['journalSaid'] & string, values: Record<string, SaidValue> = {}): Said {
+  return { key: `journalSaid.${name}`, values: bounded(values) };
+}
+
 /**
  * The parameters that carry a code the catalogues name by a noun, and the section holding each
  * code's noun: a hold's reason, a dealing error's correction, a game, a rule profile, a card's
@@ -72,10 +77,18 @@ type Translate = (key: MessageKey, options: Record<string, unknown>) => string;
 
 /** A parameter as the reader says it: a code by its noun in the reader's language, else as it is. */
 function nounOf(t: Translate, name: string, value: SaidValue): SaidValue {
+  if (name === 'scope' && typeof value === 'string') return scopeWords(t, value);
   const section = Object.hasOwn(NOUNS, name) ? NOUNS[name] : undefined;
   if (section === undefined || typeof value !== 'string' || !CODE.test(value)) return value;
   const key = `${section}.${value}`;
   return isMessageKey(key) ? t(key, {}) : value;
+}
+
+/** A meters' scope (`table`, `station:3`) as the table or that station, in the reader's language; anything else as it is. */
+function scopeWords(t: Translate, scope: string): string {
+  if (scope === 'table') return t('service.field.atTable', {});
+  const m = /^station:(\d{1,4})$/.exec(scope);
+  return m ? t('service.field.atStation', { station: Number(m[1]) }) : scope;
 }
 
 /**
@@ -118,10 +131,10 @@ function wordOf(t: Translate, name: string, value: SaidValue): SaidValue | strin
  * noun names said by that noun (the service screen's notice, the back office, the log's English).
  */
 export function saidWords(t: Translate, s: { readonly key: MessageKey; readonly values?: Readonly<Record<string, SaidValue>> }): string {
-  // Only a service-mode refusal's, a service act's done notice's and a fault detail's parameters are read as nouns: a
+  // Only a service-mode refusal's, a service act's done notice's and a fault detail's and the journal's own words' (journalSaid) parameters are read as nouns: a
   // configuration refusal names its games and profiles as codes throughout (`{{games}}` is a list of
   // them), and one of its codes said by a noun beside another left as a code would read as two kinds of thing.
-  if (!['serviceRefusal.', 'service.done.', 'tiltDetail.'].some((p) => s.key.startsWith(p))) return t(s.key, { ...s.values });
+  if (!['serviceRefusal.', 'service.done.', 'tiltDetail.', 'journalSaid.'].some((p) => s.key.startsWith(p))) return t(s.key, { ...s.values });
   const values = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, wordOf(t, k, v)]));
   return t(s.key, values);
 }

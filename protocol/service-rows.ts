@@ -177,8 +177,14 @@ function ticketRowSchemas() {
  * A detail the host did not word (a device's own text) is in the event log's summary only.
  */
 function tiltDetailSchema() {
+  return saidSchema('tiltDetail');
+}
+
+/** Words by key of one section of the catalogues (`tiltDetail`, `journalSaid`) and their parameters (terms/said.ts). */
+function saidSchema(section: 'tiltDetail' | 'journalSaid') {
+  const keys = { tiltDetail: /^tiltDetail\.[A-Za-z]{1,64}$/, journalSaid: /^journalSaid\.[A-Za-z]{1,64}$/ };
   return z.strictObject({
-    key: z.string().regex(/^tiltDetail\.[A-Za-z]{1,64}$/),
+    key: z.string().regex(keys[section]),
     values: z
       .record(z.string().regex(/^[a-zA-Z]{1,32}$/), z.union([Text, z.number().finite()]))
       .refine((v) => Object.keys(v).length <= 16, 'at most sixteen parameters'),
@@ -326,6 +332,8 @@ function recordRowSchemas() {
         cleared: z.strictObject({ by: Short.optional() }).optional(),
       })
       .optional(),
+    /** What the journal says of an act of its own by key (a meter clear's `say`), which the screen shows instead of the payload. */
+    said: saidSchema('journalSaid').optional(),
   });
   return { RecallRound, EventRow };
 }

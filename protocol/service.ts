@@ -70,7 +70,8 @@ function moneyActions() {
         .regex(/^(table|station:[1-9]\d{0,3})$/)
         .refine((s) => s === 'table' || isStationNumber(Number(s.slice('station:'.length))), 'a station this table may have'),
       authorisation: z.string().min(1).max(64),
-      reason: z.string().min(1).max(200),
+      /** A person's own words; the service screen sends none, and the host words the clear by key (`journalSaid.meterClear`). */
+      reason: z.string().min(1).max(200).optional(),
     }),
     configChange: z.strictObject({
       kind: z.literal('config-change'),

@@ -27,3 +27,14 @@ export const tiltSaid = z.strictObject({
   values,
 });
 export type TiltSaidPayload = z.infer<typeof tiltSaid>;
+
+/**
+ * What the journal says of an act of its own (`meter.clear`'s `say`, beside the `reason` a person
+ * gave or the host's English): a key of the catalogues' `journalSaid` section and its parameters,
+ * which the event log says in the reader's language.
+ */
+export const journalSaid = z.strictObject({
+  key: z.string().regex(/^journalSaid\.[A-Za-z]{1,64}$/),
+  values,
+});
+export type JournalSaidPayload = z.infer<typeof journalSaid>;

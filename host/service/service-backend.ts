@@ -124,7 +124,7 @@ export interface MetersPart {
   scopes(): MeterScope[];
   /** The note face values of the table's currency (the cashbox drop's count). */
   notes(): number[];
-  clear(scope: string, authorisation: string, reason: string, authorisedBy: AuthorisedBy): BackendResult;
+  clear(scope: string, authorisation: string, reason: string | undefined, authorisedBy: AuthorisedBy): BackendResult;
   /** A station's cashbox counted at the drop, reconciled against its credits since the last drop; journalled, the difference said. */
   dropCount(station: number, notes: readonly { note: number; count: number }[], authorisedBy: AuthorisedBy): BackendResult;
   csv(): string;

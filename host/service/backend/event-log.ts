@@ -1,6 +1,6 @@
 import { canonicalJson, eventLog, newestEntriesOfType } from '../../../ledger/index.js';
 import { TiltKind, type EventRow } from '../../../protocol/index.js';
-import { tiltSaid } from '../../../terms/said.js';
+import { journalSaid, tiltSaid } from '../../../terms/said.js';
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from '../event-severity.js';
 import type { CashoutPart, EventsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -52,6 +52,12 @@ function faultOf(type: string, payload: Record<string, unknown>): Pick<EventRow,
   return { fault: { kind: kind.data, ...station, ...(say?.success ? { detail: say.data } : {}), ...cleared } };
 }
 
+/** What the journal says of its own act by key (a meter clear's `say`), where it parses. */
+function saidOf(payload: Record<string, unknown>): Pick<EventRow, 'said'> {
+  const say = payload.say === undefined ? null : journalSaid.safeParse(payload.say);
+  return say?.success ? { said: say.data } : {};
+}
+
 function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {
   const payload = masked(r.type, (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload);
   const kind = typeof payload.kind === 'string' ? payload.kind : undefined;
@@ -62,5 +68,6 @@ function toEventRow(r: { seq: number; ts: string; type: string; body: string }):
     severity: severityOf(r.type, kind),
     summary: canonicalJson(payload as never).slice(0, 400),
     ...faultOf(r.type, payload),
+    ...saidOf(payload),
   };
 }

@@ -2,7 +2,7 @@ import { jackpotPools } from '../../../ledger/index.js';
 import { NOTE_FACE_VALUES } from '../../../hardware/billacceptor/notes.js';
 import { compareMeters, meterUnit, metersOf } from '../../../protocol/index.js';
 import { journalDrop } from '../../floor/cashbox-drop.js';
-import { serviceSaid } from '../../../locales/said.js';
+import { inEnglish, journalSaidOf, serviceSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
 import type { MeterScope, MetersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
@@ -40,10 +40,13 @@ export function meters(d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'stadium' 
     scopes: () => readMeters(d),
     notes: () => [...NOTE_FACE_VALUES[d.config.currency]],
 
-    clear(scope, authorisation, reason, authorisedBy) {
+    clear(scope, authorisation, given, authorisedBy) {
+      // What was done, by key for the event log; the reason a person gave, else the same in English.
+      const say = journalSaidOf('meterClear', { scope, authorisation });
+      const reason = given ?? inEnglish(say);
       // One transaction: a clear refused with its record is not journalled, so a retry clears once.
       d.ledger.appendMany([
-        { type: 'meter.clear', payload: { who: authorisedBy.join(' / '), authorisation, scope, reason } },
+        { type: 'meter.clear', payload: { who: authorisedBy.join(' / '), authorisation, scope, reason, say } },
         serviceActionEntry(authorisedBy, 'meter-clear', `${scope} (${authorisation}): ${reason}`),
       ]);
       changes.changed();

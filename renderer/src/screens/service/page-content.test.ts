@@ -708,6 +708,32 @@ describe('service manual card entry', () => {
     assert.deepEqual(acted, [{ kind: 'enter-card', roundId: 'R-7', card: 'TD' }]);
   });
 
+  it('asks a meter clear with no sentence of its own: the host words it, and the scope reads as the table or a station', () => {
+    const i18n = createI18n('zh-Hant');
+    const t = i18n.t.bind(i18n);
+    const state = {
+      kind: 'service',
+      tableId: 'T',
+      softwareVersion: '1',
+      language: 'zh-Hant',
+      signedIn: true,
+      session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+    } as ServiceState;
+    const page = {
+      page: 'holds' as const,
+      table: { game: 'blackjack' as const, profile: 'macau-2009', phase: 'betting' as const, roundId: 'R-7', hold: null, newBets: true },
+      closed: false,
+    };
+    const asked: AskRequest[] = [];
+    const acted: ServiceAction[] = [];
+    const choices = { ...INITIAL_CHOICES, clearScope: 'station:2' };
+    const { buttons } = pageContent(state, page, t, choices, { ...none, ask: (r) => void asked.push(r), act: (x) => void acted.push(x) });
+    assert.equal(buttons.find((b) => b.id === 'clear-scope')?.label, t('service.action.scope', { scope: t('service.field.atStation', { station: '2' }) }));
+    buttons.find((b) => b.id === 'act-meter-clear')?.press();
+    asked.at(-1)?.then('DICJ-2026/7');
+    assert.deepEqual(acted, [{ kind: 'meter-clear', scope: 'station:2', authorisation: 'DICJ-2026/7' }]);
+  });
+
   it("asks a drop count for the station's number, then each face value's count, and asks for it as one action (a supervisor's)", () => {
     const i18n = createI18n('en');
     const t = i18n.t.bind(i18n);

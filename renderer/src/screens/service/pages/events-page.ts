@@ -1,5 +1,6 @@
 import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
 import { isMessageKey } from '../../../../../locales/i18n.js';
+import { saidWords } from '../../../../../locales/said.js';
 import type { PageChoices } from './choices.js';
 import { eventFilter } from './event-filter.js';
 import { GROUP_NAMES } from './event-groups.js';
@@ -91,11 +92,13 @@ function typeWords(type: string, k: PageKit): string {
 }
 
 /**
- * What an entry says: a fault raised or cleared in the screen's words (where, what, who cleared it,
- * and its detail where the host worded it), any other entry its payload as the journal has it.
+ * What an entry says: the journal's words by key where it has them (a meter clear), a fault raised
+ * or cleared in the screen's words (where, what, who cleared it, and its detail where the host
+ * worded it), any other entry its payload as the journal has it.
  */
 function entryWords(e: Extract<ServicePage, { page: 'events' }>['entries'][number], k: PageKit): string {
   const { t } = k;
+  if (e.said && isMessageKey(e.said.key)) return saidWords((key, options) => t(key, options), { key: e.said.key, values: e.said.values });
   if (!e.fault) return e.summary;
   const where = e.fault.station !== undefined ? t('service.field.atStation', { station: e.fault.station }) : t('service.field.atTable');
   const fault = t('punctuation.joined', { first: where, second: t(`tilt.${e.fault.kind}`) });

@@ -1,5 +1,6 @@
 import { UNCORRECTABLE, type ServicePage } from '../../../../../protocol/index.js';
 import { isCardCode } from '../../../../../cards/card.js';
+import { scopeLabel } from './meter-labels.js';
 import { cycle } from './rows.js';
 import { tableRows } from './table-rows.js';
 import type { PageKit } from './kit.js';
@@ -54,7 +55,7 @@ export function holdsPage(page: Extract<ServicePage, { page: 'holds' }>, k: Page
   btn('act-new-shoe', t('service.action.new-shoe'), () => a.act({ kind: 'new-shoe' }), sup);
   btn(
     'clear-scope',
-    t('service.action.scope', { scope: c.clearScope }),
+    t('service.action.scope', { scope: scopeLabel(c.clearScope, t) }),
     () => a.choose({ clearScope: cycle(['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'], c.clearScope) }),
     sup,
   );
@@ -66,7 +67,7 @@ export function holdsPage(page: Extract<ServicePage, { page: 'holds' }>, k: Page
         title: t('service.action.meter-clear'),
         label: t('service.action.authorisation'),
         kind: 'reference',
-        then: (n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n, reason: 'meter clear in service mode' }),
+        then: (n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n }),
       }),
     sup,
   );
