@@ -36,6 +36,8 @@ const ONE_TERM: readonly { lang: string; concept: string; kept: RegExp; refused:
   { lang: 'zh-Hant', concept: 'insurance', kept: /保險投注/, refused: /買保險|購買保險/ },
   // The 2009 text (Art. 7) says 超過二十一點 for a bust; 爆 is the street's word.
   { lang: 'zh-Hant', concept: 'a bust', kept: /超過二十一點/, refused: /爆/ },
+  // The 2009 text's Portuguese: the player «rebenta» (Art. 6, 7, 16) and has five cards «sem exceder 21 pontos» (Art. 19).
+  { lang: 'pt', concept: 'a bust', kept: /\brebent/i, refused: /\bpass\w* de 21\b|\bsem passar\b/i },
   // The dealer's card face up: 莊家牌面為A (the 2009 text, Art. 12), 牌面向上 (Art. 5); never 明牌.
   { lang: 'zh-Hant', concept: 'a card face up', kept: /牌面/, refused: /明牌/ },
   // Even money (docs/terms-for-review.md): «pagamento imediato», the offer's own words; «pagamento
