@@ -189,14 +189,14 @@ test("two-person meter clear with the regulator's authorisation number", async (
   await press(page, 'page-holds');
   await expect.poll(() => texts(page)).toContain('Clear meters');
   await press(page, 'clear-scope');
-  await expect.poll(() => texts(page)).toContain('Scope: station:1');
+  await expect.poll(() => texts(page)).toContain('Scope: Station 1');
   await press(page, 'act-meter-clear');
   // The regulator's reference has letters, '-' and '/': the reference pad types them.
   await typeOnPad(page, 'ref', 'DICJ-2024/117');
-  await expect.poll(() => texts(page)).toMatch(/Two-person action: Clear meters · station:1 · DICJ-2024\/117/);
+  await expect.poll(() => texts(page)).toMatch(/Two-person action: Clear meters · Station 1 · DICJ-2024\/117/);
   await typeOnPad(page, 'confirm', TECH.staff);
   await typeOnPad(page, 'confirm', TECH.pin);
-  await expect.poll(() => texts(page)).toContain('Meters of station:1 cleared');
+  await expect.poll(() => texts(page)).toContain('Meters of Station 1 cleared');
   await screenshot(page, testInfo, 'service-meter-clear-done');
   // The Meters page comes from the host: its station buttons are there once its snapshot is drawn
   // (pressed one frame after the page's button, in the CI run of 25 November on 08de614, they were not yet).

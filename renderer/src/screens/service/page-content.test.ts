@@ -732,6 +732,9 @@ describe('service manual card entry', () => {
     buttons.find((b) => b.id === 'act-meter-clear')?.press();
     asked.at(-1)?.then('DICJ-2026/7');
     assert.deepEqual(acted, [{ kind: 'meter-clear', scope: 'station:2', authorisation: 'DICJ-2026/7' }]);
+    // The second person confirms the scope as the page words it, and the reference.
+    const summary = actionSummary(acted[0] as ServiceAction, page, { t, money: (m) => `MOP ${m / 100}`, minorPerUnit: 100 });
+    assert.equal(summary, t('punctuation.joined', { first: t('service.field.atStation', { station: '2' }), second: 'DICJ-2026/7' }));
   });
 
   it("asks a drop count for the station's number, then each face value's count, and asks for it as one action (a supervisor's)", () => {

@@ -1,6 +1,7 @@
 import type { ServiceAction, ServicePage } from '../../../../../protocol/index.js';
 import { formatConfigValue, type ValueFormat } from '../config-editor.js';
 import { configKeyLabel } from './config-labels.js';
+import { scopeLabel } from './meter-labels.js';
 import { openRowText, stationList } from './peers-page.js';
 
 /** What the second person reads of a peer's enrolment file: the table and its address (the host checks the whole file). */
@@ -33,6 +34,11 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
       : summary;
   }
   const joined = (first: string, second: string) => fmt.t('punctuation.joined', { first, second });
+  // A meter clear: its scope as the table or a station, the reference, and a person's own reason where one was given.
+  if (action.kind === 'meter-clear') {
+    const what = joined(scopeLabel(action.scope, fmt.t), action.authorisation);
+    return action.reason === undefined ? what : joined(what, action.reason);
+  }
   if (action.kind === 'correct') return joined(action.roundId, fmt.t(`service.correction.${action.correction}`));
   if (action.kind === 'void-round')
     return joined(action.roundId, action.uncorrectable ? fmt.t(`service.uncorrectable.${action.uncorrectable}`) : action.reason);
