@@ -19,7 +19,7 @@ describe('results, offers and prizes in words', () => {
       assert.equal(offerText(t, null), null);
     }
     assert.deepEqual(asked, [
-      '莊家牌面為A：是否購買保險投注？',
+      '莊家牌面為A：是否作出保險投注？',
       '您有《Black Jack》：是否接受即時派彩？',
       '五張紙牌：是否收取一半投注？',
       '同點：挑戰莊家或輸一半投注？',
