@@ -69,4 +69,14 @@ describe("the table display's history strip (issue 52: the still layer that cach
       strip.destroy({ children: true });
     }
   });
+  it("says a new language in its key, so the table's cached layer is drawn again in it", () => {
+    // The key once held the bust's word; with busts shown as totals (3aaff7e0) it held the rounds
+    // alone, and a language change left the cached layer in the language before (the browser's
+    // screen matrix found the strip on the felt in zh-Hant).
+    const strip = new HistoryStrip(area);
+    strip.show([entry(1)], t);
+    const before = strip.drawn;
+    strip.show([entry(1)], createI18n('zh-Hant').getFixedT('zh-Hant'));
+    assert.notEqual(strip.drawn, before);
+  });
 });

@@ -55,7 +55,8 @@ export class HistoryStrip extends Container {
     this.visible = history !== undefined;
     if (!history) return;
     this.title.text = t('felt.history');
-    const key = history.map((h) => h.roundId).join();
+    // The language is in the key (its title): the table's cached layer is drawn again when it changes.
+    const key = history.map((h) => h.roundId).join() + this.title.text;
     if (key === this.shown) return;
     this.shown = key;
     this.recent = history.slice(-HISTORY_SHOWN);
