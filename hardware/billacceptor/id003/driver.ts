@@ -58,7 +58,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   /** The barcode ticket's cycle, beside the note's (tickets.ts), and what its steps may do on the wire. */
   private readonly tickets: TicketCycle;
   private readonly ticketUnit: TicketUnit;
-  /** A note told to stack still on its way (stack-stall.ts); the ticket's own is in ticketUnit. */
+  /** A note told to stack or to go back whose command is not yet carried out (stack-stall.ts); the ticket's own watch is in ticketUnit. */
   private readonly stackStall: StackStall;
 
   constructor(opener: PortOpener, options: BillAcceptorOptions) {

@@ -14,7 +14,7 @@ import { isTicketEscrow, readTicketEscrow, type TicketCycle } from './tickets.js
 
 export interface TicketUnit {
   readonly cycle: TicketCycle;
-  /** The ticket told to stack still on its way (stack-stall.ts). */
+  /** The ticket told to stack or to go back whose command is not yet carried out (stack-stall.ts). */
   readonly stackStall: StackStall;
   readonly clock: Clock;
   readonly pollIntervalMs: number;
