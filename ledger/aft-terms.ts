@@ -19,6 +19,8 @@ const transfer = {
   requested: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   /** The station's asset number the request named. */
   assetNumber: z.number().int().min(1).max(0xff_ff_ff_ff),
+  /** The request's transfer flags (0x72, Table 8.3e), which its answer and interrogation give back; absent (entries before 6 December): 0. */
+  flags: z.number().int().min(0).max(0xff).optional(),
 };
 
 export const AFT_PAYLOADS = {

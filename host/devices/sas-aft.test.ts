@@ -129,4 +129,18 @@ describe('AFT: a transfer killed at each journal step is applied exactly once', 
     assert.equal(entryCount(ledger, ['aft.in']), 2);
     assert.equal(ledger.credit(STATION), 12_000);
   });
+  it('answers a transfer with the flags its request carried, and reads them back after a restart', () => {
+    // Table 8.3c: the answer's transfer flags are the request's. Before: a refusal echoed them but
+    // a transfer that moved answered 00, and its interrogation too (the flags were not journalled).
+    const ONLY_IF_LOCKED = 0x40;
+    const HOST_CASHOUT_CONTROL = 0x01;
+    const s = new StationAft({ ...deps(ledger), lock: { request: () => undefined, status: () => 0, locked: () => true, release: () => undefined } });
+    const flags = ONLY_IF_LOCKED | HOST_CASHOUT_CONTROL;
+    assert.equal(s.transfer({ ...ask(0x00, 1_000, 'FLAGS-1'), flags }).flags, flags);
+    assert.equal(s.interrogate(0)?.flags, flags);
+    restart();
+    const again = station(ledger);
+    assert.deepEqual([again.interrogate(0)?.transactionId, again.interrogate(0)?.flags], ['FLAGS-1', flags]);
+    assert.equal(again.interrogate(0x81)?.flags, flags);
+  });
 });

@@ -92,7 +92,7 @@ export class StationAft implements SasAftSide {
     const type = q.type === AFT_TYPE.toMachine ? 'aft.in' : 'aft.out';
     this.d.ledger.append({
       type,
-      payload: { station: this.d.station, transactionId: q.transactionId, amount, requested: q.cashable ?? amount, assetNumber: q.assetNumber },
+      payload: { station: this.d.station, transactionId: q.transactionId, amount, requested: q.cashable ?? amount, assetNumber: q.assetNumber, flags: q.flags },
       txId: aftTxId(this.d.station, q.transactionId),
     });
     this.current = null;
@@ -229,7 +229,8 @@ export class StationAft implements SasAftSide {
       status: t.payload.amount < t.payload.requested ? AFT_STATUS.partial : AFT_STATUS.full,
       type: t.type === 'aft.in' ? AFT_TYPE.toMachine : AFT_TYPE.toHost,
       cashable: t.payload.amount,
-      flags: 0,
+      // Table 8.3c: the request's flags, as journalled (0 for an entry from before they were).
+      flags: t.payload.flags ?? 0,
       assetNumber: t.payload.assetNumber,
       transactionId: t.payload.transactionId,
       at: this.d.local(t.at),
