@@ -63,7 +63,8 @@ export const EXC = {
   cashoutTicketPrinted: 0x3d,
   handpayValidated: 0x3e,
   validationIdNotConfigured: 0x3f,
-  billAccepted: 0x4f, // the general "bill accepted": 0x47–0x4E and 0x50 are US-dollar denominations only
+  /** Bill accepted of no other code. 0x47–0x4E and 0x50 are named for US dollar notes; the station sends them for the same face values in the table's currency (MOP, HKD: host/devices/sas-exceptions.ts, docs/sas.md "Our readings"), this one for any other face value. */
+  billAccepted: 0x4f,
   handpayPending: 0x51,
   handpayReset: 0x52,
   sasProgressiveLevelHit: 0x56,
