@@ -51,10 +51,21 @@ export function interByteLimitMs(spec: string): number {
  * pass it; a `tcp:` terminal server or a pty's far end could send without end, and every poll was
  * decoded, answered and written: a host flooding polls held the table host's event loop (0.5–2 s
  * late at every turn, measured on 6 December) for as long as it liked. Bytes past it are dropped
- * and counted (`overBudget`), as line noise: the next wake-up character starts afresh. A relayed
+ * and counted (`overBudget`), as line noise: the next wake-up character starts afresh; a peer that
+ * keeps on is cut off (`FLOOD_CUT`). A relayed
  * line is held to its own budget before it gets here (host/server/lan-server.ts, RELAYED_BYTE_LIMITS).
  */
 export const SAS_LINE_BYTES = { burst: 4 * 3 * 1_746, perSecond: 2 * 3 * 1_746 } as const;
+
+/**
+ * A peer that goes on sending past the budget, more than another burst's worth of bytes dropped
+ * with no chunk taken whole between them, is cut off: the session ends as a lost port (its reason
+ * told through `onPortDown`: host/start/sas-links.ts logs it), and the link opens it again after
+ * its backoff, which grows while each connection floods (hardware/link.ts). An honest line never
+ * comes near it (twice its rate, after a burst of two seconds of it); before, the flooding peer
+ * kept its connection, every chunk still read, and nothing said why the polls went unanswered.
+ */
+export const FLOOD_CUT = SAS_LINE_BYTES.burst;
 
 /** A byte budget on the link's clock: `take(n)` gives how many of `n` bytes it takes now. */
 class ByteBudget {
@@ -163,21 +174,32 @@ export class SasLink {
     const sink = (b: number, wake: boolean): void => this.machine.char(b, wake);
     this.port = port;
     this.link.markUp(); // the port is open; whether the host speaks is the machine's link-up
-    return new Promise<void>((resolve) => {
+    return new Promise<void>((resolve, reject) => {
+      /** Bytes dropped since a chunk was last taken whole: past `FLOOD_CUT`, the peer is cut off. */
+      let unabated = 0;
+      let ended = false;
       const offData = port.onData((chunk) => {
+        if (ended) return;
         const taken = this.budget.take(chunk.length);
         this.dropped += chunk.length - taken;
         if (taken > 0) decoder.push(taken === chunk.length ? chunk : chunk.subarray(0, taken), sink);
+        unabated = taken === chunk.length ? 0 : unabated + chunk.length - taken;
+        if (unabated > FLOOD_CUT) end(new Error(`the peer sent faster than a SAS line carries (${unabated} bytes past the budget): connection closed`));
       });
-      const done = (): void => {
+      const end = (flood?: Error): void => {
+        if (ended) return;
+        ended = true;
         this.framing += decoder.badEscapes;
         if (this.decoder === decoder) this.decoder = null;
         offData();
         offClose();
         signal.removeEventListener('abort', done);
         if (this.port === port) this.port = null;
-        resolve();
+        // A flood ends the session as a lost port (its reason the technician's, onPortDown): the link closes it and opens it again after its backoff.
+        if (flood) reject(flood);
+        else resolve();
       };
+      const done = (): void => end();
       const offClose = port.onClose(done);
       signal.addEventListener('abort', done, { once: true });
     });

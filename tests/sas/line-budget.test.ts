@@ -60,4 +60,41 @@ describe('a SAS link takes no more than twice what its line carries', () => {
     assert.equal(r.link.machine.answered, 1_000 + 10 * Math.floor((3 * 1_745) / 6));
     await r.link.close();
   });
+  it('a peer that goes on sending past the budget is cut off: the port closed, its reason told, opened again after the backoff', async () => {
+    // Before: the bytes past the budget were dropped and the flooding peer kept its connection for
+    // as long as it liked, every chunk still read, and nothing told the technician why the polls
+    // went unanswered (the relayed line is closed after its refusals: host/server/lan-server.ts).
+    const clock = new ManualClock();
+    const ports: MessagePort[] = [];
+    const downs: string[] = [];
+    const opener = (): Promise<MessagePort> => {
+      const port = new MessagePort(`test ${ports.length + 1}`, () => undefined);
+      ports.push(port);
+      return Promise.resolve(port);
+    };
+    const link = new SasLink(opener, { address: A, game: new MemoryGame(), clock, onPortDown: (reason) => downs.push(reason) });
+    link.start();
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    };
+    await settle();
+    const first = ports[0];
+    assert.ok(first);
+    // A burst within the budget, then more than a second burst past it with time standing still.
+    first.receive(generalPolls(3_000));
+    first.receive(generalPolls(3_000));
+    assert.equal(first.closed, false, 'a burst past the budget alone is line noise: dropped, the connection kept');
+    first.receive(generalPolls(3_000));
+    await settle();
+    assert.equal(first.closed, true, 'the flooding connection is closed');
+    assert.equal(downs.length, 1);
+    assert.match(downs[0] ?? '', /faster than a SAS line/);
+    clock.advance(5_000);
+    await settle();
+    assert.equal(ports.length, 2, 'the link is opened again after its backoff');
+    const answered = link.machine.answered;
+    ports[1]?.receive(generalPolls(10));
+    assert.equal(link.machine.answered, answered + 10, 'a host within the line’s rate is answered on the new connection');
+    await link.close();
+  });
 });
