@@ -12,9 +12,9 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import WebSocket from 'ws';
-import type { ScreenSession } from '../screens/screen-session.js';
+import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { tableCertificate } from '../stadium/table-certificate.js';
-import { createLanServer } from './lan-server.js';
+import { createLanServer, LAN_CLOSE_GRACE_MS } from './lan-server.js';
 
 const MAX = 256 * 1024;
 const PING_MS = 400;
@@ -113,4 +113,59 @@ describe("the LAN listener's screen links", { timeout: 60_000 }, () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+// A link the host closes for its conduct (too many protocol errors, over its rate, unauthorized, a
+// binary frame) was closed with a close frame only, and ws waits 30 s for the peer's answer before
+// it frees the socket: a hostile station that never answers kept each such connection counted
+// under the listener's caps for 30 s, and could open the next at once. Now it is cut when it has
+// not answered within LAN_CLOSE_GRACE_MS.
+describe('the LAN listener cuts a link it closed that never answers the close', { timeout: 60_000 }, () => {
+  async function listener(dir: string) {
+    return createLanServer(
+      {
+        log: pino({ level: 'silent' }),
+        openSession: (transport: ScreenTransport) => {
+          return {
+            id: 's',
+            view: () => null,
+            closed: () => false,
+            receive: () => transport.close(1008, 'too many protocol errors'),
+            dispose: () => undefined,
+          } as unknown as ScreenSession;
+        },
+        openDevice: (_send, close) => ({ receive: () => close(1008, 'unauthorized'), dispose: () => undefined, greeted: () => false }),
+        certificate: await tableCertificate(dir, 'T1', ['127.0.0.1']),
+        connections: { helloMs: 60_000, perAddress: 8, total: 16 },
+        screenPingMs: 60_000,
+        deviceLink: { pingMs: 60_000 },
+      },
+      '127.0.0.1',
+      0,
+    );
+  }
+
+  for (const [route, frame] of [
+    ['/ws', '{}'],
+    ['/station-device', '{}'],
+    ['/station-device', Buffer.from([1, 2, 3])],
+  ] as const) {
+    it(`${route}, closed for ${typeof frame === 'string' ? 'its message' : 'a binary frame'}: its slot is free within the grace`, async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'lan-close-grace-'));
+      const lan = await listener(dir);
+      const ws = new WebSocket(`wss://127.0.0.1:${lan.port}${route}`, { rejectUnauthorized: false, perMessageDeflate: false });
+      try {
+        await new Promise((r) => ws.once('open', r));
+        assert.equal(lan.connections().open, 1);
+        // Hostile: it reads nothing more, so it never answers the host's close frame.
+        (ws as unknown as { _socket: Socket })._socket.pause();
+        ws.send(frame);
+        await until(`the closed link's slot free (ws waits 30 s for the answer)`, () => lan.connections().open === 0, 3 * LAN_CLOSE_GRACE_MS);
+      } finally {
+        ws.terminate();
+        await lan.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

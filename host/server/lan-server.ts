@@ -80,6 +80,13 @@ export const RELAYED_BYTE_LIMITS = {
 /** Messages refused over their bytes a link may send (at once, then a second) before it is closed. */
 export const RELAY_REFUSALS = { burst: 20, perSecond: 0.2 } as const;
 
+/**
+ * How long a link the listener closed has to answer the close frame before it is cut (ws waits
+ * 30 s): a well-behaved station or peer answers at once and reads why; one that never answers
+ * (hostile, or its machine gone) is counted under the listener's caps no longer than this.
+ */
+export const LAN_CLOSE_GRACE_MS = 1000;
+
 /** A device link's send buffer cap and ping interval, the same at both ends (bounded-socket.ts). */
 export type DeviceLinkTiming = LinkTiming;
 export { DEVICE_LINK_TIMING };
@@ -140,16 +147,16 @@ function refuseBrowsers(origin: string | undefined, log: Logger, close: (code: n
 function serveScreens(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard): void {
   app.get('/ws', { websocket: true }, (socket, req) => {
     const log = clientLog(deps.log, req.socket);
-    if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
+    if (refuseBrowsers(req.headers.origin, log, (c, r) => closeAndCut(socket, c, r, LAN_CLOSE_GRACE_MS))) return;
     const session = deps.openSession({
       remote: true,
       client: ConnectionGuard.address(req.socket) ?? 'unknown',
       send: (text) => socket.send(text),
       write: (m, written) => socket.send(m.bytes, TEXT_FRAME, () => written()),
       close: (code, reason) => {
-        // Its slot under the listener's caps is free at once, not after the 30 s of a close handshake.
-        if (reason === STATION_CLOSE_REASONS.revoked || reason === STATION_CLOSE_REASONS.replaced) closeAndCut(socket, code, reason);
-        else socket.close(code, reason);
+        // Its slot under the listener's caps is free at once (its credential), or once it had the grace to answer (its conduct): never the 30 s of a close handshake.
+        const now = reason === STATION_CLOSE_REASONS.revoked || reason === STATION_CLOSE_REASONS.replaced;
+        closeAndCut(socket, code, reason, now ? 0 : LAN_CLOSE_GRACE_MS);
       },
     });
     // Earned while its session is open: one the host closed (its close frame unanswered, ws waits 30 s) may be evicted for a newcomer.
@@ -166,13 +173,13 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
   const timing = { ...DEVICE_LINK_TIMING, ...deps.deviceLink };
   app.get('/station-device', { websocket: true }, (socket, req) => {
     const log = clientLog(deps.log, req.socket);
-    if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
+    if (refuseBrowsers(req.headers.origin, log, (c, r) => closeAndCut(socket, c, r, LAN_CLOSE_GRACE_MS))) return;
     const device = deps.openDevice(
       (text, written) => sendBounded(socket, text, timing.maxBufferedBytes, { name: DEVICE_LINK_NAME, log }, written),
       (code, reason) => {
-        // Nothing more of a link cut for its conduct or its credential is read: not the 30 s of a close handshake.
-        if (reason === 'rate limit' || reason === 'credential revoked') closeAndCut(socket, code, reason);
-        else socket.close(code, reason);
+        // Nothing more of a link cut for its rate or its credential is read; any other is cut once it had the grace to answer: never the 30 s of a close handshake.
+        const now = reason === 'rate limit' || reason === 'credential revoked';
+        closeAndCut(socket, code, reason, now ? 0 : LAN_CLOSE_GRACE_MS);
       },
       linkRates(log),
       log,
@@ -182,7 +189,7 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
     // Its acceptor's and its SAS line's messages at most (each held to its own rate once read).
     const rate = new TokenBucket(DEVICE_LINK_LIMITS.burst, DEVICE_LINK_LIMITS.perSecond, () => performance.now());
     socket.on('message', (data, isBinary) => {
-      if (isBinary) socket.close(1003, 'text frames only');
+      if (isBinary) closeAndCut(socket, 1003, 'text frames only', LAN_CLOSE_GRACE_MS);
       else if (!rate.take()) {
         log.warn({ ...DEVICE_LINK_LIMITS }, 'station device link over its message rate: closed');
         closeAndCut(socket, 1008, 'rate limit');
@@ -221,7 +228,7 @@ function linkRates(log: Logger): (kind: 'device' | 'sas', bytes: number) => Rela
 function servePeers(app: LanApp, openPeer: NonNullable<LanServerDeps['openPeer']>, deps: LanServerDeps, guard: ConnectionGuard): void {
   app.get('/peer', { websocket: true }, (socket, req) => {
     const log = clientLog(deps.log, req.socket);
-    if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
+    if (refuseBrowsers(req.headers.origin, log, (c, r) => closeAndCut(socket, c, r, LAN_CLOSE_GRACE_MS))) return;
     const peer = openPeer(
       (text) => socket.send(text),
       (code, reason) => closeAndCut(socket, code, reason),
