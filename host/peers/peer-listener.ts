@@ -27,7 +27,7 @@ function brief(error: string): string {
 export interface PeerConnection {
   receive(text: string, binary: boolean): void;
   dispose(): void;
-  /** Whether the dialler's hello was accepted (the connection guard keeps it then). */
+  /** Whether the dialler's hello was accepted and the link is still in force (the connection guard keeps it then). */
   greeted(): boolean;
 }
 
@@ -89,7 +89,8 @@ export class PeerListener {
       close(code, code === 4401 ? 'unauthorized' : why);
     };
     return {
-      greeted: () => table !== null,
+      // Earned while in force: one refused, replaced or ended is not kept by the connection guard.
+      greeted: () => table !== null && !closed,
       dispose: drop,
       receive: (text, binary) => {
         if (closed) return;
