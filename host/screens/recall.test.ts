@@ -50,3 +50,75 @@ describe('a station’s recall', () => {
     assert.equal(HostMessage.safeParse(message).success, true);
   });
 });
+
+// A station's recall kept its first 32 bets and 64 lines of a round and dropped the rest unsaid,
+// and the station's recall list shows a round's net as the sum of the lines it was sent: a
+// legitimate heavy blackjack round lost money from what the player reads. Here station 1 plays
+// its own seat and bets behind the six others (Macau 2009 Art. 20), each seat splits to five hands
+// (procedure 3, Art. 5 n.2 3)(7)) and doubles each, the bets behind following (Art. 20): 70 bets
+// (each box's initial bet, 4 splits, 5 doubles), and 77 lines (each hand's, a jackpot line each
+// hand, an insurance line a box).
+describe('a station’s recall of a round with more bets and lines than its message holds one by one', () => {
+  const heavy = (): RoundRecord => {
+    const base = record('r-heavy');
+    const bets: RoundRecord['bets'] = [];
+    const lines: RoundRecord['lines'] = [];
+    let seq = 3;
+    for (let seat = 1; seat <= 7; seat++) {
+      bets.push({ station: 1, seat, bet: seat === 1 ? 'main' : 'behind', amount: 1000, seq: seq++ });
+      for (let i = 0; i < 4; i++) bets.push({ station: 1, seat, bet: 'split', amount: 1000, seq: seq++ });
+      for (let i = 0; i < 5; i++) bets.push({ station: 1, seat, bet: 'double', amount: 1000 + seat, seq: seq++ });
+      for (let hand = 0; hand < 5; hand++) {
+        const won = (seat + hand) % 3 !== 0;
+        lines.push({
+          station: 1,
+          seat,
+          bet: seat === 1 ? 'main' : 'behind',
+          hand,
+          stake: 2000 + seat,
+          net: won ? 2000 + seat : -(2000 + seat),
+          rule: won ? 'macau-2009 art.9' : 'macau-2009 art.9 n.2',
+        });
+        lines.push({ station: 1, seat, bet: 'jackpot', hand, stake: 100, net: hand === 4 && seat === 7 ? 50_000 : -100, rule: 'portugal-2001 rule 43' });
+      }
+      lines.push({ station: 1, seat, bet: 'insurance', stake: 500, net: -500, rule: 'macau-2009 art.12' });
+    }
+    return { ...base, bets: [...base.bets, ...bets], lines: [...base.lines, ...lines], credits: [{ station: 1, before: 500_000, after: 500_000 }] };
+  };
+  const sum = <T>(xs: readonly T[], f: (x: T) => number) => xs.reduce((a, x) => a + f(x), 0);
+
+  it('keeps every minor unit of its bets, stakes and nets, and still fits its message', () => {
+    const r = heavy();
+    const own = { bets: r.bets.filter((b) => b.station === 1), lines: r.lines.filter((l) => l.station === 1) };
+    assert.ok(own.bets.length > 32 && own.lines.length > 64, 'the round is over both caps');
+    const mine = recallRound(r, 1);
+    assert.equal(
+      sum(mine.bets, (b) => b.amount),
+      sum(own.bets, (b) => b.amount),
+      'the bets shown sum to what was placed',
+    );
+    assert.equal(
+      sum(mine.lines, (l) => l.net),
+      sum(own.lines, (l) => l.net),
+      'the lines shown sum to the round’s net',
+    );
+    assert.equal(
+      sum(mine.lines, (l) => l.stake),
+      sum(own.lines, (l) => l.stake),
+      'the lines shown sum to the stakes',
+    );
+    // Each seat's jackpot lines kept apart from its main ones, and the jackpot won still shown.
+    assert.ok(mine.lines.some((l) => l.seat === 7 && l.bet === 'jackpot' && l.net > 0));
+    assert.ok(mine.bets.every((b) => b.seat >= 1 && b.seat <= 7));
+    const message = { type: 'recall', view: 'station/1', version: 2, rounds: [mine] };
+    assert.equal(HostMessage.safeParse(message).success, true);
+  });
+
+  it('sends a round within the caps line by line, as recorded', () => {
+    const r = heavy();
+    const small = { ...r, bets: r.bets.slice(0, 32), lines: r.lines.slice(0, 64) };
+    const mine = recallRound(small, 1);
+    assert.equal(mine.bets.length, small.bets.filter((b) => b.station === 1).length);
+    assert.equal(mine.lines.length, small.lines.filter((l) => l.station === 1).length);
+  });
+});

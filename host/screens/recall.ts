@@ -40,24 +40,22 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
     ts: record.ts,
     status: record.status,
     cards: record.cards.slice(0, 96),
-    bets: record.bets
-      .filter((b) => b.station === station)
-      .slice(0, 32)
-      .map((b) => ({ seat: b.seat, bet: b.bet, amount: b.amount })),
-    lines: record.lines
-      .filter((l) => l.station === station)
-      .slice(0, 64)
-      .map((l) => ({
-        seat: l.seat,
-        bet: l.bet,
-        ...(l.hand !== undefined ? { hand: l.hand } : {}),
-        stake: l.stake,
-        net: l.net,
-        rule: l.rule.slice(0, 128),
-        ...(l.choices?.length ? { choices: l.choices.slice(0, 12).map((c) => c.slice(0, 96)) } : {}),
-        ...(l.choices?.length && l.authorisation ? { authorisation: l.authorisation.slice(0, 128) } : {}),
-        ...(l.carried ? { carried: true } : {}),
-      })),
+    bets: fitBets(record.bets.filter((b) => b.station === station).map((b) => ({ seat: b.seat, bet: b.bet, amount: b.amount }))),
+    lines: fitLines(
+      record.lines
+        .filter((l) => l.station === station)
+        .map((l) => ({
+          seat: l.seat,
+          bet: l.bet,
+          ...(l.hand !== undefined ? { hand: l.hand } : {}),
+          stake: l.stake,
+          net: l.net,
+          rule: l.rule.slice(0, 128),
+          ...(l.choices?.length ? { choices: l.choices.slice(0, 12).map((c) => c.slice(0, 96)) } : {}),
+          ...(l.choices?.length && l.authorisation ? { authorisation: l.authorisation.slice(0, 128) } : {}),
+          ...(l.carried ? { carried: true as const } : {}),
+        })),
+    ),
     ...streakOf(record, station),
     // The dealing errors corrected in the round (never who corrected them: that is the floor's).
     ...(record.corrections?.length
@@ -78,4 +76,84 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
         }
       : {}),
   });
+}
+
+/** A round's bets and lines as one station's recall holds them (`StationRecallRound`'s caps). */
+export const RECALL_CAPS = { bets: 32, lines: 64 } as const;
+
+type RecallBet = { seat: number; bet: string; amount: number };
+type RecallLine = {
+  seat: number;
+  bet: string;
+  hand?: number;
+  stake: number;
+  net: number;
+  rule: string;
+  choices?: string[];
+  authorisation?: string;
+  carried?: true;
+};
+
+/**
+ * Items merged by `key` in their first's order, each group made one by `merge`: what the recall
+ * does with a round of more items than its message holds one by one (its money summed, never cut).
+ */
+function mergeBy<T>(xs: readonly T[], key: (x: T) => string, merge: (group: T[]) => T): T[] {
+  const groups = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const g = groups.get(k);
+    if (g) g.push(x);
+    else groups.set(k, [x]);
+  }
+  return [...groups.values()].map((g) => (g.length === 1 ? (g[0] as T) : merge(g)));
+}
+
+/**
+ * A station's bets of a round: one by one when they fit the recall's cap; past it (a heavy
+ * blackjack round: bets behind every seat, each split to five hands and doubled, is 70) each
+ * seat's bets of a kind summed (the doubles on seat 3 as one), then each kind's across the seats
+ * (under the first seat's number): never more than the cap, never a minor unit left out. Before,
+ * the bets past the 32nd were dropped unsaid.
+ */
+function fitBets(bets: RecallBet[]): RecallBet[] {
+  const sum = (g: RecallBet[]): RecallBet => ({ ...(g[0] as RecallBet), amount: g.reduce((a, b) => a + b.amount, 0) });
+  let out = bets;
+  if (out.length > RECALL_CAPS.bets) out = mergeBy(out, (b) => `${b.seat}|${b.bet}`, sum);
+  if (out.length > RECALL_CAPS.bets) out = mergeBy(out, (b) => b.bet, sum);
+  return out;
+}
+
+/** Lines summed into one: their stakes and nets; what they all say alike (rule, choices, carried), the distinct rules otherwise. */
+function sumLines(g: RecallLine[]): RecallLine {
+  const first = g[0] as RecallLine;
+  const rules = [...new Set(g.map((l) => l.rule))];
+  const same = (f: (l: RecallLine) => string) => g.every((l) => f(l) === f(first));
+  const choices = same((l) => JSON.stringify(l.choices ?? [])) && same((l) => l.authorisation ?? '') ? first.choices : undefined;
+  return {
+    seat: first.seat,
+    bet: first.bet,
+    ...(same((l) => String(l.hand)) && first.hand !== undefined ? { hand: first.hand } : {}),
+    stake: g.reduce((a, l) => a + l.stake, 0),
+    net: g.reduce((a, l) => a + l.net, 0),
+    rule: rules.join(' · ').slice(0, 128),
+    ...(choices?.length ? { choices, ...(first.authorisation ? { authorisation: first.authorisation } : {}) } : {}),
+    ...(g.every((l) => l.carried) ? { carried: true as const } : {}),
+  };
+}
+
+/**
+ * A station's lines of a round: one by one when they fit the recall's cap; past it, the hands of
+ * each seat's bet settled under one rule summed (hand dropped), then each seat's bet, then each
+ * bet across the seats: never more than the cap, and the lines always sum to the round's stakes
+ * and net (the station's recall list shows a round's net as their sum). Before, the lines past the
+ * 64th were dropped unsaid, and the net shown with them.
+ */
+function fitLines(lines: RecallLine[]): RecallLine[] {
+  let out = lines;
+  const alike = (l: RecallLine) => JSON.stringify([l.seat, l.bet, l.rule, l.choices ?? [], l.authorisation ?? '', l.carried ?? false]);
+  if (out.length > RECALL_CAPS.lines) out = mergeBy(out, alike, sumLines);
+  if (out.length > RECALL_CAPS.lines) out = mergeBy(out, (l) => `${l.seat}|${l.bet}`, sumLines);
+  if (out.length > RECALL_CAPS.lines) out = mergeBy(out, (l) => l.bet, sumLines);
+  return out;
 }
