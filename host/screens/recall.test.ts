@@ -114,6 +114,38 @@ describe('a station’s recall of a round with more bets and lines than its mess
     assert.equal(HostMessage.safeParse(message).success, true);
   });
 
+  it('sums each bet across the seats when each seat’s are still too many, each rule said whole or not at all', () => {
+    const kinds = ['main', 'behind', 'anyPair', 'perfectPairs', 'sevens', 'over13', 'jackpot', 'insurance', 'double', 'split'] as const;
+    const lines: RoundRecord['lines'] = [];
+    for (let seat = 1; seat <= 7; seat++)
+      for (const [k, bet] of kinds.entries())
+        lines.push({
+          station: 1,
+          seat,
+          bet,
+          hand: 0,
+          stake: 100 * seat + k,
+          net: seat % 2 ? 300 + k : -(200 + seat),
+          rule: `macau-2009 art.${seat}${k} n.${k} — a reading of seat ${seat}`,
+        });
+    const r = { ...record('r-wide'), lines };
+    const mine = recallRound(r, 1);
+    assert.ok(mine.lines.length <= 64);
+    assert.equal(
+      sum(mine.lines, (l) => l.net),
+      sum(lines, (l) => l.net),
+    );
+    assert.equal(
+      sum(mine.lines, (l) => l.stake),
+      sum(lines, (l) => l.stake),
+    );
+    const whole = new Set(lines.map((l) => l.rule));
+    for (const l of mine.lines) {
+      assert.ok(l.rule.length <= 128);
+      for (const part of l.rule.split(' · ')) assert.ok(part === '…' || whole.has(part), `a rule cut short: "${part}"`);
+    }
+  });
+
   it('sends a round within the caps line by line, as recorded', () => {
     const r = heavy();
     const small = { ...r, bets: r.bets.slice(0, 32), lines: r.lines.slice(0, 64) };

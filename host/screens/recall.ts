@@ -124,6 +124,18 @@ function fitBets(bets: RecallBet[]): RecallBet[] {
   return out;
 }
 
+/** Distinct rules as one line's (128 characters): each whole, as many as fit, and `…` for the rest (never a citation cut short). */
+function rulesSaid(rules: readonly string[]): string {
+  let said = '';
+  for (const [i, rule] of rules.entries()) {
+    const next = said === '' ? rule : `${said} · ${rule}`;
+    const rest = i < rules.length - 1 ? ' · …' : '';
+    if (next.length + rest.length > 128) return said === '' ? '…' : `${said} · …`;
+    said = next;
+  }
+  return said;
+}
+
 /** Lines summed into one: their stakes and nets; what they all say alike (rule, choices, carried), the distinct rules otherwise. */
 function sumLines(g: RecallLine[]): RecallLine {
   const first = g[0] as RecallLine;
@@ -136,7 +148,7 @@ function sumLines(g: RecallLine[]): RecallLine {
     ...(same((l) => String(l.hand)) && first.hand !== undefined ? { hand: first.hand } : {}),
     stake: g.reduce((a, l) => a + l.stake, 0),
     net: g.reduce((a, l) => a + l.net, 0),
-    rule: rules.join(' · ').slice(0, 128),
+    rule: rulesSaid(rules),
     ...(choices?.length ? { choices, ...(first.authorisation ? { authorisation: first.authorisation } : {}) } : {}),
     ...(g.every((l) => l.carried) ? { carried: true as const } : {}),
   };
