@@ -111,7 +111,11 @@ export class RemoteAcceptors {
       station: null,
       mode: 'driver',
       send: (m) => send(JSON.stringify(m), () => undefined),
-      close,
+      // Ended as it is closed: the listener cuts it only once it had the grace to answer (LAN_CLOSE_GRACE_MS), and nothing it says until then is handled.
+      close: (code, reason) => {
+        link.ended = true;
+        close(code, reason);
+      },
       allow,
       log,
       ended: false,
