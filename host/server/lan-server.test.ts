@@ -169,3 +169,40 @@ describe('the LAN listener cuts a link it closed that never answers the close', 
     });
   }
 });
+
+describe("the LAN listener's peer links", { timeout: 60_000 }, () => {
+  // A peer table's host whose machine went (power, cable) says nothing, and the listener only ever
+  // sends a peer its welcome: its greeted link stayed open until TCP gave up (never, with nothing
+  // to send), counted under the caps and never evicted, and service mode showed it linked in.
+  it('a peer that answers no ping is cut within two pings, its link ended', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lan-peer-ping-'));
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+    let ended: number | null = null;
+    const lan = await createLanServer(
+      {
+        log,
+        openSession: () => ({}) as ScreenSession,
+        openDevice: () => ({ receive: () => undefined, dispose: () => undefined, greeted: () => true }),
+        openPeer: () => ({ receive: () => undefined, dispose: () => (ended ??= Date.now()), greeted: () => ended === null }),
+        certificate: await tableCertificate(dir, 'T1', ['127.0.0.1']),
+        connections: { helloMs: 10_000, perAddress: 8, total: 16 },
+        peerPingMs: PING_MS,
+      },
+      '127.0.0.1',
+      0,
+    );
+    const ws = new WebSocket(`wss://127.0.0.1:${lan.port}/peer`, { rejectUnauthorized: false, perMessageDeflate: false, autoPong: false });
+    try {
+      await new Promise((r) => ws.once('open', r));
+      const from = Date.now();
+      await until(`the peer link ended (pinged every ${PING_MS} ms)`, () => ended !== null, 5 * PING_MS);
+      assert.ok(ended !== null && ended - from <= 3 * PING_MS, `within two pings and a little (${ended === null ? '-' : ended - from} ms)`);
+      assert.equal(lines.filter((l) => l.msg === 'peer link answered no ping: terminated').length, 1);
+    } finally {
+      ws.terminate();
+      await lan.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -44,6 +44,8 @@ export interface LanServerDeps {
   deviceLink?: Partial<DeviceLinkTiming>;
   /** A remote station's screen link's ping interval (default SCREEN_PING_MS; tests: shorter). */
   screenPingMs?: number;
+  /** A peer table's link's ping interval (default DEVICE_LINK_TIMING's, as the dialler pings; tests: shorter). */
+  peerPingMs?: number;
 }
 
 /** A device link's message or relayed bytes: handled, refused (dropped and counted), or the link is closed. */
@@ -235,6 +237,8 @@ function servePeers(app: LanApp, openPeer: NonNullable<LanServerDeps['openPeer']
       log,
     );
     guard.watch(req.socket, () => peer.greeted());
+    // The listener only ever sends a peer its welcome: a peer's machine gone (power, cable) is found out by its pings alone.
+    keepAlive(socket, deps.peerPingMs ?? DEVICE_LINK_TIMING.pingMs, { name: 'peer link', log });
     socket.on('message', (data, isBinary) => peer.receive(isBinary ? '' : data.toString(), isBinary));
     socket.on('close', () => peer.dispose());
     socket.on('error', (err) => log.warn({ err }, 'peer websocket error'));
