@@ -206,3 +206,35 @@ describe("the LAN listener's peer links", { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe("the LAN listener's device links after a binary frame", { timeout: 60_000 }, () => {
+  it('hands nothing more of the link to its station once it closed it for the binary frame', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lan-device-binary-'));
+    const received: string[] = [];
+    const lan = await createLanServer(
+      {
+        log: pino({ level: 'silent' }),
+        openSession: () => ({}) as ScreenSession,
+        openDevice: () => ({ receive: (t) => void received.push(t), dispose: () => undefined, greeted: () => false }),
+        certificate: await tableCertificate(dir, 'T1', ['127.0.0.1']),
+        connections: { helloMs: 60_000, perAddress: 8, total: 16 },
+        deviceLink: { pingMs: 60_000 },
+      },
+      '127.0.0.1',
+      0,
+    );
+    const ws = new WebSocket(`wss://127.0.0.1:${lan.port}/station-device`, { rejectUnauthorized: false, perMessageDeflate: false });
+    try {
+      await new Promise((r) => ws.once('open', r));
+      (ws as unknown as { _socket: Socket })._socket.pause();
+      ws.send(Buffer.from([1]));
+      ws.send('{"type":"hello-device"}');
+      await until('the link cut', () => lan.connections().open === 0, 3 * LAN_CLOSE_GRACE_MS);
+      assert.deepEqual(received, [], 'a frame after the binary one was handed to the station');
+    } finally {
+      ws.terminate();
+      await lan.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

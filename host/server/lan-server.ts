@@ -190,9 +190,14 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
     keepAlive(socket, timing.pingMs, { name: DEVICE_LINK_NAME, log });
     // Its acceptor's and its SAS line's messages at most (each held to its own rate once read).
     const rate = new TokenBucket(DEVICE_LINK_LIMITS.burst, DEVICE_LINK_LIMITS.perSecond, () => performance.now());
+    // Once the listener closed the link, nothing more of it is handed to the station (it is cut when its grace ends).
+    let closing = false;
     socket.on('message', (data, isBinary) => {
-      if (isBinary) closeAndCut(socket, 1003, 'text frames only', LAN_CLOSE_GRACE_MS);
-      else if (!rate.take()) {
+      if (closing) return;
+      if (isBinary) {
+        closing = true;
+        closeAndCut(socket, 1003, 'text frames only', LAN_CLOSE_GRACE_MS);
+      } else if (!rate.take()) {
         log.warn({ ...DEVICE_LINK_LIMITS }, 'station device link over its message rate: closed');
         closeAndCut(socket, 1008, 'rate limit');
       } else device.receive(data.toString());
