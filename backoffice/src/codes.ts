@@ -47,3 +47,13 @@ export function cardPlaceWords(t: T, to: string): string {
   const said = cardPlaceSaid(to);
   return said ? t(said.key, { ...said.values }) : to;
 }
+
+/** A dealing error's correction (`exposed-card`…), in the words service mode's recall gives it. */
+export function correctionWords(t: T, code: string): string {
+  return worded(t, `service.correction.${code}`, code);
+}
+
+/** Why no correction could mend a round (`no-correction-in-text`…), in the words service mode's recall gives it. */
+export function uncorrectableWords(t: T, code: string): string {
+  return worded(t, `service.uncorrectable.${code}`, code);
+}

@@ -1,5 +1,6 @@
+import { citationWords } from '../../locales/citation.js';
 import type { RoundEvidence } from './api.js';
-import { actionWords, betWords, cardPlaceWords, profileWords } from './codes.js';
+import { actionWords, betWords, cardPlaceWords, correctionWords, profileWords, uncorrectableWords } from './codes.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
 import { listWords, type Words } from './i18n.js';
@@ -17,6 +18,8 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
   const r = e.round;
   const money = (v: number) => formatTableMoney(v, currency, w.language);
   const station = (n: number) => t('backoffice.table.station', { n });
+  // A citation (a line's rule, a correction's article, a void's) by its text's name and its articles, in the page's language.
+  const cited = (rule: string) => citationWords(t, rule);
   const backLink = h('a', { href: `#/table/${encodeURIComponent(e.terminalId)}` }, `← ${t('backoffice.evidence.back')}`);
   backLink.addEventListener('click', (ev) => {
     ev.preventDefault();
@@ -33,7 +36,9 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
     h('p', {}, t('backoffice.evidence.game', { game: gameName(t, r.game), profile: profileWords(t, r.profile) })),
     h('p', { 'data-testid': 'round-status' }, t('backoffice.evidence.closed', { status, time: w.time(r.ts), seq: r.seq })),
     r.status === 'void' ? h('p', {}, t('backoffice.evidence.voided', { reason: r.reason ?? '', who: listWords(w.language, r.authorisedBy ?? []) })) : null,
-    r.voidRule ? h('p', {}, t('backoffice.evidence.voidRule', { why: r.uncorrectable ?? '', rule: r.voidRule })) : null,
+    r.voidRule
+      ? h('p', {}, t('backoffice.evidence.voidRule', { why: r.uncorrectable ? uncorrectableWords(t, r.uncorrectable) : '', rule: cited(r.voidRule) }))
+      : null,
     h(
       'a',
       { href: evidenceHref(e.terminalId, r.roundId), download: `evidence-${e.terminalId}-${r.roundId}.json`, 'data-testid': 'evidence-download' },
@@ -72,7 +77,7 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
         betWords(t, r.game, l.bet),
         money(l.stake),
         money(l.net),
-        l.rule,
+        cited(l.rule),
       ]),
     ),
     h('h2', {}, t('backoffice.evidence.credits')),
@@ -91,9 +96,9 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
                 'li',
                 {},
                 t('backoffice.evidence.correction', {
-                  correction: c.correction,
+                  correction: correctionWords(t, c.correction),
                   card: c.card ?? '',
-                  article: c.article,
+                  article: cited(c.article),
                   who: listWords(w.language, c.confirmedBy),
                 }),
               ),

@@ -10,6 +10,8 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { catalogues, languages, wordAt } from '../../locales/index.js';
+import { citationWords } from '../../locales/citation.js';
+import { createI18n } from '../../locales/i18n.js';
 import { intlLocale } from '../../locales/money.js';
 import { cutOrWide, domBoxes } from './backoffice-layout.js';
 import { overlapping } from './layout-check.js';
@@ -84,6 +86,11 @@ const ODD_TABLE = {
 };
 const ACTIONS = ['hit', 'stand', 'double', 'split', 'surrender', 'insurance', 'decline-insurance', 'even-money', NEW_ACTION];
 const BETS = ['main', 'perfectPairs', 'sevens', 'over13', 'behind', 'insurance', 'double', 'split', NEW_BET];
+/** The citation a settlement line of each profile cites, as the engines write it; a profile no text names, a citation no reader knows. */
+const RULES: Record<string, string> = {
+  'macau-2009': 'macau-2009 art.13 5)(2) i), art.14 n.5',
+  macau: 'macau-war [art.7] n.5 al.2',
+};
 const round = (terminalId: string, roundId: string, game: string, profile: string, actions: string[], bets: string[]) => ({
   kind: 'macau-etg-round-evidence',
   terminalId,
@@ -97,7 +104,7 @@ const round = (terminalId: string, roundId: string, game: string, profile: strin
     cards: [{ card: 'AS', to: 'dealer' }],
     decisions: actions.map((action, i) => ({ seat: 1, action, ...(i === 0 ? { auto: true } : {}) })),
     bets: bets.map((bet) => ({ station: 1, seat: 1, bet, amount: 100 })),
-    lines: bets.map((bet) => ({ station: 1, seat: 1, bet, stake: 100, net: 100, rule: 'art.12' })),
+    lines: bets.map((bet) => ({ station: 1, seat: 1, bet, stake: 100, net: 100, rule: RULES[profile] ?? 'art.12' })),
     credits: [{ station: 1, before: 1000, after: 1100 }],
     entrySeqs: [49, 50],
   },
@@ -110,7 +117,24 @@ const ROUNDS: Record<string, ReturnType<typeof round>> = {
   // War's surrender and tie bet have words of their own (the engine's war game names them so).
   'T1-r2': round('T1', 'T1-r2', 'war', 'macau', ['war', 'surrender'], ['main', 'tie']),
   'T1-r3': round('T1', 'T1-r3', 'blackjack', NEW_PROFILE, ['hit'], ['main']),
+  // A dealing error corrected, then one no correction could mend: the round voided under its article.
+  'T1-r4': voided(round('T1', 'T1-r4', 'blackjack', 'macau-2009', ['hit'], ['main'])),
 };
+
+function voided(r: ReturnType<typeof round>): ReturnType<typeof round> {
+  return {
+    ...r,
+    round: {
+      ...r.round,
+      status: 'void',
+      reason: 'shoe',
+      authorisedBy: ['ana', 'bo'],
+      uncorrectable: 'no-correction-in-text',
+      voidRule: 'macau-2009 art.5 n.1 2)',
+      corrections: [{ correction: 'exposed-card', card: 'KH', article: 'macau-2009 art.5 n.1 1)', confirmedBy: ['ana', 'bo'] }],
+    },
+  } as ReturnType<typeof round>;
+}
 
 /** An alarm that holds the most acknowledgements it takes (upstream/backoffice/alarm-acks.ts ALARM_ACKS_MAX). */
 const FULL_ALARM = {
@@ -248,6 +272,20 @@ for (const language of languages) {
       // The bets' table, then the settlement lines': the third column of each names the bet.
       const grids = recall.locator('table.grid');
       for (const g of [0, 1]) await expect(grids.nth(g).locator('tbody tr td:nth-child(3)')).toHaveText(e.round.bets.map((b) => bet(b.bet)));
+      // The settlement lines' last column: the citation in words, the text by its name; one of no text known, as written.
+      const i18n = createI18n(language);
+      await expect(grids.nth(1).locator('tbody tr td:nth-child(6)')).toHaveText(e.round.lines.map((l) => citationWords(i18n.t.bind(i18n), l.rule)));
+      // A correction and a void: what was done and why by their words, each under its article in words.
+      const r = e.round as typeof e.round & { voidRule?: string; uncorrectable?: string; corrections?: { correction: string; article: string }[] };
+      for (const c of r.corrections ?? []) {
+        await expect(recall).toContainText(word(`service.correction.${c.correction}`, c.correction));
+        await expect(recall).toContainText(citationWords(i18n.t.bind(i18n), c.article));
+      }
+      if (r.voidRule && r.uncorrectable) {
+        await expect(recall).toContainText(citationWords(i18n.t.bind(i18n), r.voidRule));
+        await expect(recall).toContainText(word(`service.uncorrectable.${r.uncorrectable}`, r.uncorrectable));
+      }
+      if (e.round.profile === 'macau-2009') await expect(recall).not.toContainText(/art\.\d|exposed-card|no-correction/);
       await fits(page, `${language} round ${id}`);
     }
   });

@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { simulatedTableConfig, tableOptions } from '../../host/config/table-config.js';
 import { profileItems } from '../../host/service/profile-items.js';
+import { citationWords } from '../../locales/citation.js';
+import { createI18n } from '../../locales/i18n.js';
 import { expect, insertNote, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
 import { screenshot } from './screenshot.js';
 import {
@@ -36,8 +38,12 @@ import {
 /** Recall's line for a correction, in a language, up to the names of the two people (any card, or none for a card moved to its hand). */
 function correctionDone(lang: Lang, correction: string, article: string): RegExp {
   const CARD = '\u0000';
-  const line = tr(lang, 'service.field.correctionDone', { correction: tr(lang, `service.correction.${correction}`), card: CARD, article });
-  const head = line.slice(0, line.indexOf('{{by'));
+  // The article in words (the text by its name), as recall says it; matched with the spaces taken
+  // out, since a long line wraps over rows.
+  const i18n = createI18n(lang);
+  const cited = citationWords(i18n.t.bind(i18n), article);
+  const line = tr(lang, 'service.field.correctionDone', { correction: tr(lang, `service.correction.${correction}`), card: CARD, article: cited });
+  const head = line.slice(0, line.indexOf('{{by')).replace(/\s+/g, '');
   return new RegExp(escapeRegExp(head).replace(CARD, '([2-9TJQKA][SHDC]|—)'));
 }
 
@@ -94,7 +100,8 @@ async function recallShows(page: Page, corrections: readonly (readonly [correcti
   await press(page, 'page-recall');
   for (const lang of LANGUAGES) {
     await press(page, `language-${lang}`);
-    for (const [correction, article] of corrections) await expect.poll(() => texts(page)).toMatch(correctionDone(lang, correction, article));
+    for (const [correction, article] of corrections)
+      await expect.poll(async () => (await texts(page)).replace(/\s+/g, '')).toMatch(correctionDone(lang, correction, article));
     await expect.poll(() => texts(page)).toContain(tr(lang, 'service.recallStatus.settled'));
   }
 }

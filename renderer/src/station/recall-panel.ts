@@ -6,7 +6,7 @@ import { signedMoney } from '../screens/result-text.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { cardText, Panel } from './panel.js';
-import { rulesLine } from './recall-rules.js';
+import { correctionLine, rulesLine } from './recall-rules.js';
 import { replayHands } from './recall-model.js';
 import { stakeName } from './station-play.js';
 import { streakText } from './streak-text.js';
@@ -122,8 +122,7 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
     if (l.choices?.length) lines.push(t('recall.choices', { choices: l.choices.join(', '), authorisation: l.authorisation ?? '—' }));
   }
   if (r.streak) lines.push(t('recall.streak', { before: streakText(t, r.streak.before, s.language), after: streakText(t, r.streak.after, s.language) }));
-  for (const c of r.corrections ?? [])
-    lines.push(t('recall.correction', { correction: t(`service.correction.${c.correction}`), card: c.card ?? '', article: c.article ?? '' }));
+  for (const c of r.corrections ?? []) lines.push(correctionLine(t, c));
   if (r.status === 'void') lines.push(t('recall.void'));
   // The rule set it was played under: the regulator's reference and its effective day (issue 51).
   const rules = rulesLine(t, r.rules);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createI18n } from '../../../locales/i18n.js';
-import { rulesLine } from './recall-rules.js';
+import { citationWords } from '../../../locales/citation.js';
+import { correctionLine, rulesLine } from './recall-rules.js';
 
 describe("the player's recall: the authorisation a round was played under (issue 51)", () => {
   it('says the reference and its effective day, or a demonstration table, in each language, no key raw', () => {
@@ -21,5 +22,20 @@ describe("the player's recall: the authorisation a round was played under (issue
       rulesLine(en.t.bind(en), { reference: 'DICJ-2026-0042', effective: '2026-01-02', demonstration: false }),
       'Rules authorised under DICJ-2026-0042, in effect from 2026-01-02',
     );
+  });
+});
+
+// The player's recall said a corrected dealing error's article as the engine writes it
+// (`macau-2009 art.5 n.1 1)`), whatever the language.
+describe("the player's recall: a dealing error corrected in the round", () => {
+  it('says the correction and the article it was made under in words, the text by its name', () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const line = correctionLine(t, { correction: 'exposed-card', card: 'KH', article: 'macau-2009 art.5 n.1 1)' });
+      assert.doesNotMatch(line, /macau-2009|art\.\d|n\.\d|recall\.|\{\{/, `${language}: ${line}`);
+      assert.ok(line.includes(citationWords(t, 'macau-2009 art.5 n.1 1)')) && line.includes('KH'), `${language}: ${line}`);
+      assert.ok(line.includes(t('service.correction.exposed-card')), `${language}: ${line}`);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { citationWords } from '../../../locales/citation.js';
 import type { StationRecallRound } from '../../../protocol/index.js';
 
 /**
@@ -10,4 +11,13 @@ export function rulesLine(t: TFunction, rules: StationRecallRound['rules']): str
   if (!rules) return null;
   if (rules.reference) return t('recall.authorisation', { reference: rules.reference, effective: rules.effective ?? '—' });
   return t(rules.demonstration ? 'recall.demonstration' : 'recall.noAuthorisation');
+}
+
+/** A dealing error corrected in the round: what was done, the card, and the article that ordered it, in words. */
+export function correctionLine(t: TFunction, c: NonNullable<StationRecallRound['corrections']>[number]): string {
+  return t('recall.correction', {
+    correction: t(`service.correction.${c.correction}`),
+    card: c.card ?? '',
+    article: c.article ? citationWords(t, c.article) : '',
+  });
 }

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { betWordsOf } from '../../../../locales/bet-key.js';
+import { citationWords } from '../../../../locales/citation.js';
 import { DemoBanner } from '../../ui/demo-banner.js';
 import { DISPOSE } from '../../pixi/dispose.js';
 import { Container, Graphics, Text } from 'pixi.js';
@@ -397,7 +398,13 @@ export class ServiceScreen implements Screen {
       replay: (round) => {
         const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
         const lines = round.lines.map((l) =>
-          t('service.field.line', { seat: l.seat, bet: betWordsOf(t, round.game, l.bet), stake: money(l.stake), net: money(l.net), rule: l.rule }),
+          t('service.field.line', {
+            seat: l.seat,
+            bet: betWordsOf(t, round.game, l.bet),
+            stake: money(l.stake),
+            net: money(l.net),
+            rule: citationWords(t, l.rule),
+          }),
         );
         const decisions = round.decisions.length ? [decisionsLine(t, round)] : [];
         const voided = round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: round.authorisedBy ?? [] })] : [];

@@ -1,12 +1,15 @@
 import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
 import { betWordsOf } from '../../../../../locales/bet-key.js';
 import { cardPlaceSaid } from '../../../../../locales/card-place.js';
+import { citationWords } from '../../../../../locales/citation.js';
 import { decisionsLine } from './decisions-line.js';
 import type { PageKit } from './kit.js';
 
 /** Game recall: the rounds of a page, each with its cards, decisions, bets, settled lines, corrections and void; replay and evidence. */
 export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: PageKit): void {
   const { t, a, money, rows, wrap, btn } = k;
+  // A citation (a line's rule, a correction's article, a void's) by its text's name and its articles, in the screen's language.
+  const cited = (rule: string) => citationWords(t, rule);
   // Where each card went, in the screen's language; a place this version does not know, as recorded.
   const place = (to: string) => {
     const said = cardPlaceSaid(to);
@@ -38,7 +41,7 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
     for (const b of r.bets)
       wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: betWordsOf(t, r.game, b.bet), amount: money(b.amount) }));
     for (const l of r.lines) {
-      wrap('   ' + t('service.field.line', { seat: l.seat, bet: betWordsOf(t, r.game, l.bet), stake: money(l.stake), net: money(l.net), rule: l.rule }));
+      wrap('   ' + t('service.field.line', { seat: l.seat, bet: betWordsOf(t, r.game, l.bet), stake: money(l.stake), net: money(l.net), rule: cited(l.rule) }));
       // A line settled under a non-default choice names it, with the authorisation reference.
       if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices, authorisation: l.authorisation ?? '—' }));
     }
@@ -48,14 +51,14 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
           t('service.field.correctionDone', {
             correction: t(`service.correction.${x.correction}`),
             card: x.card ?? '—',
-            article: x.article,
+            article: cited(x.article),
             by: x.confirmedBy,
           }),
       );
     if (r.status === 'void') {
       const why = r.uncorrectable ? t(`service.uncorrectable.${r.uncorrectable}`) : (r.reason ?? '');
       rows.push('   ' + t('service.field.voidReason', { reason: why, by: r.authorisedBy ?? [] }));
-      if (r.voidRule) rows.push('   ' + t('service.field.voidRule', { article: r.voidRule }));
+      if (r.voidRule) rows.push('   ' + t('service.field.voidRule', { article: cited(r.voidRule) }));
     }
     btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
     btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () => a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`));

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ServiceState } from '../../../../../protocol/index.js';
+import { citationWords } from '../../../../../locales/citation.js';
+import { createI18n } from '../../../../../locales/i18n.js';
+import { pageContent } from '../page-content.js';
+import { INITIAL_CHOICES, type PageActions } from './choices.js';
+
+const none: PageActions = {
+  act: () => undefined,
+  open: () => undefined,
+  download: () => undefined,
+  upload: () => undefined,
+  view: () => undefined,
+  replay: () => undefined,
+  ask: () => undefined,
+  choose: () => undefined,
+};
+
+const round = (status: 'settled' | 'void') => ({
+  roundId: 'R-7',
+  status,
+  seq: 7,
+  ts: '2026-01-01T00:00:00.000Z',
+  game: 'blackjack',
+  profile: 'macau-2009',
+  cards: [{ card: 'AS', to: 'dealer' }],
+  decisions: [],
+  bets: [{ station: 1, seat: 1, bet: 'main', amount: 10_000 }],
+  lines: [{ station: 1, seat: 1, bet: 'main', stake: 10_000, net: 15_000, rule: 'macau-2009 art.10 n.2' }],
+  corrections: [{ correction: 'exposed-card' as const, article: 'macau-2009 art.5 n.1 1)', card: 'KH', confirmedBy: ['Ana', 'Bo'] }],
+  ...(status === 'void'
+    ? { reason: 'x', authorisedBy: ['Ana', 'Bo'], uncorrectable: 'no-correction-in-text' as const, voidRule: 'macau-2009 art.5 n.1 2)' }
+    : {}),
+});
+
+// Game recall said a round's citations as the engine writes them (`macau-2009 art.10 n.2`) in every
+// language: the settled line's rule, the correction's article and the void's rule.
+describe('service game recall: the articles a round was settled, corrected and voided under', () => {
+  for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+    it(`${language}: are said in words, the text by its name, no code as the journal writes it`, () => {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        signedIn: true,
+        session: { name: 'Bo', staff: '1002', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
+      for (const status of ['settled', 'void'] as const) {
+        const r = round(status);
+        const { rows } = pageContent(state, { page: 'recall', station: null, offset: 0, more: false, rounds: [r] }, t, INITIAL_CHOICES, none);
+        // Rows wrap: read them as one text, the indents of continuation rows taken out.
+        const text = rows.map((x) => x.trim()).join('');
+        assert.doesNotMatch(text, /macau-2009|art\.\d|n\.\d/, `${language} ${status}: ${text}`);
+        const said = [r.lines[0]!.rule, r.corrections[0]!.article, ...(status === 'void' ? [r.voidRule!] : [])].map((c) =>
+          citationWords(t, c).replace(/\s/g, ''),
+        );
+        for (const s of said) assert.ok(text.replace(/\s/g, '').includes(s), `${language} ${status}: ${s} in ${text}`);
+      }
+    });
+  }
+});
