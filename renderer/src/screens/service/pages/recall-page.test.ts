@@ -63,3 +63,17 @@ describe('service game recall: the articles a round was settled, corrected and v
     });
   }
 });
+
+// Game recall gave a round's time as the journal's UTC instant (`2026-01-01T00:00:00.000Z`), eight
+// hours from the Macau time every other page, the tickets and the station's clock give.
+describe("service game recall: a round's time", () => {
+  it("is Macau's, as the event log and the other pages give it, not the journal's UTC instant", () => {
+    const i18n = createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true } as ServiceState;
+    const { rows } = pageContent(state, { page: 'recall', station: null, offset: 0, more: false, rounds: [round('settled')] }, t, INITIAL_CHOICES, none);
+    const text = rows.join('\n');
+    assert.ok(text.includes('2026-01-01 08:00:00'), text);
+    assert.doesNotMatch(text, /T00:00:00|\.000Z/, text);
+  });
+});

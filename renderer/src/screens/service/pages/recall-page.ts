@@ -4,6 +4,7 @@ import { cardPlaceSaid } from '../../../../../locales/card-place.js';
 import { citationWords } from '../../../../../locales/citation.js';
 import { decisionsLine } from './decisions-line.js';
 import type { PageKit } from './kit.js';
+import { macauTime } from './time.js';
 
 /** Game recall: the rounds of a page, each with its cards, decisions, bets, settled lines, corrections and void; replay and evidence. */
 export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: PageKit): void {
@@ -20,7 +21,7 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
     rows.push(
       t('punctuation.numbered', {
         n: i + 1,
-        text: t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: t(`service.recallStatus.${r.status}`), ts: r.ts }),
+        text: t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: t(`service.recallStatus.${r.status}`), ts: macauTime(r.ts) }),
       }),
     );
     // The rule set the round was played under, and its authorisation on record (issue 51).
