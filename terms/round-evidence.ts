@@ -45,7 +45,15 @@ export interface ChainEntry {
 
 /** Where a round's entries lie in the chain: what the caller reads next (the links between, the rules record before). */
 export function roundSpan(round: Pick<RoundRecord, 'entrySeqs'>): { first: number; last: number } {
-  return { first: Math.min(...round.entrySeqs), last: Math.max(...round.entrySeqs) };
+  // A loop, not Math.min(...seqs): a spread passes each seq as an argument, and a round of some
+  // 150,000 entries (a table may journal that many under one round id) overflowed the stack.
+  let first = Infinity;
+  let last = -Infinity;
+  for (const s of round.entrySeqs) {
+    if (s < first) first = s;
+    if (s > last) last = s;
+  }
+  return { first, last };
 }
 
 export interface EvidenceSource {

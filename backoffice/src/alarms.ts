@@ -178,11 +178,11 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
   return h(
     'ul',
     { class: 'alarms', 'data-testid': 'alarms' },
-    ...alarms.map((a) => {
+    alarms.map((a) => {
       const acks = h(
         'ul',
         { class: 'acks' },
-        ...a.acks.map((k) => h('li', {}, `✔ ${t('backoffice.alarms.ackBy', { by: k.by, at: w.time(k.at), note: k.note })}`)),
+        a.acks.map((k) => h('li', {}, `✔ ${t('backoffice.alarms.ackBy', { by: k.by, at: w.time(k.at), note: k.note })}`)),
       );
       const li = h(
         'li',

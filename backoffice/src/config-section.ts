@@ -202,7 +202,7 @@ export function notMadeList(w: Words, list: readonly ConfigRequest[], currencyOf
       : h(
           'ul',
           { class: 'alarms', 'data-testid': 'config-not-made' },
-          ...shown.map((r) =>
+          shown.map((r) =>
             h(
               'li',
               { 'data-request': String(r.id), 'data-state': r.state },

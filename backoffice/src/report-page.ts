@@ -114,7 +114,7 @@ function liabilityLines(w: Words, r: GamingDayReport): HTMLElement {
   return h(
     'ul',
     { 'data-testid': 'liability' },
-    ...r.liability.currencies.map((c) => {
+    r.liability.currencies.map((c) => {
       // In its own currency, whatever code the register holds: any other than MOP and HKD was its bare minor units.
       const amount = formatTableMoney(c.amount, moneyOfCode(c.currency), w.language);
       return h('li', {}, t('backoffice.report.liabilityLine', { currency: c.currency, tickets: c.tickets, amount, at }));

@@ -112,6 +112,13 @@ export function syncNote(w: Words, s: ReportSync, time: Intl.DateTimeFormat): HT
   return h(
     'div',
     { class: 'report-sync', 'data-testid': 'report-sync', 'data-state': state },
-    ...blocks.flatMap((b) => [h('p', {}, b.said), h('ul', {}, ...b.lines.map((line) => h('li', {}, line)))]),
+    blocks.flatMap((b) => [
+      h('p', {}, b.said),
+      h(
+        'ul',
+        {},
+        b.lines.map((line) => h('li', {}, line)),
+      ),
+    ]),
   );
 }

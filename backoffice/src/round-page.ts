@@ -50,7 +50,7 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
     h(
       'ol',
       {},
-      ...r.decisions.map((d) => {
+      r.decisions.map((d) => {
         const said = actionWords(t, r.game, d.action);
         const action = d.auto ? t('backoffice.evidence.auto', { action: said }) : said;
         return h('li', {}, t('backoffice.evidence.decision', { seat: d.hand === undefined ? d.seat : `${d.seat}.${d.hand + 1}`, action }));
@@ -91,7 +91,7 @@ export function roundPage(w: Words, e: RoundEvidence, currency: TableMoney | nul
           h(
             'ul',
             {},
-            ...r.corrections.map((c) =>
+            r.corrections.map((c) =>
               h(
                 'li',
                 {},

@@ -163,7 +163,25 @@ export function table(head: string[], rows: (string | Node)[][]): HTMLElement {
   return h(
     'table',
     { class: 'grid' },
-    h('thead', {}, h('tr', {}, ...head.map((x) => h('th', { scope: 'col' }, x)))),
-    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((x) => h('td', {}, x))))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        head.map((x) => h('th', { scope: 'col' }, x)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((r) =>
+        h(
+          'tr',
+          {},
+          r.map((x) => h('td', {}, x)),
+        ),
+      ),
+    ),
   );
 }
