@@ -4,7 +4,9 @@
 // all. A /64 is one client: the throttle and the sign-in route's limit count it as one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backofficeKit } from './backoffice-kit.js';
+import { buildServer, putUser } from '../../upstream/index.js';
+import { openDatabase } from '../sync/upstream-databases.js';
+import { backofficeKit, FAST, PASSWORD } from './backoffice-kit.js';
 
 /** The i-th address of one /64 (written in its several forms: compressed, full, upper case). */
 const inOneNetwork = (i: number) =>
@@ -62,4 +64,55 @@ describe('back office sign-in from one IPv6 network', () => {
       await kit.close();
     }
   });
+});
+
+// Behind a trusted proxy req.ip is what its X-Forwarded-For says, as written: some proxies write
+// the client's port, a new one each connection. The route's limit (the rate limiter's own reading
+// of req.ip) and the wrong-password throttle counted each port as a client of its own.
+describe('back office sign-in through a proxy that writes the client port', () => {
+  const PROXY = '10.0.0.5';
+  const cases = [
+    ['IPv4', (i: number) => `203.0.113.5:${40_000 + i}`],
+    ['IPv6', (i: number) => `[2001:db8:7:1::${(i + 1).toString(16)}]:${40_000 + i}`],
+  ] as const;
+  /** 31 sign-ins through the proxy, the i-th as `name(i)` from `forwarded(i)`, on an upstream of their own: their answers' codes. */
+  const signIns = async (name: (i: number) => string, forwarded: (i: number) => string): Promise<number[]> => {
+    const opened = await openDatabase('pglite');
+    try {
+      await putUser(opened.db, { name: 'ana', role: 'supervisor', password: PASSWORD, by: 'test' }, FAST);
+      const app = await buildServer({ db: opened.db, trustProxy: [PROXY], backoffice: { signInPerMinute: 30 } });
+      try {
+        const codes: number[] = [];
+        for (let i = 0; i < 31; i++) {
+          const r = await app.inject({
+            method: 'POST',
+            url: '/backoffice/api/sign-in',
+            payload: { name: name(i), password: `guess-${i}` },
+            headers: { 'x-forwarded-for': forwarded(i) },
+            remoteAddress: PROXY,
+          });
+          codes.push(r.statusCode);
+        }
+        return codes;
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await opened.close();
+    }
+  };
+  for (const [family, forwarded] of cases) {
+    it(`the throttle counts one ${family} client at every port as one`, async () => {
+      const codes = await signIns(() => 'ana', forwarded);
+      // Five free wrong passwords, a sixth that locks the pair, then refused before its password is checked.
+      assert.deepEqual(codes.slice(0, 7), [401, 401, 401, 401, 401, 401, 429], codes.join(' '));
+      assert.equal(codes.filter((c) => c === 401).length, 6, codes.join(' '));
+    });
+
+    it(`the route's sign-ins a minute count one ${family} client at every port as one`, async () => {
+      const codes = await signIns((i) => `nobody-${i}`, forwarded);
+      assert.equal(codes.filter((c) => c === 401).length, 30, codes.join(' '));
+      assert.equal(codes.at(-1), 429, codes.join(' '));
+    });
+  }
 });

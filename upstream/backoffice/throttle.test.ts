@@ -99,4 +99,24 @@ describe("SignInThrottle's own clock", () => {
     assert.equal(clientOf('::ffff:203.0.113.5'), '203.0.113.5');
     assert.equal(clientOf('203.0.113.5'), '203.0.113.5');
   });
+
+  // What a trusted proxy's X-Forwarded-For may put in req.ip (proxy-addr returns the first address
+  // it does not trust as written): some proxies write the client's port, and each connection of a
+  // guesser has its own. Read as written, each port was a client with its FREE guesses; an
+  // IPv4-mapped address in hex (::ffff:cb00:7105) was the /64 0:0:0:0, every IPv4 client's at once.
+  it('reads an address with a port, a zone, or IPv4 mapped in any form, as the client it is', () => {
+    const net = clientOf('2001:db8:7:1::5');
+    for (const a of ['[2001:db8:7:1::5]:443', '[2001:db8:7:1::9]:50123', '[2001:db8:7:1::9%eth0]:80', '2001:db8:7:1::9%25eth0'])
+      assert.equal(clientOf(a), net, a);
+    for (const a of [
+      '203.0.113.5:4711',
+      '[::ffff:203.0.113.5]:4711',
+      '::ffff:cb00:7105',
+      '0:0:0:0:0:ffff:203.0.113.5',
+      '::FFFF:CB00:7105',
+      '[::ffff:cb00:7105]',
+    ])
+      assert.equal(clientOf(a), '203.0.113.5', a);
+    assert.notEqual(clientOf('::ffff:cb00:7106'), clientOf('::ffff:cb00:7105'));
+  });
 });

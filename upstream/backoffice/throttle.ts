@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net';
+import { isIP, SocketAddress } from 'node:net';
 /**
  * Wrong passwords, counted per account and client address. The first FREE failures cost nothing;
  * each one after that locks the pair for twice as long as the one before (1 s, 2 s, 4 s, …), never
@@ -104,23 +104,41 @@ export class SignInThrottle {
 }
 
 /**
- * The client an address is counted as: an IPv4 address itself (an IPv4-mapped IPv6 one too), and
- * of an IPv6 address its /64, one subscriber's network. Counted per IPv6 address, a guesser holding
- * a /64 had 2^64 addresses, each with its FREE guesses (a review of 6 December).
+ * The client an address is counted as: an IPv4 address itself (an IPv4-mapped IPv6 one too, in
+ * either form), and of an IPv6 address its /64, one subscriber's network. Counted per IPv6 address,
+ * a guesser holding a /64 had 2^64 addresses, each with its FREE guesses (a review of 6 December).
+ * Read through node:net and the URL parser, never by hand: a trusted proxy's X-Forwarded-For may
+ * give the client's port ([v6]:port, v4:port) or a zone, and each port read as its own client had
+ * its own FREE guesses; `::ffff:cb00:7105` (203.0.113.5 mapped, in hex) was the /64 of ::, shared by
+ * every IPv4 client written so. Anything that is no address is counted as written.
  */
 export function clientOf(address: string): string {
-  const bare = address.replace(/%.*$/, '').toLowerCase();
-  if (!isIPv6(bare)) return bare;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  if (mapped?.[1]) return mapped[1];
-  const [head = '', tail = ''] = bare.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = bare.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
-  // An embedded IPv4 tail (a.b.c.d) is two groups.
-  const size = (gs: string[]) => gs.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
-  const groups = bare.includes('::') ? [...left, ...Array<string>(8 - size(left) - size(right)).fill('0'), ...right] : left;
+  const ip = addressOf(address);
+  if (ip === undefined) return address;
+  if (isIP(ip) === 4) return ip;
+  const groups = v6Groups(ip);
+  const [g6 = 0, g7 = 0] = groups.slice(6);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff].join('.');
   return `${groups
     .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
+    .map((g) => g.toString(16))
     .join(':')}::/64`;
+}
+
+/** The address alone: its zone (%eth0, %25eth0) and its port ([v6]:port, v4:port) left out; undefined if it is none. */
+function addressOf(written: string): string | undefined {
+  const bare = written.trim().replace(/%[^\]]*/, '');
+  if (isIP(bare) !== 0) return bare;
+  const parsed = SocketAddress.parse(bare);
+  return parsed && isIP(parsed.address) !== 0 ? parsed.address : undefined;
+}
+
+/** An IPv6 address's eight groups: the URL parser writes it canonical (lower case, an IPv4 tail in hex), then `::` is filled. */
+function v6Groups(ip: string): number[] {
+  const canonical = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+  const [head = '', tail] = canonical.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((g) => Number.parseInt(g, 16));
 }
