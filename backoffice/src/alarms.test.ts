@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ackRefusal, credentialDetail, kindWord, repeatedDetail, supervisorDetail } from './alarms.js';
-import { ApiError } from './api.js';
+import { ackRefusal, ALARM_ACKS_MAX, alarmList, credentialDetail, kindWord, repeatedDetail, supervisorDetail } from './alarms.js';
+import { ApiError, type Alarm } from './api.js';
+import { countTag, textOf, useStubDocument } from './stub-document.js';
 import { words } from './i18n.js';
 
 // A refusal its table repeats within the hour goes into the alarm it repeats (upstream/alarm.ts
@@ -134,5 +135,36 @@ describe('an acknowledgement refused', () => {
       assert.equal(ackRefusal(w, new ApiError(403, 'role')), w.t('backoffice.alarms.notAllowed'), l);
       assert.equal(ackRefusal(w, new Error('offline')), w.t('backoffice.error.load', { message: 'offline' }), l);
     }
+  });
+});
+
+// The upstream takes ALARM_ACKS_MAX acknowledgements of an alarm and refuses the next
+// (upstream/backoffice/alarm-acks.ts). The page still offered its form on an alarm that held them
+// all: a note typed there was only ever refused.
+describe('an alarm that holds every acknowledgement it takes', () => {
+  useStubDocument();
+  const ack = (n: number) => ({ by: `user${n}`, at: '2026-12-06T10:00:00.000Z', note: `seen ${n}` });
+  const alarm = (acks: number): Alarm => ({
+    id: 7,
+    terminalId: 'T1',
+    kind: 'table-offline',
+    detail: {},
+    raisedAt: '2026-12-06T09:00:00.000Z',
+    clearedAt: null,
+    acks: Array.from({ length: acks }, (_, i) => ack(i)),
+  });
+
+  it('offers no form, and says it takes no more, in each language', () => {
+    for (const l of ['en', 'pt', 'zh-Hant', 'zh-Hans'] as const) {
+      const w = words(l);
+      const list = alarmList(w, [alarm(ALARM_ACKS_MAX)], true, async () => {});
+      assert.equal(countTag(list, 'form'), 0, l);
+      assert.ok(textOf(list).includes(w.t('backoffice.alarms.refused.acks-full', { max: ALARM_ACKS_MAX })), l);
+    }
+  });
+
+  it('offers the form while it takes one more', () => {
+    const list = alarmList(words('en'), [alarm(ALARM_ACKS_MAX - 1)], true, async () => {});
+    assert.equal(countTag(list, 'form'), 1);
   });
 });

@@ -197,7 +197,10 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
         acks,
       );
       if (a.more !== undefined && a.terminalId !== null) li.append(moreOf(t, a.terminalId, a.more));
-      if (canAck) {
+      // An alarm that holds every acknowledgement it takes says so in place of the form: the upstream refuses one more.
+      if (canAck && a.acks.length >= ALARM_ACKS_MAX)
+        li.append(h('p', { class: 'empty', 'data-testid': 'acks-full' }, t('backoffice.alarms.refused.acks-full', { max: ALARM_ACKS_MAX })));
+      else if (canAck) {
         const note = h('input', {
           name: 'note',
           required: '',

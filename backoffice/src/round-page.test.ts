@@ -3,21 +3,9 @@ import { describe, it } from 'node:test';
 import type { RoundEvidence } from './api.js';
 import { words } from './i18n.js';
 import { roundPage } from './round-page.js';
+import { countTag as count, useStubDocument } from './stub-document.js';
 
-// Just enough of a document for the page's builder (dom.ts `h`): elements that keep their children.
-class StubElement {
-  readonly children: unknown[] = [];
-  constructor(readonly tag: string) {}
-  setAttribute(): void {}
-  addEventListener(): void {}
-  append(...nodes: unknown[]): void {
-    for (const n of nodes) this.children.push(n);
-  }
-}
-(globalThis as { document?: unknown }).document ??= { createElement: (tag: string) => new StubElement(tag) };
-
-const count = (el: unknown, tag: string): number =>
-  el instanceof StubElement ? (el.tag === tag ? 1 : 0) + el.children.reduce<number>((n, c) => n + count(c, tag), 0) : 0;
+useStubDocument();
 
 // A round's record comes from what a table journalled under its id: a table may journal any number
 // of bets and decisions under one round. The page passed each list to its element builder as
