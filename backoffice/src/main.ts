@@ -8,6 +8,7 @@ import { FloorView } from './floor.js';
 import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
 import { currencyAt } from './money.js';
 import { roundPage } from './round-page.js';
+import { routeOf } from './route.js';
 import { tablePage } from './table-page.js';
 
 const root = document.getElementById('app') ?? document.body;
@@ -100,41 +101,12 @@ async function acknowledge(id: number, note: string): Promise<void> {
 }
 
 async function page(s: Session): Promise<HTMLElement> {
-  const route = location.hash.replace(/^#\/?/, '');
+  const route = routeOf(location.hash);
   const canAck = s.permissions.includes('acknowledge');
-  const round = /^table\/([^/]+)\/round\/([^/]+)$/.exec(route);
-  if (round)
-    return s.permissions.includes('evidence')
-      ? roundRoute(decodeURIComponent(round[1] ?? ''), decodeURIComponent(round[2] ?? ''))
-      : h('p', {}, w.t('backoffice.error.role'));
-  if (route.startsWith('table/')) {
-    const id = decodeURIComponent(route.slice('table/'.length));
-    const [detail, requests] = await Promise.all([api.table(id), api.configRequests(id)]);
-    const roundHref = s.permissions.includes('evidence') ? (r: string) => `#/table/${encodeURIComponent(id)}/round/${encodeURIComponent(r)}` : null;
-    const page = tablePage(w, detail, canAck, acknowledge, () => (location.hash = '#/floor'), roundHref);
-    page.append(
-      configSection(
-        w,
-        requests,
-        detail.currency,
-        {
-          me: s.name,
-          may: s.permissions.includes('table-config'),
-          propose: async (p) => {
-            await api.propose(id, p);
-            await render();
-          },
-          decide: async (request, how) => {
-            await api.decide(request, how);
-            await render();
-          },
-        },
-        detail.health,
-      ),
-    );
-    return page;
-  }
-  if (route === 'alarms') {
+  if (route.page === 'unreadable') return refusedPage(route.what);
+  if (route.page === 'round') return s.permissions.includes('evidence') ? roundRoute(route.table, route.round) : h('p', {}, w.t('backoffice.error.role'));
+  if (route.page === 'table') return tableRoute(s, route.table);
+  if (route.page === 'alarms') {
     // Each table's currency from the floor's rows: a change's limits are in its own table's.
     const [alarms, requests, rows] = await Promise.all([api.alarms(), api.allConfigRequests(), api.floor()]);
     const currencies = new Map(rows.map((r) => [r.terminalId, r.currency]));
@@ -148,12 +120,46 @@ async function page(s: Session): Promise<HTMLElement> {
   }
   // The plots and the report pages (uPlot, the report's model) load when first opened: the floor,
   // the page a supervisor opens first, does not wait for code it does not show.
-  if (route === 'plots') return s.permissions.includes('report') ? (await import('./plots-page.js')).plotsPage(w) : h('p', {}, w.t('backoffice.error.role'));
-  if (route === 'report') return s.permissions.includes('report') ? (await import('./report-page.js')).reportPage(w) : h('p', {}, w.t('backoffice.error.role'));
+  if (route.page === 'plots')
+    return s.permissions.includes('report') ? (await import('./plots-page.js')).plotsPage(w) : h('p', {}, w.t('backoffice.error.role'));
+  if (route.page === 'report')
+    return s.permissions.includes('report') ? (await import('./report-page.js')).reportPage(w) : h('p', {}, w.t('backoffice.error.role'));
   floor = early ?? openFloor();
   early = null;
   ticker = window.setInterval(() => floor?.tick(Date.now()), 1000);
   return floor.element;
+}
+
+/** One table's page and its configuration requests; a table the upstream does not know said in words. */
+async function tableRoute(s: Session, id: string): Promise<HTMLElement> {
+  const [detail, requests] = await Promise.all([api.table(id), api.configRequests(id)]).catch((e: unknown) => {
+    // A table the upstream does not know (404) or whose name it would not read (400).
+    if (e instanceof ApiError && (e.status === 404 || e.status === 400)) throw new Refused('no-table');
+    throw e;
+  });
+  const roundHref = s.permissions.includes('evidence') ? (r: string) => `#/table/${encodeURIComponent(id)}/round/${encodeURIComponent(r)}` : null;
+  const page = tablePage(w, detail, s.permissions.includes('acknowledge'), acknowledge, () => (location.hash = '#/floor'), roundHref);
+  page.append(
+    configSection(
+      w,
+      requests,
+      detail.currency,
+      {
+        me: s.name,
+        may: s.permissions.includes('table-config'),
+        propose: async (p) => {
+          await api.propose(id, p);
+          await render();
+        },
+        decide: async (request, how) => {
+          await api.decide(request, how);
+          await render();
+        },
+      },
+      detail.health,
+    ),
+  );
+  return page;
 }
 
 /** One round's recall and its evidence bundle; a refusal (another table's round, an unknown one) said in words. */
@@ -164,13 +170,26 @@ async function roundRoute(id: string, roundId: string): Promise<HTMLElement> {
     // In the currency the table held when it closed the round (its span), not the table's of now.
     return roundPage(w, evidence, currencyAt(detail, evidence.round.seq), backToTable);
   } catch (e) {
-    const refusal = e instanceof ApiError ? REFUSALS.find((r) => r === e.code) : undefined;
+    // A round whose name the upstream would not read (400) is none it holds.
+    const refusal = e instanceof ApiError ? (e.status === 400 ? 'no-round' : REFUSALS.find((r) => r === e.code)) : undefined;
     if (!refusal) throw e;
-    return h('p', { class: 'error', role: 'alert', 'data-testid': 'round-refused' }, w.t(`backoffice.evidence.refused.${refusal}`));
+    return refusedPage(refusal);
   }
 }
 
 const REFUSALS = ['no-round', 'round-of-another-table', 'round-open', 'no-table'] as const;
+type Refusal = (typeof REFUSALS)[number];
+
+/** A table or round the page cannot show, said in the page's words. */
+class Refused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal);
+  }
+}
+
+function refusedPage(refusal: Refusal): HTMLElement {
+  return h('p', { class: 'error', role: 'alert', 'data-testid': 'round-refused' }, w.t(`backoffice.evidence.refused.${refusal}`));
+}
 
 function isFloorRoute(): boolean {
   const route = location.hash.replace(/^#\/?/, '');
@@ -225,13 +244,13 @@ async function render(signedOutMessage = ''): Promise<void> {
   try {
     body = await page(s);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 401) {
+    if (e instanceof Refused) body = refusedPage(e.refusal);
+    else if (e instanceof ApiError && e.status === 401) {
       session = null;
       clear(root);
       root.append(signInForm());
       return;
-    }
-    body = h('p', { class: 'error', role: 'alert' }, w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) }));
+    } else body = h('p', { class: 'error', role: 'alert' }, w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) }));
   }
   clear(root);
   root.append(header(s), h('main', {}, body));

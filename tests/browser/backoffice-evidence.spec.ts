@@ -95,3 +95,19 @@ test('a round of another table, typed into the address, is refused in words', as
   await page.goto(`${url}#/table/T1/round/T2-r1`);
   await expect(page.getByTestId('round-refused')).toHaveText(words.refused['round-of-another-table'] ?? '');
 });
+
+// An address typed or pasted with a malformed escape, or naming no table: until a second review of
+// 6 December the first said the engine's English "Could not load: URI malformed", the second
+// "Could not load: 404 no-table", whatever the page's language.
+test('a table or round whose name is malformed or unknown is refused in words', async ({ page }) => {
+  await signIn(page, 'supervisor');
+  for (const [address, refusal] of [
+    ['#/table/%E0', 'no-table'],
+    ['#/table/NOPE', 'no-table'],
+    ['#/table/T1/round/%E0%A4', 'no-round'],
+    ['#/table/T1/round/a%20b', 'no-round'],
+  ] as const) {
+    await page.goto(`${url}${address}`);
+    await expect(page.getByTestId('round-refused'), address).toHaveText(words.refused[refusal] ?? '');
+  }
+});
