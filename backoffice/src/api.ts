@@ -77,7 +77,8 @@ export const TableDetail = z.object({
   currencies: z.array(TableMoney.extend({ fromSeq: z.number().int() })).default([]),
   faults: z.array(z.string()),
   table: z.record(z.string(), z.number()),
-  stations: z.array(z.object({ station: z.number(), credit: z.number(), meters: z.record(z.string(), z.number()) })),
+  /** `creditSeq`: the entry that last left the station's credit (absent: none did); its credit is in the currency of that seq. */
+  stations: z.array(z.object({ station: z.number(), credit: z.number(), creditSeq: z.number().optional(), meters: z.record(z.string(), z.number()) })),
   rounds: z.array(
     z.object({
       seq: z.number(),

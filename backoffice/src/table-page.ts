@@ -34,7 +34,8 @@ export function tablePage(
     [t('backoffice.table.stations'), t('backoffice.table.credit'), ...meterNames.map((m) => t(`service.meter.${m}`))],
     d.stations.map((s) => [
       t('backoffice.table.station', { n: s.station }),
-      money(s.credit),
+      // In the currency held when the journal last left it (a station untouched since a change holds the old one).
+      s.creditSeq === undefined ? money(s.credit) : formatTableMoney(s.credit, currencyAt(d, s.creditSeq), w.language),
       ...meterNames.map((m) => (m === 'gamesPlayed' || m === 'handpays' ? String(s.meters[m] ?? 0) : money(s.meters[m] ?? 0))),
     ]),
   );

@@ -41,4 +41,27 @@ describe("a table's page after its currency changed", () => {
       ],
     );
   });
+
+  // A station's credit is what the journal last left on it: a station that took credit in Hong
+  // Kong dollars and has not moved since the table changed to patacas holds dollars. The page read
+  // every credit in the table's currency of now (a second review of 6 December).
+  it("carries the seq of each station's credit, which is read in the span in force there", async () => {
+    const t = await lyingTable(kit.app, kit.db, 'T5');
+    assert.equal((await t.heartbeat({ currency: HKD })).statusCode, 200);
+    const credit = (station: number, after: number) => ({ type: 'note', ts: new Date().toISOString(), payload: {}, credits: [[station, 0, after]] });
+    assert.equal((await t.send([credit(1, 5_000), credit(2, 300)])).statusCode, 200);
+    assert.equal((await t.heartbeat({ currency: MOP })).statusCode, 200);
+    assert.equal((await t.send([credit(2, 700)])).statusCode, 200);
+    const { cookie } = await signIn(kit.app, 'viewer');
+    const r = await kit.app.inject({ method: 'GET', url: '/backoffice/api/tables/T5', headers: { cookie } });
+    assert.equal(r.statusCode, 200, r.body);
+    const d = TableDetail.parse(r.json());
+    assert.deepEqual(
+      d.stations.map((s) => [s.station, s.credit, s.creditSeq, s.creditSeq === undefined ? null : currencyAt(d, s.creditSeq)?.code]),
+      [
+        [1, 5_000, 1, 'HKD'],
+        [2, 700, 3, 'MOP'],
+      ],
+    );
+  });
 });

@@ -32,7 +32,7 @@ describe('FloorProjection', () => {
     const read = projection.stationCredits('T1');
     await new Promise((r) => setImmediate(r));
     j.held.shift()?.();
-    assert.equal((await read).get(1), 100);
+    assert.equal((await read).credits.get(1), 100);
     // Station 1 cashes 50 out, and the floor's push reads the table on; then 30 more, and its page reads it too.
     j.rows.push({ seq: 2, type: 'credit.cancel', profile: null, round_id: null, ts: new Date(), credits: [[1, 100, 50]] });
     const first = projection.stationCredits('T1');
@@ -48,7 +48,7 @@ describe('FloorProjection', () => {
       await new Promise((r) => setImmediate(r));
     }
     assert.ok(done, 'both reads answered');
-    assert.equal((await second).get(1), 20, "station 1's credit is its newest");
-    assert.equal((await first).get(1), 20);
+    assert.equal((await second).credits.get(1), 20, "station 1's credit is its newest");
+    assert.equal((await first).credits.get(1), 20);
   });
 });

@@ -49,6 +49,8 @@ interface Seen {
   profile: string | null;
   lastRound: { roundId: string; at: string } | null;
   credits: Map<number, number>;
+  /** The seq of the entry that last left each station's credit: its currency is the one held there (currency_spans). */
+  creditSeqs: Map<number, number>;
 }
 
 /**
@@ -89,7 +91,13 @@ export class FloorProjection {
   }
 
   private async readOn(terminalId: string): Promise<Seen> {
-    const s = this.seen.get(terminalId) ?? { seq: 0, profile: null, lastRound: null, credits: new Map<number, number>() };
+    const s = this.seen.get(terminalId) ?? {
+      seq: 0,
+      profile: null,
+      lastRound: null,
+      credits: new Map<number, number>(),
+      creditSeqs: new Map<number, number>(),
+    };
     const r = await this.sql.query<{ seq: number; type: string; profile: string | null; round_id: string | null; ts: Date; credits: unknown }>(
       `SELECT seq, type, doc->'payload'->>'profile' AS profile, doc->'payload'->>'roundId' AS round_id, ts, doc->'credits' AS credits FROM journal
        WHERE terminal_id = $1 AND seq > $2 AND (doc ? 'credits' OR type = 'round.settle') ORDER BY seq`,
@@ -98,7 +106,10 @@ export class FloorProjection {
     for (const row of r.rows) {
       if (row.type === 'round.settle' && row.profile) s.profile = row.profile;
       if (row.type === 'round.settle' && row.round_id) s.lastRound = { roundId: row.round_id, at: new Date(row.ts).toISOString() };
-      for (const [station, , after] of Credits(row.credits)) s.credits.set(station, after);
+      for (const [station, , after] of Credits(row.credits)) {
+        s.credits.set(station, after);
+        s.creditSeqs.set(station, Number(row.seq));
+      }
       s.seq = Number(row.seq);
     }
     this.seen.set(terminalId, s);
@@ -167,8 +178,9 @@ export class FloorProjection {
     return out;
   }
 
-  /** Each station's credit as the journal last left it. */
-  async stationCredits(terminalId: string): Promise<Map<number, number>> {
-    return (await this.catchUp(terminalId)).credits;
+  /** Each station's credit as the journal last left it, and the seq of the entry that did. */
+  async stationCredits(terminalId: string): Promise<{ credits: ReadonlyMap<number, number>; seqs: ReadonlyMap<number, number> }> {
+    const s = await this.catchUp(terminalId);
+    return { credits: s.credits, seqs: s.creditSeqs };
   }
 }

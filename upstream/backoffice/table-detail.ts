@@ -20,7 +20,7 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
     'SELECT from_seq, code, exponent FROM currency_spans WHERE terminal_id = $1 ORDER BY from_seq',
     [terminalId],
   );
-  const credits = await projection.stationCredits(terminalId);
+  const { credits, seqs: creditSeqs } = await projection.stationCredits(terminalId);
   const m = await sql.query<{ scope: string; name: string; value: number }>(
     'SELECT scope, name, value FROM meters WHERE terminal_id = $1 ORDER BY scope, name',
     [terminalId],
@@ -49,7 +49,16 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
     table: meters.get('table') ?? {},
     stations: [...stationNumbers]
       .sort((a, b) => a - b)
-      .map((station) => ({ station, credit: credits.get(station) ?? 0, meters: meters.get(`station:${station}`) ?? {} })),
+      .map((station) => {
+        // The credit in the currency of the entry that left it (`creditSeq`), not necessarily the table's of now.
+        const creditSeq = creditSeqs.get(station);
+        return {
+          station,
+          credit: credits.get(station) ?? 0,
+          ...(creditSeq === undefined ? {} : { creditSeq }),
+          meters: meters.get(`station:${station}`) ?? {},
+        };
+      }),
     rounds: await rounds(sql, terminalId, 20),
     jackpots: await entries(['jackpot.settle', 'jackpot.reset'], 20),
     transfers: await entries(['transfer.out', 'transfer.in', 'transfer.complete', 'transfer.reverse', 'transfer.refuse', 'transfer.recall'], 50),
