@@ -206,13 +206,26 @@ async function call<T>(schema: z.ZodType<T>, method: 'GET' | 'POST', path: strin
     headers: method === 'POST' ? { 'content-type': 'application/json', 'x-csrf-token': csrf } : {},
     ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
   });
-  const text = await r.text();
-  const json: unknown = text ? JSON.parse(text) : null;
+  const json = jsonOf(await r.text());
   if (!r.ok) {
     const e = ErrorBody.safeParse(json);
     throw new ApiError(r.status, e.success ? e.data.error : 'http', Number(r.headers.get('retry-after') ?? '') || undefined);
   }
-  return schema.parse(json);
+  // An answer of another shape, or no JSON at all (a proxy's page in the upstream's place), is
+  // refused by its status, never with the parser's English words (a second review of 6 December).
+  const read = schema.safeParse(json);
+  if (!read.success) throw new ApiError(r.status, 'unreadable');
+  return read.data;
+}
+
+/** An answer's JSON; undefined when it is none (read before its status: a proxy's HTML page of a 502 or a 401). */
+function jsonOf(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export const api = {
