@@ -146,6 +146,8 @@ const FULL_ALARM = {
   clearedAt: null,
   acks: Array.from({ length: 20 }, (_, i) => ({ by: 'ana', at, note: `look ${i}` })),
 };
+/** One short of the most: its form is offered, and somebody else takes the last place before it is sent. */
+const LAST_PLACE_ALARM = { ...FULL_ALARM, id: 8, acks: FULL_ALARM.acks.slice(1) };
 
 /**
  * A table that changed from Hong Kong dollars to patacas at seq 55: a jackpot paid before (seq 10)
@@ -182,9 +184,9 @@ test.beforeAll(async () => {
       return void res.write(`event: floor\ndata: ${JSON.stringify(FLOOR)}\n\n`);
     }
     if (url === '/backoffice/api/config-requests') return json([]);
-    if (url === '/backoffice/api/alarms') return json([FULL_ALARM]);
+    if (url === '/backoffice/api/alarms') return json([FULL_ALARM, LAST_PLACE_ALARM]);
     // The upstream's answer to one more acknowledgement of an alarm that holds the most it takes.
-    if (url === `/backoffice/api/alarms/${FULL_ALARM.id}/acknowledge`)
+    if (url === `/backoffice/api/alarms/${FULL_ALARM.id}/acknowledge` || url === `/backoffice/api/alarms/${LAST_PLACE_ALARM.id}/acknowledge`)
       return void res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'acks-full', message: 'full' }));
     if (url === '/backoffice/api/tables/T1') return json(TABLE);
     if (url === '/backoffice/api/tables/T2') return json(ODD_TABLE);
@@ -293,17 +295,33 @@ for (const language of languages) {
 
 // An acknowledgement the upstream refuses is said under its form in the page's language; before,
 // the form dropped the refusal (an unhandled rejection) and nothing on the page changed.
-test('an acknowledgement refused (the alarm holds the most it takes) is said under its form, in each language', async ({ browser }) => {
+test('an acknowledgement refused (somebody took the last place first) is said under its form, in each language', async ({ browser }) => {
   for (const language of languages) {
-    // A page of its own for each language: the same address again would only move its hash.
     const page = await browser.newPage();
     await open(page, language, '/alarms');
-    const alarm = page.locator(`li[data-alarm="${FULL_ALARM.id}"]`);
+    const alarm = page.locator(`li[data-alarm="${LAST_PLACE_ALARM.id}"]`);
     await alarm.locator('input[name=note]').fill('one more');
     await alarm.locator('form.ack button[type=submit]').click();
     const said = wordAt(catalogues[language], 'backoffice.alarms.refused.acks-full')?.replace('{{max}}', '20');
     expect(said, language).toBeTruthy();
     await expect(alarm.getByTestId('ack-refused')).toHaveText(said ?? '');
+    await page.close();
+  }
+});
+
+// An alarm that holds the most acknowledgements it takes offers no form: the upstream would refuse
+// one more (409 acks-full). It says so in the page's language in the form's place; before, the form
+// was offered and a note typed there was only refused (said under it, since an earlier review).
+test('an alarm that holds the most acknowledgements it takes says so in place of its form, in each language', async ({ browser }) => {
+  for (const language of languages) {
+    // A page of its own for each language: the same address again would only move its hash.
+    const page = await browser.newPage();
+    await open(page, language, '/alarms');
+    const alarm = page.locator(`li[data-alarm="${FULL_ALARM.id}"]`);
+    const said = wordAt(catalogues[language], 'backoffice.alarms.refused.acks-full')?.replace('{{max}}', '20');
+    expect(said, language).toBeTruthy();
+    await expect(alarm.getByTestId('acks-full')).toHaveText(said ?? '');
+    await expect(alarm.locator('form.ack')).toHaveCount(0);
     await page.close();
   }
 });
