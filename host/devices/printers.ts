@@ -36,6 +36,11 @@ export interface PrinterDeps {
   now?: () => number;
   /** How long a printer must say paper (no jam, no other mechanism fault) before `printer-paper-out` (`printer-jam`, `printer-fault`) clears (default 10 s). */
   paperBackMs?: number;
+  /**
+   * How long a printer may stay unable to take a ticket with no fault bit (its reset flag set, a
+   * ticket in the chute, the chassis open) before it is `printer-fault` (default 60 s).
+   */
+  stuckMs?: number;
   /** Violations and failures, sampled per printer and kind (the host's SampledLog); without it, each is logged. */
   sampledLog?: SampledLines;
   /**
@@ -50,6 +55,25 @@ export interface PrinterDeps {
 
 /** Paper back this long, with no word of paper out, before the fault clears (`clearPaperOutLater`). */
 const PAPER_BACK_MS = 10_000;
+
+/** A printer not ready for a ticket this long with no fault bit is `printer-fault` (`stuckMs`). */
+const STUCK_MS = 60_000;
+
+/** What keeps a printer from a ticket with no fault bit, and the words each is said in (the first one held is named). */
+type Stuck = 'printerStuckReset' | 'printerStuckChute' | 'printerStuckChassis';
+function stuckBy(c: PrinterCondition): Stuck | null {
+  if (c.reset) return 'printerStuckReset';
+  if (c.paperInChute) return 'printerStuckChute';
+  return c.chassisOpen ? 'printerStuckChassis' : null;
+}
+
+/** A station's printer held not ready: what, whether raised, its raise to come and its end to come. */
+interface StuckWatch {
+  by: Stuck;
+  raised: boolean;
+  cancelRaise: () => void;
+  cancelEnd: (() => void) | null;
+}
 
 /** The printer's faults the table journals. */
 export type PrinterFaultKind = 'printer-offline' | 'printer-paper-out' | 'printer-misbehaved' | 'printer-jam' | 'printer-fault';
@@ -109,6 +133,13 @@ export class Printers {
   private readonly links = new Emitter<number>();
   /** Per station and standing kind (`printer-paper-out`, `printer-jam`, `printer-fault`): what cancels a clear still to come. */
   private readonly goneSince = new Map<string, () => void>();
+  /**
+   * Per station, a printer held not ready for a ticket with no fault bit (a review of 6 December: a
+   * reset flag at every status, a chute never emptied, made every cash-out a handpay, no fault raised).
+   */
+  private readonly stuck = new Map<number, StuckWatch>();
+  /** Each station's last condition (the stuck watch's raise reads it). */
+  private readonly lastCondition = new Map<number, PrinterCondition>();
 
   /** Violations and failures: the first of a kind at once, then one a second per printer and kind, with the count. */
   private readonly sampledLog: SampledLines;
@@ -178,9 +209,50 @@ export class Printers {
     else if (e.type === 'condition') {
       this.standing(f, 'printer-paper-out', station, e.condition.faults.includes('paper-out') ? {} : null);
       this.standing(f, 'printer-jam', station, e.condition.faults.includes('paper-jam') ? {} : null);
-      const stops = mechanismFaults(e.condition);
-      this.standing(f, 'printer-fault', station, stops.length > 0 ? { say: tiltDetailSaid('printerFaults', { printerFaults: stops.join(' ') }) } : null);
+      this.lastCondition.set(station, e.condition);
+      this.watchStuck(f, station, stuckBy(e.condition));
+      this.printerFault(f, station);
     }
+  }
+
+  /** `printer-fault`: the mechanism's faults the last status names, else a stuck watch that has raised. */
+  private printerFault(f: NonNullable<PrinterDeps['faults']>, station: number): void {
+    const c = this.lastCondition.get(station);
+    const stops = c ? mechanismFaults(c) : [];
+    const stuck = this.stuck.get(station);
+    if (stops.length > 0) this.standing(f, 'printer-fault', station, { say: tiltDetailSaid('printerFaults', { printerFaults: stops.join(' ') }) });
+    else this.standing(f, 'printer-fault', station, stuck?.raised ? { say: tiltDetailSaid(stuck.by) } : null);
+  }
+
+  /**
+   * A printer not ready for a ticket with no fault bit: raised once it has held `stuckMs` (a player
+   * takes a ticket from the chute, a power-up's flag is cleared at the next poll: neither is one),
+   * ended once the printer has said none of it for `paperBackMs` (a flag flapping at every poll is held).
+   */
+  private watchStuck(f: NonNullable<PrinterDeps['faults']>, station: number, by: Stuck | null): void {
+    const w = this.stuck.get(station);
+    if (by) {
+      w?.cancelEnd?.();
+      if (w) Object.assign(w, { by, cancelEnd: null });
+      if (w) return;
+      const t = setTimeout(() => {
+        const now = this.stuck.get(station);
+        if (!now) return;
+        now.raised = true;
+        this.printerFault(f, station);
+      }, this.deps.stuckMs ?? STUCK_MS);
+      t.unref();
+      this.stuck.set(station, { by, raised: false, cancelRaise: () => clearTimeout(t), cancelEnd: null });
+      return;
+    }
+    if (!w || w.cancelEnd) return;
+    const t = setTimeout(() => {
+      w.cancelRaise();
+      this.stuck.delete(station);
+      this.printerFault(f, station);
+    }, this.deps.paperBackMs ?? PAPER_BACK_MS);
+    t.unref();
+    w.cancelEnd = () => clearTimeout(t);
   }
 
   /**
@@ -223,6 +295,11 @@ export class Printers {
     this.devices.clear();
     for (const cancel of this.goneSince.values()) cancel();
     this.goneSince.clear();
+    for (const w of this.stuck.values()) {
+      w.cancelRaise();
+      w.cancelEnd?.();
+    }
+    this.stuck.clear();
     this.sampledLog.close();
   }
 }
