@@ -25,10 +25,14 @@ export {
   PRINTER_FAULTS,
   StationTicket,
   TICKET_LOG_STATES,
+  TICKET_NOT_PRINTED_REASONS,
   TICKET_RETURN_REASONS,
+  TICKET_VOID_REASONS,
   type HandpayWhy,
   type PrinterFaultName,
   type TicketLogStateName,
+  type TicketNotPrintedReason,
   type TicketReturnReason,
+  type TicketVoidReason,
 } from './tickets.js';
 export { DEVICE_EVENTS, DEVICE_STATES, SYNC_ERRORS, SYNC_STATES, type DeviceEvent, type DeviceState, type SyncError, type SyncState } from './service-rows.js';

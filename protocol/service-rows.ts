@@ -3,7 +3,7 @@ import { CORRECTIONS, GAME_KINDS, UNCORRECTABLE } from '../engine/table/vocabula
 import { DecisionAction, HoldReason, OwnWord, RoundPhase } from './round.js';
 import { TiltKind } from './tilts.js';
 import { Iso, Short, Station, Text } from './service-fields.js';
-import { PRINTER_FAULTS, TICKET_LOG_STATES, TICKET_RETURN_REASONS } from './tickets.js';
+import { PRINTER_FAULTS, TICKET_LOG_STATES, TICKET_RETURN_REASONS, TICKET_VOID_REASONS } from './tickets.js';
 import { MinorUnits } from './units.js';
 
 // The rows the service pages list (protocol/service-view.ts): built by `serviceRowSchemas`, on the
@@ -165,8 +165,8 @@ function ticketRowSchemas() {
     state: z.enum(TICKET_LOG_STATES),
     /** A ticket in that went back: why, in the player's words too. */
     returned: z.enum(TICKET_RETURN_REASONS).optional(),
-    /** A ticket out voided: the printer's reason as the driver gave it. */
-    voided: Short.optional(),
+    /** A ticket out voided: why, as a code the screen words (the printer's reason, a person's settlement). */
+    voided: z.enum(TICKET_VOID_REASONS).optional(),
   });
   return { PrinterRow, TicketRow };
 }

@@ -5,6 +5,7 @@ import { JackpotCombination } from './jackpot.js';
 import { EventFilter, ServiceAction, ServiceRole, StaffNumber } from './service.js';
 import { Iso, Short, Station, Text } from './service-fields.js';
 import { serviceRowSchemas, type ServiceRows } from './service-rows.js';
+import { TICKET_NOT_PRINTED_REASONS } from './tickets.js';
 import { MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from './units.js';
 
 /** Why a peer table is refused (host/peers/peer-journal.ts auditPeers), as the Peers page words it. */
@@ -226,13 +227,13 @@ function ticketsPage({ PrinterRow, TicketRow }: ServiceRows) {
         z.strictObject({
           station: Station,
           since: Iso,
-          /** The ticket (last four digits, amount), what a person settled and who, what the printer said afterwards (its reason as the driver gave it). */
+          /** The ticket (last four digits, amount), what a person settled and who, what the printer said afterwards (its reason, a code the screen words). */
           last4: z.string().regex(/^\d{4}$/),
           amount: MinorUnits,
           settled: z.enum(['printed', 'void']),
           by: Short,
           printer: z.enum(['printed', 'not-printed']),
-          reason: Short.optional(),
+          reason: z.enum(TICKET_NOT_PRINTED_REASONS).optional(),
         }),
       )
       .max(MAX_STATIONS),

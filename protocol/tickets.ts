@@ -44,6 +44,18 @@ export const HANDPAY_WHY = [
 export type HandpayWhy = (typeof HANDPAY_WHY)[number];
 
 /**
+ * Why the printer's own status said a ticket was not printed (hardware/printer/judge.ts
+ * `NotPrintedReason`, held to this list by the host's type check), as service mode words it
+ * (`service.tickets.voidReason.<reason>`).
+ */
+export const TICKET_NOT_PRINTED_REASONS = ['not-sent', 'not-ready', 'not-journalled', 'driver-busy', 'invalid-ticket', 'printer-fault', 'ignored'] as const;
+export type TicketNotPrintedReason = (typeof TICKET_NOT_PRINTED_REASONS)[number];
+
+/** Why a ticket out was voided, as service mode words it: the printer's reason, a person's settlement (`by-hand`), or one the host no longer names (`other`). */
+export const TICKET_VOID_REASONS = [...TICKET_NOT_PRINTED_REASONS, 'by-hand', 'other'] as const;
+export type TicketVoidReason = (typeof TICKET_VOID_REASONS)[number];
+
+/**
  * What stops a station's ticket printer, as service mode names it (`service.tickets.fault.<fault>`):
  * the TCL status flags (docs/protocols/tcl.md; `platen-up` is the print head lifted, "head open").
  * The hardware's list (`PrinterFault`) is held to this one by the host's type check.

@@ -19,7 +19,7 @@ import { TiltManager } from '../../tilts/tilt-manager.js';
 import { serviceSaid, type Said } from '../../../locales/said.js';
 import { TicketIn } from '../../devices/ticket-in.js';
 import { settleRefusal } from '../../floor/ticket-out.js';
-import { tickets } from './tickets.js';
+import { ticketRow, tickets } from './tickets.js';
 
 const condition = (c: Partial<PrinterCondition>): PrinterCondition => printerCondition({ lastTemplate: '0', firmware: 'GURSA-1', ...c });
 
@@ -129,6 +129,28 @@ describe('the Tickets page of service mode', () => {
     for (const n of [printed, theirs]) assert.equal(sent.includes(n.slice(0, 14)), false, `${n} goes only as its last four digits`);
     page.dispose();
     ledger.close();
+  });
+
+  it("a void's reason goes to the page as a code the screen words (a review of 6 December: the journal's English went raw)", () => {
+    const v = validationNumber(7, 3);
+    const row = (reason: string) =>
+      ticketRow({
+        direction: 'out',
+        seq: 9,
+        ts: '2026-11-26T10:00:00.000Z',
+        since: '2026-11-26T10:00:00.000Z',
+        station: 2,
+        validation: v,
+        amount: 100,
+        state: 'voided',
+        reason,
+      }).voided;
+    assert.deepEqual(['not printed: printer-fault', 'not printed: ignored', 'settled by hand: not printed', 'not printed: something new'].map(row), [
+      'printer-fault',
+      'ignored',
+      'by-hand',
+      'other',
+    ]);
   });
 
   it('without printers or tickets: an empty page that the schema takes, and no validation id yet', () => {

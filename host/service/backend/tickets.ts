@@ -2,7 +2,16 @@ import type { PrinterFault } from '../../../hardware/printer/condition.js';
 import { openTilts } from '../../../ledger/index.js';
 import { ticketLog, type TicketLogRow } from '../../../ledger/ticket-log.js';
 import { lastMachineTicket } from '../../../ledger/ticket-queries.js';
-import { TICKET_RETURN_REASONS, type PrinterFaultName, type PrinterRow, type TicketRow } from '../../../protocol/index.js';
+import type { NotPrintedReason } from '../../../hardware/printer/judge.js';
+import {
+  TICKET_NOT_PRINTED_REASONS,
+  TICKET_RETURN_REASONS,
+  type PrinterFaultName,
+  type PrinterRow,
+  type TicketNotPrintedReason,
+  type TicketRow,
+  type TicketVoidReason,
+} from '../../../protocol/index.js';
 import type { PrinterStatus } from '../../devices/printers.js';
 import { readTicketFault, readTicketFaultSaid } from '../../floor/ticket-fault.js';
 import { settleRefusal } from '../../floor/ticket-out.js';
@@ -17,6 +26,24 @@ import { serviceActionEntry } from './service-journal.js';
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _sameFaults: Same<PrinterFault, PrinterFaultName> = true;
 void _sameFaults;
+const _sameNotPrinted: Same<NotPrintedReason, TicketNotPrintedReason> = true;
+void _sameNotPrinted;
+
+/** The printer's not-printed reason as the page carries it (a code the screen words); undefined for one the host no longer names. */
+export function notPrintedReason(reason: string | undefined): TicketNotPrintedReason | undefined {
+  return TICKET_NOT_PRINTED_REASONS.find((x) => x === reason);
+}
+
+/**
+ * A void's reason as the journal holds it (host/floor/ticket-out.ts: `not printed: <the printer's
+ * reason>`, or a person's `settled by hand: not printed`) as a code the screen words: the journal's
+ * English went raw to the page in every language (a review of 6 December).
+ */
+function voidReason(reason: string): TicketVoidReason {
+  if (reason.startsWith('settled by hand')) return 'by-hand';
+  const printer = /^not printed: (.*)$/.exec(reason);
+  return notPrintedReason(printer?.[1]) ?? 'other';
+}
 
 /** A station's printer as service mode shows it: its link, paper, faults, and when that last changed. */
 export function printerRow(p: PrinterStatus): PrinterRow {
@@ -54,7 +81,7 @@ export function ticketRow(r: TicketLogRow, isHeld: (requestId: string) => boolea
     amount: r.amount,
     state,
     ...(r.state === 'returned' && returned ? { returned } : {}),
-    ...(r.state === 'voided' && r.reason ? { voided: r.reason.slice(0, 128) } : {}),
+    ...(r.state === 'voided' && r.reason ? { voided: voidReason(r.reason) } : {}),
   };
 }
 
@@ -94,7 +121,10 @@ export function tickets(
         faults: openTilts(d.ledger).flatMap((f) => {
           // Said by key since 6 December; an older one by its English detail.
           const read = f.kind === 'ticket-late-verdict' && f.station !== undefined ? (readTicketFaultSaid(f.say) ?? readTicketFault(f.detail ?? '')) : null;
-          return read && f.station !== undefined ? [{ station: f.station, since: f.ts, ...read, by: read.by.slice(0, 128) }] : [];
+          if (!read || f.station === undefined) return [];
+          const { reason, ...rest } = read;
+          const said = notPrintedReason(reason);
+          return [{ station: f.station, since: f.ts, ...rest, by: read.by.slice(0, 128), ...(said ? { reason: said } : {}) }];
         }),
         out: log.out.map((r) => ticketRow(r)),
         in: log.in.map((r) => ticketRow(r, (id) => d.floor?.ticketsIn?.isHeld(id) ?? false)),

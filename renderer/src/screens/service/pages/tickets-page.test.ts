@@ -71,7 +71,7 @@ const PAGE: Extract<ServicePage, { page: 'tickets' }> = {
       last4: '1187',
       amount: 20_000,
       state: 'voided',
-      voided: 'not printed: paper-jam',
+      voided: 'printer-fault',
     },
   ],
   in: [
@@ -122,7 +122,10 @@ describe('service Tickets page', () => {
         assert.ok(rows.includes(t(key)), `${language}: ${key} (${t(key)}) in\n${rows}`);
       assert.ok(rows.includes('…5032') && rows.includes('…1187'), `${language}: numbers by their last four digits`);
       assert.ok(rows.includes(formatMoney(50_000, 'MOP', language)) && rows.includes(formatMoney(5_000_000, 'MOP', language)), `${language}: amounts`);
-      assert.ok(rows.includes('not printed: paper-jam'), "the driver's reason for a void");
+      // A review of 6 December: the journal's English reason went raw ('not printed: printer-fault') in every language.
+      const flat = (x: string) => x.replace(/\s+/g, ' ');
+      assert.ok(flat(rows).includes(flat(t('service.tickets.voidReason.printer-fault'))), `${language}: the void's reason in its words`);
+      assert.doesNotMatch(rows, /printer-fault|not printed:/, `${language}: the void's reason as a code`);
     }
   });
 
@@ -240,9 +243,13 @@ describe('service Tickets page', () => {
       assert.doesNotMatch(rows, /service\.(tickets|tiltHow)\.|tilt\./, `${language}: a key shown raw\n${rows}`);
       assert.ok(rows.includes(flat(t('service.tickets.faults'))), `${language}: the faults' heading`);
       assert.ok(
-        rows.includes('…4321') && rows.includes('Ana Lei (1001)') && rows.includes(flat(t('service.tickets.faultSaid.not-printed', { reason: 'ignored' }))),
+        rows.includes('…4321') &&
+          rows.includes('Ana Lei (1001)') &&
+          rows.includes(flat(t('service.tickets.faultSaid.not-printed', { reason: t('service.tickets.voidReason.ignored') }))),
         `${language}\n${rows}`,
       );
+      // A review of 6 December: the printer's reason went as its code ('ignored') in every language.
+      assert.doesNotMatch(rows, /\(ignored\)/, `${language}: the printer's reason as a code`);
       assert.ok(rows.includes('…9876') && rows.includes(flat(t('service.tickets.faultSaid.printed'))), `${language}: the void one`);
       assert.ok(rows.includes(flat(formatMoney(50_000, 'MOP', language))), `${language}: its amount`);
       c.buttons.find((b) => b.id === 'ticket-fault-clear-2')?.press();

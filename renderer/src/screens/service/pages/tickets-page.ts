@@ -118,7 +118,8 @@ function faultRows(page: TicketsPage, k: PageKit): void {
   rows.push(t('service.tickets.faults'));
   wrap('  ' + t('service.tiltHow.ticket-late-verdict'));
   for (const f of page.faults) {
-    const said = f.printer === 'printed' ? t('service.tickets.faultSaid.printed') : t('service.tickets.faultSaid.not-printed', { reason: f.reason ?? '—' });
+    const reason = f.reason ? t(`service.tickets.voidReason.${f.reason}`) : t('service.tickets.never');
+    const said = f.printer === 'printed' ? t('service.tickets.faultSaid.printed') : t('service.tickets.faultSaid.not-printed', { reason });
     const values = { station: f.station, last4: f.last4, amount: money(f.amount), by: f.by, at: macauTime(f.since), said };
     wrap('  ' + t(f.settled === 'printed' ? 'service.tickets.faultSettledPrinted' : 'service.tickets.faultSettledVoid', values));
     const clear = { kind: 'clear-tilt' as const, tilt: 'ticket-late-verdict', station: f.station };
@@ -143,7 +144,7 @@ function ticketRows(list: readonly TicketRow[], title: 'service.tickets.out' | '
       amount: r.amount === null ? t('service.tickets.never') : money(r.amount),
       state: t(`service.tickets.state.${r.state}`),
     };
-    const why = r.returned ? t(`service.tickets.reason.${r.returned}`) : r.voided;
+    const why = r.returned ? t(`service.tickets.reason.${r.returned}`) : r.voided ? t(`service.tickets.voidReason.${r.voided}`) : '';
     wrap('  ' + (why ? t('service.tickets.rowWhy', { ...values, why }) : t('service.tickets.row', values)));
   }
 }
