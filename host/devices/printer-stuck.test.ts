@@ -1,10 +1,11 @@
 // A printer that never becomes ready for a ticket, with no fault bit: its reset flag set at every
 // status (the driver's ^C|^ never clears it, so the layout is never taken), a ticket in the chute
-// that is never taken (or a chute sensor stuck), the chassis left open. Each makes every cash-out at
-// the station a handpay (host/floor/ticket-out.ts `printerWhyNot`); before, no fault was raised for
-// any of them, and nobody was told why the station had stopped printing tickets (a review of
-// 6 December). Now one held past `stuckMs` is `printer-fault` at the station, said by its words,
-// cleared by itself once the printer has stopped reporting it (as a mechanism fault is).
+// that is never taken (or a chute sensor stuck), the chassis left open, busy for good, only the
+// short status. Each makes every cash-out at the station a handpay (host/floor/ticket-out.ts
+// `printerWhyNot`); before, no fault was raised for any of them, and nobody was told why the
+// station had stopped printing tickets (a review of 6 December). Now one held past `stuckMs` is
+// `printer-fault` at the station, said by its words, cleared by itself once the printer has
+// stopped reporting it (as a mechanism fault is).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
@@ -54,6 +55,10 @@ describe('a printer stuck not ready for a ticket, with no fault bit, is a fault 
     [{ reset: true }, 'tiltDetail.printerStuckReset'],
     [{ paperInChute: true }, 'tiltDetail.printerStuckChute'],
     [{ chassisOpen: true }, 'tiltDetail.printerStuckChassis'],
+    // Busy from the session's first status on: no print cycle is seen to start, so no unsolicited-print either.
+    [{ busy: true }, 'tiltDetail.printerStuckBusy'],
+    // Only the short status (three flag bytes): nothing about a ticket's validation number, so no ticket is sent.
+    [{ extended: false }, 'tiltDetail.printerStuckShort'],
   ] as const;
   for (const [over, key] of cases) {
     it(`${Object.keys(over).join('')} held past stuckMs: printer-fault (${key}); cleared once it goes`, async () => {

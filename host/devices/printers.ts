@@ -60,11 +60,14 @@ const PAPER_BACK_MS = 10_000;
 const STUCK_MS = 60_000;
 
 /** What keeps a printer from a ticket with no fault bit, and the words each is said in (the first one held is named). */
-type Stuck = 'printerStuckReset' | 'printerStuckChute' | 'printerStuckChassis';
+type Stuck = 'printerStuckShort' | 'printerStuckReset' | 'printerStuckChute' | 'printerStuckChassis' | 'printerStuckBusy';
 function stuckBy(c: PrinterCondition): Stuck | null {
+  if (!c.extended) return 'printerStuckShort';
   if (c.reset) return 'printerStuckReset';
   if (c.paperInChute) return 'printerStuckChute';
-  return c.chassisOpen ? 'printerStuckChassis' : null;
+  if (c.chassisOpen) return 'printerStuckChassis';
+  // A print takes seconds (the driver's deadline is 30 s); busy from the session's first status on is no print cycle seen, nor unsolicited.
+  return c.busy ? 'printerStuckBusy' : null;
 }
 
 /** A station's printer held not ready: what, whether raised, its raise to come and its end to come. */
