@@ -106,3 +106,73 @@ describe('a printer stuck not ready for a ticket, with no fault bit, is a fault 
     }
   });
 });
+
+describe("a stuck printer's fault the journal refuses", () => {
+  it('is logged from its timer, not thrown out of it (that would end the host)', async () => {
+    const errors: string[] = [];
+    const log = pino({ level: 'error' }, { write: (line: string) => void errors.push(line) });
+    const config = simulatedTableConfig();
+    const first = config.stations[0];
+    assert.ok(first);
+    const fake = speakingPrinter();
+    const printers = new Printers({
+      config: { ...config, stations: [{ ...first, printer: 'fake' }] },
+      log,
+      open: () => fake.device,
+      faults: {
+        raise: () => {
+          throw new Error('journal full');
+        },
+        conditionGone: () => undefined,
+      },
+      paperBackMs: 150,
+      stuckMs: 100,
+    });
+    printers.start();
+    try {
+      fake.emit({ type: 'condition', condition: printerCondition({ paperInChute: true }) });
+      await settle(300);
+      assert.ok(
+        errors.some((l) => l.includes('journal full')),
+        'logged',
+      );
+    } finally {
+      await printers.close();
+    }
+  });
+});
+
+describe("a printer fault's end the journal refuses", () => {
+  it('is logged from its timer, not thrown out of it (that would end the host)', async () => {
+    const errors: string[] = [];
+    const log = pino({ level: 'error' }, { write: (line: string) => void errors.push(line) });
+    const config = simulatedTableConfig();
+    const first = config.stations[0];
+    assert.ok(first);
+    const fake = speakingPrinter();
+    const printers = new Printers({
+      config: { ...config, stations: [{ ...first, printer: 'fake' }] },
+      log,
+      open: () => fake.device,
+      faults: {
+        raise: () => undefined,
+        conditionGone: () => {
+          throw new Error('journal full');
+        },
+      },
+      paperBackMs: 100,
+    });
+    printers.start();
+    try {
+      fake.emit({ type: 'condition', condition: printerCondition({ faults: ['paper-jam'] }) });
+      fake.emit({ type: 'condition', condition: printerCondition({}) });
+      await settle(300);
+      assert.ok(
+        errors.some((l) => l.includes('journal full')),
+        'logged',
+      );
+    } finally {
+      await printers.close();
+    }
+  });
+});

@@ -38,7 +38,8 @@ export interface PrinterDeps {
   paperBackMs?: number;
   /**
    * How long a printer may stay unable to take a ticket with no fault bit (its reset flag set, a
-   * ticket in the chute, the chassis open) before it is `printer-fault` (default 60 s).
+   * ticket in the chute, the chassis open, busy, only the short status) before it is
+   * `printer-fault` (default 60 s).
    */
   stuckMs?: number;
   /** Violations and failures, sampled per printer and kind (the host's SampledLog); without it, each is logged. */
@@ -242,7 +243,7 @@ export class Printers {
         const now = this.stuck.get(station);
         if (!now) return;
         now.raised = true;
-        this.printerFault(f, station);
+        this.later(station, () => this.printerFault(f, station));
       }, this.deps.stuckMs ?? STUCK_MS);
       t.unref();
       this.stuck.set(station, { by, raised: false, cancelRaise: () => clearTimeout(t), cancelEnd: null });
@@ -252,10 +253,19 @@ export class Printers {
     const t = setTimeout(() => {
       w.cancelRaise();
       this.stuck.delete(station);
-      this.printerFault(f, station);
+      this.later(station, () => this.printerFault(f, station));
     }, this.deps.paperBackMs ?? PAPER_BACK_MS);
     t.unref();
     w.cancelEnd = () => clearTimeout(t);
+  }
+
+  /** A fault raised or ended from a timer: a journal that refuses it is logged, never thrown out of the timer (it would end the process). */
+  private later(station: number, act: () => void): void {
+    try {
+      act();
+    } catch (err) {
+      this.deps.log.error({ err, station }, "a ticket printer's fault could not be journalled");
+    }
   }
 
   /**
@@ -274,7 +284,7 @@ export class Printers {
     if (this.goneSince.has(key)) return;
     const t = setTimeout(() => {
       this.goneSince.delete(key);
-      f.conditionGone(kind, station);
+      this.later(station, () => f.conditionGone(kind, station));
     }, this.deps.paperBackMs ?? PAPER_BACK_MS);
     t.unref();
     this.goneSince.set(key, () => clearTimeout(t));
