@@ -2,8 +2,9 @@
 // judge fed every status seen after the print command was written. `printed` needs the whole cycle
 // the protocol describes for this job (the job taken, its validation number done after the flag was
 // seen clear, the job ended with the status naming this job's template, no fault on the way);
-// `not-printed` needs the printer never to have started it; everything else is `unknown`, for the
-// host to settle with a person (docs/protocols/tcl.md, "Printed, not printed, unknown").
+// `not-printed` needs the printer never to have started it, and no fault after the command;
+// everything else is `unknown`, for the host to settle with a person (docs/protocols/tcl.md,
+// "Printed, not printed, unknown").
 import { blocking, type PrinterCondition, type PrinterFault } from './condition.js';
 import type { TemplateId } from './template.js';
 
@@ -18,13 +19,25 @@ export type NotPrintedReason =
   | 'driver-busy'
   /** The ticket failed its schema (an 18-digit validation number, printable words…): nothing was sent. */
   | 'invalid-ticket'
-  /** The printer reported a fault and never started the job. */
+  /**
+   * The printer reported a fault and never started the job: no longer a verdict (since 6 December
+   * such a job is `unknown`, `fault-before-start`); kept, as journals before then carry it.
+   */
   | 'printer-fault'
   /** The printer stayed idle, no fault, and never started the job (it did not take the command). */
   | 'ignored';
 
 export type UnknownReason =
-  'link-lost' | 'printer-restarted' | 'fault-while-printing' | 'aborted' | 'no-validation-number' | 'inconsistent' | 'short-status' | 'timeout';
+  | 'link-lost'
+  | 'printer-restarted'
+  | 'fault-while-printing'
+  /** A fault after the command and no start seen: a jam reported before the start status may follow a barcode printed whole. */
+  | 'fault-before-start'
+  | 'aborted'
+  | 'no-validation-number'
+  | 'inconsistent'
+  | 'short-status'
+  | 'timeout';
 
 export interface PrintEvidence {
   /** The printer took the job (busy, or its validation flag cleared). */
@@ -98,7 +111,11 @@ export class PrintJudge {
     if (this.started && hard.length > 0) this.faultWhileStarted = true;
     if (!this.started) {
       if (c.lastTemplate === this.template && this.before.lastTemplate !== this.template) return this.unknown('inconsistent');
-      if (now - this.sentAt >= this.settleMs && !c.busy) return this.notPrinted(hard.length > 0 ? 'printer-fault' : 'ignored');
+      // A fault seen since the command (the driver sends none to a printer in one), no start seen: the
+      // poll may have missed the start, and the paper may carry the barcode whole (a review of 6
+      // December: it was voided, the credit back, while the player could hold the paper). Held for a
+      // person, whom the fault needs anyway; not printed only with no fault on the way.
+      if (now - this.sentAt >= this.settleMs && !c.busy) return this.faults.size > 0 ? this.unknown('fault-before-start') : this.notPrinted('ignored');
       return null;
     }
     if (c.busy) return null;

@@ -7,9 +7,10 @@ import type { TableSite, TicketFloor } from './floor.js';
 // paper that came out of the printers, the tickets in the stackers, the players' wallet) and the
 // authority's register (docs/faults.md, "Tickets"). Every ticket issued is exactly one of:
 // printed and owed (its paper came out; paid at most once), voided with its credit given back
-// (no paper came out), or — only where the printer itself cannot say (a jam) — held in print for a
-// person, its credit on no meter and no paper; never printed and given back, never neither where
-// the printer can say, never paid twice, never taken into a stacker without its credit.
+// (no paper came out), or — only where the printer itself cannot say (a jam, a fault after the
+// command) — held in print for a person, its credit on no meter and no paper; never printed and
+// given back, never neither where the printer can say, never paid twice, never taken into a
+// stacker without its credit.
 
 export interface TicketTally {
   issued: number;
@@ -117,7 +118,8 @@ export function checkTickets(floor: TicketFloor, violated: (s: string) => void):
 
 /**
  * A ticket issued, by how it ended and how many whole copies came out (`job`: the printer's last
- * job for it): voided with no copy, printed with one, held for a person after a jam, else lost.
+ * job for it): voided with no copy, printed with one, held for a person after a jam or any fault
+ * after the command (judge.ts `fault-before-start`), else lost.
  */
 function judgeIssued(n: string, i: Issued, copies: number, job: string | undefined, tally: TicketTally, violated: (s: string) => void): void {
   tally.issued++;
@@ -131,7 +133,7 @@ function judgeIssued(n: string, i: Issued, copies: number, job: string | undefin
   } else if (i.end === 'ticket.printed') {
     tally.printed++;
     if (copies === 0) violated(`ticket ${n} (${i.table}): journalled printed, no whole ticket came out (the player holds nothing)`);
-  } else if (copies === 0 && (job === 'jam' || job === 'jam-claims-printed')) tally.heldForPerson++;
+  } else if (copies === 0 && (job === 'jam' || job === 'jam-claims-printed' || job === 'paper-out')) tally.heldForPerson++;
   else {
     tally.lost++;
     violated(`ticket ${n} (${i.table} station ${i.station}): neither printed nor voided (${copies} whole, job ${job ?? 'never sent'})`);

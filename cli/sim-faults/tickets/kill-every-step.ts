@@ -26,7 +26,8 @@ interface Scenario {
 
 export const TICKET_SCENARIOS: readonly Scenario[] = [
   { name: 'printed, redeemed at another table, then replayed', job: 'ok', link: 'ok', twice: true },
-  { name: 'not printed (paper out): voided, the credit given back', job: 'paper-out', link: 'ok', twice: false },
+  { name: 'not printed (the printer never took it): voided, the credit given back', job: 'ignored', link: 'ok', twice: false },
+  { name: 'paper out after the command: held for a person, never voided by the printer alone', job: 'paper-out', link: 'ok', twice: false },
   { name: 'printed, redeemed late (no answer in time, the ticket back, then paid)', job: 'ok', link: 'late', twice: false },
 ];
 

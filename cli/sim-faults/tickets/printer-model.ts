@@ -20,8 +20,14 @@ export type PrinterJob =
   | 'jam-claims-printed'
   /** Jammed before the barcode, the status honest (the jam). */
   | 'jam'
-  /** Out of paper: the printer never starts the job (and says so). */
+  /**
+   * Out of paper after the command: the printer never starts the job (and says so). Held for a
+   * person since 6 December (the judge's `fault-before-start`: a fault after the command may follow
+   * paper out), never voided by the printer's word alone.
+   */
   | 'paper-out'
+  /** The printer never takes the command, idle, no fault: not printed, the credit given back. Not among the campaign's draws. */
+  | 'ignored'
   /** The host dies after the print command, before any verdict: the printer prints it all the same. */
   | 'host-dies';
 
@@ -151,6 +157,8 @@ export class SimPrinter implements TicketPrinter {
         return [busy, condition({ validationDone: job === 'jam-claims-printed', lastTemplate: a.template, faults: ['paper-jam'] })];
       case 'paper-out':
         return Array.from({ length: SETTLE / POLL + 1 }, () => condition({ validationDone: t.validationDone, lastTemplate: a.before, faults: ['paper-out'] }));
+      case 'ignored':
+        return Array.from({ length: SETTLE / POLL + 1 }, () => condition({ validationDone: t.validationDone, lastTemplate: a.before }));
     }
   }
 
