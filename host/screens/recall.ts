@@ -81,18 +81,9 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
 /** A round's bets and lines as one station's recall holds them (`StationRecallRound`'s caps). */
 export const RECALL_CAPS = { bets: 32, lines: 64 } as const;
 
-type RecallBet = { seat: number; bet: string; amount: number };
-type RecallLine = {
-  seat: number;
-  bet: string;
-  hand?: number;
-  stake: number;
-  net: number;
-  rule: string;
-  choices?: string[];
-  authorisation?: string;
-  carried?: true;
-};
+/** A bet and a line as the recall holds them: the round record's, without the station (the recall is one station's). */
+type RecallBet = Omit<RoundRecord['bets'][number], 'station' | 'seq'>;
+type RecallLine = Omit<RoundRecord['lines'][number], 'station'>;
 
 /**
  * Items merged by `key` in their first's order, each group made one by `merge`: what the recall
