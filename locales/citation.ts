@@ -1,4 +1,5 @@
-import type { MessageKey } from './i18n.js';
+// The catalogues' keys (typed by the augmentation in i18n.ts, which imports this file: no import back).
+import type { ParseKeys as MessageKey } from 'i18next';
 
 // A citation as the engines write it into the journal (a settlement line's `rule`, a correction's
 // `article`, a void's rule): `<text> <where>`, e.g. `macau-2009 art.13 5)(2) i), art.14 n.5`,
@@ -22,6 +23,7 @@ const READINGS: Readonly<Record<string, string>> = {
   'house reading, no article: a tie left undecided in time surrenders': 'tieUndecided',
   'interp:main-returned-with-tie-bet': 'mainReturned',
   'our reading: the text names no consequence': 'noConsequence',
+  'our reading: the «valor de arranque» again after an award': 'jackpotReset',
 };
 
 const NUMBER = /^\d{1,3}(?:[-–]\d{1,3})?$/;

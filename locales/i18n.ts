@@ -2,6 +2,7 @@ import i18next, { type BackendModule, type i18n, type ParseKeys } from 'i18next'
 import { Currency, Language } from '../protocol/index.js';
 import { catalogues, hasLanguage, languages, loadCatalogue, SOURCE_LANGUAGE, wordAt, type Catalogue } from './index.js';
 import { formatMoney, intlLocale } from './money.js';
+import { citationWords } from './citation.js';
 
 /**
  * Typed keys: every `t()` in the screens and the host is checked against the source catalogue
@@ -56,7 +57,8 @@ const heldOrFetched: BackendModule = {
  * (its catalogue's `language.intl`):
  * - `{{amount, money}}`: integer minor units in the table currency passed as the `currency` option;
  * - `{{items, list}}`: an array of words joined by Intl.ListFormat (`A、B及C`, `A, B e C`, `A, B and C`),
- *   `list(type: disjunction)` for "or".
+ *   `list(type: disjunction)` for "or";
+ * - `{{article, citation}}`: a citation as the engines write it, in words (locales/citation.ts).
  */
 export function createI18n(language: Language): i18n {
   const instance = i18next.createInstance();
@@ -78,6 +80,11 @@ export function createI18n(language: Language): i18n {
     const items = Array.isArray(value) ? value.map(String) : [String(value)];
     const type = options.type === 'disjunction' || options.type === 'unit' ? options.type : 'conjunction';
     return new Intl.ListFormat(intlLocale(languageOf(lng)), { type }).format(items);
+  });
+  // An article as the engines write it (`macau-2009 art.5 n.1 1)`), in the words recall says it in.
+  formatter?.add('citation', (value: unknown, lng: string | undefined) => {
+    const t = instance.getFixedT(languageOf(lng));
+    return citationWords((key, options) => t(key, { ...options }), String(value));
   });
   return instance;
 }

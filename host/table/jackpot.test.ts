@@ -195,7 +195,7 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       const below = reset(999_999, 'W1', 'minor');
       assert.match(
         reason(below),
-        /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(portugal-2001 rule 44, our reading: the «valor de arranque» again after an award\)$/,
+        /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(Portaria 1364\/2001, rule 44, the house's reading: the «valor de arranque» \(starting value\) again after an award\)$/,
       );
       assert.equal(!below.ok && below.say?.key, 'serviceRefusal.jackpotBelowMinimum');
       const grand = reset(1_000_000, 'W1', 'grand');

@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { simulatedTableConfig, tableOptions } from '../../host/config/table-config.js';
 import { profileItems } from '../../host/service/profile-items.js';
 import { citationWords } from '../../locales/citation.js';
-import { createI18n } from '../../locales/i18n.js';
+import { createI18n, type MessageKey } from '../../locales/i18n.js';
 import { expect, insertNote, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
 import { screenshot } from './screenshot.js';
 import {
@@ -106,6 +106,17 @@ async function recallShows(page: Page, corrections: readonly (readonly [correcti
   }
 }
 
+/** A catalogue line as the screen says it (an article in words: `{{article, citation}}`), its spaces taken out, as `spaceless` reads the page. */
+function said(lang: Lang, key: MessageKey, values: Record<string, unknown>): string {
+  const t = createI18n(lang).getFixedT(lang);
+  return t(key, { ...values }).replace(/\s+/g, '');
+}
+
+/** The page's words with their spaces taken out: a long line wraps over rows. */
+async function spaceless(page: Page): Promise<string> {
+  return (await texts(page)).replace(/\s+/g, '');
+}
+
 /**
  * The Holds page offers the correction with its article; two people apply it, in this language.
  * With `selfConfirmFirst` the supervisor first tries to confirm their own request, which is refused.
@@ -115,14 +126,14 @@ async function correctOnHoldsPage(page: Page, lang: Lang, hold: string, correcti
   await press(page, 'page-holds');
   await expect.poll(() => texts(page), { timeout: 60_000 }).toContain(tr(lang, `hold.${hold}`));
   const name = tr(lang, `service.correction.${correction}`);
-  await expect.poll(() => texts(page)).toContain(tr(lang, 'service.field.correctionOffered', { correction: name, article }));
+  await expect.poll(() => spaceless(page)).toContain(said(lang, 'service.field.correctionOffered', { correction: name, article }));
   await press(page, `act-correct-${correction}`);
   if (selfConfirmFirst) {
     await confirmBy(page, SUP);
     await expect.poll(() => texts(page)).toContain(tr(lang, 'service.confirm.samePerson'));
   }
   await confirmBy(page, TECH);
-  await expect.poll(() => texts(page)).toContain(tr(lang, 'service.done.correct', { article }));
+  await expect.poll(() => spaceless(page)).toContain(said(lang, 'service.done.correct', { article }));
   await expect.poll(() => texts(page)).toContain(tr(lang, 'service.field.noHold'));
 }
 
@@ -355,8 +366,8 @@ test('«Desafio ao Casino» ([art.6]): a card to the wrong hand and an undue car
     await pressWhenShown(page, 'act-dealing-error');
     await press(page, 'language-en');
     await expect
-      .poll(() => texts(page))
-      .toContain(tr('en', 'service.field.correctionForbidden', { correction: tr('en', 'service.correction.exposed-card'), article: 'macau-war [art.3]' }));
+      .poll(() => spaceless(page))
+      .toContain(said('en', 'service.field.correctionForbidden', { correction: tr('en', 'service.correction.exposed-card'), article: 'macau-war [art.3]' }));
     await correctOnHoldsPage(page, 'en', 'dealing-error', 'wrong-hand', 'macau-war [art.6]');
     await screenshot(page, testInfo, 'correction-war-wrong-hand-en');
 

@@ -569,7 +569,7 @@ describe('service-mode refusals are said by key in every language', () => {
     assert.equal(keys.size, 31, 'each its own key');
     // Amounts are money in the table's currency, never minor units.
     const below = actSaid({ why: 'jackpot-below-minimum', to: 999_999, stake: 100, min: 1_000_000, article: 'portugal-2001 rule 44' }, 'MOP');
-    assert.match(wordsIn('en', below), /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(portugal-2001 rule 44\)$/);
+    assert.match(wordsIn('en', below), /^MOP\$9,999\.99 is below 10,000 × the chip of MOP\$1 = MOP\$10,000 \(Portaria 1364\/2001, rule 44\)$/);
   });
 
   it("a supervisor's act refused names a hold, a correction, a game, a profile and a card by their nouns, never their codes", () => {

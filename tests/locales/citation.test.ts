@@ -5,6 +5,7 @@ import { blackjackCorrections } from '../../engine/blackjack/table-corrections.j
 import { REF_KEYS, ref, stayedOutRef } from '../../engine/blackjack/refs.js';
 import { REGULATED_PROFILE_IDS } from '../../engine/blackjack/rules.js';
 import { WAR_RULES } from '../../engine/war/profiles.js';
+import { RESET_READING } from '../../engine/blackjack/jackpot/program.js';
 import { citationWords } from '../../locales/citation.js';
 import { createI18n } from '../../locales/i18n.js';
 
@@ -22,7 +23,7 @@ function engineCitations(): string[] {
     for (const c of blackjackCorrections(profile)) out.add('rule' in c ? c.rule : c.forbiddenBy);
     if (profile !== 'portugal-2001') out.add(`${profile} art.5 n.1 2)`);
   }
-  for (const rule of [...Object.values(BACCARAT_RULES), ...Object.values(WAR_RULES), 'macau-baccarat art.4', 'generic']) out.add(rule);
+  for (const rule of [...Object.values(BACCARAT_RULES), ...Object.values(WAR_RULES), 'macau-baccarat art.4', 'generic', RESET_READING]) out.add(rule);
   return [...out].sort();
 }
 
@@ -77,5 +78,29 @@ describe("a citation in the reader's language (a recall's settlement line, corre
     // One clause unread stays as written; the others are still said.
     assert.equal(citationWords(t, 'macau-2009 art.9; something new'), '第57/2009號批示第9條；something new');
     assert.equal(citationWords(t, ''), '');
+  });
+
+  // The Holds page's corrections and a refused correction named their article as the engine wrote
+  // it (`macau-2009 art.5 n.1 1)`) after recall had it in words: the same article, two ways.
+  it('is said in words wherever a correction or a refusal names its article (`{{article, citation}}`)', () => {
+    const article = 'macau-2009 art.5 n.1 1)';
+    const keys = [
+      'service.field.correctionOffered',
+      'service.field.correctionForbidden',
+      'service.done.correct',
+      'serviceRefusal.roundCorrectionForbidden',
+      'serviceRefusal.roundCardStands',
+      'serviceRefusal.jackpotBelowMinimum',
+    ] as const;
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const words = citationWords(t, article);
+      for (const key of keys) {
+        const said = t(key, { correction: 'x', card: '9S', article, to: 1, stake: 1, min: 1, currency: 'MOP' });
+        assert.ok(said.includes(words), `${language} ${key}: ${said}`);
+        assert.doesNotMatch(said, /art\.5|macau-2009/, `${language} ${key}: ${said}`);
+      }
+    }
   });
 });
