@@ -176,9 +176,18 @@ describe('AFT through the host start: transfers in and out, each once', () => {
     assert.deepEqual([now.id, now.status], ['CMS-OUT-0003', 0x01]);
     assert.equal((await A.transfer72(h, ask('CMS-IN-0001', 50_000))).status, 0x81);
     assert.equal(credit(), 0);
-    const t = await A.transfer72(h, ask('CMS-IN-0011', 2_000));
+    // Bit 0 (host cash-out control), which the machine takes and ignores: its answer and, after a
+    // restart, its interrogation give the request's flags back (Table 8.3c), read by the host's own codec.
+    const t = await A.transfer72(h, ask('CMS-IN-0011', 2_000, { flags: 0x01 }));
     assert.equal(t.status, 0x00);
+    assert.equal(t.flags, 0x01);
     assert.equal(credit(), 2_000);
     assert.equal(entryCount(r().ledger, ['aft.in']), 4);
+    await r().close();
+    running = null;
+    await start();
+    await firstPoll();
+    const after = await A.interrogate72(h, 0x00);
+    assert.deepEqual([after.id, after.flags], ['CMS-IN-0011', 0x01]);
   });
 });

@@ -49,6 +49,8 @@ export interface Transfer72 {
   receipt: number | null;
   type: number | null;
   cashable: number | null;
+  /** The transfer flags (Table 8.3b: after the three amounts), null in the short answer. */
+  flags: number | null;
   asset: number | null;
   id: string | null;
   date: string | null;
@@ -60,7 +62,18 @@ export function read72(a: number[]): Transfer72 {
   const len = a[2] ?? 0;
   const d = a.slice(3, 3 + len);
   if (len === 2)
-    return { position: d[0] ?? -1, status: d[1] ?? -1, receipt: null, type: null, cashable: null, asset: null, id: null, date: null, cumulative: null };
+    return {
+      position: d[0] ?? -1,
+      status: d[1] ?? -1,
+      receipt: null,
+      type: null,
+      cashable: null,
+      flags: null,
+      asset: null,
+      id: null,
+      date: null,
+      cumulative: null,
+    };
   const idLen = d[24] ?? 0;
   let i = 25 + idLen;
   const date = d
@@ -75,6 +88,7 @@ export function read72(a: number[]): Transfer72 {
     receipt: d[2] ?? -1,
     type: d[3] ?? -1,
     cashable: unbcd(d.slice(4, 9)),
+    flags: d[19] ?? -1,
     asset: unle(d.slice(20, 24)),
     id: String.fromCharCode(...d.slice(25, 25 + idLen)),
     date,
