@@ -5,44 +5,14 @@
 // repeated print named the ticket's whole validation number), and neither reached the screen.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import pino from 'pino';
 import { printerCondition } from '../../hardware/printer/test-condition.js';
-import { entriesOfTypes, Ledger } from '../../ledger/index.js';
 import { createI18n } from '../../locales/i18n.js';
 import { saidWords, type Said } from '../../locales/said.js';
-import { simulatedTableConfig } from '../config/table-config.js';
-import { TiltManager } from '../tilts/tilt-manager.js';
-import { speakingPrinter } from '../testing/speaking-printer.js';
-import { Printers } from './printers.js';
+import { printerTilts } from '../testing/printer-tilts.js';
 
 function rig() {
-  const log = pino({ level: 'silent' });
-  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-PW' });
-  const tilts = new TiltManager({ ledger, log });
-  const config = simulatedTableConfig();
-  const first = config.stations[0];
-  assert.ok(first);
-  const fake = speakingPrinter();
-  const printers = new Printers({
-    config: { ...config, stations: [{ ...first, printer: 'fake' }] },
-    log,
-    open: () => fake.device,
-    faults: tilts,
-    paperBackMs: 50,
-  });
-  printers.start();
-  const raised = (kind: string) =>
-    [...entriesOfTypes(ledger, ['tilt.raise'])]
-      .map((e) => (JSON.parse(e.body) as { payload: { kind: string; detail?: string; say?: Said } }).payload)
-      .filter((t) => t.kind === kind);
-  return {
-    emit: fake.emit,
-    raised,
-    close: async () => {
-      await printers.close();
-      ledger.close();
-    },
-  };
+  const r = printerTilts({ terminalId: 'T-PW', paperBackMs: 50 });
+  return { emit: r.emit, raised: (kind: string) => r.journalled('tilt.raise').filter((t) => t.kind === kind), close: r.close };
 }
 
 function words(language: Language, say: Said | undefined): string {

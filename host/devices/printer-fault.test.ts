@@ -11,44 +11,23 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import type { PrinterFault } from '../../hardware/printer/condition.js';
 import { printerCondition } from '../../hardware/printer/test-condition.js';
+import { clearRemovedPrinterFaults } from './printers.js';
 import { entriesOfTypes, Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig } from '../config/table-config.js';
+import { printerTilts } from '../testing/printer-tilts.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
-import { speakingPrinter } from '../testing/speaking-printer.js';
-import { clearRemovedPrinterFaults, Printers } from './printers.js';
 
 function rig() {
-  const log = pino({ level: 'silent' });
-  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-PF' });
-  const tilts = new TiltManager({ ledger, log });
-  const config = simulatedTableConfig();
-  const first = config.stations[0];
-  assert.ok(first);
-  const fake = speakingPrinter();
-  const printers = new Printers({
-    config: { ...config, stations: [{ ...first, printer: 'fake' }] },
-    log,
-    open: () => fake.device,
-    faults: tilts,
-    paperBackMs: 150,
-  });
-  printers.start();
-  const of = (type: 'tilt.raise' | 'tilt.clear') =>
-    [...entriesOfTypes(ledger, [type])].map(
-      (e) => (JSON.parse(e.body) as { payload: { kind: string; station?: number; detail?: string; say?: { values: { printerFaults?: string } } } }).payload,
-    );
-  const says = (faults: PrinterFault[]) => fake.emit({ type: 'condition', condition: printerCondition({ faults, firmware: 'GURX1' }) });
+  const r = printerTilts({ terminalId: 'T-PF', paperBackMs: 150 });
+  const says = (faults: PrinterFault[]) => r.emit({ type: 'condition', condition: printerCondition({ faults, firmware: 'GURX1' }) });
   return {
     says,
-    raised: (kind = 'printer-fault') => of('tilt.raise').filter((t) => t.kind === kind),
-    cleared: (kind = 'printer-fault') => of('tilt.clear').filter((t) => t.kind === kind),
-    all: () => of('tilt.raise'),
-    station: first.station,
-    active: (kind = 'printer-fault') => tilts.list().some((t) => t.kind === kind),
-    close: async () => {
-      await printers.close();
-      ledger.close();
-    },
+    raised: (kind = 'printer-fault') => r.journalled('tilt.raise').filter((t) => t.kind === kind),
+    cleared: (kind = 'printer-fault') => r.journalled('tilt.clear').filter((t) => t.kind === kind),
+    all: () => r.journalled('tilt.raise'),
+    station: r.station,
+    active: (kind = 'printer-fault') => r.tilts.list().some((t) => t.kind === kind),
+    close: r.close,
   };
 }
 

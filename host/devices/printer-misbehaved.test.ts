@@ -7,26 +7,11 @@
 // cable is `printer-offline`'s business when it loses the link.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import pino from 'pino';
-import { entriesOfTypes, Ledger } from '../../ledger/index.js';
-import { simulatedTableConfig } from '../config/table-config.js';
-import { TiltManager } from '../tilts/tilt-manager.js';
-import { speakingPrinter } from '../testing/speaking-printer.js';
-import { Printers } from './printers.js';
+import { printerTilts } from '../testing/printer-tilts.js';
 
 function rig() {
-  const log = pino({ level: 'silent' });
-  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-PM' });
-  const tilts = new TiltManager({ ledger, log });
-  const config = simulatedTableConfig();
-  const first = config.stations[0];
-  assert.ok(first);
-  const fake = speakingPrinter();
-  const printers = new Printers({ config: { ...config, stations: [{ ...first, printer: 'fake' }] }, log, open: () => fake.device, faults: tilts });
-  printers.start();
-  const raised = () =>
-    [...entriesOfTypes(ledger, ['tilt.raise'])].map((e) => (JSON.parse(e.body) as { payload: { kind: string; station?: number; detail?: string } }).payload);
-  return { emit: fake.emit, raised, station: first.station, close: () => ledger.close() };
+  const r = printerTilts({ terminalId: 'T-PM' });
+  return { emit: r.emit, raised: () => r.journalled('tilt.raise'), station: r.station, close: r.close };
 }
 
 describe("a printer's misbehaviour is a fault at its station", () => {

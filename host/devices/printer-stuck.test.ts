@@ -11,40 +11,16 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import type { PrinterCondition } from '../../hardware/printer/condition.js';
 import { printerCondition } from '../../hardware/printer/test-condition.js';
-import { entriesOfTypes, Ledger } from '../../ledger/index.js';
-import { simulatedTableConfig } from '../config/table-config.js';
-import { TiltManager } from '../tilts/tilt-manager.js';
-import { speakingPrinter } from '../testing/speaking-printer.js';
-import { Printers } from './printers.js';
+import { onePrinter, printerTilts } from '../testing/printer-tilts.js';
 
 function rig() {
-  const log = pino({ level: 'silent' });
-  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-PS' });
-  const tilts = new TiltManager({ ledger, log });
-  const config = simulatedTableConfig();
-  const first = config.stations[0];
-  assert.ok(first);
-  const fake = speakingPrinter();
-  const printers = new Printers({
-    config: { ...config, stations: [{ ...first, printer: 'fake' }] },
-    log,
-    open: () => fake.device,
-    faults: tilts,
-    paperBackMs: 150,
-    stuckMs: 300,
-  });
-  printers.start();
-  const of = (type: 'tilt.raise' | 'tilt.clear') =>
-    [...entriesOfTypes(ledger, [type])].map((e) => (JSON.parse(e.body) as { payload: { kind: string; station?: number; say?: { key: string } } }).payload);
+  const r = printerTilts({ terminalId: 'T-PS', paperBackMs: 150, stuckMs: 300 });
   return {
-    says: (over: Partial<PrinterCondition>) => fake.emit({ type: 'condition', condition: printerCondition({ firmware: 'GURX1', ...over }) }),
-    raised: () => of('tilt.raise').filter((t) => t.kind === 'printer-fault'),
-    cleared: () => of('tilt.clear').filter((t) => t.kind === 'printer-fault'),
-    station: first.station,
-    close: async () => {
-      await printers.close();
-      ledger.close();
-    },
+    says: (over: Partial<PrinterCondition>) => r.emit({ type: 'condition', condition: printerCondition({ firmware: 'GURX1', ...over }) }),
+    raised: () => r.journalled('tilt.raise').filter((t) => t.kind === 'printer-fault'),
+    cleared: () => r.journalled('tilt.clear').filter((t) => t.kind === 'printer-fault'),
+    station: r.station,
+    close: r.close,
   };
 }
 
@@ -111,14 +87,8 @@ describe("a stuck printer's fault the journal refuses", () => {
   it('is logged from its timer, not thrown out of it (that would end the host)', async () => {
     const errors: string[] = [];
     const log = pino({ level: 'error' }, { write: (line: string) => void errors.push(line) });
-    const config = simulatedTableConfig();
-    const first = config.stations[0];
-    assert.ok(first);
-    const fake = speakingPrinter();
-    const printers = new Printers({
-      config: { ...config, stations: [{ ...first, printer: 'fake' }] },
+    const printer = onePrinter({
       log,
-      open: () => fake.device,
       faults: {
         raise: () => {
           throw new Error('journal full');
@@ -128,16 +98,15 @@ describe("a stuck printer's fault the journal refuses", () => {
       paperBackMs: 150,
       stuckMs: 100,
     });
-    printers.start();
     try {
-      fake.emit({ type: 'condition', condition: printerCondition({ paperInChute: true }) });
+      printer.emit({ type: 'condition', condition: printerCondition({ paperInChute: true }) });
       await settle(300);
       assert.ok(
         errors.some((l) => l.includes('journal full')),
         'logged',
       );
     } finally {
-      await printers.close();
+      await printer.close();
     }
   });
 });
@@ -146,14 +115,8 @@ describe("a printer fault's end the journal refuses", () => {
   it('is logged from its timer, not thrown out of it (that would end the host)', async () => {
     const errors: string[] = [];
     const log = pino({ level: 'error' }, { write: (line: string) => void errors.push(line) });
-    const config = simulatedTableConfig();
-    const first = config.stations[0];
-    assert.ok(first);
-    const fake = speakingPrinter();
-    const printers = new Printers({
-      config: { ...config, stations: [{ ...first, printer: 'fake' }] },
+    const printer = onePrinter({
       log,
-      open: () => fake.device,
       faults: {
         raise: () => undefined,
         conditionGone: () => {
@@ -162,17 +125,16 @@ describe("a printer fault's end the journal refuses", () => {
       },
       paperBackMs: 100,
     });
-    printers.start();
     try {
-      fake.emit({ type: 'condition', condition: printerCondition({ faults: ['paper-jam'] }) });
-      fake.emit({ type: 'condition', condition: printerCondition({}) });
+      printer.emit({ type: 'condition', condition: printerCondition({ faults: ['paper-jam'] }) });
+      printer.emit({ type: 'condition', condition: printerCondition({}) });
       await settle(300);
       assert.ok(
         errors.some((l) => l.includes('journal full')),
         'logged',
       );
     } finally {
-      await printers.close();
+      await printer.close();
     }
   });
 });
