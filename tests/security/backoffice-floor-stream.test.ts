@@ -86,7 +86,8 @@ describe('back office: the live floor stream ends with its session and drops a c
   before(async () => {
     db = await openPglite();
     await migrateUpstream(db);
-    for (const name of ['ana', 'rui', 'ines', 'tom', 'eva', 'max', 'lia']) await putUser(db, { name, role: 'viewer', password: PASSWORD, by: 'test' }, FAST);
+    for (const name of ['ana', 'rui', 'ines', 'tom', 'eva', 'max', 'lia', 'noa'])
+      await putUser(db, { name, role: 'viewer', password: PASSWORD, by: 'test' }, FAST);
     // A floor of twelve tables each with the longest fault list a heartbeat may carry (64 kinds of
     // 64 characters: upstream/schemas.ts): every push is some 50 KB.
     for (let i = 1; i <= 12; i++) {
@@ -185,6 +186,29 @@ describe('back office: the live floor stream ends with its session and drops a c
     assert.equal(await reader.next(), 'rows');
     assert.ok(read > 0);
     assert.equal((await dropped()).length, 1, 'only the client that never read');
+  });
+
+  it('HEAD of the stream answers its headers and ends: no endless stream, no place among the open streams', async () => {
+    // Fastify answers HEAD of every GET route with the route's handler: the stream's handler held
+    // the connection open for ever, a stream of the user's with nothing written to it.
+    const noa = await signInHttp(up.url, 'noa', PASSWORD);
+    const host = new URL(up.url);
+    const socket = connect(Number(host.port), host.hostname);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+    const closed = new Promise<boolean>((resolve) => {
+      socket.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 5_000).unref();
+    });
+    socket.write(`HEAD /backoffice/api/floor/events HTTP/1.1\r\nHost: ${host.host}\r\nCookie: ${noa.cookie}\r\nConnection: close\r\n\r\n`);
+    assert.equal(await closed, true, `the answer never ended: ${JSON.stringify(answer)}`);
+    socket.destroy();
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.match(answer, /content-type: text\/event-stream/i);
+    assert.ok(!/event: floor/.test(answer), 'no body to a HEAD');
+    // Signed out, HEAD is refused as GET is.
+    assert.equal((await fetch(`${up.url}/backoffice/api/floor/events`, { method: 'HEAD' })).status, 401);
   });
 
   it("one user's streams are bounded, over every session of theirs: past the bound the oldest is closed, nobody else's", async () => {

@@ -67,6 +67,9 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
         api.get('/floor/events', { schema: { hide: true } }, async (req, reply) => {
           const s = await signedIn(req, reply, 'floor');
           if (!s) return reply;
+          // Fastify answers HEAD with this handler too: the stream's headers and the end, never a
+          // stream (one held open for ever, with nothing written, among the user's).
+          if (req.method === 'HEAD') return reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').send();
           hijackKeepingCookie(reply);
           await hub.subscribe(reply.raw, { session: s.id, user: s.name, address: req.ip });
         });
