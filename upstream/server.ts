@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { allows, checkTokens, roleOf, type AdminTokens, type Role } from './admin-auth.js';
 import { expectedSignature, HEADERS, KeyStore, signatureMatches, TERMINAL_ID } from './auth.js';
 import { attachBackoffice, type BackofficeServerOptions } from './backoffice/index.js';
+import { clientOf } from './backoffice/throttle.js';
 import { UpstreamMetrics } from './metrics.js';
 import { adminRoutes, queryRoutes } from './query-routes.js';
 import { ReceiptSigner } from './receipts.js';
@@ -88,10 +89,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await describeApi(app);
   keepRawBody(app);
 
-  /** A scope of routes behind one per-address rate limit, counted before any other check. */
+  /**
+   * A scope of routes behind one per-client rate limit, counted before any other check. The client
+   * is req.ip read through node:net as the back office's sign-in reads it (clientOf, throttle.ts:
+   * an IPv4 address, an IPv6 /64, as the rate limiter's own default counts them): behind a trusted
+   * proxy that writes the client's port, the limiter's default took req.ip as written, a bucket for
+   * each connection.
+   */
   const limited = (max: number, routes: (scope: typeof app) => void) =>
     app.register(async (plain) => {
-      await plain.register(rateLimit, { max, timeWindow: 60_000 });
+      await plain.register(rateLimit, { max, timeWindow: 60_000, keyGenerator: (req) => clientOf(req.ip) });
       routes(plain.withTypeProvider<ZodTypeProvider>());
     });
   const signedBy = signatureCheck(keys, maxSkew);
