@@ -4,9 +4,27 @@ import { h } from './dom.js';
 import { listWords, type Words } from './i18n.js';
 import { faultWords, profileWords } from './codes.js';
 import { currencyLabel } from './money.js';
-import { z } from 'zod';
 
-const Rows = z.array(FloorRowSchema);
+/**
+ * The rows of one event of the stream, each read with zod: the ones the page can read, and how
+ * many it refused (an event that is no JSON, or no list, is refused whole: one). A row it cannot
+ * read costs that row, not the other rows of its update.
+ */
+export function readRows(data: unknown): { rows: FloorRow[]; refused: number } {
+  let list: unknown;
+  try {
+    list = JSON.parse(String(data));
+  } catch {
+    return { rows: [], refused: 1 };
+  }
+  if (!Array.isArray(list)) return { rows: [], refused: 1 };
+  const rows: FloorRow[] = [];
+  for (const one of list as unknown[]) {
+    const r = FloorRowSchema.safeParse(one);
+    if (r.success) rows.push(r.data);
+  }
+  return { rows, refused: list.length - rows.length };
+}
 
 /** A state's mark beside its words: the state is read in words and a shape, never by colour alone. */
 const MARK: Record<string, string> = { betting: '●', dealing: '▶', results: '■', hold: '⏸', offline: '✖', revoked: '⊘', tilted: '⚠' };
@@ -30,6 +48,9 @@ export class FloorView {
   private readonly status = h('p', { class: 'live', role: 'status' });
   private readonly count = h('span');
   private source: EventSource | null = null;
+  private on = false;
+  /** Rows (or whole events) of the stream the page could not read, since it opened. */
+  private refused = 0;
 
   constructor(
     private readonly w: Words,
@@ -65,8 +86,8 @@ export class FloorView {
   /** Opens the live stream (EventSource reconnects by itself after `retry`). */
   connect(url = '/backoffice/api/floor/events'): void {
     this.source = new EventSource(url, { withCredentials: true });
-    this.source.addEventListener('floor', (e) => this.replace(Rows.parse(JSON.parse(String(e.data)))));
-    this.source.addEventListener('rows', (e) => this.patch(Rows.parse(JSON.parse(String(e.data)))));
+    this.source.addEventListener('floor', (e) => this.take(e.data, (rows) => this.replace(rows)));
+    this.source.addEventListener('rows', (e) => this.take(e.data, (rows) => this.patch(rows)));
     this.source.addEventListener('open', () => this.live(true));
     this.source.addEventListener('error', () => this.live(false));
     // The session is over: no reconnecting (it would be refused), the sign-in form instead.
@@ -80,9 +101,28 @@ export class FloorView {
     this.source?.close();
   }
 
+  /**
+   * An event's rows, read before they are shown: what cannot be read is refused, counted on the
+   * page beside «Live» and in the console, and the rows that can be read are shown (a `floor` event
+   * refused whole keeps the rows the page had). Thrown inside the stream's listener, it was lost
+   * without a word, the page saying «Live» on rows no longer current.
+   */
+  private take(data: unknown, show: (rows: FloorRow[]) => void): void {
+    const { rows, refused } = readRows(data);
+    if (refused > 0) {
+      this.refused += refused;
+      console.error(`floor: ${refused} row(s) of an update refused (not the API's shape)`);
+    }
+    if (rows.length > 0 || refused === 0) show(rows);
+    this.live(this.on);
+  }
+
   private live(on: boolean): void {
-    this.status.textContent = on ? `● ${this.w.t('backoffice.floor.live')}` : `○ ${this.w.t('backoffice.floor.reconnecting')}`;
+    this.on = on;
+    const state = on ? `● ${this.w.t('backoffice.floor.live')}` : `○ ${this.w.t('backoffice.floor.reconnecting')}`;
+    this.status.textContent = this.refused > 0 ? `${state} · ⚠ ${this.w.t('backoffice.floor.refused', { n: this.refused })}` : state;
     this.status.dataset.live = String(on);
+    if (this.refused > 0) this.status.dataset.refused = String(this.refused);
   }
 
   replace(rows: FloorRow[]): void {

@@ -7,9 +7,18 @@ export class StubElement {
   setAttribute(k: string, v: string): void {
     this.attributes.set(k, v);
   }
+  readonly dataset: Record<string, string> = {};
+  textContent: string | null = null;
   addEventListener(): void {}
   append(...nodes: unknown[]): void {
     for (const n of nodes) this.children.push(n);
+  }
+  replaceChildren(...nodes: unknown[]): void {
+    this.children.splice(0, this.children.length, ...nodes);
+  }
+  insertBefore(node: unknown, before: unknown): void {
+    const at = this.children.indexOf(before);
+    this.children.splice(at < 0 ? this.children.length : at, 0, node);
   }
 }
 
