@@ -114,7 +114,8 @@ export const PRIORITY_ORDER: readonly number[] = [
 
 /**
  * The meters the machine side can report, by the names the host fills in, with their SAS meter
- * code (Table C-7) where the table has one. All in credits of the accounting denomination.
+ * code (Table C-7) where the table has one. In credits of the accounting denomination, but for the
+ * two Table C-7 counts in cents (A0 and B8: `aftInCents`, `aftOutCents`), and the counts (games, transfers).
  */
 export const METER_CODES = {
   coinIn: 0x00,
@@ -132,9 +133,9 @@ export const METER_CODES = {
   drop: 0x24,
   gamesSincePowerUp: 0x25,
   gamesSinceDoorClosed: 0x26,
-  aftInCredits: 0xa0, // in-house cashable transfers to the machine
+  aftInCents: 0xa0, // in-house cashable transfers to the machine (cents, not credits)
   aftIn: 0xa1, // their count
-  aftOutCredits: 0xb8, // in-house cashable transfers to the host
+  aftOutCents: 0xb8, // in-house cashable transfers to the host (cents, not credits)
   aftOut: 0xb9, // their count
 } as const;
 

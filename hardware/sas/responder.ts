@@ -243,7 +243,7 @@ function isWholeMachine(bytes: Uint8Array): boolean {
  * for the others. A system reads each value by the table: one meter sent short shifts the rest.
  */
 function tableSize(code: number): 4 | 5 {
-  return code === METER_CODES.aftInCredits || code === METER_CODES.aftOutCredits ? 5 : 4;
+  return code === METER_CODES.aftInCents || code === METER_CODES.aftOutCents ? 5 : 4;
 }
 
 /** Long poll 0x2F: up to 10 one-byte meter codes, each answered as code and its Table C-7 size of BCD; an untracked meter is left out. */

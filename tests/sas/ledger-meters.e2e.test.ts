@@ -54,9 +54,9 @@ describe('SAS meters from the ledger', () => {
       ticketInCredits: 0,
       ticketOutCredits: 0,
       drop: 60_000,
-      aftInCredits: 0, // no cashless transfer in this journal
+      aftInCents: 0, // no cashless transfer in this journal
       aftIn: 0,
-      aftOutCredits: 0,
+      aftOutCents: 0,
       aftOut: 0,
       currentCredits: 60_000 - 10_000 + 25_000 - 20_000,
       slotDoorOpened: 1,
@@ -96,11 +96,11 @@ describe('SAS meters from the ledger', () => {
     const balance =
       m('billsInCredits') +
       m('ticketInCredits') +
-      m('aftInCredits') +
+      m('aftInCents') +
       m('coinOut') -
       m('coinIn') -
       m('ticketOutCredits') -
-      m('aftOutCredits') -
+      m('aftOutCents') -
       m('cancelledCredits');
     assert.equal(balance, m('currentCredits'), JSON.stringify(all));
     assert.equal(m('coinIn') - m('coinOut'), -15_000, "coin in − coin out is the house's result: the voided round none of it");
