@@ -93,6 +93,11 @@ export interface SasLinkOptions extends Omit<SasMachineOptions, 'write'> {
   onPortDown?: (reason: string) => void;
   /** The port is open again after `onPortDown`. */
   onPortUp?: () => void;
+  /**
+   * Bytes of a chunk dropped past the line's budget (`SAS_LINE_BYTES`), with the link's total since
+   * it opened: the host's polls in them go unanswered, which the technician must be told (sas-links.ts logs it).
+   */
+  onOverBudget?: (dropped: number, total: number) => void;
 }
 
 export class SasLink {
@@ -102,7 +107,7 @@ export class SasLink {
   private problem: string | null = null;
   private framing = 0;
   private decoder: WakeupDecoder | null = null;
-  private readonly hooks: Pick<SasLinkOptions, 'onPortDown' | 'onPortUp'>;
+  private readonly hooks: Pick<SasLinkOptions, 'onPortDown' | 'onPortUp' | 'onOverBudget'>;
   private readonly budget: ByteBudget;
   private dropped = 0;
 
@@ -181,7 +186,10 @@ export class SasLink {
       const offData = port.onData((chunk) => {
         if (ended) return;
         const taken = this.budget.take(chunk.length);
-        this.dropped += chunk.length - taken;
+        if (taken < chunk.length) {
+          this.dropped += chunk.length - taken;
+          this.hooks.onOverBudget?.(chunk.length - taken, this.dropped);
+        }
         if (taken > 0) decoder.push(taken === chunk.length ? chunk : chunk.subarray(0, taken), sink);
         unabated = taken === chunk.length ? 0 : unabated + chunk.length - taken;
         if (unabated > FLOOD_CUT) end(new Error(`the peer sent faster than a SAS line carries (${unabated} bytes past the budget): connection closed`));

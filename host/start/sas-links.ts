@@ -102,7 +102,7 @@ export class SasLinks {
   private offAppended: (() => void) | null = null;
   private offRemote: (() => void) | null = null;
   private readonly validations: ValidationRecords;
-  /** Each station's poll failures, logged once per kind every 10 s with how many since (said within 10 s though no failure follows). */
+  /** Each station's poll failures and bytes dropped past its line's budget, logged once per kind every 10 s with how many since (said within 10 s though no failure follows). */
   private readonly pollFailures: SampledLog;
 
   constructor(private readonly d: SasLinksDeps) {
@@ -137,6 +137,7 @@ export class SasLinks {
         handpayAckedAt: notes.of(station),
         onPortDown: (reason) => this.portDown(station, s.sas.link, reason),
         // The port back while the host's polls were being answered all along: no silence will end the port's fault.
+        onOverBudget: (dropped, total) => this.overBudget(station, s.sas.link, dropped, total),
         onPortUp: () => {
           if (s.sas.link.startsWith('uart:') && this.links.get(station)?.machine.linkUp) this.d.tilts.conditionGone('sas-link-down', station);
         },
@@ -241,6 +242,15 @@ export class SasLinks {
     const held = this.d.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === station);
     if (held && held.detail !== detail) this.d.tilts.conditionGone('sas-link-down', station, tiltDetailSaid('sasPortSaysWhy'));
     this.d.tilts.raise('sas-link-down', { station, detail });
+  }
+
+  /** Bytes dropped past the line's budget: short of the flood cut nothing else says why the host's polls went unanswered (sampled: a flood drops a chunk a turn). */
+  private overBudget(station: number, link: string, dropped: number, total: number): void {
+    this.pollFailures.warn(
+      `${station} over-budget`,
+      { station, link, dropped, total },
+      'SAS bytes dropped past the line’s budget: the peer sends faster than a SAS line carries, its polls unanswered',
+    );
   }
 
   /** A failure in a feed or a note is logged and does not fail the appender or the poll; a feed's write of its file that fails is its own to log and try again (sas-feed.ts). */
