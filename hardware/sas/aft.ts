@@ -31,6 +31,16 @@ export const AFT_TYPE = { toMachine: 0x00, toHost: 0x80 } as const;
 /** Transfer flags (0x72): bit 6 transfer only if locked, bit 7 a transaction receipt requested. */
 export const AFT_FLAG = { onlyIfLocked: 0x40, receipt: 0x80 } as const;
 
+/**
+ * The answer's bits 0–2 (host cash-out controllable, enabled, hard) are the machine's host cash-out
+ * state in force, not the request's (the answer's field table as the public Aristocrat SAS client
+ * quotes it, `LP72AftTransferFundsParser.cs`: "0 = cashout to host forced by gaming machine", "0 =
+ * cashout to host currently disabled", "0 = host cashout mode currently soft"). The kiosk has no
+ * host cash-out (docs/sas.md, "Why no 6A or 6B"; 0x74's host cash-out status 00), so they are 0
+ * whatever a request asked: not refused (no status says "host cash-out unsupported"), not echoed.
+ */
+const HOST_CASHOUT_STATE = 0x07;
+
 export type AftReply = { kind: 'payload'; payload: Uint8Array } | { kind: 'nack' } | { kind: 'ignore' };
 
 const binary = (value: number, n: number): number[] => Array.from({ length: n }, (_, i) => Math.floor(value / 256 ** i) % 256);
@@ -102,7 +112,7 @@ function answer(r: AftRecord | null, status?: number): AftReply {
     ...toBcd(r.cashable, 5),
     ...toBcd(0, 5),
     ...toBcd(0, 5),
-    r.flags,
+    r.flags & ~HOST_CASHOUT_STATE,
     ...binary(r.assetNumber, 4),
     id.length,
     ...id,

@@ -176,11 +176,17 @@ describe('AFT through the host start: transfers in and out, each once', () => {
     assert.deepEqual([now.id, now.status], ['CMS-OUT-0003', 0x01]);
     assert.equal((await A.transfer72(h, ask('CMS-IN-0001', 50_000))).status, 0x81);
     assert.equal(credit(), 0);
-    // Bit 0 (host cash-out control), which the machine takes and ignores: its answer and, after a
-    // restart, its interrogation give the request's flags back (Table 8.3c), read by the host's own codec.
-    const t = await A.transfer72(h, ask('CMS-IN-0011', 2_000, { flags: 0x01 }));
-    assert.equal(t.status, 0x00);
-    assert.equal(t.flags, 0x01);
+    // Bits 0–2 ask for host cash-out control, enabled, hard: a station without host cash-out takes the
+    // transfer and not the setting. The answer's bits 0–2 are the machine's host cash-out state in
+    // force (0x72's answer: "cashout to host forced by gaming machine", "currently disabled",
+    // "currently soft"; 0x74 says the same, host cash-out status 00), bits 3–7 the request's; so
+    // does its interrogation after a restart, read by the host's own codec. Before: the request's
+    // 0x0B came back, telling the system cash-out to host was enabled and in its hands.
+    const t = await A.transfer72(h, ask('CMS-IN-0011', 2_000, { flags: 0x0b | 0x40 }));
+    assert.equal(t.status, 0x94, 'bit 6 is still honoured: not locked');
+    const u = await A.transfer72(h, ask('CMS-IN-0011', 2_000, { flags: 0x0b }));
+    assert.equal(u.status, 0x00);
+    assert.equal(u.flags, 0x08);
     assert.equal(credit(), 2_000);
     assert.equal(entryCount(r().ledger, ['aft.in']), 4);
     await r().close();
@@ -188,6 +194,6 @@ describe('AFT through the host start: transfers in and out, each once', () => {
     await start();
     await firstPoll();
     const after = await A.interrogate72(h, 0x00);
-    assert.deepEqual([after.id, after.flags], ['CMS-IN-0011', 0x01]);
+    assert.deepEqual([after.id, after.flags], ['CMS-IN-0011', 0x08]);
   });
 });
