@@ -171,6 +171,10 @@ export class SasMachine {
     // effect (an exception popped, a ticket record marked read), and its clean retry was answered
     // as a new poll: what the host never had was lost (a review of 4 December).
     if (h.kind === 'long' && h.known && hasCrc(h.command) && !crcOk(h.bytes)) return;
+    // A command this machine does not know: a real host's poll is two bytes (type R) or ends in its
+    // CRC. Anything else is a poll hit on the line (a retry's command byte flipped): not received,
+    // so no implied ACK of an answer the host may never have had (until 7 December it was one).
+    if (h.kind === 'long' && !h.known && h.bytes.length !== 2 && !crcOk(h.bytes)) return;
     const poll = h.kind === 'general' ? Uint8Array.of(0x80 | h.address) : h.bytes;
     if (this.pending && sameBytes(this.pending.poll, poll)) return this.repeat(this.pending);
     // What the ACK does was not done: this poll is left unanswered, as if lost, and its retry acknowledges again.

@@ -8,7 +8,11 @@ import { LP } from './constants.js';
 export type Heard =
   /** A general poll (0x80 | address), for any address. */
   | { kind: 'general'; address: number }
-  /** A long poll to this machine or a global broadcast (address 0): the whole message, or, for a command this machine does not know, its first two bytes. */
+  /**
+   * A long poll to this machine or a global broadcast (address 0): the whole message, or, for a
+   * command this machine does not know, every byte up to the next wake-up character or stall (its
+   * length unknown here: the machine tells a real host's unsupported poll from line noise by it).
+   */
   | { kind: 'long'; address: number; command: number; bytes: Uint8Array; known: boolean }
   /** The address byte of a long poll to another machine. */
   | { kind: 'other'; address: number };
@@ -79,6 +83,8 @@ export class RequestAssembler {
   private len = 0;
   /** Collecting a message for this machine or the broadcast address; else skipping to the next wake-up. */
   private collecting = false;
+  /** The message collected is of a command this machine does not know: it ends at the next wake-up or stall. */
+  private unknown = false;
   private lastAt = 0;
   readonly counts: AssemblerCounts = { truncated: 0, stray: 0 };
 
@@ -94,14 +100,16 @@ export class RequestAssembler {
     if (wake) this.wake(byte);
     else if (!this.collecting) this.counts.stray++;
     else if (t - this.lastAt > this.interByteMs) {
-      this.drop();
+      if (this.unknown) this.endUnknown();
+      else this.drop();
       this.counts.stray++;
     } else this.data(byte);
     this.lastAt = t;
   }
 
   private wake(byte: number): void {
-    if (this.collecting) this.drop();
+    if (this.collecting && this.unknown) this.endUnknown();
+    else if (this.collecting) this.drop();
     if (byte & 0x80) return this.heard({ kind: 'general', address: byte & 0x7f });
     if (byte !== this.address && byte !== 0) return this.heard({ kind: 'other', address: byte });
     this.buf[0] = byte;
@@ -110,19 +118,39 @@ export class RequestAssembler {
   }
 
   private data(byte: number): void {
+    if (this.unknown) {
+      // Longer than any poll: line noise, dropped.
+      if (this.len >= MAX_REQUEST) return this.drop();
+      this.buf[this.len++] = byte;
+      return;
+    }
     this.buf[this.len++] = byte;
     const need = requestLength(this.buf, this.len);
+    if (need === null) {
+      this.unknown = true;
+      return;
+    }
     if (need === 'more' || (typeof need === 'number' && this.len < need)) return;
     const address = this.buf[0] ?? 0;
     const command = this.buf[1] ?? 0;
     this.collecting = false;
     const bytes = this.buf.slice(0, this.len);
     this.len = 0;
-    this.heard({ kind: 'long', address, command, bytes, known: need !== null });
+    this.heard({ kind: 'long', address, command, bytes, known: true });
+  }
+
+  /** An unknown command's message ends (a wake-up character or a stall): heard whole. */
+  private endUnknown(): void {
+    const bytes = this.buf.slice(0, this.len);
+    this.collecting = false;
+    this.unknown = false;
+    this.len = 0;
+    this.heard({ kind: 'long', address: bytes[0] ?? 0, command: bytes[1] ?? 0, bytes, known: false });
   }
 
   private drop(): void {
     this.collecting = false;
+    this.unknown = false;
     this.len = 0;
     this.counts.truncated++;
   }

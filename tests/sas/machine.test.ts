@@ -129,6 +129,43 @@ describe('SAS machine side: link rules (manual clock)', () => {
     assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 1);
   });
 
+  it('a retry whose command byte was hit on the line (an unknown command, its CRC wrong) is no implied ACK either', () => {
+    // The 4 December rule checked the CRC of known commands only. A bit flipped in the command byte
+    // of the host's retry made it a command this machine does not know, taken as an implied ACK at
+    // its first two bytes: the answer the host never had was acknowledged (its exception popped, a
+    // 0x4D record marked read) and the clean retry after it got the next one. An unsupported poll
+    // from a real host is two bytes (type R) or ends in its CRC; anything else is line noise.
+    const r = rig();
+    r.send([0x80 | 1]);
+    r.machine.raise(0x11);
+    r.send([0x80 | A]);
+    const hit = appendCrc([A, 0x2f, 3, 0, 0, 0x00]);
+    hit[1] = 0x2f ^ 0x10; // 0x3F: a command this machine does not know; the CRC is the original's
+    r.send(hit);
+    r.send([0x80 | A]);
+    assert.deepEqual(
+      r.take().map((o) => o.bytes),
+      [[0x11], [0x11]],
+      'the general poll again is the repeat of the answer not acknowledged',
+    );
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 0);
+    // An unsupported poll as a host sends it, with its CRC (or type R, two bytes), is still an implied ACK (§4.4: ignored, not NACKed).
+    r.send(appendCrc([A, 0x3f, 0x01, 0x02]));
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take()[0]?.bytes, [0x00]);
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 1);
+    r.machine.raise(0x12);
+    r.send([0x80 | 1]);
+    r.send([0x80 | A]);
+    r.send([A, 0x3e]);
+    r.send([0x80 | A]);
+    assert.deepEqual(
+      r.take().map((o) => o.bytes),
+      [[0x12], [0x00]],
+    );
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 2);
+  });
+
   describe('the same command with other data is a new poll (an implied ACK), not a repeat (§3.2)', () => {
     /** 0x74's game lock status in its answer (after address, command, length and the asset number). */
     const lockOf = (answer: number[] | undefined): number | undefined => answer?.[7];
