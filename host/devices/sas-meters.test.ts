@@ -4,7 +4,7 @@
 // denomination. A credits meter the denomination does not divide is refused, not floored.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sasMetersOf } from './sas-meters.js';
+import { sasHandpayOf, sasMetersOf } from './sas-meters.js';
 
 const station = (s: Record<string, number>, credit = 0) => ({ station: s, credit, powerResets: 0 });
 
@@ -61,5 +61,13 @@ describe('sasMetersOf: each meter in its Table C-7 unit', () => {
       [m.ticketInCredits, m.ticketOutCredits, m.drop, m.aftInCents, m.aftOutCents, m.currentCredits],
       [50_007, 70_009, 950_007, 12_345, 6_789, 12_345],
     );
+  });
+
+  it('0x1B’s handpay amount (credits of the denomination, level 80: cancelled credits) is refused the same way, never floored', () => {
+    // Before: host/start/sas-links.ts floored it (Math.floor(amount / denomination)), latent at one minor unit.
+    assert.deepEqual(sasHandpayOf({ amount: 12_347 }, 1), { progressiveGroup: 0, level: 0x80, amount: 12_347, partialPay: 0, resetId: 0 });
+    assert.equal(sasHandpayOf({ amount: 12_345 }, 5)?.amount, 2_469);
+    assert.throws(() => sasHandpayOf({ amount: 12_347 }, 5), /handpay/);
+    assert.equal(sasHandpayOf(null, 1), null);
   });
 });

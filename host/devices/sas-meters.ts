@@ -3,7 +3,7 @@
 // counts money in minor units; SAS counts most meters in credits of the accounting denomination,
 // so each such amount is divided by it (a denomination of one minor unit, the kiosk's, makes them
 // equal), but Table C-7 counts the in-house cashable transfers (A0, B8) in cents: the minor units as they are.
-import type { SasMeters } from '../../hardware/sas/types.js';
+import type { SasHandpay, SasMeters } from '../../hardware/sas/types.js';
 
 export interface StationLedgerMeters {
   /** `ledger.meters('station:N')`: the ledger's GLI-named meters of the station. */
@@ -21,13 +21,7 @@ export interface StationLedgerMeters {
  * unsaid. The kiosk's denomination is one minor unit (host/start/sas-links.ts), which divides all.
  */
 export function sasMetersOf(m: StationLedgerMeters, denominationMinor: number): SasMeters {
-  if (!Number.isSafeInteger(denominationMinor) || denominationMinor < 1) throw new RangeError(`accounting denomination ${denominationMinor}`);
-  const credits = (minor: number | undefined, meter: string): number => {
-    const amount = minor ?? 0;
-    if (amount % denominationMinor !== 0)
-      throw new RangeError(`SAS meter ${meter}: ${amount} minor units is no whole number of credits of ${denominationMinor}`);
-    return amount / denominationMinor;
-  };
+  const credits = (minor: number | undefined, meter: string): number => wholeCredits(minor ?? 0, denominationMinor, `meter ${meter}`);
   const count = (n: number | undefined): number => n ?? 0;
   const s = m.station;
   return {
@@ -56,4 +50,20 @@ export function sasMetersOf(m: StationLedgerMeters, denominationMinor: number): 
     slotDoorOpened: count(s.doorOpens),
     powerResets: count(m.powerResets),
   };
+}
+
+/** An amount in credits of the denomination: refused (a RangeError naming `what`) where it does not divide it, never floored. */
+function wholeCredits(amount: number, denominationMinor: number, what: string): number {
+  if (!Number.isSafeInteger(denominationMinor) || denominationMinor < 1) throw new RangeError(`accounting denomination ${denominationMinor}`);
+  if (amount % denominationMinor !== 0) throw new RangeError(`SAS ${what}: ${amount} minor units is no whole number of credits of ${denominationMinor}`);
+  return amount / denominationMinor;
+}
+
+/**
+ * Long poll 0x1B's handpay: level 80 (cancelled credits, Table 7.8.2c: the kiosk's handpays are
+ * cash-outs paid by an attendant), its amount in credits of the denomination (a non-progressive
+ * handpay's unit), refused like a meter where the denomination does not divide it.
+ */
+export function sasHandpayOf(p: { amount: number } | null, denominationMinor: number): SasHandpay | null {
+  return p ? { progressiveGroup: 0, level: 0x80, amount: wholeCredits(p.amount, denominationMinor, 'handpay'), partialPay: 0, resetId: 0 } : null;
 }

@@ -15,7 +15,7 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { TiltKind } from '../tilts/tilt-kinds.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteSas } from '../devices/remote-sas.js';
-import { sasMetersOf } from '../devices/sas-meters.js';
+import { sasHandpayOf, sasMetersOf } from '../devices/sas-meters.js';
 import { programImage } from './program-image.js';
 import { SampledLog } from '../logging/sampled-log.js';
 import { TokenBucket } from '../limits/token-bucket.js';
@@ -440,8 +440,7 @@ function deviceOf(file: string): string {
 const LOCK_TIMERS = unrefTimers;
 
 function handpayOf(p: { amount: number } | null): SasHandpay | null {
-  // 0x80: cancelled credits (Table 7.8.2c); the kiosk's handpays are cash-outs paid by an attendant.
-  return p ? { progressiveGroup: 0, level: 0x80, amount: Math.floor(p.amount / DENOMINATION_MINOR), partialPay: 0, resetId: 0 } : null;
+  return sasHandpayOf(p, DENOMINATION_MINOR);
 }
 
 /**
