@@ -12,8 +12,8 @@ import type { BillAcceptors } from './bill-acceptors.js';
 import type { NotesHeld } from './notes-held.js';
 import type { RemoteSas } from './remote-sas.js';
 
-/** What a link's message is for its rate: the acceptor's (a note every few seconds) or its SAS line's (a poll every few tens of ms). */
-export type DeviceRateKind = 'device' | 'sas';
+/** What a link's message is for its rate: the acceptor's (a note every few seconds), its SAS line's (a poll every few tens of ms), or one its schema refuses. */
+export type DeviceRateKind = 'device' | 'sas' | 'malformed';
 
 export interface RemoteAcceptorDeps {
   ledger: Ledger;
@@ -167,6 +167,8 @@ export class RemoteAcceptors {
     if (link.ended) return;
     const d = decodeAgentMessage(text);
     if (!d.ok) {
+      // Counted, as a screen's protocol errors are: a link that keeps sending them is closed (before, kept for ever).
+      if (link.allow('malformed', 0) === 'close') return link.close(1008, 'malformed messages');
       link.send({ type: 'refused', reason: d.error.slice(0, 400) });
       return;
     }

@@ -29,7 +29,7 @@ export interface LanServerDeps {
   openDevice: (
     send: (text: string, written: () => void) => void,
     close: (code: number, reason: string) => void,
-    allow: (kind: 'device' | 'sas', bytes: number) => RelayVerdict,
+    allow: (kind: 'device' | 'sas' | 'malformed', bytes: number) => RelayVerdict,
     log: Logger,
   ) => DeviceConnection;
   /** A peer table host's link carrying transfers (`/peer`, host/peers/); none when the table has no peers. */
@@ -79,7 +79,11 @@ export const RELAYED_BYTE_LIMITS = {
   sas: { burst: 8192, perSecond: 3500 },
   device: { burst: 4096, perSecond: 1750 },
 } as const;
-/** Messages refused over their bytes a link may send (at once, then a second) before it is closed. */
+/**
+ * Messages refused over their bytes, or malformed (each its own count), a link may send (at once,
+ * then a second) before it is closed: a screen's link is closed past its protocol errors and a
+ * peer's at its first malformed frame; a station agent speaks the schema it was built with.
+ */
 export const RELAY_REFUSALS = { burst: 20, perSecond: 0.2 } as const;
 
 /**
@@ -207,8 +211,8 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
   });
 }
 
-/** A link's rates once its messages are read: each kind's messages, and the bytes each line relays (refused past its budget, closed past RELAY_REFUSALS). */
-function linkRates(log: Logger): (kind: 'device' | 'sas', bytes: number) => RelayVerdict {
+/** A link's rates once its messages are read: each kind's messages, and the bytes each line relays (refused past its budget, closed past RELAY_REFUSALS); malformed ones counted apart, closed past the same. */
+function linkRates(log: Logger): (kind: 'device' | 'sas' | 'malformed', bytes: number) => RelayVerdict {
   const now = () => performance.now();
   const messages = {
     device: new TokenBucket(DEVICE_LIMITS.burst, DEVICE_LIMITS.perSecond, now),
@@ -219,8 +223,16 @@ function linkRates(log: Logger): (kind: 'device' | 'sas', bytes: number) => Rela
     sas: new TokenBucket(RELAYED_BYTE_LIMITS.sas.burst, RELAYED_BYTE_LIMITS.sas.perSecond, now),
   };
   const refusals = new TokenBucket(RELAY_REFUSALS.burst, RELAY_REFUSALS.perSecond, now);
+  const malformed = new TokenBucket(RELAY_REFUSALS.burst, RELAY_REFUSALS.perSecond, now);
   let refused = 0;
   return (kind, n) => {
+    // A message the schema refuses: of neither line (held to the acceptor's message rate, the lower), and counted.
+    if (kind === 'malformed') {
+      if (!messages.device.take()) return 'close';
+      if (malformed.take()) return 'refused';
+      log.warn({ limits: RELAY_REFUSALS }, 'station device link kept sending malformed messages: closed');
+      return 'close';
+    }
     if (!messages[kind].take()) return 'close';
     if (n === 0 || bytes[kind].take(n)) return 'ok';
     refused++;

@@ -175,6 +175,17 @@ describe("a station's own machine abusing its device link", { timeout: 120_000 }
     );
   });
 
+  it('a link that keeps sending malformed messages is closed, as one that keeps relaying over its bytes', async () => {
+    const l = await open(104, '127.0.0.10', 'driver');
+    // Within the listener's message rate (250 at once), each answered 'refused': before, the link was kept for ever.
+    for (let i = 0; i < 60; i++) l.ws.send(JSON.stringify({ type: 'escrow', id: `m${i}`, amount: -1 }));
+    await until('the link closed', () => l.closed() !== null, 5000);
+    console.log(`60 malformed messages at once: closed ${l.closed()} after ${l.replies.filter((r) => r.includes('"refused"')).length} refusals`);
+    assert.equal(l.closed(), 1008);
+    assert.equal(running.stadium.acceptors.connected(104), false);
+    assert.ok(logLines('station device link kept sending malformed messages: closed').some((line) => line.includes('"client":"127.0.0.10"')));
+  });
+
   it("a real line's SAS bytes are relayed and the link kept", async () => {
     const l = await open(SAS_STATION, '127.0.0.6');
     l.ws.send(JSON.stringify({ type: 'sas-port', open: true }));
