@@ -13,8 +13,10 @@
  * station's faults and service mode's rows, which a version-11 screen reads as malformed.
  * 13: service mode's `note-settle` action and the Devices page's `notesHeld` (notes no acceptor will
  * end, for a person to settle): a version-12 screen reads such a page as malformed.
+ * 14: `seats` on a station's recalled bet and line (one summed across the seats names them all),
+ * which a version-13 screen reads as malformed.
  */
-export const PROTOCOL_VERSION = 13;
+export const PROTOCOL_VERSION = 14;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is

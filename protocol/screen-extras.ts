@@ -96,6 +96,9 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 export const MAX_RECALL_ROUNDS = 10;
 
+/** The seats a recalled bet or line summed across them holds (a station bets on seven at most, and behind none twice). */
+const AcrossSeats = z.array(BoxNumber).min(2).max(8);
+
 /** One of a station's own past rounds, from the ledger's recall: nobody else's bets or credits. */
 export const StationRecallRound = lazily('StationRecallRound', () =>
   z.strictObject({
@@ -104,11 +107,13 @@ export const StationRecallRound = lazily('StationRecallRound', () =>
     status: z.enum(['settled', 'void']),
     /** Every card of the round in dealing order, with where it went (`seat:3:0`, `dealer`, `banker`…). */
     cards: z.array(z.strictObject({ card: CardFace, to: z.string().max(32) })).max(96),
-    bets: z.array(z.strictObject({ seat: BoxNumber, bet: LineBet, amount: MinorUnits.positive() })).max(32),
+    /** `seats`: a bet summed across the seats past the cap (host/screens/recall.ts), every seat it holds, `seat` their first. */
+    bets: z.array(z.strictObject({ seat: BoxNumber, seats: AcrossSeats.optional(), bet: LineBet, amount: MinorUnits.positive() })).max(32),
     lines: z
       .array(
         z.strictObject({
           seat: BoxNumber,
+          seats: AcrossSeats.optional(),
           bet: LineBet,
           hand: z.number().int().min(0).max(7).optional(),
           stake: MinorUnits.nonnegative(),

@@ -154,3 +154,43 @@ describe('a station’s recall of a round with more bets and lines than its mess
     assert.equal(mine.lines.length, small.lines.filter((l) => l.station === 1).length);
   });
 });
+
+// The last step past the caps sums a kind of bet across the seats: it was said under the first
+// seat's number alone ('behind seat 2: 7,000' for the bets behind six seats), another seat's money
+// shown as that seat's. Now such an entry names every seat it sums.
+describe('a station’s recall summed across the seats', () => {
+  const kinds = ['behind', 'double', 'split', 'insurance', 'anyPair'] as const;
+  const wide = (): RoundRecord => {
+    const bets: RoundRecord['bets'] = [];
+    const lines: RoundRecord['lines'] = [];
+    let seq = 3;
+    for (let seat = 1; seat <= 7; seat++)
+      for (const [k, bet] of kinds.entries()) {
+        bets.push({ station: 1, seat, bet, amount: 1000 * seat + k, seq: seq++ });
+        for (let n = 0; n < 2; n++)
+          lines.push({ station: 1, seat, bet, hand: n, stake: 1000 * seat + k, net: seat % 2 ? 10 * seat + k : -(10 * seat + k), rule: `r${seat}${k}${n}` });
+      }
+    return { ...record('r-across'), bets, lines: [...lines, ...lines.map((l) => ({ ...l, hand: 2, rule: `${l.rule}x` }))] };
+  };
+
+  it('names every seat an entry sums, and each entry holds only those seats’ money', () => {
+    const r = wide();
+    assert.ok(r.bets.length > 32 && r.lines.length > 64);
+    const mine = recallRound(r, 1);
+    const seatsOf = (x: { seat: number; seats?: readonly number[] }) => x.seats ?? [x.seat];
+    for (const b of mine.bets) {
+      const summed = r.bets.filter((x) => seatsOf(b).includes(x.seat) && x.bet === b.bet).reduce((a, x) => a + x.amount, 0);
+      assert.equal(b.amount, summed, `the ${b.bet} said of seat(s) ${seatsOf(b).join(',')} holds only theirs`);
+    }
+    for (const l of mine.lines) {
+      const summed = r.lines.filter((x) => seatsOf(l).includes(x.seat) && x.bet === l.bet).reduce((a, x) => a + x.net, 0);
+      assert.equal(l.net, summed, `the ${l.bet} line said of seat(s) ${seatsOf(l).join(',')} holds only theirs`);
+    }
+    assert.ok(
+      mine.bets.some((b) => (b.seats?.length ?? 0) > 1),
+      'summed across the seats, and said so',
+    );
+    const message = { type: 'recall', view: 'station/1', version: 2, rounds: [mine] };
+    assert.equal(HostMessage.safeParse(message).success, true);
+  });
+});

@@ -82,8 +82,18 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
 export const RECALL_CAPS = { bets: 32, lines: 64 } as const;
 
 /** A bet and a line as the recall holds them: the round record's, without the station (the recall is one station's). */
-type RecallBet = Omit<RoundRecord['bets'][number], 'station' | 'seq'>;
-type RecallLine = Omit<RoundRecord['lines'][number], 'station'>;
+type RecallBet = Omit<RoundRecord['bets'][number], 'station' | 'seq'> & AcrossSeats;
+type RecallLine = Omit<RoundRecord['lines'][number], 'station'> & AcrossSeats;
+/** An entry summed across the seats: every seat it holds, in order (its `seat` is their first). */
+interface AcrossSeats {
+  seats?: number[];
+}
+
+/** The seats a group of entries holds, when more than one (said with the entry summed from them). */
+function seatsOf(g: readonly { seat: number; seats?: number[] }[]): AcrossSeats {
+  const seats = [...new Set(g.flatMap((x) => x.seats ?? [x.seat]))].sort((a, b) => a - b);
+  return seats.length > 1 ? { seats } : {};
+}
 
 /**
  * Items merged by `key` in their first's order, each group made one by `merge`: what the recall
@@ -104,11 +114,15 @@ function mergeBy<T>(xs: readonly T[], key: (x: T) => string, merge: (group: T[])
  * A station's bets of a round: one by one when they fit the recall's cap; past it (a heavy
  * blackjack round: bets behind every seat, each split to five hands and doubled, is 70) each
  * seat's bets of a kind summed (the doubles on seat 3 as one), then each kind's across the seats
- * (under the first seat's number): never more than the cap, never a minor unit left out. Before,
+ * (naming every seat it holds, `seats`; before, said under the first seat's number alone, the
+ * others' money as that seat's): never more than the cap, never a minor unit left out. Before,
  * the bets past the 32nd were dropped unsaid.
  */
 function fitBets(bets: RecallBet[]): RecallBet[] {
-  const sum = (g: RecallBet[]): RecallBet => ({ ...(g[0] as RecallBet), amount: g.reduce((a, b) => a + b.amount, 0) });
+  const sum = (g: RecallBet[]): RecallBet => {
+    const across = seatsOf(g);
+    return { ...(g[0] as RecallBet), ...across, ...(across.seats ? { seat: across.seats[0] as number } : {}), amount: g.reduce((a, b) => a + b.amount, 0) };
+  };
   let out = bets;
   if (out.length > RECALL_CAPS.bets) out = mergeBy(out, (b) => `${b.seat}|${b.bet}`, sum);
   if (out.length > RECALL_CAPS.bets) out = mergeBy(out, (b) => b.bet, sum);
@@ -133,8 +147,10 @@ function sumLines(g: RecallLine[]): RecallLine {
   const rules = [...new Set(g.map((l) => l.rule))];
   const same = (f: (l: RecallLine) => string) => g.every((l) => f(l) === f(first));
   const choices = same((l) => JSON.stringify(l.choices ?? [])) && same((l) => l.authorisation ?? '') ? first.choices : undefined;
+  const across = seatsOf(g);
   return {
-    seat: first.seat,
+    seat: across.seats?.[0] ?? first.seat,
+    ...across,
     bet: first.bet,
     ...(same((l) => String(l.hand)) && first.hand !== undefined ? { hand: first.hand } : {}),
     stake: g.reduce((a, l) => a + l.stake, 0),
@@ -148,7 +164,7 @@ function sumLines(g: RecallLine[]): RecallLine {
 /**
  * A station's lines of a round: one by one when they fit the recall's cap; past it, the hands of
  * each seat's bet settled under one rule summed (hand dropped), then each seat's bet, then each
- * bet across the seats: never more than the cap, and the lines always sum to the round's stakes
+ * bet across the seats (naming every seat it holds): never more than the cap, and the lines always sum to the round's stakes
  * and net (the station's recall list shows a round's net as their sum). Before, the lines past the
  * 64th were dropped unsaid, and the net shown with them.
  */

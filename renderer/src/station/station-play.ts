@@ -509,10 +509,16 @@ export function spotName(t: TFunction, spot: BetSpot): string {
  * A stake's name (a recall line, a spot that did not play): a bet behind names its seat, a bet on
  * another seat's hand (any seat but `ownSeat`) the seat, a split hand its number.
  */
-export function stakeName(t: TFunction, stake: { readonly bet: LineBet; readonly seat?: number; readonly hand?: number }, ownSeat?: number): string {
-  if (stake.bet === 'behind' && stake.seat !== undefined) return t('desk.behind', { n: stake.seat });
+export function stakeName(
+  t: TFunction,
+  stake: { readonly bet: LineBet; readonly seat?: number; readonly seats?: readonly number[]; readonly hand?: number },
+  ownSeat?: number,
+): string {
+  // A recalled stake summed across the seats (past the recall's caps) names every seat it holds.
   const bet = t(`bet.${stake.bet}`);
-  const name = stake.seat !== undefined && stake.seat !== ownSeat ? t('desk.onSeat', { bet, n: stake.seat }) : bet;
+  const across = stake.seats && stake.seats.length > 1 ? t('desk.onSeats', { bet, seats: stake.seats.map(String) }) : null;
+  if (across === null && stake.bet === 'behind' && stake.seat !== undefined) return t('desk.behind', { n: stake.seat });
+  const name = across ?? (stake.seat !== undefined && stake.seat !== ownSeat ? t('desk.onSeat', { bet, n: stake.seat }) : bet);
   return stake.hand ? t('punctuation.joined', { first: name, second: t('desk.hand', { n: stake.hand + 1 }) }) : name;
 }
 
