@@ -290,6 +290,8 @@ function recordRowSchemas() {
         }),
       )
       .max(512),
+    /** How many decisions, bets and lines of the round the page leaves out past its caps (the evidence export has them): absent when none. */
+    omitted: z.strictObject({ decisions: z.number().int().min(0), bets: z.number().int().min(0), lines: z.number().int().min(0) }).optional(),
     reason: Text.optional(),
     authorisedBy: z.array(Short).max(4).optional(),
     /** A void: why no correction was possible, and the article that cancels such a round. */

@@ -53,3 +53,27 @@ describe('game recall of a stadium round with more decisions than a page carries
     }
   });
 });
+
+// The page cut a round's decisions at 512, its bets at 224 and its lines at 512 and said nothing:
+// an inspector read the round as whole. Now the round says how many of each it leaves out.
+describe('game recall of a round cut to the page', () => {
+  it('says how many decisions, bets and lines it leaves out, and nothing when it leaves none out', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-RC' });
+    try {
+      const tie = stadiumTie();
+      const station = (i: number) => REMOTE_STATION_BASE + 1 + i;
+      const bets = Array.from({ length: 300 }, (_, i) => ({ station: station(i), seat: 0, bet: 'main', amount: 100, seq: 2 }));
+      const lines = Array.from({ length: 700 }, (_, i) => ({ station: station(i), seat: 0, bet: 'main', stake: 100, net: -100, rule: 'r' }));
+      const small = { ...tie, roundId: 'R-2', decisions: tie.decisions.slice(0, 3) };
+      ledger.rounds.recall = () => [{ ...tie, bets, lines } as unknown as RoundRecord, small];
+      const d = { ledger, table: { game: { kind: 'war', presentation: {} } }, config: { tableId: 'T-1' } } as unknown as LiveBackendDeps;
+      const r = recall(d, () => Date.now()).rounds({ station: null, offset: 0, limit: 3 });
+      assert.deepEqual(r.rounds[0]?.omitted, { decisions: 601 - 512, bets: 300 - 224, lines: 700 - 512 });
+      assert.equal(r.rounds[1]?.omitted, undefined);
+      const page = ServicePage.safeParse({ page: 'recall', station: null, offset: 0, more: r.more, rounds: r.rounds });
+      assert.ok(page.success, `out of its schema: ${page.error?.issues[0]?.path.join('.')} ${page.error?.issues[0]?.message}`);
+    } finally {
+      ledger.close();
+    }
+  });
+});

@@ -25,8 +25,19 @@ export function recall(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, 
   };
 }
 
+/** What a recalled round carries of each at most (the service page's schema): past it, the page says how many it leaves out. */
+const PAGE_CAPS = { decisions: 512, bets: 224, lines: 512 } as const;
+
 /** A recalled round within the page's limits, its decisions in the game's own words. */
 function recallRound(r: RecallRecord, station: number | null, table: LiveBackendDeps['table']): RecallRound {
+  const bets = byStation(r.bets, station);
+  const lines = byStation(r.lines, station);
+  // Cut, never unsaid (before, an inspector read a cut round as whole): the export has all of it.
+  const omitted = {
+    decisions: Math.max(0, r.decisions.length - PAGE_CAPS.decisions),
+    bets: Math.max(0, bets.length - PAGE_CAPS.bets),
+    lines: Math.max(0, lines.length - PAGE_CAPS.lines),
+  };
   return {
     roundId: r.roundId,
     status: r.status,
@@ -37,7 +48,7 @@ function recallRound(r: RecallRecord, station: number | null, table: LiveBackend
     cards: r.cards,
     // A tie on war's stadium box has each of its stations decide (up to 2,000): cut as the bets are.
     decisions: seatedFirst(r.decisions)
-      .slice(0, 512)
+      .slice(0, PAGE_CAPS.decisions)
       .map((x) => ({
         seat: x.seat,
         ...(x.hand !== undefined ? { hand: x.hand } : {}),
@@ -47,10 +58,9 @@ function recallRound(r: RecallRecord, station: number | null, table: LiveBackend
     ...(r.game === table.game.kind && table.game.presentation.actionWords ? { actionWords: { ...table.game.presentation.actionWords } } : {}),
     // One station's recall shows its own; a stadium round's whole record (hundreds of stations)
     // is cut to the page's limits here, the seated stations first: the export has all of it.
-    bets: byStation(r.bets, station)
-      .slice(0, 224)
-      .map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
-    lines: byStation(r.lines, station).slice(0, 512),
+    bets: bets.slice(0, PAGE_CAPS.bets).map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
+    lines: lines.slice(0, PAGE_CAPS.lines),
+    ...(omitted.decisions + omitted.bets + omitted.lines > 0 ? { omitted } : {}),
     ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
     ...(r.authorisedBy ? { authorisedBy: r.authorisedBy } : {}),
     ...(r.uncorrectable !== undefined && isUncorrectable(r.uncorrectable) ? { uncorrectable: r.uncorrectable } : {}),

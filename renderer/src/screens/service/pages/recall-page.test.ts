@@ -77,3 +77,35 @@ describe("service game recall: a round's time", () => {
     assert.doesNotMatch(text, /T00:00:00|\.000Z/, text);
   });
 });
+
+// A round the page was cut to (its decisions past 512, bets past 224, lines past 512) was shown as
+// if whole: now the page says how many of each it leaves out, and where they all are.
+describe('service game recall: a round cut to the page', () => {
+  for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+    it(`${language}: says how many decisions, bets and lines it leaves out`, () => {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        signedIn: true,
+        session: { name: 'Bo', staff: '1002', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
+      const cut = { ...round('settled'), omitted: { decisions: 89, bets: 76, lines: 188 } };
+      const said = (r: object) =>
+        pageContent(state, { page: 'recall', station: null, offset: 0, more: false, rounds: [r as typeof cut] }, t, INITIAL_CHOICES, none)
+          .rows.map((x) => x.trim())
+          .join('');
+      const text = said(cut);
+      const omitted = t('service.field.recallOmitted', { decisions: 89, bets: 76, lines: 188 });
+      assert.ok(!omitted.includes('service.field'), `${language}: a key of its own`);
+      assert.ok(
+        text.replace(/\s/g, '').includes(omitted.replace(/\s/g, '')) && /89/.test(omitted) && /76/.test(omitted) && /188/.test(omitted),
+        `${language}: ${text}`,
+      );
+      assert.ok(!/89|188/.test(said(round('settled'))), `${language}: nothing said of a whole round`);
+    });
+  }
+});

@@ -46,6 +46,8 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
       // A line settled under a non-default choice names it, with the authorisation reference.
       if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices, authorisation: l.authorisation ?? '—' }));
     }
+    // Cut to the page's caps: said, never shown as whole (the evidence export has all of it).
+    if (r.omitted) wrap('   ' + t('service.field.recallOmitted', { ...r.omitted }));
     for (const x of r.corrections ?? [])
       wrap(
         '   ' +
