@@ -194,3 +194,40 @@ describe('a station’s recall summed across the seats', () => {
     assert.equal(HostMessage.safeParse(message).success, true);
   });
 });
+
+// A station's recall kept a round's first 96 cards and dropped the rest unsaid: a legitimate heavy
+// blackjack round (seven seats, each split to five hands and doubled: 105 cards to the seats) lost
+// the dealer's cards, dealt last, so the station's recall and replay showed the dealer's hand short.
+describe('a station’s recall of a round with more cards than its message holds', () => {
+  it('keeps the dealer’s cards and the station’s own seats’, in the order dealt', () => {
+    const cards: RoundRecord['cards'] = [{ card: '2C', to: 'burn' }];
+    const faces = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
+    let n = 0;
+    const next = () => `${faces[n++ % faces.length]}${'SHDC'[Math.floor(n / 13) % 4]}`;
+    for (let seat = 1; seat <= 7; seat++)
+      for (let hand = 0; hand < 5; hand++) for (let i = 0; i < 3; i++) cards.push({ card: next(), to: `seat:${seat}:hand:${hand}` });
+    const dealer = [next(), next(), next()];
+    for (const card of dealer) cards.push({ card, to: 'dealer' });
+    const r = { ...record('r-cards'), cards };
+    assert.ok(cards.length > 96);
+    const mine = recallRound(r, 1);
+    assert.deepEqual(
+      mine.cards.filter((c) => c.to === 'dealer').map((c) => c.card),
+      dealer,
+      'the dealer’s hand whole',
+    );
+    assert.deepEqual(
+      mine.cards.filter((c) => c.to.startsWith('seat:1:')),
+      cards.filter((c) => c.to.startsWith('seat:1:')),
+      'the station’s own seat’s cards whole',
+    );
+    // Each kept card found in the record after the one before it: a subsequence, in the order dealt.
+    let at = 0;
+    for (const c of mine.cards) {
+      while (at < cards.length && !(cards[at]?.card === c.card && cards[at]?.to === c.to)) at++;
+      assert.ok(at++ < cards.length, `in the order dealt: ${c.card}→${c.to}`);
+    }
+    const message = { type: 'recall', view: 'station/1', version: 2, rounds: [mine] };
+    assert.equal(HostMessage.safeParse(message).success, true);
+  });
+});

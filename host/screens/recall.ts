@@ -39,7 +39,7 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
     roundId: record.roundId,
     ts: record.ts,
     status: record.status,
-    cards: record.cards.slice(0, 96),
+    cards: fitCards(record.cards, stationSeats(record, station)),
     bets: fitBets(record.bets.filter((b) => b.station === station).map((b) => ({ seat: b.seat, bet: b.bet, amount: b.amount }))),
     lines: fitLines(
       record.lines
@@ -78,8 +78,33 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
   });
 }
 
-/** A round's bets and lines as one station's recall holds them (`StationRecallRound`'s caps). */
-export const RECALL_CAPS = { bets: 32, lines: 64 } as const;
+/** A round's bets, lines and cards as one station's recall holds them (`StationRecallRound`'s caps). */
+export const RECALL_CAPS = { bets: 32, lines: 64, cards: 96 } as const;
+
+/** The seats a station staked on in a round (its own, those it bet behind or on). */
+function stationSeats(record: RoundRecord, station: number): ReadonlySet<number> {
+  return new Set([...record.bets, ...record.lines].filter((x) => x.station === station).map((x) => x.seat));
+}
+
+/** The seat a card went to (`seat:3:hand:1`, `seat:3`), or null (the dealer, baccarat's sides, a burn). */
+function cardSeat(to: string): number | null {
+  const m = /^seat:(\d+)/.exec(to);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * A round's cards as a station's recall holds them: every one when they fit; past the cap (seven
+ * seats each split to five hands and doubled is 105 cards to the seats) the burns and the cards of
+ * seats the station staked nothing on go (its screen shows the dealer's and its own seat's only),
+ * then, if still over, the last seat cards, never the dealer's or the sides': always in the order
+ * dealt. Before, the cards past the 96th were dropped unsaid, the dealer's (dealt last) with them.
+ */
+function fitCards(cards: RoundRecord['cards'], seats: ReadonlySet<number>): RoundRecord['cards'] {
+  if (cards.length <= RECALL_CAPS.cards) return cards;
+  const kept = cards.filter((c) => c.to !== 'burn' && (cardSeat(c.to) === null || seats.has(cardSeat(c.to) as number)));
+  let room = RECALL_CAPS.cards - kept.filter((c) => cardSeat(c.to) === null).length;
+  return kept.filter((c) => cardSeat(c.to) === null || room-- > 0).slice(0, RECALL_CAPS.cards);
+}
 
 /** A bet and a line as the recall holds them: the round record's, without the station (the recall is one station's). */
 type RecallBet = Omit<RoundRecord['bets'][number], 'station' | 'seq'> & AcrossSeats;
