@@ -14,7 +14,8 @@
  * 13: service mode's `note-settle` action and the Devices page's `notesHeld` (notes no acceptor will
  * end, for a person to settle): a version-12 screen reads such a page as malformed.
  * 14: `seats` on a station's recalled bet and line (one summed across the seats names them all),
- * and service mode's recalled round's `omitted`, which a version-13 screen reads as malformed.
+ * and service mode's recalled round's `omitted` and line's `carried`, which a version-13 screen
+ * reads as malformed.
  */
 export const PROTOCOL_VERSION = 14;
 

@@ -259,6 +259,9 @@ function tableRowSchemas() {
   return { TiltRow, ConfigChangeRow, TableRow };
 }
 
+/** How many decisions, bets and lines of a recalled round the page leaves out past its caps (the evidence export has them): absent when none. */
+const RecallOmitted = z.strictObject({ decisions: z.number().int().min(0), bets: z.number().int().min(0), lines: z.number().int().min(0) });
+
 /** A played round as game recall shows it, and a journal entry as the event log lists it. */
 function recordRowSchemas() {
   const RoundCard = z.strictObject({ card: z.string().max(3), to: z.string().max(32) });
@@ -287,11 +290,12 @@ function recordRowSchemas() {
           rule: Short,
           choices: z.array(Short).max(12).optional(),
           authorisation: Short.optional(),
+          /** A winning-streak stake wagered in an earlier round and decided in this one. */
+          carried: z.literal(true).optional(),
         }),
       )
       .max(512),
-    /** How many decisions, bets and lines of the round the page leaves out past its caps (the evidence export has them): absent when none. */
-    omitted: z.strictObject({ decisions: z.number().int().min(0), bets: z.number().int().min(0), lines: z.number().int().min(0) }).optional(),
+    omitted: RecallOmitted.optional(),
     reason: Text.optional(),
     authorisedBy: z.array(Short).max(4).optional(),
     /** A void: why no correction was possible, and the article that cancels such a round. */

@@ -77,3 +77,27 @@ describe('game recall of a round cut to the page', () => {
     }
   });
 });
+
+// A winning-streak stake decided in a later round is journalled as a carried line (`carried: true`):
+// the page passed the record's lines as they are, and the service page's strict schema refused the
+// field, so a page holding such a round could not be sent at all.
+describe('game recall of a round that decided a carried winning-streak stake', () => {
+  it('is within the page’s schema, and says the line was carried', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-RC' });
+    try {
+      const round = {
+        ...stadiumTie(),
+        decisions: [],
+        lines: [{ station: 1, seat: 1, bet: 'main', stake: 100, net: 300, rule: 'macau-2009 art.13 5)(2)', carried: true }],
+      } as unknown as RoundRecord;
+      ledger.rounds.recall = () => [round];
+      const d = { ledger, table: { game: { kind: 'war', presentation: {} } }, config: { tableId: 'T-1' } } as unknown as LiveBackendDeps;
+      const r = recall(d, () => Date.now()).rounds({ station: null, offset: 0, limit: 3 });
+      const page = ServicePage.safeParse({ page: 'recall', station: null, offset: 0, more: r.more, rounds: r.rounds });
+      assert.ok(page.success, `out of its schema: ${page.error?.issues[0]?.path.join('.')} ${page.error?.issues[0]?.message}`);
+      assert.equal(r.rounds[0]?.lines[0]?.carried, true);
+    } finally {
+      ledger.close();
+    }
+  });
+});

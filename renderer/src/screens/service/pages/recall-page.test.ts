@@ -109,3 +109,29 @@ describe('service game recall: a round cut to the page', () => {
     });
   }
 });
+
+// A carried winning-streak stake decided in the round: the page says it was staked in an earlier round.
+describe('service game recall: a carried winning-streak line', () => {
+  for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+    it(`${language}: says the stake was made in an earlier round`, () => {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        signedIn: true,
+        session: { name: 'Bo', staff: '1002', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
+      const r = round('settled');
+      const carried = { ...r, lines: r.lines.map((l) => ({ ...l, carried: true as const })) };
+      const text = pageContent(state, { page: 'recall', station: null, offset: 0, more: false, rounds: [carried] }, t, INITIAL_CHOICES, none)
+        .rows.map((x) => x.trim())
+        .join('')
+        .replace(/\s/g, '');
+      const said = t('recall.carried', { bet: 'X' }).replace('X', '').replace(/\s/g, '');
+      assert.ok(text.includes(said), `${language}: ${text}`);
+    });
+  }
+});

@@ -42,7 +42,9 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
     for (const b of r.bets)
       wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: betWordsOf(t, r.game, b.bet), amount: money(b.amount) }));
     for (const l of r.lines) {
-      wrap('   ' + t('service.field.line', { seat: l.seat, bet: betWordsOf(t, r.game, l.bet), stake: money(l.stake), net: money(l.net), rule: cited(l.rule) }));
+      // A winning-streak stake decided here was staked in an earlier round: said so, as the station's recall says it.
+      const bet = l.carried ? t('recall.carried', { bet: betWordsOf(t, r.game, l.bet) }) : betWordsOf(t, r.game, l.bet);
+      wrap('   ' + t('service.field.line', { seat: l.seat, bet, stake: money(l.stake), net: money(l.net), rule: cited(l.rule) }));
       // A line settled under a non-default choice names it, with the authorisation reference.
       if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices, authorisation: l.authorisation ?? '—' }));
     }
