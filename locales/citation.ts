@@ -24,6 +24,11 @@ const READINGS: Readonly<Record<string, string>> = {
   'interp:main-returned-with-tie-bet': 'mainReturned',
   'our reading: the text names no consequence': 'noConsequence',
   'our reading: the «valor de arranque» again after an award': 'jackpotReset',
+  // The articles that subject a rule set to prior authorisation where the texts have none to name
+  // (engine/rule-set.ts authorisationArticle): the rule record's and a live opening refused for it.
+  'house reading, no article: 56/2004 subjects no house choice to prior authorisation': 'noAuthorisationArticle',
+  'Portaria 1364/2001 1.º': 'portariaApproves',
+  'Despacho of 23 Nov 2005 n.1 (no authorisation article on file)': 'warAuthorisation',
 };
 
 const NUMBER = /^\d{1,3}(?:[-–]\d{1,3})?$/;

@@ -54,17 +54,17 @@ describe('a live table and its authorisation', () => {
 
   it('blackjack without a reference is refused, naming Macau 2009 Art. 21 n.1, at the defaults too', () => {
     const why = liveOpenRefusal(ruleRecordOf(live()), [], TODAY);
-    assert.match(why ?? '', /authorisation reference for its whole rule set \(macau-2009 art\.21 n\.1\)/);
+    assert.match(why ?? '', /authorisation reference for its whole rule set \(Despacho 57\/2009, Art\. 21 no\. 1\)/);
   });
 
   it('baccarat without a reference is refused, naming Art. 19, its face-value burn and one coup after the cut card included', () => {
     const why = liveOpenRefusal(ruleRecordOf(live('baccarat', 'macau-commission')), [], TODAY);
-    assert.match(why ?? '', /macau-baccarat art\.19/);
+    assert.match(why ?? '', /\(Despacho 55\/2004, Art\. 19\)/);
   });
 
   it('Portugal without a reference is refused, naming the Portaria 1364/2001 and its rule 43', () => {
     const why = liveOpenRefusal(ruleRecordOf(live('blackjack', 'portugal-2001')), [], TODAY);
-    assert.match(why ?? '', /Portaria 1364\/2001 1\.º, rule 43/);
+    assert.match(why ?? '', /\(Portaria 1364\/2001, Art\. 1 of the Portaria itself, rule 43\)/);
   });
 
   it('needs the effective date, and does not open before it', () => {
@@ -83,7 +83,7 @@ describe('a live table and its authorisation', () => {
     assert.equal(liveOpenRefusal(first, [first.digest], TODAY), null, 'the same rule set under its own reference opens again');
     assert.match(
       liveOpenRefusal(changed, [first.digest], TODAY) ?? '',
-      /rule set changed under the same authorisation DICJ-2026-0042.*needs a new reference \(macau-2009 art\.21 n\.1\)/,
+      /rule set changed under the same authorisation DICJ-2026-0042.*needs a new reference \(Despacho 57\/2009, Art\. 21 no\. 1\)/,
     );
     const renewed = ruleRecordOf(live('blackjack', 'macau-2009', { ...auth, profileAuthorisation: 'DICJ-2026-0077', profileOptions: { surrender: 'none' } }));
     assert.equal(liveOpenRefusal(renewed, [], TODAY), null);

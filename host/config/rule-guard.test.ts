@@ -114,7 +114,7 @@ describe('the one guard of the rule options: the Configuration page', () => {
     for (const [lang, catalogue] of Object.entries(catalogues)) {
       const words = catalogue.service.ruleRefusal;
       for (const reason of ['fixed', 'not-offered', 'out-of-range', 'needs-authorisation'] as const)
-        assert.match(words[reason], /\{\{article\}\}/, `${lang} ${reason}`);
+        assert.match(words[reason], /\{\{article, citation\}\}/, `${lang} ${reason}`);
     }
   });
 });

@@ -6,6 +6,12 @@ import { REF_KEYS, ref, stayedOutRef } from '../../engine/blackjack/refs.js';
 import { REGULATED_PROFILE_IDS } from '../../engine/blackjack/rules.js';
 import { WAR_RULES } from '../../engine/war/profiles.js';
 import { RESET_READING } from '../../engine/blackjack/jackpot/program.js';
+import { BACCARAT_PROFILES } from '../../engine/baccarat/profiles.js';
+import { BACCARAT_MIN_SEATS_RULE } from '../../engine/baccarat/options.js';
+import { WAR_PROFILES } from '../../engine/war/profiles.js';
+import { WAR_MIN_SEATS_RULE } from '../../engine/war/table-game.js';
+import { authorisationArticle } from '../../engine/rule-set.js';
+import { PROFILE_IDS } from '../../engine/blackjack/rules.js';
 import { citationWords } from '../../locales/citation.js';
 import { createI18n } from '../../locales/i18n.js';
 
@@ -100,6 +106,61 @@ describe("a citation in the reader's language (a recall's settlement line, corre
         const said = t(key, { correction: 'x', card: '9S', article, to: 1, stake: 1, min: 1, currency: 'MOP' });
         assert.ok(said.includes(words), `${language} ${key}: ${said}`);
         assert.doesNotMatch(said, /art\.5|macau-2009/, `${language} ${key}: ${said}`);
+      }
+    }
+  });
+
+  // The rule record on the Recall page, a rule option refused on the Configuration page and a
+  // configuration refused for its authorisation or its limits named their article as the engine
+  // writes it (`macau-2009 art.21 n.1`) beside the Holds page's words (6988a1fe).
+  it('is said in words in the rule record and wherever a rule option or a configuration is refused for its article', () => {
+    const article = 'macau-2009 art.21 n.1';
+    const keys = [
+      'service.field.ruleRecord',
+      'service.ruleRefusal.shoe-end-with-stakes',
+      'service.ruleRefusal.fixed',
+      'service.ruleRefusal.not-offered',
+      'service.ruleRefusal.out-of-range',
+      'service.ruleRefusal.needs-authorisation',
+      'service.ruleRefusal.inconsistent',
+      'configRefusal.noReference',
+      'configRefusal.noEffective',
+      'configRefusal.notYetEffective',
+      'configRefusal.sameReference',
+      'configRefusal.limitSeats',
+      'configRefusal.limitSpreadTable',
+      'configRefusal.limitSpreadMain',
+      'configRefusal.limitSpreadBehind',
+    ] as const;
+    const values = { option: 'o', value: 'v', allowed: 'a', digest: 'd', reference: 'r', effective: 'e', recorded: 'x', game: 'g', profile: 'p' };
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const words = citationWords(t, article);
+      for (const key of keys) {
+        const said = t(key, { ...values, article, rule: article, seats: 7, has: 6, max: 1, min: 1, times: 30, currency: 'MOP' });
+        assert.ok(said.includes(words), `${language} ${key}: ${said}`);
+        assert.doesNotMatch(said, /art\.21|macau-2009/, `${language} ${key}: ${said}`);
+      }
+    }
+  });
+
+  it("says the article of every rule set's authorisation and every seat count with no code left", () => {
+    const articles = new Set<string>([BACCARAT_MIN_SEATS_RULE, WAR_MIN_SEATS_RULE]);
+    for (const p of PROFILE_IDS) articles.add(authorisationArticle('blackjack', p));
+    for (const p of Object.keys(BACCARAT_PROFILES)) articles.add(authorisationArticle('baccarat', p));
+    for (const p of Object.keys(WAR_PROFILES)) articles.add(authorisationArticle('war', p));
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      for (const rule of articles) {
+        const said = citationWords(t, rule);
+        assert.doesNotMatch(
+          said,
+          /\bart\.\d|\[art|\bn\.\d|\brules? \d|house reading|authorisation|Despacho of|macau-|portugal-/,
+          `${language}: ${rule} → ${said}`,
+        );
+        if (language !== 'pt') assert.doesNotMatch(said.replace(KEPT, ''), /[A-Za-z]{2,}/, `${language}: ${rule} → ${said}`);
       }
     }
   });

@@ -48,7 +48,7 @@ describe('a new shoe from service mode before the shoe is spent (Portugal rule 1
       assert.equal(r.ok, false, 'a stake is on the layout');
       if (r.ok) return;
       assert.equal(r.code, 'refused');
-      assert.match(r.detail, /portugal-2001 rule 12/);
+      assert.match(r.detail, /\(Portaria 1364\/2001, rule 12\)/);
       assert.deepEqual(r.notice, { key: 'service.ruleRefusal.shoe-end-with-stakes', values: { article: 'portugal-2001 rule 12' } });
       assert.equal(t.table.state.shoeNo, shoeNo, 'the shoe is the same');
       assert.deepEqual([...journalled, ...recorded(t)], [], 'nothing declared');

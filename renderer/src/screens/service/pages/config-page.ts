@@ -1,3 +1,4 @@
+import { citationWords } from '../../../../../locales/citation.js';
 import { minorDigits } from '../../../../../locales/money.js';
 import { formatConfigValue, isEditableKey, startDraft, type ValueFormat } from '../config-editor.js';
 import type { ConfigPageData } from './config-page-data.js';
@@ -58,11 +59,11 @@ function configList(page: ConfigPageData, fmt: ValueFormat, k: PageKit): void {
   }
   for (const item of page.items) {
     const value = formatConfigValue(item.key, item.value, fmt);
-    // The option's class, its article and a non-default choice, each after the language's separator.
+    // The option's class, its article (in words) and a non-default choice, each after the language's separator.
     const parts = [
       t('service.field.config', { key: configKeyLabel(item.key, t), value }),
       ...(item.optionClass ? [t(`service.optionClass.${item.optionClass}`)] : []),
-      ...(item.article ? [item.article] : []),
+      ...(item.article ? [citationWords(t, item.article)] : []),
       ...(item.choice ? [t('service.config.chosen', { value: item.default ?? '' })] : []),
     ];
     const [head = '', ...tail] = parts;

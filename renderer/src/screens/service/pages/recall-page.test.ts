@@ -29,13 +29,15 @@ const round = (status: 'settled' | 'void') => ({
   bets: [{ station: 1, seat: 1, bet: 'main', amount: 10_000 }],
   lines: [{ station: 1, seat: 1, bet: 'main', stake: 10_000, net: 15_000, rule: 'macau-2009 art.10 n.2' }],
   corrections: [{ correction: 'exposed-card' as const, article: 'macau-2009 art.5 n.1 1)', card: 'KH', confirmedBy: ['Ana', 'Bo'] }],
+  rules: { reference: 'DICJ-2026/9', effective: '2026-01-01', digest: 'a'.repeat(64), article: 'macau-2009 art.21 n.1', demonstration: false },
   ...(status === 'void'
     ? { reason: 'x', authorisedBy: ['Ana', 'Bo'], uncorrectable: 'no-correction-in-text' as const, voidRule: 'macau-2009 art.5 n.1 2)' }
     : {}),
 });
 
 // Game recall said a round's citations as the engine writes them (`macau-2009 art.10 n.2`) in every
-// language: the settled line's rule, the correction's article and the void's rule.
+// language: the settled line's rule, the correction's article and the void's rule; and the rule
+// record's article that requires the authorisation.
 describe('service game recall: the articles a round was settled, corrected and voided under', () => {
   for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
     it(`${language}: are said in words, the text by its name, no code as the journal writes it`, () => {
@@ -55,7 +57,7 @@ describe('service game recall: the articles a round was settled, corrected and v
         // Rows wrap: read them as one text, the indents of continuation rows taken out.
         const text = rows.map((x) => x.trim()).join('');
         assert.doesNotMatch(text, /macau-2009|art\.\d|n\.\d/, `${language} ${status}: ${text}`);
-        const said = [r.lines[0]!.rule, r.corrections[0]!.article, ...(status === 'void' ? [r.voidRule!] : [])].map((c) =>
+        const said = [r.rules.article, r.lines[0]!.rule, r.corrections[0]!.article, ...(status === 'void' ? [r.voidRule!] : [])].map((c) =>
           citationWords(t, c).replace(/\s/g, ''),
         );
         for (const s of said) assert.ok(text.replace(/\s/g, '').includes(s), `${language} ${status}: ${s} in ${text}`);

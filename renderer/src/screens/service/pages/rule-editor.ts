@@ -1,3 +1,4 @@
+import { citationWords } from '../../../../../locales/citation.js';
 import type { ValueFormat } from '../config-editor.js';
 import type { ConfigItemData, ConfigPageData } from './config-page-data.js';
 import type { PageKit } from './kit.js';
@@ -24,7 +25,7 @@ export function ruleEditor(
   items.forEach((i, n) => {
     const parts = [`${n === re.index ? '▶' : ' '} ${n + 1}. ${i.key.slice('rules.'.length)} = ${i.value}`];
     if (i.optionClass) parts.push(t(`service.optionClass.${i.optionClass}`));
-    if (i.article) parts.push(i.article);
+    if (i.article) parts.push(citationWords(t, i.article));
     const [head = '', ...tail] = parts;
     rows.push(...wrapRow(tail.reduce((first, second) => t('punctuation.joined', { first, second }), head)));
   });

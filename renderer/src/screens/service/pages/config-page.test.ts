@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ServiceState } from '../../../../../protocol/index.js';
+import { citationWords } from '../../../../../locales/citation.js';
+import { createI18n } from '../../../../../locales/i18n.js';
+import { pageContent } from '../page-content.js';
+import { INITIAL_CHOICES, type PageActions } from './choices.js';
+import type { ConfigPageData } from './config-page-data.js';
+
+const none: PageActions = {
+  act: () => undefined,
+  open: () => undefined,
+  download: () => undefined,
+  upload: () => undefined,
+  view: () => undefined,
+  replay: () => undefined,
+  ask: () => undefined,
+  choose: () => undefined,
+};
+
+const page: ConfigPageData = {
+  page: 'config',
+  items: [
+    { key: 'rules.fiveCardHalfPay', value: 'true', article: 'macau-2009 art.19', editable: true, optionClass: 'fixed', default: 'true' },
+    { key: 'rules.surrender', value: '"not-vs-ace"', article: 'macau-2009 art.18 n.1', editable: true, optionClass: 'waivable', default: '"not-vs-ace"' },
+  ],
+  notes: [],
+  bets: [],
+  queued: [],
+  changes: [],
+};
+
+// The Configuration page and its rule options' editor named each option's article as the engine
+// writes it (`macau-2009 art.18 n.1`) while the Holds page, recall and the refusals said it in words.
+describe("the Configuration page: each rule option's article", () => {
+  for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+    it(`${language}: is said in words in the list and in the rule options' editor`, () => {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        signedIn: true,
+        session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
+      for (const choices of [INITIAL_CHOICES, { ...INITIAL_CHOICES, ruleEdit: { index: 1, value: null } }]) {
+        const { rows } = pageContent(state, page, t, choices, none);
+        const text = rows.map((x) => x.trim()).join('');
+        assert.doesNotMatch(text, /macau-2009|art\.\d|n\.\d/, `${language}: ${text}`);
+        for (const item of page.items) {
+          const words = citationWords(t, item.article!).replace(/\s/g, '');
+          assert.ok(text.replace(/\s/g, '').includes(words), `${language}: ${words} in ${text}`);
+        }
+      }
+    });
+  }
+});
