@@ -6,7 +6,7 @@ import { signedMoney } from '../screens/result-text.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { cardText, Panel } from './panel.js';
-import { correctionLine, rulesLine } from './recall-rules.js';
+import { choicesLine, correctionLine, rulesLine } from './recall-rules.js';
 import { replayHands } from './recall-model.js';
 import { stakeName } from './station-play.js';
 import { streakText } from './streak-text.js';
@@ -119,7 +119,8 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
     const bet = stakeName(t, l, own);
     lines.push(t('recall.line', { bet: l.carried ? t('recall.carried', { bet }) : bet, net: signedMoney(l.net, s.currency, s.language) }));
     // Settled under a non-default choice the regulator authorised (or a reading awaiting it): said, with the reference.
-    if (l.choices?.length) lines.push(t('recall.choices', { choices: l.choices.join(', '), authorisation: l.authorisation ?? '—' }));
+    const choices = choicesLine(t, l);
+    if (choices) lines.push(choices);
   }
   if (r.streak) lines.push(t('recall.streak', { before: streakText(t, r.streak.before, s.language), after: streakText(t, r.streak.after, s.language) }));
   for (const c of r.corrections ?? []) lines.push(correctionLine(t, c));

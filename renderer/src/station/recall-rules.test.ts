@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createI18n } from '../../../locales/i18n.js';
 import { citationWords } from '../../../locales/citation.js';
-import { correctionLine, rulesLine } from './recall-rules.js';
+import { choiceWords } from '../../../locales/rule-choice.js';
+import { choicesLine, correctionLine, rulesLine } from './recall-rules.js';
 
 describe("the player's recall: the authorisation a round was played under (issue 51)", () => {
   it('says the reference and its effective day, or a demonstration table, in each language, no key raw', () => {
@@ -37,5 +38,25 @@ describe("the player's recall: a dealing error corrected in the round", () => {
       assert.ok(line.includes(citationWords(t, 'macau-2009 art.5 n.1 1)')) && line.includes('KH'), `${language}: ${line}`);
       assert.ok(line.includes(t('service.correction.exposed-card')), `${language}: ${line}`);
     }
+  });
+});
+
+// The player's recall said the rule options a line was settled under as the engine writes them
+// (`Settled under surrender=none, dealProcedure=macau-3`), whatever the language.
+describe("the player's recall: the rule options a line was settled under", () => {
+  it('says each option by its name and its value in words, with the authorisation', () => {
+    const choices = ['surrender=none', 'dealProcedure=macau-3', 'payouts.tie.win=9', 'doubleAfterSplit=false'];
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const line = choicesLine(t, { choices, authorisation: 'DICJ-2026-0042' }) ?? '';
+      assert.doesNotMatch(line, /=|dealProcedure|macau-3|payouts|doubleAfterSplit|recall\.|ruleChoice\.|\{\{/, `${language}: ${line}`);
+      if (language !== 'en') assert.doesNotMatch(line, /surrender|none/, `${language}: ${line}`);
+      for (const c of choices) assert.ok(line.includes(choiceWords(t, c)), `${language}: ${c} in ${line}`);
+      assert.ok(line.includes('DICJ-2026-0042'), `${language}: ${line}`);
+      if (language.startsWith('zh')) assert.doesNotMatch(line.replace('DICJ-2026-0042', ''), /[A-Za-z]{2,}/, `${language}: ${line}`);
+    }
+    const en = createI18n('en');
+    assert.equal(choicesLine(en.t.bind(en), {}), null, 'a line the defaults decided says nothing');
   });
 });

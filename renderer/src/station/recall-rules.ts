@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { citationWords } from '../../../locales/citation.js';
+import { choicesWords } from '../../../locales/rule-choice.js';
 import type { StationRecallRound } from '../../../protocol/index.js';
 
 /**
@@ -20,4 +21,14 @@ export function correctionLine(t: TFunction, c: NonNullable<StationRecallRound['
     card: c.card ?? '',
     article: c.article ? citationWords(t, c.article) : '',
   });
+}
+
+/**
+ * The rule options other than the text's defaults a line was settled under (the regulator
+ * authorised them, or a reading awaits it), each by its name and value in words, with the
+ * reference; nothing for a line the defaults decided.
+ */
+export function choicesLine(t: TFunction, l: { readonly choices?: readonly string[]; readonly authorisation?: string }): string | null {
+  if (!l.choices?.length) return null;
+  return t('recall.choices', { choices: choicesWords(t, l.choices), authorisation: l.authorisation ?? '—' });
 }

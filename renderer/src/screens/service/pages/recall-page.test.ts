@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServiceState } from '../../../../../protocol/index.js';
 import { citationWords } from '../../../../../locales/citation.js';
+import { choiceWords } from '../../../../../locales/rule-choice.js';
 import { createI18n } from '../../../../../locales/i18n.js';
 import { pageContent } from '../page-content.js';
 import { INITIAL_CHOICES, type PageActions } from './choices.js';
@@ -27,7 +28,18 @@ const round = (status: 'settled' | 'void') => ({
   cards: [{ card: 'AS', to: 'dealer' }],
   decisions: [],
   bets: [{ station: 1, seat: 1, bet: 'main', amount: 10_000 }],
-  lines: [{ station: 1, seat: 1, bet: 'main', stake: 10_000, net: 15_000, rule: 'macau-2009 art.10 n.2' }],
+  lines: [
+    {
+      station: 1,
+      seat: 1,
+      bet: 'main',
+      stake: 10_000,
+      net: 15_000,
+      rule: 'macau-2009 art.10 n.2',
+      choices: ['dealProcedure=macau-3', 'surrender=none', 'doubleAfterSplit=false'],
+      authorisation: 'DICJ-2026/9',
+    },
+  ],
   corrections: [{ correction: 'exposed-card' as const, article: 'macau-2009 art.5 n.1 1)', card: 'KH', confirmedBy: ['Ana', 'Bo'] }],
   rules: { reference: 'DICJ-2026/9', effective: '2026-01-01', digest: 'a'.repeat(64), article: 'macau-2009 art.21 n.1', demonstration: false },
   ...(status === 'void'
@@ -40,7 +52,7 @@ const round = (status: 'settled' | 'void') => ({
 // record's article that requires the authorisation.
 describe('service game recall: the articles a round was settled, corrected and voided under', () => {
   for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
-    it(`${language}: are said in words, the text by its name, no code as the journal writes it`, () => {
+    it(`${language}: are said in words, the text by its name, no code as the journal writes it; so are the rule options a line was settled under`, () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const state = {
@@ -61,6 +73,10 @@ describe('service game recall: the articles a round was settled, corrected and v
           citationWords(t, c).replace(/\s/g, ''),
         );
         for (const s of said) assert.ok(text.replace(/\s/g, '').includes(s), `${language} ${status}: ${s} in ${text}`);
+        // A line settled under a non-default option named it as the engine writes it (`surrender=none`).
+        assert.doesNotMatch(text, /dealProcedure|macau-3|surrender=|=none|doubleAfterSplit|=false/, `${language} ${status}: ${text}`);
+        for (const c of r.lines[0]!.choices)
+          assert.ok(text.replace(/\s/g, '').includes(choiceWords(t, c).replace(/\s/g, '')), `${language} ${status}: ${c} in ${text}`);
       }
     });
   }

@@ -2,6 +2,7 @@ import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/ind
 import { betWordsOf } from '../../../../../locales/bet-key.js';
 import { cardPlaceSaid } from '../../../../../locales/card-place.js';
 import { citationWords } from '../../../../../locales/citation.js';
+import { choicesWords } from '../../../../../locales/rule-choice.js';
 import { decisionsLine } from './decisions-line.js';
 import type { PageKit } from './kit.js';
 import { macauTime } from './time.js';
@@ -45,8 +46,8 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
       // A winning-streak stake decided here was staked in an earlier round: said so, as the station's recall says it.
       const bet = l.carried ? t('recall.carried', { bet: betWordsOf(t, r.game, l.bet) }) : betWordsOf(t, r.game, l.bet);
       wrap('   ' + t('service.field.line', { seat: l.seat, bet, stake: money(l.stake), net: money(l.net), rule: cited(l.rule) }));
-      // A line settled under a non-default choice names it, with the authorisation reference.
-      if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices, authorisation: l.authorisation ?? '—' }));
+      // A line settled under a non-default choice names it (the option and its value in words), with the authorisation reference.
+      if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: choicesWords(t, l.choices), authorisation: l.authorisation ?? '—' }));
     }
     // Cut to the page's caps: said, never shown as whole (the evidence export has all of it).
     if (r.omitted) wrap('   ' + t('service.field.recallOmitted', { ...r.omitted }));
