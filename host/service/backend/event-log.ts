@@ -4,6 +4,7 @@ import { journalSaid, tiltSaid } from '../../../terms/said.js';
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from '../event-severity.js';
 import type { CashoutPart, EventsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
+import { entrySaid } from './event-words.js';
 
 /** The event log, filtered by type, severity and time, and the credits cancelled (the Cash-out page). */
 export function eventLogReader(d: Pick<LiveBackendDeps, 'ledger'>): EventsPart & Pick<CashoutPart, 'cancelledCredits'> {
@@ -52,10 +53,15 @@ function faultOf(type: string, payload: Record<string, unknown>): Pick<EventRow,
   return { fault: { kind: kind.data, ...station, ...(say?.success ? { detail: say.data } : {}), ...cleared } };
 }
 
-/** What the journal says of its own act by key (a meter clear's `say`), where it parses. */
-function saidOf(payload: Record<string, unknown>): Pick<EventRow, 'said'> {
+/**
+ * What the journal says of its own act by key (a meter clear's `say`), where it parses; else an
+ * entry of a kind the log knows by its fields (event-words.ts), said by key too.
+ */
+function saidOf(type: string, payload: Record<string, unknown>): Pick<EventRow, 'said'> {
   const say = payload.say === undefined ? null : journalSaid.safeParse(payload.say);
-  return say?.success ? { said: say.data } : {};
+  if (say?.success) return { said: say.data };
+  const known = entrySaid(type, payload);
+  return known ? { said: known } : {};
 }
 
 function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {
@@ -68,6 +74,6 @@ function toEventRow(r: { seq: number; ts: string; type: string; body: string }):
     severity: severityOf(r.type, kind),
     summary: canonicalJson(payload as never).slice(0, 400),
     ...faultOf(r.type, payload),
-    ...saidOf(payload),
+    ...saidOf(r.type, payload),
   };
 }

@@ -549,13 +549,28 @@ describe('service event log: a fault raised', () => {
           fault: { kind: 'bill-jam' as const, station: 2 },
         },
         { seq: 9, ts: '2026-01-01T10:00:02.000Z', type: 'service.action', severity: 'info' as const, summary: '{"action":"sync-retry"}' },
+        {
+          seq: 10,
+          ts: '2026-01-01T10:00:03.000Z',
+          type: 'handpay.request',
+          severity: 'info' as const,
+          summary: '{"amount":900000,"reason":"win-limit","station":4}',
+          said: { key: 'journalSaid.handpayWinLimit', values: { station: 4, amount: 900_000 } },
+        },
       ];
       const rows = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none).rows.join('\n');
       assert.ok(rows.includes(t('tiltDetail.tableClosed', { who: 'Ana Lei (1001)' })), `${language}: ${rows}`);
       assert.ok(rows.includes(t('tilt.table-closed')), `${language}: ${rows}`);
       assert.ok(rows.includes(t('service.field.atStation', { station: 2 })), `${language}: ${rows}`);
       assert.doesNotMatch(rows, /closed in service mode by Ana"/, `${language}: the payload of a fault not shown`);
-      assert.match(rows, /\{"action":"sync-retry"\}/, `${language}: another entry as its payload`);
+      // Another entry as its payload, said to be as recorded.
+      assert.ok(
+        rows.includes(t('service.field.eventAsRecorded', { summary: '{"action":"sync-retry"}' })) && rows.includes('sync-retry'),
+        `${language}: ${rows}`,
+      );
+      // A handpay by its fields in words, its amount in the session's currency (MOP without a session), not its payload.
+      assert.ok(rows.includes(t('journalSaid.handpayWinLimit', { station: 4, amount: 900_000, currency: 'MOP' })), `${language}: ${rows}`);
+      assert.doesNotMatch(rows, /"reason":"win-limit"/, `${language}: ${rows}`);
       // Each entry's type by its name in the screen's language, never the journal's code.
       for (const type of ['tilt.raise', 'service.action'] as const) assert.ok(rows.includes(t(`entryType.${type}`)), `${language} ${type}: ${rows}`);
       assert.doesNotMatch(rows, /tilt\.raise|service\.action/, `${language}: no type's code`);

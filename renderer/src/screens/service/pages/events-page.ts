@@ -92,14 +92,18 @@ function typeWords(type: string, k: PageKit): string {
 }
 
 /**
- * What an entry says: the journal's words by key where it has them (a meter clear), a fault raised
+ * What an entry says: the journal's words by key where it has them (a meter clear; a note, a
+ * credit cancelled, a handpay by their fields: host/service/backend/event-words.ts), a fault raised
  * or cleared in the screen's words (where, what, who cleared it, and its detail where the host
- * worded it), any other entry its payload as the journal has it.
+ * worded it), any other entry its payload as the journal has it, labelled as such.
  */
 function entryWords(e: Extract<ServicePage, { page: 'events' }>['entries'][number], k: PageKit): string {
   const { t } = k;
-  if (e.said && isMessageKey(e.said.key)) return saidWords((key, options) => t(key, options), { key: e.said.key, values: e.said.values });
-  if (!e.fault) return e.summary;
+  // An amount the host says without its currency (a credit cancelled, a handpay) is in the table's, the session's.
+  if (e.said && isMessageKey(e.said.key))
+    return saidWords((key, options) => t(key, options), { key: e.said.key, values: { currency: k.currency, ...e.said.values } });
+  // An entry of a kind the host has no words for: its payload as the journal has it, and said to be.
+  if (!e.fault) return t('service.field.eventAsRecorded', { summary: e.summary });
   const where = e.fault.station !== undefined ? t('service.field.atStation', { station: e.fault.station }) : t('service.field.atTable');
   const fault = t('punctuation.joined', { first: where, second: t(`tilt.${e.fault.kind}`) });
   const cleared = e.fault.cleared;
