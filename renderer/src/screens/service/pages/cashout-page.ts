@@ -1,5 +1,7 @@
 import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
+import { entryWords } from './events-page.js';
 import { shorten } from './rows.js';
+import { macauTime } from './time.js';
 import type { PageKit } from './kit.js';
 
 /** Cash-out: the handpays waiting (each confirmed by its own button) and the credits cancelled. */
@@ -25,5 +27,6 @@ export function cashoutPage(page: Extract<ServicePage, { page: 'cashout' }>, k: 
     });
   k.pager(page, SERVICE_PAGE_SIZE.cashout, (offset) => a.open('cashout', { offset }));
   rows.push(t('service.field.twoPersonAbove', { amount: money(page.twoPersonAbove) }), '', t('service.field.cancelledCredits'));
-  for (const e of page.cancelled) rows.push(shorten(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`));
+  // Each as the event log says it: by its fields in words (the station, the amount), at Macau's time.
+  for (const e of page.cancelled) rows.push(shorten(`  #${e.seq} ${macauTime(e.ts)} ${entryWords(e, k)}`));
 }

@@ -97,7 +97,7 @@ function typeWords(type: string, k: PageKit): string {
  * or cleared in the screen's words (where, what, who cleared it, and its detail where the host
  * worded it), any other entry its payload as the journal has it, labelled as such.
  */
-function entryWords(e: Extract<ServicePage, { page: 'events' }>['entries'][number], k: PageKit): string {
+export function entryWords(e: Extract<ServicePage, { page: 'events' }>['entries'][number], k: PageKit): string {
   const { t } = k;
   // An amount the host says without its currency (a credit cancelled, a handpay) is in the table's, the session's.
   if (e.said && isMessageKey(e.said.key))
