@@ -317,8 +317,9 @@ test("the Configuration page refuses an override of a fixed article, naming the 
       // The day the authorisation takes effect: 0, the day the change is journalled.
       await typeOnPad(page, 'number', '0');
       // The guard answers when the change is asked for: nobody is called to confirm what would be refused.
-      const words = tr(lang, 'service.ruleRefusal.fixed', { option: 'fiveCardHalfPay', value: 'false', allowed: '\u0000', article: 'macau-2009 art.19' });
-      await expect.poll(() => texts(page)).toMatch(new RegExp(escapeRegExp(words).replace('\u0000', '.+')));
+      // The article in words (`{{article, citation}}`), as the screen says it; a long line wraps, so both are read without spaces.
+      const words = said(lang, 'service.ruleRefusal.fixed', { option: 'fiveCardHalfPay', value: 'false', allowed: '\u0000', article: 'macau-2009 art.19' });
+      await expect.poll(() => spaceless(page)).toMatch(new RegExp(escapeRegExp(words).replace('\u0000', '.+')));
       await screenshot(page, testInfo, `config-refusal-fixed-${lang}`);
     }
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });

@@ -42,7 +42,7 @@ describe('the host opens a live table only under its authorisation', () => {
     withDir(async (dir) => {
       await assert.rejects(
         startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: liveConfig('blackjack') }),
-        /authorisation reference for its whole rule set \(macau-2009 art\.21 n\.1\)/,
+        /authorisation reference for its whole rule set \(Despacho 57\/2009, Art\. 21 no\. 1\)/,
       );
     }));
 
@@ -50,7 +50,7 @@ describe('the host opens a live table only under its authorisation', () => {
     withDir(async (dir) => {
       await assert.rejects(
         startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: liveConfig('baccarat') }),
-        /macau-baccarat art\.19/,
+        /\(Despacho 55\/2004, Art\. 19\)/,
       );
     }));
 
@@ -112,7 +112,7 @@ describe('a configuration change and the authorisation on record', () => {
         { ...supervisors, authorisation: 'DICJ-2026-0042' },
       );
       assert.equal(same.ok, false);
-      assert.match(same.ok ? '' : same.reason, /rule set changed under the same authorisation DICJ-2026-0042.*\(macau-2009 art\.21 n\.1\)/);
+      assert.match(same.ok ? '' : same.reason, /rule set changed under the same authorisation DICJ-2026-0042.*\(Despacho 57\/2009, Art\. 21 no\. 1\)/);
       assert.deepEqual(records(t.ledger), [], 'nothing refused is journalled');
 
       const limits = t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, authorisation: 'DICJ-2026-0050' });
