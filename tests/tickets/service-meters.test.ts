@@ -14,19 +14,11 @@ import { catalogues } from '../../locales/index.js';
 import { formatMoney } from '../../locales/money.js';
 import type { Language, ServiceState } from '../../protocol/index.js';
 import { pageContent } from '../../renderer/src/screens/service/page-content.js';
-import { INITIAL_CHOICES, type PageActions } from '../../renderer/src/screens/service/pages/choices.js';
+import { INITIAL_CHOICES } from '../../renderer/src/screens/service/pages/choices.js';
 import { validationNumber } from '../../terms/validation-number.js';
+import { NO_ACTIONS } from '../../renderer/src/screens/service/pages/no-actions.js';
 
-const none: PageActions = {
-  act: () => undefined,
-  open: () => undefined,
-  download: () => undefined,
-  upload: () => undefined,
-  view: () => undefined,
-  replay: () => undefined,
-  ask: () => undefined,
-  choose: () => undefined,
-};
+const none = NO_ACTIONS;
 
 const TICKET_METERS = ['ticketsIn', 'ticketsInAmount', 'ticketsOut', 'ticketsOutAmount', 'ticketsVoided'] as const;
 

@@ -10,17 +10,9 @@ import { INITIAL_CHOICES, type AskRequest, type PageActions } from './pages/choi
 import { configKeyLabel } from './pages/config-labels.js';
 import { decisionsLine } from './pages/decisions-line.js';
 import { wrapRow } from './pages/rows.js';
+import { NO_ACTIONS } from './pages/no-actions.js';
 
-const none: PageActions = {
-  act: () => undefined,
-  open: () => undefined,
-  download: () => undefined,
-  upload: () => undefined,
-  view: () => undefined,
-  replay: () => undefined,
-  ask: () => undefined,
-  choose: () => undefined,
-};
+const none = NO_ACTIONS;
 const row = (over: Partial<DeviceRow>): DeviceRow => ({
   device: 'BA-2',
   kind: 'bill-acceptor',

@@ -3,18 +3,10 @@ import { describe, it } from 'node:test';
 import type { ServiceState } from '../../../../../protocol/index.js';
 import { createI18n } from '../../../../../locales/i18n.js';
 import { pageContent } from '../page-content.js';
-import { INITIAL_CHOICES, type PageActions } from './choices.js';
+import { INITIAL_CHOICES } from './choices.js';
+import { NO_ACTIONS } from './no-actions.js';
 
-const none: PageActions = {
-  act: () => undefined,
-  open: () => undefined,
-  download: () => undefined,
-  upload: () => undefined,
-  view: () => undefined,
-  replay: () => undefined,
-  ask: () => undefined,
-  choose: () => undefined,
-};
+const none = NO_ACTIONS;
 
 // The Cash-out page's record of cancelled credits showed each entry's payload as JSON
 // ({"amount":12345,"reason":"player left","station":3}) at the journal's UTC instant, eight hours

@@ -5,18 +5,10 @@ import { citationWords } from '../../../../../locales/citation.js';
 import { choiceWords } from '../../../../../locales/rule-choice.js';
 import { createI18n } from '../../../../../locales/i18n.js';
 import { pageContent } from '../page-content.js';
-import { INITIAL_CHOICES, type PageActions } from './choices.js';
+import { INITIAL_CHOICES } from './choices.js';
+import { NO_ACTIONS } from './no-actions.js';
 
-const none: PageActions = {
-  act: () => undefined,
-  open: () => undefined,
-  download: () => undefined,
-  upload: () => undefined,
-  view: () => undefined,
-  replay: () => undefined,
-  ask: () => undefined,
-  choose: () => undefined,
-};
+const none = NO_ACTIONS;
 
 const round = (status: 'settled' | 'void') => ({
   roundId: 'R-7',

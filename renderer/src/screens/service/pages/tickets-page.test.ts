@@ -5,18 +5,10 @@ import { createI18n } from '../../../../../locales/i18n.js';
 import { formatMoney } from '../../../../../locales/money.js';
 import { pageContent } from '../page-content.js';
 import { actionSummary } from './action-summary.js';
-import { INITIAL_CHOICES, type PageActions } from './choices.js';
+import { INITIAL_CHOICES } from './choices.js';
+import { NO_ACTIONS } from './no-actions.js';
 
-const none: PageActions = {
-  act: () => undefined,
-  open: () => undefined,
-  download: () => undefined,
-  upload: () => undefined,
-  view: () => undefined,
-  replay: () => undefined,
-  ask: () => undefined,
-  choose: () => undefined,
-};
+const none = NO_ACTIONS;
 
 const PAGE: Extract<ServicePage, { page: 'tickets' }> = {
   page: 'tickets',
