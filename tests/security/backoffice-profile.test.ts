@@ -185,7 +185,8 @@ describe("a rule profile order at the table: the upstream's word, the same game,
       const [limits] = refusals(wide.ledger);
       const [bets] = refusals(sides.ledger);
       const [pool] = refusals(jackpot.ledger);
-      assert.match(limits?.reason ?? '', /30 times its minimum.*portugal-2001 rule 37/);
+      // The article in words since 037c3570 (the English reason says it as the screens do; the journal's `say` keeps the code).
+      assert.match(limits?.reason ?? '', /30 times its minimum.*\(Portaria 1364\/2001, rule 37\)/);
       assert.match(bets?.reason ?? '', /no anyPair bet/);
       assert.match(pool?.reason ?? '', /rule profile macau-2009 is refused: .*jackpot/);
       for (const t of [wide, sides, jackpot]) assert.deepEqual(t.remote.pending(), []);
