@@ -101,7 +101,11 @@ function cardSeat(to: string): number | null {
  */
 function fitCards(cards: RoundRecord['cards'], seats: ReadonlySet<number>): RoundRecord['cards'] {
   if (cards.length <= RECALL_CAPS.cards) return cards;
-  const kept = cards.filter((c) => c.to !== 'burn' && (cardSeat(c.to) === null || seats.has(cardSeat(c.to) as number)));
+  const shown = (to: string) => {
+    const seat = cardSeat(to);
+    return seat === null || seats.has(seat);
+  };
+  const kept = cards.filter((c) => c.to !== 'burn' && shown(c.to));
   let room = RECALL_CAPS.cards - kept.filter((c) => cardSeat(c.to) === null).length;
   return kept.filter((c) => cardSeat(c.to) === null || room-- > 0).slice(0, RECALL_CAPS.cards);
 }
