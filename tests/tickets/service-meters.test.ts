@@ -16,7 +16,7 @@ import type { Language, ServiceState } from '../../protocol/index.js';
 import { pageContent } from '../../renderer/src/screens/service/page-content.js';
 import { INITIAL_CHOICES } from '../../renderer/src/screens/service/pages/choices.js';
 import { validationNumber } from '../../terms/validation-number.js';
-import { NO_ACTIONS } from '../../renderer/src/screens/service/pages/no-actions.js';
+import { NO_ACTIONS } from '../../renderer/src/screens/service/pages/page-test-kit.js';
 
 const none = NO_ACTIONS;
 

@@ -10,7 +10,7 @@ import { INITIAL_CHOICES, type AskRequest, type PageActions } from './pages/choi
 import { configKeyLabel } from './pages/config-labels.js';
 import { decisionsLine } from './pages/decisions-line.js';
 import { wrapRow } from './pages/rows.js';
-import { NO_ACTIONS } from './pages/no-actions.js';
+import { NO_ACTIONS } from './pages/page-test-kit.js';
 
 const none = NO_ACTIONS;
 const row = (over: Partial<DeviceRow>): DeviceRow => ({

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServiceState } from '../../../../../protocol/index.js';
 import { createI18n } from '../../../../../locales/i18n.js';
 import { pageContent } from '../page-content.js';
 import { INITIAL_CHOICES } from './choices.js';
-import { NO_ACTIONS } from './no-actions.js';
+import { NO_ACTIONS, signedInService } from './page-test-kit.js';
 
 const none = NO_ACTIONS;
 
@@ -16,14 +15,7 @@ describe("the Cash-out page: a cancelled credit's record", () => {
     it(`${language}: says the station and the amount in words, at Macau's time, not the payload`, () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
-      const state = {
-        kind: 'service',
-        tableId: 'T',
-        softwareVersion: '1',
-        language,
-        signedIn: true,
-        session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
-      } as ServiceState;
+      const state = signedInService(language, 'supervisor', { name: 'Ana', staff: '1001' });
       const cancelled = [
         {
           seq: 12,

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServiceState } from '../../../../../protocol/index.js';
 import { citationWords } from '../../../../../locales/citation.js';
 import { createI18n } from '../../../../../locales/i18n.js';
 import { pageContent } from '../page-content.js';
 import { INITIAL_CHOICES } from './choices.js';
 import type { ConfigPageData } from './config-page-data.js';
-import { NO_ACTIONS } from './no-actions.js';
+import { NO_ACTIONS, signedInService } from './page-test-kit.js';
 
 const none = NO_ACTIONS;
 
@@ -29,14 +28,7 @@ describe("the Configuration page: each rule option's article", () => {
     it(`${language}: is said in words in the list and in the rule options' editor`, () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
-      const state = {
-        kind: 'service',
-        tableId: 'T',
-        softwareVersion: '1',
-        language,
-        signedIn: true,
-        session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
-      } as ServiceState;
+      const state = signedInService(language, 'supervisor', { name: 'Ana', staff: '1001' });
       for (const choices of [INITIAL_CHOICES, { ...INITIAL_CHOICES, ruleEdit: { index: 1, value: null } }]) {
         const { rows } = pageContent(state, page, t, choices, none);
         const text = rows.map((x) => x.trim()).join('');

@@ -6,7 +6,7 @@ import { choiceWords } from '../../../../../locales/rule-choice.js';
 import { createI18n } from '../../../../../locales/i18n.js';
 import { pageContent } from '../page-content.js';
 import { INITIAL_CHOICES } from './choices.js';
-import { NO_ACTIONS } from './no-actions.js';
+import { NO_ACTIONS, signedInService } from './page-test-kit.js';
 
 const none = NO_ACTIONS;
 
@@ -47,14 +47,7 @@ describe('service game recall: the articles a round was settled, corrected and v
     it(`${language}: are said in words, the text by its name, no code as the journal writes it; so are the rule options a line was settled under`, () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
-      const state = {
-        kind: 'service',
-        tableId: 'T',
-        softwareVersion: '1',
-        language,
-        signedIn: true,
-        session: { name: 'Bo', staff: '1002', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
-      } as ServiceState;
+      const state = signedInService(language, 'auditor', { name: 'Bo', staff: '1002' });
       for (const status of ['settled', 'void'] as const) {
         const r = round(status);
         const { rows } = pageContent(state, { page: 'recall', station: null, offset: 0, more: false, rounds: [r] }, t, INITIAL_CHOICES, none);
@@ -95,14 +88,7 @@ describe('service game recall: a round cut to the page', () => {
     it(`${language}: says how many decisions, bets and lines it leaves out`, () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
-      const state = {
-        kind: 'service',
-        tableId: 'T',
-        softwareVersion: '1',
-        language,
-        signedIn: true,
-        session: { name: 'Bo', staff: '1002', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
-      } as ServiceState;
+      const state = signedInService(language, 'auditor', { name: 'Bo', staff: '1002' });
       const cut = { ...round('settled'), omitted: { decisions: 89, bets: 76, lines: 188 } };
       const said = (r: object) =>
         pageContent(state, { page: 'recall', station: null, offset: 0, more: false, rounds: [r as typeof cut] }, t, INITIAL_CHOICES, none)
@@ -126,14 +112,7 @@ describe('service game recall: a carried winning-streak line', () => {
     it(`${language}: says the stake was made in an earlier round`, () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
-      const state = {
-        kind: 'service',
-        tableId: 'T',
-        softwareVersion: '1',
-        language,
-        signedIn: true,
-        session: { name: 'Bo', staff: '1002', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
-      } as ServiceState;
+      const state = signedInService(language, 'auditor', { name: 'Bo', staff: '1002' });
       const r = round('settled');
       const carried = { ...r, lines: r.lines.map((l) => ({ ...l, carried: true as const })) };
       const text = pageContent(state, { page: 'recall', station: null, offset: 0, more: false, rounds: [carried] }, t, INITIAL_CHOICES, none)

@@ -6,7 +6,7 @@ import { formatMoney } from '../../../../../locales/money.js';
 import { pageContent } from '../page-content.js';
 import { actionSummary } from './action-summary.js';
 import { INITIAL_CHOICES } from './choices.js';
-import { NO_ACTIONS } from './no-actions.js';
+import { NO_ACTIONS, signedInService } from './page-test-kit.js';
 
 const none = NO_ACTIONS;
 
@@ -126,13 +126,7 @@ describe('service Tickets page', () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const acted: unknown[] = [];
-      const state: ServiceState = {
-        kind: 'service',
-        tableId: 'T',
-        softwareVersion: '1',
-        language,
-        session: { name: 'Di', staff: '1004', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
-      } as ServiceState;
+      const state = signedInService(language, 'technician', { name: 'Di', staff: '1004' });
       const c = pageContent(state, PAGE, t, INITIAL_CHOICES, { ...none, act: (x) => void acted.push(x) });
       const rows = c.rows.join('\n');
       assert.ok(rows.includes(t('service.tickets.held')) && rows.includes('…7788'), `${language}: the held ticket listed\n${rows}`);
@@ -165,13 +159,7 @@ describe('service Tickets page', () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const acted: unknown[] = [];
-      const state: ServiceState = {
-        kind: 'service',
-        tableId: 'T',
-        softwareVersion: '1',
-        language,
-        session: { name: 'Di', staff: '1004', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
-      } as ServiceState;
+      const state = signedInService(language, 'technician', { name: 'Di', staff: '1004' });
       const c = pageContent(state, page, t, INITIAL_CHOICES, { ...none, act: (x) => void acted.push(x) });
       const rows = c.rows.join('\n');
       assert.ok(rows.includes(t('service.tickets.heldIn')), `${language}: the held tickets in headed\n${rows}`);
@@ -221,13 +209,7 @@ describe('service Tickets page', () => {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const acted: unknown[] = [];
-      const state = {
-        kind: 'service',
-        tableId: 'T',
-        softwareVersion: '1',
-        language,
-        session: { name: 'Di', staff: '1004', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
-      } as ServiceState;
+      const state = signedInService(language, 'technician', { name: 'Di', staff: '1004' });
       const c = pageContent(state, page, t, INITIAL_CHOICES, { ...none, act: (x) => void acted.push(x) });
       // Long rows wrap: read them as one text.
       const flat = (x: string) => x.replace(/\s+/g, ' ');
