@@ -12,17 +12,16 @@ import type { JournalSaidPayload } from '../../../terms/said.js';
 export function entrySaid(type: string, p: Readonly<Record<string, unknown>>): JournalSaidPayload | null {
   const station = typeof p.station === 'number' && Number.isInteger(p.station) ? p.station : null;
   if (station === null) return null;
-  const note = typeof p.denomination === 'number' && typeof p.currency === 'string' && /^[A-Z]{3}$/.test(p.currency);
+  const denomination = typeof p.denomination === 'number' && Number.isSafeInteger(p.denomination) ? p.denomination : null;
+  const currency = typeof p.currency === 'string' && /^[A-Z]{3}$/.test(p.currency) ? p.currency : null;
   const amount = typeof p.amount === 'number' && Number.isSafeInteger(p.amount) ? p.amount : null;
   const said = (name: string, values: Record<string, SaidValue>): JournalSaidPayload => ({ key: `journalSaid.${name}`, values: bounded(values) });
-  const noted = () => ({ station, amount: p.denomination as number, currency: p.currency as string });
   switch (type) {
+    // Held, credited or given back: one sentence of the note; the log's type column says which.
     case 'bill.escrow':
-      return note ? said('note', noted()) : null;
     case 'bill.credit':
-      return note ? said('note', noted()) : null;
     case 'bill.return':
-      return note ? said('note', noted()) : null;
+      return denomination !== null && currency !== null ? said('note', { station, amount: denomination, currency }) : null;
     case 'credit.cancel':
       return amount !== null ? said('creditCancel', { station, amount, reason: typeof p.reason === 'string' ? p.reason : '—' }) : null;
     case 'handpay.request':
