@@ -136,8 +136,8 @@ export class SasLinks {
         // §7.8.1's note as it stood before this start (51 acknowledged, 1B not asked since).
         handpayAckedAt: notes.of(station),
         onPortDown: (reason) => this.portDown(station, s.sas.link, reason),
-        // The port back while the host's polls were being answered all along: no silence will end the port's fault.
         onOverBudget: (dropped, total) => this.overBudget(station, s.sas.link, dropped, total),
+        // The port back while the host's polls were being answered all along: no silence will end the port's fault.
         onPortUp: () => {
           if (s.sas.link.startsWith('uart:') && this.links.get(station)?.machine.linkUp) this.d.tilts.conditionGone('sas-link-down', station);
         },
