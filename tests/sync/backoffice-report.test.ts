@@ -401,11 +401,15 @@ for (const kind of DATABASES) {
     });
 
     it("states the floor's outstanding ticket liability at the day's end, and now for today", async () => {
-      // The register's times are the database's: the redemption and the void happened now, after the
-      // 25th ended, so at that day's end all three tickets were still owed; today only the unredeemed one is.
+      // The register heard of the redemption and the void now, after the 25th ended; the journals
+      // that end them say both happened on the 25th, as that day's ticket meters count them (ticketsIn,
+      // ticketsVoided): at its end only the unredeemed ticket was owed (until 7 December all three were,
+      // by the register's times). Today too.
       const day = await report('2026-11-25');
       assert.equal(day.liability.asOf, '2026-11-25T22:00:00.000Z');
-      assert.deepEqual(day.liability.currencies, [{ currency: 'MOP', tickets: 3, amount: 40_000 }]);
+      assert.deepEqual(day.liability.currencies, [{ currency: 'MOP', tickets: 1, amount: 15_000 }]);
+      // The day before, none was issued yet.
+      assert.deepEqual((await report('2026-11-24')).liability.currencies, []);
       const today = await report(gamingDayOf(new Date(), day.startHour));
       assert.deepEqual(today.liability.currencies, [{ currency: 'MOP', tickets: 1, amount: 15_000 }]);
       const csv = parse(reportCsv(createI18n('en'), today));

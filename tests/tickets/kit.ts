@@ -47,13 +47,17 @@ export class FakeJournal {
     this.prev = genesisHash(terminal);
   }
 
-  /** A batch of entries of these types and payloads (each payload checked by its schema first). */
-  batch(entries: readonly { type: TicketEntryType | 'bill.credit'; payload: unknown }[]): IngestBatch {
+  /**
+   * A batch of entries of these types and payloads (each payload checked by its schema first), each
+   * journalled now or at its `ts`, under its transaction id `txId` if given (a ledger's entries carry one).
+   */
+  batch(entries: readonly { type: TicketEntryType | 'bill.credit'; payload: unknown; ts?: Date; txId?: string }[]): IngestBatch {
     const prevHash = this.prev;
-    const out = entries.map(({ type, payload }) => {
+    const out = entries.map(({ type, payload, ts, txId }) => {
       if (type !== 'bill.credit') TICKET_PAYLOADS[type].parse(payload);
       this.seq++;
-      const body = JSON.stringify({ v: 1, terminal: this.terminal, seq: this.seq, ts: new Date().toISOString(), type, payload, postings: [], meters: [] });
+      const at = (ts ?? new Date()).toISOString();
+      const body = JSON.stringify({ v: 1, terminal: this.terminal, seq: this.seq, ts: at, type, ...(txId ? { txId } : {}), payload, postings: [], meters: [] });
       const hash = chainHash(this.prev, sha256Hex(body));
       this.prev = hash;
       return { seq: this.seq, hash, body };

@@ -204,6 +204,23 @@ function add(line: ReportLine, name: string, value: number): void {
 }
 
 /**
+ * A ticket `k` ended before `t.at` by the journal that ends it, at the entry's own time: the issuing
+ * table's `ticket.void` of a ticket the register holds voided, the redeeming table's
+ * `ticket.redeem.stacked` of the attempt the register approved and holds redeemed. The register's
+ * `voided_at` and `redeemed_at` are when the upstream heard, which for an end its journal brought
+ * (the table's word not taken, a confirm lost) is the sync, after the day: such a ticket was owed at
+ * the day's end while the day's meters, by each entry's time, had it voided or taken in (a review of
+ * 7 December). Another table's journal ends nothing (the register never approved its stack). One
+ * row looked up by the journal's (terminal, transaction id) index.
+ */
+const ENDED_IN_JOURNAL_SQL = `SELECT 1 FROM journal j WHERE k.state IN ('voided', 'redeemed')
+         AND j.terminal_id = CASE k.state WHEN 'voided' THEN k.terminal_id ELSE k.redeem_terminal END
+         AND j.tx_id = CASE k.state WHEN 'voided' THEN 'ticket:out:' || k.validation || ':end' ELSE 'ticket:in:' || k.validation || ':stacked' END
+         AND j.type = CASE k.state WHEN 'voided' THEN 'ticket.void' ELSE 'ticket.redeem.stacked' END
+         AND (k.state = 'voided' OR j.doc->'payload'->>'requestId' = k.redeem_request)
+         AND j.ts < t.at`;
+
+/**
  * The ticket liability at the end of the window (or now, if sooner), from the authority's register.
  * An expired ticket counts while a redemption of it was pending at that instant: read from the
  * attempts' own times, never from the register's `pending_at`, which a return clears (a past day's
@@ -216,6 +233,7 @@ async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability & { outO
      FROM t LEFT JOIN tickets k ON k.issued_at < t.at
        AND (k.redeemed_at IS NULL OR k.redeemed_at >= t.at)
        AND (k.voided_at IS NULL OR k.voided_at >= t.at)
+       AND NOT EXISTS (${ENDED_IN_JOURNAL_SQL})
        AND (k.expires_at > t.at OR EXISTS (SELECT 1 FROM ticket_redemptions r WHERE r.validation = k.validation
          AND r.outcome <> 'refused' AND r.asked_at < t.at AND (r.closed_at IS NULL OR r.closed_at >= t.at)))
      GROUP BY t.at, k.terminal_id, k.currency`,
