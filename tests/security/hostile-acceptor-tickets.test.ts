@@ -89,6 +89,30 @@ describe('a hostile ID-003 acceptor and barcode tickets', () => {
     await r.dev.close();
   });
 
+  // A ticket is paid to whoever holds its number: the violation's report goes into the station's
+  // bill-cheat fault (journalled, and shown on service mode's event log), so it names a barcode by
+  // its last four digits, as every screen does. Until 7 December it carried the ESCROW frame's bytes,
+  // the whole barcode in hex ASCII (6f 39 39 …), of a ticket that may still be payable.
+  for (const swapAt of ['escrow', 'stacking'] as const) {
+    it(`the report of a barcode changed at ${swapAt} names it by its last four digits, never whole (in digits or in hex)`, async () => {
+      const r = rig();
+      await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+      r.sim.insertTicket(TICKET, { swapTo: OTHER, swapAt });
+      await settled(r, () => r.sim.ticketsStacked.length + r.sim.ticketsReturned.length === 1);
+      const reports = r.rec.of('protocolViolation').map((v) => v.report);
+      assert.equal(reports.length, 1);
+      const hexOf = (digits: string) => Array.from(digits, (c) => c.charCodeAt(0).toString(16)).join(' ');
+      for (const report of reports) {
+        for (const barcode of [TICKET, OTHER]) {
+          assert.ok(!report.includes(barcode.slice(0, 8)), `${report} has ${barcode}'s digits`);
+          assert.ok(!report.includes(hexOf(barcode.slice(0, 8))), `${report} has ${barcode}'s digits in hex`);
+        }
+        assert.match(report, /^ESCROW 0x13 6f, a barcode of 18 characters ending …9999/);
+      }
+      await r.dev.close();
+    });
+  }
+
   it('a ticket the host refused, stacked anyway (RETURN acknowledged, then VEND VALID): credit-after-return, never stacked', async () => {
     const r = rig('return');
     await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));

@@ -4,7 +4,7 @@
 // the mechanism moves, and VEND VALID and the POWER UP codes repeat until answered, so without a
 // lost reply the host sees every step; after a lost reply or a reconnect (a gap) a new note may
 // have come and gone unseen, which only the escrow reports need to know.
-import { STATUS } from './constants.js';
+import { STATUS, TICKET_ESCROW_CODE } from './constants.js';
 import type { Phase, TransitionTable } from '../note-phase.js';
 
 /** A status report as the note cycle reads it. */
@@ -172,7 +172,23 @@ export const ID003_JOURNALLED_STACK: Readonly<Partial<Record<Id003Report, Id003A
 /** A status as a violation names it: its code, and its data bytes if it has any. */
 export function describeStatus(s: { code: number; data: Uint8Array }): string {
   const name = Object.entries(STATUS).find(([, v]) => v === s.code)?.[0] ?? 'status';
-  return `${name.replaceAll('_', ' ')} 0x${s.code.toString(16)}${s.data.length ? ` ${Array.from(s.data, (b) => b.toString(16).padStart(2, '0')).join(' ')}` : ''}`;
+  const head = `${name.replaceAll('_', ' ')} 0x${s.code.toString(16)}`;
+  if (s.code === STATUS.ESCROW && s.data[0] === TICKET_ESCROW_CODE) return `${head} 6f, ${barcodeSaid(s.data.subarray(1))}`;
+  return `${head}${s.data.length ? ` ${hexBytes(s.data)}` : ''}`;
+}
+
+const hexBytes = (data: Uint8Array): string => Array.from(data, (b) => b.toString(16).padStart(2, '0')).join(' ');
+
+/**
+ * A ticket's barcode in a report, by its last four characters only: a ticket is paid to whoever
+ * holds its number, and a violation's report is journalled with the station's fault and shown on
+ * service mode's event log (every screen names a ticket so). Until 7 December the whole ESCROW
+ * frame went, the barcode in hex ASCII, of a ticket that may still be payable.
+ */
+function barcodeSaid(barcode: Uint8Array): string {
+  const tail = barcode.subarray(Math.max(0, barcode.length - 4));
+  const digits = tail.every((b) => b >= 0x30 && b <= 0x39);
+  return `a barcode of ${barcode.length} characters ending ${digits ? `…${String.fromCharCode(...tail)}` : `(hex) ${hexBytes(tail)}`}`;
 }
 
 /** The status codes the note cycle reads; every other code (faults, INITIALIZE, HOLDING…) leaves it as it is. */
