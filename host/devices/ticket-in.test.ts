@@ -162,6 +162,32 @@ describe('ticket in at a station’s acceptor', () => {
     assert.equal(tickets.lastStackedFor(2), null, 'another ticket taken since');
   });
 
+  // An authority that approves a ticket this table has credited already (a lie, or a register
+  // restored from an older copy): the journal takes one credit per ticket at a table
+  // (`ticket:in:<number>:stacked`), so STACK took the paper into the cashbox and the credit was
+  // refused at VEND VALID, the station's acceptor repeating it unanswered. Until 7 December.
+  it('an approval of a ticket this table credited already is not believed: returned already-paid, cancelled, never stacked', async (t) => {
+    const authority = fakeAuthority((r) => ({ kind: 'approved', requestId: r.requestId, validation: r.validation, amount: 2_500, currency: r.currency }));
+    const { ledger, tickets } = rig(t, guardAuthority(authority));
+    const first = { validationNumber: TICKET, escrowId: '3c5e7a91-2b4d-4f6e-8a0c-1d3f5b7d9e2a' };
+    assert.equal(await tickets.escrow(2, first), 'stack');
+    await tickets.stacked(2, first);
+    assert.equal(ledger.credit(2), 2_500);
+    const copy = { validationNumber: TICKET, escrowId: '7e9a1c3d-5f2b-4d6e-9b8a-0c2e4f6a8b1d' };
+    assert.equal(await tickets.escrow(2, copy), 'return', 'the copy goes back: STACK would take paper no credit can follow');
+    const last = tickets.lastAt(2);
+    assert.equal(last?.state === 'returned' ? last.reason : null, 'already-paid');
+    assert.equal(ledger.byTxId(ticketInTxId(copy.escrowId, 'approved')), undefined, 'its approval never journalled');
+    assert.equal(ledger.byTxId(ticketInTxId(copy.escrowId, 'end'))?.type, 'ticket.redeem.returned');
+    assert.equal(ledger.credit(2), 2_500, 'credited once');
+    assert.equal(tickets.held().length, 0, 'nothing left for a person');
+    assert.deepEqual(
+      authority.words.map((w) => w.split(' ')[0]),
+      ['redeem', 'confirm', 'redeem', 'cancel'],
+      'asked (the floor hears of the copy), the lying approval cancelled',
+    );
+  });
+
   it('the same escrow asked about again after its attempt ended is returned without asking anyone', async (t) => {
     const authority = fakeAuthority((r) => ({ kind: 'refused', requestId: r.requestId, reason: 'expired' }));
     const { ledger, tickets } = rig(t, guardAuthority(authority));

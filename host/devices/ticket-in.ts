@@ -204,6 +204,14 @@ export class TicketIn {
     // an approval now moves nothing (the cancel went with the end, or with its refusal).
     if (ticketInEnded(this.deps.ledger, at.requestId) !== undefined || this.left.has(at.requestId)) return 'return';
     if (answer.kind === 'approved' && answer.currency === this.deps.config.currency) {
+      // A ticket this table has credited is paid, whatever the authority says (a lie, a register from
+      // an older copy): the journal takes one credit per ticket here, so STACK would take the paper
+      // into the cashbox with no credit to follow. Back as paid; the approval cancelled.
+      if (this.deps.ledger.byTxId(ticketStackedTxId(at.validation))) {
+        this.deps.log.warn({ station, validation: at.validation }, 'ticket in: approved, yet this table credited it already: not believed, returned');
+        this.returned(station, at, 'already-paid');
+        return 'return';
+      }
       // Its amount known only now: one the station's credit cannot hold goes back, the redemption cancelled (the ticket stays valid).
       if (passesCreditLimit(this.deps.ledger, station, answer.amount, this.deps.config.creditLimit)) {
         this.returned(station, at, 'credit-limit');
