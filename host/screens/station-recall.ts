@@ -3,6 +3,7 @@ import { MAX_RECALL_ROUNDS, type StationRecallRound, type StationTicket } from '
 import { recallRound, type RecallRules, type RecallSource } from './recall.js';
 import { StationTickets } from './station-tickets.js';
 import type { HeldTicketsIn } from '../floor/station-gates.js';
+import { roundSpan } from '../../terms/round-evidence.js';
 
 /**
  * Each station's last rounds from the ledger's recall, read again only when a round it played in
@@ -110,7 +111,8 @@ export class StationRecall {
     const record = this.source.record(roundId);
     if (!record) return null;
     const byStation = new Map<number, StationRecallRound>();
-    const rules = record.entrySeqs.length > 0 ? this.rulesAt(Math.min(...record.entrySeqs)) : null;
+    // Its first entry by a loop (`roundSpan`): a spread of a round's 150,000 seqs overflowed the stack.
+    const rules = record.entrySeqs.length > 0 ? this.rulesAt(roundSpan(record).first) : null;
     for (const s of new Set([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)])) byStation.set(s, recallRound(record, s, rules));
     this.rounds.set(roundId, { version, byStation });
     // Twice a station's recall: every station's ten are in here.

@@ -101,3 +101,21 @@ describe('game recall of a round that decided a carried winning-streak stake', (
     }
   });
 });
+
+// The page read the round's first entry as Math.min(...entrySeqs): past ~125,000 entries under one
+// round (a table may journal some 150,000: terms/round-evidence.ts) the spread overflowed the stack
+// and the whole recall page failed.
+describe('game recall of a round of very many journal entries', () => {
+  it('is read', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-RC' });
+    try {
+      const entrySeqs = Array.from({ length: 300_000 }, (_, i) => 10 + i);
+      ledger.rounds.recall = () => [{ ...stadiumTie(), entrySeqs } as unknown as RoundRecord];
+      const d = { ledger, table: { game: { kind: 'war', presentation: {} } }, config: { tableId: 'T-1' } } as unknown as LiveBackendDeps;
+      const r = recall(d, () => Date.now()).rounds({ station: null, offset: 0, limit: 3 });
+      assert.equal(r.rounds[0]?.roundId, 'R-1');
+    } finally {
+      ledger.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { MAX_STATIONS, type RecallRound } from '../../../protocol/index.js';
 import { isCorrection, isUncorrectable, type Correction } from '../../../engine/table/vocabulary.js';
 import type { RecallPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
+import { roundSpan } from '../../../terms/round-evidence.js';
 
 type RecallRecord = ReturnType<LiveBackendDeps['ledger']['rounds']['recall']>[number];
 
@@ -95,7 +96,8 @@ function byStation<T extends { station: number }>(xs: readonly T[], station: num
 
 /** The rule set and its authorisation on record at the round's first entry (issue 51). */
 function rulesOf(ledger: LiveBackendDeps['ledger'], r: RecallRecord): Pick<RecallRound, 'rules'> {
-  const at = ruleRecordAt(ledger, Math.min(...r.entrySeqs));
+  // Its first entry by a loop (`roundSpan`): a spread of a round's 150,000 seqs overflowed the stack.
+  const at = ruleRecordAt(ledger, roundSpan(r).first);
   if (!at) return {};
   const p = at.payload;
   return {
