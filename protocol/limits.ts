@@ -16,8 +16,10 @@
  * 14: `seats` on a station's recalled bet and line (one summed across the seats names them all),
  * and service mode's recalled round's `omitted` and line's `carried`, which a version-13 screen
  * reads as malformed.
+ * 15: `corrections` in service mode's recalled round's `omitted` (the corrections past the page's
+ * 16), which a version-14 screen reads as malformed.
  */
-export const PROTOCOL_VERSION = 14;
+export const PROTOCOL_VERSION = 15;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is

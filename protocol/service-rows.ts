@@ -260,7 +260,13 @@ function tableRowSchemas() {
 }
 
 /** How many decisions, bets and lines of a recalled round the page leaves out past its caps (the evidence export has them): absent when none. */
-const RecallOmitted = z.strictObject({ decisions: z.number().int().min(0), bets: z.number().int().min(0), lines: z.number().int().min(0) });
+const RecallOmitted = z.strictObject({
+  decisions: z.number().int().min(0),
+  bets: z.number().int().min(0),
+  lines: z.number().int().min(0),
+  /** The dealing errors corrected past the page's 16 (or of a kind this version cannot say): absent when none. */
+  corrections: z.number().int().min(1).optional(),
+});
 
 /** A played round as game recall shows it, and a journal entry as the event log lists it. */
 function recordRowSchemas() {

@@ -119,3 +119,26 @@ describe('game recall of a round of very many journal entries', () => {
     }
   });
 });
+
+// The page cut a round's corrections to 16 and said nothing, as it once did its decisions, bets and
+// lines: an inspector read a round of 20 dealing errors corrected as one of 16.
+describe('game recall of a round with more corrections than the page carries', () => {
+  it('says how many it leaves out, within the page’s schema', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-RC' });
+    try {
+      const correction = (i: number) => ({ correction: 'undue-card', article: 'macau-war art.6', card: '4C', confirmedBy: ['sup-1', 'wit-2'], seq: 100 + i });
+      const many = { ...stadiumTie(), decisions: [], corrections: Array.from({ length: 20 }, (_, i) => correction(i)) };
+      const few = { ...stadiumTie(), roundId: 'R-2', decisions: [], corrections: [correction(0)] };
+      ledger.rounds.recall = () => [many as unknown as RoundRecord, few as unknown as RoundRecord];
+      const d = { ledger, table: { game: { kind: 'war', presentation: {} } }, config: { tableId: 'T-1' } } as unknown as LiveBackendDeps;
+      const r = recall(d, () => Date.now()).rounds({ station: null, offset: 0, limit: 3 });
+      assert.equal(r.rounds[0]?.corrections?.length, 16);
+      assert.deepEqual(r.rounds[0]?.omitted, { decisions: 0, bets: 0, lines: 0, corrections: 4 });
+      assert.equal(r.rounds[1]?.omitted, undefined, 'nothing said of a round shown whole');
+      const page = ServicePage.safeParse({ page: 'recall', station: null, offset: 0, more: r.more, rounds: r.rounds });
+      assert.ok(page.success, `out of its schema: ${page.error?.issues[0]?.path.join('.')} ${page.error?.issues[0]?.message}`);
+    } finally {
+      ledger.close();
+    }
+  });
+});

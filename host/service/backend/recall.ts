@@ -27,18 +27,21 @@ export function recall(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, 
 }
 
 /** What a recalled round carries of each at most (the service page's schema): past it, the page says how many it leaves out. */
-const PAGE_CAPS = { decisions: 512, bets: 224, lines: 512 } as const;
+const PAGE_CAPS = { decisions: 512, bets: 224, lines: 512, corrections: 16 } as const;
 
 /** A recalled round within the page's limits, its decisions in the game's own words. */
 function recallRound(r: RecallRecord, station: number | null, table: LiveBackendDeps['table']): RecallRound {
   const bets = byStation(r.bets, station);
   const lines = byStation(r.lines, station);
   // Cut, never unsaid (before, an inspector read a cut round as whole): the export has all of it.
+  const corrections = (r.corrections ?? []).filter((c) => isCorrection(c.correction)).slice(0, PAGE_CAPS.corrections);
   const omitted = {
     decisions: Math.max(0, r.decisions.length - PAGE_CAPS.decisions),
     bets: Math.max(0, bets.length - PAGE_CAPS.bets),
     lines: Math.max(0, lines.length - PAGE_CAPS.lines),
   };
+  // The corrections past the page's, or of a kind it cannot say: counted, never left out unsaid.
+  const correctionsOmitted = (r.corrections?.length ?? 0) - corrections.length;
   return {
     roundId: r.roundId,
     status: r.status,
@@ -61,22 +64,21 @@ function recallRound(r: RecallRecord, station: number | null, table: LiveBackend
     // is cut to the page's limits here, the seated stations first: the export has all of it.
     bets: bets.slice(0, PAGE_CAPS.bets).map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
     lines: lines.slice(0, PAGE_CAPS.lines),
-    ...(omitted.decisions + omitted.bets + omitted.lines > 0 ? { omitted } : {}),
+    ...(omitted.decisions + omitted.bets + omitted.lines + correctionsOmitted > 0
+      ? { omitted: { ...omitted, ...(correctionsOmitted > 0 ? { corrections: correctionsOmitted } : {}) } }
+      : {}),
     ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
     ...(r.authorisedBy ? { authorisedBy: r.authorisedBy } : {}),
     ...(r.uncorrectable !== undefined && isUncorrectable(r.uncorrectable) ? { uncorrectable: r.uncorrectable } : {}),
     ...(r.voidRule ? { voidRule: r.voidRule.slice(0, 128) } : {}),
     ...(r.corrections?.length
       ? {
-          corrections: r.corrections
-            .filter((c) => isCorrection(c.correction))
-            .slice(0, 16)
-            .map((c) => ({
-              correction: c.correction as Correction,
-              article: c.article.slice(0, 128),
-              ...(c.card ? { card: c.card } : {}),
-              confirmedBy: c.confirmedBy.slice(0, 4),
-            })),
+          corrections: corrections.map((c) => ({
+            correction: c.correction as Correction,
+            article: c.article.slice(0, 128),
+            ...(c.card ? { card: c.card } : {}),
+            confirmedBy: c.confirmedBy.slice(0, 4),
+          })),
         }
       : {}),
   };

@@ -124,3 +124,25 @@ describe('service game recall: a carried winning-streak line', () => {
     });
   }
 });
+
+// A round's corrections past the page's 16 were left out unsaid: now the page says how many, after
+// those it lists, and says nothing of decisions, bets or lines when none of those were cut.
+describe('service game recall: a round with more corrections than the page carries', () => {
+  for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+    it(`${language}: says how many corrections it leaves out`, () => {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = signedInService(language, 'auditor', { name: 'Bo', staff: '1002' });
+      const cut = { ...round('settled'), omitted: { decisions: 0, bets: 0, lines: 0, corrections: 37 } };
+      const text = pageContent(state, { page: 'recall', station: null, offset: 0, more: false, rounds: [cut] }, t, INITIAL_CHOICES, none)
+        .rows.map((x) => x.trim())
+        .join('')
+        .replace(/\s/g, '');
+      const said = t('service.field.recallCorrectionsOmitted', { count: 37 });
+      assert.ok(!said.includes('service.field') && said.includes('37'), `${language}: a key of its own: ${said}`);
+      assert.ok(text.includes(said.replace(/\s/g, '')), `${language}: ${text}`);
+      const others = t('service.field.recallOmitted', { decisions: 0, bets: 0, lines: 0 }).replace(/\s/g, '');
+      assert.ok(!text.includes(others), `${language}: no decisions, bets or lines said cut: ${text}`);
+    });
+  }
+});

@@ -50,7 +50,8 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
       if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: choicesWords(t, l.choices), authorisation: l.authorisation ?? '—' }));
     }
     // Cut to the page's caps: said, never shown as whole (the evidence export has all of it).
-    if (r.omitted) wrap('   ' + t('service.field.recallOmitted', { ...r.omitted }));
+    const o = r.omitted;
+    if (o && o.decisions + o.bets + o.lines > 0) wrap('   ' + t('service.field.recallOmitted', { decisions: o.decisions, bets: o.bets, lines: o.lines }));
     for (const x of r.corrections ?? [])
       wrap(
         '   ' +
@@ -61,6 +62,7 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
             by: x.confirmedBy,
           }),
       );
+    if (o?.corrections) wrap('   ' + t('service.field.recallCorrectionsOmitted', { count: o.corrections }));
     if (r.status === 'void') {
       const why = r.uncorrectable ? t(`service.uncorrectable.${r.uncorrectable}`) : (r.reason ?? '');
       rows.push('   ' + t('service.field.voidReason', { reason: why, by: r.authorisedBy ?? [] }));
