@@ -191,6 +191,17 @@ export class RemoteAcceptors {
     }
   }
 
+  /**
+   * A message the schema takes but no agent sends on this link (bytes on a driver's link, money on
+   * a relaying one, a second hello): refused and counted as a malformed one, the link closed past
+   * the listener's count (before, answered for as long as the link stayed). The credit rule's own
+   * refusals are not counted: an honest agent asks again while its device repeats a note.
+   */
+  private outOfRole(link: Link, refusal: Extract<HostDeviceMessage, { type: 'refused' }>): void {
+    if (link.allow('malformed', 0) === 'close') return link.close(1008, 'malformed messages');
+    link.send(refusal);
+  }
+
   private handle(link: Link, m: AgentMessage): void {
     if (m.type === 'hello-device') return this.hello(link, m);
     const station = link.station;
@@ -213,7 +224,7 @@ export class RemoteAcceptors {
     switch (m.type) {
       case 'port':
       case 'bytes':
-        return link.send({ type: 'refused', reason: 'bytes are relayed only on a link greeted in relay mode' });
+        return this.outOfRole(link, { type: 'refused', reason: 'bytes are relayed only on a link greeted in relay mode' });
       case 'escrow': {
         // Journalled before the answer when it is "stack": after a cut or a kill the record says which note it was.
         const decision = this.d.credits.escrow(at, m);
@@ -263,7 +274,7 @@ export class RemoteAcceptors {
       case 'credit':
       case 'returned':
         link.log.warn({ station, type: m.type }, 'a relaying agent sent a money message');
-        return link.send({ type: 'refused', ref: m.id, reason: 'this link relays bytes: the host runs the driver' });
+        return this.outOfRole(link, { type: 'refused', ref: m.id, reason: 'this link relays bytes: the host runs the driver' });
       default:
         return;
     }
@@ -281,7 +292,7 @@ export class RemoteAcceptors {
   }
 
   private hello(link: Link, m: Extract<AgentMessage, { type: 'hello-device' }>): void {
-    if (link.station !== null) return link.send({ type: 'refused', reason: 'already greeted' });
+    if (link.station !== null) return this.outOfRole(link, { type: 'refused', reason: 'already greeted' });
     const relay = m.mode === 'relay';
     if (relay ? !this.d.relayed : this.d.relayOnly) {
       link.send({
