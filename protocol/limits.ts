@@ -17,7 +17,8 @@
  * and service mode's recalled round's `omitted` and line's `carried`, which a version-13 screen
  * reads as malformed.
  * 15: `corrections` in service mode's recalled round's `omitted` (the corrections past the page's
- * 16), which a version-14 screen reads as malformed.
+ * 16) and `correctionsOmitted` on a station's recalled round (past the recall's 16), which a
+ * version-14 screen reads as malformed.
  */
 export const PROTOCOL_VERSION = 15;
 

@@ -134,6 +134,8 @@ export const StationRecallRound = lazily('StationRecallRound', () =>
       .array(z.strictObject({ correction: z.enum(CORRECTIONS), card: z.string().max(3).optional(), article: z.string().max(128).optional() }))
       .max(16)
       .optional(),
+    /** The corrections past those 16, left out of the recall (the round's evidence has them): absent when none. */
+    correctionsOmitted: z.number().int().min(1).optional(),
     creditBefore: MinorUnits.nonnegative().optional(),
     creditAfter: MinorUnits.nonnegative().optional(),
     /**

@@ -231,3 +231,18 @@ describe('a station’s recall of a round with more cards than its message holds
     assert.equal(HostMessage.safeParse(message).success, true);
   });
 });
+
+// A round's corrections past the recall's 16 were cut unsaid (service mode's page now says how
+// many it leaves out): the player read a round of 20 corrected dealing errors as one of 16.
+describe('a station’s recall of a round with more corrections than it carries', () => {
+  it('says how many it leaves out, and fits its message', () => {
+    const correction = (i: number) => ({ correction: 'undue-card', article: 'macau-2009 art.6 1)', card: '4C', confirmedBy: ['a', 'b'], seq: 10 + i });
+    const many = recallRound({ ...record('r1'), corrections: Array.from({ length: 20 }, (_, i) => correction(i)) }, 1);
+    assert.equal(many.corrections?.length, 16);
+    assert.equal(many.correctionsOmitted, 4);
+    const few = recallRound({ ...record('r2'), corrections: [correction(0)] }, 1);
+    assert.equal(few.correctionsOmitted, undefined, 'nothing said of a round shown whole');
+    const sent = HostMessage.safeParse({ type: 'recall', view: 'station/1', version: 1, rounds: [many, few] });
+    assert.ok(sent.success, sent.error?.message);
+  });
+});

@@ -65,6 +65,8 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
             .map((c) => ({ correction: c.correction, ...(c.card ? { card: c.card } : {}), article: c.article.slice(0, 128) })),
         }
       : {}),
+    // Those past the 16 counted, never left out unsaid (before, a round of 20 read as one of 16).
+    ...((record.corrections?.length ?? 0) > 16 ? { correctionsOmitted: (record.corrections?.length ?? 0) - 16 } : {}),
     ...(credit ? { creditBefore: credit.before, creditAfter: credit.after } : {}),
     ...(rules
       ? {

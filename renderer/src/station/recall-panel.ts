@@ -6,7 +6,7 @@ import { signedMoney } from '../screens/result-text.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { cardText, Panel } from './panel.js';
-import { choicesLine, correctionLine, rulesLine } from './recall-rules.js';
+import { choicesLine, correctionLine, correctionsOmittedLine, rulesLine } from './recall-rules.js';
 import { replayHands } from './recall-model.js';
 import { stakeName } from './station-play.js';
 import { streakText } from './streak-text.js';
@@ -124,6 +124,8 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
   }
   if (r.streak) lines.push(t('recall.streak', { before: streakText(t, r.streak.before, s.language), after: streakText(t, r.streak.after, s.language) }));
   for (const c of r.corrections ?? []) lines.push(correctionLine(t, c));
+  const omitted = correctionsOmittedLine(t, r);
+  if (omitted) lines.push(omitted);
   if (r.status === 'void') lines.push(t('recall.void'));
   // The rule set it was played under: the regulator's reference and its effective day (issue 51).
   const rules = rulesLine(t, r.rules);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createI18n } from '../../../locales/i18n.js';
 import { citationWords } from '../../../locales/citation.js';
 import { choiceWords } from '../../../locales/rule-choice.js';
-import { choicesLine, correctionLine, rulesLine } from './recall-rules.js';
+import { choicesLine, correctionLine, correctionsOmittedLine, rulesLine } from './recall-rules.js';
 
 describe("the player's recall: the authorisation a round was played under (issue 51)", () => {
   it('says the reference and its effective day, or a demonstration table, in each language, no key raw', () => {
@@ -58,5 +58,19 @@ describe("the player's recall: the rule options a line was settled under", () =>
     }
     const en = createI18n('en');
     assert.equal(choicesLine(en.t.bind(en), {}), null, 'a line the defaults decided says nothing');
+  });
+});
+
+// The corrections past the recall's 16 were left out unsaid: the player is told how many.
+describe("the player's recall: a round with more corrections than it carries", () => {
+  it('says how many it leaves out, in each language, and nothing when none', () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const line = correctionsOmittedLine(t, { correctionsOmitted: 37 }) ?? '';
+      assert.ok(line.includes('37'), `${language}: ${line}`);
+      assert.doesNotMatch(line, /recall\.|\{\{/, `${language}: ${line}`);
+      assert.equal(correctionsOmittedLine(t, {}), null);
+    }
   });
 });

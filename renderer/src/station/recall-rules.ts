@@ -23,6 +23,11 @@ export function correctionLine(t: TFunction, c: NonNullable<StationRecallRound['
   });
 }
 
+/** How many corrections the recall leaves out past its 16 (the round's evidence has them), or null when none. */
+export function correctionsOmittedLine(t: TFunction, r: Pick<StationRecallRound, 'correctionsOmitted'>): string | null {
+  return r.correctionsOmitted ? t('recall.correctionsOmitted', { count: r.correctionsOmitted }) : null;
+}
+
 /**
  * The rule options other than the text's defaults a line was settled under (the regulator
  * authorised them, or a reading awaits it), each by its name and value in words, with the
