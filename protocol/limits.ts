@@ -18,7 +18,7 @@
  * reads as malformed.
  * 15: `corrections` in service mode's recalled round's `omitted` (the corrections past the page's
  * 16) and `correctionsOmitted` on a station's recalled round (past the recall's 16), which a
- * version-14 screen reads as malformed.
+ * version-14 screen reads as malformed; a station's recalled line's `hand` up to 98 (was 7).
  */
 export const PROTOCOL_VERSION = 15;
 

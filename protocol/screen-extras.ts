@@ -115,7 +115,8 @@ export const StationRecallRound = lazily('StationRecallRound', () =>
           seat: BoxNumber,
           seats: AcrossSeats.optional(),
           bet: LineBet,
-          hand: z.number().int().min(0).max(7).optional(),
+          /** The hand of a split seat: Portugal's rules set no limit on splitting (maxHands up to 99, engine/blackjack/option-table.ts). */
+          hand: z.number().int().min(0).max(98).optional(),
           stake: MinorUnits.nonnegative(),
           net: MinorUnits,
           rule: z.string().max(128),

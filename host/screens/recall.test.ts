@@ -246,3 +246,20 @@ describe('a station’s recall of a round with more corrections than it carries'
     assert.ok(sent.success, sent.error?.message);
   });
 });
+
+// Portugal's rules set no limit on splitting (engine/blackjack/option-table.ts: maxHands up to 99):
+// a seat split to nine hands settles a line on hand 8, which the recall's schema refused (hand at
+// most 7). StationRecallRound.parse threw, and the station's recall (its whole view with it) failed
+// for as long as the round was among its last ten.
+describe('a station’s recall of a seat split past eight hands', () => {
+  it('is read, each hand’s line kept', () => {
+    const r = record('r1');
+    const lines = Array.from({ length: 10 }, (_, hand) => ({ station: 1, seat: 1, bet: 'main', hand, stake: 1000, net: 1000, rule: 'portugal-2001 rule 27' }));
+    const mine = recallRound({ ...r, profile: 'portugal-2001', lines }, 1);
+    assert.deepEqual(
+      mine.lines.map((l) => l.hand),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
+    assert.ok(HostMessage.safeParse({ type: 'recall', view: 'station/1', version: 1, rounds: [mine] }).success);
+  });
+});
