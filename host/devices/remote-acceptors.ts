@@ -12,7 +12,7 @@ import type { BillAcceptors } from './bill-acceptors.js';
 import type { NotesHeld } from './notes-held.js';
 import type { RemoteSas } from './remote-sas.js';
 
-/** What a link's message is for its rate: the acceptor's (a note every few seconds), its SAS line's (a poll every few tens of ms), or one its schema refuses. */
+/** What a link's message is for its rate: the acceptor's (a note every few seconds), its SAS line's (a poll every few tens of ms), or one its schema refuses or no agent sends on its link (`outOfRole`). */
 export type DeviceRateKind = 'device' | 'sas' | 'malformed';
 
 export interface RemoteAcceptorDeps {

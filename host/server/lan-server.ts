@@ -226,7 +226,7 @@ function linkRates(log: Logger): (kind: 'device' | 'sas' | 'malformed', bytes: n
   const malformed = new TokenBucket(RELAY_REFUSALS.burst, RELAY_REFUSALS.perSecond, now);
   let refused = 0;
   return (kind, n) => {
-    // A message the schema refuses: of neither line (held to the acceptor's message rate, the lower), and counted.
+    // A message the schema refuses, or one out of its link's role (RemoteAcceptors.outOfRole): of neither line (held to the acceptor's message rate, the lower), and counted.
     if (kind === 'malformed') {
       if (!messages.device.take()) return 'close';
       if (malformed.take()) return 'refused';
