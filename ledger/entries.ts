@@ -6,7 +6,7 @@ import { TICKET_MONEY_TYPES } from './ticket-postings.js';
 import { TICKET_JOURNAL_PAYLOADS } from '../terms/system-validation-terms.js';
 import { AFT_JOURNAL_PAYLOADS } from './aft-terms.js';
 import { journalSaid, said, tiltSaid } from '../terms/said.js';
-import { id, minor, positive, seat, station, text, who } from '../terms/payload-fields.js';
+import { hand, id, minor, positive, seat, station, text, who } from '../terms/payload-fields.js';
 import { SERVICE_PAYLOADS } from './service-payloads.js';
 import { TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
 import type { CORRECTIONS, UNCORRECTABLE } from '../terms/round-terms.js';
@@ -282,7 +282,7 @@ export const PAYLOADS = {
     tableId: id,
     roundId: id,
     seat,
-    hand: z.number().int().min(0).max(7).optional(),
+    hand: hand.optional(),
     station: station.optional(),
     action: z.string().min(1).max(32),
     auto: z.boolean().optional(),
@@ -352,7 +352,7 @@ export const PAYLOADS = {
         z.strictObject({
           station,
           seat,
-          hand: z.number().int().min(0).max(7),
+          hand,
           combination: z.string().min(1).max(32),
           level: jackpotLevelId,
           amount: positive,

@@ -8,7 +8,14 @@ import { BoxNumber, MinorUnits, SeatNumber } from './units.js';
 const Seat = SeatNumber;
 /** A seat, or the stadium box (0) where the remote stations' own bets play. */
 const Box = BoxNumber;
-const HandIndex = z.number().int().min(0).max(7);
+/**
+ * A seat's hand: Portugal's rules set no limit on splitting and a Macau house may choose up to 99
+ * hands (engine/blackjack/option-table.ts `maxHands`), so 0…98. At most 7 here froze every screen on
+ * a seat's ninth hand: the round no longer passed the schema (host/table/split-many-hands.test.ts).
+ */
+const HandIndex = z.number().int().min(0).max(98);
+/** The hands on the felt: the dealer's, and up to 99 on each of the seven seats and the stadium box. */
+const MAX_HANDS = 1 + 8 * 99;
 
 /** A card's code (`AS`, `TD`…: the cards layer's 52), as the screens are sent it. */
 export const CardCodeSchema = z.enum(CARD_CODES);
@@ -179,8 +186,9 @@ export const RoundView = z.strictObject({
   /** The host's wall-clock time (ms) when the current countdown ends. */
   endsAt: z.number().int().nonnegative().nullable(),
   cue: DealerCue.nullable(),
-  hands: z.array(HandView).max(40),
-  results: z.array(ResultLine).max(256).nullable(),
+  hands: z.array(HandView).max(MAX_HANDS),
+  /** A line per hand for its seat and each bettor behind it, and the additional bets'. */
+  results: z.array(ResultLine).max(2048).nullable(),
   /** Why the table is on hold (worded under `hold.<reason>`), when it is. */
   hold: HoldReason.nullable(),
 });

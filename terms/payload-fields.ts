@@ -9,6 +9,12 @@ export const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 export const station = z.number().int().min(1).max(9999);
 /** A seat of the felt, or 0: the stadium box, where a remote station's own bets play (no seat). */
 export const seat = z.number().int().min(0).max(99);
+/**
+ * A seat's hand, 0 for its first: Portugal's rules set no limit on splitting and a Macau house may
+ * choose up to 99 hands (engine/blackjack/option-table.ts `maxHands`). At most 7, the journal refused
+ * a ninth hand's decision and settlement, and the table could not go on (host/table/split-many-hands.test.ts).
+ */
+export const hand = z.number().int().min(0).max(98);
 export const id = z.string().min(1).max(128);
 export const text = z.string().max(2000);
 export const who = z.string().min(1).max(128);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, minor, positive, seat, station, text, who } from './payload-fields.js';
+import { hand, id, minor, positive, seat, station, text, who } from './payload-fields.js';
 
 // The payloads of a round as the kiosk journals them (ledger/entries.ts gathers them with the
 // others): its bets, its settlement or void, a dealing error and how it was resolved. Here, not in
@@ -17,7 +17,7 @@ const cardDealt = z.strictObject({
 
 const decision = z.strictObject({
   seat,
-  hand: z.number().int().min(0).max(7).optional(),
+  hand: hand.optional(),
   station: station.optional(),
   action: z.string().min(1).max(32),
   /** True when the countdown ran out and the profile's default was taken. */
@@ -33,7 +33,7 @@ const settlementLine = z.strictObject({
   station,
   seat,
   bet: z.string().min(1).max(32),
-  hand: z.number().int().min(0).max(7).optional(),
+  hand: hand.optional(),
   stake: minor,
   /** Player's net in minor units: + win, − loss, 0 push. Never below −stake. */
   net: z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
