@@ -73,6 +73,8 @@ export class SasMachine {
   private state: 'unknown' | 'up' | 'down' = 'unknown';
   private everUp = false;
   private pending: Pending | null = null;
+  /** The answer a one- or two-byte poll seemed to acknowledge, held until that poll is known whole (`confirm`, `retract`). */
+  private held: Pending | null = null;
   private lastAddressAt: number;
   private lastAckAt: number;
   private timer: unknown = null;
@@ -156,8 +158,14 @@ export class SasMachine {
   }
 
   private heard(h: Heard): void {
+    if (h.kind === 'continued') return this.retract();
+    // Whatever comes next shows the short poll before it was whole: its implied ACK stands.
+    if (this.held) this.confirm();
     const mine = h.address === this.options.address;
     if (h.kind === 'other' || (h.kind === 'general' && !mine) || (h.kind === 'long' && h.address === 0)) {
+      // A poll hit on the line (a retry's address byte flipped into another's, or into 0) is not one
+      // a host sent: no implied ACK of an answer the host may never have had, and no cycle.
+      if (h.kind !== 'general' && !sentByAHost(h.bytes, h.kind === 'long' && h.known)) return;
       // A poll to another machine or a broadcast: an implied ACK, and the poll cycle to synchronise on.
       this.acknowledge(true);
       this.synced = true;
@@ -177,11 +185,42 @@ export class SasMachine {
     if (h.kind === 'long' && !h.known && h.bytes.length !== 2 && !crcOk(h.bytes)) return;
     const poll = h.kind === 'general' ? Uint8Array.of(0x80 | h.address) : h.bytes;
     if (this.pending && sameBytes(this.pending.poll, poll)) return this.repeat(this.pending);
+    // A one- or two-byte poll after the answer to a longer one: it may be that poll's retry cut on
+    // the line (its address byte made a general poll, its command byte a type R command), which a
+    // data character right after it shows (`continued`). Answered now (§2.3.1's 20 ms), but its
+    // implied ACK of that answer is held until the poll is known whole.
+    if (poll.length <= 2 && this.pending && this.pending.poll.length > 2) {
+      this.held = this.pending;
+      this.pending = null;
+    }
     // What the ACK does was not done: this poll is left unanswered, as if lost, and its retry acknowledges again.
-    if (!this.acknowledge()) return;
+    else if (!this.acknowledge()) return;
     if (h.kind === 'general') this.generalPoll(poll);
     else if (h.known) this.longPoll(h.bytes, h.command);
     else this.markUp(); // a long poll we do not support: ignored, not NACKed (§4.4), but the host is there
+  }
+
+  /**
+   * The short poll just answered was the start of a longer message hit on the line: not received.
+   * Its answer is disregarded (the host reads it as no answer to what it sent) and the answer it
+   * seemed to acknowledge is pending again, for the host's retry to be answered with (§3.2).
+   */
+  private retract(): void {
+    if (!this.held) return;
+    this.pending = this.held;
+    this.held = null;
+  }
+
+  /**
+   * The short poll was whole: its implied ACK of the answer before it is done now. If what the ACK
+   * does fails, that answer is pending again (the next poll acknowledges it again) and the short
+   * poll's answer, whose ACK would come first, is let go: the host asks again.
+   */
+  private confirm(): void {
+    const held = this.held;
+    this.held = null;
+    if (held?.onAck && this.attempt(held.poll[1] ?? null, 'ack', held.onAck) === FAILED) this.pending = held;
+    else this.lastAckAt = elapsedOf(this.clock);
   }
 
   /** An implied NACK: the same bytes again, never the poll's effect twice; after the third poll the answer is forgotten but its exception kept (§3.2). */
@@ -285,6 +324,7 @@ export class SasMachine {
     this.state = 'down';
     this.synced = false;
     this.pending = null;
+    this.held = null;
     this.events.emit({ type: 'link-down', reason });
   }
 
@@ -417,6 +457,16 @@ export class SasMachine {
       return null;
     }
   }
+}
+
+/**
+ * Whether a poll to another machine or a broadcast is one a host could have sent: a command this
+ * machine knows to the broadcast address is whole and its CRC checked; any other is two bytes
+ * (type R) or ends in its CRC (§2.2.2, §5.2). One hit on the line is neither.
+ */
+function sentByAHost(bytes: Uint8Array, known: boolean): boolean {
+  if (known) return !hasCrc(bytes[1] ?? 0) || crcOk(bytes);
+  return bytes.length === 2 || crcOk(bytes);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -14,8 +14,19 @@ export type Heard =
    * length unknown here: the machine tells a real host's unsupported poll from line noise by it).
    */
   | { kind: 'long'; address: number; command: number; bytes: Uint8Array; known: boolean }
-  /** The address byte of a long poll to another machine. */
-  | { kind: 'other'; address: number };
+  /**
+   * A long poll to another machine: its bytes up to the next wake-up character or stall (its
+   * command is not known here; the machine takes it as an implied ACK only if a host could have
+   * sent it: two bytes, type R, or ending in its CRC).
+   */
+  | { kind: 'other'; address: number; bytes: Uint8Array }
+  /**
+   * A data character right after a general poll to this machine or a type R poll it knows (within
+   * the inter-byte limit of its last byte): that one- or two-byte message was the start of a longer
+   * one hit on the line (§2.3.2: a message's bytes follow each other; a host waits for the answer),
+   * so it was not received. Said once, at the first such character.
+   */
+  | { kind: 'continued' };
 
 const TYPE_R: readonly number[] = [
   LP.meters10to15,
@@ -83,8 +94,13 @@ export class RequestAssembler {
   private len = 0;
   /** Collecting a message for this machine or the broadcast address; else skipping to the next wake-up. */
   private collecting = false;
-  /** The message collected is of a command this machine does not know: it ends at the next wake-up or stall. */
+  /**
+   * The message collected is of a command this machine does not know, or to another address: it
+   * ends at the next wake-up or stall.
+   */
   private unknown = false;
+  /** A general poll or type R poll to this machine just ended: a data character within the limit says it was cut from a longer message. */
+  private short = false;
   private lastAt = 0;
   readonly counts: AssemblerCounts = { truncated: 0, stray: 0 };
 
@@ -97,9 +113,13 @@ export class RequestAssembler {
 
   char(byte: number, wake: boolean): void {
     const t = this.now();
+    const short = this.short;
+    this.short = false;
     if (wake) this.wake(byte);
-    else if (!this.collecting) this.counts.stray++;
-    else if (t - this.lastAt > this.interByteMs) {
+    else if (!this.collecting) {
+      this.counts.stray++;
+      if (short && t - this.lastAt <= this.interByteMs) this.heard({ kind: 'continued' });
+    } else if (t - this.lastAt > this.interByteMs) {
       if (this.unknown) this.endUnknown();
       else this.drop();
       this.counts.stray++;
@@ -110,11 +130,15 @@ export class RequestAssembler {
   private wake(byte: number): void {
     if (this.collecting && this.unknown) this.endUnknown();
     else if (this.collecting) this.drop();
-    if (byte & 0x80) return this.heard({ kind: 'general', address: byte & 0x7f });
-    if (byte !== this.address && byte !== 0) return this.heard({ kind: 'other', address: byte });
+    if (byte & 0x80) {
+      this.short = (byte & 0x7f) === this.address;
+      return this.heard({ kind: 'general', address: byte & 0x7f });
+    }
     this.buf[0] = byte;
     this.len = 1;
     this.collecting = true;
+    // Another machine's poll: collected whole, as an unknown command's, for the machine to judge.
+    this.unknown = byte !== this.address && byte !== 0;
   }
 
   private data(byte: number): void {
@@ -136,16 +160,19 @@ export class RequestAssembler {
     this.collecting = false;
     const bytes = this.buf.slice(0, this.len);
     this.len = 0;
+    this.short = bytes.length === 2 && address === this.address;
     this.heard({ kind: 'long', address, command, bytes, known: true });
   }
 
-  /** An unknown command's message ends (a wake-up character or a stall): heard whole. */
+  /** An unknown command's message, or another machine's, ends (a wake-up character or a stall): heard whole. */
   private endUnknown(): void {
     const bytes = this.buf.slice(0, this.len);
     this.collecting = false;
     this.unknown = false;
     this.len = 0;
-    this.heard({ kind: 'long', address: bytes[0] ?? 0, command: bytes[1] ?? 0, bytes, known: false });
+    const address = bytes[0] ?? 0;
+    if (address !== this.address && address !== 0) return this.heard({ kind: 'other', address, bytes });
+    this.heard({ kind: 'long', address, command: bytes[1] ?? 0, bytes, known: false });
   }
 
   private drop(): void {

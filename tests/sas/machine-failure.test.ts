@@ -90,8 +90,10 @@ describe('SAS machine side: the station failing under a poll', () => {
         answer.slice(2, 33).some((b) => b !== 0),
         'the ticket’s record',
       );
-      r.send([0x80 | A]); // the implied ACK: the read cannot be kept
-      r.send([0x80 | A]);
+      // The implied ACK by a poll longer than two bytes (one of two bytes is answered before its ACK is done: below).
+      const coinIn = appendCrc([A, 0x2f, 3, 0, 0, 0x00]);
+      r.send(coinIn); // the implied ACK: the read cannot be kept
+      r.send(coinIn);
       assert.deepEqual(r.take(), [], 'nothing answered while the read is not kept');
       assert.deepEqual(
         r.failures.map((f) => [f.command, f.stage]),
@@ -101,8 +103,51 @@ describe('SAS machine side: the station failing under a poll', () => {
         ],
       );
       rmSync(blocker, { recursive: true });
+      r.send(coinIn);
+      assert.deepEqual(
+        r.take().map((a) => a.slice(0, 2)),
+        [[A, 0x2f]],
+        'the retry acknowledges it again, and is answered',
+      );
+      r.send(read4D);
+      assert.deepEqual(r.take()[0]?.slice(2, 33), new Array<number>(31).fill(0), 'read once');
+      assert.equal(new ValidationRecords(ledger, dir).of(1, 'current'), null, 'a restart does not give it again');
+    } finally {
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the ACK of a 0x4D answer by a general poll, the read refused: the general poll is answered (its ACK held until it is whole), the read tried again at each poll after it until kept, once', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-ack-short-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-ACK' });
+    try {
+      ledger.append(billCredit(1, 12_347, 'bill-1'));
+      const v = validationNumber(7, 1);
+      ledger.append(ticketIssue(v, 1, 12_347));
+      ledger.append(ticketPrinted(v));
+      const game = new MemoryGame();
+      const records = new ValidationRecords(ledger, dir);
+      game.tickets = { redemption: new TicketRedemption(), validationId: () => null, validationInfo: (which) => records.of(1, which) };
+      const r = rig(game);
+      const blocker = path.join(dir, `${VALIDATION_READ_FILE}.${process.pid}.tmp`);
+      mkdirSync(blocker);
+      const read4D = appendCrc([A, 0x4d, 0x00]);
+      r.send(read4D);
+      r.take();
       r.send([0x80 | A]);
-      assert.deepEqual(r.take(), [[0x00]], 'the retry acknowledges it again, and is answered');
+      assert.deepEqual(r.take(), [[0x00]], 'answered within its 20 ms, its ACK of the record held');
+      assert.equal(r.failures.length, 0, 'nothing read yet');
+      r.send([0x80 | A]);
+      assert.deepEqual(
+        r.failures.map((f) => [f.command, f.stage]),
+        [[0x4d, 'ack']],
+        'the general poll was whole: the read is tried, and refused',
+      );
+      rmSync(blocker, { recursive: true });
+      r.send([0x80 | A]);
+      r.take();
+      assert.equal(r.failures.length, 1, 'kept at the next poll');
       r.send(read4D);
       assert.deepEqual(r.take()[0]?.slice(2, 33), new Array<number>(31).fill(0), 'read once');
       assert.equal(new ValidationRecords(ledger, dir).of(1, 'current'), null, 'a restart does not give it again');

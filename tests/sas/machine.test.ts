@@ -166,6 +166,59 @@ describe('SAS machine side: link rules (manual clock)', () => {
     assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 2);
   });
 
+  it('a retry hit on the line into a shorter poll or another address is no implied ACK: the clean retry is answered with the same bytes, done once', () => {
+    // A bit flipped in the retry of a longer poll made its command byte a type R command this machine
+    // knows (0x72 → 0x70), its address byte a general poll to it (05 → 85), another machine's address
+    // (05 → 04) or the broadcast address: each was taken whole as an implied ACK of the answer the
+    // host never had, and the clean retry after it was done again as a new poll (a transfer applied
+    // twice here; a 0x4D record or a 0x71 status marked read). A one- or two-byte message is followed
+    // by nothing until the answer (§2.3.1, §2.3.2): a data character right after it is the rest of a
+    // longer one. Another machine's poll or a broadcast is two bytes or ends in its CRC.
+    const r = rig();
+    const aft = new MemoryAft();
+    r.game.aft = aft;
+    r.send([0x80 | 1]);
+    r.machine.raise(0x11);
+    const t1 = transfer72Bytes(A, { type: 0x00, cashable: 100, asset: 1, id: 'T1' });
+    const hit = (at: number, byte: number): number[] => t1.map((b, i) => (i === at ? byte : b));
+    for (const [what, bytes] of [
+      ['command byte made 0x70', hit(1, 0x70)],
+      ['address byte made a general poll', hit(0, 0x80 | A)],
+      ['address byte made another machine’s', hit(0, A ^ 0x01)],
+      ['address byte made the broadcast', hit(0, 0x00)],
+    ] as const) {
+      // Each round a new T1 (after a poll to another machine): answered, the answer lost on the line.
+      r.send([0x80 | 2]);
+      r.send(t1);
+      const first = r.take().map((o) => o.bytes);
+      assert.equal(read72(first[0] ?? [])?.id, 'T1');
+      r.send([...bytes]);
+      r.take(); // whatever was said to the hit poll, the host disregards
+      r.send(t1);
+      assert.deepEqual(
+        r.take().map((o) => o.bytes),
+        first,
+        `${what}: the clean retry is the repeat`,
+      );
+    }
+    assert.deepEqual(
+      aft.transfers.map((t) => t.transactionId),
+      ['T1', 'T1', 'T1', 'T1'],
+      'once per round, never for a hit retry',
+    );
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 0, 'the general poll of the hit retry popped nothing');
+    // Whole, a short poll is still an implied ACK, and the answer it acknowledged is not given again.
+    r.send([0x80 | A]);
+    r.send([A, 0x1c]);
+    r.send(t1);
+    assert.deepEqual(
+      r.take().map((o) => o.bytes.slice(0, 2)),
+      [[0x11], [A, 0x1c], [A, 0x72]],
+    );
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 1);
+    assert.equal(aft.transfers.length, 5, 'T1 after 0x1C is a new poll');
+  });
+
   describe('the same command with other data is a new poll (an implied ACK), not a repeat (§3.2)', () => {
     /** 0x74's game lock status in its answer (after address, command, length and the asset number). */
     const lockOf = (answer: number[] | undefined): number | undefined => answer?.[7];
