@@ -42,7 +42,10 @@ export class ExceptionQueue {
     if (code === EXC.none || !Number.isInteger(code) || code < 0 || code > 0xff) throw new RangeError(`not an exception code: ${code}`);
     const item: Queued = tag === undefined ? { code } : { code, tag };
     if (PRIORITY.has(code)) {
-      if (!this.claimed(code)) this.flags.set(code, item);
+      const flag = this.flags.get(code);
+      // Taken over in place: a report of the untagged flag, awaiting its ACK, answers for this one.
+      if (!flag) this.flags.set(code, item);
+      else if (flag.tag === undefined && tag !== undefined) flag.tag = tag;
       return null;
     }
     let lost: Queued | null = null;
@@ -56,19 +59,36 @@ export class ExceptionQueue {
 
   /** The exception the next general poll reports: the highest priority flag, else the oldest queued, else 0x00. */
   peek(): number {
-    if (this.flags.size > 0) for (const code of PRIORITY_ORDER) if (this.flags.has(code)) return code;
-    return this.fifo[0]?.code ?? EXC.none;
+    return this.next()?.code ?? EXC.none;
   }
 
-  /** The host acknowledged `code`, which a general poll reported: it leaves (returned, with its tag). */
-  acknowledge(code: number): Queued | null {
-    const flag = this.flags.get(code);
-    if (flag) {
-      this.flags.delete(code);
-      return flag;
+  /** The exception the next general poll reports, itself (for `acknowledge`), or null for 0x00. */
+  next(): Queued | null {
+    if (this.flags.size > 0) for (const code of PRIORITY_ORDER) if (this.flags.has(code)) return this.flags.get(code) ?? null;
+    return this.fifo[0] ?? null;
+  }
+
+  /**
+   * The host acknowledged `item`, which a general poll reported (`next`): it leaves (returned, with
+   * its tag). Only that one: if it is gone meanwhile (lost to an overflow, a flag withdrawn), nothing
+   * leaves. The machine's ACK names the item: by its code, it took out the next of that code, which
+   * the host never had. A code (a test's host acknowledging at once what it was just told) takes out
+   * the exception of that code a general poll would report now.
+   */
+  acknowledge(what: Queued | number): Queued | null {
+    const item = typeof what === 'number' ? this.reportable(what) : what;
+    if (!item) return null;
+    if (this.flags.get(item.code) === item) {
+      this.flags.delete(item.code);
+      return item;
     }
-    if (this.fifo[0]?.code === code) return this.fifo.shift() ?? null;
+    if (this.fifo[0] === item) return this.fifo.shift() ?? null;
     return null;
+  }
+
+  /** The exception of `code` a general poll reports when it comes to that code: its flag, or the queue's oldest if of that code. */
+  private reportable(code: number): Queued | null {
+    return this.flags.get(code) ?? (this.fifo[0]?.code === code ? this.fifo[0] : null);
   }
 
   /**

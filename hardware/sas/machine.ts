@@ -7,7 +7,7 @@
 import { crc16Kermit } from '../crc.js';
 import { elapsedOf, Emitter, realClock, type Clock } from '../clock.js';
 import { EXC, LP } from './constants.js';
-import { ExceptionQueue } from './exceptions.js';
+import { ExceptionQueue, type Queued } from './exceptions.js';
 import { hasCrc, RequestAssembler, type Heard } from './request.js';
 import { crcOk, respond, withCrc } from './responder.js';
 import type { SasGameSide, SasLinkEvent } from './types.js';
@@ -252,13 +252,13 @@ export class SasMachine {
         this.rom.signature = null;
       });
     }
-    const code = this.exceptions.peek();
-    this.answer(poll, Uint8Array.of(code), code === 0 ? undefined : () => this.acknowledged(code));
+    const item = this.exceptions.next();
+    this.answer(poll, Uint8Array.of(item?.code ?? EXC.none), item === null ? undefined : () => this.acknowledged(item));
   }
 
-  private acknowledged(code: number): void {
-    if (code === EXC.handpayPending) this.noteHandpay(this.clock.now());
-    const done = this.exceptions.acknowledge(code);
+  private acknowledged(item: Queued): void {
+    if (item.code === EXC.handpayPending) this.noteHandpay(this.clock.now());
+    const done = this.exceptions.acknowledge(item);
     if (done) this.events.emit({ type: 'exception-acked', ...done });
   }
 
