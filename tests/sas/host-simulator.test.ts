@@ -72,8 +72,10 @@ describe('the host simulator matches answers to polls', () => {
   });
 
   it('a long poll that timed out and is given up: its late answer, arriving during the next long poll, is not taken for that one’s', async () => {
-    // 0x1A answered at 150 ms, after its 50 ms window; 0x10 at 200 ms, so the late 0x1A arrives first.
-    const io = slowMachine((m) => (m[1] === 0x1a ? 150 : m[1] === 0x10 ? 200 : 5));
+    // 0x1A answered at 600 ms, well after its 50 ms window (at 150 ms, a loaded machine that held
+    // the simulator's first look past it read the answer as in time); 0x10 at 800 ms, so the late
+    // 0x1A arrives first.
+    const io = slowMachine((m) => (m[1] === 0x1a ? 600 : m[1] === 0x10 ? 800 : 5));
     const h = new SasHost(io, ADDRESS, { answerTimeoutMs: 1_000 });
     assert.equal(await h.exchange([ADDRESS, 0x1a], 8, 50), null, 'not within 50 ms');
     const b = await h.typeR(0x10, 8);
