@@ -1,35 +1,148 @@
+import { Currency } from '../../../protocol/index.js';
 import { bounded, type SaidValue } from '../../../locales/said.js';
 import type { JournalSaidPayload } from '../../../terms/said.js';
+import { voidReason } from './tickets.js';
+
+/** The fields the words read, each where it reads as what it is; else null. */
+interface Fields {
+  readonly station: number | null;
+  readonly amount: number | null;
+  /** A currency the screens have words for: a note's or a ticket's minor units said without one would read as a sum of the table's. */
+  readonly currency: string | null;
+  /** A ticket's number as the log shows it (its last four digits, event-log.ts). */
+  readonly ticket: string | null;
+  readonly text: (name: string) => string | null;
+}
+
+const said = (name: string, values: Record<string, SaidValue> = {}): JournalSaidPayload => ({ key: `journalSaid.${name}`, values: bounded(values) });
+const safe = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+
+function fieldsOf(p: Readonly<Record<string, unknown>>): Fields {
+  const currency = Currency.safeParse(p.currency);
+  return {
+    station: safe(p.station),
+    amount: safe(p.amount),
+    currency: currency.success ? currency.data : null,
+    ticket: typeof p.validation === 'string' ? p.validation : null,
+    text: (name) => (typeof p[name] === 'string' ? p[name] : null),
+  };
+}
 
 /**
  * What the event log says of an entry of a kind it knows by its fields, as a key of the
  * catalogues' `journalSaid` section and its parameters (the screen words it in its language): a
- * note held, credited or given back, a credit cancelled, a handpay asked for and paid. Amounts are
- * minor units with their currency; a handpay's and a cancel's amount in the table's (the screen's).
- * Any other entry, or one whose fields do not read as these kinds' do, null: the log shows its
- * payload as recorded, and says so.
+ * note, a credit cancelled, a handpay, stakes placed, a casino system's transfer, a ticket's life,
+ * a door, a start, a service sign-in or sign-out, a shoe's change. Amounts are minor units, with
+ * the currency the entry names (a note's, a ticket's), else in the table's (the screen's). Any
+ * other entry, or one whose fields do not read as its kind's do, null: the log shows its payload
+ * as recorded, and says so.
  */
 export function entrySaid(type: string, p: Readonly<Record<string, unknown>>): JournalSaidPayload | null {
-  const station = typeof p.station === 'number' && Number.isInteger(p.station) ? p.station : null;
-  if (station === null) return null;
-  const denomination = typeof p.denomination === 'number' && Number.isSafeInteger(p.denomination) ? p.denomination : null;
-  const currency = typeof p.currency === 'string' && /^[A-Z]{3}$/.test(p.currency) ? p.currency : null;
-  const amount = typeof p.amount === 'number' && Number.isSafeInteger(p.amount) ? p.amount : null;
-  const said = (name: string, values: Record<string, SaidValue>): JournalSaidPayload => ({ key: `journalSaid.${name}`, values: bounded(values) });
+  const f = fieldsOf(p);
+  return f.station === null ? tableSaid(type, p, f) : type.startsWith('ticket.') ? ticketSaid(type, f, f.station) : stationSaid(type, p, f, f.station);
+}
+
+/** An entry of a station's that moves or names its money (a note, a cancel, a handpay, stakes, a transfer), or its door. */
+function stationSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields, station: number): JournalSaidPayload | null {
+  const { amount } = f;
   switch (type) {
     // Held, credited or given back: one sentence of the note; the log's type column says which.
     case 'bill.escrow':
     case 'bill.credit':
-    case 'bill.return':
-      return denomination !== null && currency !== null ? said('note', { station, amount: denomination, currency }) : null;
+    case 'bill.return': {
+      const denomination = safe(p.denomination);
+      return denomination !== null && f.currency !== null ? said('note', { station, amount: denomination, currency: f.currency }) : null;
+    }
     case 'credit.cancel':
-      return amount !== null ? said('creditCancel', { station, amount, reason: typeof p.reason === 'string' ? p.reason : '—' }) : null;
+      return amount !== null ? said('creditCancel', { station, amount, reason: f.text('reason') ?? '—' }) : null;
     case 'handpay.request':
       if (amount === null || (p.reason !== 'jackpot' && p.reason !== 'win-limit')) return null;
       return said(p.reason === 'jackpot' ? 'handpayJackpot' : 'handpayWinLimit', { station, amount });
-    case 'handpay.confirm':
-      if (amount === null || typeof p.attendant !== 'string') return null;
-      return said('handpayConfirm', { station, amount, attendant: p.attendant, witness: typeof p.witness === 'string' ? p.witness : '—' });
+    case 'handpay.confirm': {
+      const attendant = f.text('attendant');
+      return amount !== null && attendant !== null ? said('handpayConfirm', { station, amount, attendant, witness: f.text('witness') ?? '—' }) : null;
+    }
+    case 'aft.in':
+    case 'aft.out':
+      return amount !== null ? said('stationAmount', { station, amount }) : null;
+    case 'bet.place': {
+      const staked = stakesOf(p.bets);
+      const round = f.text('roundId');
+      return staked !== null && round !== null ? said('stakes', { station, round, amount: staked }) : null;
+    }
+    case 'door.open':
+    case 'door.close':
+      return doorSaid(f, station);
+    default:
+      return null;
+  }
+}
+
+/** A bet's stakes together, minor units; null where a line's amount is no safe integer or the sum is past one. */
+function stakesOf(bets: unknown): number | null {
+  if (!Array.isArray(bets) || bets.length === 0) return null;
+  let sum = 0;
+  for (const b of bets as unknown[]) {
+    const amount = typeof b === 'object' && b !== null ? safe((b as { amount?: unknown }).amount) : null;
+    if (amount === null || amount <= 0) return null;
+    sum += amount;
+  }
+  return Number.isSafeInteger(sum) ? sum : null;
+}
+
+/** A ticket at a station: its number's last digits; an amount with the ticket's currency; why it was voided or given back, by its code. */
+function ticketSaid(type: string, f: Fields, station: number): JournalSaidPayload | null {
+  const { ticket, amount, currency } = f;
+  if (ticket === null) return null;
+  switch (type) {
+    case 'ticket.issue':
+    case 'ticket.redeem.approved':
+    case 'ticket.redeem.stacked':
+      return amount !== null && currency !== null ? said('ticketAmount', { station, ticket, amount, currency }) : null;
+    case 'ticket.printed':
+    case 'ticket.redeem.request':
+      return said('ticket', { station, ticket });
+    case 'ticket.void': {
+      const reason = f.text('reason');
+      // The journal's English (`not printed: <the printer's reason>`) as the code the Tickets page words.
+      return reason !== null ? said('ticketVoid', { station, ticket, ticketVoid: voidReason(reason) }) : null;
+    }
+    case 'ticket.redeem.returned': {
+      const reason = f.text('reason');
+      return reason !== null ? said('ticketReturned', { station, ticket, ticketReturn: reason }) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function doorSaid(f: Fields, station: number | null): JournalSaidPayload | null {
+  const door = f.text('door');
+  if (door === null) return null;
+  return station === null ? said('doorAtTable', { door }) : said('doorAtStation', { station, door });
+}
+
+/** An entry of the table's own: a door, a start, a service session, a shoe. */
+function tableSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields): JournalSaidPayload | null {
+  switch (type) {
+    case 'door.open':
+    case 'door.close':
+      return p.station === undefined ? doorSaid(f, null) : null;
+    case 'power.reset': {
+      const version = f.text('softwareVersion');
+      if (version === null || typeof p.clean !== 'boolean') return null;
+      return said(p.clean ? 'startedClean' : 'startedUnclean', { version });
+    }
+    case 'service.enter': {
+      const [who, role] = [f.text('who'), f.text('role')];
+      return who !== null && role !== null ? said('serviceEnter', { who, role }) : null;
+    }
+    case 'service.exit': {
+      const [who, reason] = [f.text('who'), f.text('reason')];
+      return who !== null && reason !== null ? said('serviceExit', { who, exitReason: reason }) : null;
+    }
+    case 'shoe.change':
+      return p.event === 'loaded' ? said('shoeLoaded') : p.event === 'cut-card' ? said('shoeCutCard') : null;
     default:
       return null;
   }

@@ -39,7 +39,7 @@ export function notPrintedReason(reason: string | undefined): TicketNotPrintedRe
  * reason>`, or a person's `settled by hand: not printed`) as a code the screen words: the journal's
  * English went raw to the page in every language (a review of 6 December).
  */
-function voidReason(reason: string): TicketVoidReason {
+export function voidReason(reason: string): TicketVoidReason {
   if (reason.startsWith('settled by hand')) return 'by-hand';
   const printer = /^not printed: (.*)$/.exec(reason);
   return notPrintedReason(printer?.[1]) ?? 'other';

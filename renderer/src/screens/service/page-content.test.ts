@@ -517,6 +517,50 @@ describe('service Status page faults', () => {
   });
 });
 
+describe('service event log: the entries met most, in words', () => {
+  // Only a note, a cancel and a handpay were said in words; a sign-in, a ticket returned or voided,
+  // stakes and a start were their payload's JSON, codes (`supervisor`, `expired`) and all.
+  it("says a sign-in, a session's end, a ticket voided or returned, stakes and a start by their fields, codes in the screen's words", () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
+      const at = (seq: number, type: string, said: { key: string; values: Record<string, string | number> }) => ({
+        seq,
+        ts: '2026-01-01T10:00:00.000Z',
+        type,
+        severity: 'info' as const,
+        summary: '{}',
+        said,
+      });
+      const entries = [
+        at(1, 'service.enter', { key: 'journalSaid.serviceEnter', values: { who: 'Ana Lei', role: 'supervisor' } }),
+        at(2, 'service.exit', { key: 'journalSaid.serviceExit', values: { who: 'Ana Lei', exitReason: 'power-loss' } }),
+        at(3, 'ticket.void', { key: 'journalSaid.ticketVoid', values: { station: 1, ticket: '…4321', ticketVoid: 'not-ready' } }),
+        at(4, 'ticket.redeem.returned', { key: 'journalSaid.ticketReturned', values: { station: 2, ticket: '…4321', ticketReturn: 'expired' } }),
+        at(5, 'ticket.issue', { key: 'journalSaid.ticketAmount', values: { station: 1, ticket: '…4321', amount: 30_000, currency: 'HKD' } }),
+        at(6, 'bet.place', { key: 'journalSaid.stakes', values: { station: 1, round: 'R-9', amount: 2_500 } }),
+        at(7, 'power.reset', { key: 'journalSaid.startedUnclean', values: { version: '3.1.0' } }),
+      ];
+      const text = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none)
+        .rows.join('\n')
+        .replace(/\n\s+/g, ' ');
+      for (const words of [
+        t('service.role.supervisor'),
+        t('service.exitReason.power-loss'),
+        t('service.tickets.voidReason.not-ready'),
+        t('service.tickets.reason.expired'),
+        // A ticket's amount in the ticket's currency, whatever the session's.
+        formatMoney(30_000, 'HKD', language),
+        formatMoney(2_500, 'MOP', language),
+        '3.1.0',
+      ])
+        assert.ok(text.includes(words), `${language}: ${words} in ${text}`);
+      assert.doesNotMatch(text, /supervisor|power-loss|not-ready|journalSaid|as recorded|\{\{/, `${language}: ${text}`);
+    }
+  });
+});
+
 describe('service event log: a fault raised', () => {
   it("is said in the screen's words, where, what and its detail, instead of its payload; any other entry as its payload", () => {
     for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
