@@ -37,3 +37,28 @@ export function choiceWords(t: Translate, marker: string): string {
 export function choicesWords(t: Translate, markers: readonly string[]): string[] {
   return markers.map((m) => choiceWords(t, m));
 }
+
+/** A rule option by its name in the reader's language (`surrender` → "surrender"); null for one this version does not name. */
+export function ruleOptionWords(t: Translate, path: string): string | null {
+  const key = `ruleChoice.option.${path}`;
+  return PATH.test(path) && isMessageKey(key) ? t(key) : null;
+}
+
+/**
+ * A rule option's value as JSON (the Configuration page's, a refusal's: `"not-vs-ace"`, `true`, `3`)
+ * in the reader's language: yes or no, a number as it is, a code by its word; null for one this
+ * version does not name (an object, a code a newer engine writes).
+ */
+export function ruleValueWords(t: Translate, json: string): string | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (typeof v === 'boolean') return t(v ? 'ruleChoice.yes' : 'ruleChoice.no');
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : null;
+  if (typeof v !== 'string' || !CODE.test(v)) return null;
+  const key = `ruleChoice.value.${v}`;
+  return isMessageKey(key) ? t(key) : null;
+}

@@ -1,6 +1,7 @@
 import type { i18n } from 'i18next';
 import { createI18n, isMessageKey, type MessageKey } from './i18n.js';
 import type { Catalogue } from './index.js';
+import { ruleOptionWords, ruleValueWords } from './rule-choice.js';
 
 /** A key named without its plural suffix, as i18next resolves it (`roundCardsAfterEntry_other` is `roundCardsAfterEntry`). */
 type WithoutPlural<K extends string> = K extends `${infer Base}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}` ? Base : K;
@@ -136,12 +137,31 @@ function wordOf(t: Translate, name: string, value: SaidValue): SaidValue | strin
  * noun names said by that noun (the service screen's notice, the back office, the log's English).
  */
 export function saidWords(t: Translate, s: { readonly key: MessageKey; readonly values?: Readonly<Record<string, SaidValue>> }): string {
+  if (s.key.startsWith('service.ruleRefusal.')) return t(s.key, ruleRefusalValues(t, s.values ?? {}));
   // Only a service-mode refusal's, a service act's done notice's and a fault detail's and the journal's own words' (journalSaid) parameters are read as nouns: a
   // configuration refusal names its games and profiles as codes throughout (`{{games}}` is a list of
   // them), and one of its codes said by a noun beside another left as a code would read as two kinds of thing.
   if (!['serviceRefusal.', 'service.done.', 'tiltDetail.', 'journalSaid.'].some((p) => s.key.startsWith(p))) return t(s.key, { ...s.values });
   const values = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, wordOf(t, k, v)]));
   return t(s.key, values);
+}
+
+/**
+ * A rule option refused by the engine's guard (host/config/refusal-words.ts ruleSaid) as the
+ * reader says it: the option by its name, the value and each value the text allows by its word
+ * (`ruleChoice.*`, as the Configuration page and a recall say them), for the catalogue's
+ * `{{allowed, list}}` to join; a range, a type or a code this version cannot name as it came.
+ */
+function ruleRefusalValues(t: Translate, values: Readonly<Record<string, SaidValue>>): Record<string, unknown> {
+  const say = (key: MessageKey, options?: Record<string, unknown>) => t(key, options ?? {});
+  const out: Record<string, unknown> = { ...values };
+  if (typeof values.option === 'string') out.option = ruleOptionWords(say, values.option) ?? values.option;
+  if (typeof values.value === 'string') out.value = ruleValueWords(say, values.value) ?? values.value;
+  if (typeof values.allowed === 'string') {
+    const each = values.allowed.split(', ').map((v) => ruleValueWords(say, v));
+    if (each.every((w) => w !== null)) out.allowed = each;
+  }
+  return out;
 }
 
 let english: i18n | undefined;

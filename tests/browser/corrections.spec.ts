@@ -6,6 +6,7 @@ import { simulatedTableConfig, tableOptions } from '../../host/config/table-conf
 import { profileItems } from '../../host/service/profile-items.js';
 import { citationWords } from '../../locales/citation.js';
 import { createI18n, type MessageKey } from '../../locales/i18n.js';
+import { saidWords } from '../../locales/said.js';
 import { expect, insertNote, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
 import { screenshot } from './screenshot.js';
 import {
@@ -110,6 +111,12 @@ async function recallShows(page: Page, corrections: readonly (readonly [correcti
 function said(lang: Lang, key: MessageKey, values: Record<string, unknown>): string {
   const t = createI18n(lang).getFixedT(lang);
   return t(key, { ...values }).replace(/\s+/g, '');
+}
+
+/** A refusal as the screen says it (locales/said.ts: a rule option and its values in words), its spaces taken out. */
+function saidOnScreen(lang: Lang, key: MessageKey, values: Record<string, string | number>): string {
+  const t = createI18n(lang).getFixedT(lang);
+  return saidWords((k, o) => t(k, o), { key, values }).replace(/\s+/g, '');
 }
 
 /** The page's words with their spaces taken out: a long line wraps over rows. */
@@ -318,7 +325,13 @@ test("the Configuration page refuses an override of a fixed article, naming the 
       await typeOnPad(page, 'number', '0');
       // The guard answers when the change is asked for: nobody is called to confirm what would be refused.
       // The article in words (`{{article, citation}}`), as the screen says it; a long line wraps, so both are read without spaces.
-      const words = said(lang, 'service.ruleRefusal.fixed', { option: 'fiveCardHalfPay', value: 'false', allowed: '\u0000', article: 'macau-2009 art.19' });
+      // The option and its value in words too (`ruleChoice.*`), as the Configuration page names them.
+      const words = saidOnScreen(lang, 'service.ruleRefusal.fixed', {
+        option: 'fiveCardHalfPay',
+        value: 'false',
+        allowed: '\u0000',
+        article: 'macau-2009 art.19',
+      });
       await expect.poll(() => spaceless(page)).toMatch(new RegExp(escapeRegExp(words).replace('\u0000', '.+')));
       await screenshot(page, testInfo, `config-refusal-fixed-${lang}`);
     }

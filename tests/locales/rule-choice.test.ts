@@ -7,6 +7,8 @@ import { choiceMarker } from '../../engine/table/rule-options.js';
 import { WAR_PROFILES } from '../../engine/war/profiles.js';
 import { createI18n } from '../../locales/i18n.js';
 import { choiceWords } from '../../locales/rule-choice.js';
+import type { MessageKey } from '../../locales/i18n.js';
+import { saidWords } from '../../locales/said.js';
 
 /** Every marker a settlement line can carry: each option of each game's profiles with each value it offers or takes. */
 function markers(): string[] {
@@ -54,4 +56,36 @@ describe("a rule option a line was settled under, in the reader's language (rule
       assert.ok(said.includes(marker) && said !== marker, `${marker} → ${said}`);
     }
   });
+});
+
+// A rule option the engine's guard refused was said with the option, its value and what the text
+// allows as the engine writes them (`evenMoney = "none" refused: the text fixes it at "full"`) in
+// every language, while the Configuration page and a recall name the same option and values in words.
+describe("a rule option refused (service.ruleRefusal.*), in the reader's language", () => {
+  for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const)
+    it(`${language}: names the option, the value and what is allowed in words; an unknown one as it came`, () => {
+      const i18n = createI18n(language);
+      const t = (key: MessageKey, options: Record<string, unknown>) => i18n.t(key, options);
+      const fixed = saidWords(t, {
+        key: 'service.ruleRefusal.fixed',
+        values: { option: 'evenMoney', value: '"none"', article: 'macau-2009 art.16', allowed: '"full"' },
+      });
+      const offered = saidWords(t, {
+        key: 'service.ruleRefusal.not-offered',
+        values: { option: 'surrender', value: '"late"', article: 'macau-2009 art.18 n.1', allowed: '"not-vs-ace", "none"' },
+      });
+      const range = saidWords(t, { key: 'service.ruleRefusal.out-of-range-no-article', values: { option: 'decks', value: '9', allowed: '1–8' } });
+      const unknown = saidWords(t, {
+        key: 'service.ruleRefusal.unknown-option',
+        values: { option: 'newerOption', value: '"x-y"', article: 'macau-2009 art.1' },
+      });
+      for (const [text, words] of [
+        [fixed, [t('ruleChoice.option.evenMoney', {}), t('ruleChoice.value.none', {}), t('ruleChoice.value.full', {})]],
+        [offered, [t('ruleChoice.option.surrender', {}), t('ruleChoice.value.late', {}), t('ruleChoice.value.not-vs-ace', {})]],
+        [range, [t('ruleChoice.option.decks', {}), '9', '1–8']],
+        [unknown, ['newerOption']],
+      ] as const)
+        for (const w of words) assert.ok(text.includes(w), `${language}: ${w} in ${text}`);
+      for (const text of [fixed, offered, range]) assert.doesNotMatch(text, /"|evenMoney|not-vs-ace/, `${language}: ${text}`);
+    });
 });

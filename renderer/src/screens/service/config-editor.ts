@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { BetId } from '../../../../protocol/index.js';
+import { ruleValueWords } from '../../../../locales/rule-choice.js';
 
 /**
  * The Configuration page's editor: the keys the host changes while it runs (host/config/
@@ -230,6 +231,8 @@ export function formatConfigValue(key: string, json: string, f: ValueFormat): st
         const s = obj(v);
         return f.t('service.config.stationValue', { seat: String(s.seat ?? '—'), spec: String(s.billAcceptor ?? '—'), protocol: String(s.protocol ?? '—') });
       }
+      // A rule option's value by its word (`ruleChoice.*`); one this version cannot name as recorded.
+      if (key.startsWith('rules.')) return ruleValueWords(f.t, json) ?? json;
       return json;
     }
   }

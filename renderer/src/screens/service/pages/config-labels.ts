@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { BetId } from '../../../../../protocol/index.js';
+import { ruleOptionWords } from '../../../../../locales/rule-choice.js';
 
 /** The configuration keys with words of their own (`service.configKey.<key>`); rule options keep their own names. */
 const WORDED_CONFIG_KEYS = [
@@ -22,10 +23,11 @@ const WORDED_CONFIG_KEYS = [
   'profileAuthorisation',
 ] as const;
 
-/** A configuration key's name in the screen's language; rule options keep their own names. */
+/** A configuration key's name in the screen's language; a rule option (`rules.<path>`) by its name (`ruleChoice.option.*`), one this version cannot name as it is. */
 export function configKeyLabel(key: string, t: TFunction): string {
   const station = /^station\.(\d+)$/.exec(key);
   if (station) return t('service.field.atStation', { station: station[1] });
+  if (key.startsWith('rules.')) return ruleOptionWords(t, key.slice('rules.'.length)) ?? key;
   const worded = WORDED_CONFIG_KEYS.find((k) => k === key);
   return worded ? t(`service.configKey.${worded}`) : key;
 }

@@ -41,3 +41,25 @@ describe("the Configuration page: each rule option's article", () => {
     });
   }
 });
+
+// The list and the rule options' editor named each option and its value as the engine writes them
+// (`rules.surrender`, `"not-vs-ace"`, `fiveCardHalfPay = true`) in every language, while a recall
+// said the same choices in words (ruleChoice.*).
+describe("the Configuration page: each rule option's name and value", () => {
+  for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+    it(`${language}: are said in words in the list and in the rule options' editor`, () => {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = signedInService(language, 'supervisor', { name: 'Ana', staff: '1001' });
+      const editing = { ...INITIAL_CHOICES, ruleEdit: { index: 1, value: '"none"' } };
+      for (const choices of [INITIAL_CHOICES, editing]) {
+        const { rows } = pageContent(state, page, t, choices, none);
+        const text = rows.map((x) => x.trim()).join(' ');
+        assert.doesNotMatch(text, /fiveCardHalfPay|not-vs-ace|rules\.|"/, `${language}: ${text}`);
+        for (const words of [t('ruleChoice.option.fiveCardHalfPay'), t('ruleChoice.option.surrender'), t('ruleChoice.value.not-vs-ace'), t('ruleChoice.yes')])
+          assert.ok(text.includes(words), `${language}: ${words} in ${text}`);
+        if (choices === editing) assert.ok(text.includes(t('ruleChoice.value.none')), `${language}: the value chosen in words: ${text}`);
+      }
+    });
+  }
+});

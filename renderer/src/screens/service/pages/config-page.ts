@@ -64,7 +64,7 @@ function configList(page: ConfigPageData, fmt: ValueFormat, k: PageKit): void {
       t('service.field.config', { key: configKeyLabel(item.key, t), value }),
       ...(item.optionClass ? [t(`service.optionClass.${item.optionClass}`)] : []),
       ...(item.article ? [citationWords(t, item.article)] : []),
-      ...(item.choice ? [t('service.config.chosen', { value: item.default ?? '' })] : []),
+      ...(item.choice ? [t('service.config.chosen', { value: item.default === undefined ? '' : formatConfigValue(item.key, item.default, fmt) })] : []),
     ];
     const [head = '', ...tail] = parts;
     rows.push(...wrapRow(tail.reduce((first, second) => t('punctuation.joined', { first, second }), head)));

@@ -1,5 +1,7 @@
 import { citationWords } from '../../../../../locales/citation.js';
 import type { ValueFormat } from '../config-editor.js';
+import { ruleValueWords } from '../../../../../locales/rule-choice.js';
+import { configKeyLabel } from './config-labels.js';
 import type { ConfigItemData, ConfigPageData } from './config-page-data.js';
 import type { PageKit } from './kit.js';
 import { toJson, withOption } from './rule-options.js';
@@ -22,8 +24,11 @@ export function ruleEditor(
   const { t } = fmt;
   const item = items[re.index];
   rows.push(t('service.config.editingRules'));
+  // An option by its name and a value by its word (`ruleChoice.*`), as the list above and a recall say them; one this version cannot name as it is.
+  const named = (i: ConfigItemData) => configKeyLabel(i.key, t);
+  const worded = (json: string) => ruleValueWords(t, json) ?? json;
   items.forEach((i, n) => {
-    const parts = [`${n === re.index ? '▶' : ' '} ${n + 1}. ${i.key.slice('rules.'.length)} = ${i.value}`];
+    const parts = [`${n === re.index ? '▶' : ' '} ${n + 1}. ${t('service.field.config', { key: named(i), value: worded(i.value) })}`];
     if (i.optionClass) parts.push(t(`service.optionClass.${i.optionClass}`));
     if (i.article) parts.push(citationWords(t, i.article));
     const [head = '', ...tail] = parts;
@@ -31,52 +36,32 @@ export function ruleEditor(
   });
   if (item) {
     const option = item.key.slice('rules.'.length);
-    rows.push('', ...wrapRow(t('service.config.ruleSelected', { option, value: item.value, default: item.default ?? '—' })));
-    if (re.value !== null) rows.push(...wrapRow(t('service.config.new', { value: re.value })));
+    const name = named(item);
+    rows.push(
+      '',
+      ...wrapRow(
+        t('service.config.ruleSelected', { option: name, value: worded(item.value), default: item.default === undefined ? '—' : worded(item.default) }),
+      ),
+    );
+    if (re.value !== null) rows.push(...wrapRow(t('service.config.new', { value: worded(re.value) })));
     const values = item.values ?? [];
     if (values.length > 0) {
       const now = re.value ?? toJson(item.value);
       const next = values[(values.indexOf(now) + 1) % values.length] ?? values[0] ?? now;
-      btn('rule-value', t('service.config.ruleValue', { value: re.value ?? '—' }), () => a.choose({ ruleEdit: { ...re, value: next } }));
+      btn('rule-value', t('service.config.ruleValue', { value: re.value === null ? '—' : worded(re.value) }), () =>
+        a.choose({ ruleEdit: { ...re, value: next } }),
+      );
     } else {
       btn('rule-typed', t('service.config.ruleTyped'), () =>
         a.ask({
-          title: option,
+          title: name,
           label: t('service.config.typeNumber'),
           kind: 'digits',
           then: (typed) => a.choose({ ruleEdit: { ...re, value: String(Number(typed)) } }),
         }),
       );
     }
-    if (re.value !== null) {
-      const value = re.value;
-      btn('config-authorise', t('service.config.authorise'), () =>
-        a.ask({
-          title: `${t('service.action.config-change')} · ${option}`,
-          label: t('service.action.authorisation'),
-          kind: 'reference',
-          // Then the day that authorisation takes effect (issue 51): typed YYYYMMDD, 0 for the day it is journalled.
-          then: (authorisation) =>
-            a.ask({
-              title: `${t('service.action.config-change')} · ${option}`,
-              label: t('service.config.typeEffective'),
-              kind: 'digits',
-              then: (typed) => {
-                const effective = effectiveDay(typed);
-                if (effective === null) return;
-                a.choose({ ruleEdit: null });
-                a.act({
-                  kind: 'config-change',
-                  key: 'profileOptions',
-                  value: withOption(page, option, value, item.default),
-                  authorisation,
-                  ...(effective ? { effective } : {}),
-                });
-              },
-            }),
-        }),
-      );
-    }
+    if (re.value !== null) authoriseButton(page, item, option, name, re.value, k);
   }
   btn('rule-pick', t('service.config.rulePick'), () =>
     a.ask({
@@ -90,6 +75,37 @@ export function ruleEditor(
     }),
   );
   btn('config-cancel', t('service.confirm.cancel'), () => a.choose({ ruleEdit: null }));
+}
+
+/** The button that asks the regulator's reference, then the day it takes effect, and asks for the change of `option` to `value`. */
+function authoriseButton(page: ConfigPageData, item: ConfigItemData, option: string, name: string, value: string, k: PageKit): void {
+  const { a, btn, t } = k;
+  btn('config-authorise', t('service.config.authorise'), () =>
+    a.ask({
+      title: `${t('service.action.config-change')} · ${name}`,
+      label: t('service.action.authorisation'),
+      kind: 'reference',
+      // Then the day that authorisation takes effect (issue 51): typed YYYYMMDD, 0 for the day it is journalled.
+      then: (authorisation) =>
+        a.ask({
+          title: `${t('service.action.config-change')} · ${name}`,
+          label: t('service.config.typeEffective'),
+          kind: 'digits',
+          then: (typed) => {
+            const effective = effectiveDay(typed);
+            if (effective === null) return;
+            a.choose({ ruleEdit: null });
+            a.act({
+              kind: 'config-change',
+              key: 'profileOptions',
+              value: withOption(page, option, value, item.default),
+              authorisation,
+              ...(effective ? { effective } : {}),
+            });
+          },
+        }),
+    }),
+  );
 }
 
 /** A day typed on the digits pad, `YYYYMMDD` → `YYYY-MM-DD`; `0`: none (the day the change is journalled); null: not a day. */
