@@ -58,7 +58,7 @@ export function journalSaidOf(name: keyof Catalogue['journalSaid'] & string, val
  * The parameters that carry a code the catalogues name by a noun, and the section holding each
  * code's noun: a hold's reason, a dealing error's correction, a game, a rule profile, a card's
  * step in the deal, where in a bill acceptor a note jammed, a fault (by its message), a service
- * role, why a service session ended, why a ticket was voided or given back (the event log). A code
+ * role, why a service session ended, why a ticket was voided or given back, a service act (the event log). A code
  * with no noun there is said as itself.
  */
 const NOUNS: Readonly<Record<string, string>> = {
@@ -73,6 +73,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   exitReason: 'service.exitReason',
   ticketVoid: 'service.tickets.voidReason',
   ticketReturn: 'service.tickets.reason',
+  serviceAct: 'service.journalAct',
 };
 
 /** A code as it can name a key: lower-case words joined by hyphens, nothing that walks the catalogue. */

@@ -44,7 +44,7 @@ describe('the event log of service mode', () => {
     ledger.append({ type: 'credit.cancel', txId: 'c1', payload: { station: 3, amount: 12_345, reason: 'player left' } });
     ledger.append({ type: 'handpay.request', txId: 'h1', payload: { station: 4, amount: 900_000, reason: 'win-limit' } });
     ledger.append({ type: 'handpay.confirm', txId: 'h2', payload: { station: 4, requestTxId: 'h1', amount: 900_000, attendant: 'Ana', witness: 'Bo' } });
-    ledger.append({ type: 'service.action', payload: { who: 'Ana', action: 'sync-retry', detail: '' } });
+    ledger.append({ type: 'service.test', payload: { who: 'Ana', device: 'BA-1', test: 'note', result: 'ok' } });
     const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
     const said = Object.fromEntries(rows.filter((r) => r.seq !== 3).map((r) => [r.type, r.said ?? null]));
     assert.deepEqual(said['bill.credit'], { key: 'journalSaid.note', values: { station: 1, amount: 100_000, currency: 'HKD' } });
@@ -52,7 +52,7 @@ describe('the event log of service mode', () => {
     assert.deepEqual(said['credit.cancel'], { key: 'journalSaid.creditCancel', values: { station: 3, amount: 12_345, reason: 'player left' } });
     assert.deepEqual(said['handpay.request'], { key: 'journalSaid.handpayWinLimit', values: { station: 4, amount: 900_000 } });
     assert.deepEqual(said['handpay.confirm'], { key: 'journalSaid.handpayConfirm', values: { station: 4, amount: 900_000, attendant: 'Ana', witness: 'Bo' } });
-    assert.equal(said['service.action'], null);
+    assert.equal(said['service.test'], null);
     // The payload stays beside the words (the export and a reader of an older screen have it).
     assert.ok(rows.some((r) => r.type === 'bill.credit' && r.summary.includes('100000')));
     ledger.close();
@@ -134,6 +134,29 @@ describe('the event log of service mode', () => {
     const [row] = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
     assert.equal(row?.type, 'bill.return');
     assert.equal(row?.said, undefined);
+    ledger.close();
+  });
+
+  // A service act's record (service.action) was shown as its JSON, its action by its code
+  // ('void-round') and the English its code built ('round R-1: card unidentified'), unlabelled.
+  it("says a service act by key: who, the second person, the act by its code's words, the journal's detail as recorded", () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const entries: NewEntry[] = [
+      { type: 'service.action', payload: { who: 'Ana Lei', action: 'sync-retry', detail: '' } },
+      { type: 'service.action', payload: { who: 'Ana Lei', action: 'void-round', confirmedBy: 'Bo Chan', detail: 'round R-1: card unidentified' } },
+      { type: 'service.action', payload: { who: 'Ana Lei', action: 'new-shoe', detail: 'declared' } },
+      { type: 'service.action', payload: { who: 'Ana Lei', action: 'jackpot-reset', confirmedBy: 'Bo Chan', detail: '' } },
+    ];
+    const seqs = entries.map((e) => ledger.append(e).entry.seq);
+    const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
+    const said = seqs.map((seq) => rows.find((r) => r.seq === seq)?.said ?? null);
+    const j = (name: string, values: Record<string, string | number>) => ({ key: `journalSaid.${name}`, values });
+    assert.deepEqual(said, [
+      j('serviceAct', { who: 'Ana Lei', serviceAct: 'sync-retry' }),
+      j('serviceActTwoDetail', { who: 'Ana Lei', second: 'Bo Chan', serviceAct: 'void-round', detail: 'round R-1: card unidentified' }),
+      j('serviceActDetail', { who: 'Ana Lei', serviceAct: 'new-shoe', detail: 'declared' }),
+      j('serviceActTwo', { who: 'Ana Lei', second: 'Bo Chan', serviceAct: 'jackpot-reset' }),
+    ]);
     ledger.close();
   });
 });

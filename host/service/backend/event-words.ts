@@ -32,7 +32,7 @@ function fieldsOf(p: Readonly<Record<string, unknown>>): Fields {
  * What the event log says of an entry of a kind it knows by its fields, as a key of the
  * catalogues' `journalSaid` section and its parameters (the screen words it in its language): a
  * note, a credit cancelled, a handpay, stakes placed, a casino system's transfer, a ticket's life,
- * a door, a start, a service sign-in or sign-out, a shoe's change. Amounts are minor units, with
+ * a door, a start, a service sign-in or sign-out, a shoe's change, a service act. Amounts are minor units, with
  * the currency the entry names (a note's, a ticket's), else in the table's (the screen's). Any
  * other entry, or one whose fields do not read as its kind's do, null: the log shows its payload
  * as recorded, and says so.
@@ -143,7 +143,21 @@ function tableSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields
     }
     case 'shoe.change':
       return p.event === 'loaded' ? said('shoeLoaded') : p.event === 'cut-card' ? said('shoeCutCard') : null;
+    case 'service.action':
+      return serviceActSaid(f);
     default:
       return null;
   }
+}
+
+/**
+ * A service act's record: who, the second person of a two-person act, the act by its code (the
+ * screen words it, `service.journalAct.*`), and the detail the host wrote in English beside it,
+ * labelled as the journal's record (it is no sentence of the catalogues).
+ */
+function serviceActSaid(f: Fields): JournalSaidPayload | null {
+  const [who, act, detail, second] = [f.text('who'), f.text('action'), f.text('detail'), f.text('confirmedBy')];
+  if (who === null || act === null) return null;
+  const values = { who, ...(second !== null ? { second } : {}), serviceAct: act, ...(detail ? { detail } : {}) };
+  return said(`serviceAct${second !== null ? 'Two' : ''}${detail ? 'Detail' : ''}`, values);
 }

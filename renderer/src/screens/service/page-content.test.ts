@@ -520,7 +520,7 @@ describe('service Status page faults', () => {
 describe('service event log: the entries met most, in words', () => {
   // Only a note, a cancel and a handpay were said in words; a sign-in, a ticket returned or voided,
   // stakes and a start were their payload's JSON, codes (`supervisor`, `expired`) and all.
-  it("says a sign-in, a session's end, a ticket voided or returned, stakes and a start by their fields, codes in the screen's words", () => {
+  it("says a sign-in, a session's end, a ticket voided or returned, stakes, a start and a service act by their fields, codes in the screen's words", () => {
     for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
       const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
@@ -541,6 +541,10 @@ describe('service event log: the entries met most, in words', () => {
         at(5, 'ticket.issue', { key: 'journalSaid.ticketAmount', values: { station: 1, ticket: '…4321', amount: 30_000, currency: 'HKD' } }),
         at(6, 'bet.place', { key: 'journalSaid.stakes', values: { station: 1, round: 'R-9', amount: 2_500 } }),
         at(7, 'power.reset', { key: 'journalSaid.startedUnclean', values: { version: '3.1.0' } }),
+        at(8, 'service.action', {
+          key: 'journalSaid.serviceActTwoDetail',
+          values: { who: 'Ana Lei', second: 'Bo Chan', serviceAct: 'void-round', detail: 'round R-1: card unidentified' },
+        }),
       ];
       const text = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none)
         .rows.join('\n')
@@ -554,9 +558,13 @@ describe('service event log: the entries met most, in words', () => {
         formatMoney(30_000, 'HKD', language),
         formatMoney(2_500, 'MOP', language),
         '3.1.0',
+        // A service act by its words, the host's English detail labelled as the journal's record.
+        t('service.journalAct.void-round'),
+        'Bo Chan',
+        'R-1',
       ])
         assert.ok(text.includes(words), `${language}: ${words} in ${text}`);
-      assert.doesNotMatch(text, /supervisor|power-loss|not-ready|journalSaid|as recorded|\{\{/, `${language}: ${text}`);
+      assert.doesNotMatch(text, /supervisor|power-loss|not-ready|void-round|journalSaid|\{\}|\{\{/, `${language}: ${text}`);
     }
   });
 });
