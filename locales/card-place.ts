@@ -1,12 +1,18 @@
-import type { Said } from './said.js';
+import type { MessageKey } from './i18n.js';
 
 // Where a dealt card went, as the engines write it into the journal (`to` of a round's card):
 // `burn`, `dealer`, `banker`, `player`, `seat:<n>` (casino war), `seat:<n>:war` (the war's card) and
 // `seat:<n>:hand:<h>` (blackjack, hands counted from 0). A recall page says it in the reader's
 // language; a place this version does not know (a newer engine's) is shown as it was recorded.
 
+/** A place's words: a key of the catalogues' `cardPlace` section and its numbers (the seat, the hand). */
+export interface PlaceSaid {
+  readonly key: MessageKey;
+  readonly values: Readonly<Record<string, number>>;
+}
+
 /** The places named by a word alone. */
-function named(to: string): Said['key'] | null {
+function named(to: string): MessageKey | null {
   switch (to) {
     case 'burn':
       return 'cardPlace.burn';
@@ -28,7 +34,7 @@ function count(text: string | undefined): number | null {
 }
 
 /** The words' key and values for a card's place, or null when the place is not one the engines write. */
-export function cardPlaceSaid(to: string): Said | null {
+export function cardPlaceSaid(to: string): PlaceSaid | null {
   const word = named(to);
   if (word !== null) return { key: word, values: {} };
   const parts = to.split(':');

@@ -1,6 +1,7 @@
 import type { i18n } from 'i18next';
 import { createI18n, isMessageKey, type MessageKey } from './i18n.js';
 import type { Catalogue } from './index.js';
+import { cardPlaceSaid } from './card-place.js';
 import { ruleOptionWords, ruleValueWords } from './rule-choice.js';
 
 /** A key named without its plural suffix, as i18next resolves it (`roundCardsAfterEntry_other` is `roundCardsAfterEntry`). */
@@ -58,7 +59,8 @@ export function journalSaidOf(name: keyof Catalogue['journalSaid'] & string, val
  * The parameters that carry a code the catalogues name by a noun, and the section holding each
  * code's noun: a hold's reason, a dealing error's correction, a game, a rule profile, a card's
  * step in the deal, where in a bill acceptor a note jammed, a fault (by its message), a service
- * role, why a service session ended, why a ticket was voided or given back, a service act (the event log). A code
+ * role, why a service session ended, why a ticket was voided or given back, a service act, why a
+ * round could not be corrected (the event log). A code
  * with no noun there is said as itself.
  */
 const NOUNS: Readonly<Record<string, string>> = {
@@ -74,6 +76,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   ticketVoid: 'service.tickets.voidReason',
   ticketReturn: 'service.tickets.reason',
   serviceAct: 'service.journalAct',
+  uncorrectable: 'service.uncorrectable',
 };
 
 /** A code as it can name a key: lower-case words joined by hyphens, nothing that walks the catalogue. */
@@ -122,6 +125,11 @@ const LISTS: Readonly<Record<string, (code: string) => string | null>> = { cause
  * way (never a comma in code); every other parameter a code by its noun, else as it is.
  */
 function wordOf(t: Translate, name: string, value: SaidValue): SaidValue | string[] {
+  // Where a card went (`seat:2:hand:0`), as a recall says it; a place this version does not know as recorded.
+  if (name === 'cardPlace' && typeof value === 'string') {
+    const place = cardPlaceSaid(value);
+    return place === null ? value : t(place.key, { ...place.values });
+  }
   const keyOf = Object.hasOwn(LISTS, name) ? LISTS[name] : undefined;
   if (keyOf === undefined || typeof value !== 'string') return nounOf(t, name, value);
   return value

@@ -8,7 +8,7 @@ import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIss
 import type { NewEntry } from '../../../ledger/index.js';
 import { validationNumber } from '../../../terms/validation-number.js';
 import { ticketOutTxId } from '../../../ledger/ticket-postings.js';
-import { billCredit } from '../../../ledger/fixtures.js';
+import { billCredit, settledRound } from '../../../ledger/fixtures.js';
 import { eventLogReader } from './event-log.js';
 
 describe('the event log of service mode', () => {
@@ -156,6 +156,42 @@ describe('the event log of service mode', () => {
       j('serviceActTwoDetail', { who: 'Ana Lei', second: 'Bo Chan', serviceAct: 'void-round', detail: 'round R-1: card unidentified' }),
       j('serviceActDetail', { who: 'Ana Lei', serviceAct: 'new-shoe', detail: 'declared' }),
       j('serviceActTwo', { who: 'Ana Lei', second: 'Bo Chan', serviceAct: 'jackpot-reset' }),
+    ]);
+    ledger.close();
+  });
+
+  // The journal's most frequent entries, a card read, and a round settled or voided, were shown as
+  // their payload's JSON (a settlement's runs past the row: its round id was all one saw).
+  it('says a card read, a round settled and a round voided by key: the card and where it went, the round, the game, why it was voided', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    ledger.append(billCredit(1, 100_000, 'b1'));
+    ledger.append(billCredit(2, 100_000, 'b2'));
+    const one = settledRound('R-1', [1], 1_000);
+    const two = settledRound('R-2', [2], 1_000, 1);
+    for (const b of [...one.bets, ...two.bets]) ledger.append(b);
+    const core = two.settle.type === 'round.settle' ? two.settle.payload : null;
+    assert.ok(core);
+    const { lines: _lines, ...voided } = core;
+    void _lines;
+    const entries: NewEntry[] = [
+      { type: 'card.read', payload: { tableId: 'T1', card: '7H', to: 'burn' } },
+      { type: 'card.read', payload: { tableId: 'T1', roundId: 'R-1', card: 'AS', to: 'seat:1:hand:0' } },
+      one.settle,
+      {
+        type: 'round.void',
+        txId: 'R-2:void',
+        payload: { ...voided, reason: 'card unidentified', authorisedBy: ['Ana', 'Bo'], uncorrectable: 'card-unidentified' },
+      },
+    ];
+    const seqs = entries.map((e) => ledger.append(e).entry.seq);
+    const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
+    const said = seqs.map((seq) => rows.find((r) => r.seq === seq)?.said ?? null);
+    const j = (name: string, values: Record<string, string | number>) => ({ key: `journalSaid.${name}`, values });
+    assert.deepEqual(said, [
+      j('cardReadOutside', { card: '7H', cardPlace: 'burn' }),
+      j('cardRead', { card: 'AS', cardPlace: 'seat:1:hand:0', round: 'R-1' }),
+      j('roundSettled', { round: 'R-1', game: 'blackjack', profile: 'macau-2009' }),
+      j('roundVoidWhy', { round: 'R-2', uncorrectable: 'card-unidentified', reason: 'card unidentified' }),
     ]);
     ledger.close();
   });

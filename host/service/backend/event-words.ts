@@ -32,7 +32,8 @@ function fieldsOf(p: Readonly<Record<string, unknown>>): Fields {
  * What the event log says of an entry of a kind it knows by its fields, as a key of the
  * catalogues' `journalSaid` section and its parameters (the screen words it in its language): a
  * note, a credit cancelled, a handpay, stakes placed, a casino system's transfer, a ticket's life,
- * a door, a start, a service sign-in or sign-out, a shoe's change, a service act. Amounts are minor units, with
+ * a door, a start, a service sign-in or sign-out, a shoe's change, a service act, a card read, a
+ * round settled or voided. Amounts are minor units, with
  * the currency the entry names (a note's, a ticket's), else in the table's (the screen's). Any
  * other entry, or one whose fields do not read as its kind's do, null: the log shows its payload
  * as recorded, and says so.
@@ -145,6 +146,31 @@ function tableSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields
       return p.event === 'loaded' ? said('shoeLoaded') : p.event === 'cut-card' ? said('shoeCutCard') : null;
     case 'service.action':
       return serviceActSaid(f);
+    default:
+      return roundSaid(type, p, f);
+  }
+}
+
+/** A card read (the card as the shoe wrote it, where it went by its code, the screen's words), a round settled or voided. */
+function roundSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields): JournalSaidPayload | null {
+  const round = f.text('roundId');
+  switch (type) {
+    case 'card.read': {
+      const [card, to] = [f.text('card'), f.text('to')];
+      if (card === null || to === null) return null;
+      return round === null ? said('cardReadOutside', { card, cardPlace: to }) : said('cardRead', { card, cardPlace: to, round });
+    }
+    case 'round.settle': {
+      const [game, profile] = [f.text('game'), f.text('profile')];
+      return round !== null && game !== null && profile !== null ? said('roundSettled', { round, game, profile }) : null;
+    }
+    case 'round.void': {
+      const reason = f.text('reason');
+      if (round === null || reason === null) return null;
+      return typeof p.uncorrectable === 'string'
+        ? said('roundVoidWhy', { round, uncorrectable: p.uncorrectable, reason })
+        : said('roundVoid', { round, reason });
+    }
     default:
       return null;
   }

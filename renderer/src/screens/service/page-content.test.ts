@@ -543,8 +543,11 @@ describe('service event log: the entries met most, in words', () => {
         at(7, 'power.reset', { key: 'journalSaid.startedUnclean', values: { version: '3.1.0' } }),
         at(8, 'service.action', {
           key: 'journalSaid.serviceActTwoDetail',
-          values: { who: 'Ana Lei', second: 'Bo Chan', serviceAct: 'void-round', detail: 'round R-1: card unidentified' },
+          values: { who: 'Ana Lei', second: 'Bo Chan', serviceAct: 'void-round', detail: 'R-1' },
         }),
+        at(9, 'card.read', { key: 'journalSaid.cardRead', values: { card: 'AS', cardPlace: 'seat:3:hand:1', round: 'R-1' } }),
+        at(10, 'round.settle', { key: 'journalSaid.roundSettled', values: { round: 'R-1', game: 'blackjack', profile: 'macau-2009' } }),
+        at(11, 'round.void', { key: 'journalSaid.roundVoidWhy', values: { round: 'R-2', uncorrectable: 'device-fault', reason: 'x' } }),
       ];
       const text = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none)
         .rows.join('\n')
@@ -560,11 +563,16 @@ describe('service event log: the entries met most, in words', () => {
         '3.1.0',
         // A service act by its words, the host's English detail labelled as the journal's record.
         t('service.journalAct.void-round'),
+        // Where a card went, the game and profile, why a round could not be corrected: in words.
+        t('cardPlace.seatHand', { seat: 3, hand: 2 }),
+        t('game.blackjack'),
+        t('backoffice.profile.macau-2009'),
+        t('service.uncorrectable.device-fault'),
         'Bo Chan',
         'R-1',
       ])
         assert.ok(text.includes(words), `${language}: ${words} in ${text}`);
-      assert.doesNotMatch(text, /supervisor|power-loss|not-ready|void-round|journalSaid|\{\}|\{\{/, `${language}: ${text}`);
+      assert.doesNotMatch(text, /supervisor|power-loss|not-ready|void-round|seat:3|macau-2009|device-fault|journalSaid|\{\}|\{\{/, `${language}: ${text}`);
     }
   });
 });
