@@ -60,7 +60,7 @@ export function journalSaidOf(name: keyof Catalogue['journalSaid'] & string, val
  * code's noun: a hold's reason, a dealing error's correction, a game, a rule profile, a card's
  * step in the deal, where in a bill acceptor a note jammed, a fault (by its message), a service
  * role, why a service session ended, why a ticket was voided or given back, a service act, why a
- * round could not be corrected (the event log). A code
+ * round could not be corrected, a decision (the event log). A code
  * with no noun there is said as itself.
  */
 const NOUNS: Readonly<Record<string, string>> = {
@@ -77,6 +77,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   ticketReturn: 'service.tickets.reason',
   serviceAct: 'service.journalAct',
   uncorrectable: 'service.uncorrectable',
+  decision: 'action',
 };
 
 /** A code as it can name a key: lower-case words joined by hyphens, nothing that walks the catalogue. */
@@ -99,6 +100,13 @@ function scopeWords(t: Translate, scope: string): string {
   if (scope === 'table') return t('service.field.atTable', {});
   const m = /^station:(\d{1,4})$/.exec(scope);
   return m ? t('service.field.atStation', { station: Number(m[1]) }) : scope;
+}
+
+/** A configuration key (`creditLimit`, `rules.surrender`) by its name, as the Configuration page says it; one this version does not name as it is. */
+function configKeyWords(t: Translate, key: string): string {
+  if (key.startsWith('rules.')) return ruleOptionWords((k, o) => t(k, o ?? {}), key.slice('rules.'.length)) ?? key;
+  const name = `service.configKey.${key}`;
+  return /^[a-zA-Z]{1,40}$/.test(key) && isMessageKey(name) ? t(name, {}) : key;
 }
 
 /**
@@ -125,6 +133,7 @@ const LISTS: Readonly<Record<string, (code: string) => string | null>> = { cause
  * way (never a comma in code); every other parameter a code by its noun, else as it is.
  */
 function wordOf(t: Translate, name: string, value: SaidValue): SaidValue | string[] {
+  if (name === 'configKey' && typeof value === 'string') return configKeyWords(t, value);
   // Where a card went (`seat:2:hand:0`), as a recall says it; a place this version does not know as recorded.
   if (name === 'cardPlace' && typeof value === 'string') {
     const place = cardPlaceSaid(value);

@@ -195,4 +195,26 @@ describe('the event log of service mode', () => {
     ]);
     ledger.close();
   });
+
+  // A decision and a configuration change (an inspector's first reading) were their payload's JSON.
+  it('says a decision and a configuration change by key: the seat and the decision, the setting, who, the second person and the reference', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const entries: NewEntry[] = [
+      { type: 'round.decision', payload: { tableId: 'T1', roundId: 'R-1', seat: 2, action: 'hit' } },
+      { type: 'round.decision', payload: { tableId: 'T1', roundId: 'R-1', seat: 3, action: 'stand', auto: true } },
+      { type: 'config.change', payload: { who: 'Ana', witness: 'Bo', authorisation: 'DICJ-2026/9', key: 'creditLimit', before: 100, after: 200 } },
+      { type: 'config.change', payload: { who: 'Ana', authorisation: 'DICJ-2026/10', key: 'rules.surrender', before: 'none', after: 'not-vs-ace' } },
+    ];
+    const seqs = entries.map((e) => ledger.append(e).entry.seq);
+    const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
+    const said = seqs.map((seq) => rows.find((r) => r.seq === seq)?.said ?? null);
+    const j = (name: string, values: Record<string, string | number>) => ({ key: `journalSaid.${name}`, values });
+    assert.deepEqual(said, [
+      j('decision', { seat: 2, decision: 'hit', round: 'R-1' }),
+      j('decisionAuto', { seat: 3, decision: 'stand', round: 'R-1' }),
+      j('configChangeTwo', { configKey: 'creditLimit', who: 'Ana', second: 'Bo', authorisation: 'DICJ-2026/9' }),
+      j('configChange', { configKey: 'rules.surrender', who: 'Ana', authorisation: 'DICJ-2026/10' }),
+    ]);
+    ledger.close();
+  });
 });

@@ -40,7 +40,9 @@ function fieldsOf(p: Readonly<Record<string, unknown>>): Fields {
  */
 export function entrySaid(type: string, p: Readonly<Record<string, unknown>>): JournalSaidPayload | null {
   const f = fieldsOf(p);
-  return f.station === null ? tableSaid(type, p, f) : type.startsWith('ticket.') ? ticketSaid(type, f, f.station) : stationSaid(type, p, f, f.station);
+  const atStation = f.station === null ? null : type.startsWith('ticket.') ? ticketSaid(type, f, f.station) : stationSaid(type, p, f, f.station);
+  // A decision names its station where it has one, and is said by its seat.
+  return atStation ?? tableSaid(type, p, f);
 }
 
 /** An entry of a station's that moves or names its money (a note, a cancel, a handpay, stakes, a transfer), or its door. */
@@ -151,7 +153,7 @@ function tableSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields
   }
 }
 
-/** A card read (the card as the shoe wrote it, where it went by its code, the screen's words), a round settled or voided. */
+/** A card read (the card as the shoe wrote it, where it went by its code, the screen's words), a decision, a configuration change, a round settled or voided. */
 function roundSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields): JournalSaidPayload | null {
   const round = f.text('roundId');
   switch (type) {
@@ -164,6 +166,13 @@ function roundSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields
       const [game, profile] = [f.text('game'), f.text('profile')];
       return round !== null && game !== null && profile !== null ? said('roundSettled', { round, game, profile }) : null;
     }
+    case 'round.decision': {
+      const [seat, decision] = [safe(p.seat), f.text('action')];
+      if (round === null || seat === null || decision === null) return null;
+      return said(p.auto === true ? 'decisionAuto' : 'decision', { seat, decision, round });
+    }
+    case 'config.change':
+      return configSaid(f);
     case 'round.void': {
       const reason = f.text('reason');
       if (round === null || reason === null) return null;
@@ -186,4 +195,11 @@ function serviceActSaid(f: Fields): JournalSaidPayload | null {
   if (who === null || act === null) return null;
   const values = { who, ...(second !== null ? { second } : {}), serviceAct: act, ...(detail ? { detail } : {}) };
   return said(`serviceAct${second !== null ? 'Two' : ''}${detail ? 'Detail' : ''}`, values);
+}
+
+/** A configuration change: the setting by its key (the screen words it), who, the second person, the authorisation's reference. */
+function configSaid(f: Fields): JournalSaidPayload | null {
+  const [configKey, who, second, authorisation] = [f.text('key'), f.text('who'), f.text('witness'), f.text('authorisation')];
+  if (configKey === null || who === null || authorisation === null) return null;
+  return second === null ? said('configChange', { configKey, who, authorisation }) : said('configChangeTwo', { configKey, who, second, authorisation });
 }

@@ -548,6 +548,12 @@ describe('service event log: the entries met most, in words', () => {
         at(9, 'card.read', { key: 'journalSaid.cardRead', values: { card: 'AS', cardPlace: 'seat:3:hand:1', round: 'R-1' } }),
         at(10, 'round.settle', { key: 'journalSaid.roundSettled', values: { round: 'R-1', game: 'blackjack', profile: 'macau-2009' } }),
         at(11, 'round.void', { key: 'journalSaid.roundVoidWhy', values: { round: 'R-2', uncorrectable: 'device-fault', reason: 'x' } }),
+        at(12, 'round.decision', { key: 'journalSaid.decisionAuto', values: { seat: 2, decision: 'take-five-card-half', round: 'R-3' } }),
+        at(13, 'config.change', {
+          key: 'journalSaid.configChangeTwo',
+          values: { configKey: 'handpayTwoPersonAbove', who: 'Ana', second: 'Bo', authorisation: 'D/1' },
+        }),
+        at(14, 'config.change', { key: 'journalSaid.configChange', values: { configKey: 'rules.fiveCardHalfPay', who: 'Ana', authorisation: 'D/2' } }),
       ];
       const text = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none)
         .rows.join('\n')
@@ -568,11 +574,19 @@ describe('service event log: the entries met most, in words', () => {
         t('game.blackjack'),
         t('backoffice.profile.macau-2009'),
         t('service.uncorrectable.device-fault'),
+        // A decision by its words; a setting by its name, a rule option by its own.
+        t('action.take-five-card-half'),
+        t('service.configKey.handpayTwoPersonAbove'),
+        t('ruleChoice.option.fiveCardHalfPay'),
         'Bo Chan',
         'R-1',
       ])
         assert.ok(text.includes(words), `${language}: ${words} in ${text}`);
-      assert.doesNotMatch(text, /supervisor|power-loss|not-ready|void-round|seat:3|macau-2009|device-fault|journalSaid|\{\}|\{\{/, `${language}: ${text}`);
+      assert.doesNotMatch(
+        text,
+        /supervisor|power-loss|not-ready|void-round|seat:3|macau-2009|device-fault|take-five|handpayTwo|fiveCard|journalSaid|\{\}|\{\{/,
+        `${language}: ${text}`,
+      );
     }
   });
 });
