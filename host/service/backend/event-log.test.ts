@@ -217,4 +217,27 @@ describe('the event log of service mode', () => {
     ]);
     ledger.close();
   });
+
+  // A drop count's reconciliation (what the cashbox held against what its acceptor credited) was its JSON.
+  it("says a cashbox's drop count by key: the station, counted, credited and the difference in the count's currency", () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const { entry } = ledger.append({
+      type: 'cashbox.drop',
+      payload: {
+        station: 2,
+        currency: 'HKD',
+        notes: [{ denomination: 10_000, counted: 2, credited: 3 }],
+        counted: 20_000,
+        credited: 30_000,
+        difference: -10_000,
+        authorisedBy: ['Ana', 'Bo'],
+      },
+    });
+    const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
+    assert.deepEqual(rows.find((r) => r.seq === entry.seq)?.said, {
+      key: 'journalSaid.cashboxDrop',
+      values: { station: 2, counted: 20_000, credited: 30_000, difference: -10_000, currency: 'HKD' },
+    });
+    ledger.close();
+  });
 });

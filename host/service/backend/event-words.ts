@@ -45,7 +45,7 @@ export function entrySaid(type: string, p: Readonly<Record<string, unknown>>): J
   return atStation ?? tableSaid(type, p, f);
 }
 
-/** An entry of a station's that moves or names its money (a note, a cancel, a handpay, stakes, a transfer), or its door. */
+/** An entry of a station's that moves or names its money (a note, a cancel, a handpay, stakes, a transfer, a drop count), or its door. */
 function stationSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields, station: number): JournalSaidPayload | null {
   const { amount } = f;
   switch (type) {
@@ -76,6 +76,12 @@ function stationSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fiel
     case 'door.open':
     case 'door.close':
       return doorSaid(f, station);
+    case 'cashbox.drop': {
+      // What two people counted against what the acceptor credited since the last drop, in the count's currency.
+      const [counted, credited, difference] = [safe(p.counted), safe(p.credited), safe(p.difference)];
+      if (counted === null || credited === null || difference === null || f.currency === null) return null;
+      return said('cashboxDrop', { station, counted, credited, difference, currency: f.currency });
+    }
     default:
       return null;
   }

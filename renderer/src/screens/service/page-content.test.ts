@@ -554,6 +554,10 @@ describe('service event log: the entries met most, in words', () => {
           values: { configKey: 'handpayTwoPersonAbove', who: 'Ana', second: 'Bo', authorisation: 'D/1' },
         }),
         at(14, 'config.change', { key: 'journalSaid.configChange', values: { configKey: 'rules.fiveCardHalfPay', who: 'Ana', authorisation: 'D/2' } }),
+        at(15, 'cashbox.drop', {
+          key: 'journalSaid.cashboxDrop',
+          values: { station: 4, counted: 20_000, credited: 30_000, difference: -10_000, currency: 'HKD' },
+        }),
       ];
       const text = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none)
         .rows.join('\n')
@@ -578,6 +582,9 @@ describe('service event log: the entries met most, in words', () => {
         t('action.take-five-card-half'),
         t('service.configKey.handpayTwoPersonAbove'),
         t('ruleChoice.option.fiveCardHalfPay'),
+        // A drop count in the count's currency, its difference below zero as such.
+        formatMoney(-10_000, 'HKD', language),
+        formatMoney(30_000, 'HKD', language),
         'Bo Chan',
         'R-1',
       ])
