@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { BetId } from '../../../../protocol/index.js';
-import { ruleValueWords } from '../../../../locales/rule-choice.js';
+import { ruleOptionWords, ruleValueWords } from '../../../../locales/rule-choice.js';
 
 /**
  * The Configuration page's editor: the keys the host changes while it runs (host/config/
@@ -225,6 +225,8 @@ export function formatConfigValue(key: string, json: string, f: ValueFormat): st
       );
       return f.t('service.config.betLimitsValue', { limits });
     }
+    case 'profileOptions':
+      return ruleOptionsWords(v, json, f);
     default: {
       // A station's line: its seat and its acceptor (spec and protocol).
       if (/^station\.\d+$/.test(key)) {
@@ -236,6 +238,21 @@ export function formatConfigValue(key: string, json: string, f: ValueFormat): st
       return json;
     }
   }
+}
+
+/**
+ * The table's rule options (`{"surrender":"none"}`, the JSON the host takes) as the second person
+ * reads them before confirming: each option by its name and its value by its word (`ruleChoice.*`),
+ * one this version cannot name as it is; none chosen, the text's own.
+ */
+function ruleOptionsWords(v: unknown, json: string, f: ValueFormat): string {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return json;
+  const t = (key: Parameters<typeof f.t>[0], options?: Record<string, unknown>): string => String(f.t(key, { ...options }));
+  const items = Object.entries(v).map(([option, value]) => {
+    const raw = JSON.stringify(value);
+    return f.t('ruleChoice.said', { option: ruleOptionWords(t, option) ?? option, value: ruleValueWords(t, raw) ?? raw });
+  });
+  return items.length === 0 ? f.t('service.config.noRuleOptions') : f.t('service.config.ruleOptionsValue', { items });
 }
 
 /** A field's value as shown on its button. */

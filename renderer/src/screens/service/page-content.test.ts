@@ -969,6 +969,26 @@ describe('service rule change: its own effective day (issue 51)', () => {
     };
     assert.match(actionSummary(action, undefined, fmt), /DICJ-2027\/1.*in effect from 2027-03-01/);
   });
+
+  // The second person confirmed a rule change reading the options as the JSON the host takes
+  // ('{"surrender":"none","fiveCardHalfPay":false}') in every language.
+  it('the second person reads a rule options change in words: each option by its name, each value by its word', () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const fmt = { t, money: (m: number) => formatMoney(m, 'MOP', language), minorPerUnit: 100 };
+      const action: ServiceAction = {
+        kind: 'config-change',
+        key: 'profileOptions',
+        value: '{"surrender":"none","fiveCardHalfPay":false}',
+        authorisation: 'D/1',
+      };
+      const text = actionSummary(action, undefined, fmt);
+      for (const words of [t('ruleChoice.option.surrender'), t('ruleChoice.value.none'), t('ruleChoice.option.fiveCardHalfPay'), t('ruleChoice.no')])
+        assert.ok(text.includes(words), `${language}: ${words} in ${text}`);
+      assert.doesNotMatch(text, /[{}"]|fiveCardHalfPay/, `${language}: ${text}`);
+    }
+  });
 });
 
 describe('service Cash-out page', () => {
