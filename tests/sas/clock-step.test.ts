@@ -8,63 +8,16 @@
 // suite's flake, 7 December).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { realClock, type Clock } from '../../hardware/clock.js';
+import { realClock } from '../../hardware/clock.js';
 import { SasMachine } from '../../hardware/sas/machine.js';
 import type { SasLinkEvent } from '../../hardware/sas/types.js';
-import { MemoryGame } from './fixture.js';
+import { ManualClock, MemoryGame } from './fixture.js';
 
 const A = 7;
 
-/** Timers on a monotonic time the test advances; a wall clock that can be stepped apart from it. */
-class SteppingClock implements Clock {
-  private at = 0;
-  private step = 0;
-  private ids = 0;
-  private readonly due = new Map<number, { at: number; fn: () => void }>();
-
-  now(): number {
-    return 1_700_000_000_000 + this.at + this.step;
-  }
-  monotonic(): number {
-    return this.at;
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = ++this.ids;
-    this.due.set(id, { at: this.at + Math.max(0, ms), fn });
-    return id;
-  }
-  clearTimeout(h: unknown): void {
-    if (typeof h === 'number') this.due.delete(h);
-  }
-  /** The wall clock set by `ms` (NTP, a technician); the monotonic time does not move. */
-  stepWall(ms: number): void {
-    this.step += ms;
-  }
-  /** Monotonic time on by `ms`, timers run in deadline order, `each` called every `everyMs` (the system's polls). */
-  advance(ms: number, everyMs: number, each: () => void): void {
-    const until = this.at + ms;
-    let nextPoll = this.at + everyMs;
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const d of this.due) if (d[1].at <= until && (!next || d[1].at < next[1].at)) next = d;
-      if (nextPoll <= until && (!next || nextPoll <= next[1].at)) {
-        this.at = nextPoll;
-        nextPoll += everyMs;
-        each();
-        continue;
-      }
-      if (!next) break;
-      this.due.delete(next[0]);
-      this.at = Math.max(this.at, next[1].at);
-      next[1].fn();
-    }
-    this.at = until;
-  }
-}
-
 /** 600 ms after the wall clock stepped by `stepMs`, with the system polling every 30 ms or gone silent. */
 function linkAfterStep(stepMs: number, polling: boolean): SasLinkEvent['type'][] {
-  const clock = new SteppingClock();
+  const clock = new ManualClock();
   const machine = new SasMachine({ address: A, game: new MemoryGame(), clock, silenceMs: 100, ackTimeoutMs: 300, chirpMs: 20, write: () => undefined });
   const seen: SasLinkEvent['type'][] = [];
   machine.events.on((e) => seen.push(e.type));
@@ -76,9 +29,16 @@ function linkAfterStep(stepMs: number, polling: boolean): SasLinkEvent['type'][]
     if (polling) machine.char(turn++ % 2 === 0 ? A : 0x80 | (A + 1), true);
     if (polling && turn % 2 === 1) machine.char(0x11, false);
   };
-  clock.advance(50, 30, poll);
+  // Polls every 30 ms, timers run between them.
+  const run = (ms: number): void => {
+    for (let t = 0; t < ms; t += 30) {
+      clock.advance(30);
+      poll();
+    }
+  };
+  run(60);
   clock.stepWall(stepMs);
-  clock.advance(600, 30, poll);
+  run(600);
   machine.stop();
   return seen.filter((t) => t === 'link-down');
 }

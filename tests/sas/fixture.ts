@@ -138,14 +138,25 @@ export class MemoryAft implements SasAftSide {
   }
 }
 
-/** Timers that run only when `advance` moves time (synchronously, in deadline order). */
+/**
+ * Timers that run only when `advance` moves time (synchronously, in deadline order), on a monotonic
+ * time; a wall clock that reads it unless stepped apart from it (`stepWall`).
+ */
 export class ManualClock implements Clock {
   private at = 0;
+  private step = 0;
   private ids = 0;
   private readonly due = new Map<number, { at: number; fn: () => void }>();
 
   now(): number {
+    return this.at + this.step;
+  }
+  monotonic(): number {
     return this.at;
+  }
+  /** The wall clock set by `ms` (NTP, a technician); the monotonic time does not move. */
+  stepWall(ms: number): void {
+    this.step += ms;
   }
   setTimeout(fn: () => void, ms: number): unknown {
     const id = ++this.ids;
