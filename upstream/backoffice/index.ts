@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { audit } from './audit.js';
 import { hijackKeepingCookie } from './guard.js';
 import { FloorHub, type FloorStreamLimits } from './floor-hub.js';
-import { reportRoutes } from './report-routes.js';
+import { refusedHead, reportRoutes } from './report-routes.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
 import { tableDetail } from './table-detail.js';
 import { configRequestRoutes } from './config-routes.js';
@@ -80,6 +80,7 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
         });
         // One round's evidence bundle, as the table's ledger gives it (round-evidence.ts); `download=1` names it as a file.
         api.get('/tables/:id/rounds/:round/evidence', { schema: { hide: true, params: RoundParams, querystring: EvidenceQuery } }, async (req, reply) => {
+          if (refusedHead(req, reply)) return reply;
           const s = await signedIn(req, reply, 'evidence');
           if (!s) return reply;
           const { id, round } = req.params;
