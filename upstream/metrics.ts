@@ -4,8 +4,8 @@ import type { Sql } from './sql.js';
 
 /**
  * The table meters every kiosk journals, as Prometheus counters per terminal (the same names the
- * kiosk's own /metrics uses, with a `terminal` label here). Amounts are in minor units of the
- * table's currency, as the ledger keeps them.
+ * kiosk's own /metrics uses, with `terminal`, `game`, `currency` and `exponent` labels here). Amounts
+ * are in minor units of the currency the table held when it journalled them, one series per currency.
  */
 export const METER_COUNTERS = [
   { metric: 'etg_rounds_total', meter: 'gamesPlayed', help: 'rounds settled' },
@@ -44,13 +44,23 @@ export class UpstreamMetrics {
       new Counter({
         name: c.metric,
         help: `${c.help}, per terminal (ledger meter ${c.meter})`,
-        labelNames: ['terminal', 'game'] as const,
+        labelNames: ['terminal', 'game', 'currency', 'exponent'] as const,
         registers: [r],
         async collect() {
           this.reset();
           for (const f of await figures()) {
-            // A meter that cannot be a counter's value is left out (etg_upstream_terminal_meters_unreadable), never read as 0.
-            if (!f.metersUnreadable.includes(c.meter)) this.inc({ terminal: f.terminalId, game: gameOf(f) }, f.meters[c.meter] ?? 0);
+            // One series per currency the table journalled in (`none`: it had named none), never one sum of MOP and HKD.
+            const groups = f.meters.length ? f.meters : [{ currency: null, values: {}, unreadable: [] }];
+            for (const g of groups) {
+              const labels = {
+                terminal: f.terminalId,
+                game: gameOf(f),
+                currency: g.currency?.code ?? 'none',
+                exponent: String(g.currency?.exponent ?? 'none'),
+              };
+              // A meter that cannot be a counter's value is left out (etg_upstream_terminal_meters_unreadable), never read as 0.
+              if (!g.unreadable.includes(c.meter)) this.inc(labels, g.values[c.meter] ?? 0);
+            }
           }
         },
       });
@@ -109,7 +119,7 @@ function terminalGauges(r: Registry, figures: () => Promise<Figures>): void {
   perTerminal(
     'etg_upstream_terminal_meters_unreadable',
     "the terminal's table meters left out of the counters: below zero or past a safe integer, as no ledger's meter is",
-    (f) => f.metersUnreadable.length,
+    (f) => f.meters.reduce((n, g) => n + g.unreadable.length, 0),
   );
   const lag = (f: Figures[number], k: 'lagEntries' | 'lagSeconds'): number | null => {
     const s = f.health?.sync;

@@ -8,6 +8,7 @@ import { REFUSALS_INDEX_SQL } from './tickets.js';
 import { LAST_HEALTH_AT_SQL } from './backoffice/report-sync.js';
 import { ALARMS_BY_TABLE_SQL } from './backoffice/alarm-acks.js';
 import { MISDATED_ENTRIES_SQL } from './ingest/misdated.js';
+import { METERS_CURRENCY_SQL } from './ingest/meters-currency.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -217,6 +218,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 19,
     name: "back office: a configuration request keeps the currency of its amounts (the table's when proposed)",
     sql: CONFIG_CURRENCY_SQL,
+  },
+  {
+    version: 20,
+    name: "the meters projection per currency (the one in force at each entry's seq): a table that changed currency never adds one to the other",
+    sql: METERS_CURRENCY_SQL,
   },
 ];
 

@@ -116,12 +116,21 @@ export async function entries(sql: Sql, terminalId: string, from: number, limit:
   }));
 }
 
+/**
+ * A currency as the meters projection keys it (migration 20): `''` and −1 when the table had named
+ * none when it journalled the entries.
+ */
+export const meterCurrency = (x: { code: string; exponent: number }): { code: string; exponent: number } | null =>
+  x.code === '' ? null : { code: x.code, exponent: Number(x.exponent) };
+
+/** The table's meters, one row per scope, name and currency (the one it held when it journalled them): MOP is never added to HKD. */
 export async function meters(sql: Sql, terminalId: string, scope?: string) {
-  const r = await sql.query<{ scope: string; name: string; value: number }>(
-    'SELECT scope, name, value FROM meters WHERE terminal_id = $1 AND ($2::text IS NULL OR scope = $2) ORDER BY scope, name',
+  const r = await sql.query<{ scope: string; name: string; value: number; code: string; exponent: number }>(
+    `SELECT scope, name, value, code, exponent FROM meters WHERE terminal_id = $1 AND ($2::text IS NULL OR scope = $2)
+     ORDER BY scope, name, code = '', code, exponent`,
     [terminalId, scope ?? null],
   );
-  return r.rows;
+  return r.rows.map((x) => ({ scope: x.scope, name: x.name, value: x.value, currency: meterCurrency(x) }));
 }
 
 /** Settled and voided rounds, newest first, with the round's payload as the kiosk journalled it. */
@@ -172,14 +181,20 @@ export async function terminalFigures(sql: Sql) {
   // A counter's value is never below zero, and read as a JS number it must be exact: a table's meter
   // that is neither (the table's deltas are its word) is left out and counted, not given to
   // prom-client, whose refusal of a negative one failed the whole floor's scrape (a review of 4 December).
-  const m = await sql.query<{ terminal_id: string; name: string; value: number; fits: boolean }>(
-    `SELECT terminal_id, name, value, value BETWEEN 0 AND ${Number.MAX_SAFE_INTEGER} AS fits FROM meters WHERE scope = 'table'`,
+  // One group per currency the table journalled in (migration 20): a counter never adds HKD to MOP.
+  const m = await sql.query<{ terminal_id: string; code: string; exponent: number; name: string; value: number; fits: boolean }>(
+    `SELECT terminal_id, code, exponent, name, value, value BETWEEN 0 AND ${Number.MAX_SAFE_INTEGER} AS fits FROM meters WHERE scope = 'table'
+     ORDER BY terminal_id, code = '', code, exponent, name`,
   );
-  const meters = new Map<string, Record<string, number>>();
-  const unreadable = new Map<string, string[]>();
+  const groups = new Map<string, MeterGroup[]>();
   for (const r of m.rows) {
-    if (r.fits) meters.set(r.terminal_id, { ...meters.get(r.terminal_id), [r.name]: r.value });
-    else unreadable.set(r.terminal_id, [...(unreadable.get(r.terminal_id) ?? []), r.name]);
+    const list = groups.get(r.terminal_id) ?? [];
+    const currency = meterCurrency(r);
+    let g = list.find((x) => x.currency?.code === currency?.code && x.currency?.exponent === currency?.exponent);
+    if (!g) list.push((g = { currency, values: {}, unreadable: [] }));
+    if (r.fits) g.values[r.name] = r.value;
+    else g.unreadable.push(r.name);
+    groups.set(r.terminal_id, list);
   }
   return t.rows.map((r) => ({
     terminalId: r.terminal_id,
@@ -188,10 +203,16 @@ export async function terminalFigures(sql: Sql) {
     lastSeenAt: r.last_seen_at === null ? null : new Date(r.last_seen_at),
     health: withinBounds(r.last_health),
     revoked: r.revoked,
-    meters: meters.get(r.terminal_id) ?? {},
-    /** The names of its table meters left out of `meters`: below zero or past a safe integer. */
-    metersUnreadable: unreadable.get(r.terminal_id) ?? [],
+    /** Its table meters per currency; in each, the names left out of `values` (below zero or past a safe integer) in `unreadable`. */
+    meters: groups.get(r.terminal_id) ?? [],
   }));
+}
+
+/** A table's meters in one currency (null: none named when they were journalled). */
+export interface MeterGroup {
+  currency: { code: string; exponent: number } | null;
+  values: Record<string, number>;
+  unreadable: string[];
 }
 
 /** Alarms raised and not cleared, by kind. */

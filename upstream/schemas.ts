@@ -153,7 +153,15 @@ export const Entry = z
   })
   .meta({ id: 'Entry' });
 
-export const Meter = z.strictObject({ scope: z.string(), name: z.string(), value: z.number().int() }).meta({ id: 'Meter' });
+export const Meter = z
+  .strictObject({
+    scope: z.string(),
+    name: z.string(),
+    value: z.number().int(),
+    /** The currency the table held when it journalled the entries summed here (null: none named yet); one row per currency. */
+    currency: z.strictObject({ code: z.string(), exponent: z.number().int() }).nullable(),
+  })
+  .meta({ id: 'Meter' });
 
 export const Round = z
   .strictObject({ seq: Seq, status: z.enum(['settled', 'void']), ts: Instant, round: z.unknown(), credits: z.unknown() })

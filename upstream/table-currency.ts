@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { raiseAlarm } from './alarm.js';
 import type { Db, Sql } from './sql.js';
+import { moveMeters } from './ingest/meters-currency.js';
 
 /**
  * A table's currency as its heartbeat names it (issue 49): the ISO 4217 code and the minor-unit
@@ -189,6 +190,13 @@ async function changeWaits(tx: Sql, terminalId: string): Promise<boolean> {
  * journalled between them start at the same seq: the later one stands.
  */
 async function spanFrom(tx: Sql, terminalId: string, fromSeq: number, currency: TableCurrency): Promise<void> {
+  const was = await tx.query<{ code: string; exponent: number }>(
+    'SELECT code, exponent FROM currency_spans WHERE terminal_id = $1 AND from_seq <= $2 ORDER BY from_seq DESC LIMIT 1',
+    [terminalId, fromSeq],
+  );
+  const before = was.rows[0];
+  // The entries from `fromSeq` on already projected in the currency before it are moved to this one (migration 20).
+  await moveMeters(tx, terminalId, fromSeq, before ? { code: before.code, exponent: Number(before.exponent) } : null, currency);
   await tx.query(
     `INSERT INTO currency_spans (terminal_id, from_seq, code, exponent) VALUES ($1, $2, $3, $4)
      ON CONFLICT (terminal_id, from_seq) DO UPDATE SET code = EXCLUDED.code, exponent = EXCLUDED.exponent, since = EXCLUDED.since`,

@@ -61,6 +61,9 @@ const TableTicket = z.object({
   redeemedAt: z.string().nullable(),
 });
 
+/** Meters of one scope in one currency: the amounts are its minor units. */
+export const MeterGroup = z.object({ currency: TableMoney.nullable(), meters: z.record(z.string(), z.number()) });
+
 export const TableDetail = z.object({
   terminalId: z.string(),
   health: z
@@ -76,9 +79,10 @@ export const TableDetail = z.object({
   /** The table's currencies by journal seq, each from `fromSeq` up to the next's: what an entry or a round was in (`currencyAt`). */
   currencies: z.array(TableMoney.extend({ fromSeq: z.number().int() })).default([]),
   faults: z.array(z.string()),
-  table: z.record(z.string(), z.number()),
+  /** The table's meters, one group per currency they were journalled in (null: none named then): never one sum of two. */
+  table: z.array(MeterGroup),
   /** `creditSeq`: the entry that last left the station's credit (absent: none did); its credit is in the currency of that seq. */
-  stations: z.array(z.object({ station: z.number(), credit: z.number(), creditSeq: z.number().optional(), meters: z.record(z.string(), z.number()) })),
+  stations: z.array(z.object({ station: z.number(), credit: z.number(), creditSeq: z.number().optional(), meters: z.array(MeterGroup) })),
   rounds: z.array(
     z.object({
       seq: z.number(),

@@ -23,10 +23,10 @@ describe("a table's page after its currency changed", () => {
       { fromSeq: 3, ...MOP },
     ],
     faults: [],
-    table: {},
+    table: [],
     stations: [
-      { station: 1, credit: 5_000, creditSeq: 1, meters: {} },
-      { station: 2, credit: 700, creditSeq: 3, meters: {} },
+      { station: 1, credit: 5_000, creditSeq: 1, meters: [] },
+      { station: 2, credit: 700, creditSeq: 3, meters: [] },
     ],
     rounds: [],
     jackpots: [],
@@ -50,6 +50,38 @@ describe("a table's page after its currency changed", () => {
       assert.ok(text.includes(formatTableMoney(5_000, HKD, l)), `${l}: ${text}`);
       assert.ok(text.includes(formatTableMoney(700, MOP, l)), `${l}: ${text}`);
       assert.ok(!text.includes(formatTableMoney(5_000, MOP, l)), `${l}: ${text}`);
+    }
+  });
+
+  // A station's meters journalled in two currencies are two lines, each in its own: the page showed
+  // one sum of both in the table's currency of now (MOP 57.00 for HKD 50.00 and MOP 7.00).
+  it("shows a station's meters one line per currency, never their sum", () => {
+    const two = TableDetail.parse({
+      ...detail,
+      stations: [
+        {
+          station: 3,
+          credit: 0,
+          meters: [
+            { currency: HKD, meters: { totalIn: 5_000 } },
+            { currency: MOP, meters: { totalIn: 700 } },
+          ],
+        },
+      ],
+    });
+    for (const l of ['en', 'pt'] as const) {
+      const text = textOf(
+        tablePage(
+          words(l),
+          two,
+          false,
+          async () => {},
+          () => {},
+        ),
+      );
+      assert.ok(text.includes(formatTableMoney(5_000, HKD, l)), `${l}: ${text}`);
+      assert.ok(text.includes(formatTableMoney(700, MOP, l)), `${l}: ${text}`);
+      assert.ok(!text.includes(formatTableMoney(5_700, MOP, l)), `${l}: ${text}`);
     }
   });
 });

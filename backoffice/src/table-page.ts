@@ -32,12 +32,17 @@ export function tablePage(
   const meterNames = ['totalIn', 'creditsWagered', 'creditsWon', 'totalOut', 'gamesPlayed', 'handpays'] as const;
   const stations = table(
     [t('backoffice.table.stations'), t('backoffice.table.credit'), ...meterNames.map((m) => t(`service.meter.${m}`))],
-    d.stations.map((s) => [
-      t('backoffice.table.station', { n: s.station }),
-      // In the currency held when the journal last left it (a station untouched since a change holds the old one).
-      s.creditSeq === undefined ? money(s.credit) : formatTableMoney(s.credit, currencyAt(d, s.creditSeq), w.language),
-      ...meterNames.map((m) => (m === 'gamesPlayed' || m === 'handpays' ? String(s.meters[m] ?? 0) : money(s.meters[m] ?? 0))),
-    ]),
+    d.stations.flatMap((s) =>
+      // One line per currency the station's meters were journalled in: a table that changed currency never shows their sum.
+      (s.meters.length ? s.meters : [{ currency: d.currency, meters: {} }]).map((g, i) => [
+        t('backoffice.table.station', { n: s.station }),
+        // In the currency held when the journal last left it (a station untouched since a change holds the old one).
+        i > 0 ? '' : s.creditSeq === undefined ? money(s.credit) : formatTableMoney(s.credit, currencyAt(d, s.creditSeq), w.language),
+        ...meterNames.map((m) =>
+          m === 'gamesPlayed' || m === 'handpays' ? String(g.meters[m] ?? 0) : formatTableMoney(g.meters[m] ?? 0, g.currency, w.language),
+        ),
+      ]),
+    ),
   );
   const rounds = table(
     [t('backoffice.table.round'), t('backoffice.table.time'), t('backoffice.table.status'), t('backoffice.table.cards')],

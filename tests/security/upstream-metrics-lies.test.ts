@@ -41,9 +41,9 @@ describe("the upstream's /metrics against a table's meters that no ledger writes
     await liar.send([{ type: 'bill.credit', ts: TS, meters: [['table', 'creditsWagered', -5]] }]);
     const res = await scrape(app);
     assert.equal(res.statusCode, 200, res.body.slice(0, 300));
-    assert.equal(sample(res.body, 'etg_bets_minor_total{terminal="HONEST-1",game="unknown"}'), '12345');
+    assert.equal(sample(res.body, 'etg_bets_minor_total{terminal="HONEST-1",game="unknown",currency="none",exponent="none"}'), '12345');
     // The liar's meter is left out of the counters, and said to be.
-    assert.equal(sample(res.body, 'etg_bets_minor_total{terminal="LIAR-NEG",game="unknown"}'), null);
+    assert.equal(sample(res.body, 'etg_bets_minor_total{terminal="LIAR-NEG",game="unknown",currency="none",exponent="none"}'), null);
     assert.equal(sample(res.body, 'etg_upstream_terminal_meters_unreadable{terminal="LIAR-NEG"}'), '1');
     assert.equal(sample(res.body, 'etg_upstream_terminal_meters_unreadable{terminal="HONEST-1"}'), '0');
   });
@@ -63,8 +63,8 @@ describe("the upstream's /metrics against a table's meters that no ledger writes
     assert.deepEqual(stored.rows, [], 'refused, nothing of it projected');
     const res = await scrape(app);
     assert.equal(res.statusCode, 200, res.body.slice(0, 300));
-    assert.equal(sample(res.body, 'etg_bets_minor_total{terminal="HONEST-1",game="unknown"}'), '12345');
-    const said = sample(res.body, 'etg_bets_minor_total{terminal="LIAR-BIG",game="unknown"}');
+    assert.equal(sample(res.body, 'etg_bets_minor_total{terminal="HONEST-1",game="unknown",currency="none",exponent="none"}'), '12345');
+    const said = sample(res.body, 'etg_bets_minor_total{terminal="LIAR-BIG",game="unknown",currency="none",exponent="none"}');
     assert.ok(said === null || Number.isSafeInteger(Number(said)), `LIAR-BIG's figure is exact or absent, not ${said}`);
   });
 

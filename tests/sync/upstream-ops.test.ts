@@ -47,7 +47,8 @@ describe('upstream operations', () => {
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
     const text = await res.text();
     const m = ledger.meters('table');
-    const t = 'terminal="OPS-1",game="baccarat"';
+    // A heartbeat naming no currency: its meters are in none (migration 20: one series per currency).
+    const t = 'terminal="OPS-1",game="baccarat",currency="none",exponent="none"';
     assert.equal(sample(text, `etg_rounds_total{${t}}`), m.gamesPlayed);
     assert.equal(sample(text, `etg_rounds_total{${t}}`), 4);
     assert.equal(sample(text, `etg_bets_minor_total{${t}}`), m.creditsWagered);

@@ -1,5 +1,5 @@
 import { KioskHealth } from '../schemas.js';
-import { iso, rounds } from '../queries.js';
+import { iso, meterCurrency, rounds } from '../queries.js';
 import { tableTickets } from '../ticket-queries.js';
 import type { Sql } from '../sql.js';
 import { workedAlarms } from './alarm-acks.js';
@@ -21,12 +21,20 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
     [terminalId],
   );
   const { credits, seqs: creditSeqs } = await projection.stationCredits(terminalId);
-  const m = await sql.query<{ scope: string; name: string; value: number }>(
-    'SELECT scope, name, value FROM meters WHERE terminal_id = $1 ORDER BY scope, name',
+  // Per scope, one group per currency the table journalled in (migration 20): HKD never added to MOP.
+  const m = await sql.query<{ scope: string; name: string; value: number; code: string; exponent: number }>(
+    "SELECT scope, name, value, code, exponent FROM meters WHERE terminal_id = $1 ORDER BY scope, code = '', code, exponent, name",
     [terminalId],
   );
-  const meters = new Map<string, Record<string, number>>();
-  for (const x of m.rows) meters.set(x.scope, { ...meters.get(x.scope), [x.name]: Number(x.value) });
+  const meters = new Map<string, { currency: { code: string; exponent: number } | null; meters: Record<string, number> }[]>();
+  for (const x of m.rows) {
+    const currency = meterCurrency(x);
+    const list = meters.get(x.scope) ?? [];
+    let g = list.find((y) => y.currency?.code === currency?.code && y.currency?.exponent === currency?.exponent);
+    if (!g) list.push((g = { currency, meters: {} }));
+    g.meters[x.name] = Number(x.value);
+    meters.set(x.scope, list);
+  }
   const stationNumbers = new Set([
     ...credits.keys(),
     ...[...meters.keys()].flatMap((s) => (/^station:(\d+)$/.exec(s)?.[1] ? [Number(/^station:(\d+)$/.exec(s)?.[1])] : [])),
@@ -46,7 +54,8 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
     /** Each from `fromSeq` up to the next's: the currency the table held when it journalled an entry. */
     currencies: spans.rows.map((x) => ({ fromSeq: Number(x.from_seq), code: x.code, exponent: Number(x.exponent) })),
     faults: health.success ? (health.data.table?.faults ?? []) : [],
-    table: meters.get('table') ?? {},
+    /** The table's meters, one group per currency (the one held when the entries were journalled). */
+    table: meters.get('table') ?? [],
     stations: [...stationNumbers]
       .sort((a, b) => a - b)
       .map((station) => {
@@ -56,7 +65,7 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
           station,
           credit: credits.get(station) ?? 0,
           ...(creditSeq === undefined ? {} : { creditSeq }),
-          meters: meters.get(`station:${station}`) ?? {},
+          meters: meters.get(`station:${station}`) ?? [],
         };
       }),
     rounds: await rounds(sql, terminalId, 20),

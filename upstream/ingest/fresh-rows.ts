@@ -28,6 +28,8 @@ export interface FreshRows {
   readonly cols: JournalColumns;
   /** The meter deltas, summed by `scope NUL name`. */
   readonly meters: Map<string, MeterSum>;
+  /** Each entry's meter deltas, one row a triple (unnest's arguments): the projection adds each in the currency of its seq. */
+  readonly meterRows: { seq: number[]; scope: string[]; name: string[]; delta: string[] };
   /** The ticket entries by their seq; `null` for one that does not fit its schema. */
   readonly tickets: { seq: number; entry: TicketEntry | null }[];
 }
@@ -38,6 +40,7 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
   const cols: JournalColumns = { seq: [], type: [], tx: [], ts: [], content: [], prev: [], hash: [], body: [] };
   const meters = new Map<string, MeterSum>();
   const tickets: FreshRows['tickets'] = [];
+  const meterRows: FreshRows['meterRows'] = { seq: [], scope: [], name: [], delta: [] };
   for (const e of fresh) {
     const content = sha256Hex(e.body);
     if (chainHash(prev, content) !== e.hash) {
@@ -49,7 +52,7 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
       });
     }
     const body = checkEntryBody(terminal, e);
-    if (Array.isArray(body.meters)) addMeters(meters, body.meters as unknown[], e.seq);
+    if (Array.isArray(body.meters)) addMeters(meters, meterRows, body.meters as unknown[], e.seq);
     cols.seq.push(e.seq);
     cols.type.push(body.type);
     cols.tx.push(typeof body.txId === 'string' ? body.txId : null);
@@ -61,7 +64,7 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
     if (isTicketEntryType(body.type)) tickets.push({ seq: e.seq, entry: parseTicketEntry(body.type, body.payload) });
     prev = e.hash;
   }
-  return { cols, meters, tickets };
+  return { cols, meters, meterRows, tickets };
 }
 
 /**
@@ -71,7 +74,7 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
  * the database's bigint into a 500 (a review of 4 December). No ledger's meter leaves the safe
  * integers (ledger/derive.ts), so no honest table is refused.
  */
-function addMeters(meters: Map<string, MeterSum>, deltas: unknown[], seq: number): void {
+function addMeters(meters: Map<string, MeterSum>, rows: FreshRows['meterRows'], deltas: unknown[], seq: number): void {
   for (const m of deltas) {
     if (!Array.isArray(m) || typeof m[0] !== 'string' || typeof m[1] !== 'string' || !Number.isSafeInteger(m[2])) continue;
     const k = `${m[0]}\u0000${m[1]}`;
@@ -79,6 +82,10 @@ function addMeters(meters: Map<string, MeterSum>, deltas: unknown[], seq: number
     sum.delta += BigInt(m[2] as number);
     if (!isSafeMeter(sum.delta)) throw meterPastSafe(seq, m[0], m[1], sum.delta);
     meters.set(k, sum);
+    rows.seq.push(seq);
+    rows.scope.push(m[0]);
+    rows.name.push(m[1]);
+    rows.delta.push(String(m[2]));
   }
 }
 

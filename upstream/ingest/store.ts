@@ -6,7 +6,8 @@ import type { Sql } from '../sql.js';
 import { applyTicketEntries } from '../tickets.js';
 import { alarmUnjournalled, newestTs } from '../ticket-word-only.js';
 import type { IngestEntry } from './batch.js';
-import { isSafeMeter, meterPastSafe, type FreshRows, type MeterSum } from './fresh-rows.js';
+import type { FreshRows } from './fresh-rows.js';
+import { projectMeters } from './meters-currency.js';
 import { raiseKioskFaultAlarms } from './kiosk-faults.js';
 import { raiseSupervisorAccountAlarms } from './supervisor-accounts.js';
 import { raiseCredentialChangeAlarms } from './credential-changes.js';
@@ -24,7 +25,7 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
     [terminal, cols.seq, cols.type, cols.tx, cols.ts, cols.content, cols.prev, cols.hash, cols.body],
   );
   if (ins.rowCount !== count) throw new Error(`inserted ${ins.rowCount} of ${count} rows under the head lock`);
-  if (meters.size) await projectMeters(tx, terminal, meters);
+  if (meters.size) await projectMeters(tx, terminal, rows);
   // The tables' ticket entries settle the authority's register in this same transaction, each once.
   // An entry that does not fit its schema is stored (the journal is the table's) and alarmed, never believed.
   const unreadable = tickets.filter((x) => x.entry === null).map((x) => x.seq);
@@ -48,25 +49,4 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
   // An answer to a configuration request the table was not sent is not believed (config-requests.ts), and is an alarm.
   await alarmStrayAnswers(tx, terminal, cols.seq);
   await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [terminal, last.seq, last.hash]);
-}
-
-/**
- * The batch's meter sums added to the table's projection, which stays a safe integer as a ledger's
- * meters do: a projection past it is refused with the batch (the transaction rolled back), never
- * stored to be read back inexactly (the floor's /metrics, a table's page). Each batch's sums are
- * safe (fresh-rows.ts), so stored plus batch never overflows the bigint.
- */
-async function projectMeters(tx: Sql, terminal: string, meters: ReadonlyMap<string, MeterSum>): Promise<void> {
-  const keys = [...meters.keys()].map((k) => k.split('\u0000'));
-  const r = await tx.query<{ scope: string; name: string; value: string }>(
-    `INSERT INTO meters (terminal_id, scope, name, value)
-     SELECT $1, u.scope, u.name, u.delta FROM unnest($2::text[], $3::text[], $4::bigint[]) AS u(scope, name, delta)
-     ON CONFLICT (terminal_id, scope, name) DO UPDATE SET value = meters.value + excluded.value
-     RETURNING scope, name, value::text AS value`,
-    [terminal, keys.map((k) => k[0]), keys.map((k) => k[1]), [...meters.values()].map((m) => m.delta.toString())],
-  );
-  for (const row of r.rows) {
-    const value = BigInt(row.value);
-    if (!isSafeMeter(value)) throw meterPastSafe(meters.get(`${row.scope}\u0000${row.name}`)?.seq ?? 0, row.scope, row.name, value);
-  }
 }
