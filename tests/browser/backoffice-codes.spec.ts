@@ -63,7 +63,7 @@ const TABLE = {
   health: { tableId: 'BJ-1', game: 'blackjack' },
   currency: { code: 'MOP', exponent: 2 },
   faults: ['bill-jam', 'ledger-integrity', NEW_FAULT],
-  table: {},
+  table: [],
   stations: [],
   rounds: [],
   jackpots: entries(ENTRY_TYPES.jackpots),
