@@ -105,7 +105,16 @@ export class FloorHub {
     this.clients.set(res, client);
     res.on('close', () => this.clients.delete(res));
     this.boundStreamsOf(owner.user);
-    const floor = await this.rows();
+    let floor: FloorRow[];
+    try {
+      floor = await this.rows();
+    } catch {
+      // The database is away: a stream with no floor is closed, not held open with nothing in it
+      // (the page showed an empty floor, as if there were no tables); its page reconnects, and says so.
+      if (this.clients.delete(res)) res.end('retry: 2000\n\n');
+      setTimeout(() => res.destroy(), GRACE_MS).unref();
+      return;
+    }
     if (this.clients.has(res)) this.write(client, `retry: 2000\nevent: floor\ndata: ${JSON.stringify(floor)}\n\n`);
   }
 
