@@ -53,13 +53,15 @@ export async function roundEvidence(sql: Sql, terminalId: string, roundId: strin
   const round = roundOfEntries(roundId, rows);
   if (!round) return 'round-open';
   const { first, last } = roundSpan(round);
+  // The span's links are its seqs and hashes alone: its bodies (a span of big entries read them all
+  // into memory, megabytes for a bundle of kilobytes) are never read.
   const chain = (
-    await sql.query<Row>('SELECT seq, body, content_hash, prev_hash, hash FROM journal WHERE terminal_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq', [
+    await sql.query<Omit<Row, 'body'>>('SELECT seq, content_hash, prev_hash, hash FROM journal WHERE terminal_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq', [
       terminalId,
       first,
       last,
     ])
-  ).rows.map(chainEntry);
+  ).rows.map((r) => ({ seq: Number(r.seq), contentHash: r.content_hash, prevHash: r.prev_hash, hash: r.hash }));
   const rules = (
     await sql.query<Row>(
       // In force at the round's first entry: a change's record that waits for the next start is not (ledger's ruleRecordAt).
