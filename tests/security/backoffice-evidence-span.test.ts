@@ -34,14 +34,14 @@ describe("a round's evidence over a span of big entries", () => {
     assert.equal((await t.send([{ type: 'round.void', ts: TS, payload: settle, text: zoned }])).statusCode, 200);
     let read = 0;
     const counting: Sql = {
-      query: async (text, params) => {
-        const r = await kit.db.query(text, params);
+      async query<T>(text: string, params?: unknown[]) {
+        const r = await kit.db.query<T>(text, params);
         read += JSON.stringify(r.rows).length;
         return r;
       },
       exec: (text) => kit.db.exec(text),
     };
-    const bundle = await roundEvidence(counting as never, 'E1', 'R1', new Date());
+    const bundle = await roundEvidence(counting, 'E1', 'R1', new Date());
     assert.ok(typeof bundle === 'object', String(bundle));
     assert.equal(bundle.proof.links.length, FILLERS + 2);
     const size = JSON.stringify(bundle).length;
