@@ -3,8 +3,21 @@ import { roundOfEntries } from '../../terms/round-record.js';
 import { ROUND_ENTRY_TYPES } from '../../terms/round-terms.js';
 import type { Sql } from '../sql.js';
 
-/** Why a round's evidence is not answered: no such table, no such round, a round another table played, a round still open. */
-export type EvidenceRefusal = 'no-table' | 'no-round' | 'round-of-another-table' | 'round-open';
+/**
+ * Why a round's evidence is not answered: no such table, no such round, a round another table
+ * played, a round still open, a round whose entries do not read as a ledger writes them (a corrupt
+ * row, a hostile table's: until a review of 7 December the route answered 500, unaudited).
+ */
+export type EvidenceRefusal = 'no-table' | 'no-round' | 'round-of-another-table' | 'round-open' | 'round-unreadable';
+
+/** `fn`'s answer, or `round-unreadable` when the round's entries do not fit the terms' schemas (the record and the bundle are pure). */
+function readable<T>(fn: () => T): T | 'round-unreadable' {
+  try {
+    return fn();
+  } catch {
+    return 'round-unreadable';
+  }
+}
 
 interface Row {
   seq: number;
@@ -50,7 +63,8 @@ export async function roundEvidence(sql: Sql, terminalId: string, roundId: strin
     const elsewhere = await sql.query(ROUND_ELSEWHERE_SQL, [terminalId, roundId]);
     return elsewhere.rows.length > 0 ? 'round-of-another-table' : 'no-round';
   }
-  const round = roundOfEntries(roundId, rows);
+  const round = readable(() => roundOfEntries(roundId, rows));
+  if (round === 'round-unreadable') return round;
   if (!round) return 'round-open';
   const { first, last } = roundSpan(round);
   // The span's links are its seqs and hashes alone: its bodies (a span of big entries read them all
@@ -71,15 +85,17 @@ export async function roundEvidence(sql: Sql, terminalId: string, roundId: strin
       [terminalId, first],
     )
   ).rows.map(chainEntry)[0];
-  const bundle = assembleEvidence({
-    terminalId,
-    roundId,
-    entries: rows,
-    chain: () => chain,
-    rulesAt: () => rules,
-    head: { seq: Number(head.seq), hash: head.hash },
-    upstreamAck: Number(head.seq) > 0 ? { seq: Number(head.seq), hash: head.hash } : null,
-    now,
-  });
+  const bundle = readable(() =>
+    assembleEvidence({
+      terminalId,
+      roundId,
+      entries: rows,
+      chain: () => chain,
+      rulesAt: () => rules,
+      head: { seq: Number(head.seq), hash: head.hash },
+      upstreamAck: Number(head.seq) > 0 ? { seq: Number(head.seq), hash: head.hash } : null,
+      now,
+    }),
+  );
   return bundle ?? 'round-open';
 }
