@@ -18,6 +18,9 @@ export const METER_COUNTERS = [
 
 type Figures = Awaited<ReturnType<typeof terminalFigures>>;
 
+/** The meters the counters read: a scrape reads these of each table, never every name a table wrote. */
+const METER_NAMES = METER_COUNTERS.map((c) => c.meter);
+
 /**
  * The upstream's metrics, read from the database at each scrape (one query set per scrape, shared
  * by every metric), plus counters of what this process answered since it started.
@@ -36,7 +39,7 @@ export class UpstreamMetrics {
     const r = this.registry;
     collectDefaultMetrics({ register: r });
     const figures = () => {
-      if (!this.snapshot || now() - this.snapshot.at > 1000) this.snapshot = { at: now(), figures: terminalFigures(this.sql) };
+      if (!this.snapshot || now() - this.snapshot.at > 1000) this.snapshot = { at: now(), figures: terminalFigures(this.sql, METER_NAMES) };
       return this.snapshot.figures;
     };
     const gameOf = (f: Figures[number]) => (typeof f.health?.game === 'string' ? f.health.game : 'unknown');

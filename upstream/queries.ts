@@ -165,8 +165,12 @@ export async function alarms(sql: Sql, terminalId?: string, limit = 100) {
   }));
 }
 
-/** What the metrics endpoint reads per terminal: its table meters, head, last contact and last health. */
-export async function terminalFigures(sql: Sql) {
+/**
+ * What the metrics endpoint reads per terminal: its table meters named `names` (those it counts;
+ * a table may name any number of others, and every scrape read them all), head, last contact and
+ * last health.
+ */
+export async function terminalFigures(sql: Sql, names: readonly string[]) {
   const t = await sql.query<{
     terminal_id: string;
     seq: number;
@@ -183,8 +187,9 @@ export async function terminalFigures(sql: Sql) {
   // prom-client, whose refusal of a negative one failed the whole floor's scrape (a review of 4 December).
   // One group per currency the table journalled in (migration 20): a counter never adds HKD to MOP.
   const m = await sql.query<{ terminal_id: string; code: string; exponent: number; name: string; value: number; fits: boolean }>(
-    `SELECT terminal_id, code, exponent, name, value, value BETWEEN 0 AND ${Number.MAX_SAFE_INTEGER} AS fits FROM meters WHERE scope = 'table'
+    `SELECT terminal_id, code, exponent, name, value, value BETWEEN 0 AND ${Number.MAX_SAFE_INTEGER} AS fits FROM meters WHERE scope = 'table' AND name = ANY($1::text[])
      ORDER BY terminal_id, code = '', code, exponent, name`,
+    [[...names]],
   );
   const groups = new Map<string, MeterGroup[]>();
   for (const r of m.rows) {

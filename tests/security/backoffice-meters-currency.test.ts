@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TableDetail } from '../../backoffice/src/api.js';
 import { meters, terminalFigures } from '../../upstream/queries.js';
+import { METER_COUNTERS } from '../../upstream/metrics.js';
 import { backofficeKit, signIn, type BackofficeKit } from './backoffice-kit.js';
 import { lyingTable } from './lying-journal-kit.js';
 import { DATABASES } from '../sync/upstream-databases.js';
@@ -62,7 +63,12 @@ for (const database of DATABASES) {
           ['MOP', 'totalIn', 700],
         ],
       );
-      const figures = (await terminalFigures(kit.db)).find((f) => f.terminalId === 'M1');
+      const figures = (
+        await terminalFigures(
+          kit.db,
+          METER_COUNTERS.map((c) => c.meter),
+        )
+      ).find((f) => f.terminalId === 'M1');
       assert.deepEqual(
         figures?.meters.map((g) => [g.currency?.code ?? null, g.values.totalIn]),
         [
