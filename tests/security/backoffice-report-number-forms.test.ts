@@ -74,7 +74,10 @@ describe('a journal whose integers are written with a fraction of zeros', () => 
     const stored = await kit.db.query<{ body: string }>(`SELECT body FROM journal WHERE terminal_id = 'T9' AND seq = 1`);
     assert.match(stored.rows[0]?.body ?? '', /"totalBillsIn",5000\.0\]/);
 
-    const meters = (await get(kit, who.cookie, '/backoffice/api/tables/T9')) as { table: Record<string, number> };
+    // The table's meters, one group per currency (migration 20): this table named none, one group.
+    const detail = (await get(kit, who.cookie, '/backoffice/api/tables/T9')) as { table: { meters: Record<string, number> }[] };
+    assert.equal(detail.table.length, 1);
+    const meters = { table: detail.table[0]?.meters ?? {} };
     assert.equal(meters.table.totalBillsIn, 5000, "the upstream's meters hold the drop");
 
     const report = GamingDayReport.parse(await get(kit, who.cookie, `/backoffice/api/reports/gaming-day?date=${DAY}`));
