@@ -7,6 +7,7 @@ import { allows, checkTokens, roleOf, type AdminTokens, type Role } from './admi
 import { expectedSignature, HEADERS, KeyStore, signatureMatches, TERMINAL_ID } from './auth.js';
 import { attachBackoffice, type BackofficeServerOptions } from './backoffice/index.js';
 import { clientOf } from './backoffice/throttle.js';
+import { hideServerErrors } from './error-bodies.js';
 import { UpstreamMetrics } from './metrics.js';
 import { adminRoutes, queryRoutes } from './query-routes.js';
 import { ReceiptSigner } from './receipts.js';
@@ -81,6 +82,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const tokens = options.tokens ? checkTokens(options.tokens) : undefined;
   const base = newFastify(options);
+  // Before any route or plugin: each inherits it (a 5xx names the request, never the error's text).
+  hideServerErrors(base);
   base.setValidatorCompiler(validatorCompiler);
   base.setSerializerCompiler(serializerCompiler);
   const app = base.withTypeProvider<ZodTypeProvider>();
