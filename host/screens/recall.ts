@@ -61,12 +61,12 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
     ...(record.corrections?.length
       ? {
           corrections: record.corrections
-            .slice(0, 16)
+            .slice(0, RECALL_CAPS.corrections)
             .map((c) => ({ correction: c.correction, ...(c.card ? { card: c.card } : {}), article: c.article.slice(0, 128) })),
         }
       : {}),
-    // Those past the 16 counted, never left out unsaid (before, a round of 20 read as one of 16).
-    ...((record.corrections?.length ?? 0) > 16 ? { correctionsOmitted: (record.corrections?.length ?? 0) - 16 } : {}),
+    // Those past the cap counted, never left out unsaid (before, a round of 20 read as one of 16).
+    ...((record.corrections?.length ?? 0) > RECALL_CAPS.corrections ? { correctionsOmitted: (record.corrections?.length ?? 0) - RECALL_CAPS.corrections } : {}),
     ...(credit ? { creditBefore: credit.before, creditAfter: credit.after } : {}),
     ...(rules
       ? {
@@ -81,7 +81,7 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
 }
 
 /** A round's bets, lines and cards as one station's recall holds them (`StationRecallRound`'s caps). */
-export const RECALL_CAPS = { bets: 32, lines: 64, cards: 96 } as const;
+export const RECALL_CAPS = { bets: 32, lines: 64, cards: 96, corrections: 16 } as const;
 
 /** The seats a station staked on in a round (its own, those it bet behind or on). */
 function stationSeats(record: RoundRecord, station: number): ReadonlySet<number> {
