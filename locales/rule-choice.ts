@@ -56,9 +56,7 @@ export function ruleValueWords(t: Translate, json: string): string | null {
   } catch {
     return null;
   }
-  if (typeof v === 'boolean') return t(v ? 'ruleChoice.yes' : 'ruleChoice.no');
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : null;
-  if (typeof v !== 'string' || !CODE.test(v)) return null;
-  const key = `ruleChoice.value.${v}`;
-  return isMessageKey(key) ? t(key) : null;
+  // A marker's value reads as the JSON's does: `true`, `3`, a code.
+  if (typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return valueWords(t, String(v));
+  return typeof v === 'string' ? valueWords(t, v) : null;
 }

@@ -2,6 +2,7 @@ import type { i18n } from 'i18next';
 import { createI18n, isMessageKey, type MessageKey } from './i18n.js';
 import type { Catalogue } from './index.js';
 import { cardPlaceSaid } from './card-place.js';
+import { configKeyWords } from './config-key.js';
 import { ruleOptionWords, ruleValueWords } from './rule-choice.js';
 
 /** A key named without its plural suffix, as i18next resolves it (`roundCardsAfterEntry_other` is `roundCardsAfterEntry`). */
@@ -102,13 +103,6 @@ function scopeWords(t: Translate, scope: string): string {
   return m ? t('service.field.atStation', { station: Number(m[1]) }) : scope;
 }
 
-/** A configuration key (`creditLimit`, `rules.surrender`) by its name, as the Configuration page says it; one this version does not name as it is. */
-function configKeyWords(t: Translate, key: string): string {
-  if (key.startsWith('rules.')) return ruleOptionWords((k, o) => t(k, o ?? {}), key.slice('rules.'.length)) ?? key;
-  const name = `service.configKey.${key}`;
-  return /^[a-zA-Z]{1,40}$/.test(key) && isMessageKey(name) ? t(name, {}) : key;
-}
-
 /**
  * The key of one cause of `causes` (why a device takes nothing, protocol `InhibitedBy`): the
  * technician's switch (`service-disable`) or a current fault (`tilt:<kind>`, the fault's own words).
@@ -133,7 +127,7 @@ const LISTS: Readonly<Record<string, (code: string) => string | null>> = { cause
  * way (never a comma in code); every other parameter a code by its noun, else as it is.
  */
 function wordOf(t: Translate, name: string, value: SaidValue): SaidValue | string[] {
-  if (name === 'configKey' && typeof value === 'string') return configKeyWords(t, value);
+  if (name === 'configKey' && typeof value === 'string') return configKeyWords((k, o) => t(k, o ?? {}), value);
   // Where a card went (`seat:2:hand:0`), as a recall says it; a place this version does not know as recorded.
   if (name === 'cardPlace' && typeof value === 'string') {
     const place = cardPlaceSaid(value);

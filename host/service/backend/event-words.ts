@@ -91,8 +91,8 @@ function stationSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fiel
 function stakesOf(bets: unknown): number | null {
   if (!Array.isArray(bets) || bets.length === 0) return null;
   let sum = 0;
-  for (const b of bets as unknown[]) {
-    const amount = typeof b === 'object' && b !== null ? safe((b as { amount?: unknown }).amount) : null;
+  for (const b of bets) {
+    const amount = typeof b === 'object' && b !== null && 'amount' in b ? safe(b.amount) : null;
     if (amount === null || amount <= 0) return null;
     sum += amount;
   }

@@ -1,35 +1,10 @@
 import type { TFunction } from 'i18next';
 import { BetId } from '../../../../../protocol/index.js';
-import { ruleOptionWords } from '../../../../../locales/rule-choice.js';
+import { configKeyWords } from '../../../../../locales/config-key.js';
 
-/** The configuration keys with words of their own (`service.configKey.<key>`); rule options keep their own names. */
-const WORDED_CONFIG_KEYS = [
-  'tableId',
-  'game',
-  'profile',
-  'currency',
-  'limits',
-  'betLimits',
-  'denominations',
-  'seats',
-  'timings',
-  'defaultLanguage',
-  'shoe',
-  'upstream',
-  'handpayTwoPersonAbove',
-  'creditLimit',
-  'roundMax',
-  'profileOptions',
-  'profileAuthorisation',
-] as const;
-
-/** A configuration key's name in the screen's language; a rule option (`rules.<path>`) by its name (`ruleChoice.option.*`), one this version cannot name as it is. */
+/** A configuration key's name in the screen's language (locales/config-key.ts: the event log says it alike). */
 export function configKeyLabel(key: string, t: TFunction): string {
-  const station = /^station\.(\d+)$/.exec(key);
-  if (station) return t('service.field.atStation', { station: station[1] });
-  if (key.startsWith('rules.')) return ruleOptionWords(t, key.slice('rules.'.length)) ?? key;
-  const worded = WORDED_CONFIG_KEYS.find((k) => k === key);
-  return worded ? t(`service.configKey.${worded}`) : key;
+  return configKeyWords(t, key);
 }
 
 /** The fields the editor asks for (`service.config.field.<field>`), alone or after a bet (`banker.min`). */
