@@ -165,7 +165,7 @@ export class SasMachine {
     if (h.kind === 'other' || (h.kind === 'general' && !mine) || (h.kind === 'long' && h.address === 0)) {
       // A poll hit on the line (a retry's address byte flipped into another's, or into 0) is not one
       // a host sent: no implied ACK of an answer the host may never have had, and no cycle.
-      if (h.kind !== 'general' && !sentByAHost(h.bytes, h.kind === 'long' && h.known)) return;
+      if (h.kind !== 'general' && !sentByAHost(h.bytes)) return;
       // A poll to another machine or a broadcast: an implied ACK, and the poll cycle to synchronise on.
       this.acknowledge(true);
       this.synced = true;
@@ -460,12 +460,13 @@ export class SasMachine {
 }
 
 /**
- * Whether a poll to another machine or a broadcast is one a host could have sent: a command this
- * machine knows to the broadcast address is whole and its CRC checked; any other is two bytes
- * (type R) or ends in its CRC (§2.2.2, §5.2). One hit on the line is neither.
+ * Whether a poll to another machine or a broadcast is one a host could have sent: a broadcast
+ * always ends in its CRC (§2.2.2.4: type G carries one, whatever its command; until 7 December two
+ * bytes to address 0 of a command known as type R were taken as one); a poll to another machine is
+ * two bytes (type R) or ends in its CRC (§2.2.2, §5.2). One hit on the line is neither.
  */
-function sentByAHost(bytes: Uint8Array, known: boolean): boolean {
-  if (known) return !hasCrc(bytes[1] ?? 0) || crcOk(bytes);
+function sentByAHost(bytes: Uint8Array): boolean {
+  if (bytes[0] === 0) return crcOk(bytes);
   return bytes.length === 2 || crcOk(bytes);
 }
 

@@ -150,7 +150,9 @@ export class RequestAssembler {
     }
     this.buf[this.len++] = byte;
     const need = requestLength(this.buf, this.len);
-    if (need === null) {
+    // A broadcast always ends in its CRC (§2.2.2.4, type G): one of a type R command is collected to
+    // the next wake-up character, as an unknown command's, for the machine to check it.
+    if (need === null || (need === 2 && this.buf[0] === 0)) {
       this.unknown = true;
       return;
     }

@@ -219,6 +219,49 @@ describe('SAS machine side: link rules (manual clock)', () => {
     assert.equal(aft.transfers.length, 5, 'T1 after 0x1C is a new poll');
   });
 
+  it('a broadcast carries its CRC (§2.2.2.4, type G): two bytes to address 0 are no implied ACK and no cycle; a broadcast with its CRC is both', () => {
+    // Until 7 December a two-byte message to address 0 with a command this machine knows as type R
+    // (00 1C) was taken whole as a broadcast: an implied ACK of the last answer (the exception
+    // popped that the host never had, the retry answered with the next one). A type G poll always
+    // ends in its CRC; a retry of a type R poll whose address byte was hit into 00 is one that does not.
+    const r = rig();
+    r.send([0x80 | 1]);
+    r.machine.raise(0x11);
+    r.machine.raise(0x12);
+    r.send([0x80 | A]);
+    assert.deepEqual(
+      r.take().map((o) => o.bytes),
+      [[0x11]],
+    );
+    for (const command of [0x1c, 0x1f, 0x54, 0x99]) r.send([0x00, command]);
+    r.send([0x80 | A]);
+    assert.deepEqual(
+      r.take().map((o) => o.bytes),
+      [[0x11]],
+      'the retry is the repeat: no two-byte broadcast acknowledged it',
+    );
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 0);
+    // A broadcast with its CRC (whatever its command) is one a host sends: the implied ACK.
+    r.send(appendCrc([0x00, 0x1c]));
+    r.send([0x80 | A]);
+    assert.deepEqual(
+      r.take().map((o) => o.bytes),
+      [[0x12]],
+    );
+    assert.equal(r.events.filter((e) => e.type === 'exception-acked').length, 1);
+    // After a loop break, a two-byte message to address 0 does not synchronise the machine either.
+    const s = rig();
+    s.send([0x00, 0x1c]);
+    s.send([0x80 | A]);
+    assert.deepEqual(s.take(), [], 'not synchronised by a broadcast without its CRC');
+    s.send(appendCrc([0x00, 0x1c]));
+    s.send([0x80 | A]);
+    assert.deepEqual(
+      s.take().map((o) => o.bytes),
+      [[0x00]],
+    );
+  });
+
   describe('the same command with other data is a new poll (an implied ACK), not a repeat (§3.2)', () => {
     /** 0x74's game lock status in its answer (after address, command, length and the asset number). */
     const lockOf = (answer: number[] | undefined): number | undefined => answer?.[7];
