@@ -67,7 +67,11 @@ const AT = {
 export function aftTransferPoll(bytes: Uint8Array, side: SasAftSide): AftReply {
   const len = bytes[AT.length] ?? 0;
   const code = bytes[AT.code] ?? 0;
-  if (code === 0xfe || code === 0xff) return len === 2 ? answer(side.interrogate(bytes[AT.index] ?? 0)) : { kind: 'nack' };
+  // An interrogation (FE status only, FF) in the short form (length 02) or a whole request's layout
+  // (Table 8.3a): only the index is read, never the fields after it. One too short to hold its index
+  // (length 00 or 01: the byte there is the CRC's) cannot be read. Until 7 December any length but 02
+  // was NACKed, so a system interrogating in the full form never read its transfer.
+  if (code === 0xfe || code === 0xff) return len >= 2 ? answer(side.interrogate(bytes[AT.index] ?? 0)) : answer(null, AFT_STATUS.notValidFunction);
   // A transfer completes as it is answered (nothing is left pending): a cancel finds nothing to cancel and reads the current one.
   if (code === 0x80) return answer(side.interrogate(0));
   if (code !== 0x00 && code !== 0x01) return answer(null, AFT_STATUS.unsupportedCode);

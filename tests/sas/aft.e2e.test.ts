@@ -125,6 +125,9 @@ describe('AFT through the host start: transfers in and out, each once', () => {
     assert.equal(credit(), 51_000);
     const now = await A.interrogate72(h, 0x00);
     assert.deepEqual([now.status, now.id, now.cashable, now.position], [0x00, 'CMS-IN-0002', 1_000, 0]);
+    // The interrogation in the full form (Table 8.3a), its other fields a new transfer's: the same record, nothing moved.
+    assert.deepEqual(await A.interrogate72Full(h, 0x00, ask('CMS-IN-NOT-A-TRANSFER', 7_000)), now);
+    assert.equal(credit(), 51_000);
     const older = await A.interrogate72(h, 0x82);
     assert.deepEqual([older.id, older.position], ['CMS-IN-0001', 1]);
     assert.equal((await A.interrogate72(h, 0x02)).id, 'CMS-IN-0002', 'absolute position 2');

@@ -7,8 +7,10 @@ const le = (value: number, n: number): number[] => Array.from({ length: n }, (_,
 const unle = (bytes: readonly number[]): number => bytes.reduce((a, b, i) => a + b * 256 ** i, 0);
 
 export interface TransferAsk {
-  /** 00 full only, 01 partial allowed. */
+  /** 00 full only, 01 partial allowed; FE/FF an interrogation in the full form (Table 8.3a: the fields after the index are the host's to fill, the machine reads none of them). */
   code?: number;
+  /** The transaction index: 00 for a transfer (§8.3), 00–FF for an interrogation. */
+  index?: number;
   /** 00 in-house to the machine, 80 in-house to the host. */
   type: number;
   cashable: number;
@@ -25,7 +27,7 @@ export function transfer72Bytes(address: number, a: TransferAsk): number[] {
   const id = [...a.id].map((c) => c.charCodeAt(0));
   const data = [
     a.code ?? 0x00,
-    0x00,
+    a.index ?? 0x00,
     a.type,
     ...bcd(a.cashable, 5),
     ...bcd(a.restricted ?? 0, 5),
@@ -103,6 +105,11 @@ export async function transfer72(h: SasHost, a: TransferAsk): Promise<Transfer72
 /** 0x72 interrogation: length 02, code FF, the transaction index. */
 export async function interrogate72(h: SasHost, index: number): Promise<Transfer72> {
   return read72(await h.typeS(0x72, [0x02, 0xff, index], 'variable'));
+}
+
+/** 0x72 interrogation in the full form: a whole request's fields (`a`'s) with transfer code FF and the transaction index. */
+export async function interrogate72Full(h: SasHost, index: number, a: TransferAsk): Promise<Transfer72> {
+  return read72(await h.poll(transfer72Bytes(h.address, { ...a, code: 0xff, index }), 'variable'));
 }
 
 /** §8.4's game lock status in 0x74's answer. */
