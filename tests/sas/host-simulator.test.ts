@@ -84,6 +84,31 @@ describe('the host simulator matches answers to polls', () => {
     assert.equal(h.stale, 8);
   });
 
+  it('an answer that reaches the simulator after its window is late, also when the simulator was held past its deadline and finds it already in', async () => {
+    // A loaded machine: the simulator's process is held (here 250 ms of work right after the poll
+    // goes), the answer comes in meanwhile, and the window's timer is looked at only afterwards. The
+    // simulator of before read the bytes already in before it looked at its deadline: an answer
+    // 150 ms past a 100 ms window was read as in time, so a test asserting "not answered within the
+    // window" could pass or fail with the load, and a late answer counted as a timely one.
+    const listeners: ((b: Uint8Array) => void)[] = [];
+    const io: HostIo = {
+      async write() {
+        setTimeout(() => {
+          const until = Date.now() + 250;
+          while (Date.now() < until);
+          listeners.forEach((fn) => fn(toWire([ADDRESS, 0x1a, 0, 0, 0x12, 0x34, 0, 0].map((byte) => ({ byte, wake: false })))));
+        }, 0);
+      },
+      onData: (fn) => void listeners.push(fn),
+      close: async () => undefined,
+    };
+    const h = new SasHost(io, ADDRESS, { answerTimeoutMs: 100 });
+    assert.equal(await h.exchange([ADDRESS, 0x1a], 8), null, 'late: it came in 250 ms after the poll, the window 100 ms');
+    assert.deepEqual(h.leftover().slice(0, 2), [ADDRESS, 0x1a], 'kept as a late answer, for the next poll to drop');
+    // An answer in time is still read: the same held process, a window past its arrival.
+    assert.deepEqual((await h.exchange([ADDRESS, 0x1a], 8, 1_000))?.slice(0, 2), [ADDRESS, 0x1a]);
+  });
+
   it('a general poll answered after the window is asked again (the implied NACK): its late copy is not read as the next general poll’s exception', async () => {
     let late = 1;
     // The first general poll answered 150 ms after it is heard, after the 100 ms window.

@@ -31,6 +31,8 @@ export interface HostOptions {
 export class SasHost {
   private readonly reader = new WireReader();
   private received: number[] = [];
+  /** When each byte of `received` reached the simulator (Date.now() in its data handler). */
+  private arrivedAt: number[] = [];
   private wakeUp: (() => void) | null = null;
   /** Characters the machine sent with the wake-up bit: its chirps (§4.2). */
   readonly chirps: number[] = [];
@@ -38,6 +40,8 @@ export class SasHost {
   retries = 0;
   /** Bytes dropped as late answers to earlier polls. */
   stale = 0;
+  /** The last `exchange` gave null for an answer that came whole but late (left in, dropped by the next poll: no copy of it is owed). */
+  private lastLate = false;
   private readonly timeoutMs: number;
   private readonly other: number;
 
@@ -51,7 +55,10 @@ export class SasHost {
     io.onData((chunk) => {
       for (const c of this.reader.read(chunk)) {
         if (c.wake) this.chirps.push(c.byte);
-        else this.received.push(c.byte);
+        else {
+          this.received.push(c.byte);
+          this.arrivedAt.push(Date.now());
+        }
       }
       this.wakeUp?.();
     });
@@ -64,8 +71,8 @@ export class SasHost {
 
   /** Sends `bytes` as one message and reads an answer of `shape`; null after the window. */
   async exchange(bytes: readonly number[], shape: Shape, timeoutMs = this.timeoutMs): Promise<number[] | null> {
-    this.stale += this.received.length;
-    this.received = [];
+    this.stale += this.take(this.received.length).length;
+    this.lastLate = false;
     await this.io.write(message(bytes));
     // A long poll to this machine (not a general poll, not a broadcast): its answer is this address and this command, or this address alone (an ACK or NACK).
     const command = bytes[0] === this.address && bytes.length > 1 ? bytes[1] : undefined;
@@ -73,7 +80,14 @@ export class SasHost {
     for (;;) {
       if (command !== undefined) this.dropUntilAnswerTo(command, shape === 'ack');
       const need = this.needed(shape);
-      if (need !== null && this.received.length >= need) return this.received.splice(0, need);
+      // In time only if its last byte came by the deadline: a simulator held past it (a loaded
+      // machine) finds a late answer already in, and reading it before the deadline was looked at
+      // took it as in time. A late answer stays, dropped as stale by the next poll.
+      if (need !== null && this.received.length >= need) {
+        if ((this.arrivedAt[need - 1] ?? Infinity) <= deadline) return this.take(need);
+        this.lastLate = true;
+        return null;
+      }
       const left = deadline - Date.now();
       if (left <= 0) return null;
       await this.arrival(left);
@@ -87,10 +101,7 @@ export class SasHost {
       ack ? r[i] === this.address || r[i] === (this.address | 0x80) : r[i] === this.address && (i + 1 >= r.length || r[i + 1] === command);
     let i = 0;
     while (i < r.length && !starts(i)) i++;
-    if (i > 0) {
-      this.stale += i;
-      r.splice(0, i);
-    }
+    if (i > 0) this.stale += this.take(i).length;
   }
 
   /** Resolves when bytes arrive, or after `ms`. */
@@ -109,8 +120,13 @@ export class SasHost {
   private async dropCopies(n: number, ms: number): Promise<void> {
     const deadline = Date.now() + ms;
     while (this.received.length < n && Date.now() < deadline) await this.arrival(deadline - Date.now());
-    const dropped = this.received.splice(0, n);
-    this.stale += dropped.length;
+    this.stale += this.take(n).length;
+  }
+
+  /** The first `n` bytes received (fewer if fewer came), removed with their arrival times. */
+  private take(n: number): number[] {
+    this.arrivedAt.splice(0, n);
+    return this.received.splice(0, n);
   }
 
   /** Bytes received and not yet read as an answer (an unexpected or late answer). */
@@ -139,7 +155,7 @@ export class SasHost {
         if (unanswered > 0) await this.dropCopies(unanswered * answer.length, Date.now() - t0 + this.timeoutMs);
         return answer;
       }
-      if (!answer) unanswered++;
+      if (!answer && !this.lastLate) unanswered++;
     }
     throw new Error(`no good answer to ${bytes.map((b) => b.toString(16).padStart(2, '0')).join(' ')} in three polls`);
   }
@@ -166,12 +182,17 @@ export class SasHost {
   async generalPollRetried(): Promise<number> {
     await this.pollOther();
     const t0 = Date.now();
+    let owed = 0;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (attempt > 0) this.retries++;
       const a = await this.exchange([0x80 | this.address], 1);
       const code = a?.[0];
-      if (code === undefined) continue;
-      if (attempt > 0) await this.dropCopies(attempt, Date.now() - t0 + this.timeoutMs);
+      if (code === undefined) {
+        // An answer that came late was dropped by this retry; one that has not come is still owed.
+        if (!this.lastLate) owed++;
+        continue;
+      }
+      if (owed > 0) await this.dropCopies(owed, Date.now() - t0 + this.timeoutMs);
       return code;
     }
     throw new Error('no answer to a general poll in three polls');
