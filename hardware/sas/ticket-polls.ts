@@ -106,7 +106,11 @@ function ticketData(t: SasTicketSide): TicketReply {
 function redeem(bytes: Uint8Array, t: SasTicketSide): TicketReply {
   const len = bytes[2] ?? 0;
   const code = bytes[3] ?? 0;
-  const short = code === 0xff ? len !== 1 : len < 1 + 5 + 1 + VALIDATION_BYTES || bytes[9] !== PARSING_BCD;
+  // FF (status request) alone (length 01) or in a decision's full layout, whose other fields are not
+  // read (until 7 December only length 01 was answered: a system asking in the full form was NACKed
+  // and never read its ticket's end; tests/sas/redeem-status-full.test.ts). A decision needs its number.
+  const full = len >= 1 + 5 + 1 + VALIDATION_BYTES;
+  const short = code === 0xff ? len !== 1 && !full : !full || bytes[9] !== PARSING_BCD;
   if (short) return { kind: 'nack' };
   const amount = code === 0xff ? 0 : fromBcd(bytes, 4, 9);
   const r = t.redemption.redeem(code, amount, code === 0xff ? '' : validationDigits(bytes, 10));

@@ -29,7 +29,7 @@ export interface Redeem71 {
   validation: string | null;
 }
 
-function read71(a: number[]): Redeem71 {
+export function read71(a: number[]): Redeem71 {
   const len = a[2] ?? 0;
   if (len === 1) return { status: a[3] ?? -1, amount: null, validation: null };
   return { status: a[3] ?? -1, amount: unbcd(a.slice(4, 9)), validation: hexOf(a.slice(10, 19)) };
