@@ -88,3 +88,20 @@ export function hijackKeepingCookie(reply: FastifyReply): void {
   if (cookie !== undefined) reply.raw.setHeader('set-cookie', cookie);
   reply.hijack();
 }
+
+/** The one back-office read whose HEAD is answered: the live floor's stream, with its headers and no stream (index.ts). */
+const HEAD_ANSWERED = new Set(['/backoffice/api/floor/events']);
+
+/**
+ * HEAD of a back-office read: refused before any work (405, `Allow: GET`), the floor's stream
+ * excepted. Fastify answers HEAD of a GET route with the GET's handler and drops the body, so a
+ * HEAD of the gaming day's report built it and wrote `report.read` with the digest of bytes nobody
+ * received (f7a28971), and until a review of 7 December a HEAD of a table's page, the floor, the
+ * alarms or the audit log still did every read for nothing (and moved the session's idle expiry on).
+ * A hook of the API's scope, so a read added later is covered without a line of its own.
+ */
+export function refusedHead(req: FastifyRequest, reply: FastifyReply): boolean {
+  if (req.method !== 'HEAD' || HEAD_ANSWERED.has(req.routeOptions.url ?? '')) return false;
+  void reply.code(405).header('allow', 'GET').send();
+  return true;
+}

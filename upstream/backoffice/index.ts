@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { audit } from './audit.js';
 import { hijackKeepingCookie } from './guard.js';
 import { FloorHub, type FloorStreamLimits } from './floor-hub.js';
-import { refusedHead, reportRoutes } from './report-routes.js';
+import { reportRoutes } from './report-routes.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
 import { tableDetail } from './table-detail.js';
 import { configRequestRoutes } from './config-routes.js';
@@ -68,8 +68,9 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
         api.get('/floor/events', { schema: { hide: true } }, async (req, reply) => {
           const s = await signedIn(req, reply, 'floor');
           if (!s) return reply;
-          // Fastify answers HEAD with this handler too: the stream's headers and the end, never a
-          // stream (one held open for ever, with nothing written, among the user's).
+          // Fastify answers HEAD with this handler too (the one read whose HEAD is answered:
+          // guard.ts, HEAD_ANSWERED): the stream's headers and the end, never a stream (one held
+          // open for ever, with nothing written, among the user's).
           if (req.method === 'HEAD') return reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').send();
           hijackKeepingCookie(reply);
           await hub.subscribe(reply.raw, { session: s.id, user: s.name, address: req.ip });
@@ -81,7 +82,6 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
         });
         // One round's evidence bundle, as the table's ledger gives it (round-evidence.ts); `download=1` names it as a file.
         api.get('/tables/:id/rounds/:round/evidence', { schema: { hide: true, params: RoundParams, querystring: EvidenceQuery } }, async (req, reply) => {
-          if (refusedHead(req, reply)) return reply;
           const s = await signedIn(req, reply, 'evidence');
           if (!s) return reply;
           const { id, round } = req.params;

@@ -29,23 +29,10 @@ async function dayAsked(db: Db, asked: string | undefined, now: Date) {
   return { date, window: dayWindow(hours, date) };
 }
 
-/**
- * HEAD of a read that is audited or costly (the gaming day's report, its plots, a round's evidence):
- * refused before any work (405, `Allow: GET`). Fastify answers HEAD of a GET route with the GET's
- * handler and drops the body, so a HEAD did the whole report and wrote `report.read` with the digest
- * of bytes nobody received: a probe holding a cookie filled the audit log with reads that never were.
- */
-export function refusedHead(req: FastifyRequest, reply: FastifyReply): boolean {
-  if (req.method !== 'HEAD') return false;
-  void reply.code(405).header('allow', 'GET').send();
-  return true;
-}
-
 /** The gaming day's report and its plots (`report`: supervisor, accounting, administrator). */
 export function reportRoutes(api: FastifyInstance, db: Db, signedIn: SignedIn, now: () => number): void {
   const scope = api.withTypeProvider<ZodTypeProvider>();
   scope.get('/reports/gaming-day', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
-    if (refusedHead(req, reply)) return reply;
     const s = await signedIn(req, reply, 'report');
     if (!s) return reply;
     const { date, window } = await dayAsked(db, req.query.date, new Date(now()));
@@ -59,7 +46,6 @@ export function reportRoutes(api: FastifyInstance, db: Db, signedIn: SignedIn, n
     return reply.type('application/json; charset=utf-8').send(body);
   });
   scope.get('/reports/plots', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
-    if (refusedHead(req, reply)) return reply;
     if (!(await signedIn(req, reply, 'report'))) return reply;
     const { date, window } = await dayAsked(db, req.query.date, new Date(now()));
     return hourlyPlots(db, date, window);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../sql.js';
 import { acknowledge, ALARM_ACKS_MAX, workedAlarms } from './alarm-acks.js';
 import { audit, auditTrail } from './audit.js';
-import { authorise, sameOrigin, setSessionCookie } from './guard.js';
+import { authorise, refusedHead, sameOrigin, setSessionCookie } from './guard.js';
 import { permissionsOf, type Permission } from './roles.js';
 import { endSession, openSession, type Session } from './sessions.js';
 import { readSettings, Settings, writeSettings } from './settings.js';
@@ -61,6 +61,9 @@ export async function registerBackofficeApi(
 
       scope.register(async (inner) => {
         await inner.register(rateLimit, { max: 1200, timeWindow: 60_000, keyGenerator: (req) => clientOf(req.ip) });
+        inner.addHook('onRequest', async (req, reply) => {
+          if (refusedHead(req, reply)) return reply;
+        });
         const api = inner.withTypeProvider<ZodTypeProvider>();
         api.get('/session', { schema: { hide: true } }, async (req, reply) => {
           const s = await signedIn(req, reply, 'floor');
