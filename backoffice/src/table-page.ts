@@ -8,6 +8,9 @@ import { currencyAt, currencyLabel, formatTableMoney, formatTicketMoney } from '
 
 type Ack = (id: number, note: string) => Promise<void>;
 
+/** The meters the page shows per station, as the upstream answers them (upstream/backoffice/table-detail.ts). */
+export const TABLE_PAGE_METERS = ['totalIn', 'creditsWagered', 'creditsWon', 'totalOut', 'gamesPlayed', 'handpays'] as const;
+
 /** One table's page: stations with credit and meters, recent rounds, faults, jackpots, handpays, transfers, alarms. */
 /**
  * `roundHref`: where a recent round's recall and evidence open (null: the user's role reads no
@@ -29,7 +32,7 @@ export function tablePage(
     e.preventDefault();
     back();
   });
-  const meterNames = ['totalIn', 'creditsWagered', 'creditsWon', 'totalOut', 'gamesPlayed', 'handpays'] as const;
+  const meterNames = TABLE_PAGE_METERS;
   const stations = table(
     [t('backoffice.table.stations'), t('backoffice.table.credit'), ...meterNames.map((m) => t(`service.meter.${m}`))],
     d.stations.flatMap((s) =>

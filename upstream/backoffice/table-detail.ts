@@ -5,6 +5,14 @@ import type { Sql } from '../sql.js';
 import { workedAlarms } from './alarm-acks.js';
 import type { FloorProjection } from './floor.js';
 
+/**
+ * The meters the page shows per station (backoffice/src/table-page.ts, held equal by
+ * tests/security/backoffice-table-meters.test.ts), and all of the table's scope it is answered.
+ * The ingest takes any meter name (a newer table's are stored as they come): the page answered
+ * every name a table ever sent, and a hostile one's 5,000 names made it over 100 kB on every refresh.
+ */
+export const TABLE_PAGE_METERS = ['totalIn', 'creditsWagered', 'creditsWon', 'totalOut', 'gamesPlayed', 'handpays'] as const;
+
 /** One table's page: its stations with credit and meters, recent rounds, faults, jackpots, transfers, tickets, alarms. */
 export async function tableDetail(sql: Sql, projection: FloorProjection, terminalId: string) {
   const t = await sql.query<{ last_health: unknown; currency: string | null; currency_exponent: number | null }>(
@@ -22,9 +30,10 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
   );
   const { credits, seqs: creditSeqs } = await projection.stationCredits(terminalId);
   // Per scope, one group per currency the table journalled in (migration 20): HKD never added to MOP.
+  // The page's meters only, of any name a table sent.
   const m = await sql.query<{ scope: string; name: string; value: number; code: string; exponent: number }>(
-    "SELECT scope, name, value, code, exponent FROM meters WHERE terminal_id = $1 ORDER BY scope, code = '', code, exponent, name",
-    [terminalId],
+    "SELECT scope, name, value, code, exponent FROM meters WHERE terminal_id = $1 AND name = ANY($2::text[]) ORDER BY scope, code = '', code, exponent, name",
+    [terminalId, [...TABLE_PAGE_METERS]],
   );
   const meters = new Map<string, { currency: { code: string; exponent: number } | null; meters: Record<string, number> }[]>();
   for (const x of m.rows) {
