@@ -4,6 +4,8 @@
 // row stood. Now it is refused by name (`round-unreadable`, 422) and audited as every refusal is.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { z } from 'zod';
+import { readable } from '../../upstream/backoffice/round-evidence.js';
 import { backofficeKit, signIn, type BackofficeKit } from './backoffice-kit.js';
 import { lyingTable } from './lying-journal-kit.js';
 
@@ -37,6 +39,40 @@ describe("a round's evidence from entries that do not read", () => {
     assert.deepEqual(
       audited.rows.map((x) => x.refused),
       ['round-unreadable'],
+    );
+  });
+});
+
+// Only the stored entries' failing to read (their JSON, their schemas) is the round's being
+// unreadable: a fault of the upstream's own code is a 5xx, logged, not a 422 blaming the table's
+// journal (`readable` swallowed every throw, a TypeError of a bug as much as a ZodError).
+describe('what makes a round unreadable', () => {
+  it('a stored entry that is no JSON, or does not fit the schemas', () => {
+    assert.equal(
+      readable(() => JSON.parse('{')),
+      'round-unreadable',
+    );
+    assert.equal(
+      readable(() => z.object({ seq: z.number() }).parse({ seq: 'one' })),
+      'round-unreadable',
+    );
+    assert.equal(
+      readable(() => 7),
+      7,
+    );
+  });
+
+  it('any other throw is the upstream’s own fault: thrown on, not a refusal', () => {
+    const bug = (): number => {
+      throw new TypeError("Cannot read properties of undefined (reading 'map')");
+    };
+    assert.throws(() => readable(bug), TypeError);
+    assert.throws(
+      () =>
+        readable(() => {
+          throw new Error('the chain of round R1 skips from 3 to 5');
+        }),
+      /skips/,
     );
   });
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { assembleEvidence, roundSpan, type ChainEntry, type EvidenceBundle } from '../../terms/round-evidence.js';
 import { roundOfEntries } from '../../terms/round-record.js';
 import { ROUND_ENTRY_TYPES } from '../../terms/round-terms.js';
@@ -10,12 +11,18 @@ import type { Sql } from '../sql.js';
  */
 export type EvidenceRefusal = 'no-table' | 'no-round' | 'round-of-another-table' | 'round-open' | 'round-unreadable';
 
-/** `fn`'s answer, or `round-unreadable` when the round's entries do not fit the terms' schemas (the record and the bundle are pure). */
-function readable<T>(fn: () => T): T | 'round-unreadable' {
+/**
+ * `fn`'s answer, or `round-unreadable` when the round's stored entries do not read: a body that is
+ * no JSON (SyntaxError) or does not fit the terms' schemas (ZodError); the record and the bundle are
+ * pure. Any other throw is the upstream's own fault and is thrown on, a 5xx logged with its request:
+ * until a review of 7 December every throw was a 422 blaming the table's journal, a bug's TypeError too.
+ */
+export function readable<T>(fn: () => T): T | 'round-unreadable' {
   try {
     return fn();
-  } catch {
-    return 'round-unreadable';
+  } catch (e) {
+    if (e instanceof z.ZodError || e instanceof SyntaxError) return 'round-unreadable';
+    throw e;
   }
 }
 
