@@ -56,3 +56,62 @@ describe('the floor stream while the database is away', () => {
     }
   });
 });
+
+// The hub's reads failed in silence while the database was away (each catch said only so in a
+// comment): the floor went still on every page and the upstream's log held nothing of it. Now the
+// first failure is logged with its error, once however often the sweeps, pushes and streams retry,
+// and the database's return once; a second outage is logged again.
+describe("the floor hub's log while the database is away", () => {
+  it('logs the outage once, with its error, and the return once', async () => {
+    const db = await openPglite();
+    try {
+      await migrateUpstream(db);
+      let down = true;
+      const sql: Sql = {
+        query: (text, params) => (down ? Promise.reject(new Error('database away')) : db.query(text, params)),
+        exec: (text) => (down ? Promise.reject(new Error('database away')) : db.exec(text)),
+      };
+      const said: { level: string; obj: unknown; msg: string }[] = [];
+      const log = {
+        warn: (obj: unknown, msg: string) => said.push({ level: 'warn', obj, msg }),
+        info: (obj: unknown, msg: string) => said.push({ level: 'info', obj, msg }),
+      };
+      const hub = new FloorHub(sql, Date.now, {}, log);
+      // The pushes a touch or a sweep leaves running, done.
+      const settled = () => new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 3; i++) {
+        await hub.subscribe(fakeStream().res, { session: 'x', user: 'ana', address: '127.0.0.1' });
+        await hub.sweep();
+        hub.touched('T1');
+      }
+      await settled();
+      assert.deepEqual(
+        said.map((x) => x.level),
+        ['warn'],
+        'one line for the outage, not one per retry',
+      );
+      assert.match(String((said[0]?.obj as { err?: Error }).err?.message), /database away/);
+      down = false;
+      await hub.sweep();
+      await hub.sweep();
+      assert.deepEqual(
+        said.map((x) => x.level),
+        ['warn', 'info'],
+        'its return once',
+      );
+      down = true;
+      await settled();
+      await hub.sweep();
+      await hub.sweep();
+      await settled();
+      assert.deepEqual(
+        said.map((x) => x.level),
+        ['warn', 'info', 'warn'],
+        'a second outage is a line of its own',
+      );
+      hub.stop();
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -35,6 +35,14 @@ interface Client {
 
 export type StreamOwner = Omit<Client, 'res'>;
 
+/** Where the hub says the database went away and came back (the upstream's log; tests give their own). */
+export interface HubLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+const SILENT: HubLog = { warn: () => {}, info: () => {} };
+
 /**
  * The live floor: Server-Sent Events to every open floor page. The upstream tells it which
  * terminal a batch or heartbeat came from (`touched`); it sends those tables' rows again at once
@@ -56,11 +64,14 @@ export class FloorHub {
   private timers: NodeJS.Timeout[] = [];
   private busy = false;
   private readonly limits: Required<FloorStreamLimits>;
+  /** Whether the database was away at the last read: its outage is logged once, not per retry, and its return once. */
+  private away = false;
 
   constructor(
     private readonly sql: Sql,
     private readonly now: () => number,
     limits: FloorStreamLimits = {},
+    private readonly log: HubLog = SILENT,
   ) {
     this.projection = new FloorProjection(sql);
     this.limits = { sweepMs: 5_000, maxUnsentBytes: 4 * 1024 * 1024, ...limits };
@@ -90,7 +101,28 @@ export class FloorHub {
 
   async rows(only?: readonly string[]): Promise<FloorRow[]> {
     const s = await readSettings(this.sql);
-    return this.projection.rows(s.offlineLimitSeconds * 1000, this.now(), only);
+    const rows = await this.projection.rows(s.offlineLimitSeconds * 1000, this.now(), only);
+    this.reached();
+    return rows;
+  }
+
+  /**
+   * A read of the hub failed (the database away): logged the first time only, with its error.
+   * The sweeps, pushes, keep-alives and streams retry every few seconds; until a review of
+   * 7 December each failure was caught in silence, and the floor went still on every page with
+   * nothing in the upstream's log.
+   */
+  private failed(err: unknown, doing: string): void {
+    if (this.away) return;
+    this.away = true;
+    this.log.warn({ err, doing }, 'the live floor cannot read the database: its pages are not updated until it can');
+  }
+
+  /** A read of the hub succeeded: the database's return is logged once. */
+  private reached(): void {
+    if (!this.away) return;
+    this.away = false;
+    this.log.info({}, 'the live floor reads the database again');
   }
 
   /** A new stream of a signed-in session: the whole floor first, then the rows that change. */
@@ -108,7 +140,8 @@ export class FloorHub {
     let floor: FloorRow[];
     try {
       floor = await this.rows();
-    } catch {
+    } catch (e) {
+      this.failed(e, 'floor.subscribe');
       // The database is away: a stream with no floor is closed, not held open with nothing in it
       // (the page showed an empty floor, as if there were no tables); its page reconnects, and says so.
       if (this.clients.delete(res)) res.end('retry: 2000\n\n');
@@ -155,8 +188,9 @@ export class FloorHub {
     try {
       await this.recheck();
       for (const c of [...this.clients.values()]) this.write(c, ': keep-alive\n\n');
-    } catch {
+    } catch (e) {
       // The database is away: nothing is sent until a session can be asked about again.
+      this.failed(e, 'floor.keep-alive');
     }
   }
 
@@ -198,8 +232,9 @@ export class FloorHub {
     try {
       await this.send(await this.rows(only));
       read = true;
-    } catch {
+    } catch (e) {
       // The database is away: kept for the next touch or sweep, not retried in a loop.
+      this.failed(e, 'floor.push');
       only.forEach((t) => this.dirty.add(t));
     } finally {
       this.busy = false;
@@ -230,8 +265,9 @@ export class FloorHub {
         }
       }
       await this.send(changed ? await this.rows() : rows);
-    } catch {
+    } catch (e) {
       // The database is away: the next sweep tries again; /healthz says so meanwhile.
+      this.failed(e, 'floor.sweep');
     } finally {
       this.busy = false;
     }

@@ -49,7 +49,7 @@ const REFUSAL_TEXT = {
  */
 export function attachBackoffice(app: FastifyInstance, options: BackofficeOptions & BackofficeServerOptions): { register(): Promise<void> } {
   const now = options.now ?? Date.now;
-  const hub = new FloorHub(options.db, now, options.floorStream);
+  const hub = new FloorHub(options.db, now, options.floorStream, app.log);
   app.addHook('onResponse', async (req, reply) => {
     if (reply.statusCode !== 200 || (req.url !== '/v1/ingest' && req.url !== '/v1/heartbeat')) return;
     const terminal = req.headers['x-etg-terminal'];
