@@ -123,6 +123,24 @@ export async function entries(sql: Sql, terminalId: string, from: number, limit:
 export const meterCurrency = (x: { code: string; exponent: number }): { code: string; exponent: number } | null =>
   x.code === '' ? null : { code: x.code, exponent: Number(x.exponent) };
 
+/**
+ * The group of `row`'s currency in `list` (`meterCurrency`), added at its end by `fresh` when the
+ * list has none yet: one group per currency a table journalled in, so HKD is never added to MOP
+ * (the table's page and /metrics group their rows so).
+ */
+export function currencyGroup<G extends { currency: { code: string; exponent: number } | null }>(
+  list: G[],
+  row: { code: string; exponent: number },
+  fresh: (currency: G['currency']) => G,
+): G {
+  const currency = meterCurrency(row);
+  const found = list.find((g) => g.currency?.code === currency?.code && g.currency?.exponent === currency?.exponent);
+  if (found) return found;
+  const g = fresh(currency);
+  list.push(g);
+  return g;
+}
+
 /** The table's meters, one row per scope, name and currency (the one it held when it journalled them): MOP is never added to HKD. */
 export async function meters(sql: Sql, terminalId: string, scope?: string) {
   const r = await sql.query<{ scope: string; name: string; value: number; code: string; exponent: number }>(
@@ -194,9 +212,7 @@ export async function terminalFigures(sql: Sql, names: readonly string[]) {
   const groups = new Map<string, MeterGroup[]>();
   for (const r of m.rows) {
     const list = groups.get(r.terminal_id) ?? [];
-    const currency = meterCurrency(r);
-    let g = list.find((x) => x.currency?.code === currency?.code && x.currency?.exponent === currency?.exponent);
-    if (!g) list.push((g = { currency, values: {}, unreadable: [] }));
+    const g = currencyGroup<MeterGroup>(list, r, (currency) => ({ currency, values: {}, unreadable: [] }));
     if (r.fits) g.values[r.name] = r.value;
     else g.unreadable.push(r.name);
     groups.set(r.terminal_id, list);

@@ -1,5 +1,5 @@
 import { KioskHealth } from '../schemas.js';
-import { iso, meterCurrency, rounds } from '../queries.js';
+import { currencyGroup, iso, rounds } from '../queries.js';
 import { tableTickets } from '../ticket-queries.js';
 import type { Sql } from '../sql.js';
 import { workedAlarms } from './alarm-acks.js';
@@ -37,10 +37,8 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
   );
   const meters = new Map<string, { currency: { code: string; exponent: number } | null; meters: Record<string, number> }[]>();
   for (const x of m.rows) {
-    const currency = meterCurrency(x);
     const list = meters.get(x.scope) ?? [];
-    let g = list.find((y) => y.currency?.code === currency?.code && y.currency?.exponent === currency?.exponent);
-    if (!g) list.push((g = { currency, meters: {} }));
+    const g = currencyGroup(list, x, (currency) => ({ currency, meters: {} }));
     g.meters[x.name] = Number(x.value);
     meters.set(x.scope, list);
   }
