@@ -53,3 +53,45 @@ describe("a table's page and the meter names a hostile table sends", () => {
     assert.ok(r.body.length < 10_000, `the page's answer is ${r.body.length} bytes`);
   });
 });
+
+// The same page's rounds, jackpots, hand pays and transfers: each entry's payload was answered
+// whole, and the ingest checks no field of a `transfer.complete`, a `jackpot.settle` or a
+// `round.void` (nor a settlement's cards): 90 entries of a 100 kB junk field made every view of the
+// table's page 9 MB. The page shows an entry's amount and a round's id and cards: those are answered.
+describe("a table's page and the payloads a hostile table journals", () => {
+  const suite = kitOfSuite('viewer');
+  const JUNK = 'x'.repeat(100_000);
+
+  it('answers of each entry what the page shows, not its payload whole', async () => {
+    const { kit, who } = suite;
+    const liar = await lyingTable(kit.app, kit.db, 'T8');
+    const ts = '2026-11-26T02:00:00.000Z';
+    const entries: LyingEntry[] = [
+      ...Array.from({ length: 20 }, (_, i) => ({ type: 'transfer.complete', ts, payload: { transfer: { amount: 500 + i }, junk: JUNK } })),
+      ...Array.from({ length: 10 }, () => ({ type: 'jackpot.settle', ts, payload: { amount: 7000, junk: JUNK } })),
+      { type: 'round.void', ts, payload: { roundId: 'R1', cards: [{ card: 'AS', to: 'player' }], junk: JUNK } },
+      { type: 'round.void', ts, payload: { roundId: 'R2', cards: [{ card: JUNK, to: 'player' }] } },
+    ];
+    for (let i = 0; i < entries.length; i += 8) assert.equal((await liar.send(entries.slice(i, i + 8))).statusCode, 200);
+    const r = await kit.app.inject({ method: 'GET', url: '/backoffice/api/tables/T8', headers: { cookie: who.cookie } });
+    assert.equal(r.statusCode, 200, r.body.slice(0, 300));
+    assert.ok(r.body.length < 50_000, `the page's answer is ${r.body.length} bytes`);
+    const d = r.json() as {
+      transfers: { payload: { transfer?: { amount?: unknown } } }[];
+      jackpots: { payload: { amount?: unknown } }[];
+      rounds: { round: { roundId?: unknown; cards?: unknown } | null }[];
+    };
+    assert.deepEqual(
+      d.transfers.map((e) => e.payload.transfer?.amount),
+      Array.from({ length: 20 }, (_, i) => 519 - i),
+    );
+    assert.deepEqual(
+      d.jackpots.map((e) => e.payload.amount),
+      Array<number>(10).fill(7000),
+    );
+    assert.deepEqual(
+      d.rounds.map((x) => x.round),
+      [{ roundId: 'R2' }, { roundId: 'R1', cards: [{ card: 'AS', to: 'player' }] }],
+    );
+  });
+});

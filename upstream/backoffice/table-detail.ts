@@ -1,5 +1,5 @@
 import { KioskHealth } from '../schemas.js';
-import { currencyGroup, iso, rounds } from '../queries.js';
+import { currencyGroup, iso } from '../queries.js';
 import { tableTickets } from '../ticket-queries.js';
 import type { Sql } from '../sql.js';
 import { workedAlarms } from './alarm-acks.js';
@@ -49,7 +49,7 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
   const entries = async (types: string[], limit: number) =>
     (
       await sql.query<{ seq: number; type: string; ts: Date; payload: unknown }>(
-        `SELECT seq, type, ts, doc->'payload' AS payload FROM journal WHERE terminal_id = $1 AND type = ANY($2::text[]) ORDER BY seq DESC LIMIT $3`,
+        `SELECT seq, type, ts, ${SHOWN_AMOUNT} AS payload FROM journal WHERE terminal_id = $1 AND type = ANY($2::text[]) ORDER BY seq DESC LIMIT $3`,
         [terminalId, types, limit],
       )
     ).rows.map((x) => ({ seq: Number(x.seq), type: x.type, ts: iso(x.ts), payload: x.payload }));
@@ -75,11 +75,49 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
           meters: meters.get(`station:${station}`) ?? [],
         };
       }),
-    rounds: await rounds(sql, terminalId, 20),
+    rounds: await shownRounds(sql, terminalId, 20),
     jackpots: await entries(['jackpot.settle', 'jackpot.reset'], 20),
     transfers: await entries(['transfer.out', 'transfer.in', 'transfer.complete', 'transfer.reverse', 'transfer.refuse', 'transfer.recall'], 50),
     handpays: await entries(['handpay.request', 'handpay.confirm'], 20),
     tickets: await tableTickets(sql, terminalId),
     alarms: await workedAlarms(sql, { terminal: terminalId, limit: 50 }),
   };
+}
+
+/** A jsonb figure as the page shows it: a number of at most 40 characters (the page says ⚠ of one past a safe integer), else SQL NULL. */
+const shownNumber = (j: string): string => `CASE WHEN jsonb_typeof(${j}) = 'number' AND length((${j})::text) <= 40 THEN ${j} END`;
+
+/**
+ * Of a jackpot's, hand pay's or transfer's entry, what the page shows of its payload: its amount
+ * (`amount`, or a transfer's `transfer.amount`). The payload was answered whole, and the ingest
+ * checks no field of a `transfer.complete` or a `jackpot.settle`: 30 entries of a 100 kB field
+ * made every view of the page 3.2 MB (tests/security/backoffice-table-meters.test.ts).
+ */
+const SHOWN_AMOUNT = `jsonb_strip_nulls(jsonb_build_object(
+  'amount', ${shownNumber("doc->'payload'->'amount'")},
+  'transfer', CASE WHEN ${shownNumber("doc->'payload'->'transfer'->'amount'")} IS NOT NULL THEN jsonb_build_object('amount', doc->'payload'->'transfer'->'amount') END))`;
+
+/** The most of a round's cards (as JSON text) the page is answered: a stadium's or a blackjack table's hands are far less. */
+const SHOWN_CARDS_TEXT = 16_384;
+
+/**
+ * The table's last `limit` rounds as the page shows them: the round's id (at most 100 characters,
+ * as the evidence route takes it) and its cards, not the closing entry's payload whole (a void's is
+ * checked by no schema at ingest, nor a settlement's cards).
+ */
+async function shownRounds(sql: Sql, terminalId: string, limit: number) {
+  const r = await sql.query<{ seq: number; type: string; ts: Date; round: unknown; credits: unknown }>(
+    `SELECT seq, type, ts, doc->'credits' AS credits, jsonb_strip_nulls(jsonb_build_object(
+       'roundId', CASE WHEN jsonb_typeof(doc->'payload'->'roundId') = 'string' AND length(doc->'payload'->>'roundId') <= 100 THEN doc->'payload'->'roundId' END,
+       'cards', CASE WHEN jsonb_typeof(doc->'payload'->'cards') = 'array' AND length((doc->'payload'->'cards')::text) <= ${SHOWN_CARDS_TEXT} THEN doc->'payload'->'cards' END)) AS round
+     FROM journal WHERE terminal_id = $1 AND type IN ('round.settle', 'round.void') ORDER BY seq DESC LIMIT $2`,
+    [terminalId, limit],
+  );
+  return r.rows.map((x) => ({
+    seq: Number(x.seq),
+    status: x.type === 'round.settle' ? ('settled' as const) : ('void' as const),
+    ts: iso(x.ts),
+    round: x.round,
+    credits: x.credits,
+  }));
 }
