@@ -237,6 +237,12 @@ describe("a table's figures past what a table takes in a day", () => {
         { type: 'round.settle', ts: TS, payload: { roundId: 'RX', game: 'baccarat', profile: 'macau-commission', lines: [{ bet: 'player', net: 0 }] } },
       ],
     ],
+    // Each `billsIn.N` one a ledger may write, 20,000 of them: a note column each in the table's
+    // line (190 kB of the day's report, and of its CSV's notes cell, from one entry of a review of 7 December).
+    [
+      'more note denominations than any acceptor takes (20,000)',
+      [{ type: 'bill.credit', ts: TS, meters: Array.from({ length: 20_000 }, (_, i) => ['table', `billsIn.${i + 1}`, 1]) }],
+    ],
   ];
   for (const [k, [name, entries]] of CASES.entries()) {
     it(`${name}: the day's report opens, the honest table's figures stand, the liar is named and left out`, async () => {

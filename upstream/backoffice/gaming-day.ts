@@ -116,14 +116,23 @@ export interface TicketLiability {
  */
 export const DAY_FIGURE_BOUND = TABLE_FIGURE_BOUND;
 
+/**
+ * The most note denominations one line of the day may hold (`notes`, a column each on the page and in
+ * the CSV's notes cell). An acceptor takes a currency's few notes; the ingest takes any `billsIn.N` a
+ * ledger could write, and one entry of 20,000 made the table's line 190 kB of the report (a review of
+ * 7 December). A table past it is left out and named, as one past DAY_FIGURE_BOUND is.
+ */
+export const MAX_NOTE_DENOMINATIONS = 64;
+
 const fits = (n: number | null): boolean => n === null || (Number.isSafeInteger(n) && Math.abs(n) <= DAY_FIGURE_BOUND);
 
-/** The tables with a figure past DAY_FIGURE_BOUND in any of their lines, the theoretical ones too. */
+/** The tables with a figure past DAY_FIGURE_BOUND in any of their lines, the theoretical ones too, or a line of more than MAX_NOTE_DENOMINATIONS notes. */
 function pastBound(lines: readonly ReportLine[], theoretical: readonly TheoreticalLine[]): Set<string> {
   const out = new Set<string>();
   for (const l of lines) {
     const figures = Object.values(l).filter((v): v is number => typeof v === 'number');
-    if (!figures.every(fits) || !Object.values(l.notes).every(fits)) out.add(l.terminalId);
+    const notes = Object.values(l.notes);
+    if (!figures.every(fits) || notes.length > MAX_NOTE_DENOMINATIONS || !notes.every(fits)) out.add(l.terminalId);
   }
   for (const l of theoretical) if (![l.rounds, l.wagered, l.theoretical, l.actual, l.difference].every(fits)) out.add(l.terminalId);
   return out;
