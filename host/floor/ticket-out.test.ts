@@ -248,6 +248,36 @@ describe('cash-out to a ticket', () => {
     assert.equal(restarted.isPrinting(3), false);
   });
 
+  it('after a kill, a ticket in print the next host settles printed is told to the authority as issued first: its issue word may have been lost with the kill', async () => {
+    // Before: the restarted host sent only 'printed'; the issue's word lost with the kill, the upstream
+    // answered unknown-ticket, and the paper was refused at every table until the journal synced.
+    const sim = new TclPrinterSimulator({ keepReceived: true });
+    const first = newHost(sim);
+    await until(() => first.ready);
+    const l = funded();
+    const printing = table(l, new Map([[3, first]])).cashOut(3);
+    await until(() => sim.received.some((c) => c.startsWith('^P|')));
+    await first.close();
+    await printing;
+    const heard: string[] = [];
+    const upstream: TicketAuthority = {
+      machineId: async () => ({ ok: true, machineId: 4242 }),
+      registerIssue: async (t) => (heard.push(`issue ${t.validation} ${t.amount}`), { ok: true }),
+      registerPrinted: async (t) => (heard.push(`printed ${t.validation}`), { ok: true }),
+      registerVoid: async (t) => (heard.push(`void ${t.validation}`), { ok: true }),
+      redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
+      confirm: async () => ({ ok: true }),
+      cancel: async () => ({ ok: true }),
+    };
+    const second = newHost(sim);
+    await table(l, new Map([[3, second]]), config(), upstream).recover();
+    await second.close();
+    const v = validationNumber(4242, 1);
+    assert.equal(l.byTxId(ticketOutTxId(v, 'end'))?.type, 'ticket.printed');
+    await until(() => heard.length === 2);
+    assert.deepEqual(heard, [`issue ${v} 123450`, `printed ${v}`]);
+  });
+
   it('a ticket jammed after its barcode stays held for a person across a restart: never voided while its paper may read valid', async () => {
     const sim = new TclPrinterSimulator();
     const first = newHost(sim);

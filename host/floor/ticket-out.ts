@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { blocking } from '../../hardware/printer/condition.js';
 import type { PrintAttempt } from '../../hardware/printer/judge.js';
 import { TEMPLATE_IDS } from '../../hardware/printer/template.js';
 import type { PrintOutcome, TicketPrinter } from '../../hardware/printer/types.js';
@@ -18,6 +17,7 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
 import { settledByOf, ticketFaultDetail, ticketFaultSaid } from './ticket-fault.js';
 import { ticketExpiresAt, ticketPaper } from './ticket-paper.js';
+import { printerWhyNot } from './ticket-printer-ready.js';
 
 export interface TicketOutDeps {
   config: TableConfig;
@@ -82,15 +82,6 @@ type Numbered =
   | { ok: true; sequence: number; system: { validation: ValidationNumber; systemId: number; requestId: string } }
   | { ok: false; reason: NoTicket; requestId?: string };
 
-/** Why the printer cannot take a ticket now; out of paper said as such (the player is told why an attendant comes). */
-function printerWhyNot(printer: TicketPrinter): NoTicket | null {
-  const c = printer.condition;
-  if (c?.faults.includes('paper-out')) return 'paper-out';
-  // A printer that refused the ticket's layout (a font it lacks, another firmware) looks idle, and would take no ticket.
-  if (!printer.ready || !c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
-  return null;
-}
-
 /** A person's word on a held ticket, as `end` takes it beside the printer's. */
 type PersonVerdict = { kind: 'printed' } | { kind: 'void'; reason: string };
 
@@ -144,6 +135,11 @@ export class TicketOut {
   async recover(): Promise<void> {
     for (const t of ticketsInPrint(this.deps.ledger)) {
       this.inPrint.set(t.terms.station, t);
+      // Its issue's word may have died with the last run: told again, so that its end's word (printed) finds the ticket registered.
+      this.issueTold.set(
+        t.terms.validation,
+        this.tell('issue', () => this.deps.authority?.registerIssue(t.terms)),
+      );
       this.last.set(t.terms.station, { state: 'printing', amount: t.terms.amount, validation: t.terms.validation, at: this.deps.now().getTime() });
     }
     // A ticket ended just before a kill, its `ticket-held` clear not yet journalled: nothing is held there.
