@@ -10,7 +10,17 @@ import { MACHINE_ID_MAX, MACHINE_SYSTEM_ID, parseValidationNumber, SEQUENCE_MAX,
 export const TicketStation = z.number().int().min(1).max(9999);
 export const TicketCurrency = z.string().regex(/^[A-Z]{3}$/);
 const Amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const Instant = z.iso.datetime({ offset: true });
+/**
+ * The instants a ticket may name, issued or expiring: from 2000 to the end of 2199. No floor's clock
+ * is outside them, and every one is an instant PostgreSQL's timestamptz holds (it refuses year 0000,
+ * which the ISO shape alone takes). Before 7 December a ticket dated year 0000 passed here, and the
+ * upstream's INSERT of it failed its sync's batch with a 500 for ever (tests/tickets/ticket-dates.test.ts).
+ */
+export const TICKET_TIME_RANGE = { from: '2000-01-01T00:00:00.000Z', until: '2200-01-01T00:00:00.000Z' } as const;
+const Instant = z.iso.datetime({ offset: true }).refine((at) => {
+  const t = Date.parse(at);
+  return t >= Date.parse(TICKET_TIME_RANGE.from) && t < Date.parse(TICKET_TIME_RANGE.until);
+}, 'an instant from 2000 to the end of 2199');
 
 /** A validation number that is one of ours (`parseValidationNumber`): 18 digits with its checks right. */
 export const TicketNumber = ValidationNumber.refine((n) => parseValidationNumber(n).ok, 'not a validation number this scheme makes');
