@@ -37,6 +37,7 @@ import { StartStops } from './start/stops.js';
 import { openTransfers } from './start/transfers.js';
 import { readPeersOrNull } from './peers/peer-config.js';
 import { sendRoundsAtOnce } from './start/rounds-upstream.js';
+import { FloorClock } from './tickets/floor-clock.js';
 
 export type { HostOptions, RunningHost } from './start/host-options.js';
 
@@ -59,6 +60,7 @@ function beforeTheTable(log: Logger): SyncEvents {
     // Before the table exists an order waits: the upstream sends it again at the next heartbeat.
     configOrders: (_answer: unknown) => undefined as void,
     alarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
+    clock: new FloorClock(),
   };
 }
 
@@ -119,6 +121,7 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
         onCallbackError: (err) => log.error({ err }, 'an upstream sync signal could not be taken (caught: the sync goes on)'),
         heartbeat: { snapshot: () => syncEvents.health() },
         configOrders: (answer) => syncEvents.configOrders(answer),
+        onServerTime: (serverTime, rttMs) => syncEvents.clock.observe(serverTime, rttMs),
       });
       sendRoundsAtOnce(ledger, sync);
     }
@@ -133,6 +136,7 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
       release,
       closeLog,
       syncEvents,
+      floorClock: syncEvents.clock,
       layout,
       manifest,
       softwareVersion: SOFTWARE_VERSION,

@@ -50,6 +50,12 @@ export interface SyncOptions {
    * client checks nothing of it: the table checks every order's signature and content itself.
    */
   configOrders?: (answer: unknown) => void;
+  /**
+   * The upstream's time as it said it: its heartbeat's `serverTime`, or the one its refusal of a
+   * heartbeat as `clock-skew` carries, and how long that answer took (the table's clock is held to
+   * it: host/tickets/floor-clock.ts).
+   */
+  onServerTime?: (serverTime: string, rttMs: number) => void;
   random?: () => number;
   now?: () => Date;
   fetch?: typeof fetch;
@@ -144,9 +150,9 @@ class HttpError extends Error {
 export class SyncClient {
   private readonly ledger: Ledger;
   private readonly o: Required<
-    Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'onCallbackError' | 'limits' | 'heartbeat' | 'receiptsDir' | 'configOrders'>
+    Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'onCallbackError' | 'limits' | 'heartbeat' | 'receiptsDir' | 'configOrders' | 'onServerTime'>
   > &
-    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'onCallbackError' | 'heartbeat' | 'receiptsDir' | 'configOrders'>;
+    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'onError' | 'onCallbackError' | 'heartbeat' | 'receiptsDir' | 'configOrders' | 'onServerTime'>;
   private readonly receiptKey: string | undefined;
   private uncheckedSaid = false;
   /** A receipt could not be written (said once until one is kept again). */
@@ -235,16 +241,30 @@ export class SyncClient {
 
   private async heartbeatOnce(abort: AbortController): Promise<boolean> {
     const at = this.o.now().toISOString();
+    const sent = performance.now();
     try {
       const health = this.o.heartbeat?.snapshot() ?? {};
       const body = JSON.stringify({ terminalId: this.ledger.terminalId, at, health });
-      checkAnswer(HeartbeatAck, 'heartbeat acknowledgement', await this.signedPost('/v1/heartbeat', body, abort));
+      const ack = checkAnswer(HeartbeatAck, 'heartbeat acknowledgement', await this.signedPost('/v1/heartbeat', body, abort));
+      this.serverTime(ack.serverTime, sent);
       this.lastHeartbeat = { at, ok: true, error: null };
       await this.askOrders(abort);
       return true;
     } catch (e) {
+      // Refused for this table's clock: the refusal says the upstream's.
+      if (e instanceof HttpError && e.status === 401 && e.body.error === 'clock-skew' && typeof e.body.serverTime === 'string')
+        this.serverTime(e.body.serverTime, sent);
       this.lastHeartbeat = { at, ok: false, error: e instanceof Error ? e.message : String(e) };
       return false;
+    }
+  }
+
+  /** The upstream's time handed on, with the answer's round trip since `sent`; a throw of the taker is caught (the heartbeat goes on). */
+  private serverTime(serverTime: string, sent: number): void {
+    try {
+      this.o.onServerTime?.(serverTime, performance.now() - sent);
+    } catch (err) {
+      this.o.onCallbackError?.(err);
     }
   }
 

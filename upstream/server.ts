@@ -216,7 +216,8 @@ function signatureCheck(keys: KeyStore, maxSkew: number) {
       return null;
     }
     if (!/^\d{1,16}$/.test(ts) || Math.abs(Date.now() - Number(ts)) > maxSkew) {
-      await reply.code(401).send({ error: 'clock-skew', message: 'timestamp missing or too far from the server clock' });
+      // With this clock's time: a table refused for its clock learns how far off it is (host/tickets/floor-clock.ts), and prints no ticket meanwhile.
+      await reply.code(401).send({ error: 'clock-skew', message: 'timestamp missing or too far from the server clock', serverTime: new Date().toISOString() });
       return null;
     }
     if (!signatureMatches(expectedSignature(key, 'POST', path, terminal, ts, req.rawBody ?? ''), sig)) {

@@ -114,6 +114,8 @@ export const REFUSAL_REASONS = [
   'table-halted',
   'cash-out-empty',
   'cash-out-pending',
+  // A cash-out to a ticket on a host clock the upstream's time contradicts (docs/tito.md, "The table's clock"): the credit stays.
+  'table-clock',
   'behind-not-allowed',
   'bets-paused',
   'bets-in-play',

@@ -21,6 +21,7 @@ import type { TicketIn } from '../devices/ticket-in.js';
 import type { CreditLimitNotes } from '../devices/credit-rule/credit-limit.js';
 import { AftNotices } from './aft-notices.js';
 import type { TicketAuthority } from '../tickets/authority.js';
+import type { FloorClock } from '../tickets/floor-clock.js';
 
 /** The casino-floor services of a running table, for service mode (issue 9). */
 export interface FloorServices {
@@ -57,6 +58,8 @@ export interface FloorServicesDeps {
   limitNotes?: Pick<CreditLimitNotes, 'lastAt' | 'onChange'>;
   /** The validation authority, told of each ticket at once (the synced journal tells it anyway). */
   authority?: TicketAuthority;
+  /** The upstream's time as the table heard it: ticket-out is refused on a clock it contradicts (docs/tito.md, "The table's clock"). */
+  floorClock?: Pick<FloorClock, 'verdict'>;
 }
 
 /** The floor services with what the screens need of them (refusals, notices, cash-out). */
@@ -122,6 +125,7 @@ function ticketOut(d: FloorServicesDeps, handpays: Handpays, changed: () => void
     log: d.log,
     printerAt: (s) => d.printers?.at(s),
     ...(d.authority ? { authority: d.authority } : {}),
+    ...(d.floorClock ? { clock: d.floorClock } : {}),
     faults: d.tilts,
     now: () => new Date(),
     onChanged: changed,

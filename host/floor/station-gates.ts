@@ -162,6 +162,9 @@ export class StationGates implements StationGate {
     // No ticket can be printed now (no printer, over the ticket limit, the printer at fault): an attendant pays.
     const why = tickets.whyNot(station, tickets.creditOf(station));
     if (why !== null) return this.handpayFor(station, why);
+    // A clock the upstream's time contradicts would date the ticket and its expiry wrong: refused, the credit stays (docs/tito.md).
+    const clock = tickets.clockRefusal();
+    if (clock) return { ok: false, reason: clock, refusal: 'table-clock' };
     // The print runs on; the station is locked until it ends, and its screen is told each step.
     // Its command was answered already: what fails from here is logged, never thrown (a plain-Node host exits on an unhandled rejection).
     void tickets

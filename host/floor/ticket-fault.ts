@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tiltDetailSaid, type Said } from '../../locales/said.js';
+import { inEnglish } from '../config/refusal-words.js';
 
 /**
  * A printer's late verdict that differs from a person's settlement of a held ticket (docs/tito.md,
@@ -80,4 +81,9 @@ const SettledBy = z.object({ payload: z.object({ settledBy: z.array(z.string()).
 /** The names that settled a ticket's end (its entry's body), or `the printer`. */
 export function settledByOf(body: string): string {
   return SettledBy.safeParse(JSON.parse(body)).data?.payload.settledBy?.join(', ') ?? 'the printer';
+}
+
+/** A settlement by hand refused: what it says to a person (`say`), the same in English for the log (`detail`). */
+export function settleRefusal(say: Said): { ok: false; detail: string; say: Said } {
+  return { ok: false, detail: inEnglish(say), say };
 }

@@ -11,11 +11,14 @@ import { SEQUENCE_MAX, validationNumber, type ValidationNumber } from '../../ter
 import type { CashoutState, HandpayWhy } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { tiltDetailSaid } from '../../locales/said.js';
-import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
+import { serviceSaid, type Said } from '../config/refusal-words.js';
 import type { TicketAuthority } from '../tickets/authority.js';
+import { clockRefusal, type FloorClock } from '../tickets/floor-clock.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
-import { settledByOf, ticketFaultDetail, ticketFaultSaid } from './ticket-fault.js';
+import { settledByOf, settleRefusal, ticketFaultDetail, ticketFaultSaid } from './ticket-fault.js';
+
+export { settleRefusal };
 import { ticketExpiresAt, ticketPaper } from './ticket-paper.js';
 import { printerWhyNot } from './ticket-printer-ready.js';
 
@@ -37,6 +40,8 @@ export interface TicketOutDeps {
   onChanged: (station: number) => void;
   /** SAS system validation: the stations whose ticket numbers the casino's system gives (docs/sas.md). */
   system?: SystemValidations;
+  /** The upstream's time as the table heard it: no ticket on a clock it contradicts (docs/tito.md, "The table's clock"). */
+  clock?: Pick<FloorClock, 'verdict'>;
 }
 
 /** A ticket the printer could not judge, waiting for a person (service mode's Tickets page). */
@@ -216,6 +221,11 @@ export class TicketOut {
   /** Whether the station has a ticket printer (its screen offers the ticket and, on request, a handpay). */
   hasPrinter(station: number): boolean {
     return this.deps.printerAt(station) !== undefined;
+  }
+
+  /** Why no ticket may be dated by this host's clock now (it is far from the upstream's, or from any sane date), or null. */
+  clockRefusal(): string | null {
+    return clockRefusal(this.deps.clock);
   }
 
   /** Whether a cash-out of `amount` at `station` can be a ticket now; why not otherwise. */
@@ -586,9 +596,4 @@ export class TicketOut {
       this.deps.log.warn({ err, what }, 'ticket: the validation authority was not told now (the synced journal will tell it)');
     }
   }
-}
-
-/** A settlement by hand refused: what it says to a person (`say`), the same in English for the log (`detail`). */
-export function settleRefusal(say: Said): Extract<HandSettled, { ok: false }> {
-  return { ok: false, detail: inEnglish(say), say };
 }

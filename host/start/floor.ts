@@ -37,7 +37,8 @@ export function wireFloor(
     sync,
     syncEvents,
     terminalId,
-  }: Pick<Opened, 'config' | 'ledger' | 'log' | 'softwareVersion' | 'sync' | 'syncEvents' | 'terminalId'>,
+    floorClock,
+  }: Pick<Opened, 'config' | 'ledger' | 'log' | 'softwareVersion' | 'sync' | 'syncEvents' | 'terminalId'> & Partial<Pick<Opened, 'floorClock'>>,
   {
     tilts,
     table,
@@ -75,6 +76,7 @@ export function wireFloor(
     ticketsIn,
     limitNotes,
     ...(authority ? { authority } : {}),
+    ...(floorClock ? { floorClock } : {}),
     onConfigApplied: () => hub.configChanged(),
     ruleSwitch,
   });

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
+import type { FloorClock } from '../tickets/floor-clock.js';
 import type { ProgramLayout, ProgramManifest } from '../service/program-hash.js';
 
 /** What the witness signals, routed to the tilts once they exist (host/start/signals.ts). */
@@ -19,6 +20,8 @@ export interface SyncEvents {
   configOrders: (answer: unknown) => void;
   /** The sync client's alarms (a receipt that does not verify: `bad-receipt`), once the table exists. */
   alarm: (alarm: { kind: string; message: string }) => void;
+  /** The upstream's time as its heartbeat's answers said it (host/tickets/floor-clock.ts): kept from the start, never routed. */
+  clock: FloorClock;
 }
 
 /** What the start hands the wiring once the data folder is locked and the ledger open (start-host.ts). */
@@ -35,6 +38,8 @@ export interface Opened {
   /** Closes the log file the host opened (none when it was given a logger): the last act of a stop. */
   closeLog: () => Promise<void>;
   syncEvents: SyncEvents;
+  /** The upstream's time as the sync's heartbeat and the ticket authority heard it: no ticket on a clock it contradicts (docs/tito.md). */
+  floorClock: FloorClock;
   layout: ProgramLayout;
   manifest: ProgramManifest;
   softwareVersion: string;

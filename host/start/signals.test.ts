@@ -14,6 +14,7 @@ import { TiltManager } from '../tilts/tilt-manager.js';
 import type { SyncEvents, WitnessEvents } from './opened.js';
 import { routeSignals } from './signals.js';
 import { StartStops } from './stops.js';
+import { FloorClock } from '../tickets/floor-clock.js';
 
 describe('the sync client’s alarms at the table', () => {
   it('journals a bad receipt as the upstream-receipt fault, once while it stands; other alarms are no fault', async () => {
@@ -22,7 +23,14 @@ describe('the sync client’s alarms at the table', () => {
     try {
       const log = pino({ level: 'silent' });
       const tilts = new TiltManager({ ledger, log });
-      const syncEvents: SyncEvents = { stopNewBets: () => undefined, clean: true, health: () => ({}), configOrders: () => undefined, alarm: () => undefined };
+      const syncEvents: SyncEvents = {
+        stopNewBets: () => undefined,
+        clean: true,
+        health: () => ({}),
+        configOrders: () => undefined,
+        alarm: () => undefined,
+        clock: new FloorClock(),
+      };
       const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
       const { disk, ledgerCheck } = routeSignals(
         dir,

@@ -67,7 +67,7 @@ export interface TableRuntime {
  */
 export function openTableRuntime(
   options: HostOptions,
-  { config, ledger, log, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'manifest'>,
+  { config, ledger, log, manifest, floorClock }: Pick<Opened, 'config' | 'ledger' | 'log' | 'manifest'> & Partial<Pick<Opened, 'floorClock'>>,
   stops: StartStops,
 ): TableRuntime {
   // Faults outlive a restart: the journal's open ones are current again before any device speaks.
@@ -85,7 +85,7 @@ export function openTableRuntime(
   });
   const bySas =
     config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log, config.tickets.machineId, unbelievedSasLines(config)) : null;
-  const authority = bySas ? bySas.authority : ticketAuthority(options, config, log);
+  const authority = bySas ? bySas.authority : ticketAuthority(options, config, log, floorClock);
   const ticketsIn = new TicketIn({ config, ledger, log, authority, faults: tilts });
   const billAcceptors = new BillAcceptors({
     config,

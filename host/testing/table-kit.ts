@@ -8,7 +8,7 @@ import { openLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
 import { ViewHub, type ApplyResult } from '../screens/view-hub.js';
-import { wireFloorServices, type WiredFloorServices } from '../floor/floor-services.js';
+import { wireFloorServices, type FloorServicesDeps, type WiredFloorServices } from '../floor/floor-services.js';
 import type { Printers } from '../devices/printers.js';
 import type { LiveTable } from '../table/runtime.js';
 import { openTable } from '../table/start-table.js';
@@ -77,6 +77,8 @@ export function testTable<S, R>(
     terminalId?: string;
     /** A second hub that builds every part whole (`TestTable.reference`). */
     reference?: boolean;
+    /** The upstream's time as the table heard it (ticket-out is refused on a clock it contradicts). */
+    floorClock?: FloorServicesDeps['floorClock'];
   } = {},
 ): TestTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
@@ -97,8 +99,7 @@ export function testTable<S, R>(
   const acceptorInhibitions = new Map<number, Set<string>>();
   const setInhibited = (s: number, reason: string, on: boolean) => {
     const reasons = acceptorInhibitions.get(s) ?? new Set<string>();
-    if (on) reasons.add(reason);
-    else reasons.delete(reason);
+    reasons[on ? 'add' : 'delete'](reason);
     acceptorInhibitions.set(s, reasons);
     acceptorEnabled.set(s, reasons.size === 0);
   };
@@ -111,6 +112,7 @@ export function testTable<S, R>(
     billAcceptors: { setAccepted: (d) => void accepted.push(d), setInhibited },
     params: () => tableParams(config),
     ...(options.printers ? { printers: options.printers } : {}),
+    ...(options.floorClock && { floorClock: options.floorClock }),
     onConfigApplied: () => [hub, reference].forEach((h) => h?.configChanged()),
   });
   [hub, reference].forEach((h) => h?.attachFloor(floor.gate));

@@ -19,6 +19,8 @@ export interface UpstreamAuthorityOptions {
   readonly timeoutMs?: number;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
+  /** The upstream's time, from its refusal of a request as `clock-skew`, and how long that answer took (host/tickets/floor-clock.ts). */
+  readonly onServerTime?: (serverTime: string, rttMs: number) => void;
 }
 
 /** The most a ticket answer is read to: the largest honest one (an approval) is a few hundred bytes. */
@@ -41,6 +43,7 @@ export class UpstreamAuthority implements TicketAuthority {
   private readonly timeoutMs: number;
   private readonly fetch: typeof fetch;
   private readonly now: () => number;
+  private readonly onServerTime: ((serverTime: string, rttMs: number) => void) | undefined;
 
   constructor(o: UpstreamAuthorityOptions) {
     const url = new URL(o.url);
@@ -53,12 +56,14 @@ export class UpstreamAuthority implements TicketAuthority {
     this.timeoutMs = o.timeoutMs ?? 5000;
     this.fetch = o.fetch ?? globalThis.fetch.bind(globalThis);
     this.now = o.now ?? Date.now;
+    this.onServerTime = o.onServerTime;
   }
 
   /** One signed POST: the JSON of a 200, or why not (offline: no answer or not one; else refused). */
   private async post(path: string, payload: Record<string, unknown>): Promise<Outcome> {
     const body = JSON.stringify({ terminalId: this.terminalId, ...payload });
     const ts = this.now();
+    const sent = performance.now();
     try {
       const res = await this.fetch(`${this.url}${path}`, {
         method: 'POST',
@@ -81,6 +86,9 @@ export class UpstreamAuthority implements TicketAuthority {
       const json = parsed(await boundedText(res, path, ANSWER_BYTES_MAX));
       if (res.status === 200) return { ok: true, value: json };
       const refusal = Refusal.safeParse(json);
+      const said = json as { serverTime?: unknown } | null;
+      if (res.status === 401 && refusal.success && refusal.data.error === 'clock-skew' && typeof said?.serverTime === 'string')
+        this.onServerTime?.(said.serverTime, performance.now() - sent);
       const detail = `${res.status} ${refusal.success ? `${refusal.data.error}${refusal.data.message ? `: ${refusal.data.message}` : ''}` : '(no refusal body)'}`;
       // A 409 is the authority's word about this ticket; anything else (401, 5xx, a proxy's page) is no answer.
       return { ok: false, offline: res.status !== 409, detail };

@@ -4,6 +4,7 @@ import { credentialsFile, readCredentials, type Ledger } from '../../ledger/inde
 import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import { lastTicketInEnd, lastTicketIssued, ticketInEndAt, ticketMachineIds } from '../../ledger/ticket-queries.js';
 import type { TicketAuthority } from './authority.js';
+import type { FloorClock } from './floor-clock.js';
 import { guardAuthority } from './guard.js';
 import { SasAuthority, ValidationIdStore } from './sas-authority.js';
 import { UpstreamAuthority } from './upstream-authority.js';
@@ -18,11 +19,16 @@ export function ticketAuthority(
   options: { upstream?: string | undefined; dataDir: string },
   config: { upstream?: string | undefined },
   log: Logger,
+  clock?: Pick<FloorClock, 'observe'>,
 ): TicketAuthority | null {
   const url = options.upstream ?? config.upstream;
   const file = credentialsFile(options.dataDir);
   if (!url || !existsSync(file)) return null;
-  const upstream = new UpstreamAuthority({ url, credentials: readCredentials(file) });
+  const upstream = new UpstreamAuthority({
+    url,
+    credentials: readCredentials(file),
+    ...(clock ? { onServerTime: (serverTime: string, rttMs: number) => clock.observe(serverTime, rttMs) } : {}),
+  });
   return guardAuthority(upstream, { onEvent: (e) => log.warn({ event: e }, 'validation authority') });
 }
 

@@ -25,6 +25,7 @@ import { StartStops } from '../../host/start/stops.js';
 import { openTableRuntime } from '../../host/start/table-runtime.js';
 import { realTimers, type Timers } from '../../host/table/timers.js';
 import { TiltManager } from '../../host/tilts/tilt-manager.js';
+import { FloorClock } from '../../host/tickets/floor-clock.js';
 import { notesOnTheirWay, openExistingLedger, openLedger, verifyLedger, type Ledger } from '../../ledger/index.js';
 
 const silent = pino({ level: 'silent' });
@@ -161,7 +162,14 @@ describe('openTableRuntime refused part-way stops what it had started', () => {
 
 /** The sync client's and the witness's routes before the table exists (as `startHost` makes them). */
 function beforeTheTable(): { syncEvents: SyncEvents; witnessEvents: WitnessEvents; first: SyncEvents; firstWitness: WitnessEvents } {
-  const syncEvents: SyncEvents = { stopNewBets: () => undefined, clean: true, health: () => ({}), configOrders: () => undefined, alarm: () => undefined };
+  const syncEvents: SyncEvents = {
+    stopNewBets: () => undefined,
+    clean: true,
+    health: () => ({}),
+    configOrders: () => undefined,
+    alarm: () => undefined,
+    clock: new FloorClock(),
+  };
   const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
   return { syncEvents, witnessEvents, first: { ...syncEvents }, firstWitness: { ...witnessEvents } };
 }
