@@ -19,8 +19,10 @@
  * 15: `corrections` in service mode's recalled round's `omitted` (the corrections past the page's
  * 16) and `correctionsOmitted` on a station's recalled round (past the recall's 16), which a
  * version-14 screen reads as malformed; a station's recalled line's `hand` up to 98 (was 7).
+ * 16: `omitted` in a station's `recalled` (its oldest rounds left out so its recall fits one host
+ * message, host/screens/recall.ts `fitRecall`), which a version-15 screen reads as malformed.
  */
-export const PROTOCOL_VERSION = 15;
+export const PROTOCOL_VERSION = 16;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is

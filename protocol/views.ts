@@ -285,8 +285,15 @@ export const StationState = lazily('StationState', () =>
      * present in the composed view once the screen holds the version `recalled` names.
      */
     recall: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS).optional(),
-    /** How many rounds the station's recall holds and its version: what the own part says of it (protocol 5). */
-    recalled: z.strictObject({ rounds: z.number().int().min(0).max(MAX_RECALL_ROUNDS), version: z.number().int().min(0) }).optional(),
+    /** How many rounds the station's recall holds, its version and the oldest it leaves out: what the own part says of it (protocol 5, 16). */
+    recalled: z
+      .strictObject({
+        rounds: z.number().int().min(0).max(MAX_RECALL_ROUNDS),
+        version: z.number().int().min(0),
+        /** Its oldest rounds left out so the recall fits its one message (protocol 16; host/screens/recall.ts `fitRecall`): absent when none. */
+        omitted: z.number().int().min(1).max(MAX_RECALL_ROUNDS).optional(),
+      })
+      .optional(),
     /** The active rule profile's pay table, for the help pages. */
     payTable: z.array(PayLine).max(32).optional(),
     presentation: Presentation.optional(),

@@ -1,5 +1,5 @@
 import type { RoundRecord } from '../../ledger/index.js';
-import { StationRecallRound } from '../../protocol/index.js';
+import { MAX_HOST_MESSAGE_BYTES, StationRecallRound, utf8ByteLength } from '../../protocol/index.js';
 
 /** What a station's recall reads: the ledger's record of a station's rounds (`Ledger.rounds`). */
 export interface RecallSource {
@@ -78,6 +78,30 @@ export function recallRound(record: RoundRecord, station: number, rules: RecallR
         }
       : {}),
   });
+}
+
+/**
+ * The most a station's recalled rounds may encode to: the recall goes whole in one host message
+ * (view-hub.ts `recallPart`), which a screen refuses past MAX_HOST_MESSAGE_BYTES; 1 KiB is kept for
+ * its envelope (its type, the longest view name, a version of 16 digits take under 100 bytes).
+ */
+export const RECALL_BYTES = MAX_HOST_MESSAGE_BYTES - 1024;
+
+/**
+ * A station's recalled rounds (newest first) as many as fit RECALL_BYTES encoded, the oldest left
+ * out first, and how many were. Each round is held to its schema's caps, but ten at their largest
+ * are about 1.1 MB: before, such a recall was sent whole, and its screen refused it as oversized.
+ */
+export function fitRecall(rounds: StationRecallRound[], budget = RECALL_BYTES): { rounds: StationRecallRound[]; omitted: number } {
+  // The list's brackets, then each round and its comma.
+  let bytes = 2;
+  let kept = 0;
+  for (const r of rounds) {
+    bytes += utf8ByteLength(JSON.stringify(r)) + (kept > 0 ? 1 : 0);
+    if (bytes > budget) break;
+    kept++;
+  }
+  return kept === rounds.length ? { rounds, omitted: 0 } : { rounds: rounds.slice(0, kept), omitted: rounds.length - kept };
 }
 
 /** A round's bets, lines and cards as one station's recall holds them (`StationRecallRound`'s caps). */

@@ -1,6 +1,6 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import { MAX_RECALL_ROUNDS, type StationRecallRound, type StationTicket } from '../../protocol/index.js';
-import { recallRound, type RecallRules, type RecallSource } from './recall.js';
+import { fitRecall, recallRound, type RecallRules, type RecallSource } from './recall.js';
 import { StationTickets } from './station-tickets.js';
 import type { HeldTicketsIn } from '../floor/station-gates.js';
 import { roundSpan } from '../../terms/round-evidence.js';
@@ -11,8 +11,8 @@ import { roundSpan } from '../../terms/round-evidence.js';
  * hundreds of stations' lines), then every station takes its own part of it.
  */
 export class StationRecall {
-  /** Each station's recall as last read, with the ledger's recall version it was read at. */
-  private readonly recall = new Map<number, { version: number; list: StationRecallRound[] }>();
+  /** Each station's recall as last read, with the ledger's recall version it was read at, and the oldest rounds its message's bytes left out. */
+  private readonly recall = new Map<number, { version: number; list: StationRecallRound[]; omitted: number }>();
   /** Recorded rounds split by station, newest last, each with the ledger's version of its record it was split at. */
   private readonly rounds = new Map<string, { version: number; byStation: Map<number, StationRecallRound> }>();
 
@@ -48,8 +48,14 @@ export class StationRecall {
   }
 
   /** What a station's own view takes from the ledger: its recall, that list's version, its own last tickets. */
-  extrasOf(station: number): { recall: StationRecallRound[]; recallVersion: number; tickets: StationTicket[] } {
-    return { recall: this.of(station), recallVersion: this.versionOf(station), tickets: this.tickets.of(station) };
+  extrasOf(station: number): { recall: StationRecallRound[]; recallVersion: number; recallOmitted: number; tickets: StationTicket[] } {
+    return { recall: this.of(station), recallVersion: this.versionOf(station), recallOmitted: this.omittedOf(station), tickets: this.tickets.of(station) };
+  }
+
+  /** How many of the station's last rounds its recall leaves out, the oldest, to fit its one message (recall.ts `fitRecall`). */
+  omittedOf(station: number): number {
+    this.of(station);
+    return this.recall.get(station)?.omitted ?? 0;
   }
 
   /** A station's recall list: the same array while its recall version stands (so encoded once). */
@@ -73,11 +79,13 @@ export class StationRecall {
 
   /** A station's list from its rounds' ids (newest first), kept at its version. */
   private keep(station: number, version: number, ids: readonly string[]): StationRecallRound[] {
-    const list = ids.flatMap((id) => {
-      const own = this.split(id)?.get(station);
-      return own ? [own] : [];
-    });
-    this.recall.set(station, { version, list });
+    const { rounds: list, omitted } = fitRecall(
+      ids.flatMap((id) => {
+        const own = this.split(id)?.get(station);
+        return own ? [own] : [];
+      }),
+    );
+    this.recall.set(station, { version, list, omitted });
     return list;
   }
 

@@ -19,6 +19,8 @@ export interface StationExtras {
   /** The station's recall: its own part says only how many rounds and which version (the list is asked for apart). */
   readonly recall: StationRecallRound[];
   readonly recallVersion: number;
+  /** The oldest of its last rounds its recall leaves out to fit its one message (recall.ts `fitRecall`); 0: none. */
+  readonly recallOmitted?: number;
   /** Its own last tickets out and in (the same array while they stand); none: not sent. */
   readonly tickets: StationTicket[];
 }
@@ -138,7 +140,7 @@ export function stationOwnFields(
     credit: projected.credit,
     decision: projected.decision,
     ...(floor ? { tilts: floor.notices(station), cashout: floor.cashout(station) } : {}),
-    recalled: { rounds: extras.recall.length, version: extras.recallVersion },
+    recalled: { rounds: extras.recall.length, version: extras.recallVersion, ...(extras.recallOmitted ? { omitted: extras.recallOmitted } : {}) },
     ...(transfers ? { transfers } : {}),
     ...(extras.tickets.length > 0 ? { tickets: extras.tickets } : {}),
   };

@@ -6,7 +6,7 @@ import { signedMoney } from '../screens/result-text.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { cardText, Panel } from './panel.js';
-import { choicesLine, correctionLine, correctionsOmittedLine, rulesLine } from './recall-rules.js';
+import { choicesLine, correctionLine, correctionsOmittedLine, roundsOmittedLine, rulesLine } from './recall-rules.js';
 import { replayHands } from './recall-model.js';
 import { stakeName } from './station-play.js';
 import { streakText } from './streak-text.js';
@@ -97,6 +97,7 @@ export class RecallPanel extends Panel {
         const net = x.lines.reduce((a, l) => a + l.net, 0);
         return `${i === this.index ? '▶ ' : '   '}${i + 1}. ${time.format(new Date(x.ts))}  ${x.status === 'void' ? t('recall.void') : signedMoney(net, s.currency, s.language)}`;
       })
+      .concat(roundsOmittedLine(t, s.recalled) ?? [])
       .join('\n');
   }
 }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createI18n } from '../../../locales/i18n.js';
 import { citationWords } from '../../../locales/citation.js';
 import { choiceWords } from '../../../locales/rule-choice.js';
-import { choicesLine, correctionLine, correctionsOmittedLine, rulesLine } from './recall-rules.js';
+import { choicesLine, correctionLine, correctionsOmittedLine, roundsOmittedLine, rulesLine } from './recall-rules.js';
 
 describe("the player's recall: the authorisation a round was played under (issue 51)", () => {
   it('says the reference and its effective day, or a demonstration table, in each language, no key raw', () => {
@@ -71,6 +71,24 @@ describe("the player's recall: a round with more corrections than it carries", (
       assert.ok(line.includes('37'), `${language}: ${line}`);
       assert.doesNotMatch(line, /recall\.|\{\{/, `${language}: ${line}`);
       assert.equal(correctionsOmittedLine(t, {}), null);
+    }
+  });
+});
+
+// A recall of ten rounds at their largest is past one host message: the host leaves the oldest out
+// (host/screens/recall.ts fitRecall) and says how many; the player is told so under the list.
+describe("the player's recall: its oldest rounds left out to fit its message", () => {
+  it('says how many, in each language, and nothing when none', () => {
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      for (const n of [1, 3]) {
+        const line = roundsOmittedLine(t, { rounds: 10 - n, version: 4, omitted: n }) ?? '';
+        assert.ok(line.includes(String(n)), `${language}: ${line}`);
+        assert.doesNotMatch(line, /recall\.|\{\{/, `${language}: ${line}`);
+      }
+      assert.equal(roundsOmittedLine(t, { rounds: 10, version: 4 }), null);
+      assert.equal(roundsOmittedLine(t, undefined), null);
     }
   });
 });

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { citationWords } from '../../../locales/citation.js';
 import { choicesWords } from '../../../locales/rule-choice.js';
-import type { StationRecallRound } from '../../../protocol/index.js';
+import type { StationRecallRound, StationState } from '../../../protocol/index.js';
 
 /**
  * The line of a recalled round that says what rule set it was played under (issue 51): the
@@ -26,6 +26,11 @@ export function correctionLine(t: TFunction, c: NonNullable<StationRecallRound['
 /** How many corrections the recall leaves out past its 16 (the round's evidence has them), or null when none. */
 export function correctionsOmittedLine(t: TFunction, r: Pick<StationRecallRound, 'correctionsOmitted'>): string | null {
   return r.correctionsOmitted ? t('recall.correctionsOmitted', { count: r.correctionsOmitted }) : null;
+}
+
+/** How many of the station's oldest rounds its recall leaves out to fit its one message (protocol 16), or null when none. */
+export function roundsOmittedLine(t: TFunction, recalled: StationState['recalled']): string | null {
+  return recalled?.omitted ? t('recall.roundsOmitted', { count: recalled.omitted }) : null;
 }
 
 /**
