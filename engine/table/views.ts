@@ -312,13 +312,35 @@ export function stationProjector<S, R>(
             bets,
             ...(streak ? { streak: { wins: streak.wins, open: streak.open.map((o) => ({ ...o })) } } : {}),
             ...(unplayed.length > 0 ? { unplayed } : {}),
-            ...(notFollowed.length > 0 ? { notFollowed: notFollowed.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount })) } : {}),
+            ...(notFollowed.length > 0 ? { notFollowed: notFollowedShown(notFollowed) } : {}),
             ...(mine.length > 0 ? { roundNet: mine.reduce((a, l) => a + l.net, 0) } : {}),
             ...(prizes.length > 0 ? { prizes } : {}),
           },
       decision: decision && inputs.deciders.has(station) ? decision() : null,
     };
   };
+}
+
+/** The entries of a station's bets not followed its screen is sent one by one (the protocol's StationBetting.notFollowed). */
+export const NOT_FOLLOWED_SHOWN = 16;
+
+/**
+ * A station's bets behind that did not follow a double or a split, as its screen is sent them: one
+ * by one up to NOT_FOLLOWED_SHOWN; past it (a seat split seventeen times under Portugal's rules,
+ * which set no limit, its bettor short each time) once per seat and action, at the first hand, the
+ * amounts summed: at most seven seats by two actions. Before, the list went past the schema's 16
+ * and the station's screen refused every view of the round.
+ */
+function notFollowedShown(list: readonly NotFollowed[]): NonNullable<StationBettingView['notFollowed']> {
+  const one = list.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount }));
+  if (one.length <= NOT_FOLLOWED_SHOWN) return one;
+  const by = new Map<string, (typeof one)[number]>();
+  for (const n of one) {
+    const key = `${n.seat}:${n.action}`;
+    const had = by.get(key);
+    by.set(key, had ? { ...had, amount: had.amount + n.amount } : n);
+  }
+  return [...by.values()];
 }
 
 /**

@@ -292,7 +292,7 @@ export class StationPlay extends Container {
               ? t('station.unplayed', { bet, min: u.min, currency: state.currency, reason: t('refusals.under-min') })
               : t('station.unplayedWhy', { bet, reason: t(`refusals.${reason}`) });
           })),
-      ...notFollowed.map((n) => t(`station.notFollowed.${n.action}`, { n: n.seat })),
+      ...notFollowedLines(t, notFollowed),
     ].join('\n');
     this.result.style.fill = net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory;
   }
@@ -498,6 +498,15 @@ export class StationPlay extends Container {
 /** A chip's face: whole units with the locale's grouping (`1,000`, `1 000`); cents only if any. */
 export function chipLabel(minor: number, state: Pick<StationState, 'currency' | 'language'>): string {
   return formatAmount(minor, state.currency, state.language);
+}
+
+/**
+ * What the player is told of its bets behind that did not follow a double or a split: once per seat
+ * and action. Before, a line each: a seat split five times with the bettor short said the same
+ * line five times, and sixteen ran the result text off the bottom of the screen.
+ */
+export function notFollowedLines(t: TFunction, list: readonly { seat: number; action: 'double' | 'split' }[]): string[] {
+  return [...new Set(list.map((n) => t(`station.notFollowed.${n.action}`, { n: n.seat })))];
 }
 
 /** A spot's name: the bet's own words, "behind seat N", or the bet on seat N's hand. */
