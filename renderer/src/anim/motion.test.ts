@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SteppedClock } from './clock.js';
-import { cardStep, easeOutCubic, fanOffset, flipAt, FLIGHT_MS, moveAt, newMove, setMove } from './motion.js';
+import { cardStep, easeOutCubic, flipAt, FLIGHT_MS, moveAt, newMove, setMove } from './motion.js';
 
 describe('card motions on a stepped clock', () => {
   it('a card flies from the shoe to its spot and stays there', () => {
@@ -46,21 +46,6 @@ describe('card motions on a stepped clock', () => {
     assert.equal(end.done, true);
     assert.equal(end.faceShown, true);
     assert.ok(Math.abs(end.scaleX - 1) < 1e-9);
-  });
-
-  it('split hands fan out symmetrically around the seat and never overlap', () => {
-    const w = 140;
-    assert.deepEqual(
-      [0, 1].map((i) => fanOffset(i, 2, w)),
-      [-70, 70],
-    );
-    const four = [0, 1, 2, 3].map((i) => fanOffset(i, 4, w));
-    for (let i = 1; i < four.length; i++) assert.equal((four[i] ?? 0) - (four[i - 1] ?? 0), w);
-    assert.equal(
-      four.reduce((a, b) => a + b, 0),
-      0,
-    );
-    assert.equal(fanOffset(0, 1, w), 0);
   });
 
   it('cards in a long hand close up so the hand stays within two card widths', () => {

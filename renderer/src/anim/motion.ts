@@ -1,6 +1,6 @@
 /**
  * The card motions of the felt as pure functions of time: a flight from the shoe to a spot, a
- * flip (hole card revealed) and a slide (split hands fanning apart). They write into objects the
+ * flip (hole card revealed) and a slide. They write into objects the
  * caller keeps, so a frame allocates nothing.
  */
 
@@ -59,14 +59,6 @@ export function flipAt(start: number, now: number, duration = FLIP_MS): { scaleX
   const u = duration <= 0 ? 1 : clamp01((now - start) / duration);
   const faceShown = u >= 0.5;
   return { scaleX: Math.abs(Math.cos(u * Math.PI)), faceShown, done: u >= 1 };
-}
-
-/**
- * Where the i-th of n split hands sits: fanned apart around the seat spot, each hand a card and a
- * gap wide, so two to four hands from one seat never cover each other.
- */
-export function fanOffset(index: number, count: number, handWidth: number): number {
-  return (index - (count - 1) / 2) * handWidth;
 }
 
 /** Spacing of the cards within a hand: overlapping, and tighter as the hand grows. */

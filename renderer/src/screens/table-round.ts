@@ -2,10 +2,11 @@ import { Container, Graphics, Text, type DestroyOptions } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import { STADIUM_SEAT, type Currency, type HandView, type Language, type Presentation, type PrizeWin, type RoundView } from '../../../protocol/index.js';
-import { fanOffset, FLIGHT_MS } from '../anim/motion.js';
+import { FLIGHT_MS } from '../anim/motion.js';
 import { CARD, CardView } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
-import { languagesRect, type FeltLayout, type Point } from '../felt/felt-layout.js';
+import { languagesRect, type FeltLayout, type Point, type Rect } from '../felt/felt-layout.js';
+import { HAND_GAP, handPlaces, handRooms, type HandPlace } from '../felt/hand-room.js';
 import { RING_STROKE, seatRing } from '../felt/seat-ring.js';
 import { Celebration } from '../ui/celebration.js';
 import { liveText } from '../ui/live-text.js';
@@ -61,6 +62,8 @@ export class TableRound extends Container {
   private round: RoundView | null = null;
   private t: TFunction | null = null;
   private layout: FeltLayout | null = null;
+  /** Each seat's room for its hands on this layout (felt/hand-room.ts), worked out once a layout. */
+  private rooms = new Map<number, Rect>();
   private lastCue = '';
   private lastCardCount = 0;
   private lastRoundId = '';
@@ -83,6 +86,7 @@ export class TableRound extends Container {
 
   setLayout(layout: FeltLayout): void {
     this.layout = layout;
+    this.rooms = handRooms(layout);
     this.phase.position.set(layout.phase.x, layout.phase.y);
     this.cue.position.set(layout.cue.x, layout.cue.y);
     // The marker is placed from the layout: a new layout places it again.
@@ -110,8 +114,7 @@ export class TableRound extends Container {
     this.lastCue = cueKey;
     this.lastCardCount = cardCount;
 
-    const perSeat = new Map<number, number>();
-    for (const h of round.hands) if (h.owner === 'seat') perSeat.set(h.seat ?? 0, (perSeat.get(h.seat ?? 0) ?? 0) + 1);
+    const places = this.seatPlaces(round.hands);
     const seen = new Set<string>();
     for (const h of round.hands) {
       const key = handKey(h);
@@ -123,9 +126,11 @@ export class TableRound extends Container {
         this.handLayer.addChild(sprite);
       }
       sprite.visible = true;
-      const p = this.handPosition(h, perSeat.get(h.seat ?? 0) ?? 1);
+      const p = places.get(key) ?? { ...this.handPosition(h), scale: 1 };
       sprite.position.set(p.x, p.y);
-      const shoe = { x: layout.shoe.x + layout.shoe.width / 2 - p.x - CARD.width / 2, y: layout.shoe.y + 10 - p.y };
+      sprite.scale.set(p.scale);
+      // The shoe in the hand's own coordinates (scaled with it), so a card flies from the shoe.
+      const shoe = { x: (layout.shoe.x + layout.shoe.width / 2 - p.x) / p.scale - CARD.width / 2, y: (layout.shoe.y + 10 - p.y) / p.scale };
       sprite.show(h, round.roundId, now, shoe, t);
     }
     for (const [key, sprite] of this.hands) if (!seen.has(key)) sprite.visible = false;
@@ -220,15 +225,43 @@ export class TableRound extends Container {
     return [...this.hands.values()].filter((h) => h.visible).flatMap((h) => h.codes());
   }
 
-  private handPosition(h: HandView, handsOfSeat: number): Point {
+  private handPosition(h: HandView): Point {
     const l = this.layout!;
     if (h.owner === 'dealer') return l.hands.dealer;
     if (h.owner === 'player') return l.hands.player;
     if (h.owner === 'banker') return l.hands.banker;
     if (h.seat === STADIUM_SEAT) return l.hands.stadium;
-    const seat = l.seats.find((s) => s.seat === h.seat) ?? l.seats[0]!;
-    // Split hands fan apart around the seat's hand place, each a hand's width from the next.
-    return { x: seat.hand.x + fanOffset(h.hand ?? 0, handsOfSeat, HandSprite.width(3) + 12), y: seat.hand.y };
+    return (l.seats.find((s) => s.seat === h.seat) ?? l.seats[0]!).hand;
+  }
+
+  /**
+   * Where each seat's hands go, by hand key: one at the seat's own place, a split seat's in its
+   * room (felt/hand-room.ts), in the order split, each cell as wide as its widest hand and a gap.
+   * Before, they fanned a hand's width apart: twelve hands ran over the next seats and off the screen.
+   */
+  private seatPlaces(hands: readonly HandView[]): Map<string, HandPlace> {
+    const l = this.layout!;
+    const bySeat = new Map<number, HandView[]>();
+    for (const h of hands) if (h.owner === 'seat' && h.seat !== STADIUM_SEAT) bySeat.set(h.seat ?? 0, [...(bySeat.get(h.seat ?? 0) ?? []), h]);
+    const out = new Map<string, HandPlace>();
+    for (const [seatNo, own] of bySeat) {
+      const seat = l.seats.find((s) => s.seat === seatNo) ?? l.seats[0]!;
+      const room = this.rooms.get(seat.seat) ?? { x: seat.hand.x, y: seat.hand.y, width: 0, height: 0 };
+      const sorted = [...own].sort((a, b) => (a.hand ?? 0) - (b.hand ?? 0));
+      const cell = HandSprite.width(Math.max(3, ...sorted.map((h) => h.cards.length))) + HAND_GAP;
+      handPlaces(room, seat.hand, sorted.length, cell).forEach((p, i) => out.set(handKey(sorted[i]!), p));
+    }
+    return out;
+  }
+
+  /** Each visible hand's bounds as drawn (design units, this layer's coordinates), by its key: for the tests. */
+  handBounds(): { key: string; x: number; y: number; width: number; height: number; scale: number }[] {
+    return [...this.hands]
+      .filter(([, h]) => h.visible)
+      .map(([key, h]) => {
+        const b = h.getLocalBounds();
+        return { key, x: h.x + b.x * h.scale.x, y: h.y + b.y * h.scale.y, width: b.width * h.scale.x, height: b.height * h.scale.y, scale: h.scale.x };
+      });
   }
 
   private burn(now: number): void {

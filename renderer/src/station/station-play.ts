@@ -19,6 +19,7 @@ import { BetPlan, CommandQueue } from './bet-plan.js';
 import { actionKey } from '../screens/action-words.js';
 import { streakText } from './streak-text.js';
 import { DecisionButtons } from './decision-buttons.js';
+import { HAND_LABEL, HAND_SCALE, stationHandPlaces } from './station-hands.js';
 
 /** Chips offered: the usual casino denominations (1-2-5 steps) from the table minimum up to the maximum. */
 export function chipValues(min: number, max: number): number[] {
@@ -30,9 +31,6 @@ export function chipValues(min: number, max: number): number[] {
 
 /** Chip colours by position in the selector (low to high), as Macau cages colour them. */
 const CHIP_COLOURS = [0x2d6cc0, 0xc8102e, 0x1f8a4c, 0x222222, 0x6b2fa0];
-
-/** Cards on the station are drawn larger than on the table: the player sits a forearm away. */
-const HAND_SCALE = 1.2;
 
 /**
  * The countdown bar drains in steps of this many ms (4 a second), not at the display's rate: each
@@ -400,18 +398,24 @@ export class StationPlay extends Container {
       this.handLabels.push(label);
       this.handLayer.addChild(h, label);
     }
-    const slot = Math.min(340, PLAY.width / Math.max(1, show.length));
+    // From PLAY.hands down to the result's line.
+    const places = stationHandPlaces(
+      show.map((s) => s.view.cards.length),
+      PLAY.width,
+      PLAY.result - PLAY.hands - 8,
+    );
     this.hands.forEach((h, i) => {
       const s = show[i];
+      const p = places[i];
       const label = this.handLabels[i]!;
-      h.visible = label.visible = s !== undefined;
-      if (!s) return;
-      const x = slot * i + slot / 2;
-      h.position.set(x, 44);
-      h.scale.set(HAND_SCALE);
+      h.visible = label.visible = s !== undefined && p !== undefined;
+      if (!s || !p) return;
+      h.position.set(p.x, p.y + HAND_LABEL * p.scale);
+      h.scale.set(p.scale);
       label.text = s.label;
-      label.position.set(x, 0);
-      h.show(s.view, round?.roundId ?? '', now, { x: (PLAY.width - x) / HAND_SCALE, y: -CARD.height }, t);
+      label.scale.set(p.scale / HAND_SCALE);
+      label.position.set(p.x, p.y);
+      h.show(s.view, round?.roundId ?? '', now, { x: (PLAY.width - p.x) / p.scale, y: -CARD.height }, t);
     });
   }
 
