@@ -22,7 +22,9 @@ import { RemoteAcceptors, type DeviceRateKind } from './remote-acceptors.js';
 /** The listener's count of refused protocol messages, as RELAY_REFUSALS holds it: 20, then closed. */
 const ALLOWED = 20;
 
-function setup() {
+function setup(
+  verdict: (kind: DeviceRateKind, counted: number) => 'ok' | 'refused' | 'close' | 'rate' = (kind, n) => (kind === 'malformed' && n > ALLOWED ? 'close' : 'ok'),
+) {
   const log = pino({ level: 'silent' });
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-ZZ' });
   const stations = RemoteStations.inDataDir(mkdtempSync(path.join(os.tmpdir(), 'zz-out-of-role-')), ledgerStationJournal(ledger), log);
@@ -40,7 +42,7 @@ function setup() {
     const said: string[] = [];
     const closes: string[] = [];
     let counted = 0;
-    const allow = (kind: DeviceRateKind) => (kind === 'malformed' && ++counted > ALLOWED ? 'close' : 'ok');
+    const allow = (kind: DeviceRateKind) => verdict(kind, kind === 'malformed' ? ++counted : counted);
     const link = acceptors.open(
       (text) => said.push(text),
       (_code, reason) => closes.push(reason),
@@ -104,6 +106,23 @@ describe("a station agent's messages out of its link's role", () => {
       flood(l, { type: 'sas-port', open: true });
       assert.equal(l.counted(), 0);
       assert.deepEqual(l.closes, []);
+    } finally {
+      s.close();
+    }
+  });
+
+  // A malformed or out-of-role message past the link's message rate closed it as 'malformed
+  // messages' (lan-server.ts linkRates said 'close' for both): the agent and the log were told the
+  // wrong cause. Over the rate it is 'rate limit', as any message over the rate is.
+  it('a malformed message over the message rate closes the link for its rate, not as malformed', () => {
+    const s = setup((kind) => (kind === 'malformed' ? 'rate' : 'ok'));
+    try {
+      const l = s.open('driver');
+      l.link.receive('{"type":"escrow","id":"m1","amount":-1}');
+      assert.deepEqual(l.closes, ['rate limit']);
+      const o = s.open('driver');
+      o.link.receive(JSON.stringify({ type: 'bytes', data: 'AAAA' }));
+      assert.deepEqual(o.closes, ['rate limit'], 'an out-of-role message too');
     } finally {
       s.close();
     }

@@ -14,6 +14,8 @@ import type { RemoteSas } from './remote-sas.js';
 
 /** What a link's message is for its rate: the acceptor's (a note every few seconds), its SAS line's (a poll every few tens of ms), or one its schema refuses or no agent sends on its link (`outOfRole`). */
 export type DeviceRateKind = 'device' | 'sas' | 'malformed';
+/** What the listener's rates say of a link's message (host/server/lan-server.ts RelayVerdict): handled, refused, closed past a count, or closed for its message rate. */
+export type DeviceVerdict = 'ok' | 'refused' | 'close' | 'rate';
 
 export interface RemoteAcceptorDeps {
   ledger: Ledger;
@@ -65,7 +67,7 @@ interface Link {
   send(m: HostDeviceMessage): void;
   close(code: number, reason: string): void;
   /** Whether a message of this kind, relaying `bytes` of its line, is within the link's rates (the listener's buckets). */
-  allow(kind: DeviceRateKind, bytes: number): 'ok' | 'refused' | 'close';
+  allow(kind: DeviceRateKind, bytes: number): DeviceVerdict;
   /** The link's client's log: its lines count against that client's budget (host/logging/client-budget.ts). */
   log: Logger;
   /** Cut (its credential revoked, or closed): nothing it sends is handled any more. */
@@ -104,7 +106,7 @@ export class RemoteAcceptors {
   open(
     send: (text: string, written: () => void) => void,
     close: (code: number, reason: string) => void,
-    allow: (kind: DeviceRateKind, bytes: number) => 'ok' | 'refused' | 'close' = () => 'ok',
+    allow: (kind: DeviceRateKind, bytes: number) => DeviceVerdict = () => 'ok',
     log: Logger = this.d.log,
   ): { receive(text: string): void; dispose(): void; greeted(): boolean } {
     const link: Link = {
@@ -168,7 +170,7 @@ export class RemoteAcceptors {
     const d = decodeAgentMessage(text);
     if (!d.ok) {
       // Counted, as a screen's protocol errors are: a link that keeps sending them is closed (before, kept for ever).
-      if (link.allow('malformed', 0) === 'close') return link.close(1008, 'malformed messages');
+      if (this.closedFor(link, link.allow('malformed', 0), 'malformed')) return;
       link.send({ type: 'refused', reason: d.error.slice(0, 400) });
       return;
     }
@@ -176,10 +178,7 @@ export class RemoteAcceptors {
     // An acceptor reports a note every few seconds at most, a SAS line a poll every few tens of ms: a link sending faster is neither.
     const sas = m.type === 'sas-bytes' || m.type === 'sas-port';
     const verdict = link.allow(sas ? 'sas' : 'device', m.type === 'sas-bytes' || m.type === 'bytes' ? Buffer.byteLength(m.data, 'base64') : 0);
-    if (verdict === 'close') {
-      link.log.warn({ station: link.station, kind: sas ? 'sas' : 'device' }, 'station device link over its message rate: closed');
-      return link.close(1008, 'rate limit');
-    }
+    if (this.closedFor(link, verdict, sas ? 'sas' : 'device')) return;
     if (verdict === 'refused') return; // over its line's bytes: dropped, counted by the listener
     try {
       this.handle(link, m);
@@ -198,8 +197,25 @@ export class RemoteAcceptors {
    * refusals are not counted: an honest agent asks again while its device repeats a note.
    */
   private outOfRole(link: Link, refusal: Extract<HostDeviceMessage, { type: 'refused' }>): void {
-    if (link.allow('malformed', 0) === 'close') return link.close(1008, 'malformed messages');
+    if (this.closedFor(link, link.allow('malformed', 0), 'malformed')) return;
     link.send(refusal);
+  }
+
+  /**
+   * Closes a link its rates' verdict closes, by the cause: its message rate ('rate limit'), or past
+   * the count of malformed messages or of relays over its bytes (the listener logged which); true
+   * when closed. Before, a malformed message over the rate closed the link as 'malformed messages',
+   * and a link past its count of relays over its bytes was logged and closed as over its rate.
+   */
+  private closedFor(link: Link, verdict: DeviceVerdict, kind: DeviceRateKind): boolean {
+    if (verdict === 'rate') {
+      link.log.warn({ station: link.station, kind }, 'station device link over its message rate: closed');
+      link.close(1008, 'rate limit');
+      return true;
+    }
+    if (verdict !== 'close') return false;
+    link.close(1008, kind === 'malformed' ? 'malformed messages' : 'relayed bytes');
+    return true;
   }
 
   private handle(link: Link, m: AgentMessage): void {

@@ -38,7 +38,7 @@ function rig(configured: number[]) {
     const conn = acceptors.open(
       (text) => got.push(JSON.parse(text) as HostDeviceMessage),
       (code, reason) => closed.push(`${code} ${reason}`),
-      (kind: DeviceRateKind) => (kind !== 'sas' || budget-- > 0 ? 'ok' : 'close'),
+      (kind: DeviceRateKind) => (kind !== 'sas' || budget-- > 0 ? 'ok' : 'rate'),
     );
     const say = (m: object) => conn.receive(JSON.stringify(m));
     return {

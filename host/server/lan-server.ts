@@ -48,8 +48,11 @@ export interface LanServerDeps {
   peerPingMs?: number;
 }
 
-/** A device link's message or relayed bytes: handled, refused (dropped and counted), or the link is closed. */
-export type RelayVerdict = 'ok' | 'refused' | 'close';
+/**
+ * A device link's message or relayed bytes: handled, refused (dropped and counted), the link closed
+ * for its refusals or malformed messages past their count (`close`), or for its message rate (`rate`).
+ */
+export type RelayVerdict = 'ok' | 'refused' | 'close' | 'rate';
 
 /** A station agent's acceptor messages: at once, and a second sustained (a note is four or five messages). */
 export const DEVICE_LIMITS = { burst: 40, perSecond: 10 } as const;
@@ -212,7 +215,7 @@ function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard):
 }
 
 /** A link's rates once its messages are read: each kind's messages, and the bytes each line relays (refused past its budget, closed past RELAY_REFUSALS); malformed ones counted apart, closed past the same. */
-function linkRates(log: Logger): (kind: 'device' | 'sas' | 'malformed', bytes: number) => RelayVerdict {
+export function linkRates(log: Logger): (kind: 'device' | 'sas' | 'malformed', bytes: number) => RelayVerdict {
   const now = () => performance.now();
   const messages = {
     device: new TokenBucket(DEVICE_LIMITS.burst, DEVICE_LIMITS.perSecond, now),
@@ -228,12 +231,13 @@ function linkRates(log: Logger): (kind: 'device' | 'sas' | 'malformed', bytes: n
   return (kind, n) => {
     // A message the schema refuses, or one out of its link's role (RemoteAcceptors.outOfRole): of neither line (held to the acceptor's message rate, the lower), and counted.
     if (kind === 'malformed') {
-      if (!messages.device.take()) return 'close';
+      // Over the rate: said as the rate (before, 'close', and the link was closed as malformed messages).
+      if (!messages.device.take()) return 'rate';
       if (malformed.take()) return 'refused';
       log.warn({ limits: RELAY_REFUSALS }, 'station device link kept sending malformed messages: closed');
       return 'close';
     }
-    if (!messages[kind].take()) return 'close';
+    if (!messages[kind].take()) return 'rate';
     if (n === 0 || bytes[kind].take(n)) return 'ok';
     refused++;
     if (refused === 1) log.warn({ line: kind, bytes: n, limits: RELAYED_BYTE_LIMITS[kind] }, 'station device link over its relayed bytes: refused');
