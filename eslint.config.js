@@ -31,7 +31,7 @@ export const layers = {
         ['shapes', ['state', 'inputs', 'state-schema', 'game', 'bet-catalogue', 'field-options', 'effects', 'advisor', 'part-schemas']],
         ['rules', ['turn', 'queries', 'limits', 'held-cards', 'on-hold', 'shoe-change']],
         ['phases', ['dealing', 'shoe', 'betting', 'holds', 'seat-streaks', 'seat-change']],
-        ['step', ['step', 'views']],
+        ['step', ['step', 'views', 'public-lines']],
         ['fold', ['fold']],
       ],
     },

@@ -1,4 +1,5 @@
 import { behindSpots, otherSeatSpots } from './betting.js';
+import { publicLines, type ResultLineView } from './public-lines.js';
 import type { CoupSummary, GameDefinition, HandView, NotFollowed, Presentation, SeatStreak } from './game.js';
 import { availableWith, bettingOpen, cueOf, deciderStations, pendingOf, type DealerCue } from './queries.js';
 import {
@@ -31,12 +32,7 @@ import {
 // `playerView` is the model): the public round every screen shows, the table display's extras,
 // and a station's own betting panel and decision. Nothing here reads anything but its arguments.
 
-/** A settlement line as the screens show it: whose it is (the seat's own player or a bettor behind), never which station. */
-export interface ResultLineView extends Omit<SettledLine, 'station' | 'choices'> {
-  readonly choices?: string[];
-  readonly owner: 'seat' | 'behind';
-  readonly prize?: Prize;
-}
+export type { ResultLineView } from './public-lines.js';
 
 export interface RoundViewData {
   readonly roundId: string;
@@ -61,21 +57,26 @@ export function projectRound<S, R>(s: TableState<S, R>, game: GameDefinition<S, 
     endsAt: s.countdown?.endsAt ?? null,
     cue: cueOf(s, game),
     hands: s.round !== null ? game.screens.hands(s.shoe, s.round) : [],
-    results:
-      s.results?.flatMap(({ station, choices, ...l }) => {
-        if (l.seat === STADIUM_SEAT) return [];
-        const prize = game.screens.prizeOf(l);
-        return [
-          {
-            ...l,
-            ...(choices ? { choices: [...choices] } : {}),
-            owner: station === stationAt(s.params, l.seat) ? ('seat' as const) : ('behind' as const),
-            ...(prize ? { prize } : {}),
-          },
-        ];
-      }) ?? null,
+    // Past PUBLIC_LINES the bets behind summed (public-lines.ts): a round of very many split hands stays one message.
+    results: s.results ? publicLines(resultLines(s, game)) : null,
     hold: s.hold?.reason ?? null,
   };
+}
+
+/** The round's settlement lines as the public round shows them: the remote stations' own left out. */
+function resultLines<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): ResultLineView[] {
+  return (s.results ?? []).flatMap(({ station, choices, ...l }) => {
+    if (l.seat === STADIUM_SEAT) return [];
+    const prize = game.screens.prizeOf(l);
+    return [
+      {
+        ...l,
+        ...(choices ? { choices: [...choices] } : {}),
+        owner: station === stationAt(s.params, l.seat) ? ('seat' as const) : ('behind' as const),
+        ...(prize ? { prize } : {}),
+      },
+    ];
+  });
 }
 
 /** What the remote stations have on one spot: how many of them, and their total. */
