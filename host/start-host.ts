@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { openLedger, startLedgerSync, WitnessClient, WitnessLink, type Ledger, type SyncClient, type SyncOptions } from '../ledger/index.js';
+import { openLedger, startLedgerSync, WitnessClient, WitnessLink, type Ledger, type NewEntry, type SyncClient, type SyncOptions } from '../ledger/index.js';
 import { lockDataFolder, type DataFolderLock } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { installKillSwitch, KILL_SWITCH_RECORD } from './recovery/kill-switch.js';
@@ -100,10 +100,7 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
     const layout = programLayout(import.meta.dirname);
     const manifest = await programManifest(layout);
     writeManifest(dataDir, manifest);
-    ledger.append({
-      type: 'power.reset',
-      payload: { clean, softwareVersion: SOFTWARE_VERSION, programHash: manifest.hash, programMode: manifest.mode, programFiles: manifest.files.length },
-    });
+    ledger.append(startRecord(clean, manifest, config.currency));
     power.recorded();
     log.info({ programHash: manifest.hash, mode: manifest.mode, files: manifest.files.length }, 'program files hashed');
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
@@ -462,4 +459,23 @@ function warnOpenFiles(config: TableConfig, lan: boolean, log: Logger): void {
       { openFilesLimit: files, connectionCaps: sockets, besideSockets: FILES_BESIDE_SOCKETS },
       'the connection caps do not fit under the open-files limit (ulimit -n): lower connections.*.total or raise the limit',
     );
+}
+
+/**
+ * A start's `power.reset`: clean or not, the program that started, and the currency this run is in
+ * (a change needs a new configuration file, a restart): the event log reads the older entries of
+ * the run that name none by it (ledger/currency-at.ts).
+ */
+function startRecord(clean: boolean, manifest: { hash: string; mode: 'tsx' | 'electron' | 'packaged'; files: readonly unknown[] }, currency: string): NewEntry {
+  return {
+    type: 'power.reset',
+    payload: {
+      clean,
+      softwareVersion: SOFTWARE_VERSION,
+      programHash: manifest.hash,
+      programMode: manifest.mode,
+      programFiles: manifest.files.length,
+      currency,
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tableCurrency } from '../terms/payload-fields.js';
 import { AFT_REGISTER_PAYLOADS } from './aft-register-terms.js';
 
 // AFT, the casino system's cashless wallet (SAS 6.02 §8; docs/sas.md, "AFT"): credit moved
@@ -21,6 +22,8 @@ const transfer = {
   assetNumber: z.number().int().min(1).max(0xff_ff_ff_ff),
   /** The request's transfer flags (0x72, Table 8.3e), which its answer and interrogation give back; absent (entries before 6 December): 0. */
   flags: z.number().int().min(0).max(0xff).optional(),
+  /** The table's currency the amount is in; absent in entries journalled before 7 December 2026. */
+  currency: tableCurrency.optional(),
 };
 
 export const AFT_PAYLOADS = {

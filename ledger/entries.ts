@@ -6,7 +6,7 @@ import { TICKET_MONEY_TYPES } from './ticket-postings.js';
 import { TICKET_JOURNAL_PAYLOADS } from '../terms/system-validation-terms.js';
 import { AFT_JOURNAL_PAYLOADS } from './aft-terms.js';
 import { journalSaid, said, tiltSaid } from '../terms/said.js';
-import { hand, id, minor, positive, seat, station, text, who } from '../terms/payload-fields.js';
+import { hand, id, minor, positive, seat, station, tableCurrency, text, who } from '../terms/payload-fields.js';
 import { SERVICE_PAYLOADS } from './service-payloads.js';
 import { TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
 import type { CORRECTIONS, UNCORRECTABLE } from '../terms/round-terms.js';
@@ -146,9 +146,15 @@ export const PAYLOADS = {
    */
   'held.return': z.strictObject({ tableId: id, station, amount: positive, reason: text }),
   /** Credits removed from a station's meter to be paid by an attendant (GLI "cancelled credits"). */
-  'credit.cancel': z.strictObject({ station, amount: positive, reason: text }),
+  'credit.cancel': z.strictObject({ station, amount: positive, reason: text, currency: tableCurrency.optional() }),
   /** A win paid by hand without passing through the credit meter (jackpot, win above the limit). */
-  'handpay.request': z.strictObject({ station, amount: positive, reason: z.enum(['jackpot', 'win-limit']), detail: text.optional() }),
+  'handpay.request': z.strictObject({
+    station,
+    amount: positive,
+    reason: z.enum(['jackpot', 'win-limit']),
+    detail: text.optional(),
+    currency: tableCurrency.optional(),
+  }),
   /** The attendant paid a pending `credit.cancel` or `handpay.request` (named by its txId). */
   'handpay.confirm': z.strictObject({
     station,
@@ -157,6 +163,7 @@ export const PAYLOADS = {
     attendant: who,
     /** The second person present, for a handpay above the table's two-person amount. */
     witness: who.optional(),
+    currency: tableCurrency.optional(),
   }),
   'door.open': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
   'door.close': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
@@ -172,6 +179,8 @@ export const PAYLOADS = {
       .optional(),
     programMode: z.enum(['tsx', 'electron', 'packaged']).optional(),
     programFiles: z.number().int().nonnegative().optional(),
+    /** The table's currency this run (its configuration's; a currency changes only with a restart): the span the entries after it are in. */
+    currency: tableCurrency.optional(),
   }),
   'config.change': z.strictObject({
     ...authorisation,

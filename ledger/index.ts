@@ -91,6 +91,7 @@ export {
   type RuleRecordEntry,
 } from './journal-queries.js';
 export { eventLog, type EventLogFilter } from './event-log.js';
+export { currencyAt, type CurrencyAt } from './currency-at.js';
 export { postingsAfter, type PostedEntry } from './postings-queries.js';
 export { durability, type Durability } from './durability.js';
 export { openLedgerReader, type LedgerReader } from './reader.js';

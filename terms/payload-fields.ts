@@ -18,3 +18,10 @@ export const hand = z.number().int().min(0).max(98);
 export const id = z.string().min(1).max(128);
 export const text = z.string().max(2000);
 export const who = z.string().min(1).max(128);
+/**
+ * The table's currency an amount of the table's is in (ISO 4217), on the entries that move it and
+ * named none before 7 December 2026 (a credit cancelled, a handpay, a casino system's transfer,
+ * stakes) and on a start: an older entry without it is read in the currency in force at its seq
+ * (ledger/currency-at.ts).
+ */
+export const tableCurrency = z.string().regex(/^[A-Z]{3}$/);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hand, id, minor, positive, seat, station, text, who } from './payload-fields.js';
+import { hand, id, minor, positive, seat, station, tableCurrency, text, who } from './payload-fields.js';
 
 // The payloads of a round as the kiosk journals them (ledger/entries.ts gathers them with the
 // others): its bets, its settlement or void, a dealing error and how it was resolved. Here, not in
@@ -86,7 +86,14 @@ export const UNCORRECTABLE = ['cards-after-error', 'decision-after-error', 'card
 
 export const ROUND_PAYLOADS = {
   /** Credits → wagers in play. Doubles, splits and insurance are further bets of the same round. */
-  'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32).readonly() }),
+  'bet.place': z.strictObject({
+    station,
+    roundId: id,
+    tableId: id,
+    bets: z.array(betLine).min(1).max(32).readonly(),
+    /** The table's currency (the table's parameters'); absent in entries journalled before 7 December 2026. */
+    currency: tableCurrency.optional(),
+  }),
   /** The round's record for recall and its settlement lines, each with the rule that decided it. */
   // A stadium's round: 7 seats and a thousand remote stations, up to five bets each.
   'round.settle': z.strictObject({

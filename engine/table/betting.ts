@@ -1,6 +1,6 @@
 import type { SeatStakes, StadiumStakes } from './game.js';
 import { available, creditOf } from './queries.js';
-import { hasStation, isRemote, seatOf, spotLimits, stationAt, type Chips, type InPlay, type TableState, type Unplayed } from './state.js';
+import { currencyOf, hasStation, isRemote, seatOf, spotLimits, stationAt, type Chips, type InPlay, type TableState, type Unplayed } from './state.js';
 import { seatNextRound } from './seat-change.js';
 import type { Turn } from './turn.js';
 import {
@@ -341,7 +341,11 @@ export function closeBetting<S, R>(t: Turn<S, R>): void {
   if (closed.unplayed.length > 0) t.log('info', 'spots that do not play', { roundId: t.state.roundId, unplayed: closed.unplayed });
   const { roundId } = t.state;
   for (const st of closed.stations) {
-    t.write({ type: 'bet.place', txId: `${roundId}:bet:${st.station}`, payload: { station: st.station, roundId, tableId: t.tableId, bets: st.lines } });
+    t.write({
+      type: 'bet.place',
+      txId: `${roundId}:bet:${st.station}`,
+      payload: { station: st.station, roundId, tableId: t.tableId, bets: st.lines, ...currencyOf(t.state.params) },
+    });
     t.credit(st.station, -st.lines.reduce((a, l) => a + l.amount, 0));
   }
   t.set({ chips: [], unplayed: closed.unplayed, placed: closed.stations.flatMap((x) => x.inPlay) });

@@ -3,7 +3,7 @@ import { discardHeld, placeHeld } from './held-cards.js';
 import { putOnHold } from './on-hold.js';
 import { creditOf, decidesNow, deciderStations, pendingOf } from './queries.js';
 import { applyDeferredShoe } from './shoe-change.js';
-import { MAX_HISTORY, stationAt, type Decision, type HistoryItem, type InPlay, type SettledLine } from './state.js';
+import { currencyOf, MAX_HISTORY, stationAt, type Decision, type HistoryItem, type InPlay, type SettledLine } from './state.js';
 import type { Turn } from './turn.js';
 import type { DecisionAction } from './vocabulary.js';
 
@@ -98,7 +98,13 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
     t.write({
       type: 'bet.place',
       txId: `${roundId}:bet:${st}:${n}`,
-      payload: { station: st, roundId, tableId: t.tableId, bets: stakes.map((x) => ({ seat: x.seat, bet: x.bet, amount: x.amount })) },
+      payload: {
+        station: st,
+        roundId,
+        tableId: t.tableId,
+        bets: stakes.map((x) => ({ seat: x.seat, bet: x.bet, amount: x.amount })),
+        ...currencyOf(t.state.params),
+      },
     });
     t.credit(st, -stakes.reduce((a, x) => a + x.amount, 0));
     for (const x of stakes) addInPlay(placed, { station: st, bet: x.bet, ...(x.bettor !== undefined ? { seat: x.seat } : {}), amount: x.amount });
@@ -253,7 +259,13 @@ function writeProgressive<S, R>(t: Turn<S, R>, lines: readonly SettledLine[], pr
     t.write({
       type: 'handpay.request',
       txId,
-      payload: { station: l.station, amount: l.handpay, reason: 'jackpot', detail: `round ${roundId} seat ${l.seat}: ${l.rule}` },
+      payload: {
+        station: l.station,
+        amount: l.handpay,
+        reason: 'jackpot',
+        detail: `round ${roundId} seat ${l.seat}: ${l.rule}`,
+        ...currencyOf(t.state.params),
+      },
     });
     owed.push(txId);
   }

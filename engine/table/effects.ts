@@ -26,6 +26,7 @@ export type JournalRecord =
         readonly roundId: string;
         readonly tableId: string;
         readonly bets: readonly { readonly seat: number; readonly bet: LineBet; readonly amount: number }[];
+        readonly currency?: string;
       };
     }
   | {
@@ -96,7 +97,7 @@ export type JournalRecord =
   | {
       readonly type: 'handpay.request';
       readonly txId: string;
-      readonly payload: { readonly station: number; readonly amount: number; readonly reason: 'jackpot'; readonly detail?: string };
+      readonly payload: { readonly station: number; readonly amount: number; readonly reason: 'jackpot'; readonly detail?: string; readonly currency?: string };
     }
   | {
       readonly type: 'jackpot.reset';

@@ -49,6 +49,10 @@ export const TableParamsSchema = z.strictObject({
   timings: TimingsSchema,
   roundMax: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   jackpotHandpayAbove: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
 });
 
 export const TableInput = z.discriminatedUnion('kind', [

@@ -48,6 +48,12 @@ export interface TableParams {
   readonly roundMax?: number;
   /** A progressive jackpot award above this is paid by an attendant (a handpay), not to the credit meter. */
   readonly jackpotHandpayAbove?: number;
+  /**
+   * The table's currency (ISO 4217), which the stakes and handpays it journals name: after a
+   * change of currency they still read in theirs. Absent (a journal's parameters from before 7
+   * December 2026): they name none, as then.
+   */
+  readonly currency?: string;
 }
 
 /** Chips a station has on one spot. */
@@ -277,4 +283,9 @@ export function stationAt(params: TableParams, seat: number): number | undefined
 export function spotLimits(params: Pick<TableParams, 'limits' | 'betLimits'>, spot: Spot): Limits {
   if (spot.bet === 'behind') return params.betLimits.behind ?? params.betLimits.main ?? params.limits;
   return params.betLimits[spot.bet] ?? params.limits;
+}
+
+/** The `currency` member of an entry naming the table's money: the parameters' currency, none where they name none. */
+export function currencyOf(params: Pick<TableParams, 'currency'>): { currency?: string } {
+  return params.currency === undefined ? {} : { currency: params.currency };
 }

@@ -16,5 +16,7 @@ export function tableParams(config: TableConfig): TableParams {
     ...(config.roundMax !== undefined ? { roundMax: config.roundMax } : {}),
     // A progressive award above the two-person handpay amount is paid by hand, by two people (host/floor).
     ...(stake !== undefined ? { jackpotHandpayAbove: config.handpayTwoPersonAbove } : {}),
+    // The stakes and handpays the table journals name it (a change of currency leaves them in theirs).
+    currency: config.currency,
   };
 }

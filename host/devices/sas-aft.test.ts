@@ -143,4 +143,16 @@ describe('AFT: a transfer killed at each journal step is applied exactly once', 
     assert.deepEqual([again.interrogate(0)?.transactionId, again.interrogate(0)?.flags], ['FLAGS-1', flags]);
     assert.equal(again.interrogate(0x81)?.flags, flags);
   });
+
+  // The transfer named no currency: after the table's changed (a new configuration, a restart) the
+  // event log said it in the new one.
+  it("journals each transfer with the table's currency", () => {
+    const s = new StationAft({ ...deps(ledger), currency: 'HKD' });
+    assert.equal(s.transfer(ask(0x00, 1_000, 'CUR-1')).status, AFT_STATUS.full);
+    assert.equal(s.transfer(ask(0x80, 500, 'CUR-2')).status, AFT_STATUS.full);
+    const currencies = ['CUR-1', 'CUR-2'].map(
+      (id) => (JSON.parse(ledger.byTxId(`aft:${STATION}:${id}`)?.body ?? 'null') as { payload: { currency?: string } }).payload.currency,
+    );
+    assert.deepEqual(currencies, ['HKD', 'HKD']);
+  });
 });

@@ -25,6 +25,8 @@ export interface StationAftDeps {
   assetNumber: number;
   /** The most one transfer may put on the credit meter (minor units). */
   limit: number;
+  /** The table's currency, which each transfer's entry names (the event log says it in it after a change); absent, none. */
+  currency?: string;
   /**
    * The most the station's credit may hold (the table's `creditLimit`, read at each request;
    * docs/sas.md, "The station credit limit"): a transfer in never takes it past. Absent: no limit.
@@ -92,7 +94,15 @@ export class StationAft implements SasAftSide {
     const type = q.type === AFT_TYPE.toMachine ? 'aft.in' : 'aft.out';
     this.d.ledger.append({
       type,
-      payload: { station: this.d.station, transactionId: q.transactionId, amount, requested: q.cashable ?? amount, assetNumber: q.assetNumber, flags: q.flags },
+      payload: {
+        station: this.d.station,
+        transactionId: q.transactionId,
+        amount,
+        requested: q.cashable ?? amount,
+        assetNumber: q.assetNumber,
+        flags: q.flags,
+        ...(this.d.currency ? { currency: this.d.currency } : {}),
+      },
       txId: aftTxId(this.d.station, q.transactionId),
     });
     this.current = null;

@@ -120,4 +120,13 @@ describe('the restart rule (endOpenValidations)', () => {
     assert.deepEqual(endOpenValidations(l), [{ station: 1, requestId: 'req-00000031', amount: 10_000 }]);
     assert.match(l.byTxId(validationTxId('req-00000031', 'end'))?.body ?? '', /"outcome":"restart"/);
   });
+
+  // The handpay named no currency: after a change of the table's, the event log said it in the new one.
+  it("the restart rule's handpay names the table's currency", () => {
+    const l = fresh();
+    l.append(request('req-00000020'));
+    endOpenValidations(l, 'HKD');
+    const p = JSON.parse(l.byTxId(validationTxId('req-00000020', 'handpay'))?.body ?? 'null') as { payload: { currency?: string } } | null;
+    assert.equal(p?.payload.currency, 'HKD');
+  });
 });

@@ -147,7 +147,7 @@ export interface RestartHandpay {
  * made. A wait with no end is ended `restart` in the same transaction as its handpay, so a kill
  * can never leave the one without the other; a second start finds both and does nothing.
  */
-export function endOpenValidations(ledger: Ledger): RestartHandpay[] {
+export function endOpenValidations(ledger: Ledger, currency?: string): RestartHandpay[] {
   const out: RestartHandpay[] = [];
   for (const r of lastValidationRequests(ledger)) {
     if (ledger.byTxId(validationTxId(r.requestId, 'handpay'))) continue;
@@ -162,7 +162,12 @@ export function endOpenValidations(ledger: Ledger): RestartHandpay[] {
     const amount = Math.min(r.amount, ledger.credit(r.station));
     const handpay: NewEntry = {
       type: 'credit.cancel',
-      payload: { station: r.station, amount, reason: 'cash-out by handpay: the casino system gave no number before the restart' },
+      payload: {
+        station: r.station,
+        amount,
+        reason: 'cash-out by handpay: the casino system gave no number before the restart',
+        ...(currency ? { currency } : {}),
+      },
       txId: validationTxId(r.requestId, 'handpay'),
     };
     const ended: NewEntry = {
@@ -183,7 +188,7 @@ export function endOpenValidations(ledger: Ledger): RestartHandpay[] {
  */
 export function openSystemValidations(d: { config: TableConfig; ledger: Ledger; log: Logger }, handpays: { refresh(): void }): SystemValidations {
   const stations = d.config.stations.filter((s) => s.sas?.validation === 'system').map((s) => s.station);
-  const paid = endOpenValidations(d.ledger);
+  const paid = endOpenValidations(d.ledger, d.config.currency);
   for (const p of paid) d.log.warn(p, 'a cash-out the casino system had not numbered at the last stop: a handpay of the amount it held');
   if (paid.length > 0) handpays.refresh();
   return new SystemValidations({ ledger: d.ledger, log: d.log, stations });

@@ -59,7 +59,11 @@ export class Handpays {
       return { ok: false, reason: `station ${station}: a cash-out of ${amount} pays nothing`, refusal: 'cash-out-empty' };
     // Unique across restarts and tables: the ledger refuses a reused id with other content.
     const requestTxId = txId ?? `${this.deps.config.tableId}:cashout:${station}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-    this.deps.ledger.append({ type: 'credit.cancel', payload: { station, amount, reason: 'cash-out by handpay' }, txId: requestTxId });
+    this.deps.ledger.append({
+      type: 'credit.cancel',
+      payload: { station, amount, reason: 'cash-out by handpay', currency: this.deps.config.currency },
+      txId: requestTxId,
+    });
     this.cache = null;
     this.deps.log.info({ station, amount, requestTxId }, 'cash-out: credit cancelled, handpay pending');
     this.deps.onChanged(station);
@@ -119,7 +123,14 @@ export class Handpays {
     this.deps.ledger.appendMany([
       {
         type: 'handpay.confirm',
-        payload: { station: p.station, requestTxId, amount: p.amount, attendant: who, ...(second ? { witness: second } : {}) },
+        payload: {
+          station: p.station,
+          requestTxId,
+          amount: p.amount,
+          attendant: who,
+          ...(second ? { witness: second } : {}),
+          currency: this.deps.config.currency,
+        },
         txId: `${requestTxId}:paid`,
       },
       ...also,

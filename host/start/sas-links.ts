@@ -368,6 +368,7 @@ export class SasLinks {
         station,
         assetNumber: aft.assetNumber,
         limit: aft.limit,
+        currency: d.config.currency,
         creditLimit: () => d.config.creditLimit,
         refuseIn,
         refuseOut,

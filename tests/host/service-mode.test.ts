@@ -364,6 +364,7 @@ describe('service mode on a live host', () => {
       amount: 10_000,
       attendant: `${SUP.name} (${SUP.staff})`,
       witness: `${TECH.name} (${TECH.staff})`,
+      currency: 'MOP',
     });
 
     // A round in play: station 1 bets, betting closes, the round waits for its first card.

@@ -1,4 +1,4 @@
-import { canonicalJson, eventLog, newestEntriesOfType } from '../../../ledger/index.js';
+import { canonicalJson, currencyAt, eventLog, newestEntriesOfType, type CurrencyAt } from '../../../ledger/index.js';
 import { TiltKind, type EventRow } from '../../../protocol/index.js';
 import { journalSaid, tiltSaid } from '../../../terms/said.js';
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from '../event-severity.js';
@@ -21,11 +21,13 @@ export function eventLogReader(d: Pick<LiveBackendDeps, 'ledger'>): EventsPart &
         ...(severity === 'warning' ? { knownTiltKinds: known } : {}),
       };
       const page = eventLog(d.ledger, { types, severity: ranked, from, to }, { offset: q.offset, limit: q.limit });
-      return { more: page.more, entries: page.entries.map(toEventRow) };
+      const at = currencyAt(d.ledger);
+      return { more: page.more, entries: page.entries.map((e) => toEventRow(e, at)) };
     },
 
     cancelledCredits(limit) {
-      return newestEntriesOfType(d.ledger, 'credit.cancel', limit).map(toEventRow);
+      const at = currencyAt(d.ledger);
+      return newestEntriesOfType(d.ledger, 'credit.cancel', limit).map((e) => toEventRow(e, at));
     },
   };
 }
@@ -55,16 +57,17 @@ function faultOf(type: string, payload: Record<string, unknown>): Pick<EventRow,
 
 /**
  * What the journal says of its own act by key (a meter clear's `say`), where it parses; else an
- * entry of a kind the log knows by its fields (event-words.ts), said by key too.
+ * entry of a kind the log knows by its fields (event-words.ts), said by key too: an amount of the
+ * table's in the currency the entry names, else the one in force at its seq (`currencyAt`).
  */
-function saidOf(type: string, payload: Record<string, unknown>): Pick<EventRow, 'said'> {
+function saidOf(type: string, payload: Record<string, unknown>, currency: () => string | null): Pick<EventRow, 'said'> {
   const say = payload.say === undefined ? null : journalSaid.safeParse(payload.say);
   if (say?.success) return { said: say.data };
-  const known = entrySaid(type, payload);
+  const known = entrySaid(type, payload, currency);
   return known ? { said: known } : {};
 }
 
-function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {
+function toEventRow(r: { seq: number; ts: string; type: string; body: string }, at: CurrencyAt): EventRow {
   const payload = masked(r.type, (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload);
   const kind = typeof payload.kind === 'string' ? payload.kind : undefined;
   return {
@@ -74,6 +77,6 @@ function toEventRow(r: { seq: number; ts: string; type: string; body: string }):
     severity: severityOf(r.type, kind),
     summary: canonicalJson(payload as never).slice(0, 400),
     ...faultOf(r.type, payload),
-    ...saidOf(r.type, payload),
+    ...saidOf(r.type, payload, () => at(r.seq)),
   };
 }

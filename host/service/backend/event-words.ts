@@ -34,20 +34,20 @@ function fieldsOf(p: Readonly<Record<string, unknown>>): Fields {
  * note, a credit cancelled, a handpay, stakes placed, a casino system's transfer, a ticket's life,
  * a door, a start, a service sign-in or sign-out, a shoe's change, a service act, a card read, a
  * round settled or voided. Amounts are minor units, with
- * the currency the entry names (a note's, a ticket's), else in the table's (the screen's). Any
+ * the currency the entry names (a note's, a ticket's, a cancel's…); an older entry of the table's
+ * money that names none, the currency in force at its seq (`span`), and none known, null. Any
  * other entry, or one whose fields do not read as its kind's do, null: the log shows its payload
  * as recorded, and says so.
  */
-export function entrySaid(type: string, p: Readonly<Record<string, unknown>>): JournalSaidPayload | null {
+export function entrySaid(type: string, p: Readonly<Record<string, unknown>>, span: () => string | null = () => null): JournalSaidPayload | null {
   const f = fieldsOf(p);
-  const atStation = f.station === null ? null : type.startsWith('ticket.') ? ticketSaid(type, f, f.station) : stationSaid(type, p, f, f.station);
+  const atStation = f.station === null ? null : type.startsWith('ticket.') ? ticketSaid(type, f, f.station) : stationSaid(type, p, f, f.station, span);
   // A decision names its station where it has one, and is said by its seat.
   return atStation ?? tableSaid(type, p, f);
 }
 
 /** An entry of a station's that moves or names its money (a note, a cancel, a handpay, stakes, a transfer, a drop count), or its door. */
-function stationSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields, station: number): JournalSaidPayload | null {
-  const { amount } = f;
+function stationSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields, station: number, span: () => string | null): JournalSaidPayload | null {
   switch (type) {
     // Held, credited or given back: one sentence of the note; the log's type column says which.
     case 'bill.escrow':
@@ -57,21 +57,13 @@ function stationSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fiel
       return denomination !== null && f.currency !== null ? said('note', { station, amount: denomination, currency: f.currency }) : null;
     }
     case 'credit.cancel':
-      return amount !== null ? said('creditCancel', { station, amount, reason: f.text('reason') ?? '—' }) : null;
     case 'handpay.request':
-      if (amount === null || (p.reason !== 'jackpot' && p.reason !== 'win-limit')) return null;
-      return said(p.reason === 'jackpot' ? 'handpayJackpot' : 'handpayWinLimit', { station, amount });
-    case 'handpay.confirm': {
-      const attendant = f.text('attendant');
-      return amount !== null && attendant !== null ? said('handpayConfirm', { station, amount, attendant, witness: f.text('witness') ?? '—' }) : null;
-    }
+    case 'handpay.confirm':
     case 'aft.in':
     case 'aft.out':
-      return amount !== null ? said('stationAmount', { station, amount }) : null;
     case 'bet.place': {
-      const staked = stakesOf(p.bets);
-      const round = f.text('roundId');
-      return staked !== null && round !== null ? said('stakes', { station, round, amount: staked }) : null;
+      const currency = tableMoney(p, f, span);
+      return currency === null ? null : moneySaid(type, p, f, { station, currency });
     }
     case 'door.open':
     case 'door.close':
@@ -84,6 +76,42 @@ function stationSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fiel
     }
     default:
       return null;
+  }
+}
+
+/**
+ * The currency of an amount of the table's: the one the entry names; an older entry's, none
+ * named, the one in force at its seq (`span`, ledger/currency-at.ts). Null where none is known,
+ * or the screens have no money for it: said in the table's currency now, after a change, it read
+ * as a sum of the new one.
+ */
+function tableMoney(p: Readonly<Record<string, unknown>>, f: Fields, span: () => string | null): string | null {
+  if (p.currency !== undefined) return f.currency;
+  const inForce = Currency.safeParse(span());
+  return inForce.success ? inForce.data : null;
+}
+
+/** A credit cancelled, a handpay asked for or paid, a casino system's transfer, stakes: in `currency`. */
+function moneySaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields, at: { station: number; currency: string }): JournalSaidPayload | null {
+  const { amount } = f;
+  switch (type) {
+    case 'credit.cancel':
+      return amount !== null ? said('creditCancel', { ...at, amount, reason: f.text('reason') ?? '—' }) : null;
+    case 'handpay.request':
+      if (amount === null || (p.reason !== 'jackpot' && p.reason !== 'win-limit')) return null;
+      return said(p.reason === 'jackpot' ? 'handpayJackpot' : 'handpayWinLimit', { ...at, amount });
+    case 'handpay.confirm': {
+      const attendant = f.text('attendant');
+      return amount !== null && attendant !== null ? said('handpayConfirm', { ...at, amount, attendant, witness: f.text('witness') ?? '—' }) : null;
+    }
+    case 'aft.in':
+    case 'aft.out':
+      return amount !== null ? said('stationAmount', { ...at, amount }) : null;
+    default: {
+      const staked = stakesOf(p.bets);
+      const round = f.text('roundId');
+      return staked !== null && round !== null ? said('stakes', { ...at, round, amount: staked }) : null;
+    }
   }
 }
 
