@@ -132,7 +132,7 @@ export function parseOptionValue(key: string, text: string): unknown {
     throw new RulesError([{ reason: 'unknown-option', option: key, value: JSON.stringify(text), article: null, allowed: OPTION_KEYS.join(', ') }]);
   const spec = (OPTIONS[key] as OptionDef<unknown>).spec;
   const bad = (): never => {
-    throw new RulesError([{ reason: 'bad-type', option: key, value: JSON.stringify(text), article: null, allowed: describeFieldSpec(spec) }]);
+    throw new RulesError([{ reason: 'bad-type', option: key, value: JSON.stringify(text), article: null, allowed: describeFieldSpec(spec), expected: spec }]);
   };
   switch (spec.kind) {
     case 'int':

@@ -1,4 +1,4 @@
-import { choiceMarker, optionInfo, optionRefusal, type OptionRule, type RuleOptionInfo, type RuleRefusal } from './rule-options.js';
+import { choiceMarker, optionInfo, optionRefusal, type FieldSpec, type OptionRule, type RuleOptionInfo, type RuleRefusal } from './rule-options.js';
 
 /**
  * Rule options of a game, every game (baccarat, «Desafio ao Casino», blackjack: issue 53): each
@@ -8,12 +8,7 @@ import { choiceMarker, optionInfo, optionRefusal, type OptionRule, type RuleOpti
  * a line cite something else. The analysis profile (`generic`) takes any value of each option's
  * type and cites no article.
  */
-export type FieldSpec =
-  | { readonly kind: 'int'; readonly min: number; readonly max: number }
-  | { readonly kind: 'enum'; readonly values: readonly string[] }
-  | { readonly kind: 'bool' }
-  /** Free text: blackjack's `authorisation`, listed among its options with the article that asks for it. */
-  | { readonly kind: 'string' };
+export type { FieldSpec } from './rule-options.js';
 
 export interface FieldOption {
   readonly spec: FieldSpec;
@@ -93,7 +88,7 @@ export function checkFieldOptions(catalogue: FieldCatalogue, profile: string, ba
       out.push({ reason: 'unknown-option', option: path, value: JSON.stringify(value), article: null, allowed: Object.keys(catalogue).join(', ') });
       continue;
     }
-    const r = optionRefusal(path, value, rule, authorisation, fieldTypeProblem(o.spec, value));
+    const r = optionRefusal(path, value, rule, authorisation, fieldTypeProblem(o.spec, value), o.spec);
     if (r) out.push(r);
   }
   return out;

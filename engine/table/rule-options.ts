@@ -40,6 +40,14 @@ export interface RuleOptionInfo {
   readonly about: string;
 }
 
+/** What a value of an option is (engine/table/field-options.ts checks a value against it). */
+export type FieldSpec =
+  | { readonly kind: 'int'; readonly min: number; readonly max: number }
+  | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | { readonly kind: 'bool' }
+  /** Free text: blackjack's `authorisation`, listed among its options with the article that asks for it. */
+  | { readonly kind: 'string' };
+
 /** Why the guard refuses an option's value, with the article that decides it (null: no article). */
 export interface RuleRefusal {
   readonly reason: RuleRefusalReason;
@@ -49,6 +57,8 @@ export interface RuleRefusal {
   readonly article: string | null;
   /** What would be taken instead (values as JSON, or a range), when there is a list to name. */
   readonly allowed?: string;
+  /** A `bad-type` refusal's: what a value of the option is (its spec), for the screens to say in words; `allowed` is its English. */
+  readonly expected?: FieldSpec;
 }
 
 /** A refusal in English, for command lines, configuration files and logs. */
@@ -113,11 +123,18 @@ export interface OptionRule<T = unknown> {
 /**
  * The one check every option goes through (blackjack's table, baccarat's and war's profile
  * fields): the value of `key` against what the text says of it, given the authorisation
- * reference the table has. `typeProblem` is the option's own type check (its spec). Null: taken.
+ * reference the table has. `typeProblem` is the option's own type check (its spec, `expected`, in English). Null: taken.
  */
-export function optionRefusal(key: string, value: unknown, rule: OptionRule, authorisation: string, typeProblem: string | null): RuleRefusal | null {
+export function optionRefusal(
+  key: string,
+  value: unknown,
+  rule: OptionRule,
+  authorisation: string,
+  typeProblem: string | null,
+  expected?: FieldSpec,
+): RuleRefusal | null {
   const v = JSON.stringify(value);
-  if (typeProblem !== null) return { reason: 'bad-type', option: key, value: v, article: null, allowed: typeProblem };
+  if (typeProblem !== null) return { reason: 'bad-type', option: key, value: v, article: null, allowed: typeProblem, ...(expected ? { expected } : {}) };
   if (value === rule.value) return null;
   const base = { option: key, value: v, article: rule.article };
   if (rule.class === 'fixed') return { reason: 'fixed', ...base, allowed: JSON.stringify(rule.value) };

@@ -1,6 +1,6 @@
 import { bounded, type Said, type SaidValue } from '../../locales/said.js';
 import type { Catalogue } from '../../locales/index.js';
-import type { RuleRefusal } from '../../engine/table/rule-options.js';
+import { listValues, type FieldSpec, type RuleRefusal } from '../../engine/table/rule-options.js';
 import type { LimitBreak } from '../../engine/table/limits.js';
 
 // What a refusal says, its bound and its English are the catalogues' own (locales/said.ts).
@@ -19,6 +19,7 @@ export function said(name: ConfigRefusalName, values: Record<string, SaidValue> 
  * (its `-no-article` form where no text names one), the option, the value, the article, what is allowed.
  */
 export function ruleSaid(r: RuleRefusal): Said {
+  if (r.reason === 'bad-type' && r.expected) return badTypeSaid(r, r.expected);
   const values = {
     option: r.option.slice(0, 64),
     value: r.value.slice(0, 64),
@@ -26,6 +27,25 @@ export function ruleSaid(r: RuleRefusal): Said {
     ...(r.allowed ? { allowed: r.allowed.slice(0, 128) } : {}),
   };
   return { key: `service.ruleRefusal.${r.reason}${r.article ? '' : '-no-article'}`, values };
+}
+
+/**
+ * A value not of its option's kind, said by what the kind is (the engine's `allowed` is English:
+ * "an integer 1–8", "decks | fixed | none"): a whole number's bounds, a choice's values as JSON
+ * (the screens word each, `ruleChoice.*`; yes or no for a flag), or text.
+ */
+function badTypeSaid(r: RuleRefusal, spec: FieldSpec): Said {
+  const named = { option: r.option.slice(0, 64), value: r.value.slice(0, 64) };
+  switch (spec.kind) {
+    case 'int':
+      return { key: 'service.ruleRefusal.bad-type-range', values: { ...named, min: spec.min, max: spec.max } };
+    case 'enum':
+      return { key: 'service.ruleRefusal.bad-type-choice', values: { ...named, allowed: listValues(spec.values).slice(0, 400) } };
+    case 'bool':
+      return { key: 'service.ruleRefusal.bad-type-choice', values: { ...named, allowed: listValues([true, false]) } };
+    case 'string':
+      return { key: 'service.ruleRefusal.bad-type-text', values: named };
+  }
 }
 
 /** A limit the rules break, said with the game and profile (amounts in minor units of the table's currency). */
