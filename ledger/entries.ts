@@ -386,7 +386,12 @@ export const PAYLOADS = {
   /** A diagnostic action (test note, test card, enable/disable, reconnect): a test, never money. */
   'service.test': z.strictObject({ who, device: z.string().min(1).max(32), test: z.enum(['note', 'card', 'enable', 'disable', 'reconnect']), result: text }),
   /** Any other service action, with the second person of a two-person action. */
-  'service.action': z.strictObject({ who, action: z.string().min(1).max(32), confirmedBy: who.optional(), detail: text }),
+  /**
+   * A service act: who, the second person, the act by its code; `detail` in English (the log's
+   * words); `say`, the detail as a key of the catalogues (`journalSaid.act*`) and its parameters,
+   * for the event log to say in the reader's language (absent in acts journalled before 7 December 2026).
+   */
+  'service.action': z.strictObject({ who, action: z.string().min(1).max(32), confirmedBy: who.optional(), detail: text, say: journalSaid.optional() }),
   // A station's credit moved between table hosts (docs/transfers.md): `transfer.out`, `.recall`,
   // `.complete`, `.reverse` at the sender, `transfer.in`, `.refuse` at the receiver.
   ...TRANSFER_PAYLOADS,

@@ -154,8 +154,18 @@ export function saidWords(t: Translate, s: { readonly key: MessageKey; readonly 
   // configuration refusal names its games and profiles as codes throughout (`{{games}}` is a list of
   // them), and one of its codes said by a noun beside another left as a code would read as two kinds of thing.
   if (!['serviceRefusal.', 'service.done.', 'tiltDetail.', 'journalSaid.'].some((p) => s.key.startsWith(p))) return t(s.key, { ...s.values });
-  const values = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, wordOf(t, k, v)]));
+  const values: Record<string, unknown> = Object.fromEntries(Object.entries(s.values ?? {}).map(([k, v]) => [k, wordOf(t, k, v)]));
+  // A service act's detail (`actDetail`, the event log's): its own phrase of the catalogues, said with the same parameters.
+  const detail = s.key.startsWith('journalSaid.') ? actDetailKey(s.values?.actDetail) : null;
+  if (detail !== null) values.actDetail = t(detail, values);
   return t(s.key, values);
+}
+
+/** The key of a service act's detail phrase (`journalSaid.act*`); null for anything else. */
+function actDetailKey(name: SaidValue | undefined): MessageKey | null {
+  if (typeof name !== 'string' || !/^act[A-Z][A-Za-z]{0,60}$/.test(name)) return null;
+  const key = `journalSaid.${name}`;
+  return isMessageKey(key) ? key : null;
 }
 
 /**

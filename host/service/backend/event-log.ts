@@ -61,7 +61,8 @@ function faultOf(type: string, payload: Record<string, unknown>): Pick<EventRow,
  * table's in the currency the entry names, else the one in force at its seq (`currencyAt`).
  */
 function saidOf(type: string, payload: Record<string, unknown>, currency: () => string | null): Pick<EventRow, 'said'> {
-  const say = payload.say === undefined ? null : journalSaid.safeParse(payload.say);
+  // A service act's `say` is its detail only: the act's words around it are event-words.ts's.
+  const say = payload.say === undefined || type === 'service.action' ? null : journalSaid.safeParse(payload.say);
   if (say?.success) return { said: say.data };
   const known = entrySaid(type, payload, currency);
   return known ? { said: known } : {};

@@ -1,6 +1,6 @@
 import { Currency } from '../../../protocol/index.js';
 import { bounded, type SaidValue } from '../../../locales/said.js';
-import type { JournalSaidPayload } from '../../../terms/said.js';
+import { journalSaid, type JournalSaidPayload } from '../../../terms/said.js';
 import { voidReason } from './tickets.js';
 
 /** The fields the words read, each where it reads as what it is; else null. */
@@ -181,7 +181,7 @@ function tableSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields
     case 'shoe.change':
       return p.event === 'loaded' ? said('shoeLoaded') : p.event === 'cut-card' ? said('shoeCutCard') : null;
     case 'service.action':
-      return serviceActSaid(f);
+      return serviceActSaid(f, p.say);
     default:
       return roundSaid(type, p, f);
   }
@@ -221,14 +221,20 @@ function roundSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields
 
 /**
  * A service act's record: who, the second person of a two-person act, the act by its code (the
- * screen words it, `service.journalAct.*`), and the detail the host wrote in English beside it,
- * labelled as the journal's record (it is no sentence of the catalogues).
+ * screen words it, `service.journalAct.*`), and its detail: by its key (`say`, a `journalSaid.act*`
+ * phrase, `actDetail` to the screen, which says it with the same parameters), else the English the
+ * host wrote beside it, labelled as the journal's record (it is no sentence of the catalogues).
  */
-function serviceActSaid(f: Fields): JournalSaidPayload | null {
+function serviceActSaid(f: Fields, say: unknown): JournalSaidPayload | null {
   const [who, act, detail, second] = [f.text('who'), f.text('action'), f.text('detail'), f.text('confirmedBy')];
   if (who === null || act === null) return null;
-  const values = { who, ...(second !== null ? { second } : {}), serviceAct: act, ...(detail ? { detail } : {}) };
-  return said(`serviceAct${second !== null ? 'Two' : ''}${detail ? 'Detail' : ''}`, values);
+  const people = { who, ...(second !== null ? { second } : {}), serviceAct: act };
+  const two = second !== null ? 'Two' : '';
+  const parsed = say === undefined ? null : journalSaid.safeParse(say);
+  const phrase = parsed?.success && /^journalSaid\.act[A-Z]/.test(parsed.data.key) ? parsed.data : null;
+  // Its own parameters first: none of them can stand for who did it or the act.
+  if (phrase) return said(`serviceAct${two}Said`, { ...phrase.values, ...people, actDetail: phrase.key.slice('journalSaid.'.length) });
+  return said(`serviceAct${two}${detail ? 'Detail' : ''}`, { ...people, ...(detail ? { detail } : {}) });
 }
 
 /** A configuration change: the setting by its key (the screen words it), who, the second person, the authorisation's reference. */

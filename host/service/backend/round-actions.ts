@@ -5,7 +5,7 @@ import { actSaid } from '../../floor/act-said.js';
 import type { Outcome } from '../../../engine/table/game.js';
 import type { BackendResult, HoldsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
-import { serviceActionEntry } from './service-journal.js';
+import { actDetailSaid, serviceActionEntry } from './service-journal.js';
 
 /**
  * What a supervisor does to the round in play (Holds and voids): report a dealing error, apply a
@@ -27,7 +27,10 @@ export function roundActions(d: Pick<LiveBackendDeps, 'table' | 'config'>): Pick
     voidRound(roundId, reason, authorisedBy, uncorrectable) {
       const moved = stale(roundId);
       if (moved) return moved;
-      const record = serviceActionEntry(authorisedBy, 'void-round', `round ${roundId}: ${reason}${uncorrectable ? ` (${uncorrectable})` : ''}`);
+      const detail = uncorrectable
+        ? actDetailSaid('actVoidRoundWhy', { round: roundId, uncorrectable, reason })
+        : actDetailSaid('actVoidRound', { round: roundId, reason });
+      const record = serviceActionEntry(authorisedBy, 'void-round', detail);
       const r = d.table.supervisor.voidRound(reason, authorisedBy, uncorrectable, [record]);
       if (!r.ok) return refused(r, 'no-round');
       return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
@@ -38,7 +41,7 @@ export function roundActions(d: Pick<LiveBackendDeps, 'table' | 'config'>): Pick
       if (moved) return moved;
       const rule = d.table.reads.holdState()?.corrections.find((c) => c.correction === correction && 'rule' in c);
       const article = rule && 'rule' in rule ? rule.rule : '';
-      const record = serviceActionEntry(authorisedBy, 'correct', `round ${roundId}: ${correction} (${article})`);
+      const record = serviceActionEntry(authorisedBy, 'correct', actDetailSaid('actCorrect', { round: roundId, correction, article }));
       const r = d.table.supervisor.correct(correction, authorisedBy[0], authorisedBy[1], [record]);
       if (!r.ok) return refused(r, 'refused');
       return { ok: true, key: 'service.done.correct', values: { correction, article } };
@@ -47,7 +50,7 @@ export function roundActions(d: Pick<LiveBackendDeps, 'table' | 'config'>): Pick
     reportDealingError(roundId, who) {
       const moved = stale(roundId);
       if (moved) return moved;
-      const r = d.table.supervisor.reportDealingError(who, [serviceActionEntry([who], 'dealing-error', `round ${roundId}`)]);
+      const r = d.table.supervisor.reportDealingError(who, [serviceActionEntry([who], 'dealing-error', actDetailSaid('actRound', { round: roundId }))]);
       if (!r.ok) return refused(r, 'refused');
       return { ok: true, key: 'service.done.dealingError', values: { round: roundId } };
     },
@@ -56,7 +59,7 @@ export function roundActions(d: Pick<LiveBackendDeps, 'table' | 'config'>): Pick
       const moved = stale(roundId);
       if (moved) return moved;
       const r = d.table.supervisor.enterCard(cardOf(card), authorisedBy[0], authorisedBy[1], [
-        serviceActionEntry(authorisedBy, 'enter-card', `round ${roundId}: ${card}`),
+        serviceActionEntry(authorisedBy, 'enter-card', actDetailSaid('actEnterCard', { round: roundId, card })),
       ]);
       if (!r.ok) return refused(r, 'refused');
       return { ok: true, key: 'service.done.enterCard', values: { card } };

@@ -1,5 +1,5 @@
 import type { PrinterFault } from '../../../hardware/printer/condition.js';
-import { openTilts } from '../../../ledger/index.js';
+import { openTilts, type NewEntry } from '../../../ledger/index.js';
 import { ticketLog, type TicketLogRow } from '../../../ledger/ticket-log.js';
 import { lastMachineTicket } from '../../../ledger/ticket-queries.js';
 import type { NotPrintedReason } from '../../../hardware/printer/judge.js';
@@ -20,7 +20,7 @@ import { refusedBy } from '../refusal-words.js';
 import type { TicketsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import { serviceActionEntry } from './service-journal.js';
+import { actDetailSaid, serviceActionEntry } from './service-journal.js';
 
 // The hardware's list of printer faults and the screens' are one: a fault one adds is a compile error here until the other has it.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
@@ -138,7 +138,7 @@ export function tickets(
      */
     settle(station, last4, outcome, authorisedBy) {
       const record = (s: { last4: string; amount: number }) =>
-        serviceActionEntry(authorisedBy, 'ticket-settle', `station ${station}: ticket …${s.last4} ${outcome} (${s.amount})`);
+        settleRecord(authorisedBy, 'ticket-settle', outcome === 'void' ? 'actTicketVoid' : 'actTicketPrinted', { station, ...s }, d.config.currency);
       const r = d.floor?.tickets.settleByHand(station, last4, outcome, authorisedBy, record) ?? settleRefusal(serviceSaid('ticketsNone'));
       if (!r.ok) return refusedBy(r.say);
       changes.changed();
@@ -159,7 +159,7 @@ export function tickets(
     settleIn(ticket, outcome, authorisedBy) {
       const none = settleRefusal(serviceSaid('ticketInNoneHeld', { station: ticket.station }));
       const record = (s: { station: number; last4: string; amount: number }) =>
-        serviceActionEntry(authorisedBy, 'ticket-in-settle', `station ${s.station}: ticket in …${s.last4} ${outcome} (${s.amount})`);
+        settleRecord(authorisedBy, 'ticket-in-settle', outcome === 'stacked' ? 'actTicketInStacked' : 'actTicketInReturned', s, d.config.currency);
       const r = d.floor?.ticketsIn?.settleByHand(ticket, outcome, authorisedBy, record) ?? none;
       if (!r.ok) return refusedBy(r.say);
       changes.changed();
@@ -171,4 +171,15 @@ export function tickets(
     },
     dispose: () => off.forEach((f) => f()),
   };
+}
+
+/** A held ticket's settlement (out or in) as its service act records it: the detail by key, the ticket by its last four digits. */
+function settleRecord(
+  by: readonly string[],
+  act: 'ticket-settle' | 'ticket-in-settle',
+  phrase: 'actTicketVoid' | 'actTicketPrinted' | 'actTicketInStacked' | 'actTicketInReturned',
+  s: { station: number; last4: string; amount: number },
+  currency: string,
+): NewEntry {
+  return serviceActionEntry(by, act, actDetailSaid(phrase, { station: s.station, ticket: `…${s.last4}`, amount: s.amount, currency }));
 }
