@@ -8,6 +8,25 @@ import type { ScreenContext } from '../screens/screen.js';
 import { Panel } from './panel.js';
 import { replayCardCount, replayHands, shownCardIndex } from './recall-model.js';
 import { NEVER } from '../anim/wake.js';
+import type { HandPlace } from '../felt/hand-room.js';
+import { HAND_LABEL, HAND_SCALE, stationHandPlaces } from './station-hands.js';
+
+/** Where a replay's hands and their names go: under the heading, over the result's line (area.y + 470). */
+export function replayHandsPart(area: Rect): Rect {
+  return { x: area.x + 30, y: area.y + 110, width: area.width - 60, height: 350 };
+}
+
+/**
+ * The replay's hands (the dealer's or the sides', then the seat's), by their cards, placed as the
+ * station's play column places them (station-hands.ts): one row of slots while each hand fits its
+ * slot, else a grid as large as the hands' part allows. `y` is the top of the hand's name. Before,
+ * the slots only narrowed while each hand kept its full width: a seat of many split hands (Portugal
+ * 2001 sets no limit on splitting) drew them on each other.
+ */
+export function replayHandPlaces(area: Rect, cards: readonly number[]): HandPlace[] {
+  const part = replayHandsPart(area);
+  return stationHandPlaces(cards, part.width, part.height).map((p) => ({ x: part.x + p.x, y: part.y + p.y, scale: p.scale }));
+}
 
 /** Time between two cards of a replay: slower than live, so the player can follow. */
 export const REPLAY_STEP_MS = 650;
@@ -81,20 +100,26 @@ export class ReplayPanel extends Panel {
       this.labels.push(this.block(0, 0, 260, 26));
       this.addChild(h);
     }
-    const slot = Math.min(300, (this.area.width - 60) / Math.max(1, hands.length));
+    const places = replayHandPlaces(
+      this.area,
+      hands.map((h) => h.cards.length),
+    );
     this.hands.forEach((sprite, i) => {
       const h = hands[i];
+      const p = places[i];
       const label = this.labels[i]!;
-      sprite.visible = label.visible = h !== undefined;
-      if (!h) return;
-      const x = this.area.x + 30 + slot * i + slot / 2;
-      const y = this.area.y + 170;
-      sprite.position.set(x, y);
+      sprite.visible = label.visible = h !== undefined && p !== undefined;
+      if (!h || !p) return;
+      sprite.position.set(p.x, p.y + HAND_LABEL * p.scale);
+      sprite.scale.set(p.scale);
       label.text =
         h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
-      label.position.set(x - label.width / 2, y - 50);
+      label.scale.set(p.scale / HAND_SCALE);
+      label.position.set(p.x - label.width / 2, p.y);
       const view: HandView = { owner: h.owner, ...(h.seat !== undefined ? { seat: h.seat } : {}), hand: h.hand, cards: h.cards, total: null };
-      sprite.show(view, this.key, now, { x: this.area.x + this.area.width - 140 - x, y: this.area.y + 20 - y - CARD.height / 2 }, t);
+      // From the panel's top right corner, in the hand's own (scaled) units.
+      const from = { x: this.area.x + this.area.width - 140, y: this.area.y + 20 - CARD.height / 2 };
+      sprite.show(view, this.key, now, { x: (from.x - sprite.position.x) / p.scale, y: (from.y - sprite.position.y) / p.scale }, t);
     });
     if (n >= this.total && this.state) {
       const s = this.state;
