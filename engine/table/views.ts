@@ -294,10 +294,12 @@ export function stationProjector<S, R>(
     // None without a round in play (`stationInputs`).
     const notFollowed = !open ? (inputs.notFollowed.get(station) ?? none) : none;
     const mine = settled ? (inputs.results.get(station) ?? none) : none;
-    const prizes = mine.flatMap((l) => {
-      const prize = game.screens.prizeOf(l);
-      return prize ? [{ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize }] : [];
-    });
+    const prizes = prizesShown(
+      mine.flatMap((l) => {
+        const prize = game.screens.prizeOf(l);
+        return prize ? [{ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize }] : [];
+      }),
+    );
     const seat = seatOf(s.params, station);
     const streak = inputs.streaks.get(station);
     if (inputs.deciders.has(station) && decision === undefined) decision = decisionOf(s, game);
@@ -342,6 +344,35 @@ function notFollowedShown(list: readonly NotFollowed[]): NonNullable<StationBett
     by.set(key, had ? { ...had, amount: had.amount + n.amount } : n);
   }
   return [...by.values()];
+}
+
+/** The prize wins a station's screen is sent one by one (the protocol's StationBetting.prizes). */
+export const PRIZES_SHOWN = 32;
+
+type PrizeShown = NonNullable<StationBettingView['prizes']>[number];
+
+/**
+ * A station's prize wins as its screen is sent them: one by one up to PRIZES_SHOWN; past it once per
+ * seat, bet and prize, the hand left out and the amounts summed; past it still (a station behind
+ * many seats, each with several prizes) once per bet and prize, at the first seat. A bet has one
+ * kind of prize but the main bet (five cards or the special prize: `prizeOf` of each game), so that
+ * is at most LINE_BETS plus one entries. Before, every winning line was one: a Macau seat split to
+ * 33 hands (Art. 16 n.1: four or more, the house's choice) each taking half on five cards (Art. 19)
+ * went past the schema's 32 and the station's screen refused every view of the round. The screen
+ * names neither seat nor hand of a prize (prizeText): what it celebrates is the same words and sums.
+ */
+export function prizesShown(list: readonly PrizeShown[]): PrizeShown[] {
+  const merged = (wins: readonly PrizeShown[], key: (w: PrizeShown) => string): PrizeShown[] => {
+    const by = new Map<string, PrizeShown>();
+    for (const { hand: _hand, ...w } of wins) {
+      const had = by.get(key(w));
+      by.set(key(w), had ? { ...had, net: had.net + w.net } : w);
+    }
+    return [...by.values()];
+  };
+  if (list.length <= PRIZES_SHOWN) return [...list];
+  const bySeat = merged(list, (w) => `${w.seat}:${w.bet}:${w.prize}`);
+  return bySeat.length <= PRIZES_SHOWN ? bySeat : merged(bySeat, (w) => `${w.bet}:${w.prize}`);
 }
 
 /**
