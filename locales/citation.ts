@@ -8,6 +8,10 @@ import type { ParseKeys as MessageKey } from 'i18next';
 // name, each article, number and paragraph by key; the subparagraph marks (`1)`, `(3)`, `vi)`) as
 // the texts write them. A part this version cannot read (a newer engine's) is shown as recorded.
 
+/** engine/table/public-lines.ts `RULES_SEVERAL` and the join of `rulesSaid` (the locales import nothing of the engine; tests/locales/summed-rule-words.test.ts holds them equal). */
+const RULES_SEVERAL = '…';
+const RULES_APART = ' · ';
+
 type Translate = (key: MessageKey, options?: Record<string, unknown>) => string;
 
 /** The texts a citation names first, each with its name in the catalogues (`citation.text.<id>`). */
@@ -97,6 +101,13 @@ function clauseWords(t: Translate, clause: string): string {
  * citation of no text this version knows, as recorded.
  */
 export function citationWords(t: Translate, rule: string): string {
+  // Lines summed into one (engine/table/public-lines.ts `rulesSaid`): several rules past the line, or each of them.
+  if (rule === RULES_SEVERAL) return t('citation.several');
+  if (rule.includes(RULES_APART))
+    return rule
+      .split(RULES_APART)
+      .map((one) => citationWords(t, one))
+      .reduce((first, second) => t('citation.also', { first, second }));
   const space = rule.indexOf(' ');
   const text = space < 0 ? rule : rule.slice(0, space);
   if (!(TEXTS as readonly string[]).includes(text)) return rule;

@@ -18,6 +18,28 @@ export interface ResultLineView extends Omit<SettledLine, 'station' | 'choices'>
 export const PUBLIC_LINES = 400;
 
 /**
+ * A summed line's rule when the distinct rules of its lines do not fit one line's RULE_CHARS: the
+ * screens say it as several rules, in words (locales/citation.ts, `citation.several`).
+ */
+export const RULES_SEVERAL = '…';
+
+/** The most characters of a settlement line's rule (the protocol's ResultLine and recalled lines). */
+export const RULE_CHARS = 128;
+
+/**
+ * The rule of lines summed into one: the one rule they were all settled under; else each distinct
+ * rule whole, in the order first met, joined by ` · `, when all fit RULE_CHARS; else RULES_SEVERAL.
+ * Never one rule for lines settled under others, nor a citation cut short: a wrong citation is
+ * worse than none. Before, the public round's sum said the first line's rule cut to 120 characters
+ * and ` · …` (read as that article, and a long one cut mid-article), and a station's recall the
+ * rules that fit and ` · …` for the rest.
+ */
+export function rulesSaid(rules: readonly string[]): string {
+  const said = [...new Set(rules)].join(' · ');
+  return said.length <= RULE_CHARS ? said : RULES_SEVERAL;
+}
+
+/**
  * The round's lines as the public round carries them: every one while they are PUBLIC_LINES or
  * fewer; past it the bets behind summed, each seat's bet's hand as one line (every bettor behind
  * it), then, if still past, each seat's bet as one: the seats' own lines (which the table shows)
@@ -53,13 +75,12 @@ function sumBehind(lines: readonly ResultLineView[], key: (l: ResultLineView) =>
   return out.map((x) => (Array.isArray(x) ? summed(x) : x));
 }
 
-/** Lines behind as one: stakes, nets and hand pays summed; what they all say alike kept, a rule said once or marked as several. */
+/** Lines behind as one: stakes, nets and hand pays summed; what they all say alike kept, their rules as `rulesSaid` says them. */
 function summed(g: readonly ResultLineView[]): ResultLineView {
   const first = g[0]!;
   if (g.length === 1) return first;
   const alike = (f: (l: ResultLineView) => string) => g.every((l) => f(l) === f(first));
   const handpay = g.reduce((a, l) => a + (l.handpay ?? 0), 0);
-  const rule = alike((l) => l.rule) ? first.rule : `${first.rule.slice(0, 120)} · …`;
   const choices = alike((l) => JSON.stringify(l.choices ?? [])) && alike((l) => l.authorisation ?? '');
   return {
     seat: first.seat,
@@ -67,7 +88,7 @@ function summed(g: readonly ResultLineView[]): ResultLineView {
     ...(alike((l) => String(l.hand)) && first.hand !== undefined ? { hand: first.hand } : {}),
     stake: g.reduce((a, l) => a + l.stake, 0),
     net: g.reduce((a, l) => a + l.net, 0),
-    rule,
+    rule: rulesSaid(g.map((l) => l.rule)),
     ...(choices && first.choices ? { choices: first.choices } : {}),
     ...(choices && first.authorisation ? { authorisation: first.authorisation } : {}),
     ...(handpay > 0 ? { handpay } : {}),

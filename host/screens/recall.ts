@@ -1,5 +1,6 @@
 import type { RoundRecord } from '../../ledger/index.js';
 import { MAX_HOST_MESSAGE_BYTES, StationRecallRound, utf8ByteLength } from '../../protocol/index.js';
+import { rulesSaid } from '../../engine/table/public-lines.js';
 
 /** What a station's recall reads: the ledger's record of a station's rounds (`Ledger.rounds`). */
 export interface RecallSource {
@@ -184,22 +185,9 @@ function fitBets(bets: RecallBet[]): RecallBet[] {
   return out;
 }
 
-/** Distinct rules as one line's (128 characters): each whole, as many as fit, and `…` for the rest (never a citation cut short). */
-function rulesSaid(rules: readonly string[]): string {
-  let said = '';
-  for (const [i, rule] of rules.entries()) {
-    const next = said === '' ? rule : `${said} · ${rule}`;
-    const rest = i < rules.length - 1 ? ' · …' : '';
-    if (next.length + rest.length > 128) return said === '' ? '…' : `${said} · …`;
-    said = next;
-  }
-  return said;
-}
-
-/** Lines summed into one: their stakes and nets; what they all say alike (rule, choices, carried), the distinct rules otherwise. */
+/** Lines summed into one: their stakes and nets; what they all say alike (choices, carried); their rules as `rulesSaid` says them. */
 function sumLines(g: RecallLine[]): RecallLine {
   const first = g[0] as RecallLine;
-  const rules = [...new Set(g.map((l) => l.rule))];
   const same = (f: (l: RecallLine) => string) => g.every((l) => f(l) === f(first));
   const choices = same((l) => JSON.stringify(l.choices ?? [])) && same((l) => l.authorisation ?? '') ? first.choices : undefined;
   const across = seatsOf(g);
@@ -210,7 +198,7 @@ function sumLines(g: RecallLine[]): RecallLine {
     ...(same((l) => String(l.hand)) && first.hand !== undefined ? { hand: first.hand } : {}),
     stake: g.reduce((a, l) => a + l.stake, 0),
     net: g.reduce((a, l) => a + l.net, 0),
-    rule: rulesSaid(rules),
+    rule: rulesSaid(g.map((l) => l.rule)),
     ...(choices?.length ? { choices, ...(first.authorisation ? { authorisation: first.authorisation } : {}) } : {}),
     ...(g.every((l) => l.carried) ? { carried: true as const } : {}),
   };
