@@ -145,7 +145,7 @@ describe('a cash-out with an open winning-streak stake held (Macau 2009 Art. 13 
       credit(t.ledger, 3, 7_000);
       assert.equal(cmd(t, 1, { name: 'cash-out', endsStreak: true }).ok, true);
       assert.equal(cmd(t, 3, { name: 'cash-out' }).ok, true, 'nothing held at station 3');
-      const rows = handpays({ floor: t.floor, ledger: t.ledger }, {} as never).pending();
+      const rows = handpays({ floor: t.floor, ledger: t.ledger, config: t.config }, {} as never).pending();
       assert.deepEqual(
         rows?.map((r) => [r.station, r.amount, r.streakHeld]),
         [
@@ -155,7 +155,7 @@ describe('a cash-out with an open winning-streak stake held (Macau 2009 Art. 13 
       );
       station2Round(t);
       assert.deepEqual(
-        handpays({ floor: t.floor, ledger: t.ledger }, {} as never)
+        handpays({ floor: t.floor, ledger: t.ledger, config: t.config }, {} as never)
           .pending()
           ?.map((r) => r.streakHeld),
         [undefined, undefined],

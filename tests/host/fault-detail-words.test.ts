@@ -134,7 +134,7 @@ describe("a fault's detail is said by key in every language", () => {
       t.clock.advance(1_000);
       monitor.stop();
       assert.equal(tiltSaid.parse(cleared('disk-low').say).key, 'tiltDetail.diskLow');
-      // A person clears a jam: the act's journal detail in codes, its done notice the fault's words.
+      // A person clears a jam: the act's journal detail by key (the fault's code and its station, which the event log words), its done notice the fault's words.
       const journal = serviceJournal(t.ledger, changeSignal());
       const part = tableActions({ ...t, shoe: { simulator: () => null }, log: silent }, journal);
       onBillAcceptorEvent(t.tilts, 2, { type: 'jam', where: 'stacker' });
@@ -142,7 +142,13 @@ describe("a fault's detail is said by key in every language", () => {
       const r = part.clearTilt('bill-jam', 2, 'tech-1', 'technician');
       assert.ok(r.ok && r.key === 'service.done.clearTilt', JSON.stringify(r));
       const act = [...t.ledger.entries(1)].filter((e) => e.type === 'service.action').map((e) => JSON.parse(e.body).payload as Record<string, unknown>);
-      assert.equal(act.find((p) => p.action === 'clear-tilt')?.detail, 'bill-jam station=2', 'codes, no sentence');
+      const clear = act.find((p) => p.action === 'clear-tilt');
+      assert.deepEqual(
+        clear?.say,
+        { key: 'journalSaid.actClearTiltAt', values: { fault: 'bill-jam', station: 2 } },
+        'the detail by key, the fault by its code',
+      );
+      assert.equal(clear?.detail, `${createI18n('en').t('tilt.bill-jam')} · station 2`, 'its English the record');
       for (const language of LANGUAGES) {
         const words = wordsIn(language, { key: r.key, values: r.values ?? {} } as Said);
         assert.ok(words.includes(createI18n(language).t('tilt.bill-jam')), `${language}: ${words}`);

@@ -80,7 +80,7 @@ describe('a service action whose service.action record the journal refuses', () 
     const h = harness();
     const config = TableConfig.parse(simulatedTableConfig('baccarat'));
     const floor = new Handpays({ config, ledger, log: silent, hasBets: () => false, onChanged: () => {} });
-    const part = handpays({ floor: { handpays: floor } as never, ledger }, h.changes);
+    const part = handpays({ floor: { handpays: floor } as never, ledger, config }, h.changes);
     credit(ledger, 1, 5_000);
     const req = floor.cashOut(1);
     assert.ok(req.ok);

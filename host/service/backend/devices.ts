@@ -6,7 +6,7 @@ import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { DeviceTrace } from './device-trace.js';
 import { stationOfDevice } from './event-text.js';
-import { serviceActionEntry, type ServiceJournal } from './service-journal.js';
+import { actDetailSaid, serviceActionEntry, type ServiceJournal } from './service-journal.js';
 
 type Deps = Pick<LiveBackendDeps, 'billAcceptors' | 'shoe'>;
 
@@ -29,7 +29,16 @@ export function devices(
      */
     settleNote(note, outcome, by) {
       const record = (s: { station: number; amount: number; currency: string }) =>
-        serviceActionEntry(by, 'note-settle', `station ${s.station}: note of escrow ${note.seq} ${outcome} (${s.amount} ${s.currency})`);
+        serviceActionEntry(
+          by,
+          'note-settle',
+          actDetailSaid(outcome === 'stacked' ? 'actNoteStacked' : 'actNoteReturned', {
+            station: s.station,
+            escrow: note.seq,
+            amount: s.amount,
+            currency: s.currency,
+          }),
+        );
       const r = d.billAcceptors.notes.settleByHand(note, outcome, by.map((n) => n.slice(0, 80)).slice(0, 2), record);
       if (!r.ok) return refusedBy(r.say);
       changes.changed();

@@ -4,10 +4,10 @@ import { refusedBy } from '../refusal-words.js';
 import type { CashoutPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import { serviceActionEntry } from './service-journal.js';
+import { actDetailSaid, serviceActionEntry } from './service-journal.js';
 
 /** The handpays waiting at the stations, and an attendant's confirmation (with a witness above the two-person amount). */
-export function handpays(d: Pick<LiveBackendDeps, 'floor' | 'ledger'>, changes: Changes): Pick<CashoutPart, 'pending' | 'confirmHandpay'> {
+export function handpays(d: Pick<LiveBackendDeps, 'floor' | 'ledger' | 'config'>, changes: Changes): Pick<CashoutPart, 'pending' | 'confirmHandpay'> {
   return {
     pending() {
       // Every pending one (the page shows the first 16; a confirm looks its request up here).
@@ -25,7 +25,11 @@ export function handpays(d: Pick<LiveBackendDeps, 'floor' | 'ledger'>, changes: 
       const [attendant = '', witness] = authorisedBy;
       // The payment and who confirmed it in one transaction: a refused record refuses the payment too,
       // so a person told it failed has paid nothing in the journal.
-      const record = serviceActionEntry(authorisedBy, 'handpay-confirm', `station ${station}: ${pending.amount} (${requestTxId})`);
+      const record = serviceActionEntry(
+        authorisedBy,
+        'handpay-confirm',
+        actDetailSaid('actHandpay', { station, amount: pending.amount, currency: d.config.currency, request: requestTxId }),
+      );
       const r = d.floor.handpays.confirm(requestTxId, attendant, witness, [record]);
       if (!r.ok) return refusedBy(r.say);
       changes.changed();

@@ -6,7 +6,7 @@ import { refusedBy } from '../refusal-words.js';
 import type { JackpotPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import { serviceActionEntry } from './service-journal.js';
+import { actDetailSaid, serviceActionEntry } from './service-journal.js';
 
 /** Portugal's progressive (rules 38–50): its pools, movements and awards; a level reset by two people. */
 export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, changes: Changes): JackpotPart {
@@ -33,7 +33,11 @@ export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>,
       // The record names the reference as the reset journals it (resetJackpotLevel makes the same form).
       const authorisation = authorityReference(typed);
       // Who reset it, in the reset's own transaction: refused, neither is journalled and the person is told so.
-      const record = serviceActionEntry(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
+      const record = serviceActionEntry(
+        authorisedBy,
+        'jackpot-reset',
+        actDetailSaid('actJackpotReset', { level, to, currency: d.config.currency, authorisation }),
+      );
       const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation }, [record]);
       if (!r.ok) return r.say ? refusedBy(r.say) : { ok: false, code: 'refused', detail: r.reason };
       changes.changed();

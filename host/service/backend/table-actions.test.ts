@@ -56,7 +56,7 @@ describe('a new shoe from service mode before the shoe is spent (Portugal rule 1
       const again = act.newShoe('sup');
       assert.equal(again.ok, true, 'no player bets: play is interrupted');
       assert.equal(t.table.state.shoeNo, shoeNo + 1);
-      assert.deepEqual([...journalled, ...recorded(t)], ['new-shoe: declared']);
+      assert.deepEqual([...journalled, ...recorded(t)], ['new-shoe: declared by hand']);
     } finally {
       t.close();
     }

@@ -5,7 +5,7 @@ import type { LiveTable } from '../../table/runtime.js';
 import type { Outcome } from '../../../engine/table/game.js';
 import type { BackendResult, HoldsPart, StatusPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
-import { recordOrLog, serviceActionEntry, type ServiceJournal } from './service-journal.js';
+import { actDetailSaid, recordOrLog, serviceActionEntry, type ActDetail, type ServiceJournal } from './service-journal.js';
 import { tableClosed } from './table-summary.js';
 
 /**
@@ -32,7 +32,7 @@ export function tableActions(
   d: Pick<LiveBackendDeps, 'table' | 'floor'> & { shoe: Pick<LiveBackendDeps['shoe'], 'simulator'>; log: Parameters<typeof recordOrLog>[1] },
   journal: ServiceJournal,
 ): Pick<HoldsPart, 'newShoe' | 'setTableOpen'> & Pick<StatusPart, 'clearTilt'> {
-  const record = (who: string, action: string, detail: string): void => recordOrLog(journal, d.log, [who], action, detail);
+  const record = (who: string, action: string, detail: ActDetail): void => recordOrLog(journal, d.log, [who], action, detail);
   return {
     newShoe(who) {
       if (d.table.reads.view().phase === 'dealing') return refusedBy(serviceSaid('tableDealing'), 'busy');
@@ -44,9 +44,9 @@ export function tableActions(
       // its own loading, and this is the supervisor's declaration that a new shoe is in.
       if (sim) {
         sim.loadShoe();
-        record(who, 'new-shoe', 'simulated');
+        record(who, 'new-shoe', actDetailSaid('actShoeSimulated'));
       } else {
-        const r = d.table.shoe.onNewShoe(undefined, [serviceActionEntry([who], 'new-shoe', 'declared')]);
+        const r = d.table.shoe.onNewShoe(undefined, [serviceActionEntry([who], 'new-shoe', actDetailSaid('actShoeDeclared'))]);
         if (!r.ok) return shoeRefused(r);
       }
       return { ok: true, key: 'service.done.newShoe' };
@@ -69,8 +69,9 @@ export function tableActions(
     },
 
     clearTilt(kind, station, who, role) {
-      // The journal's detail in codes (the fault's kind, its station), as the tilt.clear entry beside it: no sentence of the host's.
-      const entry = serviceActionEntry([who], 'clear-tilt', station !== undefined ? `${kind} station=${station}` : kind);
+      // The detail by key: the fault by its words (`fault`, its kind's code), its station.
+      const detail = station !== undefined ? actDetailSaid('actClearTiltAt', { fault: kind, station }) : actDetailSaid('actClearTilt', { fault: kind });
+      const entry = serviceActionEntry([who], 'clear-tilt', detail);
       const r = d.floor.tilts.clear(kind, station, { user: who, role }, [entry]);
       if (!r.ok) return refusedBy(r.say);
       // The screen says the fault by its words (`fault`, locales/said.ts), never its code.
