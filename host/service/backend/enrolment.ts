@@ -5,20 +5,20 @@ import { refusedBy } from '../refusal-words.js';
 import type { StationsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps, StadiumService } from './deps.js';
-import { recordOrLog, type ServiceJournal } from './service-journal.js';
+import { actDetailSaid, recordOrLog, type ServiceJournal } from './service-journal.js';
 
-/** The journal's words for a refused enrolment download and a discarded file. */
-const ENROLMENT_REFUSED: Record<EnrolmentRefusal, string> = {
-  'no-file': 'no enrolment file waits (downloaded, discarded, or never made): enrol the station again',
-  'other-session': 'the file belongs to the session that enrolled the station',
-  expired: 'not downloaded within its deadline: enrol the station again',
-};
-const ENROLMENT_DISCARDED: Record<EnrolmentDiscard, string> = {
-  expired: 'not downloaded within its deadline',
-  'session-ended': 'the enrolling session ended before the download',
-  revoked: 'the credential was revoked before the download',
-  're-enrolled': 'the station was enrolled again before the download',
-};
+/** The journal's words (`journalSaid.*`) for a refused enrolment download and a discarded file. */
+const ENROLMENT_REFUSED = {
+  'no-file': 'actEnrolmentRefusedNoFile',
+  'other-session': 'actEnrolmentRefusedOtherSession',
+  expired: 'actEnrolmentRefusedExpired',
+} as const satisfies Record<EnrolmentRefusal, string>;
+const ENROLMENT_DISCARDED = {
+  expired: 'actEnrolmentDiscardedExpired',
+  'session-ended': 'actEnrolmentDiscardedSessionEnded',
+  revoked: 'actEnrolmentDiscardedRevoked',
+  're-enrolled': 'actEnrolmentDiscardedReEnrolled',
+} as const satisfies Record<EnrolmentDiscard, string>;
 
 export interface Enrolment extends StationsPart {
   sessionEnded(enterSeq: number): void;
@@ -37,7 +37,13 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
   // comes from a timer or a session's end, where a throw ends the host: a refused record is logged.
   const journalDiscarded = (files: readonly DiscardedFile[]): void => {
     for (const f of files)
-      recordOrLog(journal, d.log, [f.owner.who], 'enrolment-discarded', `station ${f.station}: ${ENROLMENT_DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
+      recordOrLog(
+        journal,
+        d.log,
+        [f.owner.who],
+        'enrolment-discarded',
+        actDetailSaid(ENROLMENT_DISCARDED[f.why], { station: f.station, session: f.owner.enterSeq }),
+      );
   };
   // The secret does not stay in memory past its deadline, whether or not anyone looks.
   const timer = expiryTimer(
@@ -73,7 +79,7 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
       const st = d.stadium;
       if (!st || !st.revoke(station, authorisedBy)) return refusedBy(serviceSaid('stationNoCredential', { station }));
       journalDiscarded(enrolments.discard(station, 'revoked'));
-      journal.action(authorisedBy, 'station-revoke', `station ${station}`);
+      journal.action(authorisedBy, 'station-revoke', actDetailSaid('actStation', { station }));
       changes.changed();
       return { ok: true, key: 'service.done.stationRevoke', values: { station } };
     },
@@ -82,10 +88,10 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
       const r = enrolments.take(station, by);
       journalDiscarded(r.discarded);
       if (r.file === null) {
-        journal.action([by.who], 'enrolment-refused', `station ${station}: ${ENROLMENT_REFUSED[r.refused ?? 'no-file']}; session ${by.enterSeq}`);
+        journal.action([by.who], 'enrolment-refused', actDetailSaid(ENROLMENT_REFUSED[r.refused ?? 'no-file'], { station, session: by.enterSeq }));
         d.log.warn({ station, who: by.who, reason: r.refused }, 'enrolment file refused');
       } else {
-        journal.action([by.who], 'enrolment-download', `station ${station}; session ${by.enterSeq}`);
+        journal.action([by.who], 'enrolment-download', actDetailSaid('actEnrolmentDownload', { station, session: by.enterSeq }));
         d.log.info({ station, who: by.who }, 'enrolment file downloaded');
       }
       changes.changed();

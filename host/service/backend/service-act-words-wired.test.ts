@@ -11,9 +11,11 @@ import { createI18n } from '../../../locales/i18n.js';
 import { saidWords } from '../../../locales/said.js';
 import type { Changes } from './changes.js';
 import { devices } from './devices.js';
+import { enrolment } from './enrolment.js';
 import { eventLogReader } from './event-log.js';
 import { handpays } from './handpays.js';
 import { jackpot } from './jackpot.js';
+import { serviceActionEntry, type ServiceJournal } from './service-journal.js';
 import { tableActions } from './table-actions.js';
 
 const words = (language: string, s: { key: string; values: Record<string, string | number> }) => {
@@ -88,6 +90,29 @@ describe("the service acts' details are said by key in the reader's language", (
     assert.match(cleared ?? '', /posto 2/, cleared);
     assert.match(words('zh-Hant', said[5] ?? { key: '', values: {} }), /人手/, shoe);
     assert.match(reset ?? '', /nível major → 1000\sMOP\$ · autorização DICJ-2026\/7/, reset);
+    ledger.close();
+  });
+
+  it("a station's credential revoked and its enrolment file refused: said by key in pt and zh-Hant, not the host's English", () => {
+    const kept: NewEntry[] = [];
+    const journal: ServiceJournal = { action: (by, action, detail) => void kept.push(serviceActionEntry(by, action, detail)), test: () => undefined };
+    const log = { warn: () => undefined, info: () => undefined, error: () => undefined };
+    const part = enrolment({ stadium: { revoke: () => true }, log } as never, () => 0, journal, changes);
+    assert.equal(part.revoke(5, ['Ana', 'Bo']).ok, true);
+    assert.equal(part.takeEnrolment(5, { who: 'Ana', enterSeq: 3 }), null);
+    part.dispose();
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const seqs = kept.map((a) => ledger.append(a).entry.seq);
+    const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
+    const said = seqs.map((seq) => rows.find((r) => r.seq === seq)?.said);
+    assert.deepEqual(
+      said.map((s) => s?.key),
+      ['journalSaid.serviceActTwoSaid', 'journalSaid.serviceActSaid'],
+    );
+    const [revoked, refused] = said.map((s) => (s ? words('zh-Hant', s) : ''));
+    assert.match(revoked ?? '', /投注機 5$/, revoked);
+    assert.match(refused ?? '', /投注機 5 · 沒有待下載的登記檔案.*維修時段 3$/, refused);
+    assert.match(words('pt', said[1] ?? { key: '', values: {} }), /posto 5 · nenhum ficheiro de registo à espera .* sessão 3$/);
     ledger.close();
   });
 });
