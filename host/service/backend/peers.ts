@@ -5,19 +5,23 @@ import type { BackendResult, PeersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
 import { expiryTimer } from './enrolment.js';
-import { recordOrLog, type ServiceJournal } from './service-journal.js';
+import { actDetailSaid, recordOrLog, type ServiceJournal } from './service-journal.js';
 
-const REFUSED: Record<EnrolmentRefusal, string> = {
-  'no-file': 'no enrolment file waits (downloaded, discarded, or never made): make it again',
-  'other-session': 'the file belongs to the session that made it',
-  expired: 'not downloaded within its deadline: make it again',
-};
-const DISCARDED: Record<EnrolmentDiscard, string> = {
-  expired: 'not downloaded within its deadline',
-  'session-ended': 'the session that made it ended before the download',
-  revoked: 'the credential was withdrawn before the download',
-  're-enrolled': 'a newer file was made before the download',
-};
+const REFUSED = {
+  'no-file': 'actPeerRefusedNoFile',
+  'other-session': 'actPeerRefusedOtherSession',
+  expired: 'actPeerRefusedExpired',
+} as const satisfies Record<EnrolmentRefusal, string>;
+const DISCARDED = {
+  expired: 'actPeerDiscardedExpired',
+  'session-ended': 'actPeerDiscardedSessionEnded',
+  revoked: 'actPeerDiscardedRevoked',
+  're-enrolled': 'actPeerDiscardedReEnrolled',
+} as const satisfies Record<EnrolmentDiscard, string>;
+
+/** A peer's enrolment file's act as the journal says it: the phrase, the table (its id cut to 64) and the session. */
+const peerFileSaid = (phrase: Parameters<typeof actDetailSaid>[0], table: string, session: number) =>
+  actDetailSaid(phrase, { table: table.slice(0, 64), session });
 
 /** A credential action's refusal, with the screen's words for its reason (the table's id as typed, cut to 64). */
 const credentialRefused = (r: { detail: string; reason: string }, table: string): BackendResult => ({
@@ -52,8 +56,7 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
   const files = new EnrolmentDownloads<string>(now);
   const journalDiscarded = (gone: readonly DiscardedFile<string>[]): void => {
     // Gone whatever the journal says, from a timer or a session's end too: a refused record is logged (as a station's file's).
-    for (const f of gone)
-      recordOrLog(journal, d.log, [f.owner.who], 'peer-file-discarded', `peer ${f.station}: ${DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
+    for (const f of gone) recordOrLog(journal, d.log, [f.owner.who], 'peer-file-discarded', peerFileSaid(DISCARDED[f.why], f.station, f.owner.enterSeq));
   };
   const expired = (gone: readonly DiscardedFile<string>[]): void => {
     journalDiscarded(gone);
@@ -110,10 +113,10 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () =
       const r = files.take(table, by);
       journalDiscarded(r.discarded);
       if (r.file === null) {
-        journal.action([by.who], 'peer-file-refused', `peer ${table.slice(0, 64)}: ${REFUSED[r.refused ?? 'no-file']}; session ${by.enterSeq}`);
+        journal.action([by.who], 'peer-file-refused', peerFileSaid(REFUSED[r.refused ?? 'no-file'], table, by.enterSeq));
         d.log.warn({ peer: table.slice(0, 64), who: by.who, reason: r.refused }, 'peer enrolment file refused');
       } else {
-        journal.action([by.who], 'peer-file-download', `peer ${table}; session ${by.enterSeq}`);
+        journal.action([by.who], 'peer-file-download', peerFileSaid('actPeerDownload', table, by.enterSeq));
         d.log.info({ peer: table, who: by.who }, 'peer enrolment file downloaded');
       }
       changes.changed();

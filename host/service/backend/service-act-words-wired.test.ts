@@ -14,6 +14,7 @@ import { devices } from './devices.js';
 import { enrolment } from './enrolment.js';
 import { eventLogReader } from './event-log.js';
 import { handpays } from './handpays.js';
+import { peerActions } from './peers.js';
 import { jackpot } from './jackpot.js';
 import { serviceActionEntry, type ServiceJournal } from './service-journal.js';
 import { tableActions } from './table-actions.js';
@@ -93,7 +94,7 @@ describe("the service acts' details are said by key in the reader's language", (
     ledger.close();
   });
 
-  it("a station's credential revoked and its enrolment file refused: said by key in pt and zh-Hant, not the host's English", () => {
+  it("a station's credential revoked, its enrolment file and a peer's refused: said by key in pt and zh-Hant, not the host's English", () => {
     const kept: NewEntry[] = [];
     const journal: ServiceJournal = { action: (by, action, detail) => void kept.push(serviceActionEntry(by, action, detail)), test: () => undefined };
     const log = { warn: () => undefined, info: () => undefined, error: () => undefined };
@@ -101,14 +102,18 @@ describe("the service acts' details are said by key in the reader's language", (
     assert.equal(part.revoke(5, ['Ana', 'Bo']).ok, true);
     assert.equal(part.takeEnrolment(5, { who: 'Ana', enterSeq: 3 }), null);
     part.dispose();
+    const peer = peerActions({ peers: null, log } as never, () => 0, journal, changes);
+    assert.equal(peer.takeFile('T-9', { who: 'Ana', enterSeq: 3 }), null);
+    peer.dispose();
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
     const seqs = kept.map((a) => ledger.append(a).entry.seq);
     const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
     const said = seqs.map((seq) => rows.find((r) => r.seq === seq)?.said);
     assert.deepEqual(
       said.map((s) => s?.key),
-      ['journalSaid.serviceActTwoSaid', 'journalSaid.serviceActSaid'],
+      ['journalSaid.serviceActTwoSaid', 'journalSaid.serviceActSaid', 'journalSaid.serviceActSaid'],
     );
+    assert.match(words('zh-Hant', said[2] ?? { key: '', values: {} }), /同桌 T-9 · 沒有待下載的登記檔案.*維修時段 3$/);
     const [revoked, refused] = said.map((s) => (s ? words('zh-Hant', s) : ''));
     assert.match(revoked ?? '', /投注機 5$/, revoked);
     assert.match(refused ?? '', /投注機 5 · 沒有待下載的登記檔案.*維修時段 3$/, refused);
