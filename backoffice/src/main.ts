@@ -216,8 +216,18 @@ function openFloor(): FloorView {
  */
 let early: FloorView | null = isFloorRoute() ? openFloor() : null;
 
+/**
+ * The number of the latest render. A render awaits the upstream's answers, and an address changed
+ * meanwhile starts another: only the latest may write the page, or a slower answer for the address
+ * before (a table's 404, another table's page) replaced the page of the address shown (a review of
+ * 7 December, seen as a flaky browser test).
+ */
+let latest = 0;
+
 /** The page for the hash; `signedOutMessage` is said above the sign-in form if it is what is shown. */
 async function render(signedOutMessage = ''): Promise<void> {
+  const mine = ++latest;
+  const superseded = () => mine !== latest;
   if (!isFloorRoute()) {
     early?.close();
     early = null;
@@ -232,6 +242,7 @@ async function render(signedOutMessage = ''): Promise<void> {
       session = await api.session();
       useCsrf(session.csrf);
     } catch {
+      if (superseded()) return;
       early?.close();
       early = null;
       clear(root);
@@ -239,11 +250,14 @@ async function render(signedOutMessage = ''): Promise<void> {
       return;
     }
   }
+  // The floor's branch of page() opens the floor before its first await: only the latest render may.
+  if (superseded()) return;
   const s = session;
   let body: HTMLElement;
   try {
     body = await page(s);
   } catch (e) {
+    if (superseded()) return;
     if (e instanceof Refused) body = refusedPage(e.refusal);
     else if (e instanceof ApiError && e.status === 401) {
       session = null;
@@ -252,6 +266,7 @@ async function render(signedOutMessage = ''): Promise<void> {
       return;
     } else body = h('p', { class: 'error', role: 'alert' }, w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) }));
   }
+  if (superseded()) return;
   clear(root);
   root.append(header(s), h('main', {}, body));
 }
