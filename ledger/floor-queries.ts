@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { tiltSaid, type TiltSaidPayload } from '../terms/said.js';
+import { tableCurrency } from '../terms/payload-fields.js';
 import { account, PAYLOADS } from './entries.js';
 import { connectionOf, type EntryBody, type Ledger } from './ledger.js';
 import { ESCROW_KEY, ESCROW_RESOLVED_SQL, ESCROW_TYPES } from './migrations.js';
@@ -53,6 +54,8 @@ export interface PendingHandpay {
   amount: number;
   /** `credit.cancel` (a cash-out) or `handpay.request` (a jackpot, a win above the limit). */
   type: 'credit.cancel' | 'handpay.request';
+  /** The currency the request named (absent before 7 December 2026): its payment names the same, whatever the table's is now. */
+  currency?: string;
 }
 
 /** Cancelled credits and handpay requests with no `handpay.confirm`, oldest first. */
@@ -64,8 +67,17 @@ export function pendingHandpays(ledger: Ledger): PendingHandpay[] {
     )
     .all() as { seq: number; ts: string; type: PendingHandpay['type']; tx_id: string; body: string }[];
   return rows.map((r) => {
-    const p = (JSON.parse(r.body) as EntryBody).payload as { station: number; amount: number };
-    return { requestTxId: r.tx_id, seq: r.seq, ts: r.ts, type: r.type, station: p.station, amount: p.amount };
+    const p = (JSON.parse(r.body) as EntryBody).payload as { station: number; amount: number; currency?: unknown };
+    const currency = tableCurrency.safeParse(p.currency);
+    return {
+      requestTxId: r.tx_id,
+      seq: r.seq,
+      ts: r.ts,
+      type: r.type,
+      station: p.station,
+      amount: p.amount,
+      ...(currency.success ? { currency: currency.data } : {}),
+    };
   });
 }
 

@@ -129,7 +129,8 @@ export class Handpays {
           amount: p.amount,
           attendant: who,
           ...(second ? { witness: second } : {}),
-          currency: this.deps.config.currency,
+          // The request's currency: one asked for before a change of currency is paid in its own.
+          currency: p.currency ?? this.deps.config.currency,
         },
         txId: `${requestTxId}:paid`,
       },

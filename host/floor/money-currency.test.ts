@@ -33,4 +33,19 @@ describe("the entries that move the table's money name its currency", () => {
       t.close();
     }
   });
+
+  it("a handpay asked for in one currency and paid after a change names the request's, not the table's now", () => {
+    const t = testTable({ config: { currency: 'MOP' } });
+    try {
+      // A cash-out journalled by a run in HKD, left pending over the restart that changed the currency.
+      credit(t.ledger, 1, 5_000);
+      t.ledger.append({ type: 'credit.cancel', txId: 'old-cancel', payload: { station: 1, amount: 5_000, reason: 'cash-out by handpay', currency: 'HKD' } });
+      const [p] = t.floor.handpays.pending();
+      assert.ok(p);
+      assert.equal(t.floor.handpays.confirm(p.requestTxId, 'att-3').ok, true);
+      assert.deepEqual(currenciesOf(t, 'handpay.confirm'), ['HKD']);
+    } finally {
+      t.close();
+    }
+  });
 });

@@ -28,7 +28,7 @@ export function handpays(d: Pick<LiveBackendDeps, 'floor' | 'ledger' | 'config'>
       const record = serviceActionEntry(
         authorisedBy,
         'handpay-confirm',
-        actDetailSaid('actHandpay', { station, amount: pending.amount, currency: d.config.currency, request: requestTxId }),
+        actDetailSaid('actHandpay', { station, amount: pending.amount, currency: pending.currency ?? d.config.currency, request: requestTxId }),
       );
       const r = d.floor.handpays.confirm(requestTxId, attendant, witness, [record]);
       if (!r.ok) return refusedBy(r.say);
