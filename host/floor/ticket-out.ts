@@ -18,7 +18,6 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
 import { settledByOf, settleRefusal, ticketFaultDetail, ticketFaultSaid } from './ticket-fault.js';
 
-export { settleRefusal };
 import { ticketExpiresAt, ticketPaper } from './ticket-paper.js';
 import { printerWhyNot } from './ticket-printer-ready.js';
 

@@ -18,7 +18,7 @@ import { ticketFaultDetail } from '../../floor/ticket-fault.js';
 import { TiltManager } from '../../tilts/tilt-manager.js';
 import { serviceSaid, type Said } from '../../../locales/said.js';
 import { TicketIn } from '../../devices/ticket-in.js';
-import { settleRefusal } from '../../floor/ticket-out.js';
+import { settleRefusal } from '../../floor/ticket-fault.js';
 import { ticketRow, tickets } from './tickets.js';
 
 const condition = (c: Partial<PrinterCondition>): PrinterCondition => printerCondition({ lastTemplate: '0', firmware: 'GURSA-1', ...c });

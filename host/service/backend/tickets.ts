@@ -14,7 +14,7 @@ import {
 } from '../../../protocol/index.js';
 import type { PrinterStatus } from '../../devices/printers.js';
 import { readTicketFault, readTicketFaultSaid } from '../../floor/ticket-fault.js';
-import { settleRefusal } from '../../floor/ticket-out.js';
+import { settleRefusal } from '../../floor/ticket-fault.js';
 import { serviceSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
 import type { TicketsPart } from '../service-backend.js';
