@@ -75,6 +75,8 @@ export class SasMachine {
   private pending: Pending | null = null;
   /** The answer a one- or two-byte poll seemed to acknowledge, held until that poll is known whole (`confirm`, `retract`). */
   private held: Pending | null = null;
+  /** The answer given to the message heard last, if it was answered anew (not a repeat): a `retract` disregards it. */
+  private fresh: Pending | null = null;
   private lastAddressAt: number;
   private lastAckAt: number;
   private timer: unknown = null;
@@ -159,6 +161,7 @@ export class SasMachine {
 
   private heard(h: Heard): void {
     if (h.kind === 'continued') return this.retract();
+    this.fresh = null;
     // Whatever comes next shows the short poll before it was whole: its implied ACK stands.
     if (this.held) this.confirm();
     const mine = h.address === this.options.address;
@@ -206,9 +209,16 @@ export class SasMachine {
    * seemed to acknowledge is pending again, for the host's retry to be answered with (§3.2).
    */
   private retract(): void {
-    if (!this.held) return;
-    this.pending = this.held;
-    this.held = null;
+    const answered = this.fresh;
+    this.fresh = null;
+    if (this.held) {
+      this.pending = this.held;
+      this.held = null;
+    }
+    // Nothing held (no longer answer awaited its ACK): the short poll's own answer is not pending
+    // either. Left pending, the host's retry acknowledged it: a general poll's exception (or the
+    // ROM signature) the host never read was taken out (until 7 December).
+    else if (answered !== null && this.pending === answered) this.pending = null;
   }
 
   /**
@@ -292,7 +302,7 @@ export class SasMachine {
   }
 
   private answer(poll: Uint8Array, reply: Uint8Array, onAck?: () => void): void {
-    this.pending = { poll, reply, repeats: 0, ...(onAck ? { onAck } : {}) };
+    this.pending = this.fresh = { poll, reply, repeats: 0, ...(onAck ? { onAck } : {}) };
     this.send(reply);
     this.markUp();
   }
@@ -325,6 +335,7 @@ export class SasMachine {
     this.synced = false;
     this.pending = null;
     this.held = null;
+    this.fresh = null;
     this.events.emit({ type: 'link-down', reason });
   }
 

@@ -70,4 +70,37 @@ describe('SAS exceptions: the ACK takes out what was reported', () => {
     r.send([0x80 | A]);
     assert.deepEqual(r.take(), [0x00]);
   });
+
+  it('a poll whose address byte was hit into a general poll to this machine reports an exception the host never reads: its next poll acknowledges nothing', () => {
+    // The host's 05 1C (or any longer poll) with its address byte hit on the line into 85: the
+    // machine answers the general poll (the exception goes to a host waiting for 1C's answer, which
+    // discards it), then the data byte after it shows it was no general poll. With no longer
+    // answer held before it, that general poll's answer stayed pending, and the host's retry of 1C,
+    // a different poll, acknowledged it: the exception was taken out, never read (before this fix).
+    const r = rig();
+    r.machine.raise(0x11, 'door');
+    r.send([0x80 | A, 0x1c]); // 05 1C, its address byte hit into 85
+    assert.deepEqual(r.take(), [0x11], 'answered as a general poll, before the data byte shows otherwise');
+    r.send([A, 0x1c]); // the host's retry, clean
+    assert.deepEqual(r.take(), [A], '1C answered');
+    assert.deepEqual(r.tagsOf('exception-acked'), [], 'the exception the host never read stays');
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take(), [0x11], 'and is reported to its general poll');
+    r.send([0x80 | 1]);
+    assert.deepEqual(r.tagsOf('exception-acked'), ['door']);
+  });
+
+  it('a longer poll hit into a general poll while a general poll’s answer awaits its ACK: that answer stays pending, acknowledged once', () => {
+    const r = rig();
+    r.machine.raise(0x11, 'a');
+    r.machine.raise(0x12, 'b');
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take(), [0x11]);
+    r.send([0x80 | A, 0x1c]); // the host, having 11, sends 05 1C, hit into 85: the same bytes as the general poll, its repeat
+    assert.deepEqual(r.take(), [0x11]);
+    r.send([A, 0x1c]); // the clean retry: the implied ACK of 11, which the host had
+    assert.deepEqual(r.tagsOf('exception-acked'), ['a']);
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take(), [A, 0x12], '1C’s answer, then 12');
+  });
 });
