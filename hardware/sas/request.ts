@@ -3,6 +3,7 @@
 // known from its command (fixed, or 3 + the length byte + 2); an unknown command's bytes are
 // skipped up to the next wake-up character, as is any message that stalls longer than the
 // inter-byte limit (5 ms, §2.3.2) or is cut short by the next wake-up character.
+import { crc16Kermit } from '../crc.js';
 import { LP } from './constants.js';
 
 export type Heard =
@@ -81,6 +82,13 @@ export function requestLength(bytes: Uint8Array, length: number): number | 'more
 }
 
 const MAX_REQUEST = 3 + 255 + 2;
+/**
+ * How soon after a message's last character a general poll is taken as a byte of it woken by the
+ * line (`wake`): §2.3.2's 5 ms on the wire, not a link's wider limit (a host's poll after its
+ * time-out, 20 ms on the wire at least, may reach the process sooner after a delayed chunk; a
+ * woken byte comes with its neighbours).
+ */
+const WOKEN_MS = 5;
 
 export interface AssemblerCounts {
   /** Messages dropped: cut short by a wake-up character or stalled past the inter-byte limit. */
@@ -115,7 +123,7 @@ export class RequestAssembler {
     const t = this.now();
     const short = this.short;
     this.short = false;
-    if (wake) this.wake(byte);
+    if (wake) this.wake(byte, t - this.lastAt <= Math.min(this.interByteMs, WOKEN_MS));
     else if (!this.collecting) {
       this.counts.stray++;
       if (short && t - this.lastAt <= this.interByteMs) this.heard({ kind: 'continued' });
@@ -127,9 +135,22 @@ export class RequestAssembler {
     this.lastAt = t;
   }
 
-  private wake(byte: number): void {
+  /**
+   * `soon`: within the inter-byte limit of the last character. A general poll (one byte, no CRC to
+   * check it by) that comes so soon after a message that is not whole is a byte of that message
+   * woken by the line: a host sends its next poll only after an answer or its time-out (§2.3),
+   * and a machine answers only a whole poll. Taken as a general poll, it was an implied ACK (an
+   * exception taken out, a 0x4D record read) of the answer the host was asking for again, or, to
+   * this machine, an exception reported to a host waiting for another answer (until 7 December).
+   */
+  private wake(byte: number, soon: boolean): void {
+    const woken = soon && (byte & 0x80) !== 0 && this.collecting && !this.couldBeWhole();
     if (this.collecting && this.unknown) this.endUnknown();
     else if (this.collecting) this.drop();
+    if (woken) {
+      this.counts.stray++;
+      return;
+    }
     if (byte & 0x80) {
       this.short = (byte & 0x7f) === this.address;
       return this.heard({ kind: 'general', address: byte & 0x7f });
@@ -164,6 +185,20 @@ export class RequestAssembler {
     this.len = 0;
     this.short = bytes.length === 2 && address === this.address;
     this.heard({ kind: 'long', address, command, bytes, known: true });
+  }
+
+  /**
+   * Whether the message collected so far may be a whole poll a host sent: one this machine knows is
+   * heard at its length, so not; another machine's, or a command this one does not know, is two
+   * bytes (type R, never to the broadcast address) or ends in its CRC (as the machine judges them).
+   */
+  private couldBeWhole(): boolean {
+    if (!this.unknown) return false;
+    const n = this.len;
+    if (n === 2) return this.buf[0] !== 0;
+    if (n < 4) return false;
+    const crc = crc16Kermit(this.buf, 0, n - 2);
+    return this.buf[n - 2] === (crc & 0xff) && this.buf[n - 1] === crc >>> 8;
   }
 
   /** An unknown command's message, or another machine's, ends (a wake-up character or a stall): heard whole. */

@@ -142,6 +142,7 @@ describe('SAS machine side: link rules (manual clock)', () => {
     const hit = appendCrc([A, 0x2f, 3, 0, 0, 0x00]);
     hit[1] = 0x2f ^ 0x10; // 0x3F: a command this machine does not know; the CRC is the original's
     r.send(hit);
+    r.clock.advance(20); // the host's time-out: no answer
     r.send([0x80 | A]);
     assert.deepEqual(
       r.take().map((o) => o.bytes),
@@ -234,6 +235,7 @@ describe('SAS machine side: link rules (manual clock)', () => {
       [[0x11]],
     );
     for (const command of [0x1c, 0x1f, 0x54, 0x99]) r.send([0x00, command]);
+    r.clock.advance(20); // the host's time-out: no answer
     r.send([0x80 | A]);
     assert.deepEqual(
       r.take().map((o) => o.bytes),
@@ -252,6 +254,7 @@ describe('SAS machine side: link rules (manual clock)', () => {
     // After a loop break, a two-byte message to address 0 does not synchronise the machine either.
     const s = rig();
     s.send([0x00, 0x1c]);
+    s.clock.advance(20);
     s.send([0x80 | A]);
     assert.deepEqual(s.take(), [], 'not synchronised by a broadcast without its CRC');
     s.send(appendCrc([0x00, 0x1c]));
