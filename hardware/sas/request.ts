@@ -136,8 +136,8 @@ export class RequestAssembler {
   }
 
   /**
-   * `soon`: within the inter-byte limit of the last character. A general poll (one byte, no CRC to
-   * check it by) that comes so soon after a message that is not whole is a byte of that message
+   * `soon`: within `WOKEN_MS` of the last character. A general poll (one byte, no CRC to check it
+   * by) that comes so soon after a message still collected and not whole is a byte of that message
    * woken by the line: a host sends its next poll only after an answer or its time-out (§2.3),
    * and a machine answers only a whole poll. Taken as a general poll, it was an implied ACK (an
    * exception taken out, a 0x4D record read) of the answer the host was asking for again, or, to
