@@ -101,6 +101,20 @@ describe('a ticket dated out of any sane range', () => {
       assert.equal(r.status === 422 && r.error, 'bad-entry');
       assert.match(r.status === 422 ? r.message : '', /^seq 1: /);
     });
+
+    it('an entry whose own ts is in years 0001–0099 is stored, not refused as no instant (Date.UTC reads those years as 1901–1999)', async () => {
+      await enrolTerminal(db, 'T-3');
+      const j = new RawJournal('T-3');
+      const r = await ingest(db, j.batch([{ type: 'bill.credit', payload: {}, ts: '0050-06-01T00:00:00.000Z' }]));
+      assert.equal(r.status, 200, 'a table whose clock read year 50 is not refused for good: its entries are stored (and misdated)');
+      const next = await ingest(db, j.batch([{ type: 'bill.credit', payload: {} }]));
+      assert.equal(next.status, 200);
+      const stored = await db.query<{ y: number }>("SELECT extract(year FROM ts)::int AS y FROM journal WHERE terminal_id = 'T-3' ORDER BY seq");
+      assert.deepEqual(
+        stored.rows.map((x) => x.y),
+        [50, new Date().getUTCFullYear()],
+      );
+    });
   });
 
   it("the table's word of such a ticket is refused as a bad request (400), not a 500", async () => {

@@ -16,8 +16,11 @@ function isInstant(ts: string): boolean {
   const m = ISO_TS.exec(ts);
   if (!m) return false;
   const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  const sameDay = day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
+  // Not Date.UTC(y, …): it reads a year 0–99 as 1900–1999, so 0050-06-01 was refused as no day and a
+  // table whose clock read year 50 had its sync refused for good (misdated entries are stored: misdated.ts).
+  const day = new Date(0);
+  day.setUTCFullYear(y, mo - 1, d);
+  const sameDay = y >= 1 && day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
   const offsetOk = m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59);
   return sameDay && h <= 23 && mi <= 59 && s <= 59 && offsetOk;
 }
