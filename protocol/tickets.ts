@@ -29,7 +29,8 @@ export type TicketReturnReason = (typeof TICKET_RETURN_REASONS)[number];
  * as the player's screen words it (`desk.handpayWhy.<why>`): the printer's paper is out, it is otherwise not ready (a fault, busy, a ticket in the chute), the credit is above the
  * table's ticket limit, the table has no validation id or no numbers left, the print failed
  * before its command went, or the casino system gave no number (SAS system validation: a denial,
- * no answer in time, no link; docs/sas.md). The host's `NoTicket` is this list and `no-printer` (at a station without
+ * no answer in time, no link; docs/sas.md), or the table's clock was found to disagree with the upstream's
+ * while the cash-out waited for its number (docs/tito.md, "The table's clock"). The host's `NoTicket` is this list and `no-printer` (at a station without
  * a printer a handpay is simply how it cashes out: nothing to explain).
  */
 export const HANDPAY_WHY = [
@@ -40,6 +41,7 @@ export const HANDPAY_WHY = [
   'numbers-used-up',
   'not-printed',
   'no-system-number',
+  'table-clock',
 ] as const;
 export type HandpayWhy = (typeof HANDPAY_WHY)[number];
 

@@ -8,6 +8,8 @@ import { after, describe, it } from 'node:test';
 import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
 import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
 import { FloorClock } from '../tickets/floor-clock.js';
+import type { TicketAuthority } from '../tickets/authority.js';
+import { lastTicketIssued } from '../../ledger/ticket-queries.js';
 
 const rigs: PrinterRig[] = [];
 after(async () => {
@@ -55,6 +57,53 @@ describe("ticket-out on a clock the upstream's time contradicts", () => {
       clock.observe(Date.now() + 10 * 60_000, 20);
       assert.equal(cmd(t, 1, { name: 'cash-out', via: 'handpay' }).ok, true);
       assert.equal(t.floor.handpays.pending()[0]?.amount, 5_000);
+    } finally {
+      t.close();
+    }
+  });
+});
+
+describe('the clock checked where the ticket is dated, not only at the gate', () => {
+  it('a clock found skewed while the cash-out waits for its number prints no ticket: nothing issued, a handpay (table-clock)', async () => {
+    const r = printerRig();
+    rigs.push(r);
+    await layoutDefined(r);
+    // No time heard yet (offline since the start): the gate lets the cash-out through on the host's clock.
+    const clock = new FloorClock();
+    let answer!: () => void;
+    const answered = new Promise<void>((done) => (answer = done));
+    const ok = async () => ({ ok: true as const });
+    // The upstream's first answer is its id for this table, and with it its time: 10 minutes ahead of this host's.
+    const authority: TicketAuthority = {
+      machineId: async () => {
+        await answered;
+        clock.observe(Date.now() + 10 * 60_000, 20);
+        return { ok: true, machineId: 0x80_00_01 };
+      },
+      registerIssue: ok,
+      registerPrinted: ok,
+      registerVoid: ok,
+      redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
+      confirm: ok,
+      cancel: ok,
+    };
+    const t = testTable({
+      config: { tickets: { limit: 5_000_000, expiryDays: 90 } },
+      printers: { at: (s) => (s === 1 ? r.p : undefined) },
+      floorClock: clock,
+      authority,
+    });
+    try {
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true, 'the gate saw no skew yet');
+      answer();
+      const end = Date.now() + 5000;
+      while (t.floor.handpays.pending().length === 0 && r.sim.paper.length === 0 && Date.now() < end) await new Promise((done) => setTimeout(done, 5));
+      await new Promise((done) => setTimeout(done, 50));
+      assert.equal(r.sim.paper.length, 0, 'no ticket dated by a clock the upstream just contradicted');
+      assert.equal(lastTicketIssued(t.ledger), null, 'nothing issued');
+      assert.equal(t.floor.handpays.pending()[0]?.amount, 30_000, 'the accepted cash-out goes to an attendant');
+      assert.match(JSON.stringify(t.hub.state('station/1')), /"why":"table-clock"/);
     } finally {
       t.close();
     }

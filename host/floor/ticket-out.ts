@@ -265,6 +265,8 @@ export class TicketOut {
     const requestId = numbered.ok ? ('system' in numbered ? numbered.system.requestId : undefined) : numbered.requestId;
     const asked = requestId === undefined ? {} : { requestId, held: amount };
     if (!printer || !numbered.ok) return { kind: 'no-ticket', reason: numbered.ok ? 'no-printer' : numbered.reason, ...asked };
+    // Checked where the ticket is dated, whoever asked: the gate's check came before the number's wait, whose answer may say this clock is wrong.
+    if (this.clockRefusal()) return { kind: 'no-ticket', reason: 'table-clock', ...asked };
     const now = this.deps.now();
     const issued = {
       sequence: numbered.sequence,

@@ -61,26 +61,29 @@ export interface TestTable {
   close(): void;
 }
 
+/** What a test table is opened with. */
+export interface TestTableOptions<S, R> {
+  game?: 'war' | 'blackjack' | 'baccarat';
+  dir?: string;
+  config?: Partial<TableConfig>;
+  /** The game's definition itself, in place of the configured one (a test's own rules). */
+  definition?: GameDefinition<S, R>;
+  /** Station commands submitted share durable commits within this window (on the test's clock). */
+  groupCommit?: GroupCommit;
+  /** The stations' ticket printers (cash-out to a ticket); none: handpays only. */
+  printers?: Pick<Printers, 'at'>;
+  /** The ledger's terminal id (several tables synced to one upstream); default T-FLOOR. */
+  terminalId?: string;
+  /** A second hub that builds every part whole (`TestTable.reference`). */
+  reference?: boolean;
+  /** The upstream's time as the table heard it (ticket-out is refused on a clock it contradicts). */
+  floorClock?: FloorServicesDeps['floorClock'];
+  /** The validation authority the tickets are told to and numbered by (none: the configuration's id). */
+  authority?: FloorServicesDeps['authority'];
+}
+
 /** Opens a table over the ledger in `dir` (a new temporary folder when absent). */
-export function testTable<S, R>(
-  options: {
-    game?: 'war' | 'blackjack' | 'baccarat';
-    dir?: string;
-    config?: Partial<TableConfig>;
-    /** The game's definition itself, in place of the configured one (a test's own rules). */
-    definition?: GameDefinition<S, R>;
-    /** Station commands submitted share durable commits within this window (on the test's clock). */
-    groupCommit?: GroupCommit;
-    /** The stations' ticket printers (cash-out to a ticket); none: handpays only. */
-    printers?: Pick<Printers, 'at'>;
-    /** The ledger's terminal id (several tables synced to one upstream); default T-FLOOR. */
-    terminalId?: string;
-    /** A second hub that builds every part whole (`TestTable.reference`). */
-    reference?: boolean;
-    /** The upstream's time as the table heard it (ticket-out is refused on a clock it contradicts). */
-    floorClock?: FloorServicesDeps['floorClock'];
-  } = {},
-): TestTable {
+export function testTable<S, R>(options: TestTableOptions<S, R> = {}): TestTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   const ledger = openLedger(dir, options.terminalId ?? 'T-FLOOR');
   const gameKind = options.game ?? 'war';
@@ -113,6 +116,7 @@ export function testTable<S, R>(
     params: () => tableParams(config),
     ...(options.printers ? { printers: options.printers } : {}),
     ...(options.floorClock && { floorClock: options.floorClock }),
+    ...(options.authority && { authority: options.authority }),
     onConfigApplied: () => [hub, reference].forEach((h) => h?.configChanged()),
   });
   [hub, reference].forEach((h) => h?.attachFloor(floor.gate));
