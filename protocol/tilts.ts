@@ -40,6 +40,7 @@ export const TILT_KINDS = [
   'printer-fault',
   'ticket-held',
   'ticket-in-closed',
+  'table-clock',
   'restart-needed',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);

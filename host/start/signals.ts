@@ -1,4 +1,5 @@
 import { DiskSpaceMonitor } from '../tilts/disk-space.js';
+import { FloorClockWatch } from '../floor/floor-clock-watch.js';
 import { LedgerFileWatch } from '../tilts/ledger-file-watch.js';
 import { RefusalLog } from '../tilts/tilt-refusals.js';
 import { onLedgerWriteLost } from '../../ledger/index.js';
@@ -63,6 +64,10 @@ export function routeSignals(
     'the device listener fault log',
     onListenerFault((err) => log.error({ err }, 'a device listener threw (caught: the device goes on)')),
   );
+  // The table's clock against the upstream's, as a fault a technician sees (docs/tito.md, "The table's clock").
+  const clockWatch = new FloorClockWatch({ clock: syncEvents.clock, tilts, timers });
+  stops.add('the table clock watch', () => clockWatch.stop());
+  clockWatch.start();
   // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
   const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
   stops.add('the disk-space monitor', () => disk.stop());

@@ -134,6 +134,9 @@ export const TILTS = {
   // wait on it already): the floor hears of it; cleared when it ends (settled, or the printer's verdict).
   'ticket-held': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'ticket-in-closed': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
+  // The table's clock is past the bound from the upstream's, or outside any date a ticket may carry (host/floor/floor-clock-watch.ts):
+  // ticket-out refuses by itself; a technician sets the clock. Cleared once it agrees again.
+  'table-clock': { scope: 'table', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
   'restart-needed': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 

@@ -270,11 +270,12 @@ describe('routeSignals refused part-way stops what it had started', () => {
       assert.deepEqual(said, [
         'the ledger file check',
         'the disk-space monitor',
+        'the table clock watch',
         'the device listener fault log',
         'the ledger write watch',
         'the signals routed to the faults',
       ]);
-      assert.equal(active(), timersBefore, 'no timer of the disk monitor or the file check left');
+      assert.equal(active(), timersBefore, 'no timer of the disk monitor, the clock watch or the file check left');
       assert.equal(syncEvents.stopNewBets, first.stopNewBets);
     } finally {
       ledger.close();
