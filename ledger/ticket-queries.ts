@@ -97,6 +97,17 @@ export function ticketEnded(ledger: Ledger, validation: TicketTerms['validation'
   return ledger.byTxId(ticketOutTxId(validation, 'end')) !== undefined;
 }
 
+/**
+ * A ticket this table issued, as its journal says it: its amount and whether it ended voided (the
+ * credit given back to its station); null when this table did not issue that number.
+ */
+export function ownTicket(ledger: Ledger, validation: string): { amount: number; voided: boolean } | null {
+  const issue = ledger.byTxId(ticketOutTxId(validation as TicketTerms['validation'], 'issue'));
+  const t = issue?.type === 'ticket.issue' ? issued(issue) : null;
+  if (!t) return null;
+  return { amount: t.terms.amount, voided: ledger.byTxId(ticketOutTxId(t.terms.validation, 'end'))?.type === 'ticket.void' };
+}
+
 /** A ticket asked about at a station and not yet stacked or returned (in the acceptor's escrow at a kill). */
 export interface TicketInEscrow {
   requestId: string;

@@ -5,6 +5,7 @@ import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js
 import {
   acceptorMovedOnSince,
   lastTicketInEnd,
+  ownTicket,
   ticketInEnded,
   ticketInEscrow,
   ticketInOpen,
@@ -210,6 +211,14 @@ export class TicketIn {
       if (this.deps.ledger.byTxId(ticketStackedTxId(at.validation))) {
         this.deps.log.warn({ station, validation: at.validation }, 'ticket in: approved, yet this table credited it already: not believed, returned');
         this.returned(station, at, 'already-paid');
+        return 'return';
+      }
+      // A ticket this table issued is known to its journal: voided here (its credit given back) or for
+      // another amount, the approval is not believed (a lie, an older register), and is cancelled.
+      const own = ownTicket(this.deps.ledger, at.validation);
+      if (own && (own.voided || own.amount !== answer.amount)) {
+        this.deps.log.warn({ station, validation: at.validation, own, approved: answer.amount }, 'ticket in: approved against this table’s journal: returned');
+        this.returned(station, at, own.voided ? 'voided' : 'offline');
         return 'return';
       }
       // Its amount known only now: one the station's credit cannot hold goes back, the redemption cancelled (the ticket stays valid).
