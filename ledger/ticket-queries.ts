@@ -98,14 +98,16 @@ export function ticketEnded(ledger: Ledger, validation: TicketTerms['validation'
 }
 
 /**
- * A ticket this table issued, as its journal says it: its amount and whether it ended voided (the
- * credit given back to its station); null when this table did not issue that number.
+ * A ticket this table issued, as its journal says it: its amount and how it ended (`printed`,
+ * `void`: the credit given back to its station, or `null`: still in print); null when this table
+ * did not issue that number.
  */
-export function ownTicket(ledger: Ledger, validation: string): { amount: number; voided: boolean } | null {
+export function ownTicket(ledger: Ledger, validation: string): { amount: number; end: 'printed' | 'void' | null } | null {
   const issue = ledger.byTxId(ticketOutTxId(validation as TicketTerms['validation'], 'issue'));
   const t = issue?.type === 'ticket.issue' ? issued(issue) : null;
   if (!t) return null;
-  return { amount: t.terms.amount, voided: ledger.byTxId(ticketOutTxId(t.terms.validation, 'end'))?.type === 'ticket.void' };
+  const end = ledger.byTxId(ticketOutTxId(t.terms.validation, 'end'))?.type;
+  return { amount: t.terms.amount, end: end === 'ticket.printed' ? 'printed' : end === 'ticket.void' ? 'void' : null };
 }
 
 /** A ticket asked about at a station and not yet stacked or returned (in the acceptor's escrow at a kill). */

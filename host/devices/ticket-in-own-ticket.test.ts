@@ -41,7 +41,7 @@ function approving(amount: number): TicketAuthority & { words: string[] } {
 }
 
 /** This table's journal: 40.00 credited at station 1 and cashed out to ticket OWN, ended `end`. */
-function issuedHere(ledger: Ledger, config: TableConfig, end: 'printed' | 'void'): void {
+function issuedHere(ledger: Ledger, config: TableConfig, end: 'printed' | 'void' | 'in-print'): void {
   ledger.append({ type: 'bill.credit', txId: 'bill-1', payload: { station: 1, device: 'ba-1', denomination: 4_000, currency: config.currency } });
   const terms = {
     validation: OWN,
@@ -54,6 +54,7 @@ function issuedHere(ledger: Ledger, config: TableConfig, end: 'printed' | 'void'
     expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   };
   ledger.append({ type: 'ticket.issue', payload: terms, txId: ticketOutTxId(OWN, 'issue') });
+  if (end === 'in-print') return;
   ledger.append(
     end === 'printed'
       ? { type: 'ticket.printed', payload: { validation: OWN, station: 1 }, txId: ticketOutTxId(OWN, 'end') }
@@ -61,7 +62,7 @@ function issuedHere(ledger: Ledger, config: TableConfig, end: 'printed' | 'void'
   );
 }
 
-function rig(t: { after: (fn: () => void) => void }, end: 'printed' | 'void', amount: number) {
+function rig(t: { after: (fn: () => void) => void }, end: 'printed' | 'void' | 'in-print', amount: number) {
   const base = simulatedTableConfig('war');
   const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 2) });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ticket-in-own-'));
@@ -95,6 +96,17 @@ describe('an approval of a ticket this table issued, against its journal', () =>
     assert.equal(await tickets.escrow(2, escrowed), 'return');
     const last = tickets.lastAt(2);
     assert.equal(last?.state === 'returned' ? last.reason : null, 'offline');
+    assert.equal(ledger.credit(2), 0);
+    assert.deepEqual(authority.words, ['redeem', 'cancel']);
+  });
+
+  it('a ticket still in print here (its printer not yet heard) is not paid: returned unknown, as the register says of it, cancelled', async (t) => {
+    // Paid now, its printer's "not printed" would then give the credit back to its station as well.
+    const { ledger, tickets, authority } = rig(t, 'in-print', 4_000);
+    const escrowed = { validationNumber: OWN, escrowId: '6e8a0c2e-4a6c-4e8a-8c0e-2a4c6e8a0c2e' };
+    assert.equal(await tickets.escrow(2, escrowed), 'return');
+    const last = tickets.lastAt(2);
+    assert.equal(last?.state === 'returned' ? last.reason : null, 'unknown');
     assert.equal(ledger.credit(2), 0);
     assert.deepEqual(authority.words, ['redeem', 'cancel']);
   });

@@ -213,12 +213,12 @@ export class TicketIn {
         this.returned(station, at, 'already-paid');
         return 'return';
       }
-      // A ticket this table issued is known to its journal: voided here (its credit given back) or for
-      // another amount, the approval is not believed (a lie, an older register), and is cancelled.
+      // A ticket this table issued is known to its journal: voided here (its credit given back), still in
+      // print (its printer may yet say not printed) or for another amount, the approval is not believed, and is cancelled.
       const own = ownTicket(this.deps.ledger, at.validation);
-      if (own && (own.voided || own.amount !== answer.amount)) {
+      if (own && (own.end !== 'printed' || own.amount !== answer.amount)) {
         this.deps.log.warn({ station, validation: at.validation, own, approved: answer.amount }, 'ticket in: approved against this table’s journal: returned');
-        this.returned(station, at, own.voided ? 'voided' : 'offline');
+        this.returned(station, at, own.end === 'void' ? 'voided' : own.end === null ? 'unknown' : 'offline');
         return 'return';
       }
       // Its amount known only now: one the station's credit cannot hold goes back, the redemption cancelled (the ticket stays valid).
