@@ -7,7 +7,7 @@ import { refusedBy } from '../refusal-words.js';
 import type { MeterScope, MetersPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
-import { serviceActionEntry } from './service-journal.js';
+import { actDetailSaid, serviceActionEntry } from './service-journal.js';
 
 /** Every scope's meters: the table's, then each station's, every meter of the catalogue listed (zero until counted). */
 export function readMeters(d: Pick<LiveBackendDeps, 'ledger' | 'config'>): MeterScope[] {
@@ -45,9 +45,14 @@ export function meters(d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'stadium' 
       const say = journalSaidOf('meterClear', { scope, authorisation });
       const reason = given ?? inEnglish(say);
       // One transaction: a clear refused with its record is not journalled, so a retry clears once.
+      // The act's detail by key too: the scope, the reference, the person's own reason as given.
+      const act =
+        given === undefined
+          ? actDetailSaid('actMeterClear', { scope, authorisation })
+          : actDetailSaid('actMeterClearWhy', { scope, authorisation, reason: given });
       d.ledger.appendMany([
         { type: 'meter.clear', payload: { who: authorisedBy.join(' / '), authorisation, scope, reason, say } },
-        serviceActionEntry(authorisedBy, 'meter-clear', `${scope} (${authorisation}): ${reason}`),
+        serviceActionEntry(authorisedBy, 'meter-clear', act),
       ]);
       changes.changed();
       return { ok: true, key: 'service.done.meterClear', values: { scope } };
