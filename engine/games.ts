@@ -85,13 +85,16 @@ function checkBlackjackOptions(profile: string, options: Readonly<Record<string,
     return [];
   } catch (e) {
     const problems = e instanceof JackpotProgramError ? e.problems.join('; ') : e instanceof Error ? e.message : String(e);
+    // The first problem by its code and figures: the screens say it in words (`allowed` is the English of every one).
+    const first = e instanceof JackpotProgramError ? e.found[0] : undefined;
     return [
       {
         reason: 'bad-type',
         option: JACKPOT_PROGRAM_OPTION,
         value: program === undefined ? 'none' : 'the program given',
-        article: 'portugal-2001 rules 40, 44',
+        article: first?.article ?? 'portugal-2001 rules 40, 44',
         allowed: problems,
+        ...(first ? { jackpot: first } : {}),
       },
     ];
   }

@@ -183,6 +183,11 @@ function ruleRefusalValues(t: Translate, values: Readonly<Record<string, SaidVal
     const each = values.allowed.split(', ').map((v) => ruleValueWords(say, v));
     if (each.every((w) => w !== null)) out.allowed = each;
   }
+  // A jackpot program's combination (`jackpot-award-twice`…), by the words the table's jackpot panel says it in.
+  if (typeof values.combination === 'string' && CODE.test(values.combination)) {
+    const key = `jackpot.combination.${values.combination}`;
+    if (isMessageKey(key)) out.combination = t(key, {});
+  }
   return out;
 }
 

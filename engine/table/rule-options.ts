@@ -1,4 +1,4 @@
-import type { OptionClass, RuleRefusalReason } from './vocabulary.js';
+import type { JackpotProgramProblem, OptionClass, RuleRefusalReason } from './vocabulary.js';
 
 export { OPTION_CLASSES, type OptionClass } from './vocabulary.js';
 
@@ -59,6 +59,8 @@ export interface RuleRefusal {
   readonly allowed?: string;
   /** A `bad-type` refusal's: what a value of the option is (its spec), for the screens to say in words; `allowed` is its English. */
   readonly expected?: FieldSpec;
+  /** A jackpot program's refusal: its first problem by code and figures, for the screens to say in words; `allowed` is every problem in English. */
+  readonly jackpot?: JackpotProgramProblem;
 }
 
 /** A refusal in English, for command lines, configuration files and logs. */

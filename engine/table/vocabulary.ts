@@ -201,6 +201,33 @@ export const RULE_REFUSALS = [
 ] as const;
 export type RuleRefusalReason = (typeof RULE_REFUSALS)[number];
 
+/**
+ * Why a progressive jackpot's program cannot be played (Portugal 2001 rules 38–50), worded under
+ * `service.ruleRefusal.jackpot-<code>`: the option or the program missing, a field of it not of its
+ * kind, a level twice, one starting or reset below 10,000 chips, the shares not the whole
+ * increment, an award from no level, one paid short, a combination with two awards.
+ */
+export const JACKPOT_PROGRAM_PROBLEMS = [
+  'needs-option',
+  'needs-program',
+  'program-field',
+  'level-twice',
+  'start-below',
+  'reset-below',
+  'shares',
+  'award-no-level',
+  'award-short',
+  'award-twice',
+] as const;
+export type JackpotProgramProblemCode = (typeof JACKPOT_PROGRAM_PROBLEMS)[number];
+
+/** One problem of a jackpot program: its code, its figures (amounts in minor units, a level, a combination, a field) and its article. */
+export interface JackpotProgramProblem {
+  readonly why: JackpotProgramProblemCode;
+  readonly values: Readonly<Record<string, string | number>>;
+  readonly article: string | null;
+}
+
 export const GAME_KINDS = ['blackjack', 'baccarat', 'war'] as const;
 
 /**

@@ -494,7 +494,7 @@ function ruleSetRefusal(base: TableConfig, key: ChangeableKey, after: unknown, a
   if (!first) return null;
   // The log's English names every refusal; a screen says the first, in its own words, with its article.
   const what = key === 'profile' ? `the rule profile ${profile} is` : 'the rule options are';
-  return { ok: false, reason: `${what} refused: ${rules.map(describeRuleRefusal).join('; ')}`, say: ruleSaid(first), rules };
+  return { ok: false, reason: `${what} refused: ${rules.map(describeRuleRefusal).join('; ')}`, say: ruleSaid(first, base.currency), rules };
 }
 
 /**

@@ -2,6 +2,7 @@ import { bounded, type Said, type SaidValue } from '../../locales/said.js';
 import type { Catalogue } from '../../locales/index.js';
 import { listValues, type FieldSpec, type RuleRefusal } from '../../engine/table/rule-options.js';
 import type { LimitBreak } from '../../engine/table/limits.js';
+import type { JackpotProgramProblem } from '../../engine/table/vocabulary.js';
 
 // What a refusal says, its bound and its English are the catalogues' own (locales/said.ts).
 export { inEnglish, serviceSaid, type Said, type SaidValue, type ServiceRefusalName } from '../../locales/said.js';
@@ -18,7 +19,8 @@ export function said(name: ConfigRefusalName, values: Record<string, SaidValue> 
  * A rule option the engine's guard refused, as the screens say it: `service.ruleRefusal.<reason>`
  * (its `-no-article` form where no text names one), the option, the value, the article, what is allowed.
  */
-export function ruleSaid(r: RuleRefusal): Said {
+export function ruleSaid(r: RuleRefusal, currency: string): Said {
+  if (r.jackpot) return jackpotProgramSaid(r.jackpot, currency);
   if (r.reason === 'bad-type' && r.expected) return badTypeSaid(r, r.expected);
   const values = {
     option: r.option.slice(0, 64),
@@ -27,6 +29,16 @@ export function ruleSaid(r: RuleRefusal): Said {
     ...(r.allowed ? { allowed: r.allowed.slice(0, 128) } : {}),
   };
   return { key: `service.ruleRefusal.${r.reason}${r.article ? '' : '-no-article'}`, values };
+}
+
+/**
+ * A jackpot program's problem, said by its code (`service.ruleRefusal.jackpot-<code>`): its figures,
+ * amounts in the table's currency, a combination the screens word, its article. A field's path
+ * is the program's JSON's; zod's English of it (`detail`) stays in the log's English.
+ */
+function jackpotProgramSaid(p: JackpotProgramProblem, currency: string): Said {
+  const { detail: _english, ...values } = p.values;
+  return { key: `service.ruleRefusal.jackpot-${p.why}`, values: bounded({ ...values, ...(p.article ? { article: p.article } : {}), currency }) };
 }
 
 /**

@@ -15,7 +15,7 @@ const LANGUAGES = ['en', 'pt', 'zh-Hant', 'zh-Hans'];
 function badType(options: Record<string, unknown>) {
   const r = checkTableOptions('baccarat', 'macau-commission', { ...options, authorisation: 'DICJ 1/2026' }, true).find((x) => x.reason === 'bad-type');
   assert.ok(r, JSON.stringify(options));
-  return ruleSaid(r);
+  return ruleSaid(r, 'MOP');
 }
 
 describe("a rule option's bad type is said by key, what it must be in the reader's words", () => {

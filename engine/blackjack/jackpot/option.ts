@@ -1,5 +1,5 @@
 import type { BlackjackRules } from '../rules.js';
-import { parseJackpotProgram, type JackpotProgram } from './program.js';
+import { JackpotProgramError, parseJackpotProgram, type JackpotProgram } from './program.js';
 
 /**
  * The key under which a table's options carry its jackpot program. Not a rule option: the
@@ -10,13 +10,13 @@ export const JACKPOT_PROGRAM_OPTION = 'jackpotProgram';
 /**
  * The program a table plays, from its options: none without the `jackpot` option; with it, one is
  * required (rule 40: the authority fixes the figures) and is checked (rule 44). Throws
- * `JackpotProgramError` or `RangeError`, naming the rule.
+ * `JackpotProgramError`, naming the rule.
  */
 export function jackpotProgramOf(rules: BlackjackRules, input: unknown): JackpotProgram | null {
   if (!rules.jackpot) {
-    if (input !== undefined) throw new RangeError('a jackpot program needs the jackpot option (portugal-2001 rules 38-39)');
+    if (input !== undefined) throw new JackpotProgramError([{ why: 'needs-option', values: {}, article: 'portugal-2001 rules 38-39' }]);
     return null;
   }
-  if (input === undefined) throw new RangeError('the jackpot needs the program the Inspecção-Geral de Jogos approved (portugal-2001 rule 40)');
+  if (input === undefined) throw new JackpotProgramError([{ why: 'needs-program', values: {}, article: 'portugal-2001 rule 40' }]);
   return parseJackpotProgram(input);
 }

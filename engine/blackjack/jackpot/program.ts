@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JACKPOT_COMBINATIONS } from './combinations.js';
+import type { JackpotProgramProblem } from '../../table/vocabulary.js';
 
 /**
  * A table's progressive jackpot as the Inspecção-Geral de Jogos approved it (Portugal rules
@@ -52,44 +53,87 @@ export const JackpotProgram = z.strictObject({
 });
 export type JackpotProgram = z.infer<typeof JackpotProgram>;
 
-/** Why a program cannot be played, each naming the rule it breaks. */
+/** Why a program cannot be played, each naming the rule it breaks: by code and figures (`found`, the screens word them) and in English (`problems`). */
 export class JackpotProgramError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  readonly problems: readonly string[];
+  constructor(readonly found: readonly JackpotProgramProblem[]) {
+    const problems = found.map(jackpotProblemEnglish);
     super(`jackpot program refused: ${problems.join('; ')}`);
     this.name = 'JackpotProgramError';
+    this.problems = problems;
   }
 }
 
 /** Rule 44: «O valor de arranque do jackpot será, no mínimo, de 10 mil vezes o valor da aposta no acumulado». */
 export const START_TIMES_STAKE = 10_000;
 
-/** The problems of a program that its schema accepted (empty when it can be played). */
+const problem = (why: JackpotProgramProblem['why'], values: JackpotProgramProblem['values'], article: string | null = null): JackpotProgramProblem => ({
+  why,
+  values,
+  article,
+});
+
+/** The problems of a program that its schema accepted, in English (empty when it can be played). */
 export function jackpotProgramProblems(p: JackpotProgram): string[] {
-  const out: string[] = [];
+  return jackpotProgramFindings(p).map(jackpotProblemEnglish);
+}
+
+/** The problems of a program that its schema accepted, each by its code and figures (empty when it can be played). */
+export function jackpotProgramFindings(p: JackpotProgram): JackpotProgramProblem[] {
+  const out: JackpotProgramProblem[] = [];
   const min = p.stake * START_TIMES_STAKE;
   const ids = new Set<string>();
   for (const l of p.levels) {
-    if (ids.has(l.level)) out.push(`level "${l.level}" appears twice`);
+    if (ids.has(l.level)) out.push(problem('level-twice', { level: l.level }));
     ids.add(l.level);
     // Every level is a jackpot of its own: each starts (and starts again) at 10,000 stakes at least.
-    if (l.start < min) out.push(`level "${l.level}" starts at ${l.start}, below 10,000 × the stake of ${p.stake} = ${min} (portugal-2001 rule 44)`);
-    if (l.reset < min) out.push(`level "${l.level}" resets to ${l.reset}, below 10,000 × the stake of ${p.stake} = ${min} (${RESET_READING})`);
+    if (l.start < min) out.push(problem('start-below', { level: l.level, start: l.start, stake: p.stake, min }, 'portugal-2001 rule 44'));
+    if (l.reset < min) out.push(problem('reset-below', { level: l.level, reset: l.reset, stake: p.stake, min }, 'portugal-2001 rule 44'));
   }
   const shares = p.levels.reduce((t, l) => t + l.share, 0);
-  if (shares !== 10_000) out.push(`the levels' shares of the increment sum to ${shares} basis points, not 10,000 (portugal-2001 rule 40)`);
+  if (shares !== 10_000) out.push(problem('shares', { shares }, 'portugal-2001 rule 40'));
   const combos = new Set<string>();
   for (const a of p.awards) {
-    if (!ids.has(a.level)) out.push(`the award for ${a.combination} takes from level "${a.level}", which the program does not have`);
+    if (!ids.has(a.level)) out.push(problem('award-no-level', { combination: a.combination, level: a.level }));
     out.push(
       ...shortFixedAward(
         a,
         p.levels.find((l) => l.level === a.level),
       ),
     );
-    if (combos.has(a.combination)) out.push(`${a.combination} has two awards (portugal-2001 rule 43: one award per combination)`);
+    if (combos.has(a.combination)) out.push(problem('award-twice', { combination: a.combination }, 'portugal-2001 rule 43'));
     combos.add(a.combination);
   }
   return out;
+}
+
+/** A problem in English, as the command lines, the configuration file and the logs say it. */
+export function jackpotProblemEnglish(f: JackpotProgramProblem): string {
+  const v = f.values;
+  switch (f.why) {
+    case 'needs-option':
+      return 'a jackpot program needs the jackpot option (portugal-2001 rules 38-39)';
+    case 'needs-program':
+      return 'the jackpot needs the program the Inspecção-Geral de Jogos approved (portugal-2001 rule 40)';
+    case 'program-field':
+      return `${v.path}: ${v.detail}`;
+    case 'level-twice':
+      return `level "${v.level}" appears twice`;
+    case 'start-below':
+      return `level "${v.level}" starts at ${v.start}, below 10,000 × the stake of ${v.stake} = ${v.min} (portugal-2001 rule 44)`;
+    case 'reset-below':
+      return `level "${v.level}" resets to ${v.reset}, below 10,000 × the stake of ${v.stake} = ${v.min} (${RESET_READING})`;
+    case 'shares':
+      return `the levels' shares of the increment sum to ${v.shares} basis points, not 10,000 (portugal-2001 rule 40)`;
+    case 'award-no-level':
+      return `the award for ${v.combination} takes from level "${v.level}", which the program does not have`;
+    case 'award-short': {
+      const below = [...(v.start !== undefined ? [`starts at ${v.start}`] : []), ...(v.reset !== undefined ? [`resets to ${v.reset}`] : [])];
+      return `${v.combination} pays a fixed ${v.fixed} from level "${v.level}", which ${below.join(' and ')}: one hit there would be paid short`;
+    }
+    case 'award-twice':
+      return `${v.combination} has two awards (portugal-2001 rule 43: one award per combination)`;
+  }
 }
 
 /**
@@ -99,19 +143,24 @@ export function jackpotProgramProblems(p: JackpotProgram): string[] {
  * larger than both is paid whole to one winner; a larger one would be paid short at the first hit
  * after the table opens or an award resets the level. Such a program is refused.
  */
-function shortFixedAward(a: JackpotAwardLine, level: JackpotLevel | undefined): string[] {
+function shortFixedAward(a: JackpotAwardLine, level: JackpotLevel | undefined): JackpotProgramProblem[] {
   if (!level || a.pays === 'pool') return [];
-  const below = [...(a.pays.fixed > level.start ? [`starts at ${level.start}`] : []), ...(a.pays.fixed > level.reset ? [`resets to ${level.reset}`] : [])];
-  return below.length === 0
-    ? []
-    : [`${a.combination} pays a fixed ${a.pays.fixed} from level "${a.level}", which ${below.join(' and ')}: one hit there would be paid short`];
+  const { fixed } = a.pays;
+  if (fixed <= level.start && fixed <= level.reset) return [];
+  const below = { ...(fixed > level.start ? { start: level.start } : {}), ...(fixed > level.reset ? { reset: level.reset } : {}) };
+  return [problem('award-short', { combination: a.combination, fixed, level: a.level, ...below })];
 }
 
 /** The program, parsed and checked; throws `JackpotProgramError` naming every problem. */
 export function parseJackpotProgram(input: unknown): JackpotProgram {
   const parsed = JackpotProgram.safeParse(input);
-  if (!parsed.success) throw new JackpotProgramError(parsed.error.issues.map((i) => `${i.path.join('.') || 'program'}: ${i.message}`));
-  const problems = jackpotProgramProblems(parsed.data);
+  if (!parsed.success) {
+    // A field's path as the program's JSON names it; zod's own words are the English's only.
+    throw new JackpotProgramError(
+      parsed.error.issues.map((i) => problem('program-field', { path: i.path.join('.') || 'program', detail: i.message }, 'portugal-2001 rules 40, 43')),
+    );
+  }
+  const problems = jackpotProgramFindings(parsed.data);
   if (problems.length > 0) throw new JackpotProgramError(problems);
   return parsed.data;
 }
