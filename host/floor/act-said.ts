@@ -51,3 +51,13 @@ export function actSaid(a: ActRefusal, currency: string): Said {
   if (a.why === 'jackpot-below-minimum' || a.why === 'jackpot-below-held') values.currency = currency;
   return serviceSaid(NAMES[why as keyof typeof NAMES], values);
 }
+
+/**
+ * A refusal of the table's to a supervisor's act, as service mode says it: the act's why by key
+ * (`actSaid`); a table that takes nothing because it is stopped (`table-halted`, host/table/runtime.ts)
+ * by its own key; null for a refusal that gives neither, said in its English.
+ */
+export function tableRefusalSaid(r: { readonly act?: ActRefusal; readonly refusal?: string }, currency: string): Said | null {
+  if (r.act) return actSaid(r.act, currency);
+  return r.refusal === 'table-halted' ? serviceSaid('tableStopped') : null;
+}

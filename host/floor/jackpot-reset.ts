@@ -3,7 +3,7 @@ import { AUTHORITY_REFERENCE_MAX, authorityReference } from '../../terms/authori
 import type { LiveTable } from '../table/runtime.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
-import { actSaid } from './act-said.js';
+import { tableRefusalSaid } from './act-said.js';
 
 export interface JackpotResetRequest {
   readonly level: string;
@@ -59,5 +59,6 @@ export function resetJackpotLevel(
   if (r.to < held) return refused(serviceSaid('jackpotBelowHeld', { level: r.level, held, currency: d.config.currency }));
   const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r }, also);
   if (out.ok) return { ok: true };
-  return out.act ? refused(actSaid(out.act, d.config.currency)) : { ok: false, reason: out.reason };
+  const say = tableRefusalSaid(out, d.config.currency);
+  return say ? refused(say) : { ok: false, reason: out.reason };
 }

@@ -1,7 +1,7 @@
 import { cardOf } from '../../../engine/cards/card.js';
 import { serviceSaid } from '../../config/refusal-words.js';
 import { refusedBy } from '../refusal-words.js';
-import { actSaid } from '../../floor/act-said.js';
+import { tableRefusalSaid } from '../../floor/act-said.js';
 import type { Outcome } from '../../../engine/table/game.js';
 import type { BackendResult, HoldsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -21,8 +21,10 @@ export function roundActions(d: Pick<LiveBackendDeps, 'table' | 'config'>): Pick
     return current.roundId !== roundId ? refusedBy(serviceSaid('roundStale', { round: roundId, current: current.roundId ?? '' }), 'stale-round') : null;
   };
   /** The table's refusal as the screen says it: by key where the table says why as facts, else its English. */
-  const refused = (r: Extract<Outcome, { ok: false }>, code: 'refused' | 'no-round'): BackendResult =>
-    r.act ? refusedBy(actSaid(r.act, d.config.currency), code) : { ok: false, code, detail: r.reason };
+  const refused = (r: Extract<Outcome, { ok: false }>, code: 'refused' | 'no-round'): BackendResult => {
+    const say = tableRefusalSaid(r, d.config.currency);
+    return say ? refusedBy(say, code) : { ok: false, code, detail: r.reason };
+  };
   return {
     voidRound(roundId, reason, authorisedBy, uncorrectable) {
       const moved = stale(roundId);

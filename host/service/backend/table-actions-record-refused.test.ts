@@ -21,7 +21,10 @@ import { tableActions } from './table-actions.js';
 function actions(t: TestTable) {
   const errors: string[] = [];
   const log = pino({ level: 'error' }, { write: (line: string) => void errors.push(line) });
-  const act = tableActions({ table: t.table, shoe: { simulator: () => null }, floor: t.floor, log }, serviceJournal(t.ledger, changeSignal()));
+  const act = tableActions(
+    { table: t.table, config: t.config, shoe: { simulator: () => null }, floor: t.floor, log },
+    serviceJournal(t.ledger, changeSignal()),
+  );
   return { act, errors };
 }
 

@@ -24,7 +24,7 @@ function actions(t: TestTable) {
     test: () => undefined,
   };
   // A real shoe (no simulator): the supervisor's declaration is the new shoe.
-  return { act: tableActions({ table: t.table, shoe: { simulator: () => null }, floor: t.floor, log: silent }, journal), journalled };
+  return { act: tableActions({ table: t.table, config: t.config, shoe: { simulator: () => null }, floor: t.floor, log: silent }, journal), journalled };
 }
 
 function burnShoeStart(t: TestTable) {

@@ -1,6 +1,7 @@
 import { serviceSaid } from '../../config/refusal-words.js';
 import { tiltDetailSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
+import { tableRefusalSaid } from '../../floor/act-said.js';
 import type { LiveTable } from '../../table/runtime.js';
 import type { Outcome } from '../../../engine/table/game.js';
 import type { BackendResult, HoldsPart, StatusPart } from '../service-backend.js';
@@ -14,9 +15,11 @@ import { tableClosed } from './table-summary.js';
  */
 const shoeSpent = (table: LiveTable): boolean => table.state.needsShuffle || table.reads.tableExtras(0).lastRound === true;
 
-/** The table's refusal of a declared new shoe as the person is told it: the journal's by key. */
-const shoeRefused = (r: Extract<Outcome, { ok: false }>): BackendResult =>
-  r.act?.why === 'not-journalled' ? refusedBy(serviceSaid('actNotJournalled')) : { ok: false, code: 'refused', detail: r.reason };
+/** The table's refusal of a declared new shoe as the person is told it: by key (the journal's, a stopped table's). */
+const shoeRefused = (r: Extract<Outcome, { ok: false }>, currency: string): BackendResult => {
+  const say = tableRefusalSaid(r, currency);
+  return say ? refusedBy(say) : { ok: false, code: 'refused', detail: r.reason };
+};
 
 /**
  * The table's switches: a new shoe, the table closed or reopened, a fault cleared. A declared new
@@ -29,7 +32,7 @@ const shoeRefused = (r: Extract<Outcome, { ok: false }>): BackendResult =>
  * a real shoe's does, in a write of its own).
  */
 export function tableActions(
-  d: Pick<LiveBackendDeps, 'table' | 'floor'> & { shoe: Pick<LiveBackendDeps['shoe'], 'simulator'>; log: Parameters<typeof recordOrLog>[1] },
+  d: Pick<LiveBackendDeps, 'table' | 'floor' | 'config'> & { shoe: Pick<LiveBackendDeps['shoe'], 'simulator'>; log: Parameters<typeof recordOrLog>[1] },
   journal: ServiceJournal,
 ): Pick<HoldsPart, 'newShoe' | 'setTableOpen'> & Pick<StatusPart, 'clearTilt'> {
   const record = (who: string, action: string, detail: ActDetail): void => recordOrLog(journal, d.log, [who], action, detail);
@@ -47,7 +50,7 @@ export function tableActions(
         record(who, 'new-shoe', actDetailSaid('actShoeSimulated'));
       } else {
         const r = d.table.shoe.onNewShoe(undefined, [serviceActionEntry([who], 'new-shoe', actDetailSaid('actShoeDeclared'))]);
-        if (!r.ok) return shoeRefused(r);
+        if (!r.ok) return shoeRefused(r, d.config.currency);
       }
       return { ok: true, key: 'service.done.newShoe' };
     },
