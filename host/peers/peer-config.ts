@@ -32,6 +32,9 @@ export const Peer = z.strictObject({
 });
 export type Peer = z.infer<typeof Peer>;
 
+/** The peers file's refusal of a remote station listed under two peer tables (the service screen words it: `stations-elsewhere`). */
+export const STATION_HOMED_TWICE = 'a station is homed at two tables';
+
 export const PeersFile = z
   .strictObject({
     v: z.literal(1),
@@ -43,7 +46,7 @@ export const PeersFile = z
   })
   .refine((f) => new Set(f.peers.map((p) => p.enrolment.table)).size === f.peers.length, { message: 'a peer table is listed twice' })
   .refine((f) => new Set(f.peers.flatMap((p) => p.stations)).size === f.peers.flatMap((p) => p.stations).length, {
-    message: 'a station is homed at two tables',
+    message: STATION_HOMED_TWICE,
   });
 export type PeersFile = z.infer<typeof PeersFile>;
 

@@ -102,6 +102,9 @@ export const OFFER_REFUSALS = [
   'other-terminal-id',
   // Not the file's: journalled as enrolled, the peer files could not be written (a full disk).
   'unwritten',
+  // Not the file's: a remote station given is already homed at another peer table; or the peers are at their most.
+  'stations-elsewhere',
+  'too-many-peers',
 ] as const;
 export type OfferRefusal = (typeof OFFER_REFUSALS)[number];
 

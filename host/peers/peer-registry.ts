@@ -4,7 +4,7 @@ import type { Ledger, Payload } from '../../ledger/index.js';
 import { TableId, TransferSettlement } from '../../terms/transfer-terms.js';
 import type { SettleRefusal } from '../transfers/sender.js';
 import { readTableCertificate } from '../stadium/table-certificate.js';
-import { Peer, PeersFile, readPeers, writePeers } from './peer-config.js';
+import { Peer, PeersFile, readPeers, STATION_HOMED_TWICE, writePeers } from './peer-config.js';
 import { MAX_PEER_CREDENTIALS, PEER_CREDENTIALS_FILE, PeerCredentials } from './peer-credentials.js';
 import { PeerGuard } from './peer-guard.js';
 import { journalledPeers, offerHistory, peerDigest, peerProblems, type PeerFiles } from './peer-journal.js';
@@ -249,7 +249,13 @@ export class PeerRegistry {
     const peer = Peer.safeParse({ enrolment, stations: [...stations] });
     if (!peer.success) return { ok: false, detail: `stations: ${peer.error.issues[0]?.message ?? 'invalid'}` };
     const next = PeersFile.safeParse({ ...before.file, peers: [...before.file.peers.filter((p) => p.enrolment.table !== table), peer.data] });
-    if (!next.success) return { ok: false, detail: next.error.issues[0]?.message ?? 'invalid' };
+    if (!next.success) {
+      // The screen words why (a station homed at another peer, one peer too many); the schema's English is the log's.
+      const issue = next.error.issues[0];
+      const refusal =
+        issue?.message === STATION_HOMED_TWICE ? 'stations-elsewhere' : issue?.code === 'too_big' && issue.path[0] === 'peers' ? 'too-many-peers' : undefined;
+      return { ok: false, detail: issue?.message ?? 'invalid', ...(refusal ? { refusal } : {}) };
+    }
     const theirs = PeerCredentials.inDataDir(this.o.dataDir).secretSha256(table);
     // Journalled before the file is written: a cut in between leaves a file older than the journal, refused (a fault), never a peer unjournalled.
     this.o.ledger.append({
