@@ -63,4 +63,25 @@ describe("a peer's enrolment file refused for its stations: a reason the screen 
       ledger.close();
     }
   });
+
+  it('a seventeenth peer table', async () => {
+    const ledger = openLedger(path.join(dir, 'bj-many'), 'bj-1');
+    try {
+      const registry = new PeerRegistry({
+        dataDir: path.join(dir, 'bj-many'),
+        self: 'bj-1',
+        ledger,
+        log: pino({ level: 'silent' }),
+        fault: () => {},
+        url: null,
+        now: () => NOW,
+      });
+      for (let i = 1; i <= 16; i++) assert.equal(registry.add(await fileOf(`t-${i}`), [200 + i], by).ok, true, `peer ${i}`);
+      const r = registry.add(await fileOf('t-17'), [217], by);
+      assert.equal(r.ok ? null : r.refusal, 'too-many-peers', JSON.stringify(r));
+      for (const tag of ['en', 'pt', 'zh-Hant', 'zh-Hans']) assert.ok((words(tag)['too-many-peers'] ?? '').length > 0, `${tag}: worded`);
+    } finally {
+      ledger.close();
+    }
+  });
 });
