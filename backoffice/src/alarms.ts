@@ -22,6 +22,7 @@ const KINDS = [
   'transfer-peer-alarm',
   'transfer-entry-unreadable',
   'ticket-entry-unreadable',
+  'meter-unreadable',
   'ticket-disagreement',
   'ticket-foreign-issuer',
   'ticket-foreign-terminal',
@@ -46,6 +47,7 @@ const Fault = z.object({ seq: z.number(), fault: z.string(), count: z.number().o
 const Refused = z.object({ validation: z.string(), station: z.number(), reason: z.string() });
 const Stray = z.object({ seq: z.number(), order: z.string() });
 const Misdated = z.object({ entries: z.number(), firstSeq: z.number(), lastSeq: z.number() });
+const Unreadable = z.object({ seqs: z.array(z.number()).min(1), entries: z.number() });
 
 /** What a table's fault or a refused ticket says in codes and numbers (the same in every language): the entry and the fault, the ticket and why. */
 function tableDetail(a: Alarm): string {
@@ -59,6 +61,9 @@ function tableDetail(a: Alarm): string {
   // A batch's misdated entries are one alarm: the first and last seq, and how many (upstream/ingest/misdated.ts).
   const misdated = a.kind === 'entry-misdated' ? Misdated.safeParse(a.detail) : null;
   if (misdated?.success) return ` (#${misdated.data.firstSeq}–#${misdated.data.lastSeq} ×${misdated.data.entries})`;
+  // A batch's entries with meters no ledger writes are one alarm: the first seq, and how many (upstream/ingest/store.ts).
+  const meters = a.kind === 'meter-unreadable' ? Unreadable.safeParse(a.detail) : null;
+  if (meters?.success) return ` (#${meters.data.seqs[0]} ×${meters.data.entries})`;
   return '';
 }
 

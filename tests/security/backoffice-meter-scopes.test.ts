@@ -53,18 +53,21 @@ describe('meter scopes no ledger writes', () => {
     const r = await liar.send([WIDE]);
     assert.equal(r.statusCode, 422, r.body.slice(0, 300));
     // As the version before stored it.
-    const doc = lyingBody('T9', 1, WIDE);
-    await kit.db.query(
-      `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', 1, $1, $2, 'c', 'p', 'h', $3, $4::jsonb)`,
-      [WIDE.type, WIDE.ts, doc, doc],
-    );
+    // And one of a few such scopes (an entry of more deltas than MAX_ENTRY_METERS counts for nothing whatever its scopes).
+    for (const [seq, e] of [WIDE, notes(['s1', 'station:0', 'Table', `station:${MAX_STATION + 1}`])].entries()) {
+      const doc = lyingBody('T9', seq + 1, e);
+      await kit.db.query(
+        `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc) VALUES ('T9', $1, $2, $3, 'c', 'p', 'h', $4, $5::jsonb)`,
+        [seq + 1, e.type, e.ts, doc, doc],
+      );
+    }
     const t0 = performance.now();
     const got = await kit.app.inject({ method: 'GET', url: `/backoffice/api/reports/gaming-day?date=${DAY}`, headers: { cookie: who.cookie } });
     const ms = performance.now() - t0;
     assert.equal(got.statusCode, 200, got.body.slice(0, 300));
     const report = GamingDayReport.parse(got.json());
     console.log(`25,000 scopes stored: report ${report.lines.length} lines, ${got.body.length} bytes, ${Math.round(ms)} ms`);
-    // T9's one line; the day also holds the lines of the cases before (their ledger scopes), none other.
+    // T9's one line, of the small entry's table meter; the day also holds the lines of the cases before (their ledger scopes), none other.
     assert.deepEqual(
       report.lines.filter((l) => l.terminalId === 'T9').map((l) => [l.terminalId, l.scope, l.drop]),
       [['T9', 'table', 100]],

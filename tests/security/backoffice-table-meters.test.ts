@@ -10,7 +10,8 @@ import { TABLE_PAGE_METERS } from '../../upstream/backoffice/table-detail.js';
 import { kitOfSuite } from './backoffice-kit.js';
 import { lyingTable, type LyingEntry } from './lying-journal-kit.js';
 
-const NAMES = Array.from({ length: 5_000 }, (_, i) => `junk${i}`);
+// 4,000 names on two scopes: within MAX_ENTRY_METERS, so the entry's ledger meters count (upstream-meter-names.test.ts).
+const NAMES = Array.from({ length: 4_000 }, (_, i) => `junk${i}`);
 const WIDE: LyingEntry = {
   type: 'bill.credit',
   ts: '2026-11-26T02:00:00.000Z',

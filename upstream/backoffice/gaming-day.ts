@@ -3,7 +3,7 @@ import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
 import { arrayOf, handpayFits, intOf, meterFits, meterScopeFits, stationOf, tableStationFits } from './journal-figures.js';
-import { noteDenomination } from '../ingest/report-fields.js';
+import { entryMetersCountSql, ledgerMeterNameSql, noteDenomination } from '../ingest/report-fields.js';
 import { correctionsOf, type Correction, type CorrectionRow } from './corrections.js';
 
 export type { Correction } from './corrections.js';
@@ -263,13 +263,15 @@ type CurrencyRow = { terminal_id: string; code: string | null; exponent: number 
  * The day's lines: every meter delta of every entry journalled in the day (by the entry's own
  * time), summed per table and station and the currency in force at the entry's seq (a table that
  * changed currency within the day has a line per currency), and the transfers of credit. A
- * `meter.clear` is not play and is left out.
+ * `meter.clear` is not play and is left out; so are the meters the projection does not count (a
+ * name no ledger writes, an entry of more than MAX_ENTRY_METERS: upstream/ingest/report-fields.ts).
  */
 async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
   const m = await sql.query<CurrencyRow & { scope: string; name: string; value: number }>(
     `SELECT j.terminal_id, c.code, c.exponent, m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS value
      FROM journal j ${currencyAt('j')}, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
      WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND ${meterFits('m')} AND ${meterScopeFits('m')}
+       AND ${ledgerMeterNameSql('m')} AND ${entryMetersCountSql('j.doc')}
      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
     [from, to],
   );

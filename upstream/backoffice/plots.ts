@@ -3,6 +3,7 @@ import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency 
 import type { GamingDayWindow } from './gaming-day.js';
 import { hourlyStakes, hourTheoretical, type HourTheoretical, type RoundStake } from './hourly-theoretical.js';
 import { arrayOf, handpayFits, intOf, meterFits } from './journal-figures.js';
+import { entryMetersCountSql } from '../ingest/report-fields.js';
 
 /**
  * One table's figures in one currency hour by hour through a gaming day (a slot an hour, money in minor
@@ -63,6 +64,7 @@ export async function hourlyPlots(sql: Sql, date: string, window: GamingDayWindo
     `SELECT j.terminal_id, c.code, c.exponent, floor(extract(epoch FROM j.ts - $1::timestamptz) / 3600)::int AS hour, m->>1 AS name, SUM(${intOf('m->2')}) AS value
      FROM journal j ${currencyAt('j')}, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
      WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND ${meterFits('m')} AND m->>0 = 'table' AND m->>1 IN ('totalBillsIn', 'creditsWagered', 'creditsWon', 'voidRefunds')
+       AND ${entryMetersCountSql('j.doc')}
      GROUP BY 1, 2, 3, 4, 5`,
     [from, to],
   );

@@ -5,6 +5,7 @@ import { isTicketEntryType, parseTicketEntry, type TicketEntry } from '../../ter
 import { chainHash, sha256Hex } from '../chain.js';
 import { Refused, type IngestEntry } from './batch.js';
 import { checkEntryBody } from './entry-body.js';
+import { isLedgerMeterName, MAX_ENTRY_METERS } from './report-fields.js';
 
 /** The journal's columns, one array each, in the entries' order (unnest's arguments). */
 export interface JournalColumns {
@@ -32,6 +33,8 @@ export interface FreshRows {
   readonly meterRows: { seq: number[]; scope: string[]; name: string[]; delta: string[] };
   /** The ticket entries by their seq; `null` for one that does not fit its schema. */
   readonly tickets: { seq: number; entry: TicketEntry | null }[];
+  /** The entries with meters no ledger writes (a name, or more than MAX_ENTRY_METERS): stored, those meters not counted, alarmed. */
+  readonly unreadableMeters: number[];
 }
 
 /** The new entries as rows, chained from `prev` (the hash before the first of them); a break in the chain or a bad body refuses the batch. */
@@ -41,6 +44,7 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
   const meters = new Map<string, MeterSum>();
   const tickets: FreshRows['tickets'] = [];
   const meterRows: FreshRows['meterRows'] = { seq: [], scope: [], name: [], delta: [] };
+  const unreadableMeters: number[] = [];
   for (const e of fresh) {
     const content = sha256Hex(e.body);
     if (chainHash(prev, content) !== e.hash) {
@@ -52,7 +56,7 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
       });
     }
     const body = checkEntryBody(terminal, e);
-    if (Array.isArray(body.meters)) addMeters(meters, meterRows, body.meters as unknown[], e.seq);
+    if (Array.isArray(body.meters) && !addMeters(meters, meterRows, body.meters as unknown[], e.seq)) unreadableMeters.push(e.seq);
     cols.seq.push(e.seq);
     cols.type.push(body.type);
     cols.tx.push(typeof body.txId === 'string' ? body.txId : null);
@@ -64,7 +68,7 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
     if (isTicketEntryType(body.type)) tickets.push({ seq: e.seq, entry: parseTicketEntry(body.type, body.payload) });
     prev = e.hash;
   }
-  return { cols, meters, meterRows, tickets };
+  return { cols, meters, meterRows, tickets, unreadableMeters };
 }
 
 /**
@@ -72,11 +76,19 @@ export function freshRows(terminal: string, fresh: readonly IngestEntry[], prevH
  * skipped). A sum past a safe integer refuses the batch: summed as JS numbers, two deltas of
  * 2^53 − 1 and one of 3 were projected as 18,014,398,509,481,984, and a stream of them overflowed
  * the database's bigint into a 500 (a review of 4 December). No ledger's meter leaves the safe
- * integers (ledger/derive.ts), so no honest table is refused.
+ * integers (ledger/derive.ts), so no honest table is refused. A meter no ledger writes is not
+ * added (report-fields.ts, isLedgerMeterName), nor any of an entry of more than MAX_ENTRY_METERS:
+ * false then, and the entry is alarmed.
  */
-function addMeters(meters: Map<string, MeterSum>, rows: FreshRows['meterRows'], deltas: unknown[], seq: number): void {
+function addMeters(meters: Map<string, MeterSum>, rows: FreshRows['meterRows'], deltas: unknown[], seq: number): boolean {
+  if (deltas.length > MAX_ENTRY_METERS) return false;
+  let all = true;
   for (const m of deltas) {
     if (!Array.isArray(m) || typeof m[0] !== 'string' || typeof m[1] !== 'string' || !Number.isSafeInteger(m[2])) continue;
+    if (!isLedgerMeterName(m[1])) {
+      all = false;
+      continue;
+    }
     const k = `${m[0]}\u0000${m[1]}`;
     const sum = meters.get(k) ?? { delta: 0n, seq };
     sum.delta += BigInt(m[2] as number);
@@ -87,6 +99,7 @@ function addMeters(meters: Map<string, MeterSum>, rows: FreshRows['meterRows'], 
     rows.name.push(m[1]);
     rows.delta.push(String(m[2]));
   }
+  return all;
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);

@@ -6,6 +6,7 @@
 import { arrayOf, intOf, meterFits } from '../backoffice/journal-figures.js';
 import type { Sql } from '../sql.js';
 import { isSafeMeter, meterPastSafe, type FreshRows } from './fresh-rows.js';
+import { entryMetersCountSql, ledgerMeterNameSql } from './report-fields.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -95,7 +96,7 @@ export async function moveMeters(tx: Sql, terminal: string, fromSeq: number, bef
     `WITH d AS (
        SELECT m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS v
        FROM journal j, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
-       WHERE j.terminal_id = $1 AND j.seq >= $2 AND ${counted('m')}
+       WHERE j.terminal_id = $1 AND j.seq >= $2 AND ${counted('m')} AND ${ledgerMeterNameSql('m')} AND ${entryMetersCountSql('j.doc')}
          AND NOT EXISTS (SELECT 1 FROM currency_spans s WHERE s.terminal_id = $1 AND s.from_seq > $2 AND s.from_seq <= j.seq)
        GROUP BY 1, 2)
      INSERT INTO meters (terminal_id, code, exponent, scope, name, value)

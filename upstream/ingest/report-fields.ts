@@ -47,6 +47,47 @@ export function noteDenomination(meter: string): string | null {
   return n !== undefined && Number.isSafeInteger(Number(n)) ? n : null;
 }
 
+/**
+ * The most meter deltas one entry may carry for any of them to count. The most a ledger writes in
+ * one entry is a settlement of every station a table may have (ledger/derive.ts: each station's
+ * creditsWon, with the table's, its gamesPlayed and one of gamesWon, gamesLost, gamesTied, and the
+ * table's gamesPlayed: 4 × 2,007 + 1 = 8,029), or a `meter.clear` of a scope's meters (fewer).
+ * The ingest took any count: an entry of 60,000 deltas was 60,000 rows every report of its day grouped.
+ */
+export const MAX_ENTRY_METERS = 8_192;
+
+/** The meters a ledger writes (ledger/derive.ts, ledger/ticket-postings.ts), besides `billsIn.N` and the per-level ones. */
+export const LEDGER_METER_NAMES = [
+  ...['totalBillsIn', 'totalIn', 'totalOut', 'creditsWagered', 'creditsWon', 'gamesPlayed', 'gamesWon', 'gamesLost', 'gamesTied'],
+  ...['voidedRounds', 'voidRefunds', 'misreads', 'doorOpens', 'powerResets', 'configChanges', 'cancelledCredits'],
+  ...['handpays', 'handpaidCancelledCredits', 'jackpotHandpays', 'aftIn', 'aftOut', 'aftInAmount', 'aftOutAmount'],
+  ...['ticketsIn', 'ticketsInAmount', 'ticketsOut', 'ticketsOutAmount', 'ticketsVoided'],
+] as const;
+
+/** The meters a ledger keeps per progressive level, `<name>.<level>` (the level as ledger/entries.ts takes it). */
+export const LEVEL_METER_NAMES = [
+  ...['progressiveContributions', 'progressiveHits', 'progressiveWins', 'progressiveSeeds', 'progressiveRounding', 'progressiveResets'],
+] as const;
+const LEVEL_ID = '[a-z][a-z0-9-]{0,23}';
+const KNOWN = new Set<string>(LEDGER_METER_NAMES);
+const PER_LEVEL = new RegExp(`^(${LEVEL_METER_NAMES.join('|')})\\.${LEVEL_ID}$`);
+
+/**
+ * Whether a ledger writes a meter of this name: the ingest stores an entry whatever meter names it
+ * carries (a newer table's are stored as they come), but projects and reports only these: each
+ * unknown name was a row of the meters projection for good, answered whole by
+ * GET /v1/terminals/:id/meters (5,000 names an entry, a batch of them 2.5 million rows).
+ */
+export const isLedgerMeterName = (meter: string): boolean => KNOWN.has(meter) || noteDenomination(meter) !== null || PER_LEVEL.test(meter);
+
+/** The same in SQL, of a meter triple `m` (held equal to isLedgerMeterName by tests/security/upstream-meter-names.test.ts). */
+export const ledgerMeterNameSql = (m: string): string =>
+  `(${m}->>1 IN (${LEDGER_METER_NAMES.map((n) => `'${n}'`).join(', ')}) OR ${m}->>1 ~ '^billsIn[.][1-9][0-9]{0,15}$' OR ${m}->>1 ~ '^(${LEVEL_METER_NAMES.join('|')})[.]${LEVEL_ID}$')`;
+
+/** Of an entry's jsonb document: whether its meters are few enough to count (MAX_ENTRY_METERS). */
+export const entryMetersCountSql = (doc: string): string =>
+  `(jsonb_typeof(${doc}->'meters') <> 'array' OR jsonb_array_length(${doc}->'meters') <= ${MAX_ENTRY_METERS})`;
+
 /** Each meter delta as the ledger derives it (ledger/entries.ts, MeterDelta): scope, name, a safe integer. */
 const Meters = z.array(z.tuple([name.refine(isMeterScope), name.refine(isNoteDenominationOrOther), safe]));
 

@@ -1,6 +1,6 @@
 // The new rows stored in the batch's transaction: the journal, the meters projection, the
 // authority's register of tickets, then the head.
-import { raiseAlarm } from '../alarm.js';
+import { raiseAlarm, raiseRepeatableAlarm } from '../alarm.js';
 import { alarmStrayAnswers } from '../backoffice/config-requests.js';
 import type { Sql } from '../sql.js';
 import { applyTicketEntries } from '../tickets.js';
@@ -30,6 +30,8 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
   // An entry that does not fit its schema is stored (the journal is the table's) and alarmed, never believed.
   const unreadable = tickets.filter((x) => x.entry === null).map((x) => x.seq);
   if (unreadable.length) await raiseAlarm(tx, terminal, 'ticket-entry-unreadable', { seqs: unreadable });
+  // So are meters no ledger writes (an unknown name, or too many in one entry): not counted, named by seq.
+  if (rows.unreadableMeters.length) await raiseMeterUnreadable(tx, terminal, rows.unreadableMeters);
   // So is a transfer entry: the reconciliation can never pair it.
   const unpaired = unreadableTransferSeqs(cols);
   if (unpaired.length) await raiseAlarm(tx, terminal, 'transfer-entry-unreadable', { seqs: unpaired });
@@ -49,4 +51,12 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
   // An answer to a configuration request the table was not sent is not believed (config-requests.ts), and is an alarm.
   await alarmStrayAnswers(tx, terminal, cols.seq);
   await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [terminal, last.seq, last.hash]);
+}
+
+/** The most seqs a `meter-unreadable` alarm names (with how many there were): a batch holds up to 5,000 entries. */
+const SEQS_NAMED = 100;
+
+/** One alarm for the batch's entries whose meters are not a ledger's; a table that keeps sending them folds into one an hour (alarm.ts). */
+async function raiseMeterUnreadable(tx: Sql, terminal: string, seqs: readonly number[]): Promise<void> {
+  await raiseRepeatableAlarm(tx, terminal, 'meter-unreadable', { seqs: seqs.slice(0, SEQS_NAMED), entries: seqs.length });
 }
