@@ -98,10 +98,30 @@ export async function listTerminals(sql: Sql) {
   }));
 }
 
+/**
+ * The most of the journal's text (entries' bodies, in bytes) one answer of the entries or rounds
+ * route holds; the first entry always, whatever its size (at most 1,000,000 characters: schemas.ts).
+ * The routes answered up to 5,000 bodies and 500 rounds' payloads whole, and a table's entries may
+ * each be a megabyte of fields the ingest does not read: one query read gigabytes into the
+ * upstream's one process (tests/security/upstream-query-answer-size.test.ts). The entries route is
+ * paged on from the last seq answered, which a page shorter than its limit does not end.
+ */
+export const ANSWER_TEXT_BUDGET = 16 * 1024 * 1024;
+
+/**
+ * The seqs of at most `limit` rows of `where` in `order`, while the bodies before each hold less
+ * than ANSWER_TEXT_BUDGET bytes: their sizes are summed before any body is read out.
+ */
+const withinBudget = (where: string, order: 'ASC' | 'DESC', limit: string) =>
+  `SELECT seq FROM (SELECT seq, SUM(n) OVER (ORDER BY seq ${order}) - n AS before
+     FROM (SELECT seq, octet_length(body) AS n FROM journal WHERE ${where} ORDER BY seq ${order} LIMIT ${limit}) l) w
+   WHERE before < ${ANSWER_TEXT_BUDGET}`;
+
 export async function entries(sql: Sql, terminalId: string, from: number, limit: number, type?: string) {
   const r = await sql.query<{ seq: number; type: string; tx_id: string | null; ts: Date; hash: string; prev_hash: string; body: string; received_at: Date }>(
     `SELECT seq, type, tx_id, ts, hash, prev_hash, body, received_at FROM journal
-     WHERE terminal_id = $1 AND seq >= $2 AND ($4::text IS NULL OR type = $4) ORDER BY seq LIMIT $3`,
+     WHERE terminal_id = $1 AND seq IN (${withinBudget('terminal_id = $1 AND seq >= $2 AND ($4::text IS NULL OR type = $4)', 'ASC', '$3')})
+     ORDER BY seq`,
     [terminalId, from, limit, type ?? null],
   );
   return r.rows.map((x) => ({
@@ -151,11 +171,12 @@ export async function meters(sql: Sql, terminalId: string, scope?: string) {
   return r.rows.map((x) => ({ scope: x.scope, name: x.name, value: x.value, currency: meterCurrency(x) }));
 }
 
-/** Settled and voided rounds, newest first, with the round's payload as the kiosk journalled it. */
+/** Settled and voided rounds, newest first, with the round's payload as the kiosk journalled it (within ANSWER_TEXT_BUDGET). */
 export async function rounds(sql: Sql, terminalId: string, limit: number) {
   const r = await sql.query<{ seq: number; type: string; ts: Date; payload: unknown; credits: unknown }>(
     `SELECT seq, type, ts, doc->'payload' AS payload, doc->'credits' AS credits FROM journal
-     WHERE terminal_id = $1 AND type IN ('round.settle', 'round.void') ORDER BY seq DESC LIMIT $2`,
+     WHERE terminal_id = $1 AND seq IN (${withinBudget("terminal_id = $1 AND type IN ('round.settle', 'round.void')", 'DESC', '$2')})
+     ORDER BY seq DESC`,
     [terminalId, limit],
   );
   return r.rows.map((x) => ({
