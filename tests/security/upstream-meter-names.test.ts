@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GamingDayReport } from '../../backoffice/src/report-model.js';
 import { alarms, meters } from '../../upstream/queries.js';
-import { isLedgerMeterName, ledgerMeterNameSql, MAX_ENTRY_METERS } from '../../upstream/ingest/report-fields.js';
+import { isLedgerMeterName, ledgerMeterNameSql, MAX_ENTRY_METERS, MAX_METER_LEVELS, MAX_METER_NOTES } from '../../upstream/ingest/report-fields.js';
 import { METER_NAMES } from '../../protocol/meters.js';
 import { MAX_TABLE_STATIONS } from '../../terms/stations.js';
 import { kitOfSuite } from './backoffice-kit.js';
@@ -111,5 +111,46 @@ describe('meter names and counts no ledger writes', () => {
   it('an honest settlement of every station a table may have is within the bound', () => {
     // round.settle: creditsWon of the station and the table, gamesPlayed and one of gamesWon/Lost/Tied per station, the table's gamesPlayed.
     assert.ok(MAX_ENTRY_METERS >= MAX_TABLE_STATIONS * 4 + 1);
+  });
+});
+
+// A ledger's own names, but a new note or jackpot level each: billsIn.N takes any denomination and
+// progressive*.<level> any level id, so entry after entry a table grew the projection without end.
+describe('note denominations and jackpot levels a table has', () => {
+  const suite = kitOfSuite('accounting');
+
+  it(`more than ${MAX_METER_NOTES} notes or ${MAX_METER_LEVELS} levels: the first kept, the rest stored, alarmed and not projected; known ones still counted`, async () => {
+    const { kit } = suite;
+    const liar = await lyingTable(kit.app, kit.db, 'N3');
+    const notes = (from: number) => credit(Array.from({ length: 40 }, (_, i) => ['table', `billsIn.${from + i}`, 1]));
+    const levels = (from: number) => credit(Array.from({ length: 10 }, (_, i) => ['table', `progressiveWins.l${from + i}`, 1]));
+    const r = await liar.send([notes(1), notes(41), notes(81), levels(0), levels(10)]);
+    assert.equal(r.statusCode, 200, r.body.slice(0, 300));
+    const after = await liar.send([
+      credit([
+        ['table', 'billsIn.1', 1],
+        ['table', 'progressiveWins.l0', 1],
+        ['table', 'billsIn.1000', 1],
+      ]),
+    ]);
+    assert.equal(after.statusCode, 200, 'the sync goes on');
+    const rows = await meters(kit.db, 'N3', 'table');
+    const noteRows = rows.filter((m) => m.name.startsWith('billsIn.'));
+    const levelRows = rows.filter((m) => m.name.startsWith('progressiveWins.'));
+    assert.equal(noteRows.length, MAX_METER_NOTES);
+    assert.equal(levelRows.length, MAX_METER_LEVELS);
+    assert.equal(noteRows.find((m) => m.name === 'billsIn.1')?.value, 2);
+    assert.equal(levelRows.find((m) => m.name === 'progressiveWins.l0')?.value, 2);
+    assert.equal(
+      noteRows.find((m) => m.name === 'billsIn.1000'),
+      undefined,
+    );
+    const seqs = (await alarms(kit.db, 'N3'))
+      .filter((a) => a.kind === 'meter-unreadable')
+      .flatMap((a) => [
+        (a.detail as { seqs: number[] }).seqs,
+        ...((a.detail as { repeated?: { later: { seqs: number[] }[] } }).repeated?.later ?? []).map((l) => l.seqs),
+      ]);
+    assert.deepEqual(seqs, [[2, 3, 5], [6]]);
   });
 });

@@ -86,6 +86,7 @@ export async function projectMeters(tx: Sql, terminal: string, rows: Pick<FreshR
  * were ingested, are moved to `after`'s. A change is dated by the table's head when it built the
  * heartbeat, so batches that landed in between were projected in the old currency; a table's first
  * currency takes everything journalled before it was named.
+ * A note or level the projection did not take (meter-kinds.ts) has no sum of `before` to move, and is left where it is.
  */
 export async function moveMeters(tx: Sql, terminal: string, fromSeq: number, before: Currency | null, after: Currency): Promise<void> {
   if (before && before.code === after.code && before.exponent === after.exponent) return;
@@ -97,6 +98,8 @@ export async function moveMeters(tx: Sql, terminal: string, fromSeq: number, bef
        SELECT m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS v
        FROM journal j, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
        WHERE j.terminal_id = $1 AND j.seq >= $2 AND ${counted('m')} AND ${ledgerMeterNameSql('m')} AND ${entryMetersCountSql('j.doc')}
+         AND (NOT (m->>1 LIKE 'billsIn.%' OR m->>1 LIKE 'progressive%.%') OR EXISTS (SELECT 1 FROM meters e
+           WHERE e.terminal_id = $1 AND e.code = $3 AND e.exponent = $4 AND e.scope = m->>0 AND e.name = m->>1))
          AND NOT EXISTS (SELECT 1 FROM currency_spans s WHERE s.terminal_id = $1 AND s.from_seq > $2 AND s.from_seq <= j.seq)
        GROUP BY 1, 2)
      INSERT INTO meters (terminal_id, code, exponent, scope, name, value)

@@ -64,6 +64,11 @@ export const LEDGER_METER_NAMES = [
   ...['ticketsIn', 'ticketsInAmount', 'ticketsOut', 'ticketsOutAmount', 'ticketsVoided'],
 ] as const;
 
+/** The most note denominations a table's meters projection holds (upstream/ingest/meter-kinds.ts); the gaming day's line holds as many (MAX_NOTE_DENOMINATIONS). */
+export const MAX_METER_NOTES = 64;
+/** The most progressive levels a table's meters projection holds (meter-kinds.ts): a round's jackpot has at most 4. */
+export const MAX_METER_LEVELS = 16;
+
 /** The meters a ledger keeps per progressive level, `<name>.<level>` (the level as ledger/entries.ts takes it). */
 export const LEVEL_METER_NAMES = [
   ...['progressiveContributions', 'progressiveHits', 'progressiveWins', 'progressiveSeeds', 'progressiveRounding', 'progressiveResets'],

@@ -8,6 +8,7 @@ import { alarmUnjournalled, newestTs } from '../ticket-word-only.js';
 import type { IngestEntry } from './batch.js';
 import type { FreshRows } from './fresh-rows.js';
 import { projectMeters } from './meters-currency.js';
+import { boundedMeterRows } from './meter-kinds.js';
 import { raiseKioskFaultAlarms } from './kiosk-faults.js';
 import { raiseSupervisorAccountAlarms } from './supervisor-accounts.js';
 import { raiseCredentialChangeAlarms } from './credential-changes.js';
@@ -25,13 +26,16 @@ export async function storeFresh(tx: Sql, terminal: string, rows: FreshRows, cou
     [terminal, cols.seq, cols.type, cols.tx, cols.ts, cols.content, cols.prev, cols.hash, cols.body],
   );
   if (ins.rowCount !== count) throw new Error(`inserted ${ins.rowCount} of ${count} rows under the head lock`);
-  if (meters.size) await projectMeters(tx, terminal, rows);
+  // The notes and levels past the projection's bounds are not projected: alarmed with the meters no ledger writes.
+  const bounded = meters.size ? await boundedMeterRows(tx, terminal, rows.meterRows) : { rows: rows.meterRows, seqs: [] };
+  if (bounded.rows.seq.length) await projectMeters(tx, terminal, { meters, meterRows: bounded.rows });
+  const unreadableMeters = [...new Set([...rows.unreadableMeters, ...bounded.seqs])].sort((a, b) => a - b);
   // The tables' ticket entries settle the authority's register in this same transaction, each once.
   // An entry that does not fit its schema is stored (the journal is the table's) and alarmed, never believed.
   const unreadable = tickets.filter((x) => x.entry === null).map((x) => x.seq);
   if (unreadable.length) await raiseAlarm(tx, terminal, 'ticket-entry-unreadable', { seqs: unreadable });
   // So are meters no ledger writes (an unknown name, or too many in one entry): not counted, named by seq.
-  if (rows.unreadableMeters.length) await raiseMeterUnreadable(tx, terminal, rows.unreadableMeters);
+  if (unreadableMeters.length) await raiseMeterUnreadable(tx, terminal, unreadableMeters);
   // So is a transfer entry: the reconciliation can never pair it.
   const unpaired = unreadableTransferSeqs(cols);
   if (unpaired.length) await raiseAlarm(tx, terminal, 'transfer-entry-unreadable', { seqs: unpaired });
