@@ -45,9 +45,23 @@ export const ROUND_INDEX_SQL = `
     WHERE (doc->'payload'->>'roundId') IS NOT NULL;
 `;
 
-/** A table's entries of one round, by the round's id ($1 the table, $2 the round's entry types, $3 the round). */
-export const ROUND_ENTRIES_SQL = `SELECT seq, body, content_hash, prev_hash, hash FROM journal
-  WHERE terminal_id = $1 AND type = ANY($2::text[]) AND doc->'payload'->>'roundId' = $3 ORDER BY seq`;
+/**
+ * The most bytes of journal text a round's entries may hold for its evidence to be read. A round a
+ * ledger writes is far less (a stadium's settlement of 8,192 lines is about 1.5 MB, its bets a few
+ * hundred bytes each); a table whose key leaked could put a round's id on entry after entry of a
+ * megabyte, and every body was read into the upstream's one process before the round was found
+ * to be no ledger's (tests/security/backoffice-evidence-size.test.ts). Past it: `round-unreadable`.
+ */
+export const MAX_ROUND_TEXT = 64 * 1024 * 1024;
+
+/** The where of a table's entries of one round ($1 the table, $2 the round's entry types, $3 the round). */
+const ROUND_WHERE = `terminal_id = $1 AND type = ANY($2::text[]) AND doc->'payload'->>'roundId' = $3`;
+
+/** A table's entries of one round, by the round's id. */
+export const ROUND_ENTRIES_SQL = `SELECT seq, body, content_hash, prev_hash, hash FROM journal WHERE ${ROUND_WHERE} ORDER BY seq`;
+
+/** How many bytes the round's entries hold, summed before any body is read out. */
+const ROUND_TEXT_SQL = `SELECT COALESCE(SUM(octet_length(body)), 0)::float8 AS n FROM journal WHERE ${ROUND_WHERE}`;
 
 /** Whether another table than $1 closed the round $2. */
 export const ROUND_ELSEWHERE_SQL = `SELECT 1 FROM journal WHERE terminal_id <> $1 AND type IN ('round.settle', 'round.void') AND doc->'payload'->>'roundId' = $2 LIMIT 1`;
@@ -65,6 +79,8 @@ export async function roundEvidence(sql: Sql, terminalId: string, roundId: strin
   const head = (await sql.query<{ seq: number; hash: string }>('SELECT seq, hash FROM heads WHERE terminal_id = $1', [terminalId])).rows[0];
   if (!head) return 'no-table';
   const types = [...ROUND_ENTRY_TYPES];
+  const text = (await sql.query<{ n: number }>(ROUND_TEXT_SQL, [terminalId, types, roundId])).rows[0]?.n ?? 0;
+  if (Number(text) > MAX_ROUND_TEXT) return 'round-unreadable';
   const rows = (await sql.query<Row>(ROUND_ENTRIES_SQL, [terminalId, types, roundId])).rows.map(chainEntry);
   if (rows.length === 0) {
     const elsewhere = await sql.query(ROUND_ELSEWHERE_SQL, [terminalId, roundId]);
