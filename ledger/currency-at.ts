@@ -1,18 +1,5 @@
+import { CURRENCY_NAMING } from '../terms/currency-naming.js';
 import { connectionOf, type Ledger } from './ledger.js';
-
-/**
- * The entries that always named the table's currency (the table refuses a note, a ticket or a
- * transfer in another): what a run of an older host says of its currency. The same set the
- * upstream checks a table's currency by (upstream/table-currency.ts).
- */
-const NAMING: readonly { type: string; path: string }[] = [
-  { type: 'bill.credit', path: '$.payload.currency' },
-  { type: 'cashbox.drop', path: '$.payload.currency' },
-  { type: 'ticket.issue', path: '$.payload.currency' },
-  { type: 'ticket.redeem.stacked', path: '$.payload.currency' },
-  { type: 'transfer.out', path: '$.payload.transfer.currency' },
-  { type: 'transfer.in', path: '$.payload.transfer.currency' },
-];
 
 /** The currency in force at an entry's seq, as `currencyAt` reads it; one reader per page of the log (it keeps what it found per run). */
 export type CurrencyAt = (seq: number) => string | null;
@@ -31,8 +18,9 @@ export function currencyAt(ledger: Ledger): CurrencyAt {
     "SELECT seq, json_extract(body, '$.payload.currency') AS currency FROM journal WHERE type = 'power.reset' AND seq <= ? ORDER BY seq DESC LIMIT 1",
   );
   const nextStart = db.prepare("SELECT seq FROM journal WHERE type = 'power.reset' AND seq > ? ORDER BY seq LIMIT 1");
-  const naming = NAMING.map(({ type, path }) =>
-    db.prepare(`SELECT json_extract(body, '${path}') AS currency FROM journal WHERE type = '${type}' AND seq > ? AND seq < ? ORDER BY seq LIMIT 1`),
+  // The entries that always named the table's currency (terms/currency-naming.ts), the upstream's too.
+  const naming = CURRENCY_NAMING.map(({ type, path }) =>
+    db.prepare(`SELECT json_extract(body, '$.${path.join('.')}') AS currency FROM journal WHERE type = '${type}' AND seq > ? AND seq < ? ORDER BY seq LIMIT 1`),
   );
   const runs = new Map<number, string | null>();
   return (seq) => {

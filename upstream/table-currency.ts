@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { raiseAlarm } from './alarm.js';
 import type { Db, Sql } from './sql.js';
 import { moveMeters } from './ingest/meters-currency.js';
+import { CURRENCY_NAMING } from '../terms/currency-naming.js';
 
 /**
  * A table's currency as its heartbeat names it (issue 49): the ISO 4217 code and the minor-unit
@@ -75,13 +76,23 @@ export const currencyOrder = (a: TableCurrency | null, b: TableCurrency | null):
   a === null || b === null ? Number(a === null) - Number(b === null) : a.code.localeCompare(b.code) || a.exponent - b.exponent;
 
 /**
- * The entries that move money in the table's currency, and where each names it: notes credited,
- * tickets printed or taken in, a cashbox counted, credit moved between tables. A note refused or
- * returned names the currency it claimed, which is no money of the table's and is not read.
+ * The entries that move money in the table's currency, and where each names it (terms/currency-naming.ts,
+ * the list the kiosk's ledger reads too): notes credited, tickets printed or taken in, a cashbox
+ * counted, credit moved between tables. A note refused or returned names the currency it claimed,
+ * which is no money of the table's and is not read. One `WHEN` per path, its types together.
  */
 const MONEY_CURRENCY = `CASE
-    WHEN type IN ('bill.credit', 'cashbox.drop', 'ticket.issue', 'ticket.redeem.stacked') THEN doc->'payload'->>'currency'
-    WHEN type IN ('transfer.out', 'transfer.in') THEN doc->'payload'->'transfer'->>'currency'
+    ${[...new Set(CURRENCY_NAMING.map((n) => n.path.join('.')))]
+      .map((key) => {
+        const path = key.split('.');
+        const types = CURRENCY_NAMING.filter((n) => n.path.join('.') === key).map((n) => `'${n.type}'`);
+        const read = `doc${path
+          .slice(0, -1)
+          .map((k) => `->'${k}'`)
+          .join('')}->>'${path.at(-1)}'`;
+        return `WHEN type IN (${types.join(', ')}) THEN ${read}`;
+      })
+      .join('\n    ')}
   END`;
 
 /**
