@@ -70,6 +70,8 @@ export const layers = {
     // table fold and every other link that tries again use too.
     // The ledger witness's socket protocol and the text of what it signs are the witness's,
     // defined once there: the ledger's client and checks read them (docs/ledger.md, "The witness").
+    // The one folder lock (one process per folder) is the witness's too, the lowest Node layer:
+    // the ledger holds its data folder with it.
     folders: {
       cards: 'any',
       engine: 'types',
@@ -79,6 +81,7 @@ export const layers = {
       terms: 'any',
       'witness/wire.ts': 'any',
       'witness/statement.ts': 'any',
+      'witness/sqlite-folder-lock.ts': 'any',
     },
     packages: ['better-sqlite3', 'zod'],
     node: true,
@@ -181,7 +184,9 @@ export const layers = {
     // The transfers' terms and their reconciliation (issue 34), the tickets' terms and validation
     // numbers (issue 47): pure, zod only, defined once in terms/ for the hosts and the upstream.
     // Nothing of the ledger: a workspace edge to it would install SQLite on the upstream (issue 53).
-    folders: { protocol: 'types', terms: 'any' },
+    // The one folder lock (one process per folder, witness/sqlite-folder-lock.ts: zod and Node's
+    // built-ins only) holds its embedded database folder, as it holds the kiosk's and the witness's.
+    folders: { protocol: 'types', terms: 'any', 'witness/sqlite-folder-lock.ts': 'any' },
     // prom-client: /metrics; fastify-type-provider-zod: routes validated and serialised by their zod schemas, OpenAPI from them.
     packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite', 'prom-client', 'fastify-type-provider-zod'],
     node: true,

@@ -3,13 +3,14 @@
 // from its own, older idea of a head (two heads at one entry, on two chains, both signed), and
 // `etg witness forget` beside a running witness removed a head file it went on writing into (the
 // unlinked file), so the forget was undone at the next start, the terminal answered `failed`. The
-// lock is an exclusive SQLite transaction held open on `witness.lock` (as the kiosk's data folder
-// is held, ledger/data-folder-lock.ts; here Node's own SQLite, the witness taking no package but
-// zod): a POSIX advisory lock the kernel drops however the process ends (SIGKILL, a power cut), so
-// a dead witness never leaves a lock to clear by hand.
+// lock is the one folder lock (witness/sqlite-folder-lock.ts, as the kiosk's data folder and the
+// upstream's are held) on `witness.lock`, opened with Node's own SQLite (the witness taking no
+// package but zod): a POSIX advisory lock the kernel drops however the process ends (SIGKILL, a
+// power cut), so a dead witness never leaves a lock to clear by hand.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { holdFolder, type HeldFolder } from './sqlite-folder-lock.js';
 
 export const WITNESS_LOCK_FILE = 'witness.lock';
 
@@ -21,9 +22,7 @@ export class WitnessFolderBusy extends Error {
   }
 }
 
-export interface WitnessFolderLock {
-  release(): void;
-}
+export type WitnessFolderLock = HeldFolder;
 
 /**
  * Takes the folder's lock, or throws WitnessFolderBusy at once. `create: false` (forget, run as
@@ -31,31 +30,11 @@ export interface WitnessFolderLock {
  * leaves a file of its own that the witness's user could not open.
  */
 export function lockWitnessFolder(dir: string, o: { create?: boolean } = {}): WitnessFolderLock | null {
-  const file = path.join(dir, WITNESS_LOCK_FILE);
-  if (o.create === false && !existsSync(file)) return null;
-  // timeout 0: a held lock is an answer, not something to wait for.
-  const db = new DatabaseSync(file, { timeout: 0 });
-  try {
-    db.exec('PRAGMA journal_mode = DELETE');
-    db.exec('BEGIN EXCLUSIVE');
-    db.exec('CREATE TABLE IF NOT EXISTS held (pid INTEGER)');
-  } catch (e) {
-    db.close();
-    // SQLITE_BUSY (5), SQLITE_LOCKED (6): another process holds it.
-    const code = (e as { errcode?: number }).errcode;
-    if (code === 5 || code === 6) throw new WitnessFolderBusy(dir);
-    throw e;
-  }
-  let held = true;
-  return {
-    release() {
-      if (!held) return;
-      held = false;
-      try {
-        db.exec('ROLLBACK');
-      } finally {
-        db.close();
-      }
-    },
-  };
+  if (o.create === false && !existsSync(path.join(dir, WITNESS_LOCK_FILE))) return null;
+  return holdFolder({
+    dir,
+    lockFile: WITNESS_LOCK_FILE,
+    open: (file) => new DatabaseSync(file, { timeout: 0 }),
+    busy: () => new WitnessFolderBusy(dir),
+  });
 }
