@@ -5,12 +5,10 @@ import { openBillAcceptorPort } from '../../hardware/open.js';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
 import type { BillAcceptorSimControls } from '../../hardware/billacceptor/sim-controls.js';
 import type { SimCable } from '../../hardware/open.js';
-import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
 import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
-import { portRedial, type Redial } from '../limits/redial.js';
-import { closeAtStop, openSettled } from './close-at-stop.js';
 import { DeviceLink } from './device-link.js';
+import { PortRelay, type PortWords } from './port-relay.js';
 import { SasRelay } from './sas-relay.js';
 
 export interface ByteRelayOptions {
@@ -30,8 +28,13 @@ export interface ByteRelayOptions {
   clock?: Clock;
 }
 
-/** The most bytes one message carries (a few frames of either protocol). */
-const CHUNK = 2048;
+const ACCEPTOR_PORT: PortWords = {
+  port: (open, detail) => (detail === undefined ? { type: 'port', open } : { type: 'port', open, detail }),
+  bytes: (data) => ({ type: 'bytes', data }),
+  name: 'acceptor',
+  openFailed: "the acceptor's port did not open",
+  writeFailed: 'write to the acceptor failed',
+};
 
 /**
  * The station's bill acceptor relayed byte for byte: the table host runs the driver, as for a
@@ -41,28 +44,21 @@ const CHUNK = 2048;
  * validator's encryption runs end to end between the host and the validator (docs/security.md).
  * The port is opened once the host has greeted the link and kept open across the link's drops (the
  * device keeps its state; the host's driver resynchronises by polling); a port that goes is
- * opened again with backoff and the host is told (the backoff starts over only after a port that
- * held open, PORT_HELD_MS: one that goes as it opens is not opened every 250 ms).
+ * opened again with backoff and the host is told (a PortRelay, as the SAS link's).
  */
 export class ByteRelay {
   private readonly link: DeviceLink;
   private readonly sas: SasRelay | null;
-  private port: BytePort | null = null;
-  /** The open in flight: a stop waits for it, so the port it hands over is closed before the stop resolves. */
-  private opened: Promise<void> | null = null;
-  private readonly opener: PortOpener;
+  /** The acceptor's port, relayed. */
+  private readonly acceptor: PortRelay;
   private readonly clock: Clock;
   private readonly sim: (BillAcceptorSimControls & SimCable) | undefined;
-  private stopped = false;
-  /** The port's tries (portRedial). */
-  private readonly redial: Redial;
 
   constructor(private readonly o: ByteRelayOptions) {
     const opened = (o.openPort ?? openBillAcceptorPort)(o.spec, { protocol: o.protocol, currency: o.currency });
-    this.opener = opened.opener;
     this.sim = opened.simulator;
     this.clock = o.clock ?? realClock;
-    this.redial = portRedial(this.clock);
+    this.acceptor = new PortRelay(opened.opener, (m) => this.send(m), o.log, this.clock, ACCEPTOR_PORT);
     this.sas = o.sas ? new SasRelay(o.sas, (m) => this.send(m), o.log, undefined, this.clock) : null;
     this.link = new DeviceLink({
       enrolment: o.enrolment,
@@ -94,12 +90,10 @@ export class ByteRelay {
 
   /** Resolves once an open in flight has settled (at most `OPEN_WAIT_MS`) and the ports are closed; nothing is sent nor armed after it. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.redial.stop();
+    this.acceptor.halt();
     this.link.stop();
     await this.sas?.stop();
-    await openSettled(this.opened, this.clock);
-    await closeAtStop(this.port, this.o.log, 'acceptor');
+    await this.acceptor.close();
   }
 
   private send(m: AgentMessage): void {
@@ -109,50 +103,13 @@ export class ByteRelay {
   private receive(m: HostDeviceMessage): void {
     if (this.sas?.receive(m)) return;
     if (m.type === 'device-welcome') {
-      if (this.port) this.send({ type: 'port', open: true });
-      else this.open();
+      this.acceptor.welcome();
       return;
     }
     if (m.type === 'bytes') {
-      const port = this.port;
-      if (!port) return;
-      port
-        .write(Buffer.from(m.data, 'base64'))
-        .catch((e: unknown) => this.o.log.warn({ err: e instanceof Error ? e.message : String(e) }, 'write to the acceptor failed'));
+      this.acceptor.write(m.data);
       return;
     }
     if (m.type === 'refused') this.o.log.warn({ reason: m.reason }, 'the table refused a message');
-  }
-
-  private open(): void {
-    if (this.opened || this.port || this.stopped) return;
-    this.opened = this.openPort().finally(() => (this.opened = null));
-  }
-
-  private async openPort(): Promise<void> {
-    let port: BytePort;
-    try {
-      port = await this.opener();
-    } catch (e) {
-      if (this.stopped) return; // nothing to tell a stopped link, nothing to retry
-      this.o.log.warn({ err: e instanceof Error ? e.message : String(e) }, "the acceptor's port did not open");
-      this.send({ type: 'port', open: false, detail: (e instanceof Error ? e.message : String(e)).slice(0, 400) });
-      this.redial.lost(() => this.open());
-      return;
-    }
-    // Stopped while it opened: its stop found no port to close, and waits for this one's close (sas-relay.ts does the same).
-    if (this.stopped) return closeAtStop(port, this.o.log, 'acceptor');
-    this.redial.up();
-    this.port = port;
-    port.onData((bytes) => {
-      for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
-    });
-    port.onClose((err) => {
-      if (this.port !== port || this.stopped) return;
-      this.port = null;
-      this.send({ type: 'port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
-      this.redial.lost(() => this.open());
-    });
-    this.send({ type: 'port', open: true });
   }
 }
