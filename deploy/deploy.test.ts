@@ -355,8 +355,12 @@ describe('packaging dry run (every step that needs no download)', () => {
       // What a configuration order may change and how large its value may be, the upstream's bound
       // on a proposal and the table's on an order (a review of the configuration orders).
       'terms/config-order-terms.ts',
+      // The entries that always name the table's currency, which the upstream checks a table's journal by and the kiosk reads a run's currency by.
+      'terms/currency-naming.ts',
       // The house edges the gaming day's theoretical win reads (issue 49): data, written from the engine.
       'terms/house-edges.ts',
+      // The table meters both /metrics count, by the same names (the host's and the upstream's).
+      'terms/meter-metrics.ts',
       // A round's record and evidence bundle from its journal entries, the kiosk's and the back
       // office's one implementation (issue 49), with the payload schemas of a round they read.
       'terms/payload-fields.ts',

@@ -1,20 +1,14 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { openAlarms, terminalFigures } from './queries.js';
 import type { Sql } from './sql.js';
+import { TABLE_METER_METRICS } from '../terms/meter-metrics.js';
 
 /**
  * The table meters every kiosk journals, as Prometheus counters per terminal (the same names the
- * kiosk's own /metrics uses, with `terminal`, `game`, `currency` and `exponent` labels here). Amounts
+ * kiosk's own /metrics uses, terms/meter-metrics.ts, with `terminal`, `game`, `currency` and `exponent` labels here). Amounts
  * are in minor units of the currency the table held when it journalled them, one series per currency.
  */
-export const METER_COUNTERS = [
-  { metric: 'etg_rounds_total', meter: 'gamesPlayed', help: 'rounds settled' },
-  { metric: 'etg_rounds_voided_total', meter: 'voidedRounds', help: 'rounds voided, every bet returned' },
-  { metric: 'etg_bets_minor_total', meter: 'creditsWagered', help: 'credits wagered, minor units' },
-  { metric: 'etg_wins_minor_total', meter: 'creditsWon', help: 'credits paid back to players by settlements (stake and win), minor units' },
-  { metric: 'etg_credits_in_minor_total', meter: 'totalIn', help: 'credits in (banknotes), minor units' },
-  { metric: 'etg_credits_out_minor_total', meter: 'totalOut', help: 'credits out (handpays paid), minor units' },
-] as const;
+export const METER_COUNTERS = TABLE_METER_METRICS;
 
 type Figures = Awaited<ReturnType<typeof terminalFigures>>;
 

@@ -1,17 +1,13 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { HostMetricSources } from './metric-sources.js';
+import { TABLE_METER_METRICS } from '../../terms/meter-metrics.js';
 
 /**
- * Table meters exposed as counters: the same names as the upstream's per-terminal ones
- * (upstream/metrics.ts), labelled with the table's game here. Amounts in minor units.
+ * Table meters exposed as counters: the names the upstream counts per terminal too (terms/meter-metrics.ts),
+ * labelled with the table's game here, and the table's misreads. Amounts in minor units.
  */
 export const TABLE_METER_COUNTERS = [
-  { metric: 'etg_rounds_total', meter: 'gamesPlayed', help: 'rounds settled' },
-  { metric: 'etg_rounds_voided_total', meter: 'voidedRounds', help: 'rounds voided, every bet returned' },
-  { metric: 'etg_bets_minor_total', meter: 'creditsWagered', help: 'credits wagered, minor units' },
-  { metric: 'etg_wins_minor_total', meter: 'creditsWon', help: 'credits paid back to players by settlements (stake and win), minor units' },
-  { metric: 'etg_credits_in_minor_total', meter: 'totalIn', help: 'credits in (banknotes), minor units' },
-  { metric: 'etg_credits_out_minor_total', meter: 'totalOut', help: 'credits out (handpays paid), minor units' },
+  ...TABLE_METER_METRICS,
   { metric: 'etg_misreads_total', meter: 'misreads', help: 'cards the shoe could not read or that broke the round' },
 ] as const;
 
