@@ -38,24 +38,34 @@ export class HeadSlots {
   constructor(
     readonly file: string,
     private readonly publicKey: KeyObject,
+    /** The terminal whose file it is: a slot naming another (another head file copied over this one) does not count. */
+    private readonly terminal: string,
   ) {}
 
   /**
    * The newest valid head in the file, or null when there is none yet (no file, or an empty one: a
    * crash before the first write landed). A file that holds bytes but no slot that verifies (both
-   * slots damaged, or written under another key) throws `HeadLost`: it is never taken for "none yet".
+   * slots damaged, written under another key, or heads of another terminal) throws `HeadLost`: it
+   * is never taken for "none yet", nor another terminal's head for this one's (the witness signed
+   * on from it: a head of this terminal off its chain).
    */
   read(): SignedHead | null {
     let best: { n: number; head: SignedHead } | null = null;
     const slots = readSlots(this.file);
-    for (const parsed of slots) {
-      if (!statementSigned(this.publicKey, headStatement(parsed.head), parsed.head.signature)) continue;
+    const signed = slots.filter((s) => statementSigned(this.publicKey, headStatement(s.head), s.head.signature));
+    for (const parsed of signed) {
+      if (parsed.head.terminal !== this.terminal) continue;
       if (!best || parsed.n > best.n) best = parsed;
     }
     if (!best && existsSync(this.file) && statSync(this.file).size > 0) {
+      const other = signed[0]?.head.terminal;
       throw new HeadLost(
         this.file,
-        slots.length > 0 ? "holds no slot that verifies with this witness's key" : 'holds no slot that verifies (neither slot is a head)',
+        other !== undefined
+          ? `holds a head of ${other}, not of ${this.terminal}`
+          : slots.length > 0
+            ? "holds no slot that verifies with this witness's key"
+            : 'holds no slot that verifies (neither slot is a head)',
       );
     }
     this.counter = best?.n ?? 0;

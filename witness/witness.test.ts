@@ -376,6 +376,39 @@ describe('the ledger witness', () => {
     w.close();
   });
 
+  it("fails loudly when its head file holds another terminal's head (another head file copied over it): never signs on from that chain", () => {
+    const dir = fresh();
+    const k = key();
+    const c = chain(3);
+    let w = new Witness({ dir, key: k });
+    assert.ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links, to: at(c, 3) }).ok);
+    // Terminal U, further on: its head file holds a head the witness signed, of U.
+    const uLinks = Array.from({ length: 10 }, (_, i) => createHash('sha256').update(`u${i}`).digest('hex'));
+    const uHead = uLinks.reduce((h, l) => chainHash(h, l), genesisHash('U'));
+    assert.ok(w.handle({ id: 2, op: 'witness', terminal: 'U', from: { seq: 0, hash: genesisHash('U') }, links: uLinks, to: { seq: 10, hash: uHead } }).ok);
+    w.close();
+    const file = path.join(dir, 'heads', 'T');
+    writeFileSync(file, readFileSync(path.join(dir, 'heads', 'U')));
+    w = new Witness({ dir, key: k });
+    const head = w.handle({ id: 3, op: 'head', terminal: 'T' });
+    assert.equal(refused(head), 'failed', `T's head is not U's: ${JSON.stringify(head)}`);
+    assert.ok(!head.ok && head.message.includes(file), head.ok ? '' : head.message);
+    // Going on from U's head as T's: refused, no head of T signed off T's chain.
+    const link = createHash('sha256').update('forked').digest('hex');
+    const forked = w.handle({
+      id: 4,
+      op: 'witness',
+      terminal: 'T',
+      from: { seq: 10, hash: uHead },
+      links: [link],
+      to: { seq: 11, hash: chainHash(uHead, link) },
+    });
+    assert.equal(refused(forked), 'failed', `no head of T from U's chain: ${JSON.stringify(forked)}`);
+    // U is served all the same.
+    assert.ok(w.handle({ id: 5, op: 'head', terminal: 'U' }).ok);
+    w.close();
+  });
+
   it("starts again after a power cut tore the record's last line, and after a write the disk cut short", () => {
     const dir = fresh();
     const k = key();

@@ -450,7 +450,7 @@ export class Witness {
   private slots(terminal: string): HeadSlots {
     let s = this.heads.get(terminal);
     if (!s) {
-      s = new HeadSlots(path.join(this.o.dir, 'heads', terminal), this.o.key.publicKey);
+      s = new HeadSlots(path.join(this.o.dir, 'heads', terminal), this.o.key.publicKey, terminal);
       this.heads.set(terminal, s);
     }
     return s;
