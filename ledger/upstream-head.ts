@@ -1,3 +1,4 @@
+import { boundedText } from './bounded-answer.js';
 import type { Receipt } from './receipts.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from './sign.js';
 import { checkAnswer, HeadReceipt, ReceiptKey } from './wire.js';
@@ -20,9 +21,8 @@ export async function askUpstreamHead(
   const root = url.replace(/\/+$/, '');
   const f = o.fetch ?? globalThis.fetch.bind(globalThis);
   const signal = AbortSignal.timeout(o.timeoutMs ?? 15_000);
-  const keyRes = await f(`${root}/v1/receipt-key`, { signal });
-  if (keyRes.status !== 200) throw new Error(`the upstream answered /v1/receipt-key with ${keyRes.status}`);
-  const key = checkAnswer(ReceiptKey, 'receipt key', await keyRes.json());
+  const keyRes = await f(`${root}/v1/receipt-key`, { signal, redirect: 'manual' });
+  const key = checkAnswer(ReceiptKey, 'receipt key', await answerOf(keyRes, '/v1/receipt-key'));
   const body = JSON.stringify({ terminalId: credentials.terminalId });
   const ts = Date.now();
   const sig = signRequest(Buffer.from(credentials.key, 'base64'), 'POST', '/v1/head', credentials.terminalId, ts, body);
@@ -36,8 +36,28 @@ export async function askUpstreamHead(
     },
     body,
     signal,
+    redirect: 'manual',
   });
-  if (res.status !== 200) throw new Error(`the upstream answered /v1/head with ${res.status}: ${(await res.text()).slice(0, 200)}`);
-  const head = checkAnswer(HeadReceipt, 'head receipt', await res.json());
+  const head = checkAnswer(HeadReceipt, 'head receipt', await answerOf(res, '/v1/head'));
   return { receipt: head.receipt, publicKey: key.publicKey };
+}
+
+/**
+ * A 200's JSON, read to the sync client's bound (ledger/bounded-answer.ts), else a throw. A redirect
+ * is never followed, as the sync client follows none: the key and the receipt would come from
+ * wherever it pointed (plain http too), and the signed request would go there.
+ */
+async function answerOf(res: Response, path: string): Promise<unknown> {
+  if (res.status >= 300 && res.status < 400) {
+    await res.body?.cancel();
+    const to = (res.headers.get('location') ?? '').slice(0, 200);
+    throw new Error(`the upstream answered ${path} with ${res.status}, a redirect${to ? ` to ${to}` : ''}: not followed`);
+  }
+  const text = await boundedText(res, path);
+  if (res.status !== 200) throw new Error(`the upstream answered ${path} with ${res.status}: ${text.slice(0, 200)}`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error(`the upstream answered ${path} with something that is not JSON`);
+  }
 }
