@@ -259,7 +259,7 @@ async function attachWitness(
 ): Promise<{ witness: WitnessLink | null; witnessEvents: WitnessEvents }> {
   const witnessEvents: WitnessEvents = {
     stop: (_stop: boolean): void => undefined,
-    alarm: (_alarm: { kind: string; message: string }): void => undefined,
+    alarm: (): void => undefined,
   };
   if (!options.witness) return { witness: null, witnessEvents };
   const w = options.witness;

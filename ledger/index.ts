@@ -20,7 +20,7 @@ export {
   type TableSnapshot,
 } from './ledger.js';
 export { WitnessClient, WitnessProtocolError, WitnessRefused, WitnessUnreachable, type WitnessIdentity } from './witness-client.js';
-export { useWitnessForVerify, WitnessLink, type WitnessLimits, type WitnessLinkOptions, type WitnessStatus } from './witness-link.js';
+export { useWitnessForVerify, WitnessLink, type WitnessAlarm, type WitnessLimits, type WitnessLinkOptions, type WitnessStatus } from './witness-link.js';
 export {
   account,
   BILL_REFUSALS,

@@ -24,6 +24,15 @@ const CHECKPOINT_INTEGRITY: ReadonlySet<RefusalReason> = new Set(['not-derived',
 
 export type WitnessAlarmKind = 'witness-refused' | 'witness-protocol' | 'witness-backwards';
 
+/**
+ * A witness alarm: its kind and its text (the log's), with what a screen words it by: the
+ * refusal's reason (`witness-refused`), the head it went back from and to (`witness-backwards`).
+ */
+export type WitnessAlarm =
+  | { kind: 'witness-refused'; message: string; refusal: RefusalReason }
+  | { kind: 'witness-protocol'; message: string }
+  | { kind: 'witness-backwards'; message: string; from: number; to: number };
+
 export interface WitnessLimits {
   /** Stop new bets when more entries than this are not yet witnessed (default 1,000)… */
   maxUnwitnessedEntries?: number;
@@ -43,7 +52,7 @@ export interface WitnessLinkOptions {
    * protocol; raised once until a request passes, the link trying again meanwhile), or its head went
    * back below one it had signed (`witness-backwards`, the link going on from it): someone must look.
    */
-  onAlarm?: (alarm: { kind: WitnessAlarmKind; message: string }) => void;
+  onAlarm?: (alarm: WitnessAlarm) => void;
   /** A callback above threw (the host's fault refused by a full journal): caught so the loop goes on, told here (the host logs it). */
   onCallbackError?: (err: unknown) => void;
   /** Waits between tries while the witness does not answer: doubling from this (default 250 ms) up to 10 s. */
@@ -278,7 +287,7 @@ export class WitnessLink {
   }
 
   /** The alarm, raised from the loop's catch: a receiver's throw there is caught and told, as a signal's (checkLimits). */
-  private alarm(alarm: { kind: WitnessAlarmKind; message: string }): void {
+  private alarm(alarm: WitnessAlarm): void {
     try {
       this.o.onAlarm?.(alarm);
     } catch (e) {
@@ -347,7 +356,7 @@ export class WitnessLink {
     if (e instanceof WitnessRefused) {
       this.state = 'refused';
       this.refusal = e;
-      this.alarm({ kind: 'witness-refused', message: this.lastError });
+      this.alarm({ kind: 'witness-refused', message: this.lastError, refusal: e.reason });
       this.pendingCheckpoint?.reject(e);
       this.pendingCheckpoint = null;
       return 1000;
@@ -465,6 +474,8 @@ export class WitnessLink {
     this.alarm({
       kind: 'witness-backwards',
       message: `the witness's head went back from entry ${this.witnessed.seq} to ${to}: it lost heads it had signed; they are signed again from there`,
+      from: this.witnessed.seq,
+      to,
     });
   }
 
@@ -480,6 +491,8 @@ export class WitnessLink {
     this.alarm({
       kind: 'witness-backwards',
       message: `the witness's head is entry ${this.witnessed.seq}, but it signed the checkpoint at entry ${c.checkpoint.seq}: it lost heads it had signed (its folder restored from an older copy or swapped, or this terminal forgotten); they are signed again from there`,
+      from: c.checkpoint.seq,
+      to: this.witnessed.seq,
     });
   }
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
+import type { Ledger, SyncClient, WitnessAlarm, WitnessLink } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { FloorClock } from '../tickets/floor-clock.js';
 import type { ProgramLayout, ProgramManifest } from '../service/program-hash.js';
@@ -7,7 +7,7 @@ import type { ProgramLayout, ProgramManifest } from '../service/program-hash.js'
 /** What the witness signals, routed to the tilts once they exist (host/start/signals.ts). */
 export interface WitnessEvents {
   stop: (stop: boolean) => void;
-  alarm: (alarm: { kind: string; message: string }) => void;
+  alarm: (alarm: WitnessAlarm) => void;
 }
 
 /** What the sync client signals, routed once the table exists; `clean`: the previous run stopped cleanly. */

@@ -56,4 +56,52 @@ describe('the sync client’s alarms at the table', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("says the ledger witness's alarm by key (the service screen words a fault's detail only by key): refused with its reason, out of protocol, gone back", async () => {
+    const alarms = [
+      {
+        alarm: { kind: 'witness-refused', message: 'the ledger witness refused: not-derived: …', refusal: 'not-derived' },
+        say: { key: 'tiltDetail.witnessRefused', values: { reason: 'not-derived' } },
+      },
+      {
+        alarm: { kind: 'witness-protocol', message: "a head's signature does not verify with the witness's key" },
+        say: { key: 'tiltDetail.witnessProtocol', values: {} },
+      },
+      {
+        alarm: { kind: 'witness-backwards', message: "the witness's head went back from entry 5 to 2", from: 5, to: 2 },
+        say: { key: 'tiltDetail.witnessBackwards', values: { from: 5, to: 2 } },
+      },
+    ] as const;
+    for (const { alarm, say } of alarms) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'signals-'));
+      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
+      try {
+        const log = pino({ level: 'silent' });
+        const tilts = new TiltManager({ ledger, log });
+        const syncEvents: SyncEvents = {
+          stopNewBets: () => undefined,
+          clean: true,
+          health: () => ({}),
+          configOrders: () => undefined,
+          alarm: () => undefined,
+          clock: new FloorClock(),
+        };
+        const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
+        const { disk, ledgerCheck } = routeSignals(
+          dir,
+          { ledger, log, sync: null, syncEvents, witness: { start: () => undefined } as never, witnessEvents },
+          { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
+          new StartStops(log),
+        );
+        disk.stop();
+        await ledgerCheck.stop();
+        witnessEvents.alarm(alarm);
+        const fault = tilts.list().find((t) => t.kind === 'ledger-integrity');
+        assert.deepEqual(fault?.say, say, `${alarm.kind}: ${JSON.stringify(fault)}`);
+      } finally {
+        ledger.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
 });

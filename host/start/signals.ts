@@ -2,9 +2,9 @@ import { DiskSpaceMonitor } from '../tilts/disk-space.js';
 import { FloorClockWatch } from '../floor/floor-clock-watch.js';
 import { LedgerFileWatch } from '../tilts/ledger-file-watch.js';
 import { RefusalLog } from '../tilts/tilt-refusals.js';
-import { onLedgerWriteLost } from '../../ledger/index.js';
+import { onLedgerWriteLost, type WitnessAlarm } from '../../ledger/index.js';
 import { onListenerFault } from '../../hardware/clock.js';
-import { tiltDetailSaid } from '../../locales/said.js';
+import { tiltDetailSaid, type Said } from '../../locales/said.js';
 import { onUpstreamSignal, onWitnessSignal } from '../tilts/tilt-sources.js';
 import type { Opened } from './opened.js';
 import type { StartStops } from './stops.js';
@@ -52,7 +52,7 @@ export function routeSignals(
     witnessEvents.stop = (stop) => onWitnessSignal(tilts, stop, tiltDetailSaid('unwitnessedBeyondLimit'));
     witnessEvents.alarm = (alarm) => {
       log.error({ alarm }, 'ledger witness alarm');
-      tilts.raise('ledger-integrity', { detail: alarm.message.slice(0, 300) });
+      tilts.raise('ledger-integrity', { detail: alarm.message.slice(0, 300), say: witnessAlarmSaid(alarm) });
     };
     onWitnessSignal(tilts, false);
     if (recovery.ledgerVerified) witness.start();
@@ -119,4 +119,14 @@ function watchLedgerWrites(
     offLost();
     offAppended();
   });
+}
+
+/**
+ * A witness alarm said by key (the service screen words a fault's detail by key only; the text
+ * stays in the log): a refusal with its reason's code, a protocol fault, a head gone back.
+ */
+function witnessAlarmSaid(alarm: WitnessAlarm): Said {
+  if (alarm.kind === 'witness-refused') return tiltDetailSaid('witnessRefused', { reason: alarm.refusal });
+  if (alarm.kind === 'witness-backwards') return tiltDetailSaid('witnessBackwards', { from: alarm.from, to: alarm.to });
+  return tiltDetailSaid('witnessProtocol');
 }
