@@ -6,12 +6,19 @@ import { keepReceipt, readReceipt, RECEIPT_FILE, receiptSigned } from './receipt
 import { AnswerTooLarge, boundedText } from './bounded-answer.js';
 export { ANSWER_BYTES_MAX } from './bounded-answer.js';
 import { checkAnswer, ErrorAnswer, HeartbeatAck, IngestAck, IngestGap, WireError } from './wire.js';
+import { UnsyncedAges } from './unsynced-ages.js';
 
 export interface SyncLimits {
   /** Stop new bets when more entries than this are unacknowledged (default 50 000). */
   maxUnsyncedEntries?: number;
   /** … or when the oldest unacknowledged entry is older than this (default 4 h). */
   maxUnsyncedSeconds?: number;
+  /**
+   * Milliseconds on a clock that only moves forward (default `performance.now`), that age is
+   * counted on for the entries journalled while the client runs: a wall clock set back does not
+   * make them young again (ledger/unsynced-ages.ts).
+   */
+  monotonic?: () => number;
 }
 
 export interface SyncOptions {
@@ -175,6 +182,8 @@ export class SyncClient {
   /** The heartbeats under way (each with its orders), aborted and waited for by `stop`. */
   private readonly beats = new Set<{ abort: AbortController; done: Promise<boolean> }>();
   private lastHeartbeat: { at: string; ok: boolean; error: string | null } | null = null;
+  /** When the entries not yet acknowledged were journalled, on the monotonic clock (the age limit; unsynced-ages.ts). */
+  private readonly ages: UnsyncedAges;
 
   constructor(ledger: Ledger, options: SyncOptions) {
     if (options.credentials.terminalId !== ledger.terminalId) {
@@ -188,7 +197,8 @@ export class SyncClient {
     this.ledger = ledger;
     this.key = Buffer.from(options.credentials.key, 'base64');
     this.receiptKey = options.credentials.receiptKey;
-    this.limits = { maxUnsyncedEntries: 50_000, maxUnsyncedSeconds: 4 * 3600, ...options.limits };
+    this.limits = { maxUnsyncedEntries: 50_000, maxUnsyncedSeconds: 4 * 3600, monotonic: () => performance.now(), ...options.limits };
+    this.ages = new UnsyncedAges(ledger, () => this.o.now(), this.limits.monotonic);
     this.o = {
       maxBatchEntries: 500,
       maxBatchBytes: 512 * 1024,
@@ -207,6 +217,7 @@ export class SyncClient {
   start(): void {
     if (this.running) return;
     this.state = 'idle';
+    this.ages.start();
     this.running = this.loop().finally(() => {
       this.running = null;
       this.state = 'stopped';
@@ -290,6 +301,7 @@ export class SyncClient {
   async stop(): Promise<void> {
     const r = this.running;
     this.state = 'stopped';
+    this.ages.stop();
     if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     this.abort?.abort();
     const beats = [...this.beats];
@@ -307,7 +319,8 @@ export class SyncClient {
     const anchor = syncAnchor(this.ledger);
     const stats = outboxStats(this.ledger);
     const now = this.o.now().getTime();
-    const lagSeconds = stats.oldestQueuedAt ? Math.max(0, Math.floor((now - Date.parse(stats.oldestQueuedAt)) / 1000)) : 0;
+    const wallLag = stats.oldestQueuedAt ? Math.max(0, Math.floor((now - Date.parse(stats.oldestQueuedAt)) / 1000)) : 0;
+    const lagSeconds = this.ages.lagSeconds(wallLag, stats.pending);
     const s: SyncStatus = {
       state: this.state,
       terminalId: this.ledger.terminalId,
@@ -409,6 +422,7 @@ export class SyncClient {
       const ack = await this.post(body);
       this.backwards(anchor.ackedSeq, ack.ackedSeq);
       recordAck(this.ledger, ack.ackedSeq, ack.headHash, this.o.now());
+      this.ages.acknowledged(anchor.ackedSeq, ack.ackedSeq);
       this.keep(ack);
       const last = batch.entries[batch.entries.length - 1]!;
       if (ack.ackedSeq < last.seq) throw new ShortAck(ack.ackedSeq, batch.entries[0]!.seq, last.seq);
@@ -433,6 +447,7 @@ export class SyncClient {
         try {
           this.backwards(anchor.ackedSeq, gap.data.ackedSeq);
           recordAck(this.ledger, gap.data.ackedSeq, gap.data.headHash, this.o.now());
+          this.ages.acknowledged(anchor.ackedSeq, gap.data.ackedSeq);
           this.rewinds++;
           this.rewound = true;
           this.failures = 0;
