@@ -55,7 +55,10 @@ export function outboxStats(ledger: Ledger): { pending: number; oldestQueuedAt: 
  */
 export function readBatch(ledger: Ledger, afterSeq: number, maxCount: number, maxBytes: number): { prevHash: string; entries: WireEntry[] } {
   const prev = afterSeq === 0 ? genesisHash(ledger.terminalId) : ledger.entry(afterSeq)?.hash;
-  if (prev === undefined) throw new Error(`no journal entry ${afterSeq} to resume after`);
+  if (prev === undefined)
+    throw new AckMismatchError(
+      `no journal entry ${afterSeq} to resume after: the upstream acknowledged it, this journal does not hold it (its tail cut, or an older copy)`,
+    );
   const rows = connectionOf(ledger).prepare('SELECT seq, hash, body FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, maxCount) as WireEntry[];
   const entries: WireEntry[] = [];
   let bytes = 0;

@@ -414,11 +414,12 @@ export class SyncClient {
   /** One batch: 'sent' (acknowledged), 'empty' (in sync) or 'failed' (will retry after backoff). */
   async syncOnce(): Promise<'sent' | 'empty' | 'failed'> {
     const anchor = syncAnchor(this.ledger);
-    const batch = readBatch(this.ledger, anchor.ackedSeq, this.o.maxBatchEntries, this.o.maxBatchBytes);
-    if (batch.entries.length === 0) return 'empty';
-    if (!this.stopped()) this.state = 'sending';
-    const body = JSON.stringify({ terminalId: this.ledger.terminalId, prevHash: batch.prevHash, entries: batch.entries });
     try {
+      // A journal without the entry acknowledged (its tail cut) is an AckMismatchError: an alarm, not a throw out of the loop.
+      const batch = readBatch(this.ledger, anchor.ackedSeq, this.o.maxBatchEntries, this.o.maxBatchBytes);
+      if (batch.entries.length === 0) return 'empty';
+      if (!this.stopped()) this.state = 'sending';
+      const body = JSON.stringify({ terminalId: this.ledger.terminalId, prevHash: batch.prevHash, entries: batch.entries });
       const ack = await this.post(body);
       this.backwards(anchor.ackedSeq, ack.ackedSeq);
       recordAck(this.ledger, ack.ackedSeq, ack.headHash, this.o.now());
