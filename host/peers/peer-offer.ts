@@ -105,6 +105,9 @@ export const OFFER_REFUSALS = [
   // Not the file's: a remote station given is already homed at another peer table; or the peers are at their most.
   'stations-elsewhere',
   'too-many-peers',
+  // Not the file's: this table's own peers.json cannot be read; or the stations given are not a list the peers file takes.
+  'peers-unreadable',
+  'bad-stations',
 ] as const;
 export type OfferRefusal = (typeof OFFER_REFUSALS)[number];
 

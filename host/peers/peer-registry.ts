@@ -245,9 +245,9 @@ export class PeerRegistry {
     const { enrolment, offer } = checked;
     const table = enrolment.table;
     const before = this.peersFile();
-    if (!before.ok) return before;
+    if (!before.ok) return { ok: false, detail: before.detail, refusal: 'peers-unreadable' };
     const peer = Peer.safeParse({ enrolment, stations: [...stations] });
-    if (!peer.success) return { ok: false, detail: `stations: ${peer.error.issues[0]?.message ?? 'invalid'}` };
+    if (!peer.success) return { ok: false, detail: `stations: ${peer.error.issues[0]?.message ?? 'invalid'}`, refusal: 'bad-stations' };
     const next = PeersFile.safeParse({ ...before.file, peers: [...before.file.peers.filter((p) => p.enrolment.table !== table), peer.data] });
     if (!next.success) {
       // The screen words why (a station homed at another peer, one peer too many); the schema's English is the log's.

@@ -7,6 +7,7 @@ import { AccountError, label, type Account, type AccountStore, type CheckResult 
 import type { DeniedReason } from './account-journal.js';
 import { serviceSaid, tiltDetailSaid } from '../../locales/said.js';
 import { refusedBy } from './refusal-words.js';
+import { faultKind, faultNotice } from './fault-words.js';
 import { buildPage, FIRST_PAGE, type PageRequest } from './pages.js';
 import { mayConfirm, mayStart, mayStartTwoPerson } from './roles.js';
 import type { BackendResult, ServiceBackend } from './service-backend.js';
@@ -32,6 +33,8 @@ export interface ServiceHostOptions {
   limits?: SignInLimits;
   /** Each refused sign-in or confirmation, by reason (/metrics). */
   onRefused?: (reason: SignInRefusal) => void;
+  /** Where an exception a service action threw is written in full (the screen is told its kind only). */
+  log?: { error(fields: object, message: string): void };
 }
 
 interface Session {
@@ -508,9 +511,11 @@ class ServiceConsole {
     this.busy = true;
     this.changed();
     task()
-      .catch((e: unknown) =>
-        this.say({ ok: false, key: 'service.failed.refused', values: { detail: (e instanceof Error ? e.message : String(e)).slice(0, 200) } }),
-      )
+      .catch((e: unknown) => {
+        const kind = faultKind(e);
+        this.o.log?.error({ kind, error: e instanceof Error ? e.message : String(e) }, 'service action failed: the screen is told its kind');
+        this.say(faultNotice(e));
+      })
       .finally(() => {
         this.busy = false;
         this.changed();

@@ -77,6 +77,7 @@ export function startService(
     backend,
     timers,
     onRefused: (reason) => w.metrics.signInRefused(reason),
+    log,
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
   stops.add('service mode', () => {
