@@ -40,3 +40,6 @@ export function faultKind(e: unknown): FaultKind {
 export function faultNotice(e: unknown): ServiceNotice {
   return { ok: false, key: FAULT_KEYS[faultKind(e)] };
 }
+
+/** A fault kind as a code the catalogues name by a noun (`service.faultName.*`; a said parameter `failure`, locales/said.ts). */
+export const FAULT_CODES: Readonly<Record<FaultKind, string>> = { diskFull: 'disk-full', busy: 'busy', readOnly: 'read-only', other: 'other' };

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
 import { serviceSaid } from '../../../locales/said.js';
 import { refusedBy } from '../refusal-words.js';
+import { FAULT_CODES, faultKind } from '../fault-words.js';
 import type { StationsPart } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps, StadiumService } from './deps.js';
@@ -67,7 +68,9 @@ export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () =
         // The enrolment journals itself (service.action, both names); its file leaves the host once.
         file = st.enrol(station, authorisedBy);
       } catch (e) {
-        return refusedBy(serviceSaid('stationEnrolFailed', { station, error: e instanceof Error ? e.message : String(e) }));
+        // The screen is told the kind of failure (a full disk, a read-only folder) in its words; the system's English is the log's.
+        d.log.error({ station, by: authorisedBy, error: e instanceof Error ? e.message : String(e) }, 'remote station not enrolled');
+        return refusedBy(serviceSaid('stationEnrolFailed', { station, failure: FAULT_CODES[faultKind(e)] }));
       }
       journalDiscarded(enrolments.hold(station, file, session));
       timer.arm();
