@@ -421,8 +421,10 @@ export class SyncClient {
       if (!this.stopped()) this.state = 'sending';
       const body = JSON.stringify({ terminalId: this.ledger.terminalId, prevHash: batch.prevHash, entries: batch.entries });
       const ack = await this.post(body);
-      this.backwards(anchor.ackedSeq, ack.ackedSeq);
+      // Recorded first: an acknowledgement naming a hash this journal does not hold is refused there
+      // (ack-mismatch) before it could be called a loss that is sent again.
       recordAck(this.ledger, ack.ackedSeq, ack.headHash, this.o.now());
+      this.backwards(anchor.ackedSeq, ack.ackedSeq);
       this.ages.acknowledged(anchor.ackedSeq, ack.ackedSeq);
       this.keep(ack);
       const last = batch.entries[batch.entries.length - 1]!;
@@ -446,8 +448,8 @@ export class SyncClient {
         // The upstream holds less than we thought (restored from a backup): resend from its head,
         // provided its head is a point of our own chain.
         try {
-          this.backwards(anchor.ackedSeq, gap.data.ackedSeq);
           recordAck(this.ledger, gap.data.ackedSeq, gap.data.headHash, this.o.now());
+          this.backwards(anchor.ackedSeq, gap.data.ackedSeq);
           this.ages.acknowledged(anchor.ackedSeq, gap.data.ackedSeq);
           this.rewinds++;
           this.rewound = true;
@@ -462,10 +464,11 @@ export class SyncClient {
       this.lastReason = syncErrorReason(cause);
       this.o.onError?.(message, this.lastReason, this.failures);
       const fatal =
-        err instanceof AckMismatchError || (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429);
+        cause instanceof AckMismatchError || (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429);
       if (fatal) {
         if (!this.stopped()) this.state = 'blocked';
-        this.o.onAlarm?.({ kind: err instanceof HttpError ? `upstream-${err.status}` : 'ack-mismatch', message });
+        // A gap naming a hash this journal does not hold is a mismatch, as a 200 naming one is.
+        this.o.onAlarm?.({ kind: err instanceof HttpError && !(cause instanceof AckMismatchError) ? `upstream-${err.status}` : 'ack-mismatch', message });
       }
       try {
         recordSyncError(this.ledger, message, this.o.now());
