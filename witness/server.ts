@@ -88,11 +88,21 @@ export async function listenWitness(witness: Witness, where: Listen, limits: Con
     if (!lstatSync(where.socket).isSocket()) throw new Error(`${where.socket} exists and is not a socket`);
     unlinkSync(where.socket);
   }
+  const mode = where.mode ?? 0o660;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(where.socket, () => resolve());
+    // Made with its mode: Node binds a path within listen(), here under a umask that leaves only
+    // `mode`, given back at once. Before (a review of 7 December) it was made at the default mode
+    // and chmod-ed once listening: for that moment anyone could connect, and keep the connection.
+    const umask = process.umask(~mode & 0o777);
+    try {
+      server.listen(where.socket, () => resolve());
+    } finally {
+      process.umask(umask);
+    }
   });
-  chmodSync(where.socket, where.mode ?? 0o660);
+  // Also set afterwards: a umask only takes bits away (and a bind done later would miss it).
+  chmodSync(where.socket, mode);
   return { address: where.socket, stats, close };
 }
 
