@@ -30,6 +30,17 @@ const Body = z.looseObject({
     .optional(),
 });
 
+/**
+ * The most the effects may hold, in characters about as a checkpoint's state states them (each
+ * balance, meter and open bet: its names and 24 for its numbers and punctuation): what one
+ * checkpoint request can carry (wire.ts MAX_LINE_BYTES, 4 MiB). Effects past it could never be
+ * checkpointed; a fold that would make them is refused (`bad-entry`), so nothing that reaches the
+ * witness's socket can grow what it holds without limit (a review of 7 December). A table's are far
+ * below: about 35 KB at 200 stations (docs/benchmarks.md).
+ */
+export const MAX_EFFECTS_CHARS = 4 * 1024 * 1024;
+const PER_KEY = 24;
+
 /** A bet of an open round: [roundId, station, seq, amount, credit before], as a checkpoint states it. */
 export type OpenBet = [roundId: string, station: number, seq: number, amount: number, creditBefore: number];
 
@@ -77,6 +88,8 @@ export class Effects {
     private readonly meters: Map<string, number>,
     /** roundId → its bets, in seq order. */
     private readonly bets: Map<string, OpenBet[]>,
+    /** The size it holds, as MAX_EFFECTS_CHARS counts it. */
+    private chars = sizeOf(balances, meters, bets),
   ) {}
 
   /** Before the first entry: nothing owed, nothing counted. */
@@ -91,7 +104,15 @@ export class Effects {
   }
 
   copy(): Effects {
-    return new Effects(this.terminal, this.seq, this.hash, new Map(this.balances), new Map(this.meters), new Map([...this.bets].map(([k, v]) => [k, [...v]])));
+    return new Effects(
+      this.terminal,
+      this.seq,
+      this.hash,
+      new Map(this.balances),
+      new Map(this.meters),
+      new Map([...this.bets].map(([k, v]) => [k, [...v]])),
+      this.chars,
+    );
   }
 
   snapshot(): EffectsSnapshot {
@@ -124,12 +145,24 @@ export class Effects {
     let sum = 0n;
     for (const [, amount] of b.postings) sum += BigInt(amount);
     if (sum !== 0n) throw new EffectsError('bad-entry', `the postings of entry ${seq} sum to ${sum}, not 0`);
-    for (const [account, amount] of b.postings) this.balances.set(account, safeSum(this.balances.get(account) ?? 0, amount, `balance of ${account}`, seq));
+    for (const [account, amount] of b.postings) {
+      const was = this.balances.get(account);
+      if (was === undefined) this.chars += account.length + PER_KEY;
+      this.balances.set(account, safeSum(was ?? 0, amount, `balance of ${account}`, seq));
+    }
     for (const [scope, name, delta] of b.meters) {
       const key = meterKey(scope, name);
-      this.meters.set(key, safeSum(this.meters.get(key) ?? 0, delta, `meter ${scope} ${name}`, seq));
+      const was = this.meters.get(key);
+      if (was === undefined) this.chars += key.length + PER_KEY;
+      this.meters.set(key, safeSum(was ?? 0, delta, `meter ${scope} ${name}`, seq));
     }
     this.fold(b, seq);
+    if (this.chars > MAX_EFFECTS_CHARS) {
+      throw new EffectsError(
+        'bad-entry',
+        `entry ${seq} makes the effects of ${this.terminal} larger than ${MAX_EFFECTS_CHARS / 1024 / 1024} MiB, more than a checkpoint's state can carry: refused`,
+      );
+    }
     this.seq = seq;
     this.hash = chainHash(this.hash, digest('sha256', text, 'hex'));
   }
@@ -139,6 +172,7 @@ export class Effects {
     const roundId = b.payload.roundId;
     if (typeof roundId !== 'string') return;
     if (b.type === 'round.settle' || b.type === 'round.void') {
+      for (const bet of this.bets.get(roundId) ?? []) this.chars -= betChars(bet);
       this.bets.delete(roundId);
       return;
     }
@@ -149,7 +183,9 @@ export class Effects {
     const amount = -b.postings.filter(([a]) => a === `wagers:${station}`).reduce((s, [, v]) => s + v, 0);
     const before = b.credits?.find(([s]) => s === station)?.[1];
     if (before === undefined) throw new EffectsError('bad-entry', `bet ${seq} states no credit before it`);
-    this.bets.set(roundId, [...(this.bets.get(roundId) ?? []), [roundId, station, seq, amount, before]]);
+    const bet: OpenBet = [roundId, station, seq, amount, before];
+    this.chars += betChars(bet);
+    this.bets.set(roundId, [...(this.bets.get(roundId) ?? []), bet]);
   }
 
   private openBets(): OpenBet[] {
@@ -238,4 +274,17 @@ function safeSum(value: number, delta: number, what: string, seq: number): numbe
   const next = value + delta;
   if (!Number.isSafeInteger(next)) throw new EffectsError('bad-entry', `entry ${seq} takes the ${what} past a safe integer`);
   return next;
+}
+
+/** An open bet's size, as MAX_EFFECTS_CHARS counts it: its round's id and its four numbers. */
+function betChars(bet: OpenBet): number {
+  return bet[0].length + 4 * PER_KEY;
+}
+
+function sizeOf(balances: Map<string, number>, meters: Map<string, number>, bets: Map<string, OpenBet[]>): number {
+  let n = 0;
+  for (const k of balances.keys()) n += k.length + PER_KEY;
+  for (const k of meters.keys()) n += k.length + PER_KEY;
+  for (const list of bets.values()) for (const b of list) n += betChars(b);
+  return n;
 }

@@ -83,7 +83,8 @@ export type Request = z.infer<typeof Request>;
  * - `fold-behind`: the witness's fold of the entries' effects does not stand at that head yet:
  *   send the bodies from where it stands (`folded`);
  * - `not-derived`: the state is not the one the entries' effects make (witness/effects.ts);
- * - `bad-entry`: a body that is not an entry's, or whose postings do not sum to zero;
+ * - `bad-entry`: a body that is not an entry's, or whose postings do not sum to zero, or that takes
+ *   the fold's effects past MAX_EFFECTS_CHARS (witness/effects.ts);
  * - `unknown-terminal`: this witness does not serve that terminal;
  * - `bad-request`: not a request of this protocol;
  * - `failed`: the witness could not do it (its own file or disk failed): answered and logged, it
