@@ -50,7 +50,8 @@ export interface WitnessLinkOptions {
    * `checkpoint-conflict`: the state the ledger holds is not its entries'), or answers out of
    * protocol (`witness-protocol`: a signature that does not verify with its key, a line not of the
    * protocol; raised once until a request passes, the link trying again meanwhile), or its head went
-   * back below one it had signed (`witness-backwards`, the link going on from it): someone must look.
+   * back below one it had signed, or it holds none of this terminal any more (`witness-backwards`,
+   * the link going on from its head, or from genesis): someone must look.
    */
   onAlarm?: (alarm: WitnessAlarm) => void;
   /** A callback above threw (the host's fault refused by a full journal): caught so the loop goes on, told here (the host logs it). */
@@ -420,11 +421,20 @@ export class WitnessLink {
         );
         this.accept(signed);
       } catch (e) {
-        // The witness is further on than this link thought (another link of this terminal): go on
-        // from its head, provided the journal holds it.
-        if (!(e instanceof WitnessRefused) || e.reason !== 'stale' || !e.head || !this.onOurChain(e.head)) throw e;
-        if (e.head.seq < this.witnessed.seq) this.wentBack(e.head.seq);
-        this.accept(e.head);
+        if (!(e instanceof WitnessRefused) || e.reason !== 'stale') throw e;
+        if (!e.head && this.witnessed.seq > 0) {
+          // It holds no head of this terminal (its folder wiped or swapped mid-run): its head went
+          // back to genesis, and is handled as any head gone back (a review of 7 December: before,
+          // a refusal that stopped the link, where a head merely lower raised the alarm and went on).
+          this.wentBack(0);
+          this.fromGenesis();
+        } else {
+          // The witness is further on than this link thought (another link of this terminal), or
+          // behind it: go on from its head, provided the journal holds it.
+          if (!e.head || !this.onOurChain(e.head)) throw e;
+          if (e.head.seq < this.witnessed.seq) this.wentBack(e.head.seq);
+          this.accept(e.head);
+        }
       }
       this.state = 'idle';
       return true;
@@ -498,6 +508,13 @@ export class WitnessLink {
 
   private onOurChain(head: SignedHead): boolean {
     return this.ledger.entry(head.seq)?.hash === head.hash;
+  }
+
+  /** The witness holds no head of this terminal: the chain goes to it again from genesis. */
+  private fromGenesis(): void {
+    this.signed = null;
+    this.witnessed = { seq: 0, hash: genesisHash(this.ledger.terminalId) };
+    this.ages.witnessedThrough(0, this.ledger.headOf().seq);
   }
 
   private accept(signed: SignedHead): void {

@@ -78,6 +78,53 @@ describe("the witness's head going back under a running link", () => {
   });
 });
 
+// The witness's folder wiped while the host runs (a review of 7 December): a witness holding no head
+// of the terminal is its head gone back to genesis, as docs/ledger.md and docs/security.md have it
+// ("its folder restored from an older copy, or swapped for another"; a forget is the same alarm at
+// the start). Before, its `stale` answer without a head stopped the link as a refusal
+// (`witness-refused`, nothing witnessed until a restart), where a head merely lower raised
+// `witness-backwards` and went on.
+describe("the witness's folder wiped under a running link", () => {
+  it('raises witness-backwards, naming its head and genesis, and gives the witness the chain from genesis', async () => {
+    const dir = path.join(root, 'wiped');
+    const socket = path.join(dir, 'w.sock');
+    const folder = path.join(dir, 'witness');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const key = { privateKey, publicKey, store: 'file' as const };
+    let witness = new Witness({ dir: folder, key });
+    let listening = await listenWitness(witness, { socket });
+    const ledger = openLedger(path.join(dir, 'data'), 'T3', { witnessed: true, checkpointEvery: 0 });
+    const alarms: { kind: string; message: string }[] = [];
+    const link = await WitnessLink.attach(ledger, new WitnessClient(socket), { onAlarm: (a) => alarms.push(a), batchMs: 0, retryMs: 10, idleMs: 20 });
+    link.start();
+    try {
+      for (let i = 0; i < 5; i++) reset(ledger);
+      await until(() => link.status().witnessedSeq === 5);
+      // The folder gone, a new one under the same key and socket: the witness holds no head of T3.
+      await listening.close();
+      witness.close();
+      rmSync(folder, { recursive: true });
+      witness = new Witness({ dir: folder, key });
+      listening = await listenWitness(witness, { socket });
+      reset(ledger);
+      await until(() => witness.headOf('T3')?.seq === 6 && alarms.length > 0);
+      assert.deepEqual(
+        alarms.map((a) => a.kind),
+        ['witness-backwards'],
+        `alarms: ${JSON.stringify(alarms)}`,
+      );
+      assert.match(alarms[0]?.message ?? '', /\b5\b.*\b0\b/);
+      assert.equal(witness.headOf('T3')?.seq, 6, 'the witness signs the whole chain again, and the new entry');
+      assert.notEqual(link.status().state, 'refused');
+    } finally {
+      await link.stop();
+      ledger.close();
+      await listening.close();
+      witness.close();
+    }
+  });
+});
+
 // The same while the host is stopped: the host's start found the witness's head merely behind its
 // journal (what a kill before the last heads reached it leaves) and said nothing. But the ledger
 // keeps the checkpoints the witness signed, and the witness signs one only at an entry it holds
