@@ -18,6 +18,7 @@ function started(fails: ReadonlySet<string>) {
   const s = {
     stopCountingTilts: step('stopCountingTilts'),
     disk: { stop: step('disk') },
+    clockWatch: { stop: step('clockWatch') },
     ledgerCheck: { stop: async('ledgerCheck') },
     devices: {
       autoplay: { stop: step('autoplay') },
@@ -50,14 +51,14 @@ describe('the host shutdown when a step fails', () => {
     await shutdown(s);
     assert.equal(ran.at(0), 'stopCountingTilts');
     assert.deepEqual(ran.slice(-3), ['release', 'log.flush', 'closeLog']);
-    assert.equal(ran.length, 26);
+    assert.equal(ran.length, 27);
     assert.deepEqual(errors, []);
   });
 
   it('service mode refused its exits (and the devices throw too): every later step still runs, each failure logged', async () => {
     const { s, ran, errors } = started(new Set(['service', 'sas', 'release']));
     await assert.doesNotReject(shutdown(s));
-    assert.equal(ran.length, 26, ran.join(', '));
+    assert.equal(ran.length, 27, ran.join(', '));
     for (const name of ['heldExits', 'serviceBackend', 'remoteAcceptors', 'server', 'printers', 'accounts', 'release', 'log.flush', 'closeLog'])
       assert.ok(ran.includes(name), name);
     assert.equal(errors.length, 3, JSON.stringify(errors));

@@ -13,6 +13,8 @@ import type { TableRuntime } from './table-runtime.js';
 export interface Started {
   stopCountingTilts: () => void;
   disk: { stop(): void };
+  /** The table's clock against the upstream's, looked at every 10 s (host/floor/floor-clock-watch.ts). */
+  clockWatch: { stop(): void };
   /** The ledger file's check in the background: a check running is ended (its worker holds the file). */
   ledgerCheck: { stop(): Promise<void> };
   devices: RunningDevices;
@@ -55,6 +57,7 @@ export async function shutdown(s: Started): Promise<void> {
   const steps: [string, () => unknown][] = [
     ['the count of faults', () => s.stopCountingTilts()],
     ['the disk watch', () => s.disk.stop()],
+    ['the table clock watch', () => s.clockWatch.stop()],
     ["the ledger file's check", () => s.ledgerCheck.stop()],
     ['the simulated players', () => s.devices.autoplay?.stop()],
     ['the attendant', () => s.devices.stopAttendant()],

@@ -28,7 +28,7 @@ export function routeSignals(
   { ledger, log, sync, syncEvents, witness, witnessEvents }: Pick<Opened, 'ledger' | 'log' | 'sync' | 'syncEvents' | 'witness' | 'witnessEvents'>,
   { tilts, recovery, timers }: Pick<TableRuntime, 'tilts' | 'recovery' | 'timers'>,
   stops: StartStops,
-): { disk: DiskSpaceMonitor; ledgerCheck: LedgerFileWatch } {
+): { disk: DiskSpaceMonitor; ledgerCheck: LedgerFileWatch; clockWatch: FloorClockWatch } {
   const before = { sync: { stopNewBets: syncEvents.stopNewBets, alarm: syncEvents.alarm }, witness: { ...witnessEvents } };
   stops.add('the signals routed to the faults', () => {
     Object.assign(syncEvents, before.sync);
@@ -77,7 +77,7 @@ export function routeSignals(
   const ledgerCheck = new LedgerFileWatch({ file: ledger.file, tilts, log, timers });
   stops.add('the ledger file check', () => ledgerCheck.stop());
   ledgerCheck.start();
-  return { disk, ledgerCheck };
+  return { disk, ledgerCheck, clockWatch };
 }
 
 /**

@@ -4,9 +4,9 @@
 // alarm, no error recorded, the loop backing off in silence until the limits stopped new bets.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { billCredit } from '../../ledger/fixtures.js';
-import { connectionOf, Ledger } from '../../ledger/ledger.js';
-import { SyncClient } from '../../ledger/sync-client.js';
+import { billCredit } from './fixtures.js';
+import { connectionOf, Ledger } from './ledger.js';
+import { SyncClient } from './sync-client.js';
 
 describe('the sync against a journal that lost the entry it resumes after', () => {
   it('is a failed sync with an alarm and its error recorded, not a throw', async () => {
