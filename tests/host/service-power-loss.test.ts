@@ -36,14 +36,15 @@ describe('service sessions cut by a kill', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-    let ws: WebSocket | null = null;
+    const links: WebSocket[] = [];
     try {
       const kiosk = await new Promise<{ screens: Record<string, string> }>((resolve, reject) => {
         child.once('exit', (code) => reject(new Error(`kiosk exited with ${code}`)));
         readline.createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as { screens: Record<string, string> }));
       });
       const url = new URL(kiosk.screens['service'] ?? '');
-      const link = (ws = new WebSocket(`ws://${url.host}/ws`, { origin: url.origin }));
+      const link = new WebSocket(`ws://${url.host}/ws`, { origin: url.origin });
+      links.push(link);
       // The kill resets the link: its error is expected, not a failure of the test.
       link.on('error', () => undefined);
       await new Promise((r) => link.once('open', r));
@@ -72,7 +73,7 @@ describe('service sessions cut by a kill', () => {
       child.kill('SIGKILL');
     }
     assert.equal(await exited, 'SIGKILL');
-    ws?.terminate();
+    for (const link of links) link.terminate();
 
     const start = () =>
       startHost({
