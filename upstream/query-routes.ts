@@ -23,6 +23,9 @@ export function queryRoutes(scope: ZodApp, db: Db): void {
       schema: {
         ...query,
         summary: 'stored entries with their bodies',
+        // A page cut short by the answer's budget is no end of the journal: said where a client's
+        // IT reads the API, not only in docs/upstream.md (a reader that stops at a short page misses the rest).
+        description: `At most ${q.ANSWER_TEXT_BUDGET / 1024 / 1024} MiB of entry bodies an answer (the first entry always), so a page may hold fewer than \`limit\` entries before the journal ends: page on from the last seq + 1 until an answer is empty.`,
         params: s.TerminalParams,
         querystring: s.EntriesQuery,
         response: { 200: z.array(s.Entry) },

@@ -97,7 +97,7 @@ describe('upstream operations', () => {
   it('describes every route in an OpenAPI document generated from the schemas', async () => {
     const doc = (await (await fetch(`${up.url}/openapi.json`)).json()) as {
       openapi: string;
-      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
+      paths: Record<string, Record<string, { description?: string; parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
     };
     assert.match(doc.openapi, /^3\./);
     for (const p of [
@@ -114,6 +114,9 @@ describe('upstream operations', () => {
       '/v1/admin/terminals/{id}/rotate-key',
     ])
       assert.ok(doc.paths[p], p);
+    // A page the answer's budget cut short is said to be no end (upstream/queries.ts ANSWER_TEXT_BUDGET).
+    const entries = doc.paths['/v1/terminals/{id}/entries']?.get;
+    assert.match(entries?.description ?? '', /fewer than `limit`.*until an answer is empty/);
     const rounds = doc.paths['/v1/terminals/{id}/rounds']?.get;
     assert.deepEqual(rounds?.parameters?.map((x) => `${x.in}:${x.name}`).sort(), ['path:id', 'query:limit']);
     assert.ok(doc.paths['/v1/ingest']?.post?.responses['409'], 'the gap, divergence and replay answers are documented');
