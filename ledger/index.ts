@@ -46,6 +46,7 @@ export { checkpointStats, latestCheckpoint, type Checkpoint, type CheckpointChec
 export { outboxStats, readBatch, recordAck, syncAnchor, type SyncAnchor, type WireEntry } from './outbox.js';
 export { Credentials, readCredentials, signRequest, SIGNATURE_HEADERS } from './sign.js';
 export { SyncClient, syncErrorReason, type SyncErrorReason, type SyncLimits, type SyncOptions, type SyncStatus } from './sync-client.js';
+export type { BadReceipt, ReceiptProblem, SyncAlarm } from './sync-alarm.js';
 export { keepReceipt, readReceipt, Receipt, RECEIPT_FILE, receiptProblems, receiptSigned, receiptStatement } from './receipts.js';
 export { HeadReceipt, ReceiptKey } from './wire.js';
 export { askUpstreamHead } from './upstream-head.js';

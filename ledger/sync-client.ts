@@ -2,7 +2,8 @@ import { backoffDelay } from '../engine/backoff.js';
 import type { Ledger } from './ledger.js';
 import { AckMismatchError, outboxStats, readBatch, recordAck, recordSyncError, syncAnchor } from './outbox.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from './sign.js';
-import { keepReceipt, readReceipt, RECEIPT_FILE, receiptSigned } from './receipts.js';
+import { keepReceipt, readReceipt, RECEIPT_FILE } from './receipts.js';
+import { receiptProblem, type SyncAlarm } from './sync-alarm.js';
 import { AnswerTooLarge, boundedText } from './bounded-answer.js';
 export { ANSWER_BYTES_MAX } from './bounded-answer.js';
 import { checkAnswer, ErrorAnswer, HeartbeatAck, IngestAck, IngestGap, WireError } from './wire.js';
@@ -42,7 +43,7 @@ export interface SyncOptions {
    */
   onError?: (message: string, reason: SyncErrorReason, streak: number) => void;
   /** Divergence or refusal by the upstream: a technician must look; syncing holds at that point. */
-  onAlarm?: (alarm: { kind: string; message: string }) => void;
+  onAlarm?: (alarm: SyncAlarm) => void;
   /** A callback above threw (the host's fault refused by a full journal): caught so the loop goes on, told here (the host logs it). */
   onCallbackError?: (err: unknown) => void;
   /**
@@ -508,17 +509,10 @@ export class SyncClient {
     const dir = this.o.receiptsDir;
     const r = ack.receipt;
     if (!dir || !r) return;
-    const problem =
-      r.seq !== ack.ackedSeq || r.hash !== ack.headHash
-        ? `the receipt names entry ${r.seq}, the acknowledgement ${ack.ackedSeq}`
-        : !this.receiptKey
-          ? 'the credentials carry no receipt key (an older enrolment): the receipt cannot be checked and is not kept; enrol again to get the key'
-          : !receiptSigned(this.receiptKey, this.ledger.terminalId, r)
-            ? "the receipt does not verify with the upstream's receipt key"
-            : null;
+    const problem = receiptProblem(ack, r, this.receiptKey, this.ledger.terminalId);
     if (problem) {
       // Unchecked receipts come with every acknowledgement: said once per run, not per batch.
-      if (this.receiptKey || !this.uncheckedSaid) this.o.onAlarm?.({ kind: 'bad-receipt', message: problem });
+      if (this.receiptKey || !this.uncheckedSaid) this.o.onAlarm?.(problem);
       if (!this.receiptKey) this.uncheckedSaid = true;
       return;
     }

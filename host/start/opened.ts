@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Ledger, SyncClient, WitnessAlarm, WitnessLink } from '../../ledger/index.js';
+import type { Ledger, SyncAlarm, SyncClient, WitnessAlarm, WitnessLink } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { FloorClock } from '../tickets/floor-clock.js';
 import type { ProgramLayout, ProgramManifest } from '../service/program-hash.js';
@@ -19,7 +19,7 @@ export interface SyncEvents {
   /** The back office's configuration orders as the upstream answered them (host/floor/remote-config.ts), once the table exists. */
   configOrders: (answer: unknown) => void;
   /** The sync client's alarms (a receipt that does not verify: `bad-receipt`), once the table exists. */
-  alarm: (alarm: { kind: string; message: string }) => void;
+  alarm: (alarm: SyncAlarm) => void;
   /** The upstream's time as its heartbeat's answers said it (host/tickets/floor-clock.ts): kept from the start, never routed. */
   clock: FloorClock;
 }

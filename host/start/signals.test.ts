@@ -41,12 +41,19 @@ describe('the sync client’s alarms at the table', () => {
       disk.stop();
       await ledgerCheck.stop();
       syncEvents.alarm({ kind: 'ack-mismatch', message: 'the upstream acknowledged less than before' });
-      syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 7 does not verify with the receipt key' });
-      syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 9 does not verify with the receipt key' });
+      syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 7 does not verify with the receipt key', problem: 'not-verified', seq: 7, acked: 7 });
+      syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 9 does not verify with the receipt key', problem: 'not-verified', seq: 9, acked: 9 });
       const raised = [...ledger.entries(1)]
         .filter((e) => e.type === 'tilt.raise')
         .map((e) => (JSON.parse(e.body) as { payload: { kind: string; detail?: string } }).payload);
-      assert.deepEqual(raised, [{ kind: 'upstream-receipt', detail: 'receipt of seq 7 does not verify with the receipt key' }]);
+      // Said by key (the service screen words a fault's detail by key only, in the language chosen), its English the detail.
+      assert.deepEqual(raised, [
+        {
+          kind: 'upstream-receipt',
+          detail: "the upstream's receipt of entry 7 does not verify with its receipt key: it is not kept",
+          say: { key: 'tiltDetail.receiptNotVerified', values: { seq: 7 } },
+        },
+      ]);
       assert.deepEqual(
         tilts.list().map((t) => t.kind),
         ['upstream-receipt'],
@@ -54,6 +61,54 @@ describe('the sync client’s alarms at the table', () => {
     } finally {
       ledger.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("says the upstream's bad receipt by key, each of its problems (the service screen words a fault's detail only by key)", async () => {
+    const alarms = [
+      {
+        alarm: { kind: 'bad-receipt', message: 'the receipt names entry 4, the acknowledgement 5', problem: 'other-head', seq: 4, acked: 5 },
+        say: { key: 'tiltDetail.receiptOtherHead', values: { seq: 4, acked: 5 } },
+      },
+      {
+        alarm: { kind: 'bad-receipt', message: 'the credentials carry no receipt key', problem: 'no-key', seq: 5, acked: 5 },
+        say: { key: 'tiltDetail.receiptNoKey', values: {} },
+      },
+      {
+        alarm: { kind: 'bad-receipt', message: "the receipt does not verify with the upstream's receipt key", problem: 'not-verified', seq: 5, acked: 5 },
+        say: { key: 'tiltDetail.receiptNotVerified', values: { seq: 5 } },
+      },
+    ] as const;
+    for (const { alarm, say } of alarms) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'signals-'));
+      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
+      try {
+        const log = pino({ level: 'silent' });
+        const tilts = new TiltManager({ ledger, log });
+        const syncEvents: SyncEvents = {
+          stopNewBets: () => undefined,
+          clean: true,
+          health: () => ({}),
+          configOrders: () => undefined,
+          alarm: () => undefined,
+          clock: new FloorClock(),
+        };
+        const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
+        const { disk, ledgerCheck } = routeSignals(
+          dir,
+          { ledger, log, sync: null, syncEvents, witness: null, witnessEvents },
+          { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
+          new StartStops(log),
+        );
+        disk.stop();
+        await ledgerCheck.stop();
+        syncEvents.alarm(alarm);
+        const fault = tilts.list().find((t) => t.kind === 'upstream-receipt');
+        assert.deepEqual(fault?.say, say, `${alarm.problem}: ${JSON.stringify(fault)}`);
+      } finally {
+        ledger.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
   });
 

@@ -2,7 +2,7 @@ import { DiskSpaceMonitor } from '../tilts/disk-space.js';
 import { FloorClockWatch } from '../floor/floor-clock-watch.js';
 import { LedgerFileWatch } from '../tilts/ledger-file-watch.js';
 import { RefusalLog } from '../tilts/tilt-refusals.js';
-import { onLedgerWriteLost, type WitnessAlarm } from '../../ledger/index.js';
+import { onLedgerWriteLost, type BadReceipt, type WitnessAlarm } from '../../ledger/index.js';
 import { onListenerFault } from '../../hardware/clock.js';
 import { tiltDetailSaid, type Said } from '../../locales/said.js';
 import { onUpstreamSignal, onWitnessSignal } from '../tilts/tilt-sources.js';
@@ -39,10 +39,11 @@ export function routeSignals(
   // The signal fires on changes only: state the current one (a restored fault may have gone).
   onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, tiltDetailSaid('unsyncedBeyondLimit'));
   // A receipt of the upstream that does not verify is journalled as a fault, so the floor hears of it
-  // through the journal the upstream holds (its `bad-receipt` alarm), whoever signed the receipt.
+  // through the journal the upstream holds (its `bad-receipt` alarm), whoever signed the receipt;
+  // said by key (its English the detail), the alarm's own text in the log.
   syncEvents.alarm = (alarm) => {
     log.error({ alarm }, 'upstream sync alarm');
-    if (alarm.kind === 'bad-receipt') tilts.raise('upstream-receipt', { detail: alarm.message.slice(0, 300) });
+    if (alarm.kind === 'bad-receipt') tilts.raise('upstream-receipt', { say: receiptAlarmSaid(alarm) });
   };
   // The witness: new bets stop while it is behind beyond its limits; a refusal (the journal no
   // longer the chain it signed, or the host's own checkpoint not the state its entries make) halts
@@ -129,4 +130,15 @@ function witnessAlarmSaid(alarm: WitnessAlarm): Said {
   if (alarm.kind === 'witness-refused') return tiltDetailSaid('witnessRefused', { reason: alarm.refusal });
   if (alarm.kind === 'witness-backwards') return tiltDetailSaid('witnessBackwards', { from: alarm.from, to: alarm.to });
   return tiltDetailSaid('witnessProtocol');
+}
+
+/**
+ * The upstream's bad receipt said by key (the service screen words a fault's detail by key only;
+ * the alarm's text stays in the log): the entry it names beside the one acknowledged, no key to
+ * check it with, or a signature that does not verify.
+ */
+function receiptAlarmSaid(alarm: BadReceipt): Said {
+  if (alarm.problem === 'other-head') return tiltDetailSaid('receiptOtherHead', { seq: alarm.seq, acked: alarm.acked });
+  if (alarm.problem === 'no-key') return tiltDetailSaid('receiptNoKey');
+  return tiltDetailSaid('receiptNotVerified', { seq: alarm.seq });
 }
