@@ -49,6 +49,15 @@ export function outboxStats(ledger: Ledger): { pending: number; oldestQueuedAt: 
 }
 
 /**
+ * When the newest unacknowledged entry was journalled (null: none waits): with the oldest's, how
+ * long they have waited at least, on the clock that journalled them (ledger/unsynced-ages.ts).
+ */
+export function newestQueuedAt(ledger: Ledger): string | null {
+  const r = connectionOf(ledger).prepare('SELECT MAX(queued_at) AS newest FROM outbox').get() as { newest: string | null };
+  return r.newest;
+}
+
+/**
  * The next batch after `afterSeq`, limited by entry count and by bytes (the bodies' UTF-8 size
  * plus a fixed allowance per entry for the JSON around them). Always at least one entry when
  * one exists, so a single oversized entry still travels.

@@ -1,5 +1,5 @@
 import type { Ledger } from './ledger.js';
-import { outboxStats, syncAnchor } from './outbox.js';
+import { newestQueuedAt, outboxStats, syncAnchor } from './outbox.js';
 import { UnwitnessedAges } from './unwitnessed-ages.js';
 
 /**
@@ -8,7 +8,9 @@ import { UnwitnessedAges } from './unwitnessed-ages.js';
  * against the entries' journalled times: set back (NTP at boot, a technician), it made every
  * waiting entry young again, and new bets went on with the upstream gone for as long as the step.
  * The entries journalled while the client runs are timed here as they come; those waiting at its
- * start (or queued again by an acknowledgement that went back) at their journalled age then.
+ * start (or queued again by an acknowledgement that went back) at their journalled age then, never
+ * younger than the span between the oldest and the newest of them (a clock set back while the
+ * host was stopped: `seed`).
  * The limit takes the older of this and the wall clock's reading.
  */
 export class UnsyncedAges {
@@ -46,12 +48,22 @@ export class UnsyncedAges {
     return Math.max(wallLag, since === null ? 0 : Math.floor((this.monotonic() - since) / 1000));
   }
 
-  /** The entries waiting now, from the oldest, at their journalled age (the wall clock's, read once). */
+  /**
+   * The entries waiting now, from the oldest, at their journalled age: the wall clock's, read once,
+   * but never less than the newest of them was journalled after the oldest. A clock set back while
+   * the host was stopped read the entries that waited across the stop young again (this run's
+   * monotonic clock saw none of their wait); the span between the two was measured on the clock
+   * that journalled them, so it holds whatever the clock says now (a clock set forward meanwhile
+   * reads them older: the limit errs toward stopping, as the wall clock's own reading does).
+   */
   private seed(): void {
     this.ages = new UnwitnessedAges();
     const { oldestQueuedAt } = outboxStats(this.ledger);
     if (oldestQueuedAt === null) return;
-    const age = Math.max(0, this.now().getTime() - Date.parse(oldestQueuedAt));
+    const oldest = Date.parse(oldestQueuedAt);
+    const newest = Date.parse(newestQueuedAt(this.ledger) ?? oldestQueuedAt);
+    const now = Math.max(this.now().getTime(), Number.isFinite(newest) ? newest : -Infinity);
+    const age = Math.max(0, now - oldest);
     this.ages.appended(syncAnchor(this.ledger).ackedSeq + 1, this.monotonic() - (Number.isFinite(age) ? age : 0));
   }
 }

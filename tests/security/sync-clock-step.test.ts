@@ -47,4 +47,47 @@ describe('the sync age limit and a wall clock set back', () => {
       ledger.close();
     }
   });
+
+  // docs/security.md named it a limit: a clock set back while the host was stopped made the entries
+  // that waited across the stop young again, the new run's clock having seen none of their wait. The
+  // newest entry waiting was journalled on the clock before the stop: the oldest has waited at least
+  // as long as the two lie apart, whatever the clock says at the start.
+  it('a clock set back while the host was stopped: the entries that waited across the stop are at least as old as the newest of them was journalled after the oldest', async () => {
+    let wall = Date.parse('2026-03-01T12:00:00Z');
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'SC2', clock: () => new Date(wall) });
+    const client = (mono: () => number, signals: boolean[]) =>
+      new SyncClient(ledger, {
+        url: 'http://127.0.0.1:1',
+        credentials: { terminalId: 'SC2', key: Buffer.alloc(32, 7).toString('base64') },
+        fetch: () => Promise.reject(new TypeError('fetch failed')),
+        now: () => new Date(wall),
+        idleMs: 5,
+        backoffBaseMs: 1,
+        backoffCapMs: 5,
+        limits: { maxUnsyncedSeconds: 3600, monotonic: mono },
+        onStopNewBets: (stop) => signals.push(stop),
+      });
+    try {
+      // The first run: the upstream gone two hours, an entry at either end of them.
+      ledger.append(billCredit(1, 10_000, 'first'));
+      wall += 2 * HOUR;
+      ledger.append(billCredit(2, 10_000, 'two-hours-later'));
+      // Stopped; the clock set back two hours (a technician, NTP at boot); a new run, its own clock.
+      wall -= 2 * HOUR;
+      const signals: boolean[] = [];
+      const c = client(() => 5, signals);
+      try {
+        c.start();
+        ledger.append(billCredit(3, 10_000, 'the-new-run'));
+        const s = c.status();
+        assert.equal(s.lagEntries, 3);
+        assert.ok(s.lagSeconds >= 7200, `the oldest waited two hours before the stop: ${s.lagSeconds} s`);
+        assert.equal(s.stopNewBets, true);
+      } finally {
+        await c.stop();
+      }
+    } finally {
+      ledger.close();
+    }
+  });
 });
