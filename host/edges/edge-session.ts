@@ -45,6 +45,11 @@ export class EdgeSession implements EdgeHolder {
   private readonly bucket = new TokenBucket(INCOMING_LIMITS.burst, INCOMING_LIMITS.perSecond, () => performance.now());
   /** The parts asked for whole, as at the table's own listener (RESYNC_LIMITS). */
   private readonly resyncBucket = new TokenBucket(RESYNC_LIMITS.burst, RESYNC_LIMITS.perSecond, () => performance.now());
+  /**
+   * The host's stale and rejected answers, as at the table's own listener (`INCOMING_LIMITS.refused`):
+   * each acknowledged command gives one back. Past it the connection is closed.
+   */
+  private readonly refusedBucket = new TokenBucket(INCOMING_LIMITS.refused.burst, INCOMING_LIMITS.refused.perSecond, () => performance.now());
   readonly outbox: Outbox;
   private handling: Promise<void> = Promise.resolve();
   /** The host's answers keep the order of the commands. */
@@ -140,12 +145,29 @@ export class EdgeSession implements EdgeHolder {
     this.answering = this.answering
       .then(() => answer)
       .then((t) => {
-        if (t !== null && !this.closed) this.outbox.reply(new SharedMessage(t));
+        if (t === null || this.closed) return;
+        this.outbox.reply(new SharedMessage(t));
+        this.counted(t);
       })
       .catch((err: unknown) => {
         this.log.warn({ err, session: this.id }, 'the host did not answer a command');
         this.reply(protocolError('internal', 'the table did not answer; try again', { ref: m.id }));
       });
+  }
+
+  /**
+   * The host's answer to a command, counted as the table's own listener counts its own: a stale or
+   * rejected command takes from the refused-command budget, an acknowledged one gives one back.
+   * Before (a review), the edge passed the host's refusals on uncounted: a station sending stale
+   * commands, or bets after "no more bets", just under the message rate was served for ever, each
+   * one a command the table judged and a NATS round trip, where the host's own listener closes it.
+   */
+  private counted(answer: string): void {
+    const kind = answerKind(answer);
+    if (kind === 'ack') return this.refusedBucket.give();
+    if (kind !== 'refused' || this.refusedBucket.take()) return;
+    this.log.warn({ session: this.id, station: this.station }, 'station closed at the edge: too many refused commands');
+    this.close(1008, 'too many refused commands');
   }
 
   deliver(slot: string, update: Update): void {
@@ -186,4 +208,18 @@ export class EdgeSession implements EdgeHolder {
     // Never proved a station on it (gone before its hello, or refused before the host was asked): offered again.
     void this.offered.then((nonce) => nonce !== null && this.edge.giveBack(nonce));
   }
+}
+
+/** What the host answered a command: acknowledged, refused as stale or rejected (an ordinary race, budgeted), or anything else. */
+function answerKind(answer: string): 'ack' | 'refused' | 'other' {
+  let m: unknown;
+  try {
+    m = JSON.parse(answer);
+  } catch {
+    return 'other';
+  }
+  if (typeof m !== 'object' || m === null || !('type' in m)) return 'other';
+  if (m.type === 'ack') return 'ack';
+  const code = 'code' in m ? m.code : undefined;
+  return m.type === 'error' && (code === 'stale-version' || code === 'rejected') ? 'refused' : 'other';
 }
