@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { OUTBOX_LIMITS } from '../screens/outbox.js';
+import { StationScreens } from '../screens/station-connections.js';
 import { closeAndCut, keepAlive, SCREEN_PING_MS } from '../limits/bounded-socket.js';
 import { ConnectionGuard, type ConnectionLimits } from '../limits/connection-guard.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
@@ -37,7 +38,7 @@ export const EDGE_CLOSE_GRACE_MS = 1000;
  * offers none). No callback per write: the outbox reads the socket's `bufferedAmount` and goes on
  * at its `drain`.
  */
-function stationSession(edge: Edge, socket: WebSocket, stream: Socket, batch: TurnBatch, log: Logger): EdgeSession {
+function stationSession(edge: Edge, socket: WebSocket, stream: Socket, batch: TurnBatch, screens: StationScreens, log: Logger): EdgeSession {
   const framed = socket.extensions === '';
   const session = new EdgeSession(
     edge,
@@ -55,6 +56,7 @@ function stationSession(edge: Edge, socket: WebSocket, stream: Socket, batch: Tu
     log,
     // At least the socket's own high-water mark: the outbox waits for its `drain`, which only a stream past its mark emits.
     Math.max(OUTBOX_LIMITS.highWater, stream.writableHighWaterMark),
+    screens,
   );
   stream.on('drain', () => session.outbox.drained());
   return session;
@@ -145,9 +147,11 @@ function serveStations(app: ReturnType<typeof tlsListener>, edge: Edge, deps: Ed
   const gone = { messages: 0, bytes: 0 };
   // Every station's writes of a turn held and let go together (one TLS record per socket per turn).
   const batch = new TurnBatch();
+  // Each station's welcomed connections, bounded as at the host's own listener (SCREENS_PER_STATION).
+  const screens = new StationScreens();
   app.get('/ws', { websocket: true }, (socket, req) => {
     if (req.headers.origin !== undefined) return socket.close(1008, 'origin');
-    const session = stationSession(edge, socket, req.raw.socket, batch, deps.log);
+    const session = stationSession(edge, socket, req.raw.socket, batch, screens, deps.log);
     open.add(session);
     sockets.add(socket);
     guard.watch(req.socket, () => session.welcomed());

@@ -10,7 +10,7 @@ import {
   type ProtocolError,
 } from '../../protocol/index.js';
 import { Outbox, OUTBOX_LIMITS, SharedMessage, type Update } from '../screens/outbox.js';
-import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS, RESYNC_LIMITS } from '../screens/screen-session.js';
+import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS, RESYNC_LIMITS, STATION_CLOSE_REASONS, type StationConnections } from '../screens/screen-session.js';
 import { TokenBucket } from '../limits/token-bucket.js';
 import type { Edge, EdgeHolder } from './edge.js';
 
@@ -42,6 +42,8 @@ export class EdgeSession implements EdgeHolder {
   private subscribed = false;
   private closed = false;
   private errors = 0;
+  /** Releases this connection's place among its station's (`screens`). */
+  private releaseStation: (() => void) | null = null;
   private readonly bucket = new TokenBucket(INCOMING_LIMITS.burst, INCOMING_LIMITS.perSecond, () => performance.now());
   /** The parts asked for whole, as at the table's own listener (RESYNC_LIMITS). */
   private readonly resyncBucket = new TokenBucket(RESYNC_LIMITS.burst, RESYNC_LIMITS.perSecond, () => performance.now());
@@ -61,6 +63,8 @@ export class EdgeSession implements EdgeHolder {
     private readonly log: Logger,
     /** Bytes in the socket past which updates wait in their slots (the owner calls `outbox.drained()` on its `drain`). */
     highWater = OUTBOX_LIMITS.highWater,
+    /** The welcomed connections of each station at this edge (edge-server.ts): past SCREENS_PER_STATION the oldest is closed. */
+    private readonly screens: StationConnections | null = null,
   ) {
     this.outbox = new Outbox({ send: (m) => transport.send(m), buffered: () => transport.buffered() }, { ...OUTBOX_LIMITS, highWater }, () =>
       this.close(1013, 'send buffer full'),
@@ -115,6 +119,9 @@ export class EdgeSession implements EdgeHolder {
       if (!(await this.edge.attach(m.station, m.nonce, m.proof)))
         return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
       this.granted = true;
+      // As at the host's own listener: a welcomed connection is never evicted by the guard, so one
+      // credential's connections are bounded here, the oldest closed past SCREENS_PER_STATION.
+      this.releaseStation = this.screens?.opened(m.station, (why) => this.close(1008, STATION_CLOSE_REASONS[why])) ?? null;
       this.log.info({ session: this.id, station: m.station }, 'station connected to the edge');
       return this.reply({ type: 'welcome', ref: m.id, protocol: PROTOCOL_VERSION, session: this.id, view: stationView(m.station) });
     }
@@ -204,6 +211,7 @@ export class EdgeSession implements EdgeHolder {
     if (this.closed) return;
     this.closed = true;
     this.outbox.close();
+    this.releaseStation?.();
     if (this.subscribed) this.edge.release(this);
     // Never proved a station on it (gone before its hello, or refused before the host was asked): offered again.
     void this.offered.then((nonce) => nonce !== null && this.edge.giveBack(nonce));

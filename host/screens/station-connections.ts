@@ -13,18 +13,11 @@ import type { StationConnections, StationScreenClose } from './screen-session.js
 export const SCREENS_PER_STATION = 4;
 
 /**
- * The screen connections open per remote station: a revoked (or re-enrolled) credential closes
- * them at once, so a station that lost its credential reads nothing more; past
- * SCREENS_PER_STATION the oldest is closed.
+ * The screen connections open per remote station at one listener (the host's LAN listener, an
+ * edge's): past SCREENS_PER_STATION the oldest is closed ('replaced').
  */
-export class RemoteStationConnections implements StationConnections {
+export class StationScreens implements StationConnections {
   private readonly open = new Map<number, Set<StationScreenClose>>();
-
-  constructor(stations: RemoteStations) {
-    stations.onRevoked((station) => {
-      for (const close of [...(this.open.get(station) ?? [])]) close('revoked');
-    });
-  }
 
   opened(station: number, close: StationScreenClose): () => void {
     let set = this.open.get(station);
@@ -42,8 +35,25 @@ export class RemoteStationConnections implements StationConnections {
     };
   }
 
+  /** Closes every screen of the station ('revoked'). */
+  protected revoke(station: number): void {
+    for (const close of [...(this.open.get(station) ?? [])]) close('revoked');
+  }
+
   /** Remote stations with a screen connected now. */
   connected(): number[] {
     return [...this.open.keys()].sort((a, b) => a - b);
+  }
+}
+
+/**
+ * The screen connections open per remote station at the host's LAN listener: a revoked (or
+ * re-enrolled) credential closes them at once, so a station that lost its credential reads nothing
+ * more; past SCREENS_PER_STATION the oldest is closed.
+ */
+export class RemoteStationConnections extends StationScreens {
+  constructor(stations: RemoteStations) {
+    super();
+    stations.onRevoked((station) => this.revoke(station));
   }
 }
