@@ -90,7 +90,7 @@ export class EdgeBridge {
    * whole, NATS came back), so the next goes whole.
    */
   private readonly ownSent = new Map<number, { version: number; chained: number }>();
-  /** The nonces issued and not yet used: to which edge, until when (ms, performance.now()); spent by any edge's try. */
+  /** The nonces issued and not yet used: to which edge, until when (ms, performance.now()); spent by its own edge's try (another edge's is refused and spends nothing). */
   private readonly nonces = new Map<string, { edge: string; until: number }>();
   /** How many of them each edge has outstanding. */
   private readonly outstanding = new Map<string, number>();
@@ -315,7 +315,7 @@ export class EdgeBridge {
   /**
    * `attach.<edge>` {station, nonce, proof}: the edge holds that station from now on, if the
    * nonce is one issued to this edge, unused and in time, and the proof is the station's on it.
-   * The nonce is spent whatever the outcome.
+   * A nonce issued to this edge is spent whatever the outcome; another edge's is left alone.
    */
   private attach(m: Msg): void {
     const edge = m.subject.split('.').at(-1) ?? '';
@@ -325,7 +325,10 @@ export class EdgeBridge {
     try {
       const a = Attach.safeParse(this.json(m));
       const issued = a.success ? this.nonces.get(a.data.nonce) : undefined;
-      if (a.success) this.spend(a.data.nonce);
+      // Spent by its own edge's try only: a nonce is no secret (an edge greets every connection
+      // with one, and gives an unproved connection's back to greet the next), and another edge
+      // spending it had the station greeted with it next refused. No other edge can attach with it.
+      if (a.success && issued?.edge === edge) this.spend(a.data.nonce);
       const key = a.success ? this.deps.stations.proofKey(a.data.station) : null;
       ok =
         a.success &&

@@ -105,13 +105,16 @@ describe('a hostile edge', { timeout: 120_000 }, () => {
       })();
       assert.ok(published.includes('"station":103') && !published.includes(secretHash) && !published.includes(enrolment.secret), published);
 
-      // What it heard, used elsewhere: another edge cannot spend the nonce (issued to edge-2).
+      // What it heard, used elsewhere: another edge can neither use the nonce (issued to edge-2) nor
+      // spend it (a nonce is no secret: spent by another edge's try, the station greeted with it was refused).
       const other = await Edge.start({ name: 'edge-1', tableId: t.tableId, nc: await t.natsAs('edge-1', edgeInbox('edge-1')), log });
       const refused = bridge.counters.refused;
       assert.equal(await other.attach(103, proof.nonce, proof.proof), false, 'another edge with the proof');
       assert.equal(bridge.holder(103), null);
       // Edge-2 relaying it now, while the station is there, is what an edge is for; the nonce is spent then.
-      assert.equal(await edge.attach(103, proof.nonce, proof.proof), false, 'the nonce was spent by the other edge’s try');
+      assert.equal(await edge.attach(103, proof.nonce, proof.proof), true, 'the station’s own edge relays its proof');
+      assert.equal(bridge.holder(103), 'edge-2');
+      assert.equal(await edge.attach(103, proof.nonce, proof.proof), false, 'the nonce spent: the proof is good once');
       // On a nonce of its own, later: the old proof is for the old nonce.
       const fresh = (await edge.challenge(103)) ?? assert.fail('no nonce');
       assert.equal(await edge.attach(103, fresh, proof.proof), false, 'an old proof on a new nonce');
@@ -121,7 +124,7 @@ describe('a hostile edge', { timeout: 120_000 }, () => {
       const n101 = (await edge.challenge(101)) ?? assert.fail('no nonce for 101');
       assert.equal(await edge.attach(101, n101, 'A'.repeat(86)), false, 'a made-up proof for 101');
       assert.equal(await edge.attach(103, n101, proveStation(enrolment.secret, t.tableId, 103, n101)), false, 'a nonce spent on another station');
-      assert.equal(bridge.holder(103), null, 'no edge holds the station');
+      assert.equal(bridge.holder(103), 'edge-2', 'none of these moved the station');
       assert.equal(bridge.holder(101), null);
       assert.ok(bridge.counters.refused >= refused + 4);
       other.close();
