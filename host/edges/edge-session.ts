@@ -116,8 +116,15 @@ export class EdgeSession implements EdgeHolder {
       if (!this.edge.verify(m.station, m.nonce, m.proof)) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
       // Sent to the host with a proof: spent there, whatever its answer.
       this.offered = Promise.resolve(null);
-      if (!(await this.edge.attach(m.station, m.nonce, m.proof)))
-        return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
+      let attached: boolean;
+      try {
+        attached = await this.edge.attach(m.station, m.nonce, m.proof);
+      } catch {
+        // No answer is no refusal: said `unauthorized`, the station's screen would stay on it until
+        // an attendant came. Closed as a connection the table gave no nonce is, to be tried again.
+        return this.close(1013, 'the table did not answer; try again');
+      }
+      if (!attached) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
       this.granted = true;
       // As at the host's own listener: a welcomed connection is never evicted by the guard, so one
       // credential's connections are bounded here, the oldest closed past SCREENS_PER_STATION.

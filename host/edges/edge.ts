@@ -327,19 +327,27 @@ export class Edge {
   /**
    * Asks the host to take this station's commands from this edge, with the station's proof on
    * the host's nonce (the host checks it itself). From the asking on, the station's own part the
-   * host sends here is kept for its connections.
+   * host sends here is kept for its connections. True: taken; false: refused; throws
+   * `AttachUnanswered` when the host gave no answer (no responder, NATS away, 5 s gone): nothing
+   * was refused, and the station is to try again, never told its credential is unknown.
    */
   async attach(station: number, nonce: string, proof: string): Promise<boolean> {
     if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null, askedAt: -Infinity, hold: 0, ended: 0 });
     this.attaching.set(station, (this.attaching.get(station) ?? 0) + 1);
     let ok = false;
+    let unanswered: unknown = null;
     this.pool.spent(nonce);
     try {
       const r = await this.nc.request(this.subjects.attach(this.name), utf8.encode(JSON.stringify({ station, nonce, proof })), { timeout: 5000 });
-      const a = AttachAnswer.parse(JSON.parse(text.decode(r.data)));
-      ok = a.ok && this.notEnded(station, a.hold);
+      try {
+        const a = AttachAnswer.parse(JSON.parse(text.decode(r.data)));
+        ok = a.ok && this.notEnded(station, a.hold);
+      } catch (err) {
+        this.log.warn({ err, station }, "the host's answer to an attachment is malformed: taken as a refusal");
+      }
     } catch (err) {
       this.log.warn({ err, station }, 'the host did not answer an attachment');
+      unanswered = err;
     }
     const left = (this.attaching.get(station) ?? 1) - 1;
     if (left > 0) this.attaching.set(station, left);
@@ -351,6 +359,7 @@ export class Edge {
       if (h) h.ended = 0;
     }
     if (!ok) this.forgetIfUnheld(station);
+    if (unanswered !== null) throw new AttachUnanswered(unanswered);
     return ok;
   }
 
@@ -425,6 +434,14 @@ export class Edge {
     clearTimeout(this.askAgain);
     for (const s of this.subs.splice(0)) s.unsubscribe();
     this.held.clear();
+  }
+}
+
+/** The host did not answer an attachment: the station's connection is closed to be tried again, not refused. */
+export class AttachUnanswered extends Error {
+  constructor(cause: unknown) {
+    super('the host did not answer the attachment', { cause });
+    this.name = 'AttachUnanswered';
   }
 }
 
