@@ -160,8 +160,14 @@ export class EdgeSession implements EdgeHolder {
       .then(() => answer)
       .then((t) => {
         if (t === null || this.closed) return;
+        const kind = answerKind(t);
+        // The host does not hold the station here (it started again, or the station attached at
+        // another edge, and this edge has not heard yet): closed to be dialled again, as the host's
+        // answer to the edge's ask will close it. Passed on, `unauthorized` is fatal on a station's
+        // screen: it stayed on the error until an attendant came.
+        if (kind === 'unheld') return this.close(1008, 'not attached here at the table');
         this.outbox.reply(new SharedMessage(t));
-        this.counted(t);
+        this.counted(kind);
       })
       .catch((err: unknown) => {
         this.log.warn({ err, session: this.id }, 'the host did not answer a command');
@@ -176,8 +182,7 @@ export class EdgeSession implements EdgeHolder {
    * commands, or bets after "no more bets", just under the message rate was served for ever, each
    * one a command the table judged and a NATS round trip, where the host's own listener closes it.
    */
-  private counted(answer: string): void {
-    const kind = answerKind(answer);
+  private counted(kind: AnswerKind): void {
     if (kind === 'ack') return this.refusedBucket.give();
     if (kind !== 'refused' || this.refusedBucket.take()) return;
     this.log.warn({ session: this.id, station: this.station }, 'station closed at the edge: too many refused commands');
@@ -225,8 +230,13 @@ export class EdgeSession implements EdgeHolder {
   }
 }
 
-/** What the host answered a command: acknowledged, refused as stale or rejected (an ordinary race, budgeted), or anything else. */
-function answerKind(answer: string): 'ack' | 'refused' | 'other' {
+/**
+ * What the host answered a command: acknowledged, refused as stale or rejected (an ordinary race,
+ * budgeted), `unauthorized` (the host does not hold the station at this edge), or anything else.
+ */
+type AnswerKind = 'ack' | 'refused' | 'unheld' | 'other';
+
+function answerKind(answer: string): AnswerKind {
   let m: unknown;
   try {
     m = JSON.parse(answer);
@@ -236,5 +246,7 @@ function answerKind(answer: string): 'ack' | 'refused' | 'other' {
   if (typeof m !== 'object' || m === null || !('type' in m)) return 'other';
   if (m.type === 'ack') return 'ack';
   const code = 'code' in m ? m.code : undefined;
-  return m.type === 'error' && (code === 'stale-version' || code === 'rejected') ? 'refused' : 'other';
+  if (m.type !== 'error') return 'other';
+  if (code === 'unauthorized') return 'unheld';
+  return code === 'stale-version' || code === 'rejected' ? 'refused' : 'other';
 }
