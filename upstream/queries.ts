@@ -1,5 +1,8 @@
+import { z } from 'zod';
 import { chainHash, genesisHash, sha256Hex } from './chain.js';
-import { KioskHealth } from './schemas.js';
+import { KioskHealth, METERS_PAGE_MAX } from './schemas.js';
+
+export { METERS_PAGE_MAX };
 import type { Sql } from './sql.js';
 
 export interface ChainReport {
@@ -161,14 +164,57 @@ export function currencyGroup<G extends { currency: { code: string; exponent: nu
   return g;
 }
 
-/** The table's meters, one row per scope, name and currency (the one it held when it journalled them): MOP is never added to HKD. */
-export async function meters(sql: Sql, terminalId: string, scope?: string) {
+/** Where a page of meters goes on from: the last row answered, by the order the rows are answered in. */
+export interface MeterCursor {
+  scope: string;
+  name: string;
+  code: string;
+  exponent: number;
+}
+
+const CursorFields = z.tuple([z.string().max(1024), z.string().max(1024), z.string().max(16), z.number().int().min(-1).max(99)]);
+
+/** A cursor as the route writes it in the next page's address: opaque to the reader (base64url of its fields). */
+export const writeMeterCursor = (c: MeterCursor): string => Buffer.from(JSON.stringify([c.scope, c.name, c.code, c.exponent])).toString('base64url');
+
+/** A cursor the route wrote, or null for any other text (never trusted: it comes back from the reader). */
+export function readMeterCursor(text: string): MeterCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,4096}$/.test(text)) return null;
+  let fields: unknown;
+  try {
+    fields = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  const r = CursorFields.safeParse(fields);
+  return r.success ? { scope: r.data[0], name: r.data[1], code: r.data[2], exponent: r.data[3] } : null;
+}
+
+/**
+ * The table's meters, one row per scope, name and currency (the one it held when it journalled
+ * them): MOP is never added to HKD. At most `limit` rows, after `after` (a row of an earlier page)
+ * in the same order; `next` is the cursor of the last row when the page is full.
+ */
+export async function meters(sql: Sql, terminalId: string, scope?: string, page: { after?: MeterCursor; limit?: number } = {}) {
+  const a = page.after;
   const r = await sql.query<{ scope: string; name: string; value: number; code: string; exponent: number }>(
     `SELECT scope, name, value, code, exponent FROM meters WHERE terminal_id = $1 AND ($2::text IS NULL OR scope = $2)
-     ORDER BY scope, name, code = '', code, exponent`,
-    [terminalId, scope ?? null],
+       AND ($3::text IS NULL OR (scope, name, code = '', code, exponent) > ($3::text, $4::text, $5::text = '', $5::text, $6::int))
+     ORDER BY scope, name, code = '', code, exponent LIMIT $7`,
+    [terminalId, scope ?? null, a?.scope ?? null, a?.name ?? null, a?.code ?? null, a?.exponent ?? null, page.limit ?? null],
   );
   return r.rows.map((x) => ({ scope: x.scope, name: x.name, value: x.value, currency: meterCurrency(x) }));
+}
+
+/** A page of meters and the cursor of its last row when the page is full (there may be more). */
+export async function metersPage(sql: Sql, terminalId: string, scope: string | undefined, after: MeterCursor | undefined, limit: number) {
+  const rows = await meters(sql, terminalId, scope, { ...(after ? { after } : {}), limit });
+  const last = rows.at(-1);
+  const next: MeterCursor | undefined =
+    rows.length === limit && last
+      ? { scope: last.scope, name: last.name, code: last.currency?.code ?? '', exponent: last.currency?.exponent ?? -1 }
+      : undefined;
+  return { rows, next };
 }
 
 /** Settled and voided rounds, newest first, with the round's payload as the kiosk journalled it (within ANSWER_TEXT_BUDGET). */

@@ -39,12 +39,15 @@ export function queryRoutes(scope: ZodApp, db: Db): void {
       schema: {
         ...query,
         summary: 'meters as the kiosk derived them',
+        // Paged (a stadium's projection is some 80,000 rows, a hostile table's more): the next
+        // page is named where a reader finds it, and a page that is not full is the last.
+        description: `At most \`limit\` rows an answer (default and most ${s.METERS_PAGE_MAX}), ordered by scope, name and currency. While a page is full, the answer's \`link\` header names the next page (\`<…?after=…>; rel="next"\`, the scope and limit kept): follow it until an answer has no \`link\`.`,
         params: s.TerminalParams,
         querystring: s.MetersQuery,
-        response: { 200: z.array(s.Meter) },
+        response: { 200: z.array(s.Meter), 400: s.ErrorBody },
       },
     },
-    async (req) => q.meters(db, req.params.id, req.query.scope),
+    async (req, reply) => metersAnswer(db, req.params.id, req.query, reply),
   );
   scope.get(
     '/v1/terminals/:id/rounds',
@@ -75,6 +78,25 @@ export function queryRoutes(scope: ZodApp, db: Db): void {
     async (req) => q.alarms(db, req.query.terminal),
   );
   ticketQueryRoutes(scope, db);
+}
+
+/**
+ * A page of a table's meters; while it is full, its `link` header names the next (the scope and
+ * limit kept). A cursor the route did not write is a 400.
+ */
+async function metersAnswer(db: Db, id: string, query: z.infer<typeof s.MetersQuery>, reply: FastifyReply) {
+  const { scope, after, limit } = query;
+  const from = after === undefined ? undefined : q.readMeterCursor(after);
+  if (from === null)
+    return reply
+      .code(400)
+      .send({ error: 'bad-request', message: 'querystring/after is no cursor this route gave: take it from the link header of the page before' });
+  const page = await q.metersPage(db, id, scope, from, limit);
+  if (page.next) {
+    const next = new URLSearchParams({ ...(scope === undefined ? {} : { scope }), after: q.writeMeterCursor(page.next), limit: String(limit) });
+    reply.header('link', `</v1/terminals/${encodeURIComponent(id)}/meters?${next.toString()}>; rel="next"`);
+  }
+  return page.rows;
 }
 
 /** Key issuing: the admin token only, answers never cached (the key is shown once). */

@@ -121,7 +121,22 @@ export const EntriesQuery = z.strictObject({
   limit: Limit(100, 5000),
   type: z.string().max(64).optional(),
 });
-export const MetersQuery = z.strictObject({ scope: z.string().max(64).optional() });
+/**
+ * The most rows of a table's meters one answer holds (`limit`'s default and most). The projection
+ * holds a row per scope (the table and up to 2,007 stations), name and currency: an honest
+ * stadium's alone is some 80,000 rows, and one whose key leaked may grow it to hundreds of
+ * thousands (tests/security/upstream-meters-paging.test.ts). Any table of a few stations reads
+ * whole in one answer; past it, the route names the next page (`MeterCursor`).
+ */
+export const METERS_PAGE_MAX = 10_000;
+
+export const MetersQuery = z.strictObject({
+  scope: z.string().max(64).optional(),
+  /** The next page's cursor, as the route wrote it in its `link` header (upstream/queries.ts readMeterCursor). */
+  after: z.string().max(4096).optional(),
+  /** Not 0: a full page of nothing would link to itself. */
+  limit: z.coerce.number().int().min(1).max(METERS_PAGE_MAX).default(METERS_PAGE_MAX),
+});
 export const RoundsQuery = z.strictObject({ limit: Limit(10, 500) });
 export const AlarmsQuery = z.strictObject({ terminal: TerminalId.optional() });
 // Enrolment only: a new key for an enrolled terminal is its own route (rotate-key).
