@@ -177,7 +177,7 @@ async function roundRoute(id: string, roundId: string): Promise<HTMLElement> {
   }
 }
 
-const REFUSALS = ['no-round', 'round-of-another-table', 'round-open', 'round-unreadable', 'no-table'] as const;
+const REFUSALS = ['no-round', 'round-of-another-table', 'round-open', 'round-unreadable', 'round-too-large', 'no-table'] as const;
 type Refusal = (typeof REFUSALS)[number];
 
 /** A table or round the page cannot show, said in the page's words. */

@@ -33,13 +33,22 @@ const RoundParams = z.strictObject({
   round: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/),
 });
 const EvidenceQuery = z.strictObject({ download: z.enum(['1']).optional() });
-const REFUSED = { 'no-table': 404, 'no-round': 404, 'round-of-another-table': 404, 'round-open': 409, 'round-unreadable': 422 } as const;
+const REFUSED = {
+  'no-table': 404,
+  'no-round': 404,
+  'round-of-another-table': 404,
+  'round-open': 409,
+  'round-unreadable': 422,
+  'round-too-large': 422,
+} as const;
 const REFUSAL_TEXT = {
   'no-table': 'no such terminal',
   'no-round': 'the table has no such round',
   'round-of-another-table': 'the round was played at another table',
   'round-open': 'the round has not closed yet',
   'round-unreadable': "the round's journal entries do not read as a ledger writes them",
+  'round-too-large':
+    'the round is too large to show (more entries, bytes or seqs than any round a ledger journals): every entry of it is kept, GET /v1/terminals/:id/entries reads them',
 } as const;
 
 /**

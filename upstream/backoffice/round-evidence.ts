@@ -7,9 +7,11 @@ import type { Sql } from '../sql.js';
 /**
  * Why a round's evidence is not answered: no such table, no such round, a round another table
  * played, a round still open, a round whose entries do not read as a ledger writes them (a corrupt
- * row, a hostile table's: until a review of 7 December the route answered 500, unaudited).
+ * row, a hostile table's: until a review of 7 December the route answered 500, unaudited), a round
+ * larger than any a ledger journals (MAX_ROUND_TEXT, MAX_ROUND_ENTRIES, MAX_ROUND_SPAN: its entries
+ * stay stored, GET /v1/terminals/:id/entries reads them).
  */
-export type EvidenceRefusal = 'no-table' | 'no-round' | 'round-of-another-table' | 'round-open' | 'round-unreadable';
+export type EvidenceRefusal = 'no-table' | 'no-round' | 'round-of-another-table' | 'round-open' | 'round-unreadable' | 'round-too-large';
 
 /**
  * `fn`'s answer, or `round-unreadable` when the round's stored entries do not read: a body that is
@@ -50,9 +52,28 @@ export const ROUND_INDEX_SQL = `
  * ledger writes is far less (a stadium's settlement of 8,192 lines is about 1.5 MB, its bets a few
  * hundred bytes each); a table whose key leaked could put a round's id on entry after entry of a
  * megabyte, and every body was read into the upstream's one process before the round was found
- * to be no ledger's (tests/security/backoffice-evidence-size.test.ts). Past it: `round-unreadable`.
+ * to be no ledger's (tests/security/backoffice-evidence-size.test.ts). Past it: `round-too-large`.
  */
 export const MAX_ROUND_TEXT = 64 * 1024 * 1024;
+
+/**
+ * The most entries one round's evidence reads. A ledger journals a round's bets in one entry per
+ * station at the close (at most 2,007 stations) and one per decision that raises a stake (at most
+ * 512 decisions), a card.read per card (at most 416), a round.decision per decision, its misreads
+ * and its close: some 3,500 at most. A table whose key leaked may put one round id on 10^6 tiny
+ * entries, each read, parsed and answered. Counted no further than one past it, before any body is
+ * read; past it: `round-too-large`.
+ */
+export const MAX_ROUND_ENTRIES = 16_384;
+
+/**
+ * The most seqs from a round's first entry to its last that its chain proof reads (a link, some
+ * 140 bytes of the answer, per seq: 36 MB at most). A round spans its own entries and what the table
+ * journals meanwhile (its stations' money, a hold's faults); a table whose key leaked may put a
+ * round's first and last entries millions of seqs apart, and every link between was read and
+ * answered. Past it: `round-too-large`, before the span is read.
+ */
+export const MAX_ROUND_SPAN = 262_144;
 
 /** The where of a table's entries of one round ($1 the table, $2 the round's entry types, $3 the round). */
 const ROUND_WHERE = `terminal_id = $1 AND type = ANY($2::text[]) AND doc->'payload'->>'roundId' = $3`;
@@ -60,8 +81,16 @@ const ROUND_WHERE = `terminal_id = $1 AND type = ANY($2::text[]) AND doc->'paylo
 /** A table's entries of one round, by the round's id. */
 export const ROUND_ENTRIES_SQL = `SELECT seq, body, content_hash, prev_hash, hash FROM journal WHERE ${ROUND_WHERE} ORDER BY seq`;
 
-/** How many bytes the round's entries hold, summed before any body is read out. */
-const ROUND_TEXT_SQL = `SELECT COALESCE(SUM(octet_length(body)), 0)::float8 AS n FROM journal WHERE ${ROUND_WHERE}`;
+/**
+ * The round's entries counted (to one past MAX_ROUND_ENTRIES: no further, whatever a table journalled),
+ * their bytes summed and their first and last seqs, before any body is read out.
+ */
+const ROUND_SIZE_SQL = `SELECT COUNT(*)::int AS n, COALESCE(SUM(b), 0)::float8 AS bytes, MIN(seq) AS first, MAX(seq) AS last
+  FROM (SELECT seq, octet_length(body) AS b FROM journal WHERE ${ROUND_WHERE} ORDER BY seq LIMIT ${MAX_ROUND_ENTRIES + 1}) r`;
+
+/** Whether a round of these entries is more than its evidence reads (MAX_ROUND_ENTRIES, MAX_ROUND_TEXT, MAX_ROUND_SPAN). */
+const tooLarge = (r: { n: number; bytes: number; first: number | null; last: number | null }): boolean =>
+  Number(r.n) > MAX_ROUND_ENTRIES || Number(r.bytes) > MAX_ROUND_TEXT || Number(r.last ?? 0) - Number(r.first ?? 0) + 1 > MAX_ROUND_SPAN;
 
 /** Whether another table than $1 closed the round $2. */
 export const ROUND_ELSEWHERE_SQL = `SELECT 1 FROM journal WHERE terminal_id <> $1 AND type IN ('round.settle', 'round.void') AND doc->'payload'->>'roundId' = $2 LIMIT 1`;
@@ -79,8 +108,8 @@ export async function roundEvidence(sql: Sql, terminalId: string, roundId: strin
   const head = (await sql.query<{ seq: number; hash: string }>('SELECT seq, hash FROM heads WHERE terminal_id = $1', [terminalId])).rows[0];
   if (!head) return 'no-table';
   const types = [...ROUND_ENTRY_TYPES];
-  const text = (await sql.query<{ n: number }>(ROUND_TEXT_SQL, [terminalId, types, roundId])).rows[0]?.n ?? 0;
-  if (Number(text) > MAX_ROUND_TEXT) return 'round-unreadable';
+  const size = (await sql.query<{ n: number; bytes: number; first: number | null; last: number | null }>(ROUND_SIZE_SQL, [terminalId, types, roundId])).rows[0];
+  if (size && tooLarge(size)) return 'round-too-large';
   const rows = (await sql.query<Row>(ROUND_ENTRIES_SQL, [terminalId, types, roundId])).rows.map(chainEntry);
   if (rows.length === 0) {
     const elsewhere = await sql.query(ROUND_ELSEWHERE_SQL, [terminalId, roundId]);
