@@ -234,11 +234,12 @@ export async function rounds(sql: Sql, terminalId: string, limit: number) {
   }));
 }
 
-export async function alarms(sql: Sql, terminalId?: string, limit = 100) {
+/** Alarms newest first, at most `limit`, older than the id `before` when given (the last of the page before). */
+export async function alarms(sql: Sql, terminalId?: string, limit = 100, before?: number) {
   const r = await sql.query<{ id: number; terminal_id: string | null; kind: string; detail: unknown; raised_at: Date; cleared_at: Date | null }>(
     `SELECT id, terminal_id, kind, detail, raised_at, cleared_at FROM alarms
-     WHERE ($1::text IS NULL OR terminal_id = $1) ORDER BY id DESC LIMIT $2`,
-    [terminalId ?? null, limit],
+     WHERE ($1::text IS NULL OR terminal_id = $1) AND ($3::bigint IS NULL OR id < $3) ORDER BY id DESC LIMIT $2`,
+    [terminalId ?? null, limit, before ?? null],
   );
   return r.rows.map((x) => ({
     id: x.id,

@@ -74,8 +74,16 @@ export function queryRoutes(scope: ZodApp, db: Db): void {
   );
   scope.get(
     '/v1/alarms',
-    { schema: { ...query, summary: 'divergences, bad chains, foreign streams', querystring: s.AlarmsQuery, response: { 200: z.array(s.Alarm) } } },
-    async (req) => q.alarms(db, req.query.terminal),
+    {
+      schema: {
+        ...query,
+        summary: 'divergences, bad chains, foreign streams',
+        description: 'Newest first, at most `limit` (default 100, most 500): page on with `before` = the last id answered until an answer is empty.',
+        querystring: s.AlarmsQuery,
+        response: { 200: z.array(s.Alarm) },
+      },
+    },
+    async (req) => q.alarms(db, req.query.terminal, req.query.limit, req.query.before),
   );
   ticketQueryRoutes(scope, db);
 }

@@ -138,7 +138,13 @@ export const MetersQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(METERS_PAGE_MAX).default(METERS_PAGE_MAX),
 });
 export const RoundsQuery = z.strictObject({ limit: Limit(10, 500) });
-export const AlarmsQuery = z.strictObject({ terminal: TerminalId.optional() });
+export const AlarmsQuery = z.strictObject({
+  terminal: TerminalId.optional(),
+  /** At most this many, newest first (100 when not given, as the route always answered). */
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** Only alarms older than this id: the last id of the page before. */
+  before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+});
 // Enrolment only: a new key for an enrolled terminal is its own route (rotate-key).
 export const EnrolBody = z.strictObject({ terminalId: TerminalId });
 
