@@ -8,7 +8,7 @@ import { crc16Kermit } from '../crc.js';
 import { elapsedOf, Emitter, realClock, type Clock } from '../clock.js';
 import { EXC, LP } from './constants.js';
 import { ExceptionQueue, type Queued } from './exceptions.js';
-import { hasCrc, RequestAssembler, type Heard } from './request.js';
+import { hasCrc, RequestAssembler, WOKEN_MS, type Heard } from './request.js';
 import { crcOk, respond, withCrc } from './responder.js';
 import type { SasGameSide, SasLinkEvent } from './types.js';
 
@@ -77,6 +77,14 @@ export class SasMachine {
   private held: Pending | null = null;
   /** The answer given to the message heard last, if it was answered anew (not a repeat): a `retract` disregards it. */
   private fresh: Pending | null = null;
+  /** When the short poll whose ACK is `held` was heard (the monotonic clock). */
+  private heldAt = 0;
+  /**
+   * A general poll to another machine that came within `WOKEN_MS` of the short poll whose ACK is
+   * `held`, itself held until what follows shows it whole (`heard`, `watch`): data after it show
+   * it, and the short poll before it, cut from one longer message hit on the line twice.
+   */
+  private deferred: { poll: Heard; at: number } | null = null;
   private lastAddressAt: number;
   private lastAckAt: number;
   private timer: unknown = null;
@@ -160,7 +168,35 @@ export class SasMachine {
   }
 
   private heard(h: Heard): void {
-    if (h.kind === 'continued') return this.retract();
+    if (h.kind === 'continued') {
+      // The general poll held was the middle of the message the short poll before it began.
+      this.deferred = null;
+      return this.retract();
+    }
+    const now = elapsedOf(this.clock);
+    this.takeDeferred();
+    // A general poll to another machine right after the short poll whose ACK is held (within a
+    // message's inter-byte time, §2.3.2): the retry's address byte hit into a general poll to
+    // this machine and a later byte into one to another may be one message hit twice, which only
+    // the data after it show. Held too (a real one acknowledges when the next character comes, or
+    // at the watchdog's turn). Taken at once, it acknowledged both the answer the host was asking
+    // for again and the short poll's own, neither of which the host had (until 7 December).
+    if (h.kind === 'general' && h.address !== this.options.address && this.held && now - this.heldAt <= WOKEN_MS) {
+      this.deferred = { poll: h, at: now };
+      return;
+    }
+    this.take(h);
+  }
+
+  /** A general poll held (`deferred`) that nothing showed cut: taken now, before what comes next. */
+  private takeDeferred(): void {
+    const d = this.deferred;
+    this.deferred = null;
+    if (d) this.take(d.poll);
+  }
+
+  private take(h: Heard): void {
+    if (h.kind === 'continued') return;
     this.fresh = null;
     // Whatever comes next shows the short poll before it was whole: its implied ACK stands.
     if (this.held) this.confirm();
@@ -194,6 +230,7 @@ export class SasMachine {
     // implied ACK of that answer is held until the poll is known whole.
     if (poll.length <= 2 && this.pending && this.pending.poll.length > 2) {
       this.held = this.pending;
+      this.heldAt = elapsedOf(this.clock);
       this.pending = null;
     }
     // What the ACK does was not done: this poll is left unanswered, as if lost, and its retry acknowledges again.
@@ -324,6 +361,8 @@ export class SasMachine {
   private watch(): void {
     // The link's silences on the monotonic clock; the handpay's reissue on the wall clock, whose note outlives a restart.
     const now = elapsedOf(this.clock);
+    // A general poll held that no character followed within a message's time: it was whole.
+    if (this.deferred && now - this.deferred.at > WOKEN_MS) this.takeDeferred();
     const silent = now - this.lastAddressAt >= (this.options.silenceMs ?? 5000);
     if (silent) this.options.write(Uint8Array.of(this.options.address), true);
     // The station read in a timer's turn: a failure here would leave the timer (the host's process) and never arm it again.
@@ -336,6 +375,7 @@ export class SasMachine {
     this.pending = null;
     this.held = null;
     this.fresh = null;
+    this.deferred = null;
     this.events.emit({ type: 'link-down', reason });
   }
 

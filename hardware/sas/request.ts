@@ -22,12 +22,15 @@ export type Heard =
    */
   | { kind: 'other'; address: number; bytes: Uint8Array }
   /**
-   * A data character right after a general poll to this machine or a type R poll it knows (within
+   * A data character right after a general poll (to any address) or a type R poll it knows (within
    * the inter-byte limit of its last byte): that one- or two-byte message was the start of a longer
    * one hit on the line (§2.3.2: a message's bytes follow each other; a host waits for the answer),
    * so it was not received. Said once, at the first such character.
    */
   | { kind: 'continued' };
+
+/** §2.3.2's 5 ms on the wire: the most between two bytes of one message, whatever a link allows for its path. */
+export const WOKEN_MS = 5;
 
 const TYPE_R: readonly number[] = [
   LP.meters10to15,
@@ -82,13 +85,10 @@ export function requestLength(bytes: Uint8Array, length: number): number | 'more
 }
 
 const MAX_REQUEST = 3 + 255 + 2;
-/**
- * How soon after a message's last character a general poll is taken as a byte of it woken by the
- * line (`wake`): §2.3.2's 5 ms on the wire, not a link's wider limit (a host's poll after its
- * time-out, 20 ms on the wire at least, may reach the process sooner after a delayed chunk; a
- * woken byte comes with its neighbours).
- */
-const WOKEN_MS = 5;
+// How soon after a message's last character a general poll is taken as a byte of it woken by the
+// line (`wake`): `WOKEN_MS`, §2.3.2's 5 ms on the wire, not a link's wider limit (a host's poll
+// after its time-out, 20 ms on the wire at least, may reach the process sooner after a delayed
+// chunk; a woken byte comes with its neighbours).
 
 export interface AssemblerCounts {
   /** Messages dropped: cut short by a wake-up character or stalled past the inter-byte limit. */
@@ -107,8 +107,10 @@ export class RequestAssembler {
    * ends at the next wake-up or stall.
    */
   private unknown = false;
-  /** A general poll or type R poll to this machine just ended: a data character within the limit says it was cut from a longer message. */
+  /** A general poll (to any address) or type R poll to this machine just ended: a data character within the limit says it was cut from a longer message. */
   private short = false;
+  /** The last character was a data character with no message to belong to: the tail of a message hit on the line. */
+  private broken = false;
   private lastAt = 0;
   readonly counts: AssemblerCounts = { truncated: 0, stray: 0 };
 
@@ -122,10 +124,13 @@ export class RequestAssembler {
   char(byte: number, wake: boolean): void {
     const t = this.now();
     const short = this.short;
+    const broken = this.broken;
     this.short = false;
-    if (wake) this.wake(byte, t - this.lastAt <= Math.min(this.interByteMs, WOKEN_MS));
+    this.broken = false;
+    if (wake) this.wake(byte, t - this.lastAt <= Math.min(this.interByteMs, WOKEN_MS), broken);
     else if (!this.collecting) {
       this.counts.stray++;
+      this.broken = true;
       if (short && t - this.lastAt <= this.interByteMs) this.heard({ kind: 'continued' });
     } else if (t - this.lastAt > this.interByteMs) {
       if (this.unknown) this.endUnknown();
@@ -142,9 +147,14 @@ export class RequestAssembler {
    * and a machine answers only a whole poll. Taken as a general poll, it was an implied ACK (an
    * exception taken out, a 0x4D record read) of the answer the host was asking for again, or, to
    * this machine, an exception reported to a host waiting for another answer (until 7 December).
+   * So is one that comes so soon after a data character with no message to belong to (`broken`):
+   * the rest of a message hit twice, its first byte already lost (a retry's address byte hit into
+   * a general poll to this machine, shown cut by the data after it, and a later byte woken: until
+   * 7 December that byte was a general poll, the implied ACK of the answer the host was asking for
+   * again).
    */
-  private wake(byte: number, soon: boolean): void {
-    const woken = soon && (byte & 0x80) !== 0 && this.collecting && !this.couldBeWhole();
+  private wake(byte: number, soon: boolean, broken: boolean): void {
+    const woken = soon && (byte & 0x80) !== 0 && ((this.collecting && !this.couldBeWhole()) || broken);
     if (this.collecting && this.unknown) this.endUnknown();
     else if (this.collecting) this.drop();
     if (woken) {
@@ -152,7 +162,7 @@ export class RequestAssembler {
       return;
     }
     if (byte & 0x80) {
-      this.short = (byte & 0x7f) === this.address;
+      this.short = true;
       return this.heard({ kind: 'general', address: byte & 0x7f });
     }
     this.buf[0] = byte;

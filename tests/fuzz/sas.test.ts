@@ -13,7 +13,10 @@ describe('SAS machine side fuzz (seeded slice)', () => {
     assert.equal(report.frames, FRAMES);
     for (const kind of ['garbage', 'wrongCrc', 'wrongAddress', 'truncated', 'generalPoll', 'readPoll'])
       assert.ok((report.kinds[kind] ?? 0) > 1000, `${kind} frames were sent`);
-    assert.ok(report.answers > 3000, `answers: ${report.answers}`);
+    // Fewer than the general and read polls to it: a general poll to it within 5 ms of stray data (a
+    // garbage frame after a general poll to another address) is a byte of that frame woken by the
+    // line, never a host's poll (hardware/sas/request.ts); 2,896 of this seed's frames are answered.
+    assert.ok(report.answers > 2500, `answers: ${report.answers}`);
   });
 
   it('the fuzz sees a change: a state poll with a right CRC among the frames is caught', () => {

@@ -175,7 +175,60 @@ describe('SAS machine side: a host on a line that hits polls and loses answers',
     r.poll([0x80 | A]);
     assert.deepEqual(r.out.splice(0), [[0x11]]);
     assert.deepEqual(r.acked, [], 'reported, not yet acknowledged');
+    // A general poll to another machine within 5 ms of 85 (held for the 0x2F answer): held until
+    // the next character shows it whole (its data would show it hit).
     r.poll([0x80 | 1]);
+    r.poll([0x80 | 2]);
+    assert.deepEqual(r.acked, ['door']);
+  });
+
+  it('a retry hit twice, its address byte into 85 and a later byte woken into a general poll: no implied ACK of the 0x4D answer the host never had', () => {
+    // Before: 4D after 85 showed 85 cut from a longer message, but the woken byte after it (A3 in
+    // the middle, CF at the end) was taken as a general poll to 23 or 4F: the implied ACK of the
+    // 0x4D answer, whose record was marked read; the clean retry got the next.
+    for (const at of [3, 4]) {
+      const r = rig();
+      r.records.waiting.push('000000000000000001', '000000000000000002');
+      const ask = appendCrc([A, 0x4d, 0x00]);
+      assert.deepEqual(ask.slice(3), [0xa3, 0xcf]);
+      r.poll(ask);
+      const first = r.out.splice(0);
+      r.send(ask.map((b, i) => [i === 0 ? 0x80 | b : b, i === 0 || i === at] as const));
+      r.out.length = 0;
+      r.poll(ask);
+      assert.deepEqual(r.out.splice(0), first, `byte ${at}: the clean retry is answered with the same record`);
+      assert.deepEqual(r.records.read, [], `byte ${at}: nothing read before the host had it`);
+    }
+  });
+
+  it('a retry’s address byte hit into 85 and its command byte into another machine’s general poll: neither the 0x4D answer nor the exception answered to 85 is acknowledged', () => {
+    // Before: CD (4D with bit 7 and the wake-up bit flipped) right after 85 was a general poll to
+    // address 4D: the implied ACK of the 0x4D answer held for 85 (its record marked read) and of
+    // 85's own answer (the door taken out), though the data bytes after it showed it cut from a
+    // longer message and the host never had either.
+    const r = rig();
+    r.records.waiting.push('000000000000000001', '000000000000000002');
+    const ask = appendCrc([A, 0x4d, 0x00]);
+    r.poll(ask);
+    const first = r.out.splice(0);
+    r.m.raise(0x11, 'door');
+    r.send([
+      [0x80 | A, true],
+      [0xcd, true],
+      [0x00, false],
+      [ask[3] ?? 0, false],
+      [ask[4] ?? 0, false],
+    ]);
+    assert.deepEqual(r.out.splice(0), [[0x11]], '85 is answered (the 20 ms window) before its bytes show it was no poll');
+    r.poll(ask);
+    assert.deepEqual(r.out.splice(0), first, 'the clean retry is answered with the same record');
+    assert.deepEqual(r.records.read, [], 'no record read before the host had it');
+    assert.deepEqual(r.acked, [], 'the door was never read');
+    r.poll([0x80 | A]);
+    assert.deepEqual(r.out.splice(0), [[0x11]]);
+    r.poll([0x80 | 1]);
+    r.poll([0x80 | 1]);
+    assert.deepEqual(r.records.read, ['000000000000000001']);
     assert.deepEqual(r.acked, ['door']);
   });
 
