@@ -8,6 +8,7 @@ import { crc16Kermit } from '../crc.js';
 import { elapsedOf, Emitter, realClock, type Clock } from '../clock.js';
 import { EXC, LP } from './constants.js';
 import { ExceptionQueue, type Queued } from './exceptions.js';
+import { HitTries } from './hit-tries.js';
 import { hasCrc, RequestAssembler, WOKEN_MS, type Heard } from './request.js';
 import { crcOk, respond, withCrc } from './responder.js';
 import type { SasGameSide, SasLinkEvent } from './types.js';
@@ -85,6 +86,8 @@ export class SasMachine {
    * it, and the short poll before it, cut from one longer message hit on the line twice.
    */
   private deferred: { poll: Heard; at: number } | null = null;
+  /** What came between the messages taken: the tries the line hit (§3.2). */
+  private readonly tries = new HitTries();
   private lastAddressAt: number;
   private lastAckAt: number;
   private timer: unknown = null;
@@ -164,6 +167,7 @@ export class SasMachine {
   /** One received character. */
   char(byte: number, wake: boolean): void {
     if (wake) this.lastAddressAt = elapsedOf(this.clock);
+    this.tries.char(byte);
     this.assembler.char(byte, wake);
   }
 
@@ -205,6 +209,7 @@ export class SasMachine {
       // A poll hit on the line (a retry's address byte flipped into another's, or into 0) is not one
       // a host sent: no implied ACK of an answer the host may never have had, and no cycle.
       if (h.kind !== 'general' && !sentByAHost(h.bytes)) return;
+      this.taken(h.at, h.end);
       // A poll to another machine or a broadcast: an implied ACK, and the poll cycle to synchronise on.
       this.acknowledge(true);
       this.synced = true;
@@ -222,6 +227,7 @@ export class SasMachine {
     // CRC. Anything else is a poll hit on the line (a retry's command byte flipped): not received,
     // so no implied ACK of an answer the host may never have had (until 7 December it was one).
     if (h.kind === 'long' && !h.known && h.bytes.length !== 2 && !crcOk(h.bytes)) return;
+    this.taken(h.at, h.end);
     const poll = h.kind === 'general' ? Uint8Array.of(0x80 | h.address) : h.bytes;
     if (this.pending && sameBytes(this.pending.poll, poll)) return this.repeat(this.pending);
     // A one- or two-byte poll after the answer to a longer one: it may be that poll's retry cut on
@@ -248,6 +254,8 @@ export class SasMachine {
   private retract(): void {
     const answered = this.fresh;
     this.fresh = null;
+    // Its characters were no message taken: with what came before and after, they are what the line made of the host's tries.
+    this.tries.retract();
     if (this.held) {
       this.pending = this.held;
       this.held = null;
@@ -268,6 +276,12 @@ export class SasMachine {
     this.held = null;
     if (held?.onAck && this.attempt(held.poll[1] ?? null, 'ack', held.onAck) === FAILED) this.pending = held;
     else this.lastAckAt = elapsedOf(this.clock);
+  }
+
+  /** A message taken (`HitTries`): the pending poll's tries the line hit are counted; after the third, its answer is forgotten. */
+  private taken(at: number, end: number): void {
+    this.tries.taken(at, end, this.pending);
+    if (this.pending && this.pending.repeats >= 2) this.pending = null;
   }
 
   /** An implied NACK: the same bytes again, never the poll's effect twice; after the third poll the answer is forgotten but its exception kept (§3.2). */
@@ -339,9 +353,12 @@ export class SasMachine {
   }
 
   private answer(poll: Uint8Array, reply: Uint8Array, onAck?: () => void): void {
-    this.pending = this.fresh = { poll, reply, repeats: 0, ...(onAck ? { onAck } : {}) };
+    // Its tries the line hit before this one (`hitTries`): after the third, no next poll acknowledges it.
+    const repeats = this.tries.before(poll);
+    this.pending = this.fresh = { poll, reply, repeats, ...(onAck ? { onAck } : {}) };
     this.send(reply);
     this.markUp();
+    if (repeats >= 2) this.pending = null;
   }
 
   private send(bytes: Uint8Array): void {

@@ -8,19 +8,19 @@ import { LP } from './constants.js';
 
 export type Heard =
   /** A general poll (0x80 | address), for any address. */
-  | { kind: 'general'; address: number }
+  | { kind: 'general'; address: number; at: number; end: number }
   /**
    * A long poll to this machine or a global broadcast (address 0): the whole message, or, for a
    * command this machine does not know, every byte up to the next wake-up character or stall (its
    * length unknown here: the machine tells a real host's unsupported poll from line noise by it).
    */
-  | { kind: 'long'; address: number; command: number; bytes: Uint8Array; known: boolean }
+  | { kind: 'long'; address: number; command: number; bytes: Uint8Array; known: boolean; at: number; end: number }
   /**
    * A long poll to another machine: its bytes up to the next wake-up character or stall (its
    * command is not known here; the machine takes it as an implied ACK only if a host could have
    * sent it: two bytes, type R, or ending in its CRC).
    */
-  | { kind: 'other'; address: number; bytes: Uint8Array }
+  | { kind: 'other'; address: number; bytes: Uint8Array; at: number; end: number }
   /**
    * A data character right after a general poll (to any address) or a type R poll it knows (within
    * the inter-byte limit of its last byte): that one- or two-byte message was the start of a longer
@@ -28,6 +28,9 @@ export type Heard =
    * so it was not received. Said once, at the first such character.
    */
   | { kind: 'continued' };
+// `at` and `end` (of a message heard): the index of its first character and of the one after its
+// last, counted from the assembler's first character (the machine tells by them what came between
+// two messages it took: a retry hit on the line).
 
 /** §2.3.2's 5 ms on the wire: the most between two bytes of one message, whatever a link allows for its path. */
 export const WOKEN_MS = 5;
@@ -112,6 +115,9 @@ export class RequestAssembler {
   /** The last character was a data character with no message to belong to: the tail of a message hit on the line. */
   private broken = false;
   private lastAt = 0;
+  /** The index of the character being read (from 0), and of the first of the message collected. */
+  private index = -1;
+  private start = 0;
   readonly counts: AssemblerCounts = { truncated: 0, stray: 0 };
 
   constructor(
@@ -123,6 +129,7 @@ export class RequestAssembler {
 
   char(byte: number, wake: boolean): void {
     const t = this.now();
+    this.index++;
     const short = this.short;
     const broken = this.broken;
     this.short = false;
@@ -163,10 +170,11 @@ export class RequestAssembler {
     }
     if (byte & 0x80) {
       this.short = true;
-      return this.heard({ kind: 'general', address: byte & 0x7f });
+      return this.heard({ kind: 'general', address: byte & 0x7f, at: this.index, end: this.index + 1 });
     }
     this.buf[0] = byte;
     this.len = 1;
+    this.start = this.index;
     this.collecting = true;
     // Another machine's poll: collected whole, as an unknown command's, for the machine to judge.
     this.unknown = byte !== this.address && byte !== 0;
@@ -194,7 +202,7 @@ export class RequestAssembler {
     const bytes = this.buf.slice(0, this.len);
     this.len = 0;
     this.short = bytes.length === 2 && address === this.address;
-    this.heard({ kind: 'long', address, command, bytes, known: true });
+    this.heard({ kind: 'long', address, command, bytes, known: true, at: this.start, end: this.index + 1 });
   }
 
   /**
@@ -218,8 +226,10 @@ export class RequestAssembler {
     this.unknown = false;
     this.len = 0;
     const address = bytes[0] ?? 0;
-    if (address !== this.address && address !== 0) return this.heard({ kind: 'other', address, bytes });
-    this.heard({ kind: 'long', address, command: bytes[1] ?? 0, bytes, known: false });
+    // Ended by the character being read (a wake-up character, or a data character after a stall): not of it.
+    const where = { at: this.start, end: this.index };
+    if (address !== this.address && address !== 0) return this.heard({ kind: 'other', address, bytes, ...where });
+    this.heard({ kind: 'long', address, command: bytes[1] ?? 0, bytes, known: false, ...where });
   }
 
   private drop(): void {

@@ -4,8 +4,8 @@
 // must take out only an exception the host read (its answer reached the host whole), mark only a
 // 0x4D record the host read, and apply a 0x72 transfer once. One-byte polls are sent whole: a
 // general poll hit into another machine's, or its retry lost on the line, is a case no machine
-// can tell (docs/sas.md, "A retry hit into a shorter poll or another address"); so is a host that
-// gives up after three tries the machine saw two of: a try the line hit is not counted.
+// can tell (docs/sas.md, "A retry hit into a shorter poll or another address"). The host gives up
+// after three tries, hit or not (§3.2; docs/sas.md, "A try the line hit is a try").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isPriority } from '../../hardware/sas/exceptions.js';
@@ -100,9 +100,8 @@ function run(seed: number): string[] {
       const bit = Math.floor(rnd() * 9);
       const c = wire[at] ?? { b: 0, wake: false };
       wire[at] = bit === 8 ? { b: c.b, wake: !c.wake } : { b: c.b ^ (1 << bit), wake: c.wake };
-      // A try the line hit is no try the machine saw: a host whose third try it never saw goes on,
-      // and its next poll acknowledges the answer of the second, which no machine can tell.
-      tries--;
+      // A try the line hit is one of the host's three all the same (§3.2): the machine counts it
+      // as one when it is the pending poll's length and differs from it in one byte.
     }
     out.length = 0;
     for (const c of wire) m.char(c.b, c.wake);
@@ -155,6 +154,12 @@ describe('SAS machine side: a host on a line that hits polls and loses answers',
     r.poll(ask);
     assert.deepEqual(r.out.splice(0), first, 'the clean retry is answered with the same record');
     assert.deepEqual(r.records.read, [], 'nothing read before the host had it');
+    // The clean retry was the host's third try (§3.2; the hit one its second): whether it had the
+    // answer then or gave up, its next poll is no ACK, and the record is reported again.
+    r.poll([0x80 | 1]);
+    assert.deepEqual(r.records.read, []);
+    r.poll(ask);
+    assert.deepEqual(r.out.splice(0), first, 'the same record, asked anew');
     r.poll([0x80 | 1]);
     assert.deepEqual(r.records.read, ['000000000000000001']);
   });
@@ -230,6 +235,43 @@ describe('SAS machine side: a host on a line that hits polls and loses answers',
     r.poll([0x80 | 1]);
     assert.deepEqual(r.records.read, ['000000000000000001']);
     assert.deepEqual(r.acked, ['door']);
+  });
+
+  it('a host that gives up after three tries of a long poll, one of them hit on the line: its next poll acknowledges nothing it never had', () => {
+    // SAS 6.02 §3.2: a third and final poll, after which the machine keeps what it had to say. The
+    // machine saw only two of the three: before, the host's next poll acknowledged the 0x4D answer
+    // it never had, and the record was marked read.
+    const ask = appendCrc([A, 0x4d, 0x00]);
+    const flip = (at: number, bits: number): (readonly [number, boolean])[] => ask.map((b, i) => [i === at ? b ^ bits : b, i === 0] as const);
+    const hits: [string, (readonly [number, boolean])[]][] = [
+      ['its CRC', flip(4, 0x01)],
+      ['its command, into one unknown', flip(1, 0x02)],
+      ['its command, into one of another length (4C)', flip(1, 0x01)],
+      ['its address, into another machine’s', flip(0, 0x02)],
+      ['its address, into a general poll to it', flip(0, 0x80)],
+      ['its data', flip(2, 0x10)],
+      ['its address’s wake-up bit', ask.map((b) => [b, false] as const)],
+      ['a data byte’s wake-up bit', woken(ask, 2)],
+    ];
+    for (const [what, hit] of hits) {
+      for (const which of [2, 3]) {
+        const r = rig();
+        r.records.waiting.push('000000000000000001', '000000000000000002');
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          if (attempt === which) r.send(hit);
+          else r.poll(ask);
+        }
+        // A try hit into a general poll to it is answered as one (00), then shown cut.
+        const answers = r.out.splice(0).filter((a) => a.length > 1);
+        assert.equal(answers.length, 2, `${what}, try ${which}: two tries answered`);
+        r.poll([A, 0x1c]);
+        r.poll([0x80 | 1]);
+        assert.deepEqual(r.records.read, [], `${what}, try ${which}: the host gave up; the record was never read`);
+        r.out.length = 0;
+        r.poll(ask);
+        assert.deepEqual(r.out.splice(0), [answers[0]], `${what}, try ${which}: the same record, asked anew`);
+      }
+    }
   });
 
   it('no exception taken out, no 0x4D record marked read, that the host did not have whole; no 0x72 applied twice', () => {
