@@ -237,6 +237,28 @@ describe('SAS machine side: a host on a line that hits polls and loses answers',
     assert.deepEqual(r.acked, ['door']);
   });
 
+  it('a real general poll to another machine right after 85 is held only until the watchdog’s turn: its implied ACK comes, late', () => {
+    const clock = new ManualClock();
+    const game = new MemoryGame();
+    const records = new Records();
+    game.tickets = records;
+    const m = new SasMachine({ address: A, game, clock, write: () => {} });
+    const acked: (string | undefined)[] = [];
+    m.events.on((e) => void (e.type === 'exception-acked' && acked.push(e.tag)));
+    const poll = (bytes: readonly number[]): void => bytes.forEach((b, i) => m.char(b, i === 0));
+    m.start();
+    poll([0x80 | 1]);
+    records.waiting.push('000000000000000001');
+    m.raise(0x11, 'door');
+    poll(appendCrc([A, 0x4d, 0x00]));
+    poll([0x80 | A]);
+    poll([0x80 | 1]); // within 5 ms of 85: held
+    assert.deepEqual([records.read, acked], [[], []], 'held until the next character or the watchdog');
+    clock.advance(250);
+    assert.deepEqual([records.read, acked], [['000000000000000001'], ['door']], 'taken at the watchdog’s turn');
+    m.stop();
+  });
+
   it('a host that gives up after three tries of a long poll, one of them hit on the line: its next poll acknowledges nothing it never had', () => {
     // SAS 6.02 §3.2: a third and final poll, after which the machine keeps what it had to say. The
     // machine saw only two of the three: before, the host's next poll acknowledged the 0x4D answer
