@@ -55,9 +55,10 @@ export function actSaid(a: ActRefusal, currency: string): Said {
 /**
  * A refusal of the table's to a supervisor's act, as service mode says it: the act's why by key
  * (`actSaid`); a table that takes nothing because it is stopped (`table-halted`, host/table/runtime.ts)
- * by its own key; null for a refusal that gives neither, said in its English.
+ * by its own key; a refusal that gives neither by `tableRefused`, which says nothing was done and
+ * that the reason is in the host's log: the table's English (`reason`) never reaches the screen.
  */
-export function tableRefusalSaid(r: { readonly act?: ActRefusal; readonly refusal?: string }, currency: string): Said | null {
+export function tableRefusalSaid(r: { readonly act?: ActRefusal; readonly refusal?: string }, currency: string): Said {
   if (r.act) return actSaid(r.act, currency);
-  return r.refusal === 'table-halted' ? serviceSaid('tableStopped') : null;
+  return r.refusal === 'table-halted' ? serviceSaid('tableStopped') : serviceSaid('tableRefused');
 }

@@ -36,7 +36,7 @@ export function resetJackpotLevel(
   d: { ledger: Ledger; table: LiveTable; config: Pick<TableConfig, 'currency'> },
   asked: JackpotResetRequest,
   also: readonly NewEntry[] = [],
-): { ok: true } | { ok: false; reason: string; say?: Said } {
+): { ok: true } | { ok: false; reason: string; say: Said } {
   const refused = (say: Said) => ({ ok: false as const, reason: inEnglish(say), say });
   // The reference in its one form from here on: what is compared is what is journalled.
   const r = { ...asked, authorisation: authorityReference(asked.authorisation) };
@@ -59,6 +59,6 @@ export function resetJackpotLevel(
   if (r.to < held) return refused(serviceSaid('jackpotBelowHeld', { level: r.level, held, currency: d.config.currency }));
   const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r }, also);
   if (out.ok) return { ok: true };
-  const say = tableRefusalSaid(out, d.config.currency);
-  return say ? refused(say) : { ok: false, reason: out.reason };
+  // The table's English stays the log's (`reason`); the person is told by key.
+  return { ok: false, reason: out.reason, say: tableRefusalSaid(out, d.config.currency) };
 }

@@ -108,6 +108,8 @@ export const OFFER_REFUSALS = [
   // Not the file's: this table's own peers.json cannot be read; or the stations given are not a list the peers file takes.
   'peers-unreadable',
   'bad-stations',
+  // Not the file's: the peers file with it would not be valid for another reason (the host's log says which).
+  'peers-invalid',
 ] as const;
 export type OfferRefusal = (typeof OFFER_REFUSALS)[number];
 

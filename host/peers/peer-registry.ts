@@ -11,7 +11,7 @@ import { journalledPeers, offerHistory, peerDigest, peerProblems, type PeerFiles
 import { checkPeerOffer, makePeerOffer, type OfferRefusal } from './peer-offer.js';
 import type { PeerProblem, ServicePage } from '../../protocol/index.js';
 
-export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: string; refusal?: OfferRefusal };
+export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: string; refusal: OfferRefusal };
 
 /**
  * Why a credential action (issue, withdraw, revoke) is refused; each is worded for the person at the
@@ -250,11 +250,18 @@ export class PeerRegistry {
     if (!peer.success) return { ok: false, detail: `stations: ${peer.error.issues[0]?.message ?? 'invalid'}`, refusal: 'bad-stations' };
     const next = PeersFile.safeParse({ ...before.file, peers: [...before.file.peers.filter((p) => p.enrolment.table !== table), peer.data] });
     if (!next.success) {
-      // The screen words why (a station homed at another peer, one peer too many); the schema's English is the log's.
+      // The screen words why (a station homed at another peer, one peer too many, else the file
+      // not valid: `peers-invalid`); the schema's English is the log's.
       const issue = next.error.issues[0];
       const refusal =
-        issue?.message === STATION_HOMED_TWICE ? 'stations-elsewhere' : issue?.code === 'too_big' && issue.path[0] === 'peers' ? 'too-many-peers' : undefined;
-      return { ok: false, detail: issue?.message ?? 'invalid', ...(refusal ? { refusal } : {}) };
+        issue?.message === STATION_HOMED_TWICE
+          ? 'stations-elsewhere'
+          : issue?.code === 'too_big' && issue.path[0] === 'peers'
+            ? 'too-many-peers'
+            : 'peers-invalid';
+      if (refusal === 'peers-invalid')
+        this.o.log.warn({ issue: issue?.message, path: issue?.path.join('.'), by }, 'peer enrolment refused: peers.json would not be valid');
+      return { ok: false, detail: issue?.message ?? 'invalid', refusal };
     }
     const theirs = PeerCredentials.inDataDir(this.o.dataDir).secretSha256(table);
     // Journalled before the file is written: a cut in between leaves a file older than the journal, refused (a fault), never a peer unjournalled.

@@ -17,12 +17,12 @@ import type { HeldNote, NoteSettlement } from '../devices/notes-held.js';
  */
 export type BackendResult =
   | { ok: true; key: string; values?: Record<string, string | number> }
-  | { ok: false; code: BackendRefusal; detail: string; notice?: { key: string; values: Record<string, string | number> } };
+  | { ok: false; code: BackendRefusal; detail: string; notice: { key: string; values: Record<string, string | number> } };
 
 /** Why a configuration change would be refused: the host's words, and the screen's own notice where there is one (a rule option's article). */
 export interface ConfigRefusal {
   detail: string;
-  notice?: { key: string; values: Record<string, string | number> };
+  notice: { key: string; values: Record<string, string | number> };
 }
 
 export type BackendRefusal = 'not-available' | 'refused' | 'no-round' | 'stale-round' | 'no-device' | 'busy' | 'timeout' | 'inhibited';

@@ -313,8 +313,9 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     await m.send({ name: 'service-sign-in', staff: '1001', pin: '482915' });
     assert.ok((await m.send({ name: 'service-action', action: { kind: 'config-change', key: 'seats', value: '6', authorisation: 'DICJ-2026/123' } })).ok);
     assert.equal(m.state().confirm, null);
-    assert.equal(m.state().notice?.key, 'service.failed.refused');
-    assert.match(String(m.state().notice?.values?.detail), /cannot change/);
+    // Said by the refusal's own key and its facts, never the host's English (the fallback `service.failed.refused` with its detail is gone).
+    assert.equal(m.state().notice?.key, 'configRefusal.notChangeable');
+    assert.deepEqual(m.state().notice?.values, { setting: 'seats', changeable: 'betLimits' });
     assert.equal(m.calls.length, 0);
   });
 

@@ -33,8 +33,8 @@ export interface ServiceHostOptions {
   limits?: SignInLimits;
   /** Each refused sign-in or confirmation, by reason (/metrics). */
   onRefused?: (reason: SignInRefusal) => void;
-  /** Where an exception a service action threw is written in full (the screen is told its kind only). */
-  log?: { error(fields: object, message: string): void };
+  /** Where an exception a service action threw is written in full (the screen is told its kind only), and each refusal's English (`info`). */
+  log?: { error(fields: object, message: string): void; info?(fields: object, message: string): void };
 }
 
 interface Session {
@@ -329,9 +329,8 @@ class ServiceConsole {
       // A value the host would refuse is refused now, before a second person is called over.
       const invalid = action.kind === 'config-change' ? this.o.backend.config.check(action.key, action.value, action.authorisation) : null;
       if (invalid !== null) {
-        this.say(
-          invalid.notice ? { ok: false, ...invalid.notice } : { ok: false, key: 'service.failed.refused', values: { detail: invalid.detail.slice(0, 200) } },
-        );
+        this.o.log?.info?.({ action: action.kind, key: invalid.notice.key, detail: invalid.detail }, 'service action refused');
+        this.say({ ok: false, ...invalid.notice });
         return { ok: true };
       }
       this.clearConfirm();
@@ -492,19 +491,16 @@ class ServiceConsole {
       const a = this.o.accounts.unlockBy(staff, s.account);
       return { ok: true, key: 'service.done.accountUnlock', values: { name: label(a), staff } };
     } catch (e) {
-      if (e instanceof AccountError) return e.say ? refusedBy(e.say) : { ok: false, code: 'refused', detail: e.message };
+      // An account's refusal without a key of its own says that nothing changed; its English is the log's (`outcome`).
+      if (e instanceof AccountError) return e.say ? refusedBy(e.say) : { ...refusedBy(serviceSaid('accountRefused')), detail: e.message };
       throw e;
     }
   }
 
+  /** What an action did, as the screen says it: always by key (a refusal's notice); a refusal's English (`detail`) is the log's. */
   private outcome(r: BackendResult): void {
-    this.say(
-      r.ok
-        ? { ok: true, key: r.key, ...(r.values ? { values: r.values } : {}) }
-        : r.notice
-          ? { ok: false, ...r.notice }
-          : { ok: false, key: `service.failed.${r.code}`, values: { detail: r.detail.slice(0, 200) } },
-    );
+    if (!r.ok) this.o.log?.info?.({ code: r.code, key: r.notice.key, detail: r.detail }, 'service action refused');
+    this.say(r.ok ? { ok: true, key: r.key, ...(r.values ? { values: r.values } : {}) } : { ok: false, ...r.notice });
   }
 
   private run(task: () => Promise<void>): void {

@@ -467,6 +467,42 @@ describe('service-mode refusals are said by key in every language', () => {
     }
   });
 
+  it("a table's refusal that names no act is said by a key all the same, never in the table's English", () => {
+    const t = testTable({ game: 'blackjack' });
+    try {
+      // The table's own English, with no act and no refusal code: what a game's guard or a step may answer.
+      const english = 'ENGLISH ONLY: the step could not be taken';
+      const unsaid = () => ({ ok: false as const, reason: english });
+      const table = Object.create(t.table, {
+        input: { value: unsaid },
+        supervisor: { value: { ...t.table.supervisor, voidRound: unsaid, correct: unsaid, reportDealingError: unsaid, enterCard: unsaid } },
+        shoe: { value: { ...t.table.shoe, onNewShoe: unsaid } },
+      }) as typeof t.table;
+      const d = { ...t, table };
+      const round = t.table.reads.view().roundId ?? '';
+      const two = ['sup-1', 'wit-2'] as [string, string];
+      const changes = changeSignal();
+      const results: BackendResult[] = [
+        roundActions(d).voidRound(round, 'why', two),
+        roundActions(d).reportDealingError(round, 'sup-1'),
+        tableActions({ ...d, shoe: { simulator: () => null }, log: silent }, serviceJournal(t.ledger, changes)).newShoe('sup-1'),
+        jackpot(d, changes).reset('main', 2_000_000, 'IGJ-2026-17', ['S1', 'W1']),
+      ];
+      for (const r of results) {
+        assert.ok(!r.ok && r.notice, `a notice for the screen: ${JSON.stringify(r)}`);
+        if (r.ok) continue;
+        assert.equal(r.notice.key, 'serviceRefusal.tableRefused');
+        // The table's English is the log's (service-host.ts logs each refused action's detail).
+        assert.equal(r.detail, english);
+        const s = { key: r.notice.key, values: r.notice.values } as Said;
+        assertWordsEverywhere(s, 'tableRefused');
+        for (const language of LANGUAGES) assert.doesNotMatch(wordsIn(language, s), /ENGLISH ONLY/, `${language}: no English of the table's`);
+      }
+    } finally {
+      t.close();
+    }
+  });
+
   it('round actions: a card entered by hand refused by its key (one person, cards read after the unreadable one)', () => {
     const t = testTable({ game: 'blackjack' });
     try {

@@ -7,9 +7,10 @@ import { describe, it } from 'node:test';
 // parameters, never as the host's own English (docs/service-mode.md, "A refusal in the screen's
 // language" and "A fault's detail"). Two places the host used to write English sentences that a
 // technician then read on the service screen in every language:
-// - a service-mode refusal without a `notice` is shown as `service.failed.<code>` with its
-//   `detail` as it is: it may only pass on a reason it was handed (`r.reason`, `e.message`),
-//   never words of its own (the acceptor's note test once said `service-disable, tilt:bill-jam`);
+// - a service-mode refusal without a `notice` was shown as `service.failed.<code>` with its
+//   `detail` as it is (the acceptor's note test once said `service-disable, tilt:bill-jam`); the
+//   notice is now required by the type (host/service/service-backend.ts), and `detail` is the
+//   log's: still, it passes on a reason it was handed (`r.reason`, `e.message`), never words of its own;
 // - a fault's `detail` (`tilts.raise(kind, { detail })`) is journalled and shown on the Status
 //   page and in the event log: words the host writes itself go in `say` (a `tiltDetail.*` key,
 //   locales/said.ts `tiltDetailSaid`), and `detail` only passes on a device's or a checker's own

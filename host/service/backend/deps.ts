@@ -44,7 +44,7 @@ export interface PeerService {
     enrolment: string,
     stations: readonly number[],
     by: readonly [string, string],
-  ): { ok: true; table: string } | { ok: false; detail: string; refusal?: string };
+  ): { ok: true; table: string } | { ok: false; detail: string; refusal: string };
   /**
    * `reason` of a refusal (host/peers/peer-registry.ts `CREDENTIAL_REFUSALS`), worded by the screen
    * (`service.peers.refused.*`). `unwritten` (here and below): journalled and in force in this run,

@@ -39,7 +39,7 @@ export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>,
         actDetailSaid('actJackpotReset', { level, to, currency: d.config.currency, authorisation }),
       );
       const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation }, [record]);
-      if (!r.ok) return r.say ? refusedBy(r.say) : { ok: false, code: 'refused', detail: r.reason };
+      if (!r.ok) return r.say.key === 'serviceRefusal.tableRefused' ? { ...refusedBy(r.say), detail: r.reason } : refusedBy(r.say);
       changes.changed();
       return { ok: true, key: 'service.done.jackpotReset', values: { level } };
     },

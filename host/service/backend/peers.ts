@@ -31,12 +31,12 @@ const credentialRefused = (r: { detail: string; reason: string }, table: string)
   notice: { key: `service.peers.refused.${r.reason}`, values: { table: table.slice(0, 64) } },
 });
 
-/** An enrolment file refused, with the screen's words for why where there are some (`service.peers.fileRefused.*`). */
-const fileRefused = (r: { detail: string; refusal?: string }): BackendResult => ({
+/** An enrolment file refused, with the screen's words for why (`service.peers.fileRefused.*`). */
+const fileRefused = (r: { detail: string; refusal: string }): BackendResult => ({
   ok: false,
   code: 'refused',
   detail: r.detail,
-  ...(r.refusal ? { notice: { key: `service.peers.fileRefused.${r.refusal}`, values: {} } } : {}),
+  notice: { key: `service.peers.fileRefused.${r.refusal}`, values: {} },
 });
 
 export type PeerActions = PeersPart & {

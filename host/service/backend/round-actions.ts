@@ -1,7 +1,6 @@
 import { cardOf } from '../../../engine/cards/card.js';
 import { serviceSaid } from '../../config/refusal-words.js';
-import { refusedBy } from '../refusal-words.js';
-import { tableRefusalSaid } from '../../floor/act-said.js';
+import { refusedBy, tableRefused } from '../refusal-words.js';
 import type { Outcome } from '../../../engine/table/game.js';
 import type { BackendResult, HoldsPart } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -20,11 +19,8 @@ export function roundActions(d: Pick<LiveBackendDeps, 'table' | 'config'>): Pick
     const current = d.table.reads.view();
     return current.roundId !== roundId ? refusedBy(serviceSaid('roundStale', { round: roundId, current: current.roundId ?? '' }), 'stale-round') : null;
   };
-  /** The table's refusal as the screen says it: by key where the table says why as facts, else its English. */
-  const refused = (r: Extract<Outcome, { ok: false }>, code: 'refused' | 'no-round'): BackendResult => {
-    const say = tableRefusalSaid(r, d.config.currency);
-    return say ? refusedBy(say, code) : { ok: false, code, detail: r.reason };
-  };
+  /** The table's refusal as the screen says it: by key (the table's facts, else `tableRefused` and its English in the log). */
+  const refused = (r: Extract<Outcome, { ok: false }>, code: 'refused' | 'no-round'): BackendResult => tableRefused(r, d.config.currency, code);
   return {
     voidRound(roundId, reason, authorisedBy, uncorrectable) {
       const moved = stale(roundId);

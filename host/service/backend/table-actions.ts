@@ -1,7 +1,6 @@
 import { serviceSaid } from '../../config/refusal-words.js';
 import { tiltDetailSaid } from '../../../locales/said.js';
-import { refusedBy } from '../refusal-words.js';
-import { tableRefusalSaid } from '../../floor/act-said.js';
+import { refusedBy, tableRefused } from '../refusal-words.js';
 import type { LiveTable } from '../../table/runtime.js';
 import type { Outcome } from '../../../engine/table/game.js';
 import type { BackendResult, HoldsPart, StatusPart } from '../service-backend.js';
@@ -16,10 +15,7 @@ import { tableClosed } from './table-summary.js';
 const shoeSpent = (table: LiveTable): boolean => table.state.needsShuffle || table.reads.tableExtras(0).lastRound === true;
 
 /** The table's refusal of a declared new shoe as the person is told it: by key (the journal's, a stopped table's). */
-const shoeRefused = (r: Extract<Outcome, { ok: false }>, currency: string): BackendResult => {
-  const say = tableRefusalSaid(r, currency);
-  return say ? refusedBy(say) : { ok: false, code: 'refused', detail: r.reason };
-};
+const shoeRefused = (r: Extract<Outcome, { ok: false }>, currency: string): BackendResult => tableRefused(r, currency);
 
 /**
  * The table's switches: a new shoe, the table closed or reopened, a fault cleared. A declared new

@@ -129,7 +129,13 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     config: {
       items: () => [{ key: 'game', value: 'blackjack', editable: false }],
       extras: () => ({ notes: [10, 20, 50, 100, 500, 1000], bets: ['main'], queued: [], changes: [] }),
-      check: (key) => (key === 'seats' ? { detail: `"${key}" cannot change while the host runs` } : null),
+      check: (key) =>
+        key === 'seats'
+          ? {
+              detail: `"${key}" cannot change while the host runs`,
+              notice: { key: 'configRefusal.notChangeable', values: { setting: key, changeable: 'betLimits' } },
+            }
+          : null,
       change: record('config.change', () => ok('service.done.configChange')),
     },
     cashout: {
