@@ -11,6 +11,9 @@ const ONE_TERM: readonly { lang: string; concept: string; kept: RegExp; refused:
   { lang: 'pt', concept: 'the card shoe', kept: /«shoe»/i, refused: /\bsabots?\b/i },
   { lang: 'pt', concept: 'service mode', kept: /\bmodo de serviço\b/i, refused: /\bmodo de manutenção\b/i },
   { lang: 'pt', concept: 'a player station', kept: /\bpostos?\b/, refused: /\besta(?:ção|ções)\b/i },
+  // A remote station (遙距投注機): «terminal remoto», the Stations page's and the journal's word
+  // (docs/terms-for-review.md); a «posto remoto» beside it reads as another thing.
+  { lang: 'pt', concept: 'a remote station', kept: /\btermina(?:l|is) remotos?\b/, refused: /\bpostos? remotos?\b/i },
   { lang: 'zh-Hant', concept: 'a player station', kept: /投注機/, refused: /投注站/ },
   { lang: 'zh-Hans', concept: 'a player station', kept: /投注机/, refused: /投注站/ },
   // Service mode's own title (service.title): 維修模式 / 维护模式, never a second name on one page.

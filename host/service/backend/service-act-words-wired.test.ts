@@ -117,7 +117,7 @@ describe("the service acts' details are said by key in the reader's language", (
     const [revoked, refused] = said.map((s) => (s ? words('zh-Hant', s) : ''));
     assert.match(revoked ?? '', /投注機 5$/, revoked);
     assert.match(refused ?? '', /投注機 5 · 沒有待下載的登記檔案.*維修時段 3$/, refused);
-    assert.match(words('pt', said[1] ?? { key: '', values: {} }), /posto 5 · nenhum ficheiro de registo à espera .* sessão 3$/);
+    assert.match(words('pt', said[1] ?? { key: '', values: {} }), /terminal remoto 5 · nenhum ficheiro de registo à espera .* sessão 3$/);
     ledger.close();
   });
 });
