@@ -598,6 +598,48 @@ describe('service event log: the entries met most, in words', () => {
   });
 });
 
+describe('service event log: each entry one row that fits the screen', () => {
+  // The rows were cut at 132 characters, a Chinese character counted as one: a zh-Hant entry of
+  // 60 characters ran past the row's width (about 66 of them) under the scroll buttons and off
+  // the screen. The program hash's record (its hash and up to 380 characters of file names) is
+  // one such row: it is cut to the row, marked, its files on the Status page.
+  it('in every language a row is no wider than the screen holds, Chinese characters counted double', () => {
+    const width = (r: string) => [...r].reduce((n, ch) => n + (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
+      const at = (seq: number, said: { key: string; values: Record<string, string | number> }) => ({
+        seq,
+        ts: '2026-01-01T10:00:00.000Z',
+        type: 'service.action',
+        severity: 'info' as const,
+        summary: '{}',
+        said,
+      });
+      const names = Array.from({ length: 30 }, (_, i) => `dist/host/file-${i}.js`).join(', ');
+      const entries = [
+        at(1, { key: 'journalSaid.actEnrolmentRefusedNoFile', values: { station: 5, session: 3 } }),
+        at(2, {
+          key: 'journalSaid.actProgramHashDiffers',
+          values: { hash: 'a'.repeat(64), files: 412, mode: 'asar', differing: 30, changed: names.slice(0, 380) },
+        }),
+        at(3, {
+          key: 'journalSaid.handpayConfirm',
+          values: { station: 3, amount: 12_345_600, currency: 'MOP', attendant: '陳大文 (1001)', witness: '李小明 (1002)' },
+        }),
+      ];
+      const rows = pageContent(state, { page: 'events', offset: 0, more: false, filter: {}, entries }, t, INITIAL_CHOICES, none).rows;
+      for (const r of rows) assert.ok(width(r) <= 132, `${language}: ${width(r)} wide: ${r}`);
+      // Cut rows are marked as cut.
+      assert.ok(
+        rows.some((r) => r.startsWith('#2 ') && r.endsWith('…')),
+        `${language}: ${rows.join('\n')}`,
+      );
+    }
+  });
+});
+
 describe('service event log: a fault raised', () => {
   it("is said in the screen's words, where, what and its detail, instead of its payload; any other entry as its payload", () => {
     for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {

@@ -51,8 +51,25 @@ export function wrapRow(text: string, width = ROW_WIDTH): string[] {
   return out.length > 0 ? out : [''];
 }
 
-/** A line shortened for a list, marked as such (the whole of it is in the export). */
-export const shorten = (text: string, n = ROW_WIDTH) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+/**
+ * A line shortened for a list to what one row holds (a Chinese character counted double, as
+ * `wrapRow` counts), marked as such (the whole of it is in the export). Before 7 December it
+ * counted characters: a Chinese row ran to twice the row's width, off the screen.
+ */
+export function shorten(text: string, n = ROW_WIDTH): string {
+  let used = 0;
+  let cut = 0;
+  for (const ch of text) {
+    used += weight(ch);
+    if (used > n) break;
+    cut += ch.length;
+  }
+  if (cut >= text.length) return text;
+  // Room for the mark: the characters taken back until it fits.
+  let kept = text.slice(0, cut);
+  while (kept.length > 0 && [...kept].reduce((w, ch) => w + weight(ch), 0) + 1 > n) kept = [...kept].slice(0, -1).join('');
+  return `${kept}…`;
+}
 
 /** The value after `current` in `list`, round again after the last: a button that steps through choices. */
 export const cycle = <T>(list: readonly T[], current: T): T => list[(list.indexOf(current) + 1) % list.length] as T;
