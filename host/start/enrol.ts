@@ -3,6 +3,7 @@ import { enrolmentFor, type EnrolmentFile } from '../stadium/enrolment-file.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { LiveTable } from '../table/runtime.js';
+import { actDetailSaid, serviceActionEntry } from '../service/backend/service-journal.js';
 import type { Opened } from './opened.js';
 
 /**
@@ -18,10 +19,8 @@ export function enroller(
     if (!lanOrigin || !certificate) throw new Error('this table takes no remote stations (remoteStations in its configuration)');
     if (!isRemote(w.table.state.params, station)) throw new Error(`station ${station} is not one of this table's remote stations`);
     const credential = w.remoteStations.enrol(station, by);
-    ledger.append({
-      type: 'service.action',
-      payload: { who: by[0], action: 'station-enrol', confirmedBy: by[1], detail: `station ${station}; certificate ${certificate.fingerprint}` },
-    });
+    // Said by key (the event log reads it in the screen's language), its English beside it.
+    ledger.append(serviceActionEntry(by, 'station-enrol', actDetailSaid('actStationEnrol', { station, fingerprint: certificate.fingerprint })));
     return enrolmentFor(credential, { tableId: config.tableId, lanOrigin, certificate: certificate.cert, fingerprint: certificate.fingerprint });
   };
 }

@@ -26,7 +26,7 @@ import {
 
 const AUD = { name: 'Eva Ho', staff: '1004', pin: '618203', role: 'auditor' } as const;
 
-type Action = { who: string; action: string; confirmedBy?: string; detail: string };
+type Action = { who: string; action: string; confirmedBy?: string; detail: string; say?: { key: string; values: Record<string, unknown> } };
 
 async function enrol(supervisor: ServiceScreen, station: number): Promise<void> {
   const started = await supervisor.act({ name: 'service-action', action: { kind: 'station-enrol', station } }, `enrolment of ${station}`);
@@ -78,6 +78,10 @@ describe('the enrolment file (issue 28 item 4)', () => {
       await signIn(technician, TECH);
 
       await enrol(supervisor, 101);
+      // The enrolment's record is said by key (the event log reads it in the screen's language), not in the host's English only.
+      const enrolled = journalled<Action>(running, 'service.action').find((a) => a.action === 'station-enrol');
+      assert.equal(enrolled?.say?.key, 'journalSaid.actStationEnrol', JSON.stringify(enrolled));
+      assert.equal(enrolled?.say?.values.station, 101);
       // The download link is the enrolling session's alone.
       await stationsPage(supervisor);
       await stationsPage(auditor);
