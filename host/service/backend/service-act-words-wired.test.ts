@@ -118,6 +118,8 @@ describe("the service acts' details are said by key in the reader's language", (
     assert.match(revoked ?? '', /投注機 5$/, revoked);
     assert.match(refused ?? '', /投注機 5 · 沒有待下載的登記檔案.*維修時段 3$/, refused);
     assert.match(words('pt', said[1] ?? { key: '', values: {} }), /terminal remoto 5 · nenhum ficheiro de registo à espera .* sessão 3$/);
+    // A remote station revoked is a «terminal remoto» in pt, as its enrolment (docs/terms-for-review.md).
+    assert.match(words('pt', said[0] ?? { key: '', values: {} }), /terminal remoto 5$/);
     ledger.close();
   });
 });
