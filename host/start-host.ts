@@ -79,18 +79,9 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
     throw e;
   });
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry, path.join(dataDir, KILL_SWITCH_RECORD));
-  const power = new PowerMarker(dataDir);
+  const { stops, power } = folderStops(log, dataDir, folderLock, ledger, witness);
   const syncEvents = beforeTheTable(log);
   let sync: SyncClient | null = null;
-  const release = async () => {
-    await sync?.stop();
-    // A clean stop leaves nothing unwitnessed if the witness answers (the next start sends the rest otherwise).
-    await witness?.flush(2_000).catch(() => undefined);
-    await witness?.stop();
-    ledger.close();
-    power.stop();
-    folderLock.release();
-  };
   try {
     // Every start is a power reset on the meters; an unclean one (kill, power cut) says so. It
     // names the program that started: the hash of the files running, with a per-file manifest
@@ -120,6 +111,8 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
         configOrders: (answer) => syncEvents.configOrders(answer),
         onServerTime: (serverTime, rttMs) => syncEvents.clock.observe(serverTime, rttMs),
       });
+      const started = sync;
+      stops.add('ledger', 'the upstream sync', () => started.stop());
       sendRoundsAtOnce(ledger, sync);
     }
     const opened = {
@@ -130,7 +123,6 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
       sync,
       witness,
       witnessEvents,
-      release,
       closeLog,
       syncEvents,
       floorClock: syncEvents.clock,
@@ -138,13 +130,40 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
       manifest,
       softwareVersion: SOFTWARE_VERSION,
     };
-    return await serve(options, opened);
+    return await serve(options, opened, stops);
   } catch (e) {
+    await stops.unwind();
     startFailed(log, e);
-    await release();
     await closeLog();
     throw e;
   }
+}
+
+/**
+ * The host's one list of stops, run by a start that fails from here on and by a clean stop
+ * (host/start/stops.ts), begun with the folder, the ledger in it and its witness, and the power
+ * marker: let go last, whichever it is.
+ */
+function folderStops(
+  log: Logger,
+  dataDir: string,
+  folderLock: { release(): void },
+  ledger: Ledger,
+  witness: WitnessLink | null,
+): { stops: StartStops; power: PowerMarker } {
+  const stops = new StartStops(log);
+  stops.add('folder', "the data folder's lock", () => folderLock.release());
+  stops.add('ledger', 'the ledger', () => ledger.close());
+  if (witness)
+    stops.add('ledger', 'the ledger witness', async () => {
+      // A clean stop leaves nothing unwitnessed if the witness answers (the next start sends the rest otherwise).
+      await witness.flush(2_000).catch(() => undefined);
+      await witness.stop();
+    });
+  const power = new PowerMarker(dataDir);
+  // Ended (a clean stop) only once the ledger is closed: its phase is after the ledger's.
+  stops.add('folder', 'the power marker', () => power.stop());
+  return { stops, power };
 }
 
 /**
@@ -293,18 +312,12 @@ function writeManifest(dataDir: string, manifest: ProgramManifest): void {
 
 /**
  * The table and everything around it, wired step by step (`host/start/`), in the order they must
- * start. Each step's stops are kept as it starts: a step that throws has what the steps before it
- * started stopped, the newest first (host/start/stops.ts), before `startHost` releases the ledger.
+ * start. Each step puts its stops on `stops` as it starts: a step that throws has `startHost`
+ * unwind them (the ledger and the folder last), and a clean stop runs the same (host/start/stops.ts).
  */
-async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
-  const stops = new StartStops(o.log);
-  try {
-    const t = wireTable(options, o, stops);
-    return await openOutward(options, o, t, stops);
-  } catch (e) {
-    await stops.unwind();
-    throw e;
-  }
+async function serve(options: HostOptions, o: Opened, stops: StartStops): Promise<RunningHost> {
+  const t = wireTable(options, o, stops);
+  return await openOutward(options, o, t, stops);
 }
 
 /** The table, its floor, the signals that stop it, service mode and the screens' sessions: nothing listening yet. */
@@ -313,11 +326,11 @@ function wireTable(options: HostOptions, o: Opened, stops: StartStops) {
   const { log, syncEvents } = o;
   const rt = openTableRuntime(options, o, stops);
   const { metrics, sessions, stopCountingTilts } = countHost(o, rt);
-  stops.add('the count of faults', stopCountingTilts);
+  stops.add('watches', 'the count of faults', stopCountingTilts);
   const shoe = makeShoe(options, o, rt, metrics);
-  stops.add('the shoe', () => shoe.close());
+  stops.add('devices', 'the shoe', () => shoe.close());
   const { hub, floor, gateRemote } = wireFloor(o, rt);
-  stops.add('the floor services', () => floor.close());
+  stops.add('rounds', 'the floor services', () => floor.close());
   const signals = routeSignals(dataDir, o, rt, stops);
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(hub.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
@@ -325,9 +338,9 @@ function wireTable(options: HostOptions, o: Opened, stops: StartStops) {
   const { service, backend, accounts, peers } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service }, stops);
   const health = (syncEvents.health = healthSnapshot(o, rt, { shoe, floor })); // each heartbeat carries this snapshot upstream
   const remote = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
-  stops.add('the remote acceptors', () => remote.remoteAcceptors.closeAll());
+  stops.add('listeners', 'the remote acceptors', () => remote.remoteAcceptors.closeAll());
   const screens = screenSessions(options, { hub, tokens, log, remoteStations: remote.remoteStations, connections: remote.connections, sessions });
-  stops.add("the screens' refusals", () => screens.close());
+  stops.add('listeners', "the screens' refusals", () => screens.close());
   return {
     dataDir,
     rt,
@@ -361,7 +374,7 @@ async function openOutward(options: HostOptions, o: Opened, t: ReturnType<typeof
   let devices: RunningDevices | null = null;
   const sim = simToken ? simControls(simToken, { ...rt, simDealer: () => devices?.simDealer ?? null }) : null;
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
-  stops.add('the HTTP server', () => server.close());
+  stops.add('listeners', 'the HTTP server', () => server.close());
   t.gateRemote(remoteAcceptors);
   const transfers = openTransfers(dataDir, o, rt.table, peers, rt.tilts);
   if (transfers) hub.attachTransfers(transfers);
@@ -371,33 +384,16 @@ async function openOutward(options: HostOptions, o: Opened, t: ReturnType<typeof
     metrics,
     ...(transfers ? { openPeer: (send, close, peerLog) => transfers.listener.open(send, close, peerLog) } : {}),
   });
-  if (lan) stops.add('the LAN listener', () => lan.close());
+  if (lan) stops.add('listeners', 'the LAN listener', () => lan.close());
   transfers?.start();
-  if (transfers) stops.add('the transfers', () => transfers.stop());
+  if (transfers) stops.add('listeners', 'the transfers', () => transfers.stop());
   warnOpenFiles(config, lan !== null, log);
   devices = startDevices(options, o, rt, { shoe, floor, tokens, openSession, remoteSas }, stops);
   const origin = `http://127.0.0.1:${server.port}`;
   const { lanOrigin, enrol, edges } = await openStadium(dataDir, o, rt, { hub, stadium, lan, certificate, remoteStations, connections, remoteAcceptors });
+  if (edges) stops.add('listeners', 'the edges', () => edges.close());
   log.info({ origin, dataDir, tableId: config.tableId, terminalId: o.terminalId, ledger: ledger.file }, 'table host started');
-  const started: Started = {
-    stopCountingTilts: t.stopCountingTilts,
-    ...t.signals,
-    devices,
-    floor,
-    table: rt.table,
-    service,
-    serviceBackend: t.backend,
-    accounts: t.accounts,
-    remoteAcceptors,
-    transfers,
-    lan,
-    edges,
-    server,
-    shoe,
-    rt,
-    opened: o,
-    closeRefusals: screens.close,
-  };
+  const started: Started = { stops, log, closeLog: o.closeLog };
   return {
     origin,
     dataDir,

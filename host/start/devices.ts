@@ -40,10 +40,10 @@ export function startDevices(
   const { config, ledger, log, syncEvents } = o;
   const { billAcceptors, printers, game, recovery, paramsNow, table, timers } = rt;
   billAcceptors.start();
-  stops.add('the bill acceptors', () => billAcceptors.close());
+  stops.add('devices', 'the bill acceptors', () => billAcceptors.close());
   printers.start();
   clearRemovedPrinterFaults(rt.tilts, config);
-  stops.add('the printers', () => printers.close());
+  stops.add('devices', 'the printers', () => printers.close());
   // Tickets a kill left in print: each printer is asked once it answers (docs/tito.md).
   void w.floor.tickets.recover().catch((err: unknown) => log.error({ err }, 'tickets in print at start could not be settled'));
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
@@ -55,7 +55,7 @@ export function startDevices(
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   const simDealer = w.shoe.simulator() && dealer !== false ? new SimDealer(table, w.shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;
   const stopDealer = simDealer ? simDealer.start() : () => undefined;
-  stops.add('the simulated dealer', stopDealer);
+  stops.add('rounds', 'the simulated dealer', stopDealer);
   const autoplay = options.autoplay
     ? new Autoplay({
         config,
@@ -80,7 +80,7 @@ export function startDevices(
       })
     : null;
   autoplay?.start();
-  if (autoplay) stops.add('the simulated players', () => autoplay.stop());
+  if (autoplay) stops.add('rounds', 'the simulated players', () => autoplay.stop());
   // Simulated players cash out now and then: a simulated attendant pays their handpays and
   // settles the tickets a kill left held, as the simulated printer's paper says.
   const attendant = {
@@ -92,7 +92,7 @@ export function startDevices(
     },
   };
   const stopAttendant = options.autoplay ? startSimAttendant(attendant, timers, log) : () => undefined;
-  stops.add('the simulated attendant', stopAttendant);
+  stops.add('rounds', 'the simulated attendant', stopAttendant);
   // The casino's system polls the stations once they play (their meters and disables are the journal's).
   const sas = openSasLinks(options, o, rt, w.floor, w.remoteSas, stops);
   return { simDealer, printers, autoplay, stopDealer, stopAttendant, sas };

@@ -33,8 +33,6 @@ export interface Opened {
   sync: SyncClient | null;
   witness: WitnessLink | null;
   witnessEvents: WitnessEvents;
-  /** Stops the sync and the witness, closes the ledger, ends the power marker, releases the folder. */
-  release: () => Promise<void>;
   /** Closes the log file the host opened (none when it was given a logger): the last act of a stop. */
   closeLog: () => Promise<void>;
   syncEvents: SyncEvents;

@@ -489,7 +489,7 @@ export function openSasLinks(
     ...(options.sasTiming ? { timing: options.sasTiming } : {}),
   });
   // A link that fails to open after others did (or a configuration refused before any) leaves them to `stops`.
-  stops?.add('the SAS links', () => sas.close());
+  stops?.add('devices', 'the SAS links', () => sas.close());
   sas.start();
   return sas;
 }

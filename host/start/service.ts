@@ -14,6 +14,23 @@ import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
 import type { StartStops } from './stops.js';
 
+/**
+ * Service mode's stops, newest first at the host's stop or a failed start: whoever is signed in
+ * journalled out, then the exits the journal refused while the host ran (held) tried once more
+ * before the ledger closes, else logged (host/start/shutdown-held-exits.test.ts), then its backend
+ * (timers, listeners, tests waiting). Each its own step: one that throws (exits refused by a full
+ * journal) leaves the others to run.
+ */
+export function serviceStops(
+  stops: StartStops,
+  service: Pick<ServiceHost, 'stop'>,
+  backend: { dispose(): void; sessions: Pick<LiveServiceBackend['sessions'], 'journalHeldAtStop'> },
+): void {
+  stops.add('service', "service mode's backend", () => backend.dispose());
+  stops.add('service', "service mode's held exits", () => backend.sessions.journalHeldAtStop());
+  stops.add('service', 'service mode', () => service.stop());
+}
+
 /** Service mode: its backend over the host's services, and its sign-in, pages and two-person actions on the hub. */
 export function startService(
   dataDir: string,
@@ -40,7 +57,7 @@ export function startService(
     now: () => timers.now(),
     onPinCheck: (outcome) => w.metrics.pinChecked(outcome),
   });
-  stops.add('the service accounts', () => accounts.close());
+  stops.add('accounts', 'the service accounts', () => accounts.close());
   // The peer files checked against the journal from here on (adopted at a folder's first start); two people change them in service mode.
   const peers = new PeerRegistry({
     dataDir,
@@ -80,10 +97,7 @@ export function startService(
     log,
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
-  stops.add('service mode', () => {
-    service.stop();
-    backend.dispose();
-  });
+  serviceStops(stops, service, backend);
   w.hub.attachService(service);
   return { service, backend, accounts, peers };
 }

@@ -19,6 +19,8 @@ import { fakeBackend } from '../service/testing/fake-backend.js';
 import { memoryAccountJournal } from '../service/testing/memory-account-journal.js';
 import { realTimers } from '../table/timers.js';
 import { shutdown, type Started } from './shutdown.js';
+import { serviceStops } from './service.js';
+import { StartStops } from './stops.js';
 
 type Line = { level: number; msg: string; reason?: string; staff?: string; enterSeq?: number };
 
@@ -56,16 +58,13 @@ async function heldIdleExit(refuse: 'once' | 'until-released') {
   return { ledger, log, lines, service, backend, accounts, exits, release, sessions };
 }
 
-/** The host's other parts, each step a no-op: the stop under test is service mode's and the ledger's. */
+/** The host's stops for service mode (as `startService` puts them) and the ledger's close: the stop under test. */
 function startedWith(h: Awaited<ReturnType<typeof heldIdleExit>>, ledgerClosed: () => void): Started {
-  const nothing: unknown = new Proxy(() => undefined, { get: (_t, k) => (k === 'then' ? undefined : nothing), apply: () => undefined });
-  const own: Record<string, unknown> = {
-    service: h.service,
-    serviceBackend: { ...h.backend, dispose: () => undefined },
-    accounts: h.accounts,
-    opened: { log: h.log, release: async () => ledgerClosed(), closeLog: async () => undefined },
-  };
-  return new Proxy(own, { get: (t, k) => (typeof k === 'string' && k in t ? t[k] : nothing) }) as unknown as Started;
+  const stops = new StartStops(h.log);
+  stops.add('ledger', 'the ledger', ledgerClosed);
+  stops.add('accounts', 'the service accounts', () => h.accounts.close());
+  serviceStops(stops, h.service, { ...h.backend, dispose: () => undefined });
+  return { stops, log: h.log, closeLog: async () => undefined };
 }
 
 describe("service mode's held exits when the host stops", () => {

@@ -30,7 +30,7 @@ export function routeSignals(
   stops: StartStops,
 ): { disk: DiskSpaceMonitor; ledgerCheck: LedgerFileWatch; clockWatch: FloorClockWatch } {
   const before = { sync: { stopNewBets: syncEvents.stopNewBets, alarm: syncEvents.alarm }, witness: { ...witnessEvents } };
-  stops.add('the signals routed to the faults', () => {
+  stops.add('faults', 'the signals routed to the faults', () => {
     Object.assign(syncEvents, before.sync);
     Object.assign(witnessEvents, before.witness);
   });
@@ -62,21 +62,22 @@ export function routeSignals(
   // A throw a device's driver caught from a listener or hook (hardware/clock.ts), logged: it was
   // swallowed without a trace (a review of 2 December, L3).
   stops.add(
+    'faults',
     'the device listener fault log',
     onListenerFault((err) => log.error({ err }, 'a device listener threw (caught: the device goes on)')),
   );
   // The table's clock against the upstream's, as a fault a technician sees (docs/tito.md, "The table's clock").
   const clockWatch = new FloorClockWatch({ clock: syncEvents.clock, tilts, timers });
-  stops.add('the table clock watch', () => clockWatch.stop());
+  stops.add('watches', 'the table clock watch', () => clockWatch.stop());
   clockWatch.start();
   // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
   const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
-  stops.add('the disk-space monitor', () => disk.stop());
+  stops.add('watches', 'the disk-space monitor', () => disk.stop());
   disk.start();
   // Off the host's thread, while the table plays: an index forged or a page gone bad past the size
   // the open checks whole halts the table (ledger-integrity), as a failed verification does.
   const ledgerCheck = new LedgerFileWatch({ file: ledger.file, tilts, log, timers });
-  stops.add('the ledger file check', () => ledgerCheck.stop());
+  stops.add('watches', 'the ledger file check', () => ledgerCheck.stop());
   ledgerCheck.start();
   return { disk, ledgerCheck, clockWatch };
 }
@@ -116,7 +117,7 @@ function watchLedgerWrites(
     if (total !== undefined) log.warn({ refused: total }, 'the ledger takes writes again');
   });
   // One step of the start's stops, both listeners (the start's unwind names its steps).
-  stops.add('the ledger write watch', () => {
+  stops.add('faults', 'the ledger write watch', () => {
     offLost();
     offAppended();
   });

@@ -72,7 +72,7 @@ export function openTableRuntime(
 ): TableRuntime {
   // Faults outlive a restart: the journal's open ones are current again before any device speaks.
   const tilts = new TiltManager({ ledger, log });
-  stops.add('the faults', () => tilts.close());
+  stops.add('faults', 'the faults', () => tilts.close());
   tilts.restore();
   // One credit rule for every acceptor, seated or remote: the host decides each credit.
   const limitNotes = new CreditLimitNotes();
@@ -114,7 +114,7 @@ export function openTableRuntime(
   const groupCommit = options.groupCommit === undefined ? GROUP_COMMIT : options.groupCommit;
   const game = openTableGame(config, (g) => openTable(g, { ledger, log, timers, params, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) }));
   const table = new SwitchingTable(game.table);
-  stops.add('the table', () => table.stop());
+  stops.add('rounds', 'the table', () => table.stop());
   const recovery = game.report;
   const ruleSwitch = gameSwitch({ ledger, log, timers, table, params: paramsNow, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) });
   const unknownBets = unknownBetTypes(config, table.game.rules.bets);

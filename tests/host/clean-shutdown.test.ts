@@ -7,7 +7,10 @@
 // folder's lock is free and its holder note gone, and the process holds no more descriptors (nor
 // signal handlers) than after the first stop. The second test does the same with what a floor
 // adds around the host: the ledger witness on its socket, a station's SAS link on a serial port
-// (a socat pty pair) and the sync client of an upstream that does not answer.
+// (a socat pty pair) and the sync client of an upstream that does not answer. After each stop,
+// too, no timer, socket or listener of the host is left active in the process (tests/host/leftovers.ts),
+// and no sink of the host's is left on the devices' listener faults (hardware/clock.ts): a throw
+// there after the stop goes to stderr, not to the log of a host gone.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +24,8 @@ import { startHost } from '../../host/start-host.js';
 import { credentialsFile, lockDataFolder } from '../../ledger/index.js';
 import { startWitness, writeNewKeyFile } from '../../witness/index.js';
 import { ptyPair } from '../sas/host/io.js';
+import { listenerFault } from '../../hardware/clock.js';
+import { leftAfter, resources } from './leftovers.js';
 
 /** This process's open descriptors and what each points to (Linux: /proc/self/fd). */
 function openFiles(): string[] {
@@ -56,6 +61,24 @@ function assertNothingLeft(dir: string, i: number, baseline: number | null, also
   return baseline ?? count;
 }
 
+/**
+ * After stop `i`: no timer, socket or handle more than before the first start (what stays, not
+ * what a close finishing queued), and a device listener's throw said on stderr: no host's sink
+ * left on it (each start adds one; the stop must take it off).
+ */
+async function assertNothingRunning(i: number, before: Map<string, number>): Promise<void> {
+  assert.deepEqual(await leftAfter(before), [], `stop ${i}: timers, sockets or handles of the host left active`);
+  const said: unknown[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => void said.push(args);
+  try {
+    listenerFault(new Error('a device listener threw after the host stopped'));
+  } finally {
+    console.error = error;
+  }
+  assert.equal(said.length, 1, `stop ${i}: a device listener's throw reached a stopped host's sink, not stderr`);
+}
+
 const STARTS = 20;
 
 describe('a clean shutdown closes everything it opened', () => {
@@ -66,6 +89,7 @@ describe('a clean shutdown closes everything it opened', () => {
     const config = { ...table, stations: table.stations.slice(0, 1) };
     let baseline: number | null = null;
     let hangups: number | null = null;
+    const before = resources();
     try {
       for (let i = 1; i <= STARTS; i++) {
         const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), config, simulatedDealer: false });
@@ -76,6 +100,7 @@ describe('a clean shutdown closes everything it opened', () => {
         );
         await running.close();
         baseline = assertNothingLeft(dir, i, baseline);
+        await assertNothingRunning(i, before);
         // Nor a handler on the process: the log's SIGHUP reopening is installed once, whatever the starts.
         hangups ??= process.listenerCount('SIGHUP');
         assert.equal(process.listenerCount('SIGHUP'), hangups, `stop ${i}: SIGHUP handlers`);
@@ -103,6 +128,7 @@ describe('a clean shutdown closes everything it opened', () => {
     const upstream = 'http://127.0.0.1:9';
     let baseline: number | null = null;
     const silent = pino({ level: 'silent' });
+    const before = resources();
     try {
       for (let i = 1; i <= 5; i++) {
         if (i === 1) {
@@ -126,6 +152,7 @@ describe('a clean shutdown closes everything it opened', () => {
         // The witness is its own service (here in this process, its files open while it runs): the
         // host's connection to it is a socket, counted with the descriptors below.
         baseline = assertNothingLeft(dir, i, baseline, ports());
+        await assertNothingRunning(i, before);
       }
     } finally {
       await witness.close();
