@@ -1,5 +1,5 @@
 import { tiltDetailSaid } from '../../locales/said.js';
-import type { Timers } from '../table/timers.js';
+import { Repeating, type Timers } from '../table/timers.js';
 import type { FloorClock } from '../tickets/floor-clock.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 
@@ -18,25 +18,19 @@ export interface FloorClockWatchOptions {
  * (docs/tito.md, "The table's clock"). Before, only a player's refused cash-out said so.
  */
 export class FloorClockWatch {
-  private timer: unknown = null;
+  private readonly looks: Repeating;
 
-  constructor(private readonly o: FloorClockWatchOptions) {}
+  constructor(private readonly o: FloorClockWatchOptions) {
+    this.looks = new Repeating(o.timers, o.everyMs ?? 10_000, () => this.check());
+  }
 
   /** Looks once now, then every `everyMs`. A fault restored from the journal is cleared by the first look that finds the clock right. */
   start(): void {
-    this.check();
-    const again = () => {
-      this.timer = this.o.timers.setTimeout(() => {
-        this.check();
-        again();
-      }, this.o.everyMs ?? 10_000);
-    };
-    again();
+    this.looks.start();
   }
 
   stop(): void {
-    if (this.timer !== null) this.o.timers.clearTimeout(this.timer);
-    this.timer = null;
+    this.looks.stop();
   }
 
   /** One look: raised while the clock is wrong (once: a repeat only marks it present), cleared when it is right and the fault held. */

@@ -32,3 +32,42 @@ export const unrefTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
   clearTimeout: realTimers.clearTimeout,
 };
+
+/**
+ * `look` once at `start`, then every `everyMs` on `timers`, each wait from the end of the last
+ * look, until `stop`: the shape of the host's watches (the table clock, the disk space). A look
+ * that stops it is the last; a second `start` while it runs starts nothing more (a second chain
+ * of timers was one its stop no longer held).
+ */
+export class Repeating {
+  private timer: unknown = null;
+  private running = false;
+
+  constructor(
+    private readonly timers: Pick<Timers, 'setTimeout' | 'clearTimeout'>,
+    private readonly everyMs: number,
+    private readonly look: () => void,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.look();
+    this.arm();
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private arm(): void {
+    if (!this.running) return;
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = null;
+      this.look();
+      this.arm();
+    }, this.everyMs);
+  }
+}

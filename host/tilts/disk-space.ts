@@ -1,7 +1,7 @@
 import { statfsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { tiltDetailSaid } from '../../locales/said.js';
-import type { Timers } from '../table/timers.js';
+import { Repeating, type Timers } from '../table/timers.js';
 import type { TiltManager } from './tilt-manager.js';
 
 /** Free and total bytes of the file system under a folder, as an unprivileged process may use them. */
@@ -45,7 +45,7 @@ export interface DiskSpaceOptions {
  * ledger refuses anyway is refused as a whole, the bet with it (host/table/runtime.ts).
  */
 export class DiskSpaceMonitor {
-  private timer: unknown = null;
+  private readonly looks: Repeating;
   private low = false;
   private readonly statfs: StatFs;
   private readonly lowBytes: number;
@@ -55,24 +55,17 @@ export class DiskSpaceMonitor {
     this.statfs = o.statfs ?? nodeStatFs;
     this.lowBytes = o.lowBytes ?? DISK_LOW_BYTES;
     this.okBytes = Math.max(this.lowBytes, o.okBytes ?? DISK_OK_BYTES);
+    this.looks = new Repeating(o.timers, o.everyMs ?? 10_000, () => void this.check());
   }
 
   /** Looks once now, then every `everyMs`. A fault restored from the journal is cleared by the first look that finds room. */
   start(): void {
     this.low = this.o.tilts.list().some((t) => t.kind === 'disk-low');
-    this.check();
-    const again = () => {
-      this.timer = this.o.timers.setTimeout(() => {
-        this.check();
-        again();
-      }, this.o.everyMs ?? 10_000);
-    };
-    again();
+    this.looks.start();
   }
 
   stop(): void {
-    if (this.timer !== null) this.o.timers.clearTimeout(this.timer);
-    this.timer = null;
+    this.looks.stop();
   }
 
   /** One look: the space found (null when statfs failed, which is logged and changes nothing). */
