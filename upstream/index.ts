@@ -122,9 +122,18 @@ export async function startUpstream(options: {
         (err: unknown) => app.log.error({ err }, 'transfer reconciliation failed'),
       )
     : null;
-  const timer = watch && reconciling ? setInterval(() => reconciling.tick(), watch.everySeconds * 1000) : null;
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ host, port: options.port ?? 0 });
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (e) {
+    // Refused (the port taken): the server and the database it opened let go, or the process stays
+    // alive holding the folder (tests/sync/upstream-start-refused.test.ts).
+    await app.close().catch(() => undefined);
+    if (!options.db) await db.close();
+    throw e;
+  }
+  // Once it listens: set before, the timer of a refused start ticked on against a database left open.
+  const timer = watch && reconciling ? setInterval(() => reconciling.tick(), watch.everySeconds * 1000) : null;
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (options.port ?? 0);
   return {
