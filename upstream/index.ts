@@ -105,23 +105,7 @@ export async function startUpstream(options: {
     ...(options.ingestBudget ? { ingestBudget: options.ingestBudget } : {}),
   });
   const watch = options.transfers;
-  const reconciler = new TransferReconciler();
-  const reconciling = watch
-    ? oneAtATime(
-        () =>
-          reconciler
-            .run(db, watch)
-            .then((r) =>
-              r.raised > 0
-                ? app.log.warn(
-                    { raised: r.raised, open: r.open.length, disagreements: r.disagreements.length, pending: r.pending.length },
-                    'transfer alarms raised',
-                  )
-                : undefined,
-            ),
-        (err: unknown) => app.log.error({ err }, 'transfer reconciliation failed'),
-      )
-    : null;
+  const reconciling = watch ? reconcilingOf(db, app, watch) : null;
   const host = options.host ?? '127.0.0.1';
   try {
     await app.listen({ host, port: options.port ?? 0 });
@@ -142,8 +126,32 @@ export async function startUpstream(options: {
     url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     async close() {
       if (timer) clearInterval(timer);
-      await app.close();
-      if (!options.db) await db.close();
+      // The database closed whatever the server's close did (an onClose hook that throws): left
+      // open, it held the folder, and the next start in this process or after was refused busy.
+      try {
+        await app.close();
+      } finally {
+        if (!options.db) await db.close();
+      }
     },
   };
+}
+
+/** The transfers' reconciliation, one run at a time, its alarms and failures in the server's log. */
+function reconcilingOf(db: Db, app: FastifyInstance, watch: TransferWatch) {
+  const reconciler = new TransferReconciler();
+  return oneAtATime(
+    () =>
+      reconciler
+        .run(db, watch)
+        .then((r) =>
+          r.raised > 0
+            ? app.log.warn(
+                { raised: r.raised, open: r.open.length, disagreements: r.disagreements.length, pending: r.pending.length },
+                'transfer alarms raised',
+              )
+            : undefined,
+        ),
+    (err: unknown) => app.log.error({ err }, 'transfer reconciliation failed'),
+  );
 }

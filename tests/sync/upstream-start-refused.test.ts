@@ -38,4 +38,19 @@ describe('an upstream refused at its listen', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('closes its database even when its server’s close fails, so its folder is free for the next start', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upstream-close-'));
+    try {
+      const up = await startUpstream({ dataDir: dir, port: 0, backoffice: false });
+      // A close that fails after the server is down (an onClose hook throwing, say).
+      const close = up.app.close.bind(up.app);
+      Reflect.set(up.app, 'close', () => close().then(() => Promise.reject(new Error('an onClose hook failed'))));
+      await assert.rejects(up.close(), /an onClose hook failed/);
+      const next = await startUpstream({ dataDir: dir, port: 0, backoffice: false });
+      await next.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
