@@ -59,6 +59,8 @@ export function resetJackpotLevel(
   if (r.to < held) return refused(serviceSaid('jackpotBelowHeld', { level: r.level, held, currency: d.config.currency }));
   const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r }, also);
   if (out.ok) return { ok: true };
-  // The table's English stays the log's (`reason`); the person is told by key.
-  return { ok: false, reason: out.reason, say: tableRefusalSaid(out, d.config.currency) };
+  // The person is told by key. The reason is that key's English, or the table's own English where
+  // no key says why (`tableRefused` says only that the reason is in the host's log).
+  const say = tableRefusalSaid(out, d.config.currency);
+  return say.key === serviceSaid('tableRefused').key ? { ok: false, reason: out.reason, say } : refused(say);
 }
