@@ -121,12 +121,19 @@ test("a page is the latest address's: a slower answer of the address before it n
   await signIn(page, 'supervisor');
   let release = () => {};
   const held = new Promise<void>((r) => (release = r));
+  let asked = () => {};
+  const askedFor = new Promise<void>((r) => (asked = r));
   const nope = /\/backoffice\/api\/tables\/NOPE$/;
   await page.route(nope, async (route) => {
+    asked();
     await held;
     await route.continue();
   });
   await page.goto(`${url}#/table/NOPE`);
+  // The page's hashchange runs after goto returns: a second address typed before it ran was the
+  // only one the page ever read, NOPE was never asked for and the wait below timed out (the
+  // fresh-clone CI of 7 December). The second address is typed once NOPE's request is held.
+  await askedFor;
   await page.goto(`${url}#/table/T1/round/%E0%A4`);
   await expect(page.getByTestId('round-refused')).toHaveText(words.refused['no-round'] ?? '');
   const answered = page.waitForResponse(nope);
