@@ -1,5 +1,5 @@
 import type { ActRefusal } from '../../engine/table/act-refusal.js';
-import { serviceSaid, type Said, type SaidValue, type ServiceRefusalName } from '../../locales/said.js';
+import { inEnglish, serviceSaid, type Said, type SaidValue, type ServiceRefusalName } from '../../locales/said.js';
 
 type Why = ActRefusal['why'];
 
@@ -53,12 +53,21 @@ export function actSaid(a: ActRefusal, currency: string): Said {
 }
 
 /**
- * A refusal of the table's to a supervisor's act, as service mode says it: the act's why by key
- * (`actSaid`); a table that takes nothing because it is stopped (`table-halted`, host/table/runtime.ts)
- * by its own key; a refusal that gives neither by `tableRefused`, which says nothing was done and
- * that the reason is in the host's log: the table's English (`reason`) never reaches the screen.
+ * A refusal of the table's to a supervisor's act, as service mode says it (`say`) and as the host's
+ * log says it (`reason`). The act's why by key (`actSaid`); a table that takes nothing because it
+ * is stopped (`table-halted`, host/table/runtime.ts) by its own key; each with that key's English
+ * as the reason. A refusal that gives neither is said by `tableRefused`, which says nothing was
+ * done and that the reason is in the host's log: the reason is then the table's own English, which
+ * never reaches the screen. Which of the two the reason is, is decided here once: its callers (the
+ * jackpot reset, the service backend's table and round actions) read it, never compare keys.
  */
-export function tableRefusalSaid(r: { readonly act?: ActRefusal; readonly refusal?: string }, currency: string): Said {
-  if (r.act) return actSaid(r.act, currency);
-  return r.refusal === 'table-halted' ? serviceSaid('tableStopped') : serviceSaid('tableRefused');
+export function tableRefusal(
+  r: { readonly reason: string; readonly act?: ActRefusal; readonly refusal?: string },
+  currency: string,
+): { readonly say: Said; readonly reason: string } {
+  if (r.act) return named(actSaid(r.act, currency));
+  if (r.refusal === 'table-halted') return named(serviceSaid('tableStopped'));
+  return { say: serviceSaid('tableRefused'), reason: r.reason };
 }
+
+const named = (say: Said) => ({ say, reason: inEnglish(say) });

@@ -3,7 +3,7 @@ import { AUTHORITY_REFERENCE_MAX, authorityReference } from '../../terms/authori
 import type { LiveTable } from '../table/runtime.js';
 import type { TableConfig } from '../config/table-config.js';
 import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
-import { tableRefusalSaid } from './act-said.js';
+import { tableRefusal } from './act-said.js';
 
 export interface JackpotResetRequest {
   readonly level: string;
@@ -59,8 +59,6 @@ export function resetJackpotLevel(
   if (r.to < held) return refused(serviceSaid('jackpotBelowHeld', { level: r.level, held, currency: d.config.currency }));
   const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r }, also);
   if (out.ok) return { ok: true };
-  // The person is told by key. The reason is that key's English, or the table's own English where
-  // no key says why (`tableRefused` says only that the reason is in the host's log).
-  const say = tableRefusalSaid(out, d.config.currency);
-  return say.key === serviceSaid('tableRefused').key ? { ok: false, reason: out.reason, say } : refused(say);
+  // The person is told by key; the log by that key's English, or the table's own where no key says why.
+  return { ok: false, ...tableRefusal(out, d.config.currency) };
 }

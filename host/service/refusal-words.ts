@@ -1,5 +1,5 @@
-import { inEnglish, serviceSaid, type Said } from '../config/refusal-words.js';
-import { tableRefusalSaid } from '../floor/act-said.js';
+import { inEnglish, type Said } from '../config/refusal-words.js';
+import { tableRefusal } from '../floor/act-said.js';
 import type { ActRefusal } from '../../engine/table/act-refusal.js';
 import type { BackendRefusal, BackendResult } from './service-backend.js';
 
@@ -22,7 +22,6 @@ export function tableRefused(
   currency: string,
   code: BackendRefusal = 'refused',
 ) {
-  const say = tableRefusalSaid(r, currency);
-  const said = refusedBy(say, code);
-  return say.key === serviceSaid('tableRefused').key ? { ...said, detail: r.reason } : said;
+  const { say, reason } = tableRefusal(r, currency);
+  return { ...refusedBy(say, code), detail: reason };
 }

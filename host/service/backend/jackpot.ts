@@ -39,7 +39,8 @@ export function jackpot(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>,
         actDetailSaid('actJackpotReset', { level, to, currency: d.config.currency, authorisation }),
       );
       const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation }, [record]);
-      if (!r.ok) return r.say.key === 'serviceRefusal.tableRefused' ? { ...refusedBy(r.say), detail: r.reason } : refusedBy(r.say);
+      // The reason is the log's: the key's English, or the table's own where no key says why.
+      if (!r.ok) return { ...refusedBy(r.say), detail: r.reason };
       changes.changed();
       return { ok: true, key: 'service.done.jackpotReset', values: { level } };
     },
