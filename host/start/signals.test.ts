@@ -16,30 +16,51 @@ import { routeSignals } from './signals.js';
 import { StartStops } from './stops.js';
 import { FloorClock } from '../tickets/floor-clock.js';
 
+interface Routed {
+  readonly ledger: Ledger;
+  readonly tilts: TiltManager;
+  readonly syncEvents: SyncEvents;
+  readonly witnessEvents: WitnessEvents;
+}
+
+/**
+ * The start's signals routed for a ledger in memory (with a witness to start or none), its disk and
+ * ledger checks stopped; `body` raises what it raises, then the ledger and the folder are let go.
+ */
+async function withSignals(witnessed: boolean, body: (r: Routed) => void): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'signals-'));
+  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
+  try {
+    const log = pino({ level: 'silent' });
+    const tilts = new TiltManager({ ledger, log });
+    const syncEvents: SyncEvents = {
+      stopNewBets: () => undefined,
+      clean: true,
+      health: () => ({}),
+      configOrders: () => undefined,
+      alarm: () => undefined,
+      clock: new FloorClock(),
+    };
+    const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
+    const witness = witnessed ? ({ start: () => undefined } as never) : null;
+    const { disk, ledgerCheck } = routeSignals(
+      dir,
+      { ledger, log, sync: null, syncEvents, witness, witnessEvents },
+      { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
+      new StartStops(log),
+    );
+    disk.stop();
+    await ledgerCheck.stop();
+    body({ ledger, tilts, syncEvents, witnessEvents });
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('the sync client’s alarms at the table', () => {
   it('journals a bad receipt as the upstream-receipt fault, once while it stands; other alarms are no fault', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'signals-'));
-    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
-    try {
-      const log = pino({ level: 'silent' });
-      const tilts = new TiltManager({ ledger, log });
-      const syncEvents: SyncEvents = {
-        stopNewBets: () => undefined,
-        clean: true,
-        health: () => ({}),
-        configOrders: () => undefined,
-        alarm: () => undefined,
-        clock: new FloorClock(),
-      };
-      const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
-      const { disk, ledgerCheck } = routeSignals(
-        dir,
-        { ledger, log, sync: null, syncEvents, witness: null, witnessEvents },
-        { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
-        new StartStops(log),
-      );
-      disk.stop();
-      await ledgerCheck.stop();
+    await withSignals(false, ({ ledger, tilts, syncEvents }) => {
       syncEvents.alarm({ kind: 'ack-mismatch', message: 'the upstream acknowledged less than before' });
       syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 7 does not verify with the receipt key', problem: 'not-verified', seq: 7, acked: 7 });
       syncEvents.alarm({ kind: 'bad-receipt', message: 'receipt of seq 9 does not verify with the receipt key', problem: 'not-verified', seq: 9, acked: 9 });
@@ -58,10 +79,7 @@ describe('the sync client’s alarms at the table', () => {
         tilts.list().map((t) => t.kind),
         ['upstream-receipt'],
       );
-    } finally {
-      ledger.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("says the upstream's bad receipt by key, each of its problems (the service screen words a fault's detail only by key)", async () => {
@@ -80,35 +98,11 @@ describe('the sync client’s alarms at the table', () => {
       },
     ] as const;
     for (const { alarm, say } of alarms) {
-      const dir = mkdtempSync(path.join(tmpdir(), 'signals-'));
-      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
-      try {
-        const log = pino({ level: 'silent' });
-        const tilts = new TiltManager({ ledger, log });
-        const syncEvents: SyncEvents = {
-          stopNewBets: () => undefined,
-          clean: true,
-          health: () => ({}),
-          configOrders: () => undefined,
-          alarm: () => undefined,
-          clock: new FloorClock(),
-        };
-        const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
-        const { disk, ledgerCheck } = routeSignals(
-          dir,
-          { ledger, log, sync: null, syncEvents, witness: null, witnessEvents },
-          { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
-          new StartStops(log),
-        );
-        disk.stop();
-        await ledgerCheck.stop();
+      await withSignals(false, ({ tilts, syncEvents }) => {
         syncEvents.alarm(alarm);
         const fault = tilts.list().find((t) => t.kind === 'upstream-receipt');
         assert.deepEqual(fault?.say, say, `${alarm.problem}: ${JSON.stringify(fault)}`);
-      } finally {
-        ledger.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     }
   });
 
@@ -128,35 +122,11 @@ describe('the sync client’s alarms at the table', () => {
       },
     ] as const;
     for (const { alarm, say } of alarms) {
-      const dir = mkdtempSync(path.join(tmpdir(), 'signals-'));
-      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
-      try {
-        const log = pino({ level: 'silent' });
-        const tilts = new TiltManager({ ledger, log });
-        const syncEvents: SyncEvents = {
-          stopNewBets: () => undefined,
-          clean: true,
-          health: () => ({}),
-          configOrders: () => undefined,
-          alarm: () => undefined,
-          clock: new FloorClock(),
-        };
-        const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
-        const { disk, ledgerCheck } = routeSignals(
-          dir,
-          { ledger, log, sync: null, syncEvents, witness: { start: () => undefined } as never, witnessEvents },
-          { tilts, recovery: { ledgerVerified: true } as never, timers: realTimers },
-          new StartStops(log),
-        );
-        disk.stop();
-        await ledgerCheck.stop();
+      await withSignals(true, ({ tilts, witnessEvents }) => {
         witnessEvents.alarm(alarm);
         const fault = tilts.list().find((t) => t.kind === 'ledger-integrity');
         assert.deepEqual(fault?.say, say, `${alarm.kind}: ${JSON.stringify(fault)}`);
-      } finally {
-        ledger.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     }
   });
 });
