@@ -6,7 +6,6 @@
 // `ack-backwards` alarm; now it still goes on from it (so the witness signs those entries again)
 // and raises the alarm.
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,8 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { checkpointStats, openLedger, type Ledger } from '../../ledger/index.js';
 import { WitnessClient } from '../../ledger/witness-client.js';
 import { WitnessLink } from '../../ledger/witness-link.js';
-import { listenWitness } from '../../witness/server.js';
-import { Witness } from '../../witness/witness.js';
+import { WitnessOnFolder } from './witness-on-folder.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'witness-back-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -27,14 +25,18 @@ async function until(ok: () => boolean, ms = 5_000): Promise<void> {
   for (const end = performance.now() + ms; !ok() && performance.now() < end;) await sleep(10);
 }
 
+/** The witness's folder put back as the copy taken earlier (`${folder}.copy`) had it. */
+function putBack(folder: string): void {
+  rmSync(folder, { recursive: true });
+  cpSync(`${folder}.copy`, folder, { recursive: true });
+}
+
 describe("the witness's head going back under a running link", () => {
   it('raises the alarm, naming both heads, and goes on from the lower one', async () => {
     const socket = path.join(root, 'w.sock');
     const folder = path.join(root, 'witness');
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const key = { privateKey, publicKey, store: 'file' as const };
-    let witness = new Witness({ dir: folder, key });
-    let listening = await listenWitness(witness, { socket });
+    const w = new WitnessOnFolder(folder, socket);
+    await w.start();
     const ledger = openLedger(path.join(root, 'data'), 'T1', { witnessed: true, checkpointEvery: 0 });
     const alarms: { kind: string; message: string }[] = [];
     const link = await WitnessLink.attach(ledger, new WitnessClient(socket), { onAlarm: (a) => alarms.push(a), batchMs: 0, retryMs: 10, idleMs: 20 });
@@ -43,37 +45,27 @@ describe("the witness's head going back under a running link", () => {
       reset(ledger);
       reset(ledger);
       await until(() => link.status().witnessedSeq === 2);
-      await listening.close();
-      witness.close();
-      cpSync(folder, `${folder}.copy`, { recursive: true });
-      witness = new Witness({ dir: folder, key });
-      listening = await listenWitness(witness, { socket });
+      await w.restart((f) => cpSync(f, `${f}.copy`, { recursive: true }));
       for (let i = 0; i < 3; i++) reset(ledger);
       await until(() => link.status().witnessedSeq === 5);
-      assert.equal(witness.headOf('T1')?.seq, 5);
+      assert.equal(w.witness.headOf('T1')?.seq, 5);
 
       // The witness's folder put back as it was at head 2, under the same key and socket.
-      await listening.close();
-      witness.close();
-      rmSync(folder, { recursive: true });
-      cpSync(`${folder}.copy`, folder, { recursive: true });
-      witness = new Witness({ dir: folder, key });
-      listening = await listenWitness(witness, { socket });
+      await w.restart(putBack);
       reset(ledger);
-      await until(() => witness.headOf('T1')?.seq === 6 && alarms.length > 0);
+      await until(() => w.witness.headOf('T1')?.seq === 6 && alarms.length > 0);
       assert.deepEqual(
         alarms.map((a) => a.kind),
         ['witness-backwards'],
         `alarms: ${JSON.stringify(alarms)}`,
       );
       assert.match(alarms[0]?.message ?? '', /\b5\b.*\b2\b/);
-      assert.equal(witness.headOf('T1')?.seq, 6, 'the witness signs the lost entries again, and the new one');
+      assert.equal(w.witness.headOf('T1')?.seq, 6, 'the witness signs the lost entries again, and the new one');
       assert.equal(link.status().state === 'refused', false);
     } finally {
       await link.stop();
       ledger.close();
-      await listening.close();
-      witness.close();
+      await w.stop();
     }
   });
 });
@@ -89,10 +81,8 @@ describe("the witness's folder wiped under a running link", () => {
     const dir = path.join(root, 'wiped');
     const socket = path.join(dir, 'w.sock');
     const folder = path.join(dir, 'witness');
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const key = { privateKey, publicKey, store: 'file' as const };
-    let witness = new Witness({ dir: folder, key });
-    let listening = await listenWitness(witness, { socket });
+    const w = new WitnessOnFolder(folder, socket);
+    await w.start();
     const ledger = openLedger(path.join(dir, 'data'), 'T3', { witnessed: true, checkpointEvery: 0 });
     const alarms: { kind: string; message: string }[] = [];
     const link = await WitnessLink.attach(ledger, new WitnessClient(socket), { onAlarm: (a) => alarms.push(a), batchMs: 0, retryMs: 10, idleMs: 20 });
@@ -101,26 +91,21 @@ describe("the witness's folder wiped under a running link", () => {
       for (let i = 0; i < 5; i++) reset(ledger);
       await until(() => link.status().witnessedSeq === 5);
       // The folder gone, a new one under the same key and socket: the witness holds no head of T3.
-      await listening.close();
-      witness.close();
-      rmSync(folder, { recursive: true });
-      witness = new Witness({ dir: folder, key });
-      listening = await listenWitness(witness, { socket });
+      await w.restart((f) => rmSync(f, { recursive: true }));
       reset(ledger);
-      await until(() => witness.headOf('T3')?.seq === 6 && alarms.length > 0);
+      await until(() => w.witness.headOf('T3')?.seq === 6 && alarms.length > 0);
       assert.deepEqual(
         alarms.map((a) => a.kind),
         ['witness-backwards'],
         `alarms: ${JSON.stringify(alarms)}`,
       );
       assert.match(alarms[0]?.message ?? '', /\b5\b.*\b0\b/);
-      assert.equal(witness.headOf('T3')?.seq, 6, 'the witness signs the whole chain again, and the new entry');
+      assert.equal(w.witness.headOf('T3')?.seq, 6, 'the witness signs the whole chain again, and the new entry');
       assert.notEqual(link.status().state, 'refused');
     } finally {
       await link.stop();
       ledger.close();
-      await listening.close();
-      witness.close();
+      await w.stop();
     }
   });
 });
@@ -151,20 +136,14 @@ describe("the witness's head going back while the host is stopped", () => {
     const dir = path.join(root, 'stopped');
     const socket = path.join(dir, 'w.sock');
     const folder = path.join(dir, 'witness');
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const key = { privateKey, publicKey, store: 'file' as const };
-    let witness = new Witness({ dir: folder, key });
-    let listening = await listenWitness(witness, { socket });
+    const w = new WitnessOnFolder(folder, socket);
+    await w.start();
     let host = await open(dir, socket);
     try {
       reset(host.ledger);
       reset(host.ledger);
       await until(() => host.link.status().witnessedSeq === 2);
-      await listening.close();
-      witness.close();
-      cpSync(folder, `${folder}.copy`, { recursive: true });
-      witness = new Witness({ dir: folder, key });
-      listening = await listenWitness(witness, { socket });
+      await w.restart((f) => cpSync(f, `${f}.copy`, { recursive: true }));
       for (let i = 0; i < 5; i++) reset(host.ledger);
       await host.link.flush();
       await host.ledger.checkpoints.signed();
@@ -179,12 +158,7 @@ describe("the witness's head going back while the host is stopped", () => {
       await host.close();
 
       // Stopped, the witness's folder put back as it was at head 2, under the same key and socket.
-      await listening.close();
-      witness.close();
-      rmSync(folder, { recursive: true });
-      cpSync(`${folder}.copy`, folder, { recursive: true });
-      witness = new Witness({ dir: folder, key });
-      listening = await listenWitness(witness, { socket });
+      await w.restart(putBack);
       host = await open(dir, socket);
       await until(() => host.alarms.length > 0);
       assert.deepEqual(
@@ -193,12 +167,11 @@ describe("the witness's head going back while the host is stopped", () => {
         `alarms: ${JSON.stringify(host.alarms)}`,
       );
       assert.match(host.alarms[0]?.message ?? '', new RegExp(`\\b${signedAt}\\b.*\\b2\\b|\\b2\\b.*\\b${signedAt}\\b`));
-      await until(() => witness.headOf('T2')?.seq === host.ledger.headOf().seq);
-      assert.equal(witness.headOf('T2')?.seq, host.ledger.headOf().seq, 'the witness signs the lost entries again');
+      await until(() => w.witness.headOf('T2')?.seq === host.ledger.headOf().seq);
+      assert.equal(w.witness.headOf('T2')?.seq, host.ledger.headOf().seq, 'the witness signs the lost entries again');
     } finally {
       await host.close();
-      await listening.close();
-      witness.close();
+      await w.stop();
     }
   });
 });

@@ -18,6 +18,7 @@ import { openLedger, type Ledger } from '../../ledger/index.js';
 import type { Head, SignedHead } from '../../witness/wire.js';
 import { WitnessClient, WitnessUnreachable } from '../../ledger/witness-client.js';
 import { WitnessLink, type WitnessStatus } from '../../ledger/witness-link.js';
+import { WitnessOnFolder } from './witness-on-folder.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'witness-lag-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -136,10 +137,8 @@ describe('the witness link: entries signed again after the witness lost its head
     const dir = path.join(root, `t${++n}`);
     const socket = path.join(dir, 'w.sock');
     const folder = path.join(dir, 'witness');
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const key = { privateKey, publicKey, store: 'file' as const };
-    let witness = new Witness({ dir: folder, key });
-    let listening = await listenWitness(witness, { socket });
+    const w = new WitnessOnFolder(folder, socket);
+    await w.start();
     const ledger = openLedger(path.join(dir, 'data'), 'T11', { witnessed: true, checkpointEvery: 0 });
     const clock = { now: 1_800_000_000_000 };
     const stops: boolean[] = [];
@@ -155,11 +154,7 @@ describe('the witness link: entries signed again after the witness lost its head
     try {
       for (let i = 0; i < 3; i++) reset(ledger);
       await until(() => link.status().witnessedSeq === 3);
-      await listening.close();
-      witness.close();
-      rmSync(folder, { recursive: true });
-      witness = new Witness({ dir: folder, key });
-      listening = await listenWitness(witness, { socket });
+      await w.restart((f) => rmSync(f, { recursive: true }));
       // Once the link goes on from genesis, the witness does not answer.
       client.beforeAsk = () => {
         if (link.status().witnessedSeq === 0) client.down = true;
@@ -176,8 +171,7 @@ describe('the witness link: entries signed again after the witness lost its head
     } finally {
       await link.stop();
       ledger.close();
-      await listening.close();
-      witness.close();
+      await w.stop();
     }
   });
 });
