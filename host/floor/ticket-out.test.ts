@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pino from 'pino';
 import { TclPrinter } from '../../hardware/printer/driver.js';
@@ -13,6 +16,7 @@ import { parseValidationNumber, validationNumber, type ValidationNumber } from '
 import { simulatedTableConfig, type TableConfig } from '../config/table-config.js';
 import { TicketOut } from './ticket-out.js';
 import type { TicketAuthority } from '../tickets/authority.js';
+import { keepingFloorId } from '../tickets/floor-id.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { ticketPaper } from './ticket-paper.js';
 import { refusingOnce } from '../testing/refusing-ledger.js';
@@ -69,6 +73,19 @@ function table(ledger: Ledger, printers: Map<number, PrinterRig | TclPrinter>, c
     now: () => new Date('2026-11-26T10:00:00.000Z'),
     onChanged: () => {},
   });
+}
+
+/** An upstream whose one answer to "which id is this table's" is `answer` (null: out of reach); it takes every word. */
+function upstreamAnswering(answer: number | null): TicketAuthority {
+  return {
+    machineId: async () => (answer === null ? { ok: false, detail: 'offline' } : { ok: true, machineId: answer }),
+    registerIssue: async () => ({ ok: true }),
+    registerPrinted: async () => ({ ok: true }),
+    registerVoid: async () => ({ ok: true }),
+    redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
+    confirm: async () => ({ ok: true }),
+    cancel: async () => ({ ok: true }),
+  };
 }
 
 function funded(amount = 123_450): Ledger {
@@ -165,6 +182,27 @@ describe('cash-out to a ticket', () => {
     // The upstream out of reach: the configured id serves.
     const r2 = await readyPrinter();
     assert.equal(idOf(await table(funded(), new Map([[3, r2]]), config(), upstream(null)).cashOut(3)), 4242);
+  });
+
+  it("keeps the upstream's id across a restart: told another id than its configured one, a table restarted offline numbers under the upstream's, never its configured id again", async () => {
+    // Before (a review of 7 December) the upstream's answer was held in memory only: restarted
+    // offline before it had printed under 777, the table numbered under its configured 4242 again,
+    // another table's on the floor: refused everywhere as another issuer's.
+    const dir = mkdtempSync(path.join(tmpdir(), 'floor-id-'));
+    try {
+      const log = pino({ level: 'silent' });
+      const ledger = funded();
+      const told = keepingFloorId(upstreamAnswering(777), dir, log);
+      table(ledger, new Map(), config(), told);
+      await until(() => told.knownMachineId?.() === 777);
+      const r = await readyPrinter();
+      const offline = keepingFloorId(upstreamAnswering(null), dir, log);
+      const out = await table(ledger, new Map([[3, r]]), config(), offline).cashOut(3);
+      const p = out.kind === 'printed' ? parseValidationNumber(out.validation) : null;
+      assert.equal(p?.ok ? p.machineId : null, 777);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('tells the authority a ticket was printed only after it was told the ticket was issued (a review of 4 December)', async () => {

@@ -17,6 +17,7 @@ import { clockRefusal, type FloorClock } from '../tickets/floor-clock.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { SystemValidations } from '../devices/sas-system-validation.js';
 import { settledByOf, settleRefusal, ticketFaultDetail, ticketFaultSaid } from './ticket-fault.js';
+import { TicketMachineId } from './ticket-machine-id.js';
 
 import { ticketExpiresAt, ticketPaper } from './ticket-paper.js';
 import { printerWhyNot } from './ticket-printer-ready.js';
@@ -127,12 +128,11 @@ export class TicketOut {
    */
   private readonly issueTold = new Map<string, Promise<void>>();
   /** The id the upstream holds for this table, once it has said (null: not yet, or no upstream). */
-  private floorId: number | null = null;
-  private askingFloorId: Promise<number | null> | null = null;
+  /** The id the table numbers its tickets under, when the upstream is the authority. */
+  private readonly ids: TicketMachineId;
 
   constructor(private readonly deps: TicketOutDeps) {
-    // Asked at once, so that the first cash-out seldom waits: the answer is the table's for good.
-    if (this.deps.authority && this.deps.config.tickets.authority !== 'sas') void this.askFloorId();
+    this.ids = new TicketMachineId(deps);
   }
 
   /** At start: the tickets a kill left in print, asked about once their printers answer. */
@@ -508,11 +508,7 @@ export class TicketOut {
    */
   private async number(): Promise<{ ok: true; machineId: number; sequence: number } | { ok: false; reason: NoTicket }> {
     const sas = this.deps.config.tickets.authority === 'sas';
-    // The upstream's answer, when a question is out (at most its deadline) or none is yet (no id of its own: without one, a handpay).
-    if (!sas && this.floorId === null && (this.askingFloorId || this.localId() === undefined)) await this.askFloorId();
-    // Not heard (offline): asked again behind this cash-out, which takes the local id meanwhile.
-    else if (!sas && this.floorId === null) void this.askFloorId();
-    let machineId = sas ? undefined : (this.floorId ?? this.localId());
+    let machineId = sas ? undefined : await this.ids.forCashOut();
     if (sas && this.deps.authority) {
       const r = await this.deps.authority.machineId();
       if (r.ok) machineId = r.machineId;
@@ -523,35 +519,9 @@ export class TicketOut {
     return { ok: true, machineId, sequence };
   }
 
-  /** The id this table would number under without the upstream: its journal's last ticket's, else its configuration's. */
-  private localId(): number | undefined {
-    return lastMachineTicket(this.deps.ledger)?.terms.machineId ?? this.deps.config.tickets.machineId;
-  }
-
-  /**
-   * The upstream's id for this table, proposing the local one (the upstream takes it when no other
-   * table holds it). An id the configuration names, or the journal's tickets carry, that another
-   * table holds on the floor would make numbers the upstream refuses as another issuer's, paid
-   * nowhere; so once the upstream has said, its id is the one. Unreachable: null, and the local id
-   * serves meanwhile (offline, the upstream takes the local id with the first ticket it registers).
-   */
-  private askFloorId(): Promise<number | null> {
-    const authority = this.deps.authority;
-    if (this.floorId !== null || !authority) return Promise.resolve(this.floorId);
-    this.askingFloorId ??= (async () => {
-      const local = this.localId();
-      const r = await authority.machineId(local).catch((err: unknown) => ({ ok: false as const, detail: String(err) }));
-      this.askingFloorId = null;
-      if (!r.ok) return null;
-      if (local !== undefined && local !== r.machineId)
-        this.deps.log.warn(
-          { local, floor: r.machineId },
-          "cash-out: the validation id the configuration or the journal names is another table's on the floor; the upstream's is used",
-        );
-      this.floorId = r.machineId;
-      return r.machineId;
-    })();
-    return this.askingFloorId;
+  /** The id the next ticket not validated by SAS is numbered under, as far as the table knows now (service mode's Tickets page). */
+  numberingId(): number | null {
+    return this.ids.now();
   }
 
   /**

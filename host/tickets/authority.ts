@@ -62,6 +62,11 @@ export interface TicketAuthority {
    * `proposed`, the one its configuration or its journal's tickets name, is taken if it is free.
    */
   machineId(proposed?: number): Promise<{ readonly ok: true; readonly machineId: number } | { readonly ok: false; readonly detail: string }>;
+  /**
+   * The id this authority last gave the table, kept across a restart (host/tickets/floor-id.ts),
+   * or null before its first answer; absent where the authority keeps none of its own.
+   */
+  knownMachineId?(): number | null;
   /** A ticket's credit left its station's meter (`ticket.issue`); not yet redeemable. */
   registerIssue(terms: TicketTerms): Promise<AuthorityAck>;
   /** The printer printed it (`ticket.printed`): redeemable from now on. */

@@ -27,15 +27,24 @@ import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthori
 export const SAS_VALIDATION_FILE = 'sas-validation.json';
 const Stored = z.strictObject({ v: z.literal(1), machineId: z.number().int().min(1).max(0xff_ff_ff) });
 
-/** The validation id long poll 0x4C gave, in the data folder (null: none, or a file that is not ours). */
+/**
+ * A validation id an authority gave, in the data folder (null: none, or a file that is not ours):
+ * by default the one long poll 0x4C gave; the upstream's in its own file (host/tickets/floor-id.ts).
+ */
 export class ValidationIdStore {
   private readonly file: string;
   private id: number | null = null;
 
-  constructor(dataDir: string, log?: StateFileLog) {
-    this.file = path.join(dataDir, SAS_VALIDATION_FILE);
-    const consequence = 'no SAS validation id: no ticket is printed until the casino system sets one (long poll 4C)';
-    this.id = readStateFileSaid(this.file, Stored, log, consequence)?.machineId ?? null;
+  constructor(
+    dataDir: string,
+    log?: StateFileLog,
+    kept: { file: string; consequence: string } = {
+      file: SAS_VALIDATION_FILE,
+      consequence: 'no SAS validation id: no ticket is printed until the casino system sets one (long poll 4C)',
+    },
+  ) {
+    this.file = path.join(dataDir, kept.file);
+    this.id = readStateFileSaid(this.file, Stored, log, kept.consequence)?.machineId ?? null;
   }
 
   get(): number | null {

@@ -7,6 +7,7 @@ import type { TicketAuthority } from './authority.js';
 import type { FloorClock } from './floor-clock.js';
 import { guardAuthority } from './guard.js';
 import { SasAuthority, ValidationIdStore } from './sas-authority.js';
+import { keepingFloorId } from './floor-id.js';
 import { UpstreamAuthority } from './upstream-authority.js';
 
 /**
@@ -29,7 +30,7 @@ export function ticketAuthority(
     credentials: readCredentials(file),
     ...(clock ? { onServerTime: (serverTime: string, rttMs: number) => clock.observe(serverTime, rttMs) } : {}),
   });
-  return guardAuthority(upstream, { onEvent: (e) => log.warn({ event: e }, 'validation authority') });
+  return keepingFloorId(guardAuthority(upstream, { onEvent: (e) => log.warn({ event: e }, 'validation authority') }), options.dataDir, log);
 }
 
 /**

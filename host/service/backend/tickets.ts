@@ -87,7 +87,7 @@ export function ticketRow(r: TicketLogRow, isHeld: (requestId: string) => boolea
 
 /** What the Tickets page reads and settles of the floor: the held tickets out and in. */
 type TicketsFloor = {
-  tickets: Pick<LiveBackendDeps['floor']['tickets'], 'held' | 'settleByHand'>;
+  tickets: Pick<LiveBackendDeps['floor']['tickets'], 'held' | 'settleByHand'> & Partial<Pick<LiveBackendDeps['floor']['tickets'], 'numberingId'>>;
   ticketsIn?: LiveBackendDeps['floor']['ticketsIn'];
 };
 
@@ -111,11 +111,12 @@ export function tickets(
       const log = ticketLog(d.ledger);
       return {
         limit: d.config.tickets.limit,
-        // Under SAS the id is the one long poll 0x4C set, never the configuration's (host/floor/ticket-out.ts).
+        // Under SAS the id is the one long poll 0x4C set, never the configuration's; else the one the
+        // table numbers under (the upstream's, when it has said), as host/floor/ticket-out.ts does.
         machineId:
           d.config.tickets.authority === 'sas'
             ? (lastMachineTicket(d.ledger, 'sas')?.terms.machineId ?? null)
-            : (lastMachineTicket(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null),
+            : (d.floor?.tickets.numberingId?.() ?? lastMachineTicket(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null),
         printers: (d.printers?.statuses() ?? []).map(printerRow),
         // Read from the journal: the fault record is the `tilt.raise` entry, open until its `tilt.clear`.
         faults: openTilts(d.ledger).flatMap((f) => {
