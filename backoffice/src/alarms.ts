@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError, type Alarm } from './api.js';
 import { h } from './dom.js';
+import { failureWords } from './failure.js';
 import { listWords, type Words } from './i18n.js';
 
 const KINDS = [
@@ -247,5 +248,5 @@ export function ackRefusal(w: Words, e: unknown): string {
     if (e.code === 'no-alarm') return w.t('backoffice.alarms.refused.no-alarm');
     if (e.code === 'role') return w.t('backoffice.alarms.notAllowed');
   }
-  return w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) });
+  return failureWords(w, e);
 }

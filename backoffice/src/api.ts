@@ -204,13 +204,19 @@ export function useCsrf(token: string): void {
 }
 
 async function call<T>(schema: z.ZodType<T>, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${BASE}${path}`, {
+  // No answer at all (the network, the upstream down, an answer cut off) is an ApiError of its own,
+  // `network` with no status: fetch's TypeError carries the browser's English words.
+  const answered = await fetch(`${BASE}${path}`, {
     method,
     credentials: 'same-origin',
     headers: method === 'POST' ? { 'content-type': 'application/json', 'x-csrf-token': csrf } : {},
     ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-  });
-  const json = jsonOf(await r.text());
+  })
+    .then(async (r) => ({ r, text: await r.text() }))
+    .catch(() => null);
+  if (answered === null) throw new ApiError(0, 'network');
+  const { r, text } = answered;
+  const json = jsonOf(text);
   if (!r.ok) {
     const e = ErrorBody.safeParse(json);
     throw new ApiError(r.status, e.success ? e.data.error : 'http', Number(r.headers.get('retry-after') ?? '') || undefined);

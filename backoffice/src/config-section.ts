@@ -1,6 +1,7 @@
 import { ApiError, type ConfigRequest, type Proposal } from './api.js';
 import { profileWords } from './codes.js';
 import { h } from './dom.js';
+import { failureWords } from './failure.js';
 import { isMessageKey } from '../../locales/i18n.js';
 import { saidWords } from '../../locales/said.js';
 import { listWords, type Words } from './i18n.js';
@@ -181,7 +182,7 @@ function errorText(w: Words, e: unknown): string {
     if (e.code === 'role') return w.t('backoffice.config.error.role');
     if (e.code === 'too-many-open') return w.t('backoffice.config.error.too-many-open');
   }
-  return w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) });
+  return failureWords(w, e);
 }
 
 /** States a reader of the alarms page should see: approved and not yet made, or refused by the table. */

@@ -4,6 +4,7 @@ import { api, ApiError, useCsrf, type Session } from './api.js';
 import { alarmList } from './alarms.js';
 import { configSection, notMadeList } from './config-section.js';
 import { clear, h } from './dom.js';
+import { failureWords } from './failure.js';
 import { FloorView } from './floor.js';
 import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
 import { currencyAt } from './money.js';
@@ -59,8 +60,14 @@ function signInForm(message = ''): HTMLElement {
         void render();
       },
       (err: unknown) => {
+        // A wrong name or password only when the upstream said so (401): no answer, or its failure,
+        // said «wrong name or password» too, and a person retyped a right password (a review of 7 December).
         error.textContent =
-          err instanceof ApiError && err.status === 429 ? t('backoffice.signIn.throttled', { seconds: err.retryAfter ?? 1 }) : t('backoffice.signIn.wrong');
+          err instanceof ApiError && err.status === 429
+            ? t('backoffice.signIn.throttled', { seconds: err.retryAfter ?? 1 })
+            : err instanceof ApiError && err.status === 401
+              ? t('backoffice.signIn.wrong')
+              : failureWords(w, err);
       },
     );
   });
@@ -70,12 +77,20 @@ function signInForm(message = ''): HTMLElement {
 function header(s: Session): HTMLElement {
   const t = w.t;
   const link = (hash: string, text: string) => h('a', { href: hash }, text);
-  const out = h('button', { type: 'button' }, t('backoffice.signIn.signOut'));
+  const out = h('button', { type: 'button', 'data-testid': 'sign-out' }, t('backoffice.signIn.signOut'));
+  const outFailed = h('span', { class: 'error', role: 'alert', 'data-testid': 'sign-out-failed' });
+  // Signed out only when the upstream ended the session (or had already: 401). Until a review of 7
+  // December a sign-out that failed showed the sign-in form all the same, over a session still live
+  // with its cookie in this browser: the next person at the screen was let in under the same name.
   out.addEventListener('click', () => {
-    void api.signOut().finally(() => {
-      session = null;
-      void render();
-    });
+    outFailed.textContent = '';
+    api.signOut().then(
+      () => signedOut(),
+      (e: unknown) => {
+        if (e instanceof ApiError && e.status === 401) signedOut();
+        else outFailed.textContent = t('backoffice.signIn.signOutFailed', { why: failureWords(w, e) });
+      },
+    );
   });
   return h(
     'header',
@@ -92,7 +107,13 @@ function header(s: Session): HTMLElement {
     h('span', { 'data-testid': 'who' }, t('backoffice.signIn.who', { name: s.name, role: t(`backoffice.role.${s.role}`) })),
     languagePicker(),
     out,
+    outFailed,
   );
+}
+
+function signedOut(): void {
+  session = null;
+  void render();
 }
 
 async function acknowledge(id: number, note: string): Promise<void> {
@@ -264,7 +285,7 @@ async function render(signedOutMessage = ''): Promise<void> {
       clear(root);
       root.append(signInForm());
       return;
-    } else body = h('p', { class: 'error', role: 'alert' }, w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) }));
+    } else body = h('p', { class: 'error', role: 'alert' }, failureWords(w, e));
   }
   if (superseded()) return;
   clear(root);

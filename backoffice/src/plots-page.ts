@@ -2,6 +2,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { api } from './api.js';
 import { h } from './dom.js';
+import { failureWords } from './failure.js';
 import type { Words } from './i18n.js';
 import { currencyLabel } from './money.js';
 import { BAND_Z, holdBand } from './hold-band.js';
@@ -68,8 +69,20 @@ export function plotsPage(w: Words): HTMLElement {
     );
     chart(t('backoffice.plots.lag'), [{ label: t('backoffice.floor.lag'), stroke: '#6a1b9a', width: 2, dash: [2, 3], points: { show: true } }], [xs, lag]);
   };
+  const failed = h('p', { class: 'error', role: 'alert', 'data-testid': 'plots-failed' });
   const load = async () => {
-    plots = await api.plots(date.value || undefined);
+    failed.textContent = '';
+    try {
+      plots = await api.plots(date.value || undefined);
+    } catch (e) {
+      // Said, and the day shown before taken away: until a review of 7 December a day the upstream
+      // refused or failed left the previous day's plots under the date asked, and said nothing.
+      plots = null;
+      which.replaceChildren();
+      draw();
+      failed.textContent = failureWords(w, e);
+      return;
+    }
     date.value = plots.date;
     const keep = which.value;
     const groups = currencyGroups(plots.tables);
@@ -96,5 +109,5 @@ export function plotsPage(w: Words): HTMLElement {
   });
   which.addEventListener('change', draw);
   void load();
-  return h('section', {}, h('h1', {}, t('backoffice.nav.plots')), form, charts);
+  return h('section', {}, h('h1', {}, t('backoffice.nav.plots')), form, failed, charts);
 }

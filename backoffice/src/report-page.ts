@@ -2,6 +2,7 @@ import { intlLocale } from '../../locales/money.js';
 import { api } from './api.js';
 import { reportCsv } from './csv.js';
 import { h } from './dom.js';
+import { failureWords } from './failure.js';
 import type { Words } from './i18n.js';
 import { currencyLabel, formatTableMoney, moneyOfCode } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
@@ -26,7 +27,15 @@ export function reportPage(w: Words, initial?: string): HTMLElement {
     h('button', { type: 'submit' }, t('backoffice.report.show')),
   );
   const load = async () => {
-    const report = await api.report(date.value || undefined);
+    let report: GamingDayReport;
+    try {
+      report = await api.report(date.value || undefined);
+    } catch (e) {
+      // Said in place of the report: until a review of 7 December a day the upstream refused or
+      // failed left the previous day's report, its CSV and print, under the date asked, and said nothing.
+      body.replaceChildren(h('p', { class: 'error', role: 'alert', 'data-testid': 'report-failed' }, failureWords(w, e)));
+      return;
+    }
     date.value = report.date;
     body.replaceChildren(reportBody(w, report));
   };
