@@ -5,9 +5,16 @@ import type pino from 'pino';
 import type { TableConfig } from '../config/table-config.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
-import { SasLinks } from './sas-links.js';
+import { SasLinks, type SasLinksDeps } from './sas-links.js';
 
-export function quietSasLinks(d: { config: TableConfig; ledger: Ledger; tilts: TiltManager; log: pino.Logger; dir: string }): SasLinks {
+export function quietSasLinks(d: {
+  config: TableConfig;
+  ledger: Ledger;
+  tilts: TiltManager;
+  log: pino.Logger;
+  dir: string;
+  timing?: SasLinksDeps['timing'];
+}): SasLinks {
   return new SasLinks({
     config: d.config,
     ledger: d.ledger,
@@ -19,5 +26,6 @@ export function quietSasLinks(d: { config: TableConfig; ledger: Ledger; tilts: T
     cashOutRefusal: () => null,
     program: { root: d.dir, files: [] },
     dataDir: d.dir,
+    ...(d.timing ? { timing: d.timing } : {}),
   });
 }

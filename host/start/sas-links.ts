@@ -31,7 +31,7 @@ import type { SystemValidations } from '../devices/sas-system-validation.js';
 import type { Handpays } from '../floor/handpays.js';
 import type { TicketOut } from '../floor/ticket-out.js';
 import { EXC } from '../../hardware/sas/constants.js';
-import { tiltDetailSaid } from '../../locales/said.js';
+import { tiltDetailSaid, type Said } from '../../locales/said.js';
 import type { WiredFloorServices } from '../floor/floor-services.js';
 import type { StationGate } from '../floor/station-gates.js';
 import type { AftNotices } from '../floor/aft-notices.js';
@@ -150,7 +150,7 @@ export class SasLinks {
         if (e.type === 'link-down') {
           // The port's own trouble, if any (a uart: line that would not configure, a device gone): the technician's reason.
           const problem = link.portProblem;
-          this.d.tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}${problem ? `: ${problem}` : ''}`.slice(0, 400) });
+          this.d.tilts.raise('sas-link-down', { station, say: linkDownSaid(s.sas.link, problem !== null ? { port: problem } : e.reason) });
           if (stopPlay)
             this.d.tilts.raise('sas-link-stop', { station, say: tiltDetailSaid('sasStopOnLinkDown', { setting: 'stations[].sas.stopPlayOnLinkDown' }) });
         } else if (e.type === 'link-up') {
@@ -237,11 +237,12 @@ export class SasLinks {
   private portDown(station: number, spec: string, reason: string): void {
     this.d.log.warn({ station, link: spec, reason }, 'SAS port down');
     if (!spec.startsWith('uart:')) return;
-    const detail = `${spec} port: ${reason}`.slice(0, 400);
-    // The machine's silence may have raised it first (an open is slow on a loaded host): the reason replaces it.
+    const say = linkDownSaid(spec, { port: reason });
+    // The machine's silence may have raised it first (an open is slow on a loaded host): the reason
+    // replaces it. Compared by what it says (its key, which names the cause, and its parameters), not by its English.
     const held = this.d.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === station);
-    if (held && held.detail !== detail) this.d.tilts.conditionGone('sas-link-down', station, tiltDetailSaid('sasPortSaysWhy'));
-    this.d.tilts.raise('sas-link-down', { station, detail });
+    if (held && !sameSaid(held.say, say)) this.d.tilts.conditionGone('sas-link-down', station, tiltDetailSaid('sasPortSaysWhy'));
+    this.d.tilts.raise('sas-link-down', { station, say });
   }
 
   /** Bytes dropped past the line's budget: short of the flood cut nothing else says why the host's polls went unanswered (sampled: a flood drops a chunk a turn). */
@@ -435,6 +436,26 @@ function deviceOf(file: string): string {
   } catch {
     return file;
   }
+}
+
+/**
+ * What a station's `sas-link-down` says, by key (the Status page shows a fault's detail only so):
+ * the link, and why: the casino system silent (`no-address`), polling with no answer acknowledged
+ * (`no-ack`), or the port that would not open or was lost. The port's own report (the operating
+ * system's or the driver's English) is a parameter for the journal, in no language's sentence; the
+ * host's log says it with "SAS port down". Until 7 December the fault carried only the host's
+ * English (`uart:… port: …`), which the Status page did not show in any language.
+ */
+export function linkDownSaid(link: string, why: 'no-address' | 'no-ack' | { port: string }): Said {
+  if (typeof why === 'object') return tiltDetailSaid('sasPortDown', { link, report: why.port });
+  return tiltDetailSaid(why === 'no-address' ? 'sasLinkSilent' : 'sasLinkNoAck', { link });
+}
+
+/** Whether a fault's detail as held says what `b` says: the same key and the same parameters. */
+function sameSaid(a: { key: string; values: Readonly<Record<string, unknown>> } | undefined, b: Said): boolean {
+  if (a?.key !== b.key) return false;
+  const keys = Object.keys(b.values);
+  return Object.keys(a.values).length === keys.length && keys.every((k) => a.values[k] === b.values[k]);
 }
 
 /** A lock's timer does not keep the process alive (the host's close disposes it anyway). */

@@ -19,8 +19,9 @@ if (childCase()) {
   const tilts = new TiltManager({ ledger, log });
   refusingOnce(ledger, 'tilt.raise');
   const spec = 'uart:/dev/ttyUSB7';
-  // As SasLinks.portDown does for a uart: line (sas-links.ts:229-241).
-  const portDown = (reason: string) => tilts.raise('sas-link-down', { station: 1, detail: `${spec} port: ${reason}`.slice(0, 400) });
+  // As SasLinks.portDown does for a uart: line (sas-links.ts, portDown).
+  const { linkDownSaid } = await import('../../host/start/sas-links.js');
+  const portDown = (reason: string) => tilts.raise('sas-link-down', { station: 1, say: linkDownSaid(spec, { port: reason }) });
   let opens = 0;
   const link = new SasLink(() => (opens++, Promise.reject(new Error('ENOENT: no such device'))), {
     address: 1,

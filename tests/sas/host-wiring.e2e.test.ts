@@ -38,7 +38,11 @@ describe('a station with a SAS link, through the host start', () => {
   let pair2: Awaited<ReturnType<typeof ptyPair>> | null = null;
   let io: Awaited<ReturnType<typeof openPtyHost>> | null = null;
   let host: SasHost;
-  const uart = () => running.floor.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === 3)?.detail ?? '';
+  /** Station 3's fault: its key and the port's own report (`linkDownSaid`, host/start/sas-links.ts). */
+  const uart = () => {
+    const say = running.floor.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === 3)?.say;
+    return { key: say?.key, link: String(say?.values.link ?? ''), report: String(say?.values.report ?? '') };
+  };
   const held = (kind: string, station = STATION) => running.floor.tilts.list().some((t) => t.kind === kind && t.station === station);
 
   before(async () => {
@@ -67,7 +71,7 @@ describe('a station with a SAS link, through the host start', () => {
     host = new SasHost(io, ADDRESS);
     // Station 3's uart: line on a missing device: its fault, with the port's reason, settled before the tests count journal entries
     // (the open fails in milliseconds alone, in seconds on a loaded host: whichever of it and the silence comes first, the reason ends in the detail).
-    await until(() => uart().includes(' port: '), 'the port’s reason', 15_000);
+    await until(() => uart().key === 'tiltDetail.sasPortDown', 'the port’s reason', 15_000);
   });
   after(async () => {
     await io?.close();
@@ -161,7 +165,8 @@ describe('a station with a SAS link, through the host start', () => {
   it('a silent link is a journalled fault, cleared when the host polls again; play stops only where configured', async () => {
     await until(() => held('sas-link-down') && held('sas-link-down', 2) && held('sas-link-down', 3), 'the link-down faults', 5_000);
     // A uart: line that would not open: the fault says why, for the technician (docs/sas.md, "Framing").
-    assert.match(uart(), /^uart:\S+no-such-uart port: uart:\S+no-such-uart: .*(ENOENT|No such file)/);
+    assert.match(uart().link, /^uart:\S+no-such-uart$/);
+    assert.match(uart().report, /^uart:\S+no-such-uart: .*(ENOENT|No such file)/);
     assert.ok(held('sas-link-stop', 2), 'station 2 stops play without its casino system');
     assert.ok(running.floor.tilts.refusal(2, 'bet'), 'station 2 takes no bet');
     assert.ok(!held('sas-link-stop'), 'station 1 (the default) plays on');
