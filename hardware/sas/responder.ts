@@ -228,8 +228,18 @@ function parseDateTime(bytes: Uint8Array): SasDateTime | null {
   const [month, day, year, hour, minute, second] = [f(2, 1), f(3, 1), f(4, 2), f(6, 1), f(7, 1), f(8, 1)];
   if (month === null || day === null || year === null || hour === null || minute === null || second === null) return null;
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
+  if (day > daysIn(year, month)) return null;
   return { year, month, day, hour, minute, second };
+}
+
+/**
+ * The days of `month` (1–12) in `year` by the Gregorian calendar, any year BCD carries (0000–9999).
+ * Not Date.UTC's: it reads the years 0–99 as 1900–1999, and 29 February 0000 (a leap year) was
+ * refused as 1900's (until 7 December).
+ */
+function daysIn(year: number, month: number): number {
+  if (month !== 2) return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 
 /** The game number of a multi-game poll (2 BCD at index 3): this station is one game, 0000. */
