@@ -382,7 +382,11 @@ describe('SAS machine side: link rules (manual clock)', () => {
       const game = new MemoryGame();
       game.romImage = () => parts(failAt);
       const out: number[][] = [];
-      const machine = new SasMachine({ address: A, game, write: (b) => out.push([...b]) });
+      // The real clock (the read's turns are timers), so the inter-byte limit is wide: the 5 ms by
+      // default, a loaded machine held this process that long between two bytes of the one 0x21
+      // sent, which was dropped, and the loop polled 1000 times for a signature never asked for
+      // (expected [5, 33, …], got [0]: failed under load on 7 December).
+      const machine = new SasMachine({ address: A, game, write: (b) => out.push([...b]), interByteMs: 60_000 });
       const events: SasLinkEvent[] = [];
       machine.events.on((e) => events.push(e));
       const send = (bytes: number[]): void => bytes.forEach((b, i) => machine.char(b, i === 0));
