@@ -60,6 +60,12 @@ export async function openUpstreamDb(options: UpstreamDbChoice): Promise<Db> {
   return db;
 }
 
+/**
+ * How long close() waits for a transfers' reconciliation already running to end before it closes
+ * the server and the database anyway (a run held by a database that no longer answers).
+ */
+export const RECONCILING_CLOSE_WAIT_MS = 5_000;
+
 export interface RunningUpstream {
   app: FastifyInstance;
   db: Db;
@@ -126,6 +132,9 @@ export async function startUpstream(options: {
     url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     async close() {
       if (timer) clearInterval(timer);
+      // A run going on: its next query met the database closed under it, and its failure was logged
+      // as the service stopped (tests/sync/upstream-close-reconciling.test.ts).
+      if (reconciling) await atMost(reconciling.idle(), RECONCILING_CLOSE_WAIT_MS);
       // The database closed whatever the server's close did (an onClose hook that throws): left
       // open, it held the folder, and the next start in this process or after was refused busy.
       try {
@@ -135,6 +144,16 @@ export async function startUpstream(options: {
       }
     },
   };
+}
+
+/** Resolves when `p` settles or `ms` have passed, whichever comes first; leaves no timer behind. */
+async function atMost(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The transfers' reconciliation, one run at a time, its alarms and failures in the server's log. */
