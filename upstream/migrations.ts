@@ -9,6 +9,7 @@ import { LAST_HEALTH_AT_SQL } from './backoffice/report-sync.js';
 import { ALARMS_BY_TABLE_SQL } from './backoffice/alarm-acks.js';
 import { MISDATED_ENTRIES_SQL } from './ingest/misdated.js';
 import { METERS_CURRENCY_SQL } from './ingest/meters-currency.js';
+import { METERS_PAGE_INDEX_SQL } from './queries.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -223,6 +224,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 20,
     name: "the meters projection per currency (the one in force at each entry's seq): a table that changed currency never adds one to the other",
     sql: METERS_CURRENCY_SQL,
+  },
+  {
+    version: 21,
+    name: 'the meters in the order a page of them is read (scope, name, currency)',
+    sql: METERS_PAGE_INDEX_SQL,
   },
 ];
 

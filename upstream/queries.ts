@@ -191,18 +191,37 @@ export function readMeterCursor(text: string): MeterCursor | null {
 }
 
 /**
+ * SQL: a page of a table's meters ($1 the table, $2 a scope or null, $3…$6 the cursor's fields or
+ * null, $7 the most rows), in the order of METERS_PAGE_INDEX_SQL.
+ */
+export const METERS_PAGE_SQL = `SELECT scope, name, value, code, exponent FROM meters WHERE terminal_id = $1 AND ($2::text IS NULL OR scope = $2)
+   AND ($3::text IS NULL OR (scope, name, code = '', code, exponent) > ($3::text, $4::text, $5::text = '', $5::text, $6::int))
+ ORDER BY scope, name, code = '', code, exponent LIMIT $7`;
+
+/**
+ * Migration 21: the meters in the order a page reads them. The projection's key is (terminal_id,
+ * code, exponent, scope, name), in no page's order: each page read every row of its table and
+ * sorted them (a stadium's 80,000: 0.2 s a page, and the pages of a table's whole projection the
+ * square of its rows).
+ */
+export const METERS_PAGE_INDEX_SQL = `CREATE INDEX meters_page ON meters (terminal_id, scope, name, (code = ''), code, exponent);`;
+
+/**
  * The table's meters, one row per scope, name and currency (the one it held when it journalled
  * them): MOP is never added to HKD. At most `limit` rows, after `after` (a row of an earlier page)
  * in the same order; `next` is the cursor of the last row when the page is full.
  */
 export async function meters(sql: Sql, terminalId: string, scope?: string, page: { after?: MeterCursor; limit?: number } = {}) {
   const a = page.after;
-  const r = await sql.query<{ scope: string; name: string; value: number; code: string; exponent: number }>(
-    `SELECT scope, name, value, code, exponent FROM meters WHERE terminal_id = $1 AND ($2::text IS NULL OR scope = $2)
-       AND ($3::text IS NULL OR (scope, name, code = '', code, exponent) > ($3::text, $4::text, $5::text = '', $5::text, $6::int))
-     ORDER BY scope, name, code = '', code, exponent LIMIT $7`,
-    [terminalId, scope ?? null, a?.scope ?? null, a?.name ?? null, a?.code ?? null, a?.exponent ?? null, page.limit ?? null],
-  );
+  const r = await sql.query<{ scope: string; name: string; value: number; code: string; exponent: number }>(METERS_PAGE_SQL, [
+    terminalId,
+    scope ?? null,
+    a?.scope ?? null,
+    a?.name ?? null,
+    a?.code ?? null,
+    a?.exponent ?? null,
+    page.limit ?? null,
+  ]);
   return r.rows.map((x) => ({ scope: x.scope, name: x.name, value: x.value, currency: meterCurrency(x) }));
 }
 
