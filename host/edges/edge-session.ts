@@ -42,6 +42,8 @@ export class EdgeSession implements EdgeHolder {
   private subscribed = false;
   private closed = false;
   private errors = 0;
+  /** Messages over the rate limit since the last one taken. */
+  private overLimit = 0;
   /** Releases this connection's place among its station's (`screens`). */
   private releaseStation: (() => void) | null = null;
   private readonly bucket = new TokenBucket(INCOMING_LIMITS.burst, INCOMING_LIMITS.perSecond, () => performance.now());
@@ -83,7 +85,9 @@ export class EdgeSession implements EdgeHolder {
 
   receive(raw: unknown): void {
     if (this.closed) return;
-    if (!this.bucket.take()) return this.refuse(protocolError('rate-limited', 'over the message rate'), true);
+    // Before anything is parsed: a flood costs a counter per message.
+    if (!this.bucket.take()) return this.overRate();
+    this.overLimit = 0;
     const decoded = decodeClientMessage(raw);
     if (!decoded.ok) return this.refuse(decoded.error);
     // One at a time, in order: a subscribe waits for the hello's attachment at the host.
@@ -200,6 +204,23 @@ export class EdgeSession implements EdgeHolder {
 
   revoked(why = 'credential revoked'): void {
     this.close(1008, why);
+  }
+
+  /**
+   * A message over the rate limit, as at the table's own listener (ScreenSession.overRate): dropped
+   * unread, the first of a run answered `rate-limited` (the screen says so), the connection closed
+   * past `INCOMING_LIMITS.dropAfter` in a row. Before (a review, 7 December), the first one closed
+   * it: a relay's burst after a reconnection (its proof and up to 32 held messages) and a few taps
+   * had the station dropped and dialling again.
+   */
+  private overRate(): void {
+    this.overLimit++;
+    const { burst, perSecond, dropAfter } = INCOMING_LIMITS;
+    if (this.overLimit === 1) this.reply(protocolError('rate-limited', `more than ${burst} messages at once or ${perSecond} a second`));
+    else if (this.overLimit > dropAfter) {
+      this.log.warn({ session: this.id, station: this.station }, 'station closed at the edge: over the message rate');
+      this.close(1008, 'rate limit');
+    }
   }
 
   private refuse(error: ProtocolError, fatal = false): void {
