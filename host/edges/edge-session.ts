@@ -174,8 +174,14 @@ export class EdgeSession implements EdgeHolder {
         this.counted(kind);
       })
       .catch((err: unknown) => {
-        this.log.warn({ err, session: this.id }, 'the host did not answer a command');
-        this.reply(protocolError('internal', 'the table did not answer; try again', { ref: m.id }));
+        // Nobody knows whether the host took it: NATS may still hand it on after the edge's
+        // reconnection, or the host answer it late, and apply it. Said `internal` (before, a review
+        // of 7 December), the station's screen said "call an attendant" and forgot a cash-out it
+        // sends again, for a command the table may have taken. Closed to be dialled again, as an
+        // attachment the table did not answer is: the station is whole again from its view as the
+        // host has it, which says whether the command was taken.
+        this.log.warn({ err, session: this.id, station: this.station }, 'the host did not answer a command: the station is to dial again');
+        this.close(1013, 'the table did not answer; try again');
       });
   }
 
