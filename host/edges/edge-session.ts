@@ -100,42 +100,49 @@ export class EdgeSession implements EdgeHolder {
       });
   }
 
-  private async handle(m: ClientMessage, raw: string | null): Promise<void> {
-    if (m.type === 'hello' || m.type === 'hello-station') {
-      if (this.granted) return this.refuse(protocolError('already-greeted', 'hello was already accepted', { ref: m.id }));
-      if (m.type === 'hello') return this.refuse(protocolError('unauthorized', 'a station proves its credential here', { ref: m.id }), true);
-      if (m.protocol !== PROTOCOL_VERSION)
-        return this.refuse(protocolError('protocol-version', `edge speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }), true);
-      // A secret is never taken here (an edge that learnt it could be the station later): the station proves it.
-      if (m.secret !== undefined) return this.refuse(protocolError('unauthorized', 'a station proves its secret here, never sends it', { ref: m.id }), true);
-      if (m.nonce === undefined || m.proof === undefined)
-        return this.refuse(protocolError('unauthorized', 'a station proves its secret on the nonce it was greeted with', { ref: m.id }), true);
-      // The proof on the nonce this connection was greeted with, once. Not yet spent: a refusal
-      // before the host is asked closes the connection, which gives the nonce back (dispose).
-      const offered = await this.offered;
-      if (offered === null || offered !== m.nonce)
-        return this.refuse(protocolError('unauthorized', 'a proof on a nonce this connection was not given', { ref: m.id }), true);
-      this.station = m.station;
-      // The published key first (a stranger costs the host nothing), then the host's own check.
-      if (!this.edge.verify(m.station, m.nonce, m.proof)) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
-      // Sent to the host with a proof: spent there, whatever its answer.
-      this.offered = Promise.resolve(null);
-      let attached: boolean;
-      try {
-        attached = await this.edge.attach(m.station, m.nonce, m.proof);
-      } catch {
-        // No answer is no refusal: said `unauthorized`, the station's screen would stay on it until
-        // an attendant came. Closed as a connection the table gave no nonce is, to be tried again.
-        return this.close(1013, 'the table did not answer; try again');
-      }
-      if (!attached) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
-      this.granted = true;
-      // As at the host's own listener: a welcomed connection is never evicted by the guard, so one
-      // credential's connections are bounded here, the oldest closed past SCREENS_PER_STATION.
-      this.releaseStation = this.screens?.opened(m.station, (why) => this.close(1008, STATION_CLOSE_REASONS[why])) ?? null;
-      this.log.info({ session: this.id, station: m.station }, 'station connected to the edge');
-      return this.reply({ type: 'welcome', ref: m.id, protocol: PROTOCOL_VERSION, session: this.id, view: stationView(m.station) });
+  /** A station's hello: its proof on the nonce this connection was greeted with, checked here then by the host (the attachment). */
+  private async greet(m: Extract<ClientMessage, { type: 'hello' | 'hello-station' }>): Promise<void> {
+    if (this.granted) return this.refuse(protocolError('already-greeted', 'hello was already accepted', { ref: m.id }));
+    if (m.type === 'hello') return this.refuse(protocolError('unauthorized', 'a station proves its credential here', { ref: m.id }), true);
+    if (m.protocol !== PROTOCOL_VERSION)
+      return this.refuse(protocolError('protocol-version', `edge speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }), true);
+    // A secret is never taken here (an edge that learnt it could be the station later): the station proves it.
+    if (m.secret !== undefined) return this.refuse(protocolError('unauthorized', 'a station proves its secret here, never sends it', { ref: m.id }), true);
+    if (m.nonce === undefined || m.proof === undefined)
+      return this.refuse(protocolError('unauthorized', 'a station proves its secret on the nonce it was greeted with', { ref: m.id }), true);
+    // The proof on the nonce this connection was greeted with, once. Not yet spent: a refusal
+    // before the host is asked closes the connection, which gives the nonce back (dispose).
+    const offered = await this.offered;
+    if (offered === null || offered !== m.nonce)
+      return this.refuse(protocolError('unauthorized', 'a proof on a nonce this connection was not given', { ref: m.id }), true);
+    this.station = m.station;
+    // The published key first (a stranger costs the host nothing), then the host's own check.
+    if (!this.edge.verify(m.station, m.nonce, m.proof)) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
+    // Sent to the host with a proof: spent there, whatever its answer.
+    this.offered = Promise.resolve(null);
+    let attached: boolean;
+    try {
+      attached = await this.edge.attach(m.station, m.nonce, m.proof, this);
+    } catch {
+      // No answer is no refusal: said `unauthorized`, the station's screen would stay on it until
+      // an attendant came. Closed as a connection the table gave no nonce is, to be tried again.
+      return this.close(1013, 'the table did not answer; try again');
     }
+    // Gone while the host was asked (the station dialled again, the guard's deadline): taken, it
+    // is let go here. Before (a review, 7 December) it was counted among its station's screens
+    // after its close, and such dead connections closed the station's live one as 'replaced'.
+    if (this.closed) return this.edge.release(this);
+    if (!attached) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
+    this.granted = true;
+    // As at the host's own listener: a welcomed connection is never evicted by the guard, so one
+    // credential's connections are bounded here, the oldest closed past SCREENS_PER_STATION.
+    this.releaseStation = this.screens?.opened(m.station, (why) => this.close(1008, STATION_CLOSE_REASONS[why])) ?? null;
+    this.log.info({ session: this.id, station: m.station }, 'station connected to the edge');
+    return this.reply({ type: 'welcome', ref: m.id, protocol: PROTOCOL_VERSION, session: this.id, view: stationView(m.station) });
+  }
+
+  private async handle(m: ClientMessage, raw: string | null): Promise<void> {
+    if (m.type === 'hello' || m.type === 'hello-station') return this.greet(m);
     if (!this.granted) return this.refuse(protocolError('hello-required', `${m.type} before hello`, { ref: m.id }));
     if (m.type === 'report') return;
     const view = stationView(this.station);
@@ -251,7 +258,7 @@ export class EdgeSession implements EdgeHolder {
     this.closed = true;
     this.outbox.close();
     this.releaseStation?.();
-    if (this.subscribed) this.edge.release(this);
+    if (this.granted) this.edge.release(this);
     // Never proved a station on it (gone before its hello, or refused before the host was asked): offered again.
     void this.offered.then((nonce) => nonce !== null && this.edge.giveBack(nonce));
   }

@@ -77,6 +77,11 @@ export class Edge {
   private readonly held = new Map<number, Held>();
   /** Attachments asked of the host and not yet answered, per station: its entry in `held` is kept for them (`forgetIfUnheld`). */
   private readonly attaching = new Map<number, number>();
+  /**
+   * Each station's welcomed connections, subscribed or not (`held` has the subscribed ones only):
+   * every one is closed when the published enrolment drops or changes the station's key.
+   */
+  private readonly admitted = new Map<number, Set<EdgeHolder>>();
   private epoch: string | null = null;
   private readonly subs: Subscription[] = [];
   /** Nonces from the host, asked for in batches, to greet new connections with. */
@@ -295,12 +300,17 @@ export class Edge {
       return;
     }
     const next = new Map(parsed.stations.map((s) => [s.station, s.proofKey]));
-    for (const [station, h] of this.held) {
+    const revoked = new Set<EdgeHolder>();
+    for (const station of new Set([...this.held.keys(), ...this.admitted.keys()])) {
       const was = this.enrolled.get(station);
       const now = next.get(station);
-      if (!now || (was && was !== now)) for (const holder of [...h.holders]) holder.revoked();
+      if (now && (!was || was === now)) continue;
+      // Welcomed and not yet subscribed too: before (a review, 7 December) such a connection
+      // stayed open with the revoked credential, and one that never subscribes is never evicted.
+      for (const holder of [...(this.held.get(station)?.holders ?? []), ...(this.admitted.get(station) ?? [])]) revoked.add(holder);
     }
     this.enrolled = next;
+    for (const holder of revoked) holder.revoked();
   }
 
   /** Whether `proof` is the station's on `nonce`, by the public key the host published. */
@@ -329,9 +339,14 @@ export class Edge {
    * the host's nonce (the host checks it itself). From the asking on, the station's own part the
    * host sends here is kept for its connections. True: taken; false: refused; throws
    * `AttachUnanswered` when the host gave no answer (no responder, NATS away, 5 s gone): nothing
-   * was refused, and the station is to try again, never told its credential is unknown.
+   * was refused, and the station is to try again, never told its credential is unknown. An
+   * attachment answered after the published enrolment dropped or changed the key the station's
+   * proof was checked against is refused (the host took it just before the revocation). Taken,
+   * `holder` is one of the station's welcomed connections from then on (closed at a revocation)
+   * until it is released.
    */
-  async attach(station: number, nonce: string, proof: string): Promise<boolean> {
+  async attach(station: number, nonce: string, proof: string, holder?: EdgeHolder): Promise<boolean> {
+    const key = this.enrolled.get(station);
     if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null, askedAt: -Infinity, hold: 0, ended: 0 });
     this.attaching.set(station, (this.attaching.get(station) ?? 0) + 1);
     let ok = false;
@@ -348,6 +363,15 @@ export class Edge {
     } catch (err) {
       this.log.warn({ err, station }, 'the host did not answer an attachment');
       unanswered = err;
+    }
+    if (ok && this.enrolled.get(station) !== key) {
+      this.log.info({ station }, 'an attachment the host took was answered after the station was revoked: refused');
+      ok = false;
+    }
+    if (ok && holder) {
+      let a = this.admitted.get(station);
+      if (!a) this.admitted.set(station, (a = new Set()));
+      a.add(holder);
     }
     const left = (this.attaching.get(station) ?? 1) - 1;
     if (left > 0) this.attaching.set(station, left);
@@ -402,7 +426,10 @@ export class Edge {
     if (h.own) holder.deliver(h.own.slot, h.own.update);
   }
 
+  /** A connection gone: no longer among its station's welcomed ones, nor held. */
   release(holder: EdgeHolder): void {
+    const a = this.admitted.get(holder.station);
+    if (a?.delete(holder) && a.size === 0) this.admitted.delete(holder.station);
     if (this.held.get(holder.station)?.holders.delete(holder)) this.forgetIfUnheld(holder.station);
   }
 
@@ -434,6 +461,7 @@ export class Edge {
     clearTimeout(this.askAgain);
     for (const s of this.subs.splice(0)) s.unsubscribe();
     this.held.clear();
+    this.admitted.clear();
   }
 }
 
