@@ -10,33 +10,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { encode, PROTOCOL_VERSION, stationView } from '../../protocol/index.js';
+import { encode, stationView } from '../../protocol/index.js';
 import type { SharedMessage } from '../screens/outbox.js';
-import type { Edge } from './edge.js';
 import { EdgeSession } from './edge-session.js';
+import { HELLO_101, welcomingEdge } from './welcoming-edge.js';
 
-const NONCE = 'n'.repeat(24);
-const PROOF = 'p'.repeat(86);
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
 describe('a command the host does not answer', () => {
   it('closes the connection to be dialled again, never telling the station it failed', async () => {
     const view = stationView(101);
-    const edge = {
-      nonce: async () => NONCE,
-      giveBack: () => undefined,
-      verify: () => true,
-      attach: async () => true,
-      hold: () => undefined,
-      release: () => undefined,
-      resend: () => undefined,
-      // The first command answered, the second timed out (nats.js's request rejects), the third answered late.
-      forward: async (_station: number, text: string) => {
-        const id = String((JSON.parse(text) as { id: string }).id);
-        if (id === 'c2') throw Object.assign(new Error('TIMEOUT'), { code: 'TIMEOUT' });
-        return encode({ type: 'ack', ref: id, view, version: 3 });
-      },
-    } as unknown as Edge;
+    // The first command answered, the second timed out (nats.js's request rejects), the third answered late.
+    const edge = welcomingEdge(async (_station: number, text: string) => {
+      const id = String((JSON.parse(text) as { id: string }).id);
+      if (id === 'c2') throw Object.assign(new Error('TIMEOUT'), { code: 'TIMEOUT' });
+      return encode({ type: 'ack', ref: id, view, version: 3 });
+    });
     const said: string[] = [];
     let closed: { code: number; reason: string } | null = null;
     const session = new EdgeSession(
@@ -52,7 +41,7 @@ describe('a command the host does not answer', () => {
       pino({ level: 'silent' }),
     );
     await settle();
-    session.receive(JSON.stringify({ type: 'hello-station', id: 'h', protocol: PROTOCOL_VERSION, station: 101, nonce: NONCE, proof: PROOF }));
+    session.receive(HELLO_101);
     session.receive(JSON.stringify({ type: 'subscribe', id: 's', view }));
     await settle();
     assert.ok(session.welcomed());

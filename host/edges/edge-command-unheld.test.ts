@@ -8,28 +8,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { encode, PROTOCOL_VERSION, protocolError } from '../../protocol/index.js';
+import { encode, protocolError } from '../../protocol/index.js';
 import type { SharedMessage } from '../screens/outbox.js';
-import type { Edge } from './edge.js';
 import { EdgeSession } from './edge-session.js';
+import { HELLO_101, welcomingEdge } from './welcoming-edge.js';
 
-const NONCE = 'n'.repeat(24);
-const PROOF = 'p'.repeat(86);
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
 describe('a command the host answers as not held at this edge', () => {
   it('closes the connection to be dialled again; the station is never told unauthorized', async () => {
-    const edge = {
-      nonce: async () => NONCE,
-      giveBack: () => undefined,
-      verify: () => true,
-      attach: async () => true,
-      hold: () => undefined,
-      release: () => undefined,
-      resend: () => undefined,
-      // The bridge's answer to a command for a station this edge does not hold (edge-bridge.ts `command`).
-      forward: async () => encode(protocolError('unauthorized', 'this edge does not hold that station')),
-    } as unknown as Edge;
+    // The bridge's answer to a command for a station this edge does not hold (edge-bridge.ts `command`).
+    const edge = welcomingEdge(async () => encode(protocolError('unauthorized', 'this edge does not hold that station')));
     const errors: string[] = [];
     let closed: { code: number; reason: string } | null = null;
     const session = new EdgeSession(
@@ -45,7 +34,7 @@ describe('a command the host answers as not held at this edge', () => {
       pino({ level: 'silent' }),
     );
     await settle();
-    session.receive(JSON.stringify({ type: 'hello-station', id: 'h', protocol: PROTOCOL_VERSION, station: 101, nonce: NONCE, proof: PROOF }));
+    session.receive(HELLO_101);
     session.receive(JSON.stringify({ type: 'subscribe', id: 's', view: 'station/101' }));
     await settle();
     assert.ok(session.welcomed());

@@ -6,33 +6,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { PROTOCOL_VERSION, stationView } from '../../protocol/index.js';
+import { stationView } from '../../protocol/index.js';
 import { RESYNC_LIMITS } from '../screens/screen-session.js';
 import type { SharedMessage } from '../screens/outbox.js';
-import type { Edge } from './edge.js';
 import { EdgeSession } from './edge-session.js';
+import { HELLO_101, welcomingEdge } from './welcoming-edge.js';
 
-const NONCE = 'n'.repeat(24);
-const PROOF = 'p'.repeat(86);
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
 /** An edge that holds station 101, says yes to its proof, and counts the parts asked of it. */
 function fakeEdge() {
   const asked = { resent: 0, forwarded: 0 };
-  const edge = {
-    nonce: async () => NONCE,
-    giveBack: () => undefined,
-    verify: () => true,
-    attach: async () => true,
-    hold: () => undefined,
-    release: () => undefined,
-    resend: () => void asked.resent++,
-    forward: async () => {
+  const edge = welcomingEdge(
+    async () => {
       asked.forwarded++;
       return null;
     },
-  };
-  return { edge: edge as unknown as Edge, asked };
+    () => void asked.resent++,
+  );
+  return { edge, asked };
 }
 
 describe('the parts a station at an edge asks for whole', () => {
@@ -47,7 +39,7 @@ describe('the parts a station at an edge asks for whole', () => {
     );
     await settle();
     const view = stationView(101);
-    session.receive(JSON.stringify({ type: 'hello-station', id: 'h', protocol: PROTOCOL_VERSION, station: 101, nonce: NONCE, proof: PROOF }));
+    session.receive(HELLO_101);
     session.receive(JSON.stringify({ type: 'subscribe', id: 's', view }));
     await settle();
     assert.ok(session.welcomed());

@@ -9,33 +9,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { encode, PROTOCOL_VERSION, stationView } from '../../protocol/index.js';
+import { encode, stationView } from '../../protocol/index.js';
 import { INCOMING_LIMITS } from '../screens/screen-session.js';
 import type { SharedMessage } from '../screens/outbox.js';
-import type { Edge } from './edge.js';
 import { EdgeSession } from './edge-session.js';
+import { HELLO_101, welcomingEdge } from './welcoming-edge.js';
 
-const NONCE = 'n'.repeat(24);
-const PROOF = 'p'.repeat(86);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a station at an edge over the message rate', () => {
   it('is told rate-limited once and kept after a burst, and closed only when it keeps on', async () => {
     const view = stationView(101);
     let forwarded = 0;
-    const edge = {
-      nonce: async () => NONCE,
-      giveBack: () => undefined,
-      verify: () => true,
-      attach: async () => true,
-      hold: () => undefined,
-      release: () => undefined,
-      resend: () => undefined,
-      forward: async (_station: number, text: string) => {
-        forwarded++;
-        return encode({ type: 'ack', ref: String((JSON.parse(text) as { id: string }).id), view, version: 2 });
-      },
-    } as unknown as Edge;
+    const edge = welcomingEdge(async (_station: number, text: string) => {
+      forwarded++;
+      return encode({ type: 'ack', ref: String((JSON.parse(text) as { id: string }).id), view, version: 2 });
+    });
     const errors: string[] = [];
     let acks = 0;
     let closed: { code: number; reason: string } | null = null;
@@ -55,7 +44,7 @@ describe('a station at an edge over the message rate', () => {
     await sleep(20);
     const command = (id: string) => JSON.stringify({ type: 'command', id, view, version: 1, command: { name: 'clear-bets' } });
     // The relay's burst (the proof and what the screen said meanwhile), then a few taps more at once.
-    session.receive(JSON.stringify({ type: 'hello-station', id: 'h', protocol: PROTOCOL_VERSION, station: 101, nonce: NONCE, proof: PROOF }));
+    session.receive(HELLO_101);
     session.receive(JSON.stringify({ type: 'subscribe', id: 's', view }));
     for (let i = 0; i < INCOMING_LIMITS.burst + 5; i++) session.receive(command(`b${i}`));
     await sleep(50);

@@ -159,18 +159,10 @@ describe('cash-out to a ticket', () => {
 
   it("with an upstream, numbers under the upstream's id for the table, proposing its configured one; offline, under the configured one", async () => {
     const asked: (number | undefined)[] = [];
-    const upstream = (answer: number | null): TicketAuthority => ({
-      machineId: async (proposed?: number) => {
-        asked.push(proposed);
-        return answer === null ? { ok: false, detail: 'offline' } : { ok: true, machineId: answer };
-      },
-      registerIssue: async () => ({ ok: true }),
-      registerPrinted: async () => ({ ok: true }),
-      registerVoid: async () => ({ ok: true }),
-      redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
-      confirm: async () => ({ ok: true }),
-      cancel: async () => ({ ok: true }),
-    });
+    const upstream = (answer: number | null): TicketAuthority => {
+      const a = upstreamAnswering(answer);
+      return { ...a, machineId: (proposed?: number) => (asked.push(proposed), a.machineId(proposed)) };
+    };
     const idOf = (out: Awaited<ReturnType<TicketOut['cashOut']>>) => {
       const p = out.kind === 'printed' ? parseValidationNumber(out.validation) : null;
       return p?.ok ? p.machineId : null;
