@@ -3,6 +3,7 @@
 // table's identity and the clock, and turns the host's commands into journalled faults — disable
 // play (0x01) holds the station like any station fault until 0x02; disable the bill acceptor
 // (0x06) is its own reason at the acceptor until 0x07. The link going silent is a fault too.
+import { isDeepStrictEqual } from 'node:util';
 import { realpathSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { interByteLimitMs, openSasLink, SasLink } from '../../hardware/sas/link.js';
@@ -241,7 +242,7 @@ export class SasLinks {
     // The machine's silence may have raised it first (an open is slow on a loaded host): the reason
     // replaces it. Compared by what it says (its key, which names the cause, and its parameters), not by its English.
     const held = this.d.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === station);
-    if (held && !sameSaid(held.say, say)) this.d.tilts.conditionGone('sas-link-down', station, tiltDetailSaid('sasPortSaysWhy'));
+    if (held && !isDeepStrictEqual(held.say, say)) this.d.tilts.conditionGone('sas-link-down', station, tiltDetailSaid('sasPortSaysWhy'));
     this.d.tilts.raise('sas-link-down', { station, say });
   }
 
@@ -449,13 +450,6 @@ function deviceOf(file: string): string {
 export function linkDownSaid(link: string, why: 'no-address' | 'no-ack' | { port: string }): Said {
   if (typeof why === 'object') return tiltDetailSaid('sasPortDown', { link, report: why.port });
   return tiltDetailSaid(why === 'no-address' ? 'sasLinkSilent' : 'sasLinkNoAck', { link });
-}
-
-/** Whether a fault's detail as held says what `b` says: the same key and the same parameters. */
-function sameSaid(a: { key: string; values: Readonly<Record<string, unknown>> } | undefined, b: Said): boolean {
-  if (a?.key !== b.key) return false;
-  const keys = Object.keys(b.values);
-  return Object.keys(a.values).length === keys.length && keys.every((k) => a.values[k] === b.values[k]);
 }
 
 /** A lock's timer does not keep the process alive (the host's close disposes it anyway). */
