@@ -14,7 +14,8 @@ import { SOFTWARE_VERSION } from './version.js';
 import { programLayout, programManifest, type ProgramManifest } from './service/program-hash.js';
 import { FILES_BESIDE_SOCKETS, openFilesLimit } from './open-files.js';
 import type { HostOptions, RunningHost } from './start/host-options.js';
-import type { Opened, SyncEvents, WitnessEvents } from './start/opened.js';
+import type { Opened, WitnessEvents } from './start/opened.js';
+import { unroutedSyncEvents, unroutedWitnessEvents } from './start/unrouted.js';
 import { openTableRuntime } from './start/table-runtime.js';
 import { countHost } from './start/metrics.js';
 import { makeShoe } from './start/shoe.js';
@@ -37,7 +38,6 @@ import { StartStops } from './start/stops.js';
 import { openTransfers } from './start/transfers.js';
 import { readPeersOrNull } from './peers/peer-config.js';
 import { sendRoundsAtOnce } from './start/rounds-upstream.js';
-import { FloorClock } from './tickets/floor-clock.js';
 
 export type { HostOptions, RunningHost } from './start/host-options.js';
 
@@ -49,19 +49,6 @@ export interface StartWatch {
    * during the start is in host.log, not on stderr alone.
    */
   onLog?: (log: Logger) => void;
-}
-
-/** The sync client starts before the table exists; its signals are routed once it does (host/start/signals.ts). */
-function beforeTheTable(log: Logger): SyncEvents {
-  return {
-    stopNewBets: (_stop: boolean) => undefined as void,
-    clean: true,
-    health: (): unknown => ({ starting: true }),
-    // Before the table exists an order waits: the upstream sends it again at the next heartbeat.
-    configOrders: (_answer: unknown) => undefined as void,
-    alarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
-    clock: new FloorClock(),
-  };
 }
 
 /**
@@ -80,7 +67,7 @@ export async function startHost(options: HostOptions, watch: StartWatch = {}): P
   });
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry, path.join(dataDir, KILL_SWITCH_RECORD));
   const { stops, power } = folderStops(log, dataDir, folderLock, ledger, witness);
-  const syncEvents = beforeTheTable(log);
+  const syncEvents = unroutedSyncEvents(log);
   let sync: SyncClient | null = null;
   try {
     // Every start is a power reset on the meters; an unclean one (kill, power cut) says so. It
@@ -276,10 +263,7 @@ async function attachWitness(
   log: Logger,
   releaseFolder: () => void,
 ): Promise<{ witness: WitnessLink | null; witnessEvents: WitnessEvents }> {
-  const witnessEvents: WitnessEvents = {
-    stop: (_stop: boolean): void => undefined,
-    alarm: (): void => undefined,
-  };
+  const witnessEvents = unroutedWitnessEvents();
   if (!options.witness) return { witness: null, witnessEvents };
   const w = options.witness;
   try {

@@ -12,9 +12,9 @@ import { Ledger } from '../../ledger/index.js';
 import { realTimers } from '../table/timers.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import type { SyncEvents, WitnessEvents } from './opened.js';
+import { unroutedSyncEvents, unroutedWitnessEvents } from './unrouted.js';
 import { routeSignals } from './signals.js';
 import { StartStops } from './stops.js';
-import { FloorClock } from '../tickets/floor-clock.js';
 
 interface Routed {
   readonly ledger: Ledger;
@@ -33,15 +33,8 @@ async function withSignals(witnessed: boolean, body: (r: Routed) => void): Promi
   try {
     const log = pino({ level: 'silent' });
     const tilts = new TiltManager({ ledger, log });
-    const syncEvents: SyncEvents = {
-      stopNewBets: () => undefined,
-      clean: true,
-      health: () => ({}),
-      configOrders: () => undefined,
-      alarm: () => undefined,
-      clock: new FloorClock(),
-    };
-    const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
+    const syncEvents = unroutedSyncEvents(log);
+    const witnessEvents = unroutedWitnessEvents();
     const witness = witnessed ? ({ start: () => undefined } as never) : null;
     const { disk, ledgerCheck } = routeSignals(
       dir,

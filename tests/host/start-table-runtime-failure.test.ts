@@ -20,12 +20,12 @@ import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost, type HostOptions } from '../../host/start-host.js';
 import type { Opened, SyncEvents, WitnessEvents } from '../../host/start/opened.js';
+import { unroutedSyncEvents, unroutedWitnessEvents } from '../../host/start/unrouted.js';
 import { routeSignals } from '../../host/start/signals.js';
 import { StartStops } from '../../host/start/stops.js';
 import { openTableRuntime } from '../../host/start/table-runtime.js';
 import { realTimers, type Timers } from '../../host/table/timers.js';
 import { TiltManager } from '../../host/tilts/tilt-manager.js';
-import { FloorClock } from '../../host/tickets/floor-clock.js';
 import { notesOnTheirWay, openExistingLedger, openLedger, verifyLedger, type Ledger } from '../../ledger/index.js';
 
 const silent = pino({ level: 'silent' });
@@ -163,15 +163,8 @@ describe('openTableRuntime refused part-way stops what it had started', () => {
 
 /** The sync client's and the witness's routes before the table exists (as `startHost` makes them). */
 function beforeTheTable(): { syncEvents: SyncEvents; witnessEvents: WitnessEvents; first: SyncEvents; firstWitness: WitnessEvents } {
-  const syncEvents: SyncEvents = {
-    stopNewBets: () => undefined,
-    clean: true,
-    health: () => ({}),
-    configOrders: () => undefined,
-    alarm: () => undefined,
-    clock: new FloorClock(),
-  };
-  const witnessEvents: WitnessEvents = { stop: () => undefined, alarm: () => undefined };
+  const syncEvents = unroutedSyncEvents(pino({ level: 'silent' }));
+  const witnessEvents = unroutedWitnessEvents();
   return { syncEvents, witnessEvents, first: { ...syncEvents }, firstWitness: { ...witnessEvents } };
 }
 
