@@ -10,17 +10,18 @@ import { describe, it, mock } from 'node:test';
 import type { Transport } from '../connection/transport-contract.js';
 import { RECONNECT_HELD_MS } from '../connection/reconnects.js';
 import { stationSnapshot } from '../connection/test-snapshot.js';
+import { encode, protocolError } from '../../../protocol/index.js';
 import { HostLink, type HostLinkDeps } from './host-link.js';
 
 const SNAPSHOT = stationSnapshot(1);
 
 /** A host the test plays: each link it takes answers with a snapshot when told, and is cut when told. */
 function playedHost() {
-  const links: { snapshot(): void; cut(): void }[] = [];
+  const links: { snapshot(): void; cut(): void; message(data: string): void }[] = [];
   const connect = (): Promise<Transport> => {
     let message: (data: unknown) => void = () => {};
     let close: () => void = () => {};
-    links.push({ snapshot: () => message(SNAPSHOT), cut: () => close() });
+    links.push({ snapshot: () => message(SNAPSHOT), cut: () => close(), message: (data) => message(data) });
     return Promise.resolve({
       send: () => {},
       onMessage: (h) => void (message = h),
@@ -104,6 +105,32 @@ describe("a screen's reconnects to its host", () => {
         'each within the upper half of 1 s',
       );
       assert.ok(new Set(waits).size > 100, `spread: ${new Set(waits).size} distinct waits of 250`);
+    } finally {
+      mock.restoreAll();
+    }
+  });
+
+  // A command the host could not handle (its journal refused the write: a full disk) is answered
+  // `internal`. Before, the screen said nothing: the emitted event only, the player's tap gone
+  // without a word, as if the bet had been taken.
+  it("a command the host could not handle is said (the catalogue's errors.internal), not dropped in silence", async () => {
+    const said: (string | null)[] = [];
+    const host = playedHost();
+    const deps: HostLinkDeps = {
+      launch: { view: 'station/2', token: 't', connect: host.connect, several: null },
+      shown: { setStatus: (key: string | null) => void said.push(key) } as unknown as HostLinkDeps['shown'],
+      frames: { request: () => {} } as unknown as HostLinkDeps['frames'],
+      emit: () => {},
+      snapshot: () => {},
+    };
+    const armed = heldTimers();
+    try {
+      await new HostLink(deps).connect();
+      const l = host.links[0] ?? assert.fail('no link');
+      l.snapshot();
+      l.message(encode(protocolError('internal', 'the host could not handle this message', { ref: 'c1' })));
+      assert.deepEqual(said, ['errors.internal']);
+      assert.equal(armed.length, 1, "the banner's own timer clears it");
     } finally {
       mock.restoreAll();
     }

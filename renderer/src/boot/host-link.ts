@@ -1,8 +1,8 @@
 import type { CommandBody, ProtocolError, ReportBody, ViewState } from '../../../protocol/index.js';
-import { refusalKey } from '../../../protocol/index.js';
-import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
+import type { MessageKey } from '../../../locales/i18n.js';
 import { HostClient } from '../connection/host-client.js';
 import { Reconnects, type ReconnectSource } from '../connection/reconnects.js';
+import { errorKey, errorKind } from '../connection/error-kind.js';
 import type { Launch } from '../connection/launch.js';
 import type { FrameLoop } from '../pixi/frames.js';
 import type { Screen } from '../screens/screen.js';
@@ -17,12 +17,6 @@ export interface HostLinkDeps {
   /** The reconnects' clock and random numbers (default the page's); a test passes its own. */
   readonly reconnects?: ReconnectSource;
 }
-
-/** Errors that reconnecting cannot cure: the screen stays on them until an attendant fixes what they name. */
-const FATAL: ReadonlySet<ProtocolError['code']> = new Set(['unauthorized', 'protocol-version', 'forbidden-view']);
-
-/** Errors that refuse one command: said, never silently dropped, and the message clears itself. */
-const REFUSED: ReadonlySet<ProtocolError['code']> = new Set(['rejected', 'stale-version', 'rate-limited']);
 
 /**
  * The screen's link to the host. It keeps trying to reach the host: after a restart of the host
@@ -112,12 +106,12 @@ export class HostLink {
     const { shown, frames, emit } = this.d;
     emit(`error:${e.code}`);
     frames.request();
-    // The refusal's own words where the host names one the catalogues have, else the error code's.
-    const key: MessageKey = e.refusal ? refusalKey(e.refusal) : isMessageKey(e.messageKey) ? e.messageKey : `errors.${e.code}`;
-    if (FATAL.has(e.code)) {
+    const key = errorKey(e);
+    const kind = errorKind(e.code);
+    if (kind === 'fatal') {
       this.fatal = key;
       shown.setStatus(key);
-    } else if (REFUSED.has(e.code)) {
+    } else if (kind === 'refused') {
       // Over the rate limit too (the host dropped the taps unread): said the same way.
       this.refused(key);
       emit(`refused:${e.messageKey}`);

@@ -1,13 +1,14 @@
 import type { i18n as I18n } from 'i18next';
 import type { Container } from 'pixi.js';
 import { Reconnects } from '../connection/reconnects.js';
+import { errorKey, errorKind } from '../connection/error-kind.js';
 import { listenForPresses, type FrameLoop } from '../pixi/frames.js';
 import { sharpenTexts } from '../pixi/crisp.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
 import { forgetPress } from '../ui/button.js';
 import { intlLocale } from '../../../locales/money.js';
-import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
-import { refusalKey, stationView, type ProtocolError, type ReportBody, type StationState, type StationTables } from '../../../protocol/index.js';
+import type { MessageKey } from '../../../locales/i18n.js';
+import { stationView, type ProtocolError, type ReportBody, type StationState, type StationTables } from '../../../protocol/index.js';
 import { HostClient } from '../connection/host-client.js';
 import type { Transport } from '../connection/transport-contract.js';
 import type { ScreenContext } from '../screens/screen.js';
@@ -87,11 +88,11 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
         },
         error: (e: ProtocolError) => {
           o.ctx.emit(`error:${table.tableId}:${e.code}`);
-          const key: MessageKey = e.refusal ? refusalKey(e.refusal) : isMessageKey(e.messageKey) ? e.messageKey : `errors.${e.code}`;
-          if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
+          const key = errorKey(e);
+          if (errorKind(e.code) === 'fatal') {
             fatal[index] = key;
             screen.setLink(index, false, key);
-          } else if (e.code === 'rejected' || e.code === 'stale-version' || e.code === 'rate-limited') {
+          } else if (errorKind(e.code) === 'refused') {
             screen.refused(key);
             o.ctx.emit(`refused:${e.messageKey}`);
           }
