@@ -11,6 +11,7 @@ import {
 } from '../../protocol/index.js';
 import { Outbox, OUTBOX_LIMITS, SharedMessage, type Update } from '../screens/outbox.js';
 import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS, RESYNC_LIMITS, STATION_CLOSE_REASONS, type StationConnections } from '../screens/screen-session.js';
+import { MessageRate, type RateVerdict } from '../limits/message-rate.js';
 import { TokenBucket } from '../limits/token-bucket.js';
 import type { Edge, EdgeHolder } from './edge.js';
 
@@ -42,11 +43,9 @@ export class EdgeSession implements EdgeHolder {
   private subscribed = false;
   private closed = false;
   private errors = 0;
-  /** Messages over the rate limit since the last one taken. */
-  private overLimit = 0;
   /** Releases this connection's place among its station's (`screens`). */
   private releaseStation: (() => void) | null = null;
-  private readonly bucket = new TokenBucket(INCOMING_LIMITS.burst, INCOMING_LIMITS.perSecond, () => performance.now());
+  private readonly rate = new MessageRate(INCOMING_LIMITS, () => performance.now());
   /** The parts asked for whole, as at the table's own listener (RESYNC_LIMITS). */
   private readonly resyncBucket = new TokenBucket(RESYNC_LIMITS.burst, RESYNC_LIMITS.perSecond, () => performance.now());
   /**
@@ -86,8 +85,8 @@ export class EdgeSession implements EdgeHolder {
   receive(raw: unknown): void {
     if (this.closed) return;
     // Before anything is parsed: a flood costs a counter per message.
-    if (!this.bucket.take()) return this.overRate();
-    this.overLimit = 0;
+    const verdict = this.rate.judge();
+    if (verdict !== 'take') return this.overRate(verdict);
     const decoded = decodeClientMessage(raw);
     if (!decoded.ok) return this.refuse(decoded.error);
     // One at a time, in order: a subscribe waits for the hello's attachment at the host.
@@ -220,17 +219,16 @@ export class EdgeSession implements EdgeHolder {
   }
 
   /**
-   * A message over the rate limit, as at the table's own listener (ScreenSession.overRate): dropped
+   * A message over the rate limit, as at the table's own listener (MessageRate, ScreenSession.overRate): dropped
    * unread, the first of a run answered `rate-limited` (the screen says so), the connection closed
    * past `INCOMING_LIMITS.dropAfter` in a row. Before (a review, 7 December), the first one closed
    * it: a relay's burst after a reconnection (its proof and up to 32 held messages) and a few taps
    * had the station dropped and dialling again.
    */
-  private overRate(): void {
-    this.overLimit++;
-    const { burst, perSecond, dropAfter } = INCOMING_LIMITS;
-    if (this.overLimit === 1) this.reply(protocolError('rate-limited', `more than ${burst} messages at once or ${perSecond} a second`));
-    else if (this.overLimit > dropAfter) {
+  private overRate(verdict: Exclude<RateVerdict, 'take'>): void {
+    const { burst, perSecond } = INCOMING_LIMITS;
+    if (verdict === 'tell') this.reply(protocolError('rate-limited', `more than ${burst} messages at once or ${perSecond} a second`));
+    else if (verdict === 'close') {
       this.log.warn({ session: this.id, station: this.station }, 'station closed at the edge: over the message rate');
       this.close(1008, 'rate limit');
     }

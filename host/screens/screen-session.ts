@@ -16,6 +16,7 @@ import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { LaunchTokens } from './launch-tokens.js';
 import { Outbox, SharedMessage, type OutboxLimits } from './outbox.js';
 import { RefusalLog } from './refusal-log.js';
+import { MessageRate, type RateVerdict } from '../limits/message-rate.js';
 import { TokenBucket } from '../limits/token-bucket.js';
 import type { ApplyResult, ViewHub, ViewSink } from './view-hub.js';
 
@@ -115,7 +116,8 @@ export class ScreenSession {
   private errors = 0;
   private isClosed = false;
   private releaseStation: (() => void) | null = null;
-  private readonly bucket: TokenBucket | null;
+  /** The message rate (INCOMING_LIMITS); null: none. */
+  private readonly rate: MessageRate | null;
   /** Stale and rejected commands, which the protocol-error count does not count. */
   private readonly refusedBucket: TokenBucket | null;
   /** The parts asked for whole (RESYNC_LIMITS). */
@@ -124,8 +126,6 @@ export class ScreenSession {
   /** This client's log: under its address until its hello, then under its view (each client has its own log budget). */
   private log: Logger;
   private readonly refusals: RefusalLog;
-  /** Messages over the rate limit since the last one taken. */
-  private overLimit = 0;
   /** Messages refused in all (the disconnect line reports it; the warnings are sampled). */
   private refusedCount = 0;
   readonly outbox: Outbox;
@@ -148,7 +148,7 @@ export class ScreenSession {
       });
     this.incoming = options.incoming ?? INCOMING_LIMITS;
     const now = options.now ?? (() => performance.now());
-    this.bucket = options.incoming === null ? null : new TokenBucket(this.incoming.burst, this.incoming.perSecond, now);
+    this.rate = options.incoming === null ? null : new MessageRate(this.incoming, now);
     this.refusedBucket = options.incoming === null ? null : new TokenBucket(this.incoming.refused.burst, this.incoming.refused.perSecond, now);
     this.resyncBucket = options.incoming === null ? null : new TokenBucket(RESYNC_LIMITS.burst, RESYNC_LIMITS.perSecond, now);
     this.refusals = options.refusals ?? new RefusalLog(hostLog, now);
@@ -162,8 +162,8 @@ export class ScreenSession {
   receive(raw: unknown): void {
     if (this.isClosed) return;
     // Before anything is parsed: a flood costs a counter per message, not a JSON parse.
-    if (this.bucket && !this.bucket.take()) return this.overRate();
-    this.overLimit = 0;
+    const verdict = this.rate?.judge() ?? 'take';
+    if (verdict !== 'take') return this.overRate(verdict);
     try {
       const decoded = decodeClientMessage(raw);
       if (!decoded.ok) return this.refuse(decoded.error);
@@ -307,14 +307,13 @@ export class ScreenSession {
    * A message over the rate limit: dropped unread. The first of a run is answered with a typed
    * `rate-limited` error the screen can show; a screen that keeps on is closed (1008).
    */
-  private overRate(): void {
-    this.overLimit++;
+  private overRate(verdict: Exclude<RateVerdict, 'take'>): void {
     this.refusedCount++;
     this.refusals.refused(this.granted, 'rate-limited', { session: this.id });
-    if (this.overLimit === 1) {
+    if (verdict === 'tell') {
       const { burst, perSecond } = this.incoming;
       this.send(protocolError('rate-limited', `more than ${burst} messages at once or ${perSecond} a second`));
-    } else if (this.overLimit > this.incoming.dropAfter) {
+    } else if (verdict === 'close') {
       this.transport.close(1008, 'rate limit');
       this.dispose();
     }
