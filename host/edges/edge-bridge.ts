@@ -9,7 +9,7 @@ import type { RemoteStations } from '../stadium/remote-stations.js';
 import { checkStationProof, newNonce } from '../stadium/station-proof.js';
 import { holdWrites, writeNow } from './nats-flush.js';
 import { WHOLE_EVERY } from './own-chain.js';
-import { Attach, ChallengeRequest, edgeInbox, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
+import { Attach, ChallengeRequest, edgeInbox, encodeUpdate, stationInSubject, tableSubjects, type TableSubjects } from './subjects.js';
 
 export interface EdgeBridgeDeps {
   hub: ViewHub;
@@ -41,6 +41,11 @@ const text = new TextDecoder();
 const CHANGE_BYTES = 1 << 20;
 /** An edge's asks for the last values (at its start and after each reconnection to NATS): at once, and sustained. */
 const CATCH_UPS = { burst: 8, perSecond: 1 } as const;
+/**
+ * An edge's asks for a held station's own part whole (`resend.<edge>.<N>`), per station: one at
+ * each of its catch-ups and at most one a second for patches that do not follow (Edge.askOwn).
+ */
+const OWN_ASKS = { burst: 4, perSecond: 1 } as const;
 
 /**
  * The table host's side of the edges (issue 55): the hub's updates go to NATS instead of to
@@ -76,6 +81,8 @@ export class EdgeBridge {
   private readonly holdNo = new Map<number, number>();
   private holds = 0;
   private readonly buckets = new Map<number, TokenBucket>();
+  /** Each station's own part asked for whole by its edge (OWN_ASKS): the edge's, not the station's message rate (`buckets`). */
+  private readonly ownAsks = new Map<number, TokenBucket>();
   /** Each edge's refusals answered and logged (its NATS user names it: as many as the edges configured). */
   private readonly refusals = new Map<string, TokenBucket>();
   /** Each edge's asks for the last values. */
@@ -134,6 +141,7 @@ export class EdgeBridge {
     this.subs.push(nc.subscribe(this.subjects.challengeAll, { callback: this.guarded('challenge', (m) => this.challenge(m)) }));
     this.subs.push(nc.subscribe(this.subjects.attachAll, { callback: this.guarded('attachment', (m) => this.attach(m)) }));
     this.subs.push(nc.subscribe(this.subjects.commandAll, { callback: this.guarded('command', (m) => this.command(m)) }));
+    this.subs.push(nc.subscribe(this.subjects.resendAll, { callback: this.guarded('ask for an own part', (m) => this.resendOwn(m)) }));
     this.subs.push(nc.subscribe(this.subjects.lastAll, { callback: this.guarded('ask for the last values', (m) => this.catchUp(m)) }));
     void this.watchStatus();
   }
@@ -371,12 +379,37 @@ export class EdgeBridge {
     if (was !== undefined && was !== edge) this.deps.nc.publish(this.subjects.gone(was, station), utf8.encode(JSON.stringify({ hold: ended })));
   }
 
+  /**
+   * `resend.<edge>.<station>`: the edge that holds a station asks for its own part whole (it
+   * reconnected, or a patch did not follow what it holds). Before (a review, 7 December) it asked on
+   * the station's command subject, and each ask spent the station's message rate: an edge asking
+   * 40 times had the station's next bet refused `rate-limited`.
+   */
+  private resendOwn(m: Msg): void {
+    const [, , , edge = '', st] = m.subject.split('.');
+    const station = stationInSubject(st);
+    if (station === null || this.held.get(station) !== edge) {
+      this.refused(edge, { station: st }, 'an edge asked for the own part of a station it does not hold: refused');
+      return;
+    }
+    let bucket = this.ownAsks.get(station);
+    if (!bucket) this.ownAsks.set(station, (bucket = new TokenBucket(OWN_ASKS.burst, OWN_ASKS.perSecond, () => performance.now())));
+    if (!bucket.take()) return void this.refused(edge, { station }, "an edge asked for a station's own part too often: not sent");
+    this.sendOwn(station, false);
+  }
+
   /** `cmd.<edge>.<station>`: a station's message through the edge that holds it, checked as a screen's. */
   private command(m: Msg): void {
-    const [, , , edge = '', st = ''] = m.subject.split('.');
-    const station = Number(st);
+    const [, , , edge = '', st] = m.subject.split('.');
+    const station = stationInSubject(st);
     const answer = (reply: HostMessage) => this.answer(m, edge, encode(reply));
-    if (!Number.isSafeInteger(station) || this.held.get(station) !== edge) {
+    if (station === null) {
+      // Read with Number before (a review, 7 December): `0x65` or `101e0` was station 101.
+      if (this.refused(edge, { station: st }, 'a command on a subject that names no station: refused'))
+        answer(protocolError('unauthorized', 'this edge does not hold that station'));
+      return;
+    }
+    if (this.held.get(station) !== edge) {
       if (this.refused(edge, { station: st }, 'a command for a station this edge does not hold: refused'))
         answer(protocolError('unauthorized', 'this edge does not hold that station'));
       return;
@@ -390,7 +423,7 @@ export class EdgeBridge {
     const view: ViewName = stationView(station);
     if (c.type === 'resync') {
       // The edge resends the public parts itself; the recall is made here, and the own part is the
-      // last one sent again (an edge that reconnected to NATS asks for those of its stations).
+      // last one sent again (an edge before 7 December asked for it here: it asks on `resend` now, `resendOwn`).
       if (c.view === view && c.parts.includes('recall')) this.deps.hub.resend(view, `edge:${station}`, this.stationSink(station), ['recall']);
       if (c.view === view && c.parts.includes('own')) this.sendOwn(station, false);
       return;

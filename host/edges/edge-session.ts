@@ -147,7 +147,8 @@ export class EdgeSession implements EdgeHolder {
     const view = stationView(this.station);
     if (m.view !== view) return this.refuse(protocolError('forbidden-view', `this screen may not use ${m.view}`, { ref: m.id, view: m.view }));
     if (m.type === 'subscribe') {
-      if (this.subscribed) return;
+      // Closed while it waited its turn (a `gone`, a revocation): released already, never held again.
+      if (this.subscribed || this.closed) return;
       this.subscribed = true;
       return this.edge.hold(this);
     }

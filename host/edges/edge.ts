@@ -30,7 +30,12 @@ export interface EdgeHolder {
 }
 
 interface Held {
-  readonly holders: Set<EdgeHolder>;
+  /**
+   * The station's welcomed connections here, each with whether it subscribed (only those are sent
+   * its parts): the one record of them, so a revocation or a `gone` closes every one, and the
+   * station is forgotten when the last one goes, subscribed or not (`forgetIfUnheld`).
+   */
+  readonly connections: Map<EdgeHolder, boolean>;
   own: PublishedUpdate | null;
   recall: PublishedUpdate | null;
   /** When the edge last asked the host for the own part whole (a patch that did not follow what it held), ms. */
@@ -77,11 +82,6 @@ export class Edge {
   private readonly held = new Map<number, Held>();
   /** Attachments asked of the host and not yet answered, per station: its entry in `held` is kept for them (`forgetIfUnheld`). */
   private readonly attaching = new Map<number, number>();
-  /**
-   * Each station's welcomed connections, subscribed or not (`held` has the subscribed ones only):
-   * every one is closed when the published enrolment drops or changes the station's key.
-   */
-  private readonly admitted = new Map<number, Set<EdgeHolder>>();
   private epoch: string | null = null;
   private readonly subs: Subscription[] = [];
   /** Nonces from the host, asked for in batches, to greet new connections with. */
@@ -146,7 +146,7 @@ export class Edge {
   /** One ask for the last values of the series `series`; if unanswered, the next one `wait` ms later (twice as long after it). */
   private async askLast(series: number, wait: number): Promise<void> {
     // The connections held as the ask goes: the host's answer follows every attachment asked before it.
-    const asked = [...this.held].map(([station, h]) => [station, [...h.holders]] as const).filter(([, hs]) => hs.length > 0);
+    const asked = [...this.held].map(([station, h]) => [station, [...h.connections.keys()]] as const).filter(([, hs]) => hs.length > 0);
     let answered = false;
     try {
       const r = await this.nc.request(this.subjects.last(this.name), new Uint8Array(0), { timeout: 5000 });
@@ -177,7 +177,7 @@ export class Edge {
       if (held.has(station)) continue;
       const h = this.held.get(station);
       // Those still held (one closed meanwhile, or by an answer before this one, is not again).
-      const dropped = holders.filter((holder) => h?.holders.delete(holder));
+      const dropped = holders.filter((holder) => h?.connections.delete(holder));
       if (!h || dropped.length === 0) continue;
       this.forgetIfUnheld(station);
       this.log.info({ station, connections: dropped.length }, 'the host does not hold this station at this edge: its connections closed');
@@ -189,8 +189,8 @@ export class Edge {
   private askOwn(station: number): void {
     const h = this.held.get(station);
     if (h) h.askedAt = performance.now();
-    const resync = { type: 'resync', id: 'edge-catch-up', view: `station/${station}`, parts: ['own'] };
-    this.nc.publish(this.subjects.command(this.name, station), utf8.encode(JSON.stringify(resync)));
+    // On a subject of its own: on the station's command subject it spent the station's message rate at the host.
+    this.nc.publish(this.subjects.resend(this.name, station), new Uint8Array(0));
   }
 
   /** What the host publishes for this edge: a held station's own part or recall, that it attached elsewhere, or the last values asked for. */
@@ -206,8 +206,8 @@ export class Edge {
     // Every connection held now is of a hold it ended; an attachment under way keeps the station
     // (the host may have taken it after this `gone`: its answer says, `attach`).
     h.ended = Math.max(h.ended, ended);
-    const holders = [...h.holders];
-    h.holders.clear();
+    const holders = [...h.connections.keys()];
+    h.connections.clear();
     this.forgetIfUnheld(station);
     for (const holder of holders) holder.revoked('attached at another edge');
   }
@@ -235,7 +235,7 @@ export class Edge {
     if (u.slot.startsWith('public:')) {
       if (!this.newer(this.parts.get(u.slot), u)) return;
       this.parts.set(u.slot, u);
-      for (const h of this.held.values()) for (const holder of h.holders) holder.deliver(u.slot, u.update);
+      for (const h of this.held.values()) for (const holder of subscribed(h)) holder.deliver(u.slot, u.update);
       return;
     }
     const station = Number(u.slot.slice(u.slot.indexOf('/') + 1));
@@ -247,7 +247,7 @@ export class Edge {
     if (taken === null) return;
     if (recall) h.recall = taken;
     else h.own = taken;
-    for (const holder of h.holders) holder.deliver(taken.slot, taken.update);
+    for (const holder of subscribed(h)) holder.deliver(taken.slot, taken.update);
   }
 
   /**
@@ -287,7 +287,7 @@ export class Edge {
     for (const h of this.held.values()) {
       h.own = null;
       h.recall = null;
-      for (const holder of h.holders) holder.forgetAll();
+      for (const holder of subscribed(h)) holder.forgetAll();
     }
   }
 
@@ -301,13 +301,13 @@ export class Edge {
     }
     const next = new Map(parsed.stations.map((s) => [s.station, s.proofKey]));
     const revoked = new Set<EdgeHolder>();
-    for (const station of new Set([...this.held.keys(), ...this.admitted.keys()])) {
+    for (const [station, h] of this.held) {
       const was = this.enrolled.get(station);
       const now = next.get(station);
       if (now && (!was || was === now)) continue;
       // Welcomed and not yet subscribed too: before (a review, 7 December) such a connection
       // stayed open with the revoked credential, and one that never subscribes is never evicted.
-      for (const holder of [...(this.held.get(station)?.holders ?? []), ...(this.admitted.get(station) ?? [])]) revoked.add(holder);
+      for (const holder of h.connections.keys()) revoked.add(holder);
     }
     this.enrolled = next;
     for (const holder of revoked) holder.revoked();
@@ -347,7 +347,7 @@ export class Edge {
    */
   async attach(station: number, nonce: string, proof: string, holder?: EdgeHolder): Promise<boolean> {
     const key = this.enrolled.get(station);
-    if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null, askedAt: -Infinity, hold: 0, ended: 0 });
+    if (!this.held.has(station)) this.held.set(station, { connections: new Map(), own: null, recall: null, askedAt: -Infinity, hold: 0, ended: 0 });
     this.attaching.set(station, (this.attaching.get(station) ?? 0) + 1);
     let ok = false;
     let unanswered: unknown = null;
@@ -368,11 +368,7 @@ export class Edge {
       this.log.info({ station }, 'an attachment the host took was answered after the station was revoked: refused');
       ok = false;
     }
-    if (ok && holder) {
-      let a = this.admitted.get(station);
-      if (!a) this.admitted.set(station, (a = new Set()));
-      a.add(holder);
-    }
+    if (ok && holder) this.held.get(station)?.connections.set(holder, false);
     const left = (this.attaching.get(station) ?? 1) - 1;
     if (left > 0) this.attaching.set(station, left);
     else {
@@ -413,7 +409,7 @@ export class Edge {
    * it subscribed (`hold`), and its own part was dropped.
    */
   private forgetIfUnheld(station: number): void {
-    if (this.held.get(station)?.holders.size === 0 && !this.attaching.has(station)) this.held.delete(station);
+    if (this.held.get(station)?.connections.size === 0 && !this.attaching.has(station)) this.held.delete(station);
   }
 
   /** A connection of `holder.station`, attached, subscribed: it is sent what the edge holds now, then every update. */
@@ -421,16 +417,18 @@ export class Edge {
     const h = this.held.get(holder.station);
     // Attached elsewhere meanwhile: this connection is not the station's any more.
     if (!h) return holder.revoked('attached at another edge');
-    h.holders.add(holder);
+    h.connections.set(holder, true);
     for (const [slot, u] of this.parts) holder.deliver(slot, u.update);
     if (h.own) holder.deliver(h.own.slot, h.own.update);
   }
 
-  /** A connection gone: no longer among its station's welcomed ones, nor held. */
+  /**
+   * A connection gone, subscribed or not: its station forgotten if it was the last. Before (a review,
+   * 7 December) only a subscribed one's going forgot it: a station that dialled, proved itself and
+   * hung up again and again stayed held here, its own part kept and asked for at each reconnection.
+   */
   release(holder: EdgeHolder): void {
-    const a = this.admitted.get(holder.station);
-    if (a?.delete(holder) && a.size === 0) this.admitted.delete(holder.station);
-    if (this.held.get(holder.station)?.holders.delete(holder)) this.forgetIfUnheld(holder.station);
+    if (this.held.get(holder.station)?.connections.delete(holder)) this.forgetIfUnheld(holder.station);
   }
 
   /** What the edge holds for a slot, whole (a screen's resync of a part the edge keeps). */
@@ -461,7 +459,6 @@ export class Edge {
     clearTimeout(this.askAgain);
     for (const s of this.subs.splice(0)) s.unsubscribe();
     this.held.clear();
-    this.admitted.clear();
   }
 }
 
@@ -471,6 +468,11 @@ export class AttachUnanswered extends Error {
     super('the host did not answer the attachment', { cause });
     this.name = 'AttachUnanswered';
   }
+}
+
+/** The connections of a held station that subscribed: those sent its parts. */
+function* subscribed(h: Held): Iterable<EdgeHolder> {
+  for (const [holder, isSubscribed] of h.connections) if (isSubscribed) yield holder;
 }
 
 /** The hold a `gone` ended: every hold, for one that names none (a host before 6 December). */

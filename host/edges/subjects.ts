@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_HOST_MESSAGE_BYTES, MAX_STATION } from '../../protocol/index.js';
+import { MAX_HOST_MESSAGE_BYTES, MAX_STATION, StationNumber } from '../../protocol/index.js';
 import { SharedMessage, type Update } from '../screens/outbox.js';
 import { NONCE, PROOF, PROOF_KEY } from '../stadium/station-proof.js';
 
@@ -18,6 +18,8 @@ import { NONCE, PROOF, PROOF_KEY } from '../stadium/station-proof.js';
  * - `etg.<table>.challenge.<edge>`: an edge asking the host for nonces to greet its connections with (request).
  * - `etg.<table>.attach.<edge>`: an edge attaching a station with its proof on that nonce (request).
  * - `etg.<table>.cmd.<edge>.<station>`: a station's command through its edge (request).
+ * - `etg.<table>.resend.<edge>.<station>`: an edge asking for the own part of a station it holds,
+ *   whole (its own housekeeping, on a budget of its own at the host: never the station's message rate).
  * - `etg.<table>.last.<edge>`: an edge asking for the last public parts and enrolment (request).
  *
  * Every request an edge may make is answered by the host, on the edge's own inbox only: no
@@ -49,11 +51,30 @@ export function tableSubjects(tableId: string) {
     attachAll: `${root}.attach.*`,
     command: (edge: string, station: number) => `${root}.cmd.${edge}.${station}`,
     commandAll: `${root}.cmd.*.*`,
+    resend: (edge: string, station: number) => `${root}.resend.${edge}.${station}`,
+    resendAll: `${root}.resend.*.*`,
     last: (edge: string) => `${root}.last.${edge}`,
     lastAll: `${root}.last.*`,
   };
 }
 export type TableSubjects = ReturnType<typeof tableSubjects>;
+
+/**
+ * A station's number as a subject names it (`cmd.<edge>.<N>`): a station's, in its plain decimal
+ * form. Read with `Number`, `0x65`, `101e0` or `0101` named station 101 and `abc` none (NaN); an
+ * edge may publish any token there (its permissions end in `*`).
+ */
+const SubjectStation = z
+  .string()
+  .regex(/^[1-9][0-9]{0,5}$/)
+  .transform(Number)
+  .pipe(StationNumber);
+
+/** The station a subject's token names, or null when it names none. */
+export function stationInSubject(token: string | undefined): number | null {
+  const parsed = SubjectStation.safeParse(token);
+  return parsed.success ? parsed.data : null;
+}
 
 /** An edge's name as it appears in subjects and in its NATS user. */
 export const EdgeName = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
@@ -171,7 +192,7 @@ export const LastAnswer = z.strictObject({ ok: z.boolean(), held: z.array(z.numb
 export function edgePermissions(tableId: string, edge: string): { publish: string[]; subscribe: string[] } {
   const s = tableSubjects(tableId);
   return {
-    publish: [`${s.root}.cmd.${edge}.*`, s.challenge(edge), s.attach(edge), s.last(edge)],
+    publish: [`${s.root}.cmd.${edge}.*`, `${s.root}.resend.${edge}.*`, s.challenge(edge), s.attach(edge), s.last(edge)],
     subscribe: [s.publicAll, s.edgeAll(edge), s.enrol, `${edgeInbox(edge)}.>`],
   };
 }
