@@ -76,14 +76,30 @@ export function aftTransferPoll(bytes: Uint8Array, side: SasAftSide): AftReply {
   if (code === 0x80) return answer(side.interrogate(0));
   if (code !== 0x00 && code !== 0x01) return answer(null, AFT_STATUS.unsupportedCode);
   const request = parseTransfer(bytes);
-  if (!request) return answer(null, AFT_STATUS.notValidFunction);
+  if (typeof request === 'number') return answer(null, request);
   return answer(side.transfer(request));
 }
 
-function parseTransfer(b: Uint8Array): AftRequest | null {
+/** Table 8.3a: a transaction id is 1–20 ASCII characters; only the printable ones (20h–7Eh) can be journalled and given back as sent. */
+const ID_LONGEST = 20;
+const printable = (x: number): boolean => x >= 0x20 && x <= 0x7e;
+
+/**
+ * The request, or the status that refuses it before anything is made of its bytes. A transfer whose
+ * fields cannot be read (the message too short for its id length byte, or for the id it announces)
+ * is 82; an id of 0 or more than 20 bytes, or with a byte that is not printable ASCII, is 95
+ * (transaction ID not valid). Neither is made the current transaction (the short answer): an id
+ * refused so cannot be given back as the host sent it. Until 7 December the id's bytes were made a
+ * string whatever they were, handed to the station and echoed masked to 7 bits (C1 answered as "A").
+ */
+function parseTransfer(b: Uint8Array): AftRequest | number {
   const len = b[AT.length] ?? 0;
+  if (b.length !== 3 + len + 2 || len <= AT.idLength - 3) return AFT_STATUS.notValidFunction;
   const idLength = b[AT.idLength] ?? 0;
-  if (b.length !== 3 + len + 2 || len < AT.id - 3 + idLength) return null;
+  if (idLength === 0 || idLength > ID_LONGEST) return AFT_STATUS.idNotValid;
+  if (len < AT.id - 3 + idLength) return AFT_STATUS.notValidFunction;
+  const id = b.subarray(AT.id, AT.id + idLength);
+  if (!id.every(printable)) return AFT_STATUS.idNotValid;
   const key = b.subarray(AT.key, AT.key + 20);
   return {
     code: b[AT.code] ?? 0,
@@ -96,7 +112,7 @@ function parseTransfer(b: Uint8Array): AftRequest | null {
     assetNumber: readBinary(b, AT.asset, 4),
     keyZero: key.every((x) => x === 0),
     key: key.slice(),
-    transactionId: String.fromCharCode(...b.subarray(AT.id, AT.id + idLength)),
+    transactionId: String.fromCharCode(...id),
   };
 }
 
