@@ -24,8 +24,12 @@ export interface LinkOptions {
 export interface LinkHooks {
   /** Runs the protocol on an open port; resolves or throws when the link is gone. */
   session(port: BytePort, signal: AbortSignal): Promise<void>;
-  /** The link is down (once per outage, including a device absent at start). */
-  down(reason: string): void;
+  /**
+   * The link is down (once per outage, including a device absent at start): `reason` the error's
+   * English (or "link lost" for a session that ended), `cause` what was thrown, if anything, for a
+   * driver that says its causes by code (hardware/sas/link.ts).
+   */
+  down(reason: string, cause?: unknown): void;
   /** The first successful exchange after open: `again` is false the very first time. */
   up(again: boolean): void;
 }
@@ -96,6 +100,7 @@ export class Link {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       let reason = 'link lost';
+      let cause: unknown = undefined;
       try {
         this.port = await this.opener();
         // Stopped while the port was being opened: the stop's abort has come and gone, and a
@@ -103,6 +108,7 @@ export class Link {
         if (this.stopped) break;
         await this.hooks.session(this.port, this.abort.signal);
       } catch (e) {
+        cause = e;
         reason = e instanceof Error ? e.message : String(e);
       } finally {
         const p = this.port;
@@ -117,7 +123,7 @@ export class Link {
         // Outside the try above: a throw here (a fault's raise the journal refused) ended the loop,
         // the port never opened again, and its promise rejected unhandled (a review of 2 December).
         try {
-          this.hooks.down(reason);
+          this.hooks.down(reason, cause);
         } catch (e) {
           listenerFault(e);
         }

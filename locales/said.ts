@@ -61,7 +61,7 @@ export function journalSaidOf(name: keyof Catalogue['journalSaid'] & string, val
  * code's noun: a hold's reason, a dealing error's correction, a game, a rule profile, a card's
  * step in the deal, where in a bill acceptor a note jammed, a fault (by its message), a service
  * role, why a service session ended, why a ticket was voided or given back, a service act, why a
- * round could not be corrected, a decision (the event log), the kind of a failure the host met. A code
+ * round could not be corrected, a decision (the event log), the kind of a failure the host met, why a SAS port is down. A code
  * with no noun there is said as itself.
  */
 const NOUNS: Readonly<Record<string, string>> = {
@@ -80,6 +80,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   uncorrectable: 'service.uncorrectable',
   decision: 'action',
   failure: 'service.faultName',
+  sasPort: 'sasPortWhy',
 };
 
 /** A code as it can name a key: lower-case words joined by hyphens, nothing that walks the catalogue. */

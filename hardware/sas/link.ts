@@ -12,6 +12,7 @@ import { SERIAL_PATH, parseSpec } from '../transport/spec.js';
 import { TcpPort } from '../transport/tcp.js';
 import { SasMachine, type SasMachineOptions } from './machine.js';
 import { openSasUart } from './uart.js';
+import { SasUartError, type SasUartFault } from './uart-stty.js';
 import { WakeupDecoder, encodeWire } from './wire.js';
 
 /** SAS's line (§1.2) on a `serial:` link: 19,200 baud, 8 data bits; the ninth bit is the fallback stream's escapes (wire.ts), not parity (a `uart:` link's is: uart-stty.ts). */
@@ -89,8 +90,8 @@ class ByteBudget {
 export interface SasLinkOptions extends Omit<SasMachineOptions, 'write'> {
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
-  /** The port would not open (or configure), or was lost: once per outage, with the reason. */
-  onPortDown?: (reason: string) => void;
+  /** The port would not open (or configure), or was lost: once per outage, with its cause. */
+  onPortDown?: (problem: SasPortProblem) => void;
   /** The port is open again after `onPortDown`. */
   onPortUp?: () => void;
   /**
@@ -100,11 +101,42 @@ export interface SasLinkOptions extends Omit<SasMachineOptions, 'write'> {
   onOverBudget?: (dropped: number, total: number) => void;
 }
 
+/**
+ * Why a SAS port is down, by code: a `uart:` line's (`SasUartFault`: it would not open, is no
+ * terminal, its driver refused a setting, stty missing, failed or hung, the line lost), a peer cut
+ * off for sending faster than a SAS line carries (`flood`), a port that closed (`lost`); a
+ * `serial:` or `tcp:` port that would not open is `open`. The fault says it by this code in the
+ * reader's language (host/start/sas-links.ts, `sasPortWhy.*`); the English is the log's.
+ */
+export type SasPortWhy = SasUartFault | 'flood';
+
+/** A port down: its cause, and the English that reported it (the operating system's, the driver's, ours), for the log only. */
+export interface SasPortProblem {
+  why: SasPortWhy;
+  report: string;
+}
+
+/** The peer sent past the line's budget for longer than a burst (`FLOOD_CUT`): its session ends as a lost port. */
+class SasFloodError extends Error {
+  constructor(unabated: number) {
+    super(`the peer sent faster than a SAS line carries (${unabated} bytes past the budget): connection closed`);
+    this.name = 'SasFloodError';
+  }
+}
+
+/** The code of what ended a session or kept a port from opening (`Link`'s cause: nothing for a port that closed). */
+function portWhy(cause: unknown): SasPortWhy {
+  if (cause instanceof SasUartError) return cause.fault;
+  if (cause instanceof SasFloodError) return 'flood';
+  // A session ends without a throw when its port closes; anything else thrown came from the opener.
+  return cause === undefined ? 'lost' : 'open';
+}
+
 export class SasLink {
   readonly machine: SasMachine;
   private readonly link: Link;
   private port: BytePort | null = null;
-  private problem: string | null = null;
+  private problem: SasPortProblem | null = null;
   private framing = 0;
   private decoder: WakeupDecoder | null = null;
   private readonly hooks: Pick<SasLinkOptions, 'onPortDown' | 'onPortUp' | 'onOverBudget'>;
@@ -118,7 +150,11 @@ export class SasLink {
     this.machine = new SasMachine({ ...options, clock, write: (bytes, wake) => this.write(bytes, wake) });
     this.link = new Link(
       opener,
-      { session: (port, signal) => this.session(port, signal), down: (reason) => this.portDown(reason), up: () => this.portUp() },
+      {
+        session: (port, signal) => this.session(port, signal),
+        down: (reason, cause) => this.portDown({ why: portWhy(cause), report: reason }),
+        up: () => this.portUp(),
+      },
       {
         clock,
         reconnectBaseMs: options.reconnectBaseMs ?? 250,
@@ -127,9 +163,9 @@ export class SasLink {
     );
   }
 
-  private portDown(reason: string): void {
-    this.problem = reason;
-    this.hooks.onPortDown?.(reason);
+  private portDown(problem: SasPortProblem): void {
+    this.problem = problem;
+    this.hooks.onPortDown?.(problem);
   }
 
   private portUp(): void {
@@ -138,7 +174,7 @@ export class SasLink {
   }
 
   /** Why the port is not open (it would not open or configure, or was lost), or null while it is: the technician's reason. */
-  get portProblem(): string | null {
+  get portProblem(): SasPortProblem | null {
     return this.problem;
   }
 
@@ -192,7 +228,7 @@ export class SasLink {
         }
         if (taken > 0) decoder.push(taken === chunk.length ? chunk : chunk.subarray(0, taken), sink);
         unabated = taken === chunk.length ? 0 : unabated + chunk.length - taken;
-        if (unabated > FLOOD_CUT) end(new Error(`the peer sent faster than a SAS line carries (${unabated} bytes past the budget): connection closed`));
+        if (unabated > FLOOD_CUT) end(new SasFloodError(unabated));
       });
       const end = (flood?: Error): void => {
         if (ended) return;

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { realpathSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { interByteLimitMs, openSasLink, SasLink } from '../../hardware/sas/link.js';
+import { interByteLimitMs, openSasLink, SasLink, type SasPortProblem, type SasPortWhy } from '../../hardware/sas/link.js';
 import type { SasMachine } from '../../hardware/sas/machine.js';
 import type { HandpayResetResult, SasGameSide, SasHandpay, SasMachineInfo } from '../../hardware/sas/types.js';
 import { macauTime } from '../config/macau-time.js';
@@ -136,7 +136,7 @@ export class SasLinks {
         ...(s.sas.handpayReissue === false ? { handpayReissueMs: null } : {}),
         // §7.8.1's note as it stood before this start (51 acknowledged, 1B not asked since).
         handpayAckedAt: notes.of(station),
-        onPortDown: (reason) => this.portDown(station, s.sas.link, reason),
+        onPortDown: (problem) => this.portDown(station, s.sas.link, problem),
         onOverBudget: (dropped, total) => this.overBudget(station, s.sas.link, dropped, total),
         // The port back while the host's polls were being answered all along: no silence will end the port's fault.
         onPortUp: () => {
@@ -151,7 +151,7 @@ export class SasLinks {
         if (e.type === 'link-down') {
           // The port's own trouble, if any (a uart: line that would not configure, a device gone): the technician's reason.
           const problem = link.portProblem;
-          this.d.tilts.raise('sas-link-down', { station, say: linkDownSaid(s.sas.link, problem !== null ? { port: problem } : e.reason) });
+          this.d.tilts.raise('sas-link-down', { station, say: linkDownSaid(s.sas.link, problem !== null ? { port: problem.why } : e.reason) });
           if (stopPlay)
             this.d.tilts.raise('sas-link-stop', { station, say: tiltDetailSaid('sasStopOnLinkDown', { setting: 'stations[].sas.stopPlayOnLinkDown' }) });
         } else if (e.type === 'link-up') {
@@ -235,10 +235,11 @@ export class SasLinks {
    * reason, not only after the machine's 5 s of silence (docs/sas.md, "Framing"); cleared by the
    * machine's link-up, or when the port opens again while the host's polls are being answered.
    */
-  private portDown(station: number, spec: string, reason: string): void {
-    this.d.log.warn({ station, link: spec, reason }, 'SAS port down');
+  private portDown(station: number, spec: string, problem: SasPortProblem): void {
+    // The port's own English (the system's, the driver's) is said here only: the fault names its cause by code.
+    this.d.log.warn({ station, link: spec, why: problem.why, reason: problem.report }, 'SAS port down');
     if (!spec.startsWith('uart:')) return;
-    const say = linkDownSaid(spec, { port: reason });
+    const say = linkDownSaid(spec, { port: problem.why });
     // The machine's silence may have raised it first (an open is slow on a loaded host): the reason
     // replaces it. Compared by what it says (its key, which names the cause, and its parameters), not by its English.
     const held = this.d.tilts.list().find((t) => t.kind === 'sas-link-down' && t.station === station);
@@ -442,13 +443,14 @@ function deviceOf(file: string): string {
 /**
  * What a station's `sas-link-down` says, by key (the Status page shows a fault's detail only so):
  * the link, and why: the casino system silent (`no-address`), polling with no answer acknowledged
- * (`no-ack`), or the port that would not open or was lost. The port's own report (the operating
- * system's or the driver's English) is a parameter for the journal, in no language's sentence; the
- * host's log says it with "SAS port down". Until 7 December the fault carried only the host's
- * English (`uart:… port: …`), which the Status page did not show in any language.
+ * (`no-ack`), or the port down, with its cause by code (`sasPort`, said by `sasPortWhy.<code>`).
+ * The port's own report (the operating system's or the driver's English) is the host's log's
+ * alone ("SAS port down"). Until 7 December the fault carried only the host's English
+ * (`uart:… port: …`), which the Status page did not show in any language, and then that English
+ * as a journalled parameter, its cause in no language's words.
  */
-export function linkDownSaid(link: string, why: 'no-address' | 'no-ack' | { port: string }): Said {
-  if (typeof why === 'object') return tiltDetailSaid('sasPortDown', { link, report: why.port });
+export function linkDownSaid(link: string, why: 'no-address' | 'no-ack' | { port: SasPortWhy }): Said {
+  if (typeof why === 'object') return tiltDetailSaid('sasPortDown', { link, sasPort: why.port });
   return tiltDetailSaid(why === 'no-address' ? 'sasLinkSilent' : 'sasLinkNoAck', { link });
 }
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { childCase, heldKinds, runInChild } from '../../host/testing/in-child.js';
+import type { SasPortProblem } from '../../hardware/sas/link.js';
 
 if (childCase()) {
   const pino = (await import('pino')).default;
@@ -21,7 +22,7 @@ if (childCase()) {
   const spec = 'uart:/dev/ttyUSB7';
   // As SasLinks.portDown does for a uart: line (sas-links.ts, portDown).
   const { linkDownSaid } = await import('../../host/start/sas-links.js');
-  const portDown = (reason: string) => tilts.raise('sas-link-down', { station: 1, say: linkDownSaid(spec, { port: reason }) });
+  const portDown = (problem: SasPortProblem) => tilts.raise('sas-link-down', { station: 1, say: linkDownSaid(spec, { port: problem.why }) });
   let opens = 0;
   const link = new SasLink(() => (opens++, Promise.reject(new Error('ENOENT: no such device'))), {
     address: 1,

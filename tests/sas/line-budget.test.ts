@@ -8,7 +8,7 @@
 // (hardware/sas/link.ts, SAS_LINE_BYTES): bytes past it are dropped and counted, as line noise.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SAS_LINE_BYTES, SasLink } from '../../hardware/sas/link.js';
+import { SAS_LINE_BYTES, SasLink, type SasPortProblem } from '../../hardware/sas/link.js';
 import { encodeWire } from '../../hardware/sas/wire.js';
 import { MessagePort } from '../../hardware/transport/message-port.js';
 import { ManualClock, MemoryGame } from './fixture.js';
@@ -66,13 +66,13 @@ describe('a SAS link takes no more than twice what its line carries', () => {
     // went unanswered (the relayed line is closed after its refusals: host/server/lan-server.ts).
     const clock = new ManualClock();
     const ports: MessagePort[] = [];
-    const downs: string[] = [];
+    const downs: SasPortProblem[] = [];
     const opener = (): Promise<MessagePort> => {
       const port = new MessagePort(`test ${ports.length + 1}`, () => undefined);
       ports.push(port);
       return Promise.resolve(port);
     };
-    const link = new SasLink(opener, { address: A, game: new MemoryGame(), clock, onPortDown: (reason) => downs.push(reason) });
+    const link = new SasLink(opener, { address: A, game: new MemoryGame(), clock, onPortDown: (problem) => downs.push(problem) });
     link.start();
     const settle = async (): Promise<void> => {
       for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
@@ -88,7 +88,8 @@ describe('a SAS link takes no more than twice what its line carries', () => {
     await settle();
     assert.equal(first.closed, true, 'the flooding connection is closed');
     assert.equal(downs.length, 1);
-    assert.match(downs[0] ?? '', /faster than a SAS line/);
+    assert.equal(downs[0]?.why, 'flood', 'its cause, the code the fault says');
+    assert.match(downs[0]?.report ?? '', /faster than a SAS line/);
     clock.advance(5_000);
     await settle();
     assert.equal(ports.length, 2, 'the link is opened again after its backoff');

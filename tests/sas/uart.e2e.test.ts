@@ -111,8 +111,10 @@ describe('SAS on a real UART: the termios over a socat pty pair', () => {
     onPty.machine.events.on((e) => events.push(e));
     try {
       await until('the reasons', () => onPty.portProblem !== null && missing.portProblem !== null && events.length > 0);
-      assert.match(onPty.portProblem ?? '', /^uart:.*sas-machine: the device did not take parenb: it cannot carry the SAS wake-up bit by parity/);
-      assert.match(missing.portProblem ?? '', /^uart:.*no-such-tty: .*(ENOENT|No such file)/);
+      assert.match(onPty.portProblem?.report ?? '', /^uart:.*sas-machine: the device did not take parenb: it cannot carry the SAS wake-up bit by parity/);
+      assert.equal(onPty.portProblem?.why, 'refused');
+      assert.match(missing.portProblem?.report ?? '', /^uart:.*no-such-tty: .*(ENOENT|No such file)/);
+      assert.equal(missing.portProblem?.why, 'open');
       assert.deepEqual(events[0], { type: 'link-down', reason: 'no-address' });
     } finally {
       await onPty.close();
