@@ -17,6 +17,7 @@ import { simulatedTableConfig, type TableConfig } from '../config/table-config.j
 import { TicketOut } from './ticket-out.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import { keepingFloorId } from '../tickets/floor-id.js';
+import { upstreamAnswering } from '../tickets/upstream-test-kit.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { ticketPaper } from './ticket-paper.js';
 import { refusingOnce } from '../testing/refusing-ledger.js';
@@ -73,19 +74,6 @@ function table(ledger: Ledger, printers: Map<number, PrinterRig | TclPrinter>, c
     now: () => new Date('2026-11-26T10:00:00.000Z'),
     onChanged: () => {},
   });
-}
-
-/** An upstream whose one answer to "which id is this table's" is `answer` (null: out of reach); it takes every word. */
-function upstreamAnswering(answer: number | null): TicketAuthority {
-  return {
-    machineId: async () => (answer === null ? { ok: false, detail: 'offline' } : { ok: true, machineId: answer }),
-    registerIssue: async () => ({ ok: true }),
-    registerPrinted: async () => ({ ok: true }),
-    registerVoid: async () => ({ ok: true }),
-    redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
-    confirm: async () => ({ ok: true }),
-    cancel: async () => ({ ok: true }),
-  };
 }
 
 function funded(amount = 123_450): Ledger {
@@ -204,7 +192,7 @@ describe('cash-out to a ticket', () => {
     let issueAnswered: () => void = () => {};
     const slowIssue = new Promise<void>((resolve) => (issueAnswered = resolve));
     const upstream: TicketAuthority = {
-      machineId: async () => ({ ok: true, machineId: 777 }),
+      ...upstreamAnswering(777),
       registerIssue: async () => {
         await slowIssue;
         heard.push('issue');
@@ -212,9 +200,6 @@ describe('cash-out to a ticket', () => {
       },
       registerPrinted: async () => (heard.push('printed'), { ok: true }),
       registerVoid: async () => (heard.push('void'), { ok: true }),
-      redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
-      confirm: async () => ({ ok: true }),
-      cancel: async () => ({ ok: true }),
     };
     const r = await readyPrinter();
     const out = await table(funded(), new Map([[3, r]]), config(), upstream).cashOut(3);
@@ -291,13 +276,10 @@ describe('cash-out to a ticket', () => {
     await printing;
     const heard: string[] = [];
     const upstream: TicketAuthority = {
-      machineId: async () => ({ ok: true, machineId: 4242 }),
+      ...upstreamAnswering(4242),
       registerIssue: async (t) => (heard.push(`issue ${t.validation} ${t.amount}`), { ok: true }),
       registerPrinted: async (t) => (heard.push(`printed ${t.validation}`), { ok: true }),
       registerVoid: async (t) => (heard.push(`void ${t.validation}`), { ok: true }),
-      redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
-      confirm: async () => ({ ok: true }),
-      cancel: async () => ({ ok: true }),
     };
     const second = newHost(sim);
     await table(l, new Map([[3, second]]), config(), upstream).recover();

@@ -4,27 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pino from 'pino';
-import type { TicketAuthority } from './authority.js';
 import { FLOOR_VALIDATION_FILE, keepingFloorId } from './floor-id.js';
+import { upstreamAnswering } from './upstream-test-kit.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'floor-id-'));
 after(() => rmSync(root, { recursive: true, force: true }));
-
-/** An upstream answering `answer` to "which id is this table's" (null: out of reach). */
-function upstream(answer: () => number | null): TicketAuthority {
-  return {
-    machineId: async () => {
-      const a = answer();
-      return a === null ? { ok: false, detail: 'offline' } : { ok: true, machineId: a };
-    },
-    registerIssue: async () => ({ ok: true }),
-    registerPrinted: async () => ({ ok: true }),
-    registerVoid: async () => ({ ok: true }),
-    redeem: async (q) => ({ kind: 'refused', requestId: q.requestId, reason: 'offline' }),
-    confirm: async () => ({ ok: true }),
-    cancel: async () => ({ ok: true }),
-  };
-}
 
 /** A log that keeps its error lines. */
 function errorsLog(): { log: pino.Logger; errors: string[] } {
@@ -39,7 +23,7 @@ describe("the upstream's validation id kept in the data folder", () => {
     const { log } = errorsLog();
     let answer: number | null = 8_388_609;
     const first = keepingFloorId(
-      upstream(() => answer),
+      upstreamAnswering(() => answer),
       dir,
       log,
     );
@@ -48,7 +32,7 @@ describe("the upstream's validation id kept in the data folder", () => {
     assert.equal(first.knownMachineId?.(), 8_388_609);
     answer = null;
     const next = keepingFloorId(
-      upstream(() => answer),
+      upstreamAnswering(() => answer),
       dir,
       log,
     );
@@ -62,14 +46,7 @@ describe("the upstream's validation id kept in the data folder", () => {
     const dir = mkdtempSync(path.join(root, 'damaged-'));
     writeFileSync(path.join(dir, FLOOR_VALIDATION_FILE), '{"v":1,"machineId":0}');
     const damaged = errorsLog();
-    assert.equal(
-      keepingFloorId(
-        upstream(() => 7),
-        dir,
-        damaged.log,
-      ).knownMachineId?.(),
-      null,
-    );
+    assert.equal(keepingFloorId(upstreamAnswering(7), dir, damaged.log).knownMachineId?.(), null);
     assert.equal(damaged.errors.length, 1);
     assert.match(damaged.errors[0] ?? '', /floor-validation\.json/);
 
@@ -77,11 +54,7 @@ describe("the upstream's validation id kept in the data folder", () => {
     const notAFolder = path.join(root, 'not-a-folder');
     writeFileSync(notAFolder, '');
     const broken = errorsLog();
-    const a = keepingFloorId(
-      upstream(() => 8_388_700),
-      notAFolder,
-      broken.log,
-    );
+    const a = keepingFloorId(upstreamAnswering(8_388_700), notAFolder, broken.log);
     assert.deepEqual(await a.machineId(), { ok: true, machineId: 8_388_700 }, 'the answer is used this run');
     assert.equal(a.knownMachineId?.(), null, 'nothing kept');
     assert.ok(
