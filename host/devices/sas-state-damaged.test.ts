@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Ledger } from '../../ledger/index.js';
-import { SAS_VALIDATION_FILE, ValidationIdStore } from '../tickets/sas-authority.js';
+import { SAS_VALIDATION_FILE, sasValidationId } from '../tickets/sas-authority.js';
 import { HANDPAY_NOTE_FILE, HandpayNotes } from './sas-handpay-note.js';
 import { VALIDATION_READ_FILE, ValidationRecords } from './sas-validation-info.js';
 
@@ -24,7 +24,7 @@ describe('SAS state files found damaged at start', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const cases = [
-    { file: SAS_VALIDATION_FILE, open: () => new ValidationIdStore(dir, log).get(), empty: null },
+    { file: SAS_VALIDATION_FILE, open: () => sasValidationId(dir, log).get(), empty: null },
     { file: HANDPAY_NOTE_FILE, open: () => new HandpayNotes(dir, log).of(1), empty: null },
     {
       file: VALIDATION_READ_FILE,

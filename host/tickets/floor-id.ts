@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { TicketAuthority } from './authority.js';
-import { ValidationIdStore } from './sas-authority.js';
+import { AssignedValidationId } from './assigned-validation-id.js';
 
 /** The validation id the upstream gave this table, in the data folder (docs/tito.md, "Configured ids and assigned ids never meet"). */
 export const FLOOR_VALIDATION_FILE = 'floor-validation.json';
@@ -14,7 +14,7 @@ export const FLOOR_VALIDATION_FILE = 'floor-validation.json';
  * December). Kept before the answer is passed on: a ticket numbered under it finds it there.
  */
 export function keepingFloorId(authority: TicketAuthority, dataDir: string, log: Logger): TicketAuthority {
-  const store = new ValidationIdStore(dataDir, log, {
+  const store = new AssignedValidationId(dataDir, log, {
     file: FLOOR_VALIDATION_FILE,
     consequence: "the upstream's validation id not known until it is asked again: offline, the configured id serves meanwhile",
   });

@@ -15,51 +15,26 @@
 //   register*   nothing to send: the system reads each printed ticket by 0x4D after exception 0x3D
 //
 // Amounts are credits of the accounting denomination, one minor unit (host/start/sas-links.ts).
-import path from 'node:path';
-import { z } from 'zod';
 import { REDEEM_STATUS, TicketRedemption, type RedemptionEnded, type SystemDecision } from '../../hardware/sas/redemption.js';
 import type { SasValidationId } from '../../hardware/sas/types.js';
 import type { TicketInEnd } from '../../ledger/ticket-queries.js';
 import type { RequestId, TICKET_RETURNS } from '../../terms/ticket-terms.js';
-import { readStateFileSaid, writeStateFile, type StateFileLog } from './state-file.js';
+import type { StateFileLog } from './state-file.js';
+import { AssignedValidationId } from './assigned-validation-id.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 
 export const SAS_VALIDATION_FILE = 'sas-validation.json';
-const Stored = z.strictObject({ v: z.literal(1), machineId: z.number().int().min(1).max(0xff_ff_ff) });
 
-/**
- * A validation id an authority gave, in the data folder (null: none, or a file that is not ours):
- * by default the one long poll 0x4C gave; the upstream's in its own file (host/tickets/floor-id.ts).
- */
-export class ValidationIdStore {
-  private readonly file: string;
-  private id: number | null = null;
-
-  constructor(
-    dataDir: string,
-    log?: StateFileLog,
-    kept: { file: string; consequence: string } = {
-      file: SAS_VALIDATION_FILE,
-      consequence: 'no SAS validation id: no ticket is printed until the casino system sets one (long poll 4C)',
-    },
-  ) {
-    this.file = path.join(dataDir, kept.file);
-    this.id = readStateFileSaid(this.file, Stored, log, kept.consequence)?.machineId ?? null;
-  }
-
-  get(): number | null {
-    return this.id;
-  }
-
-  /** Written (flushed, renamed into place) before the 0x4C that set it is answered. */
-  set(machineId: number): void {
-    writeStateFile(this.file, { v: 1, machineId });
-    this.id = machineId;
-  }
+/** The id long poll 0x4C gave, in the data folder: without it (or with a file not ours) no ticket is printed. */
+export function sasValidationId(dataDir: string, log?: StateFileLog): AssignedValidationId {
+  return new AssignedValidationId(dataDir, log, {
+    file: SAS_VALIDATION_FILE,
+    consequence: 'no SAS validation id: no ticket is printed until the casino system sets one (long poll 4C)',
+  });
 }
 
 export interface SasAuthorityDeps {
-  store: ValidationIdStore;
+  store: AssignedValidationId;
   /** The sequence of the table's last ticket (0 before the first). */
   lastSequence(): number;
   /** Whether this table's journal already credits the ticket (a system approving it again is not believed). */

@@ -6,7 +6,7 @@ import { lastTicketInEnd, lastTicketIssued, ticketInEndAt, ticketMachineIds } fr
 import type { TicketAuthority } from './authority.js';
 import type { FloorClock } from './floor-clock.js';
 import { guardAuthority } from './guard.js';
-import { SasAuthority, ValidationIdStore } from './sas-authority.js';
+import { SasAuthority, sasValidationId } from './sas-authority.js';
 import { keepingFloorId } from './floor-id.js';
 import { UpstreamAuthority } from './upstream-authority.js';
 
@@ -46,7 +46,7 @@ export function sasTicketAuthority(
   unbelieved: ReadonlySet<number> = new Set(),
 ): { sas: SasAuthority; authority: TicketAuthority } {
   const sas = new SasAuthority({
-    store: new ValidationIdStore(dataDir, log),
+    store: sasValidationId(dataDir, log),
     lastSequence: () => lastTicketIssued(ledger)?.terms.sequence ?? 0,
     paidHere: (validation) => ledger.byTxId(ticketStackedTxId(validation)) !== undefined,
     // Read only while no id is set (0x4C answers from the store after): a scan of the journal's tickets is rare.

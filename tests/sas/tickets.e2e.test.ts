@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { openSasLink, type SasLink } from '../../hardware/sas/link.js';
 import type { RedeemAnswer, TicketAuthority } from '../../host/tickets/authority.js';
 import { guardAuthority } from '../../host/tickets/guard.js';
-import { SasAuthority, ValidationIdStore } from '../../host/tickets/sas-authority.js';
+import { SasAuthority, sasValidationId } from '../../host/tickets/sas-authority.js';
 import { RequestId } from '../../terms/ticket-terms.js';
 import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { MemoryGame } from './fixture.js';
@@ -40,7 +40,7 @@ async function rig(dir: string): Promise<Rig> {
   const paid = new Set<string>();
   const numbering: Rig['numbering'] = { lastSequence: 0 };
   const sas = new SasAuthority({
-    store: new ValidationIdStore(dir),
+    store: sasValidationId(dir),
     lastSequence: () => numbering.lastSequence,
     paidHere: (v) => paid.has(v),
     idTaken: () => false,
@@ -206,7 +206,7 @@ describe('tickets through SAS: the casino system validates the station’s ticke
     assert.deepEqual(await r.sas.machineId(), { ok: false, detail: 'the casino system has not set a validation id (long poll 0x4C)' });
     assert.deepEqual(await T.validationId4C(r.host, 0x0a0b0c, 0), { machineId: 0x0a0b0c, sequence: 0 });
     assert.deepEqual(await r.sas.machineId(), { ok: true, machineId: 0x0a0b0c });
-    assert.deepEqual(new ValidationIdStore(dir).get(), 0x0a0b0c, 'kept in the data folder');
+    assert.deepEqual(sasValidationId(dir).get(), 0x0a0b0c, 'kept in the data folder');
     r.numbering.lastSequence = 41;
     assert.deepEqual(
       await T.validationId4C(r.host, 0x111111, 5),
