@@ -7,6 +7,7 @@ import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
 import { REFUSALS_INDEX_SQL } from './tickets.js';
 import { LAST_HEALTH_AT_SQL } from './backoffice/report-sync.js';
 import { ALARMS_BY_TABLE_SQL } from './backoffice/alarm-acks.js';
+import { AUDIT_INDEX_SQL } from './backoffice/audit.js';
 import { MISDATED_ENTRIES_SQL } from './ingest/misdated.js';
 import { METERS_CURRENCY_SQL } from './ingest/meters-currency.js';
 import { METERS_PAGE_INDEX_SQL } from './queries.js';
@@ -229,6 +230,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 21,
     name: 'the meters in the order a page of them is read (scope, name, currency)',
     sql: METERS_PAGE_INDEX_SQL,
+  },
+  {
+    version: 22,
+    name: "back office: the audit log by action and by actor, newest first (its page's filters)",
+    sql: AUDIT_INDEX_SQL,
   },
 ];
 

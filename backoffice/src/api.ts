@@ -139,6 +139,21 @@ export const RoundEvidence = z.object({
 });
 export type RoundEvidence = z.infer<typeof RoundEvidence>;
 
+export const AuditPage = z.object({
+  rows: z.array(
+    z.object({ id: z.number(), at: z.string(), actor: z.string().nullable(), address: z.string().nullable(), action: z.string(), detail: z.unknown() }),
+  ),
+  /** The next, older page's `before`; null on the last page. */
+  older: z.number().nullable(),
+});
+export type AuditPage = z.infer<typeof AuditPage>;
+/** What a page of the audit log is asked for: one action, one actor, older than an id. */
+export interface AuditFilter {
+  action?: string;
+  actor?: string;
+  before?: number;
+}
+
 export const Settings = z.object({ gamingDayStartHour: z.number(), offlineLimitSeconds: z.number() });
 export type Settings = z.infer<typeof Settings>;
 
@@ -247,6 +262,8 @@ export const api = {
   alarms: () => call(z.array(Alarm), 'GET', '/alarms'),
   acknowledge: (id: number, note: string) => call(z.object({ ok: z.literal(true) }), 'POST', `/alarms/${id}/acknowledge`, { note }),
   settings: () => call(Settings, 'GET', '/settings'),
+  /** `query` as auditQuery writes it (audit-page.ts). */
+  audit: (query: string) => call(AuditPage, 'GET', `/audit${query}`),
   /** Every table's requests, newest first (the alarms page lists those a table has yet to make or refused). */
   allConfigRequests: () => call(z.array(ConfigRequest), 'GET', '/config-requests'),
   configRequests: (terminal: string) => call(z.array(ConfigRequest), 'GET', `/config-requests?terminal=${encodeURIComponent(terminal)}`),

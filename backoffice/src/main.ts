@@ -2,6 +2,7 @@ import { catalogues } from '../../locales/index.js';
 import { Language } from '../../protocol/index.js';
 import { api, ApiError, useCsrf, type Session } from './api.js';
 import { alarmList } from './alarms.js';
+import { auditPage, auditQuery } from './audit-page.js';
 import { configSection, notMadeList } from './config-section.js';
 import { clear, h } from './dom.js';
 import { failureWords } from './failure.js';
@@ -103,6 +104,7 @@ function header(s: Session): HTMLElement {
       link('#/alarms', t('backoffice.nav.alarms')),
       s.permissions.includes('report') ? link('#/report', t('backoffice.nav.report')) : null,
       s.permissions.includes('report') ? link('#/plots', t('backoffice.nav.plots')) : null,
+      s.permissions.includes('configure') ? link('#/audit', t('backoffice.nav.audit')) : null,
     ),
     h('span', { 'data-testid': 'who' }, t('backoffice.signIn.who', { name: s.name, role: t(`backoffice.role.${s.role}`) })),
     languagePicker(),
@@ -143,6 +145,8 @@ async function page(s: Session): Promise<HTMLElement> {
   // the page a supervisor opens first, does not wait for code it does not show.
   if (route.page === 'plots')
     return s.permissions.includes('report') ? (await import('./plots-page.js')).plotsPage(w) : h('p', {}, w.t('backoffice.error.role'));
+  if (route.page === 'audit')
+    return s.permissions.includes('configure') ? auditPage(w, (f) => api.audit(auditQuery(f))) : h('p', {}, w.t('backoffice.error.role'));
   if (route.page === 'report')
     return s.permissions.includes('report') ? (await import('./report-page.js')).reportPage(w) : h('p', {}, w.t('backoffice.error.role'));
   floor = early ?? openFloor();

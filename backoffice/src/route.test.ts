@@ -13,7 +13,7 @@ describe("the page's route", () => {
   });
 
   it('reads the other pages, and the floor for anything else', () => {
-    for (const p of ['alarms', 'plots', 'report'] as const) assert.deepEqual(routeOf(`#/${p}`), { page: p });
+    for (const p of ['alarms', 'plots', 'report', 'audit'] as const) assert.deepEqual(routeOf(`#/${p}`), { page: p });
     for (const h of ['', '#', '#/', '#/floor', '#/nowhere']) assert.deepEqual(routeOf(h), { page: 'floor' }, h);
   });
 

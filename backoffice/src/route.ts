@@ -1,6 +1,6 @@
 /** Which page an address asks (its part after `#`), with the table and the round it names decoded. */
 export type Route =
-  | { page: 'floor' | 'alarms' | 'plots' | 'report' }
+  | { page: 'floor' | 'alarms' | 'plots' | 'report' | 'audit' }
   | { page: 'table'; table: string }
   | { page: 'round'; table: string; round: string }
   /** A table or round whose escapes are malformed (`%E0`): it names none, and the page says so in its words. */
@@ -28,6 +28,6 @@ export function routeOf(hash: string): Route {
     const table = decoded(route.slice('table/'.length));
     return table === undefined ? { page: 'unreadable', what: 'no-table' } : { page: 'table', table };
   }
-  if (route === 'alarms' || route === 'plots' || route === 'report') return { page: route };
+  if (route === 'alarms' || route === 'plots' || route === 'report' || route === 'audit') return { page: route };
   return { page: 'floor' };
 }

@@ -21,13 +21,13 @@ describe('a disabled back-office user given a new password', () => {
       const refused = await kit.app.inject({ method: 'POST', url: '/backoffice/api/sign-in', payload: { name: 'viewer', password: NEW_PASSWORD } });
       assert.equal(refused.statusCode, 401, `a disabled user signs in with the new password: ${refused.body}`);
       assert.equal((await listUsers(kit.db)).find((u) => u.name === 'viewer')?.disabled, true);
-      const [kept] = (await auditTrail(kit.db, 5)).filter((r) => r.action === 'user.replace');
+      const [kept] = (await auditTrail(kit.db, { action: 'user.replace', limit: 1 })).rows;
       assert.deepEqual(kept?.detail, { name: 'viewer', role: 'viewer', disabled: true });
 
       const enabled = await putUser(kit.db, { name: 'viewer', role: 'viewer', password: NEW_PASSWORD, replace: true, enable: true, by: 'test' }, FAST);
       assert.equal(enabled.disabled, false);
       await signIn(kit.app, 'viewer', NEW_PASSWORD);
-      const [again] = (await auditTrail(kit.db, 5)).filter((r) => r.action === 'user.replace');
+      const [again] = (await auditTrail(kit.db, { action: 'user.replace', limit: 1 })).rows;
       assert.deepEqual(again?.detail, { name: 'viewer', role: 'viewer', enabled: true });
     } finally {
       await kit.close();

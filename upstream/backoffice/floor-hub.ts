@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { raiseAlarm } from '../ingest.js';
 import type { Sql } from '../sql.js';
-import { audit } from './audit.js';
+import { audit, type AuditAction } from './audit.js';
 import { FloorProjection, type FloorRow } from './floor.js';
 import { liveSessions } from './sessions.js';
 import { readSettings } from './settings.js';
@@ -217,7 +217,7 @@ export class FloorHub {
     this.note(c, 'floor.stream.ended', { reason });
   }
 
-  private note(c: Client, action: string, detail: Record<string, unknown>): void {
+  private note(c: Client, action: AuditAction, detail: Record<string, unknown>): void {
     audit(this.sql, { actor: c.user, address: c.address, action, detail }).catch(() => {
       // The database is away: the stream is closed all the same.
     });

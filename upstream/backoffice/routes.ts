@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../sql.js';
 import { acknowledge, ALARM_ACKS_MAX, workedAlarms } from './alarm-acks.js';
-import { audit, auditTrail } from './audit.js';
+import { audit, AuditQuery, auditTrail } from './audit.js';
 import { authorise, refusedHead, sameOrigin, setSessionCookie } from './guard.js';
 import { permissionsOf, type Permission } from './roles.js';
 import { endSession, openSession, type Session } from './sessions.js';
@@ -105,9 +105,10 @@ export async function registerBackofficeApi(
             return reply.code(409).send({ error: 'acks-full', message: `the alarm holds ${ALARM_ACKS_MAX} acknowledgements, the most it takes` });
           return { ok: true };
         });
-        api.get('/audit', { schema: { hide: true } }, async (req, reply) => {
+        // A page of the log and the cursor of the next, older one; a query the schema refuses is a 400 that reads nothing.
+        api.get('/audit', { schema: { hide: true, querystring: AuditQuery } }, async (req, reply) => {
           if (!(await signedIn(req, reply, 'configure'))) return reply;
-          return auditTrail(db);
+          return auditTrail(db, req.query);
         });
         more(inner, signedIn);
       });
