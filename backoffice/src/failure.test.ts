@@ -66,4 +66,14 @@ describe('a failure the page says', () => {
     assert.match(ackRefusal(w, new ApiError(502, 'http')), /502/);
     assert.equal(ackRefusal(w, new ApiError(401, 'signed-out')), w.t('backoffice.signIn.ended'));
   });
+
+  it('says two session cookies (one planted) apart from a session ended, in each language', () => {
+    for (const l of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const w = words(l);
+      const said = ackRefusal(w, new ApiError(401, 'cookie-twice'));
+      assert.equal(said, w.t('backoffice.signIn.cookieTwice'), l);
+      assert.notEqual(said, w.t('backoffice.signIn.ended'), l);
+      assert.match(said, /Cookie|cookie/, l);
+    }
+  });
 });

@@ -13,6 +13,8 @@ export function failureWords(w: Pick<Words, 't'>, e: unknown): string {
   const t = w.t;
   if (!(e instanceof ApiError)) return t('backoffice.error.page');
   if (e.status === 0) return t('backoffice.error.network');
+  // Two session cookies: one planted by another page of the site (upstream/backoffice/guard.ts); signing in again alone does not mend it.
+  if (e.status === 401 && e.code === 'cookie-twice') return t('backoffice.signIn.cookieTwice');
   if (e.status === 401) return t('backoffice.signIn.ended');
   if (e.status === 403 && e.code === 'role') return t('backoffice.error.role');
   if (e.status === 403 && e.code === 'csrf') return t('backoffice.error.csrf');

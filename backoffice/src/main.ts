@@ -266,12 +266,12 @@ async function render(signedOutMessage = ''): Promise<void> {
     try {
       session = await api.session();
       useCsrf(session.csrf);
-    } catch {
+    } catch (e) {
       if (superseded()) return;
       early?.close();
       early = null;
       clear(root);
-      root.append(signInForm(signedOutMessage));
+      root.append(signInForm(cookieTwice(e) ? failureWords(w, e) : signedOutMessage));
       return;
     }
   }
@@ -287,13 +287,18 @@ async function render(signedOutMessage = ''): Promise<void> {
     else if (e instanceof ApiError && e.status === 401) {
       session = null;
       clear(root);
-      root.append(signInForm());
+      root.append(signInForm(cookieTwice(e) ? failureWords(w, e) : ''));
       return;
     } else body = h('p', { class: 'error', role: 'alert' }, failureWords(w, e));
   }
   if (superseded()) return;
   clear(root);
   root.append(header(s), h('main', {}, body));
+}
+
+/** A session refused as two cookies of its name (one planted): the sign-in form says why, as signing in again alone does not mend it. */
+function cookieTwice(e: unknown): boolean {
+  return e instanceof ApiError && e.code === 'cookie-twice';
 }
 
 window.addEventListener('hashchange', () => void render());

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../sql.js';
 import { may, type Permission } from './roles.js';
-import { COOKIE, cookieValue, findSession, keepAlive, sameToken, SECURE_COOKIE, type Session } from './sessions.js';
+import { COOKIE, cookieValues, findSession, keepAlive, sameToken, SECURE_COOKIE, type Session } from './sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,7 +45,17 @@ export function sameOrigin(req: FastifyRequest): boolean {
 export async function authorise(sql: Sql, req: FastifyRequest, reply: FastifyReply, need: Permission, now: number): Promise<Session | null> {
   // Over HTTPS the `__Host-` cookie only: the plain name can be set by a page of the same host over
   // HTTP or by a sibling sub-domain, and would sign the user in as whoever planted it.
-  const token = cookieValue(req.headers.cookie, req.protocol === 'https' ? SECURE_COOKIE : COOKIE);
+  const tokens = cookieValues(req.headers.cookie, req.protocol === 'https' ? SECURE_COOKIE : COOKIE);
+  // Two of the name: one was planted beside the user's (a page of this host over HTTP, a sibling
+  // sub-domain, a longer Path sent first), and taking either may be taking the attacker's session.
+  if (tokens.length > 1) {
+    await reply.code(401).send({
+      error: 'cookie-twice',
+      message: "two session cookies: another page of this host or domain set one; clear this site's cookies and sign in again",
+    });
+    return null;
+  }
+  const token = tokens[0];
   const found = token ? await findSession(sql, token, now) : null;
   if (!found || !token) {
     await reply.code(401).send({ error: 'signed-out', message: 'sign in first' });

@@ -110,11 +110,16 @@ export function sameToken(given: string, want: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The value of one cookie in a Cookie header (RFC 6265 §5.4: `name=value` pairs split by `; `). */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
+/**
+ * Every value of one cookie in a Cookie header (RFC 6265 §5.4: `name=value` pairs split by `;`), in
+ * the order sent. A browser sends one per path and domain it holds under the name, and another page
+ * of the host over HTTP, or a sibling sub-domain, can add its own, sent first when its path is longer.
+ */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  const found: string[] = [];
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) found.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return found;
 }
