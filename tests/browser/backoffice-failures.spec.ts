@@ -106,6 +106,19 @@ test('a sign-in the upstream failed or never answered is not a wrong password', 
   await expect(alert).not.toHaveText(NOT_WORDS);
 });
 
+// Two session cookies of the name, one planted by another page of the site (upstream/backoffice/guard.ts
+// refuses the request, 401 cookie-twice): the sign-in form says so, as signing in again alone leaves the planted one.
+test('a session refused for two cookies says so above the sign-in form', async ({ page }) => {
+  signedIn = false;
+  await page.route('**/backoffice/api/session', (route) =>
+    route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'cookie-twice', message: 'two session cookies' }) }),
+  );
+  await page.goto(`${origin}/backoffice/#/floor`);
+  const alert = page.locator('form.sign-in [role=alert]');
+  await expect(alert).toHaveText(words.signIn.cookieTwice ?? 'the catalogue lacks it');
+  await expect(alert).not.toHaveText(NOT_WORDS);
+});
+
 test('a sign-out the upstream never answered says so, and the page stays signed in', async ({ page }) => {
   signedIn = true;
   await page.goto(`${origin}/backoffice/#/floor`);
