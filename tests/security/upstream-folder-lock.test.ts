@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,21 +68,37 @@ function snapshot(dir: string): Map<string, string> {
 }
 
 /**
+ * Every file under `dir` with its size and modification time in nanoseconds: whether the folder
+ * is still being written, read twice a second. Hashing its 40 MB that often cost a second or two
+ * of CPU a wait; a write changes the time stamp of what it writes.
+ */
+function stamps(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const file = path.join(e.parentPath, e.name);
+    const s = statSync(file, { bigint: true });
+    files.set(path.relative(dir, file), `${s.size}:${s.mtimeNs}`);
+  }
+  return files;
+}
+
+/**
  * The folder once the service has stopped writing it: the back office's first sweep (5 s after it
  * listens) reads tables for the first time, and PostgreSQL writes their pages' hint bits then.
- * Settled: unchanged for 6 s, longer than a sweep.
+ * Settled: unchanged for 6 s, longer than a sweep. Its content, hashed once it is.
  */
 async function settled(dir: string): Promise<Map<string, string>> {
-  let last = snapshot(dir);
+  let last = stamps(dir);
   let quiet = 0;
   for (let i = 0; i < 120 && quiet < 12; i++) {
     await sleep(500);
-    const now = snapshot(dir);
+    const now = stamps(dir);
     quiet = isDeepStrictEqual(now, last) ? quiet + 1 : 0;
     last = now;
   }
   assert.equal(quiet, 12, 'the service stops writing its folder within a minute');
-  return last;
+  return snapshot(dir);
 }
 
 async function terminals(url: string): Promise<string[]> {

@@ -1,26 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { build } from 'esbuild';
-
-/** Bundles the kiosk child once (tsx start-up per kill trial would dominate the suite's time). */
-export async function bundleChild(): Promise<string> {
-  const dir = path.resolve('node_modules/.cache/etg-sync-tests');
-  mkdirSync(dir, { recursive: true });
-  const outfile = path.join(dir, 'kiosk-child.mjs');
-  await build({
-    entryPoints: [path.resolve('tests/sync/kiosk-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'error',
-    external: ['better-sqlite3'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return outfile;
-}
 
 export interface ChildRun {
   child: ChildProcess;

@@ -22,16 +22,20 @@ import {
   type LocalCluster,
   type RunningUpstream,
 } from '../../upstream/index.js';
+import { bundledChild } from '../children/bundle.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
-import { bundleChild, runChild } from './harness.js';
+import { runChild } from './harness.js';
 import { applyOp } from './ops.js';
 
 let cluster: LocalCluster;
 let db: Db;
 let up: RunningUpstream;
+/** `etg` bundled (tests/children/bundle.ts): `etg upstream` runs four times here, each through tsx about two seconds of CPU more. */
+let etg: string;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'etg-sync-'));
 
 before(async () => {
+  etg = await bundledChild('tests/children/etg-entry.ts');
   cluster = await startLocalCluster();
   // A run cut short (timeout, ^C) must not leave a postgres running in /tmp.
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
@@ -183,7 +187,7 @@ describe('upstream on PostgreSQL', () => {
     const n = await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM journal WHERE terminal_id IN ('A1', 'A2')");
     assert.equal(n.rows[0]?.n, 0);
     // Revoked from the command line: the terminal's correctly signed requests are refused.
-    const revoke = spawnSync(process.execPath, [path.resolve('bin/etg.js'), 'upstream', 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], {
+    const revoke = spawnSync(process.execPath, [etg, 'upstream', 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], {
       encoding: 'utf8',
     });
     assert.equal(revoke.status, 1, 'no such terminal');
@@ -197,7 +201,7 @@ describe('upstream on PostgreSQL', () => {
     });
     const cred3 = (await db.query<{ key: Buffer }>("SELECT key FROM terminals WHERE terminal_id = 'A3'")).rows[0]!.key.toString('base64');
     assert.equal((await post('A3', cred3, Date.now(), b3)).status, 200);
-    const revoked = spawnSync(process.execPath, [path.resolve('bin/etg.js'), 'upstream', 'revoke', '--pg', cluster.url, '--terminal-id', 'A3', '--json'], {
+    const revoked = spawnSync(process.execPath, [etg, 'upstream', 'revoke', '--pg', cluster.url, '--terminal-id', 'A3', '--json'], {
       encoding: 'utf8',
     });
     assert.equal(revoked.status, 0, revoked.stderr);
@@ -286,7 +290,7 @@ describe('upstream on PostgreSQL', () => {
 
     // The service's own chain check, from the command line: clean, then after tampering.
     const verify = () =>
-      spawnSync(process.execPath, [path.resolve('bin/etg.js'), 'upstream', 'verify', '--pg', cluster.url, '--terminal-id', 'I1'], {
+      spawnSync(process.execPath, [etg, 'upstream', 'verify', '--pg', cluster.url, '--terminal-id', 'I1'], {
         encoding: 'utf8',
       });
     const ok = verify();
@@ -399,7 +403,8 @@ describe('upstream on PostgreSQL', () => {
   });
 
   it('SIGKILL of the kiosk at random points while writing and syncing, over many trials: every entry exactly once, no balance changes', async () => {
-    const script = await bundleChild();
+    // Bundled once for the suite (tests/children/bundle.ts), not built afresh by each run of this file.
+    const script = await bundledChild('tests/sync/kiosk-child.ts');
     const id = 'K9';
     const cred = await enrolTerminal(db, id);
     const credFile = path.join(tmp, 'k9-cred.json');
