@@ -45,7 +45,10 @@ export function correctionsOf(rows: readonly CorrectionRow[]): Correction[] {
     const detail = [text(p.reason), text(p.correction), text(p.detail), text(p.uncorrectable)].filter(Boolean);
     const lifted = r.type === 'misread' && p.resolution === 'round-void';
     if (lifted && r.voided && listedVoids.has(round(r))) {
-      merged.set(round(r), [...(merged.get(round(r)) ?? []), ...detail]);
+      // Pushed, not spread: a copy per misread of one round id made the list quadratic.
+      const more = merged.get(round(r)) ?? [];
+      merged.set(round(r), more);
+      more.push(...detail);
       continue;
     }
     const kind = r.type === 'round.void' ? 'void' : !lifted ? 'corrected' : r.voided ? 'error-void' : 'hold-lifted';

@@ -313,6 +313,36 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
   );
 }
 
+/** The day's voids and dealing errors, in the table's order. */
+const CORRECTIONS_SQL = `SELECT j.terminal_id, j.seq, j.ts, j.type, j.doc->'payload' AS payload, j.doc->'payload'->>'roundId' AS round_id FROM journal j
+   WHERE j.ts >= $1 AND j.ts < $2 AND (j.type = 'round.void' OR (j.type = 'misread' AND j.doc->'payload'->>'resolution' IN ('corrected', 'round-void')))
+   ORDER BY j.terminal_id, j.seq`;
+
+/**
+ * The rounds of the day's holds lifted by a "void" (misreads resolved `round-void`) that a
+ * `round.void` of the same table ended, any day. Each distinct round is looked up once, and the
+ * rows matched in the report's code, not joined here: looked up per misread, one round id on N
+ * entries (a table restarted, one whose key leaked) had every misread walk the round index's N
+ * entries, N² (6,000 took the report 20 s: tests/security/upstream-report-round-reuse.test.ts),
+ * and a join the planner reads without statistics is a nested loop all the same.
+ */
+const VOIDED_ROUNDS_SQL = `WITH r AS MATERIALIZED (SELECT DISTINCT j.terminal_id, j.doc->'payload'->>'roundId' AS round_id FROM journal j
+       WHERE j.ts >= $1 AND j.ts < $2 AND j.type = 'misread' AND j.doc->'payload'->>'resolution' = 'round-void'
+         AND j.doc->'payload'->>'roundId' IS NOT NULL)
+   SELECT r.terminal_id, r.round_id FROM r WHERE EXISTS (SELECT 1 FROM journal v WHERE v.doc->'payload'->>'roundId' = r.round_id
+     AND v.terminal_id = r.terminal_id AND v.type = 'round.void')`;
+
+/** The day's voids and corrections (corrections.ts), each misread with whether its round was voided. */
+async function dayCorrections(sql: Sql, from: Date, to: Date): Promise<Correction[]> {
+  const c = await sql.query<Omit<CorrectionRow, 'voided'> & { round_id: string | null }>(CORRECTIONS_SQL, [from, to]);
+  const v = await sql.query<{ terminal_id: string; round_id: string }>(VOIDED_ROUNDS_SQL, [from, to]);
+  const key = (terminal: string, round: string) => `${terminal}\u0000${round}`;
+  const voided = new Set(v.rows.map((r) => key(r.terminal_id, r.round_id)));
+  return correctionsOf(
+    c.rows.map(({ round_id, ...r }) => ({ ...r, voided: r.type === 'misread' && round_id !== null && voided.has(key(r.terminal_id, round_id)) })),
+  );
+}
+
 /**
  * The gaming day's report from the journal: its lines (dayLines), so a day's figures are the
  * ledgers' meters moved in that day, to the avo, each in the currency it was journalled in; hold
@@ -320,16 +350,7 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
  */
 export async function gamingDayReport(sql: Sql, date: string, window: GamingDayWindow): Promise<GamingDayReport> {
   const { from, to, startHour } = window;
-  const c = await sql.query<CorrectionRow>(
-    `SELECT j.terminal_id, j.seq, j.ts, j.type, j.doc->'payload' AS payload,
-       j.type = 'misread' AND EXISTS (SELECT 1 FROM journal v WHERE v.doc->'payload'->>'roundId' = j.doc->'payload'->>'roundId'
-         AND v.terminal_id = j.terminal_id AND v.type = 'round.void') AS voided
-     FROM journal j
-     WHERE j.ts >= $1 AND j.ts < $2 AND (j.type = 'round.void' OR (j.type = 'misread' AND j.doc->'payload'->>'resolution' IN ('corrected', 'round-void')))
-     ORDER BY j.terminal_id, j.seq`,
-    [from, to],
-  );
-  const corrections = correctionsOf(c.rows);
+  const corrections = await dayCorrections(sql, from, to);
   const lines = await dayLines(sql, from, to);
   const theoretical = await theoreticalLines(sql, from, to);
   const { outOfRange: ticketsOutOfRange, ...liability } = await liabilityAt(sql, to);

@@ -1,0 +1,73 @@
+// The day's voids and corrections read whether each dealing error's round was voided (a
+// `round.void` of the same table and round id, any day). An honest table's round ids are each used
+// once; a table restarted, or one whose key leaked, can put one round id on thousands of entries.
+// Looked up again for each misread, by the round's index, each lookup walked every entry of that
+// round id: a cost of the square of the entries.
+// The bound asserted is ten times the time measured (a shared machine's times are noise); the
+// quadratic read was past it many times over.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GamingDayReport } from '../../backoffice/src/report-model.js';
+import { kitOfSuite } from './backoffice-kit.js';
+import { lyingTable } from './lying-journal-kit.js';
+
+const DAY = '2026-11-26';
+const TS = '2026-11-26T02:00:00.000Z'; // 10:00 in Macau, inside the gaming day from 06:00
+const MISREADS = 6000;
+
+describe('one round id on many entries in the report', () => {
+  const suite = kitOfSuite('accounting');
+
+  it(`${MISREADS} holds lifted on one round id, its one void last: each is read at a cost that follows the entries`, async () => {
+    const { kit, who } = suite;
+    await lyingTable(kit.app, kit.db, 'S1');
+    // Entries 1..N: misreads of round R resolved `round-void`; N+1: the round's void.
+    await kit.db.query(
+      `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc)
+       SELECT 'S1', s, CASE WHEN s = $1 + 1 THEN 'round.void' ELSE 'misread' END, $2::timestamptz, 'c', 'p', 'h', b, b::jsonb
+       FROM generate_series(1, $1::int + 1) s, LATERAL (SELECT json_build_object('terminal', 'S1', 'seq', s,
+         'type', CASE WHEN s = $1 + 1 THEN 'round.void' ELSE 'misread' END, 'ts', $2::text, 'txId', null, 'meters', '[]'::json,
+         'payload', CASE WHEN s = $1 + 1 THEN json_build_object('roundId', 'R', 'reason', 'hold')
+           ELSE json_build_object('roundId', 'R', 'resolution', 'round-void', 'detail', 'extra card') END)::text AS b) x`,
+      [MISREADS, TS],
+    );
+    await kit.db.query(`UPDATE heads SET seq = $1 WHERE terminal_id = 'S1'`, [MISREADS + 1]);
+    const t0 = performance.now();
+    const r = await kit.app.inject({ method: 'GET', url: `/backoffice/api/reports/gaming-day?date=${DAY}`, headers: { cookie: who.cookie } });
+    const ms = performance.now() - t0;
+    assert.equal(r.statusCode, 200, r.body.slice(0, 300));
+    const corrections = GamingDayReport.parse(r.json()).corrections;
+    // Every misread's detail joins the void's one line: a dealing error that voided its round.
+    assert.deepEqual(
+      corrections.map((c) => c.kind),
+      ['error-void'],
+    );
+    console.log(`${MISREADS} misreads on one round id: report ${Math.round(ms)} ms`);
+    assert.ok(ms < 10_000, `report ${Math.round(ms)} ms`);
+  });
+
+  it(`${MISREADS} holds lifted, each on a round id of its own and each voided: one line each, at a cost that follows the entries`, async () => {
+    const { kit, who } = suite;
+    await lyingTable(kit.app, kit.db, 'S2');
+    // Entry 2k-1: the misread of round Rk; 2k: its void.
+    await kit.db.query(
+      `INSERT INTO journal (terminal_id, seq, type, ts, content_hash, prev_hash, hash, body, doc)
+       SELECT 'S2', s, CASE WHEN s % 2 = 0 THEN 'round.void' ELSE 'misread' END, $2::timestamptz, 'c', 'p', 'h', b, b::jsonb
+       FROM generate_series(1, 2 * $1::int) s, LATERAL (SELECT json_build_object('terminal', 'S2', 'seq', s,
+         'type', CASE WHEN s % 2 = 0 THEN 'round.void' ELSE 'misread' END, 'ts', $2::text, 'txId', null, 'meters', '[]'::json,
+         'payload', CASE WHEN s % 2 = 0 THEN json_build_object('roundId', 'R' || ((s + 1) / 2), 'reason', 'hold')
+           ELSE json_build_object('roundId', 'R' || ((s + 1) / 2), 'resolution', 'round-void', 'detail', 'extra card') END)::text AS b) x`,
+      [MISREADS, TS],
+    );
+    await kit.db.query(`UPDATE heads SET seq = $1 WHERE terminal_id = 'S2'`, [2 * MISREADS]);
+    const t0 = performance.now();
+    const r = await kit.app.inject({ method: 'GET', url: `/backoffice/api/reports/gaming-day?date=${DAY}`, headers: { cookie: who.cookie } });
+    const ms = performance.now() - t0;
+    assert.equal(r.statusCode, 200, r.body.slice(0, 300));
+    const lines = GamingDayReport.parse(r.json()).corrections.filter((c) => c.terminalId === 'S2');
+    assert.equal(lines.length, MISREADS);
+    assert.ok(lines.every((c) => c.kind === 'error-void'));
+    console.log(`${MISREADS} misreads each voided: report ${Math.round(ms)} ms`);
+    assert.ok(ms < 10_000, `report ${Math.round(ms)} ms`);
+  });
+});
