@@ -20,6 +20,15 @@ export function withinTableBound(figure: string | number | bigint | null): boole
   }
 }
 
+/**
+ * A table's figure as the database summed it (exact text), as a number: NaN when past
+ * TABLE_FIGURE_BOUND, so a figure a double would not hold exactly (past 2^53, Number rounds it) is
+ * never read as if exact; a line holding NaN is one past the bound (gaming-day.ts's pastBound).
+ */
+export function boundedFigure(figure: string | number | bigint | null): number {
+  return figure === null ? 0 : withinTableBound(figure) ? Number(figure) : Number.NaN;
+}
+
 /** Outstanding figures of one table in one currency, as the database summed them (`amount` as exact text). */
 export interface TableOutstanding {
   readonly terminal_id: string;

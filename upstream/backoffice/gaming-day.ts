@@ -1,4 +1,4 @@
-import { floorOutstanding, TABLE_FIGURE_BOUND } from '../figure-bound.js';
+import { boundedFigure, floorOutstanding, TABLE_FIGURE_BOUND } from '../figure-bound.js';
 import type { Sql } from '../sql.js';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency } from '../table-currency.js';
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
@@ -267,8 +267,8 @@ type CurrencyRow = { terminal_id: string; code: string | null; exponent: number 
  * name no ledger writes, an entry of more than MAX_ENTRY_METERS: upstream/ingest/report-fields.ts).
  */
 async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
-  const m = await sql.query<CurrencyRow & { scope: string; name: string; value: number }>(
-    `SELECT j.terminal_id, c.code, c.exponent, m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')}) AS value
+  const m = await sql.query<CurrencyRow & { scope: string; name: string; value: string }>(
+    `SELECT j.terminal_id, c.code, c.exponent, m->>0 AS scope, m->>1 AS name, SUM(${intOf('m->2')})::text AS value
      FROM journal j ${currencyAt('j')}, jsonb_array_elements(${arrayOf("j.doc->'meters'")}) m
      WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear' AND ${meterFits('m')} AND ${meterScopeFits('m')}
        AND ${ledgerMeterNameSql('m')} AND ${entryMetersCountSql('j.doc')}
@@ -283,21 +283,24 @@ async function dayLines(sql: Sql, from: Date, to: Date): Promise<ReportLine[]> {
     if (!l) lines.set(key, (l = { ...empty(r.terminal_id, scope), currency }));
     return l;
   };
-  for (const r of m.rows) add(line(r, r.scope), r.name, Number(r.value));
-  const t = await sql.query<CurrencyRow & { type: string; station: number | null; amount: number | null }>(
-    `SELECT j.terminal_id, c.code, c.exponent, j.type, ${stationOf("j.doc->'payload'->'transfer'->'station'")} AS station, ${intOf("j.doc->'payload'->'transfer'->'amount'")} AS amount
-     FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type IN ('transfer.in', 'transfer.out', 'transfer.reverse')
-       AND ${tableStationFits("j.doc->'payload'->'transfer'->'station'")} AND ${intOf("j.doc->'payload'->'transfer'->'amount'")} IS NOT NULL`,
+  for (const r of m.rows) add(line(r, r.scope), r.name, boundedFigure(r.value));
+  // Summed in SQL, exactly, per table and per station (a table's line is its own sum, not its
+  // stations' added here): added entry by entry in JavaScript, out 2^53 − 1 twice and 1, both
+  // reversed, made 2 where the journal says 1 (tests/security/upstream-report-sums.test.ts).
+  const t = await sql.query<CurrencyRow & { station: number | null; whole: number; sent: string; came: string; reversed: string }>(
+    `SELECT terminal_id, code, exponent, station, GROUPING(station)::int AS whole, SUM(amount) FILTER (WHERE type = 'transfer.in')::text AS came,
+       SUM(amount) FILTER (WHERE type = 'transfer.out')::text AS sent, SUM(amount) FILTER (WHERE type = 'transfer.reverse')::text AS reversed
+     FROM (SELECT j.terminal_id, c.code, c.exponent, j.type, ${stationOf("j.doc->'payload'->'transfer'->'station'")} AS station, ${intOf("j.doc->'payload'->'transfer'->'amount'")} AS amount
+       FROM journal j ${currencyAt('j')} WHERE j.ts >= $1 AND j.ts < $2 AND j.type IN ('transfer.in', 'transfer.out', 'transfer.reverse')
+         AND ${tableStationFits("j.doc->'payload'->'transfer'->'station'")} AND ${intOf("j.doc->'payload'->'transfer'->'amount'")} IS NOT NULL) x
+     GROUP BY GROUPING SETS ((terminal_id, code, exponent), (terminal_id, code, exponent, station))`,
     [from, to],
   );
   for (const r of t.rows) {
-    const amount = Number(r.amount ?? 0);
-    for (const l of [line(r, 'table'), ...(r.station === null ? [] : [line(r, `station:${r.station}`)])]) {
-      if (r.type === 'transfer.in') l.transfersIn += amount;
-      else if (r.type === 'transfer.out') l.transfersOut += amount;
-      // A reversal gives the sender's station its credit back: it never left (docs/transfers.md).
-      else l.transfersOut -= amount;
-    }
+    const l = line(r, r.whole === 1 ? 'table' : `station:${r.station}`);
+    l.transfersIn = boundedFigure(r.came);
+    // A reversal gives the sender's station its credit back: it never left (docs/transfers.md).
+    l.transfersOut = boundedFigure(r.sent) - boundedFigure(r.reversed);
   }
   const h = await sql.query<CurrencyRow & { station: number | null; amount: number | null }>(
     `SELECT j.terminal_id, c.code, c.exponent, ${stationOf("j.doc->'payload'->'station'")} AS station, ${intOf("j.doc->'payload'->'amount'")} AS amount

@@ -1,4 +1,5 @@
 import { houseEdgeOf } from '../../terms/house-edges.js';
+import { boundedFigure } from '../figure-bound.js';
 import type { Sql } from '../sql.js';
 import { z } from 'zod';
 import { currencyAt, currencyKey, currencyOf, currencyOrder, TableCurrency } from '../table-currency.js';
@@ -113,18 +114,18 @@ export const namesBet = (x: string): string => `jsonb_typeof(${x}->'bet') = 'str
 type Group = { terminal_id: string; code: string | null; exponent: number | null; game: string; profile: string; bet: string };
 
 export async function theoreticalLines(sql: Sql, from: Date, to: Date): Promise<TheoreticalLine[]> {
-  const w = await sql.query<Group & { wagered: number; rounds: number }>(
+  const w = await sql.query<Group & { wagered: string; rounds: number }>(
     `WITH s AS (${firstSettlements()})
-     SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, b->>'bet' AS bet, SUM(${intOf("b->'amount'")}) AS wagered,
+     SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, b->>'bet' AS bet, SUM(${intOf("b->'amount'")})::text AS wagered,
        COUNT(DISTINCT s.round_id)::int AS rounds
      FROM s JOIN ${betsOf('s')}
      WHERE ${namesBet('b')}
      GROUP BY 1, 2, 3, 4, 5, 6`,
     [from, to, LINE_BET_NAMES],
   );
-  const a = await sql.query<Group & { actual: number }>(
+  const a = await sql.query<Group & { actual: string }>(
     `WITH s AS (${firstSettlements()})
-     SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, ${lineBetOf('l')} AS bet, -SUM(${intOf("l->'net'")}) AS actual
+     SELECT s.terminal_id, s.code, s.exponent, s.game, s.profile, ${lineBetOf('l')} AS bet, (-SUM(${intOf("l->'net'")}))::text AS actual
      FROM s, jsonb_array_elements(${arrayOf('s.lines')}) l WHERE ${namesBet('l')} GROUP BY 1, 2, 3, 4, 5, 6`,
     [from, to, LINE_BET_NAMES],
   );
@@ -151,8 +152,9 @@ export async function theoreticalLines(sql: Sql, from: Date, to: Date): Promise<
     }
     return l;
   };
-  for (const x of w.rows) Object.assign(line(x), { wagered: Number(x.wagered), rounds: x.rounds });
-  for (const x of a.rows) line(x).actual = Number(x.actual);
+  // Each sum read exactly, NaN past the day's bound (figure-bound.ts): gaming-day.ts leaves such a table out and names it.
+  for (const x of w.rows) Object.assign(line(x), { wagered: boundedFigure(x.wagered), rounds: x.rounds });
+  for (const x of a.rows) line(x).actual = boundedFigure(x.actual);
   for (const l of lines.values()) {
     if (l.edge === null) continue;
     l.theoretical = Math.round((l.wagered * l.edge) / 100);
