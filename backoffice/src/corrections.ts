@@ -35,3 +35,8 @@ export function correctionPageCells(w: Words, c: Correction): string[] {
 export function correctionCsvCells(t: i18n['t'], c: Correction): string[] {
   return [c.terminalId, c.roundId ?? String(c.seq), c.ts, kind(t, c), c.article, c.detail];
 }
+
+/** A table whose voids and corrections of the day are more than the report lists: how many are listed, of how many, and where the rest are. */
+export function correctionsCutWords(t: i18n['t'], c: GamingDayReport['correctionsCut'][number]): string {
+  return t('backoffice.report.correctionsCut', { table: c.terminalId, listed: c.listed, total: c.total });
+}

@@ -19,6 +19,7 @@ describe('the liability lines of the gaming-day CSV', () => {
     lines: [],
     theoretical: [],
     corrections: [],
+    correctionsCut: [],
     liability: {
       asOf: '2026-11-25T22:00:00.000Z',
       currencies: [

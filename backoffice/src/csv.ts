@@ -2,7 +2,7 @@ import { minorToDecimal } from '../../locales/money.js';
 import type { i18n } from 'i18next';
 import { currencyLabel, moneyOfCode } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
-import { correctionCsvCells, correctionsHead } from './corrections.js';
+import { correctionCsvCells, correctionsCutWords, correctionsHead } from './corrections.js';
 import { theoreticalCsvCells, theoreticalHead } from './theoretical.js';
 import { syncWords } from './report-sync.js';
 
@@ -58,6 +58,8 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string 
   // The voids and corrections after a blank line, under their title and header, as on the printable page (corrections.ts).
   lines.push([], [t('backoffice.report.corrections')], correctionsHead(t));
   for (const c of report.corrections) lines.push(correctionCsvCells(t, c));
+  // A table with more than the report lists says so under them: none is dropped unsaid.
+  for (const c of report.correctionsCut) lines.push([correctionsCutWords(t, c)]);
   // The outstanding ticket liability after a blank line: its label, as of when, currency, tickets, amount.
   if (report.liability.currencies.length > 0) lines.push([]);
   for (const c of report.liability.currencies) {

@@ -74,6 +74,8 @@ export const GamingDayReport = z.object({
       detail: z.string(),
     }),
   ),
+  /** The tables with more voids and corrections than the report lists (at most 200 a table): how many are listed, of how many. */
+  correctionsCut: z.array(z.object({ terminalId: z.string(), listed: z.number().int(), total: z.number().int() })),
   liability: z.object({
     asOf: z.string(),
     currencies: z.array(z.object({ currency: z.string(), tickets: z.number().int(), amount: z.number().int() })),

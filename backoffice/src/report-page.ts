@@ -7,7 +7,7 @@ import type { Words } from './i18n.js';
 import { currencyLabel, formatTableMoney, moneyOfCode } from './money.js';
 import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
 import { table } from './table-page.js';
-import { correctionPageCells, correctionsHead } from './corrections.js';
+import { correctionPageCells, correctionsCutWords, correctionsHead } from './corrections.js';
 import { theoreticalHead, theoreticalPageCells } from './theoretical.js';
 import { syncNote } from './report-sync.js';
 
@@ -109,6 +109,7 @@ function reportBody(w: Words, r: GamingDayReport): HTMLElement {
         r.corrections.map((c) => correctionPageCells(w, c)),
       ),
     ),
+    ...r.correctionsCut.map((c) => h('p', { 'data-testid': 'corrections-cut' }, correctionsCutWords(t, c))),
     h('h2', {}, t('backoffice.report.liability')),
     liabilityLines(w, r),
     h('div', { class: 'signatures' }, ...[1, 2].map(() => h('p', {}, `${t('backoffice.report.signature')}: ____________________`))),

@@ -30,6 +30,7 @@ const day = (date: string) => ({
   lines: [],
   theoretical: [],
   corrections: [],
+  correctionsCut: [],
   liability: { asOf: `${date}T22:00:00.000Z`, currencies: [] },
   sync: { readAt: `${date}T23:00:00.000Z`, dayOver: true, complete: true, changedAfterComplete: false, outOfRange: [], tables: [] },
 });

@@ -3,7 +3,7 @@
 // stood in the article's column too, where an inspector reads it as the text that decided the void.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { correctionsOf, type CorrectionRow } from './corrections.js';
+import { correctionsOf, listedCorrections, type CorrectionRow } from './corrections.js';
 
 const row = (type: string, payload: unknown, voided = false): CorrectionRow => ({
   terminal_id: 'T1',
@@ -40,5 +40,16 @@ describe("the day's voids and corrections", () => {
         ['hold-lifted', ''],
       ],
     );
+  });
+
+  it("lists at most the cap a table, each table's own, and states the count of each table cut", () => {
+    const lines = (terminal: string, n: number) =>
+      correctionsOf(Array.from({ length: n }, (_, i) => ({ ...row('round.void', { roundId: `R${i}` }), terminal_id: terminal, seq: i + 1 })));
+    const { corrections, cut } = listedCorrections([...lines('A', 5), ...lines('B', 2), ...lines('C', 3)], 3);
+    assert.deepEqual(
+      corrections.map((c) => `${c.terminalId}${c.seq}`),
+      ['A1', 'A2', 'A3', 'B1', 'B2', 'C1', 'C2', 'C3'],
+    );
+    assert.deepEqual(cut, [{ terminalId: 'A', listed: 3, total: 5 }]);
   });
 });

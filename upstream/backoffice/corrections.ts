@@ -70,3 +70,33 @@ export function correctionsOf(rows: readonly CorrectionRow[]): Correction[] {
   }
   return out;
 }
+
+/**
+ * The most voids and corrections of one table a day's report lists. An honest table has a few a day;
+ * a table whose key leaked could journal thousands, and every one was a line of the report's JSON,
+ * page and CSV (10,000 made the answer megabytes). Each is evidence, so none is dropped unsaid: a
+ * table past it has its first ones listed (in its journal's order) and its count stated beside
+ * them (`correctionsCut`); every one stays in its journal. Per table, so one table's thousands never
+ * push another's out.
+ */
+export const MAX_TABLE_CORRECTIONS = 200;
+
+/** A table whose voids and corrections of the day are more than the report lists: how many are listed, of how many. */
+export interface CorrectionsCut {
+  terminalId: string;
+  listed: number;
+  total: number;
+}
+
+/** The lines the report lists (at most `max` a table, in the order given) and the tables cut. */
+export function listedCorrections(lines: readonly Correction[], max = MAX_TABLE_CORRECTIONS): { corrections: Correction[]; cut: CorrectionsCut[] } {
+  const counts = new Map<string, number>();
+  const corrections: Correction[] = [];
+  for (const l of lines) {
+    const n = (counts.get(l.terminalId) ?? 0) + 1;
+    counts.set(l.terminalId, n);
+    if (n <= max) corrections.push(l);
+  }
+  const cut = [...counts].filter(([, total]) => total > max).map(([terminalId, total]) => ({ terminalId, listed: max, total }));
+  return { corrections, cut: cut.sort((a, b) => (a.terminalId < b.terminalId ? -1 : a.terminalId > b.terminalId ? 1 : 0)) };
+}

@@ -4,9 +4,9 @@ import { currencyAt, currencyKey, currencyOf, currencyOrder, type TableCurrency 
 import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
 import { arrayOf, handpayFits, intOf, meterFits, meterScopeFits, stationOf, tableStationFits } from './journal-figures.js';
 import { entryMetersCountSql, ledgerMeterNameSql, noteDenomination } from '../ingest/report-fields.js';
-import { correctionsOf, type Correction, type CorrectionRow } from './corrections.js';
+import { correctionsOf, listedCorrections, type Correction, type CorrectionRow, type CorrectionsCut } from './corrections.js';
 
-export type { Correction } from './corrections.js';
+export type { Correction, CorrectionsCut } from './corrections.js';
 
 /**
  * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
@@ -146,7 +146,10 @@ export interface GamingDayReport {
   lines: ReportLine[];
   /** Hold against theoretical, per table, game, profile and bet (theoretical.ts). */
   theoretical: TheoreticalLine[];
+  /** The day's voids and corrections, at most MAX_TABLE_CORRECTIONS a table (corrections.ts). */
   corrections: Correction[];
+  /** The tables with more voids and corrections than are listed: how many are listed, of how many. */
+  correctionsCut: CorrectionsCut[];
   liability: TicketLiability;
   /**
    * The tables whose figures of the day (or tickets out at its end) are past DAY_FIGURE_BOUND: none
@@ -353,7 +356,7 @@ async function dayCorrections(sql: Sql, from: Date, to: Date): Promise<Correctio
  */
 export async function gamingDayReport(sql: Sql, date: string, window: GamingDayWindow): Promise<GamingDayReport> {
   const { from, to, startHour } = window;
-  const corrections = await dayCorrections(sql, from, to);
+  const { corrections, cut: correctionsCut } = listedCorrections(await dayCorrections(sql, from, to));
   const lines = await dayLines(sql, from, to);
   const theoretical = await theoreticalLines(sql, from, to);
   const { outOfRange: ticketsOutOfRange, ...liability } = await liabilityAt(sql, to);
@@ -367,6 +370,7 @@ export async function gamingDayReport(sql: Sql, date: string, window: GamingDayW
     theoretical: theoretical.filter((l) => !outOfRange.has(l.terminalId)),
     outOfRange: [...outOfRange].sort(),
     corrections,
+    correctionsCut,
     liability,
   };
 }
