@@ -26,14 +26,19 @@ function kind(t: i18n['t'], c: Correction): string {
   return t(`backoffice.report.kinds.${c.kind}`);
 }
 
+/** The detail, and how many misreads' details were left out of it, if any. */
+function detail(t: i18n['t'], c: Correction): string {
+  return c.detailsCut > 0 ? [c.detail, t('backoffice.report.detailsCut', { n: c.detailsCut })].filter(Boolean).join('; ') : c.detail;
+}
+
 /** A line of the page: its time in Macau's, in the language's Macau locale. */
 export function correctionPageCells(w: Words, c: Correction): string[] {
-  return [c.terminalId, c.roundId ?? String(c.seq), w.time(c.ts), kind(w.t, c), c.article, c.detail];
+  return [c.terminalId, c.roundId ?? String(c.seq), w.time(c.ts), kind(w.t, c), c.article, detail(w.t, c)];
 }
 
 /** A line of the CSV: its time as the instant (ISO 8601, UTC), what a spreadsheet sorts on in any language. */
 export function correctionCsvCells(t: i18n['t'], c: Correction): string[] {
-  return [c.terminalId, c.roundId ?? String(c.seq), c.ts, kind(t, c), c.article, c.detail];
+  return [c.terminalId, c.roundId ?? String(c.seq), c.ts, kind(t, c), c.article, detail(t, c)];
 }
 
 /** A table whose voids and corrections of the day are more than the report lists: how many are listed, of how many, and where the rest are. */

@@ -72,6 +72,8 @@ export const GamingDayReport = z.object({
       roundId: z.string().nullable(),
       article: z.string(),
       detail: z.string(),
+      /** The misreads' details left out of a void's line (upstream/backoffice/corrections.ts, MAX_MERGED_DETAILS). */
+      detailsCut: z.number().int().nonnegative(),
     }),
   ),
   /** The tables with more voids and corrections than the report lists (at most 200 a table): how many are listed, of how many. */

@@ -21,7 +21,16 @@ export interface Correction {
    */
   article: string;
   detail: string;
+  /**
+   * The misreads' details left out of a void's line past MAX_MERGED_DETAILS (0: none). A table reusing
+   * one round id could journal thousands of misreads before its void, each of whose detail joined
+   * that one line (6,000 made it 72 kB; nothing bounded it).
+   */
+  detailsCut: number;
 }
+
+/** The most misreads' details one void's line carries; the rest are counted (`detailsCut`), each in its table's journal. */
+export const MAX_MERGED_DETAILS = 20;
 
 export type CorrectionRow = { terminal_id: string; seq: number; ts: Date; type: string; payload: unknown; voided: boolean };
 
@@ -61,12 +70,16 @@ export function correctionsOf(rows: readonly CorrectionRow[]): Correction[] {
       roundId: text(p.roundId) || null,
       article: text(p.rule) || text(p.article),
       detail: detail.join('; '),
+      detailsCut: 0,
     });
   }
   // The misreads come before their void (the same transaction): their detail joins the void's line.
   for (const l of out) {
     const more = l.type === 'round.void' ? merged.get(`${l.terminalId}\u0000${l.roundId ?? ''}`) : undefined;
-    if (more) Object.assign(l, { kind: 'error-void', detail: [l.detail, ...more].filter(Boolean).join('; ') });
+    if (more) {
+      const detail = [l.detail, ...more.slice(0, MAX_MERGED_DETAILS)].filter(Boolean).join('; ');
+      Object.assign(l, { kind: 'error-void', detail, detailsCut: Math.max(0, more.length - MAX_MERGED_DETAILS) });
+    }
   }
   return out;
 }
