@@ -28,7 +28,10 @@ function kind(t: i18n['t'], c: Correction): string {
 
 /** The detail, and how many misreads' details were left out of it, if any. */
 function detail(t: i18n['t'], c: Correction): string {
-  return c.detailsCut > 0 ? [c.detail, t('backoffice.report.detailsCut', { n: c.detailsCut })].filter(Boolean).join('; ') : c.detail;
+  if (c.detailsCut === 0) return c.detail;
+  const cut = t('backoffice.report.detailsCut', { n: c.detailsCut });
+  // Joined by the catalogue: each language its own separator.
+  return c.detail ? t('backoffice.report.detailWithCut', { detail: c.detail, cut }) : cut;
 }
 
 /** A line of the page: its time in Macau's, in the language's Macau locale. */
