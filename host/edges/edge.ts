@@ -11,6 +11,7 @@ import {
   Gone,
   LastAnswer,
   PublishedEnrolment,
+  stationInSubject,
   tableSubjects,
   type PublishedUpdate,
   type TableSubjects,
@@ -197,7 +198,10 @@ export class Edge {
   private takeMine(m: Msg): void {
     if (m.subject === this.subjects.edgeEnrol(this.name)) return this.takeEnrolment(m.data);
     if (!m.subject.endsWith('.gone')) return this.takeData(m.data);
-    const station = Number(m.subject.split('.').at(-2));
+    // Read as a command's subject is (`stationInSubject`): with Number, `0x65` or `0101` named station 101.
+    const token = m.subject.split('.').at(-2);
+    const station = stationInSubject(token);
+    if (station === null) return void this.log.warn({ station: token }, 'a `gone` whose subject names no station: ignored');
     const h = this.held.get(station);
     if (!h) return;
     const ended = goneHold(m.data);
@@ -238,7 +242,12 @@ export class Edge {
       for (const h of this.held.values()) for (const holder of subscribed(h)) holder.deliver(u.slot, u.update);
       return;
     }
-    const station = Number(u.slot.slice(u.slot.indexOf('/') + 1));
+    const token = u.slot.slice(u.slot.indexOf('/') + 1);
+    const station = stationInSubject(token);
+    if (station === null) {
+      this.counters.dropped++;
+      return void this.log.warn({ station: token, slot: u.slot }, "a station's part whose slot names no station: dropped");
+    }
     const h = this.held.get(station);
     if (!h) return;
     const recall = u.slot.startsWith('recall:');
