@@ -86,8 +86,8 @@ const printable = (x: number): boolean => x >= 0x20 && x <= 0x7e;
 
 /**
  * The request, or the status that refuses it before anything is made of its bytes. A transfer whose
- * fields cannot be read (the message too short for its id length byte, or for the id it announces)
- * is 82; an id of 0 or more than 20 bytes, or with a byte that is not printable ASCII, is 95
+ * fields cannot be read (the message too short for its id length byte, or for the id it announces,
+ * or the fields after the id not ending where the message does: `fieldsFill`) is 82; an id of 0 or more than 20 bytes, or with a byte that is not printable ASCII, is 95
  * (transaction ID not valid). Neither is made the current transaction (the short answer): an id
  * refused so cannot be given back as the host sent it. Until 7 December the id's bytes were made a
  * string whatever they were, handed to the station and echoed masked to 7 bits (C1 answered as "A").
@@ -98,6 +98,7 @@ function parseTransfer(b: Uint8Array): AftRequest | number {
   const idLength = b[AT.idLength] ?? 0;
   if (idLength === 0 || idLength > ID_LONGEST) return AFT_STATUS.idNotValid;
   if (len < AT.id - 3 + idLength) return AFT_STATUS.notValidFunction;
+  if (!fieldsFill(b, AT.id + idLength)) return AFT_STATUS.notValidFunction;
   const id = b.subarray(AT.id, AT.id + idLength);
   if (!id.every(printable)) return AFT_STATUS.idNotValid;
   const key = b.subarray(AT.key, AT.key + 20);
@@ -114,6 +115,20 @@ function parseTransfer(b: Uint8Array): AftRequest | number {
     key: key.slice(),
     transactionId: String.fromCharCode(...id),
   };
+}
+
+/**
+ * Whether the fields after the id (Table 8.3a: expiration 4 BCD, pool id 2, receipt data length 1
+ * and its data, lock timeout 2 BCD) end exactly where the length byte ends the message. The kiosk
+ * reads none of them, but one that runs past the message, or leaves bytes after the lock timeout,
+ * says the host's layout is not 0x72's: its amounts and id cannot be trusted to be where they are
+ * read. Until 8 December the length was checked only as far as the id, and such a message moved money.
+ */
+function fieldsFill(b: Uint8Array, afterId: number): boolean {
+  const end = 3 + (b[AT.length] ?? 0);
+  const receiptLengthAt = afterId + 4 + 2;
+  if (receiptLengthAt >= end) return false;
+  return receiptLengthAt + 1 + (b[receiptLengthAt] ?? 0) + 2 === end;
 }
 
 /** The 0x72 answer: length, position, status, receipt status (FF: none), type, amounts, flags, asset, id, date, time, expiry, pool, the three cumulative meters. */
