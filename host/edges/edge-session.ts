@@ -95,7 +95,8 @@ export class EdgeSession implements EdgeHolder {
       .then(() => this.handle(m, typeof raw === 'string' ? raw : null))
       .catch((err: unknown) => {
         this.log.error({ err, session: this.id }, 'an edge session could not handle a message');
-        this.refuse(protocolError('internal', 'the edge could not handle this message'));
+        // Naming the message it answers: a screen says an `internal` with no ref for nothing (error-kind.ts).
+        this.refuse(protocolError('internal', 'the edge could not handle this message', 'id' in m ? { ref: m.id } : {}));
       });
   }
 

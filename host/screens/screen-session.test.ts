@@ -106,6 +106,21 @@ describe('screen session', () => {
     assert.deepEqual(ack, { type: 'ack', ref: 'c1', view: 'station/3', version: version + 1 });
   });
 
+  // A command the host could not handle (its journal refused the write: a full disk) is answered
+  // `internal` naming the command: a screen says an `internal` with no ref for nothing (an edge's
+  // "this part is on its way whole again", renderer/src/connection/error-kind.ts). Before (a review,
+  // 8 December) the answer named none.
+  it("answers a command whose handling throws `internal` with the command's ref", () => {
+    const { t, s } = env.greet('station/3');
+    env.host.commands.submit = () => {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    };
+    s.receive(JSON.stringify({ type: 'command', id: 'c9', view: 'station/3', version: env.host.version('station/3'), command: { name: 'clear-bets' } }));
+    const m = t.last();
+    assert.equal(m.type === 'error' && m.code, 'internal');
+    assert.equal(m.type === 'error' && m.ref, 'c9');
+  });
+
   it('keeps a screen in zh-Hans, and refuses a well-formed language that has no catalogue (issue 54)', () => {
     const { t, s } = env.greet('station/3');
     const version = env.host.version('station/3');

@@ -164,14 +164,17 @@ export class ScreenSession {
     // Before anything is parsed: a flood costs a counter per message, not a JSON parse.
     const verdict = this.rate?.judge() ?? 'take';
     if (verdict !== 'take') return this.overRate(verdict);
+    let ref: { ref?: string } = {};
     try {
       const decoded = decodeClientMessage(raw);
       if (!decoded.ok) return this.refuse(decoded.error);
+      ref = { ref: decoded.message.id };
       this.handle(decoded.message);
     } catch (e) {
-      // A bug of ours must not take the host down with it; the screen is told and can retry.
+      // A bug of ours must not take the host down with it; the screen is told and can retry. Naming
+      // the message it answers: a screen says an `internal` with no ref for nothing (error-kind.ts).
       this.log.error({ session: this.id, err: e }, 'screen message handler failed');
-      this.refuse(protocolError('internal', 'the host could not handle this message'));
+      this.refuse(protocolError('internal', 'the host could not handle this message', ref));
     }
   }
 

@@ -135,4 +135,32 @@ describe("a screen's reconnects to its host", () => {
       mock.restoreAll();
     }
   });
+
+  // An edge that could not make a station's own part from its patches (own-chain.ts) sends the
+  // screen `internal` with no `ref`: no tap is behind it, the part comes whole again by itself.
+  // Before (a review, 8 December) the screen said errors.internal ("call an attendant") for it.
+  it('an `internal` that answers no message of the screen (no ref) is not said', async () => {
+    const said: (string | null)[] = [];
+    const host = playedHost();
+    const deps: HostLinkDeps = {
+      launch: { view: 'station/2', token: 't', connect: host.connect, several: null },
+      shown: { setStatus: (key: string | null) => void said.push(key) } as unknown as HostLinkDeps['shown'],
+      frames: { request: () => {} } as unknown as HostLinkDeps['frames'],
+      emit: () => {},
+      snapshot: () => {},
+    };
+    const armed = heldTimers();
+    try {
+      await new HostLink(deps).connect();
+      const l = host.links[0] ?? assert.fail('no link');
+      l.snapshot();
+      l.message(encode(protocolError('internal', 'this part is on its way whole again')));
+      assert.deepEqual(said, [], 'a banner for no tap');
+      assert.equal(armed.length, 0);
+      l.message(encode(protocolError('internal', 'the edge could not handle this message', { ref: 'c2' })));
+      assert.deepEqual(said, ['errors.internal'], 'an answer to a message is still said');
+    } finally {
+      mock.restoreAll();
+    }
+  });
 });

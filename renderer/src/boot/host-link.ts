@@ -107,7 +107,7 @@ export class HostLink {
     emit(`error:${e.code}`);
     frames.request();
     const key = errorKey(e);
-    const kind = errorKind(e.code);
+    const kind = errorKind(e);
     if (kind === 'fatal') {
       this.fatal = key;
       shown.setStatus(key);

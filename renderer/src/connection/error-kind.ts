@@ -14,11 +14,15 @@ const REFUSED: ReadonlySet<ProtocolError['code']> = new Set(['rejected', 'stale-
 /**
  * What a screen does with a host's error, one rule for the one-table link (boot/host-link.ts) and
  * a station on several tables (several/start-several.ts); `none`: a screen's own slip the host
- * only logs (a malformed message, a part not subscribed), nothing a player did.
+ * only logs (a malformed message, a part not subscribed), nothing a player did. An `internal` that
+ * answers no message of the screen (no `ref`: an edge that could not make a station's own part from
+ * its patches, `host/edges/own-chain.ts`, whose part comes whole again by itself) refuses no tap,
+ * and is not said: before (a review, 8 December), the player was told to call an attendant for it.
  */
-export function errorKind(code: ProtocolError['code']): 'fatal' | 'refused' | 'none' {
-  if (FATAL.has(code)) return 'fatal';
-  return REFUSED.has(code) ? 'refused' : 'none';
+export function errorKind(e: Pick<ProtocolError, 'code' | 'ref'>): 'fatal' | 'refused' | 'none' {
+  if (FATAL.has(e.code)) return 'fatal';
+  if (e.code === 'internal' && e.ref === undefined) return 'none';
+  return REFUSED.has(e.code) ? 'refused' : 'none';
 }
 
 /** The words for a host's error: the refusal's own where the host names one, else its key where the catalogues have it, else the error code's. */

@@ -89,10 +89,10 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
         error: (e: ProtocolError) => {
           o.ctx.emit(`error:${table.tableId}:${e.code}`);
           const key = errorKey(e);
-          if (errorKind(e.code) === 'fatal') {
+          if (errorKind(e) === 'fatal') {
             fatal[index] = key;
             screen.setLink(index, false, key);
-          } else if (errorKind(e.code) === 'refused') {
+          } else if (errorKind(e) === 'refused') {
             screen.refused(key);
             o.ctx.emit(`refused:${e.messageKey}`);
           }
