@@ -423,7 +423,11 @@ export class EdgeBridge {
     const view: ViewName = stationView(station);
     if (c.type === 'resync') {
       // The edge resends the public parts itself; the recall is made here, and the own part is the
-      // last one sent again (an edge before 7 December asked for it here: it asks on `resend` now, `resendOwn`).
+      // last one sent again for an edge before 7 December, which asked for it here, on the station's
+      // message rate (it asks on `resend` now, `resendOwn`, and forwards a screen's resync with the
+      // recall alone since 8 December). Kept while such an edge may still be running: an edge is
+      // upgraded on its own machine, and without it that edge's stations would wait for the part
+      // whole until the host's next (at most WHOLE_EVERY versions).
       if (c.view === view && c.parts.includes('recall')) this.deps.hub.resend(view, `edge:${station}`, this.stationSink(station), ['recall']);
       if (c.view === view && c.parts.includes('own')) this.sendOwn(station, false);
       return;

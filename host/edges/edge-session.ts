@@ -164,7 +164,9 @@ export class EdgeSession implements EdgeHolder {
         this.outbox.forget(slot);
         if (part !== 'recall') this.edge.resend(this, slot);
       }
-      if (parts.includes('recall')) await this.edge.forward(this.station, text, false);
+      // The recall alone is the host's to make: forwarded with the own part too, the host sent it
+      // whole over NATS again, after the edge had sent it here from its copy.
+      if (parts.includes('recall')) await this.edge.forward(this.station, JSON.stringify({ ...m, parts: ['recall'] }), false);
       return;
     }
     const answer = this.edge.forward(this.station, text, true);
