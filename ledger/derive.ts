@@ -278,6 +278,8 @@ const DERIVERS: { readonly [T in EntryType]: Deriver<T> } = {
   'ticket.redeem.returned': ticketEntry,
   'ticket.validation.request': ticketEntry,
   'ticket.validation.end': ticketEntry,
+  // The validation id an authority gave the table: a record the numbering reads, no money.
+  'ticket.machine-id': nothing,
   'meter.clear': (d, p) => {
     for (const m of d.view.meters(p.scope)) {
       if (m.value !== 0) d.meters.push([p.scope, m.name, -m.value]);

@@ -1,5 +1,6 @@
 import { AUTHORITY_REFERENCE_MAX } from '../terms/authority-reference.js';
 import { MeterScope } from '../terms/stations.js';
+import { MACHINE_ID_MAX } from '../terms/validation-number.js';
 import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
@@ -398,6 +399,15 @@ export const PAYLOADS = {
   // A cash-out ticket's life at this table (docs/tito.md): issued, printed or voided; a ticket
   // inserted here asked about, approved, stacked or returned; a wait for the casino system's number (SAS system validation).
   ...TICKET_JOURNAL_PAYLOADS,
+  /**
+   * The machine validation id an authority gave this table (docs/tito.md, "Configured ids and
+   * assigned ids never meet"): the upstream's answer to `POST /v1/tickets/machine`, or the casino
+   * system's by long poll 0x4C (`sas`). Journalled before the answer is used, when it is not the id
+   * the journal last recorded under that authority: the table numbers its tickets under the newest
+   * of these and its last ticket's (ledger/ticket-queries.ts `journalledMachineId`), never under a
+   * file of the data folder. No money moves.
+   */
+  'ticket.machine-id': z.strictObject({ machineId: z.number().int().min(1).max(MACHINE_ID_MAX), authority: z.enum(['upstream', 'sas']) }),
   // The casino system's cashless transfers over SAS (AFT, docs/sas.md): in to a station's credit, out of it; its registration.
   ...AFT_JOURNAL_PAYLOADS,
 } as const;

@@ -36,10 +36,11 @@ export class TicketMachineId {
   }
 
   /**
-   * The id this table numbers under while the upstream is not heard: the one the upstream gave it
-   * last, kept in the data folder (host/tickets/floor-id.ts; a table told another id than its
-   * configured one keeps it across a restart offline); else its journal's last ticket's; else its
-   * configuration's.
+   * The id this table numbers under while the upstream is not heard: the one its journal last
+   * recorded, the upstream's answer (`ticket.machine-id`, host/tickets/floor-id.ts; a table told
+   * another id than its configured one keeps it across a restart offline) or its last ticket's,
+   * whichever is newer; else its configuration's. Never a file of the data folder, which another
+   * table's id could be written into (tests/tickets/floor-id-swapped.test.ts).
    */
   private local(): number | undefined {
     return this.deps.authority?.knownMachineId?.() ?? lastMachineTicket(this.deps.ledger)?.terms.machineId ?? this.deps.config.tickets.machineId;

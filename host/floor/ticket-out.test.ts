@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pino from 'pino';
 import { TclPrinter } from '../../hardware/printer/driver.js';
@@ -167,22 +164,17 @@ describe('cash-out to a ticket', () => {
   it("keeps the upstream's id across a restart: told another id than its configured one, a table restarted offline numbers under the upstream's, never its configured id again", async () => {
     // Before (a review of 7 December) the upstream's answer was held in memory only: restarted
     // offline before it had printed under 777, the table numbered under its configured 4242 again,
-    // another table's on the floor: refused everywhere as another issuer's.
-    const dir = mkdtempSync(path.join(tmpdir(), 'floor-id-'));
-    try {
-      const log = pino({ level: 'silent' });
-      const ledger = funded();
-      const told = keepingFloorId(upstreamAnswering(777), dir, log);
-      table(ledger, new Map(), config(), told);
-      await until(() => told.knownMachineId?.() === 777);
-      const r = await readyPrinter();
-      const offline = keepingFloorId(upstreamAnswering(null), dir, log);
-      const out = await table(ledger, new Map([[3, r]]), config(), offline).cashOut(3);
-      const p = out.kind === 'printed' ? parseValidationNumber(out.validation) : null;
-      assert.equal(p?.ok ? p.machineId : null, 777);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // another table's on the floor: refused everywhere as another issuer's. It is journalled now.
+    const log = pino({ level: 'silent' });
+    const ledger = funded();
+    const told = keepingFloorId(upstreamAnswering(777), ledger, log);
+    table(ledger, new Map(), config(), told);
+    await until(() => told.knownMachineId?.() === 777);
+    const r = await readyPrinter();
+    const offline = keepingFloorId(upstreamAnswering(null), ledger, log);
+    const out = await table(ledger, new Map([[3, r]]), config(), offline).cashOut(3);
+    const p = out.kind === 'printed' ? parseValidationNumber(out.validation) : null;
+    assert.equal(p?.ok ? p.machineId : null, 777);
   });
 
   it('tells the authority a ticket was printed only after it was told the ticket was issued (a review of 4 December)', async () => {

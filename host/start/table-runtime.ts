@@ -83,9 +83,8 @@ export function openTableRuntime(
     fault: (station, say) => tilts.raise('bill-cheat', { station, say }),
     atCreditLimit: (station) => limitNotes.returned(station),
   });
-  const bySas =
-    config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log, config.tickets.machineId, unbelievedSasLines(config)) : null;
-  const authority = bySas ? bySas.authority : ticketAuthority(options, config, log, floorClock);
+  const bySas = config.tickets.authority === 'sas' ? sasTicketAuthority(ledger, log, config.tickets.machineId, unbelievedSasLines(config)) : null;
+  const authority = bySas ? bySas.authority : ticketAuthority(options, config, ledger, log, floorClock);
   const ticketsIn = new TicketIn({ config, ledger, log, authority, faults: tilts });
   const billAcceptors = new BillAcceptors({
     config,

@@ -1,14 +1,11 @@
 // The casino system's validation id (long poll 0x4C) at a table switched from the upstream to SAS
 // (docs/sas.md, "Why one system per table"): an id the table's older tickets were numbered under
-// (the upstream's) or its configuration's is not taken — taken, the upstream would register the
+// (the upstream's), one the upstream gave it (journalled) or its configuration's is not taken — taken, the upstream would register the
 // table's new tickets as its own and one number could be paid through each authority. The real
 // wiring (sasTicketAuthority) over a real ledger. And 0x71 FF after exception 0x68 (§15.12):
 // the end 0x68 reports, read from the journal as the host raises it, and the station's last end
 // at a start, so a restart loses neither.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { billCredit } from '../../ledger/fixtures.js';
@@ -18,31 +15,34 @@ import type { NewEntry } from '../../ledger/entries.js';
 import { TRANSFER } from '../../hardware/sas/redemption.js';
 import { validationNumber } from '../../terms/validation-number.js';
 import { RequestId } from '../../terms/ticket-terms.js';
-import { SAS_VALIDATION_FILE } from './sas-authority.js';
+import { entriesOfTypes } from '../../ledger/index.js';
 import { sasTicketAuthority } from './wiring.js';
 
 const UPSTREAM_ID = 3;
+const UPSTREAM_UNUSED_ID = 5;
 const CONFIGURED_ID = 4801;
 
 describe('0x4C at a table switched to SAS: the upstream’s id and the configuration’s are not the system’s to take', () => {
   it('refuses them (answering 0, none set), takes another, and then keeps it', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
     try {
-      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
       const older = validationNumber(UPSTREAM_ID, 1);
       ledger.append(billCredit(1, 5_000, 'b1'));
       ledger.append(ticketIssue(older, 1, 5_000, 1, UPSTREAM_ID));
       ledger.append(ticketPrinted(older));
-      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }), CONFIGURED_ID);
+      // An id the upstream gave later, that no ticket used: journalled, so known to be the upstream's.
+      ledger.append({ type: 'ticket.machine-id', payload: { machineId: UPSTREAM_UNUSED_ID, authority: 'upstream' } });
+      const { sas } = sasTicketAuthority(ledger, pino({ level: 'silent' }), CONFIGURED_ID);
       assert.deepEqual(sas.validationId({ machineId: UPSTREAM_ID, sequence: 0 }), { machineId: 0, sequence: 1 }, 'the upstream’s id');
+      assert.deepEqual(sas.validationId({ machineId: UPSTREAM_UNUSED_ID, sequence: 0 }), { machineId: 0, sequence: 1 }, 'the upstream’s id no ticket used');
       assert.deepEqual(sas.validationId({ machineId: CONFIGURED_ID, sequence: 0 }), { machineId: 0, sequence: 1 }, 'the configuration’s id');
-      assert.equal(existsSync(path.join(dir, SAS_VALIDATION_FILE)), false, 'nothing kept');
+      const sasIds = () => [...entriesOfTypes(ledger, ['ticket.machine-id'])].filter((e) => e.body.includes('"authority":"sas"')).length;
+      assert.equal(sasIds(), 0, 'nothing journalled');
       assert.deepEqual(sas.validationId({ machineId: 0x0b_ee_f0, sequence: 0 }), { machineId: 0x0b_ee_f0, sequence: 1 });
       assert.deepEqual(sas.validationId({ machineId: 0x12_34_56, sequence: 0 }), { machineId: 0x0b_ee_f0, sequence: 1 }, 'the first id taken stands');
-      assert.equal(existsSync(path.join(dir, SAS_VALIDATION_FILE)), true);
-      ledger.close();
+      assert.equal(sasIds(), 1, 'the id taken, journalled once');
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      ledger.close();
     }
   });
 });
@@ -52,17 +52,15 @@ describe('0x71 FF after exception 0x68: the end the journal holds for the entry 
   const t = (n: number) => validationNumber(0x0b_ee_f0, n);
   /** The entries' last one is the end; what 0x71 FF says once 0x68 is raised for it (as the host's feed does). */
   const reported = (entries: NewEntry[]) => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
     try {
-      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
       for (const e of entries) ledger.append(e);
-      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }));
+      const { sas } = sasTicketAuthority(ledger, pino({ level: 'silent' }));
       sas.transferComplete(STATION, ledger.headOf().seq);
       const { status, amount, validation } = sas.redemption(STATION).redeem(TRANSFER.statusRequest, 0, '');
-      ledger.close();
       return { status, amount, validation };
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      ledger.close();
     }
   };
 
@@ -91,26 +89,23 @@ describe('0x71 FF after exception 0x68: the end the journal holds for the entry 
   });
 
   it('at a start the station’s last end is answered (its 0x68 read before a restart, its 0x71 FF perhaps not)', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
     try {
-      const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
       for (const e of [...redeemed('r-000005', t(5), STATION, 800), ...redeemed('r-000006', t(6), STATION + 1, 900)]) ledger.append(e);
-      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }));
+      const { sas } = sasTicketAuthority(ledger, pino({ level: 'silent' }));
       const { status, amount, validation } = sas.redemption(STATION).redeem(TRANSFER.statusRequest, 0, '');
       assert.deepEqual({ status, amount, validation }, { status: 0x00, amount: 800, validation: t(5) });
-      ledger.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      ledger.close();
     }
   });
 });
 
 describe('a ticket at a station whose SAS line its own machine relays: that machine is not the casino system', () => {
   it('is refused without asking the line, unless the floor opted in (relayedMoney); an opted-in line is asked', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
     try {
-      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }), undefined, new Set([101]));
+      const { sas } = sasTicketAuthority(ledger, pino({ level: 'silent' }), undefined, new Set([101]));
       const ask = (station: number, n: number) =>
         sas.redeem({ requestId: RequestId.parse(`r-00000${n}`), validation: validationNumber(0x0b_ee_f0, n), station, currency: 'MOP', limit: 5_000_000 });
       for (const station of [101, 102]) sas.redemption(station);
@@ -121,7 +116,6 @@ describe('a ticket at a station whose SAS line its own machine relays: that mach
       assert.deepEqual(sas.redemption(102).escrow(), { validation: validationNumber(0x0b_ee_f0, 8) }, 'the opted-in line is asked');
     } finally {
       ledger.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -132,10 +126,9 @@ describe('the approved amounts the authority keeps for 0x71 FF: bounded for a pr
   const rid = (n: number) => RequestId.parse(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`);
 
   it('one per station however many approvals no confirm or cancel follows (each left for a person, a newer ticket begun), and a confirm still reports its amount', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
     try {
-      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }));
+      const { sas } = sasTicketAuthority(ledger, pino({ level: 'silent' }));
       const approve = async (n: number, station: number) => {
         const validation = validationNumber(0x0b_ee_f0, n);
         const asked = sas.redeem({ requestId: rid(n), validation, station, currency: 'MOP', limit: 5_000_000 });
@@ -159,7 +152,6 @@ describe('the approved amounts the authority keeps for 0x71 FF: bounded for a pr
       assert.equal(kept(sas), 0);
     } finally {
       ledger.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -168,10 +160,9 @@ describe('an end for an older attempt of the same ticket at the station: not the
   const rid = (n: number) => RequestId.parse(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`);
 
   it('a held attempt settled returned by a person while the same ticket, inserted again, is approved there leaves the new cycle approved and then redeemed', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-authority-'));
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
     try {
-      const { sas } = sasTicketAuthority(dir, ledger, pino({ level: 'silent' }));
+      const { sas } = sasTicketAuthority(ledger, pino({ level: 'silent' }));
       const validation = validationNumber(0x0b_ee_f0, 5);
       const cycle = sas.redemption(1);
       const approve = async (n: number) => {
@@ -193,7 +184,6 @@ describe('an end for an older attempt of the same ticket at the station: not the
       assert.deepEqual({ status, amount }, { status: 0x00, amount: 2_500 });
     } finally {
       ledger.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

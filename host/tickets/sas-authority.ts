@@ -10,7 +10,7 @@
 //   transferComplete
 //               exception 0x68 is raised for the journal's end of a ticket: 0x71 FF answers that
 //               end, read from the journal, so neither the next ticket nor a restart loses it
-//   machineId   the id long poll 0x4C gave, kept in the data folder: the table's tickets are
+//   machineId   the id long poll 0x4C gave, journalled: the table's tickets are
 //               numbered under it and no other (host/floor/ticket-out.ts)
 //   register*   nothing to send: the system reads each printed ticket by 0x4D after exception 0x3D
 //
@@ -19,29 +19,41 @@ import { REDEEM_STATUS, TicketRedemption, type RedemptionEnded, type SystemDecis
 import type { SasValidationId } from '../../hardware/sas/types.js';
 import type { TicketInEnd } from '../../ledger/ticket-queries.js';
 import type { RequestId, TICKET_RETURNS } from '../../terms/ticket-terms.js';
-import type { StateFileLog } from './state-file.js';
-import { AssignedValidationId } from './assigned-validation-id.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { journalledMachineId } from '../../ledger/machine-id-queries.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 
-export const SAS_VALIDATION_FILE = 'sas-validation.json';
+/** The id long poll 0x4C set for the table (null: none yet), and its setting. */
+export interface AssignedId {
+  get(): number | null;
+  set(machineId: number): void;
+}
 
-/** The id long poll 0x4C gave, in the data folder: without it (or with a file not ours) no ticket is printed. */
-export function sasValidationId(dataDir: string, log?: StateFileLog): AssignedValidationId {
-  return new AssignedValidationId(dataDir, log, {
-    file: SAS_VALIDATION_FILE,
-    consequence: 'no SAS validation id: no ticket is printed until the casino system sets one (long poll 4C)',
-  });
+/**
+ * The id long poll 0x4C set, as the table's journal records it: set, it is journalled
+ * (`ticket.machine-id`, `authority: sas`) before 0x4C is answered; read, the newer of that entry
+ * and the table's last SAS ticket. Without one, no ticket is printed. Until 8 December it was kept
+ * in the data folder (`sas-validation.json`) and believed at a start, so another machine's id
+ * written there numbered the table's tickets (tests/tickets/sas-validation-swapped.test.ts); the
+ * file is no longer read or written.
+ */
+export function journalledSasId(ledger: Ledger): AssignedId {
+  return {
+    get: () => journalledMachineId(ledger, 'sas'),
+    set: (machineId) => void ledger.append({ type: 'ticket.machine-id', payload: { machineId, authority: 'sas' } }),
+  };
 }
 
 export interface SasAuthorityDeps {
-  store: AssignedValidationId;
+  store: AssignedId;
   /** The sequence of the table's last ticket (0 before the first). */
   lastSequence(): number;
   /** Whether this table's journal already credits the ticket (a system approving it again is not believed). */
   paidHere(validation: TicketAt['validation']): boolean;
   /**
-   * Whether an id is already another authority's for this table: its configuration's, or one its
-   * journal's tickets were numbered under (the upstream's, before a switch to `sas`). Taken by the
+   * Whether an id is already another authority's for this table: its configuration's, one its
+   * journal's tickets were numbered under, or one the upstream gave it (journalled, used or not:
+   * the upstream's, before a switch to `sas`). Taken by the
    * system, the upstream would register the table's new tickets as its own, and one number could
    * be paid through each (docs/sas.md, "Why one system per table").
    */
@@ -121,7 +133,13 @@ export class SasAuthority implements TicketAuthority {
    */
   validationId(requested: SasValidationId): SasValidationId {
     const current = this.d.store.get();
-    if (requested.machineId !== 0 && current === null && !this.d.idTaken(requested.machineId)) this.d.store.set(requested.machineId);
+    if (requested.machineId !== 0 && current === null && !this.d.idTaken(requested.machineId)) {
+      try {
+        this.d.store.set(requested.machineId);
+      } catch {
+        // Not journalled (a full disk): not taken. 0x4C answers none set, and the system sets it again.
+      }
+    }
     return { machineId: this.d.store.get() ?? 0, sequence: this.d.lastSequence() };
   }
 

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { credentialsFile, readCredentials, type Ledger } from '../../ledger/index.js';
+import { assignedMachineIds } from '../../ledger/machine-id-queries.js';
 import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import { lastTicketInEnd, lastTicketIssued, ticketInEndAt, ticketMachineIds } from '../../ledger/ticket-queries.js';
 import type { TicketAuthority } from './authority.js';
 import type { FloorClock } from './floor-clock.js';
 import { guardAuthority } from './guard.js';
-import { SasAuthority, sasValidationId } from './sas-authority.js';
+import { journalledSasId, SasAuthority } from './sas-authority.js';
 import { keepingFloorId } from './floor-id.js';
 import { UpstreamAuthority } from './upstream-authority.js';
 
@@ -19,6 +20,7 @@ import { UpstreamAuthority } from './upstream-authority.js';
 export function ticketAuthority(
   options: { upstream?: string | undefined; dataDir: string },
   config: { upstream?: string | undefined },
+  ledger: Ledger,
   log: Logger,
   clock?: Pick<FloorClock, 'observe'>,
 ): TicketAuthority | null {
@@ -30,7 +32,7 @@ export function ticketAuthority(
     credentials: readCredentials(file),
     ...(clock ? { onServerTime: (serverTime: string, rttMs: number) => clock.observe(serverTime, rttMs) } : {}),
   });
-  return keepingFloorId(guardAuthority(upstream, { onEvent: (e) => log.warn({ event: e }, 'validation authority') }), options.dataDir, log);
+  return keepingFloorId(guardAuthority(upstream, { onEvent: (e) => log.warn({ event: e }, 'validation authority') }), ledger, log);
 }
 
 /**
@@ -39,18 +41,17 @@ export function ticketAuthority(
  * same behind the guard, for the table host.
  */
 export function sasTicketAuthority(
-  dataDir: string,
   ledger: Ledger,
   log: Logger,
   configuredId?: number,
   unbelieved: ReadonlySet<number> = new Set(),
 ): { sas: SasAuthority; authority: TicketAuthority } {
   const sas = new SasAuthority({
-    store: sasValidationId(dataDir, log),
+    store: journalledSasId(ledger),
     lastSequence: () => lastTicketIssued(ledger)?.terms.sequence ?? 0,
     paidHere: (validation) => ledger.byTxId(ticketStackedTxId(validation)) !== undefined,
-    // Read only while no id is set (0x4C answers from the store after): a scan of the journal's tickets is rare.
-    idTaken: (id) => id === configuredId || ticketMachineIds(ledger).includes(id),
+    // Read only while no id is set (0x4C answers from the journal after): a scan of the journal is rare.
+    idTaken: (id) => id === configuredId || ticketMachineIds(ledger).includes(id) || assignedMachineIds(ledger, 'upstream').includes(id),
     ticketEnd: (seq) => ticketInEndAt(ledger, seq),
     lastTicketEnd: (station) => lastTicketInEnd(ledger, station),
     unbelieved,

@@ -13,7 +13,9 @@ import { after, before, describe, it } from 'node:test';
 import { openSasLink, type SasLink } from '../../hardware/sas/link.js';
 import type { RedeemAnswer, TicketAuthority } from '../../host/tickets/authority.js';
 import { guardAuthority } from '../../host/tickets/guard.js';
-import { SasAuthority, sasValidationId } from '../../host/tickets/sas-authority.js';
+import { journalledSasId, SasAuthority } from '../../host/tickets/sas-authority.js';
+import { Ledger } from '../../ledger/ledger.js';
+import { journalledMachineId } from '../../ledger/machine-id-queries.js';
 import { RequestId } from '../../terms/ticket-terms.js';
 import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { MemoryGame } from './fixture.js';
@@ -32,6 +34,8 @@ interface Rig {
   sas: SasAuthority;
   paid: Set<string>;
   numbering: { lastSequence: number };
+  /** The table's journal: where the id 0x4C set is recorded. */
+  ledger: Ledger;
   close(): Promise<void>;
 }
 
@@ -39,8 +43,9 @@ async function rig(dir: string): Promise<Rig> {
   const pair = await ptyPair(dir);
   const paid = new Set<string>();
   const numbering: Rig['numbering'] = { lastSequence: 0 };
+  const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-sas' });
   const sas = new SasAuthority({
-    store: sasValidationId(dir),
+    store: journalledSasId(ledger),
     lastSequence: () => numbering.lastSequence,
     paidHere: (v) => paid.has(v),
     idTaken: () => false,
@@ -60,7 +65,9 @@ async function rig(dir: string): Promise<Rig> {
     sas,
     paid,
     numbering,
+    ledger,
     close: async () => {
+      ledger.close();
       await link.close();
       await io.close();
       pair.socat.kill();
@@ -206,7 +213,7 @@ describe('tickets through SAS: the casino system validates the station’s ticke
     assert.deepEqual(await r.sas.machineId(), { ok: false, detail: 'the casino system has not set a validation id (long poll 0x4C)' });
     assert.deepEqual(await T.validationId4C(r.host, 0x0a0b0c, 0), { machineId: 0x0a0b0c, sequence: 0 });
     assert.deepEqual(await r.sas.machineId(), { ok: true, machineId: 0x0a0b0c });
-    assert.deepEqual(sasValidationId(dir).get(), 0x0a0b0c, 'kept in the data folder');
+    assert.equal(journalledMachineId(r.ledger, 'sas'), 0x0a0b0c, 'journalled');
     r.numbering.lastSequence = 41;
     assert.deepEqual(
       await T.validationId4C(r.host, 0x111111, 5),

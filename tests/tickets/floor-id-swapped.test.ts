@@ -1,11 +1,12 @@
 // floor-validation.json holding another table's id, well formed (written into the data folder while
-// the kiosk was off: a copied folder, a restored backup of another table, a hand edit). The file is
-// believed until the upstream answers (docs/security.md, "What the table keeps in its data
-// folder"): the table numbers its tickets offline under that id. Against the upstream on PGlite:
-// each such ticket's word is refused as another issuer's (`ticket-foreign-issuer`, an alarm); the
-// paper is paid nowhere, unless the other table has printed the same sequence, whose number it then
-// is: paid once, at that table's amount, wherever it is inserted first. Once the upstream answers,
-// its id is the table's again and is kept in place of the swapped one.
+// the kiosk was off: a copied folder, a restored backup of another table, a hand edit). Until 8
+// December the file was believed until the upstream answered: offline, the table numbered its
+// tickets under the other table's id, and a ticket whose sequence that table had also printed
+// carried the same 18 digits: A's 700.00 paper paid as B's 100.00, B's own player then refused
+// `already-paid`. The id the upstream assigned is now journalled (`ticket.machine-id`, before it is
+// used) and read from the journal; the file is not read (docs/security.md, "What the table keeps
+// in its data folder"). Against the upstream on PGlite: offline after the swap, A numbers under
+// its own id, its tickets are its own, and B's player is paid B's amount.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,12 +15,17 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { TicketMachineId } from '../../host/floor/ticket-machine-id.js';
-import { FLOOR_VALIDATION_FILE, keepingFloorId } from '../../host/tickets/floor-id.js';
+import { keepingFloorId } from '../../host/tickets/floor-id.js';
 import { upstreamAnswering } from '../../host/tickets/upstream-test-kit.js';
 import { Ledger } from '../../ledger/ledger.js';
+import { entriesOfTypes, readBatch } from '../../ledger/index.js';
 import { enrolTerminal, migrateUpstream, openPglite, type Db } from '../../upstream/index.js';
+import { ingest } from '../../upstream/ingest.js';
 import { confirmIn, machineIdOf, redeem, registerIssue, registerPrinted } from '../../upstream/tickets.js';
 import { requestId, ticket } from './kit.js';
+
+/** The file an older version kept the upstream's answer in, and believed at the next start. */
+const FLOOR_VALIDATION_FILE = 'floor-validation.json';
 
 describe('floor-validation.json holding another table’s id', () => {
   let db: Db;
@@ -38,24 +44,27 @@ describe('floor-validation.json holding another table’s id', () => {
   const log = pino({ level: 'silent' });
   const config = simulatedTableConfig();
   /** Table A's upstream: the real register's answer to "which id is A's", or out of reach. */
-  const upstreamOfA = (reachable: boolean) =>
+  const upstreamOfA = (ledger: Ledger, reachable: boolean) =>
     keepingFloorId(
       reachable
         ? { ...upstreamAnswering(null), machineId: async (proposed?: number) => ({ ok: true, machineId: await machineIdOf(db, 'A', proposed) }) }
         : upstreamAnswering(null),
-      dir,
+      ledger,
       log,
     );
-  const idAtStart = (ledger: Ledger, reachable: boolean) => new TicketMachineId({ config, ledger, log, authority: upstreamOfA(reachable) }).forCashOut();
+  const idAtStart = (ledger: Ledger, reachable: boolean) =>
+    new TicketMachineId({ config, ledger, log, authority: upstreamOfA(ledger, reachable) }).forCashOut();
   const file = () => path.join(dir, FLOOR_VALIDATION_FILE);
   const redeemAtC = (validation: string, id = requestId()) => redeem(db, 'C', { requestId: id, validation, station: 2, currency: 'MOP', limit: 10_000_000 });
+  const assignments = (ledger: Ledger) => [...entriesOfTypes(ledger, ['ticket.machine-id'])].map((e) => (JSON.parse(e.body) as { payload: unknown }).payload);
 
-  it('numbers offline under it; each ticket refused foreign-issuer and paid nowhere (or paid as the other table’s own same-numbered ticket); the upstream’s answer puts A’s id back', async () => {
+  it('is not believed: offline, A numbers under the id its journal recorded; no paper carries B’s number, and B’s player is paid B’s amount', async () => {
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'A' });
     try {
-      // A ran online once: the upstream gave it its id, kept in the data folder.
+      // A ran online once: the upstream gave it its id, journalled before it was used.
       const a = await idAtStart(ledger, true);
       assert.ok(a !== undefined);
+      assert.deepEqual(assignments(ledger), [{ machineId: a, authority: 'upstream' }]);
       const b = await machineIdOf(db, 'B');
       assert.notEqual(a, b);
       // B printed its sequence 2 (100.00); A's tickets will be its sequences 1 and 2.
@@ -63,35 +72,43 @@ describe('floor-validation.json holding another table’s id', () => {
       assert.deepEqual(await registerIssue(db, 'B', bOwn), { ok: true });
       assert.deepEqual(await registerPrinted(db, 'B', bOwn), { ok: true });
 
-      // While A was off, B's id was written into A's file, well formed.
+      // While A was off, B's id was written into A's data folder, well formed, as an older version kept it.
       writeFileSync(file(), JSON.stringify({ v: 1, machineId: b }));
-      assert.equal(await idAtStart(ledger, false), b, 'offline, A numbers under the swapped id');
+      assert.equal(await idAtStart(ledger, false), a, 'offline, A numbers under its journal’s id, not the file’s');
 
-      // A's offline tickets under B's id: their words refused as another issuer's, an alarm each.
-      const a1 = ticket(b, 1, 50_000);
-      const a2 = ticket(b, 2, 70_000);
+      // A's offline tickets are its own: the upstream takes their words, and no number is B's.
+      const a1 = ticket(a, 1, 50_000);
+      const a2 = ticket(a, 2, 70_000);
       for (const t of [a1, a2]) {
-        const word = await registerIssue(db, 'A', t);
-        assert.equal(word.ok ? 'ok' : word.error, 'foreign-issuer');
+        assert.deepEqual(await registerIssue(db, 'A', t), { ok: true });
+        assert.deepEqual(await registerPrinted(db, 'A', t), { ok: true });
       }
+      assert.notEqual(a2.validation, bOwn.validation, 'A’s sequence 2 is not B’s number');
       const alarms = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM alarms WHERE terminal_id = 'A' AND kind = 'ticket-foreign-issuer'`);
-      assert.ok((alarms.rows[0]?.n ?? 0) >= 1, 'alarmed');
-      // Sequence 1: no table's ticket has that number: paid nowhere.
-      const paid1 = await redeemAtC(a1.validation);
-      assert.equal(paid1.kind === 'refused' ? paid1.reason : paid1.kind, 'unknown');
-      // Sequence 2 is B's own number: A's 700.00 paper is paid as B's 100.00, once; B's player's is then refused.
-      assert.equal(a2.validation, bOwn.validation, 'the same 18 digits');
-      const stackedAtC = requestId();
-      const paid2 = await redeemAtC(a2.validation, stackedAtC);
-      assert.equal(paid2.kind === 'approved' ? paid2.amount : paid2.reason, 10_000, 'B’s ticket’s amount, not A’s');
-      assert.deepEqual(await confirmIn(db, 'C', stackedAtC, { validation: a2.validation, station: 2 }), { ok: true });
-      const bPlayer = await redeemAtC(bOwn.validation);
-      assert.equal(bPlayer.kind === 'refused' ? bPlayer.reason : bPlayer.kind, 'already-paid', 'B’s player’s own paper refused');
+      assert.equal(alarms.rows[0]?.n ?? 0, 0, 'no ticket of another issuer');
+      // A's 700.00 paper is paid as itself; B's player's 100.00 as B's, once each.
+      for (const [t, amount] of [
+        [a2, 70_000],
+        [bOwn, 10_000],
+      ] as const) {
+        const stacked = requestId();
+        const paid = await redeemAtC(t.validation, stacked);
+        assert.equal(paid.kind === 'approved' ? paid.amount : paid.reason, amount);
+        assert.deepEqual(await confirmIn(db, 'C', stacked, { validation: t.validation, station: 2 }), { ok: true });
+      }
 
-      // The upstream back: its id for A wins, proposing the swapped one changes nothing, and it is kept in the file.
+      // The upstream back: its id for A, the one journalled, is not journalled again; the file is left as found.
       assert.equal(await idAtStart(ledger, true), a);
-      assert.deepEqual(JSON.parse(readFileSync(file(), 'utf8')), { v: 1, machineId: a });
-      assert.equal(await idAtStart(ledger, false), a, 'the next offline start numbers under A’s own id');
+      assert.equal(assignments(ledger).length, 1, 'an answer the journal already holds adds no entry');
+      assert.deepEqual(JSON.parse(readFileSync(file(), 'utf8')), { v: 1, machineId: b }, 'the table neither reads nor writes the file');
+      assert.equal(await idAtStart(ledger, false), a);
+
+      // The entry reaches the upstream with the journal: its ingest takes the new type.
+      const batch = readBatch(ledger, 0, 1_000, 1_000_000);
+      const r = await ingest(db, { terminalId: 'A', prevHash: batch.prevHash, entries: batch.entries });
+      assert.deepEqual(r.status === 200 ? r.ackedSeq : r, ledger.headOf().seq, 'stored to the head');
+      const kept = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM journal WHERE terminal_id = 'A' AND type = 'ticket.machine-id'`);
+      assert.equal(kept.rows[0]?.n, 1);
     } finally {
       ledger.close();
     }

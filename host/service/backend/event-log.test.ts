@@ -247,4 +247,14 @@ describe('the event log of service mode', () => {
     });
     ledger.close();
   });
+
+  it('says a validation id given to the table by key: the id, and who gave it (the upstream, the casino system)', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const up = ledger.append({ type: 'ticket.machine-id', payload: { machineId: 8_388_609, authority: 'upstream' } }).entry.seq;
+    const sas = ledger.append({ type: 'ticket.machine-id', payload: { machineId: 0x0b_ee_f0, authority: 'sas' } }).entry.seq;
+    const rows = eventLogReader({ ledger }).list({ filter: {}, offset: 0, limit: 40 }).entries;
+    assert.deepEqual(rows.find((r) => r.seq === up)?.said, { key: 'journalSaid.validationIdUpstream', values: { machineId: 8_388_609 } });
+    assert.deepEqual(rows.find((r) => r.seq === sas)?.said, { key: 'journalSaid.validationIdSas', values: { machineId: 0x0b_ee_f0 } });
+    ledger.close();
+  });
 });

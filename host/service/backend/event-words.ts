@@ -159,7 +159,7 @@ function doorSaid(f: Fields, station: number | null): JournalSaidPayload | null 
   return station === null ? said('doorAtTable', { door }) : said('doorAtStation', { station, door });
 }
 
-/** An entry of the table's own: a door, a start, a service session, a shoe. */
+/** An entry of the table's own: a door, a start, a service session, a shoe, a validation id given. */
 function tableSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields): JournalSaidPayload | null {
   switch (type) {
     case 'door.open':
@@ -180,6 +180,12 @@ function tableSaid(type: string, p: Readonly<Record<string, unknown>>, f: Fields
     }
     case 'shoe.change':
       return p.event === 'loaded' ? said('shoeLoaded') : p.event === 'cut-card' ? said('shoeCutCard') : null;
+    case 'ticket.machine-id': {
+      // The validation id an authority gave the table (the upstream's, or the casino system's by 0x4C).
+      const machineId = safe(p.machineId);
+      if (machineId === null) return null;
+      return p.authority === 'upstream' ? said('validationIdUpstream', { machineId }) : p.authority === 'sas' ? said('validationIdSas', { machineId }) : null;
+    }
     case 'service.action':
       return serviceActSaid(f, p.say);
     default:

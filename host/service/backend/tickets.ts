@@ -1,7 +1,7 @@
 import type { PrinterFault } from '../../../hardware/printer/condition.js';
 import { openTilts, type NewEntry } from '../../../ledger/index.js';
 import { ticketLog, type TicketLogRow } from '../../../ledger/ticket-log.js';
-import { lastMachineTicket } from '../../../ledger/ticket-queries.js';
+import { journalledMachineId } from '../../../ledger/machine-id-queries.js';
 import type { NotPrintedReason } from '../../../hardware/printer/judge.js';
 import {
   TICKET_NOT_PRINTED_REASONS,
@@ -111,12 +111,12 @@ export function tickets(
       const log = ticketLog(d.ledger);
       return {
         limit: d.config.tickets.limit,
-        // Under SAS the id is the one long poll 0x4C set, never the configuration's; else the one the
-        // table numbers under (the upstream's, when it has said), as host/floor/ticket-out.ts does.
+        // Under SAS the id is the one long poll 0x4C set (journalled), never the configuration's; else the
+        // one the table numbers under (the upstream's, when it has said), as host/floor/ticket-out.ts does.
         machineId:
           d.config.tickets.authority === 'sas'
-            ? (lastMachineTicket(d.ledger, 'sas')?.terms.machineId ?? null)
-            : (d.floor?.tickets.numberingId?.() ?? lastMachineTicket(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null),
+            ? journalledMachineId(d.ledger, 'sas')
+            : (d.floor?.tickets.numberingId?.() ?? journalledMachineId(d.ledger, 'upstream') ?? d.config.tickets.machineId ?? null),
         printers: (d.printers?.statuses() ?? []).map(printerRow),
         // Read from the journal: the fault record is the `tilt.raise` entry, open until its `tilt.clear`.
         faults: openTilts(d.ledger).flatMap((f) => {

@@ -33,6 +33,7 @@ export const EVENT_GROUPS = {
     'ticket.redeem.returned',
     'ticket.validation.request',
     'ticket.validation.end',
+    'ticket.machine-id',
   ],
 } as const;
 export type EventGroup = keyof typeof EVENT_GROUPS;
