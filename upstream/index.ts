@@ -22,7 +22,17 @@ export { enrolTerminal, EnrolError, revokeTerminal } from './auth.js';
 export { ingest, type IngestBatch, type IngestResult } from './ingest.js';
 export { receiptStatement, ReceiptSigner, type Receipt } from './receipts.js';
 export { verifyChain, findGaps, listTerminals, meters, rounds, entries, alarms } from './queries.js';
-export { putUser, disableUser, listUsers, UserError, BackofficeRole, MIN_PASSWORD_LENGTH, SCRYPT, type BackofficeUser } from './backoffice/index.js';
+export {
+  putUser,
+  disableUser,
+  listUsers,
+  UserError,
+  BackofficeRole,
+  MIN_PASSWORD_LENGTH,
+  SCRYPT,
+  backofficeHosts,
+  type BackofficeUser,
+} from './backoffice/index.js';
 export { startLocalCluster, findPgBin, type LocalCluster } from './local-cluster.js';
 export { freePort } from './free-port.js';
 export {

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { setImmediate } from 'node:timers/promises';
 import { createSecureContext } from 'node:tls';
 import path from 'node:path';
 import {
   AdminTokenError,
+  backofficeHosts,
   checkTokens,
   DEFAULT_SKEW_MARGIN_SECONDS,
   startUpstream,
@@ -28,7 +30,7 @@ export const command = defineCommand({
   summary:
     'The upstream service. Serve behind a TLS-terminating proxy (or on loopback), or with\n--tls-cert/--tls-key: kiosks accept https:// only, except loopback.',
   usage:
-    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] --admin-token-file F [--query-token-file F] [--metrics-token-file F] [--listen HOST:PORT] [--trust-proxy ADDR,…] [--tls-cert PEM --tls-key PEM] [--transfer-open-after SECONDS] [--transfer-clock-skew SECONDS]',
+    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] --admin-token-file F [--query-token-file F] [--metrics-token-file F] [--listen HOST:PORT] [--trust-proxy ADDR,…] [--backoffice-host NAME,…] [--tls-cert PEM --tls-key PEM] [--transfer-open-after SECONDS] [--transfer-clock-skew SECONDS]',
   options: {
     ...DB_OPTIONS,
     listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
@@ -47,6 +49,11 @@ export const command = defineCommand({
       type: 'string',
       value: 'ADDR,…',
       help: "believe X-Forwarded-For from these proxy addresses/CIDRs (default: none;\nthe rate limits then count the proxy's address)",
+    },
+    'backoffice-host': {
+      type: 'string',
+      value: 'NAME,…',
+      help: "the host names the back office is opened under (besides --listen's, localhost and\nany address); a page under another name is refused (421: DNS rebinding)",
     },
     'backoffice-dir': {
       type: 'string',
@@ -116,6 +123,22 @@ function tlsPair(certFile: string, keyFile: string): { cert: Buffer; key: Buffer
   return pair;
 }
 
+/**
+ * The names the back office answers to (upstream/backoffice/hosts.ts): those given, and the
+ * listening host when it is a name; checked here, so a list that is no list of names is a usage
+ * error before the database is opened.
+ */
+function backofficeNames(given: unknown, listen: string): string[] {
+  const names = typeof given === 'string' ? given.split(',').map((n) => n.trim()) : [];
+  if (isIP(listen) === 0) names.push(listen);
+  try {
+    backofficeHosts(names);
+  } catch (e) {
+    throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n${command.usage}`, { cause: e });
+  }
+  return names;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
   // No silent in-memory default: an upstream that forgets on restart is worse than none.
@@ -159,6 +182,7 @@ async function serveUnder(v: Values, db: { pg?: string; dataDir?: string }, fold
         .map((a) => a.trim())
         .filter(Boolean)
     : false;
+  const hosts = backofficeNames(v['backoffice-host'], host);
   if (Boolean(v['tls-cert']) !== Boolean(v['tls-key'])) throw new UsageError(`--tls-cert and --tls-key go together\n${command.usage}`);
   const tls = v['tls-cert'] ? tlsPair(String(v['tls-cert']), String(v['tls-key'])) : undefined;
   const openAfterSeconds = Number(v['transfer-open-after'] ?? '300');
@@ -182,7 +206,7 @@ async function serveUnder(v: Values, db: { pg?: string; dataDir?: string }, fold
     trustProxy,
     ...(tls ? { tls } : {}),
     transfers: { openAfterSeconds, skewMarginSeconds, everySeconds: 60 },
-    backoffice: { pageDir: String(v['backoffice-dir'] ?? defaultBackofficeDir()) },
+    backoffice: { pageDir: String(v['backoffice-dir'] ?? defaultBackofficeDir()), hosts },
   });
   // PGlite's initdb does not let the event loop poll: a signal sent during it is seen once the loop
   // has polled (a turn of it, from the check phase to the next).

@@ -17,7 +17,7 @@ const secure = { 'x-forwarded-proto': 'https', host: 'backoffice.casino.example'
 describe('the session cookie over HTTPS', () => {
   it('is __Host- and Secure, and the plain name carries no session', async () => {
     const opened = await openDatabase('pglite');
-    const app = await buildServer({ db: opened.db, trustProxy: [PROXY], backoffice: { signInPerMinute: 10_000 } });
+    const app = await buildServer({ db: opened.db, trustProxy: [PROXY], backoffice: { signInPerMinute: 10_000, hosts: ['backoffice.casino.example'] } });
     try {
       await putUser(opened.db, { name: 'mallory', role: 'viewer', password: PASSWORD, by: 'test' }, FAST);
       const signedIn = await app.inject({

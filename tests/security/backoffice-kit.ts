@@ -27,7 +27,9 @@ export interface BackofficeKit {
  * with it, the throttle reads a clock of its own that stands still, as a monotonic clock does while
  * the wall clock is stepped (production's throttle reads `performance.now`).
  */
-export async function backofficeKit(options: { signInPerMinute?: number; database?: Database; throttleOnItsOwnClock?: boolean } = {}): Promise<BackofficeKit> {
+export async function backofficeKit(
+  options: { signInPerMinute?: number; database?: Database; throttleOnItsOwnClock?: boolean; hosts?: string[] } = {},
+): Promise<BackofficeKit> {
   const opened = await openDatabase(options.database ?? 'pglite');
   const db = opened.db;
   const clock = { now: Date.UTC(2026, 10, 26, 8, 0, 0) };
@@ -36,7 +38,10 @@ export async function backofficeKit(options: { signInPerMinute?: number; databas
     for (const role of ROLES) await putUser(db, { name: role, role, password: PASSWORD, by: 'test' }, FAST);
     const still = clock.now;
     const throttle = { throttleNow: options.throttleOnItsOwnClock ? () => still : () => clock.now };
-    app = await buildServer({ db, backoffice: { now: () => clock.now, ...throttle, signInPerMinute: options.signInPerMinute ?? 10_000 } });
+    app = await buildServer({
+      db,
+      backoffice: { now: () => clock.now, ...throttle, signInPerMinute: options.signInPerMinute ?? 10_000, ...(options.hosts ? { hosts: options.hosts } : {}) },
+    });
   } catch (e) {
     await opened.close();
     throw e;

@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from './audit.js';
 import { hijackKeepingCookie } from './guard.js';
+import { backofficeHosts, refuseOtherHosts } from './hosts.js';
 import { FloorHub, type FloorStreamLimits } from './floor-hub.js';
 import { reportRoutes } from './report-routes.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
@@ -20,6 +21,11 @@ export interface BackofficeServerOptions extends Omit<BackofficeOptions, 'db'> {
   pageDir?: string;
   /** The live floor's pace and per-client bound (floor-hub.ts); the defaults are production's. */
   floorStream?: FloorStreamLimits;
+  /**
+   * The host names the back office answers to besides `localhost` and any address (hosts.ts): a
+   * request under /backoffice by another name is refused 421 before any route (DNS rebinding).
+   */
+  hosts?: readonly string[];
 }
 
 const DEFAULT_PAGE = fileURLToPath(new URL('../../dist/backoffice', import.meta.url));
@@ -58,6 +64,8 @@ const REFUSAL_TEXT = {
  */
 export function attachBackoffice(app: FastifyInstance, options: BackofficeOptions & BackofficeServerOptions): { register(): Promise<void> } {
   const now = options.now ?? Date.now;
+  // Checked first: a list that is no list of names stops the start before anything listens.
+  refuseOtherHosts(app, backofficeHosts(options.hosts));
   const hub = new FloorHub(options.db, now, options.floorStream, app.log);
   app.addHook('onResponse', async (req, reply) => {
     if (reply.statusCode !== 200 || (req.url !== '/v1/ingest' && req.url !== '/v1/heartbeat')) return;
@@ -136,3 +144,4 @@ export { putUser, disableUser, listUsers, UserError, type BackofficeUser } from 
 export { BackofficeRole } from './roles.js';
 export { MIN_PASSWORD_LENGTH, SCRYPT } from './password.js';
 export { ordersFor } from './config-requests.js';
+export { backofficeHosts } from './hosts.js';
