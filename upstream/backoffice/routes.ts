@@ -152,9 +152,16 @@ async function signInRoute(signIn: FastifyInstance, db: Db, throttle: SignInThro
     const begun = throttle.begin(name, address);
     if ('waitMs' in begun) {
       const wait = begun.waitMs;
-      await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'throttled', waitMs: wait } });
+      // `by: 'account'`: held by the account's failures from every address (throttle.ts, AccountTotals), not this address's.
+      await audit(db, {
+        actor: name,
+        address,
+        action: 'sign-in.refused',
+        detail: { reason: 'throttled', waitMs: wait, ...(begun.by ? { by: begun.by } : {}) },
+      });
       reply.header('retry-after', String(Math.ceil(wait / 1000)));
-      return reply.code(429).send({ error: 'throttled', message: 'too many wrong passwords from here: wait', retryAfterSeconds: Math.ceil(wait / 1000) });
+      const why = begun.by === 'account' ? 'too many wrong passwords for this account' : 'too many wrong passwords from here';
+      return reply.code(429).send({ error: 'throttled', message: `${why}: wait`, retryAfterSeconds: Math.ceil(wait / 1000) });
     }
     let user: Awaited<ReturnType<typeof checkPassword>>;
     try {

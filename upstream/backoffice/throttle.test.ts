@@ -4,7 +4,7 @@
 // over the real route).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clientOf, FREE, SignInThrottle } from './throttle.js';
+import { ACCOUNT_FREE, clientOf, FREE, MAX_LOCK_MS, SignInThrottle } from './throttle.js';
 
 const ADDRESS = '203.0.113.5';
 
@@ -118,5 +118,41 @@ describe("SignInThrottle's own clock", () => {
     ])
       assert.equal(clientOf(a), '203.0.113.5', a);
     assert.notEqual(clientOf('::ffff:cb00:7106'), clientOf('::ffff:cb00:7105'));
+  });
+});
+
+// An account's failures from every address together (AccountTotals): a guesser's addresses each
+// under their own pair's lock still lock the account, but not for a client that signed in to it.
+describe("SignInThrottle: an account's total", () => {
+  /** One wrong password for `ana` from each of `n` fresh addresses, after `from`. */
+  function guesses(t: SignInThrottle, n: number, from: number): number {
+    let checked = 0;
+    for (let i = from; i < from + n; i++) {
+      const b = t.begin('ana', `198.51.100.${i}`);
+      if ('attempt' in b) {
+        checked += 1;
+        b.attempt.failed();
+      }
+    }
+    return checked;
+  }
+
+  it('locks the account for new clients past ACCOUNT_FREE, never for one that signed in, and a success gives no budget back', () => {
+    const { clock, t } = throttle();
+    const desk = t.begin('ana', '10.1.1.30');
+    assert.ok('attempt' in desk);
+    desk.attempt.succeeded();
+    assert.equal(guesses(t, 100, 0), ACCOUNT_FREE + 1);
+    const stranger = t.begin('ana', '198.51.100.200');
+    assert.ok('waitMs' in stranger && stranger.by === 'account', JSON.stringify(stranger));
+    assert.ok('attempt' in t.begin('bea', '198.51.100.200'), 'another account is not held');
+    const again = t.begin('ana', '10.1.1.30');
+    assert.ok('attempt' in again, 'the client that signed in is not held by the account');
+    again.attempt.succeeded();
+    clock.now += 1000;
+    assert.equal(guesses(t, 10, 100), 1, 'the success gave the guesser no free guesses back: one, then a lock of 2 s');
+    // Long after the last failure, counted from nothing again.
+    clock.now += 2 * MAX_LOCK_MS + 1;
+    assert.equal(guesses(t, 100, 110), ACCOUNT_FREE + 1);
   });
 });

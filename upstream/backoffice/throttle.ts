@@ -6,13 +6,21 @@ import { isIP, SocketAddress } from 'node:net';
  * looked at, and are not counted: so a thousand wrong passwords from one address
  * - let nobody in (each is refused, checked or not), and
  * - lock nobody out for ever: the pair opens at most MAX_LOCK_MS after the last checked failure,
- *   and the same account from any other address is not slowed at all.
+ *   and the same account from any other address is not slowed by it (past ACCOUNT_FREE of the
+ *   account's failures from all addresses, only those it has signed in from are not).
  * An attempt is counted when it is let through to the password check, before the check's 0.1 s,
  * and ended with its answer (`begin`): attempts sent together are let through no further than the
- * same attempts one after another. A success forgets the pair. Kept in memory: a restart forgets every count, which only gives a
+ * same attempts one after another. A success forgets the pair. The account's failures from every
+ * address are counted too (ACCOUNT_FREE, `AccountTotals`). Kept in memory: a restart forgets every count, which only gives a
  * guesser FREE more tries, and several instances behind one balancer each count their own.
  */
 export const FREE = 5;
+/**
+ * An account's failures from every address together that cost nothing; each one past them locks the
+ * account, as a pair's past FREE lock the pair, for every address it has not signed in from
+ * (`AccountTotals`). Counted per pair only, a guesser with 200 addresses had 1,000 passwords checked.
+ */
+export const ACCOUNT_FREE = 20;
 export const MAX_LOCK_MS = 15 * 60_000;
 /** A pair whose last failure is older than this starts again from nothing. */
 const FORGET_MS = 2 * MAX_LOCK_MS;
@@ -42,6 +50,7 @@ export interface Attempt {
 
 export class SignInThrottle {
   private readonly pairs = new Map<string, Pair>();
+  private readonly accounts = new AccountTotals();
   /** `now` counts milliseconds on a clock that never steps (a stepped wall clock would open or prolong a lock). */
   constructor(private readonly now: () => number = () => performance.now()) {}
 
@@ -56,7 +65,7 @@ export class SignInThrottle {
    * another would be: while the pair is free, as many as its failures left before a lock plus one;
    * past that, one at a time, and none while it is locked.
    */
-  begin(account: string, address: string): { attempt: Attempt } | { waitMs: number } {
+  begin(account: string, address: string): { attempt: Attempt } | { waitMs: number; by?: 'account' } {
     const key = this.key(account, address);
     const now = this.now();
     let p = this.pairs.get(key);
@@ -66,6 +75,8 @@ export class SignInThrottle {
     }
     if (p && p.lockedUntil > now) return { waitMs: p.lockedUntil - now };
     if (p && p.inFlight > 0 && p.failures + p.inFlight > FREE) return { waitMs: BUSY_WAIT_MS };
+    const ofAccount = this.accounts.begin(account, clientOf(address), now);
+    if ('waitMs' in ofAccount) return { waitMs: ofAccount.waitMs, by: 'account' };
     const pair = p ?? this.remember(key, { failures: 0, lastFailure: now, lockedUntil: 0, inFlight: 0 });
     pair.inFlight += 1;
     let ended = false;
@@ -74,6 +85,7 @@ export class SignInThrottle {
       ended = true;
       // The pair it was counted in, unless a success or the bound on memory has forgotten it since.
       if (this.pairs.get(key) === pair) pair.inFlight -= 1;
+      ofAccount.end(outcome, this.now());
       if (outcome === 'failed') this.failed(key);
       if (outcome === 'succeeded') this.pairs.delete(key);
     };
@@ -84,10 +96,8 @@ export class SignInThrottle {
     const now = this.now();
     const p = this.pairs.get(key) ?? { failures: 0, lastFailure: now, lockedUntil: 0, inFlight: 0 };
     p.failures = now - p.lastFailure <= FORGET_MS ? p.failures + 1 : 1;
-    const over = p.failures - FREE;
-    const lockMs = over > 0 ? Math.min(MAX_LOCK_MS, 1000 * 2 ** Math.min(over - 1, 30)) : 0;
     p.lastFailure = now;
-    p.lockedUntil = now + lockMs;
+    p.lockedUntil = now + lockFor(p.failures, FREE);
     this.remember(key, p);
   }
 
@@ -100,6 +110,71 @@ export class SignInThrottle {
       if (!oldest.done) this.pairs.delete(oldest.value);
     }
     return p;
+  }
+}
+
+/** The lock after `failures`: none up to `free`, then 1 s doubling with each failure, never past MAX_LOCK_MS. */
+function lockFor(failures: number, free: number): number {
+  const over = failures - free;
+  return over > 0 ? Math.min(MAX_LOCK_MS, 1000 * 2 ** Math.min(over - 1, 30)) : 0;
+}
+
+interface Account extends Pair {
+  /** Clients that signed in to the account since the start: the account's lock does not hold them (the newest KNOWN_CLIENTS). */
+  known: Set<string>;
+}
+
+/** Clients remembered per account as having signed in to it. */
+const KNOWN_CLIENTS = 32;
+
+/**
+ * An account's wrong passwords from every address together, in the pairs' style: ACCOUNT_FREE cost
+ * nothing, each one past them locks the account for twice as long as the one before, and attempts
+ * are counted when let through (as many at once as failures are left, plus one). The lock holds
+ * every client but those that signed in to the account since the start, so a guesser's failures do
+ * not keep the staff's own screens out (each still held by its own pair); a success forgets
+ * nothing of the count, or a guesser's budget would come back each time the user signed in.
+ */
+class AccountTotals {
+  private readonly accounts = new Map<string, Account>();
+
+  begin(account: string, client: string, now: number): { waitMs: number } | { end(outcome: 'failed' | 'succeeded' | 'abandoned', now: number): void } {
+    const a = this.accounts.get(account);
+    // Its last failure long past: counted from nothing again, its known clients kept.
+    if (a && a.inFlight === 0 && now - a.lastFailure > FORGET_MS) {
+      a.failures = 0;
+      a.lockedUntil = 0;
+    }
+    const held = a !== undefined && !a.known.has(client);
+    if (a && held && a.lockedUntil > now) return { waitMs: a.lockedUntil - now };
+    if (a && held && a.inFlight > 0 && a.failures + a.inFlight > ACCOUNT_FREE) return { waitMs: BUSY_WAIT_MS };
+    const acct = a ?? this.remember(account, { failures: 0, lastFailure: now, lockedUntil: 0, inFlight: 0, known: new Set() });
+    acct.inFlight += 1;
+    return {
+      end: (outcome, at) => {
+        if (this.accounts.get(account) !== acct) return;
+        acct.inFlight -= 1;
+        if (outcome === 'succeeded') {
+          acct.known.delete(client);
+          acct.known.add(client);
+          if (acct.known.size > KNOWN_CLIENTS) acct.known.delete(acct.known.values().next().value ?? client);
+        }
+        if (outcome !== 'failed') return;
+        acct.failures = at - acct.lastFailure <= FORGET_MS ? acct.failures + 1 : 1;
+        acct.lastFailure = at;
+        acct.lockedUntil = at + lockFor(acct.failures, ACCOUNT_FREE);
+      },
+    };
+  }
+
+  /** Past MAX_PAIRS accounts (made-up names) the oldest is forgotten. */
+  private remember(account: string, a: Account): Account {
+    this.accounts.set(account, a);
+    if (this.accounts.size > MAX_PAIRS) {
+      const oldest = this.accounts.keys().next();
+      if (!oldest.done) this.accounts.delete(oldest.value);
+    }
+    return a;
   }
 }
 
