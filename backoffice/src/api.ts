@@ -150,6 +150,8 @@ export type AuditPage = z.infer<typeof AuditPage>;
 /** What a page of the audit log is asked for: one action, one actor, older than an id. */
 export interface AuditFilter {
   action?: string;
+  /** Every action but this one (the upstream's `notAction`); never with `action`. */
+  notAction?: string;
   actor?: string;
   before?: number;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { actionWord, AUDIT_ACTIONS, auditQuery, auditRows } from './audit-page.js';
+import { actionWord, AUDIT_ACTIONS, auditFilter, auditQuery, auditRows } from './audit-page.js';
 import { words } from './i18n.js';
 import { countTag, textOf, useStubDocument } from './stub-document.js';
 
@@ -24,6 +24,17 @@ describe("the audit log's page", () => {
     assert.equal(auditQuery({ action: 'config.approve' }), '?action=config.approve');
     assert.equal(auditQuery({ action: 'settings.change', actor: 'ana lei&x=1', before: 120 }), '?action=settings.change&actor=ana+lei%26x%3D1&before=120');
     assert.equal(auditQuery({ actor: '', before: 7 }), '?before=7');
+    assert.equal(auditQuery({ notAction: 'sign-in.refused', before: 9 }), '?notAction=sign-in.refused&before=9');
+  });
+
+  it("leaves the chosen action out when asked (every action but the refused sign-ins), in each language's words", () => {
+    assert.deepEqual(auditFilter({ action: 'sign-in.refused', allBut: true, actor: ' ana ' }), { notAction: 'sign-in.refused', actor: 'ana' });
+    assert.deepEqual(auditFilter({ action: 'sign-in.refused', allBut: false, actor: '' }), { action: 'sign-in.refused' });
+    assert.deepEqual(auditFilter({ action: '', allBut: true, actor: '' }), {}, 'no action chosen: nothing left out');
+    const said = (['en', 'pt', 'zh-Hant', 'zh-Hans'] as const).map((l) => words(l).t('backoffice.audit.allBut'));
+    for (const s of said) assert.doesNotMatch(s, /backoffice\.audit/);
+    for (const s of said.slice(1)) assert.notEqual(s, said[0], 'in its own language');
+    assert.equal(said[0], 'Every action but this one');
   });
 
   it('lists a page’s rows with who, from where and what, or says there are none', () => {

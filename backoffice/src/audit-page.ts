@@ -36,6 +36,7 @@ export function actionWord(t: Words['t'], action: string): string {
 export function auditQuery(f: AuditFilter): string {
   const q = new URLSearchParams();
   if (f.action) q.set('action', f.action);
+  if (f.notAction) q.set('notAction', f.notAction);
   if (f.actor) q.set('actor', f.actor);
   if (f.before !== undefined) q.set('before', String(f.before));
   const s = q.toString();
@@ -75,6 +76,21 @@ export function auditRows(w: Words, page: AuditPage): HTMLElement {
   );
 }
 
+/**
+ * The filter the form asks for: the action chosen, or with «every action but this one» ticked every
+ * other (the refused sign-ins left out, to see what was done behind their flood), and who.
+ */
+export function auditFilter(form: { action: string; allBut: boolean; actor: string }): AuditFilter {
+  const who = form.actor.trim();
+  const action = form.action ? (form.allBut ? { notAction: form.action } : { action: form.action }) : {};
+  return { ...action, ...(who ? { actor: who } : {}) };
+}
+
+/** The filter without its cursor: the newest page of the same rows. */
+function newestOf(f: AuditFilter): AuditFilter {
+  return { ...(f.action ? { action: f.action } : {}), ...(f.notAction ? { notAction: f.notAction } : {}), ...(f.actor ? { actor: f.actor } : {}) };
+}
+
 function filterForm(w: Words, show: (f: AuditFilter) => void): HTMLFormElement {
   const t = w.t;
   const action = h(
@@ -90,17 +106,18 @@ function filterForm(w: Words, show: (f: AuditFilter) => void): HTMLFormElement {
     placeholder: t('backoffice.audit.actor'),
     'data-testid': 'audit-actor',
   });
+  const allBut = h('input', { type: 'checkbox', name: 'allBut', 'data-testid': 'audit-all-but' });
   const form = h(
     'form',
     { class: 'audit-filter' },
     h('label', {}, t('backoffice.audit.action'), action),
+    h('label', {}, allBut, t('backoffice.audit.allBut')),
     h('label', {}, t('backoffice.audit.actor'), actor),
     h('button', { type: 'submit' }, t('backoffice.audit.show')),
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const who = actor.value.trim();
-    show({ ...(action.value ? { action: action.value } : {}), ...(who ? { actor: who } : {}) });
+    show(auditFilter({ action: action.value, allBut: allBut.checked, actor: actor.value }));
   });
   return form;
 }
@@ -141,7 +158,7 @@ export async function auditPage(w: Words, load: (f: AuditFilter) => Promise<Audi
   newer.addEventListener('click', () => {
     const back = cursors.slice(0, -1);
     const before = cursors.at(-1) ?? 0;
-    go({ ...(filter.action ? { action: filter.action } : {}), ...(filter.actor ? { actor: filter.actor } : {}), ...(before === 0 ? {} : { before }) }, back);
+    go({ ...newestOf(filter), ...(before === 0 ? {} : { before }) }, back);
   });
   await show({}, []);
   return h(

@@ -59,6 +59,16 @@ test('a settings change behind 250 refused sign-ins is found by its action and b
   await expect(rows.first()).toContainText('administrator');
   await expect(page.getByTestId('audit-older')).toBeHidden();
 
+  // Every action but the refused sign-ins: what was done behind the flood, on one page.
+  await page.getByTestId('audit-action').selectOption('sign-in.refused');
+  await page.getByTestId('audit-all-but').check();
+  await page.locator('form.audit-filter button[type=submit]').click();
+  await expect(page.locator('[data-testid=audit-rows] tbody tr[data-action="sign-in.refused"]')).toHaveCount(0);
+  await expect(page.locator('[data-testid=audit-rows] tbody tr[data-action="settings.change"]')).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute('data-id', newest ?? '');
+  await expect(page.getByTestId('audit-older')).toBeHidden();
+  await page.getByTestId('audit-all-but').uncheck();
+
   await page.getByTestId('audit-action').selectOption('');
   await page.locator('form.audit-filter button[type=submit]').click();
   await expect(rows.first()).toHaveAttribute('data-id', newest ?? '');

@@ -83,6 +83,41 @@ describe('the audit log under a flood of refused sign-ins', () => {
     assert.deepEqual((await read(`?action=settings.change&before=${settings}`)).rows, []);
   });
 
+  it('leaves one action out: everything but the refused sign-ins, newest first, with the cursor and the actor', async () => {
+    const { app } = held.kit;
+    const changed = await post(app, held.who, '/backoffice/api/settings', { offlineLimitSeconds: 120 });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const allBut = await read('?notAction=sign-in.refused&limit=500');
+    assert.deepEqual(
+      allBut.rows.map((r) => [r.action, r.actor]),
+      [
+        ['settings.change', 'administrator'],
+        ['settings.change', 'administrator'],
+        ['sign-in', 'administrator'],
+        // The kit's four users, one a role.
+        ...Array.from({ length: 4 }, () => ['user.add', 'test']),
+      ],
+    );
+    assert.equal(allBut.older, null);
+    const ids = allBut.rows.map((r) => r.id);
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => b - a),
+      'newest first',
+    );
+    const older = await read(`?notAction=sign-in.refused&limit=1&before=${ids[0]}`);
+    assert.deepEqual(
+      older.rows.map((r) => r.id),
+      [ids[1]],
+      'older than the newest change: the one before it',
+    );
+    assert.equal(older.older, ids[1]);
+    assert.deepEqual(
+      (await read('?notAction=settings.change&actor=administrator')).rows.map((r) => r.action),
+      ['sign-in'],
+    );
+  });
+
   it('refuses a hostile query with 400 and reads or writes nothing', async () => {
     const { app, db } = held.kit;
     const count = async () => Number((await db.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM audit_log')).rows[0]?.n);
@@ -104,6 +139,11 @@ describe('the audit log under a flood of refused sign-ins', () => {
       '?action=nope',
       "?action=sign-in'%20OR%20'1'%3D'1",
       '?action=',
+      '?notAction=nope',
+      '?notAction=',
+      "?notAction=sign-in'%20OR%20'1'%3D'1",
+      '?notAction=sign-in&notAction=sign-out',
+      '?action=sign-in&notAction=sign-out',
       `?actor=${'a'.repeat(65)}`,
       "?actor=x'%3B%20DROP%20TABLE%20audit_log%3B--",
       '?limit=10&limit=20',

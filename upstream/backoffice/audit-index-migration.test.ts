@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { migrateUpstream, UPSTREAM_LATEST } from '../migrations.js';
 import { openPglite, type Db } from '../sql.js';
-import { AUDIT_PAGE_SQL, auditTrail } from './audit.js';
+import { AUDIT_ACTIONS, AUDIT_PAGE_SQL, auditPageAmongSql, auditTrail } from './audit.js';
 
 async function plan(db: Db, params: unknown[]): Promise<string> {
   const r = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${AUDIT_PAGE_SQL}`, params);
@@ -44,6 +44,17 @@ describe('migration 22: the audit log by action and by actor', () => {
         // A filter's few rows may be fetched by a bitmap and sorted (the planner's choice): only those, never the log's.
         assert.doesNotMatch(p, /Seq Scan|Filter:/, what);
       }
+      // Every action but the refused sign-ins: each other action's newest from its index, never the flood's rows.
+      const others = AUDIT_ACTIONS.filter((a) => a !== 'sign-in.refused');
+      for (const before of [null, 30000]) {
+        const r = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${auditPageAmongSql(others.length)}`, [null, before, 201, ...others]);
+        const p = r.rows.map((x) => x['QUERY PLAN']).join('\n');
+        console.log(`every action but one, before ${before}:\n${p}`);
+        assert.match(p, /audit_log_by_action/);
+        assert.doesNotMatch(p, /Seq Scan on audit_log|Filter:/);
+      }
+      const allBut = await auditTrail(db, { notAction: 'sign-in.refused', limit: 500 });
+      assert.deepEqual(allBut, before, 'the ten approvals, and no refused sign-in');
     } finally {
       await db.close();
     }
