@@ -16,6 +16,7 @@ export const TICKET_RETURN_REASONS = [
   'other-currency',
   'over-limit',
   'offline',
+  'contested',
   'acceptor-returned',
   'acceptor-fault',
   'player-cancelled',

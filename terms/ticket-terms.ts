@@ -122,6 +122,8 @@ export const TICKET_REFUSALS = [
   'over-limit',
   /** The authority did not answer in time, or not believably. */
   'offline',
+  /** Two tables printed this number (a table's id not its own: docs/tito.md, "A contested number"): the cage settles it from the papers. */
+  'contested',
 ] as const;
 export type TicketRefusal = (typeof TICKET_REFUSALS)[number];
 export const TicketRefusal = z.enum(TICKET_REFUSALS);

@@ -5,6 +5,7 @@ import { CURRENCY_SPANS_SQL, CURRENCY_WAITING_SQL, TABLE_CURRENCY_SQL } from './
 import { ROUND_INDEX_SQL } from './backoffice/round-evidence.js';
 import { TICKET_WORD_ONLY_SQL } from './ticket-word-only.js';
 import { REFUSALS_INDEX_SQL } from './tickets.js';
+import { TICKET_CONTESTS_SQL } from './ticket-contests.js';
 import { LAST_HEALTH_AT_SQL } from './backoffice/report-sync.js';
 import { ALARMS_BY_TABLE_SQL } from './backoffice/alarm-acks.js';
 import { AUDIT_INDEX_SQL } from './backoffice/audit.js';
@@ -235,6 +236,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 22,
     name: "back office: the audit log by action and by actor, newest first (its page's filters)",
     sql: AUDIT_INDEX_SQL,
+  },
+  {
+    version: 23,
+    name: 'the numbers a table claimed that its validation id does not make (contested: refused at every table until the cage settles them)',
+    sql: TICKET_CONTESTS_SQL,
   },
 ];
 

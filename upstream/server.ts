@@ -68,8 +68,12 @@ declare module 'fastify' {
   }
 }
 
-/** The service's version in its OpenAPI document: the wire contract's, not the package's. */
-export const API_VERSION = '1.6.0';
+/**
+ * The service's version in its OpenAPI document: the wire contract's, not the package's. 1.7.0: a
+ * redemption may be refused `contested` (a host before it reads that answer as not fitting its
+ * contract, and returns the ticket `offline`: refused all the same).
+ */
+export const API_VERSION = '1.7.0';
 
 /** The upstream service's HTTP API (see docs/upstream.md; GET /openapi.json describes every route). */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {

@@ -81,7 +81,24 @@ export async function ticketByNumber(sql: Sql, validation: string) {
       askedAt: iso(a.asked_at),
       closedAt: at(a.closed_at),
     })),
+    contests: await contestsOf(sql, validation),
   };
+}
+
+/** The tables that claimed this number under an id not theirs (a contested number: ticket-contests.ts), each with its paper's terms, for the cage. */
+async function contestsOf(sql: Sql, validation: string) {
+  const r = await sql.query<{ terminal_id: string; station: number; amount: number; currency: string; issued_at: Date; contested_at: Date }>(
+    'SELECT terminal_id, station, amount, currency, issued_at, contested_at FROM ticket_contests WHERE validation = $1 ORDER BY contested_at, terminal_id',
+    [validation],
+  );
+  return r.rows.map((c) => ({
+    terminalId: c.terminal_id,
+    station: c.station,
+    amount: Number(c.amount),
+    currency: c.currency,
+    issuedAt: iso(c.issued_at),
+    contestedAt: iso(c.contested_at),
+  }));
 }
 
 /**

@@ -136,7 +136,7 @@ export function ticketQueryRoutes(scope: ZodApp, db: Db): void {
     },
     async (req, reply) => {
       const view = await ticketByNumber(db, req.params.validation);
-      return view.ticket || view.attempts.length ? view : reply.code(404).send(view);
+      return view.ticket || view.attempts.length || view.contests.length ? view : reply.code(404).send(view);
     },
   );
 }

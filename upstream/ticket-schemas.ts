@@ -81,6 +81,10 @@ export const TicketView = z
         closedAt: Instant.nullable(),
       }),
     ),
+    /** The tables that registered this number under an id not theirs (`foreign-issuer`): while any, it is refused `contested` everywhere. */
+    contests: z.array(
+      z.strictObject({ terminalId: TerminalId, station: z.number().int(), amount: Minor, currency: z.string(), issuedAt: Instant, contestedAt: Instant }),
+    ),
   })
   .meta({ id: 'TicketView' });
 export const Liability = z

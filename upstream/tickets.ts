@@ -4,11 +4,12 @@ import {
   termsConsistent,
   type MachineTicketTerms,
   type RequestId,
+  TicketRefusal,
   type TicketEntry,
-  type TicketRefusal,
   type TicketTerms,
 } from '../terms/ticket-terms.js';
 import { raiseAlarm } from './alarm.js';
+import { contestNumber, isContested, NOT_CONTESTED } from './ticket-contests.js';
 import type { Db, Sql } from './sql.js';
 
 // The validation authority's register (issue 47 item 4; docs/tito.md): a row per ticket, a row per
@@ -37,10 +38,11 @@ export interface RefusalLimit {
 
 /**
  * The refusals the floor is told of (`ticket-refused`, issue 49 item 3): a number the register never
- * printed or the scheme cannot make (forged, or another system's), and a ticket already paid (a
- * copy presented again). One alarm per attempt (a request asked again is answered, not alarmed).
+ * printed or the scheme cannot make (forged, or another system's), a ticket already paid (a
+ * copy presented again), and a contested number (a paper the cage must see: which table and
+ * station its player is at). One alarm per attempt (a request asked again is answered, not alarmed).
  */
-const ALARMED_REFUSALS: readonly TicketRefusal[] = ['unknown', 'already-paid'];
+const ALARMED_REFUSALS: readonly TicketRefusal[] = ['unknown', 'already-paid', 'contested'];
 
 async function alarmRefusal(tx: Sql, terminal: string, ask: RedeemAsk, reason: TicketRefusal): Promise<void> {
   if (!ALARMED_REFUSALS.includes(reason)) return;
@@ -146,7 +148,9 @@ export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms, 
     mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
   }
   if (!termsConsistent(t) || mine.rows[0]?.machine_id !== t.machineId) {
-    await raiseAlarm(sql, terminal, 'ticket-foreign-issuer', { validation: t.validation, machineId: t.machineId, sequence: t.sequence });
+    // Its paper is out with those digits: the number is contested (refused at every table) until the cage settles it.
+    const said = await contestNumber(sql, terminal, t);
+    await raiseAlarm(sql, terminal, 'ticket-foreign-issuer', { validation: t.validation, machineId: t.machineId, sequence: t.sequence, ...said });
     return no('foreign-issuer', 'the number is not one this table makes under its validation id');
   }
   const ins = await sql.query(
@@ -250,7 +254,7 @@ export async function redeem(db: Db, terminal: string, ask: RedeemAsk, refusals?
     }
     const won = await tx.query<{ amount: number; currency: string }>(
       `UPDATE tickets SET state = 'pending', redeem_terminal = $2, redeem_station = $3, redeem_request = $4, pending_at = now()
-       WHERE validation = $1 AND state = 'printed' AND currency = $5 AND amount <= $6 AND expires_at > now()
+       WHERE validation = $1 AND state = 'printed' AND currency = $5 AND amount <= $6 AND expires_at > now() AND ${NOT_CONTESTED}
        RETURNING amount, currency`,
       [ask.validation, terminal, ask.station, ask.requestId, ask.currency, ask.limit],
     );
@@ -326,6 +330,8 @@ async function whyNot(tx: Sql, ask: RedeemAsk): Promise<{ reason: TicketRefusal;
     [ask.validation],
   );
   const t = r.rows[0];
+  // Claimed by a table whose id does not make it: two papers may carry it, whatever the row says.
+  if (await isContested(tx, ask.validation)) return { reason: 'contested', inPrint: false };
   return { reason: refusalOf(t, ask), inPrint: t?.state === 'issued' };
 }
 
@@ -376,7 +382,7 @@ async function askedAgain(tx: Sql, terminal: string, ask: RedeemAsk): Promise<Re
 }
 
 function isRefusal(r: string | null): r is TicketRefusal {
-  return r !== null && ['unknown', 'already-paid', 'pending-elsewhere', 'expired', 'voided', 'other-currency', 'over-limit', 'offline'].includes(r);
+  return r !== null && TicketRefusal.safeParse(r).success;
 }
 
 /**

@@ -54,6 +54,8 @@ export async function run(argv: string[]): Promise<number> {
             `  ${t.state === 'redeemed' ? 'redeemed' : 'held'} at ${t.redemption.terminalId} station ${t.redemption.station} (request ${t.redemption.requestId}) ${t.redemption.redeemedAt ?? t.redemption.pendingAt ?? ''}`,
           );
       } else console.log('  no ticket has this number');
+      for (const c of view.contests)
+        console.log(`  contested: claimed by ${c.terminalId} station ${c.station}, ${money(c.amount, c.currency)} issued ${c.issuedAt}, at ${c.contestedAt}`);
       for (const a of view.attempts)
         console.log(`  attempt ${a.requestId} at ${a.terminalId} station ${a.station}: ${a.outcome}${a.reason ? ` (${a.reason})` : ''} ${a.askedAt}`);
     }

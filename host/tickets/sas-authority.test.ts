@@ -79,6 +79,8 @@ describe('0x71 FF after exception 0x68: the end the journal holds for the entry 
     assert.deepEqual(reported(returned('over-limit')), rejected(0x84));
     assert.deepEqual(reported(returned('already-paid')), rejected(0x80));
     assert.deepEqual(reported(returned('unknown')), rejected(0x80));
+    // The upstream's refusal of a number two tables printed: a refusal, not a timeout (before: 88).
+    assert.deepEqual(reported(returned('contested')), rejected(0x80));
     assert.deepEqual(reported(returned('offline')), rejected(0x88));
     assert.deepEqual(reported(returned('player-cancelled')), rejected(0x88));
   });

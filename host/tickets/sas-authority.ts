@@ -71,7 +71,16 @@ export interface SasAuthorityDeps {
 }
 
 /** Refusals only the system (or the table's own check before asking it) gives: "rejected by host". */
-const REJECTED: ReadonlySet<(typeof TICKET_RETURNS)[number]> = new Set(['unknown', 'already-paid', 'pending-elsewhere', 'expired', 'voided', 'other-currency']);
+const REJECTED: ReadonlySet<(typeof TICKET_RETURNS)[number]> = new Set([
+  'unknown',
+  'already-paid',
+  'pending-elsewhere',
+  'expired',
+  'voided',
+  'other-currency',
+  // The floor's upstream's (a table that went from it to SAS): refused by its authority, not unanswered.
+  'contested',
+]);
 
 /**
  * What 0x71 FF says of a journalled end (Table 15.12d), as the cycle would have: stacked is 00 with
