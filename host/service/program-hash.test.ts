@@ -116,8 +116,9 @@ describe('program hash', () => {
   it("HOST_RUNTIME_PACKAGES names every package the host's layers import", () => {
     const imported = new Set<string>();
     const scan = (file: string) => {
-      for (const m of readFileSync(path.join(repo, file), 'utf8').matchAll(/^import [^'"]*from '([^'.][^']*)'/gm)) {
-        const spec = m[1] ?? '';
+      // Static imports, and the packages a module loads only when it needs them (`await import('…')`).
+      for (const m of readFileSync(path.join(repo, file), 'utf8').matchAll(/^import [^'"]*from '([^'.][^']*)'|\bimport\('([^'.][^']*)'\)/gm)) {
+        const spec = m[1] ?? m[2] ?? '';
         if (spec.startsWith('node:')) continue;
         imported.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec));
       }

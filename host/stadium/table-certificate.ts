@@ -1,4 +1,3 @@
-import * as x509 from '@peculiar/x509';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -58,6 +57,10 @@ export async function tableCertificate(dataDir: string, tableId: string, address
   const found = readTableCertificate(dataDir);
   if (found) return found;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Loaded here, on the one start that makes the pair, not with every module that reaches this one
+  // (the host's start, the command line, a test): its asn1 schemas cost ~0.1 s of CPU to load
+  // (docs/testing.md, 8 December). Still a runtime package of the host (HOST_RUNTIME_PACKAGES).
+  const x509 = await import('@peculiar/x509');
   // Node's Web Crypto (globalThis.crypto), as the library expects it.
   const webcrypto = globalThis.crypto;
   x509.cryptoProvider.set(webcrypto);
