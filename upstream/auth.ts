@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from './sql.js';
 import { genesisHash } from './chain.js';
+import { MAX_TABLES } from './figure-bound.js';
 import { ReceiptSigner } from './receipts.js';
 
 // Signed requests (the kiosk side is ledger/sign.ts):
@@ -50,9 +51,15 @@ export class KeyStore {
 
 export class EnrolError extends Error {}
 
+const TOO_MANY_TABLES =
+  `${MAX_TABLES.toLocaleString('en')} tables are enrolled (revoked ones count), the most the floor's totals hold exactly ` +
+  '(docs/upstream.md, "At most 4,095 tables"); a new key for an enrolled table is still issued (--rotate)';
+
 /**
  * Enrols a terminal: a fresh 32-byte key, stored here and printed once for the kiosk. An
- * enrolled terminal is refused unless `rotate` (a new key; its journal and head are kept).
+ * enrolled terminal is refused unless `rotate` (a new key; its journal and head are kept). A new
+ * one past MAX_TABLES enrolled (revoked ones too) is refused: the floor's figures add every
+ * table's in JavaScript numbers, exact only that far (upstream/figure-bound.ts).
  */
 export async function enrolTerminal(db: Db, terminalId: string, rotate = false): Promise<{ terminalId: string; key: string; receiptKey: string }> {
   if (!TERMINAL_ID.test(terminalId)) throw new EnrolError(`bad terminal id "${terminalId}"`);
@@ -63,6 +70,10 @@ export async function enrolTerminal(db: Db, terminalId: string, rotate = false):
     if (existing.rows.length) {
       await tx.query('UPDATE terminals SET key = $2, revoked_at = NULL WHERE terminal_id = $1', [terminalId, key]);
     } else {
+      // Two enrolments at once each counted the other's table not yet there: the second waits here.
+      await tx.query('LOCK TABLE terminals IN SHARE ROW EXCLUSIVE MODE');
+      const n = await tx.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM terminals');
+      if ((n.rows[0]?.n ?? 0) >= MAX_TABLES) throw new EnrolError(TOO_MANY_TABLES);
       await tx.query('INSERT INTO terminals (terminal_id, key) VALUES ($1, $2)', [terminalId, key]);
       await tx.query('INSERT INTO heads (terminal_id, seq, hash) VALUES ($1, 0, $2)', [terminalId, genesisHash(terminalId)]);
     }

@@ -1,10 +1,10 @@
 /**
  * The most any one table's figure may hold where the floor's figures sum every table's: 2^41 minor
  * units (2.2 × 10^12 avos, 22 billion patacas), past anything a table takes in a day or has out on
- * tickets, and 4,096 tables of it still total under 2^53, so the floor's totals stay exact. The
- * figures are a table's word (each meter delta, bet and ticket amount checked a safe integer on
- * its own); their sum is not, and past 2^53 it is inexact and refused by the pages' and routes'
- * schemas, for every table. A table past it is left out of the floor's figure and named (reviews of
+ * tickets, and MAX_TABLES (4,095, the most enrolled) of it total under 2^53, so the floor's totals
+ * stay exact. The figures are a table's word (each meter delta, bet and ticket amount checked a
+ * safe integer on its own); their sum is not, and from 2^53 it is no safe integer (past it,
+ * inexact) and refused by the pages' and routes' schemas, for every table. A table past it is left out of the floor's figure and named (reviews of
  * 4 December: the gaming day's lines, the ticket liability).
  */
 export const TABLE_FIGURE_BOUND = 2 ** 41;
@@ -57,3 +57,13 @@ export function floorOutstanding(rows: readonly TableOutstanding[]): {
     outOfRange: [...out].sort(),
   };
 }
+
+/**
+ * The most tables the upstream enrols (upstream/auth.ts, enrolTerminal): MAX_TABLES of
+ * TABLE_FIGURE_BOUND total 2^53 − 2^41, a safe integer, so the floor's figures (floorOutstanding
+ * here, the report's totals: backoffice/src/report-model.ts, totalsByCurrency) added in JavaScript
+ * numbers stay exact and within the schemas. Not 4,096: that many at the bound total 2^53 itself,
+ * exact but no safe integer, and the liability's route answered 500 (a review of 8 December). A
+ * revoked table counts: its journal and tickets stay.
+ */
+export const MAX_TABLES = 4095;
