@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ViewHub } from '../screens/view-hub.js';
@@ -109,6 +109,10 @@ export async function startTableEdges(
   });
   let nc: NatsConnection | null = null;
   try {
+    // Loaded here, when a table with edges connects, not with every module that reaches this one
+    // (every host's start, ~85 test files): ~0.05 s of CPU a start (docs/testing.md, 8 December).
+    // Still a runtime package of the host (HOST_RUNTIME_PACKAGES).
+    const { connect } = await import('nats');
     nc = await connect({
       servers: nats.url,
       user: 'host',
