@@ -151,10 +151,10 @@ export class Edge {
     let answered = false;
     try {
       const r = await this.nc.request(this.subjects.last(this.name), new Uint8Array(0), { timeout: 5000 });
-      const answer = LastAnswer.parse(JSON.parse(text.decode(r.data)));
-      answered = answer.ok;
-      if (!answer.ok) this.log.warn({ askAgainMs: wait }, 'the host sent no last values: asked too often');
-      if (answer.held) this.dropNotHeld(asked, new Set(answer.held));
+      const answer = this.lastAnswer(r.data, wait);
+      answered = answer?.ok ?? false;
+      if (answer?.ok === false) this.log.warn({ askAgainMs: wait }, 'the host sent no last values: asked too often');
+      if (answer?.held) this.dropNotHeld(asked, new Set(answer.held));
     } catch (err) {
       this.log.warn({ err, askAgainMs: wait }, 'the host did not answer an ask for the last values');
     }
@@ -163,6 +163,16 @@ export class Edge {
     if (answered || this.closed || series !== this.catchUps) return;
     this.askAgain = setTimeout(() => void this.askLast(series, Math.min(2 * wait, this.retry.maxMs)), wait);
     this.askAgain.unref();
+  }
+
+  /** The host's answer to an ask for the last values, or null (logged) when malformed: nothing in it is acted on, and the ask is made again. */
+  private lastAnswer(data: Uint8Array, wait: number): LastAnswer | null {
+    try {
+      return LastAnswer.parse(JSON.parse(text.decode(data)));
+    } catch (err) {
+      this.log.warn({ err, askAgainMs: wait }, "the host's answer to an ask for the last values is malformed: asked again");
+      return null;
+    }
   }
 
   /**

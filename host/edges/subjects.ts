@@ -151,9 +151,13 @@ export function decodeUpdate(data: Uint8Array): PublishedUpdate | null {
   return { epoch, slot, update: { version, patch, whole: () => whole }, patchOnly };
 }
 
-/** The enrolment the host publishes: each station in force with its public proof key (host/stadium/station-proof.ts). */
+/**
+ * The enrolment the host publishes: each station in force with its public proof key
+ * (host/stadium/station-proof.ts). A station a table may have (`StationNumber`, as a subject's is
+ * read): the edge distrusts the host's bus too, and refuses an enrolment naming any other whole.
+ */
 export const PublishedEnrolment = z.strictObject({
-  stations: z.array(z.strictObject({ station: z.number().int().positive(), proofKey: z.string().regex(PROOF_KEY) })).max(MAX_STATION),
+  stations: z.array(z.strictObject({ station: StationNumber, proofKey: z.string().regex(PROOF_KEY) })).max(MAX_STATION),
 });
 export type PublishedEnrolment = z.infer<typeof PublishedEnrolment>;
 
@@ -177,9 +181,11 @@ export const Gone = z.strictObject({ hold: z.number().int().positive() });
 /**
  * The host's answer to an edge's ask for the last values, after it sent them (`ok`) or not (asked
  * too often), with the stations the host holds at that edge (`held`; absent from a host before 5
- * December): the edge closes its connections of any other (a `gone` it never heard).
+ * December): the edge closes its connections of any other (a `gone` it never heard). Each a station
+ * a table may have: an answer naming any other is refused whole, and asked again.
  */
-export const LastAnswer = z.strictObject({ ok: z.boolean(), held: z.array(z.number().int()).max(65_536).optional() });
+export const LastAnswer = z.strictObject({ ok: z.boolean(), held: z.array(StationNumber).max(65_536).optional() });
+export type LastAnswer = z.infer<typeof LastAnswer>;
 
 /**
  * An edge's NATS permissions: it may publish only its own commands, challenges, attachments and
