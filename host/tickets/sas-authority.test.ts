@@ -189,3 +189,24 @@ describe('an end for an older attempt of the same ticket at the station: not the
     }
   });
 });
+
+describe('0x4C when the journal cannot take the id (a full disk)', () => {
+  it('is not taken (0x4C answers none set) and the log says why', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
+    try {
+      const said: unknown[] = [];
+      const log = pino({ level: 'error' }, { write: (line: string) => void said.push(JSON.parse(line)) });
+      const append = ledger.append.bind(ledger);
+      ledger.append = (e) => {
+        if (e.type === 'ticket.machine-id') throw new Error('SQLITE_FULL: database or disk is full');
+        return append(e);
+      };
+      const { sas } = sasTicketAuthority(ledger, log, CONFIGURED_ID);
+      assert.deepEqual(sas.validationId({ machineId: 77, sequence: 0 }), { machineId: 0, sequence: 0 });
+      const lines = said.filter((l) => typeof l === 'object' && l !== null && 'machineId' in l && l.machineId === 77);
+      assert.equal(lines.length, 1, 'one error line naming the id');
+    } finally {
+      ledger.close();
+    }
+  });
+});

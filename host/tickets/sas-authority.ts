@@ -19,6 +19,7 @@ import { REDEEM_STATUS, TicketRedemption, type RedemptionEnded, type SystemDecis
 import type { SasValidationId } from '../../hardware/sas/types.js';
 import type { TicketInEnd } from '../../ledger/ticket-queries.js';
 import type { RequestId, TICKET_RETURNS } from '../../terms/ticket-terms.js';
+import type { Logger } from 'pino';
 import type { Ledger } from '../../ledger/ledger.js';
 import { journalledMachineId } from '../../ledger/machine-id-queries.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
@@ -37,10 +38,18 @@ export interface AssignedId {
  * written there numbered the table's tickets (tests/tickets/sas-validation-swapped.test.ts); the
  * file is no longer read or written.
  */
-export function journalledSasId(ledger: Ledger): AssignedId {
+export function journalledSasId(ledger: Ledger, log?: Pick<Logger, 'error'>): AssignedId {
   return {
     get: () => journalledMachineId(ledger, 'sas'),
-    set: (machineId) => void ledger.append({ type: 'ticket.machine-id', payload: { machineId, authority: 'sas' } }),
+    set: (machineId) => {
+      try {
+        ledger.append({ type: 'ticket.machine-id', payload: { machineId, authority: 'sas' } });
+      } catch (err) {
+        // Said here, where the cause is known: the authority only learns it was not taken.
+        log?.error({ err, machineId }, "the casino system's validation id (long poll 4C) could not be journalled: not taken");
+        throw err;
+      }
+    },
   };
 }
 

@@ -47,7 +47,7 @@ export function sasTicketAuthority(
   unbelieved: ReadonlySet<number> = new Set(),
 ): { sas: SasAuthority; authority: TicketAuthority } {
   const sas = new SasAuthority({
-    store: journalledSasId(ledger),
+    store: journalledSasId(ledger, log),
     lastSequence: () => lastTicketIssued(ledger)?.terms.sequence ?? 0,
     paidHere: (validation) => ledger.byTxId(ticketStackedTxId(validation)) !== undefined,
     // Read only while no id is set (0x4C answers from the journal after): a scan of the journal is rare.
